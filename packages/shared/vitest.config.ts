@@ -4,7 +4,5 @@ export default defineConfig({
   test: {
     name: 'shared',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
   },
 });
