@@ -1,0 +1,148 @@
+import { readFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** Raw SQL access shared by both drivers (migrations, LISTEN/NOTIFY, health checks). */
+export interface SqlRunner {
+  exec(sql: string): Promise<void>;
+  query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  db: Db;
+  sql: SqlRunner;
+  driver: 'pglite' | 'postgres';
+  /** PostgreSQL only: the connection string and schema, for LISTEN/NOTIFY clients. */
+  postgres?: { url: string; schema: string };
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; without it PGlite is used. */
+  url?: string;
+  /** PGlite data directory; undefined means in-memory. */
+  dataDir?: string;
+  /** PostgreSQL schema to use (tests get a fresh one each); default public. */
+  schema?: string;
+  /** Apply migrations before returning (default true). */
+  migrate?: boolean;
+}
+
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database> {
+  const database = opts.url ? await openPostgres(opts.url, opts.schema ?? 'public') : await openPglite(opts);
+  if (opts.migrate !== false) await migrate(database.sql, opts.schema);
+  return database;
+}
+
+async function openPglite(opts: DatabaseOptions): Promise<Database> {
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  const client = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
+  await client.waitReady;
+  const sql: SqlRunner = {
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    query: async <T extends Record<string, unknown>>(text: string, params?: unknown[]) =>
+      (await client.query<T>(text, params)).rows,
+  };
+  return {
+    db: drizzlePglite(client, { schema }) as unknown as Db,
+    sql,
+    driver: 'pglite',
+    ping: async () => {
+      try {
+        await client.query('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, schemaName: string): Promise<Database> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schemaName)) throw new Error(`Invalid schema name: ${schemaName}`);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // Every connection of the pool sees the chosen schema first, so tests can share one database.
+    options: `-c search_path=${schemaName}`,
+  });
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  if (schemaName !== 'public') await pool.query(`create schema if not exists ${schemaName}`);
+  const sql: SqlRunner = {
+    exec: async (text) => {
+      await pool.query(text);
+    },
+    query: async <T extends Record<string, unknown>>(text: string, params?: unknown[]) =>
+      (await pool.query(text, params)).rows as T[],
+  };
+  return {
+    db: drizzlePg(pool, { schema }) as unknown as Db,
+    sql,
+    driver: 'postgres',
+    postgres: { url, schema: schemaName },
+    ping: async () => {
+      try {
+        await pool.query('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: async () => {
+      await pool.end();
+    },
+  };
+}
+
+interface Journal {
+  entries: Array<{ idx: number; tag: string }>;
+}
+
+/**
+ * Applies drizzle-kit's generated SQL files in journal order, once each. Our own runner (instead of
+ * drizzle's migrator) lets the same files run inside any schema: drizzle-kit qualifies foreign keys
+ * with "public", which would point a test schema's tables at the public ones.
+ */
+export async function migrate(sql: SqlRunner, schemaName = 'public'): Promise<string[]> {
+  const journal = JSON.parse(
+    await readFile(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8'),
+  ) as Journal;
+  await sql.exec(
+    'create table if not exists _migrations (tag text primary key, applied_at timestamptz not null default now())',
+  );
+  const done = new Set((await sql.query<{ tag: string }>('select tag from _migrations')).map((r) => r.tag));
+  const applied: string[] = [];
+  for (const entry of [...journal.entries].sort((a, b) => a.idx - b.idx)) {
+    if (done.has(entry.tag)) continue;
+    let text = await readFile(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), 'utf8');
+    if (schemaName !== 'public') text = text.replaceAll('"public".', '');
+    const statements = text
+      .split('--> statement-breakpoint')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    await sql.exec(
+      ['begin', ...statements, `insert into _migrations(tag) values ('${entry.tag}')`, 'commit'].join(';\n'),
+    );
+    applied.push(entry.tag);
+  }
+  return applied;
+}

@@ -1,0 +1,11 @@
+import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+// One schema for both drivers (PGlite and PostgreSQL). Feature tables live beside their feature
+// in later modules but are re-exported here so drizzle-kit sees one schema.
+
+/** Platform configuration keys (service_fee, service_fee_destination, ...), edited by admins. */
+export const platformSettings = pgTable('platform_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/client';
+import { createXrplConnection } from './ledger/connection';
+
+// main.ts owns the process: configuration, the embedded services, listening and shutdown.
+
+function readConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  mkdirSync(config.dataDir, { recursive: true });
+  const cleanups: Array<() => Promise<unknown>> = [];
+
+  const database = await openDatabase(
+    config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.dataDir, 'db') },
+  );
+  cleanups.push(() => database.close());
+
+  let ledgerUrl = config.XRPL_URL;
+  if (!ledgerUrl) {
+    // The embedded stand-alone ledger: the default network of `npm start` and of every test. Loaded
+    // only here, so a server pointed at a public network never loads it.
+    const { startStandaloneLedger } = await import('xrpl-standalone');
+    const ledger = await startStandaloneLedger({
+      port: config.LEDGER_PORT,
+      host: '127.0.0.1',
+      dataDir: path.join(config.dataDir, 'ledger'),
+      closeIntervalMs: config.LEDGER_CLOSE_INTERVAL_MS,
+    });
+    cleanups.push(() => ledger.close());
+    ledgerUrl = ledger.url;
+  }
+
+  const ledger = createXrplConnection(config.XRPL_NETWORK, ledgerUrl);
+  await ledger.connect();
+  cleanups.push(() => ledger.close());
+
+  const webDistDir = config.WEB_DIST_DIR
+    ? path.resolve(config.WEB_DIST_DIR)
+    : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+  const app = await buildApp({
+    config,
+    database,
+    ledger,
+    webDistDir,
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+  });
+  cleanups.push(() => app.close());
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  console.log(
+    `Ledgerpad is running at http://${shownHost}:${port}/ (ledger: ${config.XRPL_NETWORK} ${ledgerUrl})`,
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, shutting down`);
+    // Close in reverse order of start: stop taking requests first, the database last.
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (err) {
+        console.error('shutdown step failed', err);
+      }
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error('Ledgerpad failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,19 @@
+// Every route of the web app (both specs' section 2). The server answers them with index.html so a
+// deep link or reload works; anything else outside /api gets a real 404.
+export const SPA_ROUTES = [
+  '/',
+  '/terms',
+  '/privacy-policy',
+  '/token/:issuerAddress',
+  '/deploy-list',
+  '/swap',
+  '/wallets',
+  '/airdrops',
+  '/airdrop/create',
+  '/positions',
+  '/orders',
+  '/list-token',
+  '/burner',
+  '/dashboard',
+  '/admin',
+] as const;

@@ -1,0 +1,72 @@
+import {
+  LEGAL_EFFECTIVE_DATE,
+  MIN_AGE,
+  TERMS_LAST_UPDATED,
+  TOKEN_CREATION_FEE_XRP,
+  TRADING_FEE_PERCENT,
+} from '@ledgerpad/shared';
+
+// Static legal text (spec: both pages effective February 28, 2025; terms updated April 30, 2025).
+
+export function TermsPage() {
+  return (
+    <article className="panel legal">
+      <h1>Terms of Service</h1>
+      <p className="legal-dates">
+        Effective date: {LEGAL_EFFECTIVE_DATE}. Last updated: {TERMS_LAST_UPDATED}.
+      </p>
+      <h2>1. The service</h2>
+      <p>
+        Ledgerpad provides tools to create, list, trade and manage tokens on the XRP Ledger. The platform is
+        non-custodial: it does not store private keys on your behalf beyond what you explicitly choose to keep
+        in its wallet tools, and every transaction is final once validated by the XRP Ledger.
+      </p>
+      <h2>2. Eligibility</h2>
+      <p>
+        You must be at least {MIN_AGE} years old to use the service. The service is not available to residents
+        of nine restricted jurisdictions, which are subject to sanctions or prohibit token trading.
+      </p>
+      <h2>3. Fees</h2>
+      <p>
+        Creating a token costs a token-creation fee of {TOKEN_CREATION_FEE_XRP} XRP. A trading fee of{' '}
+        {TRADING_FEE_PERCENT}% applies to all platform transactions. Network fees and reserves of the XRP
+        Ledger are separate and are paid to the network, not to us.
+      </p>
+      <h2>4. Risks</h2>
+      <p>
+        Tokens are volatile and may lose all value. You alone decide what you buy, sell, create or burn.
+        Nothing on the platform is financial advice.
+      </p>
+      <h2>5. Limitation of liability</h2>
+      <p>
+        Our total liability for any claim is limited to the fees you paid to the platform in the six months
+        before the claim arose.
+      </p>
+      <h2>6. Claims</h2>
+      <p>Any claim must be filed within one year after the events that gave rise to it.</p>
+    </article>
+  );
+}
+
+export function PrivacyPage() {
+  return (
+    <article className="panel legal">
+      <h1>Privacy Policy</h1>
+      <p className="legal-dates">Effective date: {LEGAL_EFFECTIVE_DATE}.</p>
+      <h2>What we collect</h2>
+      <p>
+        When you sign in with the messaging app we collect your messaging ID and username. When you sign in
+        with Google we collect your Google ID and email address.
+      </p>
+      <h2>Cookies</h2>
+      <p>
+        We use essential cookies only: the session cookie that keeps you signed in and its security token.
+      </p>
+      <h2>Public ledger data</h2>
+      <p>
+        Transactions on the XRP Ledger are public by design. Wallet addresses and their activity can be seen
+        by anyone.
+      </p>
+    </article>
+  );
+}
