@@ -1,2 +1,4 @@
 export * from './constants';
 export * from './currency';
+export * from './schemas/auth';
+export * from './schemas/socket';

@@ -9,3 +9,9 @@ export const platformSettings = pgTable('platform_settings', {
   value: text('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// Server core (issue 5): users, sessions, admins, large event payloads of the event bus.
+export * from '../modules/users/schema';
+export * from '../modules/auth/schema';
+export * from '../modules/admin/schema';
+export * from '../realtime/schema';

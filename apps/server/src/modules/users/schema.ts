@@ -1,0 +1,21 @@
+import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * People who signed in. Identity columns are unique so one Telegram or Google account maps to one
+ * user; `demo_username` only exists on the embedded stand-alone ledger's demo sign-in.
+ */
+export const users = pgTable('users', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  telegramId: bigint('telegram_id', { mode: 'number' }).unique(),
+  googleId: text('google_id').unique(),
+  demoUsername: text('demo_username').unique(),
+  username: text('username'),
+  firstName: text('first_name'),
+  photoUrl: text('photo_url'),
+  email: text('email'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type UserRow = typeof users.$inferSelect;
+

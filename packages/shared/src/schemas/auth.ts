@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+// Shapes of the sign-in, session and user calls. The server validates requests with these and the
+// web client types its responses with them, so both sides agree on every field name.
+
+/** The user object every login response and GET /api/user carry (spec 000 §3). */
+export const userSchema = z.object({
+  id: z.number().int().positive(),
+  username: z.string().nullable(),
+  first_name: z.string().nullable(),
+  photo_url: z.string().nullable(),
+  email: z.string().nullable(),
+  /** Telegram ids have up to 52 significant bits, so a JavaScript number holds them exactly. */
+  telegram_id: z.number().int().nullable(),
+  google_id: z.string().nullable(),
+  created_at: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const userResponseSchema = z.object({ user: userSchema });
+export type UserResponse = z.infer<typeof userResponseSchema>;
+
+/**
+ * The Telegram Login Widget's auth result. Every field the widget sent is part of the signed
+ * data-check-string, so the server checks the hash over the raw body before parsing it with this.
+ */
+export const telegramAuthSchema = z.object({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  first_name: z.string().max(256).optional(),
+  last_name: z.string().max(256).optional(),
+  username: z.string().max(64).optional(),
+  photo_url: z.string().url().max(2048).optional(),
+  auth_date: z.coerce.number().int().positive(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/i, 'hash must be 64 hex characters'),
+});
+export type TelegramAuth = z.infer<typeof telegramAuthSchema>;
+
+/**
+ * Google sign-in: the browser sends the access token it got from Google. `userInfo` is what the
+ * browser says Google returned; the server never trusts it and asks Google itself.
+ */
+export const googleAuthSchema = z.object({
+  token: z.string().min(1, 'token is required').max(4096),
+  userInfo: z.record(z.string(), z.unknown()).optional(),
+});
+export type GoogleAuth = z.infer<typeof googleAuthSchema>;
+
+/** Demo sign-in on the embedded stand-alone ledger only. */
+export const demoAuthSchema = z.object({
+  username: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{3,32}$/, 'Username must be 3-32 letters, digits or underscores'),
+});
+export type DemoAuth = z.infer<typeof demoAuthSchema>;
+
+export const authMethodsSchema = z.object({
+  telegram: z.object({ enabled: z.boolean(), botUsername: z.string().nullable() }),
+  google: z.object({ enabled: z.boolean(), clientId: z.string().nullable() }),
+  demo: z.object({ enabled: z.boolean() }),
+});
+export type AuthMethods = z.infer<typeof authMethodsSchema>;
+
+export const csrfTokenResponseSchema = z.object({ token: z.string() });
+export const socketTokenResponseSchema = z.object({ token: z.string() });
+export const adminCheckResponseSchema = z.object({ isAdmin: z.boolean(), isOwner: z.boolean() });
+export type AdminCheckResponse = z.infer<typeof adminCheckResponseSchema>;
+
+/** Every error body of /api/*: a stable machine code and a message fit to show a user. */
+export const apiErrorSchema = z.object({
+  error: z.string(),
+  message: z.string(),
+  fields: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;
