@@ -15,3 +15,7 @@ export * from '../modules/users/schema';
 export * from '../modules/auth/schema';
 export * from '../modules/admin/schema';
 export * from '../realtime/schema';
+
+// Custodial wallets and the submission service's records (issue 6).
+export * from '../modules/wallets/schema';
+export * from '../ledger/schema';

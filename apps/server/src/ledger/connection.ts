@@ -1,24 +1,106 @@
 import { Client } from 'xrpl';
+import { RECONNECT_BASE_MS, RECONNECT_CAP_MS } from '@ledgerpad/shared';
 import type { Config } from '../config';
 import type { LedgerConnection } from '../app';
 
 /** One xrpl.js Client for the whole server: the only way the app touches a ledger. */
 export interface XrplConnection extends LedgerConnection {
   client: Client;
+  /** First connection; rejects if the ledger cannot be reached now. Later drops reconnect on their own. */
   connect(): Promise<void>;
   close(): Promise<void>;
+  /** Runs after every successful (re)connection: streams must be subscribed again on a new socket. */
+  onConnected(listener: () => void): () => void;
+  onDisconnected(listener: () => void): () => void;
 }
 
-export function createXrplConnection(network: Config['XRPL_NETWORK'], url: string): XrplConnection {
+export interface ConnectionOptions {
+  baseDelayMs?: number;
+  capDelayMs?: number;
+  log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+/** Delay before reconnect attempt `attempt` (0-based): 1 s × 2^attempt, capped at 30 s. */
+export function reconnectDelay(attempt: number, base = RECONNECT_BASE_MS, cap = RECONNECT_CAP_MS): number {
+  return Math.min(cap, base * 2 ** Math.min(attempt, 30));
+}
+
+export function createXrplConnection(
+  network: Config['XRPL_NETWORK'],
+  url: string,
+  opts: ConnectionOptions = {},
+): XrplConnection {
   const client = new Client(url, { connectionTimeout: 10_000 });
+  // xrpl.js retries dropped sockets itself (100 ms … 60 s); our own schedule replaces it so there is
+  // exactly one reconnect loop, with the backoff the operators expect.
+  (client.connection as unknown as { intentionalDisconnect: () => void }).intentionalDisconnect = () => {};
+
+  const connectedListeners = new Set<() => void>();
+  const disconnectedListeners = new Set<() => void>();
+  let closing = false;
+  let attempt = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const emit = (set: Set<() => void>) => {
+    for (const l of set) {
+      try {
+        l();
+      } catch (err) {
+        opts.log?.warn({ err }, 'ledger connection listener failed');
+      }
+    }
+  };
+
+  client.on('connected', () => {
+    attempt = 0;
+    emit(connectedListeners);
+  });
+  client.on('disconnected', () => {
+    emit(disconnectedListeners);
+    scheduleReconnect();
+  });
+  // eventemitter3 does not throw on unhandled 'error'; listen anyway so failures reach the log.
+  client.on('error', (...args: unknown[]) => {
+    opts.log?.warn({ kind: String(args[0]), message: String(args[1] ?? '') }, 'ledger client error');
+  });
+
+  function scheduleReconnect(): void {
+    if (closing || timer) return;
+    const delay = reconnectDelay(attempt, opts.baseDelayMs, opts.capDelayMs);
+    opts.log?.info({ attempt, delay }, 'ledger disconnected, reconnecting');
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (closing || client.isConnected()) return;
+      client.connect().catch(() => {
+        attempt += 1;
+        scheduleReconnect();
+      });
+    }, delay);
+    timer.unref?.();
+  }
+
   return {
     network,
     url,
     client,
     isConnected: () => client.isConnected(),
-    connect: () => client.connect(),
+    connect: async () => {
+      closing = false;
+      await client.connect();
+    },
     close: async () => {
+      closing = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
       if (client.isConnected()) await client.disconnect();
+    },
+    onConnected: (l) => {
+      connectedListeners.add(l);
+      return () => connectedListeners.delete(l);
+    },
+    onDisconnected: (l) => {
+      disconnectedListeners.add(l);
+      return () => disconnectedListeners.delete(l);
     },
   };
 }

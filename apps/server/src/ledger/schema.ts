@@ -1,0 +1,43 @@
+import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * Every transaction the server signs, recorded with its signed blob BEFORE it is submitted, so a
+ * restart can resubmit the very same bytes or find them by hash instead of signing again.
+ * `intent_key` makes one caller intent map to at most one live transaction.
+ */
+export const ledgerSubmissions = pgTable(
+  'ledger_submissions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    intentKey: text('intent_key').notNull().unique(),
+    account: text('account').notNull(),
+    sequence: bigint('sequence', { mode: 'number' }).notNull(),
+    lastLedgerSequence: bigint('last_ledger_sequence', { mode: 'number' }).notNull(),
+    txType: text('tx_type').notNull(),
+    purpose: text('purpose').notNull(),
+    userId: integer('user_id'),
+    walletId: bigint('wallet_id', { mode: 'number' }),
+    hash: text('hash').notNull().unique(),
+    txBlob: text('tx_blob').notNull(),
+    /** pending → submitted → success | failed (final). */
+    status: text('status').notNull().default('pending'),
+    /** Preliminary engine result of the latest submit. */
+    engineResult: text('engine_result'),
+    /** Final result: the validated TransactionResult, 'tefPAST_SEQ' or 'expired'. */
+    result: text('result'),
+    ledgerIndex: bigint('ledger_index', { mode: 'number' }),
+    meta: jsonb('meta'),
+    submitCount: integer('submit_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    finalizedAt: timestamp('finalized_at', { withTimezone: true }),
+  },
+  (t) => [index('ledger_submissions_open_idx').on(t.status, t.account, t.sequence)],
+);
+
+/** Next sequence to hand out per signing account, so independent transactions share a ledger. */
+export const ledgerAccounts = pgTable('ledger_accounts', {
+  account: text('account').primaryKey(),
+  nextSequence: bigint('next_sequence', { mode: 'number' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
