@@ -1,11 +1,24 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { AppError } from './lib/errors';
+import { loadOrCreateSecret } from './lib/secret-file';
+import { adminRoutes } from './modules/admin/routes';
+import { authRoutes } from './modules/auth/routes';
 import { healthRoutes } from './modules/health/routes';
+import { userRoutes } from './modules/users/routes';
+import { registerSessions } from './plugins/auth';
+import { registerCsrf } from './plugins/csrf';
+import { createOriginPolicy } from './plugins/origin';
+import { registerRateLimits } from './plugins/rate-limit';
 import { SPA_ROUTES } from './spa-routes';
 
 /** The ledger connection as the app sees it; built in main.ts (or by tests) around an xrpl.js Client. */
@@ -22,6 +35,8 @@ export interface AppDeps {
   /** Directory of the built web app (index.html + assets); absent in API-only tests. */
   webDistDir?: string;
   logger?: FastifyServerOptions['logger'];
+  /** Clock for session expiry (tests); defaults to Date.now. */
+  now?: () => number;
 }
 
 /** Builds the whole HTTP app from its dependencies without listening (tests inject requests). */
@@ -33,31 +48,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof AppError) {
-      return reply
-        .code(error.status)
-        .send({ error: error.code.toLowerCase(), message: error.message, ...error.details });
-    }
-    const err = error as { validation?: unknown; statusCode?: number; message: string; code?: string };
-    if (err.validation) {
-      return reply.code(400).send({ error: 'validation', message: err.message });
-    }
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'unhandled error');
-      return reply.code(500).send({ error: 'internal', message: 'Internal server error' });
-    }
-    return reply
-      .code(status)
-      .send({ error: (err.code ?? 'bad_request').toLowerCase(), message: err.message });
-  });
+  app.setErrorHandler(errorHandler);
+
+  // Order matters: the session hook sets request.user, which the rate-limit keys and CSRF read;
+  // rate limits must exist before routes are added (they attach per route).
+  const production = deps.config.NODE_ENV === 'production';
+  const db = deps.database.db;
+  const sessions = await registerSessions(app, { db, production, now: deps.now });
+  const limits = await registerRateLimits(app, deps.config);
+  registerCsrf(app);
+  const origins = createOriginPolicy(deps.config);
+  const socketSecret = deps.config.SOCKET_TOKEN_SECRET
+    ? Buffer.from(deps.config.SOCKET_TOKEN_SECRET, 'utf8')
+    : await loadOrCreateSecret(path.join(deps.config.dataDir, 'socket-token.key'));
 
   healthRoutes(app, {
     pingDatabase: () => deps.database.ping(),
     databaseDriver: deps.database.driver,
     ledger: deps.ledger,
   });
+  authRoutes(app, { config: deps.config, db, sessions, origins, limits, socketSecret });
+  userRoutes(app);
+  adminRoutes(app);
+
+  // Feature modules register here (one line each).
 
   await registerWeb(app, deps.webDistDir);
 
@@ -91,4 +105,47 @@ async function registerWeb(app: FastifyInstance, distDir: string | undefined): P
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
   }
+}
+
+const FASTIFY_4XX_CODES: Record<number, string> = {
+  400: 'bad_request',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+/**
+ * The one error handler: AppError codes map to their status; Fastify's own 4xx errors (bad JSON,
+ * body too large, schema validation) keep their status with a stable code; anything else is a 500
+ * whose body never shows internals.
+ */
+function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    return reply
+      .code(error.status)
+      .send({ error: error.code.toLowerCase(), message: error.message, ...error.details });
+  }
+  const err = error as {
+    validation?: Array<{ instancePath?: string; message?: string; params?: { missingProperty?: string } }>;
+    validationContext?: string;
+    statusCode?: number;
+    message: string;
+  };
+  if (err.validation) {
+    const fields = err.validation.map((v) => ({
+      path: [v.instancePath?.replace(/^\//, '').replaceAll('/', '.'), v.params?.missingProperty]
+        .filter(Boolean)
+        .join('.'),
+      message: v.message ?? 'is invalid',
+    }));
+    return reply.code(400).send({ error: 'validation', message: err.message, fields });
+  }
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ error: 'internal', message: 'Internal server error' });
+  }
+  return reply.code(status).send({ error: FASTIFY_4XX_CODES[status] ?? 'bad_request', message: err.message });
 }

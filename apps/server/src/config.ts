@@ -32,6 +32,45 @@ export const configSchema = z
     PUBLIC_ORIGIN: z.string().url('must be a URL such as https://ledgerpad.example').optional(),
     WEB_DIST_DIR: z.string().optional(),
     TRUST_PROXY: bool.default(false),
+    // --- Sign-in, sessions, socket (issue 5). A missing bot token or client id disables that method.
+    TELEGRAM_BOT_TOKEN: z
+      .string()
+      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'must be a bot token from @BotFather (123456:ABC...)')
+      .optional(),
+    TELEGRAM_BOT_USERNAME: z
+      .string()
+      .regex(/^[A-Za-z0-9_]{3,64}$/, 'must be a bot username')
+      .optional(),
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_TOKENINFO_URL: z.string().url().default('https://oauth2.googleapis.com/tokeninfo'),
+    GOOGLE_USERINFO_URL: z.string().url().default('https://openidconnect.googleapis.com/v1/userinfo'),
+    /** Extra origins allowed to sign in and open the socket (comma-separated), e.g. a dev server. */
+    ALLOWED_ORIGINS: z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().url('must be comma-separated origins such as https://a.example')))
+      .default([]),
+    /** HMAC key of socket tokens; generated into DATA_DIR when unset. Share it between instances. */
+    SOCKET_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** memory: one process; postgres: LISTEN/NOTIFY between instances; auto: postgres when DATABASE_URL is set. */
+    EVENT_BUS: z.enum(['auto', 'memory', 'postgres']).default('auto'),
+    // Requests per minute. Sign-in is per IP; reads per user (or IP when anonymous); writes per user.
+    RATE_LIMIT_AUTH_PER_MIN: z.coerce.number().int().min(1).default(10),
+    RATE_LIMIT_DEMO_PER_MIN: z.coerce.number().int().min(1).default(120),
+    RATE_LIMIT_READ_PER_MIN: z.coerce.number().int().min(1).default(1200),
+    RATE_LIMIT_WRITE_PER_MIN: z.coerce.number().int().min(1).default(300),
+    /** A socket whose unsent data exceeds this is closed instead of buffering without bound. */
+    WS_MAX_BUFFERED_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024),
+    WS_HEARTBEAT_MS: z.coerce.number().int().min(100).default(30_000),
   })
   .superRefine((c, ctx) => {
     if (c.XRPL_NETWORK !== 'standalone' && !c.XRPL_URL) {
@@ -40,6 +79,9 @@ export const configSchema = z
         path: ['XRPL_URL'],
         message: `is required when XRPL_NETWORK is ${c.XRPL_NETWORK}`,
       });
+    }
+    if (c.EVENT_BUS === 'postgres' && !c.DATABASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['EVENT_BUS'], message: 'postgres needs DATABASE_URL' });
     }
   });
 

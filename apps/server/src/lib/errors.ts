@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  BAD_GATEWAY: 502,
   LEDGER_UNAVAILABLE: 503,
   SERVICE_DISABLED: 503,
 } as const;
@@ -36,3 +37,18 @@ export class AppError extends Error {
 export const notFound = (message = 'Not found') => new AppError('NOT_FOUND', message);
 export const badRequest = (message: string, details?: Record<string, unknown>) =>
   new AppError('BAD_REQUEST', message, details);
+export const unauthorized = (message = 'Sign in required') => new AppError('UNAUTHORIZED', message);
+export const forbidden = (message = 'Forbidden') => new AppError('FORBIDDEN', message);
+
+/** One field problem of a validation error: a dotted path and the message shown beside the field. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * A request that failed its schema. The message is the first field's message (the spec's text for
+ * that field), and `fields` lists every problem so a form can mark them all.
+ */
+export const validationError = (fields: FieldIssue[]) =>
+  new AppError('VALIDATION', fields[0]?.message ?? 'Invalid request', { fields });

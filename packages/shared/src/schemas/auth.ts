@@ -47,9 +47,7 @@ export type GoogleAuth = z.infer<typeof googleAuthSchema>;
 
 /** Demo sign-in on the embedded stand-alone ledger only. */
 export const demoAuthSchema = z.object({
-  username: z
-    .string()
-    .regex(/^[A-Za-z0-9_]{3,32}$/, 'Username must be 3-32 letters, digits or underscores'),
+  username: z.string().regex(/^[A-Za-z0-9_]{3,32}$/, 'Username must be 3-32 letters, digits or underscores'),
 });
 export type DemoAuth = z.infer<typeof demoAuthSchema>;
 

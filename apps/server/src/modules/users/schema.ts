@@ -18,4 +18,3 @@ export const users = pgTable('users', {
 });
 
 export type UserRow = typeof users.$inferSelect;
-

@@ -1,0 +1,10 @@
+import type { FastifyInstance } from 'fastify';
+import { requireUser } from '../../plugins/auth';
+import { toPublicUser } from './service';
+
+export function userRoutes(app: FastifyInstance): void {
+  // The web client pings this every 5 minutes to keep the session alive and learn who is signed in.
+  app.get('/api/user', { preHandler: requireUser }, async (request) => ({
+    user: toPublicUser(request.user!),
+  }));
+}

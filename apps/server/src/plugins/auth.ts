@@ -1,0 +1,148 @@
+import { and, eq } from 'drizzle-orm';
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client';
+import { sha256Hex, randomToken } from '../lib/crypto';
+import { AppError } from '../lib/errors';
+import { isAdmin } from '../modules/admin/service';
+import { sessions, type SessionRow } from '../modules/auth/schema';
+import { users, type UserRow } from '../modules/users/schema';
+
+// Sessions live in the database so any instance can serve any user. The cookie holds a random
+// 32-byte token; the table holds only its SHA-256.
+
+export const SESSION_IDLE_MS = 7 * 24 * 3600_000;
+export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600_000;
+/** Sliding expiry without a write per request: last_seen_at moves at most once an hour. */
+export const SESSION_TOUCH_MS = 3600_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user's row, or null for anonymous requests. */
+    user: UserRow | null;
+    /** The current session row (holds the CSRF token), or null. */
+    session: SessionRow | null;
+    /** Whether the signed-in user is in the admins table (one query, cached per request). */
+    isAdmin(): Promise<boolean>;
+  }
+}
+
+export interface SessionOptions {
+  db: Db;
+  production: boolean;
+  /** Clock for tests of expiry; defaults to Date.now. */
+  now?: () => number;
+}
+
+export const sessionCookieName = (production: boolean): string =>
+  production ? '__Host-ledgerpad_session' : 'ledgerpad_session';
+
+export interface SessionManager {
+  cookieName: string;
+  /** Rotates: deletes the request's current session (if any), creates a new one and sets the cookie. */
+  signIn(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<SessionRow>;
+  signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+}
+
+export async function registerSessions(app: FastifyInstance, opts: SessionOptions): Promise<SessionManager> {
+  const { db } = opts;
+  const now = opts.now ?? Date.now;
+  const cookieName = sessionCookieName(opts.production);
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    path: '/',
+    secure: opts.production,
+  };
+  const adminCache = new WeakMap<FastifyRequest, Promise<boolean>>();
+
+  await app.register(fastifyCookie);
+  app.decorateRequest('user', null);
+  app.decorateRequest('session', null);
+  app.decorateRequest('isAdmin', function (this: FastifyRequest) {
+    const user = this.user;
+    if (!user) return Promise.resolve(false);
+    let cached = adminCache.get(this);
+    if (!cached) {
+      cached = isAdmin(db, user.id);
+      adminCache.set(this, cached);
+    }
+    return cached;
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const token = request.cookies[cookieName];
+    if (!token || token.length > 128) return;
+    const [found] = await db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.tokenHash, sha256Hex(token)))
+      .limit(1);
+    if (!found) {
+      reply.clearCookie(cookieName, cookieOptions);
+      return;
+    }
+    const t = now();
+    const idleFor = t - found.session.lastSeenAt.getTime();
+    const age = t - found.session.createdAt.getTime();
+    if (idleFor > SESSION_IDLE_MS || age > SESSION_ABSOLUTE_MS) {
+      await db.delete(sessions).where(eq(sessions.id, found.session.id));
+      reply.clearCookie(cookieName, cookieOptions);
+      return;
+    }
+    if (idleFor > SESSION_TOUCH_MS) {
+      const lastSeenAt = new Date(t);
+      await db.update(sessions).set({ lastSeenAt }).where(eq(sessions.id, found.session.id));
+      found.session.lastSeenAt = lastSeenAt;
+    }
+    request.user = found.user;
+    request.session = found.session;
+  });
+
+  return {
+    cookieName,
+    async signIn(request, reply, userId) {
+      if (request.session) await db.delete(sessions).where(eq(sessions.id, request.session.id));
+      const token = randomToken(32);
+      const created = new Date(now());
+      const [row] = await db
+        .insert(sessions)
+        .values({
+          tokenHash: sha256Hex(token),
+          userId,
+          csrfToken: randomToken(32),
+          createdAt: created,
+          lastSeenAt: created,
+          userAgent: request.headers['user-agent']?.slice(0, 512) ?? null,
+          ip: request.ip,
+        })
+        .returning();
+      if (!row) throw new Error('session insert returned no row');
+      reply.setCookie(cookieName, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_MS / 1000 });
+      request.session = row;
+      return row;
+    },
+    async signOut(request, reply) {
+      if (request.session) {
+        await db
+          .delete(sessions)
+          .where(and(eq(sessions.id, request.session.id), eq(sessions.userId, request.session.userId)));
+      }
+      request.user = null;
+      request.session = null;
+      reply.clearCookie(cookieName, cookieOptions);
+    },
+  };
+}
+
+/** preHandler: 401 unless signed in. */
+export async function requireUser(request: FastifyRequest): Promise<void> {
+  if (!request.user) throw new AppError('UNAUTHORIZED', 'Sign in required');
+}
+
+/** preHandler: 401 anonymous, 403 unless the user is an admin. */
+export async function requireAdmin(request: FastifyRequest): Promise<void> {
+  if (!request.user) throw new AppError('UNAUTHORIZED', 'Sign in required');
+  if (!(await request.isAdmin())) throw new AppError('FORBIDDEN', 'Admins only');
+}

@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { safeEqual } from '../lib/crypto';
+import { AppError } from '../lib/errors';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false only for sign-in routes, which check Origin instead (there is no session yet). */
+    csrf?: boolean;
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const CSRF_HEADER = 'x-csrf-token';
+export const CSRF_BODY_FIELD = 'csrf_token';
+
+export const csrfError = () => new AppError('CSRF', 'Invalid or missing CSRF token');
+
+/** The token a request carries: the header first, then a `csrf_token` field of a JSON/form body. */
+export function requestCsrfToken(request: FastifyRequest): string | undefined {
+  const header = request.headers[CSRF_HEADER];
+  if (typeof header === 'string' && header) return header;
+  const body = request.body;
+  if (body && typeof body === 'object' && CSRF_BODY_FIELD in body) {
+    const field = (body as Record<string, unknown>)[CSRF_BODY_FIELD];
+    if (typeof field === 'string') return field;
+    // @fastify/multipart with attachFieldsToBody gives { value } objects.
+    if (field && typeof field === 'object' && typeof (field as { value?: unknown }).value === 'string') {
+      return (field as { value: string }).value;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Every state-changing request of a signed-in session must echo the session's CSRF token. Runs
+ * in preValidation so body fields are parsed. Requests without a session carry no ambient
+ * authority, so there is nothing to forge; routes that need a user reject them with 401 anyway.
+ */
+export function registerCsrf(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (!UNSAFE.has(request.method)) return;
+    if (request.routeOptions.config?.csrf === false) return;
+    if (!request.session) return;
+    const token = requestCsrfToken(request);
+    if (!token || !safeEqual(token, request.session.csrfToken)) throw csrfError();
+  });
+}

@@ -1,0 +1,64 @@
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { AppError } from '../lib/errors';
+
+/** Limits key on the user when signed in (shared NATs stay usable), else on the client IP. */
+export const userOrIpKey = (request: FastifyRequest): string =>
+  request.user ? `u:${request.user.id}` : `ip:${request.ip}`;
+export const ipKey = (request: FastifyRequest): string => `ip:${request.ip}`;
+
+const MINUTE = 60_000;
+
+/** The web client's backoff keys on the text 'Too Many Requests' and the Retry-After header. */
+const tooMany = (retryAfterSeconds: number) =>
+  new AppError('RATE_LIMITED', `Too Many Requests: retry in ${retryAfterSeconds} s`, {
+    retryAfter: retryAfterSeconds,
+  });
+
+export interface RateLimits {
+  /** Route config for sign-in endpoints: per IP, RATE_LIMIT_AUTH_PER_MIN. */
+  auth: { max: number; timeWindow: number; keyGenerator: (r: FastifyRequest) => string };
+  demo: { max: number; timeWindow: number; keyGenerator: (r: FastifyRequest) => string };
+}
+
+/**
+ * Registers the global per-user/IP limit (every route) and a tighter one for state-changing
+ * requests. Must be registered after the session hook (keys use request.user) and before routes.
+ */
+export async function registerRateLimits(
+  app: FastifyInstance,
+  config: Pick<
+    Config,
+    | 'RATE_LIMIT_AUTH_PER_MIN'
+    | 'RATE_LIMIT_DEMO_PER_MIN'
+    | 'RATE_LIMIT_READ_PER_MIN'
+    | 'RATE_LIMIT_WRITE_PER_MIN'
+  >,
+): Promise<RateLimits> {
+  await app.register(fastifyRateLimit, {
+    global: true,
+    max: config.RATE_LIMIT_READ_PER_MIN,
+    timeWindow: MINUTE,
+    keyGenerator: userOrIpKey,
+    errorResponseBuilder: (_req, ctx) => tooMany(Math.max(1, Math.ceil(ctx.ttl / 1000))),
+  });
+  const writeLimiter = app.createRateLimit({
+    max: config.RATE_LIMIT_WRITE_PER_MIN,
+    timeWindow: MINUTE,
+    keyGenerator: userOrIpKey,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    if (request.routeOptions.config?.rateLimit) return; // sign-in routes have their own limit
+    const result = await writeLimiter(request);
+    if (!result.isAllowed && result.isExceeded) {
+      reply.header('retry-after', result.ttlInSeconds);
+      throw tooMany(result.ttlInSeconds);
+    }
+  });
+  return {
+    auth: { max: config.RATE_LIMIT_AUTH_PER_MIN, timeWindow: MINUTE, keyGenerator: ipKey },
+    demo: { max: config.RATE_LIMIT_DEMO_PER_MIN, timeWindow: MINUTE, keyGenerator: ipKey },
+  };
+}

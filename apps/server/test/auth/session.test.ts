@@ -1,0 +1,208 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessions } from '../../src/modules/auth/schema';
+import { sha256Hex } from '../../src/lib/crypto';
+import { createTestApp, sessionCookie, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+
+describe('sessions, CSRF and roles', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ ledger: 'none' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('makes the first user the owner (id 1, admin) and later users plain users', async () => {
+    const owner = await t.signIn('owner');
+    expect(owner.user.id).toBe(1);
+    const admin = await t.app.inject({ url: '/api/admin/check', headers: { cookie: owner.cookie } });
+    expect(admin.statusCode).toBe(200);
+    expect(admin.json()).toEqual({ isAdmin: true, isOwner: true });
+
+    const bob = await t.signIn('bob');
+    expect(bob.user.id).toBeGreaterThan(1);
+    const refused = await t.app.inject({ url: '/api/admin/check', headers: { cookie: bob.cookie } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe('forbidden');
+    const anonymous = await t.app.inject({ url: '/api/admin/check' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('the owner row in admins cannot be deleted even by SQL', async () => {
+    await expect(t.database.sql.exec('delete from admins where user_id = 1')).rejects.toThrow(/owner/);
+  });
+
+  it('GET /api/user: 401 anonymous, the user object when signed in', async () => {
+    const anon = await t.app.inject({ url: '/api/user' });
+    expect(anon.statusCode).toBe(401);
+    expect(anon.json()).toEqual({ error: 'unauthorized', message: 'Sign in required' });
+    const alice = await t.signIn('alice');
+    const me = await t.app.inject({ url: '/api/user', headers: { cookie: alice.cookie } });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().user).toMatchObject({
+      id: alice.user.id,
+      username: 'alice',
+      first_name: 'alice',
+      photo_url: null,
+    });
+  });
+
+  it('sets an HttpOnly SameSite=Lax cookie and stores only the token hash', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/demo',
+      headers: { origin: TEST_ORIGIN },
+      payload: { username: 'carol' },
+    });
+    const raw = ([] as string[]).concat(res.headers['set-cookie'] ?? []).join('\n');
+    expect(raw).toMatch(/ledgerpad_session=/);
+    expect(raw).toMatch(/HttpOnly/);
+    expect(raw).toMatch(/SameSite=Lax/);
+    expect(raw).toMatch(/Path=\//);
+    expect(raw).not.toMatch(/Secure/); // development/test: plain http on localhost
+    const token = sessionCookie(res.headers['set-cookie']).split('=')[1]!;
+    const rows = await t.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256Hex(token)));
+    expect(rows).toHaveLength(1);
+    const plain = await t.database.sql.query('select 1 from sessions where token_hash = $1', [token]);
+    expect(plain).toHaveLength(0);
+  });
+
+  it('rotates the session at sign-in: the old cookie stops working', async () => {
+    const first = await t.signIn('dave');
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/demo',
+      headers: { origin: TEST_ORIGIN, cookie: first.cookie },
+      payload: { username: 'dave' },
+    });
+    expect(again.statusCode).toBe(200);
+    const second = sessionCookie(again.headers['set-cookie']);
+    expect(second).not.toBe(first.cookie);
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: first.cookie } })).statusCode).toBe(
+      401,
+    );
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: second } })).statusCode).toBe(200);
+  });
+
+  it('expires sessions idle for more than 7 days', async () => {
+    const s = await t.signIn('idle');
+    const token = s.cookie.split('=')[1]!;
+    await t.database.sql.query(
+      "update sessions set last_seen_at = now() - interval '7 days 1 minute' where token_hash = $1",
+      [sha256Hex(token)],
+    );
+    const res = await t.app.inject({ url: '/api/user', headers: { cookie: s.cookie } });
+    expect(res.statusCode).toBe(401);
+    const left = await t.database.sql.query('select 1 from sessions where token_hash = $1', [
+      sha256Hex(token),
+    ]);
+    expect(left).toHaveLength(0);
+  });
+
+  it('expires sessions older than 30 days even when active, and slides the idle timer hourly', async () => {
+    const s = await t.signIn('old');
+    const hash = sha256Hex(s.cookie.split('=')[1]!);
+    await t.database.sql.query(
+      "update sessions set last_seen_at = now() - interval '2 hours', created_at = now() - interval '29 days' where token_hash = $1",
+      [hash],
+    );
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: s.cookie } })).statusCode).toBe(200);
+    const [bumped] = await t.database.sql.query<{ idle: number }>(
+      'select extract(epoch from now() - last_seen_at)::float as idle from sessions where token_hash = $1',
+      [hash],
+    );
+    expect(bumped!.idle).toBeLessThan(60);
+    await t.database.sql.query(
+      "update sessions set created_at = now() - interval '30 days 1 minute' where token_hash = $1",
+      [hash],
+    );
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: s.cookie } })).statusCode).toBe(401);
+  });
+
+  it('logout deletes the session and clears the cookie', async () => {
+    const s = await t.signIn('leaver');
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: s.headers });
+    expect(out.statusCode).toBe(200);
+    expect(([] as string[]).concat(out.headers['set-cookie'] ?? []).join()).toMatch(/ledgerpad_session=;/);
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: s.cookie } })).statusCode).toBe(401);
+  });
+
+  it('CSRF: a state-changing request without, with a wrong, and with the right token', async () => {
+    const s = await t.signIn('csrf_user');
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: s.cookie },
+    });
+    expect(missing.statusCode).toBe(403);
+    expect(missing.json()).toEqual({ error: 'csrf', message: 'Invalid or missing CSRF token' });
+
+    const other = await t.signIn('csrf_other');
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: s.cookie, 'x-csrf-token': other.csrfToken },
+    });
+    expect(wrong.statusCode).toBe(403);
+    // The session survived both refused attempts.
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: s.cookie } })).statusCode).toBe(200);
+
+    const viaBody = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: s.cookie },
+      payload: { csrf_token: s.csrfToken },
+    });
+    expect(viaBody.statusCode).toBe(200);
+    const viaHeader = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: other.headers });
+    expect(viaHeader.statusCode).toBe(200);
+  });
+
+  it('GET /api/csrf-token needs a session', async () => {
+    expect((await t.app.inject({ url: '/api/csrf-token' })).statusCode).toBe(401);
+  });
+
+  it('sign-in checks Origin instead of CSRF', async () => {
+    const noOrigin = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/demo',
+      payload: { username: 'eve' },
+    });
+    expect(noOrigin.statusCode).toBe(403);
+    const evil = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/demo',
+      headers: { origin: 'https://evil.example' },
+      payload: { username: 'eve' },
+    });
+    expect(evil.statusCode).toBe(403);
+    expect(evil.json().message).toMatch(/Origin/);
+    const self = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/demo',
+      headers: { origin: 'http://localhost:80', host: 'localhost:80' },
+      payload: { username: 'eve' },
+    });
+    expect(self.statusCode).toBe(200);
+  });
+
+  it('validation errors list the fields', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/demo',
+      headers: { origin: TEST_ORIGIN },
+      payload: { username: 'x' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'validation',
+      message: 'Username must be 3-32 letters, digits or underscores',
+      fields: [{ path: 'username', message: 'Username must be 3-32 letters, digits or underscores' }],
+    });
+  });
+});

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { User } from '@ledgerpad/shared';
+import { buildApp, type AppDeps, type LedgerConnection } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import type { Database } from '../../src/db/client';
+import { createXrplConnection, type XrplConnection } from '../../src/ledger/connection';
+import { createTestDatabase } from '../db';
+
+/** The browser origin test requests claim; allowed through ALLOWED_ORIGINS in every test app. */
+export const TEST_ORIGIN = 'http://ledgerpad.test';
+
+export interface SignedIn {
+  /** `ledgerpad_session=…`, ready for a `cookie` header. */
+  cookie: string;
+  csrfToken: string;
+  user: User;
+  /** `{ cookie, 'x-csrf-token' }`: spread into `app.inject({ headers })` for state-changing calls. */
+  headers: { cookie: string; 'x-csrf-token': string };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** The connected xrpl.js connection to a fresh stand-alone ledger; undefined with `ledger: 'none'`. */
+  ledger: XrplConnection | undefined;
+  /** Signs in through the demo endpoint (creating the user on first use). */
+  signIn(username: string): Promise<SignedIn>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Extra environment for loadConfig (strings, as in process.env). */
+  env?: Record<string, string>;
+  /**
+   * 'standalone' starts a fresh embedded ledger (closeIntervalMs 0: close with ledger_accept);
+   * 'none' gives a disconnected stub, for tests that never touch a ledger (faster).
+   * Default 'standalone'.
+   */
+  ledger?: 'standalone' | 'none';
+  /** Ledger close interval for 'standalone'; default 0 (tests close ledgers themselves). */
+  closeIntervalMs?: number;
+  /** Pass an existing database (e.g. two app instances on one PostgreSQL schema). */
+  database?: Database;
+  now?: AppDeps['now'];
+  webDistDir?: string;
+}
+
+/**
+ * The app as route tests use it: a fresh migrated database, a fresh ledger, rate limits high enough
+ * never to trip by accident, and `signIn(username)` for a session cookie plus its CSRF token.
+ */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    XRPL_NETWORK: 'standalone',
+    ALLOWED_ORIGINS: TEST_ORIGIN,
+    SOCKET_TOKEN_SECRET: randomBytes(32).toString('hex'),
+    RATE_LIMIT_AUTH_PER_MIN: '100000',
+    RATE_LIMIT_DEMO_PER_MIN: '100000',
+    RATE_LIMIT_READ_PER_MIN: '100000',
+    RATE_LIMIT_WRITE_PER_MIN: '100000',
+    ...options.env,
+  });
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const database = options.database ?? (await createTestDatabase());
+  if (!options.database) cleanups.push(() => database.close());
+
+  let ledger: XrplConnection | undefined;
+  let ledgerDep: LedgerConnection;
+  if ((options.ledger ?? 'standalone') === 'standalone') {
+    const { startStandaloneLedger } = await import('xrpl-standalone');
+    const standalone = await startStandaloneLedger({
+      port: 0,
+      closeIntervalMs: options.closeIntervalMs ?? 0,
+    });
+    cleanups.push(() => standalone.close());
+    ledger = createXrplConnection('standalone', standalone.url);
+    await ledger.connect();
+    const connected = ledger;
+    cleanups.push(() => connected.close());
+    ledgerDep = ledger;
+  } else {
+    ledgerDep = { network: 'standalone', url: 'ws://127.0.0.1:0', isConnected: () => false };
+  }
+
+  const app = await buildApp({
+    config,
+    database,
+    ledger: ledgerDep,
+    now: options.now,
+    webDistDir: options.webDistDir,
+  });
+  cleanups.push(() => app.close());
+
+  const signIn = async (username: string): Promise<SignedIn> => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/demo',
+      headers: { origin: TEST_ORIGIN },
+      payload: { username },
+    });
+    if (res.statusCode !== 200) throw new Error(`demo sign-in failed: ${res.statusCode} ${res.body}`);
+    const cookie = sessionCookie(res.headers['set-cookie']);
+    const csrf = await app.inject({ method: 'GET', url: '/api/csrf-token', headers: { cookie } });
+    if (csrf.statusCode !== 200) throw new Error(`csrf-token failed: ${csrf.statusCode} ${csrf.body}`);
+    const csrfToken = (csrf.json() as { token: string }).token;
+    return {
+      cookie,
+      csrfToken,
+      user: (res.json() as { user: User }).user,
+      headers: { cookie, 'x-csrf-token': csrfToken },
+    };
+  };
+
+  return {
+    app,
+    database,
+    config,
+    ledger,
+    signIn,
+    close: async () => {
+      for (const cleanup of cleanups.reverse()) await cleanup();
+    },
+  };
+}
+
+/** `name=value` of the session cookie from a Set-Cookie header. */
+export function sessionCookie(setCookie: string | string[] | undefined): string {
+  const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  const found = all.find(
+    (c) => /^(__Host-)?ledgerpad_session=[^;]+/.test(c) && !/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(c),
+  );
+  if (!found) throw new Error(`no session cookie in ${JSON.stringify(all)}`);
+  return found.split(';')[0]!;
+}

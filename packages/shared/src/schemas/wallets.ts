@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { MNEMONIC_WORD_COUNTS } from '../constants';
+
+// Shapes of the wallet calls (spec 001 §3 Wallet, §5 Transfer / Import wallet, §7 Wallets, §8).
+// Money is text: XRP as a decimal string of XRP, tokens as rippled's decimal strings; never floats.
+
+export const WALLET_NAME_MAX = 50;
+export const TRANSFER_MEMO_MAX = 256;
+
+export const WALLET_MESSAGES = {
+  fillAllFields: 'Please fill all fields',
+  fillAllFieldsImport: 'Please fill in all fields.',
+  exactWords: (n: number) => `Please enter exactly ${n} words.`,
+  alreadyExists: 'Wallet Already Exists',
+  importFailed: 'Failed to import wallet. Please try again.',
+  createFailed: 'Failed to create wallet',
+  removeFailed: 'Failed to remove wallet',
+  transferFailed: 'Something went wrong. Please check and try again.',
+  removeTrustlineFailed: 'Failed to remove trustline. Please try again.',
+  notFound: 'Wallet not found',
+  exceedsAvailable: 'Amount cannot exceed the available balance.',
+} as const;
+
+const classicAddress = z.string().regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'must be an XRPL address');
+/** A currency as the ledger writes it: 3-character code or 40 hex characters. */
+const currencyCode = z
+  .string()
+  .min(1)
+  .max(40)
+  .regex(/^([A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}|[0-9A-Fa-f]{40}|[A-Za-z0-9?!@#$%^&*]{2,20})$/, 'must be a currency code');
+/** Ids arrive as numbers from JSON and as strings from path parameters. */
+export const walletIdSchema = z.coerce.number({ message: 'Wallet not found' }).int().positive();
+/** A positive decimal amount written as text or a JSON number (converted to text, never used as float). */
+const decimalAmount = z
+  .union([z.string(), z.number()])
+  .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+  .refine((v) => v === '' || /^\d+(\.\d+)?$/.test(v), 'must be a positive decimal number');
+
+export const createWalletSchema = z
+  .object({ name: z.string().trim().max(WALLET_NAME_MAX).optional(), csrf_token: z.string().optional() })
+  .default({});
+export type CreateWalletRequest = z.infer<typeof createWalletSchema>;
+
+export const renameWalletSchema = z.object({
+  name: z.string().trim().min(1, WALLET_MESSAGES.fillAllFieldsImport).max(WALLET_NAME_MAX),
+  csrf_token: z.string().optional(),
+});
+export type RenameWalletRequest = z.infer<typeof renameWalletSchema>;
+
+/** Expected word count: the one the user picked, else the first allowed count that fits. */
+export function expectedWordCount(words: number, picked?: number): number {
+  if (picked !== undefined) return picked;
+  return MNEMONIC_WORD_COUNTS.find((n) => n >= words) ?? 24;
+}
+
+export function mnemonicWords(mnemonic: string): string[] {
+  return mnemonic.trim().split(/\s+/).filter(Boolean);
+}
+
+export const importWalletSchema = z
+  .object({
+    /** seed (default when `seed` is sent), mnemonic, or privateKey. */
+    type: z.enum(['seed', 'mnemonic', 'privateKey']).optional(),
+    seed: z.string().trim().max(128).optional(),
+    mnemonic: z.string().max(1024).optional(),
+    wordCount: z.coerce
+      .number()
+      .int()
+      .refine((n) => (MNEMONIC_WORD_COUNTS as readonly number[]).includes(n), 'must be 12, 14, 16 or 24')
+      .optional(),
+    privateKey: z.string().trim().max(132).optional(),
+    name: z.string().trim().max(WALLET_NAME_MAX).optional(),
+    csrf_token: z.string().optional(),
+  })
+  .superRefine((b, ctx) => {
+    const type = b.type ?? (b.mnemonic !== undefined ? 'mnemonic' : b.privateKey !== undefined ? 'privateKey' : 'seed');
+    if (type === 'mnemonic') {
+      const words = mnemonicWords(b.mnemonic ?? '');
+      const n = expectedWordCount(words.length, b.wordCount);
+      if (words.length !== n) ctx.addIssue({ code: 'custom', path: ['mnemonic'], message: WALLET_MESSAGES.exactWords(n) });
+    } else if (type === 'privateKey' ? !b.privateKey : !b.seed) {
+      ctx.addIssue({ code: 'custom', path: [type], message: WALLET_MESSAGES.fillAllFieldsImport });
+    }
+  });
+export type ImportWalletRequest = z.infer<typeof importWalletSchema>;
+
+export const tokenRefSchema = z.object({ currency: currencyCode, issuer: classicAddress });
+export type TokenRef = z.infer<typeof tokenRefSchema>;
+
+export const transferSchema = z
+  .object({
+    walletId: walletIdSchema,
+    recipient: z.string().trim().max(64).default(''),
+    amount: decimalAmount.default(''),
+    /** null or absent = XRP. */
+    token: tokenRefSchema.nullable().optional(),
+    memo: z.string().max(TRANSFER_MEMO_MAX).optional().nullable(),
+    destinationTag: z.coerce.number().int().min(0).max(4294967295).optional().nullable(),
+    csrf_token: z.string().optional(),
+    /** Hidden form field; people leave it empty, bots fill it. */
+    honeypot: z.string().optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.recipient || !b.amount) ctx.addIssue({ code: 'custom', path: ['recipient'], message: WALLET_MESSAGES.fillAllFields });
+  });
+export type TransferRequest = z.infer<typeof transferSchema>;
+
+export const removeTrustlineSchema = z.object({
+  walletId: walletIdSchema,
+  issuer: classicAddress,
+  currency: currencyCode,
+  csrf_token: z.string().optional(),
+});
+export type RemoveTrustlineRequest = z.infer<typeof removeTrustlineSchema>;
+
+export const balancesRequestSchema = z
+  .object({
+    /** Wallet ids or addresses to refresh; absent = all of the user's wallets. */
+    wallets: z.array(z.union([z.number().int(), z.string(), z.object({ id: z.number().int() }).passthrough()])).max(100).optional(),
+    csrf_token: z.string().optional(),
+  })
+  .default({});
+export type BalancesRequest = z.infer<typeof balancesRequestSchema>;
+
+// --- responses ---
+
+export const walletSchema = z.object({
+  id: z.number().int(),
+  wallet_address: z.string(),
+  wallet_name: z.string().nullable(),
+  created_at: z.string(),
+});
+export type WalletSummary = z.infer<typeof walletSchema>;
+
+export const walletListResponseSchema = z.object({ wallets: z.array(walletSchema) });
+
+export const createdWalletSchema = walletSchema.extend({
+  /** Shown once; the server never returns it again. */
+  wallet_seed: z.string(),
+});
+export type CreatedWallet = z.infer<typeof createdWalletSchema>;
+
+export const walletTokenSchema = z.object({
+  /** Ticker decoded from the ledger code (hex codes become text); LP codes stay hex. */
+  currency: z.string(),
+  /** The raw ledger code, for sending back (trust line removal, transfers). */
+  currencyCode: z.string(),
+  issuer: z.string(),
+  /** For LP tokens the issuer of the pool's token; otherwise the same as issuer. */
+  realIssuer: z.string(),
+  value: z.string(),
+  lpName: z.string().optional(),
+});
+export type WalletToken = z.infer<typeof walletTokenSchema>;
+
+export const WALLET_STATUS = { active: 'Activated', inactive: 'Not Activated' } as const;
+
+export const walletBalanceSchema = z.object({
+  id: z.number().int(),
+  wallet_address: z.string(),
+  wallet_name: z.string().nullable(),
+  /** XRP, decimal string. */
+  balance: z.string(),
+  status: z.enum([WALLET_STATUS.active, WALLET_STATUS.inactive]),
+  /** XRP locked by the reserve (base + owner count × increment), decimal string. */
+  ledgerReserve: z.string(),
+  tokens: z.array(walletTokenSchema),
+});
+export type WalletBalance = z.infer<typeof walletBalanceSchema>;
+
+export const ledgerObjectsResponseSchema = z.object({
+  /** XRP, decimal string: base reserve + ownerCount × owner reserve. */
+  reserve: z.string(),
+  baseReserve: z.string(),
+  ownerReserve: z.string(),
+  ownerCount: z.number().int(),
+  objects: z.array(z.object({ type: z.string(), index: z.string() })),
+});
+
+export const trustlineSchema = z.object({
+  currency: z.string(),
+  currencyCode: z.string(),
+  issuer: z.string(),
+  balance: z.string(),
+  limit: z.string(),
+  lpName: z.string().optional(),
+});
+export const trustlinesResponseSchema = z.object({ trustlines: z.array(trustlineSchema) });
+export type Trustline = z.infer<typeof trustlineSchema>;
+
+export const xrplStatusSchema = z.object({ connected: z.boolean() });
+
+export const transferResponseSchema = z.object({
+  success: z.literal(true),
+  hash: z.string(),
+  ledger_index: z.number().int().nullable(),
+  /** What arrived: XRP decimal string for XRP, token value for tokens. */
+  delivered_amount: z.string(),
+});
+export type TransferResponse = z.infer<typeof transferResponseSchema>;
