@@ -68,6 +68,12 @@ export interface SubmitResult {
   account_sequence_available?: number;
   open_ledger_cost?: string;
   validated_ledger_index?: number;
+  /**
+   * Set when rippled would answer with an RPC error instead of an engine result (undecodable blob,
+   * invalid signature, failed local checks such as bad memos). The server should reply with this
+   * error envelope (e.g. `invalidTransaction` + `error_exception`); engine_result is then empty.
+   */
+  rpcError?: { error: string; error_exception?: string; error_message?: string };
 }
 
 /** A read-only view of one ledger: the open one, or a closed (= validated in stand-alone) one. */
@@ -123,4 +129,9 @@ export interface LedgerNodeApi {
   /** Rebuild from persisted records (oldest first), replacing the genesis state. */
   restore(records: Iterable<ClosedLedgerRecord>): void;
   onLedgerClosed(listener: (record: ClosedLedgerRecord) => void): () => void;
+  /**
+   * Records of the ledgers that exist before the first closeLedger (genesis ledger 1 and ledger 2),
+   * so a persistence layer can store them once; restore() accepts them as the first records.
+   */
+  initialRecords(): ClosedLedgerRecord[];
 }

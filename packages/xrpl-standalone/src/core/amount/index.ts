@@ -1,0 +1,3 @@
+export * from './amount';
+export * from './currency';
+export * from './iou-value';

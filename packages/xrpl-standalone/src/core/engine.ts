@@ -1,0 +1,272 @@
+// The transaction engine: rippled's checkValidity (signature, local checks), preflight (tem),
+// preclaim (sequence, tickets, LastLedgerSequence, fee, authorization) and apply (fee claimed and
+// sequence consumed, then the transactor; on tec everything but the fee and sequence is undone).
+import { decode, encode, encodeForSigning } from 'ripple-binary-codec';
+import { deriveAddress, verify } from 'ripple-keypairs';
+import { accountReserve, readAccount, xrpBalance } from './account';
+import { isValidAddress } from './account-id';
+import { parseAmount, isLegalXrp } from './amount/amount';
+import type { CoreConfig, JsonObject, LedgerEntry } from './contract';
+import { HASH_PREFIX, sha512HalfHex, u32 } from './hash';
+import { accountRootKey, ownerDirKey, ticketKey } from './keylets';
+import { TF_UNIVERSAL, hasFlag, LSF } from './ledger-flags';
+import { isTec, isTes, type Ter } from './results';
+import type { StateReader, ViewContext } from './state/apply-view';
+import { ApplyView } from './state/apply-view';
+import { dirRemove, readU64 } from './state/directory';
+import { TRANSACTORS } from './transactors/index';
+import type { Transactor } from './transactors/types';
+
+export interface RpcError {
+  error: string;
+  error_exception?: string;
+  error_message?: string;
+}
+
+export interface DecodedTx {
+  tx: JsonObject;
+  txId: string;
+  blob: string;
+}
+
+export function transactionId(blobHex: string): string {
+  return sha512HalfHex(u32(HASH_PREFIX.transactionId), Buffer.from(blobHex, 'hex'));
+}
+
+const HEX = /^[0-9A-Fa-f]*$/;
+
+/** Decode a blob (rippled: deserialization errors are RPC errors, not engine results). */
+export function decodeBlob(blob: unknown): DecodedTx | RpcError {
+  if (typeof blob !== 'string' || blob.length === 0 || blob.length % 2 !== 0 || !HEX.test(blob)) {
+    return { error: 'invalidParams', error_message: 'Invalid field \'tx_blob\'.' };
+  }
+  let tx: JsonObject;
+  try {
+    tx = decode(blob) as JsonObject;
+  } catch (e) {
+    return { error: 'invalidTransaction', error_exception: (e as Error).message || 'deserialization error' };
+  }
+  if (typeof tx.TransactionType !== 'string' || typeof tx.Account !== 'string') {
+    return { error: 'invalidTransaction', error_exception: 'Field not found' };
+  }
+  const upper = blob.toUpperCase();
+  return { tx, txId: transactionId(upper), blob: upper };
+}
+
+const MEMO_URL_CHARS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
+
+/** rippled's checkValidity: signature and passesLocalChecks. Returns a failure reason or undefined. */
+export function localChecks(tx: JsonObject): string | undefined {
+  const memos = tx.Memos;
+  if (memos !== undefined) {
+    if (!Array.isArray(memos)) return 'A memo array may contain only Memo objects.';
+    let size: number;
+    try {
+      size = encode({ Memos: memos }).length / 2 - 2;
+    } catch {
+      return 'A memo array may contain only Memo objects.';
+    }
+    if (size > 1024) return 'The memo exceeds the maximum allowed size.';
+    for (const wrapper of memos as unknown[]) {
+      const memo = (wrapper as { Memo?: Record<string, unknown> }).Memo;
+      if (!memo || typeof memo !== 'object') return 'A memo array may contain only Memo objects.';
+      for (const [name, value] of Object.entries(memo)) {
+        if (name !== 'MemoType' && name !== 'MemoData' && name !== 'MemoFormat') {
+          return 'A memo may contain only MemoType, MemoData or MemoFormat fields.';
+        }
+        if (typeof value !== 'string' || !HEX.test(value) || value.length % 2 !== 0) {
+          return 'The MemoType, MemoData and MemoFormat fields may only contain hex-encoded data.';
+        }
+        if (name === 'MemoData') continue;
+        const text = Buffer.from(value, 'hex').toString('latin1');
+        if (!MEMO_URL_CHARS.test(text)) {
+          return 'The MemoType and MemoFormat fields may only contain characters that are allowed in URLs under RFC 3986.';
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+const PUBKEY = /^(0[23][0-9A-Fa-f]{64}|[Ee][Dd][0-9A-Fa-f]{64})$/;
+
+/** Verify the single signature over the canonical signing encoding. */
+export function checkSignature(tx: JsonObject): boolean {
+  const pk = tx.SigningPubKey;
+  const sig = tx.TxnSignature;
+  if (typeof pk !== 'string' || !PUBKEY.test(pk)) return tx.Signers !== undefined;
+  if (typeof sig !== 'string' || sig.length === 0) return false;
+  try {
+    return verify(encodeForSigning(tx), sig, pk);
+  } catch {
+    return false;
+  }
+}
+
+export interface ApplyOutcome {
+  ter: Ter;
+  /** tes or tec: in the ledger. */
+  applied: boolean;
+  meta?: JsonObject;
+  changes?: Array<[string, LedgerEntry | null]>;
+  feeBurned: bigint;
+}
+
+function feeDrops(tx: JsonObject): bigint | undefined {
+  const f = parseAmount(tx.Fee);
+  if (!f || f.kind !== 'xrp') return undefined;
+  return f.drops;
+}
+
+function transactorFor(tx: JsonObject): Transactor | undefined {
+  return TRANSACTORS[tx.TransactionType as string];
+}
+
+/** rippled preflight0/preflight1/preflight2 plus the transactor's own preflight. */
+export function preflight(tx: JsonObject, config: CoreConfig): Ter {
+  const t = transactorFor(tx);
+  if (!t) return 'temUNKNOWN';
+  if (tx.NetworkID !== undefined) {
+    const nid = config.networkId ?? 0;
+    if (nid <= 1024) return 'telNETWORK_ID_MAKES_TX_NON_CANONICAL';
+    if (tx.NetworkID !== nid) return 'telWRONG_NETWORK';
+  } else if ((config.networkId ?? 0) > 1024) return 'telREQUIRES_NETWORK_ID';
+  if (!isValidAddress(tx.Account) || tx.Account === 'rrrrrrrrrrrrrrrrrrrrrhoLvTp') return 'temBAD_SRC_ACCOUNT';
+  const fee = feeDrops(tx);
+  if (fee === undefined || fee < 0n || !isLegalXrp(fee)) return 'temBAD_FEE';
+  const pk = tx.SigningPubKey;
+  if (typeof pk !== 'string') return 'temMALFORMED';
+  if (pk !== '' && !PUBKEY.test(pk)) return 'temBAD_SIGNATURE';
+  if (pk === '' && tx.Signers === undefined) return 'temBAD_SIGNATURE';
+  if (tx.TicketSequence !== undefined && Number(tx.Sequence ?? 0) !== 0) return 'temSEQ_AND_TICKET';
+  const flags = Number(tx.Flags ?? 0) >>> 0;
+  const allowed = (TF_UNIVERSAL | (t.flagsMask ?? 0)) >>> 0;
+  if ((flags & ~allowed) >>> 0 !== 0) return 'temINVALID_FLAG';
+  return t.preflight ? t.preflight({ tx, config }) : 'tesSUCCESS';
+}
+
+export function requiredFee(tx: JsonObject, config: CoreConfig): bigint {
+  const t = transactorFor(tx);
+  return t?.baseFee ? t.baseFee(tx, config) : config.baseFee;
+}
+
+/** Common preclaim: account, sequence/ticket, prior tx, last ledger, fee, authorization. */
+export function preclaim(view: StateReader, tx: JsonObject, config: CoreConfig, ledgerSeq: number): Ter {
+  const account = tx.Account as string;
+  const acct = readAccount(view, account);
+  if (!acct) return 'terNO_ACCOUNT';
+  const acctSeq = Number(acct.Sequence);
+  const txSeq = Number(tx.Sequence ?? 0);
+  if (tx.TicketSequence !== undefined) {
+    const ticketSeq = Number(tx.TicketSequence);
+    if (acctSeq <= ticketSeq) return 'terPRE_TICKET';
+    if (!view.read(ticketKey(account, ticketSeq))) return 'tefNO_TICKET';
+  } else {
+    if (txSeq > acctSeq) return 'terPRE_SEQ';
+    if (txSeq < acctSeq) return 'tefPAST_SEQ';
+  }
+  if (tx.AccountTxnID !== undefined && acct.AccountTxnID !== tx.AccountTxnID) return 'tefWRONG_PRIOR';
+  if (tx.LastLedgerSequence !== undefined && ledgerSeq > Number(tx.LastLedgerSequence)) return 'tefMAX_LEDGER';
+
+  const fee = feeDrops(tx) as bigint;
+  if (fee < requiredFee(tx, config)) return 'telINSUF_FEE_P';
+  const balance = xrpBalance(acct);
+  if (fee > 0n && balance < fee) return 'terINSUF_FEE_B';
+
+  // Authorization (Transactor::checkSign, single signer).
+  if (tx.Signers !== undefined) return 'tefNOT_MULTI_SIGNING';
+  const signer = deriveAddress(tx.SigningPubKey as string);
+  if (signer === account) {
+    if (hasFlag(acct.Flags, LSF.disableMaster)) return 'tefMASTER_DISABLED';
+  } else if (acct.RegularKey !== signer) {
+    return acct.RegularKey !== undefined ? 'tefBAD_AUTH' : 'tefBAD_AUTH_MASTER';
+  }
+  const t = transactorFor(tx) as Transactor;
+  return t.preclaim ? t.preclaim({ tx, account, view, config, ledgerSeq }) : 'tesSUCCESS';
+}
+
+/** Take the fee and consume the sequence or ticket (Transactor::apply / reset). */
+function payFeeAndConsume(view: ApplyView, tx: JsonObject, txId: string): { prior: bigint; after: bigint } {
+  const account = tx.Account as string;
+  const fee = feeDrops(tx) as bigint;
+  const key = accountRootKey(account);
+  if (tx.TicketSequence !== undefined) {
+    const ticketSeq = Number(tx.TicketSequence);
+    const tkey = ticketKey(account, ticketSeq);
+    const ticket = view.read(tkey) as LedgerEntry;
+    dirRemove(view, ownerDirKey(account), readU64(ticket, 'OwnerNode'), tkey, true);
+    const a = view.peek(key) as LedgerEntry;
+    const tc = Number(a.TicketCount ?? 0);
+    if (tc <= 1) delete a.TicketCount;
+    else a.TicketCount = tc - 1;
+    a.OwnerCount = Math.max(0, Number(a.OwnerCount ?? 0) - 1);
+    view.update(a);
+    view.erase(tkey);
+  }
+  const acct = view.peek(key) as LedgerEntry;
+  const prior = xrpBalance(acct);
+  let charged = fee;
+  if (charged > prior) charged = prior;
+  const after = prior - charged;
+  acct.Balance = after.toString();
+  if (tx.TicketSequence === undefined) acct.Sequence = Number(acct.Sequence) + 1;
+  if (acct.AccountTxnID !== undefined) acct.AccountTxnID = txId;
+  view.update(acct);
+  return { prior, after };
+}
+
+/**
+ * Apply one already-decoded, signature-checked transaction on top of `base`.
+ * Never throws for transaction-level problems: an internal error becomes tefEXCEPTION.
+ */
+export function applyTransaction(
+  base: StateReader,
+  vctx: ViewContext,
+  tx: JsonObject,
+  txId: string,
+  txIndex: number,
+): ApplyOutcome {
+  const config = vctx.config;
+  let ter = preflight(tx, config);
+  if (!isTes(ter)) return { ter, applied: false, feeBurned: 0n };
+  ter = preclaim(base, tx, config, vctx.ledgerSeq);
+  if (!isTes(ter) && !isTec(ter)) return { ter, applied: false, feeBurned: 0n };
+
+  const view = new ApplyView(base, vctx);
+  let delivered: unknown;
+  const fee = feeDrops(tx) as bigint;
+  try {
+    const { prior, after } = payFeeAndConsume(view, tx, txId);
+    if (isTes(ter)) {
+      const t = transactorFor(tx) as Transactor;
+      ter = t.doApply({
+        tx,
+        txId,
+        account: tx.Account as string,
+        view,
+        config,
+        priorBalance: prior,
+        sourceBalance: after,
+        deliver: (amount) => {
+          delivered = amount;
+        },
+      });
+    }
+  } catch (e) {
+    if (process.env.XRPL_STANDALONE_DEBUG) console.error(e);
+    ter = 'tefEXCEPTION';
+  }
+  if (!isTes(ter) && !isTec(ter)) return { ter, applied: false, feeBurned: 0n };
+  if (isTec(ter)) {
+    view.discard();
+    delivered = undefined;
+    payFeeAndConsume(view, tx, txId);
+  }
+  const meta = view.buildMetadata(txId, txIndex, ter, delivered);
+  return { ter, applied: true, meta, changes: view.changes(), feeBurned: fee };
+}
+
+/** rippled's reserve check used by several transactors. */
+export function reserveFor(config: CoreConfig, ownerCount: number): bigint {
+  return accountReserve(config, ownerCount);
+}

@@ -1,0 +1,81 @@
+// Ledger-entry and transaction flag values (rippled LedgerFormats.h / TxFlags.h).
+export const LSF = {
+  // AccountRoot
+  passwordSpent: 0x00010000,
+  requireDestTag: 0x00020000,
+  requireAuth: 0x00040000,
+  disallowXRP: 0x00080000,
+  disableMaster: 0x00100000,
+  noFreeze: 0x00200000,
+  globalFreeze: 0x00400000,
+  defaultRipple: 0x00800000,
+  depositAuth: 0x01000000,
+  disallowIncomingNFTokenOffer: 0x04000000,
+  disallowIncomingCheck: 0x08000000,
+  disallowIncomingPayChan: 0x10000000,
+  disallowIncomingTrustline: 0x20000000,
+  allowTrustLineLocking: 0x40000000,
+  allowTrustLineClawback: 0x80000000,
+  // RippleState
+  lowReserve: 0x00010000,
+  highReserve: 0x00020000,
+  lowAuth: 0x00040000,
+  highAuth: 0x00080000,
+  lowNoRipple: 0x00100000,
+  highNoRipple: 0x00200000,
+  lowFreeze: 0x00400000,
+  highFreeze: 0x00800000,
+  ammNode: 0x01000000,
+  lowDeepFreeze: 0x02000000,
+  highDeepFreeze: 0x04000000,
+} as const;
+
+export const TF = {
+  fullyCanonicalSig: 0x80000000,
+  innerBatchTxn: 0x40000000,
+  // Payment
+  noRippleDirect: 0x00010000,
+  partialPayment: 0x00020000,
+  limitQuality: 0x00040000,
+  // TrustSet
+  setfAuth: 0x00010000,
+  setNoRipple: 0x00020000,
+  clearNoRipple: 0x00040000,
+  setFreeze: 0x00100000,
+  clearFreeze: 0x00200000,
+  setDeepFreeze: 0x00400000,
+  clearDeepFreeze: 0x00800000,
+  // AccountSet
+  requireDestTag: 0x00010000,
+  optionalDestTag: 0x00020000,
+  requireAuth: 0x00040000,
+  optionalAuth: 0x00080000,
+  disallowXRP: 0x00100000,
+  allowXRP: 0x00200000,
+} as const;
+
+/** Flags every transaction may carry. */
+export const TF_UNIVERSAL = TF.fullyCanonicalSig;
+
+export const ASF = {
+  requireDest: 1,
+  requireAuth: 2,
+  disallowXRP: 3,
+  disableMaster: 4,
+  accountTxnID: 5,
+  noFreeze: 6,
+  globalFreeze: 7,
+  defaultRipple: 8,
+  depositAuth: 9,
+  authorizedNFTokenMinter: 10,
+  disallowIncomingNFTokenOffer: 12,
+  disallowIncomingCheck: 13,
+  disallowIncomingPayChan: 14,
+  disallowIncomingTrustline: 15,
+  allowTrustLineClawback: 16,
+  allowTrustLineLocking: 17,
+} as const;
+
+export function hasFlag(flags: unknown, flag: number): boolean {
+  return ((Number(flags ?? 0) & flag) >>> 0) !== 0;
+}

@@ -1,0 +1,498 @@
+// The ledger chain: closed (= validated in stand-alone) ledgers as persistent SHAMaps sharing
+// structure, an open ledger that submit() applies to tentatively, held (ter) transactions retried
+// at each close, a transaction index by hash and per account for account_tx.
+import { encode } from 'ripple-binary-codec';
+import { readAccount, newAccountRoot } from './account';
+import type {
+  AccountTxPage,
+  AccountTxQuery,
+  ClosedLedgerRecord,
+  CoreConfig,
+  JsonObject,
+  LedgerEntry,
+  LedgerHeader,
+  LedgerNodeApi,
+  LedgerSelector,
+  LedgerView,
+  SubmitResult,
+  TxRecord,
+} from './contract';
+import { applyTransaction, checkSignature, decodeBlob, localChecks, type DecodedTx } from './engine';
+import { sha512HalfHex, u16, u32 } from './hash';
+import { feeSettingsKey, skipListKey, LEDGER_NAMESPACE } from './keylets';
+import { ledgerHeaderHash, newStateMap, transactionTreeHash } from './ledger-hash';
+import { isTec, isTer, isTes, terCode, terMessage, type Ter } from './results';
+import type { StateReader } from './state/apply-view';
+import type { ShaMap } from './state/shamap';
+
+export const GENESIS_ADDRESS = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
+export const GENESIS_SEED = 'snoPBrXtMeMyMHUVTgbuqAfg1SUTb';
+export const INITIAL_DROPS = 100_000_000_000_000_000n;
+export const CLOSE_TIME_RESOLUTION = 10;
+/** Seconds between the Unix epoch and the Ripple epoch (2000-01-01T00:00:00Z). */
+export const RIPPLE_EPOCH_OFFSET = 946_684_800;
+const ZERO_HASH = '0'.repeat(64);
+
+export const DEFAULT_CORE_CONFIG: CoreConfig = {
+  baseFee: 10n,
+  reserveBase: 1_000_000n,
+  reserveIncrement: 200_000n,
+};
+
+export function rippleTimeNow(): number {
+  return Math.floor(Date.now() / 1000) - RIPPLE_EPOCH_OFFSET;
+}
+
+interface ClosedLedger {
+  header: LedgerHeader;
+  state: ShaMap<LedgerEntry>;
+  transactions: TxRecord[];
+  record: ClosedLedgerRecord;
+}
+
+interface HeldTx extends DecodedTx {
+  firstSeen: number;
+}
+
+class ClosedLedgerView implements LedgerView {
+  readonly closed = true;
+  constructor(private readonly l: ClosedLedger) {}
+  get header(): LedgerHeader {
+    return this.l.header;
+  }
+  get transactions(): readonly TxRecord[] {
+    return this.l.transactions;
+  }
+  read(index: string): LedgerEntry | undefined {
+    return this.l.state.get(index.toUpperCase());
+  }
+  *entries(afterIndex?: string): Iterable<LedgerEntry> {
+    for (const [, v] of this.l.state.entries(afterIndex)) yield v;
+  }
+}
+
+class OpenLedger implements StateReader {
+  readonly overlay = new Map<string, LedgerEntry | null>();
+  readonly transactions: TxRecord[] = [];
+  readonly txIds = new Set<string>();
+  feesBurned = 0n;
+  constructor(
+    readonly seq: number,
+    readonly parent: ClosedLedger,
+  ) {}
+  read(index: string): LedgerEntry | undefined {
+    const o = this.overlay.get(index);
+    if (o !== undefined) return o ?? undefined;
+    return this.parent.state.get(index);
+  }
+}
+
+class OpenLedgerView implements LedgerView {
+  readonly closed = false;
+  constructor(
+    private readonly o: OpenLedger,
+    private readonly closeTime: number,
+  ) {}
+  get header(): LedgerHeader {
+    const p = this.o.parent.header;
+    return {
+      ledger_index: this.o.seq,
+      ledger_hash: ZERO_HASH,
+      parent_hash: p.ledger_hash,
+      account_hash: ZERO_HASH,
+      transaction_hash: ZERO_HASH,
+      close_time: this.closeTime,
+      parent_close_time: p.close_time,
+      close_time_resolution: CLOSE_TIME_RESOLUTION,
+      close_flags: 0,
+      total_coins: (BigInt(p.total_coins) - this.o.feesBurned).toString(),
+    };
+  }
+  get transactions(): readonly TxRecord[] {
+    return this.o.transactions;
+  }
+  read(index: string): LedgerEntry | undefined {
+    return this.o.read(index.toUpperCase());
+  }
+  *entries(afterIndex?: string): Iterable<LedgerEntry> {
+    const after = afterIndex?.toUpperCase();
+    const extra = [...this.o.overlay.keys()].filter((k) => after === undefined || k > after).sort();
+    let i = 0;
+    for (const [k, v] of this.o.parent.state.entries(after)) {
+      while (i < extra.length && (extra[i] as string) < k) {
+        const e = this.o.overlay.get(extra[i++] as string);
+        if (e) yield e;
+      }
+      if (i < extra.length && extra[i] === k) {
+        const e = this.o.overlay.get(extra[i++] as string);
+        if (e) yield e;
+        continue;
+      }
+      yield v;
+    }
+    while (i < extra.length) {
+      const e = this.o.overlay.get(extra[i++] as string);
+      if (e) yield e;
+    }
+  }
+}
+
+/** Accounts a transaction affects (rippled getAffectedAccounts): AccountIDs and limit issuers in its metadata. */
+export function affectedAccounts(meta: JsonObject): Set<string> {
+  const out = new Set<string>();
+  for (const wrapper of (meta.AffectedNodes as JsonObject[]) ?? []) {
+    const node = (wrapper.CreatedNode ?? wrapper.ModifiedNode ?? wrapper.DeletedNode) as JsonObject;
+    const fields = (node.NewFields ?? node.FinalFields) as JsonObject | undefined;
+    if (!fields) continue;
+    for (const [k, v] of Object.entries(fields)) {
+      if (typeof v === 'string' && (k === 'Account' || k === 'Destination' || k === 'Owner' || k === 'RegularKey' || k === 'Issuer')) {
+        out.add(v);
+      } else if ((k === 'LowLimit' || k === 'HighLimit' || k === 'TakerPays' || k === 'TakerGets') && typeof v === 'object' && v) {
+        const issuer = (v as { issuer?: string }).issuer;
+        if (issuer) out.add(issuer);
+      }
+    }
+  }
+  return out;
+}
+
+function roundCloseTime(t: number, resolution: number): number {
+  if (t === 0) return 0;
+  const x = t + Math.floor(resolution / 2);
+  return x - (x % resolution);
+}
+
+function makeTxRecord(d: DecodedTx, meta: JsonObject, ledgerIndex: number): TxRecord {
+  let metaBlob: string | undefined;
+  const { delivered_amount: _d, ...binMeta } = meta;
+  const rec = { hash: d.txId, blob: d.blob, tx: d.tx, meta, ledgerIndex } as TxRecord;
+  Object.defineProperty(rec, 'metaBlob', {
+    enumerable: true,
+    get(): string {
+      metaBlob ??= encode(binMeta);
+      return metaBlob;
+    },
+    set(v: string) {
+      metaBlob = v;
+    },
+  });
+  return rec;
+}
+
+export class LedgerNode implements LedgerNodeApi {
+  readonly config: CoreConfig;
+  private ledgers = new Map<number, ClosedLedger>();
+  private byHash = new Map<string, ClosedLedger>();
+  private last!: ClosedLedger;
+  private open!: OpenLedger;
+  private held: HeldTx[] = [];
+  private txs = new Map<string, TxRecord>();
+  private accountIndex = new Map<string, Array<[number, number, string]>>();
+  private listeners = new Set<(r: ClosedLedgerRecord) => void>();
+  private initial: ClosedLedgerRecord[] = [];
+  /** Clock in Ripple-epoch seconds; replaceable for tests. */
+  now: () => number = rippleTimeNow;
+
+  constructor(config: Partial<CoreConfig> = {}, opts: { now?: () => number } = {}) {
+    this.config = { ...DEFAULT_CORE_CONFIG, ...config };
+    if (opts.now) this.now = opts.now;
+    this.startGenesis();
+  }
+
+  private startGenesis(): void {
+    const genesisAccount = newAccountRoot(GENESIS_ADDRESS, INITIAL_DROPS, 1);
+    const fees: LedgerEntry = {
+      LedgerEntryType: 'FeeSettings',
+      Flags: 0,
+      BaseFeeDrops: this.config.baseFee.toString(),
+      ReserveBaseDrops: this.config.reserveBase.toString(),
+      ReserveIncrementDrops: this.config.reserveIncrement.toString(),
+      index: feeSettingsKey(),
+    };
+    const changes: Array<[string, LedgerEntry | null]> = [
+      [genesisAccount.index, genesisAccount],
+      [fees.index, fees],
+    ];
+    const state = newStateMap().withChanges(changes);
+    const h1: Omit<LedgerHeader, 'ledger_hash'> = {
+      ledger_index: 1,
+      parent_hash: ZERO_HASH,
+      account_hash: state.hashHex(),
+      transaction_hash: ZERO_HASH,
+      close_time: 0,
+      parent_close_time: 0,
+      close_time_resolution: CLOSE_TIME_RESOLUTION,
+      close_flags: 0,
+      total_coins: INITIAL_DROPS.toString(),
+    };
+    const header1: LedgerHeader = { ...h1, ledger_hash: ledgerHeaderHash(h1) };
+    const l1: ClosedLedger = {
+      header: header1,
+      state,
+      transactions: [],
+      record: { header: header1, transactions: [], stateChanges: changes },
+    };
+    this.addClosed(l1);
+    this.open = new OpenLedger(2, l1);
+    const rec2 = this.closeLedger(this.now(), true);
+    this.initial = [l1.record, rec2];
+  }
+
+  private addClosed(l: ClosedLedger): void {
+    this.ledgers.set(l.header.ledger_index, l);
+    this.byHash.set(l.header.ledger_hash, l);
+    this.last = l;
+    for (const t of l.transactions) {
+      this.txs.set(t.hash, t);
+      for (const a of affectedAccounts(t.meta)) {
+        let list = this.accountIndex.get(a);
+        if (!list) this.accountIndex.set(a, (list = []));
+        list.push([t.ledgerIndex, Number(t.meta.TransactionIndex), t.hash]);
+      }
+    }
+  }
+
+  initialRecords(): ClosedLedgerRecord[] {
+    return this.initial.slice();
+  }
+
+  private viewContext() {
+    return { ledgerSeq: this.open.seq, parentCloseTime: this.last.header.close_time, config: this.config };
+  }
+
+  submit(txBlob: string): SubmitResult {
+    const decoded = decodeBlob(txBlob);
+    if ('error' in decoded) return this.rpcFailure('', decoded);
+    const local = localChecks(decoded.tx);
+    if (local) {
+      return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: `fails local checks: ${local}` }, decoded.tx);
+    }
+    if (!checkSignature(decoded.tx)) {
+      return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: 'fails local checks: Invalid signature.' }, decoded.tx);
+    }
+    const ter = this.applyToOpen(decoded);
+    if (isTer(ter) && !this.held.some((h) => h.txId === decoded.txId)) {
+      this.held.push({ ...decoded, firstSeen: this.open.seq });
+    }
+    return this.submitResult(decoded, ter);
+  }
+
+  private rpcFailure(hash: string, error: NonNullable<SubmitResult['rpcError']>, tx?: JsonObject): SubmitResult {
+    return {
+      engine_result: '',
+      engine_result_code: 0,
+      engine_result_message: '',
+      applied: false,
+      kept: false,
+      queued: false,
+      hash,
+      tx,
+      rpcError: error,
+    };
+  }
+
+  private submitResult(d: DecodedTx, ter: Ter): SubmitResult {
+    const acct = readAccount(this.open, d.tx.Account as string);
+    const applied = isTes(ter) || isTec(ter);
+    return {
+      engine_result: ter,
+      engine_result_code: terCode(ter),
+      engine_result_message: terMessage(ter),
+      applied,
+      kept: applied || isTer(ter),
+      queued: isTer(ter),
+      hash: d.txId,
+      tx: d.tx,
+      account_sequence_next: acct ? Number(acct.Sequence) : undefined,
+      account_sequence_available: acct ? Number(acct.Sequence) : undefined,
+      open_ledger_cost: this.config.baseFee.toString(),
+      validated_ledger_index: this.last.header.ledger_index,
+    };
+  }
+
+  private applyToOpen(d: DecodedTx): Ter {
+    if (this.open.txIds.has(d.txId)) return 'tefALREADY';
+    const out = applyTransaction(this.open, this.viewContext(), d.tx, d.txId, this.open.transactions.length);
+    if (out.applied && out.meta && out.changes) {
+      for (const [k, v] of out.changes) this.open.overlay.set(k, v);
+      const meta = out.meta;
+      if (isTes(out.ter) && (d.tx.TransactionType === 'Payment' || d.tx.TransactionType === 'CheckCash' || d.tx.TransactionType === 'AccountDelete')) {
+        meta.delivered_amount = meta.DeliveredAmount ?? d.tx.Amount;
+      }
+      const rec = makeTxRecord(d, meta, this.open.seq);
+      this.open.transactions.push(rec);
+      this.open.txIds.add(d.txId);
+      this.open.feesBurned += out.feeBurned;
+    }
+    return out.ter;
+  }
+
+  closeLedger(closeTime?: number, genesis = false): ClosedLedgerRecord {
+    const parent = this.last;
+    const open = this.open;
+    const seq = open.seq;
+    // Skip lists (rippled Ledger::updateSkipList) are part of the new ledger's state.
+    this.updateSkipList(open, parent.header.ledger_hash, seq);
+    const stateChanges = [...open.overlay.entries()];
+    const state = parent.state.withChanges(stateChanges);
+    let ct = roundCloseTime(closeTime ?? this.now(), CLOSE_TIME_RESOLUTION);
+    if (ct <= parent.header.close_time) ct = parent.header.close_time + 1;
+    const transactions = open.transactions.map((t) => {
+      t.closeTime = ct;
+      return t;
+    });
+    const h: Omit<LedgerHeader, 'ledger_hash'> = {
+      ledger_index: seq,
+      parent_hash: parent.header.ledger_hash,
+      account_hash: state.hashHex(),
+      transaction_hash: transactions.length ? transactionTreeHash(transactions) : ZERO_HASH,
+      close_time: ct,
+      parent_close_time: parent.header.close_time,
+      close_time_resolution: CLOSE_TIME_RESOLUTION,
+      close_flags: 0,
+      total_coins: (BigInt(parent.header.total_coins) - open.feesBurned).toString(),
+    };
+    const header: LedgerHeader = { ...h, ledger_hash: ledgerHeaderHash(h) };
+    const record: ClosedLedgerRecord = { header, transactions, stateChanges };
+    const closed: ClosedLedger = { header, state, transactions, record };
+    this.addClosed(closed);
+    this.open = new OpenLedger(seq + 1, closed);
+    if (!genesis) {
+      this.retryHeld();
+      for (const l of this.listeners) l(record);
+    }
+    return record;
+  }
+
+  private updateSkipList(open: OpenLedger, parentHash: string, seq: number): void {
+    const prevIndex = seq - 1;
+    const push = (key: string): void => {
+      const cur = open.read(key);
+      const hashes = cur ? (cur.Hashes as string[]).slice() : [];
+      if (hashes.length >= 256) hashes.shift();
+      hashes.push(parentHash);
+      const entry: LedgerEntry = cur
+        ? { ...cur, Hashes: hashes, LastLedgerSequence: prevIndex }
+        : { LedgerEntryType: 'LedgerHashes', Flags: 0, Hashes: hashes, LastLedgerSequence: prevIndex, index: key };
+      open.overlay.set(key, entry);
+    };
+    if ((prevIndex & 0xff) === 0 && prevIndex > 0) {
+      push(sha512HalfHex(u16(LEDGER_NAMESPACE.skipList), u32(prevIndex >>> 16)));
+    }
+    push(skipListKey());
+  }
+
+  private retryHeld(): void {
+    const held = this.held;
+    this.held = [];
+    for (const h of held) {
+      const lls = h.tx.LastLedgerSequence;
+      if (lls !== undefined && Number(lls) < this.open.seq) continue;
+      const ter = this.applyToOpen(h);
+      if (isTer(ter)) this.held.push(h);
+    }
+  }
+
+  ledger(selector: LedgerSelector): LedgerView | undefined {
+    if (!selector) return this.validated();
+    if (selector.ledger_hash !== undefined) {
+      const l = this.byHash.get(selector.ledger_hash.toUpperCase());
+      return l ? new ClosedLedgerView(l) : undefined;
+    }
+    const i = selector.ledger_index;
+    if (i === undefined || i === 'validated' || i === 'closed') return this.validated();
+    if (i === 'current') return this.current();
+    if (i === this.open.seq) return this.current();
+    const l = this.ledgers.get(i);
+    return l ? new ClosedLedgerView(l) : undefined;
+  }
+
+  validated(): LedgerView {
+    return new ClosedLedgerView(this.last);
+  }
+
+  current(): LedgerView {
+    return new OpenLedgerView(this.open, roundCloseTime(this.now(), CLOSE_TIME_RESOLUTION));
+  }
+
+  txByHash(hash: string): TxRecord | undefined {
+    const h = hash.toUpperCase();
+    return this.txs.get(h) ?? this.open.transactions.find((t) => t.hash === h);
+  }
+
+  accountTx(query: AccountTxQuery): AccountTxPage {
+    const first = Math.min(...this.ledgers.keys());
+    const min = query.ledgerIndexMin !== undefined && query.ledgerIndexMin >= 0 ? query.ledgerIndexMin : first;
+    const max =
+      query.ledgerIndexMax !== undefined && query.ledgerIndexMax >= 0
+        ? Math.min(query.ledgerIndexMax, this.last.header.ledger_index)
+        : this.last.header.ledger_index;
+    const list = this.accountIndex.get(query.account) ?? [];
+    const forward = query.forward ?? false;
+    const limit = query.limit ?? 200;
+    const inRange = list.filter(([l]) => l >= min && l <= max);
+    const ordered = forward ? inRange : inRange.slice().reverse();
+    let start = 0;
+    if (query.marker) {
+      const m = query.marker;
+      start = ordered.findIndex(([l, s]) => l === m.ledger && s === m.seq);
+      if (start < 0) {
+        start = ordered.findIndex(([l, s]) =>
+          forward ? l > m.ledger || (l === m.ledger && s >= m.seq) : l < m.ledger || (l === m.ledger && s <= m.seq),
+        );
+        if (start < 0) start = ordered.length;
+      }
+    }
+    const page = ordered.slice(start, start + limit);
+    const next = ordered[start + limit];
+    const transactions = page.map(([, , hash]) => this.txs.get(hash) as TxRecord);
+    return {
+      transactions,
+      ledgerIndexMin: min,
+      ledgerIndexMax: max,
+      marker: next ? { ledger: next[0], seq: next[1] } : undefined,
+    };
+  }
+
+  restore(records: Iterable<ClosedLedgerRecord>): void {
+    let started = false;
+    for (const rec of records) {
+      const seq = rec.header.ledger_index;
+      if (!started) {
+        started = true;
+        // Keep the ledgers before the first record (e.g. our own genesis); drop everything else.
+        for (const k of [...this.ledgers.keys()]) if (k >= seq) this.ledgers.delete(k);
+        this.byHash = new Map([...this.ledgers.values()].map((l) => [l.header.ledger_hash, l]));
+        this.txs.clear();
+        this.accountIndex.clear();
+        this.held = [];
+        const prev = this.ledgers.get(seq - 1);
+        const kept = [...this.ledgers.values()].sort((a, b) => a.header.ledger_index - b.header.ledger_index);
+        this.ledgers.clear();
+        for (const l of kept) this.addClosed(l);
+        if (!prev) this.last = { header: rec.header, state: newStateMap(), transactions: [], record: rec };
+      }
+      const base = this.ledgers.get(seq - 1)?.state ?? newStateMap();
+      const state = base.withChanges(rec.stateChanges);
+      const transactions = rec.transactions.map((t) => {
+        const r = makeTxRecord({ tx: t.tx, txId: t.hash, blob: t.blob }, t.meta, t.ledgerIndex);
+        r.metaBlob = t.metaBlob;
+        r.closeTime = t.closeTime ?? rec.header.close_time;
+        return r;
+      });
+      this.addClosed({ header: rec.header, state, transactions, record: { ...rec, transactions } });
+    }
+    if (started) this.open = new OpenLedger(this.last.header.ledger_index + 1, this.last);
+  }
+
+  onLedgerClosed(listener: (record: ClosedLedgerRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Number of transactions waiting to be retried (ter results). */
+  get heldCount(): number {
+    return this.held.length;
+  }
+}
+

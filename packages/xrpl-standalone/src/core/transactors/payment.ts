@@ -1,0 +1,188 @@
+// Payment (rippled Payment.cpp): direct XRP, and issued currencies through the flow engine.
+import { accountReserve, newAccountRoot, readAccount, xrpBalance } from '../account';
+import { isValidAddress } from '../account-id';
+import type { Amount } from '../amount/amount';
+import { amountToJson, isLegalXrp, parseAmount, sameIssue } from '../amount/amount';
+import { currencyToHex, isBadCurrency } from '../amount/currency';
+import type { JsonObject } from '../contract';
+import { accountRootKey, depositPreauthKey } from '../keylets';
+import { LSF, TF, hasFlag } from '../ledger-flags';
+import { amtCmp } from '../payment/amount-math';
+import { flow } from '../payment/flow';
+import { buildStrands, type PathElement } from '../payment/strands';
+import type { Strand } from '../payment/step';
+import { isTes, isTer, type Ter } from '../results';
+import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
+
+const MAX_PATH_SIZE = 6;
+const MAX_PATH_LENGTH = 8;
+
+function maxSourceAmount(account: string, amount: Amount, sendMax: Amount | undefined): Amount {
+  if (sendMax) return sendMax;
+  if (amount.kind === 'xrp') return amount;
+  return { ...amount, issuer: account };
+}
+
+function legal(a: Amount): boolean {
+  return a.kind === 'xrp' ? isLegalXrp(a.drops) : true;
+}
+
+function positive(a: Amount): boolean {
+  return a.kind === 'xrp' ? a.drops > 0n : a.value.signum() > 0;
+}
+
+function currencyHex(a: Amount): string {
+  return a.kind === 'xrp' ? '0'.repeat(40) : (currencyToHex(a.currency) as string);
+}
+
+export const payment: Transactor = {
+  flagsMask: TF.noRippleDirect | TF.partialPayment | TF.limitQuality,
+
+  preflight({ tx }: PreflightContext): Ter {
+    const flags = Number(tx.Flags ?? 0);
+    const partial = hasFlag(flags, TF.partialPayment);
+    const limitQuality = hasFlag(flags, TF.limitQuality);
+    const defaultPaths = !hasFlag(flags, TF.noRippleDirect);
+    const hasPaths = tx.Paths !== undefined;
+    const amount = parseAmount(tx.Amount);
+    if (!amount) return 'temBAD_AMOUNT';
+    const sendMax = tx.SendMax !== undefined ? parseAmount(tx.SendMax) : undefined;
+    if (tx.SendMax !== undefined && !sendMax) return 'temBAD_AMOUNT';
+    const maxSrc = maxSourceAmount(tx.Account as string, amount, sendMax);
+    const xrpDirect = amount.kind === 'xrp' && maxSrc.kind === 'xrp';
+    if (!legal(amount) || !legal(maxSrc)) return 'temBAD_AMOUNT';
+    if (!isValidAddress(tx.Destination)) return 'temDST_NEEDED';
+    if (sendMax && !positive(sendMax)) return 'temBAD_AMOUNT';
+    if (!positive(amount)) return 'temBAD_AMOUNT';
+    if (isBadCurrency(currencyHex(maxSrc)) || isBadCurrency(currencyHex(amount))) return 'temBAD_CURRENCY';
+    if (tx.Account === tx.Destination && currencyHex(maxSrc) === currencyHex(amount) && !hasPaths) return 'temREDUNDANT';
+    if (xrpDirect && sendMax) return 'temBAD_SEND_XRP_MAX';
+    if (xrpDirect && hasPaths) return 'temBAD_SEND_XRP_PATHS';
+    if (xrpDirect && partial) return 'temBAD_SEND_XRP_PARTIAL';
+    if (xrpDirect && limitQuality) return 'temBAD_SEND_XRP_LIMIT';
+    if (xrpDirect && !defaultPaths) return 'temBAD_SEND_XRP_NO_DIRECT';
+    if (tx.DeliverMin !== undefined) {
+      if (!partial) return 'temBAD_AMOUNT';
+      const dmin = parseAmount(tx.DeliverMin);
+      if (!dmin || !legal(dmin) || !positive(dmin)) return 'temBAD_AMOUNT';
+      if (!sameIssue(dmin, amount)) return 'temBAD_AMOUNT';
+      if (amtCmp(dmin, amount) > 0) return 'temBAD_AMOUNT';
+    }
+    return 'tesSUCCESS';
+  },
+
+  preclaim({ tx, view, config }: PreclaimContext): Ter {
+    const partial = hasFlag(tx.Flags, TF.partialPayment);
+    const amount = parseAmount(tx.Amount) as Amount;
+    const dst = readAccount(view, tx.Destination as string);
+    if (!dst) {
+      if (amount.kind !== 'xrp') return 'tecNO_DST';
+      if (partial) return 'telNO_DST_PARTIAL';
+      if (amount.drops < accountReserve(config, 0)) return 'tecNO_DST_INSUF_XRP';
+    } else if (hasFlag(dst.Flags, LSF.requireDestTag) && tx.DestinationTag === undefined) {
+      return 'tecDST_TAG_NEEDED';
+    }
+    const paths = tx.Paths as unknown[][] | undefined;
+    if ((paths || tx.SendMax !== undefined || amount.kind !== 'xrp') && paths) {
+      if (paths.length > MAX_PATH_SIZE || paths.some((p) => p.length > MAX_PATH_LENGTH)) return 'telBAD_PATH_COUNT';
+    }
+    return 'tesSUCCESS';
+  },
+
+  doApply(ctx: ApplyContext): Ter {
+    const { tx, view, account } = ctx;
+    const flags = Number(tx.Flags ?? 0);
+    const partial = hasFlag(flags, TF.partialPayment);
+    const defaultPaths = !hasFlag(flags, TF.noRippleDirect);
+    const amount = parseAmount(tx.Amount) as Amount;
+    const sendMax = tx.SendMax !== undefined ? parseAmount(tx.SendMax) : undefined;
+    const deliverMin = tx.DeliverMin !== undefined ? parseAmount(tx.DeliverMin) : undefined;
+    const destination = tx.Destination as string;
+    const dstKey = accountRootKey(destination);
+    let dst = view.peek(dstKey);
+    if (!dst) {
+      dst = newAccountRoot(destination, 0n, view.ledgerSeq);
+      view.insert(dst);
+    }
+    const reqDepositAuth = hasFlag(dst.Flags, LSF.depositAuth);
+    const ripple = tx.Paths !== undefined || sendMax !== undefined || amount.kind !== 'xrp';
+    if (ripple) {
+      if (reqDepositAuth && destination !== account && !view.exists(depositPreauthKey(destination, account))) {
+        return 'tecNO_PERMISSION';
+      }
+      const built = buildStrands({
+        view,
+        src: account,
+        dst: destination,
+        deliver: amount,
+        sendMax,
+        paths: (tx.Paths as PathElement[][] | undefined) ?? [],
+        defaultPaths,
+      });
+      let ter: Ter = built.ter;
+      let result: ReturnType<typeof flow> | undefined;
+      if (isTes(ter)) {
+        const usable: Strand[] = [];
+        let firstError: Ter | undefined;
+        for (const strand of built.strands) {
+          let stepTer: Ter = 'tesSUCCESS';
+          strand.forEach((step, i) => {
+            if (!isTes(stepTer)) return;
+            stepTer = step.check(view, {
+              src: account,
+              dst: destination,
+              isFirst: i === 0,
+              isLast: i === strand.length - 1,
+              prev: strand[i - 1],
+            });
+          });
+          if (isTes(stepTer)) usable.push(strand);
+          else firstError ??= stepTer;
+        }
+        if (usable.length === 0) ter = firstError ?? 'tecPATH_DRY';
+        else {
+          const sandbox = view.sandbox();
+          result = flow(sandbox, usable, {
+            src: account,
+            dst: destination,
+            deliver: amount,
+            sendMax: maxSourceAmount(account, amount, sendMax),
+            partialPayment: partial,
+          });
+          sandbox.apply();
+          ter = result.ter;
+        }
+      }
+      if (isTes(ter) && result && amtCmp(result.actualOut, amount) !== 0) {
+        if (deliverMin && amtCmp(result.actualOut, deliverMin) < 0) ter = 'tecPATH_PARTIAL';
+        else ctx.deliver(amountToJson(result.actualOut));
+      }
+      if (isTer(ter)) ter = 'tecPATH_DRY';
+      return ter;
+    }
+
+    if (amount.kind !== 'xrp') return 'tefINTERNAL';
+    const srcKey = accountRootKey(account);
+    const src = view.peek(srcKey) as JsonObject & { index: string; LedgerEntryType: string };
+    const reserve = accountReserve(ctx.config, Number(src.OwnerCount ?? 0));
+    const fee = BigInt(tx.Fee as string);
+    const mmm = reserve > fee ? reserve : fee;
+    if (ctx.priorBalance < amount.drops + mmm) return 'tecUNFUNDED_PAYMENT';
+    if (dst.AMMID !== undefined) return 'tecNO_PERMISSION';
+    if (reqDepositAuth && destination !== account) {
+      const small = amount.drops <= ctx.config.reserveBase;
+      const dstBalance = xrpBalance(dst);
+      const dstReserve = ctx.config.reserveBase;
+      if (!(small && dstBalance <= dstReserve) && !view.exists(depositPreauthKey(destination, account))) {
+        return 'tecNO_PERMISSION';
+      }
+    }
+    src.Balance = (ctx.sourceBalance - amount.drops).toString();
+    view.update(src);
+    const d = view.peek(dstKey) as typeof src;
+    d.Balance = (xrpBalance(d) + amount.drops).toString();
+    if (hasFlag(d.Flags, LSF.passwordSpent)) d.Flags = (Number(d.Flags) & ~LSF.passwordSpent) >>> 0;
+    view.update(d);
+    return 'tesSUCCESS';
+  },
+};

@@ -1,0 +1,42 @@
+// What a transactor is: rippled's preflight (no ledger), preclaim (read-only ledger checks) and
+// doApply (changes through the ApplyView). Adding a transaction type = one file + one registry line.
+import type { CoreConfig, JsonObject } from '../contract';
+import type { Ter } from '../results';
+import type { ApplyView, StateReader } from '../state/apply-view';
+
+export interface PreflightContext {
+  tx: JsonObject;
+  config: CoreConfig;
+}
+
+export interface PreclaimContext {
+  tx: JsonObject;
+  account: string;
+  view: StateReader;
+  config: CoreConfig;
+  ledgerSeq: number;
+}
+
+export interface ApplyContext {
+  tx: JsonObject;
+  txId: string;
+  account: string;
+  view: ApplyView;
+  config: CoreConfig;
+  /** Sender's XRP balance before the fee was taken (rippled mPriorBalance). */
+  priorBalance: bigint;
+  /** Sender's XRP balance after the fee (rippled mSourceBalance). */
+  sourceBalance: bigint;
+  /** Record the delivered amount (JSON) for metadata DeliveredAmount. */
+  deliver(amount: unknown): void;
+}
+
+export interface Transactor {
+  /** Transaction-specific flags allowed besides the universal ones. */
+  readonly flagsMask?: number;
+  preflight?(ctx: PreflightContext): Ter;
+  preclaim?(ctx: PreclaimContext): Ter;
+  doApply(ctx: ApplyContext): Ter;
+  /** Minimum fee in drops when not the base fee (rippled calculateBaseFee). */
+  baseFee?(tx: JsonObject, config: CoreConfig): bigint;
+}

@@ -1,0 +1,68 @@
+// Test helpers: drive a LedgerNode directly with blobs signed by xrpl.js wallets.
+import { Wallet, type SubmittableTransaction } from 'xrpl';
+import { LedgerNode, GENESIS_SEED } from '../../src/core/ledger-node';
+import type { CoreConfig, SubmitResult } from '../../src/core/contract';
+import { accountRootKey } from '../../src/core/keylets';
+
+export const genesis = Wallet.fromSeed(GENESIS_SEED);
+
+export class Harness {
+  readonly node: LedgerNode;
+  private seqs = new Map<string, number>();
+
+  constructor(config: Partial<CoreConfig> = {}) {
+    let t = 800_000_000;
+    this.node = new LedgerNode(config, { now: () => (t += 10) });
+  }
+
+  account(address: string): Record<string, unknown> | undefined {
+    return this.node.current().read(accountRootKey(address));
+  }
+
+  balance(address: string): bigint {
+    const a = this.account(address);
+    return a ? BigInt(a.Balance as string) : 0n;
+  }
+
+  nextSeq(address: string): number {
+    const a = this.account(address);
+    return a ? Number(a.Sequence) : 0;
+  }
+
+  sign(wallet: Wallet, tx: Record<string, unknown>, opts: { seq?: number; fee?: string } = {}): string {
+    const prepared = {
+      Fee: opts.fee ?? this.node.config.baseFee.toString(),
+      Sequence: opts.seq ?? this.nextSeq(wallet.classicAddress),
+      ...tx,
+      Account: (tx.Account as string | undefined) ?? wallet.classicAddress,
+    } as unknown as SubmittableTransaction;
+    return wallet.sign(prepared).tx_blob;
+  }
+
+  submit(wallet: Wallet, tx: Record<string, unknown>, opts: { seq?: number; fee?: string } = {}): SubmitResult {
+    return this.node.submit(this.sign(wallet, tx, opts));
+  }
+
+  /** Submit and insist on a specific engine result. */
+  expect(wallet: Wallet, tx: Record<string, unknown>, result: string, opts: { seq?: number; fee?: string } = {}): SubmitResult {
+    const r = this.submit(wallet, tx, opts);
+    if (r.engine_result !== result) {
+      throw new Error(`expected ${result}, got ${r.engine_result || JSON.stringify(r.rpcError)} for ${JSON.stringify(tx)}`);
+    }
+    return r;
+  }
+
+  fund(address: string, drops: bigint = 1_000_000_000n): void {
+    this.expect(genesis, { TransactionType: 'Payment', Destination: address, Amount: drops.toString() }, 'tesSUCCESS');
+  }
+
+  wallet(drops: bigint = 1_000_000_000n): Wallet {
+    const w = Wallet.generate();
+    this.fund(w.classicAddress, drops);
+    return w;
+  }
+
+  close(): void {
+    this.node.closeLedger();
+  }
+}
