@@ -19,6 +19,9 @@ import { registerSessions } from './plugins/auth';
 import { registerCsrf } from './plugins/csrf';
 import { createOriginPolicy } from './plugins/origin';
 import { registerRateLimits } from './plugins/rate-limit';
+import { createMemoryBus, type EventBus } from './realtime/event-bus';
+import { createPostgresBus } from './realtime/pg-event-bus';
+import { registerRealtime } from './realtime/routes';
 import { SPA_ROUTES } from './spa-routes';
 
 /** The ledger connection as the app sees it; built in main.ts (or by tests) around an xrpl.js Client. */
@@ -37,6 +40,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Clock for session expiry (tests); defaults to Date.now. */
   now?: () => number;
+  /** The live-event bus; default: PostgreSQL LISTEN/NOTIFY on PostgreSQL, in-process otherwise. */
+  eventBus?: EventBus;
 }
 
 /** Builds the whole HTTP app from its dependencies without listening (tests inject requests). */
@@ -62,6 +67,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ? Buffer.from(deps.config.SOCKET_TOKEN_SECRET, 'utf8')
     : await loadOrCreateSecret(path.join(deps.config.dataDir, 'socket-token.key'));
 
+  const bus = deps.eventBus ?? (await createEventBus(app, deps));
+  if (!deps.eventBus) app.addHook('onClose', () => bus.close());
+  await registerRealtime(app, { config: deps.config, bus, socketSecret, origins });
+
   healthRoutes(app, {
     pingDatabase: () => deps.database.ping(),
     databaseDriver: deps.database.driver,
@@ -85,6 +94,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+async function createEventBus(app: FastifyInstance, deps: AppDeps): Promise<EventBus> {
+  const wanted = deps.config.EVENT_BUS;
+  const postgres = wanted === 'postgres' || (wanted === 'auto' && deps.database.driver === 'postgres');
+  if (postgres) return createPostgresBus({ database: deps.database, log: app.log });
+  return createMemoryBus((err, topic) => app.log.error({ err, topic }, 'event handler failed'));
 }
 
 async function registerWeb(app: FastifyInstance, distDir: string | undefined): Promise<void> {

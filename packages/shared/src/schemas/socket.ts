@@ -6,11 +6,8 @@ import { z } from 'zod';
 
 export const SOCKET_CLIENT_EVENTS = ['subscribe', 'unsubscribe'] as const;
 
-const currencyCode = z
-  .string()
-  .min(1)
-  .max(40)
-  .regex(/^[A-Za-z0-9?!@#$%^&*<>(){}[\]|]+$/, 'token must be a currency code');
+/** A ticker (up to 20 bytes) or its 40-hex currency code. */
+const currencyCode = z.string().min(1, 'token is required').max(40, 'token must be a currency code');
 const classicAddress = z.string().regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'issuer must be an XRPL address');
 
 export const socketSubscriptionSchema = z.object({ token: currencyCode, issuer: classicAddress });

@@ -27,7 +27,10 @@ const currencyCode = z
   .string()
   .min(1)
   .max(40)
-  .regex(/^([A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}|[0-9A-Fa-f]{40}|[A-Za-z0-9?!@#$%^&*]{2,20})$/, 'must be a currency code');
+  .regex(
+    /^([A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}|[0-9A-Fa-f]{40}|[A-Za-z0-9?!@#$%^&*]{2,20})$/,
+    'must be a currency code',
+  );
 /** Ids arrive as numbers from JSON and as strings from path parameters. */
 export const walletIdSchema = z.coerce.number({ message: 'Wallet not found' }).int().positive();
 /** A positive decimal amount written as text or a JSON number (converted to text, never used as float). */
@@ -73,11 +76,13 @@ export const importWalletSchema = z
     csrf_token: z.string().optional(),
   })
   .superRefine((b, ctx) => {
-    const type = b.type ?? (b.mnemonic !== undefined ? 'mnemonic' : b.privateKey !== undefined ? 'privateKey' : 'seed');
+    const type =
+      b.type ?? (b.mnemonic !== undefined ? 'mnemonic' : b.privateKey !== undefined ? 'privateKey' : 'seed');
     if (type === 'mnemonic') {
       const words = mnemonicWords(b.mnemonic ?? '');
       const n = expectedWordCount(words.length, b.wordCount);
-      if (words.length !== n) ctx.addIssue({ code: 'custom', path: ['mnemonic'], message: WALLET_MESSAGES.exactWords(n) });
+      if (words.length !== n)
+        ctx.addIssue({ code: 'custom', path: ['mnemonic'], message: WALLET_MESSAGES.exactWords(n) });
     } else if (type === 'privateKey' ? !b.privateKey : !b.seed) {
       ctx.addIssue({ code: 'custom', path: [type], message: WALLET_MESSAGES.fillAllFieldsImport });
     }
@@ -101,7 +106,8 @@ export const transferSchema = z
     honeypot: z.string().optional(),
   })
   .superRefine((b, ctx) => {
-    if (!b.recipient || !b.amount) ctx.addIssue({ code: 'custom', path: ['recipient'], message: WALLET_MESSAGES.fillAllFields });
+    if (!b.recipient || !b.amount)
+      ctx.addIssue({ code: 'custom', path: ['recipient'], message: WALLET_MESSAGES.fillAllFields });
   });
 export type TransferRequest = z.infer<typeof transferSchema>;
 
@@ -116,7 +122,10 @@ export type RemoveTrustlineRequest = z.infer<typeof removeTrustlineSchema>;
 export const balancesRequestSchema = z
   .object({
     /** Wallet ids or addresses to refresh; absent = all of the user's wallets. */
-    wallets: z.array(z.union([z.number().int(), z.string(), z.object({ id: z.number().int() }).passthrough()])).max(100).optional(),
+    wallets: z
+      .array(z.union([z.number().int(), z.string(), z.object({ id: z.number().int() }).passthrough()]))
+      .max(100)
+      .optional(),
     csrf_token: z.string().optional(),
   })
   .default({});

@@ -1,0 +1,253 @@
+import type { WebSocket } from 'ws';
+import {
+  SOCKET_MAX_SUBSCRIPTIONS,
+  isHexCurrency,
+  socketClientMessageSchema,
+  socketSubscriptionSchema,
+  tickerToCurrency,
+  type NewTrade,
+  type OrderUpdated,
+  type SocketServerMessage,
+} from '@ledgerpad/shared';
+import type { EventBus } from './event-bus';
+
+/** A token's trades, keyed by its 40-hex (or 3-letter) currency code and issuer. */
+export function tradeTopic(currency: string, issuer: string): string {
+  const code = isHexCurrency(currency) ? currency.toUpperCase() : tickerToCurrency(currency);
+  return `trades:${code}:${issuer}`;
+}
+export const userTopic = (userId: number): string => `user:${userId}`;
+
+export interface HubOptions {
+  bus: EventBus;
+  /** Close a socket whose unsent data exceeds this many bytes (a slow consumer). */
+  maxBufferedBytes: number;
+  heartbeatMs: number;
+  maxSubscriptions?: number;
+  /** Client messages allowed per second per socket; beyond it the socket is closed. */
+  maxMessagesPerSecond?: number;
+  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+interface Connection {
+  ws: WebSocket;
+  userId: number | null;
+  /** Trade topics this socket subscribed to (the user topic is not counted). */
+  topics: Set<string>;
+  alive: boolean;
+  windowStart: number;
+  messagesInWindow: number;
+}
+
+interface TopicEntry {
+  conns: Set<Connection>;
+  unsubscribe: () => void;
+}
+
+/** Close code 1008: policy violation (flooding). Slow consumers are terminated without a close frame. */
+const CLOSE_POLICY = 1008;
+
+/**
+ * Holds this instance's sockets and their topics. Subscribes to a bus topic while at least one
+ * local socket wants it, so an instance only hears what its own clients need. A bus event is
+ * serialised once and written to every socket of the topic.
+ */
+export class SocketHub {
+  private readonly topics = new Map<string, TopicEntry>();
+  private readonly conns = new Set<Connection>();
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly maxSubscriptions: number;
+  private readonly maxMessagesPerSecond: number;
+  /** Counters for tests, the bench and health checks. */
+  readonly stats = { droppedSlow: 0, droppedDead: 0, sent: 0 };
+
+  constructor(private readonly opts: HubOptions) {
+    this.maxSubscriptions = opts.maxSubscriptions ?? SOCKET_MAX_SUBSCRIPTIONS;
+    this.maxMessagesPerSecond = opts.maxMessagesPerSecond ?? 20;
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  get connectionCount(): number {
+    return this.conns.size;
+  }
+
+  /** Takes ownership of an accepted socket. */
+  accept(ws: WebSocket, userId: number | null): void {
+    const conn: Connection = {
+      ws,
+      userId,
+      topics: new Set(),
+      alive: true,
+      windowStart: Date.now(),
+      messagesInWindow: 0,
+    };
+    this.conns.add(conn);
+    if (userId !== null) this.join(conn, userTopic(userId));
+    ws.on('pong', () => {
+      conn.alive = true;
+    });
+    ws.on('message', (data, isBinary) => this.onMessage(conn, data, isBinary));
+    ws.on('close', () => this.drop(conn));
+    ws.on('error', () => this.drop(conn));
+    this.send(conn, JSON.stringify({ event: 'ready', data: { userId } } satisfies SocketServerMessage));
+  }
+
+  async publishTrade(trade: NewTrade): Promise<void> {
+    const frame = { event: 'new_trade', data: trade } satisfies SocketServerMessage;
+    const topics = new Set<string>();
+    if (trade.baseIssuer) topics.add(tradeTopic(trade.baseCurrency, trade.baseIssuer));
+    if (trade.quoteIssuer) topics.add(tradeTopic(trade.quoteCurrency, trade.quoteIssuer));
+    await Promise.all([...topics].map((t) => this.opts.bus.publish(t, frame)));
+  }
+
+  async publishOrderUpdate(userId: number, update: OrderUpdated): Promise<void> {
+    const frame = { event: 'orderUpdated', data: update } satisfies SocketServerMessage;
+    await this.opts.bus.publish(userTopic(userId), frame);
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+    for (const conn of [...this.conns]) {
+      conn.ws.close(1001, 'server shutting down');
+      this.drop(conn);
+    }
+  }
+
+  private onMessage(conn: Connection, data: unknown, isBinary: boolean): void {
+    const now = Date.now();
+    if (now - conn.windowStart >= 1000) {
+      conn.windowStart = now;
+      conn.messagesInWindow = 0;
+    }
+    if (++conn.messagesInWindow > this.maxMessagesPerSecond) {
+      this.error(conn, 'rate_limited', 'Too Many Requests: too many socket messages');
+      conn.ws.close(CLOSE_POLICY, 'too many messages');
+      this.drop(conn);
+      return;
+    }
+    if (isBinary) return this.error(conn, 'invalid_message', 'Messages must be JSON text');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(String(data));
+    } catch {
+      return this.error(conn, 'invalid_json', 'Messages must be JSON: { "event": ..., ... }');
+    }
+    const msg = socketClientMessageSchema.safeParse(parsed);
+    if (!msg.success) {
+      const event = (parsed as { event?: unknown } | null)?.event;
+      return typeof event === 'string' && event !== 'subscribe' && event !== 'unsubscribe'
+        ? this.error(conn, 'unknown_event', `Unknown event: ${event.slice(0, 40)}`)
+        : this.error(
+            conn,
+            'invalid_message',
+            'Expected { event: "subscribe" | "unsubscribe", token, issuer }',
+          );
+    }
+    const sub = socketSubscriptionSchema.safeParse({
+      token: msg.data.token ?? msg.data.data?.token,
+      issuer: msg.data.issuer ?? msg.data.data?.issuer,
+    });
+    if (!sub.success) {
+      return this.error(conn, 'invalid_message', sub.error.issues[0]?.message ?? 'Invalid subscription');
+    }
+    let topic: string;
+    try {
+      topic = tradeTopic(sub.data.token, sub.data.issuer);
+    } catch {
+      return this.error(conn, 'invalid_message', 'token must be a currency code');
+    }
+    if (msg.data.event === 'subscribe') {
+      if (!conn.topics.has(topic)) {
+        if (conn.topics.size >= this.maxSubscriptions) {
+          return this.error(
+            conn,
+            'too_many_subscriptions',
+            `At most ${this.maxSubscriptions} subscriptions per socket`,
+          );
+        }
+        conn.topics.add(topic);
+        this.join(conn, topic);
+      }
+      this.send(conn, JSON.stringify({ event: 'subscribed', data: sub.data } satisfies SocketServerMessage));
+    } else {
+      if (conn.topics.delete(topic)) this.leave(conn, topic);
+      this.send(
+        conn,
+        JSON.stringify({ event: 'unsubscribed', data: sub.data } satisfies SocketServerMessage),
+      );
+    }
+  }
+
+  private join(conn: Connection, topic: string): void {
+    let entry = this.topics.get(topic);
+    if (!entry) {
+      const conns = new Set<Connection>();
+      const unsubscribe = this.opts.bus.subscribe(topic, (payload) => this.fanOut(conns, payload));
+      entry = { conns, unsubscribe };
+      this.topics.set(topic, entry);
+    }
+    entry.conns.add(conn);
+  }
+
+  private leave(conn: Connection, topic: string): void {
+    const entry = this.topics.get(topic);
+    if (!entry) return;
+    entry.conns.delete(conn);
+    if (entry.conns.size === 0) {
+      entry.unsubscribe();
+      this.topics.delete(topic);
+    }
+  }
+
+  private fanOut(conns: Set<Connection>, payload: unknown): void {
+    const frame = JSON.stringify(payload);
+    for (const conn of [...conns]) this.send(conn, frame);
+  }
+
+  private send(conn: Connection, frame: string): void {
+    const { ws } = conn;
+    if (ws.readyState !== ws.OPEN) return;
+    // A client that doesn't read would make us buffer without bound: drop it instead. It
+    // reconnects (spec: exponential backoff) and refetches.
+    if (ws.bufferedAmount > this.opts.maxBufferedBytes) {
+      this.stats.droppedSlow++;
+      ws.terminate();
+      this.drop(conn);
+      return;
+    }
+    ws.send(frame);
+    this.stats.sent++;
+  }
+
+  private error(conn: Connection, code: string, message: string): void {
+    this.send(
+      conn,
+      JSON.stringify({ event: 'error', data: { code, message } } satisfies SocketServerMessage),
+    );
+  }
+
+  private beat(): void {
+    for (const conn of [...this.conns]) {
+      if (!conn.alive) {
+        this.stats.droppedDead++;
+        conn.ws.terminate();
+        this.drop(conn);
+        continue;
+      }
+      conn.alive = false;
+      try {
+        conn.ws.ping();
+      } catch {
+        this.drop(conn);
+      }
+    }
+  }
+
+  private drop(conn: Connection): void {
+    if (!this.conns.delete(conn)) return;
+    for (const topic of conn.topics) this.leave(conn, topic);
+    conn.topics.clear();
+    if (conn.userId !== null) this.leave(conn, userTopic(conn.userId));
+  }
+}

@@ -1,0 +1,82 @@
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { NewTrade, OrderUpdated } from '@ledgerpad/shared';
+import type { Config } from '../config';
+import { AppError } from '../lib/errors';
+import { verifySocketToken, type SocketClaims } from '../modules/auth/socket-token';
+import type { OriginPolicy } from '../plugins/origin';
+import type { EventBus } from './event-bus';
+import { SocketHub } from './hub';
+
+/** What feature modules use to push live events (to sockets on every instance, via the bus). */
+export interface Realtime {
+  bus: EventBus;
+  hub: SocketHub;
+  publishTrade(trade: NewTrade): Promise<void>;
+  /** Reaches only the sockets of `userId`. */
+  publishOrderUpdate(userId: number, update: OrderUpdated): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    realtime: Realtime;
+  }
+}
+
+export interface RealtimeDeps {
+  config: Pick<Config, 'WS_MAX_BUFFERED_BYTES' | 'WS_HEARTBEAT_MS'>;
+  bus: EventBus;
+  socketSecret: Buffer;
+  origins: OriginPolicy;
+}
+
+/** Client frames are tiny subscribe/unsubscribe messages; anything bigger is abuse. */
+const MAX_CLIENT_FRAME_BYTES = 4096;
+
+export async function registerRealtime(app: FastifyInstance, deps: RealtimeDeps): Promise<Realtime> {
+  const hub = new SocketHub({
+    bus: deps.bus,
+    maxBufferedBytes: deps.config.WS_MAX_BUFFERED_BYTES,
+    heartbeatMs: deps.config.WS_HEARTBEAT_MS,
+    log: app.log,
+  });
+  const claimsOf = new WeakMap<FastifyRequest, SocketClaims>();
+
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: false },
+  });
+
+  app.get(
+    '/ws',
+    {
+      websocket: true,
+      config: { csrf: false },
+      // Runs before the upgrade: a refused socket gets a plain HTTP 401/403, never a connection.
+      preValidation: async (request) => {
+        // Browsers always send Origin on WebSocket handshakes; non-browser clients (no Origin) are
+        // not exposed to cross-site hijacking and still need a valid token.
+        const origin = request.headers.origin;
+        if (origin && !deps.origins.isAllowed(origin, request)) {
+          throw new AppError('FORBIDDEN', 'Origin not allowed');
+        }
+        const token = (request.query as Record<string, unknown>).token;
+        const claims = typeof token === 'string' ? verifySocketToken(deps.socketSecret, token) : null;
+        if (!claims) throw new AppError('UNAUTHORIZED', 'Invalid or expired socket token');
+        claimsOf.set(request, claims);
+      },
+    },
+    (socket, request) => {
+      hub.accept(socket, claimsOf.get(request)?.sub ?? null);
+    },
+  );
+
+  const realtime: Realtime = {
+    bus: deps.bus,
+    hub,
+    publishTrade: (trade) => hub.publishTrade(trade),
+    publishOrderUpdate: (userId, update) => hub.publishOrderUpdate(userId, update),
+  };
+  app.decorate('realtime', realtime);
+  app.addHook('preClose', async () => hub.close());
+  return realtime;
+}
