@@ -1,0 +1,639 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import {
+  getBalanceChanges,
+  RippledError,
+  validate,
+  type Amount,
+  type LedgerStream,
+  type TransactionMetadata,
+  type Wallet,
+} from 'xrpl';
+import type { Database } from '../db/client';
+import { AppError } from '../lib/errors';
+import type { XrplConnection } from './connection';
+import { ledgerAccounts, ledgerSubmissions } from './schema';
+
+// The only code that signs and submits. Every transaction is recorded (hash, sequence,
+// LastLedgerSequence, signed blob) before it is sent, so after a dropped socket or a crash the same
+// bytes are resubmitted or found by hash — an intent is never signed twice. Sequences are handed out
+// from the database, so independent transactions of one account share a ledger instead of waiting
+// one ledger each.
+
+export type SubmissionRow = typeof ledgerSubmissions.$inferSelect;
+
+/** A transaction as callers describe it; the service fills Account, Sequence, Fee, LastLedgerSequence. */
+export type TxRequest = { TransactionType: string; Fee?: string } & Record<string, unknown>;
+
+export interface SubmitRequest {
+  /** Idempotency key: one intent (a click, a job step) ⇒ at most one signed transaction. */
+  intentKey: string;
+  account: string;
+  tx: TxRequest;
+  purpose: string;
+  userId?: number | null;
+  walletId?: number | null;
+}
+
+export type BalanceChanges = ReturnType<typeof getBalanceChanges>;
+
+export interface SubmissionOutcome {
+  id: number;
+  intentKey: string;
+  hash: string;
+  account: string;
+  sequence: number;
+  /** success only for tesSUCCESS in a validated ledger. */
+  status: 'success' | 'failed';
+  /** Validated TransactionResult, or tefPAST_SEQ / expired / the tem/tef code that rejected it. */
+  result: string;
+  ledgerIndex: number | null;
+  deliveredAmount?: Amount;
+  balanceChanges: BalanceChanges;
+  meta?: TransactionMetadata;
+}
+
+export interface SignerSource {
+  /** The signing key of an account the platform holds (decrypted on demand, never cached). */
+  walletFor(account: string): Promise<Wallet>;
+}
+
+export interface SubmissionLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface SubmissionServiceOptions {
+  database: Database;
+  connection: XrplConnection;
+  signers: SignerSource;
+  log?: SubmissionLog;
+  /** Ledgers a transaction may wait before it expires (xrpl.js autofill uses 20). */
+  ledgerWindow?: number;
+  /** Resubmit a transaction not yet validated after this many closed ledgers. */
+  resubmitAfterLedgers?: number;
+}
+
+interface Tracked {
+  row: SubmissionRow;
+  lastSubmitLedger: number;
+  waiters: Array<{ resolve: (o: SubmissionOutcome) => void }>;
+}
+
+const FINAL = ['success', 'failed'] as const;
+const OPEN = ['pending', 'submitted'] as const;
+
+const silentLog: SubmissionLog = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** tem/tef results (other than these) mean the transaction can never apply and its sequence is free. */
+const RETRYABLE_TEF = new Set(['tefPAST_SEQ', 'tefALREADY']);
+
+function rippledErrorName(err: unknown): string | undefined {
+  if (err instanceof RippledError) {
+    const data = err.data as { error?: string } | undefined;
+    return data?.error;
+  }
+  return undefined;
+}
+
+function pgErrorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function outcomeOf(row: SubmissionRow): SubmissionOutcome {
+  const meta = (row.meta ?? undefined) as TransactionMetadata | undefined;
+  let balanceChanges: BalanceChanges = [];
+  if (meta && Array.isArray(meta.AffectedNodes)) {
+    try {
+      balanceChanges = getBalanceChanges(meta);
+    } catch {
+      balanceChanges = [];
+    }
+  }
+  const delivered = meta
+    ? ((meta as { delivered_amount?: Amount; DeliveredAmount?: Amount }).delivered_amount ??
+      (meta as { DeliveredAmount?: Amount }).DeliveredAmount)
+    : undefined;
+  return {
+    id: row.id,
+    intentKey: row.intentKey,
+    hash: row.hash,
+    account: row.account,
+    sequence: row.sequence,
+    status: row.status === 'success' ? 'success' : 'failed',
+    result: row.result ?? 'unknown',
+    ledgerIndex: row.ledgerIndex,
+    deliveredAmount: delivered === 'unavailable' ? undefined : delivered,
+    balanceChanges,
+    meta,
+  };
+}
+
+export class SubmissionService {
+  private readonly db: Database['db'];
+  private readonly client: XrplConnection['client'];
+  private readonly log: SubmissionLog;
+  private readonly window: number;
+  private readonly resubmitAfter: number;
+  private readonly tracked = new Map<string, Tracked>();
+  private readonly accountChains = new Map<string, Promise<unknown>>();
+  private readonly accountReady = new Map<string, Promise<void>>();
+  private readonly idleWaiters: Array<() => void> = [];
+  private validatedIndex = 0;
+  private lastTickLedger = 0;
+  private baseFee = 10n;
+  private reserveIncrement = 200_000n;
+  private tickRunning: Promise<void> | undefined;
+  private tickAgain = false;
+  private started = false;
+  private stopped = false;
+  private readonly unsubscribers: Array<() => void> = [];
+  private readonly onLedgerClosed = (ev: LedgerStream) => this.ledgerClosed(ev);
+
+  constructor(private readonly opts: SubmissionServiceOptions) {
+    this.db = opts.database.db;
+    this.client = opts.connection.client;
+    this.log = opts.log ?? silentLog;
+    this.window = opts.ledgerWindow ?? 20;
+    this.resubmitAfter = opts.resubmitAfterLedgers ?? 3;
+  }
+
+  /** Loads every unfinished record, then follows the ledger (now and after each reconnect). */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const open = await this.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(inArray(ledgerSubmissions.status, [...OPEN]))
+      .orderBy(ledgerSubmissions.account, ledgerSubmissions.sequence);
+    for (const row of open) this.track(row);
+    if (open.length) this.log.info({ open: open.length }, 'resuming unfinished ledger submissions');
+    this.client.on('ledgerClosed', this.onLedgerClosed);
+    this.unsubscribers.push(
+      this.opts.connection.onConnected(() => void this.onConnected()),
+      () => this.client.off('ledgerClosed', this.onLedgerClosed),
+    );
+    if (this.opts.connection.isConnected()) await this.onConnected();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const u of this.unsubscribers.splice(0)) u();
+    await this.tickRunning;
+  }
+
+  /** Latest validated ledger index seen on the stream. */
+  get ledgerIndex(): number {
+    return this.validatedIndex;
+  }
+
+  get reserves(): { baseFee: bigint; reserveIncrement: bigint } {
+    return { baseFee: this.baseFee, reserveIncrement: this.reserveIncrement };
+  }
+
+  /** Number of transactions not final yet. */
+  get openCount(): number {
+    return this.tracked.size;
+  }
+
+  /** Resolves once no transaction is in flight (tests and graceful shutdown wait on it). */
+  idle(): Promise<void> {
+    if (this.tracked.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Signs, records, submits and waits until the transaction is final in a validated ledger. */
+  async submit(req: SubmitRequest): Promise<SubmissionOutcome> {
+    const row = await this.prepare(req);
+    return this.wait(row.hash);
+  }
+
+  /**
+   * Signs, records and submits without waiting. Calling it again with the same intent key returns
+   * the existing record instead of signing another transaction.
+   */
+  async prepare(req: SubmitRequest, forcedSequence?: number): Promise<SubmissionRow> {
+    const existing = await this.findIntent(req.intentKey);
+    if (existing) return existing;
+    if (!this.opts.connection.isConnected() || this.validatedIndex === 0) {
+      throw new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
+    }
+    const wallet = await this.opts.signers.walletFor(req.account);
+    if (wallet.classicAddress !== req.account) throw new Error('Signer does not match the account');
+    await this.ensureAccount(req.account);
+
+    return this.withAccount(req.account, async () => {
+      let row: SubmissionRow;
+      try {
+        row = await this.db.transaction(async (t) => {
+          let sequence = forcedSequence;
+          if (sequence === undefined) {
+            const [alloc] = await t
+              .update(ledgerAccounts)
+              .set({ nextSequence: sql`${ledgerAccounts.nextSequence} + 1`, updatedAt: new Date() })
+              .where(eq(ledgerAccounts.account, req.account))
+              .returning({ next: ledgerAccounts.nextSequence });
+            if (!alloc) throw new Error(`No sequence row for ${req.account}`);
+            sequence = alloc.next - 1;
+          }
+          const txJson: Record<string, unknown> = {
+            ...req.tx,
+            Account: req.account,
+            Sequence: sequence,
+            Fee: req.tx.Fee ?? this.feeFor(req.tx.TransactionType),
+            LastLedgerSequence: this.validatedIndex + this.window,
+          };
+          // Thrown inside the transaction: the sequence allocation rolls back with it.
+          validate(txJson);
+          const signed = wallet.sign(txJson as Parameters<Wallet['sign']>[0]);
+          const [inserted] = await t
+            .insert(ledgerSubmissions)
+            .values({
+              intentKey: req.intentKey,
+              account: req.account,
+              sequence,
+              lastLedgerSequence: txJson.LastLedgerSequence as number,
+              txType: req.tx.TransactionType,
+              purpose: req.purpose,
+              userId: req.userId ?? null,
+              walletId: req.walletId ?? null,
+              hash: signed.hash,
+              txBlob: signed.tx_blob,
+              status: 'pending',
+            })
+            .returning();
+          return inserted!;
+        });
+      } catch (err) {
+        if (pgErrorCode(err) === '23505') {
+          // The same intent raced in from elsewhere; it won, this attempt allocated nothing.
+          const again = await this.findIntent(req.intentKey);
+          if (again) return again;
+        }
+        throw err;
+      }
+      this.track(row);
+      // Sent while the account lock is held so an account's transactions leave in sequence order
+      // (the ledger would otherwise hold later ones as terPRE_SEQ until the gap closes).
+      const sent = this.send(row.hash);
+      void sent;
+      return row;
+    });
+  }
+
+  /** The outcome of an intent already recorded (final or awaited), or undefined if never seen. */
+  async existing(intentKey: string): Promise<SubmissionOutcome | undefined> {
+    const row = await this.findIntent(intentKey);
+    return row ? this.wait(row.hash) : undefined;
+  }
+
+  /** Waits for the final outcome of a recorded transaction. */
+  async wait(hash: string): Promise<SubmissionOutcome> {
+    const t = this.tracked.get(hash);
+    if (t) return new Promise((resolve) => t.waiters.push({ resolve }));
+    const [row] = await this.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.hash, hash));
+    if (!row) throw new Error(`Unknown submission ${hash}`);
+    if ((FINAL as readonly string[]).includes(row.status)) return outcomeOf(row);
+    // Open in the database but not tracked here (another instance owns it): follow it too.
+    this.track(row);
+    return this.wait(hash);
+  }
+
+  private async findIntent(intentKey: string): Promise<SubmissionRow | undefined> {
+    const [row] = await this.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.intentKey, intentKey));
+    if (row && !(FINAL as readonly string[]).includes(row.status) && !this.tracked.has(row.hash)) this.track(row);
+    return row;
+  }
+
+  private feeFor(txType: string): string {
+    // AMMCreate and AccountDelete burn one owner reserve instead of the base fee.
+    if (txType === 'AMMCreate' || txType === 'AccountDelete') return this.reserveIncrement.toString();
+    return this.baseFee.toString();
+  }
+
+  private track(row: SubmissionRow): void {
+    if (this.tracked.has(row.hash)) return;
+    this.tracked.set(row.hash, { row, lastSubmitLedger: 0, waiters: [] });
+  }
+
+  private withAccount<T>(account: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.accountChains.get(account) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const settled = next.catch(() => {});
+    this.accountChains.set(account, settled);
+    void settled.then(() => {
+      if (this.accountChains.get(account) === settled) this.accountChains.delete(account);
+    });
+    return next;
+  }
+
+  /**
+   * Makes sure the account has a sequence row, reconciled once per process with the ledger: if the
+   * account was used outside the platform its Sequence is ahead, and ours must jump forward.
+   */
+  private ensureAccount(account: string): Promise<void> {
+    let ready = this.accountReady.get(account);
+    if (!ready) {
+      ready = (async () => {
+        let ledgerSequence: number;
+        try {
+          const info = await this.client.request({
+            command: 'account_info',
+            account,
+            ledger_index: 'current',
+          });
+          ledgerSequence = info.result.account_data.Sequence;
+        } catch (err) {
+          if (rippledErrorName(err) === 'actNotFound') {
+            throw new AppError('BAD_REQUEST', 'This wallet is not activated on the XRP Ledger yet.');
+          }
+          throw err;
+        }
+        await this.db
+          .insert(ledgerAccounts)
+          .values({ account, nextSequence: ledgerSequence })
+          .onConflictDoUpdate({
+            target: ledgerAccounts.account,
+            set: {
+              nextSequence: sql`greatest(${ledgerAccounts.nextSequence}, excluded.next_sequence)`,
+              updatedAt: new Date(),
+            },
+          });
+      })();
+      this.accountReady.set(account, ready);
+      ready.catch(() => this.accountReady.delete(account));
+    }
+    return ready;
+  }
+
+  private async send(hash: string): Promise<void> {
+    const t = this.tracked.get(hash);
+    if (!t || !this.opts.connection.isConnected()) return;
+    t.lastSubmitLedger = this.validatedIndex;
+    let engine: string;
+    try {
+      const res = await this.client.request({ command: 'submit', tx_blob: t.row.txBlob });
+      engine = res.result.engine_result;
+    } catch (err) {
+      // Not sent or no answer (socket dropped): the record stays open and is resent after reconnect.
+      this.log.warn({ hash, err: err instanceof Error ? err.message : String(err) }, 'submit failed');
+      return;
+    }
+    if (!this.tracked.has(hash)) return;
+    t.row.engineResult = engine;
+    t.row.submitCount += 1;
+    if (t.row.status === 'pending') t.row.status = 'submitted';
+    await this.db
+      .update(ledgerSubmissions)
+      .set({
+        status: 'submitted',
+        engineResult: engine,
+        submitCount: sql`${ledgerSubmissions.submitCount} + 1`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(ledgerSubmissions.hash, hash), inArray(ledgerSubmissions.status, [...OPEN])));
+    if (engine.startsWith('tem') || (engine.startsWith('tef') && !RETRYABLE_TEF.has(engine))) {
+      // Can never apply. If an earlier submission of these same bytes did apply, the hash says so.
+      if (t.row.submitCount > 1 && (await this.lookup(hash))) return;
+      await this.finalize(hash, { result: engine, ledgerIndex: null, meta: null, consumed: false });
+    }
+  }
+
+  /** Looks a transaction up by hash; finalizes it and returns true if it is in a validated ledger. */
+  private async lookup(hash: string): Promise<boolean> {
+    try {
+      const res = await this.client.request({ command: 'tx', transaction: hash });
+      const r = res.result as unknown as {
+        validated?: boolean;
+        meta?: TransactionMetadata | string;
+        ledger_index?: number;
+      };
+      if (r.validated && r.meta && typeof r.meta === 'object') {
+        await this.finalize(hash, {
+          result: r.meta.TransactionResult,
+          ledgerIndex: r.ledger_index ?? null,
+          meta: r.meta,
+          consumed: true,
+        });
+        return true;
+      }
+      return false;
+    } catch (err) {
+      if (rippledErrorName(err) === 'txnNotFound') return false;
+      throw err;
+    }
+  }
+
+  private async finalize(
+    hash: string,
+    f: { result: string; ledgerIndex: number | null; meta: TransactionMetadata | null; consumed: boolean },
+  ): Promise<void> {
+    const t = this.tracked.get(hash);
+    if (!t) return;
+    this.tracked.delete(hash);
+    const status = f.result === 'tesSUCCESS' ? 'success' : 'failed';
+    const [row] = await this.db
+      .update(ledgerSubmissions)
+      .set({
+        status,
+        result: f.result,
+        ledgerIndex: f.ledgerIndex,
+        meta: f.meta,
+        updatedAt: new Date(),
+        finalizedAt: new Date(),
+      })
+      .where(and(eq(ledgerSubmissions.hash, hash), inArray(ledgerSubmissions.status, [...OPEN])))
+      .returning();
+    const finalRow =
+      row ?? (await this.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.hash, hash)))[0];
+    if (finalRow) {
+      const outcome = outcomeOf(finalRow);
+      for (const w of t.waiters) w.resolve(outcome);
+      if (status === 'failed') {
+        this.log.warn({ hash, account: finalRow.account, sequence: finalRow.sequence, result: f.result }, 'transaction failed');
+      }
+    }
+    if (!f.consumed && finalRow) await this.releaseSequence(finalRow);
+    if (this.tracked.size === 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  /**
+   * A sequence that was handed out but never used: give it back if nothing came after it, otherwise
+   * fill it with a no-op AccountSet so the account's later transactions are not stuck behind it.
+   */
+  private async releaseSequence(row: SubmissionRow): Promise<void> {
+    const given = await this.db
+      .update(ledgerAccounts)
+      .set({ nextSequence: row.sequence, updatedAt: new Date() })
+      .where(and(eq(ledgerAccounts.account, row.account), eq(ledgerAccounts.nextSequence, row.sequence + 1)))
+      .returning();
+    if (given.length) return;
+    if (this.stopped) return;
+    try {
+      await this.prepare(
+        {
+          intentKey: `gap-fill:${row.account}:${row.sequence}:${row.hash}`,
+          account: row.account,
+          tx: { TransactionType: 'AccountSet' },
+          purpose: 'sequence-gap-fill',
+        },
+        row.sequence,
+      );
+      this.log.info({ account: row.account, sequence: row.sequence }, 'filling sequence gap with AccountSet');
+    } catch (err) {
+      this.log.error({ account: row.account, sequence: row.sequence, err: String(err) }, 'sequence gap fill failed');
+    }
+  }
+
+  private async onConnected(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const res = await this.client.request({ command: 'subscribe', streams: ['ledger'] });
+      const r = res.result as unknown as Partial<LedgerStream>;
+      this.applyLedgerInfo(r);
+      // Everything sent before the drop may have been lost with the socket: resend the same bytes.
+      await this.reconcileAll();
+    } catch (err) {
+      this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'ledger subscription failed');
+    }
+  }
+
+  private applyLedgerInfo(r: Partial<LedgerStream>): void {
+    if (typeof r.ledger_index === 'number' && r.ledger_index > this.validatedIndex) this.validatedIndex = r.ledger_index;
+    if (r.fee_base !== undefined) this.baseFee = BigInt(r.fee_base);
+    if (r.reserve_inc !== undefined) this.reserveIncrement = BigInt(r.reserve_inc);
+  }
+
+  private ledgerClosed(ev: LedgerStream): void {
+    this.applyLedgerInfo(ev);
+    this.scheduleTick();
+  }
+
+  private scheduleTick(): void {
+    if (this.stopped) return;
+    if (this.tickRunning) {
+      this.tickAgain = true;
+      return;
+    }
+    this.tickRunning = (async () => {
+      do {
+        this.tickAgain = false;
+        try {
+          await this.tick();
+        } catch (err) {
+          this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'ledger follow step failed');
+        }
+      } while (this.tickAgain && !this.stopped);
+    })().finally(() => {
+      this.tickRunning = undefined;
+    });
+  }
+
+  /** Finds our transactions in the newly validated ledger, expires the hopeless, resends the stuck. */
+  private async tick(): Promise<void> {
+    const ledgerIndex = this.validatedIndex;
+    if (this.tracked.size === 0) {
+      this.lastTickLedger = ledgerIndex;
+      return;
+    }
+    const missed = this.lastTickLedger > 0 && ledgerIndex > this.lastTickLedger + 1;
+    let scanned = false;
+    if (!missed) {
+      try {
+        scanned = await this.scanLedger(ledgerIndex);
+      } catch {
+        scanned = false;
+      }
+    }
+    if (!scanned) {
+      // We may have missed ledgers (disconnect) or the ledger could not be read: ask per hash.
+      for (const hash of [...this.tracked.keys()]) await this.lookup(hash);
+    }
+    this.lastTickLedger = ledgerIndex;
+
+    for (const [hash, t] of [...this.tracked]) {
+      if (!this.tracked.has(hash)) continue;
+      if (t.row.lastLedgerSequence < ledgerIndex || t.row.engineResult === 'tefPAST_SEQ') {
+        await this.settleUnseen(hash, t, ledgerIndex);
+      }
+    }
+    for (const [hash, t] of [...this.tracked]) {
+      const stuck =
+        t.row.status === 'pending' ||
+        (t.row.engineResult !== null && /^(tel|ter)/.test(t.row.engineResult) && t.row.engineResult !== 'terQUEUED') ||
+        ledgerIndex - t.lastSubmitLedger >= this.resubmitAfter;
+      if (stuck) await this.send(hash);
+    }
+  }
+
+  /** Reads the ledger's transactions in one request and finalizes ours. */
+  private async scanLedger(ledgerIndex: number): Promise<boolean> {
+    const res = await this.client.request({
+      command: 'ledger',
+      ledger_index: ledgerIndex,
+      transactions: true,
+      expand: true,
+    });
+    const ledger = res.result.ledger as unknown as { transactions?: unknown[] };
+    if (!res.result.validated || !Array.isArray(ledger.transactions)) return false;
+    for (const item of ledger.transactions) {
+      const tx = item as {
+        hash?: string;
+        tx_json?: { hash?: string };
+        meta?: TransactionMetadata;
+        metaData?: TransactionMetadata;
+      };
+      const hash = tx.hash ?? tx.tx_json?.hash;
+      const meta = tx.meta ?? tx.metaData;
+      if (!hash || !meta || typeof meta !== 'object' || !this.tracked.has(hash)) continue;
+      await this.finalize(hash, { result: meta.TransactionResult, ledgerIndex, meta, consumed: true });
+    }
+    return true;
+  }
+
+  /**
+   * Not found in any validated ledger: past its LastLedgerSequence it can never apply (expired, its
+   * sequence unused); if the account's sequence moved past it, something else took the sequence.
+   */
+  private async settleUnseen(hash: string, t: Tracked, ledgerIndex: number): Promise<void> {
+    if (await this.lookup(hash)) return;
+    let accountSequence: number | undefined;
+    try {
+      const info = await this.client.request({
+        command: 'account_info',
+        account: t.row.account,
+        ledger_index: 'validated',
+      });
+      accountSequence = info.result.account_data.Sequence;
+    } catch (err) {
+      if (rippledErrorName(err) !== 'actNotFound') throw err;
+    }
+    if (accountSequence !== undefined && accountSequence > t.row.sequence) {
+      // Checked after the lookup: had our transaction used the sequence, the lookup would have found it.
+      if (await this.lookup(hash)) return;
+      await this.finalize(hash, { result: 'tefPAST_SEQ', ledgerIndex: null, meta: null, consumed: true });
+      await this.db
+        .update(ledgerAccounts)
+        .set({ nextSequence: sql`greatest(${ledgerAccounts.nextSequence}, ${accountSequence})`, updatedAt: new Date() })
+        .where(eq(ledgerAccounts.account, t.row.account));
+      return;
+    }
+    if (t.row.lastLedgerSequence < ledgerIndex) {
+      await this.finalize(hash, { result: 'expired', ledgerIndex: null, meta: null, consumed: false });
+    }
+  }
+
+  private async reconcileAll(): Promise<void> {
+    for (const hash of [...this.tracked.keys()]) {
+      if (!(await this.lookup(hash))) await this.send(hash);
+    }
+    this.lastTickLedger = this.validatedIndex;
+  }
+}

@@ -1,0 +1,96 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { Wallet } from 'xrpl';
+import type { Db } from '../../db/client';
+import type { Keyring, SealedSecret } from '../../keys/envelope';
+import type { SignerSource } from '../../ledger/submission-service';
+import { wallets } from './schema';
+
+// Sealing and opening wallet secrets. Decrypted keys live only for the duration of one signature;
+// nothing here logs, caches or returns a secret except createWallet's one-time seed.
+
+export type WalletRow = typeof wallets.$inferSelect;
+
+type WalletSecret = { kind: 'seed'; seed: string } | { kind: 'keypair'; publicKey: string; privateKey: string };
+
+function secretOf(wallet: Wallet): WalletSecret {
+  return wallet.seed
+    ? { kind: 'seed', seed: wallet.seed }
+    : { kind: 'keypair', publicKey: wallet.publicKey, privateKey: wallet.privateKey };
+}
+
+export function sealedOf(row: WalletRow): SealedSecret {
+  return {
+    ciphertext: row.secretCiphertext,
+    nonce: row.secretNonce,
+    wrappedKey: row.dataKeyWrapped,
+    wrappedKeyNonce: row.dataKeyNonce,
+    keyId: row.keyId,
+  };
+}
+
+export function sealedColumns(sealed: SealedSecret) {
+  return {
+    secretCiphertext: sealed.ciphertext,
+    secretNonce: sealed.nonce,
+    dataKeyWrapped: sealed.wrappedKey,
+    dataKeyNonce: sealed.wrappedKeyNonce,
+    keyId: sealed.keyId,
+  };
+}
+
+export function sealWallet(keyring: Keyring, wallet: Wallet) {
+  const secret = secretOf(wallet);
+  return {
+    secretKind: secret.kind,
+    ...sealedColumns(keyring.seal(JSON.stringify(secret), wallet.classicAddress)),
+  };
+}
+
+export function openWallet(keyring: Keyring, row: WalletRow): Wallet {
+  const secret = JSON.parse(keyring.open(sealedOf(row), row.address)) as WalletSecret;
+  const wallet =
+    secret.kind === 'seed' ? Wallet.fromSeed(secret.seed) : new Wallet(secret.publicKey, secret.privateKey);
+  if (wallet.classicAddress !== row.address) throw new Error('Stored key does not match the wallet address');
+  return wallet;
+}
+
+export interface NewWallet {
+  userId: number | null;
+  role?: string;
+  name?: string | null;
+  wallet: Wallet;
+}
+
+export async function insertWallet(db: Db, keyring: Keyring, w: NewWallet): Promise<WalletRow> {
+  const [row] = await db
+    .insert(wallets)
+    .values({
+      userId: w.userId,
+      role: w.role ?? 'user',
+      name: w.name ?? null,
+      address: w.wallet.classicAddress,
+      ...sealWallet(keyring, w.wallet),
+    })
+    .returning();
+  return row!;
+}
+
+/** The platform's own wallet of a role (RLUSD issuer, fee, ...), if bootstrap recorded one. */
+export async function platformWallet(db: Db, role: string): Promise<WalletRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(wallets)
+    .where(and(eq(wallets.role, role), isNull(wallets.userId), isNull(wallets.archivedAt)));
+  return row;
+}
+
+/** Signs for any account whose key the platform holds (archived wallets included: the key is kept). */
+export function createSignerSource(db: Db, keyring: Keyring): SignerSource {
+  return {
+    async walletFor(account: string): Promise<Wallet> {
+      const [row] = await db.select().from(wallets).where(eq(wallets.address, account)).limit(1);
+      if (!row) throw new Error(`No key held for ${account}`);
+      return openWallet(keyring, row);
+    },
+  };
+}

@@ -1,0 +1,180 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  balancesRequestSchema,
+  createWalletSchema,
+  importWalletSchema,
+  removeTrustlineSchema,
+  renameWalletSchema,
+  transferSchema,
+  walletIdSchema,
+} from '@ledgerpad/shared';
+import type { AppDeps } from '../../app';
+import { bootstrapSettings, bootstrapStandalone, ensurePublicPlatformWallets, recordGenesis } from '../../bootstrap/platform';
+import type { Keyring } from '../../keys/envelope';
+import { loadKeyring } from '../../keys/key-file';
+import { AppError } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import type { XrplConnection } from '../../ledger/connection';
+import { SubmissionService } from '../../ledger/submission-service';
+import { requireUser } from '../../plugins/auth';
+import { createSignerSource } from './custody';
+import { Faucet } from './faucet';
+import { summary, WalletService } from './service';
+
+/** What other modules use: the one submission path and the custody of platform keys. */
+export interface WalletsModule {
+  keyring: Keyring;
+  /** Undefined only when the app runs without a ledger connection (API-only tests). */
+  submissions?: SubmissionService;
+  service?: WalletService;
+  /** Settles when the stand-alone platform accounts exist (or immediately elsewhere). */
+  bootstrapped: () => Promise<unknown>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    wallets: WalletsModule;
+  }
+}
+
+function isXrplConnection(ledger: AppDeps['ledger']): ledger is XrplConnection {
+  return 'client' in ledger && typeof (ledger as Partial<XrplConnection>).onConnected === 'function';
+}
+
+const userId = (request: FastifyRequest) => request.user!.id;
+
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const v = request.headers['idempotency-key'];
+  return typeof v === 'string' && /^[A-Za-z0-9_.:-]{8,128}$/.test(v) ? v : undefined;
+}
+
+/**
+ * Registers custody, the submission service and the Wallets routes on the root instance (not an
+ * encapsulated plugin) so `app.wallets` is visible to every module registered after it.
+ */
+export async function registerWallets(app: FastifyInstance, deps: AppDeps): Promise<WalletsModule> {
+  const { config, database } = deps;
+  const db = database.db;
+  const keyring = loadKeyring({
+    masterKey: config.MASTER_KEY,
+    previousKeys: config.MASTER_KEY_PREVIOUS,
+    dataDir: config.dataDir,
+  });
+  const connection = isXrplConnection(deps.ledger) ? deps.ledger : undefined;
+  const submissions = connection
+    ? new SubmissionService({ database, connection, signers: createSignerSource(db, keyring), log: app.log })
+    : undefined;
+  const service = connection && submissions ? new WalletService({ db, keyring, connection, submissions }) : undefined;
+
+  let bootstrap: Promise<unknown> = Promise.resolve();
+  const runBootstrap =
+    config.PLATFORM_BOOTSTRAP === 'on' || (config.PLATFORM_BOOTSTRAP === 'auto' && config.NODE_ENV !== 'test');
+  const module: WalletsModule = { keyring, submissions, service, bootstrapped: () => bootstrap };
+  app.decorate('wallets', module);
+
+  app.addHook('onReady', async () => {
+    if (!submissions || !connection) return;
+    await submissions.start();
+    if (config.XRPL_NETWORK === 'standalone') {
+      await recordGenesis(db, keyring);
+      if (runBootstrap) {
+        // In the background: the API is usable at once; only the RLUSD faucet waits for it.
+        bootstrap = bootstrapStandalone({
+          db,
+          keyring,
+          submissions,
+          client: connection.client,
+          settings: bootstrapSettings(config),
+          log: app.log,
+        }).then(
+          (report) => app.log.info({ report }, 'standalone platform accounts ready'),
+          (err: unknown) => app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'standalone bootstrap failed'),
+        );
+      }
+    } else {
+      await ensurePublicPlatformWallets(db, keyring);
+    }
+  });
+  app.addHook('onClose', async () => {
+    await submissions?.stop();
+  });
+
+  const ledgerService = (): WalletService => {
+    if (!service) throw new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
+    return service;
+  };
+  const auth = { preHandler: requireUser };
+
+  app.get('/api/wallets/xrpl/status', async () => ({ connected: deps.ledger.isConnected() }));
+
+  app.get('/api/wallets', auth, async (request) => {
+    const rows = await ledgerService().list(userId(request));
+    return { wallets: rows.map(summary) };
+  });
+
+  app.post('/api/wallets/balances', auth, async (request) => {
+    const body = parseInput(balancesRequestSchema, request.body);
+    return ledgerService().balances(userId(request), body.wallets as Array<number | string | { id: number }>);
+  });
+
+  app.post('/api/wallets', auth, async (request) => {
+    const body = parseInput(createWalletSchema, request.body);
+    return ledgerService().create(userId(request), body.name);
+  });
+
+  app.post('/api/wallets/import', auth, async (request) => {
+    const body = parseInput(importWalletSchema, request.body);
+    return ledgerService().import(userId(request), body);
+  });
+
+  app.post('/api/wallets/transfer', auth, async (request) => {
+    const body = parseInput(transferSchema, request.body);
+    return ledgerService().transfer(userId(request), body, idempotencyKey(request));
+  });
+
+  app.post('/api/wallets/remove-trustline', auth, async (request) => {
+    const body = parseInput(removeTrustlineSchema, request.body);
+    return ledgerService().removeTrustline(userId(request), body);
+  });
+
+  const walletParam = (request: FastifyRequest) => {
+    const parsed = walletIdSchema.safeParse((request.params as { id?: string }).id);
+    if (!parsed.success) throw new AppError('NOT_FOUND', 'Wallet not found');
+    return parsed.data;
+  };
+
+  app.delete('/api/wallets/:id', auth, async (request) => {
+    await ledgerService().archive(userId(request), walletParam(request));
+    return { success: true };
+  });
+
+  app.put('/api/wallets/:id/name', auth, async (request) => {
+    const body = parseInput(renameWalletSchema, request.body);
+    return ledgerService().rename(userId(request), walletParam(request), body.name);
+  });
+
+  app.get('/api/wallets/:id/ledger-objects', auth, async (request) =>
+    ledgerService().ledgerObjects(userId(request), walletParam(request)),
+  );
+
+  app.get('/api/wallets/:id/trustlines', auth, async (request) =>
+    ledgerService().trustlines(userId(request), walletParam(request)),
+  );
+
+  // Faucets exist only where money is free: stand-alone (genesis) and testnet. No route on mainnet.
+  if (config.XRPL_NETWORK !== 'mainnet' && connection && submissions && service) {
+    const faucet = new Faucet({ db, keyring, connection, submissions, wallets: service, config, bootstrapped: () => bootstrap });
+    app.post('/api/wallets/:id/fund', auth, async (request) => {
+      const row = await service.owned(userId(request), walletParam(request));
+      return faucet.fundXrp(userId(request), row);
+    });
+    if (config.XRPL_NETWORK === 'standalone') {
+      app.post('/api/wallets/:id/fund-rlusd', auth, async (request) => {
+        const row = await service.owned(userId(request), walletParam(request));
+        return faucet.fundRlusd(userId(request), row);
+      });
+    }
+  }
+
+  return module;
+}

@@ -1,0 +1,462 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import Decimal from 'decimal.js';
+import {
+  convertStringToHex,
+  isValidClassicAddress,
+  isValidXAddress,
+  RippledError,
+  Wallet,
+  xAddressToClassicAddress,
+  type AccountLinesTrustline,
+} from 'xrpl';
+import {
+  currencyToTicker,
+  isLpCurrency,
+  lpName,
+  RLUSD_CURRENCY_HEX,
+  tickerToCurrency,
+  WALLET_MESSAGES,
+  WALLET_STATUS,
+  type CreatedWallet,
+  type ImportWalletRequest,
+  type RemoveTrustlineRequest,
+  type TransferRequest,
+  type TransferResponse,
+  type Trustline,
+  type WalletBalance,
+  type WalletSummary,
+  type WalletToken,
+} from '@ledgerpad/shared';
+import type { Db } from '../../db/client';
+import type { Keyring } from '../../keys/envelope';
+import { AppError, notFound } from '../../lib/errors';
+import { dropsToXrp, normalizeTokenValue, xrpToDrops } from '../../ledger/amounts';
+import type { XrplConnection } from '../../ledger/connection';
+import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
+import { insertWallet, sealWallet, type WalletRow } from './custody';
+import { walletsFromImport } from './keys-import';
+import { wallets } from './schema';
+
+// The Wallets page: custodial wallets of signed-in users. Every call takes the user id and only
+// ever touches that user's rows; a wallet of someone else is "not found", never "forbidden".
+
+export interface WalletServiceDeps {
+  db: Db;
+  keyring: Keyring;
+  connection: XrplConnection;
+  submissions: SubmissionService;
+}
+
+interface AccountState {
+  activated: boolean;
+  balanceDrops: bigint;
+  ownerCount: number;
+}
+
+const TF_SET_NO_RIPPLE = 0x00020000;
+const TF_CLEAR_FREEZE = 0x00200000;
+
+function rippledError(err: unknown): string | undefined {
+  return err instanceof RippledError ? (err.data as { error?: string } | undefined)?.error : undefined;
+}
+
+export function summary(row: WalletRow): WalletSummary {
+  return {
+    id: row.id,
+    wallet_address: row.address,
+    wallet_name: row.name,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export class WalletService {
+  private readonly db: Db;
+  /** LP token issuer (AMM account) → the pool's token, which never changes for an AMM account. */
+  private readonly ammTokens = new Map<string, { ticker: string; issuer: string } | null>();
+
+  constructor(private readonly deps: WalletServiceDeps) {
+    this.db = deps.db;
+  }
+
+  get client() {
+    return this.deps.connection.client;
+  }
+
+  async list(userId: number): Promise<WalletRow[]> {
+    return this.db
+      .select()
+      .from(wallets)
+      .where(and(eq(wallets.userId, userId), isNull(wallets.archivedAt)))
+      .orderBy(asc(wallets.id));
+  }
+
+  /** The user's live wallet, or 404 — the same answer whether it belongs to someone else or to nobody. */
+  async owned(userId: number, walletId: number): Promise<WalletRow> {
+    const [row] = await this.db
+      .select()
+      .from(wallets)
+      .where(and(eq(wallets.id, walletId), eq(wallets.userId, userId), isNull(wallets.archivedAt)));
+    if (!row) throw notFound(WALLET_MESSAGES.notFound);
+    return row;
+  }
+
+  private async defaultName(userId: number): Promise<string> {
+    const all = await this.db.select({ id: wallets.id }).from(wallets).where(eq(wallets.userId, userId));
+    return `Wallet ${all.length + 1}`;
+  }
+
+  async create(userId: number, name?: string): Promise<CreatedWallet> {
+    const wallet = Wallet.generate();
+    const row = await insertWallet(this.db, this.deps.keyring, {
+      userId,
+      name: name || (await this.defaultName(userId)),
+      wallet,
+    });
+    // The only response that ever carries a seed.
+    return { ...summary(row), wallet_seed: wallet.seed! };
+  }
+
+  async import(userId: number, body: ImportWalletRequest): Promise<WalletSummary> {
+    const candidates = walletsFromImport(body);
+    const wallet = await this.pickExisting(candidates);
+    const [existing] = await this.db
+      .select()
+      .from(wallets)
+      .where(and(eq(wallets.userId, userId), eq(wallets.address, wallet.classicAddress)));
+    if (existing && !existing.archivedAt) throw new AppError('BAD_REQUEST', WALLET_MESSAGES.alreadyExists);
+    if (existing) {
+      // Importing a wallet the user removed earlier brings the same record back (same id, history).
+      const [row] = await this.db
+        .update(wallets)
+        .set({ archivedAt: null, name: body.name || existing.name, ...sealWallet(this.deps.keyring, wallet) })
+        .where(eq(wallets.id, existing.id))
+        .returning();
+      return summary(row!);
+    }
+    try {
+      const row = await insertWallet(this.db, this.deps.keyring, {
+        userId,
+        name: body.name || (await this.defaultName(userId)),
+        wallet,
+      });
+      return summary(row);
+    } catch (err) {
+      // A concurrent import of the same wallet won the unique index.
+      if (String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) === '23505') {
+        throw new AppError('BAD_REQUEST', WALLET_MESSAGES.alreadyExists);
+      }
+      throw err;
+    }
+  }
+
+  private async pickExisting(candidates: Wallet[]): Promise<Wallet> {
+    if (candidates.length === 1 || !this.deps.connection.isConnected()) return candidates[0]!;
+    for (const w of candidates) {
+      if ((await this.accountState(w.classicAddress)).activated) return w;
+    }
+    return candidates[0]!;
+  }
+
+  /** Archives: the wallet leaves every list, its sealed key stays so nothing is ever lost. */
+  async archive(userId: number, walletId: number): Promise<void> {
+    const row = await this.owned(userId, walletId);
+    await this.db.update(wallets).set({ archivedAt: new Date() }).where(eq(wallets.id, row.id));
+  }
+
+  async rename(userId: number, walletId: number, name: string): Promise<WalletSummary> {
+    const row = await this.owned(userId, walletId);
+    const [updated] = await this.db.update(wallets).set({ name }).where(eq(wallets.id, row.id)).returning();
+    return summary(updated!);
+  }
+
+  async accountState(address: string): Promise<AccountState> {
+    try {
+      const info = await this.client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
+      return {
+        activated: true,
+        balanceDrops: BigInt(info.result.account_data.Balance),
+        ownerCount: info.result.account_data.OwnerCount,
+      };
+    } catch (err) {
+      if (rippledError(err) === 'actNotFound') return { activated: false, balanceDrops: 0n, ownerCount: 0 };
+      throw err;
+    }
+  }
+
+  /** base reserve + owner count × owner reserve, in drops. */
+  async reserveDrops(ownerCount: number): Promise<{ base: bigint; increment: bigint; total: bigint }> {
+    const res = await this.client.request({ command: 'server_state' });
+    const v = res.result.state.validated_ledger;
+    const base = BigInt(v?.reserve_base ?? 1_000_000);
+    const increment = BigInt(v?.reserve_inc ?? 200_000);
+    return { base, increment, total: base + BigInt(ownerCount) * increment };
+  }
+
+  async lines(address: string, peer?: string): Promise<AccountLinesTrustline[]> {
+    const out: AccountLinesTrustline[] = [];
+    let marker: unknown;
+    do {
+      let res;
+      try {
+        res = await this.client.request({
+          command: 'account_lines',
+          account: address,
+          ledger_index: 'validated',
+          peer,
+          limit: 400,
+          marker,
+        });
+      } catch (err) {
+        if (rippledError(err) === 'actNotFound') return [];
+        throw err;
+      }
+      out.push(...res.result.lines);
+      marker = res.result.marker;
+    } while (marker);
+    return out;
+  }
+
+  /** For an LP token issuer (an AMM account): the pool's token ticker and issuer. */
+  private async ammToken(ammAccount: string): Promise<{ ticker: string; issuer: string } | null> {
+    if (this.ammTokens.has(ammAccount)) return this.ammTokens.get(ammAccount)!;
+    let token: { ticker: string; issuer: string } | null = null;
+    try {
+      const res = await this.client.request({ command: 'amm_info', amm_account: ammAccount });
+      const amm = res.result.amm;
+      const assets = [amm.amount, amm.amount2].filter((a) => typeof a === 'object') as Array<{
+        currency: string;
+        issuer: string;
+      }>;
+      // An X/RLUSD pool is named after X; an XRP/RLUSD pool after RLUSD.
+      const pick = assets.find((a) => a.currency !== RLUSD_CURRENCY_HEX) ?? assets[0];
+      if (pick) token = { ticker: currencyToTicker(pick.currency), issuer: pick.issuer };
+    } catch {
+      token = null;
+    }
+    this.ammTokens.set(ammAccount, token);
+    return token;
+  }
+
+  private async tokenOf(line: AccountLinesTrustline): Promise<WalletToken> {
+    const base: WalletToken = {
+      currency: currencyToTicker(line.currency),
+      currencyCode: line.currency,
+      issuer: line.account,
+      realIssuer: line.account,
+      value: line.balance,
+    };
+    if (!isLpCurrency(line.currency)) return base;
+    const pool = await this.ammToken(line.account);
+    return pool ? { ...base, realIssuer: pool.issuer, lpName: lpName(pool.ticker) } : { ...base, lpName: lpName('?') };
+  }
+
+  async balance(row: WalletRow): Promise<WalletBalance> {
+    const state = await this.accountState(row.address);
+    const reserve = state.activated ? (await this.reserveDrops(state.ownerCount)).total : 0n;
+    // Lines with a negative balance are this account's own issues (it is the issuer), not holdings.
+    const lines = (await this.lines(row.address)).filter((l) => !l.balance.startsWith('-'));
+    const tokens = await Promise.all(lines.map((l) => this.tokenOf(l)));
+    return {
+      id: row.id,
+      wallet_address: row.address,
+      wallet_name: row.name,
+      balance: dropsToXrp(state.balanceDrops),
+      status: state.balanceDrops > 0n ? WALLET_STATUS.active : WALLET_STATUS.inactive,
+      ledgerReserve: dropsToXrp(reserve),
+      tokens,
+    };
+  }
+
+  async balances(userId: number, selection?: Array<number | string | { id: number }>): Promise<WalletBalance[]> {
+    let rows = await this.list(userId);
+    if (selection?.length) {
+      const wanted = new Set(selection.map((s) => (typeof s === 'object' ? String(s.id) : String(s))));
+      rows = rows.filter((r) => wanted.has(String(r.id)) || wanted.has(r.address));
+    }
+    return Promise.all(rows.map((r) => this.balance(r)));
+  }
+
+  async ledgerObjects(userId: number, walletId: number) {
+    const row = await this.owned(userId, walletId);
+    const state = await this.accountState(row.address);
+    const r = await this.reserveDrops(state.ownerCount);
+    const objects: Array<{ type: string; index: string }> = [];
+    if (state.activated) {
+      let marker: unknown;
+      do {
+        const res = await this.client.request({
+          command: 'account_objects',
+          account: row.address,
+          ledger_index: 'validated',
+          limit: 400,
+          marker,
+        });
+        for (const o of res.result.account_objects) objects.push({ type: o.LedgerEntryType, index: o.index });
+        marker = res.result.marker;
+      } while (marker);
+    }
+    return {
+      reserve: dropsToXrp(state.activated ? r.total : 0n),
+      baseReserve: dropsToXrp(r.base),
+      ownerReserve: dropsToXrp(r.increment),
+      ownerCount: state.ownerCount,
+      objects,
+    };
+  }
+
+  async trustlines(userId: number, walletId: number): Promise<{ trustlines: Trustline[] }> {
+    const row = await this.owned(userId, walletId);
+    const lines = await this.lines(row.address);
+    const trustlines = await Promise.all(
+      lines.map(async (l) => {
+        const t = await this.tokenOf(l);
+        return {
+          currency: t.currency,
+          currencyCode: l.currency,
+          issuer: l.account,
+          balance: l.balance,
+          limit: l.limit,
+          ...(t.lpName ? { lpName: t.lpName } : {}),
+        };
+      }),
+    );
+    return { trustlines };
+  }
+
+  async transfer(userId: number, body: TransferRequest, idempotencyKey?: string): Promise<TransferResponse> {
+    // A bot filled the hidden field: refuse like any failed transfer, without telling it why.
+    if (body.honeypot) throw new AppError('BAD_REQUEST', WALLET_MESSAGES.transferFailed);
+    const row = await this.owned(userId, body.walletId);
+    const intentKey = `transfer:${userId}:${idempotencyKey ?? randomUUID()}`;
+    // A retried request (same Idempotency-Key) gets the first attempt's result, never a second payment.
+    const previous = idempotencyKey ? await this.deps.submissions.existing(intentKey) : undefined;
+    if (previous) return this.transferResult(previous);
+
+    let destination = body.recipient;
+    let tag = body.destinationTag ?? undefined;
+    if (isValidXAddress(destination)) {
+      const decoded = xAddressToClassicAddress(destination);
+      if (decoded.tag !== false) {
+        if (tag !== undefined && tag !== decoded.tag) {
+          throw new AppError('BAD_REQUEST', 'The destination tag does not match the X-address.');
+        }
+        tag = decoded.tag;
+      }
+      destination = decoded.classicAddress;
+    }
+    if (!isValidClassicAddress(destination)) throw new AppError('BAD_REQUEST', 'Invalid recipient address.');
+    if (destination === row.address) throw new AppError('BAD_REQUEST', 'You cannot send to the same wallet.');
+
+    const state = await this.accountState(row.address);
+    if (!state.activated) throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable);
+    const fee = this.deps.submissions.reserves.baseFee;
+
+    let amount: string | { currency: string; issuer: string; value: string };
+    if (!body.token) {
+      let drops: bigint;
+      try {
+        drops = xrpToDrops(body.amount);
+      } catch {
+        throw new AppError('BAD_REQUEST', 'Enter an XRP amount with at most 6 decimals.');
+      }
+      if (drops <= 0n) throw new AppError('BAD_REQUEST', 'Amount must be greater than zero.');
+      const reserve = (await this.reserveDrops(state.ownerCount)).total;
+      // The fee comes out of the same balance, so it is part of what must stay available.
+      const available = state.balanceDrops - reserve - fee;
+      if (drops > available) {
+        throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable, {
+          available: dropsToXrp(available > 0n ? available : 0n),
+        });
+      }
+      amount = drops.toString();
+    } else {
+      let value: string;
+      try {
+        value = normalizeTokenValue(body.amount);
+      } catch {
+        throw new AppError('BAD_REQUEST', 'Enter a valid token amount.');
+      }
+      if (new Decimal(value).lte(0)) throw new AppError('BAD_REQUEST', 'Amount must be greater than zero.');
+      const currency = tickerToCurrency(body.token.currency);
+      if (body.token.issuer !== row.address) {
+        const line = (await this.lines(row.address, body.token.issuer)).find(
+          (l) => tickerToCurrency(l.currency) === currency,
+        );
+        const held = line ? line.balance : '0';
+        if (new Decimal(value).gt(held)) {
+          throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable, { available: held });
+        }
+        // Transfers XRP cannot cover the fee of.
+        const reserve = (await this.reserveDrops(state.ownerCount)).total;
+        if (state.balanceDrops - reserve < fee) throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable);
+      }
+      amount = { currency, issuer: body.token.issuer, value };
+    }
+
+    const tx: Record<string, unknown> & { TransactionType: string } = {
+      TransactionType: 'Payment',
+      Destination: destination,
+      Amount: amount,
+    };
+    if (tag !== undefined) tx.DestinationTag = tag;
+    if (body.memo) {
+      tx.Memos = [{ Memo: { MemoType: convertStringToHex('text/plain'), MemoData: convertStringToHex(body.memo) } }];
+    }
+    const outcome = await this.deps.submissions.submit({
+      intentKey,
+      account: row.address,
+      tx,
+      purpose: 'transfer',
+      userId,
+      walletId: row.id,
+    });
+    return this.transferResult(outcome);
+  }
+
+  private transferResult(outcome: SubmissionOutcome): TransferResponse {
+    if (outcome.status !== 'success') {
+      throw new AppError('BAD_REQUEST', WALLET_MESSAGES.transferFailed, { result: outcome.result, hash: outcome.hash });
+    }
+    const d = outcome.deliveredAmount;
+    return {
+      success: true,
+      hash: outcome.hash,
+      ledger_index: outcome.ledgerIndex,
+      delivered_amount: d === undefined ? '' : typeof d === 'string' ? dropsToXrp(d) : d.value,
+    };
+  }
+
+  async removeTrustline(userId: number, body: RemoveTrustlineRequest) {
+    const row = await this.owned(userId, body.walletId);
+    const currency = tickerToCurrency(body.currency);
+    const line = (await this.lines(row.address, body.issuer)).find((l) => tickerToCurrency(l.currency) === currency);
+    if (!line) throw new AppError('BAD_REQUEST', 'This wallet has no trust line for that token.');
+    if (new Decimal(line.balance).abs().gt(0)) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `This trust line still holds ${line.balance} ${currencyToTicker(line.currency)}. Send or burn the tokens first: only an empty trust line can be removed.`,
+      );
+    }
+    const outcome = await this.deps.submissions.submit({
+      intentKey: `remove-trustline:${row.id}:${randomUUID()}`,
+      account: row.address,
+      // Back to the default state (limit 0, no-ripple, not frozen) so the ledger deletes the line
+      // and returns its owner reserve.
+      tx: {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: line.currency, issuer: body.issuer, value: '0' },
+        QualityIn: 0,
+        QualityOut: 0,
+        Flags: TF_SET_NO_RIPPLE | TF_CLEAR_FREEZE,
+      },
+      purpose: 'remove-trustline',
+      userId,
+      walletId: row.id,
+    });
+    if (outcome.status !== 'success') {
+      throw new AppError('BAD_REQUEST', WALLET_MESSAGES.removeTrustlineFailed, { result: outcome.result });
+    }
+    return { success: true, hash: outcome.hash };
+  }
+}
