@@ -145,9 +145,9 @@ export function preflight(tx: JsonObject, config: CoreConfig): Ter {
   return t.preflight ? t.preflight({ tx, config }) : 'tesSUCCESS';
 }
 
-export function requiredFee(tx: JsonObject, config: CoreConfig): bigint {
+export function requiredFee(tx: JsonObject, config: CoreConfig, view: StateReader): bigint {
   const t = transactorFor(tx);
-  return t?.baseFee ? t.baseFee(tx, config) : config.baseFee;
+  return t?.baseFee ? t.baseFee(tx, config, view) : config.baseFee;
 }
 
 /** Common preclaim: account, sequence/ticket, prior tx, last ledger, fee, authorization. */
@@ -169,7 +169,7 @@ export function preclaim(view: StateReader, tx: JsonObject, config: CoreConfig, 
   if (tx.LastLedgerSequence !== undefined && ledgerSeq > Number(tx.LastLedgerSequence)) return 'tefMAX_LEDGER';
 
   const fee = feeDrops(tx) as bigint;
-  if (fee < requiredFee(tx, config)) return 'telINSUF_FEE_P';
+  if (fee < requiredFee(tx, config, view)) return 'telINSUF_FEE_P';
   const balance = xrpBalance(acct);
   if (fee > 0n && balance < fee) return 'terINSUF_FEE_B';
 

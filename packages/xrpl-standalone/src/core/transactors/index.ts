@@ -1,9 +1,25 @@
 // TransactionType -> transactor. One line per transaction type.
+import { accountDelete } from './account-delete';
+import { accountSet } from './account-set';
+import { clawback } from './clawback';
+import { offerCancel } from './offer-cancel';
+import { offerCreate } from './offer-create';
 import { payment } from './payment';
+import { setRegularKey } from './set-regular-key';
+import { ticketCreate } from './ticket-create';
+import { trustSet } from './trust-set';
 import type { Transactor } from './types';
 
 export const TRANSACTORS: Record<string, Transactor> = {
   Payment: payment,
+  TrustSet: trustSet,
+  AccountSet: accountSet,
+  SetRegularKey: setRegularKey,
+  TicketCreate: ticketCreate,
+  Clawback: clawback,
+  AccountDelete: accountDelete,
+  OfferCreate: offerCreate,
+  OfferCancel: offerCancel,
 };
 
 /** Lets other modules (e.g. DEX/AMM transactors) register their types without editing this map. */

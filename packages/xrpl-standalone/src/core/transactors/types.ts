@@ -38,5 +38,5 @@ export interface Transactor {
   preclaim?(ctx: PreclaimContext): Ter;
   doApply(ctx: ApplyContext): Ter;
   /** Minimum fee in drops when not the base fee (rippled calculateBaseFee). */
-  baseFee?(tx: JsonObject, config: CoreConfig): bigint;
+  baseFee?(tx: JsonObject, config: CoreConfig, view: StateReader): bigint;
 }
