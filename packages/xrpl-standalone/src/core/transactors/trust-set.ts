@@ -60,7 +60,7 @@ export const trustSet: Transactor = {
     const currency = limit.currency;
     const hasQIn = tx.QualityIn !== undefined;
     const hasQOut = tx.QualityOut !== undefined;
-    let qIn = hasQIn ? Number(tx.QualityIn) : 0;
+    const qIn = hasQIn ? Number(tx.QualityIn) : 0;
     let qOut = hasQOut ? Number(tx.QualityOut) : 0;
     if (hasQOut && qOut === Q1) qOut = 0;
     const high = isHigh(account, dstId);
