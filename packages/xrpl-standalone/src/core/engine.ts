@@ -90,6 +90,17 @@ export function localChecks(tx: JsonObject): string | undefined {
 
 const PUBKEY = /^(0[23][0-9A-Fa-f]{64}|[Ee][Dd][0-9A-Fa-f]{64})$/;
 
+/**
+ * A SigningPubKey that is not a key at all (empty without Signers, or malformed) is reported by
+ * the engine as temBAD_SIGNATURE rather than as a failed signature check.
+ */
+export function hasMalformedSigningKey(tx: JsonObject): boolean {
+  const pk = tx.SigningPubKey;
+  if (typeof pk !== 'string') return true;
+  if (pk === '') return tx.Signers === undefined;
+  return !PUBKEY.test(pk);
+}
+
 /** Verify the single signature over the canonical signing encoding. */
 export function checkSignature(tx: JsonObject): boolean {
   const pk = tx.SigningPubKey;

@@ -17,7 +17,14 @@ import type {
   SubmitResult,
   TxRecord,
 } from './contract';
-import { applyTransaction, checkSignature, decodeBlob, localChecks, type DecodedTx } from './engine';
+import {
+  applyTransaction,
+  checkSignature,
+  decodeBlob,
+  hasMalformedSigningKey,
+  localChecks,
+  type DecodedTx,
+} from './engine';
 import { sha512HalfHex, u16, u32 } from './hash';
 import { feeSettingsKey, skipListKey, LEDGER_NAMESPACE } from './keylets';
 import { ledgerHeaderHash, newStateMap, transactionTreeHash } from './ledger-hash';
@@ -267,7 +274,7 @@ export class LedgerNode implements LedgerNodeApi {
     if (local) {
       return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: `fails local checks: ${local}` }, decoded.tx);
     }
-    if (!checkSignature(decoded.tx)) {
+    if (!hasMalformedSigningKey(decoded.tx) && !checkSignature(decoded.tx)) {
       return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: 'fails local checks: Invalid signature.' }, decoded.tx);
     }
     const ter = this.applyToOpen(decoded);

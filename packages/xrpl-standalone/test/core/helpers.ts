@@ -1,5 +1,7 @@
 // Test helpers: drive a LedgerNode directly with blobs signed by xrpl.js wallets.
 import { Wallet, type SubmittableTransaction } from 'xrpl';
+import { encode, encodeForSigning } from 'ripple-binary-codec';
+import { sign } from 'ripple-keypairs';
 import { LedgerNode, GENESIS_SEED } from '../../src/core/ledger-node';
 import type { CoreConfig, SubmitResult } from '../../src/core/contract';
 import { accountRootKey } from '../../src/core/keylets';
@@ -30,13 +32,28 @@ export class Harness {
   }
 
   sign(wallet: Wallet, tx: Record<string, unknown>, opts: { seq?: number; fee?: string } = {}): string {
+    const account = (tx.Account as string | undefined) ?? wallet.classicAddress;
     const prepared = {
       Fee: opts.fee ?? this.node.config.baseFee.toString(),
-      Sequence: opts.seq ?? this.nextSeq(wallet.classicAddress),
+      Sequence: opts.seq ?? this.nextSeq(account),
       ...tx,
-      Account: (tx.Account as string | undefined) ?? wallet.classicAddress,
+      Account: account,
     } as unknown as SubmittableTransaction;
     return wallet.sign(prepared).tx_blob;
+  }
+
+  /** Sign without xrpl.js validation (to build transactions rippled itself must reject). */
+  signRaw(wallet: Wallet, tx: Record<string, unknown>, opts: { seq?: number; fee?: string } = {}): string {
+    const account = (tx.Account as string | undefined) ?? wallet.classicAddress;
+    const prepared: Record<string, unknown> = {
+      Fee: opts.fee ?? this.node.config.baseFee.toString(),
+      Sequence: opts.seq ?? this.nextSeq(account),
+      SigningPubKey: wallet.publicKey,
+      ...tx,
+      Account: account,
+    };
+    prepared.TxnSignature = sign(encodeForSigning(prepared), wallet.privateKey);
+    return encode(prepared);
   }
 
   submit(wallet: Wallet, tx: Record<string, unknown>, opts: { seq?: number; fee?: string } = {}): SubmitResult {
