@@ -15,6 +15,7 @@ import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
 import { healthRoutes } from './modules/health/routes';
 import { userRoutes } from './modules/users/routes';
+import { registerWallets } from './modules/wallets/routes';
 import { registerSessions } from './plugins/auth';
 import { registerCsrf } from './plugins/csrf';
 import { createOriginPolicy } from './plugins/origin';
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   adminRoutes(app);
 
   // Feature modules register here (one line each).
+  await registerWallets(app, deps);
 
   await registerWeb(app, deps.webDistDir);
 

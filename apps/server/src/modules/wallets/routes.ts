@@ -10,7 +10,7 @@ import {
 } from '@ledgerpad/shared';
 import type { AppDeps } from '../../app';
 import { bootstrapSettings, bootstrapStandalone, ensurePublicPlatformWallets, recordGenesis } from '../../bootstrap/platform';
-import type { Keyring } from '../../keys/envelope';
+import { generateMasterKey, Keyring } from '../../keys/envelope';
 import { loadKeyring } from '../../keys/key-file';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
@@ -55,11 +55,11 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
 export async function registerWallets(app: FastifyInstance, deps: AppDeps): Promise<WalletsModule> {
   const { config, database } = deps;
   const db = database.db;
-  const keyring = loadKeyring({
-    masterKey: config.MASTER_KEY,
-    previousKeys: config.MASTER_KEY_PREVIOUS,
-    dataDir: config.dataDir,
-  });
+  // Tests without MASTER_KEY get a throw-away key instead of writing a key file into ./data.
+  const keyring =
+    config.NODE_ENV === 'test' && !config.MASTER_KEY
+      ? new Keyring(generateMasterKey())
+      : loadKeyring({ masterKey: config.MASTER_KEY, previousKeys: config.MASTER_KEY_PREVIOUS, dataDir: config.dataDir });
   const connection = isXrplConnection(deps.ledger) ? deps.ledger : undefined;
   const submissions = connection
     ? new SubmissionService({ database, connection, signers: createSignerSource(db, keyring), log: app.log })
