@@ -264,7 +264,7 @@ export class LedgerNode implements LedgerNodeApi {
   }
 
   private viewContext() {
-    return { ledgerSeq: this.open.seq, parentCloseTime: this.last.header.close_time, config: this.config };
+    return { ledgerSeq: this.open.seq, parentCloseTime: this.last.header.close_time, parentHash: this.last.header.ledger_hash, config: this.config };
   }
 
   submit(txBlob: string): SubmitResult {

@@ -33,6 +33,8 @@ export interface ViewContext {
   ledgerSeq: number;
   /** Close time of the parent ledger (rippled's view().parentCloseTime()). */
   parentCloseTime: number;
+  /** Hash of the parent ledger (AMMCreate derives the AMM account from it). */
+  parentHash?: string;
   config: CoreConfig;
 }
 

@@ -156,6 +156,5 @@ export const ammCreate: Transactor = {
 };
 
 function parentLedgerHash(ctx: ApplyContext): string {
-  const c = ctx.view.ctx as unknown as { parentHash?: string };
-  return c.parentHash ?? '0'.repeat(64);
+  return ctx.view.ctx.parentHash ?? '0'.repeat(64);
 }
