@@ -1,0 +1,98 @@
+// Shared benchmark plumbing: a ledger, funded accounts, and pipelined WebSocket submission.
+import WebSocket from 'ws';
+import { Wallet, type Transaction } from 'xrpl';
+import { GENESIS_SEED, startStandaloneLedger, type StandaloneLedger } from '../src/index';
+
+export const genesis = Wallet.fromSeed(GENESIS_SEED, { algorithm: 'secp256k1' as never });
+
+/** A WebSocket reply; `result` is left loosely typed because each benchmark reads its own fields. */
+export interface Reply {
+  id?: number;
+  status?: string;
+  error?: string;
+  result?: Record<string, unknown> & { engine_result?: string };
+}
+
+export interface Rpc {
+  request(body: Record<string, unknown>): Promise<Reply>;
+  /** Sends every request without waiting, resolves with all replies in order. */
+  pipeline(bodies: Array<Record<string, unknown>>): Promise<Reply[]>;
+  close(): void;
+}
+
+export async function connect(url: string): Promise<Rpc> {
+  const ws = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  let nextId = 1;
+  const pending = new Map<number, (reply: Reply) => void>();
+  ws.on('message', (data) => {
+    const reply = JSON.parse(String(data)) as Reply;
+    const resolve = pending.get(reply.id as number);
+    if (resolve) {
+      pending.delete(reply.id as number);
+      resolve(reply);
+    }
+  });
+  const request = (body: Record<string, unknown>) =>
+    new Promise<Reply>((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ ...body, id, api_version: 2 }));
+    });
+  return {
+    request,
+    pipeline: (bodies) => Promise.all(bodies.map((b) => request(b))),
+    close: () => ws.close(),
+  };
+}
+
+export interface BenchLedger {
+  ledger: StandaloneLedger;
+  rpc: Rpc;
+  close(): Promise<void>;
+}
+
+export async function startBenchLedger(): Promise<BenchLedger> {
+  const ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: 0, faucet: false });
+  const rpc = await connect(ledger.url);
+  return {
+    ledger,
+    rpc,
+    close: async () => {
+      rpc.close();
+      await ledger.close();
+    },
+  };
+}
+
+export async function accountSequence(rpc: Rpc, address: string): Promise<number> {
+  const reply = await rpc.request({ command: 'account_info', account: address, ledger_index: 'current' });
+  return Number((reply.result?.account_data as { Sequence: number }).Sequence);
+}
+
+/** Signs transactions with consecutive sequences (Fee fixed), ready to submit. */
+export function signSequence(wallet: Wallet, txs: Array<Record<string, unknown>>, firstSequence: number, fee: string): string[] {
+  return txs.map(
+    (tx, i) => wallet.sign({ Fee: fee, Flags: 0, ...tx, Account: wallet.address, Sequence: firstSequence + i } as Transaction).tx_blob,
+  );
+}
+
+/** Funds `count` fresh accounts from genesis with `drops` each, closes, and returns their wallets. */
+export async function fundAccounts(bench: BenchLedger, count: number, drops: string, algorithm?: 'ed25519' | 'secp256k1'): Promise<Wallet[]> {
+  const wallets = Array.from({ length: count }, () => Wallet.generate(algorithm as never));
+  const sequence = await accountSequence(bench.rpc, genesis.address);
+  const blobs = signSequence(
+    genesis,
+    wallets.map((w) => ({ TransactionType: 'Payment', Destination: w.address, Amount: drops })),
+    sequence,
+    '10',
+  );
+  const replies = await bench.rpc.pipeline(blobs.map((tx_blob) => ({ command: 'submit', tx_blob })));
+  const failed = replies.filter((r) => r.result?.engine_result !== 'tesSUCCESS');
+  if (failed.length > 0) throw new Error(`funding failed: ${JSON.stringify(failed[0])}`);
+  await bench.rpc.request({ command: 'ledger_accept' });
+  return wallets;
+}

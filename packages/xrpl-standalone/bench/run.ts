@@ -1,0 +1,93 @@
+// npm run bench -w packages/xrpl-standalone
+// One function per figure; each prints its own line. The DEX/AMM benchmarks (AMM swaps, offer
+// crossing) are added to BENCHMARKS the same way.
+import { decode, encodeForSigning } from 'ripple-binary-codec';
+import { verify } from 'ripple-keypairs';
+import { accountRootIndex as accountRootIndexOf } from '../src/server/keylets';
+import { fundAccounts, signSequence, startBenchLedger } from './harness';
+
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+const ACCOUNTS = 100;
+const PAYMENTS_PER_ACCOUNT = 30;
+const CLOSE_EVERY = 500;
+
+/** Pre-signed XRP payments from many accounts through the WebSocket API, closed into ledgers. */
+async function benchXrpPayments(): Promise<Figure & { blobs: string[] }> {
+  const bench = await startBenchLedger();
+  try {
+    const senders = await fundAccounts(bench, ACCOUNTS, '1000000000');
+    const receivers = await fundAccounts(bench, 10, '100000000');
+    const blobs: string[] = [];
+    // Interleave senders so each ledger holds many accounts, as real traffic would.
+    const perSender = senders.map((wallet, s) => {
+      const sequence = Number(bench.ledger.node.current().read(accountRootIndexOf(wallet.address))?.Sequence);
+      return signSequence(
+        wallet,
+        Array.from({ length: PAYMENTS_PER_ACCOUNT }, (_, i) => ({
+          TransactionType: 'Payment',
+          Destination: receivers[(s + i) % receivers.length]?.address,
+          Amount: String(1000 + i),
+        })),
+        sequence,
+        '10',
+      );
+    });
+    for (let i = 0; i < PAYMENTS_PER_ACCOUNT; i += 1) for (const list of perSender) blobs.push(list[i] as string);
+
+    const startIndex = bench.ledger.node.validated().header.ledger_index;
+    const started = performance.now();
+    for (let offset = 0; offset < blobs.length; offset += CLOSE_EVERY) {
+      const chunk = blobs.slice(offset, offset + CLOSE_EVERY);
+      await bench.rpc.pipeline(chunk.map((tx_blob) => ({ command: 'submit', tx_blob })));
+      await bench.rpc.request({ command: 'ledger_accept' });
+    }
+    const seconds = (performance.now() - started) / 1000;
+    let applied = 0;
+    const endIndex = bench.ledger.node.validated().header.ledger_index;
+    for (let index = startIndex + 1; index <= endIndex; index += 1) {
+      for (const tx of bench.ledger.node.ledger({ ledger_index: index })?.transactions ?? []) {
+        if (tx.meta.TransactionResult === 'tesSUCCESS') applied += 1;
+      }
+    }
+    if (applied !== blobs.length) console.warn(`only ${applied} of ${blobs.length} payments applied`);
+    return { name: 'XRP payments applied (WebSocket submit + close)', value: applied / seconds, unit: 'tx/s', blobs };
+  } finally {
+    await bench.close();
+  }
+}
+
+/** The bare cost of checking the same transactions' signatures, nothing else. */
+function benchSignatureVerification(blobs: string[]): Figure {
+  const items = blobs.map((blob) => {
+    const tx = decode(blob) as Record<string, unknown>;
+    return { message: encodeForSigning(tx as never), signature: String(tx.TxnSignature), key: String(tx.SigningPubKey) };
+  });
+  const started = performance.now();
+  for (const { message, signature, key } of items) {
+    if (!verify(message, signature, key)) throw new Error('bad signature in benchmark set');
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { name: 'bare signature verifications', value: items.length / seconds, unit: 'verify/s' };
+}
+
+function print(figure: Figure): void {
+  console.log(`${figure.name.padEnd(52)} ${figure.value.toFixed(0).padStart(8)} ${figure.unit}`);
+}
+
+async function main(): Promise<void> {
+  console.log(`xrpl-standalone benchmark (node ${process.version}, ${ACCOUNTS * PAYMENTS_PER_ACCOUNT} payments)`);
+  const payments = await benchXrpPayments();
+  print(payments);
+  const verification = benchSignatureVerification(payments.blobs);
+  print(verification);
+  const ratio = payments.value / verification.value;
+  console.log(`${'ratio applied/s ÷ verify/s (target ≥ 0.5)'.padEnd(52)} ${ratio.toFixed(2).padStart(8)}`);
+  console.log(`${'target ≥ 1000 tx/s'.padEnd(52)} ${payments.value >= 1000 ? '    met' : 'NOT met'}`);
+}
+
+await main();

@@ -1,0 +1,138 @@
+// Public entry point: start a stand-alone XRP Ledger server speaking rippled's API.
+import type { ClosedLedgerRecord, CoreConfig, LedgerNodeApi } from './core/contract';
+import { LedgerNode } from './core/ledger-node';
+import type { ServerServices } from './server/context';
+import { Faucet } from './server/faucet';
+import { listen } from './server/http-server';
+import { LedgerStore } from './server/store';
+import { SubscriptionHub } from './server/subscriptions';
+
+export type { ClosedLedgerRecord, CoreConfig, LedgerNodeApi } from './core/contract';
+export { methods } from './server/methods';
+export { subscribeExtensions } from './server/methods/subscribe';
+export { GENESIS_SEED } from './server/faucet';
+
+export const GENESIS_ADDRESS = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
+
+/** Amounts in drops; numbers and decimal strings are accepted for convenience and converted exactly. */
+export type Drops = bigint | number | string;
+
+export interface StandaloneLedgerOptions {
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1 (every client is then admin, as rippled's local admin port). */
+  host?: string;
+  /** Close the open ledger every this many ms (default 1000); 0 = only on `ledger_accept`. */
+  closeIntervalMs?: number;
+  /** Directory for the crash-safe ledger store; none = in memory only. */
+  dataDir?: string;
+  /** Account reserve in drops (default 1 XRP). */
+  reserveBase?: Drops;
+  /** Owner reserve per object in drops (default 0.2 XRP). */
+  reserveIncrement?: Drops;
+  /** Reference transaction cost in drops (default 10). */
+  baseFee?: Drops;
+  networkId?: number;
+  /** Serve the faucet on POST /accounts (default true). */
+  faucet?: boolean;
+}
+
+export interface StandaloneLedger extends AsyncDisposable {
+  /** ws://host:port */
+  readonly url: string;
+  /** http://host:port (JSON-RPC) */
+  readonly httpUrl: string;
+  /** host:port, as xrpl.js fundWallet's `faucetHost`. */
+  readonly faucetHost: string;
+  readonly port: number;
+  readonly node: LedgerNodeApi;
+  /** Close the open ledger now (same as `ledger_accept`). */
+  closeLedger(): ClosedLedgerRecord;
+  close(): Promise<void>;
+}
+
+function toDrops(value: Drops | undefined, fallback: bigint, name: string): bigint {
+  if (value === undefined) return fallback;
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value === 'string' && /^\d+$/.test(value)) return BigInt(value);
+  throw new TypeError(`${name} must be a whole number of drops`);
+}
+
+export async function startStandaloneLedger(options: StandaloneLedgerOptions = {}): Promise<StandaloneLedger> {
+  const host = options.host ?? '127.0.0.1';
+  const closeIntervalMs = options.closeIntervalMs ?? 1000;
+  const config: CoreConfig = {
+    baseFee: toDrops(options.baseFee, 10n, 'baseFee'),
+    reserveBase: toDrops(options.reserveBase, 1_000_000n, 'reserveBase'),
+    reserveIncrement: toDrops(options.reserveIncrement, 200_000n, 'reserveIncrement'),
+    networkId: options.networkId,
+  };
+  const node: LedgerNodeApi = new LedgerNode(config);
+  let store: LedgerStore | undefined;
+  if (options.dataDir) {
+    store = new LedgerStore(options.dataDir);
+    const records = store.load();
+    if (records.length > 0) node.restore(records);
+    // A fresh store starts with this node's genesis ledgers, so the persisted chain is complete.
+    else for (const record of node.initialRecords()) store.append(record);
+  }
+  const subscriptions = new SubscriptionHub(node);
+  const services: ServerServices = {
+    node,
+    subscriptions,
+    startedAt: Date.now(),
+    closeIntervalMs,
+    port: 0,
+    closeLedger: () => node.closeLedger(),
+  };
+  // Persist before publishing: no client ever sees a ledger a crash could lose.
+  const stopListening = node.onLedgerClosed((record) => {
+    if (store) {
+      try {
+        store.append(record);
+      } catch (err) {
+        console.error('xrpl-standalone: could not persist ledger', record.header.ledger_index, err);
+      }
+    }
+    subscriptions.publishClosed(record);
+  });
+  const faucet = options.faucet === false ? undefined : new Faucet(services);
+  const server = await listen(services, faucet, { host, port: options.port ?? 0 });
+  services.port = server.port;
+
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const schedule = (): void => {
+    if (closeIntervalMs <= 0 || closed) return;
+    timer = setTimeout(() => {
+      try {
+        node.closeLedger();
+      } catch (err) {
+        console.error('xrpl-standalone: ledger close failed', err);
+      }
+      schedule();
+    }, closeIntervalMs);
+  };
+  schedule();
+
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    if (timer) clearTimeout(timer);
+    await server.close();
+    stopListening();
+    store?.close();
+  };
+  return {
+    url: `ws://${urlHost}:${server.port}`,
+    httpUrl: `http://${urlHost}:${server.port}`,
+    faucetHost: `${urlHost}:${server.port}`,
+    port: server.port,
+    node,
+    closeLedger: () => services.closeLedger(),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

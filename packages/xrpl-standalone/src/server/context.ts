@@ -1,0 +1,34 @@
+// What a method handler sees: the ledger node, the request's parameters and API version, and the
+// server services (closing ledgers, subscriptions) it may drive.
+import type { ClosedLedgerRecord, JsonObject, LedgerNodeApi } from '../core/contract';
+import type { SubscriptionHub, Subscriber } from './subscriptions';
+import type { ApiVersion } from './tx-format';
+
+export interface ServerServices {
+  readonly node: LedgerNodeApi;
+  readonly subscriptions: SubscriptionHub;
+  /** Milliseconds since the Unix epoch when the server started (server_info uptime). */
+  readonly startedAt: number;
+  readonly closeIntervalMs: number;
+  /** The port the server listens on once started (server_info ports). */
+  port: number;
+  /** Close the open ledger now (ledger_accept, faucet in manual-close mode). */
+  closeLedger(): ClosedLedgerRecord;
+}
+
+export interface MethodContext {
+  readonly services: ServerServices;
+  readonly node: LedgerNodeApi;
+  readonly params: JsonObject;
+  readonly apiVersion: ApiVersion;
+  /** Connections on the loopback interface are admin, as in rippled's default [port_*] admin = 127.0.0.1. */
+  readonly admin: boolean;
+  /** The WebSocket connection, for subscribe/unsubscribe; absent over JSON-RPC. */
+  readonly subscriber?: Subscriber;
+}
+
+export interface MethodSpec {
+  handler(ctx: MethodContext): JsonObject | Promise<JsonObject>;
+  /** Admin-only command (rippled's Role::ADMIN). */
+  admin?: boolean;
+}

@@ -1,0 +1,54 @@
+// account_lines: trust lines from the account's side, filtered by peer, paged.
+import type { JsonObject } from '../../core/contract';
+import type { MethodSpec } from '../context';
+import { ownedEntries } from '../owner-dir';
+import { pageEntries, readDirMarker } from '../paging';
+import { optionalAccount, optionalBool, readLimit, requireAccount, resolveLedger } from '../params';
+import { lineFromSide, readAccountRoot } from './account-info';
+
+const LOW = { reserve: 0x10000, auth: 0x40000, noRipple: 0x100000, freeze: 0x400000, deepFreeze: 0x2000000 };
+const HIGH = { reserve: 0x20000, auth: 0x80000, noRipple: 0x200000, freeze: 0x800000, deepFreeze: 0x4000000 };
+
+export const accountLinesMethod: MethodSpec = {
+  handler: ({ node, params }) => {
+    const account = requireAccount(params);
+    const peer = optionalAccount(params, 'peer');
+    const ignoreDefault = optionalBool(params, 'ignore_default');
+    const limit = readLimit(params, { min: 10, default: 200, max: 400 });
+    const start = readDirMarker(params);
+    const { view, fields } = resolveLedger(node, params);
+    readAccountRoot(view, account, fields);
+    const page = pageEntries(ownedEntries(view, account), start, limit, (entry) => {
+      if (entry.LedgerEntryType !== 'RippleState') return undefined;
+      const line = lineFromSide(entry, account);
+      if (peer && line.peer !== peer) return undefined;
+      const flags = Number(entry.Flags ?? 0);
+      const mine = line.isLow ? LOW : HIGH;
+      const theirs = line.isLow ? HIGH : LOW;
+      // ignore_default skips lines this account holds only because the peer reserved them.
+      if (ignoreDefault && (flags & mine.reserve) === 0) return undefined;
+      const out: JsonObject = {
+        account: line.peer,
+        balance: line.balance,
+        currency: line.currency,
+        limit: line.limit,
+        limit_peer: line.limitPeer,
+        quality_in: Number(entry[line.isLow ? 'LowQualityIn' : 'HighQualityIn'] ?? 0),
+        quality_out: Number(entry[line.isLow ? 'LowQualityOut' : 'HighQualityOut'] ?? 0),
+      };
+      if (flags & mine.auth) out.authorized = true;
+      if (flags & theirs.auth) out.peer_authorized = true;
+      out.no_ripple = (flags & mine.noRipple) !== 0;
+      out.no_ripple_peer = (flags & theirs.noRipple) !== 0;
+      if (flags & mine.freeze) out.freeze = true;
+      if (flags & theirs.freeze) out.freeze_peer = true;
+      if (flags & mine.deepFreeze) out.deep_freeze = true;
+      if (flags & theirs.deepFreeze) out.deep_freeze_peer = true;
+      return out;
+    });
+    const result: JsonObject = { account, lines: page.items, ...fields };
+    if (params.limit !== undefined) result.limit = limit;
+    if (page.marker) result.marker = page.marker;
+    return result;
+  },
+};

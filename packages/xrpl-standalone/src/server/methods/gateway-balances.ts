@@ -1,0 +1,73 @@
+// gateway_balances: what an issuer owes (obligations), holds at hot wallets (balances), and is
+// owed (assets), summed exactly over its trust lines.
+import { isValidClassicAddress } from 'ripple-address-codec';
+import type { JsonObject } from '../../core/contract';
+import type { MethodSpec } from '../context';
+import { RpcError } from '../errors';
+import { addDecimal, formatDecimal, negateDecimal, parseDecimal, type Decimal } from '../decimal';
+import { ownedEntries } from '../owner-dir';
+import { requireAccount, resolveLedger } from '../params';
+import { lineFromSide, readAccountRoot } from './account-info';
+
+function readHotWallets(params: JsonObject): Set<string> {
+  const value = params.hotwallet;
+  if (value === undefined) return new Set();
+  const list = Array.isArray(value) ? value : [value];
+  for (const w of list) {
+    if (typeof w !== 'string' || !isValidClassicAddress(w)) throw new RpcError('invalidHotWallet');
+  }
+  return new Set(list as string[]);
+}
+
+function add(map: Map<string, Decimal>, key: string, value: Decimal): void {
+  const prev = map.get(key);
+  map.set(key, prev ? addDecimal(prev, value) : value);
+}
+
+type PeerBalances = Map<string, Array<{ currency: string; value: string }>>;
+
+function pushPeer(map: PeerBalances, peer: string, currency: string, value: Decimal): void {
+  const list = map.get(peer) ?? [];
+  list.push({ currency, value: formatDecimal(value) });
+  map.set(peer, list);
+}
+
+export const gatewayBalancesMethod: MethodSpec = {
+  handler: ({ node, params }) => {
+    const account = requireAccount(params);
+    const hotWallets = readHotWallets(params);
+    const { view, fields } = resolveLedger(node, params);
+    readAccountRoot(view, account, fields);
+    const obligations = new Map<string, Decimal>();
+    const balances: PeerBalances = new Map();
+    const assets: PeerBalances = new Map();
+    const frozen: PeerBalances = new Map();
+    for (const entry of ownedEntries(view, account)) {
+      if (entry.LedgerEntryType !== 'RippleState') continue;
+      const line = lineFromSide(entry, account);
+      const balance = parseDecimal(line.balance);
+      if (balance.mantissa === 0n) continue;
+      const flags = Number(entry.Flags ?? 0);
+      // The peer's freeze of this line (lsfLowFreeze/lsfHighFreeze set by the peer).
+      const frozenByPeer = (flags & (line.isLow ? 0x800000 : 0x400000)) !== 0;
+      if (hotWallets.has(line.peer)) {
+        // A hot wallet's balance, from the hot wallet's side.
+        pushPeer(balances, line.peer, line.currency, negateDecimal(balance));
+      } else if (balance.mantissa > 0n) {
+        pushPeer(assets, line.peer, line.currency, balance);
+      } else if (frozenByPeer) {
+        pushPeer(frozen, line.peer, line.currency, negateDecimal(balance));
+      } else {
+        add(obligations, line.currency, negateDecimal(balance));
+      }
+    }
+    const result: JsonObject = { account };
+    if (obligations.size > 0) {
+      result.obligations = Object.fromEntries([...obligations].map(([c, v]) => [c, formatDecimal(v)]));
+    }
+    if (balances.size > 0) result.balances = Object.fromEntries(balances);
+    if (frozen.size > 0) result.frozen_balances = Object.fromEntries(frozen);
+    if (assets.size > 0) result.assets = Object.fromEntries(assets);
+    return { ...result, ...fields };
+  },
+};

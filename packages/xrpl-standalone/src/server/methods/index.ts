@@ -1,0 +1,57 @@
+// The method table: one line per rippled command. Handlers live one area per file; the DEX/AMM
+// code adds its own files (book-offers.ts, account-offers.ts, amm-info.ts, ripple-path-find.ts)
+// with one line each here.
+import type { MethodSpec } from '../context';
+import { accountCurrenciesMethod, accountInfoMethod } from './account-info';
+import { accountOffersMethod } from './account-offers';
+import { ammInfoMethod } from './amm-info';
+import { bookOffersMethod } from './book-offers';
+import { accountLinesMethod } from './account-lines';
+import { accountObjectsMethod } from './account-objects';
+import { accountTxMethod } from './account-tx';
+import { gatewayBalancesMethod } from './gateway-balances';
+import { ledgerClosedMethod, ledgerCurrentMethod, ledgerMethod } from './ledger';
+import { ledgerDataMethod } from './ledger-data';
+import { ledgerEntryMethod } from './ledger-entry';
+import { norippleCheckMethod } from './noripple-check';
+import {
+  feeMethod,
+  ledgerAcceptMethod,
+  pingMethod,
+  randomMethod,
+  serverDefinitionsMethod,
+  serverInfoMethod,
+  serverStateMethod,
+} from './server-info';
+import { submitMethod } from './submit';
+import { subscribeMethod, unsubscribeMethod } from './subscribe';
+import { txMethod } from './tx';
+
+export const methods: Record<string, MethodSpec> = {
+  account_currencies: accountCurrenciesMethod,
+  account_info: accountInfoMethod,
+  account_lines: accountLinesMethod,
+  account_objects: accountObjectsMethod,
+  account_offers: accountOffersMethod,
+  amm_info: ammInfoMethod,
+  book_offers: bookOffersMethod,
+  account_tx: accountTxMethod,
+  fee: feeMethod,
+  gateway_balances: gatewayBalancesMethod,
+  ledger: ledgerMethod,
+  ledger_accept: ledgerAcceptMethod,
+  ledger_closed: ledgerClosedMethod,
+  ledger_current: ledgerCurrentMethod,
+  ledger_data: ledgerDataMethod,
+  ledger_entry: ledgerEntryMethod,
+  noripple_check: norippleCheckMethod,
+  ping: pingMethod,
+  random: randomMethod,
+  server_definitions: serverDefinitionsMethod,
+  server_info: serverInfoMethod,
+  server_state: serverStateMethod,
+  submit: submitMethod,
+  subscribe: subscribeMethod,
+  tx: txMethod,
+  unsubscribe: unsubscribeMethod,
+};

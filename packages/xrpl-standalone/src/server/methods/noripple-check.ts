@@ -1,0 +1,66 @@
+// noripple_check: advice (and fixing transactions) on DefaultRipple / NoRipple for a gateway or user.
+import type { JsonObject } from '../../core/contract';
+import type { MethodSpec } from '../context';
+import { RpcError, invalidField, missingField } from '../errors';
+import { ownedEntries } from '../owner-dir';
+import { optionalBool, readLimit, requireAccount, resolveLedger } from '../params';
+import { readAccountRoot } from './account-info';
+
+const LSF_DEFAULT_RIPPLE = 0x00800000;
+const TF_SET_NO_RIPPLE = 0x00020000;
+const TF_CLEAR_NO_RIPPLE = 0x00040000;
+
+export const norippleCheckMethod: MethodSpec = {
+  handler: ({ node, params }) => {
+    const account = requireAccount(params);
+    if (params.role === undefined) throw missingField('role');
+    if (params.role !== 'gateway' && params.role !== 'user') throw new RpcError('invalidParams', 'role field is invalid');
+    const gateway = params.role === 'gateway';
+    const wantTransactions = optionalBool(params, 'transactions');
+    let limit = readLimit(params, { min: 1, default: 300, max: 500 });
+    if (params.limit !== undefined && typeof params.limit !== 'number') throw invalidField('limit');
+    const { view, fields } = resolveLedger(node, params);
+    const root = readAccountRoot(view, account, fields);
+    let seq = Number(root.Sequence);
+    const fee = node.config.baseFee.toString();
+    const problems: string[] = [];
+    const transactions: JsonObject[] = [];
+    const fill = (tx: JsonObject): void => {
+      transactions.push({ ...tx, Sequence: seq, Account: account, Fee: fee });
+      seq += 1;
+    };
+    const defaultRipple = (Number(root.Flags ?? 0) & LSF_DEFAULT_RIPPLE) !== 0;
+    if (defaultRipple && !gateway) {
+      problems.push(
+        'You appear to have set your default ripple flag even though you are not a gateway. This is not recommended unless you are experimenting',
+      );
+    } else if (gateway && !defaultRipple) {
+      problems.push('You should immediately set your default ripple flag');
+      fill({ TransactionType: 'AccountSet', SetFlag: 8 });
+    }
+    for (const entry of ownedEntries(view, account)) {
+      if (limit <= 0) break;
+      if (entry.LedgerEntryType !== 'RippleState') continue;
+      const low = entry.LowLimit as { currency: string; issuer: string; value: string };
+      const high = entry.HighLimit as { currency: string; issuer: string; value: string };
+      const isLow = low.issuer === account;
+      const noRipple = (Number(entry.Flags ?? 0) & (isLow ? 0x100000 : 0x200000)) !== 0;
+      let problem: string;
+      if (noRipple && gateway) problem = 'You should clear the no ripple flag on your ';
+      else if (!gateway && !noRipple) problem = 'You should probably set the no ripple flag on your ';
+      else continue;
+      limit -= 1;
+      const peerLimit = isLow ? high : low;
+      const myLimit = isLow ? low : high;
+      problems.push(`${problem}${peerLimit.currency} line to ${peerLimit.issuer}`);
+      fill({
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: myLimit.currency, issuer: peerLimit.issuer, value: myLimit.value },
+        Flags: noRipple ? TF_CLEAR_NO_RIPPLE : TF_SET_NO_RIPPLE,
+      });
+    }
+    const result: JsonObject = { problems, ...fields };
+    if (wantTransactions) result.transactions = transactions;
+    return result;
+  },
+};

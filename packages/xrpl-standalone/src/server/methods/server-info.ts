@@ -1,0 +1,127 @@
+// server_info / server_state / fee / ping / random / server_definitions / ledger_accept.
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { JsonObject } from '../../core/contract';
+import type { MethodContext, MethodSpec } from '../context';
+import { completeLedgers, dropsToXrpNumber } from '../ledger-info';
+
+const BUILD_VERSION = '2.4.0-xrpl-standalone';
+// A fixed, well-formed node public key: stand-alone has no peers, so identity is cosmetic.
+const PUBKEY_NODE = 'n9KAa2zVWjPHgfzsE3iZ8HAbzJtPrnoh4H2M2HgE7dfqtvyEb1KJ';
+
+function stateAccounting(uptimeUs: bigint): JsonObject {
+  const zero = { duration_us: '0', transitions: '0' };
+  return {
+    connected: zero,
+    disconnected: zero,
+    full: { duration_us: uptimeUs.toString(), transitions: '1' },
+    syncing: zero,
+    tracking: zero,
+  };
+}
+
+function serverInfo(ctx: MethodContext, inDrops: boolean): JsonObject {
+  const { node, services } = ctx;
+  const validated = node.validated();
+  const { baseFee, reserveBase, reserveIncrement, networkId } = node.config;
+  const now = Date.now();
+  const uptimeUs = BigInt(now - services.startedAt) * 1000n;
+  const age = Math.max(0, Math.floor(now / 1000) - 946_684_800 - validated.header.close_time);
+  const info: JsonObject = {
+    build_version: BUILD_VERSION,
+    complete_ledgers: completeLedgers(node),
+    hostid: 'xrpl-standalone',
+    initial_sync_duration_us: '0',
+    io_latency_ms: 1,
+    jq_trans_overflow: '0',
+    last_close: { converge_time_s: services.closeIntervalMs / 1000, proposers: 0 },
+    network_ledger: undefined,
+    node_size: 'tiny',
+    peer_disconnects: '0',
+    peer_disconnects_resources: '0',
+    peers: 0,
+    ports: [{ port: String(services.port), protocol: ['http', 'ws'] }],
+    pubkey_node: PUBKEY_NODE,
+    server_state: 'full',
+    server_state_duration_us: uptimeUs.toString(),
+    state_accounting: stateAccounting(uptimeUs),
+    time: new Date(now).toISOString(),
+    uptime: Math.floor((now - services.startedAt) / 1000),
+    validation_quorum: 0,
+  };
+  delete info.network_ledger;
+  info.network_id = networkId ?? 0;
+  if (inDrops) {
+    info.load_base = 256;
+    info.load_factor = 256;
+    info.load_factor_fee_escalation = 256;
+    info.load_factor_fee_queue = 256;
+    info.load_factor_fee_reference = 256;
+    info.load_factor_server = 256;
+    info.validated_ledger = {
+      base_fee: Number(baseFee),
+      close_time: validated.header.close_time,
+      hash: validated.header.ledger_hash,
+      reserve_base: Number(reserveBase),
+      reserve_inc: Number(reserveIncrement),
+      seq: validated.header.ledger_index,
+    };
+  } else {
+    info.load_factor = 1;
+    info.validated_ledger = {
+      age,
+      base_fee_xrp: dropsToXrpNumber(baseFee),
+      hash: validated.header.ledger_hash,
+      reserve_base_xrp: dropsToXrpNumber(reserveBase),
+      reserve_inc_xrp: dropsToXrpNumber(reserveIncrement),
+      seq: validated.header.ledger_index,
+    };
+  }
+  return inDrops ? { state: info } : { info };
+}
+
+export const serverInfoMethod: MethodSpec = { handler: (ctx) => serverInfo(ctx, false) };
+export const serverStateMethod: MethodSpec = { handler: (ctx) => serverInfo(ctx, true) };
+
+export const feeMethod: MethodSpec = {
+  handler: ({ node }) => {
+    const base = node.config.baseFee.toString();
+    const current = node.current();
+    return {
+      current_ledger_size: String(current.transactions.length),
+      current_queue_size: '0',
+      drops: { base_fee: base, median_fee: (node.config.baseFee * 500n).toString(), minimum_fee: base, open_ledger_fee: base },
+      expected_ledger_size: '1000',
+      ledger_current_index: current.header.ledger_index,
+      levels: { median_level: '128000', minimum_level: '256', open_ledger_level: '256', reference_level: '256' },
+      max_queue_size: '20000',
+    };
+  },
+};
+
+// rippled tells admin (and identified) clients their role.
+export const pingMethod: MethodSpec = { handler: ({ admin }) => (admin ? { role: 'admin', unlimited: true } : {}) };
+
+export const randomMethod: MethodSpec = {
+  handler: () => ({ random: randomBytes(32).toString('hex').toUpperCase() }),
+};
+
+let definitionsCache: JsonObject | undefined;
+export const serverDefinitionsMethod: MethodSpec = {
+  handler: () => {
+    if (!definitionsCache) {
+      const require = createRequire(import.meta.url);
+      const definitions = require('ripple-binary-codec/dist/enums/definitions.json') as JsonObject;
+      definitionsCache = { ...definitions };
+    }
+    return definitionsCache;
+  },
+};
+
+export const ledgerAcceptMethod: MethodSpec = {
+  admin: true,
+  handler: ({ services, node }) => {
+    services.closeLedger();
+    return { ledger_current_index: node.current().header.ledger_index };
+  },
+};

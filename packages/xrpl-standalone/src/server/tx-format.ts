@@ -1,0 +1,142 @@
+// Shapes a stored transaction the way rippled prints it for each API version (tx, account_tx,
+// ledger, streams). v2 moves the transaction under `tx_json`, the hash beside it, and replaces a
+// Payment's `Amount` with `DeliverMax`; v1 keeps the flat shape and adds `DeliverMax` beside `Amount`.
+import type { JsonObject, LedgerNodeApi, TxRecord } from '../core/contract';
+
+const RIPPLE_EPOCH = 946_684_800;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+export type ApiVersion = 1 | 2;
+
+export function closeTimeIso(closeTime: number): string {
+  return new Date((closeTime + RIPPLE_EPOCH) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** rippled's to_string(NetClock::time_point): "2024-Jan-01 00:00:00.000000000 UTC". */
+export function closeTimeHuman(closeTime: number): string {
+  const d = new Date((closeTime + RIPPLE_EPOCH) * 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}-${MONTHS[d.getUTCMonth()]}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(
+    d.getUTCMinutes(),
+  )}:${pad(d.getUTCSeconds())}.000000000 UTC`;
+}
+
+/** rippled's RPC::insertDeliverMax. */
+export function txJsonForApi(tx: JsonObject, apiVersion: ApiVersion): JsonObject {
+  const out: JsonObject = { ...tx };
+  if (out.TransactionType === 'Payment' && out.Amount !== undefined) {
+    out.DeliverMax = out.Amount;
+    if (apiVersion > 1) delete out.Amount;
+  }
+  return out;
+}
+
+export interface TxLocation {
+  ledgerHash?: string;
+  validated: boolean;
+}
+
+export function locateTx(node: LedgerNodeApi, record: TxRecord): TxLocation {
+  if (record.closeTime === undefined) return { validated: false };
+  const view = node.ledger({ ledger_index: record.ledgerIndex });
+  return { ledgerHash: view?.header.ledger_hash, validated: Boolean(view?.closed) };
+}
+
+/** The `tx` method's result. */
+export function formatTxResult(node: LedgerNodeApi, record: TxRecord, apiVersion: ApiVersion, binary: boolean): JsonObject {
+  const where = locateTx(node, record);
+  const closed = where.validated && record.closeTime !== undefined;
+  if (apiVersion > 1) {
+    const out: JsonObject = binary ? { tx_blob: record.blob } : { tx_json: txJsonForApi(record.tx, apiVersion) };
+    out.hash = record.hash;
+    if (closed) {
+      if (binary) out.meta_blob = record.metaBlob;
+      else {
+        out.meta = record.meta;
+        const txJson = out.tx_json as JsonObject;
+        txJson.date = record.closeTime;
+        txJson.ledger_index = record.ledgerIndex;
+      }
+      out.ledger_index = record.ledgerIndex;
+      out.ledger_hash = where.ledgerHash;
+      out.close_time_iso = closeTimeIso(record.closeTime as number);
+    }
+    out.validated = closed;
+    return out;
+  }
+  const out: JsonObject = binary ? { tx: record.blob } : txJsonForApi(record.tx, apiVersion);
+  out.hash = record.hash;
+  if (closed) {
+    out.meta = binary ? record.metaBlob : record.meta;
+    out.ledger_index = record.ledgerIndex;
+    out.inLedger = record.ledgerIndex;
+    out.date = record.closeTime;
+  }
+  out.validated = closed;
+  return out;
+}
+
+/** One element of account_tx's `transactions`. */
+export function formatAccountTxEntry(
+  node: LedgerNodeApi,
+  record: TxRecord,
+  apiVersion: ApiVersion,
+  binary: boolean,
+  ledgerHashes: Map<number, string | undefined>,
+): JsonObject {
+  const closeTime = record.closeTime ?? 0;
+  if (binary) {
+    return apiVersion > 1
+      ? { ledger_index: record.ledgerIndex, meta_blob: record.metaBlob, tx_blob: record.blob, validated: true }
+      : { ledger_index: record.ledgerIndex, meta: record.metaBlob, tx_blob: record.blob, validated: true };
+  }
+  if (apiVersion > 1) {
+    let ledgerHash = ledgerHashes.get(record.ledgerIndex);
+    if (!ledgerHashes.has(record.ledgerIndex)) {
+      ledgerHash = node.ledger({ ledger_index: record.ledgerIndex })?.header.ledger_hash;
+      ledgerHashes.set(record.ledgerIndex, ledgerHash);
+    }
+    return {
+      close_time_iso: closeTimeIso(closeTime),
+      hash: record.hash,
+      ledger_hash: ledgerHash,
+      ledger_index: record.ledgerIndex,
+      meta: record.meta,
+      tx_json: { ...txJsonForApi(record.tx, 2), date: closeTime, ledger_index: record.ledgerIndex },
+      validated: true,
+    };
+  }
+  return {
+    meta: record.meta,
+    tx: {
+      ...txJsonForApi(record.tx, 1),
+      date: closeTime,
+      hash: record.hash,
+      inLedger: record.ledgerIndex,
+      ledger_index: record.ledgerIndex,
+    },
+    validated: true,
+  };
+}
+
+/** One element of `ledger`'s `transactions` when expanded (LedgerToJson fillJsonTx). */
+export function formatLedgerTx(record: TxRecord, apiVersion: ApiVersion, binary: boolean, closed: boolean): JsonObject {
+  if (binary) {
+    return apiVersion > 1
+      ? { hash: record.hash, meta_blob: record.metaBlob, tx_blob: record.blob }
+      : { meta: record.metaBlob, tx_blob: record.blob };
+  }
+  if (apiVersion > 1) {
+    const out: JsonObject = { hash: record.hash, tx_json: txJsonForApi(record.tx, 2) };
+    if (closed) {
+      out.meta = record.meta;
+      out.ledger_index = record.ledgerIndex;
+      if (record.closeTime !== undefined) out.close_time_iso = closeTimeIso(record.closeTime);
+      out.validated = true;
+    }
+    return out;
+  }
+  const out: JsonObject = { ...txJsonForApi(record.tx, 1), hash: record.hash };
+  if (closed) out.metaData = record.meta;
+  return out;
+}
