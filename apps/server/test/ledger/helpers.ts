@@ -1,0 +1,99 @@
+import { Wallet } from 'xrpl';
+import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
+import type { Database } from '../../src/db/client';
+import { generateMasterKey, Keyring } from '../../src/keys/envelope';
+import { createXrplConnection, type XrplConnection } from '../../src/ledger/connection';
+import { SubmissionService, type SubmissionServiceOptions } from '../../src/ledger/submission-service';
+import { STANDALONE_GENESIS_SEED } from '../../src/bootstrap/platform';
+import { createSignerSource, insertWallet } from '../../src/modules/wallets/custody';
+import { createTestDatabase } from '../db';
+
+/** A ledger, a database, a connection and a submission service signing for wallets recorded in it. */
+export interface LedgerRig {
+  ledger: StandaloneLedger;
+  database: Database;
+  connection: XrplConnection;
+  keyring: Keyring;
+  service: SubmissionService;
+  genesis: Wallet;
+  /** Records a wallet so the service can sign for it. */
+  hold(wallet: Wallet): Promise<void>;
+  /** A new service on the same database and connection (a restarted process). */
+  restart(opts?: Partial<SubmissionServiceOptions>): Promise<SubmissionService>;
+  xrpBalance(address: string): Promise<bigint>;
+  close(): Promise<void>;
+}
+
+export async function createLedgerRig(
+  opts: { closeIntervalMs?: number; dataDir?: string; service?: Partial<SubmissionServiceOptions> } = {},
+): Promise<LedgerRig> {
+  const ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: opts.closeIntervalMs ?? 0, dataDir: opts.dataDir });
+  const database = await createTestDatabase();
+  const connection = createXrplConnection('standalone', ledger.url, { baseDelayMs: 200 });
+  await connection.connect();
+  const keyring = new Keyring(generateMasterKey());
+  const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
+  await insertWallet(database.db, keyring, { userId: null, role: 'genesis', wallet: genesis });
+  const make = async (extra?: Partial<SubmissionServiceOptions>) => {
+    const s = new SubmissionService({
+      database,
+      connection,
+      signers: createSignerSource(database.db, keyring),
+      ...opts.service,
+      ...extra,
+    });
+    await s.start();
+    return s;
+  };
+  const rig: LedgerRig = {
+    ledger,
+    database,
+    connection,
+    keyring,
+    genesis,
+    service: await make(),
+    hold: async (w) => {
+      await insertWallet(database.db, keyring, { userId: null, role: `test-${w.classicAddress}`, wallet: w });
+    },
+    restart: async (extra) => {
+      await rig.service.stop();
+      rig.service = await make(extra);
+      return rig.service;
+    },
+    xrpBalance: async (address) => {
+      const info = await connection.client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
+      return BigInt(info.result.account_data.Balance);
+    },
+    close: async () => {
+      await rig.service.stop();
+      await connection.close();
+      await rig.ledger.close();
+      await database.close();
+    },
+  };
+  return rig;
+}
+
+/** Closes ledgers until `done` settles (the service follows the ledger stream). */
+export async function closeUntil<T>(ledger: StandaloneLedger, done: Promise<T>, maxCloses = 50): Promise<T> {
+  let settled = false;
+  const watched = done.finally(() => {
+    settled = true;
+  });
+  for (let i = 0; i < maxCloses && !settled; i++) {
+    await new Promise((r) => setTimeout(r, 30));
+    if (!settled) ledger.closeLedger();
+  }
+  return watched;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `check` is true (polling), failing after `ms`. */
+export async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await sleep(20);
+  }
+}
