@@ -142,12 +142,14 @@ export class BookStep implements Step {
     return false;
   }
 
+  // Neighbouring steps label token amounts with their own account as issuer (rippled's
+  // DirectStep convention); only the value matters, the issue is this step's.
   rev(sb: ApplyView, out: Amount): StepResult {
-    return this.consume(sb, { out: toAmt(out) });
+    return this.consume(sb, { out: { issue: this.outIssue, value: toAmt(out).value } });
   }
 
   fwd(sb: ApplyView, input: Amount): StepResult {
-    return this.consume(sb, { in: toAmt(input) });
+    return this.consume(sb, { in: { issue: this.inIssue, value: toAmt(input).value } });
   }
 
   /** Consume one quality level, limited by output wanted or input available (taker side, gross). */

@@ -37,7 +37,7 @@ export function buildCrossStrand(o: CrossStrandOptions): Strand {
   }
   if (isXrp(o.outIssue)) steps.push(new XrpEndpointStep(o.dst, false));
   else if (o.dst !== o.outIssue.issuer) {
-    steps.push(o.ownerPaysTransferFee ? new CrossingDeliverStep(o.dst) : new DirectStep(o.outIssue.issuer, o.dst, o.outIssue.currency));
+    steps.push(o.ownerPaysTransferFee ? new CrossingDeliverStep(o.dst, o.outIssue) : new DirectStep(o.outIssue.issuer, o.dst, o.outIssue.currency));
   }
   return steps;
 }

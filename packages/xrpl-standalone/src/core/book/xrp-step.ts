@@ -4,7 +4,7 @@ import type { Amount } from '../amount/amount';
 import type { Ter } from '../results';
 import type { ApplyView, StateReader } from '../state/apply-view';
 import type { DebtDirection, Step, StepResult } from '../payment/step';
-import { xrpDrops } from '../../amm/amount';
+import { type Issue, xrpDrops } from '../../amm/amount';
 import { send, toAmt } from './funds';
 import { readAccount, xrpLiquid } from './read';
 
@@ -65,9 +65,11 @@ export class XrpEndpointStep implements Step {
 export class CrossingDeliverStep implements Step {
   readonly kind = 'deliver';
   readonly account: string;
+  readonly issue: Issue;
 
-  constructor(account: string) {
+  constructor(account: string, issue: Issue) {
     this.account = account;
+    this.issue = issue;
   }
 
   check(view: StateReader): Ter {
@@ -85,7 +87,7 @@ export class CrossingDeliverStep implements Step {
   }
 
   private move(sb: ApplyView, a: Amount): StepResult {
-    const ter = send(sb, '', this.account, toAmt(a));
+    const ter = send(sb, '', this.account, { issue: this.issue, value: toAmt(a).value });
     if (ter !== 'tesSUCCESS') throw new Error(`crossing delivery: ${ter}`);
     return { in: a, out: a };
   }
