@@ -1,6 +1,12 @@
 // TransactionType -> transactor. One line per transaction type.
 import { accountDelete } from './account-delete';
 import { accountSet } from './account-set';
+import { ammBid } from './amm-bid';
+import { ammCreate } from './amm-create';
+import { ammDelete } from './amm-delete';
+import { ammDeposit } from './amm-deposit';
+import { ammVote } from './amm-vote';
+import { ammWithdraw } from './amm-withdraw';
 import { clawback } from './clawback';
 import { offerCancel } from './offer-cancel';
 import { offerCreate } from './offer-create';
@@ -20,6 +26,12 @@ export const TRANSACTORS: Record<string, Transactor> = {
   AccountDelete: accountDelete,
   OfferCreate: offerCreate,
   OfferCancel: offerCancel,
+  AMMCreate: ammCreate,
+  AMMDeposit: ammDeposit,
+  AMMWithdraw: ammWithdraw,
+  AMMVote: ammVote,
+  AMMBid: ammBid,
+  AMMDelete: ammDelete,
 };
 
 /** Lets other modules (e.g. DEX/AMM transactors) register their types without editing this map. */
