@@ -1,5 +1,6 @@
 // Classic address <-> 20-byte account ID, cached because addresses are decoded on every read.
 import { decodeAccountID, encodeAccountID, isValidClassicAddress } from 'ripple-address-codec';
+import { deriveAddress } from 'ripple-keypairs';
 
 const toHex = new Map<string, string>();
 const toAddress = new Map<string, string>();
@@ -41,3 +42,17 @@ export function compareAccounts(a: string, b: string): number {
 export const ACCOUNT_ZERO = 'rrrrrrrrrrrrrrrrrrrrrhoLvTp';
 /** AccountID 1: rippled's noAccount(), used as the issuer of trust-line balances. */
 export const ACCOUNT_ONE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
+
+const signerCache = new Map<string, string>();
+
+/** Account of a public key (cached: computed for every signed transaction). */
+export function addressOfPublicKey(publicKey: string): string {
+  const key = publicKey.toUpperCase();
+  let a = signerCache.get(key);
+  if (a === undefined) {
+    a = deriveAddress(key);
+    if (signerCache.size > CACHE_LIMIT) signerCache.clear();
+    signerCache.set(key, a);
+  }
+  return a;
+}

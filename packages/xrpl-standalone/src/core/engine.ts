@@ -2,12 +2,13 @@
 // preclaim (sequence, tickets, LastLedgerSequence, fee, authorization) and apply (fee claimed and
 // sequence consumed, then the transactor; on tec everything but the fee and sequence is undone).
 import { decode, encode, encodeForSigning } from 'ripple-binary-codec';
-import { deriveAddress, verify } from 'ripple-keypairs';
+import { verify } from 'ripple-keypairs';
 import { accountReserve, readAccount, xrpBalance } from './account';
-import { isValidAddress } from './account-id';
+import { addressOfPublicKey, isValidAddress } from './account-id';
 import { parseAmount, isLegalXrp } from './amount/amount';
 import type { CoreConfig, JsonObject, LedgerEntry } from './contract';
 import { HASH_PREFIX, sha512HalfHex, u32 } from './hash';
+import { signingDataHex } from './signing-data';
 import { accountRootKey, ownerDirKey, ticketKey } from './keylets';
 import { TF_UNIVERSAL, hasFlag, LSF } from './ledger-flags';
 import { isTec, isTes, type Ter } from './results';
@@ -101,14 +102,14 @@ export function hasMalformedSigningKey(tx: JsonObject): boolean {
   return !PUBKEY.test(pk);
 }
 
-/** Verify the single signature over the canonical signing encoding. */
-export function checkSignature(tx: JsonObject): boolean {
+/** Verify the single signature over the canonical signing encoding (blob given: fast path). */
+export function checkSignature(tx: JsonObject, blob?: string): boolean {
   const pk = tx.SigningPubKey;
   const sig = tx.TxnSignature;
   if (typeof pk !== 'string' || !PUBKEY.test(pk)) return tx.Signers !== undefined;
   if (typeof sig !== 'string' || sig.length === 0) return false;
   try {
-    return verify(encodeForSigning(tx), sig, pk);
+    return verify(blob ? signingDataHex(blob, tx) : encodeForSigning(tx), sig, pk);
   } catch {
     return false;
   }
@@ -186,7 +187,7 @@ export function preclaim(view: StateReader, tx: JsonObject, config: CoreConfig, 
 
   // Authorization (Transactor::checkSign, single signer).
   if (tx.Signers !== undefined) return 'tefNOT_MULTI_SIGNING';
-  const signer = deriveAddress(tx.SigningPubKey as string);
+  const signer = addressOfPublicKey(tx.SigningPubKey as string);
   if (signer === account) {
     if (hasFlag(acct.Flags, LSF.disableMaster)) return 'tefMASTER_DISABLED';
   } else if (acct.RegularKey !== signer) {

@@ -274,7 +274,7 @@ export class LedgerNode implements LedgerNodeApi {
     if (local) {
       return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: `fails local checks: ${local}` }, decoded.tx);
     }
-    if (!hasMalformedSigningKey(decoded.tx) && !checkSignature(decoded.tx)) {
+    if (!hasMalformedSigningKey(decoded.tx) && !checkSignature(decoded.tx, decoded.blob)) {
       return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: 'fails local checks: Invalid signature.' }, decoded.tx);
     }
     const ter = this.applyToOpen(decoded);

@@ -1,7 +1,7 @@
 // AccountSet (rippled SetAccount.cpp): account flags via SetFlag/ClearFlag or legacy tf flags,
 // TransferRate, TickSize, Domain, EmailHash, MessageKey, WalletLocator.
-import { deriveAddress } from 'ripple-keypairs';
 import { readAccount } from '../account';
+import { addressOfPublicKey } from '../account-id';
 import type { LedgerEntry } from '../contract';
 import { accountRootKey, signerListKey } from '../keylets';
 import { ASF, LSF, TF, hasFlag } from '../ledger-flags';
@@ -75,7 +75,7 @@ export const accountSet: Transactor = {
     const flagsIn = Number(sle.Flags ?? 0) >>> 0;
     let out = flagsIn;
     const f = flagsOf(tx);
-    const sigWithMaster = deriveAddress(tx.SigningPubKey as string) === account;
+    const sigWithMaster = addressOfPublicKey(tx.SigningPubKey as string) === account;
     const set = (flag: number): void => {
       out = (out | flag) >>> 0;
     };

@@ -1,6 +1,6 @@
 // SetRegularKey (rippled SetRegularKey.cpp), including the one free key change per account.
-import { deriveAddress } from 'ripple-keypairs';
 import { readAccount } from '../account';
+import { addressOfPublicKey } from '../account-id';
 import type { LedgerEntry } from '../contract';
 import { accountRootKey, signerListKey } from '../keylets';
 import { LSF, hasFlag } from '../ledger-flags';
@@ -15,7 +15,7 @@ export const setRegularKey: Transactor = {
 
   baseFee(tx, config, view): bigint {
     const pk = tx.SigningPubKey;
-    if (typeof pk === 'string' && pk !== '' && deriveAddress(pk) === tx.Account) {
+    if (typeof pk === 'string' && pk !== '' && addressOfPublicKey(pk) === tx.Account) {
       const acct = readAccount(view, tx.Account as string);
       // The first key change signed with the master key is free (lsfPasswordSpent not yet set).
       if (acct && !hasFlag(acct.Flags, LSF.passwordSpent)) return 0n;

@@ -1,0 +1,95 @@
+// Fast path for the single-signature message: for a blob whose top-level fields are in canonical
+// order, rippled's signing serialization is the blob minus its non-signing fields, after the
+// 'STX\0' prefix. Scanning field headers is far cheaper than re-encoding the decoded JSON; any
+// blob the scanner does not fully understand falls back to ripple-binary-codec's encodeForSigning.
+import { encodeForSigning } from 'ripple-binary-codec';
+import type { JsonObject } from './contract';
+
+const FIXED: Record<number, number> = {
+  1: 2, // UInt16
+  2: 4, // UInt32
+  3: 8, // UInt64
+  4: 16, // Hash128
+  5: 32, // Hash256
+  9: 12, // Number
+  10: 4, // Int32
+  11: 8, // Int64
+  16: 1, // UInt8
+  17: 20, // Hash160
+  20: 12, // UInt96
+  21: 24, // Hash192
+  22: 48, // Hash384
+  23: 64, // Hash512
+  26: 20, // Currency
+};
+const VL_TYPES = new Set([7, 8, 19]);
+const BLOB = 7;
+const STX = '53545800';
+
+function readVl(b: Buffer, i: number): [number, number] | undefined {
+  const b0 = b[i];
+  if (b0 === undefined) return undefined;
+  if (b0 <= 192) return [b0, i + 1];
+  const b1 = b[i + 1];
+  if (b1 === undefined) return undefined;
+  if (b0 <= 240) return [193 + (b0 - 193) * 256 + b1, i + 2];
+  const b2 = b[i + 2];
+  if (b0 <= 254 && b2 !== undefined) return [12481 + (b0 - 241) * 65536 + b1 * 256 + b2, i + 3];
+  return undefined;
+}
+
+/** Byte ranges [start, end) of non-signing top-level fields, or undefined when not scannable. */
+function nonSigningRanges(b: Buffer): Array<[number, number]> | undefined {
+  const ranges: Array<[number, number]> = [];
+  let i = 0;
+  let last = -1;
+  while (i < b.length) {
+    const start = i;
+    const h = b[i++] as number;
+    let type = h >> 4;
+    let nth = h & 15;
+    if (type === 0) {
+      type = b[i++] ?? -1;
+      if (type < 16) return undefined;
+    }
+    if (nth === 0) {
+      nth = b[i++] ?? -1;
+      if (nth < 16) return undefined;
+    }
+    const order = type * 65536 + nth;
+    if (order <= last) return undefined;
+    last = order;
+    let end: number;
+    const fixed = FIXED[type];
+    if (fixed !== undefined) end = i + fixed;
+    else if (VL_TYPES.has(type)) {
+      const vl = readVl(b, i);
+      if (!vl) return undefined;
+      end = vl[1] + vl[0];
+    } else if (type === 6) {
+      const first = b[i];
+      if (first === undefined) return undefined;
+      end = i + ((first & 0x80) !== 0 ? 48 : (first & 0x20) !== 0 ? 33 : 8);
+    } else return undefined; // objects, arrays, paths, issues: let the codec handle them
+    if (end > b.length) return undefined;
+    // Non-signing top-level blobs: TxnSignature(4), Signature(6), MasterSignature(18).
+    if (type === BLOB && (nth === 4 || nth === 6 || nth === 18)) ranges.push([start, end]);
+    i = end;
+  }
+  return ranges;
+}
+
+/** Hex message the single signature covers. */
+export function signingDataHex(blobHex: string, tx: JsonObject): string {
+  const b = Buffer.from(blobHex, 'hex');
+  const ranges = nonSigningRanges(b);
+  if (!ranges) return encodeForSigning(tx);
+  let out = STX;
+  let pos = 0;
+  for (const [s, e] of ranges) {
+    out += blobHex.slice(pos * 2, s * 2);
+    pos = e;
+  }
+  out += blobHex.slice(pos * 2);
+  return out.toUpperCase();
+}
