@@ -1,6 +1,8 @@
 // DEX/AMM test plumbing: a fresh stand-alone server per suite driven through xrpl.js, funded
 // wallets, a token issuer with DefaultRipple, trust lines and balances read back from the ledger.
 import { Client, Wallet, type SubmittableTransaction, type TxResponse } from 'xrpl';
+import { encode, encodeForSigning } from 'ripple-binary-codec';
+import { sign } from 'ripple-keypairs';
 import { GENESIS_SEED, startStandaloneLedger, type StandaloneLedger } from '../../src/index';
 
 export const genesis = Wallet.fromSeed(GENESIS_SEED, { algorithm: 'secp256k1' as never });
@@ -42,7 +44,27 @@ export async function submit(dex: Dex, wallet: Wallet, tx: Record<string, unknow
   if (!result.startsWith('tes') && !result.startsWith('tec')) return { result, hash: signed.hash };
   const got = (await dex.client.request({ command: 'tx', transaction: signed.hash })) as TxResponse;
   const { meta, ...rest } = got.result as unknown as { meta: Record<string, unknown> } & Record<string, unknown>;
-  return { result: String(meta.TransactionResult), hash: signed.hash, meta, tx: rest };
+  const txJson = (rest.tx_json as Record<string, unknown> | undefined) ?? rest;
+  return { result: String(meta.TransactionResult), hash: signed.hash, meta, tx: txJson };
+}
+
+/**
+ * Sign without xrpl.js's client-side validation (which would refuse the malformed transactions
+ * whose server-side rejection we test) and submit; returns the engine result.
+ */
+export async function submitRaw(dex: Dex, wallet: Wallet, tx: Record<string, unknown>, fee = '10'): Promise<string> {
+  const info = await dex.client.request({ command: 'account_info', account: wallet.address, ledger_index: 'current' });
+  const full: Record<string, unknown> = {
+    Account: wallet.address,
+    Fee: fee,
+    Sequence: info.result.account_data.Sequence,
+    SigningPubKey: wallet.publicKey,
+    ...tx,
+  };
+  full.TxnSignature = sign(encodeForSigning(full as never), wallet.privateKey);
+  const res = await dex.client.request({ command: 'submit', tx_blob: encode(full as never) });
+  dex.ledger.closeLedger();
+  return res.result.engine_result;
 }
 
 export async function expectResult(dex: Dex, wallet: Wallet, tx: Record<string, unknown>, expected = 'tesSUCCESS'): Promise<Submitted> {
