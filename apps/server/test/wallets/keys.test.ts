@@ -44,7 +44,7 @@ describe('envelope encryption', () => {
   it('refuses a tampered ciphertext, a moved record and an unknown master key', () => {
     const sealed = keyring.seal(seed, 'rAddress');
     const body = Buffer.from(sealed.ciphertext, 'base64');
-    body[0] ^= 1;
+    body[0] = body[0]! ^ 1;
     expect(() => keyring.open({ ...sealed, ciphertext: body.toString('base64') }, 'rAddress')).toThrow(KeyCustodyError);
     // Bound to its wallet address: copied onto another record it does not open.
     expect(() => keyring.open(sealed, 'rOther')).toThrow(KeyCustodyError);
