@@ -2,18 +2,18 @@
 // token amounts are worked out from the XLS-30 formulas with rippled's rounding (see comments).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Wallet } from 'xrpl';
-import { type Dex, expectResult, funded, issue, issuer, startDex, submit, submitRaw, tokenBalance, usd, xrpBalance } from './helpers';
+import { type Dex, expectResult, funded, issue, issuer, startDex, submit, submitRaw, tokenBalance, usd, xrpBalance, request } from './helpers';
 
 const XRP = { currency: 'XRP' };
 
 async function ammInfo(dex: Dex, gw: Wallet, account?: string) {
-  const r = await dex.client.request({
+  const r = await request<{ amm: Record<string, unknown> }>(dex, {
     command: 'amm_info',
     asset: XRP,
     asset2: { currency: 'USD', issuer: gw.address },
     ...(account ? { account } : {}),
-  } as never);
-  return (r.result as unknown as { amm: Record<string, unknown> }).amm;
+  });
+  return r.amm;
 }
 
 function lpValue(info: Record<string, unknown>): string {
@@ -74,8 +74,8 @@ describe('AMMCreate', () => {
     expect((slot.price as { value: string }).value).toBe('0');
     expect(await tokenBalance(dex, alice.address, lpt.issuer, lpt.currency)).toBe('10000000');
     // the AMM object is readable by account too, and its pseudo-account has AMMID and no master key
-    const byAccount = await dex.client.request({ command: 'amm_info', amm_account: String(info.account) } as never);
-    expect((byAccount.result as unknown as { amm: { lp_token: unknown } }).amm.lp_token).toEqual(info.lp_token);
+    const byAccount = await request<{ amm: { lp_token: unknown } }>(dex, { command: 'amm_info', amm_account: String(info.account) });
+    expect(byAccount.amm.lp_token).toEqual(info.lp_token);
     const acct = await dex.client.request({ command: 'account_info', account: String(info.account) });
     expect(acct.result.account_data.Flags & 0x00100000).toBe(0x00100000);
     expect(typeof (acct.result.account_data as unknown as { AMMID: string }).AMMID).toBe('string');

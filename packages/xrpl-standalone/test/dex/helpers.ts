@@ -121,3 +121,9 @@ export async function tokenBalance(dex: Dex, holder: string, iss: string, curren
 export function usd(iss: Wallet, value: string): { currency: string; issuer: string; value: string } {
   return { currency: 'USD', issuer: iss.address, value };
 }
+
+/** A request xrpl.js's typings don't cover (or with fields they don't know). */
+export async function request<T = Record<string, unknown>>(dex: Dex, req: Record<string, unknown>): Promise<T> {
+  const send = dex.client.request.bind(dex.client) as unknown as (r: Record<string, unknown>) => Promise<{ result: T }>;
+  return (await send(req)).result;
+}

@@ -14,6 +14,7 @@ import { ledgerClosedMethod, ledgerCurrentMethod, ledgerMethod } from './ledger'
 import { ledgerDataMethod } from './ledger-data';
 import { ledgerEntryMethod } from './ledger-entry';
 import { norippleCheckMethod } from './noripple-check';
+import { ripplePathFindMethod } from './ripple-path-find';
 import {
   feeMethod,
   ledgerAcceptMethod,
@@ -47,6 +48,7 @@ export const methods: Record<string, MethodSpec> = {
   noripple_check: norippleCheckMethod,
   ping: pingMethod,
   random: randomMethod,
+  ripple_path_find: ripplePathFindMethod,
   server_definitions: serverDefinitionsMethod,
   server_info: serverInfoMethod,
   server_state: serverStateMethod,
