@@ -187,11 +187,11 @@ export function preclaim(view: StateReader, tx: JsonObject, config: CoreConfig, 
 
   // Authorization (Transactor::checkSign, single signer).
   if (tx.Signers !== undefined) return 'tefNOT_MULTI_SIGNING';
+  // Transactor::checkSingleSign with fixMasterKeyAsRegularKey (enabled on mainnet).
   const signer = addressOfPublicKey(tx.SigningPubKey as string);
-  if (signer === account) {
+  if (acct.RegularKey !== signer) {
+    if (signer !== account) return 'tefBAD_AUTH';
     if (hasFlag(acct.Flags, LSF.disableMaster)) return 'tefMASTER_DISABLED';
-  } else if (acct.RegularKey !== signer) {
-    return acct.RegularKey !== undefined ? 'tefBAD_AUTH' : 'tefBAD_AUTH_MASTER';
   }
   const t = transactorFor(tx) as Transactor;
   return t.preclaim ? t.preclaim({ tx, account, view, config, ledgerSeq }) : 'tesSUCCESS';

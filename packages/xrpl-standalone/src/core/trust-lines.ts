@@ -51,6 +51,7 @@ export function trustCreate(
     auth: boolean;
     noRipple: boolean;
     freeze: boolean;
+    deepFreeze?: boolean;
     qualityIn: number;
     qualityOut: number;
     /** Account whose owner count goes up (the one setting the limit). */
@@ -72,6 +73,7 @@ export function trustCreate(
   if (opts.auth) flags |= setHigh ? LSF.highAuth : LSF.lowAuth;
   if (opts.noRipple) flags |= setHigh ? LSF.highNoRipple : LSF.lowNoRipple;
   if (opts.freeze) flags |= setHigh ? LSF.highFreeze : LSF.lowFreeze;
+  if (opts.deepFreeze) flags |= setHigh ? LSF.highDeepFreeze : LSF.lowDeepFreeze;
   if (!hasFlag(peer?.Flags, LSF.defaultRipple)) flags |= setHigh ? LSF.lowNoRipple : LSF.highNoRipple;
   const line: LedgerEntry = {
     LedgerEntryType: 'RippleState',

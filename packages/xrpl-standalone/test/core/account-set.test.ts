@@ -66,6 +66,26 @@ describe('AccountSet', () => {
   });
 });
 
+describe('TrustSet freezes', () => {
+  it('sets a deep freeze only together with or on top of a freeze', () => {
+    const h = new Harness();
+    const issuer = h.wallet();
+    const holder = h.wallet();
+    h.expect(holder, { TransactionType: 'TrustSet', LimitAmount: { currency: 'USD', issuer: issuer.classicAddress, value: '10' } }, 'tesSUCCESS');
+    const freeze = (flags: number, result: string) =>
+      expect(h.node.submit(h.signRaw(issuer, { TransactionType: 'TrustSet', LimitAmount: { currency: 'USD', issuer: holder.classicAddress, value: '0' }, Flags: flags })).engine_result).toBe(result);
+    freeze(0x00400000, 'tecNO_PERMISSION');
+    freeze(0x00100000 | 0x00200000, 'temINVALID_FLAG');
+    freeze(0x00100000 | 0x00400000, 'tesSUCCESS');
+    const l = h.node.current().read(trustLineKey(holder.classicAddress, issuer.classicAddress, 'USD'))!;
+    const issuerHigh = (l.HighLimit as { issuer: string }).issuer === issuer.classicAddress;
+    const both = issuerHigh ? 0x00800000 | 0x04000000 : 0x00400000 | 0x02000000;
+    expect(Number(l.Flags) & both).toBe(both);
+    freeze(0x00200000, 'tecNO_PERMISSION');
+    freeze(0x00200000 | 0x00800000, 'tesSUCCESS');
+  });
+});
+
 describe('TrustSet reserves', () => {
   it('makes the third owned object need the owner reserve', () => {
     const h = new Harness();

@@ -97,7 +97,8 @@ describe('transaction engine checks', () => {
     h.expect(w, { TransactionType: 'AccountSet', SetFlag: 4 }, 'tecNO_ALTERNATIVE_KEY');
     const signedBy = (signer: Wallet, tx: Record<string, unknown>) =>
       h.node.submit(h.sign(signer, { ...tx, Account: w.classicAddress }));
-    expect(signedBy(other, pay(GENESIS_ADDRESS)).engine_result).toBe('tefBAD_AUTH_MASTER');
+    // fixMasterKeyAsRegularKey: any key that is neither the regular nor the master key is tefBAD_AUTH.
+    expect(signedBy(other, pay(GENESIS_ADDRESS)).engine_result).toBe('tefBAD_AUTH');
     // The first key change signed by the master key is free.
     h.expect(w, { TransactionType: 'SetRegularKey', RegularKey: regular.classicAddress }, 'tesSUCCESS', { fee: '0' });
     expect(h.account(w.classicAddress)!.Flags).toBe(0x00010000);
@@ -111,6 +112,16 @@ describe('transaction engine checks', () => {
     expect(signedBy(regular, { TransactionType: 'SetRegularKey', RegularKey: blackhole }).engine_result).toBe('tesSUCCESS');
     expect(h.account(w.classicAddress)!.RegularKey).toBe(blackhole);
     expect(signedBy(regular, pay(GENESIS_ADDRESS)).engine_result).toBe('tefBAD_AUTH');
+  });
+
+  it('refuses a removed regular key', () => {
+    const h = new Harness();
+    const w = h.wallet();
+    const regular = Wallet.generate();
+    h.expect(w, { TransactionType: 'SetRegularKey', RegularKey: regular.classicAddress }, 'tesSUCCESS');
+    h.expect(w, { TransactionType: 'SetRegularKey' }, 'tesSUCCESS');
+    expect(h.account(w.classicAddress)!.RegularKey).toBeUndefined();
+    expect(h.node.submit(h.sign(regular, { ...pay(GENESIS_ADDRESS), Account: w.classicAddress })).engine_result).toBe('tefBAD_AUTH');
   });
 
   it('creates and uses tickets', () => {

@@ -23,8 +23,10 @@ export const trustSet: Transactor = {
 
   preflight({ tx }: PreflightContext): Ter {
     const flags = Number(tx.Flags ?? 0);
-    if (hasFlag(flags, TF.setFreeze) && hasFlag(flags, TF.clearFreeze)) return 'temINVALID_FLAG';
-    if (hasFlag(flags, TF.setDeepFreeze) && hasFlag(flags, TF.clearDeepFreeze)) return 'temINVALID_FLAG';
+    // Setting and clearing (deep) freeze together is contradictory.
+    if ((hasFlag(flags, TF.setFreeze) || hasFlag(flags, TF.setDeepFreeze)) && (hasFlag(flags, TF.clearFreeze) || hasFlag(flags, TF.clearDeepFreeze))) {
+      return 'temINVALID_FLAG';
+    }
     const limit = limitOf(tx);
     if (!limit) return 'temBAD_AMOUNT';
     if (limit.kind === 'xrp') return isLegalXrp(limit.drops) ? 'temBAD_LIMIT' : 'temBAD_AMOUNT';
@@ -46,9 +48,19 @@ export const trustSet: Transactor = {
     if (dst && hasFlag(dst.Flags, LSF.disallowIncomingTrustline)) {
       if (!view.read(trustLineKey(account, limit.issuer, limit.currency))) return 'tecNO_PERMISSION';
     }
-    if (hasFlag(acct.Flags, LSF.noFreeze) && (hasFlag(flags, TF.setFreeze) || hasFlag(flags, TF.setDeepFreeze))) {
-      return 'tecNO_PERMISSION';
-    }
+    const noFreeze = hasFlag(acct.Flags, LSF.noFreeze);
+    if (noFreeze && (hasFlag(flags, TF.setFreeze) || hasFlag(flags, TF.setDeepFreeze))) return 'tecNO_PERMISSION';
+    // A deep freeze only ever sits on top of a normal freeze (rippled computeFreezeFlags).
+    const high = isHigh(account, limit.issuer);
+    const existing = view.read(trustLineKey(account, limit.issuer, limit.currency));
+    let lineFlags = Number(existing?.Flags ?? 0);
+    const freezeFlag = high ? LSF.highFreeze : LSF.lowFreeze;
+    const deepFlag = high ? LSF.highDeepFreeze : LSF.lowDeepFreeze;
+    if (hasFlag(flags, TF.setFreeze) && !noFreeze) lineFlags |= freezeFlag;
+    else if (hasFlag(flags, TF.clearFreeze)) lineFlags &= ~freezeFlag;
+    if (hasFlag(flags, TF.setDeepFreeze) && !noFreeze) lineFlags |= deepFlag;
+    else if (hasFlag(flags, TF.clearDeepFreeze)) lineFlags &= ~deepFlag;
+    if (hasFlag(lineFlags, deepFlag) && !hasFlag(lineFlags, freezeFlag)) return 'tecNO_PERMISSION';
     return 'tesSUCCESS';
   },
 
@@ -181,6 +193,7 @@ export const trustSet: Transactor = {
       auth: setAuth,
       noRipple: setNoRipple && !clearNoRipple,
       freeze: setFreeze && !clearFreeze,
+      deepFreeze: setDeepFreeze && !clearDeepFreeze,
       qualityIn: qIn,
       qualityOut: qOut,
       reserveOwner: account,
