@@ -1,0 +1,190 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client } from 'xrpl';
+import { openDatabase } from '../../src/db/client';
+import { ledgerSubmissions } from '../../src/ledger/schema';
+
+// kill -9 of the real server (`node --import tsx src/main.ts`, embedded PGlite and embedded
+// persistent ledger in one process) while 50 transfers are in flight. The ledger dies with it, so
+// whatever sat in its open ledger is gone: only the recorded, signed blobs can bring it back.
+
+const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
+const ORIGIN = 'http://ledgerpad.test';
+const TRANSFERS = 50;
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+  ledgerUrl: string;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+function startServer(dataDir: string, masterKey: string, output: string[]): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      MASTER_KEY: masterKey,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      XRPL_NETWORK: 'standalone',
+      XRPL_URL: '',
+      DATABASE_URL: '',
+      LEDGER_CLOSE_INTERVAL_MS: '1000',
+      PLATFORM_BOOTSTRAP: 'off',
+      ALLOWED_ORIGINS: ORIGIN,
+      RATE_LIMIT_WRITE_PER_MIN: '100000',
+      RATE_LIMIT_READ_PER_MIN: '100000',
+      RATE_LIMIT_DEMO_PER_MIN: '100000',
+      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const mine: string[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('')}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      output.push(text);
+      mine.push(text);
+      const m = /running at (http:\/\/\S+?)\/? \(ledger: standalone (ws:\/\/\S+)\)/.exec(mine.join(''));
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, base: m[1]!.replace(/\/$/, ''), ledgerUrl: m[2]!, output, exited });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before starting:\n${output.join('')}`));
+    });
+  });
+}
+
+async function json(res: Response): Promise<Record<string, unknown>> {
+  return (await res.json()) as Record<string, unknown>;
+}
+
+describe('crash safety', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-crash-'));
+  const masterKey = randomBytes(32).toString('hex');
+  const output: string[] = [];
+  const servers: Server[] = [];
+  afterAll(async () => {
+    for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('kill -9 during 50 transfers: after restart every transfer is on the ledger exactly once and every record is final', async () => {
+    let server = await startServer(dataDir, masterKey, output);
+    servers.push(server);
+    const demo = await fetch(`${server.base}/api/auth/demo`, {
+      method: 'POST',
+      headers: { origin: ORIGIN, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'crash' }),
+    });
+    expect(demo.status).toBe(200);
+    const cookie = demo.headers.getSetCookie().find((c) => c.startsWith('ledgerpad_session='))!.split(';')[0]!;
+    const csrf = ((await json(await fetch(`${server.base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }).token;
+    const headers = { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
+    const post = (base: string, url: string, body: object, extra: Record<string, string> = {}) =>
+      fetch(`${base}${url}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+
+    const from = await json(await post(server.base, '/api/wallets', {}));
+    const to = await json(await post(server.base, '/api/wallets', {}));
+    expect((await post(server.base, `/api/wallets/${from.id}/fund`, {})).status).toBe(200);
+    expect((await post(server.base, `/api/wallets/${to.id}/fund`, {})).status).toBe(200);
+
+    // Distinct amounts (1 XRP + i drops), so a doubled transfer would show in the sum.
+    const amount = (i: number) => `1.${String(i + 1).padStart(6, '0')}`;
+    const expectedDrops = Array.from({ length: TRANSFERS }, (_, i) => 1_000_000n + BigInt(i + 1)).reduce((a, b) => a + b, 0n);
+    const transfer = (base: string, i: number) =>
+      post(base, '/api/wallets/transfer', { walletId: from.id, recipient: to.wallet_address, amount: amount(i), token: null }, {
+        'idempotency-key': `crash-transfer-${i}`,
+      });
+
+    const ledger = new Client(server.ledgerUrl);
+    await ledger.connect();
+    const balance = async (c: Client, address: unknown) =>
+      BigInt((await c.request({ command: 'account_info', account: String(address), ledger_index: 'validated' })).result.account_data.Balance);
+    const toBefore = await balance(ledger, to.wallet_address);
+    await ledger.disconnect();
+
+    let answered = 0;
+    const inFlight = Array.from({ length: TRANSFERS }, (_, i) =>
+      transfer(server.base, i).then(
+        (r) => {
+          answered += 1;
+          return r.status;
+        },
+        () => 'dropped',
+      ),
+    );
+    // Kill as soon as the first transfer is validated: the rest are recorded, sent or not yet signed.
+    const start = Date.now();
+    while (answered === 0 && Date.now() - start < 5_000) await new Promise((r) => setTimeout(r, 5));
+    const killedAt = Date.now();
+    server.child.kill('SIGKILL');
+    await server.exited;
+    const before = await Promise.all(inFlight);
+    const completed = before.filter((s) => s === 200).length;
+    expect(completed).toBeLessThan(TRANSFERS); // the kill really interrupted the batch
+
+    server = await startServer(dataDir, masterKey, output);
+    servers.push(server);
+    // The client retries every transfer with its Idempotency-Key: recorded ones report their
+    // (resubmitted) result, the ones the crash prevented are signed now, for the first time.
+    const retried = await Promise.all(Array.from({ length: TRANSFERS }, (_, i) => transfer(server.base, i)));
+    const bodies = await Promise.all(retried.map((r) => json(r)));
+    expect(retried.map((r) => r.status)).toEqual(Array(TRANSFERS).fill(200));
+    expect(new Set(bodies.map((b) => b.hash)).size).toBe(TRANSFERS);
+
+    const client = new Client(server.ledgerUrl);
+    await client.connect();
+    try {
+      expect((await balance(client, to.wallet_address)) - toBefore).toBe(expectedDrops);
+      const txs = await client.request({ command: 'account_tx', account: String(from.wallet_address), limit: 200 });
+      const payments = txs.result.transactions.filter((t) => {
+        const tx = (t as unknown as { tx_json?: { TransactionType: string; Destination?: string } }).tx_json;
+        return tx?.TransactionType === 'Payment' && tx.Destination === to.wallet_address;
+      });
+      expect(payments).toHaveLength(TRANSFERS);
+    } finally {
+      await client.disconnect();
+    }
+
+    server.child.kill('SIGTERM');
+    await server.exited;
+    let resent = 0;
+    let recordedBeforeKill = 0;
+    const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
+    try {
+      const rows = await database.db.select().from(ledgerSubmissions);
+      const transfers = rows.filter((r) => r.purpose === 'transfer');
+      expect(rows.every((r) => r.status === 'success' || r.status === 'failed')).toBe(true);
+      expect(transfers.filter((r) => r.status === 'success')).toHaveLength(TRANSFERS);
+      expect(new Set(transfers.map((r) => r.intentKey)).size).toBe(transfers.length);
+      resent = transfers.filter((r) => r.submitCount > 1).length;
+      recordedBeforeKill = transfers.filter((r) => r.createdAt.getTime() < killedAt).length;
+    } finally {
+      await database.close();
+    }
+    // Seeds went to their owner once and never into the server's output.
+    const log = output.join('');
+    expect(log).toContain('Ledgerpad is running');
+    for (const w of [from, to]) expect(log).not.toContain(String(w.wallet_seed));
+    console.log(
+      `crash test: ${completed}/${TRANSFERS} answered before kill -9, ${recordedBeforeKill} recorded before it, ` +
+        `${resent} resubmitted from their stored blob; all ${TRANSFERS} exactly once after restart`,
+    );
+  }, 180_000);
+});
