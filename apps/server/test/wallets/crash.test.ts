@@ -182,9 +182,9 @@ describe('crash safety', () => {
     const log = output.join('');
     expect(log).toContain('Ledgerpad is running');
     for (const w of [from, to]) expect(log).not.toContain(String(w.wallet_seed));
-    console.log(
+    process.stdout.write(
       `crash test: ${completed}/${TRANSFERS} answered before kill -9, ${recordedBeforeKill} recorded before it, ` +
-        `${resent} resubmitted from their stored blob; all ${TRANSFERS} exactly once after restart`,
+        `${resent} resubmitted from their stored blob; all ${TRANSFERS} exactly once after restart\n`,
     );
   }, 180_000);
 });
