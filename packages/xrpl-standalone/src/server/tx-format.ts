@@ -120,7 +120,13 @@ export function formatAccountTxEntry(
 }
 
 /** One element of `ledger`'s `transactions` when expanded (LedgerToJson fillJsonTx). */
-export function formatLedgerTx(record: TxRecord, apiVersion: ApiVersion, binary: boolean, closed: boolean): JsonObject {
+export function formatLedgerTx(
+  record: TxRecord,
+  apiVersion: ApiVersion,
+  binary: boolean,
+  closedLedgerHash: string | undefined,
+): JsonObject {
+  const closed = closedLedgerHash !== undefined;
   if (binary) {
     return apiVersion > 1
       ? { hash: record.hash, meta_blob: record.metaBlob, tx_blob: record.blob }
@@ -130,6 +136,7 @@ export function formatLedgerTx(record: TxRecord, apiVersion: ApiVersion, binary:
     const out: JsonObject = { hash: record.hash, tx_json: txJsonForApi(record.tx, 2) };
     if (closed) {
       out.meta = record.meta;
+      out.ledger_hash = closedLedgerHash;
       out.ledger_index = record.ledgerIndex;
       if (record.closeTime !== undefined) out.close_time_iso = closeTimeIso(record.closeTime);
       out.validated = true;

@@ -24,7 +24,9 @@ export const ledgerMethod: MethodSpec = {
     const ledger = ledgerHeaderJson(view, apiVersion);
     if (transactions || full) {
       ledger.transactions = view.transactions.map((record) =>
-        expand || full ? formatLedgerTx(record, apiVersion, binary, view.closed) : record.hash,
+        expand || full
+          ? formatLedgerTx(record, apiVersion, binary, view.closed ? view.header.ledger_hash : undefined)
+          : record.hash,
       );
     }
     if (accounts || full) {

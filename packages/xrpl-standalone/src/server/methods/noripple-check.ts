@@ -22,7 +22,8 @@ export const norippleCheckMethod: MethodSpec = {
     const { view, fields } = resolveLedger(node, params);
     const root = readAccountRoot(view, account, fields);
     let seq = Number(root.Sequence);
-    const fee = node.config.baseFee.toString();
+    // rippled prints the suggested Fee as a JSON number here (fillTransaction), unlike in transactions.
+    const fee = Number(node.config.baseFee);
     const problems: string[] = [];
     const transactions: JsonObject[] = [];
     const fill = (tx: JsonObject): void => {

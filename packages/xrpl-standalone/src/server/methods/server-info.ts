@@ -30,18 +30,19 @@ function serverInfo(ctx: MethodContext, inDrops: boolean): JsonObject {
   const info: JsonObject = {
     build_version: BUILD_VERSION,
     complete_ledgers: completeLedgers(node),
-    hostid: 'xrpl-standalone',
     initial_sync_duration_us: '0',
     io_latency_ms: 1,
     jq_trans_overflow: '0',
-    last_close: { converge_time_s: services.closeIntervalMs / 1000, proposers: 0 },
-    network_ledger: undefined,
+    // What rippled reports in stand-alone: no consensus round, a nominal 100 ms convergence.
+    last_close: inDrops ? { converge_time: 100, proposers: 0 } : { converge_time_s: 0.1, proposers: 0 },
+    load: { job_types: [], threads: 1 },
     node_size: 'tiny',
     peer_disconnects: '0',
     peer_disconnects_resources: '0',
     peers: 0,
     ports: [{ port: String(services.port), protocol: ['http', 'ws'] }],
     pubkey_node: PUBKEY_NODE,
+    pubkey_validator: 'none',
     server_state: 'full',
     server_state_duration_us: uptimeUs.toString(),
     state_accounting: stateAccounting(uptimeUs),
@@ -49,8 +50,14 @@ function serverInfo(ctx: MethodContext, inDrops: boolean): JsonObject {
     uptime: Math.floor((now - services.startedAt) / 1000),
     validation_quorum: 0,
   };
-  delete info.network_ledger;
   info.network_id = networkId ?? 0;
+  if (inDrops) {
+    info.validator_list_expires = 0;
+  } else {
+    // server_info (not server_state) names the host, as rippled does for admin clients.
+    info.hostid = 'xrpl-standalone';
+    info.validator_list = { count: 0, expiration: 'unknown', status: 'unknown' };
+  }
   if (inDrops) {
     info.load_base = 256;
     info.load_factor = 256;
@@ -108,11 +115,15 @@ export const randomMethod: MethodSpec = {
 
 let definitionsCache: JsonObject | undefined;
 export const serverDefinitionsMethod: MethodSpec = {
-  handler: () => {
+  handler: ({ params }) => {
     if (!definitionsCache) {
       const require = createRequire(import.meta.url);
       const definitions = require('ripple-binary-codec/dist/enums/definitions.json') as JsonObject;
       definitionsCache = { ...definitions };
+    }
+    // A client that already holds these definitions (same hash) gets only the hash back.
+    if (typeof params.hash === 'string' && params.hash.toUpperCase() === definitionsCache.hash) {
+      return { hash: definitionsCache.hash };
     }
     return definitionsCache;
   },
