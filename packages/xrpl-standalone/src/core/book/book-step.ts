@@ -7,7 +7,7 @@ import type { Amount } from '../amount/amount';
 import type { LedgerEntry } from '../contract';
 import { Num } from '../number';
 import type { Ter } from '../results';
-import type { ApplyView, StateReader } from '../state/apply-view';
+import { ApplyView, type StateReader } from '../state/apply-view';
 import { type Amt, type Issue, addAmt, isXrp, subAmt, toAmt as roundAmt, zeroAmt } from '../../amm/amount';
 import { ammLimitIn, ammLimitOut, ammOffer, type AmmOffer } from '../../amm/amm-offer';
 import type { Pool } from '../../amm/math';
@@ -104,12 +104,39 @@ export class BookStep implements Step {
     this.tip = this.findTip(view);
   }
 
+  /** An offer that can never be taken: expired, or its owner has nothing to give. */
+  private isDead(view: StateReader, offer: LedgerEntry): boolean {
+    const expiration = offer.Expiration === undefined ? undefined : Number(offer.Expiration);
+    if (expiration !== undefined && expiration <= this.parentCloseTime) return true;
+    return accountFunds(view, String(offer.Account), this.outIssue, this.reserve).value.signum() <= 0;
+  }
+
+  /**
+   * The best quality with a live offer. Dead offers in front of it are removed for good (rippled's
+   * OfferStream permanent removal): in the view the strand's sandbox was made from, so they stay
+   * removed whichever strand wins this pass.
+   */
   private findTip(view: StateReader): Tip {
     const tip: Tip = {};
+    const target = view instanceof ApplyView && view.base instanceof ApplyView ? view.base : view;
     for (const dir of bookDirectories(ordered(view), this.inIssue, this.outIssue)) {
-      tip.clobQuality = BigInt('0x' + dir.slice(48));
-      tip.clobDir = dir;
-      break;
+      const dead: LedgerEntry[] = [];
+      let live = false;
+      for (const index of directoryOffers(view, dir)) {
+        const offer = view.read(index);
+        if (!offer) continue;
+        if (this.isDead(view, offer)) dead.push(offer);
+        else {
+          live = true;
+          break;
+        }
+      }
+      if (target instanceof ApplyView) for (const offer of dead) offerDelete(target, offer);
+      if (live) {
+        tip.clobQuality = BigInt('0x' + dir.slice(48));
+        tip.clobDir = dir;
+        break;
+      }
     }
     const state = readAmm(view, this.inIssue, this.outIssue);
     if (state) {

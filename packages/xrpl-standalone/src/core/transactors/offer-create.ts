@@ -8,7 +8,7 @@ import type { Amount } from '../amount/amount';
 import { currencyToHex, isBadCurrency } from '../amount/currency';
 import type { LedgerEntry } from '../contract';
 import { offerKey, ownerDirKey, bookQualityKey } from '../keylets';
-import { Num } from '../number';
+import { Num, withRound } from '../number';
 import { flow } from '../payment/flow';
 import { registerStrandBuilder } from '../payment/strands';
 import { isTes, type Ter } from '../results';
@@ -17,7 +17,7 @@ import { ownerDescribe } from '../trust-lines';
 import { type Amt, type Issue, XRP_ISSUE, isXrp, sameIssue, toAmt as roundAmt, zeroAmt } from '../../amm/amount';
 import { buildCrossStrand, crossCurrencyStrands } from '../book/strand-builder';
 import { offerDelete, toAmount, toAmt } from '../book/funds';
-import { getRate } from '../book/quality';
+import { getRate, qualityRate } from '../book/quality';
 import { accountFunds, accountHex, amtFromJson, bookBase, isGlobalFrozen, readAccount as readAcct, trustLine } from '../book/read';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
 
@@ -194,7 +194,8 @@ function crossOffer(sb: ApplyContext['view'], account: string, gets: Amt, pays: 
     return { ter: result.ter, crossed, filled: false };
   }
   const funds = accountFunds(sb, account, gets.issue, cfg);
-  const quality = pays.value.div(gets.value);
+  // The remainder keeps the offer's quality: rate = TakerGets / TakerPays as a 64-bit quality.
+  const rate64 = qualityRate(getRate(pays.value, gets.value));
   let remGets: Amt;
   let remPays: Amt;
   if (funds.value.signum() <= 0) {
@@ -202,14 +203,14 @@ function crossOffer(sb: ApplyContext['view'], account: string, gets: Amt, pays: 
     remPays = zeroAmt(pays.issue);
   } else if (sell) {
     let net = actualIn;
-    if (rate !== QUALITY_ONE) net = roundAmt(gets.issue, actualIn.value.div(Num.of(rate, -9)), 'upward');
+    if (rate !== QUALITY_ONE) net = roundAmt(gets.issue, withRound('upward', () => actualIn.value.div(Num.of(rate, -9))), 'upward');
     const left = gets.value.sub(net.value);
     remGets = roundAmt(gets.issue, left.signum() < 0 ? Num.zero : left, 'downward');
-    remPays = roundAmt(pays.issue, remGets.value.mul(quality), 'downward');
+    remPays = withRound('downward', () => roundAmt(pays.issue, remGets.value.div(rate64), 'downward'));
   } else {
     const left = pays.value.sub(actualOut.value);
     remPays = roundAmt(pays.issue, left.signum() < 0 ? Num.zero : left, 'downward');
-    remGets = roundAmt(gets.issue, remPays.value.div(quality), 'upward');
+    remGets = withRound('upward', () => roundAmt(gets.issue, remPays.value.mul(rate64), 'upward'));
   }
   const filled = sell ? remGets.value.signum() <= 0 : remPays.value.signum() <= 0;
   return { ter: 'tesSUCCESS', crossed, filled, remaining: { gets: remGets, pays: remPays } };
