@@ -1,6 +1,6 @@
 // Hashes of a ledger: state and transaction SHAMap leaves, and the ledger header (rippled
 // Ledger::calculateLedgerHash / SHAMapItem hashing with HashPrefix leafNode / txNode).
-import { encode } from 'ripple-binary-codec';
+import { serialize } from './serializer';
 import type { LedgerEntry, LedgerHeader } from './contract';
 import { HASH_PREFIX, hex, sha512Half, sha512HalfHex, u32, u64 } from './hash';
 import { ShaMap } from './state/shamap';
@@ -10,8 +10,7 @@ const TX_PREFIX = u32(HASH_PREFIX.txNode);
 
 /** Binary form of a ledger entry as stored in the state map (no `index`). */
 export function entryBlob(entry: LedgerEntry): Buffer {
-  const { index: _index, ...fields } = entry;
-  return Buffer.from(encode(fields), 'hex');
+  return serialize(entry);
 }
 
 export function stateLeafHash(key: string, entry: LedgerEntry): Buffer {

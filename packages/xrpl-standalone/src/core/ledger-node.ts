@@ -1,7 +1,7 @@
 // The ledger chain: closed (= validated in stand-alone) ledgers as persistent SHAMaps sharing
 // structure, an open ledger that submit() applies to tentatively, held (ter) transactions retried
 // at each close, a transaction index by hash and per account for account_tx.
-import { encode } from 'ripple-binary-codec';
+import { serializeHex } from './serializer';
 import { readAccount, newAccountRoot } from './account';
 import type {
   AccountTxPage,
@@ -176,7 +176,7 @@ function makeTxRecord(d: DecodedTx, meta: JsonObject, ledgerIndex: number): TxRe
   Object.defineProperty(rec, 'metaBlob', {
     enumerable: true,
     get(): string {
-      metaBlob ??= encode(binMeta);
+      metaBlob ??= serializeHex(binMeta);
       return metaBlob;
     },
     set(v: string) {
