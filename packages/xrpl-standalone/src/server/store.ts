@@ -17,13 +17,99 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { ClosedLedgerRecord } from '../core/contract';
+import type { ClosedLedgerRecord, LedgerEntry } from '../core/contract';
 
 const HEADER_BYTES = 8;
 const SNAPSHOT = 'ledgers.snapshot';
 const JOURNAL = 'ledgers.journal';
 
-export function encodeFrame(record: ClosedLedgerRecord): Buffer {
+/**
+ * The skip lists (LedgerHashes) are rewritten every close with one hash appended: up to 256 hashes,
+ * ~17 KB of JSON per ledger, nearly all of it repeated. They are journaled as a delta against the
+ * previous version (drop n from the front, append the rest), ~100 bytes.
+ */
+const DELTA_TYPES = new Set(['LedgerHashes']);
+
+interface EntryDelta {
+  '~delta': { arrays: Record<string, [number, unknown[]]>; set: Record<string, unknown>; unset: string[] };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+function diffEntry(prev: LedgerEntry, next: LedgerEntry): EntryDelta {
+  const delta: EntryDelta['~delta'] = { arrays: {}, set: {}, unset: [] };
+  for (const [field, value] of Object.entries(next)) {
+    const old = prev[field];
+    if (sameJson(old, value)) continue;
+    if (Array.isArray(old) && Array.isArray(value)) {
+      const drop = [0, 1, 2, 3].find(
+        (k) => k <= old.length && old.length - k <= value.length && sameJson(old.slice(k), value.slice(0, old.length - k)),
+      );
+      if (drop !== undefined) {
+        delta.arrays[field] = [drop, value.slice(old.length - drop)];
+        continue;
+      }
+    }
+    delta.set[field] = value;
+  }
+  for (const field of Object.keys(prev)) if (!(field in next)) delta.unset.push(field);
+  return { '~delta': delta };
+}
+
+function applyDelta(prev: LedgerEntry, delta: EntryDelta['~delta']): LedgerEntry {
+  const next: Record<string, unknown> = { ...prev, ...delta.set };
+  for (const [field, [drop, tail]] of Object.entries(delta.arrays)) {
+    next[field] = [...(prev[field] as unknown[]).slice(drop), ...tail];
+  }
+  for (const field of delta.unset) delete next[field];
+  return next as LedgerEntry;
+}
+
+function isDelta(value: unknown): value is EntryDelta {
+  return typeof value === 'object' && value !== null && '~delta' in value;
+}
+
+/** Tracks the last written version of delta-encoded entries, on the writing and the reading side. */
+export class DeltaCodec {
+  private readonly last = new Map<string, LedgerEntry>();
+
+  encode(record: ClosedLedgerRecord): unknown {
+    const stateChanges = record.stateChanges.map(([index, entry]): [string, unknown] => {
+      if (!entry || !DELTA_TYPES.has(entry.LedgerEntryType)) {
+        this.last.delete(index);
+        return [index, entry];
+      }
+      const prev = this.last.get(index);
+      this.last.set(index, entry);
+      return [index, prev ? diffEntry(prev, entry) : entry];
+    });
+    return { ...record, stateChanges };
+  }
+
+  /** undefined when a delta has no base (never written by this codec): the frame is unusable. */
+  decode(raw: { stateChanges: Array<[string, unknown]> } & Omit<ClosedLedgerRecord, 'stateChanges'>): ClosedLedgerRecord | undefined {
+    const stateChanges: Array<[string, LedgerEntry | null]> = [];
+    for (const [index, value] of raw.stateChanges) {
+      if (isDelta(value)) {
+        const prev = this.last.get(index);
+        if (!prev) return undefined;
+        const entry = applyDelta(prev, value['~delta']);
+        this.last.set(index, entry);
+        stateChanges.push([index, entry]);
+      } else {
+        const entry = value as LedgerEntry | null;
+        if (entry && DELTA_TYPES.has(entry.LedgerEntryType)) this.last.set(index, entry);
+        else this.last.delete(index);
+        stateChanges.push([index, entry]);
+      }
+    }
+    return { ...raw, stateChanges };
+  }
+}
+
+export function encodeFrame(record: unknown): Buffer {
   const payload = Buffer.from(JSON.stringify(record), 'utf8');
   const header = Buffer.alloc(HEADER_BYTES);
   header.writeUInt32BE(payload.length, 0);
@@ -31,9 +117,9 @@ export function encodeFrame(record: ClosedLedgerRecord): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-/** Decodes frames until the first incomplete or corrupt one; returns the records and where valid data ends. */
-export function decodeFrames(data: Buffer): { records: ClosedLedgerRecord[]; validBytes: number } {
-  const records: ClosedLedgerRecord[] = [];
+/** Decodes frames until the first incomplete or corrupt one; returns the raw payloads and where valid data ends. */
+export function decodeFrames<T = ClosedLedgerRecord>(data: Buffer): { records: T[]; validBytes: number } {
+  const records: T[] = [];
   let offset = 0;
   while (offset + HEADER_BYTES <= data.length) {
     const length = data.readUInt32BE(offset);
@@ -43,7 +129,7 @@ export function decodeFrames(data: Buffer): { records: ClosedLedgerRecord[]; val
     const payload = data.subarray(offset + HEADER_BYTES, end);
     if (crc32(payload) >>> 0 !== checksum) break;
     try {
-      records.push(JSON.parse(payload.toString('utf8')) as ClosedLedgerRecord);
+      records.push(JSON.parse(payload.toString('utf8')) as T);
     } catch {
       break;
     }
@@ -75,6 +161,8 @@ export class LedgerStore {
   private journalFd: number | undefined;
   private journalBytes = 0;
   private appendedSinceCompaction = 0;
+  /** Fresh per process: the first skip-list write after a start is whole, later ones are deltas. */
+  private readonly writer = new DeltaCodec();
   private readonly compactEvery: number;
 
   constructor(
@@ -90,21 +178,27 @@ export class LedgerStore {
   /** All persisted records, oldest first, deduplicated by ledger index; repairs a torn journal tail. */
   load(): ClosedLedgerRecord[] {
     const out: ClosedLedgerRecord[] = [];
+    const reader = new DeltaCodec();
     let last = -1;
-    const take = (records: ClosedLedgerRecord[]): void => {
-      for (const record of records) {
-        // After a crash between snapshot rename and journal truncation, both hold the same ledgers.
-        if (record.header.ledger_index <= last) continue;
+    type RawRecord = Parameters<DeltaCodec['decode']>[0];
+    const take = (records: RawRecord[]): void => {
+      for (const raw of records) {
+        // After a crash between snapshot rename and journal truncation, both hold the same ledgers;
+        // the copies are skipped without touching the delta bases.
+        if (raw.header.ledger_index <= last) continue;
+        const record = reader.decode(raw);
+        // A delta without a base cannot come from this writer; stop rather than guess.
+        if (!record) return;
         out.push(record);
         last = record.header.ledger_index;
       }
     };
     const snapshotPath = join(this.dir, SNAPSHOT);
-    if (existsSync(snapshotPath)) take(decodeFrames(readFileSync(snapshotPath)).records);
+    if (existsSync(snapshotPath)) take(decodeFrames<RawRecord>(readFileSync(snapshotPath)).records);
     const journalPath = join(this.dir, JOURNAL);
     this.journalFd = openSync(journalPath, existsSync(journalPath) ? 'r+' : 'w+');
     const journal = readFileSync(journalPath);
-    const { records, validBytes } = decodeFrames(journal);
+    const { records, validBytes } = decodeFrames<RawRecord>(journal);
     if (validBytes < journal.length) {
       ftruncateSync(this.journalFd, validBytes);
       fdatasyncSync(this.journalFd);
@@ -117,7 +211,7 @@ export class LedgerStore {
   /** Appends one closed ledger and makes it durable before returning. */
   append(record: ClosedLedgerRecord): void {
     if (this.journalFd === undefined) this.load();
-    const frame = encodeFrame(record);
+    const frame = encodeFrame(this.writer.encode(record));
     const fd = this.journalFd as number;
     let written = 0;
     while (written < frame.length) {
