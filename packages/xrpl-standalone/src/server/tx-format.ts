@@ -31,6 +31,26 @@ export function txJsonForApi(tx: JsonObject, apiVersion: ApiVersion): JsonObject
   return out;
 }
 
+/** rippled's Concise Transaction ID (XLS-37): C | ledger seq (28 bits) | tx index (16) | network id (16). */
+export function encodeCtid(ledgerIndex: number, txIndex: number, networkId: number): string | undefined {
+  if (ledgerIndex >= 0x0fffffff || txIndex > 0xffff || networkId > 0xffff) return undefined;
+  return (
+    'C' +
+    ledgerIndex.toString(16).padStart(7, '0') +
+    txIndex.toString(16).padStart(4, '0') +
+    networkId.toString(16).padStart(4, '0')
+  ).toUpperCase();
+}
+
+export function decodeCtid(ctid: string): { ledgerIndex: number; txIndex: number; networkId: number } | undefined {
+  if (!/^[Cc][0-9A-Fa-f]{15}$/.test(ctid)) return undefined;
+  return {
+    ledgerIndex: parseInt(ctid.slice(1, 8), 16),
+    txIndex: parseInt(ctid.slice(8, 12), 16),
+    networkId: parseInt(ctid.slice(12, 16), 16),
+  };
+}
+
 export interface TxLocation {
   ledgerHash?: string;
   validated: boolean;
@@ -50,6 +70,8 @@ export function formatTxResult(node: LedgerNodeApi, record: TxRecord, apiVersion
     const out: JsonObject = binary ? { tx_blob: record.blob } : { tx_json: txJsonForApi(record.tx, apiVersion) };
     out.hash = record.hash;
     if (closed) {
+      const ctid = encodeCtid(record.ledgerIndex, Number(record.meta.TransactionIndex ?? 0), node.config.networkId ?? 0);
+      if (ctid) out.ctid = ctid;
       if (binary) out.meta_blob = record.metaBlob;
       else {
         out.meta = record.meta;
@@ -67,6 +89,8 @@ export function formatTxResult(node: LedgerNodeApi, record: TxRecord, apiVersion
   const out: JsonObject = binary ? { tx: record.blob } : txJsonForApi(record.tx, apiVersion);
   out.hash = record.hash;
   if (closed) {
+    const ctid = encodeCtid(record.ledgerIndex, Number(record.meta.TransactionIndex ?? 0), node.config.networkId ?? 0);
+    if (ctid) out.ctid = ctid;
     out.meta = binary ? record.metaBlob : record.meta;
     out.ledger_index = record.ledgerIndex;
     out.inLedger = record.ledgerIndex;

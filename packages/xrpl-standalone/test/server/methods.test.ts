@@ -260,6 +260,11 @@ describe('transactions', () => {
     expect(hashes.hashSignedTx((binary.result as { tx_blob?: string }).tx_blob as string)).toBe(paymentHash);
     expect(typeof binary.result.meta_blob).toBe('string');
     await expect(h.client.request({ command: 'tx', transaction: 'A'.repeat(64) })).rejects.toMatchObject({ data: { error: 'txnNotFound' } });
+    // The concise id (XLS-37) names the same transaction.
+    expect(v2.result.ctid).toMatch(/^C[0-9A-F]{15}$/);
+    const byCtid = await h.client.request({ command: 'tx', ctid: v2.result.ctid });
+    expect(byCtid.result.hash).toBe(paymentHash);
+    await expect(h.client.request({ command: 'tx', ctid: 'C000000100000001' })).rejects.toMatchObject({ data: { error: 'wrongNetwork' } });
   });
 
   it('submit returns rippled’s fields; submitAndWait validates', async () => {
