@@ -74,6 +74,12 @@ export interface SubmissionServiceOptions {
   resubmitAfterLedgers?: number;
 }
 
+interface Queued {
+  req: SubmitRequest;
+  resolve: (row: SubmissionRow) => void;
+  reject: (err: unknown) => void;
+}
+
 interface Tracked {
   row: SubmissionRow;
   lastSubmitLedger: number;
@@ -143,6 +149,7 @@ export class SubmissionService {
   private readonly resubmitAfter: number;
   private readonly tracked = new Map<string, Tracked>();
   private readonly accountChains = new Map<string, Promise<unknown>>();
+  private readonly queues = new Map<string, Queued[]>();
   private readonly accountReady = new Map<string, Promise<void>>();
   private readonly idleWaiters: Array<() => void> = [];
   private validatedIndex = 0;
@@ -220,72 +227,185 @@ export class SubmissionService {
    * the existing record instead of signing another transaction.
    */
   async prepare(req: SubmitRequest, forcedSequence?: number): Promise<SubmissionRow> {
-    const existing = await this.findIntent(req.intentKey);
-    if (existing) return existing;
     if (!this.opts.connection.isConnected() || this.validatedIndex === 0) {
+      const existing = await this.findIntent(req.intentKey);
+      if (existing) return existing;
       throw new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
     }
-    const wallet = await this.opts.signers.walletFor(req.account);
-    if (wallet.classicAddress !== req.account) throw new Error('Signer does not match the account');
     await this.ensureAccount(req.account);
+    if (forcedSequence !== undefined) {
+      return this.withAccount(req.account, () => this.prepareOne(req, forcedSequence));
+    }
+    // Requests for one account that arrive while its previous batch is being signed are signed
+    // together: one database transaction allocates their consecutive sequences and records them.
+    return new Promise<SubmissionRow>((resolve, reject) => {
+      let queue = this.queues.get(req.account);
+      if (!queue) this.queues.set(req.account, (queue = []));
+      queue.push({ req, resolve, reject });
+      if (queue.length === 1) void this.withAccount(req.account, () => this.drain(req.account));
+    });
+  }
 
-    return this.withAccount(req.account, async () => {
-      let row: SubmissionRow;
-      try {
-        row = await this.db.transaction(async (t) => {
-          let sequence = forcedSequence;
-          if (sequence === undefined) {
-            const [alloc] = await t
-              .update(ledgerAccounts)
-              .set({ nextSequence: sql`${ledgerAccounts.nextSequence} + 1`, updatedAt: new Date() })
-              .where(eq(ledgerAccounts.account, req.account))
-              .returning({ next: ledgerAccounts.nextSequence });
-            if (!alloc) throw new Error(`No sequence row for ${req.account}`);
-            sequence = alloc.next - 1;
-          }
-          const txJson: Record<string, unknown> = {
-            ...req.tx,
-            Account: req.account,
-            Sequence: sequence,
-            Fee: req.tx.Fee ?? this.feeFor(req.tx.TransactionType),
-            LastLedgerSequence: this.validatedIndex + this.window,
-          };
-          // Thrown inside the transaction: the sequence allocation rolls back with it.
+  private async drain(account: string): Promise<void> {
+    const batch = this.queues.get(account)?.splice(0) ?? [];
+    if (batch.length === 0) return;
+    const pending = new Set(batch);
+    const settle = (item: Queued, row: SubmissionRow) => {
+      pending.delete(item);
+      item.resolve(row);
+    };
+    try {
+      const keys = [...new Set(batch.map((b) => b.req.intentKey))];
+      const found = await this.db.select().from(ledgerSubmissions).where(inArray(ledgerSubmissions.intentKey, keys));
+      const byKey = new Map<string, SubmissionRow>();
+      for (const row of found) {
+        byKey.set(row.intentKey, row);
+        if (!(FINAL as readonly string[]).includes(row.status)) this.track(row);
+      }
+      const fresh = new Map<string, { req: SubmitRequest; txJson: Record<string, unknown>; items: Queued[] }>();
+      for (const item of batch) {
+        const known = byKey.get(item.req.intentKey);
+        if (known) {
+          settle(item, known);
+          continue;
+        }
+        const same = fresh.get(item.req.intentKey);
+        if (same) {
+          same.items.push(item);
+          continue;
+        }
+        const txJson = this.txJson(item.req, 1);
+        try {
           validate(txJson);
-          const signed = wallet.sign(txJson as Parameters<Wallet['sign']>[0]);
-          const [inserted] = await t
-            .insert(ledgerSubmissions)
-            .values({
-              intentKey: req.intentKey,
-              account: req.account,
-              sequence,
-              lastLedgerSequence: txJson.LastLedgerSequence as number,
-              txType: req.tx.TransactionType,
-              purpose: req.purpose,
-              userId: req.userId ?? null,
-              walletId: req.walletId ?? null,
-              hash: signed.hash,
-              txBlob: signed.tx_blob,
-              status: 'pending',
-            })
-            .returning();
-          return inserted!;
+        } catch (err) {
+          // Refused before any sequence is allocated for it.
+          pending.delete(item);
+          item.reject(err);
+          continue;
+        }
+        fresh.set(item.req.intentKey, { req: item.req, txJson, items: [item] });
+      }
+      if (fresh.size === 0) return;
+      const wallet = await this.opts.signers.walletFor(account);
+      if (wallet.classicAddress !== account) throw new Error('Signer does not match the account');
+      const entries = [...fresh.values()];
+      const lastLedgerSequence = this.validatedIndex + this.window;
+      let rows: SubmissionRow[];
+      try {
+        rows = await this.db.transaction(async (t) => {
+          const [alloc] = await t
+            .update(ledgerAccounts)
+            .set({ nextSequence: sql`${ledgerAccounts.nextSequence} + ${entries.length}`, updatedAt: new Date() })
+            .where(eq(ledgerAccounts.account, account))
+            .returning({ next: ledgerAccounts.nextSequence });
+          if (!alloc) throw new Error(`No sequence row for ${account}`);
+          const first = alloc.next - entries.length;
+          const values = entries.map((e, i) => {
+            e.txJson.Sequence = first + i;
+            e.txJson.LastLedgerSequence = lastLedgerSequence;
+            const signed = wallet.sign(e.txJson as Parameters<Wallet['sign']>[0]);
+            return this.rowValues(e.req, first + i, lastLedgerSequence, signed);
+          });
+          return t.insert(ledgerSubmissions).values(values).returning();
         });
       } catch (err) {
-        if (pgErrorCode(err) === '23505') {
-          // The same intent raced in from elsewhere; it won, this attempt allocated nothing.
-          const again = await this.findIntent(req.intentKey);
-          if (again) return again;
+        if (pgErrorCode(err) !== '23505') throw err;
+        // An intent of this batch was recorded elsewhere meanwhile: nothing of the batch was
+        // allocated (rolled back); do them one at a time, which resolves the duplicate.
+        for (const e of entries) {
+          try {
+            const row = await this.prepareOne(e.req);
+            for (const item of e.items) settle(item, row);
+          } catch (oneErr) {
+            for (const item of e.items) {
+              pending.delete(item);
+              item.reject(oneErr);
+            }
+          }
         }
-        throw err;
+        return;
       }
-      this.track(row);
-      // Sent while the account lock is held so an account's transactions leave in sequence order
-      // (the ledger would otherwise hold later ones as terPRE_SEQ until the gap closes).
-      const sent = this.send(row.hash);
-      void sent;
-      return row;
-    });
+      rows.sort((a, b) => a.sequence - b.sequence);
+      for (const row of rows) this.track(row);
+      // Sent in sequence order while the account is locked, so the ledger never sees a gap.
+      for (const row of rows) void this.send(row.hash);
+      for (const row of rows) for (const item of fresh.get(row.intentKey)?.items ?? []) settle(item, row);
+    } catch (err) {
+      for (const item of pending) item.reject(err);
+    }
+  }
+
+  private txJson(req: SubmitRequest, sequence: number): Record<string, unknown> {
+    return {
+      ...req.tx,
+      Account: req.account,
+      Sequence: sequence,
+      Fee: req.tx.Fee ?? this.feeFor(req.tx.TransactionType),
+      LastLedgerSequence: this.validatedIndex + this.window,
+    };
+  }
+
+  private rowValues(
+    req: SubmitRequest,
+    sequence: number,
+    lastLedgerSequence: number,
+    signed: { hash: string; tx_blob: string },
+  ): typeof ledgerSubmissions.$inferInsert {
+    return {
+      intentKey: req.intentKey,
+      account: req.account,
+      sequence,
+      lastLedgerSequence,
+      txType: req.tx.TransactionType,
+      purpose: req.purpose,
+      userId: req.userId ?? null,
+      walletId: req.walletId ?? null,
+      hash: signed.hash,
+      txBlob: signed.tx_blob,
+      status: 'pending',
+    };
+  }
+
+  /** One transaction on its own (gap fills with a fixed sequence, batch fallbacks); caller holds the account. */
+  private async prepareOne(req: SubmitRequest, forcedSequence?: number): Promise<SubmissionRow> {
+    const existing = await this.findIntent(req.intentKey);
+    if (existing) return existing;
+    const wallet = await this.opts.signers.walletFor(req.account);
+    if (wallet.classicAddress !== req.account) throw new Error('Signer does not match the account');
+    let row: SubmissionRow;
+    try {
+      row = await this.db.transaction(async (t) => {
+        let sequence = forcedSequence;
+        if (sequence === undefined) {
+          const [alloc] = await t
+            .update(ledgerAccounts)
+            .set({ nextSequence: sql`${ledgerAccounts.nextSequence} + 1`, updatedAt: new Date() })
+            .where(eq(ledgerAccounts.account, req.account))
+            .returning({ next: ledgerAccounts.nextSequence });
+          if (!alloc) throw new Error(`No sequence row for ${req.account}`);
+          sequence = alloc.next - 1;
+        }
+        const txJson = this.txJson(req, sequence);
+        // Thrown inside the transaction: the sequence allocation rolls back with it.
+        validate(txJson);
+        const signed = wallet.sign(txJson as Parameters<Wallet['sign']>[0]);
+        const [inserted] = await t
+          .insert(ledgerSubmissions)
+          .values(this.rowValues(req, sequence, txJson.LastLedgerSequence as number, signed))
+          .returning();
+        return inserted!;
+      });
+    } catch (err) {
+      if (pgErrorCode(err) === '23505') {
+        // The same intent raced in from elsewhere; it won, this attempt allocated nothing.
+        const again = await this.findIntent(req.intentKey);
+        if (again) return again;
+      }
+      throw err;
+    }
+    this.track(row);
+    void this.send(row.hash);
+    return row;
   }
 
   /** The outcome of an intent already recorded (final or awaited), or undefined if never seen. */
