@@ -4,6 +4,8 @@
 const ERRORS = {
   unknown: [-1, 'An unknown error code.'],
   badSyntax: [1, 'Syntax error.'],
+  badSecret: [43, 'Secret does not match account.'],
+  badSeed: [44, 'Disallowed seed.'],
   jsonInvalid: [2, 'JSON is invalid.'],
   forbidden: [3, 'Bad credentials.'],
   wrongNetwork: [4, 'Unexpected network.'],

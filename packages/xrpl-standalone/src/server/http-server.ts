@@ -82,13 +82,20 @@ export async function listen(
   const sockets = new Set<WebSocket>();
   wss.on('connection', (ws) => {
     sockets.add(ws);
-    const subscriber = services.subscriptions.add((message) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
-    });
+    // A message that cannot be serialised or sent must never take the server down.
+    const deliver = (message: object): void => {
+      if (ws.readyState !== ws.OPEN) return;
+      try {
+        ws.send(JSON.stringify(message));
+      } catch (err) {
+        console.error('xrpl-standalone: could not send a WebSocket message', err);
+      }
+    };
+    const subscriber = services.subscriptions.add(deliver);
     ws.on('message', (data) => {
       const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
-      void handleWsMessage(services, text, subscriber).then((response) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(response));
+      handleWsMessage(services, text, subscriber).then(deliver, (err: unknown) => {
+        console.error('xrpl-standalone: request failed', err);
       });
     });
     ws.on('close', () => {

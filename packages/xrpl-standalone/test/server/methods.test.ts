@@ -296,6 +296,24 @@ describe('transactions', () => {
     }
   });
 
+  it('sign and sign-and-submit with a secret (admin trusted signing)', async () => {
+    const tx = { TransactionType: 'Payment', Account: bob.address, Destination: alice.address, Amount: '777' };
+    const signed = (await h.client.connection.request({ command: 'sign', tx_json: tx, secret: bob.seed })) as {
+      result: { tx_blob: string; tx_json: Record<string, unknown> };
+    };
+    expect(hashes.hashSignedTx(signed.result.tx_blob)).toBe(signed.result.tx_json.hash);
+    expect(signed.result.tx_json).toMatchObject({ Fee: '10', SigningPubKey: bob.publicKey });
+    const submitted = (await h.client.connection.request({ command: 'submit', tx_json: tx, secret: bob.seed })) as {
+      result: { engine_result: string; tx_json: Record<string, unknown> };
+    };
+    expect(submitted.result.engine_result).toBe('tesSUCCESS');
+    await expect(h.client.connection.request({ command: 'sign', tx_json: tx, secret: alice.seed })).rejects.toMatchObject({
+      data: { error: 'badSecret' },
+    });
+    await expect(h.client.connection.request({ command: 'sign', tx_json: tx })).rejects.toMatchObject({ data: { error: 'invalidParams' } });
+    h.ledger.closeLedger();
+  });
+
   it('account_tx pages newest-first or forward, in v1 and v2 shapes', async () => {
     const all = await h.client.request({ command: 'account_tx', account: alice.address });
     const n = all.result.transactions.length;

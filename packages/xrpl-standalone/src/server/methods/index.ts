@@ -24,7 +24,7 @@ import {
   serverInfoMethod,
   serverStateMethod,
 } from './server-info';
-import { submitMethod } from './submit';
+import { signMethod, submitMethod } from './submit';
 import { subscribeMethod, unsubscribeMethod } from './subscribe';
 import { txMethod } from './tx';
 
@@ -52,6 +52,7 @@ export const methods: Record<string, MethodSpec> = {
   server_definitions: serverDefinitionsMethod,
   server_info: serverInfoMethod,
   server_state: serverStateMethod,
+  sign: signMethod,
   submit: submitMethod,
   subscribe: subscribeMethod,
   tx: txMethod,

@@ -1,8 +1,10 @@
 // submit: a signed tx_blob applied tentatively to the open ledger (rippled's doSubmit).
+import { createHash } from 'node:crypto';
 import type { JsonObject } from '../../core/contract';
 import type { MethodSpec } from '../context';
 import { RpcError, invalidField, missingField } from '../errors';
 import { accountRootIndex } from '../keylets';
+import { signTransaction } from '../signing';
 
 function rpcErrorFrom(error: { error: string; error_exception?: string; error_message?: string }): RpcError {
   const extra: Record<string, unknown> = {};
@@ -11,19 +13,33 @@ function rpcErrorFrom(error: { error: string; error_exception?: string; error_me
   return new RpcError('invalidTransaction', error.error_message, extra);
 }
 
+/** SHA-512Half of 'TXN\0' + blob: the transaction ID. */
+function transactionHash(blob: string): string {
+  return createHash('sha512').update(Buffer.from('54584E00' + blob, 'hex')).digest('hex').slice(0, 64).toUpperCase();
+}
+
 const HEX_RE = /^(?:[0-9A-Fa-f]{2})+$/;
 
+export const signMethod: MethodSpec = {
+  admin: true,
+  handler: ({ node, params, admin }) => {
+    const { blob, tx } = signTransaction(node, params, admin);
+    return { tx_blob: blob, tx_json: { ...tx, hash: transactionHash(blob) } };
+  },
+};
+
 export const submitMethod: MethodSpec = {
-  handler: ({ node, params, services }) => {
-    const blob = params.tx_blob;
+  handler: ({ node, params, services, admin }) => {
+    let blob = params.tx_blob;
     if (blob === undefined) {
-      // Sign-and-submit (tx_json + secret) is a trusted-signing mode this server doesn't offer.
-      if (params.tx_json !== undefined) throw new RpcError('notSupported', 'Signing is not supported: submit a signed tx_blob.');
-      throw missingField('tx_blob');
+      if (params.tx_json === undefined) throw missingField('tx_blob');
+      // Sign-and-submit: rippled's trusted signing mode for admin clients.
+      blob = signTransaction(node, params, admin).blob;
     }
     if (typeof blob !== 'string' || !HEX_RE.test(blob)) throw invalidField('tx_blob');
+    const txBlob = blob;
     if (params.fail_hard !== undefined && typeof params.fail_hard !== 'boolean') throw invalidField('fail_hard', 'a boolean');
-    const result = node.submit(blob.toUpperCase());
+    const result = node.submit(txBlob.toUpperCase());
     // rippled answers undecodable blobs and failed local checks (signature, memos) with an RPC
     // error instead of an engine result.
     if (result.rpcError) throw rpcErrorFrom(result.rpcError);
@@ -50,7 +66,7 @@ export const submitMethod: MethodSpec = {
       kept: result.kept,
       open_ledger_cost: result.open_ledger_cost ?? node.config.baseFee.toString(),
       queued: result.queued,
-      tx_blob: blob.toUpperCase(),
+      tx_blob: txBlob.toUpperCase(),
       tx_json: { ...result.tx, hash: result.hash },
       validated_ledger_index: result.validated_ledger_index ?? node.validated().header.ledger_index,
     };
