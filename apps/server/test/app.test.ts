@@ -30,7 +30,9 @@ describe('app shell', () => {
     database = await createTestDatabase();
     ledger = createXrplConnection('standalone', standalone.url);
     await ledger.connect();
-    app = await buildApp({ config: loadConfig({}), database, ledger, webDistDir: dist });
+    // A configured socket secret: no secret file written into the working directory by tests.
+    const config = loadConfig({ SOCKET_TOKEN_SECRET: 'x'.repeat(32) });
+    app = await buildApp({ config, database, ledger, webDistDir: dist });
   });
 
   afterAll(async () => {

@@ -54,3 +54,38 @@ describe('start-up with a bad variable', () => {
     expect(run.stderr).toContain('PORT');
   });
 });
+
+describe('sign-in and socket settings', () => {
+  it('has safe defaults: methods disabled, Google endpoints, limits', () => {
+    const c = loadConfig({});
+    expect(c.TELEGRAM_BOT_TOKEN).toBeUndefined();
+    expect(c.GOOGLE_CLIENT_ID).toBeUndefined();
+    expect(c.GOOGLE_TOKENINFO_URL).toBe('https://oauth2.googleapis.com/tokeninfo');
+    expect(c.GOOGLE_USERINFO_URL).toBe('https://openidconnect.googleapis.com/v1/userinfo');
+    expect(c.RATE_LIMIT_AUTH_PER_MIN).toBe(10);
+    expect(c.ALLOWED_ORIGINS).toEqual([]);
+    expect(c.EVENT_BUS).toBe('auto');
+  });
+
+  it('parses ALLOWED_ORIGINS and rejects bad values by key', () => {
+    expect(
+      loadConfig({ ALLOWED_ORIGINS: 'http://localhost:5173, https://a.example' }).ALLOWED_ORIGINS,
+    ).toEqual(['http://localhost:5173', 'https://a.example']);
+    let caught: unknown;
+    try {
+      loadConfig({
+        ALLOWED_ORIGINS: 'not a url',
+        TELEGRAM_BOT_TOKEN: 'nope',
+        SOCKET_TOKEN_SECRET: 'short',
+        EVENT_BUS: 'postgres',
+      });
+    } catch (err) {
+      caught = err;
+    }
+    const problems = (caught as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/^ALLOWED_ORIGINS/m);
+    expect(problems).toMatch(/^TELEGRAM_BOT_TOKEN/m);
+    expect(problems).toMatch(/^SOCKET_TOKEN_SECRET/m);
+    expect(problems).toMatch(/^EVENT_BUS: postgres needs DATABASE_URL/m);
+  });
+});

@@ -37,6 +37,8 @@ export interface DatabaseOptions {
   schema?: string;
   /** Apply migrations before returning (default true). */
   migrate?: boolean;
+  /** PGlite only: start from a dumped data directory (tests use a migrated template: 5x faster). */
+  loadDataDir?: Blob;
 }
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
@@ -49,7 +51,9 @@ export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database
 
 async function openPglite(opts: DatabaseOptions): Promise<Database> {
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-  const client = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
+  const client = opts.dataDir
+    ? new PGlite(opts.dataDir)
+    : new PGlite(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
   await client.waitReady;
   const sql: SqlRunner = {
     exec: async (text) => {

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { createTestApp, TEST_ORIGIN } from '../helpers/test-app';
+
+describe('rate limits', () => {
+  it('limits sign-in per IP and answers 429 with Retry-After and "Too Many Requests"', async () => {
+    const t = await createTestApp({ ledger: 'none', env: { RATE_LIMIT_DEMO_PER_MIN: '3' } });
+    try {
+      const signIn = (ip: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/demo',
+          remoteAddress: ip,
+          headers: { origin: TEST_ORIGIN },
+          payload: { username: 'limited' },
+        });
+      for (let i = 0; i < 3; i++) expect((await signIn('10.0.0.1')).statusCode).toBe(200);
+      const refused = await signIn('10.0.0.1');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect(refused.json().error).toBe('rate_limited');
+      expect(refused.body).toContain('Too Many Requests');
+      // Another IP is not affected.
+      expect((await signIn('10.0.0.2')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('defaults sign-in to 10 per minute', async () => {
+    const t = await createTestApp({
+      ledger: 'none',
+      env: { RATE_LIMIT_AUTH_PER_MIN: '10', TELEGRAM_BOT_TOKEN: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+    });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/telegram',
+          headers: { origin: TEST_ORIGIN },
+          payload: { id: 1, auth_date: 1, hash: '0'.repeat(64) },
+        });
+        codes.push(res.statusCode);
+      }
+      expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
+      expect(codes[10]).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('limits reads per client and writes per user', async () => {
+    const t = await createTestApp({
+      ledger: 'none',
+      env: { RATE_LIMIT_READ_PER_MIN: '5', RATE_LIMIT_WRITE_PER_MIN: '2' },
+    });
+    try {
+      const s = await t.signIn('writer');
+      const logoutish = () =>
+        // A CSRF-refused write still counts: the limit runs before the handler.
+        t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: s.cookie } });
+      expect((await logoutish()).statusCode).toBe(403);
+      expect((await logoutish()).statusCode).toBe(403);
+      const third = await logoutish();
+      expect(third.statusCode).toBe(429);
+      expect(third.headers['retry-after']).toBeDefined();
+
+      const reads: number[] = [];
+      for (let i = 0; i < 6; i++)
+        reads.push((await t.app.inject({ url: '/api/health', remoteAddress: '10.9.9.9' })).statusCode);
+      expect(reads.slice(0, 5).every((c) => c !== 429)).toBe(true);
+      expect(reads[5]).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});
