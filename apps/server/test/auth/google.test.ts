@@ -69,7 +69,7 @@ function startFakeGoogle(
 describe('POST /api/auth/google', () => {
   let t: TestApp;
   let fake: Awaited<ReturnType<typeof startFakeGoogle>>;
-  const post = (payload: unknown) =>
+  const post = (payload: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: '/api/auth/google', headers: { origin: TEST_ORIGIN }, payload });
 
   beforeAll(async () => {

@@ -21,7 +21,7 @@ const now = () => Math.floor(Date.now() / 1000);
 
 describe('POST /api/auth/telegram', () => {
   let t: TestApp;
-  const post = (payload: unknown) =>
+  const post = (payload: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: '/api/auth/telegram', headers: { origin: TEST_ORIGIN }, payload });
 
   beforeAll(async () => {
