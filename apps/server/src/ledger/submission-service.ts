@@ -262,7 +262,10 @@ export class SubmissionService {
         byKey.set(row.intentKey, row);
         if (!(FINAL as readonly string[]).includes(row.status)) this.track(row);
       }
-      const fresh = new Map<string, { req: SubmitRequest; txJson: Record<string, unknown>; items: Queued[] }>();
+      const fresh = new Map<
+        string,
+        { req: SubmitRequest; txJson: Record<string, unknown>; items: Queued[]; error?: unknown }
+      >();
       for (const item of batch) {
         const known = byKey.get(item.req.intentKey);
         if (known) {
@@ -300,12 +303,26 @@ export class SubmissionService {
             .returning({ next: ledgerAccounts.nextSequence });
           if (!alloc) throw new Error(`No sequence row for ${account}`);
           const first = alloc.next - entries.length;
-          const values = entries.map((e, i) => {
-            e.txJson.Sequence = first + i;
+          const values: Array<typeof ledgerSubmissions.$inferInsert> = [];
+          for (const e of entries) {
+            // Sequences go only to transactions that sign, so a refused one leaves no gap.
+            const sequence = first + values.length;
+            e.txJson.Sequence = sequence;
             e.txJson.LastLedgerSequence = lastLedgerSequence;
-            const signed = wallet.sign(e.txJson as Parameters<Wallet['sign']>[0]);
-            return this.rowValues(e.req, first + i, lastLedgerSequence, signed);
-          });
+            try {
+              const signed = wallet.sign(e.txJson as Parameters<Wallet['sign']>[0]);
+              values.push(this.rowValues(e.req, sequence, lastLedgerSequence, signed));
+            } catch (err) {
+              e.error = err;
+            }
+          }
+          if (values.length < entries.length) {
+            await t
+              .update(ledgerAccounts)
+              .set({ nextSequence: first + values.length })
+              .where(eq(ledgerAccounts.account, account));
+          }
+          if (values.length === 0) return [];
           return t.insert(ledgerSubmissions).values(values).returning();
         });
       } catch (err) {
@@ -324,6 +341,13 @@ export class SubmissionService {
           }
         }
         return;
+      }
+      for (const e of entries) {
+        if (e.error === undefined) continue;
+        for (const item of e.items) {
+          pending.delete(item);
+          item.reject(e.error);
+        }
       }
       rows.sort((a, b) => a.sequence - b.sequence);
       for (const row of rows) this.track(row);
@@ -663,11 +687,13 @@ export class SubmissionService {
       this.lastTickLedger = ledgerIndex;
       return;
     }
-    const missed = this.lastTickLedger > 0 && ledgerIndex > this.lastTickLedger + 1;
-    let scanned = false;
-    if (!missed) {
+    // Ledgers closed while the previous step ran are read too (a few at most); after a longer gap
+    // (a disconnect) asking per hash is cheaper.
+    const from = this.lastTickLedger > 0 ? this.lastTickLedger + 1 : ledgerIndex;
+    let scanned = ledgerIndex - from < 10;
+    for (let index = from; scanned && index <= ledgerIndex && this.tracked.size > 0; index++) {
       try {
-        scanned = await this.scanLedger(ledgerIndex);
+        scanned = await this.scanLedger(index);
       } catch {
         scanned = false;
       }

@@ -215,6 +215,22 @@ describe('submission service', () => {
     expect(await rig.database.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.intentKey, 'malformed'))).toHaveLength(0);
   });
 
+  it('refuses an invalid transaction inside a batch without leaving a gap for the others', async () => {
+    const ivan = Wallet.generate();
+    const batch = Promise.allSettled([
+      pay('batch-ok-1', alice.classicAddress, ivan.classicAddress, 10n * XRP),
+      pay('batch-bad', alice.classicAddress, ivan.classicAddress, -1n),
+      pay('batch-ok-2', alice.classicAddress, ivan.classicAddress, 10n * XRP),
+      pay('batch-ok-3', alice.classicAddress, ivan.classicAddress, 10n * XRP),
+    ]);
+    const results = await closeUntil(rig.ledger, batch);
+    expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : r.status))).toEqual(['fulfilled', expect.stringMatching(/./), 'fulfilled', 'fulfilled']);
+    const seqs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.sequence] : []));
+    expect(seqs[2]! - seqs[0]!).toBe(2);
+    expect(results.every((r) => r.status === 'rejected' || r.value.status === 'success')).toBe(true);
+    expect(await rig.xrpBalance(ivan.classicAddress)).toBe(30n * XRP);
+  });
+
   it('notices when someone else used the account sequence (tefPAST_SEQ) and moves on', async () => {
     const grace = Wallet.generate();
     await rig.hold(grace);

@@ -196,6 +196,38 @@ describe('wallets API', () => {
       expect((await balanceOf(alice, a2.id)).balance).toBe('1015.5');
     });
 
+    it('explains a recipient that is not activated or that requires a destination tag', async () => {
+      const fresh = await call(alice, 'POST', '/api/wallets/transfer', {
+        walletId: a1.id,
+        recipient: Wallet.generate().classicAddress,
+        amount: '0.5',
+        token: null,
+      });
+      expect(fresh.statusCode).toBe(400);
+      expect(fresh.json().message).toBe('The recipient account is not activated yet: send at least 1 XRP to activate it.');
+      const flag = (SetFlag: number | undefined, ClearFlag?: number) =>
+        t.app.wallets.submissions!.submit({
+          intentKey: `test-require-dest-${SetFlag ?? 'x'}-${ClearFlag ?? 'x'}`,
+          account: a2.wallet_address,
+          tx: { TransactionType: 'AccountSet', ...(SetFlag ? { SetFlag } : {}), ...(ClearFlag ? { ClearFlag } : {}) },
+          purpose: 'test',
+        });
+      expect((await flag(1)).result).toBe('tesSUCCESS'); // asfRequireDest
+      const untagged = await call(alice, 'POST', '/api/wallets/transfer', { walletId: a1.id, recipient: a2.wallet_address, amount: '1', token: null });
+      expect(untagged.statusCode).toBe(400);
+      expect(untagged.json().message).toBe('The recipient requires a destination tag.');
+      const tagged = await call(alice, 'POST', '/api/wallets/transfer', {
+        walletId: a1.id,
+        recipient: a2.wallet_address,
+        amount: '1',
+        token: null,
+        destinationTag: 7,
+      });
+      expect(tagged.statusCode).toBe(200);
+      expect((await flag(undefined, 1)).result).toBe('tesSUCCESS');
+      expect((await balanceOf(alice, a2.id)).balance).toBe('1016.49998');
+    });
+
     it('refuses silently when the honeypot is filled', async () => {
       const res = await call(alice, 'POST', '/api/wallets/transfer', {
         walletId: a1.id,
@@ -278,6 +310,17 @@ describe('wallets API', () => {
       expect(ok.statusCode).toBe(200);
       expect(ok.json().delivered_amount).toBe('100.25');
       expect((await balanceOf(alice, a2.id)).tokens[0]!.value).toBe('600.25');
+    });
+
+    it('explains a recipient without a trust line for the token', async () => {
+      const res = await call(alice, 'POST', '/api/wallets/transfer', {
+        walletId: a1.id,
+        recipient: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+        amount: '1',
+        token: { currency: 'RLUSD', issuer },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('The recipient has no trust line for this token.');
     });
 
     it('names LP tokens LP-{TICKER} with the real issuer', async () => {

@@ -44,7 +44,7 @@ export async function createWalletTestApp(env: Record<string, string> = {}): Pro
   });
   const database = await createTestDatabase();
   const ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: 100 });
-  const connection = createXrplConnection('standalone', ledger.url);
+  const connection = createXrplConnection(config.XRPL_NETWORK, ledger.url);
   await connection.connect();
   const app = await buildApp({ config, database, ledger: connection, logger: { level: 'trace', stream } });
   await app.ready();

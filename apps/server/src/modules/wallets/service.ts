@@ -55,6 +55,7 @@ interface AccountState {
 }
 
 const TF_SET_NO_RIPPLE = 0x00020000;
+const LSF_REQUIRE_DEST_TAG = 0x00020000;
 const TF_CLEAR_FREEZE = 0x00200000;
 
 function rippledError(err: unknown): string | undefined {
@@ -180,6 +181,16 @@ export class WalletService {
       };
     } catch (err) {
       if (rippledError(err) === 'actNotFound') return { activated: false, balanceDrops: 0n, ownerCount: 0 };
+      throw err;
+    }
+  }
+
+  private async recipientInfo(address: string): Promise<{ activated: boolean; requireTag: boolean }> {
+    try {
+      const info = await this.client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
+      return { activated: true, requireTag: (info.result.account_data.Flags & LSF_REQUIRE_DEST_TAG) !== 0 };
+    } catch (err) {
+      if (rippledError(err) === 'actNotFound') return { activated: false, requireTag: false };
       throw err;
     }
   }
@@ -350,6 +361,11 @@ export class WalletService {
 
     const state = await this.accountState(row.address);
     if (!state.activated) throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable);
+    const recipient = await this.recipientInfo(destination);
+    // Checked here so the user reads why, instead of a failed transaction (tecDST_TAG_NEEDED).
+    if (recipient.requireTag && tag === undefined) {
+      throw new AppError('BAD_REQUEST', 'The recipient requires a destination tag.');
+    }
     const fee = this.deps.submissions.reserves.baseFee;
 
     let amount: string | { currency: string; issuer: string; value: string };
@@ -368,6 +384,15 @@ export class WalletService {
         throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable, {
           available: dropsToXrp(available > 0n ? available : 0n),
         });
+      }
+      if (!recipient.activated) {
+        const base = (await this.reserveDrops(0)).base;
+        if (drops < base) {
+          throw new AppError(
+            'BAD_REQUEST',
+            `The recipient account is not activated yet: send at least ${dropsToXrp(base)} XRP to activate it.`,
+          );
+        }
       }
       amount = drops.toString();
     } else {
@@ -390,6 +415,12 @@ export class WalletService {
         // Transfers XRP cannot cover the fee of.
         const reserve = (await this.reserveDrops(state.ownerCount)).total;
         if (state.balanceDrops - reserve < fee) throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable);
+      }
+      if (destination !== body.token.issuer) {
+        const theirs = (await this.lines(destination, body.token.issuer)).find(
+          (l) => tickerToCurrency(l.currency) === currency,
+        );
+        if (!theirs) throw new AppError('BAD_REQUEST', 'The recipient has no trust line for this token.');
       }
       amount = { currency, issuer: body.token.issuer, value };
     }

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RLUSD_ISSUERS } from '@ledgerpad/shared';
+import { PLATFORM_ROLES, rlusdIssuer } from '../../src/bootstrap/platform';
+import { platformWallet } from '../../src/modules/wallets/custody';
+import { createWalletTestApp, type WalletTestApp } from './wallet-app';
+
+// A server configured for mainnet (pointed at a local ledger so nothing leaves the machine): no
+// faucet routes at all, Ripple's RLUSD issuer, and platform wallets recorded but not bootstrapped.
+
+describe('on mainnet', () => {
+  let t: WalletTestApp;
+  beforeAll(async () => {
+    t = await createWalletTestApp({ XRPL_NETWORK: 'mainnet', XRPL_URL: 'ws://127.0.0.1:1' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('has no faucet routes', async () => {
+    for (const url of ['/api/wallets/1/fund', '/api/wallets/1/fund-rlusd']) {
+      const res = await t.app.inject({ method: 'POST', url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toMatch(/^No API route/);
+    }
+    // The other wallet routes exist (401 without a session, not 404).
+    expect((await t.app.inject({ method: 'GET', url: '/api/wallets' })).statusCode).toBe(401);
+  });
+
+  it('uses Ripple’s RLUSD issuer and records only the fee and service wallets', async () => {
+    expect(await rlusdIssuer(t.database.db, 'mainnet')).toBe(RLUSD_ISSUERS.mainnet);
+    expect(await rlusdIssuer(t.database.db, 'testnet')).toBe(RLUSD_ISSUERS.testnet);
+    expect(await platformWallet(t.database.db, PLATFORM_ROLES.fee)).toBeDefined();
+    expect(await platformWallet(t.database.db, PLATFORM_ROLES.service)).toBeDefined();
+    expect(await platformWallet(t.database.db, PLATFORM_ROLES.rlusdIssuer)).toBeUndefined();
+    expect(await platformWallet(t.database.db, PLATFORM_ROLES.genesis)).toBeUndefined();
+  });
+});
