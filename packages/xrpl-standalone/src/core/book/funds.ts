@@ -7,7 +7,8 @@ import { adjustOwnerCount, readAccount } from '../account';
 import type { Amount } from '../amount/amount';
 import { IouValue } from '../amount/iou-value';
 import type { LedgerEntry } from '../contract';
-import { accountRootKey, ownerDirKey } from '../keylets';
+import { ownerDirKey } from '../keylets';
+import { accountKey } from './read';
 import { LSF, hasFlag } from '../ledger-flags';
 import { Num } from '../number';
 import type { Ter } from '../results';
@@ -42,7 +43,7 @@ export function issueOfAmount(a: Amount): Issue {
 
 /** Add `delta` drops to an account's XRP balance. */
 export function creditXrp(view: ApplyView, address: string, delta: bigint): void {
-  const acct = view.peek(accountRootKey(address));
+  const acct = view.peek(accountKey(address));
   if (!acct) throw new Error(`no account ${address}`);
   acct.Balance = (BigInt(String(acct.Balance)) + delta).toString();
   view.update(acct);

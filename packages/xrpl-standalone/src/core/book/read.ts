@@ -8,6 +8,22 @@ import { type Amt, type Issue, XRP_ISSUE, isXrp, xrpDrops, zeroAmt } from '../..
 import { ammIndex } from '../../amm/ids';
 import { accountRootKey, bookBaseKey, dirPageKey, trustLineKey } from '../keylets';
 
+// Keylets are SHA-512 hashes; the order book walks the same few accounts and lines over and
+// over, so their indexes are memoized (bounded, cleared when full).
+const MEMO_LIMIT = 100_000;
+const accountKeys = new Map<string, string>();
+const lineKeys = new Map<string, string>();
+
+function memo(map: Map<string, string>, key: string, make: () => string): string {
+  let v = map.get(key);
+  if (v === undefined) {
+    if (map.size >= MEMO_LIMIT) map.clear();
+    v = make();
+    map.set(key, v);
+  }
+  return v;
+}
+
 export interface ReadLedger {
   read(index: string): LedgerEntry | undefined;
 }
@@ -22,8 +38,10 @@ const LSF_LOW_FREEZE = 0x00400000;
 const LSF_HIGH_FREEZE = 0x00800000;
 const QUALITY_ONE = 1_000_000_000;
 
+const hexes = new Map<string, string>();
+
 export function accountHex(address: string): string {
-  return Buffer.from(decodeAccountID(address)).toString('hex').toUpperCase();
+  return memo(hexes, address, () => Buffer.from(decodeAccountID(address)).toString('hex').toUpperCase());
 }
 
 export function issueFromJson(json: unknown): Issue | undefined {
@@ -70,12 +88,21 @@ export function numberText(n: Num): string {
   return iouText(n);
 }
 
+export function accountKey(address: string): string {
+  return memo(accountKeys, address, () => accountRootKey(address));
+}
+
+export function lineKey(a: string, b: string, currency: string): string {
+  const k = a < b ? `${a}/${b}/${currency}` : `${b}/${a}/${currency}`;
+  return memo(lineKeys, k, () => trustLineKey(a, b, currency));
+}
+
 export function readAccount(view: ReadLedger, address: string): LedgerEntry | undefined {
-  return view.read(accountRootKey(address));
+  return view.read(accountKey(address));
 }
 
 export function trustLine(view: ReadLedger, a: string, b: string, currency: string): LedgerEntry | undefined {
-  return view.read(trustLineKey(a, b, currency));
+  return view.read(lineKey(a, b, currency));
 }
 
 /** `holder`'s balance of an IOU on its line with the issuer (positive = holder owns). */
@@ -152,7 +179,8 @@ export interface AmmState {
 }
 
 export function readAmm(view: ReadLedger, a: Issue, b: Issue): AmmState | undefined {
-  const index = ammIndex(a, b);
+  const k = [`${a.currency}/${a.issuer}`, `${b.currency}/${b.issuer}`].sort().join('|');
+  const index = memo(ammKeys, k, () => ammIndex(a, b));
   const sle = view.read(index);
   if (!sle) return undefined;
   return ammStateOf(index, sle);
@@ -199,7 +227,15 @@ export function tradingFeeFor(amm: AmmState, account: string | undefined, parent
   return amm.tradingFee;
 }
 
+const bookKeys = new Map<string, string>();
+const ammKeys = new Map<string, string>();
+
 export function bookBase(takerPays: Issue, takerGets: Issue): string {
+  const k = `${takerPays.currency}/${takerPays.issuer}>${takerGets.currency}/${takerGets.issuer}`;
+  return memo(bookKeys, k, () => bookBaseUncached(takerPays, takerGets));
+}
+
+function bookBaseUncached(takerPays: Issue, takerGets: Issue): string {
   return bookBaseKey(
     isXrp(takerPays) ? { currency: 'XRP' } : takerPays,
     isXrp(takerGets) ? { currency: 'XRP' } : takerGets,

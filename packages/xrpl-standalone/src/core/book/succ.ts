@@ -15,6 +15,19 @@ interface EntriesReader {
   entries(after?: string): Iterable<LedgerEntry | [string, LedgerEntry]>;
 }
 
+// A closed ledger's state never changes, so its sorted key list is computed once per ledger.
+const keyCache = new WeakMap<object, string[]>();
+
+function sortedKeys(state: { entries(after?: string): Iterable<[string, LedgerEntry]> }): string[] {
+  let keys = keyCache.get(state);
+  if (!keys) {
+    keys = [];
+    for (const [k] of state.entries()) keys.push(k);
+    keyCache.set(state, keys);
+  }
+  return keys;
+}
+
 function firstOverlay(changes: Iterable<[string, LedgerEntry | null]>, after: string, before: string): string | undefined {
   let best: string | undefined;
   for (const [k, v] of changes) {
@@ -61,10 +74,18 @@ export function succ(view: StateReader, after: string, before: string): string |
     const overlay = o.overlay;
     const state = o.parent.state;
     const fromOverlay = firstOverlay(overlay, after, before);
+    const keys = sortedKeys(state);
     const fromBase = baseSucc(
       (c) => {
-        for (const [k] of state.entries(c)) return k;
-        return undefined;
+        // first key > c by binary search over the closed ledger's (cached) sorted keys
+        let lo = 0;
+        let hi = keys.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if ((keys[mid] as string) <= c) lo = mid + 1;
+          else hi = mid;
+        }
+        return keys[lo];
       },
       (k) => overlay.has(k) && overlay.get(k) === null,
       after,
