@@ -201,11 +201,12 @@ export class SocketHub {
   }
 
   private fanOut(conns: Set<Connection>, payload: unknown): void {
-    const frame = JSON.stringify(payload);
+    // Serialised and UTF-8 encoded once for all sockets, not once per socket.
+    const frame = Buffer.from(JSON.stringify(payload));
     for (const conn of [...conns]) this.send(conn, frame);
   }
 
-  private send(conn: Connection, frame: string): void {
+  private send(conn: Connection, frame: string | Buffer): void {
     const { ws } = conn;
     if (ws.readyState !== ws.OPEN) return;
     // A client that doesn't read would make us buffer without bound: drop it instead. It
@@ -216,7 +217,7 @@ export class SocketHub {
       this.drop(conn);
       return;
     }
-    ws.send(frame);
+    ws.send(frame, { binary: false });
     this.stats.sent++;
   }
 

@@ -1,0 +1,27 @@
+import { benchSocketFanout } from './socket-fanout';
+import { benchTransfers } from './transfers';
+
+// `npm run bench -w apps/server`: every server benchmark, one function each, figures printed as
+// JSON lines; the exit code is non-zero when a benchmark misses its target.
+
+const benchmarks: Array<{ name: string; run: () => Promise<{ ok: boolean }> }> = [
+  { name: 'socket fan-out (5,000 subscribers)', run: () => benchSocketFanout() },
+  { name: 'transfers (200 from one account)', run: () => benchTransfers() },
+];
+
+let failed = 0;
+for (const bench of benchmarks) {
+  console.log(`# ${bench.name}`);
+  try {
+    const result = await bench.run();
+    console.log(JSON.stringify(result, null, 2));
+    if (!result.ok) failed++;
+  } catch (err) {
+    failed++;
+    console.error(`${bench.name} failed:`, err);
+  }
+}
+if (failed > 0) {
+  console.error(`${failed} benchmark(s) missed their target`);
+  process.exitCode = 1;
+}
