@@ -15,6 +15,8 @@ import { ledgerDataMethod } from './ledger-data';
 import { ledgerEntryMethod } from './ledger-entry';
 import { norippleCheckMethod } from './noripple-check';
 import { ripplePathFindMethod } from './ripple-path-find';
+// Registers the `books` subscription with subscribe/unsubscribe.
+import '../books-stream';
 import {
   feeMethod,
   ledgerAcceptMethod,
