@@ -46,7 +46,7 @@ describe('POST /api/auth/telegram', () => {
       id: 1,
       telegram_id: 987654321,
       username: 'ada',
-      first_name: 'Ada Lovelace',
+      first_name: 'Ada',
       photo_url: 'https://t.me/i/userpic/320/ada.jpg',
       google_id: null,
     });

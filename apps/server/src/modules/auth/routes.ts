@@ -58,11 +58,15 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
       );
     }
     const auth = verifyTelegramAuth(request.body, config.TELEGRAM_BOT_TOKEN, Math.floor(Date.now() / 1000));
-    const firstName = [auth.first_name, auth.last_name].filter(Boolean).join(' ') || null;
+    // first_name as Telegram has it: the header greets 'Welcome, ' + first_name (spec 000 §2).
     const user = await upsertUser(
       db,
       { telegramId: auth.id },
-      { username: auth.username ?? null, firstName, photoUrl: auth.photo_url ?? null },
+      {
+        username: auth.username ?? null,
+        firstName: auth.first_name ?? null,
+        photoUrl: auth.photo_url ?? null,
+      },
     );
     return finishSignIn(request, reply, user);
   });

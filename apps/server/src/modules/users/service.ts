@@ -37,7 +37,7 @@ export async function upsertUser(db: Db, identity: Identity, profile: ProfileFie
       : 'googleId' in identity
         ? users.googleId
         : users.demoUsername;
-  // Only fields the provider actually sent overwrite stored ones (Telegram omits photo_url when hidden).
+  // Fields left undefined keep their stored value; null clears (the provider says there is none).
   const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
   for (const [k, v] of Object.entries(profile)) if (v !== undefined) (set as Record<string, unknown>)[k] = v;
   return db.transaction(async (tx) => {
