@@ -47,7 +47,6 @@ describe('account_lines flags from each side', () => {
     expect(result.lines[0]).toMatchObject({
       account: issuer.address,
       currency: 'EUR',
-      balance: '0',
       limit: '500',
       limit_peer: '0',
       quality_in: 1_010_000_000,
@@ -73,6 +72,26 @@ describe('account_lines flags from each side', () => {
     });
     expect(result.lines[0]).not.toHaveProperty('peer_authorized');
     expect(result.lines[0]).not.toHaveProperty('freeze_peer');
+  });
+});
+
+describe('gateway_balances', () => {
+  it('lists obligations the gateway froze under frozen_balances', async () => {
+    // Unfreeze, issue, freeze again: the balance moves from obligations to frozen_balances.
+    const line = { currency: 'EUR', issuer: holder.address, value: '0' };
+    await submitAndClose(h, { TransactionType: 'TrustSet', Account: issuer.address, LimitAmount: line, Flags: TrustSetFlags.tfClearFreeze }, issuer);
+    const paid = await submitAndClose(
+      h,
+      { TransactionType: 'Payment', Account: issuer.address, Destination: holder.address, Amount: { currency: 'EUR', issuer: issuer.address, value: '42' } },
+      issuer,
+    );
+    expect(paid.submitted.engine_result).toBe('tesSUCCESS');
+    const open = await h.client.request({ command: 'gateway_balances', account: issuer.address });
+    expect(open.result.obligations).toEqual({ EUR: '42' });
+    await submitAndClose(h, { TransactionType: 'TrustSet', Account: issuer.address, LimitAmount: line, Flags: TrustSetFlags.tfSetFreeze }, issuer);
+    const frozen = await h.client.request({ command: 'gateway_balances', account: issuer.address });
+    expect(frozen.result.obligations).toBeUndefined();
+    expect(frozen.result.frozen_balances).toEqual({ [holder.address]: [{ currency: 'EUR', value: '42' }] });
   });
 });
 

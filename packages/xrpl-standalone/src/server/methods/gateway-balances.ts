@@ -41,22 +41,22 @@ export const gatewayBalancesMethod: MethodSpec = {
     const obligations = new Map<string, Decimal>();
     const balances: PeerBalances = new Map();
     const assets: PeerBalances = new Map();
-    const frozen: PeerBalances = new Map();
+    const frozenBalances: PeerBalances = new Map();
     for (const entry of ownedEntries(view, account)) {
       if (entry.LedgerEntryType !== 'RippleState') continue;
       const line = lineFromSide(entry, account);
       const balance = parseDecimal(line.balance);
       if (balance.mantissa === 0n) continue;
       const flags = Number(entry.Flags ?? 0);
-      // The peer's freeze of this line (lsfLowFreeze/lsfHighFreeze set by the peer).
-      const frozenByPeer = (flags & (line.isLow ? 0x800000 : 0x400000)) !== 0;
+      // A freeze this account (the gateway) set on its side of the line (rippled's getFreeze()).
+      const frozen = (flags & (line.isLow ? 0x400000 : 0x800000)) !== 0;
       if (hotWallets.has(line.peer)) {
         // A hot wallet's balance, from the hot wallet's side.
         pushPeer(balances, line.peer, line.currency, negateDecimal(balance));
       } else if (balance.mantissa > 0n) {
         pushPeer(assets, line.peer, line.currency, balance);
-      } else if (frozenByPeer) {
-        pushPeer(frozen, line.peer, line.currency, negateDecimal(balance));
+      } else if (frozen) {
+        pushPeer(frozenBalances, line.peer, line.currency, negateDecimal(balance));
       } else {
         add(obligations, line.currency, negateDecimal(balance));
       }
@@ -66,7 +66,7 @@ export const gatewayBalancesMethod: MethodSpec = {
       result.obligations = Object.fromEntries([...obligations].map(([c, v]) => [c, formatDecimal(v)]));
     }
     if (balances.size > 0) result.balances = Object.fromEntries(balances);
-    if (frozen.size > 0) result.frozen_balances = Object.fromEntries(frozen);
+    if (frozenBalances.size > 0) result.frozen_balances = Object.fromEntries(frozenBalances);
     if (assets.size > 0) result.assets = Object.fromEntries(assets);
     return { ...result, ...fields };
   },
