@@ -28,7 +28,11 @@ export function addressFromHex(hex: string): string {
 }
 
 export function isValidAddress(address: unknown): address is string {
-  return typeof address === 'string' && isValidClassicAddress(address);
+  if (typeof address !== 'string') return false;
+  if (toHex.has(address)) return true;
+  if (!isValidClassicAddress(address)) return false;
+  accountIdHex(address);
+  return true;
 }
 
 /** rippled orders accounts by their 160-bit value (low/high side of trust lines). */

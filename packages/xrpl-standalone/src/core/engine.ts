@@ -1,14 +1,15 @@
 // The transaction engine: rippled's checkValidity (signature, local checks), preflight (tem),
 // preclaim (sequence, tickets, LastLedgerSequence, fee, authorization) and apply (fee claimed and
 // sequence consumed, then the transactor; on tec everything but the fee and sequence is undone).
-import { decode, encode, encodeForSigning } from 'ripple-binary-codec';
-import { verify } from 'ripple-keypairs';
+import { encode, encodeForSigning } from 'ripple-binary-codec';
+import { decodeTransaction } from './tx-decoder';
 import { accountReserve, readAccount, xrpBalance } from './account';
 import { addressOfPublicKey, isValidAddress } from './account-id';
 import { parseAmount, isLegalXrp } from './amount/amount';
 import type { CoreConfig, JsonObject, LedgerEntry } from './contract';
 import { HASH_PREFIX, sha512HalfHex, u32 } from './hash';
 import { signingDataHex } from './signing-data';
+import { verifySignature } from './crypto-verify';
 import { accountRootKey, ownerDirKey, ticketKey } from './keylets';
 import { TF_UNIVERSAL, hasFlag, LSF } from './ledger-flags';
 import { isTec, isTes, type Ter } from './results';
@@ -43,7 +44,7 @@ export function decodeBlob(blob: unknown): DecodedTx | RpcError {
   }
   let tx: JsonObject;
   try {
-    tx = decode(blob) as JsonObject;
+    tx = decodeTransaction(blob);
   } catch (e) {
     return { error: 'invalidTransaction', error_exception: (e as Error).message || 'deserialization error' };
   }
@@ -109,7 +110,7 @@ export function checkSignature(tx: JsonObject, blob?: string): boolean {
   if (typeof pk !== 'string' || !PUBKEY.test(pk)) return tx.Signers !== undefined;
   if (typeof sig !== 'string' || sig.length === 0) return false;
   try {
-    return verify(blob ? signingDataHex(blob, tx) : encodeForSigning(tx), sig, pk);
+    return verifySignature(blob ? signingDataHex(blob, tx) : encodeForSigning(tx), sig, pk);
   } catch {
     return false;
   }

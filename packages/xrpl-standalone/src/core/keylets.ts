@@ -33,8 +33,16 @@ function cur(code: string): Buffer {
   return hex(h);
 }
 
+const accountRootCache = new Map<string, string>();
+
 export function accountRootKey(address: string): string {
-  return sha512HalfHex(u16(LEDGER_NAMESPACE.account), acct(address));
+  let key = accountRootCache.get(address);
+  if (key === undefined) {
+    key = sha512HalfHex(u16(LEDGER_NAMESPACE.account), acct(address));
+    if (accountRootCache.size > 200_000) accountRootCache.clear();
+    accountRootCache.set(address, key);
+  }
+  return key;
 }
 
 export function ownerDirKey(address: string): string {

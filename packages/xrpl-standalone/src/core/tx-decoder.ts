@@ -1,0 +1,171 @@
+// A fast decoder for the common shape of signed transactions (integers, hashes, blobs, accounts,
+// XRP amounts, memos). It returns exactly what ripple-binary-codec's decode returns and hands
+// anything else (issued amounts, paths, unknown fields, malformed input) to the codec itself.
+import definitions from 'ripple-binary-codec/dist/enums/definitions.json';
+import { decode } from 'ripple-binary-codec';
+import { addressFromHex } from './account-id';
+import type { JsonObject } from './contract';
+
+interface FieldDef {
+  name: string;
+  type: number;
+  code: number;
+}
+
+const TYPES = definitions.TYPES as Record<string, number>;
+const BY_CODE = new Map<number, FieldDef>();
+for (const [name, info] of definitions.FIELDS as Array<[string, { nth: number; type: string; isSerialized: boolean }]>) {
+  const type = TYPES[info.type];
+  if (!info.isSerialized || type === undefined || type < 1) continue;
+  BY_CODE.set(type * 65536 + info.nth, { name, type, code: type * 65536 + info.nth });
+}
+const TX_TYPE_NAMES = new Map<number, string>();
+for (const [name, code] of Object.entries(definitions.TRANSACTION_TYPES as Record<string, number>)) TX_TYPE_NAMES.set(code, name);
+const BASE10_U64 = new Set(['MaximumAmount', 'OutstandingAmount', 'MPTAmount', 'LockedAmount', 'ConfidentialOutstandingAmount']);
+
+class Fallback extends Error {}
+
+class Reader {
+  pos = 0;
+  constructor(readonly b: Buffer) {}
+  byte(): number {
+    const v = this.b[this.pos++];
+    if (v === undefined) throw new Fallback();
+    return v;
+  }
+  take(n: number): Buffer {
+    if (this.pos + n > this.b.length) throw new Fallback();
+    const out = this.b.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+  vl(): number {
+    const b0 = this.byte();
+    if (b0 <= 192) return b0;
+    const b1 = this.byte();
+    if (b0 <= 240) return 193 + (b0 - 193) * 256 + b1;
+    const b2 = this.byte();
+    if (b0 <= 254) return 12481 + (b0 - 241) * 65536 + b1 * 256 + b2;
+    throw new Fallback();
+  }
+  field(): FieldDef {
+    const h = this.byte();
+    let type = h >> 4;
+    let nth = h & 15;
+    if (type === 0) {
+      type = this.byte();
+      if (type < 16) throw new Fallback();
+    }
+    if (nth === 0) {
+      nth = this.byte();
+      if (nth < 16) throw new Fallback();
+    }
+    const def = BY_CODE.get(type * 65536 + nth);
+    if (!def) throw new Fallback();
+    return def;
+  }
+}
+
+const hexUp = (b: Buffer): string => b.toString('hex').toUpperCase();
+
+function readObject(r: Reader, nested: boolean): JsonObject {
+  const out: JsonObject = {};
+  let last = -1;
+  while (r.pos < r.b.length) {
+    if (nested && r.b[r.pos] === 0xe1) {
+      r.pos++;
+      return out;
+    }
+    const f = r.field();
+    if (f.code <= last) throw new Fallback();
+    last = f.code;
+    switch (f.type) {
+      case 1: {
+        const v = r.take(2).readUInt16BE();
+        if (f.name === 'TransactionType') {
+          const name = TX_TYPE_NAMES.get(v);
+          if (!name) throw new Fallback();
+          out[f.name] = name;
+        } else if (f.name === 'LedgerEntryType') throw new Fallback();
+        else out[f.name] = v;
+        break;
+      }
+      case 2:
+        out[f.name] = r.take(4).readUInt32BE();
+        break;
+      case 16:
+        if (f.name === 'TransactionResult') throw new Fallback();
+        out[f.name] = r.byte();
+        break;
+      case 3:
+        if (BASE10_U64.has(f.name)) throw new Fallback();
+        out[f.name] = hexUp(r.take(8));
+        break;
+      case 4:
+        out[f.name] = hexUp(r.take(16));
+        break;
+      case 5:
+        out[f.name] = hexUp(r.take(32));
+        break;
+      case 17:
+        out[f.name] = hexUp(r.take(20));
+        break;
+      case 6: {
+        const first = r.b[r.pos];
+        if (first === undefined || (first & 0x80) !== 0 || (first & 0x20) !== 0) throw new Fallback();
+        const raw = r.take(8);
+        const positive = (raw[0] as number) & 0x40;
+        const n = raw.readBigUInt64BE() & 0x3fffffffffffffffn;
+        out[f.name] = `${positive ? '' : '-'}${n.toString()}`;
+        break;
+      }
+      case 7:
+        out[f.name] = hexUp(r.take(r.vl()));
+        break;
+      case 8: {
+        if (r.vl() !== 20) throw new Fallback();
+        out[f.name] = addressFromHex(hexUp(r.take(20)));
+        break;
+      }
+      case 19: {
+        const len = r.vl();
+        if (len % 32 !== 0) throw new Fallback();
+        const list: string[] = [];
+        for (let i = 0; i < len; i += 32) list.push(hexUp(r.take(32)));
+        out[f.name] = list;
+        break;
+      }
+      case 14:
+        out[f.name] = readObject(r, true);
+        break;
+      case 15: {
+        const list: JsonObject[] = [];
+        for (;;) {
+          if (r.b[r.pos] === 0xf1) {
+            r.pos++;
+            break;
+          }
+          const inner = r.field();
+          if (inner.type !== 14) throw new Fallback();
+          list.push({ [inner.name]: readObject(r, true) });
+        }
+        out[f.name] = list;
+        break;
+      }
+      default:
+        throw new Fallback();
+    }
+  }
+  if (nested) throw new Fallback();
+  return out;
+}
+
+/** Decode a transaction blob (hex) like ripple-binary-codec's decode. Throws like the codec does. */
+export function decodeTransaction(blobHex: string): JsonObject {
+  try {
+    return readObject(new Reader(Buffer.from(blobHex, 'hex')), false);
+  } catch (e) {
+    if (!(e instanceof Fallback)) throw e;
+    return decode(blobHex) as JsonObject;
+  }
+}
