@@ -172,12 +172,14 @@ describe('account methods', () => {
         limit_peer: '0',
         quality_in: 0,
         quality_out: 0,
-        no_ripple: false,
       }),
     ]);
     const gateway = await h.client.request({ command: 'account_lines', account: issuer.address });
     const toAlice = gateway.result.lines.find((l) => l.account === alice.address);
     expect(toAlice).toMatchObject({ balance: '-250.5', limit: '0', limit_peer: '1000' });
+    // The holder's default-ripple line: no NoRipple on either side, so neither key is printed.
+    expect(holder.result.lines[0]).not.toHaveProperty('no_ripple');
+    expect(toAlice).not.toHaveProperty('no_ripple_peer');
     const filtered = await h.client.request({ command: 'account_lines', account: issuer.address, peer: bob.address });
     expect(filtered.result.lines.map((l) => l.account)).toEqual([bob.address]);
     // More lines than one page: rippled's minimum limit is 10, so add lines to page through.

@@ -38,8 +38,9 @@ export const accountLinesMethod: MethodSpec = {
       };
       if (flags & mine.auth) out.authorized = true;
       if (flags & theirs.auth) out.peer_authorized = true;
-      out.no_ripple = (flags & mine.noRipple) !== 0;
-      out.no_ripple_peer = (flags & theirs.noRipple) !== 0;
+      // Present only when set, as rippled 2.4+ prints them.
+      if (flags & mine.noRipple) out.no_ripple = true;
+      if (flags & theirs.noRipple) out.no_ripple_peer = true;
       if (flags & mine.freeze) out.freeze = true;
       if (flags & theirs.freeze) out.freeze_peer = true;
       if (flags & mine.deepFreeze) out.deep_freeze = true;
