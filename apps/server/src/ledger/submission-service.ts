@@ -604,7 +604,9 @@ export class SubmissionService {
         this.log.warn({ hash, account: finalRow.account, sequence: finalRow.sequence, result: f.result }, 'transaction failed');
       }
     }
-    if (!f.consumed && finalRow) await this.releaseSequence(finalRow);
+    // Only the instance whose update finalized the record hands its sequence back (another instance
+    // following the same record must not sign a second gap fill for it).
+    if (!f.consumed && row) await this.releaseSequence(row);
     if (this.tracked.size === 0) for (const w of this.idleWaiters.splice(0)) w();
   }
 
