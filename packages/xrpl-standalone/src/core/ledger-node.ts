@@ -390,7 +390,13 @@ export class LedgerNode implements LedgerNodeApi {
   }
 
   private retryHeld(): void {
-    const held = this.held;
+    // Like rippled's canonical order for retries: by account, then sequence, so chains resolve in one close.
+    const held = this.held.slice().sort((a, b) => {
+      const ac = String(a.tx.Account);
+      const bc = String(b.tx.Account);
+      if (ac !== bc) return ac < bc ? -1 : 1;
+      return Number(a.tx.Sequence || a.tx.TicketSequence || 0) - Number(b.tx.Sequence || b.tx.TicketSequence || 0);
+    });
     this.held = [];
     for (const h of held) {
       const lls = h.tx.LastLedgerSequence;

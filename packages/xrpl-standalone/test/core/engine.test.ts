@@ -23,6 +23,29 @@ describe('transaction engine checks', () => {
     expect(h.nextSeq(w.classicAddress)).toBe(seq + 2);
   });
 
+  it('resolves a chain of held transactions in one close, in sequence order', () => {
+    const h = new Harness();
+    const w = h.wallet();
+    const seq = h.nextSeq(w.classicAddress);
+    const third = h.expect(w, pay(GENESIS_ADDRESS, '3000000'), 'terPRE_SEQ', { seq: seq + 2 });
+    const second = h.expect(w, pay(GENESIS_ADDRESS, '2000000'), 'terPRE_SEQ', { seq: seq + 1 });
+    h.expect(w, pay(GENESIS_ADDRESS), 'tesSUCCESS', { seq });
+    h.close();
+    expect(h.node.txByHash(second.hash)!.meta.TransactionIndex).toBe(0);
+    expect(h.node.txByHash(third.hash)!.meta.TransactionIndex).toBe(1);
+    expect(h.node.heldCount).toBe(0);
+  });
+
+  it('drops held transactions whose LastLedgerSequence has passed', () => {
+    const h = new Harness();
+    const w = h.wallet();
+    const seq = h.nextSeq(w.classicAddress);
+    h.expect(w, { ...pay(GENESIS_ADDRESS), LastLedgerSequence: 3 }, 'terPRE_SEQ', { seq: seq + 1 });
+    expect(h.node.heldCount).toBe(1);
+    h.close();
+    expect(h.node.heldCount).toBe(0);
+  });
+
   it('rejects past sequences, expired LastLedgerSequence and low fees without applying', () => {
     const h = new Harness();
     const w = h.wallet();
