@@ -91,7 +91,7 @@ describe('gateway_balances', () => {
     await submitAndClose(h, { TransactionType: 'TrustSet', Account: issuer.address, LimitAmount: line, Flags: TrustSetFlags.tfSetFreeze }, issuer);
     const frozen = await h.client.request({ command: 'gateway_balances', account: issuer.address });
     expect(frozen.result.obligations).toBeUndefined();
-    expect(frozen.result.frozen_balances).toEqual({ [holder.address]: [{ currency: 'EUR', value: '42' }] });
+    expect((frozen.result as { frozen_balances?: unknown }).frozen_balances).toEqual({ [holder.address]: [{ currency: 'EUR', value: '42' }] });
   });
 });
 
