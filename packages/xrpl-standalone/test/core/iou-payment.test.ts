@@ -140,4 +140,35 @@ describe('trust lines and issued-currency payments', () => {
     expect(c[alice.classicAddress]).toContainEqual({ currency: 'USD', issuer: issuer.classicAddress, value: '-3' });
     h.expect(alice, { TransactionType: 'TrustSet', LimitAmount: USD('0') }, 'tecNO_LINE_REDUNDANT');
   });
+
+  it('ripples through an intermediate account along explicit paths unless it set NoRipple on both lines', () => {
+    const h = new Harness();
+    const alice = h.wallet();
+    const carol = h.wallet();
+    const bob = h.wallet();
+    h.expect(carol, { TransactionType: 'TrustSet', LimitAmount: { currency: 'USD', issuer: alice.classicAddress, value: '100' } }, 'tesSUCCESS');
+    h.expect(bob, { TransactionType: 'TrustSet', LimitAmount: { currency: 'USD', issuer: carol.classicAddress, value: '100' } }, 'tesSUCCESS');
+    const payment = {
+      TransactionType: 'Payment',
+      Destination: bob.classicAddress,
+      Amount: { currency: 'USD', issuer: bob.classicAddress, value: '10' },
+      SendMax: { currency: 'USD', issuer: alice.classicAddress, value: '10' },
+      Paths: [[{ account: carol.classicAddress }]],
+    };
+    const r = h.expect(alice, payment, 'tesSUCCESS');
+    const c = changesOf(h, r.hash);
+    expect(c[alice.classicAddress]).toContainEqual({ currency: 'USD', issuer: carol.classicAddress, value: '-10' });
+    expect(c[bob.classicAddress]).toContainEqual({ currency: 'USD', issuer: carol.classicAddress, value: '10' });
+    expect(c[carol.classicAddress]).toEqual(
+      expect.arrayContaining([
+        { currency: 'USD', issuer: alice.classicAddress, value: '10' },
+        { currency: 'USD', issuer: bob.classicAddress, value: '-10' },
+      ]),
+    );
+    // Carol already has NoRipple on the line bob opened to her; adding it on alice's line blocks rippling.
+    h.expect(carol, { TransactionType: 'TrustSet', LimitAmount: { currency: 'USD', issuer: alice.classicAddress, value: '100' }, Flags: 0x00020000 }, 'tesSUCCESS');
+    h.expect(alice, payment, 'tecPATH_DRY');
+    // Without paths there is no strand at all between alice and bob.
+    h.expect(alice, { ...payment, Paths: undefined }, 'tecPATH_DRY');
+  });
 });
