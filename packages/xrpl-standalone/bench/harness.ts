@@ -1,4 +1,5 @@
 // Shared benchmark plumbing: a ledger, funded accounts, and pipelined WebSocket submission.
+import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { Wallet, type Transaction } from 'xrpl';
 import { GENESIS_SEED, startStandaloneLedger, type StandaloneLedger } from '../src/index';
@@ -95,4 +96,19 @@ export async function fundAccounts(bench: BenchLedger, count: number, drops: str
   if (failed.length > 0) throw new Error(`funding failed: ${JSON.stringify(failed[0])}`);
   await bench.rpc.request({ command: 'ledger_accept' });
   return wallets;
+}
+
+/**
+ * Submits pre-signed blobs from a worker thread (a separate core, as a real client would be),
+ * closing a ledger after every `closeEvery`; resolves with the elapsed seconds.
+ */
+export function submitFromWorker(url: string, blobs: string[], closeEvery: number): Promise<{ seconds: number; failures: string[] }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./submit-worker.mjs', import.meta.url), { workerData: { url, blobs, closeEvery } });
+    worker.once('message', (message: { seconds: number; failures: string[] }) => resolve(message));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`submit worker exited with ${code}`));
+    });
+  });
 }

@@ -1,0 +1,42 @@
+// Worker thread: the benchmark's WebSocket client, on its own core like a real client process, so
+// the server's figure excludes the client's JSON work. Pipelines `submit` for each chunk of
+// pre-signed blobs, then `ledger_accept`; reports the elapsed time and any non-tesSUCCESS result.
+import { parentPort, workerData } from 'node:worker_threads';
+import WebSocket from 'ws';
+
+const { url, blobs, closeEvery } = workerData;
+const ws = new WebSocket(url);
+await new Promise((resolve, reject) => {
+  ws.once('open', resolve);
+  ws.once('error', reject);
+});
+let nextId = 1;
+const pending = new Map();
+ws.on('message', (data) => {
+  const reply = JSON.parse(String(data));
+  const resolve = pending.get(reply.id);
+  if (resolve) {
+    pending.delete(reply.id);
+    resolve(reply);
+  }
+});
+const request = (body) =>
+  new Promise((resolve) => {
+    const id = nextId++;
+    pending.set(id, resolve);
+    ws.send(JSON.stringify({ ...body, id, api_version: 2 }));
+  });
+
+const failures = [];
+const started = performance.now();
+for (let offset = 0; offset < blobs.length; offset += closeEvery) {
+  const replies = await Promise.all(blobs.slice(offset, offset + closeEvery).map((tx_blob) => request({ command: 'submit', tx_blob })));
+  for (const reply of replies) {
+    const result = reply.result?.engine_result ?? reply.error;
+    if (result !== 'tesSUCCESS' && failures.length < 5) failures.push(result);
+  }
+  await request({ command: 'ledger_accept' });
+}
+const seconds = (performance.now() - started) / 1000;
+ws.close();
+parentPort.postMessage({ seconds, failures });
