@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, lt, or } from 'drizzle-orm';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
@@ -71,6 +71,8 @@ export async function registerSessions(app: FastifyInstance, opts: SessionOption
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    // Pages and static assets don't need the user: no database read for them.
+    if (!request.url.startsWith('/api') && !request.url.startsWith('/ws')) return;
     const token = request.cookies[cookieName];
     if (!token || token.length > 128) return;
     const [found] = await db
@@ -100,9 +102,26 @@ export async function registerSessions(app: FastifyInstance, opts: SessionOption
     request.session = found.session;
   });
 
+  // Expired sessions are deleted when presented; ones never presented again are swept at sign-in
+  // (at most once an hour per instance), so no background job is needed for them.
+  let lastSweep = 0;
+  const sweepExpired = async (t: number) => {
+    if (t - lastSweep < SESSION_TOUCH_MS) return;
+    lastSweep = t;
+    await db
+      .delete(sessions)
+      .where(
+        or(
+          lt(sessions.lastSeenAt, new Date(t - SESSION_IDLE_MS)),
+          lt(sessions.createdAt, new Date(t - SESSION_ABSOLUTE_MS)),
+        ),
+      );
+  };
+
   return {
     cookieName,
     async signIn(request, reply, userId) {
+      await sweepExpired(now());
       if (request.session) await db.delete(sessions).where(eq(sessions.id, request.session.id));
       const token = randomToken(32);
       const created = new Date(now());

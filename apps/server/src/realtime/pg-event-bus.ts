@@ -72,7 +72,8 @@ export async function createPostgresBus(opts: PostgresBusOptions): Promise<Event
   };
 
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url });
+    // Named so operators (and the reconnect test) can find the listener in pg_stat_activity.
+    const c = new pg.Client({ connectionString: url, application_name: `ledgerpad-events:${schema}` });
     c.on('notification', (msg) => {
       if (msg.channel !== channel) return;
       deliver(msg.payload).catch((err: unknown) => log?.error({ err }, 'event delivery failed'));

@@ -124,6 +124,25 @@ describe('sessions, CSRF and roles', () => {
     expect((await t.app.inject({ url: '/api/user', headers: { cookie: s.cookie } })).statusCode).toBe(401);
   });
 
+  it('sweeps expired sessions that are never presented again', async () => {
+    const s = await t.signIn('forgotten');
+    const hash = sha256Hex(s.cookie.split('=')[1]!);
+    await t.database.sql.query(
+      "update sessions set last_seen_at = now() - interval '8 days' where token_hash = $1",
+      [hash],
+    );
+    // A fresh app instance (its sweep hasn't run yet) sweeps at its first sign-in.
+    const other = await createTestApp({ ledger: 'none', database: t.database });
+    try {
+      await other.signIn('someone');
+      expect(await t.database.sql.query('select 1 from sessions where token_hash = $1', [hash])).toHaveLength(
+        0,
+      );
+    } finally {
+      await other.close();
+    }
+  });
+
   it('logout deletes the session and clears the cookie', async () => {
     const s = await t.signIn('leaver');
     const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: s.headers });

@@ -97,6 +97,31 @@ describe('event bus across instances (PostgreSQL LISTEN/NOTIFY)', () => {
     ).rejects.toThrow(/limit/);
   });
 
+  it('re-listens after the LISTEN connection is killed', async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const killed = await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
+        [`ledgerpad-events:${schema}`],
+      );
+      // One listener per instance.
+      expect(killed.rowCount).toBe(2);
+    } finally {
+      await admin.end();
+    }
+    const received: unknown[] = [];
+    const off = b.app.realtime.bus.subscribe('test:after-reconnect', (p) => received.push(p));
+    const deadline = Date.now() + 8000;
+    // Events published while B is reconnecting are lost (best-effort); keep publishing until one lands.
+    while (received.length === 0 && Date.now() < deadline) {
+      await a.app.realtime.bus.publish('test:after-reconnect', { n: 1 });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    off();
+    expect(received.length).toBeGreaterThan(0);
+  }, 15_000);
+
   it('isolates schemas: the channel name carries the schema', () => {
     expect(channelName(schema)).toBe(`${schema}_ledgerpad_events`);
   });
