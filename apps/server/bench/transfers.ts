@@ -42,7 +42,11 @@ export async function benchTransfers(
   const receivers = Array.from({ length: 10 }, () => Wallet.generate());
   await insertWallet(database.db, keyring, { userId: null, role: 'genesis', wallet: genesis });
   await insertWallet(database.db, keyring, { userId: null, role: 'bench-sender', wallet: sender });
-  const service = new SubmissionService({ database, connection, signers: createSignerSource(database.db, keyring) });
+  const service = new SubmissionService({
+    database,
+    connection,
+    signers: createSignerSource(database.db, keyring),
+  });
   await service.start();
   try {
     await Promise.all(
@@ -50,7 +54,11 @@ export async function benchTransfers(
         service.submit({
           intentKey: `bench-fund-${i}`,
           account: genesis.classicAddress,
-          tx: { TransactionType: 'Payment', Destination: w.classicAddress, Amount: i === 0 ? '100000000000' : '100000000' },
+          tx: {
+            TransactionType: 'Payment',
+            Destination: w.classicAddress,
+            Amount: i === 0 ? '100000000000' : '100000000',
+          },
           purpose: 'bench',
         }),
       ),

@@ -37,7 +37,11 @@ export interface BootstrapSettings {
 }
 
 export function bootstrapSettings(config: Config): BootstrapSettings {
-  return { rlusdPerXrp: config.RLUSD_PER_XRP, poolXrp: config.AMM_POOL_XRP, tradingFee: config.AMM_TRADING_FEE };
+  return {
+    rlusdPerXrp: config.RLUSD_PER_XRP,
+    poolXrp: config.AMM_POOL_XRP,
+    tradingFee: config.AMM_TRADING_FEE,
+  };
 }
 
 export interface BootstrapReport {
@@ -52,7 +56,12 @@ async function ensureRole(db: Db, keyring: Keyring, role: string, wallet?: Walle
   const found = await platformWallet(db, role);
   if (found) return found;
   try {
-    return await insertWallet(db, keyring, { userId: null, role, name: role, wallet: wallet ?? Wallet.generate() });
+    return await insertWallet(db, keyring, {
+      userId: null,
+      role,
+      name: role,
+      wallet: wallet ?? Wallet.generate(),
+    });
   } catch (err) {
     // Two instances bootstrapping at once: the unique index keeps one per role.
     const again = await platformWallet(db, role);

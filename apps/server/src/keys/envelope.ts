@@ -38,7 +38,9 @@ export function masterKeyFromBytes(key: Buffer): MasterKey {
 /** Parses MASTER_KEY: 64 hex characters or base64 of 32 bytes. */
 export function parseMasterKey(text: string): MasterKey {
   const trimmed = text.trim();
-  const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
+  const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed)
+    ? Buffer.from(trimmed, 'hex')
+    : Buffer.from(trimmed, 'base64');
   if (bytes.length !== KEY_BYTES) {
     throw new KeyCustodyError('MASTER_KEY must be 64 hex characters or base64 of 32 bytes');
   }
@@ -60,7 +62,9 @@ function seal(key: Buffer, plaintext: Buffer, aad: string): { ciphertext: string
 function open(key: Buffer, ciphertext: string, nonce: string, aad: string): Buffer {
   const body = Buffer.from(ciphertext, 'base64');
   if (body.length < TAG_BYTES) throw new KeyCustodyError('Sealed secret is truncated');
-  const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(nonce, 'base64'), { authTagLength: TAG_BYTES });
+  const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(nonce, 'base64'), {
+    authTagLength: TAG_BYTES,
+  });
   decipher.setAAD(Buffer.from(aad, 'utf8'));
   decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
   try {

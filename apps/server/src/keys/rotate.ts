@@ -8,7 +8,11 @@ import type { Keyring, MasterKey } from './envelope';
  * Re-wraps every wallet's data key under `target` in one database transaction: either every record
  * moves to the new master key or none does. Seeds are never decrypted, only their data keys.
  */
-export async function rewrapAll(db: Db, keyring: Keyring, target: MasterKey): Promise<{ rewrapped: number; total: number }> {
+export async function rewrapAll(
+  db: Db,
+  keyring: Keyring,
+  target: MasterKey,
+): Promise<{ rewrapped: number; total: number }> {
   return db.transaction(async (t) => {
     const rows = await t.select().from(wallets).for('update');
     let rewrapped = 0;

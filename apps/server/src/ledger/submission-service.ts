@@ -230,7 +230,10 @@ export class SubmissionService {
     if (!this.opts.connection.isConnected() || this.validatedIndex === 0) {
       const existing = await this.findIntent(req.intentKey);
       if (existing) return existing;
-      throw new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
+      throw new AppError(
+        'LEDGER_UNAVAILABLE',
+        'The XRP Ledger is not reachable right now. Please try again.',
+      );
     }
     await this.ensureAccount(req.account);
     if (forcedSequence !== undefined) {
@@ -256,7 +259,10 @@ export class SubmissionService {
     };
     try {
       const keys = [...new Set(batch.map((b) => b.req.intentKey))];
-      const found = await this.db.select().from(ledgerSubmissions).where(inArray(ledgerSubmissions.intentKey, keys));
+      const found = await this.db
+        .select()
+        .from(ledgerSubmissions)
+        .where(inArray(ledgerSubmissions.intentKey, keys));
       const byKey = new Map<string, SubmissionRow>();
       for (const row of found) {
         byKey.set(row.intentKey, row);
@@ -298,7 +304,10 @@ export class SubmissionService {
         rows = await this.db.transaction(async (t) => {
           const [alloc] = await t
             .update(ledgerAccounts)
-            .set({ nextSequence: sql`${ledgerAccounts.nextSequence} + ${entries.length}`, updatedAt: new Date() })
+            .set({
+              nextSequence: sql`${ledgerAccounts.nextSequence} + ${entries.length}`,
+              updatedAt: new Date(),
+            })
             .where(eq(ledgerAccounts.account, account))
             .returning({ next: ledgerAccounts.nextSequence });
           if (!alloc) throw new Error(`No sequence row for ${account}`);
@@ -451,8 +460,12 @@ export class SubmissionService {
   }
 
   private async findIntent(intentKey: string): Promise<SubmissionRow | undefined> {
-    const [row] = await this.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.intentKey, intentKey));
-    if (row && !(FINAL as readonly string[]).includes(row.status) && !this.tracked.has(row.hash)) this.track(row);
+    const [row] = await this.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(eq(ledgerSubmissions.intentKey, intentKey));
+    if (row && !(FINAL as readonly string[]).includes(row.status) && !this.tracked.has(row.hash))
+      this.track(row);
     return row;
   }
 
@@ -601,7 +614,10 @@ export class SubmissionService {
       const outcome = outcomeOf(finalRow);
       for (const w of t.waiters) w.resolve(outcome);
       if (status === 'failed') {
-        this.log.warn({ hash, account: finalRow.account, sequence: finalRow.sequence, result: f.result }, 'transaction failed');
+        this.log.warn(
+          { hash, account: finalRow.account, sequence: finalRow.sequence, result: f.result },
+          'transaction failed',
+        );
       }
     }
     // Only the instance whose update finalized the record hands its sequence back (another instance
@@ -634,7 +650,10 @@ export class SubmissionService {
       );
       this.log.info({ account: row.account, sequence: row.sequence }, 'filling sequence gap with AccountSet');
     } catch (err) {
-      this.log.error({ account: row.account, sequence: row.sequence, err: String(err) }, 'sequence gap fill failed');
+      this.log.error(
+        { account: row.account, sequence: row.sequence, err: String(err) },
+        'sequence gap fill failed',
+      );
     }
   }
 
@@ -652,7 +671,8 @@ export class SubmissionService {
   }
 
   private applyLedgerInfo(r: Partial<LedgerStream>): void {
-    if (typeof r.ledger_index === 'number' && r.ledger_index > this.validatedIndex) this.validatedIndex = r.ledger_index;
+    if (typeof r.ledger_index === 'number' && r.ledger_index > this.validatedIndex)
+      this.validatedIndex = r.ledger_index;
     if (r.fee_base !== undefined) this.baseFee = BigInt(r.fee_base);
     if (r.reserve_inc !== undefined) this.reserveIncrement = BigInt(r.reserve_inc);
   }
@@ -674,7 +694,10 @@ export class SubmissionService {
         try {
           await this.tick();
         } catch (err) {
-          this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'ledger follow step failed');
+          this.log.warn(
+            { err: err instanceof Error ? err.message : String(err) },
+            'ledger follow step failed',
+          );
         }
       } while (this.tickAgain && !this.stopped);
     })().finally(() => {
@@ -715,7 +738,9 @@ export class SubmissionService {
     for (const [hash, t] of [...this.tracked]) {
       const stuck =
         t.row.status === 'pending' ||
-        (t.row.engineResult !== null && /^(tel|ter)/.test(t.row.engineResult) && t.row.engineResult !== 'terQUEUED') ||
+        (t.row.engineResult !== null &&
+          /^(tel|ter)/.test(t.row.engineResult) &&
+          t.row.engineResult !== 'terQUEUED') ||
         ledgerIndex - t.lastSubmitLedger >= this.resubmitAfter;
       if (stuck) await this.send(hash);
     }
@@ -769,7 +794,10 @@ export class SubmissionService {
       await this.finalize(hash, { result: 'tefPAST_SEQ', ledgerIndex: null, meta: null, consumed: true });
       await this.db
         .update(ledgerAccounts)
-        .set({ nextSequence: sql`greatest(${ledgerAccounts.nextSequence}, ${accountSequence})`, updatedAt: new Date() })
+        .set({
+          nextSequence: sql`greatest(${ledgerAccounts.nextSequence}, ${accountSequence})`,
+          updatedAt: new Date(),
+        })
         .where(eq(ledgerAccounts.account, t.row.account));
       return;
     }

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { generateMasterKey, Keyring, parseMasterKey } from '../keys/envelope';
-import { keyFilePath, loadKeyring, NEXT_KEY_FILE_NAME, promoteNextKeyFile, readKeyFile, writeKeyFile } from '../keys/key-file';
+import {
+  keyFilePath,
+  loadKeyring,
+  NEXT_KEY_FILE_NAME,
+  promoteNextKeyFile,
+  readKeyFile,
+  writeKeyFile,
+} from '../keys/key-file';
 import { rewrapAll } from '../keys/rotate';
 
 // `npm run keys:rotate`: re-wraps every wallet data key under a new master key.
@@ -19,7 +26,8 @@ async function main(): Promise<void> {
   );
   try {
     if (config.MASTER_KEY) {
-      if (!config.NEW_MASTER_KEY) throw new Error('Set NEW_MASTER_KEY to the key to rotate to (64 hex characters).');
+      if (!config.NEW_MASTER_KEY)
+        throw new Error('Set NEW_MASTER_KEY to the key to rotate to (64 hex characters).');
       const target = parseMasterKey(config.NEW_MASTER_KEY);
       const keyring = new Keyring(parseMasterKey(config.MASTER_KEY), [
         ...config.MASTER_KEY_PREVIOUS.map(parseMasterKey),
@@ -37,13 +45,19 @@ async function main(): Promise<void> {
     const keyring = loadKeyring({ dataDir: config.dataDir, previousKeys: config.MASTER_KEY_PREVIOUS });
     const r = await rewrapAll(database.db, keyring, target);
     promoteNextKeyFile(config.dataDir);
-    console.log(`Re-wrapped ${r.rewrapped} of ${r.total} wallet keys under master key ${target.id} (${keyFilePath(config.dataDir)}).`);
+    console.log(
+      `Re-wrapped ${r.rewrapped} of ${r.total} wallet keys under master key ${target.id} (${keyFilePath(config.dataDir)}).`,
+    );
   } finally {
     await database.close();
   }
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : `Key rotation failed: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(
+    err instanceof ConfigError
+      ? err.message
+      : `Key rotation failed: ${err instanceof Error ? err.message : String(err)}`,
+  );
   process.exit(1);
 });

@@ -25,7 +25,11 @@ describe('ledger server restarted on the same port during transfers', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reconnects on its own, follows the new socket, and every transfer lands exactly once', async () => {
-    let ledger: StandaloneLedger = await startStandaloneLedger({ port: 0, closeIntervalMs: 200, dataDir: dir });
+    let ledger: StandaloneLedger = await startStandaloneLedger({
+      port: 0,
+      closeIntervalMs: 200,
+      dataDir: dir,
+    });
     const port = ledger.port;
     const database = await createTestDatabase();
     // A short base delay keeps the test quick; the schedule itself is checked above.
@@ -36,7 +40,11 @@ describe('ledger server restarted on the same port during transfers', () => {
     const keyring = new Keyring(generateMasterKey());
     const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
     await insertWallet(database.db, keyring, { userId: null, role: 'genesis', wallet: genesis });
-    const service = new SubmissionService({ database, connection, signers: createSignerSource(database.db, keyring) });
+    const service = new SubmissionService({
+      database,
+      connection,
+      signers: createSignerSource(database.db, keyring),
+    });
     await service.start();
     const dest = Wallet.generate();
     const pay = (i: number) =>
@@ -58,9 +66,15 @@ describe('ledger server restarted on the same port during transfers', () => {
       const outs = await inFlight;
       expect(reconnects).toBeGreaterThanOrEqual(1);
       expect(outs.every((o) => o.status === 'success')).toBe(true);
-      const info = await connection.client.request({ command: 'account_info', account: dest.classicAddress, ledger_index: 'validated' });
+      const info = await connection.client.request({
+        command: 'account_info',
+        account: dest.classicAddress,
+        ledger_index: 'validated',
+      });
       // 11 payments of 10 XRP + i drops, each exactly once.
-      expect(info.result.account_data.Balance).toBe(String(11 * 10_000_000 + (0 + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10)));
+      expect(info.result.account_data.Balance).toBe(
+        String(11 * 10_000_000 + (0 + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10)),
+      );
       // The ledger stream is followed on the new socket: a transfer made afterwards validates too.
       expect((await pay(11)).status).toBe('success');
     } finally {

@@ -27,7 +27,11 @@ export interface LedgerRig {
 export async function createLedgerRig(
   opts: { closeIntervalMs?: number; dataDir?: string; service?: Partial<SubmissionServiceOptions> } = {},
 ): Promise<LedgerRig> {
-  const ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: opts.closeIntervalMs ?? 0, dataDir: opts.dataDir });
+  const ledger = await startStandaloneLedger({
+    port: 0,
+    closeIntervalMs: opts.closeIntervalMs ?? 0,
+    dataDir: opts.dataDir,
+  });
   const database = await createTestDatabase();
   const connection = createXrplConnection('standalone', ledger.url, { baseDelayMs: 200 });
   await connection.connect();
@@ -61,7 +65,11 @@ export async function createLedgerRig(
       return rig.service;
     },
     xrpBalance: async (address) => {
-      const info = await connection.client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
+      const info = await connection.client.request({
+        command: 'account_info',
+        account: address,
+        ledger_index: 'validated',
+      });
       return BigInt(info.result.account_data.Balance);
     },
     close: async () => {

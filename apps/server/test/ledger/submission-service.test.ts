@@ -19,7 +19,11 @@ describe('submission service', () => {
     const funded = rig.service.submit({
       intentKey: 'fund-alice',
       account: rig.genesis.classicAddress,
-      tx: { TransactionType: 'Payment', Destination: alice.classicAddress, Amount: (10_000n * XRP).toString() },
+      tx: {
+        TransactionType: 'Payment',
+        Destination: alice.classicAddress,
+        Amount: (10_000n * XRP).toString(),
+      },
       purpose: 'test',
     });
     const out = await closeUntil(rig.ledger, funded);
@@ -41,9 +45,16 @@ describe('submission service', () => {
     const bob = Wallet.generate();
     const before = await rig.xrpBalance(alice.classicAddress);
     // Submitted at once; no ledger closes until every one has been sent.
-    const all = Promise.all(Array.from({ length: 30 }, (_, i) => pay(`pipe-${i}`, alice.classicAddress, bob.classicAddress, 20n * XRP)));
+    const all = Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        pay(`pipe-${i}`, alice.classicAddress, bob.classicAddress, 20n * XRP),
+      ),
+    );
     await until(async () => {
-      const rows = await rig.database.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.account, alice.classicAddress));
+      const rows = await rig.database.db
+        .select()
+        .from(ledgerSubmissions)
+        .where(eq(ledgerSubmissions.account, alice.classicAddress));
       return rows.filter((r) => r.status === 'submitted').length === 30;
     });
     rig.ledger.closeLedger();
@@ -73,16 +84,25 @@ describe('submission service', () => {
     const again = await pay('same-intent', alice.classicAddress, carol.classicAddress, 50n * XRP);
     expect(again.hash).toBe(a.hash);
     expect(await rig.xrpBalance(carol.classicAddress)).toBe(50n * XRP);
-    const rows = await rig.database.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.intentKey, 'same-intent'));
+    const rows = await rig.database.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(eq(ledgerSubmissions.intentKey, 'same-intent'));
     expect(rows).toHaveLength(1);
   });
 
   it('reports a validated tec failure as final, with its sequence used', async () => {
     // 0.5 XRP cannot create an account (reserve is 1 XRP): tecNO_DST_INSUF_XRP.
-    const out = await closeUntil(rig.ledger, pay('too-small', alice.classicAddress, Wallet.generate().classicAddress, XRP / 2n));
+    const out = await closeUntil(
+      rig.ledger,
+      pay('too-small', alice.classicAddress, Wallet.generate().classicAddress, XRP / 2n),
+    );
     expect(out.status).toBe('failed');
     expect(out.result).toBe('tecNO_DST_INSUF_XRP');
-    const next = await closeUntil(rig.ledger, pay('after-tec', alice.classicAddress, Wallet.generate().classicAddress, 10n * XRP));
+    const next = await closeUntil(
+      rig.ledger,
+      pay('after-tec', alice.classicAddress, Wallet.generate().classicAddress, 10n * XRP),
+    );
     expect(next.sequence).toBe(out.sequence + 1);
     expect(next.status).toBe('success');
   });
@@ -91,7 +111,10 @@ describe('submission service', () => {
     const dave = Wallet.generate();
     // Simulate a crash between "recorded" and "submitted": sign exactly as the service would and
     // record it as pending, without sending it.
-    const [acct] = await rig.database.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.account, alice.classicAddress));
+    const [acct] = await rig.database.db
+      .select()
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.account, alice.classicAddress));
     const sequence = acct!.nextSequence;
     const signed = alice.sign({
       TransactionType: 'Payment',
@@ -103,7 +126,10 @@ describe('submission service', () => {
       LastLedgerSequence: rig.service.ledgerIndex + 20,
     });
     await rig.database.db.transaction(async (t) => {
-      await t.update(ledgerAccounts).set({ nextSequence: sequence + 1 }).where(eq(ledgerAccounts.account, alice.classicAddress));
+      await t
+        .update(ledgerAccounts)
+        .set({ nextSequence: sequence + 1 })
+        .where(eq(ledgerAccounts.account, alice.classicAddress));
       await t.insert(ledgerSubmissions).values({
         intentKey: 'crashed-before-submit',
         account: alice.classicAddress,
@@ -121,14 +147,20 @@ describe('submission service', () => {
     expect(out.status).toBe('success');
     expect(out.hash).toBe(signed.hash);
     expect(await rig.xrpBalance(dave.classicAddress)).toBe(30n * XRP);
-    const rows = await rig.database.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.intentKey, 'crashed-before-submit'));
+    const rows = await rig.database.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(eq(ledgerSubmissions.intentKey, 'crashed-before-submit'));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.status).toBe('success');
   });
 
   it('after a restart finds an already validated transaction by hash instead of paying again', async () => {
     const erin = Wallet.generate();
-    const [acct] = await rig.database.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.account, alice.classicAddress));
+    const [acct] = await rig.database.db
+      .select()
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.account, alice.classicAddress));
     const sequence = acct!.nextSequence;
     const tx = {
       TransactionType: 'Payment' as const,
@@ -141,7 +173,10 @@ describe('submission service', () => {
     };
     const signed = alice.sign(tx);
     // It went out and validated, but the process died before recording the result.
-    await rig.database.db.update(ledgerAccounts).set({ nextSequence: sequence + 1 }).where(eq(ledgerAccounts.account, alice.classicAddress));
+    await rig.database.db
+      .update(ledgerAccounts)
+      .set({ nextSequence: sequence + 1 })
+      .where(eq(ledgerAccounts.account, alice.classicAddress));
     await rig.database.db.insert(ledgerSubmissions).values({
       intentKey: 'crashed-after-submit',
       account: alice.classicAddress,
@@ -166,27 +201,50 @@ describe('submission service', () => {
     const frank = Wallet.generate();
     await rig.hold(frank);
     await closeUntil(rig.ledger, pay('fund-frank', alice.classicAddress, frank.classicAddress, 100n * XRP));
-    const info = await rig.connection.client.request({ command: 'account_info', account: frank.classicAddress, ledger_index: 'validated' });
+    const info = await rig.connection.client.request({
+      command: 'account_info',
+      account: frank.classicAddress,
+      ledger_index: 'validated',
+    });
     const s = info.result.account_data.Sequence;
     const index = rig.service.ledgerIndex;
     // S: already past its LastLedgerSequence, so it can never apply. S+1: valid, but stuck behind S.
     const dead = frank.sign({
-      TransactionType: 'Payment', Account: frank.classicAddress, Destination: alice.classicAddress,
-      Amount: '1000000', Sequence: s, Fee: '10', LastLedgerSequence: index - 1,
+      TransactionType: 'Payment',
+      Account: frank.classicAddress,
+      Destination: alice.classicAddress,
+      Amount: '1000000',
+      Sequence: s,
+      Fee: '10',
+      LastLedgerSequence: index - 1,
     });
     const live = frank.sign({
-      TransactionType: 'Payment', Account: frank.classicAddress, Destination: alice.classicAddress,
-      Amount: '2000000', Sequence: s + 1, Fee: '10', LastLedgerSequence: index + 30,
+      TransactionType: 'Payment',
+      Account: frank.classicAddress,
+      Destination: alice.classicAddress,
+      Amount: '2000000',
+      Sequence: s + 1,
+      Fee: '10',
+      LastLedgerSequence: index + 30,
     });
     await rig.service.stop();
-    await rig.database.db.insert(ledgerAccounts).values({ account: frank.classicAddress, nextSequence: s + 2 });
+    await rig.database.db
+      .insert(ledgerAccounts)
+      .values({ account: frank.classicAddress, nextSequence: s + 2 });
     for (const [key, signed, seq, lls] of [
       ['dead', dead, s, index - 1],
       ['live', live, s + 1, index + 30],
     ] as const) {
       await rig.database.db.insert(ledgerSubmissions).values({
-        intentKey: `gap-${key}`, account: frank.classicAddress, sequence: seq, lastLedgerSequence: lls,
-        txType: 'Payment', purpose: 'test', hash: signed.hash, txBlob: signed.tx_blob, status: 'pending',
+        intentKey: `gap-${key}`,
+        account: frank.classicAddress,
+        sequence: seq,
+        lastLedgerSequence: lls,
+        txType: 'Payment',
+        purpose: 'test',
+        hash: signed.hash,
+        txBlob: signed.tx_blob,
+        status: 'pending',
       });
     }
     const service = await rig.restart();
@@ -198,21 +256,43 @@ describe('submission service', () => {
     const [fill] = await rig.database.db
       .select()
       .from(ledgerSubmissions)
-      .where(and(eq(ledgerSubmissions.account, frank.classicAddress), eq(ledgerSubmissions.purpose, 'sequence-gap-fill')));
+      .where(
+        and(
+          eq(ledgerSubmissions.account, frank.classicAddress),
+          eq(ledgerSubmissions.purpose, 'sequence-gap-fill'),
+        ),
+      );
     expect(fill?.sequence).toBe(s);
     expect(fill?.txType).toBe('AccountSet');
     await closeUntil(rig.ledger, service.wait(fill!.hash));
-    const after = await rig.connection.client.request({ command: 'account_info', account: frank.classicAddress, ledger_index: 'validated' });
+    const after = await rig.connection.client.request({
+      command: 'account_info',
+      account: frank.classicAddress,
+      ledger_index: 'validated',
+    });
     expect(after.result.account_data.Sequence).toBe(s + 2);
   });
 
   it('hands a sequence back when nothing was allocated after it', async () => {
-    const [before] = await rig.database.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.account, alice.classicAddress));
+    const [before] = await rig.database.db
+      .select()
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.account, alice.classicAddress));
     // Malformed (negative amount) is refused by validation before anything is signed or allocated.
-    await expect(pay('malformed', alice.classicAddress, Wallet.generate().classicAddress, -5n)).rejects.toThrow();
-    const [after] = await rig.database.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.account, alice.classicAddress));
+    await expect(
+      pay('malformed', alice.classicAddress, Wallet.generate().classicAddress, -5n),
+    ).rejects.toThrow();
+    const [after] = await rig.database.db
+      .select()
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.account, alice.classicAddress));
     expect(after!.nextSequence).toBe(before!.nextSequence);
-    expect(await rig.database.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.intentKey, 'malformed'))).toHaveLength(0);
+    expect(
+      await rig.database.db
+        .select()
+        .from(ledgerSubmissions)
+        .where(eq(ledgerSubmissions.intentKey, 'malformed')),
+    ).toHaveLength(0);
   });
 
   it('refuses an invalid transaction inside a batch without leaving a gap for the others', async () => {
@@ -224,7 +304,12 @@ describe('submission service', () => {
       pay('batch-ok-3', alice.classicAddress, ivan.classicAddress, 10n * XRP),
     ]);
     const results = await closeUntil(rig.ledger, batch);
-    expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : r.status))).toEqual(['fulfilled', expect.stringMatching(/./), 'fulfilled', 'fulfilled']);
+    expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : r.status))).toEqual([
+      'fulfilled',
+      expect.stringMatching(/./),
+      'fulfilled',
+      'fulfilled',
+    ]);
     const seqs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.sequence] : []));
     expect(seqs[2]! - seqs[0]!).toBe(2);
     expect(results.every((r) => r.status === 'rejected' || r.value.status === 'success')).toBe(true);
@@ -237,28 +322,48 @@ describe('submission service', () => {
     await closeUntil(rig.ledger, pay('fund-grace', alice.classicAddress, grace.classicAddress, 100n * XRP));
     // The service knows grace's sequence from its first use...
     await closeUntil(rig.ledger, pay('grace-1', grace.classicAddress, alice.classicAddress, XRP));
-    const info = await rig.connection.client.request({ command: 'account_info', account: grace.classicAddress, ledger_index: 'validated' });
+    const info = await rig.connection.client.request({
+      command: 'account_info',
+      account: grace.classicAddress,
+      ledger_index: 'validated',
+    });
     // ...then the same key is used outside the platform for that very sequence.
     const outside = grace.sign({
-      TransactionType: 'AccountSet', Account: grace.classicAddress, Sequence: info.result.account_data.Sequence,
-      Fee: '10', LastLedgerSequence: rig.service.ledgerIndex + 10,
+      TransactionType: 'AccountSet',
+      Account: grace.classicAddress,
+      Sequence: info.result.account_data.Sequence,
+      Fee: '10',
+      LastLedgerSequence: rig.service.ledgerIndex + 10,
     });
     await rig.connection.client.request({ command: 'submit', tx_blob: outside.tx_blob });
     rig.ledger.closeLedger();
-    const clash = await closeUntil(rig.ledger, pay('grace-2', grace.classicAddress, alice.classicAddress, XRP));
+    const clash = await closeUntil(
+      rig.ledger,
+      pay('grace-2', grace.classicAddress, alice.classicAddress, XRP),
+    );
     expect(clash.status).toBe('failed');
     expect(clash.result).toBe('tefPAST_SEQ');
-    const next = await closeUntil(rig.ledger, pay('grace-3', grace.classicAddress, alice.classicAddress, XRP));
+    const next = await closeUntil(
+      rig.ledger,
+      pay('grace-3', grace.classicAddress, alice.classicAddress, XRP),
+    );
     expect(next.status).toBe('success');
   });
 
   it('keeps every transaction exactly once across a dropped and restored ledger connection', async () => {
     const heidi = Wallet.generate();
     await rig.service.idle();
-    const all = Promise.all(Array.from({ length: 20 }, (_, i) => pay(`drop-${i}`, alice.classicAddress, heidi.classicAddress, 5n * XRP)));
+    const all = Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        pay(`drop-${i}`, alice.classicAddress, heidi.classicAddress, 5n * XRP),
+      ),
+    );
     // Drop the socket from the server side while the payments are in flight.
     await until(async () => {
-      const rows = await rig.database.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.account, alice.classicAddress));
+      const rows = await rig.database.db
+        .select()
+        .from(ledgerSubmissions)
+        .where(eq(ledgerSubmissions.account, alice.classicAddress));
       return rows.filter((r) => r.intentKey.startsWith('drop-')).length >= 10;
     });
     const ws = (rig.connection.client.connection as unknown as { ws: { terminate(): void } }).ws;

@@ -93,11 +93,20 @@ describe('crash safety', () => {
       body: JSON.stringify({ username: 'crash' }),
     });
     expect(demo.status).toBe(200);
-    const cookie = demo.headers.getSetCookie().find((c) => c.startsWith('ledgerpad_session='))!.split(';')[0]!;
-    const csrf = ((await json(await fetch(`${server.base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }).token;
+    const cookie = demo.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('ledgerpad_session='))!
+      .split(';')[0]!;
+    const csrf = (
+      (await json(await fetch(`${server.base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
+    ).token;
     const headers = { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
     const post = (base: string, url: string, body: object, extra: Record<string, string> = {}) =>
-      fetch(`${base}${url}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+      fetch(`${base}${url}`, {
+        method: 'POST',
+        headers: { ...headers, ...extra },
+        body: JSON.stringify(body),
+      });
 
     const from = await json(await post(server.base, '/api/wallets', {}));
     const to = await json(await post(server.base, '/api/wallets', {}));
@@ -106,16 +115,27 @@ describe('crash safety', () => {
 
     // Distinct amounts (1 XRP + i drops), so a doubled transfer would show in the sum.
     const amount = (i: number) => `1.${String(i + 1).padStart(6, '0')}`;
-    const expectedDrops = Array.from({ length: TRANSFERS }, (_, i) => 1_000_000n + BigInt(i + 1)).reduce((a, b) => a + b, 0n);
+    const expectedDrops = Array.from({ length: TRANSFERS }, (_, i) => 1_000_000n + BigInt(i + 1)).reduce(
+      (a, b) => a + b,
+      0n,
+    );
     const transfer = (base: string, i: number) =>
-      post(base, '/api/wallets/transfer', { walletId: from.id, recipient: to.wallet_address, amount: amount(i), token: null }, {
-        'idempotency-key': `crash-transfer-${i}`,
-      });
+      post(
+        base,
+        '/api/wallets/transfer',
+        { walletId: from.id, recipient: to.wallet_address, amount: amount(i), token: null },
+        {
+          'idempotency-key': `crash-transfer-${i}`,
+        },
+      );
 
     const ledger = new Client(server.ledgerUrl);
     await ledger.connect();
     const balance = async (c: Client, address: unknown) =>
-      BigInt((await c.request({ command: 'account_info', account: String(address), ledger_index: 'validated' })).result.account_data.Balance);
+      BigInt(
+        (await c.request({ command: 'account_info', account: String(address), ledger_index: 'validated' }))
+          .result.account_data.Balance,
+      );
     const toBefore = await balance(ledger, to.wallet_address);
     await ledger.disconnect();
 
@@ -152,7 +172,11 @@ describe('crash safety', () => {
     await client.connect();
     try {
       expect((await balance(client, to.wallet_address)) - toBefore).toBe(expectedDrops);
-      const txs = await client.request({ command: 'account_tx', account: String(from.wallet_address), limit: 200 });
+      const txs = await client.request({
+        command: 'account_tx',
+        account: String(from.wallet_address),
+        limit: 200,
+      });
       const payments = txs.result.transactions.filter((t) => {
         const tx = (t as unknown as { tx_json?: { TransactionType: string; Destination?: string } }).tx_json;
         return tx?.TransactionType === 'Payment' && tx.Destination === to.wallet_address;

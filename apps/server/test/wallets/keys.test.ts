@@ -45,7 +45,9 @@ describe('envelope encryption', () => {
     const sealed = keyring.seal(seed, 'rAddress');
     const body = Buffer.from(sealed.ciphertext, 'base64');
     body[0] = body[0]! ^ 1;
-    expect(() => keyring.open({ ...sealed, ciphertext: body.toString('base64') }, 'rAddress')).toThrow(KeyCustodyError);
+    expect(() => keyring.open({ ...sealed, ciphertext: body.toString('base64') }, 'rAddress')).toThrow(
+      KeyCustodyError,
+    );
     // Bound to its wallet address: copied onto another record it does not open.
     expect(() => keyring.open(sealed, 'rOther')).toThrow(KeyCustodyError);
     const other = new Keyring(generateMasterKey());
@@ -104,7 +106,8 @@ describe('rotation', () => {
     try {
       const old = new Keyring(generateMasterKey());
       const made = [Wallet.generate(), Wallet.generate(), Wallet.generate()];
-      for (const w of made) await insertWallet(database.db, old, { userId: null, role: `r-${w.classicAddress}`, wallet: w });
+      for (const w of made)
+        await insertWallet(database.db, old, { userId: null, role: `r-${w.classicAddress}`, wallet: w });
       const target = generateMasterKey();
       const r = await rewrapAll(database.db, old, target);
       expect(r).toEqual({ rewrapped: 3, total: 3 });

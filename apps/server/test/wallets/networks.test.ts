@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RLUSD_ISSUERS } from '@ledgerpad/shared';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../src/bootstrap/platform';
 import { platformWallet } from '../../src/modules/wallets/custody';
+import { createTestApp } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from './wallet-app';
 
 // A server configured for mainnet (pointed at a local ledger so nothing leaves the machine): no
@@ -33,5 +34,35 @@ describe('on mainnet', () => {
     expect(await platformWallet(t.database.db, PLATFORM_ROLES.service)).toBeDefined();
     expect(await platformWallet(t.database.db, PLATFORM_ROLES.rlusdIssuer)).toBeUndefined();
     expect(await platformWallet(t.database.db, PLATFORM_ROLES.genesis)).toBeUndefined();
+  });
+});
+
+describe('without a ledger connection', () => {
+  it('keeps wallet records working and answers 503 for ledger calls', async () => {
+    const t = await createTestApp({ ledger: 'none' });
+    try {
+      const user = await t.signIn('offline');
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/wallets',
+        headers: user.headers,
+        payload: {},
+      });
+      expect(created.statusCode).toBe(200);
+      const list = await t.app.inject({ method: 'GET', url: '/api/wallets', headers: user.headers });
+      expect(list.json().wallets).toHaveLength(1);
+      const balances = await t.app.inject({
+        method: 'POST',
+        url: '/api/wallets/balances',
+        headers: user.headers,
+        payload: {},
+      });
+      expect(balances.statusCode).toBe(503);
+      expect((await t.app.inject({ method: 'GET', url: '/api/wallets/xrpl/status' })).json()).toEqual({
+        connected: false,
+      });
+    } finally {
+      await t.close();
+    }
   });
 });

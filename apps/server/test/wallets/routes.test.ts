@@ -29,8 +29,18 @@ afterAll(async () => {
 /** Every response body of the run except wallet creations, scanned for seeds at the end. */
 const bodies: string[] = [];
 
-const call = async (who: SignedIn | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => {
-  const res = await t.app.inject({ method, url, headers: who ? who.headers : {}, ...(payload ? { payload } : {}) });
+const call = async (
+  who: SignedIn | null,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: object,
+) => {
+  const res = await t.app.inject({
+    method,
+    url,
+    headers: who ? who.headers : {},
+    ...(payload ? { payload } : {}),
+  });
   if (!(method === 'POST' && url === '/api/wallets')) bodies.push(res.body);
   return res;
 };
@@ -75,20 +85,32 @@ describe('wallets API', () => {
     expect(JSON.stringify(row)).not.toContain(a1.wallet_seed);
     expect(row!.keyId).toBe(t.app.wallets.keyring.current.id);
     a2 = await createWallet(alice);
-    expect((await call(alice, 'GET', '/api/wallets')).json().wallets.map((w: { wallet_name: string }) => w.wallet_name)).toEqual([
-      'Main',
-      'Wallet 2',
-    ]);
+    expect(
+      (await call(alice, 'GET', '/api/wallets'))
+        .json()
+        .wallets.map((w: { wallet_name: string }) => w.wallet_name),
+    ).toEqual(['Main', 'Wallet 2']);
   });
 
   it('enforces CSRF on wallet writes', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/wallets', headers: { cookie: alice.cookie }, payload: {} });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/wallets',
+      headers: { cookie: alice.cookie },
+      payload: {},
+    });
     expect(res.statusCode).toBe(403);
   });
 
   it('shows a new wallet as Not Activated, then funded from the faucet', async () => {
     const before = await balanceOf(alice, a1.id);
-    expect(before).toMatchObject({ id: a1.id, wallet_address: a1.wallet_address, balance: '0', status: 'Not Activated', tokens: [] });
+    expect(before).toMatchObject({
+      id: a1.id,
+      wallet_address: a1.wallet_address,
+      balance: '0',
+      status: 'Not Activated',
+      tokens: [],
+    });
     const fund = await call(alice, 'POST', `/api/wallets/${a1.id}/fund`);
     expect(fund.statusCode).toBe(200);
     expect(fund.json()).toMatchObject({ success: true, amount: '1000' });
@@ -101,7 +123,13 @@ describe('wallets API', () => {
 
   it('computes the reserve as base + owner count × increment', async () => {
     const res = await call(alice, 'GET', `/api/wallets/${a1.id}/ledger-objects`);
-    expect(res.json()).toMatchObject({ reserve: '1', baseReserve: '1', ownerReserve: '0.2', ownerCount: 0, objects: [] });
+    expect(res.json()).toMatchObject({
+      reserve: '1',
+      baseReserve: '1',
+      ownerReserve: '0.2',
+      ownerCount: 0,
+      objects: [],
+    });
   });
 
   it('answers 404 for another user’s wallet on every route', async () => {
@@ -113,8 +141,17 @@ describe('wallets API', () => {
       call(mallory, 'DELETE', `/api/wallets/${id}`),
       call(mallory, 'POST', `/api/wallets/${id}/fund`),
       call(mallory, 'POST', `/api/wallets/${id}/fund-rlusd`),
-      call(mallory, 'POST', '/api/wallets/transfer', { walletId: id, recipient: Wallet.generate().classicAddress, amount: '1', token: null }),
-      call(mallory, 'POST', '/api/wallets/remove-trustline', { walletId: id, issuer: a2.wallet_address, currency: 'USD' }),
+      call(mallory, 'POST', '/api/wallets/transfer', {
+        walletId: id,
+        recipient: Wallet.generate().classicAddress,
+        amount: '1',
+        token: null,
+      }),
+      call(mallory, 'POST', '/api/wallets/remove-trustline', {
+        walletId: id,
+        issuer: a2.wallet_address,
+        currency: 'USD',
+      }),
       call(mallory, 'GET', `/api/wallets/999999/trustlines`),
     ];
     for (const res of await Promise.all(checks)) {
@@ -131,18 +168,28 @@ describe('wallets API', () => {
     const res = await call(alice, 'PUT', `/api/wallets/${a2.id}/name`, { name: 'Savings' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: a2.id, wallet_name: 'Savings' });
-    expect((await call(alice, 'PUT', `/api/wallets/${a2.id}/name`, { name: '  ' })).json().message).toBe('Please fill in all fields.');
+    expect((await call(alice, 'PUT', `/api/wallets/${a2.id}/name`, { name: '  ' })).json().message).toBe(
+      'Please fill in all fields.',
+    );
   });
 
   describe('transfer', () => {
     it('requires recipient and amount', async () => {
-      const res = await call(alice, 'POST', '/api/wallets/transfer', { walletId: a1.id, recipient: '', amount: '', token: null });
+      const res = await call(alice, 'POST', '/api/wallets/transfer', {
+        walletId: a1.id,
+        recipient: '',
+        amount: '',
+        token: null,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe('Please fill all fields');
     });
 
     it('refuses more than the available balance (balance − reserve) and signs nothing', async () => {
-      const before = await t.database.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.walletId, a1.id));
+      const before = await t.database.db
+        .select()
+        .from(ledgerSubmissions)
+        .where(eq(ledgerSubmissions.walletId, a1.id));
       const res = await call(alice, 'POST', '/api/wallets/transfer', {
         walletId: a1.id,
         recipient: a2.wallet_address,
@@ -153,7 +200,10 @@ describe('wallets API', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe('Amount cannot exceed the available balance.');
       expect(res.json().available).toBe('998.99999');
-      const after = await t.database.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.walletId, a1.id));
+      const after = await t.database.db
+        .select()
+        .from(ledgerSubmissions)
+        .where(eq(ledgerSubmissions.walletId, a1.id));
       expect(after).toHaveLength(before.length);
     });
 
@@ -170,7 +220,8 @@ describe('wallets API', () => {
       expect(body).toMatchObject({ success: true, delivered_amount: '12.5' });
       const tx = await t.connection.client.request({ command: 'tx', transaction: body.hash });
       expect(tx.result.validated).toBe(true);
-      const json = (tx.result as unknown as { tx_json: { Memos: Array<{ Memo: { MemoData: string } }> } }).tx_json;
+      const json = (tx.result as unknown as { tx_json: { Memos: Array<{ Memo: { MemoData: string } }> } })
+        .tx_json;
       expect(Buffer.from(json.Memos[0]!.Memo.MemoData, 'hex').toString('utf8')).toBe('rent');
       expect((await balanceOf(alice, a2.id)).balance).toBe('1012.5');
       expect((await balanceOf(alice, a1.id)).balance).toBe('987.49999');
@@ -178,10 +229,16 @@ describe('wallets API', () => {
 
     it('understands X-addresses with their destination tag', async () => {
       const x = classicAddressToXAddress(a2.wallet_address, 4242, false);
-      const res = await call(alice, 'POST', '/api/wallets/transfer', { walletId: a1.id, recipient: x, amount: 1, token: null });
+      const res = await call(alice, 'POST', '/api/wallets/transfer', {
+        walletId: a1.id,
+        recipient: x,
+        amount: 1,
+        token: null,
+      });
       expect(res.statusCode).toBe(200);
       const tx = await t.connection.client.request({ command: 'tx', transaction: res.json().hash });
-      const json = (tx.result as unknown as { tx_json: { Destination: string; DestinationTag: number } }).tx_json;
+      const json = (tx.result as unknown as { tx_json: { Destination: string; DestinationTag: number } })
+        .tx_json;
       expect(json.Destination).toBe(a2.wallet_address);
       expect(json.DestinationTag).toBe(4242);
     });
@@ -210,16 +267,27 @@ describe('wallets API', () => {
         token: null,
       });
       expect(fresh.statusCode).toBe(400);
-      expect(fresh.json().message).toBe('The recipient account is not activated yet: send at least 1 XRP to activate it.');
+      expect(fresh.json().message).toBe(
+        'The recipient account is not activated yet: send at least 1 XRP to activate it.',
+      );
       const flag = (SetFlag: number | undefined, ClearFlag?: number) =>
         t.app.wallets.submissions!.submit({
           intentKey: `test-require-dest-${SetFlag ?? 'x'}-${ClearFlag ?? 'x'}`,
           account: a2.wallet_address,
-          tx: { TransactionType: 'AccountSet', ...(SetFlag ? { SetFlag } : {}), ...(ClearFlag ? { ClearFlag } : {}) },
+          tx: {
+            TransactionType: 'AccountSet',
+            ...(SetFlag ? { SetFlag } : {}),
+            ...(ClearFlag ? { ClearFlag } : {}),
+          },
           purpose: 'test',
         });
       expect((await flag(1)).result).toBe('tesSUCCESS'); // asfRequireDest
-      const untagged = await call(alice, 'POST', '/api/wallets/transfer', { walletId: a1.id, recipient: a2.wallet_address, amount: '1', token: null });
+      const untagged = await call(alice, 'POST', '/api/wallets/transfer', {
+        walletId: a1.id,
+        recipient: a2.wallet_address,
+        amount: '1',
+        token: null,
+      });
       expect(untagged.statusCode).toBe(400);
       expect(untagged.json().message).toBe('The recipient requires a destination tag.');
       const tagged = await call(alice, 'POST', '/api/wallets/transfer', {
@@ -247,7 +315,12 @@ describe('wallets API', () => {
     });
 
     it('rejects an invalid recipient', async () => {
-      const res = await call(alice, 'POST', '/api/wallets/transfer', { walletId: a1.id, recipient: 'rNotAnAddress', amount: '1', token: null });
+      const res = await call(alice, 'POST', '/api/wallets/transfer', {
+        walletId: a1.id,
+        recipient: 'rNotAnAddress',
+        amount: '1',
+        token: null,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe('Invalid recipient address.');
     });
@@ -262,7 +335,11 @@ describe('wallets API', () => {
     });
 
     it('bootstrapped the RLUSD issuer with DefaultRipple and the XRP/RLUSD pool at 2.20', async () => {
-      const info = await t.connection.client.request({ command: 'account_info', account: issuer, ledger_index: 'validated' });
+      const info = await t.connection.client.request({
+        command: 'account_info',
+        account: issuer,
+        ledger_index: 'validated',
+      });
       expect(info.result.account_data.Flags & 0x00800000).toBeTruthy(); // lsfDefaultRipple
       const amm = await t.connection.client.request({
         command: 'amm_info',
@@ -288,7 +365,12 @@ describe('wallets API', () => {
       expect(bal.ledgerReserve).toBe('1.2');
       const lines = (await call(alice, 'GET', `/api/wallets/${a1.id}/trustlines`)).json();
       expect(lines.trustlines).toEqual([
-        expect.objectContaining({ currency: 'RLUSD', currencyCode: RLUSD_CURRENCY_HEX, issuer, balance: '500' }),
+        expect.objectContaining({
+          currency: 'RLUSD',
+          currencyCode: RLUSD_CURRENCY_HEX,
+          issuer,
+          balance: '500',
+        }),
       ]);
       expect((await call(alice, 'GET', `/api/wallets/${a1.id}/ledger-objects`)).json()).toMatchObject({
         reserve: '1.2',
@@ -350,9 +432,15 @@ describe('wallets API', () => {
     });
 
     it('removes only an empty trust line, and says why otherwise', async () => {
-      const busy = await call(alice, 'POST', '/api/wallets/remove-trustline', { walletId: a1.id, issuer, currency: 'RLUSD' });
+      const busy = await call(alice, 'POST', '/api/wallets/remove-trustline', {
+        walletId: a1.id,
+        issuer,
+        currency: 'RLUSD',
+      });
       expect(busy.statusCode).toBe(400);
-      expect(busy.json().message).toMatch(/still holds 399\.75 RLUSD.*only an empty trust line can be removed/);
+      expect(busy.json().message).toMatch(
+        /still holds 399\.75 RLUSD.*only an empty trust line can be removed/,
+      );
       // Send everything back to the issuer, then the line can go.
       const back = await call(alice, 'POST', '/api/wallets/transfer', {
         walletId: a1.id,
@@ -361,7 +449,11 @@ describe('wallets API', () => {
         token: { currency: 'RLUSD', issuer },
       });
       expect(back.statusCode).toBe(200);
-      const removed = await call(alice, 'POST', '/api/wallets/remove-trustline', { walletId: a1.id, issuer, currency: 'RLUSD' });
+      const removed = await call(alice, 'POST', '/api/wallets/remove-trustline', {
+        walletId: a1.id,
+        issuer,
+        currency: 'RLUSD',
+      });
       expect(removed.statusCode).toBe(200);
       expect((await call(alice, 'GET', `/api/wallets/${a1.id}/trustlines`)).json().trustlines).toEqual([]);
       expect((await balanceOf(alice, a1.id)).ledgerReserve).toBe('1');
@@ -384,8 +476,13 @@ describe('wallets API', () => {
     });
 
     it('imports a BIP39 mnemonic and checks the word count', async () => {
-      const words = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
-      const ok = await call(alice, 'POST', '/api/wallets/import', { type: 'mnemonic', mnemonic: words, wordCount: 12 });
+      const words =
+        'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+      const ok = await call(alice, 'POST', '/api/wallets/import', {
+        type: 'mnemonic',
+        mnemonic: words,
+        wordCount: 12,
+      });
       expect(ok.statusCode).toBe(200);
       expect(ok.json().wallet_address).toBe(Wallet.fromMnemonic(words).classicAddress);
       const short = await call(alice, 'POST', '/api/wallets/import', {
@@ -395,11 +492,18 @@ describe('wallets API', () => {
       });
       expect(short.statusCode).toBe(400);
       expect(short.json().message).toBe('Please enter exactly 12 words.');
-      const picked24 = await call(alice, 'POST', '/api/wallets/import', { type: 'mnemonic', mnemonic: words, wordCount: 24 });
+      const picked24 = await call(alice, 'POST', '/api/wallets/import', {
+        type: 'mnemonic',
+        mnemonic: words,
+        wordCount: 24,
+      });
       expect(picked24.json().message).toBe('Please enter exactly 24 words.');
       const thirteen = await call(alice, 'POST', '/api/wallets/import', { mnemonic: `${words} abandon` });
       expect(thirteen.json().message).toBe('Please enter exactly 14 words.');
-      const badWord = await call(alice, 'POST', '/api/wallets/import', { mnemonic: words.replace('about', 'zzzz'), wordCount: 12 });
+      const badWord = await call(alice, 'POST', '/api/wallets/import', {
+        mnemonic: words.replace('about', 'zzzz'),
+        wordCount: 12,
+      });
       expect(badWord.statusCode).toBe(400);
       expect(badWord.json().message).toBe('Invalid mnemonic. Please check it and try again.');
       expect(badWord.body).not.toContain('zzzz');
@@ -417,12 +521,18 @@ describe('wallets API', () => {
 
     it('imports by private key (secp256k1 and ed25519)', async () => {
       for (const w of [Wallet.generate(), Wallet.generate('ecdsa-secp256k1' as never)]) {
-        const res = await call(alice, 'POST', '/api/wallets/import', { type: 'privateKey', privateKey: w.privateKey });
+        const res = await call(alice, 'POST', '/api/wallets/import', {
+          type: 'privateKey',
+          privateKey: w.privateKey,
+        });
         expect(res.statusCode).toBe(200);
         expect(res.json().wallet_address).toBe(w.classicAddress);
         expect(res.body).not.toContain(w.privateKey);
       }
-      const bad = await call(alice, 'POST', '/api/wallets/import', { type: 'privateKey', privateKey: 'nothex' });
+      const bad = await call(alice, 'POST', '/api/wallets/import', {
+        type: 'privateKey',
+        privateKey: 'nothex',
+      });
       expect(bad.json().message).toBe('Invalid private key. Please check it and try again.');
     });
   });
@@ -432,7 +542,9 @@ describe('wallets API', () => {
     expect(del.statusCode).toBe(200);
     const list = (await call(alice, 'GET', '/api/wallets')).json().wallets as Array<{ id: number }>;
     expect(list.map((w) => w.id)).not.toContain(a2.id);
-    expect(((await call(alice, 'POST', '/api/wallets/balances', {})).json() as WalletBalance[]).map((w) => w.id)).not.toContain(a2.id);
+    expect(
+      ((await call(alice, 'POST', '/api/wallets/balances', {})).json() as WalletBalance[]).map((w) => w.id),
+    ).not.toContain(a2.id);
     expect((await call(alice, 'GET', `/api/wallets/${a2.id}/trustlines`)).statusCode).toBe(404);
     const [row] = await t.database.db.select().from(wallets).where(eq(wallets.id, a2.id));
     expect(row!.archivedAt).not.toBeNull();

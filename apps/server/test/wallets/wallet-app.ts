@@ -50,7 +50,12 @@ export async function createWalletTestApp(env: Record<string, string> = {}): Pro
   await app.ready();
 
   const signIn = async (username: string): Promise<SignedIn> => {
-    const res = await app.inject({ method: 'POST', url: '/api/auth/demo', headers: { origin: TEST_ORIGIN }, payload: { username } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/demo',
+      headers: { origin: TEST_ORIGIN },
+      payload: { username },
+    });
     if (res.statusCode !== 200) throw new Error(`demo sign-in failed: ${res.statusCode} ${res.body}`);
     const cookie = sessionCookie(res.headers['set-cookie']);
     const csrf = await app.inject({ method: 'GET', url: '/api/csrf-token', headers: { cookie } });

@@ -10,7 +10,8 @@ import { wallets } from './schema';
 
 export type WalletRow = typeof wallets.$inferSelect;
 
-type WalletSecret = { kind: 'seed'; seed: string } | { kind: 'keypair'; publicKey: string; privateKey: string };
+type WalletSecret =
+  { kind: 'seed'; seed: string } | { kind: 'keypair'; publicKey: string; privateKey: string };
 
 function secretOf(wallet: Wallet): WalletSecret {
   return wallet.seed

@@ -37,7 +37,9 @@ export class Faucet {
       return { success: true, amount: String(res.balance) };
     }
     if (config.XRPL_NETWORK !== 'standalone') throw new AppError('NOT_FOUND', 'No faucet on this network');
-    const genesis = (await platformWallet(this.deps.db, PLATFORM_ROLES.genesis)) ?? (await recordGenesis(this.deps.db, this.deps.keyring));
+    const genesis =
+      (await platformWallet(this.deps.db, PLATFORM_ROLES.genesis)) ??
+      (await recordGenesis(this.deps.db, this.deps.keyring));
     const drops = xrpToDrops(config.FAUCET_XRP);
     const out = await this.deps.submissions.submit({
       intentKey: `faucet:xrp:${row.id}:${randomUUID()}`,
@@ -85,7 +87,8 @@ export class Faucet {
       userId,
       walletId: row.id,
     });
-    if (out.status !== 'success') throw new AppError('BAD_REQUEST', `RLUSD faucet payment failed (${out.result})`);
+    if (out.status !== 'success')
+      throw new AppError('BAD_REQUEST', `RLUSD faucet payment failed (${out.result})`);
     return { success: true, amount, hash: out.hash };
   }
 }

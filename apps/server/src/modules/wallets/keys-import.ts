@@ -9,14 +9,18 @@ import { AppError } from '../../lib/errors';
 const SECP256K1 = 'ecdsa-secp256k1' as ECDSA;
 const ED25519 = 'ed25519' as ECDSA;
 
-const invalid = (what: string) => new AppError('BAD_REQUEST', `Invalid ${what}. Please check it and try again.`);
+const invalid = (what: string) =>
+  new AppError('BAD_REQUEST', `Invalid ${what}. Please check it and try again.`);
 
 /** Derives the XRPL public key for a private key (ED-prefixed ed25519 or secp256k1, 00-prefixed or bare). */
 export function publicKeyFor(privateKey: string): { publicKey: string; privateKey: string } {
   const hex = privateKey.trim().toUpperCase();
   if (/^ED[0-9A-F]{64}$/.test(hex)) {
     // Node derives ed25519 public keys from a PKCS#8 wrapping of the 32-byte seed.
-    const der = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(hex.slice(2), 'hex')]);
+    const der = Buffer.concat([
+      Buffer.from('302e020100300506032b657004220420', 'hex'),
+      Buffer.from(hex.slice(2), 'hex'),
+    ]);
     const pub = createPublicKey(createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }))
       .export({ format: 'der', type: 'spki' })
       .subarray(-32);
@@ -42,7 +46,9 @@ export function publicKeyFor(privateKey: string): { publicKey: string; privateKe
  * both are returned and the caller prefers the one that exists on the ledger.
  */
 export function walletsFromImport(body: ImportWalletRequest): Wallet[] {
-  const type = body.type ?? (body.mnemonic !== undefined ? 'mnemonic' : body.privateKey !== undefined ? 'privateKey' : 'seed');
+  const type =
+    body.type ??
+    (body.mnemonic !== undefined ? 'mnemonic' : body.privateKey !== undefined ? 'privateKey' : 'seed');
   if (type === 'seed') {
     try {
       return [Wallet.fromSeed(body.seed ?? '')];

@@ -9,7 +9,12 @@ import {
   walletIdSchema,
 } from '@ledgerpad/shared';
 import type { AppDeps } from '../../app';
-import { bootstrapSettings, bootstrapStandalone, ensurePublicPlatformWallets, recordGenesis } from '../../bootstrap/platform';
+import {
+  bootstrapSettings,
+  bootstrapStandalone,
+  ensurePublicPlatformWallets,
+  recordGenesis,
+} from '../../bootstrap/platform';
 import { generateMasterKey, Keyring } from '../../keys/envelope';
 import { loadKeyring } from '../../keys/key-file';
 import { AppError } from '../../lib/errors';
@@ -26,7 +31,8 @@ export interface WalletsModule {
   keyring: Keyring;
   /** Undefined only when the app runs without a ledger connection (API-only tests). */
   submissions?: SubmissionService;
-  service?: WalletService;
+  /** Wallet records work without a ledger; its ledger calls answer 503 then. */
+  service: WalletService;
   /** Settles when the stand-alone platform accounts exist (or immediately elsewhere). */
   bootstrapped: () => Promise<unknown>;
 }
@@ -59,16 +65,21 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
   const keyring =
     config.NODE_ENV === 'test' && !config.MASTER_KEY
       ? new Keyring(generateMasterKey())
-      : loadKeyring({ masterKey: config.MASTER_KEY, previousKeys: config.MASTER_KEY_PREVIOUS, dataDir: config.dataDir });
+      : loadKeyring({
+          masterKey: config.MASTER_KEY,
+          previousKeys: config.MASTER_KEY_PREVIOUS,
+          dataDir: config.dataDir,
+        });
   const connection = isXrplConnection(deps.ledger) ? deps.ledger : undefined;
   const submissions = connection
     ? new SubmissionService({ database, connection, signers: createSignerSource(db, keyring), log: app.log })
     : undefined;
-  const service = connection && submissions ? new WalletService({ db, keyring, connection, submissions }) : undefined;
+  const service = new WalletService({ db, keyring, connection, submissions });
 
   let bootstrap: Promise<unknown> = Promise.resolve();
   const runBootstrap =
-    config.PLATFORM_BOOTSTRAP === 'on' || (config.PLATFORM_BOOTSTRAP === 'auto' && config.NODE_ENV !== 'test');
+    config.PLATFORM_BOOTSTRAP === 'on' ||
+    (config.PLATFORM_BOOTSTRAP === 'auto' && config.NODE_ENV !== 'test');
   const module: WalletsModule = { keyring, submissions, service, bootstrapped: () => bootstrap };
   app.decorate('wallets', module);
 
@@ -88,7 +99,11 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
           log: app.log,
         }).then(
           (report) => app.log.info({ report }, 'standalone platform accounts ready'),
-          (err: unknown) => app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'standalone bootstrap failed'),
+          (err: unknown) =>
+            app.log.error(
+              { err: err instanceof Error ? err.message : String(err) },
+              'standalone bootstrap failed',
+            ),
         );
       }
     } else {
@@ -99,10 +114,7 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
     await submissions?.stop();
   });
 
-  const ledgerService = (): WalletService => {
-    if (!service) throw new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
-    return service;
-  };
+  const ledgerService = (): WalletService => service;
   const auth = { preHandler: requireUser };
 
   app.get('/api/wallets/xrpl/status', async () => ({ connected: deps.ledger.isConnected() }));
@@ -162,8 +174,16 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
   );
 
   // Faucets exist only where money is free: stand-alone (genesis) and testnet. No route on mainnet.
-  if (config.XRPL_NETWORK !== 'mainnet' && connection && submissions && service) {
-    const faucet = new Faucet({ db, keyring, connection, submissions, wallets: service, config, bootstrapped: () => bootstrap });
+  if (config.XRPL_NETWORK !== 'mainnet' && connection && submissions) {
+    const faucet = new Faucet({
+      db,
+      keyring,
+      connection,
+      submissions,
+      wallets: service,
+      config,
+      bootstrapped: () => bootstrap,
+    });
     app.post('/api/wallets/:id/fund', auth, async (request) => {
       const row = await service.owned(userId(request), walletParam(request));
       return faucet.fundXrp(userId(request), row);

@@ -29,7 +29,9 @@ export const wallets = pgTable(
   (t) => [
     uniqueIndex('wallets_user_address_uq').on(t.userId, t.address),
     // One live platform wallet per role (bootstrap runs once per network).
-    uniqueIndex('wallets_platform_role_uq').on(t.role).where(sql`${t.userId} is null and ${t.archivedAt} is null`),
+    uniqueIndex('wallets_platform_role_uq')
+      .on(t.role)
+      .where(sql`${t.userId} is null and ${t.archivedAt} is null`),
     index('wallets_address_idx').on(t.address),
   ],
 );

@@ -44,9 +44,13 @@ import { wallets } from './schema';
 export interface WalletServiceDeps {
   db: Db;
   keyring: Keyring;
-  connection: XrplConnection;
-  submissions: SubmissionService;
+  /** Absent when the app runs without a ledger: wallet records still work, ledger calls answer 503. */
+  connection?: XrplConnection;
+  submissions?: SubmissionService;
 }
+
+const unavailable = () =>
+  new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
 
 interface AccountState {
   activated: boolean;
@@ -81,7 +85,13 @@ export class WalletService {
   }
 
   get client() {
+    if (!this.deps.connection) throw unavailable();
     return this.deps.connection.client;
+  }
+
+  private get submissions(): SubmissionService {
+    if (!this.deps.submissions) throw unavailable();
+    return this.deps.submissions;
   }
 
   async list(userId: number): Promise<WalletRow[]> {
@@ -144,7 +154,10 @@ export class WalletService {
       return summary(row);
     } catch (err) {
       // A concurrent import of the same wallet won the unique index.
-      if (String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) === '23505') {
+      if (
+        String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) ===
+        '23505'
+      ) {
         throw new AppError('BAD_REQUEST', WALLET_MESSAGES.alreadyExists);
       }
       throw err;
@@ -152,7 +165,7 @@ export class WalletService {
   }
 
   private async pickExisting(candidates: Wallet[]): Promise<Wallet> {
-    if (candidates.length === 1 || !this.deps.connection.isConnected()) return candidates[0]!;
+    if (candidates.length === 1 || !this.deps.connection?.isConnected()) return candidates[0]!;
     for (const w of candidates) {
       if ((await this.accountState(w.classicAddress)).activated) return w;
     }
@@ -173,7 +186,11 @@ export class WalletService {
 
   async accountState(address: string): Promise<AccountState> {
     try {
-      const info = await this.client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
+      const info = await this.client.request({
+        command: 'account_info',
+        account: address,
+        ledger_index: 'validated',
+      });
       return {
         activated: true,
         balanceDrops: BigInt(info.result.account_data.Balance),
@@ -187,7 +204,11 @@ export class WalletService {
 
   private async recipientInfo(address: string): Promise<{ activated: boolean; requireTag: boolean }> {
     try {
-      const info = await this.client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
+      const info = await this.client.request({
+        command: 'account_info',
+        account: address,
+        ledger_index: 'validated',
+      });
       return { activated: true, requireTag: (info.result.account_data.Flags & LSF_REQUIRE_DEST_TAG) !== 0 };
     } catch (err) {
       if (rippledError(err) === 'actNotFound') return { activated: false, requireTag: false };
@@ -259,7 +280,9 @@ export class WalletService {
     };
     if (!isLpCurrency(line.currency)) return base;
     const pool = await this.ammToken(line.account);
-    return pool ? { ...base, realIssuer: pool.issuer, lpName: lpName(pool.ticker) } : { ...base, lpName: lpName('?') };
+    return pool
+      ? { ...base, realIssuer: pool.issuer, lpName: lpName(pool.ticker) }
+      : { ...base, lpName: lpName('?') };
   }
 
   async balance(row: WalletRow): Promise<WalletBalance> {
@@ -279,7 +302,10 @@ export class WalletService {
     };
   }
 
-  async balances(userId: number, selection?: Array<number | string | { id: number }>): Promise<WalletBalance[]> {
+  async balances(
+    userId: number,
+    selection?: Array<number | string | { id: number }>,
+  ): Promise<WalletBalance[]> {
     let rows = await this.list(userId);
     if (selection?.length) {
       const wanted = new Set(selection.map((s) => (typeof s === 'object' ? String(s.id) : String(s))));
@@ -341,7 +367,7 @@ export class WalletService {
     const row = await this.owned(userId, body.walletId);
     const intentKey = `transfer:${userId}:${idempotencyKey ?? randomUUID()}`;
     // A retried request (same Idempotency-Key) gets the first attempt's result, never a second payment.
-    const previous = idempotencyKey ? await this.deps.submissions.existing(intentKey) : undefined;
+    const previous = idempotencyKey ? await this.submissions.existing(intentKey) : undefined;
     if (previous) return this.transferResult(previous);
 
     let destination = body.recipient;
@@ -366,7 +392,7 @@ export class WalletService {
     if (recipient.requireTag && tag === undefined) {
       throw new AppError('BAD_REQUEST', 'The recipient requires a destination tag.');
     }
-    const fee = this.deps.submissions.reserves.baseFee;
+    const fee = this.submissions.reserves.baseFee;
 
     let amount: string | { currency: string; issuer: string; value: string };
     if (!body.token) {
@@ -414,7 +440,8 @@ export class WalletService {
         }
         // Transfers XRP cannot cover the fee of.
         const reserve = (await this.reserveDrops(state.ownerCount)).total;
-        if (state.balanceDrops - reserve < fee) throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable);
+        if (state.balanceDrops - reserve < fee)
+          throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable);
       }
       if (destination !== body.token.issuer) {
         const theirs = (await this.lines(destination, body.token.issuer)).find(
@@ -432,9 +459,11 @@ export class WalletService {
     };
     if (tag !== undefined) tx.DestinationTag = tag;
     if (body.memo) {
-      tx.Memos = [{ Memo: { MemoType: convertStringToHex('text/plain'), MemoData: convertStringToHex(body.memo) } }];
+      tx.Memos = [
+        { Memo: { MemoType: convertStringToHex('text/plain'), MemoData: convertStringToHex(body.memo) } },
+      ];
     }
-    const outcome = await this.deps.submissions.submit({
+    const outcome = await this.submissions.submit({
       intentKey,
       account: row.address,
       tx,
@@ -447,7 +476,10 @@ export class WalletService {
 
   private transferResult(outcome: SubmissionOutcome): TransferResponse {
     if (outcome.status !== 'success') {
-      throw new AppError('BAD_REQUEST', WALLET_MESSAGES.transferFailed, { result: outcome.result, hash: outcome.hash });
+      throw new AppError('BAD_REQUEST', WALLET_MESSAGES.transferFailed, {
+        result: outcome.result,
+        hash: outcome.hash,
+      });
     }
     const d = outcome.deliveredAmount;
     return {
@@ -461,7 +493,9 @@ export class WalletService {
   async removeTrustline(userId: number, body: RemoveTrustlineRequest) {
     const row = await this.owned(userId, body.walletId);
     const currency = tickerToCurrency(body.currency);
-    const line = (await this.lines(row.address, body.issuer)).find((l) => tickerToCurrency(l.currency) === currency);
+    const line = (await this.lines(row.address, body.issuer)).find(
+      (l) => tickerToCurrency(l.currency) === currency,
+    );
     if (!line) throw new AppError('BAD_REQUEST', 'This wallet has no trust line for that token.');
     if (new Decimal(line.balance).abs().gt(0)) {
       throw new AppError(
@@ -469,7 +503,7 @@ export class WalletService {
         `This trust line still holds ${line.balance} ${currencyToTicker(line.currency)}. Send or burn the tokens first: only an empty trust line can be removed.`,
       );
     }
-    const outcome = await this.deps.submissions.submit({
+    const outcome = await this.submissions.submit({
       intentKey: `remove-trustline:${row.id}:${randomUUID()}`,
       account: row.address,
       // Back to the default state (limit 0, no-ripple, not frozen) so the ledger deletes the line
