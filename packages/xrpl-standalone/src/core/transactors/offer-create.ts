@@ -65,6 +65,9 @@ function checkAcceptAsset(view: PreclaimContext['view'], account: string, issue:
     const flag = issuerHigh ? 0x00080000 : 0x00040000;
     if ((Number(line.Flags ?? 0) & flag) === 0) return 'tecNO_AUTH';
   }
+  // Deep freeze by either side means the account may not receive the token (XLS-77).
+  const line = trustLine(view, account, issue.issuer, issue.currency);
+  if (line && (Number(line.Flags ?? 0) & (0x02000000 | 0x04000000)) !== 0) return 'tecFROZEN';
   return 'tesSUCCESS';
 }
 

@@ -78,6 +78,22 @@ function trial(view: LedgerView, src: string, dst: string, source: Issue, delive
   }
 }
 
+/** rippled accountDestCurrencies: XRP and every currency the account can still receive. */
+function destinationCurrencies(view: LedgerView, account: string): string[] {
+  const out = new Set<string>(['XRP']);
+  for (const e of ownedEntries(view, account)) {
+    if (e.LedgerEntryType !== 'RippleState') continue;
+    const low = e.LowLimit as { issuer: string; currency: string; value: string };
+    const high = e.HighLimit as { issuer: string; value: string };
+    const isLow = low.issuer === account;
+    const balance = Num.parse((e.Balance as { value: string }).value);
+    const mine = isLow ? balance : balance.neg();
+    const limit = Num.parse(isLow ? low.value : high.value);
+    if (mine.lt(limit)) out.add(low.currency);
+  }
+  return [...out];
+}
+
 let nodeConfig = { baseFee: 10n, reserveBase: 1_000_000n, reserveIncrement: 200_000n };
 
 export const ripplePathFindMethod: MethodSpec = {
@@ -113,14 +129,17 @@ export const ripplePathFindMethod: MethodSpec = {
         alternatives.push({ paths_canonical: [], paths_computed: best.paths, source_amount: amtToJson(best.amount) });
       }
     }
-    return {
+    const result: JsonObject = {
       alternatives,
       destination_account: dst,
       destination_amount: params.destination_amount,
-      destination_currencies: [isXrp(deliver.issue) ? 'XRP' : deliver.issue.currency],
+      destination_currencies: destinationCurrencies(view, dst),
       full_reply: true,
       source_account: src,
       ...fields,
     };
+    // rippled echoes the request id inside ripple_path_find's result
+    if (params.id !== undefined) result.id = params.id;
+    return result;
   },
 };
