@@ -363,6 +363,7 @@ describe('wallets API', () => {
         { currency: 'RLUSD', currencyCode: RLUSD_CURRENCY_HEX, issuer, realIssuer: issuer, value: '500' },
       ]);
       expect(bal.ledgerReserve).toBe('1.2');
+      expect(bal.trustlines).toEqual([{ currency: 'RLUSD', currencyCode: RLUSD_CURRENCY_HEX, issuer }]);
       const lines = (await call(alice, 'GET', `/api/wallets/${a1.id}/trustlines`)).json();
       expect(lines.trustlines).toEqual([
         expect.objectContaining({

@@ -173,7 +173,10 @@ export const walletBalanceSchema = z.object({
   status: z.enum([WALLET_STATUS.active, WALLET_STATUS.inactive]),
   /** XRP locked by the reserve (base + owner count × increment), decimal string. */
   ledgerReserve: z.string(),
+  /** Token balances of the wallet's trust lines (zero balances included, issued-by-self excluded). */
   tokens: z.array(walletTokenSchema),
+  /** The spec's Wallet.trustlines[]: currency (decoded), its ledger code and issuer of each line. */
+  trustlines: z.array(z.object({ currency: z.string(), currencyCode: z.string(), issuer: z.string() })),
 });
 export type WalletBalance = z.infer<typeof walletBalanceSchema>;
 

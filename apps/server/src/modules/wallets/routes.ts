@@ -110,7 +110,15 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
       await ensurePublicPlatformWallets(db, keyring);
     }
   });
+  // Operators see the ledger going away and coming back (the connection reconnects on its own).
+  const unwatch = connection
+    ? [
+        connection.onDisconnected(() => app.log.warn({ url: connection.url }, 'ledger connection lost')),
+        connection.onConnected(() => app.log.info({ url: connection.url }, 'ledger connected')),
+      ]
+    : [];
   app.addHook('onClose', async () => {
+    for (const u of unwatch) u();
     await submissions?.stop();
   });
 

@@ -299,6 +299,11 @@ export class WalletService {
       status: state.balanceDrops > 0n ? WALLET_STATUS.active : WALLET_STATUS.inactive,
       ledgerReserve: dropsToXrp(reserve),
       tokens,
+      trustlines: tokens.map((t) => ({
+        currency: t.currency,
+        currencyCode: t.currencyCode,
+        issuer: t.issuer,
+      })),
     };
   }
 
