@@ -138,6 +138,14 @@ export function decodeFrames<T = ClosedLedgerRecord>(data: Buffer): { records: T
   return { records, validBytes: offset };
 }
 
+/** write(2) may write less than asked; loop until the whole buffer is down. */
+function writeAll(fd: number, data: Buffer, position?: number): void {
+  let written = 0;
+  while (written < data.length) {
+    written += writeSync(fd, data, written, data.length - written, position === undefined ? null : position + written);
+  }
+}
+
 function fsyncDir(dir: string): void {
   // Directory fsync makes a rename durable; not every platform allows opening a directory.
   try {
@@ -196,7 +204,10 @@ export class LedgerStore {
     const snapshotPath = join(this.dir, SNAPSHOT);
     if (existsSync(snapshotPath)) take(decodeFrames<RawRecord>(readFileSync(snapshotPath)).records);
     const journalPath = join(this.dir, JOURNAL);
-    this.journalFd = openSync(journalPath, existsSync(journalPath) ? 'r+' : 'w+');
+    const created = !existsSync(journalPath);
+    this.journalFd = openSync(journalPath, created ? 'w+' : 'r+');
+    // Make the new file's directory entry durable too.
+    if (created) fsyncDir(this.dir);
     const journal = readFileSync(journalPath);
     const { records, validBytes } = decodeFrames<RawRecord>(journal);
     if (validBytes < journal.length) {
@@ -213,10 +224,7 @@ export class LedgerStore {
     if (this.journalFd === undefined) this.load();
     const frame = encodeFrame(this.writer.encode(record));
     const fd = this.journalFd as number;
-    let written = 0;
-    while (written < frame.length) {
-      written += writeSync(fd, frame, written, frame.length - written, this.journalBytes + written);
-    }
+    writeAll(fd, frame, this.journalBytes);
     fdatasyncSync(fd);
     this.journalBytes += frame.length;
     this.appendedSinceCompaction += 1;
@@ -233,8 +241,8 @@ export class LedgerStore {
     const previousValid = previous.subarray(0, decodeFrames(previous).validBytes);
     const fd = openSync(tmpPath, 'w');
     try {
-      writeSync(fd, previousValid);
-      writeSync(fd, journal);
+      writeAll(fd, previousValid);
+      writeAll(fd, journal);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
