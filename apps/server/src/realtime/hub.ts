@@ -59,7 +59,7 @@ export class SocketHub {
   private readonly maxSubscriptions: number;
   private readonly maxMessagesPerSecond: number;
   /** Counters for tests, the bench and health checks. */
-  readonly stats = { droppedSlow: 0, droppedDead: 0, sent: 0 };
+  readonly stats = { droppedSlow: 0, droppedDead: 0, sent: 0, lastFanOutMs: 0, lastFanOutSockets: 0 };
 
   constructor(private readonly opts: HubOptions) {
     this.maxSubscriptions = opts.maxSubscriptions ?? SOCKET_MAX_SUBSCRIPTIONS;
@@ -202,8 +202,11 @@ export class SocketHub {
 
   private fanOut(conns: Set<Connection>, payload: unknown): void {
     // Serialised and UTF-8 encoded once for all sockets, not once per socket.
+    const start = performance.now();
     const frame = Buffer.from(JSON.stringify(payload));
     for (const conn of [...conns]) this.send(conn, frame);
+    this.stats.lastFanOutMs = performance.now() - start;
+    this.stats.lastFanOutSockets = conns.size;
   }
 
   private send(conn: Connection, frame: string | Buffer): void {
