@@ -171,4 +171,20 @@ describe('trust lines and issued-currency payments', () => {
     // Without paths there is no strand at all between alice and bob.
     h.expect(alice, { ...payment, Paths: undefined }, 'tecPATH_DRY');
   });
+
+  it('applies the receiver QualityIn below 1 on the last step and ignores it above 1', () => {
+    const h = new Harness();
+    const issuer = h.wallet();
+    const alice = h.wallet();
+    const bob = h.wallet();
+    const USD = (v: string) => ({ currency: 'USD', issuer: issuer.classicAddress, value: v });
+    h.expect(alice, { TransactionType: 'TrustSet', LimitAmount: USD('100'), QualityIn: 500_000_000 }, 'tesSUCCESS');
+    h.expect(bob, { TransactionType: 'TrustSet', LimitAmount: USD('100'), QualityIn: 2_000_000_000 }, 'tesSUCCESS');
+    // Valuing incoming IOUs at 50% doubles what must be sent, so the implicit SendMax (= Amount) is short.
+    h.expect(issuer, { TransactionType: 'Payment', Destination: alice.classicAddress, Amount: USD('10') }, 'tecPATH_PARTIAL');
+    const r1 = h.expect(issuer, { TransactionType: 'Payment', Destination: alice.classicAddress, Amount: USD('10'), SendMax: USD('20') }, 'tesSUCCESS');
+    expect(changesOf(h, r1.hash)[alice.classicAddress]).toContainEqual({ currency: 'USD', issuer: issuer.classicAddress, value: '20' });
+    const r2 = h.expect(issuer, { TransactionType: 'Payment', Destination: bob.classicAddress, Amount: USD('10') }, 'tesSUCCESS');
+    expect(changesOf(h, r2.hash)[bob.classicAddress]).toContainEqual({ currency: 'USD', issuer: issuer.classicAddress, value: '10' });
+  });
 });

@@ -1,6 +1,7 @@
-// rippled's DirectStepI: IOUs of one currency moving between two accounts along their trust line.
-// The source redeems (sends back IOUs it holds of the destination) or issues (creates its own IOUs,
-// up to the destination's limit); issuing after a redeeming step charges the source's transfer fee.
+// rippled's DirectStepI (payment flavour): IOUs of one currency moving between two accounts along
+// their trust line. The source redeems (sends back IOUs it holds of the destination) or issues
+// (creates its own IOUs, up to the destination's limit); issuing after a redeeming step charges the
+// source's transfer fee; the lines' QualityIn/QualityOut scale the amounts like rippled does.
 import { readAccount } from '../account';
 import type { Amount } from '../amount/amount';
 import { IouValue } from '../amount/iou-value';
@@ -18,6 +19,10 @@ import {
 } from '../trust-lines';
 import type { DebtDirection, Step, StepResult, StrandContext } from './step';
 
+function ratio(v: IouValue, num: bigint, den: bigint, roundUp: boolean): IouValue {
+  return num === den ? v : v.mulRatio(num, den, roundUp);
+}
+
 export class DirectStep implements Step {
   readonly kind = 'direct';
   readonly src: string;
@@ -26,6 +31,7 @@ export class DirectStep implements Step {
   private dir: DebtDirection = 'issues';
   private cap: IouValue = IouValue.ZERO;
   private srcQOut = QUALITY_ONE;
+  private dstQIn = QUALITY_ONE;
   private prev: Step | undefined;
 
   constructor(src: string, dst: string, currency: string) {
@@ -35,10 +41,30 @@ export class DirectStep implements Step {
   }
 
   check(view: StateReader, ctx: StrandContext): Ter {
-    const line = readLine(view, this.src, this.dst, this.currency);
-    if (!line) return 'terNO_LINE';
+    if (this.src === this.dst) return 'temBAD_PATH';
     const srcAcct = readAccount(view, this.src);
     if (!srcAcct) return 'terNO_ACCOUNT';
+    const line = readLine(view, this.src, this.dst, this.currency);
+    if (!(ctx.isFirst && ctx.isLast)) {
+      // rippled checkFreeze: a global freeze, a freeze set by the receiving side, or a deep freeze.
+      const dstAcct = readAccount(view, this.dst);
+      if (hasFlag(dstAcct?.Flags, LSF.globalFreeze)) return 'terNO_LINE';
+      if (line) {
+        const freezeFlag = isHigh(this.dst, this.src) ? LSF.highFreeze : LSF.lowFreeze;
+        if (hasFlag(line.Flags, freezeFlag)) return 'terNO_LINE';
+        if (hasFlag(line.Flags, LSF.highDeepFreeze) || hasFlag(line.Flags, LSF.lowDeepFreeze)) return 'terNO_LINE';
+      }
+    }
+    const prev = ctx.prev;
+    if (prev instanceof DirectStep) {
+      // rippled checkNoRipple: an account with NoRipple on both of its lines cannot be rippled through.
+      const inLine = readLine(view, prev.src, this.src, this.currency);
+      if (!inLine || !line) return 'terNO_LINE';
+      const inFlag = isHigh(this.src, prev.src) ? LSF.highNoRipple : LSF.lowNoRipple;
+      const outFlag = isHigh(this.src, this.dst) ? LSF.highNoRipple : LSF.lowNoRipple;
+      if (hasFlag(inLine.Flags, inFlag) && hasFlag(line.Flags, outFlag)) return 'terNO_RIPPLE';
+    }
+    if (!line) return 'terNO_LINE';
     const authFlag = isHigh(this.src, this.dst) ? LSF.highAuth : LSF.lowAuth;
     if (
       hasFlag(srcAcct.Flags, LSF.requireAuth) &&
@@ -47,24 +73,28 @@ export class DirectStep implements Step {
     ) {
       return 'terNO_AUTH';
     }
-    const prev = ctx.prev;
-    if (prev instanceof DirectStep) {
-      // rippled checkNoRipple: an account with NoRipple on both of its lines cannot be rippled through.
-      const inLine = readLine(view, prev.src, this.src, this.currency);
-      if (inLine) {
-        const inFlag = isHigh(this.src, prev.src) ? LSF.highNoRipple : LSF.lowNoRipple;
-        const outFlag = isHigh(this.src, this.dst) ? LSF.highNoRipple : LSF.lowNoRipple;
-        if (hasFlag(inLine.Flags, inFlag) && hasFlag(line.Flags, outFlag)) return 'terNO_RIPPLE';
-      }
+    if (prev && !(prev instanceof DirectStep) && prev.kind === 'book') {
+      if (hasFlag(line.Flags, isHigh(this.src, this.dst) ? LSF.highNoRipple : LSF.lowNoRipple)) return 'terNO_RIPPLE';
     }
-    if (!(ctx.isFirst && ctx.isLast)) {
-      // rippled checkFreeze: a frozen line (by the receiving side) or a global freeze stops rippling.
-      const dstAcct = readAccount(view, this.dst);
-      if (hasFlag(dstAcct?.Flags, LSF.globalFreeze)) return 'terNO_LINE';
-      const freezeFlag = isHigh(this.dst, this.src) ? LSF.highFreeze : LSF.lowFreeze;
-      if (hasFlag(line.Flags, freezeFlag)) return 'terNO_LINE';
-    }
+    // Neither redeemable nor issuable: the strand is dry before it starts.
+    const owed = lineBalanceFor(line, this.src, this.dst);
+    if (owed.signum() <= 0 && owed.negate().gte(lineLimitOf(line, this.dst, this.src))) return 'tecPATH_DRY';
     return 'tesSUCCESS';
+  }
+
+  /** The trust line's quality field: the receiver's QualityIn or the sender's QualityOut. */
+  private quality(view: StateReader, direction: 'in' | 'out'): bigint {
+    const line = readLine(view, this.src, this.dst, this.currency);
+    if (!line) return QUALITY_ONE;
+    const owner = direction === 'in' ? this.dst : this.src;
+    const other = direction === 'in' ? this.src : this.dst;
+    const field = `${isHigh(owner, other) ? 'High' : 'Low'}Quality${direction === 'in' ? 'In' : 'Out'}`;
+    const q = Number(line[field] ?? 0);
+    return q === 0 ? QUALITY_ONE : BigInt(q);
+  }
+
+  lineQualityIn(view: StateReader): bigint {
+    return this.quality(view, 'in');
   }
 
   prepare(view: StateReader, ctx: StrandContext): void {
@@ -83,8 +113,21 @@ export class DirectStep implements Step {
       const room = lineLimitOf(line, this.dst, this.src).add(owed);
       this.cap = room.signum() > 0 ? room : IouValue.ZERO;
     }
-    this.srcQOut =
-      this.dir === 'issues' && this.prev?.debtDirection() === 'redeems' ? transferRate(view, this.src) : QUALITY_ONE;
+    if (this.dir === 'redeems') {
+      // rippled qualitiesSrcRedeems
+      this.dstQIn = QUALITY_ONE;
+      if (!this.prev) this.srcQOut = QUALITY_ONE;
+      else {
+        const prevQIn = this.prev.lineQualityIn?.(view) ?? QUALITY_ONE;
+        const out = this.quality(view, 'out');
+        this.srcQOut = prevQIn > out ? prevQIn : out;
+      }
+    } else {
+      // rippled qualitiesSrcIssues: the transfer fee applies when the previous step redeems.
+      this.srcQOut = this.prev?.debtDirection() === 'redeems' ? transferRate(view, this.src) : QUALITY_ONE;
+      const qIn = this.quality(view, 'in');
+      this.dstQIn = ctx.isLast && qIn > QUALITY_ONE ? QUALITY_ONE : qIn;
+    }
   }
 
   debtDirection(): DebtDirection {
@@ -106,22 +149,32 @@ export class DirectStep implements Step {
 
   rev(sb: ApplyView, out: Amount): StepResult {
     const want = this.value(out);
-    const x = want.min(this.cap);
-    const inp = this.srcQOut === QUALITY_ONE ? x : x.mulRatio(this.srcQOut, QUALITY_ONE, true);
-    this.apply(sb, x);
-    return { in: this.amount(inp), out: this.amount(x) };
+    const srcToDst = ratio(want, QUALITY_ONE, this.dstQIn, true);
+    if (srcToDst.lte(this.cap)) {
+      const inp = ratio(srcToDst, this.srcQOut, QUALITY_ONE, true);
+      this.apply(sb, srcToDst);
+      return { in: this.amount(inp), out: this.amount(want) };
+    }
+    const max = this.cap;
+    const inp = ratio(max, this.srcQOut, QUALITY_ONE, true);
+    const actualOut = ratio(max, this.dstQIn, QUALITY_ONE, false);
+    this.apply(sb, max);
+    return { in: this.amount(inp), out: this.amount(actualOut) };
   }
 
   fwd(sb: ApplyView, input: Amount): StepResult {
     const given = this.value(input);
-    let x = this.srcQOut === QUALITY_ONE ? given : given.mulRatio(QUALITY_ONE, this.srcQOut, false);
-    let inp = given;
-    if (x.gt(this.cap)) {
-      x = this.cap;
-      inp = this.srcQOut === QUALITY_ONE ? x : x.mulRatio(this.srcQOut, QUALITY_ONE, true);
+    const srcToDst = ratio(given, QUALITY_ONE, this.srcQOut, false);
+    if (srcToDst.lte(this.cap)) {
+      const out = ratio(srcToDst, this.dstQIn, QUALITY_ONE, false);
+      this.apply(sb, srcToDst);
+      return { in: this.amount(given), out: this.amount(out) };
     }
-    this.apply(sb, x);
-    return { in: this.amount(inp), out: this.amount(x) };
+    const max = this.cap;
+    const actualIn = ratio(max, this.srcQOut, QUALITY_ONE, true);
+    const out = ratio(max, this.dstQIn, QUALITY_ONE, false);
+    this.apply(sb, max);
+    return { in: this.amount(actualIn), out: this.amount(out) };
   }
 
   private apply(sb: ApplyView, x: IouValue): void {

@@ -36,6 +36,8 @@ export interface Step {
   fwd(sb: ApplyView, input: Amount): StepResult;
   /** True when the step can move nothing (so the strand is dry). */
   dry(): boolean;
+  /** Quality-in of the receiving side of this step's trust line (DirectStep only; else QUALITY_ONE). */
+  lineQualityIn?(view: StateReader): bigint;
 }
 
 export type Strand = Step[];

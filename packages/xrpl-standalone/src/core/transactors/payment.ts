@@ -123,7 +123,7 @@ export const payment: Transactor = {
       let result: ReturnType<typeof flow> | undefined;
       if (isTes(ter)) {
         const usable: Strand[] = [];
-        let firstError: Ter | undefined;
+        let lastError: Ter | undefined;
         for (const strand of built.strands) {
           let stepTer: Ter = 'tesSUCCESS';
           strand.forEach((step, i) => {
@@ -137,9 +137,10 @@ export const payment: Transactor = {
             });
           });
           if (isTes(stepTer)) usable.push(strand);
-          else firstError ??= stepTer;
+          else lastError = stepTer;
         }
-        if (usable.length === 0) ter = firstError ?? 'tecPATH_DRY';
+        // rippled toStrands: a failing path is skipped; with no usable strand the last failure wins.
+        if (usable.length === 0) ter = lastError ?? 'tecPATH_DRY';
         else {
           const sandbox = view.sandbox();
           result = flow(sandbox, usable, {
