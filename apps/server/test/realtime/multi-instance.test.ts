@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { userInfo } from 'node:os';
 import pg from 'pg';
 import { tickerToCurrency } from '@ledgerpad/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,8 +8,9 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { TestSocket } from '../helpers/socket-client';
 
 // Two server instances on one PostgreSQL: an event published on A reaches a socket held by B.
-// Uses TEST_DATABASE_URL, else the local PostgreSQL every dev box and CI job here has.
-const url = process.env.TEST_DATABASE_URL ?? `postgresql://${userInfo().username}@127.0.0.1:5432/test`;
+// Uses TEST_DATABASE_URL, else the local PostgreSQL of the README and CI (.ci/run). Without a
+// PostgreSQL server this test fails with the connection error: it needs one to mean anything.
+const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ISSUER = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 
 describe('event bus across instances (PostgreSQL LISTEN/NOTIFY)', () => {
