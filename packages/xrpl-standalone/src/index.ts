@@ -72,10 +72,15 @@ export async function startStandaloneLedger(options: StandaloneLedgerOptions = {
   let store: LedgerStore | undefined;
   if (options.dataDir) {
     store = new LedgerStore(options.dataDir);
-    const records = store.load();
-    if (records.length > 0) node.restore(records);
-    // A fresh store starts with this node's genesis ledgers, so the persisted chain is complete.
-    else for (const record of node.initialRecords()) store.append(record);
+    try {
+      const records = store.load();
+      if (records.length > 0) node.restore(records);
+      // A fresh store starts with this node's genesis ledgers, so the persisted chain is complete.
+      else for (const record of node.initialRecords()) store.append(record);
+    } catch (err) {
+      store.close();
+      throw err;
+    }
   }
   const subscriptions = new SubscriptionHub(node);
   const services: ServerServices = {
@@ -98,7 +103,15 @@ export async function startStandaloneLedger(options: StandaloneLedgerOptions = {
     subscriptions.publishClosed(record);
   });
   const faucet = options.faucet === false ? undefined : new Faucet(services);
-  const server = await listen(services, faucet, { host, port: options.port ?? 0 });
+  let server: Awaited<ReturnType<typeof listen>>;
+  try {
+    server = await listen(services, faucet, { host, port: options.port ?? 0 });
+  } catch (err) {
+    // e.g. EADDRINUSE: release the data directory for the next attempt.
+    stopListening();
+    store?.close();
+    throw err;
+  }
   services.port = server.port;
 
   let timer: NodeJS.Timeout | undefined;

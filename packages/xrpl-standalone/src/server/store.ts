@@ -13,6 +13,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import type { ClosedLedgerRecord, LedgerEntry } from '../core/contract';
 
 const HEADER_BYTES = 8;
 const SNAPSHOT = 'ledgers.snapshot';
+const LOCK = 'LOCK';
 const JOURNAL = 'ledgers.journal';
 
 /**
@@ -160,6 +162,16 @@ function fsyncDir(dir: string): void {
   }
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export interface LedgerStoreOptions {
   /** Fold the journal into the snapshot after this many appended records. */
   compactEvery?: number;
@@ -179,6 +191,7 @@ export class LedgerStore {
   ) {
     this.compactEvery = options.compactEvery ?? 1000;
     mkdirSync(dir, { recursive: true });
+    this.lock();
     // A temp snapshot left by a crash mid-compaction was never renamed: the old one is intact.
     rmSync(join(dir, `${SNAPSHOT}.tmp`), { force: true });
   }
@@ -260,5 +273,31 @@ export class LedgerStore {
       closeSync(this.journalFd);
       this.journalFd = undefined;
     }
+    if (this.locked) {
+      rmSync(join(this.dir, LOCK), { force: true });
+      this.locked = false;
+    }
+  }
+
+  private locked = false;
+
+  /** One writer per directory: two appenders would interleave frames. A dead owner's lock is taken over. */
+  private lock(): void {
+    const path = join(this.dir, LOCK);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      try {
+        writeFileSync(path, String(process.pid), { flag: 'wx' });
+        this.locked = true;
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const owner = Number(readFileSync(path, 'utf8'));
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
+        throw new Error(`ledger data directory ${this.dir} is in use by process ${owner}`);
+      }
+      rmSync(path, { force: true });
+    }
+    throw new Error(`could not lock ledger data directory ${this.dir}`);
   }
 }

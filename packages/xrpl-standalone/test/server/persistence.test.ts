@@ -1,7 +1,7 @@
 // Persistence: state and history survive a clean restart and a SIGKILL mid-write; the journal's
 // torn tail is cut off on load.
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -142,6 +142,17 @@ describe('ledger store', () => {
     const reopened = new LedgerStore(dir);
     expect(reopened.load()).toEqual(written);
     reopened.close();
+  });
+
+  it('refuses a second writer on the same directory, but takes over a dead owner’s lock', () => {
+    const dir = tempDir();
+    const store = new LedgerStore(dir);
+    expect(() => new LedgerStore(dir)).toThrow(/in use by process/);
+    store.close();
+    // A lock left by a killed process (no such pid) is stale.
+    writeFileSync(join(dir, 'LOCK'), '2147483646');
+    const next = new LedgerStore(dir);
+    next.close();
   });
 
   it('cuts a torn or corrupt tail and keeps appending after it', () => {
