@@ -39,6 +39,8 @@ export const CLOSE_TIME_RESOLUTION = 10;
 /** Seconds between the Unix epoch and the Ripple epoch (2000-01-01T00:00:00Z). */
 export const RIPPLE_EPOCH_OFFSET = 946_684_800;
 const ZERO_HASH = '0'.repeat(64);
+/** How many ledgers a held (ter) transaction is retried for, as rippled's LocalTxs. */
+export const HOLD_LEDGERS = 5;
 
 export const DEFAULT_CORE_CONFIG: CoreConfig = {
   baseFee: 10n,
@@ -401,6 +403,8 @@ export class LedgerNode implements LedgerNodeApi {
     for (const h of held) {
       const lls = h.tx.LastLedgerSequence;
       if (lls !== undefined && Number(lls) < this.open.seq) continue;
+      // rippled's LocalTxs keeps a transaction for a few ledgers only (holdLedgers).
+      if (this.open.seq > h.firstSeen + HOLD_LEDGERS) continue;
       const ter = this.applyToOpen(h);
       if (isTer(ter)) this.held.push(h);
     }

@@ -36,6 +36,16 @@ describe('transaction engine checks', () => {
     expect(h.node.heldCount).toBe(0);
   });
 
+  it('gives up on held transactions after a few ledgers', () => {
+    const h = new Harness();
+    const w = h.wallet();
+    h.expect(w, pay(GENESIS_ADDRESS), 'terPRE_SEQ', { seq: h.nextSeq(w.classicAddress) + 5 });
+    for (let i = 0; i < 5; i++) h.close();
+    expect(h.node.heldCount).toBe(1);
+    h.close();
+    expect(h.node.heldCount).toBe(0);
+  });
+
   it('drops held transactions whose LastLedgerSequence has passed', () => {
     const h = new Harness();
     const w = h.wallet();
