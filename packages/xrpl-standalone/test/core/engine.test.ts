@@ -198,12 +198,19 @@ describe('transaction engine checks', () => {
     h.expect(w, del, 'telINSUF_FEE_P');
     h.expect(w, del, 'tecTOO_SOON', { fee: '200000' });
     h.expect(w, { TransactionType: 'TicketCreate', TicketCount: 1 }, 'tesSUCCESS');
+    // An open offer is deletable too (it goes with the account).
+    h.expect(w, { TransactionType: 'OfferCreate', TakerGets: '1000000', TakerPays: { currency: 'USD', issuer: GENESIS_ADDRESS, value: '1' } }, 'tesSUCCESS');
+    expect(h.account(w.classicAddress)!.OwnerCount).toBe(2);
     for (let i = 0; i < 259; i++) h.close();
     const before = h.balance(GENESIS_ADDRESS);
     const r = h.expect(w, del, 'tesSUCCESS', { fee: '200000' });
     expect(h.account(w.classicAddress)).toBeUndefined();
+    const leftovers = [...h.node.current().entries()].filter(
+      (e) => e.Account === w.classicAddress || e.Owner === w.classicAddress || e.LedgerEntryType === 'Offer' || (e.LedgerEntryType === 'DirectoryNode' && e.TakerPaysCurrency !== undefined),
+    );
+    expect(leftovers).toEqual([]);
     const delivered = BigInt(h.node.txByHash(r.hash)!.meta.delivered_amount as string);
-    expect(delivered).toBe(10_000_000n - 200_000n - 10n - 200_000n);
+    expect(delivered).toBe(10_000_000n - 200_000n - 10n - 10n - 200_000n);
     expect(h.balance(GENESIS_ADDRESS)).toBe(before + delivered);
   });
 });

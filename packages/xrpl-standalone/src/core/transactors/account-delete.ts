@@ -5,11 +5,12 @@ import type { LedgerEntry } from '../contract';
 import { accountRootKey, depositPreauthKey, ownerDirKey } from '../keylets';
 import { LSF, hasFlag } from '../ledger-flags';
 import type { Ter } from '../results';
+import { offerDelete } from '../book/funds';
 import { dirEntries, dirRemove, readU64 } from '../state/directory';
 import { ownerDirIsEmpty } from '../state/owner-dir';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
 
-const DELETABLE = new Set(['Ticket']);
+const DELETABLE = new Set(['Ticket', 'Offer']);
 const MAX_DELETABLE_DIR_ENTRIES = 1000;
 
 export const accountDelete: Transactor = {
@@ -46,6 +47,11 @@ export const accountDelete: Transactor = {
     const dirKey = ownerDirKey(account);
     for (const key of [...dirEntries(view, dirKey)]) {
       const e = view.read(key) as LedgerEntry;
+      if (e.LedgerEntryType === 'Offer') {
+        const ter = offerDelete(view, e);
+        if (ter !== 'tesSUCCESS') return ter;
+        continue;
+      }
       if (!dirRemove(view, dirKey, readU64(e, 'OwnerNode'), key, false)) return 'tefBAD_LEDGER';
       view.erase(key);
     }
