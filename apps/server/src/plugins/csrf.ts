@@ -39,6 +39,8 @@ export function requestCsrfToken(request: FastifyRequest): string | undefined {
 export function registerCsrf(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     if (!UNSAFE.has(request.method)) return;
+    // No route matched: let the 404 handler answer instead of a misleading CSRF error.
+    if (!request.routeOptions.url) return;
     if (request.routeOptions.config?.csrf === false) return;
     if (!request.session) return;
     const token = requestCsrfToken(request);

@@ -182,6 +182,16 @@ describe('sessions, CSRF and roles', () => {
     expect(viaHeader.statusCode).toBe(200);
   });
 
+  it('answers unknown routes with 404 even for a signed-in POST without a token', async () => {
+    const s = await t.signIn('lost');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/no-such-thing',
+      headers: { cookie: s.cookie },
+    });
+    expect(res.statusCode).toBe(404);
+  });
+
   it('GET /api/csrf-token needs a session', async () => {
     expect((await t.app.inject({ url: '/api/csrf-token' })).statusCode).toBe(401);
   });

@@ -4,7 +4,9 @@ import { toPublicUser } from './service';
 
 export function userRoutes(app: FastifyInstance): void {
   // The web client pings this every 5 minutes to keep the session alive and learn who is signed in.
-  app.get('/api/user', { preHandler: requireUser }, async (request) => ({
-    user: toPublicUser(request.user!),
-  }));
+  app.get('/api/user', { preHandler: requireUser }, async (request, reply) => {
+    // Personal data: never stored by a shared cache.
+    reply.header('cache-control', 'private, no-store');
+    return { user: toPublicUser(request.user!) };
+  });
 }
