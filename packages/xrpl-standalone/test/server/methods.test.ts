@@ -298,6 +298,25 @@ describe('transactions', () => {
     }
   });
 
+  it('holds a future-sequence transaction (terPRE_SEQ, kept) and applies it after the gap fills', async () => {
+    const info = await h.client.request({ command: 'account_info', account: bob.address, ledger_index: 'current' });
+    const seq = info.result.account_data.Sequence;
+    const base = { TransactionType: 'Payment', Account: bob.address, Destination: alice.address, Fee: '10', Flags: 0 } as const;
+    const later = bob.sign({ ...base, Amount: '2', Sequence: seq + 1 });
+    const early = bob.sign({ ...base, Amount: '1', Sequence: seq });
+    const held = await h.client.request({ command: 'submit', tx_blob: later.tx_blob });
+    expect(held.result).toMatchObject({ engine_result: 'terPRE_SEQ', applied: false, kept: true, queued: false, accepted: true });
+    const first = await h.client.request({ command: 'submit', tx_blob: early.tx_blob });
+    expect(first.result.engine_result).toBe('tesSUCCESS');
+    h.ledger.closeLedger();
+    h.ledger.closeLedger();
+    for (const hash of [early.hash, later.hash]) {
+      const tx = await h.client.request({ command: 'tx', transaction: hash });
+      expect(tx.result.validated).toBe(true);
+      expect((tx.result.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');
+    }
+  });
+
   it('sign and sign-and-submit with a secret (admin trusted signing)', async () => {
     const tx = { TransactionType: 'Payment', Account: bob.address, Destination: alice.address, Amount: '777' };
     const signed = (await h.client.connection.request({ command: 'sign', tx_json: tx, secret: bob.seed })) as {

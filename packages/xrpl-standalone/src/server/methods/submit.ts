@@ -65,7 +65,9 @@ export const submitMethod: MethodSpec = {
       engine_result_message: result.engine_result_message,
       kept: result.kept,
       open_ledger_cost: result.open_ledger_cost ?? node.config.baseFee.toString(),
-      queued: result.queued,
+      // rippled's `queued` means "in the transaction queue" (terQUEUED); a ter held for retry at the
+      // next close (terPRE_SEQ...) is `kept`, not queued.
+      queued: result.engine_result === 'terQUEUED',
       tx_blob: txBlob.toUpperCase(),
       tx_json: { ...result.tx, hash: result.hash },
       validated_ledger_index: result.validated_ledger_index ?? node.validated().header.ledger_index,
