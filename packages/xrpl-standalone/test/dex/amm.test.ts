@@ -292,3 +292,80 @@ describe('AMMVote and AMMBid', () => {
     expect((await submit(dex, bob, { TransactionType: 'AMMDelete', ...asset })).result).toBe('tecAMM_NOT_EMPTY');
   });
 });
+
+describe('AMMWithdraw modes (zero fee pool, 10,000 XRP / 10,000 USD)', () => {
+  let dex: Dex;
+  let gw: Wallet;
+  let alice: Wallet;
+  let bob: Wallet;
+  const asset = { Asset: XRP, Asset2: { currency: 'USD', issuer: '' } };
+  beforeAll(async () => {
+    dex = await startDex();
+    gw = await issuer(dex);
+    alice = await funded(dex, 30_000);
+    bob = await funded(dex, 30_000);
+    await issue(dex, gw, alice, 'USD', '50000');
+    await issue(dex, gw, bob, 'USD', '50000');
+    asset.Asset2.issuer = gw.address;
+    await expectResult(dex, alice, { TransactionType: 'AMMCreate', Amount: '10000000000', Amount2: usd(gw, '10000'), TradingFee: 0 });
+  });
+  afterAll(() => dex.close());
+
+  it('tfTwoAsset: 100 XRP and up to 200 USD takes 1% of each side for 100,000 LP tokens', async () => {
+    // frac = 10^8 / 10^10 = 0.01; tokens = 10^7 * 0.01 = 100,000; USD = 10,000 * 0.01 = 100 <= 200
+    await expectResult(dex, alice, { TransactionType: 'AMMWithdraw', ...asset, Amount: '100000000', Amount2: usd(gw, '200'), Flags: 0x00100000 });
+    const info = await ammInfo(dex, gw);
+    expect(info.amount).toBe('9900000000');
+    expect((info.amount2 as { value: string }).value).toBe('9900');
+    expect(lpValue(info)).toBe('9900000');
+  });
+
+  it('tfLPToken: 1,000 LP tokens return 1,000,000 drops and 1 USD', async () => {
+    // frac = divide(1000, 9,900,000) = 1.010101010101011e-4 (STAmount division rounds the last
+    // digit up); 9.9e9 drops * frac = 1,000,000.000000001 -> 1,000,000 (down);
+    // 9,900 USD * frac = 1.0000000000000009 -> 1 (down)
+    const lpt = (await ammInfo(dex, gw)).lp_token as { currency: string; issuer: string };
+    await expectResult(dex, alice, { TransactionType: 'AMMWithdraw', ...asset, LPTokenIn: { ...lpt, value: '1000' }, Flags: 0x00010000 });
+    const info = await ammInfo(dex, gw);
+    expect(info.amount).toBe('9899000000');
+    expect((info.amount2 as { value: string }).value).toBe('9899');
+    expect(lpValue(info)).toBe('9899000');
+  });
+
+  it('tfTwoAssetIfEmpty is refused on a pool that is not empty (tecAMM_NOT_EMPTY)', async () => {
+    const r = await submit(dex, bob, { TransactionType: 'AMMDeposit', ...asset, Amount: '1000000', Amount2: usd(gw, '1'), Flags: 0x00800000 });
+    expect(r.result).toBe('tecAMM_NOT_EMPTY');
+  });
+
+  it('tfOneAssetWithdrawAll returns all of an LP share in one asset', async () => {
+    const lpt = (await ammInfo(dex, gw)).lp_token as { currency: string; issuer: string };
+    await expectResult(dex, bob, { TransactionType: 'AMMDeposit', ...asset, LPTokenOut: { ...lpt, value: '10000' }, Flags: 0x00010000 });
+    const before = await ammInfo(dex, gw);
+    const usdBefore = Number(await tokenBalance(dex, bob.address, gw.address, 'USD'));
+    await expectResult(dex, bob, { TransactionType: 'AMMWithdraw', ...asset, Amount: usd(gw, '0'), Flags: 0x00040000 });
+    const after = await ammInfo(dex, gw);
+    expect(lpValue(await ammInfo(dex, gw, bob.address))).toBe('0');
+    expect(after.amount).toBe(before.amount);
+    // bob put in 1/990 of each side (10 + 10,000,000 drops) and takes it all back as USD: about 20 USD
+    const got = Number(await tokenBalance(dex, bob.address, gw.address, 'USD')) - usdBefore;
+    expect(got).toBeGreaterThan(19.9);
+    expect(got).toBeLessThan(20);
+  });
+
+  it('tfLimitLPToken withdraws at an effective price no worse than EPrice', async () => {
+    const lpt = (await ammInfo(dex, gw)).lp_token as { currency: string; issuer: string };
+    const before = await ammInfo(dex, gw);
+    const mine = Number(lpValue(await ammInfo(dex, gw, alice.address)));
+    // The marginal price of a tiny one-sided USD withdrawal is T / (2 * USD balance) LP tokens per
+    // USD; ask for 2% above it, which solves to a withdrawal of a few hundred USD.
+    const marginal = Number(lpValue(before)) / (2 * Number((before.amount2 as { value: string }).value));
+    const ePrice = (marginal * 1.02).toFixed(6);
+    await expectResult(dex, alice, { TransactionType: 'AMMWithdraw', ...asset, Amount: usd(gw, '5'), EPrice: { ...lpt, value: ePrice }, Flags: 0x00400000 });
+    const after = await ammInfo(dex, gw);
+    const usdOut = Number((before.amount2 as { value: string }).value) - Number((after.amount2 as { value: string }).value);
+    const tokensIn = mine - Number(lpValue(await ammInfo(dex, gw, alice.address)));
+    expect(usdOut).toBeGreaterThanOrEqual(5);
+    expect(tokensIn / usdOut).toBeLessThanOrEqual(Number(ePrice) * 1.000001);
+    expect(tokensIn / usdOut).toBeGreaterThan(marginal);
+  });
+});

@@ -142,6 +142,23 @@ describe('OfferCreate crossing', () => {
     expect(await offersOf(dex, carol)).toEqual([]);
   });
 
+  it('removes an expired offer when a taker reaches it, instead of crossing it', async () => {
+    const eur = (value: string) => ({ currency: 'EUR', issuer: gw.address, value });
+    const maker = await funded(dex);
+    await issue(dex, gw, maker, 'EUR', '10');
+    const now = dex.ledger.node.validated().header.close_time;
+    await expectResult(dex, maker, { TransactionType: 'OfferCreate', TakerGets: eur('10'), TakerPays: '1000000', Expiration: now + 100 });
+    expect(await offersOf(dex, maker)).toHaveLength(1);
+    // let the ledger clock pass the expiration
+    dex.ledger.node.closeLedger(now + 200);
+    const taker = await funded(dex);
+    await expectResult(dex, taker, { TransactionType: 'OfferCreate', TakerGets: '2000000', TakerPays: eur('10') });
+    expect(await offersOf(dex, taker)).toHaveLength(1);
+    expect(await offersOf(dex, maker)).toEqual([]);
+    expect(await tokenBalance(dex, maker.address, gw.address, 'EUR')).toBe('10');
+    expect(await tokenBalance(dex, taker.address, gw.address, 'EUR')).toBe('0');
+  });
+
   it('removes an unfunded offer when a taker reaches it', async () => {
     const frank = await funded(dex);
     await issue(dex, gw, frank, 'USD', '10');

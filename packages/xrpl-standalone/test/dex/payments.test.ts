@@ -155,3 +155,47 @@ describe('token to token through XRP (two AMMs)', () => {
     expect((await submit(dex, alice, { ...pay, Flags: 0x00020000 })).result).toBe('tecPATH_DRY');
   });
 });
+
+describe('token to XRP, and issuer transfer fees', () => {
+  let dex: Dex;
+  let gw: Wallet;
+  let lp: Wallet;
+  let bob: Wallet;
+  let dan: Wallet;
+  beforeAll(async () => {
+    dex = await startDex();
+    gw = await issuer(dex);
+    // a 0.2% transfer fee on gw's USD
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', TransferRate: 1_002_000_000 });
+    lp = await funded(dex, 30_000);
+    bob = await funded(dex);
+    dan = await funded(dex);
+    await issue(dex, gw, lp, 'USD', '20000');
+    await issue(dex, gw, bob, 'USD', '1000');
+    await trust(dex, dan, gw, 'USD');
+    await expectResult(dex, lp, { TransactionType: 'AMMCreate', Amount: '10000000000', Amount2: usd(gw, '10000'), TradingFee: 0 });
+  });
+  afterAll(() => dex.close());
+
+  it('USD -> XRP: 100 XRP out of the pool cost 10^14/(10^10 - 10^8) - 10^4 = 101.01010101011 USD, plus the 0.2% fee', async () => {
+    const danBefore = await xrpBalance(dex, dan.address);
+    await expectResult(dex, bob, { TransactionType: 'Payment', Destination: dan.address, Amount: '100000000', SendMax: usd(gw, '200') });
+    expect((await xrpBalance(dex, dan.address)) - danBefore).toBe(100_000_000n);
+    // bob sends his IOUs through the issuer into the pool, so the issuer's 0.2% applies:
+    // 101.01010101011 * 1.002 = 101.21212121213022 -> 101.2121212121303 (rounded up)
+    expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('898.7878787878697');
+    expect(await pool(dex, gw, 'USD')).toEqual({ xrp: '9900000000', token: '10101.01010101011' });
+  });
+
+  it('XRP -> USD to a third party: the pool pays the 0.2% on what it delivers', async () => {
+    const before = await xrpBalance(dex, bob.address);
+    const r = await expectResult(dex, bob, { TransactionType: 'Payment', Destination: dan.address, Amount: usd(gw, '100'), SendMax: '200000000' });
+    const fee = BigInt((r.tx as { Fee: string }).Fee);
+    expect(await tokenBalance(dex, dan.address, gw.address, 'USD')).toBe('100');
+    // the pool gives 100.2 USD: in = 9.9e9 * 10101.01010101011 (up) / (10101.01010101011 - 100.2) - 9.9e9
+    const paid = before - (await xrpBalance(dex, bob.address)) - fee;
+    const pool2 = await pool(dex, gw, 'USD');
+    expect(Number(pool2.token)).toBeCloseTo(10101.01010101011 - 100.2, 9);
+    expect(BigInt(pool2.xrp)).toBe(9_900_000_000n + paid);
+  });
+});

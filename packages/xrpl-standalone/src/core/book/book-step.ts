@@ -5,7 +5,7 @@
 // Expired and unfunded offers met on the way are removed; funds count as zero when frozen.
 import type { Amount } from '../amount/amount';
 import type { LedgerEntry } from '../contract';
-import { Num } from '../number';
+import { Num, withRound } from '../number';
 import type { Ter } from '../results';
 import { ApplyView, type StateReader } from '../state/apply-view';
 import { type Amt, type Issue, addAmt, isXrp, subAmt, toAmt as roundAmt, zeroAmt } from '../../amm/amount';
@@ -49,13 +49,13 @@ function ordered(view: StateReader): OrderedLedger {
 function mulRate(a: Amt, rate: number, roundUp: boolean): Amt {
   if (rate === QUALITY_ONE) return a;
   const mode = roundUp ? 'upward' : 'downward';
-  return roundAmt(a.issue, a.value.mul(Num.of(rate, -9)), mode);
+  return withRound(mode, () => roundAmt(a.issue, a.value.mul(Num.of(rate, -9)), mode));
 }
 
 function divRate(a: Amt, rate: number, roundUp: boolean): Amt {
   if (rate === QUALITY_ONE) return a;
   const mode = roundUp ? 'upward' : 'downward';
-  return roundAmt(a.issue, a.value.div(Num.of(rate, -9)), mode);
+  return withRound(mode, () => roundAmt(a.issue, a.value.div(Num.of(rate, -9)), mode));
 }
 
 interface Tip {
