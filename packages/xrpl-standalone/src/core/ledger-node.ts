@@ -26,7 +26,7 @@ import {
   type DecodedTx,
 } from './engine';
 import { sha512HalfHex, u16, u32 } from './hash';
-import { feeSettingsKey, skipListKey, LEDGER_NAMESPACE } from './keylets';
+import { amendmentsKey, feeSettingsKey, skipListKey, LEDGER_NAMESPACE } from './keylets';
 import { ledgerHeaderHash, newStateMap, transactionTreeHash } from './ledger-hash';
 import { isTec, isTer, isTes, terCode, terMessage, type Ter } from './results';
 import type { StateReader } from './state/apply-view';
@@ -39,6 +39,27 @@ export const CLOSE_TIME_RESOLUTION = 10;
 /** Seconds between the Unix epoch and the Ripple epoch (2000-01-01T00:00:00Z). */
 export const RIPPLE_EPOCH_OFFSET = 946_684_800;
 const ZERO_HASH = '0'.repeat(64);
+/** Amendments whose rules the engine implements (reported in the genesis Amendments object). */
+export const ENABLED_AMENDMENTS = [
+  'AMM',
+  'Clawback',
+  'DeepFreeze',
+  'DeletableAccounts',
+  'DepositAuth',
+  'DepositPreauth',
+  'DisallowIncoming',
+  'Flow',
+  'FlowCross',
+  'RequireFullyCanonicalSig',
+  'TicketBatch',
+  'XRPFees',
+  'fix1578',
+  'fixMasterKeyAsRegularKey',
+  'fixPreviousTxnID',
+  'fixTrustLinesToSelf',
+  'fixUniversalNumber',
+];
+
 /** How many ledgers a held (ter) transaction is retried for, as rippled's LocalTxs. */
 export const HOLD_LEDGERS = 5;
 
@@ -218,9 +239,18 @@ export class LedgerNode implements LedgerNodeApi {
       ReserveIncrementDrops: this.config.reserveIncrement.toString(),
       index: feeSettingsKey(),
     };
+    // rippled --start enables its supported amendments in the genesis ledger; list the ones whose
+    // behaviour this engine follows (IDs are SHA-512Half of the amendment name).
+    const amendments: LedgerEntry = {
+      LedgerEntryType: 'Amendments',
+      Flags: 0,
+      Amendments: ENABLED_AMENDMENTS.map((name) => sha512HalfHex(Buffer.from(name, 'ascii'))),
+      index: amendmentsKey(),
+    };
     const changes: Array<[string, LedgerEntry | null]> = [
       [genesisAccount.index, genesisAccount],
       [fees.index, fees],
+      [amendments.index, amendments],
     ];
     const state = newStateMap().withChanges(changes);
     const h1: Omit<LedgerHeader, 'ledger_hash'> = {
@@ -368,7 +398,14 @@ export class LedgerNode implements LedgerNodeApi {
     this.open = new OpenLedger(seq + 1, closed);
     if (!genesis) {
       this.retryHeld();
-      for (const l of this.listeners) l(record);
+      for (const l of this.listeners) {
+        // A failing listener must not stop the others or undo the close.
+        try {
+          l(record);
+        } catch (err) {
+          console.error('xrpl-standalone: ledger listener failed', err);
+        }
+      }
     }
     return record;
   }

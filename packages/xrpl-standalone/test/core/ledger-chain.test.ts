@@ -3,7 +3,7 @@ import { Wallet } from 'xrpl';
 import { Harness, genesis } from './helpers';
 import { LedgerNode, GENESIS_ADDRESS } from '../../src/core/ledger-node';
 import type { ClosedLedgerRecord } from '../../src/core/contract';
-import { accountRootKey, skipListKey, trustLineKey } from '../../src/core/keylets';
+import { accountRootKey, amendmentsKey, feeSettingsKey, skipListKey, trustLineKey } from '../../src/core/keylets';
 
 const pay = (to: string, drops = '1000000') => ({ TransactionType: 'Payment', Destination: to, Amount: drops });
 
@@ -24,6 +24,16 @@ describe('ledger chain', () => {
     expect(h.node.ledger({ ledger_hash: rec.header.ledger_hash })?.header.ledger_index).toBe(3);
     expect(h.node.ledger({ ledger_index: 'current' })?.closed).toBe(false);
     expect(h.node.ledger({ ledger_index: 99 })).toBeUndefined();
+  });
+
+  it('starts with the genesis account, fee settings and enabled amendments', () => {
+    const h = new Harness({ baseFee: 200n, reserveBase: 20_000_000n, reserveIncrement: 5_000_000n });
+    const fees = h.node.validated().read(feeSettingsKey())!;
+    expect(fees).toMatchObject({ BaseFeeDrops: '200', ReserveBaseDrops: '20000000', ReserveIncrementDrops: '5000000' });
+    const amendments = h.node.validated().read(amendmentsKey())!;
+    // rippled's feature ID for AMM.
+    expect(amendments.Amendments).toContain('8CC0774A3BF66D1D22E76BBDA8E8A232E6B6313834301B3B23E8601196AE6455');
+    expect(h.node.ledger({ ledger_index: 1 })!.header.close_time).toBe(0);
   });
 
   it('keeps old ledgers readable after later changes', () => {
