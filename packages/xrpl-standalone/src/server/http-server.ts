@@ -8,6 +8,8 @@ import { handleJsonRpc, handleWsMessage } from './dispatcher';
 import type { Faucet } from './faucet';
 
 const MAX_BODY_BYTES = 1 << 20;
+/** A client that lets this much pile up unread is dropped, as rippled drops slow consumers. */
+const MAX_BUFFERED_BYTES = 64 << 20;
 
 export interface Listening {
   port: number;
@@ -85,6 +87,10 @@ export async function listen(
     // A message that cannot be serialised or sent must never take the server down.
     const deliver = (message: object): void => {
       if (ws.readyState !== ws.OPEN) return;
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+        ws.terminate();
+        return;
+      }
       try {
         ws.send(JSON.stringify(message));
       } catch (err) {
