@@ -67,6 +67,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const socketSecret = deps.config.SOCKET_TOKEN_SECRET
     ? Buffer.from(deps.config.SOCKET_TOKEN_SECRET, 'utf8')
     : await loadOrCreateSecret(path.join(deps.config.dataDir, 'socket-token.key'));
+  if (!deps.config.SOCKET_TOKEN_SECRET && deps.database.driver === 'postgres') {
+    // Several instances on one PostgreSQL each generating their own key would refuse each
+    // other's socket tokens behind a load balancer.
+    app.log.warn('SOCKET_TOKEN_SECRET is not set: set the same value on every instance');
+  }
 
   const bus = deps.eventBus ?? (await createEventBus(app, deps));
   if (!deps.eventBus) app.addHook('onClose', () => bus.close());

@@ -71,22 +71,35 @@ export const configSchema = z
       .min(1024)
       .default(1024 * 1024),
     WS_HEARTBEAT_MS: z.coerce.number().int().min(100).default(30_000),
+    /** Client messages per second per socket before it is closed (1008). */
+    WS_MAX_MESSAGES_PER_SEC: z.coerce.number().int().min(1).default(20),
     // --- Custodial wallets, key custody, standalone bootstrap (issue 6) ---
     /** Master key wrapping every wallet's data key (64 hex or base64 of 32 bytes); else DATA_DIR/master.key. */
     MASTER_KEY: z.string().min(32, 'must be 64 hex characters or base64 of 32 bytes').optional(),
     /** Older master keys (comma-separated) still able to open records a rotation has not reached. */
     MASTER_KEY_PREVIOUS: z
       .string()
-      .transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      )
       .default([]),
     /** Target key of `npm run keys:rotate` when keys come from MASTER_KEY (generated otherwise). */
     NEW_MASTER_KEY: z.string().min(32).optional(),
     /** Standalone bootstrap: XRP/RLUSD pool price and depth, faucet amounts (decimal strings). */
-    RLUSD_PER_XRP: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal number').default('2.20'),
+    RLUSD_PER_XRP: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'must be a decimal number')
+      .default('2.20'),
     AMM_POOL_XRP: z.string().regex(/^\d+$/, 'must be a whole number of XRP').default('100000'),
     AMM_TRADING_FEE: z.coerce.number().int().min(0).max(1000).default(300),
     FAUCET_XRP: z.string().regex(/^\d+$/, 'must be a whole number of XRP').default('1000'),
-    FAUCET_RLUSD: z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal number').default('1000'),
+    FAUCET_RLUSD: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'must be a decimal number')
+      .default('1000'),
     /** Create the stand-alone platform accounts and XRP/RLUSD pool at start; auto = not under NODE_ENV=test. */
     PLATFORM_BOOTSTRAP: z.enum(['auto', 'on', 'off']).default('auto'),
   })

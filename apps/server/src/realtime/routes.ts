@@ -24,7 +24,7 @@ declare module 'fastify' {
 }
 
 export interface RealtimeDeps {
-  config: Pick<Config, 'WS_MAX_BUFFERED_BYTES' | 'WS_HEARTBEAT_MS'>;
+  config: Pick<Config, 'WS_MAX_BUFFERED_BYTES' | 'WS_HEARTBEAT_MS' | 'WS_MAX_MESSAGES_PER_SEC'>;
   bus: EventBus;
   socketSecret: Buffer;
   origins: OriginPolicy;
@@ -38,6 +38,7 @@ export async function registerRealtime(app: FastifyInstance, deps: RealtimeDeps)
     bus: deps.bus,
     maxBufferedBytes: deps.config.WS_MAX_BUFFERED_BYTES,
     heartbeatMs: deps.config.WS_HEARTBEAT_MS,
+    maxMessagesPerSecond: deps.config.WS_MAX_MESSAGES_PER_SEC,
     log: app.log,
   });
   const claimsOf = new WeakMap<FastifyRequest, SocketClaims>();

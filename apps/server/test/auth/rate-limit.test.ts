@@ -1,9 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/client';
+import { createTestDatabase } from '../db';
 import { createTestApp, TEST_ORIGIN } from '../helpers/test-app';
 
 describe('rate limits', () => {
+  // Each test builds its own app (its own in-memory limit counters) on one shared database.
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
   it('limits sign-in per IP and answers 429 with Retry-After and "Too Many Requests"', async () => {
-    const t = await createTestApp({ ledger: 'none', env: { RATE_LIMIT_DEMO_PER_MIN: '3' } });
+    const t = await createTestApp({ ledger: 'none', database, env: { RATE_LIMIT_DEMO_PER_MIN: '3' } });
     try {
       const signIn = (ip: string) =>
         t.app.inject({
@@ -30,6 +41,7 @@ describe('rate limits', () => {
   it('defaults sign-in to 10 per minute', async () => {
     const t = await createTestApp({
       ledger: 'none',
+      database,
       env: { RATE_LIMIT_AUTH_PER_MIN: '10', TELEGRAM_BOT_TOKEN: '1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
     });
     try {
@@ -53,6 +65,7 @@ describe('rate limits', () => {
   it('limits reads per client and writes per user', async () => {
     const t = await createTestApp({
       ledger: 'none',
+      database,
       env: { RATE_LIMIT_READ_PER_MIN: '5', RATE_LIMIT_WRITE_PER_MIN: '2' },
     });
     try {

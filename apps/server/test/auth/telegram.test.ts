@@ -1,5 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/client';
+import { createTestDatabase } from '../db';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 
 const BOT_TOKEN = '123456789:AAE-test-bot-token-for-ledgerpad-tests';
@@ -18,6 +20,15 @@ function signTelegram(
 }
 
 const now = () => Math.floor(Date.now() / 1000);
+
+// One database for the whole file: the extra apps below only need users and sessions tables.
+let shared: Database;
+beforeAll(async () => {
+  shared = await createTestDatabase();
+});
+afterAll(async () => {
+  await shared.close();
+});
 
 describe('POST /api/auth/telegram', () => {
   let t: TestApp;
@@ -109,7 +120,7 @@ describe('POST /api/auth/telegram', () => {
 
 describe('sign-in methods without configuration', () => {
   it('reports Telegram and Google disabled and answers 503', async () => {
-    const t = await createTestApp({ ledger: 'none' });
+    const t = await createTestApp({ ledger: 'none', database: shared });
     try {
       const methods = await t.app.inject({ url: '/api/auth/methods' });
       expect(methods.json()).toEqual({
@@ -146,6 +157,7 @@ describe('production cookies', () => {
   it('uses the __Host- prefix with Secure when NODE_ENV=production, and no demo sign-in', async () => {
     const t = await createTestApp({
       ledger: 'none',
+      database: shared,
       env: { NODE_ENV: 'production', TELEGRAM_BOT_TOKEN: BOT_TOKEN },
     });
     try {
@@ -181,6 +193,7 @@ describe('demo sign-in on a public network', () => {
   it('does not exist when XRPL_NETWORK is not standalone', async () => {
     const t = await createTestApp({
       ledger: 'none',
+      database: shared,
       env: { XRPL_NETWORK: 'testnet', XRPL_URL: 'wss://s.altnet.rippletest.net:51233' },
     });
     try {

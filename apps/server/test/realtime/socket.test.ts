@@ -34,7 +34,10 @@ describe('live socket /ws', () => {
   let wsUrl: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ ledger: 'none', env: { WS_MAX_BUFFERED_BYTES: '65536' } });
+    t = await createTestApp({
+      ledger: 'none',
+      env: { WS_MAX_BUFFERED_BYTES: '65536', WS_MAX_MESSAGES_PER_SEC: '100' },
+    });
     wsUrl = await listen(t);
   });
   afterAll(async () => {
@@ -117,18 +120,16 @@ describe('live socket /ws', () => {
     for (let i = 0; i < 50; i++) {
       s.send({ event: 'subscribe', token: `T${String(i).padStart(2, '0')}`, issuer: ISSUER });
       await s.next('subscribed');
-      // Stay under the per-second message limit.
-      if (i % 15 === 14) await new Promise((r) => setTimeout(r, 1000));
     }
     s.send({ event: 'subscribe', token: 'ONEMORE', issuer: ISSUER });
     expect((await s.next('error')).data.code).toBe('too_many_subscriptions');
     s.close();
-  }, 15_000);
+  });
 
   it('closes a socket that floods messages', async () => {
     const s = await TestSocket.open(`${wsUrl}?token=${await socketToken(t)}`);
     await s.next('ready');
-    for (let i = 0; i < 40; i++) s.send({ event: 'unsubscribe', token: 'AAA', issuer: ISSUER });
+    for (let i = 0; i < 150; i++) s.send({ event: 'unsubscribe', token: 'AAA', issuer: ISSUER });
     expect((await s.waitClosed()).code).toBe(1008);
   });
 
