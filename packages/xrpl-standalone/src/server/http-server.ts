@@ -23,8 +23,9 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
+        // Keep draining (and discarding) so the client can read the 413 instead of a reset.
+        if (chunks.length > 0) chunks.length = 0;
         resolve(undefined);
-        req.destroy();
         return;
       }
       chunks.push(chunk);
@@ -56,6 +57,7 @@ export async function listen(
         }
         const text = await readBody(req);
         if (text === undefined) {
+          res.setHeader('Connection', 'close');
           send(res, 413, 'Request too large', false);
           return;
         }

@@ -2,6 +2,7 @@
 // state change on a rejected transaction).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode, encode } from 'ripple-binary-codec';
+import WebSocket from 'ws';
 import { Wallet, type Payment } from 'xrpl';
 import { fund, genesis, rawSocket, rpc, startHarness, type Harness } from './helpers';
 
@@ -58,6 +59,19 @@ describe('WebSocket envelope', () => {
     expect(await ws.send({ id: 8, command: 42 })).toMatchObject({ error: 'unknownCmd' });
     expect(await ws.send({ id: 9, command: 'ping' })).toMatchObject({ status: 'success' });
     ws.close();
+  });
+
+  it('closes a connection that sends an oversized frame and keeps serving others', async () => {
+    const ws = new WebSocket(h.ledger.url);
+    await new Promise((resolve) => ws.once('open', resolve));
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    ws.send(JSON.stringify({ command: 'ping', junk: 'x'.repeat(2 << 20) }));
+    expect(await closed).toBe(1009);
+    const other = await rawSocket(h.ledger.url);
+    expect(await other.send({ id: 1, command: 'ping' })).toMatchObject({ status: 'success' });
+    other.close();
+    const big = await rpc(h, { method: 'ping', params: [{ junk: 'x'.repeat(2 << 20) }] });
+    expect(big.status).toBe(413);
   });
 
   it('answers wrong parameter types with invalidParams', async () => {
