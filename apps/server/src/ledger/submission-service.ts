@@ -558,15 +558,26 @@ export class SubmissionService {
       .where(and(eq(ledgerSubmissions.hash, hash), inArray(ledgerSubmissions.status, [...OPEN])));
     if (engine.startsWith('tem') || (engine.startsWith('tef') && !RETRYABLE_TEF.has(engine))) {
       // Can never apply. If an earlier submission of these same bytes did apply, the hash says so.
-      if (t.row.submitCount > 1 && (await this.lookup(hash))) return;
+      if (t.row.submitCount > 1 && (await this.lookup(hash)) === 'validated') return;
       await this.finalize(hash, { result: engine, ledgerIndex: null, meta: null, consumed: false });
     }
   }
 
-  /** Looks a transaction up by hash; finalizes it and returns true if it is in a validated ledger. */
-  private async lookup(hash: string): Promise<boolean> {
+  /**
+   * Looks a transaction up by hash and finalizes it when it is in a validated ledger. 'absent' only
+   * when the server searched every ledger of `range` (or no range was asked); a server with gaps in
+   * its history answers 'unknown', and nothing is concluded from that.
+   */
+  private async lookup(
+    hash: string,
+    range?: { min: number; max: number },
+  ): Promise<'validated' | 'absent' | 'unknown'> {
     try {
-      const res = await this.client.request({ command: 'tx', transaction: hash });
+      const res = await this.client.request({
+        command: 'tx',
+        transaction: hash,
+        ...(range ? { min_ledger: range.min, max_ledger: range.max } : {}),
+      });
       const r = res.result as unknown as {
         validated?: boolean;
         meta?: TransactionMetadata | string;
@@ -579,11 +590,14 @@ export class SubmissionService {
           meta: r.meta,
           consumed: true,
         });
-        return true;
+        return 'validated';
       }
-      return false;
+      return 'unknown';
     } catch (err) {
-      if (rippledErrorName(err) === 'txnNotFound') return false;
+      if (rippledErrorName(err) === 'txnNotFound') {
+        const searchedAll = (err as RippledError & { data?: { searched_all?: boolean } }).data?.searched_all;
+        return range && searchedAll === false ? 'unknown' : 'absent';
+      }
       throw err;
     }
   }
@@ -776,7 +790,12 @@ export class SubmissionService {
    * sequence unused); if the account's sequence moved past it, something else took the sequence.
    */
   private async settleUnseen(hash: string, t: Tracked, ledgerIndex: number): Promise<void> {
-    if (await this.lookup(hash)) return;
+    // From about the ledger it was signed in (LastLedgerSequence − window) to now.
+    const range = () => ({
+      min: Math.max(1, t.row.lastLedgerSequence - this.window - 1),
+      max: this.validatedIndex,
+    });
+    if ((await this.lookup(hash, range())) === 'validated') return;
     let accountSequence: number | undefined;
     try {
       const info = await this.client.request({
@@ -789,8 +808,9 @@ export class SubmissionService {
       if (rippledErrorName(err) !== 'actNotFound') throw err;
     }
     if (accountSequence !== undefined && accountSequence > t.row.sequence) {
-      // Checked after the lookup: had our transaction used the sequence, the lookup would have found it.
-      if (await this.lookup(hash)) return;
+      // The sequence is used. Asked again after reading the account: had our transaction used it,
+      // this lookup finds it. With gaps in the server's history nothing is concluded yet.
+      if ((await this.lookup(hash, range())) !== 'absent') return;
       await this.finalize(hash, { result: 'tefPAST_SEQ', ledgerIndex: null, meta: null, consumed: true });
       await this.db
         .update(ledgerAccounts)
@@ -801,6 +821,8 @@ export class SubmissionService {
         .where(eq(ledgerAccounts.account, t.row.account));
       return;
     }
+    // The account's validated Sequence has not passed ours, so it was not applied; past its
+    // LastLedgerSequence it never can be.
     if (t.row.lastLedgerSequence < ledgerIndex) {
       await this.finalize(hash, { result: 'expired', ledgerIndex: null, meta: null, consumed: false });
     }
@@ -808,7 +830,7 @@ export class SubmissionService {
 
   private async reconcileAll(): Promise<void> {
     for (const hash of [...this.tracked.keys()]) {
-      if (!(await this.lookup(hash))) await this.send(hash);
+      if ((await this.lookup(hash)) !== 'validated') await this.send(hash);
     }
     this.lastTickLedger = this.validatedIndex;
   }
