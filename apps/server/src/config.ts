@@ -73,6 +73,8 @@ export const configSchema = z
     WS_HEARTBEAT_MS: z.coerce.number().int().min(100).default(30_000),
     /** Client messages per second per socket before it is closed (1008). */
     WS_MAX_MESSAGES_PER_SEC: z.coerce.number().int().min(1).default(20),
+    /** Open sockets per client IP (a browser holds one per tab). */
+    WS_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(100),
     // --- Custodial wallets, key custody, standalone bootstrap (issue 6) ---
     /** Master key wrapping every wallet's data key (64 hex or base64 of 32 bytes); else DATA_DIR/master.key. */
     MASTER_KEY: z.string().min(32, 'must be 64 hex characters or base64 of 32 bytes').optional(),

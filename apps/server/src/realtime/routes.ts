@@ -24,7 +24,10 @@ declare module 'fastify' {
 }
 
 export interface RealtimeDeps {
-  config: Pick<Config, 'WS_MAX_BUFFERED_BYTES' | 'WS_HEARTBEAT_MS' | 'WS_MAX_MESSAGES_PER_SEC'>;
+  config: Pick<
+    Config,
+    'WS_MAX_BUFFERED_BYTES' | 'WS_HEARTBEAT_MS' | 'WS_MAX_MESSAGES_PER_SEC' | 'WS_MAX_CONNECTIONS_PER_IP'
+  >;
   bus: EventBus;
   socketSecret: Buffer;
   origins: OriginPolicy;
@@ -42,6 +45,8 @@ export async function registerRealtime(app: FastifyInstance, deps: RealtimeDeps)
     log: app.log,
   });
   const claimsOf = new WeakMap<FastifyRequest, SocketClaims>();
+  // Open sockets per client IP, so one address can't hold thousands of idle sockets.
+  const perIp = new Map<string, number>();
 
   await app.register(fastifyWebsocket, {
     options: { maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: false },
@@ -60,6 +65,9 @@ export async function registerRealtime(app: FastifyInstance, deps: RealtimeDeps)
         if (origin && !deps.origins.isAllowed(origin, request)) {
           throw new AppError('FORBIDDEN', 'Origin not allowed');
         }
+        if ((perIp.get(request.ip) ?? 0) >= deps.config.WS_MAX_CONNECTIONS_PER_IP) {
+          throw new AppError('RATE_LIMITED', 'Too Many Requests: too many open sockets from this address');
+        }
         const token = (request.query as Record<string, unknown>).token;
         const claims = typeof token === 'string' ? verifySocketToken(deps.socketSecret, token) : null;
         if (!claims) throw new AppError('UNAUTHORIZED', 'Invalid or expired socket token');
@@ -67,6 +75,13 @@ export async function registerRealtime(app: FastifyInstance, deps: RealtimeDeps)
       },
     },
     (socket, request) => {
+      const ip = request.ip;
+      perIp.set(ip, (perIp.get(ip) ?? 0) + 1);
+      socket.once('close', () => {
+        const n = (perIp.get(ip) ?? 1) - 1;
+        if (n <= 0) perIp.delete(ip);
+        else perIp.set(ip, n);
+      });
       hub.accept(socket, claimsOf.get(request)?.sub ?? null);
     },
   );

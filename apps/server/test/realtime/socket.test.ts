@@ -1,6 +1,8 @@
 import { tickerToCurrency, type NewTrade } from '@ledgerpad/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/client';
 import { signSocketToken } from '../../src/modules/auth/socket-token';
+import { createTestDatabase } from '../db';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 import { TestSocket } from '../helpers/socket-client';
 
@@ -29,6 +31,15 @@ async function socketToken(t: TestApp, cookie?: string): Promise<string> {
   return (res.json() as { token: string }).token;
 }
 
+// One database for the file's apps; each app keeps its own hub, limits and counters.
+let shared: Database;
+beforeAll(async () => {
+  shared = await createTestDatabase();
+});
+afterAll(async () => {
+  await shared.close();
+});
+
 describe('live socket /ws', () => {
   let t: TestApp;
   let wsUrl: string;
@@ -36,6 +47,7 @@ describe('live socket /ws', () => {
   beforeAll(async () => {
     t = await createTestApp({
       ledger: 'none',
+      database: shared,
       env: { WS_MAX_BUFFERED_BYTES: '65536', WS_MAX_MESSAGES_PER_SEC: '100' },
     });
     wsUrl = await listen(t);
@@ -169,9 +181,40 @@ describe('live socket /ws', () => {
   });
 });
 
+describe('sockets per IP', () => {
+  it('refuses more open sockets from one address than allowed, and counts closes', async () => {
+    const t = await createTestApp({
+      ledger: 'none',
+      database: shared,
+      env: { WS_MAX_CONNECTIONS_PER_IP: '2' },
+    });
+    try {
+      const url = await listen(t);
+      const token = await socketToken(t);
+      const first = await TestSocket.open(`${url}?token=${token}`);
+      const second = await TestSocket.open(`${url}?token=${token}`);
+      await expect(TestSocket.open(`${url}?token=${token}`)).rejects.toThrow('HTTP 429');
+      first.close();
+      await first.waitClosed();
+      // The server notices the close asynchronously.
+      const deadline = Date.now() + 3000;
+      let third: TestSocket | undefined;
+      while (!third && Date.now() < deadline) {
+        third = await TestSocket.open(`${url}?token=${token}`).catch(() => undefined);
+        if (!third) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(third).toBeDefined();
+      second.close();
+      third?.close();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('socket heartbeat', () => {
   it('terminates peers that stop answering pings', async () => {
-    const t = await createTestApp({ ledger: 'none', env: { WS_HEARTBEAT_MS: '150' } });
+    const t = await createTestApp({ ledger: 'none', database: shared, env: { WS_HEARTBEAT_MS: '150' } });
     try {
       const url = await listen(t);
       const token = await socketToken(t);
