@@ -130,3 +130,36 @@ export function ammLimitOut(pool: Pool, limit: Amt, tfee: number): { in: Amt; ou
 export function ammLimitIn(pool: Pool, limit: Amt, tfee: number): { in: Amt; out: Amt } {
   return { in: limit, out: swapAssetIn(pool, limit, tfee) };
 }
+
+/**
+ * The largest AMM offer whose own (average) quality is still `target` (tfLimitQuality on a single
+ * book): the "effective price" solution of changeSpotPriceQuality, started from the XRP side.
+ */
+export function ammOfferAtQuality(pool: Pool, target: bigint, tfee: number): AmmOffer | undefined {
+  const rate = qualityRate(target);
+  if (rate.isZero() || pool.in.value.signum() <= 0 || pool.out.value.signum() <= 0) return undefined;
+  const f = feeMult(tfee);
+  let amounts: { in: Amt; out: Amt };
+  if (isXrp(pool.out.issue)) {
+    const o = withRound('to_nearest', () => pool.out.value.sub(pool.in.value.div(rate.mul(f))));
+    if (o.signum() <= 0) return undefined;
+    const out = toAmt(pool.out.issue, o, 'downward');
+    amounts = { in: swapAssetOut(pool, out, tfee), out };
+  } else {
+    const i = withRound('to_nearest', () => pool.out.value.mul(rate).sub(pool.in.value.div(f)));
+    if (i.signum() <= 0) return undefined;
+    const pay = toAmt(pool.in.issue, i, 'downward');
+    amounts = { in: pay, out: swapAssetIn(pool, pay, tfee) };
+  }
+  if (quality(amounts) > target) {
+    const reduced = isXrp(pool.out.issue) ? toAmt(pool.out.issue, reduceOffer(amounts.out.value), 'downward') : undefined;
+    amounts = reduced
+      ? { in: swapAssetOut(pool, reduced, tfee), out: reduced }
+      : (() => {
+          const pay = toAmt(pool.in.issue, reduceOffer(amounts.in.value), 'downward');
+          return { in: pay, out: swapAssetIn(pool, pay, tfee) };
+        })();
+  }
+  if (amounts.in.value.signum() <= 0 || amounts.out.value.signum() <= 0 || quality(amounts) > target) return undefined;
+  return { ...amounts, quality: quality(amounts) };
+}

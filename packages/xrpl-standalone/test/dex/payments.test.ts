@@ -199,3 +199,41 @@ describe('token to XRP, and issuer transfer fees', () => {
     expect(BigInt(pool2.xrp)).toBe(9_900_000_000n + paid);
   });
 });
+
+describe('tfLimitQuality', () => {
+  let dex: Dex;
+  let gw: Wallet;
+  let lp: Wallet;
+  let bob: Wallet;
+  let dan: Wallet;
+  beforeAll(async () => {
+    dex = await startDex();
+    gw = await issuer(dex);
+    lp = await funded(dex, 30_000);
+    bob = await funded(dex);
+    dan = await funded(dex);
+    await issue(dex, gw, lp, 'USD', '20000');
+    await trust(dex, dan, gw, 'USD');
+    await expectResult(dex, lp, { TransactionType: 'AMMCreate', Amount: '10000000000', Amount2: usd(gw, '10000'), TradingFee: 0 });
+  });
+  afterAll(() => dex.close());
+
+  it('takes only what the pool gives at no worse than SendMax/Amount on average', async () => {
+    // limit = 1,020 XRP / 1,000 USD = 1.02 XRP per USD. The largest swap at that average price:
+    // i = O * 1.02e6 - I = 10^4 * 1.02e6 - 10^10 = 200,000,000 drops, out = 10^4 - 10^14/(1.02*10^10)
+    // = 196.078431372549 USD (ratio rounded up).
+    const before = await xrpBalance(dex, bob.address);
+    const r = await expectResult(dex, bob, {
+      TransactionType: 'Payment',
+      Destination: dan.address,
+      Amount: usd(gw, '1000'),
+      SendMax: '1020000000',
+      Flags: 0x00020000 | 0x00040000,
+    });
+    expect(r.meta?.delivered_amount).toEqual(usd(gw, '196.078431372549'));
+    expect(before - (await xrpBalance(dex, bob.address))).toBe(200_000_000n + BigInt((r.tx as { Fee: string }).Fee));
+    // without tfPartialPayment the same limit cannot deliver the full amount
+    const r2 = await submit(dex, bob, { TransactionType: 'Payment', Destination: dan.address, Amount: usd(gw, '1000'), SendMax: '1020000000', Flags: 0x00040000 });
+    expect(r2.result).toBe('tecPATH_PARTIAL');
+  });
+});

@@ -9,7 +9,7 @@ import { Num, withRound } from '../number';
 import type { Ter } from '../results';
 import { ApplyView, type StateReader } from '../state/apply-view';
 import { type Amt, type Issue, addAmt, isXrp, subAmt, toAmt as roundAmt, zeroAmt } from '../../amm/amount';
-import { ammLimitIn, ammLimitOut, ammOffer, type AmmOffer } from '../../amm/amm-offer';
+import { ammLimitIn, ammLimitOut, ammOffer, ammOfferAtQuality, type AmmOffer } from '../../amm/amm-offer';
 import type { Pool } from '../../amm/math';
 import type { DebtDirection, Step, StepResult, StrandContext } from '../payment/step';
 import { bookDirectories, type OrderedLedger } from './book-walk';
@@ -145,7 +145,13 @@ export class BookStep implements Step {
         out: ammPoolBalance(view, state.account, this.outIssue, true),
       };
       const fee = tradingFeeFor(state, this.src, this.parentCloseTime);
-      const offer = ammOffer(pool, fee, tip.clobQuality);
+      // With a quality limit on a single book and no better book offer, the AMM offer is the
+      // largest whose average price meets the limit (rippled limits such strands by quality).
+      const limit = this.opts.limit && this.opts.limit.steps.length === 1 ? this.opts.limit.quality : undefined;
+      const offer =
+        tip.clobQuality === undefined && limit !== undefined
+          ? ammOfferAtQuality(pool, limit, fee)
+          : ammOffer(pool, fee, tip.clobQuality);
       if (offer && (tip.clobQuality === undefined || offer.quality <= tip.clobQuality)) {
         tip.amm = { state, pool, fee, offer };
       }

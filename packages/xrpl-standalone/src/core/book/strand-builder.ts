@@ -7,7 +7,8 @@ import type { Step, Strand } from '../payment/step';
 import type { PathElement, StrandRequest } from '../payment/strands';
 import { type Issue, XRP_ISSUE, isXrp, sameIssue } from '../../amm/amount';
 import { BookStep, type StrandLimit } from './book-step';
-import { issueOfAmount } from './funds';
+import { issueOfAmount, toAmt } from './funds';
+import { getRate } from './quality';
 import { CrossingDeliverStep, XrpEndpointStep } from './xrp-step';
 
 export interface CrossStrandOptions {
@@ -65,7 +66,10 @@ export function crossCurrencyStrands(req: StrandRequest): { ter: 'tesSUCCESS' | 
   if (sameCurrency && !hopsChangeCurrency) return undefined;
   if (isXrp(inIssue) && isXrp(outIssue)) return undefined;
   const strands: Strand[] = [];
-  const base = { src: req.src, dst: req.dst, inIssue, outIssue, ownerPaysTransferFee: false };
+  // tfLimitQuality: no worse than SendMax / Amount (rippled Quality{Amounts(sendMax, deliver)})
+  const limitQuality =
+    req.limitQuality && req.sendMax ? getRate(toAmt(req.deliver).value, toAmt(req.sendMax).value) : undefined;
+  const base = { src: req.src, dst: req.dst, inIssue, outIssue, ownerPaysTransferFee: false, limitQuality };
   if (req.defaultPaths && !sameIssue(inIssue, outIssue)) strands.push(buildCrossStrand({ ...base, via: [] }));
   for (const path of req.paths) {
     const via = pathIssues(path, inIssue);

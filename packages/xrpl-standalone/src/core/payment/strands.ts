@@ -23,6 +23,8 @@ export interface StrandRequest {
   sendMax?: Amount;
   paths: PathElement[][];
   defaultPaths: boolean;
+  /** tfLimitQuality: take no liquidity worse than SendMax/Amount (order-book strands). */
+  limitQuality?: boolean;
 }
 
 /** An extension point: return strands for requests it understands, or undefined to decline. */

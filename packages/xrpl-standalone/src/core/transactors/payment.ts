@@ -118,6 +118,7 @@ export const payment: Transactor = {
         sendMax,
         paths: (tx.Paths as PathElement[][] | undefined) ?? [],
         defaultPaths,
+        limitQuality: hasFlag(flags, TF.limitQuality),
       });
       let ter: Ter = built.ter;
       let result: ReturnType<typeof flow> | undefined;
