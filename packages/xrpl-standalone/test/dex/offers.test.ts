@@ -201,3 +201,27 @@ describe('OfferCreate failures', () => {
     expect(await offersOf(dex, poor)).toEqual([]);
   });
 });
+
+describe('OfferCreate crossing the AMM', () => {
+  let dex: Dex;
+  let gw: Wallet;
+  beforeAll(async () => {
+    dex = await startDex();
+    gw = await issuer(dex);
+  });
+  afterAll(() => dex.close());
+
+  it('an offer takes the pool at the swap price when it beats the offer limit', async () => {
+    const lp = await funded(dex, 30_000);
+    await issue(dex, gw, lp, 'USD', '20000');
+    await expectResult(dex, lp, { TransactionType: 'AMMCreate', Amount: '10000000000', Amount2: usd(gw, '10000'), TradingFee: 0 });
+    const bob = await funded(dex);
+    const before = await xrpBalance(dex, bob.address);
+    // bob bids up to 2 XRP/USD for 100 USD; the pool sells 100 USD for 10^14/9,900 - 10^10
+    // = 101,010,101.0101 -> 101,010,102 drops, and nothing is left to rest.
+    const r = await expectResult(dex, bob, { TransactionType: 'OfferCreate', TakerGets: '200000000', TakerPays: usd(gw, '100') });
+    expect(before - (await xrpBalance(dex, bob.address))).toBe(101_010_102n + BigInt((r.tx as { Fee: string }).Fee));
+    expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('100');
+    expect(await offersOf(dex, bob)).toEqual([]);
+  });
+});
