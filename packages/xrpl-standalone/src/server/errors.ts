@@ -23,6 +23,7 @@ const ERRORS = {
   invalidParams: [31, 'Invalid parameters.'],
   unknownCmd: [32, 'Unknown method.'],
   actMalformed: [35, 'Account malformed.'],
+  badFeature: [40, 'Feature unknown or invalid.'],
   badIssuer: [41, 'Issuer account malformed.'],
   badMarket: [42, 'No such market.'],
   dstActMalformed: [48, 'Destination account is malformed.'],

@@ -64,6 +64,19 @@ describe('server methods', () => {
     expect(await h.client.getLedgerIndex()).toBe(before + 1);
   });
 
+  it('feature lists the amendments in the ledger, by ID and by name', async () => {
+    const all = (await h.client.connection.request({ command: 'feature' })) as {
+      result: { features: Record<string, { enabled: boolean; name: string; supported: boolean }> };
+    };
+    const amm = Object.entries(all.result.features).find(([, f]) => f.name === 'AMM');
+    expect(amm?.[1]).toEqual({ enabled: true, name: 'AMM', supported: true });
+    const one = (await h.client.connection.request({ command: 'feature', feature: 'Clawback' })) as { result: Record<string, unknown> };
+    expect(Object.values(one.result)).toEqual([{ enabled: true, name: 'Clawback', supported: true }]);
+    await expect(h.client.connection.request({ command: 'feature', feature: 'NoSuchAmendment' })).rejects.toMatchObject({
+      data: { error: 'badFeature' },
+    });
+  });
+
   it('server_definitions returns the binary-codec definitions', async () => {
     const reply = (await h.client.connection.request({ command: 'server_definitions' })) as { result: Record<string, unknown> };
     expect(reply.result).toHaveProperty('TRANSACTION_TYPES');
