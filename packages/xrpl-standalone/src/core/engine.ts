@@ -3,7 +3,7 @@
 // sequence consumed, then the transactor; on tec everything but the fee and sequence is undone).
 import { encode, encodeForSigning } from 'ripple-binary-codec';
 import { decodeTransaction } from './tx-decoder';
-import { accountReserve, readAccount, xrpBalance } from './account';
+import { readAccount, xrpBalance } from './account';
 import { addressOfPublicKey, isValidAddress } from './account-id';
 import { parseAmount, isLegalXrp } from './amount/amount';
 import type { CoreConfig, JsonObject, LedgerEntry } from './contract';
@@ -199,7 +199,7 @@ export function preclaim(view: StateReader, tx: JsonObject, config: CoreConfig, 
 }
 
 /** Take the fee and consume the sequence or ticket (Transactor::apply / reset). */
-function payFeeAndConsume(view: ApplyView, tx: JsonObject, txId: string): { prior: bigint; after: bigint } {
+function payFeeAndConsume(view: ApplyView, tx: JsonObject, txId: string): { prior: bigint; after: bigint; charged: bigint } {
   const account = tx.Account as string;
   const fee = feeDrops(tx) as bigint;
   const key = accountRootKey(account);
@@ -225,7 +225,7 @@ function payFeeAndConsume(view: ApplyView, tx: JsonObject, txId: string): { prio
   if (tx.TicketSequence === undefined) acct.Sequence = Number(acct.Sequence) + 1;
   if (acct.AccountTxnID !== undefined) acct.AccountTxnID = txId;
   view.update(acct);
-  return { prior, after };
+  return { prior, after, charged };
 }
 
 /**
@@ -247,9 +247,10 @@ export function applyTransaction(
 
   const view = new ApplyView(base, vctx);
   let delivered: unknown;
-  const fee = feeDrops(tx) as bigint;
+  let fee = 0n;
   try {
-    const { prior, after } = payFeeAndConsume(view, tx, txId);
+    const { prior, after, charged } = payFeeAndConsume(view, tx, txId);
+    fee = charged;
     if (isTes(ter)) {
       const t = transactorFor(tx) as Transactor;
       ter = t.doApply({
@@ -266,20 +267,18 @@ export function applyTransaction(
       });
     }
   } catch (e) {
-    if (process.env.XRPL_STANDALONE_DEBUG) console.error(e);
+    engineHooks.onException?.(e, tx);
     ter = 'tefEXCEPTION';
   }
   if (!isTes(ter) && !isTec(ter)) return { ter, applied: false, feeBurned: 0n };
   if (isTec(ter)) {
     view.discard();
     delivered = undefined;
-    payFeeAndConsume(view, tx, txId);
+    fee = payFeeAndConsume(view, tx, txId).charged;
   }
   const meta = view.buildMetadata(txId, txIndex, ter, delivered);
   return { ter, applied: true, meta, changes: view.changes(), feeBurned: fee };
 }
 
-/** rippled's reserve check used by several transactors. */
-export function reserveFor(config: CoreConfig, ownerCount: number): bigint {
-  return accountReserve(config, ownerCount);
-}
+/** Observability hooks: an internal error inside a transactor becomes tefEXCEPTION, reported here. */
+export const engineHooks: { onException?: (error: unknown, tx: JsonObject) => void } = {};

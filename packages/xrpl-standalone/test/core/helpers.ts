@@ -5,8 +5,18 @@ import { sign } from 'ripple-keypairs';
 import { LedgerNode, GENESIS_SEED } from '../../src/core/ledger-node';
 import type { CoreConfig, SubmitResult } from '../../src/core/contract';
 import { accountRootKey } from '../../src/core/keylets';
+import { engineHooks } from '../../src/core/engine';
 
 export const genesis = Wallet.fromSeed(GENESIS_SEED);
+
+/** Internal engine errors (which rippled would report as tefEXCEPTION) fail the test that caused them. */
+const engineErrors: unknown[] = [];
+engineHooks.onException = (error) => engineErrors.push(error);
+
+function assertNoEngineError(): void {
+  const e = engineErrors.shift();
+  if (e !== undefined) throw e;
+}
 
 export class Harness {
   readonly node: LedgerNode;
@@ -57,7 +67,9 @@ export class Harness {
   }
 
   submit(wallet: Wallet, tx: Record<string, unknown>, opts: { seq?: number; fee?: string } = {}): SubmitResult {
-    return this.node.submit(this.sign(wallet, tx, opts));
+    const r = this.node.submit(this.sign(wallet, tx, opts));
+    assertNoEngineError();
+    return r;
   }
 
   /** Submit and insist on a specific engine result. */
@@ -81,5 +93,6 @@ export class Harness {
 
   close(): void {
     this.node.closeLedger();
+    assertNoEngineError();
   }
 }
