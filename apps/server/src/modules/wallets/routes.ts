@@ -76,11 +76,41 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
     : undefined;
   const service = new WalletService({ db, keyring, connection, submissions });
 
-  let bootstrap: Promise<unknown> = Promise.resolve();
   const runBootstrap =
     config.PLATFORM_BOOTSTRAP === 'on' ||
     (config.PLATFORM_BOOTSTRAP === 'auto' && config.NODE_ENV !== 'test');
-  const module: WalletsModule = { keyring, submissions, service, bootstrapped: () => bootstrap };
+  let bootstrap: Promise<unknown> = Promise.resolve();
+  let bootstrapFailed = false;
+  const startBootstrap = (): Promise<unknown> => {
+    if (!submissions || !connection) return bootstrap;
+    bootstrapFailed = false;
+    // Every step has a fixed intent key, so running it again continues where it stopped.
+    bootstrap = bootstrapStandalone({
+      db,
+      keyring,
+      submissions,
+      client: connection.client,
+      settings: bootstrapSettings(config),
+      log: app.log,
+    }).then(
+      (report) => app.log.info({ report }, 'standalone platform accounts ready'),
+      (err: unknown) => {
+        bootstrapFailed = true;
+        app.log.error(
+          { err: err instanceof Error ? err.message : String(err) },
+          'standalone bootstrap failed',
+        );
+      },
+    );
+    return bootstrap;
+  };
+  const module: WalletsModule = {
+    keyring,
+    submissions,
+    service,
+    // A bootstrap that failed (ledger unreachable at start) is tried again by whoever needs it.
+    bootstrapped: () => (bootstrapFailed ? startBootstrap() : bootstrap),
+  };
   app.decorate('wallets', module);
 
   app.addHook('onReady', async () => {
@@ -88,24 +118,8 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
     await submissions.start();
     if (config.XRPL_NETWORK === 'standalone') {
       await recordGenesis(db, keyring);
-      if (runBootstrap) {
-        // In the background: the API is usable at once; only the RLUSD faucet waits for it.
-        bootstrap = bootstrapStandalone({
-          db,
-          keyring,
-          submissions,
-          client: connection.client,
-          settings: bootstrapSettings(config),
-          log: app.log,
-        }).then(
-          (report) => app.log.info({ report }, 'standalone platform accounts ready'),
-          (err: unknown) =>
-            app.log.error(
-              { err: err instanceof Error ? err.message : String(err) },
-              'standalone bootstrap failed',
-            ),
-        );
-      }
+      // In the background: the API is usable at once; only the RLUSD faucet waits for it.
+      if (runBootstrap) void startBootstrap();
     } else {
       await ensurePublicPlatformWallets(db, keyring);
     }
@@ -122,39 +136,38 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
     await submissions?.stop();
   });
 
-  const ledgerService = (): WalletService => service;
   const auth = { preHandler: requireUser };
 
   app.get('/api/wallets/xrpl/status', async () => ({ connected: deps.ledger.isConnected() }));
 
   app.get('/api/wallets', auth, async (request) => {
-    const rows = await ledgerService().list(userId(request));
+    const rows = await service.list(userId(request));
     return { wallets: rows.map(summary) };
   });
 
   app.post('/api/wallets/balances', auth, async (request) => {
     const body = parseInput(balancesRequestSchema, request.body);
-    return ledgerService().balances(userId(request), body.wallets as Array<number | string | { id: number }>);
+    return service.balances(userId(request), body.wallets as Array<number | string | { id: number }>);
   });
 
   app.post('/api/wallets', auth, async (request) => {
     const body = parseInput(createWalletSchema, request.body);
-    return ledgerService().create(userId(request), body.name);
+    return service.create(userId(request), body.name);
   });
 
   app.post('/api/wallets/import', auth, async (request) => {
     const body = parseInput(importWalletSchema, request.body);
-    return ledgerService().import(userId(request), body);
+    return service.import(userId(request), body);
   });
 
   app.post('/api/wallets/transfer', auth, async (request) => {
     const body = parseInput(transferSchema, request.body);
-    return ledgerService().transfer(userId(request), body, idempotencyKey(request));
+    return service.transfer(userId(request), body, idempotencyKey(request));
   });
 
   app.post('/api/wallets/remove-trustline', auth, async (request) => {
     const body = parseInput(removeTrustlineSchema, request.body);
-    return ledgerService().removeTrustline(userId(request), body);
+    return service.removeTrustline(userId(request), body);
   });
 
   const walletParam = (request: FastifyRequest) => {
@@ -164,21 +177,21 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
   };
 
   app.delete('/api/wallets/:id', auth, async (request) => {
-    await ledgerService().archive(userId(request), walletParam(request));
+    await service.archive(userId(request), walletParam(request));
     return { success: true };
   });
 
   app.put('/api/wallets/:id/name', auth, async (request) => {
     const body = parseInput(renameWalletSchema, request.body);
-    return ledgerService().rename(userId(request), walletParam(request), body.name);
+    return service.rename(userId(request), walletParam(request), body.name);
   });
 
   app.get('/api/wallets/:id/ledger-objects', auth, async (request) =>
-    ledgerService().ledgerObjects(userId(request), walletParam(request)),
+    service.ledgerObjects(userId(request), walletParam(request)),
   );
 
   app.get('/api/wallets/:id/trustlines', auth, async (request) =>
-    ledgerService().trustlines(userId(request), walletParam(request)),
+    service.trustlines(userId(request), walletParam(request)),
   );
 
   // Faucets exist only where money is free: stand-alone (genesis) and testnet. No route on mainnet.
@@ -190,7 +203,7 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
       submissions,
       wallets: service,
       config,
-      bootstrapped: () => bootstrap,
+      bootstrapped: () => module.bootstrapped(),
     });
     app.post('/api/wallets/:id/fund', auth, async (request) => {
       const row = await service.owned(userId(request), walletParam(request));
