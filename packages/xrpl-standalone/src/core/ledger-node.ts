@@ -277,8 +277,12 @@ export class LedgerNode implements LedgerNodeApi {
     this.initial = [l1.record, rec2];
   }
 
+  /** Oldest ledger held (history is contiguous from here to the last closed ledger). */
+  private firstSeq = Number.MAX_SAFE_INTEGER;
+
   private addClosed(l: ClosedLedger): void {
     this.ledgers.set(l.header.ledger_index, l);
+    if (l.header.ledger_index < this.firstSeq) this.firstSeq = l.header.ledger_index;
     this.byHash.set(l.header.ledger_hash, l);
     this.last = l;
     for (const t of l.transactions) {
@@ -475,7 +479,7 @@ export class LedgerNode implements LedgerNodeApi {
   }
 
   accountTx(query: AccountTxQuery): AccountTxPage {
-    const first = Math.min(...this.ledgers.keys());
+    const first = this.firstSeq;
     const min = query.ledgerIndexMin !== undefined && query.ledgerIndexMin >= 0 ? query.ledgerIndexMin : first;
     const max =
       query.ledgerIndexMax !== undefined && query.ledgerIndexMax >= 0
@@ -523,6 +527,7 @@ export class LedgerNode implements LedgerNodeApi {
         const prev = this.ledgers.get(seq - 1);
         const kept = [...this.ledgers.values()].sort((a, b) => a.header.ledger_index - b.header.ledger_index);
         this.ledgers.clear();
+        this.firstSeq = Number.MAX_SAFE_INTEGER;
         for (const l of kept) this.addClosed(l);
         if (!prev) this.last = { header: rec.header, state: newStateMap(), transactions: [], record: rec };
       }
