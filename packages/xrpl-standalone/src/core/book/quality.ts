@@ -38,8 +38,58 @@ export function qualityAtLeast(a: bigint, b: bigint): boolean {
   return a <= b;
 }
 
-function mulRound(a: Num, b: Num, issue: Issue, mode: RoundingMode): Amt {
-  return withRound(mode, () => toAmt(issue, a.mul(b), mode));
+const C_MIN = 10n ** 15n;
+const C_MAX = 10n ** 16n - 1n;
+
+function scaled(n: Num): [bigint, number] {
+  let m = n.mantissa < 0n ? -n.mantissa : n.mantissa;
+  let e = n.exponent;
+  while (m !== 0n && m < C_MIN) {
+    m *= 10n;
+    e--;
+  }
+  return [m, e];
+}
+
+/**
+ * rippled's mulRoundStrict for positive values: the mantissas' product over 10^14, rounded up
+ * (or truncated), then narrowed like canonicalizeRoundStrict: tokens keep only the 17th digit
+ * for the final round-up, XRP tracks every dropped digit.
+ */
+export function mulRoundStrict(a: Num, b: Num, issue: Issue, roundUp: boolean): Amt {
+  if (a.isZero() || b.isZero()) return toAmt(issue, Num.zero);
+  const [m1, e1] = scaled(a);
+  const [m2, e2] = scaled(b);
+  const ten14 = 10n ** 14n;
+  let amount = (m1 * m2 + (roundUp ? ten14 - 1n : 0n)) / ten14;
+  let offset = e1 + e2 + 14;
+  if (roundUp) {
+    if (isXrp(issue)) {
+      if (offset < 0) {
+        let remainder = false;
+        while (offset < -1) {
+          const next = amount / 10n;
+          if (next * 10n !== amount) remainder = true;
+          amount = next;
+          offset++;
+        }
+        amount = (amount + (remainder ? 10n : 9n)) / 10n;
+        offset++;
+      }
+    } else if (amount > C_MAX) {
+      while (amount > 10n * C_MAX) {
+        amount /= 10n;
+        offset++;
+      }
+      amount = (amount + 9n) / 10n;
+      offset++;
+    }
+  }
+  const result = withRound('towards_zero', () => toAmt(issue, Num.of(amount, offset), 'towards_zero'));
+  if (roundUp && result.value.isZero()) {
+    return isXrp(issue) ? toAmt(issue, Num.of(1)) : { issue, value: new Num(C_MIN, -96) };
+  }
+  return result;
 }
 
 function divRound(a: Num, b: Num, issue: Issue, mode: RoundingMode): Amt {
@@ -52,7 +102,7 @@ function divRound(a: Num, b: Num, issue: Issue, mode: RoundingMode): Amt {
  */
 export function ceilOut(offer: Flow, limit: Amt, quality: bigint): Flow {
   if (offer.out.value.le(limit.value)) return offer;
-  let pay = mulRound(limit.value, qualityRate(quality), offer.in.issue, 'upward');
+  let pay = mulRoundStrict(limit.value, qualityRate(quality), offer.in.issue, true);
   if (pay.value.gt(offer.in.value)) pay = offer.in;
   return { in: pay, out: limit };
 }
