@@ -262,7 +262,8 @@ export class BookStep implements Step {
     const ownerRate = owner === this.outIssue.issuer ? QUALITY_ONE : this.trOut;
     const canGive = divRate(funds, ownerRate, false);
     let avail = amounts;
-    if (canGive.value.lt(amounts.out.value)) avail = ceilOut(amounts, canGive, quality);
+    // partly funded: rippled rounds this limit down so the remaining offer keeps its quality
+    if (canGive.value.lt(amounts.out.value)) avail = ceilOut(amounts, canGive, quality, false);
     const chunk = fit(avail, quality);
     if (chunk.in.value.signum() <= 0 || chunk.out.value.signum() <= 0) return undefined;
     return chunk;

@@ -100,9 +100,9 @@ function divRound(a: Num, b: Num, issue: Issue, mode: RoundingMode): Amt {
  * Limit an offer to deliver at most `limit` out, at its own quality: the taker pays
  * limit * rate rounded up (never more than the offer asks), like rippled's Quality::ceil_out.
  */
-export function ceilOut(offer: Flow, limit: Amt, quality: bigint): Flow {
+export function ceilOut(offer: Flow, limit: Amt, quality: bigint, roundUp = true): Flow {
   if (offer.out.value.le(limit.value)) return offer;
-  let pay = mulRoundStrict(limit.value, qualityRate(quality), offer.in.issue, true);
+  let pay = mulRoundStrict(limit.value, qualityRate(quality), offer.in.issue, roundUp);
   if (pay.value.gt(offer.in.value)) pay = offer.in;
   return { in: pay, out: limit };
 }
