@@ -19,6 +19,8 @@ const ERRORS = {
   lgrNotFound: [21, 'ledgerNotFound'],
   lgrNotValidated: [22, 'Ledger not validated.'],
   txnNotFound: [29, 'Transaction not found.'],
+  transactionNotFound: [29, 'Transaction not found.'],
+  notYetImplemented: [74, 'Not yet implemented.'],
   invalidHotWallet: [30, 'Invalid hotwallet.'],
   invalidParams: [31, 'Invalid parameters.'],
   unknownCmd: [32, 'Unknown method.'],

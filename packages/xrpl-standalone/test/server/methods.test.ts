@@ -282,6 +282,19 @@ describe('transactions', () => {
     await expect(h.client.request({ command: 'tx', ctid: 'C000000100000001' })).rejects.toMatchObject({ data: { error: 'wrongNetwork' } });
   });
 
+  it('transaction_entry finds a transaction in a given ledger only', async () => {
+    const tx = await h.client.request({ command: 'tx', transaction: paymentHash });
+    const index = tx.result.ledger_index as number;
+    const entry = await h.client.request({ command: 'transaction_entry', tx_hash: paymentHash, ledger_index: index });
+    expect(entry.result).toMatchObject({ ledger_index: index, validated: true, tx_json: { DeliverMax: '1234567' } });
+    await expect(
+      h.client.request({ command: 'transaction_entry', tx_hash: paymentHash, ledger_index: index - 1 }),
+    ).rejects.toMatchObject({ data: { error: 'transactionNotFound' } });
+    await expect(h.client.request({ command: 'transaction_entry', tx_hash: paymentHash })).rejects.toMatchObject({
+      data: { error: 'notYetImplemented' },
+    });
+  });
+
   it('submit returns rippled’s fields; submitAndWait validates', async () => {
     const payment: Payment = { TransactionType: 'Payment', Account: bob.address, Destination: alice.address, Amount: '1000' };
     const signed = bob.sign(await h.client.autofill(payment));

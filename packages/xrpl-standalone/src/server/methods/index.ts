@@ -29,6 +29,7 @@ import {
 } from './server-info';
 import { signMethod, submitMethod } from './submit';
 import { subscribeMethod, unsubscribeMethod } from './subscribe';
+import { transactionEntryMethod } from './transaction-entry';
 import { txMethod } from './tx';
 
 export const methods: Record<string, MethodSpec> = {
@@ -59,6 +60,7 @@ export const methods: Record<string, MethodSpec> = {
   sign: signMethod,
   submit: submitMethod,
   subscribe: subscribeMethod,
+  transaction_entry: transactionEntryMethod,
   tx: txMethod,
   unsubscribe: unsubscribeMethod,
 };
