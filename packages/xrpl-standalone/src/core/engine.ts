@@ -10,6 +10,7 @@ import type { CoreConfig, JsonObject, LedgerEntry } from './contract';
 import { HASH_PREFIX, sha512HalfHex, u32 } from './hash';
 import { signingDataHex } from './signing-data';
 import { verifySignature } from './crypto-verify';
+import { checkMultiSignAuthority, checkMultiSignatures, txSigners } from './multisign';
 import { accountRootKey, ownerDirKey, ticketKey } from './keylets';
 import { TF_UNIVERSAL, hasFlag, LSF } from './ledger-flags';
 import { isTec, isTes, type Ter } from './results';
@@ -107,7 +108,8 @@ export function hasMalformedSigningKey(tx: JsonObject): boolean {
 export function checkSignature(tx: JsonObject, blob?: string): boolean {
   const pk = tx.SigningPubKey;
   const sig = tx.TxnSignature;
-  if (typeof pk !== 'string' || !PUBKEY.test(pk)) return tx.Signers !== undefined;
+  if (tx.Signers !== undefined) return checkMultiSignatures(tx) === undefined;
+  if (typeof pk !== 'string' || !PUBKEY.test(pk)) return false;
   if (typeof sig !== 'string' || sig.length === 0) return false;
   try {
     return verifySignature(blob ? signingDataHex(blob, tx) : encodeForSigning(tx), sig, pk);
@@ -160,7 +162,9 @@ export function preflight(tx: JsonObject, config: CoreConfig): Ter {
 
 export function requiredFee(tx: JsonObject, config: CoreConfig, view: StateReader): bigint {
   const t = transactorFor(tx);
-  return t?.baseFee ? t.baseFee(tx, config, view) : config.baseFee;
+  const base = t?.baseFee ? t.baseFee(tx, config, view) : config.baseFee;
+  // A multi-signed transaction pays one base fee per signature on top (rippled calculateBaseFee).
+  return tx.Signers !== undefined ? base + BigInt(txSigners(tx).length) * config.baseFee : base;
 }
 
 /** Common preclaim: account, sequence/ticket, prior tx, last ledger, fee, authorization. */
@@ -186,16 +190,27 @@ export function preclaim(view: StateReader, tx: JsonObject, config: CoreConfig, 
   const balance = xrpBalance(acct);
   if (fee > 0n && balance < fee) return 'terINSUF_FEE_B';
 
-  // Authorization (Transactor::checkSign, single signer).
-  if (tx.Signers !== undefined) return 'tefNOT_MULTI_SIGNING';
+  // Authorization (Transactor::checkSign).
+  if (tx.Signers !== undefined) {
+    const ter = checkMultiSignAuthority(view, tx);
+    if (ter !== 'tesSUCCESS') return ter;
+  } else {
+    const ter = checkSingleSign(acct, tx);
+    if (ter !== 'tesSUCCESS') return ter;
+  }
+  const t = transactorFor(tx) as Transactor;
+  return t.preclaim ? t.preclaim({ tx, account, view, config, ledgerSeq }) : 'tesSUCCESS';
+}
+
+function checkSingleSign(acct: LedgerEntry, tx: JsonObject): Ter {
+  const account = tx.Account as string;
   // Transactor::checkSingleSign with fixMasterKeyAsRegularKey (enabled on mainnet).
   const signer = addressOfPublicKey(tx.SigningPubKey as string);
   if (acct.RegularKey !== signer) {
     if (signer !== account) return 'tefBAD_AUTH';
     if (hasFlag(acct.Flags, LSF.disableMaster)) return 'tefMASTER_DISABLED';
   }
-  const t = transactorFor(tx) as Transactor;
-  return t.preclaim ? t.preclaim({ tx, account, view, config, ledgerSeq }) : 'tesSUCCESS';
+  return 'tesSUCCESS';
 }
 
 /** Take the fee and consume the sequence or ticket (Transactor::apply / reset). */

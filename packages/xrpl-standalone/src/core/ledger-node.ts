@@ -2,6 +2,7 @@
 // structure, an open ledger that submit() applies to tentatively, held (ter) transactions retried
 // at each close, a transaction index by hash and per account for account_tx.
 import { serializeHex } from './serializer';
+import { checkMultiSignatures } from './multisign';
 import { readAccount, newAccountRoot } from './account';
 import type {
   AccountTxPage,
@@ -310,7 +311,12 @@ export class LedgerNode implements LedgerNodeApi {
     if (local) {
       return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: `fails local checks: ${local}` }, decoded.tx);
     }
-    if (!hasMalformedSigningKey(decoded.tx) && !checkSignature(decoded.tx, decoded.blob)) {
+    if (decoded.tx.Signers !== undefined) {
+      const reason = checkMultiSignatures(decoded.tx);
+      if (reason) {
+        return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: `fails local checks: ${reason}` }, decoded.tx);
+      }
+    } else if (!hasMalformedSigningKey(decoded.tx) && !checkSignature(decoded.tx, decoded.blob)) {
       return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: 'fails local checks: Invalid signature.' }, decoded.tx);
     }
     const ter = this.applyToOpen(decoded);

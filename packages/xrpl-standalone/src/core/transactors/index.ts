@@ -12,6 +12,7 @@ import { offerCancel } from './offer-cancel';
 import { offerCreate } from './offer-create';
 import { payment } from './payment';
 import { setRegularKey } from './set-regular-key';
+import { signerListSet } from './signer-list-set';
 import { ticketCreate } from './ticket-create';
 import { trustSet } from './trust-set';
 import type { Transactor } from './types';
@@ -24,6 +25,7 @@ export const TRANSACTORS: Record<string, Transactor> = {
   TicketCreate: ticketCreate,
   Clawback: clawback,
   AccountDelete: accountDelete,
+  SignerListSet: signerListSet,
   OfferCreate: offerCreate,
   OfferCancel: offerCancel,
   AMMCreate: ammCreate,
