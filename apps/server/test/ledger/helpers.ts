@@ -1,4 +1,4 @@
-import { Wallet } from 'xrpl';
+import { Wallet, type Client } from 'xrpl';
 import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
 import type { Database } from '../../src/db/client';
 import { generateMasterKey, Keyring } from '../../src/keys/envelope';
@@ -104,4 +104,20 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 10_000
     if (Date.now() > end) throw new Error('condition not reached in time');
     await sleep(20);
   }
+}
+
+/**
+ * For apps built by createTestApp (ledger closes only on request): sends `ledger_accept` until
+ * `done` settles, e.g. `await acceptUntil(t.ledger!.client, app.wallets.submissions!.submit(...))`.
+ */
+export async function acceptUntil<T>(client: Client, done: Promise<T>, maxCloses = 50): Promise<T> {
+  let settled = false;
+  const watched = done.finally(() => {
+    settled = true;
+  });
+  for (let i = 0; i < maxCloses && !settled; i++) {
+    await new Promise((r) => setTimeout(r, 30));
+    if (!settled) await client.request({ command: 'ledger_accept' } as never);
+  }
+  return watched;
 }

@@ -2,7 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import { ledgerAccounts, ledgerSubmissions } from '../../src/ledger/schema';
-import { closeUntil, createLedgerRig, until, type LedgerRig } from './helpers';
+import { createTestApp } from '../helpers/test-app';
+import { acceptUntil, closeUntil, createLedgerRig, until, type LedgerRig } from './helpers';
 
 // The submission service against the embedded ledger, driven one ledger close at a time.
 
@@ -374,5 +375,29 @@ describe('submission service', () => {
     expect(outs.every((o) => o.status === 'success')).toBe(true);
     expect(new Set(outs.map((o) => o.hash)).size).toBe(20);
     expect(await rig.xrpBalance(heidi.classicAddress)).toBe(100n * XRP);
+  });
+});
+
+describe('with createTestApp (ledgers close on ledger_accept only)', () => {
+  it('validates a submission when the test closes ledgers through the API', async () => {
+    const t = await createTestApp();
+    try {
+      await t.app.ready();
+      const genesis = Wallet.fromSeed('snoPBrXtMeMyMHUVTgbuqAfg1SUTb');
+      const dest = Wallet.generate();
+      const out = await acceptUntil(
+        t.ledger!.client,
+        t.app.wallets.submissions!.submit({
+          intentKey: 'test-app-payment',
+          account: genesis.classicAddress,
+          tx: { TransactionType: 'Payment', Destination: dest.classicAddress, Amount: '25000000' },
+          purpose: 'test',
+        }),
+      );
+      expect(out.status).toBe('success');
+      expect(out.deliveredAmount).toBe('25000000');
+    } finally {
+      await t.close();
+    }
   });
 });
