@@ -35,7 +35,12 @@ export const DROPDOWN_CLOSE_DELAY_MS = 300;
 export const TOOLTIP_FADE_MS = 200;
 export const CARD_WIDGET_Z_INDEX = { min: 9997, max: 9999 } as const;
 export const CARD_WIDGET_DEFAULTS = { themeColor: '1461db', width: '480px', height: '650px' } as const;
-export const CARD_WIDGET_HOME = { currency: 'XRP', network: 'xrpl', width: '450px', height: '600px' } as const;
+export const CARD_WIDGET_HOME = {
+  currency: 'XRP',
+  network: 'xrpl',
+  width: '450px',
+  height: '600px',
+} as const;
 export const PRICE_SIGNIFICANT_DIGITS = 10;
 export const MARKET_CAP_DECIMALS = 2;
 /** Font classes for long figures: tiny above 12 characters, small above 9. */
