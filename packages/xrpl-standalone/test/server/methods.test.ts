@@ -229,6 +229,21 @@ describe('account methods', () => {
     });
   });
 
+  it('deposit_authorized follows DepositAuth', async () => {
+    const open = await h.client.request({ command: 'deposit_authorized', source_account: alice.address, destination_account: bob.address });
+    expect(open.result).toMatchObject({ deposit_authorized: true, source_account: alice.address, destination_account: bob.address });
+    // asfDepositAuth = 9 on a fresh account: only preauthorized senders (or itself) may pay it.
+    const guarded = await fund(h);
+    await submitAndClose(h, { TransactionType: 'AccountSet', Account: guarded.address, SetFlag: 9 }, guarded);
+    const closed = await h.client.request({ command: 'deposit_authorized', source_account: alice.address, destination_account: guarded.address });
+    expect(closed.result.deposit_authorized).toBe(false);
+    const self = await h.client.request({ command: 'deposit_authorized', source_account: guarded.address, destination_account: guarded.address });
+    expect(self.result.deposit_authorized).toBe(true);
+    await expect(
+      h.client.request({ command: 'deposit_authorized', source_account: alice.address, destination_account: Wallet.generate().address }),
+    ).rejects.toMatchObject({ data: { error: 'dstActNotFound' } });
+  });
+
   it('account_currencies', async () => {
     const holder = await h.client.request({ command: 'account_currencies', account: alice.address });
     expect(holder.result).toMatchObject({ receive_currencies: ['USD'], send_currencies: ['USD'] });

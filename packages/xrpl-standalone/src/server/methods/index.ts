@@ -9,6 +9,7 @@ import { bookOffersMethod } from './book-offers';
 import { accountLinesMethod } from './account-lines';
 import { accountObjectsMethod } from './account-objects';
 import { accountTxMethod } from './account-tx';
+import { depositAuthorizedMethod } from './deposit-authorized';
 import { featureMethod } from './feature';
 import { gatewayBalancesMethod } from './gateway-balances';
 import { ledgerClosedMethod, ledgerCurrentMethod, ledgerMethod } from './ledger';
@@ -41,6 +42,7 @@ export const methods: Record<string, MethodSpec> = {
   amm_info: ammInfoMethod,
   book_offers: bookOffersMethod,
   account_tx: accountTxMethod,
+  deposit_authorized: depositAuthorizedMethod,
   feature: featureMethod,
   fee: feeMethod,
   gateway_balances: gatewayBalancesMethod,
