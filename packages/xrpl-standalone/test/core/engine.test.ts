@@ -132,9 +132,13 @@ describe('transaction engine checks', () => {
       h.node.submit(h.sign(signer, { ...tx, Account: w.classicAddress }));
     // fixMasterKeyAsRegularKey: any key that is neither the regular nor the master key is tefBAD_AUTH.
     expect(signedBy(other, pay(GENESIS_ADDRESS)).engine_result).toBe('tefBAD_AUTH');
-    // The first key change signed by the master key is free.
+    // The first key change signed by the master key is free; it is spent even when a fee was paid.
     h.expect(w, { TransactionType: 'SetRegularKey', RegularKey: regular.classicAddress }, 'tesSUCCESS', { fee: '0' });
     expect(h.account(w.classicAddress)!.Flags).toBe(0x00010000);
+    const w2 = h.wallet();
+    h.expect(w2, { TransactionType: 'SetRegularKey', RegularKey: regular.classicAddress }, 'tesSUCCESS');
+    expect(h.account(w2.classicAddress)!.Flags).toBe(0x00010000);
+    h.expect(w2, { TransactionType: 'SetRegularKey' }, 'telINSUF_FEE_P', { fee: '0' });
     expect(signedBy(other, pay(GENESIS_ADDRESS)).engine_result).toBe('tefBAD_AUTH');
     expect(signedBy(regular, pay(GENESIS_ADDRESS)).engine_result).toBe('tesSUCCESS');
     expect(signedBy(regular, { TransactionType: 'AccountSet', SetFlag: 4 }).engine_result).toBe('tecNEED_MASTER_KEY');

@@ -25,7 +25,8 @@ export const setRegularKey: Transactor = {
 
   doApply({ tx, view, account, config }: ApplyContext): Ter {
     const sle = view.peek(accountRootKey(account)) as LedgerEntry;
-    if (BigInt(tx.Fee as string) < config.baseFee) sle.Flags = (Number(sle.Flags ?? 0) | LSF.passwordSpent) >>> 0;
+    // rippled spends the free key change whenever the transaction qualified for it, whatever fee it paid.
+    if (setRegularKey.baseFee?.(tx, config, view) === 0n) sle.Flags = (Number(sle.Flags ?? 0) | LSF.passwordSpent) >>> 0;
     if (tx.RegularKey !== undefined) sle.RegularKey = tx.RegularKey;
     else {
       if (hasFlag(sle.Flags, LSF.disableMaster) && !view.read(signerListKey(account))) return 'tecNO_ALTERNATIVE_KEY';
