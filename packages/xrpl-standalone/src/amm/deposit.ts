@@ -3,6 +3,7 @@
 import { Num } from '../core/number';
 import type { Amt, Issue } from './amount';
 import {
+  adjustAmountsByLPTokens,
   adjustAssetInByTokens,
   adjustFracByTokens,
   adjustLPTokens,
@@ -18,6 +19,7 @@ import {
   solveQuadraticEq,
 } from './math';
 import { stDivide } from './st-math';
+import { ammRules } from './rules';
 
 /** What a deposit moves: asset amounts into the pool, LP tokens out to the depositor. */
 export interface DepositPlan {
@@ -36,7 +38,27 @@ function fail(ter: string): DepositResult {
   return { ter };
 }
 
-function ok(plan: DepositPlan): DepositResult {
+/** Before fixAMMv1_3 the tokens are adjusted only here, at the final deposit step. */
+interface Adjust {
+  balance: Amt;
+  lpt: Amt;
+  tfee: number;
+}
+
+function invalidTokens(): DepositResult {
+  return fail(ammRules.fixAMMv1_3 ? 'tecAMM_INVALID_TOKENS' : 'tecAMM_FAILED');
+}
+
+function v13Adjust(lptBalance: Amt, tokens: Amt): Amt {
+  return ammRules.fixAMMv1_3 ? adjustLPTokens(lptBalance, tokens, true) : tokens;
+}
+
+function ok(input: DepositPlan, adj?: Adjust): DepositResult {
+  let plan = input;
+  if (adj && !ammRules.fixAMMv1_3) {
+    const a = adjustAmountsByLPTokens(adj.balance, plan.amount, plan.amount2, adj.lpt, plan.tokens, adj.tfee, true);
+    plan = { ...plan, amount: a.amount, amount2: a.amount2, tokens: a.tokens };
+  }
   if (plan.tokens.value.signum() <= 0) return fail('tecAMM_INVALID_TOKENS');
   const below = (a: Amt | undefined, min: Amt | undefined): boolean =>
     a !== undefined && min !== undefined && a.value.lt(min.value);
@@ -55,16 +77,19 @@ export function equalDepositTokens(
   amountMin?: Amt,
   amount2Min?: Amt,
 ): DepositResult {
-  const tokens = adjustLPTokens(lptBalance, lpTokens, true);
+  const tokens = v13Adjust(lptBalance, lpTokens);
   if (tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
   const frac = stDivide(tokens.value, lptBalance.value);
-  return ok({
-    amount: getRoundedAsset(balance, frac, true),
-    amount2: getRoundedAsset(balance2, frac, true),
-    tokens,
-    amountMin,
-    amount2Min,
-  });
+  return ok(
+    {
+      amount: getRoundedAsset(balance, frac, true),
+      amount2: getRoundedAsset(balance2, frac, true),
+      tokens,
+      amountMin,
+      amount2Min,
+    },
+    { balance, lpt: lptBalance, tfee: 0 },
+  );
 }
 
 /** tfTwoAsset: proportional deposit limited by both maximum amounts. */
@@ -76,18 +101,19 @@ export function equalDepositLimit(
   amount2: Amt,
   tokensMin?: Amt,
 ): DepositResult {
+  const adj = { balance, lpt: lptBalance, tfee: 0 };
   let frac = amount.value.div(balance.value);
   let tokens = getRoundedLPTokens(lptBalance, frac, true);
-  if (tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
-  frac = adjustFracByTokens(lptBalance, tokens);
+  if (tokens.value.isZero()) return invalidTokens();
+  frac = adjustFracByTokens(lptBalance, tokens, frac);
   const deposit2 = getRoundedAsset(balance2, frac, true);
-  if (deposit2.value.le(amount2.value)) return ok({ amount, amount2: deposit2, tokens, tokensMin });
+  if (deposit2.value.le(amount2.value)) return ok({ amount, amount2: deposit2, tokens, tokensMin }, adj);
   frac = amount2.value.div(balance2.value);
   tokens = getRoundedLPTokens(lptBalance, frac, true);
-  if (tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
-  frac = adjustFracByTokens(lptBalance, tokens);
+  if (tokens.value.isZero()) return invalidTokens();
+  frac = adjustFracByTokens(lptBalance, tokens, frac);
   const deposit1 = getRoundedAsset(balance, frac, true);
-  if (deposit1.value.le(amount.value)) return ok({ amount: deposit1, amount2, tokens, tokensMin });
+  if (deposit1.value.le(amount.value)) return ok({ amount: deposit1, amount2, tokens, tokensMin }, adj);
   return fail('tecAMM_FAILED');
 }
 
@@ -99,11 +125,11 @@ export function singleDeposit(
   tfee: number,
   tokensMin?: Amt,
 ): DepositResult {
-  const tokens = adjustLPTokens(lptBalance, lpTokensOut(balance, amount, lptBalance, tfee), true);
-  if (tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
+  const tokens = v13Adjust(lptBalance, lpTokensOut(balance, amount, lptBalance, tfee));
+  if (tokens.value.isZero()) return invalidTokens();
   const adj = adjustAssetInByTokens(balance, amount, lptBalance, tokens, tfee);
   if (adj.tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
-  return ok({ amount: adj.amount, tokens: adj.tokens, tokensMin });
+  return ok({ amount: adj.amount, tokens: adj.tokens, tokensMin }, { balance, lpt: lptBalance, tfee });
 }
 
 /** tfOneAssetLPToken: deposit one asset for exactly `lpTokens`, at most `amount`. */
@@ -114,11 +140,11 @@ export function singleDepositTokens(
   lpTokens: Amt,
   tfee: number,
 ): DepositResult {
-  const tokens = adjustLPTokens(lptBalance, lpTokens, true);
+  const tokens = v13Adjust(lptBalance, lpTokens);
   if (tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
   const deposit = ammAssetIn(balance, lptBalance, tokens, tfee);
   if (deposit.value.gt(amount.value)) return fail('tecAMM_FAILED');
-  return ok({ amount: deposit, tokens });
+  return ok({ amount: deposit, tokens }, { balance, lpt: lptBalance, tfee });
 }
 
 /** tfLimitLPToken: single-asset deposit whose effective price (asset per LP token) <= ePrice. */
@@ -130,12 +156,12 @@ export function singleDepositEPrice(
   tfee: number,
 ): DepositResult {
   if (!amount.value.isZero()) {
-    const tokens = adjustLPTokens(lptBalance, lpTokensOut(balance, amount, lptBalance, tfee), true);
-    if (tokens.value.signum() <= 0) return fail('tecAMM_INVALID_TOKENS');
+    const tokens = v13Adjust(lptBalance, lpTokensOut(balance, amount, lptBalance, tfee));
+    if (tokens.value.signum() <= 0) return invalidTokens();
     const adj = adjustAssetInByTokens(balance, amount, lptBalance, tokens, tfee);
     if (adj.tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
     const ep = adj.amount.value.div(adj.tokens.value);
-    if (ep.le(ePrice.value)) return ok({ amount: adj.amount, tokens: adj.tokens });
+    if (ep.le(ePrice.value)) return ok({ amount: adj.amount, tokens: adj.tokens }, { balance, lpt: lptBalance, tfee });
   }
   const f1 = feeMult(tfee);
   const f2 = feeMultHalf(tfee).div(f1);
@@ -144,12 +170,17 @@ export function singleDepositEPrice(
   const a1 = c.mul(c);
   const b1 = c.mul(c).mul(f2).mul(f2).add(Num.of(2).mul(c)).sub(d.mul(d));
   const c1 = Num.of(2).mul(c).mul(f2).mul(f2).add(1).sub(Num.of(2).mul(d).mul(f2));
-  const deposit = getRoundedAssetBy(balance, () => f1.mul(solveQuadraticEq(a1, b1, c1)), true);
+  const deposit = getRoundedAssetBy(
+    balance,
+    () => f1.mul(solveQuadraticEq(a1, b1, c1)),
+    true,
+    () => f1.mul(balance.value).mul(solveQuadraticEq(a1, b1, c1)),
+  );
   if (deposit.value.signum() <= 0) return fail('tecAMM_FAILED');
-  const tokens = getRoundedLPTokensBy(lptBalance, () => deposit.value.div(ePrice.value), true);
+  const tokens = getRoundedLPTokensBy(lptBalance, () => deposit.value.div(ePrice.value), true, () => deposit.value.div(ePrice.value));
   const adj = adjustAssetInByTokens(balance, deposit, lptBalance, tokens, tfee);
   if (adj.tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
-  return ok({ amount: adj.amount, tokens: adj.tokens });
+  return ok({ amount: adj.amount, tokens: adj.tokens }, { balance, lpt: lptBalance, tfee });
 }
 
 /** tfTwoAssetIfEmpty: refill an empty pool; LP tokens as on creation. */

@@ -2,6 +2,7 @@
 // rounding), plus the pool-side sanity checks of its withdraw() step. Pure functions.
 import type { Amt } from './amount';
 import {
+  adjustAmountsByLPTokens,
   adjustAssetOutByTokens,
   adjustFracByTokens,
   adjustLPTokens,
@@ -14,6 +15,7 @@ import {
   lpTokensIn,
 } from './math';
 import { stDivide } from './st-math';
+import { ammRules } from './rules';
 
 export interface WithdrawPlan {
   amount: Amt;
@@ -39,7 +41,13 @@ function fail(ter: string): WithdrawResult {
 }
 
 /** rippled's withdraw() checks: valid token count, never one side only, never more than held. */
-function finish(ctx: WithdrawContext, plan: WithdrawPlan): WithdrawResult {
+function finish(ctx: WithdrawContext, input: WithdrawPlan): WithdrawResult {
+  let plan = input;
+  if (!ammRules.fixAMMv1_3 && !ctx.withdrawAll) {
+    // Before fixAMMv1_3 the tokens are adjusted only here, at the final withdraw step.
+    const a = adjustAmountsByLPTokens(ctx.balance, plan.amount, plan.amount2, ctx.lptBalance, plan.tokens, ctx.tfee, false);
+    plan = { amount: a.amount, amount2: a.amount2, tokens: a.tokens };
+  }
   const { tokens, amount, amount2 } = plan;
   if (tokens.value.signum() <= 0 || tokens.value.gt(ctx.lpHolding.value)) return fail('tecAMM_INVALID_TOKENS');
   if (tokens.value.gt(ctx.lptBalance.value)) return fail('tecINTERNAL');
@@ -54,7 +62,11 @@ function finish(ctx: WithdrawContext, plan: WithdrawPlan): WithdrawResult {
 }
 
 function adjustIn(ctx: WithdrawContext, tokens: Amt): Amt {
-  return ctx.withdrawAll ? tokens : adjustLPTokens(ctx.lptBalance, tokens, false);
+  return ctx.withdrawAll || !ammRules.fixAMMv1_3 ? tokens : adjustLPTokens(ctx.lptBalance, tokens, false);
+}
+
+function invalidTokens(): WithdrawResult {
+  return fail(ammRules.fixAMMv1_3 ? 'tecAMM_INVALID_TOKENS' : 'tecAMM_FAILED');
 }
 
 /** tfLPToken / tfWithdrawAll: proportional withdrawal for the LP tokens redeemed. */
@@ -79,13 +91,13 @@ export function equalWithdrawLimit(ctx: WithdrawContext, amount: Amt, amount2: A
   let frac = amount.value.div(ctx.balance.value);
   let tokens = getRoundedLPTokens(ctx.lptBalance, frac, false);
   if (tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
-  frac = adjustFracByTokens(ctx.lptBalance, tokens);
+  frac = adjustFracByTokens(ctx.lptBalance, tokens, frac);
   const w2 = getRoundedAsset(ctx.balance2, frac, false);
   if (w2.value.le(amount2.value)) return finish(ctx, { amount, amount2: w2, tokens });
   frac = amount2.value.div(ctx.balance2.value);
   tokens = getRoundedLPTokens(ctx.lptBalance, frac, false);
   if (tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
-  frac = adjustFracByTokens(ctx.lptBalance, tokens);
+  frac = adjustFracByTokens(ctx.lptBalance, tokens, frac);
   const w1 = getRoundedAsset(ctx.balance, frac, false);
   if (w1.value.gt(amount.value)) return fail('tecAMM_FAILED');
   return finish(ctx, { amount: w1, amount2, tokens });
@@ -94,7 +106,7 @@ export function equalWithdrawLimit(ctx: WithdrawContext, amount: Amt, amount2: A
 /** tfSingleAsset: withdraw exactly (at most) `amount` of one asset. */
 export function singleWithdraw(ctx: WithdrawContext, balance: Amt, amount: Amt): WithdrawResult {
   const tokens = adjustIn(ctx, lpTokensIn(balance, amount, ctx.lptBalance, ctx.tfee));
-  if (tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
+  if (tokens.value.isZero()) return invalidTokens();
   const adj = adjustAssetOutByTokens(balance, amount, ctx.lptBalance, tokens, ctx.tfee);
   if (adj.tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
   return finishSingle(ctx, balance, adj.amount, adj.tokens);
@@ -116,9 +128,14 @@ export function singleWithdrawEPrice(ctx: WithdrawContext, balance: Amt, amount:
   const f = getFee(ctx.tfee);
   const denom = T.mul(f).sub(ae);
   if (denom.isZero()) return fail('tecAMM_FAILED');
-  const tokens = getRoundedLPTokensBy(ctx.lptBalance, () => T.add(ae.mul(f.sub(2))).div(denom), false);
-  if (tokens.value.signum() <= 0) return fail('tecAMM_INVALID_TOKENS');
-  const out = getRoundedAssetBy(amount, () => tokens.value.div(ePrice.value), false);
+  const tokens = getRoundedLPTokensBy(
+    ctx.lptBalance,
+    () => T.add(ae.mul(f.sub(2))).div(denom),
+    false,
+    () => T.mul(T.add(ae.mul(f.sub(2)))).div(denom),
+  );
+  if (tokens.value.signum() <= 0) return invalidTokens();
+  const out = getRoundedAssetBy(amount, () => tokens.value.div(ePrice.value), false, () => tokens.value.div(ePrice.value));
   if (amount.value.isZero() || out.value.ge(amount.value)) return finishSingle(ctx, balance, out, tokens);
   return fail('tecAMM_FAILED');
 }

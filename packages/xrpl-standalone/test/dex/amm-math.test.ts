@@ -164,3 +164,19 @@ describe('governance', () => {
     expect(p19.refund.toString()).toBe('0');
   });
 });
+
+describe('amendment switch: before fixAMMv1_3', () => {
+  it('single-asset deposit for 5 LP tokens: 31 drops rounded up with fixAMMv1_3, 30 to nearest before', async () => {
+    const { setAmmRules } = await import('../../src/amm/rules');
+    const { ammAssetIn } = await import('../../src/amm/math');
+    // 2,350 drops / 783.2953827461887 LP tokens, fee 12: about 2,350 * ((1 + 5/783.3)^2 - 1) = 30.1 drops
+    const args = [xrpDrops(2350n), amt(LPT, '783.2953827461887'), amt(LPT, '5'), 12] as const;
+    expect(amtText(ammAssetIn(...args))).toBe('31');
+    setAmmRules({ fixAMMv1_3: false });
+    try {
+      expect(amtText(ammAssetIn(...args))).toBe('30');
+    } finally {
+      setAmmRules({ fixAMMv1_3: true });
+    }
+  });
+});
