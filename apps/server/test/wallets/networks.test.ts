@@ -66,3 +66,43 @@ describe('without a ledger connection', () => {
     }
   });
 });
+
+describe('when the ledger connection is down', () => {
+  it('answers 503 with a plain message, not a 500', async () => {
+    const t = await createWalletTestApp();
+    try {
+      const user = await t.signIn('unlucky');
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/wallets',
+        headers: user.headers,
+        payload: {},
+      });
+      const id = created.json().id as number;
+      await t.connection.close();
+      for (const [method, url, payload] of [
+        ['POST', '/api/wallets/balances', {}],
+        ['GET', `/api/wallets/${id}/trustlines`, undefined],
+        [
+          'POST',
+          '/api/wallets/transfer',
+          { walletId: id, recipient: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', amount: '1', token: null },
+        ],
+      ] as const) {
+        const res = await t.app.inject({
+          method,
+          url,
+          headers: user.headers,
+          ...(payload ? { payload } : {}),
+        });
+        expect(res.statusCode).toBe(503);
+        expect(res.json().message).toBe('The XRP Ledger is not reachable right now. Please try again.');
+      }
+      expect((await t.app.inject({ method: 'GET', url: '/api/wallets/xrpl/status' })).json()).toEqual({
+        connected: false,
+      });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -20,6 +20,7 @@ import { loadKeyring } from '../../keys/key-file';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { XrplConnection } from '../../ledger/connection';
+import { toLedgerAppError } from '../../ledger/errors';
 import { SubmissionService } from '../../ledger/submission-service';
 import { requireUser } from '../../plugins/auth';
 import { createSignerSource } from './custody';
@@ -137,38 +138,72 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
   });
 
   const auth = { preHandler: requireUser };
+  /** Ledger failures become 503/502 with a plain message instead of a 500. */
+  const ledgerRoute =
+    <T>(fn: (request: FastifyRequest) => Promise<T>) =>
+    async (request: FastifyRequest): Promise<T> => {
+      try {
+        return await fn(request);
+      } catch (err) {
+        throw toLedgerAppError(err);
+      }
+    };
 
   app.get('/api/wallets/xrpl/status', async () => ({ connected: deps.ledger.isConnected() }));
 
-  app.get('/api/wallets', auth, async (request) => {
-    const rows = await service.list(userId(request));
-    return { wallets: rows.map(summary) };
-  });
+  app.get(
+    '/api/wallets',
+    auth,
+    ledgerRoute(async (request) => {
+      const rows = await service.list(userId(request));
+      return { wallets: rows.map(summary) };
+    }),
+  );
 
-  app.post('/api/wallets/balances', auth, async (request) => {
-    const body = parseInput(balancesRequestSchema, request.body);
-    return service.balances(userId(request), body.wallets as Array<number | string | { id: number }>);
-  });
+  app.post(
+    '/api/wallets/balances',
+    auth,
+    ledgerRoute(async (request) => {
+      const body = parseInput(balancesRequestSchema, request.body);
+      return service.balances(userId(request), body.wallets as Array<number | string | { id: number }>);
+    }),
+  );
 
-  app.post('/api/wallets', auth, async (request) => {
-    const body = parseInput(createWalletSchema, request.body);
-    return service.create(userId(request), body.name);
-  });
+  app.post(
+    '/api/wallets',
+    auth,
+    ledgerRoute(async (request) => {
+      const body = parseInput(createWalletSchema, request.body);
+      return service.create(userId(request), body.name);
+    }),
+  );
 
-  app.post('/api/wallets/import', auth, async (request) => {
-    const body = parseInput(importWalletSchema, request.body);
-    return service.import(userId(request), body);
-  });
+  app.post(
+    '/api/wallets/import',
+    auth,
+    ledgerRoute(async (request) => {
+      const body = parseInput(importWalletSchema, request.body);
+      return service.import(userId(request), body);
+    }),
+  );
 
-  app.post('/api/wallets/transfer', auth, async (request) => {
-    const body = parseInput(transferSchema, request.body);
-    return service.transfer(userId(request), body, idempotencyKey(request));
-  });
+  app.post(
+    '/api/wallets/transfer',
+    auth,
+    ledgerRoute(async (request) => {
+      const body = parseInput(transferSchema, request.body);
+      return service.transfer(userId(request), body, idempotencyKey(request));
+    }),
+  );
 
-  app.post('/api/wallets/remove-trustline', auth, async (request) => {
-    const body = parseInput(removeTrustlineSchema, request.body);
-    return service.removeTrustline(userId(request), body);
-  });
+  app.post(
+    '/api/wallets/remove-trustline',
+    auth,
+    ledgerRoute(async (request) => {
+      const body = parseInput(removeTrustlineSchema, request.body);
+      return service.removeTrustline(userId(request), body);
+    }),
+  );
 
   const walletParam = (request: FastifyRequest) => {
     const parsed = walletIdSchema.safeParse((request.params as { id?: string }).id);
@@ -176,22 +211,34 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
     return parsed.data;
   };
 
-  app.delete('/api/wallets/:id', auth, async (request) => {
-    await service.archive(userId(request), walletParam(request));
-    return { success: true };
-  });
-
-  app.put('/api/wallets/:id/name', auth, async (request) => {
-    const body = parseInput(renameWalletSchema, request.body);
-    return service.rename(userId(request), walletParam(request), body.name);
-  });
-
-  app.get('/api/wallets/:id/ledger-objects', auth, async (request) =>
-    service.ledgerObjects(userId(request), walletParam(request)),
+  app.delete(
+    '/api/wallets/:id',
+    auth,
+    ledgerRoute(async (request) => {
+      await service.archive(userId(request), walletParam(request));
+      return { success: true };
+    }),
   );
 
-  app.get('/api/wallets/:id/trustlines', auth, async (request) =>
-    service.trustlines(userId(request), walletParam(request)),
+  app.put(
+    '/api/wallets/:id/name',
+    auth,
+    ledgerRoute(async (request) => {
+      const body = parseInput(renameWalletSchema, request.body);
+      return service.rename(userId(request), walletParam(request), body.name);
+    }),
+  );
+
+  app.get(
+    '/api/wallets/:id/ledger-objects',
+    auth,
+    ledgerRoute(async (request) => service.ledgerObjects(userId(request), walletParam(request))),
+  );
+
+  app.get(
+    '/api/wallets/:id/trustlines',
+    auth,
+    ledgerRoute(async (request) => service.trustlines(userId(request), walletParam(request))),
   );
 
   // Faucets exist only where money is free: stand-alone (genesis) and testnet. No route on mainnet.
@@ -205,15 +252,23 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
       config,
       bootstrapped: () => module.bootstrapped(),
     });
-    app.post('/api/wallets/:id/fund', auth, async (request) => {
-      const row = await service.owned(userId(request), walletParam(request));
-      return faucet.fundXrp(userId(request), row);
-    });
-    if (config.XRPL_NETWORK === 'standalone') {
-      app.post('/api/wallets/:id/fund-rlusd', auth, async (request) => {
+    app.post(
+      '/api/wallets/:id/fund',
+      auth,
+      ledgerRoute(async (request) => {
         const row = await service.owned(userId(request), walletParam(request));
-        return faucet.fundRlusd(userId(request), row);
-      });
+        return faucet.fundXrp(userId(request), row);
+      }),
+    );
+    if (config.XRPL_NETWORK === 'standalone') {
+      app.post(
+        '/api/wallets/:id/fund-rlusd',
+        auth,
+        ledgerRoute(async (request) => {
+          const row = await service.owned(userId(request), walletParam(request));
+          return faucet.fundRlusd(userId(request), row);
+        }),
+      );
     }
   }
 

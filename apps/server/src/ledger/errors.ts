@@ -1,0 +1,19 @@
+import { ConnectionError, RippledError } from 'xrpl';
+import { AppError } from '../lib/errors';
+
+// Ledger failures as users should read them: an unreachable ledger is a 503 they can retry, a
+// request the ledger server refused is a 502; neither leaks xrpl.js internals.
+
+export const LEDGER_UNAVAILABLE_MESSAGE = 'The XRP Ledger is not reachable right now. Please try again.';
+
+export function toLedgerAppError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  if (err instanceof ConnectionError) return new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+  if (err instanceof RippledError) {
+    const name = (err.data as { error?: string } | undefined)?.error;
+    return new AppError('BAD_GATEWAY', 'The XRP Ledger refused the request. Please try again.', {
+      ledgerError: name ?? 'unknown',
+    });
+  }
+  return err;
+}
