@@ -1,7 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
+import { createXrplConnection } from '../../src/ledger/connection';
 import { ledgerAccounts, ledgerSubmissions } from '../../src/ledger/schema';
+import { SubmissionService } from '../../src/ledger/submission-service';
+import { createSignerSource } from '../../src/modules/wallets/custody';
 import { createTestApp } from '../helpers/test-app';
 import { acceptUntil, closeUntil, createLedgerRig, until, type LedgerRig } from './helpers';
 
@@ -398,6 +401,41 @@ describe('with createTestApp (ledgers close on ledger_accept only)', () => {
       expect(out.deliveredAmount).toBe('25000000');
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('two server instances on one database', () => {
+  it('share an account without ever reusing a sequence', async () => {
+    const rig = await createLedgerRig();
+    const other = createXrplConnection('standalone', rig.ledger.url);
+    await other.connect();
+    const second = new SubmissionService({
+      database: rig.database,
+      connection: other,
+      signers: createSignerSource(rig.database.db, rig.keyring),
+    });
+    await second.start();
+    try {
+      const dest = Wallet.generate();
+      const pay = (service: SubmissionService, key: string, drops: number) =>
+        service.submit({
+          intentKey: key,
+          account: rig.genesis.classicAddress,
+          tx: { TransactionType: 'Payment', Destination: dest.classicAddress, Amount: String(drops) },
+          purpose: 'test',
+        });
+      const all = Promise.all(
+        Array.from({ length: 40 }, (_, i) => pay(i % 2 ? second : rig.service, `two-${i}`, 10_000_000 + i)),
+      );
+      const outs = await closeUntil(rig.ledger, all);
+      expect(outs.every((o) => o.status === 'success')).toBe(true);
+      expect(new Set(outs.map((o) => o.sequence)).size).toBe(40);
+      expect(await rig.xrpBalance(dest.classicAddress)).toBe(BigInt(40 * 10_000_000 + (39 * 40) / 2));
+    } finally {
+      await second.stop();
+      await other.close();
+      await rig.close();
     }
   });
 });
