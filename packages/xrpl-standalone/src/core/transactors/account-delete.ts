@@ -6,12 +6,13 @@ import { accountRootKey, depositPreauthKey, ownerDirKey } from '../keylets';
 import { LSF, hasFlag } from '../ledger-flags';
 import type { Ter } from '../results';
 import { offerDelete } from '../book/funds';
+import { removeDepositPreauth } from './deposit-preauth';
 import { removeSignerList } from './signer-list-set';
 import { dirEntries, dirRemove, readU64 } from '../state/directory';
 import { ownerDirIsEmpty } from '../state/owner-dir';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
 
-const DELETABLE = new Set(['Ticket', 'Offer', 'SignerList']);
+const DELETABLE = new Set(['Ticket', 'Offer', 'SignerList', 'DepositPreauth']);
 const MAX_DELETABLE_DIR_ENTRIES = 1000;
 
 export const accountDelete: Transactor = {
@@ -48,8 +49,13 @@ export const accountDelete: Transactor = {
     const dirKey = ownerDirKey(account);
     for (const key of [...dirEntries(view, dirKey)]) {
       const e = view.read(key) as LedgerEntry;
-      if (e.LedgerEntryType === 'Offer' || e.LedgerEntryType === 'SignerList') {
-        const ter = e.LedgerEntryType === 'Offer' ? offerDelete(view, e) : removeSignerList(view, account);
+      if (e.LedgerEntryType !== 'Ticket') {
+        const ter =
+          e.LedgerEntryType === 'Offer'
+            ? offerDelete(view, e)
+            : e.LedgerEntryType === 'SignerList'
+              ? removeSignerList(view, account)
+              : removeDepositPreauth(view, e);
         if (ter !== 'tesSUCCESS') return ter;
         continue;
       }

@@ -8,6 +8,7 @@ import { ammDeposit } from './amm-deposit';
 import { ammVote } from './amm-vote';
 import { ammWithdraw } from './amm-withdraw';
 import { clawback } from './clawback';
+import { depositPreauth } from './deposit-preauth';
 import { offerCancel } from './offer-cancel';
 import { offerCreate } from './offer-create';
 import { payment } from './payment';
@@ -26,6 +27,7 @@ export const TRANSACTORS: Record<string, Transactor> = {
   Clawback: clawback,
   AccountDelete: accountDelete,
   SignerListSet: signerListSet,
+  DepositPreauth: depositPreauth,
   OfferCreate: offerCreate,
   OfferCancel: offerCancel,
   AMMCreate: ammCreate,
