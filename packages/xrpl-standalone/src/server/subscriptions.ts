@@ -92,10 +92,18 @@ export class SubscriptionHub {
     for (const sub of this.subscribers) {
       if (sub.streams.has('ledger')) sub.send(ledgerMessage);
     }
-    for (const tx of record.transactions) {
+    // Only connections that asked for transactions are worth the per-transaction work.
+    const listeners = [...this.subscribers].filter(
+      (sub) =>
+        sub.streams.has('transactions') ||
+        sub.streams.has('transactions_proposed') ||
+        sub.accounts.size > 0 ||
+        sub.accountsProposed.size > 0,
+    );
+    for (const tx of listeners.length > 0 ? record.transactions : []) {
       const accounts = affectedAccounts(tx);
       const cache = new Map<ApiVersion, JsonObject>();
-      for (const sub of this.subscribers) {
+      for (const sub of listeners) {
         const wants =
           sub.streams.has('transactions') ||
           sub.streams.has('transactions_proposed') ||
