@@ -2,7 +2,7 @@
 // never an internal error, and the ledger state is untouched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methods } from '../../src/server/methods';
-import { genesis, rawSocket, startHarness, type Harness } from './helpers';
+import { genesis, rawSocket, rpc, startHarness, type Harness } from './helpers';
 
 let h: Harness;
 beforeAll(async () => {
@@ -41,5 +41,19 @@ describe('garbage parameters', () => {
     const after = h.ledger.node.current().header;
     expect(after.ledger_index).toBe(before.ledger_index);
     expect(h.ledger.node.current().transactions).toHaveLength(0);
+  });
+});
+
+describe('garbage over JSON-RPC', () => {
+  it('answers every method with a result or rippled error, never a 5xx', async () => {
+    for (const method of Object.keys(methods).filter((m) => m !== 'ledger_accept')) {
+      for (const value of [null, 7, 'x', [], { a: 1 }]) {
+        const res = await rpc(h, { method, params: [{ account: value, ledger_index: value, tx_blob: value, transaction: value }] });
+        expect(res.status, method).toBe(200);
+        const result = res.json?.result as { status?: string; error?: string } | undefined;
+        expect(['success', 'error']).toContain(result?.status);
+        expect(result?.error, method).not.toBe('internal');
+      }
+    }
   });
 });
