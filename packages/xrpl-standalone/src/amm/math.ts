@@ -4,7 +4,7 @@
 // The order of operations and the rounding mode of each step are rippled's, because a different
 // order gives a different 16-digit result.
 import { Num, root2, withRound, type RoundingMode } from '../core/number';
-import { type Amt, type Issue, addAmt, isXrp, maxAmt, subAmt, toAmt, zeroAmt } from './amount';
+import { type Amt, type Issue, addAmt, maxAmt, subAmt, toAmt, zeroAmt } from './amount';
 import { ammRules } from './rules';
 
 /** Trading fees are in units of 1/100,000 (1000 = 1%). */
@@ -261,9 +261,4 @@ export function swapAssetOut(pool: Pool, assetOut: Amt, tfee: number): Amt {
   const swapIn = withRound('upward', () => numerator2.div(mult));
   if (swapIn.signum() < 0) return zeroAmt(pool.in.issue);
   return withRound('upward', () => toAmt(pool.in.issue, swapIn, 'upward'));
-}
-
-/** Spot price quality of a pool as an offer: out / in scaled by (1 - fee) is left to callers. */
-export function isXrpPool(pool: Pool): { inXrp: boolean; outXrp: boolean } {
-  return { inXrp: isXrp(pool.in.issue), outXrp: isXrp(pool.out.issue) };
 }

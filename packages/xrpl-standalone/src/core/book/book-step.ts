@@ -14,7 +14,7 @@ import type { Pool } from '../../amm/math';
 import type { DebtDirection, Step, StepResult, StrandContext } from '../payment/step';
 import { bookDirectories, type OrderedLedger } from './book-walk';
 import { offerDelete, send, toAmount, toAmt } from './funds';
-import { ceilIn, ceilOut, getRate } from './quality';
+import { ceilIn, ceilOut } from './quality';
 import {
   accountFunds,
   ammPoolBalance,
@@ -303,4 +303,3 @@ function rateOf(q: bigint): Num {
   return Num.fromNormalized(m, Number(q >> 56n) - 100);
 }
 
-export { getRate };
