@@ -26,6 +26,14 @@ function setup(opts: { defaultRipple?: boolean; transferRate?: number } = {}) {
 }
 
 describe('trust lines and issued-currency payments', () => {
+  it('reports only the fee as balance change of a TrustSet', () => {
+    const h = new Harness();
+    const issuer = h.wallet();
+    const alice = h.wallet();
+    const r = h.expect(alice, { TransactionType: 'TrustSet', LimitAmount: { currency: 'USD', issuer: issuer.classicAddress, value: '10' } }, 'tesSUCCESS');
+    expect(changesOf(h, r.hash)).toEqual({ [alice.classicAddress]: [{ currency: 'XRP', value: '-0.00001' }] });
+  });
+
   it('creates a trust line with reserve on the holder side and the issuer NoRipple default', () => {
     const { h, issuer, alice } = setup({ defaultRipple: false });
     const l = line(h, alice.classicAddress, issuer.classicAddress)!;
