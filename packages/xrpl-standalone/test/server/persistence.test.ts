@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client, type Payment } from 'xrpl';
 import { startStandaloneLedger } from '../../src/index';
 import { LedgerStore, decodeFrames } from '../../src/server/store';
+import { syntheticRecord } from './fixtures/store-records';
 import { fund, genesis, startHarness, submitAndClose } from './helpers';
 
 const dirs: string[] = [];
@@ -101,6 +102,49 @@ describe('persistence', () => {
     } finally {
       await client.disconnect();
       await ledger.close();
+    }
+  });
+});
+
+function runUntilKilled(script: string, dataDir: string, killAfter: number): Promise<number[]> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, script), dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const durable: number[] = [];
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (d: Buffer) => {
+      buffer += String(d);
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const [kind, index] = buffer.slice(0, nl).split(' ');
+        buffer = buffer.slice(nl + 1);
+        if (kind === 'durable') durable.push(Number(index));
+        if (durable.length === killAfter) setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 10));
+      }
+    });
+    child.on('exit', () => resolve(durable));
+    child.on('error', reject);
+  });
+}
+
+describe('store under SIGKILL with frequent compaction', () => {
+  it('always reloads a contiguous, exact prefix that includes every acknowledged ledger', async () => {
+    const dataDir = tempDir();
+    let acknowledged = 1;
+    // Three kill/restart rounds on the same directory, each landing at an arbitrary point
+    // (appends, snapshot writes, renames, truncations).
+    for (const killAfter of [40, 55, 70]) {
+      const durable = await runUntilKilled('fixtures/store-crash-child.ts', dataDir, killAfter);
+      acknowledged = Math.max(acknowledged, ...durable);
+      const store = new LedgerStore(dataDir);
+      const records = store.load();
+      store.close();
+      const indexes = records.map((r) => r.header.ledger_index);
+      expect(indexes[0]).toBe(2);
+      expect(indexes).toEqual(Array.from({ length: indexes.length }, (_, i) => i + 2));
+      expect(indexes[indexes.length - 1]).toBeGreaterThanOrEqual(acknowledged);
+      for (const record of records) expect(record).toEqual(syntheticRecord(record.header.ledger_index));
     }
   });
 });
