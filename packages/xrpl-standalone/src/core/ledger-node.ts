@@ -547,7 +547,16 @@ export class LedgerNode implements LedgerNodeApi {
       });
       this.addClosed({ header: rec.header, state, transactions, record: { ...rec, transactions } });
     }
-    if (started) this.open = new OpenLedger(this.last.header.ledger_index + 1, this.last);
+    if (started) {
+      this.open = new OpenLedger(this.last.header.ledger_index + 1, this.last);
+      // Hash the rebuilt state now (not at the first close) and check it against the stored header.
+      const actual = this.last.state.hashHex();
+      if (actual !== this.last.header.account_hash) {
+        console.warn(
+          `xrpl-standalone: restored state hash ${actual} differs from ledger ${this.last.header.ledger_index}'s account_hash ${this.last.header.account_hash}`,
+        );
+      }
+    }
   }
 
   onLedgerClosed(listener: (record: ClosedLedgerRecord) => void): () => void {
