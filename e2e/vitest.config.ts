@@ -6,6 +6,7 @@ export default defineConfig({
     include: ['specs/**/*.spec.ts'],
     // One browser and one server per file; files run one after another to stay within 2 cores.
     fileParallelism: false,
+    globalSetup: ['support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

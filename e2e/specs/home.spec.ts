@@ -1,20 +1,18 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, screenshotOnFailure } from '../support/browser';
-import { startServer, type RunningServer } from '../support/server';
 
 describe('home page in Chromium', () => {
-  let server: RunningServer;
+  const server = { url: inject('serverUrl') };
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
-    await server?.stop();
   });
   beforeEach(async () => {
     context = await browser.newContext();

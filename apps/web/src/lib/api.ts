@@ -1,5 +1,6 @@
-// The one typed HTTP client of the web app. Requests carry the session cookie; failures surface as
-// ApiError so callers decide what the user sees (spec: most fetch failures are silent).
+// The one typed HTTP client of the web app. Requests carry the session cookie; state-changing calls
+// carry the session's CSRF token. Failures surface as ApiError so callers decide what the user sees
+// (spec: most fetch failures are silent; a network failure reads 'Network Error').
 
 export class ApiError extends Error {
   constructor(
@@ -11,24 +12,64 @@ export class ApiError extends Error {
   }
 }
 
-export async function apiGet<T>(
-  path: string,
-  init: { signal?: AbortSignal; credentials?: boolean } = {},
-): Promise<T> {
+interface RequestOptions {
+  signal?: AbortSignal;
+  /** Public calls go without cookies (spec's "public client"). */
+  credentials?: boolean;
+}
+
+async function send<T>(method: string, path: string, body: unknown, init: RequestOptions): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && method !== 'HEAD') {
+    const token = await getCsrfToken();
+    if (token) headers['x-csrf-token'] = token;
+  }
   let res: Response;
   try {
     res = await fetch(path, {
+      method,
       credentials: init.credentials === false ? 'omit' : 'include',
-      headers: { accept: 'application/json' },
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal: init.signal,
     });
-  } catch {
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError(0, 'Network Error');
   }
-  const body: unknown = await res.json().catch(() => undefined);
+  const parsed: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
-    const message = (body as { message?: string } | undefined)?.message ?? res.statusText;
-    throw new ApiError(res.status, message, body);
+    if (res.status === 403 && (parsed as { error?: string } | undefined)?.error === 'csrf')
+      csrfToken = undefined;
+    const message = (parsed as { message?: string } | undefined)?.message ?? res.statusText;
+    throw new ApiError(res.status, message, parsed);
   }
-  return body as T;
+  return parsed as T;
+}
+
+export const apiGet = <T>(path: string, init: RequestOptions = {}) => send<T>('GET', path, undefined, init);
+export const apiPost = <T>(path: string, body?: unknown, init: RequestOptions = {}) =>
+  send<T>('POST', path, body ?? {}, init);
+
+// The CSRF token is bound to the session: fetched once per session, dropped at sign-in/out.
+let csrfToken: string | undefined;
+
+async function getCsrfToken(): Promise<string | undefined> {
+  if (csrfToken) return csrfToken;
+  try {
+    const res = await fetch('/api/csrf-token', {
+      credentials: 'include',
+      headers: { accept: 'application/json' },
+    });
+    if (!res.ok) return undefined;
+    csrfToken = ((await res.json()) as { token: string }).token;
+    return csrfToken;
+  } catch {
+    return undefined;
+  }
+}
+
+export function resetCsrfToken(): void {
+  csrfToken = undefined;
 }

@@ -1,0 +1,92 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { AuthMethods, UserResponse } from '@ledgerpad/shared';
+import { apiGet, apiPost, ApiError } from '../../lib/api';
+import { useSessionActions } from '../../lib/session';
+
+/**
+ * The home page's login box. Telegram and Google appear when the server has them configured; the
+ * demo sign-in exists only on the embedded ledger, so a newcomer can try everything offline.
+ */
+export function LoginBox() {
+  const { data: methods } = useQuery({
+    queryKey: ['auth-methods'],
+    queryFn: () => apiGet<AuthMethods>('/api/auth/methods', { credentials: false }),
+  });
+  const { signedIn } = useSessionActions();
+  const [username, setUsername] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const demoSignIn = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { user } = await apiPost<UserResponse>('/api/auth/demo', { username: username.trim() });
+      signedIn(user);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : 'Network Error');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="panel login-box" aria-labelledby="login-title">
+      <h2 id="login-title">Log in to launch and trade</h2>
+      <div className="login-methods">
+        {methods?.telegram.enabled && methods.telegram.botUsername && (
+          <TelegramButton botUsername={methods.telegram.botUsername} />
+        )}
+        {methods?.google.enabled && <p className="muted">Sign in with Google is available.</p>}
+      </div>
+      {methods?.demo.enabled && (
+        <form className="demo-login" onSubmit={demoSignIn}>
+          <label htmlFor="demo-username">Demo account (embedded ledger)</label>
+          <input
+            id="demo-username"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            placeholder="Pick a username"
+            autoComplete="username"
+          />
+          <button type="submit" disabled={busy || username.trim().length === 0}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+          {error && (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          )}
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** The messenger's login widget posts its signed auth result back; the server verifies it. */
+function TelegramButton({ botUsername }: { botUsername: string }) {
+  const { signedIn } = useSessionActions();
+  const ref = (node: HTMLDivElement | null) => {
+    if (!node || node.childElementCount > 0) return;
+    const callback = '__ledgerpadTelegramAuth';
+    (window as unknown as Record<string, unknown>)[callback] = async (auth: unknown) => {
+      try {
+        const { user } = await apiPost<UserResponse>('/api/auth/telegram', auth);
+        signedIn(user);
+      } catch {
+        // Login failures are logged only (spec §8).
+      }
+    };
+    const script = document.createElement('script');
+    script.async = true;
+    script.src = 'https://telegram.org/js/telegram-widget.js?22';
+    script.dataset.telegramLogin = botUsername;
+    script.dataset.size = 'large';
+    script.dataset.onauth = `${callback}(user)`;
+    script.dataset.requestAccess = 'write';
+    node.appendChild(script);
+  };
+  return <div ref={ref} className="telegram-login" />;
+}

@@ -1,0 +1,88 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import {
+  SESSION_KEEPALIVE_MS,
+  USER_REQUEST_TIMEOUT_MS,
+  type User,
+  type UserResponse,
+} from '@ledgerpad/shared';
+import { apiGet, apiPost, resetCsrfToken } from './api';
+
+export type SessionState =
+  { status: 'loading' } | { status: 'anonymous' } | { status: 'signed-in'; user: User };
+
+const USER_KEY = ['user'] as const;
+const HAS_DEPLOYED_KEY = ['has-deployed'] as const;
+
+/**
+ * Session (spec §4): loading, then signed-in or anonymous (on 401 or after 5 s). The same request
+ * keeps the session alive every 5 minutes.
+ */
+export function useSession(): SessionState {
+  const { data, isPending } = useQuery({
+    queryKey: USER_KEY,
+    queryFn: async ({ signal }) => {
+      const timeout = AbortSignal.timeout(USER_REQUEST_TIMEOUT_MS);
+      try {
+        return (await apiGet<UserResponse>('/api/user', { signal: AbortSignal.any([signal, timeout]) })).user;
+      } catch {
+        return null;
+      }
+    },
+    refetchInterval: SESSION_KEEPALIVE_MS,
+    staleTime: SESSION_KEEPALIVE_MS,
+    retry: false,
+  });
+  if (isPending) return { status: 'loading' };
+  return data ? { status: 'signed-in', user: data } : { status: 'anonymous' };
+}
+
+/** Token Dashboard shows only for users who deployed a token; any failure reads as "no". */
+export function useHasDeployed(enabled: boolean): boolean {
+  const { data } = useQuery({
+    queryKey: HAS_DEPLOYED_KEY,
+    queryFn: async () => {
+      try {
+        return (
+          (await apiGet<{ hasDeployed: boolean }>('/api/dashboard/has-deployed-token')).hasDeployed === true
+        );
+      } catch {
+        return false;
+      }
+    },
+    enabled,
+  });
+  return enabled && data === true;
+}
+
+/** Login sets the user, goes to / and rechecks has-deployed; logout clears both and goes to /. */
+export function useSessionActions() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const signedIn = useCallback(
+    (user: User) => {
+      resetCsrfToken();
+      queryClient.setQueryData(USER_KEY, user);
+      void queryClient.invalidateQueries({ queryKey: HAS_DEPLOYED_KEY });
+      void navigate('/');
+    },
+    [queryClient, navigate],
+  );
+  const logout = useCallback(async () => {
+    try {
+      await apiPost('/api/auth/logout');
+    } catch {
+      // Logged only (spec §8): the local session is cleared either way.
+    }
+    resetCsrfToken();
+    queryClient.setQueryData(USER_KEY, null);
+    queryClient.setQueryData(HAS_DEPLOYED_KEY, false);
+    void navigate('/');
+  }, [queryClient, navigate]);
+  return { signedIn, logout };
+}
+
+export function displayName(user: User): string {
+  return user.first_name || user.username || 'User';
+}
