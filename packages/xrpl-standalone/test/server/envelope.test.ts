@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode, encode } from 'ripple-binary-codec';
 import WebSocket from 'ws';
 import { Wallet, type Payment } from 'xrpl';
+import { startStandaloneLedger } from '../../src/index';
 import { fund, genesis, rawSocket, rpc, startHarness, type Harness } from './helpers';
 
 let h: Harness;
@@ -164,5 +165,18 @@ describe('JSON-RPC over HTTP', () => {
     expect((await rpc(h, { method: 'ping', params: 'x' })).status).toBe(400);
     // And keeps serving afterwards.
     expect((await rpc(h, { method: 'ping' })).json).toEqual({ result: { role: 'admin', unlimited: true, status: 'success' } });
+  });
+});
+
+describe('lifecycle', () => {
+  it('is async-disposable: disposing stops the server and frees its port', async () => {
+    const ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: 0 });
+    const ws = await rawSocket(ledger.url);
+    expect(await ws.send({ id: 1, command: 'ping' })).toMatchObject({ status: 'success' });
+    await ledger[Symbol.asyncDispose]();
+    await expect(rawSocket(ledger.url)).rejects.toThrow(/ECONNREFUSED/);
+    // The same port can be bound again right away.
+    const again = await startStandaloneLedger({ port: ledger.port, closeIntervalMs: 0 });
+    await again.close();
   });
 });
