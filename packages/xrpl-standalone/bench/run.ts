@@ -23,10 +23,14 @@ const CLOSE_EVERY = 500;
  * Pre-signed XRP payments from many accounts through the WebSocket API, closed into ledgers every
  * CLOSE_EVERY; the client runs in a worker thread, the server (and engine) on the main thread.
  */
-async function benchXrpPayments(keyType: KeyType): Promise<Figure & { blobs: string[] }> {
+async function benchXrpPayments(
+  keyType: KeyType,
+  accounts = ACCOUNTS,
+  perAccount = PAYMENTS_PER_ACCOUNT,
+): Promise<Figure & { blobs: string[] }> {
   const bench = await startBenchLedger();
   try {
-    const senders = await fundAccounts(bench, ACCOUNTS, '1000000000', keyType as never);
+    const senders = await fundAccounts(bench, accounts, '1000000000', keyType as never);
     const receivers = await fundAccounts(bench, 10, '100000000');
     const blobs: string[] = [];
     // Interleave senders so each ledger holds many accounts, as real traffic would.
@@ -34,7 +38,7 @@ async function benchXrpPayments(keyType: KeyType): Promise<Figure & { blobs: str
       const sequence = Number(bench.ledger.node.current().read(accountRootIndexOf(wallet.address))?.Sequence);
       return signSequence(
         wallet,
-        Array.from({ length: PAYMENTS_PER_ACCOUNT }, (_, i) => ({
+        Array.from({ length: perAccount }, (_, i) => ({
           TransactionType: 'Payment',
           Destination: receivers[(s + i) % receivers.length]?.address,
           Amount: String(1000 + i),
@@ -43,7 +47,7 @@ async function benchXrpPayments(keyType: KeyType): Promise<Figure & { blobs: str
         '10',
       );
     });
-    for (let i = 0; i < PAYMENTS_PER_ACCOUNT; i += 1) for (const list of perSender) blobs.push(list[i] as string);
+    for (let i = 0; i < perAccount; i += 1) for (const list of perSender) blobs.push(list[i] as string);
 
     const startIndex = bench.ledger.node.validated().header.ledger_index;
     const { seconds, failures } = await submitFromWorker(bench.ledger.url, blobs, CLOSE_EVERY);
@@ -82,6 +86,8 @@ function print(figure: Figure): void {
 
 async function main(): Promise<void> {
   console.log(`xrpl-standalone benchmark (node ${process.version}, ${ACCOUNTS * PAYMENTS_PER_ACCOUNT} payments per key type)`);
+  // Warm-up (discarded): a first run pays for JIT compilation of the engine and the server.
+  await benchXrpPayments('ed25519', 20, 25);
   for (const keyType of ['ecdsa-secp256k1', 'ed25519'] as const) {
     const payments = await benchXrpPayments(keyType);
     print(payments);

@@ -101,7 +101,11 @@ export async function listen(
     };
     const subscriber = services.subscriptions.add(deliver);
     ws.on('message', (data) => {
-      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      const text = Buffer.isBuffer(data)
+        ? data.toString('utf8')
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString('utf8')
+          : Buffer.from(data).toString('utf8');
       handleWsMessage(services, text, subscriber).then(deliver, (err: unknown) => {
         console.error('xrpl-standalone: request failed', err);
       });
