@@ -87,6 +87,10 @@ export async function listen(
   wss.on('connection', (ws) => {
     sockets.add(ws);
     // A message that cannot be serialised or sent must never take the server down.
+    // Replies produced in one event-loop turn (pipelined requests, stream bursts) leave in one
+    // socket write instead of one each.
+    const socket = (ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+    let corked = false;
     const deliver = (message: object): void => {
       if (ws.readyState !== ws.OPEN) return;
       if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -94,6 +98,14 @@ export async function listen(
         return;
       }
       try {
+        if (socket && !corked) {
+          corked = true;
+          socket.cork();
+          process.nextTick(() => {
+            corked = false;
+            socket.uncork();
+          });
+        }
         ws.send(JSON.stringify(message));
       } catch (err) {
         console.error('xrpl-standalone: could not send a WebSocket message', err);
