@@ -28,7 +28,7 @@ import {
   serverInfoMethod,
   serverStateMethod,
 } from './server-info';
-import { signMethod, submitMethod } from './submit';
+import { signMethod, submitMethod, submitMultisignedMethod } from './submit';
 import { subscribeMethod, unsubscribeMethod } from './subscribe';
 import { transactionEntryMethod } from './transaction-entry';
 import { txMethod } from './tx';
@@ -61,6 +61,7 @@ export const methods: Record<string, MethodSpec> = {
   server_state: serverStateMethod,
   sign: signMethod,
   submit: submitMethod,
+  submit_multisigned: submitMultisignedMethod,
   subscribe: subscribeMethod,
   transaction_entry: transactionEntryMethod,
   tx: txMethod,

@@ -1,5 +1,6 @@
 // submit: a signed tx_blob applied tentatively to the open ledger (rippled's doSubmit).
 import { createHash } from 'node:crypto';
+import { encode } from 'ripple-binary-codec';
 import type { JsonObject } from '../../core/contract';
 import type { MethodSpec } from '../context';
 import { RpcError, invalidField, missingField } from '../errors';
@@ -73,5 +74,25 @@ export const submitMethod: MethodSpec = {
       validated_ledger_index: result.validated_ledger_index ?? node.validated().header.ledger_index,
     };
     return out;
+  },
+};
+
+/** submit_multisigned: a multi-signed transaction as JSON (Signers present, empty SigningPubKey). */
+export const submitMultisignedMethod: MethodSpec = {
+  handler: (ctx) => {
+    const txJson = ctx.params.tx_json;
+    if (txJson === undefined) throw missingField('tx_json');
+    if (typeof txJson !== 'object' || txJson === null || Array.isArray(txJson)) {
+      throw new RpcError('invalidParams', "Invalid field 'tx_json', not object.");
+    }
+    const tx = txJson as JsonObject;
+    if (!Array.isArray(tx.Signers) || tx.Signers.length === 0) throw missingField('tx_json.Signers');
+    let blob: string;
+    try {
+      blob = encode(tx as never);
+    } catch (err) {
+      throw new RpcError('invalidTransaction', undefined, { error_exception: err instanceof Error ? err.message : String(err) });
+    }
+    return submitMethod.handler({ ...ctx, params: { tx_blob: blob } });
   },
 };
