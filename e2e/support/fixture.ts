@@ -1,0 +1,43 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { launchBrowser, screenshotOnFailure } from './browser';
+
+export interface E2eFixture {
+  /** Base URL of the shared server started by global-setup.ts. */
+  readonly url: string;
+  /** A fresh page in a fresh browser context (own cookies) for the current test. */
+  readonly page: Page;
+}
+
+/**
+ * Registers the hooks every spec file needs: one Chromium per file, a new context per test (so
+ * sessions never leak between tests), and a screenshot under e2e/artifacts/ when a test fails.
+ */
+export function useBrowser(): E2eFixture {
+  const url = inject('serverUrl');
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext();
+    page = await context.newPage();
+  });
+  afterEach(async (ctx) => {
+    await screenshotOnFailure(page, ctx.task.name, ctx.task.result?.state === 'fail');
+    await context.close();
+  });
+
+  return {
+    url,
+    get page() {
+      return page;
+    },
+  };
+}
