@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { StandaloneLedger } from 'xrpl-standalone';
 import type { User } from '@ledgerpad/shared';
 import { buildApp, type AppDeps, type LedgerConnection } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
@@ -25,6 +27,10 @@ export interface TestApp {
   config: Config;
   /** The connected xrpl.js connection to a fresh stand-alone ledger; undefined with `ledger: 'none'`. */
   ledger: XrplConnection | undefined;
+  /** The embedded ledger server itself (for ledger_accept, restarts); undefined with `ledger: 'none'`. */
+  standalone: StandaloneLedger | undefined;
+  /** Every log line at trace level, when `captureLogs` is set (to prove what never gets logged). */
+  logs: string[];
   /** Signs in through the demo endpoint (creating the user on first use). */
   signIn(username: string): Promise<SignedIn>;
   close(): Promise<void>;
@@ -45,6 +51,8 @@ export interface TestAppOptions {
   database?: Database;
   now?: AppDeps['now'];
   webDistDir?: string;
+  /** Log at trace level into `logs` instead of not logging at all. */
+  captureLogs?: boolean;
 }
 
 /**
@@ -69,15 +77,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   if (!options.database) cleanups.push(() => database.close());
 
   let ledger: XrplConnection | undefined;
+  let standalone: StandaloneLedger | undefined;
   let ledgerDep: LedgerConnection;
   if ((options.ledger ?? 'standalone') === 'standalone') {
     const { startStandaloneLedger } = await import('xrpl-standalone');
-    const standalone = await startStandaloneLedger({
+    const server = await startStandaloneLedger({
       port: 0,
       closeIntervalMs: options.closeIntervalMs ?? 0,
     });
-    cleanups.push(() => standalone.close());
-    ledger = createXrplConnection('standalone', standalone.url);
+    standalone = server;
+    cleanups.push(() => server.close());
+    ledger = createXrplConnection('standalone', server.url);
     await ledger.connect();
     const connected = ledger;
     cleanups.push(() => connected.close());
@@ -86,12 +96,20 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ledgerDep = { network: 'standalone', url: 'ws://127.0.0.1:0', isConnected: () => false };
   }
 
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(chunk.toString('utf8'));
+      done();
+    },
+  });
   const app = await buildApp({
     config,
     database,
     ledger: ledgerDep,
     now: options.now,
     webDistDir: options.webDistDir,
+    logger: options.captureLogs ? { level: 'trace', stream: logStream } : undefined,
   });
   cleanups.push(() => app.close());
 
@@ -120,6 +138,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database,
     config,
     ledger,
+    standalone,
+    logs,
     signIn,
     close: async () => {
       for (const cleanup of cleanups.reverse()) await cleanup();
