@@ -1,5 +1,7 @@
 // xrpl-standalone CLI: flags mirror rippled's stand-alone knobs ([voting] values in drops).
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DEFAULT_AMENDMENTS, parseAmendmentList } from './core/amendments';
 import { GENESIS_ADDRESS, GENESIS_SEED, startStandaloneLedger } from './index';
 
 const HELP = `Usage: xrpl-standalone [options]
@@ -14,6 +16,9 @@ Options:
   --reserve-base <drops>    account reserve, in drops (default 1000000 = 1 XRP)
   --reserve-inc <drops>     owner reserve per object, in drops (default 200000 = 0.2 XRP)
   --base-fee <drops>        reference transaction cost, in drops (default 10)
+  --amendments <list|file> enabled amendments: comma-separated names, or a file with one name per
+                            line or a rippled config's [features] stanza (default: mainnet's set)
+  --disable-amendment <name>  drop one amendment from the set (repeatable), e.g. fixAMMv1_3
   --network-id <n>          NetworkID to report (default none)
   --no-faucet               disable the faucet (POST /accounts)
   -h, --help                show this help
@@ -28,6 +33,23 @@ function wholeNumber(name: string, value: string | undefined): string | undefine
   return value;
 }
 
+/** The amendment set from --amendments (list or file) minus every --disable-amendment. */
+function amendmentSet(list: string | undefined, disabled: string[] | undefined): string[] | undefined {
+  if (list === undefined && !disabled?.length) return undefined;
+  let names: string[] = [...DEFAULT_AMENDMENTS];
+  if (list !== undefined) {
+    const text = existsSync(list) ? readFileSync(list, 'utf8') : list;
+    try {
+      names = parseAmendmentList(text);
+    } catch (err) {
+      console.error(`--amendments: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(2);
+    }
+  }
+  const drop = new Set(disabled ?? []);
+  return names.filter((n) => !drop.has(n));
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -39,6 +61,8 @@ async function main(): Promise<void> {
       'reserve-inc': { type: 'string' },
       'base-fee': { type: 'string' },
       'network-id': { type: 'string' },
+      amendments: { type: 'string' },
+      'disable-amendment': { type: 'string', multiple: true },
       'no-faucet': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -60,6 +84,7 @@ async function main(): Promise<void> {
     reserveIncrement: wholeNumber('reserve-inc', values['reserve-inc']),
     baseFee: wholeNumber('base-fee', values['base-fee']),
     networkId: networkId === undefined ? undefined : Number(networkId),
+    amendments: amendmentSet(values.amendments, values['disable-amendment']),
     faucet: !values['no-faucet'],
   });
   console.log(`xrpl-standalone listening on ${ledger.url} (JSON-RPC: ${ledger.httpUrl})`);

@@ -33,6 +33,11 @@ export interface StandaloneLedgerOptions {
   /** Reference transaction cost in drops (default 10). */
   baseFee?: Drops;
   networkId?: number;
+  /**
+   * Enabled amendments, by name (rippled's `[features]`); default: mainnet's set as implemented
+   * (DEFAULT_AMENDMENTS). Decides e.g. fixAMMv1_3 rounding and the 19-digit Number range.
+   */
+  amendments?: readonly string[];
   /** Serve the faucet on POST /accounts (default true). */
   faucet?: boolean;
 }
@@ -67,6 +72,7 @@ export async function startStandaloneLedger(options: StandaloneLedgerOptions = {
     reserveBase: toDrops(options.reserveBase, 1_000_000n, 'reserveBase'),
     reserveIncrement: toDrops(options.reserveIncrement, 200_000n, 'reserveIncrement'),
     networkId: options.networkId,
+    amendments: options.amendments ? Object.freeze([...options.amendments]) : undefined,
   };
   const node: LedgerNodeApi = new LedgerNode(config);
   let store: LedgerStore | undefined;

@@ -2,7 +2,7 @@
 // whole count of drops; for tokens (IOU) it is the STAmount value itself, whose 16-digit
 // mantissa/exponent form is exactly a normalized Number. Conversions round the way rippled's
 // toSTAmount/toAmount do, so results match rippled's ledger amounts digit for digit.
-import { Num, getRound, withRound, type RoundingMode } from '../core/number';
+import { Num, getRound, toIouPrecision, withRound, type RoundingMode } from '../core/number';
 
 export interface Issue {
   /** 'XRP', a 3-letter code or 40 hex digits. */
@@ -29,12 +29,16 @@ export function sameIssue(a: Issue, b: Issue): boolean {
   return a.currency === b.currency && a.issuer === b.issuer;
 }
 
-/** rippled's toSTAmount/toAmount: XRP is rounded to whole drops with `mode`, IOU kept as is. */
+/**
+ * rippled's toSTAmount/toAmount: XRP is rounded to whole drops with `mode`; an IOU keeps a 16-digit
+ * Number as is and rounds a 19-digit (large-range) one to 16 digits with `mode`.
+ */
 export function toAmt(issue: Issue, n: Num, mode: RoundingMode = getRound()): Amt {
   if (isXrp(issue)) {
     const drops = withRound(mode, () => n.toBigInt());
     return { issue, value: Num.of(drops) };
   }
+  n = withRound(mode, () => toIouPrecision(n));
   if (!n.isZero() && n.exponent < IOU_MIN_EXPONENT) return { issue, value: Num.zero };
   if (n.exponent > IOU_MAX_EXPONENT) throw new RangeError('IOU amount overflow');
   return { issue, value: n };

@@ -19,7 +19,7 @@ import {
   solveQuadraticEq,
 } from './math';
 import { stDivide } from './st-math';
-import { ammRules } from './rules';
+import { fixAMMv1_3 } from './rules';
 
 /** What a deposit moves: asset amounts into the pool, LP tokens out to the depositor. */
 export interface DepositPlan {
@@ -46,16 +46,16 @@ interface Adjust {
 }
 
 function invalidTokens(): DepositResult {
-  return fail(ammRules.fixAMMv1_3 ? 'tecAMM_INVALID_TOKENS' : 'tecAMM_FAILED');
+  return fail(fixAMMv1_3() ? 'tecAMM_INVALID_TOKENS' : 'tecAMM_FAILED');
 }
 
 function v13Adjust(lptBalance: Amt, tokens: Amt): Amt {
-  return ammRules.fixAMMv1_3 ? adjustLPTokens(lptBalance, tokens, true) : tokens;
+  return fixAMMv1_3() ? adjustLPTokens(lptBalance, tokens, true) : tokens;
 }
 
 function ok(input: DepositPlan, adj?: Adjust): DepositResult {
   let plan = input;
-  if (adj && !ammRules.fixAMMv1_3) {
+  if (adj && !fixAMMv1_3()) {
     const a = adjustAmountsByLPTokens(adj.balance, plan.amount, plan.amount2, adj.lpt, plan.tokens, adj.tfee, true);
     plan = { ...plan, amount: a.amount, amount2: a.amount2, tokens: a.tokens };
   }

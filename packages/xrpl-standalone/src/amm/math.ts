@@ -5,7 +5,7 @@
 // order gives a different 16-digit result.
 import { Num, root2, withRound, type RoundingMode } from '../core/number';
 import { type Amt, type Issue, addAmt, maxAmt, subAmt, toAmt, zeroAmt } from './amount';
-import { ammRules } from './rules';
+import { fixAMMv1_3 } from './rules';
 
 /** Trading fees are in units of 1/100,000 (1000 = 1%). */
 export const TRADING_FEE_THRESHOLD = 1000;
@@ -39,7 +39,7 @@ export interface Pool {
 
 /** Initial LP tokens: sqrt(asset1 * asset2), rounded down (fixAMMv1_3). */
 export function ammLPTokens(asset1: Amt, asset2: Amt, lptIssue: Issue): Amt {
-  if (!ammRules.fixAMMv1_3) return toAmt(lptIssue, root2(asset1.value.mul(asset2.value)));
+  if (!fixAMMv1_3()) return toAmt(lptIssue, root2(asset1.value.mul(asset2.value)));
   return withRound('downward', () => toAmt(lptIssue, root2(asset1.value.mul(asset2.value))));
 }
 
@@ -54,7 +54,7 @@ export function lpTokensOut(asset1Balance: Amt, asset1Deposit: Amt, lptBalance: 
   const f2 = feeMultHalf(tfee).div(f1);
   const r = asset1Deposit.value.div(asset1Balance.value);
   const c = root2(f2.mul(f2).add(r.div(f1))).sub(f2);
-  if (!ammRules.fixAMMv1_3) return toAmt(lptBalance.issue, lptBalance.value.mul(r.sub(c)).div(Num.one.add(c)));
+  if (!fixAMMv1_3()) return toAmt(lptBalance.issue, lptBalance.value.mul(r.sub(c)).div(Num.one.add(c)));
   const frac = r.sub(c).div(Num.one.add(c));
   return multiply(lptBalance, frac, 'downward');
 }
@@ -69,7 +69,7 @@ export function ammAssetIn(asset1Balance: Amt, lptBalance: Amt, lpTokens: Amt, t
   const a = Num.one.div(t2.mul(t2));
   const b = Num.of(2).mul(d).div(t2).sub(Num.one.div(f1));
   const c = d.mul(d).sub(f2.mul(f2));
-  if (!ammRules.fixAMMv1_3) return toAmt(asset1Balance.issue, asset1Balance.value.mul(solveQuadraticEq(a, b, c)));
+  if (!fixAMMv1_3()) return toAmt(asset1Balance.issue, asset1Balance.value.mul(solveQuadraticEq(a, b, c)));
   return multiply(asset1Balance, solveQuadraticEq(a, b, c), 'upward');
 }
 
@@ -78,7 +78,7 @@ export function lpTokensIn(asset1Balance: Amt, asset1Withdraw: Amt, lptBalance: 
   const fr = asset1Withdraw.value.div(asset1Balance.value);
   const f1 = getFee(tfee);
   const c = fr.mul(f1).add(2).sub(f1);
-  if (!ammRules.fixAMMv1_3) {
+  if (!fixAMMv1_3()) {
     return toAmt(lptBalance.issue, lptBalance.value.mul(c.sub(root2(c.mul(c).sub(Num.of(4).mul(fr))))).div(2));
   }
   const frac = c.sub(root2(c.mul(c).sub(Num.of(4).mul(fr)))).div(2);
@@ -89,7 +89,7 @@ export function lpTokensIn(asset1Balance: Amt, asset1Withdraw: Amt, lptBalance: 
 export function ammAssetOut(assetBalance: Amt, lptBalance: Amt, lpTokens: Amt, tfee: number): Amt {
   const f = getFee(tfee);
   const t1 = lpTokens.value.div(lptBalance.value);
-  if (!ammRules.fixAMMv1_3) {
+  if (!fixAMMv1_3()) {
     const b = assetBalance.value.mul(t1.mul(t1).sub(t1.mul(Num.of(2).sub(f)))).div(t1.mul(f).sub(1));
     return toAmt(assetBalance.issue, b);
   }
@@ -131,13 +131,13 @@ function lpTokenRounding(isDeposit: boolean): RoundingMode {
 
 /** Equal deposit/withdraw amount: balance * frac rounded in the pool's favour. */
 export function getRoundedAsset(balance: Amt, frac: Num, isDeposit: boolean): Amt {
-  if (!ammRules.fixAMMv1_3) return toAmt(balance.issue, balance.value.mul(frac));
+  if (!fixAMMv1_3()) return toAmt(balance.issue, balance.value.mul(frac));
   return multiply(balance, frac, assetRounding(isDeposit));
 }
 
 /** Single-asset amount: deposit = balance * product(), withdraw = product() itself. */
 export function getRoundedAssetBy(balance: Amt, product: () => Num, isDeposit: boolean, noRound?: () => Num): Amt {
-  if (!ammRules.fixAMMv1_3) return toAmt(balance.issue, noRound ? noRound() : balance.value.mul(product()));
+  if (!fixAMMv1_3()) return toAmt(balance.issue, noRound ? noRound() : balance.value.mul(product()));
   const mode = assetRounding(isDeposit);
   if (isDeposit) return multiply(balance, withRound(mode, product), mode);
   return withRound(mode, () => toAmt(balance.issue, product(), mode));
@@ -145,14 +145,14 @@ export function getRoundedAssetBy(balance: Amt, product: () => Num, isDeposit: b
 
 /** Equal deposit/withdraw LP tokens: lptBalance * frac, rounded, then precision-adjusted. */
 export function getRoundedLPTokens(lptBalance: Amt, frac: Num, isDeposit: boolean): Amt {
-  if (!ammRules.fixAMMv1_3) return toAmt(lptBalance.issue, lptBalance.value.mul(frac));
+  if (!fixAMMv1_3()) return toAmt(lptBalance.issue, lptBalance.value.mul(frac));
   const tokens = multiply(lptBalance, frac, lpTokenRounding(isDeposit));
   return adjustLPTokens(lptBalance, tokens, isDeposit);
 }
 
 /** Single-asset LP tokens: deposit = product() itself, withdraw = lptBalance * product(). */
 export function getRoundedLPTokensBy(lptBalance: Amt, product: () => Num, isDeposit: boolean, noRound?: () => Num): Amt {
-  if (!ammRules.fixAMMv1_3) return toAmt(lptBalance.issue, noRound ? noRound() : lptBalance.value.mul(product()));
+  if (!fixAMMv1_3()) return toAmt(lptBalance.issue, noRound ? noRound() : lptBalance.value.mul(product()));
   const mode = lpTokenRounding(isDeposit);
   const tokens = isDeposit
     ? withRound(mode, () => toAmt(lptBalance.issue, product(), mode))
@@ -168,7 +168,7 @@ export function adjustAssetInByTokens(
   tokens: Amt,
   tfee: number,
 ): { tokens: Amt; amount: Amt } {
-  if (!ammRules.fixAMMv1_3) return { tokens, amount };
+  if (!fixAMMv1_3()) return { tokens, amount };
   let assetAdj = ammAssetIn(balance, lptBalance, tokens, tfee);
   let tokensAdj = tokens;
   if (assetAdj.value.gt(amount.value)) {
@@ -187,7 +187,7 @@ export function adjustAssetOutByTokens(
   tokens: Amt,
   tfee: number,
 ): { tokens: Amt; amount: Amt } {
-  if (!ammRules.fixAMMv1_3) return { tokens, amount };
+  if (!fixAMMv1_3()) return { tokens, amount };
   let assetAdj = ammAssetOut(balance, lptBalance, tokens, tfee);
   let tokensAdj = tokens;
   if (assetAdj.value.gt(amount.value)) {
@@ -200,7 +200,7 @@ export function adjustAssetOutByTokens(
 }
 
 export function adjustFracByTokens(lptBalance: Amt, tokens: Amt, frac?: Num): Num {
-  if (!ammRules.fixAMMv1_3 && frac) return frac;
+  if (!fixAMMv1_3() && frac) return frac;
   return tokens.value.div(lptBalance.value);
 }
 
@@ -217,7 +217,7 @@ export function adjustAmountsByLPTokens(
   tfee: number,
   isDeposit: boolean,
 ): { amount: Amt; amount2?: Amt; tokens: Amt } {
-  if (ammRules.fixAMMv1_3) return { amount, amount2, tokens: lpTokens };
+  if (fixAMMv1_3()) return { amount, amount2, tokens: lpTokens };
   const actual = adjustLPTokens(lptBalance, lpTokens, isDeposit);
   if (actual.value.isZero()) {
     return { amount: zeroAmt(amount.issue), amount2: amount2 && zeroAmt(amount2.issue), tokens: actual };

@@ -1,12 +1,14 @@
 // STAmount arithmetic that AMM code calls directly (rippled's divide(STAmount, STAmount, Issue)):
 // the mantissas are divided with 17 extra digits, truncated, nudged by 5 and normalized. XRP
 // operands are first scaled to a 16-digit mantissa, as rippled does.
-import { Num } from '../core/number';
+import { Num, iouOf, toIouPrecision } from '../core/number';
 
 const MIN = 10n ** 15n;
 const TEN17 = 10n ** 17n;
 
-function parts(n: Num): [bigint, number, boolean] {
+function parts(n0: Num): [bigint, number, boolean] {
+  // STAmount operands have 16-digit mantissas (exact for values that came from amounts).
+  const n = toIouPrecision(n0);
   let m = n.mantissa < 0n ? -n.mantissa : n.mantissa;
   let e = n.exponent;
   while (m !== 0n && m < MIN) {
@@ -22,5 +24,5 @@ export function stDivide(num: Num, den: Num): Num {
   const [nm, ne, nneg] = parts(num);
   const [dm, de, dneg] = parts(den);
   const q = (nm * TEN17) / dm + 5n;
-  return Num.of(nneg !== dneg ? -q : q, ne - de - 17);
+  return iouOf(nneg !== dneg ? -q : q, ne - de - 17);
 }

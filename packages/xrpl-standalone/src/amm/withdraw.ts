@@ -15,7 +15,7 @@ import {
   lpTokensIn,
 } from './math';
 import { stDivide } from './st-math';
-import { ammRules } from './rules';
+import { fixAMMv1_3 } from './rules';
 
 export interface WithdrawPlan {
   amount: Amt;
@@ -43,7 +43,7 @@ function fail(ter: string): WithdrawResult {
 /** rippled's withdraw() checks: valid token count, never one side only, never more than held. */
 function finish(ctx: WithdrawContext, input: WithdrawPlan): WithdrawResult {
   let plan = input;
-  if (!ammRules.fixAMMv1_3 && !ctx.withdrawAll) {
+  if (!fixAMMv1_3() && !ctx.withdrawAll) {
     // Before fixAMMv1_3 the tokens are adjusted only here, at the final withdraw step.
     const a = adjustAmountsByLPTokens(ctx.balance, plan.amount, plan.amount2, ctx.lptBalance, plan.tokens, ctx.tfee, false);
     plan = { amount: a.amount, amount2: a.amount2, tokens: a.tokens };
@@ -62,11 +62,11 @@ function finish(ctx: WithdrawContext, input: WithdrawPlan): WithdrawResult {
 }
 
 function adjustIn(ctx: WithdrawContext, tokens: Amt): Amt {
-  return ctx.withdrawAll || !ammRules.fixAMMv1_3 ? tokens : adjustLPTokens(ctx.lptBalance, tokens, false);
+  return ctx.withdrawAll || !fixAMMv1_3() ? tokens : adjustLPTokens(ctx.lptBalance, tokens, false);
 }
 
 function invalidTokens(): WithdrawResult {
-  return fail(ammRules.fixAMMv1_3 ? 'tecAMM_INVALID_TOKENS' : 'tecAMM_FAILED');
+  return fail(fixAMMv1_3() ? 'tecAMM_INVALID_TOKENS' : 'tecAMM_FAILED');
 }
 
 /** tfLPToken / tfWithdrawAll: proportional withdrawal for the LP tokens redeemed. */

@@ -17,6 +17,8 @@ export interface CoreConfig {
   reserveIncrement: bigint;
   /** NetworkID, if any (standalone: none). */
   networkId?: number;
+  /** Enabled amendment names (genesis Amendments object); default: DEFAULT_AMENDMENTS (mainnet). */
+  amendments?: readonly string[];
 }
 
 export interface LedgerHeader {

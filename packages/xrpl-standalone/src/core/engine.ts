@@ -19,6 +19,7 @@ import { ApplyView } from './state/apply-view';
 import { dirRemove, readU64 } from './state/directory';
 import { TRANSACTORS } from './transactors/index';
 import type { Transactor } from './transactors/types';
+import { rulesFor, withRules } from './amendments';
 
 export interface RpcError {
   error: string;
@@ -268,7 +269,8 @@ export function applyTransaction(
     fee = charged;
     if (isTes(ter)) {
       const t = transactorFor(tx) as Transactor;
-      ter = t.doApply({
+      // The ledger's amendments (and the Number range they select) hold while the transactor runs.
+      ter = withRules(rulesFor(config.amendments), () => t.doApply({
         tx,
         txId,
         account: tx.Account as string,
@@ -279,7 +281,7 @@ export function applyTransaction(
         deliver: (amount) => {
           delivered = amount;
         },
-      });
+      }));
     }
   } catch (e) {
     engineHooks.onException?.(e, tx);

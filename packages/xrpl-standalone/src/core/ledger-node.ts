@@ -27,6 +27,7 @@ import {
   type DecodedTx,
 } from './engine';
 import { sha512HalfHex, u16, u32 } from './hash';
+import { DEFAULT_AMENDMENTS, rulesFor } from './amendments';
 import { amendmentsKey, feeSettingsKey, skipListKey, LEDGER_NAMESPACE } from './keylets';
 import { ledgerHeaderHash, newStateMap, transactionTreeHash } from './ledger-hash';
 import { isTec, isTer, isTes, terCode, terMessage, type Ter } from './results';
@@ -40,26 +41,8 @@ export const CLOSE_TIME_RESOLUTION = 10;
 /** Seconds between the Unix epoch and the Ripple epoch (2000-01-01T00:00:00Z). */
 export const RIPPLE_EPOCH_OFFSET = 946_684_800;
 const ZERO_HASH = '0'.repeat(64);
-/** Amendments whose rules the engine implements (reported in the genesis Amendments object). */
-export const ENABLED_AMENDMENTS = [
-  'AMM',
-  'Clawback',
-  'DeepFreeze',
-  'DeletableAccounts',
-  'DepositAuth',
-  'DepositPreauth',
-  'DisallowIncoming',
-  'Flow',
-  'FlowCross',
-  'RequireFullyCanonicalSig',
-  'TicketBatch',
-  'XRPFees',
-  'fix1578',
-  'fixMasterKeyAsRegularKey',
-  'fixPreviousTxnID',
-  'fixTrustLinesToSelf',
-  'fixUniversalNumber',
-];
+/** The default amendment set (mainnet today; see core/amendments). */
+export const ENABLED_AMENDMENTS = DEFAULT_AMENDMENTS;
 
 /** How many ledgers a held (ter) transaction is retried for, as rippled's LocalTxs. */
 export const HOLD_LEDGERS = 5;
@@ -240,12 +223,12 @@ export class LedgerNode implements LedgerNodeApi {
       ReserveIncrementDrops: this.config.reserveIncrement.toString(),
       index: feeSettingsKey(),
     };
-    // rippled --start enables its supported amendments in the genesis ledger; list the ones whose
-    // behaviour this engine follows (IDs are SHA-512Half of the amendment name).
+    // rippled --start enables its amendments in the genesis ledger: this node's set (config
+    // `amendments`, default mainnet's), IDs being SHA-512Half of the names.
     const amendments: LedgerEntry = {
       LedgerEntryType: 'Amendments',
       Flags: 0,
-      Amendments: ENABLED_AMENDMENTS.map((name) => sha512HalfHex(Buffer.from(name, 'ascii'))),
+      Amendments: rulesFor(this.config.amendments).ids(),
       index: amendmentsKey(),
     };
     const changes: Array<[string, LedgerEntry | null]> = [

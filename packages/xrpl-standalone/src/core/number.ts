@@ -1,9 +1,12 @@
-// rippled's `Number` (src/libxrpl/basics/Number.cpp, the "small" 16-digit mantissa scale that
-// mainnet AMM code runs with): a normalized decimal float with a signed mantissa in
-// [10^15, 10^16) and an exponent, where every operation rounds with guard digits according to a
-// process-wide rounding mode. AMM math must reproduce rippled bit for bit, so this is a faithful
+// rippled's `Number` (src/libxrpl/basics/Number.cpp): a normalized decimal float with a signed
+// mantissa and an exponent, where every operation rounds with guard digits according to a
+// rounding mode. Two mantissa ranges, as rippled: "small" ([10^15, 10^16), mainnet today) and
+// "large" ([10^18, 10^19), under SingleAssetVault/LendingProtocol), chosen per transaction with
+// `withMantissaScale`. AMM math must reproduce rippled bit for bit, so this is a faithful
 // re-implementation of its arithmetic (including its quirks, such as division ignoring the
-// remainder beyond the two guard digits), not a general-purpose decimal library.
+// remainder beyond a few guard digits), not a general-purpose decimal library. The rounding mode
+// and the range are module state only for the duration of a synchronous call (rippled keeps them
+// thread-local), so they never leak between transactions or ledgers.
 
 export type RoundingMode = 'to_nearest' | 'towards_zero' | 'downward' | 'upward';
 
@@ -30,8 +33,43 @@ export function withRound<T>(mode: RoundingMode, fn: () => T): T {
   }
 }
 
-const MIN_MANTISSA = 10n ** 15n;
-const MAX_MANTISSA = 10n ** 16n - 1n;
+/**
+ * rippled's mantissa ranges: "small" (16 digits, mainnet today) and "large" (19 digits, switched on
+ * by SingleAssetVault/LendingProtocol). Large mantissas above 2^63-1 keep only 18 significant
+ * digits (the 19th is 0), because rippled rounds them while they fit an int64.
+ */
+export type MantissaScale = 'small' | 'large';
+
+interface MantissaRange {
+  readonly min: bigint;
+  readonly max: bigint;
+  /** Digits of `min` minus one (15 or 18). */
+  readonly log: number;
+}
+
+const SMALL: MantissaRange = { min: 10n ** 15n, max: 10n ** 16n - 1n, log: 15 };
+const LARGE: MantissaRange = { min: 10n ** 18n, max: 10n ** 19n - 1n, log: 18 };
+const MAX_REP = 2n ** 63n - 1n;
+
+let range: MantissaRange = SMALL;
+
+export function getMantissaScale(): MantissaScale {
+  return range === LARGE ? 'large' : 'small';
+}
+
+/** rippled's per-transaction `Number::setMantissaScale`, scoped: run `fn` under `scale`, then restore. */
+export function withMantissaScale<T>(scale: MantissaScale, fn: () => T): T {
+  const previous = range;
+  range = scale === 'large' ? LARGE : SMALL;
+  try {
+    return fn();
+  } finally {
+    range = previous;
+  }
+}
+
+const MIN_MANTISSA = SMALL.min;
+const MAX_MANTISSA = SMALL.max;
 const MIN_EXPONENT = -32768;
 const MAX_EXPONENT = 32768;
 const ZERO_EXPONENT = -2147483648;
@@ -185,11 +223,23 @@ export class Num {
     if (xneg !== yneg) return xneg ? -1 : 1;
     if (this.mantissa === 0n) return y.mantissa === 0n ? 0 : y.mantissa > 0n ? -1 : 1;
     if (y.mantissa === 0n) return this.mantissa > 0n ? 1 : -1;
+    let xm = this.mantissa;
+    let ym = y.mantissa;
     if (this.exponent !== y.exponent) {
-      const larger = this.exponent > y.exponent;
-      return larger !== xneg ? 1 : -1;
+      // A 16-digit and a 19-digit Number (STAmount value vs large-range result): widen exactly.
+      const xl = (xneg ? -xm : xm) >= LARGE.min;
+      const yl = (yneg ? -ym : ym) >= LARGE.min;
+      if (xl === yl) {
+        const larger = this.exponent > y.exponent;
+        return larger !== xneg ? 1 : -1;
+      }
+      const xe = xl ? this.exponent : this.exponent - 3;
+      const ye = xl ? y.exponent - 3 : y.exponent;
+      if (xe !== ye) return xe > ye !== xneg ? 1 : -1;
+      if (xl) ym *= 1000n;
+      else xm *= 1000n;
     }
-    return this.mantissa === y.mantissa ? 0 : this.mantissa > y.mantissa ? 1 : -1;
+    return xm === ym ? 0 : xm > ym ? 1 : -1;
   }
 
   eq(other: NumberLike): boolean {
@@ -247,7 +297,9 @@ export class Num {
     const negative = this.mantissa < 0n;
     let mantissa = negative ? -this.mantissa : this.mantissa;
     let exponent = this.exponent;
-    if (exponent !== 0 && (exponent < -25 || exponent > -5)) {
+    // Scientific notation outside rippled's window for the mantissa's range (log 15 or 18).
+    const log = mantissa >= LARGE.min ? 18 : 15;
+    if (exponent !== 0 && (exponent < -(log + 10) || exponent > -(log - 10))) {
       while (mantissa % 10n === 0n) {
         mantissa /= 10n;
         exponent++;
@@ -270,11 +322,12 @@ export class Num {
   }
 }
 
-function roundUpMagnitude(g: Guard, m: bigint, e: number): [bigint, number] {
-  const r = g.round();
-  if (r === 1 || (r === 0 && (m & 1n) === 1n)) {
+/** rippled's Guard::doRoundUp (the pre-cusp-fix form) followed by bringIntoRange. */
+function roundUpMagnitude(g: Guard, m: bigint, e: number, r: MantissaRange): [bigint, number] {
+  const dir = g.round();
+  if (dir === 1 || (dir === 0 && (m & 1n) === 1n)) {
     m += 1n;
-    if (m > MAX_MANTISSA) {
+    if (m > r.max || m > MAX_REP) {
       m /= 10n;
       e++;
     }
@@ -282,8 +335,8 @@ function roundUpMagnitude(g: Guard, m: bigint, e: number): [bigint, number] {
   return [m, e];
 }
 
-function finish(negative: boolean, m: bigint, e: number): Num {
-  if (m < MIN_MANTISSA) {
+function finish(negative: boolean, m: bigint, e: number, r: MantissaRange): Num {
+  if (m < r.min) {
     m *= 10n;
     e--;
   }
@@ -292,10 +345,11 @@ function finish(negative: boolean, m: bigint, e: number): Num {
   return new Num(negative ? -m : m, e);
 }
 
-function normalize(negative: boolean, m: bigint, e: number): Num {
+/** rippled's doNormalize into range `r`, rounding with the current mode. */
+function normalizeIn(negative: boolean, m: bigint, e: number, r: MantissaRange): Num {
   if (m === 0n) return Num.zero;
-  if (m < MIN_MANTISSA) {
-    const shift = Math.min(GUARD_DIGITS - digitCount(m), e - MIN_EXPONENT);
+  if (m < r.min) {
+    const shift = Math.min(r.log + 1 - digitCount(m), e - MIN_EXPONENT);
     if (shift > 0) {
       m *= pow10(shift);
       e -= shift;
@@ -303,21 +357,60 @@ function normalize(negative: boolean, m: bigint, e: number): Num {
   }
   const g = new Guard();
   g.negative = negative;
-  if (m > MAX_MANTISSA) {
-    const k = digitCount(m) - GUARD_DIGITS;
+  if (m > r.max) {
+    const k = digitCount(m) - (r.log + 1);
     if (e + k > MAX_EXPONENT) throw new RangeError('Number::normalize 1');
     m = g.drop(m, k);
     e += k;
   }
-  if (e < MIN_EXPONENT || m < MIN_MANTISSA) return Num.zero;
-  [m, e] = roundUpMagnitude(g, m, e);
-  return finish(negative, m, e);
+  if (e < MIN_EXPONENT || m < r.min) return Num.zero;
+  if (m > MAX_REP) {
+    // Large range: round while the mantissa fits an int64, then scale back (trailing 0).
+    if (e >= MAX_EXPONENT) throw new RangeError('Number::normalize 1.5');
+    m = g.drop(m, 1);
+    e++;
+  }
+  [m, e] = roundUpMagnitude(g, m, e, r);
+  return finish(negative, m, e, r);
 }
 
-function add(x: Num, y: Num): Num {
-  if (y.mantissa === 0n) return x;
-  if (x.mantissa === 0n) return y;
+function normalize(negative: boolean, m: bigint, e: number): Num {
+  return normalizeIn(negative, m, e, range);
+}
+
+/** `x` as a normalized Number of the current range: exact when widening, rounded when narrowing. */
+function inRange(x: Num): Num {
+  const m = x.mantissa;
+  if (m === 0n) return x;
+  const a = m < 0n ? -m : m;
+  if (a >= range.min && a <= range.max) return x;
+  return normalizeIn(m < 0n, a, x.exponent, range);
+}
+
+/**
+ * rippled's IOUAmount(Number): a Number brought to an STAmount's 16-digit mantissa, rounding with
+ * the current mode (a no-op for a 16-digit Number).
+ */
+export function toIouPrecision(x: Num): Num {
+  const m = x.mantissa;
+  if (m === 0n) return x;
+  const a = m < 0n ? -m : m;
+  if (a >= MIN_MANTISSA && a <= MAX_MANTISSA) return x;
+  return normalizeIn(m < 0n, a, x.exponent, SMALL);
+}
+
+/** An STAmount-style value (16-digit mantissa) from any mantissa/exponent, rounding with the current mode. */
+export function iouOf(mantissa: bigint, exponent: number): Num {
+  return normalizeIn(mantissa < 0n, mantissa < 0n ? -mantissa : mantissa, exponent, SMALL);
+}
+
+function add(x0: Num, y0: Num): Num {
+  if (y0.mantissa === 0n) return x0;
+  if (x0.mantissa === 0n) return y0;
+  const x = inRange(x0);
+  const y = inRange(y0);
   if (x.mantissa === -y.mantissa && x.exponent === y.exponent) return Num.zero;
+  const r = range;
   let xn = x.mantissa < 0n;
   let xm = xn ? -x.mantissa : x.mantissa;
   let xe = x.exponent;
@@ -336,12 +429,12 @@ function add(x: Num, y: Num): Num {
   }
   if (xn === yn) {
     xm += ym;
-    if (xm > MAX_MANTISSA) {
+    if (xm > r.max || xm > MAX_REP) {
       xm = g.drop(xm, 1);
       xe++;
     }
-    [xm, xe] = roundUpMagnitude(g, xm, xe);
-    return finish(xn, xm, xe);
+    [xm, xe] = roundUpMagnitude(g, xm, xe, r);
+    return finish(xn, xm, xe, r);
   }
   if (xm > ym) {
     xm -= ym;
@@ -350,56 +443,81 @@ function add(x: Num, y: Num): Num {
     xe = ye;
     xn = yn;
   }
-  while (xm < MIN_MANTISSA) {
+  while (xm < r.min && xm * 10n <= MAX_REP) {
     xm = xm * 10n - g.pop();
     xe--;
   }
-  const r = g.round();
-  if (r === 1 || (r === 0 && (xm & 1n) === 1n)) {
+  const dir = g.round();
+  if (dir === 1 || (dir === 0 && (xm & 1n) === 1n)) {
     xm -= 1n;
-    if (xm < MIN_MANTISSA) {
+    if (xm < r.min) {
       xm *= 10n;
       xe--;
     }
   }
-  return finish(xn, xm, xe);
+  return finish(xn, xm, xe, r);
 }
 
-function mul(x: Num, y: Num): Num {
-  if (x.mantissa === 0n) return x;
-  if (y.mantissa === 0n) return y;
+function mul(x0: Num, y0: Num): Num {
+  if (x0.mantissa === 0n) return x0;
+  if (y0.mantissa === 0n) return y0;
+  const x = inRange(x0);
+  const y = inRange(y0);
+  const r = range;
   let zm = x.mantissa * y.mantissa;
   const negative = zm < 0n;
   if (negative) zm = -zm;
   let ze = x.exponent + y.exponent;
   const g = new Guard();
   g.negative = negative;
-  if (zm > MAX_MANTISSA) {
-    const k = digitCount(zm) - GUARD_DIGITS;
+  if (zm > r.max) {
+    const k = digitCount(zm) - (r.log + 1);
     zm = g.drop(zm, k);
     ze += k;
   }
-  [zm, ze] = roundUpMagnitude(g, zm, ze);
-  return finish(negative, zm, ze);
+  if (zm > MAX_REP) {
+    zm = g.drop(zm, 1);
+    ze++;
+  }
+  [zm, ze] = roundUpMagnitude(g, zm, ze, r);
+  return finish(negative, zm, ze, r);
 }
 
-function div(x: Num, y: Num): Num {
-  if (y.mantissa === 0n) throw new RangeError('Number: divide by 0');
-  if (x.mantissa === 0n) return x;
+function div(x0: Num, y0: Num): Num {
+  if (y0.mantissa === 0n) throw new RangeError('Number: divide by 0');
+  if (x0.mantissa === 0n) return x0;
+  const x = inRange(x0);
+  const y = inRange(y0);
   const nm = x.mantissa < 0n ? -x.mantissa : x.mantissa;
   const dm = y.mantissa < 0n ? -y.mantissa : y.mantissa;
   const negative = x.mantissa < 0n !== y.mantissa < 0n;
-  // rippled scales the numerator by 10^17 and truncates: the remainder never reaches the guard.
-  return normalize(negative, (nm * POW10[17]!) / dm, x.exponent - y.exponent - 17);
+  // rippled scales the numerator by 10^17 and truncates: with the small range the remainder never
+  // reaches the guard.
+  const numerator = nm * POW10[17]!;
+  let zm = numerator / dm;
+  let ze = x.exponent - y.exponent - 17;
+  if (range === LARGE) {
+    // Large range: a second pass over the remainder adds up to 5 more digits (rippled's
+    // "correction factor"), still truncating what is left after them.
+    const rem = numerator % dm;
+    if (rem !== 0n) {
+      const correction = (rem * POW10[5]!) / dm;
+      if (correction !== 0n) {
+        zm = zm * POW10[5]! + correction;
+        ze -= 5;
+      }
+    }
+  }
+  return normalize(negative, zm, ze);
 }
 
 /** rippled's root2: square root by a curve-fit guess and Newton iterations in the current mode. */
 export function root2(value: NumberLike): Num {
-  let f = Num.from(value);
+  let f = inRange(Num.from(value));
   if (f.eq(Num.one)) return f;
   if (f.isZero()) return f;
   if (f.signum() < 0) throw new RangeError('Number::root2 of a negative number');
-  let e = f.exponent + 16;
+  let e = f.exponent + range.log + 1;
   if (e % 2 !== 0) e++;
   f = f.shiftExponent(-e);
   let r = Num.of(-60).mul(f).add(Num.of(144)).mul(f).add(Num.of(18)).div(Num.of(105));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Num } from '../../src/core/number';
 import { XRP_ISSUE, amt, amtText, xrpDrops, type Issue } from '../../src/amm/amount';
-import { ammLPTokens, lpTokensOut, lpTokensIn, ammAssetOut, swapAssetIn, swapAssetOut } from '../../src/amm/math';
+import { DEFAULT_AMENDMENTS, Rules, withRules } from '../../src/core/amendments';
+import { ammAssetIn, ammLPTokens, lpTokensOut, lpTokensIn, ammAssetOut, swapAssetIn, swapAssetOut } from '../../src/amm/math';
 import { equalDepositTokens, singleDeposit } from '../../src/amm/deposit';
 import { equalWithdrawTokens, singleWithdraw } from '../../src/amm/withdraw';
 import { ammIndex, ammLptCurrency, ammAccountId } from '../../src/amm/ids';
@@ -166,17 +167,13 @@ describe('governance', () => {
 });
 
 describe('amendment switch: before fixAMMv1_3', () => {
-  it('single-asset deposit for 5 LP tokens: 31 drops rounded up with fixAMMv1_3, 30 to nearest before', async () => {
-    const { setAmmRules } = await import('../../src/amm/rules');
-    const { ammAssetIn } = await import('../../src/amm/math');
+  it('single-asset deposit for 5 LP tokens: 31 drops rounded up with fixAMMv1_3, 30 to nearest before', () => {
     // 2,350 drops / 783.2953827461887 LP tokens, fee 12: about 2,350 * ((1 + 5/783.3)^2 - 1) = 30.1 drops
     const args = [xrpDrops(2350n), amt(LPT, '783.2953827461887'), amt(LPT, '5'), 12] as const;
     expect(amtText(ammAssetIn(...args))).toBe('31');
-    setAmmRules({ fixAMMv1_3: false });
-    try {
-      expect(amtText(ammAssetIn(...args))).toBe('30');
-    } finally {
-      setAmmRules({ fixAMMv1_3: true });
-    }
+    const pre13 = new Rules(DEFAULT_AMENDMENTS.filter((n) => n !== 'fixAMMv1_3'));
+    expect(withRules(pre13, () => amtText(ammAssetIn(...args)))).toBe('30');
+    // The switch is scoped: outside withRules the default (mainnet) rules apply again.
+    expect(amtText(ammAssetIn(...args))).toBe('31');
   });
 });

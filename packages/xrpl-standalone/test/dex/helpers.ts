@@ -13,8 +13,8 @@ export interface Dex {
   close(): Promise<void>;
 }
 
-export async function startDex(): Promise<Dex> {
-  const ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: 0, faucet: false });
+export async function startDex(amendments?: readonly string[]): Promise<Dex> {
+  const ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: 0, faucet: false, amendments });
   const client = new Client(ledger.url);
   await client.connect();
   return {

@@ -10,7 +10,7 @@ import type { LedgerEntry } from '../contract';
 import { ownerDirKey } from '../keylets';
 import { accountKey } from './read';
 import { LSF, hasFlag } from '../ledger-flags';
-import { Num } from '../number';
+import { Num, toIouPrecision } from '../number';
 import type { Ter } from '../results';
 import type { ApplyView } from '../state/apply-view';
 import { dirRemove, readU64 } from '../state/directory';
@@ -26,8 +26,9 @@ export function toAmt(a: Amount): Amt {
   };
 }
 
-export function iouValueOf(n: Num): IouValue {
-  if (n.isZero()) return IouValue.ZERO;
+export function iouValueOf(n0: Num): IouValue {
+  if (n0.isZero()) return IouValue.ZERO;
+  const n = toIouPrecision(n0);
   const m = n.mantissa;
   return IouValue.raw(m < 0n ? -m : m, n.exponent, m < 0n);
 }

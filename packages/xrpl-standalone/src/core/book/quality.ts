@@ -2,7 +2,7 @@
 // per unit received") as an STAmount-style 16-digit mantissa in the low 56 bits and exponent+100
 // in the high 8 bits. A numerically lower rate is a better quality, and book directories sort by
 // this 64-bit value, so the first directory page of a book holds the best offers.
-import { Num, withRound, type RoundingMode } from '../number';
+import { Num, toIouPrecision, withRound, type RoundingMode } from '../number';
 import { type Amt, type Issue, isXrp, toAmt } from '../../amm/amount';
 import { stDivide } from '../../amm/st-math';
 
@@ -11,7 +11,7 @@ const MANTISSA_MASK = (1n << 56n) - 1n;
 /** rippled getRate(offerOut, offerIn): 0 when the offer is empty. */
 export function getRate(offerOut: Num, offerIn: Num): bigint {
   if (offerOut.isZero()) return 0n;
-  const r = stDivide(offerIn, offerOut);
+  const r = toIouPrecision(stDivide(offerIn, offerOut));
   if (r.isZero()) return 0n;
   return (BigInt(r.exponent + 100) << 56n) | r.mantissa;
 }
@@ -41,7 +41,8 @@ export function qualityAtLeast(a: bigint, b: bigint): boolean {
 const C_MIN = 10n ** 15n;
 const C_MAX = 10n ** 16n - 1n;
 
-function scaled(n: Num): [bigint, number] {
+function scaled(n0: Num): [bigint, number] {
+  const n = toIouPrecision(n0);
   let m = n.mantissa < 0n ? -n.mantissa : n.mantissa;
   let e = n.exponent;
   while (m !== 0n && m < C_MIN) {
@@ -120,7 +121,7 @@ export function ceilIn(offer: Flow, limit: Amt, quality: bigint): Flow {
 
 /** Quality of a composed two-step flow (XRP bridge): rates multiply. */
 export function composeQuality(first: bigint, second: bigint): bigint {
-  const rate = qualityRate(first).mul(qualityRate(second));
+  const rate = toIouPrecision(qualityRate(first).mul(qualityRate(second)));
   if (rate.isZero()) return 0n;
   return (BigInt(rate.exponent + 100) << 56n) | (rate.mantissa < 0n ? -rate.mantissa : rate.mantissa);
 }

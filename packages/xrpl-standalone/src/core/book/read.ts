@@ -3,7 +3,7 @@
 // AMM pool balances and walking an order book in quality order.
 import { decodeAccountID } from 'ripple-address-codec';
 import type { LedgerEntry } from '../contract';
-import { Num } from '../number';
+import { Num, toIouPrecision } from '../number';
 import { type Amt, type Issue, XRP_ISSUE, isXrp, xrpDrops, zeroAmt } from '../../amm/amount';
 import { ammIndex } from '../../amm/ids';
 import { accountRootKey, bookBaseKey, dirPageKey, trustLineKey } from '../keylets';
@@ -63,8 +63,9 @@ export function amtFromJson(json: unknown): Amt {
   return { issue: { currency: o.currency, issuer: o.issuer }, value: Num.parse(o.value) };
 }
 
-function iouText(n: Num): string {
-  if (n.isZero()) return '0';
+function iouText(n0: Num): string {
+  if (n0.isZero()) return '0';
+  const n = toIouPrecision(n0);
   const negative = n.mantissa < 0n;
   const raw = (negative ? -n.mantissa : n.mantissa).toString();
   const off = n.exponent;

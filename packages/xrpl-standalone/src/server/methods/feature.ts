@@ -1,17 +1,13 @@
 // feature: the amendments in the ledger's Amendments object (those whose rules the engine
 // implements, all enabled from genesis), by ID with name; `feature` narrows to one by name or ID.
-import { createHash } from 'node:crypto';
 import type { JsonObject } from '../../core/contract';
 import { amendmentsKey } from '../../core/keylets';
-import { ENABLED_AMENDMENTS } from '../../core/ledger-node';
+import { knownAmendmentNames } from '../../core/amendments';
 import type { MethodSpec } from '../context';
 import { RpcError } from '../errors';
 
-function amendmentId(name: string): string {
-  return createHash('sha512').update(name, 'ascii').digest('hex').slice(0, 64).toUpperCase();
-}
-
-const NAMES = new Map(ENABLED_AMENDMENTS.map((name) => [amendmentId(name), name]));
+// Every amendment some ledger in this process enables (a live map: names added by later ledgers show).
+const NAMES = knownAmendmentNames();
 
 export const featureMethod: MethodSpec = {
   handler: ({ node, params }) => {

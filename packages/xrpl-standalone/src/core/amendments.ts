@@ -1,0 +1,141 @@
+// Amendments, as rippled has them: each ledger carries a set of enabled amendments (the genesis
+// `Amendments` object), and transaction code asks "is X enabled?" where behaviour differs. Like
+// rippled's CurrentTransactionRulesGuard, the engine installs a ledger's rules for the duration of
+// one synchronous apply (`withRules`); code deep in the AMM or payment engine then reads
+// `rulesEnabled(name)` without threading a parameter through every function. Nothing stays set
+// between applies, so two ledgers in one process can run different rules.
+import { sha512HalfHex } from './hash';
+import { withMantissaScale, type MantissaScale } from './number';
+
+/**
+ * Today's mainnet set, restricted to amendments whose behaviour this engine follows (or that
+ * change nothing it implements). Mainnet has not enabled SingleAssetVault or LendingProtocol, so
+ * `Number` keeps its 16-digit mantissa by default.
+ */
+export const DEFAULT_AMENDMENTS: readonly string[] = Object.freeze([
+  'AMM',
+  'Clawback',
+  'DeepFreeze',
+  'DeletableAccounts',
+  'DepositAuth',
+  'DepositPreauth',
+  'DisallowIncoming',
+  'Flow',
+  'FlowCross',
+  'RequireFullyCanonicalSig',
+  'TicketBatch',
+  'XRPFees',
+  'fix1578',
+  'fixAMMOverflowOffer',
+  'fixAMMv1_1',
+  'fixAMMv1_2',
+  'fixAMMv1_3',
+  'fixMasterKeyAsRegularKey',
+  'fixPreviousTxnID',
+  'fixTrustLinesToSelf',
+  'fixUniversalNumber',
+]);
+
+/** Amendments that switch rippled's `Number` to its 19-digit mantissa (rippled's Rules.cpp). */
+const LARGE_NUMBER_AMENDMENTS = ['SingleAssetVault', 'LendingProtocol'];
+
+/** The amendment ID: SHA-512Half of the name in ASCII. */
+export function amendmentId(name: string): string {
+  return sha512HalfHex(Buffer.from(name, 'ascii')).toUpperCase();
+}
+
+/**
+ * Amendment IDs (uppercase) to names for every amendment any ledger in this process was configured
+ * with, so `feature` can name them. Append-only: a dictionary, not behaviour.
+ */
+const KNOWN_NAMES = new Map<string, string>();
+
+/** The live ID → name dictionary (see KNOWN_NAMES). */
+export function knownAmendmentNames(): ReadonlyMap<string, string> {
+  return KNOWN_NAMES;
+}
+
+/** An immutable set of enabled amendments (rippled's `Rules`). */
+export class Rules {
+  readonly names: readonly string[];
+  readonly numberScale: MantissaScale;
+  private readonly set: ReadonlySet<string>;
+
+  constructor(names: Iterable<string>) {
+    this.set = new Set(names);
+    this.names = Object.freeze([...this.set].sort());
+    this.numberScale = LARGE_NUMBER_AMENDMENTS.some((n) => this.set.has(n)) ? 'large' : 'small';
+    for (const name of this.names) KNOWN_NAMES.set(amendmentId(name), name);
+  }
+
+  enabled(name: string): boolean {
+    return this.set.has(name);
+  }
+
+  ids(): string[] {
+    return this.names.map(amendmentId);
+  }
+}
+
+export const DEFAULT_RULES = new Rules(DEFAULT_AMENDMENTS);
+
+let current: Rules = DEFAULT_RULES;
+
+/** The rules in effect: the applying ledger's inside `withRules`, mainnet's otherwise. */
+export function currentRules(): Rules {
+  return current;
+}
+
+export function rulesEnabled(name: string): boolean {
+  return current.enabled(name);
+}
+
+/** Runs `fn` (synchronously) under `rules` and their Number scale, then restores the previous. */
+export function withRules<T>(rules: Rules, fn: () => T): T {
+  const previous = current;
+  current = rules;
+  try {
+    return withMantissaScale(rules.numberScale, fn);
+  } finally {
+    current = previous;
+  }
+}
+
+const rulesCache = new WeakMap<readonly string[], Rules>();
+
+/** The Rules for a config's amendment list (cached per list, so the hot path builds none). */
+export function rulesFor(amendments: readonly string[] | undefined): Rules {
+  if (!amendments) return DEFAULT_RULES;
+  let rules = rulesCache.get(amendments);
+  if (!rules) {
+    rules = new Rules(amendments);
+    rulesCache.set(amendments, rules);
+  }
+  return rules;
+}
+
+/**
+ * Parses an amendment list given on the command line: a comma-separated list of names, or the
+ * text of a file with one name per line (`#` comments allowed). A rippled config file is accepted
+ * too: then only the names under its `[features]` stanza are read.
+ */
+export function parseAmendmentList(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  const start = lines.findIndex((l) => l.trim() === '[features]');
+  let body = lines;
+  if (start >= 0) {
+    const rest = lines.slice(start + 1);
+    const end = rest.findIndex((l) => /^\s*\[/.test(l));
+    body = end >= 0 ? rest.slice(0, end) : rest;
+  }
+  const names: string[] = [];
+  for (const line of body) {
+    for (const part of line.replace(/#.*/, '').split(',')) {
+      const name = part.trim();
+      if (name === '') continue;
+      if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`invalid amendment name: ${name}`);
+      names.push(name);
+    }
+  }
+  return names;
+}
