@@ -5,6 +5,8 @@
 // `rulesEnabled(name)` without threading a parameter through every function. Nothing stays set
 // between applies, so two ledgers in one process can run different rules.
 import { sha512HalfHex } from './hash';
+import { amendmentsKey } from './keylets';
+import type { StateReader } from './state/apply-view';
 import { withMantissaScale, type MantissaScale } from './number';
 
 /**
@@ -55,29 +57,55 @@ export function knownAmendmentNames(): ReadonlyMap<string, string> {
   return KNOWN_NAMES;
 }
 
-/** An immutable set of enabled amendments (rippled's `Rules`). */
+const idMemo = new Map<string, string>();
+
+function idOf(name: string): string {
+  let id = idMemo.get(name);
+  if (id === undefined) {
+    id = amendmentId(name);
+    idMemo.set(name, id);
+  }
+  return id;
+}
+
+/** An immutable set of enabled amendments (rippled's `Rules`), kept by ID as the ledger holds them. */
 export class Rules {
-  readonly names: readonly string[];
   readonly numberScale: MantissaScale;
   private readonly set: ReadonlySet<string>;
 
-  constructor(names: Iterable<string>) {
-    this.set = new Set(names);
-    this.names = Object.freeze([...this.set].sort());
-    this.numberScale = LARGE_NUMBER_AMENDMENTS.some((n) => this.set.has(n)) ? 'large' : 'small';
-    for (const name of this.names) KNOWN_NAMES.set(amendmentId(name), name);
+  /** From names; or, with `ids`, from an `Amendments` object's ID list (names then unused). */
+  constructor(names: Iterable<string>, ids?: readonly string[]) {
+    const set = new Set<string>();
+    if (ids) {
+      for (const id of ids) set.add(id.toUpperCase());
+    } else {
+      for (const name of names) {
+        const id = idOf(name);
+        KNOWN_NAMES.set(id, name);
+        set.add(id);
+      }
+    }
+    this.set = set;
+    this.numberScale = LARGE_NUMBER_AMENDMENTS.some((n) => set.has(idOf(n))) ? 'large' : 'small';
+  }
+
+  /** The rules of an `Amendments` ledger object's ID list. */
+  static fromIds(ids: readonly string[]): Rules {
+    return new Rules([], ids);
   }
 
   enabled(name: string): boolean {
-    return this.set.has(name);
+    return this.set.has(idOf(name));
   }
 
+  /** The enabled amendment IDs, sorted (the genesis `Amendments` list). */
   ids(): string[] {
-    return this.names.map(amendmentId);
+    return [...this.set].sort();
   }
 }
 
 export const DEFAULT_RULES = new Rules(DEFAULT_AMENDMENTS);
+const NO_RULES = new Rules([]);
 
 let current: Rules = DEFAULT_RULES;
 
@@ -102,6 +130,23 @@ export function withRules<T>(rules: Rules, fn: () => T): T {
 }
 
 const rulesCache = new WeakMap<readonly string[], Rules>();
+
+const ledgerRulesCache = new WeakMap<object, Rules>();
+
+/**
+ * The rules of the ledger `view` belongs to, from its `Amendments` object (as rippled builds Rules
+ * from the ledger), cached per stored ID list. A ledger without the object has no amendments.
+ */
+export function ledgerRules(view: StateReader): Rules {
+  const list = view.read(amendmentsKey())?.Amendments;
+  if (!Array.isArray(list)) return NO_RULES;
+  let rules = ledgerRulesCache.get(list);
+  if (!rules) {
+    rules = Rules.fromIds(list as string[]);
+    ledgerRulesCache.set(list, rules);
+  }
+  return rules;
+}
 
 /** The Rules for a config's amendment list (cached per list, so the hot path builds none). */
 export function rulesFor(amendments: readonly string[] | undefined): Rules {

@@ -19,7 +19,7 @@ import { ApplyView } from './state/apply-view';
 import { dirRemove, readU64 } from './state/directory';
 import { TRANSACTORS } from './transactors/index';
 import type { Transactor } from './transactors/types';
-import { rulesFor, withRules } from './amendments';
+import { ledgerRules, withRules } from './amendments';
 
 export interface RpcError {
   error: string;
@@ -270,7 +270,7 @@ export function applyTransaction(
     if (isTes(ter)) {
       const t = transactorFor(tx) as Transactor;
       // The ledger's amendments (and the Number range they select) hold while the transactor runs.
-      ter = withRules(rulesFor(config.amendments), () => t.doApply({
+      ter = withRules(ledgerRules(base), () => t.doApply({
         tx,
         txId,
         account: tx.Account as string,

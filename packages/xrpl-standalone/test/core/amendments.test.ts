@@ -4,10 +4,12 @@ import {
   Rules,
   amendmentId,
   currentRules,
+  ledgerRules,
   parseAmendmentList,
   rulesEnabled,
   withRules,
 } from '../../src/core/amendments';
+import { LedgerNode } from '../../src/core/ledger-node';
 import { getMantissaScale } from '../../src/core/number';
 import { type Dex, expectResult, funded, issue, issuer, request, startDex, usd } from '../dex/helpers';
 
@@ -52,6 +54,24 @@ describe('amendment lists', () => {
     ).toThrow('boom');
     expect(getMantissaScale()).toBe('small');
     expect(currentRules().enabled('SingleAssetVault')).toBe(false);
+  });
+});
+
+describe('rules from the ledger', () => {
+  it('the engine reads the Amendments object the genesis ledger was written with', () => {
+    const plain = new LedgerNode();
+    const vault = new LedgerNode({ amendments: ['AMM', 'fixAMMv1_1', 'LendingProtocol'] });
+    const a = ledgerRules(plain.validated());
+    const b = ledgerRules(vault.validated());
+    expect(a.enabled('fixAMMv1_3')).toBe(true);
+    expect(a.numberScale).toBe('small');
+    expect(b.enabled('fixAMMv1_3')).toBe(false);
+    expect(b.enabled('fixAMMv1_1')).toBe(true);
+    expect(b.numberScale).toBe('large');
+    expect(b.ids()).toEqual(['AMM', 'fixAMMv1_1', 'LendingProtocol'].map(amendmentId).sort());
+    // cached per stored list: the same Rules object for the same ledger object
+    expect(ledgerRules(vault.validated())).toBe(b);
+    expect(ledgerRules({ read: () => undefined }).enabled('AMM')).toBe(false);
   });
 });
 
