@@ -13,6 +13,7 @@ Options:
   --host <addr>             interface to bind (default 127.0.0.1)
   --close-interval-ms <n>   close a ledger every n ms (default 1000; 0 = only on ledger_accept)
   --data-dir <dir>          persist ledgers in <dir> (default: in memory only)
+  --ledger-history <n>      closed ledgers kept in memory (default 10000; older ones are dropped)
   --reserve-base <drops>    account reserve, in drops (default 1000000 = 1 XRP)
   --reserve-inc <drops>     owner reserve per object, in drops (default 200000 = 0.2 XRP)
   --base-fee <drops>        reference transaction cost, in drops (default 10)
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
       host: { type: 'string' },
       'close-interval-ms': { type: 'string' },
       'data-dir': { type: 'string' },
+      'ledger-history': { type: 'string' },
       'reserve-base': { type: 'string' },
       'reserve-inc': { type: 'string' },
       'base-fee': { type: 'string' },
@@ -75,11 +77,13 @@ async function main(): Promise<void> {
   const port = wholeNumber('port', values.port);
   const interval = wholeNumber('close-interval-ms', values['close-interval-ms']);
   const networkId = wholeNumber('network-id', values['network-id']);
+  const ledgerHistory = wholeNumber('ledger-history', values['ledger-history']);
   const ledger = await startStandaloneLedger({
     port: port === undefined ? 6006 : Number(port),
     host: values.host,
     closeIntervalMs: interval === undefined ? undefined : Number(interval),
     dataDir: values['data-dir'],
+    ledgerHistory: ledgerHistory === undefined ? undefined : Math.max(1, Number(ledgerHistory)),
     reserveBase: wholeNumber('reserve-base', values['reserve-base']),
     reserveIncrement: wholeNumber('reserve-inc', values['reserve-inc']),
     baseFee: wholeNumber('base-fee', values['base-fee']),

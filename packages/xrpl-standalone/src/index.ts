@@ -34,6 +34,11 @@ export interface StandaloneLedgerOptions {
   baseFee?: Drops;
   networkId?: number;
   /**
+   * Closed ledgers kept in memory (rippled's [ledger_history]); older ones are dropped, with their
+   * transactions. Default 10,000 (~2.8 h at one close per second). State is never dropped.
+   */
+  ledgerHistory?: number;
+  /**
    * Enabled amendments, by name (rippled's `[features]`); default: mainnet's set as implemented
    * (DEFAULT_AMENDMENTS). Decides e.g. fixAMMv1_3 rounding and the 19-digit Number range.
    */
@@ -74,7 +79,7 @@ export async function startStandaloneLedger(options: StandaloneLedgerOptions = {
     networkId: options.networkId,
     amendments: options.amendments ? Object.freeze([...options.amendments]) : undefined,
   };
-  const node: LedgerNodeApi = new LedgerNode(config);
+  const node: LedgerNodeApi = new LedgerNode(config, { ledgerHistory: options.ledgerHistory });
   let store: LedgerStore | undefined;
   if (options.dataDir) {
     store = new LedgerStore(options.dataDir);

@@ -44,6 +44,12 @@ const ZERO_HASH = '0'.repeat(64);
 /** The default amendment set (mainnet today; see core/amendments). */
 export const ENABLED_AMENDMENTS = DEFAULT_AMENDMENTS;
 
+/**
+ * Closed ledgers kept in memory by default (rippled's [ledger_history]): about 2.8 hours at one
+ * close per second, far more than anything the app looks up, ~100 MB at ~10 KB per ledger.
+ */
+export const DEFAULT_LEDGER_HISTORY = 10_000;
+
 /** How many ledgers a held (ter) transaction is retried for, as rippled's LocalTxs. */
 export const HOLD_LEDGERS = 5;
 
@@ -207,9 +213,15 @@ export class LedgerNode implements LedgerNodeApi {
   /** Clock in Ripple-epoch seconds; replaceable for tests. */
   now: () => number = rippleTimeNow;
 
-  constructor(config: Partial<CoreConfig> = {}, opts: { now?: () => number } = {}) {
+  /** How many closed ledgers (headers, state roots, transactions, account_tx index) stay in memory. */
+  readonly ledgerHistory: number;
+
+  constructor(config: Partial<CoreConfig> = {}, opts: { now?: () => number; ledgerHistory?: number } = {}) {
     this.config = { ...DEFAULT_CORE_CONFIG, ...config };
     if (opts.now) this.now = opts.now;
+    const history = opts.ledgerHistory ?? DEFAULT_LEDGER_HISTORY;
+    if (!(history >= 1)) throw new RangeError('ledgerHistory must be at least 1');
+    this.ledgerHistory = history;
     this.startGenesis();
   }
 
@@ -277,6 +289,38 @@ export class LedgerNode implements LedgerNodeApi {
         list.push([t.ledgerIndex, Number(t.meta.TransactionIndex), t.hash]);
       }
     }
+    while (this.last.header.ledger_index - this.firstSeq + 1 > this.ledgerHistory) this.dropOldest();
+  }
+
+  /**
+   * Forgets the oldest closed ledger (rippled's online_delete): its header, state root, transactions
+   * and their account_tx entries. Newer ledgers share its unchanged state subtrees, so only what was
+   * unique to it is freed. History stays contiguous: [firstSeq, last].
+   */
+  private dropOldest(): void {
+    const seq = this.firstSeq;
+    const l = this.ledgers.get(seq);
+    this.firstSeq = seq + 1;
+    if (!l) return;
+    this.ledgers.delete(seq);
+    this.byHash.delete(l.header.ledger_hash);
+    for (const t of l.transactions) {
+      this.txs.delete(t.hash);
+      for (const a of affectedAccounts(t.meta)) {
+        const list = this.accountIndex.get(a);
+        if (!list) continue;
+        // Entries are in ledger order, so the dropped ledger's are at the front.
+        let n = 0;
+        while (n < list.length && (list[n] as [number, number, string])[0] <= seq) n += 1;
+        if (n === list.length) this.accountIndex.delete(a);
+        else if (n > 0) list.splice(0, n);
+      }
+    }
+  }
+
+  /** The retained, contiguous range of closed ledgers (rippled's complete_ledgers). */
+  completeLedgers(): { first: number; last: number } {
+    return { first: this.firstSeq, last: this.last.header.ledger_index };
   }
 
   initialRecords(): ClosedLedgerRecord[] {
@@ -469,7 +513,7 @@ export class LedgerNode implements LedgerNodeApi {
 
   accountTx(query: AccountTxQuery): AccountTxPage {
     const first = this.firstSeq;
-    const min = query.ledgerIndexMin !== undefined && query.ledgerIndexMin >= 0 ? query.ledgerIndexMin : first;
+    const min = query.ledgerIndexMin !== undefined && query.ledgerIndexMin >= first ? query.ledgerIndexMin : first;
     const max =
       query.ledgerIndexMax !== undefined && query.ledgerIndexMax >= 0
         ? Math.min(query.ledgerIndexMax, this.last.header.ledger_index)

@@ -42,6 +42,7 @@ const ERRORS = {
   internal: [73, 'Internal error.'],
   notImpl: [74, 'Not implemented.'],
   notSupported: [75, 'Operation not supported.'],
+  excessiveLgrRange: [78, 'Ledger range exceeds 1000.'],
   invalidLgrRange: [79, 'Ledger range is invalid.'],
   objectNotFound: [92, 'The requested object was not found.'],
   issueMalformed: [93, 'Issue is malformed.'],

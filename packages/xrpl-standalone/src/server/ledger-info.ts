@@ -2,17 +2,27 @@
 import type { JsonObject, LedgerHeader, LedgerNodeApi, LedgerView } from '../core/contract';
 import { closeTimeHuman, closeTimeIso, type ApiVersion } from './tx-format';
 
+/**
+ * The contiguous range of closed ledgers this node holds. LedgerNode reports it directly; for any
+ * other LedgerNodeApi the oldest one is found by binary search (history is contiguous up to the last).
+ */
+export function ledgerRange(node: LedgerNodeApi): { first: number; last: number } {
+  const withRange = node as LedgerNodeApi & { completeLedgers?: () => { first: number; last: number } };
+  if (typeof withRange.completeLedgers === 'function') return withRange.completeLedgers();
+  const last = node.validated().header.ledger_index;
+  let lo = 1;
+  let hi = last;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (node.ledger({ ledger_index: mid })) hi = mid;
+    else lo = mid + 1;
+  }
+  return { first: lo, last };
+}
+
 /** The range of ledgers this node can serve ("first-last"), as rippled's complete_ledgers. */
 export function completeLedgers(node: LedgerNodeApi): string {
-  const last = node.validated().header.ledger_index;
-  let first = last;
-  // History is contiguous from genesis unless restored from a partial store; find the start cheaply.
-  for (const candidate of [1, 2]) {
-    if (candidate <= last && node.ledger({ ledger_index: candidate })) {
-      first = candidate;
-      break;
-    }
-  }
+  const { first, last } = ledgerRange(node);
   return first === last ? String(last) : `${first}-${last}`;
 }
 

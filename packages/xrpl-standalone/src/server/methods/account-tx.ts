@@ -4,6 +4,7 @@ import type { AccountTxQuery, JsonObject } from '../../core/contract';
 import type { MethodSpec } from '../context';
 import { RpcError, invalidField } from '../errors';
 import { isObject, optionalBool, requireAccount, resolveLedger } from '../params';
+import { ledgerRange } from '../ledger-info';
 import { formatAccountTxEntry } from '../tx-format';
 
 function readIndex(params: JsonObject, field: string): number | undefined {
@@ -42,7 +43,10 @@ export const accountTxMethod: MethodSpec = {
       min = view.header.ledger_index;
       max = view.header.ledger_index;
     } else {
-      if (apiVersion > 1 && ((max !== undefined && max > validatedIndex) || (min !== undefined && min < 1))) {
+      // API v2 rejects a range reaching outside the retained history (rippled's validated range);
+      // v1 clamps it to what is held.
+      const held = ledgerRange(node);
+      if (apiVersion > 1 && ((max !== undefined && max > validatedIndex) || (min !== undefined && min < held.first))) {
         throw new RpcError('lgrIdxMalformed');
       }
       if (min !== undefined && max !== undefined && min > max) {
