@@ -1,6 +1,6 @@
 // A fast decoder for the common shape of signed transactions (integers, hashes, blobs, accounts,
-// XRP amounts, memos). It returns exactly what ripple-binary-codec's decode returns and hands
-// anything else (issued amounts, paths, unknown fields, malformed input) to the codec itself.
+// XRP and positive issued amounts, memos). It returns exactly what ripple-binary-codec's decode
+// returns and hands anything else (paths, unknown fields, malformed input) to the codec itself.
 import definitions from 'ripple-binary-codec/dist/enums/definitions.json';
 import { decode } from 'ripple-binary-codec';
 import { addressFromHex } from './account-id';
@@ -68,6 +68,59 @@ class Reader {
 
 const hexUp = (b: Buffer): string => b.toString('hex').toUpperCase();
 
+const CODEC_ISO = /^[A-Za-z0-9?!@#$%^&*(){}[\]|]{3}$/;
+
+/** The codec's Currency.toJSON: 'XRP' for zero, the ISO code for the standard format, else hex. */
+function currencyJson(b: Buffer): string {
+  let standard = true;
+  let zero = true;
+  for (let i = 0; i < 20; i++) {
+    if (b[i] !== 0) {
+      zero = false;
+      if (i < 12 || i > 14) standard = false;
+    }
+  }
+  if (zero) return 'XRP';
+  if (standard) {
+    const iso = b.toString('latin1', 12, 15);
+    if (iso !== 'XRP' && CODEC_ISO.test(iso)) return iso;
+  }
+  return hexUp(b);
+}
+
+/**
+ * A positive, normalized issued amount as the codec prints it: bignumber.js toString, which the
+ * codec configures (EXPONENTIAL_AT -112..96) to plain notation for every legal IOU value. Zero,
+ * negative or non-canonical values are left to the codec.
+ */
+function readIssuedAmount(r: Reader): JsonObject {
+  const raw = r.take(48);
+  const b0 = raw[0] as number;
+  const b1 = raw[1] as number;
+  if ((b0 & 0x40) === 0) throw new Fallback();
+  const exponent = ((b0 & 0x3f) << 2) + (b1 >> 6) - 97;
+  const mantissa = raw.readBigUInt64BE(0) & 0x3fffffffffffffn;
+  if (mantissa < 1_000_000_000_000_000n || mantissa > 9_999_999_999_999_999n || exponent < -96 || exponent > 80) {
+    throw new Fallback();
+  }
+  let digits = mantissa.toString();
+  let e = exponent;
+  let end = digits.length;
+  while (digits.charCodeAt(end - 1) === 48) end -= 1;
+  e += digits.length - end;
+  digits = digits.slice(0, end);
+  const n = digits.length;
+  let value: string;
+  if (e >= 0) {
+    value = digits + '0'.repeat(e);
+  } else if (n + e > 0) {
+    value = `${digits.slice(0, n + e)}.${digits.slice(n + e)}`;
+  } else {
+    value = `0.${'0'.repeat(-(n + e))}${digits}`;
+  }
+  return { value, currency: currencyJson(raw.subarray(8, 28)), issuer: addressFromHex(hexUp(raw.subarray(28, 48))) };
+}
+
 function readObject(r: Reader, nested: boolean): JsonObject {
   const out: JsonObject = {};
   let last = -1;
@@ -112,7 +165,11 @@ function readObject(r: Reader, nested: boolean): JsonObject {
         break;
       case 6: {
         const first = r.b[r.pos];
-        if (first === undefined || (first & 0x80) !== 0 || (first & 0x20) !== 0) throw new Fallback();
+        if (first !== undefined && (first & 0x80) !== 0) {
+          out[f.name] = readIssuedAmount(r);
+          break;
+        }
+        if (first === undefined || (first & 0x20) !== 0) throw new Fallback();
         const raw = r.take(8);
         const positive = (raw[0] as number) & 0x40;
         const n = raw.readBigUInt64BE() & 0x3fffffffffffffffn;

@@ -23,6 +23,36 @@ describe('fast transaction decoder', () => {
     expect(decodeTransaction(unsigned)).toEqual(decode(unsigned));
   });
 
+  it('decodes issued amounts exactly as the codec prints them', () => {
+    const issuer = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
+    const values = ['1', '0.4', '1.25', '1000000', '123456789012345.6', '1e-8', '0.0000001', '0.00000012', '1e21', '100000000000000000000',
+      '9999999999999999e80', '1e-81', '-5', '0', '3.333333333333333', '12345678901234560000'];
+    const currencies = ['USD', 'abc', '???', 'XRP'.toLowerCase(), '015841551A748AD2C1F76FF6ECB0CCCD00000000', '0000000000000000000000003C3E3E0000000000',
+      '0000000000000000000000005852500000000000', '0000000000000000000000000000000000000001'];
+    let checked = 0;
+    for (const value of values) {
+      for (const currency of currencies) {
+        const tx = { TransactionType: 'OfferCreate', Account: issuer, Fee: '10', Sequence: 1, TakerPays: '1000', TakerGets: { currency, issuer, value } };
+        let blob: string;
+        try {
+          blob = encode(tx as never);
+        } catch {
+          continue;
+        }
+        expect(decodeTransaction(blob)).toEqual(decode(blob));
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    // Random mantissas and exponents across the whole range.
+    for (let i = 0; i < 300; i += 1) {
+      const mantissa = (1_000_000_000_000_000n + BigInt(Math.floor(Math.random() * 9e15))).toString();
+      const value = `${mantissa}e${Math.floor(Math.random() * 177) - 96}`;
+      const blob = encode({ TransactionType: 'TrustSet', Account: issuer, Fee: '10', Sequence: 1, LimitAmount: { currency: 'EUR', issuer, value } } as never);
+      expect(decodeTransaction(blob)).toEqual(decode(blob));
+    }
+  });
+
   it('throws like the codec on garbage', () => {
     expect(() => decodeTransaction('12')).toThrow();
     expect(() => decodeTransaction('FFFF')).toThrow();
