@@ -1,6 +1,6 @@
-// XLS-30 formulas as rippled's AMMHelpers compute them, with the fixAMMv1_1 and fixAMMv1_3
-// amendments enabled (as on mainnet): every swap, deposit and withdrawal rounds in the pool's
-// favour, and the LP token balance keeps the invariant sqrt(asset1 * asset2) >= LPTokenBalance.
+// XLS-30 formulas as rippled's AMMHelpers compute them, with fixAMMv1_1 (always) and fixAMMv1_3
+// (when the ledger's rules enable it, as on mainnet): every swap, deposit and withdrawal rounds in
+// the pool's favour, and the LP token balance keeps the invariant sqrt(asset1 * asset2) >= LPTokenBalance.
 // The order of operations and the rounding mode of each step are rippled's, because a different
 // order gives a different 16-digit result.
 import { Num, root2, withRound, type RoundingMode } from '../core/number';
