@@ -55,7 +55,22 @@ export function dirPageKey(rootIndex: string, page: bigint): string {
   return sha512HalfHex(u16(LEDGER_NAMESPACE.dirNode), hex(rootIndex), u64(page));
 }
 
+// Trust-line keys are looked up many times per payment or crossing (each a base58 decode of both
+// accounts and a SHA-512): remember recent ones.
+const trustLineKeys = new Map<string, string>();
+
 export function trustLineKey(a: string, b: string, currency: string): string {
+  const memo = `${a}/${b}/${currency}`;
+  let key = trustLineKeys.get(memo);
+  if (key === undefined) {
+    key = computeTrustLineKey(a, b, currency);
+    if (trustLineKeys.size >= 50_000) trustLineKeys.clear();
+    trustLineKeys.set(memo, key);
+  }
+  return key;
+}
+
+function computeTrustLineKey(a: string, b: string, currency: string): string {
   const x = accountIdHex(a);
   const y = accountIdHex(b);
   const [lo, hi] = x < y ? [x, y] : [y, x];
@@ -86,17 +101,26 @@ export function depositPreauthKey(owner: string, authorized: string): string {
   return sha512HalfHex(u16(LEDGER_NAMESPACE.depositPreauth), acct(owner), acct(authorized));
 }
 
+let feeSettingsKeyMemo: string | undefined;
+
 export function feeSettingsKey(): string {
-  return sha512HalfHex(u16(LEDGER_NAMESPACE.feeSettings));
+  feeSettingsKeyMemo ??= sha512HalfHex(u16(LEDGER_NAMESPACE.feeSettings));
+  return feeSettingsKeyMemo;
 }
 
+let amendmentsKeyMemo: string | undefined;
+
 export function amendmentsKey(): string {
-  return sha512HalfHex(u16(LEDGER_NAMESPACE.amendments));
+  amendmentsKeyMemo ??= sha512HalfHex(u16(LEDGER_NAMESPACE.amendments));
+  return amendmentsKeyMemo;
 }
 
 /** The "short" skip list (last 256 ledger hashes). */
+let skipListKeyMemo: string | undefined;
+
 export function skipListKey(): string {
-  return sha512HalfHex(u16(LEDGER_NAMESPACE.skipList));
+  skipListKeyMemo ??= sha512HalfHex(u16(LEDGER_NAMESPACE.skipList));
+  return skipListKeyMemo;
 }
 
 /** An issue in the sense of rippled's Issue: XRP is currency 'XRP' with no issuer. */

@@ -93,6 +93,8 @@ class ClosedLedgerView implements LedgerView {
 
 class OpenLedger implements StateReader {
   readonly overlay = new Map<string, LedgerEntry | null>();
+  /** The overlay's keys in ascending order, for succ() over the open ledger (order books). */
+  readonly overlayKeys: string[] = [];
   readonly transactions: TxRecord[] = [];
   readonly txIds = new Set<string>();
   feesBurned = 0n;
@@ -104,6 +106,20 @@ class OpenLedger implements StateReader {
     const o = this.overlay.get(index);
     if (o !== undefined) return o ?? undefined;
     return this.parent.state.get(index);
+  }
+  set(index: string, entry: LedgerEntry | null): void {
+    if (!this.overlay.has(index)) {
+      const keys = this.overlayKeys;
+      let lo = 0;
+      let hi = keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((keys[mid] as string) < index) lo = mid + 1;
+        else hi = mid;
+      }
+      keys.splice(lo, 0, index);
+    }
+    this.overlay.set(index, entry);
   }
 }
 
@@ -136,7 +152,7 @@ class OpenLedgerView implements LedgerView {
   }
   *entries(afterIndex?: string): Iterable<LedgerEntry> {
     const after = afterIndex?.toUpperCase();
-    const extra = [...this.o.overlay.keys()].filter((k) => after === undefined || k > after).sort();
+    const extra = after === undefined ? this.o.overlayKeys.slice() : this.o.overlayKeys.filter((k) => k > after);
     let i = 0;
     for (const [k, v] of this.o.parent.state.entries(after)) {
       while (i < extra.length && (extra[i] as string) < k) {
@@ -390,7 +406,7 @@ export class LedgerNode implements LedgerNodeApi {
     if (this.open.txIds.has(d.txId)) return 'tefALREADY';
     const out = applyTransaction(this.open, this.viewContext(), d.tx, d.txId, this.open.transactions.length);
     if (out.applied && out.meta && out.changes) {
-      for (const [k, v] of out.changes) this.open.overlay.set(k, v);
+      for (const [k, v] of out.changes) this.open.set(k, v);
       const meta = out.meta;
       if (isTes(out.ter) && (d.tx.TransactionType === 'Payment' || d.tx.TransactionType === 'CheckCash' || d.tx.TransactionType === 'AccountDelete')) {
         meta.delivered_amount = meta.DeliveredAmount ?? d.tx.Amount;
@@ -457,7 +473,7 @@ export class LedgerNode implements LedgerNodeApi {
       const entry: LedgerEntry = cur
         ? { ...cur, Hashes: hashes, LastLedgerSequence: prevIndex }
         : { LedgerEntryType: 'LedgerHashes', Flags: 0, Hashes: hashes, LastLedgerSequence: prevIndex, index: key };
-      open.overlay.set(key, entry);
+      open.set(key, entry);
     };
     if ((prevIndex & 0xff) === 0 && prevIndex > 0) {
       push(sha512HalfHex(u16(LEDGER_NAMESPACE.skipList), u32(prevIndex >>> 16)));

@@ -8,6 +8,8 @@ import { ApplyView, type StateReader } from '../state/apply-view';
 
 interface OverlayReader {
   overlay: Map<string, LedgerEntry | null>;
+  /** The overlay's keys in ascending order, when the view maintains them (the open ledger does). */
+  overlayKeys?: string[];
   parent: { state: { entries(after?: string): Iterable<[string, LedgerEntry]> } };
 }
 
@@ -34,6 +36,23 @@ function firstOverlay(changes: Iterable<[string, LedgerEntry | null]>, after: st
     if (v && k > after && k <= before && (best === undefined || k < best)) best = k;
   }
   return best;
+}
+
+/** firstOverlay over sorted keys: binary search instead of a scan of the whole open ledger. */
+function firstSorted(keys: string[], entries: Map<string, LedgerEntry | null>, after: string, before: string): string | undefined {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] as string) <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if (k > before) return undefined;
+    if (entries.get(k)) return k;
+  }
+  return undefined;
 }
 
 function baseSucc(
@@ -73,7 +92,7 @@ export function succ(view: StateReader, after: string, before: string): string |
   if (o.overlay instanceof Map && o.parent?.state) {
     const overlay = o.overlay;
     const state = o.parent.state;
-    const fromOverlay = firstOverlay(overlay, after, before);
+    const fromOverlay = o.overlayKeys ? firstSorted(o.overlayKeys, overlay, after, before) : firstOverlay(overlay, after, before);
     const keys = sortedKeys(state);
     const fromBase = baseSucc(
       (c) => {
