@@ -78,11 +78,10 @@ function min(a: string | undefined, b: string | undefined): string | undefined {
 
 export function succ(view: StateReader, after: string, before: string): string | undefined {
   if (view instanceof ApplyView) {
-    const changes = new Map(view.changes());
-    const fromChanges = firstOverlay(changes, after, before);
+    const fromChanges = view.firstLiveKey(after, before);
     const fromBase = baseSucc(
       (c) => succ(view.base, c, before),
-      (k) => changes.has(k) && changes.get(k) === null,
+      (k) => view.deletedHere(k),
       after,
       fromChanges ?? before,
     );

@@ -161,6 +161,21 @@ export class ApplyView implements StateReader {
     return this.items.size;
   }
 
+  /** For succ(): the smallest touched key in (after, before] whose entry exists in this view. */
+  firstLiveKey(after: string, before: string): string | undefined {
+    let best: string | undefined;
+    for (const [k, it] of this.items) {
+      if (it.cur && k > after && k <= before && (best === undefined || k < best)) best = k;
+    }
+    return best;
+  }
+
+  /** For succ(): the entry exists in the base but this view deleted it. */
+  deletedHere(index: string): boolean {
+    const it = this.items.get(index);
+    return it !== undefined && it.orig !== undefined && it.cur === null;
+  }
+
   /** Net changes: index -> final entry, or null when deleted. */
   changes(): Array<[string, LedgerEntry | null]> {
     const out: Array<[string, LedgerEntry | null]> = [];
