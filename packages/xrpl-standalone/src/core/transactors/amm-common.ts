@@ -163,3 +163,10 @@ export function deleteAmmAccount(view: ApplyView, amm: AmmState): Ter {
   if (root) view.erase(root);
   return 'tesSUCCESS';
 }
+
+/** Number of set bits: AMMDeposit/AMMWithdraw take exactly one sub-transaction flag. */
+export function popcount(n: number): number {
+  let c = 0;
+  for (let x = n >>> 0; x; x &= x - 1) c++;
+  return c;
+}

@@ -21,6 +21,7 @@ import {
   invalidAssetPair,
   isIndividualFrozen,
   lpHolds,
+  popcount,
   readAmountField,
   readIssueField,
   sendOrThrow,
@@ -37,12 +38,6 @@ export const TF_DEPOSIT = {
   twoAssetIfEmpty: 0x00800000,
 };
 const SUB_TX = Object.values(TF_DEPOSIT).reduce((a, b) => a | b, 0);
-
-function popcount(n: number): number {
-  let c = 0;
-  for (let x = n >>> 0; x; x &= x - 1) c++;
-  return c;
-}
 
 export const ammDeposit: Transactor = {
   flagsMask: SUB_TX,

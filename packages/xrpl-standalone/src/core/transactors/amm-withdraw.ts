@@ -21,6 +21,7 @@ import {
   invalidAssetPair,
   isIndividualFrozen,
   lpHolds,
+  popcount,
   readAmountField,
   readIssueField,
   sendOrThrow,
@@ -38,12 +39,6 @@ export const TF_WITHDRAW = {
   limitLPToken: 0x00400000,
 };
 const SUB_TX = Object.values(TF_WITHDRAW).reduce((a, b) => a | b, 0);
-
-function popcount(n: number): number {
-  let c = 0;
-  for (let x = n >>> 0; x; x &= x - 1) c++;
-  return c;
-}
 
 export const ammWithdraw: Transactor = {
   flagsMask: SUB_TX,
