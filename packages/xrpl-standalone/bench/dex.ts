@@ -14,14 +14,22 @@ const CLOSE_EVERY = 500;
 
 async function submitAll(bench: BenchLedger, blobs: string[]): Promise<void> {
   for (let offset = 0; offset < blobs.length; offset += CLOSE_EVERY) {
-    const replies = await bench.rpc.pipeline(blobs.slice(offset, offset + CLOSE_EVERY).map((tx_blob) => ({ command: 'submit', tx_blob })));
+    const replies = await bench.rpc.pipeline(
+      blobs.slice(offset, offset + CLOSE_EVERY).map((tx_blob) => ({ command: 'submit', tx_blob })),
+    );
     const bad = replies.find((r) => r.result?.engine_result !== 'tesSUCCESS');
-    if (bad) throw new Error(`setup transaction failed: ${JSON.stringify(bad.result?.engine_result ?? bad.error)}`);
+    if (bad)
+      throw new Error(`setup transaction failed: ${JSON.stringify(bad.result?.engine_result ?? bad.error)}`);
     await bench.rpc.request({ command: 'ledger_accept' });
   }
 }
 
-async function one(bench: BenchLedger, wallet: Wallet, tx: Record<string, unknown>, fee = '10'): Promise<void> {
+async function one(
+  bench: BenchLedger,
+  wallet: Wallet,
+  tx: Record<string, unknown>,
+  fee = '10',
+): Promise<void> {
   const seq = await accountSequence(bench.rpc, wallet.address);
   await submitAll(bench, signSequence(wallet, [tx], seq, fee));
 }
@@ -35,7 +43,17 @@ async function token(bench: BenchLedger, holders: Wallet[], value: string): Prom
     const seq = await accountSequence(bench.rpc, h.address);
     await bench.rpc.request({
       command: 'submit',
-      tx_blob: signSequence(h, [{ TransactionType: 'TrustSet', LimitAmount: { currency: 'USD', issuer: issuer.address, value: '1000000000' } }], seq, '10')[0],
+      tx_blob: signSequence(
+        h,
+        [
+          {
+            TransactionType: 'TrustSet',
+            LimitAmount: { currency: 'USD', issuer: issuer.address, value: '1000000000' },
+          },
+        ],
+        seq,
+        '10',
+      )[0],
     });
   }
   await bench.rpc.request({ command: 'ledger_accept' });
@@ -44,7 +62,11 @@ async function token(bench: BenchLedger, holders: Wallet[], value: string): Prom
     bench,
     signSequence(
       issuer,
-      holders.map((h) => ({ TransactionType: 'Payment', Destination: h.address, Amount: { currency: 'USD', issuer: issuer.address, value } })),
+      holders.map((h) => ({
+        TransactionType: 'Payment',
+        Destination: h.address,
+        Amount: { currency: 'USD', issuer: issuer.address, value },
+      })),
       seq,
       '10',
     ),
@@ -67,7 +89,9 @@ async function timed(bench: BenchLedger, blobs: string[]): Promise<{ perSecond: 
   const start = bench.ledger.node.validated().header.ledger_index;
   const started = performance.now();
   for (let offset = 0; offset < blobs.length; offset += CLOSE_EVERY) {
-    await bench.rpc.pipeline(blobs.slice(offset, offset + CLOSE_EVERY).map((tx_blob) => ({ command: 'submit', tx_blob })));
+    await bench.rpc.pipeline(
+      blobs.slice(offset, offset + CLOSE_EVERY).map((tx_blob) => ({ command: 'submit', tx_blob })),
+    );
     await bench.rpc.request({ command: 'ledger_accept' });
   }
   const seconds = (performance.now() - started) / 1000;
@@ -83,12 +107,17 @@ export async function benchAmmSwaps(traders = 50, swapsEach = 40): Promise<DexFi
     const users = await fundAccounts(bench, traders, '10000000000');
     const gw = await token(bench, [lp, ...users], '1000');
     await bench.rpc.request({ command: 'ledger_accept' });
-    await one(bench, lp, {
-      TransactionType: 'AMMCreate',
-      Amount: '1000000000000',
-      Amount2: { currency: 'USD', issuer: gw.address, value: '1000' },
-      TradingFee: 300,
-    }, '200000');
+    await one(
+      bench,
+      lp,
+      {
+        TransactionType: 'AMMCreate',
+        Amount: '1000000000000',
+        Amount2: { currency: 'USD', issuer: gw.address, value: '1000' },
+        TradingFee: 300,
+      },
+      '200000',
+    );
     const perUser = await Promise.all(
       users.map(async (u) =>
         signSequence(
@@ -161,4 +190,3 @@ export async function benchOfferCrossings(takers = 50, crossesEach = 20): Promis
     await bench.close();
   }
 }
-

@@ -75,14 +75,31 @@ export async function accountSequence(rpc: Rpc, address: string): Promise<number
 }
 
 /** Signs transactions with consecutive sequences (Fee fixed), ready to submit. */
-export function signSequence(wallet: Wallet, txs: Array<Record<string, unknown>>, firstSequence: number, fee: string): string[] {
+export function signSequence(
+  wallet: Wallet,
+  txs: Array<Record<string, unknown>>,
+  firstSequence: number,
+  fee: string,
+): string[] {
   return txs.map(
-    (tx, i) => wallet.sign({ Fee: fee, Flags: 0, ...tx, Account: wallet.address, Sequence: firstSequence + i } as Transaction).tx_blob,
+    (tx, i) =>
+      wallet.sign({
+        Fee: fee,
+        Flags: 0,
+        ...tx,
+        Account: wallet.address,
+        Sequence: firstSequence + i,
+      } as Transaction).tx_blob,
   );
 }
 
 /** Funds `count` fresh accounts from genesis with `drops` each, closes, and returns their wallets. */
-export async function fundAccounts(bench: BenchLedger, count: number, drops: string, algorithm?: 'ed25519' | 'secp256k1'): Promise<Wallet[]> {
+export async function fundAccounts(
+  bench: BenchLedger,
+  count: number,
+  drops: string,
+  algorithm?: 'ed25519' | 'secp256k1',
+): Promise<Wallet[]> {
   const wallets = Array.from({ length: count }, () => Wallet.generate(algorithm as never));
   const sequence = await accountSequence(bench.rpc, genesis.address);
   const blobs = signSequence(
@@ -102,9 +119,15 @@ export async function fundAccounts(bench: BenchLedger, count: number, drops: str
  * Submits pre-signed blobs from a worker thread (a separate core, as a real client would be),
  * closing a ledger after every `closeEvery`; resolves with the elapsed seconds.
  */
-export function submitFromWorker(url: string, blobs: string[], closeEvery: number): Promise<{ seconds: number; failures: string[] }> {
+export function submitFromWorker(
+  url: string,
+  blobs: string[],
+  closeEvery: number,
+): Promise<{ seconds: number; failures: string[] }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./submit-worker.mjs', import.meta.url), { workerData: { url, blobs, closeEvery } });
+    const worker = new Worker(new URL('./submit-worker.mjs', import.meta.url), {
+      workerData: { url, blobs, closeEvery },
+    });
     worker.once('message', (message: { seconds: number; failures: string[] }) => resolve(message));
     worker.once('error', reject);
     worker.once('exit', (code) => {

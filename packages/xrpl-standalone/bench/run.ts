@@ -60,7 +60,12 @@ async function benchXrpPayments(
       }
     }
     if (applied !== blobs.length) console.warn(`only ${applied} of ${blobs.length} payments applied`);
-    return { name: `XRP payments applied, ${keyType} (WS submit + close)`, value: applied / seconds, unit: 'tx/s', blobs };
+    return {
+      name: `XRP payments applied, ${keyType} (WS submit + close)`,
+      value: applied / seconds,
+      unit: 'tx/s',
+      blobs,
+    };
   } finally {
     await bench.close();
   }
@@ -70,14 +75,22 @@ async function benchXrpPayments(
 function benchSignatureVerification(blobs: string[], keyType: KeyType): Figure {
   const items = blobs.map((blob) => {
     const tx = decode(blob) as Record<string, unknown>;
-    return { message: encodeForSigning(tx as never), signature: String(tx.TxnSignature), key: String(tx.SigningPubKey) };
+    return {
+      message: encodeForSigning(tx as never),
+      signature: String(tx.TxnSignature),
+      key: String(tx.SigningPubKey),
+    };
   });
   const started = performance.now();
   for (const { message, signature, key } of items) {
     if (!verifySignature(message, signature, key)) throw new Error('bad signature in benchmark set');
   }
   const seconds = (performance.now() - started) / 1000;
-  return { name: `bare signature verifications, ${keyType}`, value: items.length / seconds, unit: 'verify/s' };
+  return {
+    name: `bare signature verifications, ${keyType}`,
+    value: items.length / seconds,
+    unit: 'verify/s',
+  };
 }
 
 function print(figure: Figure): void {
@@ -85,7 +98,9 @@ function print(figure: Figure): void {
 }
 
 async function main(): Promise<void> {
-  console.log(`xrpl-standalone benchmark (node ${process.version}, ${ACCOUNTS * PAYMENTS_PER_ACCOUNT} payments per key type)`);
+  console.log(
+    `xrpl-standalone benchmark (node ${process.version}, ${ACCOUNTS * PAYMENTS_PER_ACCOUNT} payments per key type)`,
+  );
   // Warm-up (discarded): a first run pays for JIT compilation of the engine and the server.
   await benchXrpPayments('ed25519', 20, 25);
   for (const keyType of ['ecdsa-secp256k1', 'ed25519'] as const) {
@@ -94,8 +109,12 @@ async function main(): Promise<void> {
     const verification = benchSignatureVerification(payments.blobs, keyType);
     print(verification);
     const ratio = payments.value / verification.value;
-    console.log(`${`ratio applied/s ÷ verify/s, ${keyType} (target ≥ 0.5)`.padEnd(56)} ${ratio.toFixed(2).padStart(8)}`);
-    console.log(`${`applied/s target ≥ 1000, ${keyType}`.padEnd(56)} ${payments.value >= 1000 ? '     met' : ' NOT met'}`);
+    console.log(
+      `${`ratio applied/s ÷ verify/s, ${keyType} (target ≥ 0.5)`.padEnd(56)} ${ratio.toFixed(2).padStart(8)}`,
+    );
+    console.log(
+      `${`applied/s target ≥ 1000, ${keyType}`.padEnd(56)} ${payments.value >= 1000 ? '     met' : ' NOT met'}`,
+    );
   }
   for (const figure of [await benchAmmSwaps(), await benchOfferCrossings()]) {
     print(figure);

@@ -33,7 +33,8 @@ const started = performance.now();
 // the server never waits for the client between chunks.
 const replies = [];
 for (let offset = 0; offset < blobs.length; offset += closeEvery) {
-  for (const tx_blob of blobs.slice(offset, offset + closeEvery)) replies.push(request({ command: 'submit', tx_blob }));
+  for (const tx_blob of blobs.slice(offset, offset + closeEvery))
+    replies.push(request({ command: 'submit', tx_blob }));
   replies.push(request({ command: 'ledger_accept' }));
 }
 for (const reply of await Promise.all(replies)) {

@@ -69,7 +69,9 @@ function toDrops(value: Drops | undefined, fallback: bigint, name: string): bigi
   throw new TypeError(`${name} must be a whole number of drops`);
 }
 
-export async function startStandaloneLedger(options: StandaloneLedgerOptions = {}): Promise<StandaloneLedger> {
+export async function startStandaloneLedger(
+  options: StandaloneLedgerOptions = {},
+): Promise<StandaloneLedger> {
   const host = options.host ?? '127.0.0.1';
   const closeIntervalMs = options.closeIntervalMs ?? 1000;
   const config: CoreConfig = {

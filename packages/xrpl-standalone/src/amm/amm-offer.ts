@@ -35,7 +35,9 @@ function startWithTakerGets(pool: Pool, target: bigint, tfee: number): { in: Amt
     const f = feeMult(tfee);
     const I = pool.in.value;
     const O = pool.out.value;
-    const b = I.mul(Num.one.sub(Num.one.div(f))).div(rate).sub(Num.of(2).mul(O));
+    const b = I.mul(Num.one.sub(Num.one.div(f)))
+      .div(rate)
+      .sub(Num.of(2).mul(O));
     const c = O.mul(O).sub(I.mul(O).div(rate));
     let n = solveQuadraticEqSmallest(Num.one, b, c);
     if (!n || n.signum() <= 0) return undefined;
@@ -81,7 +83,11 @@ function startWithTakerPays(pool: Pool, target: bigint, tfee: number): { in: Amt
 }
 
 /** rippled changeSpotPriceQuality (fixAMMv1_1): start from the XRP side, round it down. */
-export function changeSpotPriceQuality(pool: Pool, target: bigint, tfee: number): { in: Amt; out: Amt } | undefined {
+export function changeSpotPriceQuality(
+  pool: Pool,
+  target: bigint,
+  tfee: number,
+): { in: Amt; out: Amt } | undefined {
   const amounts = isXrp(pool.out.issue)
     ? startWithTakerGets(pool, target, tfee)
     : startWithTakerPays(pool, target, tfee);
@@ -92,7 +98,9 @@ export function changeSpotPriceQuality(pool: Pool, target: bigint, tfee: number)
 
 /** The largest offer the pool can make: 99.999% of its output side (fixAMMOverflowOffer). */
 export function maxOffer(pool: Pool, tfee: number): AmmOffer | undefined {
-  const out = withRound('downward', () => toAmt(pool.out.issue, pool.out.value.mul(Num.of(99999, -5)), 'downward'));
+  const out = withRound('downward', () =>
+    toAmt(pool.out.issue, pool.out.value.mul(Num.of(99999, -5)), 'downward'),
+  );
   if (out.value.signum() <= 0 || out.value.ge(pool.out.value)) return undefined;
   return { in: swapAssetOut(pool, out, tfee), out, quality: spotQuality(pool) };
 }
@@ -152,7 +160,9 @@ export function ammOfferAtQuality(pool: Pool, target: bigint, tfee: number): Amm
     amounts = { in: pay, out: swapAssetIn(pool, pay, tfee) };
   }
   if (quality(amounts) > target) {
-    const reduced = isXrp(pool.out.issue) ? toAmt(pool.out.issue, reduceOffer(amounts.out.value), 'downward') : undefined;
+    const reduced = isXrp(pool.out.issue)
+      ? toAmt(pool.out.issue, reduceOffer(amounts.out.value), 'downward')
+      : undefined;
     amounts = reduced
       ? { in: swapAssetOut(pool, reduced, tfee), out: reduced }
       : (() => {
@@ -160,6 +170,7 @@ export function ammOfferAtQuality(pool: Pool, target: bigint, tfee: number): Amm
           return { in: pay, out: swapAssetIn(pool, pay, tfee) };
         })();
   }
-  if (amounts.in.value.signum() <= 0 || amounts.out.value.signum() <= 0 || quality(amounts) > target) return undefined;
+  if (amounts.in.value.signum() <= 0 || amounts.out.value.signum() <= 0 || quality(amounts) > target)
+    return undefined;
   return { ...amounts, quality: quality(amounts) };
 }

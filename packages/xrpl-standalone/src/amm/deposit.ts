@@ -56,13 +56,25 @@ function v13Adjust(lptBalance: Amt, tokens: Amt): Amt {
 function ok(input: DepositPlan, adj?: Adjust): DepositResult {
   let plan = input;
   if (adj && !fixAMMv1_3()) {
-    const a = adjustAmountsByLPTokens(adj.balance, plan.amount, plan.amount2, adj.lpt, plan.tokens, adj.tfee, true);
+    const a = adjustAmountsByLPTokens(
+      adj.balance,
+      plan.amount,
+      plan.amount2,
+      adj.lpt,
+      plan.tokens,
+      adj.tfee,
+      true,
+    );
     plan = { ...plan, amount: a.amount, amount2: a.amount2, tokens: a.tokens };
   }
   if (plan.tokens.value.signum() <= 0) return fail('tecAMM_INVALID_TOKENS');
   const below = (a: Amt | undefined, min: Amt | undefined): boolean =>
     a !== undefined && min !== undefined && a.value.lt(min.value);
-  if (below(plan.amount, plan.amountMin) || below(plan.amount2, plan.amount2Min) || below(plan.tokens, plan.tokensMin)) {
+  if (
+    below(plan.amount, plan.amountMin) ||
+    below(plan.amount2, plan.amount2Min) ||
+    below(plan.tokens, plan.tokensMin)
+  ) {
     return fail('tecAMM_FAILED');
   }
   return { ter: 'tesSUCCESS', plan };
@@ -161,7 +173,8 @@ export function singleDepositEPrice(
     const adj = adjustAssetInByTokens(balance, amount, lptBalance, tokens, tfee);
     if (adj.tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
     const ep = adj.amount.value.div(adj.tokens.value);
-    if (ep.le(ePrice.value)) return ok({ amount: adj.amount, tokens: adj.tokens }, { balance, lpt: lptBalance, tfee });
+    if (ep.le(ePrice.value))
+      return ok({ amount: adj.amount, tokens: adj.tokens }, { balance, lpt: lptBalance, tfee });
   }
   const f1 = feeMult(tfee);
   const f2 = feeMultHalf(tfee).div(f1);
@@ -177,7 +190,12 @@ export function singleDepositEPrice(
     () => f1.mul(balance.value).mul(solveQuadraticEq(a1, b1, c1)),
   );
   if (deposit.value.signum() <= 0) return fail('tecAMM_FAILED');
-  const tokens = getRoundedLPTokensBy(lptBalance, () => deposit.value.div(ePrice.value), true, () => deposit.value.div(ePrice.value));
+  const tokens = getRoundedLPTokensBy(
+    lptBalance,
+    () => deposit.value.div(ePrice.value),
+    true,
+    () => deposit.value.div(ePrice.value),
+  );
   const adj = adjustAssetInByTokens(balance, deposit, lptBalance, tokens, tfee);
   if (adj.tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
   return ok({ amount: adj.amount, tokens: adj.tokens }, { balance, lpt: lptBalance, tfee });

@@ -75,7 +75,8 @@ export function applyVote(
     if (
       !min ||
       tokens.lt(min.tokens) ||
-      (tokens.eq(min.tokens) && (fee < min.fee || (fee === min.fee && accountOrder(v.account, min.account) < 0)))
+      (tokens.eq(min.tokens) &&
+        (fee < min.fee || (fee === min.fee && accountOrder(v.account, min.account) < 0)))
     ) {
       min = { tokens, pos: slots.length, account: v.account, fee };
     }
@@ -123,14 +124,21 @@ export function minSlotPrice(lptBalance: Num, tradingFee: number): Num {
  * Price to outbid an owner who paid `pricePurchased`, in interval `timeSlot`, and the owner's
  * refund: 1.05 * price (decaying with (t+1)/20 to the 60th) + min price; refund = unused share.
  */
-export function outbidPrice(pricePurchased: Num, timeSlot: number, minPrice: Num): { price: Num; refund: Num } {
+export function outbidPrice(
+  pricePurchased: Num,
+  timeSlot: number,
+  minPrice: Num,
+): { price: Num; refund: Num } {
   const fractionUsed = Num.of(timeSlot + 1).div(AUCTION_SLOT_TIME_INTERVALS);
   const fractionRemaining = Num.one.sub(fractionUsed);
   const p105 = Num.of(105, -2);
   const price =
     timeSlot === 0
       ? pricePurchased.mul(p105).add(minPrice)
-      : pricePurchased.mul(p105).mul(Num.one.sub(power(fractionUsed, 60))).add(minPrice);
+      : pricePurchased
+          .mul(p105)
+          .mul(Num.one.sub(power(fractionUsed, 60)))
+          .add(minPrice);
   return { price, refund: fractionRemaining.mul(pricePurchased) };
 }
 

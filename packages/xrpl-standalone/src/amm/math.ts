@@ -79,7 +79,10 @@ export function lpTokensIn(asset1Balance: Amt, asset1Withdraw: Amt, lptBalance: 
   const f1 = getFee(tfee);
   const c = fr.mul(f1).add(2).sub(f1);
   if (!fixAMMv1_3()) {
-    return toAmt(lptBalance.issue, lptBalance.value.mul(c.sub(root2(c.mul(c).sub(Num.of(4).mul(fr))))).div(2));
+    return toAmt(
+      lptBalance.issue,
+      lptBalance.value.mul(c.sub(root2(c.mul(c).sub(Num.of(4).mul(fr))))).div(2),
+    );
   }
   const frac = c.sub(root2(c.mul(c).sub(Num.of(4).mul(fr)))).div(2);
   return multiply(lptBalance, frac, 'upward');
@@ -93,20 +96,31 @@ export function ammAssetOut(assetBalance: Amt, lptBalance: Amt, lpTokens: Amt, t
     const b = assetBalance.value.mul(t1.mul(t1).sub(t1.mul(Num.of(2).sub(f)))).div(t1.mul(f).sub(1));
     return toAmt(assetBalance.issue, b);
   }
-  const frac = t1.mul(t1).sub(t1.mul(Num.of(2).sub(f))).div(t1.mul(f).sub(1));
+  const frac = t1
+    .mul(t1)
+    .sub(t1.mul(Num.of(2).sub(f)))
+    .div(t1.mul(f).sub(1));
   return multiply(assetBalance, frac, 'downward');
 }
 
 export function solveQuadraticEq(a: Num, b: Num, c: Num): Num {
-  return b.neg().add(root2(b.mul(b).sub(Num.of(4).mul(a).mul(c)))).div(Num.of(2).mul(a));
+  return b
+    .neg()
+    .add(root2(b.mul(b).sub(Num.of(4).mul(a).mul(c))))
+    .div(Num.of(2).mul(a));
 }
 
 /** The smaller root by the numerically stable "citardauq" form; undefined if no real root. */
 export function solveQuadraticEqSmallest(a: Num, b: Num, c: Num): Num | undefined {
   const d = b.mul(b).sub(Num.of(4).mul(a).mul(c));
   if (d.signum() < 0) return undefined;
-  if (b.signum() > 0) return Num.of(2).mul(c).div(b.neg().sub(root2(d)));
-  return Num.of(2).mul(c).div(b.neg().add(root2(d)));
+  if (b.signum() > 0)
+    return Num.of(2)
+      .mul(c)
+      .div(b.neg().sub(root2(d)));
+  return Num.of(2)
+    .mul(c)
+    .div(b.neg().add(root2(d)));
 }
 
 /**
@@ -136,7 +150,12 @@ export function getRoundedAsset(balance: Amt, frac: Num, isDeposit: boolean): Am
 }
 
 /** Single-asset amount: deposit = balance * product(), withdraw = product() itself. */
-export function getRoundedAssetBy(balance: Amt, product: () => Num, isDeposit: boolean, noRound?: () => Num): Amt {
+export function getRoundedAssetBy(
+  balance: Amt,
+  product: () => Num,
+  isDeposit: boolean,
+  noRound?: () => Num,
+): Amt {
   if (!fixAMMv1_3()) return toAmt(balance.issue, noRound ? noRound() : balance.value.mul(product()));
   const mode = assetRounding(isDeposit);
   if (isDeposit) return multiply(balance, withRound(mode, product), mode);
@@ -151,7 +170,12 @@ export function getRoundedLPTokens(lptBalance: Amt, frac: Num, isDeposit: boolea
 }
 
 /** Single-asset LP tokens: deposit = product() itself, withdraw = lptBalance * product(). */
-export function getRoundedLPTokensBy(lptBalance: Amt, product: () => Num, isDeposit: boolean, noRound?: () => Num): Amt {
+export function getRoundedLPTokensBy(
+  lptBalance: Amt,
+  product: () => Num,
+  isDeposit: boolean,
+  noRound?: () => Num,
+): Amt {
   if (!fixAMMv1_3()) return toAmt(lptBalance.issue, noRound ? noRound() : lptBalance.value.mul(product()));
   const mode = lpTokenRounding(isDeposit);
   const tokens = isDeposit
@@ -225,9 +249,15 @@ export function adjustAmountsByLPTokens(
   if (actual.value.lt(lpTokens.value)) {
     if (amount2) {
       const fr = actual.value.div(lpTokens.value);
-      return { amount: toAmt(amount.issue, fr.mul(amount.value)), amount2: toAmt(amount2.issue, fr.mul(amount2.value)), tokens: actual };
+      return {
+        amount: toAmt(amount.issue, fr.mul(amount.value)),
+        amount2: toAmt(amount2.issue, fr.mul(amount2.value)),
+        tokens: actual,
+      };
     }
-    const redone = isDeposit ? ammAssetIn(balance, lptBalance, actual, tfee) : ammAssetOut(balance, lptBalance, actual, tfee);
+    const redone = isDeposit
+      ? ammAssetIn(balance, lptBalance, actual, tfee)
+      : ammAssetOut(balance, lptBalance, actual, tfee);
     return { amount: redone, tokens: actual };
   }
   return { amount, amount2, tokens: actual };

@@ -45,11 +45,20 @@ function finish(ctx: WithdrawContext, input: WithdrawPlan): WithdrawResult {
   let plan = input;
   if (!fixAMMv1_3() && !ctx.withdrawAll) {
     // Before fixAMMv1_3 the tokens are adjusted only here, at the final withdraw step.
-    const a = adjustAmountsByLPTokens(ctx.balance, plan.amount, plan.amount2, ctx.lptBalance, plan.tokens, ctx.tfee, false);
+    const a = adjustAmountsByLPTokens(
+      ctx.balance,
+      plan.amount,
+      plan.amount2,
+      ctx.lptBalance,
+      plan.tokens,
+      ctx.tfee,
+      false,
+    );
     plan = { amount: a.amount, amount2: a.amount2, tokens: a.tokens };
   }
   const { tokens, amount, amount2 } = plan;
-  if (tokens.value.signum() <= 0 || tokens.value.gt(ctx.lpHolding.value)) return fail('tecAMM_INVALID_TOKENS');
+  if (tokens.value.signum() <= 0 || tokens.value.gt(ctx.lpHolding.value))
+    return fail('tecAMM_INVALID_TOKENS');
   if (tokens.value.gt(ctx.lptBalance.value)) return fail('tecINTERNAL');
   const all1 = amount.value.eq(ctx.balance.value);
   const all2 = amount2 !== undefined && amount2.value.eq(ctx.balance2.value);
@@ -70,7 +79,12 @@ function invalidTokens(): WithdrawResult {
 }
 
 /** tfLPToken / tfWithdrawAll: proportional withdrawal for the LP tokens redeemed. */
-export function equalWithdrawTokens(ctx: WithdrawContext, lpTokens: Amt, amountMin?: Amt, amount2Min?: Amt): WithdrawResult {
+export function equalWithdrawTokens(
+  ctx: WithdrawContext,
+  lpTokens: Amt,
+  amountMin?: Amt,
+  amount2Min?: Amt,
+): WithdrawResult {
   if (lpTokens.value.eq(ctx.lptBalance.value)) {
     return finish(ctx, { amount: ctx.balance, amount2: ctx.balance2, tokens: lpTokens });
   }
@@ -113,7 +127,12 @@ export function singleWithdraw(ctx: WithdrawContext, balance: Amt, amount: Amt):
 }
 
 /** tfOneAssetLPToken / tfOneAssetWithdrawAll: redeem tokens for one asset, at least `amount`. */
-export function singleWithdrawTokens(ctx: WithdrawContext, balance: Amt, amount: Amt, lpTokens: Amt): WithdrawResult {
+export function singleWithdrawTokens(
+  ctx: WithdrawContext,
+  balance: Amt,
+  amount: Amt,
+  lpTokens: Amt,
+): WithdrawResult {
   const tokens = adjustIn(ctx, lpTokens);
   if (tokens.value.isZero()) return fail('tecAMM_INVALID_TOKENS');
   const out = ammAssetOut(balance, ctx.lptBalance, tokens, ctx.tfee);
@@ -122,7 +141,12 @@ export function singleWithdrawTokens(ctx: WithdrawContext, balance: Amt, amount:
 }
 
 /** tfLimitLPToken: single-asset withdrawal whose effective price (LP tokens per asset) <= ePrice. */
-export function singleWithdrawEPrice(ctx: WithdrawContext, balance: Amt, amount: Amt, ePrice: Amt): WithdrawResult {
+export function singleWithdrawEPrice(
+  ctx: WithdrawContext,
+  balance: Amt,
+  amount: Amt,
+  ePrice: Amt,
+): WithdrawResult {
   const T = ctx.lptBalance.value;
   const ae = balance.value.mul(ePrice.value);
   const f = getFee(ctx.tfee);
@@ -135,14 +159,21 @@ export function singleWithdrawEPrice(ctx: WithdrawContext, balance: Amt, amount:
     () => T.mul(T.add(ae.mul(f.sub(2)))).div(denom),
   );
   if (tokens.value.signum() <= 0) return invalidTokens();
-  const out = getRoundedAssetBy(amount, () => tokens.value.div(ePrice.value), false, () => tokens.value.div(ePrice.value));
+  const out = getRoundedAssetBy(
+    amount,
+    () => tokens.value.div(ePrice.value),
+    false,
+    () => tokens.value.div(ePrice.value),
+  );
   if (amount.value.isZero() || out.value.ge(amount.value)) return finishSingle(ctx, balance, out, tokens);
   return fail('tecAMM_FAILED');
 }
 
 function finishSingle(ctx: WithdrawContext, balance: Amt, amount: Amt, tokens: Amt): WithdrawResult {
   // Express the single-sided plan against the pool side it draws from.
-  const first = balance.issue.currency === ctx.balance.issue.currency && balance.issue.issuer === ctx.balance.issue.issuer;
+  const first =
+    balance.issue.currency === ctx.balance.issue.currency &&
+    balance.issue.issuer === ctx.balance.issue.issuer;
   const view: WithdrawContext = first ? ctx : { ...ctx, balance: ctx.balance2, balance2: ctx.balance };
   return finish(view, { amount, tokens });
 }

@@ -29,7 +29,12 @@ export function adjustOwnerCount(view: ApplyView, address: string, delta: number
 }
 
 /** XRP the account may spend: balance minus reserve (rippled xrpLiquid). */
-export function xrpLiquid(view: StateReader, address: string, ownerCountAdj: number, config: CoreConfig): bigint {
+export function xrpLiquid(
+  view: StateReader,
+  address: string,
+  ownerCountAdj: number,
+  config: CoreConfig,
+): bigint {
   const acct = readAccount(view, address);
   if (!acct) return 0n;
   const reserve = accountReserve(config, Math.max(0, ownerCount(acct) + ownerCountAdj));

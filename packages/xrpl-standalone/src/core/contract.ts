@@ -97,8 +97,7 @@ export interface ClosedLedgerRecord {
 }
 
 export type LedgerSelector =
-  | { ledger_index?: number | 'validated' | 'closed' | 'current'; ledger_hash?: string }
-  | undefined;
+  { ledger_index?: number | 'validated' | 'closed' | 'current'; ledger_hash?: string } | undefined;
 
 export interface AccountTxQuery {
   account: string;

@@ -42,7 +42,7 @@ const HEX = /^[0-9A-Fa-f]*$/;
 /** Decode a blob (rippled: deserialization errors are RPC errors, not engine results). */
 export function decodeBlob(blob: unknown): DecodedTx | RpcError {
   if (typeof blob !== 'string' || blob.length === 0 || blob.length % 2 !== 0 || !HEX.test(blob)) {
-    return { error: 'invalidParams', error_message: 'Invalid field \'tx_blob\'.' };
+    return { error: 'invalidParams', error_message: "Invalid field 'tx_blob'." };
   }
   let tx: JsonObject;
   try {
@@ -147,7 +147,8 @@ export function preflight(tx: JsonObject, config: CoreConfig): Ter {
     if (nid <= 1024) return 'telNETWORK_ID_MAKES_TX_NON_CANONICAL';
     if (tx.NetworkID !== nid) return 'telWRONG_NETWORK';
   } else if ((config.networkId ?? 0) > 1024) return 'telREQUIRES_NETWORK_ID';
-  if (!isValidAddress(tx.Account) || tx.Account === 'rrrrrrrrrrrrrrrrrrrrrhoLvTp') return 'temBAD_SRC_ACCOUNT';
+  if (!isValidAddress(tx.Account) || tx.Account === 'rrrrrrrrrrrrrrrrrrrrrhoLvTp')
+    return 'temBAD_SRC_ACCOUNT';
   const fee = feeDrops(tx);
   if (fee === undefined || fee < 0n || !isLegalXrp(fee)) return 'temBAD_FEE';
   const pk = tx.SigningPubKey;
@@ -184,7 +185,8 @@ export function preclaim(view: StateReader, tx: JsonObject, config: CoreConfig, 
     if (txSeq < acctSeq) return 'tefPAST_SEQ';
   }
   if (tx.AccountTxnID !== undefined && acct.AccountTxnID !== tx.AccountTxnID) return 'tefWRONG_PRIOR';
-  if (tx.LastLedgerSequence !== undefined && ledgerSeq > Number(tx.LastLedgerSequence)) return 'tefMAX_LEDGER';
+  if (tx.LastLedgerSequence !== undefined && ledgerSeq > Number(tx.LastLedgerSequence))
+    return 'tefMAX_LEDGER';
 
   const fee = feeDrops(tx) as bigint;
   if (fee < requiredFee(tx, config, view)) return 'telINSUF_FEE_P';
@@ -215,7 +217,11 @@ function checkSingleSign(acct: LedgerEntry, tx: JsonObject): Ter {
 }
 
 /** Take the fee and consume the sequence or ticket (Transactor::apply / reset). */
-function payFeeAndConsume(view: ApplyView, tx: JsonObject, txId: string): { prior: bigint; after: bigint; charged: bigint } {
+function payFeeAndConsume(
+  view: ApplyView,
+  tx: JsonObject,
+  txId: string,
+): { prior: bigint; after: bigint; charged: bigint } {
   const account = tx.Account as string;
   const fee = feeDrops(tx) as bigint;
   const key = accountRootKey(account);
@@ -270,18 +276,20 @@ export function applyTransaction(
     if (isTes(ter)) {
       const t = transactorFor(tx) as Transactor;
       // The ledger's amendments (and the Number range they select) hold while the transactor runs.
-      ter = withRules(ledgerRules(base), () => t.doApply({
-        tx,
-        txId,
-        account: tx.Account as string,
-        view,
-        config,
-        priorBalance: prior,
-        sourceBalance: after,
-        deliver: (amount) => {
-          delivered = amount;
-        },
-      }));
+      ter = withRules(ledgerRules(base), () =>
+        t.doApply({
+          tx,
+          txId,
+          account: tx.Account as string,
+          view,
+          config,
+          priorBalance: prior,
+          sourceBalance: after,
+          deliver: (amount) => {
+            delivered = amount;
+          },
+        }),
+      );
     }
   } catch (e) {
     engineHooks.onException?.(e, tx);

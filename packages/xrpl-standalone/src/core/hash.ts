@@ -17,7 +17,9 @@ export function sha512Half(...parts: Uint8Array[]): Buffer {
 }
 
 export function sha512HalfHex(...parts: Uint8Array[]): string {
-  return sha512Half(...parts).toString('hex').toUpperCase();
+  return sha512Half(...parts)
+    .toString('hex')
+    .toUpperCase();
 }
 
 export function u32(n: number): Buffer {

@@ -77,5 +77,5 @@ export const ASF = {
 } as const;
 
 export function hasFlag(flags: unknown, flag: number): boolean {
-  return ((Number(flags ?? 0) & flag) >>> 0) !== 0;
+  return (Number(flags ?? 0) & flag) >>> 0 !== 0;
 }

@@ -152,7 +152,8 @@ class OpenLedgerView implements LedgerView {
   }
   *entries(afterIndex?: string): Iterable<LedgerEntry> {
     const after = afterIndex?.toUpperCase();
-    const extra = after === undefined ? this.o.overlayKeys.slice() : this.o.overlayKeys.filter((k) => k > after);
+    const extra =
+      after === undefined ? this.o.overlayKeys.slice() : this.o.overlayKeys.filter((k) => k > after);
     let i = 0;
     for (const [k, v] of this.o.parent.state.entries(after)) {
       while (i < extra.length && (extra[i] as string) < k) {
@@ -181,9 +182,16 @@ export function affectedAccounts(meta: JsonObject): Set<string> {
     const fields = (node.NewFields ?? node.FinalFields) as JsonObject | undefined;
     if (!fields) continue;
     for (const [k, v] of Object.entries(fields)) {
-      if (typeof v === 'string' && (k === 'Account' || k === 'Destination' || k === 'Owner' || k === 'RegularKey' || k === 'Issuer')) {
+      if (
+        typeof v === 'string' &&
+        (k === 'Account' || k === 'Destination' || k === 'Owner' || k === 'RegularKey' || k === 'Issuer')
+      ) {
         out.add(v);
-      } else if ((k === 'LowLimit' || k === 'HighLimit' || k === 'TakerPays' || k === 'TakerGets') && typeof v === 'object' && v) {
+      } else if (
+        (k === 'LowLimit' || k === 'HighLimit' || k === 'TakerPays' || k === 'TakerGets') &&
+        typeof v === 'object' &&
+        v
+      ) {
         const issuer = (v as { issuer?: string }).issuer;
         if (issuer) out.add(issuer);
       }
@@ -344,7 +352,12 @@ export class LedgerNode implements LedgerNodeApi {
   }
 
   private viewContext() {
-    return { ledgerSeq: this.open.seq, parentCloseTime: this.last.header.close_time, parentHash: this.last.header.ledger_hash, config: this.config };
+    return {
+      ledgerSeq: this.open.seq,
+      parentCloseTime: this.last.header.close_time,
+      parentHash: this.last.header.ledger_hash,
+      config: this.config,
+    };
   }
 
   submit(txBlob: string): SubmitResult {
@@ -352,15 +365,27 @@ export class LedgerNode implements LedgerNodeApi {
     if ('error' in decoded) return this.rpcFailure('', decoded);
     const local = localChecks(decoded.tx);
     if (local) {
-      return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: `fails local checks: ${local}` }, decoded.tx);
+      return this.rpcFailure(
+        decoded.txId,
+        { error: 'invalidTransaction', error_exception: `fails local checks: ${local}` },
+        decoded.tx,
+      );
     }
     if (decoded.tx.Signers !== undefined) {
       const reason = checkMultiSignatures(decoded.tx);
       if (reason) {
-        return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: `fails local checks: ${reason}` }, decoded.tx);
+        return this.rpcFailure(
+          decoded.txId,
+          { error: 'invalidTransaction', error_exception: `fails local checks: ${reason}` },
+          decoded.tx,
+        );
       }
     } else if (!hasMalformedSigningKey(decoded.tx) && !checkSignature(decoded.tx, decoded.blob)) {
-      return this.rpcFailure(decoded.txId, { error: 'invalidTransaction', error_exception: 'fails local checks: Invalid signature.' }, decoded.tx);
+      return this.rpcFailure(
+        decoded.txId,
+        { error: 'invalidTransaction', error_exception: 'fails local checks: Invalid signature.' },
+        decoded.tx,
+      );
     }
     const ter = this.applyToOpen(decoded);
     if (isTer(ter) && !this.held.some((h) => h.txId === decoded.txId)) {
@@ -369,7 +394,11 @@ export class LedgerNode implements LedgerNodeApi {
     return this.submitResult(decoded, ter);
   }
 
-  private rpcFailure(hash: string, error: NonNullable<SubmitResult['rpcError']>, tx?: JsonObject): SubmitResult {
+  private rpcFailure(
+    hash: string,
+    error: NonNullable<SubmitResult['rpcError']>,
+    tx?: JsonObject,
+  ): SubmitResult {
     return {
       engine_result: '',
       engine_result_code: 0,
@@ -408,7 +437,12 @@ export class LedgerNode implements LedgerNodeApi {
     if (out.applied && out.meta && out.changes) {
       for (const [k, v] of out.changes) this.open.set(k, v);
       const meta = out.meta;
-      if (isTes(out.ter) && (d.tx.TransactionType === 'Payment' || d.tx.TransactionType === 'CheckCash' || d.tx.TransactionType === 'AccountDelete')) {
+      if (
+        isTes(out.ter) &&
+        (d.tx.TransactionType === 'Payment' ||
+          d.tx.TransactionType === 'CheckCash' ||
+          d.tx.TransactionType === 'AccountDelete')
+      ) {
         meta.delivered_amount = meta.DeliveredAmount ?? d.tx.Amount;
       }
       const rec = makeTxRecord(d, meta, this.open.seq);
@@ -472,7 +506,13 @@ export class LedgerNode implements LedgerNodeApi {
       hashes.push(parentHash);
       const entry: LedgerEntry = cur
         ? { ...cur, Hashes: hashes, LastLedgerSequence: prevIndex }
-        : { LedgerEntryType: 'LedgerHashes', Flags: 0, Hashes: hashes, LastLedgerSequence: prevIndex, index: key };
+        : {
+            LedgerEntryType: 'LedgerHashes',
+            Flags: 0,
+            Hashes: hashes,
+            LastLedgerSequence: prevIndex,
+            index: key,
+          };
       open.set(key, entry);
     };
     if ((prevIndex & 0xff) === 0 && prevIndex > 0) {
@@ -487,7 +527,9 @@ export class LedgerNode implements LedgerNodeApi {
       const ac = String(a.tx.Account);
       const bc = String(b.tx.Account);
       if (ac !== bc) return ac < bc ? -1 : 1;
-      return Number(a.tx.Sequence || a.tx.TicketSequence || 0) - Number(b.tx.Sequence || b.tx.TicketSequence || 0);
+      return (
+        Number(a.tx.Sequence || a.tx.TicketSequence || 0) - Number(b.tx.Sequence || b.tx.TicketSequence || 0)
+      );
     });
     this.held = [];
     for (const h of held) {
@@ -529,7 +571,8 @@ export class LedgerNode implements LedgerNodeApi {
 
   accountTx(query: AccountTxQuery): AccountTxPage {
     const first = this.firstSeq;
-    const min = query.ledgerIndexMin !== undefined && query.ledgerIndexMin >= first ? query.ledgerIndexMin : first;
+    const min =
+      query.ledgerIndexMin !== undefined && query.ledgerIndexMin >= first ? query.ledgerIndexMin : first;
     const max =
       query.ledgerIndexMax !== undefined && query.ledgerIndexMax >= 0
         ? Math.min(query.ledgerIndexMax, this.last.header.ledger_index)
@@ -545,7 +588,9 @@ export class LedgerNode implements LedgerNodeApi {
       start = ordered.findIndex(([l, s]) => l === m.ledger && s === m.seq);
       if (start < 0) {
         start = ordered.findIndex(([l, s]) =>
-          forward ? l > m.ledger || (l === m.ledger && s >= m.seq) : l < m.ledger || (l === m.ledger && s <= m.seq),
+          forward
+            ? l > m.ledger || (l === m.ledger && s >= m.seq)
+            : l < m.ledger || (l === m.ledger && s <= m.seq),
         );
         if (start < 0) start = ordered.length;
       }
@@ -612,4 +657,3 @@ export class LedgerNode implements LedgerNodeApi {
     return this.held.length;
   }
 }
-

@@ -32,7 +32,11 @@ export function checkMultiSignatures(tx: JsonObject): string | undefined {
   if (signers.length < 1 || signers.length > MAX_MULTI_SIGNERS) return 'Invalid Signers array size.';
   let last = '';
   for (const s of signers) {
-    if (typeof s.Account !== 'string' || typeof s.SigningPubKey !== 'string' || typeof s.TxnSignature !== 'string') {
+    if (
+      typeof s.Account !== 'string' ||
+      typeof s.SigningPubKey !== 'string' ||
+      typeof s.TxnSignature !== 'string'
+    ) {
       return 'Invalid signature.';
     }
     const id = accountIdHex(s.Account);
@@ -42,7 +46,9 @@ export function checkMultiSignatures(tx: JsonObject): string | undefined {
     if (s.Account === tx.Account) return 'Invalid multisigner.';
     let ok = false;
     try {
-      ok = PUBKEY.test(s.SigningPubKey) && verifySignature(encodeForMultisigning(tx, s.Account), s.TxnSignature, s.SigningPubKey);
+      ok =
+        PUBKEY.test(s.SigningPubKey) &&
+        verifySignature(encodeForMultisigning(tx, s.Account), s.TxnSignature, s.SigningPubKey);
     } catch {
       ok = false;
     }
@@ -55,9 +61,9 @@ export function checkMultiSignatures(tx: JsonObject): string | undefined {
 export function checkMultiSignAuthority(view: StateReader, tx: JsonObject): Ter {
   const list = view.read(signerListKey(tx.Account as string));
   if (!list) return 'tefNOT_MULTI_SIGNING';
-  const entries = ((list.SignerEntries as Array<{ SignerEntry: { Account: string; SignerWeight: number } }>) ?? []).map(
-    (e) => e.SignerEntry,
-  );
+  const entries = (
+    (list.SignerEntries as Array<{ SignerEntry: { Account: string; SignerWeight: number } }>) ?? []
+  ).map((e) => e.SignerEntry);
   const weights = new Map(entries.map((e) => [e.Account, Number(e.SignerWeight)]));
   let sum = 0;
   for (const s of txSigners(tx)) {

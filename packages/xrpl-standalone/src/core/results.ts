@@ -86,7 +86,8 @@ const MESSAGES: Record<string, string> = {
   telNO_DST_PARTIAL: 'Partial payment to create account not allowed.',
   telCAN_NOT_QUEUE: 'Can not queue at this time.',
   telWRONG_NETWORK: 'Transaction specifies a Network ID that differs from that of the local node.',
-  telREQUIRES_NETWORK_ID: 'Transactions submitted to this node/network must include a correct NetworkID field.',
+  telREQUIRES_NETWORK_ID:
+    'Transactions submitted to this node/network must include a correct NetworkID field.',
   telNETWORK_ID_MAKES_TX_NON_CANONICAL:
     'Transactions submitted to this node/network must NOT include a NetworkID field.',
   temMALFORMED: 'Malformed transaction.',

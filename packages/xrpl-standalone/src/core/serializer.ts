@@ -18,10 +18,18 @@ const TYPES = definitions.TYPES as Record<string, number>;
 const RESULTS = definitions.TRANSACTION_RESULTS as Record<string, number>;
 const TX_TYPES = definitions.TRANSACTION_TYPES as Record<string, number>;
 const LE_TYPES = definitions.LEDGER_ENTRY_TYPES as Record<string, number>;
-const BASE10_U64 = new Set(['MaximumAmount', 'OutstandingAmount', 'MPTAmount', 'LockedAmount', 'ConfidentialOutstandingAmount']);
+const BASE10_U64 = new Set([
+  'MaximumAmount',
+  'OutstandingAmount',
+  'MPTAmount',
+  'LockedAmount',
+  'ConfidentialOutstandingAmount',
+]);
 
 const FIELDS = new Map<string, Field>();
-for (const [name, info] of definitions.FIELDS as Array<[string, { nth: number; type: string; isSerialized: boolean }]>) {
+for (const [name, info] of definitions.FIELDS as Array<
+  [string, { nth: number; type: string; isSerialized: boolean }]
+>) {
   if (!info.isSerialized) continue;
   const type = TYPES[info.type];
   if (type === undefined || type < 1) continue;
@@ -86,7 +94,12 @@ function amount(v: unknown): Buffer {
   }
   if (!v || typeof v !== 'object') throw new Unsupported();
   const o = v as Record<string, unknown>;
-  if (typeof o.value !== 'string' || typeof o.currency !== 'string' || typeof o.issuer !== 'string' || o.mpt_issuance_id !== undefined) {
+  if (
+    typeof o.value !== 'string' ||
+    typeof o.currency !== 'string' ||
+    typeof o.issuer !== 'string' ||
+    o.mpt_issuance_id !== undefined
+  ) {
     throw new Unsupported();
   }
   const value = IouValue.parse(o.value);
@@ -106,7 +119,14 @@ function amount(v: unknown): Buffer {
 
 function enumValue(name: string, v: unknown): number {
   if (typeof v === 'number') return v;
-  const table = name === 'TransactionResult' ? RESULTS : name === 'TransactionType' ? TX_TYPES : name === 'LedgerEntryType' ? LE_TYPES : undefined;
+  const table =
+    name === 'TransactionResult'
+      ? RESULTS
+      : name === 'TransactionType'
+        ? TX_TYPES
+        : name === 'LedgerEntryType'
+          ? LE_TYPES
+          : undefined;
   const n = table && typeof v === 'string' ? table[v] : undefined;
   if (n === undefined) throw new Unsupported();
   return n;
@@ -120,7 +140,8 @@ function sortedKeys(obj: Record<string, unknown>): string[] {
   let order = orderCache.get(sig);
   if (!order) {
     const known = keys.filter((k) => FIELDS.has(k));
-    for (const k of keys) if (!FIELDS.has(k) && k !== 'index' && obj[k] !== undefined) throw new Unsupported();
+    for (const k of keys)
+      if (!FIELDS.has(k) && k !== 'index' && obj[k] !== undefined) throw new Unsupported();
     order = known.sort((a, b) => (FIELDS.get(a) as Field).order - (FIELDS.get(b) as Field).order);
     if (orderCache.size > 5000) orderCache.clear();
     orderCache.set(sig, order);
@@ -142,7 +163,8 @@ function writeObject(obj: Record<string, unknown>, out: Buffer[]): void {
         out.push(uint(v, 4));
         break;
       case 3: // UInt64
-        if (BASE10_U64.has(name) || typeof v !== 'string' || !HEX.test(v) || v.length > 16) throw new Unsupported();
+        if (BASE10_U64.has(name) || typeof v !== 'string' || !HEX.test(v) || v.length > 16)
+          throw new Unsupported();
         out.push(Buffer.from(v.padStart(16, '0'), 'hex'));
         break;
       case 4:
@@ -188,7 +210,8 @@ function writeObject(obj: Record<string, unknown>, out: Buffer[]): void {
           if (entries.length !== 1) throw new Unsupported();
           const [innerName, inner] = entries[0] as [string, unknown];
           const innerField = FIELDS.get(innerName);
-          if (!innerField || innerField.type !== 14 || !inner || typeof inner !== 'object') throw new Unsupported();
+          if (!innerField || innerField.type !== 14 || !inner || typeof inner !== 'object')
+            throw new Unsupported();
           out.push(innerField.header);
           writeObject(inner as Record<string, unknown>, out);
           out.push(OBJECT_END);

@@ -97,13 +97,20 @@ export function trustCreate(
 /** rippled trustDelete: unlink from both owner directories and erase. */
 export function trustDelete(view: ApplyView, line: LedgerEntry, low: string, high: string): Ter {
   if (!dirRemove(view, ownerDirKey(low), readU64(line, 'LowNode'), line.index, false)) return 'tefBAD_LEDGER';
-  if (!dirRemove(view, ownerDirKey(high), readU64(line, 'HighNode'), line.index, false)) return 'tefBAD_LEDGER';
+  if (!dirRemove(view, ownerDirKey(high), readU64(line, 'HighNode'), line.index, false))
+    return 'tefBAD_LEDGER';
   view.erase(line);
   return 'tesSUCCESS';
 }
 
 /** rippled rippleCreditIOU: move `amount` of IOUs from sender to receiver on their line. */
-export function rippleCredit(view: ApplyView, sender: string, receiver: string, currency: string, amount: IouValue): Ter {
+export function rippleCredit(
+  view: ApplyView,
+  sender: string,
+  receiver: string,
+  currency: string,
+  amount: IouValue,
+): Ter {
   const index = trustLineKey(sender, receiver, currency);
   const line = view.peek(index);
   if (!line) return 'tecNO_LINE';
@@ -116,8 +123,22 @@ export function rippleCredit(view: ApplyView, sender: string, receiver: string, 
   const flags = Number(line.Flags ?? 0);
   const senderAcct = readAccount(view, sender);
   const side = senderHigh
-    ? { reserve: LSF.highReserve, noRipple: LSF.highNoRipple, freeze: LSF.highFreeze, limit: 'HighLimit', qin: 'HighQualityIn', qout: 'HighQualityOut' }
-    : { reserve: LSF.lowReserve, noRipple: LSF.lowNoRipple, freeze: LSF.lowFreeze, limit: 'LowLimit', qin: 'LowQualityIn', qout: 'LowQualityOut' };
+    ? {
+        reserve: LSF.highReserve,
+        noRipple: LSF.highNoRipple,
+        freeze: LSF.highFreeze,
+        limit: 'HighLimit',
+        qin: 'HighQualityIn',
+        qout: 'HighQualityOut',
+      }
+    : {
+        reserve: LSF.lowReserve,
+        noRipple: LSF.lowNoRipple,
+        freeze: LSF.lowFreeze,
+        limit: 'LowLimit',
+        qin: 'LowQualityIn',
+        qout: 'LowQualityOut',
+      };
   if (
     before.signum() > 0 &&
     balance.signum() <= 0 &&
@@ -161,7 +182,13 @@ export function isFrozen(view: StateReader, account: string, currency: string, i
 }
 
 /** rippled accountHolds for an IOU: the positive balance `account` holds of `issuer`'s currency. */
-export function accountHoldsIou(view: StateReader, account: string, currency: string, issuer: string, zeroIfFrozen: boolean): IouValue {
+export function accountHoldsIou(
+  view: StateReader,
+  account: string,
+  currency: string,
+  issuer: string,
+  zeroIfFrozen: boolean,
+): IouValue {
   if (account === issuer) return IouValue.ZERO;
   if (zeroIfFrozen && isFrozen(view, account, currency, issuer)) return IouValue.ZERO;
   const line = readLine(view, account, issuer, currency);

@@ -14,14 +14,23 @@ interface FieldDef {
 
 const TYPES = definitions.TYPES as Record<string, number>;
 const BY_CODE = new Map<number, FieldDef>();
-for (const [name, info] of definitions.FIELDS as Array<[string, { nth: number; type: string; isSerialized: boolean }]>) {
+for (const [name, info] of definitions.FIELDS as Array<
+  [string, { nth: number; type: string; isSerialized: boolean }]
+>) {
   const type = TYPES[info.type];
   if (!info.isSerialized || type === undefined || type < 1) continue;
   BY_CODE.set(type * 65536 + info.nth, { name, type, code: type * 65536 + info.nth });
 }
 const TX_TYPE_NAMES = new Map<number, string>();
-for (const [name, code] of Object.entries(definitions.TRANSACTION_TYPES as Record<string, number>)) TX_TYPE_NAMES.set(code, name);
-const BASE10_U64 = new Set(['MaximumAmount', 'OutstandingAmount', 'MPTAmount', 'LockedAmount', 'ConfidentialOutstandingAmount']);
+for (const [name, code] of Object.entries(definitions.TRANSACTION_TYPES as Record<string, number>))
+  TX_TYPE_NAMES.set(code, name);
+const BASE10_U64 = new Set([
+  'MaximumAmount',
+  'OutstandingAmount',
+  'MPTAmount',
+  'LockedAmount',
+  'ConfidentialOutstandingAmount',
+]);
 
 class Fallback extends Error {}
 
@@ -100,7 +109,12 @@ function readIssuedAmount(r: Reader): JsonObject {
   if ((b0 & 0x40) === 0) throw new Fallback();
   const exponent = ((b0 & 0x3f) << 2) + (b1 >> 6) - 97;
   const mantissa = raw.readBigUInt64BE(0) & 0x3fffffffffffffn;
-  if (mantissa < 1_000_000_000_000_000n || mantissa > 9_999_999_999_999_999n || exponent < -96 || exponent > 80) {
+  if (
+    mantissa < 1_000_000_000_000_000n ||
+    mantissa > 9_999_999_999_999_999n ||
+    exponent < -96 ||
+    exponent > 80
+  ) {
     throw new Fallback();
   }
   let digits = mantissa.toString();
@@ -118,7 +132,11 @@ function readIssuedAmount(r: Reader): JsonObject {
   } else {
     value = `0.${'0'.repeat(-(n + e))}${digits}`;
   }
-  return { value, currency: currencyJson(raw.subarray(8, 28)), issuer: addressFromHex(hexUp(raw.subarray(28, 48))) };
+  return {
+    value,
+    currency: currencyJson(raw.subarray(8, 28)),
+    issuer: addressFromHex(hexUp(raw.subarray(28, 48))),
+  };
 }
 
 function readObject(r: Reader, nested: boolean): JsonObject {

@@ -69,7 +69,8 @@ function booksTouched(tx: TxRecord): Set<string> {
 
 function amountIssue(a: unknown): Issue | undefined {
   if (typeof a === 'string') return { currency: 'XRP', issuer: '' };
-  if (isObject(a) && typeof a.currency === 'string' && typeof a.issuer === 'string') return { currency: a.currency, issuer: a.issuer };
+  if (isObject(a) && typeof a.currency === 'string' && typeof a.issuer === 'string')
+    return { currency: a.currency, issuer: a.issuer };
   return undefined;
 }
 
@@ -81,7 +82,9 @@ function publish(record: ClosedLedgerRecord, hub: SubscriptionHub): void {
       const books = sub.extensions.get(EXTENSION) as BookSub[] | undefined;
       if (!books || books.length === 0) continue;
       const hit = books.some(
-        (b) => touched.has(`${key(b.gets)}|${key(b.pays)}`) || (b.both && touched.has(`${key(b.pays)}|${key(b.gets)}`)),
+        (b) =>
+          touched.has(`${key(b.gets)}|${key(b.pays)}`) ||
+          (b.both && touched.has(`${key(b.pays)}|${key(b.gets)}`)),
       );
       if (hit) sub.send(validatedTxMessage(tx, record.header.ledger_hash, sub.apiVersion));
     }

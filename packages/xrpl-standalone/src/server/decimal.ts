@@ -28,7 +28,10 @@ function align(a: Decimal, b: Decimal): [bigint, bigint, number] {
 
 export function compareDecimal(a: Decimal, b: Decimal): number {
   if (a.mantissa === 0n || b.mantissa === 0n) {
-    return Number((a.mantissa > 0n ? 1n : a.mantissa < 0n ? -1n : 0n) - (b.mantissa > 0n ? 1n : b.mantissa < 0n ? -1n : 0n));
+    return Number(
+      (a.mantissa > 0n ? 1n : a.mantissa < 0n ? -1n : 0n) -
+        (b.mantissa > 0n ? 1n : b.mantissa < 0n ? -1n : 0n),
+    );
   }
   const [x, y] = align(a, b);
   return x < y ? -1 : x > y ? 1 : 0;

@@ -51,7 +51,11 @@ export async function runCommand(
 }
 
 /** One WebSocket text frame in, one response object out. */
-export async function handleWsMessage(services: ServerServices, text: string, subscriber: Subscriber): Promise<JsonObject> {
+export async function handleWsMessage(
+  services: ServerServices,
+  text: string,
+  subscriber: Subscriber,
+): Promise<JsonObject> {
   let request: unknown;
   try {
     request = JSON.parse(text);
@@ -77,7 +81,11 @@ export async function handleWsMessage(services: ServerServices, text: string, su
     return envelope({ error: 'invalid_API_version', request: redact(request), status: 'error' });
   }
   if (typeof command !== 'string') {
-    return envelope({ ...errorFields(new RpcError('unknownCmd')), request: redact(request), status: 'error' });
+    return envelope({
+      ...errorFields(new RpcError('unknownCmd')),
+      request: redact(request),
+      status: 'error',
+    });
   }
   const outcome = await runCommand(services, command, request, apiVersion, subscriber);
   if (!outcome.ok) return envelope({ ...outcome.error, request: redact(request), status: 'error' });
@@ -116,12 +124,21 @@ export async function handleJsonRpc(
   };
   const apiVersion = readApiVersion(params.api_version);
   if (apiVersion === 'invalid') {
-    return respond({ error: 'invalid_API_version', request: { ...redact(params), command: method }, status: 'error' });
+    return respond({
+      error: 'invalid_API_version',
+      request: { ...redact(params), command: method },
+      status: 'error',
+    });
   }
   if (method === 'subscribe' || method === 'unsubscribe') {
-    return respond({ ...errorFields(new RpcError('noEvents')), request: { ...redact(params), command: method }, status: 'error' });
+    return respond({
+      ...errorFields(new RpcError('noEvents')),
+      request: { ...redact(params), command: method },
+      status: 'error',
+    });
   }
   const outcome = await runCommand(services, method, params, apiVersion);
-  if (!outcome.ok) return respond({ ...outcome.error, request: { ...redact(params), command: method }, status: 'error' });
+  if (!outcome.ok)
+    return respond({ ...outcome.error, request: { ...redact(params), command: method }, status: 'error' });
   return respond({ ...outcome.result, status: 'success' });
 }

@@ -9,7 +9,7 @@ const ERRORS = {
   jsonInvalid: [2, 'JSON is invalid.'],
   forbidden: [3, 'Bad credentials.'],
   wrongNetwork: [4, 'Unexpected network.'],
-  noPermission: [6, 'You don\'t have permission for this command.'],
+  noPermission: [6, "You don't have permission for this command."],
   noEvents: [7, 'Current transport does not support events.'],
   tooBusy: [9, 'The server is too busy to help you now.'],
   noClosed: [15, 'Closed ledger is unavailable.'],

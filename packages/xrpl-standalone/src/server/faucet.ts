@@ -49,7 +49,8 @@ export class Faucet {
       Sequence: Number(root?.Sequence ?? 1),
       SigningPubKey: this.keypair.publicKey,
     };
-    if (node.config.networkId !== undefined && node.config.networkId > 1024) tx.NetworkID = node.config.networkId;
+    if (node.config.networkId !== undefined && node.config.networkId > 1024)
+      tx.NetworkID = node.config.networkId;
     tx.TxnSignature = sign(encodeForSigning(tx as never), this.keypair.privateKey);
     return node.submit(encode(tx as never));
   }
@@ -58,7 +59,10 @@ export class Faucet {
     const request = isObject(body) ? body : {};
     let destination = request.destination;
     let secret: string | undefined;
-    if (destination !== undefined && (typeof destination !== 'string' || !isValidClassicAddress(destination))) {
+    if (
+      destination !== undefined &&
+      (typeof destination !== 'string' || !isValidClassicAddress(destination))
+    ) {
       return { status: 400, body: { error: 'Invalid destination' } };
     }
     if (destination === undefined) {

@@ -52,7 +52,12 @@ export async function listen(
     void (async () => {
       try {
         if (req.method !== 'POST') {
-          send(res, req.method === 'GET' ? 200 : 405, 'xrpl-standalone: POST JSON-RPC here, or connect a WebSocket.\n', false);
+          send(
+            res,
+            req.method === 'GET' ? 200 : 405,
+            'xrpl-standalone: POST JSON-RPC here, or connect a WebSocket.\n',
+            false,
+          );
           return;
         }
         const text = await readBody(req);

@@ -42,10 +42,7 @@ export function optionalBool(params: JsonObject, field: string): boolean {
 }
 
 /** rippled's RPC::readLimitField: clamp to the handler's tuning range (admins aren't clamped, we are). */
-export function readLimit(
-  params: JsonObject,
-  range: { min: number; default: number; max: number },
-): number {
+export function readLimit(params: JsonObject, range: { min: number; default: number; max: number }): number {
   const value = params.limit;
   if (value === undefined) return range.default;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
@@ -61,7 +58,11 @@ export interface ResolvedLedger {
 }
 
 /** rippled's RPC::lookupLedger: ledger_hash, or ledger_index (number, numeric string, shortcut). */
-export function resolveLedger(node: LedgerNodeApi, params: JsonObject, fallback: 'current' | 'validated' = 'current'): ResolvedLedger {
+export function resolveLedger(
+  node: LedgerNodeApi,
+  params: JsonObject,
+  fallback: 'current' | 'validated' = 'current',
+): ResolvedLedger {
   const hash = params.ledger_hash;
   const index = params.ledger_index;
   let view: LedgerView | undefined;

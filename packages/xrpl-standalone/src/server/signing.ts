@@ -16,7 +16,11 @@ export interface SignedTx {
 function readSeed(params: JsonObject): string {
   const fields = ['secret', 'seed', 'seed_hex', 'passphrase'].filter((f) => params[f] !== undefined);
   if (fields.length === 0) throw missingField('secret');
-  if (fields.length > 1) throw new RpcError('invalidParams', 'Exactly one of the following must be specified: passphrase, secret, seed or seed_hex');
+  if (fields.length > 1)
+    throw new RpcError(
+      'invalidParams',
+      'Exactly one of the following must be specified: passphrase, secret, seed or seed_hex',
+    );
   const field = fields[0] as string;
   const value = params[field];
   if (typeof value !== 'string' || field === 'seed_hex' || field === 'passphrase') {
@@ -44,9 +48,11 @@ export function signTransaction(node: LedgerNodeApi, params: JsonObject, admin: 
   const root = node.current().read(accountRootIndex(tx.Account));
   if (!root) throw new RpcError('srcActNotFound');
   tx.SigningPubKey ??= keypair.publicKey;
-  if (tx.SigningPubKey !== keypair.publicKey) throw new RpcError('badSecret', 'Secret does not match the signing public key.');
+  if (tx.SigningPubKey !== keypair.publicKey)
+    throw new RpcError('badSecret', 'Secret does not match the signing public key.');
   const signer = deriveAddress(keypair.publicKey);
-  if (signer !== tx.Account && root.RegularKey !== signer) throw new RpcError('badSecret', 'Secret does not match account.');
+  if (signer !== tx.Account && root.RegularKey !== signer)
+    throw new RpcError('badSecret', 'Secret does not match account.');
   tx.Fee ??= node.config.baseFee.toString();
   if (tx.Sequence === undefined && tx.TicketSequence === undefined) tx.Sequence = Number(root.Sequence);
   let blob: string;
@@ -54,7 +60,9 @@ export function signTransaction(node: LedgerNodeApi, params: JsonObject, admin: 
     tx.TxnSignature = sign(encodeForSigning(tx as never), keypair.privateKey);
     blob = encode(tx as never);
   } catch (err) {
-    throw new RpcError('invalidTransaction', undefined, { error_exception: err instanceof Error ? err.message : String(err) });
+    throw new RpcError('invalidTransaction', undefined, {
+      error_exception: err instanceof Error ? err.message : String(err),
+    });
   }
   return { blob, tx };
 }

@@ -47,7 +47,10 @@ function diffEntry(prev: LedgerEntry, next: LedgerEntry): EntryDelta {
     if (sameJson(old, value)) continue;
     if (Array.isArray(old) && Array.isArray(value)) {
       const drop = [0, 1, 2, 3].find(
-        (k) => k <= old.length && old.length - k <= value.length && sameJson(old.slice(k), value.slice(0, old.length - k)),
+        (k) =>
+          k <= old.length &&
+          old.length - k <= value.length &&
+          sameJson(old.slice(k), value.slice(0, old.length - k)),
       );
       if (drop !== undefined) {
         delta.arrays[field] = [drop, value.slice(old.length - drop)];
@@ -91,7 +94,9 @@ export class DeltaCodec {
   }
 
   /** undefined when a delta has no base (never written by this codec): the frame is unusable. */
-  decode(raw: { stateChanges: Array<[string, unknown]> } & Omit<ClosedLedgerRecord, 'stateChanges'>): ClosedLedgerRecord | undefined {
+  decode(
+    raw: { stateChanges: Array<[string, unknown]> } & Omit<ClosedLedgerRecord, 'stateChanges'>,
+  ): ClosedLedgerRecord | undefined {
     const stateChanges: Array<[string, LedgerEntry | null]> = [];
     for (const [index, value] of raw.stateChanges) {
       if (isDelta(value)) {
@@ -144,7 +149,13 @@ export function decodeFrames<T = ClosedLedgerRecord>(data: Buffer): { records: T
 function writeAll(fd: number, data: Buffer, position?: number): void {
   let written = 0;
   while (written < data.length) {
-    written += writeSync(fd, data, written, data.length - written, position === undefined ? null : position + written);
+    written += writeSync(
+      fd,
+      data,
+      written,
+      data.length - written,
+      position === undefined ? null : position + written,
+    );
   }
 }
 

@@ -32,7 +32,16 @@ export const KNOWN_STREAMS = new Set([
   'book_changes',
 ]);
 
-const ADDRESS_FIELDS = ['Account', 'Destination', 'Owner', 'Issuer', 'RegularKey', 'Authorize', 'Unauthorize', 'Holder'];
+const ADDRESS_FIELDS = [
+  'Account',
+  'Destination',
+  'Owner',
+  'Issuer',
+  'RegularKey',
+  'Authorize',
+  'Unauthorize',
+  'Holder',
+];
 
 /** Accounts a transaction touches, as rippled's getAffectedAccounts: tx fields plus every account in its metadata. */
 export function affectedAccounts(record: Pick<TxRecord, 'tx' | 'meta'>): Set<string> {
@@ -43,7 +52,16 @@ export function affectedAccounts(record: Pick<TxRecord, 'tx' | 'meta'>): Set<str
     for (const field of ADDRESS_FIELDS) {
       if (typeof o[field] === 'string') out.add(o[field] as string);
     }
-    for (const field of ['LowLimit', 'HighLimit', 'Amount', 'LimitAmount', 'SendMax', 'DeliverMin', 'TakerPays', 'TakerGets']) {
+    for (const field of [
+      'LowLimit',
+      'HighLimit',
+      'Amount',
+      'LimitAmount',
+      'SendMax',
+      'DeliverMin',
+      'TakerPays',
+      'TakerGets',
+    ]) {
       const amount = o[field] as JsonObject | undefined;
       if (amount && typeof amount === 'object' && typeof amount.issuer === 'string') out.add(amount.issuer);
     }
@@ -88,7 +106,11 @@ export class SubscriptionHub {
   /** After a close: ledgerClosed first, then each validated transaction (NetworkOPs::pubLedger order). */
   publishClosed(record: ClosedLedgerRecord): void {
     if (this.subscribers.size === 0 && this.closePublishers.length === 0) return;
-    const ledgerMessage = { type: 'ledgerClosed', ...ledgerStreamFields(this.node, record.header), txn_count: record.transactions.length };
+    const ledgerMessage = {
+      type: 'ledgerClosed',
+      ...ledgerStreamFields(this.node, record.header),
+      txn_count: record.transactions.length,
+    };
     for (const sub of this.subscribers) {
       if (sub.streams.has('ledger')) sub.send(ledgerMessage);
     }

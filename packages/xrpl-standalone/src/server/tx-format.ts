@@ -42,7 +42,9 @@ export function encodeCtid(ledgerIndex: number, txIndex: number, networkId: numb
   ).toUpperCase();
 }
 
-export function decodeCtid(ctid: string): { ledgerIndex: number; txIndex: number; networkId: number } | undefined {
+export function decodeCtid(
+  ctid: string,
+): { ledgerIndex: number; txIndex: number; networkId: number } | undefined {
   if (!/^[Cc][0-9A-Fa-f]{15}$/.test(ctid)) return undefined;
   return {
     ledgerIndex: parseInt(ctid.slice(1, 8), 16),
@@ -63,14 +65,25 @@ export function locateTx(node: LedgerNodeApi, record: TxRecord): TxLocation {
 }
 
 /** The `tx` method's result. */
-export function formatTxResult(node: LedgerNodeApi, record: TxRecord, apiVersion: ApiVersion, binary: boolean): JsonObject {
+export function formatTxResult(
+  node: LedgerNodeApi,
+  record: TxRecord,
+  apiVersion: ApiVersion,
+  binary: boolean,
+): JsonObject {
   const where = locateTx(node, record);
   const closed = where.validated && record.closeTime !== undefined;
   if (apiVersion > 1) {
-    const out: JsonObject = binary ? { tx_blob: record.blob } : { tx_json: txJsonForApi(record.tx, apiVersion) };
+    const out: JsonObject = binary
+      ? { tx_blob: record.blob }
+      : { tx_json: txJsonForApi(record.tx, apiVersion) };
     out.hash = record.hash;
     if (closed) {
-      const ctid = encodeCtid(record.ledgerIndex, Number(record.meta.TransactionIndex ?? 0), node.config.networkId ?? 0);
+      const ctid = encodeCtid(
+        record.ledgerIndex,
+        Number(record.meta.TransactionIndex ?? 0),
+        node.config.networkId ?? 0,
+      );
       if (ctid) out.ctid = ctid;
       if (binary) out.meta_blob = record.metaBlob;
       else {
@@ -89,7 +102,11 @@ export function formatTxResult(node: LedgerNodeApi, record: TxRecord, apiVersion
   const out: JsonObject = binary ? { tx: record.blob } : txJsonForApi(record.tx, apiVersion);
   out.hash = record.hash;
   if (closed) {
-    const ctid = encodeCtid(record.ledgerIndex, Number(record.meta.TransactionIndex ?? 0), node.config.networkId ?? 0);
+    const ctid = encodeCtid(
+      record.ledgerIndex,
+      Number(record.meta.TransactionIndex ?? 0),
+      node.config.networkId ?? 0,
+    );
     if (ctid) out.ctid = ctid;
     out.meta = binary ? record.metaBlob : record.meta;
     out.ledger_index = record.ledgerIndex;
@@ -111,7 +128,12 @@ export function formatAccountTxEntry(
   const closeTime = record.closeTime ?? 0;
   if (binary) {
     return apiVersion > 1
-      ? { ledger_index: record.ledgerIndex, meta_blob: record.metaBlob, tx_blob: record.blob, validated: true }
+      ? {
+          ledger_index: record.ledgerIndex,
+          meta_blob: record.metaBlob,
+          tx_blob: record.blob,
+          validated: true,
+        }
       : { ledger_index: record.ledgerIndex, meta: record.metaBlob, tx_blob: record.blob, validated: true };
   }
   if (apiVersion > 1) {

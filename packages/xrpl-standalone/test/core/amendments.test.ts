@@ -17,7 +17,8 @@ describe('amendment lists', () => {
   it('reads a comma list, a one-per-line file and only the [features] stanza of a rippled config', () => {
     expect(parseAmendmentList('AMM, fixAMMv1_1,Clawback')).toEqual(['AMM', 'fixAMMv1_1', 'Clawback']);
     expect(parseAmendmentList('# comment\nAMM\n\nfixAMMv1_2  # trailing\n')).toEqual(['AMM', 'fixAMMv1_2']);
-    const cfg = '[server]\nport_rpc\n\n[features]\n# devnet\nAMM\nSingleAssetVault\n\n[voting]\nreference_fee = 200\n';
+    const cfg =
+      '[server]\nport_rpc\n\n[features]\n# devnet\nAMM\nSingleAssetVault\n\n[voting]\nreference_fee = 200\n';
     expect(parseAmendmentList(cfg)).toEqual(['AMM', 'SingleAssetVault']);
     expect(() => parseAmendmentList('AMM, not an amendment')).toThrow(/invalid amendment name/);
   });
@@ -108,7 +109,12 @@ describe('two ledgers in one process with different amendments', () => {
       const gw = await issuer(dex);
       const alice = await funded(dex, 1000);
       await issue(dex, gw, alice, 'USD', '10');
-      await expectResult(dex, alice, { TransactionType: 'AMMCreate', Amount: '5', Amount2: usd(gw, '1'), TradingFee: 0 });
+      await expectResult(dex, alice, {
+        TransactionType: 'AMMCreate',
+        Amount: '5',
+        Amount2: usd(gw, '1'),
+        TradingFee: 0,
+      });
       const r = await request<{ amm: { lp_token: { value: string } } }>(dex, {
         command: 'amm_info',
         asset: { currency: 'XRP' },

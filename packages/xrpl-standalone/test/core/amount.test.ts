@@ -74,7 +74,9 @@ describe('currencies and amounts', () => {
   it('maps ISO codes to 160-bit values and back', () => {
     expect(currencyToHex('USD')).toBe('0000000000000000000000005553440000000000');
     expect(currencyToJson('0000000000000000000000005553440000000000')).toBe('USD');
-    expect(normalizeCurrency('0158415500000000C1F76FF6ECB0BAC600000000')).toBe('0158415500000000C1F76FF6ECB0BAC600000000');
+    expect(normalizeCurrency('0158415500000000C1F76FF6ECB0BAC600000000')).toBe(
+      '0158415500000000C1F76FF6ECB0BAC600000000',
+    );
     expect(currencyToHex('US')).toBeUndefined();
   });
 
@@ -82,7 +84,11 @@ describe('currencies and amounts', () => {
     expect(parseAmount('123')).toEqual({ kind: 'xrp', drops: 123n });
     expect(parseAmount('1.5')).toBeUndefined();
     const a = parseAmount({ currency: 'USD', issuer: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', value: '1.50' });
-    expect(a && amountToJson(a)).toEqual({ currency: 'USD', issuer: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', value: '1.5' });
+    expect(a && amountToJson(a)).toEqual({
+      currency: 'USD',
+      issuer: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+      value: '1.5',
+    });
     expect(parseAmount({ currency: 'USD', issuer: 'nope', value: '1' })).toBeUndefined();
   });
 });

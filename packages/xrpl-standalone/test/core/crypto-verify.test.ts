@@ -16,14 +16,23 @@ function highS(derHex: string): string {
   let sb = Buffer.from(hs, 'hex');
   if ((sb[0] as number) & 0x80) sb = Buffer.concat([Buffer.from([0]), sb]);
   const body = Buffer.concat([Buffer.from([2, r.length]), r, Buffer.from([2, sb.length]), sb]);
-  return Buffer.concat([Buffer.from([0x30, body.length]), body]).toString('hex').toUpperCase();
+  return Buffer.concat([Buffer.from([0x30, body.length]), body])
+    .toString('hex')
+    .toUpperCase();
 }
 
 describe('native signature verification', () => {
   for (const algorithm of ['ed25519', 'ecdsa-secp256k1'] as const) {
     it(`agrees with ripple-keypairs for ${algorithm}`, () => {
       const w = Wallet.generate(algorithm as never);
-      const blob = w.sign({ TransactionType: 'Payment', Account: w.classicAddress, Destination: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', Amount: '1', Fee: '10', Sequence: 1 } as never).tx_blob;
+      const blob = w.sign({
+        TransactionType: 'Payment',
+        Account: w.classicAddress,
+        Destination: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+        Amount: '1',
+        Fee: '10',
+        Sequence: 1,
+      } as never).tx_blob;
       const tx = decode(blob) as Record<string, string>;
       const msg = encodeForSigning(tx);
       expect(verifySignature(msg, tx.TxnSignature!, tx.SigningPubKey!)).toBe(true);

@@ -26,9 +26,22 @@ describe('owner directories', () => {
     const onPage1 = new Set(p1.Indexes as string[]);
     let n = 0;
     for (let t = seq + 1; t <= seq + 40; t++) {
-      const entry = [...view().entries()].find((e) => e.LedgerEntryType === 'Ticket' && e.TicketSequence === t)!;
+      const entry = [...view().entries()].find(
+        (e) => e.LedgerEntryType === 'Ticket' && e.TicketSequence === t,
+      )!;
       if (!onPage1.has(entry.index)) continue;
-      h.expect(w, { TransactionType: 'Payment', Destination: GENESIS_ADDRESS, Amount: String(1_000_000 + n++), TicketSequence: t, Sequence: 0 }, 'tesSUCCESS', { seq: 0 });
+      h.expect(
+        w,
+        {
+          TransactionType: 'Payment',
+          Destination: GENESIS_ADDRESS,
+          Amount: String(1_000_000 + n++),
+          TicketSequence: t,
+          Sequence: 0,
+        },
+        'tesSUCCESS',
+        { seq: 0 },
+      );
     }
     expect(n).toBe(8);
     expect(view().read(dirPageKey(root, 1n))).toBeUndefined();

@@ -4,7 +4,11 @@ import { encode, decode } from 'ripple-binary-codec';
 import { Harness, genesis } from './helpers';
 import { GENESIS_ADDRESS } from '../../src/core/ledger-node';
 
-const pay = (to: string, drops = '1000000') => ({ TransactionType: 'Payment', Destination: to, Amount: drops });
+const pay = (to: string, drops = '1000000') => ({
+  TransactionType: 'Payment',
+  Destination: to,
+  Amount: drops,
+});
 
 describe('transaction engine checks', () => {
   it('holds terPRE_SEQ transactions and applies them at the next close', () => {
@@ -100,17 +104,28 @@ describe('transaction engine checks', () => {
     const tx = decode(blob) as Record<string, unknown>;
     const tampered = encode({ ...tx, Amount: '2000000' });
     const r = h.node.submit(tampered);
-    expect(r.rpcError).toEqual({ error: 'invalidTransaction', error_exception: 'fails local checks: Invalid signature.' });
+    expect(r.rpcError).toEqual({
+      error: 'invalidTransaction',
+      error_exception: 'fails local checks: Invalid signature.',
+    });
     const badKey = encode({ ...tx, SigningPubKey: '' });
     expect(h.node.submit(badKey).engine_result).toBe('temBAD_SIGNATURE');
     expect(h.node.submit('ZZ').rpcError?.error).toBe('invalidParams');
     expect(h.node.submit('1200').rpcError?.error).toBe('invalidTransaction');
-    const memoBad = h.submit(w, { ...pay(GENESIS_ADDRESS), Memos: [{ Memo: { MemoType: Buffer.from('bad type').toString('hex') } }] });
+    const memoBad = h.submit(w, {
+      ...pay(GENESIS_ADDRESS),
+      Memos: [{ Memo: { MemoType: Buffer.from('bad type').toString('hex') } }],
+    });
     expect(memoBad.rpcError?.error_exception).toBe(
       'fails local checks: The MemoType and MemoFormat fields may only contain characters that are allowed in URLs under RFC 3986.',
     );
-    const memoBig = h.submit(w, { ...pay(GENESIS_ADDRESS), Memos: [{ Memo: { MemoData: 'AB'.repeat(1100) } }] });
-    expect(memoBig.rpcError?.error_exception).toBe('fails local checks: The memo exceeds the maximum allowed size.');
+    const memoBig = h.submit(w, {
+      ...pay(GENESIS_ADDRESS),
+      Memos: [{ Memo: { MemoData: 'AB'.repeat(1100) } }],
+    });
+    expect(memoBig.rpcError?.error_exception).toBe(
+      'fails local checks: The memo exceeds the maximum allowed size.',
+    );
     const ok = h.submit(w, {
       ...pay(GENESIS_ADDRESS),
       Memos: [{ Memo: { MemoType: Buffer.from('text/plain').toString('hex'), MemoData: 'CAFE' } }],
@@ -133,7 +148,9 @@ describe('transaction engine checks', () => {
     // fixMasterKeyAsRegularKey: any key that is neither the regular nor the master key is tefBAD_AUTH.
     expect(signedBy(other, pay(GENESIS_ADDRESS)).engine_result).toBe('tefBAD_AUTH');
     // The first key change signed by the master key is free; it is spent even when a fee was paid.
-    h.expect(w, { TransactionType: 'SetRegularKey', RegularKey: regular.classicAddress }, 'tesSUCCESS', { fee: '0' });
+    h.expect(w, { TransactionType: 'SetRegularKey', RegularKey: regular.classicAddress }, 'tesSUCCESS', {
+      fee: '0',
+    });
     expect(h.account(w.classicAddress)!.Flags).toBe(0x00010000);
     const w2 = h.wallet();
     h.expect(w2, { TransactionType: 'SetRegularKey', RegularKey: regular.classicAddress }, 'tesSUCCESS');
@@ -141,12 +158,18 @@ describe('transaction engine checks', () => {
     h.expect(w2, { TransactionType: 'SetRegularKey' }, 'telINSUF_FEE_P', { fee: '0' });
     expect(signedBy(other, pay(GENESIS_ADDRESS)).engine_result).toBe('tefBAD_AUTH');
     expect(signedBy(regular, pay(GENESIS_ADDRESS)).engine_result).toBe('tesSUCCESS');
-    expect(signedBy(regular, { TransactionType: 'AccountSet', SetFlag: 4 }).engine_result).toBe('tecNEED_MASTER_KEY');
+    expect(signedBy(regular, { TransactionType: 'AccountSet', SetFlag: 4 }).engine_result).toBe(
+      'tecNEED_MASTER_KEY',
+    );
     h.expect(w, { TransactionType: 'AccountSet', SetFlag: 4 }, 'tesSUCCESS');
     h.expect(w, pay(GENESIS_ADDRESS), 'tefMASTER_DISABLED');
-    expect(signedBy(regular, { TransactionType: 'SetRegularKey' }).engine_result).toBe('tecNO_ALTERNATIVE_KEY');
+    expect(signedBy(regular, { TransactionType: 'SetRegularKey' }).engine_result).toBe(
+      'tecNO_ALTERNATIVE_KEY',
+    );
     const blackhole = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
-    expect(signedBy(regular, { TransactionType: 'SetRegularKey', RegularKey: blackhole }).engine_result).toBe('tesSUCCESS');
+    expect(signedBy(regular, { TransactionType: 'SetRegularKey', RegularKey: blackhole }).engine_result).toBe(
+      'tesSUCCESS',
+    );
     expect(h.account(w.classicAddress)!.RegularKey).toBe(blackhole);
     expect(signedBy(regular, pay(GENESIS_ADDRESS)).engine_result).toBe('tefBAD_AUTH');
   });
@@ -158,14 +181,18 @@ describe('transaction engine checks', () => {
     h.expect(w, { TransactionType: 'SetRegularKey', RegularKey: regular.classicAddress }, 'tesSUCCESS');
     h.expect(w, { TransactionType: 'SetRegularKey' }, 'tesSUCCESS');
     expect(h.account(w.classicAddress)!.RegularKey).toBeUndefined();
-    expect(h.node.submit(h.sign(regular, { ...pay(GENESIS_ADDRESS), Account: w.classicAddress })).engine_result).toBe('tefBAD_AUTH');
+    expect(
+      h.node.submit(h.sign(regular, { ...pay(GENESIS_ADDRESS), Account: w.classicAddress })).engine_result,
+    ).toBe('tefBAD_AUTH');
   });
 
   it('creates and uses tickets', () => {
     const h = new Harness();
     const w = h.wallet();
     const seq = h.nextSeq(w.classicAddress);
-    expect(h.node.submit(h.signRaw(w, { TransactionType: 'TicketCreate', TicketCount: 0 })).engine_result).toBe('temINVALID_COUNT');
+    expect(
+      h.node.submit(h.signRaw(w, { TransactionType: 'TicketCreate', TicketCount: 0 })).engine_result,
+    ).toBe('temINVALID_COUNT');
     h.expect(w, { TransactionType: 'TicketCreate', TicketCount: 2 }, 'tesSUCCESS');
     const acct = h.account(w.classicAddress)!;
     expect(acct.TicketCount).toBe(2);
@@ -177,7 +204,9 @@ describe('transaction engine checks', () => {
     useTicket(seq + 2, 'tesSUCCESS');
     useTicket(seq + 2, 'tefALREADY');
     useTicket(seq + 2, 'tefNO_TICKET', '2000000');
-    expect(h.node.submit(h.signRaw(w, { ...pay(GENESIS_ADDRESS), TicketSequence: seq + 1 })).engine_result).toBe('temSEQ_AND_TICKET');
+    expect(
+      h.node.submit(h.signRaw(w, { ...pay(GENESIS_ADDRESS), TicketSequence: seq + 1 })).engine_result,
+    ).toBe('temSEQ_AND_TICKET');
     useTicket(seq + 1, 'tesSUCCESS');
     const after = h.account(w.classicAddress)!;
     expect(after.TicketCount).toBeUndefined();
@@ -203,14 +232,26 @@ describe('transaction engine checks', () => {
     h.expect(w, del, 'tecTOO_SOON', { fee: '200000' });
     h.expect(w, { TransactionType: 'TicketCreate', TicketCount: 1 }, 'tesSUCCESS');
     // An open offer is deletable too (it goes with the account).
-    h.expect(w, { TransactionType: 'OfferCreate', TakerGets: '1000000', TakerPays: { currency: 'USD', issuer: GENESIS_ADDRESS, value: '1' } }, 'tesSUCCESS');
+    h.expect(
+      w,
+      {
+        TransactionType: 'OfferCreate',
+        TakerGets: '1000000',
+        TakerPays: { currency: 'USD', issuer: GENESIS_ADDRESS, value: '1' },
+      },
+      'tesSUCCESS',
+    );
     expect(h.account(w.classicAddress)!.OwnerCount).toBe(2);
     for (let i = 0; i < 259; i++) h.close();
     const before = h.balance(GENESIS_ADDRESS);
     const r = h.expect(w, del, 'tesSUCCESS', { fee: '200000' });
     expect(h.account(w.classicAddress)).toBeUndefined();
     const leftovers = [...h.node.current().entries()].filter(
-      (e) => e.Account === w.classicAddress || e.Owner === w.classicAddress || e.LedgerEntryType === 'Offer' || (e.LedgerEntryType === 'DirectoryNode' && e.TakerPaysCurrency !== undefined),
+      (e) =>
+        e.Account === w.classicAddress ||
+        e.Owner === w.classicAddress ||
+        e.LedgerEntryType === 'Offer' ||
+        (e.LedgerEntryType === 'DirectoryNode' && e.TakerPaysCurrency !== undefined),
     );
     expect(leftovers).toEqual([]);
     const delivered = BigInt(h.node.txByHash(r.hash)!.meta.delivered_amount as string);

@@ -17,7 +17,10 @@ describe('bad input never throws and never changes state unless applied', () => 
     const r = rng(42);
     const valid = [
       h.sign(w, { TransactionType: 'Payment', Destination: GENESIS_ADDRESS, Amount: '1000' }),
-      h.sign(w, { TransactionType: 'TrustSet', LimitAmount: { currency: 'USD', issuer: GENESIS_ADDRESS, value: '5' } }),
+      h.sign(w, {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: 'USD', issuer: GENESIS_ADDRESS, value: '5' },
+      }),
       h.sign(genesis, { TransactionType: 'AccountSet', SetFlag: 8, Memos: [{ Memo: { MemoData: 'AB' } }] }),
     ];
     const snapshot = () => JSON.stringify([...h.node.current().entries()]);
@@ -27,9 +30,18 @@ describe('bad input never throws and never changes state unless applied', () => 
       const kind = i % 4;
       if (kind === 0) {
         const at = Math.floor(r() * (base.length / 2)) * 2;
-        blob = base.slice(0, at) + Math.floor(r() * 256).toString(16).padStart(2, '0').toUpperCase() + base.slice(at + 2);
+        blob =
+          base.slice(0, at) +
+          Math.floor(r() * 256)
+            .toString(16)
+            .padStart(2, '0')
+            .toUpperCase() +
+          base.slice(at + 2);
       } else if (kind === 1) blob = base.slice(0, Math.floor(r() * base.length));
-      else if (kind === 2) blob = Array.from({ length: 2 + Math.floor(r() * 200) }, () => Math.floor(r() * 16).toString(16)).join('');
+      else if (kind === 2)
+        blob = Array.from({ length: 2 + Math.floor(r() * 200) }, () =>
+          Math.floor(r() * 16).toString(16),
+        ).join('');
       else blob = base + 'E1'.repeat(1 + Math.floor(r() * 3));
       const before = snapshot();
       const res = h.node.submit(blob);
@@ -38,6 +50,8 @@ describe('bad input never throws and never changes state unless applied', () => 
     }
     // The ledger still closes and the valid transactions still apply.
     h.close();
-    expect(h.submit(w, { TransactionType: 'Payment', Destination: GENESIS_ADDRESS, Amount: '1000' }).engine_result).toBe('tesSUCCESS');
+    expect(
+      h.submit(w, { TransactionType: 'Payment', Destination: GENESIS_ADDRESS, Amount: '1000' }).engine_result,
+    ).toBe('tesSUCCESS');
   });
 });

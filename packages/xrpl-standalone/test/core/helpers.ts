@@ -66,23 +66,38 @@ export class Harness {
     return encode(prepared);
   }
 
-  submit(wallet: Wallet, tx: Record<string, unknown>, opts: { seq?: number; fee?: string } = {}): SubmitResult {
+  submit(
+    wallet: Wallet,
+    tx: Record<string, unknown>,
+    opts: { seq?: number; fee?: string } = {},
+  ): SubmitResult {
     const r = this.node.submit(this.sign(wallet, tx, opts));
     assertNoEngineError();
     return r;
   }
 
   /** Submit and insist on a specific engine result. */
-  expect(wallet: Wallet, tx: Record<string, unknown>, result: string, opts: { seq?: number; fee?: string } = {}): SubmitResult {
+  expect(
+    wallet: Wallet,
+    tx: Record<string, unknown>,
+    result: string,
+    opts: { seq?: number; fee?: string } = {},
+  ): SubmitResult {
     const r = this.submit(wallet, tx, opts);
     if (r.engine_result !== result) {
-      throw new Error(`expected ${result}, got ${r.engine_result || JSON.stringify(r.rpcError)} for ${JSON.stringify(tx)}`);
+      throw new Error(
+        `expected ${result}, got ${r.engine_result || JSON.stringify(r.rpcError)} for ${JSON.stringify(tx)}`,
+      );
     }
     return r;
   }
 
   fund(address: string, drops: bigint = 1_000_000_000n): void {
-    this.expect(genesis, { TransactionType: 'Payment', Destination: address, Amount: drops.toString() }, 'tesSUCCESS');
+    this.expect(
+      genesis,
+      { TransactionType: 'Payment', Destination: address, Amount: drops.toString() },
+      'tesSUCCESS',
+    );
   }
 
   wallet(drops: bigint = 1_000_000_000n): Wallet {

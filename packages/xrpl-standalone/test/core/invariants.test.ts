@@ -49,7 +49,11 @@ describe('ledger invariants under random traffic', () => {
     const issuers = [h.wallet(), h.wallet()];
     const users = [h.wallet(50_000_000n), h.wallet(50_000_000n), h.wallet(3_000_000n)];
     h.expect(issuers[0] as Wallet, { TransactionType: 'AccountSet', SetFlag: 8 }, 'tesSUCCESS');
-    h.expect(issuers[1] as Wallet, { TransactionType: 'AccountSet', TransferRate: 1_010_000_000, SetFlag: 8 }, 'tesSUCCESS');
+    h.expect(
+      issuers[1] as Wallet,
+      { TransactionType: 'AccountSet', TransferRate: 1_010_000_000, SetFlag: 8 },
+      'tesSUCCESS',
+    );
     const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)] as T;
     const currencies = ['USD', 'EUR'];
     const counts = new Map<string, number>();
@@ -61,25 +65,50 @@ describe('ledger invariants under random traffic', () => {
       let tx: Record<string, unknown>;
       if (roll < 0.3) {
         const flags = r() < 0.5 ? 0x00020000 : 0;
-        tx = { TransactionType: 'TrustSet', LimitAmount: { currency, issuer: issuer.classicAddress, value: String(Math.floor(r() * 3) * 50) }, Flags: flags };
+        tx = {
+          TransactionType: 'TrustSet',
+          LimitAmount: { currency, issuer: issuer.classicAddress, value: String(Math.floor(r() * 3) * 50) },
+          Flags: flags,
+        };
       } else if (roll < 0.5) {
         const to = pick(users);
-        tx = { TransactionType: 'Payment', Destination: to.classicAddress, Amount: { currency, issuer: issuer.classicAddress, value: String(1 + Math.floor(r() * 40)) }, ...(r() < 0.5 ? { SendMax: { currency, issuer: issuer.classicAddress, value: '45' } } : {}) };
+        tx = {
+          TransactionType: 'Payment',
+          Destination: to.classicAddress,
+          Amount: { currency, issuer: issuer.classicAddress, value: String(1 + Math.floor(r() * 40)) },
+          ...(r() < 0.5 ? { SendMax: { currency, issuer: issuer.classicAddress, value: '45' } } : {}),
+        };
         if (to === who) continue;
       } else if (roll < 0.7) {
-        h.submit(issuer, { TransactionType: 'Payment', Destination: who.classicAddress, Amount: { currency, issuer: issuer.classicAddress, value: String(1 + Math.floor(r() * 30)) } });
+        h.submit(issuer, {
+          TransactionType: 'Payment',
+          Destination: who.classicAddress,
+          Amount: { currency, issuer: issuer.classicAddress, value: String(1 + Math.floor(r() * 30)) },
+        });
         continue;
       } else if (roll < 0.8) {
-        tx = { TransactionType: 'Payment', Destination: issuer.classicAddress, Amount: { currency, issuer: issuer.classicAddress, value: String(1 + Math.floor(r() * 30)) }, Flags: 0x00020000 };
+        tx = {
+          TransactionType: 'Payment',
+          Destination: issuer.classicAddress,
+          Amount: { currency, issuer: issuer.classicAddress, value: String(1 + Math.floor(r() * 30)) },
+          Flags: 0x00020000,
+        };
       } else if (roll < 0.9) {
         tx = { TransactionType: 'TicketCreate', TicketCount: 1 + Math.floor(r() * 3) };
       } else {
-        tx = { TransactionType: 'Payment', Destination: pick(issuers).classicAddress, Amount: String(1_000_000 + Math.floor(r() * 5_000_000)) };
+        tx = {
+          TransactionType: 'Payment',
+          Destination: pick(issuers).classicAddress,
+          Amount: String(1_000_000 + Math.floor(r() * 5_000_000)),
+        };
       }
       const res = h.submit(who, tx);
       counts.set(res.engine_result, (counts.get(res.engine_result) ?? 0) + 1);
       expect(res.rpcError).toBeUndefined();
-      expect(res.engine_result.startsWith('tes') || res.engine_result.startsWith('tec'), `${res.engine_result} for ${JSON.stringify(tx)}`).toBe(true);
+      expect(
+        res.engine_result.startsWith('tes') || res.engine_result.startsWith('tec'),
+        `${res.engine_result} for ${JSON.stringify(tx)}`,
+      ).toBe(true);
       if (step % 25 === 24) {
         h.close();
         checkInvariants(h.node.validated());

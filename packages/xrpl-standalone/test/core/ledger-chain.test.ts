@@ -3,9 +3,19 @@ import { Wallet } from 'xrpl';
 import { Harness, genesis } from './helpers';
 import { LedgerNode, GENESIS_ADDRESS } from '../../src/core/ledger-node';
 import type { ClosedLedgerRecord } from '../../src/core/contract';
-import { accountRootKey, amendmentsKey, feeSettingsKey, skipListKey, trustLineKey } from '../../src/core/keylets';
+import {
+  accountRootKey,
+  amendmentsKey,
+  feeSettingsKey,
+  skipListKey,
+  trustLineKey,
+} from '../../src/core/keylets';
 
-const pay = (to: string, drops = '1000000') => ({ TransactionType: 'Payment', Destination: to, Amount: drops });
+const pay = (to: string, drops = '1000000') => ({
+  TransactionType: 'Payment',
+  Destination: to,
+  Amount: drops,
+});
 
 describe('ledger chain', () => {
   it('links ledgers by parent hash, rounds close times and keeps the skip list', () => {
@@ -29,10 +39,16 @@ describe('ledger chain', () => {
   it('starts with the genesis account, fee settings and enabled amendments', () => {
     const h = new Harness({ baseFee: 200n, reserveBase: 20_000_000n, reserveIncrement: 5_000_000n });
     const fees = h.node.validated().read(feeSettingsKey())!;
-    expect(fees).toMatchObject({ BaseFeeDrops: '200', ReserveBaseDrops: '20000000', ReserveIncrementDrops: '5000000' });
+    expect(fees).toMatchObject({
+      BaseFeeDrops: '200',
+      ReserveBaseDrops: '20000000',
+      ReserveIncrementDrops: '5000000',
+    });
     const amendments = h.node.validated().read(amendmentsKey())!;
     // rippled's feature ID for AMM.
-    expect(amendments.Amendments).toContain('8CC0774A3BF66D1D22E76BBDA8E8A232E6B6313834301B3B23E8601196AE6455');
+    expect(amendments.Amendments).toContain(
+      '8CC0774A3BF66D1D22E76BBDA8E8A232E6B6313834301B3B23E8601196AE6455',
+    );
     expect(h.node.ledger({ ledger_index: 1 })!.header.close_time).toBe(0);
   });
 
@@ -79,7 +95,9 @@ describe('ledger chain', () => {
     const p3 = h.node.accountTx({ account: w.classicAddress, limit: 2, marker: p2.marker });
     expect(p3.transactions).toHaveLength(1);
     expect(p3.marker).toBeUndefined();
-    expect(h.node.accountTx({ account: w.classicAddress, ledgerIndexMin: 4, ledgerIndexMax: 4 }).transactions).toHaveLength(3);
+    expect(
+      h.node.accountTx({ account: w.classicAddress, ledgerIndexMin: 4, ledgerIndexMax: 4 }).transactions,
+    ).toHaveLength(3);
     // The genesis account sees the funding payment as well.
     expect(h.node.accountTx({ account: GENESIS_ADDRESS }).transactions.length).toBe(5);
   });
@@ -90,9 +108,24 @@ describe('ledger chain', () => {
     h.node.onLedgerClosed((r) => records.push(JSON.parse(JSON.stringify(r)) as ClosedLedgerRecord));
     const issuer = h.wallet();
     const alice = h.wallet();
-    h.expect(alice, { TransactionType: 'TrustSet', LimitAmount: { currency: 'USD', issuer: issuer.classicAddress, value: '10' } }, 'tesSUCCESS');
+    h.expect(
+      alice,
+      {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: 'USD', issuer: issuer.classicAddress, value: '10' },
+      },
+      'tesSUCCESS',
+    );
     h.close();
-    const r = h.expect(issuer, { TransactionType: 'Payment', Destination: alice.classicAddress, Amount: { currency: 'USD', issuer: issuer.classicAddress, value: '4' } }, 'tesSUCCESS');
+    const r = h.expect(
+      issuer,
+      {
+        TransactionType: 'Payment',
+        Destination: alice.classicAddress,
+        Amount: { currency: 'USD', issuer: issuer.classicAddress, value: '4' },
+      },
+      'tesSUCCESS',
+    );
     h.close();
     const restored = new LedgerNode();
     const warn = vi.spyOn(console, 'warn');
@@ -111,7 +144,9 @@ describe('ledger chain', () => {
     );
     expect(restored.accountTx({ account: alice.classicAddress }).transactions.length).toBe(3);
     // The restored node keeps working.
-    const next = restored.submit(h.sign(genesis, pay(alice.classicAddress), { seq: h.nextSeq(GENESIS_ADDRESS) }));
+    const next = restored.submit(
+      h.sign(genesis, pay(alice.classicAddress), { seq: h.nextSeq(GENESIS_ADDRESS) }),
+    );
     expect(next.engine_result).toBe('tesSUCCESS');
   });
 
@@ -119,22 +154,50 @@ describe('ledger chain', () => {
     const h = new Harness();
     const issuer = h.wallet();
     const alice = h.wallet();
-    const first = h.node.txByHash(h.node.accountTx({ account: alice.classicAddress }).transactions[0]?.hash ?? '')
-      ?? h.node.current().transactions.find((t) => t.tx.Destination === alice.classicAddress)!;
-    const r = h.expect(alice, { TransactionType: 'TrustSet', LimitAmount: { currency: 'USD', issuer: issuer.classicAddress, value: '10' } }, 'tesSUCCESS');
-    const meta = h.node.txByHash(r.hash)!.meta as { AffectedNodes: Array<Record<string, Record<string, unknown>>> };
-    const kinds = meta.AffectedNodes.map((n) => Object.keys(n)[0] + ':' + (Object.values(n)[0] as { LedgerEntryType: string }).LedgerEntryType);
+    const first =
+      h.node.txByHash(h.node.accountTx({ account: alice.classicAddress }).transactions[0]?.hash ?? '') ??
+      h.node.current().transactions.find((t) => t.tx.Destination === alice.classicAddress)!;
+    const r = h.expect(
+      alice,
+      {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: 'USD', issuer: issuer.classicAddress, value: '10' },
+      },
+      'tesSUCCESS',
+    );
+    const meta = h.node.txByHash(r.hash)!.meta as {
+      AffectedNodes: Array<Record<string, Record<string, unknown>>>;
+    };
+    const kinds = meta.AffectedNodes.map(
+      (n) => Object.keys(n)[0] + ':' + (Object.values(n)[0] as { LedgerEntryType: string }).LedgerEntryType,
+    );
     expect(kinds.sort()).toEqual(
       // Both sides get an owner directory entry; only the holder pays the reserve.
-      ['CreatedNode:DirectoryNode', 'CreatedNode:DirectoryNode', 'CreatedNode:RippleState', 'ModifiedNode:AccountRoot', 'ModifiedNode:AccountRoot'].sort(),
+      [
+        'CreatedNode:DirectoryNode',
+        'CreatedNode:DirectoryNode',
+        'CreatedNode:RippleState',
+        'ModifiedNode:AccountRoot',
+        'ModifiedNode:AccountRoot',
+      ].sort(),
     );
-    const aliceNode = meta.AffectedNodes.map((n) => n.ModifiedNode).find((m) => m && (m.FinalFields as { Account: string }).Account === alice.classicAddress)!;
+    const aliceNode = meta.AffectedNodes.map((n) => n.ModifiedNode).find(
+      (m) => m && (m.FinalFields as { Account: string }).Account === alice.classicAddress,
+    )!;
     expect(aliceNode.PreviousTxnID).toBe(first.hash);
-    expect(aliceNode.PreviousFields).toEqual({ Balance: expect.any(String), OwnerCount: 0, Sequence: expect.any(Number) });
-    const issuerNode = meta.AffectedNodes.map((n) => n.ModifiedNode).find((m) => m && (m.FinalFields as { Account: string }).Account === issuer.classicAddress)!;
+    expect(aliceNode.PreviousFields).toEqual({
+      Balance: expect.any(String),
+      OwnerCount: 0,
+      Sequence: expect.any(Number),
+    });
+    const issuerNode = meta.AffectedNodes.map((n) => n.ModifiedNode).find(
+      (m) => m && (m.FinalFields as { Account: string }).Account === issuer.classicAddress,
+    )!;
     expect(issuerNode.PreviousFields).toBeUndefined();
     expect(h.account(issuer.classicAddress)!.PreviousTxnID).toBe(r.hash);
-    const dir = meta.AffectedNodes.map((n) => n.CreatedNode).find((c) => c?.LedgerEntryType === 'DirectoryNode')!;
+    const dir = meta.AffectedNodes.map((n) => n.CreatedNode).find(
+      (c) => c?.LedgerEntryType === 'DirectoryNode',
+    )!;
     expect(Object.keys(dir.NewFields as object).sort()).toEqual(['Owner', 'RootIndex']);
   });
 });

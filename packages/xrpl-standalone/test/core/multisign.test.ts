@@ -10,11 +10,31 @@ describe('multi-signing', () => {
     const w = h.wallet();
     const [a, b, c] = [Wallet.generate(), Wallet.generate(), h.wallet()];
     const raw = (tx: Record<string, unknown>) => h.node.submit(h.signRaw(w, tx)).engine_result;
-    const entry = (acct: string, weight: number) => ({ SignerEntry: { Account: acct, SignerWeight: weight } });
-    expect(raw({ TransactionType: 'SignerListSet', SignerQuorum: 3, SignerEntries: [entry(a.classicAddress, 1), entry(b.classicAddress, 1)] })).toBe('temBAD_QUORUM');
-    expect(raw({ TransactionType: 'SignerListSet', SignerQuorum: 1, SignerEntries: [entry(w.classicAddress, 1)] })).toBe('temBAD_SIGNER');
-    expect(raw({ TransactionType: 'SignerListSet', SignerQuorum: 1, SignerEntries: [entry(a.classicAddress, 0)] })).toBe('temBAD_WEIGHT');
-    h.expect(w, { TransactionType: 'SignerListSet', SignerQuorum: 2, SignerEntries: [entry(a.classicAddress, 1), entry(b.classicAddress, 1), entry(c.classicAddress, 2)] }, 'tesSUCCESS');
+    const entry = (acct: string, weight: number) => ({
+      SignerEntry: { Account: acct, SignerWeight: weight },
+    });
+    expect(
+      raw({
+        TransactionType: 'SignerListSet',
+        SignerQuorum: 3,
+        SignerEntries: [entry(a.classicAddress, 1), entry(b.classicAddress, 1)],
+      }),
+    ).toBe('temBAD_QUORUM');
+    expect(
+      raw({ TransactionType: 'SignerListSet', SignerQuorum: 1, SignerEntries: [entry(w.classicAddress, 1)] }),
+    ).toBe('temBAD_SIGNER');
+    expect(
+      raw({ TransactionType: 'SignerListSet', SignerQuorum: 1, SignerEntries: [entry(a.classicAddress, 0)] }),
+    ).toBe('temBAD_WEIGHT');
+    h.expect(
+      w,
+      {
+        TransactionType: 'SignerListSet',
+        SignerQuorum: 2,
+        SignerEntries: [entry(a.classicAddress, 1), entry(b.classicAddress, 1), entry(c.classicAddress, 2)],
+      },
+      'tesSUCCESS',
+    );
     expect(h.account(w.classicAddress)!.OwnerCount).toBe(1);
     const list = h.node.current().read(signerListKey(w.classicAddress))!;
     expect(list.SignerQuorum).toBe(2);
@@ -50,15 +70,33 @@ describe('multi-signing', () => {
 
     // Accounts without a list cannot be multi-signed.
     const other = h.wallet();
-    const tx = { TransactionType: 'Payment', Account: other.classicAddress, Destination: GENESIS_ADDRESS, Amount: '1', Fee: '30', Sequence: h.nextSeq(other.classicAddress), SigningPubKey: '' } as unknown as SubmittableTransaction;
-    expect(h.node.submit(multisign([a.sign(tx, true).tx_blob, b.sign(tx, true).tx_blob])).engine_result).toBe('tefNOT_MULTI_SIGNING');
+    const tx = {
+      TransactionType: 'Payment',
+      Account: other.classicAddress,
+      Destination: GENESIS_ADDRESS,
+      Amount: '1',
+      Fee: '30',
+      Sequence: h.nextSeq(other.classicAddress),
+      SigningPubKey: '',
+    } as unknown as SubmittableTransaction;
+    expect(h.node.submit(multisign([a.sign(tx, true).tx_blob, b.sign(tx, true).tx_blob])).engine_result).toBe(
+      'tefNOT_MULTI_SIGNING',
+    );
   });
 
   it('removes the signer list and its reserve', () => {
     const h = new Harness();
     const w = h.wallet();
     const a = Wallet.generate();
-    h.expect(w, { TransactionType: 'SignerListSet', SignerQuorum: 1, SignerEntries: [{ SignerEntry: { Account: a.classicAddress, SignerWeight: 1 } }] }, 'tesSUCCESS');
+    h.expect(
+      w,
+      {
+        TransactionType: 'SignerListSet',
+        SignerQuorum: 1,
+        SignerEntries: [{ SignerEntry: { Account: a.classicAddress, SignerWeight: 1 } }],
+      },
+      'tesSUCCESS',
+    );
     h.expect(w, { TransactionType: 'SignerListSet', SignerQuorum: 0 }, 'tesSUCCESS');
     expect(h.account(w.classicAddress)!.OwnerCount).toBe(0);
     expect(h.node.current().read(signerListKey(w.classicAddress))).toBeUndefined();

@@ -8,10 +8,40 @@ describe('fast serializer', () => {
     const h = new Harness();
     const issuer = h.wallet();
     const alice = h.wallet();
-    h.expect(issuer, { TransactionType: 'AccountSet', SetFlag: 8, Domain: 'AABB', TransferRate: 1_002_000_000 }, 'tesSUCCESS');
-    h.expect(alice, { TransactionType: 'TrustSet', LimitAmount: { currency: 'USD', issuer: issuer.classicAddress, value: '1000' } }, 'tesSUCCESS');
-    h.expect(alice, { TransactionType: 'TrustSet', LimitAmount: { currency: '0158415500000000C1F76FF6ECB0BAC600000000', issuer: issuer.classicAddress, value: '1e-20' } }, 'tesSUCCESS');
-    h.expect(issuer, { TransactionType: 'Payment', Destination: alice.classicAddress, Amount: { currency: 'USD', issuer: issuer.classicAddress, value: '123.456789' } }, 'tesSUCCESS');
+    h.expect(
+      issuer,
+      { TransactionType: 'AccountSet', SetFlag: 8, Domain: 'AABB', TransferRate: 1_002_000_000 },
+      'tesSUCCESS',
+    );
+    h.expect(
+      alice,
+      {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: 'USD', issuer: issuer.classicAddress, value: '1000' },
+      },
+      'tesSUCCESS',
+    );
+    h.expect(
+      alice,
+      {
+        TransactionType: 'TrustSet',
+        LimitAmount: {
+          currency: '0158415500000000C1F76FF6ECB0BAC600000000',
+          issuer: issuer.classicAddress,
+          value: '1e-20',
+        },
+      },
+      'tesSUCCESS',
+    );
+    h.expect(
+      issuer,
+      {
+        TransactionType: 'Payment',
+        Destination: alice.classicAddress,
+        Amount: { currency: 'USD', issuer: issuer.classicAddress, value: '123.456789' },
+      },
+      'tesSUCCESS',
+    );
     h.expect(alice, { TransactionType: 'TicketCreate', TicketCount: 3 }, 'tesSUCCESS');
     h.close();
     const view = h.node.validated();
@@ -29,7 +59,14 @@ describe('fast serializer', () => {
   });
 
   it('encodes negative and zero amounts like the codec', () => {
-    const base = { LedgerEntryType: 'RippleState', Flags: 0, LowNode: '0', HighNode: 'a', PreviousTxnID: '0'.repeat(64), PreviousTxnLgrSeq: 1 };
+    const base = {
+      LedgerEntryType: 'RippleState',
+      Flags: 0,
+      LowNode: '0',
+      HighNode: 'a',
+      PreviousTxnID: '0'.repeat(64),
+      PreviousTxnLgrSeq: 1,
+    };
     for (const value of ['0', '-1.5', '9999999999999999e80', '1e-81', '-0.000001']) {
       const entry = {
         ...base,

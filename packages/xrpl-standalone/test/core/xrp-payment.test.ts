@@ -14,7 +14,11 @@ describe('XRP payments', () => {
   it('funds a new account, charges the fee and reports exact balance changes', () => {
     const h = new Harness();
     const w = Wallet.generate();
-    const r = h.submit(genesis, { TransactionType: 'Payment', Destination: w.classicAddress, Amount: '25000000' });
+    const r = h.submit(genesis, {
+      TransactionType: 'Payment',
+      Destination: w.classicAddress,
+      Amount: '25000000',
+    });
     expect(r.engine_result).toBe('tesSUCCESS');
     expect(r.applied).toBe(true);
     expect(h.balance(w.classicAddress)).toBe(25_000_000n);

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { Num } from '../../src/core/number';
 import { XRP_ISSUE, amt, amtText, xrpDrops, type Issue } from '../../src/amm/amount';
 import { DEFAULT_AMENDMENTS, Rules, withRules } from '../../src/core/amendments';
-import { ammAssetIn, ammLPTokens, lpTokensOut, lpTokensIn, ammAssetOut, swapAssetIn, swapAssetOut } from '../../src/amm/math';
+import {
+  ammAssetIn,
+  ammLPTokens,
+  lpTokensOut,
+  lpTokensIn,
+  ammAssetOut,
+  swapAssetIn,
+  swapAssetOut,
+} from '../../src/amm/math';
 import { equalDepositTokens, singleDeposit } from '../../src/amm/deposit';
 import { equalWithdrawTokens, singleWithdraw } from '../../src/amm/withdraw';
 import { ammIndex, ammLptCurrency, ammAccountId } from '../../src/amm/ids';
@@ -98,7 +106,14 @@ describe('LP token formulas (fixAMMv1_3 rounding)', () => {
   });
 
   it('withdrawing every LP token empties both sides exactly', () => {
-    const ctx = { balance: poolXrp, balance2: poolUsd, lptBalance: lpt, lpHolding: lpt, tfee: 0, withdrawAll: true };
+    const ctx = {
+      balance: poolXrp,
+      balance2: poolUsd,
+      lptBalance: lpt,
+      lpHolding: lpt,
+      tfee: 0,
+      withdrawAll: true,
+    };
     const res = equalWithdrawTokens(ctx, lpt);
     if (!('plan' in res)) throw new Error(res.ter);
     expect(amtText(res.plan.amount)).toBe('10000000000');
@@ -124,7 +139,9 @@ describe('identifiers', () => {
     expect(c).toMatch(/^03[0-9A-F]{38}$/);
     expect(ammLptCurrency('USD', 'XRP')).toBe(c);
     expect(ammIndex(XRP_ISSUE, USD)).toBe(ammIndex(USD, XRP_ISSUE));
-    expect(ammAccountId(0, '00'.repeat(32), ammIndex(XRP_ISSUE, USD))).toMatch(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/);
+    expect(ammAccountId(0, '00'.repeat(32), ammIndex(XRP_ISSUE, USD))).toMatch(
+      /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/,
+    );
   });
 });
 

@@ -2,7 +2,20 @@
 // token amounts are worked out from the XLS-30 formulas with rippled's rounding (see comments).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Wallet } from 'xrpl';
-import { type Dex, expectResult, funded, issue, issuer, startDex, submit, submitRaw, tokenBalance, usd, xrpBalance, request } from './helpers';
+import {
+  type Dex,
+  expectResult,
+  funded,
+  issue,
+  issuer,
+  startDex,
+  submit,
+  submitRaw,
+  tokenBalance,
+  usd,
+  xrpBalance,
+  request,
+} from './helpers';
 
 const XRP = { currency: 'XRP' };
 
@@ -36,9 +49,15 @@ describe('AMMCreate', () => {
     const before = await xrpBalance(dex, alice.address);
     const base = { TransactionType: 'AMMCreate', Amount: '10000000000', Amount2: usd(gw, '10000') };
     expect(await submitRaw(dex, alice, { ...base, TradingFee: 1001 }, '200000')).toBe('temBAD_FEE');
-    expect(await submitRaw(dex, alice, { ...base, Amount2: '5000000', TradingFee: 0 }, '200000')).toBe('temBAD_AMM_TOKENS');
-    expect(await submitRaw(dex, alice, { ...base, Amount: '0', TradingFee: 0 }, '200000')).toBe('temBAD_AMOUNT');
-    expect(await submitRaw(dex, alice, { ...base, Amount2: usd(gw, '-5'), TradingFee: 0 }, '200000')).toBe('temBAD_AMOUNT');
+    expect(await submitRaw(dex, alice, { ...base, Amount2: '5000000', TradingFee: 0 }, '200000')).toBe(
+      'temBAD_AMM_TOKENS',
+    );
+    expect(await submitRaw(dex, alice, { ...base, Amount: '0', TradingFee: 0 }, '200000')).toBe(
+      'temBAD_AMOUNT',
+    );
+    expect(await submitRaw(dex, alice, { ...base, Amount2: usd(gw, '-5'), TradingFee: 0 }, '200000')).toBe(
+      'temBAD_AMOUNT',
+    );
     // the fee must be one owner reserve
     expect(await submitRaw(dex, alice, { ...base, TradingFee: 0 }, '10')).toBe('telINSUF_FEE_P');
     expect(await xrpBalance(dex, alice.address)).toBe(before);
@@ -47,13 +66,23 @@ describe('AMMCreate', () => {
   it('needs DefaultRipple on the issuer (terNO_RIPPLE)', async () => {
     const plain = await funded(dex);
     await issue(dex, plain, alice, 'EUR', '100');
-    const r = await submit(dex, alice, { TransactionType: 'AMMCreate', Amount: '1000000', Amount2: { currency: 'EUR', issuer: plain.address, value: '10' }, TradingFee: 0 });
+    const r = await submit(dex, alice, {
+      TransactionType: 'AMMCreate',
+      Amount: '1000000',
+      Amount2: { currency: 'EUR', issuer: plain.address, value: '10' },
+      TradingFee: 0,
+    });
     expect(r.result).toBe('terNO_RIPPLE');
   });
 
   it('creates the pool: sqrt(A*B) LP tokens, creator vote and auction slot, fee = owner reserve', async () => {
     const before = await xrpBalance(dex, alice.address);
-    const r = await expectResult(dex, alice, { TransactionType: 'AMMCreate', Amount: '10000000000', Amount2: usd(gw, '10000'), TradingFee: 500 });
+    const r = await expectResult(dex, alice, {
+      TransactionType: 'AMMCreate',
+      Amount: '10000000000',
+      Amount2: usd(gw, '10000'),
+      TradingFee: 500,
+    });
     // xrpl.js autofills the AMMCreate fee as one owner reserve (0.2 XRP)
     expect((r.tx as { Fee: string }).Fee).toBe('200000');
     expect(before - (await xrpBalance(dex, alice.address))).toBe(10_000_000_000n + 200_000n);
@@ -74,7 +103,10 @@ describe('AMMCreate', () => {
     expect((slot.price as { value: string }).value).toBe('0');
     expect(await tokenBalance(dex, alice.address, lpt.issuer, lpt.currency)).toBe('10000000');
     // the AMM object is readable by account too, and its pseudo-account has AMMID and no master key
-    const byAccount = await request<{ amm: { lp_token: unknown } }>(dex, { command: 'amm_info', amm_account: String(info.account) });
+    const byAccount = await request<{ amm: { lp_token: unknown } }>(dex, {
+      command: 'amm_info',
+      amm_account: String(info.account),
+    });
     expect(byAccount.amm.lp_token).toEqual(info.lp_token);
     const acct = await dex.client.request({ command: 'account_info', account: String(info.account) });
     expect(acct.result.account_data.Flags & 0x00100000).toBe(0x00100000);
@@ -83,7 +115,12 @@ describe('AMMCreate', () => {
 
   it('refuses a second pool for the same pair (tecDUPLICATE), charging the fee', async () => {
     const before = await xrpBalance(dex, alice.address);
-    const r = await submit(dex, alice, { TransactionType: 'AMMCreate', Amount2: '1000000', Amount: usd(gw, '10'), TradingFee: 0 });
+    const r = await submit(dex, alice, {
+      TransactionType: 'AMMCreate',
+      Amount2: '1000000',
+      Amount: usd(gw, '10'),
+      TradingFee: 0,
+    });
     expect(r.result).toBe('tecDUPLICATE');
     expect(before - (await xrpBalance(dex, alice.address))).toBe(200_000n);
   });
@@ -91,15 +128,29 @@ describe('AMMCreate', () => {
   it('refuses frozen funds (tecFROZEN)', async () => {
     const bob = await funded(dex);
     await issue(dex, gw, bob, 'GBP', '100');
-    await expectResult(dex, gw, { TransactionType: 'TrustSet', LimitAmount: { currency: 'GBP', issuer: bob.address, value: '0' }, Flags: 0x00100000 });
-    const r = await submit(dex, bob, { TransactionType: 'AMMCreate', Amount: '1000000', Amount2: { currency: 'GBP', issuer: gw.address, value: '10' }, TradingFee: 0 });
+    await expectResult(dex, gw, {
+      TransactionType: 'TrustSet',
+      LimitAmount: { currency: 'GBP', issuer: bob.address, value: '0' },
+      Flags: 0x00100000,
+    });
+    const r = await submit(dex, bob, {
+      TransactionType: 'AMMCreate',
+      Amount: '1000000',
+      Amount2: { currency: 'GBP', issuer: gw.address, value: '10' },
+      TradingFee: 0,
+    });
     expect(r.result).toBe('tecFROZEN');
   });
 
   it('refuses an unfunded creator (tecUNFUNDED_AMM)', async () => {
     const carol = await funded(dex, 100);
     await issue(dex, gw, carol, 'USD', '5');
-    const r = await submit(dex, carol, { TransactionType: 'AMMCreate', Amount: '1000000', Amount2: { currency: 'CAD', issuer: gw.address, value: '10' }, TradingFee: 0 });
+    const r = await submit(dex, carol, {
+      TransactionType: 'AMMCreate',
+      Amount: '1000000',
+      Amount2: { currency: 'CAD', issuer: gw.address, value: '10' },
+      TradingFee: 0,
+    });
     expect(r.result).toBe('tecUNFUNDED_AMM');
   });
 });
@@ -118,18 +169,52 @@ describe('AMMDeposit and AMMWithdraw (zero fee pool, 10,000 XRP / 10,000 USD)', 
     await issue(dex, gw, alice, 'USD', '50000');
     await issue(dex, gw, bob, 'USD', '50000');
     asset.Asset2.issuer = gw.address;
-    await expectResult(dex, alice, { TransactionType: 'AMMCreate', Amount: '10000000000', Amount2: usd(gw, '10000'), TradingFee: 0 });
+    await expectResult(dex, alice, {
+      TransactionType: 'AMMCreate',
+      Amount: '10000000000',
+      Amount2: usd(gw, '10000'),
+      TradingFee: 0,
+    });
   });
   afterAll(() => dex.close());
 
   it('validates flags and fields (temMALFORMED, temBAD_AMM_TOKENS, terNO_AMM)', async () => {
-    expect(await submitRaw(dex, bob, { TransactionType: 'AMMDeposit', ...asset, Amount: '1000000', Flags: 0 })).toBe('temMALFORMED');
-    expect(await submitRaw(dex, bob, { TransactionType: 'AMMDeposit', ...asset, Flags: 0x00080000 })).toBe('temMALFORMED');
-    expect(await submitRaw(dex, bob, { TransactionType: 'AMMDeposit', Asset: XRP, Asset2: XRP, Amount: '1000000', Flags: 0x00080000 })).toBe('temBAD_AMM_TOKENS');
-    expect(await submitRaw(dex, bob, { TransactionType: 'AMMDeposit', ...asset, Amount: usd(gw, '-1'), Flags: 0x00080000 })).toBe('temBAD_AMOUNT');
-    expect(await submitRaw(dex, bob, { TransactionType: 'AMMWithdraw', ...asset, Flags: 0x00030000 })).toBe('temMALFORMED');
     expect(
-      (await submit(dex, bob, { TransactionType: 'AMMDeposit', Asset: XRP, Asset2: { currency: 'JPY', issuer: gw.address }, Amount: '1000000', Flags: 0x00080000 })).result,
+      await submitRaw(dex, bob, { TransactionType: 'AMMDeposit', ...asset, Amount: '1000000', Flags: 0 }),
+    ).toBe('temMALFORMED');
+    expect(await submitRaw(dex, bob, { TransactionType: 'AMMDeposit', ...asset, Flags: 0x00080000 })).toBe(
+      'temMALFORMED',
+    );
+    expect(
+      await submitRaw(dex, bob, {
+        TransactionType: 'AMMDeposit',
+        Asset: XRP,
+        Asset2: XRP,
+        Amount: '1000000',
+        Flags: 0x00080000,
+      }),
+    ).toBe('temBAD_AMM_TOKENS');
+    expect(
+      await submitRaw(dex, bob, {
+        TransactionType: 'AMMDeposit',
+        ...asset,
+        Amount: usd(gw, '-1'),
+        Flags: 0x00080000,
+      }),
+    ).toBe('temBAD_AMOUNT');
+    expect(await submitRaw(dex, bob, { TransactionType: 'AMMWithdraw', ...asset, Flags: 0x00030000 })).toBe(
+      'temMALFORMED',
+    );
+    expect(
+      (
+        await submit(dex, bob, {
+          TransactionType: 'AMMDeposit',
+          Asset: XRP,
+          Asset2: { currency: 'JPY', issuer: gw.address },
+          Amount: '1000000',
+          Flags: 0x00080000,
+        })
+      ).result,
     ).toBe('terNO_AMM');
   });
 
@@ -151,7 +236,13 @@ describe('AMMDeposit and AMMWithdraw (zero fee pool, 10,000 XRP / 10,000 USD)', 
 
   it('tfTwoAsset: limited by the scarcer side (100 XRP, up to 200 USD)', async () => {
     // frac = 100 XRP / 10,001 XRP; tokens = 10,001,000 * frac = 100,000 exactly; USD = 10,001 * frac = 100
-    await expectResult(dex, bob, { TransactionType: 'AMMDeposit', ...asset, Amount: '100000000', Amount2: usd(gw, '200'), Flags: 0x00100000 });
+    await expectResult(dex, bob, {
+      TransactionType: 'AMMDeposit',
+      ...asset,
+      Amount: '100000000',
+      Amount2: usd(gw, '200'),
+      Flags: 0x00100000,
+    });
     const info = await ammInfo(dex, gw);
     expect(info.amount).toBe('10101000000');
     expect((info.amount2 as { value: string }).value).toBe('10101');
@@ -176,7 +267,12 @@ describe('AMMDeposit and AMMWithdraw (zero fee pool, 10,000 XRP / 10,000 USD)', 
     // frac = 0.009999999999999848 and a deposit of 99.99999999999848 USD (rounded up). The pool's
     // trust line then holds 10,099.99999999999848, which 16 digits round to 10,100.
     const before = await tokenBalance(dex, bob.address, gw.address, 'USD');
-    await expectResult(dex, bob, { TransactionType: 'AMMDeposit', ...asset, Amount: usd(gw, '100'), Flags: 0x00080000 });
+    await expectResult(dex, bob, {
+      TransactionType: 'AMMDeposit',
+      ...asset,
+      Amount: usd(gw, '100'),
+      Flags: 0x00080000,
+    });
     const info = await ammInfo(dex, gw);
     expect(lpValue(await ammInfo(dex, gw, bob.address))).toBe('49875.62112089');
     // bob's 50,000 - 99.99999999999848 = 49,900.00000000000152 -> 49,900 in 16 digits
@@ -189,12 +285,45 @@ describe('AMMDeposit and AMMWithdraw (zero fee pool, 10,000 XRP / 10,000 USD)', 
   it('tfOneAssetLPToken / tfLimitLPToken deposits and tfSingleAsset withdrawal keep the invariant', async () => {
     const lpt = (await ammInfo(dex, gw)).lp_token as { currency: string; issuer: string };
     const lp = (v: string) => ({ currency: lpt.currency, issuer: lpt.issuer, value: v });
-    await expectResult(dex, bob, { TransactionType: 'AMMDeposit', ...asset, Amount: '1000000000', LPTokenOut: lp('1000'), Flags: 0x00200000 });
-    await expectResult(dex, bob, { TransactionType: 'AMMDeposit', ...asset, Amount: usd(gw, '50'), EPrice: usd(gw, '10'), Flags: 0x00400000 });
-    await expectResult(dex, bob, { TransactionType: 'AMMWithdraw', ...asset, Amount: usd(gw, '10'), Flags: 0x00080000 });
-    await expectResult(dex, bob, { TransactionType: 'AMMWithdraw', ...asset, Amount: '100000', LPTokenIn: lp('100'), Flags: 0x00200000 });
+    await expectResult(dex, bob, {
+      TransactionType: 'AMMDeposit',
+      ...asset,
+      Amount: '1000000000',
+      LPTokenOut: lp('1000'),
+      Flags: 0x00200000,
+    });
+    await expectResult(dex, bob, {
+      TransactionType: 'AMMDeposit',
+      ...asset,
+      Amount: usd(gw, '50'),
+      EPrice: usd(gw, '10'),
+      Flags: 0x00400000,
+    });
+    await expectResult(dex, bob, {
+      TransactionType: 'AMMWithdraw',
+      ...asset,
+      Amount: usd(gw, '10'),
+      Flags: 0x00080000,
+    });
+    await expectResult(dex, bob, {
+      TransactionType: 'AMMWithdraw',
+      ...asset,
+      Amount: '100000',
+      LPTokenIn: lp('100'),
+      Flags: 0x00200000,
+    });
     // asking for more than the tokens are worth fails
-    expect((await submit(dex, bob, { TransactionType: 'AMMWithdraw', ...asset, Amount: '1000000', LPTokenIn: lp('100'), Flags: 0x00200000 })).result).toBe('tecAMM_FAILED');
+    expect(
+      (
+        await submit(dex, bob, {
+          TransactionType: 'AMMWithdraw',
+          ...asset,
+          Amount: '1000000',
+          LPTokenIn: lp('100'),
+          Flags: 0x00200000,
+        })
+      ).result,
+    ).toBe('tecAMM_FAILED');
     const info = await ammInfo(dex, gw);
     const x = Number(info.amount);
     const y = Number((info.amount2 as { value: string }).value);
@@ -204,9 +333,19 @@ describe('AMMDeposit and AMMWithdraw (zero fee pool, 10,000 XRP / 10,000 USD)', 
 
   it('withdrawing more than held fails (tecAMM_INVALID_TOKENS); withdrawing all of one side fails (tecAMM_BALANCE)', async () => {
     const lpt = (await ammInfo(dex, gw)).lp_token as { currency: string; issuer: string };
-    const r1 = await submit(dex, bob, { TransactionType: 'AMMWithdraw', ...asset, LPTokenIn: { ...lpt, value: '99999999' }, Flags: 0x00010000 });
+    const r1 = await submit(dex, bob, {
+      TransactionType: 'AMMWithdraw',
+      ...asset,
+      LPTokenIn: { ...lpt, value: '99999999' },
+      Flags: 0x00010000,
+    });
     expect(r1.result).toBe('tecAMM_INVALID_TOKENS');
-    const r2 = await submit(dex, bob, { TransactionType: 'AMMWithdraw', ...asset, Amount: usd(gw, '20000'), Flags: 0x00080000 });
+    const r2 = await submit(dex, bob, {
+      TransactionType: 'AMMWithdraw',
+      ...asset,
+      Amount: usd(gw, '20000'),
+      Flags: 0x00080000,
+    });
     expect(r2.result).toBe('tecAMM_BALANCE');
   });
 
@@ -236,17 +375,31 @@ describe('AMMVote and AMMBid', () => {
     await issue(dex, gw, alice, 'USD', '50000');
     await issue(dex, gw, bob, 'USD', '50000');
     asset.Asset2.issuer = gw.address;
-    await expectResult(dex, alice, { TransactionType: 'AMMCreate', Amount: '10000000000', Amount2: usd(gw, '10000'), TradingFee: 600 });
+    await expectResult(dex, alice, {
+      TransactionType: 'AMMCreate',
+      Amount: '10000000000',
+      Amount2: usd(gw, '10000'),
+      TradingFee: 600,
+    });
     // bob takes a third of alice's share: 5,000,000 LP tokens
     const lpt = (await ammInfo(dex, gw)).lp_token as { currency: string; issuer: string };
-    await expectResult(dex, bob, { TransactionType: 'AMMDeposit', ...asset, LPTokenOut: { ...lpt, value: '5000000' }, Flags: 0x00010000 });
+    await expectResult(dex, bob, {
+      TransactionType: 'AMMDeposit',
+      ...asset,
+      LPTokenOut: { ...lpt, value: '5000000' },
+      Flags: 0x00010000,
+    });
   });
   afterAll(() => dex.close());
 
   it('weights the fee by LP tokens: (600*10M + 0*5M)/15M = 400', async () => {
-    expect(await submitRaw(dex, bob, { TransactionType: 'AMMVote', ...asset, TradingFee: 1001 })).toBe('temBAD_FEE');
+    expect(await submitRaw(dex, bob, { TransactionType: 'AMMVote', ...asset, TradingFee: 1001 })).toBe(
+      'temBAD_FEE',
+    );
     const stranger = await funded(dex);
-    expect((await submit(dex, stranger, { TransactionType: 'AMMVote', ...asset, TradingFee: 10 })).result).toBe('tecAMM_INVALID_TOKENS');
+    expect(
+      (await submit(dex, stranger, { TransactionType: 'AMMVote', ...asset, TradingFee: 10 })).result,
+    ).toBe('tecAMM_INVALID_TOKENS');
     await expectResult(dex, bob, { TransactionType: 'AMMVote', ...asset, TradingFee: 0 });
     const info = await ammInfo(dex, gw);
     expect(info.trading_fee).toBe(400);
@@ -261,7 +414,11 @@ describe('AMMVote and AMMBid', () => {
   it('bob outbids alice in the first interval: he pays the minimum price, which is burned', async () => {
     // alice's slot cost 0; the minimum price is 15,000,000 * 0.004 / 25 = 2,400; alice is refunded
     // 95% of 0. The 2,400 tokens leave the LP token supply.
-    await expectResult(dex, bob, { TransactionType: 'AMMBid', ...asset, AuthAccounts: [{ AuthAccount: { Account: gw.address } }] });
+    await expectResult(dex, bob, {
+      TransactionType: 'AMMBid',
+      ...asset,
+      AuthAccounts: [{ AuthAccount: { Account: gw.address } }],
+    });
     const info = await ammInfo(dex, gw);
     const slot = info.auction_slot as Record<string, unknown>;
     expect(slot.account).toBe(bob.address);
@@ -277,19 +434,27 @@ describe('AMMVote and AMMBid', () => {
     await expectResult(dex, alice, { TransactionType: 'AMMBid', ...asset });
     const info = await ammInfo(dex, gw);
     expect((info.auction_slot as { account: string }).account).toBe(alice.address);
-    expect(((info.auction_slot as { price: { value: string } }).price).value).toBe('4919.616');
+    expect((info.auction_slot as { price: { value: string } }).price.value).toBe('4919.616');
     expect(lpValue(await ammInfo(dex, gw, bob.address))).toBe('4999880');
     expect(lpValue(info)).toBe('14994960.384');
   });
 
   it('BidMax below the price fails (tecAMM_FAILED); more than held (tecAMM_INVALID_TOKENS)', async () => {
     const lpt = (await ammInfo(dex, gw)).lp_token as { currency: string; issuer: string };
-    expect((await submit(dex, bob, { TransactionType: 'AMMBid', ...asset, BidMax: { ...lpt, value: '10' } })).result).toBe('tecAMM_FAILED');
-    expect((await submit(dex, bob, { TransactionType: 'AMMBid', ...asset, BidMin: { ...lpt, value: '99999999' } })).result).toBe('tecAMM_INVALID_TOKENS');
+    expect(
+      (await submit(dex, bob, { TransactionType: 'AMMBid', ...asset, BidMax: { ...lpt, value: '10' } }))
+        .result,
+    ).toBe('tecAMM_FAILED');
+    expect(
+      (await submit(dex, bob, { TransactionType: 'AMMBid', ...asset, BidMin: { ...lpt, value: '99999999' } }))
+        .result,
+    ).toBe('tecAMM_INVALID_TOKENS');
   });
 
   it('AMMDelete refuses a non-empty pool (tecAMM_NOT_EMPTY)', async () => {
-    expect((await submit(dex, bob, { TransactionType: 'AMMDelete', ...asset })).result).toBe('tecAMM_NOT_EMPTY');
+    expect((await submit(dex, bob, { TransactionType: 'AMMDelete', ...asset })).result).toBe(
+      'tecAMM_NOT_EMPTY',
+    );
   });
 });
 
@@ -307,13 +472,24 @@ describe('AMMWithdraw modes (zero fee pool, 10,000 XRP / 10,000 USD)', () => {
     await issue(dex, gw, alice, 'USD', '50000');
     await issue(dex, gw, bob, 'USD', '50000');
     asset.Asset2.issuer = gw.address;
-    await expectResult(dex, alice, { TransactionType: 'AMMCreate', Amount: '10000000000', Amount2: usd(gw, '10000'), TradingFee: 0 });
+    await expectResult(dex, alice, {
+      TransactionType: 'AMMCreate',
+      Amount: '10000000000',
+      Amount2: usd(gw, '10000'),
+      TradingFee: 0,
+    });
   });
   afterAll(() => dex.close());
 
   it('tfTwoAsset: 100 XRP and up to 200 USD takes 1% of each side for 100,000 LP tokens', async () => {
     // frac = 10^8 / 10^10 = 0.01; tokens = 10^7 * 0.01 = 100,000; USD = 10,000 * 0.01 = 100 <= 200
-    await expectResult(dex, alice, { TransactionType: 'AMMWithdraw', ...asset, Amount: '100000000', Amount2: usd(gw, '200'), Flags: 0x00100000 });
+    await expectResult(dex, alice, {
+      TransactionType: 'AMMWithdraw',
+      ...asset,
+      Amount: '100000000',
+      Amount2: usd(gw, '200'),
+      Flags: 0x00100000,
+    });
     const info = await ammInfo(dex, gw);
     expect(info.amount).toBe('9900000000');
     expect((info.amount2 as { value: string }).value).toBe('9900');
@@ -325,7 +501,12 @@ describe('AMMWithdraw modes (zero fee pool, 10,000 XRP / 10,000 USD)', () => {
     // digit up); 9.9e9 drops * frac = 1,000,000.000000001 -> 1,000,000 (down);
     // 9,900 USD * frac = 1.0000000000000009 -> 1 (down)
     const lpt = (await ammInfo(dex, gw)).lp_token as { currency: string; issuer: string };
-    await expectResult(dex, alice, { TransactionType: 'AMMWithdraw', ...asset, LPTokenIn: { ...lpt, value: '1000' }, Flags: 0x00010000 });
+    await expectResult(dex, alice, {
+      TransactionType: 'AMMWithdraw',
+      ...asset,
+      LPTokenIn: { ...lpt, value: '1000' },
+      Flags: 0x00010000,
+    });
     const info = await ammInfo(dex, gw);
     expect(info.amount).toBe('9899000000');
     expect((info.amount2 as { value: string }).value).toBe('9899');
@@ -333,16 +514,32 @@ describe('AMMWithdraw modes (zero fee pool, 10,000 XRP / 10,000 USD)', () => {
   });
 
   it('tfTwoAssetIfEmpty is refused on a pool that is not empty (tecAMM_NOT_EMPTY)', async () => {
-    const r = await submit(dex, bob, { TransactionType: 'AMMDeposit', ...asset, Amount: '1000000', Amount2: usd(gw, '1'), Flags: 0x00800000 });
+    const r = await submit(dex, bob, {
+      TransactionType: 'AMMDeposit',
+      ...asset,
+      Amount: '1000000',
+      Amount2: usd(gw, '1'),
+      Flags: 0x00800000,
+    });
     expect(r.result).toBe('tecAMM_NOT_EMPTY');
   });
 
   it('tfOneAssetWithdrawAll returns all of an LP share in one asset', async () => {
     const lpt = (await ammInfo(dex, gw)).lp_token as { currency: string; issuer: string };
-    await expectResult(dex, bob, { TransactionType: 'AMMDeposit', ...asset, LPTokenOut: { ...lpt, value: '10000' }, Flags: 0x00010000 });
+    await expectResult(dex, bob, {
+      TransactionType: 'AMMDeposit',
+      ...asset,
+      LPTokenOut: { ...lpt, value: '10000' },
+      Flags: 0x00010000,
+    });
     const before = await ammInfo(dex, gw);
     const usdBefore = Number(await tokenBalance(dex, bob.address, gw.address, 'USD'));
-    await expectResult(dex, bob, { TransactionType: 'AMMWithdraw', ...asset, Amount: usd(gw, '0'), Flags: 0x00040000 });
+    await expectResult(dex, bob, {
+      TransactionType: 'AMMWithdraw',
+      ...asset,
+      Amount: usd(gw, '0'),
+      Flags: 0x00040000,
+    });
     const after = await ammInfo(dex, gw);
     expect(lpValue(await ammInfo(dex, gw, bob.address))).toBe('0');
     expect(after.amount).toBe(before.amount);
@@ -360,9 +557,17 @@ describe('AMMWithdraw modes (zero fee pool, 10,000 XRP / 10,000 USD)', () => {
     // USD; ask for 2% above it, which solves to a withdrawal of a few hundred USD.
     const marginal = Number(lpValue(before)) / (2 * Number((before.amount2 as { value: string }).value));
     const ePrice = (marginal * 1.02).toFixed(6);
-    await expectResult(dex, alice, { TransactionType: 'AMMWithdraw', ...asset, Amount: usd(gw, '5'), EPrice: { ...lpt, value: ePrice }, Flags: 0x00400000 });
+    await expectResult(dex, alice, {
+      TransactionType: 'AMMWithdraw',
+      ...asset,
+      Amount: usd(gw, '5'),
+      EPrice: { ...lpt, value: ePrice },
+      Flags: 0x00400000,
+    });
     const after = await ammInfo(dex, gw);
-    const usdOut = Number((before.amount2 as { value: string }).value) - Number((after.amount2 as { value: string }).value);
+    const usdOut =
+      Number((before.amount2 as { value: string }).value) -
+      Number((after.amount2 as { value: string }).value);
     const tokensIn = mine - Number(lpValue(await ammInfo(dex, gw, alice.address)));
     expect(usdOut).toBeGreaterThanOrEqual(5);
     expect(tokensIn / usdOut).toBeLessThanOrEqual(Number(ePrice) * 1.000001);

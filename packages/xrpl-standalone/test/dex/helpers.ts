@@ -36,14 +36,20 @@ export interface Submitted {
 
 /** Autofill, sign, submit, close the ledger and fetch the validated transaction. */
 export async function submit(dex: Dex, wallet: Wallet, tx: Record<string, unknown>): Promise<Submitted> {
-  const prepared = await dex.client.autofill({ Account: wallet.address, ...tx } as unknown as SubmittableTransaction);
+  const prepared = await dex.client.autofill({
+    Account: wallet.address,
+    ...tx,
+  } as unknown as SubmittableTransaction);
   const signed = wallet.sign(prepared);
   const res = await dex.client.request({ command: 'submit', tx_blob: signed.tx_blob });
   const result = res.result.engine_result;
   dex.ledger.closeLedger();
   if (!result.startsWith('tes') && !result.startsWith('tec')) return { result, hash: signed.hash };
   const got = (await dex.client.request({ command: 'tx', transaction: signed.hash })) as TxResponse;
-  const { meta, ...rest } = got.result as unknown as { meta: Record<string, unknown> } & Record<string, unknown>;
+  const { meta, ...rest } = got.result as unknown as { meta: Record<string, unknown> } & Record<
+    string,
+    unknown
+  >;
   const txJson = (rest.tx_json as Record<string, unknown> | undefined) ?? rest;
   return { result: String(meta.TransactionResult), hash: signed.hash, meta, tx: txJson };
 }
@@ -52,8 +58,17 @@ export async function submit(dex: Dex, wallet: Wallet, tx: Record<string, unknow
  * Sign without xrpl.js's client-side validation (which would refuse the malformed transactions
  * whose server-side rejection we test) and submit; returns the engine result.
  */
-export async function submitRaw(dex: Dex, wallet: Wallet, tx: Record<string, unknown>, fee = '10'): Promise<string> {
-  const info = await dex.client.request({ command: 'account_info', account: wallet.address, ledger_index: 'current' });
+export async function submitRaw(
+  dex: Dex,
+  wallet: Wallet,
+  tx: Record<string, unknown>,
+  fee = '10',
+): Promise<string> {
+  const info = await dex.client.request({
+    command: 'account_info',
+    account: wallet.address,
+    ledger_index: 'current',
+  });
   const full: Record<string, unknown> = {
     Account: wallet.address,
     Fee: fee,
@@ -67,9 +82,15 @@ export async function submitRaw(dex: Dex, wallet: Wallet, tx: Record<string, unk
   return res.result.engine_result;
 }
 
-export async function expectResult(dex: Dex, wallet: Wallet, tx: Record<string, unknown>, expected = 'tesSUCCESS'): Promise<Submitted> {
+export async function expectResult(
+  dex: Dex,
+  wallet: Wallet,
+  tx: Record<string, unknown>,
+  expected = 'tesSUCCESS',
+): Promise<Submitted> {
   const r = await submit(dex, wallet, tx);
-  if (r.result !== expected) throw new Error(`${String(tx.TransactionType)}: expected ${expected}, got ${r.result}`);
+  if (r.result !== expected)
+    throw new Error(`${String(tx.TransactionType)}: expected ${expected}, got ${r.result}`);
   return r;
 }
 
@@ -90,14 +111,26 @@ export async function issuer(dex: Dex, xrp = 10_000): Promise<Wallet> {
   return w;
 }
 
-export async function trust(dex: Dex, holder: Wallet, iss: Wallet, currency: string, limit = '1000000000'): Promise<void> {
+export async function trust(
+  dex: Dex,
+  holder: Wallet,
+  iss: Wallet,
+  currency: string,
+  limit = '1000000000',
+): Promise<void> {
   await expectResult(dex, holder, {
     TransactionType: 'TrustSet',
     LimitAmount: { currency, issuer: iss.address, value: limit },
   });
 }
 
-export async function issue(dex: Dex, iss: Wallet, holder: Wallet, currency: string, value: string): Promise<void> {
+export async function issue(
+  dex: Dex,
+  iss: Wallet,
+  holder: Wallet,
+  currency: string,
+  value: string,
+): Promise<void> {
   await trust(dex, holder, iss, currency);
   await expectResult(dex, iss, {
     TransactionType: 'Payment',
@@ -113,7 +146,12 @@ export async function xrpBalance(dex: Dex, address: string): Promise<bigint> {
 
 /** The holder's balance of issuer's currency, as rippled prints it ('0' without a line). */
 export async function tokenBalance(dex: Dex, holder: string, iss: string, currency: string): Promise<string> {
-  const r = await dex.client.request({ command: 'account_lines', account: holder, peer: iss, ledger_index: 'current' });
+  const r = await dex.client.request({
+    command: 'account_lines',
+    account: holder,
+    peer: iss,
+    ledger_index: 'current',
+  });
   const line = r.result.lines.find((l) => l.currency === currency);
   return line ? line.balance : '0';
 }
@@ -123,7 +161,12 @@ export function usd(iss: Wallet, value: string): { currency: string; issuer: str
 }
 
 /** A request xrpl.js's typings don't cover (or with fields they don't know). */
-export async function request<T = Record<string, unknown>>(dex: Dex, req: Record<string, unknown>): Promise<T> {
-  const send = dex.client.request.bind(dex.client) as unknown as (r: Record<string, unknown>) => Promise<{ result: T }>;
+export async function request<T = Record<string, unknown>>(
+  dex: Dex,
+  req: Record<string, unknown>,
+): Promise<T> {
+  const send = dex.client.request.bind(dex.client) as unknown as (
+    r: Record<string, unknown>,
+  ) => Promise<{ result: T }>;
   return (await send(req)).result;
 }

@@ -12,12 +12,18 @@ interface Pool {
 }
 
 async function pool(dex: Dex, gw: Wallet): Promise<Pool> {
-  const r = await request<{ amm: { amount: string; amount2: { value: string }; lp_token: { value: string } } }>(dex, {
+  const r = await request<{
+    amm: { amount: string; amount2: { value: string }; lp_token: { value: string } };
+  }>(dex, {
     command: 'amm_info',
     asset: { currency: 'XRP' },
     asset2: { currency: 'USD', issuer: gw.address },
   });
-  return { x: Num.parse(r.amm.amount), y: Num.parse(r.amm.amount2.value), lpt: Num.parse(r.amm.lp_token.value) };
+  return {
+    x: Num.parse(r.amm.amount),
+    y: Num.parse(r.amm.amount2.value),
+    lpt: Num.parse(r.amm.lp_token.value),
+  };
 }
 
 describe('AMM invariants under mixed traffic', () => {
@@ -32,7 +38,12 @@ describe('AMM invariants under mixed traffic', () => {
     trader = await funded(dex, 30_000);
     await issue(dex, gw, lp, 'USD', '20000');
     await issue(dex, gw, trader, 'USD', '20000');
-    await expectResult(dex, lp, { TransactionType: 'AMMCreate', Amount: '7777777777', Amount2: usd(gw, '3333.333333333333'), TradingFee: 337 });
+    await expectResult(dex, lp, {
+      TransactionType: 'AMMCreate',
+      Amount: '7777777777',
+      Amount2: usd(gw, '3333.333333333333'),
+      TradingFee: 337,
+    });
   });
   afterAll(() => dex.close());
 
@@ -49,13 +60,35 @@ describe('AMM invariants under mixed traffic', () => {
       const kind = i % 4;
       const size = (1 + rand() * 50).toFixed(6);
       if (kind === 0) {
-        await expectResult(dex, trader, { TransactionType: 'Payment', Destination: trader.address, Amount: usd(gw, size), SendMax: '1000000000', Flags: 0x00020000 });
+        await expectResult(dex, trader, {
+          TransactionType: 'Payment',
+          Destination: trader.address,
+          Amount: usd(gw, size),
+          SendMax: '1000000000',
+          Flags: 0x00020000,
+        });
       } else if (kind === 1) {
-        await expectResult(dex, trader, { TransactionType: 'Payment', Destination: trader.address, Amount: String(Math.round(Number(size) * 1e6)), SendMax: usd(gw, '1000'), Flags: 0x00020000 });
+        await expectResult(dex, trader, {
+          TransactionType: 'Payment',
+          Destination: trader.address,
+          Amount: String(Math.round(Number(size) * 1e6)),
+          SendMax: usd(gw, '1000'),
+          Flags: 0x00020000,
+        });
       } else if (kind === 2) {
-        await expectResult(dex, trader, { TransactionType: 'AMMDeposit', ...asset, Amount: usd(gw, size), Flags: 0x00080000 });
+        await expectResult(dex, trader, {
+          TransactionType: 'AMMDeposit',
+          ...asset,
+          Amount: usd(gw, size),
+          Flags: 0x00080000,
+        });
       } else {
-        await expectResult(dex, trader, { TransactionType: 'AMMWithdraw', ...asset, Amount: String(Math.round(Number(size) * 1e5)), Flags: 0x00080000 });
+        await expectResult(dex, trader, {
+          TransactionType: 'AMMWithdraw',
+          ...asset,
+          Amount: String(Math.round(Number(size) * 1e5)),
+          Flags: 0x00080000,
+        });
       }
       const after = await pool(dex, gw);
       if (kind < 2) expect(after.x.mul(after.y).ge(before.x.mul(before.y))).toBe(true);

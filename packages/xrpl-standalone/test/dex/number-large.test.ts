@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Num, getMantissaScale, iouOf, toIouPrecision, withMantissaScale, withRound } from '../../src/core/number';
+import {
+  Num,
+  getMantissaScale,
+  iouOf,
+  toIouPrecision,
+  withMantissaScale,
+  withRound,
+} from '../../src/core/number';
 
 // rippled's large mantissa range (SingleAssetVault / LendingProtocol): mantissas in [10^18, 10^19),
 // rounded while they fit an int64 (above 2^63-1 the 19th digit is 0), division =
@@ -21,7 +28,9 @@ describe('rippled Number, large (19-digit) mantissa range', () => {
     expect(large(() => Num.of(1).div(3).toString())).toBe('0.3333333333333333333');
     // 2/3: 22 digits of 6, the dropped 666 is above half -> ...667 (to nearest), ...666 towards zero
     expect(large(() => Num.of(2).div(3).toString())).toBe('0.6666666666666666667');
-    expect(large(() => withRound('towards_zero', () => Num.of(2).div(3).toString()))).toBe('0.6666666666666666666');
+    expect(large(() => withRound('towards_zero', () => Num.of(2).div(3).toString()))).toBe(
+      '0.6666666666666666666',
+    );
     // the small range keeps 16 digits
     expect(Num.of(2).div(3).toString()).toBe('0.6666666666666667');
   });

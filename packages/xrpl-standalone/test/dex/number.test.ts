@@ -35,9 +35,13 @@ describe('rippled Number', () => {
   });
 
   it('multiplies with rounding of the 32-digit product', () => {
-    expect(Num.parse('1.000000000000001').mul(Num.parse('1.000000000000001')).toString()).toBe('1.000000000000002');
+    expect(Num.parse('1.000000000000001').mul(Num.parse('1.000000000000001')).toString()).toBe(
+      '1.000000000000002',
+    );
     expect(
-      withRound('downward', () => Num.parse('1.000000000000001').mul(Num.parse('1.000000000000001')).toString()),
+      withRound('downward', () =>
+        Num.parse('1.000000000000001').mul(Num.parse('1.000000000000001')).toString(),
+      ),
     ).toBe('1.000000000000002');
     expect(Num.parse('3.333333333333333').mul(3).toString()).toBe('9.999999999999999');
   });

@@ -21,7 +21,9 @@ describe('offer quality (rippled Quality / getRate)', () => {
   });
 
   it('mulRoundStrict rounds tokens up at 16 digits and XRP up to whole drops', () => {
-    expect(amtText(mulRoundStrict(Num.parse('0.3333333333333333'), Num.of(3), USD, true))).toBe('0.9999999999999999');
+    expect(amtText(mulRoundStrict(Num.parse('0.3333333333333333'), Num.of(3), USD, true))).toBe(
+      '0.9999999999999999',
+    );
     expect(amtText(mulRoundStrict(Num.parse('1.5'), Num.of(3), XRP_ISSUE, true))).toBe('5');
     expect(amtText(mulRoundStrict(Num.parse('1.5'), Num.of(3), XRP_ISSUE, false))).toBe('4');
   });

@@ -30,7 +30,18 @@ describe('xrpl-standalone CLI', () => {
   });
 
   it('serves the configured fees and reserves', async () => {
-    const proc = run(['--port', '0', '--close-interval-ms', '0', '--base-fee', '200', '--reserve-base', '20000000', '--reserve-inc', '5000000']);
+    const proc = run([
+      '--port',
+      '0',
+      '--close-interval-ms',
+      '0',
+      '--base-fee',
+      '200',
+      '--reserve-base',
+      '20000000',
+      '--reserve-inc',
+      '5000000',
+    ]);
     const url = await new Promise<string>((resolve) => {
       proc.child.stdout?.on('data', (d: Buffer) => {
         const match = /listening on (ws:\/\/\S+)/.exec(String(d));
@@ -41,7 +52,11 @@ describe('xrpl-standalone CLI', () => {
     try {
       await client.connect();
       const state = await client.request({ command: 'server_state' });
-      expect(state.result.state.validated_ledger).toMatchObject({ base_fee: 200, reserve_base: 20_000_000, reserve_inc: 5_000_000 });
+      expect(state.result.state.validated_ledger).toMatchObject({
+        base_fee: 200,
+        reserve_base: 20_000_000,
+        reserve_inc: 5_000_000,
+      });
     } finally {
       await client.disconnect();
       proc.kill();

@@ -17,7 +17,13 @@ describe('WebSocket envelope', () => {
   it('echoes id and api_version and marks success', async () => {
     const ws = await rawSocket(h.ledger.url);
     const reply = await ws.send({ id: 7, command: 'ping', api_version: 2 });
-    expect(reply).toEqual({ id: 7, api_version: 2, result: { role: 'admin', unlimited: true }, status: 'success', type: 'response' });
+    expect(reply).toEqual({
+      id: 7,
+      api_version: 2,
+      result: { role: 'admin', unlimited: true },
+      status: 'success',
+      type: 'response',
+    });
     const noVersion = await ws.send({ id: 'abc', command: 'ledger_current' });
     expect(noVersion.id).toBe('abc');
     expect(noVersion).not.toHaveProperty('api_version');
@@ -38,7 +44,13 @@ describe('WebSocket envelope', () => {
       type: 'response',
     });
     const bad = await ws.send({ id: 2, command: 'account_info', account: 'not-an-address' });
-    expect(bad).toMatchObject({ error: 'actMalformed', error_code: 35, status: 'error', type: 'response', id: 2 });
+    expect(bad).toMatchObject({
+      error: 'actMalformed',
+      error_code: 35,
+      status: 'error',
+      type: 'response',
+      id: 2,
+    });
     const missing = await ws.send({ id: 3, command: 'account_info' });
     expect(missing).toMatchObject({ error: 'invalidParams', error_message: "Missing field 'account'." });
     const unfunded = await ws.send({ id: 4, command: 'account_info', account: Wallet.generate().address });
@@ -49,7 +61,12 @@ describe('WebSocket envelope', () => {
 
   it('rejects malformed JSON, missing commands and bad API versions without closing the socket', async () => {
     const ws = await rawSocket(h.ledger.url);
-    expect(await ws.send('{not json')).toEqual({ error: 'jsonInvalid', status: 'error', type: 'response', value: '{not json' });
+    expect(await ws.send('{not json')).toEqual({
+      error: 'jsonInvalid',
+      status: 'error',
+      type: 'response',
+      value: '{not json',
+    });
     expect(await ws.send('[1,2]')).toMatchObject({ error: 'jsonInvalid' });
     expect(await ws.send({ id: 5 })).toMatchObject({ id: 5, error: 'missingCommand', status: 'error' });
     expect(await ws.send({ id: 6, command: 'ping', api_version: 9 })).toMatchObject({
@@ -95,29 +112,48 @@ describe('WebSocket envelope', () => {
       const reply = await ws.send(request);
       expect(reply, JSON.stringify(request)).toMatchObject({ error: 'invalidParams', status: 'error' });
     }
-    expect(await ws.send({ command: 'ledger', ledger_index: 999999 })).toMatchObject({ error: 'lgrNotFound' });
+    expect(await ws.send({ command: 'ledger', ledger_index: 999999 })).toMatchObject({
+      error: 'lgrNotFound',
+    });
     ws.close();
   });
 });
 
 describe('rejected transactions', () => {
   it('answers garbage blobs with invalidTransaction and leaves the ledger untouched', async () => {
-    const before = await h.client.request({ command: 'account_info', account: genesis.address, ledger_index: 'current' });
+    const before = await h.client.request({
+      command: 'account_info',
+      account: genesis.address,
+      ledger_index: 'current',
+    });
     const ws = await rawSocket(h.ledger.url);
     for (const blob of ['00', 'DEADBEEF', '12000022', 'FF'.repeat(300)]) {
       const reply = await ws.send({ command: 'submit', tx_blob: blob });
       expect(reply, blob).toMatchObject({ error: 'invalidTransaction', status: 'error' });
     }
     ws.close();
-    const after = await h.client.request({ command: 'account_info', account: genesis.address, ledger_index: 'current' });
+    const after = await h.client.request({
+      command: 'account_info',
+      account: genesis.address,
+      ledger_index: 'current',
+    });
     expect(after.result.account_data).toEqual(before.result.account_data);
   });
 
   it('rejects tampered and wrongly-keyed transactions without changing state', async () => {
     const victim = await fund(h);
-    const payment: Payment = { TransactionType: 'Payment', Account: victim.address, Destination: genesis.address, Amount: '1000' };
+    const payment: Payment = {
+      TransactionType: 'Payment',
+      Account: victim.address,
+      Destination: genesis.address,
+      Amount: '1000',
+    };
     const prepared = await h.client.autofill(payment);
-    const before = await h.client.request({ command: 'account_info', account: victim.address, ledger_index: 'current' });
+    const before = await h.client.request({
+      command: 'account_info',
+      account: victim.address,
+      ledger_index: 'current',
+    });
     // A valid signature over different content: the amount was changed after signing.
     const tampered = encode({ ...decode(victim.sign(prepared).tx_blob), Amount: '999999' });
     await expect(h.client.request({ command: 'submit', tx_blob: tampered })).rejects.toMatchObject({
@@ -129,7 +165,11 @@ describe('rejected transactions', () => {
     // rippled answers tefBAD_AUTH (tefBAD_AUTH_MASTER before fixMasterKeyAsRegularKey); either way a tef.
     expect(reply.result).toMatchObject({ applied: false, accepted: false, kept: false });
     expect(reply.result.engine_result).toMatch(/^tefBAD_AUTH/);
-    const after = await h.client.request({ command: 'account_info', account: victim.address, ledger_index: 'current' });
+    const after = await h.client.request({
+      command: 'account_info',
+      account: victim.address,
+      ledger_index: 'current',
+    });
     expect(after.result.account_data).toEqual(before.result.account_data);
   });
 });
@@ -139,8 +179,15 @@ describe('JSON-RPC over HTTP', () => {
     const ok = await rpc(h, { method: 'ledger_current', params: [{}] });
     expect(ok.status).toBe(200);
     expect(ok.json).toEqual({ result: { ledger_current_index: expect.any(Number), status: 'success' } });
-    const info = await rpc(h, { method: 'account_info', params: [{ account: genesis.address, ledger_index: 'validated' }] });
-    expect(info.json?.result).toMatchObject({ account_data: { Account: genesis.address }, validated: true, status: 'success' });
+    const info = await rpc(h, {
+      method: 'account_info',
+      params: [{ account: genesis.address, ledger_index: 'validated' }],
+    });
+    expect(info.json?.result).toMatchObject({
+      account_data: { Account: genesis.address },
+      validated: true,
+      status: 'success',
+    });
   });
 
   it('answers errors inside result with the request echoed', async () => {
@@ -164,7 +211,9 @@ describe('JSON-RPC over HTTP', () => {
     expect((await rpc(h, { params: [] })).status).toBe(400);
     expect((await rpc(h, { method: 'ping', params: 'x' })).status).toBe(400);
     // And keeps serving afterwards.
-    expect((await rpc(h, { method: 'ping' })).json).toEqual({ result: { role: 'admin', unlimited: true, status: 'success' } });
+    expect((await rpc(h, { method: 'ping' })).json).toEqual({
+      result: { role: 'admin', unlimited: true, status: 'success' },
+    });
   });
 });
 

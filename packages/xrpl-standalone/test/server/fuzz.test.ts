@@ -11,12 +11,56 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 const FIELDS = [
-  'account', 'peer', 'ledger_index', 'ledger_hash', 'limit', 'marker', 'type', 'binary', 'transactions', 'expand',
-  'transaction', 'tx_blob', 'streams', 'accounts', 'hotwallet', 'role', 'index', 'account_root', 'ripple_state',
-  'directory', 'offer', 'ticket', 'amm', 'ledger_index_min', 'ledger_index_max', 'forward', 'signer_lists', 'queue',
-  'deletion_blockers_only', 'ignore_default', 'full', 'accounts_proposed', 'books', 'strict',
+  'account',
+  'peer',
+  'ledger_index',
+  'ledger_hash',
+  'limit',
+  'marker',
+  'type',
+  'binary',
+  'transactions',
+  'expand',
+  'transaction',
+  'tx_blob',
+  'streams',
+  'accounts',
+  'hotwallet',
+  'role',
+  'index',
+  'account_root',
+  'ripple_state',
+  'directory',
+  'offer',
+  'ticket',
+  'amm',
+  'ledger_index_min',
+  'ledger_index_max',
+  'forward',
+  'signer_lists',
+  'queue',
+  'deletion_blockers_only',
+  'ignore_default',
+  'full',
+  'accounts_proposed',
+  'books',
+  'strict',
 ];
-const VALUES: unknown[] = [null, -1, 1.5, 2 ** 40, '', 'x'.repeat(300), [], [1, 'a'], {}, { a: { b: [] } }, true, 'validated', 'ZZ'];
+const VALUES: unknown[] = [
+  null,
+  -1,
+  1.5,
+  2 ** 40,
+  '',
+  'x'.repeat(300),
+  [],
+  [1, 'a'],
+  {},
+  { a: { b: [] } },
+  true,
+  'validated',
+  'ZZ',
+];
 
 describe('garbage parameters', () => {
   it('never produce an internal error or a state change', async () => {
@@ -48,7 +92,10 @@ describe('garbage over JSON-RPC', () => {
   it('answers every method with a result or rippled error, never a 5xx', async () => {
     for (const method of Object.keys(methods).filter((m) => m !== 'ledger_accept')) {
       for (const value of [null, 7, 'x', [], { a: 1 }]) {
-        const res = await rpc(h, { method, params: [{ account: value, ledger_index: value, tx_blob: value, transaction: value }] });
+        const res = await rpc(h, {
+          method,
+          params: [{ account: value, ledger_index: value, tx_blob: value, transaction: value }],
+        });
         expect(res.status, method).toBe(200);
         const result = res.json?.result as { status?: string; error?: string } | undefined;
         expect(['success', 'error']).toContain(result?.status);

@@ -1,7 +1,12 @@
 // Shared test plumbing: a fresh ledger per suite, an xrpl.js client, genesis-funded wallets.
 import { Client, Wallet, type Payment } from 'xrpl';
 import WebSocket from 'ws';
-import { GENESIS_SEED, startStandaloneLedger, type StandaloneLedger, type StandaloneLedgerOptions } from '../../src/index';
+import {
+  GENESIS_SEED,
+  startStandaloneLedger,
+  type StandaloneLedger,
+  type StandaloneLedgerOptions,
+} from '../../src/index';
 
 export const genesis = Wallet.fromSeed(GENESIS_SEED, { algorithm: 'secp256k1' as never });
 
@@ -76,7 +81,10 @@ export async function rawSocket(url: string) {
   };
 }
 
-export async function rpc(h: Harness, body: unknown): Promise<{ status: number; json?: Record<string, unknown>; text: string }> {
+export async function rpc(
+  h: Harness,
+  body: unknown,
+): Promise<{ status: number; json?: Record<string, unknown>; text: string }> {
   const res = await fetch(h.ledger.httpUrl, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

@@ -41,7 +41,12 @@ describe('bounded ledger history', () => {
     try {
       const alice = await fund(h, '50000000');
       aliceAddress = alice.address;
-      const payment: Payment = { TransactionType: 'Payment', Account: alice.address, Destination: genesis.address, Amount: '1000000' };
+      const payment: Payment = {
+        TransactionType: 'Payment',
+        Account: alice.address,
+        Destination: genesis.address,
+        Amount: '1000000',
+      };
       const old = await submitAndClose(h, payment, alice);
       oldHash = old.hash;
       const found = await h.client.request({ command: 'tx', transaction: oldHash });
@@ -56,28 +61,47 @@ describe('bounded ledger history', () => {
       expect(oldLedger).toBeLessThan(first);
 
       // Dropped: not found; with a range reaching into the dropped part, searched_all is false.
-      const gone = await h.client.request({ command: 'tx', transaction: oldHash, min_ledger: oldLedger, max_ledger: last }).catch((e: { data: Record<string, unknown> }) => e.data);
+      const gone = await h.client
+        .request({ command: 'tx', transaction: oldHash, min_ledger: oldLedger, max_ledger: last })
+        .catch((e: { data: Record<string, unknown> }) => e.data);
       expect(gone).toMatchObject({ error: 'txnNotFound', searched_all: false });
-      const plain = await h.client.request({ command: 'tx', transaction: oldHash }).catch((e: { data: Record<string, unknown> }) => e.data);
+      const plain = await h.client
+        .request({ command: 'tx', transaction: oldHash })
+        .catch((e: { data: Record<string, unknown> }) => e.data);
       expect(plain).toMatchObject({ error: 'txnNotFound' });
       expect((plain as Record<string, unknown>).searched_all).toBeUndefined();
       // A range fully inside the retained history was searched completely.
-      const missing = await h.client.request({ command: 'tx', transaction: oldHash, min_ledger: first, max_ledger: last }).catch((e: { data: Record<string, unknown> }) => e.data);
+      const missing = await h.client
+        .request({ command: 'tx', transaction: oldHash, min_ledger: first, max_ledger: last })
+        .catch((e: { data: Record<string, unknown> }) => e.data);
       expect(missing).toMatchObject({ error: 'txnNotFound', searched_all: true });
       // Retained transactions are still served.
       const kept = await h.client.request({ command: 'tx', transaction: recent.hash });
       expect(kept.result.validated).toBe(true);
 
       // account_tx: -1 means the oldest retained ledger; only retained transactions are listed.
-      const history = await h.client.request({ command: 'account_tx', account: alice.address, ledger_index_min: -1, ledger_index_max: -1 });
+      const history = await h.client.request({
+        command: 'account_tx',
+        account: alice.address,
+        ledger_index_min: -1,
+        ledger_index_max: -1,
+      });
       expect(history.result.ledger_index_min).toBe(first);
       expect(history.result.transactions.map((t) => t.hash)).toEqual([recent.hash]);
       // API v2 rejects a minimum below the retained range, as rippled does outside its validated range.
-      const below = await h.client.request({ command: 'account_tx', account: alice.address, ledger_index_min: oldLedger }).catch((e: { data: Record<string, unknown> }) => e.data);
+      const below = await h.client
+        .request({ command: 'account_tx', account: alice.address, ledger_index_min: oldLedger })
+        .catch((e: { data: Record<string, unknown> }) => e.data);
       expect(below).toMatchObject({ error: 'lgrIdxMalformed' });
       // State is never dropped: the balance still reflects both payments.
-      const account = await h.client.request({ command: 'account_info', account: alice.address, ledger_index: 'validated' });
-      const fees = [old.hash, recent.hash].length * Number((await h.client.request({ command: 'tx', transaction: recent.hash })).result.tx_json.Fee);
+      const account = await h.client.request({
+        command: 'account_info',
+        account: alice.address,
+        ledger_index: 'validated',
+      });
+      const fees =
+        [old.hash, recent.hash].length *
+        Number((await h.client.request({ command: 'tx', transaction: recent.hash })).result.tx_json.Fee);
       balance = account.result.account_data.Balance;
       expect(balance).toBe(String(50_000_000 - 3_000_000 - fees));
     } finally {
@@ -87,11 +111,17 @@ describe('bounded ledger history', () => {
     // After a restart the state is intact and only the retained range is back in memory.
     const again = await startHarness({ ledgerHistory: HISTORY, dataDir });
     try {
-      const account = await again.client.request({ command: 'account_info', account: aliceAddress, ledger_index: 'validated' });
+      const account = await again.client.request({
+        command: 'account_info',
+        account: aliceAddress,
+        ledger_index: 'validated',
+      });
       expect(account.result.account_data.Balance).toBe(balance);
       const { first, last } = (again.ledger.node as LedgerNode).completeLedgers();
       expect(last - first + 1).toBe(HISTORY);
-      const gone = await again.client.request({ command: 'tx', transaction: oldHash }).catch((e: { data: Record<string, unknown> }) => e.data);
+      const gone = await again.client
+        .request({ command: 'tx', transaction: oldHash })
+        .catch((e: { data: Record<string, unknown> }) => e.data);
       expect(gone).toMatchObject({ error: 'txnNotFound' });
       const history = await again.client.request({ command: 'account_tx', account: aliceAddress });
       expect(history.result.transactions).toHaveLength(1);
@@ -106,9 +136,13 @@ describe('bounded ledger history', () => {
     const h = await startHarness({ ledgerHistory: HISTORY });
     try {
       const hash = 'A'.repeat(64);
-      const inverted = await h.client.request({ command: 'tx', transaction: hash, min_ledger: 5, max_ledger: 3 }).catch((e: { data: Record<string, unknown> }) => e.data);
+      const inverted = await h.client
+        .request({ command: 'tx', transaction: hash, min_ledger: 5, max_ledger: 3 })
+        .catch((e: { data: Record<string, unknown> }) => e.data);
       expect(inverted).toMatchObject({ error: 'invalidLgrRange' });
-      const wide = await h.client.request({ command: 'tx', transaction: hash, min_ledger: 1, max_ledger: 1500 }).catch((e: { data: Record<string, unknown> }) => e.data);
+      const wide = await h.client
+        .request({ command: 'tx', transaction: hash, min_ledger: 1, max_ledger: 1500 })
+        .catch((e: { data: Record<string, unknown> }) => e.data);
       expect(wide).toMatchObject({ error: 'excessiveLgrRange' });
     } finally {
       await h.close();

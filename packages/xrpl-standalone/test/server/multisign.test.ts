@@ -28,9 +28,18 @@ afterAll(async () => h.close());
 
 describe('multi-signing', () => {
   it('account_info reports the signer list where each API version puts it', async () => {
-    const v2 = await h.client.request({ command: 'account_info', account: owner.address, signer_lists: true });
+    const v2 = await h.client.request({
+      command: 'account_info',
+      account: owner.address,
+      signer_lists: true,
+    });
     expect(v2.result.signer_lists?.[0]).toMatchObject({ LedgerEntryType: 'SignerList', SignerQuorum: 2 });
-    const v1 = await h.client.request({ command: 'account_info', account: owner.address, signer_lists: true, api_version: 1 });
+    const v1 = await h.client.request({
+      command: 'account_info',
+      account: owner.address,
+      signer_lists: true,
+      api_version: 1,
+    });
     expect((v1.result.account_data as unknown as { signer_lists: unknown[] }).signer_lists).toHaveLength(1);
   });
 
@@ -40,13 +49,19 @@ describe('multi-signing', () => {
       signers.length,
     );
     const blob = multisign(signers.map((s) => s.sign(prepared, true).tx_blob));
-    const reply = (await h.client.connection.request({ command: 'submit_multisigned', tx_json: decode(blob) })) as {
+    const reply = (await h.client.connection.request({
+      command: 'submit_multisigned',
+      tx_json: decode(blob),
+    })) as {
       result: { engine_result: string; tx_blob: string };
     };
     expect(reply.result.engine_result).toBe('tesSUCCESS');
     expect(reply.result.tx_blob).toBe(blob);
     await expect(
-      h.client.connection.request({ command: 'submit_multisigned', tx_json: { ...prepared, SigningPubKey: '' } }),
+      h.client.connection.request({
+        command: 'submit_multisigned',
+        tx_json: { ...prepared, SigningPubKey: '' },
+      }),
     ).rejects.toMatchObject({ data: { error: 'invalidParams' } });
   });
 });

@@ -1,7 +1,15 @@
 // Persistence: state and history survive a clean restart and a SIGKILL mid-write; the journal's
 // torn tail is cut off on load.
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,18 +34,31 @@ describe('persistence', () => {
     const dataDir = tempDir();
     const first = await startHarness({ dataDir });
     const alice = await fund(first, '50000000');
-    const payment: Payment = { TransactionType: 'Payment', Account: alice.address, Destination: genesis.address, Amount: '1000000' };
+    const payment: Payment = {
+      TransactionType: 'Payment',
+      Account: alice.address,
+      Destination: genesis.address,
+      Amount: '1000000',
+    };
     const { hash } = await submitAndClose(first, payment, alice);
     // Past 256 closes the skip list starts dropping old hashes: the journal's deltas must follow.
     for (let i = 0; i < 300; i += 1) first.ledger.closeLedger();
-    const before = await first.client.request({ command: 'account_info', account: alice.address, ledger_index: 'validated' });
+    const before = await first.client.request({
+      command: 'account_info',
+      account: alice.address,
+      ledger_index: 'validated',
+    });
     const closed = await first.client.request({ command: 'ledger_closed' });
     const stateBefore = [...first.ledger.node.validated().entries()];
     await first.close();
 
     const second = await startHarness({ dataDir });
     try {
-      const after = await second.client.request({ command: 'account_info', account: alice.address, ledger_index: 'validated' });
+      const after = await second.client.request({
+        command: 'account_info',
+        account: alice.address,
+        ledger_index: 'validated',
+      });
       expect(after.result.account_data).toEqual(before.result.account_data);
       const again = await second.client.request({ command: 'ledger_closed' });
       expect(again.result).toEqual(closed.result);
@@ -57,9 +78,13 @@ describe('persistence', () => {
 
   it('survives SIGKILL mid-write without corruption', async () => {
     const dataDir = tempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures/crash-child.ts'), dataDir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'fixtures/crash-child.ts'), dataDir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
     const durable: Array<{ index: number; hash: string; sequence: number }> = [];
@@ -72,7 +97,8 @@ describe('persistence', () => {
           const line = buffer.slice(0, nl);
           buffer = buffer.slice(nl + 1);
           const [kind, index, hash, sequence] = line.split(' ');
-          if (kind === 'closed') durable.push({ index: Number(index), hash: hash as string, sequence: Number(sequence) });
+          if (kind === 'closed')
+            durable.push({ index: Number(index), hash: hash as string, sequence: Number(sequence) });
           // Kill at an arbitrary point once enough ledgers are on disk.
           if (durable.length === 15) {
             setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 5));
@@ -94,7 +120,11 @@ describe('persistence', () => {
       // Everything reported durable is there; at most the one ledger being written is lost or kept.
       expect(validated.ledger_index).toBeGreaterThanOrEqual(last.index);
       expect(ledger.node.ledger({ ledger_index: last.index })?.header.ledger_hash).toBe(last.hash);
-      const info = await client.request({ command: 'account_info', account: genesis.address, ledger_index: 'validated' });
+      const info = await client.request({
+        command: 'account_info',
+        account: genesis.address,
+        ledger_index: 'validated',
+      });
       expect(info.result.account_data.Sequence).toBeGreaterThanOrEqual(last.sequence);
       // And it keeps working: a new close extends the recovered chain.
       ledger.closeLedger();
@@ -120,7 +150,8 @@ function runUntilKilled(script: string, dataDir: string, killAfter: number): Pro
         const [kind, index] = buffer.slice(0, nl).split(' ');
         buffer = buffer.slice(nl + 1);
         if (kind === 'durable') durable.push(Number(index));
-        if (durable.length === killAfter) setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 10));
+        if (durable.length === killAfter)
+          setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 10));
       }
     });
     child.on('exit', () => resolve(durable));
@@ -177,7 +208,10 @@ describe('ledger store', () => {
     });
     const written = [];
     for (let i = 2; i <= 300; i += 1) {
-      const r = { ...record(i), stateChanges: [[hashesEntry(i).index, hashesEntry(i)]] as Array<[string, never]> };
+      const r = {
+        ...record(i),
+        stateChanges: [[hashesEntry(i).index, hashesEntry(i)]] as Array<[string, never]>,
+      };
       written.push(r);
       store.append(r);
     }
@@ -212,7 +246,9 @@ describe('ledger store', () => {
     expect(reopened.load().map((r) => r.header.ledger_index)).toEqual([2, 3, 4, 5]);
     reopened.append(record(6));
     reopened.close();
-    expect(decodeFrames(readFileSync(journal)).records.map((r) => r.header.ledger_index)).toEqual([2, 3, 4, 5, 6]);
+    expect(decodeFrames(readFileSync(journal)).records.map((r) => r.header.ledger_index)).toEqual([
+      2, 3, 4, 5, 6,
+    ]);
   });
 
   it('compacts into a snapshot and deduplicates after a crash between rename and truncate', () => {

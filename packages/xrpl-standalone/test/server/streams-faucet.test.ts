@@ -27,7 +27,11 @@ describe('subscribe', () => {
     const event = nextEvent<LedgerStream>((l) => h.client.once('ledgerClosed', l));
     h.ledger.closeLedger();
     const closed = await event;
-    expect(closed).toMatchObject({ type: 'ledgerClosed', ledger_index: validated.result.ledger_index + 1, txn_count: 0 });
+    expect(closed).toMatchObject({
+      type: 'ledgerClosed',
+      ledger_index: validated.result.ledger_index + 1,
+      txn_count: 0,
+    });
     await h.client.request({ command: 'unsubscribe', streams: ['ledger'] });
   });
 
@@ -58,17 +62,35 @@ describe('subscribe', () => {
 
   it('v1 subscribers get `transaction`, proposed subscribers see tentative results', async () => {
     const ws = await rawSocket(h.ledger.url);
-    const ok = await ws.send({ id: 1, command: 'subscribe', streams: ['transactions_proposed'], api_version: 1 });
+    const ok = await ws.send({
+      id: 1,
+      command: 'subscribe',
+      streams: ['transactions_proposed'],
+      api_version: 1,
+    });
     expect(ok).toMatchObject({ status: 'success', result: {} });
     const alice = await fund(h);
     // fund() submitted and closed: the proposed message, then the validated one.
     const proposed = await ws.next();
-    expect(proposed).toMatchObject({ type: 'transaction', status: 'proposed', validated: false, engine_result: 'tesSUCCESS' });
+    expect(proposed).toMatchObject({
+      type: 'transaction',
+      status: 'proposed',
+      validated: false,
+      engine_result: 'tesSUCCESS',
+    });
     expect(proposed).toHaveProperty('transaction.Destination', alice.address);
     const validated = await ws.next();
-    expect(validated).toMatchObject({ status: 'closed', validated: true, transaction: { Amount: '100000000', DeliverMax: '100000000' } });
-    expect(await ws.send({ id: 2, command: 'subscribe', streams: ['no_such_stream'] })).toMatchObject({ error: 'malformedStream' });
-    expect(await ws.send({ id: 3, command: 'subscribe', accounts: ['bad'] })).toMatchObject({ error: 'actMalformed' });
+    expect(validated).toMatchObject({
+      status: 'closed',
+      validated: true,
+      transaction: { Amount: '100000000', DeliverMax: '100000000' },
+    });
+    expect(await ws.send({ id: 2, command: 'subscribe', streams: ['no_such_stream'] })).toMatchObject({
+      error: 'malformedStream',
+    });
+    expect(await ws.send({ id: 3, command: 'subscribe', accounts: ['bad'] })).toMatchObject({
+      error: 'actMalformed',
+    });
     ws.close();
   });
 
@@ -86,10 +108,17 @@ describe('subscribe', () => {
 describe('faucet', () => {
   it('funds a wallet through xrpl.js fundWallet', async () => {
     const wallet = Wallet.generate();
-    const { balance } = await h.client.fundWallet(wallet, { faucetHost: h.ledger.faucetHost, faucetProtocol: 'http' });
+    const { balance } = await h.client.fundWallet(wallet, {
+      faucetHost: h.ledger.faucetHost,
+      faucetProtocol: 'http',
+    });
     expect(balance).toBe(1000);
     expect(await h.client.getXrpBalance(wallet.address)).toBe(1000);
-    const custom = await h.client.fundWallet(null, { faucetHost: h.ledger.faucetHost, faucetProtocol: 'http', amount: '42' });
+    const custom = await h.client.fundWallet(null, {
+      faucetHost: h.ledger.faucetHost,
+      faucetProtocol: 'http',
+      amount: '42',
+    });
     expect(custom.balance).toBe(42);
   });
 
@@ -101,12 +130,23 @@ describe('faucet', () => {
       body: JSON.stringify({ destination: wallet.address, xrpAmount: '12.5', userAgent: 'test' }),
     });
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = (await res.json()) as { account: { classicAddress: string }; transactionHash: string; amount: number };
+    const body = (await res.json()) as {
+      account: { classicAddress: string };
+      transactionHash: string;
+      amount: number;
+    };
     expect(body.account.classicAddress).toBe(wallet.address);
     expect(body.amount).toBe(12.5);
     const tx = await h.client.request({ command: 'tx', transaction: body.transactionHash });
-    expect(tx.result.tx_json).toMatchObject({ Account: genesis.address, Destination: wallet.address, DeliverMax: '12500000' });
-    const bad = await fetch(`${h.ledger.httpUrl}/accounts`, { method: 'POST', body: JSON.stringify({ destination: 'rNope' }) });
+    expect(tx.result.tx_json).toMatchObject({
+      Account: genesis.address,
+      Destination: wallet.address,
+      DeliverMax: '12500000',
+    });
+    const bad = await fetch(`${h.ledger.httpUrl}/accounts`, {
+      method: 'POST',
+      body: JSON.stringify({ destination: 'rNope' }),
+    });
     expect(bad.status).toBe(400);
   });
 });

@@ -30,7 +30,10 @@ describe('closeIntervalMs', () => {
   });
 
   it('funds through the faucet and validates with submitAndWait', async () => {
-    const { wallet, balance } = await h.client.fundWallet(Wallet.generate(), { faucetHost: h.ledger.faucetHost, faucetProtocol: 'http' });
+    const { wallet, balance } = await h.client.fundWallet(Wallet.generate(), {
+      faucetHost: h.ledger.faucetHost,
+      faucetProtocol: 'http',
+    });
     expect(balance).toBe(1000);
     const other = Wallet.generate();
     const result = await h.client.submitAndWait(

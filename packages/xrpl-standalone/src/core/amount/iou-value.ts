@@ -58,7 +58,13 @@ export class IouValue {
    * Canonicalize an exact value `sign * m * 10^e` (m any size) by rounding to 16 digits with the
    * given mode (rippled Number's default is to-nearest, ties to even), then narrowing to IOU range.
    */
-  static fromExact(m: bigint, e: number, negative = false, mode: RoundingMode = 'nearest', sticky = false): IouValue {
+  static fromExact(
+    m: bigint,
+    e: number,
+    negative = false,
+    mode: RoundingMode = 'nearest',
+    sticky = false,
+  ): IouValue {
     if (m < 0n) {
       m = -m;
       negative = !negative;

@@ -98,9 +98,13 @@ export class BookStep implements Step {
     this.parentCloseTime = av.ctx?.parentCloseTime ?? 0;
     if (av.ctx?.config) this.reserve = av.ctx.config;
     this.trIn =
-      !isXrp(this.inIssue) && ctx.prev?.debtDirection() === 'redeems' ? transferRate(view, this.inIssue.issuer) : QUALITY_ONE;
+      !isXrp(this.inIssue) && ctx.prev?.debtDirection() === 'redeems'
+        ? transferRate(view, this.inIssue.issuer)
+        : QUALITY_ONE;
     this.trOut =
-      this.opts.ownerPaysTransferFee && !isXrp(this.outIssue) ? transferRate(view, this.outIssue.issuer) : QUALITY_ONE;
+      this.opts.ownerPaysTransferFee && !isXrp(this.outIssue)
+        ? transferRate(view, this.outIssue.issuer)
+        : QUALITY_ONE;
     this.tip = this.findTip(view);
   }
 
@@ -147,7 +151,8 @@ export class BookStep implements Step {
       const fee = tradingFeeFor(state, this.src, this.parentCloseTime);
       // With a quality limit on a single book and no better book offer, the AMM offer is the
       // largest whose average price meets the limit (rippled limits such strands by quality).
-      const limit = this.opts.limit && this.opts.limit.steps.length === 1 ? this.opts.limit.quality : undefined;
+      const limit =
+        this.opts.limit && this.opts.limit.steps.length === 1 ? this.opts.limit.quality : undefined;
       const offer =
         tip.clobQuality === undefined && limit !== undefined
           ? ammOfferAtQuality(pool, limit, fee)
@@ -192,7 +197,8 @@ export class BookStep implements Step {
     let remOut = limit.out;
     let remIn = limit.in;
     const done = (): boolean =>
-      (remOut !== undefined && remOut.value.signum() <= 0) || (remIn !== undefined && remIn.value.signum() <= 0);
+      (remOut !== undefined && remOut.value.signum() <= 0) ||
+      (remIn !== undefined && remIn.value.signum() <= 0);
     const take = (chunk: { in: Amt; out: Amt }): void => {
       const gross = mulRate(chunk.in, this.trIn, true);
       totalIn = addAmt(totalIn, gross);
@@ -200,12 +206,18 @@ export class BookStep implements Step {
       if (remOut) remOut = subAmt(remOut, chunk.out);
       if (remIn) remIn = subAmt(remIn, gross);
     };
-    const fit = (offer: { in: Amt; out: Amt }, quality: bigint, exact?: (p: { in?: Amt; out?: Amt }) => { in: Amt; out: Amt }) => {
+    const fit = (
+      offer: { in: Amt; out: Amt },
+      quality: bigint,
+      exact?: (p: { in?: Amt; out?: Amt }) => { in: Amt; out: Amt },
+    ) => {
       let chunk = offer;
-      if (remOut && chunk.out.value.gt(remOut.value)) chunk = exact ? exact({ out: remOut }) : ceilOut(chunk, remOut, quality);
+      if (remOut && chunk.out.value.gt(remOut.value))
+        chunk = exact ? exact({ out: remOut }) : ceilOut(chunk, remOut, quality);
       if (remIn) {
         const netIn = divRate(remIn, this.trIn, false);
-        if (chunk.in.value.gt(netIn.value)) chunk = exact ? exact({ in: netIn }) : ceilIn(chunk, netIn, quality);
+        if (chunk.in.value.gt(netIn.value))
+          chunk = exact ? exact({ in: netIn }) : ceilIn(chunk, netIn, quality);
       }
       return chunk;
     };
@@ -273,7 +285,8 @@ export class BookStep implements Step {
   private transfer(sb: ApplyView, owner: string, chunk: { in: Amt; out: Amt }, ownerPays: boolean): void {
     let ter = send(sb, '', owner, chunk.in);
     if (ter !== 'tesSUCCESS') throw new Error(`book step input: ${ter}`);
-    const gives = ownerPays && owner !== this.outIssue.issuer ? mulRate(chunk.out, this.trOut, true) : chunk.out;
+    const gives =
+      ownerPays && owner !== this.outIssue.issuer ? mulRate(chunk.out, this.trOut, true) : chunk.out;
     ter = send(sb, owner, '', gives);
     if (ter !== 'tesSUCCESS') throw new Error(`book step output: ${ter}`);
   }
@@ -302,4 +315,3 @@ function rateOf(q: bigint): Num {
   const m = q & ((1n << 56n) - 1n);
   return Num.fromNormalized(m, Number(q >> 56n) - 100);
 }
-

@@ -51,7 +51,13 @@ export function creditXrp(view: ApplyView, address: string, delta: bigint): void
 }
 
 /** Create the receiver's side of a line (limit 0) like rippleCreditIOU, then credit it. */
-function creditCreatingLine(view: ApplyView, sender: string, receiver: string, currency: string, v: IouValue): Ter {
+function creditCreatingLine(
+  view: ApplyView,
+  sender: string,
+  receiver: string,
+  currency: string,
+  v: IouValue,
+): Ter {
   if (!readLine(view, sender, receiver, currency)) {
     const recv = readAccount(view, receiver);
     if (!recv) return 'tecNO_DST';
@@ -99,7 +105,8 @@ export function send(view: ApplyView, from: string, to: string, amount: Amt): Te
 /** rippled offerDelete: unlink from the owner and book directories, erase, release the reserve. */
 export function offerDelete(view: ApplyView, offer: LedgerEntry): Ter {
   const owner = String(offer.Account);
-  if (!dirRemove(view, ownerDirKey(owner), readU64(offer, 'OwnerNode'), offer.index, false)) return 'tefBAD_LEDGER';
+  if (!dirRemove(view, ownerDirKey(owner), readU64(offer, 'OwnerNode'), offer.index, false))
+    return 'tefBAD_LEDGER';
   if (!dirRemove(view, String(offer.BookDirectory), readU64(offer, 'BookNode'), offer.index, false)) {
     return 'tefBAD_LEDGER';
   }

@@ -202,7 +202,12 @@ export function ammStateOf(index: string, sle: LedgerEntry): AmmState {
 }
 
 /** The pool's balance of one asset: the pseudo-account's XRP or its trust line balance. */
-export function ammPoolBalance(view: ReadLedger, ammAccount: string, issue: Issue, zeroIfFrozen = false): Amt {
+export function ammPoolBalance(
+  view: ReadLedger,
+  ammAccount: string,
+  issue: Issue,
+  zeroIfFrozen = false,
+): Amt {
   if (isXrp(issue)) return xrpDrops(xrpBalance(view, ammAccount));
   if (zeroIfFrozen && isFrozen(view, ammAccount, issue)) return zeroAmt(issue);
   return { issue, value: lineBalance(view, ammAccount, issue) };

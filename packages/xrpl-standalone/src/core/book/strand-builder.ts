@@ -25,9 +25,11 @@ export interface CrossStrandOptions {
 export function buildCrossStrand(o: CrossStrandOptions): Strand {
   const steps: Step[] = [];
   if (isXrp(o.inIssue)) steps.push(new XrpEndpointStep(o.src, true));
-  else if (o.src !== o.inIssue.issuer) steps.push(new DirectStep(o.src, o.inIssue.issuer, o.inIssue.currency));
+  else if (o.src !== o.inIssue.issuer)
+    steps.push(new DirectStep(o.src, o.inIssue.issuer, o.inIssue.currency));
   const chain = [o.inIssue, ...o.via, o.outIssue];
-  const limit: StrandLimit | undefined = o.limitQuality === undefined ? undefined : { quality: o.limitQuality, steps: [] };
+  const limit: StrandLimit | undefined =
+    o.limitQuality === undefined ? undefined : { quality: o.limitQuality, steps: [] };
   for (let i = 0; i + 1 < chain.length; i++) {
     const step = new BookStep(chain[i] as Issue, chain[i + 1] as Issue, {
       ownerPaysTransferFee: o.ownerPaysTransferFee,
@@ -38,7 +40,11 @@ export function buildCrossStrand(o: CrossStrandOptions): Strand {
   }
   if (isXrp(o.outIssue)) steps.push(new XrpEndpointStep(o.dst, false));
   else if (o.dst !== o.outIssue.issuer) {
-    steps.push(o.ownerPaysTransferFee ? new CrossingDeliverStep(o.dst, o.outIssue) : new DirectStep(o.outIssue.issuer, o.dst, o.outIssue.currency));
+    steps.push(
+      o.ownerPaysTransferFee
+        ? new CrossingDeliverStep(o.dst, o.outIssue)
+        : new DirectStep(o.outIssue.issuer, o.dst, o.outIssue.currency),
+    );
   }
   return steps;
 }
@@ -58,11 +64,15 @@ function pathIssues(path: PathElement[], start: Issue): Issue[] | undefined {
 }
 
 /** Registered with the payment engine: strands for cross-currency payments. */
-export function crossCurrencyStrands(req: StrandRequest): { ter: 'tesSUCCESS' | 'temBAD_PATH'; strands: Strand[] } | undefined {
+export function crossCurrencyStrands(
+  req: StrandRequest,
+): { ter: 'tesSUCCESS' | 'temBAD_PATH'; strands: Strand[] } | undefined {
   const outIssue = issueOfAmount(req.deliver);
   const inIssue = req.sendMax ? issueOfAmount(req.sendMax) : outIssue;
   const sameCurrency = inIssue.currency === outIssue.currency && isXrp(inIssue) === isXrp(outIssue);
-  const hopsChangeCurrency = req.paths.some((p) => p.some((e) => e.currency !== undefined && e.currency !== outIssue.currency));
+  const hopsChangeCurrency = req.paths.some((p) =>
+    p.some((e) => e.currency !== undefined && e.currency !== outIssue.currency),
+  );
   if (sameCurrency && !hopsChangeCurrency) return undefined;
   if (isXrp(inIssue) && isXrp(outIssue)) return undefined;
   const strands: Strand[] = [];

@@ -30,7 +30,11 @@ function sortedKeys(state: { entries(after?: string): Iterable<[string, LedgerEn
   return keys;
 }
 
-function firstOverlay(changes: Iterable<[string, LedgerEntry | null]>, after: string, before: string): string | undefined {
+function firstOverlay(
+  changes: Iterable<[string, LedgerEntry | null]>,
+  after: string,
+  before: string,
+): string | undefined {
   let best: string | undefined;
   for (const [k, v] of changes) {
     if (v && k > after && k <= before && (best === undefined || k < best)) best = k;
@@ -39,7 +43,12 @@ function firstOverlay(changes: Iterable<[string, LedgerEntry | null]>, after: st
 }
 
 /** firstOverlay over sorted keys: binary search instead of a scan of the whole open ledger. */
-function firstSorted(keys: string[], entries: Map<string, LedgerEntry | null>, after: string, before: string): string | undefined {
+function firstSorted(
+  keys: string[],
+  entries: Map<string, LedgerEntry | null>,
+  after: string,
+  before: string,
+): string | undefined {
   let lo = 0;
   let hi = keys.length;
   while (lo < hi) {
@@ -91,7 +100,9 @@ export function succ(view: StateReader, after: string, before: string): string |
   if (o.overlay instanceof Map && o.parent?.state) {
     const overlay = o.overlay;
     const state = o.parent.state;
-    const fromOverlay = o.overlayKeys ? firstSorted(o.overlayKeys, overlay, after, before) : firstOverlay(overlay, after, before);
+    const fromOverlay = o.overlayKeys
+      ? firstSorted(o.overlayKeys, overlay, after, before)
+      : firstOverlay(overlay, after, before);
     const keys = sortedKeys(state);
     const fromBase = baseSucc(
       (c) => {

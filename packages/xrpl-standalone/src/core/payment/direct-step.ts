@@ -52,7 +52,8 @@ export class DirectStep implements Step {
       if (line) {
         const freezeFlag = isHigh(this.dst, this.src) ? LSF.highFreeze : LSF.lowFreeze;
         if (hasFlag(line.Flags, freezeFlag)) return 'terNO_LINE';
-        if (hasFlag(line.Flags, LSF.highDeepFreeze) || hasFlag(line.Flags, LSF.lowDeepFreeze)) return 'terNO_LINE';
+        if (hasFlag(line.Flags, LSF.highDeepFreeze) || hasFlag(line.Flags, LSF.lowDeepFreeze))
+          return 'terNO_LINE';
       }
     }
     const prev = ctx.prev;
@@ -74,7 +75,8 @@ export class DirectStep implements Step {
       return 'terNO_AUTH';
     }
     if (prev && !(prev instanceof DirectStep) && prev.kind === 'book') {
-      if (hasFlag(line.Flags, isHigh(this.src, this.dst) ? LSF.highNoRipple : LSF.lowNoRipple)) return 'terNO_RIPPLE';
+      if (hasFlag(line.Flags, isHigh(this.src, this.dst) ? LSF.highNoRipple : LSF.lowNoRipple))
+        return 'terNO_RIPPLE';
     }
     // Neither redeemable nor issuable: the strand is dry before it starts.
     const owed = lineBalanceFor(line, this.src, this.dst);

@@ -20,7 +20,11 @@ interface StrandOutcome {
   out: Amount;
 }
 
-function prepareAll(view: ApplyView, strand: Strand, base: Omit<StrandContext, 'isFirst' | 'isLast' | 'prev'>): void {
+function prepareAll(
+  view: ApplyView,
+  strand: Strand,
+  base: Omit<StrandContext, 'isFirst' | 'isLast' | 'prev'>,
+): void {
   strand.forEach((step, i) =>
     step.prepare(view, { ...base, isFirst: i === 0, isLast: i === strand.length - 1, prev: strand[i - 1] }),
   );

@@ -40,7 +40,8 @@ function chainStrand(accounts: string[], currency: string): Strand {
   const dedup: string[] = [];
   for (const a of accounts) if (dedup[dedup.length - 1] !== a) dedup.push(a);
   const steps: Strand = [];
-  for (let i = 0; i + 1 < dedup.length; i++) steps.push(new DirectStep(dedup[i] as string, dedup[i + 1] as string, currency));
+  for (let i = 0; i + 1 < dedup.length; i++)
+    steps.push(new DirectStep(dedup[i] as string, dedup[i + 1] as string, currency));
   return steps;
 }
 

@@ -283,8 +283,14 @@ export class ApplyView implements StateReader {
       }
     }
     // Unchanged entries (e.g. a thread-only owner whose entry was already current) drop out.
-    const affected = [...nodes.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((e) => e[1]);
-    const meta: JsonObject = { AffectedNodes: affected, TransactionIndex: txIndex, TransactionResult: result };
+    const affected = [...nodes.entries()]
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map((e) => e[1]);
+    const meta: JsonObject = {
+      AffectedNodes: affected,
+      TransactionIndex: txIndex,
+      TransactionResult: result,
+    };
     if (deliveredAmount !== undefined) meta.DeliveredAmount = deliveredAmount;
     return meta;
   }

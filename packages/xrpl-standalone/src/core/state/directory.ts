@@ -80,16 +80,32 @@ function dirAdd(
 }
 
 /** Owner directories (sorted pages). Returns the page number, or undefined when full. */
-export function dirInsert(view: ApplyView, rootIndex: string, key: string, describe: DescribeDir): bigint | undefined {
+export function dirInsert(
+  view: ApplyView,
+  rootIndex: string,
+  key: string,
+  describe: DescribeDir,
+): bigint | undefined {
   return dirAdd(view, rootIndex, key, false, describe);
 }
 
 /** Book directories (insertion order kept). */
-export function dirAppend(view: ApplyView, rootIndex: string, key: string, describe: DescribeDir): bigint | undefined {
+export function dirAppend(
+  view: ApplyView,
+  rootIndex: string,
+  key: string,
+  describe: DescribeDir,
+): bigint | undefined {
   return dirAdd(view, rootIndex, key, true, describe);
 }
 
-export function dirRemove(view: ApplyView, rootIndex: string, page: bigint, key: string, keepRoot: boolean): boolean {
+export function dirRemove(
+  view: ApplyView,
+  rootIndex: string,
+  page: bigint,
+  key: string,
+  keepRoot: boolean,
+): boolean {
   const pageKey = dirPageKey(rootIndex, page);
   const node = view.peek(pageKey);
   if (!node) return false;

@@ -29,7 +29,10 @@ export const accountDelete: Transactor = {
     const dst = readAccount(view, tx.Destination as string);
     if (!dst) return 'tecNO_DST';
     if (hasFlag(dst.Flags, LSF.requireDestTag) && tx.DestinationTag === undefined) return 'tecDST_TAG_NEEDED';
-    if (hasFlag(dst.Flags, LSF.depositAuth) && !view.read(depositPreauthKey(tx.Destination as string, account))) {
+    if (
+      hasFlag(dst.Flags, LSF.depositAuth) &&
+      !view.read(depositPreauthKey(tx.Destination as string, account))
+    ) {
       return 'tecNO_PERMISSION';
     }
     const acct = readAccount(view, account);
@@ -70,7 +73,8 @@ export const accountDelete: Transactor = {
     if ('TicketCount' in src) delete src.TicketCount;
     deliver(sourceBalance.toString());
     if (view.read(dirKey)) return 'tecHAS_OBLIGATIONS';
-    if (sourceBalance > 0n && hasFlag(dst.Flags, LSF.passwordSpent)) dst.Flags = (Number(dst.Flags) & ~LSF.passwordSpent) >>> 0;
+    if (sourceBalance > 0n && hasFlag(dst.Flags, LSF.passwordSpent))
+      dst.Flags = (Number(dst.Flags) & ~LSF.passwordSpent) >>> 0;
     view.update(dst);
     view.erase(src);
     return 'tesSUCCESS';

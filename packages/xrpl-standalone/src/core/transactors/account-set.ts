@@ -48,7 +48,8 @@ export const accountSet: Transactor = {
       const t = Number(tx.TickSize);
       if (t !== 0 && (t < 3 || t > 15)) return 'temBAD_TICK_SIZE';
     }
-    if (typeof tx.MessageKey === 'string' && tx.MessageKey !== '' && !PUBKEY.test(tx.MessageKey)) return 'telBAD_PUBLIC_KEY';
+    if (typeof tx.MessageKey === 'string' && tx.MessageKey !== '' && !PUBKEY.test(tx.MessageKey))
+      return 'telBAD_PUBLIC_KEY';
     if (typeof tx.Domain === 'string' && tx.Domain.length / 2 > MAX_DOMAIN_LENGTH) return 'telBAD_DOMAIN';
     if (f.set === ASF.authorizedNFTokenMinter && tx.NFTokenMinter === undefined) return 'temMALFORMED';
     if (f.clear === ASF.authorizedNFTokenMinter && tx.NFTokenMinter !== undefined) return 'temMALFORMED';
@@ -60,7 +61,8 @@ export const accountSet: Transactor = {
     if (!acct) return 'terNO_ACCOUNT';
     const f = flagsOf(tx);
     const flagsIn = Number(acct.Flags ?? 0);
-    if (f.setRequireAuth && !hasFlag(flagsIn, LSF.requireAuth) && !ownerDirIsEmpty(view, account)) return 'tecOWNERS';
+    if (f.setRequireAuth && !hasFlag(flagsIn, LSF.requireAuth) && !ownerDirIsEmpty(view, account))
+      return 'tecOWNERS';
     if (f.set === ASF.allowTrustLineClawback) {
       if (hasFlag(flagsIn, LSF.noFreeze)) return 'tecNO_PERMISSION';
       if (!ownerDirIsEmpty(view, account)) return 'tecOWNERS';
@@ -101,7 +103,8 @@ export const accountSet: Transactor = {
       set(LSF.noFreeze);
     }
     if (f.set === ASF.globalFreeze) set(LSF.globalFreeze);
-    if (f.set !== ASF.globalFreeze && f.clear === ASF.globalFreeze && !hasFlag(out, LSF.noFreeze)) clear(LSF.globalFreeze);
+    if (f.set !== ASF.globalFreeze && f.clear === ASF.globalFreeze && !hasFlag(out, LSF.noFreeze))
+      clear(LSF.globalFreeze);
     if (f.set === ASF.accountTxnID && sle.AccountTxnID === undefined) sle.AccountTxnID = '0'.repeat(64);
     if (f.clear === ASF.accountTxnID && sle.AccountTxnID !== undefined) delete sle.AccountTxnID;
     if (f.set === ASF.depositAuth) set(LSF.depositAuth);

@@ -5,7 +5,12 @@ import type { Num } from '../number';
 import type { Ter } from '../results';
 import { type Amt, sameIssue, subAmt, toAmt } from '../../amm/amount';
 import { TAILING_SLOT, auctionTimeSlot, minSlotPrice, outbidPrice, payPrice } from '../../amm/governance';
-import { AUCTION_SLOT_DISCOUNTED_FEE_FRACTION, AUCTION_SLOT_MAX_AUTH_ACCOUNTS, TOTAL_TIME_SLOT_SECS, adjustLPTokens } from '../../amm/math';
+import {
+  AUCTION_SLOT_DISCOUNTED_FEE_FRACTION,
+  AUCTION_SLOT_MAX_AUTH_ACCOUNTS,
+  TOTAL_TIME_SLOT_SECS,
+  adjustLPTokens,
+} from '../../amm/math';
 import { amtFromJson, amtToJson, readAccount } from '../book/read';
 import {
   TerError,
@@ -75,9 +80,14 @@ export const ammBid: Transactor = {
     const discountedFee = Math.trunc(tradingFee / AUCTION_SLOT_DISCOUNTED_FEE_FRACTION);
     const minPrice = minSlotPrice(lpt.value, tradingFee);
     const slot = { ...((sle.AuctionSlot as JsonObject | undefined) ?? {}) };
-    const interval = slot.Expiration === undefined ? undefined : auctionTimeSlot(current, Number(slot.Expiration));
+    const interval =
+      slot.Expiration === undefined ? undefined : auctionTimeSlot(current, Number(slot.Expiration));
     const owner = slot.Account as string | undefined;
-    const validOwner = owner !== undefined && interval !== undefined && interval < TAILING_SLOT && readAccount(view, owner) !== undefined;
+    const validOwner =
+      owner !== undefined &&
+      interval !== undefined &&
+      interval < TAILING_SLOT &&
+      readAccount(view, owner) !== undefined;
     const bidMin = readAmountField(tx, 'BidMin')?.value;
     const bidMax = readAmountField(tx, 'BidMax')?.value;
     const pay = (computed: Num): Num | Ter => {

@@ -10,7 +10,11 @@ import type { ApplyView, StateReader } from '../state/apply-view';
 import { dirRemove, readU64 } from '../state/directory';
 import { trustDelete } from '../trust-lines';
 import { type Amt, type Issue, isXrp, sameIssue } from '../../amm/amount';
-import { TOTAL_TIME_SLOT_SECS, AUCTION_SLOT_DISCOUNTED_FEE_FRACTION, VOTE_WEIGHT_SCALE_FACTOR } from '../../amm/math';
+import {
+  TOTAL_TIME_SLOT_SECS,
+  AUCTION_SLOT_DISCOUNTED_FEE_FRACTION,
+  VOTE_WEIGHT_SCALE_FACTOR,
+} from '../../amm/math';
 import { send } from '../book/funds';
 import {
   ammPoolBalance,
@@ -28,7 +32,10 @@ export function readIssueField(tx: JsonObject, field: string): Issue | undefined
   const v = tx[field];
   if (!v || typeof v !== 'object') return undefined;
   const o = v as Record<string, unknown>;
-  if (o.currency === 'XRP') return o.issuer === undefined ? { currency: 'XRP', issuer: '' } : { currency: 'XRP', issuer: String(o.issuer) };
+  if (o.currency === 'XRP')
+    return o.issuer === undefined
+      ? { currency: 'XRP', issuer: '' }
+      : { currency: 'XRP', issuer: String(o.issuer) };
   return issueFromJson(v);
 }
 
@@ -112,7 +119,13 @@ export class TerError extends Error {
 }
 
 /** The creator (or first depositor into an empty pool) gets the only vote and the auction slot. */
-export function initializeFeeAuctionVote(view: ApplyView, amm: LedgerEntry, account: string, lptIssue: Issue, tfee: number): void {
+export function initializeFeeAuctionVote(
+  view: ApplyView,
+  amm: LedgerEntry,
+  account: string,
+  lptIssue: Issue,
+  tfee: number,
+): void {
   const vote: JsonObject = { Account: account, VoteWeight: VOTE_WEIGHT_SCALE_FACTOR };
   if (tfee !== 0) vote.TradingFee = tfee;
   amm.VoteSlots = [{ VoteEntry: vote }];

@@ -42,7 +42,9 @@ function requireAuth(view: PreclaimContext['view'], issue: Issue, account: strin
   const line = view.read(trustLineKey(account, issue.issuer, issue.currency));
   if (!line) return 'tecNO_LINE';
   const issuerHigh = (line.HighLimit as { issuer: string }).issuer === issue.issuer;
-  return (Number(line.Flags ?? 0) & (issuerHigh ? 0x00080000 : 0x00040000)) !== 0 ? 'tesSUCCESS' : 'tecNO_AUTH';
+  return (Number(line.Flags ?? 0) & (issuerHigh ? 0x00080000 : 0x00040000)) !== 0
+    ? 'tesSUCCESS'
+    : 'tecNO_AUTH';
 }
 
 export const ammCreate: Transactor = {
@@ -69,7 +71,8 @@ export const ammCreate: Transactor = {
       const ter = requireAuth(view, a.issue, account);
       if (ter !== 'tesSUCCESS') return ter;
     }
-    if (isIndividualFrozen(view, account, amount.issue) || isIndividualFrozen(view, account, amount2.issue)) return 'tecFROZEN';
+    if (isIndividualFrozen(view, account, amount.issue) || isIndividualFrozen(view, account, amount2.issue))
+      return 'tecFROZEN';
     for (const a of [amount, amount2]) {
       if (!isXrp(a.issue)) {
         const iss = readAccount(view, a.issue.issuer);
@@ -102,7 +105,10 @@ export const ammCreate: Transactor = {
       if (!view.read(accountRootKey(candidate))) ammAccount = candidate;
     }
     if (!ammAccount) return 'tecDUPLICATE';
-    const lptIssue: Issue = { currency: ammLptCurrency(amount.issue.currency, amount2.issue.currency), issuer: ammAccount };
+    const lptIssue: Issue = {
+      currency: ammLptCurrency(amount.issue.currency, amount2.issue.currency),
+      issuer: ammAccount,
+    };
     if (view.read(trustLineKey(ammAccount, account, lptIssue.currency))) return 'tecDUPLICATE';
     const root: LedgerEntry = {
       LedgerEntryType: 'AccountRoot',
@@ -118,7 +124,10 @@ export const ammCreate: Transactor = {
     };
     view.insert(root);
     const lpTokens = ammLPTokens(amount, amount2, lptIssue);
-    const [first, second] = compareIssues(amount.issue, amount2.issue) <= 0 ? [amount.issue, amount2.issue] : [amount2.issue, amount.issue];
+    const [first, second] =
+      compareIssues(amount.issue, amount2.issue) <= 0
+        ? [amount.issue, amount2.issue]
+        : [amount2.issue, amount.issue];
     const amm: LedgerEntry = {
       LedgerEntryType: 'AMM',
       Account: ammAccount,

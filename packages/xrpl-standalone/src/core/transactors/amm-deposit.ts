@@ -51,7 +51,8 @@ export const ammDeposit: Transactor = {
     const fee = tx.TradingFee;
     if (popcount(flags & SUB_TX) !== 1) return 'temMALFORMED';
     if (flags & TF_DEPOSIT.lpToken) {
-      if (!lpTokens || ePrice || (amount && !amount2) || (!amount && amount2) || fee !== undefined) return 'temMALFORMED';
+      if (!lpTokens || ePrice || (amount && !amount2) || (!amount && amount2) || fee !== undefined)
+        return 'temMALFORMED';
     } else if (flags & TF_DEPOSIT.singleAsset) {
       if (!amount || amount2 || ePrice || fee !== undefined) return 'temMALFORMED';
     } else if (flags & TF_DEPOSIT.twoAsset) {
@@ -106,7 +107,9 @@ export const ammDeposit: Transactor = {
         if (xrpLiquid(view, account, config, hasLine ? 0 : 1) >= a.value.toBigInt()) return 'tesSUCCESS';
         return hasLine ? 'tecUNFUNDED_AMM' : 'tecINSUF_RESERVE_LINE';
       }
-      return account === a.issue.issuer || accountFunds(view, account, a.issue, config).value.ge(a.value) ? 'tesSUCCESS' : 'tecUNFUNDED_AMM';
+      return account === a.issue.issuer || accountFunds(view, account, a.issue, config).value.ge(a.value)
+        ? 'tesSUCCESS'
+        : 'tecUNFUNDED_AMM';
     };
     const check = (a: Amt | undefined, withBalance: boolean): Ter => {
       if (!a) return 'tesSUCCESS';
@@ -129,7 +132,8 @@ export const ammDeposit: Transactor = {
     }
     const lpOut = readAmountField(tx, 'LPTokenOut');
     if (lpOut && !sameIssue(lpOut.issue, lpt.issue)) return 'temBAD_AMM_TOKENS';
-    if (lpHolds(view, amm, account).value.isZero() && xrpLiquid(view, account, config, 1) <= 0n) return 'tecINSUF_RESERVE_LINE';
+    if (lpHolds(view, amm, account).value.isZero() && xrpLiquid(view, account, config, 1) <= 0n)
+      return 'tecINSUF_RESERVE_LINE';
     return 'tesSUCCESS';
   },
 
@@ -146,19 +150,27 @@ export const ammDeposit: Transactor = {
     const tfee = empty ? Number(tx.TradingFee ?? 0) : tradingFeeFor(amm, account, view.ctx.parentCloseTime);
     const flags = Number(tx.Flags ?? 0);
     let res: DepositResult;
-    if (flags & TF_DEPOSIT.twoAsset) res = equalDepositLimit(balance, balance2, lpt, amount!, amount2!, lpTokens);
-    else if (flags & TF_DEPOSIT.oneAssetLPToken) res = singleDepositTokens(balance, lpt, amount!, lpTokens!, tfee);
+    if (flags & TF_DEPOSIT.twoAsset)
+      res = equalDepositLimit(balance, balance2, lpt, amount!, amount2!, lpTokens);
+    else if (flags & TF_DEPOSIT.oneAssetLPToken)
+      res = singleDepositTokens(balance, lpt, amount!, lpTokens!, tfee);
     else if (flags & TF_DEPOSIT.limitLPToken) res = singleDepositEPrice(balance, lpt, amount!, ePrice!, tfee);
     else if (flags & TF_DEPOSIT.singleAsset) res = singleDeposit(balance, lpt, amount!, tfee, lpTokens);
-    else if (flags & TF_DEPOSIT.lpToken) res = equalDepositTokens(balance, balance2, lpt, lpTokens!, amount, amount2);
+    else if (flags & TF_DEPOSIT.lpToken)
+      res = equalDepositTokens(balance, balance2, lpt, lpTokens!, amount, amount2);
     else res = equalDepositInEmptyState(amount!, amount2!, lpt.issue);
     if (!('plan' in res)) return res.ter;
     const plan = res.plan;
     const hasLine = trustLine(view, account, amm.account, amm.lptIssue.currency) !== undefined;
     const funded = (a: Amt): Ter => {
       if (a.value.signum() <= 0) return 'temBAD_AMOUNT';
-      if (isXrp(a.issue)) return xrpLiquid(view, account, ctx.config, hasLine ? 0 : 1) >= a.value.toBigInt() ? 'tesSUCCESS' : 'tecUNFUNDED_AMM';
-      return account === a.issue.issuer || accountFunds(view, account, a.issue, ctx.config).value.ge(a.value) ? 'tesSUCCESS' : 'tecUNFUNDED_AMM';
+      if (isXrp(a.issue))
+        return xrpLiquid(view, account, ctx.config, hasLine ? 0 : 1) >= a.value.toBigInt()
+          ? 'tesSUCCESS'
+          : 'tecUNFUNDED_AMM';
+      return account === a.issue.issuer || accountFunds(view, account, a.issue, ctx.config).value.ge(a.value)
+        ? 'tesSUCCESS'
+        : 'tecUNFUNDED_AMM';
     };
     try {
       for (const a of plan.amount2 ? [plan.amount, plan.amount2] : [plan.amount]) {

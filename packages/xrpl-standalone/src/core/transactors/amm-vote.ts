@@ -2,7 +2,14 @@
 import type { JsonObject } from '../contract';
 import type { Ter } from '../results';
 import { applyVote } from '../../amm/governance';
-import { TRADING_FEE_THRESHOLD, ammHolds, invalidAssetPair, lpHolds, readIssueField, txAmm } from './amm-common';
+import {
+  TRADING_FEE_THRESHOLD,
+  ammHolds,
+  invalidAssetPair,
+  lpHolds,
+  readIssueField,
+  txAmm,
+} from './amm-common';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
 
 export const ammVote: Transactor = {

@@ -72,7 +72,9 @@ export const ammWithdraw: Transactor = {
     if (lpTokens && lpTokens.value.signum() <= 0) return 'temBAD_AMM_TOKENS';
     const pair: [typeof asset, typeof asset] = [asset, asset2];
     if (amount) {
-      const zeroOk = (flags & (TF_WITHDRAW.oneAssetWithdrawAll | TF_WITHDRAW.oneAssetLPToken)) !== 0 || ePrice !== undefined;
+      const zeroOk =
+        (flags & (TF_WITHDRAW.oneAssetWithdrawAll | TF_WITHDRAW.oneAssetLPToken)) !== 0 ||
+        ePrice !== undefined;
       const r = invalidAmount(amount, pair, zeroOk);
       if (r !== 'tesSUCCESS') return r;
     }
@@ -117,7 +119,8 @@ export const ammWithdraw: Transactor = {
     if (ePrice && !sameIssue(ePrice.issue, held.issue)) return 'temBAD_AMM_TOKENS';
     if (flags & (TF_WITHDRAW.lpToken | TF_WITHDRAW.withdrawAll)) {
       for (const bal of [balance, balance2]) {
-        if (isFrozen(view, amm.account, bal.issue) || isIndividualFrozen(view, account, bal.issue)) return 'tecFROZEN';
+        if (isFrozen(view, amm.account, bal.issue) || isIndividualFrozen(view, account, bal.issue))
+          return 'tecFROZEN';
       }
     }
     return 'tesSUCCESS';
@@ -139,7 +142,8 @@ export const ammWithdraw: Transactor = {
     const wctx: WithdrawContext = { balance, balance2, lptBalance: lpt, lpHolding: held, tfee, withdrawAll };
     let res: WithdrawResult;
     if (flags & TF_WITHDRAW.twoAsset) res = equalWithdrawLimit(wctx, amount!, amount2!);
-    else if (flags & (TF_WITHDRAW.oneAssetLPToken | TF_WITHDRAW.oneAssetWithdrawAll)) res = singleWithdrawTokens(wctx, balance, amount!, tokensIn!);
+    else if (flags & (TF_WITHDRAW.oneAssetLPToken | TF_WITHDRAW.oneAssetWithdrawAll))
+      res = singleWithdrawTokens(wctx, balance, amount!, tokensIn!);
     else if (flags & TF_WITHDRAW.limitLPToken) res = singleWithdrawEPrice(wctx, balance, amount!, ePrice!);
     else if (flags & TF_WITHDRAW.singleAsset) res = singleWithdraw(wctx, balance, amount!);
     else res = equalWithdrawTokens(wctx, tokensIn!);
@@ -147,7 +151,11 @@ export const ammWithdraw: Transactor = {
     const plan = res.plan;
     try {
       for (const a of plan.amount2 ? [plan.amount, plan.amount2] : [plan.amount]) {
-        if (!isXrp(a.issue) && account !== a.issue.issuer && !trustLine(view, account, a.issue.issuer, a.issue.currency)) {
+        if (
+          !isXrp(a.issue) &&
+          account !== a.issue.issuer &&
+          !trustLine(view, account, a.issue.issuer, a.issue.currency)
+        ) {
           // A new trust line for the withdrawn token needs the reserve (fixAMMv1_2).
           const root = readAccount(view, account)!;
           const count = Number(root.OwnerCount ?? 0);

@@ -34,7 +34,8 @@ export const clawback: Transactor = {
     const issuerHigh = isHigh(account, holder);
     if (balance.signum() > 0 && !issuerHigh) return 'tecNO_PERMISSION';
     if (balance.signum() < 0 && issuerHigh) return 'tecNO_PERMISSION';
-    if (accountHoldsIou(view, holder, amount.currency, account, false).signum() <= 0) return 'tecINSUFFICIENT_FUNDS';
+    if (accountHoldsIou(view, holder, amount.currency, account, false).signum() <= 0)
+      return 'tecINSUFFICIENT_FUNDS';
     return 'tesSUCCESS';
   },
 

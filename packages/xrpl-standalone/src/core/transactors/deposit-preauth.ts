@@ -13,7 +13,8 @@ import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from
 /** Remove a DepositPreauth entry and its reserve (also used by AccountDelete). */
 export function removeDepositPreauth(view: ApplyView, entry: LedgerEntry): Ter {
   const owner = entry.Account as string;
-  if (!dirRemove(view, ownerDirKey(owner), readU64(entry, 'OwnerNode'), entry.index, false)) return 'tefBAD_LEDGER';
+  if (!dirRemove(view, ownerDirKey(owner), readU64(entry, 'OwnerNode'), entry.index, false))
+    return 'tefBAD_LEDGER';
   adjustOwnerCount(view, owner, -1);
   view.erase(entry);
   return 'tesSUCCESS';
@@ -42,10 +43,14 @@ export const depositPreauth: Transactor = {
 
   doApply({ tx, view, account, config, priorBalance }: ApplyContext): Ter {
     if (tx.Unauthorize !== undefined) {
-      return removeDepositPreauth(view, view.read(depositPreauthKey(account, tx.Unauthorize as string)) as LedgerEntry);
+      return removeDepositPreauth(
+        view,
+        view.read(depositPreauthKey(account, tx.Unauthorize as string)) as LedgerEntry,
+      );
     }
     const acct = readAccount(view, account) as LedgerEntry;
-    if (priorBalance < accountReserve(config, Number(acct.OwnerCount ?? 0) + 1)) return 'tecINSUFFICIENT_RESERVE';
+    if (priorBalance < accountReserve(config, Number(acct.OwnerCount ?? 0) + 1))
+      return 'tecINSUFFICIENT_RESERVE';
     const index = depositPreauthKey(account, tx.Authorize as string);
     const page = dirInsert(view, ownerDirKey(account), index, ownerDescribe(account));
     if (page === undefined) return 'tecDIR_FULL';

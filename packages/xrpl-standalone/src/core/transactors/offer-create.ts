@@ -14,17 +14,38 @@ import { registerStrandBuilder } from '../payment/strands';
 import { isTes, type Ter } from '../results';
 import { dirAppend, dirInsert, u64Json } from '../state/directory';
 import { ownerDescribe } from '../trust-lines';
-import { type Amt, type Issue, XRP_ISSUE, isXrp, sameIssue, toAmt as roundAmt, zeroAmt } from '../../amm/amount';
+import {
+  type Amt,
+  type Issue,
+  XRP_ISSUE,
+  isXrp,
+  sameIssue,
+  toAmt as roundAmt,
+  zeroAmt,
+} from '../../amm/amount';
 import { buildCrossStrand, crossCurrencyStrands } from '../book/strand-builder';
 import { offerDelete, toAmount, toAmt } from '../book/funds';
 import { getRate, qualityRate } from '../book/quality';
-import { accountFunds, accountHex, amtFromJson, bookBase, isGlobalFrozen, readAccount as readAcct, trustLine } from '../book/read';
+import {
+  accountFunds,
+  accountHex,
+  amtFromJson,
+  bookBase,
+  isGlobalFrozen,
+  readAccount as readAcct,
+  trustLine,
+} from '../book/read';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
 
 // Cross-currency payments use the same order-book strands (registered once, on first import).
 registerStrandBuilder(crossCurrencyStrands);
 
-export const TF_OFFER = { passive: 0x00010000, immediateOrCancel: 0x00020000, fillOrKill: 0x00040000, sell: 0x00080000 };
+export const TF_OFFER = {
+  passive: 0x00010000,
+  immediateOrCancel: 0x00020000,
+  fillOrKill: 0x00040000,
+  sell: 0x00080000,
+};
 const LSF_OFFER = { passive: 0x00010000, sell: 0x00020000 };
 const LSF_REQUIRE_AUTH = 0x00040000;
 const QUALITY_ONE = 1_000_000_000;
@@ -46,7 +67,9 @@ function amountJson(a: unknown): Amt | undefined {
 
 function jsonOf(a: Amt): unknown {
   const am = toAmount(a);
-  return am.kind === 'xrp' ? am.drops.toString() : { currency: am.currency, issuer: am.issuer, value: am.value.toString() };
+  return am.kind === 'xrp'
+    ? am.drops.toString()
+    : { currency: am.currency, issuer: am.issuer, value: am.value.toString() };
 }
 
 function hasExpired(expiration: unknown, parentCloseTime: number): boolean {
@@ -100,12 +123,16 @@ export const offerCreate: Transactor = {
   preclaim({ tx, account, view, config }: PreclaimContext): Ter {
     const pays = amtFromJson(tx.TakerPays);
     const gets = amtFromJson(tx.TakerGets);
-    if ((!isXrp(pays.issue) && isGlobalFrozen(view, pays.issue.issuer)) || (!isXrp(gets.issue) && isGlobalFrozen(view, gets.issue.issuer))) {
+    if (
+      (!isXrp(pays.issue) && isGlobalFrozen(view, pays.issue.issuer)) ||
+      (!isXrp(gets.issue) && isGlobalFrozen(view, gets.issue.issuer))
+    ) {
       return 'tecFROZEN';
     }
     if (accountFunds(view, account, gets.issue, config).value.signum() <= 0) return 'tecUNFUNDED_OFFER';
     const acct = readAccount(view, account) as LedgerEntry;
-    if (tx.OfferSequence !== undefined && Number(acct.Sequence) <= Number(tx.OfferSequence)) return 'temBAD_SEQUENCE';
+    if (tx.OfferSequence !== undefined && Number(acct.Sequence) <= Number(tx.OfferSequence))
+      return 'temBAD_SEQUENCE';
     if (!isXrp(pays.issue)) {
       const ter = checkAcceptAsset(view, account, pays.issue);
       if (!isTes(ter)) return ter;
@@ -160,7 +187,13 @@ interface CrossResult {
  * possible for tfSell) for at most TakerGets (grossed up by the transfer fee), at no worse than
  * the offer's quality; returns what is left of the offer, kept at its original quality.
  */
-function crossOffer(sb: ApplyContext['view'], account: string, gets: Amt, pays: Amt, flags: number): CrossResult {
+function crossOffer(
+  sb: ApplyContext['view'],
+  account: string,
+  gets: Amt,
+  pays: Amt,
+  flags: number,
+): CrossResult {
   const cfg = sb.ctx.config;
   let rate = QUALITY_ONE;
   let sendMax = gets;
@@ -172,19 +205,46 @@ function crossOffer(sb: ApplyContext['view'], account: string, gets: Amt, pays: 
   let threshold = getRate(pays.value, sendMax.value);
   if (flags & TF_OFFER.passive) threshold -= 1n;
   const sell = (flags & TF_OFFER.sell) !== 0;
-  const deliver: Amt = sell ? { issue: pays.issue, value: new Num(9_999_999_999_999_999n, isXrp(pays.issue) ? 1 : 80) } : pays;
-  const deliverAmount: Amount = isXrp(deliver.issue) ? { kind: 'xrp', drops: 100_000_000_000_000_000n } : toAmount(deliver);
-  const base = { src: account, dst: account, inIssue: gets.issue, outIssue: pays.issue, ownerPaysTransferFee: true, limitQuality: threshold };
+  const deliver: Amt = sell
+    ? { issue: pays.issue, value: new Num(9_999_999_999_999_999n, isXrp(pays.issue) ? 1 : 80) }
+    : pays;
+  const deliverAmount: Amount = isXrp(deliver.issue)
+    ? { kind: 'xrp', drops: 100_000_000_000_000_000n }
+    : toAmount(deliver);
+  const base = {
+    src: account,
+    dst: account,
+    inIssue: gets.issue,
+    outIssue: pays.issue,
+    ownerPaysTransferFee: true,
+    limitQuality: threshold,
+  };
   const strands = [buildCrossStrand({ ...base, via: [] })];
   if (!isXrp(gets.issue) && !isXrp(pays.issue)) strands.push(buildCrossStrand({ ...base, via: [XRP_ISSUE] }));
   const usable = strands.filter((s) =>
-    s.every((step, i) => isTes(step.check(sb, { src: account, dst: account, isFirst: i === 0, isLast: i === s.length - 1, prev: s[i - 1] }))),
+    s.every((step, i) =>
+      isTes(
+        step.check(sb, {
+          src: account,
+          dst: account,
+          isFirst: i === 0,
+          isLast: i === s.length - 1,
+          prev: s[i - 1],
+        }),
+      ),
+    ),
   );
   if (usable.length === 0) return { ter: 'tesSUCCESS', crossed: false, filled: false };
   const fill = (flags & TF_OFFER.fillOrKill) !== 0;
   let result;
   try {
-    result = flow(sb, usable, { src: account, dst: account, deliver: deliverAmount, sendMax: toAmount(sendMax), partialPayment: !fill || sell });
+    result = flow(sb, usable, {
+      src: account,
+      dst: account,
+      deliver: deliverAmount,
+      sendMax: toAmount(sendMax),
+      partialPayment: !fill || sell,
+    });
   } catch (e) {
     void e;
     return { ter: 'tecINTERNAL', crossed: false, filled: false };
@@ -206,7 +266,12 @@ function crossOffer(sb: ApplyContext['view'], account: string, gets: Amt, pays: 
     remPays = zeroAmt(pays.issue);
   } else if (sell) {
     let net = actualIn;
-    if (rate !== QUALITY_ONE) net = roundAmt(gets.issue, withRound('upward', () => actualIn.value.div(Num.of(rate, -9))), 'upward');
+    if (rate !== QUALITY_ONE)
+      net = roundAmt(
+        gets.issue,
+        withRound('upward', () => actualIn.value.div(Num.of(rate, -9))),
+        'upward',
+      );
     const left = gets.value.sub(net.value);
     remGets = roundAmt(gets.issue, left.signum() < 0 ? Num.zero : left, 'downward');
     remPays = withRound('downward', () => roundAmt(pays.issue, remGets.value.div(rate64), 'downward'));

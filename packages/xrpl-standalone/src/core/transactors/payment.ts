@@ -55,7 +55,8 @@ export const payment: Transactor = {
     if (sendMax && !positive(sendMax)) return 'temBAD_AMOUNT';
     if (!positive(amount)) return 'temBAD_AMOUNT';
     if (isBadCurrency(currencyHex(maxSrc)) || isBadCurrency(currencyHex(amount))) return 'temBAD_CURRENCY';
-    if (tx.Account === tx.Destination && currencyHex(maxSrc) === currencyHex(amount) && !hasPaths) return 'temREDUNDANT';
+    if (tx.Account === tx.Destination && currencyHex(maxSrc) === currencyHex(amount) && !hasPaths)
+      return 'temREDUNDANT';
     if (xrpDirect && sendMax) return 'temBAD_SEND_XRP_MAX';
     if (xrpDirect && hasPaths) return 'temBAD_SEND_XRP_PATHS';
     if (xrpDirect && partial) return 'temBAD_SEND_XRP_PARTIAL';
@@ -84,7 +85,8 @@ export const payment: Transactor = {
     }
     const paths = tx.Paths as unknown[][] | undefined;
     if ((paths || tx.SendMax !== undefined || amount.kind !== 'xrp') && paths) {
-      if (paths.length > MAX_PATH_SIZE || paths.some((p) => p.length > MAX_PATH_LENGTH)) return 'telBAD_PATH_COUNT';
+      if (paths.length > MAX_PATH_SIZE || paths.some((p) => p.length > MAX_PATH_LENGTH))
+        return 'telBAD_PATH_COUNT';
     }
     return 'tesSUCCESS';
   },
@@ -107,7 +109,11 @@ export const payment: Transactor = {
     const reqDepositAuth = hasFlag(dst.Flags, LSF.depositAuth);
     const ripple = tx.Paths !== undefined || sendMax !== undefined || amount.kind !== 'xrp';
     if (ripple) {
-      if (reqDepositAuth && destination !== account && !view.exists(depositPreauthKey(destination, account))) {
+      if (
+        reqDepositAuth &&
+        destination !== account &&
+        !view.exists(depositPreauthKey(destination, account))
+      ) {
         return 'tecNO_PERMISSION';
       }
       const built = buildStrands({

@@ -26,10 +26,12 @@ export const setRegularKey: Transactor = {
   doApply({ tx, view, account, config }: ApplyContext): Ter {
     const sle = view.peek(accountRootKey(account)) as LedgerEntry;
     // rippled spends the free key change whenever the transaction qualified for it, whatever fee it paid.
-    if (setRegularKey.baseFee?.(tx, config, view) === 0n) sle.Flags = (Number(sle.Flags ?? 0) | LSF.passwordSpent) >>> 0;
+    if (setRegularKey.baseFee?.(tx, config, view) === 0n)
+      sle.Flags = (Number(sle.Flags ?? 0) | LSF.passwordSpent) >>> 0;
     if (tx.RegularKey !== undefined) sle.RegularKey = tx.RegularKey;
     else {
-      if (hasFlag(sle.Flags, LSF.disableMaster) && !view.read(signerListKey(account))) return 'tecNO_ALTERNATIVE_KEY';
+      if (hasFlag(sle.Flags, LSF.disableMaster) && !view.read(signerListKey(account)))
+        return 'tecNO_ALTERNATIVE_KEY';
       delete sle.RegularKey;
     }
     view.update(sle);

@@ -29,7 +29,13 @@ function entriesOf(tx: Record<string, unknown>): Entry[] | undefined {
     out.push(e);
   }
   // rippled sorts the entries by account before validating and storing them.
-  return out.sort((a, b) => (accountIdHex(a.Account) < accountIdHex(b.Account) ? -1 : accountIdHex(a.Account) > accountIdHex(b.Account) ? 1 : 0));
+  return out.sort((a, b) =>
+    accountIdHex(a.Account) < accountIdHex(b.Account)
+      ? -1
+      : accountIdHex(a.Account) > accountIdHex(b.Account)
+        ? 1
+        : 0,
+  );
 }
 
 /** rippled removeSignersFromLedger (also used by AccountDelete). */
@@ -39,7 +45,9 @@ export function removeSignerList(view: ApplyView, account: string): Ter {
   if (!list) return 'tesSUCCESS';
   if (!dirRemove(view, ownerDirKey(account), readU64(list, 'OwnerNode'), key, false)) return 'tefBAD_LEDGER';
   // Lists created before MultiSignReserve cost 2 + one per signer.
-  const count = hasFlag(list.Flags, LSF_ONE_OWNER_COUNT) ? 1 : 2 + ((list.SignerEntries as unknown[]) ?? []).length;
+  const count = hasFlag(list.Flags, LSF_ONE_OWNER_COUNT)
+    ? 1
+    : 2 + ((list.SignerEntries as unknown[]) ?? []).length;
   adjustOwnerCount(view, account, -count);
   view.erase(key);
   return 'tesSUCCESS';
@@ -69,13 +77,15 @@ export const signerListSet: Transactor = {
     const quorum = Number(tx.SignerQuorum ?? 0);
     if (quorum === 0) {
       const acct = readAccount(view, account) as LedgerEntry;
-      if (hasFlag(acct.Flags, LSF.disableMaster) && acct.RegularKey === undefined) return 'tecNO_ALTERNATIVE_KEY';
+      if (hasFlag(acct.Flags, LSF.disableMaster) && acct.RegularKey === undefined)
+        return 'tecNO_ALTERNATIVE_KEY';
       return removeSignerList(view, account);
     }
     const removed = removeSignerList(view, account);
     if (removed !== 'tesSUCCESS') return removed;
     const acct = readAccount(view, account) as LedgerEntry;
-    if (priorBalance < accountReserve(config, Number(acct.OwnerCount ?? 0) + 1)) return 'tecINSUFFICIENT_RESERVE';
+    if (priorBalance < accountReserve(config, Number(acct.OwnerCount ?? 0) + 1))
+      return 'tecINSUFFICIENT_RESERVE';
     const key = signerListKey(account);
     const page = dirInsert(view, ownerDirKey(account), key, ownerDescribe(account));
     if (page === undefined) return 'tecDIR_FULL';

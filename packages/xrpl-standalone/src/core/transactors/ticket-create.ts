@@ -29,7 +29,8 @@ export const ticketCreate: Transactor = {
     const key = accountRootKey(account);
     const count = Number(tx.TicketCount);
     const root = view.read(key) as LedgerEntry;
-    if (priorBalance < accountReserve(config, Number(root.OwnerCount ?? 0) + count)) return 'tecINSUFFICIENT_RESERVE';
+    if (priorBalance < accountReserve(config, Number(root.OwnerCount ?? 0) + count))
+      return 'tecINSUFFICIENT_RESERVE';
     const first = Number(root.Sequence);
     for (let i = 0; i < count; i++) {
       const seq = first + i;

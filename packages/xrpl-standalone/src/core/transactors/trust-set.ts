@@ -19,18 +19,29 @@ function limitOf(tx: Record<string, unknown>) {
 }
 
 export const trustSet: Transactor = {
-  flagsMask: TF.setfAuth | TF.setNoRipple | TF.clearNoRipple | TF.setFreeze | TF.clearFreeze | TF.setDeepFreeze | TF.clearDeepFreeze,
+  flagsMask:
+    TF.setfAuth |
+    TF.setNoRipple |
+    TF.clearNoRipple |
+    TF.setFreeze |
+    TF.clearFreeze |
+    TF.setDeepFreeze |
+    TF.clearDeepFreeze,
 
   preflight({ tx }: PreflightContext): Ter {
     const flags = Number(tx.Flags ?? 0);
     // Setting and clearing (deep) freeze together is contradictory.
-    if ((hasFlag(flags, TF.setFreeze) || hasFlag(flags, TF.setDeepFreeze)) && (hasFlag(flags, TF.clearFreeze) || hasFlag(flags, TF.clearDeepFreeze))) {
+    if (
+      (hasFlag(flags, TF.setFreeze) || hasFlag(flags, TF.setDeepFreeze)) &&
+      (hasFlag(flags, TF.clearFreeze) || hasFlag(flags, TF.clearDeepFreeze))
+    ) {
       return 'temINVALID_FLAG';
     }
     const limit = limitOf(tx);
     if (!limit) return 'temBAD_AMOUNT';
     if (limit.kind === 'xrp') return isLegalXrp(limit.drops) ? 'temBAD_LIMIT' : 'temBAD_AMOUNT';
-    if (isBadCurrency(currencyToHex(limit.currency) as string) || limit.currency === 'XRP') return 'temBAD_CURRENCY';
+    if (isBadCurrency(currencyToHex(limit.currency) as string) || limit.currency === 'XRP')
+      return 'temBAD_CURRENCY';
     if (limit.value.signum() < 0) return 'temBAD_LIMIT';
     if (limit.issuer === ACCOUNT_ZERO || limit.issuer === ACCOUNT_ONE) return 'temDST_NEEDED';
     return 'tesSUCCESS';
@@ -49,7 +60,8 @@ export const trustSet: Transactor = {
       if (!view.read(trustLineKey(account, limit.issuer, limit.currency))) return 'tecNO_PERMISSION';
     }
     const noFreeze = hasFlag(acct.Flags, LSF.noFreeze);
-    if (noFreeze && (hasFlag(flags, TF.setFreeze) || hasFlag(flags, TF.setDeepFreeze))) return 'tecNO_PERMISSION';
+    if (noFreeze && (hasFlag(flags, TF.setFreeze) || hasFlag(flags, TF.setDeepFreeze)))
+      return 'tecNO_PERMISSION';
     // A deep freeze only ever sits on top of a normal freeze (rippled computeFreezeFlags).
     const high = isHigh(account, limit.issuer);
     const existing = view.read(trustLineKey(account, limit.issuer, limit.currency));
@@ -101,7 +113,11 @@ export const trustSet: Transactor = {
       const highAcct = readAccount(view, highId);
       const lowBalance = IouValue.parse((line.Balance as { value: string }).value);
       const highBalance = lowBalance.negate();
-      const limitJson = { currency: (line.LowLimit as { currency: string }).currency, issuer: account, value: limit.value.toString() };
+      const limitJson = {
+        currency: (line.LowLimit as { currency: string }).currency,
+        issuer: account,
+        value: limit.value.toString(),
+      };
       line[high ? 'HighLimit' : 'LowLimit'] = limitJson;
       const lowLimit = IouValue.parse((line.LowLimit as { value: string }).value);
       const highLimit = IouValue.parse((line.HighLimit as { value: string }).value);
@@ -126,15 +142,19 @@ export const trustSet: Transactor = {
       const flagsIn = Number(line.Flags ?? 0);
       let flagsOut = flagsIn;
       if (setNoRipple && !clearNoRipple) {
-        if ((high ? highBalance : lowBalance).signum() >= 0) flagsOut |= high ? LSF.highNoRipple : LSF.lowNoRipple;
+        if ((high ? highBalance : lowBalance).signum() >= 0)
+          flagsOut |= high ? LSF.highNoRipple : LSF.lowNoRipple;
         else return 'tecNO_PERMISSION';
       } else if (clearNoRipple && !setNoRipple) {
         flagsOut &= ~(high ? LSF.highNoRipple : LSF.lowNoRipple);
       }
-      if (setFreeze && !clearFreeze && !hasFlag(acct.Flags, LSF.noFreeze)) flagsOut |= high ? LSF.highFreeze : LSF.lowFreeze;
+      if (setFreeze && !clearFreeze && !hasFlag(acct.Flags, LSF.noFreeze))
+        flagsOut |= high ? LSF.highFreeze : LSF.lowFreeze;
       else if (clearFreeze && !setFreeze) flagsOut &= ~(high ? LSF.highFreeze : LSF.lowFreeze);
-      if (setDeepFreeze && !clearDeepFreeze && !hasFlag(acct.Flags, LSF.noFreeze)) flagsOut |= high ? LSF.highDeepFreeze : LSF.lowDeepFreeze;
-      else if (clearDeepFreeze && !setDeepFreeze) flagsOut &= ~(high ? LSF.highDeepFreeze : LSF.lowDeepFreeze);
+      if (setDeepFreeze && !clearDeepFreeze && !hasFlag(acct.Flags, LSF.noFreeze))
+        flagsOut |= high ? LSF.highDeepFreeze : LSF.lowDeepFreeze;
+      else if (clearDeepFreeze && !setDeepFreeze)
+        flagsOut &= ~(high ? LSF.highDeepFreeze : LSF.lowDeepFreeze);
       flagsOut >>>= 0;
 
       const lowDefRipple = hasFlag(lowAcct?.Flags, LSF.defaultRipple);
@@ -183,7 +203,8 @@ export const trustSet: Transactor = {
       view.update(line);
       return 'tesSUCCESS';
     }
-    if (limit.value.isZero() && (!hasQIn || !qIn) && (!hasQOut || !qOut) && !setAuth) return 'tecNO_LINE_REDUNDANT';
+    if (limit.value.isZero() && (!hasQIn || !qIn) && (!hasQOut || !qOut) && !setAuth)
+      return 'tecNO_LINE_REDUNDANT';
     if (ctx.priorBalance < reserveCreate) return 'tecNO_LINE_INSUF_RESERVE';
     return trustCreate(view, {
       src: account,

@@ -35,10 +35,14 @@ export function readAccountRoot(view: LedgerView, account: string, fields: JsonO
 export const accountInfoMethod: MethodSpec = {
   handler: ({ node, params, apiVersion }) => {
     // rippled accepts the legacy `ident` alias for `account`.
-    const source = params.account === undefined && params.ident !== undefined ? { ...params, account: params.ident } : params;
+    const source =
+      params.account === undefined && params.ident !== undefined
+        ? { ...params, account: params.ident }
+        : params;
     const account = requireAccount(source);
     const signerLists = optionalBool(params, 'signer_lists');
-    if (params.queue !== undefined && typeof params.queue !== 'boolean') throw invalidField('queue', 'a boolean');
+    if (params.queue !== undefined && typeof params.queue !== 'boolean')
+      throw invalidField('queue', 'a boolean');
     const { view, fields } = resolveLedger(node, params);
     const root = readAccountRoot(view, account, fields);
     const flags = Number(root.Flags ?? 0) >>> 0;
@@ -89,7 +93,6 @@ export function lineFromSide(entry: LedgerEntry, account: string): AccountLineVi
     isLow,
   };
 }
-
 
 export const accountCurrenciesMethod: MethodSpec = {
   handler: ({ node, params }) => {

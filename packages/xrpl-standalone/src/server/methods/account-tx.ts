@@ -10,7 +10,8 @@ import { formatAccountTxEntry } from '../tx-format';
 function readIndex(params: JsonObject, field: string): number | undefined {
   const value = params[field];
   if (value === undefined || value === -1) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < -1) throw invalidField(field, 'an integer');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < -1)
+    throw invalidField(field, 'an integer');
   return value;
 }
 
@@ -29,7 +30,8 @@ export const accountTxMethod: MethodSpec = {
     let marker: AccountTxQuery['marker'];
     if (params.marker !== undefined) {
       const m = params.marker;
-      if (!isObject(m) || typeof m.ledger !== 'number' || typeof m.seq !== 'number') throw invalidField('marker');
+      if (!isObject(m) || typeof m.ledger !== 'number' || typeof m.seq !== 'number')
+        throw invalidField('marker');
       marker = { ledger: m.ledger, seq: m.seq };
     }
     const validatedIndex = node.validated().header.ledger_index;
@@ -46,7 +48,10 @@ export const accountTxMethod: MethodSpec = {
       // API v2 rejects a range reaching outside the retained history (rippled's validated range);
       // v1 clamps it to what is held.
       const held = ledgerRange(node);
-      if (apiVersion > 1 && ((max !== undefined && max > validatedIndex) || (min !== undefined && min < held.first))) {
+      if (
+        apiVersion > 1 &&
+        ((max !== undefined && max > validatedIndex) || (min !== undefined && min < held.first))
+      ) {
         throw new RpcError('lgrIdxMalformed');
       }
       if (min !== undefined && max !== undefined && min > max) {
@@ -67,7 +72,9 @@ export const accountTxMethod: MethodSpec = {
       ledger_index_min: page.ledgerIndexMin,
       ledger_index_max: page.ledgerIndexMax,
       limit,
-      transactions: page.transactions.map((record) => formatAccountTxEntry(node, record, apiVersion, binary, hashes)),
+      transactions: page.transactions.map((record) =>
+        formatAccountTxEntry(node, record, apiVersion, binary, hashes),
+      ),
       validated: true,
     };
     if (page.marker) result.marker = page.marker;

@@ -66,7 +66,8 @@ export const ammInfoMethod: MethodSpec = {
       amm = readAmm(view, issue1, issue2);
     } else {
       const ammAccount = params.amm_account;
-      if (typeof ammAccount !== 'string' || !isValidClassicAddress(ammAccount)) throw new RpcError('actMalformed');
+      if (typeof ammAccount !== 'string' || !isValidClassicAddress(ammAccount))
+        throw new RpcError('actMalformed');
       amm = findByAccount(view, ammAccount);
       issue1 = amm?.asset ?? { currency: 'XRP', issuer: '' };
       issue2 = amm?.asset2 ?? { currency: 'XRP', issuer: '' };
@@ -100,7 +101,8 @@ export const ammInfoMethod: MethodSpec = {
         time_interval: interval ?? AUCTION_SLOT_TIME_INTERVALS,
       };
       const auth = slot.AuthAccounts as Array<{ AuthAccount: { Account: string } }> | undefined;
-      if (auth && auth.length > 0) auction.auth_accounts = auth.map((a) => ({ account: a.AuthAccount.Account }));
+      if (auth && auth.length > 0)
+        auction.auth_accounts = auth.map((a) => ({ account: a.AuthAccount.Account }));
       result.auction_slot = auction;
     }
     if (!isXrp(issue1)) result.asset_frozen = isFrozen(view, amm.account, issue1);

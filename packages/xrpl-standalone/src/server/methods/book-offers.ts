@@ -53,7 +53,11 @@ export const bookOffersMethod: MethodSpec = {
       }
       taker = params.taker;
     }
-    if (isXrp(takerPays) === isXrp(takerGets) && takerPays.currency === takerGets.currency && takerPays.issuer === takerGets.issuer) {
+    if (
+      isXrp(takerPays) === isXrp(takerGets) &&
+      takerPays.currency === takerGets.currency &&
+      takerPays.issuer === takerGets.issuer
+    ) {
       throw new RpcError('badMarket');
     }
     const limit = readLimit(params, { min: 0, default: 60, max: 100 });

@@ -8,7 +8,11 @@ import { isValidClassicAddress } from 'ripple-address-codec';
 
 const LSF_DEPOSIT_AUTH = 0x01000000;
 
-function readAddress(value: unknown, field: string, malformed: 'srcActMalformed' | 'dstActMalformed'): string {
+function readAddress(
+  value: unknown,
+  field: string,
+  malformed: 'srcActMalformed' | 'dstActMalformed',
+): string {
   if (value === undefined) throw missingField(field);
   if (typeof value !== 'string') throw invalidField(field);
   if (!isValidClassicAddress(value)) throw new RpcError(malformed);
@@ -25,7 +29,14 @@ export const depositAuthorizedMethod: MethodSpec = {
     if (!dest) throw new RpcError('dstActNotFound', undefined, fields);
     const requiresAuth = (Number(dest.Flags ?? 0) & LSF_DEPOSIT_AUTH) !== 0;
     const authorized =
-      source === destination || !requiresAuth || view.read(depositPreauthKey(destination, source)) !== undefined;
-    return { deposit_authorized: authorized, destination_account: destination, source_account: source, ...fields };
+      source === destination ||
+      !requiresAuth ||
+      view.read(depositPreauthKey(destination, source)) !== undefined;
+    return {
+      deposit_authorized: authorized,
+      destination_account: destination,
+      source_account: source,
+      ...fields,
+    };
   },
 };

@@ -13,7 +13,11 @@ export const featureMethod: MethodSpec = {
   handler: ({ node, params }) => {
     const entry = node.validated().read(amendmentsKey());
     const enabled = new Set(Array.isArray(entry?.Amendments) ? (entry.Amendments as string[]) : []);
-    const describe = (id: string): JsonObject => ({ enabled: enabled.has(id), name: NAMES.get(id) ?? id, supported: NAMES.has(id) });
+    const describe = (id: string): JsonObject => ({
+      enabled: enabled.has(id),
+      name: NAMES.get(id) ?? id,
+      supported: NAMES.has(id),
+    });
     if (params.feature !== undefined) {
       if (typeof params.feature !== 'string') throw new RpcError('badFeature');
       const wanted = params.feature.toUpperCase();

@@ -11,7 +11,10 @@ export const ledgerDataMethod: MethodSpec = {
   handler: ({ node, params, apiVersion }) => {
     const { view, fields } = resolveLedger(node, params);
     const binary = optionalBool(params, 'binary');
-    const limit = readLimit(params, binary ? { min: 1, default: 2048, max: 2048 } : { min: 1, default: 256, max: 256 });
+    const limit = readLimit(
+      params,
+      binary ? { min: 1, default: 2048, max: 2048 } : { min: 1, default: 256, max: 256 },
+    );
     const type = readTypeFilter(params);
     let after: string | undefined;
     if (params.marker !== undefined) {

@@ -22,7 +22,8 @@ function address(value: unknown, what = 'malformedAddress'): string {
 }
 
 function uint32Hex(value: unknown, what: string): string {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffffffff) throw malformed(what);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffffffff)
+    throw malformed(what);
   return value.toString(16).padStart(8, '0');
 }
 
@@ -75,7 +76,12 @@ function selectIndex(params: JsonObject): string {
   }
   if (params.ripple_state !== undefined) {
     const rs = params.ripple_state;
-    if (!isObject(rs) || !Array.isArray(rs.accounts) || rs.accounts.length !== 2 || rs.currency === undefined) {
+    if (
+      !isObject(rs) ||
+      !Array.isArray(rs.accounts) ||
+      rs.accounts.length !== 2 ||
+      rs.currency === undefined
+    ) {
       throw malformed('malformedRequest');
     }
     const [a, b] = rs.accounts.map((x) => address(x));
@@ -96,7 +102,9 @@ function selectIndex(params: JsonObject): string {
     });
   }
   if (params.offer !== undefined) {
-    return indexOrObject(params.offer, (o) => sha512Half('006F' + address(o.account) + uint32Hex(o.seq, 'malformedRequest')));
+    return indexOrObject(params.offer, (o) =>
+      sha512Half('006F' + address(o.account) + uint32Hex(o.seq, 'malformedRequest')),
+    );
   }
   if (params.ticket !== undefined) {
     return indexOrObject(params.ticket, (t) =>
@@ -104,7 +112,9 @@ function selectIndex(params: JsonObject): string {
     );
   }
   if (params.escrow !== undefined) {
-    return indexOrObject(params.escrow, (e) => sha512Half('0075' + address(e.owner, 'malformedOwner') + uint32Hex(e.seq, 'malformedSeq')));
+    return indexOrObject(params.escrow, (e) =>
+      sha512Half('0075' + address(e.owner, 'malformedOwner') + uint32Hex(e.seq, 'malformedSeq')),
+    );
   }
   if (params.deposit_preauth !== undefined) {
     return indexOrObject(params.deposit_preauth, (d) =>
@@ -114,7 +124,16 @@ function selectIndex(params: JsonObject): string {
   if (params.amm !== undefined) {
     return indexOrObject(params.amm, (a) => ammIndex(a.asset, a.asset2));
   }
-  for (const plain of ['check', 'payment_channel', 'nft_page', 'signer_list', 'did', 'bridge', 'credential', 'oracle']) {
+  for (const plain of [
+    'check',
+    'payment_channel',
+    'nft_page',
+    'signer_list',
+    'did',
+    'bridge',
+    'credential',
+    'oracle',
+  ]) {
     if (params[plain] !== undefined) {
       if (!isHash256(params[plain])) throw malformed('malformedRequest');
       return params[plain].toUpperCase();
@@ -143,7 +162,8 @@ export const ledgerEntryMethod: MethodSpec = {
     const entry = view.read(index);
     if (!entry) throw new RpcError('entryNotFound', undefined, fields);
     const expected = Object.entries(TYPE_BY_SELECTOR).find(([sel]) => params[sel] !== undefined)?.[1];
-    if (expected && entry.LedgerEntryType !== expected) throw new RpcError('unexpectedLedgerType', undefined, fields);
+    if (expected && entry.LedgerEntryType !== expected)
+      throw new RpcError('unexpectedLedgerType', undefined, fields);
     const result: JsonObject = { index };
     if (params.binary === true) result.node_binary = entryBlob(entry);
     else result.node = entry;

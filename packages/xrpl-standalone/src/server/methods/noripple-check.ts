@@ -14,7 +14,8 @@ export const norippleCheckMethod: MethodSpec = {
   handler: ({ node, params }) => {
     const account = requireAccount(params);
     if (params.role === undefined) throw missingField('role');
-    if (params.role !== 'gateway' && params.role !== 'user') throw new RpcError('invalidParams', 'role field is invalid');
+    if (params.role !== 'gateway' && params.role !== 'user')
+      throw new RpcError('invalidParams', 'role field is invalid');
     const gateway = params.role === 'gateway';
     const wantTransactions = optionalBool(params, 'transactions');
     let limit = readLimit(params, { min: 1, default: 300, max: 500 });

@@ -49,7 +49,14 @@ function sourceIssues(view: LedgerView, account: string, params: JsonObject): Is
 }
 
 /** Source amount needed along one candidate, or undefined when it cannot deliver in full. */
-function trial(view: LedgerView, src: string, dst: string, source: Issue, deliver: Amt, candidate: Candidate): Amt | undefined {
+function trial(
+  view: LedgerView,
+  src: string,
+  dst: string,
+  source: Issue,
+  deliver: Amt,
+  candidate: Candidate,
+): Amt | undefined {
   const sb = new ApplyView(view, {
     ledgerSeq: view.header.ledger_index,
     parentCloseTime: view.header.parent_close_time,
@@ -65,12 +72,21 @@ function trial(view: LedgerView, src: string, dst: string, source: Issue, delive
   });
   const ok = strand.every(
     (step, i) =>
-      step.check(sb, { src, dst, isFirst: i === 0, isLast: i === strand.length - 1, prev: strand[i - 1] }) === 'tesSUCCESS',
+      step.check(sb, { src, dst, isFirst: i === 0, isLast: i === strand.length - 1, prev: strand[i - 1] }) ===
+      'tesSUCCESS',
   );
   if (!ok) return undefined;
-  const sendMax: Amt = isXrp(source) ? { issue: XRP_ISSUE, value: Num.of(100_000_000_000_000_000n) } : { issue: source, value: HUGE_IOU };
+  const sendMax: Amt = isXrp(source)
+    ? { issue: XRP_ISSUE, value: Num.of(100_000_000_000_000_000n) }
+    : { issue: source, value: HUGE_IOU };
   try {
-    const r = flow(sb, [strand], { src, dst, deliver: toAmount(deliver), sendMax: toAmount(sendMax), partialPayment: false });
+    const r = flow(sb, [strand], {
+      src,
+      dst,
+      deliver: toAmount(deliver),
+      sendMax: toAmount(sendMax),
+      partialPayment: false,
+    });
     if (r.ter !== 'tesSUCCESS') return undefined;
     return { issue: source, value: toAmt(r.actualIn).value };
   } catch {
@@ -112,21 +128,27 @@ export const ripplePathFindMethod: MethodSpec = {
     } catch {
       throw new RpcError('dstAmtMalformed');
     }
-    if (!isXrp(deliver.issue) && !issueFromJson(params.destination_amount)) throw new RpcError('dstAmtMalformed');
+    if (!isXrp(deliver.issue) && !issueFromJson(params.destination_amount))
+      throw new RpcError('dstAmtMalformed');
     const { view, fields } = resolveLedger(node, params);
     if (!readAccount(view, src)) throw new RpcError('srcActNotFound');
     const alternatives: JsonObject[] = [];
     for (const source of sourceIssues(view, src, params)) {
       if (sameIssue(source, deliver.issue)) continue;
       const candidates: Candidate[] = [{ via: [], paths: [] }];
-      if (!isXrp(source) && !isXrp(deliver.issue)) candidates.push({ via: [XRP_ISSUE], paths: [[XRP_PATH_ELEMENT]] });
+      if (!isXrp(source) && !isXrp(deliver.issue))
+        candidates.push({ via: [XRP_ISSUE], paths: [[XRP_PATH_ELEMENT]] });
       let best: { amount: Amt; paths: JsonObject[][] } | undefined;
       for (const c of candidates) {
         const amount = trial(view, src, dst, source, deliver, c);
         if (amount && (!best || amount.value.lt(best.amount.value))) best = { amount, paths: c.paths };
       }
       if (best) {
-        alternatives.push({ paths_canonical: [], paths_computed: best.paths, source_amount: amtToJson(best.amount) });
+        alternatives.push({
+          paths_canonical: [],
+          paths_computed: best.paths,
+          source_amount: amtToJson(best.amount),
+        });
       }
     }
     const result: JsonObject = {

@@ -97,17 +97,29 @@ export const feeMethod: MethodSpec = {
     return {
       current_ledger_size: String(current.transactions.length),
       current_queue_size: '0',
-      drops: { base_fee: base, median_fee: (node.config.baseFee * 500n).toString(), minimum_fee: base, open_ledger_fee: base },
+      drops: {
+        base_fee: base,
+        median_fee: (node.config.baseFee * 500n).toString(),
+        minimum_fee: base,
+        open_ledger_fee: base,
+      },
       expected_ledger_size: '1000',
       ledger_current_index: current.header.ledger_index,
-      levels: { median_level: '128000', minimum_level: '256', open_ledger_level: '256', reference_level: '256' },
+      levels: {
+        median_level: '128000',
+        minimum_level: '256',
+        open_ledger_level: '256',
+        reference_level: '256',
+      },
       max_queue_size: '20000',
     };
   },
 };
 
 // rippled tells admin (and identified) clients their role.
-export const pingMethod: MethodSpec = { handler: ({ admin }) => (admin ? { role: 'admin', unlimited: true } : {}) };
+export const pingMethod: MethodSpec = {
+  handler: ({ admin }) => (admin ? { role: 'admin', unlimited: true } : {}),
+};
 
 export const randomMethod: MethodSpec = {
   handler: () => ({ random: randomBytes(32).toString('hex').toUpperCase() }),

@@ -16,7 +16,11 @@ function rpcErrorFrom(error: { error: string; error_exception?: string; error_me
 
 /** SHA-512Half of 'TXN\0' + blob: the transaction ID. */
 function transactionHash(blob: string): string {
-  return createHash('sha512').update(Buffer.from('54584E00' + blob, 'hex')).digest('hex').slice(0, 64).toUpperCase();
+  return createHash('sha512')
+    .update(Buffer.from('54584E00' + blob, 'hex'))
+    .digest('hex')
+    .slice(0, 64)
+    .toUpperCase();
 }
 
 const HEX_RE = /^(?:[0-9A-Fa-f]{2})+$/;
@@ -39,12 +43,14 @@ export const submitMethod: MethodSpec = {
     }
     if (typeof blob !== 'string' || !HEX_RE.test(blob)) throw invalidField('tx_blob');
     const txBlob = blob;
-    if (params.fail_hard !== undefined && typeof params.fail_hard !== 'boolean') throw invalidField('fail_hard', 'a boolean');
+    if (params.fail_hard !== undefined && typeof params.fail_hard !== 'boolean')
+      throw invalidField('fail_hard', 'a boolean');
     const result = node.submit(txBlob.toUpperCase());
     // rippled answers undecodable blobs and failed local checks (signature, memos) with an RPC
     // error instead of an engine result.
     if (result.rpcError) throw rpcErrorFrom(result.rpcError);
-    if (!result.tx) throw new RpcError('invalidTransaction', undefined, { error_exception: result.engine_result_message });
+    if (!result.tx)
+      throw new RpcError('invalidTransaction', undefined, { error_exception: result.engine_result_message });
     services.subscriptions.publishProposed(result);
     const account = typeof result.tx.Account === 'string' ? result.tx.Account : undefined;
     let sequenceNext = result.account_sequence_next;
@@ -91,7 +97,9 @@ export const submitMultisignedMethod: MethodSpec = {
     try {
       blob = encode(tx as never);
     } catch (err) {
-      throw new RpcError('invalidTransaction', undefined, { error_exception: err instanceof Error ? err.message : String(err) });
+      throw new RpcError('invalidTransaction', undefined, {
+        error_exception: err instanceof Error ? err.message : String(err),
+      });
     }
     return submitMethod.handler({ ...ctx, params: { tx_blob: blob } });
   },

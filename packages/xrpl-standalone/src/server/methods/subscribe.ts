@@ -37,7 +37,8 @@ function readAccounts(params: JsonObject, field: string): string[] {
 
 function requireSubscriber(ctx: MethodContext): Subscriber {
   if (!ctx.subscriber) throw new RpcError('noEvents');
-  if (ctx.params.url !== undefined) throw new RpcError('notSupported', 'URL subscriptions are not supported.');
+  if (ctx.params.url !== undefined)
+    throw new RpcError('notSupported', 'URL subscriptions are not supported.');
   return ctx.subscriber;
 }
 
@@ -60,7 +61,8 @@ export const subscribeMethod: MethodSpec = {
     for (const a of accounts) subscriber.accounts.add(a);
     for (const a of accountsProposed) subscriber.accountsProposed.add(a);
     for (const [field, extension] of subscribeExtensions) {
-      if (ctx.params[field] !== undefined) Object.assign(result, extension.subscribe(ctx, subscriber, ctx.params[field]) ?? {});
+      if (ctx.params[field] !== undefined)
+        Object.assign(result, extension.subscribe(ctx, subscriber, ctx.params[field]) ?? {});
     }
     return result;
   },

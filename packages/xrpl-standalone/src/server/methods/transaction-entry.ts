@@ -24,7 +24,11 @@ export const transactionEntryMethod: MethodSpec = {
       validated: true,
     };
     if (apiVersion > 1) {
-      out.tx_json = { ...txJsonForApi(record.tx, 2), date: view.header.close_time, ledger_index: view.header.ledger_index };
+      out.tx_json = {
+        ...txJsonForApi(record.tx, 2),
+        date: view.header.close_time,
+        ledger_index: view.header.ledger_index,
+      };
       out.hash = record.hash;
       out.meta = record.meta;
       out.close_time_iso = closeTimeIso(view.header.close_time);
