@@ -9,7 +9,8 @@ import { currencyToHex } from './amount/currency';
 import { IouValue } from './amount/iou-value';
 
 interface Field {
-  header: Buffer;
+  name: string;
+  header: Uint8Array;
   type: number;
   order: number;
 }
@@ -34,63 +35,80 @@ for (const [name, info] of definitions.FIELDS as Array<
   const type = TYPES[info.type];
   if (type === undefined || type < 1) continue;
   const nth = info.nth;
-  let header: Buffer;
-  if (type < 16 && nth < 16) header = Buffer.from([(type << 4) | nth]);
-  else if (type < 16) header = Buffer.from([type << 4, nth]);
-  else if (nth < 16) header = Buffer.from([nth, type]);
-  else header = Buffer.from([0, type, nth]);
-  FIELDS.set(name, { header, type, order: type * 65536 + nth });
+  let header: Uint8Array;
+  if (type < 16 && nth < 16) header = Uint8Array.of((type << 4) | nth);
+  else if (type < 16) header = Uint8Array.of(type << 4, nth);
+  else if (nth < 16) header = Uint8Array.of(nth, type);
+  else header = Uint8Array.of(0, type, nth);
+  FIELDS.set(name, { name, header, type, order: type * 65536 + nth });
 }
 
 class Unsupported extends Error {}
 
-const OBJECT_END = Buffer.from([0xe1]);
-const ARRAY_END = Buffer.from([0xf1]);
-const HEX = /^[0-9A-Fa-f]*$/;
+// Output goes into one growing scratch buffer instead of a Buffer per field and a concat: the
+// serializer runs for every changed entry and every transaction's metadata of every close.
+// Serialization is synchronous and never nested, so a single module-level buffer is safe.
+let buf = Buffer.allocUnsafe(16384);
+let pos = 0;
 
-function vl(len: number): Buffer {
-  if (len <= 192) return Buffer.from([len]);
-  if (len <= 12480) {
+function ensure(n: number): void {
+  if (pos + n <= buf.length) return;
+  const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, pos + n));
+  buf.copy(bigger, 0, 0, pos);
+  buf = bigger;
+}
+
+function putVl(len: number): void {
+  ensure(3);
+  if (len <= 192) buf[pos++] = len;
+  else if (len <= 12480) {
     const l = len - 193;
-    return Buffer.from([193 + (l >>> 8), l & 0xff]);
-  }
-  if (len <= 918744) {
+    buf[pos++] = 193 + (l >>> 8);
+    buf[pos++] = l & 0xff;
+  } else if (len <= 918744) {
     const l = len - 12481;
-    return Buffer.from([241 + (l >>> 16), (l >>> 8) & 0xff, l & 0xff]);
-  }
-  throw new Unsupported();
+    buf[pos++] = 241 + (l >>> 16);
+    buf[pos++] = (l >>> 8) & 0xff;
+    buf[pos++] = l & 0xff;
+  } else throw new Unsupported();
 }
 
-function hexBytes(v: unknown, size?: number): Buffer {
-  if (typeof v !== 'string' || !HEX.test(v) || v.length % 2 !== 0) throw new Unsupported();
-  const b = Buffer.from(v, 'hex');
-  if (size !== undefined && b.length !== size) throw new Unsupported();
-  return b;
+/** Hex digits straight into the output; Buffer#write stops at the first non-hex pair, which the length check catches. */
+function putHex(v: unknown, size?: number): void {
+  if (typeof v !== 'string' || v.length % 2 !== 0) throw new Unsupported();
+  const n = v.length / 2;
+  if (size !== undefined && n !== size) throw new Unsupported();
+  ensure(n);
+  if (buf.write(v, pos, 'hex') !== n) throw new Unsupported();
+  pos += n;
 }
 
-function uint(v: unknown, bytes: number): Buffer {
+function checkUint(v: unknown): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new Unsupported();
-  const b = Buffer.alloc(bytes);
-  b.writeUIntBE(v, 0, bytes);
-  return b;
+  return v;
 }
 
-function account(v: unknown): Buffer {
+function putAccount(v: unknown): void {
   if (typeof v !== 'string') throw new Unsupported();
-  return Buffer.from(accountIdHex(v), 'hex');
+  ensure(20);
+  buf.write(accountIdHex(v), pos, 'hex');
+  pos += 20;
 }
 
 const XRP_POSITIVE = 0x4000000000000000n;
+const DROPS = /^-?\d+$/;
 
-function amount(v: unknown): Buffer {
+function putAmount(v: unknown): void {
   if (typeof v === 'string') {
-    if (!/^-?\d+$/.test(v)) throw new Unsupported();
+    if (!DROPS.test(v)) throw new Unsupported();
     let drops = BigInt(v);
     const neg = drops < 0n;
     if (neg) drops = -drops;
-    const b = Buffer.alloc(8);
-    b.writeBigUInt64BE(neg ? drops : drops | XRP_POSITIVE);
-    return b;
+    ensure(8);
+    // Out-of-range drops make writeBigUInt64BE throw a RangeError, as the Buffer version did.
+    buf.writeBigUInt64BE(neg ? drops : drops | XRP_POSITIVE, pos);
+    pos += 8;
+    return;
   }
   if (!v || typeof v !== 'object') throw new Unsupported();
   const o = v as Record<string, unknown>;
@@ -105,16 +123,18 @@ function amount(v: unknown): Buffer {
   const value = IouValue.parse(o.value);
   const cur = currencyToHex(o.currency);
   if (cur === undefined) throw new Unsupported();
-  const head = Buffer.alloc(8);
-  if (value.isZero()) head.writeBigUInt64BE(0x8000000000000000n);
-  else {
-    let n = 0x8000000000000000n;
+  const issuer = accountIdHex(o.issuer);
+  let n = 0x8000000000000000n;
+  if (!value.isZero()) {
     if (!value.negative) n |= XRP_POSITIVE;
     n |= BigInt(value.exponent + 97) << 54n;
     n |= value.mantissa;
-    head.writeBigUInt64BE(n);
   }
-  return Buffer.concat([head, Buffer.from(cur, 'hex'), account(o.issuer)]);
+  ensure(48);
+  buf.writeBigUInt64BE(n, pos);
+  buf.write(cur, pos + 8, 'hex');
+  buf.write(issuer, pos + 28, 'hex');
+  pos += 48;
 }
 
 function enumValue(name: string, v: unknown): number {
@@ -132,91 +152,134 @@ function enumValue(name: string, v: unknown): number {
   return n;
 }
 
-const orderCache = new Map<string, string[]>();
-
-function sortedKeys(obj: Record<string, unknown>): string[] {
-  const keys = Object.keys(obj);
-  const sig = keys.join(',');
-  let order = orderCache.get(sig);
-  if (!order) {
-    const known = keys.filter((k) => FIELDS.has(k));
-    for (const k of keys)
-      if (!FIELDS.has(k) && k !== 'index' && obj[k] !== undefined) throw new Unsupported();
-    order = known.sort((a, b) => (FIELDS.get(a) as Field).order - (FIELDS.get(b) as Field).order);
-    if (orderCache.size > 5000) orderCache.clear();
-    orderCache.set(sig, order);
-  }
-  return order;
+function byOrder(a: Field, b: Field): number {
+  return a.order - b.order;
 }
 
-function writeObject(obj: Record<string, unknown>, out: Buffer[]): void {
-  for (const name of sortedKeys(obj)) {
+/** A trie over key sequences (in the objects' own key order) caching their serialization order. */
+interface OrderNode {
+  next: Map<string, OrderNode>;
+  fields?: Field[];
+}
+let orderRoot: OrderNode = { next: new Map() };
+let orderNodes = 0;
+
+/**
+ * The object's fields in serialization order; unknown keys other than `index` send the object to
+ * the codec. Few key sequences occur (one per entry/metadata shape), so their order is cached in a
+ * trie walked key by key: no sort and no signature string per object.
+ */
+function sortedFields(obj: Record<string, unknown>): Field[] {
+  let node = orderRoot;
+  for (const k in obj) {
+    let next = node.next.get(k);
+    if (next === undefined) {
+      if (orderNodes > 20_000) {
+        orderRoot = { next: new Map() };
+        orderNodes = 0;
+        return computeOrder(obj);
+      }
+      next = { next: new Map() };
+      node.next.set(k, next);
+      orderNodes++;
+    }
+    node = next;
+  }
+  if (node.fields) return node.fields;
+  const fields = computeOrder(obj);
+  // A key unknown to the definitions is only tolerated while undefined: such shapes are re-checked.
+  if (fields.length === Object.keys(obj).length - ('index' in obj ? 1 : 0)) node.fields = fields;
+  return fields;
+}
+
+function computeOrder(obj: Record<string, unknown>): Field[] {
+  const out: Field[] = [];
+  for (const k in obj) {
+    const f = FIELDS.get(k);
+    if (f === undefined) {
+      if (k !== 'index' && obj[k] !== undefined) throw new Unsupported();
+      continue;
+    }
+    out.push(f);
+  }
+  return out.sort(byOrder);
+}
+
+function putHeader(header: Uint8Array): void {
+  ensure(3);
+  for (let i = 0; i < header.length; i++) buf[pos++] = header[i] as number;
+}
+
+function writeObject(obj: Record<string, unknown>): void {
+  const fields = sortedFields(obj);
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i] as Field;
+    const name = f.name;
     const v = obj[name];
     if (v === undefined) continue;
-    const f = FIELDS.get(name) as Field;
-    out.push(f.header);
+    putHeader(f.header);
     switch (f.type) {
       case 1: // UInt16
-        out.push(uint(name === 'LedgerEntryType' || name === 'TransactionType' ? enumValue(name, v) : v, 2));
+        ensure(2);
+        buf.writeUInt16BE(
+          checkUint(name === 'LedgerEntryType' || name === 'TransactionType' ? enumValue(name, v) : v),
+          pos,
+        );
+        pos += 2;
         break;
       case 2: // UInt32
-        out.push(uint(v, 4));
+        ensure(4);
+        buf.writeUInt32BE(checkUint(v), pos);
+        pos += 4;
         break;
       case 3: // UInt64
-        if (BASE10_U64.has(name) || typeof v !== 'string' || !HEX.test(v) || v.length > 16)
-          throw new Unsupported();
-        out.push(Buffer.from(v.padStart(16, '0'), 'hex'));
+        if (BASE10_U64.has(name) || typeof v !== 'string' || v.length > 16) throw new Unsupported();
+        putHex(v.padStart(16, '0'));
         break;
       case 4:
-        out.push(hexBytes(v, 16));
+        putHex(v, 16);
         break;
       case 5:
-        out.push(hexBytes(v, 32));
+        putHex(v, 32);
         break;
       case 17:
-        out.push(hexBytes(v, 20));
+        putHex(v, 20);
         break;
       case 16: // UInt8
-        out.push(uint(name === 'TransactionResult' ? enumValue(name, v) : v, 1));
+        ensure(1);
+        buf.writeUInt8(checkUint(name === 'TransactionResult' ? enumValue(name, v) : v), pos);
+        pos += 1;
         break;
       case 6:
-        out.push(amount(v));
+        putAmount(v);
         break;
       case 7: {
-        const b = hexBytes(v);
-        out.push(vl(b.length), b);
+        if (typeof v !== 'string' || v.length % 2 !== 0) throw new Unsupported();
+        putVl(v.length / 2);
+        putHex(v);
         break;
       }
-      case 8: {
-        const b = account(v);
-        out.push(vl(20), b);
+      case 8:
+        putVl(20);
+        putAccount(v);
         break;
-      }
       case 19: {
         if (!Array.isArray(v)) throw new Unsupported();
-        const b = Buffer.concat(v.map((h) => hexBytes(h, 32)));
-        out.push(vl(b.length), b);
+        putVl(v.length * 32);
+        for (const h of v) putHex(h, 32);
         break;
       }
       case 14: // STObject
         if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Unsupported();
-        writeObject(v as Record<string, unknown>, out);
-        out.push(OBJECT_END);
+        writeObject(v as Record<string, unknown>);
+        ensure(1);
+        buf[pos++] = 0xe1;
         break;
       case 15: // STArray of { Name: {...} }
         if (!Array.isArray(v)) throw new Unsupported();
-        for (const el of v) {
-          const entries = el && typeof el === 'object' ? Object.entries(el as object) : [];
-          if (entries.length !== 1) throw new Unsupported();
-          const [innerName, inner] = entries[0] as [string, unknown];
-          const innerField = FIELDS.get(innerName);
-          if (!innerField || innerField.type !== 14 || !inner || typeof inner !== 'object')
-            throw new Unsupported();
-          out.push(innerField.header);
-          writeObject(inner as Record<string, unknown>, out);
-          out.push(OBJECT_END);
-        }
-        out.push(ARRAY_END);
+        for (const el of v) writeArrayElement(el);
+        ensure(1);
+        buf[pos++] = 0xf1;
         break;
       default:
         throw new Unsupported();
@@ -224,19 +287,58 @@ function writeObject(obj: Record<string, unknown>, out: Buffer[]): void {
   }
 }
 
-/** Serialize a JSON object (ledger entry without `index`, or metadata) like ripple-binary-codec. */
-export function serialize(obj: Record<string, unknown>): Buffer {
-  const out: Buffer[] = [];
+function writeArrayElement(el: unknown): void {
+  if (!el || typeof el !== 'object') throw new Unsupported();
+  let innerName: string | undefined;
+  for (const k in el) {
+    if (innerName !== undefined) throw new Unsupported();
+    innerName = k;
+  }
+  if (innerName === undefined) throw new Unsupported();
+  const inner = (el as Record<string, unknown>)[innerName];
+  const innerField = FIELDS.get(innerName);
+  if (!innerField || innerField.type !== 14 || !inner || typeof inner !== 'object') throw new Unsupported();
+  putHeader(innerField.header);
+  writeObject(inner as Record<string, unknown>);
+  ensure(1);
+  buf[pos++] = 0xe1;
+}
+
+function fallback(obj: Record<string, unknown>): string {
+  const { index: _index, ...rest } = obj;
+  return encode(rest);
+}
+
+/** Writes `obj` into the scratch buffer; false when the codec has to encode it instead. */
+function writeFast(obj: Record<string, unknown>): boolean {
+  pos = 0;
   try {
-    writeObject(obj, out);
-    return Buffer.concat(out);
+    writeObject(obj);
+    return true;
   } catch (e) {
     if (!(e instanceof Unsupported)) throw e;
-    const { index: _index, ...rest } = obj;
-    return Buffer.from(encode(rest), 'hex');
+    return false;
   }
 }
 
+/** Serialize a JSON object (ledger entry without `index`, or metadata) like ripple-binary-codec. */
+export function serialize(obj: Record<string, unknown>): Buffer {
+  if (!writeFast(obj)) return Buffer.from(fallback(obj), 'hex');
+  const out = Buffer.allocUnsafe(pos);
+  buf.copy(out, 0, 0, pos);
+  return out;
+}
+
+/**
+ * Like serialize, but the result is a view of the serializer's scratch buffer: valid only until
+ * the next call into this module. For hashing, which copies the bytes at once.
+ */
+export function serializeTransient(obj: Record<string, unknown>): Buffer {
+  if (!writeFast(obj)) return Buffer.from(fallback(obj), 'hex');
+  return buf.subarray(0, pos);
+}
+
 export function serializeHex(obj: Record<string, unknown>): string {
-  return serialize(obj).toString('hex').toUpperCase();
+  if (!writeFast(obj)) return fallback(obj).toUpperCase();
+  return buf.toString('hex', 0, pos).toUpperCase();
 }
