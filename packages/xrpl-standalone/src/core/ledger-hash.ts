@@ -1,8 +1,8 @@
 // Hashes of a ledger: state and transaction SHAMap leaves, and the ledger header (rippled
 // Ledger::calculateLedgerHash / SHAMapItem hashing with HashPrefix leafNode / txNode).
-import { serialize } from './serializer';
+import { serialize, serializeTransient } from './serializer';
 import type { LedgerEntry, LedgerHeader } from './contract';
-import { HASH_PREFIX, hex, sha512Half, sha512HalfHex, u32, u64 } from './hash';
+import { HASH_PREFIX, hex, sha512Half, sha512HalfHex, sha512HalfOf, u32, u64 } from './hash';
 import { ShaMap } from './state/shamap';
 
 const LEAF_PREFIX = u32(HASH_PREFIX.leafNode);
@@ -13,8 +13,45 @@ export function entryBlob(entry: LedgerEntry): Buffer {
   return serialize(entry);
 }
 
+// Leaf preimages are assembled in one scratch buffer, hex fields written straight into it, and
+// hashed once: no intermediate Buffer per part (every close hashes each changed entry and each
+// transaction).
+let scratch = Buffer.allocUnsafe(16384);
+
+function room(n: number): void {
+  if (n > scratch.length) scratch = Buffer.allocUnsafe(Math.max(n, scratch.length * 2));
+}
+
+/** rippled's Serializer::addVL length prefix, written at `pos`; returns the position after it. */
+function putVl(pos: number, len: number): number {
+  if (len <= 192) {
+    scratch[pos] = len;
+    return pos + 1;
+  }
+  if (len <= 12480) {
+    const l = len - 193;
+    scratch[pos] = 193 + (l >>> 8);
+    scratch[pos + 1] = l & 0xff;
+    return pos + 2;
+  }
+  const l = len - 12481;
+  scratch[pos] = 241 + (l >>> 16);
+  scratch[pos + 1] = (l >>> 8) & 0xff;
+  scratch[pos + 2] = l & 0xff;
+  return pos + 3;
+}
+
+/** Writes hex at `pos` like Buffer.from(h, 'hex') would decode it; returns the position after it. */
+function putHex(pos: number, h: string): number {
+  return pos + scratch.write(h, pos, 'hex');
+}
+
 export function stateLeafHash(key: string, entry: LedgerEntry): Buffer {
-  return sha512Half(LEAF_PREFIX, entryBlob(entry), hex(key));
+  const blob = serializeTransient(entry);
+  room(4 + blob.length + (key.length >>> 1));
+  scratch.set(LEAF_PREFIX, 0);
+  scratch.set(blob, 4);
+  return sha512HalfOf(scratch, putHex(4 + blob.length, key));
 }
 
 export function newStateMap(): ShaMap<LedgerEntry> {
@@ -37,14 +74,55 @@ export interface TxLeaf {
   metaBlob: string;
 }
 
-export function txLeafHash(key: string, leaf: TxLeaf): Buffer {
-  const tx = hex(leaf.blob);
-  const meta = hex(leaf.metaBlob);
+/** The tx-tree leaf hash from the blob's hex and the metadata as hex or bytes. */
+export function txLeafHashOf(key: string, blobHex: string, meta: string | Uint8Array): Buffer {
+  const txLen = blobHex.length >>> 1;
+  const metaLen = typeof meta === 'string' ? meta.length >>> 1 : meta.length;
+  room(4 + 3 + txLen + 3 + metaLen + (key.length >>> 1));
+  scratch.set(TX_PREFIX, 0);
+  let pos = putVl(4, txLen);
+  const txEnd = putHex(pos, blobHex);
+  // Hex with a non-hex pair decodes shorter than its length says, so the VL prefix written above
+  // is wrong: redo it from the Buffers that Buffer.from(hex) decodes, as before.
+  if (txEnd !== pos + txLen) return txLeafHashSlow(key, hex(blobHex), meta);
+  pos = putVl(txEnd, metaLen);
+  let metaEnd: number;
+  if (typeof meta === 'string') {
+    metaEnd = putHex(pos, meta);
+    if (metaEnd !== pos + metaLen) return txLeafHashSlow(key, hex(blobHex), meta);
+  } else {
+    scratch.set(meta, pos);
+    metaEnd = pos + metaLen;
+  }
+  return sha512HalfOf(scratch, putHex(metaEnd, key));
+}
+
+function txLeafHashSlow(key: string, tx: Buffer, metaIn: string | Uint8Array): Buffer {
+  const meta = typeof metaIn === 'string' ? hex(metaIn) : metaIn;
   return sha512Half(TX_PREFIX, vlPrefix(tx.length), tx, vlPrefix(meta.length), meta, hex(key));
+}
+
+export function txLeafHash(key: string, leaf: TxLeaf): Buffer {
+  return txLeafHashOf(key, leaf.blob, leaf.metaBlob);
 }
 
 export function transactionTreeHash(txs: Array<{ hash: string; blob: string; metaBlob: string }>): string {
   const map = new ShaMap<TxLeaf>(txLeafHash).withChanges(txs.map((t) => [t.hash, t]));
+  return map.hashHex();
+}
+
+/**
+ * transactionTreeHash from each transaction's binary metadata as JSON (the metadata without the
+ * API-only `delivered_amount`): it is serialized straight into the leaf hash, skipping the hex
+ * metaBlob round trip. Same result as transactionTreeHash with metaBlob = serializeHex(meta).
+ */
+export function transactionTreeHashFromMeta<T extends { hash: string; blob: string }>(
+  txs: readonly T[],
+  binaryMeta: (tx: T) => Record<string, unknown>,
+): string {
+  const hashLeaf = (key: string, t: T): Buffer =>
+    txLeafHashOf(key, t.blob, serializeTransient(binaryMeta(t)));
+  const map = new ShaMap<T>(hashLeaf).withChanges(txs.map((t): [string, T] => [t.hash, t]));
   return map.hashHex();
 }
 

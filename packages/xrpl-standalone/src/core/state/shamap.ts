@@ -1,7 +1,7 @@
 // A persistent (structurally shared) radix-16 tree with rippled's SHAMap hashing. Each closed
 // ledger keeps its own root, sharing untouched subtrees with its parent, so closes only rehash
 // the paths that changed and old ledgers stay readable without copying the state.
-import { HASH_PREFIX, sha512Half, u32 } from '../hash';
+import { HASH_PREFIX, sha512HalfOf } from '../hash';
 
 export interface Leaf<V> {
   readonly leaf: true;
@@ -20,7 +20,9 @@ export interface Inner<V> {
 export type Node<V> = Leaf<V> | Inner<V>;
 
 const ZERO_HASH = Buffer.alloc(32);
-const INNER_PREFIX = u32(HASH_PREFIX.innerNode);
+/** An inner node's preimage: the prefix and 16 child hashes (zero for empty branches), refilled per node. */
+const INNER = Buffer.alloc(4 + 16 * 32);
+INNER.writeUInt32BE(HASH_PREFIX.innerNode, 0);
 let editCounter = 0;
 
 function nibble(key: string, depth: number): number {
@@ -133,16 +135,27 @@ export class ShaMap<V> {
       node.hash = this.leafHasher(node.key, node.value);
       return node.hash;
     }
+    // Children first: hashing them reuses INNER (and other scratch buffers) before it is filled.
+    const children = node.children;
     let empty = true;
-    const parts: Buffer[] = [INNER_PREFIX];
     for (let i = 0; i < 16; i++) {
-      const c = node.children[i];
+      const c = children[i];
       if (c) {
         empty = false;
-        parts.push(this.nodeHash(c));
-      } else parts.push(ZERO_HASH);
+        if (!c.hash) this.nodeHash(c);
+      }
     }
-    node.hash = empty && isRoot ? ZERO_HASH : sha512Half(...parts);
+    if (empty && isRoot) {
+      node.hash = ZERO_HASH;
+      return ZERO_HASH;
+    }
+    for (let i = 0; i < 16; i++) {
+      const c = children[i];
+      const at = 4 + i * 32;
+      if (c) INNER.set(c.hash as Buffer, at);
+      else INNER.fill(0, at, at + 32);
+    }
+    node.hash = sha512HalfOf(INNER, INNER.length);
     return node.hash;
   }
 
