@@ -42,20 +42,69 @@ function ordinal(name: string): number {
   return (typeCodes[f.type] ?? 0) * 65536 + f.nth;
 }
 
-const orderCache = new Map<string, string[]>();
+function byOrdinal(a: string, b: string): number {
+  return ordinal(a) - ordinal(b);
+}
+
+/** An object's keys in canonical order, and the subsets each kind of metadata node reports. */
+export interface KeyPlan {
+  readonly all: readonly string[];
+  /** metaChangeOrig: candidates for PreviousFields. */
+  readonly changeOrig: readonly string[];
+  /** metaChangeNew (= metaCreate): FinalFields of a modified entry, NewFields of a created one. */
+  readonly changeNew: readonly string[];
+  /** metaDeleteFinal: FinalFields of a deleted entry. */
+  readonly deleteFinal: readonly string[];
+}
+
+interface PlanNode {
+  next: Map<string, PlanNode>;
+  plan?: KeyPlan;
+}
+
+let planRoot: PlanNode = { next: new Map() };
+let planNodes = 0;
+
+function makePlan(keys: string[]): KeyPlan {
+  // Array sort is stable: keys unknown to the definitions keep their relative order, last.
+  const all = keys.sort(byOrdinal);
+  return {
+    all,
+    changeOrig: all.filter(metaChangeOrig),
+    changeNew: all.filter(metaChangeNew),
+    deleteFinal: all.filter(metaDeleteFinal),
+  };
+}
+
+/**
+ * The KeyPlan of an object's key sequence. Entries and metadata come in few shapes, so plans are
+ * cached in a trie walked key by key (no per-object signature string); filtering the canonical key
+ * list gives the same order as filtering first and sorting after.
+ */
+export function keyPlan(obj: object): KeyPlan {
+  let node = planRoot;
+  for (const k in obj) {
+    let next = node.next.get(k);
+    if (next === undefined) {
+      if (planNodes > 20_000) {
+        planRoot = { next: new Map() };
+        planNodes = 0;
+        return makePlan(Object.keys(obj));
+      }
+      next = { next: new Map() };
+      node.next.set(k, next);
+      planNodes++;
+    }
+    node = next;
+  }
+  node.plan ??= makePlan(Object.keys(obj));
+  return node.plan;
+}
 
 /** The same object with keys in rippled's canonical (serialization) order. */
 export function canonicalOrder<T extends Record<string, unknown>>(obj: T): T {
-  const keys = Object.keys(obj);
-  const sig = keys.join(',');
-  let order = orderCache.get(sig);
-  if (!order) {
-    order = keys.slice().sort((a, b) => ordinal(a) - ordinal(b));
-    if (orderCache.size > 10_000) orderCache.clear();
-    orderCache.set(sig, order);
-  }
   const out: Record<string, unknown> = {};
-  for (const k of order) out[k] = obj[k];
+  for (const k of keyPlan(obj).all) out[k] = obj[k];
   return out as T;
 }
 
