@@ -36,7 +36,11 @@ class Fallback extends Error {}
 
 class Reader {
   pos = 0;
-  constructor(readonly b: Buffer) {}
+  /** `hex` is the blob `b` was decoded from: hex fields are cut out of it rather than re-encoded. */
+  constructor(
+    readonly b: Buffer,
+    readonly hex: string,
+  ) {}
   byte(): number {
     const v = this.b[this.pos++];
     if (v === undefined) throw new Fallback();
@@ -47,6 +51,25 @@ class Reader {
     const out = this.b.subarray(this.pos, this.pos + n);
     this.pos += n;
     return out;
+  }
+  /** The next n bytes as uppercase hex (bytes within `b` are valid hex pairs of `hex`). */
+  hexUp(n: number): string {
+    const start = this.pos;
+    if (start + n > this.b.length) throw new Fallback();
+    this.pos = start + n;
+    return this.hex.slice(2 * start, 2 * (start + n)).toUpperCase();
+  }
+  u16(): number {
+    if (this.pos + 2 > this.b.length) throw new Fallback();
+    const v = this.b.readUInt16BE(this.pos);
+    this.pos += 2;
+    return v;
+  }
+  u32(): number {
+    if (this.pos + 4 > this.b.length) throw new Fallback();
+    const v = this.b.readUInt32BE(this.pos);
+    this.pos += 4;
+    return v;
   }
   vl(): number {
     const b0 = this.byte();
@@ -152,7 +175,7 @@ function readObject(r: Reader, nested: boolean): JsonObject {
     last = f.code;
     switch (f.type) {
       case 1: {
-        const v = r.take(2).readUInt16BE();
+        const v = r.u16();
         if (f.name === 'TransactionType') {
           const name = TX_TYPE_NAMES.get(v);
           if (!name) throw new Fallback();
@@ -162,7 +185,7 @@ function readObject(r: Reader, nested: boolean): JsonObject {
         break;
       }
       case 2:
-        out[f.name] = r.take(4).readUInt32BE();
+        out[f.name] = r.u32();
         break;
       case 16:
         if (f.name === 'TransactionResult') throw new Fallback();
@@ -170,16 +193,16 @@ function readObject(r: Reader, nested: boolean): JsonObject {
         break;
       case 3:
         if (BASE10_U64.has(f.name)) throw new Fallback();
-        out[f.name] = hexUp(r.take(8));
+        out[f.name] = r.hexUp(8);
         break;
       case 4:
-        out[f.name] = hexUp(r.take(16));
+        out[f.name] = r.hexUp(16);
         break;
       case 5:
-        out[f.name] = hexUp(r.take(32));
+        out[f.name] = r.hexUp(32);
         break;
       case 17:
-        out[f.name] = hexUp(r.take(20));
+        out[f.name] = r.hexUp(20);
         break;
       case 6: {
         const first = r.b[r.pos];
@@ -188,25 +211,26 @@ function readObject(r: Reader, nested: boolean): JsonObject {
           break;
         }
         if (first === undefined || (first & 0x20) !== 0) throw new Fallback();
-        const raw = r.take(8);
-        const positive = (raw[0] as number) & 0x40;
-        const n = raw.readBigUInt64BE() & 0x3fffffffffffffffn;
+        if (r.pos + 8 > r.b.length) throw new Fallback();
+        const positive = first & 0x40;
+        const n = r.b.readBigUInt64BE(r.pos) & 0x3fffffffffffffffn;
+        r.pos += 8;
         out[f.name] = `${positive ? '' : '-'}${n.toString()}`;
         break;
       }
       case 7:
-        out[f.name] = hexUp(r.take(r.vl()));
+        out[f.name] = r.hexUp(r.vl());
         break;
       case 8: {
         if (r.vl() !== 20) throw new Fallback();
-        out[f.name] = addressFromHex(hexUp(r.take(20)));
+        out[f.name] = addressFromHex(r.hexUp(20));
         break;
       }
       case 19: {
         const len = r.vl();
         if (len % 32 !== 0) throw new Fallback();
         const list: string[] = [];
-        for (let i = 0; i < len; i += 32) list.push(hexUp(r.take(32)));
+        for (let i = 0; i < len; i += 32) list.push(r.hexUp(32));
         out[f.name] = list;
         break;
       }
@@ -238,7 +262,7 @@ function readObject(r: Reader, nested: boolean): JsonObject {
 /** Decode a transaction blob (hex) like ripple-binary-codec's decode. Throws like the codec does. */
 export function decodeTransaction(blobHex: string): JsonObject {
   try {
-    return readObject(new Reader(Buffer.from(blobHex, 'hex')), false);
+    return readObject(new Reader(Buffer.from(blobHex, 'hex'), blobHex), false);
   } catch (e) {
     if (!(e instanceof Fallback)) throw e;
     return decode(blobHex) as JsonObject;
