@@ -1,6 +1,6 @@
 // Classic address <-> 20-byte account ID, cached because addresses are decoded on every read.
+import { createHash } from 'node:crypto';
 import { decodeAccountID, encodeAccountID, isValidClassicAddress } from 'ripple-address-codec';
-import { deriveAddress } from 'ripple-keypairs';
 
 const toHex = new Map<string, string>();
 const toAddress = new Map<string, string>();
@@ -49,12 +49,17 @@ export const ACCOUNT_ONE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 
 const signerCache = new Map<string, string>();
 
-/** Account of a public key (cached: computed for every signed transaction). */
+/**
+ * Account of a public key (cached: computed for every signed transaction): RIPEMD-160 of SHA-256
+ * of the key bytes, as ripple-keypairs' deriveAddress, with Node's native hashes because every new
+ * account's first transaction pays it.
+ */
 export function addressOfPublicKey(publicKey: string): string {
   const key = publicKey.toUpperCase();
   let a = signerCache.get(key);
   if (a === undefined) {
-    a = deriveAddress(key);
+    const sha = createHash('sha256').update(Buffer.from(key, 'hex')).digest();
+    a = encodeAccountID(createHash('ripemd160').update(sha).digest());
     if (signerCache.size > CACHE_LIMIT) signerCache.clear();
     signerCache.set(key, a);
   }
