@@ -8,7 +8,6 @@
 import { createPublicKey, verify as nodeVerify, type KeyObject } from 'node:crypto';
 import { verify as keypairsVerify } from 'ripple-keypairs';
 
-const ED25519_SPKI = Buffer.from('302a300506032b6570032100', 'hex');
 const SECP256K1_SPKI = Buffer.from('3036301006072a8648ce3d020106052b8104000a032200', 'hex');
 const SECP256K1_HALF_N = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
 
@@ -19,11 +18,15 @@ function keyObject(pubHex: string): KeyObject | null {
   if (k !== undefined) return k;
   try {
     const raw = Buffer.from(pubHex, 'hex');
-    const der =
+    // Ed25519 keys import as JWK: several times cheaper than parsing a DER wrapper, and every
+    // account's first transaction pays it.
+    k =
       raw.length === 33 && raw[0] === 0xed
-        ? Buffer.concat([ED25519_SPKI, raw.subarray(1)])
-        : Buffer.concat([SECP256K1_SPKI, raw]);
-    k = createPublicKey({ key: der, format: 'der', type: 'spki' });
+        ? createPublicKey({
+            key: { kty: 'OKP', crv: 'Ed25519', x: raw.subarray(1).toString('base64url') },
+            format: 'jwk',
+          })
+        : createPublicKey({ key: Buffer.concat([SECP256K1_SPKI, raw]), format: 'der', type: 'spki' });
   } catch {
     k = null;
   }

@@ -7,7 +7,7 @@ import { readAccount, xrpBalance } from './account';
 import { addressOfPublicKey, isValidAddress } from './account-id';
 import { parseAmount, isLegalXrp } from './amount/amount';
 import type { CoreConfig, JsonObject, LedgerEntry } from './contract';
-import { HASH_PREFIX, sha512HalfHex, u32 } from './hash';
+import { HASH_PREFIX, sha512HalfHexOfHex } from './hash';
 import { signingDataHex } from './signing-data';
 import { verifySignature } from './crypto-verify';
 import { checkMultiSignAuthority, checkMultiSignatures, txSigners } from './multisign';
@@ -34,7 +34,7 @@ export interface DecodedTx {
 }
 
 export function transactionId(blobHex: string): string {
-  return sha512HalfHex(u32(HASH_PREFIX.transactionId), Buffer.from(blobHex, 'hex'));
+  return sha512HalfHexOfHex(HASH_PREFIX.transactionId, blobHex);
 }
 
 const HEX = /^[0-9A-Fa-f]*$/;

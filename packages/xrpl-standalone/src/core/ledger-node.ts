@@ -29,7 +29,7 @@ import {
 import { sha512HalfHex, u16, u32 } from './hash';
 import { DEFAULT_AMENDMENTS, rulesFor } from './amendments';
 import { amendmentsKey, feeSettingsKey, skipListKey, LEDGER_NAMESPACE } from './keylets';
-import { ledgerHeaderHash, newStateMap, transactionTreeHash } from './ledger-hash';
+import { ledgerHeaderHash, newStateMap, transactionTreeHashFromMeta } from './ledger-hash';
 import { isTec, isTer, isTes, terCode, terMessage, type Ter } from './results';
 import type { StateReader } from './state/apply-view';
 import type { ShaMap } from './state/shamap';
@@ -174,6 +174,9 @@ class OpenLedgerView implements LedgerView {
   }
 }
 
+const ACCOUNT_FIELDS = ['Account', 'Destination', 'Owner', 'RegularKey', 'Issuer'] as const;
+const ISSUED_AMOUNT_FIELDS = ['LowLimit', 'HighLimit', 'TakerPays', 'TakerGets'] as const;
+
 /** Accounts a transaction affects (rippled getAffectedAccounts): AccountIDs and limit issuers in its metadata. */
 export function affectedAccounts(meta: JsonObject): Set<string> {
   const out = new Set<string>();
@@ -181,17 +184,14 @@ export function affectedAccounts(meta: JsonObject): Set<string> {
     const node = (wrapper.CreatedNode ?? wrapper.ModifiedNode ?? wrapper.DeletedNode) as JsonObject;
     const fields = (node.NewFields ?? node.FinalFields) as JsonObject | undefined;
     if (!fields) continue;
-    for (const [k, v] of Object.entries(fields)) {
-      if (
-        typeof v === 'string' &&
-        (k === 'Account' || k === 'Destination' || k === 'Owner' || k === 'RegularKey' || k === 'Issuer')
-      ) {
-        out.add(v);
-      } else if (
-        (k === 'LowLimit' || k === 'HighLimit' || k === 'TakerPays' || k === 'TakerGets') &&
-        typeof v === 'object' &&
-        v
-      ) {
+    // Named lookups instead of walking every field: this runs for every transaction at close.
+    for (const k of ACCOUNT_FIELDS) {
+      const v = fields[k];
+      if (typeof v === 'string') out.add(v);
+    }
+    for (const k of ISSUED_AMOUNT_FIELDS) {
+      const v = fields[k];
+      if (typeof v === 'object' && v) {
         const issuer = (v as { issuer?: string }).issuer;
         if (issuer) out.add(issuer);
       }
@@ -200,27 +200,63 @@ export function affectedAccounts(meta: JsonObject): Set<string> {
   return out;
 }
 
+function binaryMetaOf(t: LedgerTx): JsonObject {
+  return t.binaryMeta();
+}
+
 function roundCloseTime(t: number, resolution: number): number {
   if (t === 0) return 0;
   const x = t + Math.floor(resolution / 2);
   return x - (x % resolution);
 }
 
-function makeTxRecord(d: DecodedTx, meta: JsonObject, ledgerIndex: number): TxRecord {
-  let metaBlob: string | undefined;
-  const { delivered_amount: _d, ...binMeta } = meta;
-  const rec = { hash: d.txId, blob: d.blob, tx: d.tx, meta, ledgerIndex } as TxRecord;
-  Object.defineProperty(rec, 'metaBlob', {
-    enumerable: true,
-    get(): string {
-      metaBlob ??= serializeHex(binMeta);
-      return metaBlob;
-    },
-    set(v: string) {
-      metaBlob = v;
-    },
-  });
-  return rec;
+/**
+ * A transaction in a ledger. Its binary metadata is serialized only when asked for (binary
+ * requests, persistence): the close hashes the metadata straight from JSON (binaryMeta).
+ */
+class LedgerTx implements TxRecord {
+  private serializedMeta: string | undefined;
+  closeTime?: number;
+  constructor(
+    public hash: string,
+    public blob: string,
+    public tx: JsonObject,
+    public meta: JsonObject,
+    public ledgerIndex: number,
+  ) {}
+
+  /** The metadata as it is serialized: without the API-only delivered_amount. */
+  binaryMeta(): JsonObject {
+    if (this.meta.delivered_amount === undefined) return this.meta;
+    const { delivered_amount: _d, ...binary } = this.meta;
+    return binary;
+  }
+
+  get metaBlob(): string {
+    this.serializedMeta ??= serializeHex(this.binaryMeta());
+    return this.serializedMeta;
+  }
+
+  set metaBlob(value: string) {
+    this.serializedMeta = value;
+  }
+
+  /** Persistence writes records as JSON: the metadata blob must be in it. */
+  toJSON(): TxRecord {
+    return {
+      hash: this.hash,
+      blob: this.blob,
+      tx: this.tx,
+      meta: this.meta,
+      metaBlob: this.metaBlob,
+      ledgerIndex: this.ledgerIndex,
+      closeTime: this.closeTime,
+    };
+  }
+}
+
+function makeTxRecord(d: DecodedTx, meta: JsonObject, ledgerIndex: number): LedgerTx {
+  return new LedgerTx(d.txId, d.blob, d.tx, meta, ledgerIndex);
 }
 
 export class LedgerNode implements LedgerNodeApi {
@@ -471,7 +507,9 @@ export class LedgerNode implements LedgerNodeApi {
       ledger_index: seq,
       parent_hash: parent.header.ledger_hash,
       account_hash: state.hashHex(),
-      transaction_hash: transactions.length ? transactionTreeHash(transactions) : ZERO_HASH,
+      transaction_hash: transactions.length
+        ? transactionTreeHashFromMeta(transactions as LedgerTx[], binaryMetaOf)
+        : ZERO_HASH,
       close_time: ct,
       parent_close_time: parent.header.close_time,
       close_time_resolution: CLOSE_TIME_RESOLUTION,

@@ -28,34 +28,63 @@ function redact(request: JsonObject): JsonObject {
   return copy;
 }
 
-/** Runs one command; resolves to its result, or to rippled's error fields (`error` present). */
-export async function runCommand(
+type Outcome = { ok: true; result: JsonObject } | { ok: false; error: JsonObject };
+
+function failure(command: string, err: unknown): Outcome {
+  if (err instanceof RpcError) return { ok: false, error: errorFields(err) };
+  console.error(`xrpl-standalone: ${command} failed`, err);
+  return { ok: false, error: errorFields(new RpcError('internal')) };
+}
+
+/**
+ * Runs one command: its result, or rippled's error fields (`error` present). Synchronous handlers
+ * (nearly all) answer synchronously: no promise per request on the hot path.
+ */
+export function runCommand(
   services: ServerServices,
   command: string,
   params: JsonObject,
   apiVersion: ApiVersion,
   subscriber?: Subscriber,
-): Promise<{ ok: true; result: JsonObject } | { ok: false; error: JsonObject }> {
+): Outcome | Promise<Outcome> {
   const spec = Object.hasOwn(methods, command) ? methods[command] : undefined;
   if (!spec) return { ok: false, error: errorFields(new RpcError('unknownCmd')) };
   const ctx: MethodContext = { services, node: services.node, params, apiVersion, admin: true, subscriber };
   try {
     if (spec.admin && !ctx.admin) throw new RpcError('noPermission');
-    const result = await spec.handler(ctx);
+    const result = spec.handler(ctx);
+    if (result instanceof Promise) {
+      return result.then(
+        (value): Outcome => ({ ok: true, result: value }),
+        (err: unknown) => failure(command, err),
+      );
+    }
     return { ok: true, result };
   } catch (err) {
-    if (err instanceof RpcError) return { ok: false, error: errorFields(err) };
-    console.error(`xrpl-standalone: ${command} failed`, err);
-    return { ok: false, error: errorFields(new RpcError('internal')) };
+    return failure(command, err);
   }
 }
 
-/** One WebSocket text frame in, one response object out. */
-export async function handleWsMessage(
+/** rippled's WebSocket envelope around a freshly built body: id and api_version echoed, type last. */
+function wsEnvelope(request: JsonObject, body: JsonObject): JsonObject {
+  if (request.id !== undefined) body.id = request.id;
+  if (request.api_version !== undefined) body.api_version = request.api_version;
+  body.type = 'response';
+  return body;
+}
+
+function wsOutcome(request: JsonObject, outcome: Outcome): JsonObject {
+  if (!outcome.ok)
+    return wsEnvelope(request, { ...outcome.error, request: redact(request), status: 'error' });
+  return wsEnvelope(request, { result: outcome.result, status: 'success' });
+}
+
+/** One WebSocket text frame in, one response object out (a promise only for asynchronous handlers). */
+export function handleWsMessage(
   services: ServerServices,
   text: string,
   subscriber: Subscriber,
-): Promise<JsonObject> {
+): JsonObject | Promise<JsonObject> {
   let request: unknown;
   try {
     request = JSON.parse(text);
@@ -65,31 +94,25 @@ export async function handleWsMessage(
   if (!isObject(request)) {
     return { error: 'jsonInvalid', status: 'error', type: 'response', value: text };
   }
-  const envelope = (body: JsonObject): JsonObject => {
-    const out: JsonObject = { ...body };
-    if (request.id !== undefined) out.id = request.id;
-    if (request.api_version !== undefined) out.api_version = request.api_version;
-    out.type = 'response';
-    return out;
-  };
   const command = request.command ?? request.method;
   if (command === undefined) {
-    return envelope({ error: 'missingCommand', request: redact(request), status: 'error' });
+    return wsEnvelope(request, { error: 'missingCommand', request: redact(request), status: 'error' });
   }
   const apiVersion = readApiVersion(request.api_version);
   if (apiVersion === 'invalid') {
-    return envelope({ error: 'invalid_API_version', request: redact(request), status: 'error' });
+    return wsEnvelope(request, { error: 'invalid_API_version', request: redact(request), status: 'error' });
   }
   if (typeof command !== 'string') {
-    return envelope({
+    return wsEnvelope(request, {
       ...errorFields(new RpcError('unknownCmd')),
       request: redact(request),
       status: 'error',
     });
   }
-  const outcome = await runCommand(services, command, request, apiVersion, subscriber);
-  if (!outcome.ok) return envelope({ ...outcome.error, request: redact(request), status: 'error' });
-  return envelope({ result: outcome.result, status: 'success' });
+  const outcome = runCommand(services, command, request, apiVersion, subscriber);
+  return outcome instanceof Promise
+    ? outcome.then((value) => wsOutcome(request, value))
+    : wsOutcome(request, outcome);
 }
 
 /** A JSON-RPC POST body in; HTTP status and body out (rippled answers 400 with text for unparseable input). */

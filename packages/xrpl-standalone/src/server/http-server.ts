@@ -35,6 +35,10 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
+function onRequestError(err: unknown): void {
+  console.error('xrpl-standalone: request failed', err);
+}
+
 function send(res: ServerResponse, status: number, body: string, json: boolean): void {
   res.writeHead(status, {
     'Content-Type': json ? 'application/json; charset=UTF-8' : 'text/plain; charset=UTF-8',
@@ -123,9 +127,15 @@ export async function listen(
         : Array.isArray(data)
           ? Buffer.concat(data).toString('utf8')
           : Buffer.from(data).toString('utf8');
-      handleWsMessage(services, text, subscriber).then(deliver, (err: unknown) => {
+      let reply: ReturnType<typeof handleWsMessage>;
+      try {
+        reply = handleWsMessage(services, text, subscriber);
+      } catch (err) {
         console.error('xrpl-standalone: request failed', err);
-      });
+        return;
+      }
+      if (reply instanceof Promise) reply.then(deliver, onRequestError);
+      else deliver(reply);
     });
     ws.on('close', () => {
       sockets.delete(ws);
