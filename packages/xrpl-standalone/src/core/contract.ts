@@ -52,6 +52,11 @@ export interface TxRecord {
   closeTime?: number;
 }
 
+/** A decoded blob with its signature checked; made only by LedgerNodeApi.prepareSubmit. */
+export interface PreparedSubmission {
+  readonly blob: string;
+}
+
 /** What submit returns: rippled's preliminary (tentative) result against the open ledger. */
 export interface SubmitResult {
   engine_result: string;
@@ -118,8 +123,16 @@ export interface AccountTxPage {
 /** The ledger model the server drives. Implemented in src/core/ledger-node.ts. */
 export interface LedgerNodeApi {
   readonly config: CoreConfig;
-  /** Apply a signed blob tentatively to the open ledger (or hold it on ter). Never throws on bad input. */
-  submit(txBlob: string): SubmitResult;
+  /**
+   * Apply a signed blob tentatively to the open ledger (or hold it on ter). Never throws on bad input.
+   * A PreparedSubmission (prepareSubmit) carries its decoding and signature check with it.
+   */
+  submit(txBlob: string | PreparedSubmission): SubmitResult;
+  /**
+   * Decode a blob and check its signature without touching the ledger. Both depend on the blob
+   * alone, so a server can do them for a whole batch of requests before applying any of it.
+   */
+  prepareSubmit(txBlob: string): PreparedSubmission;
   /** Close the open ledger into a validated one; retry held transactions; returns the new ledger's record. */
   closeLedger(closeTime?: number): ClosedLedgerRecord;
   ledger(selector: LedgerSelector): LedgerView | undefined;

@@ -126,6 +126,18 @@ export function transactionTreeHashFromMeta<T extends { hash: string; blob: stri
   return map.hashHex();
 }
 
+/** transactionTreeHash over leaf hashes already computed (txLeafHashOf) when each was applied. */
+export function transactionTreeHashOfLeaves(txs: ReadonlyArray<{ hash: string; leafHash: Buffer }>): string {
+  const map = new ShaMap<{ leafHash: Buffer }>(leafHashOf).withChanges(
+    txs.map((t): [string, { leafHash: Buffer }] => [t.hash, t]),
+  );
+  return map.hashHex();
+}
+
+function leafHashOf(_key: string, t: { leafHash: Buffer }): Buffer {
+  return t.leafHash;
+}
+
 export function ledgerHeaderHash(h: Omit<LedgerHeader, 'ledger_hash'>): string {
   return sha512HalfHex(
     u32(HASH_PREFIX.ledgerMaster),

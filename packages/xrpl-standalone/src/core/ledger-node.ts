@@ -1,7 +1,7 @@
 // The ledger chain: closed (= validated in stand-alone) ledgers as persistent SHAMaps sharing
 // structure, an open ledger that submit() applies to tentatively, held (ter) transactions retried
 // at each close, a transaction index by hash and per account for account_tx.
-import { serializeHex } from './serializer';
+import { serializeHex, serializeTransient } from './serializer';
 import { checkMultiSignatures } from './multisign';
 import { readAccount, newAccountRoot } from './account';
 import type {
@@ -15,6 +15,7 @@ import type {
   LedgerNodeApi,
   LedgerSelector,
   LedgerView,
+  PreparedSubmission,
   SubmitResult,
   TxRecord,
 } from './contract';
@@ -25,11 +26,12 @@ import {
   hasMalformedSigningKey,
   localChecks,
   type DecodedTx,
+  type RpcError,
 } from './engine';
 import { sha512HalfHex, u16, u32 } from './hash';
 import { DEFAULT_AMENDMENTS, rulesFor } from './amendments';
 import { amendmentsKey, feeSettingsKey, skipListKey, LEDGER_NAMESPACE } from './keylets';
-import { ledgerHeaderHash, newStateMap, transactionTreeHashFromMeta } from './ledger-hash';
+import { ledgerHeaderHash, newStateMap, transactionTreeHashOfLeaves, txLeafHashOf } from './ledger-hash';
 import { isTec, isTer, isTes, terCode, terMessage, type Ter } from './results';
 import type { StateReader } from './state/apply-view';
 import type { ShaMap } from './state/shamap';
@@ -68,6 +70,18 @@ interface ClosedLedger {
   state: ShaMap<LedgerEntry>;
   transactions: TxRecord[];
   record: ClosedLedgerRecord;
+}
+
+/**
+ * prepareSubmit's result. Only this module constructs it, so submit() can trust `signatureValid`
+ * (undefined: not checked ahead; submit checks it as for a plain blob).
+ */
+class Prepared implements PreparedSubmission {
+  constructor(
+    readonly blob: string,
+    readonly decoded: DecodedTx | RpcError,
+    readonly signatureValid: boolean | undefined,
+  ) {}
 }
 
 interface HeldTx extends DecodedTx {
@@ -200,10 +214,6 @@ export function affectedAccounts(meta: JsonObject): Set<string> {
   return out;
 }
 
-function binaryMetaOf(t: LedgerTx): JsonObject {
-  return t.binaryMeta();
-}
-
 function roundCloseTime(t: number, resolution: number): number {
   if (t === 0) return 0;
   const x = t + Math.floor(resolution / 2);
@@ -211,11 +221,14 @@ function roundCloseTime(t: number, resolution: number): number {
 }
 
 /**
- * A transaction in a ledger. Its binary metadata is serialized only when asked for (binary
- * requests, persistence): the close hashes the metadata straight from JSON (binaryMeta).
+ * A transaction in a ledger. Its metadata is serialized once, right after it is applied (while
+ * the metadata is hot in the CPU caches), for its SHAMap leaf hash; the hex metaBlob is made from
+ * those bytes only when asked for (binary requests, persistence).
  */
 class LedgerTx implements TxRecord {
   private serializedMeta: string | undefined;
+  private metaBytes: Buffer | undefined;
+  private leaf: Buffer | undefined;
   closeTime?: number;
   constructor(
     public hash: string,
@@ -223,7 +236,22 @@ class LedgerTx implements TxRecord {
     public tx: JsonObject,
     public meta: JsonObject,
     public ledgerIndex: number,
-  ) {}
+    metaBlob?: string,
+  ) {
+    if (metaBlob === undefined) {
+      this.metaBytes = Buffer.from(serializeTransient(this.binaryMeta()));
+      this.leaf = txLeafHashOf(hash, blob, this.metaBytes);
+    } else {
+      // Restored from disk: its ledger's hashes are known, so the leaf is hashed only if asked.
+      this.serializedMeta = metaBlob;
+    }
+  }
+
+  /** The transaction-tree leaf hash (rippled's txNode: blob, metadata, ID). */
+  get leafHash(): Buffer {
+    this.leaf ??= txLeafHashOf(this.hash, this.blob, this.metaBlob);
+    return this.leaf;
+  }
 
   /** The metadata as it is serialized: without the API-only delivered_amount. */
   binaryMeta(): JsonObject {
@@ -233,12 +261,13 @@ class LedgerTx implements TxRecord {
   }
 
   get metaBlob(): string {
-    this.serializedMeta ??= serializeHex(this.binaryMeta());
+    if (this.serializedMeta === undefined) {
+      this.serializedMeta = this.metaBytes
+        ? this.metaBytes.toString('hex').toUpperCase()
+        : serializeHex(this.binaryMeta());
+      this.metaBytes = undefined;
+    }
     return this.serializedMeta;
-  }
-
-  set metaBlob(value: string) {
-    this.serializedMeta = value;
   }
 
   /** Persistence writes records as JSON: the metadata blob must be in it. */
@@ -255,8 +284,8 @@ class LedgerTx implements TxRecord {
   }
 }
 
-function makeTxRecord(d: DecodedTx, meta: JsonObject, ledgerIndex: number): LedgerTx {
-  return new LedgerTx(d.txId, d.blob, d.tx, meta, ledgerIndex);
+function makeTxRecord(d: DecodedTx, meta: JsonObject, ledgerIndex: number, metaBlob?: string): LedgerTx {
+  return new LedgerTx(d.txId, d.blob, d.tx, meta, ledgerIndex, metaBlob);
 }
 
 export class LedgerNode implements LedgerNodeApi {
@@ -396,8 +425,18 @@ export class LedgerNode implements LedgerNodeApi {
     };
   }
 
-  submit(txBlob: string): SubmitResult {
+  prepareSubmit(txBlob: string): PreparedSubmission {
     const decoded = decodeBlob(txBlob);
+    // Multi-signed and malformed ones are left to submit(), which checks them in rippled's order.
+    if ('error' in decoded || decoded.tx.Signers !== undefined || hasMalformedSigningKey(decoded.tx)) {
+      return new Prepared(txBlob, decoded, undefined);
+    }
+    return new Prepared(txBlob, decoded, checkSignature(decoded.tx, decoded.blob));
+  }
+
+  submit(input: string | PreparedSubmission): SubmitResult {
+    const prepared = input instanceof Prepared ? input : undefined;
+    const decoded = prepared ? prepared.decoded : decodeBlob(typeof input === 'string' ? input : input.blob);
     if ('error' in decoded) return this.rpcFailure('', decoded);
     const local = localChecks(decoded.tx);
     if (local) {
@@ -416,7 +455,10 @@ export class LedgerNode implements LedgerNodeApi {
           decoded.tx,
         );
       }
-    } else if (!hasMalformedSigningKey(decoded.tx) && !checkSignature(decoded.tx, decoded.blob)) {
+    } else if (
+      !hasMalformedSigningKey(decoded.tx) &&
+      !(prepared?.signatureValid ?? checkSignature(decoded.tx, decoded.blob))
+    ) {
       return this.rpcFailure(
         decoded.txId,
         { error: 'invalidTransaction', error_exception: 'fails local checks: Invalid signature.' },
@@ -508,7 +550,7 @@ export class LedgerNode implements LedgerNodeApi {
       parent_hash: parent.header.ledger_hash,
       account_hash: state.hashHex(),
       transaction_hash: transactions.length
-        ? transactionTreeHashFromMeta(transactions as LedgerTx[], binaryMetaOf)
+        ? transactionTreeHashOfLeaves(transactions as LedgerTx[])
         : ZERO_HASH,
       close_time: ct,
       parent_close_time: parent.header.close_time,
@@ -666,8 +708,7 @@ export class LedgerNode implements LedgerNodeApi {
       const base = this.ledgers.get(seq - 1)?.state ?? newStateMap();
       const state = base.withChanges(rec.stateChanges);
       const transactions = rec.transactions.map((t) => {
-        const r = makeTxRecord({ tx: t.tx, txId: t.hash, blob: t.blob }, t.meta, t.ledgerIndex);
-        r.metaBlob = t.metaBlob;
+        const r = makeTxRecord({ tx: t.tx, txId: t.hash, blob: t.blob }, t.meta, t.ledgerIndex, t.metaBlob);
         r.closeTime = t.closeTime ?? rec.header.close_time;
         return r;
       });

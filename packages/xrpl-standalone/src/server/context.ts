@@ -1,6 +1,6 @@
 // What a method handler sees: the ledger node, the request's parameters and API version, and the
 // server services (closing ledgers, subscriptions) it may drive.
-import type { ClosedLedgerRecord, JsonObject, LedgerNodeApi } from '../core/contract';
+import type { ClosedLedgerRecord, JsonObject, LedgerNodeApi, PreparedSubmission } from '../core/contract';
 import type { SubscriptionHub, Subscriber } from './subscriptions';
 import type { ApiVersion } from './tx-format';
 
@@ -25,6 +25,8 @@ export interface MethodContext {
   readonly admin: boolean;
   /** The WebSocket connection, for subscribe/unsubscribe; absent over JSON-RPC. */
   readonly subscriber?: Subscriber;
+  /** For submit: the request's tx_blob, already decoded and signature-checked with its batch. */
+  readonly prepared?: PreparedSubmission;
 }
 
 export interface MethodSpec {

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerServices } from './context';
-import { handleJsonRpc, handleWsMessage } from './dispatcher';
+import { handleJsonRpc, WsBatcher } from './dispatcher';
 import type { Faucet } from './faucet';
 
 const MAX_BODY_BYTES = 1 << 20;
@@ -33,10 +33,6 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', () => resolve(undefined));
   });
-}
-
-function onRequestError(err: unknown): void {
-  console.error('xrpl-standalone: request failed', err);
 }
 
 function send(res: ServerResponse, status: number, body: string, json: boolean): void {
@@ -92,6 +88,7 @@ export async function listen(
     })();
   });
   const wss = new WebSocketServer({ server: http, maxPayload: MAX_BODY_BYTES });
+  const batcher = new WsBatcher(services);
   const sockets = new Set<WebSocket>();
   wss.on('connection', (ws) => {
     sockets.add(ws);
@@ -127,15 +124,7 @@ export async function listen(
         : Array.isArray(data)
           ? Buffer.concat(data).toString('utf8')
           : Buffer.from(data).toString('utf8');
-      let reply: ReturnType<typeof handleWsMessage>;
-      try {
-        reply = handleWsMessage(services, text, subscriber);
-      } catch (err) {
-        console.error('xrpl-standalone: request failed', err);
-        return;
-      }
-      if (reply instanceof Promise) reply.then(deliver, onRequestError);
-      else deliver(reply);
+      batcher.push({ text, subscriber, deliver });
     });
     ws.on('close', () => {
       sockets.delete(ws);

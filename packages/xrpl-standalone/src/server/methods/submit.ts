@@ -34,7 +34,7 @@ export const signMethod: MethodSpec = {
 };
 
 export const submitMethod: MethodSpec = {
-  handler: ({ node, params, services, admin }) => {
+  handler: ({ node, params, services, admin, prepared }) => {
     let blob = params.tx_blob;
     if (blob === undefined) {
       if (params.tx_json === undefined) throw missingField('tx_blob');
@@ -45,7 +45,8 @@ export const submitMethod: MethodSpec = {
     const txBlob = blob;
     if (params.fail_hard !== undefined && typeof params.fail_hard !== 'boolean')
       throw invalidField('fail_hard', 'a boolean');
-    const result = node.submit(txBlob.toUpperCase());
+    const upper = txBlob.toUpperCase();
+    const result = node.submit(prepared?.blob === upper ? prepared : upper);
     // rippled answers undecodable blobs and failed local checks (signature, memos) with an RPC
     // error instead of an engine result.
     if (result.rpcError) throw rpcErrorFrom(result.rpcError);
@@ -75,7 +76,7 @@ export const submitMethod: MethodSpec = {
       // rippled's `queued` means "in the transaction queue" (terQUEUED); a ter held for retry at the
       // next close (terPRE_SEQ...) is `kept`, not queued.
       queued: result.engine_result === 'terQUEUED',
-      tx_blob: txBlob.toUpperCase(),
+      tx_blob: upper,
       tx_json: { ...result.tx, hash: result.hash },
       validated_ledger_index: result.validated_ledger_index ?? node.validated().header.ledger_index,
     };
