@@ -101,6 +101,12 @@ export async function fundAccounts(
   algorithm?: 'ed25519' | 'secp256k1',
 ): Promise<Wallet[]> {
   const wallets = Array.from({ length: count }, () => Wallet.generate(algorithm as never));
+  await fundWallets(bench, wallets, drops);
+  return wallets;
+}
+
+/** Funds the given wallets from genesis with `drops` each, in one ledger, and closes it. */
+export async function fundWallets(bench: BenchLedger, wallets: Wallet[], drops: string): Promise<void> {
   const sequence = await accountSequence(bench.rpc, genesis.address);
   const blobs = signSequence(
     genesis,
@@ -112,7 +118,6 @@ export async function fundAccounts(
   const failed = replies.filter((r) => r.result?.engine_result !== 'tesSUCCESS');
   if (failed.length > 0) throw new Error(`funding failed: ${JSON.stringify(failed[0])}`);
   await bench.rpc.request({ command: 'ledger_accept' });
-  return wallets;
 }
 
 /**
