@@ -55,6 +55,10 @@ const signerCache = new Map<string, string>();
  * account's first transaction pays it.
  */
 export function addressOfPublicKey(publicKey: string): string {
+  // Decoded transactions carry upper-case keys: look the key up as given before upper-casing it
+  // (a new string, hashed again, for every transaction).
+  const cached = signerCache.get(publicKey);
+  if (cached !== undefined) return cached;
   const key = publicKey.toUpperCase();
   let a = signerCache.get(key);
   if (a === undefined) {

@@ -18,7 +18,7 @@ import type { StateReader, ViewContext } from './state/apply-view';
 import { ApplyView } from './state/apply-view';
 import { dirRemove, readU64 } from './state/directory';
 import { TRANSACTORS } from './transactors/index';
-import type { Transactor } from './transactors/types';
+import type { ApplyContext, Transactor } from './transactors/types';
 import { ledgerRules, withRules } from './amendments';
 
 export interface RpcError {
@@ -94,6 +94,17 @@ export function localChecks(tx: JsonObject): string | undefined {
 
 const PUBKEY = /^(0[23][0-9A-Fa-f]{64}|[Ee][Dd][0-9A-Fa-f]{64})$/;
 
+// The key last found well formed: prepareSubmit, the signature check and preflight each test the
+// same transaction's SigningPubKey (the same string), so the regular expression runs once.
+let wellFormedKey: string | undefined;
+
+function isWellFormedKey(pk: string): boolean {
+  if (pk === wellFormedKey) return true;
+  if (!PUBKEY.test(pk)) return false;
+  wellFormedKey = pk;
+  return true;
+}
+
 /**
  * A SigningPubKey that is not a key at all (empty without Signers, or malformed) is reported by
  * the engine as temBAD_SIGNATURE rather than as a failed signature check.
@@ -102,7 +113,7 @@ export function hasMalformedSigningKey(tx: JsonObject): boolean {
   const pk = tx.SigningPubKey;
   if (typeof pk !== 'string') return true;
   if (pk === '') return tx.Signers === undefined;
-  return !PUBKEY.test(pk);
+  return !isWellFormedKey(pk);
 }
 
 /** Verify the single signature over the canonical signing encoding (blob given: fast path). */
@@ -110,7 +121,7 @@ export function checkSignature(tx: JsonObject, blob?: string): boolean {
   const pk = tx.SigningPubKey;
   const sig = tx.TxnSignature;
   if (tx.Signers !== undefined) return checkMultiSignatures(tx) === undefined;
-  if (typeof pk !== 'string' || !PUBKEY.test(pk)) return false;
+  if (typeof pk !== 'string' || !isWellFormedKey(pk)) return false;
   if (typeof sig !== 'string' || sig.length === 0) return false;
   try {
     return verifySignature(blob ? signingDataHex(blob, tx) : encodeForSigning(tx), sig, pk);
@@ -128,10 +139,21 @@ export interface ApplyOutcome {
   feeBurned: bigint;
 }
 
+// The Fee of the transaction last parsed: preflight, preclaim and the fee claim each need it, and
+// they run back to back on the same (decoded, never mutated) tx object.
+let feeOf: JsonObject | undefined;
+let feeValue: unknown;
+let feeParsed: bigint | undefined;
+
 function feeDrops(tx: JsonObject): bigint | undefined {
-  const f = parseAmount(tx.Fee);
-  if (!f || f.kind !== 'xrp') return undefined;
-  return f.drops;
+  const raw = tx.Fee;
+  if (feeOf === tx && feeValue === raw) return feeParsed;
+  const f = parseAmount(raw);
+  const drops = f && f.kind === 'xrp' ? f.drops : undefined;
+  feeOf = tx;
+  feeValue = raw;
+  feeParsed = drops;
+  return drops;
 }
 
 function transactorFor(tx: JsonObject): Transactor | undefined {
@@ -153,7 +175,7 @@ export function preflight(tx: JsonObject, config: CoreConfig): Ter {
   if (fee === undefined || fee < 0n || !isLegalXrp(fee)) return 'temBAD_FEE';
   const pk = tx.SigningPubKey;
   if (typeof pk !== 'string') return 'temMALFORMED';
-  if (pk !== '' && !PUBKEY.test(pk)) return 'temBAD_SIGNATURE';
+  if (pk !== '' && !isWellFormedKey(pk)) return 'temBAD_SIGNATURE';
   if (pk === '' && tx.Signers === undefined) return 'temBAD_SIGNATURE';
   if (tx.TicketSequence !== undefined && Number(tx.Sequence ?? 0) !== 0) return 'temSEQ_AND_TICKET';
   const flags = Number(tx.Flags ?? 0) >>> 0;
@@ -250,6 +272,25 @@ function payFeeAndConsume(
   return { prior, after, charged };
 }
 
+// The transactor call runs through module-level functions rather than per-transaction closures
+// (a closure for withRules and one for deliver, each also wrapped in a __name call by tsx/esbuild,
+// showed up in profiles). Applying is synchronous; `pending` is saved and restored around it.
+interface PendingApply {
+  t: Transactor;
+  ctx: ApplyContext;
+  delivered: unknown;
+}
+let pending: PendingApply | undefined;
+
+function runPending(): Ter {
+  const p = pending as PendingApply;
+  return p.t.doApply(p.ctx);
+}
+
+function recordDelivered(amount: unknown): void {
+  (pending as PendingApply).delivered = amount;
+}
+
 /**
  * Apply one already-decoded, signature-checked transaction on top of `base`.
  * Never throws for transaction-level problems: an internal error becomes tefEXCEPTION.
@@ -275,21 +316,25 @@ export function applyTransaction(
     fee = charged;
     if (isTes(ter)) {
       const t = transactorFor(tx) as Transactor;
+      const ctx: ApplyContext = {
+        tx,
+        txId,
+        account: tx.Account as string,
+        view,
+        config,
+        priorBalance: prior,
+        sourceBalance: after,
+        deliver: recordDelivered,
+      };
       // The ledger's amendments (and the Number range they select) hold while the transactor runs.
-      ter = withRules(ledgerRules(base), () =>
-        t.doApply({
-          tx,
-          txId,
-          account: tx.Account as string,
-          view,
-          config,
-          priorBalance: prior,
-          sourceBalance: after,
-          deliver: (amount) => {
-            delivered = amount;
-          },
-        }),
-      );
+      const outer = pending;
+      pending = { t, ctx, delivered: undefined };
+      try {
+        ter = withRules(ledgerRules(base), runPending);
+        delivered = pending.delivered;
+      } finally {
+        pending = outer;
+      }
     }
   } catch (e) {
     engineHooks.onException?.(e, tx);

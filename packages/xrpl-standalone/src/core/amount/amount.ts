@@ -37,9 +37,12 @@ export function iou(currency: string, issuer: string, value: IouValue | string):
 }
 
 /** Parse a JSON amount as it appears in decoded transactions and ledger entries. */
+// Module-level: a regular expression literal inside the function is a new RegExp per call.
+const DROPS_RE = /^-?[0-9]+$/;
+
 export function parseAmount(json: unknown): Amount | undefined {
   if (typeof json === 'string') {
-    if (!/^-?[0-9]+$/.test(json)) return undefined;
+    if (!DROPS_RE.test(json)) return undefined;
     return { kind: 'xrp', drops: BigInt(json) };
   }
   if (json && typeof json === 'object') {

@@ -31,8 +31,30 @@ function positive(a: Amount): boolean {
   return a.kind === 'xrp' ? a.drops > 0n : a.value.signum() > 0;
 }
 
+/** One shared string: comparing it with itself is a pointer check, not a 40-character compare. */
+const XRP_CURRENCY_HEX = '0'.repeat(40);
+
 function currencyHex(a: Amount): string {
-  return a.kind === 'xrp' ? '0'.repeat(40) : (currencyToHex(a.currency) as string);
+  return a.kind === 'xrp' ? XRP_CURRENCY_HEX : (currencyToHex(a.currency) as string);
+}
+
+// The XRP Amount of the payment last parsed: preflight, preclaim and doApply run back to back on
+// the same decoded tx object. Only XRP amounts are kept (nothing mutates an XRP Amount; issued
+// ones carry objects the payment engine works with).
+let amountTx: JsonObject | undefined;
+let amountRaw: unknown;
+let amountXrp: Amount | undefined;
+
+function txAmount(tx: JsonObject): Amount | undefined {
+  const raw = tx.Amount;
+  if (amountTx === tx && amountRaw === raw) return amountXrp;
+  const amount = parseAmount(raw);
+  if (amount?.kind === 'xrp') {
+    amountTx = tx;
+    amountRaw = raw;
+    amountXrp = amount;
+  }
+  return amount;
 }
 
 export const payment: Transactor = {
@@ -44,7 +66,7 @@ export const payment: Transactor = {
     const limitQuality = hasFlag(flags, TF.limitQuality);
     const defaultPaths = !hasFlag(flags, TF.noRippleDirect);
     const hasPaths = tx.Paths !== undefined;
-    const amount = parseAmount(tx.Amount);
+    const amount = txAmount(tx);
     if (!amount) return 'temBAD_AMOUNT';
     const sendMax = tx.SendMax !== undefined ? parseAmount(tx.SendMax) : undefined;
     if (tx.SendMax !== undefined && !sendMax) return 'temBAD_AMOUNT';
@@ -74,7 +96,7 @@ export const payment: Transactor = {
 
   preclaim({ tx, view, config }: PreclaimContext): Ter {
     const partial = hasFlag(tx.Flags, TF.partialPayment);
-    const amount = parseAmount(tx.Amount) as Amount;
+    const amount = txAmount(tx) as Amount;
     const dst = readAccount(view, tx.Destination as string);
     if (!dst) {
       if (amount.kind !== 'xrp') return 'tecNO_DST';
@@ -96,12 +118,13 @@ export const payment: Transactor = {
     const flags = Number(tx.Flags ?? 0);
     const partial = hasFlag(flags, TF.partialPayment);
     const defaultPaths = !hasFlag(flags, TF.noRippleDirect);
-    const amount = parseAmount(tx.Amount) as Amount;
+    const amount = txAmount(tx) as Amount;
     const sendMax = tx.SendMax !== undefined ? parseAmount(tx.SendMax) : undefined;
     const deliverMin = tx.DeliverMin !== undefined ? parseAmount(tx.DeliverMin) : undefined;
     const destination = tx.Destination as string;
     const dstKey = accountRootKey(destination);
-    let dst = view.peek(dstKey);
+    // Only read here (flags, AMMID, balance); the copy to modify is peeked below.
+    let dst = view.read(dstKey);
     if (!dst) {
       dst = newAccountRoot(destination, 0n, view.ledgerSeq);
       view.insert(dst);
