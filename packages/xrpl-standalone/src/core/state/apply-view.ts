@@ -219,7 +219,7 @@ export class ApplyView implements StateReader {
         if (prev) node.PreviousFields = prev;
         nodes.push([index, { DeletedNode: node }]);
       } else if (it.orig === undefined) {
-        const cur = threadEntry(it.cur, txId, seq, undefined);
+        const cur = threadEntry(it.cur, txId, seq, undefined, true);
         it.cur = cur;
         const node: JsonObject = { LedgerEntryType: cur.LedgerEntryType, LedgerIndex: index };
         const fresh = newFields(cur);
@@ -230,7 +230,9 @@ export class ApplyView implements StateReader {
         const isThreadOnly = it.cur === orig || (mustThread !== undefined && mustThread.has(index));
         if (!isThreadOnly && deepEqual(orig, it.cur)) continue;
         const prevTxn: JsonObject = {};
-        const cur = threadEntry(it.cur, txId, seq, prevTxn);
+        // A modified entry is this view's own copy (peek/update), threaded in place; a thread-only
+        // one is still the base's object and is copied.
+        const cur = threadEntry(it.cur, txId, seq, prevTxn, it.cur !== orig);
         it.cur = cur;
         const node: JsonObject = { LedgerEntryType: orig.LedgerEntryType, LedgerIndex: index };
         const finalKeys = keyPlan(cur).changeNew;
@@ -274,12 +276,15 @@ function isAllZeros(s: string): boolean {
 /**
  * The entry with PreviousTxnID/PreviousTxnLgrSeq pointing at this transaction (when its type is
  * threaded and not already threaded to it). The values it replaces go to `prevTxn` when given.
+ * An entry `owned` by the view (created or modified in it, never shared with the base) is updated
+ * in place: assigning keeps the key order the spread copy had (existing keys stay, new ones last).
  */
 function threadEntry(
   entry: LedgerEntry,
   txId: string,
   seq: number,
   prevTxn: JsonObject | undefined,
+  owned: boolean,
 ): LedgerEntry {
   if (!THREADED_TYPES.has(entry.LedgerEntryType)) return entry;
   const prevId = entry.PreviousTxnID as string | undefined;
@@ -288,7 +293,10 @@ function threadEntry(
     prevTxn.PreviousTxnID = prevId;
     prevTxn.PreviousTxnLgrSeq = entry.PreviousTxnLgrSeq;
   }
-  return { ...entry, PreviousTxnID: txId, PreviousTxnLgrSeq: seq };
+  if (!owned) return { ...entry, PreviousTxnID: txId, PreviousTxnLgrSeq: seq };
+  entry.PreviousTxnID = txId;
+  entry.PreviousTxnLgrSeq = seq;
+  return entry;
 }
 
 /** The accounts owning an entry (whose roots are threaded when it is created or deleted). */

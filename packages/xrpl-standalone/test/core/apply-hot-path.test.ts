@@ -1,0 +1,80 @@
+// The per-transaction memos of the apply path (last well-formed signing key, last parsed fee and
+// XRP amount) and in-place threading must not change what the engine decides or leaks.
+import { describe, expect, it } from 'vitest';
+import { Wallet } from 'xrpl';
+import { checkSignature, hasMalformedSigningKey, preflight } from '../../src/core/engine';
+import { DEFAULT_CORE_CONFIG } from '../../src/core/ledger-node';
+import { ApplyView } from '../../src/core/state/apply-view';
+import type { LedgerEntry } from '../../src/core/contract';
+
+const wallet = Wallet.generate('ed25519' as never);
+const other = Wallet.generate('ed25519' as never);
+
+function payment(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    TransactionType: 'Payment',
+    Account: wallet.address,
+    Destination: other.address,
+    Amount: '1000',
+    Fee: '10',
+    Sequence: 1,
+    Flags: 0,
+    SigningPubKey: wallet.publicKey,
+    ...extra,
+  };
+}
+
+describe('apply-path memos', () => {
+  it('an empty or malformed key is still rejected right after a well-formed one', () => {
+    expect(hasMalformedSigningKey(payment())).toBe(false);
+    expect(hasMalformedSigningKey(payment({ SigningPubKey: '' }))).toBe(true);
+    expect(checkSignature(payment({ SigningPubKey: '', TxnSignature: 'AB' }))).toBe(false);
+    expect(preflight(payment({ SigningPubKey: '' }), DEFAULT_CORE_CONFIG)).toBe('temBAD_SIGNATURE');
+    expect(preflight(payment({ SigningPubKey: 'ED00' }), DEFAULT_CORE_CONFIG)).toBe('temBAD_SIGNATURE');
+    expect(preflight(payment(), DEFAULT_CORE_CONFIG)).toBe('tesSUCCESS');
+  });
+
+  it('a changed Fee or Amount on the same tx object is parsed again', () => {
+    const tx = payment();
+    expect(preflight(tx, DEFAULT_CORE_CONFIG)).toBe('tesSUCCESS');
+    tx.Fee = '-1';
+    expect(preflight(tx, DEFAULT_CORE_CONFIG)).toBe('temBAD_FEE');
+    tx.Fee = '10';
+    tx.Amount = '0';
+    expect(preflight(tx, DEFAULT_CORE_CONFIG)).toBe('temBAD_AMOUNT');
+    tx.Amount = '1000';
+    expect(preflight(tx, DEFAULT_CORE_CONFIG)).toBe('tesSUCCESS');
+  });
+
+  it('threading leaves the base entries untouched, also for thread-only owners', () => {
+    const root: LedgerEntry = {
+      LedgerEntryType: 'AccountRoot',
+      Account: wallet.address,
+      Balance: '100',
+      Flags: 0,
+      OwnerCount: 0,
+      PreviousTxnID: 'A'.repeat(64),
+      PreviousTxnLgrSeq: 3,
+      Sequence: 1,
+      index: 'B'.repeat(64),
+    };
+    const frozen = JSON.stringify(root);
+    const base = { read: (k: string) => (k === root.index ? root : undefined) };
+    const ctx = { ledgerSeq: 5, parentCloseTime: 0, config: DEFAULT_CORE_CONFIG };
+    const view = new ApplyView(base, ctx);
+    const copy = view.peek(root.index) as LedgerEntry;
+    copy.Balance = '90';
+    view.update(copy);
+    const meta = view.buildMetadata('C'.repeat(64), 0, 'tesSUCCESS');
+    expect(JSON.stringify(root)).toBe(frozen);
+    const entry = (view.changes()[0] as [string, LedgerEntry])[1];
+    expect(entry.PreviousTxnID).toBe('C'.repeat(64));
+    expect(Object.keys(entry)).toEqual(Object.keys(root));
+    expect(meta.AffectedNodes).toHaveLength(1);
+
+    const threadOnly = new ApplyView(base, ctx);
+    threadOnly.update(root);
+    threadOnly.buildMetadata('D'.repeat(64), 0, 'tesSUCCESS');
+    expect(JSON.stringify(root)).toBe(frozen);
+  });
+});
