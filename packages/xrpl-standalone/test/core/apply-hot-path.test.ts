@@ -77,4 +77,19 @@ describe('apply-path memos', () => {
     threadOnly.buildMetadata('D'.repeat(64), 0, 'tesSUCCESS');
     expect(JSON.stringify(root)).toBe(frozen);
   });
+  it("peekModified copies base entries and returns the view's own modified one", () => {
+    const root: LedgerEntry = { LedgerEntryType: 'AccountRoot', Balance: '5', index: 'E'.repeat(64) };
+    const view = new ApplyView(
+      { read: (k: string) => (k === root.index ? root : undefined) },
+      { ledgerSeq: 5, parentCloseTime: 0, config: DEFAULT_CORE_CONFIG },
+    );
+    const first = view.peekModified(root.index) as LedgerEntry;
+    expect(first).not.toBe(root);
+    expect(first).toEqual(root);
+    first.Balance = '4';
+    view.update(first);
+    expect(view.peekModified(root.index)).toBe(first);
+    expect(view.peek(root.index)).not.toBe(first);
+    expect(root.Balance).toBe('5');
+  });
 });

@@ -86,6 +86,17 @@ export class ApplyView implements StateReader {
     return e ? { ...e } : undefined;
   }
 
+  /**
+   * Like peek, but an entry this view already modified comes back as the view's own object rather
+   * than a second copy (a payment's sender was just charged the fee). Only for a caller that
+   * changes it solely right before handing it back with update().
+   */
+  peekModified(index: string): LedgerEntry | undefined {
+    const it = this.items.get(index);
+    if (it !== undefined && it.cur !== null && it.orig !== undefined && it.cur !== it.orig) return it.cur;
+    return this.peek(index);
+  }
+
   insert(entry: LedgerEntry): void {
     const it = this.items.get(entry.index);
     if (it) {

@@ -194,7 +194,8 @@ export const payment: Transactor = {
 
     if (amount.kind !== 'xrp') return 'tefINTERNAL';
     const srcKey = accountRootKey(account);
-    const src = view.peek(srcKey) as JsonObject & { index: string; LedgerEntryType: string };
+    // The sender's root was copied when the fee was claimed; it is changed only right before update().
+    const src = view.peekModified(srcKey) as JsonObject & { index: string; LedgerEntryType: string };
     const reserve = accountReserve(ctx.config, Number(src.OwnerCount ?? 0));
     const fee = BigInt(tx.Fee as string);
     const mmm = reserve > fee ? reserve : fee;
