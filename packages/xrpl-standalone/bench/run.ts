@@ -24,7 +24,7 @@ const ACCOUNTS = 100;
 const PAYMENTS_PER_ACCOUNT = 30;
 const CLOSE_EVERY = 500;
 /** Measured rounds per key type, after one discarded warm-up round of the same size (JIT). */
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 /** The payment set: senders and receivers, and every payment signed once for all rounds. */
 interface PaymentSet {
