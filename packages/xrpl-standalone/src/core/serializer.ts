@@ -7,6 +7,7 @@ import { encode } from 'ripple-binary-codec';
 import { accountIdHex } from './account-id';
 import { currencyToHex } from './amount/currency';
 import { IouValue } from './amount/iou-value';
+import { KeySequenceCache } from './key-sequence-cache';
 
 interface Field {
   name: string;
@@ -170,40 +171,20 @@ function byOrder(a: Field, b: Field): number {
   return a.order - b.order;
 }
 
-/** A trie over key sequences (in the objects' own key order) caching their serialization order. */
-interface OrderNode {
-  next: Map<string, OrderNode>;
-  fields?: Field[];
-}
-let orderRoot: OrderNode = { next: new Map() };
-let orderNodes = 0;
+/** Serialization order per key sequence. */
+const orders = new KeySequenceCache<Field[]>();
 
 /**
  * The object's fields in serialization order; unknown keys other than `index` send the object to
- * the codec. Few key sequences occur (one per entry/metadata shape), so their order is cached in a
- * trie walked key by key: no sort and no signature string per object.
+ * the codec. Cached per key sequence (KeySequenceCache).
  */
 function sortedFields(obj: Record<string, unknown>): Field[] {
-  let node = orderRoot;
-  for (const k in obj) {
-    let next = node.next.get(k);
-    if (next === undefined) {
-      if (orderNodes > 20_000) {
-        orderRoot = { next: new Map() };
-        orderNodes = 0;
-        return computeOrder(obj);
-      }
-      next = { next: new Map() };
-      node.next.set(k, next);
-      orderNodes++;
-    }
-    node = next;
-  }
-  if (node.fields) return node.fields;
-  const fields = computeOrder(obj);
-  // A key unknown to the definitions is only tolerated while undefined: such shapes are re-checked.
-  if (fields.length === Object.keys(obj).length - ('index' in obj ? 1 : 0)) node.fields = fields;
-  return fields;
+  return orders.get(obj, computeOrder, allKnown);
+}
+
+/** A key unknown to the definitions is only tolerated while undefined: such shapes are re-checked. */
+function allKnown(fields: Field[], obj: Record<string, unknown>): boolean {
+  return fields.length === Object.keys(obj).length - ('index' in obj ? 1 : 0);
 }
 
 function computeOrder(obj: Record<string, unknown>): Field[] {

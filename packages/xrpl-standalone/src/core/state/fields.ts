@@ -1,6 +1,7 @@
 // Field knowledge the metadata builder needs: rippled's per-field metadata flags (sfields.macro)
 // and canonical field order (type code, then field code) for JSON that reads like rippled's.
 import definitions from 'ripple-binary-codec/dist/enums/definitions.json';
+import { KeySequenceCache } from '../key-sequence-cache';
 
 type FieldInfo = { nth: number; type: string; isSerialized: boolean };
 
@@ -57,13 +58,7 @@ export interface KeyPlan {
   readonly deleteFinal: readonly string[];
 }
 
-interface PlanNode {
-  next: Map<string, PlanNode>;
-  plan?: KeyPlan;
-}
-
-let planRoot: PlanNode = { next: new Map() };
-let planNodes = 0;
+const plans = new KeySequenceCache<KeyPlan>();
 
 function makePlan(keys: string[]): KeyPlan {
   // Array sort is stable: keys unknown to the definitions keep their relative order, last.
@@ -77,28 +72,15 @@ function makePlan(keys: string[]): KeyPlan {
 }
 
 /**
- * The KeyPlan of an object's key sequence. Entries and metadata come in few shapes, so plans are
- * cached in a trie walked key by key (no per-object signature string); filtering the canonical key
- * list gives the same order as filtering first and sorting after.
+ * The KeyPlan of an object's key sequence, cached per sequence (KeySequenceCache); filtering the
+ * canonical key list gives the same order as filtering first and sorting after.
  */
 export function keyPlan(obj: object): KeyPlan {
-  let node = planRoot;
-  for (const k in obj) {
-    let next = node.next.get(k);
-    if (next === undefined) {
-      if (planNodes > 20_000) {
-        planRoot = { next: new Map() };
-        planNodes = 0;
-        return makePlan(Object.keys(obj));
-      }
-      next = { next: new Map() };
-      node.next.set(k, next);
-      planNodes++;
-    }
-    node = next;
-  }
-  node.plan ??= makePlan(Object.keys(obj));
-  return node.plan;
+  return plans.get(obj, planOf);
+}
+
+function planOf(obj: object): KeyPlan {
+  return makePlan(Object.keys(obj));
 }
 
 /** The same object with keys in rippled's canonical (serialization) order. */
