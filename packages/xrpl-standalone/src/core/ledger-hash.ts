@@ -69,11 +69,6 @@ export function vlPrefix(len: number): Buffer {
   return Buffer.from([241 + (l >>> 16), (l >>> 8) & 0xff, l & 0xff]);
 }
 
-export interface TxLeaf {
-  blob: string;
-  metaBlob: string;
-}
-
 /** The tx-tree leaf hash from the blob's hex and the metadata as hex or bytes. */
 export function txLeafHashOf(key: string, blobHex: string, meta: string | Uint8Array): Buffer {
   const txLen = blobHex.length >>> 1;
@@ -102,31 +97,7 @@ function txLeafHashSlow(key: string, tx: Buffer, metaIn: string | Uint8Array): B
   return sha512Half(TX_PREFIX, vlPrefix(tx.length), tx, vlPrefix(meta.length), meta, hex(key));
 }
 
-export function txLeafHash(key: string, leaf: TxLeaf): Buffer {
-  return txLeafHashOf(key, leaf.blob, leaf.metaBlob);
-}
-
-export function transactionTreeHash(txs: Array<{ hash: string; blob: string; metaBlob: string }>): string {
-  const map = new ShaMap<TxLeaf>(txLeafHash).withChanges(txs.map((t) => [t.hash, t]));
-  return map.hashHex();
-}
-
-/**
- * transactionTreeHash from each transaction's binary metadata as JSON (the metadata without the
- * API-only `delivered_amount`): it is serialized straight into the leaf hash, skipping the hex
- * metaBlob round trip. Same result as transactionTreeHash with metaBlob = serializeHex(meta).
- */
-export function transactionTreeHashFromMeta<T extends { hash: string; blob: string }>(
-  txs: readonly T[],
-  binaryMeta: (tx: T) => Record<string, unknown>,
-): string {
-  const hashLeaf = (key: string, t: T): Buffer =>
-    txLeafHashOf(key, t.blob, serializeTransient(binaryMeta(t)));
-  const map = new ShaMap<T>(hashLeaf).withChanges(txs.map((t): [string, T] => [t.hash, t]));
-  return map.hashHex();
-}
-
-/** transactionTreeHash over leaf hashes already computed (txLeafHashOf) when each was applied. */
+/** The transaction tree's hash, from leaf hashes computed (txLeafHashOf) when each transaction was applied. */
 export function transactionTreeHashOfLeaves(txs: ReadonlyArray<{ hash: string; leafHash: Buffer }>): string {
   const map = new ShaMap<{ leafHash: Buffer }>(leafHashOf).withChanges(
     txs.map((t): [string, { leafHash: Buffer }] => [t.hash, t]),

@@ -2,19 +2,13 @@
 // against straightforward references: the codec, createHash, and sorting by field ordinal.
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { Wallet } from 'xrpl';
+import { Wallet, hashes } from 'xrpl';
 import { decode, encode } from 'ripple-binary-codec';
 import definitions from 'ripple-binary-codec/dist/enums/definitions.json';
 import { Harness } from './helpers';
 import { serialize, serializeHex, serializeTransient } from '../../src/core/serializer';
 import { HASH_PREFIX, sha512Half, sha512HalfHexOfHex, u32 } from '../../src/core/hash';
-import {
-  transactionTreeHash,
-  transactionTreeHashFromMeta,
-  txLeafHash,
-  txLeafHashOf,
-  vlPrefix,
-} from '../../src/core/ledger-hash';
+import { transactionTreeHashOfLeaves, txLeafHashOf, vlPrefix } from '../../src/core/ledger-hash';
 import {
   canonicalOrder,
   keyPlan,
@@ -150,12 +144,17 @@ describe('one-shot hashing', () => {
         meta,
         Buffer.from(t.hash, 'hex'),
       );
-      expect(txLeafHash(t.hash, t)).toEqual(expected);
+      expect(txLeafHashOf(t.hash, t.blob, t.metaBlob)).toEqual(expected);
       expect(txLeafHashOf(t.hash, t.blob.toLowerCase(), meta)).toEqual(expected);
       expect(txLeafHashOf(t.hash, t.blob, serializeTransient(binaryMeta(t)))).toEqual(expected);
     }
-    expect(transactionTreeHash(txs)).toBe(record.header.transaction_hash);
-    expect(transactionTreeHashFromMeta(txs, binaryMeta)).toBe(record.header.transaction_hash);
+    // The close's tree hash (from leaves hashed at apply time) is xrpl.js's, and the same again from hex leaves.
+    const reference = hashes.hashTxTree(
+      txs.map((t) => ({ ...t.tx, hash: t.hash, metaData: t.meta })) as never,
+    );
+    expect(record.header.transaction_hash).toBe(reference);
+    const fromHex = txs.map((t) => ({ hash: t.hash, leafHash: txLeafHashOf(t.hash, t.blob, t.metaBlob) }));
+    expect(transactionTreeHashOfLeaves(fromHex)).toBe(reference);
     // Long metadata (a 2-byte VL length) and a blob with a non-hex pair (hashed as Buffer.from decodes it).
     const longMeta = Buffer.alloc(5000, 3);
     const key = 'EF'.repeat(32);
