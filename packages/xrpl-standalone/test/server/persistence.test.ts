@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client, type Payment } from 'xrpl';
 import { startStandaloneLedger } from '../../src/index';
 import { LedgerStore, decodeFrames } from '../../src/server/store';
-import { syntheticRecord } from './fixtures/store-records';
+import { syntheticHeader, syntheticRecord } from './fixtures/store-records';
 import { fund, genesis, startHarness, submitAndClose } from './helpers';
 
 const dirs: string[] = [];
@@ -181,19 +181,7 @@ describe('store under SIGKILL with frequent compaction', () => {
 });
 
 describe('ledger store', () => {
-  const header = (i: number) => ({
-    ledger_index: i,
-    ledger_hash: String(i).padStart(64, '0'),
-    parent_hash: String(i - 1).padStart(64, '0'),
-    account_hash: '0'.repeat(64),
-    transaction_hash: '0'.repeat(64),
-    close_time: i,
-    parent_close_time: i - 1,
-    close_time_resolution: 10,
-    close_flags: 0,
-    total_coins: '100000000000000000',
-  });
-  const record = (i: number) => ({ header: header(i), transactions: [], stateChanges: [] });
+  const record = (i: number) => ({ header: syntheticHeader(i), transactions: [], stateChanges: [] });
 
   it('journals skip lists as deltas and rebuilds them exactly', () => {
     const dir = tempDir();
