@@ -1,3 +1,4 @@
+import { benchFirstStartMemory } from './first-start-memory';
 import { benchSocketFanout } from './socket-fanout';
 import { benchTransfers } from './transfers';
 
@@ -7,6 +8,7 @@ import { benchTransfers } from './transfers';
 const benchmarks: Array<{ name: string; run: () => Promise<{ ok: boolean }> }> = [
   { name: 'socket fan-out (5,000 subscribers)', run: () => benchSocketFanout() },
   { name: 'transfers (200 from one account)', run: () => benchTransfers() },
+  { name: 'first-start memory (npm start, empty data dir, then again)', run: () => benchFirstStartMemory() },
 ];
 
 let failed = 0;

@@ -1,12 +1,12 @@
 import { pathToFileURL } from 'node:url';
 import { Wallet } from 'xrpl';
 import { startStandaloneLedger } from 'xrpl-standalone';
-import { STANDALONE_GENESIS_SEED } from '../src/bootstrap/platform';
+import { STANDALONE_GENESIS_SEED } from '../src/platform/accounts';
 import { openDatabase } from '../src/db/client';
 import { generateMasterKey, Keyring } from '../src/keys/envelope';
 import { createXrplConnection } from '../src/ledger/connection';
 import { SubmissionService } from '../src/ledger/submission-service';
-import { createSignerSource, insertWallet } from '../src/modules/wallets/custody';
+import { createSignerSource, insertWallet } from '../src/platform/custody';
 
 // 200 transfers from one account submitted at once, through the submission service (sequence
 // allocation in the database, signing, record-before-submit, following validated ledgers), against

@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, {
+  LogController,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { AppError } from './lib/errors';
@@ -15,21 +14,26 @@ import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
 import { healthRoutes } from './modules/health/routes';
 import { userRoutes } from './modules/users/routes';
+import { registerUploads, type LogoPublisher } from './modules/uploads/routes';
 import { registerWallets } from './modules/wallets/routes';
 import { registerSessions } from './plugins/auth';
 import { registerCsrf } from './plugins/csrf';
-import { createOriginPolicy } from './plugins/origin';
+import { createOriginPolicy, registerHostCheck } from './plugins/origin';
+import { registerAccessControl } from './plugins/access';
+import { registerEdgeChecks } from './plugins/edge';
+import { redactUrl, safeSerializers } from './lib/log-safety';
 import { registerRateLimits } from './plugins/rate-limit';
-import { createMemoryBus, type EventBus } from './realtime/event-bus';
-import { createPostgresBus } from './realtime/pg-event-bus';
+import type { LedgerConnection } from './ledger/connection';
+import { createPlatform, type Platform } from './platform';
+import type { EventBus } from './realtime/event-bus';
 import { registerRealtime } from './realtime/routes';
-import { SPA_ROUTES } from './spa-routes';
+import { registerSecurityHeaders, registerWebDelivery } from './web/delivery';
 
-/** The ledger connection as the app sees it; built in main.ts (or by tests) around an xrpl.js Client. */
-export interface LedgerConnection {
-  network: Config['XRPL_NETWORK'];
-  url: string;
-  isConnected(): boolean;
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The shared platform (tests reach custody and the submission service through it). */
+    platform: Platform;
+  }
 }
 
 export interface AppDeps {
@@ -41,6 +45,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Clock for session expiry (tests); defaults to Date.now. */
   now?: () => number;
+  /** Publishes uploaded logos to the messenger (none yet; tests pass a fake with the real interface). */
+  logoPublisher?: LogoPublisher;
   /** The live-event bus; default: PostgreSQL LISTEN/NOTIFY on PostgreSQL, in-process otherwise. */
   eventBus?: EventBus;
 }
@@ -48,22 +54,39 @@ export interface AppDeps {
 /** Builds the whole HTTP app from its dependencies without listening (tests inject requests). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: withSafeSerializers(deps.logger),
     trustProxy: deps.config.TRUST_PROXY,
+    // Fastify logs two lines per request; one line, written when the answer is sent, is enough.
+    logController: new LogController({ disableRequestLogging: true }),
     // Request bodies are small JSON documents; uploads go through multipart with their own limit.
     bodyLimit: 1024 * 1024,
   });
 
   app.setErrorHandler(errorHandler);
+  // A socket upgrade never gets an onResponse: its line is written when it arrives.
+  app.addHook('onRequest', async (request) => {
+    if (request.headers.upgrade) request.log.info(`${request.method} ${redactUrl(request.url)} upgrade`);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const ms = Math.round(reply.elapsedTime);
+    const line = `${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${ms} ms`;
+    if (reply.statusCode >= 500) request.log.error({ statusCode: reply.statusCode, ms }, line);
+    else request.log.info({ statusCode: reply.statusCode, ms }, line);
+  });
 
-  // Order matters: the session hook sets request.user, which the rate-limit keys and CSRF read;
-  // rate limits must exist before routes are added (they attach per route).
+  // Order matters: the Host check runs first on every request; the session hook sets request.user,
+  // which the rate-limit keys and CSRF read; access control and rate limits must exist before routes
+  // are added (they attach per route).
   const production = deps.config.NODE_ENV === 'production';
   const db = deps.database.db;
+  const origins = createOriginPolicy(deps.config);
+  await registerSecurityHeaders(app, deps.config);
+  registerHostCheck(app, origins);
+  registerAccessControl(app);
+  registerEdgeChecks(app);
   const sessions = await registerSessions(app, { db, production, now: deps.now });
   const limits = await registerRateLimits(app, deps.config);
   registerCsrf(app);
-  const origins = createOriginPolicy(deps.config);
   const socketSecret = deps.config.SOCKET_TOKEN_SECRET
     ? Buffer.from(deps.config.SOCKET_TOKEN_SECRET, 'utf8')
     : await loadOrCreateSecret(path.join(deps.config.dataDir, 'socket-token.key'));
@@ -73,8 +96,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.log.warn('SOCKET_TOKEN_SECRET is not set: set the same value on every instance');
   }
 
-  const bus = deps.eventBus ?? (await createEventBus(app, deps));
-  if (!deps.eventBus) app.addHook('onClose', () => bus.close());
+  // The composition root: the platform is built once here and each module gets what it needs.
+  const platform = await createPlatform({
+    config: deps.config,
+    database: deps.database,
+    ledger: deps.ledger,
+    log: app.log,
+    eventBus: deps.eventBus,
+  });
+  app.decorate('platform', platform);
+  app.addHook('onReady', () => platform.start());
+  app.addHook('onClose', () => platform.stop());
+  const bus = platform.bus;
   await registerRealtime(app, { config: deps.config, bus, socketSecret, origins });
 
   healthRoutes(app, {
@@ -86,10 +119,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   userRoutes(app);
   adminRoutes(app);
 
-  // Feature modules register here (one line each).
-  await registerWallets(app, deps);
+  // Feature modules register here (one line each), with what they use of the platform and of each other.
+  await registerWallets(app, platform);
+  await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });
 
-  await registerWeb(app, deps.webDistDir);
+  const web = await registerWebDelivery(app, deps.config, deps.webDistDir);
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api') {
@@ -97,37 +131,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .code(404)
         .send({ error: 'not_found', message: `No API route ${request.method} ${request.url.split('?')[0]}` });
     }
-    return reply.code(404).type('text/plain').send('Not found');
+    return web.notFound(request, reply);
   });
 
   return app;
 }
 
-async function createEventBus(app: FastifyInstance, deps: AppDeps): Promise<EventBus> {
-  const wanted = deps.config.EVENT_BUS;
-  const postgres = wanted === 'postgres' || (wanted === 'auto' && deps.database.driver === 'postgres');
-  if (postgres) return createPostgresBus({ database: deps.database, log: app.log });
-  return createMemoryBus((err, topic) => app.log.error({ err, topic }, 'event handler failed'));
-}
-
-async function registerWeb(app: FastifyInstance, distDir: string | undefined): Promise<void> {
-  const indexFile = distDir ? path.join(distDir, 'index.html') : undefined;
-  const built = indexFile !== undefined && existsSync(indexFile);
-  if (built && distDir) {
-    await app.register(fastifyStatic, { root: distDir, index: false, wildcard: false, prefix: '/' });
-  }
-  for (const route of SPA_ROUTES) {
-    app.get(route, (_req, reply) => {
-      if (!built) {
-        return reply
-          .code(503)
-          .type('text/plain')
-          .send('The web app is not built. Run `npm run build` (npm start does it for you).');
-      }
-      // index.html must never be cached: it names the hashed asset files of the current build.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
-  }
+/** Adds the serializers that keep secrets and query parameters out of every log line. */
+function withSafeSerializers(logger: AppDeps['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return false;
+  const base = typeof logger === 'object' ? logger : {};
+  return { ...base, serializers: { ...(base as { serializers?: object }).serializers, ...safeSerializers } };
 }
 
 const FASTIFY_4XX_CODES: Record<number, string> = {
@@ -146,6 +160,11 @@ const FASTIFY_4XX_CODES: Record<number, string> = {
  */
 function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
+    // Every limit says when to come back, in the header clients and proxies read.
+    const retryAfter = error.details?.retryAfter;
+    if (typeof retryAfter === 'number' && !reply.hasHeader('retry-after')) {
+      reply.header('retry-after', String(retryAfter));
+    }
     return reply
       .code(error.status)
       .send({ error: error.code.toLowerCase(), message: error.message, ...error.details });

@@ -17,6 +17,8 @@ export const configSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: port.default(3000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** pretty: one human-readable line per event (the console default); json: structured (production default). */
+    LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
       .string()
@@ -102,6 +104,8 @@ export const configSchema = z
       .string()
       .regex(/^\d+(\.\d+)?$/, 'must be a decimal number')
       .default('1000'),
+    /** Faucet payouts per user per hour and asset (each wallet additionally at most once a minute). */
+    FAUCET_PER_USER_PER_HOUR: z.coerce.number().int().min(1).default(10),
     /** Create the stand-alone platform accounts and XRP/RLUSD pool at start; auto = not under NODE_ENV=test. */
     PLATFORM_BOOTSTRAP: z.enum(['auto', 'on', 'off']).default('auto'),
   })

@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pretty from 'pino-pretty';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { createXrplConnection } from './ledger/connection';
+import { issueOwnerLink, ownerHasSignedIn, ownerLinkUrl } from './modules/auth';
 
 // main.ts owns the process: configuration, the embedded services, listening and shutdown.
 
@@ -18,6 +20,24 @@ function readConfig(): Config {
     }
     throw err;
   }
+}
+
+/**
+ * Structured JSON lines in production (for log shippers); on a console, one readable line per event
+ * (`12:00:01 INFO GET /api/wallets 200 3 ms`), written synchronously on the main thread.
+ */
+function consoleLogger(config: Config) {
+  const format = config.LOG_FORMAT ?? (config.NODE_ENV === 'production' ? 'json' : 'pretty');
+  if (format === 'json') return { level: config.LOG_LEVEL };
+  return {
+    level: config.LOG_LEVEL,
+    stream: pretty({
+      singleLine: true,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname,reqId,req,res,statusCode,ms,responseTime',
+      colorize: process.stdout.isTTY,
+    }),
+  };
 }
 
 async function main(): Promise<void> {
@@ -57,7 +77,7 @@ async function main(): Promise<void> {
     database,
     ledger,
     webDistDir,
-    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    logger: config.LOG_LEVEL === 'silent' ? false : consoleLogger(config),
   });
   cleanups.push(() => app.close());
 
@@ -65,9 +85,18 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const baseUrl = config.PUBLIC_ORIGIN ?? `http://${shownHost}:${port}`;
   console.log(
     `Ledgerpad is running at http://${shownHost}:${port}/ (ledger: ${config.XRPL_NETWORK} ${ledgerUrl})`,
   );
+  // The owner's way in (user id 1, an admin), printed like a notebook server's token URL. On the
+  // local embedded default at every start; elsewhere only until the owner has signed in once
+  // (after that, `npm run owner-link` makes a new one), so production logs don't keep carrying one.
+  const localDefault = config.XRPL_NETWORK === 'standalone' && config.NODE_ENV !== 'production';
+  if (localDefault || !(await ownerHasSignedIn(database.db))) {
+    const link = ownerLinkUrl(baseUrl, await issueOwnerLink(database.db));
+    console.log(`Owner sign-in (one-time link, valid 7 days): ${link}`);
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {

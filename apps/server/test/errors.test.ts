@@ -10,13 +10,14 @@ describe('error handler', () => {
   beforeAll(async () => {
     t = await createTestApp({ ledger: 'none' });
     // Routes added before the first request, as a feature module would.
-    t.app.get('/api/test/boom', async () => {
+    const open = { config: { access: 'public' as const } };
+    t.app.get('/api/test/boom', open, async () => {
       throw new Error('password=hunter2 at /srv/secret/path.ts:12');
     });
-    t.app.get('/api/test/conflict', async () => {
+    t.app.get('/api/test/conflict', open, async () => {
       throw new AppError('CONFLICT', 'Token Already Listed', { issuer: 'rX' });
     });
-    t.app.get('/api/test/validate', async (request) =>
+    t.app.get('/api/test/validate', open, async (request) =>
       parseInput(
         z.object({
           name: z.string().min(2, 'Name must be at least 2 characters'),
@@ -27,7 +28,10 @@ describe('error handler', () => {
     );
     t.app.post(
       '/api/test/schema',
-      { schema: { body: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } } },
+      {
+        ...open,
+        schema: { body: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } },
+      },
       async () => ({ ok: true }),
     );
   });

@@ -16,6 +16,8 @@ export * from '../modules/auth/schema';
 export * from '../modules/admin/schema';
 export * from '../realtime/schema';
 
-// Custodial wallets and the submission service's records (issue 6).
+// Custodial wallets (platform custody) and the submission service's records (issue 6); faucet limits.
+export * from '../platform/custody-schema';
 export * from '../modules/wallets/schema';
 export * from '../ledger/schema';
+export * from '../platform/jobs/schema';

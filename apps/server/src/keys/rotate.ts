@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { sealedOf } from '../modules/wallets/custody';
-import { wallets } from '../modules/wallets/schema';
+import { sealedOf } from '../platform/custody';
+import { wallets } from '../platform/custody-schema';
 import type { Keyring, MasterKey } from './envelope';
 
 /**

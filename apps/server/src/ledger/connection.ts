@@ -1,7 +1,13 @@
 import { Client } from 'xrpl';
 import { RECONNECT_BASE_MS, RECONNECT_CAP_MS } from '@ledgerpad/shared';
 import type { Config } from '../config';
-import type { LedgerConnection } from '../app';
+
+/** The ledger connection as the app sees it: built in main.ts (or by tests), usually an XrplConnection. */
+export interface LedgerConnection {
+  network: Config['XRPL_NETWORK'];
+  url: string;
+  isConnected(): boolean;
+}
 
 /** One xrpl.js Client for the whole server: the only way the app touches a ledger. */
 export interface XrplConnection extends LedgerConnection {
@@ -12,6 +18,11 @@ export interface XrplConnection extends LedgerConnection {
   /** Runs after every successful (re)connection: streams must be subscribed again on a new socket. */
   onConnected(listener: () => void): () => void;
   onDisconnected(listener: () => void): () => void;
+}
+
+/** A connection with an xrpl.js client (API-only tests pass a bare LedgerConnection instead). */
+export function isXrplConnection(ledger: LedgerConnection): ledger is XrplConnection {
+  return 'client' in ledger && typeof (ledger as Partial<XrplConnection>).onConnected === 'function';
 }
 
 export interface ConnectionOptions {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { sha256Hex, randomToken } from '../lib/crypto';
 import { AppError } from '../lib/errors';
-import { isAdmin } from '../modules/admin/service';
+import { isAdmin } from '../modules/admin';
 import { sessions, type SessionRow } from '../modules/auth/schema';
 import { users, type UserRow } from '../modules/users/schema';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { NewTrade, OrderUpdated } from '@ledgerpad/shared';
 import type { Config } from '../config';
 import { AppError } from '../lib/errors';
-import { verifySocketToken, type SocketClaims } from '../modules/auth/socket-token';
+import { verifySocketToken, type SocketClaims } from '../modules/auth';
 import type { OriginPolicy } from '../plugins/origin';
 import type { EventBus } from './event-bus';
 import { SocketHub } from './hub';
@@ -33,6 +33,8 @@ export interface RealtimeDeps {
   origins: OriginPolicy;
 }
 
+const SOCKET_CAP_RETRY_AFTER_S = 30;
+
 /** Client frames are tiny subscribe/unsubscribe messages; anything bigger is abuse. */
 const MAX_CLIENT_FRAME_BYTES = 4096;
 
@@ -56,9 +58,10 @@ export async function registerRealtime(app: FastifyInstance, deps: RealtimeDeps)
     '/ws',
     {
       websocket: true,
-      config: { csrf: false },
+      // Public: the short-lived socket token, checked below, is the credential.
+      config: { csrf: false, access: 'public' },
       // Runs before the upgrade: a refused socket gets a plain HTTP 401/403, never a connection.
-      preValidation: async (request) => {
+      preValidation: async (request, reply) => {
         // Browsers always send Origin on WebSocket handshakes; non-browser clients (no Origin) are
         // not exposed to cross-site hijacking and still need a valid token.
         const origin = request.headers.origin;
@@ -66,7 +69,11 @@ export async function registerRealtime(app: FastifyInstance, deps: RealtimeDeps)
           throw new AppError('FORBIDDEN', 'Origin not allowed');
         }
         if ((perIp.get(request.ip) ?? 0) >= deps.config.WS_MAX_CONNECTIONS_PER_IP) {
-          throw new AppError('RATE_LIMITED', 'Too Many Requests: too many open sockets from this address');
+          // A slot frees when one of this address's sockets closes; clients back off and retry.
+          reply.header('retry-after', String(SOCKET_CAP_RETRY_AFTER_S));
+          throw new AppError('RATE_LIMITED', 'Too Many Requests: too many open sockets from this address', {
+            retryAfter: SOCKET_CAP_RETRY_AFTER_S,
+          });
         }
         const token = (request.query as Record<string, unknown>).token;
         const claims = typeof token === 'string' ? verifySocketToken(deps.socketSecret, token) : null;

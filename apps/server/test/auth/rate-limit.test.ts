@@ -16,13 +16,14 @@ describe('rate limits', () => {
   it('limits sign-in per IP and answers 429 with Retry-After and "Too Many Requests"', async () => {
     const t = await createTestApp({ ledger: 'none', database, env: { RATE_LIMIT_DEMO_PER_MIN: '3' } });
     try {
+      let n = 0;
       const signIn = (ip: string) =>
         t.app.inject({
           method: 'POST',
           url: '/api/auth/demo',
           remoteAddress: ip,
           headers: { origin: TEST_ORIGIN },
-          payload: { username: 'limited' },
+          payload: { username: `limited${n++}` },
         });
       for (let i = 0; i < 3; i++) expect((await signIn('10.0.0.1')).statusCode).toBe(200);
       const refused = await signIn('10.0.0.1');
@@ -81,7 +82,7 @@ describe('rate limits', () => {
 
       const reads: number[] = [];
       for (let i = 0; i < 6; i++)
-        reads.push((await t.app.inject({ url: '/api/health', remoteAddress: '10.9.9.9' })).statusCode);
+        reads.push((await t.app.inject({ url: '/api/auth/methods', remoteAddress: '10.9.9.9' })).statusCode);
       expect(reads.slice(0, 5).every((c) => c !== 429)).toBe(true);
       expect(reads[5]).toBe(429);
     } finally {

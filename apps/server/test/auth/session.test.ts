@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../src/modules/auth/schema';
 import { sha256Hex } from '../../src/lib/crypto';
-import { createTestApp, sessionCookie, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { createTestApp, deviceCookie, sessionCookie, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 
 describe('sessions, CSRF and roles', () => {
   let t: TestApp;
@@ -14,8 +14,13 @@ describe('sessions, CSRF and roles', () => {
     await t.close();
   });
 
-  it('makes the first user the owner (id 1, admin) and later users plain users', async () => {
-    const owner = await t.signIn('owner');
+  it('the owner (id 1, admin) exists from the start; the first demo user is a plain user', async () => {
+    const first = await t.signIn('first_comer');
+    expect(first.user.id).toBeGreaterThan(1);
+    const notAdmin = await t.app.inject({ url: '/api/admin/check', headers: { cookie: first.cookie } });
+    expect(notAdmin.statusCode).toBe(403);
+
+    const owner = await t.signInOwner();
     expect(owner.user.id).toBe(1);
     const admin = await t.app.inject({ url: '/api/admin/check', headers: { cookie: owner.cookie } });
     expect(admin.statusCode).toBe(200);
@@ -73,11 +78,18 @@ describe('sessions, CSRF and roles', () => {
   });
 
   it('rotates the session at sign-in: the old cookie stops working', async () => {
-    const first = await t.signIn('dave');
+    const firstRes = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/demo',
+      headers: { origin: TEST_ORIGIN },
+      payload: { username: 'dave' },
+    });
+    const first = { cookie: sessionCookie(firstRes.headers['set-cookie']) };
+    const device = deviceCookie(firstRes.headers['set-cookie'])!;
     const again = await t.app.inject({
       method: 'POST',
       url: '/api/auth/demo',
-      headers: { origin: TEST_ORIGIN, cookie: first.cookie },
+      headers: { origin: TEST_ORIGIN, cookie: `${first.cookie}; ${device}` },
       payload: { username: 'dave' },
     });
     expect(again.statusCode).toBe(200);

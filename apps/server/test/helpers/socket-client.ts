@@ -28,7 +28,11 @@ export class TestSocket {
       const ws = new WebSocket(url, { headers });
       const socket = new TestSocket(ws);
       ws.once('open', () => resolve(socket));
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      ws.once('unexpected-response', (req, res) => {
+        // Free the refused connection so the server can close without waiting for it.
+        req.destroy();
+        reject(new Error(`HTTP ${res.statusCode}`));
+      });
       ws.once('error', reject);
     });
   }

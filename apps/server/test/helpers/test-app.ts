@@ -1,12 +1,20 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { StandaloneLedger } from 'xrpl-standalone';
 import type { User } from '@ledgerpad/shared';
-import { buildApp, type AppDeps, type LedgerConnection } from '../../src/app';
+import { buildApp, type AppDeps } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { Database } from '../../src/db/client';
-import { createXrplConnection, type XrplConnection } from '../../src/ledger/connection';
+import {
+  createXrplConnection,
+  type LedgerConnection,
+  type XrplConnection,
+} from '../../src/ledger/connection';
+import { issueOwnerLink, OWNER_LINK_PATH } from '../../src/modules/auth/sign-in-links';
 import { createTestDatabase } from '../db';
 
 /** The browser origin test requests claim; allowed through ALLOWED_ORIGINS in every test app. */
@@ -31,8 +39,13 @@ export interface TestApp {
   standalone: StandaloneLedger | undefined;
   /** Every log line at trace level, when `captureLogs` is set (to prove what never gets logged). */
   logs: string[];
-  /** Signs in through the demo endpoint (creating the user on first use). */
+  /**
+   * Signs in through the demo endpoint (creating an ordinary user on first use). Each username
+   * keeps its own device cookie, like one browser per person.
+   */
   signIn(username: string): Promise<SignedIn>;
+  /** Signs in as the owner (user id 1, an admin) through a fresh one-time owner link. */
+  signInOwner(): Promise<SignedIn>;
   close(): Promise<void>;
 }
 
@@ -51,6 +64,8 @@ export interface TestAppOptions {
   database?: Database;
   now?: AppDeps['now'];
   webDistDir?: string;
+  /** A fake messenger publisher for logo uploads (the real one is a third party). */
+  logoPublisher?: AppDeps['logoPublisher'];
   /** Log at trace level into `logs` instead of not logging at all. */
   captureLogs?: boolean;
 }
@@ -60,7 +75,10 @@ export interface TestAppOptions {
  * never to trip by accident, and `signIn(username)` for a session cookie plus its CSRF token.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  // A throw-away data directory (uploads, generated keys) unless the test names one.
+  const dataDir = options.env?.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'ledgerpad-test-'));
   const config = loadConfig({
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     XRPL_NETWORK: 'standalone',
@@ -73,6 +91,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const cleanups: Array<() => Promise<unknown>> = [];
+  if (dataDir) cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   const database = options.database ?? (await createTestDatabase());
   if (!options.database) cleanups.push(() => database.close());
 
@@ -110,27 +129,39 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     now: options.now,
     webDistDir: options.webDistDir,
     logger: options.captureLogs ? { level: 'trace', stream: logStream } : undefined,
+    logoPublisher: options.logoPublisher,
   });
   cleanups.push(() => app.close());
 
+  const devices = new Map<string, string>();
   const signIn = async (username: string): Promise<SignedIn> => {
+    const device = devices.get(username.toLowerCase());
     const res = await app.inject({
       method: 'POST',
       url: '/api/auth/demo',
-      headers: { origin: TEST_ORIGIN },
+      headers: { origin: TEST_ORIGIN, ...(device ? { cookie: device } : {}) },
       payload: { username },
     });
     if (res.statusCode !== 200) throw new Error(`demo sign-in failed: ${res.statusCode} ${res.body}`);
-    const cookie = sessionCookie(res.headers['set-cookie']);
+    const issued = deviceCookie(res.headers['set-cookie']);
+    if (issued) devices.set(username.toLowerCase(), issued);
+    return finish(sessionCookie(res.headers['set-cookie']), (res.json() as { user: User }).user);
+  };
+
+  const finish = async (cookie: string, user: User): Promise<SignedIn> => {
     const csrf = await app.inject({ method: 'GET', url: '/api/csrf-token', headers: { cookie } });
     if (csrf.statusCode !== 200) throw new Error(`csrf-token failed: ${csrf.statusCode} ${csrf.body}`);
     const csrfToken = (csrf.json() as { token: string }).token;
-    return {
-      cookie,
-      csrfToken,
-      user: (res.json() as { user: User }).user,
-      headers: { cookie, 'x-csrf-token': csrfToken },
-    };
+    return { cookie, csrfToken, user, headers: { cookie, 'x-csrf-token': csrfToken } };
+  };
+
+  const signInOwner = async (): Promise<SignedIn> => {
+    const token = await issueOwnerLink(database.db);
+    const res = await app.inject({ method: 'GET', url: `${OWNER_LINK_PATH}?token=${token}` });
+    if (res.statusCode !== 303) throw new Error(`owner link failed: ${res.statusCode} ${res.body}`);
+    const cookie = sessionCookie(res.headers['set-cookie']);
+    const me = await app.inject({ url: '/api/user', headers: { cookie } });
+    return finish(cookie, (me.json() as { user: User }).user);
   };
 
   return {
@@ -141,10 +172,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     standalone,
     logs,
     signIn,
+    signInOwner,
     close: async () => {
       for (const cleanup of cleanups.reverse()) await cleanup();
     },
   };
+}
+
+/** `name=value` of the demo device cookie from a Set-Cookie header, if one was set. */
+export function deviceCookie(setCookie: string | string[] | undefined): string | undefined {
+  const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return all.find((c) => c.startsWith('ledgerpad_device='))?.split(';')[0];
 }
 
 /** `name=value` of the session cookie from a Set-Cookie header. */

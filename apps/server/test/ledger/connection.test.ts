@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
-import { STANDALONE_GENESIS_SEED } from '../../src/bootstrap/platform';
+import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { generateMasterKey, Keyring } from '../../src/keys/envelope';
 import { createXrplConnection, reconnectDelay } from '../../src/ledger/connection';
 import { SubmissionService } from '../../src/ledger/submission-service';
-import { createSignerSource, insertWallet } from '../../src/modules/wallets/custody';
+import { createSignerSource, insertWallet } from '../../src/platform/custody';
 import { createTestDatabase } from '../db';
 import { until } from './helpers';
 

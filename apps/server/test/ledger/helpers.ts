@@ -4,8 +4,8 @@ import type { Database } from '../../src/db/client';
 import { generateMasterKey, Keyring } from '../../src/keys/envelope';
 import { createXrplConnection, type XrplConnection } from '../../src/ledger/connection';
 import { SubmissionService, type SubmissionServiceOptions } from '../../src/ledger/submission-service';
-import { STANDALONE_GENESIS_SEED } from '../../src/bootstrap/platform';
-import { createSignerSource, insertWallet } from '../../src/modules/wallets/custody';
+import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { createSignerSource, insertWallet } from '../../src/platform/custody';
 import { createTestDatabase } from '../db';
 
 /** A ledger, a database, a connection and a submission service signing for wallets recorded in it. */
@@ -108,7 +108,7 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 10_000
 
 /**
  * For apps built by createTestApp (ledger closes only on request): sends `ledger_accept` until
- * `done` settles, e.g. `await acceptUntil(t.ledger!.client, app.wallets.submissions!.submit(...))`.
+ * `done` settles, e.g. `await acceptUntil(t.ledger!.client, app.platform.submissions!.submit(...))`.
  */
 export async function acceptUntil<T>(client: Client, done: Promise<T>, maxCloses = 50): Promise<T> {
   let settled = false;

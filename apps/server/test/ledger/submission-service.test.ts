@@ -4,7 +4,7 @@ import { Wallet } from 'xrpl';
 import { createXrplConnection } from '../../src/ledger/connection';
 import { ledgerAccounts, ledgerSubmissions } from '../../src/ledger/schema';
 import { SubmissionService } from '../../src/ledger/submission-service';
-import { createSignerSource } from '../../src/modules/wallets/custody';
+import { createSignerSource } from '../../src/platform/custody';
 import { createTestApp } from '../helpers/test-app';
 import { acceptUntil, closeUntil, createLedgerRig, until, type LedgerRig } from './helpers';
 
@@ -390,7 +390,7 @@ describe('with createTestApp (ledgers close on ledger_accept only)', () => {
       const dest = Wallet.generate();
       const out = await acceptUntil(
         t.ledger!.client,
-        t.app.wallets.submissions!.submit({
+        t.app.platform.submissions!.submit({
           intentKey: 'test-app-payment',
           account: genesis.classicAddress,
           tx: { TransactionType: 'Payment', Destination: dest.classicAddress, Amount: '25000000' },

@@ -9,8 +9,8 @@ import { openDatabase } from '../../src/db/client';
 import { generateMasterKey, Keyring, KeyCustodyError, parseMasterKey } from '../../src/keys/envelope';
 import { keyFilePath, loadKeyring, NEXT_KEY_FILE_NAME, writeKeyFile } from '../../src/keys/key-file';
 import { rewrapAll } from '../../src/keys/rotate';
-import { insertWallet, openWallet } from '../../src/modules/wallets/custody';
-import { wallets } from '../../src/modules/wallets/schema';
+import { insertWallet, openWallet } from '../../src/platform/custody';
+import { wallets } from '../../src/platform/custody-schema';
 
 const run = promisify(execFile);
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RLUSD_ISSUERS } from '@ledgerpad/shared';
-import { PLATFORM_ROLES, rlusdIssuer } from '../../src/bootstrap/platform';
-import { platformWallet } from '../../src/modules/wallets/custody';
+import { PLATFORM_ROLES, rlusdIssuer } from '../../src/platform/accounts';
+import { platformWallet } from '../../src/platform/custody';
 import { createTestApp } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from './wallet-app';
 

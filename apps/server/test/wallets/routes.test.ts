@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classicAddressToXAddress, Wallet } from 'xrpl';
 import { RLUSD_CURRENCY_HEX, type WalletBalance } from '@ledgerpad/shared';
-import { PLATFORM_ROLES } from '../../src/bootstrap/platform';
+import { PLATFORM_ROLES } from '../../src/platform/accounts';
 import { ledgerSubmissions } from '../../src/ledger/schema';
-import { platformWallet } from '../../src/modules/wallets/custody';
-import { wallets } from '../../src/modules/wallets/schema';
+import { platformWallet } from '../../src/platform/custody';
+import { wallets } from '../../src/platform/custody-schema';
 import type { SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from './wallet-app';
 
@@ -83,7 +83,7 @@ describe('wallets API', () => {
     expect(list.body).not.toContain(a1.wallet_seed);
     const [row] = await t.database.db.select().from(wallets).where(eq(wallets.id, a1.id));
     expect(JSON.stringify(row)).not.toContain(a1.wallet_seed);
-    expect(row!.keyId).toBe(t.app.wallets.keyring.current.id);
+    expect(row!.keyId).toBe(t.app.platform.keyring.current.id);
     a2 = await createWallet(alice);
     expect(
       (await call(alice, 'GET', '/api/wallets'))
@@ -228,7 +228,19 @@ describe('wallets API', () => {
     });
 
     it('understands X-addresses with their destination tag', async () => {
-      const x = classicAddressToXAddress(a2.wallet_address, 4242, false);
+      // The embedded ledger is a test network: a mainnet X-address is refused before anything is signed.
+      const mainnetX = classicAddressToXAddress(a2.wallet_address, 4242, false);
+      const refused = await call(alice, 'POST', '/api/wallets/transfer', {
+        walletId: a1.id,
+        recipient: mainnetX,
+        amount: 1,
+        token: null,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().fields).toEqual([
+        { path: 'recipient', message: expect.stringContaining('X-address for mainnet') },
+      ]);
+      const x = classicAddressToXAddress(a2.wallet_address, 4242, true);
       const res = await call(alice, 'POST', '/api/wallets/transfer', {
         walletId: a1.id,
         recipient: x,
@@ -271,7 +283,7 @@ describe('wallets API', () => {
         'The recipient account is not activated yet: send at least 1 XRP to activate it.',
       );
       const flag = (SetFlag: number | undefined, ClearFlag?: number) =>
-        t.app.wallets.submissions!.submit({
+        t.app.platform.submissions!.submit({
           intentKey: `test-require-dest-${SetFlag ?? 'x'}-${ClearFlag ?? 'x'}`,
           account: a2.wallet_address,
           tx: {
@@ -322,7 +334,10 @@ describe('wallets API', () => {
         token: null,
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('Invalid recipient address.');
+      expect(res.json().message).toBe('recipient must be a valid XRPL address');
+      expect(res.json().fields).toEqual([
+        { path: 'recipient', message: 'recipient must be a valid XRPL address' },
+      ]);
     });
   });
 
@@ -330,7 +345,7 @@ describe('wallets API', () => {
     let issuer: string;
 
     beforeAll(async () => {
-      await t.app.wallets.bootstrapped();
+      await t.app.platform.accounts.bootstrapped();
       issuer = (await platformWallet(t.database.db, PLATFORM_ROLES.rlusdIssuer))!.address;
     });
 
@@ -413,7 +428,7 @@ describe('wallets API', () => {
     });
 
     it('names LP tokens LP-{TICKER} with the real issuer', async () => {
-      const out = await t.app.wallets.submissions!.submit({
+      const out = await t.app.platform.submissions!.submit({
         intentKey: 'test-lp-deposit',
         account: a2.wallet_address,
         tx: {

@@ -1,31 +1,112 @@
-import { Route, Routes } from 'react-router';
+import { lazy, useEffect, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from '../components/layout';
-import { HomePage } from '../features/token-list/home-page';
-import { PrivacyPage, TermsPage } from '../features/legal/legal-pages';
-import { PlaceholderPage } from '../features/placeholder/placeholder-page';
+import { RequireSignIn } from '../components/require-sign-in';
+
+// Every page is its own chunk: the first visit downloads the shell and the page it opens, no more.
+const HomePage = lazy(() =>
+  import('../features/token-list/home-page').then((m) => ({ default: m.HomePage })),
+);
+const TermsPage = lazy(() => import('../features/legal/terms-page').then((m) => ({ default: m.TermsPage })));
+const PrivacyPage = lazy(() =>
+  import('../features/legal/privacy-page').then((m) => ({ default: m.PrivacyPage })),
+);
+const PlaceholderPage = lazy(() =>
+  import('../features/placeholder/placeholder-page').then((m) => ({ default: m.PlaceholderPage })),
+);
+const WalletsPage = lazy(() =>
+  import('../features/wallets/wallets-page').then((m) => ({ default: m.WalletsPage })),
+);
+const NotFoundPage = lazy(() =>
+  import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
+);
+
+const HOME_TITLE = 'Ledgerpad — launch and trade XRPL tokens';
+
+interface PageRoute {
+  path: string;
+  /** document.title is '<title> · Ledgerpad'. */
+  title: string;
+  element: ReactNode;
+  /** Tool pages: signed-out visitors get the sign-in prompt (spec §6). */
+  signIn?: boolean;
+}
+
+const placeholder = (path: string, title: string, heading = title): PageRoute => ({
+  path,
+  title,
+  element: <PlaceholderPage title={heading} />,
+  signIn: true,
+});
 
 // The route table of both specs' section 2. Pages that later issues build show a placeholder.
+const PAGES: PageRoute[] = [
+  { path: 'terms', title: 'Terms of Service', element: <TermsPage /> },
+  { path: 'privacy-policy', title: 'Privacy Policy', element: <PrivacyPage /> },
+  // Token detail is public (second spec §6).
+  { path: 'token/:issuerAddress', title: 'Token', element: <PlaceholderPage title="Token" /> },
+  placeholder('deploy-list', 'Deploy and List', 'Deploy and List Token'),
+  placeholder('swap', 'Swap'),
+  { path: 'wallets', title: 'Wallets', element: <WalletsPage />, signIn: true },
+  placeholder('airdrops', 'Airdrops'),
+  placeholder('airdrop/create', 'Create Airdrop'),
+  placeholder('positions', 'Positions'),
+  placeholder('orders', 'Orders Manager', 'Your Open Orders'),
+  placeholder('list-token', 'List Any Token'),
+  placeholder('burner', 'Token Burner'),
+  placeholder('dashboard', 'Token Dashboard', 'Token Management'),
+  placeholder('admin', 'Admin'),
+];
+
 export function AppRoutes() {
+  const location = useLocation();
+  // '/terms/' is '/terms': one address per page (the server treats the slash form as unknown).
+  if (location.pathname.length > 1 && location.pathname.endsWith('/')) {
+    return <Navigate replace to={{ ...location, pathname: location.pathname.replace(/\/+$/, '') || '/' }} />;
+  }
   return (
     <Routes>
       <Route element={<Layout />}>
-        <Route index element={<HomePage />} />
-        <Route path="terms" element={<TermsPage />} />
-        <Route path="privacy-policy" element={<PrivacyPage />} />
-        <Route path="token/:issuerAddress" element={<PlaceholderPage title="Token" />} />
-        <Route path="deploy-list" element={<PlaceholderPage title="Deploy and List Token" />} />
-        <Route path="swap" element={<PlaceholderPage title="Swap" />} />
-        <Route path="wallets" element={<PlaceholderPage title="Wallets" />} />
-        <Route path="airdrops" element={<PlaceholderPage title="Airdrops" />} />
-        <Route path="airdrop/create" element={<PlaceholderPage title="Create Airdrop" />} />
-        <Route path="positions" element={<PlaceholderPage title="Positions" />} />
-        <Route path="orders" element={<PlaceholderPage title="Your Open Orders" />} />
-        <Route path="list-token" element={<PlaceholderPage title="List Any Token" />} />
-        <Route path="burner" element={<PlaceholderPage title="Token Burner" />} />
-        <Route path="dashboard" element={<PlaceholderPage title="Token Management" />} />
-        <Route path="admin" element={<PlaceholderPage title="Admin" />} />
-        <Route path="*" element={<PlaceholderPage title="Page not found" />} />
+        <Route
+          index
+          element={
+            <Page title={HOME_TITLE} exactTitle>
+              <HomePage />
+            </Page>
+          }
+        />
+        {PAGES.map((page) => (
+          <Route
+            key={page.path}
+            path={page.path}
+            element={
+              <Page title={page.title}>
+                {page.signIn ? (
+                  <RequireSignIn title={page.title}>{page.element}</RequireSignIn>
+                ) : (
+                  page.element
+                )}
+              </Page>
+            }
+          />
+        ))}
+        <Route
+          path="*"
+          element={
+            <Page title="Page not found">
+              <NotFoundPage />
+            </Page>
+          }
+        />
       </Route>
     </Routes>
   );
+}
+
+function Page({ title, exactTitle, children }: { title: string; exactTitle?: boolean; children: ReactNode }) {
+  const full = exactTitle ? title : `${title} · Ledgerpad`;
+  useEffect(() => {
+    document.title = full;
+  }, [full]);
+  return children;
 }

@@ -1,16 +1,12 @@
-import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
 import { useHasDeployed, useSession, useSessionActions } from '../lib/session';
-import { UserMenu } from './user-menu';
+import { PageSkeleton } from './page-skeleton';
 
-const MENU = [
-  { to: '/deploy-list', label: 'Deploy and List' },
-  { to: '/swap', label: 'Swap' },
-  { to: '/wallets', label: 'Wallets' },
-  { to: '/airdrops', label: 'Airdrops' },
-  { to: '/positions', label: 'Positions' },
-  { to: '/orders', label: 'Orders Manager' },
-  { to: '/list-token', label: 'List Any Token' },
-] as const;
+// The menus and drawer (and Radix with them) load only for signed-in users.
+const SignedInNav = lazy(() => import('./signed-in-nav').then((m) => ({ default: m.SignedInNav })));
+// The toast area (sonner) is a chunk of its own, fetched after the page.
+const Toaster = lazy(() => import('./toaster').then((m) => ({ default: m.Toaster })));
 
 export function Layout() {
   const { pathname } = useLocation();
@@ -21,35 +17,35 @@ export function Layout() {
 
   return (
     <div className="app">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       <div className="background" aria-hidden="true" />
       <header className="header">
-        <Link to="/" className="logo" aria-label="Ledgerpad home">
-          Ledgerpad
-        </Link>
-        <nav className="menu" aria-label="Main">
-          {pathname !== '/' && <Link to="/">Token List</Link>}
-          {signedIn &&
-            MENU.map((item) => (
-              <NavLink key={item.to} to={item.to}>
-                {item.label}
-              </NavLink>
-            ))}
-          {signedIn && (
-            <details className="tools">
-              <summary>XRPL Tools</summary>
-              <NavLink to="/burner">Burner</NavLink>
-              <NavLink to="/?buy=xrp">Buy XRP</NavLink>
-              {hasDeployed && <NavLink to="/dashboard">Token Dashboard</NavLink>}
-            </details>
+        <div className="header-inner">
+          <Link to="/" className="logo" aria-label="Ledgerpad home">
+            <img src="/favicon.svg" alt="" width={28} height={28} />
+            <span>Ledgerpad</span>
+          </Link>
+          {/* While the user is loading nothing is shown here (spec §2). */}
+          {session.status === 'anonymous' && pathname !== '/' && (
+            <nav className="menu" aria-label="Main">
+              <Link to="/" className="menu-link">
+                Token List
+              </Link>
+            </nav>
           )}
-        </nav>
-        {/* While the user is loading nothing is shown here (spec §2). */}
-        <div className="session-area">
-          {session.status === 'signed-in' && <UserMenu user={session.user} onLogout={() => void logout()} />}
+          {session.status === 'signed-in' && (
+            <Suspense fallback={null}>
+              <SignedInNav user={session.user} hasDeployed={hasDeployed} onLogout={() => void logout()} />
+            </Suspense>
+          )}
         </div>
       </header>
-      <main className="main">
-        <Outlet />
+      <main className="main" id="main" tabIndex={-1}>
+        <Suspense fallback={<PageSkeleton />}>
+          <Outlet />
+        </Suspense>
       </main>
       <footer className="footer">
         <nav aria-label="Legal">
@@ -58,6 +54,9 @@ export function Layout() {
         </nav>
         <p>© {new Date().getFullYear()} Ledgerpad. All rights reserved.</p>
       </footer>
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
     </div>
   );
 }

@@ -1,49 +1,49 @@
-import { useEffect, useRef, useState } from 'react';
-import { DROPDOWN_CLOSE_DELAY_MS, type User } from '@ledgerpad/shared';
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { useState } from 'react';
+import type { User } from '@ledgerpad/shared';
 import { displayName } from '../lib/session';
+import { useHoverMenu } from '../lib/use-pointer-leave-close';
 
 /**
  * The signed-in dropdown (spec §2): avatar only when photo_url exists, 'Welcome, <name>', one item
- * 'Logout'. Closes when the user changes, on an outside click, and 300 ms after the pointer leaves.
+ * 'Logout'. Closes on an outside click, on Escape, when the user changes and 300 ms after the
+ * pointer leaves. Non-modal for the same reason as the XRPL Tools menu.
  */
 export function UserMenu({ user, onLogout }: { user: User; onLogout: () => void }) {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const leaveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const { setOpen, rootProps, handlers } = useHoverMenu();
+  const [shownFor, setShownFor] = useState(user.id);
 
-  useEffect(() => setOpen(false), [user.id]);
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
-  useEffect(() => () => clearTimeout(leaveTimer.current), []);
+  // A different user: close during render rather than in an effect, so the old menu never paints.
+  if (shownFor !== user.id) {
+    setShownFor(user.id);
+    setOpen(false);
+  }
 
   return (
-    <div
-      className="user-menu"
-      ref={root}
-      onMouseLeave={() => {
-        leaveTimer.current = setTimeout(() => setOpen(false), DROPDOWN_CLOSE_DELAY_MS);
-      }}
-      onMouseEnter={() => clearTimeout(leaveTimer.current)}
-    >
-      <button type="button" className="user-button" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-        {user.photo_url && <img src={user.photo_url} alt="" className="avatar" width={28} height={28} />}
-        <span>Welcome, {displayName(user)}</span>
-      </button>
-      {open && (
-        <ul className="dropdown" role="menu">
-          <li role="none">
-            <button type="button" role="menuitem" onClick={onLogout}>
-              Logout
-            </button>
-          </li>
-        </ul>
-      )}
-    </div>
+    <DropdownMenu.Root {...rootProps}>
+      <DropdownMenu.Trigger className="user-button" {...handlers}>
+        <UserAvatar user={user} />
+        <span className="user-name">Welcome, {displayName(user)}</span>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          className="dropdown"
+          align="end"
+          sideOffset={6}
+          collisionPadding={8}
+          {...handlers}
+        >
+          <DropdownMenu.Item className="dropdown-item" onSelect={onLogout}>
+            Logout
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
   );
+}
+
+/** The avatar shows only when the user has a photo (spec §2). */
+export function UserAvatar({ user }: { user: User }) {
+  if (!user.photo_url) return null;
+  return <img src={user.photo_url} alt="" className="avatar" width={28} height={28} />;
 }

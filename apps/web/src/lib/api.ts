@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly body?: unknown,
+    /** Seconds from a Retry-After header (429 and other limits), when the server sent one. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -16,10 +18,12 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** Public calls go without cookies (spec's "public client"). */
   credentials?: boolean;
+  /** Extra request headers (e.g. Idempotency-Key); they cannot replace the CSRF or content headers. */
+  headers?: Record<string, string>;
 }
 
 async function send<T>(method: string, path: string, body: unknown, init: RequestOptions): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...init.headers, accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && method !== 'HEAD') {
     const token = await getCsrfToken();
@@ -43,7 +47,8 @@ async function send<T>(method: string, path: string, body: unknown, init: Reques
     if (res.status === 403 && (parsed as { error?: string } | undefined)?.error === 'csrf')
       csrfToken = undefined;
     const message = (parsed as { message?: string } | undefined)?.message ?? res.statusText;
-    throw new ApiError(res.status, message, parsed);
+    const retryAfter = Number(res.headers.get('retry-after') ?? Number.NaN);
+    throw new ApiError(res.status, message, parsed, Number.isFinite(retryAfter) ? retryAfter : undefined);
   }
   return parsed as T;
 }
@@ -51,6 +56,11 @@ async function send<T>(method: string, path: string, body: unknown, init: Reques
 export const apiGet = <T>(path: string, init: RequestOptions = {}) => send<T>('GET', path, undefined, init);
 export const apiPost = <T>(path: string, body?: unknown, init: RequestOptions = {}) =>
   send<T>('POST', path, body ?? {}, init);
+export const apiPut = <T>(path: string, body?: unknown, init: RequestOptions = {}) =>
+  send<T>('PUT', path, body ?? {}, init);
+/** DELETE carries no body (Fastify refuses an empty JSON body with a content type). */
+export const apiDelete = <T>(path: string, init: RequestOptions = {}) =>
+  send<T>('DELETE', path, undefined, init);
 
 // The CSRF token is bound to the session: fetched once per session, dropped at sign-in/out.
 let csrfToken: string | undefined;

@@ -56,16 +56,20 @@ export function useHasDeployed(enabled: boolean): boolean {
   return enabled && data === true;
 }
 
-/** Login sets the user, goes to / and rechecks has-deployed; logout clears both and goes to /. */
+/**
+ * Login sets the user, goes to / (or back to the page that asked for a sign-in) and rechecks
+ * has-deployed; logout clears both and goes to /.
+ */
 export function useSessionActions() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const signedIn = useCallback(
-    (user: User) => {
+    (user: User, returnTo = '/') => {
       resetCsrfToken();
       queryClient.setQueryData(USER_KEY, user);
       void queryClient.invalidateQueries({ queryKey: HAS_DEPLOYED_KEY });
-      void navigate('/');
+      // The login boxes live on / and on the page that asked for a sign-in: no new history entry.
+      void navigate(returnTo, { replace: true });
     },
     [queryClient, navigate],
   );

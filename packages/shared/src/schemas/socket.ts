@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { classicAddressSchema } from './common';
 
 // The live socket's messages: JSON `{ event, data }` both ways (spec 000 §7, 001 §7). The spec's
 // client sends `{ event, token, issuer }` for subscriptions; `data` is accepted as an alternative
@@ -8,7 +9,7 @@ export const SOCKET_CLIENT_EVENTS = ['subscribe', 'unsubscribe'] as const;
 
 /** A ticker (up to 20 bytes) or its 40-hex currency code. */
 const currencyCode = z.string().min(1, 'token is required').max(40, 'token must be a currency code');
-const classicAddress = z.string().regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'issuer must be an XRPL address');
+const classicAddress = classicAddressSchema('issuer');
 
 export const socketSubscriptionSchema = z.object({ token: currencyCode, issuer: classicAddress });
 export type SocketSubscription = z.infer<typeof socketSubscriptionSchema>;

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { MNEMONIC_WORD_COUNTS } from '../constants';
+import { classicAddressSchema, destinationAddressSchema, idSchema, lineText, multiLineText } from './common';
 
 // Shapes of the wallet calls (spec 001 §3 Wallet, §5 Transfer / Import wallet, §7 Wallets, §8).
 // Money is text: XRP as a decimal string of XRP, tokens as rippled's decimal strings; never floats.
 
 export const WALLET_NAME_MAX = 50;
+/** At most this many live (not removed) wallets per user. */
+export const MAX_WALLETS_PER_USER = 100;
 export const TRANSFER_MEMO_MAX = 256;
 
 export const WALLET_MESSAGES = {
@@ -19,9 +22,9 @@ export const WALLET_MESSAGES = {
   removeTrustlineFailed: 'Failed to remove trustline. Please try again.',
   notFound: 'Wallet not found',
   exceedsAvailable: 'Amount cannot exceed the available balance.',
+  tooManyWallets: `You can hold at most ${MAX_WALLETS_PER_USER} wallets. Remove one before adding another.`,
 } as const;
 
-const classicAddress = z.string().regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'must be an XRPL address');
 /** A currency as the ledger writes it: 3-character code or 40 hex characters. */
 const currencyCode = z
   .string()
@@ -31,8 +34,8 @@ const currencyCode = z
     /^([A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}|[0-9A-Fa-f]{40}|[A-Za-z0-9?!@#$%^&*]{2,20})$/,
     'must be a currency code',
   );
-/** Ids arrive as numbers from JSON and as strings from path parameters. */
-export const walletIdSchema = z.coerce.number({ message: 'Wallet not found' }).int().positive();
+/** Ids arrive as numbers from JSON and as strings from path parameters; both strictly decimal. */
+export const walletIdSchema = idSchema('walletId');
 /** A positive decimal amount written as text or a JSON number (converted to text, never used as float). */
 const decimalAmount = z
   .union([z.string(), z.number()])
@@ -40,12 +43,12 @@ const decimalAmount = z
   .refine((v) => v === '' || /^\d+(\.\d+)?$/.test(v), 'must be a positive decimal number');
 
 export const createWalletSchema = z
-  .object({ name: z.string().trim().max(WALLET_NAME_MAX).optional(), csrf_token: z.string().optional() })
+  .object({ name: lineText('name', WALLET_NAME_MAX).optional(), csrf_token: z.string().optional() })
   .default({});
 export type CreateWalletRequest = z.infer<typeof createWalletSchema>;
 
 export const renameWalletSchema = z.object({
-  name: z.string().trim().min(1, WALLET_MESSAGES.fillAllFieldsImport).max(WALLET_NAME_MAX),
+  name: lineText('name', WALLET_NAME_MAX).pipe(z.string().min(1, WALLET_MESSAGES.fillAllFieldsImport)),
   csrf_token: z.string().optional(),
 });
 export type RenameWalletRequest = z.infer<typeof renameWalletSchema>;
@@ -72,7 +75,7 @@ export const importWalletSchema = z
       .refine((n) => (MNEMONIC_WORD_COUNTS as readonly number[]).includes(n), 'must be 12, 14, 16 or 24')
       .optional(),
     privateKey: z.string().trim().max(132).optional(),
-    name: z.string().trim().max(WALLET_NAME_MAX).optional(),
+    name: lineText('name', WALLET_NAME_MAX).optional(),
     csrf_token: z.string().optional(),
   })
   .superRefine((b, ctx) => {
@@ -89,31 +92,41 @@ export const importWalletSchema = z
   });
 export type ImportWalletRequest = z.infer<typeof importWalletSchema>;
 
-export const tokenRefSchema = z.object({ currency: currencyCode, issuer: classicAddress });
+export const tokenRefSchema = z.object({ currency: currencyCode, issuer: classicAddressSchema('issuer') });
 export type TokenRef = z.infer<typeof tokenRefSchema>;
+
+const recipientCheck = destinationAddressSchema('recipient');
 
 export const transferSchema = z
   .object({
     walletId: walletIdSchema,
-    recipient: z.string().trim().max(64).default(''),
+    recipient: z.string().trim().max(64, 'recipient must be a valid XRPL address').default(''),
     amount: decimalAmount.default(''),
     /** null or absent = XRP. */
     token: tokenRefSchema.nullable().optional(),
-    memo: z.string().max(TRANSFER_MEMO_MAX).optional().nullable(),
+    memo: multiLineText('memo', TRANSFER_MEMO_MAX).optional().nullable(),
     destinationTag: z.coerce.number().int().min(0).max(4294967295).optional().nullable(),
     csrf_token: z.string().optional(),
     /** Hidden form field; people leave it empty, bots fill it. */
     honeypot: z.string().optional(),
   })
   .superRefine((b, ctx) => {
-    if (!b.recipient || !b.amount)
+    // Each missing field is named, so a form marks the right one.
+    if (!b.recipient)
       ctx.addIssue({ code: 'custom', path: ['recipient'], message: WALLET_MESSAGES.fillAllFields });
+    else if (!recipientCheck.safeParse(b.recipient).success)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recipient'],
+        message: 'recipient must be a valid XRPL address',
+      });
+    if (!b.amount) ctx.addIssue({ code: 'custom', path: ['amount'], message: WALLET_MESSAGES.fillAllFields });
   });
 export type TransferRequest = z.infer<typeof transferSchema>;
 
 export const removeTrustlineSchema = z.object({
   walletId: walletIdSchema,
-  issuer: classicAddress,
+  issuer: classicAddressSchema('issuer'),
   currency: currencyCode,
   csrf_token: z.string().optional(),
 });
@@ -123,7 +136,9 @@ export const balancesRequestSchema = z
   .object({
     /** Wallet ids or addresses to refresh; absent = all of the user's wallets. */
     wallets: z
-      .array(z.union([z.number().int(), z.string(), z.object({ id: z.number().int() }).passthrough()]))
+      .array(
+        z.union([z.number().int(), z.string().max(64), z.object({ id: z.number().int() }).passthrough()]),
+      )
       .max(100)
       .optional(),
     csrf_token: z.string().optional(),
@@ -210,3 +225,51 @@ export const transferResponseSchema = z.object({
   delivered_amount: z.string(),
 });
 export type TransferResponse = z.infer<typeof transferResponseSchema>;
+
+// --- trust line limit (Wallets page, Set limit modal) ---
+
+/** Messages of POST /api/wallets/set-trustline-limit and its form (spec §8 has only `failed`). */
+export const TRUSTLINE_LIMIT_MESSAGES = {
+  invalid: 'Limit must be a number of 0 or more.',
+  precision: 'Limit can have at most 16 significant digits.',
+  belowBalance: (held: string, ticker: string) =>
+    `The limit cannot be lower than the ${held} ${ticker} this wallet holds.`,
+  noLine: 'This wallet has no trust line for that token.',
+  failed: 'Failed to set trust line limit.',
+} as const;
+
+const significantDigits = (v: string): number => {
+  const digits = v.replace('.', '').replace(/^0+/, '');
+  return v.includes('.') && digits === '' ? 1 : digits.replace(/0+$/, '').length || 1;
+};
+
+/** A new limit for one of the wallet's trust lines: a non-negative decimal, ≤ 16 significant digits. */
+export const setTrustlineLimitSchema = z.object({
+  walletId: walletIdSchema,
+  issuer: classicAddressSchema('issuer'),
+  currency: currencyCode,
+  limit: z
+    .union([z.string(), z.number()])
+    .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+    .superRefine((v, ctx) => {
+      // One message per value, the first that applies (the form shows it under the field).
+      const message = !v
+        ? WALLET_MESSAGES.fillAllFieldsImport
+        : v.length > 40 || !/^\d+(\.\d+)?$/.test(v)
+          ? TRUSTLINE_LIMIT_MESSAGES.invalid
+          : significantDigits(v) > 16
+            ? TRUSTLINE_LIMIT_MESSAGES.precision
+            : undefined;
+      if (message) ctx.addIssue({ code: 'custom', message });
+    }),
+  csrf_token: z.string().optional(),
+});
+export type SetTrustlineLimitRequest = z.infer<typeof setTrustlineLimitSchema>;
+
+export const setTrustlineLimitResponseSchema = z.object({
+  success: z.literal(true),
+  hash: z.string(),
+  /** The limit as the ledger now holds it (canonical decimal text). */
+  limit: z.string(),
+});
+export type SetTrustlineLimitResponse = z.infer<typeof setTrustlineLimitResponseSchema>;

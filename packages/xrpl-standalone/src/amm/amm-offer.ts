@@ -139,38 +139,47 @@ export function ammLimitIn(pool: Pool, limit: Amt, tfee: number): { in: Amt; out
   return { in: limit, out: swapAssetIn(pool, limit, tfee) };
 }
 
+/** rippled withinRelativeDistance: (max - min) / max < dist. */
+function withinRelativeDistance(a: Num, b: Num, dist: Num): boolean {
+  if (a.eq(b)) return true;
+  const [min, max] = a.lt(b) ? [a, b] : [b, a];
+  return max.sub(min).div(max).lt(dist);
+}
+
+/** Tolerance on a quality-limited AMM swap's average quality (rippled StrandFlow: 1e-7). */
+const LIMIT_QUALITY_SLACK = Num.of(1, -7);
+
 /**
- * The largest AMM offer whose own (average) quality is still `target` (tfLimitQuality on a single
- * book): the "effective price" solution of changeSpotPriceQuality, started from the XRP side.
+ * The largest AMM offer whose average quality is still `target` (offer crossing or tfLimitQuality
+ * on a single book; rippled StrandFlow limitOut). rippled writes the pool's average quality
+ * (out/in) as a line in the output, q(out) = m * out + b with m = -f/I and b = O * f / I
+ * (QualityFunction, AMMTag), and solves q(out) = 1/rate rounding upward (outFromAvgQ). XRP output
+ * becomes drops to nearest (XRPAmount from Number); the input is the swap-out formula for that
+ * output. Round-off may leave the average a hair worse than `target`: rippled accepts it within a
+ * relative 1e-7, and so does this (the offer then ranks at `target`). Never more than the pool's
+ * largest offer (99.999% of its output).
  */
 export function ammOfferAtQuality(pool: Pool, target: bigint, tfee: number): AmmOffer | undefined {
   const rate = qualityRate(target);
   if (rate.isZero() || pool.in.value.signum() <= 0 || pool.out.value.signum() <= 0) return undefined;
-  const f = feeMult(tfee);
-  let amounts: { in: Amt; out: Amt };
-  if (isXrp(pool.out.issue)) {
-    const o = withRound('to_nearest', () => pool.out.value.sub(pool.in.value.div(rate.mul(f))));
-    if (o.signum() <= 0) return undefined;
-    const out = toAmt(pool.out.issue, o, 'downward');
-    amounts = { in: swapAssetOut(pool, out, tfee), out };
-  } else {
-    const i = withRound('to_nearest', () => pool.out.value.mul(rate).sub(pool.in.value.div(f)));
-    if (i.signum() <= 0) return undefined;
-    const pay = toAmt(pool.in.issue, i, 'downward');
-    amounts = { in: pay, out: swapAssetIn(pool, pay, tfee) };
-  }
-  if (quality(amounts) > target) {
-    const reduced = isXrp(pool.out.issue)
-      ? toAmt(pool.out.issue, reduceOffer(amounts.out.value), 'downward')
-      : undefined;
-    amounts = reduced
-      ? { in: swapAssetOut(pool, reduced, tfee), out: reduced }
-      : (() => {
-          const pay = toAmt(pool.in.issue, reduceOffer(amounts.in.value), 'downward');
-          return { in: pay, out: swapAssetIn(pool, pay, tfee) };
-        })();
-  }
-  if (amounts.in.value.signum() <= 0 || amounts.out.value.signum() <= 0 || quality(amounts) > target)
-    return undefined;
-  return { ...amounts, quality: quality(amounts) };
+  const { m, b } = withRound('to_nearest', () => {
+    const f = feeMult(tfee);
+    return { m: f.neg().div(pool.in.value), b: pool.out.value.mul(f).div(pool.in.value) };
+  });
+  const o = withRound('upward', () => Num.one.div(rate).sub(b).div(m));
+  if (o.signum() <= 0) return undefined;
+  let out = isXrp(pool.out.issue)
+    ? toAmt(pool.out.issue, o, 'to_nearest')
+    : toAmt(pool.out.issue, o, 'towards_zero');
+  const max = maxOffer(pool, tfee);
+  if (!max) return undefined;
+  if (out.value.gt(max.out.value)) out = max.out;
+  if (out.value.signum() <= 0) return undefined;
+  const amounts = { in: swapAssetOut(pool, out, tfee), out };
+  if (amounts.in.value.signum() <= 0) return undefined;
+  const q = quality(amounts);
+  if (q <= target) return { ...amounts, quality: q };
+  return withinRelativeDistance(qualityRate(q), rate, LIMIT_QUALITY_SLACK)
+    ? { ...amounts, quality: target }
+    : undefined;
 }

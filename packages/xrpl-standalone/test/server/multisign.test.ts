@@ -2,8 +2,8 @@
 // submit_multisigned with a transaction assembled by xrpl.js.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from 'ripple-binary-codec';
-import { Wallet, multisign } from 'xrpl';
-import { fund, startHarness, submitAndClose, type Harness } from './helpers';
+import { Wallet, hashes, multisign, type SubmittableTransaction } from 'xrpl';
+import { fund, genesis, startHarness, submitAndClose, type Harness } from './helpers';
 
 let h: Harness;
 let owner: Wallet;
@@ -63,5 +63,75 @@ describe('multi-signing', () => {
         tx_json: { ...prepared, SigningPubKey: '' },
       }),
     ).rejects.toMatchObject({ data: { error: 'invalidParams' } });
+  });
+  // rippled's submit_multisigned formats its answer with transactionFormatResultImpl
+  // (rpc/detail/TransactionSign.cpp): tx_json, tx_blob and the engine result only, none of
+  // submit's accepted/applied/broadcast/kept/queued/account_sequence_*/open_ledger_cost/
+  // validated_ledger_index. API v1 keeps the hash inside tx_json, v2 moves it beside tx_json.
+  async function multisigned(tx: Record<string, unknown>, apiVersion: 1 | 2) {
+    const prepared = await h.client.autofill(
+      { Account: owner.address, ...tx } as unknown as SubmittableTransaction,
+      signers.length,
+    );
+    const blob = multisign(signers.map((s) => s.sign(prepared, true).tx_blob));
+    const reply = (await h.client.connection.request({
+      command: 'submit_multisigned',
+      tx_json: decode(blob),
+      api_version: apiVersion,
+    })) as { result: Record<string, unknown> };
+    return { blob, result: reply.result };
+  }
+
+  it('submit_multisigned under API v2: engine result, tx_blob, tx_json and the hash beside it', async () => {
+    const { blob, result } = await multisigned(
+      { TransactionType: 'Payment', Destination: genesis.address, Amount: '1000000' },
+      2,
+    );
+    expect(Object.keys(result).sort()).toEqual([
+      'engine_result',
+      'engine_result_code',
+      'engine_result_message',
+      'hash',
+      'tx_blob',
+      'tx_json',
+    ]);
+    expect(result).toMatchObject({
+      engine_result: 'tesSUCCESS',
+      engine_result_code: 0,
+      engine_result_message: 'The transaction was applied. Only final in a validated ledger.',
+      hash: hashes.hashSignedTx(blob),
+      tx_blob: blob,
+    });
+    const txJson = result.tx_json as Record<string, unknown>;
+    expect(txJson.hash).toBeUndefined();
+    // a Payment's Amount is shown as DeliverMax under v2 (RPC::insertDeliverMax)
+    expect(txJson.DeliverMax).toBe('1000000');
+    expect(txJson.Amount).toBeUndefined();
+    expect(txJson).toMatchObject({ TransactionType: 'Payment', Account: owner.address, SigningPubKey: '' });
+    expect(txJson.Signers).toHaveLength(2);
+  });
+
+  it('submit_multisigned under API v1: the hash inside tx_json, nothing else added', async () => {
+    const { blob, result } = await multisigned(
+      { TransactionType: 'Payment', Destination: genesis.address, Amount: '2000000' },
+      1,
+    );
+    expect(Object.keys(result).sort()).toEqual([
+      'engine_result',
+      'engine_result_code',
+      'engine_result_message',
+      'tx_blob',
+      'tx_json',
+    ]);
+    expect(result).toMatchObject({ engine_result: 'tesSUCCESS', engine_result_code: 0, tx_blob: blob });
+    expect(result.tx_json).toMatchObject({
+      hash: hashes.hashSignedTx(blob),
+      Amount: '2000000',
+      DeliverMax: '2000000',
+    });
+    // both were applied to the open ledger
+    h.ledger.closeLedger();
+    const tx = await h.client.request({ command: 'tx', transaction: hashes.hashSignedTx(blob) });
+    expect(tx.result.validated).toBe(true);
   });
 });

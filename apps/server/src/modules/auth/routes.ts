@@ -7,9 +7,11 @@ import { parseInput } from '../../lib/validation';
 import type { SessionManager } from '../../plugins/auth';
 import type { OriginPolicy } from '../../plugins/origin';
 import type { RateLimits } from '../../plugins/rate-limit';
-import { toPublicUser, upsertUser } from '../users/service';
+import { randomToken, sha256Hex } from '../../lib/crypto';
+import { demoSignIn, toPublicUser, upsertUser } from '../users';
 import type { UserRow } from '../users/schema';
 import { verifyGoogleAccessToken } from './google';
+import { OWNER_LINK_PATH, redeemSignInLink } from './sign-in-links';
 import { signSocketToken } from './socket-token';
 import { verifyTelegramAuth } from './telegram';
 
@@ -21,6 +23,10 @@ export interface AuthRouteDeps {
   limits: RateLimits;
   socketSecret: Buffer;
 }
+
+const DEVICE_COOKIE = 'ledgerpad_device';
+/** Chromium caps cookie lifetimes at 400 days. */
+const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 3600;
 
 /** Demo sign-in exists only on the embedded ledger outside production. */
 export const demoSignInEnabled = (config: Pick<Config, 'XRPL_NETWORK' | 'NODE_ENV'>): boolean =>
@@ -34,7 +40,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
 
   // Sign-in has no session yet, so no CSRF token: the Origin check stops cross-site login forgery.
   const signInRoute = (rateLimit: RateLimits['auth']) => ({
-    config: { csrf: false, rateLimit },
+    config: { csrf: false, rateLimit, access: 'public' as const },
     preHandler: origins.requireAllowedOrigin,
   });
 
@@ -44,7 +50,9 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
     return { user: toPublicUser(user) };
   };
 
-  app.get('/api/auth/methods', async (): Promise<AuthMethods> => ({
+  const publicRoute = { config: { access: 'public' as const } };
+
+  app.get('/api/auth/methods', publicRoute, async (): Promise<AuthMethods> => ({
     telegram: { enabled: telegramEnabled, botUsername: config.TELEGRAM_BOT_USERNAME ?? null },
     google: { enabled: googleEnabled, clientId: config.GOOGLE_CLIENT_ID ?? null },
     demo: { enabled: demoEnabled },
@@ -95,28 +103,58 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   if (demoEnabled) {
     app.post('/api/auth/demo', signInRoute(limits.demo), async (request, reply) => {
       const { username } = parseInput(demoAuthSchema, request.body);
-      const user = await upsertUser(
-        db,
-        { demoUsername: username.toLowerCase() },
-        { username, firstName: username },
-      );
+      // The browser's device secret: HttpOnly, so page scripts can't read it; set on first use.
+      let device = request.cookies[DEVICE_COOKIE];
+      if (!device || !/^[A-Za-z0-9_-]{43}$/.test(device)) {
+        device = randomToken(32);
+        reply.setCookie(DEVICE_COOKIE, device, {
+          httpOnly: true,
+          sameSite: 'lax',
+          path: '/api/auth',
+          secure: config.NODE_ENV === 'production',
+          maxAge: DEVICE_COOKIE_MAX_AGE_S,
+        });
+      }
+      const user = await demoSignIn(db, username, sha256Hex(device));
       return finishSignIn(request, reply, user);
     });
   }
 
-  app.post('/api/auth/logout', async (request, reply) => {
+  // The owner's one-time link (printed to the console at start). A top-level navigation, so it
+  // answers with a redirect into the app; the token is redacted from request logs.
+  app.get(
+    OWNER_LINK_PATH,
+    { config: { csrf: false, rateLimit: limits.auth, access: 'public' } },
+    async (request, reply) => {
+      const token = (request.query as Record<string, unknown>).token;
+      const userId = typeof token === 'string' ? await redeemSignInLink(db, token) : null;
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      if (userId === null) {
+        throw new AppError(
+          'UNAUTHORIZED',
+          'This sign-in link is invalid, expired or already used. Restart Ledgerpad or run `npm run owner-link` for a new one.',
+        );
+      }
+      await sessions.signIn(request, reply, userId);
+      return reply.redirect('/', 303);
+    },
+  );
+
+  // Public: signing out without a session is a harmless no-op, and a stale tab must always manage it.
+  app.post('/api/auth/logout', publicRoute, async (request, reply) => {
     await sessions.signOut(request, reply);
     return { ok: true };
   });
 
-  app.get('/api/csrf-token', async (request, reply) => {
+  app.get('/api/csrf-token', publicRoute, async (request, reply) => {
     if (!request.session) throw new AppError('UNAUTHORIZED', 'Sign in required');
     // Per-session token; never cache it in a shared cache.
     reply.header('cache-control', 'no-store');
     return { token: request.session.csrfToken };
   });
 
-  app.get('/api/auth/socket-token', async (request, reply) => {
+  // Public: anonymous visitors get a token for public events (sub null).
+  app.get('/api/auth/socket-token', publicRoute, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return { token: signSocketToken(deps.socketSecret, request.user?.id ?? null) };
   });

@@ -24,3 +24,22 @@ export const sessions = pgTable(
 );
 
 export type SessionRow = typeof sessions.$inferSelect;
+
+/**
+ * One-time sign-in links (the owner's link printed at start). Only the token's SHA-256 is stored;
+ * a link works once and until `expires_at`.
+ */
+export const signInLinks = pgTable('sign_in_links', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  tokenHash: text('token_hash').notNull().unique(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  /** Set when a newer link replaced this one before it was used. */
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+});
+
+export type SignInLinkRow = typeof signInLinks.$inferSelect;

@@ -30,17 +30,27 @@ export interface HealthDeps {
   ledger: { network: string; url: string; isConnected(): boolean };
 }
 
+/** The request comes from this machine (an operator's curl, a local monitor). */
+export function isLoopbackIp(ip: string): boolean {
+  return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
+}
+
 export function healthRoutes(app: FastifyInstance, deps: HealthDeps): void {
-  app.get('/api/health', async (_req, reply) => {
+  // Public and outside the rate limit, so load balancers and monitors can poll it freely. The public
+  // answer is the status alone: versions and the internal ledger URL help an attacker, not a visitor.
+  app.get('/api/health', { config: { access: 'public', rateLimit: false } }, async (request, reply) => {
     const dbUp = await deps.pingDatabase();
     const ledgerUp = deps.ledger.isConnected();
     const ok = dbUp && ledgerUp;
-    return reply.code(ok ? 200 : 503).send({
-      status: ok ? 'ok' : 'degraded',
+    reply.code(ok ? 200 : 503).header('cache-control', 'no-store');
+    const status = ok ? 'ok' : 'degraded';
+    if (!isLoopbackIp(request.ip) && !(await request.isAdmin())) return { status };
+    return {
+      status,
       versions,
       database: { driver: deps.databaseDriver, connected: dbUp },
       ledger: { network: deps.ledger.network, url: deps.ledger.url, connected: ledgerUp },
       uptimeSeconds: Math.round(process.uptime()),
-    });
+    };
   });
 }

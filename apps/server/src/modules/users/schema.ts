@@ -9,6 +9,11 @@ export const users = pgTable('users', {
   telegramId: bigint('telegram_id', { mode: 'number' }).unique(),
   googleId: text('google_id').unique(),
   demoUsername: text('demo_username').unique(),
+  /**
+   * SHA-256 of the device secret (HttpOnly cookie) of the browser that created this demo user:
+   * a demo name can be re-entered only from that browser, so nobody signs in as someone else.
+   */
+  demoDeviceHash: text('demo_device_hash'),
   username: text('username'),
   firstName: text('first_name'),
   photoUrl: text('photo_url'),

@@ -1,6 +1,8 @@
-import { OWNER_USER_ID, type User } from '@ledgerpad/shared';
+import { eq } from 'drizzle-orm';
+import type { User } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
-import { admins } from '../admin/schema';
+import { safeEqual } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
 import { users, type UserRow } from './schema';
 
 /** The user as the API shows it (spec 000 §3): snake_case, no internal columns. */
@@ -24,32 +26,56 @@ export interface ProfileFields {
   email?: string | null;
 }
 
-type Identity = { telegramId: number } | { googleId: string } | { demoUsername: string };
+type Identity = { telegramId: number } | { googleId: string };
 
 /**
- * Creates the user for an identity or refreshes its profile from the identity provider. The first
- * user ever created gets id 1 and becomes the owner: an admin, in the same transaction.
+ * Creates the user for an identity or refreshes its profile from the identity provider. Sign-in
+ * never creates the owner: user id 1 exists from the first start (migration 0003).
  */
 export async function upsertUser(db: Db, identity: Identity, profile: ProfileFields): Promise<UserRow> {
-  const target =
-    'telegramId' in identity
-      ? users.telegramId
-      : 'googleId' in identity
-        ? users.googleId
-        : users.demoUsername;
+  const target = 'telegramId' in identity ? users.telegramId : users.googleId;
   // Fields left undefined keep their stored value; null clears (the provider says there is none).
   const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
   for (const [k, v] of Object.entries(profile)) if (v !== undefined) (set as Record<string, unknown>)[k] = v;
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(users)
-      .values({ ...identity, ...profile })
-      .onConflictDoUpdate({ target, set })
-      .returning();
-    if (!row) throw new Error('upsert returned no row');
-    if (row.id === OWNER_USER_ID) {
-      await tx.insert(admins).values({ userId: row.id }).onConflictDoNothing();
-    }
-    return row;
-  });
+  const [row] = await db
+    .insert(users)
+    .values({ ...identity, ...profile })
+    .onConflictDoUpdate({ target, set })
+    .returning();
+  if (!row) throw new Error('upsert returned no row');
+  return row;
+}
+
+/** Names a demo user may not take: they would read as the platform's own accounts. */
+const RESERVED_DEMO_NAMES = new Set(['owner', 'admin', 'administrator', 'root', 'ledgerpad', 'support']);
+
+export const DEMO_MESSAGES = {
+  reserved: 'This name is reserved. Please choose another name.',
+  taken: 'This demo name belongs to another browser. Please choose another name.',
+} as const;
+
+/**
+ * Demo sign-in: creates an ordinary user bound to the browser's device secret, or signs that same
+ * browser back in. Another browser presenting the name is refused, so a demo name is not a password.
+ */
+export async function demoSignIn(db: Db, username: string, deviceHash: string): Promise<UserRow> {
+  const name = username.toLowerCase();
+  if (RESERVED_DEMO_NAMES.has(name)) throw new AppError('BAD_REQUEST', DEMO_MESSAGES.reserved);
+  const sameDevice = (row: UserRow) =>
+    row.demoDeviceHash !== null && safeEqual(row.demoDeviceHash, deviceHash);
+  const [existing] = await db.select().from(users).where(eq(users.demoUsername, name)).limit(1);
+  if (existing) {
+    if (!sameDevice(existing)) throw new AppError('FORBIDDEN', DEMO_MESSAGES.taken);
+    return existing;
+  }
+  const [created] = await db
+    .insert(users)
+    .values({ demoUsername: name, demoDeviceHash: deviceHash, username, firstName: username })
+    .onConflictDoNothing({ target: users.demoUsername })
+    .returning();
+  if (created) return created;
+  // Another request created the name between our read and insert.
+  const [winner] = await db.select().from(users).where(eq(users.demoUsername, name)).limit(1);
+  if (!winner || !sameDevice(winner)) throw new AppError('FORBIDDEN', DEMO_MESSAGES.taken);
+  return winner;
 }

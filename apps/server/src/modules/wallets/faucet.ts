@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import Decimal from 'decimal.js';
 import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
 import type { Config } from '../../config';
@@ -8,8 +9,10 @@ import { AppError } from '../../lib/errors';
 import { dropsToXrp, xrpToDrops } from '../../ledger/amounts';
 import type { XrplConnection } from '../../ledger/connection';
 import type { SubmissionService } from '../../ledger/submission-service';
-import { PLATFORM_ROLES, recordGenesis } from '../../bootstrap/platform';
-import { openWallet, platformWallet, type WalletRow } from './custody';
+import { PLATFORM_ROLES, recordGenesis } from '../../platform/accounts';
+import { users } from '../users/schema';
+import { openWallet, platformWallet, type WalletRow } from '../../platform/custody';
+import { faucetGrants } from './schema';
 import type { WalletService } from './service';
 
 // Test money. Stand-alone: XRP from the genesis account and RLUSD from the bootstrapped issuer, both
@@ -26,10 +29,89 @@ export interface FaucetDeps {
   bootstrapped: () => Promise<unknown>;
 }
 
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+type Asset = 'xrp' | 'rlusd';
+
+const tooSoon = (retryAfterMs: number, why: string) => {
+  const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError('RATE_LIMITED', `Too Many Requests: ${why} Try again in ${retryAfter} s.`, {
+    retryAfter,
+  });
+};
+
 export class Faucet {
   constructor(private readonly deps: FaucetDeps) {}
 
-  async fundXrp(userId: number, row: WalletRow): Promise<{ success: true; amount: string; hash?: string }> {
+  /**
+   * Records a payout before it is made, within the limits: each wallet once a minute per asset, each
+   * user FAUCET_PER_USER_PER_HOUR times an hour per asset. The user's row is locked for the check,
+   * so parallel requests can't slip past together; the limits hold across instances.
+   */
+  private async grant(userId: number, walletId: number, asset: Asset): Promise<number> {
+    const now = Date.now();
+    const perHour = this.deps.config.FAUCET_PER_USER_PER_HOUR;
+    return this.deps.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+      const recent = await tx
+        .select({ walletId: faucetGrants.walletId, createdAt: faucetGrants.createdAt })
+        .from(faucetGrants)
+        .where(
+          and(
+            eq(faucetGrants.userId, userId),
+            eq(faucetGrants.asset, asset),
+            gt(faucetGrants.createdAt, new Date(now - HOUR_MS)),
+          ),
+        )
+        .orderBy(asc(faucetGrants.createdAt));
+      const lastForWallet = recent.filter((g) => g.walletId === walletId).at(-1);
+      if (lastForWallet && now - lastForWallet.createdAt.getTime() < MINUTE_MS) {
+        throw tooSoon(
+          lastForWallet.createdAt.getTime() + MINUTE_MS - now,
+          'this wallet was funded less than a minute ago.',
+        );
+      }
+      if (recent.length >= perHour) {
+        const oldest = recent[recent.length - perHour]!.createdAt.getTime();
+        throw tooSoon(oldest + HOUR_MS - now, `the faucet pays at most ${perHour} times an hour per user.`);
+      }
+      const [row] = await tx
+        .insert(faucetGrants)
+        .values({ userId, walletId, asset, createdAt: new Date(now) })
+        .returning({ id: faucetGrants.id });
+      return row!.id;
+    });
+  }
+
+  /** A payout that did not happen does not count against the limits. */
+  private async withGrant<T>(
+    userId: number,
+    walletId: number,
+    asset: Asset,
+    pay: () => Promise<T>,
+  ): Promise<T> {
+    const id = await this.grant(userId, walletId, asset);
+    try {
+      return await pay();
+    } catch (err) {
+      await this.deps.db.delete(faucetGrants).where(eq(faucetGrants.id, id));
+      throw err;
+    }
+  }
+
+  fundXrp(userId: number, row: WalletRow): Promise<{ success: true; amount: string; hash?: string }> {
+    return this.withGrant(userId, row.id, 'xrp', () => this.payXrp(userId, row));
+  }
+
+  fundRlusd(userId: number, row: WalletRow): Promise<{ success: true; amount: string; hash: string }> {
+    return this.withGrant(userId, row.id, 'rlusd', () => this.payRlusd(userId, row));
+  }
+
+  private async payXrp(
+    userId: number,
+    row: WalletRow,
+  ): Promise<{ success: true; amount: string; hash?: string }> {
     const { config } = this.deps;
     if (config.XRPL_NETWORK === 'testnet') {
       // The public faucet pays to the address; the key never leaves the server (fundWallet only reads it).
@@ -53,7 +135,10 @@ export class Faucet {
     return { success: true, amount: dropsToXrp(drops), hash: out.hash };
   }
 
-  async fundRlusd(userId: number, row: WalletRow): Promise<{ success: true; amount: string; hash: string }> {
+  private async payRlusd(
+    userId: number,
+    row: WalletRow,
+  ): Promise<{ success: true; amount: string; hash: string }> {
     await this.deps.bootstrapped();
     const issuer = await platformWallet(this.deps.db, PLATFORM_ROLES.rlusdIssuer);
     if (!issuer) throw new AppError('SERVICE_DISABLED', 'RLUSD is not set up on this network yet');

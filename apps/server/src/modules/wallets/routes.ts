@@ -6,138 +6,34 @@ import {
   removeTrustlineSchema,
   renameWalletSchema,
   transferSchema,
-  walletIdSchema,
 } from '@ledgerpad/shared';
-import type { AppDeps } from '../../app';
-import {
-  bootstrapSettings,
-  bootstrapStandalone,
-  ensurePublicPlatformWallets,
-  recordGenesis,
-} from '../../bootstrap/platform';
-import { generateMasterKey, Keyring } from '../../keys/envelope';
-import { loadKeyring } from '../../keys/key-file';
-import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
-import type { XrplConnection } from '../../ledger/connection';
 import { toLedgerAppError } from '../../ledger/errors';
-import { SubmissionService } from '../../ledger/submission-service';
-import { requireUser } from '../../plugins/auth';
-import { createSignerSource } from './custody';
+import type { Platform } from '../../platform';
+import { idempotencyKey, idParam } from '../../plugins/edge';
 import { Faucet } from './faucet';
 import { summary, WalletService } from './service';
+import { registerTrustlineLimit } from './trustline-limit';
 
-/** What other modules use: the one submission path and the custody of platform keys. */
+/** What other modules use of the wallets module: a user's wallets, ownership-checked. */
 export interface WalletsModule {
-  keyring: Keyring;
-  /** Undefined only when the app runs without a ledger connection (API-only tests). */
-  submissions?: SubmissionService;
   /** Wallet records work without a ledger; its ledger calls answer 503 then. */
   service: WalletService;
-  /** Settles when the stand-alone platform accounts exist (or immediately elsewhere). */
-  bootstrapped: () => Promise<unknown>;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    wallets: WalletsModule;
-  }
-}
-
-function isXrplConnection(ledger: AppDeps['ledger']): ledger is XrplConnection {
-  return 'client' in ledger && typeof (ledger as Partial<XrplConnection>).onConnected === 'function';
 }
 
 const userId = (request: FastifyRequest) => request.user!.id;
 
-function idempotencyKey(request: FastifyRequest): string | undefined {
-  const v = request.headers['idempotency-key'];
-  return typeof v === 'string' && /^[A-Za-z0-9_.:-]{8,128}$/.test(v) ? v : undefined;
-}
-
 /**
- * Registers custody, the submission service and the Wallets routes on the root instance (not an
- * encapsulated plugin) so `app.wallets` is visible to every module registered after it.
+ * The Wallets routes and the faucet. Custody, the submission service and the platform accounts come
+ * from the platform; this module builds none of them.
  */
-export async function registerWallets(app: FastifyInstance, deps: AppDeps): Promise<WalletsModule> {
-  const { config, database } = deps;
+export async function registerWallets(app: FastifyInstance, platform: Platform): Promise<WalletsModule> {
+  const { config, database, keyring, connection, submissions } = platform;
   const db = database.db;
-  // Tests without MASTER_KEY get a throw-away key instead of writing a key file into ./data.
-  const keyring =
-    config.NODE_ENV === 'test' && !config.MASTER_KEY
-      ? new Keyring(generateMasterKey())
-      : loadKeyring({
-          masterKey: config.MASTER_KEY,
-          previousKeys: config.MASTER_KEY_PREVIOUS,
-          dataDir: config.dataDir,
-        });
-  const connection = isXrplConnection(deps.ledger) ? deps.ledger : undefined;
-  const submissions = connection
-    ? new SubmissionService({ database, connection, signers: createSignerSource(db, keyring), log: app.log })
-    : undefined;
-  const service = new WalletService({ db, keyring, connection, submissions });
+  const service = new WalletService({ db, keyring, connection, submissions, network: config.XRPL_NETWORK });
 
-  const runBootstrap =
-    config.PLATFORM_BOOTSTRAP === 'on' ||
-    (config.PLATFORM_BOOTSTRAP === 'auto' && config.NODE_ENV !== 'test');
-  let bootstrap: Promise<unknown> = Promise.resolve();
-  let bootstrapFailed = false;
-  const startBootstrap = (): Promise<unknown> => {
-    if (!submissions || !connection) return bootstrap;
-    bootstrapFailed = false;
-    // Every step has a fixed intent key, so running it again continues where it stopped.
-    bootstrap = bootstrapStandalone({
-      db,
-      keyring,
-      submissions,
-      client: connection.client,
-      settings: bootstrapSettings(config),
-      log: app.log,
-    }).then(
-      (report) => app.log.info({ report }, 'standalone platform accounts ready'),
-      (err: unknown) => {
-        bootstrapFailed = true;
-        app.log.error(
-          { err: err instanceof Error ? err.message : String(err) },
-          'standalone bootstrap failed',
-        );
-      },
-    );
-    return bootstrap;
-  };
-  const module: WalletsModule = {
-    keyring,
-    submissions,
-    service,
-    // A bootstrap that failed (ledger unreachable at start) is tried again by whoever needs it.
-    bootstrapped: () => (bootstrapFailed ? startBootstrap() : bootstrap),
-  };
-  app.decorate('wallets', module);
-
-  app.addHook('onReady', async () => {
-    if (!submissions || !connection) return;
-    await submissions.start();
-    if (config.XRPL_NETWORK === 'standalone') {
-      await recordGenesis(db, keyring);
-      // In the background: the API is usable at once; only the RLUSD faucet waits for it.
-      if (runBootstrap) void startBootstrap();
-    } else {
-      await ensurePublicPlatformWallets(db, keyring);
-    }
-  });
-  // Operators see the ledger going away and coming back (the connection reconnects on its own).
-  const unwatch = connection
-    ? [
-        connection.onDisconnected(() => app.log.warn({ url: connection.url }, 'ledger connection lost')),
-        connection.onConnected(() => app.log.info({ url: connection.url }, 'ledger connected')),
-      ]
-    : [];
-  app.addHook('onClose', async () => {
-    for (const u of unwatch) u();
-    await submissions?.stop();
-  });
-
-  const auth = { preHandler: requireUser };
+  // Every wallet route needs a signed-in user (the access default); ownership is checked in the service.
+  const auth = { config: { access: 'user' as const } };
   /** Ledger failures become 503/502 with a plain message instead of a 500. */
   const ledgerRoute =
     <T>(fn: (request: FastifyRequest) => Promise<T>) =>
@@ -149,7 +45,9 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
       }
     };
 
-  app.get('/api/wallets/xrpl/status', async () => ({ connected: deps.ledger.isConnected() }));
+  app.get('/api/wallets/xrpl/status', { config: { access: 'public' } }, async () => ({
+    connected: platform.ledger.isConnected(),
+  }));
 
   app.get(
     '/api/wallets',
@@ -205,11 +103,7 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
     }),
   );
 
-  const walletParam = (request: FastifyRequest) => {
-    const parsed = walletIdSchema.safeParse((request.params as { id?: string }).id);
-    if (!parsed.success) throw new AppError('NOT_FOUND', 'Wallet not found');
-    return parsed.data;
-  };
+  const walletParam = (request: FastifyRequest) => idParam(request, 'id');
 
   app.delete(
     '/api/wallets/:id',
@@ -250,7 +144,7 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
       submissions,
       wallets: service,
       config,
-      bootstrapped: () => module.bootstrapped(),
+      bootstrapped: () => platform.accounts.bootstrapped(),
     });
     app.post(
       '/api/wallets/:id/fund',
@@ -272,5 +166,6 @@ export async function registerWallets(app: FastifyInstance, deps: AppDeps): Prom
     }
   }
 
-  return module;
+  registerTrustlineLimit(app, { service, submissions });
+  return { service };
 }

@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import Decimal from 'decimal.js';
-import {
-  convertStringToHex,
-  isValidClassicAddress,
-  isValidXAddress,
-  RippledError,
-  Wallet,
-  xAddressToClassicAddress,
-  type AccountLinesTrustline,
-} from 'xrpl';
+import { convertStringToHex, RippledError, Wallet, type AccountLinesTrustline } from 'xrpl';
 import {
   currencyToTicker,
   isLpCurrency,
   lpName,
+  MAX_WALLETS_PER_USER,
+  resolveDestination,
   RLUSD_CURRENCY_HEX,
   tickerToCurrency,
   WALLET_MESSAGES,
@@ -34,9 +28,10 @@ import { AppError, notFound } from '../../lib/errors';
 import { dropsToXrp, normalizeTokenValue, xrpToDrops } from '../../ledger/amounts';
 import type { XrplConnection } from '../../ledger/connection';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
-import { insertWallet, sealWallet, type WalletRow } from './custody';
+import { insertWallet, sealWallet, type WalletRow } from '../../platform/custody';
 import { walletsFromImport } from './keys-import';
-import { wallets } from './schema';
+import { users } from '../users/schema';
+import { wallets } from '../../platform/custody-schema';
 
 // The Wallets page: custodial wallets of signed-in users. Every call takes the user id and only
 // ever touches that user's rows; a wallet of someone else is "not found", never "forbidden".
@@ -47,6 +42,8 @@ export interface WalletServiceDeps {
   /** Absent when the app runs without a ledger: wallet records still work, ledger calls answer 503. */
   connection?: XrplConnection;
   submissions?: SubmissionService;
+  /** Which network X-addresses must be made for. */
+  network: 'standalone' | 'testnet' | 'mainnet';
 }
 
 const unavailable = () =>
@@ -112,18 +109,38 @@ export class WalletService {
     return row;
   }
 
-  private async defaultName(userId: number): Promise<string> {
-    const all = await this.db.select({ id: wallets.id }).from(wallets).where(eq(wallets.userId, userId));
+  private async defaultName(userId: number, db: Db = this.db): Promise<string> {
+    const all = await db.select({ id: wallets.id }).from(wallets).where(eq(wallets.userId, userId));
     return `Wallet ${all.length + 1}`;
+  }
+
+  /**
+   * Runs `add` while the user holds fewer than MAX_WALLETS_PER_USER live wallets. The user's row is
+   * locked for the check and the insert, so parallel requests can't pass the cap together.
+   */
+  private async withWalletSlot<T>(userId: number, add: (db: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+      const [live] = await tx
+        .select({ n: count() })
+        .from(wallets)
+        .where(and(eq(wallets.userId, userId), isNull(wallets.archivedAt)));
+      if ((live?.n ?? 0) >= MAX_WALLETS_PER_USER) {
+        throw new AppError('BAD_REQUEST', WALLET_MESSAGES.tooManyWallets, { limit: MAX_WALLETS_PER_USER });
+      }
+      return add(tx as unknown as Db);
+    });
   }
 
   async create(userId: number, name?: string): Promise<CreatedWallet> {
     const wallet = Wallet.generate();
-    const row = await insertWallet(this.db, this.deps.keyring, {
-      userId,
-      name: name || (await this.defaultName(userId)),
-      wallet,
-    });
+    const row = await this.withWalletSlot(userId, async (db) =>
+      insertWallet(db, this.deps.keyring, {
+        userId,
+        name: name || (await this.defaultName(userId, db)),
+        wallet,
+      }),
+    );
     // The only response that ever carries a seed.
     return { ...summary(row), wallet_seed: wallet.seed! };
   }
@@ -138,19 +155,27 @@ export class WalletService {
     if (existing && !existing.archivedAt) throw new AppError('BAD_REQUEST', WALLET_MESSAGES.alreadyExists);
     if (existing) {
       // Importing a wallet the user removed earlier brings the same record back (same id, history).
-      const [row] = await this.db
-        .update(wallets)
-        .set({ archivedAt: null, name: body.name || existing.name, ...sealWallet(this.deps.keyring, wallet) })
-        .where(eq(wallets.id, existing.id))
-        .returning();
+      const [row] = await this.withWalletSlot(userId, (db) =>
+        db
+          .update(wallets)
+          .set({
+            archivedAt: null,
+            name: body.name || existing.name,
+            ...sealWallet(this.deps.keyring, wallet),
+          })
+          .where(eq(wallets.id, existing.id))
+          .returning(),
+      );
       return summary(row!);
     }
     try {
-      const row = await insertWallet(this.db, this.deps.keyring, {
-        userId,
-        name: body.name || (await this.defaultName(userId)),
-        wallet,
-      });
+      const row = await this.withWalletSlot(userId, async (db) =>
+        insertWallet(db, this.deps.keyring, {
+          userId,
+          name: body.name || (await this.defaultName(userId, db)),
+          wallet,
+        }),
+      );
       return summary(row);
     } catch (err) {
       // A concurrent import of the same wallet won the unique index.
@@ -375,19 +400,20 @@ export class WalletService {
     const previous = idempotencyKey ? await this.submissions.existing(intentKey) : undefined;
     if (previous) return this.transferResult(previous);
 
-    let destination = body.recipient;
-    let tag = body.destinationTag ?? undefined;
-    if (isValidXAddress(destination)) {
-      const decoded = xAddressToClassicAddress(destination);
-      if (decoded.tag !== false) {
-        if (tag !== undefined && tag !== decoded.tag) {
-          throw new AppError('BAD_REQUEST', 'The destination tag does not match the X-address.');
-        }
-        tag = decoded.tag;
-      }
-      destination = decoded.classicAddress;
+    const resolved = resolveDestination(body.recipient, this.deps.network, 'recipient');
+    if ('error' in resolved) {
+      throw new AppError('VALIDATION', resolved.error, {
+        fields: [{ path: 'recipient', message: resolved.error }],
+      });
     }
-    if (!isValidClassicAddress(destination)) throw new AppError('BAD_REQUEST', 'Invalid recipient address.');
+    const destination = resolved.address;
+    let tag = body.destinationTag ?? undefined;
+    if (resolved.tag !== undefined) {
+      if (tag !== undefined && tag !== resolved.tag) {
+        throw new AppError('BAD_REQUEST', 'The destination tag does not match the X-address.');
+      }
+      tag = resolved.tag;
+    }
     if (destination === row.address) throw new AppError('BAD_REQUEST', 'You cannot send to the same wallet.');
 
     const state = await this.accountState(row.address);

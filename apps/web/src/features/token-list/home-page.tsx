@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useSession } from '../../lib/session';
-import { LoginBox } from '../auth/login-box';
+import { LoginBox } from '../../components/login-box';
 import { TokenList } from './token-list';
 
 export function HomePage() {

@@ -57,36 +57,39 @@ export function TokenList() {
           setPage(1);
         }}
       />
-      <table>
-        <thead>
-          <tr>
-            {COLUMNS.map((c) => (
-              <th key={c}>{c}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 ? (
+      {/* Narrow screens scroll the table, never the page. */}
+      <div className="table-scroll">
+        <table>
+          <thead>
             <tr>
-              <td colSpan={COLUMNS.length} className="empty">
-                No tokens found.
-              </td>
+              {COLUMNS.map((c) => (
+                <th key={c}>{c}</th>
+              ))}
             </tr>
-          ) : (
-            rows.map((t) => (
-              <tr
-                key={t.issuer_address}
-                className="row-link"
-                onClick={() => navigate(`/token/${t.issuer_address}`)}
-              >
-                <td />
-                <td>{t.ticker}</td>
-                <td colSpan={7}>{t.issuer_address}</td>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={COLUMNS.length} className="empty">
+                  No tokens found.
+                </td>
               </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+            ) : (
+              rows.map((t) => (
+                <tr
+                  key={t.issuer_address}
+                  className="row-link"
+                  onClick={() => navigate(`/token/${t.issuer_address}`)}
+                >
+                  <td />
+                  <td>{t.ticker}</td>
+                  <td colSpan={7}>{t.issuer_address}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
       <div className="pagination">
         <button type="button" disabled={current <= 1} onClick={() => setPage(current - 1)}>
           Prev

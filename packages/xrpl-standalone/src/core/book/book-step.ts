@@ -149,8 +149,8 @@ export class BookStep implements Step {
         out: ammPoolBalance(view, state.account, this.outIssue, true),
       };
       const fee = tradingFeeFor(state, this.src, this.parentCloseTime);
-      // With a quality limit on a single book and no better book offer, the AMM offer is the
-      // largest whose average price meets the limit (rippled limits such strands by quality).
+      // With a quality limit on a single book and no better book offer, the AMM offer stops where
+      // its average quality reaches the limit (rippled StrandFlow limitOut on a one-strand flow).
       const limit =
         this.opts.limit && this.opts.limit.steps.length === 1 ? this.opts.limit.quality : undefined;
       const offer =

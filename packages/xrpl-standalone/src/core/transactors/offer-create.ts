@@ -49,6 +49,10 @@ export const TF_OFFER = {
 const LSF_OFFER = { passive: 0x00010000, sell: 0x00020000 };
 const LSF_REQUIRE_AUTH = 0x00040000;
 const QUALITY_ONE = 1_000_000_000;
+// rippled STAmount::cMaxNative, cMaxValue and cMaxOffset.
+const MAX_NATIVE_DROPS = 100_000_000_000_000_000n;
+const MAX_IOU_MANTISSA = 9_999_999_999_999_999n;
+const MAX_IOU_OFFSET = 80;
 
 function amountJson(a: unknown): Amt | undefined {
   try {
@@ -183,9 +187,12 @@ interface CrossResult {
 }
 
 /**
- * rippled flowCross: a payment from the taker to itself delivering TakerPays (or as much as
- * possible for tfSell) for at most TakerGets (grossed up by the transfer fee), at no worse than
- * the offer's quality; returns what is left of the offer, kept at its original quality.
+ * rippled flowCross (CreateOffer.cpp): a payment from the taker to itself delivering TakerPays for
+ * at most TakerGets (grossed up by the transfer fee, and no more than the taker holds), at no worse
+ * than the offer's quality. Without tfSell the taker buys: crossing stops once it has received
+ * TakerPays, whichever side is XRP. With tfSell it sells: the delivery is unbounded, so all of
+ * TakerGets may go and more than TakerPays come back. Returns what is left of the offer, kept at
+ * its original quality.
  */
 function crossOffer(
   sb: ApplyContext['view'],
@@ -195,6 +202,9 @@ function crossOffer(
   flags: number,
 ): CrossResult {
   const cfg = sb.ctx.config;
+  // Fees already charged may have left an XRP seller with nothing to spend above its reserve.
+  const startFunds = accountFunds(sb, account, gets.issue, cfg);
+  if (startFunds.value.signum() <= 0) return { ter: 'tecUNFUNDED_OFFER', crossed: false, filled: false };
   let rate = QUALITY_ONE;
   let sendMax = gets;
   if (!isXrp(gets.issue) && account !== gets.issue.issuer) {
@@ -202,15 +212,18 @@ function crossOffer(
     rate = Number(root?.TransferRate ?? 0) || QUALITY_ONE;
     if (rate !== QUALITY_ONE) sendMax = roundAmt(gets.issue, gets.value.mul(Num.of(rate, -9)), 'upward');
   }
+  // The threshold includes the transfer fee (flow compares qualities after it).
   let threshold = getRate(pays.value, sendMax.value);
   if (flags & TF_OFFER.passive) threshold -= 1n;
+  if (sendMax.value.gt(startFunds.value)) sendMax = startFunds;
   const sell = (flags & TF_OFFER.sell) !== 0;
-  const deliver: Amt = sell
-    ? { issue: pays.issue, value: new Num(9_999_999_999_999_999n, isXrp(pays.issue) ? 1 : 80) }
-    : pays;
-  const deliverAmount: Amount = isXrp(deliver.issue)
-    ? { kind: 'xrp', drops: 100_000_000_000_000_000n }
-    : toAmount(deliver);
+  // tfSell: deliver as much as possible (rippled: the largest XRP amount, or half the largest
+  // token amount so a transfer fee cannot overflow it). Otherwise exactly TakerPays.
+  const deliverAmount: Amount = !sell
+    ? toAmount(pays)
+    : isXrp(pays.issue)
+      ? { kind: 'xrp', drops: MAX_NATIVE_DROPS }
+      : toAmount({ issue: pays.issue, value: Num.of(MAX_IOU_MANTISSA / 2n, MAX_IOU_OFFSET) });
   const base = {
     src: account,
     dst: account,

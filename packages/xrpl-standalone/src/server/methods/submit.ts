@@ -1,11 +1,12 @@
 // submit: a signed tx_blob applied tentatively to the open ledger (rippled's doSubmit).
 import { createHash } from 'node:crypto';
 import { encode } from 'ripple-binary-codec';
-import type { JsonObject } from '../../core/contract';
-import type { MethodSpec } from '../context';
+import type { JsonObject, SubmitResult } from '../../core/contract';
+import type { MethodContext, MethodSpec } from '../context';
 import { RpcError, invalidField, missingField } from '../errors';
 import { accountRootIndex } from '../keylets';
 import { signTransaction } from '../signing';
+import { txJsonForApi } from '../tx-format';
 
 function rpcErrorFrom(error: { error: string; error_exception?: string; error_message?: string }): RpcError {
   const extra: Record<string, unknown> = {};
@@ -33,8 +34,29 @@ export const signMethod: MethodSpec = {
   },
 };
 
+/**
+ * Apply a signed blob to the open ledger (and announce it to proposed-transaction subscribers):
+ * the part `submit` and `submit_multisigned` share. Local-check failures become RPC errors.
+ */
+function submitBlob(
+  ctx: MethodContext,
+  txBlob: string,
+): { result: SubmitResult; tx: JsonObject; blob: string } {
+  const { node, services, prepared } = ctx;
+  const upper = txBlob.toUpperCase();
+  const result = node.submit(prepared?.blob === upper ? prepared : upper);
+  // rippled answers undecodable blobs and failed local checks (signature, memos) with an RPC
+  // error instead of an engine result.
+  if (result.rpcError) throw rpcErrorFrom(result.rpcError);
+  if (!result.tx)
+    throw new RpcError('invalidTransaction', undefined, { error_exception: result.engine_result_message });
+  services.subscriptions.publishProposed(result);
+  return { result, tx: result.tx, blob: upper };
+}
+
 export const submitMethod: MethodSpec = {
-  handler: ({ node, params, services, admin, prepared }) => {
+  handler: (ctx) => {
+    const { node, params, admin } = ctx;
     let blob = params.tx_blob;
     if (blob === undefined) {
       if (params.tx_json === undefined) throw missingField('tx_blob');
@@ -42,18 +64,10 @@ export const submitMethod: MethodSpec = {
       blob = signTransaction(node, params, admin).blob;
     }
     if (typeof blob !== 'string' || !HEX_RE.test(blob)) throw invalidField('tx_blob');
-    const txBlob = blob;
     if (params.fail_hard !== undefined && typeof params.fail_hard !== 'boolean')
       throw invalidField('fail_hard', 'a boolean');
-    const upper = txBlob.toUpperCase();
-    const result = node.submit(prepared?.blob === upper ? prepared : upper);
-    // rippled answers undecodable blobs and failed local checks (signature, memos) with an RPC
-    // error instead of an engine result.
-    if (result.rpcError) throw rpcErrorFrom(result.rpcError);
-    if (!result.tx)
-      throw new RpcError('invalidTransaction', undefined, { error_exception: result.engine_result_message });
-    services.subscriptions.publishProposed(result);
-    const account = typeof result.tx.Account === 'string' ? result.tx.Account : undefined;
+    const { result, tx, blob: upper } = submitBlob(ctx, blob);
+    const account = typeof tx.Account === 'string' ? tx.Account : undefined;
     let sequenceNext = result.account_sequence_next;
     let sequenceAvailable = result.account_sequence_available;
     if (account && (sequenceNext === undefined || sequenceAvailable === undefined)) {
@@ -77,14 +91,19 @@ export const submitMethod: MethodSpec = {
       // next close (terPRE_SEQ...) is `kept`, not queued.
       queued: result.engine_result === 'terQUEUED',
       tx_blob: upper,
-      tx_json: { ...result.tx, hash: result.hash },
+      tx_json: { ...tx, hash: result.hash },
       validated_ledger_index: result.validated_ledger_index ?? node.validated().header.ledger_index,
     };
     return out;
   },
 };
 
-/** submit_multisigned: a multi-signed transaction as JSON (Signers present, empty SigningPubKey). */
+/**
+ * submit_multisigned: a multi-signed transaction as JSON (Signers present, empty SigningPubKey).
+ * rippled answers it through transactionFormatResultImpl (rpc/detail/TransactionSign.cpp), not
+ * like submit: only tx_json, tx_blob and the engine result. Under API v2 the hash sits beside
+ * tx_json instead of inside it; a Payment's Amount is shown as DeliverMax (RPC::insertDeliverMax).
+ */
 export const submitMultisignedMethod: MethodSpec = {
   handler: (ctx) => {
     const txJson = ctx.params.tx_json;
@@ -92,16 +111,28 @@ export const submitMultisignedMethod: MethodSpec = {
     if (typeof txJson !== 'object' || txJson === null || Array.isArray(txJson)) {
       throw new RpcError('invalidParams', "Invalid field 'tx_json', not object.");
     }
-    const tx = txJson as JsonObject;
-    if (!Array.isArray(tx.Signers) || tx.Signers.length === 0) throw missingField('tx_json.Signers');
+    const input = txJson as JsonObject;
+    if (!Array.isArray(input.Signers) || input.Signers.length === 0) throw missingField('tx_json.Signers');
     let blob: string;
     try {
-      blob = encode(tx as never);
+      blob = encode(input as never);
     } catch (err) {
       throw new RpcError('invalidTransaction', undefined, {
         error_exception: err instanceof Error ? err.message : String(err),
       });
     }
-    return submitMethod.handler({ ...ctx, params: { tx_blob: blob } });
+    const { result, tx, blob: upper } = submitBlob(ctx, blob);
+    const shown = txJsonForApi(tx, ctx.apiVersion);
+    const v2 = ctx.apiVersion > 1;
+    // (rippled's JSON objects list their keys in order)
+    const out: JsonObject = {
+      engine_result: result.engine_result,
+      engine_result_code: result.engine_result_code,
+      engine_result_message: result.engine_result_message,
+      ...(v2 ? { hash: result.hash } : {}),
+      tx_blob: upper,
+      tx_json: v2 ? shown : { ...shown, hash: result.hash },
+    };
+    return out;
   },
 };

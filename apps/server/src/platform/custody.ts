@@ -1,9 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { Wallet } from 'xrpl';
-import type { Db } from '../../db/client';
-import type { Keyring, SealedSecret } from '../../keys/envelope';
-import type { SignerSource } from '../../ledger/submission-service';
-import { wallets } from './schema';
+import type { Db } from '../db/client';
+import type { Keyring, SealedSecret } from '../keys/envelope';
+import type { SignerSource } from '../ledger/submission-service';
+import { wallets } from './custody-schema';
 
 // Sealing and opening wallet secrets. Decrypted keys live only for the duration of one signature;
 // nothing here logs, caches or returns a secret except createWallet's one-time seed.

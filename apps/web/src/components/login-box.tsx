@@ -1,14 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { AuthMethods, UserResponse } from '@ledgerpad/shared';
-import { apiGet, apiPost, ApiError } from '../../lib/api';
-import { useSessionActions } from '../../lib/session';
+import { apiGet, apiPost, ApiError } from '../lib/api';
+import { useSessionActions } from '../lib/session';
 
 /**
- * The home page's login box. Telegram and Google appear when the server has them configured; the
- * demo sign-in exists only on the embedded ledger, so a newcomer can try everything offline.
+ * The login box of the home page and of the sign-in prompt on tool pages. Telegram and Google appear
+ * when the server has them configured; the demo sign-in exists only on the embedded ledger, so a
+ * newcomer can try everything offline. After signing in the user goes to `returnTo` (default /).
  */
-export function LoginBox() {
+export function LoginBox({ returnTo }: { returnTo?: string }) {
   const { data: methods } = useQuery({
     queryKey: ['auth-methods'],
     queryFn: () => apiGet<AuthMethods>('/api/auth/methods', { credentials: false }),
@@ -24,7 +25,7 @@ export function LoginBox() {
     setError(undefined);
     try {
       const { user } = await apiPost<UserResponse>('/api/auth/demo', { username: username.trim() });
-      signedIn(user);
+      signedIn(user, returnTo);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'Network Error');
     } finally {
@@ -37,7 +38,7 @@ export function LoginBox() {
       <h2 id="login-title">Log in to launch and trade</h2>
       <div className="login-methods">
         {methods?.telegram.enabled && methods.telegram.botUsername && (
-          <TelegramButton botUsername={methods.telegram.botUsername} />
+          <TelegramButton botUsername={methods.telegram.botUsername} returnTo={returnTo} />
         )}
         {methods?.google.enabled && <p className="muted">Sign in with Google is available.</p>}
       </div>
@@ -66,7 +67,7 @@ export function LoginBox() {
 }
 
 /** The messenger's login widget posts its signed auth result back; the server verifies it. */
-function TelegramButton({ botUsername }: { botUsername: string }) {
+function TelegramButton({ botUsername, returnTo }: { botUsername: string; returnTo?: string }) {
   const { signedIn } = useSessionActions();
   const ref = (node: HTMLDivElement | null) => {
     if (!node || node.childElementCount > 0) return;
@@ -74,7 +75,7 @@ function TelegramButton({ botUsername }: { botUsername: string }) {
     (window as unknown as Record<string, unknown>)[callback] = async (auth: unknown) => {
       try {
         const { user } = await apiPost<UserResponse>('/api/auth/telegram', auth);
-        signedIn(user);
+        signedIn(user, returnTo);
       } catch {
         // Login failures are logged only (spec §8).
       }

@@ -8,7 +8,7 @@ import type { Keyring } from '../keys/envelope';
 import { xrpToDrops } from '../ledger/amounts';
 import { ledgerSubmissions } from '../ledger/schema';
 import type { SubmissionLog, SubmissionOutcome, SubmissionService } from '../ledger/submission-service';
-import { insertWallet, platformWallet, type WalletRow } from '../modules/wallets/custody';
+import { insertWallet, platformWallet, type WalletRow } from './custody';
 
 // The platform's own accounts. On the embedded stand-alone network the first start creates an RLUSD
 // issuer, a market maker with an XRP/RLUSD pool, the fee wallet and the service wallet, funded from

@@ -1,0 +1,120 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  IMAGE_URL_PREFIX,
+  LOGO_URL_PREFIX,
+  UPLOAD_MESSAGES,
+  uploadFieldsSchema,
+  type UploadResponse,
+} from '@ledgerpad/shared';
+import type { Config } from '../../config';
+import { AppError, badRequest } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { requireUser } from '../../plugins/auth';
+import { IMAGE_FORMATS, normalizeLogo } from './images';
+import { parseUploadForm, uploadedFile } from './multipart';
+import { ImageStore, uploadsDir } from './store';
+
+// POST /api/upload (spec 001 §7) and the public image URLs (spec 000 §7). Decisions: docs/uploads.md.
+
+/** A stored logo as a later messenger publisher gets it. */
+export interface StoredLogo {
+  name: string;
+  file: string;
+  contentType: string;
+  data: Buffer;
+}
+
+/**
+ * Publishes a stored logo to the messenger and answers its file id (spec's `telegramFileId`).
+ * None exists yet: without one every upload answers `telegramFileId: null`.
+ */
+export interface LogoPublisher {
+  publish(logo: StoredLogo): Promise<string | null>;
+}
+
+export interface UploadsDeps {
+  config: Config;
+  telegram?: LogoPublisher;
+}
+
+const MINUTE = 60_000;
+const IMMUTABLE_ROUTES = [`${IMAGE_URL_PREFIX}:name`, `${LOGO_URL_PREFIX}:name`];
+
+/** Uploads are the costliest writes (a decode and an encode each): a tenth of the write limit, 30/min by default. */
+export const uploadsPerMinute = (config: Pick<Config, 'RATE_LIMIT_WRITE_PER_MIN'>) =>
+  Math.max(1, Math.floor(config.RATE_LIMIT_WRITE_PER_MIN / 10));
+
+const isMultipart = (request: FastifyRequest) =>
+  /^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '');
+
+export async function registerUploads(app: FastifyInstance, deps: UploadsDeps): Promise<void> {
+  const store = new ImageStore(uploadsDir(deps.config.dataDir));
+  await store.init();
+  const telegram = deps.telegram;
+  if (deps.config.TELEGRAM_BOT_TOKEN && !telegram) {
+    app.log.info('logo uploads: no messenger publisher yet, so telegramFileId is null');
+  }
+
+  // Its own scope: the multipart parser and the error handler below apply to this route only.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('multipart/form-data', (request: FastifyRequest, payload: IncomingMessage) =>
+      parseUploadForm(request, payload),
+    );
+    scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      // Refused before the body was read to its end (anonymous, rate-limited, too large): close the
+      // connection after answering, or the server would go on reading, and dropping, the rest.
+      if (!request.raw.readableEnded) reply.header('connection', 'close');
+      throw error; // the app's error handler answers
+    });
+
+    scope.post(
+      '/api/upload',
+      {
+        config: {
+          access: 'user',
+          // Replaces the global read and write limits on this route (per user, like them).
+          rateLimit: { max: uploadsPerMinute(deps.config), timeWindow: MINUTE },
+        },
+        // Anonymous uploads are refused before their body is read (the access guard runs later).
+        onRequest: requireUser,
+      },
+      async (request): Promise<UploadResponse> => {
+        if (!isMultipart(request)) throw badRequest(UPLOAD_MESSAGES.notMultipart);
+        const { purpose } = parseInput(uploadFieldsSchema, request.body);
+        if (purpose === 'admin' && !(await request.isAdmin())) throw new AppError('FORBIDDEN', 'Admins only');
+        const upload = uploadedFile(request);
+        if (!upload) throw badRequest(UPLOAD_MESSAGES.missing);
+
+        const image = await normalizeLogo(upload.data, purpose);
+        const name = await store.put(image.data, image.format);
+        request.log.info(
+          { upload: name, purpose, bytesIn: upload.data.length, bytesOut: image.data.length },
+          'logo stored',
+        );
+        let telegramFileId: string | null = null;
+        if (telegram) {
+          const logo = {
+            name,
+            file: store.pathOf(name)!,
+            contentType: IMAGE_FORMATS[image.format].contentType,
+            data: image.data,
+          };
+          // The served URL is the upload's result; a messenger outage must not fail it.
+          telegramFileId = await telegram.publish(logo).catch((err: unknown) => {
+            request.log.warn({ err, upload: name }, 'logo not published to the messenger');
+            return null;
+          });
+        }
+        return { servedUrl: `${LOGO_URL_PREFIX}${name}`, telegramFileId };
+      },
+    );
+  });
+
+  // Public, outside /api: the same stored files at both addresses the specs use.
+  for (const url of IMMUTABLE_ROUTES) {
+    app.get<{ Params: { name: string } }>(url, { config: { access: 'public' } }, (request, reply) =>
+      store.serve(request.params.name, request, reply),
+    );
+  }
+}

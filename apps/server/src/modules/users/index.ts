@@ -1,0 +1,2 @@
+// What the rest of the server uses of the users module.
+export { demoSignIn, DEMO_MESSAGES, toPublicUser, upsertUser, type ProfileFields } from './service';

@@ -1,0 +1,142 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { generateMasterKey, Keyring } from '../keys/envelope';
+import { loadKeyring } from '../keys/key-file';
+import { isXrplConnection, type LedgerConnection, type XrplConnection } from '../ledger/connection';
+import { SubmissionService } from '../ledger/submission-service';
+import { createMemoryBus, type EventBus } from '../realtime/event-bus';
+import { createPostgresBus } from '../realtime/pg-event-bus';
+import {
+  bootstrapSettings,
+  bootstrapStandalone,
+  ensurePublicPlatformWallets,
+  recordGenesis,
+} from './accounts';
+import { createSignerSource } from './custody';
+
+// The shared platform, built once by the composition root (app.ts) and handed to each module: the
+// ledger connection, custody (keyring and signer source), the one submission service, the
+// platform's own accounts and the event bus. Modules receive what they need from here; none of them
+// builds any of it.
+
+export interface PlatformAccounts {
+  /** Settles when the stand-alone platform accounts (RLUSD issuer, pool, fee wallets) exist. */
+  bootstrapped(): Promise<unknown>;
+}
+
+export interface Platform {
+  config: Config;
+  database: Database;
+  ledger: LedgerConnection;
+  /** The xrpl.js connection; undefined when the app runs without a ledger (API-only tests). */
+  connection?: XrplConnection;
+  keyring: Keyring;
+  /** The only way to sign and submit; undefined without a ledger connection. */
+  submissions?: SubmissionService;
+  accounts: PlatformAccounts;
+  bus: EventBus;
+  /** Starts the owned background work (submission tracking, account bootstrap). */
+  start(): Promise<void>;
+  /** Stops it and waits for it to drain. */
+  stop(): Promise<void>;
+}
+
+export interface PlatformDeps {
+  config: Config;
+  database: Database;
+  ledger: LedgerConnection;
+  log: FastifyBaseLogger;
+  /** An event bus built elsewhere (tests sharing one between instances); the platform then doesn't close it. */
+  eventBus?: EventBus;
+}
+
+async function createEventBus(deps: PlatformDeps): Promise<EventBus> {
+  const wanted = deps.config.EVENT_BUS;
+  const postgres = wanted === 'postgres' || (wanted === 'auto' && deps.database.driver === 'postgres');
+  if (postgres) return createPostgresBus({ database: deps.database, log: deps.log });
+  return createMemoryBus((err, topic) => deps.log.error({ err, topic }, 'event handler failed'));
+}
+
+export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
+  const { config, database, log } = deps;
+  const db = database.db;
+  // Tests without MASTER_KEY get a throw-away key instead of writing a key file into ./data.
+  const keyring =
+    config.NODE_ENV === 'test' && !config.MASTER_KEY
+      ? new Keyring(generateMasterKey())
+      : loadKeyring({
+          masterKey: config.MASTER_KEY,
+          previousKeys: config.MASTER_KEY_PREVIOUS,
+          dataDir: config.dataDir,
+        });
+  const connection = isXrplConnection(deps.ledger) ? deps.ledger : undefined;
+  const submissions = connection
+    ? new SubmissionService({ database, connection, signers: createSignerSource(db, keyring), log })
+    : undefined;
+  const ownBus = !deps.eventBus;
+  const bus = deps.eventBus ?? (await createEventBus(deps));
+
+  const runBootstrap =
+    config.PLATFORM_BOOTSTRAP === 'on' ||
+    (config.PLATFORM_BOOTSTRAP === 'auto' && config.NODE_ENV !== 'test');
+  let bootstrap: Promise<unknown> = Promise.resolve();
+  let bootstrapFailed = false;
+  const startBootstrap = (): Promise<unknown> => {
+    if (!submissions || !connection) return bootstrap;
+    bootstrapFailed = false;
+    // Every step has a fixed intent key, so running it again continues where it stopped.
+    bootstrap = bootstrapStandalone({
+      db,
+      keyring,
+      submissions,
+      client: connection.client,
+      settings: bootstrapSettings(config),
+      log,
+    }).then(
+      (report) => log.info({ report }, 'standalone platform accounts ready'),
+      (err: unknown) => {
+        bootstrapFailed = true;
+        log.error({ err: err instanceof Error ? err.message : String(err) }, 'standalone bootstrap failed');
+      },
+    );
+    return bootstrap;
+  };
+
+  let unwatch: Array<() => void> = [];
+  return {
+    config,
+    database,
+    ledger: deps.ledger,
+    connection,
+    keyring,
+    submissions,
+    bus,
+    accounts: {
+      // A bootstrap that failed (ledger unreachable at start) is tried again by whoever needs it.
+      bootstrapped: () => (bootstrapFailed ? startBootstrap() : bootstrap),
+    },
+    async start() {
+      if (!submissions || !connection) return;
+      // Operators see the ledger going away and coming back (the connection reconnects on its own).
+      unwatch = [
+        connection.onDisconnected(() => log.warn({ url: connection.url }, 'ledger connection lost')),
+        connection.onConnected(() => log.info({ url: connection.url }, 'ledger connected')),
+      ];
+      await submissions.start();
+      if (config.XRPL_NETWORK === 'standalone') {
+        await recordGenesis(db, keyring);
+        // In the background: the API is usable at once; only the RLUSD faucet waits for it.
+        if (runBootstrap) void startBootstrap();
+      } else {
+        await ensurePublicPlatformWallets(db, keyring);
+      }
+    },
+    async stop() {
+      for (const u of unwatch) u();
+      unwatch = [];
+      await submissions?.stop();
+      if (ownBus) await bus.close();
+    },
+  };
+}

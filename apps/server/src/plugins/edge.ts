@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { EDGE_MESSAGES, IDEMPOTENCY_KEY, parseId } from '@ledgerpad/shared';
+import { AppError, validationError } from '../lib/errors';
+
+// Checks every request gets before any route runs, so no route can forget them: a malformed
+// Idempotency-Key, NUL bytes anywhere in a JSON body (PostgreSQL refuses them in text, which used
+// to surface as a 500), and bodies nested deeper than any of our shapes.
+
+/** No request shape of ours nests deeper than a few levels; 32 leaves room and stops recursion abuse. */
+export const MAX_BODY_DEPTH = 32;
+
+type Problem = { path: string; message: string };
+
+function scan(value: unknown, path: string, depth: number): Problem | undefined {
+  if (typeof value === 'string') {
+    return value.includes('\u0000')
+      ? { path, message: EDGE_MESSAGES.controlChars(path || 'body') }
+      : undefined;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  if (depth > MAX_BODY_DEPTH) return { path, message: 'Request body is nested too deeply' };
+  const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
+  for (const [k, v] of entries) {
+    const key = String(k);
+    const child = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return { path: child, message: 'Field names must not contain NUL bytes' };
+    const found = scan(v, child, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export function registerEdgeChecks(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return;
+    if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
+      throw validationError([{ path: 'Idempotency-Key', message: EDGE_MESSAGES.idempotencyKey }]);
+    }
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined || request.body === null) return;
+    const problem = scan(request.body, '', 0);
+    if (problem) throw validationError([problem]);
+  });
+}
+
+/** The request's well-formed Idempotency-Key (the edge hook already refused malformed ones). */
+export function idempotencyKey(request: FastifyRequest): string | undefined {
+  const v = request.headers['idempotency-key'];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A numeric path parameter: strictly a positive decimal integer, else 400 naming it. */
+export function idParam(request: FastifyRequest, name = 'id'): number {
+  const raw = (request.params as Record<string, unknown> | undefined)?.[name];
+  const id = parseId(raw);
+  if (id === undefined)
+    throw new AppError('VALIDATION', EDGE_MESSAGES.id(name), {
+      fields: [{ path: name, message: EDGE_MESSAGES.id(name) }],
+    });
+  return id;
+}

@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The server's shape, checked on every run: no import cycles anywhere in src, and a feature module
+// is reached from outside only through what it exports (`index.ts`) or its tables (`schema.ts`);
+// only the composition root (app.ts) registers a module's routes.
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+function resolve(from: string, spec: string): string | undefined {
+  const base = path.resolve(path.dirname(from), spec);
+  for (const candidate of [base, `${base}.ts`, path.join(base, 'index.ts')]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // try the next form
+    }
+  }
+  return undefined;
+}
+
+const graph = new Map<string, string[]>();
+for (const file of files(SRC)) {
+  const text = readFileSync(file, 'utf8');
+  const deps: string[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const target = resolve(file, (m[1] ?? m[2])!);
+    if (target) deps.push(target);
+  }
+  graph.set(file, deps);
+}
+const rel = (p: string) => path.relative(SRC, p);
+const moduleOf = (p: string) => /^modules\/([^/]+)\//.exec(rel(p))?.[1];
+
+describe('server architecture', () => {
+  it('has no import cycles in apps/server/src', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (f: string) => {
+      state.set(f, 'open');
+      stack.push(f);
+      for (const d of graph.get(f) ?? []) {
+        if (state.get(d) === 'open') cycles.push([...stack.slice(stack.indexOf(d)), d].map(rel).join(' → '));
+        else if (!state.has(d)) visit(d);
+      }
+      stack.pop();
+      state.set(f, 'done');
+    };
+    for (const f of graph.keys()) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+
+  it('reaches a module from outside only through its index.ts or schema.ts', () => {
+    const violations: string[] = [];
+    for (const [file, deps] of graph) {
+      for (const d of deps) {
+        const target = moduleOf(d);
+        if (!target || moduleOf(file) === target) continue;
+        const name = path.basename(d);
+        if (name === 'index.ts' || name === 'schema.ts') continue;
+        if (rel(file) === 'app.ts' && name === 'routes.ts') continue;
+        violations.push(`${rel(file)} imports ${rel(d)}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+});

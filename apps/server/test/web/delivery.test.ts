@@ -1,0 +1,148 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+// Static delivery of the built web app through the real server, on a small fake build.
+
+const INDEX =
+  '<!doctype html><html><head><title>Ledgerpad</title></head><body><div id="root"></div></body></html>';
+const JS = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+
+let dist: string;
+let t: TestApp;
+
+beforeAll(async () => {
+  dist = mkdtempSync(path.join(tmpdir(), 'ledgerpad-dist-'));
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'index.html'), INDEX);
+  writeFileSync(path.join(dist, 'index.html.br'), brotliCompressSync(INDEX));
+  writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  const js = path.join(dist, 'assets', 'app-abc123.js');
+  writeFileSync(js, JS);
+  writeFileSync(`${js}.br`, brotliCompressSync(JS));
+  writeFileSync(`${js}.gz`, gzipSync(JS));
+  writeFileSync(`${js}.map`, '{"version":3,"sources":["secret.ts"]}');
+  t = await createTestApp({ ledger: 'none', webDistDir: dist });
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });
+
+describe('web delivery', () => {
+  it('serves hashed assets precompressed by Accept-Encoding, cached immutably', async () => {
+    const br = await get('/assets/app-abc123.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(JS);
+
+    const gz = await get('/assets/app-abc123.js', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(JS);
+
+    const plain = await get('/assets/app-abc123.js', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(JS);
+  });
+
+  it('never serves source maps, nor the compressed copies by their own names', async () => {
+    expect((await get('/assets/app-abc123.js.map')).statusCode).toBe(404);
+    expect((await get('/assets/app-abc123.js.br')).statusCode).toBe(404);
+    expect((await get('/assets/app-abc123.js.gz')).statusCode).toBe(404);
+  });
+
+  it('sends index.html compressed when accepted', async () => {
+    const res = await get('/swap', { 'accept-encoding': 'br' });
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(INDEX);
+  });
+
+  it('a conditional reload of an unknown page still gets the page', async () => {
+    const first = await get('/no-such-page');
+    expect(first.headers.etag).toBeUndefined();
+    const again = await get('/no-such-page', {
+      'if-none-match': '*',
+      'if-modified-since': new Date().toUTCString(),
+    });
+    expect(again.statusCode).toBe(404);
+    expect(again.body).toBe(INDEX);
+  });
+
+  it('sets the security headers even on a refused Host', async () => {
+    const res = await get('/', { host: 'rebind.attacker.example' });
+    expect(res.statusCode).toBe(403);
+    expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('revalidates index.html and unhashed files on every load', async () => {
+    const index = await get('/wallets');
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['cache-control']).toBe('no-cache');
+    expect(index.body).toBe(INDEX);
+    const icon = await get('/favicon.svg');
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sets the security headers on pages and API answers alike', async () => {
+    for (const url of ['/', '/api/auth/methods']) {
+      const res = await get(url);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      // No HSTS outside production (plain http on localhost).
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it("answers unknown pages with the app's 404 page and a 404 status; unknown files and API routes plainly", async () => {
+    for (const url of ['/no-such-page', '/terms/', '/token/abc/extra']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toBe(INDEX);
+    }
+    const file = await get('/missing.js');
+    expect(file.statusCode).toBe(404);
+    expect(file.body).toBe('Not found');
+    const api = await get('/api/nope');
+    expect(api.statusCode).toBe(404);
+    expect(api.json().error).toBe('not_found');
+  });
+});
+
+describe('the CSP names the sign-in providers only when they are configured', () => {
+  it('adds Telegram and Google sources with their configuration', async () => {
+    const configured = await createTestApp({
+      ledger: 'none',
+      env: { TELEGRAM_BOT_TOKEN: '123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', GOOGLE_CLIENT_ID: 'cid' },
+    });
+    try {
+      const csp = String(
+        (await configured.app.inject('/api/auth/methods')).headers['content-security-policy'],
+      );
+      expect(csp).toContain('https://telegram.org');
+      expect(csp).toContain('https://accounts.google.com');
+      expect(csp).toContain('https://accounts.google.com/gsi/style');
+    } finally {
+      await configured.close();
+    }
+    const plainRes = await t.app.inject('/api/auth/methods');
+    expect(plainRes.headers['cross-origin-opener-policy']).toBe('same-origin');
+    const plain = String(plainRes.headers['content-security-policy']);
+    expect(plain).not.toContain('telegram.org');
+  });
+});

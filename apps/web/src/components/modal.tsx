@@ -1,0 +1,76 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import type { ReactNode } from 'react';
+
+export interface ModalProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  /** Read out with the title; omit when the body explains itself. */
+  description?: ReactNode;
+  children?: ReactNode;
+  /**
+   * false: Escape, a click outside and the × do nothing; only the modal's own buttons close it (the
+   * seed modal until "I saved it" is ticked, a transfer while it is being sent).
+   */
+  dismissible?: boolean;
+  /** 'alertdialog' for confirmations and answers the user must acknowledge. */
+  role?: 'dialog' | 'alertdialog';
+  className?: string;
+}
+
+/**
+ * The app's modal on Radix Dialog: focus trapped and returned to the opener, Escape and outside
+ * click close it (unless `dismissible` is false), scrolls inside itself on small screens.
+ */
+export function Modal({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  dismissible = true,
+  role = 'dialog',
+  className,
+}: ModalProps) {
+  const block = (event: Event) => {
+    if (!dismissible) event.preventDefault();
+  };
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => (next || dismissible ? onOpenChange(next) : undefined)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay" />
+        <Dialog.Content
+          className={className ? `dialog modal ${className}` : 'dialog modal'}
+          role={role}
+          onEscapeKeyDown={block}
+          onPointerDownOutside={block}
+          onInteractOutside={block}
+          {...(description ? {} : { 'aria-describedby': undefined })}
+        >
+          <div className="modal-header">
+            <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+            {dismissible && (
+              <Dialog.Close className="icon-button modal-close" aria-label="Close">
+                <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
+                  <path
+                    d="M6 6l12 12M18 6L6 18"
+                    stroke="currentColor"
+                    strokeWidth="2"
+                    strokeLinecap="round"
+                  />
+                </svg>
+              </Dialog.Close>
+            )}
+          </div>
+          {description && <Dialog.Description className="muted">{description}</Dialog.Description>}
+          {children}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** The row of buttons at the bottom of a modal; the primary action goes last. */
+export function ModalActions({ children }: { children: ReactNode }) {
+  return <div className="dialog-actions modal-actions">{children}</div>;
+}

@@ -1,0 +1,235 @@
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import {
+  importWalletSchema,
+  mnemonicWords,
+  MNEMONIC_WORD_COUNTS,
+  WALLETS_NOTIFICATION_MS,
+  type ImportWalletRequest,
+  type WalletSummary,
+} from '@ledgerpad/shared';
+import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
+import { Modal, ModalActions } from '../../components/modal';
+import { apiPost, ApiError } from '../../lib/api';
+import { serverMessage } from './errors';
+import { requestResolver } from './form-resolver';
+import { MESSAGES } from './messages';
+
+type Mode = 'seed' | 'mnemonic' | 'privateKey';
+
+interface ImportForm {
+  type: Mode;
+  seed: string;
+  mnemonic: string;
+  wordCount: string;
+  privateKey: string;
+  name: string;
+}
+
+const MODES: Array<{ value: Mode; label: string }> = [
+  { value: 'seed', label: 'Seed' },
+  { value: 'mnemonic', label: 'Mnemonic' },
+  { value: 'privateKey', label: 'Private key' },
+];
+
+const EMPTY: ImportForm = {
+  type: 'seed',
+  seed: '',
+  mnemonic: '',
+  wordCount: '12',
+  privateKey: '',
+  name: '',
+};
+
+/** The request of the chosen mode only: secrets typed in another mode are never sent. */
+function toRequest(v: ImportForm): ImportWalletRequest {
+  const name = v.name.trim() ? { name: v.name } : {};
+  if (v.type === 'mnemonic')
+    return { type: 'mnemonic', mnemonic: v.mnemonic, wordCount: Number(v.wordCount), ...name };
+  if (v.type === 'privateKey') return { type: 'privateKey', privateKey: v.privateKey, ...name };
+  return { type: 'seed', seed: v.seed, ...name };
+}
+
+// The server's schema checks the form (spec §5 Import wallet): 'Please fill in all fields.',
+// 'Please enter exactly N words.'. Its field names are the form's.
+const resolver = requestResolver<ImportForm>(importWalletSchema, toRequest);
+
+/**
+ * Import Wallet: by seed, mnemonic (12/14/16/24 words) or private key. 'Wallet Already Exists' (a
+ * 400) is answered by its own dialog; secrets are dropped from the form when the modal closes.
+ */
+export function ImportWalletModal({
+  onClose,
+  onImported,
+  onAlreadyExists,
+}: {
+  onClose: () => void;
+  onImported: (wallet: WalletSummary) => void;
+  onAlreadyExists: () => void;
+}) {
+  const errorId = useId();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const [reveal, setReveal] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    watch,
+    reset,
+    clearErrors,
+    formState: { errors },
+  } = useForm<ImportForm>({ resolver, defaultValues: EMPTY });
+  const mode = watch('type');
+  const wordCount = Number(watch('wordCount'));
+  const typedWords = mnemonicWords(watch('mnemonic') ?? '').length;
+
+  const close = () => {
+    if (busy) return;
+    reset(EMPTY);
+    onClose();
+  };
+
+  const submit = handleSubmit(async (values) => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const wallet = await apiPost<WalletSummary>('/api/wallets/import', toRequest(values));
+      reset(EMPTY);
+      toast.success(`${wallet.wallet_name ?? 'Wallet'} imported`, { duration: WALLETS_NOTIFICATION_MS });
+      onImported(wallet);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400 && err.message === MESSAGES.alreadyExists) {
+        reset(EMPTY);
+        onAlreadyExists();
+        return;
+      }
+      // A 400 says what is wrong with what was typed (an invalid mnemonic, key or seed).
+      setFailure(
+        err instanceof ApiError && err.status === 400
+          ? serverMessage(err, MESSAGES.importFailed)
+          : MESSAGES.importFailed,
+      );
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  const secretType = reveal ? 'text' : 'password';
+  const revealButton = (
+    <button type="button" className="btn-secondary" onClick={() => setReveal((r) => !r)}>
+      {reveal ? 'Hide' : 'Show'}
+    </button>
+  );
+
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && close()}
+      dismissible={!busy}
+      title="Import Wallet"
+      description="Add a wallet you already have. Its key is stored encrypted on the server."
+    >
+      <form className="form" onSubmit={(e) => void submit(e)} noValidate>
+        <fieldset className="segmented" disabled={busy}>
+          <legend className="field-label">Import with</legend>
+          {MODES.map((m) => (
+            <label key={m.value} className="segment">
+              <input
+                type="radio"
+                value={m.value}
+                {...register('type', {
+                  onChange: () => {
+                    clearErrors();
+                    setFailure(undefined);
+                  },
+                })}
+              />
+              <span>{m.label}</span>
+            </label>
+          ))}
+        </fieldset>
+
+        {mode === 'seed' && (
+          <TextField
+            label="Seed"
+            type={secretType}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="s…"
+            invalid={Boolean(errors.seed)}
+            errorId={errorId}
+            addon={revealButton}
+            {...register('seed')}
+          />
+        )}
+        {mode === 'mnemonic' && (
+          <>
+            <SelectField
+              label="Number of words"
+              {...register('wordCount', { onChange: () => clearErrors() })}
+            >
+              {MNEMONIC_WORD_COUNTS.map((n) => (
+                <option key={n} value={n}>
+                  {n} words
+                </option>
+              ))}
+            </SelectField>
+            <TextAreaField
+              label="Mnemonic"
+              rows={3}
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              placeholder="Words separated by spaces"
+              hint={`${typedWords} of ${wordCount} words`}
+              invalid={Boolean(errors.mnemonic)}
+              errorId={errorId}
+              {...register('mnemonic')}
+            />
+          </>
+        )}
+        {mode === 'privateKey' && (
+          <TextField
+            label="Private key"
+            type={secretType}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="Hex, 64 or 66 characters"
+            invalid={Boolean(errors.privateKey)}
+            errorId={errorId}
+            addon={revealButton}
+            {...register('privateKey')}
+          />
+        )}
+        <TextField
+          label="Name (optional)"
+          autoComplete="off"
+          maxLength={50}
+          invalid={Boolean(errors.name)}
+          errorId={errorId}
+          {...register('name')}
+        />
+        <FormErrors
+          id={errorId}
+          messages={[
+            errors.seed?.message,
+            errors.mnemonic?.message,
+            errors.privateKey?.message,
+            errors.wordCount?.message,
+            errors.name?.message,
+            failure,
+          ]}
+        />
+        <ModalActions>
+          <button type="button" className="btn-secondary" onClick={close} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Importing…' : 'Import'}
+          </button>
+        </ModalActions>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,99 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import {
+  trustlinesResponseSchema,
+  walletBalanceSchema,
+  walletListResponseSchema,
+  xrplStatusSchema,
+  XRPL_STATUS_POLL_MS,
+  type AuthMethods,
+  type Trustline,
+  type WalletBalance,
+  type WalletSummary,
+} from '@ledgerpad/shared';
+import { apiGet, apiPost } from '../../lib/api';
+import { MESSAGES } from './messages';
+
+// Server state of the Wallets page. Wallet records (GET /api/wallets) work without the ledger;
+// balances need it. Keeping them apart lets the cards show even when the ledger is down.
+
+export const WALLETS_KEY = ['wallets'] as const;
+export const BALANCES_KEY = ['wallets', 'balances'] as const;
+const STATUS_KEY = ['xrpl-status'] as const;
+/** Balances refresh on their own now and then: payments can arrive from outside the app. */
+const BALANCES_REFRESH_MS = 30_000;
+
+interface Schema<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false };
+}
+
+/** A response of the wrong shape is the spec's 'Invalid API response', not a crash further down. */
+function parsed<T>(schema: Schema<T>, data: unknown): T {
+  const result = schema.safeParse(data);
+  if (!result.success) throw new Error(MESSAGES.invalidResponse);
+  return result.data;
+}
+
+export function useWalletList() {
+  return useQuery({
+    queryKey: WALLETS_KEY,
+    queryFn: async ({ signal }): Promise<WalletSummary[]> =>
+      parsed(walletListResponseSchema, await apiGet('/api/wallets', { signal })).wallets,
+  });
+}
+
+export function useWalletBalances(enabled: boolean) {
+  return useQuery({
+    queryKey: BALANCES_KEY,
+    queryFn: async ({ signal }): Promise<WalletBalance[]> =>
+      parsed(walletBalanceSchema.array(), await apiPost('/api/wallets/balances', {}, { signal })),
+    enabled,
+    refetchInterval: BALANCES_REFRESH_MS,
+    retry: 1,
+  });
+}
+
+/** Refetches the wallet list and every balance (after a create, import, transfer, fund, removal). */
+export function useRefreshWallets() {
+  const queryClient = useQueryClient();
+  return useCallback(() => queryClient.invalidateQueries({ queryKey: WALLETS_KEY }), [queryClient]);
+}
+
+/** Polled every second on this page (spec §4); a failed poll reads as disconnected. */
+export function useXrplStatus() {
+  return useQuery({
+    queryKey: STATUS_KEY,
+    queryFn: async ({ signal }) => {
+      try {
+        return parsed(xrplStatusSchema, await apiGet('/api/wallets/xrpl/status', { signal })).connected;
+      } catch (err) {
+        if ((err as Error).name === 'AbortError') throw err;
+        return false;
+      }
+    },
+    refetchInterval: XRPL_STATUS_POLL_MS,
+    retry: false,
+  });
+}
+
+/** demo.enabled is the embedded (stand-alone) ledger: the one with an RLUSD faucet. */
+export function useEmbeddedLedger(): boolean {
+  const { data } = useQuery({
+    queryKey: ['auth-methods'],
+    queryFn: () => apiGet<AuthMethods>('/api/auth/methods', { credentials: false }),
+    staleTime: Infinity,
+  });
+  return data?.demo.enabled === true;
+}
+
+/** A wallet's trust lines with their limits (the Set limit modal shows the current one). */
+export function useTrustlines(walletId: number | undefined) {
+  return useQuery({
+    queryKey: ['wallets', 'trustlines', walletId],
+    queryFn: async ({ signal }): Promise<Trustline[]> =>
+      parsed(trustlinesResponseSchema, await apiGet(`/api/wallets/${walletId}/trustlines`, { signal }))
+        .trustlines,
+    enabled: walletId !== undefined,
+    staleTime: 0,
+  });
+}

@@ -1,0 +1,124 @@
+import { useMutation } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import {
+  sameCurrency,
+  setTrustlineLimitSchema,
+  WALLETS_NOTIFICATION_MS,
+  type SetTrustlineLimitResponse,
+  type WalletToken,
+} from '@ledgerpad/shared';
+import { FormErrors, TextField } from '../../components/form-field';
+import { Modal, ModalActions } from '../../components/modal';
+import { apiPost } from '../../lib/api';
+import { serverMessage } from './errors';
+import { requestResolver } from './form-resolver';
+import { MESSAGES } from './messages';
+import { formatAmount, sanitizeAmountInput } from './money';
+import { useTrustlines } from './queries';
+import { tokenLabel } from './tokens';
+
+interface LimitForm {
+  limit: string;
+}
+
+/**
+ * Set limit: how much of a token the wallet accepts (a TrustSet). Empty is the spec's 'Please fill in
+ * all fields.'; a limit below the balance is refused by the server, which says what is held.
+ */
+export function SetLimitModal({
+  walletId,
+  token,
+  onClose,
+  onDone,
+}: {
+  walletId: number;
+  token: WalletToken;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const errorId = useId();
+  const lines = useTrustlines(walletId);
+  const line = lines.data?.find(
+    (l) => l.issuer === token.issuer && sameCurrency(l.currencyCode, token.currencyCode),
+  );
+  const request = (v: LimitForm) => ({
+    walletId,
+    issuer: token.issuer,
+    currency: token.currencyCode,
+    limit: v.limit,
+  });
+  const resolver = requestResolver<LimitForm>(setTrustlineLimitSchema, request);
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    formState: { errors },
+  } = useForm<LimitForm>({ resolver, defaultValues: { limit: '' } });
+
+  const save = useMutation({
+    mutationFn: (v: LimitForm) =>
+      apiPost<SetTrustlineLimitResponse>('/api/wallets/set-trustline-limit', request(v)),
+    onSuccess: (res) => {
+      toast.success(`${tokenLabel(token)} limit set to ${formatAmount(res.limit)}`, {
+        duration: WALLETS_NOTIFICATION_MS,
+      });
+      onDone();
+      onClose();
+    },
+  });
+
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && !save.isPending && onClose()}
+      dismissible={!save.isPending}
+      title={`Set ${tokenLabel(token)} limit`}
+      description="The most of this token the wallet will accept. Payments beyond it are refused."
+    >
+      <dl className="review-list compact">
+        <div>
+          <dt>Balance</dt>
+          <dd>{formatAmount(token.value)}</dd>
+        </div>
+        <div>
+          <dt>Current limit</dt>
+          <dd>{line ? formatAmount(line.limit) : lines.isPending ? '…' : '—'}</dd>
+        </div>
+      </dl>
+      <form className="form" onSubmit={(e) => void handleSubmit((v) => save.mutate(v))(e)} noValidate>
+        <TextField
+          label="New limit"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={line ? line.limit : '0'}
+          invalid={Boolean(errors.limit)}
+          errorId={errorId}
+          autoFocus
+          {...register('limit', {
+            onChange: (e: { target: HTMLInputElement }) => {
+              const clean = sanitizeAmountInput(e.target.value);
+              if (clean !== e.target.value) setValue('limit', clean);
+            },
+          })}
+        />
+        <FormErrors
+          id={errorId}
+          messages={[
+            errors.limit?.message,
+            save.isError ? serverMessage(save.error, MESSAGES.setLimitFailed) : undefined,
+          ]}
+        />
+        <ModalActions>
+          <button type="button" className="btn-secondary" onClick={onClose} disabled={save.isPending}>
+            Cancel
+          </button>
+          <button type="submit" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Set limit'}
+          </button>
+        </ModalActions>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,411 @@
+import { useMutation } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import {
+  TRANSFER_MEMO_MAX,
+  transferResponseSchema,
+  transferSchema,
+  type TransferRequest,
+  type TransferResponse,
+  type WalletBalance,
+  WALLETS_NOTIFICATION_MS,
+} from '@ledgerpad/shared';
+import { CopyButton } from '../../components/copy-button';
+import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
+import { Modal, ModalActions } from '../../components/modal';
+import { apiPost } from '../../lib/api';
+import { serverMessage } from './errors';
+import { requestResolver } from './form-resolver';
+import { MESSAGES } from './messages';
+import {
+  availableXrp,
+  compareDecimal,
+  formatAmount,
+  sanitizeAmountInput,
+  shortAddress,
+  xrpToDrops,
+} from './money';
+import { tokenKey, tokenLabel } from './tokens';
+
+const XRP = 'XRP';
+const DESTINATION_TAG_MESSAGE = 'Destination tag must be a whole number from 0 to 4294967295.';
+
+interface TransferForm {
+  recipient: string;
+  amount: string;
+  /** 'XRP' or `${currencyCode}|${issuer}` of a held token. */
+  token: string;
+  memo: string;
+  destinationTag: string;
+  /** Hidden from people; a bot fills it and the transfer is dropped (spec §5). */
+  honeypot: string;
+}
+
+interface Attempt {
+  /** Idempotency-Key: one per confirmed transfer, the same for a Try Again of it. */
+  key: string;
+  request: TransferRequest;
+  /** What the confirm step and the result show. */
+  amount: string;
+  unit: string;
+}
+
+type Step =
+  | { name: 'form' }
+  | { name: 'confirm'; attempt: Attempt }
+  | { name: 'success'; attempt: Attempt; result: TransferResponse }
+  | { name: 'error'; attempt: Attempt; message: string };
+
+/** A UUID where crypto.randomUUID is missing (it needs a secure context; plain-http LAN hosts lack it). */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/**
+ * Transfer (spec §4): form → confirm step → success (hash, delivered amount) or error with Try Again.
+ * The amount is checked against what is available (XRP: balance − reserve; a token: its balance)
+ * before anything is sent; the server checks again and its reason is shown if it refuses.
+ */
+export function TransferModal({
+  wallet,
+  ownWallets,
+  onClose,
+  onSettled,
+}: {
+  wallet: WalletBalance;
+  /** The user's other wallets, offered as recipients. */
+  ownWallets: Array<{ wallet_address: string; wallet_name: string | null }>;
+  onClose: () => void;
+  /** After a transfer answered (either way): balances may have changed. */
+  onSettled: () => void;
+}) {
+  const errorId = useId();
+  const [step, setStep] = useState<Step>({ name: 'form' });
+  const held = wallet.tokens.filter((t) => compareDecimal(t.value, '0') === 1);
+  const xrpAvailable = availableXrp(wallet.balance, wallet.ledgerReserve);
+
+  const tokenOf = (key: string) => held.find((t) => tokenKey(t) === key);
+  const availableOf = (key: string) => (key === XRP ? xrpAvailable : (tokenOf(key)?.value ?? '0'));
+  const unitOf = (key: string) => {
+    const t = tokenOf(key);
+    return t ? tokenLabel(t) : XRP;
+  };
+
+  const toRequest = (v: TransferForm): TransferRequest => {
+    const token = tokenOf(v.token);
+    return {
+      walletId: wallet.id,
+      recipient: v.recipient.trim(),
+      amount: v.amount.trim(),
+      token: token ? { currency: token.currencyCode, issuer: token.issuer } : null,
+      memo: v.memo ? v.memo : null,
+      destinationTag: v.destinationTag === '' ? undefined : Number(v.destinationTag),
+    };
+  };
+
+  // The server's schema first ('Please fill all fields', the address check), then what it can't
+  // know here: the available amount and the sending wallet itself.
+  const resolver = requestResolver<TransferForm>(transferSchema, toRequest, (values, errors) => {
+    const amount = values.amount.trim();
+    if (!errors.amount && amount) {
+      const isXrp = !tokenOf(values.token);
+      if (isXrp && xrpToDrops(amount) === undefined) {
+        errors.amount = { type: 'format', message: 'Enter an XRP amount with at most 6 decimals.' };
+      } else if (compareDecimal(amount, '0') !== 1) {
+        errors.amount = { type: 'min', message: 'Amount must be greater than zero.' };
+      } else if (compareDecimal(amount, availableOf(values.token)) === 1) {
+        errors.amount = { type: 'max', message: MESSAGES.exceedsAvailable };
+      }
+    }
+    if (!errors.recipient && values.recipient.trim() === wallet.wallet_address) {
+      errors.recipient = { type: 'self', message: 'You cannot send to the same wallet.' };
+    }
+    if (errors.destinationTag) errors.destinationTag = { type: 'range', message: DESTINATION_TAG_MESSAGE };
+  });
+
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    watch,
+    trigger,
+    formState: { errors, isSubmitted },
+  } = useForm<TransferForm>({
+    resolver,
+    defaultValues: { recipient: '', amount: '', token: XRP, memo: '', destinationTag: '', honeypot: '' },
+  });
+  const selected = watch('token');
+  const others = ownWallets.filter((w) => w.wallet_address !== wallet.wallet_address);
+
+  const send = useMutation({
+    mutationFn: async (attempt: Attempt) =>
+      transferResponseSchema.parse(
+        await apiPost('/api/wallets/transfer', attempt.request, {
+          headers: { 'Idempotency-Key': attempt.key },
+        }),
+      ),
+    onSuccess: (result, attempt) => setStep({ name: 'success', attempt, result }),
+    onError: (err, attempt) =>
+      setStep({ name: 'error', attempt, message: serverMessage(err, MESSAGES.transferFailed) }),
+    onSettled,
+  });
+  const sending = send.isPending;
+
+  const review = handleSubmit((values) => {
+    // A filled honeypot is a bot: nothing is sent, and it learns nothing.
+    if (values.honeypot) {
+      setStep({
+        name: 'error',
+        attempt: { key: '', request: toRequest(values), amount: '', unit: '' },
+        message: MESSAGES.transferFailed,
+      });
+      return;
+    }
+    setStep({
+      name: 'confirm',
+      attempt: {
+        key: newIdempotencyKey(),
+        request: toRequest(values),
+        amount: values.amount.trim(),
+        unit: unitOf(values.token),
+      },
+    });
+  });
+
+  const title =
+    step.name === 'success' ? 'Transfer sent' : step.name === 'error' ? 'Transfer failed' : 'Send';
+
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && !sending && onClose()}
+      dismissible={!sending}
+      title={title}
+      description={
+        step.name === 'form' ? (
+          <>
+            From <strong>{wallet.wallet_name ?? 'Wallet'}</strong>{' '}
+            <code title={wallet.wallet_address}>{shortAddress(wallet.wallet_address)}</code>
+          </>
+        ) : undefined
+      }
+      className="transfer-modal"
+    >
+      {step.name === 'form' && (
+        <form className="form" onSubmit={(e) => void review(e)} noValidate>
+          <TextField
+            label="Recipient address"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="r… or X…"
+            invalid={Boolean(errors.recipient)}
+            errorId={errorId}
+            {...register('recipient')}
+          />
+          {others.length > 0 && (
+            <div className="chips" aria-label="Send to one of your wallets">
+              {others.map((w) => (
+                <button
+                  key={w.wallet_address}
+                  type="button"
+                  className="chip"
+                  onClick={() => {
+                    setValue('recipient', w.wallet_address, { shouldDirty: true });
+                    if (isSubmitted) void trigger();
+                  }}
+                >
+                  {w.wallet_name ?? shortAddress(w.wallet_address)}
+                </button>
+              ))}
+            </div>
+          )}
+          <div className="field-pair">
+            <TextField
+              label="Amount"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="0.00"
+              invalid={Boolean(errors.amount)}
+              errorId={errorId}
+              hint={`Available: ${formatAmount(availableOf(selected))} ${unitOf(selected)}`}
+              {...register('amount', {
+                onChange: (e: { target: HTMLInputElement }) => {
+                  const clean = sanitizeAmountInput(e.target.value, tokenOf(selected) ? undefined : 6);
+                  if (clean !== e.target.value) setValue('amount', clean);
+                },
+              })}
+            />
+            <SelectField
+              label="Token"
+              {...register('token', { onChange: () => isSubmitted && void trigger('amount') })}
+            >
+              <option value={XRP}>XRP</option>
+              {held.map((t) => (
+                <option key={tokenKey(t)} value={tokenKey(t)}>
+                  {tokenLabel(t)}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+          <TextField
+            label="Destination tag (optional)"
+            inputMode="numeric"
+            autoComplete="off"
+            invalid={Boolean(errors.destinationTag)}
+            errorId={errorId}
+            {...register('destinationTag', {
+              onChange: (e: { target: HTMLInputElement }) => {
+                const digits = e.target.value.replace(/\D/g, '').slice(0, 10);
+                if (digits !== e.target.value) setValue('destinationTag', digits);
+              },
+            })}
+          />
+          <TextAreaField
+            label="Memo (optional)"
+            rows={2}
+            maxLength={TRANSFER_MEMO_MAX}
+            invalid={Boolean(errors.memo)}
+            errorId={errorId}
+            {...register('memo')}
+          />
+          {/* Off-screen, unlabelled for people, skipped by the keyboard: only bots fill it. */}
+          <div className="honeypot" aria-hidden="true">
+            <label>
+              Leave this empty
+              <input tabIndex={-1} autoComplete="off" {...register('honeypot')} />
+            </label>
+          </div>
+          <FormErrors
+            id={errorId}
+            messages={[
+              errors.recipient?.message,
+              errors.amount?.message,
+              errors.token?.message,
+              errors.destinationTag?.message,
+              errors.memo?.message,
+            ]}
+          />
+          <ModalActions>
+            <button type="button" className="btn-secondary" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit">Review</button>
+          </ModalActions>
+        </form>
+      )}
+
+      {step.name === 'confirm' && (
+        <div className="transfer-review">
+          <p className="muted">You are about to send</p>
+          <p className="review-amount">
+            {formatAmount(step.attempt.amount)} <span>{step.attempt.unit}</span>
+          </p>
+          <dl className="review-list">
+            <div>
+              <dt>From</dt>
+              <dd>
+                {wallet.wallet_name ?? 'Wallet'} <code>{wallet.wallet_address}</code>
+              </dd>
+            </div>
+            <div>
+              <dt>To</dt>
+              <dd>
+                <code>{step.attempt.request.recipient}</code>
+              </dd>
+            </div>
+            {step.attempt.request.destinationTag != null && (
+              <div>
+                <dt>Destination tag</dt>
+                <dd>{step.attempt.request.destinationTag}</dd>
+              </div>
+            )}
+            {step.attempt.request.memo && (
+              <div>
+                <dt>Memo</dt>
+                <dd className="memo">{step.attempt.request.memo}</dd>
+              </div>
+            )}
+          </dl>
+          <p className="muted small">
+            Ledger payments can&apos;t be reversed. A small network fee in XRP is added.
+          </p>
+          <ModalActions>
+            <button
+              type="button"
+              className="btn-secondary"
+              disabled={sending}
+              onClick={() => setStep({ name: 'form' })}
+            >
+              Back
+            </button>
+            <button type="button" disabled={sending} onClick={() => send.mutate(step.attempt)}>
+              {sending ? 'Sending…' : 'Confirm and send'}
+            </button>
+          </ModalActions>
+        </div>
+      )}
+
+      {step.name === 'success' && (
+        <div className="transfer-result" role="status">
+          <p className="result-icon success" aria-hidden="true">
+            ✓
+          </p>
+          <p className="review-amount">
+            {formatAmount(step.result.delivered_amount || step.attempt.amount)}{' '}
+            <span>{step.attempt.unit}</span>
+          </p>
+          <p className="muted">delivered to {shortAddress(step.attempt.request.recipient)}</p>
+          <div className="hash-row">
+            <span className="muted small">Transaction</span>
+            <code className="hash">{step.result.hash}</code>
+            <CopyButton
+              value={step.result.hash}
+              label="Copy transaction hash"
+              copiedMessage="Hash copied"
+              failedMessage="Failed to copy the hash."
+              duration={WALLETS_NOTIFICATION_MS}
+            />
+          </div>
+          <ModalActions>
+            <button type="button" onClick={onClose}>
+              Done
+            </button>
+          </ModalActions>
+        </div>
+      )}
+
+      {step.name === 'error' && (
+        <div className="transfer-result">
+          <p className="result-icon failure" aria-hidden="true">
+            !
+          </p>
+          <p role="alert" className="form-error">
+            {step.message}
+          </p>
+          <ModalActions>
+            <button type="button" className="btn-secondary" onClick={() => setStep({ name: 'form' })}>
+              Edit
+            </button>
+            {step.attempt.key && (
+              <button
+                type="button"
+                disabled={sending}
+                onClick={() => {
+                  setStep({ name: 'confirm', attempt: step.attempt });
+                  send.mutate(step.attempt);
+                }}
+              >
+                {sending ? 'Sending…' : 'Try Again'}
+              </button>
+            )}
+          </ModalActions>
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,237 @@
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { useId } from 'react';
+import { useNavigate } from 'react-router';
+import {
+  WALLET_STATUS,
+  WALLETS_NOTIFICATION_MS,
+  type WalletBalance,
+  type WalletSummary,
+  type WalletToken,
+} from '@ledgerpad/shared';
+import { CopyButton } from '../../components/copy-button';
+import { MESSAGES } from './messages';
+import { availableXrp, formatAmount, shortAddress } from './money';
+import { tokenKey, tokenLabel } from './tokens';
+import type { FaucetAsset, useFaucet } from './use-faucet';
+
+export interface WalletCardProps {
+  wallet: WalletSummary;
+  /** undefined while loading; null when balances could not be fetched. */
+  balance: WalletBalance | null | undefined;
+  faucet: ReturnType<typeof useFaucet>;
+  /** The embedded ledger has an RLUSD faucet too. */
+  rlusdFaucet: boolean;
+  onSend: () => void;
+  onRename: () => void;
+  onRemove: () => void;
+  onSetLimit: (token: WalletToken) => void;
+  onRemoveTrustline: (token: WalletToken) => void;
+}
+
+function MoreIcon() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
+      <circle cx="5" cy="12" r="2" fill="currentColor" />
+      <circle cx="12" cy="12" r="2" fill="currentColor" />
+      <circle cx="19" cy="12" r="2" fill="currentColor" />
+    </svg>
+  );
+}
+
+/** One wallet: name, address, XRP balance and reserve, status, its tokens and what can be done. */
+export function WalletCard({
+  wallet,
+  balance,
+  faucet,
+  rlusdFaucet,
+  onSend,
+  onRename,
+  onRemove,
+  onSetLimit,
+  onRemoveTrustline,
+}: WalletCardProps) {
+  const titleId = useId();
+  const navigate = useNavigate();
+  const name = wallet.wallet_name ?? 'Wallet';
+  const inactive = balance?.status === WALLET_STATUS.inactive;
+
+  const fundButton = (asset: FaucetAsset, label: string) => {
+    if (!faucet.available(asset)) return null;
+    const busy = faucet.busy(wallet.id, asset);
+    const wait = faucet.waitSeconds(wallet.id, asset);
+    return (
+      <button
+        type="button"
+        className="btn-secondary"
+        disabled={busy || wait > 0}
+        onClick={() => faucet.fund(wallet.id, asset)}
+        title={wait > 0 ? `Available again in ${wait} s` : undefined}
+      >
+        {busy ? 'Funding…' : label}
+      </button>
+    );
+  };
+
+  return (
+    <article className="wallet-card" aria-labelledby={titleId}>
+      <header className="wallet-card-header">
+        <div className="wallet-title">
+          <h2 id={titleId}>{name}</h2>
+          {inactive && (
+            <span
+              className="badge badge-inactive"
+              title="Not activated: the account is not on the ledger yet"
+            >
+              INACTIVE
+            </span>
+          )}
+        </div>
+        <DropdownMenu.Root modal={false}>
+          <DropdownMenu.Trigger className="icon-button" aria-label={`Actions for ${name}`}>
+            <MoreIcon />
+          </DropdownMenu.Trigger>
+          <DropdownMenu.Portal>
+            <DropdownMenu.Content className="dropdown" align="end" sideOffset={4}>
+              <DropdownMenu.Item className="dropdown-item" onSelect={onRename}>
+                Rename
+              </DropdownMenu.Item>
+              <DropdownMenu.Item className="dropdown-item danger" onSelect={onRemove}>
+                Remove wallet
+              </DropdownMenu.Item>
+            </DropdownMenu.Content>
+          </DropdownMenu.Portal>
+        </DropdownMenu.Root>
+      </header>
+
+      <div className="address-row">
+        <code className="address">{wallet.wallet_address}</code>
+        <CopyButton
+          value={wallet.wallet_address}
+          label="Copy address"
+          copiedMessage="Address copied"
+          failedMessage={MESSAGES.copyAddressFailed}
+          duration={WALLETS_NOTIFICATION_MS}
+        />
+      </div>
+
+      {balance === undefined ? (
+        <div className="wallet-balance-block" aria-busy="true" aria-label="Loading balance">
+          <div className="skeleton-line skeleton-amount" />
+          <div className="skeleton-line skeleton-short" />
+        </div>
+      ) : balance === null ? (
+        <p className="muted wallet-balance-block">Balance unavailable right now.</p>
+      ) : (
+        <div className="wallet-balance-block">
+          <p className="wallet-balance" data-testid="wallet-balance">
+            {formatAmount(balance.balance)} <span className="unit">XRP</span>
+          </p>
+          {inactive ? (
+            <p className="muted small">Not activated yet: the wallet activates when it receives XRP.</p>
+          ) : (
+            <p className="muted small wallet-meta">
+              <span>Reserve {formatAmount(balance.ledgerReserve)} XRP</span>
+              <span>Available {formatAmount(availableXrp(balance.balance, balance.ledgerReserve))} XRP</span>
+            </p>
+          )}
+        </div>
+      )}
+
+      <div className="wallet-actions">
+        <button type="button" onClick={onSend} disabled={!balance || inactive}>
+          Send
+        </button>
+        {fundButton('xrp', 'Fund with test XRP')}
+        {rlusdFaucet && fundButton('rlusd', 'Fund with test RLUSD')}
+      </div>
+
+      {balance && balance.tokens.length > 0 && (
+        <section className="token-section" aria-label={`Tokens of ${name}`}>
+          <h3 className="section-label">Tokens and trust lines</h3>
+          <ul className="token-list">
+            {balance.tokens.map((token) => (
+              <TokenRow
+                key={tokenKey(token)}
+                token={token}
+                onOpen={
+                  token.lpName
+                    ? undefined
+                    : () =>
+                        void navigate('/swap', {
+                          state: {
+                            walletAddress: wallet.wallet_address,
+                            issuerAddress: token.issuer,
+                            tokenCode: token.currencyCode,
+                          },
+                        })
+                }
+                onSetLimit={() => onSetLimit(token)}
+                onRemove={() => onRemoveTrustline(token)}
+              />
+            ))}
+          </ul>
+        </section>
+      )}
+    </article>
+  );
+}
+
+function TokenRow({
+  token,
+  onOpen,
+  onSetLimit,
+  onRemove,
+}: {
+  token: WalletToken;
+  /** Non-LP tokens open the swap page for this wallet and token. */
+  onOpen?: () => void;
+  onSetLimit: () => void;
+  onRemove: () => void;
+}) {
+  const label = tokenLabel(token);
+  const body = (
+    <>
+      <span className="token-name">
+        <strong>{label}</strong>
+        <span className="muted small" title={token.realIssuer}>
+          {shortAddress(token.realIssuer)}
+        </span>
+      </span>
+      <span className="token-value">{formatAmount(token.value)}</span>
+    </>
+  );
+  return (
+    <li className="token-row">
+      {onOpen ? (
+        <button
+          type="button"
+          className="token-main"
+          onClick={onOpen}
+          aria-label={`${label}: ${formatAmount(token.value)}. Trade on Swap`}
+        >
+          {body}
+          <span className="token-go" aria-hidden="true">
+            ›
+          </span>
+        </button>
+      ) : (
+        <div className="token-main static">{body}</div>
+      )}
+      <DropdownMenu.Root modal={false}>
+        <DropdownMenu.Trigger className="icon-button small" aria-label={`Trust line actions for ${label}`}>
+          <MoreIcon />
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className="dropdown" align="end" sideOffset={4}>
+            <DropdownMenu.Item className="dropdown-item" onSelect={onSetLimit}>
+              Set limit
+            </DropdownMenu.Item>
+            <DropdownMenu.Item className="dropdown-item danger" onSelect={onRemove}>
+              Remove trust line
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+    </li>
+  );
+}

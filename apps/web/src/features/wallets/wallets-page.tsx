@@ -1,0 +1,310 @@
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import {
+  createdWalletSchema,
+  WALLETS_NOTIFICATION_MS,
+  type CreatedWallet,
+  type WalletBalance,
+  type WalletToken,
+} from '@ledgerpad/shared';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Modal, ModalActions } from '../../components/modal';
+import { apiDelete, apiPost } from '../../lib/api';
+import { serverMessage } from './errors';
+import { ImportWalletModal } from './import-wallet-modal';
+import { MESSAGES } from './messages';
+import { formatAmount, sumXrp } from './money';
+import { useEmbeddedLedger, useRefreshWallets, useWalletBalances, useWalletList } from './queries';
+import { RenameWalletModal } from './rename-wallet-modal';
+import { SeedModal } from './seed-modal';
+import { SetLimitModal } from './set-limit-modal';
+import { tokenLabel } from './tokens';
+import { TransferModal } from './transfer-modal';
+import { useFaucet } from './use-faucet';
+import { WalletCard } from './wallet-card';
+import { XrplStatus } from './xrpl-status';
+
+/** Toasts `message` once per failed refetch of a query that already has data. */
+function useRefreshFailureToast(
+  query: { isError: boolean; data: unknown; errorUpdatedAt: number },
+  message: string,
+) {
+  const shown = useRef(0);
+  const { isError, data, errorUpdatedAt } = query;
+  useEffect(() => {
+    if (isError && data !== undefined && errorUpdatedAt !== shown.current) {
+      shown.current = errorUpdatedAt;
+      toast.error(message, { id: message, duration: WALLETS_NOTIFICATION_MS });
+    }
+  }, [isError, data, errorUpdatedAt, message]);
+}
+
+type Open =
+  | { kind: 'import' }
+  | { kind: 'exists' }
+  | { kind: 'transfer'; walletId: number }
+  | { kind: 'rename'; walletId: number }
+  | { kind: 'remove'; walletId: number }
+  | { kind: 'set-limit'; walletId: number; token: WalletToken }
+  | { kind: 'remove-trustline'; walletId: number; token: WalletToken };
+
+/**
+ * /wallets (spec §2): total balance, Create Wallet, Import Wallet, a card per wallet, and the
+ * transfer, import, remove, set-limit and remove-trustline modals.
+ */
+export function WalletsPage() {
+  const list = useWalletList();
+  const balances = useWalletBalances(list.isSuccess && list.data.length > 0);
+  const refresh = useRefreshWallets();
+  const embedded = useEmbeddedLedger();
+  const faucet = useFaucet(() => void refresh());
+  const [open, setOpen] = useState<Open | null>(null);
+  const close = () => setOpen(null);
+
+  // The new wallet's seed: only here, only until its modal closes (never in a query cache).
+  const [created, setCreated] = useState<CreatedWallet | null>(null);
+  const [creating, setCreating] = useState(false);
+  const create = async () => {
+    setCreating(true);
+    try {
+      const wallet = createdWalletSchema.parse(await apiPost('/api/wallets', {}));
+      setCreated(wallet);
+      void refresh();
+    } catch (err) {
+      toast.error(serverMessage(err, MESSAGES.createFailed), { duration: WALLETS_NOTIFICATION_MS });
+    } finally {
+      setCreating(false);
+    }
+  };
+
+  // A refresh that fails after data was shown says so in a toast; the page keeps the last values.
+  useRefreshFailureToast(list, MESSAGES.fetchWalletsFailed);
+  useRefreshFailureToast(balances, MESSAGES.fetchBalancesFailed);
+
+  const wallets = list.data ?? [];
+  const byId = new Map<number, WalletBalance>((balances.data ?? []).map((b) => [b.id, b]));
+  const balanceOf = (id: number): WalletBalance | null | undefined =>
+    byId.get(id) ?? (balances.isError || (balances.isSuccess && !balances.isFetching) ? null : undefined);
+  const walletOf = (id: number) => wallets.find((w) => w.id === id);
+  const balanceFor = (id: number) => byId.get(id);
+
+  const removeWallet = useMutation({
+    mutationFn: (id: number) => apiDelete<{ success: boolean }>(`/api/wallets/${id}`),
+    onSuccess: () => {
+      toast.success('Wallet removed', { duration: WALLETS_NOTIFICATION_MS });
+      close();
+    },
+    onSettled: () => void refresh(),
+  });
+  const removeTrustline = useMutation({
+    mutationFn: (v: { walletId: number; token: WalletToken }) =>
+      apiPost('/api/wallets/remove-trustline', {
+        walletId: v.walletId,
+        issuer: v.token.issuer,
+        currency: v.token.currencyCode,
+      }),
+    onSuccess: (_res, v) => {
+      toast.success(`${tokenLabel(v.token)} trust line removed`, { duration: WALLETS_NOTIFICATION_MS });
+      close();
+    },
+    onSettled: () => void refresh(),
+  });
+
+  const openDialog = (next: Open) => {
+    removeWallet.reset();
+    removeTrustline.reset();
+    setOpen(next);
+  };
+
+  // The sum of the listed wallets' balances, exact (drops as bigint), once every one is known.
+  const known = wallets.every((w) => byId.has(w.id));
+  const total = list.data && known ? sumXrp(wallets.map((w) => byId.get(w.id)!.balance)) : null;
+  const totalLoading = list.isPending || (!known && (balances.isPending || balances.isFetching));
+
+  return (
+    <div className="wallets-page">
+      <div className="page-title-row">
+        <h1>Wallets</h1>
+        <XrplStatus />
+      </div>
+
+      <section className="panel wallets-summary" aria-labelledby="total-label">
+        <div>
+          <p id="total-label" className="section-label">
+            Total balance
+          </p>
+          {totalLoading ? (
+            <div className="skeleton-line skeleton-total" aria-label="Loading total balance" />
+          ) : (
+            <p className="total-balance" data-testid="total-balance">
+              {total !== null ? formatAmount(total) : '—'} <span className="unit">XRP</span>
+            </p>
+          )}
+          <p className="muted small">
+            {wallets.length === 1 ? '1 wallet' : `${wallets.length} wallets`}
+            {balances.isError && !balances.data && (
+              <>
+                {' · '}
+                <span className="error-inline">{MESSAGES.fetchBalancesFailed}</span>{' '}
+                <button type="button" className="link-button" onClick={() => void balances.refetch()}>
+                  Retry
+                </button>
+              </>
+            )}
+          </p>
+        </div>
+        <div className="summary-actions">
+          <button type="button" onClick={() => void create()} disabled={creating}>
+            {creating ? 'Creating…' : 'Create Wallet'}
+          </button>
+          <button type="button" className="btn-secondary" onClick={() => openDialog({ kind: 'import' })}>
+            Import Wallet
+          </button>
+        </div>
+      </section>
+
+      {list.isPending ? (
+        <div className="wallet-grid" aria-busy="true" aria-label="Loading wallets">
+          {[0, 1].map((i) => (
+            <div key={i} className="wallet-card skeleton">
+              <div className="skeleton-line skeleton-title" />
+              <div className="skeleton-line" />
+              <div className="skeleton-line skeleton-amount" />
+              <div className="skeleton-line skeleton-short" />
+            </div>
+          ))}
+        </div>
+      ) : !list.data ? (
+        <div className="panel empty-state" role="alert">
+          <p>{MESSAGES.fetchWalletsFailed}</p>
+          <button type="button" onClick={() => void list.refetch()}>
+            Retry
+          </button>
+        </div>
+      ) : wallets.length === 0 ? (
+        <div className="panel empty-state">
+          <p className="empty-title">{MESSAGES.empty}</p>
+          <p className="muted">
+            A new wallet gets its own address and seed. On the test ledger you can fund it with test XRP right
+            away.
+          </p>
+        </div>
+      ) : (
+        <div className="wallet-grid">
+          {wallets.map((w) => (
+            <WalletCard
+              key={w.id}
+              wallet={w}
+              balance={balanceOf(w.id)}
+              faucet={faucet}
+              rlusdFaucet={embedded}
+              onSend={() => openDialog({ kind: 'transfer', walletId: w.id })}
+              onRename={() => openDialog({ kind: 'rename', walletId: w.id })}
+              onRemove={() => openDialog({ kind: 'remove', walletId: w.id })}
+              onSetLimit={(token) => openDialog({ kind: 'set-limit', walletId: w.id, token })}
+              onRemoveTrustline={(token) => openDialog({ kind: 'remove-trustline', walletId: w.id, token })}
+            />
+          ))}
+        </div>
+      )}
+
+      {created && <SeedModal wallet={created} onClose={() => setCreated(null)} />}
+
+      {open?.kind === 'import' && (
+        <ImportWalletModal
+          onClose={close}
+          onImported={() => {
+            close();
+            void refresh();
+          }}
+          onAlreadyExists={() => setOpen({ kind: 'exists' })}
+        />
+      )}
+
+      {open?.kind === 'exists' && (
+        <Modal
+          open
+          onOpenChange={(o) => !o && close()}
+          role="alertdialog"
+          title={MESSAGES.alreadyExists}
+          description="This wallet is already in your list."
+        >
+          <ModalActions>
+            <button type="button" onClick={close}>
+              OK
+            </button>
+          </ModalActions>
+        </Modal>
+      )}
+
+      {open?.kind === 'transfer' && balanceFor(open.walletId) && (
+        <TransferModal
+          wallet={balanceFor(open.walletId)!}
+          ownWallets={wallets}
+          onClose={close}
+          onSettled={() => void refresh()}
+        />
+      )}
+
+      {open?.kind === 'rename' && walletOf(open.walletId) && (
+        <RenameWalletModal
+          wallet={walletOf(open.walletId)!}
+          onClose={close}
+          onRenamed={() => void refresh()}
+        />
+      )}
+
+      {open?.kind === 'remove' && (
+        <ConfirmDialog
+          open
+          onOpenChange={(o) => !o && close()}
+          title={`Remove ${walletOf(open.walletId)?.wallet_name ?? 'wallet'}?`}
+          confirmLabel="Remove wallet"
+          busyLabel="Removing…"
+          busy={removeWallet.isPending}
+          error={removeWallet.isError ? serverMessage(removeWallet.error, MESSAGES.removeFailed) : undefined}
+          danger
+          onConfirm={() => removeWallet.mutate(open.walletId)}
+        >
+          <p>
+            It leaves your wallet lists. Its funds stay on the ledger, and importing its seed again brings it
+            back.
+          </p>
+        </ConfirmDialog>
+      )}
+
+      {open?.kind === 'set-limit' && (
+        <SetLimitModal
+          walletId={open.walletId}
+          token={open.token}
+          onClose={close}
+          onDone={() => void refresh()}
+        />
+      )}
+
+      {open?.kind === 'remove-trustline' && (
+        <ConfirmDialog
+          open
+          onOpenChange={(o) => !o && close()}
+          title={`Remove the ${tokenLabel(open.token)} trust line?`}
+          confirmLabel="Remove trust line"
+          busyLabel="Removing…"
+          busy={removeTrustline.isPending}
+          error={
+            removeTrustline.isError
+              ? serverMessage(removeTrustline.error, MESSAGES.removeTrustlineFailed)
+              : undefined
+          }
+          danger
+          onConfirm={() => removeTrustline.mutate({ walletId: open.walletId, token: open.token })}
+        >
+          <p>
+            The wallet stops accepting {tokenLabel(open.token)} and its reserve is released. Only an empty
+            trust line can be removed.
+          </p>
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import { isValidClassicAddress, isValidXAddress, xAddressToClassicAddress } from 'ripple-address-codec';
+import { z } from 'zod';
+
+// Validation at the edge, written once: every route and form builds its fields from these, so an
+// address, an id or a piece of text is checked the same way everywhere, before anything runs.
+
+export const EDGE_MESSAGES = {
+  address: (field: string) => `${field} must be a valid XRPL address`,
+  xAddressNetwork: (field: string, network: 'mainnet' | 'test') =>
+    `${field} is an X-address for ${network === 'mainnet' ? 'a test network' : 'mainnet'}; use an address of this network (${network === 'mainnet' ? 'mainnet' : 'test network'})`,
+  id: (field: string) => `${field} must be a positive whole number`,
+  controlChars: (field: string) => `${field} must not contain control characters`,
+  idempotencyKey: 'Idempotency-Key must be 8-128 letters, digits or . _ : -',
+} as const;
+
+/**
+ * A classic address (r…) whose base58check checksum is valid. The regex alone lets typos through,
+ * and the ledger then answers with an error the user can't read.
+ */
+export const classicAddressSchema = (field = 'address') =>
+  z
+    .string({ message: EDGE_MESSAGES.address(field) })
+    .trim()
+    .refine((v) => v.length <= 64 && isValidClassicAddress(v), EDGE_MESSAGES.address(field));
+
+/** A payment destination: a classic address or an X-address (which carries a tag and a network flag). */
+export const destinationAddressSchema = (field = 'address') =>
+  z
+    .string({ message: EDGE_MESSAGES.address(field) })
+    .trim()
+    .refine(
+      (v) => v.length <= 64 && (isValidClassicAddress(v) || isValidXAddress(v)),
+      EDGE_MESSAGES.address(field),
+    );
+
+export interface ResolvedDestination {
+  address: string;
+  /** The tag an X-address carries, if any. */
+  tag?: number;
+}
+
+/**
+ * Resolves a destination for the network the server runs on. X-addresses carry a test/main flag;
+ * one made for the other network is refused (it would send mainnet money to a testnet habit).
+ * Returns an error message instead of throwing so each side maps it to its own error type.
+ */
+export function resolveDestination(
+  value: string,
+  network: 'standalone' | 'testnet' | 'mainnet',
+  field = 'address',
+): ResolvedDestination | { error: string } {
+  if (isValidClassicAddress(value)) return { address: value };
+  if (!isValidXAddress(value)) return { error: EDGE_MESSAGES.address(field) };
+  const decoded = xAddressToClassicAddress(value);
+  const wantsTest = network !== 'mainnet';
+  if (decoded.test !== wantsTest) {
+    return { error: EDGE_MESSAGES.xAddressNetwork(field, network === 'mainnet' ? 'mainnet' : 'test') };
+  }
+  return decoded.tag === false
+    ? { address: decoded.classicAddress }
+    : { address: decoded.classicAddress, tag: decoded.tag };
+}
+
+/** Ids are positive decimal integers: `0x6`, `6e0`, `+6`, `6.0` or ` 6` are not id 6. */
+const ID_TEXT = /^[1-9][0-9]{0,15}$/;
+
+export function parseId(value: unknown): number | undefined {
+  if (typeof value === 'number') {
+    return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  }
+  if (typeof value === 'string' && ID_TEXT.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/** An id from JSON (a number) or a path/query (strict decimal text). */
+export const idSchema = (field = 'id') =>
+  z.unknown().transform((v, ctx) => {
+    const id = parseId(v);
+    if (id === undefined) {
+      ctx.addIssue({ code: 'custom', message: EDGE_MESSAGES.id(field) });
+      return z.NEVER;
+    }
+    return id;
+  });
+
+// C0 controls and DEL. Single-line text refuses all of them; multi-line text keeps \t \n \r.
+// Matching control characters is the point of these two expressions.
+/* eslint-disable no-control-regex */
+const SINGLE_LINE_CONTROL = /[\u0000-\u001F\u007F]/;
+const MULTI_LINE_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+/* eslint-enable no-control-regex */
+
+/** Single-line text (names, labels): trimmed, at most `max`, no control characters (NUL included). */
+export const lineText = (field: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${field} must be at most ${max} characters`)
+    .refine((v) => !SINGLE_LINE_CONTROL.test(v), EDGE_MESSAGES.controlChars(field));
+
+/** Multi-line text (descriptions, memos): line breaks and tabs allowed, other control characters not. */
+export const multiLineText = (field: string, max: number) =>
+  z
+    .string()
+    .max(max, `${field} must be at most ${max} characters`)
+    .refine((v) => !MULTI_LINE_CONTROL.test(v), EDGE_MESSAGES.controlChars(field));
+
+export const hasControlChars = (v: string): boolean => SINGLE_LINE_CONTROL.test(v);
+
+/** `Idempotency-Key` header: present means it must be well formed (a typo must not disable it). */
+export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,128}$/;
