@@ -28,6 +28,12 @@ export function useBrowser(): E2eFixture {
   beforeEach(async () => {
     context = await browser.newContext();
     page = await context.newPage();
+    // Failed API calls and page errors go to the log, so a failure in CI can be read afterwards.
+    page.on('response', (r) => {
+      if (r.status() >= 400 && new URL(r.url()).pathname.startsWith('/api/'))
+        console.error(`[e2e] ${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}`);
+    });
+    page.on('pageerror', (err) => console.error(`[e2e] page error: ${err.message}`));
   });
   afterEach(async (ctx) => {
     await screenshotOnFailure(page, ctx.task.name, ctx.task.result?.state === 'fail');

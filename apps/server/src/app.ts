@@ -12,7 +12,10 @@ import { AppError } from './lib/errors';
 import { loadOrCreateSecret } from './lib/secret-file';
 import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
+import { configRoutes } from './modules/config/routes';
 import { healthRoutes } from './modules/health/routes';
+import { TokenRegistry } from './modules/tokens';
+import { tokenRoutes } from './modules/tokens/routes';
 import { userRoutes } from './modules/users/routes';
 import { registerUploads, type LogoPublisher } from './modules/uploads/routes';
 import { registerWallets } from './modules/wallets/routes';
@@ -120,6 +123,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   adminRoutes(app);
 
   // Feature modules register here (one line each), with what they use of the platform and of each other.
+  const tokens = new TokenRegistry(db);
+  configRoutes(app, platform);
+  tokenRoutes(app, { tokens });
   await registerWallets(app, platform);
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });
 

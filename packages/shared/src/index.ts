@@ -4,5 +4,6 @@ export * from './schemas/auth';
 export * from './schemas/common';
 export * from './schemas/deploy';
 export * from './schemas/socket';
+export * from './schemas/tokens';
 export * from './schemas/uploads';
 export * from './schemas/wallets';

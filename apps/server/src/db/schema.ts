@@ -21,3 +21,6 @@ export * from '../platform/custody-schema';
 export * from '../modules/wallets/schema';
 export * from '../ledger/schema';
 export * from '../platform/jobs/schema';
+
+// Listed tokens (issue 11).
+export * from '../modules/tokens/schema';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../modules/users/schema';
 
 /**
@@ -23,6 +23,11 @@ export const wallets = pgTable(
     dataKeyWrapped: text('data_key_wrapped').notNull(),
     dataKeyNonce: text('data_key_nonce').notNull(),
     keyId: text('key_id').notNull(),
+    /**
+     * The deploy job that created it (roles 'deploy_issuer' / 'deploy_hot' while staged): recorded
+     * before any XRP moves, so a failed deploy leaves its wallets for the admin refund tool.
+     */
+    jobId: uuid('job_id'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -33,5 +38,7 @@ export const wallets = pgTable(
       .on(t.role)
       .where(sql`${t.userId} is null and ${t.archivedAt} is null`),
     index('wallets_address_idx').on(t.address),
+    // One wallet per role per deploy job: a step that runs again finds the wallet it made.
+    uniqueIndex('wallets_job_role_uq').on(t.jobId, t.role).where(sql`${t.jobId} is not null`),
   ],
 );

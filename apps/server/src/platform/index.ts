@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { SocketServerMessage } from '@ledgerpad/shared';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { generateMasterKey, Keyring } from '../keys/envelope';
@@ -7,6 +8,9 @@ import { isXrplConnection, type LedgerConnection, type XrplConnection } from '..
 import { SubmissionService } from '../ledger/submission-service';
 import { createMemoryBus, type EventBus } from '../realtime/event-bus';
 import { createPostgresBus } from '../realtime/pg-event-bus';
+import { userTopic } from '../realtime/topics';
+import { JobRunner, toJobStatus } from './jobs';
+import { PlatformSettings } from './settings';
 import {
   bootstrapSettings,
   bootstrapStandalone,
@@ -36,6 +40,10 @@ export interface Platform {
   submissions?: SubmissionService;
   accounts: PlatformAccounts;
   bus: EventBus;
+  /** Persisted background jobs; modules register their handlers before the app is ready. */
+  jobs: JobRunner;
+  /** Platform configuration (fees, reserves) with its defaults. */
+  settings: PlatformSettings;
   /** Starts the owned background work (submission tracking, account bootstrap). */
   start(): Promise<void>;
   /** Stops it and waits for it to drain. */
@@ -103,8 +111,20 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
     return bootstrap;
   };
 
+  const jobs = new JobRunner({ database, log: log.child({ component: 'jobs' }) });
+  // The owner's sockets may be on another instance: job changes go through the bus.
+  jobs.onChange((job) => {
+    if (job.userId === null) return;
+    const frame: SocketServerMessage = { event: 'jobUpdated', data: { jobId: job.id, ...toJobStatus(job) } };
+    bus.publish(userTopic(job.userId), frame).catch((err: unknown) =>
+      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'job update not published'),
+    );
+  });
+
   let unwatch: Array<() => void> = [];
   return {
+    jobs,
+    settings: new PlatformSettings(db),
     config,
     database,
     ledger: deps.ledger,
@@ -131,8 +151,11 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
       } else {
         await ensurePublicPlatformWallets(db, keyring);
       }
+      jobs.start();
     },
     async stop() {
+      // Jobs first: a running step finishes (or is handed back) while the ledger is still there.
+      await jobs.stop({ timeoutMs: 20_000 });
       for (const u of unwatch) u();
       unwatch = [];
       await submissions?.stop();

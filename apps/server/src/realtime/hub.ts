@@ -1,22 +1,17 @@
 import type { WebSocket } from 'ws';
 import {
   SOCKET_MAX_SUBSCRIPTIONS,
-  isHexCurrency,
   socketClientMessageSchema,
   socketSubscriptionSchema,
-  tickerToCurrency,
   type NewTrade,
   type OrderUpdated,
   type SocketServerMessage,
 } from '@ledgerpad/shared';
 import type { EventBus } from './event-bus';
 
-/** A token's trades, keyed by its 40-hex (or 3-letter) currency code and issuer. */
-export function tradeTopic(currency: string, issuer: string): string {
-  const code = isHexCurrency(currency) ? currency.toUpperCase() : tickerToCurrency(currency);
-  return `trades:${code}:${issuer}`;
-}
-export const userTopic = (userId: number): string => `user:${userId}`;
+import { tradeTopic, userTopic } from './topics';
+
+export { tradeTopic, userTopic };
 
 export interface HubOptions {
   bus: EventBus;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { JobStatusView } from './tokens';
 import { classicAddressSchema } from './common';
 
 // The live socket's messages: JSON `{ event, data }` both ways (spec 000 §7, 001 §7). The spec's
@@ -45,6 +46,8 @@ export type SocketServerMessage =
   | { event: 'orderUpdated'; data: OrderUpdated }
   | { event: 'subscribed' | 'unsubscribed'; data: SocketSubscription }
   | { event: 'ready'; data: { userId: number | null } }
+  /** A job of the signed-in user changed (deploy progress): the job-status view plus its id. */
+  | { event: 'jobUpdated'; data: JobStatusView & { jobId: string } }
   | { event: 'error'; data: { code: string; message: string } };
 
 /** Per-socket subscription cap: a browser tab watches a handful of tokens, not thousands. */

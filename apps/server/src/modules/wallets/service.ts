@@ -95,7 +95,7 @@ export class WalletService {
     return this.db
       .select()
       .from(wallets)
-      .where(and(eq(wallets.userId, userId), isNull(wallets.archivedAt)))
+      .where(and(eq(wallets.userId, userId), eq(wallets.role, 'user'), isNull(wallets.archivedAt)))
       .orderBy(asc(wallets.id));
   }
 
@@ -104,13 +104,23 @@ export class WalletService {
     const [row] = await this.db
       .select()
       .from(wallets)
-      .where(and(eq(wallets.id, walletId), eq(wallets.userId, userId), isNull(wallets.archivedAt)));
+      .where(
+        and(
+          eq(wallets.id, walletId),
+          eq(wallets.userId, userId),
+          eq(wallets.role, 'user'),
+          isNull(wallets.archivedAt),
+        ),
+      );
     if (!row) throw notFound(WALLET_MESSAGES.notFound);
     return row;
   }
 
   private async defaultName(userId: number, db: Db = this.db): Promise<string> {
-    const all = await db.select({ id: wallets.id }).from(wallets).where(eq(wallets.userId, userId));
+    const all = await db
+      .select({ id: wallets.id })
+      .from(wallets)
+      .where(and(eq(wallets.userId, userId), eq(wallets.role, 'user')));
     return `Wallet ${all.length + 1}`;
   }
 
@@ -124,7 +134,7 @@ export class WalletService {
       const [live] = await tx
         .select({ n: count() })
         .from(wallets)
-        .where(and(eq(wallets.userId, userId), isNull(wallets.archivedAt)));
+        .where(and(eq(wallets.userId, userId), eq(wallets.role, 'user'), isNull(wallets.archivedAt)));
       if ((live?.n ?? 0) >= MAX_WALLETS_PER_USER) {
         throw new AppError('BAD_REQUEST', WALLET_MESSAGES.tooManyWallets, { limit: MAX_WALLETS_PER_USER });
       }

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { and, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database, Db } from '../../db/client';
+import type { JobStatusView } from '@ledgerpad/shared';
 import { jobs, type JobRow, type JobStatus, type JobStep } from './schema';
 
 // The persisted job runner: long work (deploys, graduations, claims) as a row in `jobs`, claimed by
@@ -36,15 +37,11 @@ export interface Job<P = unknown, R = unknown> {
   finishedAt: Date | null;
 }
 
-/** What `GET /api/job-status/{jobId}` answers. */
-export interface JobStatusView {
-  status: JobStatus;
-  error: string | null;
-  result: unknown;
-  steps: Array<{ name: string; status: JobStep['status']; txHash: string | null }>;
-}
+/** What `GET /api/job-status/{jobId}` answers (the shape the web client reads). */
+export type { JobStatusView };
 
 export function toJobStatus(job: Job): JobStatusView {
+  // The database's status values are exactly the shared view's.
   return {
     status: job.status,
     error: job.error,

@@ -1,0 +1,101 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { TokenView } from '@ledgerpad/shared';
+import type { Db } from '../../db/client';
+import { tokens } from './schema';
+
+export type TokenRow = typeof tokens.$inferSelect;
+export type NewToken = typeof tokens.$inferInsert;
+
+const NO_LINK = (v: string | null): string => (v && v !== 'N/A' ? v : '');
+
+export function toTokenView(row: TokenRow): TokenView {
+  return {
+    id: row.id,
+    name: row.name,
+    ticker: row.ticker,
+    currency: row.currency,
+    issuer_address: row.issuerAddress,
+    supply: row.supply,
+    description: row.description,
+    liquidity_pair: row.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP',
+    local_image_path: row.logoUrl ? (row.logoUrl.split('/').pop() ?? null) : null,
+    logoUrl: row.logoUrl,
+    telegramFileId: row.telegramFileId,
+    twitterLink: row.twitterLink,
+    telegramLink: row.telegramLink,
+    websiteLink: row.websiteLink,
+    links: { Twitter: NO_LINK(row.twitterLink), Telegram: NO_LINK(row.telegramLink), Website: NO_LINK(row.websiteLink) },
+    launch_type: row.source === 'deploy' ? 'amm' : 'listing',
+    is_bonding_curve: false,
+    bonding_active: false,
+    has_graduated_to_amm: row.source === 'deploy',
+    is_new: row.isNew,
+    is_blackholed: row.isBlackholed,
+    require_auth: row.requireAuth,
+    is_market_listed: row.isMarketListed,
+    is_active: row.isActive,
+    total_reward: row.totalReward,
+    reward_currency: row.rewardCurrency,
+    total_claimed: row.totalClaimed,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** The tokens module's interface to the others (deploy writes, listing writes, dashboard reads). */
+export class TokenRegistry {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts a token; returns undefined when (issuer, currency) or the deploy job is already listed. */
+  async insert(token: NewToken, db: Db = this.db): Promise<TokenRow | undefined> {
+    const [row] = await db.insert(tokens).values(token).onConflictDoNothing().returning();
+    return row;
+  }
+
+  async byId(id: number): Promise<TokenRow | undefined> {
+    const [row] = await this.db.select().from(tokens).where(eq(tokens.id, id));
+    return row;
+  }
+
+  async byDeployJob(jobId: string): Promise<TokenRow | undefined> {
+    const [row] = await this.db.select().from(tokens).where(eq(tokens.deployJobId, jobId));
+    return row;
+  }
+
+  /** The listed token of an issuer (the first listed when it issues several). */
+  async byIssuer(issuerAddress: string, currency?: string): Promise<TokenRow | undefined> {
+    const where = currency
+      ? and(eq(tokens.issuerAddress, issuerAddress), eq(tokens.currency, currency))
+      : eq(tokens.issuerAddress, issuerAddress);
+    const [row] = await this.db.select().from(tokens).where(where).orderBy(tokens.id).limit(1);
+    return row;
+  }
+
+  /** Tokens this user deployed here (the dashboard's list), newest first. */
+  async deployedBy(userId: number): Promise<TokenRow[]> {
+    return this.db.select().from(tokens).where(eq(tokens.deployerUserId, userId)).orderBy(desc(tokens.id));
+  }
+
+  async hasDeployed(userId: number): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: tokens.id })
+      .from(tokens)
+      .where(eq(tokens.deployerUserId, userId))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  /** Active tokens for the public list, newest first. */
+  async listActive(limit: number): Promise<TokenRow[]> {
+    return this.db
+      .select()
+      .from(tokens)
+      .where(and(eq(tokens.isActive, true), eq(tokens.isMarketListed, true)))
+      .orderBy(desc(tokens.listedAt), desc(tokens.id))
+      .limit(limit);
+  }
+
+  async update(id: number, patch: Partial<NewToken>): Promise<TokenRow | undefined> {
+    const [row] = await this.db.update(tokens).set(patch).where(eq(tokens.id, id)).returning();
+    return row;
+  }
+}

@@ -1,0 +1,63 @@
+import { DEFAULT_AIRDROP_RESERVE_XRP, TOKEN_CREATION_FEE_XRP } from '@ledgerpad/shared';
+import Decimal from 'decimal.js';
+import type { Db } from '../db/client';
+import { platformSettings } from '../db/schema';
+
+// Platform configuration (spec 001 §3 "Platform config keys"): rows of platform_settings override
+// these defaults; admins edit the rows (admin issue). Values are decimal strings of XRP.
+
+export const SETTING_DEFAULTS = {
+  /** The deploy service fee (the terms' 15 XRP token creation fee). */
+  service_fee: TOKEN_CREATION_FEE_XRP,
+  /** Where the service fee goes; empty = the platform fee wallet. */
+  service_fee_destination: '',
+  /**
+   * XRP sent to a new issuer: the 1 XRP account reserve and 0.1 XRP for its own transaction fees
+   * (about 8,000 of them at 12 drops); a blackholed issuer's XRP is locked forever, so no more.
+   */
+  issuer_reserve: '1.1',
+  /**
+   * XRP sent to a new hot wallet besides the XRP liquidity: 1 XRP account reserve, 0.2 for its token
+   * line, 0.2 for the LP-token line, 0.2 burned by AMMCreate, fees; what remains stays its own.
+   */
+  hot_wallet_reserve: '2',
+  airdrop_fee_xrp: DEFAULT_AIRDROP_RESERVE_XRP,
+} as const;
+
+export type SettingKey = keyof typeof SETTING_DEFAULTS;
+export type Settings = Record<SettingKey, string>;
+
+/** Transaction fees a deploy may burn from the paying wallet (its own ~5 transactions), in XRP. */
+export const DEPLOY_NETWORK_FEE_ALLOWANCE_XRP = '0.001';
+
+const XRP_KEYS: SettingKey[] = ['service_fee', 'issuer_reserve', 'hot_wallet_reserve', 'airdrop_fee_xrp'];
+
+export class PlatformSettings {
+  constructor(private readonly db: Db) {}
+
+  async all(): Promise<Settings> {
+    const rows = await this.db.select().from(platformSettings);
+    const out: Settings = { ...SETTING_DEFAULTS };
+    for (const row of rows) {
+      if (!(row.key in SETTING_DEFAULTS)) continue;
+      const key = row.key as SettingKey;
+      // A malformed stored amount falls back to the default instead of breaking every deploy.
+      if (XRP_KEYS.includes(key)) {
+        try {
+          if (new Decimal(row.value).isNeg()) continue;
+        } catch {
+          continue;
+        }
+      }
+      out[key] = row.value;
+    }
+    return out;
+  }
+
+  async set(key: SettingKey, value: string): Promise<void> {
+    await this.db
+      .insert(platformSettings)
+      .values({ key, value })
+      .onConflictDoUpdate({ target: platformSettings.key, set: { value, updatedAt: new Date() } });
+  }
+}

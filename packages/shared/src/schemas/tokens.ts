@@ -1,0 +1,149 @@
+import Decimal from 'decimal.js';
+import { OWNER_USER_ID, RLUSD_PAIR_HOT_WALLET_RESERVE_XRP } from '../constants';
+import type { LiquidityPair } from './deploy';
+
+// Tokens as the API returns them (spec 000 §3 "Token", spec 001 §3 "Token (deploy/dashboard)"),
+// the fee configuration of GET /api/config/fees, the deploy's cost rule shared by the preview and
+// the server, and the job-status shape the progress modal reads.
+
+export interface TokenLinks {
+  Twitter: string;
+  Telegram: string;
+  Website: string;
+}
+
+export interface TokenView {
+  id: number;
+  name: string;
+  ticker: string;
+  /** The ledger's currency code (3 characters or 40 hex). */
+  currency: string;
+  issuer_address: string;
+  supply: string;
+  description: string;
+  liquidity_pair: LiquidityPair;
+  /** Last segment of the logo's served URL (spec 000: "the image file name"). */
+  local_image_path: string | null;
+  logoUrl: string | null;
+  telegramFileId: string | null;
+  twitterLink: string | null;
+  telegramLink: string | null;
+  websiteLink: string | null;
+  links: TokenLinks;
+  launch_type: 'amm' | 'listing';
+  is_bonding_curve: boolean;
+  bonding_active: boolean;
+  has_graduated_to_amm: boolean;
+  is_new: boolean;
+  is_blackholed: boolean;
+  require_auth: boolean;
+  is_market_listed: boolean;
+  is_active: boolean;
+  total_reward: string;
+  reward_currency: string;
+  total_claimed: string;
+  created_at: string;
+}
+
+export const TOKEN_MESSAGES = {
+  notFoundForIssuer: 'No tokens found for this issuer.',
+  alreadyListed: 'Token Already Listed',
+} as const;
+
+/** GET /api/config/fees. XRP amounts are decimal strings of XRP. */
+export interface FeesConfig {
+  service_fee: string;
+  issuer_reserve: string;
+  hot_wallet_reserve: string;
+  airdrop_fee_xrp: string;
+  /** The ledger's owner reserve (a trust line the deploy opens in the paying wallet costs one). */
+  owner_reserve: string;
+  /** Transaction fees the deploy's own transactions may burn from the paying wallet, in XRP. */
+  network_fee_allowance: string;
+}
+
+export interface DeployCostInput {
+  liquidityPairType: LiquidityPair;
+  liquidityAmount: string;
+  devAllocation: string;
+}
+
+export interface DeployCost {
+  /** XRP the paying wallet must have available (balance minus its reserve). */
+  xrp: string;
+  /** RLUSD it must hold (RLUSD pair only, else '0'). */
+  rlusd: string;
+  serviceFee: string;
+  issuerReserve: string;
+  hotWalletReserve: string;
+  /** XRP liquidity (XRP pair only). */
+  liquidityXrp: string;
+  /** Reserve of the trust lines the deploy opens in the paying wallet, and network fees. */
+  extras: string;
+}
+
+/**
+ * Spec 001 §5: available XRP ≥ liquidity (XRP pair) + service fee (none for user id 1) + issuer
+ * reserve + hot wallet reserve (2 for RLUSD pairs); RLUSD ≥ liquidity for RLUSD pairs. Beyond the
+ * spec's formula it counts what the ledger would otherwise refuse halfway: the owner reserve of the
+ * dev-allocation trust line opened in the paying wallet, and the network fees it pays.
+ */
+export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: number): DeployCost {
+  const rlusdPair = form.liquidityPairType === 'RLUSD';
+  const serviceFee = userId === OWNER_USER_ID ? new Decimal(0) : new Decimal(fees.service_fee);
+  const issuerReserve = new Decimal(fees.issuer_reserve);
+  const hotWalletReserve = new Decimal(rlusdPair ? RLUSD_PAIR_HOT_WALLET_RESERVE_XRP : fees.hot_wallet_reserve);
+  const liquidityXrp = rlusdPair ? new Decimal(0) : new Decimal(form.liquidityAmount);
+  const devLine = new Decimal(form.devAllocation || '0').gt(0) ? new Decimal(fees.owner_reserve) : new Decimal(0);
+  const extras = devLine.plus(fees.network_fee_allowance);
+  const xrp = liquidityXrp.plus(serviceFee).plus(issuerReserve).plus(hotWalletReserve).plus(extras);
+  return {
+    xrp: xrp.toFixed(),
+    rlusd: rlusdPair ? new Decimal(form.liquidityAmount).toFixed() : '0',
+    serviceFee: serviceFee.toFixed(),
+    issuerReserve: issuerReserve.toFixed(),
+    hotWalletReserve: hotWalletReserve.toFixed(),
+    liquidityXrp: liquidityXrp.toFixed(),
+    extras: extras.toFixed(),
+  };
+}
+
+/** GET /api/job-status/{jobId} (and the socket's jobUpdated frame, with jobId). */
+export interface JobStatusView<R = unknown> {
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  error: string | null;
+  result: R | null;
+  steps: Array<{ name: string; status: 'pending' | 'running' | 'done' | 'failed'; txHash: string | null }>;
+}
+
+export interface DeployResult {
+  success: true;
+  token_id: number;
+  issuer_address: string;
+  hot_wallet_address: string;
+  currency: string;
+  ticker: string;
+  amm_account: string | null;
+}
+
+/** The deploy job's steps in order, with the label the progress modal shows for each. */
+export const DEPLOY_STEP_LABELS: Record<string, string> = {
+  'create-wallets': 'Create issuer and hot wallets',
+  'fund-issuer': 'Fund the issuer wallet',
+  'fund-hot-wallet': 'Fund the hot wallet',
+  'issuer-default-ripple': 'Enable rippling on the issuer',
+  'issuer-require-auth': 'Require authorization on the issuer',
+  'hot-trust-line': 'Hot wallet trust line',
+  'rlusd-trust-line': 'Hot wallet RLUSD trust line',
+  'dev-trust-line': 'Your wallet trust line',
+  'authorize-hot-line': 'Authorize the hot wallet trust line',
+  'authorize-dev-line': 'Authorize your trust line',
+  'issue-supply': 'Issue the supply to the hot wallet',
+  'dev-allocation': 'Dev allocation to your wallet',
+  'send-rlusd': 'Send RLUSD liquidity to the hot wallet',
+  'create-amm': 'Create the AMM pool',
+  'service-fee': 'Service fee',
+  'blackhole-regular-key': 'Blackhole: set the regular key',
+  'blackhole-disable-master': 'Blackhole: disable the master key',
+  'list-token': 'List the token',
+};
