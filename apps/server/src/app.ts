@@ -14,6 +14,7 @@ import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
 import { configRoutes } from './modules/config/routes';
 import { healthRoutes } from './modules/health/routes';
+import { registerListing } from './modules/listing/routes';
 import { TokenRegistry } from './modules/tokens';
 import { tokenRoutes } from './modules/tokens/routes';
 import { userRoutes } from './modules/users/routes';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const tokens = new TokenRegistry(db);
   configRoutes(app, platform);
   tokenRoutes(app, { tokens });
+  registerListing(app, { tokens, platform });
   await registerWallets(app, platform);
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });
 

@@ -3,6 +3,7 @@ export * from './currency';
 export * from './schemas/auth';
 export * from './schemas/common';
 export * from './schemas/deploy';
+export * from './schemas/listing';
 export * from './schemas/socket';
 export * from './schemas/tokens';
 export * from './schemas/uploads';

@@ -35,9 +35,14 @@ export function stripHtml(value: string): string {
   return value.replace(/<[^>]*>/g, '');
 }
 
-const text = () => z.string().transform((v) => stripHtml(v).trim());
+/** A text input as the forms send it: HTML tags stripped, then trimmed. */
+export const cleanText = () => z.string().transform((v) => stripHtml(v).trim());
+const text = cleanText;
 
 const NAME = /^[A-Za-z0-9 ]+$/;
+/** 2–30 letters, digits and spaces (the deploy and listing forms' name rule). */
+export const isTokenName = (v: string): boolean =>
+  v.length >= TOKEN_NAME_MIN && v.length <= TOKEN_NAME_MAX && NAME.test(v);
 const TICKER = /^[A-Za-z0-9?!@#$%^&*]+$/;
 
 /** A positive decimal written as text (or a JSON number, converted to text, never used as a float). */
@@ -67,14 +72,27 @@ const optionalLink = (ok: (url: URL) => boolean, message: string) =>
 const hostIs = (url: URL, hosts: string[]) =>
   url.protocol === 'https:' && hosts.includes(url.hostname.toLowerCase()) && url.pathname.length > 1;
 
+/**
+ * The Twitter, Telegram and Website links of the token forms (deploy and listing, spec 001 §5):
+ * optional, 'N/A' or empty means none.
+ */
+export const tokenLinkFields = {
+  twitterLink: optionalLink(
+    (u) => hostIs(u, ['x.com', 'twitter.com', 'www.x.com', 'www.twitter.com']),
+    DEPLOY_MESSAGES.twitter,
+  ),
+  telegramLink: optionalLink((u) => hostIs(u, ['t.me']), DEPLOY_MESSAGES.telegram),
+  websiteLink: optionalLink(
+    (u) => u.protocol === 'https:' || u.protocol === 'http:',
+    DEPLOY_MESSAGES.website,
+  ),
+};
+
 export const LIQUIDITY_PAIRS = ['XRP', 'RLUSD'] as const;
 export type LiquidityPair = (typeof LIQUIDITY_PAIRS)[number];
 
 export const deployFormSchema = z.object({
-  name: text().refine(
-    (v) => v.length >= TOKEN_NAME_MIN && v.length <= TOKEN_NAME_MAX && NAME.test(v),
-    DEPLOY_MESSAGES.name,
-  ),
+  name: text().refine(isTokenName, DEPLOY_MESSAGES.name),
   ticker: text()
     .refine((v) => v.length >= TICKER_MIN && v.length <= TICKER_MAX && TICKER.test(v), DEPLOY_MESSAGES.ticker)
     .refine((v) => v.toUpperCase() !== 'XRP', DEPLOY_MESSAGES.tickerXrp),
@@ -92,15 +110,7 @@ export const deployFormSchema = z.object({
     (v) => new Decimal(v).mul(100).isInteger(),
     DEPLOY_MESSAGES.ammFee,
   ),
-  twitterLink: optionalLink(
-    (u) => hostIs(u, ['x.com', 'twitter.com', 'www.x.com', 'www.twitter.com']),
-    DEPLOY_MESSAGES.twitter,
-  ),
-  telegramLink: optionalLink((u) => hostIs(u, ['t.me']), DEPLOY_MESSAGES.telegram),
-  websiteLink: optionalLink(
-    (u) => u.protocol === 'https:' || u.protocol === 'http:',
-    DEPLOY_MESSAGES.website,
-  ),
+  ...tokenLinkFields,
   logoUrl: z.string().min(1, DEPLOY_MESSAGES.logo).max(512),
   telegramFileId: z.string().max(256).nullable().optional(),
   blackholeIssuer: z.boolean().default(true),

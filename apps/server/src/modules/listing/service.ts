@@ -1,0 +1,233 @@
+import { access } from 'node:fs/promises';
+import Decimal from 'decimal.js';
+import { RippledError, type Client } from 'xrpl';
+import {
+  currencyToTicker,
+  LISTING_MESSAGES,
+  tickerToCurrency,
+  type IssuedToken,
+  type ListTokenRequest,
+} from '@ledgerpad/shared';
+import { AppError } from '../../lib/errors';
+import { LEDGER_UNAVAILABLE_MESSAGE, toLedgerAppError } from '../../ledger/errors';
+import type { Platform } from '../../platform';
+import type { TokenRegistry, TokenRow } from '../tokens';
+import { storedImageFile } from '../uploads';
+
+// Listing an existing token: what an issuer issues and what its account says about it are read from
+// the ledger (gateway_balances, account_info) every time; the form only names it and describes it.
+
+/** lsfDisableMaster: the master key can no longer sign. */
+const LSF_DISABLE_MASTER = 0x00100000;
+/** lsfRequireAuth: holders need the issuer's authorization. */
+const LSF_REQUIRE_AUTH = 0x00040000;
+
+/**
+ * Regular keys nobody holds the secret of (XRPL's well-known "black hole" addresses): ACCOUNT_ONE,
+ * ACCOUNT_ZERO, the name-reservation address and the NaN address.
+ */
+export const BLACKHOLE_KEYS: ReadonlySet<string> = new Set([
+  'rrrrrrrrrrrrrrrrrrrrBZbvji',
+  'rrrrrrrrrrrrrrrrrrrrrhoLvTp',
+  'rrrrrrrrrrrrrrrrrNAMEtxvNvQ',
+  'rrrrrrrrrrrrrrrrrrrn5RM1rHd',
+]);
+
+/** A currency code as its 160 bits in hex: 40-hex codes as they are, 3-character ones in the standard layout. */
+export function currencyHex(code: string): string {
+  if (code.length === 40) return code.toUpperCase();
+  let ascii = '';
+  for (const ch of code) ascii += ch.charCodeAt(0).toString(16).padStart(2, '0');
+  return ('0'.repeat(24) + ascii + '0'.repeat(10)).toUpperCase();
+}
+
+export interface IssuerState {
+  blackholed: boolean;
+  requireAuth: boolean;
+}
+
+export interface ListingDeps {
+  tokens: TokenRegistry;
+  platform: Platform;
+}
+
+const ledgerErrorName = (err: unknown) =>
+  err instanceof RippledError ? (err.data as { error?: string } | undefined)?.error : undefined;
+
+export class ListingService {
+  constructor(private readonly deps: ListingDeps) {}
+
+  private client(): Client {
+    const client = this.deps.platform.connection?.client;
+    if (!client) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+    return client;
+  }
+
+  /** Runs a ledger read; an unknown account is a 404 the user can act on, never a 502. */
+  private async read<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+    try {
+      return await fn(this.client());
+    } catch (err) {
+      if (ledgerErrorName(err) === 'actNotFound')
+        throw new AppError('NOT_FOUND', LISTING_MESSAGES.accountNotFound);
+      throw toLedgerAppError(err);
+    }
+  }
+
+  /** The currencies `account` issues with the amount outstanding (gateway_balances, validated ledger). */
+  async issuedTokens(account: string): Promise<IssuedToken[]> {
+    const result = await this.read(
+      async (client) =>
+        (
+          await client.request({
+            command: 'gateway_balances',
+            account,
+            ledger_index: 'validated',
+          })
+        ).result,
+    );
+    const outstanding = new Map<string, Decimal>();
+    const add = (currency: string, value: string) =>
+      outstanding.set(currency, (outstanding.get(currency) ?? new Decimal(0)).plus(value));
+    for (const [currency, value] of Object.entries(result.obligations ?? {})) add(currency, value);
+    // Frozen lines are still owed: rippled reports them apart from the obligations.
+    const frozen = (
+      result as { frozen_balances?: Record<string, Array<{ currency: string; value: string }>> }
+    ).frozen_balances;
+    for (const lines of Object.values(frozen ?? {})) {
+      for (const line of lines) add(line.currency, line.value);
+    }
+    return [...outstanding]
+      .filter(([, value]) => value.gt(0))
+      .map(([currency, value]) => ({
+        currency,
+        ascii: currencyToTicker(currency),
+        hex: currencyHex(currency),
+        value: value.toFixed(),
+      }))
+      .sort((a, b) => a.ascii.localeCompare(b.ascii));
+  }
+
+  /** Blackholed: master key disabled, no signer list, and a regular key nobody can sign with (or none). */
+  async issuerState(account: string): Promise<IssuerState> {
+    const result = await this.read(
+      async (client) =>
+        (
+          await client.request({
+            command: 'account_info',
+            account,
+            ledger_index: 'validated',
+            signer_lists: true,
+          })
+        ).result,
+    );
+    const root = result.account_data;
+    const flags = Number(root.Flags ?? 0) >>> 0;
+    const signerLists =
+      (result as { signer_lists?: unknown[] }).signer_lists ??
+      (root as { signer_lists?: unknown[] }).signer_lists ??
+      [];
+    const regularKey = root.RegularKey;
+    const blackholed =
+      (flags & LSF_DISABLE_MASTER) !== 0 &&
+      signerLists.length === 0 &&
+      (regularKey === undefined || BLACKHOLE_KEYS.has(regularKey));
+    return { blackholed, requireAuth: (flags & LSF_REQUIRE_AUTH) !== 0 };
+  }
+
+  /** The ledger code the request names (currency, token_hex or ticker), if any. */
+  private requestedCurrency(body: ListTokenRequest): string | undefined {
+    if (body.currency) return body.currency;
+    if (body.token_hex) return body.token_hex;
+    if (!body.ticker) return undefined;
+    try {
+      return tickerToCurrency(body.ticker);
+    } catch {
+      throw new AppError('VALIDATION', LISTING_MESSAGES.currency, {
+        fields: [{ path: 'ticker', message: LISTING_MESSAGES.currency }],
+      });
+    }
+  }
+
+  private async assertNotListed(issuer: string, currency: string): Promise<void> {
+    if (await this.deps.tokens.byIssuer(issuer, currency)) {
+      throw new AppError('CONFLICT', LISTING_MESSAGES.alreadyListed);
+    }
+  }
+
+  private async assertStoredLogo(url: string): Promise<void> {
+    const file = storedImageFile(this.deps.platform.config.dataDir, url);
+    const exists = file
+      ? await access(file).then(
+          () => true,
+          () => false,
+        )
+      : false;
+    if (!exists) {
+      throw new AppError('VALIDATION', LISTING_MESSAGES.logoUrl, {
+        fields: [{ path: 'logoUrl', message: LISTING_MESSAGES.logoUrl }],
+      });
+    }
+  }
+
+  /**
+   * Lists (issuer, currency) for `userId`. Supply and blackhole status come from the ledger; the
+   * admin-only flags are applied only for admins.
+   */
+  async list(userId: number, admin: boolean, body: ListTokenRequest): Promise<TokenRow> {
+    const issuer = body.issuer_address;
+    const requested = this.requestedCurrency(body);
+    // Cheap refusal first: a listed token needs no ledger read to say so.
+    if (requested) await this.assertNotListed(issuer, requested);
+
+    const issued = await this.issuedTokens(issuer);
+    if (issued.length === 0) throw new AppError('BAD_REQUEST', LISTING_MESSAGES.issuesNothing);
+    let token: IssuedToken | undefined;
+    if (requested) {
+      token = issued.find((t) => t.currency === requested || t.hex === currencyHex(requested));
+      if (!token) throw new AppError('BAD_REQUEST', LISTING_MESSAGES.currencyNotIssued);
+    } else if (issued.length === 1) {
+      token = issued[0]!;
+    } else {
+      throw new AppError('BAD_REQUEST', LISTING_MESSAGES.pickCurrency);
+    }
+    if (!requested) await this.assertNotListed(issuer, token.currency);
+    if (body.logoUrl) await this.assertStoredLogo(body.logoUrl);
+
+    const state = await this.issuerState(issuer);
+    const link = (v: string | undefined) => (v && v !== 'N/A' ? v : null);
+    const adminFlags = admin
+      ? {
+          isNew: body.is_new,
+          isMarketListed: body.is_market_listed,
+          isMarketReady: body.is_market_ready,
+          isActive: body.is_active,
+        }
+      : {};
+    const row = await this.deps.tokens.insert({
+      name: body.name,
+      ticker: currencyToTicker(token.currency),
+      currency: token.currency,
+      issuerAddress: issuer,
+      supply: token.value,
+      description: body.description,
+      logoUrl: body.logoUrl || null,
+      telegramFileId: body.telegramFileId ?? null,
+      twitterLink: link(body.twitterLink),
+      telegramLink: link(body.telegramLink),
+      websiteLink: link(body.websiteLink),
+      isBlackholed: state.blackholed,
+      requireAuth: state.requireAuth,
+      source: 'listing',
+      listedByUserId: userId,
+      createdAt: body.created_at
+        ? new Date(body.created_at.length === 10 ? `${body.created_at}T00:00:00Z` : body.created_at)
+        : new Date(),
+      // undefined keeps the table's default.
+      ...Object.fromEntries(Object.entries(adminFlags).filter(([, v]) => v !== undefined)),
+    });
+    // Two listings of one token at once: the unique index keeps the first.
+    if (!row) throw new AppError('CONFLICT', LISTING_MESSAGES.alreadyListed);
+    return row;
+  }
+}

@@ -1,0 +1,89 @@
+import type { Client, SubmittableTransaction } from 'xrpl';
+import { Wallet } from 'xrpl';
+import { tickerToCurrency } from '@ledgerpad/shared';
+import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+
+// A real token issuer on the embedded ledger, made with xrpl.js the way any ledger user would:
+// funded from the stand-alone genesis account, DefaultRipple set, holders' trust lines, amounts
+// issued, and (optionally) blackholed. Test fixture only: the app itself never signs like this.
+
+const ASF_DEFAULT_RIPPLE = 8;
+const ASF_DISABLE_MASTER = 4;
+export const ACCOUNT_ONE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
+
+const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
+
+async function submit(client: Client, wallet: Wallet, tx: SubmittableTransaction): Promise<void> {
+  const res = await client.submitAndWait(tx, { wallet, autofill: true });
+  const result = (res.result.meta as { TransactionResult?: string } | undefined)?.TransactionResult;
+  if (result !== 'tesSUCCESS') throw new Error(`${tx.TransactionType} failed: ${result}`);
+}
+
+/** A new account funded with `xrp` XRP from genesis (calls are serialized: genesis has one sequence). */
+export async function fundedAccount(client: Client, xrp = 100): Promise<Wallet> {
+  const wallet = Wallet.generate();
+  await submit(client, genesis, {
+    TransactionType: 'Payment',
+    Account: genesis.address,
+    Destination: wallet.address,
+    Amount: String(xrp * 1_000_000),
+  });
+  return wallet;
+}
+
+export interface IssueOptions {
+  /** Ticker as people write it; longer than 3 characters becomes the 40-hex code. */
+  ticker: string;
+  /** Amounts issued, one holder each (decimal strings). */
+  amounts: string[];
+  blackhole?: boolean;
+  /** Reuse an issuer (a second currency of the same account). */
+  issuer?: Wallet;
+}
+
+/** Issues `ticker` to one new holder per amount; returns the issuer and the ledger currency code. */
+export async function issueToken(
+  client: Client,
+  opts: IssueOptions,
+): Promise<{ issuer: Wallet; currency: string }> {
+  const currency = tickerToCurrency(opts.ticker);
+  let issuer = opts.issuer;
+  if (!issuer) {
+    issuer = await fundedAccount(client);
+    await submit(client, issuer, {
+      TransactionType: 'AccountSet',
+      Account: issuer.address,
+      SetFlag: ASF_DEFAULT_RIPPLE,
+    });
+  }
+  for (const value of opts.amounts) {
+    const holder = await fundedAccount(client, 20);
+    await submit(client, holder, {
+      TransactionType: 'TrustSet',
+      Account: holder.address,
+      LimitAmount: { currency, issuer: issuer.address, value: '1000000000' },
+    });
+    await submit(client, issuer, {
+      TransactionType: 'Payment',
+      Account: issuer.address,
+      Destination: holder.address,
+      Amount: { currency, issuer: issuer.address, value },
+    });
+  }
+  if (opts.blackhole) await blackhole(client, issuer);
+  return { issuer, currency };
+}
+
+/** SetRegularKey to ACCOUNT_ONE, then disable the master key: nobody can sign for it again. */
+export async function blackhole(client: Client, issuer: Wallet): Promise<void> {
+  await submit(client, issuer, {
+    TransactionType: 'SetRegularKey',
+    Account: issuer.address,
+    RegularKey: ACCOUNT_ONE,
+  });
+  await submit(client, issuer, {
+    TransactionType: 'AccountSet',
+    Account: issuer.address,
+    SetFlag: ASF_DISABLE_MASTER,
+  });
+}

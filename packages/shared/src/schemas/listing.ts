@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { LISTING_DESCRIPTION_MAX } from '../constants';
+import { classicAddressSchema, multiLineText } from './common';
+import { cleanText, isTokenName, tokenLinkFields } from './deploy';
+import { TOKEN_MESSAGES, type TokenView } from './tokens';
+import { IMAGE_URL_PREFIX, LOGO_URL_PREFIX, STORED_IMAGE_NAME } from './uploads';
+
+// Listing an existing token by its issuer address (spec 001 §2 "List token", §5 "Token listing",
+// §7 POST /api/gateway-balances and POST /api/admin/tokens/add, §8 "Listing"). One form schema for
+// the web form and the route; the route's request adds what the page fetched from the ledger.
+// Supply and blackhole status are read from the ledger by the server, never taken from the form.
+
+export const LISTING_MESSAGES = {
+  name: 'Name must be 2-30 characters and only letters, numbers, spaces.',
+  description: `Description must be less than ${LISTING_DESCRIPTION_MAX} characters.`,
+  formErrors: 'Please fix the form errors.',
+  fetchFailed: 'Could not fetch token details from XRPL.',
+  databaseFailed: 'Something went wrong while checking the database.',
+  listFailed: 'Failed to list token.',
+  alreadyListed: TOKEN_MESSAGES.alreadyListed,
+  // Ours (the spec has no text for these); each says what to do.
+  logoUrl: 'The logo must be an image uploaded here. Please upload it again.',
+  createdAt: 'Created date must be a valid date, not in the future.',
+  currency: 'Currency must be a 3-character code or 40 hexadecimal characters.',
+  accountNotFound: 'This address was not found on the XRP Ledger. Check the issuer address.',
+  issuesNothing: 'This address does not issue any token.',
+  currencyNotIssued: 'This issuer does not issue that currency.',
+  pickCurrency: 'This issuer issues several tokens. Please choose one.',
+} as const;
+
+/** A logo URL our upload route produced (`/cdn/logos/<sha256>.ext` or `/images/<sha256>.ext`). */
+export function isServedLogoUrl(url: string): boolean {
+  return [LOGO_URL_PREFIX, IMAGE_URL_PREFIX].some(
+    (prefix) => url.startsWith(prefix) && STORED_IMAGE_NAME.test(url.slice(prefix.length)),
+  );
+}
+
+/** A ledger currency code: 3 characters (not XRP) or 40 hex digits (upper-cased). */
+const CURRENCY_CODE = /^(?:[A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}|[0-9A-Fa-f]{40})$/;
+export const currencyCodeSchema = z
+  .string({ message: LISTING_MESSAGES.currency })
+  .trim()
+  .refine((v) => CURRENCY_CODE.test(v) && v.toUpperCase() !== 'XRP', LISTING_MESSAGES.currency)
+  .transform((v) => (v.length === 40 ? v.toUpperCase() : v));
+
+/** 'YYYY-MM-DD' (the date input) or a full ISO timestamp; not in the future. */
+const createdAtSchema = z
+  .string({ message: LISTING_MESSAGES.createdAt })
+  .trim()
+  .refine((v) => {
+    if (v === '') return true;
+    if (!/^\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:\d{2})?)?$/.test(v)) return false;
+    const t = Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v);
+    // A day of slack: the user's calendar day may be ahead of UTC.
+    return Number.isFinite(t) && t <= Date.now() + 24 * 3600_000;
+  }, LISTING_MESSAGES.createdAt)
+  .optional();
+
+/** The form's own fields (spec §5 "Token listing"), as typed. */
+export const listingFormSchema = z.object({
+  name: cleanText().refine(isTokenName, LISTING_MESSAGES.name),
+  description: cleanText()
+    .pipe(multiLineText('description', 100_000))
+    .refine((v) => v.length <= LISTING_DESCRIPTION_MAX, LISTING_MESSAGES.description),
+  ...tokenLinkFields,
+  /** The served URL from POST /api/upload (purpose 'listing'); optional. */
+  logoUrl: z
+    .string()
+    .trim()
+    .max(512, LISTING_MESSAGES.logoUrl)
+    .refine((v) => v === '' || isServedLogoUrl(v), LISTING_MESSAGES.logoUrl)
+    .optional(),
+  telegramFileId: z.string().max(256).nullable().optional(),
+  created_at: createdAtSchema,
+});
+export type ListingForm = z.output<typeof listingFormSchema>;
+export type ListingFormInput = z.input<typeof listingFormSchema>;
+
+/** Fields only an admin may set; anybody else's values are ignored. */
+export const LISTING_ADMIN_FIELDS = ['is_new', 'is_market_listed', 'is_market_ready', 'is_active'] as const;
+export type ListingAdminField = (typeof LISTING_ADMIN_FIELDS)[number];
+
+/**
+ * POST /api/admin/tokens/add: the form plus the issuer and the currency the page fetched. `supply`
+ * and `is_blackholed` may be sent (spec's token entity) but are read from the ledger instead.
+ * The currency may come as `currency` (the ledger code), `token_hex` or `ticker`; none means the
+ * issuer's only currency.
+ */
+export const listTokenRequestSchema = listingFormSchema.extend({
+  issuer_address: classicAddressSchema('issuer_address'),
+  currency: currencyCodeSchema.optional(),
+  token_hex: currencyCodeSchema.optional(),
+  ticker: z.string().trim().min(1).max(40).optional(),
+  supply: z.unknown().optional(),
+  is_blackholed: z.unknown().optional(),
+  is_new: z.boolean().optional(),
+  is_market_listed: z.boolean().optional(),
+  is_market_ready: z.boolean().optional(),
+  is_active: z.boolean().optional(),
+  csrf_token: z.string().optional(),
+});
+export type ListTokenRequest = z.output<typeof listTokenRequestSchema>;
+
+/** POST /api/gateway-balances. */
+export const gatewayBalancesRequestSchema = z.object({ account: classicAddressSchema('account') });
+
+/** One currency an account issues: its display text, its 160-bit code in hex, the amount outstanding. */
+export interface IssuedToken {
+  /** The ledger's code as the API writes it (3 characters or 40 hex). */
+  currency: string;
+  /** The ticker people read (`currencyToTicker`). */
+  ascii: string;
+  /** The code as 40 hex digits (a 3-character code in the ledger's standard 160-bit layout). */
+  hex: string;
+  /** Outstanding obligations (frozen lines included), a decimal string. */
+  value: string;
+}
+
+export interface GatewayBalancesResponse {
+  account: string;
+  tokens: IssuedToken[];
+}
+
+/** What the listing route answers. */
+export interface ListTokenResponse {
+  success: true;
+  token: TokenView;
+}
