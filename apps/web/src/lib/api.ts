@@ -24,7 +24,9 @@ interface RequestOptions {
 
 async function send<T>(method: string, path: string, body: unknown, init: RequestOptions): Promise<T> {
   const headers: Record<string, string> = { ...init.headers, accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  // A FormData body (multipart uploads) sets its own content type with the boundary.
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers['content-type'] = 'application/json';
   if (method !== 'GET' && method !== 'HEAD') {
     const token = await getCsrfToken();
     if (token) headers['x-csrf-token'] = token;
@@ -35,7 +37,7 @@ async function send<T>(method: string, path: string, body: unknown, init: Reques
       method,
       credentials: init.credentials === false ? 'omit' : 'include',
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
       signal: init.signal,
     });
   } catch (err) {
@@ -58,6 +60,9 @@ export const apiPost = <T>(path: string, body?: unknown, init: RequestOptions = 
   send<T>('POST', path, body ?? {}, init);
 export const apiPut = <T>(path: string, body?: unknown, init: RequestOptions = {}) =>
   send<T>('PUT', path, body ?? {}, init);
+/** multipart/form-data (POST /api/upload); the CSRF token goes in the header. */
+export const apiPostForm = <T>(path: string, body: FormData, init: RequestOptions = {}) =>
+  send<T>('POST', path, body, init);
 /** DELETE carries no body (Fastify refuses an empty JSON body with a content type). */
 export const apiDelete = <T>(path: string, init: RequestOptions = {}) =>
   send<T>('DELETE', path, undefined, init);
