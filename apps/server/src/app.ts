@@ -13,6 +13,8 @@ import { loadOrCreateSecret } from './lib/secret-file';
 import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
 import { configRoutes } from './modules/config/routes';
+import { registerDeploy } from './modules/deploy/routes';
+import { jobRoutes } from './modules/jobs/routes';
 import { healthRoutes } from './modules/health/routes';
 import { registerListing } from './modules/listing/routes';
 import { TokenRegistry } from './modules/tokens';
@@ -128,7 +130,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   configRoutes(app, platform);
   tokenRoutes(app, { tokens });
   registerListing(app, { tokens, platform });
-  await registerWallets(app, platform);
+  const wallets = await registerWallets(app, platform);
+  registerDeploy(app, { platform, tokens, wallets: wallets.service });
+  jobRoutes(app, { jobs: platform.jobs });
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });
 
   const web = await registerWebDelivery(app, deps.config, deps.webDistDir);

@@ -84,6 +84,8 @@ interface Tracked {
   row: SubmissionRow;
   lastSubmitLedger: number;
   waiters: Array<{ resolve: (o: SubmissionOutcome) => void }>;
+  /** Callers waiting for the open ledger's verdict (the engine result of a submit). */
+  engineWaiters: Array<(engineResult: string) => void>;
 }
 
 const FINAL = ['success', 'failed'] as const;
@@ -447,6 +449,26 @@ export class SubmissionService {
     return row ? this.wait(row.hash) : undefined;
   }
 
+  /**
+   * The open ledger's verdict on a recorded transaction: the engine result of its submit (or its
+   * final result, when it was final before anyone asked). `tesSUCCESS` means the transaction applied
+   * to the open ledger, so transactions of other accounts that depend on it can be submitted now
+   * instead of a ledger later (the deploy pipelines on this); anything else says wait for `wait()`.
+   */
+  async engineResult(hash: string): Promise<string> {
+    const t = this.tracked.get(hash);
+    if (t) {
+      if (t.row.engineResult) return t.row.engineResult;
+      return new Promise((resolve) => t.engineWaiters.push(resolve));
+    }
+    const [row] = await this.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.hash, hash));
+    if (!row) throw new Error(`Unknown submission ${hash}`);
+    if (row.engineResult) return row.engineResult;
+    if ((FINAL as readonly string[]).includes(row.status)) return row.result ?? 'unknown';
+    this.track(row);
+    return this.engineResult(hash);
+  }
+
   /** Waits for the final outcome of a recorded transaction. */
   async wait(hash: string): Promise<SubmissionOutcome> {
     const t = this.tracked.get(hash);
@@ -477,7 +499,7 @@ export class SubmissionService {
 
   private track(row: SubmissionRow): void {
     if (this.tracked.has(row.hash)) return;
-    this.tracked.set(row.hash, { row, lastSubmitLedger: 0, waiters: [] });
+    this.tracked.set(row.hash, { row, lastSubmitLedger: 0, waiters: [], engineWaiters: [] });
   }
 
   private withAccount<T>(account: string, fn: () => Promise<T>): Promise<T> {
@@ -546,6 +568,7 @@ export class SubmissionService {
     if (!this.tracked.has(hash)) return;
     t.row.engineResult = engine;
     t.row.submitCount += 1;
+    for (const w of t.engineWaiters.splice(0)) w(engine);
     if (t.row.status === 'pending') t.row.status = 'submitted';
     await this.db
       .update(ledgerSubmissions)
@@ -609,6 +632,7 @@ export class SubmissionService {
     const t = this.tracked.get(hash);
     if (!t) return;
     this.tracked.delete(hash);
+    for (const w of t.engineWaiters.splice(0)) w(t.row.engineResult ?? f.result);
     const status = f.result === 'tesSUCCESS' ? 'success' : 'failed';
     const [row] = await this.db
       .update(ledgerSubmissions)

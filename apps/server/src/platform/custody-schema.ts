@@ -39,6 +39,8 @@ export const wallets = pgTable(
       .where(sql`${t.userId} is null and ${t.archivedAt} is null`),
     index('wallets_address_idx').on(t.address),
     // One wallet per role per deploy job: a step that runs again finds the wallet it made.
-    uniqueIndex('wallets_job_role_uq').on(t.jobId, t.role).where(sql`${t.jobId} is not null`),
+    uniqueIndex('wallets_job_role_uq')
+      .on(t.jobId, t.role)
+      .where(sql`${t.jobId} is not null`),
   ],
 );

@@ -60,6 +60,8 @@ export interface NewWallet {
   role?: string;
   name?: string | null;
   wallet: Wallet;
+  /** The deploy job a staged wallet belongs to. */
+  jobId?: string | null;
 }
 
 export async function insertWallet(db: Db, keyring: Keyring, w: NewWallet): Promise<WalletRow> {
@@ -69,6 +71,7 @@ export async function insertWallet(db: Db, keyring: Keyring, w: NewWallet): Prom
       userId: w.userId,
       role: w.role ?? 'user',
       name: w.name ?? null,
+      jobId: w.jobId ?? null,
       address: w.wallet.classicAddress,
       ...sealWallet(keyring, w.wallet),
     })
@@ -94,4 +97,57 @@ export function createSignerSource(db: Db, keyring: Keyring): SignerSource {
       return openWallet(keyring, row);
     },
   };
+}
+
+/** Roles of the wallets a deploy stages before any XRP moves (kept for the admin refund tool). */
+export const STAGED_ROLES = { issuer: 'deploy_issuer', hot: 'deploy_hot' } as const;
+
+/**
+ * The issuer and hot wallets of a deploy job, created on the first call and found again on every
+ * later one (one wallet per job and role, by a unique index), so a step that runs twice after a
+ * crash never makes a second pair.
+ */
+export async function stageDeployWallets(
+  db: Db,
+  keyring: Keyring,
+  jobId: string,
+  userId: number,
+  ticker: string,
+): Promise<{ issuer: WalletRow; hot: WalletRow }> {
+  const find = async () => {
+    const rows = await db.select().from(wallets).where(eq(wallets.jobId, jobId));
+    return {
+      issuer: rows.find((r) => r.role === STAGED_ROLES.issuer),
+      hot: rows.find((r) => r.role === STAGED_ROLES.hot),
+    };
+  };
+  const found = await find();
+  for (const [kind, role] of Object.entries(STAGED_ROLES) as Array<['issuer' | 'hot', string]>) {
+    if (found[kind]) continue;
+    const wallet = Wallet.generate();
+    const [row] = await db
+      .insert(wallets)
+      .values({
+        userId,
+        role,
+        name: `${ticker} ${kind === 'issuer' ? 'issuer' : 'liquidity'}`,
+        jobId,
+        address: wallet.classicAddress,
+        ...sealWallet(keyring, wallet),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (row) found[kind] = row;
+  }
+  const all = found.issuer && found.hot ? found : await find();
+  if (!all.issuer || !all.hot) throw new Error(`Staged wallets of job ${jobId} are missing`);
+  return { issuer: all.issuer, hot: all.hot };
+}
+
+/** A deploy's hot wallet joins its owner's wallets once the token is live. */
+export async function adoptStagedWallet(db: Db, walletId: number, name: string): Promise<void> {
+  await db
+    .update(wallets)
+    .set({ role: 'user', name })
+    .where(and(eq(wallets.id, walletId), eq(wallets.role, STAGED_ROLES.hot)));
 }

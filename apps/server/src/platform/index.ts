@@ -116,9 +116,11 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
   jobs.onChange((job) => {
     if (job.userId === null) return;
     const frame: SocketServerMessage = { event: 'jobUpdated', data: { jobId: job.id, ...toJobStatus(job) } };
-    bus.publish(userTopic(job.userId), frame).catch((err: unknown) =>
-      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'job update not published'),
-    );
+    bus
+      .publish(userTopic(job.userId), frame)
+      .catch((err: unknown) =>
+        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'job update not published'),
+      );
   });
 
   let unwatch: Array<() => void> = [];

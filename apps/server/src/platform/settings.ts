@@ -1,4 +1,4 @@
-import { DEFAULT_AIRDROP_RESERVE_XRP, TOKEN_CREATION_FEE_XRP } from '@ledgerpad/shared';
+import { DEFAULT_AIRDROP_RESERVE_XRP, TOKEN_CREATION_FEE_XRP, type FeesConfig } from '@ledgerpad/shared';
 import Decimal from 'decimal.js';
 import type { Db } from '../db/client';
 import { platformSettings } from '../db/schema';
@@ -52,6 +52,19 @@ export class PlatformSettings {
       out[key] = row.value;
     }
     return out;
+  }
+
+  /** GET /api/config/fees, and what a deploy is priced with: the settings plus the ledger's owner reserve. */
+  async fees(ownerReserveDrops: bigint): Promise<FeesConfig> {
+    const s = await this.all();
+    return {
+      service_fee: s.service_fee,
+      issuer_reserve: s.issuer_reserve,
+      hot_wallet_reserve: s.hot_wallet_reserve,
+      airdrop_fee_xrp: s.airdrop_fee_xrp,
+      owner_reserve: new Decimal(ownerReserveDrops.toString()).div(1_000_000).toFixed(),
+      network_fee_allowance: DEPLOY_NETWORK_FEE_ALLOWANCE_XRP,
+    };
   }
 
   async set(key: SettingKey, value: string): Promise<void> {

@@ -17,8 +17,11 @@ export interface WalletTestApp {
   close(): Promise<void>;
 }
 
-export async function createWalletTestApp(env: Record<string, string> = {}): Promise<WalletTestApp> {
-  const t = await createTestApp({ env, captureLogs: true, closeIntervalMs: 100 });
+export async function createWalletTestApp(
+  env: Record<string, string> = {},
+  options: { closeIntervalMs?: number } = {},
+): Promise<WalletTestApp> {
+  const t = await createTestApp({ env, captureLogs: true, closeIntervalMs: options.closeIntervalMs ?? 100 });
   if (!t.standalone || !t.ledger) throw new Error('wallet tests need the stand-alone ledger');
   await t.app.ready();
   return {

@@ -92,9 +92,13 @@ export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: numb
   const rlusdPair = form.liquidityPairType === 'RLUSD';
   const serviceFee = userId === OWNER_USER_ID ? new Decimal(0) : new Decimal(fees.service_fee);
   const issuerReserve = new Decimal(fees.issuer_reserve);
-  const hotWalletReserve = new Decimal(rlusdPair ? RLUSD_PAIR_HOT_WALLET_RESERVE_XRP : fees.hot_wallet_reserve);
+  const hotWalletReserve = new Decimal(
+    rlusdPair ? RLUSD_PAIR_HOT_WALLET_RESERVE_XRP : fees.hot_wallet_reserve,
+  );
   const liquidityXrp = rlusdPair ? new Decimal(0) : new Decimal(form.liquidityAmount);
-  const devLine = new Decimal(form.devAllocation || '0').gt(0) ? new Decimal(fees.owner_reserve) : new Decimal(0);
+  const devLine = new Decimal(form.devAllocation || '0').gt(0)
+    ? new Decimal(fees.owner_reserve)
+    : new Decimal(0);
   const extras = devLine.plus(fees.network_fee_allowance);
   const xrp = liquidityXrp.plus(serviceFee).plus(issuerReserve).plus(hotWalletReserve).plus(extras);
   return {
@@ -124,6 +128,8 @@ export interface DeployResult {
   currency: string;
   ticker: string;
   amm_account: string | null;
+  /** The validated ledger index of each of the deploy's transactions, by step. */
+  ledgers?: Record<string, number | null>;
 }
 
 /** The deploy job's steps in order, with the label the progress modal shows for each. */

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from '../users/schema';
 
 /**
@@ -53,7 +64,9 @@ export const tokens = pgTable(
   (t) => [
     uniqueIndex('tokens_issuer_currency_uq').on(t.issuerAddress, t.currency),
     // A deploy job writes its token once, however often its last step runs.
-    uniqueIndex('tokens_deploy_job_uq').on(t.deployJobId).where(sql`${t.deployJobId} is not null`),
+    uniqueIndex('tokens_deploy_job_uq')
+      .on(t.deployJobId)
+      .where(sql`${t.deployJobId} is not null`),
     index('tokens_deployer_idx').on(t.deployerUserId),
   ],
 );

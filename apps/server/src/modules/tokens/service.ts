@@ -24,7 +24,11 @@ export function toTokenView(row: TokenRow): TokenView {
     twitterLink: row.twitterLink,
     telegramLink: row.telegramLink,
     websiteLink: row.websiteLink,
-    links: { Twitter: NO_LINK(row.twitterLink), Telegram: NO_LINK(row.telegramLink), Website: NO_LINK(row.websiteLink) },
+    links: {
+      Twitter: NO_LINK(row.twitterLink),
+      Telegram: NO_LINK(row.telegramLink),
+      Website: NO_LINK(row.websiteLink),
+    },
     launch_type: row.source === 'deploy' ? 'amm' : 'listing',
     is_bonding_curve: false,
     bonding_active: false,
@@ -56,8 +60,8 @@ export class TokenRegistry {
     return row;
   }
 
-  async byDeployJob(jobId: string): Promise<TokenRow | undefined> {
-    const [row] = await this.db.select().from(tokens).where(eq(tokens.deployJobId, jobId));
+  async byDeployJob(jobId: string, db: Db = this.db): Promise<TokenRow | undefined> {
+    const [row] = await db.select().from(tokens).where(eq(tokens.deployJobId, jobId));
     return row;
   }
 

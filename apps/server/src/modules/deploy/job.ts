@@ -1,0 +1,243 @@
+import { DEPLOY_STEP_LABELS, type DeployResult, type LiquidityPair } from '@ledgerpad/shared';
+import type { Client } from 'xrpl';
+import type { Db } from '../../db/client';
+import type { Keyring } from '../../keys/envelope';
+import type { SubmissionService } from '../../ledger/submission-service';
+import { adoptStagedWallet, stageDeployWallets } from '../../platform/custody';
+import { JobFailure, JobLeaseLost, type JobContext, type JobRunner } from '../../platform/jobs';
+import type { TokenRegistry } from '../tokens';
+import { planDeploy, type DeployAccount, type PlannedStep } from './plan';
+
+export const DEPLOY_JOB = 'deploy';
+
+/** Everything the job needs, fixed at enqueue: code between steps must not read the clock or the ledger. */
+export interface DeployPayload {
+  userId: number;
+  walletId: number;
+  userAddress: string;
+  feeAddress: string | null;
+  form: {
+    name: string;
+    ticker: string;
+    description: string;
+    supply: string;
+    devAllocation: string;
+    liquidityAmount: string;
+    ammFee: string;
+    logoUrl: string;
+    telegramFileId: string | null;
+    twitterLink: string | null;
+    telegramLink: string | null;
+    websiteLink: string | null;
+    blackholeIssuer: boolean;
+    requireAuth: boolean;
+    liquidityPairType: LiquidityPair;
+  };
+  currency: string;
+  devAmount: string;
+  hotAmount: string;
+  /** XRP pair: drops; RLUSD pair: the RLUSD value. */
+  liquidity: string;
+  rlusd: { currency: string; issuer: string } | null;
+  issuerFundDrops: string;
+  hotFundDrops: string;
+  serviceFeeDrops: string;
+  tradingFee: number;
+}
+
+export interface DeployJobDeps {
+  db: Db;
+  keyring: Keyring;
+  submissions: SubmissionService;
+  client: Client;
+  tokens: TokenRegistry;
+}
+
+interface StepValue {
+  hash: string;
+  ledgerIndex: number | null;
+}
+
+/** A step not started because a step it depends on failed; it stays pending. */
+class DependencyFailed extends Error {}
+
+export function deployStepNames(payload: DeployPayload): string[] {
+  return ['create-wallets', ...planOf(payload, 'r', 'r').map((s) => s.name), 'list-token'];
+}
+
+function planOf(p: DeployPayload, issuerAddress: string, hotAddress: string): PlannedStep[] {
+  return planDeploy({
+    userAddress: p.userAddress,
+    issuerAddress,
+    hotAddress,
+    feeAddress: p.feeAddress,
+    currency: p.currency,
+    supply: p.form.supply,
+    devAmount: p.devAmount,
+    hotAmount: p.hotAmount,
+    pair: p.form.liquidityPairType,
+    liquidity: p.liquidity,
+    rlusd: p.rlusd,
+    issuerFundDrops: p.issuerFundDrops,
+    hotFundDrops: p.hotFundDrops,
+    serviceFeeDrops: p.serviceFeeDrops,
+    tradingFee: p.tradingFee,
+    requireAuth: p.form.requireAuth,
+    blackhole: p.form.blackholeIssuer,
+  });
+}
+
+const label = (step: string) => DEPLOY_STEP_LABELS[step] ?? step;
+
+export function registerDeployJob(jobs: JobRunner, deps: DeployJobDeps): void {
+  jobs.register<DeployPayload, DeployResult>(DEPLOY_JOB, (ctx) => runDeploy(ctx, deps), {
+    failureMessage: 'Something went wrong while deploying. Please try again.',
+  });
+}
+
+async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): Promise<DeployResult> {
+  const p = ctx.payload;
+  const staged = await ctx.step('create-wallets', async () => {
+    const w = await stageDeployWallets(deps.db, deps.keyring, ctx.jobId, p.userId, p.form.ticker);
+    return {
+      issuerAddress: w.issuer.address,
+      issuerId: w.issuer.id,
+      hotAddress: w.hot.address,
+      hotId: w.hot.id,
+    };
+  });
+  const accounts: Record<DeployAccount, string> = {
+    user: p.userAddress,
+    issuer: staged.issuerAddress,
+    hot: staged.hotAddress,
+  };
+  const plan = planOf(p, staged.issuerAddress, staged.hotAddress);
+
+  // "Applied" = in the open ledger (engine tesSUCCESS) or validated: dependents may go out then.
+  const applied = new Map<
+    string,
+    { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void }
+  >();
+  for (const step of plan) {
+    let resolve!: () => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    promise.catch(() => {}); // observed by dependents; never an unhandled rejection
+    applied.set(step.name, { promise, resolve, reject });
+  }
+
+  const runStep = async (step: PlannedStep): Promise<StepValue> => {
+    const gate = applied.get(step.name)!;
+    try {
+      await Promise.all(step.after.map((d) => applied.get(d)!.promise));
+    } catch (err) {
+      gate.reject(err);
+      throw new DependencyFailed(step.name);
+    }
+    try {
+      const value = await ctx.step(
+        step.name,
+        async (): Promise<StepValue> => {
+          const row = await deps.submissions.prepare({
+            intentKey: ctx.intentKey(step.name),
+            account: accounts[step.account],
+            tx: step.tx,
+            purpose: `deploy:${step.name}`,
+            userId: p.userId,
+            walletId: step.account === 'user' ? p.walletId : null,
+          });
+          await ctx.setTxHash(step.name, row.hash);
+          const engine = await deps.submissions.engineResult(row.hash);
+          if (engine === 'tesSUCCESS') gate.resolve();
+          const outcome = await deps.submissions.wait(row.hash);
+          if (outcome.status !== 'success') {
+            throw new JobFailure(step.name, `${label(step.name)} failed: ${outcome.result}`);
+          }
+          return { hash: outcome.hash, ledgerIndex: outcome.ledgerIndex };
+        },
+        { txHash: (v) => v.hash },
+      );
+      gate.resolve();
+      return value;
+    } catch (err) {
+      gate.reject(err);
+      throw err;
+    }
+  };
+
+  const settled = await Promise.allSettled(plan.map(runStep));
+  const errors = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (errors.length) {
+    // Plan order is dependency order, so the first final failure is the step that broke the chain.
+    throw (
+      errors.find((e) => e instanceof JobLeaseLost) ??
+      errors.find((e) => e instanceof JobFailure) ??
+      errors.find((e) => !(e instanceof DependencyFailed)) ??
+      errors[0]
+    );
+  }
+  const values = new Map(
+    plan.map((s, i) => [s.name, (settled[i] as PromiseFulfilledResult<StepValue>).value]),
+  );
+
+  const listed = await ctx.step('list-token', async () => {
+    const amm = await deps.client
+      .request({
+        command: 'amm_info',
+        asset: p.rlusd ? { currency: p.rlusd.currency, issuer: p.rlusd.issuer } : { currency: 'XRP' },
+        asset2: { currency: p.currency, issuer: staged.issuerAddress },
+        ledger_index: 'validated',
+      })
+      .then((r) => (r.result as { amm?: { account?: string } }).amm?.account ?? null)
+      .catch(() => null);
+    const tokenId = await deps.db.transaction(async (tx) => {
+      await adoptStagedWallet(tx, staged.hotId, `${p.form.ticker} liquidity`);
+      const row =
+        (await deps.tokens.insert(
+          {
+            name: p.form.name,
+            ticker: p.form.ticker,
+            currency: p.currency,
+            issuerAddress: staged.issuerAddress,
+            supply: p.form.supply,
+            devAllocation: p.form.devAllocation,
+            liquidityAmount: p.form.liquidityAmount,
+            ammFee: p.form.ammFee,
+            liquidityPair: p.form.liquidityPairType,
+            description: p.form.description,
+            logoUrl: p.form.logoUrl,
+            telegramFileId: p.form.telegramFileId,
+            twitterLink: p.form.twitterLink,
+            telegramLink: p.form.telegramLink,
+            websiteLink: p.form.websiteLink,
+            isBlackholed: p.form.blackholeIssuer,
+            requireAuth: p.form.requireAuth,
+            source: 'deploy',
+            deployerUserId: p.userId,
+            issuerWalletId: staged.issuerId,
+            hotWalletId: staged.hotId,
+            deployJobId: ctx.jobId,
+          },
+          tx,
+        )) ?? (await deps.tokens.byDeployJob(ctx.jobId, tx));
+      if (!row) throw new Error(`Token of job ${ctx.jobId} was not written`);
+      return row.id;
+    });
+    return { tokenId, ammAccount: amm };
+  });
+
+  return {
+    success: true,
+    token_id: listed.tokenId,
+    issuer_address: staged.issuerAddress,
+    hot_wallet_address: staged.hotAddress,
+    currency: p.currency,
+    ticker: p.form.ticker,
+    amm_account: listed.ammAccount,
+    // The ledger index each transaction validated in (the bench counts closes from these).
+    ledgers: Object.fromEntries([...values].map(([k, v]) => [k, v.ledgerIndex])),
+  };
+}

@@ -1,0 +1,185 @@
+import Decimal from 'decimal.js';
+import type { TxRequest } from '../../ledger/submission-service';
+
+// The deploy as a graph of ledger transactions. Each step names the account that signs it and the
+// steps it depends on; the job submits a step as soon as every dependency has applied to the open
+// ledger (engine result tesSUCCESS), so the whole chain normally lands in one or two ledger closes
+// instead of one close per transaction. Steps of one account get consecutive sequences in the order
+// they are submitted, which the dependencies make deterministic where order matters.
+//
+// Ordering rules taken from rippled (SetAccount.cpp, SetTrust.cpp, AMMCreate.cpp):
+// - asfRequireAuth can only be set while the issuer owns nothing (tecOWNERS), so it precedes every
+//   trust line to the issuer;
+// - DefaultRipple must be on before the holders' lines are created, or the issuer's side of each
+//   line gets NoRipple and the token cannot ripple through the issuer (AMM and book trades);
+// - under RequireAuth the issuer authorizes each line (TrustSet tfSetfAuth) before paying into it;
+// - the blackhole comes last, after the pool exists: if anything fails before it, the issuer can
+//   still sign and the staged wallets can be recovered.
+
+/** rippled's ACCOUNT_ONE: no key can sign for it, so a regular key set to it is a black hole. */
+export const BLACKHOLE_ADDRESS = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
+
+const ASF_REQUIRE_AUTH = 2;
+const ASF_DISABLE_MASTER = 4;
+const ASF_DEFAULT_RIPPLE = 8;
+const TF_SETF_AUTH = 0x00010000;
+
+export type DeployAccount = 'user' | 'issuer' | 'hot';
+
+export interface PlanInput {
+  userAddress: string;
+  issuerAddress: string;
+  hotAddress: string;
+  feeAddress: string | null;
+  /** The ledger's currency code of the token (3 characters or 40 hex). */
+  currency: string;
+  supply: string;
+  /** Issued to the user's wallet. */
+  devAmount: string;
+  /** Issued to the hot wallet and deposited in the pool. */
+  hotAmount: string;
+  pair: 'XRP' | 'RLUSD';
+  /** XRP pair: drops deposited in the pool. RLUSD pair: the RLUSD value. */
+  liquidity: string;
+  rlusd: { currency: string; issuer: string } | null;
+  issuerFundDrops: string;
+  hotFundDrops: string;
+  serviceFeeDrops: string;
+  tradingFee: number;
+  requireAuth: boolean;
+  blackhole: boolean;
+}
+
+export interface PlannedStep {
+  name: string;
+  account: DeployAccount;
+  after: string[];
+  tx: TxRequest;
+}
+
+/**
+ * The dev allocation and the hot wallet's share of the supply. The allocation is rounded down to the
+ * supply's precision (15 significant digits in all, the schema's limit), so both parts and their sum
+ * are exact in the ledger's 16-digit representation and add up to the supply.
+ */
+export function splitSupply(supply: string, devPercent: string): { dev: string; hot: string } {
+  const s = new Decimal(supply);
+  const intDigits = s.gte(1) ? s.trunc().toFixed().length : 0;
+  const places = Math.max(0, 15 - intDigits);
+  const dev = s.mul(devPercent).div(100).toDecimalPlaces(places, Decimal.ROUND_DOWN);
+  return { dev: dev.toFixed(), hot: s.minus(dev).toFixed() };
+}
+
+export function planDeploy(p: PlanInput): PlannedStep[] {
+  const token = (value: string) => ({ currency: p.currency, issuer: p.issuerAddress, value });
+  const dev = new Decimal(p.devAmount).gt(0);
+  const steps: PlannedStep[] = [];
+  const add = (name: string, account: DeployAccount, after: string[], tx: TxRequest) =>
+    steps.push({ name, account, after, tx });
+
+  add('fund-issuer', 'user', [], {
+    TransactionType: 'Payment',
+    Destination: p.issuerAddress,
+    Amount: p.issuerFundDrops,
+  });
+  add('fund-hot-wallet', 'user', [], {
+    TransactionType: 'Payment',
+    Destination: p.hotAddress,
+    Amount: p.hotFundDrops,
+  });
+  add('issuer-default-ripple', 'issuer', ['fund-issuer'], {
+    TransactionType: 'AccountSet',
+    SetFlag: ASF_DEFAULT_RIPPLE,
+  });
+  const issuerReady = ['issuer-default-ripple'];
+  if (p.requireAuth) {
+    add('issuer-require-auth', 'issuer', ['issuer-default-ripple'], {
+      TransactionType: 'AccountSet',
+      SetFlag: ASF_REQUIRE_AUTH,
+    });
+    issuerReady.push('issuer-require-auth');
+  }
+  add('hot-trust-line', 'hot', ['fund-hot-wallet', ...issuerReady], {
+    TransactionType: 'TrustSet',
+    LimitAmount: token(p.supply),
+  });
+  if (p.rlusd) {
+    add('rlusd-trust-line', 'hot', ['fund-hot-wallet'], {
+      TransactionType: 'TrustSet',
+      LimitAmount: { currency: p.rlusd.currency, issuer: p.rlusd.issuer, value: p.liquidity },
+    });
+  }
+  if (dev) {
+    add('dev-trust-line', 'user', issuerReady, {
+      TransactionType: 'TrustSet',
+      LimitAmount: token(p.supply),
+    });
+  }
+  const hotLineReady = ['hot-trust-line'];
+  const devLineReady = ['dev-trust-line'];
+  if (p.requireAuth) {
+    add('authorize-hot-line', 'issuer', ['hot-trust-line'], {
+      TransactionType: 'TrustSet',
+      LimitAmount: { currency: p.currency, issuer: p.hotAddress, value: '0' },
+      Flags: TF_SETF_AUTH,
+    });
+    hotLineReady.push('authorize-hot-line');
+    if (dev) {
+      add('authorize-dev-line', 'issuer', ['dev-trust-line'], {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: p.currency, issuer: p.userAddress, value: '0' },
+        Flags: TF_SETF_AUTH,
+      });
+      devLineReady.push('authorize-dev-line');
+    }
+  }
+  add('issue-supply', 'issuer', hotLineReady, {
+    TransactionType: 'Payment',
+    Destination: p.hotAddress,
+    Amount: token(p.hotAmount),
+  });
+  if (dev) {
+    add('dev-allocation', 'issuer', devLineReady, {
+      TransactionType: 'Payment',
+      Destination: p.userAddress,
+      Amount: token(p.devAmount),
+    });
+  }
+  const poolReady = ['issue-supply', 'fund-hot-wallet'];
+  if (p.rlusd) {
+    add('send-rlusd', 'user', ['rlusd-trust-line'], {
+      TransactionType: 'Payment',
+      Destination: p.hotAddress,
+      Amount: { currency: p.rlusd.currency, issuer: p.rlusd.issuer, value: p.liquidity },
+    });
+    poolReady.push('send-rlusd');
+  }
+  add('create-amm', 'hot', poolReady, {
+    TransactionType: 'AMMCreate',
+    Amount: p.rlusd
+      ? { currency: p.rlusd.currency, issuer: p.rlusd.issuer, value: p.liquidity }
+      : p.liquidity,
+    Amount2: token(p.hotAmount),
+    TradingFee: p.tradingFee,
+  });
+  if (p.feeAddress && BigInt(p.serviceFeeDrops) > 0n) {
+    // Charged once the pool exists: a deploy that fails earlier costs no service fee.
+    add('service-fee', 'user', ['create-amm'], {
+      TransactionType: 'Payment',
+      Destination: p.feeAddress,
+      Amount: p.serviceFeeDrops,
+    });
+  }
+  if (p.blackhole) {
+    const issuerDone = ['create-amm', 'issue-supply', ...(dev ? ['dev-allocation'] : [])];
+    add('blackhole-regular-key', 'issuer', issuerDone, {
+      TransactionType: 'SetRegularKey',
+      RegularKey: BLACKHOLE_ADDRESS,
+    });
+    add('blackhole-disable-master', 'issuer', ['blackhole-regular-key'], {
+      TransactionType: 'AccountSet',
+      SetFlag: ASF_DISABLE_MASTER,
+    });
+  }
+  return steps;
+}

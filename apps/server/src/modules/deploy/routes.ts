@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../../platform';
+import { toLedgerAppError } from '../../ledger/errors';
+import type { TokenRegistry } from '../tokens';
+import type { WalletsApi } from '../wallets';
+import { registerDeployJob } from './job';
+import { DeployService } from './service';
+
+/** POST /api/deploy-token, and the deploy job's handler on the platform's job runner. */
+export function registerDeploy(
+  app: FastifyInstance,
+  deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi },
+): DeployService {
+  const { platform, tokens, wallets } = deps;
+  const service = new DeployService({
+    db: platform.database.db,
+    config: platform.config,
+    client: platform.connection?.client,
+    jobs: platform.jobs,
+    settings: platform.settings,
+    wallets,
+    bootstrapped: () => platform.accounts.bootstrapped(),
+    reserveIncrementDrops: () => platform.submissions?.reserves.reserveIncrement ?? 200_000n,
+  });
+  if (platform.submissions && platform.connection) {
+    registerDeployJob(platform.jobs, {
+      db: platform.database.db,
+      keyring: platform.keyring,
+      submissions: platform.submissions,
+      client: platform.connection.client,
+      tokens,
+    });
+  }
+
+  app.post('/api/deploy-token', { config: { access: 'user' } }, async (request, reply) => {
+    try {
+      const started = await service.start(request.user!.id, request.body);
+      return reply.code(202).send(started);
+    } catch (err) {
+      throw toLedgerAppError(err);
+    }
+  });
+  return service;
+}

@@ -1,0 +1,219 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import Decimal from 'decimal.js';
+import {
+  DEPLOY_MESSAGES,
+  RLUSD_CURRENCY_HEX,
+  ammFeeToTradingFee,
+  deployCost,
+  deployRequestSchema,
+  tickerToCurrency,
+} from '@ledgerpad/shared';
+import type { Client } from 'xrpl';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { dropsToXrp, xrpToDrops } from '../../ledger/amounts';
+import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
+import { platformWallet } from '../../platform/custody';
+import { jobs as jobsTable, type JobRunner } from '../../platform/jobs';
+import type { PlatformSettings } from '../../platform/settings';
+import type { WalletsApi } from '../wallets';
+import { DEPLOY_JOB, deployStepNames, type DeployPayload } from './job';
+import { splitSupply } from './plan';
+
+/** Spec 001 §5/§9: 5 attempts, then a 60 s lock. */
+export const DEPLOY_ATTEMPTS = 5;
+export const DEPLOY_LOCK_MS = 60_000;
+
+/**
+ * Per-user deploy attempts: the 5 attempts of a 60 s window pass; the next one locks the user out
+ * for 60 s. Kept in memory per instance (like the other request limits without Redis): a determined
+ * user spread over several instances gets a few more tries, never a deploy they can't pay for.
+ */
+export class AttemptLock {
+  private readonly users = new Map<number, { window: number[]; lockedUntil: number }>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Counts an attempt; returns the seconds left when the user is locked out. */
+  hit(userId: number): number | undefined {
+    const t = this.now();
+    const u = this.users.get(userId) ?? { window: [], lockedUntil: 0 };
+    this.users.set(userId, u);
+    if (u.lockedUntil > t) return Math.ceil((u.lockedUntil - t) / 1000);
+    u.window = u.window.filter((at) => t - at < DEPLOY_LOCK_MS);
+    if (u.window.length >= DEPLOY_ATTEMPTS) {
+      u.lockedUntil = t + DEPLOY_LOCK_MS;
+      u.window = [];
+      return Math.ceil(DEPLOY_LOCK_MS / 1000);
+    }
+    u.window.push(t);
+    return undefined;
+  }
+}
+
+/** Logos must be ones our upload route stored (never an arbitrary external URL). */
+const OWN_LOGO = /^\/(?:images|cdn\/logos)\/[A-Za-z0-9._-]{1,200}$/;
+
+export interface DeployServiceDeps {
+  db: Db;
+  config: Config;
+  client: Client | undefined;
+  jobs: JobRunner;
+  settings: PlatformSettings;
+  wallets: WalletsApi;
+  bootstrapped: () => Promise<unknown>;
+  reserveIncrementDrops: () => bigint;
+}
+
+export class DeployService {
+  private readonly attempts = new AttemptLock();
+  constructor(private readonly deps: DeployServiceDeps) {}
+
+  /** Validates everything a deploy needs before any transaction, then enqueues its job. */
+  async start(userId: number, body: unknown): Promise<{ jobId: string }> {
+    const locked = this.attempts.hit(userId);
+    if (locked !== undefined) {
+      throw new AppError('RATE_LIMITED', DEPLOY_MESSAGES.tooManyAttempts, { retryAfter: locked });
+    }
+    const form = parseInput(deployRequestSchema, body);
+    if (form.honeypot) throw new AppError('BAD_REQUEST', DEPLOY_MESSAGES.formErrors);
+    if (!OWN_LOGO.test(form.logoUrl)) throw new AppError('BAD_REQUEST', DEPLOY_MESSAGES.logo);
+    const rlusdPair = form.liquidityPairType === 'RLUSD';
+    if (!rlusdPair && !/^\d+(\.\d{1,6})?$/.test(form.liquidityAmount)) {
+      throw new AppError('BAD_REQUEST', 'XRP liquidity can have at most 6 decimals.');
+    }
+    if (rlusdPair && new Decimal(form.liquidityAmount).precision(true) > 15) {
+      throw new AppError('BAD_REQUEST', 'RLUSD liquidity can have at most 15 significant digits.');
+    }
+    const client = this.deps.client;
+    if (!client)
+      throw new AppError(
+        'LEDGER_UNAVAILABLE',
+        'The XRP Ledger is not reachable right now. Please try again.',
+      );
+
+    const wallet = await this.deps.wallets.owned(userId, form.walletId).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') {
+        throw new AppError('NOT_FOUND', DEPLOY_MESSAGES.noWallet);
+      }
+      throw err;
+    });
+    await this.refuseConcurrent(wallet.id);
+
+    const network = this.deps.config.XRPL_NETWORK;
+    if (network === 'standalone') await this.deps.bootstrapped();
+    const settings = await this.deps.settings.all();
+    const fees = await this.deps.settings.fees(this.deps.reserveIncrementDrops());
+    const cost = deployCost(form, fees, userId);
+    const serviceFeeDrops = xrpToDrops(cost.serviceFee);
+    const feeAddress =
+      serviceFeeDrops > 0n
+        ? settings.service_fee_destination ||
+          (await platformWallet(this.deps.db, PLATFORM_ROLES.fee))?.address
+        : null;
+    if (serviceFeeDrops > 0n && !feeAddress) {
+      throw new AppError(
+        'LEDGER_UNAVAILABLE',
+        'The platform fee wallet is not set up yet. Please try again later.',
+      );
+    }
+    const rlusd = rlusdPair ? await rlusdIssuer(this.deps.db, network) : undefined;
+    if (rlusdPair && !rlusd) throw new AppError('BAD_REQUEST', 'RLUSD is not available on this network yet.');
+
+    // Balances from the validated ledger; available = balance − the account's reserve.
+    const state = await this.deps.wallets.accountState(wallet.address);
+    const reserve = state.activated ? (await this.deps.wallets.reserveDrops(state.ownerCount)).total : 0n;
+    const available = state.balanceDrops - reserve;
+    const neededDrops = xrpToDrops(cost.xrp);
+    if (available < neededDrops) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `Insufficient XRP balance: ${dropsToXrp(available > 0n ? available : 0n)} XRP available, ${cost.xrp} XRP needed.`,
+      );
+    }
+    if (rlusdPair && rlusd) {
+      const held = await this.rlusdBalance(client, wallet.address, rlusd);
+      if (held.lt(cost.rlusd)) {
+        throw new AppError(
+          'BAD_REQUEST',
+          `Insufficient RLUSD balance: ${held.toFixed()} RLUSD available, ${cost.rlusd} RLUSD needed.`,
+        );
+      }
+    }
+
+    const { dev, hot } = splitSupply(form.supply, form.devAllocation);
+    const link = (v: string | undefined) => (v && v !== 'N/A' ? v : null);
+    const payload: DeployPayload = {
+      userId,
+      walletId: wallet.id,
+      userAddress: wallet.address,
+      feeAddress: feeAddress ?? null,
+      form: {
+        name: form.name,
+        ticker: form.ticker,
+        description: form.description,
+        supply: form.supply,
+        devAllocation: form.devAllocation,
+        liquidityAmount: form.liquidityAmount,
+        ammFee: form.ammFee,
+        logoUrl: form.logoUrl,
+        telegramFileId: form.telegramFileId ?? null,
+        twitterLink: link(form.twitterLink),
+        telegramLink: link(form.telegramLink),
+        websiteLink: link(form.websiteLink),
+        blackholeIssuer: form.blackholeIssuer,
+        requireAuth: form.requireAuth,
+        liquidityPairType: form.liquidityPairType,
+      },
+      currency: tickerToCurrency(form.ticker),
+      devAmount: dev,
+      hotAmount: hot,
+      liquidity: rlusdPair ? form.liquidityAmount : xrpToDrops(form.liquidityAmount).toString(),
+      rlusd: rlusdPair && rlusd ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusd } : null,
+      issuerFundDrops: xrpToDrops(cost.issuerReserve).toString(),
+      hotFundDrops: (xrpToDrops(cost.hotWalletReserve) + xrpToDrops(cost.liquidityXrp)).toString(),
+      serviceFeeDrops: serviceFeeDrops.toString(),
+      tradingFee: ammFeeToTradingFee(form.ammFee),
+    };
+    const job = await this.deps.jobs.enqueue({
+      type: DEPLOY_JOB,
+      userId,
+      payload,
+      steps: deployStepNames(payload),
+    });
+    return { jobId: job.id };
+  }
+
+  /** One deploy at a time per paying wallet: two at once could each pass the balance check. */
+  private async refuseConcurrent(walletId: number): Promise<void> {
+    const [running] = await this.deps.db
+      .select({ id: jobsTable.id })
+      .from(jobsTable)
+      .where(
+        and(
+          eq(jobsTable.type, DEPLOY_JOB),
+          inArray(jobsTable.status, ['queued', 'running']),
+          sql`(${jobsTable.payload}->>'walletId')::bigint = ${walletId}`,
+        ),
+      )
+      .limit(1);
+    if (running) {
+      throw new AppError(
+        'CONFLICT',
+        'A deploy from this wallet is already in progress. Please wait for it to finish.',
+      );
+    }
+  }
+
+  private async rlusdBalance(client: Client, account: string, issuer: string): Promise<Decimal> {
+    const res = await client.request({
+      command: 'account_lines',
+      account,
+      peer: issuer,
+      ledger_index: 'validated',
+    });
+    const line = res.result.lines.find((l) => l.currency === RLUSD_CURRENCY_HEX);
+    return new Decimal(line?.balance ?? '0');
+  }
+}

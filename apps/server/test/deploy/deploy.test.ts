@@ -1,0 +1,405 @@
+import Decimal from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEPLOY_MESSAGES,
+  RLUSD_CURRENCY_HEX,
+  tickerToCurrency,
+  type DeployResult,
+  type JobStatusView,
+} from '@ledgerpad/shared';
+import { eq } from 'drizzle-orm';
+import { decode } from 'xrpl';
+import { ledgerSubmissions } from '../../src/ledger/schema';
+import { PLATFORM_ROLES } from '../../src/platform/accounts';
+import { platformWallet } from '../../src/platform/custody';
+import { jobs } from '../../src/platform/jobs';
+import type { SignedIn } from '../helpers/test-app';
+import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+
+// Deploys on the embedded ledger (closing every second, like `npm start`), checked on the ledger
+// afterwards against numbers worked out here from the form: flags, keys, supply, pool, fee, LP.
+
+const LSF_REQUIRE_AUTH = 0x00040000;
+const LSF_DISABLE_MASTER = 0x00100000;
+const LSF_DEFAULT_RIPPLE = 0x00800000;
+const BLACKHOLE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
+const DROPS = 1_000_000n;
+
+let t: WalletTestApp;
+let alice: SignedIn;
+let bob: SignedIn;
+let aliceWallet: { id: number; address: string };
+let feeWallet: string;
+let rlusdIssuer: string;
+
+const form = (over: Record<string, unknown> = {}) => ({
+  name: 'Moon Token',
+  ticker: 'MOON',
+  description: 'A token for the test',
+  supply: '1000000',
+  devAllocation: '10',
+  liquidityAmount: '100',
+  ammFee: '0.5',
+  logoUrl: '/images/logo-test.webp',
+  twitterLink: 'https://x.com/moon',
+  telegramLink: '',
+  websiteLink: 'https://moon.example',
+  blackholeIssuer: true,
+  requireAuth: false,
+  liquidityPairType: 'XRP',
+  walletId: aliceWallet.id,
+  ...over,
+});
+
+async function call(who: SignedIn, method: 'GET' | 'POST', url: string, payload?: unknown) {
+  return t.app.inject({ method, url, headers: who.headers, payload: payload as object });
+}
+
+async function newWallet(who: SignedIn, fund = true): Promise<{ id: number; address: string }> {
+  const res = await call(who, 'POST', '/api/wallets', {});
+  expect(res.statusCode).toBe(200);
+  const w = res.json() as { id: number; wallet_address: string };
+  if (fund) expect((await call(who, 'POST', `/api/wallets/${w.id}/fund`)).statusCode).toBe(200);
+  return { id: w.id, address: w.wallet_address };
+}
+
+async function xrpDrops(account: string): Promise<bigint> {
+  const r = await t.connection.client.request({
+    command: 'account_info',
+    account,
+    ledger_index: 'validated',
+  });
+  return BigInt(r.result.account_data.Balance);
+}
+
+async function accountRoot(account: string) {
+  const r = await t.connection.client.request({
+    command: 'account_info',
+    account,
+    ledger_index: 'validated',
+  });
+  return r.result.account_data as typeof r.result.account_data & { RegularKey?: string };
+}
+
+async function lineOf(account: string, peer: string, currency: string) {
+  const r = await t.connection.client.request({
+    command: 'account_lines',
+    account,
+    peer,
+    ledger_index: 'validated',
+  });
+  return r.result.lines.find((l) => l.currency === currency);
+}
+
+async function validatedIndex(): Promise<number> {
+  const r = await t.connection.client.request({ command: 'ledger', ledger_index: 'validated' });
+  return r.result.ledger_index;
+}
+
+async function deploy(who: SignedIn, body: Record<string, unknown>) {
+  const res = await call(who, 'POST', '/api/deploy-token', body);
+  expect(res.statusCode, res.body).toBe(202);
+  const { jobId } = res.json() as { jobId: string };
+  await t.app.platform.jobs.waitFor(jobId, { timeoutMs: 60_000 });
+  const status = (await call(who, 'GET', `/api/job-status/${jobId}`)).json() as JobStatusView<DeployResult>;
+  return { jobId, status };
+}
+
+/** Fees the account paid in these deploy transactions (drops), from the recorded submissions. */
+async function feesPaidBy(account: string, jobId: string): Promise<bigint> {
+  const rows = await t.database.db
+    .select()
+    .from(ledgerSubmissions)
+    .where(eq(ledgerSubmissions.account, account));
+  let sum = 0n;
+  for (const r of rows) {
+    if (!r.intentKey.includes(jobId) || r.ledgerIndex === null) continue;
+    sum += BigInt(decode(r.txBlob).Fee as string);
+  }
+  return sum;
+}
+
+beforeAll(async () => {
+  t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 1000 });
+  await t.app.platform.accounts.bootstrapped();
+  feeWallet = (await platformWallet(t.database.db, PLATFORM_ROLES.fee))!.address;
+  rlusdIssuer = (await platformWallet(t.database.db, PLATFORM_ROLES.rlusdIssuer))!.address;
+  alice = await t.signIn('alice_deploy');
+  bob = await t.signIn('bob_deploy');
+  aliceWallet = await newWallet(alice);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('deploy: XRP pair, blackholed, dev allocation', () => {
+  let result: DeployResult;
+  let jobId: string;
+  let before: { user: bigint; fee: bigint; ledger: number };
+
+  beforeAll(async () => {
+    before = {
+      user: await xrpDrops(aliceWallet.address),
+      fee: await xrpDrops(feeWallet),
+      ledger: await validatedIndex(),
+    };
+    const out = await deploy(alice, form());
+    jobId = out.jobId;
+    expect(out.status.status, JSON.stringify(out.status)).toBe('completed');
+    expect(out.status.steps.every((s) => s.status === 'done')).toBe(true);
+    result = out.status.result!;
+  }, 90_000);
+
+  it('reports success with the token and shows every ledger step with its transaction', async () => {
+    expect(result.success).toBe(true);
+    expect(result.currency).toBe(tickerToCurrency('MOON'));
+    const status = (await call(alice, 'GET', `/api/job-status/${jobId}`)).json() as JobStatusView;
+    const ledgerSteps = status.steps.filter((s) => !['create-wallets', 'list-token'].includes(s.name));
+    expect(ledgerSteps.map((s) => s.name)).toEqual([
+      'fund-issuer',
+      'fund-hot-wallet',
+      'issuer-default-ripple',
+      'hot-trust-line',
+      'dev-trust-line',
+      'issue-supply',
+      'dev-allocation',
+      'create-amm',
+      'service-fee',
+      'blackhole-regular-key',
+      'blackhole-disable-master',
+    ]);
+    for (const s of ledgerSteps) expect(s.txHash).toMatch(/^[0-9A-F]{64}$/);
+  });
+
+  it('lands within two ledger closes of the first submit', () => {
+    const indexes = Object.values(result.ledgers ?? {}).filter((v): v is number => typeof v === 'number');
+    expect(indexes.length).toBe(11);
+    // The first submit goes into the open ledger `before.ledger + 1` (or later); two closes.
+    expect(Math.max(...indexes) - before.ledger).toBeLessThanOrEqual(2);
+  });
+
+  it('blackholed the issuer: DefaultRipple, regular key ACCOUNT_ONE, master disabled', async () => {
+    const root = await accountRoot(result.issuer_address);
+    expect(root.Flags & LSF_DEFAULT_RIPPLE).toBeTruthy();
+    expect(root.Flags & LSF_DISABLE_MASTER).toBeTruthy();
+    expect(root.Flags & LSF_REQUIRE_AUTH).toBe(0);
+    expect(root.RegularKey).toBe(BLACKHOLE);
+    // issuer_reserve 1.1 XRP minus the issuer's own 5 transactions at 10 drops (DefaultRipple, the
+    // two issues, the regular key, disable master).
+    expect(BigInt(root.Balance)).toBe(1_100_000n - 5n * 10n);
+  });
+
+  it('issued exactly the supply: 10% to the wallet, the rest in the pool at 0.5%', async () => {
+    const currency = result.currency;
+    const dev = await lineOf(aliceWallet.address, result.issuer_address, currency);
+    expect(dev?.balance).toBe('100000');
+    const amm = await t.connection.client.request({
+      command: 'amm_info',
+      asset: { currency: 'XRP' },
+      asset2: { currency, issuer: result.issuer_address },
+      ledger_index: 'validated',
+    });
+    const pool = amm.result.amm;
+    expect(pool.amount).toBe((100n * DROPS).toString());
+    expect(pool.amount2).toMatchObject({ currency, issuer: result.issuer_address, value: '900000' });
+    expect(pool.trading_fee).toBe(500);
+    expect(result.amm_account).toBe(pool.account);
+    // XLS-30: the first LP tokens are sqrt(amount × amount2), XRP counted in drops.
+    const lp = new Decimal(100_000_000).mul(900_000).sqrt();
+    const lpValue = (pool.lp_token as { value: string }).value;
+    expect(new Decimal(lpValue).minus(lp).abs().lte(lp.mul('1e-14'))).toBe(true);
+    const held = await lineOf(
+      result.hot_wallet_address,
+      pool.account,
+      (pool.lp_token as { currency: string }).currency,
+    );
+    expect(held?.balance).toBe(lpValue);
+    const obligations = await t.connection.client.request({
+      command: 'gateway_balances',
+      account: result.issuer_address,
+      ledger_index: 'validated',
+    });
+    expect(obligations.result.obligations?.[currency]).toBe('1000000');
+  });
+
+  it('charged the 15 XRP service fee to the fee wallet and nothing it did not account for', async () => {
+    expect((await xrpDrops(feeWallet)) - before.fee).toBe(15n * DROPS);
+    const spent = before.user - (await xrpDrops(aliceWallet.address));
+    const hotFund = 2n * DROPS + 100n * DROPS;
+    const userFees = await feesPaidBy(aliceWallet.address, jobId);
+    expect(userFees).toBe(4n * 10n); // fund ×2, dev trust line, service fee: nothing else
+    expect(spent).toBe(1_100_000n + hotFund + 15n * DROPS + userFees);
+  });
+
+  it("lists the token and adds the hot wallet to the owner's wallets", async () => {
+    const token = await t.app.inject({ method: 'GET', url: `/api/tokens/issuer/${result.issuer_address}` });
+    expect(token.statusCode).toBe(200);
+    expect(token.json()).toMatchObject({
+      id: result.token_id,
+      name: 'Moon Token',
+      ticker: 'MOON',
+      supply: '1000000',
+      is_blackholed: true,
+      require_auth: false,
+      liquidity_pair: 'XRP',
+      links: { Twitter: 'https://x.com/moon', Telegram: '', Website: 'https://moon.example' },
+      local_image_path: 'logo-test.webp',
+    });
+    const list = (await t.app.inject({ method: 'GET', url: '/api/tokens?limit=10' })).json() as Array<{
+      issuer_address: string;
+    }>;
+    expect(list.some((x) => x.issuer_address === result.issuer_address)).toBe(true);
+    const wallets = (await call(alice, 'GET', '/api/wallets')).json() as {
+      wallets: Array<{ wallet_address: string; wallet_name: string }>;
+    };
+    const hot = wallets.wallets.find((w) => w.wallet_address === result.hot_wallet_address);
+    expect(hot?.wallet_name).toBe('MOON liquidity');
+    expect(wallets.wallets.some((w) => w.wallet_address === result.issuer_address)).toBe(false);
+  });
+
+  it("is private: another user gets 404 for the job, and cannot pay with alice's wallet", async () => {
+    expect((await call(bob, 'GET', `/api/job-status/${jobId}`)).statusCode).toBe(404);
+    const res = await call(bob, 'POST', '/api/deploy-token', form({ ticker: 'BOBX' }));
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe(DEPLOY_MESSAGES.noWallet);
+  });
+});
+
+describe('deploy: RLUSD pair with RequireAuth, not blackholed', () => {
+  let result: DeployResult;
+  let wallet: { id: number; address: string };
+
+  beforeAll(async () => {
+    const carol = await t.signIn('carol_deploy');
+    wallet = await newWallet(carol);
+    expect((await call(carol, 'POST', `/api/wallets/${wallet.id}/fund-rlusd`)).statusCode).toBe(200);
+    const out = await deploy(carol, {
+      ...form({ walletId: wallet.id }),
+      ticker: 'AUTH',
+      devAllocation: '0',
+      liquidityAmount: '250',
+      ammFee: '1',
+      liquidityPairType: 'RLUSD',
+      blackholeIssuer: false,
+      requireAuth: true,
+    });
+    expect(out.status.status, JSON.stringify(out.status)).toBe('completed');
+    result = out.status.result!;
+  }, 90_000);
+
+  it('keeps the issuer usable with RequireAuth on and the hot line authorized', async () => {
+    const root = await accountRoot(result.issuer_address);
+    expect(root.Flags & LSF_REQUIRE_AUTH).toBeTruthy();
+    expect(root.Flags & LSF_DISABLE_MASTER).toBe(0);
+    expect(root.RegularKey).toBeUndefined();
+    const line = await lineOf(result.issuer_address, result.hot_wallet_address, tickerToCurrency('AUTH'));
+    expect(line?.peer_authorized ?? (line as { authorized?: boolean } | undefined)?.authorized).toBe(true);
+  });
+
+  it('made an RLUSD/AUTH pool with the whole supply and 250 RLUSD at 1%', async () => {
+    const amm = await t.connection.client.request({
+      command: 'amm_info',
+      asset: { currency: RLUSD_CURRENCY_HEX, issuer: rlusdIssuer },
+      asset2: { currency: tickerToCurrency('AUTH'), issuer: result.issuer_address },
+      ledger_index: 'validated',
+    });
+    expect(amm.result.amm.amount).toMatchObject({ value: '250' });
+    expect(amm.result.amm.amount2).toMatchObject({ value: '1000000' });
+    expect(amm.result.amm.trading_fee).toBe(1000);
+    const faucet = new Decimal(t.app.platform.config.FAUCET_RLUSD);
+    expect(await lineOf(wallet.address, rlusdIssuer, RLUSD_CURRENCY_HEX)).toMatchObject({
+      balance: faucet.minus(250).toFixed(),
+    });
+  });
+});
+
+describe('deploy: refused before any transaction', () => {
+  it('refuses a wallet without enough XRP, with the numbers, and submits nothing', async () => {
+    const dave = await t.signIn('dave_deploy');
+    const poor = await newWallet(dave, false);
+    const res = await call(dave, 'POST', '/api/deploy-token', form({ walletId: poor.id }));
+    expect(res.statusCode).toBe(400);
+    // 100 liquidity + 15 fee + 1.1 issuer + 2 hot + 0.2 dev line + 0.001 network fees.
+    expect(res.json().message).toBe('Insufficient XRP balance: 0 XRP available, 118.301 XRP needed.');
+    const submitted = await t.database.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(eq(ledgerSubmissions.account, poor.address));
+    expect(submitted).toEqual([]);
+    const queued = await t.database.db.select().from(jobs).where(eq(jobs.userId, dave.user.id));
+    expect(queued).toEqual([]);
+  });
+
+  it("answers every invalid field with the form's message", async () => {
+    const erin = await t.signIn('erin_deploy');
+    const w = await newWallet(erin, false);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ name: 'x' }, DEPLOY_MESSAGES.name],
+      [{ ticker: 'TOO-LONG-TICKER' }, DEPLOY_MESSAGES.ticker],
+      [{ supply: '-5' }, DEPLOY_MESSAGES.supply],
+      [{ ammFee: '1.5' }, DEPLOY_MESSAGES.ammFee],
+    ];
+    for (const [over, message] of cases) {
+      const res = await call(erin, 'POST', '/api/deploy-token', form({ walletId: w.id, ...over }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(message);
+    }
+    const res = await call(
+      erin,
+      'POST',
+      '/api/deploy-token',
+      form({ walletId: w.id, description: 'x'.repeat(501) }),
+    );
+    expect(res.json().message).toBe(DEPLOY_MESSAGES.description);
+    // Sixth attempt within the minute: locked out for 60 s.
+    const locked = await call(erin, 'POST', '/api/deploy-token', form({ walletId: w.id }));
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().message).toBe(DEPLOY_MESSAGES.tooManyAttempts);
+    expect(Number(locked.headers['retry-after'])).toBe(60);
+  });
+
+  it('refuses a logo that our upload route did not store, and a filled honeypot', async () => {
+    const fred = await t.signIn('fred_deploy');
+    const w = await newWallet(fred, false);
+    const ext = await call(
+      fred,
+      'POST',
+      '/api/deploy-token',
+      form({ walletId: w.id, logoUrl: 'https://evil.example/x.png' }),
+    );
+    expect(ext.statusCode).toBe(400);
+    expect(ext.json().message).toBe(DEPLOY_MESSAGES.logo);
+    const bot = await call(
+      fred,
+      'POST',
+      '/api/deploy-token',
+      form({ walletId: w.id, honeypot: 'http://spam' }),
+    );
+    expect(bot.statusCode).toBe(400);
+    expect(bot.json().message).toBe(DEPLOY_MESSAGES.formErrors);
+  });
+
+  it('answers job-status for malformed and unknown ids with 400 and 404', async () => {
+    expect((await call(alice, 'GET', '/api/job-status/not-a-job')).statusCode).toBe(400);
+    expect(
+      (await call(alice, 'GET', '/api/job-status/00000000-0000-4000-8000-000000000000')).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/job-status/00000000-0000-4000-8000-000000000000' }))
+        .statusCode,
+    ).toBe(401);
+  });
+
+  it('serves the fee configuration', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/config/fees' });
+    expect(res.json()).toEqual({
+      service_fee: '15',
+      issuer_reserve: '1.1',
+      hot_wallet_reserve: '2',
+      airdrop_fee_xrp: '2',
+      owner_reserve: '0.2',
+      network_fee_allowance: '0.001',
+    });
+  });
+});
