@@ -1,3 +1,4 @@
+import { benchDeploy } from './deploy';
 import { benchFirstStartMemory } from './first-start-memory';
 import { benchSocketFanout } from './socket-fanout';
 import { benchTransfers } from './transfers';
@@ -8,6 +9,7 @@ import { benchTransfers } from './transfers';
 const benchmarks: Array<{ name: string; run: () => Promise<{ ok: boolean }> }> = [
   { name: 'socket fan-out (5,000 subscribers)', run: () => benchSocketFanout() },
   { name: 'transfers (200 from one account)', run: () => benchTransfers() },
+  { name: 'deploy (pipelined vs one transaction per ledger)', run: () => benchDeploy() },
   { name: 'first-start memory (npm start, empty data dir, then again)', run: () => benchFirstStartMemory() },
 ];
 

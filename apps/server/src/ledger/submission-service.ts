@@ -86,6 +86,11 @@ interface Tracked {
   waiters: Array<{ resolve: (o: SubmissionOutcome) => void }>;
   /** Callers waiting for the open ledger's verdict (the engine result of a submit). */
   engineWaiters: Array<(engineResult: string) => void>;
+  /**
+   * The engine result was seen by this process. One recorded before a restart says nothing about
+   * today's open ledger (the ledger may have lost it), so callers wait for a fresh one.
+   */
+  engineSeen: boolean;
 }
 
 const FINAL = ['success', 'failed'] as const;
@@ -458,12 +463,11 @@ export class SubmissionService {
   async engineResult(hash: string): Promise<string> {
     const t = this.tracked.get(hash);
     if (t) {
-      if (t.row.engineResult) return t.row.engineResult;
+      if (t.engineSeen && t.row.engineResult) return t.row.engineResult;
       return new Promise((resolve) => t.engineWaiters.push(resolve));
     }
     const [row] = await this.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.hash, hash));
     if (!row) throw new Error(`Unknown submission ${hash}`);
-    if (row.engineResult) return row.engineResult;
     if ((FINAL as readonly string[]).includes(row.status)) return row.result ?? 'unknown';
     this.track(row);
     return this.engineResult(hash);
@@ -499,7 +503,7 @@ export class SubmissionService {
 
   private track(row: SubmissionRow): void {
     if (this.tracked.has(row.hash)) return;
-    this.tracked.set(row.hash, { row, lastSubmitLedger: 0, waiters: [], engineWaiters: [] });
+    this.tracked.set(row.hash, { row, lastSubmitLedger: 0, waiters: [], engineWaiters: [], engineSeen: false });
   }
 
   private withAccount<T>(account: string, fn: () => Promise<T>): Promise<T> {
@@ -567,6 +571,7 @@ export class SubmissionService {
     }
     if (!this.tracked.has(hash)) return;
     t.row.engineResult = engine;
+    t.engineSeen = true;
     t.row.submitCount += 1;
     for (const w of t.engineWaiters.splice(0)) w(engine);
     if (t.row.status === 'pending') t.row.status = 'submitted';

@@ -13,7 +13,8 @@ import { ledgerSubmissions } from '../../src/ledger/schema';
 import { PLATFORM_ROLES } from '../../src/platform/accounts';
 import { platformWallet } from '../../src/platform/custody';
 import { jobs } from '../../src/platform/jobs';
-import type { SignedIn } from '../helpers/test-app';
+import { TestSocket } from '../helpers/socket-client';
+import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // Deploys on the embedded ledger (closing every second, like `npm start`), checked on the ledger
@@ -402,4 +403,52 @@ describe('deploy: refused before any transaction', () => {
       network_fee_allowance: '0.001',
     });
   });
+});
+
+describe('deploy: live progress on the socket', () => {
+  it('pushes every step change to the owner and to nobody else', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    const ws = `ws://127.0.0.1:${address.port}/ws`;
+    const tokenOf = async (who: SignedIn) =>
+      (await t.app.inject({ url: '/api/auth/socket-token', headers: { cookie: who.cookie } })).json()
+        .token as string;
+    const mine = await TestSocket.open(`${ws}?token=${encodeURIComponent(await tokenOf(alice))}`, {
+      origin: TEST_ORIGIN,
+    });
+    const theirs = await TestSocket.open(`${ws}?token=${encodeURIComponent(await tokenOf(bob))}`, {
+      origin: TEST_ORIGIN,
+    });
+    try {
+      await mine.next('ready');
+      await theirs.next('ready');
+      const res = await call(
+        alice,
+        'POST',
+        '/api/deploy-token',
+        form({ ticker: 'LIVE', liquidityAmount: '20' }),
+      );
+      expect(res.statusCode, res.body).toBe(202);
+      const { jobId } = res.json() as { jobId: string };
+      const seen: Array<{ status: string; steps: Array<{ name: string; status: string }> }> = [];
+      for (;;) {
+        const frame = await mine.next('jobUpdated', 30_000);
+        expect(frame.data.jobId).toBe(jobId);
+        seen.push(frame.data as (typeof seen)[number]);
+        if (frame.data.status === 'completed' || frame.data.status === 'failed') break;
+      }
+      expect(seen.at(-1)!.status).toBe('completed');
+      // Each step was seen running and then done, in that order.
+      for (const name of ['create-wallets', 'issue-supply', 'create-amm', 'list-token']) {
+        const states = seen.map((f) => f.steps.find((s) => s.name === name)!.status);
+        expect(states.indexOf('running')).toBeGreaterThanOrEqual(0);
+        expect(states.lastIndexOf('running')).toBeLessThan(states.indexOf('done'));
+      }
+      expect(theirs.frames.filter((f) => f.event === 'jobUpdated')).toEqual([]);
+    } finally {
+      mine.close();
+      theirs.close();
+    }
+  }, 60_000);
 });

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,72 +6,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from 'xrpl';
 import { openDatabase } from '../../src/db/client';
 import { ledgerSubmissions } from '../../src/ledger/schema';
+import {
+  json,
+  signInOverHttp,
+  startChildServer as startServer,
+  type ChildServer as Server,
+} from '../helpers/child-server';
 
 // kill -9 of the real server (`node --import tsx src/main.ts`, embedded PGlite and embedded
 // persistent ledger in one process) while 50 transfers are in flight. The ledger dies with it, so
 // whatever sat in its open ledger is gone: only the recorded, signed blobs can bring it back.
 
-const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
-const ORIGIN = 'http://ledgerpad.test';
 const TRANSFERS = 50;
-
-interface Server {
-  child: ChildProcess;
-  base: string;
-  ledgerUrl: string;
-  output: string[];
-  exited: Promise<number | null>;
-}
-
-function startServer(dataDir: string, masterKey: string, output: string[]): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_DIR,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      MASTER_KEY: masterKey,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      XRPL_NETWORK: 'standalone',
-      XRPL_URL: '',
-      DATABASE_URL: '',
-      LEDGER_CLOSE_INTERVAL_MS: '1000',
-      PLATFORM_BOOTSTRAP: 'off',
-      ALLOWED_ORIGINS: ORIGIN,
-      RATE_LIMIT_WRITE_PER_MIN: '100000',
-      RATE_LIMIT_READ_PER_MIN: '100000',
-      RATE_LIMIT_DEMO_PER_MIN: '100000',
-      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const mine: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('')}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
-      output.push(text);
-      mine.push(text);
-      const m = /running at (http:\/\/\S+?)\/? \(ledger: standalone (ws:\/\/\S+)\)/.exec(mine.join(''));
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, base: m[1]!.replace(/\/$/, ''), ledgerUrl: m[2]!, output, exited });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before starting:\n${output.join('')}`));
-    });
-  });
-}
-
-async function json(res: Response): Promise<Record<string, unknown>> {
-  return (await res.json()) as Record<string, unknown>;
-}
 
 describe('crash safety', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-crash-'));
@@ -87,20 +32,7 @@ describe('crash safety', () => {
   it('kill -9 during 50 transfers: after restart every transfer is on the ledger exactly once and every record is final', async () => {
     let server = await startServer(dataDir, masterKey, output);
     servers.push(server);
-    const demo = await fetch(`${server.base}/api/auth/demo`, {
-      method: 'POST',
-      headers: { origin: ORIGIN, 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'crash' }),
-    });
-    expect(demo.status).toBe(200);
-    const cookie = demo.headers
-      .getSetCookie()
-      .find((c) => c.startsWith('ledgerpad_session='))!
-      .split(';')[0]!;
-    const csrf = (
-      (await json(await fetch(`${server.base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
-    ).token;
-    const headers = { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
+    const headers = await signInOverHttp(server.base, 'crash');
     const post = (base: string, url: string, body: object, extra: Record<string, string> = {}) =>
       fetch(`${base}${url}`, {
         method: 'POST',

@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { JobStatusView, DeployResult } from '@ledgerpad/shared';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client, decode } from 'xrpl';
+import { openDatabase } from '../../src/db/client';
+import { ledgerSubmissions } from '../../src/ledger/schema';
+import { json, signInOverHttp, startChildServer, type ChildServer } from '../helpers/child-server';
+
+// kill -9 of the real server (embedded PGlite and ledger in one process) during a deploy, at three
+// different points, then a restart on the same data: each job completes, every ledger step applied
+// exactly once, and the paying wallet's XRP is exactly what the three deploys cost.
+
+const DROPS = 1_000_000n;
+type Status = JobStatusView<DeployResult>;
+
+/** When to pull the plug: the moment the job's steps look like this. */
+const KILL_POINTS: Array<{ label: string; when: (s: Status) => boolean }> = [
+  { label: 'staged wallets recorded, nothing funded', when: (s) => stepIs(s, 'create-wallets', 'done') },
+  { label: 'issuing the supply', when: (s) => stepIs(s, 'issue-supply', 'running') },
+  { label: 'pool created, fee and blackhole pending', when: (s) => stepIs(s, 'create-amm', 'done') },
+];
+
+const stepIs = (s: Status, name: string, status: string) =>
+  s.steps.some((x) => x.name === name && x.status === status);
+
+describe('deploy crash safety', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-deploy-crash-'));
+  const masterKey = randomBytes(32).toString('hex');
+  const output: string[] = [];
+  const servers: ChildServer[] = [];
+  const env = { PLATFORM_BOOTSTRAP: 'on' };
+  afterAll(() => {
+    for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('kill -9 at three points of a deploy: each job completes after restart, each step once, every drop accounted for', async () => {
+    let server = await startChildServer(dataDir, masterKey, output, env);
+    servers.push(server);
+    const headers = await signInOverHttp(server.base, 'crashdeploy');
+    const post = (url: string, body: object) =>
+      fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const status = async (jobId: string) =>
+      (await json(await fetch(`${server.base}/api/job-status/${jobId}`, { headers }))) as unknown as Status;
+
+    const wallet = (await json(await post('/api/wallets', {}))) as { id: number; wallet_address: string };
+    expect((await post(`/api/wallets/${wallet.id}/fund`, {})).status).toBe(200);
+    const ledgerBalance = async (account: string) => {
+      const c = new Client(server.ledgerUrl);
+      await c.connect();
+      try {
+        const r = await c.request({ command: 'account_info', account, ledger_index: 'validated' });
+        return BigInt(r.result.account_data.Balance);
+      } finally {
+        await c.disconnect();
+      }
+    };
+    const startBalance = await ledgerBalance(wallet.wallet_address);
+
+    const jobIds: string[] = [];
+    const results: DeployResult[] = [];
+    for (const [i, point] of KILL_POINTS.entries()) {
+      const res = await post('/api/deploy-token', {
+        name: `Crash Token ${i}`,
+        ticker: `CRSH${i}`,
+        description: '',
+        supply: '500000',
+        devAllocation: '20',
+        liquidityAmount: '50',
+        ammFee: '0.3',
+        logoUrl: '/images/crash.webp',
+        blackholeIssuer: true,
+        requireAuth: false,
+        liquidityPairType: 'XRP',
+        walletId: wallet.id,
+      });
+      expect(res.status, await res.clone().text()).toBe(202);
+      const { jobId } = (await res.json()) as { jobId: string };
+      jobIds.push(jobId);
+
+      // Poll fast and pull the plug at the moment the job reaches the kill point.
+      let seen: Status;
+      for (;;) {
+        seen = await status(jobId);
+        if (point.when(seen) || seen.status === 'completed' || seen.status === 'failed') break;
+      }
+      expect(seen.status, `${point.label}: the job finished before the kill`).toBe('running');
+      server.child.kill('SIGKILL');
+      await server.exited;
+
+      server = await startChildServer(dataDir, masterKey, output, env);
+      servers.push(server);
+      let final: Status;
+      const deadline = Date.now() + 60_000;
+      do {
+        final = await status(jobId);
+        if (final.status === 'completed' || final.status === 'failed') break;
+        await new Promise((r) => setTimeout(r, 100));
+      } while (Date.now() < deadline);
+      expect(final.status, `${point.label}: ${JSON.stringify(final)}`).toBe('completed');
+      expect(final.steps.every((s) => s.status === 'done')).toBe(true);
+      results.push(final.result!);
+    }
+
+    // On the ledger: per deploy, exactly the issuer's own 5 transactions and one pool.
+    const client = new Client(server.ledgerUrl);
+    await client.connect();
+    try {
+      for (const r of results) {
+        const txs = await client.request({ command: 'account_tx', account: r.issuer_address, limit: 50 });
+        const sent = txs.result.transactions.filter(
+          (t) => (t as unknown as { tx_json: { Account: string } }).tx_json.Account === r.issuer_address,
+        );
+        expect(sent).toHaveLength(5); // DefaultRipple, supply, dev allocation, regular key, disable master
+        const lines = await client.request({ command: 'gateway_balances', account: r.issuer_address });
+        expect(lines.result.obligations?.[r.currency]).toBe('500000');
+      }
+    } finally {
+      await client.disconnect();
+    }
+    const endBalance = await ledgerBalance(wallet.wallet_address);
+
+    server.child.kill('SIGTERM');
+    await server.exited;
+    const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
+    try {
+      const rows = await database.db.select().from(ledgerSubmissions);
+      let userFees = 0n;
+      for (const jobId of jobIds) {
+        const mine = rows.filter((r) => r.intentKey.startsWith(`deploy:${jobId}:`));
+        // 11 ledger steps (no RequireAuth), one record each, every one validated successfully.
+        expect(mine).toHaveLength(11);
+        expect(mine.every((r) => r.status === 'success')).toBe(true);
+        for (const r of mine)
+          if (r.account === wallet.wallet_address) userFees += BigInt(decode(r.txBlob).Fee as string);
+      }
+      // Every drop: 3 × (issuer 1.1 + hot 2 + 50 liquidity + 15 service fee) + the wallet's own fees.
+      const perDeploy = 1_100_000n + 2n * DROPS + 50n * DROPS + 15n * DROPS;
+      expect(startBalance - endBalance).toBe(3n * perDeploy + userFees);
+      expect(userFees).toBe(3n * 4n * 10n);
+    } finally {
+      await database.close();
+    }
+  }, 300_000);
+});
