@@ -13,6 +13,8 @@ import { ledgerSubmissions } from '../../src/ledger/schema';
 import { PLATFORM_ROLES } from '../../src/platform/accounts';
 import { platformWallet } from '../../src/platform/custody';
 import { jobs } from '../../src/platform/jobs';
+import { wallets as walletsTable } from '../../src/platform/custody-schema';
+import { DEPLOY_JOB, deployStepNames, type DeployPayload } from '../../src/modules/deploy';
 import { TestSocket } from '../helpers/socket-client';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
@@ -450,5 +452,75 @@ describe('deploy: live progress on the socket', () => {
       mine.close();
       theirs.close();
     }
+  }, 60_000);
+});
+
+describe('deploy: a step the ledger refuses', () => {
+  it('fails naming the step and the ledger reason; no fee charged, staged wallets kept, no token', async () => {
+    const gina = await t.signIn('gina_deploy');
+    const w = await newWallet(gina);
+    const feeBefore = await xrpDrops(feeWallet);
+    // Enqueued directly (the route would refuse it): more issued to the hot wallet than its trust
+    // line's limit (the supply), which the ledger refuses with tecPATH_PARTIAL.
+    const payload: DeployPayload = {
+      userId: gina.user.id,
+      walletId: w.id,
+      userAddress: w.address,
+      feeAddress: feeWallet,
+      form: {
+        name: 'Broken',
+        ticker: 'BRKN',
+        description: '',
+        supply: '1000',
+        devAllocation: '0',
+        liquidityAmount: '10',
+        ammFee: '0.5',
+        logoUrl: '/images/x.webp',
+        telegramFileId: null,
+        twitterLink: null,
+        telegramLink: null,
+        websiteLink: null,
+        blackholeIssuer: true,
+        requireAuth: false,
+        liquidityPairType: 'XRP',
+      },
+      currency: tickerToCurrency('BRKN'),
+      devAmount: '0',
+      hotAmount: '2000',
+      liquidity: '10000000',
+      rlusd: null,
+      issuerFundDrops: '1100000',
+      hotFundDrops: '12000000',
+      serviceFeeDrops: '15000000',
+      tradingFee: 500,
+    };
+    const job = await t.app.platform.jobs.enqueue({
+      type: DEPLOY_JOB,
+      userId: gina.user.id,
+      payload,
+      steps: deployStepNames(payload),
+    });
+    await t.app.platform.jobs.waitFor(job.id, { timeoutMs: 60_000 });
+    const status = (await call(gina, 'GET', `/api/job-status/${job.id}`)).json() as JobStatusView;
+    expect(status.status).toBe('failed');
+    expect(status.error).toBe('Issue the supply to the hot wallet failed: tecPATH_PARTIAL');
+    const byName = Object.fromEntries(status.steps.map((s) => [s.name, s.status]));
+    expect(byName).toMatchObject({
+      'hot-trust-line': 'done',
+      'issue-supply': 'failed',
+      'create-amm': 'pending',
+      'service-fee': 'pending',
+      'blackhole-regular-key': 'pending',
+      'list-token': 'pending',
+    });
+    expect(await xrpDrops(feeWallet)).toBe(feeBefore);
+    const staged = await t.database.db.select().from(walletsTable).where(eq(walletsTable.jobId, job.id));
+    expect(staged.map((r) => r.role).sort()).toEqual(['deploy_hot', 'deploy_issuer']);
+    // The issuer still holds its key (not blackholed): the admin refund tool can recover the XRP.
+    const issuer = staged.find((r) => r.role === 'deploy_issuer')!;
+    expect((await accountRoot(issuer.address)).Flags & LSF_DISABLE_MASTER).toBe(0);
+    const token = await t.app.inject({ method: 'GET', url: `/api/tokens/issuer/${issuer.address}` });
+    expect(token.statusCode).toBe(404);
+    expect(token.json().message).toBe('No tokens found for this issuer.');
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { DEPLOY_STEP_LABELS, type DeployResult, type LiquidityPair } from '@ledgerpad/shared';
-import type { Client } from 'xrpl';
+import { ValidationError, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import type { SubmissionService } from '../../ledger/submission-service';
@@ -141,14 +141,25 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
       const value = await ctx.step(
         step.name,
         async (): Promise<StepValue> => {
-          const row = await deps.submissions.prepare({
-            intentKey: ctx.intentKey(step.name),
-            account: accounts[step.account],
-            tx: step.tx,
-            purpose: `deploy:${step.name}`,
-            userId: p.userId,
-            walletId: step.account === 'user' ? p.walletId : null,
-          });
+          const row = await deps.submissions
+            .prepare({
+              intentKey: ctx.intentKey(step.name),
+              account: accounts[step.account],
+              tx: step.tx,
+              purpose: `deploy:${step.name}`,
+              userId: p.userId,
+              walletId: step.account === 'user' ? p.walletId : null,
+            })
+            .catch((err: unknown) => {
+              // Refused before signing (malformed for the ledger): final, retrying changes nothing.
+              if (err instanceof ValidationError) {
+                throw new JobFailure(
+                  step.name,
+                  `${label(step.name)} failed: the ledger would refuse it (malformed)`,
+                );
+              }
+              throw err;
+            });
           await ctx.setTxHash(step.name, row.hash);
           const engine = await deps.submissions.engineResult(row.hash);
           if (engine === 'tesSUCCESS') gate.resolve();
