@@ -19,12 +19,15 @@ async function submit(client: Client, wallet: Wallet, tx: SubmittableTransaction
   if (result !== 'tesSUCCESS') throw new Error(`${tx.TransactionType} failed: ${result}`);
 }
 
-/** A new account funded with `xrp` XRP from genesis (calls are serialized: genesis has one sequence). */
-export async function fundedAccount(client: Client, xrp = 100): Promise<Wallet> {
+/**
+ * A new account funded with `xrp` XRP from `source` (default: genesis, which nothing else signs for
+ * in a test app without the platform bootstrap). Calls are serialized: a source has one sequence.
+ */
+export async function fundedAccount(client: Client, xrp = 100, source: Wallet = genesis): Promise<Wallet> {
   const wallet = Wallet.generate();
-  await submit(client, genesis, {
+  await submit(client, source, {
     TransactionType: 'Payment',
-    Account: genesis.address,
+    Account: source.address,
     Destination: wallet.address,
     Amount: String(xrp * 1_000_000),
   });
@@ -39,6 +42,8 @@ export interface IssueOptions {
   blackhole?: boolean;
   /** Reuse an issuer (a second currency of the same account). */
   issuer?: Wallet;
+  /** Where the new accounts' XRP comes from (default genesis). */
+  funder?: Wallet;
 }
 
 /** Issues `ticker` to one new holder per amount; returns the issuer and the ledger currency code. */
@@ -49,7 +54,7 @@ export async function issueToken(
   const currency = tickerToCurrency(opts.ticker);
   let issuer = opts.issuer;
   if (!issuer) {
-    issuer = await fundedAccount(client);
+    issuer = await fundedAccount(client, 100, opts.funder);
     await submit(client, issuer, {
       TransactionType: 'AccountSet',
       Account: issuer.address,
@@ -57,7 +62,7 @@ export async function issueToken(
     });
   }
   for (const value of opts.amounts) {
-    const holder = await fundedAccount(client, 20);
+    const holder = await fundedAccount(client, 20, opts.funder);
     await submit(client, holder, {
       TransactionType: 'TrustSet',
       Account: holder.address,

@@ -80,6 +80,8 @@ describe('POST /api/gateway-balances', () => {
         { currency: hexOf('LEDGERPAD'), ascii: 'LEDGERPAD', hex: hexOf('LEDGERPAD'), value: sum(long) },
         { currency: 'USD', ascii: 'USD', hex: hexOf('USD'), value: sum(usd) },
       ],
+      is_blackholed: false,
+      require_auth: false,
     });
   });
 
@@ -163,6 +165,11 @@ describe('POST /api/admin/tokens/add', () => {
     const res = await post(ADD, alice, form(issuer.address, { is_blackholed: false }));
     expect(res.statusCode).toBe(200);
     expect(res.json().token).toMatchObject({ ticker: 'HOLE', is_blackholed: true, supply: '1000' });
+    const balances = await post(BALANCES, alice, { account: issuer.address });
+    expect(balances.json()).toMatchObject({
+      is_blackholed: true,
+      tokens: [{ ascii: 'HOLE', value: '1000' }],
+    });
   });
 
   it('does not call an issuer blackholed while its master key still signs', async () => {

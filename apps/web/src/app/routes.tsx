@@ -17,6 +17,9 @@ const PlaceholderPage = lazy(() =>
 const WalletsPage = lazy(() =>
   import('../features/wallets/wallets-page').then((m) => ({ default: m.WalletsPage })),
 );
+const ListTokenPage = lazy(() =>
+  import('../features/list-token/list-token-page').then((m) => ({ default: m.ListTokenPage })),
+);
 const NotFoundPage = lazy(() =>
   import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -52,7 +55,7 @@ const PAGES: PageRoute[] = [
   placeholder('airdrop/create', 'Create Airdrop'),
   placeholder('positions', 'Positions'),
   placeholder('orders', 'Orders Manager', 'Your Open Orders'),
-  placeholder('list-token', 'List Any Token'),
+  { path: 'list-token', title: 'List Any Token', element: <ListTokenPage />, signIn: true },
   placeholder('burner', 'Token Burner'),
   placeholder('dashboard', 'Token Dashboard', 'Token Management'),
   placeholder('admin', 'Admin'),

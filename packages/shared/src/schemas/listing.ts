@@ -119,6 +119,9 @@ export interface IssuedToken {
 export interface GatewayBalancesResponse {
   account: string;
   tokens: IssuedToken[];
+  /** Beyond the spec's shape: the issuer's blackhole status, as the listing form shows it. */
+  is_blackholed: boolean;
+  require_auth: boolean;
 }
 
 /** What the listing route answers. */

@@ -25,7 +25,11 @@ export function registerListing(
     { config: { access: 'user' } },
     async (request): Promise<GatewayBalancesResponse> => {
       const { account } = parseInput(gatewayBalancesRequestSchema, request.body);
-      return { account, tokens: await service.issuedTokens(account) };
+      const [tokens, state] = await Promise.all([
+        service.issuedTokens(account),
+        service.issuerState(account),
+      ]);
+      return { account, tokens, is_blackholed: state.blackholed, require_auth: state.requireAuth };
     },
   );
 

@@ -1,0 +1,75 @@
+import {
+  LISTING_MESSAGES,
+  UPLOAD_FIELDS,
+  UPLOAD_MESSAGES,
+  uploadResponseSchema,
+  type GatewayBalancesResponse,
+  type ListTokenResponse,
+  type TokenView,
+} from '@ledgerpad/shared';
+import { ApiError, apiGet, apiPost, apiPostForm } from '../../lib/api';
+
+// The calls of the listing page (spec 001 §7): what the issuer issues, whether it is listed, the
+// logo upload and the listing itself. Failures become the spec's §8 messages here, once.
+
+/** A failure with the sentence to show and, when the server wrote one for people, its reason. */
+export class ListingError extends Error {
+  constructor(
+    message: string,
+    readonly detail?: string,
+    readonly alreadyListed = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The server's own sentence for a 4xx (it names the field or the problem), never a 5xx's. */
+const reasonOf = (err: unknown): string | undefined =>
+  err instanceof ApiError && err.status >= 400 && err.status < 500 && !err.message.startsWith('No API route')
+    ? err.message
+    : undefined;
+
+export interface IssuerDetails extends GatewayBalancesResponse {
+  /** The token of this issuer already listed here, if any. */
+  listed: TokenView | null;
+}
+
+export async function fetchIssuer(issuer: string): Promise<IssuerDetails> {
+  const [ledger, listed] = await Promise.all([
+    apiPost<GatewayBalancesResponse>('/api/gateway-balances', { account: issuer }).catch((err: unknown) => {
+      throw new ListingError(LISTING_MESSAGES.fetchFailed, reasonOf(err));
+    }),
+    apiGet<TokenView>(`/api/tokens/issuer/${encodeURIComponent(issuer)}`).catch((err: unknown) => {
+      // 404 means "not listed" (spec §7).
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw new ListingError(LISTING_MESSAGES.databaseFailed);
+    }),
+  ]);
+  if (ledger.tokens.length === 0) {
+    throw new ListingError(LISTING_MESSAGES.fetchFailed, LISTING_MESSAGES.issuesNothing);
+  }
+  return { ...ledger, listed };
+}
+
+export async function uploadLogo(file: File): Promise<string> {
+  const form = new FormData();
+  // Text fields first: the server applies the purpose's size limit while the file streams in.
+  form.append(UPLOAD_FIELDS.purpose, 'listing');
+  form.append(UPLOAD_FIELDS.file, file);
+  try {
+    return uploadResponseSchema.parse(await apiPostForm('/api/upload', form)).servedUrl;
+  } catch (err) {
+    throw new ListingError(reasonOf(err) ?? UPLOAD_MESSAGES.failed);
+  }
+}
+
+export async function listToken(body: Record<string, unknown>): Promise<ListTokenResponse> {
+  try {
+    return await apiPost<ListTokenResponse>('/api/admin/tokens/add', body);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409) {
+      throw new ListingError(LISTING_MESSAGES.alreadyListed, undefined, true);
+    }
+    throw new ListingError(LISTING_MESSAGES.listFailed, reasonOf(err));
+  }
+}
