@@ -15,6 +15,7 @@ import { authRoutes } from './modules/auth/routes';
 import { configRoutes } from './modules/config/routes';
 import { registerDeploy } from './modules/deploy/routes';
 import { jobRoutes } from './modules/jobs/routes';
+import { registerMarket } from './modules/market/routes';
 import { healthRoutes } from './modules/health/routes';
 import { registerListing } from './modules/listing/routes';
 import { TokenRegistry } from './modules/tokens';
@@ -114,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', () => platform.start());
   app.addHook('onClose', () => platform.stop());
   const bus = platform.bus;
-  await registerRealtime(app, { config: deps.config, bus, socketSecret, origins });
+  const realtime = await registerRealtime(app, { config: deps.config, bus, socketSecret, origins });
 
   healthRoutes(app, {
     pingDatabase: () => deps.database.ping(),
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const wallets = await registerWallets(app, platform);
   registerDeploy(app, { platform, tokens, wallets: wallets.service });
   jobRoutes(app, { jobs: platform.jobs });
+  registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });
 
   const web = await registerWebDelivery(app, deps.config, deps.webDistDir);

@@ -143,3 +143,16 @@ export const MIN_AGE = 18;
 export const RESTRICTED_JURISDICTION_COUNT = 9;
 export const LEGAL_EFFECTIVE_DATE = 'February 28, 2025';
 export const TERMS_LAST_UPDATED = 'April 30, 2025';
+
+// --- Issuer risk ---
+/**
+ * Addresses no key can sign for (rippled's ACCOUNT_ZERO, ACCOUNT_ONE, and the well-known
+ * "NaN" and vanity black holes): a regular key set to one of them, with the master key disabled and
+ * no signer list, leaves an account that can never sign again.
+ */
+export const BLACKHOLE_ADDRESSES = [
+  'rrrrrrrrrrrrrrrrrrrrrhoLvTp',
+  'rrrrrrrrrrrrrrrrrrrrBZbvji',
+  'rrrrrrrrrrrrrrrrrNAMEtxvNvQ',
+  'rrrrrrrrrrrrrrrrrrrn5RM1rHd',
+] as const;

@@ -24,3 +24,7 @@ export * from '../platform/jobs/schema';
 
 // Listed tokens (issue 11).
 export * from '../modules/tokens/schema';
+
+// Market data (issue 12): the ledger follower's cursor and what the market indexer derives.
+export * from '../platform/indexer/schema';
+export * from '../modules/market/schema';

@@ -9,6 +9,7 @@ import { SubmissionService } from '../ledger/submission-service';
 import { createMemoryBus, type EventBus } from '../realtime/event-bus';
 import { createPostgresBus } from '../realtime/pg-event-bus';
 import { userTopic } from '../realtime/topics';
+import { LedgerFollower } from './indexer/follower';
 import { JobRunner, toJobStatus } from './jobs';
 import { PlatformSettings } from './settings';
 import {
@@ -44,6 +45,11 @@ export interface Platform {
   jobs: JobRunner;
   /** Platform configuration (fees, reserves) with its defaults. */
   settings: PlatformSettings;
+  /**
+   * Follows validated ledgers in order (one instance at a time) and hands each to the registered
+   * handlers (the market indexer); undefined without a ledger connection.
+   */
+  indexer?: LedgerFollower;
   /** Starts the owned background work (submission tracking, account bootstrap). */
   start(): Promise<void>;
   /** Stops it and waits for it to drain. */
@@ -123,9 +129,14 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
       );
   });
 
+  const indexer = connection
+    ? new LedgerFollower({ database, connection, log: log.child({ component: 'indexer' }) })
+    : undefined;
+
   let unwatch: Array<() => void> = [];
   return {
     jobs,
+    indexer,
     settings: new PlatformSettings(db),
     config,
     database,
@@ -154,10 +165,12 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
         await ensurePublicPlatformWallets(db, keyring);
       }
       jobs.start();
+      indexer?.start();
     },
     async stop() {
       // Jobs first: a running step finishes (or is handed back) while the ledger is still there.
       await jobs.stop({ timeoutMs: 20_000 });
+      await indexer?.stop();
       for (const u of unwatch) u();
       unwatch = [];
       await submissions?.stop();

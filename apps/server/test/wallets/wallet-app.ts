@@ -14,6 +14,7 @@ export interface WalletTestApp {
   connection: XrplConnection;
   logs: string[];
   signIn(username: string): Promise<SignedIn>;
+  signInOwner(): Promise<SignedIn>;
   close(): Promise<void>;
 }
 
@@ -31,6 +32,7 @@ export async function createWalletTestApp(
     connection: t.ledger,
     logs: t.logs,
     signIn: t.signIn,
+    signInOwner: t.signInOwner,
     close: t.close,
   };
 }

@@ -31,6 +31,12 @@ export const newTradeSchema = z.object({
   quoteIssuer: z.string().nullable(),
   /** Decimal string; prices are never JavaScript floats on the wire. */
   price: z.string(),
+  /** Tokens traded (decimal string). */
+  amount: z.string().optional(),
+  /** The transaction that made the trade. */
+  hash: z.string().optional(),
+  /** Unix milliseconds of the ledger's close. */
+  time: z.number().optional(),
 });
 export type NewTrade = z.infer<typeof newTradeSchema>;
 

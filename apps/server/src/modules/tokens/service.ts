@@ -98,6 +98,13 @@ export class TokenRegistry {
       .limit(limit);
   }
 
+  /** Every listed token's ledger identity (what the market indexer follows). */
+  async ledgerKeys(): Promise<Array<Pick<TokenRow, 'id' | 'currency' | 'issuerAddress'>>> {
+    return this.db
+      .select({ id: tokens.id, currency: tokens.currency, issuerAddress: tokens.issuerAddress })
+      .from(tokens);
+  }
+
   async update(id: number, patch: Partial<NewToken>): Promise<TokenRow | undefined> {
     const [row] = await this.db.update(tokens).set(patch).where(eq(tokens.id, id)).returning();
     return row;

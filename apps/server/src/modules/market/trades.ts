@@ -1,0 +1,151 @@
+import DecimalBase from 'decimal.js';
+import { getBalanceChanges, type TransactionMetadata } from 'xrpl';
+import type { IndexedTx } from '../../platform/indexer/follower';
+
+// Trades from one transaction's metadata. A trade is what the liquidity side gave and got: the
+// AMM account of a token's pool and the owners of the token's offers this transaction consumed.
+// Balance changes are read, not Offer nodes alone, because an AMM swap touches no Offer node. An
+// auto-bridged token→token payment moves each token against XRP once, so each token gets exactly
+// one trade from it. Deposits and withdrawals change pools too, but they are not trades: only
+// Payment, OfferCreate and CheckCash can trade.
+
+/** Issued amounts carry 16 significant digits at any exponent: sums need more than decimal.js's 20. */
+export const Decimal = DecimalBase.clone({ precision: 60 });
+type Decimal = InstanceType<typeof Decimal>;
+
+export type Quote = 'XRP' | 'RLUSD';
+
+export interface MarketIndex {
+  /** `${currency}|${issuer}` → token id, for listed tokens. */
+  tokenByKey: Map<string, number>;
+  /** AMM account → its pool's token and quote. */
+  poolByAccount: Map<string, { tokenId: number; quote: Quote }>;
+  /** The RLUSD issuer on this network (undefined when there is none). */
+  rlusd?: { currency: string; issuer: string };
+}
+
+export interface ExtractedTrade {
+  tokenId: number;
+  quote: Quote;
+  side: 'BUY' | 'SELL';
+  account: string;
+  hash: string;
+  txIndex: number;
+  tokenAmount: string;
+  quoteAmount: string;
+  price: string;
+}
+
+const TRADING_TYPES = new Set(['Payment', 'OfferCreate', 'CheckCash']);
+
+type Amount = string | { currency: string; issuer: string; value: string };
+
+interface OfferFields {
+  Account?: string;
+  TakerGets?: Amount;
+  TakerPays?: Amount;
+}
+
+const assetKey = (a: Amount): string => (typeof a === 'string' ? 'XRP' : `${a.currency}|${a.issuer}`);
+
+/** Balance changes per account and asset key; an issuer's own currency is keyed by the issuer. */
+function changesByAccount(meta: TransactionMetadata, index: MarketIndex): Map<string, Map<string, Decimal>> {
+  const out = new Map<string, Map<string, Decimal>>();
+  for (const { account, balances } of getBalanceChanges(meta)) {
+    const mine = out.get(account) ?? new Map<string, Decimal>();
+    out.set(account, mine);
+    for (const b of balances) {
+      let key: string;
+      if (b.currency === 'XRP') key = 'XRP';
+      else if (index.tokenByKey.has(`${b.currency}|${account}`)) key = `${b.currency}|${account}`;
+      else key = `${b.currency}|${b.issuer}`;
+      mine.set(key, (mine.get(key) ?? new Decimal(0)).plus(b.value));
+    }
+  }
+  return out;
+}
+
+export function extractTrades(itx: IndexedTx, index: MarketIndex): ExtractedTrade[] {
+  const { meta, tx } = itx;
+  if (meta.TransactionResult !== 'tesSUCCESS' || !TRADING_TYPES.has(tx.TransactionType)) return [];
+  const quoteKeys: Record<Quote, string | undefined> = {
+    XRP: 'XRP',
+    RLUSD: index.rlusd ? `${index.rlusd.currency}|${index.rlusd.issuer}` : undefined,
+  };
+  const quoteOf = (key: string): Quote | undefined =>
+    key === quoteKeys.XRP ? 'XRP' : key === quoteKeys.RLUSD ? 'RLUSD' : undefined;
+
+  // Liquidity accounts per (token, quote).
+  const liquidity = new Map<
+    string,
+    { tokenId: number; quote: Quote; tokenKey: string; accounts: Set<string> }
+  >();
+  const addLiquidity = (tokenKey: string, quote: Quote, account: string) => {
+    const tokenId = index.tokenByKey.get(tokenKey);
+    if (tokenId === undefined || account === tx.Account) return;
+    const k = `${tokenId}:${quote}`;
+    const entry = liquidity.get(k) ?? { tokenId, quote, tokenKey, accounts: new Set<string>() };
+    entry.accounts.add(account);
+    liquidity.set(k, entry);
+  };
+
+  for (const node of meta.AffectedNodes) {
+    const n = (
+      'ModifiedNode' in node ? node.ModifiedNode : 'DeletedNode' in node ? node.DeletedNode : undefined
+    ) as { LedgerEntryType: string; FinalFields?: OfferFields; PreviousFields?: OfferFields } | undefined;
+    if (!n || n.LedgerEntryType !== 'Offer') continue;
+    // Consumed offers have previous amounts; cancelled or expired ones do not.
+    if (!n.PreviousFields?.TakerGets && !n.PreviousFields?.TakerPays) continue;
+    const f = n.FinalFields;
+    if (!f?.Account || !f.TakerGets || !f.TakerPays) continue;
+    const gets = assetKey(f.TakerGets);
+    const pays = assetKey(f.TakerPays);
+    for (const [token, quote] of [
+      [gets, pays],
+      [pays, gets],
+    ] as const) {
+      const q = quoteOf(quote);
+      if (q && index.tokenByKey.has(token)) addLiquidity(token, q, f.Account);
+    }
+  }
+
+  const changes = changesByAccount(meta, index);
+  for (const account of changes.keys()) {
+    const pool = index.poolByAccount.get(account);
+    if (!pool) continue;
+    for (const [key, id] of index.tokenByKey) {
+      if (id === pool.tokenId) addLiquidity(key, pool.quote, account);
+    }
+  }
+
+  const trades: ExtractedTrade[] = [];
+  for (const l of liquidity.values()) {
+    const quoteKey = quoteKeys[l.quote]!;
+    let dToken = new Decimal(0);
+    let dQuote = new Decimal(0);
+    for (const a of l.accounts) {
+      const c = changes.get(a);
+      if (!c) continue;
+      dToken = dToken.plus(c.get(l.tokenKey) ?? 0);
+      dQuote = dQuote.plus(c.get(quoteKey) ?? 0);
+    }
+    let side: 'BUY' | 'SELL';
+    if (dToken.isNeg() && dQuote.gt(0)) side = 'BUY';
+    else if (dToken.gt(0) && dQuote.isNeg()) side = 'SELL';
+    else continue;
+    const tokenAmount = dToken.abs();
+    const quoteAmount = dQuote.abs();
+    trades.push({
+      tokenId: l.tokenId,
+      quote: l.quote,
+      side,
+      account: tx.Account,
+      hash: itx.hash,
+      txIndex: meta.TransactionIndex,
+      tokenAmount: tokenAmount.toFixed(),
+      quoteAmount: quoteAmount.toFixed(),
+      price: quoteAmount.div(tokenAmount).toSignificantDigits(16).toFixed(),
+    });
+  }
+  return trades;
+}

@@ -1,0 +1,268 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { LedgerStream, TransactionMetadata } from 'xrpl';
+import type { Database, Db } from '../../db/client';
+import type { XrplConnection } from '../../ledger/connection';
+import { ledgerCursor } from './schema';
+
+// The ledger follower: reads validated ledgers strictly in order from the last one indexed, and
+// hands each to the registered handlers inside one database transaction together with the cursor
+// update, so a ledger is indexed exactly once even across crashes (a crash rolls the whole ledger
+// back; the next run redoes it). Only validated ledgers are read, so there is nothing to reorg.
+// With several instances on one database exactly one follows at a time: it holds a lease on the
+// cursor row, renewed with every ledger, fencing every write; a standby takes over on expiry.
+
+export interface IndexedTx {
+  hash: string;
+  tx: Record<string, unknown> & { TransactionType: string; Account: string };
+  meta: TransactionMetadata;
+}
+
+export interface IndexedLedger {
+  index: number;
+  /** Unix milliseconds of the ledger's close. */
+  closeTime: number;
+  /** Successful and failed transactions in the ledger's own order (TransactionIndex). */
+  transactions: IndexedTx[];
+}
+
+export interface LedgerHandler<P = unknown> {
+  name: string;
+  /** Ledger reads the handler needs (before the database transaction); the result goes to `write`. */
+  prepare?(ledger: IndexedLedger): Promise<P>;
+  /** Writes inside the ledger's database transaction. */
+  write(ledger: IndexedLedger, tx: Db, prepared: P): Promise<void>;
+  /** After commit: notifications (never anything that must not be lost). */
+  committed?(ledger: IndexedLedger, prepared: P): Promise<void> | void;
+}
+
+export interface FollowerLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface FollowerOptions {
+  database: Database;
+  connection: XrplConnection;
+  log: FollowerLog;
+  name?: string;
+  leaseMs?: number;
+  /** How often a standby checks the lease, and the follower polls when no stream event comes. */
+  pollMs?: number;
+  instanceId?: string;
+}
+
+const RIPPLE_EPOCH_MS = 946_684_800_000;
+
+export class LedgerFollower {
+  private readonly db: Db;
+  private readonly name: string;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly owner: string;
+  private readonly handlers: LedgerHandler<unknown>[] = [];
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private last = 0;
+  private waiters: Array<{ target: number; resolve: (n: number) => void }> = [];
+  private readonly onClosed = (_ev: LedgerStream) => this.wake?.();
+
+  constructor(private readonly opts: FollowerOptions) {
+    this.db = opts.database.db;
+    this.name = opts.name ?? 'main';
+    this.leaseMs = opts.leaseMs ?? 15_000;
+    this.pollMs = opts.pollMs ?? 1_000;
+    this.owner = `${opts.instanceId ?? `${hostname()}:${process.pid}`}/${randomBytes(6).toString('hex')}`;
+  }
+
+  register<P>(handler: LedgerHandler<P>): void {
+    this.handlers.push(handler as LedgerHandler<unknown>);
+  }
+
+  /** The last ledger indexed by this instance (0 before the first). */
+  get lastIndexed(): number {
+    return this.last;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.opts.connection.client.on('ledgerClosed', this.onClosed);
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.opts.connection.client.off('ledgerClosed', this.onClosed);
+    this.wake?.();
+    await this.loop;
+    // Hand the lease back so a standby continues at once.
+    await this.db
+      .update(ledgerCursor)
+      .set({ leaseOwner: null, leaseExpiresAt: null })
+      .where(and(eq(ledgerCursor.name, this.name), eq(ledgerCursor.leaseOwner, this.owner)))
+      .catch(() => undefined);
+  }
+
+  /**
+   * Resolves when this instance has indexed `target` (default: the ledger validated now). Tests and
+   * benches await it instead of sleeping.
+   */
+  async caughtUp(target?: number): Promise<number> {
+    const want = target ?? (await this.validatedIndex());
+    if (this.last >= want) return this.last;
+    return new Promise((resolve) => {
+      this.waiters.push({ target: want, resolve });
+      this.wake?.();
+    });
+  }
+
+  private async validatedIndex(): Promise<number> {
+    const r = await this.opts.connection.client.request({ command: 'ledger', ledger_index: 'validated' });
+    return r.result.ledger_index;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        const from = await this.claim();
+        if (from !== undefined) {
+          this.last = Math.max(this.last, from);
+          this.notify();
+          const target = await this.validatedIndex();
+          while (this.running && this.last < target) {
+            const ok = await this.indexLedger(this.last + 1);
+            if (!ok) break; // lease lost
+          }
+          if (this.last >= target) this.notify();
+          if (this.running && this.last < (await this.validatedIndex())) continue;
+        }
+      } catch (err) {
+        if (!this.running) break;
+        this.opts.log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'ledger follower error',
+        );
+      }
+      await this.sleep();
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.pollMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = undefined;
+        done();
+      };
+    });
+  }
+
+  private notify(): void {
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) this.last >= w.target ? w.resolve(this.last) : still.push(w);
+    this.waiters = still;
+  }
+
+  /** Takes or renews the lease; returns the last indexed ledger when this instance holds it. */
+  private async claim(): Promise<number | undefined> {
+    const until = sql`now() + ${`${this.leaseMs} milliseconds`}::interval`;
+    const [row] = await this.db
+      .update(ledgerCursor)
+      .set({ leaseOwner: this.owner, leaseExpiresAt: until, updatedAt: new Date() })
+      .where(
+        and(
+          eq(ledgerCursor.name, this.name),
+          or(
+            isNull(ledgerCursor.leaseOwner),
+            eq(ledgerCursor.leaseOwner, this.owner),
+            lt(ledgerCursor.leaseExpiresAt, sql`now()`),
+          ),
+        ),
+      )
+      .returning({ last: ledgerCursor.lastLedger });
+    if (row) return row.last;
+    const [exists] = await this.db
+      .select({ n: ledgerCursor.name })
+      .from(ledgerCursor)
+      .where(eq(ledgerCursor.name, this.name));
+    if (exists) return undefined; // another instance follows
+    // First start: follow from the ledger validated now (history before it is not indexed).
+    const start = await this.validatedIndex();
+    await this.db
+      .insert(ledgerCursor)
+      .values({ name: this.name, lastLedger: start, leaseOwner: this.owner, leaseExpiresAt: until })
+      .onConflictDoNothing();
+    return this.claim();
+  }
+
+  private async fetchLedger(index: number): Promise<IndexedLedger> {
+    const r = await this.opts.connection.client.request({
+      command: 'ledger',
+      ledger_index: index,
+      transactions: true,
+      expand: true,
+    });
+    const ledger = r.result.ledger as unknown as {
+      close_time: number;
+      transactions?: Array<Record<string, unknown>>;
+    };
+    const transactions: IndexedTx[] = (ledger.transactions ?? []).map((entry) => {
+      // API v2 nests the transaction in tx_json and the metadata in meta; v1 flattens them.
+      const tx = (entry.tx_json ?? entry) as IndexedTx['tx'];
+      const meta = (entry.meta ?? entry.metaData) as TransactionMetadata;
+      return { hash: String(entry.hash ?? (tx as { hash?: string }).hash), tx, meta };
+    });
+    transactions.sort((a, b) => a.meta.TransactionIndex - b.meta.TransactionIndex);
+    return { index, closeTime: RIPPLE_EPOCH_MS + ledger.close_time * 1000, transactions };
+  }
+
+  /** Indexes one ledger; false when the lease was lost (nothing written). */
+  private async indexLedger(index: number): Promise<boolean> {
+    const ledger = await this.fetchLedger(index);
+    const prepared = new Map<string, unknown>();
+    for (const h of this.handlers) prepared.set(h.name, h.prepare ? await h.prepare(ledger) : undefined);
+    const until = sql`now() + ${`${this.leaseMs} milliseconds`}::interval`;
+    const ok = await this.db.transaction(async (tx) => {
+      // Fenced: only the lease holder moves the cursor, and only from the ledger before this one.
+      const [moved] = await tx
+        .update(ledgerCursor)
+        .set({ lastLedger: index, leaseExpiresAt: until, updatedAt: new Date() })
+        .where(
+          and(
+            eq(ledgerCursor.name, this.name),
+            eq(ledgerCursor.leaseOwner, this.owner),
+            eq(ledgerCursor.lastLedger, index - 1),
+          ),
+        )
+        .returning({ last: ledgerCursor.lastLedger });
+      if (!moved) return false;
+      for (const h of this.handlers) await h.write(ledger, tx, prepared.get(h.name));
+      return true;
+    });
+    if (!ok) {
+      this.opts.log.warn({ index }, 'ledger follower lost its lease');
+      return false;
+    }
+    this.last = index;
+    this.notify();
+    for (const h of this.handlers) {
+      try {
+        await h.committed?.(ledger, prepared.get(h.name));
+      } catch (err) {
+        this.opts.log.warn(
+          { err: err instanceof Error ? err.message : String(err), handler: h.name },
+          'after-commit failed',
+        );
+      }
+    }
+    return true;
+  }
+}
