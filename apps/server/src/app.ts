@@ -13,6 +13,7 @@ import { loadOrCreateSecret } from './lib/secret-file';
 import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
 import { configRoutes } from './modules/config/routes';
+import { registerDashboard } from './modules/dashboard/routes';
 import { registerDeploy } from './modules/deploy/routes';
 import { jobRoutes } from './modules/jobs/routes';
 import { registerMarket } from './modules/market/routes';
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerListing(app, { tokens, platform });
   const wallets = await registerWallets(app, platform);
   registerDeploy(app, { platform, tokens, wallets: wallets.service });
+  registerDashboard(app, { tokens, platform, wallets: wallets.service });
   jobRoutes(app, { jobs: platform.jobs });
   registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });

@@ -2,6 +2,7 @@ export * from './constants';
 export * from './currency';
 export * from './schemas/auth';
 export * from './schemas/common';
+export * from './schemas/dashboard';
 export * from './schemas/deploy';
 export * from './schemas/listing';
 export * from './schemas/socket';

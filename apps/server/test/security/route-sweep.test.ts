@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { ApiRoute } from '../../src/plugins/access';
+import { TokenRegistry } from '../../src/modules/tokens';
 import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
 
 // The authorization and fuzz suite the project keeps. It reads every route from Fastify's route
@@ -75,6 +76,21 @@ beforeAll(async () => {
     ).json() as { id: number; wallet_address: string };
   aliceWallet = await create(alice, 'alice main');
   malloryWallet = await create(mallory, 'mallory main');
+  // A token alice deployed, under the id the sweep puts in every path: the dashboard's token routes
+  // then point at a real resource of the victim.
+  await new TokenRegistry(t.database.db).insert({
+    id: aliceWallet.id,
+    name: 'Alice Token',
+    ticker: 'ALC',
+    currency: 'ALC',
+    issuerAddress: aliceWallet.wallet_address,
+    supply: '1000',
+    source: 'deploy',
+    deployerUserId: alice.user.id,
+  });
+  await t.database.sql.query(
+    `select setval(pg_get_serial_sequence('tokens', 'id'), (select max(id) from tokens))`,
+  );
 }, 120_000);
 afterAll(async () => {
   await t?.close();

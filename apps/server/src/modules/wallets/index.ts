@@ -1,6 +1,8 @@
-// What the rest of the server uses of the wallets module: a user's wallets, ownership-checked, and
-// the ledger state of an address (balance, owner count, reserve).
+// What the rest of the server uses of the wallets module: a user's wallets, ownership-checked, the
+// ledger state of an address (balance, owner count, reserve, trust lines), and a wallet's own trust
+// line limit (the dashboard sets it for a holder that is one of the caller's wallets).
 import type { WalletService } from './service';
 
-export type WalletsApi = Pick<WalletService, 'owned' | 'accountState' | 'reserveDrops'>;
+export type WalletsApi = Pick<WalletService, 'owned' | 'list' | 'lines' | 'accountState' | 'reserveDrops'>;
 export type { WalletsModule } from './routes';
+export { setTrustlineLimit, type TrustlineLimitDeps } from './trustline-limit';

@@ -21,7 +21,7 @@ import type { WalletService } from './service';
 // freeze, quality) stay as they are, because a TrustSet without flags leaves them alone.
 
 export interface TrustlineLimitDeps {
-  service: WalletService;
+  service: Pick<WalletService, 'owned' | 'lines'>;
   /** Absent when the app runs without a ledger: the route then answers 503. */
   submissions?: SubmissionService;
 }

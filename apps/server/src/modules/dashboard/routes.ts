@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  authorizeTrustLineSchema,
+  dashboardSetLimitSchema,
+  freezeTrustLineSchema,
+  syncTrustLinesSchema,
+  type HasDeployedResponse,
+  type UserTokensResponse,
+} from '@ledgerpad/shared';
+import { parseInput } from '../../lib/validation';
+import { toLedgerAppError } from '../../ledger/errors';
+import type { Platform } from '../../platform';
+import { idParam } from '../../plugins/edge';
+import type { TokenRegistry } from '../tokens';
+import type { WalletsApi } from '../wallets';
+import { DashboardService } from './service';
+
+/**
+ * The issuer's dashboard (spec 001 §7 "Dashboard and rewards"). Every route needs a signed-in user;
+ * a token id that is not the caller's deployed token answers 404 "Token not found", whoever owns it.
+ */
+export function registerDashboard(
+  app: FastifyInstance,
+  deps: { tokens: TokenRegistry; platform: Platform; wallets: WalletsApi },
+): void {
+  const service = new DashboardService(deps);
+  const auth = { config: { access: 'user' as const } };
+  const userId = (request: FastifyRequest) => request.user!.id;
+  const tokenId = (request: FastifyRequest) => idParam(request, 'tokenId');
+  /** Ledger failures become 503/502 with a plain message instead of a 500. */
+  const ledgerRoute =
+    <T>(fn: (request: FastifyRequest) => Promise<T>) =>
+    async (request: FastifyRequest): Promise<T> => {
+      try {
+        return await fn(request);
+      } catch (err) {
+        throw toLedgerAppError(err);
+      }
+    };
+
+  app.get('/api/dashboard/has-deployed-token', auth, async (request): Promise<HasDeployedResponse> => ({
+    hasDeployed: await service.hasDeployed(userId(request)),
+  }));
+
+  app.get('/api/dashboard/user-tokens/:userId', auth, async (request): Promise<UserTokensResponse> => ({
+    tokens: await service.userTokens(userId(request), idParam(request, 'userId')),
+  }));
+
+  app.get(
+    '/api/dashboard/issuer-wallet/:tokenId',
+    auth,
+    ledgerRoute((request) => service.issuerWallet(userId(request), tokenId(request))),
+  );
+
+  app.get(
+    '/api/dashboard/trust-lines/:tokenId',
+    auth,
+    ledgerRoute((request) => service.trustLines(userId(request), tokenId(request))),
+  );
+
+  app.post(
+    '/api/dashboard/trust-lines/:tokenId/freeze',
+    auth,
+    ledgerRoute((request) =>
+      service.freeze(userId(request), tokenId(request), parseInput(freezeTrustLineSchema, request.body)),
+    ),
+  );
+
+  app.post(
+    '/api/dashboard/trust-lines/:tokenId/authorize',
+    auth,
+    ledgerRoute((request) =>
+      service.authorize(
+        userId(request),
+        tokenId(request),
+        parseInput(authorizeTrustLineSchema, request.body),
+      ),
+    ),
+  );
+
+  app.post(
+    '/api/dashboard/sync-trust-lines/:tokenId',
+    auth,
+    ledgerRoute((request) =>
+      service.sync(userId(request), tokenId(request), parseInput(syncTrustLinesSchema, request.body ?? {})),
+    ),
+  );
+
+  app.post(
+    '/api/dashboard/set-trust-line-limit',
+    auth,
+    ledgerRoute((request) =>
+      service.setLimit(userId(request), parseInput(dashboardSetLimitSchema, request.body)),
+    ),
+  );
+
+  app.post(
+    '/api/dashboard/blackhole-issuer/:tokenId',
+    auth,
+    ledgerRoute((request) => service.blackhole(userId(request), tokenId(request))),
+  );
+
+  app.post(
+    '/api/dashboard/disable-require-auth/:tokenId',
+    auth,
+    ledgerRoute((request) => service.disableRequireAuth(userId(request), tokenId(request))),
+  );
+}

@@ -1,0 +1,298 @@
+import { randomUUID } from 'node:crypto';
+import Decimal from 'decimal.js';
+import { and, eq } from 'drizzle-orm';
+import type { AccountLinesTrustline } from 'xrpl';
+import {
+  DASHBOARD_MESSAGES as M,
+  sameCurrency,
+  type AuthorizeTrustLineRequest,
+  type DashboardSetLimitRequest,
+  type DashboardTrustLine,
+  type DashboardWriteResponse,
+  type FreezeTrustLineRequest,
+  type IssuerWalletResponse,
+  type SyncTrustLinesRequest,
+  type SyncTrustLinesResponse,
+  type TrustLinesResponse,
+} from '@ledgerpad/shared';
+import { AppError } from '../../lib/errors';
+import { LEDGER_UNAVAILABLE_MESSAGE } from '../../ledger/errors';
+import type { SubmissionService, TxRequest } from '../../ledger/submission-service';
+import type { Platform } from '../../platform';
+import { STAGED_ROLES, type WalletRow } from '../../platform/custody';
+import { wallets as walletsTable } from '../../platform/custody-schema';
+import { BLACKHOLE_ADDRESS } from '../deploy';
+import { ListingService, type IssuerState } from '../listing';
+import { toTokenView, type TokenRegistry, type TokenRow } from '../tokens';
+import { setTrustlineLimit, type WalletsApi } from '../wallets';
+
+// The issuer's dashboard: what the ledger says about a deployed token's issuer and its holders'
+// trust lines, and the issuer's own transactions on them (freeze, authorize, clear RequireAuth,
+// blackhole), signed by the issuer wallet the deploy left in custody. Everything shown is read from
+// the validated ledger; the token row only says who may look and which wallet signs.
+
+const TF_SETF_AUTH = 0x00010000;
+const TF_SET_FREEZE = 0x00100000;
+const TF_CLEAR_FREEZE = 0x00200000;
+const ASF_REQUIRE_AUTH = 2;
+const ASF_DISABLE_MASTER = 4;
+
+export interface DashboardDeps {
+  tokens: TokenRegistry;
+  platform: Platform;
+  wallets: WalletsApi;
+}
+
+/** The issuer as a signer: its custody row and its account state on the validated ledger. */
+interface Issuer {
+  token: TokenRow;
+  wallet: WalletRow;
+  state: IssuerState;
+}
+
+/** The holder's side of a line read from the issuer's account_lines. */
+export function toDashboardLine(line: AccountLinesTrustline): DashboardTrustLine {
+  const held = new Decimal(line.balance).negated();
+  return {
+    account_address: line.account,
+    currency: line.currency,
+    limit_amount: line.limit_peer,
+    balance: held.isZero() ? '0' : held.toFixed(),
+    authorized: line.authorized === true,
+    freeze: line.freeze === true,
+  };
+}
+
+export class DashboardService {
+  private readonly issuers: ListingService;
+
+  constructor(private readonly deps: DashboardDeps) {
+    this.issuers = new ListingService({ tokens: deps.tokens, platform: deps.platform });
+  }
+
+  private submissions(): SubmissionService {
+    const s = this.deps.platform.submissions;
+    if (!s) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+    return s;
+  }
+
+  hasDeployed(userId: number): Promise<boolean> {
+    return this.deps.tokens.hasDeployed(userId);
+  }
+
+  async userTokens(userId: number, requestedUserId: number) {
+    if (userId !== requestedUserId) throw new AppError('FORBIDDEN', M.ownTokensOnly);
+    return (await this.deps.tokens.deployedBy(userId)).map(toTokenView);
+  }
+
+  /** The caller's deployed token, or the same 404 whether it is someone else's or nobody's. */
+  async owned(userId: number, tokenId: number): Promise<TokenRow> {
+    const row = await this.deps.tokens.byId(tokenId);
+    if (!row || row.deployerUserId !== userId) throw new AppError('NOT_FOUND', M.tokenNotFound);
+    return row;
+  }
+
+  async issuerWallet(userId: number, tokenId: number): Promise<IssuerWalletResponse> {
+    const token = await this.owned(userId, tokenId);
+    const state = await this.issuers.issuerState(token.issuerAddress);
+    return {
+      issuerAddress: token.issuerAddress,
+      requireAuthEnabled: state.requireAuth,
+      isBlackholed: state.blackholed,
+    };
+  }
+
+  private async lines(token: TokenRow, holder?: string): Promise<AccountLinesTrustline[]> {
+    const all = await this.deps.wallets.lines(token.issuerAddress, holder);
+    return all.filter((l) => sameCurrency(l.currency, token.currency));
+  }
+
+  private async lineView(token: TokenRow): Promise<TrustLinesResponse> {
+    return {
+      issuerAddress: token.issuerAddress,
+      currency: token.currency,
+      trustLines: (await this.lines(token)).map(toDashboardLine),
+    };
+  }
+
+  async trustLines(userId: number, tokenId: number): Promise<TrustLinesResponse> {
+    return this.lineView(await this.owned(userId, tokenId));
+  }
+
+  /**
+   * The issuer ready to sign: its key is in custody (the deploy's issuer wallet of this deployer)
+   * and the ledger says it can still sign with it. A blackholed issuer is refused before anything
+   * is signed, whatever the row says (and the row learns it).
+   */
+  private async signer(userId: number, tokenId: number): Promise<Issuer> {
+    const token = await this.owned(userId, tokenId);
+    const [wallet] = token.issuerWalletId
+      ? await this.deps.platform.database.db
+          .select()
+          .from(walletsTable)
+          .where(
+            and(
+              eq(walletsTable.id, token.issuerWalletId),
+              eq(walletsTable.userId, userId),
+              eq(walletsTable.role, STAGED_ROLES.issuer),
+              eq(walletsTable.address, token.issuerAddress),
+            ),
+          )
+      : [];
+    if (!wallet) throw new AppError('BAD_REQUEST', M.issuerNotHeld);
+    const state = await this.issuers.issuerState(token.issuerAddress);
+    if (state.blackholed) {
+      if (!token.isBlackholed) await this.deps.tokens.update(token.id, { isBlackholed: true });
+      throw new AppError('BAD_REQUEST', M.issuerBlackholed);
+    }
+    return { token, wallet, state };
+  }
+
+  /** One issuer transaction; anything but a validated tesSUCCESS is a 400 naming the ledger's result. */
+  private async submit(issuer: Issuer, userId: number, what: string, tx: TxRequest, fallback: string) {
+    const outcome = await this.submissions().submit({
+      // One click, one intent: a retry of the same request is a new click.
+      intentKey: `dashboard:${what}:${issuer.token.id}:${randomUUID()}`,
+      account: issuer.token.issuerAddress,
+      tx,
+      purpose: `dashboard-${what}`,
+      userId,
+      walletId: issuer.wallet.id,
+    });
+    if (outcome.status !== 'success') {
+      const result = outcome.result === 'tefMASTER_DISABLED' ? M.issuerKeyDisabled : undefined;
+      throw new AppError('BAD_REQUEST', result ?? M.ledgerRefused(fallback, outcome.result), {
+        result: outcome.result,
+      });
+    }
+    return outcome.hash;
+  }
+
+  private async holderLine(issuer: Issuer, holder: string): Promise<AccountLinesTrustline> {
+    const [line] = await this.lines(issuer.token, holder);
+    if (!line) throw new AppError('BAD_REQUEST', M.noLine);
+    return line;
+  }
+
+  /** The issuer's TrustSet toward a holder: only the flags change (its own limit stays as it is, normally 0). */
+  private trustSet(issuer: Issuer, line: AccountLinesTrustline, flags: number): TxRequest {
+    return {
+      TransactionType: 'TrustSet',
+      LimitAmount: { currency: issuer.token.currency, issuer: line.account, value: line.limit },
+      Flags: flags,
+    };
+  }
+
+  async freeze(
+    userId: number,
+    tokenId: number,
+    body: FreezeTrustLineRequest,
+  ): Promise<DashboardWriteResponse> {
+    const issuer = await this.signer(userId, tokenId);
+    if (body.currency && !sameCurrency(body.currency, issuer.token.currency)) {
+      throw new AppError('BAD_REQUEST', M.wrongCurrency);
+    }
+    const line = await this.holderLine(issuer, body.accountAddress);
+    if ((line.freeze === true) === body.freeze) return { success: true };
+    const flags = body.freeze ? TF_SET_FREEZE : TF_CLEAR_FREEZE;
+    const hash = await this.submit(
+      issuer,
+      userId,
+      'freeze',
+      this.trustSet(issuer, line, flags),
+      M.freezeFailed,
+    );
+    return { success: true, hash };
+  }
+
+  async authorize(
+    userId: number,
+    tokenId: number,
+    body: AuthorizeTrustLineRequest,
+  ): Promise<DashboardWriteResponse> {
+    const issuer = await this.signer(userId, tokenId);
+    if (!body.authorized) throw new AppError('BAD_REQUEST', M.cannotUnauthorize);
+    if (!issuer.state.requireAuth) throw new AppError('BAD_REQUEST', M.requireAuthOff);
+    const line = await this.holderLine(issuer, body.accountAddress);
+    if (line.authorized === true) return { success: true };
+    const tx = this.trustSet(issuer, line, TF_SETF_AUTH);
+    return { success: true, hash: await this.submit(issuer, userId, 'authorize', tx, M.authorizeFailed) };
+  }
+
+  async disableRequireAuth(userId: number, tokenId: number): Promise<DashboardWriteResponse> {
+    const issuer = await this.signer(userId, tokenId);
+    let hash: string | undefined;
+    if (issuer.state.requireAuth) {
+      const tx = { TransactionType: 'AccountSet', ClearFlag: ASF_REQUIRE_AUTH };
+      hash = await this.submit(issuer, userId, 'disable-require-auth', tx, M.disableRequireAuthFailed);
+    }
+    await this.deps.tokens.update(issuer.token.id, { requireAuth: false });
+    return hash ? { success: true, hash } : { success: true };
+  }
+
+  /**
+   * SetRegularKey to ACCOUNT_ONE (nobody holds its key), then disable the master key. In that
+   * order: if the second fails, the master key still signs and the issuer is not lost half-way.
+   */
+  async blackhole(userId: number, tokenId: number): Promise<DashboardWriteResponse> {
+    const issuer = await this.signer(userId, tokenId);
+    await this.submit(
+      issuer,
+      userId,
+      'blackhole-regular-key',
+      { TransactionType: 'SetRegularKey', RegularKey: BLACKHOLE_ADDRESS },
+      M.blackholeFailed,
+    );
+    const hash = await this.submit(
+      issuer,
+      userId,
+      'blackhole-disable-master',
+      { TransactionType: 'AccountSet', SetFlag: ASF_DISABLE_MASTER },
+      M.blackholeFailed,
+    );
+    await this.deps.tokens.update(issuer.token.id, { isBlackholed: true });
+    return { success: true, hash };
+  }
+
+  /** Re-reads supply, issuer flags and lines from the ledger and writes the first two to the row. */
+  async sync(userId: number, tokenId: number, body: SyncTrustLinesRequest): Promise<SyncTrustLinesResponse> {
+    const token = await this.owned(userId, tokenId);
+    if (body.issuerAddress && body.issuerAddress !== token.issuerAddress) {
+      throw new AppError('BAD_REQUEST', M.wrongIssuer);
+    }
+    if (body.currency && !sameCurrency(body.currency, token.currency)) {
+      throw new AppError('BAD_REQUEST', M.wrongCurrency);
+    }
+    const [issued, state, lines] = await Promise.all([
+      this.issuers.issuedTokens(token.issuerAddress),
+      this.issuers.issuerState(token.issuerAddress),
+      this.lineView(token),
+    ]);
+    const supply = issued.find((t) => sameCurrency(t.currency, token.currency))?.value ?? '0';
+    const updated = await this.deps.tokens.update(token.id, {
+      supply,
+      isBlackholed: state.blackholed,
+      requireAuth: state.requireAuth,
+    });
+    return { success: true, token: toTokenView(updated ?? token), ...lines };
+  }
+
+  /**
+   * The ledger lets only the holder set its own limit, so this works for a holder that is one of
+   * the caller's wallets, signed by that wallet through the Wallets page's own code.
+   */
+  async setLimit(userId: number, body: DashboardSetLimitRequest): Promise<DashboardWriteResponse> {
+    const token = (await this.deps.tokens.deployedBy(userId)).find(
+      (t) => t.issuerAddress === body.issuerAddress && sameCurrency(t.currency, body.currency),
+    );
+    if (!token) throw new AppError('NOT_FOUND', M.tokenNotFound);
+    const holder = (await this.deps.wallets.list(userId)).find((w) => w.address === body.holderAddress);
+    if (!holder) throw new AppError('BAD_REQUEST', M.limitHolderOnly);
+    const res = await setTrustlineLimit(
+      { service: this.deps.wallets, submissions: this.submissions() },
+      userId,
+      { walletId: holder.id, issuer: token.issuerAddress, currency: token.currency, limit: body.limitAmount },
+    );
+    return { success: true, hash: res.hash };
+  }
+}

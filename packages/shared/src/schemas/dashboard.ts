@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { classicAddressSchema } from './common';
+import { currencyCodeSchema } from './listing';
+import type { TokenView } from './tokens';
+import { setTrustlineLimitSchema } from './wallets';
+
+// The issuer's dashboard (spec 001 §2 "Dashboard", §3 "Trust line", §4, §6 "Token issuer owner",
+// §7 "Dashboard and rewards", §8 "Dashboard"). One schema per request; the page and the routes
+// share them. The spec's §8 texts are the page's fallbacks; the server's own refusals say what
+// happened and what the ledger allows instead.
+
+export const DASHBOARD_MESSAGES = {
+  // Spec §8, exact.
+  fetchTrustLinesFailed: 'Failed to fetch trust lines.',
+  freezeFailed: 'Failed to update trust line freeze status.',
+  authorizeFailed: 'Failed to authorize trust line.',
+  syncFailed: 'Failed to sync trust lines.',
+  blackholeFailed: 'Failed to blackhole issuer wallet.',
+  disableRequireAuthFailed: 'Failed to disable Require Authorization flag.',
+  setLimitFailed: 'Failed to set trust line limit.',
+  selectToken: 'Please select a token first.',
+  claimFailed: 'Claim failed. Please try again.',
+  // Spec §4: shown once the issuer is blackholed.
+  ripIssuer: 'RIP Issuer Wallet',
+  // Ours (the spec has no text for these).
+  tokenNotFound: 'Token not found',
+  ownTokensOnly: 'You can only view your own tokens.',
+  issuerBlackholed:
+    'The issuer wallet is blackholed: it can no longer sign, so its flags and trust lines can never be changed again.',
+  issuerKeyDisabled: 'The issuer wallet’s master key is disabled, so Ledgerpad can no longer sign for it.',
+  issuerNotHeld: 'The issuer wallet of this token is not held by Ledgerpad, so it cannot sign for it.',
+  noLine: 'This account has no trust line for this token.',
+  cannotUnauthorize:
+    'The XRP Ledger cannot take an authorization back: an authorized trust line stays authorized. Freeze the line to stop its tokens from moving.',
+  requireAuthOff:
+    'Require Authorization is off for this token: every trust line can already hold it, so there is nothing to authorize.',
+  limitHolderOnly:
+    'Only the holder can set a trust line’s limit: the XRP Ledger lets each account set the limit on its own side only. This works for lines held by your own wallets; for other holders, freeze the line to stop transfers.',
+  wrongIssuer: 'The issuer address does not match this token’s issuer.',
+  wrongCurrency: 'The currency does not match this token.',
+  ledgerRefused: (fallback: string, result: string) => `${fallback} The XRP Ledger answered ${result}.`,
+} as const;
+
+// --- reads ---
+
+export interface HasDeployedResponse {
+  hasDeployed: boolean;
+}
+
+/** GET /api/dashboard/user-tokens/{userId}: the tokens the user deployed here, newest first. */
+export interface UserTokensResponse {
+  tokens: TokenView[];
+}
+
+/** GET /api/dashboard/issuer-wallet/{tokenId}: the issuer's AccountRoot, read from the ledger. */
+export interface IssuerWalletResponse {
+  issuerAddress: string;
+  requireAuthEnabled: boolean;
+  isBlackholed: boolean;
+}
+
+/**
+ * One holder's trust line to the issuer (spec §3 plus the balance). Limit and balance are the
+ * holder's side (decimal strings); authorized and freeze are the issuer's flags on the line.
+ */
+export interface DashboardTrustLine {
+  account_address: string;
+  currency: string;
+  limit_amount: string;
+  balance: string;
+  authorized: boolean;
+  freeze: boolean;
+}
+
+export interface TrustLinesResponse {
+  issuerAddress: string;
+  currency: string;
+  trustLines: DashboardTrustLine[];
+}
+
+// --- writes ---
+
+/** POST /api/dashboard/trust-lines/{tokenId}/freeze */
+export const freezeTrustLineSchema = z.object({
+  accountAddress: classicAddressSchema('accountAddress'),
+  /** Optional: the token's own currency is used; a different one is refused. */
+  currency: currencyCodeSchema.optional(),
+  freeze: z.boolean({ message: 'freeze must be true or false' }),
+  csrf_token: z.string().optional(),
+});
+export type FreezeTrustLineRequest = z.infer<typeof freezeTrustLineSchema>;
+
+/** POST /api/dashboard/trust-lines/{tokenId}/authorize */
+export const authorizeTrustLineSchema = z.object({
+  accountAddress: classicAddressSchema('accountAddress'),
+  authorized: z.boolean({ message: 'authorized must be true or false' }),
+  csrf_token: z.string().optional(),
+});
+export type AuthorizeTrustLineRequest = z.infer<typeof authorizeTrustLineSchema>;
+
+/** POST /api/dashboard/sync-trust-lines/{tokenId}: both optional, checked against the token. */
+export const syncTrustLinesSchema = z.object({
+  issuerAddress: classicAddressSchema('issuerAddress').optional(),
+  currency: currencyCodeSchema.optional(),
+  csrf_token: z.string().optional(),
+});
+export type SyncTrustLinesRequest = z.infer<typeof syncTrustLinesSchema>;
+
+/** POST /api/dashboard/set-trust-line-limit: the limit field is the Wallets page's, same rules. */
+export const dashboardSetLimitSchema = z.object({
+  issuerAddress: classicAddressSchema('issuerAddress'),
+  holderAddress: classicAddressSchema('holderAddress'),
+  currency: currencyCodeSchema,
+  limitAmount: setTrustlineLimitSchema.shape.limit,
+  csrf_token: z.string().optional(),
+});
+export type DashboardSetLimitRequest = z.infer<typeof dashboardSetLimitSchema>;
+
+/** Every dashboard write answers success with the hash(es) of what it signed. */
+export interface DashboardWriteResponse {
+  success: true;
+  /** The last transaction's hash; absent when the ledger already was as asked (nothing signed). */
+  hash?: string;
+}
+
+export interface SyncTrustLinesResponse extends TrustLinesResponse {
+  success: true;
+  token: TokenView;
+}
