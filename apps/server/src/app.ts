@@ -17,6 +17,7 @@ import { registerDashboard } from './modules/dashboard/routes';
 import { registerDeploy } from './modules/deploy/routes';
 import { jobRoutes } from './modules/jobs/routes';
 import { registerMarket } from './modules/market/routes';
+import type { MarketSnapshot } from './modules/market';
 import { healthRoutes } from './modules/health/routes';
 import { registerListing } from './modules/listing/routes';
 import { TokenRegistry } from './modules/tokens';
@@ -41,6 +42,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The shared platform (tests reach custody and the submission service through it). */
     platform: Platform;
+    /** The market module's per-ledger snapshot (tests refresh it instead of waiting a ledger). */
+    marketSnapshot: MarketSnapshot;
   }
 }
 
@@ -136,7 +139,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDeploy(app, { platform, tokens, wallets: wallets.service });
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
   jobRoutes(app, { jobs: platform.jobs });
-  registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });
+  const market = registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });
+  app.decorate('marketSnapshot', market);
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });
 
   const web = await registerWebDelivery(app, deps.config, deps.webDistDir);

@@ -2,8 +2,10 @@ import Decimal from 'decimal.js';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet, type Client, type Payment } from 'xrpl';
-import { tickerToCurrency, type DeployResult, type JobStatusView } from '@ledgerpad/shared';
-import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { RLUSD_CURRENCY_HEX, type DeployResult, type JobStatusView } from '@ledgerpad/shared';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { PLATFORM_ROLES, STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { platformWallet } from '../../src/platform/custody';
 import {
   issuerFacts,
   marketCandles,
@@ -340,4 +342,153 @@ describe('market indexer', () => {
     await caughtUp();
     for (const h of hashes) expect((await tradesOf(h)).map((x) => x.side)).toEqual(['BUY']);
   }, 60_000);
+});
+
+describe('public market API', () => {
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers });
+  let xrpUsd: Decimal;
+
+  beforeAll(async () => {
+    await caughtUp();
+    await t.app.marketSnapshot.refresh();
+    const rlusdIssuer = (await platformWallet(t.database.db, PLATFORM_ROLES.rlusdIssuer))!.address;
+    const r = await client.request({
+      command: 'amm_info',
+      asset: { currency: 'XRP' },
+      asset2: { currency: RLUSD_CURRENCY_HEX, issuer: rlusdIssuer },
+      ledger_index: 'validated',
+    });
+    xrpUsd = new Decimal((r.result.amm.amount2 as { value: string }).value).div(
+      new Decimal(r.result.amm.amount as string).div(1e6),
+    );
+  });
+
+  it('serves the token list precompressed, with an ETag answered by 304', async () => {
+    const plain = await get('/api/tokens?limit=10000');
+    const list = plain.json() as Array<{ issuer_address: string; is_blackholed: boolean }>;
+    expect(list.map((x) => x.issuer_address)).toEqual(
+      expect.arrayContaining([tokenA.issuer_address, tokenB.issuer_address]),
+    );
+    const etag = plain.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    expect((await get('/api/tokens?limit=10000', { 'if-none-match': etag })).statusCode).toBe(304);
+    const br = await get('/api/tokens?limit=10000', { 'accept-encoding': 'br, gzip' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gz = await get('/api/tokens?limit=10000', { 'accept-encoding': 'gzip' });
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    expect((await get('/api/tokens?limit=1')).json()).toHaveLength(1);
+    expect((await get('/api/tokens?limit=10001')).statusCode).toBe(400);
+    expect((await get('/api/tokens?limit=abc')).statusCode).toBe(400);
+  });
+
+  it('prices each token from its pool, in XRP and in USD through the XRP/RLUSD pool', async () => {
+    const p = await pool(tokenB);
+    const priceXrp = new Decimal(p.xrp.toString()).div(1e6).div(p.token);
+    const prices = (await get('/api/prices')).json() as Array<Record<string, string>>;
+    const b = prices.find((x) => x.issuer === tokenB.issuer_address)!;
+    expect(b).toMatchObject({ tokenCode: tokenB.currency, supply: '1000000', liquidityPair: 'XRP' });
+    const rel = (a: Decimal.Value, e: Decimal) => new Decimal(a).minus(e).abs().lte(e.abs().mul('1e-13'));
+    expect(rel(b.priceInXRP!, priceXrp)).toBe(true);
+    expect(rel(b.priceInUSD!, priceXrp.mul(xrpUsd))).toBe(true);
+    expect(new Decimal(b.marketCapInUSD!).minus(priceXrp.mul(xrpUsd).mul(1_000_000)).abs().lte('0.01')).toBe(
+      true,
+    );
+    const one = (await get(`/api/price?tokenCode=BRAV&issuer=${tokenB.issuer_address}`)).json();
+    expect(one).toMatchObject({
+      priceInXRP: b.priceInXRP,
+      supply: '1000000',
+      marketCapInUSD: b.marketCapInUSD,
+    });
+    expect((await get(`/api/price?tokenCode=BRAV&issuer=rBadAddress`)).statusCode).toBe(400);
+    expect((await get(`/api/price?tokenCode=NOPE&issuer=${tokenB.issuer_address}`)).statusCode).toBe(404);
+    const usd = (await get('/api/xrp-usd-price')).json() as { price: string };
+    expect(rel(usd.price, xrpUsd)).toBe(true);
+  });
+
+  it('counts holders and answers blackhole status in bulk (10,000 at most)', async () => {
+    const holders = (await get('/api/holders')).json() as Array<{
+      issuer_address: string;
+      holders_count: number;
+    }>;
+    // The trader holds BRAV (bought above); the AMM account and the issuer are not holders.
+    expect(holders.find((h) => h.issuer_address === tokenB.issuer_address)?.holders_count).toBe(1);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/blackhole-status/bulk',
+      payload: { issuers: [tokenA.issuer_address, tokenB.issuer_address, trader.classicAddress] },
+    });
+    expect(res.json()).toEqual({
+      [tokenA.issuer_address]: true,
+      [tokenB.issuer_address]: true,
+      [trader.classicAddress]: false,
+    });
+    const many = Array.from({ length: 10_001 }, () => tokenA.issuer_address);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/blackhole-status/bulk', payload: { issuers: many } }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/blackhole-status/bulk',
+          payload: { issuers: ['nope'] },
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+
+  it('answers TradingView history with equal-length arrays, and no_data with nextTime', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const ok = (
+      await get(
+        `/api/tradingview/history?symbol=BRAV&issuer=${tokenB.issuer_address}&resolution=1&from=${now - 3600}&to=${now + 60}`,
+      )
+    ).json() as Record<string, unknown[]> & { s: string };
+    expect(ok.s).toBe('ok');
+    const n = ok.t!.length;
+    expect(n).toBeGreaterThan(0);
+    for (const k of ['o', 'h', 'l', 'c', 'v']) expect(ok[k]).toHaveLength(n);
+    const last = (
+      await t.database.db
+        .select()
+        .from(marketTrades)
+        .orderBy(sql`${marketTrades.id} desc`)
+        .limit(1)
+    )[0]!;
+    expect(ok.c!.at(-1)).toBe(Number(last.price));
+    const future = (
+      await get(
+        `/api/tradingview/history?symbol=BRAV&issuer=${tokenB.issuer_address}&resolution=1&from=${now + 3600}&to=${now + 7200}`,
+      )
+    ).json();
+    expect(future).toEqual({ s: 'no_data', nextTime: ok.t!.at(-1) });
+    const bad = [
+      `symbol=BRAV&issuer=${tokenB.issuer_address}&resolution=7&from=1&to=2`,
+      `symbol=BRAV&issuer=${tokenB.issuer_address}&resolution=1&from=10&to=5`,
+      `symbol=BRAV&issuer=${tokenB.issuer_address}&resolution=1&from=0&to=${now}`,
+      `symbol=BRAV&issuer=nope&resolution=1&from=1&to=2`,
+    ];
+    for (const q of bad) expect((await get(`/api/tradingview/history?${q}`)).statusCode).toBe(400);
+    expect(
+      (
+        await get(
+          `/api/tradingview/history?symbol=ZZZ&issuer=${tokenB.issuer_address}&resolution=1&from=1&to=2`,
+        )
+      ).statusCode,
+    ).toBe(404);
+  });
+
+  it('searches tokens by name, ticker or issuer; amm_info as rippled gives it; no bonding curve yet', async () => {
+    expect((await get('/api/swapsearch/search-tokens/alf')).json()).toEqual([
+      { ticker: 'ALFA', name: 'Token ALFA', issuer_address: tokenA.issuer_address },
+    ]);
+    const amm = (await get(`/api/amm_info?issuer=${tokenB.issuer_address}&ticker=BRAV`)).json() as {
+      result: { amm: { account: string } };
+    };
+    expect(amm.result.amm.account).toBe(tokenB.amm_account);
+    expect((await get(`/api/pump/bonding/marketcap/1`)).statusCode).toBe(404);
+  });
 });

@@ -1,28 +1,267 @@
-import type { FastifyInstance } from 'fastify';
-import type { NewTrade } from '@ledgerpad/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { and, asc, desc, eq, gte, lt, lte } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  RLUSD_CURRENCY_HEX,
+  TOKEN_FETCH_LIMIT,
+  classicAddressSchema,
+  isHexCurrency,
+  tickerToCurrency,
+  type NewTrade,
+} from '@ledgerpad/shared';
+import { AppError } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { toLedgerAppError } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import type { TokenRegistry } from '../tokens';
 import { createMarketIndexer } from './indexer';
+import { marketCandles } from './schema';
+import { makeBody, MarketSnapshot, priceKey, type Body } from './snapshot';
+
+/** TradingView resolutions → seconds. */
+const RESOLUTION_SECONDS: Record<string, number> = {
+  '1': 60,
+  '5': 300,
+  '15': 900,
+  '60': 3600,
+  '240': 14_400,
+  D: 86_400,
+  '1D': 86_400,
+};
+const MAX_BARS = 5_000;
+const BULK_MAX = 10_000;
+const SEARCH_MAX = 10;
+
+function sendBody(request: FastifyRequest, reply: FastifyReply, body: Body) {
+  reply
+    .header('etag', body.etag)
+    // Public, and fresh for one ledger at most: caches revalidate with the ETag (304).
+    .header('cache-control', 'public, no-cache')
+    .header('vary', 'accept-encoding')
+    .type('application/json; charset=utf-8');
+  if (request.headers['if-none-match'] === body.etag) return reply.code(304).send();
+  const accept = String(request.headers['accept-encoding'] ?? '');
+  if (/\bbr\b/.test(accept)) return reply.header('content-encoding', 'br').send(body.br);
+  if (/\bgzip\b/.test(accept)) return reply.header('content-encoding', 'gzip').send(body.gzip);
+  return reply.send(body.json);
+}
+
+const currencyParam = (value: string, field: string): string => {
+  const v = value.trim();
+  if (!v || v.length > 40)
+    throw new AppError('BAD_REQUEST', `${field} must be a ticker or a 40-character currency code.`);
+  try {
+    return isHexCurrency(v) ? v.toUpperCase() : tickerToCurrency(v);
+  } catch {
+    throw new AppError('BAD_REQUEST', `${field} must be a ticker or a 40-character currency code.`);
+  }
+};
+
+const issuerQuery = (value: unknown, field = 'issuer'): string =>
+  parseInput(classicAddressSchema(field), value);
+
+const listQuery = z.object({
+  limit: z.coerce
+    .number({ message: 'limit must be a whole number from 1 to 10000.' })
+    .int('limit must be a whole number from 1 to 10000.')
+    .min(1, 'limit must be a whole number from 1 to 10000.')
+    .max(TOKEN_FETCH_LIMIT, 'limit must be a whole number from 1 to 10000.')
+    .optional(),
+});
+
+const historyQuery = z.object({
+  symbol: z.string({ message: 'symbol is required.' }).min(1, 'symbol is required.'),
+  issuer: z.string({ message: 'issuer is required.' }),
+  resolution: z
+    .string()
+    .refine((r) => r in RESOLUTION_SECONDS, 'resolution must be one of 1, 5, 15, 60, 240, 1D.'),
+  from: z.coerce
+    .number()
+    .int('from must be a unix time in seconds.')
+    .min(0, 'from must be a unix time in seconds.'),
+  to: z.coerce
+    .number()
+    .int('to must be a unix time in seconds.')
+    .min(0, 'to must be a unix time in seconds.'),
+});
+
+const bulkBody = z.object({
+  issuers: z
+    .array(classicAddressSchema('issuers'), { message: 'issuers must be a list of addresses.' })
+    .max(BULK_MAX, `issuers can hold at most ${BULK_MAX} addresses.`),
+});
 
 /** The market module: the indexer's handler on the platform's ledger follower, and the public market API. */
 export function registerMarket(
   app: FastifyInstance,
   deps: { platform: Platform; tokens: TokenRegistry; publishTrade: (trade: NewTrade) => Promise<void> },
-): void {
+): MarketSnapshot {
   const { platform, tokens } = deps;
   const db = platform.database.db;
+  const rlusd = () => rlusdIssuer(db, platform.config.XRPL_NETWORK);
+  const snapshot = new MarketSnapshot({
+    db,
+    client: platform.connection?.client,
+    tokens,
+    rlusdIssuer: rlusd,
+    ledgerIndex: () => platform.indexer?.lastIndexed ?? 0,
+  });
   if (platform.indexer && platform.connection) {
     platform.indexer.register(
       createMarketIndexer(
         {
           client: platform.connection.client,
           listTokens: () => tokens.ledgerKeys(),
-          rlusdIssuer: () => rlusdIssuer(db, platform.config.XRPL_NETWORK),
+          rlusdIssuer: rlusd,
           publishTrade: deps.publishTrade,
+          onLedger: () =>
+            void snapshot.refresh().catch((err: unknown) => app.log.warn({ err }, 'snapshot failed')),
         },
         db,
       ),
     );
   }
+  const pub = { config: { access: 'public' as const } };
+
+  app.get('/api/tokens', pub, async (request, reply) => {
+    const { limit } = parseInput(listQuery, request.query);
+    const snap = await snapshot.get();
+    if (limit === undefined || limit >= snap.tokens.length) return sendBody(request, reply, snap.tokensBody);
+    return sendBody(request, reply, makeBody(snap.tokens.slice(0, limit)));
+  });
+
+  app.get('/api/prices', pub, async (request, reply) =>
+    sendBody(request, reply, (await snapshot.get()).pricesBody),
+  );
+
+  app.get('/api/holders', pub, async (request, reply) =>
+    sendBody(request, reply, (await snapshot.get()).holdersBody),
+  );
+
+  app.get<{ Querystring: { tokenCode?: string; issuer?: string } }>('/api/price', pub, async (request) => {
+    const issuer = issuerQuery(request.query.issuer);
+    const code = currencyParam(request.query.tokenCode ?? '', 'tokenCode');
+    const p = (await snapshot.get()).priceByKey.get(priceKey(code, issuer));
+    if (!p) throw new AppError('NOT_FOUND', 'No price for this token yet.');
+    return {
+      priceInXRP: p.priceInXRP,
+      priceInUSD: p.priceInUSD,
+      supply: p.supply,
+      marketCapInUSD: p.marketCapInUSD,
+    };
+  });
+
+  app.post('/api/blackhole-status/bulk', pub, async (request) => {
+    const { issuers } = parseInput(bulkBody, request.body);
+    const known = (await snapshot.get()).blackholed;
+    return Object.fromEntries(issuers.map((i) => [i, known.get(i) ?? false]));
+  });
+
+  app.get('/api/xrp-usd-price', pub, async () => {
+    const price = (await snapshot.get()).xrpUsd;
+    if (!price) throw new AppError('LEDGER_UNAVAILABLE', 'The XRP/USD price is not available yet.');
+    return { price };
+  });
+
+  app.get<{ Querystring: { issuer?: string; ticker?: string } }>('/api/amm_info', pub, async (request) => {
+    const issuer = issuerQuery(request.query.issuer);
+    const currency = currencyParam(request.query.ticker ?? '', 'ticker');
+    const client = platform.connection?.client;
+    if (!client)
+      throw new AppError(
+        'LEDGER_UNAVAILABLE',
+        'The XRP Ledger is not reachable right now. Please try again.',
+      );
+    const token = await tokens.byIssuer(issuer, currency);
+    const quoteIssuer = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
+    try {
+      const r = await client.request({
+        command: 'amm_info',
+        asset: quoteIssuer ? { currency: RLUSD_CURRENCY_HEX, issuer: quoteIssuer } : { currency: 'XRP' },
+        asset2: { currency, issuer },
+        ledger_index: 'validated',
+      });
+      return { result: { amm: r.result.amm } };
+    } catch (err) {
+      const name = (err as { data?: { error?: string } }).data?.error;
+      if (name === 'actNotFound' || name === 'ammNotFound')
+        throw new AppError('NOT_FOUND', 'This token has no AMM pool.');
+      throw toLedgerAppError(err);
+    }
+  });
+
+  app.get('/api/tradingview/history', pub, async (request) => {
+    const q = parseInput(historyQuery, request.query);
+    const issuer = issuerQuery(q.issuer);
+    const currency = currencyParam(q.symbol, 'symbol');
+    const seconds = RESOLUTION_SECONDS[q.resolution]!;
+    if (q.from >= q.to) throw new AppError('BAD_REQUEST', 'from must be before to.');
+    if ((q.to - q.from) / seconds > MAX_BARS) {
+      throw new AppError('BAD_REQUEST', `At most ${MAX_BARS} bars per request: narrow the range.`);
+    }
+    const token = await tokens.byIssuer(issuer, currency);
+    if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+    const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
+    const where = and(
+      eq(marketCandles.tokenId, token.id),
+      eq(marketCandles.quote, quote),
+      eq(marketCandles.resolution, seconds),
+    );
+    const bars = await db
+      .select()
+      .from(marketCandles)
+      .where(
+        and(
+          where,
+          gte(marketCandles.bucket, new Date(q.from * 1000)),
+          lte(marketCandles.bucket, new Date(q.to * 1000)),
+        ),
+      )
+      .orderBy(asc(marketCandles.bucket));
+    if (bars.length === 0) {
+      const [before] = await db
+        .select({ bucket: marketCandles.bucket })
+        .from(marketCandles)
+        .where(and(where, lt(marketCandles.bucket, new Date(q.from * 1000))))
+        .orderBy(desc(marketCandles.bucket))
+        .limit(1);
+      return before
+        ? { s: 'no_data', nextTime: Math.floor(before.bucket.getTime() / 1000) }
+        : { s: 'no_data' };
+    }
+    // Chart figures only (never charged): numbers, as TradingView's UDF expects.
+    return {
+      s: 'ok',
+      t: bars.map((b) => Math.floor(b.bucket.getTime() / 1000)),
+      o: bars.map((b) => Number(b.open)),
+      h: bars.map((b) => Number(b.high)),
+      l: bars.map((b) => Number(b.low)),
+      c: bars.map((b) => Number(b.close)),
+      v: bars.map((b) => Number(b.volume)),
+    };
+  });
+
+  app.get<{ Params: { query: string } }>('/api/swapsearch/search-tokens/:query', pub, async (request) => {
+    const q = request.params.query.trim().toLowerCase();
+    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+    if (!q || q.length > 64 || /[\u0000-\u001f\u007f]/.test(q)) {
+      throw new AppError('BAD_REQUEST', 'query must be 1 to 64 characters of text.');
+    }
+    const out: Array<{ ticker: string; name: string; issuer_address: string }> = [];
+    for (const t of (await snapshot.get()).tokens) {
+      if ([t.name, t.ticker, t.issuer_address].some((f) => f.toLowerCase().includes(q))) {
+        out.push({ ticker: t.ticker, name: t.name, issuer_address: t.issuer_address });
+        if (out.length >= SEARCH_MAX) break;
+      }
+    }
+    return out;
+  });
+
+  app.get<{ Params: { id: string } }>('/api/pump/bonding/marketcap/:id', pub, async () => {
+    // Bonding curves arrive with their own issue; until then no token has an active one.
+    throw new AppError('NOT_FOUND', 'This token has no active bonding curve.');
+  });
+
+  return snapshot;
 }

@@ -11,7 +11,7 @@ import type { IndexedTx } from '../../platform/indexer/follower';
 
 /** Issued amounts carry 16 significant digits at any exponent: sums need more than decimal.js's 20. */
 export const Decimal = DecimalBase.clone({ precision: 60 });
-type Decimal = InstanceType<typeof Decimal>;
+export type Decimal = InstanceType<typeof Decimal>;
 
 export type Quote = 'XRP' | 'RLUSD';
 

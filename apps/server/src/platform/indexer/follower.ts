@@ -167,7 +167,10 @@ export class LedgerFollower {
 
   private notify(): void {
     const still: typeof this.waiters = [];
-    for (const w of this.waiters) this.last >= w.target ? w.resolve(this.last) : still.push(w);
+    for (const w of this.waiters) {
+      if (this.last >= w.target) w.resolve(this.last);
+      else still.push(w);
+    }
     this.waiters = still;
   }
 

@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { RLUSD_CURRENCY_HEX, TOKEN_FETCH_LIMIT, type TokenView } from '@ledgerpad/shared';
+import { sql } from 'drizzle-orm';
+import type { Client } from 'xrpl';
+import type { Db } from '../../db/client';
+import { toTokenView, type TokenRegistry } from '../tokens';
+import { issuerFacts, marketHolders, marketPools } from './schema';
+import { Decimal } from './trades';
+
+// The public market data, built once per validated ledger into memory with precomputed compressed
+// bodies and ETags: requests for the list and the prices never touch the ledger or the database.
+
+export interface Body {
+  json: string;
+  gzip: Buffer;
+  br: Buffer;
+  etag: string;
+}
+
+export interface PriceRecord {
+  tokenCode: string;
+  issuer: string;
+  priceInXRP: string;
+  priceInUSD: string;
+  supply: string;
+  marketCapInUSD: string;
+  liquidityPair: 'XRP' | 'RLUSD';
+  /** USD value of the pool (both sides). */
+  liquidityUSD: string;
+}
+
+export interface Snapshot {
+  ledger: number;
+  tokens: TokenView[];
+  tokensBody: Body;
+  prices: PriceRecord[];
+  pricesBody: Body;
+  holdersBody: Body;
+  priceByKey: Map<string, PriceRecord>;
+  holdersByToken: Map<number, number>;
+  blackholed: Map<string, boolean>;
+  xrpUsd: string | null;
+}
+
+export function makeBody(value: unknown, previous?: Body): Body {
+  const json = JSON.stringify(value);
+  const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+  if (previous && previous.etag === etag) return previous;
+  const buf = Buffer.from(json);
+  return {
+    json,
+    etag,
+    gzip: gzipSync(buf, { level: 6 }),
+    // Quality 5: a tenth of the time of the default 11, a few percent larger; rebuilt every ledger.
+    br: brotliCompressSync(buf, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: buf.length },
+    }),
+  };
+}
+
+const key = (currency: string, issuer: string) => `${currency}|${issuer}`;
+
+export class MarketSnapshot {
+  private current: Snapshot | undefined;
+  private building: Promise<Snapshot> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      client: Client | undefined;
+      tokens: TokenRegistry;
+      rlusdIssuer: () => Promise<string | undefined>;
+      ledgerIndex: () => number;
+    },
+  ) {}
+
+  /** The snapshot, building the first one on demand. */
+  async get(): Promise<Snapshot> {
+    return this.current ?? this.refresh();
+  }
+
+  /** Rebuilds (coalesced: a call during a build schedules one more build after it). */
+  refresh(): Promise<Snapshot> {
+    if (this.building) {
+      this.again = true;
+      return this.building;
+    }
+    this.building = (async () => {
+      try {
+        let snap: Snapshot;
+        do {
+          this.again = false;
+          snap = await this.build();
+          this.current = snap;
+        } while (this.again);
+        return snap;
+      } finally {
+        this.building = undefined;
+      }
+    })();
+    return this.building;
+  }
+
+  private async xrpUsd(): Promise<string | null> {
+    const issuer = await this.deps.rlusdIssuer();
+    if (!issuer || !this.deps.client) return null;
+    try {
+      const r = await this.deps.client.request({
+        command: 'amm_info',
+        asset: { currency: 'XRP' },
+        asset2: { currency: RLUSD_CURRENCY_HEX, issuer },
+        ledger_index: 'validated',
+      });
+      const xrp = new Decimal(r.result.amm.amount as string).div(1_000_000);
+      const rlusd = new Decimal((r.result.amm.amount2 as { value: string }).value);
+      return xrp.gt(0) ? rlusd.div(xrp).toSignificantDigits(15).toFixed() : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async build(): Promise<Snapshot> {
+    const prev = this.current;
+    const { db } = this.deps;
+    const rows = await this.deps.tokens.listActive(TOKEN_FETCH_LIMIT);
+    const tokens = rows.map(toTokenView);
+    const pools = await db.select().from(marketPools);
+    const facts = await db.select().from(issuerFacts);
+    const holderCounts = await db
+      .select({ tokenId: marketHolders.tokenId, n: sql<number>`count(*)::int` })
+      .from(marketHolders)
+      .where(
+        sql`${marketHolders.balance} > 0 and ${marketHolders.account} not in (select ${marketPools.ammAccount} from ${marketPools})`,
+      )
+      .groupBy(marketHolders.tokenId);
+    const xrpUsd = await this.xrpUsd();
+    const usd = xrpUsd ? new Decimal(xrpUsd) : null;
+
+    const poolsByToken = new Map<number, typeof pools>();
+    for (const p of pools) poolsByToken.set(p.tokenId, [...(poolsByToken.get(p.tokenId) ?? []), p]);
+    const prices: PriceRecord[] = [];
+    for (const t of rows) {
+      const own = poolsByToken.get(t.id) ?? [];
+      // The token's own pair first (the one it launched with), the other as a fallback.
+      const pool = own.find((p) => p.quote === t.liquidityPair) ?? own[0];
+      if (!pool || new Decimal(pool.tokenAmount).lte(0)) continue;
+      const spot = new Decimal(pool.quoteAmount).div(pool.tokenAmount);
+      let inXrp: Decimal | null;
+      let inUsd: Decimal | null;
+      if (pool.quote === 'XRP') {
+        inXrp = spot;
+        inUsd = usd ? spot.mul(usd) : null;
+      } else {
+        inUsd = spot;
+        inXrp = usd && usd.gt(0) ? spot.div(usd) : null;
+      }
+      const quoteUsd =
+        pool.quote === 'XRP'
+          ? usd
+            ? new Decimal(pool.quoteAmount).mul(usd)
+            : null
+          : new Decimal(pool.quoteAmount);
+      const sig = (d: Decimal | null) => (d ? d.toSignificantDigits(15).toFixed() : '0');
+      prices.push({
+        tokenCode: t.currency,
+        issuer: t.issuerAddress,
+        priceInXRP: sig(inXrp),
+        priceInUSD: sig(inUsd),
+        supply: t.supply,
+        marketCapInUSD: inUsd ? inUsd.mul(t.supply).toDecimalPlaces(2).toFixed() : '0',
+        liquidityPair: pool.quote === 'RLUSD' ? 'RLUSD' : 'XRP',
+        liquidityUSD: quoteUsd ? quoteUsd.mul(2).toDecimalPlaces(2).toFixed() : '0',
+      });
+    }
+    const holdersByToken = new Map(holderCounts.map((h) => [h.tokenId, h.n]));
+    const holders = rows.map((t) => ({
+      issuer_address: t.issuerAddress,
+      holders_count: holdersByToken.get(t.id) ?? 0,
+    }));
+    const blackholed = new Map(facts.map((f) => [f.issuerAddress, f.blackholed]));
+    // Tokens of an issuer the indexer has not read yet fall back to what was recorded at listing.
+    for (const t of tokens) {
+      if (!blackholed.has(t.issuer_address)) blackholed.set(t.issuer_address, t.is_blackholed);
+      else t.is_blackholed = blackholed.get(t.issuer_address)!;
+    }
+    return {
+      ledger: this.deps.ledgerIndex(),
+      tokens,
+      tokensBody: makeBody(tokens, prev?.tokensBody),
+      prices,
+      pricesBody: makeBody(prices, prev?.pricesBody),
+      holdersBody: makeBody(holders, prev?.holdersBody),
+      priceByKey: new Map(prices.map((p) => [key(p.tokenCode, p.issuer), p])),
+      holdersByToken,
+      blackholed,
+      xrpUsd,
+    };
+  }
+}
+
+export const priceKey = key;
