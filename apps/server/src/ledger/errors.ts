@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { ConnectionError, RippledError } from 'xrpl';
 import { AppError } from '../lib/errors';
 
@@ -17,3 +18,14 @@ export function toLedgerAppError(err: unknown): unknown {
   }
   return err;
 }
+
+/** A route handler whose ledger failures become 503/502 with a plain message instead of a 500. */
+export const ledgerRoute =
+  <T>(fn: (request: FastifyRequest) => Promise<T>) =>
+  async (request: FastifyRequest): Promise<T> => {
+    try {
+      return await fn(request);
+    } catch (err) {
+      throw toLedgerAppError(err);
+    }
+  };

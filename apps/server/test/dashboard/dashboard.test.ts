@@ -193,14 +193,14 @@ describe('a deployed token', () => {
   });
 
   it('sets the limit of a line held by one of the caller’s wallets, and explains why not for others', async () => {
-    const url = '/api/dashboard/set-trust-line-limit';
-    const own = await post(alice, url, {
-      issuerAddress: token.issuer,
-      holderAddress: aliceHolder.address,
-      currency: token.currency,
-      limitAmount: '5000',
-    });
-    expect(own.statusCode).toBe(200);
+    const setLimit = (who: SignedIn, holder: string, limitAmount: string) =>
+      post(who, '/api/dashboard/set-trust-line-limit', {
+        issuerAddress: token.issuer,
+        holderAddress: holder,
+        currency: token.currency,
+        limitAmount,
+      });
+    expect((await setLimit(alice, aliceHolder.address, '5000')).statusCode).toBe(200);
     const lines = (
       await get(alice, `/api/dashboard/trust-lines/${token.row.id}`)
     ).json() as TrustLinesResponse;
@@ -208,29 +208,13 @@ describe('a deployed token', () => {
       '5000',
     );
 
-    const foreignHolder = await post(alice, url, {
-      issuerAddress: token.issuer,
-      holderAddress: bobWallet.address,
-      currency: token.currency,
-      limitAmount: '5000',
-    });
+    const foreignHolder = await setLimit(alice, bobWallet.address, '5000');
     expect(foreignHolder.statusCode).toBe(400);
     expect(foreignHolder.json().message).toBe(DASHBOARD_MESSAGES.limitHolderOnly);
+    // The Wallets page's rule, reused: never below what the wallet holds.
+    expect((await setLimit(alice, aliceHolder.address, '1')).statusCode).toBe(400);
 
-    const belowBalance = await post(alice, url, {
-      issuerAddress: token.issuer,
-      holderAddress: aliceHolder.address,
-      currency: token.currency,
-      limitAmount: '1',
-    });
-    expect(belowBalance.statusCode).toBe(400);
-
-    const notDeployer = await post(bob, url, {
-      issuerAddress: token.issuer,
-      holderAddress: bobWallet.address,
-      currency: token.currency,
-      limitAmount: '5000',
-    });
+    const notDeployer = await setLimit(bob, bobWallet.address, '5000');
     expect(notDeployer.statusCode).toBe(404);
     expect(notDeployer.json().message).toBe(DASHBOARD_MESSAGES.tokenNotFound);
   });

@@ -20,6 +20,9 @@ const WalletsPage = lazy(() =>
 const ListTokenPage = lazy(() =>
   import('../features/list-token/list-token-page').then((m) => ({ default: m.ListTokenPage })),
 );
+const DashboardPage = lazy(() =>
+  import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
+);
 const NotFoundPage = lazy(() =>
   import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -57,7 +60,7 @@ const PAGES: PageRoute[] = [
   placeholder('orders', 'Orders Manager', 'Your Open Orders'),
   { path: 'list-token', title: 'List Any Token', element: <ListTokenPage />, signIn: true },
   placeholder('burner', 'Token Burner'),
-  placeholder('dashboard', 'Token Dashboard', 'Token Management'),
+  { path: 'dashboard', title: 'Token Dashboard', element: <DashboardPage />, signIn: true },
   placeholder('admin', 'Admin'),
 ];
 

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import {
   SESSION_KEEPALIVE_MS,
   USER_REQUEST_TIMEOUT_MS,
+  type HasDeployedResponse,
   type User,
   type UserResponse,
 } from '@ledgerpad/shared';
@@ -44,9 +45,7 @@ export function useHasDeployed(enabled: boolean): boolean {
     queryKey: HAS_DEPLOYED_KEY,
     queryFn: async () => {
       try {
-        return (
-          (await apiGet<{ hasDeployed: boolean }>('/api/dashboard/has-deployed-token')).hasDeployed === true
-        );
+        return (await apiGet<HasDeployedResponse>('/api/dashboard/has-deployed-token')).hasDeployed === true;
       } catch {
         return false;
       }

@@ -8,7 +8,7 @@ import {
   type UserTokensResponse,
 } from '@ledgerpad/shared';
 import { parseInput } from '../../lib/validation';
-import { toLedgerAppError } from '../../ledger/errors';
+import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { idParam } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
@@ -27,16 +27,6 @@ export function registerDashboard(
   const auth = { config: { access: 'user' as const } };
   const userId = (request: FastifyRequest) => request.user!.id;
   const tokenId = (request: FastifyRequest) => idParam(request, 'tokenId');
-  /** Ledger failures become 503/502 with a plain message instead of a 500. */
-  const ledgerRoute =
-    <T>(fn: (request: FastifyRequest) => Promise<T>) =>
-    async (request: FastifyRequest): Promise<T> => {
-      try {
-        return await fn(request);
-      } catch (err) {
-        throw toLedgerAppError(err);
-      }
-    };
 
   app.get('/api/dashboard/has-deployed-token', auth, async (request): Promise<HasDeployedResponse> => ({
     hasDeployed: await service.hasDeployed(userId(request)),

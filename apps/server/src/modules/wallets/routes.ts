@@ -8,7 +8,7 @@ import {
   transferSchema,
 } from '@ledgerpad/shared';
 import { parseInput } from '../../lib/validation';
-import { toLedgerAppError } from '../../ledger/errors';
+import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { idempotencyKey, idParam } from '../../plugins/edge';
 import { Faucet } from './faucet';
@@ -34,16 +34,6 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
 
   // Every wallet route needs a signed-in user (the access default); ownership is checked in the service.
   const auth = { config: { access: 'user' as const } };
-  /** Ledger failures become 503/502 with a plain message instead of a 500. */
-  const ledgerRoute =
-    <T>(fn: (request: FastifyRequest) => Promise<T>) =>
-    async (request: FastifyRequest): Promise<T> => {
-      try {
-        return await fn(request);
-      } catch (err) {
-        throw toLedgerAppError(err);
-      }
-    };
 
   app.get('/api/wallets/xrpl/status', { config: { access: 'public' } }, async () => ({
     connected: platform.ledger.isConnected(),

@@ -1,0 +1,177 @@
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { DASHBOARD_MESSAGES, type DeployResult, type JobStatusView } from '@ledgerpad/shared';
+import { useBrowser } from '../support/fixture';
+
+// /dashboard in Chromium against the shared server: a token deployed through the app's own API
+// (a funded wallet, an uploaded logo, POST /api/deploy-token, the job followed to its end), then
+// the menu entry, the token, its trust lines read from the ledger, a freeze, and the blackhole with
+// its 'RIP Issuer Wallet' notice; at 375 px the lines table scrolls inside its panel.
+
+const MOBILE = { width: 375, height: 740 };
+const LEDGER_WAIT = { timeout: 20_000 };
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36).slice(-4)}${++counter}`.toUpperCase();
+
+async function signIn(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('Demo account (embedded ledger)').fill(unique('dsh_').toLowerCase());
+  const signedIn = page.waitForResponse((r) => r.url().endsWith('/api/auth/demo') && r.ok());
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signedIn;
+  await page.waitForURL(`${url}/`);
+}
+
+/**
+ * Deploys a token as the deploy page does (issuer kept, not blackholed, so the dashboard can sign),
+ * through the session of `page`. Returns the job's result once the job has completed.
+ */
+async function deployToken(
+  page: Page,
+  url: string,
+  ticker: string,
+): Promise<DeployResult & { payer: string }> {
+  const { token } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as { token: string };
+  const headers = { 'x-csrf-token': token };
+  const ok = async (what: string, res: Awaited<ReturnType<Page['request']['get']>>) => {
+    if (!res.ok()) throw new Error(`${what}: ${res.status()} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const wallet = await ok(
+    'create wallet',
+    await page.request.post(`${url}/api/wallets`, { headers, data: {} }),
+  );
+  await ok(
+    'faucet',
+    await page.request.post(`${url}/api/wallets/${String(wallet.id)}/fund`, { headers, data: {} }),
+  );
+  const logo = await sharp({ create: { width: 96, height: 96, channels: 3, background: '#2f7bff' } })
+    .png()
+    .toBuffer();
+  const upload = await ok(
+    'upload',
+    await page.request.post(`${url}/api/upload`, {
+      headers,
+      multipart: { logo: { name: 'logo.png', mimeType: 'image/png', buffer: logo } },
+    }),
+  );
+  const deploy = await ok(
+    'deploy',
+    await page.request.post(`${url}/api/deploy-token`, {
+      headers,
+      data: {
+        name: 'Dash Token',
+        ticker,
+        description: 'Deployed for the dashboard test',
+        supply: '1000000',
+        devAllocation: '10',
+        liquidityAmount: '50',
+        ammFee: '0.5',
+        logoUrl: upload.servedUrl,
+        twitterLink: '',
+        telegramLink: '',
+        websiteLink: '',
+        blackholeIssuer: false,
+        requireAuth: false,
+        liquidityPairType: 'XRP',
+        walletId: wallet.id,
+      },
+    }),
+  );
+  const jobId = String(deploy.jobId);
+  let status: JobStatusView<DeployResult> | undefined;
+  await expect
+    .poll(
+      async () => {
+        status = (await ok('job', await page.request.get(`${url}/api/job-status/${jobId}`))) as never;
+        return status!.status;
+      },
+      { timeout: 60_000, interval: 250 },
+    )
+    .toMatch(/completed|failed/);
+  if (status!.status !== 'completed') throw new Error(`deploy failed: ${status!.error}`);
+  return { ...status!.result!, payer: String(wallet.wallet_address) };
+}
+
+const noHorizontalScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe('dashboard', () => {
+  const browser = useBrowser();
+
+  it('shows the deployer’s token and its trust lines, freezes a line, and blackholes the issuer', async () => {
+    const { page, url } = browser;
+    await signIn(page, url);
+    const ticker = unique('DB');
+    const deployed = await deployToken(page, url, ticker);
+
+    // The menu learns about the deploy on the next load.
+    await page.goto(url);
+    await page.getByRole('button', { name: 'XRPL Tools' }).click();
+    await page.getByRole('menuitem', { name: 'Token Dashboard' }).click();
+    await page.waitForURL(`${url}/dashboard`);
+    await page.getByRole('heading', { name: 'Token Management', level: 1 }).waitFor();
+    await page.getByText(DASHBOARD_MESSAGES.selectToken).waitFor();
+
+    await page.getByRole('button', { name: new RegExp(ticker) }).click();
+    expect(await page.getByTestId('require-auth').textContent()).toBe('Disabled');
+    await page.getByTestId('issuer-status').waitFor(LEDGER_WAIT);
+    expect(await page.getByTestId('issuer-status').textContent()).toBe('Active');
+
+    // The deploy opened lines for the hot wallet, the dev allocation and the pool.
+    const rows = page.locator('.dashboard-lines tbody tr');
+    await expect.poll(() => rows.count(), LEDGER_WAIT).toBeGreaterThanOrEqual(3);
+    const hotRow = page.locator(`tr[data-account="${deployed.hot_wallet_address}"]`);
+    await hotRow.waitFor();
+    expect(await hotRow.locator('td').nth(4).textContent()).toBe('No');
+
+    await hotRow.getByRole('button', { name: 'Freeze' }).click();
+    await hotRow.getByRole('button', { name: 'Unfreeze' }).waitFor(LEDGER_WAIT);
+    expect(await hotRow.locator('td').nth(4).textContent()).toBe('Frozen');
+
+    // The paying wallet holds the dev allocation: its own limit can be set from here.
+    const devRow = page.locator(`tr[data-account="${deployed.payer}"]`);
+    await devRow.getByRole('button', { name: 'Set limit' }).click();
+    const limitModal = page.getByRole('dialog', { name: `Set ${ticker} limit` });
+    await limitModal.getByLabel('New limit').fill('5000000');
+    await limitModal.getByRole('button', { name: 'Set limit' }).click();
+    await limitModal.waitFor({ state: 'detached', ...LEDGER_WAIT });
+    await expect.poll(() => devRow.locator('td').nth(1).textContent(), LEDGER_WAIT).toBe('5,000,000');
+
+    await page.getByRole('button', { name: 'Blackhole Issuer' }).click();
+    const modal = page.getByRole('alertdialog', { name: 'Blackhole the issuer wallet?' });
+    const confirm = modal.getByRole('button', { name: 'Blackhole Issuer' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await modal.getByLabel('I understand this cannot be undone.').check();
+    await confirm.click();
+    const rip = page.getByRole('alertdialog', { name: DASHBOARD_MESSAGES.ripIssuer });
+    await rip.waitFor(LEDGER_WAIT);
+    await rip.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.getByTestId('issuer-status').textContent(), LEDGER_WAIT).toBe('Blackholed');
+    await page.getByText(DASHBOARD_MESSAGES.ripIssuer).waitFor();
+    expect(await hotRow.getByRole('button', { name: 'Unfreeze' }).isDisabled()).toBe(true);
+
+    // At 375 px the table scrolls inside its panel; the page itself never scrolls sideways.
+    await page.setViewportSize(MOBILE);
+    await page.reload();
+    await page.getByRole('button', { name: new RegExp(ticker) }).click();
+    await page.locator(`tr[data-account="${deployed.hot_wallet_address}"]`).waitFor(LEDGER_WAIT);
+    expect(await noHorizontalScroll(page)).toBe(true);
+    const scroller = page.getByRole('region', { name: 'Trust lines table' });
+    expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  });
+
+  it('keeps the menu entry hidden from users who deployed nothing', async () => {
+    const { page, url } = browser;
+    await signIn(page, url);
+    await page.getByRole('button', { name: 'XRPL Tools' }).click();
+    await page.getByRole('menuitem', { name: 'Burner' }).waitFor();
+    expect(await page.getByRole('menuitem', { name: 'Token Dashboard' }).count()).toBe(0);
+    await page.goto(`${url}/dashboard`);
+    await page.getByText('You have not deployed a token yet.').waitFor();
+    await page.getByRole('button', { name: 'Instructions' }).click();
+    await page.getByRole('dialog', { name: 'How the dashboard works' }).waitFor();
+  });
+});
