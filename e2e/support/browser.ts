@@ -33,7 +33,9 @@ export async function screenshotOnFailure(
   const text = await page
     .evaluate(() => document.body?.innerText ?? '')
     .catch((err: unknown) => `(page text unavailable: ${String(err)})`);
-  console.error(`[e2e] "${testName}" failed at ${page.url()}\n--- page text ---\n${text.slice(0, 2000)}\n---`);
+  console.error(
+    `[e2e] "${testName}" failed at ${page.url()}\n--- page text ---\n${text.slice(0, 2000)}\n---`,
+  );
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const file = path.join(ARTIFACTS_DIR, `${testName.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
   await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);

@@ -186,7 +186,11 @@ export class SubmissionService {
       .select()
       .from(ledgerSubmissions)
       .where(inArray(ledgerSubmissions.status, [...OPEN]))
-      .orderBy(ledgerSubmissions.account, ledgerSubmissions.sequence);
+      // In the order they were recorded, which is the order they were first submitted: a
+      // transaction that depended on another account's (a payment into a new trust line) was
+      // recorded after it, so resending in this order after a restart keeps every dependency ahead
+      // of its dependents. (Per account, recording order is sequence order.)
+      .orderBy(ledgerSubmissions.id);
     for (const row of open) this.track(row);
     if (open.length) this.log.info({ open: open.length }, 'resuming unfinished ledger submissions');
     this.client.on('ledgerClosed', this.onLedgerClosed);
@@ -503,7 +507,13 @@ export class SubmissionService {
 
   private track(row: SubmissionRow): void {
     if (this.tracked.has(row.hash)) return;
-    this.tracked.set(row.hash, { row, lastSubmitLedger: 0, waiters: [], engineWaiters: [], engineSeen: false });
+    this.tracked.set(row.hash, {
+      row,
+      lastSubmitLedger: 0,
+      waiters: [],
+      engineWaiters: [],
+      engineSeen: false,
+    });
   }
 
   private withAccount<T>(account: string, fn: () => Promise<T>): Promise<T> {

@@ -492,3 +492,69 @@ describe('public market API', () => {
     expect((await get(`/api/pump/bonding/marketcap/1`)).statusCode).toBe(404);
   });
 });
+
+describe('order book and risk', () => {
+  const get = (url: string) => t.app.inject({ method: 'GET', url });
+
+  it('lists resting orders by side in XRP per token, dust hidden', async () => {
+    const brav = (value: string) => ({ currency: tokenB.currency, issuer: tokenB.issuer_address, value });
+    // Far from the pool's price, so they rest on the book.
+    await submit(
+      {
+        TransactionType: 'OfferCreate',
+        Account: trader.classicAddress,
+        TakerGets: brav('2'),
+        TakerPays: '50000000',
+      },
+      trader,
+    );
+    await submit(
+      {
+        TransactionType: 'OfferCreate',
+        Account: trader.classicAddress,
+        TakerGets: '1000',
+        TakerPays: brav('4'),
+      },
+      trader,
+    );
+    await submit(
+      {
+        TransactionType: 'OfferCreate',
+        Account: trader.classicAddress,
+        TakerGets: '1',
+        TakerPays: brav('0.00000000001'),
+      },
+      trader,
+    );
+    const book = (await get(`/api/wallets/open-orders/${tokenB.issuer_address}/BRAV`)).json() as {
+      buyOrders: Array<{ price: string; amount: string }>;
+      sellOrders: Array<{ price: string; amount: string }>;
+    };
+    expect(book.sellOrders).toEqual([{ price: '25', amount: '2' }]);
+    // 0.001 XRP for 4 BRAV; the 1e-11 BRAV order is dust and hidden.
+    expect(book.buyOrders).toEqual([{ price: '0.00025', amount: '4' }]);
+    expect((await get(`/api/wallets/open-orders/nope/BRAV`)).statusCode).toBe(400);
+  });
+
+  it('reports the risk facts and a one-line verdict', async () => {
+    await caughtUp();
+    const risk = (await get(`/api/tokens/${tokenB.issuer_address}/risk`)).json() as Record<string, unknown>;
+    const held = await lineBalance(trader.classicAddress, tokenB);
+    expect(risk).toMatchObject({
+      issuer: tokenB.issuer_address,
+      blackholed: true,
+      masterDisabled: true,
+      regularKey: 'rrrrrrrrrrrrrrrrrrrrBZbvji',
+      requireAuth: false,
+      clawback: false,
+      transferFeePercent: '0',
+      devSharePercent: '0',
+      top10SharePercent: held.div(1_000_000).mul(100).toDecimalPlaces(2).toFixed(),
+      lpLockedPercent: '0',
+    });
+    expect(risk.verdict).toBe(
+      'Supply is fixed: the issuer can never sign again. None of the pool is locked.',
+    );
+    expect((await get(`/api/tokens/${trader.classicAddress}/risk`)).statusCode).toBe(404);
+  });
+});

@@ -237,6 +237,7 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
       if (!row) throw new Error(`Token of job ${ctx.jobId} was not written`);
       return row.id;
     });
+    deps.tokens.changed(); // committed: the public list shows it now
     return { tokenId, ammAccount: amm };
   });
 

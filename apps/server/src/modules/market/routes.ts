@@ -16,6 +16,8 @@ import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import type { TokenRegistry } from '../tokens';
 import { createMarketIndexer } from './indexer';
+import { openOrders } from './order-book';
+import { RiskReader } from './risk';
 import { marketCandles } from './schema';
 import { makeBody, MarketSnapshot, priceKey, type Body } from './snapshot';
 
@@ -122,7 +124,9 @@ export function registerMarket(
       ),
     );
   }
+  tokens.onChange(() => snapshot.invalidate());
   const pub = { config: { access: 'public' as const } };
+  const risk = new RiskReader({ db, client: platform.connection?.client, snapshot });
 
   app.get('/api/tokens', pub, async (request, reply) => {
     const { limit } = parseInput(listQuery, request.query);
@@ -262,6 +266,27 @@ export function registerMarket(
     // Bonding curves arrive with their own issue; until then no token has an active one.
     throw new AppError('NOT_FOUND', 'This token has no active bonding curve.');
   });
+
+  app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/risk', pub, async (request) => {
+    const issuer = issuerQuery(request.params.issuer, 'issuer');
+    const token = await tokens.byIssuer(issuer);
+    if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+    return risk.of(token);
+  });
+
+  app.get<{ Params: { issuer: string; ticker: string } }>(
+    '/api/wallets/open-orders/:issuer/:ticker',
+    pub,
+    async (request) => {
+      const issuer = issuerQuery(request.params.issuer, 'issuer');
+      const currency = currencyParam(request.params.ticker, 'ticker');
+      try {
+        return await openOrders(platform, issuer, currency);
+      } catch (err) {
+        throw toLedgerAppError(err);
+      }
+    },
+  );
 
   return snapshot;
 }

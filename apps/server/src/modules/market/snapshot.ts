@@ -65,6 +65,7 @@ export class MarketSnapshot {
   private current: Snapshot | undefined;
   private building: Promise<Snapshot> | undefined;
   private again = false;
+  private stale = false;
 
   constructor(
     private readonly deps: {
@@ -76,9 +77,15 @@ export class MarketSnapshot {
     },
   ) {}
 
-  /** The snapshot, building the first one on demand. */
+  /** The snapshot, building the first one on demand (and a fresh one after a local token change). */
   async get(): Promise<Snapshot> {
-    return this.current ?? this.refresh();
+    if (!this.current || this.stale) return this.refresh();
+    return this.current;
+  }
+
+  /** A token was listed or changed here: the next read rebuilds first. */
+  invalidate(): void {
+    this.stale = true;
   }
 
   /** Rebuilds (coalesced: a call during a build schedules one more build after it). */
@@ -92,6 +99,7 @@ export class MarketSnapshot {
         let snap: Snapshot;
         do {
           this.again = false;
+          this.stale = false;
           snap = await this.build();
           this.current = snap;
         } while (this.again);

@@ -47,11 +47,29 @@ export function toTokenView(row: TokenRow): TokenView {
 
 /** The tokens module's interface to the others (deploy writes, listing writes, dashboard reads). */
 export class TokenRegistry {
+  private readonly listeners = new Set<() => void>();
   constructor(private readonly db: Db) {}
+
+  /**
+   * Called after this instance lists or changes a token (the market snapshot rebuilds, so the lister
+   * sees it at once; other instances see it with the next ledger).
+   */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** For writers that insert inside their own transaction: call after it commits. */
+  changed(): void {
+    for (const l of this.listeners) l();
+  }
 
   /** Inserts a token; returns undefined when (issuer, currency) or the deploy job is already listed. */
   async insert(token: NewToken, db: Db = this.db): Promise<TokenRow | undefined> {
     const [row] = await db.insert(tokens).values(token).onConflictDoNothing().returning();
+    // Inside a caller's transaction the row is not visible to others until it commits; a rebuild
+    // that runs first misses it, and the next ledger's rebuild picks it up.
+    if (row) queueMicrotask(() => this.changed());
     return row;
   }
 
@@ -107,6 +125,7 @@ export class TokenRegistry {
 
   async update(id: number, patch: Partial<NewToken>): Promise<TokenRow | undefined> {
     const [row] = await this.db.update(tokens).set(patch).where(eq(tokens.id, id)).returning();
+    if (row) this.changed();
     return row;
   }
 }
