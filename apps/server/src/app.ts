@@ -15,6 +15,7 @@ import { authRoutes } from './modules/auth/routes';
 import { configRoutes } from './modules/config/routes';
 import { registerDashboard } from './modules/dashboard/routes';
 import { registerDeploy } from './modules/deploy/routes';
+import { registerDemo } from './modules/demo';
 import { jobRoutes } from './modules/jobs/routes';
 import { registerMarket } from './modules/market/routes';
 import type { MarketSnapshot } from './modules/market';
@@ -136,7 +137,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tokenRoutes(app, { tokens });
   registerListing(app, { tokens, platform });
   const wallets = await registerWallets(app, platform);
-  registerDeploy(app, { platform, tokens, wallets: wallets.service });
+  const deploy = registerDeploy(app, { platform, tokens, wallets: wallets.service });
+  registerDemo(
+    { platform, tokens, deploy },
+    (fn) => app.addHook('onReady', fn),
+    (fn) => app.addHook('onClose', fn),
+  );
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
   jobRoutes(app, { jobs: platform.jobs });
   const market = registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });

@@ -108,6 +108,13 @@ export const configSchema = z
     FAUCET_PER_USER_PER_HOUR: z.coerce.number().int().min(1).default(10),
     /** Create the stand-alone platform accounts and XRP/RLUSD pool at start; auto = not under NODE_ENV=test. */
     PLATFORM_BOOTSTRAP: z.enum(['auto', 'on', 'off']).default('auto'),
+    /**
+     * Demo market on the stand-alone ledger: a dozen tokens deployed through the real deploy job on
+     * an empty database, and demo traders swapping; auto = on for standalone, not under NODE_ENV=test.
+     */
+    DEMO_SEED: z.enum(['auto', 'on', 'off', 'true', 'false']).default('auto'),
+    /** Milliseconds between the demo traders' swaps after the seed (0 stops them). */
+    DEMO_TRADE_INTERVAL_MS: z.coerce.number().int().min(0).default(4000),
   })
   .superRefine((c, ctx) => {
     if (c.XRPL_NETWORK !== 'standalone' && !c.XRPL_URL) {

@@ -1,3 +1,4 @@
 // What the rest of the server uses of the deploy module.
 export { DEPLOY_JOB, deployStepNames, type DeployPayload } from './job';
 export { BLACKHOLE_ADDRESS, planDeploy, splitSupply } from './plan';
+export type { DeployService } from './service';

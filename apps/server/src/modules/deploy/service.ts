@@ -71,8 +71,13 @@ export class DeployService {
   constructor(private readonly deps: DeployServiceDeps) {}
 
   /** Validates everything a deploy needs before any transaction, then enqueues its job. */
-  async start(userId: number, body: unknown): Promise<{ jobId: string }> {
-    const locked = this.attempts.hit(userId);
+  async start(
+    userId: number,
+    body: unknown,
+    /** `jobKey`: enqueue once per key. `platform`: the platform's own launches (demo), not a user's attempts. */
+    opts: { jobKey?: string; platform?: boolean } = {},
+  ): Promise<{ jobId: string }> {
+    const locked = opts.platform ? undefined : this.attempts.hit(userId);
     if (locked !== undefined) {
       throw new AppError('RATE_LIMITED', DEPLOY_MESSAGES.tooManyAttempts, { retryAfter: locked });
     }
@@ -181,6 +186,7 @@ export class DeployService {
       userId,
       payload,
       steps: deployStepNames(payload),
+      key: opts.jobKey,
     });
     return { jobId: job.id };
   }

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { LOGO_URL_PREFIX, IMAGE_URL_PREFIX, STORED_IMAGE_NAME } from '@ledgerpad/shared';
-import { uploadsDir } from './store';
+import { ImageStore, uploadsDir } from './store';
 
 // What other modules use of uploads: where a served logo URL lives on disk (a deploy or listing can
 // check that its logoUrl names a stored upload), and the messenger publisher's interface.
 
 export type { LogoPublisher, StoredLogo } from './routes';
-export { uploadsDir };
+export { ImageStore, uploadsDir };
 
 /** The file behind `/cdn/logos/<name>` or `/images/<name>`, or undefined for any other URL. */
 export function storedImageFile(dataDir: string, servedUrl: string): string | undefined {

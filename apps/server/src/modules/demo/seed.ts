@@ -1,0 +1,461 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import Decimal from 'decimal.js';
+import { OWNER_USER_ID, RLUSD_CURRENCY_HEX, type DeployResult } from '@ledgerpad/shared';
+import sharp from 'sharp';
+import { Wallet } from 'xrpl';
+import type { Platform } from '../../platform';
+import { PLATFORM_ROLES } from '../../platform/accounts';
+import { insertWallet, platformWallet } from '../../platform/custody';
+import { wallets } from '../../platform/custody-schema';
+import { jobs as jobsTable, type JobContext } from '../../platform/jobs';
+import type { DeployService } from '../deploy';
+import type { TokenRegistry } from '../tokens';
+import { ImageStore, uploadsDir } from '../uploads';
+
+// The demo market of the embedded default: on an empty database, a dozen tokens deployed through
+// the real deploy job (XRP and RLUSD pairs, blackholed and not, generated logos and links), then
+// demo traders swapping through the ledger, so a newcomer's first `npm start` shows a living list.
+// The seed is a persisted job (it resumes after a crash and runs once across instances); the slow
+// trading afterwards is an owned loop.
+
+export const DEMO_SEED_JOB = 'demo-seed';
+const DEPLOYERS = 3;
+const TRADERS = 6;
+const BURST_TRADES = 240;
+
+interface DemoToken {
+  name: string;
+  ticker: string;
+  pair: 'XRP' | 'RLUSD';
+  blackhole: boolean;
+  supply: string;
+  liquidity: string;
+  dev: string;
+  fee: string;
+}
+
+const TOKENS: DemoToken[] = [
+  {
+    name: 'Harbor Light',
+    ticker: 'HRBR',
+    pair: 'XRP',
+    blackhole: true,
+    supply: '1000000000',
+    liquidity: '4000',
+    dev: '5',
+    fee: '0.3',
+  },
+  {
+    name: 'Ledger Cat',
+    ticker: 'LCAT',
+    pair: 'XRP',
+    blackhole: true,
+    supply: '500000000',
+    liquidity: '2500',
+    dev: '2',
+    fee: '0.5',
+  },
+  {
+    name: 'Quiet Orbit',
+    ticker: 'ORBT',
+    pair: 'XRP',
+    blackhole: false,
+    supply: '21000000',
+    liquidity: '1500',
+    dev: '10',
+    fee: '0.3',
+  },
+  {
+    name: 'Salt Flats',
+    ticker: 'SALT',
+    pair: 'RLUSD',
+    blackhole: true,
+    supply: '100000000',
+    liquidity: '3000',
+    dev: '0',
+    fee: '0.25',
+  },
+  {
+    name: 'Night Market',
+    ticker: 'NITE',
+    pair: 'XRP',
+    blackhole: true,
+    supply: '777777777',
+    liquidity: '1200',
+    dev: '3',
+    fee: '1',
+  },
+  {
+    name: 'Copper Fox',
+    ticker: 'CFOX',
+    pair: 'XRP',
+    blackhole: false,
+    supply: '10000000',
+    liquidity: '800',
+    dev: '15',
+    fee: '0.3',
+  },
+  {
+    name: 'Tidal Bloom',
+    ticker: 'TIDE',
+    pair: 'RLUSD',
+    blackhole: false,
+    supply: '50000000',
+    liquidity: '1500',
+    dev: '5',
+    fee: '0.5',
+  },
+  {
+    name: 'Paper Moon',
+    ticker: 'MOON',
+    pair: 'XRP',
+    blackhole: true,
+    supply: '1000000000000',
+    liquidity: '600',
+    dev: '0',
+    fee: '0.3',
+  },
+  {
+    name: 'Glass Whale',
+    ticker: 'WHAL',
+    pair: 'XRP',
+    blackhole: true,
+    supply: '250000000',
+    liquidity: '5000',
+    dev: '1',
+    fee: '0.2',
+  },
+  {
+    name: 'Amber Route',
+    ticker: 'AMBR',
+    pair: 'XRP',
+    blackhole: false,
+    supply: '42000000',
+    liquidity: '900',
+    dev: '8',
+    fee: '0.4',
+  },
+  {
+    name: 'Iron Sparrow',
+    ticker: 'SPRW',
+    pair: 'XRP',
+    blackhole: true,
+    supply: '88000000',
+    liquidity: '700',
+    dev: '4',
+    fee: '0.3',
+  },
+  {
+    name: 'Velvet Rain',
+    ticker: 'RAIN',
+    pair: 'RLUSD',
+    blackhole: true,
+    supply: '12000000',
+    liquidity: '1000',
+    dev: '2',
+    fee: '0.3',
+  },
+];
+
+const PALETTE = ['#1461db', '#e4572e', '#17bebb', '#ffc914', '#76b041', '#9b5de5', '#f15bb5', '#00bbf9'];
+
+/** A 256×256 PNG: two colour bands and a ring, from the ticker (no fonts needed to render it). */
+async function logoFor(ticker: string, i: number): Promise<Buffer> {
+  const a = PALETTE[i % PALETTE.length]!;
+  const b = PALETTE[(i * 3 + 2) % PALETTE.length]!;
+  const angle = (ticker.charCodeAt(0) * 7) % 360;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
+    <defs><linearGradient id="g" gradientTransform="rotate(${angle} .5 .5)"><stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}"/></linearGradient></defs>
+    <rect width="256" height="256" rx="48" fill="url(#g)"/>
+    <circle cx="128" cy="128" r="${60 + (i % 4) * 10}" fill="none" stroke="#ffffff" stroke-opacity=".85" stroke-width="18"/>
+    <circle cx="${96 + (i % 5) * 16}" cy="${100 + (i % 3) * 20}" r="14" fill="#ffffff"/>
+  </svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+export interface DemoDeps {
+  platform: Platform;
+  tokens: TokenRegistry;
+  deploy: DeployService;
+}
+
+export function demoEnabled(platform: Platform): boolean {
+  const c = platform.config;
+  if (c.XRPL_NETWORK !== 'standalone' || !platform.submissions) return false;
+  if (c.DEMO_SEED === 'on' || c.DEMO_SEED === 'true') return true;
+  if (c.DEMO_SEED === 'off' || c.DEMO_SEED === 'false') return false;
+  return c.NODE_ENV !== 'test';
+}
+
+/** Registers the seed job and, once the app is ready, enqueues it on an empty database. */
+export function registerDemo(
+  deps: DemoDeps,
+  onReady: (fn: () => Promise<void>) => void,
+  onClose: (fn: () => Promise<void>) => void,
+): void {
+  const { platform } = deps;
+  if (!demoEnabled(platform)) return;
+  platform.jobs.register(DEMO_SEED_JOB, (ctx) => runSeed(ctx, deps), { maxAttempts: 10 });
+  const trading = new DemoTrading(deps);
+  onReady(async () => {
+    const listed = await deps.tokens.listActive(1);
+    // Only on an empty database; the key makes the enqueue once-only across restarts and instances.
+    if (listed.length === 0) {
+      const job = await platform.jobs.enqueue({
+        type: DEMO_SEED_JOB,
+        userId: null,
+        payload: {},
+        key: DEMO_SEED_JOB,
+      });
+      void platform.jobs
+        .waitFor(job.id, { timeoutMs: 30 * 60_000 })
+        .then((done) => done.status === 'completed' && trading.start())
+        .catch(() => undefined);
+    } else {
+      const [seeded] = await platform.database.db
+        .select({ status: jobsTable.status })
+        .from(jobsTable)
+        .where(eq(jobsTable.key, DEMO_SEED_JOB));
+      if (seeded?.status === 'completed') trading.start();
+    }
+  });
+  onClose(() => trading.stop());
+}
+
+async function demoWallets(
+  deps: DemoDeps,
+  jobId: string,
+  role: string,
+  count: number,
+  userId: number | null,
+) {
+  const db = deps.platform.database.db;
+  const found = await db
+    .select()
+    .from(wallets)
+    .where(and(eq(wallets.role, role), eq(wallets.name, `demo:${jobId}`)));
+  const out = found.map((w) => ({ id: w.id, address: w.address }));
+  while (out.length < count) {
+    const row = await insertWallet(db, deps.platform.keyring, {
+      userId,
+      role,
+      name: `demo:${jobId}`,
+      wallet: Wallet.generate(),
+    });
+    out.push({ id: row.id, address: row.address });
+  }
+  return out.slice(0, count);
+}
+
+async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: number; trades: number }> {
+  const { platform } = deps;
+  const submissions = platform.submissions!;
+  await platform.accounts.bootstrapped();
+  const genesis = (await platformWallet(platform.database.db, PLATFORM_ROLES.genesis))!.address;
+  const rlusdIssuer = (await platformWallet(platform.database.db, PLATFORM_ROLES.rlusdIssuer))?.address;
+
+  const made = await ctx.step('wallets', async () => ({
+    deployers: await demoWallets(deps, ctx.jobId, 'user', DEPLOYERS, OWNER_USER_ID),
+    // Owned by the platform owner so the one-live-wallet-per-platform-role rule does not apply.
+    traders: await demoWallets(deps, ctx.jobId, 'demo_trader', TRADERS, OWNER_USER_ID),
+  }));
+  await ctx.step('fund', async () => {
+    const all = [...made.deployers, ...made.traders];
+    const outcomes = await Promise.all(
+      all.map((w, i) =>
+        submissions.submit({
+          intentKey: ctx.intentKey('fund', i),
+          account: genesis,
+          tx: {
+            TransactionType: 'Payment',
+            Destination: w.address,
+            Amount: i < DEPLOYERS ? '60000000000' : '20000000000',
+          },
+          purpose: 'demo',
+        }),
+      ),
+    );
+    return outcomes.map((o) => o.result);
+  });
+  // RLUSD-paired launches need RLUSD in their deployer wallets: from the platform's pool, by swap.
+  await ctx.step('rlusd', async () => {
+    if (!rlusdIssuer) return [];
+    const results: string[] = [];
+    for (const [i, w] of made.deployers.entries()) {
+      const rlusd = { currency: RLUSD_CURRENCY_HEX, issuer: rlusdIssuer };
+      await submissions.submit({
+        intentKey: ctx.intentKey('rlusd-line', i),
+        account: w.address,
+        tx: { TransactionType: 'TrustSet', LimitAmount: { ...rlusd, value: '1000000000' } },
+        purpose: 'demo',
+      });
+      const swap = await submissions.submit({
+        intentKey: ctx.intentKey('rlusd-swap', i),
+        account: w.address,
+        tx: {
+          TransactionType: 'OfferCreate',
+          TakerGets: '4000000000',
+          TakerPays: { ...rlusd, value: '1' },
+          Flags: 0x00080000 | 0x00020000,
+        },
+        purpose: 'demo',
+      });
+      results.push(swap.result);
+    }
+    return results;
+  });
+  const logos = await ctx.step('logos', async () => {
+    const store = new ImageStore(uploadsDir(platform.config.dataDir));
+    await store.init();
+    const urls: string[] = [];
+    for (const [i, t] of TOKENS.entries())
+      urls.push(`/cdn/logos/${await store.put(await logoFor(t.ticker, i), 'png')}`);
+    return urls;
+  });
+
+  // Three launches at a time, one per deployer wallet (a wallet runs one deploy at a time).
+  const launched: DeployResult[] = [];
+  for (let round = 0; round < TOKENS.length; round += DEPLOYERS) {
+    const batch = TOKENS.slice(round, round + DEPLOYERS);
+    const results = await ctx.parallel(
+      batch.map((t, j) => {
+        const i = round + j;
+        return [
+          `deploy-${t.ticker}`,
+          async () => {
+            const key = `demo-deploy:${ctx.jobId}:${t.ticker}`;
+            const [existing] = await platform.database.db
+              .select({ id: jobsTable.id })
+              .from(jobsTable)
+              .where(eq(jobsTable.key, key));
+            const jobId =
+              existing?.id ??
+              (
+                await deps.deploy.start(
+                  OWNER_USER_ID,
+                  {
+                    name: t.name,
+                    ticker: t.ticker,
+                    description: `${t.name} is a demo token of the embedded ledger, launched by the demo seed.`,
+                    supply: t.supply,
+                    devAllocation: t.dev,
+                    liquidityAmount: t.liquidity,
+                    ammFee: t.fee,
+                    logoUrl: logos[i]!,
+                    twitterLink: `https://x.com/${t.ticker.toLowerCase()}_demo`,
+                    telegramLink: i % 2 === 0 ? `https://t.me/${t.ticker.toLowerCase()}_demo` : '',
+                    websiteLink: `https://${t.ticker.toLowerCase()}.example`,
+                    blackholeIssuer: t.blackhole,
+                    requireAuth: false,
+                    liquidityPairType: t.pair,
+                    walletId: made.deployers[j]!.id,
+                  },
+                  { jobKey: key, platform: true },
+                )
+              ).jobId;
+            const job = await platform.jobs.waitFor(jobId, { timeoutMs: 10 * 60_000 });
+            if (job.status !== 'completed') throw new Error(`demo deploy ${t.ticker}: ${job.error}`);
+            return job.result as DeployResult;
+          },
+        ] as const;
+      }),
+    );
+    launched.push(...(results as DeployResult[]));
+  }
+
+  await ctx.step('trust-lines', async () => {
+    await Promise.all(
+      made.traders.flatMap((w, i) =>
+        launched.map((t, k) =>
+          submissions.submit({
+            intentKey: ctx.intentKey('line', `${i}-${k}`),
+            account: w.address,
+            tx: {
+              TransactionType: 'TrustSet',
+              LimitAmount: { currency: t.currency, issuer: t.issuer_address, value: '1000000000000000' },
+            },
+            purpose: 'demo',
+          }),
+        ),
+      ),
+    );
+    return true;
+  });
+  const trades = await ctx.step('trades', async () => {
+    const trading = new DemoTrading(deps);
+    let n = 0;
+    for (let i = 0; i < BURST_TRADES; i += TRADERS) {
+      await Promise.all(made.traders.map(() => trading.tradeOnce().then((ok) => (n += ok ? 1 : 0))));
+    }
+    return n;
+  });
+  return { tokens: launched.length, trades };
+}
+
+/** Demo traders buying and selling small amounts of the demo tokens against their pools. */
+export class DemoTrading {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  constructor(private readonly deps: DemoDeps) {}
+
+  start(): void {
+    const every = this.deps.platform.config.DEMO_TRADE_INTERVAL_MS;
+    if (every <= 0 || this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.tradeOnce()
+        .catch(() => false) // a refused or unreachable ledger just skips this tick
+        .finally(() => (this.running = undefined));
+    }, every);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** One random swap by one random demo trader; false when the ledger refused it (e.g. no balance). */
+  async tradeOnce(): Promise<boolean> {
+    const { platform, tokens } = this.deps;
+    const db = platform.database.db;
+    const traders = await db
+      .select({ address: wallets.address })
+      .from(wallets)
+      .where(eq(wallets.role, 'demo_trader'));
+    // XRP pairs only: the demo traders hold XRP, not RLUSD.
+    const listed = (await tokens.listActive(100)).filter(
+      (t) => t.deployerUserId === OWNER_USER_ID && t.source === 'deploy' && t.liquidityPair === 'XRP',
+    );
+    if (traders.length === 0 || listed.length === 0) return false;
+    const trader = traders[randomInt(traders.length)]!.address;
+    const token = listed[randomInt(listed.length)]!;
+    const asset = (v: string) => ({ currency: token.currency, issuer: token.issuerAddress, value: v });
+    let tx: Record<string, unknown>;
+    // Buys a little more often than it sells, so prices wander rather than only fall.
+    if (randomInt(100) < 55) {
+      tx = { TakerGets: String(randomInt(2, 60) * 1_000_000), TakerPays: asset('0.000001') };
+    } else {
+      const lines = await platform.connection!.client.request({
+        command: 'account_lines',
+        account: trader,
+        peer: token.issuerAddress,
+        ledger_index: 'validated',
+      });
+      const held = new Decimal(lines.result.lines.find((l) => l.currency === token.currency)?.balance ?? '0');
+      if (held.lte(0)) return false;
+      // A tenth to a half of the holding, within the ledger's 15 significant digits.
+      const part = held.mul(randomInt(10, 50)).div(100).toSignificantDigits(15, Decimal.ROUND_DOWN);
+      tx = { TakerGets: asset(part.toFixed()), TakerPays: '1' };
+    }
+    const out = await platform.submissions!.submit({
+      intentKey: `demo:trade:${randomUUID()}`,
+      account: trader,
+      tx: { TransactionType: 'OfferCreate', Flags: 0x00080000 | 0x00020000, ...tx },
+      purpose: 'demo',
+    });
+    return out.status === 'success';
+  }
+}

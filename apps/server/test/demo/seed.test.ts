@@ -1,0 +1,72 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SEED_JOB } from '../../src/modules/demo';
+import { marketCandles, marketPools, marketTrades } from '../../src/modules/market/schema';
+import { jobs } from '../../src/platform/jobs';
+import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+
+// The demo market on an empty embedded ledger: a dozen tokens through the real deploy job, then
+// demo traders' swaps that the indexer turns into trades and candles.
+
+let t: WalletTestApp;
+
+beforeAll(async () => {
+  t = await createWalletTestApp(
+    { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'on', DEMO_TRADE_INTERVAL_MS: '0' },
+    { closeIntervalMs: 200 },
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('demo seed', () => {
+  it('deploys twelve tokens through the deploy job and trades them on the ledger', async () => {
+    let job: { id: string } | undefined;
+    for (let i = 0; i < 100 && !job; i++) {
+      [job] = await t.database.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.key, DEMO_SEED_JOB));
+      if (!job) await new Promise((r) => setTimeout(r, 50));
+    }
+    const done = await t.app.platform.jobs
+      .waitFor(job!.id, { timeoutMs: 240_000 })
+      .catch(async (err: unknown) => {
+        const row = await t.app.platform.jobs.get(job!.id);
+        throw new Error(
+          `${String(err)}: ${JSON.stringify({ steps: row?.steps, error: row?.error, lastError: (row as { lastError?: string } | undefined)?.lastError })}`,
+        );
+      });
+    expect(done.status, done.error ?? '').toBe('completed');
+    const result = done.result as { tokens: number; trades: number };
+    expect(result.tokens).toBe(12);
+    expect(result.trades).toBeGreaterThan(100);
+
+    const list = (await t.app.inject({ url: '/api/tokens' })).json() as Array<{
+      ticker: string;
+      liquidity_pair: string;
+      links: { Twitter: string };
+    }>;
+    expect(list).toHaveLength(12);
+    expect(new Set(list.map((x) => x.liquidity_pair))).toEqual(new Set(['XRP', 'RLUSD']));
+    expect(list.every((x) => x.links.Twitter.startsWith('https://x.com/'))).toBe(true);
+    // Every deploy went through the job: one completed deploy job per token.
+    const deploys = await t.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(jobs)
+      .where(sql`${jobs.type} = 'deploy' and ${jobs.status} = 'completed'`);
+    expect(deploys[0]!.n).toBe(12);
+
+    await t.app.platform.indexer!.caughtUp();
+    const pools = await t.database.db.select().from(marketPools);
+    expect(pools.length).toBeGreaterThanOrEqual(12);
+    const trades = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(marketTrades);
+    // The indexer saw the traders' swaps (those after each token's first sight).
+    expect(trades[0]!.n).toBeGreaterThan(50);
+    const candles = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(marketCandles);
+    expect(candles[0]!.n).toBeGreaterThan(0);
+    await t.app.marketSnapshot.refresh();
+    const prices = (await t.app.inject({ url: '/api/prices' })).json() as Array<{ priceInXRP: string }>;
+    expect(prices).toHaveLength(12);
+    expect(prices.every((p) => Number(p.priceInXRP) > 0)).toBe(true);
+  }, 300_000);
+});
