@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { Client, Wallet } from 'xrpl';
 import { DASHBOARD_MESSAGES, type DeployResult, type JobStatusView } from '@ledgerpad/shared';
 import { useBrowser } from '../support/fixture';
 
@@ -32,6 +33,7 @@ async function deployToken(
   page: Page,
   url: string,
   ticker: string,
+  options: { pair?: 'XRP' | 'RLUSD'; requireAuth?: boolean } = {},
 ): Promise<DeployResult & { payer: string }> {
   const { token } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as { token: string };
   const headers = { 'x-csrf-token': token };
@@ -47,6 +49,12 @@ async function deployToken(
     'faucet',
     await page.request.post(`${url}/api/wallets/${String(wallet.id)}/fund`, { headers, data: {} }),
   );
+  if (options.pair === 'RLUSD') {
+    await ok(
+      'RLUSD faucet',
+      await page.request.post(`${url}/api/wallets/${String(wallet.id)}/fund-rlusd`, { headers, data: {} }),
+    );
+  }
   const logo = await sharp({ create: { width: 96, height: 96, channels: 3, background: '#2f7bff' } })
     .png()
     .toBuffer();
@@ -74,8 +82,8 @@ async function deployToken(
         telegramLink: '',
         websiteLink: '',
         blackholeIssuer: false,
-        requireAuth: false,
-        liquidityPairType: 'XRP',
+        requireAuth: options.requireAuth ?? false,
+        liquidityPairType: options.pair ?? 'XRP',
         walletId: wallet.id,
       },
     }),
@@ -161,6 +169,54 @@ describe('dashboard', () => {
     expect(await noHorizontalScroll(page)).toBe(true);
     const scroller = page.getByRole('region', { name: 'Trust lines table' });
     expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  });
+
+  it("an RLUSD-paired token with RequireAuth: a holder's new trust line is authorized from the dashboard", async () => {
+    const { page, url } = browser;
+    await signIn(page, url);
+    const ticker = unique('RA');
+    const deployed = await deployToken(page, url, ticker, { pair: 'RLUSD', requireAuth: true });
+
+    // A holder outside the app opens a trust line to the token (xrpl.js on the app's ledger); the
+    // wallet is made and funded through the app, which hands its seed over once.
+    const { token } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as { token: string };
+    const created = (await (
+      await page.request.post(`${url}/api/wallets`, { headers: { 'x-csrf-token': token }, data: {} })
+    ).json()) as { id: number; wallet_seed: string };
+    await page.request.post(`${url}/api/wallets/${created.id}/fund`, {
+      headers: { 'x-csrf-token': token },
+      data: {},
+    });
+    const holder = Wallet.fromSeed(created.wallet_seed);
+    const client = new Client(inject('ledgerUrl'));
+    await client.connect();
+    try {
+      const res = await client.submitAndWait(
+        {
+          TransactionType: 'TrustSet',
+          Account: holder.classicAddress,
+          LimitAmount: { currency: deployed.currency, issuer: deployed.issuer_address, value: '1000' },
+        },
+        { wallet: holder, autofill: true },
+      );
+      expect((res.result.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');
+    } finally {
+      await client.disconnect();
+    }
+
+    await page.goto(`${url}/dashboard`);
+    await page.getByRole('button', { name: new RegExp(ticker) }).click();
+    await expect.poll(() => page.getByTestId('require-auth').textContent(), LEDGER_WAIT).toBe('Enabled');
+    // The hot wallet's line was authorized by the deploy; the new holder's is not yet.
+    const hotRow = page.locator(`tr[data-account="${deployed.hot_wallet_address}"]`);
+    await hotRow.waitFor(LEDGER_WAIT);
+    expect(await hotRow.locator('td').nth(3).textContent()).toBe('Yes');
+    const holderRow = page.locator(`tr[data-account="${holder.classicAddress}"]`);
+    await holderRow.waitFor(LEDGER_WAIT);
+    expect(await holderRow.locator('td').nth(3).textContent()).toBe('No');
+    await holderRow.getByRole('button', { name: 'Authorize' }).click();
+    await expect.poll(() => holderRow.locator('td').nth(3).textContent(), LEDGER_WAIT).toBe('Yes');
+    expect(await holderRow.getByRole('button', { name: 'Authorize' }).count()).toBe(0);
   });
 
   it('keeps the menu entry hidden from users who deployed nothing', async () => {
