@@ -1,5 +1,6 @@
 import { benchDeploy } from './deploy';
 import { benchFirstStartMemory } from './first-start-memory';
+import { benchMarket } from './market';
 import { benchSocketFanout } from './socket-fanout';
 import { benchTransfers } from './transfers';
 
@@ -10,6 +11,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<{ ok: boolean }> }> =
   { name: 'socket fan-out (5,000 subscribers)', run: () => benchSocketFanout() },
   { name: 'transfers (200 from one account)', run: () => benchTransfers() },
   { name: 'deploy (pipelined vs one transaction per ledger)', run: () => benchDeploy() },
+  { name: 'market API (10,000 tokens) vs static files', run: () => benchMarket() },
   { name: 'first-start memory (npm start, empty data dir, then again)', run: () => benchFirstStartMemory() },
 ];
 
