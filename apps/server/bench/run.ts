@@ -1,5 +1,6 @@
 import { benchDeploy } from './deploy';
 import { benchFirstStartMemory } from './first-start-memory';
+import { benchIndexer } from './indexer';
 import { benchMarket } from './market';
 import { benchSocketFanout } from './socket-fanout';
 import { benchTransfers } from './transfers';
@@ -12,6 +13,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<{ ok: boolean }> }> =
   { name: 'transfers (200 from one account)', run: () => benchTransfers() },
   { name: 'deploy (pipelined vs one transaction per ledger)', run: () => benchDeploy() },
   { name: 'market API (10,000 tokens) vs static files', run: () => benchMarket() },
+  { name: 'market indexer (catch-up, close-to-frame)', run: () => benchIndexer() },
   { name: 'first-start memory (npm start, empty data dir, then again)', run: () => benchFirstStartMemory() },
 ];
 

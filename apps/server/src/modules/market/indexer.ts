@@ -13,6 +13,8 @@ import { Decimal, extractTrades, type ExtractedTrade, type MarketIndex, type Quo
 // follower's transaction; `committed` announces the trades on the live socket.
 
 export const RESOLUTIONS = [60, 300, 900, 3600, 14_400, 86_400] as const;
+/** Listings made on other instances reach this one's indexer within this time. */
+const TOKEN_LIST_TTL_MS = 5_000;
 
 const LSF_REQUIRE_AUTH = 0x00040000;
 const LSF_DISABLE_MASTER = 0x00100000;
@@ -29,6 +31,8 @@ export interface MarketIndexerDeps {
   publishTrade: (trade: NewTrade) => Promise<void>;
   /** Read model the routes serve from; told after each committed ledger. */
   onLedger?: (ledger: IndexedLedger) => void;
+  /** Told when this instance lists or changes a token. */
+  onTokensChanged?: (listener: () => void) => void;
 }
 
 interface PoolState {
@@ -177,21 +181,58 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
     return out;
   }
 
+  // What every ledger needs, kept in memory while this instance follows: the listed tokens (re-read
+  // after a local listing, and at least every few seconds for listings made on other instances),
+  // the known pools and the synced tokens (updated as this instance writes them). A new claim of the
+  // follower starts from the database again (`reset`).
+  let cache:
+    | {
+        rows: Awaited<ReturnType<MarketIndexerDeps['listTokens']>>;
+        at: number;
+        rlusd: string | undefined;
+        poolByAccount: Map<string, { tokenId: number; quote: Quote }>;
+        synced: Set<number>;
+      }
+    | undefined;
+  let tokensStale = false;
+  deps.onTokensChanged?.(() => (tokensStale = true));
+  async function loadCache() {
+    if (!cache) {
+      const pools = await db.select().from(marketPools);
+      cache = {
+        rows: await deps.listTokens(),
+        at: Date.now(),
+        rlusd: await deps.rlusdIssuer(),
+        poolByAccount: new Map(
+          pools.map((p) => [p.ammAccount, { tokenId: p.tokenId, quote: p.quote as Quote }]),
+        ),
+        synced: new Set((await db.select({ id: marketSynced.tokenId }).from(marketSynced)).map((r) => r.id)),
+      };
+      tokensStale = false;
+    } else if (tokensStale || Date.now() - cache.at > TOKEN_LIST_TTL_MS) {
+      tokensStale = false;
+      cache.rows = await deps.listTokens();
+      cache.at = Date.now();
+      cache.rlusd ??= await deps.rlusdIssuer();
+    }
+    return cache;
+  }
+
   return {
     name: 'market',
 
+    reset() {
+      cache = undefined;
+    },
+
     async prepare(ledger): Promise<Prepared> {
-      const rows = await deps.listTokens();
-      const rlusd = await deps.rlusdIssuer();
+      const c = await loadCache();
+      const rows = c.rows;
+      const rlusd = c.rlusd;
       const tokens = new Map(rows.map((t) => [t.id, { currency: t.currency, issuer: t.issuerAddress }]));
       const tokenByKey = new Map(rows.map((t) => [`${t.currency}|${t.issuerAddress}`, t.id]));
-      const pools = await db.select().from(marketPools);
-      const poolByAccount = new Map(
-        pools.map((p) => [p.ammAccount, { tokenId: p.tokenId, quote: p.quote as Quote }]),
-      );
-      const synced = new Set(
-        (await db.select({ id: marketSynced.tokenId }).from(marketSynced)).map((r) => r.id),
-      );
+      const poolByAccount = new Map(c.poolByAccount);
+      const synced = c.synced;
       const issuers = new Set(rows.map((t) => t.issuerAddress));
 
       const out: Prepared = { trades: [], holders: [], pools: [], facts: [], synced: [], tokens, rlusd };
@@ -413,6 +454,11 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
     },
 
     async committed(ledger, p) {
+      if (cache) {
+        for (const pool of p.pools)
+          cache.poolByAccount.set(pool.ammAccount, { tokenId: pool.tokenId, quote: pool.quote });
+        for (const id of p.synced) cache.synced.add(id);
+      }
       deps.onLedger?.(ledger);
       for (const t of p.trades) {
         const token = p.tokens.get(t.tokenId);

@@ -117,6 +117,7 @@ export function registerMarket(
           listTokens: () => tokens.ledgerKeys(),
           rlusdIssuer: rlusd,
           publishTrade: deps.publishTrade,
+          onTokensChanged: (listener) => tokens.onChange(listener),
           onLedger: () =>
             void snapshot.refresh().catch((err: unknown) => app.log.warn({ err }, 'snapshot failed')),
         },

@@ -29,6 +29,8 @@ export interface IndexedLedger {
 
 export interface LedgerHandler<P = unknown> {
   name: string;
+  /** Drop in-memory state: this instance (re)claimed the follower, the database may have moved on. */
+  reset?(): void;
   /** Ledger reads the handler needs (before the database transaction); the result goes to `write`. */
   prepare?(ledger: IndexedLedger): Promise<P>;
   /** Writes inside the ledger's database transaction. */
@@ -55,6 +57,8 @@ export interface FollowerOptions {
 }
 
 const RIPPLE_EPOCH_MS = 946_684_800_000;
+/** Ledgers read ahead while catching up. */
+const FETCH_AHEAD = 4;
 
 export class LedgerFollower {
   private readonly db: Db;
@@ -67,7 +71,11 @@ export class LedgerFollower {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private last = 0;
+  /** This instance held the lease at its last claim (handlers keep their caches while it does). */
+  private holding = false;
   private waiters: Array<{ target: number; resolve: (n: number) => void }> = [];
+  /** Ledgers requested ahead of the one being indexed (catch-up reads overlap the writes). */
+  private readonly ahead = new Map<number, Promise<IndexedLedger>>();
   private readonly onClosed = (_ev: LedgerStream) => this.wake?.();
 
   constructor(private readonly opts: FollowerOptions) {
@@ -129,14 +137,23 @@ export class LedgerFollower {
     while (this.running) {
       try {
         const from = await this.claim();
+        if (from !== undefined && !this.holding) {
+          this.holding = true;
+          for (const h of this.handlers) h.reset?.();
+        }
+        if (from === undefined) this.holding = false;
         if (from !== undefined) {
           this.last = Math.max(this.last, from);
           this.notify();
           const target = await this.validatedIndex();
           while (this.running && this.last < target) {
-            const ok = await this.indexLedger(this.last + 1);
-            if (!ok) break; // lease lost
+            const ok = await this.indexLedger(this.last + 1, target);
+            if (!ok) {
+              this.holding = false; // lease lost
+              break;
+            }
           }
+          this.ahead.clear();
           if (this.last >= target) this.notify();
           if (this.running && this.last < (await this.validatedIndex())) continue;
         }
@@ -228,8 +245,16 @@ export class LedgerFollower {
   }
 
   /** Indexes one ledger; false when the lease was lost (nothing written). */
-  private async indexLedger(index: number): Promise<boolean> {
-    const ledger = await this.fetchLedger(index);
+  private async indexLedger(index: number, target: number): Promise<boolean> {
+    for (let i = index; i <= Math.min(target, index + FETCH_AHEAD); i++) {
+      if (this.ahead.has(i)) continue;
+      const p = this.fetchLedger(i);
+      p.catch(() => undefined); // awaited (and its error thrown) when its turn comes
+      this.ahead.set(i, p);
+    }
+    const pending = this.ahead.get(index)!;
+    this.ahead.delete(index);
+    const ledger = await pending;
     const prepared = new Map<string, unknown>();
     for (const h of this.handlers) prepared.set(h.name, h.prepare ? await h.prepare(ledger) : undefined);
     const until = sql`now() + ${`${this.leaseMs} milliseconds`}::interval`;
