@@ -1,2 +1,2 @@
 // What the rest of the server may use of the listing module: the ledger reads it is built on.
-export { BLACKHOLE_KEYS, currencyHex, ListingService, type IssuerState } from './service';
+export { currencyHex, ListingService, type IssuerState } from './service';

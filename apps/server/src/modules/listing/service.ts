@@ -13,25 +13,10 @@ import { LEDGER_UNAVAILABLE_MESSAGE, toLedgerAppError } from '../../ledger/error
 import type { Platform } from '../../platform';
 import type { TokenRegistry, TokenRow } from '../tokens';
 import { storedImageFile } from '../uploads';
+import { readIssuerFacts } from '../../ledger/account-root';
 
 // Listing an existing token: what an issuer issues and what its account says about it are read from
 // the ledger (gateway_balances, account_info) every time; the form only names it and describes it.
-
-/** lsfDisableMaster: the master key can no longer sign. */
-const LSF_DISABLE_MASTER = 0x00100000;
-/** lsfRequireAuth: holders need the issuer's authorization. */
-const LSF_REQUIRE_AUTH = 0x00040000;
-
-/**
- * Regular keys nobody holds the secret of (XRPL's well-known "black hole" addresses): ACCOUNT_ONE,
- * ACCOUNT_ZERO, the name-reservation address and the NaN address.
- */
-export const BLACKHOLE_KEYS: ReadonlySet<string> = new Set([
-  'rrrrrrrrrrrrrrrrrrrrBZbvji',
-  'rrrrrrrrrrrrrrrrrrrrrhoLvTp',
-  'rrrrrrrrrrrrrrrrrNAMEtxvNvQ',
-  'rrrrrrrrrrrrrrrrrrrn5RM1rHd',
-]);
 
 /** A currency code as its 160 bits in hex: 40-hex codes as they are, 3-character ones in the standard layout. */
 export function currencyHex(code: string): string {
@@ -108,31 +93,10 @@ export class ListingService {
       .sort((a, b) => a.ascii.localeCompare(b.ascii));
   }
 
-  /** Blackholed: master key disabled, no signer list, and a regular key nobody can sign with (or none). */
+  /** Blackholed and RequireAuth as the ledger says now (the rule: `ledger/account-root.ts`). */
   async issuerState(account: string): Promise<IssuerState> {
-    const result = await this.read(
-      async (client) =>
-        (
-          await client.request({
-            command: 'account_info',
-            account,
-            ledger_index: 'validated',
-            signer_lists: true,
-          })
-        ).result,
-    );
-    const root = result.account_data;
-    const flags = Number(root.Flags ?? 0) >>> 0;
-    const signerLists =
-      (result as { signer_lists?: unknown[] }).signer_lists ??
-      (root as { signer_lists?: unknown[] }).signer_lists ??
-      [];
-    const regularKey = root.RegularKey;
-    const blackholed =
-      (flags & LSF_DISABLE_MASTER) !== 0 &&
-      signerLists.length === 0 &&
-      (regularKey === undefined || BLACKHOLE_KEYS.has(regularKey));
-    return { blackholed, requireAuth: (flags & LSF_REQUIRE_AUTH) !== 0 };
+    const facts = await this.read((client) => readIssuerFacts(client, account));
+    return { blackholed: facts.blackholed, requireAuth: facts.requireAuth };
   }
 
   /** The ledger code the request names (currency, token_hex or ticker), if any. */

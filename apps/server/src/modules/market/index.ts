@@ -1,3 +1,3 @@
 // What the rest of the server uses of the market module.
 export type { MarketSnapshot, PriceRecord, Snapshot } from './snapshot';
-export { isBlackholed, RESOLUTIONS } from './indexer';
+export { RESOLUTIONS } from './indexer';

@@ -1,4 +1,5 @@
-import { BLACKHOLE_ADDRESSES, RLUSD_CURRENCY_HEX, type NewTrade } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX, type NewTrade } from '@ledgerpad/shared';
+import { readIssuerFacts } from '../../ledger/account-root';
 import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
@@ -15,12 +16,6 @@ import { Decimal, extractTrades, type ExtractedTrade, type MarketIndex, type Quo
 export const RESOLUTIONS = [60, 300, 900, 3600, 14_400, 86_400] as const;
 /** Listings made on other instances reach this one's indexer within this time. */
 const TOKEN_LIST_TTL_MS = 5_000;
-
-const LSF_REQUIRE_AUTH = 0x00040000;
-const LSF_DISABLE_MASTER = 0x00100000;
-const LSF_NO_FREEZE = 0x00200000;
-const LSF_GLOBAL_FREEZE = 0x00400000;
-const LSF_ALLOW_CLAWBACK = 0x80000000;
 
 export interface MarketIndexerDeps {
   client: Client;
@@ -72,18 +67,6 @@ interface Prepared {
 type Amount = string | { currency: string; issuer: string; value: string };
 const valueOf = (a: Amount) => (typeof a === 'string' ? new Decimal(a).div(1_000_000).toFixed() : a.value);
 
-export function isBlackholed(f: {
-  masterDisabled: boolean;
-  regularKey: string | null;
-  hasSignerList: boolean;
-}) {
-  return (
-    f.masterDisabled &&
-    !f.hasSignerList &&
-    (f.regularKey === null || (BLACKHOLE_ADDRESSES as readonly string[]).includes(f.regularKey))
-  );
-}
-
 export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHandler<Prepared> {
   const { client } = deps;
 
@@ -129,32 +112,8 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
 
   async function readFacts(issuer: string, ledger: number): Promise<FactsRow | undefined> {
     try {
-      const r = await client.request({
-        command: 'account_info',
-        account: issuer,
-        ledger_index: ledger,
-        signer_lists: true,
-      });
-      const a = r.result.account_data as typeof r.result.account_data & {
-        RegularKey?: string;
-        TransferRate?: number;
-      };
-      const lists =
-        (r.result as { signer_lists?: unknown[] }).signer_lists ??
-        (a as { signer_lists?: unknown[] }).signer_lists ??
-        [];
-      const f = {
-        issuerAddress: issuer,
-        masterDisabled: (a.Flags & LSF_DISABLE_MASTER) !== 0,
-        regularKey: a.RegularKey ?? null,
-        hasSignerList: lists.length > 0,
-        requireAuth: (a.Flags & LSF_REQUIRE_AUTH) !== 0,
-        globalFreeze: (a.Flags & LSF_GLOBAL_FREEZE) !== 0,
-        noFreeze: (a.Flags & LSF_NO_FREEZE) !== 0,
-        clawback: ((a.Flags >>> 0) & LSF_ALLOW_CLAWBACK) !== 0,
-        transferRate: a.TransferRate ?? null,
-      };
-      return { ...f, blackholed: isBlackholed(f) };
+      const { defaultRipple: _ignored, ...f } = await readIssuerFacts(client, issuer, ledger);
+      return { issuerAddress: issuer, ...f };
     } catch {
       return undefined;
     }

@@ -2,7 +2,7 @@ import { desc, eq, and, sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import type { TokenRow } from '../tokens';
-import { isBlackholed } from './indexer';
+import { readIssuerFacts } from '../../ledger/account-root';
 import { issuerFacts, marketHolders, marketPools } from './schema';
 import type { MarketSnapshot } from './snapshot';
 import { Decimal } from './trades';
@@ -10,7 +10,6 @@ import { Decimal } from './trades';
 // GET /api/tokens/{issuer}/risk: what a buyer should know about a token before trading it, from the
 // indexed issuer facts and holders, plus who holds the pool's LP tokens (read from the ledger).
 
-const LSF_DISABLE_MASTER = 0x00100000;
 /** LP holders checked for a black hole (the largest first); the rest count as not locked. */
 const LP_HOLDERS_CHECKED = 20;
 
@@ -115,23 +114,7 @@ export class RiskReader {
         .slice(0, LP_HOLDERS_CHECKED);
       let locked = new Decimal(0);
       for (const h of holders) {
-        const info = await client.request({
-          command: 'account_info',
-          account: h.account,
-          ledger_index: 'validated',
-          signer_lists: true,
-        });
-        const a = info.result.account_data as typeof info.result.account_data & { RegularKey?: string };
-        const lists = (info.result as { signer_lists?: unknown[] }).signer_lists ?? [];
-        if (
-          isBlackholed({
-            masterDisabled: (a.Flags & LSF_DISABLE_MASTER) !== 0,
-            regularKey: a.RegularKey ?? null,
-            hasSignerList: lists.length > 0,
-          })
-        ) {
-          locked = locked.plus(h.balance);
-        }
+        if ((await readIssuerFacts(client, h.account)).blackholed) locked = locked.plus(h.balance);
       }
       return locked.div(lpSupply).mul(100).toDecimalPlaces(2).toFixed();
     } catch {
