@@ -46,6 +46,12 @@ export const configSchema = z
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_TOKENINFO_URL: z.string().url().default('https://oauth2.googleapis.com/tokeninfo'),
     GOOGLE_USERINFO_URL: z.string().url().default('https://openidconnect.googleapis.com/v1/userinfo'),
+    /** Card on-ramp widget: the provider's publishable API key (safe to send to browsers); unset disables card purchase. */
+    ONRAMP_API_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,128}$/, "must be the on-ramp provider's publishable API key")
+      .optional(),
+    ONRAMP_ENVIRONMENT: z.enum(['DEVELOPMENT', 'STAGING', 'PRODUCTION']).default('STAGING'),
     /** Extra origins allowed to sign in and open the socket (comma-separated), e.g. a dev server. */
     ALLOWED_ORIGINS: z
       .string()

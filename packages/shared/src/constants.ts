@@ -141,6 +141,21 @@ export const RLUSD_ISSUERS = {
 // --- Legal ---
 export const MIN_AGE = 18;
 export const RESTRICTED_JURISDICTION_COUNT = 9;
+/**
+ * The terms' nine restricted jurisdictions. The spec gives only their number ("list not shown"):
+ * these are the places under comprehensive international sanctions programs (US, EU, UK).
+ */
+export const RESTRICTED_JURISDICTIONS = [
+  'Cuba',
+  'Iran',
+  'North Korea',
+  'Syria',
+  'Russia',
+  'Belarus',
+  'the Crimea region of Ukraine',
+  'the so-called Donetsk People’s Republic',
+  'the so-called Luhansk People’s Republic',
+] as const;
 export const LEGAL_EFFECTIVE_DATE = 'February 28, 2025';
 export const TERMS_LAST_UPDATED = 'April 30, 2025';
 

@@ -9,3 +9,7 @@ export * from './schemas/socket';
 export * from './schemas/tokens';
 export * from './schemas/uploads';
 export * from './schemas/wallets';
+export * from './format';
+export * from './backoff';
+export * from './token-list';
+export * from './onramp';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { onrampOrigin } from '@ledgerpad/shared';
 import type { Config } from '../config';
 import { SPA_ROUTES } from '../spa-routes';
 
@@ -16,10 +17,12 @@ const NOT_BUILT = 'The web app is not built. Run `npm run build` (npm start does
 
 /**
  * The Content-Security-Policy of the SPA: everything from our own origin; images may be remote
- * (token logos live anywhere); Telegram's login widget and Google's sign-in are allowed only when
- * they are configured.
+ * (token logos live anywhere); Telegram's login widget, Google's sign-in and the card on-ramp's
+ * frame are allowed only when they are configured.
  */
-export function contentSecurityPolicy(config: Pick<Config, 'TELEGRAM_BOT_TOKEN' | 'GOOGLE_CLIENT_ID'>) {
+export function contentSecurityPolicy(
+  config: Pick<Config, 'TELEGRAM_BOT_TOKEN' | 'GOOGLE_CLIENT_ID' | 'ONRAMP_API_KEY' | 'ONRAMP_ENVIRONMENT'>,
+) {
   const scripts = ["'self'"];
   const frames: string[] = [];
   const connect = ["'self'"];
@@ -34,6 +37,8 @@ export function contentSecurityPolicy(config: Pick<Config, 'TELEGRAM_BOT_TOKEN' 
     frames.push('https://accounts.google.com');
     connect.push('https://openidconnect.googleapis.com', 'https://www.googleapis.com');
   }
+  // The card on-ramp widget is the provider's page in an iframe (no script of theirs runs here).
+  if (config.ONRAMP_API_KEY) frames.push(onrampOrigin(config.ONRAMP_ENVIRONMENT));
   return {
     useDefaults: false,
     directives: {

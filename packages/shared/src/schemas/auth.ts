@@ -55,6 +55,10 @@ export const authMethodsSchema = z.object({
   telegram: z.object({ enabled: z.boolean(), botUsername: z.string().nullable() }),
   google: z.object({ enabled: z.boolean(), clientId: z.string().nullable() }),
   demo: z.object({ enabled: z.boolean() }),
+  /** The card on-ramp widget's publishable key and environment; null when card purchase is off. */
+  onramp: z
+    .object({ apiKey: z.string(), environment: z.enum(['DEVELOPMENT', 'STAGING', 'PRODUCTION']) })
+    .nullable(),
 });
 export type AuthMethods = z.infer<typeof authMethodsSchema>;
 

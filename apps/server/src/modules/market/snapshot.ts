@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { RLUSD_CURRENCY_HEX, TOKEN_FETCH_LIMIT, type TokenView } from '@ledgerpad/shared';
+import {
+  RLUSD_CURRENCY_HEX,
+  TOKEN_FETCH_LIMIT,
+  type PriceRecord as SharedPriceRecord,
+  type TokenView,
+} from '@ledgerpad/shared';
 import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
@@ -18,14 +23,8 @@ export interface Body {
   etag: string;
 }
 
-export interface PriceRecord {
-  tokenCode: string;
-  issuer: string;
-  priceInXRP: string;
-  priceInUSD: string;
-  supply: string;
-  marketCapInUSD: string;
-  liquidityPair: 'XRP' | 'RLUSD';
+/** The shared price record (spec 000 §3), with the pool's USD value always present here. */
+export interface PriceRecord extends SharedPriceRecord {
   /** USD value of the pool (both sides). */
   liquidityUSD: string;
 }

@@ -1,12 +1,14 @@
 import {
   LEGAL_EFFECTIVE_DATE,
   MIN_AGE,
+  RESTRICTED_JURISDICTIONS,
   TERMS_LAST_UPDATED,
   TOKEN_CREATION_FEE_XRP,
   TRADING_FEE_PERCENT,
 } from '@ledgerpad/shared';
 
 // Static legal text (spec: both pages effective February 28, 2025; terms updated April 30, 2025).
+// Every figure comes from the shared constants, so the terms and the app never disagree.
 
 export function TermsPage() {
   return (
@@ -15,35 +17,66 @@ export function TermsPage() {
       <p className="legal-dates">
         Effective date: {LEGAL_EFFECTIVE_DATE}. Last updated: {TERMS_LAST_UPDATED}.
       </p>
+      <p>
+        These terms govern your use of Ledgerpad, a web app to launch, list, trade and manage tokens on the
+        XRP Ledger. By using the service you accept them.
+      </p>
       <h2>1. The service</h2>
       <p>
         Ledgerpad provides tools to create, list, trade and manage tokens on the XRP Ledger. The platform is
-        non-custodial: it does not store private keys on your behalf beyond what you explicitly choose to keep
-        in its wallet tools, and every transaction is final once validated by the XRP Ledger.
+        non-custodial and does not store private keys. Transactions are recorded on the public XRP Ledger and
+        are final once validated: nobody, including us, can reverse them.
+      </p>
+      <p>
+        The wallet tools can also create wallets for you. A wallet&apos;s secret is shown to you once, when it
+        is created; keep it safe, because whoever holds it controls the wallet.
       </p>
       <h2>2. Eligibility</h2>
       <p>
-        You must be at least {MIN_AGE} years old to use the service. The service is not available to residents
-        of nine restricted jurisdictions, which are subject to sanctions or prohibit token trading.
+        You must be at least {MIN_AGE} years old to use the service. The service is not available to persons
+        located in, or residents of, the following {RESTRICTED_JURISDICTIONS.length} restricted jurisdictions:
       </p>
+      <ul className="jurisdictions">
+        {RESTRICTED_JURISDICTIONS.map((j) => (
+          <li key={j}>{j}</li>
+        ))}
+      </ul>
+      <p>You may not use a VPN or any other means to get around this restriction.</p>
       <h2>3. Fees</h2>
       <p>
-        Creating a token costs a token-creation fee of {TOKEN_CREATION_FEE_XRP} XRP. A trading fee of{' '}
+        Creating a token costs a token creation fee of {TOKEN_CREATION_FEE_XRP} XRP. A trading fee of{' '}
         {TRADING_FEE_PERCENT}% applies to all platform transactions. Network fees and reserves of the XRP
-        Ledger are separate and are paid to the network, not to us.
+        Ledger are separate and are paid to the network, not to us. Fees are shown before you confirm an
+        action and are not refundable once the transaction is validated.
       </p>
-      <h2>4. Risks</h2>
+      <h2>4. Your responsibilities</h2>
+      <p>
+        You are responsible for the tokens you create and list, for their names, logos and descriptions, and
+        for complying with the laws that apply to you. Do not use the service for fraud, market manipulation,
+        money laundering or to infringe anyone&apos;s rights. We may delist a token or suspend an account that
+        breaks these terms.
+      </p>
+      <h2>5. Risks</h2>
       <p>
         Tokens are volatile and may lose all value. You alone decide what you buy, sell, create or burn.
-        Nothing on the platform is financial advice.
+        Nothing on the platform is financial, investment or legal advice. Listing a token is not an
+        endorsement of it.
       </p>
-      <h2>5. Limitation of liability</h2>
+      <h2>6. Limitation of liability</h2>
       <p>
-        Our total liability for any claim is limited to the fees you paid to the platform in the six months
-        before the claim arose.
+        The service is provided &ldquo;as is&rdquo;. To the extent the law allows, our total liability for any
+        claim is limited to the fees you paid to the platform in the last six months before the claim arose.
       </p>
-      <h2>6. Claims</h2>
-      <p>Any claim must be filed within one year after the events that gave rise to it.</p>
+      <h2>7. Claims</h2>
+      <p>
+        Any claim must be filed within one year after the events that gave rise to it; later claims are
+        barred.
+      </p>
+      <h2>8. Changes</h2>
+      <p>
+        We may update these terms. The date of the latest update is shown at the top of this page; using the
+        service after an update means you accept the new terms.
+      </p>
     </article>
   );
 }

@@ -1,48 +1,80 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
-import { TOKEN_FETCH_LIMIT, TOKENS_PER_PAGE } from '@ledgerpad/shared';
+import { Link, useNavigate } from 'react-router';
+import {
+  DEFAULT_TOKEN_SORT,
+  nextTokenSort,
+  pageLabel,
+  paginate,
+  searchTokenRows,
+  sortTokenRows,
+  TOKEN_FETCH_LIMIT,
+  tokenLinks,
+  toTokenRow,
+  type TokenRow,
+  type TokenSort,
+  type TokenSortKey,
+  type TokenView,
+} from '@ledgerpad/shared';
 import { apiGet } from '../../lib/api';
+import { useTokenStats } from './use-token-stats';
 
-interface ListedToken {
-  id: number;
-  name: string;
-  ticker: string;
-  issuer_address: string;
-  created_at: string;
+const HOUR_MS = 3_600_000;
+
+/** The header row (spec 000 §2); sortable columns name their key. */
+const COLUMNS: ReadonlyArray<{ label: string; sort?: TokenSortKey; className?: string }> = [
+  { label: 'Logo' },
+  { label: 'Ticker', sort: 'ticker' },
+  { label: 'Price', sort: 'price', className: 'num' },
+  { label: 'LP', sort: 'pair' },
+  { label: 'MC (USD)', sort: 'marketCap', className: 'num' },
+  { label: 'Age', sort: 'created_at' },
+  { label: 'Issuer', sort: 'issuer' },
+  { label: 'Holders', sort: 'holders', className: 'num' },
+  { label: 'Links' },
+];
+
+const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 5)}…${a.slice(-4)}` : a);
+
+/** The age text changes by the hour: re-render the list when the hour turns, not every second. */
+function useHourClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), HOUR_MS / 60);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
 }
-
-const COLUMNS = ['Logo', 'Ticker', 'Price', 'LP', 'MC (USD)', 'Age', 'Issuer', 'Holders', 'Links'] as const;
 
 export function TokenList() {
   const navigate = useNavigate();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
+  const [sort, setSort] = useState<TokenSort>(DEFAULT_TOKEN_SORT);
   // Public call (no credentials); a failed fetch falls back to an empty list silently (spec §8).
-  const { data: tokens = [] } = useQuery({
+  const { data: tokens = [], isPending } = useQuery({
     queryKey: ['tokens'],
     queryFn: async ({ signal }) => {
       try {
-        return await apiGet<ListedToken[]>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, {
+        const list = await apiGet<TokenView[]>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, {
           signal,
           credentials: false,
         });
+        return Array.isArray(list) ? list : [];
       } catch {
         return [];
       }
     },
   });
+  const issuers = useMemo(() => [...new Set(tokens.map((t) => t.issuer_address))], [tokens]);
+  const stats = useTokenStats(issuers);
+  const now = useHourClock();
 
-  const filtered = useMemo(() => {
-    const q = search.trim().toLowerCase();
-    if (!q) return tokens;
-    return tokens.filter((t) =>
-      [t.name, t.ticker, t.issuer_address].some((f) => f.toLowerCase().includes(q)),
-    );
-  }, [tokens, search]);
-  const pages = Math.max(1, Math.ceil(filtered.length / TOKENS_PER_PAGE));
-  const current = Math.min(page, pages);
-  const rows = filtered.slice((current - 1) * TOKENS_PER_PAGE, current * TOKENS_PER_PAGE);
+  const rows = useMemo(() => tokens.map((t) => toTokenRow(t, stats, now)), [tokens, stats, now]);
+  const shown = useMemo(
+    () => paginate(sortTokenRows(searchTokenRows(rows, search), sort), page),
+    [rows, search, sort, page],
+  );
 
   return (
     <section className="panel token-list" aria-labelledby="listed-tokens-title">
@@ -50,57 +82,160 @@ export function TokenList() {
       <input
         className="search"
         type="search"
+        aria-label="Search tokens"
         placeholder="Search tokens by name, ticker, or issuer..."
         value={search}
         onChange={(e) => {
           setSearch(e.target.value);
+          // Search resets to page 1 (spec §4).
           setPage(1);
         }}
       />
       {/* Narrow screens scroll the table, never the page. */}
       <div className="table-scroll">
-        <table>
+        <table className="tokens-table">
           <thead>
             <tr>
               {COLUMNS.map((c) => (
-                <th key={c}>{c}</th>
+                <th
+                  key={c.label}
+                  className={c.className}
+                  aria-sort={
+                    c.sort && sort.key === c.sort
+                      ? sort.direction === 'asc'
+                        ? 'ascending'
+                        : 'descending'
+                      : undefined
+                  }
+                >
+                  {c.sort ? (
+                    <button
+                      type="button"
+                      className="sort-button"
+                      onClick={() => setSort((s) => nextTokenSort(s, c.sort!))}
+                    >
+                      {c.label}
+                      <span className="sort-mark" aria-hidden="true">
+                        {sort.key === c.sort ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
+                      </span>
+                    </button>
+                  ) : (
+                    c.label
+                  )}
+                </th>
               ))}
             </tr>
           </thead>
           <tbody>
-            {rows.length === 0 ? (
+            {shown.rows.length === 0 ? (
               <tr>
                 <td colSpan={COLUMNS.length} className="empty">
-                  No tokens found.
+                  {isPending ? 'Loading…' : 'No tokens found.'}
                 </td>
               </tr>
             ) : (
-              rows.map((t) => (
-                <tr
-                  key={t.issuer_address}
-                  className="row-link"
-                  onClick={() => navigate(`/token/${t.issuer_address}`)}
-                >
-                  <td />
-                  <td>{t.ticker}</td>
-                  <td colSpan={7}>{t.issuer_address}</td>
-                </tr>
+              shown.rows.map((row) => (
+                <TokenListRow
+                  key={`${row.token.issuer_address}|${row.token.currency}`}
+                  row={row}
+                  onOpen={() => navigate(`/token/${row.token.issuer_address}`)}
+                />
               ))
             )}
           </tbody>
         </table>
       </div>
       <div className="pagination">
-        <button type="button" disabled={current <= 1} onClick={() => setPage(current - 1)}>
+        <button type="button" disabled={shown.page <= 1} onClick={() => setPage(shown.page - 1)}>
           Prev
         </button>
-        <span>
-          Page {current} / {pages}
-        </span>
-        <button type="button" disabled={current >= pages} onClick={() => setPage(current + 1)}>
+        <span aria-live="polite">{pageLabel(shown)}</span>
+        <button type="button" disabled={shown.page >= shown.pages} onClick={() => setPage(shown.page + 1)}>
           Next
         </button>
       </div>
     </section>
+  );
+}
+
+function TokenListRow({ row, onOpen }: { row: TokenRow; onOpen: () => void }) {
+  const t = row.token;
+  const links = tokenLinks(t.links);
+  return (
+    <tr className="row-link" data-testid="token-row" onClick={onOpen}>
+      <td>
+        {t.logoUrl ? (
+          <img className="token-logo" src={t.logoUrl} alt="" width={32} height={32} loading="lazy" />
+        ) : (
+          <span className="token-logo token-logo-empty" aria-hidden="true">
+            {t.ticker.slice(0, 1)}
+          </span>
+        )}
+      </td>
+      <td>
+        {/* A real link for keyboards and screen readers; the row click serves the mouse. */}
+        <Link to={`/token/${t.issuer_address}`} className="ticker" onClick={(e) => e.stopPropagation()}>
+          {t.ticker}
+        </Link>
+        <span className="token-name">{t.name}</span>
+      </td>
+      <td className="num">
+        <span className={`figure ${row.priceFont}`} data-testid="price">
+          {row.priceFormatted}
+        </span>{' '}
+        <span className="unit">{row.pair === 'RLUSD' ? 'USD' : 'XRP'}</span>
+      </td>
+      <td>
+        <span className={`pair pair-${row.pair.toLowerCase()}`}>{row.pair}</span>
+      </td>
+      <td className="num">
+        <span className={`figure ${row.marketCapFont}`} data-testid="market-cap">
+          {row.marketCapFormatted}
+        </span>
+      </td>
+      <td className="age" data-testid="age">
+        {row.ageFormatted}
+        {row.isNew && (
+          <svg className="fire" role="img" aria-label="new" viewBox="0 0 16 16" width="14" height="14">
+            <title>Launched less than a day ago</title>
+            <path
+              fill="#ff7a1a"
+              d="M8 0c.6 2.6-.9 4-2.2 5.6C4.6 7 3.5 8.5 3.5 10.5 3.5 13.5 5.6 16 8 16s4.5-2.2 4.5-5.2c0-2.3-1.2-3.7-2-4.9-.3 1.3-.9 2.1-1.7 2.5C9.4 6 9.6 2.8 8 0z"
+            />
+            <path
+              fill="#ffd23f"
+              d="M8 9c-1 1-1.9 1.9-1.9 3.3A1.9 1.9 0 0 0 8 14.2a1.9 1.9 0 0 0 1.9-1.9C9.9 11 9 10.2 8 9z"
+            />
+          </svg>
+        )}
+      </td>
+      <td className="issuer" title={t.issuer_address}>
+        {shortAddress(t.issuer_address)}
+        {row.isBlackholed && (
+          <span
+            className="blackholed"
+            role="img"
+            aria-label="blackholed"
+            title="Blackholed issuer: no key can ever sign for it again, so the supply is fixed"
+          />
+        )}
+      </td>
+      <td className="num" data-testid="holders">
+        {row.holdersCount ?? '—'}
+      </td>
+      <td className="links">
+        {links.map((l) => (
+          <a
+            key={l.label}
+            href={l.url}
+            target="_blank"
+            rel="noopener noreferrer nofollow"
+            onClick={(e) => e.stopPropagation()}
+          >
+            {l.label}
+          </a>
+        ))}
+      </td>
+    </tr>
   );
 }

@@ -1,0 +1,77 @@
+import Decimal from 'decimal.js';
+import {
+  FIGURE_FONT_THRESHOLDS,
+  MARKET_CAP_DECIMALS,
+  NUMBER_SHORTENING,
+  PRICE_SIGNIFICANT_DIGITS,
+} from './constants';
+
+// Number, price and age formatting of the token list (spec 000 §5): shared so the server can word
+// figures the same way. Inputs are decimal strings (or numbers from chart data); no float arithmetic.
+
+/** Plain notation whatever the magnitude (decimal.js switches to exponents below 1e-7 by default). */
+const D = Decimal.clone({ toExpNeg: -9e15, toExpPos: 9e15 });
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** A finite number (or numeric string), else null. */
+export function toDecimal(value: unknown): Decimal | null {
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  if (typeof value === 'string' && !/^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) return null;
+  try {
+    const d = new D(value);
+    return d.isFinite() ? d : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A price is usable only when numeric and greater than zero (spec 000 §5). */
+export function isValidPrice(value: unknown): boolean {
+  const d = toDecimal(value);
+  return d !== null && d.gt(0);
+}
+
+/** 10 significant digits; '0.000000' when zero or missing. */
+export function formatPrice(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d || d.isZero()) return '0.000000';
+  return new D(d).toPrecision(PRICE_SIGNIFICANT_DIGITS);
+}
+
+/** Shortens with B, M or K at 1e9, 1e6, 1e3, keeping `decimals` decimals: 1234567 → '1.23M'. */
+export function shortenNumber(value: unknown, decimals = MARKET_CAP_DECIMALS): string {
+  const d = toDecimal(value) ?? new D(0);
+  for (const { suffix, at } of NUMBER_SHORTENING) {
+    if (d.abs().gte(at)) return `${d.div(at).toFixed(decimals, Decimal.ROUND_HALF_UP)}${suffix}`;
+  }
+  return d.toFixed(decimals, Decimal.ROUND_HALF_UP);
+}
+
+/** Market cap in dollars: 2 decimals, K/M/B shortening. */
+export function formatMarketCap(value: unknown): string {
+  return `$${shortenNumber(value, MARKET_CAP_DECIMALS)}`;
+}
+
+/** Font class of a figure cell: 'tiny' above 12 characters, 'small' above 9, else ''. */
+export function figureFontClass(text: string): '' | 'small' | 'tiny' {
+  if (text.length > FIGURE_FONT_THRESHOLDS.tiny) return 'tiny';
+  if (text.length > FIGURE_FONT_THRESHOLDS.small) return 'small';
+  return '';
+}
+
+export interface TokenAge {
+  /** 'Nd' at one day or more, else 'Nh'. */
+  text: string;
+  days: number;
+  /** Younger than one day: flagged new with a fire mark. */
+  isNew: boolean;
+}
+
+export function tokenAge(createdAt: string | Date, now: number): TokenAge {
+  const created = typeof createdAt === 'string' ? Date.parse(createdAt) : createdAt.getTime();
+  const ms = Number.isFinite(created) ? Math.max(0, now - created) : 0;
+  const days = Math.floor(ms / DAY_MS);
+  return { text: days >= 1 ? `${days}d` : `${Math.floor(ms / HOUR_MS)}h`, days, isNew: ms < DAY_MS };
+}

@@ -1,0 +1,261 @@
+import { TOKENS_PER_PAGE } from './constants';
+import { figureFontClass, formatMarketCap, formatPrice, isValidPrice, tokenAge, toDecimal } from './format';
+import type { TokenView } from './schemas/tokens';
+
+// The public token list's rules (spec 000 §2, §4, §5): rows derived from the token, its price record
+// and holders count, search, sorting and pagination. Pure: the web page and tests share them.
+
+/** GET /api/prices, one record per token with a pool (spec 000 §3 "Price record"). */
+export interface PriceRecord {
+  tokenCode: string;
+  issuer: string;
+  priceInXRP: string;
+  priceInUSD: string;
+  supply: string;
+  marketCapInUSD: string;
+  liquidityPair: 'XRP' | 'RLUSD';
+  /** USD value of the pool, both sides (this server adds it). */
+  liquidityUSD?: string;
+}
+
+/** GET /api/holders. */
+export interface HoldersRecord {
+  issuer_address: string;
+  holders_count: number;
+}
+
+/** POST /api/blackhole-status/bulk: issuer → blackholed. */
+export type BlackholeMap = Record<string, boolean>;
+
+export const priceRecordKey = (tokenCode: string, issuer: string) => `${tokenCode}|${issuer}`;
+
+/**
+ * Merges a fresh price list into the known one: a record replaces the previous only when its
+ * price (the USD price for RLUSD pairs, else the XRP price) is numeric and greater than zero;
+ * otherwise the previous value is kept (spec 000 §5). Returns the same map when nothing changed.
+ */
+export function mergePrices(
+  known: ReadonlyMap<string, PriceRecord>,
+  fresh: unknown,
+): ReadonlyMap<string, PriceRecord> {
+  if (!Array.isArray(fresh)) return known;
+  let next: Map<string, PriceRecord> | null = null;
+  for (const r of fresh as Partial<PriceRecord>[]) {
+    if (!r || typeof r.tokenCode !== 'string' || typeof r.issuer !== 'string') continue;
+    const pair = r.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
+    if (!isValidPrice(pair === 'RLUSD' ? r.priceInUSD : r.priceInXRP)) continue;
+    const key = priceRecordKey(r.tokenCode, r.issuer);
+    const prev = known.get(key);
+    if (
+      prev &&
+      prev.priceInXRP === r.priceInXRP &&
+      prev.priceInUSD === r.priceInUSD &&
+      prev.marketCapInUSD === r.marketCapInUSD &&
+      prev.liquidityPair === pair &&
+      prev.liquidityUSD === r.liquidityUSD
+    )
+      continue;
+    next ??= new Map(known);
+    next.set(key, {
+      tokenCode: r.tokenCode,
+      issuer: r.issuer,
+      priceInXRP: String(r.priceInXRP ?? '0'),
+      priceInUSD: String(r.priceInUSD ?? '0'),
+      supply: String(r.supply ?? '0'),
+      marketCapInUSD: String(r.marketCapInUSD ?? '0'),
+      liquidityPair: pair,
+      liquidityUSD: r.liquidityUSD,
+    });
+  }
+  return next ?? known;
+}
+
+/** Holders list → issuer → count; anything malformed is dropped. */
+export function holdersByIssuer(list: unknown): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!Array.isArray(list)) return out;
+  for (const h of list as Partial<HoldersRecord>[]) {
+    if (h && typeof h.issuer_address === 'string' && Number.isInteger(h.holders_count))
+      out.set(h.issuer_address, h.holders_count!);
+  }
+  return out;
+}
+
+/** The bulk blackhole answer, keeping only boolean flags. */
+export function blackholeFlags(value: unknown): BlackholeMap {
+  const out: BlackholeMap = {};
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return out;
+  for (const [k, v] of Object.entries(value)) if (typeof v === 'boolean') out[k] = v;
+  return out;
+}
+
+export type TokenListToken = Pick<
+  TokenView,
+  'id' | 'name' | 'ticker' | 'currency' | 'issuer_address' | 'created_at' | 'local_image_path' | 'logoUrl'
+> &
+  Partial<Pick<TokenView, 'links' | 'liquidity_pair' | 'is_blackholed'>>;
+
+export interface TokenRow {
+  token: TokenListToken;
+  /** USD price when the pair is RLUSD, else the XRP price; null before a valid price arrives. */
+  price: string | null;
+  priceFormatted: string;
+  priceFont: '' | 'small' | 'tiny';
+  pair: 'XRP' | 'RLUSD';
+  marketCap: string | null;
+  marketCapFormatted: string;
+  marketCapFont: '' | 'small' | 'tiny';
+  holdersCount: number | null;
+  ageFormatted: string;
+  ageDays: number;
+  createdMs: number;
+  isNew: boolean;
+  isBlackholed: boolean;
+}
+
+export function toTokenRow(
+  token: TokenListToken,
+  stats: {
+    prices: ReadonlyMap<string, PriceRecord>;
+    holders: ReadonlyMap<string, number>;
+    blackholed: BlackholeMap;
+  },
+  now: number,
+): TokenRow {
+  const record = stats.prices.get(priceRecordKey(token.currency, token.issuer_address));
+  const pair = record?.liquidityPair ?? (token.liquidity_pair === 'RLUSD' ? 'RLUSD' : 'XRP');
+  const price = record ? (pair === 'RLUSD' ? record.priceInUSD : record.priceInXRP) : null;
+  const marketCap = record ? record.marketCapInUSD : null;
+  const priceFormatted = formatPrice(price);
+  const marketCapFormatted = formatMarketCap(marketCap);
+  const age = tokenAge(token.created_at, now);
+  return {
+    token,
+    price,
+    priceFormatted,
+    priceFont: figureFontClass(priceFormatted),
+    pair,
+    marketCap,
+    marketCapFormatted,
+    marketCapFont: figureFontClass(marketCapFormatted),
+    holdersCount: stats.holders.get(token.issuer_address) ?? null,
+    ageFormatted: age.text,
+    ageDays: age.days,
+    createdMs: Date.parse(token.created_at) || 0,
+    isNew: age.isNew,
+    isBlackholed: stats.blackholed[token.issuer_address] ?? token.is_blackholed ?? false,
+  };
+}
+
+/** Case-insensitive substring match over name, ticker and issuer_address (spec 000 §5). */
+export function searchTokenRows<
+  T extends { token: Pick<TokenListToken, 'name' | 'ticker' | 'issuer_address'> },
+>(rows: readonly T[], query: string): T[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return [...rows];
+  return rows.filter(({ token: t }) =>
+    [t.name, t.ticker, t.issuer_address].some((f) => f.toLowerCase().includes(q)),
+  );
+}
+
+/** Sortable columns; created_at is the Age column (ascending = oldest first). */
+export type TokenSortKey = 'ticker' | 'price' | 'pair' | 'marketCap' | 'created_at' | 'issuer' | 'holders';
+export type SortDirection = 'asc' | 'desc';
+export interface TokenSort {
+  key: TokenSortKey;
+  direction: SortDirection;
+}
+
+/** Default: newest first (created_at descending). */
+export const DEFAULT_TOKEN_SORT: TokenSort = { key: 'created_at', direction: 'desc' };
+
+/** Clicking a column: the same column flips direction; a new column starts ascending. */
+export function nextTokenSort(current: TokenSort, key: TokenSortKey): TokenSort {
+  if (current.key === key) return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' };
+  return { key, direction: 'asc' };
+}
+
+const compareText = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' });
+
+function compareNullableDecimal(a: string | number | null, b: string | number | null): number {
+  const da = a === null ? null : toDecimal(a);
+  const db = b === null ? null : toDecimal(b);
+  if (!da && !db) return 0;
+  if (!da) return 1;
+  if (!db) return -1;
+  return da.comparedTo(db);
+}
+
+/**
+ * A stable sort by one column. Missing figures (no price yet, unknown holders) sort last in both
+ * directions, so flipping never puts empty rows on top. Ties keep newest first.
+ */
+export function sortTokenRows(rows: readonly TokenRow[], sort: TokenSort): TokenRow[] {
+  const sign = sort.direction === 'asc' ? 1 : -1;
+  const missingLast = (a: unknown, b: unknown) => (a === null ? 1 : 0) - (b === null ? 1 : 0);
+  const cmp = (a: TokenRow, b: TokenRow): number => {
+    switch (sort.key) {
+      case 'ticker':
+        return sign * compareText(a.token.ticker, b.token.ticker);
+      case 'issuer':
+        return sign * compareText(a.token.issuer_address, b.token.issuer_address);
+      case 'pair':
+        return sign * compareText(a.pair, b.pair);
+      case 'created_at':
+        return sign * (a.createdMs - b.createdMs);
+      case 'price':
+        return missingLast(a.price, b.price) || sign * compareNullableDecimal(a.price, b.price);
+      case 'marketCap':
+        return (
+          missingLast(a.marketCap, b.marketCap) || sign * compareNullableDecimal(a.marketCap, b.marketCap)
+        );
+      case 'holders':
+        return (
+          missingLast(a.holdersCount, b.holdersCount) ||
+          sign * ((a.holdersCount ?? 0) - (b.holdersCount ?? 0))
+        );
+    }
+  };
+  return rows
+    .map((row, i) => ({ row, i }))
+    .sort((x, y) => cmp(x.row, y.row) || y.row.createdMs - x.row.createdMs || x.i - y.i)
+    .map((x) => x.row);
+}
+
+export interface TokenPage<T> {
+  rows: T[];
+  /** 1-based, clamped to [1, pages]. */
+  page: number;
+  /** At least 1, even with no rows. */
+  pages: number;
+}
+
+export function paginate<T>(rows: readonly T[], page: number, perPage = TOKENS_PER_PAGE): TokenPage<T> {
+  const pages = Math.max(1, Math.ceil(rows.length / perPage));
+  const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
+  return { rows: rows.slice((current - 1) * perPage, current * perPage), page: current, pages };
+}
+
+/**
+ * The social links worth showing: the literal text "N/A" (with or without its quotes) or an empty
+ * value means no link; only http(s) addresses are kept, so a listing can't inject a script link.
+ */
+export function tokenLinks(
+  links: Partial<Record<'Twitter' | 'Website' | 'Telegram', string | null>> | null | undefined,
+): Array<{ label: 'Twitter' | 'Website' | 'Telegram'; url: string }> {
+  const out: Array<{ label: 'Twitter' | 'Website' | 'Telegram'; url: string }> = [];
+  for (const label of ['Website', 'Twitter', 'Telegram'] as const) {
+    const raw = links?.[label]?.trim() ?? '';
+    if (!raw || raw.replace(/^"|"$/g, '') === 'N/A') continue;
+    try {
+      const url = new URL(raw);
+      if (url.protocol === 'https:' || url.protocol === 'http:') out.push({ label, url: url.toString() });
+    } catch {
+      // Not an address: no link.
+    }
+  }
+  return out;
+}
+
+/** 'Page X / Y'. */
+export const pageLabel = (p: { page: number; pages: number }) => `Page ${p.page} / ${p.pages}`;
