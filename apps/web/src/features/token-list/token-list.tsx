@@ -174,10 +174,14 @@ function TokenListRow({ row, onOpen }: { row: TokenRow; onOpen: () => void }) {
       </td>
       <td>
         {/* A real link for keyboards and screen readers; the row click serves the mouse. */}
-        <Link to={`/token/${t.issuer_address}`} className="ticker" onClick={(e) => e.stopPropagation()}>
+        <Link
+          to={`/token/${t.issuer_address}`}
+          className="ticker"
+          title={t.name}
+          onClick={(e) => e.stopPropagation()}
+        >
           {t.ticker}
         </Link>
-        <span className="token-name">{t.name}</span>
       </td>
       <td className="num">
         <span className={`figure ${row.priceFont}`} data-testid="price">
