@@ -355,6 +355,19 @@ describe('home page in Chromium', () => {
       await widget.locator('#close').click();
       await modal.waitFor({ state: 'detached' });
       expect(await p.evaluate(() => document.activeElement?.textContent)).toBe('Buy XRP/Crypto with Card');
+
+      // At 375 px the frame takes the full width, its close button on screen.
+      await p.setViewportSize(MOBILE);
+      await buy.click();
+      await modal.waitFor();
+      expect(Math.round((await modal.boundingBox())!.width)).toBe(MOBILE.width);
+      const close = (await modal.getByRole('button', { name: 'Close' }).boundingBox())!;
+      expect(close.y).toBeGreaterThanOrEqual(0);
+      expect(close.x + close.width).toBeLessThanOrEqual(MOBILE.width);
+      expect(await noHorizontalScroll(p)).toBe(true);
+      await p.screenshot({ path: path.join(ARTIFACTS_DIR, 'home-onramp-mobile.png') });
+      await modal.getByRole('button', { name: 'Close' }).click();
+      await modal.waitFor({ state: 'detached' });
     } finally {
       await context.close();
     }
