@@ -64,4 +64,19 @@ describe('deploy form schema (spec 001 §5)', () => {
     expect(ammFeeToTradingFee('0.01')).toBe(10);
     expect(ammFeeToTradingFee('0.29')).toBe(290);
   });
+
+  it('answers empty and non-numeric amounts with their message instead of throwing', () => {
+    for (const [field, message] of [
+      ['supply', DEPLOY_MESSAGES.supply],
+      ['liquidityAmount', DEPLOY_MESSAGES.liquidity],
+      ['ammFee', DEPLOY_MESSAGES.ammFee],
+      ['devAllocation', DEPLOY_MESSAGES.devAllocation],
+    ] as const) {
+      for (const bad of ['', 'abc', '1e5']) {
+        const r = deployFormSchema.safeParse({ ...valid, [field]: bad });
+        expect(r.success).toBe(false);
+        expect(r.error!.issues.map((i) => i.message)).toContain(message);
+      }
+    }
+  });
 });

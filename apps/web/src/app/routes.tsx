@@ -20,6 +20,9 @@ const WalletsPage = lazy(() =>
 const ListTokenPage = lazy(() =>
   import('../features/list-token/list-token-page').then((m) => ({ default: m.ListTokenPage })),
 );
+const DeployPage = lazy(() =>
+  import('../features/deploy/deploy-page').then((m) => ({ default: m.DeployPage })),
+);
 const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
 );
@@ -51,7 +54,7 @@ const PAGES: PageRoute[] = [
   { path: 'privacy-policy', title: 'Privacy Policy', element: <PrivacyPage /> },
   // Token detail is public (second spec §6).
   { path: 'token/:issuerAddress', title: 'Token', element: <PlaceholderPage title="Token" /> },
-  placeholder('deploy-list', 'Deploy and List', 'Deploy and List Token'),
+  { path: 'deploy-list', title: 'Deploy and List', element: <DeployPage />, signIn: true },
   placeholder('swap', 'Swap'),
   { path: 'wallets', title: 'Wallets', element: <WalletsPage />, signIn: true },
   placeholder('airdrops', 'Airdrops'),

@@ -52,10 +52,17 @@ const decimalText = (message: string) =>
     .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
     .refine((v) => /^\d+(\.\d+)?$/.test(v), message);
 
-const positive = (message: string) => decimalText(message).refine((v) => new Decimal(v).gt(0), message);
+/** Zod runs every refinement even after one failed: later ones must not choke on non-numbers. */
+const isDecimal = (v: string) => /^\d+(\.\d+)?$/.test(v);
+
+const positive = (message: string) =>
+  decimalText(message).refine((v) => isDecimal(v) && new Decimal(v).gt(0), message);
 
 const percent = (min: string, max: string, message: string) =>
-  decimalText(message).refine((v) => new Decimal(v).gte(min) && new Decimal(v).lte(max), message);
+  decimalText(message).refine(
+    (v) => isDecimal(v) && new Decimal(v).gte(min) && new Decimal(v).lte(max),
+    message,
+  );
 
 const optionalLink = (ok: (url: URL) => boolean, message: string) =>
   text()
@@ -100,14 +107,14 @@ export const deployFormSchema = z.object({
     .pipe(multiLineText('description', 100_000))
     .refine((v) => v.length <= DEPLOY_DESCRIPTION_MAX, DEPLOY_MESSAGES.description),
   supply: positive(DEPLOY_MESSAGES.supply).refine(
-    (v) => new Decimal(v).precision(true) <= 15 && new Decimal(v).lt('1e15'),
+    (v) => !isDecimal(v) || (new Decimal(v).precision(true) <= 15 && new Decimal(v).lt('1e15')),
     DEPLOY_MESSAGES.supplyPrecision,
   ),
   devAllocation: percent('0', '100', DEPLOY_MESSAGES.devAllocation).default('0'),
   liquidityAmount: positive(DEPLOY_MESSAGES.liquidity),
   ammFee: percent('0', '1', DEPLOY_MESSAGES.ammFee).refine(
     // Entered in steps of 0.01%; the ledger's TradingFee is in 1/1000 of a percent.
-    (v) => new Decimal(v).mul(100).isInteger(),
+    (v) => !isDecimal(v) || new Decimal(v).mul(100).isInteger(),
     DEPLOY_MESSAGES.ammFee,
   ),
   ...tokenLinkFields,

@@ -1,6 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import Decimal from 'decimal.js';
 import {
+  DEPLOY_LOCK_MS,
+  DEPLOY_MAX_ATTEMPTS,
   DEPLOY_MESSAGES,
   RLUSD_CURRENCY_HEX,
   ammFeeToTradingFee,
@@ -22,9 +24,6 @@ import type { WalletsApi } from '../wallets';
 import { DEPLOY_JOB, deployStepNames, type DeployPayload } from './job';
 import { splitSupply } from './plan';
 
-/** Spec 001 §5/§9: 5 attempts, then a 60 s lock. */
-export const DEPLOY_ATTEMPTS = 5;
-export const DEPLOY_LOCK_MS = 60_000;
 
 /**
  * Per-user deploy attempts: the 5 attempts of a 60 s window pass; the next one locks the user out
@@ -42,7 +41,7 @@ export class AttemptLock {
     this.users.set(userId, u);
     if (u.lockedUntil > t) return Math.ceil((u.lockedUntil - t) / 1000);
     u.window = u.window.filter((at) => t - at < DEPLOY_LOCK_MS);
-    if (u.window.length >= DEPLOY_ATTEMPTS) {
+    if (u.window.length >= DEPLOY_MAX_ATTEMPTS) {
       u.lockedUntil = t + DEPLOY_LOCK_MS;
       u.window = [];
       return Math.ceil(DEPLOY_LOCK_MS / 1000);

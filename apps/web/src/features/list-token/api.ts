@@ -1,13 +1,10 @@
 import {
   LISTING_MESSAGES,
-  UPLOAD_FIELDS,
-  UPLOAD_MESSAGES,
-  uploadResponseSchema,
   type GatewayBalancesResponse,
   type ListTokenResponse,
   type TokenView,
 } from '@ledgerpad/shared';
-import { ApiError, apiGet, apiPost, apiPostForm } from '../../lib/api';
+import { ApiError, apiGet, apiPost } from '../../lib/api';
 
 // The calls of the listing page (spec 001 §7): what the issuer issues, whether it is listed, the
 // logo upload and the listing itself. Failures become the spec's §8 messages here, once.
@@ -49,18 +46,6 @@ export async function fetchIssuer(issuer: string): Promise<IssuerDetails> {
     throw new ListingError(LISTING_MESSAGES.fetchFailed, LISTING_MESSAGES.issuesNothing);
   }
   return { ...ledger, listed };
-}
-
-export async function uploadLogo(file: File): Promise<string> {
-  const form = new FormData();
-  // Text fields first: the server applies the purpose's size limit while the file streams in.
-  form.append(UPLOAD_FIELDS.purpose, 'listing');
-  form.append(UPLOAD_FIELDS.file, file);
-  try {
-    return uploadResponseSchema.parse(await apiPostForm('/api/upload', form)).servedUrl;
-  } catch (err) {
-    throw new ListingError(reasonOf(err) ?? UPLOAD_MESSAGES.failed);
-  }
 }
 
 export async function listToken(body: Record<string, unknown>): Promise<ListTokenResponse> {

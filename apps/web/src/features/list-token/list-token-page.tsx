@@ -16,7 +16,7 @@ import {
 import { FormErrors, TextAreaField, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
 import { fetchIssuer, ListingError, listToken, type IssuerDetails } from './api';
-import { LogoPicker } from './logo-picker';
+import { LogoPicker } from '../../components/logo-picker';
 import './list-token.css';
 
 const issuerSchema = classicAddressSchema('Issuer address');
@@ -335,9 +335,13 @@ function ListingFormPanel({
           {...register('description')}
         />
         <LogoPicker
+          purpose="listing"
+          hint="Optional. JPEG, PNG or WebP, under 5 MB, square or near-square."
           disabled={disabled}
           onBusy={setUploading}
-          onUploaded={(url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted })}
+          onUploaded={(uploaded) =>
+            setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted })
+          }
         />
         {LINK_FIELDS.map((link) => (
           <TextField

@@ -13,7 +13,7 @@ import { FormErrors, SelectField, TextAreaField, TextField } from '../../compone
 import { Modal, ModalActions } from '../../components/modal';
 import { apiPost, ApiError } from '../../lib/api';
 import { serverMessage } from './errors';
-import { requestResolver } from './form-resolver';
+import { requestResolver } from '../../lib/form-resolver';
 import { MESSAGES } from './messages';
 
 type Mode = 'seed' | 'mnemonic' | 'privateKey';

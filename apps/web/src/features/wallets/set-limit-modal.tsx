@@ -13,7 +13,7 @@ import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
 import { apiPost } from '../../lib/api';
 import { serverMessage } from './errors';
-import { requestResolver } from './form-resolver';
+import { requestResolver } from '../../lib/form-resolver';
 import { MESSAGES } from './messages';
 import { formatAmount, sanitizeAmountInput } from './money';
 import { useTrustlines } from './queries';

@@ -1,6 +1,20 @@
 import { useId, useRef, useState } from 'react';
-import { checkLogoDimensions, checkLogoFile, LOGO_MIME_TYPES, UPLOAD_MESSAGES } from '@ledgerpad/shared';
-import { ListingError, uploadLogo } from './api';
+import {
+  checkLogoDimensions,
+  checkLogoFile,
+  LOGO_MIME_TYPES,
+  UPLOAD_FIELDS,
+  UPLOAD_MESSAGES,
+  uploadResponseSchema,
+  type UploadResponse,
+} from '@ledgerpad/shared';
+import { ApiError, apiPostForm } from '../lib/api';
+
+// A logo input shared by the deploy, listing and airdrop forms (spec 001 §5): type, size (by
+// purpose) and aspect (0.8–1.2) are checked in the browser before anything is sent; a file that
+// passes is uploaded at once and its served URL handed to the form.
+
+type Purpose = 'deploy' | 'listing' | 'airdrop';
 
 /** Width and height of an image file, decoded by the browser; undefined when it is not an image. */
 async function dimensionsOf(file: File): Promise<{ width: number; height: number } | undefined> {
@@ -14,19 +28,36 @@ async function dimensionsOf(file: File): Promise<{ width: number; height: number
   }
 }
 
-/**
- * The listing's logo (spec §5): type, size (5 MB) and aspect (0.8–1.2) are checked here, before
- * anything is sent; a file that passes is uploaded at once (purpose 'listing') and its served URL
- * handed to the form.
- */
+/** POST /api/upload; a refusal is the server's own sentence, anything else the spec's message. */
+export async function uploadLogo(file: File, purpose: Purpose): Promise<UploadResponse> {
+  const form = new FormData();
+  // Text fields first: the server applies the purpose's size limit while the file streams in.
+  form.append(UPLOAD_FIELDS.purpose, purpose);
+  form.append(UPLOAD_FIELDS.file, file);
+  try {
+    return uploadResponseSchema.parse(await apiPostForm('/api/upload', form));
+  } catch (err) {
+    throw new Error(
+      err instanceof ApiError && err.status >= 400 && err.status < 500 ? err.message : UPLOAD_MESSAGES.failed,
+    );
+  }
+}
+
 export function LogoPicker({
+  purpose,
+  hint,
   onUploaded,
   onBusy,
   disabled,
+  error: formError,
 }: {
-  onUploaded: (servedUrl: string | undefined) => void;
+  purpose: Purpose;
+  hint: string;
+  onUploaded: (uploaded: UploadResponse | undefined) => void;
   onBusy: (busy: boolean) => void;
   disabled?: boolean;
+  /** A message from the form (e.g. a logo is required). */
+  error?: string;
 }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -39,22 +70,22 @@ export function LogoPicker({
     setPreview(undefined);
     onUploaded(undefined);
     if (!file) return;
-    const refused = checkLogoFile(file, 'listing');
+    const refused = checkLogoFile(file, purpose);
     if (refused) return fail(refused);
     const size = await dimensionsOf(file);
     if (!size) return fail(UPLOAD_MESSAGES.unreadable);
-    const wrongShape = checkLogoDimensions(size.width, size.height, 'listing');
+    const wrongShape = checkLogoDimensions(size.width, size.height, purpose);
     if (wrongShape) return fail(wrongShape);
 
     setUploading(true);
     onBusy(true);
     try {
-      const url = await uploadLogo(file);
+      const uploaded = await uploadLogo(file, purpose);
       // The stored image itself (re-encoded by the server), from our own origin.
-      setPreview(url);
-      onUploaded(url);
+      setPreview(uploaded.servedUrl);
+      onUploaded(uploaded);
     } catch (err) {
-      fail(err instanceof ListingError ? err.message : UPLOAD_MESSAGES.failed);
+      fail((err as Error).message);
     } finally {
       setUploading(false);
       onBusy(false);
@@ -66,6 +97,7 @@ export function LogoPicker({
     if (input.current) input.current.value = '';
   }
 
+  const shown = error ?? formError;
   return (
     <div className="field">
       <label htmlFor={id} className="field-label">
@@ -80,17 +112,17 @@ export function LogoPicker({
           type="file"
           accept={LOGO_MIME_TYPES.join(',')}
           disabled={disabled || uploading}
-          aria-invalid={error ? true : undefined}
+          aria-invalid={shown ? true : undefined}
           aria-describedby={`${id}-hint`}
           onChange={(e) => void choose(e.target.files?.[0])}
         />
       </div>
       <p className="field-hint" id={`${id}-hint`}>
-        {uploading ? 'Uploading…' : 'Optional. JPEG, PNG or WebP, under 5 MB, square or near-square.'}
+        {uploading ? 'Uploading…' : hint}
       </p>
-      {error && (
+      {shown && (
         <p role="alert" className="form-error">
-          {error}
+          {shown}
         </p>
       )}
     </div>

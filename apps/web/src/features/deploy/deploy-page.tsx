@@ -1,0 +1,452 @@
+import { useEffect, useId, useState } from 'react';
+import { useForm, type FieldErrors } from 'react-hook-form';
+import { useQuery } from '@tanstack/react-query';
+import Decimal from 'decimal.js';
+import {
+  DEPLOY_DESCRIPTION_MAX,
+  DEPLOY_LOCK_MS,
+  DEPLOY_MAX_ATTEMPTS,
+  DEPLOY_MESSAGES,
+  LIQUIDITY_PAIRS,
+  deployCost,
+  deployRequestSchema,
+  walletBalanceSchema,
+  type DeployRequest,
+  type FeesConfig,
+  type LiquidityPair,
+  type WalletBalance,
+} from '@ledgerpad/shared';
+import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
+import { LogoPicker } from '../../components/logo-picker';
+import { ApiError, apiPost } from '../../lib/api';
+import { requestResolver } from '../../lib/form-resolver';
+import { useSession } from '../../lib/session';
+import { getFees, startDeploy } from './api';
+import { ProgressModal } from './progress-modal';
+import './deploy.css';
+
+// /deploy-list (spec 001 §2–§5): the 'Deploy and List Token' form, then the Token Preview with the
+// balance checks (the shared `deployCost` rule the server also applies), then the progress modal.
+
+interface Values {
+  name: string;
+  ticker: string;
+  description: string;
+  supply: string;
+  devAllocation: string;
+  liquidityAmount: string;
+  ammFee: string;
+  twitterLink: string;
+  telegramLink: string;
+  websiteLink: string;
+  logoUrl: string;
+  telegramFileId: string | null;
+  blackholeIssuer: boolean;
+  requireAuth: boolean;
+  liquidityPairType: LiquidityPair;
+  walletId: string;
+  /** Hidden from people; bots fill it. */
+  honeypot: string;
+}
+
+const DEFAULTS: Values = {
+  name: '',
+  ticker: '',
+  description: '',
+  supply: '',
+  devAllocation: '0',
+  liquidityAmount: '',
+  ammFee: '0.5',
+  twitterLink: '',
+  telegramLink: '',
+  websiteLink: '',
+  logoUrl: '',
+  telegramFileId: null,
+  blackholeIssuer: true,
+  requireAuth: false,
+  liquidityPairType: 'XRP',
+  walletId: '',
+  honeypot: '',
+};
+
+const toRequest = (v: Values) => ({ ...v, walletId: v.walletId === '' ? undefined : Number(v.walletId) });
+
+const resolver = requestResolver<Values>(
+  deployRequestSchema,
+  toRequest,
+  (values, errors: FieldErrors<Values>) => {
+    // The schema's own message for a missing wallet is about ids; the form has the spec's sentence.
+    if (values.walletId === '') errors.walletId = { type: 'required', message: DEPLOY_MESSAGES.wallet };
+  },
+);
+
+const RLUSD = 'RLUSD';
+
+function useBalances() {
+  return useQuery({
+    queryKey: ['wallets', 'balances'],
+    queryFn: async ({ signal }): Promise<WalletBalance[]> =>
+      walletBalanceSchema.array().parse(await apiPost('/api/wallets/balances', {}, { signal })),
+  });
+}
+
+function safeCost(values: Values, fees: FeesConfig, userId: number) {
+  try {
+    return deployCost(values, fees, userId);
+  } catch {
+    return undefined;
+  }
+}
+
+const available = (w: WalletBalance) => Decimal.max(0, new Decimal(w.balance).minus(w.ledgerReserve));
+const rlusdOf = (w: WalletBalance) => new Decimal(w.tokens.find((t) => t.currency === RLUSD)?.value ?? 0);
+
+export function DeployPage() {
+  const session = useSession();
+  const userId = session.status === 'signed-in' ? session.user.id : 0;
+  const fees = useQuery({ queryKey: ['config', 'fees'], queryFn: ({ signal }) => getFees(signal) });
+  const balances = useBalances();
+  const [step, setStep] = useState<'form' | 'preview'>('form');
+  const [attempts, setAttempts] = useState<number[]>([]);
+  const [lockedUntil, setLockedUntil] = useState(0);
+  const [now, setNow] = useState(Date.now());
+  const [uploading, setUploading] = useState(false);
+  const [job, setJob] = useState<{ id: string; ticker: string }>();
+  const [deploying, setDeploying] = useState(false);
+  const [deployError, setDeployError] = useState<string>();
+  const errorsId = useId();
+
+  const form = useForm<Values>({ defaultValues: DEFAULTS, resolver, mode: 'onSubmit' });
+  const { register, handleSubmit, watch, setValue, formState } = form;
+  const values = watch();
+  const locked = lockedUntil > now;
+  useEffect(() => {
+    if (!locked) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [locked]);
+
+  const attempt = (): boolean => {
+    const t = Date.now();
+    setNow(t);
+    if (lockedUntil > t) return false;
+    const recent = [...attempts.filter((a) => t - a < DEPLOY_LOCK_MS), t];
+    setAttempts(recent);
+    if (recent.length > DEPLOY_MAX_ATTEMPTS) {
+      setLockedUntil(t + DEPLOY_LOCK_MS);
+      setAttempts([]);
+      return false;
+    }
+    return true;
+  };
+
+  const onPreview = handleSubmit(
+    (v) => {
+      if (v.honeypot) return; // a bot: nothing happens
+      setDeployError(undefined);
+      setStep('preview');
+    },
+    () => undefined,
+  );
+
+  const wallets = balances.data ?? [];
+  const wallet = wallets.find((w) => String(w.id) === values.walletId);
+  // Priced in the preview only: there the values have passed the schema (numbers, not half-typed text).
+  const cost = step === 'preview' && fees.data ? safeCost(values, fees.data, userId) : undefined;
+  const shortXrp = wallet && cost ? new Decimal(cost.xrp).minus(available(wallet)) : undefined;
+  const shortRlusd =
+    wallet && cost && values.liquidityPairType === 'RLUSD'
+      ? new Decimal(cost.rlusd).minus(rlusdOf(wallet))
+      : undefined;
+  const insufficient = !wallet || !cost || shortXrp!.gt(0) || (shortRlusd !== undefined && shortRlusd.gt(0));
+
+  const deploy = async () => {
+    if (!attempt()) return;
+    setDeploying(true);
+    setDeployError(undefined);
+    try {
+      const body = deployRequestSchema.parse(toRequest(values)) as DeployRequest;
+      const { jobId } = await startDeploy(body);
+      setJob({ id: jobId, ticker: values.ticker });
+    } catch (err) {
+      setDeployError(
+        err instanceof ApiError && err.status === 429
+          ? DEPLOY_MESSAGES.tooManyAttempts
+          : err instanceof ApiError && err.status < 500
+            ? err.message
+            : DEPLOY_MESSAGES.failed,
+      );
+    } finally {
+      setDeploying(false);
+    }
+  };
+
+  const fieldErrors = formState.errors;
+  const messages = Object.values(fieldErrors).map((e) => e?.message);
+
+  return (
+    <section className="deploy-page">
+      <h1>Deploy and List Token</h1>
+      <p className="deploy-fee-notice" data-testid="fee-notice">
+        {fees.data
+          ? userId === 1
+            ? 'No service fee for the platform owner. Reserves and liquidity still apply.'
+            : `A fee of ${fees.data.service_fee} XRP is charged to deploy a token.`
+          : 'Loading fees…'}
+      </p>
+
+      {step === 'form' && (
+        <form
+          className="panel deploy-form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!attempt()) return;
+            void onPreview(e);
+          }}
+        >
+          {formState.isSubmitted && messages.length > 0 && (
+            <FormErrors id={errorsId} messages={[DEPLOY_MESSAGES.formErrors, ...messages]} />
+          )}
+          {locked && (
+            <p role="alert" className="form-error">
+              {DEPLOY_MESSAGES.tooManyAttempts}
+            </p>
+          )}
+          <SelectField
+            label="Wallet"
+            invalid={!!fieldErrors.walletId}
+            errorId={errorsId}
+            hint={wallet ? `Available: ${available(wallet).toFixed()} XRP` : undefined}
+            {...register('walletId')}
+          >
+            <option value="">{balances.isPending ? 'Loading wallets…' : 'Select a wallet'}</option>
+            {wallets.map((w) => (
+              <option key={w.id} value={String(w.id)}>
+                {(w.wallet_name ?? 'Wallet') +
+                  ' — ' +
+                  w.wallet_address.slice(0, 6) +
+                  '…' +
+                  w.wallet_address.slice(-4)}{' '}
+                ({available(w).toFixed()} XRP)
+              </option>
+            ))}
+          </SelectField>
+          <div className="deploy-grid">
+            <TextField
+              label="Token name"
+              invalid={!!fieldErrors.name}
+              errorId={errorsId}
+              maxLength={30}
+              {...register('name')}
+            />
+            <TextField
+              label="Ticker"
+              invalid={!!fieldErrors.ticker}
+              errorId={errorsId}
+              maxLength={10}
+              {...register('ticker')}
+            />
+            <TextField
+              label="Supply"
+              inputMode="decimal"
+              invalid={!!fieldErrors.supply}
+              errorId={errorsId}
+              {...register('supply')}
+            />
+            <TextField
+              label="Dev allocation (%)"
+              inputMode="decimal"
+              invalid={!!fieldErrors.devAllocation}
+              errorId={errorsId}
+              {...register('devAllocation', {
+                // The input clamps to 0–100 (spec §5).
+                onBlur: (e) => {
+                  const v = Number(e.target.value);
+                  if (Number.isFinite(v) && e.target.value !== '')
+                    setValue('devAllocation', String(Math.min(100, Math.max(0, v))));
+                },
+              })}
+            />
+            <SelectField label="Liquidity pair" {...register('liquidityPairType')}>
+              {LIQUIDITY_PAIRS.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </SelectField>
+            <TextField
+              label={`Liquidity amount (${values.liquidityPairType})`}
+              inputMode="decimal"
+              invalid={!!fieldErrors.liquidityAmount}
+              errorId={errorsId}
+              {...register('liquidityAmount')}
+            />
+            <TextField
+              label="AMM fee (%)"
+              type="number"
+              step="0.01"
+              min="0"
+              max="1"
+              invalid={!!fieldErrors.ammFee}
+              errorId={errorsId}
+              {...register('ammFee')}
+            />
+          </div>
+          <TextAreaField
+            label="Description"
+            rows={4}
+            invalid={!!fieldErrors.description}
+            errorId={errorsId}
+            hint={`${values.description.length}/${DEPLOY_DESCRIPTION_MAX}`}
+            {...register('description')}
+          />
+          <LogoPicker
+            purpose="deploy"
+            hint="JPEG, PNG or WebP, under 1 MB, square or near-square."
+            disabled={locked}
+            onBusy={setUploading}
+            error={fieldErrors.logoUrl?.message}
+            onUploaded={(u) => {
+              setValue('logoUrl', u?.servedUrl ?? '', { shouldValidate: formState.isSubmitted });
+              setValue('telegramFileId', u?.telegramFileId ?? null);
+            }}
+          />
+          <div className="deploy-grid">
+            <TextField
+              label="Twitter link"
+              placeholder="https://x.com/…"
+              invalid={!!fieldErrors.twitterLink}
+              errorId={errorsId}
+              {...register('twitterLink')}
+            />
+            <TextField
+              label="Telegram link"
+              placeholder="https://t.me/…"
+              invalid={!!fieldErrors.telegramLink}
+              errorId={errorsId}
+              {...register('telegramLink')}
+            />
+            <TextField
+              label="Website"
+              placeholder="https://…"
+              invalid={!!fieldErrors.websiteLink}
+              errorId={errorsId}
+              {...register('websiteLink')}
+            />
+          </div>
+          <label className="checkbox">
+            <input type="checkbox" {...register('blackholeIssuer')} /> Blackhole the issuer (no one can ever
+            mint more or change the token)
+          </label>
+          <label className="checkbox">
+            <input type="checkbox" {...register('requireAuth')} /> Require authorization (holders need your
+            approval)
+          </label>
+          {/* Off-screen, not display:none: bots fill what they find in the DOM. */}
+          <div className="honeypot" aria-hidden="true">
+            <label>
+              Leave this empty <input tabIndex={-1} autoComplete="off" {...register('honeypot')} />
+            </label>
+          </div>
+          <div className="form-actions">
+            <button type="submit" disabled={locked || uploading}>
+              {uploading ? 'Uploading logo…' : 'Preview'}
+            </button>
+          </div>
+        </form>
+      )}
+
+      {step === 'preview' && (
+        <div className="panel deploy-preview" aria-labelledby="preview-title">
+          <h2 id="preview-title">Token Preview</h2>
+          <div className="deploy-preview-head">
+            {values.logoUrl && <img src={values.logoUrl} alt="" width={56} height={56} />}
+            <div>
+              <strong>{values.name}</strong> <span className="muted">{values.ticker}</span>
+            </div>
+          </div>
+          <dl className="deploy-facts">
+            <dt>Supply</dt>
+            <dd>{values.supply}</dd>
+            <dt>Dev allocation</dt>
+            <dd>{values.devAllocation}%</dd>
+            <dt>Liquidity</dt>
+            <dd>
+              {values.liquidityAmount} {values.liquidityPairType}
+            </dd>
+            <dt>AMM fee</dt>
+            <dd>{values.ammFee}%</dd>
+            <dt>Issuer</dt>
+            <dd>{values.blackholeIssuer ? 'Blackholed after launch' : 'Kept (you can manage it)'}</dd>
+            <dt>Require authorization</dt>
+            <dd>{values.requireAuth ? 'Yes' : 'No'}</dd>
+          </dl>
+          {cost && (
+            <dl className="deploy-facts" data-testid="deploy-cost">
+              <dt>Service fee</dt>
+              <dd>{cost.serviceFee} XRP</dd>
+              <dt>Issuer reserve</dt>
+              <dd>{cost.issuerReserve} XRP</dd>
+              <dt>Hot wallet reserve</dt>
+              <dd>{cost.hotWalletReserve} XRP</dd>
+              {values.liquidityPairType === 'XRP' && (
+                <>
+                  <dt>Liquidity</dt>
+                  <dd>{cost.liquidityXrp} XRP</dd>
+                </>
+              )}
+              <dt>Trust line reserve and network fees</dt>
+              <dd>{cost.extras} XRP</dd>
+              <dt>Total</dt>
+              <dd>
+                <strong>{cost.xrp} XRP</strong>
+                {values.liquidityPairType === 'RLUSD' && <> and {cost.rlusd} RLUSD</>}
+              </dd>
+            </dl>
+          )}
+          {wallet && shortXrp && shortXrp.gt(0) && (
+            <p role="alert" className="form-error">
+              Insufficient XRP: the wallet has {available(wallet).toFixed()} XRP available, {cost!.xrp} XRP
+              needed.
+            </p>
+          )}
+          {wallet && shortRlusd && shortRlusd.gt(0) && (
+            <p role="alert" className="form-error">
+              Insufficient RLUSD: the wallet holds {rlusdOf(wallet).toFixed()} RLUSD, {cost!.rlusd} RLUSD
+              needed.
+            </p>
+          )}
+          {deployError && (
+            <p role="alert" className="form-error">
+              {deployError}
+            </p>
+          )}
+          {locked && (
+            <p role="alert" className="form-error">
+              {DEPLOY_MESSAGES.tooManyAttempts}
+            </p>
+          )}
+          <div className="form-actions">
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => setStep('form')}
+              disabled={deploying}
+            >
+              Edit
+            </button>
+            <button
+              type="button"
+              onClick={() => void deploy()}
+              disabled={insufficient || deploying || locked}
+            >
+              {deploying ? 'Deploying…' : 'Deploy'}
+            </button>
+          </div>
+        </div>
+      )}
+      {job && <ProgressModal jobId={job.id} ticker={job.ticker} />}
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+import type { SocketServerMessage } from '@ledgerpad/shared';
+import { apiGet } from './api';
+
+// The live socket (spec 000 §7): one per tab, opened on first use. The token comes from
+// /api/auth/socket-token and is reused for 9 minutes; a dropped socket reconnects after
+// 1 s × 2^attempt (at most 30 s) and sends its subscriptions again.
+
+type Frame = SocketServerMessage;
+type Listener = (data: unknown) => void;
+
+const TOKEN_TTL_MS = 9 * 60_000;
+const MAX_BACKOFF_MS = 30_000;
+
+let socket: WebSocket | undefined;
+let token: { value: string; at: number } | undefined;
+let attempt = 0;
+let retry: ReturnType<typeof setTimeout> | undefined;
+const listeners = new Map<string, Set<Listener>>();
+const subscriptions = new Set<string>();
+
+async function socketToken(): Promise<string> {
+  if (token && Date.now() - token.at < TOKEN_TTL_MS) return token.value;
+  const { token: value } = await apiGet<{ token: string }>('/api/auth/socket-token');
+  token = { value, at: Date.now() };
+  return value;
+}
+
+/** The token changes with the session (sign-in, sign-out): the next connection asks again. */
+export function forgetSocketToken(): void {
+  token = undefined;
+  socket?.close();
+}
+
+async function connect(): Promise<void> {
+  if (socket && socket.readyState <= WebSocket.OPEN) return;
+  clearTimeout(retry);
+  let value: string;
+  try {
+    value = await socketToken();
+  } catch {
+    return schedule();
+  }
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(value)}`);
+  socket = ws;
+  ws.onopen = () => {
+    attempt = 0;
+    for (const s of subscriptions) ws.send(s);
+  };
+  ws.onmessage = (event) => {
+    let frame: Frame;
+    try {
+      frame = JSON.parse(String(event.data)) as Frame;
+    } catch {
+      return;
+    }
+    for (const l of listeners.get(frame.event) ?? []) l(frame.data);
+  };
+  ws.onclose = () => {
+    if (socket === ws) socket = undefined;
+    if (listeners.size > 0) schedule();
+  };
+}
+
+function schedule(): void {
+  clearTimeout(retry);
+  const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempt++);
+  retry = setTimeout(() => void connect(), delay);
+}
+
+/** Calls `listener` with the data of every `event` frame; returns the unsubscribe function. */
+export function onSocketEvent<E extends Frame['event']>(
+  event: E,
+  listener: (data: Extract<Frame, { event: E }>['data']) => void,
+): () => void {
+  let set = listeners.get(event);
+  if (!set) listeners.set(event, (set = new Set()));
+  set.add(listener as Listener);
+  void connect();
+  return () => {
+    set.delete(listener as Listener);
+    if (set.size === 0) listeners.delete(event);
+    if (listeners.size === 0) {
+      clearTimeout(retry);
+      socket?.close();
+      socket = undefined;
+    }
+  };
+}
+
+/** Subscribes to a token's trades (kept across reconnects). */
+export function subscribeToken(tokenCode: string, issuer: string): () => void {
+  const message = JSON.stringify({ event: 'subscribe', token: tokenCode, issuer });
+  subscriptions.add(message);
+  if (socket?.readyState === WebSocket.OPEN) socket.send(message);
+  return () => {
+    subscriptions.delete(message);
+    if (socket?.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ event: 'unsubscribe', token: tokenCode, issuer }));
+    }
+  };
+}
