@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import {
   DEPLOY_JOB_TIMEOUT_MS,
@@ -66,7 +67,16 @@ const ICONS = { pending: '○', running: '◌', done: '✓', failed: '✕' } as 
 
 export function ProgressModal({ jobId, ticker }: { jobId: string; ticker: string }) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const { status, timedOut } = useDeployJob(jobId);
+  const completed = status?.status === 'completed';
+  useEffect(() => {
+    if (!completed) return;
+    // The new token shows on the home list, and the Token Dashboard menu entry appears, at once.
+    void queryClient.invalidateQueries({ queryKey: ['tokens'] });
+    void queryClient.invalidateQueries({ queryKey: ['has-deployed'] });
+    void queryClient.invalidateQueries({ queryKey: ['wallets'] });
+  }, [completed, queryClient]);
 
   const message =
     status?.status === 'completed'
