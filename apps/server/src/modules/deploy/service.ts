@@ -24,7 +24,6 @@ import type { WalletsApi } from '../wallets';
 import { DEPLOY_JOB, deployStepNames, type DeployPayload } from './job';
 import { splitSupply } from './plan';
 
-
 /**
  * Per-user deploy attempts: the 5 attempts of a 60 s window pass; the next one locks the user out
  * for 60 s. Kept in memory per instance (like the other request limits without Redis): a determined
