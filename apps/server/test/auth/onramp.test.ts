@@ -13,6 +13,8 @@ describe('card on-ramp configuration', () => {
       const res = await t.app.inject({ url: '/api/auth/methods' });
       expect(res.statusCode).toBe(200);
       expect(authMethodsSchema.parse(res.json()).onramp).toBeNull();
+      // The web app shows faucet buttons from this (standalone and testnet only).
+      expect(res.json().network).toBe('standalone');
       expect(String(res.headers['content-security-policy'])).not.toContain('transak');
     } finally {
       await t.close();

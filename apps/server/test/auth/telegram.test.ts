@@ -129,6 +129,7 @@ describe('sign-in methods without configuration', () => {
         telegram: { enabled: false, botUsername: null },
         google: { enabled: false, clientId: null },
         demo: { enabled: true },
+        network: 'standalone',
         onramp: null,
       });
       const tg = await t.app.inject({

@@ -55,6 +55,8 @@ export const authMethodsSchema = z.object({
   telegram: z.object({ enabled: z.boolean(), botUsername: z.string().nullable() }),
   google: z.object({ enabled: z.boolean(), clientId: z.string().nullable() }),
   demo: z.object({ enabled: z.boolean() }),
+  /** The ledger this server runs on: test money (faucets) exists on standalone and testnet only. */
+  network: z.enum(['standalone', 'testnet', 'mainnet']),
   /** The card on-ramp widget's publishable key and environment; null when card purchase is off. */
   onramp: z
     .object({ apiKey: z.string(), environment: z.enum(['DEVELOPMENT', 'STAGING', 'PRODUCTION']) })

@@ -56,6 +56,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
     telegram: { enabled: telegramEnabled, botUsername: config.TELEGRAM_BOT_USERNAME ?? null },
     google: { enabled: googleEnabled, clientId: config.GOOGLE_CLIENT_ID ?? null },
     demo: { enabled: demoEnabled },
+    network: config.XRPL_NETWORK,
     onramp: config.ONRAMP_API_KEY
       ? { apiKey: config.ONRAMP_API_KEY, environment: config.ONRAMP_ENVIRONMENT }
       : null,

@@ -77,13 +77,21 @@ export function useXrplStatus() {
 }
 
 /** demo.enabled is the embedded (stand-alone) ledger: the one with an RLUSD faucet. */
-export function useEmbeddedLedger(): boolean {
-  const { data } = useQuery({
+function useAuthMethods() {
+  return useQuery({
     queryKey: ['auth-methods'],
     queryFn: () => apiGet<AuthMethods>('/api/auth/methods', { credentials: false }),
     staleTime: Infinity,
-  });
-  return data?.demo.enabled === true;
+  }).data;
+}
+
+export function useEmbeddedLedger(): boolean {
+  return useAuthMethods()?.network === 'standalone';
+}
+
+/** The server's ledger network (undefined while loading). */
+export function useLedgerNetwork(): AuthMethods['network'] | undefined {
+  return useAuthMethods()?.network;
 }
 
 /** A wallet's trust lines with their limits (the Set limit modal shows the current one). */

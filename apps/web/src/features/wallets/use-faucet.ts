@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { WALLETS_NOTIFICATION_MS } from '@ledgerpad/shared';
+import { WALLETS_NOTIFICATION_MS, type AuthMethods } from '@ledgerpad/shared';
 import { apiPost, ApiError } from '../../lib/api';
 import { isMissingRoute, serverMessage } from './errors';
 import { MESSAGES } from './messages';
@@ -18,7 +18,7 @@ const slot = (walletId: number, asset: FaucetAsset) => `${walletId}:${asset}`;
  * /fund-rlusd but on the embedded ledger) answers 404 and its buttons disappear. A 429 shows the
  * server's message and keeps that button disabled for Retry-After seconds.
  */
-export function useFaucet(onFunded: () => void) {
+export function useFaucet(onFunded: () => void, network: AuthMethods['network'] | undefined) {
   const [missing, setMissing] = useState<Record<FaucetAsset, boolean>>({ xrp: false, rlusd: false });
   const [cooldowns, setCooldowns] = useState<Record<string, number>>({});
   const [now, setNow] = useState(() => Date.now());
@@ -67,7 +67,10 @@ export function useFaucet(onFunded: () => void) {
   };
 
   return {
-    available: (asset: FaucetAsset) => !missing[asset],
+    // Test money exists on the embedded ledger (XRP and RLUSD) and on testnet (XRP), never on mainnet.
+    available: (asset: FaucetAsset) =>
+      !missing[asset] &&
+      (asset === 'xrp' ? network === 'standalone' || network === 'testnet' : network === 'standalone'),
     busy: (walletId: number, asset: FaucetAsset) => running.has(slot(walletId, asset)),
     /** Seconds until this button may be used again (0 = now). */
     waitSeconds: (walletId: number, asset: FaucetAsset) =>

@@ -15,7 +15,13 @@ import { serverMessage } from './errors';
 import { ImportWalletModal } from './import-wallet-modal';
 import { MESSAGES } from './messages';
 import { formatAmount, sumXrp } from './money';
-import { useEmbeddedLedger, useRefreshWallets, useWalletBalances, useWalletList } from './queries';
+import {
+  useEmbeddedLedger,
+  useLedgerNetwork,
+  useRefreshWallets,
+  useWalletBalances,
+  useWalletList,
+} from './queries';
 import { RenameWalletModal } from './rename-wallet-modal';
 import { SeedModal } from './seed-modal';
 import { SetLimitModal } from './set-limit-modal';
@@ -58,7 +64,7 @@ export function WalletsPage() {
   const balances = useWalletBalances(list.isSuccess && list.data.length > 0);
   const refresh = useRefreshWallets();
   const embedded = useEmbeddedLedger();
-  const faucet = useFaucet(() => void refresh());
+  const faucet = useFaucet(() => void refresh(), useLedgerNetwork());
   const [open, setOpen] = useState<Open | null>(null);
   const close = () => setOpen(null);
 
