@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOY_MESSAGES, UPLOAD_MESSAGES } from '@ledgerpad/shared';
 import { useBrowser } from '../support/fixture';
+import { demoSignIn } from '../support/sign-in';
 
 // /deploy-list in Chromium on the shared server (embedded ledger, platform accounts bootstrapped):
 // the whole journey — demo sign-in, a wallet created (seed shown once) and funded, a blackholed
@@ -39,12 +40,7 @@ beforeAll(async () => {
   );
 });
 
-async function signIn(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.getByLabel('Demo account (embedded ledger)').fill(unique('dep_'));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${url}/`);
-}
+const signIn = (page: Page, url: string) => demoSignIn(page, url, unique('dep_'));
 
 /** Creates a wallet on /wallets (the seed modal closes only after "I saved it"); funds it when asked. */
 async function newWallet(page: Page, url: string, fund: boolean): Promise<string> {
@@ -167,7 +163,10 @@ describe('deploy page in Chromium', () => {
     const steps = modal.locator('.deploy-step');
     expect(await steps.count()).toBe(13);
     expect(await modal.locator('.deploy-step[data-status="done"]').count()).toBe(13);
+    // The embedded ledger has no public explorer: each transaction shows its hash to copy, no link.
     expect(await modal.locator('[data-step="blackhole-disable-master"] code').count()).toBe(1);
+    expect(await modal.getByRole('button', { name: 'Copy transaction hash' }).count()).toBe(11);
+    expect(await modal.locator('.deploy-step-tx a').count()).toBe(0);
     const issuer = (await modal.locator('.deploy-result code').first().textContent())!.trim();
     await modal.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
     await page.waitForURL(`${url}/`);

@@ -4,6 +4,7 @@ import type { Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import { useBrowser } from '../support/fixture';
+import { demoSignIn } from '../support/sign-in';
 import { startServer, type RunningServer } from '../support/server';
 
 // The Wallets page in Chromium against the shared server (embedded ledger closing every second):
@@ -19,10 +20,7 @@ let counter = 0;
 const uniqueName = () => `wal_${Date.now().toString(36)}_${++counter}`;
 
 async function openWallets(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.getByLabel('Demo account (embedded ledger)').fill(uniqueName());
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${url}/`);
+  await demoSignIn(page, url, uniqueName());
   await page.goto(`${url}/wallets`);
   await page.getByRole('heading', { name: 'Wallets', level: 1 }).waitFor();
 }
