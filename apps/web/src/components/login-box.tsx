@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { AuthMethods, UserResponse } from '@ledgerpad/shared';
-import { apiGet, apiPost, ApiError } from '../lib/api';
+import type { UserResponse } from '@ledgerpad/shared';
+import { apiPost, ApiError } from '../lib/api';
+import { useAuthMethods } from '../lib/auth-methods';
 import { useSessionActions } from '../lib/session';
 
 /**
@@ -10,10 +10,7 @@ import { useSessionActions } from '../lib/session';
  * newcomer can try everything offline. After signing in the user goes to `returnTo` (default /).
  */
 export function LoginBox({ returnTo }: { returnTo?: string }) {
-  const { data: methods } = useQuery({
-    queryKey: ['auth-methods'],
-    queryFn: () => apiGet<AuthMethods>('/api/auth/methods', { credentials: false }),
-  });
+  const { data: methods } = useAuthMethods();
   const { signedIn } = useSessionActions();
   const [username, setUsername] = useState('');
   const [error, setError] = useState<string>();

@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import type { AuthMethods, OnrampPublicConfig } from '@ledgerpad/shared';
-import { apiGet } from './api';
+import type { OnrampPublicConfig } from '@ledgerpad/shared';
+import { useAuthMethods } from './auth-methods';
 
 export type OnrampState =
   { status: 'loading' } | { status: 'off' } | { status: 'configured'; config: OnrampPublicConfig };
@@ -10,10 +9,7 @@ export type OnrampState =
  * same query as the login box, so one request serves both). A failed call reads as "off".
  */
 export function useOnrampConfig(): OnrampState {
-  const { data, isPending, isError } = useQuery({
-    queryKey: ['auth-methods'],
-    queryFn: () => apiGet<AuthMethods>('/api/auth/methods', { credentials: false }),
-  });
+  const { data, isPending, isError } = useAuthMethods();
   if (isPending) return { status: 'loading' };
   if (isError || !data?.onramp) return { status: 'off' };
   return { status: 'configured', config: data.onramp };

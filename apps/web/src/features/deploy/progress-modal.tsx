@@ -12,6 +12,7 @@ import {
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { Modal } from '../../components/modal';
+import { explorerTxUrl, useLedgerNetwork, type LedgerNetwork } from '../../lib/auth-methods';
 import { onSocketEvent } from '../../lib/live-socket';
 import { getJobStatus } from './api';
 
@@ -65,10 +66,31 @@ function useDeployJob(jobId: string): { status: Status | undefined; timedOut: bo
 
 const ICONS = { pending: '○', running: '◌', done: '✓', failed: '✕' } as const;
 
+/** A step's transaction: a link to the network's explorer, or (embedded ledger) the hash to copy. */
+function TxHash({ hash, network }: { hash: string; network: LedgerNetwork | undefined }) {
+  const short = `${hash.slice(0, 6)}…${hash.slice(-4)}`;
+  const url = explorerTxUrl(network, hash);
+  return (
+    <span className="deploy-step-tx">
+      {url ? (
+        <a href={url} target="_blank" rel="noopener noreferrer" title={hash}>
+          {short}
+        </a>
+      ) : (
+        <>
+          <code title={hash}>{short}</code>
+          <CopyButton value={hash} label="Copy transaction hash" failedMessage="Failed to copy." />
+        </>
+      )}
+    </span>
+  );
+}
+
 export function ProgressModal({ jobId, ticker }: { jobId: string; ticker: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { status, timedOut } = useDeployJob(jobId);
+  const network = useLedgerNetwork();
   const completed = status?.status === 'completed';
   useEffect(() => {
     if (!completed) return;
@@ -113,16 +135,7 @@ export function ProgressModal({ jobId, ticker }: { jobId: string; ticker: string
               {ICONS[step.status]}
             </span>
             <span className="deploy-step-label">{DEPLOY_STEP_LABELS[step.name] ?? step.name}</span>
-            {step.txHash && (
-              <span className="deploy-step-tx">
-                <code title={step.txHash}>{`${step.txHash.slice(0, 6)}…${step.txHash.slice(-4)}`}</code>
-                <CopyButton
-                  value={step.txHash}
-                  label="Copy transaction hash"
-                  failedMessage="Failed to copy."
-                />
-              </span>
-            )}
+            {step.txHash && <TxHash hash={step.txHash} network={network} />}
           </li>
         ))}
         {!status && <li className="deploy-step running">Starting…</li>}

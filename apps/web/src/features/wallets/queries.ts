@@ -6,12 +6,12 @@ import {
   walletListResponseSchema,
   xrplStatusSchema,
   XRPL_STATUS_POLL_MS,
-  type AuthMethods,
   type Trustline,
   type WalletBalance,
   type WalletSummary,
 } from '@ledgerpad/shared';
 import { apiGet, apiPost } from '../../lib/api';
+import { useLedgerNetwork } from '../../lib/auth-methods';
 import { MESSAGES } from './messages';
 
 // Server state of the Wallets page. Wallet records (GET /api/wallets) work without the ledger;
@@ -76,23 +76,12 @@ export function useXrplStatus() {
   });
 }
 
-/** demo.enabled is the embedded (stand-alone) ledger: the one with an RLUSD faucet. */
-function useAuthMethods() {
-  return useQuery({
-    queryKey: ['auth-methods'],
-    queryFn: () => apiGet<AuthMethods>('/api/auth/methods', { credentials: false }),
-    staleTime: Infinity,
-  }).data;
-}
-
+/** The embedded (stand-alone) ledger: the one with an RLUSD faucet. */
 export function useEmbeddedLedger(): boolean {
-  return useAuthMethods()?.network === 'standalone';
+  return useLedgerNetwork() === 'standalone';
 }
 
-/** The server's ledger network (undefined while loading). */
-export function useLedgerNetwork(): AuthMethods['network'] | undefined {
-  return useAuthMethods()?.network;
-}
+export { useLedgerNetwork };
 
 /** A wallet's trust lines with their limits (the Set limit modal shows the current one). */
 export function useTrustlines(walletId: number | undefined) {
