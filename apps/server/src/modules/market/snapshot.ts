@@ -63,7 +63,7 @@ const key = (currency: string, issuer: string) => `${currency}|${issuer}`;
 export class MarketSnapshot {
   private current: Snapshot | undefined;
   private building: Promise<Snapshot> | undefined;
-  private again = false;
+  private next: Promise<Snapshot> | undefined;
   private stale = false;
 
   constructor(
@@ -87,27 +87,34 @@ export class MarketSnapshot {
     this.stale = true;
   }
 
-  /** Rebuilds (coalesced: a call during a build schedules one more build after it). */
+  /**
+   * Rebuilds. Coalesced: calls during a build share one more build after it, so a caller waits for
+   * at most the running build and the next one, however often ledgers close meanwhile.
+   */
   refresh(): Promise<Snapshot> {
     if (this.building) {
-      this.again = true;
-      return this.building;
+      this.next ??= this.building.then(
+        () => this.startNext(),
+        () => this.startNext(),
+      );
+      return this.next;
     }
-    this.building = (async () => {
-      try {
-        let snap: Snapshot;
-        do {
-          this.again = false;
-          this.stale = false;
-          snap = await this.build();
-          this.current = snap;
-        } while (this.again);
-        return snap;
-      } finally {
-        this.building = undefined;
-      }
-    })();
-    return this.building;
+    this.stale = false;
+    const build = this.build().then((snap) => {
+      this.current = snap;
+      return snap;
+    });
+    this.building = build.finally(() => {
+      if (this.building === guarded) this.building = undefined;
+    });
+    const guarded = this.building;
+    return build;
+  }
+
+  private startNext(): Promise<Snapshot> {
+    this.next = undefined;
+    this.building = undefined;
+    return this.refresh();
   }
 
   private async xrpUsd(): Promise<string | null> {
