@@ -13,3 +13,5 @@ export * from './format';
 export * from './backoff';
 export * from './token-list';
 export * from './onramp';
+export * from './schemas/market';
+export * from './token-page';

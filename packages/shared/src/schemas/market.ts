@@ -1,0 +1,86 @@
+// The token page's public market calls (beside spec 000 §7's): one token's figures, its recent
+// trades, its order book and its risk report. Amounts and prices are decimal strings.
+
+/** GET /api/tokens/{issuer}/stats: the token's figures from the per-ledger snapshot. */
+export interface TokenStatsView {
+  issuer: string;
+  currency: string;
+  liquidityPair: 'XRP' | 'RLUSD';
+  /** Null until the token has a pool with both sides. */
+  priceInXRP: string | null;
+  priceInUSD: string | null;
+  marketCapInUSD: string | null;
+  /** USD value of the pool, both sides. */
+  liquidityUSD: string | null;
+  supply: string;
+  holders: number;
+  /** The validated ledger these figures are from. */
+  ledger: number;
+}
+
+/** GET /api/tokens/{issuer}/trades: newest first. */
+export interface TradeView {
+  hash: string;
+  /** Unix milliseconds of the ledger's close. */
+  time: number;
+  ledgerIndex: number;
+  account: string;
+  side: 'BUY' | 'SELL';
+  /** In the quote asset (XRP or RLUSD) per token. */
+  price: string;
+  tokenAmount: string;
+  quoteAmount: string;
+  quote: 'XRP' | 'RLUSD';
+}
+
+export const RECENT_TRADES_DEFAULT = 50;
+export const RECENT_TRADES_MAX = 200;
+
+/** One side's row of GET /api/wallets/open-orders/{issuer}/{ticker}: price in the quote asset. */
+export interface BookRow {
+  price: string;
+  amount: string;
+}
+
+export interface OrderBookView {
+  buyOrders: BookRow[];
+  sellOrders: BookRow[];
+}
+
+/** GET /api/tokens/{issuer}/risk: what a buyer should know about a token before trading it. */
+export interface RiskReport {
+  issuer: string;
+  blackholed: boolean;
+  masterDisabled: boolean;
+  regularKey: string | null;
+  hasSignerList: boolean;
+  requireAuth: boolean;
+  globalFreeze: boolean;
+  noFreeze: boolean;
+  clawback: boolean;
+  /** Transfer fee in percent ('0' when none). */
+  transferFeePercent: string;
+  /** Share of the supply given to the deployer at launch, in percent (null for a listed token). */
+  devSharePercent: string | null;
+  /** Share of the supply held by the ten largest holders (pool and issuer excluded), in percent. */
+  top10SharePercent: string;
+  /** Share of the pool's LP tokens held by accounts that can never sign, in percent. */
+  lpLockedPercent: string | null;
+  verdict: string;
+}
+
+/** GET /api/tradingview/history (TradingView UDF). */
+export type HistoryResponse =
+  | { s: 'ok'; t: number[]; o: number[]; h: number[]; l: number[]; c: number[]; v: number[] }
+  | { s: 'no_data'; nextTime?: number };
+
+/** The chart's resolutions: the UDF code and its length in seconds. */
+export const CHART_RESOLUTIONS = [
+  { code: '1', label: '1m', seconds: 60 },
+  { code: '5', label: '5m', seconds: 300 },
+  { code: '15', label: '15m', seconds: 900 },
+  { code: '60', label: '1h', seconds: 3_600 },
+  { code: '240', label: '4h', seconds: 14_400 },
+  { code: '1D', label: '1d', seconds: 86_400 },
+] as const;
+export type ChartResolution = (typeof CHART_RESOLUTIONS)[number]['code'];
