@@ -138,11 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerListing(app, { tokens, platform });
   const wallets = await registerWallets(app, platform);
   const deploy = registerDeploy(app, { platform, tokens, wallets: wallets.service });
-  registerDemo(
-    { platform, tokens, deploy },
-    (fn) => app.addHook('onReady', fn),
-    (fn) => app.addHook('onClose', fn),
-  );
+  registerDemo(app, { platform, tokens, deploy });
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
   jobRoutes(app, { jobs: platform.jobs });
   const market = registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });

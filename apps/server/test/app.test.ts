@@ -31,7 +31,7 @@ describe('app shell', () => {
     ledger = createXrplConnection('standalone', standalone.url);
     await ledger.connect();
     // A configured socket secret: no secret file written into the working directory by tests.
-    const config = loadConfig({ SOCKET_TOKEN_SECRET: 'x'.repeat(32) });
+    const config = loadConfig({ NODE_ENV: 'test', SOCKET_TOKEN_SECRET: 'x'.repeat(32) });
     app = await buildApp({ config, database, ledger, webDistDir: dist });
   });
 
@@ -59,6 +59,12 @@ describe('app shell', () => {
     expect(res.statusCode).toBe(503);
     expect(res.json().ledger.connected).toBe(false);
     await ledger.connect();
+  });
+
+  it('says the demo market is off under NODE_ENV=test', async () => {
+    const res = await app.inject('/api/demo/status');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ demo: 'off' });
   });
 
   it('answers unknown /api routes with JSON 404', async () => {

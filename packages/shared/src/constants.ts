@@ -171,3 +171,13 @@ export const BLACKHOLE_ADDRESSES = [
   'rrrrrrrrrrrrrrrrrNAMEtxvNvQ',
   'rrrrrrrrrrrrrrrrrrrn5RM1rHd',
 ] as const;
+
+/**
+ * The product's public pages (spec 000 §1, §2): the launch channel the home page invites to, the
+ * social page and the support chat the footer links. One place, so a rename is one edit.
+ */
+export const PUBLIC_LINKS = {
+  channel: 'https://t.me/ledgerpad_launches',
+  social: 'https://x.com/ledgerpad',
+  support: 'https://t.me/ledgerpad_support',
+} as const;

@@ -28,6 +28,9 @@ describe('demo seed', () => {
       [job] = await t.database.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.key, DEMO_SEED_JOB));
       if (!job) await new Promise((r) => setTimeout(r, 50));
     }
+    const status = async () =>
+      ((await t.app.inject({ url: '/api/demo/status' })).json() as { demo: string }).demo;
+    expect(await status()).toBe('seeding');
     const done = await t.app.platform.jobs
       .waitFor(job!.id, { timeoutMs: 240_000 })
       .catch(async (err: unknown) => {
@@ -37,6 +40,7 @@ describe('demo seed', () => {
         );
       });
     expect(done.status, done.error ?? '').toBe('completed');
+    expect(await status()).toBe('ready');
     const result = done.result as { tokens: number; trades: number };
     expect(result.tokens).toBe(12);
     expect(result.trades).toBeGreaterThan(100);

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { PUBLIC_LINKS } from '@ledgerpad/shared';
 import { useHasDeployed, useSession, useSessionActions } from '../lib/session';
 import { PageSkeleton } from './page-skeleton';
 
@@ -48,9 +49,15 @@ export function Layout() {
         </Suspense>
       </main>
       <footer className="footer">
-        <nav aria-label="Legal">
+        <nav aria-label="Footer">
           <Link to="/terms">Terms of Service</Link>
           <Link to="/privacy-policy">Privacy Policy</Link>
+          <a href={PUBLIC_LINKS.social} target="_blank" rel="noopener noreferrer">
+            X (Twitter)
+          </a>
+          <a href={PUBLIC_LINKS.support} target="_blank" rel="noopener noreferrer">
+            Support chat
+          </a>
         </nav>
         <p>© {new Date().getFullYear()} Ledgerpad. All rights reserved.</p>
       </footer>

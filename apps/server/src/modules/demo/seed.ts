@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import Decimal from 'decimal.js';
 import { OWNER_USER_ID, RLUSD_CURRENCY_HEX, type DeployResult } from '@ledgerpad/shared';
@@ -188,14 +189,30 @@ export function demoEnabled(platform: Platform): boolean {
   return c.NODE_ENV !== 'test';
 }
 
-/** Registers the seed job and, once the app is ready, enqueues it on an empty database. */
-export function registerDemo(
-  deps: DemoDeps,
-  onReady: (fn: () => Promise<void>) => void,
-  onClose: (fn: () => Promise<void>) => void,
-): void {
+/** What GET /api/demo/status answers: whether the market a visitor sees is the simulated demo one. */
+export type DemoStatus = 'off' | 'seeding' | 'ready' | 'failed';
+
+/**
+ * Registers the seed job and, once the app is ready, enqueues it on an empty database; and the
+ * public status route, so the site can say the market is a demo and tests can await the seed.
+ */
+export function registerDemo(app: FastifyInstance, deps: DemoDeps): void {
   const { platform } = deps;
-  if (!demoEnabled(platform)) return;
+  const enabled = demoEnabled(platform);
+  app.get('/api/demo/status', { config: { access: 'public' } }, async (): Promise<{ demo: DemoStatus }> => {
+    if (!enabled) return { demo: 'off' };
+    const [seed] = await platform.database.db
+      .select({ status: jobsTable.status })
+      .from(jobsTable)
+      .where(eq(jobsTable.key, DEMO_SEED_JOB));
+    if (seed?.status === 'completed') return { demo: 'ready' };
+    if (seed?.status === 'failed') return { demo: 'failed' };
+    // No job on a database that had tokens before the demo was turned on: nothing is being seeded.
+    return { demo: seed ? 'seeding' : 'off' };
+  });
+  if (!enabled) return;
+  const onReady = (fn: () => Promise<void>) => app.addHook('onReady', fn);
+  const onClose = (fn: () => Promise<void>) => app.addHook('onClose', fn);
   platform.jobs.register(DEMO_SEED_JOB, (ctx) => runSeed(ctx, deps), { maxAttempts: 10 });
   const trading = new DemoTrading(deps);
   onReady(async () => {

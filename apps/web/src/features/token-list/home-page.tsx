@@ -1,6 +1,6 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { ONRAMP_MESSAGES } from '@ledgerpad/shared';
+import { ONRAMP_MESSAGES, PUBLIC_LINKS } from '@ledgerpad/shared';
 import { useOnrampConfig } from '../../lib/onramp';
 import { useSession } from '../../lib/session';
 import { LoginBox } from '../../components/login-box';
@@ -13,9 +13,6 @@ import './home.css';
 const BuyXrpDialog = lazy(() =>
   import('../../components/buy-xrp-dialog').then((m) => ({ default: m.BuyXrpDialog })),
 );
-
-/** The public channel about token launches (spec 000 §1). */
-export const PUBLIC_CHANNEL_URL = 'https://t.me/ledgerpad_launches';
 
 export function HomePage() {
   const session = useSession();
@@ -43,7 +40,7 @@ export function HomePage() {
       <section className="panel channel-cta" aria-labelledby="channel-title">
         <h2 id="channel-title">Never miss a launch</h2>
         <p>Join our public channel for new token launches, listings and platform news.</p>
-        <a className="button-link" href={PUBLIC_CHANNEL_URL} target="_blank" rel="noopener noreferrer">
+        <a className="button-link" href={PUBLIC_LINKS.channel} target="_blank" rel="noopener noreferrer">
           Join the channel
         </a>
       </section>
