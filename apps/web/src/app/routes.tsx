@@ -26,6 +26,7 @@ const DeployPage = lazy(() =>
 const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
 );
+const TokenPage = lazy(() => import('../features/token/token-page').then((m) => ({ default: m.TokenPage })));
 const NotFoundPage = lazy(() =>
   import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -53,7 +54,7 @@ const PAGES: PageRoute[] = [
   { path: 'terms', title: 'Terms of Service', element: <TermsPage /> },
   { path: 'privacy-policy', title: 'Privacy Policy', element: <PrivacyPage /> },
   // Token detail is public (second spec §6).
-  { path: 'token/:issuerAddress', title: 'Token', element: <PlaceholderPage title="Token" /> },
+  { path: 'token/:issuerAddress', title: 'Token', element: <TokenPage /> },
   { path: 'deploy-list', title: 'Deploy and List', element: <DeployPage />, signIn: true },
   placeholder('swap', 'Swap'),
   { path: 'wallets', title: 'Wallets', element: <WalletsPage />, signIn: true },

@@ -1,0 +1,99 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  LAST_PRICE_RESOLUTION,
+  TOKEN_PRICE_REFRESH_MS,
+  type ChartResolution,
+  type HistoryResponse,
+  type OrderBookView,
+  type RiskReport,
+  type TokenStatsView,
+  type TokenView,
+  type TradeView,
+} from '@ledgerpad/shared';
+import { apiGet } from '../../lib/api';
+
+// The token page's reads: all public calls (no cookies), each its own query so a slow one never
+// holds the others back. Figures refresh every 10 s (spec 000 §9) and after every live trade.
+
+const pub = (signal: AbortSignal) => ({ signal, credentials: false as const });
+const q = (params: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+
+export const tokenKeys = {
+  all: (issuer: string) => ['token', issuer] as const,
+  stats: (issuer: string) => ['token', issuer, 'stats'] as const,
+  trades: (issuer: string) => ['token', issuer, 'trades'] as const,
+  book: (issuer: string) => ['token', issuer, 'book'] as const,
+};
+
+export function useTokenDetails(issuer: string) {
+  return useQuery({
+    queryKey: ['token', issuer, 'details'],
+    queryFn: ({ signal }) => apiGet<TokenView>(`/api/tokens/issuer/${issuer}`, pub(signal)),
+    // 'Token not found' is an answer, not a hiccup: only retry what may pass the second time.
+    retry: (count, error) => count < 1 && (error as { status?: number }).status !== 404,
+  });
+}
+
+export function useTokenStats(issuer: string, currency: string) {
+  return useQuery({
+    queryKey: tokenKeys.stats(issuer),
+    queryFn: ({ signal }) =>
+      apiGet<TokenStatsView>(`/api/tokens/${issuer}/stats?${q({ currency })}`, pub(signal)),
+    refetchInterval: TOKEN_PRICE_REFRESH_MS,
+  });
+}
+
+export function useRecentTrades(issuer: string, currency: string) {
+  return useQuery({
+    queryKey: tokenKeys.trades(issuer),
+    queryFn: ({ signal }) => apiGet<TradeView[]>(`/api/tokens/${issuer}/trades?limit=30`, pub(signal)),
+    refetchInterval: TOKEN_PRICE_REFRESH_MS,
+    enabled: currency.length > 0,
+  });
+}
+
+export function useOrderBook(issuer: string, currency: string) {
+  return useQuery({
+    queryKey: tokenKeys.book(issuer),
+    queryFn: ({ signal }) =>
+      apiGet<OrderBookView>(`/api/wallets/open-orders/${issuer}/${currency}`, pub(signal)),
+    refetchInterval: TOKEN_PRICE_REFRESH_MS,
+  });
+}
+
+export function useRisk(issuer: string) {
+  return useQuery({
+    queryKey: ['token', issuer, 'risk'],
+    queryFn: ({ signal }) => apiGet<RiskReport>(`/api/tokens/${issuer}/risk`, pub(signal)),
+    refetchInterval: 60_000,
+  });
+}
+
+/** Candles of `resolution` for the last `bars` bars (the UDF history call). */
+export function fetchHistory(
+  currency: string,
+  issuer: string,
+  resolution: ChartResolution,
+  seconds: number,
+  bars: number,
+  signal?: AbortSignal,
+): Promise<HistoryResponse> {
+  const to = Math.floor(Date.now() / 1000);
+  const from = to - seconds * bars;
+  return apiGet<HistoryResponse>(
+    `/api/tradingview/history?${q({ symbol: currency, issuer, resolution, from, to })}`,
+    { signal, credentials: false },
+  );
+}
+
+/** The price-change strip's data: the last day (and one bar) at 5-minute resolution. */
+export function useChangeHistory(issuer: string, currency: string) {
+  return useQuery({
+    queryKey: ['token', issuer, 'changes'],
+    queryFn: ({ signal }) => fetchHistory(currency, issuer, LAST_PRICE_RESOLUTION, 300, 24 * 12 + 2, signal),
+    refetchInterval: TOKEN_PRICE_REFRESH_MS,
+    // A failed chart call shows N/A (spec 000 §8), not an error.
+    retry: false,
+  });
+}

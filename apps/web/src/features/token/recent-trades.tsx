@@ -1,0 +1,72 @@
+import { formatPrice, shortenNumber, type TradeView } from '@ledgerpad/shared';
+import { explorerTxUrl, useLedgerNetwork } from '../../lib/auth-methods';
+
+// The token's latest trades, newest first, from every account on the ledger (not only Ledgerpad's
+// users); each links to the network's explorer where there is one.
+
+const timeOf = (ms: number) =>
+  new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+export function RecentTrades({
+  trades,
+  loading,
+  failed,
+}: {
+  trades: TradeView[];
+  loading: boolean;
+  failed: boolean;
+}) {
+  const network = useLedgerNetwork();
+  return (
+    <section className="panel trades-panel" aria-labelledby="trades-title" data-testid="recent-trades">
+      <h2 id="trades-title" className="panel-title">
+        Recent trades
+      </h2>
+      {loading ? (
+        <p className="muted">Loading trades…</p>
+      ) : failed && trades.length === 0 ? (
+        <p className="muted">Trades could not be loaded.</p>
+      ) : trades.length === 0 ? (
+        <p className="muted">No trades yet.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="trades-table">
+            <thead>
+              <tr>
+                <th>Time</th>
+                <th>Side</th>
+                <th className="num">Price</th>
+                <th className="num">Amount</th>
+                <th className="num">Total</th>
+              </tr>
+            </thead>
+            <tbody>
+              {trades.map((t) => {
+                const url = explorerTxUrl(network, t.hash);
+                return (
+                  <tr key={t.hash} data-testid="trade-row">
+                    <td>
+                      {url ? (
+                        <a href={url} target="_blank" rel="noopener noreferrer" title={t.hash}>
+                          {timeOf(t.time)}
+                        </a>
+                      ) : (
+                        <span title={t.hash}>{timeOf(t.time)}</span>
+                      )}
+                    </td>
+                    <td className={t.side === 'BUY' ? 'up' : 'down'}>{t.side === 'BUY' ? 'Buy' : 'Sell'}</td>
+                    <td className="num">{formatPrice(t.price)}</td>
+                    <td className="num">{shortenNumber(t.tokenAmount)}</td>
+                    <td className="num">
+                      {shortenNumber(t.quoteAmount)} {t.quote}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

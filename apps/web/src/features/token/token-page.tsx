@@ -1,0 +1,162 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import Decimal from 'decimal.js';
+import { formatPrice, priceChanges, usableChart, type NewTrade, type TradeView } from '@ledgerpad/shared';
+import { PageSkeleton } from '../../components/page-skeleton';
+import {
+  tokenKeys,
+  useChangeHistory,
+  useOrderBook,
+  useRecentTrades,
+  useRisk,
+  useTokenDetails,
+  useTokenStats,
+} from './api';
+import { OrderBook } from './order-book';
+import { PriceChart, type PriceChartHandle } from './price-chart';
+import { RecentTrades } from './recent-trades';
+import { RiskPanel } from './risk-panel';
+import { StatsBar } from './stats-bar';
+import { TokenHeader } from './token-header';
+import { useLiveTrades } from './use-live-trades';
+import './token.css';
+
+const MAX_TRADES = 30;
+
+/** /token/{issuerAddress}: a token's market on the ledger, public (spec 000 §2, 001 §4). */
+export function TokenPage() {
+  const { issuerAddress = '' } = useParams();
+  const details = useTokenDetails(issuerAddress);
+
+  if (details.isPending) return <PageSkeleton />;
+  if (details.isError) {
+    const status = (details.error as { status?: number }).status;
+    const notFound = status === 404 || status === 400;
+    return (
+      <section className="panel token-missing" role="alert">
+        <h1>{notFound ? 'Token not found' : 'Failed to fetch token details'}</h1>
+        <p className="muted">
+          {notFound
+            ? 'No listed token has this issuer address.'
+            : 'The token could not be loaded. Check your connection and try again.'}
+        </p>
+        {notFound ? (
+          <Link className="button-link" to="/">
+            Back to the token list
+          </Link>
+        ) : (
+          <button type="button" className="btn-secondary" onClick={() => void details.refetch()}>
+            Retry
+          </button>
+        )}
+      </section>
+    );
+  }
+  return <TokenMarket key={issuerAddress} token={details.data} />;
+}
+
+function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenDetails>['data']> }) {
+  const issuer = token.issuer_address;
+  const currency = token.currency;
+  const quote = token.liquidity_pair === 'RLUSD' ? 'RLUSD' : 'XRP';
+  const queryClient = useQueryClient();
+  const stats = useTokenStats(issuer, currency);
+  const history = useChangeHistory(issuer, currency);
+  const book = useOrderBook(issuer, currency);
+  const trades = useRecentTrades(issuer, currency);
+  const risk = useRisk(issuer);
+  const chart = useRef<PriceChartHandle>(null);
+  const [liveTrades, setLiveTrades] = useState<TradeView[]>([]);
+
+  const onTrade = useCallback(
+    (t: NewTrade) => {
+      chart.current?.addTrade(t);
+      if (!t.hash) return;
+      const amount = t.amount ?? '0';
+      const view: TradeView = {
+        hash: t.hash,
+        time: t.time ?? Date.now(),
+        ledgerIndex: 0,
+        account: '',
+        side: t.type,
+        price: t.price,
+        tokenAmount: amount,
+        quoteAmount: new Decimal(t.price).mul(amount).toSignificantDigits(15).toFixed(),
+        quote,
+      };
+      setLiveTrades((list) => [view, ...list.filter((x) => x.hash !== view.hash)].slice(0, MAX_TRADES));
+    },
+    [quote],
+  );
+  const live = useLiveTrades(currency, issuer, onTrade);
+
+  // Once a burst of trades settles, the ledger-derived figures are read again.
+  useEffect(() => {
+    if (live.price === null) return;
+    void queryClient.invalidateQueries({ queryKey: tokenKeys.stats(issuer) });
+    void queryClient.invalidateQueries({ queryKey: tokenKeys.book(issuer) });
+  }, [live.price, issuer, queryClient]);
+
+  const lastClose = useMemo(() => {
+    const d = usableChart(history.data);
+    return d ? String(d.c[d.c.length - 1]) : null;
+  }, [history.data]);
+  const statsPrice = stats.data ? (quote === 'RLUSD' ? stats.data.priceInUSD : stats.data.priceInXRP) : null;
+  const latest = live.price ?? lastClose ?? statsPrice;
+  const changes = useMemo(
+    () =>
+      priceChanges(
+        history.isError ? undefined : history.data,
+        Math.floor(Date.now() / 1000),
+        300,
+        live.price,
+      ),
+    [history.data, history.isError, live.price],
+  );
+
+  const tradeRows = useMemo(() => {
+    const known = new Set(liveTrades.map((t) => t.hash));
+    return [...liveTrades, ...(trades.data ?? []).filter((t) => !known.has(t.hash))].slice(0, MAX_TRADES);
+  }, [liveTrades, trades.data]);
+
+  const bonding = token.is_bonding_curve && token.bonding_active;
+  return (
+    <div className="token-page">
+      <TokenHeader
+        token={token}
+        price={latest ? formatPrice(latest) : '—'}
+        quote={quote}
+        changes={changes}
+        changesLoading={history.isPending}
+      />
+      <div className="token-actions">
+        <StatsBar stats={stats.data} bonding={bonding} />
+        <Link
+          className="button-link trade-button"
+          to={`/swap?${new URLSearchParams({ issuer, currency }).toString()}`}
+        >
+          Trade
+        </Link>
+      </div>
+      <div className="token-grid">
+        <div className="tp-main">
+          <PriceChart ref={chart} currency={currency} issuer={issuer} quote={quote} flash={live.flash} />
+          <RecentTrades trades={tradeRows} loading={trades.isPending} failed={trades.isError} />
+        </div>
+        <aside className="tp-side">
+          <OrderBook book={book.data} loading={book.isPending} failed={book.isError} quote={quote} />
+          <RiskPanel risk={risk.data} loading={risk.isPending} failed={risk.isError} />
+          {token.description && (
+            <section className="panel" aria-labelledby="about-title">
+              <h2 id="about-title" className="panel-title">
+                About {token.name}
+              </h2>
+              <p className="token-description">{token.description}</p>
+            </section>
+          )}
+        </aside>
+      </div>
+    </div>
+  );
+}
