@@ -1,6 +1,8 @@
 import { lazy, Suspense, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ONRAMP_MESSAGES, PUBLIC_LINKS } from '@ledgerpad/shared';
+import { apiGet } from '../../lib/api';
 import { useOnrampConfig } from '../../lib/onramp';
 import { useSession } from '../../lib/session';
 import { LoginBox } from '../../components/login-box';
@@ -13,6 +15,27 @@ import './home.css';
 const BuyXrpDialog = lazy(() =>
   import('../../components/buy-xrp-dialog').then((m) => ({ default: m.BuyXrpDialog })),
 );
+
+/**
+ * On the embedded demo ledger the list is the demo seed's market: say so, so nobody mistakes its
+ * tokens and trades for a live network's.
+ */
+function DemoNotice() {
+  const { data } = useQuery({
+    queryKey: ['demo-status'],
+    queryFn: () =>
+      apiGet<{ demo: 'off' | 'seeding' | 'ready' | 'failed' }>('/api/demo/status', { credentials: false }),
+    staleTime: 60_000,
+  });
+  if (!data || data.demo === 'off' || data.demo === 'failed') return null;
+  return (
+    <p className="demo-notice" data-testid="demo-notice">
+      {data.demo === 'seeding'
+        ? 'Setting up the demo market on the embedded ledger: tokens appear as they launch.'
+        : 'Demo market: these tokens and trades are simulated on the embedded ledger, not a public network.'}
+    </p>
+  );
+}
 
 export function HomePage() {
   const session = useSession();
@@ -27,6 +50,7 @@ export function HomePage() {
       </section>
       {/* Logged in, the menu bar replaces the login content (spec §2). */}
       {session.status === 'anonymous' && <LoginBox />}
+      <DemoNotice />
       <TokenList />
       <section className="panel add-token" aria-labelledby="add-token-title">
         <h2 id="add-token-title">Your Token&apos;s Not Here?</h2>
