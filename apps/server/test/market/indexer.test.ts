@@ -2,7 +2,14 @@ import Decimal from 'decimal.js';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet, type Client, type Payment } from 'xrpl';
-import { RLUSD_CURRENCY_HEX, type DeployResult, type JobStatusView } from '@ledgerpad/shared';
+import {
+  RLUSD_CURRENCY_HEX,
+  type DeployResult,
+  type JobStatusView,
+  type TokenStatsView,
+  type TradeView,
+} from '@ledgerpad/shared';
+import { tokens as tokensTable } from '../../src/modules/tokens/schema';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PLATFORM_ROLES, STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { platformWallet } from '../../src/platform/custody';
@@ -405,6 +412,73 @@ describe('public market API', () => {
     expect((await get(`/api/price?tokenCode=NOPE&issuer=${tokenB.issuer_address}`)).statusCode).toBe(404);
     const usd = (await get('/api/xrp-usd-price')).json() as { price: string };
     expect(rel(usd.price, xrpUsd)).toBe(true);
+  });
+
+  it("answers one token's figures from the snapshot: price, market cap, liquidity, holders", async () => {
+    const p = await pool(tokenB);
+    const xrpReserve = new Decimal(p.xrp.toString()).div(1e6);
+    const priceXrp = xrpReserve.div(p.token);
+    const rel = (a: Decimal.Value, e: Decimal) => new Decimal(a).minus(e).abs().lte(e.abs().mul('1e-13'));
+    const res = await get(`/api/tokens/${tokenB.issuer_address}/stats`);
+    expect(res.statusCode, res.body).toBe(200);
+    const s = res.json() as TokenStatsView;
+    expect(s).toMatchObject({
+      issuer: tokenB.issuer_address,
+      currency: tokenB.currency,
+      liquidityPair: 'XRP',
+      supply: '1000000',
+      holders: 1,
+    });
+    expect(rel(s.priceInXRP!, priceXrp)).toBe(true);
+    expect(rel(s.priceInUSD!, priceXrp.mul(xrpUsd))).toBe(true);
+    // Market cap = USD price × supply; liquidity = both sides in USD (the token side at spot).
+    expect(new Decimal(s.marketCapInUSD!).minus(priceXrp.mul(xrpUsd).mul(1_000_000)).abs().lte('0.01')).toBe(
+      true,
+    );
+    expect(new Decimal(s.liquidityUSD!).minus(xrpReserve.mul(2).mul(xrpUsd)).abs().lte('0.01')).toBe(true);
+    expect(s.ledger).toBeGreaterThan(0);
+
+    const same = await get(`/api/tokens/${tokenB.issuer_address}/stats?currency=BRAV`);
+    expect(same.json()).toEqual(s);
+    const missing = await get(`/api/tokens/${trader.classicAddress}/stats`);
+    expect([missing.statusCode, missing.json().message]).toEqual([404, 'Token not found']);
+    expect((await get(`/api/tokens/${tokenB.issuer_address}/stats?currency=NOPE`)).statusCode).toBe(404);
+    expect((await get('/api/tokens/rBadAddress/stats')).statusCode).toBe(400);
+  });
+
+  it("lists a token's trades newest first, both amounts and the price between them", async () => {
+    const [row] = await t.database.db
+      .select({ id: tokensTable.id })
+      .from(tokensTable)
+      .where(eq(tokensTable.issuerAddress, tokenA.issuer_address));
+    const stored = await t.database.db
+      .select()
+      .from(marketTrades)
+      .where(and(eq(marketTrades.tokenId, row!.id), eq(marketTrades.quote, 'XRP')));
+    expect(stored.length).toBeGreaterThan(1);
+    const res = await get(`/api/tokens/${tokenA.issuer_address}/trades`);
+    expect(res.statusCode, res.body).toBe(200);
+    const list = res.json() as TradeView[];
+    expect(list.map((x) => x.hash).sort()).toEqual(stored.map((x) => x.hash).sort());
+    for (let i = 1; i < list.length; i++) {
+      const [a, b] = [list[i - 1]!, list[i]!];
+      expect(a.time > b.time || (a.time === b.time && a.ledgerIndex >= b.ledgerIndex)).toBe(true);
+    }
+    for (const trade of list) {
+      expect(trade.quote).toBe('XRP');
+      expect(['BUY', 'SELL']).toContain(trade.side);
+      const implied = new Decimal(trade.quoteAmount).div(trade.tokenAmount);
+      expect(new Decimal(trade.price).minus(implied).abs().lte(implied.mul('1e-12'))).toBe(true);
+      const own = stored.find((x) => x.hash === trade.hash)!;
+      expect(trade.time).toBe(own.time.getTime());
+    }
+    const one = (await get(`/api/tokens/${tokenA.issuer_address}/trades?limit=1`)).json() as TradeView[];
+    expect(one).toEqual([list[0]]);
+    for (const bad of ['0', '201', 'abc', '1.5']) {
+      const r = await get(`/api/tokens/${tokenA.issuer_address}/trades?limit=${bad}`);
+      expect([r.statusCode, r.json().message]).toEqual([400, 'limit must be a whole number from 1 to 200.']);
+    }
+    expect((await get(`/api/tokens/${trader.classicAddress}/trades`)).statusCode).toBe(404);
   });
 
   it('counts holders and answers blackhole status in bulk (10,000 at most)', async () => {

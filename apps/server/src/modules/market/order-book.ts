@@ -1,22 +1,19 @@
 import type { BookOffer } from 'xrpl';
+import type { BookRow } from '@ledgerpad/shared';
 import { AppError } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import { Decimal } from './trades';
 
-// GET /api/wallets/open-orders/{issuer}/{ticker}: the token's XRP order book, top 10 per side, in
-// XRP per token, without dust (spec 000 §9: rows below 1e-10 are hidden).
+// GET /api/wallets/open-orders/{issuer}/{ticker}: the token's order book against its quote asset
+// (XRP, or RLUSD for RLUSD-paired tokens), top 10 per side, priced in the quote per token, without
+// dust (spec 000 §9: rows below 1e-10 are hidden).
 
 const TOP = 10;
 const DUST = new Decimal('1e-10');
 
-export interface BookRow {
-  price: string;
-  amount: string;
-}
-
 type Amount = string | { value: string };
-const xrp = (a: Amount) => new Decimal(typeof a === 'string' ? a : a.value).div(1_000_000);
-const iou = (a: Amount) => new Decimal(typeof a === 'string' ? a : a.value);
+/** XRP amounts are drops on the wire; issued amounts (the token, RLUSD) are decimal values. */
+const value = (a: Amount) => (typeof a === 'string' ? new Decimal(a).div(1_000_000) : new Decimal(a.value));
 
 function rows(offers: BookOffer[], tokenSide: 'gets' | 'pays'): BookRow[] {
   const out: BookRow[] = [];
@@ -24,10 +21,10 @@ function rows(offers: BookOffer[], tokenSide: 'gets' | 'pays'): BookRow[] {
     // What is left of a partly filled or partly funded offer.
     const gets = (o.taker_gets_funded ?? o.TakerGets) as Amount;
     const pays = (o.taker_pays_funded ?? o.TakerPays) as Amount;
-    const tokens = tokenSide === 'gets' ? iou(gets) : iou(pays);
-    const xrpAmount = tokenSide === 'gets' ? xrp(pays) : xrp(gets);
-    if (tokens.lt(DUST) || xrpAmount.lte(0)) continue;
-    out.push({ price: xrpAmount.div(tokens).toSignificantDigits(15).toFixed(), amount: tokens.toFixed() });
+    const tokens = tokenSide === 'gets' ? value(gets) : value(pays);
+    const quoteAmount = tokenSide === 'gets' ? value(pays) : value(gets);
+    if (tokens.lt(DUST) || quoteAmount.lte(0)) continue;
+    out.push({ price: quoteAmount.div(tokens).toSignificantDigits(15).toFixed(), amount: tokens.toFixed() });
     if (out.length >= TOP) break;
   }
   return out;
@@ -37,24 +34,26 @@ export async function openOrders(
   platform: Pick<Platform, 'connection'>,
   issuer: string,
   currency: string,
+  /** The token's quote asset: XRP unless it is paired with RLUSD. */
+  quote: { currency: 'XRP' } | { currency: string; issuer: string } = { currency: 'XRP' },
 ): Promise<{ buyOrders: BookRow[]; sellOrders: BookRow[] }> {
   const client = platform.connection?.client;
   if (!client)
     throw new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
   const token = { currency, issuer };
   const [sells, buys] = await Promise.all([
-    // Sell orders: their owners give the token and want XRP.
+    // Sell orders: their owners give the token and want the quote asset.
     client.request({
       command: 'book_offers',
       taker_gets: token,
-      taker_pays: { currency: 'XRP' },
+      taker_pays: quote,
       limit: 50,
       ledger_index: 'validated',
     }),
-    // Buy orders: their owners give XRP and want the token.
+    // Buy orders: their owners give the quote asset and want the token.
     client.request({
       command: 'book_offers',
-      taker_gets: { currency: 'XRP' },
+      taker_gets: quote,
       taker_pays: token,
       limit: 50,
       ledger_index: 'validated',

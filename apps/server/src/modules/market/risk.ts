@@ -1,5 +1,6 @@
 import { desc, eq, and, sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
+import type { RiskReport } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import type { TokenRow } from '../tokens';
 import { readIssuerFacts } from '../../ledger/account-root';
@@ -12,27 +13,6 @@ import { Decimal } from './trades';
 
 /** LP holders checked for a black hole (the largest first); the rest count as not locked. */
 const LP_HOLDERS_CHECKED = 20;
-
-export interface RiskReport {
-  issuer: string;
-  blackholed: boolean;
-  masterDisabled: boolean;
-  regularKey: string | null;
-  hasSignerList: boolean;
-  requireAuth: boolean;
-  globalFreeze: boolean;
-  noFreeze: boolean;
-  clawback: boolean;
-  /** Transfer fee in percent ('0' when none). */
-  transferFeePercent: string;
-  /** Share of the supply given to the deployer at launch, in percent (null for a listed token). */
-  devSharePercent: string | null;
-  /** Share of the supply held by the ten largest holders (pool and issuer excluded), in percent. */
-  top10SharePercent: string;
-  /** Share of the pool's LP tokens held by accounts that can never sign, in percent. */
-  lpLockedPercent: string | null;
-  verdict: string;
-}
 
 export class RiskReader {
   private readonly cache = new Map<string, { ledger: number; report: RiskReport }>();

@@ -2,12 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, asc, desc, eq, gte, lt, lte } from 'drizzle-orm';
 import { z } from 'zod';
 import {
+  RECENT_TRADES_DEFAULT,
+  RECENT_TRADES_MAX,
   RLUSD_CURRENCY_HEX,
   TOKEN_FETCH_LIMIT,
   classicAddressSchema,
   isHexCurrency,
   tickerToCurrency,
   type NewTrade,
+  type TokenStatsView,
+  type TradeView,
 } from '@ledgerpad/shared';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
@@ -18,7 +22,7 @@ import type { TokenRegistry } from '../tokens';
 import { createMarketIndexer } from './indexer';
 import { openOrders } from './order-book';
 import { RiskReader } from './risk';
-import { marketCandles } from './schema';
+import { marketCandles, marketTrades } from './schema';
 import { makeBody, MarketSnapshot, priceKey, type Body } from './snapshot';
 
 /** TradingView resolutions → seconds. */
@@ -86,6 +90,16 @@ const historyQuery = z.object({
     .number()
     .int('to must be a unix time in seconds.')
     .min(0, 'to must be a unix time in seconds.'),
+});
+
+const TRADES_LIMIT_MESSAGE = `limit must be a whole number from 1 to ${RECENT_TRADES_MAX}.`;
+const tradesQuery = z.object({
+  limit: z.coerce
+    .number({ message: TRADES_LIMIT_MESSAGE })
+    .int(TRADES_LIMIT_MESSAGE)
+    .min(1, TRADES_LIMIT_MESSAGE)
+    .max(RECENT_TRADES_MAX, TRADES_LIMIT_MESSAGE)
+    .optional(),
 });
 
 const bulkBody = z.object({
@@ -268,6 +282,62 @@ export function registerMarket(
     throw new AppError('NOT_FOUND', 'This token has no active bonding curve.');
   });
 
+  app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(
+    '/api/tokens/:issuer/stats',
+    pub,
+    async (request): Promise<TokenStatsView> => {
+      const issuer = issuerQuery(request.params.issuer, 'issuer');
+      const currency =
+        request.query.currency === undefined ? undefined : currencyParam(request.query.currency, 'currency');
+      const snap = await snapshot.get();
+      // The snapshot's tokens are newest first; an issuer's first listed token is the oldest.
+      const token = snap.tokens.findLast(
+        (t) => t.issuer_address === issuer && (currency === undefined || t.currency === currency),
+      );
+      if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+      const p = snap.priceByKey.get(priceKey(token.currency, issuer));
+      const figure = (v: string | undefined) => (v === undefined || v === '0' ? null : v);
+      return {
+        issuer,
+        currency: token.currency,
+        liquidityPair: p?.liquidityPair ?? (token.liquidity_pair === 'RLUSD' ? 'RLUSD' : 'XRP'),
+        priceInXRP: figure(p?.priceInXRP),
+        priceInUSD: figure(p?.priceInUSD),
+        marketCapInUSD: figure(p?.marketCapInUSD),
+        liquidityUSD: figure(p?.liquidityUSD),
+        supply: token.supply,
+        holders: snap.holdersByToken.get(token.id) ?? 0,
+        ledger: snap.ledger,
+      };
+    },
+  );
+
+  app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/trades', pub, async (request) => {
+    const issuer = issuerQuery(request.params.issuer, 'issuer');
+    const { limit = RECENT_TRADES_DEFAULT } = parseInput(tradesQuery, request.query);
+    const token = await tokens.byIssuer(issuer);
+    if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+    const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
+    const rows = await db
+      .select()
+      .from(marketTrades)
+      .where(and(eq(marketTrades.tokenId, token.id), eq(marketTrades.quote, quote)))
+      // Newest first along the (token, time) index; ledger and tx order break ties within a close.
+      .orderBy(desc(marketTrades.time), desc(marketTrades.ledgerIndex), desc(marketTrades.txIndex))
+      .limit(limit);
+    return rows.map((r): TradeView => ({
+      hash: r.hash,
+      time: r.time.getTime(),
+      ledgerIndex: r.ledgerIndex,
+      account: r.account,
+      side: r.side === 'SELL' ? 'SELL' : 'BUY',
+      price: r.price,
+      tokenAmount: r.tokenAmount,
+      quoteAmount: r.quoteAmount,
+      quote,
+    }));
+  });
+
   app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/risk', pub, async (request) => {
     const issuer = issuerQuery(request.params.issuer, 'issuer');
     const token = await tokens.byIssuer(issuer);
@@ -281,8 +351,15 @@ export function registerMarket(
     async (request) => {
       const issuer = issuerQuery(request.params.issuer, 'issuer');
       const currency = currencyParam(request.params.ticker, 'ticker');
+      const token = await tokens.byIssuer(issuer, currency);
+      const rlusdAt = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
       try {
-        return await openOrders(platform, issuer, currency);
+        return await openOrders(
+          platform,
+          issuer,
+          currency,
+          rlusdAt ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusdAt } : { currency: 'XRP' },
+        );
       } catch (err) {
         throw toLedgerAppError(err);
       }
