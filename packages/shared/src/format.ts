@@ -75,3 +75,14 @@ export function tokenAge(createdAt: string | Date, now: number): TokenAge {
   const days = Math.floor(ms / DAY_MS);
   return { text: days >= 1 ? `${days}d` : `${Math.floor(ms / HOUR_MS)}h`, days, isNew: ms < DAY_MS };
 }
+
+/**
+ * An amount in a table cell: K/M/B from a thousand, 2 decimals from one, else 4 significant digits
+ * (a 0.002 XRP trade must not read '0.00').
+ */
+export function formatAmount(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d || d.isZero()) return '0';
+  if (d.abs().gte(1)) return shortenNumber(d.toFixed());
+  return new D(d).toSignificantDigits(4).toFixed();
+}

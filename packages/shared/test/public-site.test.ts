@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatAmount,
   blackholeFlags,
   CARD_WIDGET_DEFAULTS,
   DEFAULT_TOKEN_SORT,
@@ -70,6 +71,17 @@ describe('market cap and shortening', () => {
     expect(figureFontClass('1234567890')).toBe('small');
     expect(figureFontClass('123456789012')).toBe('small');
     expect(figureFontClass('1234567890123')).toBe('tiny');
+  });
+});
+
+describe('formatAmount', () => {
+  it('shortens from a thousand, keeps 2 decimals from one, and 4 significant digits below', () => {
+    expect(formatAmount('1234567')).toBe('1.23M');
+    expect(formatAmount('12.345')).toBe('12.35');
+    expect(formatAmount('0.0019950')).toBe('0.001995');
+    expect(formatAmount('0.000000012345678')).toBe('0.00000001235');
+    expect(formatAmount('0')).toBe('0');
+    expect(formatAmount('x')).toBe('0');
   });
 });
 

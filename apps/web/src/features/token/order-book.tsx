@@ -1,4 +1,4 @@
-import { formatPrice, shortenNumber, type BookRow, type OrderBookView } from '@ledgerpad/shared';
+import { formatAmount, formatPrice, type BookRow, type OrderBookView } from '@ledgerpad/shared';
 
 // The token's order book on the ledger (top 10 per side, dust hidden by the server): asks above,
 // bids below, each row's depth drawn behind it relative to the side's largest order.
@@ -54,7 +54,7 @@ function Side({ rows, side }: { rows: BookRow[]; side: 'ask' | 'bid' }) {
       style={{ ['--depth' as string]: max > 0 ? `${(Number(r.amount) / max) * 100}%` : '0%' }}
     >
       <td className="num">{formatPrice(r.price)}</td>
-      <td className="num">{shortenNumber(r.amount)}</td>
+      <td className="num">{formatAmount(r.amount)}</td>
     </tr>
   ));
 }

@@ -1,4 +1,4 @@
-import { formatPrice, shortenNumber, type TradeView } from '@ledgerpad/shared';
+import { formatAmount, formatPrice, type TradeView } from '@ledgerpad/shared';
 import { explorerTxUrl, useLedgerNetwork } from '../../lib/auth-methods';
 
 // The token's latest trades, newest first, from every account on the ledger (not only Ledgerpad's
@@ -56,9 +56,9 @@ export function RecentTrades({
                     </td>
                     <td className={t.side === 'BUY' ? 'up' : 'down'}>{t.side === 'BUY' ? 'Buy' : 'Sell'}</td>
                     <td className="num">{formatPrice(t.price)}</td>
-                    <td className="num">{shortenNumber(t.tokenAmount)}</td>
+                    <td className="num">{formatAmount(t.tokenAmount)}</td>
                     <td className="num">
-                      {shortenNumber(t.quoteAmount)} {t.quote}
+                      {formatAmount(t.quoteAmount)} {t.quote}
                     </td>
                   </tr>
                 );
