@@ -269,7 +269,7 @@ describe('demo market in Chromium', () => {
       // From the swap's submission to the flash and to the settled price (debounced 500 ms): both
       // within 2 s, the ledger's close included.
       const validatedBy = Date.now() - pageStart;
-      console.info(
+      console.warn(
         `[e2e] live trade: flash ${flash!.at - pageStart} ms, price ${priced!.at - pageStart} ms after submit (validated by ${validatedBy} ms)`,
       );
       expect(flash!.at - pageStart).toBeLessThanOrEqual(2_000);
