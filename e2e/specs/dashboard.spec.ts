@@ -20,7 +20,7 @@ async function signIn(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.getByLabel('Demo account (embedded ledger)').fill(unique('dsh_').toLowerCase());
   const signedIn = page.waitForResponse((r) => r.url().endsWith('/api/auth/demo') && r.ok());
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await signedIn;
   await page.waitForURL(`${url}/`);
 }

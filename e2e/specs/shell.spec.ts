@@ -38,7 +38,7 @@ const uniqueName = () => `shell_${Date.now().toString(36)}_${++counter}`;
 
 async function demoSignIn(page: Page, name: string): Promise<void> {
   await page.getByLabel('Demo account (embedded ledger)').fill(name);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** Client-side navigation, as a link inside the app does it (no request to the server). */

@@ -1,4 +1,6 @@
 import type { TestProject } from 'vitest/node';
+import { startFakeGoogle } from '../../apps/server/test/helpers/fake-google';
+import { E2E_GOOGLE } from './google';
 import { startServer } from './server';
 
 // One real server (embedded PGlite + ledger, built web app) for every spec file: starting it is the
@@ -6,13 +8,31 @@ import { startServer } from './server';
 export default async function setup(project: TestProject) {
   // As `npm start` runs it: the platform accounts (fee wallet, RLUSD issuer and pool) bootstrapped,
   // so deploys and the RLUSD faucet work in every spec.
-  const server = await startServer({ PLATFORM_BOOTSTRAP: 'on' });
+  // Google is a third party: a local stand-in with its real tokeninfo/userinfo payloads.
+  const google = await startFakeGoogle({
+    [E2E_GOOGLE.token]: {
+      aud: E2E_GOOGLE.clientId,
+      sub: E2E_GOOGLE.sub,
+      email: E2E_GOOGLE.email,
+      scope:
+        'openid https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/userinfo.profile',
+      expiresIn: 3599,
+    },
+  });
+  const server = await startServer({
+    PLATFORM_BOOTSTRAP: 'on',
+    GOOGLE_CLIENT_ID: E2E_GOOGLE.clientId,
+    GOOGLE_TOKENINFO_URL: `${google.base}/tokeninfo`,
+    GOOGLE_USERINFO_URL: `${google.base}/v1/userinfo`,
+  });
+  project.provide('fakeGoogleUrl', google.base);
   project.provide('serverUrl', server.url);
   // The embedded ledger's WebSocket URL, from the server's start line: specs that need ledger state
   // the app has no route for (an issuer with holders) make it there with xrpl.js.
   project.provide('ledgerUrl', /\(ledger: \S+ (wss?:\/\/[^\s)]+)\)/.exec(server.output())?.[1] ?? '');
   return async () => {
     await server.stop();
+    await new Promise((r) => google.server.close(r));
   };
 }
 
@@ -20,5 +40,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     serverUrl: string;
     ledgerUrl: string;
+    fakeGoogleUrl: string;
   }
 }

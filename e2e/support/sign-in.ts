@@ -9,7 +9,7 @@ export async function demoSignIn(page: Page, url: string, username: string): Pro
   await page.goto(url);
   await page.getByLabel('Demo account (embedded ledger)').fill(username);
   const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/auth/demo');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   const res = await answered;
   if (!res.ok()) throw new Error(`demo sign-in answered ${res.status()}: ${await res.text()}`);
   await page.waitForURL(`${url}/`);

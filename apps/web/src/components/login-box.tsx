@@ -3,6 +3,7 @@ import type { UserResponse } from '@ledgerpad/shared';
 import { apiPost, ApiError } from '../lib/api';
 import { useAuthMethods } from '../lib/auth-methods';
 import { useSessionActions } from '../lib/session';
+import { GoogleSignIn } from './google-sign-in';
 
 /**
  * The login box of the home page and of the sign-in prompt on tool pages. Telegram and Google appear
@@ -37,7 +38,9 @@ export function LoginBox({ returnTo }: { returnTo?: string }) {
         {methods?.telegram.enabled && methods.telegram.botUsername && (
           <TelegramButton botUsername={methods.telegram.botUsername} returnTo={returnTo} />
         )}
-        {methods?.google.enabled && <p className="muted">Sign in with Google is available.</p>}
+        {methods?.google.enabled && methods.google.clientId && (
+          <GoogleSignIn clientId={methods.google.clientId} returnTo={returnTo} />
+        )}
       </div>
       {methods?.demo.enabled && (
         <form className="demo-login" onSubmit={demoSignIn}>
