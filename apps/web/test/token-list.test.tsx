@@ -1,0 +1,200 @@
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatMarketCap, formatPrice, type PriceRecord, type TokenView } from '@ledgerpad/shared';
+import { TokenList } from '../src/features/token-list/token-list';
+import { stubFetch, withProviders } from './support';
+
+// The home page's token list, rendered for real: rows from /api/tokens, figures from /api/prices and
+// /api/holders, search, sorting, pagination and row navigation (spec 000 §2, §4, §5, §9).
+
+const HOUR = 3_600_000;
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+const NAMES = [
+  'Alpha',
+  'Bravo',
+  'Charlie',
+  'Delta',
+  'Echo',
+  'Foxtrot',
+  'Golf',
+  'Hotel',
+  'India',
+  'Juliet',
+  'Kilo',
+  'Lima',
+];
+// Valid-looking classic addresses, distinct per token.
+const issuer = (i: number) => `r${'ABCDEFGHJKLMNPQRSTUVWXYZ'[i]}${'x'.repeat(24)}${i}`;
+
+function token(i: number): TokenView {
+  const name = NAMES[i]!;
+  return {
+    id: i + 1,
+    name: `${name} Token`,
+    ticker: name.slice(0, 3).toUpperCase() + String(i),
+    currency: name.slice(0, 3).toUpperCase(),
+    issuer_address: issuer(i),
+    supply: '1000000',
+    description: '',
+    liquidity_pair: 'XRP',
+    local_image_path: null,
+    logoUrl: null,
+    telegramFileId: null,
+    twitterLink: null,
+    telegramLink: null,
+    websiteLink: null,
+    links: { Twitter: 'N/A', Telegram: '', Website: i === 0 ? 'https://alpha.example' : 'N/A' },
+    launch_type: 'amm',
+    is_bonding_curve: false,
+    bonding_active: false,
+    has_graduated_to_amm: false,
+    is_new: false,
+    is_blackholed: false,
+    require_auth: false,
+    is_market_listed: true,
+    is_active: true,
+    total_reward: '0',
+    reward_currency: 'XRP',
+    total_claimed: '0',
+    // Token i was created i × 5 hours before NOW: index 0 is the newest.
+    created_at: new Date(NOW - i * 5 * HOUR).toISOString(),
+  };
+}
+
+const TOKENS = NAMES.map((_, i) => token(i));
+/** Prices rise with the index; token 3's market cap is in the billions (a long figure). */
+const price = (i: number): PriceRecord => ({
+  tokenCode: TOKENS[i]!.currency,
+  issuer: TOKENS[i]!.issuer_address,
+  priceInXRP: String((i + 1) / 1000),
+  priceInUSD: String((i + 1) / 500),
+  supply: '1000000',
+  marketCapInUSD: i === 3 ? '1234567890123.45' : String((i + 1) * 2000),
+  liquidityPair: 'XRP',
+});
+
+let prices: unknown[];
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+  prices = TOKENS.map((_, i) => price(i));
+  stubFetch((path) => {
+    if (path.startsWith('/api/tokens')) return { body: TOKENS };
+    if (path === '/api/prices') return { body: prices };
+    if (path === '/api/holders')
+      return { body: TOKENS.map((t, i) => ({ issuer_address: t.issuer_address, holders_count: i * 3 })) };
+    if (path === '/api/blackhole-status/bulk') return { body: { [issuer(2)]: true } };
+    return undefined;
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const tickers = () => screen.getAllByTestId('token-row').map((r) => r.querySelector('.ticker')!.textContent);
+const renderList = async () => {
+  render(withProviders(<TokenList />));
+  await screen.findAllByTestId('token-row');
+};
+
+describe('token list', () => {
+  it('shows 10 rows per page, newest first, with Prev/Next and Page X / Y', async () => {
+    await renderList();
+    expect(tickers()).toEqual(TOKENS.slice(0, 10).map((t) => t.ticker));
+    expect(screen.getByText('Page 1 / 2')).toBeTruthy();
+    const prev = screen.getByRole('button', { name: 'Prev' }) as HTMLButtonElement;
+    expect(prev.disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(tickers()).toEqual(TOKENS.slice(10).map((t) => t.ticker));
+    expect(screen.getByText('Page 2 / 2')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('formats prices to 10 significant digits and market caps with K/M/B, with font classes', async () => {
+    await renderList();
+    const row = (i: number) => screen.getAllByTestId('token-row')[i]!;
+    await vi.waitFor(() =>
+      expect(within(row(0)).getByTestId('price').textContent).toBe(formatPrice('0.001')),
+    );
+    expect(within(row(0)).getByTestId('price').textContent).toBe('0.001000000000');
+    expect(within(row(0)).getByTestId('market-cap').textContent).toBe(formatMarketCap('2000'));
+    expect(within(row(0)).getByTestId('market-cap').textContent).toBe('$2.00K');
+    // '0.001000000000' is 14 characters: tiny; '$1234.57B' is 9: normal.
+    expect(within(row(0)).getByTestId('price').className).toContain('tiny');
+    expect(within(row(3)).getByTestId('market-cap').textContent).toBe('$1234.57B');
+    expect(within(row(3)).getByTestId('market-cap').className).not.toMatch(/small|tiny/);
+    expect(within(row(2)).getByTestId('holders').textContent).toBe('6');
+    expect(within(row(2)).getByRole('img', { name: 'blackholed' })).toBeTruthy();
+    // Age: hours under a day with the fire mark, days from one day.
+    expect(within(row(1)).getByTestId('age').firstChild!.textContent).toBe('5h');
+    expect(within(row(1)).getByRole('img', { name: 'new' })).toBeTruthy();
+    expect(within(row(5)).getByTestId('age').textContent).toBe('1d');
+    expect(within(row(5)).queryByRole('img', { name: 'new' })).toBeNull();
+    // Only real links: "N/A" and empty values are not links.
+    expect(within(row(0)).getByRole('link', { name: 'Website' }).getAttribute('href')).toBe(
+      'https://alpha.example/',
+    );
+    expect(within(row(1)).queryByRole('link', { name: 'Website' })).toBeNull();
+  });
+
+  it('keeps the last good price when a later one is zero or not a number', async () => {
+    // Timers run on their own (for the queries) and can be pushed ahead to the next stats round.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    vi.setSystemTime(NOW);
+    await renderList();
+    const first = () => within(screen.getAllByTestId('token-row')[0]!).getByTestId('price').textContent;
+    await vi.waitFor(() => expect(first()).toBe('0.001000000000'));
+    prices = [
+      { ...price(0), priceInXRP: '0' },
+      { ...price(1), priceInXRP: 'abc' },
+    ];
+    // The next stats round (5 s later) brings the bad prices; the rows keep what they had.
+    await act(() => vi.advanceTimersByTimeAsync(5_300));
+    expect(first()).toBe('0.001000000000');
+    expect(within(screen.getAllByTestId('token-row')[1]!).getByTestId('price').textContent).toBe(
+      formatPrice('0.002'),
+    );
+  });
+
+  it('sorts a new column ascending first and flips it on the next click', async () => {
+    await renderList();
+    const header = (name: string) => screen.getByRole('button', { name: new RegExp(`^${name}`) });
+    fireEvent.click(header('Ticker'));
+    const sorted = [...TOKENS].map((t) => t.ticker).sort((a, b) => a.localeCompare(b));
+    expect(tickers()).toEqual(sorted.slice(0, 10));
+    expect(header('Ticker').closest('th')!.getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(header('Ticker'));
+    expect(tickers()).toEqual([...sorted].reverse().slice(0, 10));
+    expect(header('Ticker').closest('th')!.getAttribute('aria-sort')).toBe('descending');
+    // Age ascending is oldest first.
+    fireEvent.click(header('Age'));
+    expect(tickers()[0]).toBe(TOKENS[11]!.ticker);
+  });
+
+  it('searches name, ticker and issuer case-insensitively and resets to page 1', async () => {
+    await renderList();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Page 2 / 2')).toBeTruthy();
+    const search = screen.getByPlaceholderText('Search tokens by name, ticker, or issuer...');
+    fireEvent.change(search, { target: { value: 'cHaRlIe' } });
+    expect(tickers()).toEqual([TOKENS[2]!.ticker]);
+    expect(screen.getByText('Page 1 / 1')).toBeTruthy();
+    fireEvent.change(search, { target: { value: issuer(7).toLowerCase() } });
+    expect(tickers()).toEqual([TOKENS[7]!.ticker]);
+    fireEvent.change(search, { target: { value: TOKENS[4]!.ticker.toLowerCase() } });
+    expect(tickers()).toEqual([TOKENS[4]!.ticker]);
+    fireEvent.change(search, { target: { value: 'zzz-nothing' } });
+    expect(screen.getByText('No tokens found.')).toBeTruthy();
+    expect(screen.getByText('Page 1 / 1')).toBeTruthy();
+  });
+
+  it('opens /token/{issuer} when a row is clicked', async () => {
+    await renderList();
+    fireEvent.click(screen.getAllByTestId('token-row')[3]!);
+    expect(screen.getByTestId('location').textContent).toBe(`/token/${issuer(3)}`);
+  });
+});
