@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as LiveSocket from '../src/lib/live-socket';
 import { FakeSocket } from './fake-socket';
 import { stubFetch } from './support';
 
@@ -7,7 +8,7 @@ import { stubFetch } from './support';
 
 const ISSUER = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 let tokens: number;
-let live: typeof import('../src/lib/live-socket');
+let live: typeof LiveSocket;
 
 beforeEach(async () => {
   vi.useFakeTimers();

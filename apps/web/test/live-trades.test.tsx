@@ -1,6 +1,7 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tickerToCurrency, type NewTrade } from '@ledgerpad/shared';
+import type * as LiveTrades from '../src/features/token/use-live-trades';
 import { FakeSocket } from './fake-socket';
 import { stubFetch } from './support';
 
@@ -20,7 +21,7 @@ const trade = (over: Partial<NewTrade>): NewTrade => ({
   ...over,
 });
 
-let useLiveTrades: typeof import('../src/features/token/use-live-trades').useLiveTrades;
+let useLiveTrades: typeof LiveTrades.useLiveTrades;
 
 beforeEach(async () => {
   vi.useFakeTimers();
