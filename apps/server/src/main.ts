@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pretty from 'pino-pretty';
@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { createXrplConnection } from './ledger/connection';
 import { issueOwnerLink, ownerHasSignedIn, ownerLinkUrl } from './modules/auth';
+import { demoClockOffsetMs } from './modules/demo';
 
 // main.ts owns the process: configuration, the embedded services, listening and shutdown.
 
@@ -55,11 +56,15 @@ async function main(): Promise<void> {
     // The embedded stand-alone ledger: the default network of `npm start` and of every test. Loaded
     // only here, so a server pointed at a public network never loads it.
     const { startStandaloneLedger } = await import('xrpl-standalone');
+    const ledgerDir = path.join(config.dataDir, 'ledger');
+    const fresh = !existsSync(ledgerDir) || readdirSync(ledgerDir).length === 0;
     const ledger = await startStandaloneLedger({
       port: config.LEDGER_PORT,
       host: '127.0.0.1',
-      dataDir: path.join(config.dataDir, 'ledger'),
+      dataDir: ledgerDir,
       closeIntervalMs: config.LEDGER_CLOSE_INTERVAL_MS,
+      // A new ledger for the demo market starts days back; the seed brings it to the present.
+      clockOffsetMs: fresh ? demoClockOffsetMs(config) : 0,
     });
     cleanups.push(() => ledger.close());
     ledgerUrl = ledger.url;

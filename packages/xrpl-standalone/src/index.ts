@@ -3,6 +3,7 @@ import type { ClosedLedgerRecord, CoreConfig, LedgerNodeApi } from './core/contr
 import { LedgerNode } from './core/ledger-node';
 import type { ServerServices } from './server/context';
 import { Faucet } from './server/faucet';
+import { LedgerClock } from './server/ledger-clock';
 import { listen } from './server/http-server';
 import { LedgerStore } from './server/store';
 import { SubscriptionHub } from './server/subscriptions';
@@ -45,6 +46,12 @@ export interface StandaloneLedgerOptions {
   amendments?: readonly string[];
   /** Serve the faucet on POST /accounts (default true). */
   faucet?: boolean;
+  /**
+   * Run the ledger clock this many ms behind the wall clock (default 0): close times start in the
+   * past, and `ledger_clock` / `setClockOffset` move them forward. Never backward: a restarted
+   * ledger closes after its last close whatever the offset.
+   */
+  clockOffsetMs?: number;
 }
 
 export interface StandaloneLedger extends AsyncDisposable {
@@ -58,6 +65,8 @@ export interface StandaloneLedger extends AsyncDisposable {
   readonly node: LedgerNodeApi;
   /** Close the open ledger now (same as `ledger_accept`). */
   closeLedger(): ClosedLedgerRecord;
+  /** Moves the ledger clock to `offsetMs` behind the wall clock (same as `ledger_clock`); only forward. */
+  setClockOffset(offsetMs: number): void;
   close(): Promise<void>;
 }
 
@@ -81,7 +90,11 @@ export async function startStandaloneLedger(
     networkId: options.networkId,
     amendments: options.amendments ? Object.freeze([...options.amendments]) : undefined,
   };
-  const node: LedgerNodeApi = new LedgerNode(config, { ledgerHistory: options.ledgerHistory });
+  const clock = new LedgerClock(options.clockOffsetMs ?? 0);
+  const node: LedgerNodeApi = new LedgerNode(config, {
+    ledgerHistory: options.ledgerHistory,
+    now: () => clock.now(),
+  });
   let store: LedgerStore | undefined;
   if (options.dataDir) {
     store = new LedgerStore(options.dataDir);
@@ -103,6 +116,7 @@ export async function startStandaloneLedger(
     closeIntervalMs,
     port: 0,
     closeLedger: () => node.closeLedger(),
+    clock,
   };
   // Persist before publishing: no client ever sees a ledger a crash could lose.
   const stopListening = node.onLedgerClosed((record) => {
@@ -158,6 +172,7 @@ export async function startStandaloneLedger(
     port: server.port,
     node,
     closeLedger: () => services.closeLedger(),
+    setClockOffset: (offsetMs) => clock.setOffset(offsetMs),
     close,
     [Symbol.asyncDispose]: close,
   };

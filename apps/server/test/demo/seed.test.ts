@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SEED_JOB } from '../../src/modules/demo';
 import { marketCandles, marketPools, marketTrades } from '../../src/modules/market/schema';
 import { jobs } from '../../src/platform/jobs';
+import { tokens } from '../../src/modules/tokens/schema';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // The demo market on an empty embedded ledger: a dozen tokens through the real deploy job, then
@@ -68,6 +69,40 @@ describe('demo seed', () => {
     expect(trades[0]!.n).toBeGreaterThan(50);
     const candles = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(marketCandles);
     expect(candles[0]!.n).toBeGreaterThan(0);
+
+    // The history is spread over the last days on the ledger's own clock (it started behind and
+    // the seed moved it to the present): trades span more than two days and end in the last hour.
+    const [span] = await t.database.db
+      .select({ first: sql<string>`min(${marketTrades.time})`, last: sql<string>`max(${marketTrades.time})` })
+      .from(marketTrades);
+    const first = new Date(span!.first).getTime();
+    const last = new Date(span!.last).getTime();
+    expect(last - first).toBeGreaterThan(2 * 86_400_000);
+    expect(Date.now() - last).toBeLessThan(3_600_000);
+    const [hours] = await t.database.db
+      .select({ n: sql<number>`count(distinct ${marketCandles.bucket})::int` })
+      .from(marketCandles)
+      .where(sql`${marketCandles.resolution} = 3600`);
+    expect(hours!.n).toBeGreaterThan(20);
+    // A demo token was listed when it launched on the ledger, before its first trade.
+    const launched = await t.database.db
+      .select({ created: tokens.createdAt, firstTrade: sql<string>`min(${marketTrades.time})` })
+      .from(tokens)
+      .innerJoin(marketTrades, sql`${marketTrades.tokenId} = ${tokens.id}`)
+      .groupBy(tokens.id, tokens.createdAt);
+    // (The traders swap the XRP-paired tokens, nine of the twelve.)
+    expect(launched.length).toBeGreaterThan(5);
+    for (const l of launched) {
+      expect(l.created.getTime()).toBeLessThanOrEqual(new Date(l.firstTrade).getTime());
+    }
+    const created = await t.database.db.select({ at: tokens.createdAt }).from(tokens);
+    expect(created).toHaveLength(12);
+    for (const c of created) expect(Date.now() - c.at.getTime()).toBeGreaterThan(2 * 86_400_000);
+    // The ledger runs on the present again.
+    const clock = (await t.app.platform.connection!.client.request({ command: 'ledger_clock' } as never)) as {
+      result: { offset_ms: number };
+    };
+    expect(clock.result.offset_ms).toBe(0);
     await t.app.marketSnapshot.refresh();
     const prices = (await t.app.inject({ url: '/api/prices' })).json() as Array<{ priceInXRP: string }>;
     expect(prices).toHaveLength(12);

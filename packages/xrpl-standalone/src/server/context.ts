@@ -1,6 +1,7 @@
 // What a method handler sees: the ledger node, the request's parameters and API version, and the
 // server services (closing ledgers, subscriptions) it may drive.
 import type { ClosedLedgerRecord, JsonObject, LedgerNodeApi, PreparedSubmission } from '../core/contract';
+import type { LedgerClock } from './ledger-clock';
 import type { SubscriptionHub, Subscriber } from './subscriptions';
 import type { ApiVersion } from './tx-format';
 
@@ -14,6 +15,8 @@ export interface ServerServices {
   port: number;
   /** Close the open ledger now (ledger_accept, faucet in manual-close mode). */
   closeLedger(): ClosedLedgerRecord;
+  /** Where close times come from: the wall clock, or behind it (`ledger_clock`). */
+  readonly clock: LedgerClock;
 }
 
 export interface MethodContext {

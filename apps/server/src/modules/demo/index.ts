@@ -1,2 +1,2 @@
 // The demo market of the embedded default (see seed.ts).
-export { DEMO_SEED_JOB, DemoTrading, demoEnabled, registerDemo } from './seed';
+export { DEMO_SEED_JOB, DemoTrading, demoClockOffsetMs, demoEnabled, registerDemo } from './seed';

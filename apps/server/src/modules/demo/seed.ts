@@ -5,6 +5,7 @@ import Decimal from 'decimal.js';
 import { OWNER_USER_ID, RLUSD_CURRENCY_HEX, type DeployResult } from '@ledgerpad/shared';
 import sharp from 'sharp';
 import { Wallet } from 'xrpl';
+import type { Config } from '../../config';
 import type { Platform } from '../../platform';
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { insertWallet, platformWallet } from '../../platform/custody';
@@ -181,12 +182,58 @@ export interface DemoDeps {
   deploy: DeployService;
 }
 
-export function demoEnabled(platform: Platform): boolean {
-  const c = platform.config;
-  if (c.XRPL_NETWORK !== 'standalone' || !platform.submissions) return false;
+/** Whether the config asks for the demo market (the embedded stand-alone network only). */
+export function demoWanted(c: Pick<Config, 'XRPL_NETWORK' | 'DEMO_SEED' | 'NODE_ENV'>): boolean {
+  if (c.XRPL_NETWORK !== 'standalone') return false;
   if (c.DEMO_SEED === 'on' || c.DEMO_SEED === 'true') return true;
   if (c.DEMO_SEED === 'off' || c.DEMO_SEED === 'false') return false;
   return c.NODE_ENV !== 'test';
+}
+
+export function demoEnabled(platform: Platform): boolean {
+  return demoWanted(platform.config) && Boolean(platform.submissions);
+}
+
+/**
+ * How far behind the wall clock a fresh embedded ledger starts when the demo will seed it: the
+ * demo's launches and swaps then happen with real ledger closes spread over these days, and the
+ * seed moves the clock forward to the present as it trades (`ledger_clock`).
+ */
+export const DEMO_HISTORY_MS = 3 * 86_400_000;
+
+export const demoClockOffsetMs = (c: Pick<Config, 'XRPL_NETWORK' | 'DEMO_SEED' | 'NODE_ENV'>): number =>
+  demoWanted(c) ? DEMO_HISTORY_MS : 0;
+
+/**
+ * Moves the embedded ledger's clock forward to `offsetMs` behind the wall clock (never back: a
+ * resumed seed may ask for a point it already passed). A ledger that is not ours (no
+ * `ledger_clock`) keeps its own time.
+ */
+/** The embedded ledger's clock offset (0 for a ledger without `ledger_clock`). */
+async function ledgerClockOffset(platform: Platform): Promise<number> {
+  try {
+    const r = (await platform.connection!.client.request({ command: 'ledger_clock' } as never)) as {
+      result: { offset_ms: number };
+    };
+    return r.result.offset_ms;
+  } catch {
+    return 0;
+  }
+}
+
+async function moveLedgerClock(platform: Platform, offsetMs: number): Promise<void> {
+  const client = platform.connection?.client;
+  if (!client) return;
+  const request = (params: Record<string, unknown>) =>
+    client.request({ command: 'ledger_clock', ...params } as never) as Promise<{
+      result: { offset_ms: number };
+    }>;
+  try {
+    const { result } = await request({});
+    if (offsetMs < result.offset_ms) await request({ offset_ms: Math.max(0, Math.round(offsetMs)) });
+  } catch {
+    // Not the embedded ledger, or an older one: its clock is the wall clock.
+  }
 }
 
 /** What GET /api/demo/status answers: whether the market a visitor sees is the simulated demo one. */
@@ -217,6 +264,12 @@ export function registerDemo(app: FastifyInstance, deps: DemoDeps): void {
   const trading = new DemoTrading(deps);
   onReady(async () => {
     const listed = await deps.tokens.listActive(1);
+    const [seeded] = await platform.database.db
+      .select({ status: jobsTable.status })
+      .from(jobsTable)
+      .where(eq(jobsTable.key, DEMO_SEED_JOB));
+    // A ledger started behind the clock for a seed that will not run catches up at once.
+    if (listed.length > 0 && (!seeded || seeded.status === 'completed')) await moveLedgerClock(platform, 0);
     // Only on an empty database; the key makes the enqueue once-only across restarts and instances.
     if (listed.length === 0) {
       const job = await platform.jobs.enqueue({
@@ -229,12 +282,8 @@ export function registerDemo(app: FastifyInstance, deps: DemoDeps): void {
         .waitFor(job.id, { timeoutMs: 30 * 60_000 })
         .then((done) => done.status === 'completed' && trading.start())
         .catch(() => undefined);
-    } else {
-      const [seeded] = await platform.database.db
-        .select({ status: jobsTable.status })
-        .from(jobsTable)
-        .where(eq(jobsTable.key, DEMO_SEED_JOB));
-      if (seeded?.status === 'completed') trading.start();
+    } else if (seeded?.status === 'completed') {
+      trading.start();
     }
   });
   onClose(() => trading.stop());
@@ -399,12 +448,29 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
     );
     return true;
   });
+  // The launches happened at the start of the demo's history (the ledger's clock starts behind):
+  // their listing dates are their ledger time, so the list's Age agrees with the charts.
+  await ctx.step('launch-dates', async () => {
+    const client = platform.connection!.client;
+    const ledger = await client.request({ command: 'ledger', ledger_index: 'validated' });
+    const launchedAt = new Date((ledger.result.ledger.close_time + 946_684_800) * 1000);
+    for (const t of launched) {
+      const row = await deps.tokens.byIssuer(t.issuer_address, t.currency);
+      if (row && row.createdAt > launchedAt) await deps.tokens.update(row.id, { createdAt: launchedAt });
+    }
+    return true;
+  });
   const trades = await ctx.step('trades', async () => {
     const trading = new DemoTrading(deps);
+    const history = platform.connection ? await ledgerClockOffset(platform) : 0;
     let n = 0;
-    for (let i = 0; i < BURST_TRADES; i += TRADERS) {
+    const rounds = Math.ceil(BURST_TRADES / TRADERS);
+    for (let r = 0; r < rounds; r++) {
+      // Each round of swaps a step closer to the present: the trades spread over the history.
+      await moveLedgerClock(platform, (history * (rounds - 1 - r)) / rounds);
       await Promise.all(made.traders.map(() => trading.tradeOnce().then((ok) => (n += ok ? 1 : 0))));
     }
+    await moveLedgerClock(platform, 0);
     return n;
   });
   return { tokens: launched.length, trades };

@@ -22,6 +22,7 @@ import '../books-stream';
 import {
   feeMethod,
   ledgerAcceptMethod,
+  ledgerClockMethod,
   pingMethod,
   randomMethod,
   serverDefinitionsMethod,
@@ -48,6 +49,7 @@ export const methods: Record<string, MethodSpec> = {
   gateway_balances: gatewayBalancesMethod,
   ledger: ledgerMethod,
   ledger_accept: ledgerAcceptMethod,
+  ledger_clock: ledgerClockMethod,
   ledger_closed: ledgerClosedMethod,
   ledger_current: ledgerCurrentMethod,
   ledger_data: ledgerDataMethod,

@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import type { JsonObject } from '../../core/contract';
 import type { MethodContext, MethodSpec } from '../context';
 import { completeLedgers, dropsToXrpNumber } from '../ledger-info';
+import { RpcError } from '../errors';
+import { closeTimeIso } from '../tx-format';
 
 const BUILD_VERSION = '2.4.0-xrpl-standalone';
 // A fixed, well-formed node public key: stand-alone has no peers, so identity is cosmetic.
@@ -26,7 +28,8 @@ function serverInfo(ctx: MethodContext, inDrops: boolean): JsonObject {
   const { baseFee, reserveBase, reserveIncrement, networkId } = node.config;
   const now = Date.now();
   const uptimeUs = BigInt(now - services.startedAt) * 1000n;
-  const age = Math.max(0, Math.floor(now / 1000) - 946_684_800 - validated.header.close_time);
+  // Age on the ledger's own clock: a ledger running behind the wall clock is not stale.
+  const age = Math.max(0, services.clock.now() - validated.header.close_time);
   const info: JsonObject = {
     build_version: BUILD_VERSION,
     complete_ledgers: completeLedgers(node),
@@ -138,6 +141,28 @@ export const serverDefinitionsMethod: MethodSpec = {
       return { hash: definitionsCache.hash };
     }
     return definitionsCache;
+  },
+};
+
+/**
+ * `ledger_clock` (this server's extension, admin only): reads the ledger clock, or with
+ * `offset_ms` moves it to that many milliseconds behind the wall clock. The offset can only
+ * shrink: ledger time never runs backward.
+ */
+export const ledgerClockMethod: MethodSpec = {
+  admin: true,
+  handler: ({ services, params }) => {
+    if (params.offset_ms !== undefined) {
+      if (typeof params.offset_ms !== 'number')
+        throw new RpcError('invalidParams', "Invalid field 'offset_ms'.");
+      try {
+        services.clock.setOffset(params.offset_ms);
+      } catch (err) {
+        throw new RpcError('invalidParams', (err as Error).message);
+      }
+    }
+    const now = services.clock.now();
+    return { offset_ms: services.clock.offsetMs, clock_time: now, clock_time_iso: closeTimeIso(now) };
   },
 };
 
