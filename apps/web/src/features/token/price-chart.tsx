@@ -103,11 +103,14 @@ export function PriceChart({
         const bars: Bar[] = [];
         if (d && data.s === 'ok') {
           for (let i = 0; i < d.t.length; i++) {
+            // Each candle opens where the previous one closed (as DEX charts draw them): a bucket
+            // with one trade is a body from the last price to this one, not a flat line.
+            const open = bars.at(-1)?.close ?? data.o[i] ?? d.c[i]!;
             bars.push({
               time: d.t[i]!,
-              open: data.o[i] ?? d.c[i]!,
-              high: data.h[i] ?? d.c[i]!,
-              low: data.l[i] ?? d.c[i]!,
+              open,
+              high: Math.max(data.h[i] ?? d.c[i]!, open),
+              low: Math.min(data.l[i] ?? d.c[i]!, open),
               close: d.c[i]!,
               volume: data.v[i] ?? 0,
             });

@@ -4,8 +4,13 @@ import { explorerTxUrl, useLedgerNetwork } from '../../lib/auth-methods';
 // The token's latest trades, newest first, from every account on the ledger (not only Ledgerpad's
 // users); each links to the network's explorer where there is one.
 
-const timeOf = (ms: number) =>
-  new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/** Today's trades by time; older ones with their date too. */
+function timeOf(ms: number): string {
+  const d = new Date(ms);
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  if (d.toDateString() === new Date().toDateString()) return time;
+  return `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
+}
 
 export function RecentTrades({
   trades,
