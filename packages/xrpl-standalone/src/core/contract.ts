@@ -121,6 +121,18 @@ export interface AccountTxPage {
 }
 
 /** The ledger model the server drives. Implemented in src/core/ledger-node.ts. */
+/** What a dry run would do: the engine result and metadata, or why the blob is not a transaction. */
+export type SimulateResult =
+  | { rpcError: { error: string; error_message?: string; error_exception?: string } }
+  | {
+      rpcError?: undefined;
+      ter: string;
+      tx: JsonObject;
+      hash: string;
+      meta?: JsonObject;
+      ledgerIndex: number;
+    };
+
 export interface LedgerNodeApi {
   readonly config: CoreConfig;
   /**
@@ -133,6 +145,8 @@ export interface LedgerNodeApi {
    * alone, so a server can do them for a whole batch of requests before applying any of it.
    */
   prepareSubmit(txBlob: string): PreparedSubmission;
+  /** Apply a transaction blob to a scratch copy of the open ledger (rippled's `simulate`); keeps nothing. */
+  simulate(txBlob: string): SimulateResult;
   /** Close the open ledger into a validated one; retry held transactions; returns the new ledger's record. */
   closeLedger(closeTime?: number): ClosedLedgerRecord;
   ledger(selector: LedgerSelector): LedgerView | undefined;

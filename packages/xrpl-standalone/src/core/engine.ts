@@ -161,7 +161,7 @@ function transactorFor(tx: JsonObject): Transactor | undefined {
 }
 
 /** rippled preflight0/preflight1/preflight2 plus the transactor's own preflight. */
-export function preflight(tx: JsonObject, config: CoreConfig): Ter {
+export function preflight(tx: JsonObject, config: CoreConfig, dryRun = false): Ter {
   const t = transactorFor(tx);
   if (!t) return 'temUNKNOWN';
   if (tx.NetworkID !== undefined) {
@@ -176,7 +176,8 @@ export function preflight(tx: JsonObject, config: CoreConfig): Ter {
   const pk = tx.SigningPubKey;
   if (typeof pk !== 'string') return 'temMALFORMED';
   if (pk !== '' && !isWellFormedKey(pk)) return 'temBAD_SIGNATURE';
-  if (pk === '' && tx.Signers === undefined) return 'temBAD_SIGNATURE';
+  // A dry run (simulate) is unsigned: rippled's tapDRY_RUN skips the signature requirement.
+  if (pk === '' && tx.Signers === undefined && !dryRun) return 'temBAD_SIGNATURE';
   if (tx.TicketSequence !== undefined && Number(tx.Sequence ?? 0) !== 0) return 'temSEQ_AND_TICKET';
   const flags = Number(tx.Flags ?? 0) >>> 0;
   const allowed = (TF_UNIVERSAL | (t.flagsMask ?? 0)) >>> 0;
@@ -192,7 +193,13 @@ export function requiredFee(tx: JsonObject, config: CoreConfig, view: StateReade
 }
 
 /** Common preclaim: account, sequence/ticket, prior tx, last ledger, fee, authorization. */
-export function preclaim(view: StateReader, tx: JsonObject, config: CoreConfig, ledgerSeq: number): Ter {
+export function preclaim(
+  view: StateReader,
+  tx: JsonObject,
+  config: CoreConfig,
+  ledgerSeq: number,
+  dryRun = false,
+): Ter {
   const account = tx.Account as string;
   const acct = readAccount(view, account);
   if (!acct) return 'terNO_ACCOUNT';
@@ -215,8 +222,10 @@ export function preclaim(view: StateReader, tx: JsonObject, config: CoreConfig, 
   const balance = xrpBalance(acct);
   if (fee > 0n && balance < fee) return 'terINSUF_FEE_B';
 
-  // Authorization (Transactor::checkSign).
-  if (tx.Signers !== undefined) {
+  // Authorization (Transactor::checkSign); an unsigned dry run has no key to check.
+  if (dryRun && tx.SigningPubKey === '' && tx.Signers === undefined) {
+    // nothing to authorize
+  } else if (tx.Signers !== undefined) {
     const ter = checkMultiSignAuthority(view, tx);
     if (ter !== 'tesSUCCESS') return ter;
   } else {
@@ -301,11 +310,12 @@ export function applyTransaction(
   tx: JsonObject,
   txId: string,
   txIndex: number,
+  dryRun = false,
 ): ApplyOutcome {
   const config = vctx.config;
-  let ter = preflight(tx, config);
+  let ter = preflight(tx, config, dryRun);
   if (!isTes(ter)) return { ter, applied: false, feeBurned: 0n };
-  ter = preclaim(base, tx, config, vctx.ledgerSeq);
+  ter = preclaim(base, tx, config, vctx.ledgerSeq, dryRun);
   if (!isTes(ter) && !isTec(ter)) return { ter, applied: false, feeBurned: 0n };
 
   const view = new ApplyView(base, vctx);

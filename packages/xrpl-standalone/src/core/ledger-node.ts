@@ -16,6 +16,7 @@ import type {
   LedgerSelector,
   LedgerView,
   PreparedSubmission,
+  SimulateResult,
   SubmitResult,
   TxRecord,
 } from './contract';
@@ -507,6 +508,37 @@ export class LedgerNode implements LedgerNodeApi {
       open_ledger_cost: this.config.baseFee.toString(),
       validated_ledger_index: this.last.header.ledger_index,
     };
+  }
+
+  /**
+   * rippled's `simulate`: apply an unsigned (or signed) transaction to a scratch copy of the open
+   * ledger and return the result and metadata it would have; nothing is kept. The caller has
+   * autofilled it. Throws an RpcError-shaped object when the blob does not decode.
+   */
+  simulate(txBlob: string): SimulateResult {
+    const decoded = decodeBlob(txBlob);
+    if ('error' in decoded) return { rpcError: decoded };
+    const local = localChecks(decoded.tx);
+    if (local) {
+      return { rpcError: { error: 'invalidTransaction', error_exception: `fails local checks: ${local}` } };
+    }
+    const out = applyTransaction(
+      this.open,
+      this.viewContext(),
+      decoded.tx,
+      decoded.txId,
+      this.open.transactions.length,
+      true,
+    );
+    const meta = out.meta;
+    if (
+      meta &&
+      isTes(out.ter) &&
+      (decoded.tx.TransactionType === 'Payment' || decoded.tx.TransactionType === 'CheckCash')
+    ) {
+      meta.delivered_amount = meta.DeliveredAmount ?? decoded.tx.Amount;
+    }
+    return { ter: out.ter, tx: decoded.tx, hash: decoded.txId, meta, ledgerIndex: this.open.seq };
   }
 
   private applyToOpen(d: DecodedTx): Ter {

@@ -46,6 +46,7 @@ const ERRORS = {
   invalidLgrRange: [79, 'Ledger range is invalid.'],
   objectNotFound: [92, 'The requested object was not found.'],
   issueMalformed: [93, 'Issue is malformed.'],
+  transactionSigned: [96, 'Transaction should not be signed.'],
   entryNotFound: [98, 'Entry not found.'],
   unexpectedLedgerType: [99, 'Unexpected ledger type.'],
   // Not in rippled's RPC table: transaction-level errors reported through the RPC envelope.

@@ -29,6 +29,7 @@ import {
   serverInfoMethod,
   serverStateMethod,
 } from './server-info';
+import { simulateMethod } from './simulate';
 import { signMethod, submitMethod, submitMultisignedMethod } from './submit';
 import { subscribeMethod, unsubscribeMethod } from './subscribe';
 import { transactionEntryMethod } from './transaction-entry';
@@ -62,6 +63,7 @@ export const methods: Record<string, MethodSpec> = {
   server_info: serverInfoMethod,
   server_state: serverStateMethod,
   sign: signMethod,
+  simulate: simulateMethod,
   submit: submitMethod,
   submit_multisigned: submitMultisignedMethod,
   subscribe: subscribeMethod,

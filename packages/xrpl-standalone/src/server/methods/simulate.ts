@@ -1,0 +1,83 @@
+// simulate (rippled 2.4): what a transaction would do if submitted now — its engine result and
+// metadata against the open ledger — without signing, submitting or keeping anything. Unsigned
+// by design: a signed transaction is refused (transactionSigned). Fee, Sequence, SigningPubKey
+// and NetworkID are filled as rippled's simulate fills them.
+import { encode } from 'ripple-binary-codec';
+import type { JsonObject } from '../../core/contract';
+import { terCode, terMessage, type Ter } from '../../core/results';
+import type { MethodSpec } from '../context';
+import { RpcError, missingField } from '../errors';
+import { accountRootIndex } from '../keylets';
+import { isObject } from '../params';
+import { txJsonForApi } from '../tx-format';
+
+function isSigned(tx: JsonObject): boolean {
+  if (typeof tx.TxnSignature === 'string' && tx.TxnSignature !== '') return true;
+  return (
+    Array.isArray(tx.Signers) &&
+    tx.Signers.some((s) => {
+      const signer = (s as { Signer?: { TxnSignature?: string } }).Signer;
+      return typeof signer?.TxnSignature === 'string' && signer.TxnSignature !== '';
+    })
+  );
+}
+
+export const simulateMethod: MethodSpec = {
+  handler: ({ node, params, apiVersion }) => {
+    if (params.tx_json !== undefined && params.tx_blob !== undefined) {
+      throw new RpcError('invalidParams', 'Cannot include both tx_json and tx_blob.');
+    }
+    if (params.binary !== undefined && params.binary !== false) {
+      throw new RpcError('notImpl', 'Binary simulate results are not supported by this server.');
+    }
+    let blob: string;
+    if (params.tx_blob !== undefined) {
+      if (typeof params.tx_blob !== 'string') throw new RpcError('invalidParams', "Invalid field 'tx_blob'.");
+      blob = params.tx_blob.toUpperCase();
+    } else {
+      if (params.tx_json === undefined) throw missingField('tx_json');
+      if (!isObject(params.tx_json))
+        throw new RpcError('invalidParams', "Invalid field 'tx_json', not object.");
+      const tx: JsonObject = { ...params.tx_json };
+      if (typeof tx.TransactionType !== 'string') throw missingField('tx_json.TransactionType');
+      if (typeof tx.Account !== 'string') throw missingField('tx_json.Account');
+      if (isSigned(tx)) throw new RpcError('transactionSigned');
+      // Autofill, as rippled's simulate does.
+      tx.SigningPubKey ??= '';
+      tx.Fee ??= node.config.baseFee.toString();
+      const networkId = node.config.networkId ?? 0;
+      if (tx.NetworkID === undefined && networkId > 1024) tx.NetworkID = networkId;
+      if (tx.Sequence === undefined && tx.TicketSequence === undefined) {
+        const root = node.current().read(accountRootIndex(tx.Account));
+        if (!root) throw new RpcError('srcActNotFound');
+        tx.Sequence = Number(root.Sequence);
+      }
+      try {
+        blob = encode(tx as never);
+      } catch (err) {
+        throw new RpcError('invalidTransaction', undefined, {
+          error_exception: err instanceof Error ? err.message : String(err),
+        });
+      }
+    }
+    const out = node.simulate(blob);
+    if (out.rpcError === undefined && isSigned(out.tx)) throw new RpcError('transactionSigned');
+    if (out.rpcError) {
+      const extra = out.rpcError.error_exception ? { error_exception: out.rpcError.error_exception } : {};
+      if (out.rpcError.error === 'invalidParams')
+        throw new RpcError('invalidParams', out.rpcError.error_message);
+      throw new RpcError('invalidTransaction', out.rpcError.error_message, extra);
+    }
+    const ter = out.ter as Ter;
+    const result: JsonObject = {
+      applied: false,
+      engine_result: ter,
+      engine_result_code: terCode(ter),
+      engine_result_message: terMessage(ter),
+      ledger_index: out.ledgerIndex,
+      tx_json: { ...txJsonForApi(out.tx, apiVersion), hash: out.hash },
+    };
+    if (out.meta) result.meta = out.meta;
+    return result;
+  },
+};

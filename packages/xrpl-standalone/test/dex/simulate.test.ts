@@ -1,0 +1,148 @@
+// simulate: a dry run against the open ledger. What it reports for a trade through an AMM and the
+// order book together is exactly what the same transaction does when submitted right after, and
+// it leaves no trace (balances, sequence, the open ledger's transactions).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getBalanceChanges, type TransactionMetadata, type Wallet } from 'xrpl';
+import {
+  expectResult,
+  funded,
+  issue,
+  issuer,
+  request,
+  startDex,
+  submit,
+  trust,
+  usd,
+  xrpBalance,
+  type Dex,
+} from './helpers';
+
+let dex: Dex;
+let gw: Wallet;
+let maker: Wallet;
+let trader: Wallet;
+
+interface SimResult {
+  applied: boolean;
+  engine_result: string;
+  engine_result_code: number;
+  ledger_index: number;
+  tx_json: Record<string, unknown>;
+  meta: TransactionMetadata;
+}
+
+beforeAll(async () => {
+  dex = await startDex();
+  gw = await issuer(dex);
+  maker = await funded(dex, 100_000);
+  trader = await funded(dex, 10_000);
+  await issue(dex, gw, maker, 'USD', '100000');
+  // A pool (10,000 XRP / 10,000 USD, 0.3%) and a resting offer at a better price than the pool's.
+  await expectResult(dex, maker, {
+    TransactionType: 'AMMCreate',
+    Amount: '10000000000',
+    Amount2: usd(gw, '10000'),
+    TradingFee: 300,
+  });
+  await expectResult(dex, maker, {
+    TransactionType: 'OfferCreate',
+    TakerGets: usd(gw, '50'),
+    TakerPays: '45000000',
+  });
+  await trust(dex, trader, gw, 'USD');
+}, 60_000);
+
+afterAll(async () => dex?.close());
+
+const changesOf = (meta: TransactionMetadata, account: string) =>
+  getBalanceChanges(meta).find((c) => c.account === account)?.balances ?? [];
+
+describe('simulate', () => {
+  it('reports a buy through the book and the pool exactly as it then executes, keeping nothing', async () => {
+    // Spend exactly 200 XRP on USD (sell XRP, immediate or cancel): crosses the offer, then the pool.
+    const offer = {
+      TransactionType: 'OfferCreate',
+      Account: trader.address,
+      TakerGets: '200000000',
+      TakerPays: usd(gw, '1'),
+      Flags: 0x00020000 | 0x00080000, // tfImmediateOrCancel | tfSell
+    };
+    const before = await xrpBalance(dex, trader.address);
+    const sim = await request<SimResult>(dex, { command: 'simulate', tx_json: offer });
+    expect(sim.applied).toBe(false);
+    expect(sim.engine_result).toBe('tesSUCCESS');
+    expect(sim.engine_result_code).toBe(0);
+    expect(sim.tx_json.SigningPubKey).toBe('');
+    expect(sim.tx_json.Fee).toBe('10');
+    expect(typeof sim.tx_json.Sequence).toBe('number');
+    // Nothing kept: the balance and the account's sequence are as they were.
+    expect(await xrpBalance(dex, trader.address)).toBe(before);
+    const info = await dex.client.request({
+      command: 'account_info',
+      account: trader.address,
+      ledger_index: 'current',
+    });
+    expect(info.result.account_data.Sequence).toBe(sim.tx_json.Sequence);
+
+    const quoted = changesOf(sim.meta, trader.address);
+    const done = await submit(dex, trader, {
+      TransactionType: 'OfferCreate',
+      // The fee simulate filled in (xrpl.js's autofill would add a cushion).
+      Fee: sim.tx_json.Fee,
+      TakerGets: '200000000',
+      TakerPays: usd(gw, '1'),
+      Flags: 0x00020000 | 0x00080000,
+    });
+    expect(done.result).toBe('tesSUCCESS');
+    const executed = changesOf(done.meta as unknown as TransactionMetadata, trader.address);
+    // To the last digit: the USD received and the XRP spent (fee included) are the quote's.
+    expect(executed).toEqual(quoted);
+    const usdGot = executed.find((b) => b.currency === 'USD')!;
+    // More than the offer's 50 USD: the rest came from the pool.
+    expect(Number(usdGot.value)).toBeGreaterThan(50);
+  });
+
+  it('reports a failing trade with its engine result (a limit the market cannot meet)', async () => {
+    const sim = await request<SimResult>(dex, {
+      command: 'simulate',
+      tx_json: {
+        TransactionType: 'OfferCreate',
+        Account: trader.address,
+        TakerGets: '10000000',
+        TakerPays: usd(gw, '1000'),
+        Flags: 0x00040000, // tfFillOrKill
+      },
+    });
+    expect(sim.engine_result).toBe('tecKILLED');
+    expect(sim.meta.TransactionResult).toBe('tecKILLED');
+  });
+
+  it('refuses signed transactions and unknown accounts, as rippled does', async () => {
+    const signed = trader.sign(
+      await dex.client.autofill({ TransactionType: 'AccountSet', Account: trader.address }),
+    );
+    await expect(request(dex, { command: 'simulate', tx_blob: signed.tx_blob })).rejects.toMatchObject({
+      data: { error: 'transactionSigned' },
+    });
+    await expect(
+      request(dex, {
+        command: 'simulate',
+        tx_json: { TransactionType: 'AccountSet', Account: 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe' },
+      }),
+    ).rejects.toMatchObject({ data: { error: 'srcActNotFound' } });
+    await expect(request(dex, { command: 'simulate' })).rejects.toMatchObject({
+      data: { error: 'invalidParams' },
+    });
+  });
+
+  it('answers through xrpl.js Client.simulate', async () => {
+    const res = await dex.client.simulate({
+      TransactionType: 'Payment',
+      Account: trader.address,
+      Destination: maker.address,
+      Amount: '1000000',
+    });
+    expect(res.result.engine_result).toBe('tesSUCCESS');
+    expect(res.result.meta?.delivered_amount).toBe('1000000');
+  });
+});
