@@ -18,6 +18,7 @@ import { registerDeploy } from './modules/deploy/routes';
 import { registerDemo } from './modules/demo';
 import { jobRoutes } from './modules/jobs/routes';
 import { registerMarket } from './modules/market/routes';
+import { registerTrading } from './modules/trading';
 import type { MarketSnapshot } from './modules/market';
 import { healthRoutes } from './modules/health/routes';
 import { registerListing } from './modules/listing/routes';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDemo(app, { platform, tokens, deploy });
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
   jobRoutes(app, { jobs: platform.jobs });
+  registerTrading(app, { platform, tokens, wallets: wallets.service });
   const market = registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });
   app.decorate('marketSnapshot', market);
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });

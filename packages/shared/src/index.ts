@@ -15,3 +15,4 @@ export * from './token-list';
 export * from './onramp';
 export * from './schemas/market';
 export * from './token-page';
+export * from './schemas/trading';

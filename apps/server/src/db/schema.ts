@@ -28,3 +28,6 @@ export * from '../modules/tokens/schema';
 // Market data (issue 12): the ledger follower's cursor and what the market indexer derives.
 export * from '../platform/indexer/schema';
 export * from '../modules/market/schema';
+
+// Trading (issue 13): trades made here and their platform fee.
+export * from '../modules/trading/schema';

@@ -1,4 +1,9 @@
-import { DEFAULT_AIRDROP_RESERVE_XRP, TOKEN_CREATION_FEE_XRP, type FeesConfig } from '@ledgerpad/shared';
+import {
+  DEFAULT_AIRDROP_RESERVE_XRP,
+  TOKEN_CREATION_FEE_XRP,
+  TRADING_FEE_PERCENT,
+  type FeesConfig,
+} from '@ledgerpad/shared';
 import Decimal from 'decimal.js';
 import type { Db } from '../db/client';
 import { platformSettings } from '../db/schema';
@@ -22,6 +27,10 @@ export const SETTING_DEFAULTS = {
    */
   hot_wallet_reserve: '2',
   airdrop_fee_xrp: DEFAULT_AIRDROP_RESERVE_XRP,
+  /** The platform's fee on each trade made here, in percent of its notional (the terms' 0.75%). */
+  trading_fee_percent: TRADING_FEE_PERCENT,
+  /** The part of each trading fee that accrues to the token's creator, as a fraction 'a/b' or a decimal. */
+  creator_reward_share: '1/3',
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { TokenView } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { tokens } from './schema';
@@ -121,6 +121,21 @@ export class TokenRegistry {
     return this.db
       .select({ id: tokens.id, currency: tokens.currency, issuerAddress: tokens.issuerAddress })
       .from(tokens);
+  }
+
+  /**
+   * Adds a creator reward in one statement, so concurrent trades never lose an accrual. The reward
+   * currency is the token's quote asset (its fees are paid in it).
+   */
+  async accrueReward(id: number, amount: string, currency: string): Promise<void> {
+    await this.db
+      .update(tokens)
+      .set({
+        totalReward: sql`(${tokens.totalReward}::numeric + ${amount}::numeric)::text`,
+        rewardCurrency: currency,
+      })
+      .where(eq(tokens.id, id));
+    this.changed();
   }
 
   async update(id: number, patch: Partial<NewToken>): Promise<TokenRow | undefined> {

@@ -1,0 +1,100 @@
+import { eq } from 'drizzle-orm';
+import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
+import type { Db } from '../../db/client';
+import type { SubmissionService } from '../../ledger/submission-service';
+import { PLATFORM_ROLES } from '../../platform/accounts';
+import { platformWallet } from '../../platform/custody';
+import type { JobRunner } from '../../platform/jobs';
+import type { PlatformSettings } from '../../platform/settings';
+import type { TokenRegistry } from '../tokens';
+import { Decimal, ledgerAmount, type Asset } from './plan';
+import { tradingTrades } from './schema';
+import { TRADING_FEE_JOB } from './service';
+
+// The platform fee of one validated trade: a Payment from the trader's wallet to the fee wallet,
+// then the creator's share accrued on the token. A persisted job, so it survives a crash and runs
+// once across instances. A failed payment is retried with a new intent, but only after every
+// earlier intent is known not to have paid: the fee is never charged twice.
+
+const MAX_ATTEMPTS = 5;
+
+/** 'a/b' or a decimal, as stored in the creator_reward_share setting. */
+export function shareOf(text: string): Decimal {
+  const [a, b] = text.split('/');
+  try {
+    const share = b === undefined ? new Decimal(a!) : new Decimal(a!).div(b);
+    return share.gte(0) && share.lte(1) ? share : new Decimal(0);
+  } catch {
+    return new Decimal(0);
+  }
+}
+
+export function registerTradingFeeJob(deps: {
+  db: Db;
+  jobs: JobRunner;
+  submissions: SubmissionService;
+  settings: PlatformSettings;
+  tokens: TokenRegistry;
+  rlusdIssuer: () => Promise<string | undefined>;
+}): void {
+  const { db, submissions } = deps;
+  deps.jobs.register<{ tradeId: number }, { status?: string; hash?: string }>(
+    TRADING_FEE_JOB,
+    async (ctx) => {
+      const [trade] = await db.select().from(tradingTrades).where(eq(tradingTrades.id, ctx.payload.tradeId));
+      if (!trade || trade.feeStatus === 'paid' || trade.feeStatus === 'none')
+        return { status: trade?.feeStatus };
+      const feeWallet = (await platformWallet(db, PLATFORM_ROLES.fee))?.address;
+      if (!feeWallet) throw new Error('The platform fee wallet is not set up yet');
+      let quote: Asset = { kind: 'xrp' };
+      if (trade.quote === 'RLUSD') {
+        const issuer = await deps.rlusdIssuer();
+        if (!issuer) throw new Error('RLUSD issuer unknown');
+        quote = { kind: 'iou', currency: RLUSD_CURRENCY_HEX, issuer };
+      }
+      // An earlier attempt that paid (its step lost to a crash) must not be paid again.
+      let paid: { hash: string } | undefined;
+      for (let k = 1; k < ctx.attempt && !paid; k++) {
+        const earlier = await submissions.existing(ctx.intentKey('pay', k));
+        if (earlier?.status === 'success') paid = { hash: earlier.hash };
+      }
+      if (!paid) {
+        const outcome = await submissions.submit({
+          intentKey: ctx.intentKey('pay', ctx.attempt),
+          account: trade.walletAddress,
+          tx: { TransactionType: 'Payment', Destination: feeWallet, Amount: ledgerAmount(quote, trade.fee) },
+          purpose: 'trading-fee',
+          userId: trade.userId,
+          walletId: trade.walletId,
+        });
+        if (outcome.status !== 'success') {
+          await db
+            .update(tradingTrades)
+            .set({ feeStatus: ctx.attempt >= MAX_ATTEMPTS ? 'failed' : 'pending', feeHash: outcome.hash })
+            .where(eq(tradingTrades.id, trade.id));
+          throw new Error(`trading fee payment ${outcome.result}`);
+        }
+        paid = { hash: outcome.hash };
+      }
+      await ctx.step('record', async () => {
+        await db
+          .update(tradingTrades)
+          .set({ feeStatus: 'paid', feeHash: paid.hash })
+          .where(eq(tradingTrades.id, trade.id));
+        const token = trade.tokenId ? await deps.tokens.byId(trade.tokenId) : undefined;
+        if (token?.source === 'deploy' && token.deployerUserId) {
+          const share = shareOf((await deps.settings.all()).creator_reward_share);
+          const reward = new Decimal(trade.fee).mul(share);
+          const amount =
+            quote.kind === 'xrp'
+              ? reward.mul(1_000_000).floor().div(1_000_000)
+              : reward.toSignificantDigits(15, Decimal.ROUND_DOWN);
+          if (amount.gt(0)) await deps.tokens.accrueReward(token.id, amount.toFixed(), trade.quote);
+        }
+        return true;
+      });
+      return { status: 'paid', hash: paid.hash };
+    },
+    { maxAttempts: MAX_ATTEMPTS, failureMessage: 'The trading fee could not be paid.' },
+  );
+}

@@ -1,0 +1,3 @@
+// Trading: market quotes and swaps from custodial wallets, and the platform's trading fee.
+export { registerTrading } from './routes';
+export { TRADING_FEE_JOB, TradingService } from './service';

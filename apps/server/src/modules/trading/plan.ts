@@ -1,0 +1,98 @@
+import DecimalBase from 'decimal.js';
+import type { BalanceChanges } from '../../ledger/submission-service';
+
+// The ledger side of a market trade, pure: the OfferCreate that spends exactly the amount given
+// (tfSell) and only now (tfImmediateOrCancel), with the slippage limit as the offer's own price, so
+// the ledger — not a pre-check — refuses to execute worse; and what a trade moved, read back from
+// its balance changes.
+
+/** Issued amounts: 16 significant digits at any exponent; sums and products need more. */
+export const Decimal = DecimalBase.clone({ precision: 60, toExpNeg: -100, toExpPos: 100 });
+export type Decimal = InstanceType<typeof Decimal>;
+
+export const TF_IMMEDIATE_OR_CANCEL = 0x00020000;
+export const TF_SELL = 0x00080000;
+
+export type Asset = { kind: 'xrp' } | { kind: 'iou'; currency: string; issuer: string };
+export type LedgerAmount = string | { currency: string; issuer: string; value: string };
+
+/** A ledger amount of `value` units of `asset`: XRP as whole drops (rounded down), IOUs to 15 digits. */
+export function ledgerAmount(
+  asset: Asset,
+  value: DecimalBase.Value,
+  rounding: 'down' | 'up' = 'down',
+): LedgerAmount {
+  const d = new Decimal(value);
+  if (asset.kind === 'xrp') {
+    const drops = d.mul(1_000_000);
+    return (rounding === 'down' ? drops.floor() : drops.ceil()).toFixed(0);
+  }
+  const v = d.toSignificantDigits(15, rounding === 'down' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
+  return { currency: asset.currency, issuer: asset.issuer, value: v.toFixed() };
+}
+
+/** The smallest positive amount of `asset`: as an offer's TakerPays it accepts any price. */
+export function anyPrice(asset: Asset): LedgerAmount {
+  return asset.kind === 'xrp' ? '1' : { currency: asset.currency, issuer: asset.issuer, value: '1e-15' };
+}
+
+export interface TradeOffer {
+  TransactionType: 'OfferCreate';
+  TakerGets: LedgerAmount;
+  TakerPays: LedgerAmount;
+  Flags: number;
+}
+
+/** Spend exactly `spend` of `pay`, receiving at least `minReceive` of `get` (whatever the market gives when absent). */
+export function marketOffer(
+  pay: Asset,
+  spend: DecimalBase.Value,
+  get: Asset,
+  minReceive?: DecimalBase.Value,
+): TradeOffer {
+  const floor = minReceive === undefined ? undefined : ledgerAmount(get, minReceive, 'down');
+  const positive = floor !== undefined && new Decimal(typeof floor === 'string' ? floor : floor.value).gt(0);
+  return {
+    TransactionType: 'OfferCreate',
+    TakerGets: ledgerAmount(pay, spend, 'down'),
+    TakerPays: positive ? floor! : anyPrice(get),
+    Flags: TF_IMMEDIATE_OR_CANCEL | TF_SELL,
+  };
+}
+
+/** The least a trade must receive: the expected amount less the slippage percent (rounded down). */
+export function minimumReceive(expected: DecimalBase.Value, slippagePercent: DecimalBase.Value): Decimal {
+  return new Decimal(expected).mul(new Decimal(100).minus(slippagePercent)).div(100);
+}
+
+const sameAsset = (asset: Asset, b: { currency: string; issuer?: string }) =>
+  asset.kind === 'xrp' ? b.currency === 'XRP' : b.currency === asset.currency && b.issuer === asset.issuer;
+
+/**
+ * What `account` paid and got in a trade, from its balance changes: the XRP side without the
+ * transaction fee (the network's, not the trade's).
+ */
+export function tradeMoved(
+  changes: BalanceChanges,
+  account: string,
+  pay: Asset,
+  get: Asset,
+  feeDrops: string,
+): { spent: Decimal; received: Decimal } {
+  const mine = changes.find((c) => c.account === account)?.balances ?? [];
+  const sum = (asset: Asset) =>
+    mine.filter((b) => sameAsset(asset, b)).reduce((s, b) => s.plus(b.value), new Decimal(0));
+  const fee = new Decimal(feeDrops).div(1_000_000);
+  const paid = sum(pay)
+    .neg()
+    .minus(pay.kind === 'xrp' ? fee : 0);
+  const got = sum(get).plus(get.kind === 'xrp' ? fee : 0);
+  return { spent: Decimal.max(paid, 0), received: Decimal.max(got, 0) };
+}
+
+/** The platform's fee on a trade's notional (its quote-asset side), rounded down to what the ledger can pay. */
+export function tradingFee(notional: DecimalBase.Value, percent: DecimalBase.Value, quote: Asset): Decimal {
+  const raw = new Decimal(notional).mul(percent).div(100);
+  if (quote.kind === 'xrp') return raw.mul(1_000_000).floor().div(1_000_000);
+  return raw.toSignificantDigits(15, Decimal.ROUND_DOWN);
+}

@@ -1,0 +1,303 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AMOUNT_DECIMALS,
+  RLUSD_CURRENCY_HEX,
+  SWAP_MESSAGES,
+  WALLET_MESSAGES,
+  isHexCurrency,
+  quoteRequestSchema,
+  swapRequestSchema,
+  tickerToCurrency,
+  type QuoteAsset,
+  type QuoteView,
+  type SwapResult,
+  type TradeSide,
+} from '@ledgerpad/shared';
+import { eq } from 'drizzle-orm';
+import { decode, getBalanceChanges, type Client, type TransactionMetadata } from 'xrpl';
+import type { Db } from '../../db/client';
+import { readIssuerFacts } from '../../ledger/account-root';
+import { ledgerSubmissions } from '../../ledger/schema';
+import type { SubmissionService } from '../../ledger/submission-service';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import type { JobRunner } from '../../platform/jobs';
+import type { PlatformSettings } from '../../platform/settings';
+import type { TokenRegistry } from '../tokens';
+import type { WalletsApi } from '../wallets';
+import { Decimal, marketOffer, minimumReceive, tradeMoved, tradingFee, type Asset } from './plan';
+import { tradingTrades } from './schema';
+
+// Market trades from custodial wallets: a quote is the trade itself simulated against the open
+// ledger from the same wallet (rippled's `simulate`: book and pool together, as the payment engine
+// executes them), and the swap submits the same offer with the slippage floor as its price. The
+// platform fee is a separate payment after the trade validates, made by a persisted job (once).
+
+export const TRADING_FEE_JOB = 'trading-fee';
+
+export interface TradingDeps {
+  db: Db;
+  client: Client;
+  submissions: SubmissionService;
+  jobs: JobRunner;
+  settings: PlatformSettings;
+  tokens: TokenRegistry;
+  wallets: WalletsApi;
+  rlusdIssuer: () => Promise<string | undefined>;
+}
+
+interface Market {
+  token: Asset & { kind: 'iou' };
+  quote: Asset;
+  quoteName: QuoteAsset;
+  tokenId: number | null;
+}
+
+interface Simulated {
+  result: string;
+  spent: Decimal;
+  received: Decimal;
+}
+
+const fixed6 = (d: Decimal) =>
+  d.toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN).toFixed(AMOUNT_DECIMALS);
+const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
+
+export class TradingService {
+  constructor(private readonly deps: TradingDeps) {}
+
+  private async wallet(userId: number, address: string | undefined) {
+    const all = await this.deps.wallets.list(userId);
+    const row = address ? all.find((w) => w.address === address) : all[0];
+    if (!row) throw notFound(address ? WALLET_MESSAGES.notFound : SWAP_MESSAGES.selectWalletAndToken);
+    return row;
+  }
+
+  private async market(issuer: string, token: string, baseAsset: QuoteAsset | undefined): Promise<Market> {
+    let currency: string;
+    try {
+      currency = isHexCurrency(token) ? token.toUpperCase() : tickerToCurrency(token);
+    } catch {
+      throw badRequest(SWAP_MESSAGES.selectWalletAndToken);
+    }
+    const listed = await this.deps.tokens.byIssuer(issuer, currency);
+    const quoteName: QuoteAsset = baseAsset ?? (listed?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP');
+    let quote: Asset = { kind: 'xrp' };
+    if (quoteName === 'RLUSD') {
+      const rlusd = await this.deps.rlusdIssuer();
+      if (!rlusd) throw badRequest('RLUSD is not available on this network.');
+      quote = { kind: 'iou', currency: RLUSD_CURRENCY_HEX, issuer: rlusd };
+    }
+    return { token: { kind: 'iou', currency, issuer }, quote, quoteName, tokenId: listed?.id ?? null };
+  }
+
+  /** The trade's offer simulated from `account` against the open ledger: what it would move. */
+  private async simulate(
+    account: string,
+    side: TradeSide,
+    m: Market,
+    amount: string,
+    minReceive?: Decimal,
+  ): Promise<Simulated> {
+    const [pay, get] = side === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
+    const offer = marketOffer(pay, amount, get, minReceive);
+    const res = (await this.deps.client.request({
+      command: 'simulate',
+      tx_json: { ...offer, Account: account },
+    } as never)) as {
+      result: { engine_result: string; meta?: TransactionMetadata; tx_json: { Fee: string } };
+    };
+    const { engine_result: result, meta, tx_json: tx } = res.result;
+    if (!meta || !result.startsWith('tes'))
+      return { result, spent: new Decimal(0), received: new Decimal(0) };
+    const moved = tradeMoved(getBalanceChanges(meta), account, pay, get, tx.Fee);
+    return { result, ...moved };
+  }
+
+  private async spotPrice(m: Market): Promise<Decimal | null> {
+    try {
+      const r = await this.deps.client.request({
+        command: 'amm_info',
+        asset:
+          m.quote.kind === 'xrp'
+            ? { currency: 'XRP' }
+            : { currency: m.quote.currency, issuer: m.quote.issuer },
+        asset2: { currency: m.token.currency, issuer: m.token.issuer },
+        ledger_index: 'current',
+      });
+      const value = (a: unknown) =>
+        typeof a === 'string' ? new Decimal(a).div(1_000_000) : new Decimal((a as { value: string }).value);
+      const quoteSide = value(r.result.amm.amount);
+      const tokenSide = value(r.result.amm.amount2);
+      return tokenSide.gt(0) ? quoteSide.div(tokenSide) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async feePercent(): Promise<string> {
+    return (await this.deps.settings.all()).trading_fee_percent;
+  }
+
+  async quote(userId: number, body: unknown): Promise<QuoteView> {
+    const q = parseInput(quoteRequestSchema, body);
+    const wallet = await this.wallet(userId, q.wallet);
+    const m = await this.market(q.issuer, q.token, q.baseAsset);
+    const amount = (q.tradeType === 'BUY' ? q.amountXrp : q.amountToken)!;
+    const [sim, spot, percent] = await Promise.all([
+      this.simulate(wallet.address, q.tradeType, m, amount),
+      this.spotPrice(m),
+      this.feePercent(),
+    ]);
+    if (sim.received.lte(0) || sim.spent.lte(0)) throw badRequest(SWAP_MESSAGES.insufficientLiquidity);
+    const tokens = q.tradeType === 'BUY' ? sim.received : sim.spent;
+    const notional = q.tradeType === 'BUY' ? sim.spent : sim.received;
+    const price = notional.div(tokens);
+    const impact =
+      spot && spot.gt(0)
+        ? (q.tradeType === 'BUY' ? price.minus(spot) : spot.minus(price))
+            .div(spot)
+            .mul(100)
+            .toDecimalPlaces(2)
+        : null;
+    return {
+      status: 'success',
+      tokenAmountRounded: fixed6(sim.received),
+      spend: plain(sim.spent),
+      receive: plain(sim.received),
+      quote: m.quoteName,
+      effectivePrice: plain(price),
+      spotPrice: spot ? plain(spot) : null,
+      priceImpactPercent: impact ? impact.toFixed(2) : null,
+      fee: plain(tradingFee(notional, percent, m.quote)),
+      partial: sim.spent.lt(amount),
+    };
+  }
+
+  /**
+   * A market swap: the trust line first when a BUY needs one, then the offer with the slippage
+   * floor (from the client's `expected` amount when it sent the quote it showed, else a fresh
+   * quote). The ledger refuses to execute below the floor; nothing executed = no platform fee.
+   */
+  async swap(userId: number, body: unknown, idempotencyKey?: string): Promise<SwapResult> {
+    const raw = (body ?? {}) as { expected?: unknown };
+    const s = parseInput(swapRequestSchema, body);
+    const wallet = await this.wallet(userId, s.walletAddress ?? s.wallet);
+    const m = await this.market(s.issuer, s.token, s.baseAsset);
+    const intent = `swap:${userId}:${idempotencyKey ?? randomUUID()}`;
+    if (s.type === 'BUY') await this.ensureTrustLine(wallet.address, wallet.id, userId, m, intent);
+
+    let expected: Decimal;
+    const given =
+      typeof raw.expected === 'string' || typeof raw.expected === 'number' ? String(raw.expected) : '';
+    if (/^\d+(\.\d+)?$/.test(given) && new Decimal(given).gt(0)) {
+      expected = new Decimal(given);
+    } else {
+      const sim = await this.simulate(wallet.address, s.type, m, s.amount);
+      if (sim.received.lte(0)) throw badRequest(SWAP_MESSAGES.insufficientLiquidity);
+      expected = sim.received;
+    }
+    const floor = minimumReceive(expected, s.slippage);
+    const [pay, get] = s.type === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
+    const offer = marketOffer(pay, s.amount, get, floor);
+    const outcome = await this.deps.submissions.submit({
+      intentKey: `${intent}:offer`,
+      account: wallet.address,
+      tx: { ...offer },
+      purpose: 'swap',
+      userId,
+      walletId: wallet.id,
+    });
+    const txFee = await this.txFee(outcome.hash);
+    const moved = tradeMoved(outcome.balanceChanges, wallet.address, pay, get, txFee);
+    if (outcome.status !== 'success' || moved.received.lte(0)) {
+      if (outcome.result === 'tecKILLED' || (outcome.status === 'success' && moved.received.lte(0))) {
+        throw badRequest(SWAP_MESSAGES.slippageExceeded, { hash: outcome.hash });
+      }
+      throw new AppError('BAD_REQUEST', `${SWAP_MESSAGES.swapFailed}: ${outcome.result}`, {
+        hash: outcome.hash,
+      });
+    }
+    const notional = s.type === 'BUY' ? moved.spent : moved.received;
+    const fee = tradingFee(notional, await this.feePercent(), m.quote);
+    const [trade] = await this.deps.db
+      .insert(tradingTrades)
+      .values({
+        userId,
+        walletId: wallet.id,
+        walletAddress: wallet.address,
+        issuer: m.token.issuer,
+        currency: m.token.currency,
+        quote: m.quoteName,
+        side: s.type,
+        spent: plain(moved.spent),
+        received: plain(moved.received),
+        hash: outcome.hash,
+        ledgerIndex: outcome.ledgerIndex,
+        fee: plain(fee),
+        feeStatus: fee.gt(0) ? 'pending' : 'none',
+        tokenId: m.tokenId,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (trade && fee.gt(0)) {
+      await this.deps.jobs.enqueue({
+        type: TRADING_FEE_JOB,
+        userId,
+        payload: { tradeId: trade.id },
+        key: `${TRADING_FEE_JOB}:${outcome.hash}`,
+      });
+    }
+    const partial = moved.spent.lt(s.amount);
+    return {
+      status: partial ? 'partial' : 'success',
+      swappedAmount: fixed6(moved.received),
+      spent: plain(moved.spent),
+      received: plain(moved.received),
+      quote: m.quoteName,
+      hash: outcome.hash,
+      fee: plain(fee),
+      message: partial
+        ? `⚠️ Partly filled: spent ${plain(moved.spent)} of ${s.amount}.`
+        : '✅ 1 swap(s) successful!',
+    };
+  }
+
+  /** The network fee the trade transaction paid, in drops: from the blob the submission service signed. */
+  private async txFee(hash: string): Promise<string> {
+    const [row] = await this.deps.db
+      .select({ blob: ledgerSubmissions.txBlob })
+      .from(ledgerSubmissions)
+      .where(eq(ledgerSubmissions.hash, hash));
+    return row ? String((decode(row.blob) as { Fee?: string }).Fee ?? '0') : '0';
+  }
+
+  /** A BUY needs the wallet's trust line to the token; RequireAuth tokens need it authorized. */
+  private async ensureTrustLine(
+    address: string,
+    walletId: number,
+    userId: number,
+    m: Market,
+    intent: string,
+  ) {
+    const lines = await this.deps.wallets.lines(address, m.token.issuer);
+    const line = lines.find((l) => l.currency === m.token.currency);
+    const facts = await readIssuerFacts(this.deps.client, m.token.issuer, 'current');
+    if (facts.requireAuth && !(line as { peer_authorized?: boolean } | undefined)?.peer_authorized) {
+      throw badRequest(SWAP_MESSAGES.requireAuth);
+    }
+    if (line) return;
+    const res = await this.deps.submissions.submit({
+      intentKey: `${intent}:line`,
+      account: address,
+      tx: {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: m.token.currency, issuer: m.token.issuer, value: '1000000000000000' },
+      },
+      purpose: 'swap-trustline',
+      userId,
+      walletId,
+    });
+    if (res.status !== 'success') throw badRequest(`Failed to add trustline: ${res.result}`);
+  }
+}

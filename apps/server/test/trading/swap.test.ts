@@ -1,0 +1,306 @@
+import Decimal from 'decimal.js';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Wallet, type Client, type Payment } from 'xrpl';
+import {
+  SWAP_MESSAGES,
+  type DeployResult,
+  type JobStatusView,
+  type QuoteView,
+  type SwapResult,
+} from '@ledgerpad/shared';
+import { PLATFORM_ROLES, STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { platformWallet } from '../../src/platform/custody';
+import { jobs } from '../../src/platform/jobs';
+import { tokens as tokensTable } from '../../src/modules/tokens/schema';
+import { TRADING_FEE_JOB } from '../../src/modules/trading';
+import { tradingTrades } from '../../src/modules/trading/schema';
+import type { SignedIn } from '../helpers/test-app';
+import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+
+// Market swaps from a custodial wallet on the embedded ledger: the quote is what then executes (to
+// the last digit), the AMM's numbers match its formula, the ledger enforces slippage (no trade, no
+// platform fee), and the platform fee is paid once with the creator's third accrued.
+
+let t: WalletTestApp;
+let client: Client;
+let owner: SignedIn;
+let alice: SignedIn;
+let aliceWallet: string;
+let token: DeployResult;
+const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
+
+const post = (url: string, who: SignedIn, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url, headers: who.headers, payload });
+
+async function walletOf(who: SignedIn): Promise<{ id: number; address: string }> {
+  const w = await post('/api/wallets', who, {});
+  const { id, wallet_address: address } = w.json() as { id: number; wallet_address: string };
+  for (let i = 0; i < 2; i++)
+    await t.app.inject({ method: 'POST', url: `/api/wallets/${id}/fund`, headers: who.headers });
+  return { id, address };
+}
+
+async function pool() {
+  const r = await client.request({
+    command: 'amm_info',
+    asset: { currency: 'XRP' },
+    asset2: { currency: token.currency, issuer: token.issuer_address },
+    ledger_index: 'validated',
+  });
+  return {
+    xrp: new Decimal(r.result.amm.amount as string).div(1e6),
+    tokens: new Decimal((r.result.amm.amount2 as { value: string }).value),
+    fee: new Decimal(r.result.amm.trading_fee).div(100_000),
+  };
+}
+
+async function xrpOf(address: string): Promise<bigint> {
+  const r = await client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
+  return BigInt(r.result.account_data.Balance);
+}
+
+async function tokensOf(address: string): Promise<Decimal> {
+  const r = await client.request({
+    command: 'account_lines',
+    account: address,
+    peer: token.issuer_address,
+    ledger_index: 'validated',
+  });
+  return new Decimal(r.result.lines.find((l) => l.currency === token.currency)?.balance ?? 0);
+}
+
+async function feeJob(hash: string) {
+  const [job] = await t.database.db
+    .select()
+    .from(jobs)
+    .where(eq(jobs.key, `${TRADING_FEE_JOB}:${hash}`));
+  return job;
+}
+
+beforeAll(async () => {
+  t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
+  client = t.connection.client;
+  await t.app.platform.accounts.bootstrapped();
+  owner = await t.signInOwner();
+  const ownerWallet = await walletOf(owner);
+  const res = await post('/api/deploy-token', owner, {
+    name: 'Swap Token',
+    ticker: 'SWAP',
+    description: '',
+    supply: '1000000',
+    devAllocation: '0',
+    liquidityAmount: '100',
+    ammFee: '0.3',
+    logoUrl: '/images/x.webp',
+    blackholeIssuer: false,
+    requireAuth: false,
+    liquidityPairType: 'XRP',
+    walletId: ownerWallet.id,
+  });
+  expect(res.statusCode, res.body).toBe(202);
+  const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
+    timeoutMs: 60_000,
+  });
+  expect(job.status, job.error ?? '').toBe('completed');
+  token = (job as unknown as JobStatusView<DeployResult>).result!;
+  alice = await t.signIn('alice_trader');
+  aliceWallet = (await walletOf(alice)).address;
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('market swaps', () => {
+  it('quotes a buy at the pool formula and executes exactly the quote; the fee is paid once, a third to the creator', async () => {
+    const before = await pool();
+    const quote = await post('/api/amm-info', alice, {
+      issuer: token.issuer_address,
+      token: 'SWAP',
+      amountXrp: '10',
+      tradeType: 'BUY',
+      wallet: aliceWallet,
+    });
+    expect(quote.statusCode, quote.body).toBe(200);
+    const q = quote.json() as QuoteView;
+    // Constant product with the pool's fee on the input: out = T × (1 − X / (X + in × (1 − fee))).
+    const formula = before.tokens.mul(
+      new Decimal(1).minus(
+        before.xrp.div(before.xrp.plus(new Decimal(10).mul(new Decimal(1).minus(before.fee)))),
+      ),
+    );
+    expect(new Decimal(q.receive).minus(formula).abs().lte(formula.mul('1e-12'))).toBe(true);
+    expect(q).toMatchObject({ spend: '10', quote: 'XRP', fee: '0.075', partial: false });
+    expect(q.tokenAmountRounded).toBe(
+      new Decimal(q.receive).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(6),
+    );
+    expect(new Decimal(q.spotPrice!).eq(before.xrp.div(before.tokens))).toBe(true);
+    expect(Number(q.priceImpactPercent)).toBeGreaterThan(0);
+
+    const feeWallet = (await platformWallet(t.database.db, PLATFORM_ROLES.fee))!.address;
+    const feeBefore = await xrpOf(feeWallet);
+    const swap = await post('/api/swap', alice, {
+      walletAddress: aliceWallet,
+      issuer: token.issuer_address,
+      token: 'SWAP',
+      amount: '10',
+      type: 'BUY',
+      slippage: '0.5',
+      baseAsset: 'XRP',
+    });
+    expect(swap.statusCode, swap.body).toBe(200);
+    const s = swap.json() as SwapResult;
+    // Nothing traded in between: the executed amount is the quote to the last digit.
+    expect(s).toMatchObject({ status: 'success', spent: '10', received: q.receive, fee: '0.075' });
+    expect(s.swappedAmount).toBe(q.tokenAmountRounded);
+    expect((await tokensOf(aliceWallet)).eq(q.receive)).toBe(true);
+
+    const job = await feeJob(s.hash);
+    expect(job).toBeDefined();
+    const done = await t.app.platform.jobs.waitFor(job!.id, { timeoutMs: 30_000 });
+    expect(done.status, done.error ?? '').toBe('completed');
+    expect((await xrpOf(feeWallet)) - feeBefore).toBe(75_000n);
+    const [row] = await t.database.db.select().from(tradingTrades).where(eq(tradingTrades.hash, s.hash));
+    expect(row).toMatchObject({ feeStatus: 'paid', fee: '0.075', side: 'BUY', spent: '10' });
+    const [listed] = await t.database.db
+      .select()
+      .from(tokensTable)
+      .where(eq(tokensTable.issuerAddress, token.issuer_address));
+    expect(listed).toMatchObject({ totalReward: '0.025', rewardCurrency: 'XRP' });
+  });
+
+  it('sells exactly the token amount for the quoted XRP', async () => {
+    const held = await tokensOf(aliceWallet);
+    const half = held.div(2).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed();
+    const q = (
+      await post('/api/amm-info', alice, {
+        issuer: token.issuer_address,
+        token: 'SWAP',
+        amountToken: half,
+        tradeType: 'SELL',
+        wallet: aliceWallet,
+      })
+    ).json() as QuoteView;
+    expect(q.spend).toBe(half);
+    const s = (
+      await post('/api/swap', alice, {
+        wallet: aliceWallet,
+        issuer: token.issuer_address,
+        token: 'SWAP',
+        amount: half,
+        type: 'SELL',
+        slippage: '1',
+      })
+    ).json() as SwapResult;
+    expect(s).toMatchObject({ status: 'success', spent: half, received: q.receive });
+    expect((await tokensOf(aliceWallet)).eq(held.minus(half))).toBe(true);
+    // The fee is 0.75% of the XRP received, in whole drops.
+    expect(s.fee).toBe(new Decimal(q.receive).mul('0.0075').mul(1e6).floor().div(1e6).toFixed());
+  });
+
+  it('lets the ledger refuse a buy the market moved beyond the slippage: no trade, no platform fee', async () => {
+    const q = (
+      await post('/api/amm-info', alice, {
+        issuer: token.issuer_address,
+        token: 'SWAP',
+        amountXrp: '5',
+        tradeType: 'BUY',
+        wallet: aliceWallet,
+      })
+    ).json() as QuoteView;
+    // Someone outside Ledgerpad buys a lot first: the price rises well beyond 0.5%.
+    const whale = Wallet.generate();
+    const fund: Payment = {
+      TransactionType: 'Payment',
+      Account: genesis.address,
+      Destination: whale.address,
+      Amount: '100000000',
+    };
+    await client.submitAndWait(fund, { wallet: genesis, autofill: true });
+    await client.submitAndWait(
+      {
+        TransactionType: 'TrustSet',
+        Account: whale.address,
+        LimitAmount: { currency: token.currency, issuer: token.issuer_address, value: '1000000000' },
+      },
+      { wallet: whale, autofill: true },
+    );
+    await client.submitAndWait(
+      {
+        TransactionType: 'OfferCreate',
+        Account: whale.address,
+        TakerGets: '30000000',
+        TakerPays: { currency: token.currency, issuer: token.issuer_address, value: '1' },
+        Flags: 0x00020000 | 0x00080000,
+      },
+      { wallet: whale, autofill: true },
+    );
+    const tokensBefore = await tokensOf(aliceWallet);
+    const xrpBefore = await xrpOf(aliceWallet);
+    const tradesOfAlice = () =>
+      t.database.db.select().from(tradingTrades).where(eq(tradingTrades.walletAddress, aliceWallet));
+    const tradesBefore = (await tradesOfAlice()).length;
+    const jobsBefore = (await t.database.db.select().from(jobs).where(eq(jobs.type, TRADING_FEE_JOB))).length;
+    const res = await post('/api/swap', alice, {
+      walletAddress: aliceWallet,
+      issuer: token.issuer_address,
+      token: 'SWAP',
+      amount: '5',
+      type: 'BUY',
+      slippage: '0.5',
+      expected: q.receive,
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message).toBe(SWAP_MESSAGES.slippageExceeded);
+    // Only the network fee left the wallet (the offer reached the ledger and was killed there); no
+    // token arrived; no trade recorded, no fee job.
+    expect((await tokensOf(aliceWallet)).eq(tokensBefore)).toBe(true);
+    const spent = xrpBefore - (await xrpOf(aliceWallet));
+    expect(spent).toBeGreaterThan(0n);
+    expect(spent).toBeLessThan(1000n);
+    expect((await tradesOfAlice()).length).toBe(tradesBefore);
+    expect((await t.database.db.select().from(jobs).where(eq(jobs.type, TRADING_FEE_JOB))).length).toBe(
+      jobsBefore,
+    );
+  });
+
+  it('refuses bad input with the spec messages and other users\u2019 wallets, before any transaction', async () => {
+    const base = {
+      walletAddress: aliceWallet,
+      issuer: token.issuer_address,
+      token: 'SWAP',
+      type: 'BUY',
+      slippage: '0.5',
+    };
+    for (const amount of ['0', '0.0000001', 'abc', '1.1234567']) {
+      const r = await post('/api/swap', alice, { ...base, amount });
+      expect([r.statusCode, r.json().message]).toEqual([400, SWAP_MESSAGES.invalidAmount]);
+    }
+    const noWallet = await post('/api/swap', alice, { ...base, walletAddress: undefined, amount: '1' });
+    expect([noWallet.statusCode, noWallet.json().message]).toEqual([400, SWAP_MESSAGES.selectWalletAndToken]);
+    const slip = await post('/api/swap', alice, { ...base, amount: '1', slippage: '0.555' });
+    expect([slip.statusCode, slip.json().message]).toEqual([400, SWAP_MESSAGES.slippage]);
+    // The owner's wallet is not Alice's: the same answer as a wallet that does not exist.
+    const ownerWallets = (await t.app.inject({ url: '/api/wallets', headers: owner.headers })).json() as {
+      wallets: Array<{ wallet_address: string }>;
+    };
+    const theirs = await post('/api/swap', alice, {
+      ...base,
+      walletAddress: ownerWallets.wallets[0]!.wallet_address,
+      amount: '1',
+    });
+    expect(theirs.statusCode).toBe(404);
+    // A token nobody trades: no estimate is possible.
+    const none = await post('/api/amm-info', alice, {
+      issuer: genesis.address,
+      token: 'ZZZ',
+      amountXrp: '1',
+      tradeType: 'BUY',
+      wallet: aliceWallet,
+    });
+    expect([none.statusCode, none.json().message]).toEqual([400, SWAP_MESSAGES.insufficientLiquidity]);
+    const anon = await t.app.inject({ method: 'POST', url: '/api/swap', payload: { ...base, amount: '1' } });
+    expect([401, 403]).toContain(anon.statusCode);
+  });
+});

@@ -1,0 +1,133 @@
+import Decimal from 'decimal.js';
+import { z } from 'zod';
+import { AMOUNT_DECIMALS, DEFAULT_SLIPPAGE_PERCENT, MIN_AMOUNT, SLIPPAGE_DECIMALS } from '../constants';
+import { classicAddressSchema } from './common';
+
+// Swaps and quotes (spec 001 §5, §7, §8): the bodies the swap screen sends and the server checks
+// with the same schema, and the answers.
+
+export const SWAP_MESSAGES = {
+  selectWalletAndToken: 'Please select a wallet and token.',
+  invalidAmount: 'Please enter a valid amount.',
+  limitPrice: 'Please enter a price for the limit order.',
+  insufficientLiquidity: 'Insufficient Liquidity',
+  swapFailed: '❌ Swap failed',
+  swapError: '❌ Swap error occurred.',
+  swapRetry: '❌ Swap failed. Please try again.',
+  limitFailed: 'Failed to place limit order',
+  slippageExceeded:
+    'The price moved beyond your slippage tolerance: nothing was traded (only the network fee was paid).',
+  slippage: `Slippage must be a percentage from 0 to 50 with at most ${SLIPPAGE_DECIMALS} decimals.`,
+  requireAuth: 'This token requires the issuer to authorize your trust line before you can buy it.',
+} as const;
+
+const decimalText = (message: string) => z.union([z.string(), z.number()], { message }).transform(String);
+const isDecimal = (v: string) => /^\d+(\.\d+)?$/.test(v.trim());
+const decimals = (v: string) => (v.split('.')[1] ?? '').length;
+
+/** An amount the user typed: at least 0.000001 with at most 6 decimals (spec 001 §5). */
+export const tradeAmountSchema = decimalText(SWAP_MESSAGES.invalidAmount)
+  .transform((v) => v.trim())
+  .refine(
+    (v) =>
+      isDecimal(v) &&
+      decimals(v) <= AMOUNT_DECIMALS &&
+      new Decimal(v).gte(MIN_AMOUNT) &&
+      new Decimal(v).lt('1e15'),
+    SWAP_MESSAGES.invalidAmount,
+  );
+
+/** Slippage in percent, 0–50, at most 2 decimals; 0.50 when not given. */
+export const slippageSchema = decimalText(SWAP_MESSAGES.slippage)
+  .transform((v) => v.trim())
+  .refine(
+    (v) => isDecimal(v) && decimals(v) <= SLIPPAGE_DECIMALS && new Decimal(v).lte(50),
+    SWAP_MESSAGES.slippage,
+  )
+  .default(DEFAULT_SLIPPAGE_PERCENT);
+
+/** A token as the screen names it: its ticker or 40-hex currency code. */
+const tokenCode = z
+  .string({ message: SWAP_MESSAGES.selectWalletAndToken })
+  .trim()
+  .min(1, SWAP_MESSAGES.selectWalletAndToken)
+  .max(40, SWAP_MESSAGES.selectWalletAndToken);
+
+export const TRADE_SIDES = ['BUY', 'SELL'] as const;
+export type TradeSide = (typeof TRADE_SIDES)[number];
+export const QUOTE_ASSETS = ['XRP', 'RLUSD'] as const;
+export type QuoteAsset = (typeof QUOTE_ASSETS)[number];
+
+/**
+ * POST /api/swap in both of the spec's shapes: `walletAddress` or `wallet`. BUY spends `amount` of
+ * the quote asset (XRP, or RLUSD with baseAsset RLUSD); SELL sells `amount` tokens.
+ */
+export const swapRequestSchema = z
+  .object({
+    walletAddress: classicAddressSchema('walletAddress').optional(),
+    wallet: classicAddressSchema('wallet').optional(),
+    issuer: classicAddressSchema('issuer'),
+    token: tokenCode,
+    amount: tradeAmountSchema,
+    type: z.enum(TRADE_SIDES, { message: 'type must be BUY or SELL.' }),
+    slippage: slippageSchema,
+    baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
+  })
+  .refine((b) => b.walletAddress !== undefined || b.wallet !== undefined, {
+    message: SWAP_MESSAGES.selectWalletAndToken,
+    path: ['walletAddress'],
+  });
+export type SwapRequest = z.input<typeof swapRequestSchema>;
+
+/**
+ * POST /api/amm-info: what a swap would execute now. `amountXrp` (the quote asset's amount) for a
+ * BUY, `amountToken` for a SELL. `wallet` (this server's addition) quotes from that wallet exactly
+ * as its swap would execute; without it the caller's first wallet is used.
+ */
+export const quoteRequestSchema = z
+  .object({
+    issuer: classicAddressSchema('issuer'),
+    token: tokenCode,
+    amountXrp: tradeAmountSchema.optional(),
+    amountToken: tradeAmountSchema.optional(),
+    tradeType: z.enum(TRADE_SIDES, { message: 'tradeType must be BUY or SELL.' }),
+    baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
+    wallet: classicAddressSchema('wallet').optional(),
+  })
+  .refine((b) => (b.tradeType === 'BUY' ? b.amountXrp !== undefined : b.amountToken !== undefined), {
+    message: SWAP_MESSAGES.invalidAmount,
+    path: ['amount'],
+  });
+export type QuoteRequest = z.input<typeof quoteRequestSchema>;
+
+export interface QuoteView {
+  status: 'success';
+  /** What the trade would receive (tokens for a BUY, the quote asset for a SELL), 6 decimals. */
+  tokenAmountRounded: string;
+  /** Exact amounts the ledger would move (decimal strings; XRP in XRP). */
+  spend: string;
+  receive: string;
+  quote: QuoteAsset;
+  /** Quote asset per token, as executed. */
+  effectivePrice: string;
+  /** Quote asset per token before the trade (the pool's spot price, or the best offer). */
+  spotPrice: string | null;
+  /** How much worse than spot the trade executes, in percent (2 decimals). */
+  priceImpactPercent: string | null;
+  /** The platform's trading fee on this trade, in the quote asset. */
+  fee: string;
+  /** Less than the whole amount would execute at any price. */
+  partial: boolean;
+}
+
+export interface SwapResult {
+  status: 'success' | 'partial';
+  /** What the trade received (tokens for a BUY, the quote asset for a SELL). */
+  swappedAmount: string;
+  spent: string;
+  received: string;
+  quote: QuoteAsset;
+  hash: string;
+  fee: string;
+  message: string;
+}
