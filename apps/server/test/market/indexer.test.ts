@@ -323,7 +323,7 @@ describe('market indexer', () => {
     });
   });
 
-  it('catches up after being stopped for 20 ledgers, missing no trade', async () => {
+  it('catches up after being stopped for 20 ledgers, missing no trade nor a token listed meanwhile', async () => {
     const indexer = t.app.platform.indexer!;
     await indexer.stop();
     const start = (await client.request({ command: 'ledger', ledger_index: 'validated' })).result
@@ -344,10 +344,15 @@ describe('market indexer', () => {
       hashes.push(r.hash);
       now = (r.ledger_index as number) ?? now + 1;
     }
+    // A token deployed and listed while the follower is behind: its issuer does not exist yet in the
+    // ledgers the follower reads first, which must not stall it.
+    const late = await deploy('LATE', false);
     expect(indexer.lastIndexed).toBeLessThan(start + 1);
     indexer.start();
     await caughtUp();
     for (const h of hashes) expect((await tradesOf(h)).map((x) => x.side)).toEqual(['BUY']);
+    const pools = await t.database.db.select().from(marketPools);
+    expect(pools.some((p) => p.ammAccount === late.amm_account)).toBe(true);
   }, 60_000);
 });
 

@@ -286,11 +286,20 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
       // First sight of a token: its pools, holders and issuer facts, read in full.
       for (const row of rows) {
         if (synced.has(row.id)) continue;
+        let holders: Prepared['holders'];
+        try {
+          holders = await readHolders(row.id, row.currency, row.issuerAddress, ledger.index);
+        } catch (err) {
+          // A follower behind the deploy that listed the token reads a ledger from before its issuer
+          // existed: nothing to sync yet; it is synced at the first ledger that has it.
+          if ((err as { data?: { error?: string } }).data?.error === 'actNotFound') continue;
+          throw err;
+        }
         out.synced.push(row.id);
         touchedIssuers.add(row.issuerAddress);
         touchedPools.add(`${row.id}:XRP`);
         touchedPools.add(`${row.id}:RLUSD`);
-        for (const h of await readHolders(row.id, row.currency, row.issuerAddress, ledger.index)) {
+        for (const h of holders) {
           if (!holderFinal.has(`${h.tokenId}:${h.account}`)) out.holders.push(h);
         }
       }
