@@ -199,6 +199,33 @@ describe('market swaps', () => {
     expect(s.fee).toBe(new Decimal(q.receive).mul('0.0075').mul(1e6).floor().div(1e6).toFixed());
   });
 
+  it('fills a buy with a large price impact in full: slippage bounds the average price, not the last', async () => {
+    const before = await pool();
+    // Half the pool's XRP: the pool's price ends ~2.25× higher, the average ~1.5×.
+    const amount = before.xrp.div(2).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed();
+    const q = (
+      await post('/api/amm-info', alice, {
+        issuer: token.issuer_address,
+        token: 'SWAP',
+        amountXrp: amount,
+        tradeType: 'BUY',
+        wallet: aliceWallet,
+      })
+    ).json() as QuoteView;
+    expect(Number(q.priceImpactPercent)).toBeGreaterThan(40);
+    const res = await post('/api/swap', alice, {
+      walletAddress: aliceWallet,
+      issuer: token.issuer_address,
+      token: 'SWAP',
+      amount,
+      type: 'BUY',
+      slippage: '0.5',
+      expected: q.receive,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'success', spent: amount, received: q.receive });
+  });
+
   it('lets the ledger refuse a buy the market moved beyond the slippage: no trade, no platform fee', async () => {
     const q = (
       await post('/api/amm-info', alice, {
@@ -253,7 +280,7 @@ describe('market swaps', () => {
     });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().message).toBe(SWAP_MESSAGES.slippageExceeded);
-    // Only the network fee left the wallet (the offer reached the ledger and was killed there); no
+    // Only the network fee left the wallet (the payment reached the ledger and failed there); no
     // token arrived; no trade recorded, no fee job.
     expect((await tokensOf(aliceWallet)).eq(tokensBefore)).toBe(true);
     const spent = xrpBefore - (await xrpOf(aliceWallet));

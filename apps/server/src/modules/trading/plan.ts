@@ -1,10 +1,14 @@
 import DecimalBase from 'decimal.js';
 import type { BalanceChanges } from '../../ledger/submission-service';
 
-// The ledger side of a market trade, pure: the OfferCreate that spends exactly the amount given
-// (tfSell) and only now (tfImmediateOrCancel), with the slippage limit as the offer's own price, so
-// the ledger — not a pre-check — refuses to execute worse; and what a trade moved, read back from
-// its balance changes.
+// The ledger side of a market trade, pure: a Payment to oneself that spends exactly the amount given
+// (SendMax, with an Amount no market can fill and tfPartialPayment) and delivers at least the
+// slippage floor (DeliverMin), so the ledger — not a pre-check — refuses to execute worse on
+// average; and what a trade moved, read back from its balance changes.
+//
+// Why not an OfferCreate with the floor as its price: offer crossing stops an AMM at the offer's
+// quality, i.e. where the pool's marginal price reaches the limit, so a trade with a large price
+// impact fills far less than its slippage allows (or nothing). DeliverMin bounds the average.
 
 /** Issued amounts: 16 significant digits at any exponent; sums and products need more. */
 export const Decimal = DecimalBase.clone({ precision: 60, toExpNeg: -100, toExpPos: 100 });
@@ -12,6 +16,7 @@ export type Decimal = InstanceType<typeof Decimal>;
 
 export const TF_IMMEDIATE_OR_CANCEL = 0x00020000;
 export const TF_SELL = 0x00080000;
+export const TF_PARTIAL_PAYMENT = 0x00020000;
 
 export type Asset = { kind: 'xrp' } | { kind: 'iou'; currency: string; issuer: string };
 export type LedgerAmount = string | { currency: string; issuer: string; value: string };
@@ -57,6 +62,45 @@ export function marketOffer(
     TakerGets: ledgerAmount(pay, spend, 'down'),
     TakerPays: positive ? floor! : anyPrice(get),
     Flags: TF_IMMEDIATE_OR_CANCEL | TF_SELL,
+  };
+}
+
+export interface TradePayment {
+  TransactionType: 'Payment';
+  Destination: string;
+  Amount: LedgerAmount;
+  SendMax: LedgerAmount;
+  DeliverMin?: LedgerAmount;
+  Flags: number;
+}
+
+/** More of `asset` than any market holds: the partial payment then spends all of SendMax. */
+function unfillable(asset: Asset): LedgerAmount {
+  return asset.kind === 'xrp'
+    ? '100000000000000000'
+    : { currency: asset.currency, issuer: asset.issuer, value: '1e30' };
+}
+
+/**
+ * `account` pays itself: spend exactly `spend` of `pay` for as much `get` as the ledger's book and
+ * pools give, failing (tecPATH_PARTIAL) when that is less than `minReceive`.
+ */
+export function marketPayment(
+  account: string,
+  pay: Asset,
+  spend: DecimalBase.Value,
+  get: Asset,
+  minReceive?: DecimalBase.Value,
+): TradePayment {
+  const floor = minReceive === undefined ? undefined : ledgerAmount(get, minReceive, 'down');
+  const positive = floor !== undefined && new Decimal(typeof floor === 'string' ? floor : floor.value).gt(0);
+  return {
+    TransactionType: 'Payment',
+    Destination: account,
+    Amount: unfillable(get),
+    SendMax: ledgerAmount(pay, spend, 'down'),
+    ...(positive ? { DeliverMin: floor } : {}),
+    Flags: TF_PARTIAL_PAYMENT,
   };
 }
 

@@ -25,12 +25,20 @@ import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
-import { Decimal, marketOffer, minimumReceive, tradeMoved, tradingFee, type Asset } from './plan';
+import {
+  Decimal,
+  marketOffer,
+  marketPayment,
+  minimumReceive,
+  tradeMoved,
+  tradingFee,
+  type Asset,
+} from './plan';
 import { tradingTrades } from './schema';
 
 // Market trades from custodial wallets: a quote is the trade itself simulated against the open
 // ledger from the same wallet (rippled's `simulate`: book and pool together, as the payment engine
-// executes them), and the swap submits the same offer with the slippage floor as its price. The
+// executes them), and the swap submits that payment with the slippage floor as DeliverMin. The
 // platform fee is a separate payment after the trade validates, made by a persisted job (once).
 
 export const TRADING_FEE_JOB = 'trading-fee';
@@ -91,7 +99,12 @@ export class TradingService {
     return { token: { kind: 'iou', currency, issuer }, quote, quoteName, tokenId: listed?.id ?? null };
   }
 
-  /** The trade's offer simulated from `account` against the open ledger: what it would move. */
+  /**
+   * The trade simulated from `account` against the open ledger: what it would move. It is the
+   * swap's own Payment when the wallet can receive the token (a SELL, or a BUY with its trust
+   * line); a BUY without the line (the swap adds it first) is simulated as an offer at any price,
+   * which crosses the same book and pools and opens the line itself.
+   */
   private async simulate(
     account: string,
     side: TradeSide,
@@ -100,18 +113,26 @@ export class TradingService {
     minReceive?: Decimal,
   ): Promise<Simulated> {
     const [pay, get] = side === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
-    const offer = marketOffer(pay, amount, get, minReceive);
+    const canReceive = side === 'SELL' || (await this.hasLine(account, m));
+    const tx = canReceive
+      ? marketPayment(account, pay, amount, get, minReceive)
+      : marketOffer(pay, amount, get, minReceive);
     const res = (await this.deps.client.request({
       command: 'simulate',
-      tx_json: { ...offer, Account: account },
+      tx_json: { ...tx, Account: account },
     } as never)) as {
       result: { engine_result: string; meta?: TransactionMetadata; tx_json: { Fee: string } };
     };
-    const { engine_result: result, meta, tx_json: tx } = res.result;
+    const { engine_result: result, meta, tx_json: sent } = res.result;
     if (!meta || !result.startsWith('tes'))
       return { result, spent: new Decimal(0), received: new Decimal(0) };
-    const moved = tradeMoved(getBalanceChanges(meta), account, pay, get, tx.Fee);
+    const moved = tradeMoved(getBalanceChanges(meta), account, pay, get, sent.Fee);
     return { result, ...moved };
+  }
+
+  private async hasLine(account: string, m: Market): Promise<boolean> {
+    const lines = await this.deps.wallets.lines(account, m.token.issuer);
+    return lines.some((l) => l.currency === m.token.currency);
   }
 
   private async spotPrice(m: Market): Promise<Decimal | null> {
@@ -199,11 +220,11 @@ export class TradingService {
     }
     const floor = minimumReceive(expected, s.slippage);
     const [pay, get] = s.type === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
-    const offer = marketOffer(pay, s.amount, get, floor);
+    const payment = marketPayment(wallet.address, pay, s.amount, get, floor);
     const outcome = await this.deps.submissions.submit({
-      intentKey: `${intent}:offer`,
+      intentKey: `${intent}:trade`,
       account: wallet.address,
-      tx: { ...offer },
+      tx: { ...payment },
       purpose: 'swap',
       userId,
       walletId: wallet.id,
@@ -211,8 +232,12 @@ export class TradingService {
     const txFee = await this.txFee(outcome.hash);
     const moved = tradeMoved(outcome.balanceChanges, wallet.address, pay, get, txFee);
     if (outcome.status !== 'success' || moved.received.lte(0)) {
-      if (outcome.result === 'tecKILLED' || (outcome.status === 'success' && moved.received.lte(0))) {
+      // tecPATH_PARTIAL: less than DeliverMin was available — the market moved past the slippage.
+      if (outcome.result === 'tecPATH_PARTIAL') {
         throw badRequest(SWAP_MESSAGES.slippageExceeded, { hash: outcome.hash });
+      }
+      if (outcome.result === 'tecPATH_DRY' || outcome.status === 'success') {
+        throw badRequest(SWAP_MESSAGES.insufficientLiquidity, { hash: outcome.hash });
       }
       throw new AppError('BAD_REQUEST', `${SWAP_MESSAGES.swapFailed}: ${outcome.result}`, {
         hash: outcome.hash,
