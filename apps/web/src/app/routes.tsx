@@ -27,6 +27,7 @@ const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
 );
 const TokenPage = lazy(() => import('../features/token/token-page').then((m) => ({ default: m.TokenPage })));
+const SwapPage = lazy(() => import('../features/swap/swap-page').then((m) => ({ default: m.SwapPage })));
 const NotFoundPage = lazy(() =>
   import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -56,7 +57,7 @@ const PAGES: PageRoute[] = [
   // Token detail is public (second spec §6).
   { path: 'token/:issuerAddress', title: 'Token', element: <TokenPage /> },
   { path: 'deploy-list', title: 'Deploy and List', element: <DeployPage />, signIn: true },
-  placeholder('swap', 'Swap'),
+  { path: 'swap', title: 'Swap', element: <SwapPage />, signIn: true },
   { path: 'wallets', title: 'Wallets', element: <WalletsPage />, signIn: true },
   placeholder('airdrops', 'Airdrops'),
   placeholder('airdrop/create', 'Create Airdrop'),

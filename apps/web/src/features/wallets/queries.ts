@@ -2,15 +2,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import {
   trustlinesResponseSchema,
-  walletBalanceSchema,
   walletListResponseSchema,
   xrplStatusSchema,
   XRPL_STATUS_POLL_MS,
   type Trustline,
-  type WalletBalance,
   type WalletSummary,
 } from '@ledgerpad/shared';
-import { apiGet, apiPost } from '../../lib/api';
+import { apiGet } from '../../lib/api';
+import { BALANCES_KEY, useWalletBalances as useSharedWalletBalances } from '../../lib/wallet-balances';
 import { useLedgerNetwork } from '../../lib/auth-methods';
 import { MESSAGES } from './messages';
 
@@ -18,10 +17,8 @@ import { MESSAGES } from './messages';
 // balances need it. Keeping them apart lets the cards show even when the ledger is down.
 
 export const WALLETS_KEY = ['wallets'] as const;
-export const BALANCES_KEY = ['wallets', 'balances'] as const;
+export { BALANCES_KEY };
 const STATUS_KEY = ['xrpl-status'] as const;
-/** Balances refresh on their own now and then: payments can arrive from outside the app. */
-const BALANCES_REFRESH_MS = 30_000;
 
 interface Schema<T> {
   safeParse(data: unknown): { success: true; data: T } | { success: false };
@@ -43,14 +40,7 @@ export function useWalletList() {
 }
 
 export function useWalletBalances(enabled: boolean) {
-  return useQuery({
-    queryKey: BALANCES_KEY,
-    queryFn: async ({ signal }): Promise<WalletBalance[]> =>
-      parsed(walletBalanceSchema.array(), await apiPost('/api/wallets/balances', {}, { signal })),
-    enabled,
-    refetchInterval: BALANCES_REFRESH_MS,
-    retry: 1,
-  });
+  return useSharedWalletBalances(enabled, MESSAGES.invalidResponse);
 }
 
 /** Refetches the wallet list and every balance (after a create, import, transfer, fund, removal). */

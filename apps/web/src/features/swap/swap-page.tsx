@@ -1,0 +1,466 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useLocation, useSearchParams } from 'react-router';
+import * as Tabs from '@radix-ui/react-tabs';
+import Decimal from 'decimal.js';
+import {
+  ALL_IN_FRACTION,
+  AMOUNT_DECIMALS,
+  DEFAULT_SLIPPAGE_PERCENT,
+  ESTIMATE_DEBOUNCE_MS,
+  RLUSD_CURRENCY_HEX,
+  SEARCH_DEBOUNCE_MS,
+  SWAP_MESSAGES,
+  displayTicker,
+  formatAmount,
+  isLpCurrency,
+  slippageSchema,
+  statFigure,
+  tradeAmountSchema,
+  type SwapResult,
+  type WalletBalance,
+} from '@ledgerpad/shared';
+import { ApiError, apiPost } from '../../lib/api';
+import { BALANCES_KEY, useWalletBalances } from '../../lib/wallet-balances';
+import { useMarketStats, useQuote, useTokenSearch } from './api';
+import './swap.css';
+
+// /swap (spec 001 §2, §5, §8): market buys and sells from one of the user's custodial wallets. The
+// estimate is the trade itself simulated on the ledger; the swap sends that estimate back so the
+// ledger enforces the slippage against what the user saw.
+
+const WALLET_KEY = 'ledgerpad.swap.wallet';
+const AMOUNT_RE = new RegExp(`^\\d*(\\.\\d{0,${AMOUNT_DECIMALS}})?$`);
+const SLIPPAGE_RE = /^\d*(\.\d{0,2})?$/;
+const ADDRESS_LIKE = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
+const BUY_PRESETS = ['10', '50', '100'] as const;
+const SELL_PRESETS = [25, 50, 75, 100] as const;
+const FADE_MS = 5_000;
+const CLEAR_MS = 6_000;
+
+interface TokenChoice {
+  issuer: string;
+  /** Ledger currency code (3 letters or 40 hex). */
+  code: string;
+  ticker: string;
+}
+
+interface NavState {
+  walletAddress?: string;
+  issuerAddress?: string;
+  tokenCode?: string;
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return v;
+}
+
+/** A message that fades after 5 s and is gone after 6 s (spec 001 §9). */
+function useFading() {
+  const [state, setState] = useState<{ text: string; fading: boolean } | null>(null);
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+  const show = (text: string) => {
+    timers.current.forEach(clearTimeout);
+    setState({ text, fading: false });
+    timers.current = [
+      setTimeout(() => setState((s) => (s ? { ...s, fading: true } : s)), FADE_MS),
+      setTimeout(() => setState(null), CLEAR_MS),
+    ];
+  };
+  return [state, show] as const;
+}
+
+const spendableXrp = (w: WalletBalance) => Decimal.max(new Decimal(w.balance).minus(w.ledgerReserve), 0);
+const sellable = (w: WalletBalance | undefined) =>
+  (w?.tokens ?? []).filter(
+    (t) =>
+      !t.lpName &&
+      !isLpCurrency(t.currencyCode) &&
+      t.currencyCode !== RLUSD_CURRENCY_HEX &&
+      Number(t.value) > 0,
+  );
+
+export function SwapPage() {
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const nav = (location.state ?? {}) as NavState;
+  const queryClient = useQueryClient();
+  const balances = useWalletBalances();
+  const wallets = balances.data ?? [];
+
+  const [walletAddress, setWalletAddress] = useState<string | null>(
+    () => nav.walletAddress ?? localStorage.getItem(WALLET_KEY),
+  );
+  const wallet = wallets.find((w) => w.wallet_address === walletAddress) ?? wallets[0];
+  useEffect(() => {
+    if (wallet) localStorage.setItem(WALLET_KEY, wallet.wallet_address);
+  }, [wallet]);
+
+  const initialIssuer = nav.issuerAddress ?? params.get('issuer');
+  const initialCode = nav.tokenCode ?? params.get('currency');
+  const [token, setToken] = useState<TokenChoice | null>(
+    initialIssuer && initialCode
+      ? { issuer: initialIssuer, code: initialCode, ticker: displayTicker(initialCode) }
+      : null,
+  );
+  const [side, setSide] = useState<'BUY' | 'SELL'>('BUY');
+  const [amount, setAmount] = useState('');
+  const [slippage, setSlippage] = useState(DEFAULT_SLIPPAGE_PERCENT);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [status, showStatus] = useFading();
+  const [received, showReceived] = useFading();
+
+  const debouncedAmount = useDebounced(amount, ESTIMATE_DEBOUNCE_MS);
+  const validAmount = tradeAmountSchema.safeParse(debouncedAmount).success;
+  const quote = useQuote(
+    wallet && token && validAmount
+      ? {
+          wallet: wallet.wallet_address,
+          issuer: token.issuer,
+          token: token.code,
+          side,
+          amount: debouncedAmount,
+        }
+      : null,
+  );
+  const stats = useMarketStats(token?.issuer ?? null, token?.code ?? null);
+  const quoteUnit = stats.data?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
+
+  // Changing tab clears the amount and the estimate (spec 001 §4).
+  const switchSide = (next: string) => {
+    setSide(next as 'BUY' | 'SELL');
+    setAmount('');
+    setError(null);
+  };
+
+  const held = useMemo(() => sellable(wallet), [wallet]);
+  const heldOfToken = token
+    ? held.find((t) => t.issuer === token.issuer && t.currencyCode === token.code)
+    : undefined;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    if (!wallet || !token) return setError(SWAP_MESSAGES.selectWalletAndToken);
+    if (!tradeAmountSchema.safeParse(amount).success) return setError(SWAP_MESSAGES.invalidAmount);
+    if (!slippageSchema.safeParse(slippage).success) return setError(SWAP_MESSAGES.slippage);
+    setBusy(true);
+    try {
+      const result = await apiPost<SwapResult>('/api/swap', {
+        walletAddress: wallet.wallet_address,
+        issuer: token.issuer,
+        token: token.code,
+        amount,
+        type: side,
+        slippage,
+        // The estimate the user saw: the ledger refuses to execute below it less the slippage.
+        ...(quote.data && debouncedAmount === amount ? { expected: quote.data.receive } : {}),
+      });
+      showStatus(result.message);
+      showReceived(
+        `You received ${formatAmount(result.received)} ${side === 'BUY' ? token.ticker : result.quote}`,
+      );
+      setAmount('');
+      void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
+    } catch (err) {
+      showStatus(err instanceof ApiError && err.status < 500 ? err.message : SWAP_MESSAGES.swapRetry);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const quoteError =
+    quote.error instanceof ApiError && quote.error.message === SWAP_MESSAGES.insufficientLiquidity
+      ? SWAP_MESSAGES.insufficientLiquidity
+      : null;
+
+  return (
+    <div className="swap-page">
+      <h1>Swap</h1>
+      <form className="panel swap-card" onSubmit={(e) => void submit(e)} noValidate>
+        <WalletSelect
+          wallets={wallets}
+          loading={balances.isPending}
+          failed={balances.isError}
+          value={wallet?.wallet_address}
+          onChange={(address) => {
+            setWalletAddress(address);
+            setAmount('');
+          }}
+        />
+        <Tabs.Root value={side} onValueChange={switchSide}>
+          <Tabs.List className="swap-tabs" aria-label="Trade side">
+            <Tabs.Trigger value="BUY" className="swap-tab buy">
+              Buy
+            </Tabs.Trigger>
+            <Tabs.Trigger value="SELL" className="swap-tab sell">
+              Sell
+            </Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="BUY" className="swap-side">
+            <TokenPicker value={token} onChange={setToken} />
+          </Tabs.Content>
+          <Tabs.Content value="SELL" className="swap-side">
+            {wallet && held.length === 0 ? (
+              <p className="muted" data-testid="empty-wallet">
+                Nothing to sell here — this wallet is emptier than a rug-pulled pool.
+              </p>
+            ) : (
+              <div className="held-tokens" role="group" aria-label="Tokens in this wallet">
+                {held.map((t) => (
+                  <button
+                    type="button"
+                    key={`${t.issuer}|${t.currencyCode}`}
+                    aria-pressed={token?.issuer === t.issuer && token.code === t.currencyCode}
+                    onClick={() => {
+                      setToken({ issuer: t.issuer, code: t.currencyCode, ticker: t.currency });
+                      setAmount('');
+                    }}
+                  >
+                    {t.currency} <span className="muted">{formatAmount(t.value)}</span>
+                  </button>
+                ))}
+              </div>
+            )}
+          </Tabs.Content>
+        </Tabs.Root>
+
+        {token && (
+          <p className="swap-market muted" data-testid="market-cap">
+            {token.ticker} · Market cap{' '}
+            {stats.isPending ? 'Loading...' : statFigure(stats.data?.marketCapInUSD ?? null, true)}
+          </p>
+        )}
+
+        <div className="field">
+          <label className="field-label" htmlFor="swap-amount">
+            {side === 'BUY' ? `Amount (${quoteUnit})` : `Amount (${token?.ticker ?? 'tokens'})`}
+          </label>
+          <input
+            id="swap-amount"
+            className="input"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="0.0"
+            value={amount}
+            onChange={(e) => {
+              if (AMOUNT_RE.test(e.target.value)) setAmount(e.target.value);
+            }}
+          />
+          <div className="presets">
+            {side === 'BUY'
+              ? [
+                  ...BUY_PRESETS.map((p) => (
+                    <button type="button" key={p} onClick={() => setAmount(p)}>
+                      {p} {quoteUnit}
+                    </button>
+                  )),
+                  <button
+                    type="button"
+                    key="all"
+                    disabled={!wallet}
+                    onClick={() =>
+                      wallet &&
+                      setAmount(
+                        spendableXrp(wallet)
+                          .mul(ALL_IN_FRACTION)
+                          .toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN)
+                          .toFixed(),
+                      )
+                    }
+                  >
+                    ALL IN
+                  </button>,
+                ]
+              : SELL_PRESETS.map((p) => (
+                  <button
+                    type="button"
+                    key={p}
+                    disabled={!heldOfToken}
+                    onClick={() =>
+                      heldOfToken &&
+                      setAmount(
+                        new Decimal(heldOfToken.value)
+                          .mul(p)
+                          .div(100)
+                          .toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN)
+                          .toFixed(),
+                      )
+                    }
+                  >
+                    {p}%
+                  </button>
+                ))}
+          </div>
+        </div>
+
+        <div className="field slippage-field">
+          <label className="field-label" htmlFor="swap-slippage">
+            Slippage (%)
+          </label>
+          <input
+            id="swap-slippage"
+            className="input"
+            inputMode="decimal"
+            value={slippage}
+            onChange={(e) => {
+              if (SLIPPAGE_RE.test(e.target.value)) setSlippage(e.target.value);
+            }}
+          />
+        </div>
+
+        <p className="estimate" data-testid="estimate" aria-live="polite">
+          {!token || !validAmount ? (
+            <span className="muted">Choose a token and an amount to see what you receive.</span>
+          ) : quote.isPending ? (
+            <span className="muted">Estimating…</span>
+          ) : quoteError ? (
+            <span className="error">{quoteError}</span>
+          ) : quote.data ? (
+            <>
+              You receive ≈{' '}
+              <strong>
+                {formatAmount(quote.data.receive)} {side === 'BUY' ? token.ticker : quote.data.quote}
+              </strong>
+              {quote.data.priceImpactPercent !== null && <> · impact {quote.data.priceImpactPercent}%</>}
+              {' · '}fee {formatAmount(quote.data.fee)} {quote.data.quote}
+              {quote.data.partial && <span className="error"> · only part would fill</span>}
+            </>
+          ) : (
+            <span className="muted">No estimate right now.</span>
+          )}
+        </p>
+
+        {error && (
+          <p role="alert" className="form-error">
+            {error}
+          </p>
+        )}
+        <button type="submit" className={`swap-submit ${side === 'BUY' ? 'buy' : 'sell'}`} disabled={busy}>
+          {busy ? 'Swapping…' : side === 'BUY' ? 'Buy' : 'Sell'}
+        </button>
+        {received && (
+          <p className={`received${received.fading ? ' fading' : ''}`} data-testid="you-received">
+            {received.text}
+          </p>
+        )}
+        {status && (
+          <p
+            role="status"
+            className={`swap-status ${/[✅📌]/u.test(status.text) ? 'ok' : 'bad'}${status.fading ? ' fading' : ''}`}
+          >
+            {status.text}
+          </p>
+        )}
+      </form>
+    </div>
+  );
+}
+
+function WalletSelect({
+  wallets,
+  loading,
+  failed,
+  value,
+  onChange,
+}: {
+  wallets: WalletBalance[];
+  loading: boolean;
+  failed: boolean;
+  value: string | undefined;
+  onChange: (address: string) => void;
+}) {
+  if (loading) return <p className="muted">Loading wallets…</p>;
+  if (failed) return <p className="form-error">Failed to load wallets.</p>;
+  if (wallets.length === 0)
+    return <p className="muted">Create a wallet on the Wallets page to start trading.</p>;
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor="swap-wallet">
+        Wallet
+      </label>
+      <select id="swap-wallet" className="input" value={value} onChange={(e) => onChange(e.target.value)}>
+        {wallets.map((w) => (
+          <option key={w.wallet_address} value={w.wallet_address}>
+            {w.wallet_name ? `${w.wallet_name} · ` : ''}
+            {w.wallet_address.slice(0, 6)}…{w.wallet_address.slice(-4)} · {formatAmount(w.balance)} XRP
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Issuer or name/ticker search; suggestions hide once the text looks like an issuer address. */
+function TokenPicker({ value, onChange }: { value: TokenChoice | null; onChange: (t: TokenChoice) => void }) {
+  const [text, setText] = useState(value ? value.ticker : '');
+  const [open, setOpen] = useState(false);
+  const query = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
+  const addressLike = ADDRESS_LIKE.test(query);
+  const search = useTokenSearch(open && !addressLike ? query : '');
+  const suggestions = search.data ?? [];
+  const byAddress = useTokenSearch(addressLike ? query : '');
+
+  // A typed issuer address picks its listed token as soon as the search knows it.
+  useEffect(() => {
+    const hit = byAddress.data?.find((s) => s.issuer_address === query);
+    if (hit && value?.issuer !== hit.issuer_address) {
+      onChange({ issuer: hit.issuer_address, code: hit.ticker, ticker: hit.ticker });
+    }
+  }, [byAddress.data, query, value, onChange]);
+
+  return (
+    <div className="field token-picker">
+      <label className="field-label" htmlFor="swap-token">
+        Token
+      </label>
+      <input
+        id="swap-token"
+        className="input"
+        autoComplete="off"
+        placeholder="Search by name, ticker or issuer address"
+        value={text}
+        onFocus={() => setOpen(true)}
+        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onChange={(e) => {
+          setText(e.target.value);
+          setOpen(true);
+        }}
+        role="combobox"
+        aria-expanded={open && suggestions.length > 0}
+        aria-controls="swap-token-list"
+      />
+      {open && !addressLike && suggestions.length > 0 && (
+        <ul className="suggestions" id="swap-token-list" role="listbox">
+          {suggestions.map((s) => (
+            <li
+              key={`${s.issuer_address}|${s.ticker}`}
+              role="option"
+              aria-selected={value?.issuer === s.issuer_address}
+            >
+              <button
+                type="button"
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => {
+                  onChange({ issuer: s.issuer_address, code: s.ticker, ticker: s.ticker });
+                  setText(s.ticker);
+                  setOpen(false);
+                }}
+              >
+                <strong>{s.ticker}</strong> <span className="muted">{s.name}</span>
+                <span className="muted small suggestion-issuer">{s.issuer_address}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
+import { walletBalanceSchema, type WalletBalance } from '@ledgerpad/shared';
+import { apiPost } from './api';
+
+// The signed-in user's wallets with their ledger balances (POST /api/wallets/balances): one query,
+// shared by the Wallets page and the Swap screen.
+
+export const BALANCES_KEY = ['wallets', 'balances'] as const;
+/** Balances refresh on their own now and then: payments can arrive from outside the app. */
+const BALANCES_REFRESH_MS = 30_000;
+
+export function useWalletBalances(enabled = true, parseError = 'Invalid API response') {
+  return useQuery({
+    queryKey: BALANCES_KEY,
+    queryFn: async ({ signal }): Promise<WalletBalance[]> => {
+      const parsed = walletBalanceSchema
+        .array()
+        .safeParse(await apiPost('/api/wallets/balances', {}, { signal }));
+      if (!parsed.success) throw new Error(parseError);
+      return parsed.data;
+    },
+    enabled,
+    refetchInterval: BALANCES_REFRESH_MS,
+    retry: 1,
+  });
+}

@@ -1,0 +1,92 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatAmount, SWAP_MESSAGES, type DeployResult, type QuoteView } from '@ledgerpad/shared';
+import { launchBrowser } from '../support/browser';
+import { deployAsNewUser } from '../support/deploy';
+import { useBrowser } from '../support/fixture';
+import { demoSignIn } from '../support/sign-in';
+
+// The swap screen in Chromium against the real server and ledger: a market buy of a freshly
+// launched token shows the estimate the ledger then executes and 'You received'; bad input shows
+// the spec's message and sends nothing.
+
+const run = Date.now().toString(36).slice(-4).toUpperCase();
+const TICKER = `S${run}`;
+
+async function fundedTrader(page: Page, url: string, name: string): Promise<string> {
+  await demoSignIn(page, url, name);
+  const { token } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as { token: string };
+  const headers = { 'x-csrf-token': token };
+  const wallet = (await (await page.request.post(`${url}/api/wallets`, { headers, data: {} })).json()) as {
+    id: number;
+    wallet_address: string;
+  };
+  const funded = await page.request.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} });
+  expect(funded.ok(), await funded.text()).toBe(true);
+  return wallet.wallet_address;
+}
+
+describe('swap in Chromium', () => {
+  const t = useBrowser();
+  let deployer: Browser;
+  let token: DeployResult;
+
+  beforeAll(async () => {
+    deployer = await launchBrowser();
+    [token] = await deployAsNewUser(deployer, t.url, `swapdev_${run.toLowerCase()}`, [
+      { name: `Swap ${run}`, ticker: TICKER },
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await deployer?.close();
+  });
+
+  it('buys at market: the estimate is what arrives, with "You received"', async () => {
+    const { page, url } = t;
+    await fundedTrader(page, url, `buyer_${run.toLowerCase()}`);
+    await page.goto(`${url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
+    await page.getByRole('heading', { name: 'Swap', level: 1 }).waitFor();
+    const quoted = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/amm-info' && r.request().method() === 'POST',
+    );
+    await page.getByLabel('Amount (XRP)').fill('5');
+    const quote = (await (await quoted).json()) as QuoteView;
+    await page.getByTestId('estimate').filter({ hasText: 'You receive' }).waitFor();
+    expect(await page.getByTestId('estimate').textContent()).toContain(
+      `${formatAmount(quote.receive)} ${TICKER}`,
+    );
+    const swapped = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/swap');
+    await page.getByRole('button', { name: 'Buy', exact: true }).last().click();
+    const answer = await swapped;
+    expect(answer.status(), await answer.text()).toBe(200);
+    const received = page.getByTestId('you-received');
+    await received.waitFor();
+    expect(await received.textContent()).toBe(`You received ${formatAmount(quote.receive)} ${TICKER}`);
+    expect(await page.getByRole('status').textContent()).toBe('✅ 1 swap(s) successful!');
+    // The wallet now holds the token: the Sell tab offers it.
+    await page.getByRole('tab', { name: 'Sell' }).click();
+    await page
+      .getByRole('group', { name: 'Tokens in this wallet' })
+      .getByRole('button', { name: new RegExp(TICKER) })
+      .waitFor();
+  });
+
+  it('shows the spec message for a bad amount and sends nothing', async () => {
+    const { page, url } = t;
+    await fundedTrader(page, url, `careful_${run.toLowerCase()}`);
+    let swapped = false;
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/swap') swapped = true;
+    });
+    await page.goto(`${url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
+    await page.getByLabel('Amount (XRP)').fill('0');
+    await page.getByRole('button', { name: 'Buy', exact: true }).last().click();
+    await page.getByRole('alert').filter({ hasText: SWAP_MESSAGES.invalidAmount }).waitFor();
+    // The input takes at most 6 decimals: a 7th is not typed in.
+    await page.getByLabel('Amount (XRP)').fill('');
+    await page.getByLabel('Amount (XRP)').pressSequentially('1.1234567');
+    expect(await page.getByLabel('Amount (XRP)').inputValue()).toBe('1.123456');
+    expect(swapped).toBe(false);
+  });
+});
