@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet, type Client, type Payment } from 'xrpl';
 import {
   SWAP_MESSAGES,
+  type AddTrustlineResult,
   type DeployResult,
   type JobStatusView,
   type QuoteView,
@@ -290,6 +291,52 @@ describe('market swaps', () => {
     expect((await t.database.db.select().from(jobs).where(eq(jobs.type, TRADING_FEE_JOB))).length).toBe(
       jobsBefore,
     );
+  });
+
+  it('adds trust lines for several wallets at once, without sequence clashes', async () => {
+    const bob = await t.signIn('bob_lines');
+    const wallets = [await walletOf(bob), await walletOf(bob), await walletOf(bob)];
+    const results = await Promise.all(
+      // Each wallet twice at the same time: the submission service orders a wallet's transactions.
+      [...wallets, ...wallets].map((w) =>
+        post('/api/add-trustline', bob, { wallet: w.address, issuer: token.issuer_address, token: 'SWAP' }),
+      ),
+    );
+    for (const r of results) {
+      expect(r.statusCode, r.body).toBe(200);
+      expect((r.json() as AddTrustlineResult).status).toBe('success');
+    }
+    for (const w of wallets) {
+      const lines = await client.request({
+        command: 'account_lines',
+        account: w.address,
+        peer: token.issuer_address,
+        ledger_index: 'validated',
+      });
+      expect(lines.result.lines.map((l) => [l.currency, l.limit])).toEqual([
+        [token.currency, '1000000000000000'],
+      ]);
+    }
+    // Once there, asking again sends nothing.
+    const again = await post('/api/add-trustline', bob, {
+      wallet: wallets[0]!.address,
+      issuer: token.issuer_address,
+      token: 'SWAP',
+    });
+    expect(again.json()).toEqual({ status: 'success', existed: true });
+    // Someone else's wallet: the same answer as no wallet at all.
+    const theirs = await post('/api/add-trustline', alice, {
+      wallet: wallets[1]!.address,
+      issuer: token.issuer_address,
+      token: 'SWAP',
+    });
+    expect(theirs.statusCode).toBe(404);
+    const bad = await post('/api/add-trustline', bob, {
+      wallet: wallets[0]!.address,
+      issuer: 'rBad',
+      token: 'SWAP',
+    });
+    expect(bad.statusCode).toBe(400);
   });
 
   it('refuses bad input with the spec messages and other users\u2019 wallets, before any transaction', async () => {

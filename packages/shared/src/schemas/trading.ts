@@ -131,3 +131,27 @@ export interface SwapResult {
   fee: string;
   message: string;
 }
+
+/** POST /api/add-trustline (spec 001 §7): one wallet's trust line to a token. */
+export const addTrustlineSchema = z.object({
+  wallet: classicAddressSchema('wallet'),
+  issuer: classicAddressSchema('issuer'),
+  token: tokenCode,
+});
+export type AddTrustlineRequest = z.input<typeof addTrustlineSchema>;
+
+export const TRUSTLINE_MESSAGES = {
+  added: '✅ Trustline successfully added!',
+  failed: 'Failed to add trustline',
+  retry: 'Failed to add trustline. Please try again.',
+  batch: (ok: number, failed: number) => `✅ ${ok} trustlines added. ❌ ${failed} failed.`,
+  batchFailed: '❌ Batch trustline request failed.',
+} as const;
+
+export interface AddTrustlineResult {
+  status: 'success' | 'error';
+  /** Set when the line was already there (nothing was sent). */
+  existed?: boolean;
+  hash?: string;
+  error?: string;
+}

@@ -8,7 +8,7 @@ import type { WalletsApi } from '../wallets';
 import { registerTradingFeeJob } from './fee-job';
 import { TradingService } from './service';
 
-/** POST /api/amm-info (quote) and POST /api/swap, and the trading-fee job. */
+/** POST /api/amm-info (quote), POST /api/swap, POST /api/add-trustline, and the trading-fee job. */
 export function registerTrading(
   app: FastifyInstance,
   deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi },
@@ -46,6 +46,13 @@ export function registerTrading(
   app.post('/api/swap', user, async (request) => {
     try {
       return await service.swap(request.user!.id, request.body, idempotencyKey(request));
+    } catch (err) {
+      throw toLedgerAppError(err);
+    }
+  });
+  app.post('/api/add-trustline', user, async (request) => {
+    try {
+      return await service.addTrustline(request.user!.id, request.body, idempotencyKey(request));
     } catch (err) {
       throw toLedgerAppError(err);
     }

@@ -3,11 +3,14 @@ import {
   AMOUNT_DECIMALS,
   RLUSD_CURRENCY_HEX,
   SWAP_MESSAGES,
+  TRUSTLINE_MESSAGES,
   WALLET_MESSAGES,
+  addTrustlineSchema,
   isHexCurrency,
   quoteRequestSchema,
   swapRequestSchema,
   tickerToCurrency,
+  type AddTrustlineResult,
   type QuoteAsset,
   type QuoteView,
   type SwapResult,
@@ -42,6 +45,8 @@ import { tradingTrades } from './schema';
 // platform fee is a separate payment after the trade validates, made by a persisted job (once).
 
 export const TRADING_FEE_JOB = 'trading-fee';
+/** The limit of the trust lines trading opens: far above any supply a token launched here can have. */
+const TRUST_LIMIT = '1000000000000000';
 
 export interface TradingDeps {
   db: Db;
@@ -297,6 +302,33 @@ export class TradingService {
     return row ? String((decode(row.blob) as { Fee?: string }).Fee ?? '0') : '0';
   }
 
+  /**
+   * POST /api/add-trustline: the wallet's trust line to a token (nothing sent when it exists). The
+   * multi-wallet screen calls it for several wallets at once: each wallet has its own sequence, and
+   * the submission service orders a wallet's own transactions.
+   */
+  async addTrustline(userId: number, body: unknown, idempotencyKey?: string): Promise<AddTrustlineResult> {
+    const b = parseInput(addTrustlineSchema, body);
+    const wallet = await this.wallet(userId, b.wallet);
+    const m = await this.market(b.issuer, b.token, undefined);
+    if (await this.hasLine(wallet.address, m)) return { status: 'success', existed: true };
+    const res = await this.deps.submissions.submit({
+      intentKey: `trustline:${userId}:${idempotencyKey ?? randomUUID()}`,
+      account: wallet.address,
+      tx: {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: m.token.currency, issuer: m.token.issuer, value: TRUST_LIMIT },
+      },
+      purpose: 'add-trustline',
+      userId,
+      walletId: wallet.id,
+    });
+    if (res.status !== 'success') {
+      return { status: 'error', hash: res.hash, error: `${TRUSTLINE_MESSAGES.failed}: ${res.result}` };
+    }
+    return { status: 'success', hash: res.hash };
+  }
+
   /** A BUY needs the wallet's trust line to the token; RequireAuth tokens need it authorized. */
   private async ensureTrustLine(
     address: string,
@@ -317,7 +349,7 @@ export class TradingService {
       account: address,
       tx: {
         TransactionType: 'TrustSet',
-        LimitAmount: { currency: m.token.currency, issuer: m.token.issuer, value: '1000000000000000' },
+        LimitAmount: { currency: m.token.currency, issuer: m.token.issuer, value: TRUST_LIMIT },
       },
       purpose: 'swap-trustline',
       userId,
