@@ -72,6 +72,20 @@ describe('swap in Chromium', () => {
       .waitFor();
   });
 
+  it('swaps XRP → RLUSD with the spec text', async () => {
+    const { page, url } = t;
+    await fundedTrader(page, url, `stable_${run.toLowerCase()}`);
+    await page.goto(`${url}/swap`);
+    await page.getByRole('button', { name: 'XRP ⇄ RLUSD' }).click();
+    await page.getByRole('button', { name: 'XRP → RLUSD' }).waitFor();
+    await page.getByLabel('Amount (XRP)').fill('3');
+    await page.getByTestId('rlusd-estimate').filter({ hasText: 'You receive' }).waitFor();
+    await page.getByRole('button', { name: 'Swap', exact: true }).click();
+    const status = page.getByRole('status').filter({ hasText: 'Swapped' });
+    await status.waitFor({ timeout: 20_000 });
+    expect(await status.textContent()).toMatch(/^✅ Swapped 3\.000000 XRP → \d+\.\d{6} RLUSD$/);
+  });
+
   it('shows the spec message for a bad amount and sends nothing', async () => {
     const { page, url } = t;
     await fundedTrader(page, url, `careful_${run.toLowerCase()}`);

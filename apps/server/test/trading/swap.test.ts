@@ -293,6 +293,38 @@ describe('market swaps', () => {
     );
   });
 
+  it('swaps XRP → RLUSD and back against the XRP/RLUSD pool, with the spec texts', async () => {
+    const { issuer, currency } = (await t.app.inject({ url: '/api/config/rlusd' })).json() as {
+      issuer: string;
+      currency: string;
+    };
+    const body = { walletAddress: aliceWallet, issuer, token: currency, baseAsset: 'XRP', slippage: '1' };
+    const q = (
+      await post('/api/amm-info', alice, {
+        issuer,
+        token: currency,
+        amountXrp: '3',
+        tradeType: 'BUY',
+        wallet: aliceWallet,
+      })
+    ).json() as QuoteView;
+    const there = await post('/api/swap', alice, { ...body, amount: '3', type: 'BUY', expected: q.receive });
+    expect(there.statusCode, there.body).toBe(200);
+    const r1 = there.json() as SwapResult;
+    expect(r1.received).toBe(q.receive);
+    expect(r1.message).toBe(
+      `✅ Swapped 3.000000 XRP → ${new Decimal(q.receive).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(6)} RLUSD`,
+    );
+    const half = new Decimal(r1.received).div(2).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed();
+    const back = await post('/api/swap', alice, { ...body, amount: half, type: 'SELL' });
+    expect(back.statusCode, back.body).toBe(200);
+    const r2 = back.json() as SwapResult;
+    expect(r2.message).toMatch(
+      new RegExp(`^✅ Swapped ${new Decimal(half).toFixed(6)} RLUSD → \\d+\\.\\d{6} XRP$`),
+    );
+    expect(r2.spent).toBe(half);
+  });
+
   it('adds trust lines for several wallets at once, without sequence clashes', async () => {
     const bob = await t.signIn('bob_lines');
     const wallets = [await walletOf(bob), await walletOf(bob), await walletOf(bob)];

@@ -1,16 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import type { FeesConfig } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX, type FeesConfig } from '@ledgerpad/shared';
 import type { Platform } from '../../platform';
+import { rlusdIssuer } from '../../platform/accounts';
 
 /** The ledger's owner reserve before the first ledger is seen (0.2 XRP on every public network). */
 const DEFAULT_OWNER_RESERVE_DROPS = 200_000n;
 
-/** GET /api/config/fees: what a deploy costs, read from platform config and the ledger's reserves. */
+/** GET /api/config/fees (what a deploy costs, from platform config and the ledger's reserves) and /rlusd. */
 export function configRoutes(
   app: FastifyInstance,
-  platform: Pick<Platform, 'settings' | 'submissions'>,
+  platform: Pick<Platform, 'settings' | 'submissions' | 'database' | 'config'>,
 ): void {
   app.get('/api/config/fees', { config: { access: 'public' } }, async (): Promise<FeesConfig> =>
     platform.settings.fees(platform.submissions?.reserves.reserveIncrement ?? DEFAULT_OWNER_RESERVE_DROPS),
   );
+  // GET /api/config/rlusd: the stablecoin of this network (the swap screen's XRP ⇄ RLUSD mode).
+  app.get('/api/config/rlusd', { config: { access: 'public' } }, async () => ({
+    currency: RLUSD_CURRENCY_HEX,
+    issuer: (await rlusdIssuer(platform.database.db, platform.config.XRPL_NETWORK)) ?? null,
+  }));
 }

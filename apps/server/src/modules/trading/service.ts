@@ -289,7 +289,12 @@ export class TradingService {
       fee: plain(fee),
       message: partial
         ? `⚠️ Partly filled: spent ${plain(moved.spent)} of ${s.amount}.`
-        : '✅ 1 swap(s) successful!',
+        : m.token.currency === RLUSD_CURRENCY_HEX && m.quote.kind === 'xrp'
+          ? // XRP ⇄ RLUSD (spec 001 §8): '✅ Swapped {amount} XRP → {x} RLUSD' or the reverse.
+            s.type === 'BUY'
+            ? `✅ Swapped ${fixed6(moved.spent)} XRP → ${fixed6(moved.received)} RLUSD`
+            : `✅ Swapped ${fixed6(moved.spent)} RLUSD → ${fixed6(moved.received)} XRP`
+          : '✅ 1 swap(s) successful!',
     };
   }
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router';
 import * as Tabs from '@radix-ui/react-tabs';
@@ -23,6 +23,8 @@ import {
 import { ApiError, apiPost } from '../../lib/api';
 import { BALANCES_KEY, useWalletBalances } from '../../lib/wallet-balances';
 import { useMarketStats, useQuote, useTokenSearch } from './api';
+import { useDebounced, useFading } from './hooks';
+import { RlusdSwap } from './rlusd-swap';
 import './swap.css';
 
 // /swap (spec 001 §2, §5, §8): market buys and sells from one of the user's custodial wallets. The
@@ -35,8 +37,6 @@ const SLIPPAGE_RE = /^\d*(\.\d{0,2})?$/;
 const ADDRESS_LIKE = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
 const BUY_PRESETS = ['10', '50', '100'] as const;
 const SELL_PRESETS = [25, 50, 75, 100] as const;
-const FADE_MS = 5_000;
-const CLEAR_MS = 6_000;
 
 interface TokenChoice {
   issuer: string;
@@ -49,31 +49,6 @@ interface NavState {
   walletAddress?: string;
   issuerAddress?: string;
   tokenCode?: string;
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return v;
-}
-
-/** A message that fades after 5 s and is gone after 6 s (spec 001 §9). */
-function useFading() {
-  const [state, setState] = useState<{ text: string; fading: boolean } | null>(null);
-  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
-  useEffect(() => () => timers.current.forEach(clearTimeout), []);
-  const show = (text: string) => {
-    timers.current.forEach(clearTimeout);
-    setState({ text, fading: false });
-    timers.current = [
-      setTimeout(() => setState((s) => (s ? { ...s, fading: true } : s)), FADE_MS),
-      setTimeout(() => setState(null), CLEAR_MS),
-    ];
-  };
-  return [state, show] as const;
 }
 
 const spendableXrp = (w: WalletBalance) => Decimal.max(new Decimal(w.balance).minus(w.ledgerReserve), 0);
@@ -109,6 +84,7 @@ export function SwapPage() {
       ? { issuer: initialIssuer, code: initialCode, ticker: displayTicker(initialCode) }
       : null,
   );
+  const [mode, setMode] = useState<'market' | 'rlusd'>('market');
   const [side, setSide] = useState<'BUY' | 'SELL'>('BUY');
   const [amount, setAmount] = useState('');
   const [slippage, setSlippage] = useState(DEFAULT_SLIPPAGE_PERCENT);
@@ -184,7 +160,7 @@ export function SwapPage() {
   return (
     <div className="swap-page">
       <h1>Swap</h1>
-      <form className="panel swap-card" onSubmit={(e) => void submit(e)} noValidate>
+      <div className="panel swap-card">
         <WalletSelect
           wallets={wallets}
           loading={balances.isPending}
@@ -195,171 +171,198 @@ export function SwapPage() {
             setAmount('');
           }}
         />
-        <Tabs.Root value={side} onValueChange={switchSide}>
-          <Tabs.List className="swap-tabs" aria-label="Trade side">
-            <Tabs.Trigger value="BUY" className="swap-tab buy">
-              Buy
-            </Tabs.Trigger>
-            <Tabs.Trigger value="SELL" className="swap-tab sell">
-              Sell
-            </Tabs.Trigger>
-          </Tabs.List>
-          <Tabs.Content value="BUY" className="swap-side">
-            <TokenPicker value={token} onChange={setToken} />
-          </Tabs.Content>
-          <Tabs.Content value="SELL" className="swap-side">
-            {wallet && held.length === 0 ? (
-              <p className="muted" data-testid="empty-wallet">
-                Nothing to sell here — this wallet is emptier than a rug-pulled pool.
+        {/* Order modes (spec 001 §4): changing mode clears amounts and estimates. */}
+        <div className="direction mode-switch" role="group" aria-label="Order mode">
+          {(['market', 'rlusd'] as const).map((m) => (
+            <button
+              key={m}
+              type="button"
+              aria-pressed={mode === m}
+              onClick={() => {
+                setMode(m);
+                setAmount('');
+                setError(null);
+              }}
+            >
+              {m === 'market' ? 'Market' : 'XRP ⇄ RLUSD'}
+            </button>
+          ))}
+        </div>
+        {mode === 'rlusd' ? (
+          <RlusdSwap wallet={wallet} />
+        ) : (
+          <form className="swap-market-form" onSubmit={(e) => void submit(e)} noValidate>
+            <Tabs.Root value={side} onValueChange={switchSide}>
+              <Tabs.List className="swap-tabs" aria-label="Trade side">
+                <Tabs.Trigger value="BUY" className="swap-tab buy">
+                  Buy
+                </Tabs.Trigger>
+                <Tabs.Trigger value="SELL" className="swap-tab sell">
+                  Sell
+                </Tabs.Trigger>
+              </Tabs.List>
+              <Tabs.Content value="BUY" className="swap-side">
+                <TokenPicker value={token} onChange={setToken} />
+              </Tabs.Content>
+              <Tabs.Content value="SELL" className="swap-side">
+                {wallet && held.length === 0 ? (
+                  <p className="muted" data-testid="empty-wallet">
+                    Nothing to sell here — this wallet is emptier than a rug-pulled pool.
+                  </p>
+                ) : (
+                  <div className="held-tokens" role="group" aria-label="Tokens in this wallet">
+                    {held.map((t) => (
+                      <button
+                        type="button"
+                        key={`${t.issuer}|${t.currencyCode}`}
+                        aria-pressed={token?.issuer === t.issuer && token.code === t.currencyCode}
+                        onClick={() => {
+                          setToken({ issuer: t.issuer, code: t.currencyCode, ticker: t.currency });
+                          setAmount('');
+                        }}
+                      >
+                        {t.currency} <span className="muted">{formatAmount(t.value)}</span>
+                      </button>
+                    ))}
+                  </div>
+                )}
+              </Tabs.Content>
+            </Tabs.Root>
+
+            {token && (
+              <p className="swap-market muted" data-testid="market-cap">
+                {token.ticker} · Market cap{' '}
+                {stats.isPending ? 'Loading...' : statFigure(stats.data?.marketCapInUSD ?? null, true)}
               </p>
-            ) : (
-              <div className="held-tokens" role="group" aria-label="Tokens in this wallet">
-                {held.map((t) => (
-                  <button
-                    type="button"
-                    key={`${t.issuer}|${t.currencyCode}`}
-                    aria-pressed={token?.issuer === t.issuer && token.code === t.currencyCode}
-                    onClick={() => {
-                      setToken({ issuer: t.issuer, code: t.currencyCode, ticker: t.currency });
-                      setAmount('');
-                    }}
-                  >
-                    {t.currency} <span className="muted">{formatAmount(t.value)}</span>
-                  </button>
-                ))}
-              </div>
             )}
-          </Tabs.Content>
-        </Tabs.Root>
 
-        {token && (
-          <p className="swap-market muted" data-testid="market-cap">
-            {token.ticker} · Market cap{' '}
-            {stats.isPending ? 'Loading...' : statFigure(stats.data?.marketCapInUSD ?? null, true)}
-          </p>
+            <div className="field">
+              <label className="field-label" htmlFor="swap-amount">
+                {side === 'BUY' ? `Amount (${quoteUnit})` : `Amount (${token?.ticker ?? 'tokens'})`}
+              </label>
+              <input
+                id="swap-amount"
+                className="input"
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder="0.0"
+                value={amount}
+                onChange={(e) => {
+                  if (AMOUNT_RE.test(e.target.value)) setAmount(e.target.value);
+                }}
+              />
+              <div className="presets">
+                {side === 'BUY'
+                  ? [
+                      ...BUY_PRESETS.map((p) => (
+                        <button type="button" key={p} onClick={() => setAmount(p)}>
+                          {p} {quoteUnit}
+                        </button>
+                      )),
+                      <button
+                        type="button"
+                        key="all"
+                        disabled={!wallet}
+                        onClick={() =>
+                          wallet &&
+                          setAmount(
+                            spendableXrp(wallet)
+                              .mul(ALL_IN_FRACTION)
+                              .toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN)
+                              .toFixed(),
+                          )
+                        }
+                      >
+                        ALL IN
+                      </button>,
+                    ]
+                  : SELL_PRESETS.map((p) => (
+                      <button
+                        type="button"
+                        key={p}
+                        disabled={!heldOfToken}
+                        onClick={() =>
+                          heldOfToken &&
+                          setAmount(
+                            new Decimal(heldOfToken.value)
+                              .mul(p)
+                              .div(100)
+                              .toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN)
+                              .toFixed(),
+                          )
+                        }
+                      >
+                        {p}%
+                      </button>
+                    ))}
+              </div>
+            </div>
+
+            <div className="field slippage-field">
+              <label className="field-label" htmlFor="swap-slippage">
+                Slippage (%)
+              </label>
+              <input
+                id="swap-slippage"
+                className="input"
+                inputMode="decimal"
+                value={slippage}
+                onChange={(e) => {
+                  if (SLIPPAGE_RE.test(e.target.value)) setSlippage(e.target.value);
+                }}
+              />
+            </div>
+
+            <p className="estimate" data-testid="estimate" aria-live="polite">
+              {!token || !validAmount ? (
+                <span className="muted">Choose a token and an amount to see what you receive.</span>
+              ) : quote.isPending ? (
+                <span className="muted">Estimating…</span>
+              ) : quoteError ? (
+                <span className="error">{quoteError}</span>
+              ) : quote.data ? (
+                <>
+                  You receive ≈{' '}
+                  <strong>
+                    {formatAmount(quote.data.receive)} {side === 'BUY' ? token.ticker : quote.data.quote}
+                  </strong>
+                  {quote.data.priceImpactPercent !== null && <> · impact {quote.data.priceImpactPercent}%</>}
+                  {' · '}fee {formatAmount(quote.data.fee)} {quote.data.quote}
+                  {quote.data.partial && <span className="error"> · only part would fill</span>}
+                </>
+              ) : (
+                <span className="muted">No estimate right now.</span>
+              )}
+            </p>
+
+            {error && (
+              <p role="alert" className="form-error">
+                {error}
+              </p>
+            )}
+            <button
+              type="submit"
+              className={`swap-submit ${side === 'BUY' ? 'buy' : 'sell'}`}
+              disabled={busy}
+            >
+              {busy ? 'Swapping…' : side === 'BUY' ? 'Buy' : 'Sell'}
+            </button>
+            {received && (
+              <p className={`received${received.fading ? ' fading' : ''}`} data-testid="you-received">
+                {received.text}
+              </p>
+            )}
+            {status && (
+              <p
+                role="status"
+                className={`swap-status ${/[✅📌]/u.test(status.text) ? 'ok' : 'bad'}${status.fading ? ' fading' : ''}`}
+              >
+                {status.text}
+              </p>
+            )}
+          </form>
         )}
-
-        <div className="field">
-          <label className="field-label" htmlFor="swap-amount">
-            {side === 'BUY' ? `Amount (${quoteUnit})` : `Amount (${token?.ticker ?? 'tokens'})`}
-          </label>
-          <input
-            id="swap-amount"
-            className="input"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="0.0"
-            value={amount}
-            onChange={(e) => {
-              if (AMOUNT_RE.test(e.target.value)) setAmount(e.target.value);
-            }}
-          />
-          <div className="presets">
-            {side === 'BUY'
-              ? [
-                  ...BUY_PRESETS.map((p) => (
-                    <button type="button" key={p} onClick={() => setAmount(p)}>
-                      {p} {quoteUnit}
-                    </button>
-                  )),
-                  <button
-                    type="button"
-                    key="all"
-                    disabled={!wallet}
-                    onClick={() =>
-                      wallet &&
-                      setAmount(
-                        spendableXrp(wallet)
-                          .mul(ALL_IN_FRACTION)
-                          .toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN)
-                          .toFixed(),
-                      )
-                    }
-                  >
-                    ALL IN
-                  </button>,
-                ]
-              : SELL_PRESETS.map((p) => (
-                  <button
-                    type="button"
-                    key={p}
-                    disabled={!heldOfToken}
-                    onClick={() =>
-                      heldOfToken &&
-                      setAmount(
-                        new Decimal(heldOfToken.value)
-                          .mul(p)
-                          .div(100)
-                          .toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN)
-                          .toFixed(),
-                      )
-                    }
-                  >
-                    {p}%
-                  </button>
-                ))}
-          </div>
-        </div>
-
-        <div className="field slippage-field">
-          <label className="field-label" htmlFor="swap-slippage">
-            Slippage (%)
-          </label>
-          <input
-            id="swap-slippage"
-            className="input"
-            inputMode="decimal"
-            value={slippage}
-            onChange={(e) => {
-              if (SLIPPAGE_RE.test(e.target.value)) setSlippage(e.target.value);
-            }}
-          />
-        </div>
-
-        <p className="estimate" data-testid="estimate" aria-live="polite">
-          {!token || !validAmount ? (
-            <span className="muted">Choose a token and an amount to see what you receive.</span>
-          ) : quote.isPending ? (
-            <span className="muted">Estimating…</span>
-          ) : quoteError ? (
-            <span className="error">{quoteError}</span>
-          ) : quote.data ? (
-            <>
-              You receive ≈{' '}
-              <strong>
-                {formatAmount(quote.data.receive)} {side === 'BUY' ? token.ticker : quote.data.quote}
-              </strong>
-              {quote.data.priceImpactPercent !== null && <> · impact {quote.data.priceImpactPercent}%</>}
-              {' · '}fee {formatAmount(quote.data.fee)} {quote.data.quote}
-              {quote.data.partial && <span className="error"> · only part would fill</span>}
-            </>
-          ) : (
-            <span className="muted">No estimate right now.</span>
-          )}
-        </p>
-
-        {error && (
-          <p role="alert" className="form-error">
-            {error}
-          </p>
-        )}
-        <button type="submit" className={`swap-submit ${side === 'BUY' ? 'buy' : 'sell'}`} disabled={busy}>
-          {busy ? 'Swapping…' : side === 'BUY' ? 'Buy' : 'Sell'}
-        </button>
-        {received && (
-          <p className={`received${received.fading ? ' fading' : ''}`} data-testid="you-received">
-            {received.text}
-          </p>
-        )}
-        {status && (
-          <p
-            role="status"
-            className={`swap-status ${/[✅📌]/u.test(status.text) ? 'ok' : 'bad'}${status.fading ? ' fading' : ''}`}
-          >
-            {status.text}
-          </p>
-        )}
-      </form>
+      </div>
     </div>
   );
 }

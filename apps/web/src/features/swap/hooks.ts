@@ -1,0 +1,32 @@
+import { useEffect, useRef, useState } from 'react';
+
+// The swap screen's timing rules (spec 001 §9): inputs settle 300 ms before an estimate is asked
+// for; status lines fade at 5 s and are gone at 6 s.
+
+const FADE_MS = 5_000;
+const CLEAR_MS = 6_000;
+
+export function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return v;
+}
+
+/** A message that fades after 5 s and is gone after 6 s (spec 001 §9). */
+export function useFading() {
+  const [state, setState] = useState<{ text: string; fading: boolean } | null>(null);
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+  const show = (text: string) => {
+    timers.current.forEach(clearTimeout);
+    setState({ text, fading: false });
+    timers.current = [
+      setTimeout(() => setState((s) => (s ? { ...s, fading: true } : s)), FADE_MS),
+      setTimeout(() => setState(null), CLEAR_MS),
+    ];
+  };
+  return [state, show] as const;
+}
