@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { createXrplConnection } from './ledger/connection';
 import { issueOwnerLink, ownerHasSignedIn, ownerLinkUrl } from './modules/auth';
-import { demoClockOffsetMs } from './modules/demo';
+import { demoLedgerClockOffsetMs } from './modules/demo';
 
 // main.ts owns the process: configuration, the embedded services, listening and shutdown.
 
@@ -63,8 +63,9 @@ async function main(): Promise<void> {
       host: '127.0.0.1',
       dataDir: ledgerDir,
       closeIntervalMs: config.LEDGER_CLOSE_INTERVAL_MS,
-      // A new ledger for the demo market starts days back; the seed brings it to the present.
-      clockOffsetMs: fresh ? demoClockOffsetMs(config) : 0,
+      // Days back when the demo seed will trade on it (a fresh ledger, or a seed a restart
+      // interrupted); the seed brings it to the present.
+      clockOffsetMs: await demoLedgerClockOffsetMs(config, database.db, fresh),
     });
     cleanups.push(() => ledger.close());
     ledgerUrl = ledger.url;

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SEED_JOB } from '../../src/modules/demo';
+import { DEMO_HISTORY_MS, DEMO_SEED_JOB, demoLedgerClockOffsetMs } from '../../src/modules/demo';
 import { marketCandles, marketPools, marketTrades } from '../../src/modules/market/schema';
 import { jobs } from '../../src/platform/jobs';
 import { tokens } from '../../src/modules/tokens/schema';
@@ -32,6 +32,10 @@ describe('demo seed', () => {
     const status = async () =>
       ((await t.app.inject({ url: '/api/demo/status' })).json() as { demo: string }).demo;
     expect(await status()).toBe('seeding');
+    // A restart while the seed runs finds its ledger no longer fresh: it still starts behind, so the
+    // resumed seed keeps building history rather than trading the rest in the present minute.
+    const config = t.app.platform.config;
+    expect(await demoLedgerClockOffsetMs(config, t.database.db, false)).toBe(DEMO_HISTORY_MS);
     const done = await t.app.platform.jobs
       .waitFor(job!.id, { timeoutMs: 240_000 })
       .catch(async (err: unknown) => {
@@ -84,6 +88,14 @@ describe('demo seed', () => {
       .from(marketCandles)
       .where(sql`${marketCandles.resolution} = 3600`);
     expect(hours!.n).toBeGreaterThan(20);
+    const [days] = await t.database.db
+      .select({ n: sql<number>`count(distinct ${marketCandles.bucket})::int` })
+      .from(marketCandles)
+      .where(sql`${marketCandles.resolution} = 86400`);
+    expect(days!.n).toBeGreaterThanOrEqual(3);
+    // One step per round of swaps (a resumed seed goes on from its round), the last at the present.
+    const steps = (await t.app.platform.jobs.get(job!.id))!.steps.map((s) => s.name);
+    expect(steps).toEqual(expect.arrayContaining(['history', 'trades-0', 'trades-39', 'clock-present']));
     // A demo token was listed when it launched on the ledger, before its first trade.
     const launched = await t.database.db
       .select({ created: tokens.createdAt, firstTrade: sql<string>`min(${marketTrades.time})` })
@@ -97,12 +109,19 @@ describe('demo seed', () => {
     }
     const created = await t.database.db.select({ at: tokens.createdAt }).from(tokens);
     expect(created).toHaveLength(12);
-    for (const c of created) expect(Date.now() - c.at.getTime()).toBeGreaterThan(2 * 86_400_000);
+    for (const c of created) {
+      expect(Date.now() - c.at.getTime()).toBeGreaterThan(2 * 86_400_000);
+      expect(Date.now() - c.at.getTime()).toBeLessThan(DEMO_HISTORY_MS + 3_600_000);
+    }
     // The ledger runs on the present again.
     const clock = (await t.app.platform.connection!.client.request({ command: 'ledger_clock' } as never)) as {
       result: { offset_ms: number };
     };
     expect(clock.result.offset_ms).toBe(0);
+    // A restart after the seed runs on real time, fresh ledger or not; so does a server without the demo.
+    expect(await demoLedgerClockOffsetMs(config, t.database.db, false)).toBe(0);
+    expect(await demoLedgerClockOffsetMs(config, t.database.db, true)).toBe(0);
+    expect(await demoLedgerClockOffsetMs({ ...config, DEMO_SEED: 'off' }, t.database.db, true)).toBe(0);
     await t.app.marketSnapshot.refresh();
     const prices = (await t.app.inject({ url: '/api/prices' })).json() as Array<{ priceInXRP: string }>;
     expect(prices).toHaveLength(12);

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { StandaloneLedger } from 'xrpl-standalone';
 import type { User } from '@ledgerpad/shared';
 import { buildApp, type AppDeps } from '../../src/app';
-import { demoClockOffsetMs } from '../../src/modules/demo';
+import { demoLedgerClockOffsetMs } from '../../src/modules/demo';
 import { loadConfig, type Config } from '../../src/config';
 import type { Database } from '../../src/db/client';
 import {
@@ -104,8 +104,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const server = await startStandaloneLedger({
       port: 0,
       closeIntervalMs: options.closeIntervalMs ?? 0,
-      // As main.ts starts a fresh embedded ledger: days behind when the demo market will seed it.
-      clockOffsetMs: demoClockOffsetMs(config),
+      // As main.ts starts its embedded ledger (this one is always fresh: in memory): days behind
+      // when the demo seed will trade on it.
+      clockOffsetMs: await demoLedgerClockOffsetMs(config, database.db, true),
     });
     standalone = server;
     cleanups.push(() => server.close());

@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './helpers';
+import { startStandaloneLedger } from '../../src/index';
+import { methods } from '../../src/server/methods';
+import { rpc, startHarness, type Harness } from './helpers';
 
 const RIPPLE_EPOCH = 946_684_800;
 const DAY_MS = 86_400_000;
@@ -73,6 +75,27 @@ describe('ledger clock', () => {
       expect(b).toBeGreaterThan(a);
     } finally {
       await second.close();
+    }
+  });
+
+  it('is an admin command, served over JSON-RPC too; a bad starting offset is refused', async () => {
+    // rippled's Role::ADMIN: the dispatcher answers noPermission to a non-admin client. (Every client
+    // of this server is admin, as on rippled's local admin ports: docs/xrpl-standalone-server.md.)
+    expect(methods.ledger_clock!.admin).toBe(true);
+    await expect(startStandaloneLedger({ port: 0, clockOffsetMs: -1 })).rejects.toThrow(RangeError);
+    await expect(startStandaloneLedger({ port: 0, clockOffsetMs: 1.5 })).rejects.toThrow(RangeError);
+    const h = await startHarness({ clockOffsetMs: DAY_MS });
+    try {
+      const read = await rpc(h, { method: 'ledger_clock', params: [{}] });
+      expect(read.json).toMatchObject({ result: { offset_ms: DAY_MS, status: 'success' } });
+      const moved = await rpc(h, { method: 'ledger_clock', params: [{ offset_ms: 60_000 }] });
+      expect(moved.json).toMatchObject({ result: { offset_ms: 60_000, status: 'success' } });
+      const back = await rpc(h, { method: 'ledger_clock', params: [{ offset_ms: DAY_MS }] });
+      expect(back.json).toMatchObject({ result: { error: 'invalidParams', status: 'error' } });
+      const notNumber = await rpc(h, { method: 'ledger_clock', params: [{ offset_ms: '0' }] });
+      expect(notNumber.json).toMatchObject({ result: { error: 'invalidParams', status: 'error' } });
+    } finally {
+      await h.close();
     }
   });
 });

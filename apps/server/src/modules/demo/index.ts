@@ -1,2 +1,10 @@
 // The demo market of the embedded default (see seed.ts).
-export { DEMO_SEED_JOB, DemoTrading, demoClockOffsetMs, demoEnabled, registerDemo } from './seed';
+export {
+  DEMO_SEED_JOB,
+  DemoTrading,
+  DEMO_HISTORY_DAYS,
+  DEMO_HISTORY_MS,
+  demoEnabled,
+  demoLedgerClockOffsetMs,
+  registerDemo,
+} from './seed';

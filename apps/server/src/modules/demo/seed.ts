@@ -6,13 +6,14 @@ import { OWNER_USER_ID, RLUSD_CURRENCY_HEX, type DeployResult } from '@ledgerpad
 import sharp from 'sharp';
 import { Wallet } from 'xrpl';
 import type { Config } from '../../config';
+import type { Db } from '../../db/client';
 import type { Platform } from '../../platform';
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { insertWallet, platformWallet } from '../../platform/custody';
 import { wallets } from '../../platform/custody-schema';
 import { jobs as jobsTable, type JobContext } from '../../platform/jobs';
 import type { DeployService } from '../deploy';
-import type { TokenRegistry } from '../tokens';
+import { TokenRegistry } from '../tokens';
 import { ImageStore, uploadsDir } from '../uploads';
 
 // The demo market of the embedded default: on an empty database, a dozen tokens deployed through
@@ -195,21 +196,38 @@ export function demoEnabled(platform: Platform): boolean {
 }
 
 /**
- * How far behind the wall clock a fresh embedded ledger starts when the demo will seed it: the
- * demo's launches and swaps then happen with real ledger closes spread over these days, and the
- * seed moves the clock forward to the present as it trades (`ledger_clock`).
+ * How far back the demo's history reaches: a ledger the demo seed will trade on starts this far
+ * behind the wall clock, so the launches and swaps happen with real ledger closes spread over these
+ * days, and the seed moves the clock forward to the present as it trades (`ledger_clock`).
  */
-export const DEMO_HISTORY_MS = 3 * 86_400_000;
-
-export const demoClockOffsetMs = (c: Pick<Config, 'XRPL_NETWORK' | 'DEMO_SEED' | 'NODE_ENV'>): number =>
-  demoWanted(c) ? DEMO_HISTORY_MS : 0;
+export const DEMO_HISTORY_DAYS = 3;
+export const DEMO_HISTORY_MS = DEMO_HISTORY_DAYS * 86_400_000;
+const RIPPLE_EPOCH_MS = 946_684_800_000;
 
 /**
- * Moves the embedded ledger's clock forward to `offsetMs` behind the wall clock (never back: a
- * resumed seed may ask for a point it already passed). A ledger that is not ours (no
- * `ledger_clock`) keeps its own time.
+ * The clock offset to start the embedded ledger with (main.ts and the test app, before the app is
+ * built): the demo's history when the demo seed will trade on this ledger — a fresh ledger on a
+ * database without listed tokens, or a seed that a restart interrupted (the ledger never closes
+ * before its last close, so the resumed seed's next move puts it back where its history was). Else
+ * 0: the ledger runs on real time.
  */
-/** The embedded ledger's clock offset (0 for a ledger without `ledger_clock`). */
+export async function demoLedgerClockOffsetMs(
+  config: Pick<Config, 'XRPL_NETWORK' | 'DEMO_SEED' | 'NODE_ENV'>,
+  db: Db,
+  freshLedger: boolean,
+): Promise<number> {
+  if (!demoWanted(config)) return 0;
+  const [seed] = await db
+    .select({ status: jobsTable.status })
+    .from(jobsTable)
+    .where(eq(jobsTable.key, DEMO_SEED_JOB));
+  if (seed) return seed.status === 'queued' || seed.status === 'running' ? DEMO_HISTORY_MS : 0;
+  // The same test as registerDemo's enqueue: no seed will run on a database that lists tokens.
+  const listed = await new TokenRegistry(db).listActive(1);
+  return freshLedger && listed.length === 0 ? DEMO_HISTORY_MS : 0;
+}
+
+/** The embedded ledger's clock offset; 0 for a ledger without `ledger_clock` (not ours). */
 async function ledgerClockOffset(platform: Platform): Promise<number> {
   try {
     const r = (await platform.connection!.client.request({ command: 'ledger_clock' } as never)) as {
@@ -221,9 +239,15 @@ async function ledgerClockOffset(platform: Platform): Promise<number> {
   }
 }
 
+/**
+ * Moves the embedded ledger's clock forward to `offsetMs` behind the wall clock (never back: a
+ * resumed seed may ask for a point it already passed). A ledger that is not ours (no
+ * `ledger_clock`) keeps its own time.
+ */
 async function moveLedgerClock(platform: Platform, offsetMs: number): Promise<void> {
   const client = platform.connection?.client;
   if (!client) return;
+  // xrpl.js types only rippled's commands; `ledger_clock` is the embedded ledger's extension.
   const request = (params: Record<string, unknown>) =>
     client.request({ command: 'ledger_clock', ...params } as never) as Promise<{
       result: { offset_ms: number };
@@ -234,6 +258,12 @@ async function moveLedgerClock(platform: Platform, offsetMs: number): Promise<vo
   } catch {
     // Not the embedded ledger, or an older one: its clock is the wall clock.
   }
+}
+
+/** A validated ledger's close time (the ledger's clock, which may run behind the wall clock). */
+async function ledgerCloseDate(platform: Platform, ledgerIndex: number | 'validated'): Promise<Date> {
+  const r = await platform.connection!.client.request({ command: 'ledger', ledger_index: ledgerIndex });
+  return new Date(RIPPLE_EPOCH_MS + r.result.ledger.close_time * 1000);
 }
 
 /** What GET /api/demo/status answers: whether the market a visitor sees is the simulated demo one. */
@@ -268,10 +298,13 @@ export function registerDemo(app: FastifyInstance, deps: DemoDeps): void {
       .select({ status: jobsTable.status })
       .from(jobsTable)
       .where(eq(jobsTable.key, DEMO_SEED_JOB));
-    // A ledger started behind the clock for a seed that will not run catches up at once.
-    if (listed.length > 0 && (!seeded || seeded.status === 'completed')) await moveLedgerClock(platform, 0);
-    // Only on an empty database; the key makes the enqueue once-only across restarts and instances.
-    if (listed.length === 0) {
+    // A ledger started behind the clock for a seed that will not run catches up at once (e.g. a
+    // wiped database on a fresh ledger the start-up check could not foresee).
+    const seeding = seeded ? seeded.status === 'queued' || seeded.status === 'running' : listed.length === 0;
+    if (!seeding) await moveLedgerClock(platform, 0);
+    // On an empty database, or to await a seed a restart interrupted (then trade once it is done);
+    // the key makes the enqueue once-only across restarts and instances.
+    if (listed.length === 0 || seeding) {
       const job = await platform.jobs.enqueue({
         type: DEMO_SEED_JOB,
         userId: null,
@@ -280,7 +313,11 @@ export function registerDemo(app: FastifyInstance, deps: DemoDeps): void {
       });
       void platform.jobs
         .waitFor(job.id, { timeoutMs: 30 * 60_000 })
-        .then((done) => done.status === 'completed' && trading.start())
+        .then(async (done) => {
+          // A seed that failed for good leaves no history to build: the ledger returns to the present.
+          if (done.status !== 'completed') return moveLedgerClock(platform, 0);
+          trading.start();
+        })
         .catch(() => undefined);
     } else if (seeded?.status === 'completed') {
       trading.start();
@@ -448,30 +485,35 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
     );
     return true;
   });
-  // The launches happened at the start of the demo's history (the ledger's clock starts behind):
-  // their listing dates are their ledger time, so the list's Age agrees with the charts.
+  // Each launch is dated by its ledger time (the close of its deploy's last transaction), days
+  // back while the clock runs behind, so the list's Age agrees with the chart.
   await ctx.step('launch-dates', async () => {
-    const client = platform.connection!.client;
-    const ledger = await client.request({ command: 'ledger', ledger_index: 'validated' });
-    const launchedAt = new Date((ledger.result.ledger.close_time + 946_684_800) * 1000);
     for (const t of launched) {
+      const indexes = Object.values(t.ledgers ?? {}).filter((n): n is number => typeof n === 'number');
+      const launchedAt = await ledgerCloseDate(platform, indexes.length ? Math.max(...indexes) : 'validated');
       const row = await deps.tokens.byIssuer(t.issuer_address, t.currency);
       if (row && row.createdAt > launchedAt) await deps.tokens.update(row.id, { createdAt: launchedAt });
     }
     return true;
   });
-  const trades = await ctx.step('trades', async () => {
-    const trading = new DemoTrading(deps);
-    const history = platform.connection ? await ledgerClockOffset(platform) : 0;
-    let n = 0;
-    const rounds = Math.ceil(BURST_TRADES / TRADERS);
-    for (let r = 0; r < rounds; r++) {
-      // Each round of swaps a step closer to the present: the trades spread over the history.
-      await moveLedgerClock(platform, (history * (rounds - 1 - r)) / rounds);
-      await Promise.all(made.traders.map(() => trading.tradeOnce().then((ok) => (n += ok ? 1 : 0))));
-    }
-    await moveLedgerClock(platform, 0);
-    return n;
+  // The swaps, round by round, each round a step closer to the present: they spread over the
+  // history the ledger started with. A round is a step, so a resumed seed goes on from the round it
+  // was in, its clock target computed from the same stored starting offset.
+  const trading = new DemoTrading(deps);
+  const history = await ctx.step('history', () => (platform.connection ? ledgerClockOffset(platform) : 0));
+  const rounds = Math.ceil(BURST_TRADES / TRADERS);
+  let trades = 0;
+  for (let r = 0; r < rounds; r++) {
+    trades += await ctx.step(`trades-${r}`, async () => {
+      if (history > 0) await moveLedgerClock(platform, Math.floor((history * (rounds - 1 - r)) / rounds));
+      const ok = await Promise.all(made.traders.map(() => trading.tradeOnce()));
+      return ok.filter(Boolean).length;
+    });
+  }
+  // After the seed the ledger runs on real time.
+  await ctx.step('clock-present', async () => {
+    if (history > 0) await moveLedgerClock(platform, 0);
+    return true;
   });
   return { tokens: launched.length, trades };
 }
