@@ -31,3 +31,6 @@ export * from '../modules/market/schema';
 
 // Trading (issue 13): trades made here and their platform fee.
 export * from '../modules/trading/schema';
+
+// Creator-reward claims (issue 13).
+export * from '../modules/rewards/schema';

@@ -36,3 +36,46 @@ export const tradingTrades = pgTable(
 );
 
 export type TradeRow = typeof tradingTrades.$inferSelect;
+
+/**
+ * The custodial wallets' offers on the ledger (limit orders), placed through Ledgerpad or not: one
+ * row per offer, keyed by its owner and sequence, kept true by the order indexer from transaction
+ * metadata (`ledger_index` is the last ledger applied, so an older view never overwrites a newer
+ * one). Amounts are decimal strings in the token and in the quote asset (XRP in XRP).
+ */
+export const tradingOrders = pgTable(
+  'trading_orders',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id').notNull(),
+    walletAddress: text('wallet_address').notNull(),
+    offerSequence: integer('offer_sequence').notNull(),
+    /** 'open' | 'partially_filled' | 'filled' | 'canceled'. */
+    status: text('status').notNull(),
+    /** 'BUY' (pays the quote for the token) or 'SELL'. */
+    orderType: text('order_type').notNull(),
+    tokenCurrency: text('token_currency').notNull(),
+    tokenIssuer: text('token_issuer').notNull(),
+    /** 'XRP' or 'RLUSD'. */
+    quote: text('quote').notNull(),
+    /** The quote-asset side as placed (what a BUY pays, what a SELL gets). */
+    amount: text('amount').notNull(),
+    /** The token side as placed. */
+    expectedTokens: text('expected_tokens').notNull(),
+    /** Quote per token, as placed. */
+    price: text('price').notNull(),
+    /** The token side still resting on the book. */
+    remainingTokens: text('remaining_tokens').notNull(),
+    hash: text('hash').notNull(),
+    ledgerIndex: integer('ledger_index').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('trading_orders_offer_uq').on(t.walletAddress, t.offerSequence),
+    index('trading_orders_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+export type OrderRow = typeof tradingOrders.$inferSelect;

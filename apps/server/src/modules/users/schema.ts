@@ -18,6 +18,8 @@ export const users = pgTable('users', {
   firstName: text('first_name'),
   photoUrl: text('photo_url'),
   email: text('email'),
+  /** The saved market slippage in percent (2 decimals); null means the default, 0.50. */
+  slippage: text('slippage'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

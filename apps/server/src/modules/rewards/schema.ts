@@ -1,0 +1,26 @@
+import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * Creator-reward claims: the amount is reserved against the token's unclaimed reward in the same
+ * statement that inserts the claim (so concurrent claims never exceed it), then paid from the fee
+ * wallet by a job; a payment that finally fails releases the reservation (`failed`).
+ */
+export const rewardClaims = pgTable(
+  'reward_claims',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id').notNull(),
+    tokenId: integer('token_id').notNull(),
+    walletAddress: text('wallet_address').notNull(),
+    amount: text('amount').notNull(),
+    currency: text('currency').notNull(),
+    /** 'pending' | 'paid' | 'failed'. */
+    status: text('status').notNull(),
+    hash: text('hash'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('reward_claims_token_idx').on(t.tokenId, t.createdAt)],
+);
+
+export type RewardClaimRow = typeof rewardClaims.$inferSelect;
