@@ -142,7 +142,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDemo(app, { platform, tokens, deploy });
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
   jobRoutes(app, { jobs: platform.jobs });
-  registerTrading(app, { platform, tokens, wallets: wallets.service });
+  registerTrading(app, {
+    platform,
+    tokens,
+    wallets: wallets.service,
+    publishOrderUpdate: realtime.publishOrderUpdate,
+  });
   const market = registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });
   app.decorate('marketSnapshot', market);
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });

@@ -16,3 +16,4 @@ export * from './onramp';
 export * from './schemas/market';
 export * from './token-page';
 export * from './schemas/trading';
+export * from './schemas/orders';

@@ -61,6 +61,8 @@ export interface TestAppOptions {
   ledger?: 'standalone' | 'none';
   /** Ledger close interval for 'standalone'; default 0 (tests close ledgers themselves). */
   closeIntervalMs?: number;
+  /** Start the embedded ledger's clock this many ms behind the wall clock (default: as main.ts). */
+  clockOffsetMs?: number;
   /** Pass an existing database (e.g. two app instances on one PostgreSQL schema). */
   database?: Database;
   now?: AppDeps['now'];
@@ -106,7 +108,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       closeIntervalMs: options.closeIntervalMs ?? 0,
       // As main.ts starts its embedded ledger (this one is always fresh: in memory): days behind
       // when the demo seed will trade on it.
-      clockOffsetMs: await demoLedgerClockOffsetMs(config, database.db, true),
+      clockOffsetMs: options.clockOffsetMs ?? (await demoLedgerClockOffsetMs(config, database.db, true)),
     });
     standalone = server;
     cleanups.push(() => server.close());

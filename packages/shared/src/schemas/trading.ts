@@ -62,22 +62,52 @@ export type QuoteAsset = (typeof QUOTE_ASSETS)[number];
  * POST /api/swap in both of the spec's shapes: `walletAddress` or `wallet`. BUY spends `amount` of
  * the quote asset (XRP, or RLUSD with baseAsset RLUSD); SELL sells `amount` tokens.
  */
-export const swapRequestSchema = z
-  .object({
-    walletAddress: classicAddressSchema('walletAddress').optional(),
-    wallet: classicAddressSchema('wallet').optional(),
-    issuer: classicAddressSchema('issuer'),
-    token: tokenCode,
-    amount: tradeAmountSchema,
-    type: z.enum(TRADE_SIDES, { message: 'type must be BUY or SELL.' }),
-    slippage: slippageSchema,
-    baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
-  })
-  .refine((b) => b.walletAddress !== undefined || b.wallet !== undefined, {
-    message: SWAP_MESSAGES.selectWalletAndToken,
-    path: ['walletAddress'],
-  });
+const swapFields = z.object({
+  walletAddress: classicAddressSchema('walletAddress').optional(),
+  wallet: classicAddressSchema('wallet').optional(),
+  issuer: classicAddressSchema('issuer'),
+  token: tokenCode,
+  amount: tradeAmountSchema,
+  type: z.enum(TRADE_SIDES, { message: 'type must be BUY or SELL.' }),
+  slippage: slippageSchema,
+  baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
+});
+const hasWallet: [
+  (b: { walletAddress?: string; wallet?: string }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (b) => b.walletAddress !== undefined || b.wallet !== undefined,
+  { message: SWAP_MESSAGES.selectWalletAndToken, path: ['walletAddress'] },
+];
+
+export const swapRequestSchema = swapFields.refine(...hasWallet);
 export type SwapRequest = z.input<typeof swapRequestSchema>;
+
+/** Longest a limit order may rest when it is given an expiry: one year, in minutes. */
+export const LIMIT_ORDER_MAX_MINUTES = 525_600;
+
+/**
+ * POST /api/limit-order: the swap body plus `price` (quote asset per token; XRP per token for XRP
+ * pairs). BUY spends `amount` of the quote asset for amount ÷ price tokens; SELL sells `amount`
+ * tokens for amount × price. `expiresInMinutes` (this server's addition) lets the ledger drop it.
+ */
+export const limitOrderSchema = swapFields
+  .extend({
+    price: decimalText(SWAP_MESSAGES.limitPrice)
+      .transform((v) => v.trim())
+      .refine(
+        (v) => isDecimal(v) && decimals(v) <= 15 && new Decimal(v).gt(0) && new Decimal(v).lt('1e15'),
+        SWAP_MESSAGES.limitPrice,
+      ),
+    expiresInMinutes: z.coerce
+      .number({ message: 'expiresInMinutes must be a whole number of minutes.' })
+      .int('expiresInMinutes must be a whole number of minutes.')
+      .min(1, 'expiresInMinutes must be at least 1.')
+      .max(LIMIT_ORDER_MAX_MINUTES, 'An order can rest for at most a year.')
+      .optional(),
+  })
+  .refine(...hasWallet);
+export type LimitOrderRequest = z.input<typeof limitOrderSchema>;
 
 /**
  * POST /api/amm-info: what a swap would execute now. `amountXrp` (the quote asset's amount) for a

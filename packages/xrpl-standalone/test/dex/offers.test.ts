@@ -453,3 +453,47 @@ describe('OfferCreate crossing the AMM', () => {
     expect(await offersOf(dex, bob)).toEqual([]);
   });
 });
+
+describe('metadata of a consumed offer', () => {
+  let dex: Dex;
+  let gw: Wallet;
+  let maker: Wallet;
+  let taker: Wallet;
+  beforeAll(async () => {
+    dex = await startDex();
+    gw = await issuer(dex);
+    maker = await funded(dex);
+    taker = await funded(dex);
+    await issue(dex, gw, taker, 'USD', '100');
+  });
+  afterAll(() => dex.close());
+
+  it('as rippled: the DeletedNode has FinalFields at zero and PreviousFields with what it held', async () => {
+    // The maker bids 20 XRP for 10 USD; the taker sells exactly 10 USD into it.
+    const made = await submit(dex, maker, {
+      TransactionType: 'OfferCreate',
+      TakerGets: '20000000',
+      TakerPays: usd(gw, '10'),
+    });
+    expect(made.result).toBe('tesSUCCESS');
+    const taken = await submit(dex, taker, {
+      TransactionType: 'OfferCreate',
+      TakerGets: usd(gw, '10'),
+      TakerPays: '20000000',
+    });
+    expect(taken.result).toBe('tesSUCCESS');
+    const nodes = (taken.meta!.AffectedNodes as Array<Record<string, Record<string, unknown>>>)
+      .map((n) => Object.entries(n)[0]!)
+      .filter(([, body]) => body.LedgerEntryType === 'Offer');
+    // Only the maker's offer is touched: the taker's was filled whole and never placed.
+    expect(nodes).toHaveLength(1);
+    const [kind, body] = nodes[0]!;
+    expect(kind).toBe('DeletedNode');
+    expect(body.FinalFields).toMatchObject({
+      Account: maker.address,
+      TakerGets: '0',
+      TakerPays: usd(gw, '0'),
+    });
+    expect(body.PreviousFields).toEqual({ TakerGets: '20000000', TakerPays: usd(gw, '10') });
+  });
+});

@@ -11,6 +11,14 @@ import {
   swapRequestSchema,
   tickerToCurrency,
   type AddTrustlineResult,
+  type CheckOrdersResult,
+  type LimitOrderResult,
+  type OrderView,
+  ORDER_MESSAGES,
+  ORDERS_LIST_LIMIT,
+  RESTING_STATUSES,
+  limitOrderSchema,
+  ordersQuerySchema,
   type QuoteAsset,
   type QuoteView,
   type SwapResult,
@@ -22,14 +30,17 @@ import type { Db } from '../../db/client';
 import { readIssuerFacts } from '../../ledger/account-root';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type { SubmissionService } from '../../ledger/submission-service';
-import { AppError, badRequest, notFound } from '../../lib/errors';
+import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
+import { unrestedOffer } from './offers';
+import { toOrderView, type OrderRecords, type OrderUpdate } from './orders';
 import {
   Decimal,
+  ledgerAmount,
   marketOffer,
   marketPayment,
   minimumReceive,
@@ -57,6 +68,9 @@ export interface TradingDeps {
   tokens: TokenRegistry;
   wallets: WalletsApi;
   rlusdIssuer: () => Promise<string | undefined>;
+  orders: OrderRecords;
+  /** Pushes `orderUpdated` to the order owner's sockets. */
+  publishOrderUpdate: (u: OrderUpdate) => Promise<void> | void;
 }
 
 interface Market {
@@ -361,5 +375,130 @@ export class TradingService {
       walletId,
     });
     if (res.status !== 'success') throw badRequest(`Failed to add trustline: ${res.result}`);
+  }
+
+  /**
+   * POST /api/limit-order: a resting OfferCreate at the user's price (no flags: it crosses what is
+   * already at that price or better, the rest rests). The order row is written from the validated
+   * metadata, as the order indexer would write it.
+   */
+  async limitOrder(userId: number, body: unknown, idempotencyKey?: string): Promise<LimitOrderResult> {
+    const b = parseInput(limitOrderSchema, body);
+    const wallet = await this.wallet(userId, b.walletAddress ?? b.wallet);
+    const m = await this.market(b.issuer, b.token, b.baseAsset);
+    const intent = `limit:${userId}:${idempotencyKey ?? randomUUID()}`;
+    if (b.type === 'BUY') await this.ensureTrustLine(wallet.address, wallet.id, userId, m, intent);
+    const amount = new Decimal(b.amount);
+    const price = new Decimal(b.price);
+    const [takerGets, takerPays] =
+      b.type === 'BUY'
+        ? // Pays `amount` of the quote for amount ÷ price tokens (rounded down: never above the price).
+          [ledgerAmount(m.quote, amount, 'down'), ledgerAmount(m.token, amount.div(price), 'down')]
+        : // Sells `amount` tokens for amount × price (rounded up: never below the price).
+          [ledgerAmount(m.token, amount, 'down'), ledgerAmount(m.quote, amount.mul(price), 'up')];
+    const zero = (a: typeof takerGets) => new Decimal(typeof a === 'string' ? a : a.value).lte(0);
+    if (zero(takerGets) || zero(takerPays)) throw badRequest(SWAP_MESSAGES.invalidAmount);
+    let expiration: number | undefined;
+    if (b.expiresInMinutes) {
+      // From the ledger's own clock: its close times are what Expiration is compared with.
+      const closed = await this.deps.client.request({ command: 'ledger', ledger_index: 'validated' });
+      expiration = Number(closed.result.ledger.close_time) + b.expiresInMinutes * 60;
+    }
+    const outcome = await this.deps.submissions.submit({
+      intentKey: `${intent}:offer`,
+      account: wallet.address,
+      tx: {
+        TransactionType: 'OfferCreate',
+        TakerGets: takerGets,
+        TakerPays: takerPays,
+        ...(expiration ? { Expiration: expiration } : {}),
+      },
+      purpose: 'limit-order',
+      userId,
+      walletId: wallet.id,
+    });
+    if (outcome.status !== 'success' || !outcome.meta || outcome.ledgerIndex === null) {
+      throw badRequest(`${SWAP_MESSAGES.limitFailed}: ${outcome.result}`, { hash: outcome.hash });
+    }
+    const tx = {
+      TransactionType: 'OfferCreate',
+      Account: wallet.address,
+      Sequence: outcome.sequence,
+      TakerGets: takerGets,
+      TakerPays: takerPays,
+    };
+    const quoteIou = await this.deps.orders.quoteIou();
+    const filledAtOnce = unrestedOffer(tx, outcome.meta, quoteIou);
+    const updates = await this.deps.orders.applyTx(
+      this.deps.db,
+      outcome.ledgerIndex,
+      tx,
+      outcome.hash,
+      outcome.meta,
+      quoteIou,
+      filledAtOnce ? [filledAtOnce] : [],
+    );
+    for (const u of updates) await this.deps.publishOrderUpdate(u);
+    const order = await this.deps.orders.byOffer(wallet.address, outcome.sequence);
+    if (!order)
+      throw badRequest(`${SWAP_MESSAGES.limitFailed}: the ledger kept no offer`, { hash: outcome.hash });
+    return { status: 'success', message: ORDER_MESSAGES.placed(1), order: toOrderView(order) };
+  }
+
+  /** DELETE /api/cancel-order/{orderId}: OfferCancel for the owner's resting order. */
+  async cancelOrder(userId: number, orderId: number, idempotencyKey?: string): Promise<OrderView> {
+    const order = await this.deps.orders.get(orderId);
+    // Someone else's order answers as a missing one: ids are not a way to learn about others.
+    if (!order || order.userId !== userId) throw notFound(ORDER_MESSAGES.notFound);
+    if (!RESTING_STATUSES.includes(order.status as never)) throw badRequest(ORDER_MESSAGES.notCancellable);
+    const wallet = await this.wallet(userId, order.walletAddress);
+    const outcome = await this.deps.submissions.submit({
+      intentKey: `cancel-order:${userId}:${orderId}:${idempotencyKey ?? randomUUID()}`,
+      account: wallet.address,
+      tx: { TransactionType: 'OfferCancel', OfferSequence: order.offerSequence },
+      purpose: 'cancel-order',
+      userId,
+      walletId: wallet.id,
+    });
+    if (outcome.status !== 'success' || !outcome.meta || outcome.ledgerIndex === null) {
+      throw badRequest(`${ORDER_MESSAGES.cancelFailed} ${outcome.result}`, { hash: outcome.hash });
+    }
+    const tx = {
+      TransactionType: 'OfferCancel',
+      Account: wallet.address,
+      OfferSequence: order.offerSequence,
+    };
+    const updates = await this.deps.orders.applyTx(
+      this.deps.db,
+      outcome.ledgerIndex,
+      tx,
+      outcome.hash,
+      outcome.meta,
+      await this.deps.orders.quoteIou(),
+    );
+    for (const u of updates) await this.deps.publishOrderUpdate(u);
+    const after = await this.deps.orders.get(orderId);
+    // The offer was already gone (filled or removed in a ledger not yet indexed): reconcile says which.
+    if (after && RESTING_STATUSES.includes(after.status as never)) await this.checkOrders(userId);
+    return toOrderView((await this.deps.orders.get(orderId))!);
+  }
+
+  async listOrders(userId: number, query: unknown): Promise<OrderView[]> {
+    const q = parseInput(ordersQuerySchema, query);
+    const rows = await this.deps.orders.list(userId, { ...q, limit: ORDERS_LIST_LIMIT });
+    return rows.map(toOrderView);
+  }
+
+  async checkOrders(userId: number): Promise<CheckOrdersResult> {
+    const resting = await this.deps.orders.resting(userId);
+    const updates = await this.deps.orders.reconcile(this.deps.client, userId);
+    for (const u of updates) await this.deps.publishOrderUpdate(u);
+    return { checked: resting.length, updated: updates.map(({ orderId, status }) => ({ orderId, status })) };
+  }
+
+  /** A user id in a path must be the session's own. */
+  static ownUser(sessionUserId: number, param: string): void {
+    if (!/^\d+$/.test(param)) throw badRequest('userId must be a number.');
+    if (Number(param) !== sessionUserId) throw forbidden('You can only view your own orders.');
   }
 }

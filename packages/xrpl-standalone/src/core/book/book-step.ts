@@ -295,12 +295,12 @@ export class BookStep implements Step {
     const pays = subAmt(amtFromJson(offer.TakerPays), chunk.in);
     const gets = subAmt(amtFromJson(offer.TakerGets), chunk.out);
     const cur = sb.read(offer.index) as LedgerEntry;
-    if (pays.value.signum() <= 0 || gets.value.signum() <= 0) {
-      offerDelete(sb, cur);
-      return;
-    }
+    // As rippled's TOffer::consume: the offer's amounts are updated first, then a consumed offer is
+    // deleted, so the DeletedNode's FinalFields hold what was left and PreviousFields what it had.
     const next = { ...cur, TakerPays: jsonAmt(pays), TakerGets: jsonAmt(gets) };
     sb.update(next);
+    if (pays.value.signum() <= 0 || gets.value.signum() <= 0)
+      offerDelete(sb, sb.read(offer.index) as LedgerEntry);
   }
 }
 

@@ -1,0 +1,273 @@
+import { and, desc, eq, gte, inArray, isNull, lte } from 'drizzle-orm';
+import type { OrderStatus as SharedOrderStatus, OrderView } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
+import type { Client, TransactionMetadata } from 'xrpl';
+import type { Db } from '../../db/client';
+import { wallets } from '../../platform/custody-schema';
+import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
+import { Decimal } from './plan';
+import { offerChanges, type OfferChange, type OrderStatus } from './offers';
+import { tradingOrders, type OrderRow } from './schema';
+
+// The wallets' orders: rows of `trading_orders` written from offer changes (offers.ts), by every
+// path that sees a transaction — the limit-order and cancel routes right after validation, the
+// order indexer for each ledger (crossings by other accounts, removals), the reconciliation — each
+// write guarded by the ledger it came from, so an older view never overwrites a newer one.
+
+export interface OrderUpdate {
+  userId: number;
+  orderId: number;
+  status: OrderStatus;
+}
+
+type Tx = Record<string, unknown> & { TransactionType: string; Account: string };
+
+const sig = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
+
+export function toOrderView(r: OrderRow): OrderView {
+  return {
+    id: r.id,
+    wallet_address: r.walletAddress,
+    status: r.status as SharedOrderStatus,
+    order_type: r.orderType === 'SELL' ? 'SELL' : 'BUY',
+    token_currency: r.tokenCurrency,
+    token_issuer: r.tokenIssuer,
+    quote: r.quote === 'RLUSD' ? 'RLUSD' : 'XRP',
+    amount: r.amount,
+    expected_tokens: r.expectedTokens,
+    remaining_tokens: r.remainingTokens,
+    price: r.price,
+    created_at: r.createdAt.toISOString(),
+    expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
+    hash: r.hash,
+  };
+}
+
+export class OrderRecords {
+  constructor(
+    private readonly db: Db,
+    private readonly rlusdIssuer: () => Promise<string | undefined>,
+  ) {}
+
+  async quoteIou(): Promise<string | undefined> {
+    const rlusd = await this.rlusdIssuer();
+    return rlusd ? `${RLUSD_CURRENCY_HEX}.${rlusd}` : undefined;
+  }
+
+  /** Owners (user ids) of custodial user wallets among `addresses`. */
+  private async owners(db: Db, addresses: string[]): Promise<Map<string, number>> {
+    if (addresses.length === 0) return new Map();
+    const rows = await db
+      .select({ address: wallets.address, userId: wallets.userId })
+      .from(wallets)
+      .where(and(inArray(wallets.address, addresses), eq(wallets.role, 'user'), isNull(wallets.archivedAt)))
+      .orderBy(wallets.id);
+    const out = new Map<string, number>();
+    for (const r of rows) if (r.userId !== null && !out.has(r.address)) out.set(r.address, r.userId);
+    return out;
+  }
+
+  /**
+   * Applies one validated transaction's offer changes for custodial wallets (all of them, or the
+   * given `extra` changes such as an offer filled at once) and returns the status changes.
+   */
+  async applyTx(
+    db: Db,
+    ledgerIndex: number,
+    tx: Tx & { hash?: string },
+    hash: string,
+    meta: TransactionMetadata,
+    quoteIou: string | undefined,
+    extra: OfferChange[] = [],
+  ): Promise<OrderUpdate[]> {
+    const all = offerChanges(tx, meta, () => true, quoteIou);
+    const changes = [...all, ...extra];
+    if (changes.length === 0) return [];
+    const owners = await this.owners(db, [...new Set(changes.map((c) => c.owner))]);
+    const updates: OrderUpdate[] = [];
+    for (const c of changes) {
+      const userId = owners.get(c.owner);
+      if (userId === undefined) continue;
+      const u = await this.upsert(db, userId, c, hash, ledgerIndex);
+      if (u) updates.push(u);
+    }
+    return updates;
+  }
+
+  private async upsert(
+    db: Db,
+    userId: number,
+    c: OfferChange,
+    hash: string,
+    ledgerIndex: number,
+  ): Promise<OrderUpdate | null> {
+    const [prev] = await db
+      .select({ id: tradingOrders.id, status: tradingOrders.status, ledgerIndex: tradingOrders.ledgerIndex })
+      .from(tradingOrders)
+      .where(and(eq(tradingOrders.walletAddress, c.owner), eq(tradingOrders.offerSequence, c.sequence)));
+    if (prev && prev.ledgerIndex > ledgerIndex) return null;
+    // A final status is final: a replayed older transaction never reopens it.
+    if (prev && (prev.status === 'filled' || prev.status === 'canceled') && prev.ledgerIndex === ledgerIndex)
+      return null;
+    const quote = c.quoteCurrency === 'XRP' ? 'XRP' : 'RLUSD';
+    const price = new Decimal(c.placedTokens).gt(0)
+      ? sig(new Decimal(c.placedQuote).div(c.placedTokens))
+      : '0';
+    if (!prev) {
+      const [row] = await db
+        .insert(tradingOrders)
+        .values({
+          userId,
+          walletAddress: c.owner,
+          offerSequence: c.sequence,
+          status: c.status,
+          orderType: c.side,
+          tokenCurrency: c.tokenCurrency,
+          tokenIssuer: c.tokenIssuer,
+          quote,
+          amount: c.placedQuote,
+          expectedTokens: c.placedTokens,
+          price,
+          remainingTokens: c.remainingTokens,
+          hash,
+          ledgerIndex,
+          expiresAt: c.expiresAt ? new Date(c.expiresAt) : null,
+        })
+        .onConflictDoNothing()
+        .returning({ id: tradingOrders.id });
+      // Lost a race with another writer of the same transaction: theirs stands, same content.
+      return row ? { userId, orderId: row.id, status: c.status } : null;
+    }
+    await db
+      .update(tradingOrders)
+      .set({ status: c.status, remainingTokens: c.remainingTokens, ledgerIndex, updatedAt: new Date() })
+      .where(and(eq(tradingOrders.id, prev.id), lte(tradingOrders.ledgerIndex, ledgerIndex)));
+    return prev.status === c.status ? null : { userId, orderId: prev.id, status: c.status };
+  }
+
+  /** Orders whose Expiration passed by `closeTime` (the ledger's close): no longer on the book. */
+  async expire(db: Db, ledgerIndex: number, closeTime: number): Promise<OrderUpdate[]> {
+    const rows = await db
+      .update(tradingOrders)
+      .set({ status: 'canceled', ledgerIndex, updatedAt: new Date() })
+      .where(
+        and(
+          inArray(tradingOrders.status, ['open', 'partially_filled']),
+          lte(tradingOrders.expiresAt, new Date(closeTime)),
+          lte(tradingOrders.ledgerIndex, ledgerIndex),
+        ),
+      )
+      .returning({ id: tradingOrders.id, userId: tradingOrders.userId });
+    return rows.map((r) => ({ userId: r.userId, orderId: r.id, status: 'canceled' as const }));
+  }
+
+  async byOffer(walletAddress: string, sequence: number): Promise<OrderRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(tradingOrders)
+      .where(and(eq(tradingOrders.walletAddress, walletAddress), eq(tradingOrders.offerSequence, sequence)));
+    return row;
+  }
+
+  async get(id: number): Promise<OrderRow | undefined> {
+    const [row] = await this.db.select().from(tradingOrders).where(eq(tradingOrders.id, id));
+    return row;
+  }
+
+  async list(
+    userId: number,
+    f: { wallet?: string; status?: string; type?: string; from?: Date; to?: Date; limit: number },
+  ): Promise<OrderRow[]> {
+    const where = [eq(tradingOrders.userId, userId)];
+    if (f.wallet) where.push(eq(tradingOrders.walletAddress, f.wallet));
+    if (f.status) where.push(eq(tradingOrders.status, f.status));
+    if (f.type) where.push(eq(tradingOrders.orderType, f.type));
+    if (f.from) where.push(gte(tradingOrders.createdAt, f.from));
+    if (f.to) where.push(lte(tradingOrders.createdAt, f.to));
+    return this.db
+      .select()
+      .from(tradingOrders)
+      .where(and(...where))
+      .orderBy(desc(tradingOrders.createdAt), desc(tradingOrders.id))
+      .limit(f.limit);
+  }
+
+  /** The user's orders still resting by our records, with the lowest ledger each was last seen in. */
+  async resting(userId: number): Promise<OrderRow[]> {
+    return this.db
+      .select()
+      .from(tradingOrders)
+      .where(
+        and(eq(tradingOrders.userId, userId), inArray(tradingOrders.status, ['open', 'partially_filled'])),
+      );
+  }
+
+  /**
+   * Reconciles a user's resting orders with the ledger: replays each wallet's transactions since the
+   * order was last seen (crossings, cancels and removals all touch the owner's account), then
+   * expires what the validated ledger's close time passed.
+   */
+  async reconcile(client: Client, userId: number): Promise<OrderUpdate[]> {
+    const rows = await this.resting(userId);
+    if (rows.length === 0) return [];
+    const quoteIou = await this.quoteIou();
+    const updates: OrderUpdate[] = [];
+    const byWallet = new Map<string, number>();
+    for (const r of rows)
+      byWallet.set(r.walletAddress, Math.min(byWallet.get(r.walletAddress) ?? r.ledgerIndex, r.ledgerIndex));
+    for (const [account, since] of byWallet) {
+      let marker: unknown;
+      do {
+        const res = await client.request({
+          command: 'account_tx',
+          account,
+          ledger_index_min: since + 1,
+          ledger_index_max: -1,
+          forward: true,
+          limit: 200,
+          ...(marker ? { marker } : {}),
+        } as never);
+        const result = (res as { result: { transactions: unknown[]; marker?: unknown } }).result;
+        for (const entry of result.transactions as Array<Record<string, unknown>>) {
+          const tx = (entry.tx_json ?? entry.tx) as Tx | undefined;
+          const meta = entry.meta as TransactionMetadata | undefined;
+          const ledger = Number(
+            entry.ledger_index ?? (tx as { ledger_index?: number } | undefined)?.ledger_index,
+          );
+          const hash = String(entry.hash ?? (tx as { hash?: string } | undefined)?.hash ?? '');
+          if (!tx || !meta || typeof meta !== 'object' || !Number.isFinite(ledger)) continue;
+          updates.push(...(await this.applyTx(this.db, ledger, tx, hash, meta, quoteIou)));
+        }
+        marker = result.marker;
+      } while (marker);
+    }
+    const closed = await client.request({ command: 'ledger', ledger_index: 'validated' });
+    const ledger = closed.result.ledger;
+    const closeMs = (Number(ledger.close_time) + 946_684_800) * 1000;
+    updates.push(...(await this.expire(this.db, Number(ledger.ledger_index), closeMs)));
+    return updates.filter((u) => u.userId === userId);
+  }
+
+  /** The indexer's handler: every ledger's offer changes for custodial wallets, then expiries. */
+  handler(
+    publish: (u: OrderUpdate) => Promise<void> | void,
+  ): LedgerHandler<{ updates: OrderUpdate[]; quoteIou: string | undefined }> {
+    return {
+      name: 'orders',
+      // Read before the ledger's database transaction: inside it only `db` (the transaction) is usable.
+      prepare: async () => ({ updates: [], quoteIou: await this.quoteIou() }),
+      write: async (ledger: IndexedLedger, db: Db, prepared) => {
+        const { quoteIou } = prepared;
+        for (const t of ledger.transactions) {
+          // A failed (tec) transaction can still remove offers it found unfunded or expired.
+          if (typeof t.meta !== 'object') continue;
+          prepared.updates.push(...(await this.applyTx(db, ledger.index, t.tx, t.hash, t.meta, quoteIou)));
+        }
+        prepared.updates.push(...(await this.expire(db, ledger.index, ledger.closeTime)));
+      },
+      committed: async (_ledger, prepared) => {
+        for (const u of prepared.updates) await publish(u);
+      },
+    };
+  }
+}

@@ -1,0 +1,246 @@
+import Decimal from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Wallet, type Client, type OfferCreate, type Payment, type TrustSet } from 'xrpl';
+import { ORDER_MESSAGES, SWAP_MESSAGES, type LimitOrderResult, type OrderView } from '@ledgerpad/shared';
+import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
+import { TestSocket } from '../helpers/socket-client';
+import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+
+// Limit orders on the embedded ledger's book (a token with no pool, so every crossing is the book's
+// and the numbers are exact): an order rests, is crossed by an account outside Ledgerpad
+// (partially_filled, then filled, each pushed as orderUpdated), is cancelled, expires, or fills at
+// once; every order route refuses another user's order or user id.
+
+const CLOCK_BEHIND_MS = 30 * 60_000;
+const TOKEN = 'LIM';
+
+let t: WalletTestApp;
+let client: Client;
+let alice: SignedIn;
+let bob: SignedIn;
+let aliceWallet: string;
+let ws: TestSocket;
+const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
+const issuer = Wallet.generate();
+const outsider = Wallet.generate();
+
+const call = (who: SignedIn, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
+
+async function submit(wallet: Wallet, tx: Payment | TrustSet | OfferCreate) {
+  const r = await client.submitAndWait(tx, { wallet, autofill: true });
+  const meta = r.result.meta as { TransactionResult: string };
+  expect(meta.TransactionResult).toBe('tesSUCCESS');
+  return r;
+}
+
+async function orders(who: SignedIn, userId: number, query = ''): Promise<OrderView[]> {
+  const r = await call(who, 'GET', `/api/orders/get-orders/${userId}${query}`);
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json() as OrderView[];
+}
+
+/** The next orderUpdated for `orderId` (others, such as the 'open' of a placement, are skipped). */
+async function update(orderId: number) {
+  for (;;) {
+    const f = await ws.next('orderUpdated', 10_000);
+    if (f.data.orderId === orderId) return f.data;
+  }
+}
+
+async function offersOf(account: string) {
+  const r = await client.request({ command: 'account_offers', account, ledger_index: 'validated' });
+  return r.result.offers ?? [];
+}
+
+const limit = (payload: Record<string, unknown>) =>
+  call(alice, 'POST', '/api/limit-order', {
+    walletAddress: aliceWallet,
+    issuer: issuer.classicAddress,
+    token: TOKEN,
+    ...payload,
+  });
+
+/** The outsider sells `tokens` at `price` XRP each, taking what rests at that price or better. */
+const outsiderSells = (tokens: string, price: string) =>
+  submit(outsider, {
+    TransactionType: 'OfferCreate',
+    Account: outsider.classicAddress,
+    TakerGets: { currency: TOKEN, issuer: issuer.classicAddress, value: tokens },
+    TakerPays: String(new Decimal(tokens).mul(price).mul(1e6).toFixed(0)),
+    Flags: 0x00020000, // tfImmediateOrCancel: it takes, it never rests
+  });
+
+beforeAll(async () => {
+  t = await createWalletTestApp(
+    { PLATFORM_BOOTSTRAP: 'on' },
+    { closeIntervalMs: 200, clockOffsetMs: CLOCK_BEHIND_MS },
+  );
+  client = t.connection.client;
+  await t.app.platform.accounts.bootstrapped();
+  // A token issued outside Ledgerpad, with no pool: the outsider holds 1,000 of it.
+  for (const w of [issuer, outsider]) {
+    await submit(genesis, {
+      TransactionType: 'Payment',
+      Account: genesis.classicAddress,
+      Destination: w.classicAddress,
+      Amount: '1000000000',
+    });
+  }
+  await submit(outsider, {
+    TransactionType: 'TrustSet',
+    Account: outsider.classicAddress,
+    LimitAmount: { currency: TOKEN, issuer: issuer.classicAddress, value: '1000000' },
+  });
+  await submit(issuer, {
+    TransactionType: 'Payment',
+    Account: issuer.classicAddress,
+    Destination: outsider.classicAddress,
+    Amount: { currency: TOKEN, issuer: issuer.classicAddress, value: '1000' },
+  });
+  alice = await t.signIn('alice_orders');
+  bob = await t.signIn('bob_orders');
+  const w = (await call(alice, 'POST', '/api/wallets', {})).json() as { id: number; wallet_address: string };
+  aliceWallet = w.wallet_address;
+  for (let i = 0; i < 2; i++) await call(alice, 'POST', `/api/wallets/${w.id}/fund`);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const token = (
+    await t.app.inject({ url: '/api/auth/socket-token', headers: { cookie: alice.cookie } })
+  ).json().token as string;
+  ws = await TestSocket.open(`ws://127.0.0.1:${address.port}/ws?token=${encodeURIComponent(token)}`, {
+    origin: TEST_ORIGIN,
+  });
+  await ws.next('ready');
+}, 120_000);
+
+afterAll(async () => {
+  ws?.ws.close();
+  await t?.close();
+});
+
+describe('limit orders', () => {
+  let order: OrderView;
+
+  it('rests a BUY at the price: 10 XRP at 0.5 XRP per token is an offer for 20 tokens', async () => {
+    const r = await limit({ amount: '10', price: '0.5', type: 'BUY' });
+    expect(r.statusCode, r.body).toBe(200);
+    const body = r.json() as LimitOrderResult;
+    expect(body.message).toBe('📌 1 limit order(s) placed.');
+    order = body.order;
+    expect(order).toMatchObject({
+      status: 'open',
+      order_type: 'BUY',
+      amount: '10',
+      expected_tokens: '20',
+      remaining_tokens: '20',
+      price: '0.5',
+      quote: 'XRP',
+      wallet_address: aliceWallet,
+      token_currency: TOKEN,
+    });
+    const [offer] = await offersOf(aliceWallet);
+    expect(offer).toMatchObject({
+      taker_gets: '10000000',
+      taker_pays: { currency: TOKEN, issuer: issuer.classicAddress, value: '20' },
+    });
+    expect((await orders(alice, alice.user.id)).map((o) => o.id)).toContain(order.id);
+  });
+
+  it('is partly crossed by an account outside Ledgerpad (partially_filled, pushed), then filled', async () => {
+    await outsiderSells('8', '0.5');
+    expect(await update(order.id)).toEqual({ orderId: order.id, status: 'open' });
+    expect(await update(order.id)).toEqual({ orderId: order.id, status: 'partially_filled' });
+    const [now] = await orders(alice, alice.user.id, `?status=partially_filled`);
+    // 20 − 8 tokens still wanted.
+    expect(now).toMatchObject({ id: order.id, remaining_tokens: '12' });
+
+    await outsiderSells('12', '0.5');
+    expect(await update(order.id)).toEqual({ orderId: order.id, status: 'filled' });
+    expect(await offersOf(aliceWallet)).toHaveLength(0);
+    const lines = await client.request({
+      command: 'account_lines',
+      account: aliceWallet,
+      ledger_index: 'validated',
+    });
+    expect(lines.result.lines.find((l) => l.currency === TOKEN)?.balance).toBe('20');
+  });
+
+  it('cancels an open order (OfferCancel); only the owner, only while it rests', async () => {
+    const placed = (await limit({ amount: '4', price: '0.4', type: 'BUY' })).json() as LimitOrderResult;
+    expect(placed.order.expected_tokens).toBe('10');
+
+    expect((await call(bob, 'DELETE', `/api/cancel-order/${placed.order.id}`)).statusCode).toBe(404);
+    expect(await offersOf(aliceWallet)).toHaveLength(1);
+
+    const r = await call(alice, 'DELETE', `/api/cancel-order/${placed.order.id}`);
+    expect(r.statusCode, r.body).toBe(200);
+    expect((r.json() as OrderView).status).toBe('canceled');
+    expect(await offersOf(aliceWallet)).toHaveLength(0);
+
+    const again = await call(alice, 'DELETE', `/api/cancel-order/${placed.order.id}`);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe(ORDER_MESSAGES.notCancellable);
+    expect((await call(alice, 'DELETE', '/api/cancel-order/abc')).statusCode).toBe(400);
+    // Filled orders cannot be cancelled either.
+    expect((await call(alice, 'DELETE', `/api/cancel-order/${order.id}`)).statusCode).toBe(400);
+  });
+
+  it('fills at once when the book already has a better price (nothing rests)', async () => {
+    // The outsider rests a sell at 0.5; Alice bids 0.6 for 3 XRP = 5 tokens and pays the resting
+    // price: 5 × 0.5 = 2.5 XRP.
+    await submit(outsider, {
+      TransactionType: 'OfferCreate',
+      Account: outsider.classicAddress,
+      TakerGets: { currency: TOKEN, issuer: issuer.classicAddress, value: '5' },
+      TakerPays: '2500000',
+    });
+    const r = await limit({ amount: '3', price: '0.6', type: 'BUY' });
+    expect(r.statusCode, r.body).toBe(200);
+    expect((r.json() as LimitOrderResult).order).toMatchObject({ status: 'filled', expected_tokens: '5' });
+    expect(await offersOf(aliceWallet)).toHaveLength(0);
+  });
+
+  it('expires: the ledger drops it after its Expiration, the order reads canceled', async () => {
+    const placed = (
+      await limit({ amount: '2', price: '0.2', type: 'BUY', expiresInMinutes: 5 })
+    ).json() as LimitOrderResult;
+    expect(placed.order.status).toBe('open');
+    expect(placed.order.expires_at).not.toBeNull();
+    // The ledger clock jumps 30 minutes forward: the next close is past the Expiration.
+    t.ledger.setClockOffset(0);
+    expect(await update(placed.order.id)).toEqual({ orderId: placed.order.id, status: 'open' });
+    expect(await update(placed.order.id)).toEqual({ orderId: placed.order.id, status: 'canceled' });
+    const check = await call(alice, 'GET', '/api/check-orders-status');
+    expect(check.statusCode, check.body).toBe(200);
+  });
+
+  it('refuses bad input and sends nothing', async () => {
+    const before = await offersOf(aliceWallet);
+    const noPrice = await limit({ amount: '1', type: 'BUY' });
+    expect(noPrice.statusCode).toBe(400);
+    expect(noPrice.json().message).toBe(SWAP_MESSAGES.limitPrice);
+    const zero = await limit({ amount: '1', price: '0', type: 'BUY' });
+    expect(zero.json().message).toBe(SWAP_MESSAGES.limitPrice);
+    const tiny = await limit({ amount: '0.0000001', price: '1', type: 'BUY' });
+    expect(tiny.json().message).toBe(SWAP_MESSAGES.invalidAmount);
+    const notMine = await call(bob, 'POST', '/api/limit-order', {
+      walletAddress: aliceWallet,
+      issuer: issuer.classicAddress,
+      token: TOKEN,
+      amount: '1',
+      price: '1',
+      type: 'BUY',
+    });
+    expect(notMine.statusCode).toBe(404);
+    expect(await offersOf(aliceWallet)).toEqual(before);
+  });
+
+  it("refuses another user's orders list", async () => {
+    expect((await call(bob, 'GET', `/api/orders/get-orders/${alice.user.id}`)).statusCode).toBe(403);
+    expect((await call(bob, 'GET', '/api/orders/get-orders/x')).statusCode).toBe(400);
+    expect(await orders(bob, bob.user.id)).toEqual([]);
+  });
+});
