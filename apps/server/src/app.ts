@@ -129,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ledger: deps.ledger,
   });
   authRoutes(app, { config: deps.config, db, sessions, origins, limits, socketSecret });
-  userRoutes(app);
+  userRoutes(app, db);
   adminRoutes(app);
 
   // Feature modules register here (one line each), with what they use of the platform and of each other.

@@ -185,3 +185,9 @@ export interface AddTrustlineResult {
   hash?: string;
   error?: string;
 }
+
+/** PUT /api/user/slippage: the user's saved market slippage (the same rule as a swap's). */
+export const slippagePreferenceSchema = z.object({ slippage: slippageSchema });
+export interface SlippagePreference {
+  slippage: string;
+}

@@ -1,11 +1,48 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import {
+  DEFAULT_SLIPPAGE_PERCENT,
+  slippagePreferenceSchema,
+  type SlippagePreference,
+} from '@ledgerpad/shared';
+import type { Db } from '../../db/client';
+import { badRequest, forbidden } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { users } from './schema';
 import { toPublicUser } from './service';
 
-export function userRoutes(app: FastifyInstance): void {
+export function userRoutes(app: FastifyInstance, db: Db): void {
   // The web client pings this every 5 minutes to keep the session alive and learn who is signed in.
   app.get('/api/user', { config: { access: 'user' } }, async (request, reply) => {
     // Personal data: never stored by a shared cache.
     reply.header('cache-control', 'private, no-store');
     return { user: toPublicUser(request.user!) };
   });
+
+  // GET /api/user/slippage/{telegramId} (spec 001 §7): the saved slippage, 0.50 by default. The id
+  // must be the session's own messenger id — or, for a user signed in without the messenger
+  // (Google, demo), their user id: a path id is never a way to read someone else's settings.
+  app.get<{ Params: { id: string } }>(
+    '/api/user/slippage/:id',
+    { config: { access: 'user' } },
+    async (request, reply): Promise<SlippagePreference> => {
+      const user = request.user!;
+      if (!/^\d{1,20}$/.test(request.params.id)) throw badRequest('The id must be a number.');
+      const own = user.telegramId !== null ? String(user.telegramId) : String(user.id);
+      if (request.params.id !== own) throw forbidden('You can only read your own slippage.');
+      reply.header('cache-control', 'private, no-store');
+      return { slippage: user.slippage ?? DEFAULT_SLIPPAGE_PERCENT };
+    },
+  );
+
+  // Saves it (the spec shows no save call; the swap screen saves what the user types).
+  app.put(
+    '/api/user/slippage',
+    { config: { access: 'user' } },
+    async (request): Promise<SlippagePreference> => {
+      const { slippage } = parseInput(slippagePreferenceSchema, request.body);
+      await db.update(users).set({ slippage, updatedAt: new Date() }).where(eq(users.id, request.user!.id));
+      return { slippage };
+    },
+  );
 }
