@@ -13,17 +13,30 @@ import { demoSignIn } from '../support/sign-in';
 const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `S${run}`;
 
-async function fundedTrader(page: Page, url: string, name: string): Promise<string> {
+async function fundedTrader(page: Page, url: string, name: string, wallets = 1): Promise<string[]> {
   await demoSignIn(page, url, name);
   const { token } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as { token: string };
   const headers = { 'x-csrf-token': token };
-  const wallet = (await (await page.request.post(`${url}/api/wallets`, { headers, data: {} })).json()) as {
-    id: number;
-    wallet_address: string;
-  };
-  const funded = await page.request.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} });
-  expect(funded.ok(), await funded.text()).toBe(true);
-  return wallet.wallet_address;
+  const addresses: string[] = [];
+  for (let i = 0; i < wallets; i++) {
+    const wallet = (await (await page.request.post(`${url}/api/wallets`, { headers, data: {} })).json()) as {
+      id: number;
+      wallet_address: string;
+    };
+    const funded = await page.request.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} });
+    expect(funded.ok(), await funded.text()).toBe(true);
+    addresses.push(wallet.wallet_address);
+  }
+  return addresses;
+}
+
+/** Records whether the page called one of `paths` (for "sends nothing"). */
+function watchCalls(page: Page, paths: string[]): { called: boolean } {
+  const seen = { called: false };
+  page.on('request', (r) => {
+    if (paths.includes(new URL(r.url()).pathname)) seen.called = true;
+  });
+  return seen;
 }
 
 describe('swap in Chromium', () => {
@@ -89,10 +102,7 @@ describe('swap in Chromium', () => {
   it('shows the spec message for a bad amount and sends nothing', async () => {
     const { page, url } = t;
     await fundedTrader(page, url, `careful_${run.toLowerCase()}`);
-    let swapped = false;
-    page.on('request', (r) => {
-      if (new URL(r.url()).pathname === '/api/swap') swapped = true;
-    });
+    const sent = watchCalls(page, ['/api/swap', '/api/limit-order']);
     await page.goto(`${url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
     await page.getByLabel('Amount (XRP)').fill('0');
     await page.getByRole('button', { name: 'Buy', exact: true }).last().click();
@@ -101,6 +111,66 @@ describe('swap in Chromium', () => {
     await page.getByLabel('Amount (XRP)').fill('');
     await page.getByLabel('Amount (XRP)').pressSequentially('1.1234567');
     expect(await page.getByLabel('Amount (XRP)').inputValue()).toBe('1.123456');
-    expect(swapped).toBe(false);
+    // A limit order needs a price.
+    await page.getByRole('button', { name: 'Limit', exact: true }).click();
+    await page.getByLabel('Amount (XRP)').fill('1');
+    await page.getByRole('button', { name: 'Place Buy Order' }).click();
+    await page.getByRole('alert').filter({ hasText: SWAP_MESSAGES.limitPrice }).waitFor();
+    expect(sent.called).toBe(false);
+  });
+
+  it('buys from two wallets at once (multi-wallet), and checks the batch rules first', async () => {
+    const { page, url } = t;
+    await fundedTrader(page, url, `multi_${run.toLowerCase()}`, 2);
+    await page.goto(`${url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
+    await page.getByLabel('Multi-wallet mode').check();
+    await page.getByLabel('Amount (XRP)').fill('2');
+    const sent = watchCalls(page, ['/api/swap']);
+    await page.getByRole('button', { name: 'Buy (0 wallets)' }).click();
+    await page.getByRole('alert').filter({ hasText: SWAP_MESSAGES.selectWallets }).waitFor();
+    const ticks = page.getByRole('list', { name: 'Wallets to trade from' }).getByRole('checkbox');
+    await ticks.nth(0).check();
+    await ticks.nth(1).check();
+    // Randomized buys: a range with min ≥ max is refused before anything is sent.
+    await page.getByLabel('Randomized buys').check();
+    await page.getByLabel('Min (XRP)').fill('3');
+    await page.getByLabel('Max (XRP)').fill('2');
+    await page.getByRole('button', { name: 'Buy (2 wallets)' }).click();
+    await page.getByRole('alert').filter({ hasText: SWAP_MESSAGES.randomRange }).waitFor();
+    expect(sent.called).toBe(false);
+    await page.getByLabel('Randomized buys').uncheck();
+    await page.getByLabel('Amount (XRP)').fill('2');
+    await page.getByRole('button', { name: 'Buy (2 wallets)' }).click();
+    const status = page.getByRole('status').filter({ hasText: 'swap(s)' });
+    await status.waitFor({ timeout: 30_000 });
+    expect(await status.textContent()).toBe('✅ 2 swap(s) successful!');
+  });
+
+  it('places a limit order, sees it on /orders, and cancels it', async () => {
+    const { page, url } = t;
+    await fundedTrader(page, url, `limit_${run.toLowerCase()}`);
+    await page.goto(`${url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
+    await page.getByRole('button', { name: 'Limit', exact: true }).click();
+    await page.getByTestId('market-price').filter({ hasText: 'XRP' }).waitFor();
+    await page.getByLabel('Amount (XRP)').fill('2');
+    // A bid far below the market rests on the book.
+    await page.getByLabel('Limit price (XRP per token)').fill('0.000001');
+    await page
+      .getByTestId('estimate')
+      .filter({ hasText: `${formatAmount('2000000')} ${TICKER}` })
+      .waitFor();
+    await page.getByRole('button', { name: 'Place Buy Order' }).click();
+    const status = page.getByRole('status').filter({ hasText: 'limit order' });
+    await status.waitFor({ timeout: 20_000 });
+    expect(await status.textContent()).toBe('📌 1 limit order(s) placed.');
+
+    await page.goto(`${url}/orders`);
+    const row = page.getByRole('row').filter({ hasText: TICKER });
+    await row.getByText('open', { exact: true }).waitFor();
+    const cancelled = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/api/cancel-order/'));
+    await row.getByRole('button', { name: 'Cancel' }).click();
+    expect((await cancelled).status()).toBe(200);
+    await row.getByText('canceled', { exact: true }).waitFor();
+    expect(await row.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
   });
 });

@@ -19,6 +19,8 @@ export const SWAP_MESSAGES = {
     'The price moved beyond your slippage tolerance: nothing was traded (only the network fee was paid).',
   slippage: `Slippage must be a percentage from 0 to 50 with at most ${SLIPPAGE_DECIMALS} decimals.`,
   requireAuth: 'This token requires the issuer to authorize your trust line before you can buy it.',
+  selectWallets: 'Please select multiple wallets and a token.',
+  randomRange: 'Please enter a valid min and max XRP range.',
 } as const;
 
 const decimalText = (message: string) => z.union([z.string(), z.number()], { message }).transform(String);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router';
 import * as Tabs from '@radix-ui/react-tabs';
 import Decimal from 'decimal.js';
@@ -9,31 +9,41 @@ import {
   DEFAULT_SLIPPAGE_PERCENT,
   ESTIMATE_DEBOUNCE_MS,
   RLUSD_CURRENCY_HEX,
+  ORDER_MESSAGES,
   SEARCH_DEBOUNCE_MS,
   SWAP_MESSAGES,
+  TRUSTLINE_MESSAGES,
   displayTicker,
   formatAmount,
   isLpCurrency,
   slippageSchema,
   statFigure,
   tradeAmountSchema,
+  type AddTrustlineResult,
+  type LimitOrderResult,
+  type SlippagePreference,
   type SwapResult,
   type WalletBalance,
 } from '@ledgerpad/shared';
-import { ApiError, apiPost } from '../../lib/api';
+import { Modal } from '../../components/modal';
+import { ApiError, apiGet, apiPost, apiPut } from '../../lib/api';
+import { useSession } from '../../lib/session';
 import { BALANCES_KEY, useWalletBalances } from '../../lib/wallet-balances';
 import { useMarketStats, useQuote, useTokenSearch } from './api';
+import { batchSummary, randomAmounts, randomRange } from './batch';
 import { useDebounced, useFading } from './hooks';
 import { RlusdSwap } from './rlusd-swap';
 import './swap.css';
 
-// /swap (spec 001 §2, §5, §8): market buys and sells from one of the user's custodial wallets. The
-// estimate is the trade itself simulated on the ledger; the swap sends that estimate back so the
-// ledger enforces the slippage against what the user saw.
+// /swap (spec 001 §2, §5, §8): market and limit buys and sells from one or several of the user's
+// custodial wallets. The market estimate is the trade itself simulated on the ledger; the swap sends
+// that estimate back so the ledger enforces the slippage against what the user saw. A limit order
+// rests on the ledger's book at the user's price.
 
 const WALLET_KEY = 'ledgerpad.swap.wallet';
 const AMOUNT_RE = new RegExp(`^\\d*(\\.\\d{0,${AMOUNT_DECIMALS}})?$`);
 const SLIPPAGE_RE = /^\d*(\.\d{0,2})?$/;
+const PRICE_RE = /^\d*(\.\d{0,15})?$/;
 const ADDRESS_LIKE = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
 const BUY_PRESETS = ['10', '50', '100'] as const;
 const SELL_PRESETS = [25, 50, 75, 100] as const;
@@ -52,6 +62,9 @@ interface NavState {
 }
 
 const spendableXrp = (w: WalletBalance) => Decimal.max(new Decimal(w.balance).minus(w.ledgerReserve), 0);
+/** The wallet's RLUSD (what ALL IN spends on an RLUSD-paired token). */
+const rlusdHeld = (w: WalletBalance) =>
+  new Decimal(w.tokens.find((t) => t.currencyCode === RLUSD_CURRENCY_HEX)?.value ?? 0);
 const sellable = (w: WalletBalance | undefined) =>
   (w?.tokens ?? []).filter(
     (t) =>
@@ -84,7 +97,14 @@ export function SwapPage() {
       ? { issuer: initialIssuer, code: initialCode, ticker: displayTicker(initialCode) }
       : null,
   );
-  const [mode, setMode] = useState<'market' | 'rlusd'>('market');
+  const [mode, setMode] = useState<'market' | 'limit' | 'rlusd'>('market');
+  const [price, setPrice] = useState('');
+  const [multi, setMulti] = useState(false);
+  const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
+  const [randomized, setRandomized] = useState(false);
+  const [range, setRange] = useState({ min: '', max: '' });
+  const [lineBusy, setLineBusy] = useState(false);
+  const [lineAdded, setLineAdded] = useState(false);
   const [side, setSide] = useState<'BUY' | 'SELL'>('BUY');
   const [amount, setAmount] = useState('');
   const [slippage, setSlippage] = useState(DEFAULT_SLIPPAGE_PERCENT);
@@ -93,10 +113,31 @@ export function SwapPage() {
   const [status, showStatus] = useFading();
   const [received, showReceived] = useFading();
 
+  // The saved slippage (0.50 when none; a failed read keeps 0.50, spec 001 §8).
+  const session = useSession();
+  const prefId = session.status === 'signed-in' ? String(session.user.telegram_id ?? session.user.id) : null;
+  const savedSlippage = useQuery({
+    queryKey: ['swap', 'slippage', prefId],
+    queryFn: ({ signal }) => apiGet<SlippagePreference>(`/api/user/slippage/${prefId}`, { signal }),
+    enabled: prefId !== null,
+    retry: false,
+    staleTime: Infinity,
+  });
+  const [slippageTouched, setSlippageTouched] = useState(false);
+  useEffect(() => {
+    if (savedSlippage.data && !slippageTouched) setSlippage(savedSlippage.data.slippage);
+  }, [savedSlippage.data, slippageTouched]);
+  const saveSlippage = () => {
+    if (!slippageSchema.safeParse(slippage).success || slippage === savedSlippage.data?.slippage) return;
+    void apiPut<SlippagePreference>('/api/user/slippage', { slippage })
+      .then((saved) => queryClient.setQueryData(['swap', 'slippage', prefId], saved))
+      .catch(() => undefined);
+  };
+
   const debouncedAmount = useDebounced(amount, ESTIMATE_DEBOUNCE_MS);
   const validAmount = tradeAmountSchema.safeParse(debouncedAmount).success;
   const quote = useQuote(
-    wallet && token && validAmount
+    mode === 'market' && wallet && token && validAmount
       ? {
           wallet: wallet.wallet_address,
           issuer: token.issuer,
@@ -113,8 +154,11 @@ export function SwapPage() {
   const switchSide = (next: string) => {
     setSide(next as 'BUY' | 'SELL');
     setAmount('');
+    setPrice('');
     setError(null);
   };
+  const targets = multi ? wallets.filter((w) => ticked.has(w.wallet_address)) : wallet ? [wallet] : [];
+  const randomOn = multi && randomized && mode === 'market' && side === 'BUY';
 
   const held = useMemo(() => sellable(wallet), [wallet]);
   const heldOfToken = token
@@ -124,33 +168,117 @@ export function SwapPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
+    if (multi && (targets.length === 0 || !token)) return setError(SWAP_MESSAGES.selectWallets);
     if (!wallet || !token) return setError(SWAP_MESSAGES.selectWalletAndToken);
-    if (!tradeAmountSchema.safeParse(amount).success) return setError(SWAP_MESSAGES.invalidAmount);
-    if (!slippageSchema.safeParse(slippage).success) return setError(SWAP_MESSAGES.slippage);
+    let amounts: string[];
+    if (randomOn) {
+      const r = randomRange(range.min, range.max);
+      if (typeof r === 'string') return setError(r);
+      amounts = randomAmounts(r, targets.length);
+    } else {
+      if (!tradeAmountSchema.safeParse(amount).success) return setError(SWAP_MESSAGES.invalidAmount);
+      amounts = targets.map(() => amount);
+    }
+    if (mode === 'limit' && !(PRICE_RE.test(price) && Number(price) > 0))
+      return setError(SWAP_MESSAGES.limitPrice);
+    if (mode === 'market' && !slippageSchema.safeParse(slippage).success)
+      return setError(SWAP_MESSAGES.slippage);
     setBusy(true);
     try {
-      const result = await apiPost<SwapResult>('/api/swap', {
-        walletAddress: wallet.wallet_address,
-        issuer: token.issuer,
-        token: token.code,
-        amount,
-        type: side,
-        slippage,
-        // The estimate the user saw: the ledger refuses to execute below it less the slippage.
-        ...(quote.data && debouncedAmount === amount ? { expected: quote.data.receive } : {}),
+      const sends = targets.map((w, i) => {
+        const body = {
+          walletAddress: w.wallet_address,
+          issuer: token.issuer,
+          token: token.code,
+          amount: amounts[i],
+          type: side,
+        };
+        if (mode === 'limit') return apiPost<LimitOrderResult>('/api/limit-order', { ...body, price });
+        return apiPost<SwapResult>('/api/swap', {
+          ...body,
+          slippage,
+          // The estimate the user saw (this wallet's, same amount): the ledger refuses to execute
+          // below it less the slippage. Other wallets are estimated again by the server.
+          ...(w === wallet && !randomOn && quote.data && debouncedAmount === amount
+            ? { expected: quote.data.receive }
+            : {}),
+        });
       });
-      showStatus(result.message);
-      showReceived(
-        `You received ${formatAmount(result.received)} ${side === 'BUY' ? token.ticker : result.quote}`,
-      );
+      const results = await Promise.allSettled(sends);
+      const done = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const failed = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+      if (!multi) {
+        if (failed.length > 0) throw failed[0];
+        const one = done[0]!;
+        showStatus('order' in one ? ORDER_MESSAGES.placed(1) : one.message);
+      } else {
+        showStatus(batchSummary(mode === 'limit' ? 'limit' : 'market', done.length, failed.length));
+      }
+      const swaps = done.filter((r): r is SwapResult => 'received' in r);
+      if (swaps.length > 0) {
+        const total = swaps.reduce((sum, r) => sum.plus(r.received), new Decimal(0));
+        showReceived(
+          `You received ${formatAmount(total.toFixed())} ${side === 'BUY' ? token.ticker : swaps[0]!.quote}`,
+        );
+      }
       setAmount('');
       void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
     } catch (err) {
-      showStatus(err instanceof ApiError && err.status < 500 ? err.message : SWAP_MESSAGES.swapRetry);
+      const fallback = mode === 'limit' ? SWAP_MESSAGES.limitFailed : SWAP_MESSAGES.swapRetry;
+      showStatus(err instanceof ApiError && err.status < 500 ? err.message : fallback);
     } finally {
       setBusy(false);
     }
   };
+
+  /** 'Only Add Trustline' / 'Add Trustline for All Wallets' (spec 001 §2, §8). */
+  const addTrustlines = async () => {
+    setError(null);
+    if (multi && (targets.length === 0 || !token)) return setError(SWAP_MESSAGES.selectWallets);
+    if (!wallet || !token) return setError(SWAP_MESSAGES.selectWalletAndToken);
+    setLineBusy(true);
+    try {
+      const results = await Promise.allSettled(
+        targets.map((w) =>
+          apiPost<AddTrustlineResult>('/api/add-trustline', {
+            wallet: w.wallet_address,
+            issuer: token.issuer,
+            token: token.code,
+          }),
+        ),
+      );
+      const ok = results.filter((r) => r.status === 'fulfilled' && r.value.status === 'success').length;
+      if (!multi) {
+        const r = results[0]!;
+        if (r.status === 'fulfilled' && r.value.status === 'success') setLineAdded(true);
+        else
+          showStatus(
+            r.status === 'fulfilled'
+              ? (r.value.error ?? TRUSTLINE_MESSAGES.failed)
+              : r.reason instanceof ApiError && r.reason.status < 500
+                ? r.reason.message
+                : TRUSTLINE_MESSAGES.retry,
+          );
+      } else if (results.every((r) => r.status === 'rejected')) {
+        showStatus(TRUSTLINE_MESSAGES.batchFailed);
+      } else {
+        showStatus(TRUSTLINE_MESSAGES.batch(ok, results.length - ok));
+      }
+      void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
+    } finally {
+      setLineBusy(false);
+    }
+  };
+
+  const marketPrice = (quoteUnit === 'RLUSD' ? stats.data?.priceInUSD : stats.data?.priceInXRP) ?? null;
+  const limitEstimate = useMemo(() => {
+    if (!tradeAmountSchema.safeParse(amount).success || !(PRICE_RE.test(price) && Number(price) > 0))
+      return null;
+    const a = new Decimal(amount);
+    return (side === 'BUY' ? a.div(price) : a.mul(price))
+      .toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN)
+      .toFixed();
+  }, [amount, price, side]);
 
   const quoteError =
     quote.error instanceof ApiError && quote.error.message === SWAP_MESSAGES.insufficientLiquidity
@@ -171,9 +299,24 @@ export function SwapPage() {
             setAmount('');
           }}
         />
+        {wallets.length > 1 && mode !== 'rlusd' && (
+          <MultiWallet
+            wallets={wallets}
+            multi={multi}
+            onMulti={(on) => {
+              setMulti(on);
+              setError(null);
+            }}
+            ticked={ticked}
+            onTicked={setTicked}
+            randomAllowed={mode === 'market' && side === 'BUY'}
+            randomized={randomized}
+            onRandomized={setRandomized}
+          />
+        )}
         {/* Order modes (spec 001 §4): changing mode clears amounts and estimates. */}
         <div className="direction mode-switch" role="group" aria-label="Order mode">
-          {(['market', 'rlusd'] as const).map((m) => (
+          {(['market', 'limit', 'rlusd'] as const).map((m) => (
             <button
               key={m}
               type="button"
@@ -181,10 +324,11 @@ export function SwapPage() {
               onClick={() => {
                 setMode(m);
                 setAmount('');
+                setPrice('');
                 setError(null);
               }}
             >
-              {m === 'market' ? 'Market' : 'XRP ⇄ RLUSD'}
+              {m === 'market' ? 'Market' : m === 'limit' ? 'Limit' : 'XRP ⇄ RLUSD'}
             </button>
           ))}
         </div>
@@ -236,85 +380,169 @@ export function SwapPage() {
               </p>
             )}
 
-            <div className="field">
-              <label className="field-label" htmlFor="swap-amount">
-                {side === 'BUY' ? `Amount (${quoteUnit})` : `Amount (${token?.ticker ?? 'tokens'})`}
-              </label>
-              <input
-                id="swap-amount"
-                className="input"
-                inputMode="decimal"
-                autoComplete="off"
-                placeholder="0.0"
-                value={amount}
-                onChange={(e) => {
-                  if (AMOUNT_RE.test(e.target.value)) setAmount(e.target.value);
-                }}
-              />
-              <div className="presets">
-                {side === 'BUY'
-                  ? [
-                      ...BUY_PRESETS.map((p) => (
-                        <button type="button" key={p} onClick={() => setAmount(p)}>
-                          {p} {quoteUnit}
-                        </button>
-                      )),
-                      <button
-                        type="button"
-                        key="all"
-                        disabled={!wallet}
-                        onClick={() =>
-                          wallet &&
-                          setAmount(
-                            spendableXrp(wallet)
-                              .mul(ALL_IN_FRACTION)
-                              .toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN)
-                              .toFixed(),
-                          )
-                        }
-                      >
-                        ALL IN
-                      </button>,
-                    ]
-                  : SELL_PRESETS.map((p) => (
-                      <button
-                        type="button"
-                        key={p}
-                        disabled={!heldOfToken}
-                        onClick={() =>
-                          heldOfToken &&
-                          setAmount(
-                            new Decimal(heldOfToken.value)
-                              .mul(p)
-                              .div(100)
-                              .toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN)
-                              .toFixed(),
-                          )
-                        }
-                      >
-                        {p}%
-                      </button>
-                    ))}
+            {randomOn ? (
+              <div className="random-range">
+                <div className="field">
+                  <label className="field-label" htmlFor="swap-min">
+                    Min ({quoteUnit})
+                  </label>
+                  <input
+                    id="swap-min"
+                    className="input"
+                    inputMode="decimal"
+                    value={range.min}
+                    onChange={(e) => {
+                      if (AMOUNT_RE.test(e.target.value)) setRange((r) => ({ ...r, min: e.target.value }));
+                    }}
+                  />
+                </div>
+                <div className="field">
+                  <label className="field-label" htmlFor="swap-max">
+                    Max ({quoteUnit})
+                  </label>
+                  <input
+                    id="swap-max"
+                    className="input"
+                    inputMode="decimal"
+                    value={range.max}
+                    onChange={(e) => {
+                      if (AMOUNT_RE.test(e.target.value)) setRange((r) => ({ ...r, max: e.target.value }));
+                    }}
+                  />
+                </div>
               </div>
-            </div>
+            ) : (
+              <div className="field">
+                <label className="field-label" htmlFor="swap-amount">
+                  {side === 'BUY' ? `Amount (${quoteUnit})` : `Amount (${token?.ticker ?? 'tokens'})`}
+                </label>
+                <input
+                  id="swap-amount"
+                  className="input"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  placeholder="0.0"
+                  value={amount}
+                  onChange={(e) => {
+                    if (AMOUNT_RE.test(e.target.value)) setAmount(e.target.value);
+                  }}
+                />
+                <div className="presets">
+                  {side === 'BUY'
+                    ? [
+                        ...BUY_PRESETS.map((p) => (
+                          <button type="button" key={p} onClick={() => setAmount(p)}>
+                            {p} {quoteUnit}
+                          </button>
+                        )),
+                        <button
+                          type="button"
+                          key="all"
+                          disabled={!wallet}
+                          onClick={() =>
+                            wallet &&
+                            setAmount(
+                              (quoteUnit === 'RLUSD' ? rlusdHeld(wallet) : spendableXrp(wallet))
+                                .mul(ALL_IN_FRACTION)
+                                .toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN)
+                                .toFixed(),
+                            )
+                          }
+                        >
+                          ALL IN
+                        </button>,
+                      ]
+                    : SELL_PRESETS.map((p) => (
+                        <button
+                          type="button"
+                          key={p}
+                          disabled={!heldOfToken}
+                          onClick={() =>
+                            heldOfToken &&
+                            setAmount(
+                              new Decimal(heldOfToken.value)
+                                .mul(p)
+                                .div(100)
+                                .toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN)
+                                .toFixed(),
+                            )
+                          }
+                        >
+                          {p}%
+                        </button>
+                      ))}
+                </div>
+              </div>
+            )}
 
-            <div className="field slippage-field">
-              <label className="field-label" htmlFor="swap-slippage">
-                Slippage (%)
-              </label>
-              <input
-                id="swap-slippage"
-                className="input"
-                inputMode="decimal"
-                value={slippage}
-                onChange={(e) => {
-                  if (SLIPPAGE_RE.test(e.target.value)) setSlippage(e.target.value);
-                }}
-              />
-            </div>
+            {mode === 'limit' ? (
+              <div className="field">
+                <label className="field-label" htmlFor="swap-price">
+                  Limit price ({quoteUnit} per token)
+                </label>
+                <input
+                  id="swap-price"
+                  className="input"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  placeholder="0.0"
+                  value={price}
+                  onChange={(e) => {
+                    if (PRICE_RE.test(e.target.value)) setPrice(e.target.value);
+                  }}
+                />
+                <p className="muted small" data-testid="market-price">
+                  Market price:{' '}
+                  {stats.isPending && token
+                    ? 'Loading...'
+                    : marketPrice
+                      ? `${formatAmount(marketPrice)} ${quoteUnit}`
+                      : 'N/A'}
+                  {marketPrice && (
+                    <button type="button" className="link-button" onClick={() => setPrice(marketPrice)}>
+                      Use
+                    </button>
+                  )}
+                </p>
+              </div>
+            ) : (
+              <div className="field slippage-field">
+                <label className="field-label" htmlFor="swap-slippage">
+                  Slippage (%)
+                </label>
+                <input
+                  id="swap-slippage"
+                  className="input"
+                  inputMode="decimal"
+                  value={slippage}
+                  onBlur={saveSlippage}
+                  onChange={(e) => {
+                    if (SLIPPAGE_RE.test(e.target.value)) {
+                      setSlippage(e.target.value);
+                      setSlippageTouched(true);
+                    }
+                  }}
+                />
+              </div>
+            )}
 
             <p className="estimate" data-testid="estimate" aria-live="polite">
-              {!token || !validAmount ? (
+              {mode === 'limit' ? (
+                limitEstimate && token ? (
+                  <>
+                    {side === 'BUY' ? 'You get' : 'You receive'} when filled:{' '}
+                    <strong>
+                      {formatAmount(limitEstimate)} {side === 'BUY' ? token.ticker : quoteUnit}
+                    </strong>
+                  </>
+                ) : (
+                  <span className="muted">Choose a token, an amount and a price.</span>
+                )
+              ) : randomOn ? (
+                <span className="muted">
+                  Each ticked wallet buys a random amount between the min and the max.
+                </span>
+              ) : !token || !validAmount ? (
                 <span className="muted">Choose a token and an amount to see what you receive.</span>
               ) : quote.isPending ? (
                 <span className="muted">Estimating…</span>
@@ -345,7 +573,19 @@ export function SwapPage() {
               className={`swap-submit ${side === 'BUY' ? 'buy' : 'sell'}`}
               disabled={busy}
             >
-              {busy ? 'Swapping…' : side === 'BUY' ? 'Buy' : 'Sell'}
+              {busy
+                ? mode === 'limit'
+                  ? 'Placing…'
+                  : 'Swapping…'
+                : `${mode === 'limit' ? 'Place ' : ''}${side === 'BUY' ? 'Buy' : 'Sell'}${mode === 'limit' ? ' Order' : ''}${multi ? ` (${targets.length} wallets)` : ''}`}
+            </button>
+            <button
+              type="button"
+              className="btn-secondary trustline-button"
+              disabled={lineBusy || busy}
+              onClick={() => void addTrustlines()}
+            >
+              {lineBusy ? 'Adding…' : multi ? 'Add Trustline for All Wallets' : 'Only Add Trustline'}
             </button>
             {received && (
               <p className={`received${received.fading ? ' fading' : ''}`} data-testid="you-received">
@@ -363,6 +603,74 @@ export function SwapPage() {
           </form>
         )}
       </div>
+      <Modal open={lineAdded} onOpenChange={setLineAdded} title="Trustline added" role="alertdialog">
+        <p>{TRUSTLINE_MESSAGES.added}</p>
+        <div className="modal-actions">
+          <button type="button" onClick={() => setLineAdded(false)}>
+            OK
+          </button>
+        </div>
+      </Modal>
+    </div>
+  );
+}
+
+/** Multi-wallet mode: tick the wallets to trade from; randomized buys for market buys only. */
+function MultiWallet({
+  wallets,
+  multi,
+  onMulti,
+  ticked,
+  onTicked,
+  randomAllowed,
+  randomized,
+  onRandomized,
+}: {
+  wallets: WalletBalance[];
+  multi: boolean;
+  onMulti: (on: boolean) => void;
+  ticked: ReadonlySet<string>;
+  onTicked: (next: ReadonlySet<string>) => void;
+  randomAllowed: boolean;
+  randomized: boolean;
+  onRandomized: (on: boolean) => void;
+}) {
+  return (
+    <div className="multi-wallet">
+      <label className="check">
+        <input type="checkbox" checked={multi} onChange={(e) => onMulti(e.target.checked)} /> Multi-wallet
+        mode
+      </label>
+      {multi && (
+        <>
+          <ul className="wallet-ticks" aria-label="Wallets to trade from">
+            {wallets.map((w) => (
+              <li key={w.wallet_address}>
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={ticked.has(w.wallet_address)}
+                    onChange={(e) => {
+                      const next = new Set(ticked);
+                      if (e.target.checked) next.add(w.wallet_address);
+                      else next.delete(w.wallet_address);
+                      onTicked(next);
+                    }}
+                  />{' '}
+                  {w.wallet_address.slice(0, 6)}…{w.wallet_address.slice(-4)}{' '}
+                  <span className="muted">{formatAmount(w.balance)} XRP</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+          {randomAllowed && (
+            <label className="check">
+              <input type="checkbox" checked={randomized} onChange={(e) => onRandomized(e.target.checked)} />{' '}
+              Randomized buys
+            </label>
+          )}
+        </>
+      )}
     </div>
   );
 }
