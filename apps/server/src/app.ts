@@ -19,6 +19,7 @@ import { registerDemo } from './modules/demo';
 import { jobRoutes } from './modules/jobs/routes';
 import { registerMarket } from './modules/market/routes';
 import { registerTrading } from './modules/trading';
+import { registerRewards } from './modules/rewards';
 import type { MarketSnapshot } from './modules/market';
 import { healthRoutes } from './modules/health/routes';
 import { registerListing } from './modules/listing/routes';
@@ -148,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     wallets: wallets.service,
     publishOrderUpdate: realtime.publishOrderUpdate,
   });
+  registerRewards(app, { platform, tokens, wallets: wallets.service });
   const market = registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });
   app.decorate('marketSnapshot', market);
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });

@@ -17,3 +17,4 @@ export * from './schemas/market';
 export * from './token-page';
 export * from './schemas/trading';
 export * from './schemas/orders';
+export * from './schemas/rewards';

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { ClaimRewardsResult, RewardClaimTotal, RewardSummaryRow } from '@ledgerpad/shared';
+import { ledgerRoute } from '../../ledger/errors';
+import type { Platform } from '../../platform';
+import { rlusdIssuer } from '../../platform/accounts';
+import type { TokenRegistry } from '../tokens';
+import type { WalletsApi } from '../wallets';
+import { registerRewardClaimJob } from './job';
+import { RewardsService } from './service';
+
+/**
+ * Creator rewards (spec 001 §7 "Dashboard and rewards"): GET /api/rewards/summary,
+ * GET /api/rewards/claim-totals and POST /api/claim-rewards, all for the signed-in user's own tokens.
+ */
+export function registerRewards(
+  app: FastifyInstance,
+  deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi },
+): RewardsService {
+  const { platform } = deps;
+  const db = platform.database.db;
+  const submissions = platform.submissions;
+  if (submissions) {
+    registerRewardClaimJob({
+      db,
+      jobs: platform.jobs,
+      submissions,
+      rlusdIssuer: () => rlusdIssuer(db, platform.config.XRPL_NETWORK),
+    });
+  }
+  const service = new RewardsService({
+    db,
+    jobs: platform.jobs,
+    tokens: deps.tokens,
+    wallets: deps.wallets,
+    canPay: submissions !== undefined,
+  });
+  const user = { config: { access: 'user' as const } };
+
+  app.get('/api/rewards/summary', user, async (request, reply): Promise<RewardSummaryRow[]> => {
+    reply.header('cache-control', 'private, no-store');
+    return service.summary(request.user!.id);
+  });
+  app.get('/api/rewards/claim-totals', user, async (request, reply): Promise<RewardClaimTotal[]> => {
+    reply.header('cache-control', 'private, no-store');
+    return service.claimTotals(request.user!.id);
+  });
+  app.post(
+    '/api/claim-rewards',
+    user,
+    ledgerRoute((request): Promise<ClaimRewardsResult> => service.claim(request.user!.id, request.body)),
+  );
+  return service;
+}

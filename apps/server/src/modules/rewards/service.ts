@@ -1,0 +1,191 @@
+import {
+  REWARD_MESSAGES,
+  claimAmount,
+  claimRewardsSchema,
+  isHexCurrency,
+  tickerToCurrency,
+  type ClaimRewardsResult,
+  type RewardClaimTotal,
+  type RewardSummaryRow,
+} from '@ledgerpad/shared';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import type { JobRunner } from '../../platform/jobs';
+import type { TokenRegistry } from '../tokens';
+import { tokens } from '../tokens/schema';
+import type { WalletsApi } from '../wallets';
+import { rewardClaims, type RewardClaimRow } from './schema';
+
+// Creator rewards: what a creator earned (accrued by the trading-fee job) and the claim. A claim
+// reserves its amount against the token's unclaimed reward in one conditional statement, then a
+// persisted job pays it from the fee wallet; a payment that finally fails releases the reservation.
+// See docs/rewards.md.
+
+export const REWARD_CLAIM_JOB = 'reward-claim';
+/** How long the route waits for the payment to validate before it answers. */
+const CLAIM_WAIT_MS = 60_000;
+/** Reservations lost to a concurrent claim before the route gives up (each retry re-reads). */
+const RESERVE_TRIES = 3;
+
+export interface RewardsDeps {
+  db: Db;
+  jobs: JobRunner;
+  tokens: TokenRegistry;
+  wallets: WalletsApi;
+  /** False without a ledger connection: claims are refused before anything is reserved. */
+  canPay: boolean;
+}
+
+export class RewardsService {
+  constructor(private readonly deps: RewardsDeps) {}
+
+  /** GET /api/rewards/summary: the caller's own tokens (the ones they created here). */
+  async summary(userId: number): Promise<RewardSummaryRow[]> {
+    const rows = await this.deps.tokens.deployedBy(userId);
+    return rows.map((t) => ({ id: t.id, total_reward: t.totalReward, reward_currency: t.rewardCurrency }));
+  }
+
+  /** GET /api/rewards/claim-totals: reserved or paid so far, per token of the caller. */
+  async claimTotals(userId: number): Promise<RewardClaimTotal[]> {
+    const rows = await this.deps.tokens.deployedBy(userId);
+    return rows.map((t) => ({ token_id: t.id, total_claimed: t.totalClaimed }));
+  }
+
+  /** The caller's claims, newest first (for the record; not in the spec's API). */
+  async claims(userId: number, limit = 50): Promise<RewardClaimRow[]> {
+    return this.deps.db
+      .select()
+      .from(rewardClaims)
+      .where(eq(rewardClaims.userId, userId))
+      .orderBy(desc(rewardClaims.id))
+      .limit(limit);
+  }
+
+  /**
+   * POST /api/claim-rewards: reserves `percent` of the unclaimed reward and records the payment job
+   * in one database transaction (a crash leaves either nothing or a claim its job will pay), then
+   * waits for the payment.
+   */
+  async claim(userId: number, body: unknown): Promise<ClaimRewardsResult> {
+    const b = parseInput(claimRewardsSchema, body);
+    let currency: string;
+    try {
+      currency = isHexCurrency(b.token) ? b.token.toUpperCase() : tickerToCurrency(b.token);
+    } catch {
+      throw notFound(REWARD_MESSAGES.tokenNotFound);
+    }
+    const token = await this.deps.tokens.byIssuer(b.issuer, currency);
+    if (!token) throw notFound(REWARD_MESSAGES.tokenNotFound);
+    if (token.deployerUserId !== userId) throw forbidden(REWARD_MESSAGES.notCreator);
+    const wallet = (await this.deps.wallets.list(userId)).find((w) => w.address === b.wallet);
+    // The same answer whether the address is another user's wallet or nobody's.
+    if (!wallet) throw notFound(REWARD_MESSAGES.walletNotFound);
+    if (!this.deps.canPay) throw new AppError('LEDGER_UNAVAILABLE', REWARD_MESSAGES.unavailable);
+
+    const reserved = await this.reserve(userId, token.id, wallet.address, b.percent);
+    const job = await this.deps.jobs
+      .waitFor(reserved.jobId, { timeoutMs: CLAIM_WAIT_MS })
+      .catch(() => undefined);
+    const [claim] = await this.deps.db
+      .select()
+      .from(rewardClaims)
+      .where(eq(rewardClaims.id, reserved.claimId));
+    if (claim?.status === 'paid' && claim.hash) {
+      return { claimed: claim.amount, to: claim.walletAddress, currency: claim.currency, hash: claim.hash };
+    }
+    if (!job) {
+      // Still being paid: the job finishes it (or releases it) without the request.
+      throw new AppError(
+        'BAD_GATEWAY',
+        'The claim is still being processed. Check your wallet in a minute.',
+        {
+          claimId: reserved.claimId,
+        },
+      );
+    }
+    throw badRequest(REWARD_MESSAGES.claimFailed, claim?.hash ? { hash: claim.hash } : undefined);
+  }
+
+  /**
+   * The reservation: one statement adds the amount to total_claimed only where the unclaimed reward
+   * still covers it, and inserts the claim from the row it updated. Two concurrent claims can never
+   * together reserve more than is unclaimed: the second one's condition is re-checked against the
+   * first one's committed row. A claim that lost the race re-reads and claims its percent of the rest.
+   */
+  private async reserve(
+    userId: number,
+    tokenId: number,
+    walletAddress: string,
+    percent: number,
+  ): Promise<{ claimId: number; jobId: string }> {
+    for (let attempt = 1; ; attempt++) {
+      const token = await this.deps.tokens.byId(tokenId);
+      if (!token) throw notFound(REWARD_MESSAGES.tokenNotFound);
+      const amount = claimAmount(token.totalReward, token.totalClaimed, percent);
+      if (!(Number(amount) > 0)) throw badRequest(REWARD_MESSAGES.nothingToClaim);
+      const result = await this.deps.db.transaction(async (tx) => {
+        const rows = await tx.execute<{ id: number | string }>(sql`
+          with reserved as (
+            update ${tokens}
+               set total_claimed = (total_claimed::numeric + ${amount}::numeric)::text
+             where id = ${tokenId}
+               and deployer_user_id = ${userId}
+               and total_reward::numeric - total_claimed::numeric >= ${amount}::numeric
+            returning id, reward_currency
+          )
+          insert into ${rewardClaims} (user_id, token_id, wallet_address, amount, currency, status)
+          select ${userId}, id, ${walletAddress}, ${amount}, reward_currency, 'pending' from reserved
+          returning id`);
+        const row = rowsOf<{ id: number | string }>(rows)[0];
+        if (!row) return undefined;
+        const claimId = Number(row.id);
+        const job = await this.deps.jobs.enqueue(
+          { type: REWARD_CLAIM_JOB, userId, payload: { claimId }, key: `${REWARD_CLAIM_JOB}:${claimId}` },
+          tx as unknown as Db,
+        );
+        return { claimId, jobId: job.id };
+      });
+      if (result) {
+        this.deps.tokens.changed();
+        return result;
+      }
+      if (attempt >= RESERVE_TRIES) throw badRequest(REWARD_MESSAGES.claimFailed);
+    }
+  }
+}
+
+/** drizzle's execute answers `{ rows }` on node-postgres and PGlite alike; an array on some drivers. */
+function rowsOf<T>(res: unknown): T[] {
+  if (Array.isArray(res)) return res as T[];
+  return ((res as { rows?: T[] }).rows ?? []) as T[];
+}
+
+/**
+ * Releases a claim whose payment finally failed, in one statement: the claim turns 'failed' and its
+ * amount goes back to the unclaimed reward only if it was still pending (a second call does nothing).
+ */
+export async function releaseClaim(db: Db, claimId: number, hash: string | null): Promise<boolean> {
+  const res = await db.execute<{ id: number | string }>(sql`
+    with failed as (
+      update ${rewardClaims}
+         set status = 'failed', hash = coalesce(${hash}, hash), updated_at = now()
+       where id = ${claimId} and status = 'pending'
+      returning token_id, amount
+    )
+    update ${tokens}
+       set total_claimed = (${tokens.totalClaimed}::numeric - failed.amount::numeric)::text
+      from failed
+     where ${tokens.id} = failed.token_id
+    returning ${tokens.id}`);
+  return rowsOf(res).length > 0;
+}
+
+/** Marks a pending claim paid (once). */
+export async function markPaid(db: Db, claimId: number, hash: string): Promise<void> {
+  await db
+    .update(rewardClaims)
+    .set({ status: 'paid', hash, updatedAt: new Date() })
+    .where(and(eq(rewardClaims.id, claimId), eq(rewardClaims.status, 'pending')));
+}
