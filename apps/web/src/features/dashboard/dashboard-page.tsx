@@ -1,19 +1,21 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
 import { DASHBOARD_MESSAGES, type TokenView } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { Modal, ModalActions } from '../../components/modal';
 import { useSession } from '../../lib/session';
 import { groupDigits, useIssuerWallet, useUserTokens } from './api';
+import { ClaimRewardsModal } from './claim-rewards-modal';
 import { IssuerPanel } from './issuer-panel';
 import { LoadError } from './load-error';
+import { useRewardTotals } from './rewards';
 import { TrustLinesPanel } from './trust-lines-panel';
 import './dashboard.css';
 
 /**
  * /dashboard, Token Management (spec 001 §2): the tokens the user deployed, the selected token's
  * issuer (Require Authorization, blackhole) and its trust lines, an instructions popup, and the
- * rewards card whose claim modal comes with creator rewards.
+ * creator rewards card with its claim modal.
  */
 export function DashboardPage() {
   const session = useSession();
@@ -97,6 +99,9 @@ function TokenManager({ token }: { token: TokenView }) {
   // Until the ledger answers, the row's flags stand in (the table needs to know about RequireAuth).
   const requireAuth = issuer.data?.requireAuthEnabled ?? token.require_auth;
   const blackholed = issuer.data?.isBlackholed ?? token.is_blackholed;
+  const rewards = useRewardTotals(token);
+  const [claiming, setClaiming] = useState(false);
+  const closeClaim = useCallback(() => setClaiming(false), []);
   return (
     <>
       <section className="panel" aria-labelledby="token-title">
@@ -153,25 +158,26 @@ function TokenManager({ token }: { token: TokenView }) {
           <div>
             <dt>Total reward</dt>
             <dd>
-              {groupDigits(token.total_reward)} {token.reward_currency}
+              {groupDigits(rewards.totalReward)} {rewards.currency}
             </dd>
           </div>
           <div>
             <dt>Claimed</dt>
             <dd>
-              {groupDigits(token.total_claimed)} {token.reward_currency}
+              {groupDigits(rewards.totalClaimed)} {rewards.currency}
             </dd>
           </div>
         </dl>
         <div className="summary-actions">
-          <button type="button" disabled aria-describedby="claim-note">
+          <button type="button" aria-describedby="claim-note" onClick={() => setClaiming(true)}>
             Claim Rewards
           </button>
         </div>
         <p id="claim-note" className="muted small">
-          Rewards accrue from trading fees on {token.ticker}; claiming opens with creator rewards.
+          Rewards accrue from trading fees on {token.ticker}.
         </p>
       </section>
+      {claiming && <ClaimRewardsModal token={token} onClose={closeClaim} />}
     </>
   );
 }

@@ -1,0 +1,76 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  ClaimRewardsRequest,
+  ClaimRewardsResult,
+  RewardClaimTotal,
+  RewardSummaryRow,
+  TokenView,
+  WalletSummary,
+} from '@ledgerpad/shared';
+import { ApiError, apiGet, apiPost } from '../../lib/api';
+
+// Creator rewards of the dashboard (spec 001 §7 "Dashboard and rewards"): the earned and claimed
+// totals of the user's tokens, their wallets (the claim's destinations) and the claim itself.
+// A 404 on the rewards endpoints is ignored: the token row's own totals stand in.
+
+const KEY = ['dashboard', 'rewards'] as const;
+
+/** A read whose 404 means "not available here": no data instead of an error. */
+async function orNothing<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+export interface RewardTotals {
+  totalReward: string;
+  totalClaimed: string;
+  currency: string;
+}
+
+/** The selected token's totals: the rewards endpoints when they answer, else the token row. */
+export function useRewardTotals(token: TokenView): RewardTotals {
+  const summary = useQuery({
+    queryKey: [...KEY, 'summary'],
+    queryFn: ({ signal }) => orNothing(apiGet<RewardSummaryRow[]>('/api/rewards/summary', { signal })),
+    retry: false,
+  });
+  const claimed = useQuery({
+    queryKey: [...KEY, 'claim-totals'],
+    queryFn: ({ signal }) => orNothing(apiGet<RewardClaimTotal[]>('/api/rewards/claim-totals', { signal })),
+    retry: false,
+  });
+  const s = summary.data?.find((r) => r.id === token.id);
+  const c = claimed.data?.find((r) => r.token_id === token.id);
+  return {
+    totalReward: s?.total_reward ?? token.total_reward,
+    totalClaimed: c?.total_claimed ?? token.total_claimed,
+    currency: s?.reward_currency ?? token.reward_currency,
+  };
+}
+
+/** The user's wallets, the places a claim can be paid to. */
+export function useClaimWallets(enabled: boolean) {
+  return useQuery({
+    queryKey: [...KEY, 'wallets'],
+    queryFn: async ({ signal }) =>
+      (await apiGet<{ wallets: WalletSummary[] }>('/api/wallets', { signal })).wallets,
+    enabled,
+  });
+}
+
+export function useClaimRewards() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ClaimRewardsRequest) => apiPost<ClaimRewardsResult>('/api/claim-rewards', body),
+    // Claimed or not, the totals moved (a failed claim's reservation is given back): read them again.
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: KEY }),
+        queryClient.invalidateQueries({ queryKey: ['dashboard', 'tokens'] }),
+      ]),
+  });
+}
