@@ -28,6 +28,9 @@ const DashboardPage = lazy(() =>
 );
 const TokenPage = lazy(() => import('../features/token/token-page').then((m) => ({ default: m.TokenPage })));
 const SwapPage = lazy(() => import('../features/swap/swap-page').then((m) => ({ default: m.SwapPage })));
+const OrdersPage = lazy(() =>
+  import('../features/orders/orders-page').then((m) => ({ default: m.OrdersPage })),
+);
 const NotFoundPage = lazy(() =>
   import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -62,7 +65,7 @@ const PAGES: PageRoute[] = [
   placeholder('airdrops', 'Airdrops'),
   placeholder('airdrop/create', 'Create Airdrop'),
   placeholder('positions', 'Positions'),
-  placeholder('orders', 'Orders Manager', 'Your Open Orders'),
+  { path: 'orders', title: 'Orders Manager', element: <OrdersPage />, signIn: true },
   { path: 'list-token', title: 'List Any Token', element: <ListTokenPage />, signIn: true },
   placeholder('burner', 'Token Burner'),
   { path: 'dashboard', title: 'Token Dashboard', element: <DashboardPage />, signIn: true },
