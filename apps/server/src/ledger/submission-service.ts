@@ -155,6 +155,7 @@ export class SubmissionService {
   private readonly window: number;
   private readonly resubmitAfter: number;
   private readonly tracked = new Map<string, Tracked>();
+  private readonly finalizedListeners = new Set<(row: SubmissionRow) => void>();
   private readonly accountChains = new Map<string, Promise<unknown>>();
   private readonly queues = new Map<string, Queued[]>();
   private readonly accountReady = new Map<string, Promise<void>>();
@@ -228,6 +229,15 @@ export class SubmissionService {
   }
 
   /** Signs, records, submits and waits until the transaction is final in a validated ledger. */
+  /**
+   * Called once per record, by the instance that finalized it (live, or when a restart resolves
+   * what was in flight): modules record the outcomes they own without waiting on a caller.
+   */
+  onFinalized(listener: (row: SubmissionRow) => void): () => void {
+    this.finalizedListeners.add(listener);
+    return () => this.finalizedListeners.delete(listener);
+  }
+
   async submit(req: SubmitRequest): Promise<SubmissionOutcome> {
     const row = await this.prepare(req);
     return this.wait(row.hash);
@@ -676,6 +686,7 @@ export class SubmissionService {
     // Only the instance whose update finalized the record hands its sequence back (another instance
     // following the same record must not sign a second gap fill for it).
     if (!f.consumed && row) await this.releaseSequence(row);
+    if (row) for (const listener of this.finalizedListeners) listener(row);
     if (this.tracked.size === 0) for (const w of this.idleWaiters.splice(0)) w();
   }
 

@@ -117,7 +117,9 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
     return bootstrap;
   };
 
-  const jobs = new JobRunner({ database, log: log.child({ component: 'jobs' }) });
+  // Most jobs spend their time waiting for a ledger close (a trading fee is one payment): many run
+  // at once, or a burst of 100 trades would pay its fees four at a time, one close each.
+  const jobs = new JobRunner({ database, log: log.child({ component: 'jobs' }), concurrency: 32 });
   // The owner's sockets may be on another instance: job changes go through the bus.
   jobs.onChange((job) => {
     if (job.userId === null) return;

@@ -2,7 +2,11 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet, type Client, type OfferCreate, type Payment, type TrustSet } from 'xrpl';
 import { ORDER_MESSAGES, SWAP_MESSAGES, type LimitOrderResult, type OrderView } from '@ledgerpad/shared';
+import { eq } from 'drizzle-orm';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { jobs } from '../../src/platform/jobs';
+import { TRADING_FEE_JOB } from '../../src/modules/trading';
+import { tradingTrades } from '../../src/modules/trading/schema';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { TestSocket } from '../helpers/socket-client';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
@@ -166,6 +170,27 @@ describe('limit orders', () => {
       ledger_index: 'validated',
     });
     expect(lines.result.lines.find((l) => l.currency === TOKEN)?.balance).toBe('20');
+    // Each fill is a platform trade with its fee: 0.75% of the XRP it paid — 8 × 0.5 = 4 XRP → 0.03,
+    // then 12 × 0.5 = 6 XRP → 0.045 — charged once each and paid to the fee wallet.
+    const fills = await t.database.db
+      .select()
+      .from(tradingTrades)
+      .where(eq(tradingTrades.walletAddress, aliceWallet))
+      .orderBy(tradingTrades.id);
+    expect(fills.map((f) => [f.side, f.spent, f.received, f.fee])).toEqual([
+      ['BUY', '4', '8', '0.03'],
+      ['BUY', '6', '12', '0.045'],
+    ]);
+    for (const f of fills) {
+      const [job] = await t.database.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.key, `${TRADING_FEE_JOB}:${f.hash}`));
+      expect((await t.app.platform.jobs.waitFor(job!.id, { timeoutMs: 30_000 })).status).toBe('completed');
+      expect(
+        (await t.database.db.select().from(tradingTrades).where(eq(tradingTrades.id, f.id)))[0]?.feeStatus,
+      ).toBe('paid');
+    }
   });
 
   it('cancels an open order (OfferCancel); only the owner, only while it rests', async () => {
@@ -199,8 +224,15 @@ describe('limit orders', () => {
     });
     const r = await limit({ amount: '3', price: '0.6', type: 'BUY' });
     expect(r.statusCode, r.body).toBe(200);
-    expect((r.json() as LimitOrderResult).order).toMatchObject({ status: 'filled', expected_tokens: '5' });
+    const placed = (r.json() as LimitOrderResult).order;
+    expect(placed).toMatchObject({ status: 'filled', expected_tokens: '5' });
     expect(await offersOf(aliceWallet)).toHaveLength(0);
+    // The crossing is the placing transaction's own trade: 2.5 XRP paid, fee 0.75% = 0.01875 XRP.
+    const [trade] = await t.database.db
+      .select()
+      .from(tradingTrades)
+      .where(eq(tradingTrades.hash, placed.hash));
+    expect(trade).toMatchObject({ side: 'BUY', spent: '2.5', received: '5', fee: '0.01875' });
   });
 
   it('expires: the ledger drops it after its Expiration, the order reads canceled', async () => {

@@ -9,7 +9,7 @@ import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import { Decimal, ledgerAmount, type Asset } from './plan';
 import { tradingTrades } from './schema';
-import { TRADING_FEE_JOB } from './service';
+import { TRADING_FEE_JOB } from './trade-records';
 
 // The platform fee of one validated trade: a Payment from the trader's wallet to the fee wallet,
 // then the creator's share accrued on the token. A persisted job, so it survives a crash and runs

@@ -1,3 +1,4 @@
 // Trading: market quotes and swaps from custodial wallets, and the platform's trading fee.
 export { registerTrading } from './routes';
-export { TRADING_FEE_JOB, TradingService } from './service';
+export { TradingService } from './service';
+export { TRADING_FEE_JOB } from './trade-records';

@@ -22,6 +22,9 @@ export interface OfferChange {
   placedQuote: string;
   placedTokens: string;
   remainingTokens: string;
+  /** What this transaction took from the offer (crossings only): the quote and token sides. */
+  filledQuote: string;
+  filledTokens: string;
   /** Unix milliseconds, when the offer has an Expiration. */
   expiresAt: number | null;
 }
@@ -119,10 +122,20 @@ export function offerChanges(
       // A modified offer was crossed before; it stays partially filled.
       if (kind === 'ModifiedNode') status = 'partially_filled';
     }
+    // Taken in this transaction: the amounts before it less what is left (not for a new offer,
+    // whose own crossing is the placing transaction's trade).
+    let filledQuote = new Decimal(0);
+    let filledTokens = new Decimal(0);
+    if (kind !== 'CreatedNode' && body.PreviousFields?.TakerGets !== undefined && now) {
+      filledQuote = Decimal.max(value(o.quote).minus(value(now.quote)), 0);
+      filledTokens = Decimal.max(value(o.token).minus(value(now.token)), 0);
+    }
     out.push({
       owner: fields.Account,
       sequence: fields.Sequence,
       status,
+      filledQuote: plain(filledQuote),
+      filledTokens: plain(filledTokens),
       side: o.side,
       tokenCurrency: currencyOf(o.token),
       tokenIssuer: issuerOf(o.token) ?? '',
@@ -163,6 +176,8 @@ export function unrestedOffer(
     placedQuote: plain(value(o.quote)),
     placedTokens: plain(value(o.token)),
     remainingTokens: '0',
+    filledQuote: '0',
+    filledTokens: '0',
     expiresAt: null,
   };
 }

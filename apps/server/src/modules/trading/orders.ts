@@ -7,7 +7,10 @@ import { wallets } from '../../platform/custody-schema';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
 import { Decimal } from './plan';
 import { offerChanges, type OfferChange, type OrderStatus } from './offers';
-import { tradingOrders, type OrderRow } from './schema';
+import { tradingOrders, type OrderRow, type tradingTrades } from './schema';
+import type { TradeRecorder } from './trade-records';
+import { tradingFee } from './plan';
+import { ledgerSubmissions } from '../../ledger/schema';
 
 // The wallets' orders: rows of `trading_orders` written from offer changes (offers.ts), by every
 // path that sees a transaction — the limit-order and cancel routes right after validation, the
@@ -43,10 +46,17 @@ export function toOrderView(r: OrderRow): OrderView {
   };
 }
 
+type FillTrade = typeof tradingTrades.$inferInsert;
+
 export class OrderRecords {
   constructor(
     private readonly db: Db,
     private readonly rlusdIssuer: () => Promise<string | undefined>,
+    private readonly fills?: {
+      recorder: TradeRecorder;
+      feePercent: () => Promise<string>;
+      tokenId: (issuer: string, currency: string) => Promise<number | null>;
+    },
   ) {}
 
   async quoteIou(): Promise<string | undefined> {
@@ -248,16 +258,79 @@ export class OrderRecords {
     return updates.filter((u) => u.userId === userId);
   }
 
+  /**
+   * The ledger's crossings of resting orders placed through Ledgerpad, by transactions of other
+   * accounts, as trade records (the placing transaction's own crossing is recorded by the route).
+   * One record per transaction and order: `fill:{hash}:{account}:{sequence}`.
+   */
+  private async fillTrades(ledger: IndexedLedger, quoteIou: string | undefined): Promise<FillTrade[]> {
+    if (!this.fills) return [];
+    const candidates: Array<{ change: OfferChange; hash: string }> = [];
+    for (const t of ledger.transactions) {
+      if (typeof t.meta !== 'object') continue;
+      for (const c of offerChanges(t.tx, t.meta, (a) => a !== t.tx.Account, quoteIou)) {
+        if (new Decimal(c.filledQuote).gt(0)) candidates.push({ change: c, hash: t.hash });
+      }
+    }
+    if (candidates.length === 0) return [];
+    const placed = await this.db
+      .select({
+        account: ledgerSubmissions.account,
+        sequence: ledgerSubmissions.sequence,
+        userId: ledgerSubmissions.userId,
+        walletId: ledgerSubmissions.walletId,
+      })
+      .from(ledgerSubmissions)
+      .where(
+        and(
+          eq(ledgerSubmissions.purpose, 'limit-order'),
+          inArray(ledgerSubmissions.account, [...new Set(candidates.map((c) => c.change.owner))]),
+        ),
+      );
+    const percent = await this.fills.feePercent();
+    const out: FillTrade[] = [];
+    for (const { change: c, hash } of candidates) {
+      const sub = placed.find((p) => p.account === c.owner && p.sequence === c.sequence);
+      if (!sub || sub.userId === null || sub.walletId === null) continue;
+      const quoteAsset = c.quoteIssuer
+        ? { kind: 'iou' as const, currency: c.quoteCurrency, issuer: c.quoteIssuer }
+        : { kind: 'xrp' as const };
+      const fee = tradingFee(c.filledQuote, percent, quoteAsset);
+      out.push({
+        userId: sub.userId,
+        walletId: sub.walletId,
+        walletAddress: c.owner,
+        issuer: c.tokenIssuer,
+        currency: c.tokenCurrency,
+        quote: c.quoteCurrency === 'XRP' ? 'XRP' : 'RLUSD',
+        side: c.side,
+        spent: c.side === 'BUY' ? c.filledQuote : c.filledTokens,
+        received: c.side === 'BUY' ? c.filledTokens : c.filledQuote,
+        hash: `fill:${hash}:${c.owner}:${c.sequence}`,
+        ledgerIndex: ledger.index,
+        fee: sig(fee),
+        feeStatus: fee.gt(0) ? 'pending' : 'none',
+        tokenId: await this.fills.tokenId(c.tokenIssuer, c.tokenCurrency),
+      });
+    }
+    return out;
+  }
+
   /** The indexer's handler: every ledger's offer changes for custodial wallets, then expiries. */
   handler(
     publish: (u: OrderUpdate) => Promise<void> | void,
-  ): LedgerHandler<{ updates: OrderUpdate[]; quoteIou: string | undefined }> {
+  ): LedgerHandler<{ updates: OrderUpdate[]; quoteIou: string | undefined; fills: FillTrade[] }> {
     return {
       name: 'orders',
       // Read before the ledger's database transaction: inside it only `db` (the transaction) is usable.
-      prepare: async () => ({ updates: [], quoteIou: await this.quoteIou() }),
+      prepare: async (ledger: IndexedLedger) => {
+        const quoteIou = await this.quoteIou();
+        return { updates: [], quoteIou, fills: await this.fillTrades(ledger, quoteIou) };
+      },
       write: async (ledger: IndexedLedger, db: Db, prepared) => {
         const { quoteIou } = prepared;
+        // Fills of orders placed here by other accounts' transactions: trades, with their fee.
+        for (const f of prepared.fills) await this.fills!.recorder.insert(f, db);
         for (const t of ledger.transactions) {
           // A failed (tec) transaction can still remove offers it found unfunded or expired.
           if (typeof t.meta !== 'object') continue;

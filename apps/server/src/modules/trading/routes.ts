@@ -10,6 +10,9 @@ import type { WalletsApi } from '../wallets';
 import { registerTradingFeeJob } from './fee-job';
 import { OrderRecords } from './orders';
 import { TradingService } from './service';
+import { TRADE_PURPOSES, TradeRecorder } from './trade-records';
+
+const TRADE_SWEEP_MS = 60_000;
 
 /** POST /api/amm-info (quote), POST /api/swap, POST /api/add-trustline, and the trading-fee job. */
 export function registerTrading(
@@ -25,7 +28,18 @@ export function registerTrading(
   if (!platform.submissions || !platform.connection) return undefined;
   const db = platform.database.db;
   const rlusd = () => rlusdIssuer(db, platform.config.XRPL_NETWORK);
-  const orders = new OrderRecords(db, rlusd);
+  const recorder = new TradeRecorder({
+    db,
+    jobs: platform.jobs,
+    settings: platform.settings,
+    tokens,
+    rlusdIssuer: rlusd,
+  });
+  const orders = new OrderRecords(db, rlusd, {
+    recorder,
+    feePercent: async () => (await platform.settings.all()).trading_fee_percent,
+    tokenId: async (issuer, currency) => (await tokens.byIssuer(issuer, currency))?.id ?? null,
+  });
   const publishOrderUpdate = (u: { userId: number; orderId: number; status: OrderStatus }) =>
     deps.publishOrderUpdate(u.userId, { orderId: u.orderId, status: u.status }).catch((err: unknown) => {
       // A missed push is healed by the screen's 60 s status check; never fail the write for it.
@@ -43,7 +57,31 @@ export function registerTrading(
     wallets,
     rlusdIssuer: rlusd,
     orders,
+    recorder,
     publishOrderUpdate,
+  });
+  // Every validated trade is recorded as it is finalized — also the ones a restart resolves, whose
+  // caller is gone.
+  platform.submissions.onFinalized((row) => {
+    if (row.status !== 'success' || !(TRADE_PURPOSES as readonly string[]).includes(row.purpose)) return;
+    recorder
+      .record(row.hash)
+      .catch((err: unknown) => app.log.warn({ err, hash: row.hash }, 'trade record failed'));
+  });
+  // The safety net (finalized but never recorded: a crash between the two): at start, then every minute.
+  let sweeping: Promise<unknown> | undefined;
+  const sweep = () => {
+    sweeping ??= recorder
+      .sweep()
+      .catch((err: unknown) => app.log.warn({ err }, 'trade sweep failed'))
+      .finally(() => (sweeping = undefined));
+  };
+  const timer = setInterval(sweep, TRADE_SWEEP_MS);
+  timer.unref();
+  app.addHook('onReady', async () => sweep());
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await sweeping;
   });
   registerTradingFeeJob({
     db,

@@ -38,6 +38,7 @@ import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { unrestedOffer } from './offers';
 import { toOrderView, type OrderRecords, type OrderUpdate } from './orders';
+import type { TradeRecorder } from './trade-records';
 import {
   Decimal,
   ledgerAmount,
@@ -48,14 +49,12 @@ import {
   tradingFee,
   type Asset,
 } from './plan';
-import { tradingTrades } from './schema';
 
 // Market trades from custodial wallets: a quote is the trade itself simulated against the open
 // ledger from the same wallet (rippled's `simulate`: book and pool together, as the payment engine
 // executes them), and the swap submits that payment with the slippage floor as DeliverMin. The
 // platform fee is a separate payment after the trade validates, made by a persisted job (once).
 
-export const TRADING_FEE_JOB = 'trading-fee';
 /** The limit of the trust lines trading opens: far above any supply a token launched here can have. */
 const TRUST_LIMIT = '1000000000000000';
 
@@ -69,6 +68,7 @@ export interface TradingDeps {
   wallets: WalletsApi;
   rlusdIssuer: () => Promise<string | undefined>;
   orders: OrderRecords;
+  recorder: TradeRecorder;
   /** Pushes `orderUpdated` to the order owner's sockets. */
   publishOrderUpdate: (u: OrderUpdate) => Promise<void> | void;
 }
@@ -262,36 +262,9 @@ export class TradingService {
         hash: outcome.hash,
       });
     }
-    const notional = s.type === 'BUY' ? moved.spent : moved.received;
-    const fee = tradingFee(notional, await this.feePercent(), m.quote);
-    const [trade] = await this.deps.db
-      .insert(tradingTrades)
-      .values({
-        userId,
-        walletId: wallet.id,
-        walletAddress: wallet.address,
-        issuer: m.token.issuer,
-        currency: m.token.currency,
-        quote: m.quoteName,
-        side: s.type,
-        spent: plain(moved.spent),
-        received: plain(moved.received),
-        hash: outcome.hash,
-        ledgerIndex: outcome.ledgerIndex,
-        fee: plain(fee),
-        feeStatus: fee.gt(0) ? 'pending' : 'none',
-        tokenId: m.tokenId,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (trade && fee.gt(0)) {
-      await this.deps.jobs.enqueue({
-        type: TRADING_FEE_JOB,
-        userId,
-        payload: { tradeId: trade.id },
-        key: `${TRADING_FEE_JOB}:${outcome.hash}`,
-      });
-    }
+    // The record and its fee job, from the validated transaction (the sweep does the same after a crash).
+    const trade = await this.deps.recorder.record(outcome.hash);
+    const fee = new Decimal(trade?.fee ?? 0);
     const partial = moved.spent.lt(s.amount);
     return {
       status: partial ? 'partial' : 'success',
@@ -439,6 +412,8 @@ export class TradingService {
       filledAtOnce ? [filledAtOnce] : [],
     );
     for (const u of updates) await this.deps.publishOrderUpdate(u);
+    // What crossed at once is a trade with its fee; later fills are charged as the indexer sees them.
+    await this.deps.recorder.record(outcome.hash);
     const order = await this.deps.orders.byOffer(wallet.address, outcome.sequence);
     if (!order)
       throw badRequest(`${SWAP_MESSAGES.limitFailed}: the ledger kept no offer`, { hash: outcome.hash });

@@ -1,0 +1,148 @@
+import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
+import { decode, getBalanceChanges, type TransactionMetadata } from 'xrpl';
+import type { Db } from '../../db/client';
+import { ledgerSubmissions } from '../../ledger/schema';
+import type { JobRunner } from '../../platform/jobs';
+import type { PlatformSettings } from '../../platform/settings';
+import type { TokenRegistry } from '../tokens';
+import { Decimal, tradeMoved, tradingFee, type Asset } from './plan';
+import { tradingTrades, type TradeRow } from './schema';
+
+// A platform trade's record and its fee job, written from the validated transaction itself (its
+// signed blob and metadata in ledger_submissions) in one database transaction. The swap and
+// limit-order routes record right after validation; the sweep records what a crash left between
+// validation and that write. Keyed by the transaction hash, so it happens once however often.
+
+export const TRADING_FEE_JOB = 'trading-fee';
+/** Submissions that are trades made here. */
+export const TRADE_PURPOSES = ['swap', 'limit-order'] as const;
+
+type LedgerAmount = string | { currency: string; issuer: string; value: string };
+
+export interface TradeRecorderDeps {
+  db: Db;
+  jobs: JobRunner;
+  settings: PlatformSettings;
+  tokens: TokenRegistry;
+  rlusdIssuer: () => Promise<string | undefined>;
+}
+
+const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
+const assetOf = (a: LedgerAmount): Asset =>
+  typeof a === 'string' ? { kind: 'xrp' } : { kind: 'iou', currency: a.currency, issuer: a.issuer };
+
+export class TradeRecorder {
+  constructor(private readonly deps: TradeRecorderDeps) {}
+
+  private async isQuote(asset: Asset): Promise<boolean> {
+    if (asset.kind === 'xrp') return true;
+    return asset.currency === RLUSD_CURRENCY_HEX && asset.issuer === (await this.deps.rlusdIssuer());
+  }
+
+  /**
+   * The trade of one validated submission (by hash), recorded with its fee job; the existing record
+   * when there is one; null when it moved nothing (a limit order that only rests) or is not a trade.
+   */
+  async record(hash: string): Promise<TradeRow | null> {
+    const { db } = this.deps;
+    const [existing] = await db.select().from(tradingTrades).where(eq(tradingTrades.hash, hash));
+    if (existing) return existing;
+    const [sub] = await db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.hash, hash));
+    if (!sub || sub.status !== 'success' || !sub.meta || sub.userId === null || sub.walletId === null)
+      return null;
+    const tx = decode(sub.txBlob) as Record<string, unknown> & { Fee?: string };
+    let pay: LedgerAmount;
+    let get: LedgerAmount;
+    if (tx.TransactionType === 'Payment' && tx.SendMax !== undefined) {
+      [pay, get] = [tx.SendMax as LedgerAmount, tx.Amount as LedgerAmount];
+    } else if (tx.TransactionType === 'OfferCreate') {
+      [pay, get] = [tx.TakerGets as LedgerAmount, tx.TakerPays as LedgerAmount];
+    } else return null;
+    const payAsset = assetOf(pay);
+    const getAsset = assetOf(get);
+    // XRP is always the quote; between two IOUs, RLUSD. BUY pays the quote for the token.
+    const side =
+      payAsset.kind === 'xrp' || (getAsset.kind !== 'xrp' && (await this.isQuote(payAsset))) ? 'BUY' : 'SELL';
+    const [token, quote] = side === 'BUY' ? [getAsset, payAsset] : [payAsset, getAsset];
+    if (token.kind !== 'iou') return null;
+    const moved = tradeMoved(
+      getBalanceChanges(sub.meta as TransactionMetadata),
+      sub.account,
+      payAsset,
+      getAsset,
+      String(tx.Fee ?? '0'),
+    );
+    if (moved.received.lte(0) || moved.spent.lte(0)) return null;
+    const notional = side === 'BUY' ? moved.spent : moved.received;
+    const fee = tradingFee(notional, (await this.deps.settings.all()).trading_fee_percent, quote);
+    const listed = await this.deps.tokens.byIssuer(token.issuer, token.currency);
+    return this.insert({
+      userId: sub.userId,
+      walletId: sub.walletId,
+      walletAddress: sub.account,
+      issuer: token.issuer,
+      currency: token.currency,
+      quote: quote.kind === 'xrp' ? 'XRP' : 'RLUSD',
+      side,
+      spent: plain(moved.spent),
+      received: plain(moved.received),
+      hash,
+      ledgerIndex: sub.ledgerIndex,
+      fee: plain(fee),
+      feeStatus: fee.gt(0) ? 'pending' : 'none',
+      tokenId: listed?.id ?? null,
+    });
+  }
+
+  /** The trade row and its fee job together (or neither), once per hash. */
+  async insert(values: typeof tradingTrades.$inferInsert, executor?: Db): Promise<TradeRow> {
+    const write = async (tx: Db) => {
+      const [row] = await tx.insert(tradingTrades).values(values).onConflictDoNothing().returning();
+      if (row && row.feeStatus === 'pending') {
+        await this.deps.jobs.enqueue(
+          {
+            type: TRADING_FEE_JOB,
+            userId: row.userId,
+            payload: { tradeId: row.id },
+            key: `${TRADING_FEE_JOB}:${row.hash}`,
+          },
+          tx,
+        );
+      }
+      return row;
+    };
+    const row = executor ? await write(executor) : await this.deps.db.transaction((tx) => write(tx as Db));
+    if (row) return row;
+    const [existing] = await (executor ?? this.deps.db)
+      .select()
+      .from(tradingTrades)
+      .where(eq(tradingTrades.hash, values.hash));
+    return existing!;
+  }
+
+  /**
+   * Records validated trade submissions that have no record yet: what a crash left between a
+   * trade's validation and its record. `olderThanMs` leaves the live route its own fresh ones.
+   */
+  async sweep(olderThanMs = 10_000): Promise<number> {
+    const rows = await this.deps.db
+      .select({ hash: ledgerSubmissions.hash })
+      .from(ledgerSubmissions)
+      .leftJoin(tradingTrades, eq(tradingTrades.hash, ledgerSubmissions.hash))
+      .where(
+        and(
+          inArray(ledgerSubmissions.purpose, [...TRADE_PURPOSES]),
+          eq(ledgerSubmissions.status, 'success'),
+          isNull(tradingTrades.id),
+          lt(ledgerSubmissions.updatedAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
+          // Older ones were swept when they were this young (by some instance, at some start).
+          gt(ledgerSubmissions.updatedAt, sql`now() - interval '1 day'`),
+        ),
+      )
+      .limit(500);
+    let n = 0;
+    for (const r of rows) if (await this.record(r.hash)) n++;
+    return n;
+  }
+}

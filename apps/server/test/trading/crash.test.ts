@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Decimal from 'decimal.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client } from 'xrpl';
+import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
+import { openDatabase } from '../../src/db/client';
+import { ledgerSubmissions } from '../../src/ledger/schema';
+import { tradingTrades } from '../../src/modules/trading/schema';
+import { json, signInOverHttp, startChildServer, type ChildServer } from '../helpers/child-server';
+
+// kill -9 of the real server (embedded PGlite and persistent ledger in one process, as `npm start`)
+// while 100 market swaps from 20 users are in flight, then a restart with nobody retrying: every
+// swap the ledger validated gets its record and exactly one fee payment; nothing else is charged.
+
+const USERS = 20;
+const PER_USER = 5;
+const SWAPS = USERS * PER_USER;
+
+type AccountTx = {
+  tx_json?: { TransactionType: string; Account: string; Destination?: string };
+  meta?: { TransactionResult: string };
+  hash?: string;
+};
+
+async function history(client: Client, account: string): Promise<AccountTx[]> {
+  const r = await client.request({ command: 'account_tx', account, limit: 400 });
+  return r.result.transactions as unknown as AccountTx[];
+}
+
+describe('trading crash safety', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-trade-crash-'));
+  const masterKey = randomBytes(32).toString('hex');
+  const output: string[] = [];
+  const servers: ChildServer[] = [];
+  afterAll(async () => {
+    for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('kill -9 during 100 concurrent swaps from 20 users: every validated swap is recorded and charged exactly once', async () => {
+    const env = { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' };
+    let server = await startChildServer(dataDir, masterKey, output, env);
+    servers.push(server);
+    // The XRP/RLUSD pool the platform bootstrap creates on the stand-alone ledger.
+    let rlusd: string | undefined;
+    for (let i = 0; i < 100 && !rlusd; i++) {
+      const r = await fetch(`${server.base}/api/config/rlusd`);
+      if (r.ok) rlusd = (await json(r)).issuer as string | undefined;
+      if (!rlusd) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(rlusd).toBeTruthy();
+
+    const traders = await Promise.all(
+      Array.from({ length: USERS }, async (_, u) => {
+        const headers = await signInOverHttp(server.base, `crash_trader_${u}`);
+        const post = (url: string, body: object) =>
+          fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
+        const wallet = await json(await post('/api/wallets', {}));
+        const funded = await post(`/api/wallets/${wallet.id}/fund`, {});
+        expect(funded.status, await funded.text()).toBe(200);
+        return { headers, address: String(wallet.wallet_address) };
+      }),
+    );
+    const swap = (base: string, u: number, k: number) =>
+      fetch(`${base}/api/swap`, {
+        method: 'POST',
+        headers: { ...traders[u]!.headers, 'idempotency-key': `crash-swap-${u}-${k}` },
+        body: JSON.stringify({
+          walletAddress: traders[u]!.address,
+          issuer: rlusd,
+          token: RLUSD_CURRENCY_HEX,
+          // Distinct amounts, so every swap is told apart on the ledger.
+          amount: new Decimal(1).plus(new Decimal(u * PER_USER + k + 1).div(1e6)).toFixed(),
+          type: 'BUY',
+          slippage: '50',
+          baseAsset: 'XRP',
+        }),
+      });
+
+    // The platform bootstrap funds the XRP/RLUSD pool shortly after start: quote until it answers.
+    for (let i = 0; ; i++) {
+      const q = await fetch(`${server.base}/api/amm-info`, {
+        method: 'POST',
+        headers: traders[0]!.headers,
+        body: JSON.stringify({ issuer: rlusd, token: RLUSD_CURRENCY_HEX, amountXrp: '1', tradeType: 'BUY' }),
+      });
+      if (q.ok) break;
+      if (i > 150) throw new Error(`no XRP/RLUSD pool: ${await q.text()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    let answered = 0;
+    const inFlight = Array.from({ length: SWAPS }, (_, i) =>
+      swap(server.base, Math.floor(i / PER_USER), i % PER_USER).then(
+        (r) => {
+          answered += 1;
+          return r.status;
+        },
+        () => 'dropped' as const,
+      ),
+    );
+    // Kill once the first swaps are answered: the rest are recorded, in flight or not yet signed.
+    const start = Date.now();
+    while (answered < 3 && Date.now() - start < 20_000) await new Promise((r) => setTimeout(r, 5));
+    server.child.kill('SIGKILL');
+    await server.exited;
+    const statuses = await Promise.all(inFlight);
+    const answeredOk = statuses.filter((s) => s === 200).length;
+    expect(answeredOk).toBeLessThan(SWAPS); // the kill really interrupted the batch
+
+    const restartedAt = Date.now();
+    // Restart; nobody retries. The server resolves what was in flight and records it by itself.
+    server = await startChildServer(dataDir, masterKey, output, env);
+    servers.push(server);
+    const client = new Client(server.ledgerUrl);
+    await client.connect();
+    let settledMs = 0;
+    let swapsOnLedger = new Map<string, AccountTx[]>();
+    let feesOnLedger = new Map<string, AccountTx[]>();
+    try {
+      const read = async () => {
+        swapsOnLedger = new Map();
+        feesOnLedger = new Map();
+        for (const { address } of traders) {
+          const txs = (await history(client, address)).filter(
+            (t) =>
+              t.tx_json?.TransactionType === 'Payment' &&
+              t.tx_json.Account === address &&
+              t.meta?.TransactionResult === 'tesSUCCESS',
+          );
+          swapsOnLedger.set(
+            address,
+            txs.filter((t) => t.tx_json!.Destination === address),
+          );
+          feesOnLedger.set(
+            address,
+            txs.filter((t) => t.tx_json!.Destination !== address),
+          );
+        }
+      };
+      // Until every validated swap has its fee payment on the ledger (fee jobs run after restart).
+      const deadline = Date.now() + 90_000;
+      for (;;) {
+        await read();
+        const pending = traders.filter(
+          ({ address }) => feesOnLedger.get(address)!.length < swapsOnLedger.get(address)!.length,
+        );
+        if (pending.length === 0 || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      settledMs = Date.now() - restartedAt;
+      // A few more closes: a doubled fee would show up now.
+      await new Promise((r) => setTimeout(r, 3_000));
+      await read();
+    } finally {
+      await client.disconnect();
+    }
+    server.child.kill('SIGTERM');
+    await server.exited;
+
+    const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
+    try {
+      const trades = await database.db.select().from(tradingTrades);
+      const subs = (await database.db.select().from(ledgerSubmissions)).filter((s) => s.purpose === 'swap');
+      expect(subs.every((s) => s.status === 'success' || s.status === 'failed')).toBe(true);
+      const validated = subs.filter((s) => s.status === 'success');
+      let onLedger = 0;
+      for (const { address } of traders) {
+        const swaps = swapsOnLedger.get(address)!;
+        const fees = feesOnLedger.get(address)!;
+        onLedger += swaps.length;
+        // Each swap on the ledger: one submission record, one trade record, one fee payment of
+        // exactly the recorded fee (0.75% of the XRP spent, in whole drops).
+        const mine = trades.filter((t) => t.walletAddress === address);
+        expect(mine.map((t) => t.hash).sort()).toEqual(swaps.map((s) => s.hash).sort());
+        expect(fees).toHaveLength(swaps.length);
+        for (const t of mine) {
+          expect(t.feeStatus).toBe('paid');
+          expect(t.fee).toBe(new Decimal(t.spent).mul('0.0075').mul(1e6).floor().div(1e6).toFixed());
+          const paid = fees.find((f) => f.hash === t.feeHash);
+          expect(paid, `fee of ${t.hash}`).toBeDefined();
+          // API v2 names a Payment's Amount DeliverMax.
+          const { Amount, DeliverMax } = paid!.tx_json as { Amount?: unknown; DeliverMax?: unknown };
+          expect(DeliverMax ?? Amount).toBe(new Decimal(t.fee).mul(1e6).toFixed(0));
+        }
+      }
+      expect(validated).toHaveLength(onLedger);
+      expect(trades).toHaveLength(onLedger);
+      process.stdout.write(
+        `trading crash test: ${answeredOk}/${SWAPS} answered before kill -9; ${onLedger} swaps validated ` +
+          `in all, each recorded once with one fee payment; ${subs.length - validated.length} never executed, charged nothing; settled ${settledMs} ms after restart\n`,
+      );
+    } finally {
+      await database.close();
+    }
+  }, 300_000);
+});
