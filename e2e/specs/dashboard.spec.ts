@@ -128,6 +128,15 @@ describe('dashboard', () => {
     await page.getByTestId('issuer-status').waitFor(LEDGER_WAIT);
     expect(await page.getByTestId('issuer-status').textContent()).toBe('Active');
 
+    // Nothing traded yet: the claim modal shows no unclaimed reward and cannot claim.
+    await page.getByRole('button', { name: 'Claim Rewards' }).click();
+    const claimModal = page.getByRole('dialog', { name: `Claim ${ticker} rewards` });
+    await expect.poll(() => claimModal.getByTestId('reward-unclaimed').textContent()).toBe('0 XRP');
+    expect(await claimModal.getByTestId('claim-amount').textContent()).toBe('0.000000 XRP');
+    expect(await claimModal.getByRole('button', { name: 'Claim', exact: true }).isDisabled()).toBe(true);
+    await claimModal.getByRole('button', { name: 'Cancel' }).click();
+    await claimModal.waitFor({ state: 'detached' });
+
     // The deploy opened lines for the hot wallet, the dev allocation and the pool.
     const rows = page.locator('.dashboard-lines tbody tr');
     await expect.poll(() => rows.count(), LEDGER_WAIT).toBeGreaterThanOrEqual(3);

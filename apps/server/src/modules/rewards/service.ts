@@ -44,7 +44,13 @@ export class RewardsService {
   /** GET /api/rewards/summary: the caller's own tokens (the ones they created here). */
   async summary(userId: number): Promise<RewardSummaryRow[]> {
     const rows = await this.deps.tokens.deployedBy(userId);
-    return rows.map((t) => ({ id: t.id, total_reward: t.totalReward, reward_currency: t.rewardCurrency }));
+    return rows.map((t) => ({
+      id: t.id,
+      total_reward: t.totalReward,
+      // Before the first accrual the row holds the column's default: the pair's quote asset is what it will be.
+      reward_currency:
+        Number(t.totalReward) > 0 ? t.rewardCurrency : t.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP',
+    }));
   }
 
   /** GET /api/rewards/claim-totals: reserved or paid so far, per token of the caller. */
