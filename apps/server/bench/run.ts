@@ -2,7 +2,9 @@ import { benchDeploy } from './deploy';
 import { benchFirstStartMemory } from './first-start-memory';
 import { benchIndexer } from './indexer';
 import { benchMarket } from './market';
+import { benchPositions } from './positions';
 import { benchSocketFanout } from './socket-fanout';
+import { benchTrading } from './trading';
 import { benchTransfers } from './transfers';
 
 // `npm run bench -w apps/server`: every server benchmark, one function each, figures printed as
@@ -14,6 +16,8 @@ const benchmarks: Array<{ name: string; run: () => Promise<{ ok: boolean }> }> =
   { name: 'deploy (pipelined vs one transaction per ledger)', run: () => benchDeploy() },
   { name: 'market API (10,000 tokens) vs static files', run: () => benchMarket() },
   { name: 'market indexer (catch-up, close-to-frame)', run: () => benchIndexer() },
+  { name: 'positions (a wallet with 10,000 trades)', run: () => benchPositions() },
+  { name: 'trading (100 swaps at once; quotes against a pool and 1,000 offers)', run: () => benchTrading() },
   { name: 'first-start memory (npm start, empty data dir, then again)', run: () => benchFirstStartMemory() },
 ];
 

@@ -181,8 +181,11 @@ export class TradingService {
 
   async quote(userId: number, body: unknown): Promise<QuoteView> {
     const q = parseInput(quoteRequestSchema, body);
-    const wallet = await this.wallet(userId, q.wallet);
-    const m = await this.market(q.issuer, q.token, q.baseAsset);
+    // Independent reads side by side: a quote is asked for on every keystroke pause.
+    const [wallet, m] = await Promise.all([
+      this.wallet(userId, q.wallet),
+      this.market(q.issuer, q.token, q.baseAsset),
+    ]);
     const amount = (q.tradeType === 'BUY' ? q.amountXrp : q.amountToken)!;
     const [sim, spot, percent] = await Promise.all([
       this.simulate(wallet.address, q.tradeType, m, amount),
