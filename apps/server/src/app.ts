@@ -20,6 +20,7 @@ import { jobRoutes } from './modules/jobs/routes';
 import { registerMarket } from './modules/market/routes';
 import { registerTrading } from './modules/trading';
 import { registerRewards } from './modules/rewards';
+import { registerPositions } from './modules/positions';
 import type { MarketSnapshot } from './modules/market';
 import { healthRoutes } from './modules/health/routes';
 import { registerListing } from './modules/listing/routes';
@@ -152,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRewards(app, { platform, tokens, wallets: wallets.service });
   const market = registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });
   app.decorate('marketSnapshot', market);
+  registerPositions(app, { platform, wallets: wallets.service, snapshot: market });
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });
 
   const web = await registerWebDelivery(app, deps.config, deps.webDistDir);

@@ -1,0 +1,1 @@
+CREATE INDEX "market_trades_account_idx" ON "market_trades" USING btree ("account","token_id","ledger_index","tx_index","id","side","quote","token_amount","quote_amount");

@@ -1,0 +1,134 @@
+import DecimalBase from 'decimal.js';
+
+// Average-cost basis, in XRP, for one wallet's holding of one token: a single pass over its trades
+// in ledger order. Pure arithmetic (no database, no ledger), so the rule is tested on its own with
+// figures worked by hand. The rule and its limits are written down in docs/positions.md.
+
+/** Issued amounts carry 16 significant digits at any exponent: running sums need more than 20. */
+export const Decimal = DecimalBase.clone({ precision: 60 });
+export type Decimal = InstanceType<typeof Decimal>;
+
+export interface CostTrade {
+  side: 'BUY' | 'SELL';
+  tokenAmount: DecimalBase.Value;
+  /** What the trade paid (BUY) or got (SELL), already in XRP; null when it can't be counted in XRP. */
+  xrpAmount: DecimalBase.Value | null;
+}
+
+export interface CostBasis {
+  /** Tokens the trades leave the wallet holding (never negative). */
+  quantity: Decimal;
+  /** XRP cost of those tokens. */
+  cost: Decimal;
+  /** XRP realized by sells: proceeds − average cost × quantity sold. */
+  realized: Decimal;
+}
+
+export const emptyBasis = (): CostBasis => ({
+  quantity: new Decimal(0),
+  cost: new Decimal(0),
+  realized: new Decimal(0),
+});
+
+/**
+ * Runs the trades, oldest first, from `start`. A BUY adds its tokens and its XRP to the cost. A
+ * SELL realizes its proceeds minus the average cost of what it sold, and lowers the cost in
+ * proportion to the tokens sold (the average stays). Tokens sold beyond what the trades bought
+ * arrived some other way (a transfer, an airdrop): they count as bought at the price of the sale
+ * itself, so that part realizes nothing. Trades without an XRP amount (`xrpAmount` null) are skipped.
+ *
+ * The loop is exact decimal arithmetic in bigint fixed point (40 decimals; divisions truncate at the
+ * 40th), not decimal.js: a position can have tens of thousands of trades, and decimal.js objects
+ * made the pass three times slower. No float is involved anywhere.
+ */
+export function costBasis(trades: Iterable<CostTrade>, start: CostBasis = emptyBasis()): CostBasis {
+  let quantity = toFixed(start.quantity);
+  let cost = toFixed(start.cost);
+  let realized = toFixed(start.realized);
+  for (const trade of trades) {
+    if (trade.xrpAmount === null) continue;
+    const qty = toFixed(trade.tokenAmount);
+    if (qty <= 0n) continue;
+    const xrp = toFixed(trade.xrpAmount);
+    if (trade.side === 'BUY') {
+      quantity += qty;
+      cost += xrp;
+      continue;
+    }
+    if (quantity <= 0n) continue;
+    const whole = qty <= quantity;
+    const covered = whole ? qty : quantity;
+    // The covered part's share of the proceeds and of the cost basis.
+    const proceeds = whole ? xrp : (xrp * covered) / qty;
+    const costSold = covered === quantity ? cost : (cost * covered) / quantity;
+    quantity -= covered;
+    cost -= costSold;
+    realized += proceeds - costSold;
+  }
+  return { quantity: fromFixed(quantity), cost: fromFixed(cost), realized: fromFixed(realized) };
+}
+
+const SCALE = 40;
+const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/** A decimal as an integer count of 1e-40 (digits past the 40th dropped). */
+function toFixed(value: DecimalBase.Value): bigint {
+  const text = typeof value === 'string' ? value : new Decimal(value).toFixed(SCALE);
+  const m = PLAIN.exec(text);
+  if (!m) return toFixed(new Decimal(text).toFixed(SCALE));
+  const fraction = (m[3] ?? '').slice(0, SCALE).padEnd(SCALE, '0');
+  const n = BigInt(m[2]! + fraction);
+  return m[1] ? -n : n;
+}
+
+function fromFixed(n: bigint): Decimal {
+  const neg = n < 0n;
+  const digits = (neg ? -n : n).toString().padStart(SCALE + 1, '0');
+  const text = `${digits.slice(0, -SCALE)}.${digits.slice(-SCALE)}`;
+  return new Decimal(neg ? `-${text}` : text);
+}
+
+export const applyTrade = (basis: CostBasis, trade: CostTrade): CostBasis => costBasis([trade], basis);
+
+export interface PositionFigures {
+  /** The ledger balance's XRP cost after reconciling with the trades. */
+  cost: Decimal;
+  valueInXRP: Decimal;
+  realizedPNL: Decimal;
+  unrealizedPNL: Decimal;
+  totalPNL: Decimal;
+}
+
+/**
+ * The position of a ledger balance given the trades' basis and the current price (XRP per token).
+ * The ledger is the truth for the quantity: tokens beyond what the trades explain (transfers in,
+ * airdrops, a dev allocation) enter at the current price, so they add value but no profit; tokens
+ * missing from it (sent away, burned) leave at average cost, which is not a sale, so nothing is
+ * realized.
+ */
+export function positionFigures(
+  basis: CostBasis,
+  balance: DecimalBase.Value,
+  price: DecimalBase.Value,
+): PositionFigures {
+  const held = Decimal.max(new Decimal(balance), 0);
+  const p = new Decimal(price);
+  let cost: Decimal;
+  if (held.gt(basis.quantity)) cost = basis.cost.plus(held.minus(basis.quantity).mul(p));
+  else if (held.lt(basis.quantity)) cost = basis.cost.mul(held).div(basis.quantity);
+  else cost = basis.cost;
+  const valueInXRP = held.mul(p);
+  const unrealizedPNL = valueInXRP.minus(cost);
+  return {
+    cost,
+    valueInXRP,
+    realizedPNL: basis.realized,
+    unrealizedPNL,
+    totalPNL: basis.realized.plus(unrealizedPNL),
+  };
+}
+
+/** Outputs: rounded to 6 decimals (half away from zero), plain decimal strings ('62.5', never '6.25e1'). */
+export function round6(d: Decimal): string {
+  return d.toDecimalPlaces(6, Decimal.ROUND_HALF_UP).toFixed();
+}

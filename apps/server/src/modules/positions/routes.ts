@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { POSITIONS_MESSAGES, type PositionsResponse } from '@ledgerpad/shared';
+import { toLedgerAppError } from '../../ledger/errors';
+import { badRequest, forbidden } from '../../lib/errors';
+import type { Platform } from '../../platform';
+import type { MarketSnapshot } from '../market';
+import type { WalletsApi } from '../wallets';
+import { PositionsService } from './service';
+
+/** GET /api/positions/{userId}: the signed-in user's own positions only. */
+export function registerPositions(
+  app: FastifyInstance,
+  deps: { platform: Platform; wallets: WalletsApi; snapshot: MarketSnapshot },
+): PositionsService {
+  const service = new PositionsService({
+    db: deps.platform.database.db,
+    wallets: deps.wallets,
+    snapshot: deps.snapshot,
+  });
+  app.get<{ Params: { userId: string } }>(
+    '/api/positions/:userId',
+    { config: { access: 'user' as const } },
+    async (request): Promise<PositionsResponse> => {
+      const { userId } = request.params;
+      if (!/^\d+$/.test(userId)) throw badRequest(POSITIONS_MESSAGES.badUserId);
+      // Someone else's positions are refused outright: the id is in the path, so say so plainly.
+      if (Number(userId) !== request.user!.id) throw forbidden(POSITIONS_MESSAGES.notOwnUser);
+      try {
+        return { positions: await service.positions(request.user!.id) };
+      } catch (err) {
+        throw toLedgerAppError(err);
+      }
+    },
+  );
+  return service;
+}

@@ -1,0 +1,126 @@
+import {
+  currencyToTicker,
+  isLpCurrency,
+  RLUSD_CURRENCY_HEX,
+  type PositionToken,
+  type PositionView,
+} from '@ledgerpad/shared';
+import type { Db } from '../../db/client';
+import { dropsToXrp } from '../../ledger/amounts';
+import { accountTrades, priceKey, type AccountTrade, type MarketSnapshot } from '../market';
+import type { WalletsApi } from '../wallets';
+import {
+  costBasis,
+  Decimal,
+  emptyBasis,
+  positionFigures,
+  round6,
+  type CostBasis,
+  type CostTrade,
+} from './cost-basis';
+
+// Positions: per wallet of the user, its XRP and each token it holds on the validated ledger, with
+// value and profit and loss in XRP. Quantities come from the ledger; the cost basis from the trades
+// the market indexer recorded for the wallet (docs/positions.md has the rule and its limits).
+
+export interface PositionsDeps {
+  db: Db;
+  wallets: Pick<WalletsApi, 'list' | 'lines' | 'accountState'>;
+  snapshot: Pick<MarketSnapshot, 'get'>;
+}
+
+export class PositionsService {
+  constructor(private readonly deps: PositionsDeps) {}
+
+  async positions(userId: number): Promise<PositionView[]> {
+    const { wallets } = this.deps;
+    const rows = await wallets.list(userId);
+    if (rows.length === 0) return [];
+    const addresses = rows.map((r) => r.address);
+    // The ledger reads run beside the database ones; RLUSD trades need the snapshot's XRP/USD price.
+    const [[snap, bases], ledger] = await Promise.all([
+      this.deps.snapshot.get().then(async (s) => [s, await this.bases(addresses, s.xrpUsd)] as const),
+      Promise.all(rows.map((r) => Promise.all([wallets.accountState(r.address), wallets.lines(r.address)]))),
+    ]);
+    return rows.map((row, i) => {
+      const [state, lines] = ledger[i]!;
+      const mine = bases.get(row.address) ?? new Map<string, CostBasis>();
+      const tokens: PositionToken[] = [];
+      const seen = new Set<string>();
+      for (const line of lines) {
+        // LP tokens are pool shares, RLUSD is a quote asset: neither is a token position.
+        if (isLpCurrency(line.currency) || line.currency === RLUSD_CURRENCY_HEX) continue;
+        const balance = new Decimal(line.balance);
+        const k = priceKey(line.currency, line.account);
+        const basis = mine.get(k);
+        // A line at zero (or owed to others) is a position only when trades left realized profit or loss.
+        if (balance.lte(0) && (!basis || basis.realized.isZero())) continue;
+        seen.add(k);
+        tokens.push(this.token(line.currency, line.account, balance.gt(0) ? line.balance : '0', basis, snap));
+      }
+      // Closed positions whose trust line is gone still carry what their sales realized.
+      for (const [k, basis] of mine) {
+        if (seen.has(k) || basis.realized.isZero()) continue;
+        const [currency, issuer] = k.split('|') as [string, string];
+        if (currency === RLUSD_CURRENCY_HEX) continue;
+        tokens.push(this.token(currency, issuer, '0', basis, snap));
+      }
+      return {
+        wallet: row.address,
+        walletName: row.name,
+        xrpBalance: dropsToXrp(state.balanceDrops),
+        tokens,
+      };
+    });
+  }
+
+  private token(
+    currency: string,
+    issuer: string,
+    balance: string,
+    basis: CostBasis | undefined,
+    snap: Awaited<ReturnType<MarketSnapshot['get']>>,
+  ): PositionToken {
+    const price = snap.priceByKey.get(priceKey(currency, issuer))?.priceInXRP ?? '0';
+    const f = positionFigures(basis ?? emptyBasis(), balance, price);
+    return {
+      tokenCode: currency,
+      ticker: currencyToTicker(currency),
+      issuer,
+      balance: new Decimal(balance).toFixed(),
+      valueInXRP: round6(f.valueInXRP),
+      realizedPNL: round6(f.realizedPNL),
+      unrealizedPNL: round6(f.unrealizedPNL),
+      totalPNL: round6(f.totalPNL),
+    };
+  }
+
+  /**
+   * Average-cost bases per wallet and token (`currency|issuer`), from one ordered read of the
+   * wallets' trades. RLUSD-quoted trades count in XRP at the current XRP/USD price; without one
+   * they are left out (their tokens then enter at the current price, see docs/positions.md).
+   */
+  private async bases(
+    addresses: string[],
+    xrpUsd: string | null,
+  ): Promise<Map<string, Map<string, CostBasis>>> {
+    const usd = xrpUsd && new Decimal(xrpUsd).gt(0) ? new Decimal(xrpUsd) : null;
+    const out = new Map<string, Map<string, CostBasis>>();
+    for (const group of await accountTrades(this.deps.db, addresses)) {
+      const mine = out.get(group.account) ?? new Map<string, CostBasis>();
+      out.set(group.account, mine);
+      mine.set(priceKey(group.currency, group.issuer), costBasis(inXrp(group.trades, usd)));
+    }
+    return out;
+  }
+}
+
+function* inXrp(trades: Iterable<AccountTrade>, usd: Decimal | null): Generator<CostTrade> {
+  for (const t of trades) {
+    yield {
+      side: t.side,
+      tokenAmount: t.tokenAmount,
+      xrpAmount: t.quote === 'XRP' ? t.quoteAmount : usd ? new Decimal(t.quoteAmount).div(usd) : null,
+    };
+  }
+}

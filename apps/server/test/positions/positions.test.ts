@@ -1,0 +1,234 @@
+import Decimal from 'decimal.js';
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from 'xrpl';
+import {
+  POSITIONS_MESSAGES,
+  positionsResponseSchema,
+  type DeployResult,
+  type JobStatusView,
+  type PositionsResponse,
+  type SwapResult,
+} from '@ledgerpad/shared';
+import { marketTrades } from '../../src/modules/market/schema';
+import { TRADING_FEE_JOB } from '../../src/modules/trading';
+import { jobs } from '../../src/platform/jobs';
+import type { SignedIn } from '../helpers/test-app';
+import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+
+// Positions on the embedded ledger: real swaps through POST /api/swap, the market indexer's trades,
+// then GET /api/positions/{userId} against figures this test computes itself from the executed
+// amounts (average cost, written out below independently of the server's code).
+
+let t: WalletTestApp;
+let client: Client;
+let owner: SignedIn;
+let alice: SignedIn;
+let bob: SignedIn;
+let token: DeployResult;
+let trader: { id: number; address: string };
+let receiver: { id: number; address: string };
+
+const D = Decimal.clone({ precision: 80 });
+const post = (url: string, who: SignedIn, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url, headers: who.headers, payload });
+const positionsOf = (who: SignedIn, userId: number | string = who.user.id) =>
+  t.app.inject({ method: 'GET', url: `/api/positions/${userId}`, headers: { cookie: who.cookie } });
+
+async function walletOf(who: SignedIn): Promise<{ id: number; address: string }> {
+  const w = await post('/api/wallets', who, {});
+  const { id, wallet_address: address } = w.json() as { id: number; wallet_address: string };
+  for (let i = 0; i < 2; i++)
+    await t.app.inject({ method: 'POST', url: `/api/wallets/${id}/fund`, headers: who.headers });
+  return { id, address };
+}
+
+async function swap(type: 'BUY' | 'SELL', amount: string): Promise<SwapResult> {
+  const res = await post('/api/swap', alice, {
+    walletAddress: trader.address,
+    issuer: token.issuer_address,
+    token: 'POSN',
+    amount,
+    type,
+    slippage: '5',
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const s = res.json() as SwapResult;
+  // Its platform fee is an XRP payment of its own: let it land before balances are compared.
+  const [job] = await t.database.db
+    .select()
+    .from(jobs)
+    .where(eq(jobs.key, `${TRADING_FEE_JOB}:${s.hash}`));
+  if (job) await t.app.platform.jobs.waitFor(job.id, { timeoutMs: 30_000 });
+  return s;
+}
+
+async function tokensOf(address: string): Promise<string> {
+  const r = await client.request({
+    command: 'account_lines',
+    account: address,
+    peer: token.issuer_address,
+    ledger_index: 'validated',
+  });
+  return r.result.lines.find((l) => l.currency === token.currency)?.balance ?? '0';
+}
+
+/** XRP per token in the pool on the validated ledger. */
+async function poolPrice(): Promise<Decimal> {
+  const r = await client.request({
+    command: 'amm_info',
+    asset: { currency: 'XRP' },
+    asset2: { currency: token.currency, issuer: token.issuer_address },
+    ledger_index: 'validated',
+  });
+  const xrp = new D(r.result.amm.amount as string).div(1e6);
+  return xrp.div((r.result.amm.amount2 as { value: string }).value);
+}
+
+/** Everything settled: the indexer has the last validated ledger and the snapshot its pools. */
+async function settled(): Promise<void> {
+  await t.app.platform.indexer!.caughtUp();
+  await t.app.marketSnapshot.refresh();
+}
+
+const near = (actual: string, expected: Decimal) =>
+  expect(new D(actual).minus(expected).abs().lte('0.000001'), `${actual} vs ${expected.toFixed()}`).toBe(
+    true,
+  );
+
+beforeAll(async () => {
+  t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
+  client = t.connection.client;
+  await t.app.platform.accounts.bootstrapped();
+  owner = await t.signInOwner();
+  const ownerWallet = await walletOf(owner);
+  const res = await post('/api/deploy-token', owner, {
+    name: 'Position Token',
+    ticker: 'POSN',
+    description: '',
+    supply: '1000000',
+    devAllocation: '0',
+    liquidityAmount: '100',
+    ammFee: '0.3',
+    logoUrl: '/images/x.webp',
+    blackholeIssuer: false,
+    requireAuth: false,
+    liquidityPairType: 'XRP',
+    walletId: ownerWallet.id,
+  });
+  expect(res.statusCode, res.body).toBe(202);
+  const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
+    timeoutMs: 60_000,
+  });
+  expect(job.status, job.error ?? '').toBe('completed');
+  token = (job as unknown as JobStatusView<DeployResult>).result!;
+  alice = await t.signIn('alice_positions');
+  bob = await t.signIn('bob_positions');
+  trader = await walletOf(alice);
+  receiver = await walletOf(alice);
+  await walletOf(bob);
+
+  // Two buys and a sell, then 5,000 tokens sent from the trading wallet to the other one.
+  await swap('BUY', '10');
+  await swap('BUY', '5');
+  await swap('SELL', '30000');
+  const line = await post('/api/add-trustline', alice, {
+    wallet: receiver.address,
+    issuer: token.issuer_address,
+    token: 'POSN',
+  });
+  expect(line.statusCode, line.body).toBe(200);
+  const sent = await post('/api/wallets/transfer', alice, {
+    walletId: trader.id,
+    recipient: receiver.address,
+    amount: '5000',
+    token: { currency: token.currency, issuer: token.issuer_address },
+  });
+  expect(sent.statusCode, sent.body).toBe(200);
+  await settled();
+}, 180_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('GET /api/positions/{userId}', () => {
+  it('prices the trading wallet at average cost from the trades it executed', async () => {
+    const rows = await t.database.db
+      .select()
+      .from(marketTrades)
+      .where(and(eq(marketTrades.account, trader.address)))
+      .orderBy(asc(marketTrades.ledgerIndex), asc(marketTrades.txIndex));
+    expect(rows.map((r) => r.side)).toEqual(['BUY', 'BUY', 'SELL']);
+
+    // Average cost by hand: buys add tokens and XRP; the sell realizes proceeds − avg × qty and
+    // keeps the average for what is left.
+    const [b1, b2, s1] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+    const qtyBought = new D(b1.tokenAmount).plus(b2.tokenAmount);
+    const costBought = new D(b1.quoteAmount).plus(b2.quoteAmount);
+    const avg = costBought.div(qtyBought);
+    expect(new D(s1.tokenAmount).eq(30000)).toBe(true);
+    const realized = new D(s1.quoteAmount).minus(avg.mul(s1.tokenAmount));
+    const heldByTrades = qtyBought.minus(s1.tokenAmount);
+    // 5,000 tokens left by transfer (not a sale): they take their average cost with them.
+    const balance = await tokensOf(trader.address);
+    expect(new D(balance).eq(heldByTrades.minus(5000))).toBe(true);
+    const cost = avg.mul(balance);
+    const price = await poolPrice();
+    const value = price.mul(balance);
+
+    const res = await positionsOf(alice);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = positionsResponseSchema.parse(res.json()) as PositionsResponse;
+    expect(body.positions.map((p) => p.wallet)).toEqual([trader.address, receiver.address]);
+    const [mine] = body.positions;
+    const info = await client.request({
+      command: 'account_info',
+      account: trader.address,
+      ledger_index: 'validated',
+    });
+    expect(mine!.xrpBalance).toBe(new D(info.result.account_data.Balance).div(1e6).toFixed());
+    expect(mine!.tokens).toHaveLength(1);
+    const pos = mine!.tokens[0]!;
+    expect(pos).toMatchObject({ tokenCode: token.currency, ticker: 'POSN', issuer: token.issuer_address });
+    expect(new D(pos.balance).eq(balance)).toBe(true);
+    expect(pos.realizedPNL).toBe(realized.toDecimalPlaces(6, Decimal.ROUND_HALF_UP).toFixed());
+    near(pos.valueInXRP, value);
+    near(pos.unrealizedPNL, value.minus(cost));
+    near(pos.totalPNL, realized.plus(value).minus(cost));
+    // Outputs carry at most 6 decimals.
+    for (const v of [pos.valueInXRP, pos.realizedPNL, pos.unrealizedPNL, pos.totalPNL])
+      expect(v).toMatch(/^-?\d+(\.\d{1,6})?$/);
+  });
+
+  it('takes tokens that arrived without a trade at the market price: value, no profit', async () => {
+    const res = await positionsOf(alice);
+    const other = (res.json() as PositionsResponse).positions[1]!;
+    const price = await poolPrice();
+    expect(other.tokens).toHaveLength(1);
+    const pos = other.tokens[0]!;
+    expect(pos.balance).toBe('5000');
+    near(pos.valueInXRP, price.mul(5000));
+    expect(pos).toMatchObject({ realizedPNL: '0', unrealizedPNL: '0', totalPNL: '0' });
+  });
+
+  it("refuses another user's positions and a userId that is not a number", async () => {
+    const theirs = await positionsOf(bob, alice.user.id);
+    expect(theirs.statusCode).toBe(403);
+    expect(theirs.json()).toMatchObject({ message: POSITIONS_MESSAGES.notOwnUser });
+    const bad = await positionsOf(bob, 'abc');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ message: POSITIONS_MESSAGES.badUserId });
+    const anonymous = await t.app.inject({ method: 'GET', url: `/api/positions/${alice.user.id}` });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('lists a wallet holding only XRP with no tokens', async () => {
+    const res = await positionsOf(bob);
+    expect(res.statusCode, res.body).toBe(200);
+    const { positions } = res.json() as PositionsResponse;
+    expect(positions).toHaveLength(1);
+    expect(positions[0]!.tokens).toEqual([]);
+    expect(new D(positions[0]!.xrpBalance).gt(0)).toBe(true);
+  });
+});
