@@ -1,7 +1,14 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet, type Client, type OfferCreate, type Payment, type TrustSet } from 'xrpl';
-import { ORDER_MESSAGES, SWAP_MESSAGES, type LimitOrderResult, type OrderView } from '@ledgerpad/shared';
+import { Wallet, type AccountSet, type Client, type OfferCreate, type Payment, type TrustSet } from 'xrpl';
+import {
+  ORDER_MESSAGES,
+  SWAP_MESSAGES,
+  type LimitOrderResult,
+  type OrderView,
+  type QuoteView,
+  type SwapResult,
+} from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { jobs } from '../../src/platform/jobs';
@@ -32,7 +39,7 @@ const outsider = Wallet.generate();
 const call = (who: SignedIn, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
 
-async function submit(wallet: Wallet, tx: Payment | TrustSet | OfferCreate) {
+async function submit(wallet: Wallet, tx: Payment | TrustSet | OfferCreate | AccountSet) {
   const r = await client.submitAndWait(tx, { wallet, autofill: true });
   const meta = r.result.meta as { TransactionResult: string };
   expect(meta.TransactionResult).toBe('tesSUCCESS');
@@ -92,6 +99,8 @@ beforeAll(async () => {
       Amount: '1000000000',
     });
   }
+  // Issuers of tradable tokens ripple by default (AMMCreate requires it), as Ledgerpad's deploys do.
+  await submit(issuer, { TransactionType: 'AccountSet', Account: issuer.classicAddress, SetFlag: 8 });
   await submit(outsider, {
     TransactionType: 'TrustSet',
     Account: outsider.classicAddress,
@@ -274,5 +283,92 @@ describe('limit orders', () => {
     expect((await call(bob, 'GET', `/api/orders/get-orders/${alice.user.id}`)).statusCode).toBe(403);
     expect((await call(bob, 'GET', '/api/orders/get-orders/x')).statusCode).toBe(400);
     expect(await orders(bob, bob.user.id)).toEqual([]);
+  });
+});
+
+describe('market swaps against the book, then the book and a pool together', () => {
+  const ask = (tokens: string, xrp: string) =>
+    submit(outsider, {
+      TransactionType: 'OfferCreate',
+      Account: outsider.classicAddress,
+      TakerGets: { currency: TOKEN, issuer: issuer.classicAddress, value: tokens },
+      TakerPays: String(new Decimal(xrp).mul(1e6).toFixed(0)),
+    });
+  const quoteBuy = async (xrp: string) => {
+    const r = await call(alice, 'POST', '/api/amm-info', {
+      issuer: issuer.classicAddress,
+      token: TOKEN,
+      amountXrp: xrp,
+      tradeType: 'BUY',
+      wallet: aliceWallet,
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json() as QuoteView;
+  };
+  const buy = async (xrp: string, expected: string) => {
+    const r = await call(alice, 'POST', '/api/swap', {
+      walletAddress: aliceWallet,
+      issuer: issuer.classicAddress,
+      token: TOKEN,
+      amount: xrp,
+      type: 'BUY',
+      slippage: '1',
+      expected,
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json() as SwapResult;
+  };
+
+  it('book only: 8 XRP takes 10 at 0.5 then 5 at 0.6 — 15 tokens, as quoted', async () => {
+    await ask('10', '5');
+    await ask('10', '6');
+    const q = await quoteBuy('8');
+    // 5 XRP buys the first 10 tokens; the other 3 XRP buy 3 / 0.6 = 5 of the second ask.
+    expect(q).toMatchObject({ spend: '8', receive: '15', partial: false });
+    const s = await buy('8', q.receive);
+    expect(s).toMatchObject({ status: 'success', spent: '8', received: '15' });
+  });
+
+  it('reports a partial fill: 10 XRP finds only 5 tokens (3 XRP) left on the book', async () => {
+    const q = await quoteBuy('10');
+    expect(q).toMatchObject({ spend: '3', receive: '5', partial: true });
+    const s = await buy('10', q.receive);
+    // Spent 3 XRP of 10; the fee is 0.75% of what executed: 0.0225 XRP.
+    expect(s).toMatchObject({ status: 'partial', spent: '3', received: '5', fee: '0.0225' });
+    expect(s.message).toContain('Partly filled');
+  });
+
+  it('book and pool together: the executed amount is the quote to the last digit, and both moved', async () => {
+    await client.submitAndWait(
+      {
+        TransactionType: 'AMMCreate',
+        Account: outsider.classicAddress,
+        Amount: '100000000',
+        Amount2: { currency: TOKEN, issuer: issuer.classicAddress, value: '200' },
+        TradingFee: 300,
+      },
+      { wallet: outsider, autofill: true },
+    );
+    // The pool prices the token at 0.5 XRP; an ask at 0.52 sits just above it.
+    await ask('10', '5.2');
+    const poolXrp = async () =>
+      new Decimal(
+        (
+          await client.request({
+            command: 'amm_info',
+            asset: { currency: 'XRP' },
+            asset2: { currency: TOKEN, issuer: issuer.classicAddress },
+            ledger_index: 'validated',
+          })
+        ).result.amm.amount as string,
+      );
+    const before = await poolXrp();
+    const q = await quoteBuy('12');
+    expect(q.partial).toBe(false);
+    const s = await buy('12', q.receive);
+    expect(s).toMatchObject({ status: 'success', spent: '12', received: q.receive });
+    // The ask was taken whole (5.2 XRP) and the pool took the rest of the 12 XRP.
+    expect(await offersOf(outsider.classicAddress)).toHaveLength(0);
+    expect((await poolXrp()).minus(before).gt(6_000_000)).toBe(true);
   });
 });
