@@ -82,7 +82,10 @@ export function registerTradingFeeJob(deps: {
           .set({ feeStatus: 'paid', feeHash: paid.hash })
           .where(eq(tradingTrades.id, trade.id));
         const token = trade.tokenId ? await deps.tokens.byId(trade.tokenId) : undefined;
-        if (token?.source === 'deploy' && token.deployerUserId) {
+        // Rewards accrue in the token's own pair: a trade of an XRP-paired token quoted in RLUSD (or
+        // the reverse) pays its fee, but adds nothing to a total kept in the other currency.
+        const pair = token?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
+        if (token?.source === 'deploy' && token.deployerUserId && trade.quote === pair) {
           const share = shareOf((await deps.settings.all()).creator_reward_share);
           const reward = new Decimal(trade.fee).mul(share);
           const amount =
