@@ -31,6 +31,9 @@ const SwapPage = lazy(() => import('../features/swap/swap-page').then((m) => ({ 
 const OrdersPage = lazy(() =>
   import('../features/orders/orders-page').then((m) => ({ default: m.OrdersPage })),
 );
+const PositionsPage = lazy(() =>
+  import('../features/positions/positions-page').then((m) => ({ default: m.PositionsPage })),
+);
 const NotFoundPage = lazy(() =>
   import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -64,7 +67,7 @@ const PAGES: PageRoute[] = [
   { path: 'wallets', title: 'Wallets', element: <WalletsPage />, signIn: true },
   placeholder('airdrops', 'Airdrops'),
   placeholder('airdrop/create', 'Create Airdrop'),
-  placeholder('positions', 'Positions'),
+  { path: 'positions', title: 'Positions', element: <PositionsPage />, signIn: true },
   { path: 'orders', title: 'Orders Manager', element: <OrdersPage />, signIn: true },
   { path: 'list-token', title: 'List Any Token', element: <ListTokenPage />, signIn: true },
   placeholder('burner', 'Token Burner'),

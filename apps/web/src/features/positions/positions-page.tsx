@@ -1,0 +1,174 @@
+import type { KeyboardEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { POSITIONS_MESSAGES, formatAmount, type PositionToken, type PositionView } from '@ledgerpad/shared';
+import { useSession } from '../../lib/session';
+import { usePositions } from './api';
+import './positions.css';
+
+/**
+ * /positions (spec 001 §2 Positions): per wallet, the XRP row then each token with its value and
+ * profit and loss in XRP (average cost, docs/positions.md). A token row opens the swap screen on
+ * that wallet and token. Refreshes every 5 s.
+ */
+export function PositionsPage() {
+  const session = useSession();
+  const userId = session.status === 'signed-in' ? session.user.id : undefined;
+  const positions = usePositions(userId);
+  const list = positions.data;
+  const anyTokens = list?.some((p) => p.tokens.length > 0) ?? false;
+
+  return (
+    <div className="positions-page">
+      <div className="page-title-row">
+        <h1>Positions</h1>
+      </div>
+      {positions.isPending ? (
+        <section className="panel" aria-busy="true">
+          <p className="muted">Loading positions…</p>
+        </section>
+      ) : !list ? (
+        <section className="panel" role="alert">
+          <p className="form-error">{POSITIONS_MESSAGES.fetchFailed}</p>
+          <button type="button" className="btn-secondary" onClick={() => void positions.refetch()}>
+            Retry
+          </button>
+        </section>
+      ) : list.length === 0 ? (
+        <section className="panel">
+          <p className="muted">
+            You have no wallets yet. <Link to="/wallets">Create one on the Wallets page</Link>.
+          </p>
+        </section>
+      ) : (
+        <>
+          {positions.isError && (
+            // Figures from the last successful refresh stay; say they may be stale.
+            <p className="form-error positions-stale" role="status">
+              {POSITIONS_MESSAGES.fetchFailed}
+            </p>
+          )}
+          {!anyTokens && (
+            <p className="muted positions-only-xrp">
+              Your wallets hold only XRP. <Link to="/swap">Buy a token on the Swap page</Link> to see
+              positions here.
+            </p>
+          )}
+          {list.map((p) => (
+            <WalletPositions key={p.wallet} position={p} />
+          ))}
+        </>
+      )}
+    </div>
+  );
+}
+
+const shortAddress = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
+
+const isZero = (value: string) => /^-?[0.]+$/.test(value);
+/** Profit green, loss red, zero plain. */
+const pnlClass = (value: string) =>
+  isZero(value) ? 'pnl' : value.startsWith('-') ? 'pnl negative' : 'pnl positive';
+
+/** An XRP figure as the server sent it (≤ 6 decimals), with thousands separators; never a float. */
+function formatXrp(value: string, signed = false): string {
+  const negative = value.startsWith('-');
+  const [int = '0', frac] = (negative ? value.slice(1) : value).split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const body = frac ? `${grouped}.${frac}` : grouped;
+  if (isZero(value)) return body;
+  if (negative) return `−${body}`;
+  return signed ? `+${body}` : body;
+}
+
+function WalletPositions({ position }: { position: PositionView }) {
+  const navigate = useNavigate();
+  const title = position.walletName ?? 'Wallet';
+  const open = (token: PositionToken) =>
+    void navigate('/swap', {
+      state: { walletAddress: position.wallet, issuerAddress: token.issuer, tokenCode: token.tokenCode },
+    });
+  const onKey = (token: PositionToken) => (e: KeyboardEvent) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      open(token);
+    }
+  };
+  return (
+    <section className="panel positions-wallet" aria-label={`Positions of ${title}`}>
+      <h2 className="positions-wallet-title">
+        {title}{' '}
+        <span className="muted positions-mono positions-address">{shortAddress(position.wallet)}</span>
+      </h2>
+      <div className="positions-table-wrap">
+        <table className="positions-table">
+          <thead>
+            <tr>
+              <th scope="col">Token</th>
+              <th scope="col" className="num">
+                Balance
+              </th>
+              <th scope="col" className="num">
+                Value (XRP)
+              </th>
+              <th scope="col" className="num">
+                Realized PNL
+              </th>
+              <th scope="col" className="num">
+                Unrealized PNL
+              </th>
+              <th scope="col" className="num">
+                Total PNL
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr className="positions-xrp">
+              <th scope="row">XRP</th>
+              <td className="num" data-label="Balance">
+                {formatXrp(position.xrpBalance)}
+              </td>
+              <td className="num positions-na" data-label="Value (XRP)">
+                {formatXrp(position.xrpBalance)}
+              </td>
+              <td className="num muted positions-na">—</td>
+              <td className="num muted positions-na">—</td>
+              <td className="num muted positions-na">—</td>
+            </tr>
+            {position.tokens.map((token) => (
+              <tr
+                key={`${token.tokenCode}|${token.issuer}`}
+                className="row-link"
+                tabIndex={0}
+                aria-label={`Trade ${token.ticker} on the Swap page`}
+                onClick={() => open(token)}
+                onKeyDown={onKey(token)}
+              >
+                <th scope="row">
+                  <span className="positions-ticker">{token.ticker}</span>
+                  <span className="muted small positions-mono positions-issuer">
+                    {shortAddress(token.issuer)}
+                  </span>
+                </th>
+                <td className="num" data-label="Balance" title={token.balance}>
+                  {formatAmount(token.balance)}
+                </td>
+                <td className="num" data-label="Value (XRP)">
+                  {formatXrp(token.valueInXRP)}
+                </td>
+                <td className={`num ${pnlClass(token.realizedPNL)}`} data-label="Realized PNL">
+                  {formatXrp(token.realizedPNL, true)}
+                </td>
+                <td className={`num ${pnlClass(token.unrealizedPNL)}`} data-label="Unrealized PNL">
+                  {formatXrp(token.unrealizedPNL, true)}
+                </td>
+                <td className={`num ${pnlClass(token.totalPNL)}`} data-label="Total PNL">
+                  {formatXrp(token.totalPNL, true)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
