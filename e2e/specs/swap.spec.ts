@@ -83,6 +83,11 @@ describe('swap in Chromium', () => {
       .getByRole('group', { name: 'Tokens in this wallet' })
       .getByRole('button', { name: new RegExp(TICKER) })
       .waitFor();
+    // …and /positions shows it with what it is worth (the indexer saw the trade).
+    await page.goto(`${url}/positions`);
+    const row = page.getByRole('row', { name: `Trade ${TICKER} on the Swap page` });
+    await row.waitFor({ timeout: 20_000 });
+    expect(await row.textContent()).toContain(formatAmount(quote.receive));
   });
 
   it('swaps XRP → RLUSD with the spec text', async () => {
