@@ -4,6 +4,7 @@ import { Wallet, type AccountSet, type Client, type OfferCreate, type Payment, t
 import {
   ORDER_MESSAGES,
   SWAP_MESSAGES,
+  type CheckOrdersResult,
   type LimitOrderResult,
   type OrderView,
   type QuoteView,
@@ -13,7 +14,7 @@ import { eq } from 'drizzle-orm';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { jobs } from '../../src/platform/jobs';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
-import { tradingTrades } from '../../src/modules/trading/schema';
+import { tradingOrders, tradingTrades } from '../../src/modules/trading/schema';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { TestSocket } from '../helpers/socket-client';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
@@ -256,6 +257,18 @@ describe('limit orders', () => {
     expect(await update(placed.order.id)).toEqual({ orderId: placed.order.id, status: 'canceled' });
     const check = await call(alice, 'GET', '/api/check-orders-status');
     expect(check.statusCode, check.body).toBe(200);
+  });
+
+  it("check-orders-status repairs a record that missed ledgers, from the wallet's own history", async () => {
+    // As if this instance had missed every ledger since the placement: the record says open.
+    await t.database.db
+      .update(tradingOrders)
+      .set({ status: 'open', remainingTokens: '20', ledgerIndex: 1 })
+      .where(eq(tradingOrders.id, order.id));
+    const r = await call(alice, 'GET', '/api/check-orders-status');
+    expect(r.statusCode, r.body).toBe(200);
+    expect((r.json() as CheckOrdersResult).updated).toContainEqual({ orderId: order.id, status: 'filled' });
+    expect((await orders(alice, alice.user.id, '?status=filled')).map((o) => o.id)).toContain(order.id);
   });
 
   it('refuses bad input and sends nothing', async () => {
