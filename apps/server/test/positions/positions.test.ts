@@ -6,7 +6,6 @@ import {
   POSITIONS_MESSAGES,
   positionsResponseSchema,
   type DeployResult,
-  type JobStatusView,
   type PositionsResponse,
   type SwapResult,
 } from '@ledgerpad/shared';
@@ -14,6 +13,7 @@ import { marketTrades } from '../../src/modules/market/schema';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { jobs } from '../../src/platform/jobs';
 import type { SignedIn } from '../helpers/test-app';
+import { deployToken, fundedWallet } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // Positions on the embedded ledger: real swaps through POST /api/swap, the market indexer's trades,
@@ -35,13 +35,7 @@ const post = (url: string, who: SignedIn, payload: Record<string, unknown>) =>
 const positionsOf = (who: SignedIn, userId: number | string = who.user.id) =>
   t.app.inject({ method: 'GET', url: `/api/positions/${userId}`, headers: { cookie: who.cookie } });
 
-async function walletOf(who: SignedIn): Promise<{ id: number; address: string }> {
-  const w = await post('/api/wallets', who, {});
-  const { id, wallet_address: address } = w.json() as { id: number; wallet_address: string };
-  for (let i = 0; i < 2; i++)
-    await t.app.inject({ method: 'POST', url: `/api/wallets/${id}/fund`, headers: who.headers });
-  return { id, address };
-}
+const walletOf = (who: SignedIn) => fundedWallet(t, who);
 
 async function swap(type: 'BUY' | 'SELL', amount: string): Promise<SwapResult> {
   const res = await post('/api/swap', alice, {
@@ -102,26 +96,7 @@ beforeAll(async () => {
   await t.app.platform.accounts.bootstrapped();
   owner = await t.signInOwner();
   const ownerWallet = await walletOf(owner);
-  const res = await post('/api/deploy-token', owner, {
-    name: 'Position Token',
-    ticker: 'POSN',
-    description: '',
-    supply: '1000000',
-    devAllocation: '0',
-    liquidityAmount: '100',
-    ammFee: '0.3',
-    logoUrl: '/images/x.webp',
-    blackholeIssuer: false,
-    requireAuth: false,
-    liquidityPairType: 'XRP',
-    walletId: ownerWallet.id,
-  });
-  expect(res.statusCode, res.body).toBe(202);
-  const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
-    timeoutMs: 60_000,
-  });
-  expect(job.status, job.error ?? '').toBe('completed');
-  token = (job as unknown as JobStatusView<DeployResult>).result!;
+  token = await deployToken(t, owner, ownerWallet.id, { name: 'Position Token', ticker: 'POSN' });
   alice = await t.signIn('alice_positions');
   bob = await t.signIn('bob_positions');
   trader = await walletOf(alice);

@@ -6,7 +6,6 @@ import {
   REWARD_MESSAGES,
   type ClaimRewardsResult,
   type DeployResult,
-  type JobStatusView,
   type RewardClaimTotal,
   type RewardSummaryRow,
   type SwapResult,
@@ -19,6 +18,7 @@ import { rewardClaims } from '../../src/modules/rewards/schema';
 import { tokens as tokensTable } from '../../src/modules/tokens/schema';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import type { SignedIn } from '../helpers/test-app';
+import { deployToken, fundedWallet } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // Creator rewards on the embedded ledger: real swaps accrue the creator's third of the 0.75% fee,
@@ -40,13 +40,7 @@ const post = (url: string, who: SignedIn, payload: Record<string, unknown>) =>
 const get = (url: string, who: SignedIn) =>
   t.app.inject({ method: 'GET', url, headers: { cookie: who.cookie } });
 
-async function walletOf(who: SignedIn): Promise<{ id: number; address: string }> {
-  const w = await post('/api/wallets', who, {});
-  const { id, wallet_address: address } = w.json() as { id: number; wallet_address: string };
-  for (let i = 0; i < 2; i++)
-    await t.app.inject({ method: 'POST', url: `/api/wallets/${id}/fund`, headers: who.headers });
-  return { id, address };
-}
+const walletOf = (who: SignedIn) => fundedWallet(t, who);
 
 async function xrpOf(address: string): Promise<bigint> {
   const r = await client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
@@ -104,26 +98,7 @@ beforeAll(async () => {
   feeWallet = (await platformWallet(t.database.db, PLATFORM_ROLES.fee))!.address;
   owner = await t.signInOwner();
   ownerWallet = await walletOf(owner);
-  const res = await post('/api/deploy-token', owner, {
-    name: 'Reward Token',
-    ticker: 'RWD',
-    description: '',
-    supply: '1000000',
-    devAllocation: '0',
-    liquidityAmount: '100',
-    ammFee: '0.3',
-    logoUrl: '/images/x.webp',
-    blackholeIssuer: false,
-    requireAuth: false,
-    liquidityPairType: 'XRP',
-    walletId: ownerWallet.id,
-  });
-  expect(res.statusCode, res.body).toBe(202);
-  const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
-    timeoutMs: 60_000,
-  });
-  expect(job.status, job.error ?? '').toBe('completed');
-  token = (job as unknown as JobStatusView<DeployResult>).result!;
+  token = await deployToken(t, owner, ownerWallet.id, { name: 'Reward Token', ticker: 'RWD' });
   alice = await t.signIn('alice_rewards');
   aliceWallet = await walletOf(alice);
 }, 120_000);

@@ -6,7 +6,6 @@ import {
   SWAP_MESSAGES,
   type AddTrustlineResult,
   type DeployResult,
-  type JobStatusView,
   type QuoteView,
   type SwapResult,
 } from '@ledgerpad/shared';
@@ -17,6 +16,7 @@ import { tokens as tokensTable } from '../../src/modules/tokens/schema';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { tradingTrades } from '../../src/modules/trading/schema';
 import type { SignedIn } from '../helpers/test-app';
+import { deployToken, fundedWallet } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // Market swaps from a custodial wallet on the embedded ledger: the quote is what then executes (to
@@ -34,13 +34,7 @@ const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
 const post = (url: string, who: SignedIn, payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url, headers: who.headers, payload });
 
-async function walletOf(who: SignedIn): Promise<{ id: number; address: string }> {
-  const w = await post('/api/wallets', who, {});
-  const { id, wallet_address: address } = w.json() as { id: number; wallet_address: string };
-  for (let i = 0; i < 2; i++)
-    await t.app.inject({ method: 'POST', url: `/api/wallets/${id}/fund`, headers: who.headers });
-  return { id, address };
-}
+const walletOf = (who: SignedIn) => fundedWallet(t, who);
 
 async function pool() {
   const r = await client.request({
@@ -85,26 +79,7 @@ beforeAll(async () => {
   await t.app.platform.accounts.bootstrapped();
   owner = await t.signInOwner();
   const ownerWallet = await walletOf(owner);
-  const res = await post('/api/deploy-token', owner, {
-    name: 'Swap Token',
-    ticker: 'SWAP',
-    description: '',
-    supply: '1000000',
-    devAllocation: '0',
-    liquidityAmount: '100',
-    ammFee: '0.3',
-    logoUrl: '/images/x.webp',
-    blackholeIssuer: false,
-    requireAuth: false,
-    liquidityPairType: 'XRP',
-    walletId: ownerWallet.id,
-  });
-  expect(res.statusCode, res.body).toBe(202);
-  const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
-    timeoutMs: 60_000,
-  });
-  expect(job.status, job.error ?? '').toBe('completed');
-  token = (job as unknown as JobStatusView<DeployResult>).result!;
+  token = await deployToken(t, owner, ownerWallet.id, { name: 'Swap Token', ticker: 'SWAP' });
   alice = await t.signIn('alice_trader');
   aliceWallet = (await walletOf(alice)).address;
 }, 120_000);
