@@ -56,6 +56,19 @@ function orient(
   return null;
 }
 
+/** An offer's pair, side and amounts as placed, in the order's terms. */
+function placed(o: { side: 'BUY' | 'SELL'; token: Amount; quote: Amount }) {
+  return {
+    side: o.side,
+    tokenCurrency: currencyOf(o.token),
+    tokenIssuer: issuerOf(o.token) ?? '',
+    quoteCurrency: currencyOf(o.quote),
+    quoteIssuer: issuerOf(o.quote),
+    placedQuote: plain(value(o.quote)),
+    placedTokens: plain(value(o.token)),
+  };
+}
+
 interface OfferFields {
   Account: string;
   Sequence: number;
@@ -136,13 +149,7 @@ export function offerChanges(
       status,
       filledQuote: plain(filledQuote),
       filledTokens: plain(filledTokens),
-      side: o.side,
-      tokenCurrency: currencyOf(o.token),
-      tokenIssuer: issuerOf(o.token) ?? '',
-      quoteCurrency: currencyOf(o.quote),
-      quoteIssuer: issuerOf(o.quote),
-      placedQuote: plain(value(o.quote)),
-      placedTokens: plain(value(o.token)),
+      ...placed(o),
       remainingTokens: plain(remaining),
       expiresAt: fields.Expiration ? (fields.Expiration + RIPPLE_EPOCH_S) * 1000 : null,
     });
@@ -168,13 +175,7 @@ export function unrestedOffer(
     owner: tx.Account,
     sequence: Number(tx.Sequence ?? tx.TicketSequence),
     status: 'filled',
-    side: o.side,
-    tokenCurrency: currencyOf(o.token),
-    tokenIssuer: issuerOf(o.token) ?? '',
-    quoteCurrency: currencyOf(o.quote),
-    quoteIssuer: issuerOf(o.quote),
-    placedQuote: plain(value(o.quote)),
-    placedTokens: plain(value(o.token)),
+    ...placed(o),
     remainingTokens: '0',
     filledQuote: '0',
     filledTokens: '0',
