@@ -22,7 +22,10 @@ export async function createWalletTestApp(
   env: Record<string, string> = {},
   options: { closeIntervalMs?: number; clockOffsetMs?: number } = {},
 ): Promise<WalletTestApp> {
-  const t = await createTestApp({ env, captureLogs: true, closeIntervalMs: options.closeIntervalMs ?? 100,
+  const t = await createTestApp({
+    env,
+    captureLogs: true,
+    closeIntervalMs: options.closeIntervalMs ?? 100,
     clockOffsetMs: options.clockOffsetMs,
   });
   if (!t.standalone || !t.ledger) throw new Error('wallet tests need the stand-alone ledger');
