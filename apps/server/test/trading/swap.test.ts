@@ -346,6 +346,42 @@ describe('market swaps', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('takes 20 swaps at once from one user (4 wallets, 5 each) without a failure of its own making', async () => {
+    const carol = await t.signIn('carol_multi');
+    const wallets = await Promise.all([1, 2, 3, 4].map(() => walletOf(carol)));
+    // The multi-wallet screen: one trust line request per wallet, all at once, then the buys.
+    const lines = await Promise.all(
+      wallets.map((w) =>
+        post('/api/add-trustline', carol, { wallet: w.address, issuer: token.issuer_address, token: 'SWAP' }),
+      ),
+    );
+    expect(lines.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const swaps = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        post('/api/swap', carol, {
+          walletAddress: wallets[i % 4]!.address,
+          issuer: token.issuer_address,
+          token: 'SWAP',
+          amount: new Decimal(0.5).plus(new Decimal(i + 1).div(1e6)).toFixed(),
+          type: 'BUY',
+          // 20 buys move a 100 XRP pool: each is estimated alone, so allow for the others.
+          slippage: '50',
+        }),
+      ),
+    );
+    for (const r of swaps) expect(r.statusCode, r.body).toBe(200);
+    const results = swaps.map((r) => r.json() as SwapResult);
+    expect(new Set(results.map((r) => r.hash)).size).toBe(20);
+    expect(results.every((r) => r.status === 'success')).toBe(true);
+    // Each wallet holds exactly what its five swaps received.
+    for (const [k, w] of wallets.entries()) {
+      const got = results
+        .filter((_, i) => i % 4 === k)
+        .reduce((sum, r) => sum.plus(r.received), new Decimal(0));
+      expect((await tokensOf(w.address)).eq(got)).toBe(true);
+    }
+  });
+
   it('refuses bad input with the spec messages and other users\u2019 wallets, before any transaction', async () => {
     const base = {
       walletAddress: aliceWallet,
