@@ -332,6 +332,44 @@ describe('market swaps against the book, then the book and a pool together', () 
     return r.json() as SwapResult;
   };
 
+  const bid = (tokens: string, xrp: string) =>
+    submit(outsider, {
+      TransactionType: 'OfferCreate',
+      Account: outsider.classicAddress,
+      TakerGets: String(new Decimal(xrp).mul(1e6).toFixed(0)),
+      TakerPays: { currency: TOKEN, issuer: issuer.classicAddress, value: tokens },
+    });
+  const sellQuoted = async (tokens: string) => {
+    const r = await call(alice, 'POST', '/api/amm-info', {
+      issuer: issuer.classicAddress,
+      token: TOKEN,
+      amountToken: tokens,
+      tradeType: 'SELL',
+      wallet: aliceWallet,
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    const q = r.json() as QuoteView;
+    const s = await call(alice, 'POST', '/api/swap', {
+      walletAddress: aliceWallet,
+      issuer: issuer.classicAddress,
+      token: TOKEN,
+      amount: tokens,
+      type: 'SELL',
+      slippage: '1',
+      expected: q.receive,
+    });
+    expect(s.statusCode, s.body).toBe(200);
+    return { q, s: s.json() as SwapResult };
+  };
+
+  it('book only, sell: 5 tokens into a bid of 10 at 0.4 — 2 XRP, as quoted', async () => {
+    await bid('10', '4');
+    const { q, s } = await sellQuoted('5');
+    // 5 tokens × 0.4 XRP = 2 XRP.
+    expect(q).toMatchObject({ spend: '5', receive: '2', partial: false });
+    expect(s).toMatchObject({ status: 'success', spent: '5', received: '2' });
+  });
+
   it('book only: 8 XRP takes 10 at 0.5 then 5 at 0.6 — 15 tokens, as quoted', async () => {
     await ask('10', '5');
     await ask('10', '6');
@@ -381,7 +419,15 @@ describe('market swaps against the book, then the book and a pool together', () 
     const s = await buy('12', q.receive);
     expect(s).toMatchObject({ status: 'success', spent: '12', received: q.receive });
     // The ask was taken whole (5.2 XRP) and the pool took the rest of the 12 XRP.
-    expect(await offersOf(outsider.classicAddress)).toHaveLength(0);
+    const asks = (await offersOf(outsider.classicAddress)).filter((o) => typeof o.taker_gets !== 'string');
+    expect(asks).toHaveLength(0);
     expect((await poolXrp()).minus(before).gt(6_000_000)).toBe(true);
+
+    // And a sell with pool and book both open to it (the bid at 0.4 under the pool): as quoted.
+    const poolBefore = await poolXrp();
+    const { q: sq, s: ss } = await sellQuoted('20');
+    expect(sq.partial).toBe(false);
+    expect(ss).toMatchObject({ status: 'success', spent: '20', received: sq.receive });
+    expect((await poolXrp()).lt(poolBefore)).toBe(true);
   });
 });
