@@ -20,6 +20,8 @@ export const users = pgTable('users', {
   email: text('email'),
   /** The saved market slippage in percent (2 decimals); null means the default, 0.50. */
   slippage: text('slippage'),
+  /** The admin-set trading fee in percent for this user; null means the platform's fee. */
+  customFeePercentage: text('custom_fee_percentage'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
