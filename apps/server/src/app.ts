@@ -19,6 +19,7 @@ import { registerDemo } from './modules/demo';
 import { jobRoutes } from './modules/jobs/routes';
 import { registerMarket } from './modules/market/routes';
 import { registerTrading } from './modules/trading';
+import { registerLiquidity } from './modules/liquidity';
 import { registerRewards } from './modules/rewards';
 import { registerPositions } from './modules/positions';
 import type { MarketSnapshot } from './modules/market';
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     wallets: wallets.service,
     publishOrderUpdate: realtime.publishOrderUpdate,
   });
+  registerLiquidity(app, { platform, tokens, wallets: wallets.service });
   registerRewards(app, { platform, tokens, wallets: wallets.service });
   const market = registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });
   app.decorate('marketSnapshot', market);

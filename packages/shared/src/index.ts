@@ -16,6 +16,7 @@ export * from './onramp';
 export * from './schemas/market';
 export * from './token-page';
 export * from './schemas/trading';
+export * from './schemas/liquidity';
 export * from './schemas/positions';
 export * from './schemas/orders';
 export * from './schemas/rewards';

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { toLedgerAppError } from '../../ledger/errors';
+import type { Platform } from '../../platform';
+import { rlusdIssuer } from '../../platform/accounts';
+import { idempotencyKey } from '../../plugins/edge';
+import type { TokenRegistry } from '../tokens';
+import type { WalletsApi } from '../wallets';
+import { LiquidityService } from './service';
+
+/**
+ * POST /api/add-liquidity, /api/remove-liquidity, /api/amm-vote (CSRF: every POST), and the reads
+ * /api/lp-token-balance and /api/get-lp-price. Signed-in users only; wallets are the caller's own.
+ */
+export function registerLiquidity(
+  app: FastifyInstance,
+  deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi },
+): LiquidityService | undefined {
+  const { platform } = deps;
+  if (!platform.submissions || !platform.connection) return undefined;
+  const service = new LiquidityService({
+    client: platform.connection.client,
+    submissions: platform.submissions,
+    tokens: deps.tokens,
+    wallets: deps.wallets,
+    rlusdIssuer: () => rlusdIssuer(platform.database.db, platform.config.XRPL_NETWORK),
+  });
+  const user = { config: { access: 'user' as const } };
+  const route = <T>(path: string, fn: (userId: number, body: unknown, key?: string) => Promise<T>) =>
+    app.post(path, user, async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      try {
+        return await fn(request.user!.id, request.body, idempotencyKey(request));
+      } catch (err) {
+        throw toLedgerAppError(err);
+      }
+    });
+  route('/api/add-liquidity', (u, b, k) => service.add(u, b, k));
+  route('/api/remove-liquidity', (u, b, k) => service.remove(u, b, k));
+  route('/api/amm-vote', (u, b, k) => service.vote(u, b, k));
+  route('/api/lp-token-balance', (u, b) => service.lpBalance(u, b));
+  route('/api/get-lp-price', (_u, b) => service.lpPrice(b));
+  return service;
+}

@@ -1,0 +1,344 @@
+import { randomUUID } from 'node:crypto';
+import {
+  LIQUIDITY_MESSAGES,
+  RLUSD_CURRENCY_HEX,
+  WALLET_MESSAGES,
+  addLiquiditySchema,
+  ammVoteSchema,
+  isHexCurrency,
+  isTokenSide,
+  lpBalanceSchema,
+  lpPriceSchema,
+  removeLiquiditySchema,
+  sameCurrency,
+  tickerToCurrency,
+  type AddLiquidityResult,
+  type AmmVoteResult,
+  type LpBalanceResult,
+  type LpPriceResult,
+  type PoolAssetRef,
+  type QuoteAsset,
+  type RemoveLiquidityResult,
+} from '@ledgerpad/shared';
+import { RippledError, type Client } from 'xrpl';
+import type { BalanceChanges, SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
+import { badRequest, notFound } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import type { TokenRegistry } from '../tokens';
+import { Decimal, ledgerAmount, type Asset, type LedgerAmount } from '../trading';
+import type { WalletsApi } from '../wallets';
+import { doubleWithdraw, lpPerUnit, payout, singleWithdrawOut, type PoolState } from './math';
+
+// AMM liquidity from custodial wallets: AMMDeposit, AMMWithdraw and AMMVote through the submission
+// service, and the pool's LP numbers read from `amm_info` (the open ledger, where the next
+// transaction applies). Refusals that need no ledger happen before anything is signed.
+
+/** AMMDeposit / AMMWithdraw sub-transaction flags (rippled TxFlags.h). */
+export const TF = {
+  lpToken: 0x00010000,
+  singleAsset: 0x00080000,
+  twoAsset: 0x00100000,
+  oneAssetLPToken: 0x00200000,
+} as const;
+
+export interface LiquidityDeps {
+  client: Client;
+  submissions: SubmissionService;
+  tokens: TokenRegistry;
+  wallets: WalletsApi;
+  rlusdIssuer: () => Promise<string | undefined>;
+}
+
+interface Market {
+  token: Asset & { kind: 'iou' };
+  base: Asset;
+  baseName: QuoteAsset;
+}
+
+interface Pool extends PoolState {
+  account: string;
+  lpCurrency: string;
+}
+
+const issue = (a: Asset) =>
+  a.kind === 'xrp' ? { currency: 'XRP' } : { currency: a.currency, issuer: a.issuer };
+const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
+const amountValue = (a: unknown) =>
+  typeof a === 'string' ? new Decimal(a).div(1_000_000) : new Decimal((a as { value: string }).value);
+
+export class LiquidityService {
+  constructor(private readonly deps: LiquidityDeps) {}
+
+  /** One of the caller's own wallets; anyone else's answers as missing. */
+  private async wallet(userId: number, address: string) {
+    const row = (await this.deps.wallets.list(userId)).find((w) => w.address === address);
+    if (!row) throw notFound(WALLET_MESSAGES.notFound);
+    return row;
+  }
+
+  private async market(issuer: string, token: string, baseAsset?: QuoteAsset): Promise<Market> {
+    let currency: string;
+    try {
+      currency = isHexCurrency(token) ? token.toUpperCase() : tickerToCurrency(token);
+    } catch {
+      throw badRequest(LIQUIDITY_MESSAGES.selectWalletAndToken);
+    }
+    const listed = await this.deps.tokens.byIssuer(issuer, currency);
+    const baseName: QuoteAsset = baseAsset ?? (listed?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP');
+    let base: Asset = { kind: 'xrp' };
+    if (baseName === 'RLUSD') {
+      const rlusd = await this.deps.rlusdIssuer();
+      if (!rlusd) throw badRequest('RLUSD is not available on this network.');
+      base = { kind: 'iou', currency: RLUSD_CURRENCY_HEX, issuer: rlusd };
+    }
+    return { token: { kind: 'iou', currency, issuer }, base, baseName };
+  }
+
+  /** The pool now (open ledger), or undefined when there is none. */
+  private async poolOrNone(m: Market): Promise<Pool | undefined> {
+    try {
+      const r = await this.deps.client.request({
+        command: 'amm_info',
+        asset: issue(m.base) as never,
+        asset2: issue(m.token) as never,
+        ledger_index: 'current',
+      });
+      const amm = r.result.amm;
+      // Sides matched by asset, not by position.
+      const firstIsBase =
+        m.base.kind === 'xrp'
+          ? typeof amm.amount === 'string'
+          : typeof amm.amount !== 'string' && amm.amount.currency === m.base.currency;
+      const [b, t] = firstIsBase ? [amm.amount, amm.amount2] : [amm.amount2, amm.amount];
+      return {
+        account: amm.account,
+        lpCurrency: amm.lp_token.currency,
+        base: amountValue(b),
+        token: amountValue(t),
+        lpTotal: new Decimal(amm.lp_token.value),
+        tradingFee: Number(amm.trading_fee ?? 0),
+      };
+    } catch (err) {
+      if (err instanceof RippledError) return undefined;
+      throw err;
+    }
+  }
+
+  private async pool(m: Market): Promise<Pool> {
+    const p = await this.poolOrNone(m);
+    if (!p) throw badRequest(LIQUIDITY_MESSAGES.noPool);
+    return p;
+  }
+
+  private async lpHeld(address: string, pool: Pool): Promise<Decimal> {
+    const lines = await this.deps.wallets.lines(address, pool.account);
+    const line = lines.find((l) => l.currency === pool.lpCurrency);
+    return new Decimal(line?.balance ?? 0);
+  }
+
+  /** The pool side a request's `selectedAsset` names. */
+  private side(
+    m: Market,
+    body: { issuer: string; token: string },
+    selected: PoolAssetRef | null | undefined,
+  ) {
+    if (isTokenSide(selected, body)) return m.token;
+    if (!selected) throw badRequest(LIQUIDITY_MESSAGES.chooseAsset);
+    const isBase =
+      m.base.kind === 'xrp'
+        ? selected.currency === 'XRP'
+        : (!selected.issuer || selected.issuer === m.base.issuer) &&
+          (selected.currency === 'RLUSD' || sameCurrency(selected.currency, m.base.currency));
+    if (!isBase) throw badRequest(LIQUIDITY_MESSAGES.chooseAsset);
+    return m.base;
+  }
+
+  /** What a validated AMM transaction moved: the pool's sides (the AMM account's changes) and the LP tokens. */
+  private moved(changes: BalanceChanges, pool: Pool, m: Market, wallet: string) {
+    const of = (account: string, match: (b: { currency: string; issuer?: string }) => boolean) =>
+      (changes.find((c) => c.account === account)?.balances ?? [])
+        .filter(match)
+        .reduce((s, b) => s.plus(b.value), new Decimal(0));
+    const is = (a: Asset) => (b: { currency: string; issuer?: string }) =>
+      a.kind === 'xrp' ? b.currency === 'XRP' : b.currency === a.currency && b.issuer === a.issuer;
+    return {
+      base: of(pool.account, is(m.base)),
+      token: of(pool.account, is(m.token)),
+      lp: of(wallet, (b) => b.currency === pool.lpCurrency),
+    };
+  }
+
+  private fail(prefix: string, outcome: SubmissionOutcome): never {
+    throw badRequest(`${prefix}: ${outcome.result}`, { hash: outcome.hash, result: outcome.result });
+  }
+
+  /**
+   * POST /api/add-liquidity. Both assets: tfTwoAsset with both amounts as maxima (the ledger takes
+   * them in the pool's ratio, the smaller side limiting). One asset: tfSingleAsset, the pool's fee
+   * applying to the half that is in effect swapped.
+   */
+  async add(userId: number, body: unknown, idempotencyKey?: string): Promise<AddLiquidityResult> {
+    const b = parseInput(addLiquiditySchema, body);
+    const wallet = await this.wallet(userId, b.wallet);
+    const m = await this.market(b.issuer, b.token, b.baseAsset);
+    const pool = await this.pool(m);
+    const tx =
+      b.mode === 'double-asset'
+        ? {
+            Amount: ledgerAmount(m.base, b.amountXrp),
+            Amount2: ledgerAmount(m.token, b.amountToken),
+            Flags: TF.twoAsset,
+          }
+        : (() => {
+            const side = this.side(m, b, b.selectedAsset);
+            return {
+              Amount: ledgerAmount(side, side === m.token ? b.amountToken : b.amountXrp),
+              Flags: TF.singleAsset,
+            };
+          })();
+    const outcome = await this.deps.submissions.submit({
+      intentKey: `add-liquidity:${userId}:${idempotencyKey ?? randomUUID()}`,
+      account: wallet.address,
+      tx: { TransactionType: 'AMMDeposit', Asset: issue(m.base), Asset2: issue(m.token), ...tx },
+      purpose: 'add-liquidity',
+      userId,
+      walletId: wallet.id,
+    });
+    if (outcome.status !== 'success') this.fail(LIQUIDITY_MESSAGES.addFailed, outcome);
+    const moved = this.moved(outcome.balanceChanges, pool, m, wallet.address);
+    return {
+      status: 'success',
+      message: LIQUIDITY_MESSAGES.added,
+      hash: outcome.hash,
+      lpTokens: plain(moved.lp),
+      deposited: { base: plain(moved.base), token: plain(moved.token) },
+    };
+  }
+
+  /**
+   * POST /api/remove-liquidity. Double: tfLPToken (both sides pro rata, no fee). Single:
+   * tfOneAssetLPToken redeeming exactly `amountLp` for one asset; with a limit price the ledger is
+   * given the least it must pay, amountLp ÷ limitPrice, so it refuses (tecAMM_FAILED) a withdrawal
+   * whose effective price in LP tokens per unit is above the limit (docs/liquidity.md).
+   */
+  async remove(userId: number, body: unknown, idempotencyKey?: string): Promise<RemoveLiquidityResult> {
+    const b = parseInput(removeLiquiditySchema, body);
+    const wallet = await this.wallet(userId, b.wallet);
+    const m = await this.market(b.issuer, b.token, b.baseAsset);
+    const pool = await this.pool(m);
+    const held = await this.lpHeld(wallet.address, pool);
+    const lp = new Decimal(b.amountLp);
+    if (held.lte(0)) throw badRequest(LIQUIDITY_MESSAGES.noLpTokens);
+    if (lp.gt(held)) throw badRequest(LIQUIDITY_MESSAGES.lpOverBalance);
+    const lpIn = { currency: pool.lpCurrency, issuer: pool.account, value: plain(lp) };
+    let tx: Record<string, unknown>;
+    if (b.mode === 'double') {
+      tx = { LPTokenIn: lpIn, Flags: TF.lpToken };
+    } else {
+      const side = this.side(m, b, b.selectedAsset);
+      const min: LedgerAmount =
+        b.limitPrice !== ''
+          ? ledgerAmount(side, lp.div(b.limitPrice), 'up')
+          : side.kind === 'xrp'
+            ? '0'
+            : { currency: side.currency, issuer: side.issuer, value: '0' };
+      tx = { LPTokenIn: lpIn, Amount: min, Flags: TF.oneAssetLPToken };
+    }
+    const outcome = await this.deps.submissions.submit({
+      intentKey: `remove-liquidity:${userId}:${idempotencyKey ?? randomUUID()}`,
+      account: wallet.address,
+      tx: { TransactionType: 'AMMWithdraw', Asset: issue(m.base), Asset2: issue(m.token), ...tx },
+      purpose: 'remove-liquidity',
+      userId,
+      walletId: wallet.id,
+    });
+    if (outcome.status !== 'success') this.fail(LIQUIDITY_MESSAGES.removeFailed, outcome);
+    const moved = this.moved(outcome.balanceChanges, pool, m, wallet.address);
+    return {
+      status: 'success',
+      message: LIQUIDITY_MESSAGES.removed,
+      hash: outcome.hash,
+      lpTokens: plain(moved.lp.neg()),
+      withdrawn: { base: plain(moved.base.neg()), token: plain(moved.token.neg()) },
+    };
+  }
+
+  /** POST /api/lp-token-balance: the wallet's LP tokens of the pool ('0' when it has none, or no pool). */
+  async lpBalance(userId: number, body: unknown): Promise<LpBalanceResult> {
+    const b = parseInput(lpBalanceSchema, body);
+    const wallet = await this.wallet(userId, b.wallet);
+    const base = (b.baseCurrency ?? 'XRP').toUpperCase();
+    const baseAsset: QuoteAsset | undefined =
+      base === 'XRP' || base === ''
+        ? 'XRP'
+        : base === 'RLUSD' || base === RLUSD_CURRENCY_HEX
+          ? 'RLUSD'
+          : undefined;
+    if (!baseAsset) throw badRequest('baseCurrency must be XRP or RLUSD.');
+    const m = await this.market(b.issuer, b.token, baseAsset);
+    const pool = await this.poolOrNone(m);
+    if (!pool) return { status: 'success', balance: '0' };
+    const held = await this.lpHeld(wallet.address, pool);
+    return {
+      status: 'success',
+      balance: held.toFixed(),
+      lpCurrency: pool.lpCurrency,
+      ammAccount: pool.account,
+    };
+  }
+
+  /** POST /api/amm-vote: AMMVote; the pool's fee becomes the LP-token-weighted mean of the votes. */
+  async vote(userId: number, body: unknown, idempotencyKey?: string): Promise<AmmVoteResult> {
+    const b = parseInput(ammVoteSchema, body);
+    const wallet = await this.wallet(userId, b.wallet);
+    const m = await this.market(b.issuer, b.token, b.baseAsset);
+    const pool = await this.pool(m);
+    // Only LP token holders vote: refused here rather than paying a fee for tecAMM_INVALID_TOKENS.
+    if ((await this.lpHeld(wallet.address, pool)).lte(0)) throw badRequest(LIQUIDITY_MESSAGES.noLpTokens);
+    const outcome = await this.deps.submissions.submit({
+      intentKey: `amm-vote:${userId}:${idempotencyKey ?? randomUUID()}`,
+      account: wallet.address,
+      tx: {
+        TransactionType: 'AMMVote',
+        Asset: issue(m.base),
+        Asset2: issue(m.token),
+        TradingFee: b.tradingFee,
+      },
+      purpose: 'amm-vote',
+      userId,
+      walletId: wallet.id,
+    });
+    if (outcome.status !== 'success') this.fail(LIQUIDITY_MESSAGES.voteFailed, outcome);
+    const after = await this.poolOrNone(m);
+    return { status: 'success', hash: outcome.hash, tradingFee: after?.tradingFee ?? 0 };
+  }
+
+  /**
+   * POST /api/get-lp-price: LP tokens per unit of each side, T ÷ (2 × side), and with `amountLp`
+   * what redeeming it would withdraw now in each mode (the XLS-30 formulas, math.ts).
+   */
+  async lpPrice(body: unknown): Promise<LpPriceResult> {
+    const b = parseInput(lpPriceSchema, body);
+    const m = await this.market(b.issuer, b.token, b.baseAsset);
+    const pool = await this.pool(m);
+    const res: LpPriceResult = {
+      status: 'success',
+      lpPerBase: plain(lpPerUnit(pool.base, pool.lpTotal)),
+      lpPerToken: plain(lpPerUnit(pool.token, pool.lpTotal)),
+      lpTotal: pool.lpTotal.toFixed(),
+      pool: { base: pool.base.toFixed(), token: pool.token.toFixed() },
+      tradingFee: pool.tradingFee,
+    };
+    if (/^\d+(\.\d+)?$/.test(b.amountLp) && new Decimal(b.amountLp).gt(0)) {
+      const lp = Decimal.min(new Decimal(b.amountLp), pool.lpTotal);
+      const baseXrp = m.base.kind === 'xrp';
+      const double = doubleWithdraw(pool, lp);
+      res.expected = {
+        double: { base: plain(payout(double.base, baseXrp)), token: plain(payout(double.token, false)) },
+        singleBase: plain(payout(singleWithdrawOut(pool.base, lp, pool.lpTotal, pool.tradingFee), baseXrp)),
+        singleToken: plain(payout(singleWithdrawOut(pool.token, lp, pool.lpTotal, pool.tradingFee), false)),
+      };
+    }
+    return res;
+  }
+}

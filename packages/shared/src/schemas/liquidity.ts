@@ -1,0 +1,256 @@
+import Decimal from 'decimal.js';
+import { z } from 'zod';
+import { AMOUNT_DECIMALS, FEE_VOTE_MULTIPLIER } from '../constants';
+import { sameCurrency } from '../currency';
+import { classicAddressSchema } from './common';
+import { QUOTE_ASSETS } from './trading';
+
+// Liquidity (spec 001 §5, §7, §8): AMM deposits, withdrawals, the fee vote, the LP token balance and
+// price. The screen and the server check the same bodies with these schemas.
+
+const ADD_FAILED = 'Failed to add liquidity';
+const REMOVE_FAILED = 'Failed to remove liquidity';
+const VOTE_FAILED = 'Failed to submit vote';
+
+/** The screen's line for a failure: the server's text (not repeating the prefix), else 'Unknown error'. */
+const failedLine = (prefix: string) => (error?: string | null) =>
+  error && error.startsWith(prefix) ? `❌ ${error}` : `❌ ${prefix}: ${error || 'Unknown error'}`;
+
+export const LIQUIDITY_MESSAGES = {
+  added: '✅ Liquidity added successfully!',
+  removed: '✅ Liquidity removed successfully!',
+  addFailed: ADD_FAILED,
+  removeFailed: REMOVE_FAILED,
+  addFailedLine: failedLine(ADD_FAILED),
+  removeFailedLine: failedLine(REMOVE_FAILED),
+  /** 'Please enter the amount of XRP to add.' (or the token's ticker in place of XRP). */
+  enterAmount: (asset: string) => `Please enter the amount of ${asset} to add.`,
+  enterBoth: 'Please enter the amount of both assets to add.',
+  invalidToken: 'Invalid token amount.',
+  enterLp: 'Please enter the LP token amount to withdraw.',
+  lpOverBalance: 'The LP token amount is more than your LP token balance.',
+  invalidLimitPrice: 'The limit price must be a positive number of LP tokens per unit.',
+  chooseAsset: 'Please choose the asset to withdraw.',
+  fillAll: 'Please fill all fields.',
+  feeRange: 'The trading fee must be between 0% and 1%.',
+  voteSuccess: (percent: string) => `✅ Vote submitted successfully for fee: ${percent}%`,
+  voteFailed: VOTE_FAILED,
+  voteRetry: 'Failed to submit vote. Please try again.',
+  noPool: 'This token has no liquidity pool.',
+  noLpTokens: 'This wallet holds no LP tokens of this pool.',
+  selectWalletAndToken: 'Please select a wallet and token.',
+} as const;
+
+const tokenCode = z
+  .string({ message: LIQUIDITY_MESSAGES.selectWalletAndToken })
+  .trim()
+  .min(1, LIQUIDITY_MESSAGES.selectWalletAndToken)
+  .max(40, LIQUIDITY_MESSAGES.selectWalletAndToken);
+
+/** An asset of a pool as the screen names it: XRP, or a currency (ticker or 40-hex) and issuer. */
+export const poolAssetSchema = z.union([
+  z.object({ currency: z.literal('XRP'), issuer: z.undefined().optional() }),
+  // The base of an RLUSD pair, named without its issuer (the server knows it).
+  z.object({ currency: z.literal('RLUSD'), issuer: z.undefined().optional() }),
+  z.object({ currency: tokenCode, issuer: classicAddressSchema('selectedAsset.issuer') }),
+]);
+export type PoolAssetRef = z.infer<typeof poolAssetSchema>;
+
+const text = z
+  .union([z.string(), z.number(), z.null()])
+  .optional()
+  .transform((v) => (v === null || v === undefined ? '' : String(v).trim()));
+const isDecimal = (v: string) => /^\d+(\.\d+)?$/.test(v) || /^\.\d+$/.test(v);
+const decimals = (v: string) => (v.split('.')[1] ?? '').length;
+/** A positive amount: up to 6 decimals for XRP (drops), up to 15 for issued amounts. */
+const positive = (v: string, maxDecimals: number) =>
+  isDecimal(v) && decimals(v) <= maxDecimals && new Decimal(v).gt(0) && new Decimal(v).lt('1e15');
+/** Typed but not a number: a different message from an empty field. */
+const garbage = (v: string) => v !== '' && !isDecimal(v);
+
+export const DEPOSIT_MODES = ['single-asset', 'double-asset'] as const;
+export type DepositMode = (typeof DEPOSIT_MODES)[number];
+export const WITHDRAW_MODES = ['single', 'double'] as const;
+export type WithdrawMode = (typeof WITHDRAW_MODES)[number];
+
+/** The selected asset is the token's side (else the pool's base: XRP, or RLUSD for an RLUSD pair). */
+export function isTokenSide(
+  a: PoolAssetRef | null | undefined,
+  market: { issuer: string; token: string },
+): boolean {
+  if (!a || a.currency === 'XRP' || !a.issuer || a.issuer !== market.issuer) return false;
+  try {
+    return sameCurrency(a.currency, market.token);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * POST /api/add-liquidity. `amountXrp` is the pool's base asset (XRP, or RLUSD for an RLUSD pair);
+ * `selectedAsset` picks the side of a single-asset deposit (null for double). `baseAsset` (this
+ * server's addition) names the pair when the token is not listed here.
+ */
+export const addLiquiditySchema = z
+  .object({
+    wallet: classicAddressSchema('wallet'),
+    issuer: classicAddressSchema('issuer'),
+    token: tokenCode,
+    mode: z.enum(DEPOSIT_MODES, { message: 'mode must be single-asset or double-asset.' }),
+    selectedAsset: poolAssetSchema.nullable().optional(),
+    amountXrp: text,
+    amountToken: text,
+    baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
+  })
+  .superRefine((b, ctx) => {
+    const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+    if (b.mode === 'double-asset') {
+      if (garbage(b.amountToken)) return issue(LIQUIDITY_MESSAGES.invalidToken, 'amountToken');
+      if (!positive(b.amountXrp, AMOUNT_DECIMALS) || !positive(b.amountToken, 15))
+        return issue(LIQUIDITY_MESSAGES.enterBoth, 'amount');
+      return;
+    }
+    if (!b.selectedAsset) return issue(LIQUIDITY_MESSAGES.chooseAsset, 'selectedAsset');
+    if (!isTokenSide(b.selectedAsset, b)) {
+      if (!positive(b.amountXrp, AMOUNT_DECIMALS))
+        issue(
+          LIQUIDITY_MESSAGES.enterAmount(
+            b.selectedAsset.currency === 'RLUSD' ? 'RLUSD' : (b.baseAsset ?? 'XRP'),
+          ),
+          'amountXrp',
+        );
+      return;
+    }
+    if (garbage(b.amountToken)) return issue(LIQUIDITY_MESSAGES.invalidToken, 'amountToken');
+    if (!positive(b.amountToken, 15))
+      issue(
+        LIQUIDITY_MESSAGES.enterAmount(/^[0-9A-F]{40}$/i.test(b.token) ? 'the token' : b.token),
+        'amountToken',
+      );
+  });
+export type AddLiquidityRequest = z.input<typeof addLiquiditySchema>;
+
+/** 'double' / 'single', also accepting the deposit spelling ('double-asset'). */
+const withdrawMode = z
+  .string({ message: 'mode must be single or double.' })
+  .transform((v) => v.replace(/-asset$/, ''))
+  .pipe(z.enum(WITHDRAW_MODES, { message: 'mode must be single or double.' }));
+
+/**
+ * POST /api/remove-liquidity. `amountLp` LP tokens are redeemed: for both assets pro rata
+ * ('double', no fee) or for `selectedAsset` only ('single', the pool's fee applies). `limitPrice`
+ * (LP tokens per unit of the asset, single only) is the worst effective price accepted.
+ */
+export const removeLiquiditySchema = z
+  .object({
+    wallet: classicAddressSchema('wallet'),
+    issuer: classicAddressSchema('issuer'),
+    token: tokenCode,
+    amountLp: text,
+    mode: withdrawMode,
+    selectedAsset: poolAssetSchema.nullable().optional(),
+    limitPrice: text,
+    baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
+  })
+  .superRefine((b, ctx) => {
+    const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+    if (!positive(b.amountLp, 15)) return issue(LIQUIDITY_MESSAGES.enterLp, 'amountLp');
+    if (b.mode === 'single' && !b.selectedAsset)
+      return issue(LIQUIDITY_MESSAGES.chooseAsset, 'selectedAsset');
+    if (b.mode === 'single' && b.limitPrice !== '' && !positive(b.limitPrice, 15))
+      issue(LIQUIDITY_MESSAGES.invalidLimitPrice, 'limitPrice');
+  });
+export type RemoveLiquidityRequest = z.input<typeof removeLiquiditySchema>;
+
+/** POST /api/lp-token-balance. */
+export const lpBalanceSchema = z.object({
+  wallet: classicAddressSchema('wallet'),
+  issuer: classicAddressSchema('issuer'),
+  token: tokenCode,
+  baseCurrency: z.string().trim().max(40).optional(),
+  baseIssuer: z.union([classicAddressSchema('baseIssuer'), z.literal(''), z.null()]).optional(),
+});
+export type LpBalanceRequest = z.input<typeof lpBalanceSchema>;
+
+/** POST /api/amm-vote: `tradingFee` is the percent × 1000 (0–1000 = 0%–1%). */
+export const ammVoteSchema = z.object({
+  wallet: classicAddressSchema('wallet'),
+  issuer: classicAddressSchema('issuer'),
+  token: tokenCode,
+  tradingFee: z
+    .union([z.number(), z.string()], { message: LIQUIDITY_MESSAGES.fillAll })
+    .refine((v) => String(v).trim() !== '', LIQUIDITY_MESSAGES.fillAll)
+    .transform(Number)
+    .refine((v) => Number.isInteger(v) && v >= 0 && v <= FEE_VOTE_MULTIPLIER, LIQUIDITY_MESSAGES.feeRange),
+  baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
+});
+export type AmmVoteRequest = z.input<typeof ammVoteSchema>;
+
+/**
+ * POST /api/get-lp-price. With `amountLp` (this server's addition) the answer also carries what
+ * redeeming that many LP tokens would withdraw now, in each mode.
+ */
+export const lpPriceSchema = z.object({
+  issuer: classicAddressSchema('issuer'),
+  token: tokenCode,
+  baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
+  amountLp: text,
+});
+export type LpPriceRequest = z.input<typeof lpPriceSchema>;
+
+/** Amounts of a pool's two sides, decimal strings (XRP in XRP). */
+export interface PoolAmounts {
+  base: string;
+  token: string;
+}
+
+export interface AddLiquidityResult {
+  status: 'success';
+  message: string;
+  hash: string;
+  /** LP tokens the deposit issued to the wallet. */
+  lpTokens: string;
+  /** What went into the pool. */
+  deposited: PoolAmounts;
+}
+
+export interface RemoveLiquidityResult {
+  status: 'success';
+  message: string;
+  hash: string;
+  /** LP tokens redeemed. */
+  lpTokens: string;
+  withdrawn: PoolAmounts;
+}
+
+export interface LpBalanceResult {
+  status: 'success';
+  balance: string;
+  /** The pool's LP token currency (03…) and AMM account; absent when the token has no pool. */
+  lpCurrency?: string;
+  ammAccount?: string;
+}
+
+export interface AmmVoteResult {
+  status: 'success';
+  hash: string;
+  /** The pool's trading fee after the vote (percent × 1000). */
+  tradingFee: number;
+}
+
+export interface LpPriceResult {
+  status: 'success';
+  /** LP tokens per 1 unit of the base asset / of the token: lpTotal ÷ (2 × pool side). */
+  lpPerBase: string;
+  lpPerToken: string;
+  lpTotal: string;
+  pool: PoolAmounts;
+  /** The pool's trading fee, percent × 1000. */
+  tradingFee: number;
+  /** With `amountLp`: what redeeming it withdraws now. */
+  expected?: {
+    double: PoolAmounts;
+    singleBase: string;
+    singleToken: string;
+  };
+}
