@@ -19,6 +19,7 @@ import { registerDemo } from './modules/demo';
 import { jobRoutes } from './modules/jobs/routes';
 import { registerMarket } from './modules/market/routes';
 import { registerTrading } from './modules/trading';
+import { registerBurn } from './modules/burn';
 import { registerLiquidity } from './modules/liquidity';
 import { registerRewards } from './modules/rewards';
 import { registerPositions } from './modules/positions';
@@ -145,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDemo(app, { platform, tokens, deploy });
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
   jobRoutes(app, { jobs: platform.jobs });
+  registerBurn(app, { platform, wallets: wallets.service });
   registerTrading(app, {
     platform,
     tokens,

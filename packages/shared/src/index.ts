@@ -18,5 +18,6 @@ export * from './token-page';
 export * from './schemas/trading';
 export * from './schemas/liquidity';
 export * from './schemas/positions';
+export * from './schemas/burn';
 export * from './schemas/orders';
 export * from './schemas/rewards';

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { BURN_MESSAGES, type BurnResult, type BurnWalletsResponse } from '@ledgerpad/shared';
+import { toLedgerAppError } from '../../ledger/errors';
+import { badRequest, forbidden } from '../../lib/errors';
+import type { Platform } from '../../platform';
+import { idempotencyKey } from '../../plugins/edge';
+import type { WalletsApi } from '../wallets';
+import { BurnService } from './service';
+
+/** GET /api/burn/wallets/{userId} (the signed-in user's own only) and POST /api/burn/burn. */
+export function registerBurn(
+  app: FastifyInstance,
+  deps: { platform: Platform; wallets: WalletsApi },
+): BurnService {
+  const { platform } = deps;
+  const service = new BurnService({
+    wallets: deps.wallets,
+    client: platform.connection?.client,
+    submissions: platform.submissions,
+  });
+  const user = { config: { access: 'user' as const } };
+  app.get<{ Params: { userId: string } }>(
+    '/api/burn/wallets/:userId',
+    user,
+    async (request, reply): Promise<BurnWalletsResponse> => {
+      const { userId } = request.params;
+      if (!/^\d+$/.test(userId)) throw badRequest(BURN_MESSAGES.badUserId);
+      // The id is in the path: someone else's is refused plainly rather than answered with ours.
+      if (Number(userId) !== request.user!.id) throw forbidden(BURN_MESSAGES.notOwnUser);
+      reply.header('cache-control', 'private, no-store');
+      try {
+        return { wallets: await service.wallets(request.user!.id) };
+      } catch (err) {
+        throw toLedgerAppError(err);
+      }
+    },
+  );
+  app.post('/api/burn/burn', user, async (request): Promise<BurnResult> => {
+    try {
+      return await service.burn(request.user!.id, request.body, idempotencyKey(request));
+    } catch (err) {
+      throw toLedgerAppError(err);
+    }
+  });
+  return service;
+}

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import Decimal from 'decimal.js';
+import type { Client } from 'xrpl';
+import {
+  BURN_MESSAGES,
+  burnRequestSchema,
+  displayTicker,
+  isHexCurrency,
+  isLpCurrency,
+  tickerToCurrency,
+  type BurnResult,
+  type BurnToken,
+  type BurnWallet,
+} from '@ledgerpad/shared';
+import { dropsToXrp } from '../../ledger/amounts';
+import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import type { WalletsApi } from '../wallets';
+
+// The token burner: a holder pays tokens back to their issuer, which takes them out of circulation
+// (an issuer's balance of its own token is not a holding, so the obligation simply shrinks). Every
+// check runs before anything is signed; the answer reads the issuer's obligations from the ledger
+// once the payment is validated (docs/burner.md).
+
+export interface BurnDeps {
+  wallets: Pick<WalletsApi, 'list' | 'lines' | 'accountState'>;
+  /** Absent when the app runs without a ledger: burns answer 503. */
+  client?: Client;
+  submissions?: SubmissionService;
+}
+
+const unavailable = () =>
+  new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
+
+export class BurnService {
+  constructor(private readonly deps: BurnDeps) {}
+
+  /** The user's wallets with XRP and every token they hold (positive balance, LP tokens left out). */
+  async wallets(userId: number): Promise<BurnWallet[]> {
+    const { wallets } = this.deps;
+    const rows = await wallets.list(userId);
+    return Promise.all(
+      rows.map(async (row) => {
+        const [state, lines] = await Promise.all([
+          wallets.accountState(row.address),
+          wallets.lines(row.address),
+        ]);
+        const tokens: BurnToken[] = [];
+        for (const line of lines) {
+          if (isLpCurrency(line.currency)) continue;
+          const balance = new Decimal(line.balance);
+          if (balance.lte(0)) continue;
+          tokens.push({
+            tokenCode: line.currency,
+            issuer: line.account,
+            balance: balance.toFixed(),
+            ascii: displayTicker(line.currency),
+          });
+        }
+        return {
+          id: row.id,
+          walletAddress: row.address,
+          xrpBalance: dropsToXrp(state.balanceDrops),
+          tokens,
+        };
+      }),
+    );
+  }
+
+  /** POST /api/burn/burn: one validated Payment of `amount` from the wallet to the issuer. */
+  async burn(userId: number, body: unknown, idempotencyKey?: string): Promise<BurnResult> {
+    const b = parseInput(burnRequestSchema, body);
+    const { client, submissions } = this.deps;
+    if (!client || !submissions) throw unavailable();
+    const currency = currencyCode(b.tokenCode);
+    if (!currency) throw badRequest(BURN_MESSAGES.invalidInput);
+    if (isLpCurrency(currency)) throw badRequest(BURN_MESSAGES.lpToken);
+
+    const wallet = (await this.deps.wallets.list(userId)).find((w) => w.address === b.walletAddress);
+    if (!wallet) throw notFound(BURN_MESSAGES.walletNotFound);
+    if (wallet.address === b.issuerAddress) throw badRequest(BURN_MESSAGES.issuerCannotBurn);
+
+    // A retried request (same Idempotency-Key) answers with the first one's transaction, without
+    // checking the balance it already lowered.
+    const intentKey = `burn:${userId}:${idempotencyKey ?? randomUUID()}`;
+    let outcome = idempotencyKey ? await submissions.existing(intentKey) : undefined;
+    if (!outcome) {
+      const lines = await this.deps.wallets.lines(wallet.address, b.issuerAddress);
+      const line = lines.find((l) => l.account === b.issuerAddress && l.currency.toUpperCase() === currency);
+      const held = new Decimal(line?.balance ?? 0);
+      if (held.lte(0)) throw badRequest(BURN_MESSAGES.notHeld);
+      if (new Decimal(b.amount).gt(held)) {
+        throw badRequest(BURN_MESSAGES.moreThanHeld, { balance: held.toFixed() });
+      }
+      outcome = await submissions.submit({
+        intentKey,
+        account: wallet.address,
+        tx: {
+          TransactionType: 'Payment',
+          Destination: b.issuerAddress,
+          Amount: {
+            currency: line!.currency,
+            issuer: b.issuerAddress,
+            value: new Decimal(b.amount).toFixed(),
+          },
+        },
+        purpose: 'burn',
+        userId,
+        walletId: wallet.id,
+      });
+    }
+    if (outcome.status !== 'success') {
+      throw badRequest(BURN_MESSAGES.burnFailed, { result: outcome.result, hash: outcome.hash });
+    }
+    return {
+      status: 'success',
+      burned: burnedBy(outcome, wallet.address, b.issuerAddress, currency) ?? new Decimal(b.amount).toFixed(),
+      token: displayTicker(currency),
+      tokenCode: currency,
+      issuer: b.issuerAddress,
+      hash: outcome.hash,
+      outstandingSupply: await this.outstanding(client, b.issuerAddress, currency, outcome.ledgerIndex),
+    };
+  }
+
+  /** The issuer's obligations in `currency` as of the ledger that validated the burn (or later). */
+  private async outstanding(
+    client: Client,
+    issuer: string,
+    currency: string,
+    ledgerIndex: number | null,
+  ): Promise<string> {
+    const res = await client.request({
+      command: 'gateway_balances',
+      account: issuer,
+      ledger_index: ledgerIndex ?? 'validated',
+    });
+    const obligations = (res.result.obligations ?? {}) as Record<string, string>;
+    const key = Object.keys(obligations).find((k) => k.toUpperCase() === currency);
+    return new Decimal(key ? obligations[key]! : 0).toFixed();
+  }
+}
+
+/** The ledger code for a code or ticker the client sent; undefined when it can't be one. */
+function currencyCode(token: string): string | undefined {
+  if (isHexCurrency(token)) return token.toUpperCase();
+  if (token.toUpperCase() === 'XRP') return undefined;
+  try {
+    return tickerToCurrency(token);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the wallet's balance of the token went down by, from the validated metadata. */
+function burnedBy(
+  outcome: SubmissionOutcome,
+  wallet: string,
+  issuer: string,
+  currency: string,
+): string | undefined {
+  const mine = outcome.balanceChanges.find((c) => c.account === wallet);
+  const change = mine?.balances.find((x) => x.issuer === issuer && x.currency.toUpperCase() === currency);
+  return change ? new Decimal(change.value).abs().toFixed() : undefined;
+}
