@@ -134,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   authRoutes(app, { config: deps.config, db, sessions, origins, limits, socketSecret });
   userRoutes(app, db);
-  adminRoutes(app);
+  adminRoutes(app, { platform });
 
   // Feature modules register here (one line each), with what they use of the platform and of each other.
   const tokens = new TokenRegistry(db);

@@ -21,3 +21,4 @@ export * from './schemas/positions';
 export * from './schemas/burn';
 export * from './schemas/orders';
 export * from './schemas/rewards';
+export * from './schemas/admin';

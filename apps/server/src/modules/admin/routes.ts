@@ -1,10 +1,57 @@
 import type { FastifyInstance } from 'fastify';
 import { OWNER_USER_ID } from '@ledgerpad/shared';
+import type { Platform } from '../../platform';
+import { AdminPanel } from './panel';
 
-export function adminRoutes(app: FastifyInstance): void {
+/** The admin panel's routes: every one `access: 'admin'` (401 anonymous, 403 non-admins), CSRF on writes. */
+export function adminRoutes(app: FastifyInstance, deps: { platform: Platform }): void {
+  const { platform } = deps;
+  const panel = new AdminPanel({
+    db: platform.database.db,
+    settings: platform.settings,
+    client: platform.connection?.client,
+    network: platform.config.XRPL_NETWORK,
+  });
+  const admin = { config: { access: 'admin' as const } };
+  const noStore = <T>(reply: { header(k: string, v: string): unknown }, value: T) => {
+    reply.header('cache-control', 'private, no-store');
+    return value;
+  };
+
   // The admin page's credential check: 401 anonymous, 403 signed-in non-admin, 200 for admins.
-  app.get('/api/admin/check', { config: { access: 'admin' } }, async (request) => ({
+  app.get('/api/admin/check', admin, async (request) => ({
     isAdmin: true,
     isOwner: request.user!.id === OWNER_USER_ID,
   }));
+  app.get('/api/admin/fee-config', admin, async (_r, reply) => noStore(reply, await panel.feeConfig()));
+  app.post('/api/admin/fee-config/update', admin, async (request) =>
+    panel.updateFeeConfig(request.user!.id, request.body),
+  );
+  app.get('/api/admin/platform-config', admin, async (_r, reply) =>
+    noStore(reply, await panel.platformConfig()),
+  );
+  app.post('/api/admin/platform-config/update', admin, async (request) =>
+    panel.updatePlatformConfig(request.user!.id, request.body),
+  );
+  app.get('/api/admin/admins', admin, async (_r, reply) => noStore(reply, await panel.admins()));
+  app.post('/api/admin/admins/add', admin, async (request) => panel.addAdmin(request.user!.id, request.body));
+  app.post('/api/admin/admins/remove', admin, async (request) =>
+    panel.removeAdmin(request.user!.id, request.body),
+  );
+  app.get<{ Querystring: { search?: string } }>('/api/admin/fee-overrides', admin, async (request, reply) =>
+    noStore(reply, await panel.feeOverrides(request.query.search)),
+  );
+  app.post('/api/admin/fee-overrides/update', admin, async (request) =>
+    panel.updateFeeOverride(request.user!.id, request.body),
+  );
+  app.get('/api/admin/rewards-overview', admin, async (_r, reply) =>
+    noStore(reply, await panel.rewardsOverview()),
+  );
+  app.get('/api/admin/wallet-overview', admin, async (_r, reply) =>
+    noStore(reply, await panel.walletOverview()),
+  );
+  app.get('/api/admin/all-wallets', admin, async (_r, reply) => noStore(reply, await panel.allWallets()));
+  app.get<{ Querystring: { page?: string } }>('/api/admin/audit', admin, async (request, reply) =>
+    noStore(reply, await panel.auditPage(request.query.page)),
+  );
 }

@@ -54,7 +54,7 @@ export class OrderRecords {
     private readonly rlusdIssuer: () => Promise<string | undefined>,
     private readonly fills?: {
       recorder: TradeRecorder;
-      feePercent: () => Promise<string>;
+      feePercent: (userId: number) => Promise<string>;
       tokenId: (issuer: string, currency: string) => Promise<number | null>;
     },
   ) {}
@@ -287,7 +287,6 @@ export class OrderRecords {
           inArray(ledgerSubmissions.account, [...new Set(candidates.map((c) => c.change.owner))]),
         ),
       );
-    const percent = await this.fills.feePercent();
     const out: FillTrade[] = [];
     for (const { change: c, hash } of candidates) {
       const sub = placed.find((p) => p.account === c.owner && p.sequence === c.sequence);
@@ -295,7 +294,7 @@ export class OrderRecords {
       const quoteAsset = c.quoteIssuer
         ? { kind: 'iou' as const, currency: c.quoteCurrency, issuer: c.quoteIssuer }
         : { kind: 'xrp' as const };
-      const fee = tradingFee(c.filledQuote, percent, quoteAsset);
+      const fee = tradingFee(c.filledQuote, await this.fills.feePercent(sub.userId), quoteAsset);
       out.push({
         userId: sub.userId,
         walletId: sub.walletId,

@@ -37,7 +37,7 @@ export function registerTrading(
   });
   const orders = new OrderRecords(db, rlusd, {
     recorder,
-    feePercent: async () => (await platform.settings.all()).trading_fee_percent,
+    feePercent: (userId) => recorder.feePercent(userId),
     tokenId: async (issuer, currency) => (await tokens.byIssuer(issuer, currency))?.id ?? null,
   });
   const publishOrderUpdate = (u: { userId: number; orderId: number; status: OrderStatus }) =>

@@ -175,8 +175,8 @@ export class TradingService {
     }
   }
 
-  private async feePercent(): Promise<string> {
-    return (await this.deps.settings.all()).trading_fee_percent;
+  private feePercent(userId: number): Promise<string> {
+    return this.deps.recorder.feePercent(userId);
   }
 
   async quote(userId: number, body: unknown): Promise<QuoteView> {
@@ -190,7 +190,7 @@ export class TradingService {
     const [sim, spot, percent] = await Promise.all([
       this.simulate(wallet.address, q.tradeType, m, amount),
       this.spotPrice(m),
-      this.feePercent(),
+      this.feePercent(userId),
     ]);
     if (sim.received.lte(0) || sim.spent.lte(0)) throw badRequest(SWAP_MESSAGES.insufficientLiquidity);
     const tokens = q.tradeType === 'BUY' ? sim.received : sim.spent;

@@ -6,6 +6,7 @@ import { ledgerSubmissions } from '../../ledger/schema';
 import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
+import { customFeePercent } from '../users';
 import { Decimal, tradeMoved, tradingFee, type Asset } from './plan';
 import { tradingTrades, type TradeRow } from './schema';
 
@@ -34,6 +35,13 @@ const assetOf = (a: LedgerAmount): Asset =>
 
 export class TradeRecorder {
   constructor(private readonly deps: TradeRecorderDeps) {}
+
+  /** The user's trading fee in percent: an admin's override for this user, else the platform's. */
+  async feePercent(userId: number): Promise<string> {
+    return (
+      (await customFeePercent(this.deps.db, userId)) ?? (await this.deps.settings.all()).trading_fee_percent
+    );
+  }
 
   private async isQuote(asset: Asset): Promise<boolean> {
     if (asset.kind === 'xrp') return true;
@@ -75,7 +83,7 @@ export class TradeRecorder {
     );
     if (moved.received.lte(0) || moved.spent.lte(0)) return null;
     const notional = side === 'BUY' ? moved.spent : moved.received;
-    const fee = tradingFee(notional, (await this.deps.settings.all()).trading_fee_percent, quote);
+    const fee = tradingFee(notional, await this.feePercent(sub.userId), quote);
     const listed = await this.deps.tokens.byIssuer(token.issuer, token.currency);
     return this.insert({
       userId: sub.userId,

@@ -1,2 +1,9 @@
 // What the rest of the server uses of the users module.
-export { demoSignIn, DEMO_MESSAGES, toPublicUser, upsertUser, type ProfileFields } from './service';
+export {
+  customFeePercent,
+  demoSignIn,
+  DEMO_MESSAGES,
+  toPublicUser,
+  upsertUser,
+  type ProfileFields,
+} from './service';

@@ -79,3 +79,9 @@ export async function demoSignIn(db: Db, username: string, deviceHash: string): 
   if (!winner || !sameDevice(winner)) throw new AppError('FORBIDDEN', DEMO_MESSAGES.taken);
   return winner;
 }
+
+/** The admin-set trading fee of a user in percent, or null for the platform's fee. */
+export async function customFeePercent(db: Db, userId: number): Promise<string | null> {
+  const [u] = await db.select({ fee: users.customFeePercentage }).from(users).where(eq(users.id, userId));
+  return u?.fee ?? null;
+}

@@ -1,0 +1,397 @@
+import { asc, count, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import {
+  ADMIN_MESSAGES,
+  AUDIT_PAGE_SIZE,
+  OWNER_USER_ID,
+  PLATFORM_CONFIG_KEYS,
+  RLUSD_CURRENCY_HEX,
+  adminUserSchema,
+  feeConfigUpdateSchema,
+  feeOverrideUpdateSchema,
+  platformConfigUpdateSchema,
+  type AdminView,
+  type AdminWalletRow,
+  type AuditPage,
+  type FeeConfigView,
+  type FeeOverrideView,
+  type PlatformConfigEntry,
+  type PlatformConfigKey,
+  type RewardsOverviewRow,
+  type WalletOverview,
+} from '@ledgerpad/shared';
+import Decimal from 'decimal.js';
+import { isValidClassicAddress, type Client } from 'xrpl';
+import type { Db } from '../../db/client';
+import { platformSettings } from '../../db/schema';
+import { AppError, badRequest } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
+import { wallets } from '../../platform/custody-schema';
+import { platformWallet } from '../../platform/custody';
+import type { PlatformSettings, SettingKey } from '../../platform/settings';
+import type { Config } from '../../config';
+import { tokens } from '../tokens/schema';
+import { users } from '../users/schema';
+import { adminAudit, admins } from './schema';
+import { addAdmin, removeAdmin } from './service';
+
+// The admin panel's server side (spec 001 §7): every write is validated, applied and written to the
+// append-only audit trail in one database transaction, with the value before and after.
+
+export interface AdminPanelDeps {
+  db: Db;
+  settings: PlatformSettings;
+  client: Client | undefined;
+  network: Config['XRPL_NETWORK'];
+}
+
+const XRP_SETTINGS: PlatformConfigKey[] = [
+  'service_fee',
+  'issuer_reserve',
+  'hot_wallet_reserve',
+  'airdrop_fee_xrp',
+];
+const RESERVE_SETTINGS: PlatformConfigKey[] = ['issuer_reserve', 'hot_wallet_reserve'];
+
+export class AdminPanel {
+  constructor(private readonly deps: AdminPanelDeps) {}
+
+  private audit(
+    tx: Db,
+    adminUserId: number,
+    action: string,
+    target: string | null,
+    before: unknown,
+    after: unknown,
+    txHash: string | null = null,
+  ) {
+    // Values are stored as { value } objects: a bare JSON string or number reads back ambiguously.
+    const wrap = (v: unknown) => (v !== null && typeof v === 'object' ? v : { value: v ?? null });
+    return tx
+      .insert(adminAudit)
+      .values({ adminUserId, action, target, before: wrap(before), after: wrap(after), txHash });
+  }
+
+  async feeConfig(): Promise<FeeConfigView> {
+    const s = await this.deps.settings.all();
+    return {
+      fee_percentage: s.trading_fee_percent,
+      fee_receiver_wallet: (await platformWallet(this.deps.db, PLATFORM_ROLES.fee))?.address ?? null,
+    };
+  }
+
+  async updateFeeConfig(adminId: number, body: unknown): Promise<FeeConfigView> {
+    const b = parseInput(feeConfigUpdateSchema, body);
+    const before = await this.feeConfig();
+    // The receiver is the custodial fee wallet: rewards are paid from what it receives.
+    if (b.fee_receiver_wallet !== undefined && b.fee_receiver_wallet !== before.fee_receiver_wallet)
+      throw badRequest(ADMIN_MESSAGES.feeReceiverFixed);
+    await this.deps.db.transaction(async (tx) => {
+      await this.setting(tx as Db, 'trading_fee_percent', b.fee_percentage);
+      await this.audit(
+        tx as Db,
+        adminId,
+        'fee-config.update',
+        'trading_fee_percent',
+        before.fee_percentage,
+        b.fee_percentage,
+      );
+    });
+    return this.feeConfig();
+  }
+
+  private async setting(tx: Db, key: SettingKey, value: string) {
+    await tx
+      .insert(platformSettings)
+      .values({ key, value })
+      .onConflictDoUpdate({ target: platformSettings.key, set: { value, updatedAt: new Date() } });
+  }
+
+  async platformConfig(): Promise<PlatformConfigEntry[]> {
+    const s = await this.deps.settings.all();
+    return PLATFORM_CONFIG_KEYS.map((key) => ({ key, value: s[key] }));
+  }
+
+  /** The ledger's base reserve in XRP (a reserve setting below it would strand every deploy). */
+  private async baseReserveXrp(): Promise<Decimal> {
+    if (!this.deps.client) return new Decimal(0);
+    const r = await this.deps.client.request({ command: 'server_info' });
+    const v = r.result.info.validated_ledger?.reserve_base_xrp;
+    return new Decimal(v ?? 0);
+  }
+
+  private async checkSetting(key: PlatformConfigKey, value: string): Promise<string> {
+    const v = value.trim();
+    if (XRP_SETTINGS.includes(key)) {
+      if (!/^\d+(\.\d{1,6})?$/.test(v))
+        throw badRequest(`${key} must be an XRP amount with at most 6 decimals.`);
+      if (RESERVE_SETTINGS.includes(key)) {
+        const base = await this.baseReserveXrp();
+        if (new Decimal(v).lt(base))
+          throw badRequest(`${key} must be at least the ledger's reserve of ${base.toFixed()} XRP.`);
+      }
+      return v;
+    }
+    if (key === 'service_fee_destination') {
+      if (v !== '' && !isValidClassicAddress(v))
+        throw badRequest(
+          'service_fee_destination must be an XRP Ledger address, or empty for the fee wallet.',
+        );
+      return v;
+    }
+    // creator_reward_share: 'a/b' or a decimal, between 0 and 1.
+    const m = /^(\d+)\/(\d+)$/.exec(v);
+    const share = m
+      ? m[2] === '0'
+        ? null
+        : new Decimal(m[1]!).div(m[2]!)
+      : /^\d+(\.\d+)?$/.test(v)
+        ? new Decimal(v)
+        : null;
+    if (!share || share.gt(1))
+      throw badRequest("creator_reward_share must be a fraction 'a/b' or a decimal from 0 to 1.");
+    return v;
+  }
+
+  async updatePlatformConfig(adminId: number, body: unknown): Promise<PlatformConfigEntry[]> {
+    const b = parseInput(platformConfigUpdateSchema, body);
+    const entries =
+      'key' in b
+        ? [[b.key, b.value] as const]
+        : (Object.entries(b.settings) as Array<[PlatformConfigKey, string]>);
+    if (entries.length === 0) throw badRequest('Nothing to save.');
+    const checked: Array<[PlatformConfigKey, string]> = [];
+    for (const [key, value] of entries) checked.push([key, await this.checkSetting(key, value)]);
+    const before = await this.deps.settings.all();
+    await this.deps.db.transaction(async (tx) => {
+      for (const [key, value] of checked) {
+        await this.setting(tx as Db, key, value);
+        await this.audit(tx as Db, adminId, 'platform-config.update', key, before[key], value);
+      }
+    });
+    return this.platformConfig();
+  }
+
+  async admins(): Promise<AdminView[]> {
+    const rows = await this.deps.db
+      .select({
+        userId: admins.userId,
+        username: users.username,
+        email: users.email,
+        createdAt: admins.createdAt,
+      })
+      .from(admins)
+      .leftJoin(users, eq(users.id, admins.userId))
+      .orderBy(asc(admins.userId));
+    return rows.map((r) => ({
+      user_id: r.userId,
+      username: r.username,
+      email: r.email,
+      created_at: r.createdAt.toISOString(),
+    }));
+  }
+
+  async addAdmin(adminId: number, body: unknown): Promise<AdminView[]> {
+    const { userId } = parseInput(adminUserSchema, body);
+    const [user] = await this.deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    if (!user) throw badRequest(ADMIN_MESSAGES.validUserId);
+    await this.deps.db.transaction(async (tx) => {
+      const [was] = await tx.select().from(admins).where(eq(admins.userId, userId));
+      await addAdmin(tx as Db, userId, adminId);
+      await this.audit(
+        tx as Db,
+        adminId,
+        'admins.add',
+        String(userId),
+        { admin: Boolean(was) },
+        { admin: true },
+      );
+    });
+    return this.admins();
+  }
+
+  async removeAdmin(adminId: number, body: unknown): Promise<AdminView[]> {
+    const { userId } = parseInput(adminUserSchema, body);
+    if (userId === OWNER_USER_ID) throw new AppError('FORBIDDEN', ADMIN_MESSAGES.ownerLocked);
+    await this.deps.db.transaction(async (tx) => {
+      const [was] = await tx.select().from(admins).where(eq(admins.userId, userId));
+      await removeAdmin(tx as Db, userId);
+      await this.audit(
+        tx as Db,
+        adminId,
+        'admins.remove',
+        String(userId),
+        { admin: Boolean(was) },
+        { admin: false },
+      );
+    });
+    return this.admins();
+  }
+
+  /** Users by name, email, messenger id or user id (at most 100), with their fee override. */
+  async feeOverrides(search: string | undefined): Promise<FeeOverrideView[]> {
+    const q = (search ?? '').trim();
+    const where = q
+      ? or(
+          ilike(users.username, `%${q.replace(/[%_\\]/g, '\\$&')}%`),
+          ilike(users.email, `%${q.replace(/[%_\\]/g, '\\$&')}%`),
+          ...(/^\d{1,15}$/.test(q) ? [eq(users.id, Number(q)), eq(users.telegramId, Number(q))] : []),
+        )
+      : undefined;
+    const rows = await this.deps.db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(sql`${users.customFeePercentage} is null`, asc(users.id))
+      .limit(100);
+    return rows.map((u) => ({
+      id: u.id,
+      username: u.username ?? u.demoUsername,
+      email: u.email,
+      telegram_id: u.telegramId,
+      custom_fee_percentage: u.customFeePercentage,
+    }));
+  }
+
+  async updateFeeOverride(adminId: number, body: unknown): Promise<FeeOverrideView> {
+    const b = parseInput(feeOverrideUpdateSchema, body);
+    const [user] = await this.deps.db.select().from(users).where(eq(users.id, b.userId));
+    if (!user) throw badRequest(ADMIN_MESSAGES.validUserId);
+    await this.deps.db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({ customFeePercentage: b.custom_fee_percentage })
+        .where(eq(users.id, b.userId));
+      await this.audit(
+        tx as Db,
+        adminId,
+        'fee-overrides.update',
+        String(b.userId),
+        user.customFeePercentage,
+        b.custom_fee_percentage,
+      );
+    });
+    return (await this.feeOverrides(String(b.userId))).find((u) => u.id === b.userId)!;
+  }
+
+  async rewardsOverview(): Promise<RewardsOverviewRow[]> {
+    const rows = await this.deps.db
+      .select()
+      .from(tokens)
+      .orderBy(desc(sql`${tokens.totalReward}::numeric`), asc(tokens.id));
+    return rows.map((t) => ({
+      token_id: t.id,
+      ticker: t.ticker,
+      issuer_address: t.issuerAddress,
+      total_reward: t.totalReward,
+      total_claimed: t.totalClaimed,
+      reward_currency: t.rewardCurrency,
+    }));
+  }
+
+  private async xrpBalance(address: string | undefined): Promise<string> {
+    if (!address || !this.deps.client) return '0';
+    try {
+      const r = await this.deps.client.request({
+        command: 'account_info',
+        account: address,
+        ledger_index: 'validated',
+      });
+      return new Decimal(r.result.account_data.Balance).div(1_000_000).toFixed();
+    } catch {
+      return '0';
+    }
+  }
+
+  async walletOverview(): Promise<WalletOverview> {
+    const fee = await platformWallet(this.deps.db, PLATFORM_ROLES.fee);
+    const service = await platformWallet(this.deps.db, PLATFORM_ROLES.service);
+    const unclaimed = async (currency: string) => {
+      const [r] = await this.deps.db
+        .select({
+          sum: sql<string>`coalesce(sum(${tokens.totalReward}::numeric - ${tokens.totalClaimed}::numeric), 0)::text`,
+        })
+        .from(tokens)
+        .where(eq(tokens.rewardCurrency, currency));
+      return new Decimal(r?.sum ?? 0).toFixed();
+    };
+    let rlusdBalance = '0';
+    const rlusd = await rlusdIssuer(this.deps.db, this.deps.network);
+    if (fee && rlusd && this.deps.client) {
+      try {
+        const r = await this.deps.client.request({
+          command: 'account_lines',
+          account: fee.address,
+          peer: rlusd,
+          ledger_index: 'validated',
+        });
+        rlusdBalance = r.result.lines.find((l) => l.currency === RLUSD_CURRENCY_HEX)?.balance ?? '0';
+      } catch {
+        rlusdBalance = '0';
+      }
+    }
+    return {
+      fee_wallet: {
+        address: fee?.address ?? null,
+        balance: await this.xrpBalance(fee?.address),
+        unclaimed_reserves: await unclaimed('XRP'),
+        rlusd_balance: rlusdBalance,
+        unclaimed_rlusd: await unclaimed('RLUSD'),
+      },
+      service_wallet: { address: service?.address ?? null, balance: await this.xrpBalance(service?.address) },
+    };
+  }
+
+  /** Every custodial wallet, users' and the platform's: addresses and roles, never secrets. */
+  async allWallets(): Promise<{ user_wallets: AdminWalletRow[]; platform_wallets: AdminWalletRow[] }> {
+    const rows = await this.deps.db
+      .select({
+        id: wallets.id,
+        userId: wallets.userId,
+        role: wallets.role,
+        address: wallets.address,
+        name: wallets.name,
+        createdAt: wallets.createdAt,
+      })
+      .from(wallets)
+      .where(isNull(wallets.archivedAt))
+      .orderBy(asc(wallets.id));
+    const view = (r: (typeof rows)[number]): AdminWalletRow => ({
+      id: r.id,
+      user_id: r.userId,
+      role: r.role,
+      address: r.address,
+      name: r.name,
+      created_at: r.createdAt.toISOString(),
+    });
+    return {
+      user_wallets: rows.filter((r) => r.userId !== null).map(view),
+      platform_wallets: rows.filter((r) => r.userId === null).map(view),
+    };
+  }
+
+  async auditPage(pageParam: unknown): Promise<AuditPage> {
+    const page = /^\d{1,6}$/.test(String(pageParam ?? '1')) ? Math.max(1, Number(pageParam ?? 1)) : 1;
+    const [total] = await this.deps.db.select({ n: count() }).from(adminAudit);
+    const rows = await this.deps.db
+      .select()
+      .from(adminAudit)
+      .orderBy(desc(adminAudit.id))
+      .limit(AUDIT_PAGE_SIZE)
+      .offset((page - 1) * AUDIT_PAGE_SIZE);
+    return {
+      page,
+      pageCount: Math.max(1, Math.ceil((total?.n ?? 0) / AUDIT_PAGE_SIZE)),
+      entries: rows.map((r) => ({
+        id: r.id,
+        admin_user_id: r.adminUserId,
+        action: r.action,
+        target: r.target,
+        before: r.before,
+        after: r.after,
+        tx_hash: r.txHash,
+        created_at: r.createdAt.toISOString(),
+      })),
+    };
+  }
+}

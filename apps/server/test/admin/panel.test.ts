@@ -1,0 +1,197 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_MESSAGES,
+  RLUSD_CURRENCY_HEX,
+  type AuditPage,
+  type FeeConfigView,
+  type FeesConfig,
+  type PlatformConfigEntry,
+  type SwapResult,
+  type WalletOverview,
+} from '@ledgerpad/shared';
+import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
+import { fundedWallet } from '../helpers/trading-world';
+import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+
+// The admin panel's server side: settings that take effect at once (on another instance too), admins
+// added and removed (never the owner), a fee override changing the fee a trade pays, the overviews,
+// and every write in the append-only audit trail. Who may call each admin route at all is the
+// route sweep's job (test/security/route-sweep.test.ts), generated from the registered routes.
+
+let t: WalletTestApp;
+let second: TestApp;
+let owner: SignedIn;
+let alice: SignedIn;
+let aliceWallet: string;
+let rlusd: string;
+
+const call = (who: SignedIn, method: 'GET' | 'POST', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
+
+async function audit(): Promise<AuditPage['entries']> {
+  const r = await call(owner, 'GET', '/api/admin/audit');
+  expect(r.statusCode, r.body).toBe(200);
+  return (r.json() as AuditPage).entries;
+}
+
+beforeAll(async () => {
+  t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
+  await t.app.platform.accounts.bootstrapped();
+  owner = await t.signInOwner();
+  alice = await t.signIn('alice_admin');
+  aliceWallet = (await fundedWallet(t, alice)).address;
+  rlusd = ((await t.app.inject({ url: '/api/config/rlusd' })).json() as { issuer: string }).issuer;
+  // A second instance on the same database, as behind a load balancer.
+  second = await createTestApp({ ledger: 'none', database: t.database });
+}, 120_000);
+
+afterAll(async () => {
+  await second?.close();
+  await t?.close();
+});
+
+describe('admin panel', () => {
+  it('sets the trading fee (0–10%), shows the fee wallet, refuses to redirect it, and audits the change', async () => {
+    const before = (await call(owner, 'GET', '/api/admin/fee-config')).json() as FeeConfigView;
+    expect(before.fee_percentage).toBe('0.75');
+    expect(before.fee_receiver_wallet).toMatch(/^r/);
+    for (const bad of ['11', '-1', 'abc', '0.00001']) {
+      const r = await call(owner, 'POST', '/api/admin/fee-config/update', { fee_percentage: bad });
+      expect([r.statusCode, r.json().message]).toEqual([400, ADMIN_MESSAGES.feeRange]);
+    }
+    const moved = await call(owner, 'POST', '/api/admin/fee-config/update', {
+      fee_percentage: '1',
+      fee_receiver_wallet: aliceWallet,
+    });
+    expect([moved.statusCode, moved.json().message]).toEqual([400, ADMIN_MESSAGES.feeReceiverFixed]);
+    const ok = await call(owner, 'POST', '/api/admin/fee-config/update', { fee_percentage: '1.5' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((ok.json() as FeeConfigView).fee_percentage).toBe('1.5');
+    expect((await audit())[0]).toMatchObject({
+      action: 'fee-config.update',
+      target: 'trading_fee_percent',
+      before: { value: '0.75' },
+      after: { value: '1.5' },
+      admin_user_id: owner.user.id,
+    });
+    // Back to the terms' fee for the trades below.
+    await call(owner, 'POST', '/api/admin/fee-config/update', { fee_percentage: '0.75' });
+  });
+
+  it('changes platform settings, visible at once on another instance and in /api/config/fees', async () => {
+    const r = await call(owner, 'POST', '/api/admin/platform-config/update', {
+      settings: { service_fee: '20', creator_reward_share: '1/2' },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    const fees = (await second.app.inject({ url: '/api/config/fees' })).json() as FeesConfig;
+    expect(fees.service_fee).toBe('20');
+    const other = await second.app.inject({
+      url: '/api/admin/platform-config',
+      headers: { cookie: owner.cookie },
+    });
+    expect(other.json() as PlatformConfigEntry[]).toContainEqual({
+      key: 'creator_reward_share',
+      value: '1/2',
+    });
+    for (const [key, value] of [
+      ['issuer_reserve', '0.5'],
+      ['service_fee_destination', 'not-an-address'],
+      ['creator_reward_share', '3/2'],
+      ['service_fee', '1.1234567'],
+    ] as const) {
+      const bad = await call(owner, 'POST', '/api/admin/platform-config/update', { key, value });
+      expect(bad.statusCode, `${key}=${value}`).toBe(400);
+    }
+    const entries = await audit();
+    expect(entries.find((e) => e.target === 'service_fee')).toMatchObject({
+      before: { value: '15' },
+      after: { value: '20' },
+    });
+    expect(entries.find((e) => e.target === 'creator_reward_share')).toMatchObject({
+      before: { value: '1/3' },
+      after: { value: '1/2' },
+    });
+  });
+
+  it('adds and removes an admin; the owner stays; an unknown or malformed id is refused', async () => {
+    expect((await call(alice, 'GET', '/api/admin/check')).statusCode).toBe(403);
+    const added = await call(owner, 'POST', '/api/admin/admins/add', { userId: alice.user.id });
+    expect(added.statusCode, added.body).toBe(200);
+    expect((await call(alice, 'GET', '/api/admin/check')).statusCode).toBe(200);
+    const removed = await call(owner, 'POST', '/api/admin/admins/remove', { userId: alice.user.id });
+    expect(removed.statusCode).toBe(200);
+    expect((await call(alice, 'GET', '/api/admin/check')).statusCode).toBe(403);
+    const ownerOut = await call(owner, 'POST', '/api/admin/admins/remove', { userId: 1 });
+    expect([ownerOut.statusCode, ownerOut.json().message]).toEqual([403, ADMIN_MESSAGES.ownerLocked]);
+    for (const userId of ['abc', 999_999]) {
+      const bad = await call(owner, 'POST', '/api/admin/admins/add', { userId });
+      expect([bad.statusCode, bad.json().message]).toEqual([400, ADMIN_MESSAGES.validUserId]);
+    }
+    const actions = (await audit()).map((e) => [e.action, e.target, e.after]);
+    expect(actions).toContainEqual(['admins.add', String(alice.user.id), { admin: true }]);
+    expect(actions).toContainEqual(['admins.remove', String(alice.user.id), { admin: false }]);
+  });
+
+  it("a fee override changes the fee the user's next trade pays; null restores the platform's", async () => {
+    const swap = async () => {
+      const r = await call(alice, 'POST', '/api/swap', {
+        walletAddress: aliceWallet,
+        issuer: rlusd,
+        token: RLUSD_CURRENCY_HEX,
+        amount: '10',
+        type: 'BUY',
+        slippage: '5',
+        baseAsset: 'XRP',
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json() as SwapResult;
+    };
+    const set = await call(owner, 'POST', '/api/admin/fee-overrides/update', {
+      userId: alice.user.id,
+      custom_fee_percentage: '0.25',
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    // 0.25% of 10 XRP.
+    expect((await swap()).fee).toBe('0.025');
+    const listed = (await call(owner, 'GET', `/api/admin/fee-overrides?search=${alice.user.id}`)).json();
+    expect(listed).toContainEqual(
+      expect.objectContaining({ id: alice.user.id, custom_fee_percentage: '0.25' }),
+    );
+    await call(owner, 'POST', '/api/admin/fee-overrides/update', {
+      userId: alice.user.id,
+      custom_fee_percentage: null,
+    });
+    // Back to 0.75% of 10 XRP.
+    expect((await swap()).fee).toBe('0.075');
+    expect((await audit()).find((e) => e.action === 'fee-overrides.update')).toMatchObject({
+      before: { value: '0.25' },
+      after: { value: null },
+    });
+  });
+
+  it('shows the overviews without secrets', async () => {
+    const overview = (await call(owner, 'GET', '/api/admin/wallet-overview')).json() as WalletOverview;
+    expect(overview.fee_wallet.address).toMatch(/^r/);
+    expect(Number(overview.fee_wallet.balance)).toBeGreaterThan(0);
+    const all = await call(owner, 'GET', '/api/admin/all-wallets');
+    expect(all.body).toContain(aliceWallet);
+    expect(all.body).not.toMatch(/secret|seed|cipher/i);
+    expect((await call(owner, 'GET', '/api/admin/rewards-overview')).statusCode).toBe(200);
+  });
+
+  it('keeps the audit trail append-only, even against the database itself', async () => {
+    const refusal = async (query: Promise<unknown>) => {
+      const err = (await query.then(
+        () => null,
+        (e: unknown) => e,
+      )) as (Error & { cause?: Error }) | null;
+      return String(err?.cause?.message ?? err?.message);
+    };
+    expect(await refusal(t.database.db.execute(sql`update admin_audit set action = 'x'`))).toMatch(
+      /append-only/,
+    );
+    expect(await refusal(t.database.db.execute(sql`delete from admin_audit`))).toMatch(/append-only/);
+    expect((await audit()).length).toBeGreaterThan(5);
+  });
+});
