@@ -32,6 +32,7 @@ import { BALANCES_KEY, useWalletBalances } from '../../lib/wallet-balances';
 import { useMarketStats, useQuote, useTokenSearch } from './api';
 import { batchSummary, randomAmounts, randomRange } from './batch';
 import { useDebounced, useFading } from './hooks';
+import { LiquidityTab } from './liquidity-tab';
 import { RlusdSwap } from './rlusd-swap';
 import './swap.css';
 
@@ -106,6 +107,7 @@ export function SwapPage() {
   const [lineBusy, setLineBusy] = useState(false);
   const [lineAdded, setLineAdded] = useState(false);
   const [side, setSide] = useState<'BUY' | 'SELL'>('BUY');
+  const [liquidity, setLiquidity] = useState(false);
   const [amount, setAmount] = useState('');
   const [slippage, setSlippage] = useState(DEFAULT_SLIPPAGE_PERCENT);
   const [error, setError] = useState<string | null>(null);
@@ -299,7 +301,7 @@ export function SwapPage() {
             setAmount('');
           }}
         />
-        {wallets.length > 1 && mode !== 'rlusd' && (
+        {wallets.length > 1 && mode !== 'rlusd' && !liquidity && (
           <MultiWallet
             wallets={wallets}
             multi={multi}
@@ -315,7 +317,7 @@ export function SwapPage() {
           />
         )}
         {/* Order modes (spec 001 §4): changing mode clears amounts and estimates. */}
-        <div className="direction mode-switch" role="group" aria-label="Order mode">
+        <div className="direction mode-switch" role="group" aria-label="Order mode" hidden={liquidity}>
           {(['market', 'limit', 'rlusd'] as const).map((m) => (
             <button
               key={m}
@@ -335,14 +337,27 @@ export function SwapPage() {
         {mode === 'rlusd' ? (
           <RlusdSwap wallet={wallet} />
         ) : (
-          <form className="swap-market-form" onSubmit={(e) => void submit(e)} noValidate>
-            <Tabs.Root value={side} onValueChange={switchSide}>
+          <form
+            className={`swap-market-form${liquidity ? ' liquidity-mode' : ''}`}
+            onSubmit={(e) => (liquidity ? e.preventDefault() : void submit(e))}
+            noValidate
+          >
+            <Tabs.Root
+              value={liquidity ? 'LIQUIDITY' : side}
+              onValueChange={(v) => {
+                setLiquidity(v === 'LIQUIDITY');
+                switchSide(v === 'LIQUIDITY' ? side : v);
+              }}
+            >
               <Tabs.List className="swap-tabs" aria-label="Trade side">
                 <Tabs.Trigger value="BUY" className="swap-tab buy">
                   Buy
                 </Tabs.Trigger>
                 <Tabs.Trigger value="SELL" className="swap-tab sell">
                   Sell
+                </Tabs.Trigger>
+                <Tabs.Trigger value="LIQUIDITY" className="swap-tab liquidity">
+                  Liquidity
                 </Tabs.Trigger>
               </Tabs.List>
               <Tabs.Content value="BUY" className="swap-side">
@@ -370,6 +385,10 @@ export function SwapPage() {
                     ))}
                   </div>
                 )}
+              </Tabs.Content>
+              <Tabs.Content value="LIQUIDITY" className="swap-side">
+                <TokenPicker value={token} onChange={setToken} />
+                <LiquidityTab wallet={wallet} token={token} base={quoteUnit} />
               </Tabs.Content>
             </Tabs.Root>
 
