@@ -120,7 +120,8 @@ export function LiquidityTab({
       edited === 'base' ? new Decimal(pool.token).div(pool.base) : new Decimal(pool.base).div(pool.token);
     setOther(fixed6(new Decimal(settled).mul(ratio)));
     // The pool refreshes every 5 s; the computed side follows the typed one, not each refresh.
-  }, [settled, edited, deposit]);
+    // (Once the pool is known, too: typing before it loaded still fills the other side.)
+  }, [settled, edited, deposit, pool !== undefined]);
 
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['liquidity'] });

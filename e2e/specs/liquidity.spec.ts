@@ -1,0 +1,133 @@
+import type { Browser, Page } from 'playwright-core';
+import Decimal from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  LIQUIDITY_MESSAGES,
+  formatAmount,
+  type AddLiquidityResult,
+  type DeployResult,
+  type LpPriceResult,
+  type RemoveLiquidityResult,
+} from '@ledgerpad/shared';
+import { launchBrowser } from '../support/browser';
+import { deployAsNewUser } from '../support/deploy';
+import { useBrowser } from '../support/fixture';
+import { demoSignIn } from '../support/sign-in';
+
+// The Liquidity tab of /swap in Chromium against the real server and ledger: both assets added in
+// the pool ratio, half the LP tokens removed with the expected withdrawal shown first, a fee vote.
+
+const run = Date.now().toString(36).slice(-4).toUpperCase();
+const TICKER = `L${run}`;
+
+const isPost = (path: string) => (r: { url(): string; request(): { method(): string } }) =>
+  new URL(r.url()).pathname === path && r.request().method() === 'POST';
+
+/** A signed-in trader with one funded wallet holding some of the token. */
+async function trader(page: Page, url: string, token: DeployResult): Promise<string> {
+  await demoSignIn(page, url, `lp_${run.toLowerCase()}`);
+  const { token: csrf } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as {
+    token: string;
+  };
+  const headers = { 'x-csrf-token': csrf };
+  const wallet = (await (await page.request.post(`${url}/api/wallets`, { headers, data: {} })).json()) as {
+    id: number;
+    wallet_address: string;
+  };
+  const funded = await page.request.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} });
+  expect(funded.ok(), await funded.text()).toBe(true);
+  const swap = await page.request.post(`${url}/api/swap`, {
+    headers,
+    data: {
+      wallet: wallet.wallet_address,
+      issuer: token.issuer_address,
+      token: token.currency,
+      amount: '20',
+      type: 'BUY',
+      slippage: '5',
+    },
+  });
+  expect(swap.ok(), await swap.text()).toBe(true);
+  return wallet.wallet_address;
+}
+
+describe('liquidity in Chromium', () => {
+  const t = useBrowser();
+  let deployer: Browser;
+  let token: DeployResult;
+
+  beforeAll(async () => {
+    deployer = await launchBrowser();
+    [token] = await deployAsNewUser(deployer, t.url, `lpdev_${run.toLowerCase()}`, [
+      { name: `Liquid ${run}`, ticker: TICKER },
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await deployer?.close();
+  });
+
+  it('adds both assets, removes 50% with the expected withdrawal, and votes on the fee', async () => {
+    const { page, url } = t;
+    await trader(page, url, token);
+    await page.goto(`${url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
+    await page.getByRole('tab', { name: 'Liquidity' }).click();
+    await page.getByTestId('lp-balance').filter({ hasText: '0.00' }).waitFor();
+
+    // Both assets: the token amount follows the pool ratio (6 decimals) 300 ms after typing.
+    await page.getByRole('button', { name: 'Both Assets' }).click();
+    const priced = page.waitForResponse(isPost('/api/get-lp-price'));
+    await page.getByRole('textbox', { name: 'Amount (XRP)' }).fill('5');
+    const price = (await (await priced).json()) as LpPriceResult;
+    const tokenBox = page.getByRole('textbox', { name: `Amount (${TICKER})` });
+    await expect.poll(() => tokenBox.inputValue()).not.toBe('');
+    const ratio = new Decimal(price.pool.token).div(price.pool.base);
+    expect(await tokenBox.inputValue()).toBe(
+      new Decimal(5).mul(ratio).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
+    );
+    const added = page.waitForResponse(isPost('/api/add-liquidity'));
+    await page.getByRole('button', { name: 'Add Liquidity' }).click();
+    const add = await added;
+    expect(add.status(), await add.text()).toBe(200);
+    const deposit = (await add.json()) as AddLiquidityResult;
+    expect(deposit.deposited.base).toBe('5');
+    await page.getByRole('status').filter({ hasText: LIQUIDITY_MESSAGES.added }).waitFor();
+
+    // Remove 50%, both assets: the expected withdrawal shown is what the ledger pays.
+    await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    const balance = page.getByTestId('lp-balance');
+    await balance.filter({ hasNotText: /: 0\.00/ }).waitFor();
+    await page.getByRole('button', { name: '50%' }).click();
+    const lpBox = page.getByRole('textbox', { name: 'LP tokens to withdraw' });
+    const half = await lpBox.inputValue();
+    expect(new Decimal(half).div(deposit.lpTokens).toDecimalPlaces(6).toFixed()).toBe('0.5');
+    const expected = page.getByTestId('expected-withdrawal');
+    await expected.filter({ hasText: 'XRP +' }).waitFor();
+    const shown = await expected.textContent();
+    const removed = page.waitForResponse(isPost('/api/remove-liquidity'));
+    await page.getByRole('button', { name: 'Remove Liquidity' }).click();
+    const rem = await removed;
+    expect(rem.status(), await rem.text()).toBe(200);
+    const withdrawal = (await rem.json()) as RemoveLiquidityResult;
+    expect(new Decimal(withdrawal.withdrawn.base).minus('2.5').abs().lte('0.000002')).toBe(true);
+    expect(shown).toBe(
+      `Expected Withdrawal: ${formatAmount(withdrawal.withdrawn.base)} XRP + ${formatAmount(withdrawal.withdrawn.token)} ${TICKER}`,
+    );
+    await page.getByRole('status').filter({ hasText: LIQUIDITY_MESSAGES.removed }).waitFor();
+
+    // Vote: empty is refused on the screen; 0.5% is sent as 500.
+    await page.getByRole('button', { name: 'Vote on Fee' }).click();
+    await page.getByRole('button', { name: 'Submit Vote' }).click();
+    await page.getByRole('status').filter({ hasText: LIQUIDITY_MESSAGES.fillAll }).waitFor();
+    await page.getByLabel('Proposed trading fee (%)').fill('0.5');
+    const voted = page.waitForResponse(isPost('/api/amm-vote'));
+    await page.getByRole('button', { name: 'Submit Vote' }).click();
+    const vote = await voted;
+    expect(vote.status(), await vote.text()).toBe(200);
+    expect(JSON.parse(vote.request().postData() ?? '{}')).toMatchObject({ tradingFee: 500 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: LIQUIDITY_MESSAGES.voteSuccess('0.5') })
+      .waitFor();
+  });
+});
