@@ -34,6 +34,9 @@ const OrdersPage = lazy(() =>
 const PositionsPage = lazy(() =>
   import('../features/positions/positions-page').then((m) => ({ default: m.PositionsPage })),
 );
+const BurnerPage = lazy(() =>
+  import('../features/burner/burner-page').then((m) => ({ default: m.BurnerPage })),
+);
 const NotFoundPage = lazy(() =>
   import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -70,7 +73,7 @@ const PAGES: PageRoute[] = [
   { path: 'positions', title: 'Positions', element: <PositionsPage />, signIn: true },
   { path: 'orders', title: 'Orders Manager', element: <OrdersPage />, signIn: true },
   { path: 'list-token', title: 'List Any Token', element: <ListTokenPage />, signIn: true },
-  placeholder('burner', 'Token Burner'),
+  { path: 'burner', title: 'Token Burner', element: <BurnerPage />, signIn: true },
   { path: 'dashboard', title: 'Token Dashboard', element: <DashboardPage />, signIn: true },
   placeholder('admin', 'Admin'),
 ];
