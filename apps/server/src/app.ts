@@ -19,6 +19,7 @@ import { registerDemo } from './modules/demo';
 import { jobRoutes } from './modules/jobs/routes';
 import { registerMarket } from './modules/market/routes';
 import { registerTrading } from './modules/trading';
+import { registerAirdrops } from './modules/airdrops';
 import { registerBurn } from './modules/burn';
 import { registerLiquidity } from './modules/liquidity';
 import { registerRewards } from './modules/rewards';
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     wallets: wallets.service,
     publishOrderUpdate: realtime.publishOrderUpdate,
   });
+  registerAirdrops(app, { platform, wallets: wallets.service });
   registerLiquidity(app, { platform, tokens, wallets: wallets.service });
   registerRewards(app, { platform, tokens, wallets: wallets.service });
   const market = registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });

@@ -22,3 +22,4 @@ export * from './schemas/burn';
 export * from './schemas/orders';
 export * from './schemas/rewards';
 export * from './schemas/admin';
+export * from './schemas/airdrops';

@@ -34,3 +34,4 @@ export * from '../modules/trading/schema';
 
 // Creator-reward claims (issue 13).
 export * from '../modules/rewards/schema';
+export * from '../modules/airdrops/schema';

@@ -1,0 +1,320 @@
+import { and, count, eq } from 'drizzle-orm';
+import { Wallet, ValidationError } from 'xrpl';
+import { AIRDROP_MESSAGES, sameCurrency } from '@ledgerpad/shared';
+import type { Db } from '../../db/client';
+import type { Keyring } from '../../keys/envelope';
+import type { SubmissionOutcome, SubmissionService, TxRequest } from '../../ledger/submission-service';
+import { sealWallet } from '../../platform/custody';
+import { wallets as walletsTable } from '../../platform/custody-schema';
+import { JobFailure, type JobContext, type JobRunner } from '../../platform/jobs';
+import type { WalletsApi } from '../wallets';
+import { airdropClaims, airdrops } from './schema';
+import {
+  AIRDROP_CLAIM_JOB,
+  AIRDROP_CLOSE_JOB,
+  AIRDROP_CREATE_JOB,
+  AIRDROP_WALLET_ROLE,
+  Decimal,
+  markPaid,
+  releaseClaim,
+  type CreateJobPayload,
+} from './service';
+
+// The airdrop jobs, persisted so each survives kill -9 and runs once across instances. Every ledger
+// write has an intent key made from the job (creation, close) or the claim id (claims), so however
+// often a job runs, each transaction is signed at most once.
+
+const CLAIM_MAX_ATTEMPTS = 8;
+/** Trust line limit a claimer's wallet gets in auto mode (no cap in practice). */
+const CLAIMER_TRUST_LIMIT = '1000000000000000';
+
+export interface AirdropJobDeps {
+  db: Db;
+  keyring: Keyring;
+  jobs: JobRunner;
+  submissions: SubmissionService;
+  wallets: WalletsApi;
+}
+
+export const claimIntentKey = (claimId: number, part: 'trust' | 'pay') =>
+  `${AIRDROP_CLAIM_JOB}:claim-${claimId}:${part}`;
+
+const token = (currency: string, issuer: string, value: string) => ({
+  currency,
+  issuer,
+  value: new Decimal(value).toFixed(),
+});
+
+/** Submits one step's transaction; a ledger refusal or a final failure is final for the job. */
+async function submitStep(
+  submissions: SubmissionService,
+  step: string,
+  req: { intentKey: string; account: string; tx: TxRequest; userId: number | null; walletId?: number | null },
+  message: string,
+): Promise<SubmissionOutcome> {
+  const outcome = await submissions.submit({ ...req, purpose: `airdrop:${step}` }).catch((err: unknown) => {
+    if (err instanceof ValidationError) throw new JobFailure(step, message);
+    throw err;
+  });
+  if (outcome.status !== 'success') throw new JobFailure(step, `${message} (${step}: ${outcome.result})`);
+  return outcome;
+}
+
+export function registerAirdropJobs(deps: AirdropJobDeps): void {
+  const { db, submissions } = deps;
+
+  // Creation: a new custodial wallet, funded by the source wallet (base reserve + one line + a fee
+  // allowance), the airdrop fee to the platform fee wallet, the airdrop wallet's trust line, then
+  // the whole allocation from the source wallet. The airdrop turns 'active' when the tokens are in.
+  deps.jobs.register<CreateJobPayload, { airdropId: number; airdropAddress: string }>(
+    AIRDROP_CREATE_JOB,
+    async (ctx) => {
+      const p = ctx.payload;
+      try {
+        return await runCreate(ctx, deps);
+      } catch (err) {
+        if (err instanceof JobFailure) {
+          await db
+            .update(airdrops)
+            .set({ status: 'failed' })
+            .where(and(eq(airdrops.id, p.airdropId), eq(airdrops.status, 'pending')));
+        }
+        throw err;
+      }
+    },
+    { failureMessage: AIRDROP_MESSAGES.createFailed },
+  );
+
+  // A claim: (auto mode) the claimer's trust line, then the payment from the airdrop wallet. A
+  // final failure releases the reservation.
+  deps.jobs.register<{ claimId: number }, { status: string; hash?: string | null }>(
+    AIRDROP_CLAIM_JOB,
+    async (ctx) => {
+      const [claim] = await db.select().from(airdropClaims).where(eq(airdropClaims.id, ctx.payload.claimId));
+      if (!claim) throw new JobFailure(null, AIRDROP_MESSAGES.claimFailed);
+      if (claim.status === 'paid') return { status: 'paid', hash: claim.hash };
+      if (claim.status === 'failed') throw new JobFailure(null, AIRDROP_MESSAGES.claimFailed);
+      const [airdrop] = await db.select().from(airdrops).where(eq(airdrops.id, claim.airdropId));
+      if (!airdrop?.airdropAddress) {
+        await releaseClaim(db, claim.id, null);
+        throw new JobFailure(null, AIRDROP_MESSAGES.claimFailed);
+      }
+      const payKey = claimIntentKey(claim.id, 'pay');
+      const earlier = await submissions.existing(payKey);
+      if (!earlier && ctx.attempt >= CLAIM_MAX_ATTEMPTS) {
+        // Nothing was ever signed for this payment and the runner is about to give up: release it.
+        await releaseClaim(db, claim.id, null);
+        throw new JobFailure(null, AIRDROP_MESSAGES.claimFailed);
+      }
+      if (!earlier && airdrop.trustlineMode === 'auto') {
+        const trusted = await ctx.step('trust', async () => {
+          const line = (await deps.wallets.lines(claim.walletAddress, airdrop.issuerAddress)).find((l) =>
+            sameCurrency(l.currency, airdrop.currency),
+          );
+          if (line) return { hash: null as string | null, ok: true };
+          const outcome = await submissions.submit({
+            intentKey: claimIntentKey(claim.id, 'trust'),
+            account: claim.walletAddress,
+            tx: {
+              TransactionType: 'TrustSet',
+              LimitAmount: token(airdrop.currency, airdrop.issuerAddress, CLAIMER_TRUST_LIMIT),
+            },
+            purpose: 'airdrop:claim-trust',
+            userId: claim.userId,
+            walletId: claim.walletId,
+          });
+          return {
+            hash: outcome.hash as string | null,
+            ok: outcome.status === 'success',
+            result: outcome.result,
+          };
+        });
+        if (!trusted.ok) {
+          await releaseClaim(db, claim.id, trusted.hash);
+          throw new JobFailure('trust', AIRDROP_MESSAGES.claimFailed);
+        }
+      }
+      // Throws (and the job is retried) only when the ledger is unreachable; the retry finds the
+      // recorded transaction by its intent key and waits for it instead of signing again.
+      const outcome =
+        earlier ??
+        (await submissions.submit({
+          intentKey: payKey,
+          account: airdrop.airdropAddress,
+          tx: {
+            TransactionType: 'Payment',
+            Destination: claim.walletAddress,
+            Amount: token(airdrop.currency, airdrop.issuerAddress, claim.amount),
+          },
+          purpose: 'airdrop:claim',
+          userId: claim.userId,
+        }));
+      if (outcome.status === 'success') {
+        await markPaid(db, claim.id, outcome.hash);
+        return { status: 'paid', hash: outcome.hash };
+      }
+      await releaseClaim(db, claim.id, outcome.hash);
+      throw new JobFailure(null, AIRDROP_MESSAGES.claimFailed);
+    },
+    { maxAttempts: CLAIM_MAX_ATTEMPTS, failureMessage: AIRDROP_MESSAGES.claimFailed },
+  );
+
+  // The end of an airdrop: no more claims (status), then, once every reserved claim is settled,
+  // whatever the airdrop wallet still holds of the token goes back to the creator's source wallet.
+  deps.jobs.register<
+    { airdropId: number; status: 'expired' | 'closed' },
+    { returned: string; hash: string | null }
+  >(
+    AIRDROP_CLOSE_JOB,
+    async (ctx) => {
+      const { airdropId, status } = ctx.payload;
+      await ctx.step('end', async () => {
+        await db
+          .update(airdrops)
+          .set({ status, closedAt: new Date() })
+          .where(and(eq(airdrops.id, airdropId), eq(airdrops.status, 'active')));
+        return true;
+      });
+      const [airdrop] = await db.select().from(airdrops).where(eq(airdrops.id, airdropId));
+      if (!airdrop?.airdropAddress) throw new JobFailure(null, 'Airdrop wallet missing');
+      const [pending] = await db
+        .select({ n: count() })
+        .from(airdropClaims)
+        .where(and(eq(airdropClaims.airdropId, airdropId), eq(airdropClaims.status, 'pending')));
+      // Reserved claims are paid from the same wallet: the leftover is known once they settle.
+      if ((pending?.n ?? 0) > 0) throw new Error('claims still being paid');
+      const returned = await ctx.step('return', async () => {
+        const intentKey = ctx.intentKey('return');
+        const earlier = await submissions.existing(intentKey);
+        let outcome = earlier;
+        let amount = '0';
+        if (!outcome) {
+          const line = (await deps.wallets.lines(airdrop.airdropAddress!, airdrop.issuerAddress)).find((l) =>
+            sameCurrency(l.currency, airdrop.currency),
+          );
+          amount = new Decimal(line?.balance ?? '0').toFixed();
+          if (!new Decimal(amount).gt(0)) return { returned: '0', hash: null as string | null };
+          outcome = await submitStep(
+            submissions,
+            'return',
+            {
+              intentKey,
+              account: airdrop.airdropAddress!,
+              tx: {
+                TransactionType: 'Payment',
+                Destination: airdrop.sourceAddress,
+                Amount: token(airdrop.currency, airdrop.issuerAddress, amount),
+              },
+              userId: airdrop.creatorUserId,
+            },
+            'The airdrop leftover could not be returned',
+          );
+        } else if (outcome.status !== 'success') {
+          throw new JobFailure('return', `The airdrop leftover could not be returned (${outcome.result})`);
+        } else {
+          const delivered = outcome.deliveredAmount;
+          amount = typeof delivered === 'object' && 'value' in delivered ? delivered.value : '0';
+        }
+        return { returned: amount, hash: outcome.hash as string | null };
+      });
+      await ctx.step('record', async () => {
+        await db
+          .update(airdrops)
+          .set({ returnedAmount: returned.returned, remaining: '0' })
+          .where(eq(airdrops.id, airdropId));
+        return true;
+      });
+      return returned;
+    },
+    { maxAttempts: 30, failureMessage: 'The airdrop could not be closed.' },
+  );
+}
+
+async function runCreate(
+  ctx: JobContext<CreateJobPayload>,
+  deps: AirdropJobDeps,
+): Promise<{ airdropId: number; airdropAddress: string }> {
+  const { db, submissions } = deps;
+  const p = ctx.payload;
+  const fail = AIRDROP_MESSAGES.createFailed;
+  const w = await ctx.step('create-wallet', async () => {
+    // One wallet per job and role (unique index): a step run again after a crash finds it.
+    const wallet = Wallet.generate();
+    await db
+      .insert(walletsTable)
+      .values({
+        userId: p.userId,
+        role: AIRDROP_WALLET_ROLE,
+        name: `Airdrop ${p.airdropId}`,
+        jobId: ctx.jobId,
+        address: wallet.classicAddress,
+        ...sealWallet(deps.keyring, wallet),
+      })
+      .onConflictDoNothing();
+    const [row] = await db
+      .select()
+      .from(walletsTable)
+      .where(and(eq(walletsTable.jobId, ctx.jobId), eq(walletsTable.role, AIRDROP_WALLET_ROLE)));
+    if (!row) throw new Error(`Airdrop wallet of job ${ctx.jobId} is missing`);
+    await db
+      .update(airdrops)
+      .set({ airdropWalletId: row.id, airdropAddress: row.address })
+      .where(eq(airdrops.id, p.airdropId));
+    return { id: row.id, address: row.address };
+  });
+  const fromSource = (step: string, tx: TxRequest) =>
+    ctx.step(
+      step,
+      async () =>
+        (
+          await submitStep(
+            submissions,
+            step,
+            {
+              intentKey: ctx.intentKey(step),
+              account: p.sourceAddress,
+              tx,
+              userId: p.userId,
+              walletId: p.sourceWalletId,
+            },
+            fail,
+          )
+        ).hash,
+      { txHash: (h) => h },
+    );
+  await fromSource('fund', { TransactionType: 'Payment', Destination: w.address, Amount: p.fundDrops });
+  if (p.feeAddress && BigInt(p.feeDrops) > 0n) {
+    await fromSource('fee', { TransactionType: 'Payment', Destination: p.feeAddress, Amount: p.feeDrops });
+  }
+  await ctx.step(
+    'trust',
+    async () =>
+      (
+        await submitStep(
+          submissions,
+          'trust',
+          {
+            intentKey: ctx.intentKey('trust'),
+            account: w.address,
+            tx: { TransactionType: 'TrustSet', LimitAmount: token(p.currency, p.issuer, p.total) },
+            userId: p.userId,
+          },
+          fail,
+        )
+      ).hash,
+    { txHash: (h) => h },
+  );
+  await fromSource('deposit', {
+    TransactionType: 'Payment',
+    Destination: w.address,
+    Amount: token(p.currency, p.issuer, p.total),
+  });
+  await ctx.step('activate', async () => {
+    await db
+      .update(airdrops)
+      .set({ status: 'active' })
+      .where(and(eq(airdrops.id, p.airdropId), eq(airdrops.status, 'pending')));
+    return true;
+  });
+  return { airdropId: p.airdropId, airdropAddress: w.address };
+}

@@ -1,0 +1,110 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  AIRDROP_MESSAGES,
+  parseId,
+  type Airdrop,
+  type AirdropAllocation,
+  type ClaimAirdropResult,
+} from '@ledgerpad/shared';
+import { ledgerRoute } from '../../ledger/errors';
+import { notFound } from '../../lib/errors';
+import type { Platform } from '../../platform';
+import type { WalletsApi } from '../wallets';
+import { registerAirdropJobs } from './jobs';
+import { AirdropService } from './service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The airdrops module (tests run its expiry sweep with a later clock). */
+    airdrops: AirdropService;
+  }
+}
+
+/** How often the owned loop looks for airdrops to end. */
+export const AIRDROP_SWEEP_MS = 10_000;
+
+/**
+ * Airdrops (spec 001 §2, §4, §6 "Airdrops and burn"): GET /api/airdrops (public), POST /api/airdrops,
+ * POST /api/airdrops/{id}/claim and GET /api/airdrops/allocations/{walletId}/{tokenCode}/{issuer}
+ * (signed in), and the owned loop that ends airdrops past their deadline or fully claimed.
+ */
+export function registerAirdrops(
+  app: FastifyInstance,
+  deps: { platform: Platform; wallets: WalletsApi; sweepMs?: number },
+): AirdropService {
+  const { platform } = deps;
+  const db = platform.database.db;
+  const submissions = platform.submissions;
+  if (submissions) {
+    registerAirdropJobs({
+      db,
+      keyring: platform.keyring,
+      jobs: platform.jobs,
+      submissions,
+      wallets: deps.wallets,
+    });
+  }
+  const service = new AirdropService({
+    db,
+    jobs: platform.jobs,
+    wallets: deps.wallets,
+    settings: platform.settings,
+    canPay: submissions !== undefined,
+  });
+  app.decorate('airdrops', service);
+  const user = { config: { access: 'user' as const } };
+
+  app.get('/api/airdrops', { config: { access: 'public' } }, async (request, reply): Promise<Airdrop[]> => {
+    reply.header('cache-control', 'private, no-store');
+    return service.list(request.user?.id);
+  });
+  app.post('/api/airdrops', user, async (request: FastifyRequest, reply) => {
+    const created = await ledgerRoute((r) => service.create(r.user!.id, r.body))(request);
+    return reply.code(202).send(created);
+  });
+  app.post(
+    '/api/airdrops/:id/claim',
+    user,
+    ledgerRoute((request): Promise<ClaimAirdropResult> => {
+      const id = pathId((request.params as { id?: string }).id, AIRDROP_MESSAGES.notFound);
+      return service.claim(request.user!.id, id, request.body);
+    }),
+  );
+  app.get(
+    '/api/airdrops/allocations/:walletId/:tokenCode/:issuer',
+    user,
+    async (request, reply): Promise<AirdropAllocation> => {
+      reply.header('cache-control', 'private, no-store');
+      const p = request.params as { walletId: string; tokenCode: string; issuer: string };
+      const walletId = pathId(p.walletId, AIRDROP_MESSAGES.walletNotFound);
+      return service.allocated(request.user!.id, walletId, p.tokenCode, p.issuer);
+    },
+  );
+
+  // The owned expiry loop: started when the app is ready, stopped (and drained) when it closes.
+  if (submissions) {
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<unknown> = Promise.resolve();
+    const tick = () => {
+      running = service.sweep().catch((err: unknown) => {
+        app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'airdrop sweep failed');
+      });
+    };
+    app.addHook('onReady', async () => {
+      timer = setInterval(tick, deps.sweepMs ?? AIRDROP_SWEEP_MS);
+      timer.unref();
+    });
+    app.addHook('onClose', async () => {
+      if (timer) clearInterval(timer);
+      await running;
+    });
+  }
+  return service;
+}
+
+/** A path id: strict decimal text, 404 for anything else (no such airdrop or wallet). */
+function pathId(value: string | undefined, message: string): number {
+  const id = parseId(value);
+  if (id === undefined) throw notFound(message);
+  return id;
+}

@@ -1,0 +1,506 @@
+import { randomInt } from 'node:crypto';
+import DecimalBase from 'decimal.js';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import {
+  AIRDROP_MESSAGES,
+  claimAirdropSchema,
+  createAirdropSchema,
+  isHexCurrency,
+  isLpCurrency,
+  sameCurrency,
+  tickerToCurrency,
+  type Airdrop,
+  type AirdropAllocation,
+  type AirdropStatus,
+  type ClaimAirdropResult,
+  type CreateAirdropResult,
+} from '@ledgerpad/shared';
+import type { Db } from '../../db/client';
+import { dropsToXrp, xrpToDrops } from '../../ledger/amounts';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { PLATFORM_ROLES } from '../../platform/accounts';
+import { platformWallet } from '../../platform/custody';
+import { wallets as walletsTable } from '../../platform/custody-schema';
+import type { JobRunner } from '../../platform/jobs';
+import type { PlatformSettings } from '../../platform/settings';
+import type { WalletsApi } from '../wallets';
+import { airdropClaims, airdrops, type AirdropRow } from './schema';
+
+// Airdrops (see docs/airdrops.md). Creation checks the form against the ledger, records the airdrop
+// and its creation job in one database transaction; the job moves the whole allocation into a
+// dedicated custodial wallet. A claim reserves its amount in one conditional statement, then a
+// persisted job pays it from the airdrop wallet; a payment that finally fails releases the
+// reservation. The sweep ends airdrops past their deadline or unable to pay one more allocation and
+// hands their leftover back to the creator.
+
+export const Decimal = DecimalBase.clone({ precision: 60, toExpNeg: -100, toExpPos: 100 });
+export type Decimal = InstanceType<typeof Decimal>;
+
+export const AIRDROP_CREATE_JOB = 'airdrop-create';
+export const AIRDROP_CLAIM_JOB = 'airdrop-claim';
+export const AIRDROP_CLOSE_JOB = 'airdrop-close';
+export const AIRDROP_WALLET_ROLE = 'airdrop';
+
+/** Claim amounts are drawn and paid with this many decimals. */
+export const CLAIM_DECIMALS = 6;
+/** XRP the airdrop wallet gets for its own transaction fees on top of its reserves (5,000 × 12 drops). */
+export const AIRDROP_WALLET_FEE_ALLOWANCE_DROPS = 60_000n;
+/** Transaction fees the source wallet pays for the creation (fund, fee, deposit). */
+const SOURCE_NETWORK_FEES_DROPS = 1_000n;
+/** How long the claim route waits for the payment before it answers. */
+const CLAIM_WAIT_MS = 60_000;
+/** Reservations lost to a concurrent claim before the route gives up (each retry re-reads). */
+const RESERVE_TRIES = 8;
+
+export interface CreateJobPayload {
+  airdropId: number;
+  userId: number;
+  sourceWalletId: number;
+  sourceAddress: string;
+  currency: string;
+  issuer: string;
+  total: string;
+  /** XRP the source wallet sends the new airdrop wallet: base reserve + one line + fee allowance. */
+  fundDrops: string;
+  /** The airdrop fee to the platform fee wallet (none when 0 or no fee wallet is set up). */
+  feeDrops: string;
+  feeAddress: string | null;
+}
+
+export interface AirdropsDeps {
+  db: Db;
+  jobs: JobRunner;
+  wallets: WalletsApi;
+  settings: PlatformSettings;
+  /** False without a ledger connection: creation and claims are refused before anything is recorded. */
+  canPay: boolean;
+  /** The clock deadlines are compared with (ms); default Date.now. */
+  now?: () => number;
+}
+
+/** drizzle's execute answers `{ rows }` on node-postgres and PGlite alike; an array on some drivers. */
+export function rowsOf<T>(res: unknown): T[] {
+  if (Array.isArray(res)) return res as T[];
+  return ((res as { rows?: T[] }).rows ?? []) as T[];
+}
+
+function pgErrorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The smallest allocation one more claim can take (the fixed amount, or the random minimum). */
+export const minAllocation = (a: Pick<AirdropRow, 'fixedAmount' | 'minAmount'>): string =>
+  a.fixedAmount ?? a.minAmount ?? '0';
+
+/**
+ * The amount of the next claim. Fixed: the fixed amount. Random: uniform in [min, upper] with
+ * 6 decimals, where upper = min(max, remaining − min × (claims left − 1)) — whatever is drawn, the
+ * rest still pays every later claim at least the minimum. Undefined when nothing can be paid.
+ */
+export function drawAmount(
+  a: Pick<AirdropRow, 'fixedAmount' | 'minAmount' | 'maxAmount' | 'maxClaims' | 'claimedCount' | 'remaining'>,
+  fraction: number,
+): string | undefined {
+  const remaining = new Decimal(a.remaining);
+  const claimsLeft = a.maxClaims - a.claimedCount;
+  if (claimsLeft < 1) return undefined;
+  if (a.fixedAmount) return remaining.gte(a.fixedAmount) ? new Decimal(a.fixedAmount).toFixed() : undefined;
+  const min = new Decimal(a.minAmount ?? '0');
+  const upper = Decimal.min(a.maxAmount ?? '0', remaining.minus(min.mul(claimsLeft - 1)));
+  if (upper.lt(min) || !min.gt(0)) return undefined;
+  const f = Math.min(Math.max(fraction, 0), 1);
+  return min.plus(upper.minus(min).mul(f)).toDecimalPlaces(CLAIM_DECIMALS, Decimal.ROUND_DOWN).toFixed();
+}
+
+/** The list's status: an active airdrop past its deadline reads 'expired' before the sweep ends it. */
+function statusOf(row: AirdropRow, now: number): AirdropStatus {
+  if (row.status === 'expired') return 'expired';
+  if (row.status === 'closed') return 'closed';
+  if (row.expiry.getTime() <= now) return 'expired';
+  return 'active';
+}
+
+export class AirdropService {
+  private readonly db: Db;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: AirdropsDeps) {
+    this.db = deps.db;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** GET /api/airdrops: every airdrop whose tokens are in, newest first. */
+  async list(userId: number | undefined): Promise<Airdrop[]> {
+    const rows = await this.db
+      .select()
+      .from(airdrops)
+      .where(inArray(airdrops.status, ['active', 'expired', 'closed']))
+      .orderBy(sql`${airdrops.id} desc`);
+    const claimed = new Set<number>();
+    if (userId !== undefined && rows.length) {
+      const mine = await this.db
+        .select({ airdropId: airdropClaims.airdropId })
+        .from(airdropClaims)
+        .where(and(eq(airdropClaims.userId, userId), inArray(airdropClaims.status, ['pending', 'paid'])));
+      for (const c of mine) claimed.add(c.airdropId);
+    }
+    const now = this.now();
+    return rows.map((r) => ({
+      id: r.id,
+      project_name: r.projectName,
+      tagline: r.tagline,
+      logo_url: r.logoUrl,
+      description: r.description,
+      issuer_address: r.issuerAddress,
+      token_code: r.currency,
+      fixed_amount: r.fixedAmount,
+      min_amount: r.minAmount,
+      max_amount: r.maxAmount,
+      max_claims: r.maxClaims,
+      claimed_count: r.claimedCount,
+      total_token_amount: r.totalAmount,
+      expiry: r.expiry.toISOString(),
+      has_claimed: claimed.has(r.id),
+      website_url: r.websiteUrl,
+      twitter_url: r.twitterUrl,
+      status: statusOf(r, now),
+    }));
+  }
+
+  async get(id: number): Promise<AirdropRow | undefined> {
+    const [row] = await this.db.select().from(airdrops).where(eq(airdrops.id, id));
+    return row;
+  }
+
+  /**
+   * POST /api/airdrops: validates against the source wallet's ledger state, then records the airdrop
+   * and its creation job together (a crash leaves either nothing or an airdrop its job finishes).
+   */
+  async create(userId: number, body: unknown): Promise<CreateAirdropResult> {
+    const b = parseInput(createAirdropSchema, body);
+    if (b.deadline.getTime() <= this.now()) {
+      throw new AppError('VALIDATION', AIRDROP_MESSAGES.deadline, {
+        fields: [{ path: 'deadline', message: AIRDROP_MESSAGES.deadline }],
+      });
+    }
+    const wallet = await this.deps.wallets.owned(userId, b.sourceWalletId).catch(() => {
+      throw notFound(AIRDROP_MESSAGES.walletNotFound);
+    });
+    let currency: string;
+    try {
+      currency = isHexCurrency(b.tokenCode) ? b.tokenCode.toUpperCase() : tickerToCurrency(b.tokenCode);
+    } catch {
+      throw badRequest(AIRDROP_MESSAGES.token);
+    }
+    if (isLpCurrency(currency)) throw badRequest(AIRDROP_MESSAGES.lpToken);
+    if (!this.deps.canPay) throw new AppError('LEDGER_UNAVAILABLE', AIRDROP_MESSAGES.unavailable);
+
+    // Tokens: what the wallet holds, less airdrops from it whose tokens have not moved yet.
+    const line = (await this.deps.wallets.lines(wallet.address, b.issuerAddress)).find((l) =>
+      sameCurrency(l.currency, currency),
+    );
+    const balance = new Decimal(line?.balance ?? '0');
+
+    // XRP: the airdrop fee and the new wallet's funding, from what is above the wallet's reserve.
+    const settings = await this.deps.settings.all();
+    const feeDrops = xrpToDrops(new Decimal(settings.airdrop_fee_xrp).toDecimalPlaces(6).toFixed());
+    const state = await this.deps.wallets.accountState(wallet.address);
+    const reserve = await this.deps.wallets.reserveDrops(state.ownerCount);
+    const fundDrops = reserve.base + reserve.increment + AIRDROP_WALLET_FEE_ALLOWANCE_DROPS;
+    const needed = feeDrops + fundDrops + SOURCE_NETWORK_FEES_DROPS;
+    const available = state.activated ? state.balanceDrops - reserve.total : 0n;
+    if (available < needed) throw badRequest(AIRDROP_MESSAGES.insufficientXrp(dropsToXrp(needed)));
+    const feeAddress =
+      feeDrops > 0n ? ((await platformWallet(this.db, PLATFORM_ROLES.fee))?.address ?? null) : null;
+
+    const total = new Decimal(b.totalTokenAmount);
+    return this.db.transaction(async (tx) => {
+      // One creation per wallet at a time: two forms can't both count the same tokens.
+      await tx
+        .select({ id: walletsTable.id })
+        .from(walletsTable)
+        .where(eq(walletsTable.id, wallet.id))
+        .for('update');
+      const [pending] = await tx
+        .select({ sum: sql<string | null>`sum(${airdrops.totalAmount}::numeric)::text` })
+        .from(airdrops)
+        .where(
+          and(
+            eq(airdrops.sourceWalletId, wallet.id),
+            eq(airdrops.currency, currency),
+            eq(airdrops.issuerAddress, b.issuerAddress),
+            eq(airdrops.status, 'pending'),
+          ),
+        );
+      const free = balance.minus(pending?.sum ?? '0');
+      if (total.gt(free))
+        throw badRequest(AIRDROP_MESSAGES.insufficientTokens(Decimal.max(free, 0).toFixed()));
+      const [row] = await tx
+        .insert(airdrops)
+        .values({
+          creatorUserId: userId,
+          sourceWalletId: wallet.id,
+          sourceAddress: wallet.address,
+          projectName: b.projectName,
+          tagline: b.tagline,
+          logoUrl: b.logoUrl,
+          description: b.description,
+          issuerAddress: b.issuerAddress,
+          currency,
+          perUserType: b.perUserType,
+          fixedAmount: b.fixedAmount,
+          minAmount: b.randomMin,
+          maxAmount: b.randomMax,
+          maxClaims: b.maxRecipients,
+          totalAmount: total.toFixed(),
+          remaining: total.toFixed(),
+          expiry: b.deadline,
+          websiteUrl: b.website ?? null,
+          twitterUrl: b.twitter ?? null,
+          trustlineMode: b.trustlineMode,
+          status: 'pending',
+        })
+        .returning();
+      const payload: CreateJobPayload = {
+        airdropId: row!.id,
+        userId,
+        sourceWalletId: wallet.id,
+        sourceAddress: wallet.address,
+        currency,
+        issuer: b.issuerAddress,
+        total: total.toFixed(),
+        fundDrops: fundDrops.toString(),
+        feeDrops: feeAddress ? feeDrops.toString() : '0',
+        feeAddress,
+      };
+      const job = await this.deps.jobs.enqueue(
+        {
+          type: AIRDROP_CREATE_JOB,
+          userId,
+          payload,
+          key: `${AIRDROP_CREATE_JOB}:${row!.id}`,
+          steps: ['create-wallet', 'fund', ...(feeAddress ? ['fee'] : []), 'trust', 'deposit', 'activate'],
+        },
+        tx as unknown as Db,
+      );
+      await tx.update(airdrops).set({ jobId: job.id }).where(eq(airdrops.id, row!.id));
+      return { success: true as const, id: row!.id, jobId: job.id };
+    });
+  }
+
+  /**
+   * POST /api/airdrops/{id}/claim: checks, reserves the amount and records the payment job in one
+   * database transaction, then waits for the payment.
+   */
+  async claim(userId: number, airdropId: number, body: unknown): Promise<ClaimAirdropResult> {
+    const b = parseInput(claimAirdropSchema, body);
+    const airdrop = await this.get(airdropId);
+    if (!airdrop || airdrop.status === 'failed') throw notFound(AIRDROP_MESSAGES.notFound);
+    const wallet = await this.deps.wallets.owned(userId, b.destinationWalletId).catch(() => {
+      throw notFound(AIRDROP_MESSAGES.walletNotFound);
+    });
+    this.assertClaimable(airdrop);
+    const [mine] = await this.db
+      .select({ id: airdropClaims.id })
+      .from(airdropClaims)
+      .where(
+        and(
+          eq(airdropClaims.airdropId, airdropId),
+          eq(airdropClaims.userId, userId),
+          inArray(airdropClaims.status, ['pending', 'paid']),
+        ),
+      );
+    if (mine) throw badRequest(AIRDROP_MESSAGES.alreadyClaimed);
+    if (!this.deps.canPay) throw new AppError('LEDGER_UNAVAILABLE', AIRDROP_MESSAGES.unavailable);
+    if (airdrop.trustlineMode === 'manual') {
+      const line = (await this.deps.wallets.lines(wallet.address, airdrop.issuerAddress)).find((l) =>
+        sameCurrency(l.currency, airdrop.currency),
+      );
+      if (!line) throw badRequest(AIRDROP_MESSAGES.trustlineMissing(airdrop.currency));
+    }
+
+    const reserved = await this.reserve(userId, airdropId, wallet.id, wallet.address);
+    const job = await this.deps.jobs
+      .waitFor(reserved.jobId, { timeoutMs: CLAIM_WAIT_MS })
+      .catch(() => undefined);
+    const [claim] = await this.db.select().from(airdropClaims).where(eq(airdropClaims.id, reserved.claimId));
+    if (claim?.status === 'paid' && claim.hash) return { amount: claim.amount, hash: claim.hash };
+    if (!job) throw new AppError('BAD_GATEWAY', AIRDROP_MESSAGES.processing, { claimId: reserved.claimId });
+    throw badRequest(
+      job.error ?? AIRDROP_MESSAGES.claimFailed,
+      claim?.hash ? { hash: claim.hash } : undefined,
+    );
+  }
+
+  private assertClaimable(a: AirdropRow): void {
+    if (a.status === 'pending') throw badRequest(AIRDROP_MESSAGES.notActive);
+    if (a.status === 'expired' || a.expiry.getTime() <= this.now())
+      throw badRequest(AIRDROP_MESSAGES.expired);
+    if (a.status === 'closed' || a.claimedCount >= a.maxClaims) throw badRequest(AIRDROP_MESSAGES.exhausted);
+  }
+
+  /**
+   * The reservation: one statement adds the claim to claimed_count and takes its amount from
+   * `remaining` only while the airdrop is active, before its deadline, has a claim left, and keeps
+   * enough to pay every later claim its minimum; the same statement inserts the claim (unique per
+   * airdrop and user). Concurrent claims re-check the condition against each other's committed row,
+   * so they can never together take more than there is. A random draw that lost a race redraws.
+   */
+  private async reserve(
+    userId: number,
+    airdropId: number,
+    walletId: number,
+    walletAddress: string,
+  ): Promise<{ claimId: number; jobId: string }> {
+    for (let attempt = 1; ; attempt++) {
+      const a = await this.get(airdropId);
+      if (!a) throw notFound(AIRDROP_MESSAGES.notFound);
+      this.assertClaimable(a);
+      const amount = drawAmount(a, randomInt(0, 1_000_001) / 1_000_000);
+      if (!amount) throw badRequest(AIRDROP_MESSAGES.exhausted);
+      const now = new Date(this.now());
+      let result: { claimId: number; jobId: string } | undefined;
+      try {
+        result = await this.db.transaction(async (tx) => {
+          const rows = await tx.execute<{ id: number | string }>(sql`
+            with reserved as (
+              update ${airdrops}
+                 set claimed_count = claimed_count + 1,
+                     remaining = (remaining::numeric - ${amount}::numeric)::text
+               where id = ${airdropId}
+                 and status = 'active'
+                 and expiry > ${now.toISOString()}::timestamptz
+                 and claimed_count < max_claims
+                 and remaining::numeric - ${amount}::numeric
+                     >= coalesce(fixed_amount, min_amount)::numeric * (max_claims - claimed_count - 1)
+              returning id
+            )
+            insert into ${airdropClaims} (airdrop_id, user_id, wallet_id, wallet_address, amount, status)
+            select id, ${userId}, ${walletId}, ${walletAddress}, ${amount}, 'pending' from reserved
+            returning id`);
+          const row = rowsOf<{ id: number | string }>(rows)[0];
+          if (!row) return undefined;
+          const claimId = Number(row.id);
+          const job = await this.deps.jobs.enqueue(
+            {
+              type: AIRDROP_CLAIM_JOB,
+              userId,
+              payload: { claimId },
+              key: `${AIRDROP_CLAIM_JOB}:${claimId}`,
+            },
+            tx as unknown as Db,
+          );
+          return { claimId, jobId: job.id };
+        });
+      } catch (err) {
+        if (pgErrorCode(err) === '23505') throw badRequest(AIRDROP_MESSAGES.alreadyClaimed);
+        throw err;
+      }
+      if (result) return result;
+      if (attempt >= RESERVE_TRIES) throw badRequest(AIRDROP_MESSAGES.claimFailed);
+    }
+  }
+
+  /**
+   * GET /api/airdrops/allocations/{walletId}/{tokenCode}/{issuer}: what the caller's live airdrops
+   * from this wallet still owe (pending creations count in full; active ones their unpaid part:
+   * what is unreserved plus what pending claims reserved).
+   */
+  async allocated(
+    userId: number,
+    walletId: number,
+    tokenCode: string,
+    issuer: string,
+  ): Promise<AirdropAllocation> {
+    const wallet = await this.deps.wallets.owned(userId, walletId).catch(() => {
+      throw notFound(AIRDROP_MESSAGES.walletNotFound);
+    });
+    let currency: string;
+    try {
+      currency = isHexCurrency(tokenCode) ? tokenCode.toUpperCase() : tickerToCurrency(tokenCode);
+    } catch {
+      throw badRequest(AIRDROP_MESSAGES.token);
+    }
+    const res = await this.db.execute<{ allocated: string | null }>(sql`
+      select (coalesce(sum(a.remaining::numeric), 0) + coalesce(sum(p.pending), 0))::text as allocated
+        from ${airdrops} a
+        left join (
+          select airdrop_id, sum(amount::numeric) as pending
+            from ${airdropClaims} where status = 'pending' group by airdrop_id
+        ) p on p.airdrop_id = a.id
+       where a.creator_user_id = ${userId}
+         and a.source_wallet_id = ${wallet.id}
+         and a.currency = ${currency}
+         and a.issuer_address = ${issuer}
+         and a.status in ('pending', 'active')`);
+    const value = rowsOf<{ allocated: string | null }>(res)[0]?.allocated ?? '0';
+    return { allocated: new Decimal(value).toFixed() };
+  }
+
+  /**
+   * Ends every active airdrop past its deadline (at `now`) or unable to pay one more allocation:
+   * enqueues its close job (one per airdrop, by key). Returns the job ids.
+   */
+  async sweep(now: Date = new Date(this.now())): Promise<string[]> {
+    const due = await this.db
+      .select()
+      .from(airdrops)
+      .where(
+        and(
+          eq(airdrops.status, 'active'),
+          sql`(${lte(airdrops.expiry, now)}
+               or ${airdrops.claimedCount} >= ${airdrops.maxClaims}
+               or ${airdrops.remaining}::numeric < coalesce(${airdrops.fixedAmount}, ${airdrops.minAmount})::numeric)`,
+        ),
+      )
+      .orderBy(asc(airdrops.id));
+    const ids: string[] = [];
+    for (const a of due) {
+      const status = a.expiry.getTime() <= now.getTime() ? 'expired' : 'closed';
+      const job = await this.deps.jobs.enqueue({
+        type: AIRDROP_CLOSE_JOB,
+        userId: a.creatorUserId,
+        payload: { airdropId: a.id, status },
+        key: `${AIRDROP_CLOSE_JOB}:${a.id}`,
+      });
+      ids.push(job.id);
+    }
+    return ids;
+  }
+}
+
+/**
+ * Releases a claim whose payment finally failed, in one statement: the claim turns 'failed' and its
+ * amount and count go back to the airdrop only if it was still pending (a second call does nothing).
+ */
+export async function releaseClaim(db: Db, claimId: number, hash: string | null): Promise<boolean> {
+  const res = await db.execute<{ id: number | string }>(sql`
+    with failed as (
+      update ${airdropClaims}
+         set status = 'failed', hash = coalesce(${hash}, hash), updated_at = now()
+       where id = ${claimId} and status = 'pending'
+      returning airdrop_id, amount
+    )
+    update ${airdrops}
+       set remaining = (${airdrops.remaining}::numeric + failed.amount::numeric)::text,
+           claimed_count = ${airdrops.claimedCount} - 1
+      from failed
+     where ${airdrops.id} = failed.airdrop_id
+    returning ${airdrops.id}`);
+  return rowsOf(res).length > 0;
+}
+
+/** Marks a pending claim paid (once). */
+export async function markPaid(db: Db, claimId: number, hash: string): Promise<void> {
+  await db
+    .update(airdropClaims)
+    .set({ status: 'paid', hash, updatedAt: new Date() })
+    .where(and(eq(airdropClaims.id, claimId), eq(airdropClaims.status, 'pending')));
+}

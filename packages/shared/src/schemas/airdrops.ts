@@ -1,0 +1,200 @@
+import DecimalBase from 'decimal.js';
+import { z } from 'zod';
+import { AMOUNT_DECIMALS } from '../constants';
+import { isLpCurrency } from '../currency';
+import { classicAddressSchema, idSchema, lineText, multiLineText, parseId } from './common';
+
+// Airdrops (spec 001 §2 "Airdrops", §4 "Airdrop" and "Airdrop creation payload", §6 "Airdrop",
+// §8): a creator moves a token allocation into a dedicated airdrop wallet; signed-in users claim a
+// fixed or random share of it to one of their own wallets until the deadline.
+
+const Decimal = DecimalBase.clone({ precision: 40 });
+
+export const AIRDROP_MESSAGES = {
+  // Spec §8, exact.
+  createFailed: 'Failed to create airdrop',
+  claimFailed: 'Claim failed.',
+  // Ours (the spec has no text for these).
+  selectWallet: 'Please select a wallet.',
+  token: 'Please enter the token code.',
+  projectName: 'Project name must be 2 to 50 characters.',
+  total: 'Total token amount must be a positive number.',
+  amount: (field: string) => `${field} must be a positive number with at most ${AMOUNT_DECIMALS} decimals.`,
+  fixedRequired: 'Enter the amount each user receives.',
+  randomRange: 'The random maximum must be greater than the minimum, and the minimum greater than 0.',
+  tooSmall: 'The total must cover at least one allocation.',
+  deadline: 'The deadline must be in the future.',
+  deadlineInvalid: 'Please enter a valid deadline.',
+  url: (field: string) => `${field} must be an http(s) link.`,
+  lpToken: 'LP tokens cannot be airdropped.',
+  walletNotFound: 'Wallet not found.',
+  insufficientTokens: (available: string) =>
+    `The total plus what is already allocated exceeds this wallet's balance (available: ${available}).`,
+  insufficientXrp: (needed: string) =>
+    `This wallet needs at least ${needed} XRP available for the airdrop fee and the airdrop wallet's reserve.`,
+  notFound: 'Airdrop not found.',
+  alreadyClaimed: 'You have already claimed this airdrop.',
+  expired: 'This airdrop has expired.',
+  exhausted: 'This airdrop has been fully claimed.',
+  notActive: 'This airdrop is not active yet.',
+  ownAirdrop: 'You cannot claim your own airdrop.',
+  trustlineMissing: (code: string) =>
+    `Your wallet has no trust line for ${code}. Add the trust line first, then claim.`,
+  unavailable: 'Airdrops are unavailable right now: the XRP Ledger is not connected.',
+  processing: 'The claim is still being processed. Check your wallet in a minute.',
+} as const;
+
+const AMOUNT_TEXT = new RegExp(`^(?:0|[1-9][0-9]{0,14})(?:\\.[0-9]{1,${AMOUNT_DECIMALS}})?$`);
+
+/** A positive decimal amount as text (numbers are accepted and turned into text). */
+const amountText = (field: string) =>
+  z
+    .union([z.string(), z.number()], { message: AIRDROP_MESSAGES.amount(field) })
+    .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+    .refine((v) => AMOUNT_TEXT.test(v) && new Decimal(v).gt(0), AIRDROP_MESSAGES.amount(field));
+
+const optionalAmount = (field: string) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), amountText(field).optional());
+
+const optionalUrl = (field: string) =>
+  z.preprocess(
+    (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
+    lineText(field, 200)
+      .refine((v) => /^https?:\/\/[^\s]+$/i.test(v), AIRDROP_MESSAGES.url(field))
+      .optional(),
+  );
+
+/** POST /api/airdrops: the spec's creation payload. maxRecipients is computed by the server. */
+export const createAirdropSchema = z
+  .object({
+    sourceWalletId: idSchema('sourceWalletId'),
+    tokenCode: z
+      .string({ message: AIRDROP_MESSAGES.token })
+      .trim()
+      .min(1, AIRDROP_MESSAGES.token)
+      .max(40, AIRDROP_MESSAGES.token),
+    issuerAddress: classicAddressSchema('issuerAddress'),
+    projectName: z
+      .string({ message: AIRDROP_MESSAGES.projectName })
+      .trim()
+      .min(2, AIRDROP_MESSAGES.projectName)
+      .max(50, AIRDROP_MESSAGES.projectName)
+      .pipe(lineText('projectName', 50)),
+    tagline: lineText('tagline', 120).optional().default(''),
+    logoUrl: lineText('logoUrl', 500).optional().default(''),
+    description: multiLineText('description', 1000).optional().default(''),
+    perUserType: z.enum(['fixed', 'random'], { message: 'perUserType must be fixed or random.' }),
+    totalTokenAmount: amountText('totalTokenAmount'),
+    fixedAmount: optionalAmount('fixedAmount'),
+    randomMin: optionalAmount('randomMin'),
+    randomMax: optionalAmount('randomMax'),
+    /** Computed by the form; the server computes it again and ignores this. */
+    maxRecipients: z.unknown().optional(),
+    /** The random range under the list's names (used when randomMin / randomMax are absent). */
+    minAmount: optionalAmount('minAmount'),
+    maxAmount: optionalAmount('maxAmount'),
+    deadline: z
+      .union([z.string(), z.number()], { message: AIRDROP_MESSAGES.deadlineInvalid })
+      .transform((v, ctx) => {
+        const d = new Date(v);
+        if (Number.isNaN(d.getTime())) {
+          ctx.addIssue({ code: 'custom', message: AIRDROP_MESSAGES.deadlineInvalid });
+          return z.NEVER;
+        }
+        return d;
+      }),
+    website: optionalUrl('website'),
+    twitter: optionalUrl('twitter'),
+    trustlineMode: z
+      .enum(['auto', 'manual'], { message: 'trustlineMode must be auto or manual.' })
+      .optional()
+      .default('auto'),
+  })
+  .transform((v, ctx) => {
+    const total = new Decimal(v.totalTokenAmount);
+    let fixed: string | null = null;
+    let min: string | null = null;
+    let max: string | null = null;
+    let recipients: number;
+    if (v.perUserType === 'fixed') {
+      if (!v.fixedAmount) {
+        ctx.addIssue({ code: 'custom', path: ['fixedAmount'], message: AIRDROP_MESSAGES.fixedRequired });
+        return z.NEVER;
+      }
+      fixed = v.fixedAmount;
+      recipients = total.div(fixed).floor().toNumber();
+    } else {
+      min = v.randomMin ?? v.minAmount ?? null;
+      max = v.randomMax ?? v.maxAmount ?? null;
+      if (!min || !max || !new Decimal(max).gt(min)) {
+        ctx.addIssue({ code: 'custom', path: ['randomMax'], message: AIRDROP_MESSAGES.randomRange });
+        return z.NEVER;
+      }
+      recipients = total.div(min).floor().toNumber();
+    }
+    if (recipients < 1) {
+      ctx.addIssue({ code: 'custom', path: ['totalTokenAmount'], message: AIRDROP_MESSAGES.tooSmall });
+      return z.NEVER;
+    }
+    if (isLpCurrency(v.tokenCode)) {
+      ctx.addIssue({ code: 'custom', path: ['tokenCode'], message: AIRDROP_MESSAGES.lpToken });
+      return z.NEVER;
+    }
+    return { ...v, fixedAmount: fixed, randomMin: min, randomMax: max, maxRecipients: recipients };
+  });
+
+export type CreateAirdropRequest = z.input<typeof createAirdropSchema>;
+export type CreateAirdropInput = z.output<typeof createAirdropSchema>;
+
+/** POST /api/airdrops answers at once; the job moves the tokens (GET /api/job-status/{jobId}). */
+export interface CreateAirdropResult {
+  success: true;
+  id: number;
+  jobId: string;
+}
+
+export const claimAirdropSchema = z.object({
+  destinationWalletId: z.unknown().transform((v, ctx) => {
+    const id = parseId(v);
+    if (id === undefined) {
+      ctx.addIssue({ code: 'custom', message: AIRDROP_MESSAGES.selectWallet });
+      return z.NEVER;
+    }
+    return id;
+  }),
+});
+
+export type ClaimAirdropRequest = z.input<typeof claimAirdropSchema>;
+
+export interface ClaimAirdropResult {
+  amount: string;
+  hash: string;
+}
+
+export type AirdropStatus = 'active' | 'expired' | 'closed';
+
+/** One row of GET /api/airdrops (the spec's Airdrop entity, plus its status). */
+export interface Airdrop {
+  id: number;
+  project_name: string;
+  tagline: string;
+  logo_url: string;
+  description: string;
+  issuer_address: string;
+  token_code: string;
+  fixed_amount: string | null;
+  min_amount: string | null;
+  max_amount: string | null;
+  max_claims: number;
+  claimed_count: number;
+  total_token_amount: string;
+  expiry: string;
+  has_claimed: boolean;
+  website_url: string | null;
+  twitter_url: string | null;
+  status: AirdropStatus;
+}
+
+export interface AirdropAllocation {
+  allocated: string;
+}
