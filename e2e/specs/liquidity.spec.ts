@@ -3,7 +3,6 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   LIQUIDITY_MESSAGES,
-  formatAmount,
   type AddLiquidityResult,
   type DeployResult,
   type LpPriceResult,
@@ -19,6 +18,12 @@ import { demoSignIn } from '../support/sign-in';
 
 const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `L${run}`;
+
+/** As the tab shows amounts to check: 6 decimals rounded down, thousands grouped. */
+const exact = (v: string) => {
+  const [int, frac] = new Decimal(v).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed().split('.');
+  return `${int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
+};
 
 const isPost = (path: string) => (r: { url(): string; request(): { method(): string } }) =>
   new URL(r.url()).pathname === path && r.request().method() === 'POST';
@@ -111,7 +116,7 @@ describe('liquidity in Chromium', () => {
     const withdrawal = (await rem.json()) as RemoveLiquidityResult;
     expect(new Decimal(withdrawal.withdrawn.base).minus('2.5').abs().lte('0.000002')).toBe(true);
     expect(shown).toBe(
-      `Expected Withdrawal: ${formatAmount(withdrawal.withdrawn.base)} XRP + ${formatAmount(withdrawal.withdrawn.token)} ${TICKER}`,
+      `Expected Withdrawal: ${exact(withdrawal.withdrawn.base)} XRP + ${exact(withdrawal.withdrawn.token)} ${TICKER}`,
     );
     await page.getByRole('status').filter({ hasText: LIQUIDITY_MESSAGES.removed }).waitFor();
 

@@ -7,7 +7,6 @@ import {
   FEE_VOTE_MULTIPLIER,
   LIQUIDITY_MESSAGES,
   LP_FULL_REMOVAL_FRACTION,
-  formatAmount,
   type AddLiquidityResult,
   type AmmVoteResult,
   type LpBalanceResult,
@@ -40,6 +39,18 @@ const LP_PRESETS = [25, 50, 75, 100] as const;
 const positive = (v: string) => /^\d*\.?\d+$/.test(v) && new Decimal(v).gt(0);
 const errorText = (err: unknown) => (err instanceof ApiError ? err.message : '');
 const fixed6 = (d: Decimal) => d.toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN).toFixed();
+/**
+ * Amounts the user checks against the ledger (balance, expected withdrawal): to 6 decimals rounded
+ * down, with thousands grouped, never shortened to K/M. Prices keep 6 significant digits.
+ */
+export function exactAmount(value: Decimal.Value, price = false): string {
+  const d = new Decimal(value);
+  const text = (
+    price && d.lt(1) ? d.toSignificantDigits(6, Decimal.ROUND_DOWN) : d.toDecimalPlaces(6, Decimal.ROUND_DOWN)
+  ).toFixed();
+  const [int, frac] = text.split('.');
+  return `${int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
+}
 
 type Side = 'base' | 'token';
 
@@ -86,7 +97,8 @@ export function LiquidityTab({
     retry: false,
   });
   const lpBalance = balance.data?.balance ?? '0';
-  const lpShown = balance.isError || !balance.data ? '0.00' : formatAmount(lpBalance);
+  const lpShown =
+    balance.isError || !balance.data || new Decimal(lpBalance).isZero() ? '0.00' : exactAmount(lpBalance);
 
   const debouncedLp = useDebounced(amountLp, ESTIMATE_DEBOUNCE_MS);
   const price = useQuery({
@@ -214,8 +226,8 @@ export function LiquidityTab({
   const expectedLine = !expected
     ? '—'
     : withdraw === 'double'
-      ? `${formatAmount(expected.double.base)} ${base} + ${formatAmount(expected.double.token)} ${unit('token')}`
-      : `${formatAmount(side === 'base' ? expected.singleBase : expected.singleToken)} ${unit(side)}`;
+      ? `${exactAmount(expected.double.base)} ${base} + ${exactAmount(expected.double.token)} ${unit('token')}`
+      : `${exactAmount(side === 'base' ? expected.singleBase : expected.singleToken)} ${unit(side)}`;
   const busy = add.isPending || remove.isPending || vote.isPending;
 
   const toggle = <T extends string>(
@@ -391,7 +403,7 @@ export function LiquidityTab({
                   <p className="muted" data-testid="lp-price">
                     LP price:{' '}
                     {price.data
-                      ? `${formatAmount(side === 'base' ? price.data.lpPerBase : price.data.lpPerToken)} LP per ${unit(side)}`
+                      ? `${exactAmount(side === 'base' ? price.data.lpPerBase : price.data.lpPerToken, true)} LP per ${unit(side)}`
                       : '—'}
                   </p>
                   <div className="field">
@@ -461,6 +473,7 @@ export function LiquidityTab({
       {status && (
         <p
           role="status"
+          data-testid="liquidity-status"
           className={`swap-status ${/✅/u.test(status.text) ? 'ok' : 'bad'}${status.fading ? ' fading' : ''}`}
         >
           {status.text}

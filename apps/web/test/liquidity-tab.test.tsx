@@ -1,0 +1,183 @@
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LIQUIDITY_MESSAGES, type WalletBalance } from '@ledgerpad/shared';
+import { LiquidityTab, exactAmount } from '../src/features/swap/liquidity-tab';
+import { stubFetch, withProviders, type FetchAnswer } from './support';
+
+// The Liquidity tab of /swap against stubbed API answers: the LP balance (0.00 when it cannot be
+// read), the both-assets ratio field, the LP presets (100% = 99.99%) and cap, the screen's own
+// refusals (nothing sent), the vote's percent × 1000 and its messages, and the failure lines.
+
+const ISSUER = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
+const WALLET = { wallet_address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh' } as WalletBalance;
+const TOKEN = { issuer: ISSUER, code: 'LIQ', ticker: 'LIQ' };
+
+let balance: FetchAnswer;
+let writes: Record<string, FetchAnswer>;
+let sent: Array<{ path: string; body: unknown }>;
+
+beforeEach(() => {
+  sent = [];
+  balance = { body: { status: 'success', balance: '100' } };
+  writes = {};
+  stubFetch((path, body) => {
+    if (path === '/api/csrf-token') return { body: { token: 'csrf' } };
+    if (path === '/api/lp-token-balance') return balance;
+    if (path === '/api/get-lp-price')
+      return {
+        body: {
+          status: 'success',
+          lpPerBase: '70.7',
+          lpPerToken: '0.0353',
+          lpTotal: '14142',
+          pool: { base: '100', token: '200000' },
+          tradingFee: 300,
+          ...((body as { amountLp?: string }).amountLp
+            ? {
+                expected: { double: { base: '0.5', token: '1000' }, singleBase: '0.99', singleToken: '1990' },
+              }
+            : {}),
+        },
+      };
+    sent.push({ path, body });
+    return writes[path];
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const renderTab = () => render(withProviders(<LiquidityTab wallet={WALLET} token={TOKEN} />));
+const click = (name: string) => fireEvent.click(screen.getByRole('button', { name }));
+const status = () => screen.findByTestId('liquidity-status');
+
+describe('Liquidity tab', () => {
+  it('shows amounts the user checks in full: 6 decimals rounded down, thousands grouped', () => {
+    expect(exactAmount('1234567.12345678')).toBe('1,234,567.123456');
+    expect(exactAmount('0.5')).toBe('0.5');
+    expect(exactAmount('0.0000353123456', true)).toBe('0.0000353123');
+    expect(exactAmount('192820.55', true)).toBe('192,820.55');
+  });
+
+  it('shows 0.00 when the LP balance cannot be read', async () => {
+    balance = { status: 500, body: { message: 'Internal server error' } };
+    renderTab();
+    await waitFor(() => expect(screen.getByTestId('lp-balance').textContent).toContain('0.00'));
+  });
+
+  it('fills the other side of a both-assets deposit from the pool ratio, and clears it with the input', async () => {
+    renderTab();
+    click('Both Assets');
+    const xrp = screen.getByRole('textbox', { name: 'Amount (XRP)' });
+    const tok = screen.getByRole('textbox', { name: 'Amount (LIQ)' });
+    await waitFor(() => expect(sent).toEqual([]));
+    fireEvent.change(xrp, { target: { value: '0.1234567' } });
+    expect((xrp as HTMLInputElement).value).toBe(''); // a 7th decimal is not typed in
+    fireEvent.change(xrp, { target: { value: '5' } });
+    await waitFor(() => expect((tok as HTMLInputElement).value).toBe('10000'));
+    fireEvent.change(tok, { target: { value: '333' } });
+    await waitFor(() => expect((xrp as HTMLInputElement).value).toBe('0.1665'));
+    fireEvent.change(tok, { target: { value: '' } });
+    await waitFor(() => expect((xrp as HTMLInputElement).value).toBe(''));
+    click('Add Liquidity');
+    expect((await status()).textContent).toBe(LIQUIDITY_MESSAGES.enterBoth);
+    expect(sent).toEqual([]);
+  });
+
+  it('asks for the single-asset amount by its ticker and shows the failure line', async () => {
+    renderTab();
+    click('LIQ');
+    click('Add Liquidity');
+    expect((await status()).textContent).toBe('Please enter the amount of LIQ to add.');
+    expect(sent).toEqual([]);
+    writes['/api/add-liquidity'] = {
+      status: 400,
+      body: { error: 'bad_request', message: 'Failed to add liquidity: tecUNFUNDED_AMM' },
+    };
+    fireEvent.change(screen.getByRole('textbox', { name: 'Amount (LIQ)' }), { target: { value: '12' } });
+    click('Add Liquidity');
+    await waitFor(() =>
+      expect(screen.getByTestId('liquidity-status').textContent).toBe(
+        '❌ Failed to add liquidity: tecUNFUNDED_AMM',
+      ),
+    );
+    expect(sent[0]!.body).toMatchObject({
+      mode: 'single-asset',
+      selectedAsset: { currency: 'LIQ', issuer: ISSUER },
+      amountToken: '12',
+      amountXrp: '',
+    });
+  });
+
+  it('removes with the presets (100% = 99.99%) capped at the balance, and shows the expected withdrawal', async () => {
+    renderTab();
+    click('Remove');
+    await waitFor(() => expect(screen.getByTestId('lp-balance').textContent).toContain('100'));
+    click('Remove Liquidity');
+    expect((await status()).textContent).toBe(LIQUIDITY_MESSAGES.enterLp);
+    expect(sent).toEqual([]);
+    const lp = screen.getByRole('textbox', { name: 'LP tokens to withdraw' }) as HTMLInputElement;
+    click('100%');
+    expect(lp.value).toBe('99.99');
+    fireEvent.change(lp, { target: { value: '150' } });
+    expect(lp.value).toBe('100');
+    click('50%');
+    expect(lp.value).toBe('50');
+    await waitFor(() =>
+      expect(screen.getByTestId('expected-withdrawal').textContent).toBe(
+        'Expected Withdrawal: 0.5 XRP + 1,000 LIQ',
+      ),
+    );
+    click('Single-Asset (Fee Applies)');
+    expect(lp.value).toBe('');
+    expect(screen.getByRole('note').textContent).toContain(
+      'incur a fee because they change the pool balance',
+    );
+    writes['/api/remove-liquidity'] = {
+      body: {
+        status: 'success',
+        message: LIQUIDITY_MESSAGES.removed,
+        hash: 'A',
+        lpTokens: '25',
+        withdrawn: {},
+      },
+    };
+    click('25%');
+    fireEvent.change(screen.getByLabelText('Limit price (LP tokens per XRP, optional)'), {
+      target: { value: '30' },
+    });
+    click('Remove Liquidity');
+    expect((await screen.findByText(LIQUIDITY_MESSAGES.removed)).getAttribute('role')).toBe('status');
+    expect(sent[0]!.body).toMatchObject({
+      amountLp: '25',
+      mode: 'single',
+      selectedAsset: { currency: 'XRP' },
+      limitPrice: '30',
+    });
+  });
+
+  it('votes with the percent × 1000; other values are cleared and empty is refused', async () => {
+    renderTab();
+    click('Vote on Fee');
+    const fee = screen.getByLabelText('Proposed trading fee (%)') as HTMLInputElement;
+    fireEvent.change(fee, { target: { value: '2' } });
+    expect(fee.value).toBe('');
+    click('Submit Vote');
+    expect((await status()).textContent).toBe(LIQUIDITY_MESSAGES.fillAll);
+    expect(sent).toEqual([]);
+    writes['/api/amm-vote'] = { body: { status: 'success', hash: 'A', tradingFee: 250 } };
+    fireEvent.change(fee, { target: { value: '0.25' } });
+    click('Submit Vote');
+    await waitFor(() =>
+      expect(screen.getByTestId('liquidity-status').textContent).toBe(
+        '✅ Vote submitted successfully for fee: 0.25%',
+      ),
+    );
+    expect(sent[0]).toMatchObject({
+      path: '/api/amm-vote',
+      body: { tradingFee: 250, wallet: WALLET.wallet_address },
+    });
+  });
+});
