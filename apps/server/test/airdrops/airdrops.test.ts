@@ -143,6 +143,9 @@ describe('airdrops', () => {
     );
     expect(random.statusCode).toBe(400);
     expect(JSON.stringify(random.json())).toContain(AIRDROP_MESSAGES.randomRange);
+    const digits = await post('/api/airdrops', alice, form({ totalTokenAmount: '1234567890.123456' }));
+    expect(digits.statusCode).toBe(400);
+    expect(JSON.stringify(digits.json())).toContain(AIRDROP_MESSAGES.digits('totalTokenAmount'));
     const anon = await post('/api/airdrops', undefined, form());
     expect([401, 403]).toContain(anon.statusCode);
   });

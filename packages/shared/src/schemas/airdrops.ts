@@ -20,6 +20,7 @@ export const AIRDROP_MESSAGES = {
   projectName: 'Project name must be 2 to 50 characters.',
   total: 'Total token amount must be a positive number.',
   amount: (field: string) => `${field} must be a positive number with at most ${AMOUNT_DECIMALS} decimals.`,
+  digits: (field: string) => `${field} must have at most 15 significant digits.`,
   fixedRequired: 'Enter the amount each user receives.',
   randomRange: 'The random maximum must be greater than the minimum, and the minimum greater than 0.',
   tooSmall: 'The total must cover at least one allocation.',
@@ -51,7 +52,9 @@ const amountText = (field: string) =>
   z
     .union([z.string(), z.number()], { message: AIRDROP_MESSAGES.amount(field) })
     .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
-    .refine((v) => AMOUNT_TEXT.test(v) && new Decimal(v).gt(0), AIRDROP_MESSAGES.amount(field));
+    .refine((v) => AMOUNT_TEXT.test(v) && new Decimal(v).gt(0), AIRDROP_MESSAGES.amount(field))
+    // The ledger keeps 16 significant digits; more would be rounded on the way.
+    .refine((v) => !AMOUNT_TEXT.test(v) || new Decimal(v).precision() <= 15, AIRDROP_MESSAGES.digits(field));
 
 const optionalAmount = (field: string) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), amountText(field).optional());
