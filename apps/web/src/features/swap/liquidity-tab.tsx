@@ -298,7 +298,7 @@ export function LiquidityTab({
           )}
           <p className="muted lp-balance" data-testid="lp-balance">
             LP token balance: <strong>{lpShown}</strong>
-            {token ? ` LP-${token.ticker}` : ''}
+            {token && <span className="lp-name"> LP-{token.ticker}</span>}
           </p>
 
           {action === 'ADD' ? (
