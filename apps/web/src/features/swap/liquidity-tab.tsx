@@ -17,7 +17,7 @@ import {
 } from '@ledgerpad/shared';
 import { ApiError, apiPost } from '../../lib/api';
 import { BALANCES_KEY } from '../../lib/wallet-balances';
-import { useDebounced, useFading } from './hooks';
+import { StatusLine, useDebounced, useFading } from './hooks';
 import './liquidity.css';
 
 // The Liquidity tab of /swap (spec 001 §2, §5, §8): AMM deposits and withdrawals from the selected
@@ -470,15 +470,7 @@ export function LiquidityTab({
         </>
       )}
 
-      {status && (
-        <p
-          role="status"
-          data-testid="liquidity-status"
-          className={`swap-status ${/✅/u.test(status.text) ? 'ok' : 'bad'}${status.fading ? ' fading' : ''}`}
-        >
-          {status.text}
-        </p>
-      )}
+      <StatusLine status={status} testId="liquidity-status" />
     </div>
   );
 }

@@ -16,7 +16,7 @@ import {
 import { ApiError, apiGet, apiPost } from '../../lib/api';
 import { BALANCES_KEY } from '../../lib/wallet-balances';
 import { useQuote } from './api';
-import { useDebounced, useFading } from './hooks';
+import { StatusLine, useDebounced, useFading } from './hooks';
 
 // XRP ⇄ RLUSD (spec 001 §2): the same market swap against the network's XRP/RLUSD pool and book.
 // 'XRP → RLUSD' buys RLUSD with XRP; 'RLUSD → XRP' sells it. Presets: XRP 10, 50, 100 and ALL IN
@@ -181,14 +181,7 @@ export function RlusdSwap({ wallet }: { wallet: WalletBalance | undefined }) {
       <button type="submit" className="swap-submit buy" disabled={busy || !wallet}>
         {busy ? 'Swapping…' : 'Swap'}
       </button>
-      {status && (
-        <p
-          role="status"
-          className={`swap-status ${/[✅📌]/u.test(status.text) ? 'ok' : 'bad'}${status.fading ? ' fading' : ''}`}
-        >
-          {status.text}
-        </p>
-      )}
+      <StatusLine status={status} />
     </form>
   );
 }

@@ -31,7 +31,7 @@ import { useSession } from '../../lib/session';
 import { BALANCES_KEY, useWalletBalances } from '../../lib/wallet-balances';
 import { useMarketStats, useQuote, useTokenSearch } from './api';
 import { batchSummary, randomAmounts, randomRange } from './batch';
-import { useDebounced, useFading } from './hooks';
+import { StatusLine, useDebounced, useFading } from './hooks';
 import { LiquidityTab } from './liquidity-tab';
 import { RlusdSwap } from './rlusd-swap';
 import './swap.css';
@@ -611,14 +611,7 @@ export function SwapPage() {
                 {received.text}
               </p>
             )}
-            {status && (
-              <p
-                role="status"
-                className={`swap-status ${/[✅📌]/u.test(status.text) ? 'ok' : 'bad'}${status.fading ? ' fading' : ''}`}
-              >
-                {status.text}
-              </p>
-            )}
+            <StatusLine status={status} />
           </form>
         )}
       </div>

@@ -30,3 +30,27 @@ export function useFading() {
   };
   return [state, show] as const;
 }
+
+/**
+ * The swap screens' status line: styled as success when it carries a check mark or a pin, else as
+ * an error (spec 001 §2), fading with its message.
+ */
+export function StatusLine({
+  status,
+  testId,
+}: {
+  status: { text: string; fading: boolean } | null;
+  testId?: string;
+}) {
+  if (!status) return null;
+  const ok = /[✅📌]/u.test(status.text);
+  return (
+    <p
+      role="status"
+      data-testid={testId}
+      className={`swap-status ${ok ? 'ok' : 'bad'}${status.fading ? ' fading' : ''}`}
+    >
+      {status.text}
+    </p>
+  );
+}
