@@ -2,6 +2,7 @@ import type { Client, SubmittableTransaction } from 'xrpl';
 import { Wallet } from 'xrpl';
 import { tickerToCurrency } from '@ledgerpad/shared';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { submitAndWait } from '../helpers/submit-and-wait';
 
 // A real token issuer on the embedded ledger, made with xrpl.js the way any ledger user would:
 // funded from the stand-alone genesis account, DefaultRipple set, holders' trust lines, amounts
@@ -14,8 +15,8 @@ export const ACCOUNT_ONE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
 
 async function submit(client: Client, wallet: Wallet, tx: SubmittableTransaction): Promise<void> {
-  const res = await client.submitAndWait(tx, { wallet, autofill: true });
-  const result = (res.result.meta as { TransactionResult?: string } | undefined)?.TransactionResult;
+  const res = await submitAndWait(client, tx, wallet);
+  const result = (res.meta as { TransactionResult?: string } | undefined)?.TransactionResult;
   if (result !== 'tesSUCCESS') throw new Error(`${tx.TransactionType} failed: ${result}`);
 }
 

@@ -8,6 +8,7 @@ import { tokens } from '../../src/modules/tokens/schema';
 import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
 import { multipart } from '../uploads/helpers';
 import { fundedAccount, issueToken } from './issuer-fixture';
+import { submitAndWait } from '../helpers/submit-and-wait';
 
 // POST /api/gateway-balances and POST /api/admin/tokens/add through HTTP against the embedded
 // ledger (closing every 100 ms), with issuers made on that ledger by xrpl.js in the test itself.
@@ -174,9 +175,10 @@ describe('POST /api/admin/tokens/add', () => {
 
   it('does not call an issuer blackholed while its master key still signs', async () => {
     const { issuer } = await issueToken(client, { ticker: 'KEY', amounts: ['5'] });
-    await client.submitAndWait(
+    await submitAndWait(
+      client,
       { TransactionType: 'SetRegularKey', Account: issuer.address, RegularKey: 'rrrrrrrrrrrrrrrrrrrrBZbvji' },
-      { wallet: issuer, autofill: true },
+      issuer,
     );
     const res = await post(ADD, alice, form(issuer.address));
     expect(res.json().token.is_blackholed).toBe(false);

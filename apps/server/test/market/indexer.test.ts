@@ -23,6 +23,7 @@ import {
 import { TestSocket } from '../helpers/socket-client';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { submitAndWait } from '../helpers/submit-and-wait';
 
 // The market indexer on the embedded ledger: trades made directly with xrpl.js (not through
 // Ledgerpad) become trades, candles, holders and live frames; issuer facts follow the ledger; a
@@ -67,10 +68,10 @@ async function deploy(ticker: string, blackhole: boolean): Promise<DeployResult>
 }
 
 const submit = async (tx: Parameters<Client['autofill']>[0], wallet: Wallet) => {
-  const r = await client.submitAndWait(tx, { wallet, autofill: true });
-  const meta = r.result.meta as { TransactionResult: string };
+  const r = await submitAndWait(client, tx, wallet);
+  const meta = r.meta as { TransactionResult: string };
   expect(meta.TransactionResult).toBe('tesSUCCESS');
-  return r.result;
+  return r;
 };
 
 const caughtUp = () => t.app.platform.indexer!.caughtUp();

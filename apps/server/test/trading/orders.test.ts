@@ -18,6 +18,7 @@ import { tradingOrders, tradingTrades } from '../../src/modules/trading/schema';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { TestSocket } from '../helpers/socket-client';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { submitAndWait } from '../helpers/submit-and-wait';
 
 // Limit orders on the embedded ledger's book (a token with no pool, so every crossing is the book's
 // and the numbers are exact): an order rests, is crossed by an account outside Ledgerpad
@@ -41,8 +42,8 @@ const call = (who: SignedIn, method: 'GET' | 'POST' | 'DELETE', url: string, pay
   t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
 
 async function submit(wallet: Wallet, tx: Payment | TrustSet | OfferCreate | AccountSet) {
-  const r = await client.submitAndWait(tx, { wallet, autofill: true });
-  const meta = r.result.meta as { TransactionResult: string };
+  const r = await submitAndWait(client, tx, wallet);
+  const meta = r.meta as { TransactionResult: string };
   expect(meta.TransactionResult).toBe('tesSUCCESS');
   return r;
 }
@@ -390,7 +391,8 @@ describe('market swaps against the book, then the book and a pool together', () 
   });
 
   it('book and pool together: the executed amount is the quote to the last digit, and both moved', async () => {
-    await client.submitAndWait(
+    await submitAndWait(
+      client,
       {
         TransactionType: 'AMMCreate',
         Account: outsider.classicAddress,
@@ -398,7 +400,7 @@ describe('market swaps against the book, then the book and a pool together', () 
         Amount2: { currency: TOKEN, issuer: issuer.classicAddress, value: '200' },
         TradingFee: 300,
       },
-      { wallet: outsider, autofill: true },
+      outsider,
     );
     // The pool prices the token at 0.5 XRP; an ask at 0.52 sits just above it.
     await ask('10', '5.2');

@@ -18,6 +18,7 @@ import { tradingTrades } from '../../src/modules/trading/schema';
 import type { SignedIn } from '../helpers/test-app';
 import { deployToken, fundedWallet } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { submitAndWait } from '../helpers/submit-and-wait';
 
 // Market swaps from a custodial wallet on the embedded ledger: the quote is what then executes (to
 // the last digit), the AMM's numbers match its formula, the ledger enforces slippage (no trade, no
@@ -220,16 +221,18 @@ describe('market swaps', () => {
       Destination: whale.address,
       Amount: '100000000',
     };
-    await client.submitAndWait(fund, { wallet: genesis, autofill: true });
-    await client.submitAndWait(
+    await submitAndWait(client, fund, genesis);
+    await submitAndWait(
+      client,
       {
         TransactionType: 'TrustSet',
         Account: whale.address,
         LimitAmount: { currency: token.currency, issuer: token.issuer_address, value: '1000000000' },
       },
-      { wallet: whale, autofill: true },
+      whale,
     );
-    await client.submitAndWait(
+    await submitAndWait(
+      client,
       {
         TransactionType: 'OfferCreate',
         Account: whale.address,
@@ -237,7 +240,7 @@ describe('market swaps', () => {
         TakerPays: { currency: token.currency, issuer: token.issuer_address, value: '1' },
         Flags: 0x00020000 | 0x00080000,
       },
-      { wallet: whale, autofill: true },
+      whale,
     );
     const tokensBefore = await tokensOf(aliceWallet);
     const xrpBefore = await xrpOf(aliceWallet);
