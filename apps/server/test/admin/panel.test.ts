@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import Decimal from 'decimal.js';
 import { sql } from 'drizzle-orm';
+import { Wallet } from 'xrpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_MESSAGES,
@@ -7,9 +10,16 @@ import {
   type FeeConfigView,
   type FeesConfig,
   type PlatformConfigEntry,
+  type RefundResult,
+  type StagedWalletBalance,
+  type StagedWalletView,
   type SwapResult,
   type WalletOverview,
 } from '@ledgerpad/shared';
+import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { stageDeployWallets } from '../../src/platform/custody';
+import { jobs } from '../../src/platform/jobs/schema';
+import { submitAndWait } from '../helpers/submit-and-wait';
 import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
 import { fundedWallet } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
@@ -193,5 +203,94 @@ describe('admin panel', () => {
     );
     expect(await refusal(t.database.db.execute(sql`delete from admin_audit`))).toMatch(/append-only/);
     expect((await audit()).length).toBeGreaterThan(5);
+  });
+});
+
+describe('staged deploy wallets and refunds', () => {
+  it('lists what a failed deploy left, reads its balances, and refunds its XRP exactly once', async () => {
+    const db = t.database.db;
+    // What a deploy job that failed after staging leaves: its job row and its two wallets, one funded.
+    const [failed] = await db
+      .insert(jobs)
+      .values({ type: 'deploy-token', status: 'failed', userId: alice.user.id })
+      .returning();
+    const [running] = await db
+      .insert(jobs)
+      .values({ type: 'deploy-token', status: 'running', userId: alice.user.id })
+      .returning();
+    const staged = await stageDeployWallets(db, t.app.platform.keyring, failed!.id, alice.user.id, 'FAIL');
+    const busy = await stageDeployWallets(db, t.app.platform.keyring, running!.id, alice.user.id, 'BUSY');
+    const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
+    for (const w of [staged.issuer, busy.issuer]) {
+      await submitAndWait(
+        t.connection.client,
+        { TransactionType: 'Payment', Account: genesis.address, Destination: w.address, Amount: '50000000' },
+        genesis,
+      );
+    }
+
+    const list = (await call(owner, 'GET', '/api/admin/staged-wallets')).json() as StagedWalletView[];
+    expect(list.map((w) => [w.wallet_address, w.type, w.job_status])).toEqual([
+      [staged.issuer.address, 'issuer', 'failed'],
+      [staged.hot.address, 'hot', 'failed'],
+    ]);
+    const balances = (await call(owner, 'GET', '/api/admin/staged-wallets/balances')).json() as Record<
+      string,
+      StagedWalletBalance
+    >;
+    expect(balances[staged.issuer.id]).toMatchObject({ xrp: '50', token: '0', rlusd: '0' });
+    expect(balances[staged.hot.id]).toMatchObject({ xrp: '0' });
+
+    // Refused: a wallet whose deploy is still running, a user's own wallet, a bad destination.
+    const refund = (payload: object, key = randomUUID()) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/admin/refund',
+        headers: { ...owner.headers, 'idempotency-key': key },
+        payload,
+      });
+    expect(
+      (await refund({ wallet_id: busy.issuer.id, destination_address: aliceWallet, type: 'xrp' })).statusCode,
+    ).toBe(400);
+    const userWalletId = (
+      (await call(alice, 'GET', '/api/wallets')).json() as { wallets: Array<{ id: number }> }
+    ).wallets[0]!.id;
+    expect(
+      (await refund({ wallet_id: userWalletId, destination_address: aliceWallet, type: 'xrp' })).statusCode,
+    ).toBe(404);
+    const noDest = await refund({ wallet_id: staged.issuer.id, destination_address: 'nowhere', type: 'xrp' });
+    expect([noDest.statusCode, noDest.json().message]).toEqual([400, ADMIN_MESSAGES.chooseDestination]);
+
+    const balance = async (address: string) =>
+      BigInt(
+        (
+          await t.connection.client.request({
+            command: 'account_info',
+            account: address,
+            ledger_index: 'validated',
+          })
+        ).result.account_data.Balance,
+      );
+    const before = await balance(aliceWallet);
+    const first = await refund(
+      { wallet_id: staged.issuer.id, destination_address: aliceWallet, type: 'xrp' },
+      '6f1c2a9e-1b2c-4d3e-8f40-5a6b7c8d9e0f',
+    );
+    expect(first.statusCode, first.body).toBe(200);
+    // All but the 1 XRP base reserve (no owned objects) and two network fees' worth kept for the fee.
+    const { baseFee } = t.app.platform.submissions!.reserves;
+    const expected = 50_000_000n - 1_000_000n - 2n * baseFee;
+    expect((first.json() as RefundResult).amount).toBe(new Decimal(expected.toString()).div(1e6).toFixed());
+    expect((await balance(aliceWallet)) - before).toBe(expected);
+    // The same request again (its Idempotency-Key): the same transaction, nothing sent twice.
+    const again = await refund(
+      { wallet_id: staged.issuer.id, destination_address: aliceWallet, type: 'xrp' },
+      '6f1c2a9e-1b2c-4d3e-8f40-5a6b7c8d9e0f',
+    );
+    expect((again.json() as RefundResult).hash).toBe((first.json() as RefundResult).hash);
+    expect((await balance(aliceWallet)) - before).toBe(expected);
+    const refunds = (await audit()).filter((e) => e.action === 'refund');
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ tx_hash: (first.json() as RefundResult).hash });
   });
 });

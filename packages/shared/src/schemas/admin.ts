@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
 
 // The admin panel's calls (spec 001 §3, §7, §8): fees, platform settings, admins, fee overrides,
@@ -146,3 +147,42 @@ export interface AuditPage {
 }
 
 export const AUDIT_PAGE_SIZE = 50;
+
+/** A staged deploy wallet (GET /api/admin/staged-wallets). */
+export interface StagedWalletView {
+  id: number;
+  user_id: number | null;
+  type: 'issuer' | 'hot';
+  wallet_address: string;
+  /** The deploy job's status: failed, completed, … ('unknown' when the job is gone). */
+  job_status: string;
+  created_at: string;
+}
+
+/** GET /api/admin/staged-wallets/balances, keyed by wallet id; amounts as decimal strings. */
+export interface StagedWalletBalance {
+  currency: string | null;
+  xrp: string;
+  token: string;
+  rlusd: string;
+}
+
+export const REFUND_TYPES = ['xrp', 'token', 'rlusd'] as const;
+
+/** POST /api/admin/refund. */
+export const refundRequestSchema = z.object({
+  wallet_id: z.coerce.number({ message: 'wallet_id must be a number.' }).int().positive(),
+  destination_address: z
+    .string({ message: ADMIN_MESSAGES.chooseDestination })
+    .trim()
+    .refine((v) => isValidClassicAddress(v), ADMIN_MESSAGES.chooseDestination),
+  type: z.enum(REFUND_TYPES, { message: 'type must be xrp, token or rlusd.' }),
+});
+
+export interface RefundResult {
+  status: 'success';
+  amount: string;
+  type: (typeof REFUND_TYPES)[number];
+  hash: string;
+  to: string;
+}

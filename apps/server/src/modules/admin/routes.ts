@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { OWNER_USER_ID } from '@ledgerpad/shared';
 import type { Platform } from '../../platform';
+import { idempotencyKey } from '../../plugins/edge';
+import { toLedgerAppError } from '../../ledger/errors';
 import { AdminPanel } from './panel';
+import { StagedWalletRefunds } from './refunds';
 
 /** The admin panel's routes: every one `access: 'admin'` (401 anonymous, 403 non-admins), CSRF on writes. */
 export function adminRoutes(app: FastifyInstance, deps: { platform: Platform }): void {
@@ -10,6 +13,12 @@ export function adminRoutes(app: FastifyInstance, deps: { platform: Platform }):
     db: platform.database.db,
     settings: platform.settings,
     client: platform.connection?.client,
+    network: platform.config.XRPL_NETWORK,
+  });
+  const refunds = new StagedWalletRefunds({
+    db: platform.database.db,
+    client: platform.connection?.client,
+    submissions: platform.submissions,
     network: platform.config.XRPL_NETWORK,
   });
   const admin = { config: { access: 'admin' as const } };
@@ -54,4 +63,17 @@ export function adminRoutes(app: FastifyInstance, deps: { platform: Platform }):
   app.get<{ Querystring: { page?: string } }>('/api/admin/audit', admin, async (request, reply) =>
     noStore(reply, await panel.auditPage(request.query.page)),
   );
+  app.get<{ Querystring: { all?: string } }>('/api/admin/staged-wallets', admin, async (request, reply) =>
+    noStore(reply, await refunds.list(request.query.all === 'true')),
+  );
+  app.get('/api/admin/staged-wallets/balances', admin, async (_r, reply) =>
+    noStore(reply, await refunds.balances()),
+  );
+  app.post('/api/admin/refund', admin, async (request) => {
+    try {
+      return await refunds.refund(request.user!.id, request.body, idempotencyKey(request));
+    } catch (err) {
+      throw toLedgerAppError(err);
+    }
+  });
 }
