@@ -37,6 +37,12 @@ const PositionsPage = lazy(() =>
 const BurnerPage = lazy(() =>
   import('../features/burner/burner-page').then((m) => ({ default: m.BurnerPage })),
 );
+const AirdropsPage = lazy(() =>
+  import('../features/airdrops/airdrops-page').then((m) => ({ default: m.AirdropsPage })),
+);
+const CreateAirdropPage = lazy(() =>
+  import('../features/airdrops/create-airdrop-page').then((m) => ({ default: m.CreateAirdropPage })),
+);
 const NotFoundPage = lazy(() =>
   import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -68,8 +74,9 @@ const PAGES: PageRoute[] = [
   { path: 'deploy-list', title: 'Deploy and List', element: <DeployPage />, signIn: true },
   { path: 'swap', title: 'Swap', element: <SwapPage />, signIn: true },
   { path: 'wallets', title: 'Wallets', element: <WalletsPage />, signIn: true },
-  placeholder('airdrops', 'Airdrops'),
-  placeholder('airdrop/create', 'Create Airdrop'),
+  // The board is public (anyone can look; claiming asks for sign-in); creating needs a user.
+  { path: 'airdrops', title: 'Airdrops', element: <AirdropsPage /> },
+  { path: 'airdrop/create', title: 'Create Airdrop', element: <CreateAirdropPage />, signIn: true },
   { path: 'positions', title: 'Positions', element: <PositionsPage />, signIn: true },
   { path: 'orders', title: 'Orders Manager', element: <OrdersPage />, signIn: true },
   { path: 'list-token', title: 'List Any Token', element: <ListTokenPage />, signIn: true },

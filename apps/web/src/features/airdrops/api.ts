@@ -1,0 +1,75 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  AIRDROP_MESSAGES,
+  type Airdrop,
+  type AirdropAllocation,
+  type ClaimAirdropResult,
+  type CreateAirdropRequest,
+  type CreateAirdropResult,
+  type FeesConfig,
+  type JobStatusView,
+} from '@ledgerpad/shared';
+import { ApiError, apiGet, apiPost } from '../../lib/api';
+import { BALANCES_KEY } from '../../lib/wallet-balances';
+
+// The airdrop pages' calls (docs/airdrops.md): the public board, claims, creation and its job.
+
+export const AIRDROPS_KEY = ['airdrops'] as const;
+
+/** GET /api/airdrops; keyed by user so a sign-in re-reads has_claimed. */
+export function useAirdrops(userId: number | undefined) {
+  return useQuery({
+    queryKey: [...AIRDROPS_KEY, userId ?? 0],
+    queryFn: ({ signal }) => apiGet<Airdrop[]>('/api/airdrops', { signal }),
+    refetchInterval: 60_000,
+  });
+}
+
+export function useClaim(airdropId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (destinationWalletId: number) =>
+      apiPost<ClaimAirdropResult>(`/api/airdrops/${airdropId}/claim`, { destinationWalletId }),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: AIRDROPS_KEY });
+      await queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
+    },
+  });
+}
+
+/** The server's sentence for a refused claim; 'Claim failed.' for anything else. */
+export function claimError(err: unknown): string {
+  if (err instanceof ApiError && err.status > 0 && err.status !== 500) {
+    const body = err.body as { message?: unknown; error?: unknown } | undefined;
+    if (typeof body?.message === 'string' && body.message) return body.message;
+    if (typeof body?.error === 'string' && body.error.includes(' ')) return body.error;
+  }
+  return AIRDROP_MESSAGES.claimFailed;
+}
+
+export function useFees() {
+  return useQuery({
+    queryKey: ['config', 'fees'],
+    queryFn: ({ signal }) => apiGet<FeesConfig>('/api/config/fees', { signal }),
+  });
+}
+
+/** What the wallet's live airdrops already hold back of this token. */
+export function useAllocated(walletId: string, tokenCode: string | undefined, issuer: string | undefined) {
+  return useQuery({
+    queryKey: ['airdrop-allocations', walletId, tokenCode, issuer],
+    queryFn: ({ signal }) =>
+      apiGet<AirdropAllocation>(
+        `/api/airdrops/allocations/${encodeURIComponent(walletId)}/${encodeURIComponent(tokenCode!)}/${encodeURIComponent(issuer!)}`,
+        { signal },
+      ),
+    enabled: walletId !== '' && !!tokenCode && !!issuer,
+    retry: 1,
+  });
+}
+
+export const createAirdrop = (body: CreateAirdropRequest) =>
+  apiPost<CreateAirdropResult>('/api/airdrops', body, { signal: AbortSignal.timeout(2 * 60_000) });
+
+export const getJobStatus = (jobId: string) =>
+  apiGet<JobStatusView>(`/api/job-status/${encodeURIComponent(jobId)}`);

@@ -1,0 +1,121 @@
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { AIRDROP_MESSAGES, type Airdrop, type ClaimAirdropResult } from '@ledgerpad/shared';
+import { Modal, ModalActions } from '../../components/modal';
+import { useWalletBalances } from '../../lib/wallet-balances';
+import { claimError, useClaim } from './api';
+import { grouped, perClaim, tokenName } from './rules';
+
+/**
+ * The claim modal: the destination wallet (one of the user's own), then the amount the server paid.
+ * A refusal shows the server's sentence, anything else 'Claim failed.'.
+ */
+export function ClaimModal({ airdrop, onClose }: { airdrop: Airdrop; onClose: () => void }) {
+  const id = useId();
+  const wallets = useWalletBalances();
+  const claim = useClaim(airdrop.id);
+  const [walletId, setWalletId] = useState('');
+  const [error, setError] = useState<string>();
+  const [result, setResult] = useState<ClaimAirdropResult>();
+  const busy = claim.isPending;
+  const token = tokenName(airdrop);
+  const list = wallets.data ?? [];
+
+  const submit = () => {
+    if (busy) return;
+    if (walletId === '') {
+      setError(AIRDROP_MESSAGES.selectWallet);
+      return;
+    }
+    setError(undefined);
+    claim.mutate(Number(walletId), {
+      onSuccess: setResult,
+      onError: (err) => setError(claimError(err)),
+    });
+  };
+
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && !busy && onClose()}
+      dismissible={!busy}
+      title={result ? 'Airdrop claimed' : `Claim ${airdrop.project_name}`}
+      role={result ? 'alertdialog' : 'dialog'}
+    >
+      {result ? (
+        <>
+          <p role="status">
+            You received{' '}
+            <strong data-testid="claimed-amount">
+              {grouped(result.amount)} {token}
+            </strong>
+            .
+          </p>
+          <p className="muted small airdrop-hash">Transaction: {result.hash}</p>
+          <ModalActions>
+            <button type="button" onClick={onClose}>
+              Close
+            </button>
+          </ModalActions>
+        </>
+      ) : (
+        <form
+          className="form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <p className="muted">
+            Each claim pays {perClaim(airdrop)} {token}. One claim per user.
+          </p>
+          {wallets.isSuccess && list.length === 0 ? (
+            <p className="muted">
+              You have no wallets yet. <Link to="/wallets">Create one on the Wallets page</Link>.
+            </p>
+          ) : (
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-wallet`}>
+                Destination wallet
+              </label>
+              <select
+                id={`${id}-wallet`}
+                className="input"
+                value={walletId}
+                disabled={busy}
+                aria-invalid={error === AIRDROP_MESSAGES.selectWallet || undefined}
+                onChange={(e) => {
+                  setWalletId(e.target.value);
+                  setError(undefined);
+                }}
+              >
+                <option value="">{wallets.isPending ? 'Loading wallets…' : 'Select a wallet'}</option>
+                {list.map((w) => (
+                  <option key={w.id} value={String(w.id)}>
+                    {(w.wallet_name ?? 'Wallet') +
+                      ' — ' +
+                      w.wallet_address.slice(0, 6) +
+                      '…' +
+                      w.wallet_address.slice(-4)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <div className="form-error" role="alert">
+            {error && <p>{error}</p>}
+          </div>
+          <ModalActions>
+            <button type="button" className="btn-secondary" onClick={onClose} disabled={busy}>
+              Cancel
+            </button>
+            <button type="submit" disabled={busy}>
+              {busy ? 'Claiming…' : 'Claim'}
+            </button>
+          </ModalActions>
+        </form>
+      )}
+    </Modal>
+  );
+}
