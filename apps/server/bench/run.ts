@@ -1,3 +1,4 @@
+import { benchAirdrops } from './airdrops';
 import { benchDeploy } from './deploy';
 import { benchFirstStartMemory } from './first-start-memory';
 import { benchIndexer } from './indexer';
@@ -18,6 +19,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<{ ok: boolean }> }> =
   { name: 'market indexer (catch-up, close-to-frame)', run: () => benchIndexer() },
   { name: 'positions (a wallet with 10,000 trades)', run: () => benchPositions() },
   { name: 'trading (100 swaps at once; quotes against a pool and 1,000 offers)', run: () => benchTrading() },
+  { name: 'airdrop claims (500 at once on one airdrop)', run: () => benchAirdrops() },
   { name: 'first-start memory (npm start, empty data dir, then again)', run: () => benchFirstStartMemory() },
 ];
 

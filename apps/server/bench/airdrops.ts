@@ -1,0 +1,132 @@
+import { pathToFileURL } from 'node:url';
+import Decimal from 'decimal.js';
+import type { ClaimAirdropResult, CreateAirdropResult, SwapResult } from '@ledgerpad/shared';
+import { createWalletTestApp } from '../test/wallets/wallet-app';
+import { deployToken, fundedWallet } from '../test/helpers/trading-world';
+
+// 500 claims submitted at once on one airdrop (fixed amount, trust lines set by the claim), through
+// the real routes, on the embedded ledger closing every second: how many ledger closes from the
+// burst until every claim is paid (target ≤ 3), and the wall time.
+
+export interface AirdropBenchResult {
+  name: string;
+  claims: number;
+  closeIntervalMs: number;
+  paid: number;
+  refused: number;
+  ledgerCloses: number;
+  perLedger: Record<number, number>;
+  totalMs: number;
+  ok: boolean;
+}
+
+export async function benchAirdrops(
+  opts: { claims?: number; closeIntervalMs?: number } = {},
+): Promise<AirdropBenchResult> {
+  const count = opts.claims ?? 500;
+  const closeIntervalMs = opts.closeIntervalMs ?? 1000;
+  const t = await createWalletTestApp(
+    { PLATFORM_BOOTSTRAP: 'on', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000' },
+    { closeIntervalMs },
+  );
+  try {
+    await t.app.platform.accounts.bootstrapped();
+    const client = t.connection.client;
+    const owner = await t.signInOwner();
+    const ownerWallet = await fundedWallet(t, owner);
+    const token = await deployToken(t, owner, ownerWallet.id, { name: 'Bench Drop', ticker: 'BDROP' });
+    const creator = await t.signIn('bench_drop_creator');
+    const source = await fundedWallet(t, creator);
+    const bought = await t.app.inject({
+      method: 'POST',
+      url: '/api/swap',
+      headers: creator.headers,
+      payload: {
+        walletAddress: source.address,
+        issuer: token.issuer_address,
+        token: 'BDROP',
+        amount: '50',
+        type: 'BUY',
+        slippage: '5',
+      },
+    });
+    if (bought.statusCode !== 200) throw new Error(`buy: ${bought.body}`);
+    const tokens = new Decimal((bought.json() as SwapResult).received);
+    // One whole allocation per claimer, to 6 decimals.
+    const each = tokens.div(count).toDecimalPlaces(6, Decimal.ROUND_DOWN);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/airdrops',
+      headers: creator.headers,
+      payload: {
+        sourceWalletId: source.id,
+        tokenCode: 'BDROP',
+        issuerAddress: token.issuer_address,
+        projectName: 'Bench Drop',
+        tagline: 'Five hundred claims',
+        logoUrl: '/images/x.webp',
+        description: '',
+        perUserType: 'fixed',
+        totalTokenAmount: each.mul(count).toFixed(),
+        fixedAmount: each.toFixed(),
+        deadline: new Date(Date.now() + 3600_000).toISOString(),
+        website: '',
+        twitter: '',
+        trustlineMode: 'auto',
+      },
+    });
+    if (created.statusCode !== 202) throw new Error(`create: ${created.body}`);
+    const { id, jobId } = created.json() as CreateAirdropResult;
+    const job = await t.app.platform.jobs.waitFor(jobId, { timeoutMs: 120_000 });
+    if (job.status !== 'completed') throw new Error(`create job: ${job.error}`);
+
+    const claimers = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const who = await t.signIn(`bench_claimer_${i}`);
+        return { who, wallet: await fundedWallet(t, who, 1) };
+      }),
+    );
+    const startLedger = Number(
+      (await client.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger_index,
+    );
+    const t0 = performance.now();
+    const answers = await Promise.all(
+      claimers.map((c) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/api/airdrops/${id}/claim`,
+          headers: c.who.headers,
+          payload: { destinationWalletId: c.wallet.id },
+        }),
+      ),
+    );
+    const totalMs = Math.round(performance.now() - t0);
+    const perLedger: Record<number, number> = {};
+    let paid = 0;
+    for (const r of answers) {
+      if (r.statusCode !== 200) continue;
+      paid++;
+      const tx = await client.request({ command: 'tx', transaction: (r.json() as ClaimAirdropResult).hash });
+      const index = Number(tx.result.ledger_index);
+      perLedger[index] = (perLedger[index] ?? 0) + 1;
+    }
+    const ledgerCloses = paid ? Math.max(...Object.keys(perLedger).map(Number)) - startLedger : 0;
+    return {
+      name: 'airdrop claims',
+      claims: count,
+      closeIntervalMs,
+      paid,
+      refused: count - paid,
+      ledgerCloses,
+      perLedger,
+      totalMs,
+      ok: paid === count && ledgerCloses <= 3,
+    };
+  } finally {
+    await t.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(JSON.stringify(await benchAirdrops(), null, 2));
+}
