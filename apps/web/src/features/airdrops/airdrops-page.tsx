@@ -155,7 +155,7 @@ export function AirdropCard({
       )}
       <div className="airdrop-action">
         {state === 'claimed' ? (
-          <p className="airdrop-claimed" role="status">
+          <p className="airdrop-claimed-note" role="status">
             ✓ {AIRDROP_MESSAGES.alreadyClaimed}
           </p>
         ) : state === 'expired' ? (

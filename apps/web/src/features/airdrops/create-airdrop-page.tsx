@@ -320,7 +320,7 @@ export function CreateAirdropPage() {
           errorId={errorsId}
           {...register('description')}
         />
-        <fieldset className="segmented field">
+        <fieldset className="segmented airdrop-type">
           <legend className="field-label">Per-user amount</legend>
           <label className="segment">
             <input type="radio" value="fixed" {...register('perUserType')} />
