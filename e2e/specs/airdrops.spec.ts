@@ -1,0 +1,126 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AIRDROP_MESSAGES, type Airdrop, type DeployResult } from '@ledgerpad/shared';
+import { launchBrowser } from '../support/browser';
+import { deployAsNewUser } from '../support/deploy';
+import { useBrowser } from '../support/fixture';
+import { demoSignIn } from '../support/sign-in';
+
+// Airdrops in Chromium against the real server and ledger: a holder creates an airdrop through the
+// form (the job runs to its end and the page opens the board), a second user claims it from the
+// board and then sees the claimed state; a signed-out visitor sees the board and is asked to sign in.
+
+const run = Date.now().toString(36).slice(-4).toUpperCase();
+const TICKER = `A${run}`;
+const PROJECT = `Drop ${run}`;
+
+/** A signed-in user with one funded wallet; answers the wallet's id and the CSRF headers. */
+async function userWithWallet(page: Page, url: string, name: string) {
+  await demoSignIn(page, url, name);
+  const { token: csrf } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as {
+    token: string;
+  };
+  const headers = { 'x-csrf-token': csrf };
+  const wallet = (await (await page.request.post(`${url}/api/wallets`, { headers, data: {} })).json()) as {
+    id: number;
+    wallet_address: string;
+  };
+  const funded = await page.request.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} });
+  expect(funded.ok(), await funded.text()).toBe(true);
+  return { wallet, headers };
+}
+
+describe('airdrops in Chromium', () => {
+  const t = useBrowser();
+  let deployer: Browser;
+  let token: DeployResult;
+
+  beforeAll(async () => {
+    deployer = await launchBrowser();
+    [token] = await deployAsNewUser(deployer, t.url, `airdev_${run.toLowerCase()}`, [
+      { name: `Airdrop ${run}`, ticker: TICKER },
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await deployer?.close();
+  });
+
+  it('creates an airdrop from the form, a second user claims it and sees the claimed state', async () => {
+    const { page, url } = t;
+    const creator = await userWithWallet(page, url, `aircreator_${run.toLowerCase()}`);
+    const bought = await page.request.post(`${url}/api/swap`, {
+      headers: creator.headers,
+      data: {
+        walletAddress: creator.wallet.wallet_address,
+        issuer: token.issuer_address,
+        token: token.currency,
+        amount: '5',
+        type: 'BUY',
+        slippage: '5',
+      },
+    });
+    expect(bought.ok(), await bought.text()).toBe(true);
+
+    await page.goto(`${url}/airdrop/create`);
+    await page.getByRole('heading', { name: 'Create Airdrop', level: 1 }).waitFor();
+    await page.getByLabel('Source wallet').selectOption(String(creator.wallet.id));
+    const tokenSelect = page.getByLabel('Token', { exact: true });
+    const option = await tokenSelect.locator('option', { hasText: TICKER }).getAttribute('value');
+    await tokenSelect.selectOption(option!);
+    await page.getByLabel('Project name').fill(PROJECT);
+    await page.getByLabel('Tagline').fill('An e2e airdrop');
+    await page.getByLabel('Total token amount').fill('100');
+    await page.getByLabel('Amount per user').fill('10');
+    await expect.poll(() => page.getByTestId('recipients').textContent()).toContain('Max recipients: 10');
+    const created = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/airdrops' && r.request().method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Create Airdrop' }).click();
+    const answer = await created;
+    expect(answer.status(), await answer.text()).toBe(202);
+    await page.waitForURL(`${url}/airdrops`, { timeout: 60_000 });
+    const card = page.getByTestId('airdrop-card').filter({ hasText: PROJECT });
+    await card.waitFor();
+    expect(await card.getByTestId('claimed-count').textContent()).toBe('0 / 10');
+    expect(await card.getByTestId('per-claim').textContent()).toBe(`10 ${TICKER}`);
+
+    // A second user, in a fresh context, claims it.
+    const other = await page.context().browser()!.newContext();
+    try {
+      const p2 = await other.newPage();
+      const claimer = await userWithWallet(p2, url, `airclaimer_${run.toLowerCase()}`);
+      await p2.goto(`${url}/airdrops`);
+      const card2 = p2.getByTestId('airdrop-card').filter({ hasText: PROJECT });
+      await card2.getByRole('button', { name: 'Claim' }).click();
+      const modal = p2.getByRole('dialog', { name: `Claim ${PROJECT}` });
+      await modal.getByLabel('Destination wallet').selectOption(String(claimer.wallet.id));
+      await modal.getByRole('button', { name: 'Claim', exact: true }).click();
+      const done = p2.getByRole('alertdialog', { name: 'Airdrop claimed' });
+      await done.getByTestId('claimed-amount').waitFor({ timeout: 70_000 });
+      expect(await done.getByTestId('claimed-amount').textContent()).toBe(`10 ${TICKER}`);
+      await done.getByRole('button', { name: 'Close', exact: true }).last().click();
+      await card2.getByText(AIRDROP_MESSAGES.alreadyClaimed).waitFor();
+      expect(await card2.getByRole('button', { name: 'Claim' }).count()).toBe(0);
+      expect(await card2.getByTestId('claimed-count').textContent()).toBe('1 / 10');
+
+      const list = (await (await p2.request.get(`${url}/api/airdrops`)).json()) as Airdrop[];
+      expect(list.find((a) => a.project_name === PROJECT)).toMatchObject({
+        has_claimed: true,
+        claimed_count: 1,
+      });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('signed out: the board shows and Claim asks to sign in', async () => {
+    const { page, url } = t;
+    await page.goto(`${url}/airdrops`);
+    await page.getByRole('heading', { name: 'Airdrops', level: 1 }).waitFor();
+    expect(await page.getByRole('link', { name: 'Create Airdrop' }).count()).toBe(0);
+    const card = page.getByTestId('airdrop-card').filter({ hasText: PROJECT });
+    await card.getByRole('button', { name: 'Claim' }).click();
+    await page.getByRole('dialog', { name: 'Sign in to claim' }).waitFor();
+  });
+});
