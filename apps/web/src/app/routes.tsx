@@ -11,9 +11,6 @@ const TermsPage = lazy(() => import('../features/legal/terms-page').then((m) => 
 const PrivacyPage = lazy(() =>
   import('../features/legal/privacy-page').then((m) => ({ default: m.PrivacyPage })),
 );
-const PlaceholderPage = lazy(() =>
-  import('../features/placeholder/placeholder-page').then((m) => ({ default: m.PlaceholderPage })),
-);
 const WalletsPage = lazy(() =>
   import('../features/wallets/wallets-page').then((m) => ({ default: m.WalletsPage })),
 );
@@ -43,6 +40,7 @@ const AirdropsPage = lazy(() =>
 const CreateAirdropPage = lazy(() =>
   import('../features/airdrops/create-airdrop-page').then((m) => ({ default: m.CreateAirdropPage })),
 );
+const AdminPage = lazy(() => import('../features/admin/admin-page').then((m) => ({ default: m.AdminPage })));
 const NotFoundPage = lazy(() =>
   import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -58,14 +56,7 @@ interface PageRoute {
   signIn?: boolean;
 }
 
-const placeholder = (path: string, title: string, heading = title): PageRoute => ({
-  path,
-  title,
-  element: <PlaceholderPage title={heading} />,
-  signIn: true,
-});
-
-// The route table of both specs' section 2. Pages that later issues build show a placeholder.
+// The route table of both specs' section 2.
 const PAGES: PageRoute[] = [
   { path: 'terms', title: 'Terms of Service', element: <TermsPage /> },
   { path: 'privacy-policy', title: 'Privacy Policy', element: <PrivacyPage /> },
@@ -82,7 +73,7 @@ const PAGES: PageRoute[] = [
   { path: 'list-token', title: 'List Any Token', element: <ListTokenPage />, signIn: true },
   { path: 'burner', title: 'Token Burner', element: <BurnerPage />, signIn: true },
   { path: 'dashboard', title: 'Token Dashboard', element: <DashboardPage />, signIn: true },
-  placeholder('admin', 'Admin'),
+  { path: 'admin', title: 'Admin', element: <AdminPage />, signIn: true },
 ];
 
 export function AppRoutes() {

@@ -1,0 +1,87 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { useSession } from '../../lib/session';
+import { isRefusal, useAdminCheck } from './api';
+import { AdminsTab } from './admins-tab';
+import { AuditTab } from './audit-tab';
+import { RewardsTab } from './rewards-tab';
+import { SettingsTab } from './settings-tab';
+import { WalletsTab } from './wallets-tab';
+import './admin.css';
+
+export const CHECKING_CREDENTIALS = 'Checking credentials...';
+export const NOT_AN_ADMIN = 'Nice try. This door only opens for admins.';
+
+const TABS = [
+  { value: 'rewards', label: 'Rewards' },
+  { value: 'settings', label: 'Settings' },
+  { value: 'admins', label: 'Admins' },
+  { value: 'wallets', label: 'Wallet Overview' },
+  { value: 'audit', label: 'Audit' },
+] as const;
+
+/**
+ * /admin (spec 001 §2 Admin): the credential check first; non-admins get a short refusal and no
+ * admin data is ever requested. Admins get the tabs, each loading its data when opened.
+ */
+export function AdminPage() {
+  const session = useSession();
+  const signedIn = session.status === 'signed-in';
+  const check = useAdminCheck(signedIn);
+  const isAdmin = check.data?.isAdmin === true;
+
+  return (
+    <div className="admin-page">
+      <div className="page-title-row">
+        <h1>Admin</h1>
+        {isAdmin && check.data?.isOwner && <span className="admin-badge">Owner</span>}
+      </div>
+      {!signedIn || check.isPending ? (
+        <p className="muted admin-state" aria-busy="true">
+          {CHECKING_CREDENTIALS}
+        </p>
+      ) : check.isError && !isRefusal(check.error) ? (
+        <section className="panel admin-refusal" role="alert">
+          <p className="form-error">Could not check your credentials.</p>
+          <button type="button" className="btn-secondary" onClick={() => void check.refetch()}>
+            Retry
+          </button>
+        </section>
+      ) : !isAdmin ? (
+        <section className="panel admin-refusal" role="alert">
+          <p>{NOT_AN_ADMIN}</p>
+        </section>
+      ) : (
+        <AdminTabs />
+      )}
+    </div>
+  );
+}
+
+function AdminTabs() {
+  return (
+    <Tabs.Root defaultValue="rewards" className="admin-tabs-root">
+      <Tabs.List className="admin-tabs" aria-label="Admin sections">
+        {TABS.map((t) => (
+          <Tabs.Trigger key={t.value} value={t.value} className="admin-tab">
+            {t.label}
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      <Tabs.Content value="rewards" className="admin-tab-content">
+        <RewardsTab />
+      </Tabs.Content>
+      <Tabs.Content value="settings" className="admin-tab-content">
+        <SettingsTab />
+      </Tabs.Content>
+      <Tabs.Content value="admins" className="admin-tab-content">
+        <AdminsTab />
+      </Tabs.Content>
+      <Tabs.Content value="wallets" className="admin-tab-content">
+        <WalletsTab />
+      </Tabs.Content>
+      <Tabs.Content value="audit" className="admin-tab-content">
+        <AuditTab />
+      </Tabs.Content>
+    </Tabs.Root>
+  );
+}

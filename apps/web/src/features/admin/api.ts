@@ -1,0 +1,115 @@
+import { useQuery } from '@tanstack/react-query';
+import type {
+  AdminView,
+  AdminWalletRow,
+  AuditPage,
+  FeeConfigView,
+  FeeOverrideView,
+  PlatformConfigEntry,
+  PlatformConfigKey,
+  RewardsOverviewRow,
+  WalletOverview,
+} from '@ledgerpad/shared';
+import { ApiError, apiGet, apiPost } from '../../lib/api';
+
+// Server state of the /admin page (spec 001 §2 Admin, §8). Every call is admin-only on the server;
+// the page asks for nothing but the credential check until that check says yes.
+
+export const ADMIN_KEY = ['admin'] as const;
+
+export interface AdminCheck {
+  isAdmin: boolean;
+  isOwner: boolean;
+}
+
+export interface AllWallets {
+  user_wallets: AdminWalletRow[];
+  platform_wallets: AdminWalletRow[];
+}
+
+/** GET /api/admin/check; 401/403 surface as ApiError (the refusal), never retried. */
+export function useAdminCheck(enabled: boolean) {
+  return useQuery({
+    queryKey: [...ADMIN_KEY, 'check'],
+    queryFn: ({ signal }) => apiGet<AdminCheck>('/api/admin/check', { signal }),
+    enabled,
+    retry: false,
+    staleTime: 60_000,
+  });
+}
+
+export const isRefusal = (err: unknown) =>
+  err instanceof ApiError && (err.status === 401 || err.status === 403);
+
+export const useRewardsOverview = () =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'rewards'],
+    queryFn: ({ signal }) => apiGet<RewardsOverviewRow[]>('/api/admin/rewards-overview', { signal }),
+  });
+
+export const useFeeConfig = () =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'fee-config'],
+    queryFn: ({ signal }) => apiGet<FeeConfigView>('/api/admin/fee-config', { signal }),
+  });
+
+export const usePlatformConfig = () =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'platform-config'],
+    queryFn: ({ signal }) => apiGet<PlatformConfigEntry[]>('/api/admin/platform-config', { signal }),
+  });
+
+export const useFeeOverrides = (search: string) =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'fee-overrides', search],
+    queryFn: ({ signal }) =>
+      apiGet<FeeOverrideView[]>(
+        `/api/admin/fee-overrides${search ? `?search=${encodeURIComponent(search)}` : ''}`,
+        { signal },
+      ),
+    placeholderData: (prev) => prev,
+  });
+
+export const useAdmins = () =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'admins'],
+    queryFn: ({ signal }) => apiGet<AdminView[]>('/api/admin/admins', { signal }),
+  });
+
+export const useWalletOverview = () =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'wallet-overview'],
+    queryFn: ({ signal }) => apiGet<WalletOverview>('/api/admin/wallet-overview', { signal }),
+  });
+
+export const useAllWallets = () =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'all-wallets'],
+    queryFn: ({ signal }) => apiGet<AllWallets>('/api/admin/all-wallets', { signal }),
+  });
+
+export const useAudit = (page: number) =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'audit', page],
+    queryFn: ({ signal }) => apiGet<AuditPage>(`/api/admin/audit?page=${page}`, { signal }),
+    placeholderData: (prev) => prev,
+  });
+
+export const updateFeeConfig = (fee_percentage: string) =>
+  apiPost<FeeConfigView>('/api/admin/fee-config/update', { fee_percentage });
+
+export const updatePlatformConfig = (settings: Partial<Record<PlatformConfigKey, string>>) =>
+  apiPost<PlatformConfigEntry[]>('/api/admin/platform-config/update', { settings });
+
+export const updateFeeOverride = (userId: number, custom_fee_percentage: string | null) =>
+  apiPost<FeeOverrideView>('/api/admin/fee-overrides/update', { userId, custom_fee_percentage });
+
+export const addAdmin = (userId: number) => apiPost<AdminView[]>('/api/admin/admins/add', { userId });
+export const removeAdmin = (userId: number) => apiPost<AdminView[]>('/api/admin/admins/remove', { userId });
+
+/** The failure a user reads: the server's message on a 4xx, else the generic one. */
+export function failureMessage(err: unknown, generic: string): string {
+  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.message)
+    return `${generic}: ${err.message}`;
+  return generic;
+}

@@ -1,0 +1,293 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import {
+  ADMIN_MESSAGES,
+  PLATFORM_CONFIG_KEYS,
+  type FeeOverrideView,
+  type PlatformConfigKey,
+} from '@ledgerpad/shared';
+import {
+  ADMIN_KEY,
+  failureMessage,
+  updateFeeConfig,
+  updateFeeOverride,
+  updatePlatformConfig,
+  useFeeConfig,
+  useFeeOverrides,
+  usePlatformConfig,
+} from './api';
+
+const SETTING_LABELS: Record<PlatformConfigKey, { label: string; hint: string }> = {
+  service_fee: { label: 'Service fee (XRP)', hint: 'Charged per deploy.' },
+  service_fee_destination: { label: 'Service fee destination', hint: 'An XRPL address, or empty.' },
+  issuer_reserve: { label: 'Issuer reserve (XRP)', hint: 'At least the ledger’s base reserve.' },
+  hot_wallet_reserve: { label: 'Hot wallet reserve (XRP)', hint: 'At least the ledger’s base reserve.' },
+  airdrop_fee_xrp: { label: 'Airdrop fee (XRP)', hint: 'Charged per airdrop.' },
+  creator_reward_share: { label: 'Creator reward share', hint: 'a/b or a decimal from 0 to 1.' },
+};
+
+/** Trading fee, platform settings and per-user fee overrides. */
+export function SettingsTab() {
+  return (
+    <div className="admin-stack">
+      <FeeSection />
+      <PlatformSection />
+      <OverridesSection />
+    </div>
+  );
+}
+
+function FeeSection() {
+  const queryClient = useQueryClient();
+  const fee = useFeeConfig();
+  const [value, setValue] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const shown = value ?? fee.data?.fee_percentage ?? '';
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      const saved = await updateFeeConfig(shown.trim());
+      queryClient.setQueryData([...ADMIN_KEY, 'fee-config'], saved);
+      setValue(undefined);
+      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
+      toast.success(`Trading fee set to ${saved.fee_percentage}%`);
+    } catch (err) {
+      setError(failureMessage(err, ADMIN_MESSAGES.saveFailed));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="admin-fee-heading">
+      <h2 id="admin-fee-heading">Trading fee</h2>
+      {fee.isPending ? (
+        <p className="muted" aria-busy="true">
+          Loading…
+        </p>
+      ) : fee.isError ? (
+        <p className="form-error" role="alert">
+          Failed to load the fee.
+        </p>
+      ) : (
+        <form onSubmit={(e) => void onSubmit(e)} className="admin-form">
+          <label className="field">
+            <span className="field-label">Trading fee (%)</span>
+            <input
+              className="input"
+              inputMode="decimal"
+              value={shown}
+              onChange={(e) => setValue(e.target.value)}
+              disabled={busy}
+            />
+          </label>
+          <div className="field">
+            <span className="field-label">Fee receiver wallet</span>
+            <p className="address admin-readonly" aria-label="Fee receiver wallet">
+              {fee.data.fee_receiver_wallet ?? 'Not configured'}
+            </p>
+            <span className="field-hint">{ADMIN_MESSAGES.feeReceiverFixed}</span>
+          </div>
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="admin-actions">
+            <button type="submit" disabled={busy}>
+              {busy ? 'Saving…' : 'Save fee'}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function PlatformSection() {
+  const queryClient = useQueryClient();
+  const config = usePlatformConfig();
+  const [edits, setEdits] = useState<Partial<Record<PlatformConfigKey, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const current = new Map((config.data ?? []).map((e) => [e.key, e.value]));
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      const saved = await updatePlatformConfig(edits);
+      queryClient.setQueryData([...ADMIN_KEY, 'platform-config'], saved);
+      setEdits({});
+      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
+      toast.success('Settings saved');
+    } catch (err) {
+      setError(failureMessage(err, ADMIN_MESSAGES.saveSettingsFailed));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="admin-platform-heading">
+      <h2 id="admin-platform-heading">Platform settings</h2>
+      {config.isPending ? (
+        <p className="muted" aria-busy="true">
+          Loading…
+        </p>
+      ) : config.isError ? (
+        <p className="form-error" role="alert">
+          Failed to load the settings.
+        </p>
+      ) : (
+        <form onSubmit={(e) => void onSubmit(e)} className="admin-form">
+          <div className="admin-settings-grid">
+            {PLATFORM_CONFIG_KEYS.map((key) => (
+              <label key={key} className="field">
+                <span className="field-label">{SETTING_LABELS[key].label}</span>
+                <input
+                  className="input"
+                  name={key}
+                  value={edits[key] ?? current.get(key) ?? ''}
+                  onChange={(e) => setEdits((s) => ({ ...s, [key]: e.target.value }))}
+                  disabled={busy}
+                />
+                <span className="field-hint">{SETTING_LABELS[key].hint}</span>
+              </label>
+            ))}
+          </div>
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="admin-actions">
+            <button type="submit" disabled={busy || Object.keys(edits).length === 0}>
+              {busy ? 'Saving…' : 'Save settings'}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function OverridesSection() {
+  const [search, setSearch] = useState('');
+  const [debounced, setDebounced] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(search.trim()), 300);
+    return () => clearTimeout(t);
+  }, [search]);
+  const overrides = useFeeOverrides(debounced);
+
+  return (
+    <section className="panel" aria-labelledby="admin-overrides-heading">
+      <h2 id="admin-overrides-heading">Per-user fee overrides</h2>
+      <label className="field">
+        <span className="field-label">Search users</span>
+        <input
+          className="input"
+          type="search"
+          placeholder="Name, email, user id or messenger id"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      </label>
+      {overrides.isPending ? (
+        <p className="muted" aria-busy="true">
+          Loading…
+        </p>
+      ) : overrides.isError ? (
+        <p className="form-error" role="alert">
+          Failed to load the users.
+        </p>
+      ) : overrides.data.length === 0 ? (
+        <p className="empty-state">No users match.</p>
+      ) : (
+        <ul className="admin-override-list">
+          {overrides.data.map((u) => (
+            <OverrideRow key={u.id} user={u} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function OverrideRow({ user }: { user: FeeOverrideView }) {
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const shown = value ?? user.custom_fee_percentage ?? '';
+  const name = user.username ?? user.email ?? `User ${user.id}`;
+
+  const save = async (fee: string | null) => {
+    setBusy(true);
+    setError('');
+    try {
+      await updateFeeOverride(user.id, fee);
+      setValue(undefined);
+      await queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'fee-overrides'] });
+      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
+      toast.success(fee === null ? `${name} uses the default fee` : `${name}'s fee set to ${fee}%`);
+    } catch (err) {
+      setError(failureMessage(err, ADMIN_MESSAGES.saveFailed));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <li className="admin-override">
+      <div className="admin-override-who">
+        <strong>{name}</strong>
+        <span className="muted">
+          #{user.id}
+          {user.email && user.username ? ` · ${user.email}` : ''}
+        </span>
+      </div>
+      <form
+        className="admin-override-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save(shown.trim() === '' ? null : shown.trim());
+        }}
+      >
+        <input
+          className="input"
+          inputMode="decimal"
+          aria-label={`Fee % for ${name}`}
+          placeholder="Default"
+          value={shown}
+          onChange={(e) => setValue(e.target.value)}
+          disabled={busy}
+        />
+        <span aria-hidden="true">%</span>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        <button
+          type="button"
+          className="btn-secondary"
+          disabled={busy || user.custom_fee_percentage === null}
+          onClick={() => void save(null)}
+        >
+          Default
+        </button>
+      </form>
+      {error && (
+        <p className="form-error admin-override-error" role="alert">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}
