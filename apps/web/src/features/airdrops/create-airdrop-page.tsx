@@ -100,6 +100,17 @@ export function toRequest(v: Values): CreateAirdropRequest {
 export const airdroppable = (w: WalletBalance | undefined): WalletToken[] =>
   (w?.tokens ?? []).filter((t) => !isLpCurrency(t.currencyCode) && new Decimal(t.value || '0').gt(0));
 
+const FIELD_LABELS: Record<string, string> = {
+  totalTokenAmount: 'Total token amount',
+  fixedAmount: 'Amount per user',
+  randomMin: 'Minimum per user',
+  randomMax: 'Maximum per user',
+  tagline: 'Tagline',
+  description: 'Description',
+  website: 'Website',
+  twitter: 'Twitter',
+};
+
 const tokenKey = (t: WalletToken) => `${t.currencyCode}|${t.issuer}`;
 
 export function CreateAirdropPage() {
@@ -124,8 +135,15 @@ export function CreateAirdropPage() {
       const errors = fieldErrors as FieldErrors<Values & { tokenCode: string }>;
       if (v.sourceWalletId === '')
         errors.sourceWalletId = { type: 'required', message: AIRDROP_MESSAGES.selectWallet };
-      if (v.token === '' && !errors.tokenCode)
+      if (v.token === '') {
         errors.tokenCode = { type: 'required', message: AIRDROP_MESSAGES.token };
+        delete (errors as FieldErrors<{ issuerAddress: string }>).issuerAddress;
+      }
+      // The schema names fields as the request does; the form says what the labels say.
+      for (const [name, label] of Object.entries(FIELD_LABELS)) {
+        const e = (errors as Record<string, { message?: string } | undefined>)[name];
+        if (e?.message) e.message = e.message.replace(name, label);
+      }
       if (!errors.deadline && !deadlineOk(v.deadline, Date.now()))
         errors.deadline = { type: 'validate', message: AIRDROP_MESSAGES.deadline };
       const w = ctx.current.wallets.find((x) => String(x.id) === v.sourceWalletId);
