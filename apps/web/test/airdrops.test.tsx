@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AIRDROP_MESSAGES, type Airdrop } from '@ledgerpad/shared';
 import { AirdropCard, AirdropsPage } from '../src/features/airdrops/airdrops-page';
+import { CreateAirdropPage } from '../src/features/airdrops/create-airdrop-page';
 import { checkBalance, countdown, leftover, perClaim, recipients } from '../src/features/airdrops/rules';
 import { stubFetch, withProviders, type FetchAnswer } from './support';
 
@@ -196,5 +197,101 @@ describe('airdrops board', () => {
     expect(screen.queryByRole('link', { name: 'Create Airdrop' })).toBeNull();
     fireEvent.click(within(cards[0]!).getByRole('button', { name: 'Claim' }));
     await screen.findByRole('dialog', { name: 'Sign in to claim' });
+  });
+});
+
+describe('create airdrop form', () => {
+  const MOON = '4D4F4F4E00000000000000000000000000000000';
+  const LP = '03' + 'A'.repeat(38);
+  function stub(allocated: string) {
+    const posts: unknown[] = [];
+    const { calls } = stubFetch((path, body) => {
+      if (path === '/api/csrf-token') return { body: { token: 'csrf' } };
+      if (path === '/api/config/fees') return { body: { airdrop_fee_xrp: '2' } };
+      if (path === '/api/wallets/balances')
+        return {
+          body: [
+            {
+              id: 9,
+              wallet_address: WALLET,
+              wallet_name: 'Main',
+              balance: '50',
+              status: 'Activated',
+              ledgerReserve: '1',
+              tokens: [
+                { currency: 'MOON', currencyCode: MOON, issuer: ISSUER, realIssuer: ISSUER, value: '1000' },
+                {
+                  currency: LP,
+                  currencyCode: LP,
+                  issuer: WALLET,
+                  realIssuer: ISSUER,
+                  value: '5',
+                  lpName: 'LP-MOON',
+                },
+              ],
+              trustlines: [],
+            },
+          ],
+        };
+      if (path.startsWith('/api/airdrops/allocations/9/')) return { body: { allocated } };
+      if (path === '/api/airdrops') {
+        posts.push(body);
+        return { status: 202, body: { success: true, id: 1, jobId: 'job-1' } };
+      }
+      if (path === '/api/job-status/job-1')
+        return { body: { status: 'completed', error: null, result: null, steps: [] } };
+      return undefined;
+    });
+    return { posts, calls };
+  }
+
+  async function fill(total: string) {
+    render(withProviders(<CreateAirdropPage />, '/airdrop/create'));
+    await screen.findByRole('option', { name: /Main/ });
+    fireEvent.change(screen.getByLabelText('Source wallet'), { target: { value: '9' } });
+    const tokens = await screen.findAllByRole('option', { name: /MOON/ });
+    // The LP token is not offered.
+    expect(tokens).toHaveLength(1);
+    fireEvent.change(screen.getByLabelText('Token'), { target: { value: `${MOON}|${ISSUER}` } });
+    fireEvent.change(screen.getByLabelText('Project name'), { target: { value: 'Moon Drop' } });
+    fireEvent.change(screen.getByLabelText('Total token amount'), { target: { value: total } });
+    fireEvent.change(screen.getByLabelText('Amount per user'), { target: { value: '10' } });
+  }
+
+  it('refuses a total that, with what is already allocated, exceeds the balance', async () => {
+    const { posts } = stub('950');
+    await fill('100');
+    await waitFor(() => expect(screen.getByTestId('recipients').textContent).toContain('Max recipients: 10'));
+    await waitFor(() => expect(screen.getByText(/already allocated: 950/)).toBeTruthy());
+    fireEvent.click(screen.getByRole('button', { name: 'Create Airdrop' }));
+    await waitFor(() =>
+      expect(screen.getAllByRole('alert')[0]!.textContent).toContain(
+        AIRDROP_MESSAGES.insufficientTokens('50'),
+      ),
+    );
+    expect(posts).toEqual([]);
+  });
+
+  it('sends the creation payload, follows the job and opens the board', async () => {
+    const { posts, calls } = stub('0');
+    await fill('100');
+    // Known allocations: nothing to confirm (an unknown one would ask first).
+    await waitFor(() => expect(calls.some((c) => c.startsWith('/api/airdrops/allocations/'))).toBe(true));
+    await waitFor(() => expect(screen.getByText(/Balance: 1,000/)).toBeTruthy());
+    fireEvent.click(screen.getByRole('button', { name: 'Create Airdrop' }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toMatchObject({
+      sourceWalletId: 9,
+      tokenCode: MOON,
+      issuerAddress: ISSUER,
+      projectName: 'Moon Drop',
+      perUserType: 'fixed',
+      totalTokenAmount: '100',
+      fixedAmount: '10',
+      trustlineMode: 'auto',
+    });
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/airdrops'), {
+      timeout: 3000,
+    });
   });
 });
