@@ -34,6 +34,12 @@ export function AirdropsPage() {
   const [claiming, setClaiming] = useState<Airdrop>();
   const [signIn, setSignIn] = useState(false);
 
+  // Signed in from the prompt: it has done its job.
+  const signedIn = userId !== undefined;
+  useEffect(() => {
+    if (signedIn) setSignIn(false);
+  }, [signedIn]);
+
   const onClaim = (a: Airdrop) => (userId === undefined ? setSignIn(true) : setClaiming(a));
 
   return (
