@@ -36,9 +36,16 @@ let counter = 0;
 /** Demo usernames are per test: the shared server keeps every user. */
 const uniqueName = () => `shell_${Date.now().toString(36)}_${++counter}`;
 
+/**
+ * Demo sign-in on the page already open, waiting for the server's answer: a navigation right after
+ * the click would otherwise cancel the request on a busy machine (the menu then never appears).
+ */
 async function demoSignIn(page: Page, name: string): Promise<void> {
   await page.getByLabel('Demo account (embedded ledger)').fill(name);
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/auth/demo');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  const res = await answered;
+  if (!res.ok()) throw new Error(`demo sign-in answered ${res.status()}`);
 }
 
 /** Client-side navigation, as a link inside the app does it (no request to the server). */
