@@ -4,7 +4,7 @@ import { AIRDROP_MESSAGES, type Airdrop, type DeployResult } from '@ledgerpad/sh
 import { launchBrowser } from '../support/browser';
 import { deployAsNewUser } from '../support/deploy';
 import { useBrowser } from '../support/fixture';
-import { demoSignIn } from '../support/sign-in';
+import { buyToken, fundedUser } from '../support/trader';
 
 // Airdrops in Chromium against the real server and ledger: a holder creates an airdrop through the
 // form (the job runs to its end and the page opens the board), a second user claims it from the
@@ -14,20 +14,10 @@ const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `A${run}`;
 const PROJECT = `Drop ${run}`;
 
-/** A signed-in user with one funded wallet; answers the wallet's id and the CSRF headers. */
+/** A signed-in user with one funded wallet; answers the wallet and the CSRF headers. */
 async function userWithWallet(page: Page, url: string, name: string) {
-  await demoSignIn(page, url, name);
-  const { token: csrf } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as {
-    token: string;
-  };
-  const headers = { 'x-csrf-token': csrf };
-  const wallet = (await (await page.request.post(`${url}/api/wallets`, { headers, data: {} })).json()) as {
-    id: number;
-    wallet_address: string;
-  };
-  const funded = await page.request.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} });
-  expect(funded.ok(), await funded.text()).toBe(true);
-  return { wallet, headers };
+  const user = await fundedUser(page, url, name);
+  return { ...user, wallet: user.wallets[0]! };
 }
 
 describe('airdrops in Chromium', () => {
@@ -49,18 +39,7 @@ describe('airdrops in Chromium', () => {
   it('creates an airdrop from the form, a second user claims it and sees the claimed state', async () => {
     const { page, url } = t;
     const creator = await userWithWallet(page, url, `aircreator_${run.toLowerCase()}`);
-    const bought = await page.request.post(`${url}/api/swap`, {
-      headers: creator.headers,
-      data: {
-        walletAddress: creator.wallet.wallet_address,
-        issuer: token.issuer_address,
-        token: token.currency,
-        amount: '5',
-        type: 'BUY',
-        slippage: '5',
-      },
-    });
-    expect(bought.ok(), await bought.text()).toBe(true);
+    await buyToken(page, url, creator, creator.wallet.wallet_address, token, '5');
 
     await page.goto(`${url}/airdrop/create`);
     await page.getByRole('heading', { name: 'Create Airdrop', level: 1 }).waitFor();

@@ -10,7 +10,7 @@ import {
 import { launchBrowser } from '../support/browser';
 import { deployAsNewUser } from '../support/deploy';
 import { useBrowser } from '../support/fixture';
-import { demoSignIn } from '../support/sign-in';
+import { buyToken, fundedUser } from '../support/trader';
 
 // The token burner in Chromium against the real server and ledger: a holder burns 25% of a token
 // bought a moment before and sees the success modal; bad input shows the spec's message and sends
@@ -21,30 +21,10 @@ const TICKER = `B${run}`;
 
 /** Signs in a new user with one funded wallet that bought some of the token; answers its address. */
 async function holder(page: Page, url: string, name: string, token: DeployResult): Promise<string> {
-  await demoSignIn(page, url, name);
-  const { token: csrf } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as {
-    token: string;
-  };
-  const headers = { 'x-csrf-token': csrf };
-  const wallet = (await (await page.request.post(`${url}/api/wallets`, { headers, data: {} })).json()) as {
-    id: number;
-    wallet_address: string;
-  };
-  const funded = await page.request.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} });
-  expect(funded.ok(), await funded.text()).toBe(true);
-  const bought = await page.request.post(`${url}/api/swap`, {
-    headers,
-    data: {
-      walletAddress: wallet.wallet_address,
-      issuer: token.issuer_address,
-      token: token.currency,
-      amount: '5',
-      type: 'BUY',
-      slippage: '5',
-    },
-  });
-  expect(bought.ok(), await bought.text()).toBe(true);
-  return wallet.wallet_address;
+  const user = await fundedUser(page, url, name);
+  const address = user.wallets[0]!.wallet_address;
+  await buyToken(page, url, user, address, token, '5');
+  return address;
 }
 
 async function heldNow(page: Page, url: string, address: string): Promise<string> {

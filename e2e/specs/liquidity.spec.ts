@@ -11,7 +11,7 @@ import {
 import { launchBrowser } from '../support/browser';
 import { deployAsNewUser } from '../support/deploy';
 import { useBrowser } from '../support/fixture';
-import { demoSignIn } from '../support/sign-in';
+import { buyToken, fundedUser } from '../support/trader';
 
 // The Liquidity tab of /swap in Chromium against the real server and ledger: both assets added in
 // the pool ratio, half the LP tokens removed with the expected withdrawal shown first, a fee vote.
@@ -30,30 +30,10 @@ const isPost = (path: string) => (r: { url(): string; request(): { method(): str
 
 /** A signed-in trader with one funded wallet holding some of the token. */
 async function trader(page: Page, url: string, token: DeployResult): Promise<string> {
-  await demoSignIn(page, url, `lp_${run.toLowerCase()}`);
-  const { token: csrf } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as {
-    token: string;
-  };
-  const headers = { 'x-csrf-token': csrf };
-  const wallet = (await (await page.request.post(`${url}/api/wallets`, { headers, data: {} })).json()) as {
-    id: number;
-    wallet_address: string;
-  };
-  const funded = await page.request.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} });
-  expect(funded.ok(), await funded.text()).toBe(true);
-  const swap = await page.request.post(`${url}/api/swap`, {
-    headers,
-    data: {
-      wallet: wallet.wallet_address,
-      issuer: token.issuer_address,
-      token: token.currency,
-      amount: '20',
-      type: 'BUY',
-      slippage: '5',
-    },
-  });
-  expect(swap.ok(), await swap.text()).toBe(true);
-  return wallet.wallet_address;
+  const user = await fundedUser(page, url, `lp_${run.toLowerCase()}`);
+  const address = user.wallets[0]!.wallet_address;
+  await buyToken(page, url, user, address, token, '20');
+  return address;
 }
 
 describe('liquidity in Chromium', () => {

@@ -4,7 +4,7 @@ import { formatAmount, SWAP_MESSAGES, type DeployResult, type QuoteView } from '
 import { launchBrowser } from '../support/browser';
 import { deployAsNewUser } from '../support/deploy';
 import { useBrowser } from '../support/fixture';
-import { demoSignIn } from '../support/sign-in';
+import { fundedUser } from '../support/trader';
 
 // The swap screen in Chromium against the real server and ledger: a market buy of a freshly
 // launched token shows the estimate the ledger then executes and 'You received'; bad input shows
@@ -14,20 +14,7 @@ const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `S${run}`;
 
 async function fundedTrader(page: Page, url: string, name: string, wallets = 1): Promise<string[]> {
-  await demoSignIn(page, url, name);
-  const { token } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as { token: string };
-  const headers = { 'x-csrf-token': token };
-  const addresses: string[] = [];
-  for (let i = 0; i < wallets; i++) {
-    const wallet = (await (await page.request.post(`${url}/api/wallets`, { headers, data: {} })).json()) as {
-      id: number;
-      wallet_address: string;
-    };
-    const funded = await page.request.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} });
-    expect(funded.ok(), await funded.text()).toBe(true);
-    addresses.push(wallet.wallet_address);
-  }
-  return addresses;
+  return (await fundedUser(page, url, name, wallets)).wallets.map((w) => w.wallet_address);
 }
 
 /** Records whether the page called one of `paths` (for "sends nothing"). */
