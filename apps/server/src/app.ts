@@ -20,6 +20,7 @@ import { jobRoutes } from './modules/jobs/routes';
 import { registerMarket } from './modules/market/routes';
 import { registerTrading } from './modules/trading';
 import { registerAirdrops } from './modules/airdrops';
+import { registerBonding, type BondingApi } from './modules/bonding';
 import { registerBurn } from './modules/burn';
 import { registerLiquidity } from './modules/liquidity';
 import { registerRewards } from './modules/rewards';
@@ -51,6 +52,8 @@ declare module 'fastify' {
     platform: Platform;
     /** The market module's per-ledger snapshot (tests refresh it instead of waiting a ledger). */
     marketSnapshot: MarketSnapshot;
+    /** The bonding module (tests await its keeper). */
+    bonding: BondingApi;
   }
 }
 
@@ -143,7 +146,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tokenRoutes(app, { tokens });
   registerListing(app, { tokens, platform });
   const wallets = await registerWallets(app, platform);
-  const deploy = registerDeploy(app, { platform, tokens, wallets: wallets.service });
+  // The market snapshot (built below) knows the XRP/USD price the curve routes show market caps in.
+  let market: MarketSnapshot | undefined;
+  const bonding = registerBonding(app, {
+    platform,
+    tokens,
+    xrpUsd: async () => (market ? (await market.get()).xrpUsd : null),
+  });
+  app.decorate('bonding', bonding);
+  const deploy = registerDeploy(app, { platform, tokens, wallets: wallets.service, bonding: bonding.registry });
   registerDemo(app, { platform, tokens, deploy });
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
   jobRoutes(app, { jobs: platform.jobs });
@@ -153,11 +164,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens,
     wallets: wallets.service,
     publishOrderUpdate: realtime.publishOrderUpdate,
+    curves: bonding.registry,
   });
   registerAirdrops(app, { platform, wallets: wallets.service });
   registerLiquidity(app, { platform, tokens, wallets: wallets.service });
   registerRewards(app, { platform, tokens, wallets: wallets.service });
-  const market = registerMarket(app, { platform, tokens, publishTrade: realtime.publishTrade });
+  market = registerMarket(app, {
+    platform,
+    tokens,
+    publishTrade: realtime.publishTrade,
+    curves: bonding.registry,
+  });
   app.decorate('marketSnapshot', market);
   registerPositions(app, { platform, wallets: wallets.service, snapshot: market });
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });

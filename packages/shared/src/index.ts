@@ -23,3 +23,4 @@ export * from './schemas/orders';
 export * from './schemas/rewards';
 export * from './schemas/admin';
 export * from './schemas/airdrops';
+export * from './bonding';

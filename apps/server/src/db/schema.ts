@@ -35,3 +35,6 @@ export * from '../modules/trading/schema';
 // Creator-reward claims (issue 13).
 export * from '../modules/rewards/schema';
 export * from '../modules/airdrops/schema';
+
+// Bonding-curve launches (issue 16).
+export * from '../modules/bonding/schema';

@@ -164,6 +164,7 @@ export class SubmissionService {
   private lastTickLedger = 0;
   private baseFee = 10n;
   private reserveIncrement = 200_000n;
+  private reserveBase = 1_000_000n;
   private tickRunning: Promise<void> | undefined;
   private tickAgain = false;
   private started = false;
@@ -213,8 +214,8 @@ export class SubmissionService {
     return this.validatedIndex;
   }
 
-  get reserves(): { baseFee: bigint; reserveIncrement: bigint } {
-    return { baseFee: this.baseFee, reserveIncrement: this.reserveIncrement };
+  get reserves(): { baseFee: bigint; reserveIncrement: bigint; reserveBase: bigint } {
+    return { baseFee: this.baseFee, reserveIncrement: this.reserveIncrement, reserveBase: this.reserveBase };
   }
 
   /** Number of transactions not final yet. */
@@ -739,6 +740,7 @@ export class SubmissionService {
       this.validatedIndex = r.ledger_index;
     if (r.fee_base !== undefined) this.baseFee = BigInt(r.fee_base);
     if (r.reserve_inc !== undefined) this.reserveIncrement = BigInt(r.reserve_inc);
+    if (r.reserve_base !== undefined) this.reserveBase = BigInt(r.reserve_base);
   }
 
   private ledgerClosed(ev: LedgerStream): void {

@@ -1,4 +1,5 @@
 import {
+  bondingConfigView,
   DEFAULT_AIRDROP_RESERVE_XRP,
   TOKEN_CREATION_FEE_XRP,
   TRADING_FEE_PERCENT,
@@ -31,6 +32,20 @@ export const SETTING_DEFAULTS = {
   trading_fee_percent: TRADING_FEE_PERCENT,
   /** The part of each trading fee that accrues to the token's creator, as a fraction 'a/b' or a decimal. */
   creator_reward_share: '1/3',
+  /**
+   * Curve launches (docs/bonding-curve.md). The virtual quote reserve sets the curve's starting
+   * price and its graduation amount (2.837 × the reserve is raised when the curve sells out):
+   * 1,000 XRP graduates at about 2,834 XRP raised; the RLUSD figure matches it at 2.2 RLUSD/XRP.
+   */
+  bonding_virtual_xrp: '1000',
+  bonding_virtual_rlusd: '2200',
+  /** Equal steps the curve is cut into (a divisor of 793,100,000); 200 steps of 3,965,500 tokens. */
+  bonding_steps: '200',
+  /** Steps on each side of the price posted as one offer each (further away: aligned blocks). */
+  bonding_fine_steps: '6',
+  /** Anti-snipe: for this many ledgers after launch at most `bonding_snipe_tokens` are for sale per ledger. */
+  bonding_snipe_ledgers: '5',
+  bonding_snipe_tokens: '10000000',
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
@@ -63,8 +78,11 @@ export class PlatformSettings {
     return out;
   }
 
-  /** GET /api/config/fees, and what a deploy is priced with: the settings plus the ledger's owner reserve. */
-  async fees(ownerReserveDrops: bigint): Promise<FeesConfig> {
+  /**
+   * GET /api/config/fees, and what a deploy is priced with: the settings plus the ledger's owner
+   * reserve (and its base reserve, which the curve account's deposit counts).
+   */
+  async fees(ownerReserveDrops: bigint, baseReserveDrops = 1_000_000n): Promise<FeesConfig> {
     const s = await this.all();
     return {
       service_fee: s.service_fee,
@@ -73,6 +91,7 @@ export class PlatformSettings {
       airdrop_fee_xrp: s.airdrop_fee_xrp,
       owner_reserve: new Decimal(ownerReserveDrops.toString()).div(1_000_000).toFixed(),
       network_fee_allowance: DEPLOY_NETWORK_FEE_ALLOWANCE_XRP,
+      bonding: bondingConfigView(s, { base: baseReserveDrops, owner: ownerReserveDrops }),
     };
   }
 
@@ -81,5 +100,16 @@ export class PlatformSettings {
       .insert(platformSettings)
       .values({ key, value })
       .onConflictDoUpdate({ target: platformSettings.key, set: { value, updatedAt: new Date() } });
+  }
+}
+
+/** 'a/b' or a decimal, as stored in the creator_reward_share setting (0 when malformed or out of 0–1). */
+export function shareOf(text: string): Decimal {
+  const [a, b] = text.split('/');
+  try {
+    const share = b === undefined ? new Decimal(a!) : new Decimal(a!).div(b);
+    return share.gte(0) && share.lte(1) ? share : new Decimal(0);
+  } catch {
+    return new Decimal(0);
   }
 }

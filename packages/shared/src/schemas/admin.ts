@@ -47,7 +47,7 @@ export const feeConfigUpdateSchema = z.object({
   fee_receiver_wallet: z.string().optional(),
 });
 
-/** The platform-config keys an admin edits (spec 001 §3) plus the creator reward share. */
+/** The platform-config keys an admin edits (spec 001 §3) plus the creator reward share and the curve's. */
 export const PLATFORM_CONFIG_KEYS = [
   'service_fee',
   'service_fee_destination',
@@ -55,6 +55,13 @@ export const PLATFORM_CONFIG_KEYS = [
   'hot_wallet_reserve',
   'airdrop_fee_xrp',
   'creator_reward_share',
+  // Curve launches (docs/bonding-curve.md): fixed into each curve when it launches.
+  'bonding_virtual_xrp',
+  'bonding_virtual_rlusd',
+  'bonding_steps',
+  'bonding_fine_steps',
+  'bonding_snipe_ledgers',
+  'bonding_snipe_tokens',
 ] as const;
 export type PlatformConfigKey = (typeof PLATFORM_CONFIG_KEYS)[number];
 

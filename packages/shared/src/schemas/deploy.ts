@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { DEPLOY_DESCRIPTION_MAX, TICKER_MAX, TICKER_MIN, TOKEN_NAME_MAX, TOKEN_NAME_MIN } from '../constants';
+import { BONDING_TOTAL_SUPPLY, LAUNCH_TYPES, type LaunchType } from '../bonding';
 import { idSchema, multiLineText } from './common';
 
 // The deploy form of spec 001 §3/§5, one schema for the web form and POST /api/deploy-token.
@@ -28,6 +29,8 @@ export const DEPLOY_MESSAGES = {
   failed: 'Failed to deploy token. Please try again.',
   timedOut: 'Deployment timed out. Please try again.',
   deploymentFailed: (error: string) => `Token deployment failed: ${error}`,
+  bondingSupply: 'A bonding curve launch has a supply of 1,000,000,000.',
+  bondingDev: 'A bonding curve launch has no dev allocation: everyone buys on the curve.',
 } as const;
 
 /** HTML tags are stripped from every text input (spec 001 §5), then the rules apply to what's left. */
@@ -98,7 +101,7 @@ export const tokenLinkFields = {
 export const LIQUIDITY_PAIRS = ['XRP', 'RLUSD'] as const;
 export type LiquidityPair = (typeof LIQUIDITY_PAIRS)[number];
 
-export const deployFormSchema = z.object({
+const deployFields = z.object({
   name: text().refine(isTokenName, DEPLOY_MESSAGES.name),
   ticker: text()
     .refine((v) => v.length >= TICKER_MIN && v.length <= TICKER_MAX && TICKER.test(v), DEPLOY_MESSAGES.ticker)
@@ -111,7 +114,8 @@ export const deployFormSchema = z.object({
     DEPLOY_MESSAGES.supplyPrecision,
   ),
   devAllocation: percent('0', '100', DEPLOY_MESSAGES.devAllocation).default('0'),
-  liquidityAmount: positive(DEPLOY_MESSAGES.liquidity),
+  /** Positive for an instant AMM launch; a curve launch starts with no liquidity (checked below). */
+  liquidityAmount: decimalText(DEPLOY_MESSAGES.liquidity).default('0'),
   ammFee: percent('0', '1', DEPLOY_MESSAGES.ammFee).refine(
     // Entered in steps of 0.01%; the ledger's TradingFee is in 1/1000 of a percent.
     (v) => !isDecimal(v) || new Decimal(v).mul(100).isInteger(),
@@ -123,17 +127,42 @@ export const deployFormSchema = z.object({
   blackholeIssuer: z.boolean().default(true),
   requireAuth: z.boolean().default(false),
   liquidityPairType: z.enum(LIQUIDITY_PAIRS).default('XRP'),
+  /** 'amm': an instant AMM pool (the default); 'bonding': a bonding curve (docs/bonding-curve.md). */
+  launchType: z.enum(LAUNCH_TYPES).default('amm'),
   /** Hidden field: people leave it empty, bots fill it. */
   honeypot: z.string().max(1000).optional(),
 });
+
+/**
+ * A curve launch has the curve's fixed supply, no dev allocation (everyone buys on the curve), no
+ * liquidity of its own and a blackholed issuer; an instant launch needs its liquidity.
+ */
+function launchRules(
+  v: { launchType: LaunchType; liquidityAmount: string; supply: string; devAllocation: string },
+  ctx: z.RefinementCtx,
+): void {
+  if (v.launchType === 'amm') {
+    if (!isDecimal(v.liquidityAmount) || !new Decimal(v.liquidityAmount).gt(0))
+      ctx.addIssue({ code: 'custom', path: ['liquidityAmount'], message: DEPLOY_MESSAGES.liquidity });
+    return;
+  }
+  if (isDecimal(v.supply) && !new Decimal(v.supply).eq(BONDING_TOTAL_SUPPLY.toString()))
+    ctx.addIssue({ code: 'custom', path: ['supply'], message: DEPLOY_MESSAGES.bondingSupply });
+  if (isDecimal(v.devAllocation) && !new Decimal(v.devAllocation).eq(0))
+    ctx.addIssue({ code: 'custom', path: ['devAllocation'], message: DEPLOY_MESSAGES.bondingDev });
+}
+
+export const deployFormSchema = deployFields.superRefine(launchRules);
 export type DeployForm = z.output<typeof deployFormSchema>;
 export type DeployFormInput = z.input<typeof deployFormSchema>;
 
 /** POST /api/deploy-token: the form plus the wallet that pays. */
-export const deployRequestSchema = deployFormSchema.extend({
-  walletId: idSchema('walletId'),
-  csrf_token: z.string().optional(),
-});
+export const deployRequestSchema = deployFields
+  .extend({
+    walletId: idSchema('walletId'),
+    csrf_token: z.string().optional(),
+  })
+  .superRefine(launchRules);
 export type DeployRequest = z.output<typeof deployRequestSchema>;
 
 /** The pool's trading fee as the ledger writes it (TradingFee, 1/100,000): percent × 1000. */

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { OWNER_USER_ID, RLUSD_PAIR_HOT_WALLET_RESERVE_XRP } from '../constants';
+import type { BondingConfigView, LaunchType } from '../bonding';
 import type { LiquidityPair } from './deploy';
 
 // Tokens as the API returns them (spec 000 §3 "Token", spec 001 §3 "Token (deploy/dashboard)"),
@@ -30,7 +31,7 @@ export interface TokenView {
   telegramLink: string | null;
   websiteLink: string | null;
   links: TokenLinks;
-  launch_type: 'amm' | 'listing';
+  launch_type: 'amm' | 'listing' | 'bonding';
   is_bonding_curve: boolean;
   bonding_active: boolean;
   has_graduated_to_amm: boolean;
@@ -60,12 +61,15 @@ export interface FeesConfig {
   owner_reserve: string;
   /** Transaction fees the deploy's own transactions may burn from the paying wallet, in XRP. */
   network_fee_allowance: string;
+  /** Curve launches: the curve's figures and the deposit a launch puts in the curve account. */
+  bonding: BondingConfigView;
 }
 
 export interface DeployCostInput {
   liquidityPairType: LiquidityPair;
   liquidityAmount: string;
   devAllocation: string;
+  launchType?: LaunchType;
 }
 
 export interface DeployCost {
@@ -90,20 +94,29 @@ export interface DeployCost {
  */
 export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: number): DeployCost {
   const rlusdPair = form.liquidityPairType === 'RLUSD';
+  const bonding = form.launchType === 'bonding';
   const serviceFee = userId === OWNER_USER_ID ? new Decimal(0) : new Decimal(fees.service_fee);
   const issuerReserve = new Decimal(fees.issuer_reserve);
+  // A curve launch funds the curve account instead of a hot wallet, and brings no liquidity.
   const hotWalletReserve = new Decimal(
-    rlusdPair ? RLUSD_PAIR_HOT_WALLET_RESERVE_XRP : fees.hot_wallet_reserve,
+    bonding
+      ? rlusdPair
+        ? fees.bonding.deposit_xrp_rlusd_pair
+        : fees.bonding.deposit_xrp
+      : rlusdPair
+        ? RLUSD_PAIR_HOT_WALLET_RESERVE_XRP
+        : fees.hot_wallet_reserve,
   );
-  const liquidityXrp = rlusdPair ? new Decimal(0) : new Decimal(form.liquidityAmount);
-  const devLine = new Decimal(form.devAllocation || '0').gt(0)
-    ? new Decimal(fees.owner_reserve)
-    : new Decimal(0);
+  const liquidityXrp = rlusdPair || bonding ? new Decimal(0) : new Decimal(form.liquidityAmount);
+  const devLine =
+    !bonding && new Decimal(form.devAllocation || '0').gt(0)
+      ? new Decimal(fees.owner_reserve)
+      : new Decimal(0);
   const extras = devLine.plus(fees.network_fee_allowance);
   const xrp = liquidityXrp.plus(serviceFee).plus(issuerReserve).plus(hotWalletReserve).plus(extras);
   return {
     xrp: xrp.toFixed(),
-    rlusd: rlusdPair ? new Decimal(form.liquidityAmount).toFixed() : '0',
+    rlusd: rlusdPair && !bonding ? new Decimal(form.liquidityAmount).toFixed() : '0',
     serviceFee: serviceFee.toFixed(),
     issuerReserve: issuerReserve.toFixed(),
     hotWalletReserve: hotWalletReserve.toFixed(),
@@ -152,4 +165,9 @@ export const DEPLOY_STEP_LABELS: Record<string, string> = {
   'blackhole-regular-key': 'Blackhole: set the regular key',
   'blackhole-disable-master': 'Blackhole: disable the master key',
   'list-token': 'List the token',
+  // Curve launches.
+  'fund-curve': 'Fund the curve account',
+  'curve-trust-line': 'Curve account trust line',
+  'curve-rlusd-line': 'Curve account RLUSD trust line',
+  'issue-to-curve': 'Issue the supply to the curve',
 };

@@ -2,12 +2,14 @@ import { asc, count, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import {
   ADMIN_MESSAGES,
   AUDIT_PAGE_SIZE,
+  BONDING_CURVE_SUPPLY,
   OWNER_USER_ID,
   PLATFORM_CONFIG_KEYS,
   RLUSD_CURRENCY_HEX,
   adminUserSchema,
   feeConfigUpdateSchema,
   feeOverrideUpdateSchema,
+  isValidStepCount,
   platformConfigUpdateSchema,
   type AdminView,
   type AdminWalletRow,
@@ -139,6 +141,8 @@ export class AdminPanel {
         );
       return v;
     }
+    const bonding = checkBondingSetting(key, v);
+    if (bonding !== undefined) return bonding;
     // creator_reward_share: 'a/b' or a decimal, between 0 and 1.
     const m = /^(\d+)\/(\d+)$/.exec(v);
     const share = m
@@ -393,5 +397,41 @@ export class AdminPanel {
         created_at: r.createdAt.toISOString(),
       })),
     };
+  }
+}
+
+/** The curve-launch settings (undefined for any other key): a clear 400 for a value the curve can't use. */
+function checkBondingSetting(key: PlatformConfigKey, v: string): string | undefined {
+  const whole = (min: number, max: number) => {
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+      throw badRequest(`${key} must be a whole number from ${min} to ${max}.`);
+    return v;
+  };
+  switch (key) {
+    case 'bonding_virtual_xrp':
+    case 'bonding_virtual_rlusd':
+      if (!/^\d+(\.\d{1,6})?$/.test(v) || new Decimal(v).lt(1) || new Decimal(v).gt(1e9))
+        throw badRequest(`${key} must be an amount from 1 to 1,000,000,000 with at most 6 decimals.`);
+      return v;
+    case 'bonding_steps':
+      if (!/^\d+$/.test(v) || !isValidStepCount(Number(v)))
+        throw badRequest(
+          'bonding_steps must divide 793,100,000 and be from 10 to 10,000 (e.g. 100, 200, 500, 1000).',
+        );
+      return v;
+    case 'bonding_fine_steps':
+      return whole(1, 64);
+    case 'bonding_snipe_ledgers':
+      return whole(0, 1000);
+    case 'bonding_snipe_tokens':
+      if (
+        !/^\d+(\.\d{1,6})?$/.test(v) ||
+        new Decimal(v).lte(0) ||
+        new Decimal(v).gt(BONDING_CURVE_SUPPLY.toString())
+      )
+        throw badRequest('bonding_snipe_tokens must be a positive amount of at most 793,100,000 tokens.');
+      return v;
+    default:
+      return undefined;
   }
 }

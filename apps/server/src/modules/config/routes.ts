@@ -12,7 +12,10 @@ export function configRoutes(
   platform: Pick<Platform, 'settings' | 'submissions' | 'database' | 'config'>,
 ): void {
   app.get('/api/config/fees', { config: { access: 'public' } }, async (): Promise<FeesConfig> =>
-    platform.settings.fees(platform.submissions?.reserves.reserveIncrement ?? DEFAULT_OWNER_RESERVE_DROPS),
+    platform.settings.fees(
+      platform.submissions?.reserves.reserveIncrement ?? DEFAULT_OWNER_RESERVE_DROPS,
+      platform.submissions?.reserves.reserveBase,
+    ),
   );
   // GET /api/config/rlusd: the stablecoin of this network (the swap screen's XRP ⇄ RLUSD mode).
   app.get('/api/config/rlusd', { config: { access: 'public' } }, async () => ({

@@ -1,12 +1,18 @@
-import { DEPLOY_STEP_LABELS, type DeployResult, type LiquidityPair } from '@ledgerpad/shared';
+import {
+  DEPLOY_STEP_LABELS,
+  type DeployResult,
+  type LaunchType,
+  type LiquidityPair,
+} from '@ledgerpad/shared';
 import { ValidationError, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import type { SubmissionService } from '../../ledger/submission-service';
 import { adoptStagedWallet, stageDeployWallets } from '../../platform/custody';
 import { JobFailure, JobLeaseLost, type JobContext, type JobRunner } from '../../platform/jobs';
+import type { BondingRegistry } from '../bonding';
 import type { TokenRegistry } from '../tokens';
-import { planDeploy, type DeployAccount, type PlannedStep } from './plan';
+import { planCurveLaunch, planDeploy, type DeployAccount, type PlannedStep } from './plan';
 
 export const DEPLOY_JOB = 'deploy';
 
@@ -43,6 +49,17 @@ export interface DeployPayload {
   hotFundDrops: string;
   serviceFeeDrops: string;
   tradingFee: number;
+  /** Absent (older jobs) means 'amm'. */
+  launchType?: LaunchType;
+  /** A curve launch's parameters, fixed at enqueue (docs/bonding-curve.md). */
+  bonding?: {
+    virtualQuote: string;
+    steps: number;
+    fineSteps: number;
+    snipeLedgers: number;
+    snipeTokens: string;
+    feePpm: number;
+  };
 }
 
 export interface DeployJobDeps {
@@ -51,6 +68,8 @@ export interface DeployJobDeps {
   submissions: SubmissionService;
   client: Client;
   tokens: TokenRegistry;
+  /** Curve launches register their curve when the token is listed. */
+  bonding?: Pick<BondingRegistry, 'registerCurve' | 'changed'>;
 }
 
 interface StepValue {
@@ -66,6 +85,20 @@ export function deployStepNames(payload: DeployPayload): string[] {
 }
 
 function planOf(p: DeployPayload, issuerAddress: string, hotAddress: string): PlannedStep[] {
+  if (p.launchType === 'bonding') {
+    return planCurveLaunch({
+      userAddress: p.userAddress,
+      issuerAddress,
+      curveAddress: hotAddress,
+      feeAddress: p.feeAddress,
+      currency: p.currency,
+      supply: p.form.supply,
+      rlusd: p.rlusd,
+      issuerFundDrops: p.issuerFundDrops,
+      curveFundDrops: p.hotFundDrops,
+      serviceFeeDrops: p.serviceFeeDrops,
+    });
+  }
   return planDeploy({
     userAddress: p.userAddress,
     issuerAddress,
@@ -194,18 +227,22 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
     plan.map((s, i) => [s.name, (settled[i] as PromiseFulfilledResult<StepValue>).value]),
   );
 
+  const bonding = p.launchType === 'bonding';
   const listed = await ctx.step('list-token', async () => {
-    const amm = await deps.client
-      .request({
-        command: 'amm_info',
-        asset: p.rlusd ? { currency: p.rlusd.currency, issuer: p.rlusd.issuer } : { currency: 'XRP' },
-        asset2: { currency: p.currency, issuer: staged.issuerAddress },
-        ledger_index: 'validated',
-      })
-      .then((r) => (r.result as { amm?: { account?: string } }).amm?.account ?? null)
-      .catch(() => null);
+    const amm = bonding
+      ? null
+      : await deps.client
+          .request({
+            command: 'amm_info',
+            asset: p.rlusd ? { currency: p.rlusd.currency, issuer: p.rlusd.issuer } : { currency: 'XRP' },
+            asset2: { currency: p.currency, issuer: staged.issuerAddress },
+            ledger_index: 'validated',
+          })
+          .then((r) => (r.result as { amm?: { account?: string } }).amm?.account ?? null)
+          .catch(() => null);
     const tokenId = await deps.db.transaction(async (tx) => {
-      await adoptStagedWallet(tx, staged.hotId, `${p.form.ticker} liquidity`);
+      // An instant launch's hot wallet becomes the user's; a curve account stays the platform's.
+      if (!bonding) await adoptStagedWallet(tx, staged.hotId, `${p.form.ticker} liquidity`);
       const row =
         (await deps.tokens.insert(
           {
@@ -229,15 +266,40 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
             source: 'deploy',
             deployerUserId: p.userId,
             issuerWalletId: staged.issuerId,
-            hotWalletId: staged.hotId,
+            hotWalletId: bonding ? null : staged.hotId,
             deployJobId: ctx.jobId,
+            launchType: bonding ? 'bonding' : null,
+            bondingActive: bonding,
           },
           tx,
         )) ?? (await deps.tokens.byDeployJob(ctx.jobId, tx));
       if (!row) throw new Error(`Token of job ${ctx.jobId} was not written`);
+      if (bonding) {
+        if (!deps.bonding || !p.bonding) throw new Error('Curve launches need the bonding module');
+        await deps.bonding.registerCurve(tx, {
+          tokenId: row.id,
+          issuerAddress: staged.issuerAddress,
+          currency: p.currency,
+          quote: p.rlusd ? 'RLUSD' : 'XRP',
+          quoteIssuer: p.rlusd?.issuer ?? null,
+          curveWalletId: staged.hotId,
+          curveAddress: staged.hotAddress,
+          creatorUserId: p.userId,
+          creatorAddress: p.userAddress,
+          depositDrops: p.hotFundDrops,
+          virtualQuote: p.bonding.virtualQuote,
+          steps: p.bonding.steps,
+          fineSteps: p.bonding.fineSteps,
+          snipeLedgers: p.bonding.snipeLedgers,
+          snipeTokens: p.bonding.snipeTokens,
+          ammTradingFee: p.tradingFee,
+          feePpm: p.bonding.feePpm,
+        });
+      }
       return row.id;
     });
     deps.tokens.changed(); // committed: the public list shows it now
+    if (bonding) deps.bonding?.changed(); // the keeper posts the first ladder
     return { tokenId, ammAccount: amm };
   });
 

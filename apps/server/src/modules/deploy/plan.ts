@@ -183,3 +183,76 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
   }
   return steps;
 }
+
+export interface CurvePlanInput {
+  userAddress: string;
+  issuerAddress: string;
+  curveAddress: string;
+  feeAddress: string | null;
+  currency: string;
+  /** The whole supply, issued to the curve account. */
+  supply: string;
+  rlusd: { currency: string; issuer: string } | null;
+  issuerFundDrops: string;
+  curveFundDrops: string;
+  serviceFeeDrops: string;
+}
+
+/** A trust-line limit no RLUSD balance of the curve can reach. */
+const CURVE_RLUSD_LIMIT = '1000000000000000';
+
+/**
+ * A curve launch (docs/bonding-curve.md): the issuer and the platform-held curve account, the whole
+ * supply issued to the curve account, and the issuer blackholed at once (a curve's supply is fixed).
+ * The curve's offers are the bonding module's (its keeper posts them once the token is listed).
+ */
+export function planCurveLaunch(p: CurvePlanInput): PlannedStep[] {
+  const steps: PlannedStep[] = [];
+  const add = (name: string, account: DeployAccount, after: string[], tx: TxRequest) =>
+    steps.push({ name, account, after, tx });
+  add('fund-issuer', 'user', [], {
+    TransactionType: 'Payment',
+    Destination: p.issuerAddress,
+    Amount: p.issuerFundDrops,
+  });
+  add('fund-curve', 'user', [], {
+    TransactionType: 'Payment',
+    Destination: p.curveAddress,
+    Amount: p.curveFundDrops,
+  });
+  add('issuer-default-ripple', 'issuer', ['fund-issuer'], {
+    TransactionType: 'AccountSet',
+    SetFlag: ASF_DEFAULT_RIPPLE,
+  });
+  add('curve-trust-line', 'hot', ['fund-curve', 'issuer-default-ripple'], {
+    TransactionType: 'TrustSet',
+    LimitAmount: { currency: p.currency, issuer: p.issuerAddress, value: p.supply },
+  });
+  if (p.rlusd) {
+    add('curve-rlusd-line', 'hot', ['fund-curve'], {
+      TransactionType: 'TrustSet',
+      LimitAmount: { currency: p.rlusd.currency, issuer: p.rlusd.issuer, value: CURVE_RLUSD_LIMIT },
+    });
+  }
+  add('issue-to-curve', 'issuer', ['curve-trust-line'], {
+    TransactionType: 'Payment',
+    Destination: p.curveAddress,
+    Amount: { currency: p.currency, issuer: p.issuerAddress, value: p.supply },
+  });
+  if (p.feeAddress && BigInt(p.serviceFeeDrops) > 0n) {
+    add('service-fee', 'user', ['issue-to-curve', ...(p.rlusd ? ['curve-rlusd-line'] : [])], {
+      TransactionType: 'Payment',
+      Destination: p.feeAddress,
+      Amount: p.serviceFeeDrops,
+    });
+  }
+  add('blackhole-regular-key', 'issuer', ['issue-to-curve'], {
+    TransactionType: 'SetRegularKey',
+    RegularKey: BLACKHOLE_ADDRESS,
+  });
+  add('blackhole-disable-master', 'issuer', ['blackhole-regular-key'], {
+    TransactionType: 'AccountSet',
+    SetFlag: ASF_DISABLE_MASTER,
+  });
+  return steps;
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform';
 import { toLedgerAppError } from '../../ledger/errors';
+import type { BondingRegistry } from '../bonding';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { registerDeployJob } from './job';
@@ -9,7 +10,7 @@ import { DeployService } from './service';
 /** POST /api/deploy-token, and the deploy job's handler on the platform's job runner. */
 export function registerDeploy(
   app: FastifyInstance,
-  deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi },
+  deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi; bonding?: BondingRegistry },
 ): DeployService {
   const { platform, tokens, wallets } = deps;
   const service = new DeployService({
@@ -20,7 +21,10 @@ export function registerDeploy(
     settings: platform.settings,
     wallets,
     bootstrapped: () => platform.accounts.bootstrapped(),
-    reserveIncrementDrops: () => platform.submissions?.reserves.reserveIncrement ?? 200_000n,
+    reserves: () => ({
+      owner: platform.submissions?.reserves.reserveIncrement ?? 200_000n,
+      base: platform.submissions?.reserves.reserveBase ?? 1_000_000n,
+    }),
   });
   if (platform.submissions && platform.connection) {
     registerDeployJob(platform.jobs, {
@@ -29,6 +33,7 @@ export function registerDeploy(
       submissions: platform.submissions,
       client: platform.connection.client,
       tokens,
+      bonding: deps.bonding,
     });
   }
 

@@ -7,6 +7,7 @@ import {
   RLUSD_CURRENCY_HEX,
   ammFeeToTradingFee,
   deployCost,
+  feePercentToPpm,
   deployRequestSchema,
   tickerToCurrency,
 } from '@ledgerpad/shared';
@@ -61,7 +62,7 @@ export interface DeployServiceDeps {
   settings: PlatformSettings;
   wallets: WalletsApi;
   bootstrapped: () => Promise<unknown>;
-  reserveIncrementDrops: () => bigint;
+  reserves: () => { owner: bigint; base: bigint };
 }
 
 export class DeployService {
@@ -107,8 +108,10 @@ export class DeployService {
     const network = this.deps.config.XRPL_NETWORK;
     if (network === 'standalone') await this.deps.bootstrapped();
     const settings = await this.deps.settings.all();
-    const fees = await this.deps.settings.fees(this.deps.reserveIncrementDrops());
+    const reserves = this.deps.reserves();
+    const fees = await this.deps.settings.fees(reserves.owner, reserves.base);
     const cost = deployCost(form, fees, userId);
+    const bonding = form.launchType === 'bonding';
     const serviceFeeDrops = xrpToDrops(cost.serviceFee);
     const feeAddress =
       serviceFeeDrops > 0n
@@ -135,7 +138,7 @@ export class DeployService {
         `Insufficient XRP balance: ${dropsToXrp(available > 0n ? available : 0n)} XRP available, ${cost.xrp} XRP needed.`,
       );
     }
-    if (rlusdPair && rlusd) {
+    if (rlusdPair && rlusd && !bonding) {
       const held = await this.rlusdBalance(client, wallet.address, rlusd);
       if (held.lt(cost.rlusd)) {
         throw new AppError(
@@ -145,6 +148,15 @@ export class DeployService {
       }
     }
 
+    if (bonding && !form.blackholeIssuer) {
+      throw new AppError('BAD_REQUEST', 'A bonding curve launch blackholes its issuer: the supply is fixed.');
+    }
+    if (bonding && form.requireAuth) {
+      throw new AppError(
+        'BAD_REQUEST',
+        'A bonding curve launch cannot require authorization: anyone may buy.',
+      );
+    }
     const { dev, hot } = splitSupply(form.supply, form.devAllocation);
     const link = (v: string | undefined) => (v && v !== 'N/A' ? v : null);
     const payload: DeployPayload = {
@@ -172,12 +184,32 @@ export class DeployService {
       currency: tickerToCurrency(form.ticker),
       devAmount: dev,
       hotAmount: hot,
-      liquidity: rlusdPair ? form.liquidityAmount : xrpToDrops(form.liquidityAmount).toString(),
+      liquidity: bonding
+        ? '0'
+        : rlusdPair
+          ? form.liquidityAmount
+          : xrpToDrops(form.liquidityAmount).toString(),
       rlusd: rlusdPair && rlusd ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusd } : null,
       issuerFundDrops: xrpToDrops(cost.issuerReserve).toString(),
       hotFundDrops: (xrpToDrops(cost.hotWalletReserve) + xrpToDrops(cost.liquidityXrp)).toString(),
       serviceFeeDrops: serviceFeeDrops.toString(),
       tradingFee: ammFeeToTradingFee(form.ammFee),
+      launchType: form.launchType,
+      ...(bonding
+        ? {
+            bonding: {
+              // Fixed into the curve now: a later settings change never moves a live curve.
+              virtualQuote: xrpToDrops(
+                rlusdPair ? settings.bonding_virtual_rlusd : settings.bonding_virtual_xrp,
+              ).toString(),
+              steps: Number(settings.bonding_steps),
+              fineSteps: Number(settings.bonding_fine_steps),
+              snipeLedgers: Number(settings.bonding_snipe_ledgers),
+              snipeTokens: settings.bonding_snipe_tokens,
+              feePpm: Number(feePercentToPpm(settings.trading_fee_percent)),
+            },
+          }
+        : {}),
     };
     const job = await this.deps.jobs.enqueue({
       type: DEPLOY_JOB,

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { tokens } from '../tokens/schema';
 import { marketTrades } from './schema';
 
-export type { MarketSnapshot, PriceRecord, Snapshot } from './snapshot';
+export type { CurveMarket, CurveMarkets, MarketSnapshot, PriceRecord, Snapshot } from './snapshot';
 export { RESOLUTIONS } from './indexer';
 
 export { priceKey } from './snapshot';

@@ -23,7 +23,7 @@ import { createMarketIndexer } from './indexer';
 import { openOrders } from './order-book';
 import { RiskReader } from './risk';
 import { marketCandles, marketTrades } from './schema';
-import { makeBody, MarketSnapshot, priceKey, type Body } from './snapshot';
+import { makeBody, MarketSnapshot, priceKey, type Body, type CurveMarkets } from './snapshot';
 
 /** TradingView resolutions → seconds. */
 const RESOLUTION_SECONDS: Record<string, number> = {
@@ -111,7 +111,12 @@ const bulkBody = z.object({
 /** The market module: the indexer's handler on the platform's ledger follower, and the public market API. */
 export function registerMarket(
   app: FastifyInstance,
-  deps: { platform: Platform; tokens: TokenRegistry; publishTrade: (trade: NewTrade) => Promise<void> },
+  deps: {
+    platform: Platform;
+    tokens: TokenRegistry;
+    publishTrade: (trade: NewTrade) => Promise<void>;
+    curves?: CurveMarkets;
+  },
 ): MarketSnapshot {
   const { platform, tokens } = deps;
   const db = platform.database.db;
@@ -122,6 +127,7 @@ export function registerMarket(
     tokens,
     rlusdIssuer: rlusd,
     ledgerIndex: () => platform.indexer?.lastIndexed ?? 0,
+    curves: deps.curves,
   });
   if (platform.indexer && platform.connection) {
     platform.indexer.register(
@@ -275,11 +281,6 @@ export function registerMarket(
       }
     }
     return out;
-  });
-
-  app.get<{ Params: { id: string } }>('/api/pump/bonding/marketcap/:id', pub, async () => {
-    // Bonding curves arrive with their own issue; until then no token has an active one.
-    throw new AppError('NOT_FOUND', 'This token has no active bonding curve.');
   });
 
   app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(

@@ -42,6 +42,21 @@ export interface Snapshot {
   xrpUsd: string | null;
 }
 
+/** A token trading on its bonding curve, as the market data shows it (prices in the curve's quote asset). */
+export interface CurveMarket {
+  tokenId: number;
+  quote: 'XRP' | 'RLUSD';
+  curveAddress: string;
+  /** The next token's price on the curve (ex fee). */
+  price: string;
+  /** What the curve holds for its buyers (the value of the tokens sold). */
+  raised: string;
+}
+
+export interface CurveMarkets {
+  markets(): Promise<CurveMarket[]>;
+}
+
 export function makeBody(value: unknown, previous?: Body): Body {
   const json = JSON.stringify(value);
   const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
@@ -73,6 +88,8 @@ export class MarketSnapshot {
       tokens: TokenRegistry;
       rlusdIssuer: () => Promise<string | undefined>;
       ledgerIndex: () => number;
+      /** Tokens still on their bonding curve: their price is the curve's, not a pool's. */
+      curves?: CurveMarkets;
     },
   ) {}
 
@@ -155,8 +172,33 @@ export class MarketSnapshot {
     const poolsByToken = new Map<number, typeof pools>();
     for (const p of pools) poolsByToken.set(p.tokenId, [...(poolsByToken.get(p.tokenId) ?? []), p]);
     const prices: PriceRecord[] = [];
+    const curves = new Map(
+      (await (this.deps.curves?.markets() ?? Promise.resolve([]))).map((c) => [c.tokenId, c]),
+    );
+    const curveAccounts = new Set([...curves.values()].map((c) => c.curveAddress));
     for (const t of rows) {
       const own = poolsByToken.get(t.id) ?? [];
+      const curve = curves.get(t.id);
+      if (curve) {
+        // On its curve: the curve's price; its "liquidity" is what the curve holds for sellers.
+        const spot = new Decimal(curve.price);
+        const inXrp = curve.quote === 'XRP' ? spot : usd && usd.gt(0) ? spot.div(usd) : null;
+        const inUsd = curve.quote === 'RLUSD' ? spot : usd ? spot.mul(usd) : null;
+        const raisedUsd =
+          curve.quote === 'RLUSD' ? new Decimal(curve.raised) : usd ? usd.mul(curve.raised) : null;
+        const sig = (d: Decimal | null) => (d ? d.toSignificantDigits(15).toFixed() : '0');
+        prices.push({
+          tokenCode: t.currency,
+          issuer: t.issuerAddress,
+          priceInXRP: sig(inXrp),
+          priceInUSD: sig(inUsd),
+          supply: t.supply,
+          marketCapInUSD: inUsd ? inUsd.mul(t.supply).toDecimalPlaces(2).toFixed() : '0',
+          liquidityPair: curve.quote,
+          liquidityUSD: raisedUsd ? raisedUsd.toDecimalPlaces(2).toFixed() : '0',
+        });
+        continue;
+      }
       // The token's own pair first (the one it launched with), the other as a fallback.
       const pool = own.find((p) => p.quote === t.liquidityPair) ?? own[0];
       if (!pool || new Decimal(pool.tokenAmount).lte(0)) continue;
@@ -189,6 +231,21 @@ export class MarketSnapshot {
       });
     }
     const holdersByToken = new Map(holderCounts.map((h) => [h.tokenId, h.n]));
+    // A curve account holds the unsold supply; it is the market, not a holder.
+    if (curveAccounts.size) {
+      const onCurve = await db
+        .select({ tokenId: marketHolders.tokenId, n: sql<number>`count(*)::int` })
+        .from(marketHolders)
+        .where(
+          sql`${marketHolders.balance} > 0 and ${marketHolders.account} in (${sql.join(
+            [...curveAccounts].map((a) => sql`${a}`),
+            sql`, `,
+          )})`,
+        )
+        .groupBy(marketHolders.tokenId);
+      for (const h of onCurve)
+        holdersByToken.set(h.tokenId, Math.max(0, (holdersByToken.get(h.tokenId) ?? 0) - h.n));
+    }
     const holders = rows.map((t) => ({
       issuer_address: t.issuerAddress,
       holders_count: holdersByToken.get(t.id) ?? 0,

@@ -47,6 +47,11 @@ export const tokens = pgTable(
     isMarketReady: boolean('is_market_ready').notNull().default(true),
     isActive: boolean('is_active').notNull().default(true),
     source: text('source').notNull(),
+    /** 'bonding' for a curve launch (docs/bonding-curve.md); null for an instant AMM launch or a listing. */
+    launchType: text('launch_type'),
+    /** A curve launch still trading on its curve (false once it graduated into its AMM pool). */
+    bondingActive: boolean('bonding_active').notNull().default(false),
+    graduatedAt: timestamp('graduated_at', { withTimezone: true }),
     /** Who deployed it here (dashboard owner); null for a token listed from the ledger. */
     deployerUserId: integer('deployer_user_id').references(() => users.id),
     /** Who listed it (listing), for the record. */

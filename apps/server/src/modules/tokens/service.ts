@@ -29,10 +29,12 @@ export function toTokenView(row: TokenRow): TokenView {
       Telegram: NO_LINK(row.telegramLink),
       Website: NO_LINK(row.websiteLink),
     },
-    launch_type: row.source === 'deploy' ? 'amm' : 'listing',
-    is_bonding_curve: false,
-    bonding_active: false,
-    has_graduated_to_amm: row.source === 'deploy',
+    launch_type: row.launchType === 'bonding' ? 'bonding' : row.source === 'deploy' ? 'amm' : 'listing',
+    is_bonding_curve: row.launchType === 'bonding',
+    bonding_active: row.launchType === 'bonding' && row.bondingActive,
+    // An instant launch trades in its AMM pool from the start; a curve launch once it graduated.
+    has_graduated_to_amm:
+      row.source === 'deploy' && (row.launchType !== 'bonding' || row.graduatedAt !== null),
     is_new: row.isNew,
     is_blackholed: row.isBlackholed,
     require_auth: row.requireAuth,

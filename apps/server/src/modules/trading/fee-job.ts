@@ -5,7 +5,7 @@ import type { SubmissionService } from '../../ledger/submission-service';
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import type { JobRunner } from '../../platform/jobs';
-import type { PlatformSettings } from '../../platform/settings';
+import { shareOf, type PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import { Decimal, ledgerAmount, type Asset } from './plan';
 import { tradingTrades } from './schema';
@@ -17,17 +17,6 @@ import { TRADING_FEE_JOB } from './trade-records';
 // earlier intent is known not to have paid: the fee is never charged twice.
 
 const MAX_ATTEMPTS = 5;
-
-/** 'a/b' or a decimal, as stored in the creator_reward_share setting. */
-export function shareOf(text: string): Decimal {
-  const [a, b] = text.split('/');
-  try {
-    const share = b === undefined ? new Decimal(a!) : new Decimal(a!).div(b);
-    return share.gte(0) && share.lte(1) ? share : new Decimal(0);
-  } catch {
-    return new Decimal(0);
-  }
-}
 
 export function registerTradingFeeJob(deps: {
   db: Db;

@@ -10,7 +10,7 @@ import type { WalletsApi } from '../wallets';
 import { registerTradingFeeJob } from './fee-job';
 import { OrderRecords } from './orders';
 import { TradingService } from './service';
-import { TRADE_PURPOSES, TradeRecorder } from './trade-records';
+import { TRADE_PURPOSES, TradeRecorder, type CurveAccounts } from './trade-records';
 
 const TRADE_SWEEP_MS = 60_000;
 
@@ -22,6 +22,8 @@ export function registerTrading(
     tokens: TokenRegistry;
     wallets: WalletsApi;
     publishOrderUpdate: (userId: number, update: OrderUpdated) => Promise<void>;
+    /** Curve launches: the curve's prices carry their fee, so the part of a trade on a curve pays none here. */
+    curves?: CurveAccounts;
   },
 ): TradingService | undefined {
   const { platform, tokens, wallets } = deps;
@@ -34,6 +36,7 @@ export function registerTrading(
     settings: platform.settings,
     tokens,
     rlusdIssuer: rlusd,
+    curves: deps.curves,
   });
   const orders = new OrderRecords(db, rlusd, {
     recorder,

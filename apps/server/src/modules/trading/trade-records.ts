@@ -21,12 +21,18 @@ export const TRADE_PURPOSES = ['swap', 'limit-order'] as const;
 
 type LedgerAmount = string | { currency: string; issuer: string; value: string };
 
+/** The bonding module's answer: the account of the token's curve while the token trades on it. */
+export interface CurveAccounts {
+  activeCurveAccount(issuer: string, currency: string): Promise<string | undefined>;
+}
+
 export interface TradeRecorderDeps {
   db: Db;
   jobs: JobRunner;
   settings: PlatformSettings;
   tokens: TokenRegistry;
   rlusdIssuer: () => Promise<string | undefined>;
+  curves?: CurveAccounts;
 }
 
 const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
@@ -82,8 +88,12 @@ export class TradeRecorder {
       String(tx.Fee ?? '0'),
     );
     if (moved.received.lte(0) || moved.spent.lte(0)) return null;
+    const changes = getBalanceChanges(sub.meta as TransactionMetadata);
     const notional = side === 'BUY' ? moved.spent : moved.received;
-    const fee = tradingFee(notional, await this.feePercent(sub.userId), quote);
+    // What crossed a bonding curve already paid its fee inside the curve's price.
+    const curve = await this.deps.curves?.activeCurveAccount(token.issuer, token.currency);
+    const onCurve = curve ? quoteMoved(changes, curve, quote) : new Decimal(0);
+    const fee = tradingFee(Decimal.max(0, notional.minus(onCurve)), await this.feePercent(sub.userId), quote);
     const listed = await this.deps.tokens.byIssuer(token.issuer, token.currency);
     return this.insert({
       userId: sub.userId,
@@ -153,4 +163,17 @@ export class TradeRecorder {
     for (const r of rows) if (await this.record(r.hash)) n++;
     return n;
   }
+}
+
+/** How much of the quote asset `account`'s balance moved in a transaction (either way). */
+function quoteMoved(changes: ReturnType<typeof getBalanceChanges>, account: string, quote: Asset): Decimal {
+  const mine = changes.find((c) => c.account === account)?.balances ?? [];
+  const sum = mine
+    .filter((b) =>
+      quote.kind === 'xrp'
+        ? b.currency === 'XRP'
+        : b.currency === quote.currency && b.issuer === quote.issuer,
+    )
+    .reduce((t, b) => t.plus(b.value), new Decimal(0));
+  return sum.abs();
 }

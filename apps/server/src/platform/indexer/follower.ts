@@ -280,7 +280,6 @@ export class LedgerFollower {
       return false;
     }
     this.last = index;
-    this.notify();
     for (const h of this.handlers) {
       try {
         await h.committed?.(ledger, prepared.get(h.name));
@@ -291,6 +290,9 @@ export class LedgerFollower {
         );
       }
     }
+    // After the handlers' announcements: whoever awaits a ledger sees what it set off (the keeper's
+    // round of a curve it touched is already queued).
+    this.notify();
     return true;
   }
 }

@@ -25,6 +25,24 @@ const SETTING_LABELS: Record<PlatformConfigKey, { label: string; hint: string }>
   hot_wallet_reserve: { label: 'Hot wallet reserve (XRP)', hint: 'At least the ledger’s base reserve.' },
   airdrop_fee_xrp: { label: 'Airdrop fee (XRP)', hint: 'Charged per airdrop.' },
   creator_reward_share: { label: 'Creator reward share', hint: 'a/b or a decimal from 0 to 1.' },
+  bonding_virtual_xrp: {
+    label: 'Curve virtual reserve (XRP)',
+    hint: 'Sets the start price; 2.84× it is raised at graduation.',
+  },
+  bonding_virtual_rlusd: {
+    label: 'Curve virtual reserve (RLUSD)',
+    hint: 'The same for RLUSD-paired curves.',
+  },
+  bonding_steps: { label: 'Curve steps', hint: 'A divisor of 793,100,000 (100, 200, 500, 1000…).' },
+  bonding_fine_steps: { label: 'Curve fine steps', hint: 'Offers one step each around the price (1–64).' },
+  bonding_snipe_ledgers: {
+    label: 'Anti-snipe ledgers',
+    hint: 'Ledgers after launch with a sale cap (0 = none).',
+  },
+  bonding_snipe_tokens: {
+    label: 'Anti-snipe tokens per ledger',
+    hint: 'At most this many for sale per ledger.',
+  },
 };
 
 /** Trading fee, platform settings and per-user fee overrides. */

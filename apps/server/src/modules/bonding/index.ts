@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../../platform';
+import type { TokenRegistry } from '../tokens';
+import { createBondingIndexer } from './indexer';
+import { registerBondingJobs } from './jobs';
+import { LadderKeeper } from './keeper';
+import { bondingRoutes } from './routes';
+import { BondingRegistry, curveView } from './service';
+
+// Bonding-curve launches (docs/bonding-curve.md): the curve's registry, the follower's bonding
+// handler, the keeper that holds each curve's ladder on the ledger, the fee-sweep and graduation
+// jobs, and the public curve routes. What other modules use is `BondingApi`.
+
+export interface BondingApi {
+  registry: BondingRegistry;
+  /** Undefined without a ledger connection. */
+  keeper?: LadderKeeper;
+}
+
+export function registerBonding(
+  app: FastifyInstance,
+  deps: { platform: Platform; tokens: TokenRegistry; xrpUsd: () => Promise<string | null> },
+): BondingApi {
+  const { platform } = deps;
+  const db = platform.database.db;
+  const registry = new BondingRegistry(db);
+  bondingRoutes(app, { registry, xrpUsd: deps.xrpUsd });
+  if (!platform.connection || !platform.submissions || !platform.indexer) return { registry };
+
+  const client = platform.connection.client;
+  const keeper = new LadderKeeper({
+    db,
+    client,
+    submissions: platform.submissions,
+    registry,
+    settings: platform.settings,
+    log: app.log.child({ component: 'bonding-keeper' }),
+  });
+  registerBondingJobs(platform.jobs, {
+    db,
+    client,
+    submissions: platform.submissions,
+    settings: platform.settings,
+    tokens: deps.tokens,
+    registry,
+  });
+  // Only the instance following the ledger hears of each ledger, so one keeper acts per ledger; a
+  // newly claimed follower (start-up, takeover) looks at every curve once.
+  const handler = createBondingIndexer(
+    {
+      client,
+      registry,
+      jobs: platform.jobs,
+      onLedger: async (ledger, touched) => {
+        keeper.poke(touched);
+        // Curves in their anti-snipe window are topped up every ledger.
+        const rows = await registry.live();
+        keeper.poke(
+          rows
+            .filter(
+              (r) =>
+                r.status === 'active' &&
+                r.snipeLedgers > 0 &&
+                (r.launchLedger === null || ledger <= r.launchLedger + r.snipeLedgers),
+            )
+            .map((r) => r.id),
+        );
+      },
+    },
+    db,
+  );
+  // Only the instance following the ledger hears of each ledger, so one keeper acts per ledger; a
+  // newly claimed follower (start-up, takeover) looks at every curve once.
+  platform.indexer.register({
+    ...handler,
+    reset() {
+      handler.reset?.();
+      void keeper.pokeAll().catch(() => undefined);
+    },
+  });
+  registry.onChange(() => void keeper.pokeAll().catch(() => undefined));
+  app.addHook('onReady', async () => {
+    keeper.start();
+    await keeper.pokeAll();
+  });
+  app.addHook('onClose', () => keeper.stop());
+  return { registry, keeper };
+}
+
+export { BondingRegistry, curveView, CURVE_WALLET_ROLE, type CurveRow, type NewCurve } from './service';
+export { LadderKeeper } from './keeper';

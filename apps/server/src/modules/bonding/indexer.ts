@@ -1,0 +1,241 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { getBalanceChanges, type Client } from 'xrpl';
+import { isSoldOut, RLUSD_CURRENCY_HEX, soldFromHeld } from '@ledgerpad/shared';
+import Decimal from 'decimal.js';
+import type { Db } from '../../db/client';
+import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
+import type { JobRunner } from '../../platform/jobs';
+import { bondingCurves, bondingTrades } from './schema';
+import { FEE_SWEEP_JOB, GRADUATION_JOB, type BondingRegistry, type CurveRow } from './service';
+
+// The bonding handler of the ledger follower. For every validated ledger, inside the follower's
+// database transaction (so exactly once, across crashes and instances): each crossing of a curve's
+// offers (a trade, with the fee its price carried), the curve account's token balance, the ledger
+// its ladder first appeared in (anti-snipe counts from it), and the two consequences of a sold-out
+// curve or of fees piling up — the graduation job and a fee sweep job, enqueued in that same
+// transaction. After the commit, the keeper is told which curves to look at.
+
+/** Fees are paid to the fee wallet once this many micros (1 XRP or 1 RLUSD) have accrued. */
+export const SWEEP_MIN_MICROS = 1_000_000n;
+const CURVE_LIST_TTL_MS = 2_000;
+
+export interface CurveTrade {
+  curveId: number;
+  hash: string;
+  account: string;
+  side: 'BUY' | 'SELL';
+  tokens: string;
+  quote: bigint;
+  fee: bigint;
+}
+
+interface Prepared {
+  trades: CurveTrade[];
+  /** Curve id → its token balance at this ledger, for every curve the ledger touched. */
+  held: Map<number, string>;
+  launched: Set<number>;
+}
+
+export interface BondingIndexerDeps {
+  client: Client;
+  registry: BondingRegistry;
+  jobs: JobRunner;
+  /** After each committed ledger: the curves it touched (the keeper re-posts their ladders). */
+  onLedger: (ledger: number, touched: number[]) => Promise<void>;
+}
+
+type Amount = string | { currency: string; issuer: string; value: string };
+
+/** The fee inside a crossing's quote: BUY paid value·(1 + f), SELL received value·(1 − f). */
+export function feeInside(side: 'BUY' | 'SELL', quote: bigint, feePpm: bigint): bigint {
+  return side === 'BUY' ? (quote * feePpm) / (1_000_000n + feePpm) : (quote * feePpm) / (1_000_000n - feePpm);
+}
+
+/** column + v, for the decimal-text counters (one statement: concurrent writers never lose an addition). */
+export const addMicros = (col: AnyPgColumn, v: bigint) =>
+  sql<string>`(${col}::numeric + ${v.toString()}::numeric)::text`;
+
+export function createBondingIndexer(deps: BondingIndexerDeps, db: Db): LedgerHandler<Prepared> {
+  let cache: { at: number; byAccount: Map<string, CurveRow> } | undefined;
+  let stale = false;
+  deps.registry.onChange(() => (stale = true));
+  const curves = async () => {
+    if (!cache || stale || Date.now() - cache.at > CURVE_LIST_TTL_MS) {
+      stale = false;
+      const rows = await deps.registry.live();
+      cache = { at: Date.now(), byAccount: new Map(rows.map((r) => [r.curveAddress, r])) };
+    }
+    return cache.byAccount;
+  };
+
+  const heldAt = async (c: CurveRow, ledger: number): Promise<string> => {
+    const r = await deps.client.request({
+      command: 'account_lines',
+      account: c.curveAddress,
+      peer: c.issuerAddress,
+      ledger_index: ledger,
+    });
+    return r.result.lines.find((l) => l.currency === c.currency)?.balance ?? '0';
+  };
+
+  return {
+    name: 'bonding',
+    reset() {
+      cache = undefined;
+    },
+
+    async prepare(ledger: IndexedLedger): Promise<Prepared> {
+      const byAccount = await curves();
+      const out: Prepared = { trades: [], held: new Map(), launched: new Set() };
+      if (byAccount.size === 0) return out;
+      const touched = new Map<number, CurveRow>();
+      for (const itx of ledger.transactions) {
+        if (itx.meta.TransactionResult !== 'tesSUCCESS') continue;
+        const changes = getBalanceChanges(itx.meta);
+        for (const entry of changes) {
+          const c = byAccount.get(entry.account);
+          if (!c) continue;
+          touched.set(c.id, c);
+          const own = itx.tx.Account === c.curveAddress;
+          // The curve's own payments, pool creation and cancels are not trades; its own offers
+          // crossing a resting offer are.
+          if (own && itx.tx.TransactionType !== 'OfferCreate') continue;
+          let tokens = new Decimal(0);
+          let quote = new Decimal(0);
+          for (const b of entry.balances) {
+            if (b.currency === c.currency && b.issuer === c.issuerAddress) tokens = tokens.plus(b.value);
+            else if (c.quote === 'XRP' && b.currency === 'XRP') quote = quote.plus(b.value);
+            else if (c.quote === 'RLUSD' && b.currency === RLUSD_CURRENCY_HEX && b.issuer === c.quoteIssuer)
+              quote = quote.plus(b.value);
+          }
+          // The network fee of the curve's own transaction is not part of a trade.
+          if (own && c.quote === 'XRP') quote = quote.plus(new Decimal(String(itx.tx.Fee ?? '0')).div(1e6));
+          if (tokens.isZero()) continue;
+          const side = tokens.isNeg() ? 'BUY' : 'SELL';
+          const micros = BigInt(quote.abs().mul(1_000_000).toDecimalPlaces(0).toFixed(0));
+          out.trades.push({
+            curveId: c.id,
+            hash: itx.hash,
+            account: itx.tx.Account,
+            side,
+            tokens: tokens.abs().toFixed(),
+            quote: micros,
+            fee: feeInside(side, micros, BigInt(c.feePpm)),
+          });
+        }
+        // The curve's own offers (its first ladder launches it) touch no balance but the fee's.
+        const mine = byAccount.get(itx.tx.Account);
+        if (mine && (itx.tx.TransactionType === 'OfferCreate' || itx.tx.TransactionType === 'OfferCancel')) {
+          touched.set(mine.id, mine);
+          if (itx.tx.TransactionType === 'OfferCreate' && mine.launchLedger === null)
+            out.launched.add(mine.id);
+        }
+      }
+      for (const c of touched.values()) out.held.set(c.id, await heldAt(c, ledger.index));
+      return out;
+    },
+
+    async write(ledger, tx, prepared) {
+      if (prepared.held.size === 0) return;
+      const sums = new Map<number, { in: bigint; out: bigint; fee: bigint; last?: string }>();
+      for (const t of prepared.trades) {
+        const [row] = await tx
+          .insert(bondingTrades)
+          .values({
+            curveId: t.curveId,
+            hash: t.hash,
+            ledgerIndex: ledger.index,
+            account: t.account,
+            side: t.side,
+            tokens: t.tokens,
+            quote: t.quote.toString(),
+            fee: t.fee.toString(),
+            soldAfter: soldFromHeld(prepared.held.get(t.curveId) ?? '0').toFixed(),
+          })
+          .onConflictDoNothing()
+          .returning({ id: bondingTrades.id });
+        if (!row) continue;
+        const s = sums.get(t.curveId) ?? { in: 0n, out: 0n, fee: 0n };
+        if (t.side === 'BUY') s.in += t.quote;
+        else s.out += t.quote;
+        s.fee += t.fee;
+        sums.set(t.curveId, s);
+      }
+      for (const [curveId, held] of prepared.held) {
+        const s = sums.get(curveId) ?? { in: 0n, out: 0n, fee: 0n };
+        const [c] = await tx
+          .update(bondingCurves)
+          .set({
+            held,
+            stateLedger: ledger.index,
+            quoteIn: addMicros(bondingCurves.quoteIn, s.in),
+            quoteOut: addMicros(bondingCurves.quoteOut, s.out),
+            feesAccrued: addMicros(bondingCurves.feesAccrued, s.fee),
+            launchLedger: prepared.launched.has(curveId)
+              ? sql`coalesce(${bondingCurves.launchLedger}, ${ledger.index})`
+              : bondingCurves.launchLedger,
+            updatedAt: new Date(),
+          })
+          .where(eq(bondingCurves.id, curveId))
+          .returning();
+        if (!c || c.status !== 'active') continue;
+        if (isSoldOut(soldFromHeld(held))) {
+          // The last curve token sold: the ladder comes down and the pool goes up, once.
+          const job = await deps.jobs.enqueue(
+            {
+              type: GRADUATION_JOB,
+              userId: null,
+              payload: { curveId },
+              key: `${GRADUATION_JOB}:${curveId}`,
+              steps: GRADUATION_STEPS,
+            },
+            tx,
+          );
+          await tx
+            .update(bondingCurves)
+            .set({ status: 'graduating', graduationJobId: job.id, updatedAt: new Date() })
+            .where(and(eq(bondingCurves.id, curveId), eq(bondingCurves.status, 'active')));
+          continue;
+        }
+        const owed = BigInt(c.feesAccrued) - BigInt(c.feesSwept);
+        if (owed >= SWEEP_MIN_MICROS) {
+          const n = c.sweeps + 1;
+          await deps.jobs.enqueue(
+            {
+              type: FEE_SWEEP_JOB,
+              userId: null,
+              payload: { curveId, amount: owed.toString(), n },
+              key: `${FEE_SWEEP_JOB}:${curveId}:${n}`,
+            },
+            tx,
+          );
+          await tx
+            .update(bondingCurves)
+            .set({ feesSwept: addMicros(bondingCurves.feesSwept, owed), sweeps: n })
+            .where(eq(bondingCurves.id, curveId));
+        }
+      }
+      if (prepared.launched.size || prepared.trades.length) stale = true;
+    },
+
+    committed(ledger, prepared) {
+      return deps.onLedger(ledger.index, [...prepared.held.keys()]);
+    },
+  };
+}
+
+export const GRADUATION_STEPS = [
+  'wait-for-ladder',
+  'clear-ladder',
+  'settle',
+  'fees',
+  'create-amm',
+  'burn-leftover',
+  'refund-deposit',
+  'lock-regular-key',
+  'lock-disable-master',
+  'record',
+];
+
+export type { Amount };

@@ -1,0 +1,369 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Client } from 'xrpl';
+import {
+  desiredLadder,
+  feePercentToPpm,
+  isSoldOut,
+  RLUSD_CURRENCY_HEX,
+  soldFromHeld,
+  type LadderChunk,
+} from '@ledgerpad/shared';
+import Decimal from 'decimal.js';
+import type { Db } from '../../db/client';
+import { ledgerSubmissions } from '../../ledger/schema';
+import type { SubmissionService, TxRequest } from '../../ledger/submission-service';
+import type { PlatformSettings } from '../../platform/settings';
+import { bondingCurves } from './schema';
+import { paramsOf, type BondingRegistry, type CurveRow } from './service';
+
+// The keeper: keeps each active curve's ladder on the ledger equal to the ladder its sold amount
+// calls for (`desiredLadder`). It reads the curve account's balance and offers from the current
+// (open) ledger, compares them with the desired chunks, and replaces, creates or cancels offers —
+// usually two or three transactions after a crossing, submitted into the open ledger right after
+// the crossing's ledger closed, so the new ladder is in the next ledger. Reconciling is idempotent:
+// whatever the ledger shows is corrected the next time, so a missed round costs a ledger, never money.
+//
+// One keeper acts on a curve at a time, on any instance: a short lease on the curve row, and no
+// round while another process has transactions of the curve account in flight.
+
+const LEASE_MS = 30_000;
+/** A partly crossed offer still matches its chunk within these (the ledger rounds each crossing). */
+const QUOTE_TOLERANCE = 3n;
+const TOKEN_RELATIVE_TOLERANCE = new Decimal('1e-12');
+
+type LedgerAmount = string | { currency: string; issuer: string; value: string };
+
+interface LiveOffer {
+  seq: number;
+  side: 'sell' | 'buy';
+  tokens: Decimal;
+  quote: bigint;
+}
+
+export interface KeeperLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface KeeperDeps {
+  db: Db;
+  client: Client;
+  submissions: SubmissionService;
+  registry: BondingRegistry;
+  settings: PlatformSettings;
+  log: KeeperLog;
+  /** Rounds at once (different curves). */
+  concurrency?: number;
+}
+
+export interface RoundReport {
+  curveId: number;
+  hashes: string[];
+  /** Open ledger the round's transactions went into (validated + 1 when it read the state). */
+  openLedger: number;
+}
+
+export class LadderKeeper {
+  private readonly owner = `${hostname()}:${process.pid}/${randomBytes(6).toString('hex')}`;
+  private readonly pending = new Set<number>();
+  private readonly running = new Set<number>();
+  private readonly inFlight = new Set<string>();
+  private readonly idleWaiters: Array<() => void> = [];
+  private readonly roundListeners = new Set<(r: RoundReport) => void>();
+  private started = false;
+  private stopping = false;
+  private readonly concurrency: number;
+
+  constructor(private readonly deps: KeeperDeps) {
+    this.concurrency = deps.concurrency ?? 8;
+  }
+
+  start(): void {
+    this.started = true;
+    this.stopping = false;
+    this.pump();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.pending.clear();
+    await this.idle();
+  }
+
+  /** Reconcile these curves soon (again, if a round is running). */
+  poke(curveIds: Iterable<number>): void {
+    for (const id of curveIds) this.pending.add(id);
+    this.pump();
+  }
+
+  /** Every curve still on its curve (start-up, a new follower claim). */
+  async pokeAll(): Promise<void> {
+    const rows = await this.deps.registry.live();
+    this.poke(rows.filter((r) => r.status === 'active').map((r) => r.id));
+  }
+
+  /** Resolves when nothing is pending or running (tests, benches). */
+  idle(): Promise<void> {
+    if (this.pending.size === 0 && this.running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  onRound(listener: (r: RoundReport) => void): () => void {
+    this.roundListeners.add(listener);
+    return () => this.roundListeners.delete(listener);
+  }
+
+  private pump(): void {
+    if (!this.started || this.stopping) return;
+    for (const id of [...this.pending]) {
+      if (this.running.size >= this.concurrency) break;
+      if (this.running.has(id)) continue;
+      this.pending.delete(id);
+      this.running.add(id);
+      void this.reconcile(id)
+        .catch((err: unknown) => {
+          this.deps.log.warn(
+            { err: err instanceof Error ? err.message : String(err), curveId: id },
+            'bonding keeper round failed',
+          );
+        })
+        .finally(() => {
+          this.running.delete(id);
+          this.pump();
+          if (this.pending.size === 0 && this.running.size === 0) {
+            for (const w of this.idleWaiters.splice(0)) w();
+          }
+        });
+    }
+  }
+
+  private async claim(id: number): Promise<CurveRow | undefined> {
+    const until = sql`now() + ${`${LEASE_MS} milliseconds`}::interval`;
+    const [row] = await this.deps.db
+      .update(bondingCurves)
+      .set({ keeperOwner: this.owner, keeperUntil: until })
+      .where(
+        and(
+          eq(bondingCurves.id, id),
+          eq(bondingCurves.status, 'active'),
+          or(
+            isNull(bondingCurves.keeperOwner),
+            eq(bondingCurves.keeperOwner, this.owner),
+            lt(bondingCurves.keeperUntil, sql`now()`),
+          ),
+        ),
+      )
+      .returning();
+    return row;
+  }
+
+  private async release(id: number): Promise<void> {
+    await this.deps.db
+      .update(bondingCurves)
+      .set({ keeperOwner: null, keeperUntil: null })
+      .where(and(eq(bondingCurves.id, id), eq(bondingCurves.keeperOwner, this.owner)));
+  }
+
+  /** Transactions of the curve account in flight that this process did not send (a crash, another instance). */
+  private async foreignInFlight(account: string): Promise<boolean> {
+    const open = await this.deps.db
+      .select({ hash: ledgerSubmissions.hash })
+      .from(ledgerSubmissions)
+      .where(
+        and(
+          eq(ledgerSubmissions.account, account),
+          inArray(ledgerSubmissions.status, ['pending', 'submitted']),
+        ),
+      );
+    return open.some((r) => !this.inFlight.has(r.hash));
+  }
+
+  private async reconcile(id: number): Promise<void> {
+    const curve = await this.claim(id);
+    if (!curve) return;
+    try {
+      if (await this.foreignInFlight(curve.curveAddress)) {
+        // Settles within its LastLedgerSequence window; look again after the next ledger.
+        return;
+      }
+      await this.round(curve);
+    } finally {
+      await this.release(id);
+    }
+  }
+
+  private async round(curve: CurveRow): Promise<void> {
+    const { client, submissions } = this.deps;
+    const validated = submissions.ledgerIndex;
+    const [lines, offers, info] = await Promise.all([
+      client.request({
+        command: 'account_lines',
+        account: curve.curveAddress,
+        peer: curve.issuerAddress,
+        ledger_index: 'current',
+      }),
+      this.offers(curve.curveAddress),
+      client.request({ command: 'account_info', account: curve.curveAddress, ledger_index: 'current' }),
+    ]);
+    const held = lines.result.lines.find((l) => l.currency === curve.currency)?.balance ?? '0';
+    const sold = soldFromHeld(held);
+    if (isSoldOut(sold)) return; // graduation takes it from here
+
+    const feePpm = feePercentToPpm((await this.deps.settings.all()).trading_fee_percent);
+    if (Number(feePpm) !== curve.feePpm) {
+      await this.deps.db
+        .update(bondingCurves)
+        .set({ feePpm: Number(feePpm) })
+        .where(eq(bondingCurves.id, curve.id));
+    }
+    // Anti-snipe: until `snipeLedgers` ledgers after the launch ledger, no more than `snipeTokens`
+    // are for sale at once; the keeper tops up once per ledger.
+    const nextLedger = validated + 1;
+    const capped =
+      curve.snipeLedgers > 0 &&
+      (curve.launchLedger === null || nextLedger < curve.launchLedger + curve.snipeLedgers);
+    const desired = desiredLadder(
+      paramsOf(curve),
+      sold,
+      feePpm,
+      capped ? { sellCap: curve.snipeTokens } : {},
+    );
+    const live = offers.map((o) => this.liveOffer(curve, o)).filter((o): o is LiveOffer => o !== undefined);
+
+    // Match what is on the ledger with what should be; the rest is replaced, created or cancelled.
+    const unmatched = new Set(live);
+    const missing: LadderChunk[] = [];
+    for (const chunk of desired) {
+      const hit = [...unmatched].find((o) => matches(o, chunk));
+      if (hit) unmatched.delete(hit);
+      else missing.push(chunk);
+    }
+    const stale = [...unmatched];
+    if (missing.length === 0 && stale.length === 0) return;
+
+    // Reserve: every extra offer needs an owner reserve the account can pay.
+    const reserves = submissions.reserves;
+    const balance = BigInt(info.result.account_data.Balance);
+    const ownerCount = BigInt(info.result.account_data.OwnerCount);
+    const extra = BigInt(Math.max(0, missing.length - stale.length));
+    const spare = balance - reserves.reserveBase - reserves.reserveIncrement * ownerCount - 100_000n;
+    const affordable = spare > 0n ? spare / reserves.reserveIncrement : 0n;
+    const creatable = stale.length + Number(extra < affordable ? extra : affordable);
+    if (creatable < missing.length) {
+      this.deps.log.warn(
+        { curveId: curve.id, missing: missing.length, creatable },
+        'bonding curve account cannot reserve its whole ladder',
+      );
+    }
+    // Nearest to the current point first: those are the offers traders reach.
+    const ordered = [...missing].sort((a, b) => distance(a, sold).cmp(distance(b, sold))).slice(0, creatable);
+
+    const txs: TxRequest[] = [];
+    for (let i = 0; i < Math.max(ordered.length, stale.length); i++) {
+      const chunk = ordered[i];
+      const old = stale[i];
+      if (chunk) txs.push({ ...this.offerTx(curve, chunk), ...(old ? { OfferSequence: old.seq } : {}) });
+      else if (old) txs.push({ TransactionType: 'OfferCancel', OfferSequence: old.seq });
+    }
+    const round = randomBytes(6).toString('hex');
+    const hashes: string[] = [];
+    for (const [i, tx] of txs.entries()) {
+      const row = await submissions.prepare({
+        intentKey: `bonding-ladder:${curve.id}:${round}:${i}`,
+        account: curve.curveAddress,
+        tx,
+        purpose: 'bonding:ladder',
+        userId: null,
+        walletId: curve.curveWalletId,
+      });
+      hashes.push(row.hash);
+      this.inFlight.add(row.hash);
+      void submissions.wait(row.hash).finally(() => this.inFlight.delete(row.hash));
+    }
+    // Applied to the open ledger (or refused): the next round reads the state they made.
+    const results = await Promise.all(hashes.map((h) => submissions.engineResult(h)));
+    const refused = results.filter((r) => r !== 'tesSUCCESS');
+    if (refused.length) this.deps.log.warn({ curveId: curve.id, refused }, 'bonding ladder offers refused');
+    for (const l of this.roundListeners) l({ curveId: curve.id, hashes, openLedger: nextLedger });
+  }
+
+  private async offers(account: string) {
+    const out: Array<{ seq: number; taker_gets: LedgerAmount; taker_pays: LedgerAmount }> = [];
+    let marker: unknown;
+    do {
+      const r = await this.deps.client.request({
+        command: 'account_offers',
+        account,
+        ledger_index: 'current',
+        limit: 400,
+        ...(marker ? { marker } : {}),
+      });
+      out.push(...(r.result.offers ?? []));
+      marker = r.result.marker;
+    } while (marker);
+    return out;
+  }
+
+  private isToken(
+    curve: CurveRow,
+    a: LedgerAmount,
+  ): a is { currency: string; issuer: string; value: string } {
+    return typeof a !== 'string' && a.currency === curve.currency && a.issuer === curve.issuerAddress;
+  }
+
+  private microsOf(a: LedgerAmount): bigint {
+    return typeof a === 'string' ? BigInt(a) : BigInt(new Decimal(a.value).mul(1_000_000).round().toFixed(0));
+  }
+
+  private liveOffer(
+    curve: CurveRow,
+    o: { seq: number; taker_gets: LedgerAmount; taker_pays: LedgerAmount },
+  ): LiveOffer | undefined {
+    if (this.isToken(curve, o.taker_gets))
+      return {
+        seq: o.seq,
+        side: 'sell',
+        tokens: new Decimal(o.taker_gets.value),
+        quote: this.microsOf(o.taker_pays),
+      };
+    if (this.isToken(curve, o.taker_pays))
+      return {
+        seq: o.seq,
+        side: 'buy',
+        tokens: new Decimal(o.taker_pays.value),
+        quote: this.microsOf(o.taker_gets),
+      };
+    return { seq: o.seq, side: 'sell', tokens: new Decimal(-1), quote: -1n }; // not the curve's: cancel it
+  }
+
+  private quoteAmount(curve: CurveRow, micros: bigint): LedgerAmount {
+    if (curve.quote === 'XRP') return micros.toString();
+    return {
+      currency: RLUSD_CURRENCY_HEX,
+      issuer: curve.quoteIssuer!,
+      value: new Decimal(micros.toString()).div(1_000_000).toFixed(),
+    };
+  }
+
+  private offerTx(curve: CurveRow, c: LadderChunk): TxRequest {
+    const token = { currency: curve.currency, issuer: curve.issuerAddress, value: c.tokens };
+    const quote = this.quoteAmount(curve, c.quote);
+    return c.side === 'sell'
+      ? { TransactionType: 'OfferCreate', TakerGets: token, TakerPays: quote }
+      : { TransactionType: 'OfferCreate', TakerGets: quote, TakerPays: token };
+  }
+}
+
+function matches(o: LiveOffer, c: LadderChunk): boolean {
+  if (o.side !== c.side) return false;
+  const want = new Decimal(c.tokens);
+  if (o.tokens.minus(want).abs().gt(want.mul(TOKEN_RELATIVE_TOLERANCE))) return false;
+  const dq = o.quote - c.quote;
+  return (dq < 0n ? -dq : dq) <= QUOTE_TOLERANCE;
+}
+
+function distance(c: LadderChunk, sold: Decimal): Decimal {
+  return Decimal.min(new Decimal(c.lo).minus(sold).abs(), new Decimal(c.hi).minus(sold).abs());
+}

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { classicAddressSchema, isHexCurrency, tickerToCurrency, type BondingView } from '@ledgerpad/shared';
+import { AppError } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { idParam } from '../../plugins/edge';
+import { curveView, type BondingRegistry } from './service';
+
+const NO_CURVE = 'This token has no bonding curve.';
+
+/**
+ * GET /api/pump/bonding/marketcap/{id} (spec 000 §7: the token list's market cap of a bonding
+ * token) and GET /api/bonding/{issuer} (the token page's curve and its progress to graduation).
+ */
+export function bondingRoutes(
+  app: FastifyInstance,
+  deps: { registry: BondingRegistry; xrpUsd: () => Promise<string | null> },
+): void {
+  const pub = { config: { access: 'public' as const } };
+
+  app.get('/api/pump/bonding/marketcap/:id', pub, async (request) => {
+    const curve = await deps.registry.byToken(idParam(request, 'id'));
+    if (!curve) throw new AppError('NOT_FOUND', NO_CURVE);
+    const view = curveView(curve, await deps.xrpUsd());
+    return { market_cap_usd: view.market_cap_usd ?? '0' };
+  });
+
+  app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(
+    '/api/bonding/:issuer',
+    pub,
+    async (request, reply): Promise<BondingView> => {
+      const issuer = parseInput(classicAddressSchema('issuer'), request.params.issuer);
+      const code = request.query.currency?.trim();
+      let currency: string | undefined;
+      try {
+        currency = code ? (isHexCurrency(code) ? code.toUpperCase() : tickerToCurrency(code)) : undefined;
+      } catch {
+        throw new AppError('BAD_REQUEST', 'currency must be a ticker or a 40-character currency code.');
+      }
+      const curve = await deps.registry.byIssuer(issuer, currency);
+      if (!curve) throw new AppError('NOT_FOUND', NO_CURVE);
+      reply.header('cache-control', 'public, no-cache');
+      return curveView(curve, await deps.xrpUsd());
+    },
+  );
+}

@@ -1,0 +1,102 @@
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * Bonding curves (docs/bonding-curve.md): one per curve launch. The platform-held curve account
+ * holds the supply and carries the curve on the ledger as a ladder of offers. Quote amounts are
+ * integer micros (drops for XRP) as decimal text; token amounts decimal text.
+ *
+ * status: 'active' (the keeper keeps the ladder) → 'graduating' (the job moves it into an AMM pool)
+ * → 'graduated'. The parameters are fixed at launch; the fee follows the platform's trading fee.
+ */
+export const bondingCurves = pgTable(
+  'bonding_curves',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tokenId: bigint('token_id', { mode: 'number' }).notNull(),
+    issuerAddress: text('issuer_address').notNull(),
+    currency: text('currency').notNull(),
+    /** 'XRP' | 'RLUSD'. */
+    quote: text('quote').notNull(),
+    quoteIssuer: text('quote_issuer'),
+    curveWalletId: bigint('curve_wallet_id', { mode: 'number' }).notNull(),
+    curveAddress: text('curve_address').notNull(),
+    creatorUserId: integer('creator_user_id').notNull(),
+    /** The creator's wallet that paid the launch: the deposit goes back there at graduation. */
+    creatorAddress: text('creator_address').notNull(),
+    /** XRP the creator put in the curve account for its reserves and fees, drops. */
+    depositDrops: text('deposit_drops').notNull(),
+    virtualQuote: text('virtual_quote').notNull(),
+    steps: integer('steps').notNull(),
+    fineSteps: integer('fine_steps').notNull(),
+    snipeLedgers: integer('snipe_ledgers').notNull(),
+    snipeTokens: text('snipe_tokens').notNull(),
+    /** The AMM pool's trading fee at graduation (1/100,000). */
+    ammTradingFee: integer('amm_trading_fee').notNull(),
+    status: text('status').notNull().default('active'),
+    /** The curve account's token balance at `state_ledger` (validated). */
+    held: text('held').notNull(),
+    stateLedger: integer('state_ledger').notNull().default(0),
+    /** First validated ledger with the curve's offers on it; anti-snipe counts from here. */
+    launchLedger: integer('launch_ledger'),
+    /** The trading fee (ppm) the ladder on the ledger was priced with. */
+    feePpm: integer('fee_ppm').notNull(),
+    /** Quote the curve received from traders and paid to them, and the fees inside, micros. */
+    quoteIn: text('quote_in').notNull().default('0'),
+    quoteOut: text('quote_out').notNull().default('0'),
+    feesAccrued: text('fees_accrued').notNull().default('0'),
+    /** Fees handed to sweep jobs (paid or being paid to the fee wallet), micros. */
+    feesSwept: text('fees_swept').notNull().default('0'),
+    sweeps: integer('sweeps').notNull().default(0),
+    keeperOwner: text('keeper_owner'),
+    keeperUntil: timestamp('keeper_until', { withTimezone: true }),
+    graduationJobId: uuid('graduation_job_id'),
+    ammAccount: text('amm_account'),
+    poolQuote: text('pool_quote'),
+    poolTokens: text('pool_tokens'),
+    graduatedLedger: integer('graduated_ledger'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bonding_curves_token_uq').on(t.tokenId),
+    uniqueIndex('bonding_curves_account_uq').on(t.curveAddress),
+    index('bonding_curves_status_idx').on(t.status),
+  ],
+);
+
+/**
+ * Every crossing of a curve's offers, from the validated ledger (written by the follower, once per
+ * transaction and curve). side is the trader's: BUY took tokens from the curve, SELL gave them back.
+ */
+export const bondingTrades = pgTable(
+  'bonding_trades',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    curveId: bigint('curve_id', { mode: 'number' }).notNull(),
+    hash: text('hash').notNull(),
+    ledgerIndex: integer('ledger_index').notNull(),
+    account: text('account').notNull(),
+    side: text('side').notNull(),
+    tokens: text('tokens').notNull(),
+    /** Quote micros the curve received (BUY) or paid (SELL), fee included. */
+    quote: text('quote').notNull(),
+    fee: text('fee').notNull(),
+    /** The curve's sold amount after this transaction. */
+    soldAfter: text('sold_after').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bonding_trades_hash_uq').on(t.curveId, t.hash),
+    index('bonding_trades_ledger_idx').on(t.curveId, t.ledgerIndex),
+  ],
+);

@@ -1,0 +1,165 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import {
+  bondingProgress,
+  microsToDecimal,
+  stepPrice,
+  endPrice,
+  graduationTarget,
+  BONDING_TOTAL_SUPPLY,
+  type BondingParams,
+  type BondingView,
+} from '@ledgerpad/shared';
+import Decimal from 'decimal.js';
+import type { Db } from '../../db/client';
+import type { CurveMarket } from '../market';
+import { wallets } from '../../platform/custody-schema';
+import { bondingCurves } from './schema';
+
+export type CurveRow = typeof bondingCurves.$inferSelect;
+
+/** The role of a curve account in the wallets table: platform-held, never shown among a user's wallets. */
+export const CURVE_WALLET_ROLE = 'bonding_curve';
+
+export const GRADUATION_JOB = 'bonding-graduate';
+export const FEE_SWEEP_JOB = 'bonding-fee-sweep';
+
+export const paramsOf = (c: Pick<CurveRow, 'virtualQuote' | 'steps' | 'fineSteps'>): BondingParams => ({
+  virtualQuote: BigInt(c.virtualQuote),
+  steps: c.steps,
+  fineSteps: c.fineSteps,
+});
+
+export interface NewCurve {
+  tokenId: number;
+  issuerAddress: string;
+  currency: string;
+  quote: 'XRP' | 'RLUSD';
+  quoteIssuer: string | null;
+  curveWalletId: number;
+  curveAddress: string;
+  creatorUserId: number;
+  creatorAddress: string;
+  depositDrops: string;
+  virtualQuote: string;
+  steps: number;
+  fineSteps: number;
+  snipeLedgers: number;
+  snipeTokens: string;
+  ammTradingFee: number;
+  feePpm: number;
+}
+
+/** The figures of a curve the token page and the list show (prices in the quote asset). */
+export function curveView(c: CurveRow, xrpUsd: string | null): BondingView {
+  const p = paramsOf(c);
+  const held = new Decimal(c.held);
+  const sold = Decimal.max(0, new Decimal(BONDING_TOTAL_SUPPLY.toString()).minus(held));
+  const progress = bondingProgress(p, Decimal.min(sold, '793100000'));
+  const price = stepPrice(p, progress.sold).div(1_000_000);
+  const usdPerQuote = c.quote === 'RLUSD' ? new Decimal(1) : xrpUsd ? new Decimal(xrpUsd) : null;
+  const marketCap = price.mul(BONDING_TOTAL_SUPPLY.toString());
+  const graduated = c.status === 'graduated';
+  return {
+    token_id: c.tokenId,
+    status: c.status as BondingView['status'],
+    quote: c.quote as 'XRP' | 'RLUSD',
+    curve_address: c.curveAddress,
+    sold: progress.sold,
+    curve_supply: progress.curveSupply,
+    percent: graduated ? '100.00' : progress.percent,
+    raised: microsToDecimal(graduated ? graduationTarget(p) : progress.raised),
+    target: microsToDecimal(progress.target),
+    price: price.toSignificantDigits(15).toFixed(),
+    end_price: endPrice(p).div(1_000_000).toSignificantDigits(15).toFixed(),
+    market_cap: marketCap.toDecimalPlaces(6).toFixed(),
+    market_cap_usd: usdPerQuote ? marketCap.mul(usdPerQuote).toDecimalPlaces(2).toFixed(2) : null,
+    launch_ledger: c.launchLedger,
+    snipe_until_ledger:
+      c.launchLedger !== null && c.snipeLedgers > 0 ? c.launchLedger + c.snipeLedgers : null,
+    snipe_tokens: c.snipeTokens,
+    steps: c.steps,
+    amm_account: c.ammAccount,
+    graduated_ledger: c.graduatedLedger,
+  };
+}
+
+/** The curves' registry: what the other modules ask of the bonding module. */
+export class BondingRegistry {
+  private readonly listeners = new Set<() => void>();
+  constructor(private readonly db: Db) {}
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  changed(): void {
+    for (const l of this.listeners) l();
+  }
+
+  /**
+   * Inside the deploy's listing transaction: the curve row, and the staged wallet becomes the
+   * platform-held curve account. Once per token (unique index), however often the step runs.
+   */
+  async registerCurve(tx: Db, c: NewCurve): Promise<void> {
+    await tx
+      .insert(bondingCurves)
+      .values({ ...c, held: BONDING_TOTAL_SUPPLY.toString() })
+      .onConflictDoNothing();
+    await tx
+      .update(wallets)
+      .set({ role: CURVE_WALLET_ROLE, name: 'Bonding curve' })
+      .where(and(eq(wallets.id, c.curveWalletId), eq(wallets.role, 'deploy_hot')));
+  }
+
+  async byId(id: number): Promise<CurveRow | undefined> {
+    const [row] = await this.db.select().from(bondingCurves).where(eq(bondingCurves.id, id));
+    return row;
+  }
+
+  async byToken(tokenId: number): Promise<CurveRow | undefined> {
+    const [row] = await this.db.select().from(bondingCurves).where(eq(bondingCurves.tokenId, tokenId));
+    return row;
+  }
+
+  async byIssuer(issuer: string, currency?: string): Promise<CurveRow | undefined> {
+    const rows = await this.db.select().from(bondingCurves).where(eq(bondingCurves.issuerAddress, issuer));
+    return currency ? rows.find((r) => r.currency === currency) : rows[0];
+  }
+
+  /** Curves not yet graduated (the keeper's and the follower's work list). */
+  async live(): Promise<CurveRow[]> {
+    return this.db
+      .select()
+      .from(bondingCurves)
+      .where(inArray(bondingCurves.status, ['active', 'graduating']));
+  }
+
+  async all(): Promise<CurveRow[]> {
+    return this.db.select().from(bondingCurves);
+  }
+
+  /** Tokens still on their curve, priced by it (the market snapshot's view). */
+  async markets(): Promise<CurveMarket[]> {
+    const rows = await this.db.select().from(bondingCurves).where(eq(bondingCurves.status, 'active'));
+    return rows.map((c) => {
+      const v = curveView(c, null);
+      return {
+        tokenId: c.tokenId,
+        quote: c.quote as 'XRP' | 'RLUSD',
+        curveAddress: c.curveAddress,
+        price: v.price,
+        raised: v.raised,
+      };
+    });
+  }
+
+  /**
+   * The account of the token's curve while it trades on it: the trading module leaves the part of
+   * a trade that crossed the curve out of its own fee (the curve's prices carry the fee).
+   */
+  async activeCurveAccount(issuer: string, currency: string): Promise<string | undefined> {
+    const c = await this.byIssuer(issuer, currency);
+    return c && c.status !== 'graduated' ? c.curveAddress : undefined;
+  }
+}

@@ -1,0 +1,152 @@
+import { expect } from 'vitest';
+import { Wallet, type Client, type SubmittableTransaction } from 'xrpl';
+import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
+import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { submitAndWait } from '../helpers/submit-and-wait';
+import type { SignedIn } from '../helpers/test-app';
+import type { WalletTestApp } from '../wallets/wallet-app';
+
+// What the bonding tests share: a ledger closed by the test (a closer it can pause, so "the next
+// ledger" is a ledger the test chose), outside wallets funded from genesis (no Ledgerpad call), and
+// a curve launch through the real deploy route and job.
+
+export interface Closer {
+  pause(): void;
+  resume(): void;
+  /** Closes one ledger now; its index. */
+  close(): number;
+  stop(): void;
+}
+
+export function startCloser(t: WalletTestApp, everyMs = 100): Closer {
+  let timer: NodeJS.Timeout | undefined;
+  const close = () => t.ledger.closeLedger().header.ledger_index as unknown as number;
+  const resume = () => {
+    if (!timer) timer = setInterval(close, everyMs);
+  };
+  const pause = () => {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  };
+  resume();
+  return { pause, resume, close: () => Number(close()), stop: pause };
+}
+
+export async function outsideWallets(client: Client, count: number, xrp = 1000): Promise<Wallet[]> {
+  const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
+  const wallets = Array.from({ length: count }, () => Wallet.generate());
+  const { result } = await client.request({
+    command: 'account_info',
+    account: genesis.classicAddress,
+    ledger_index: 'current',
+  });
+  let seq = result.account_data.Sequence;
+  // One sequence each from genesis, all into the same ledger, then wait for the last.
+  const signed = [];
+  for (const w of wallets) {
+    const tx = await client.autofill({
+      TransactionType: 'Payment',
+      Account: genesis.classicAddress,
+      Destination: w.classicAddress,
+      Amount: String(xrp * 1_000_000),
+      Sequence: seq++,
+    });
+    signed.push(genesis.sign(tx));
+  }
+  for (const s of signed) await client.request({ command: 'submit', tx_blob: s.tx_blob });
+  for (const s of signed) await waitValidated(client, s.hash);
+  return wallets;
+}
+
+export async function waitValidated(
+  client: Client,
+  hash: string,
+): Promise<{ ledger: number; result: string }> {
+  for (;;) {
+    try {
+      const r = await client.request({ command: 'tx', transaction: hash });
+      if (r.result.validated) {
+        const meta = r.result.meta as { TransactionResult: string };
+        return { ledger: r.result.ledger_index!, result: meta.TransactionResult };
+      }
+    } catch {
+      // not in a ledger yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Signs and submits into the open ledger (not waiting): the hash. */
+export async function submitNow(client: Client, wallet: Wallet, tx: SubmittableTransaction): Promise<string> {
+  const prepared = await client.autofill(tx);
+  const { tx_blob, hash } = wallet.sign(prepared);
+  const r = await client.request({ command: 'submit', tx_blob });
+  if (!/^(tes|tec|ter)/.test(r.result.engine_result))
+    throw new Error(`${tx.TransactionType}: ${r.result.engine_result}`);
+  return hash;
+}
+
+export const send = (client: Client, wallet: Wallet, tx: SubmittableTransaction) =>
+  submitAndWait(client, tx, wallet);
+
+/** A curve launch through POST /api/deploy-token and the deploy job. */
+export async function launchCurve(
+  t: WalletTestApp,
+  who: SignedIn,
+  walletId: number,
+  token: { name: string; ticker: string; pair?: 'XRP' | 'RLUSD' },
+): Promise<DeployResult> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/deploy-token',
+    headers: who.headers,
+    payload: {
+      name: token.name,
+      ticker: token.ticker,
+      description: 'A fair launch on a curve',
+      supply: '1000000000',
+      devAllocation: '0',
+      ammFee: '0.3',
+      logoUrl: '/images/x.webp',
+      blackholeIssuer: true,
+      requireAuth: false,
+      liquidityPairType: token.pair ?? 'XRP',
+      launchType: 'bonding',
+      walletId,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(202);
+  const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
+    timeoutMs: 60_000,
+  });
+  expect(job.status, job.error ?? '').toBe('completed');
+  return (job as unknown as JobStatusView<DeployResult>).result!;
+}
+
+export async function offersOf(
+  client: Client,
+  account: string,
+  ledger: 'validated' | 'current' | number = 'validated',
+) {
+  const r = await client.request({ command: 'account_offers', account, ledger_index: ledger, limit: 400 });
+  return r.result.offers ?? [];
+}
+
+export async function xrpBalance(
+  client: Client,
+  account: string,
+  ledger: 'validated' | number = 'validated',
+) {
+  const r = await client.request({ command: 'account_info', account, ledger_index: ledger });
+  return BigInt(r.result.account_data.Balance);
+}
+
+export async function tokenBalance(client: Client, account: string, issuer: string, currency: string) {
+  const r = await client.request({
+    command: 'account_lines',
+    account,
+    peer: issuer,
+    ledger_index: 'validated',
+  });
+  return r.result.lines.find((l) => l.currency === currency)?.balance ?? '0';
+}

@@ -1,0 +1,377 @@
+import DecimalBase from 'decimal.js';
+
+// The bonding curve of a curve launch (docs/bonding-curve.md), pure and exact: pump.fun's constant
+// product over virtual reserves, x·y = k with y the virtual token reserve (1,073,000,000 at launch)
+// and x the virtual quote reserve (XRP or RLUSD, configurable). 793,100,000 of the 1,000,000,000
+// tokens are sold on the curve; the other 206,900,000 go into the AMM pool at graduation.
+//
+// Quote amounts are integers of millionths of the quote asset ("micros": drops for XRP). The curve
+// is cut into equal steps of S tokens; the quote the curve holds after j whole steps is
+// X(j) = ceil(k / (y0 − j·S)) − x0, so a step costs D(j) = X(j+1) − X(j) and any run of whole steps
+// costs exactly the curve's integral over it (rounded up to the micro at its two ends). Inside a
+// step the price is the step's average. The ledger carries the curve as offers ("chunks"): one per
+// step near the current point, aligned blocks of 2^m steps further away, each priced at its exact
+// value plus the trading fee.
+
+const Decimal = DecimalBase.clone({ precision: 60, toExpNeg: -100, toExpPos: 100 });
+type Decimal = InstanceType<typeof Decimal>;
+type Value = DecimalBase.Value;
+
+export const BONDING_TOTAL_SUPPLY = 1_000_000_000n;
+export const BONDING_CURVE_SUPPLY = 793_100_000n;
+export const BONDING_VIRTUAL_TOKENS = 1_073_000_000n;
+/** Tokens kept for the AMM pool at graduation. */
+export const BONDING_POOL_RESERVE = BONDING_TOTAL_SUPPLY - BONDING_CURVE_SUPPLY;
+/** The curve counts as sold out within this many tokens of its end (the ledger keeps 16 digits). */
+export const BONDING_SOLD_OUT_TOLERANCE = '0.0001';
+
+export const LAUNCH_TYPES = ['amm', 'bonding'] as const;
+export type LaunchType = (typeof LAUNCH_TYPES)[number];
+
+export interface BondingParams {
+  /** The virtual quote reserve x0 in micros (drops for XRP). */
+  virtualQuote: bigint;
+  /** Equal steps the curve's 793,100,000 tokens are cut into (a divisor of it). */
+  steps: number;
+  /** Steps on each side of the current point posted as one offer each. */
+  fineSteps: number;
+}
+
+/** The same parameters as JSON carries them (the curve row, the API). */
+export interface BondingParamsView {
+  virtualQuote: string;
+  steps: number;
+  fineSteps: number;
+}
+
+export const paramsFromView = (v: BondingParamsView): BondingParams => ({
+  virtualQuote: BigInt(v.virtualQuote),
+  steps: v.steps,
+  fineSteps: v.fineSteps,
+});
+
+export function isValidStepCount(steps: number): boolean {
+  return (
+    Number.isInteger(steps) && steps >= 10 && steps <= 10_000 && BONDING_CURVE_SUPPLY % BigInt(steps) === 0n
+  );
+}
+
+const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
+
+export function stepTokens(p: BondingParams): bigint {
+  if (!isValidStepCount(p.steps)) throw new Error(`invalid step count ${p.steps}`);
+  return BONDING_CURVE_SUPPLY / BigInt(p.steps);
+}
+
+export const curveK = (p: BondingParams): bigint => p.virtualQuote * BONDING_VIRTUAL_TOKENS;
+
+/** X(j): micros the curve holds after j whole steps sold (0 ≤ j ≤ steps). */
+export function boundaryValue(p: BondingParams, j: number): bigint {
+  const y = BONDING_VIRTUAL_TOKENS - BigInt(j) * stepTokens(p);
+  return ceilDiv(curveK(p), y) - p.virtualQuote;
+}
+
+/** D(j): micros step j costs (ex fee). */
+export const stepValue = (p: BondingParams, j: number): bigint =>
+  boundaryValue(p, j + 1) - boundaryValue(p, j);
+
+/** What the curve has raised when its graduation comes: X(steps). */
+export const graduationTarget = (p: BondingParams): bigint => boundaryValue(p, p.steps);
+
+/** Tokens sold on the curve, from the curve account's token balance (all of the supply started there). */
+export function soldFromHeld(held: Value): Decimal {
+  const s = new Decimal(BONDING_TOTAL_SUPPLY.toString()).minus(held);
+  return Decimal.min(Decimal.max(s, 0), BONDING_CURVE_SUPPLY.toString());
+}
+
+export function isSoldOut(sold: Value): boolean {
+  return new Decimal(BONDING_CURVE_SUPPLY.toString()).minus(sold).lte(BONDING_SOLD_OUT_TOLERANCE);
+}
+
+function clampSold(s: Value): Decimal {
+  return Decimal.min(Decimal.max(new Decimal(s), 0), BONDING_CURVE_SUPPLY.toString());
+}
+
+/** The step that the token at position s belongs to (the last step at the end of the curve). */
+function stepIndex(p: BondingParams, s: Decimal): number {
+  const S = stepTokens(p);
+  return Math.min(p.steps - 1, s.div(S.toString()).floor().toNumber());
+}
+
+/**
+ * W(s): micros the curve holds with s tokens sold — X(j) at a step boundary, the step's value spread
+ * evenly inside it (rounded down), so W over any partition of a step adds up to D(j) exactly.
+ */
+export function curveValueAt(p: BondingParams, sold: Value): bigint {
+  const s = clampSold(sold);
+  const S = stepTokens(p);
+  const j = stepIndex(p, s);
+  const u = s.minus((BigInt(j) * S).toString());
+  const inside = new Decimal(stepValue(p, j).toString()).mul(u).div(S.toString()).floor();
+  return boundaryValue(p, j) + BigInt(inside.toFixed(0));
+}
+
+/** The price of the next token (ex fee), micros per token: the average of the step it is in. */
+export function stepPrice(p: BondingParams, sold: Value): Decimal {
+  const j = stepIndex(p, clampSold(sold));
+  return new Decimal(stepValue(p, j).toString()).div(stepTokens(p).toString());
+}
+
+/** The curve's marginal price where it ends, k / y_end², micros per token: the AMM opens at it. */
+export function endPrice(p: BondingParams): Decimal {
+  const yEnd = (BONDING_VIRTUAL_TOKENS - BONDING_CURVE_SUPPLY).toString();
+  return new Decimal(curveK(p).toString()).div(new Decimal(yEnd).pow(2));
+}
+
+/** The curve's marginal price at s, k / (y0 − s)², micros per token. */
+export function marginalPrice(p: BondingParams, sold: Value): Decimal {
+  const y = new Decimal(BONDING_VIRTUAL_TOKENS.toString()).minus(clampSold(sold));
+  return new Decimal(curveK(p).toString()).div(y.pow(2));
+}
+
+/** The trading fee in parts per million of a percent figure ('0.75' → 7500). */
+export function feePercentToPpm(percent: Value): bigint {
+  return BigInt(new Decimal(percent).mul(10_000).floor().toFixed(0));
+}
+
+/** The fee on a chunk's value: rounded down, so it never exceeds the rate. */
+export const feeOn = (value: bigint, feePpm: bigint): bigint => (value * feePpm) / 1_000_000n;
+
+export interface LadderChunk {
+  /** sell: the curve sells tokens [lo, hi) (traders buy); buy: it buys them back. */
+  side: 'sell' | 'buy';
+  lo: string;
+  hi: string;
+  /** hi − lo. */
+  tokens: string;
+  /** The curve's value of [lo, hi), micros. */
+  value: bigint;
+  /** What the offer asks (sell: value + fee) or pays (buy: value − fee), micros. */
+  quote: bigint;
+}
+
+/** Aligned blocks covering whole steps [from, to): each 2^m steps long and starting at a multiple of 2^m. */
+function blocksUp(from: number, to: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let at = from;
+  while (at < to) {
+    let size = at === 0 ? 1 << 30 : at & -at;
+    while (size > to - at) size >>= 1;
+    out.push([at, at + size]);
+    at += size;
+  }
+  return out;
+}
+
+/** The same blocks taken from the top down: [q − 2^m, q) with q a multiple of 2^m. */
+function blocksDown(to: number, from = 0): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let at = to;
+  while (at > from) {
+    let size = at & -at;
+    while (size > at - from) size >>= 1;
+    out.push([at - size, at]);
+    at -= size;
+  }
+  return out;
+}
+
+/**
+ * The ladder the curve account should have on the ledger with `sold` tokens sold: sell chunks from
+ * the current point to the end of the curve (the current step's remainder and the next fineSteps−1
+ * steps one offer each, then aligned blocks), buy chunks from the current point down to zero
+ * (mirrored). `sellCap` limits the tokens offered for sale (anti-snipe), cutting the ladder there.
+ */
+export function desiredLadder(
+  p: BondingParams,
+  sold: Value,
+  feePpm: bigint,
+  opts: { sellCap?: Value } = {},
+): LadderChunk[] {
+  const s = clampSold(sold);
+  const S = stepTokens(p);
+  const N = p.steps;
+  const F = Math.max(1, p.fineSteps);
+  const pos = (step: number) => new Decimal((BigInt(step) * S).toString());
+  const chunk = (side: 'sell' | 'buy', lo: Decimal, hi: Decimal): LadderChunk => {
+    const value = curveValueAt(p, hi) - curveValueAt(p, lo);
+    const fee = feeOn(value, feePpm);
+    return {
+      side,
+      lo: lo.toFixed(),
+      hi: hi.toFixed(),
+      tokens: hi.minus(lo).toFixed(),
+      value,
+      quote: side === 'sell' ? value + fee : value - fee,
+    };
+  };
+  const out: LadderChunk[] = [];
+  const end = pos(N);
+  const j = s.gte(end) ? N : s.div(S.toString()).floor().toNumber();
+  const atBoundary = s.eq(pos(j));
+
+  // Sell side.
+  const sells: LadderChunk[] = [];
+  if (j < N) {
+    sells.push(chunk('sell', s, pos(j + 1)));
+    const fineEnd = Math.min(N, j + F);
+    for (let k = j + 1; k < fineEnd; k++) sells.push(chunk('sell', pos(k), pos(k + 1)));
+    for (const [a, b] of blocksUp(fineEnd, N)) sells.push(chunk('sell', pos(a), pos(b)));
+  }
+  if (opts.sellCap !== undefined) {
+    const limit = s.plus(opts.sellCap);
+    for (const c of sells) {
+      if (new Decimal(c.hi).lte(limit)) out.push(c);
+      else {
+        if (new Decimal(c.lo).lt(limit)) out.push(chunk('sell', new Decimal(c.lo), limit));
+        break;
+      }
+    }
+  } else out.push(...sells);
+
+  // Buy side: the sold part of the current step, then whole steps down (fineSteps chunks in all),
+  // then aligned blocks down to zero.
+  if (!atBoundary && j < N) out.push(chunk('buy', pos(j), s));
+  const fineLow = Math.max(0, j - (atBoundary ? F : F - 1));
+  for (let k = j - 1; k >= fineLow; k--) out.push(chunk('buy', pos(k), pos(k + 1)));
+  for (const [a, b] of blocksDown(fineLow)) out.push(chunk('buy', pos(a), pos(b)));
+  return out.filter((c) => new Decimal(c.tokens).gt(0) && c.quote > 0n);
+}
+
+/** The most offers a ladder can ever need (over every whole-step position and the one after it). */
+export function maxLadderOffers(p: BondingParams): number {
+  const S = stepTokens(p);
+  let most = 0;
+  for (let j = 0; j <= p.steps; j++) {
+    for (const s of [BigInt(j) * S, BigInt(j) * S + S / 2n]) {
+      if (s > BONDING_CURVE_SUPPLY) continue;
+      most = Math.max(most, desiredLadder(p, s.toString(), 0n).length);
+    }
+  }
+  return most;
+}
+
+/** The curve's progress: tokens sold, share of the curve, quote raised and the graduation target. */
+export interface BondingProgress {
+  sold: string;
+  curveSupply: string;
+  /** Percent of the curve sold, 2 decimals (rounded down). */
+  percent: string;
+  /** Micros raised so far (W(sold)) and at graduation (X(steps)). */
+  raised: bigint;
+  target: bigint;
+}
+
+export function bondingProgress(p: BondingParams, sold: Value): BondingProgress {
+  const s = clampSold(sold);
+  return {
+    sold: s.toFixed(),
+    curveSupply: BONDING_CURVE_SUPPLY.toString(),
+    percent: s
+      .mul(100)
+      .div(BONDING_CURVE_SUPPLY.toString())
+      .toDecimalPlaces(2, Decimal.ROUND_DOWN)
+      .toFixed(2),
+    raised: curveValueAt(p, s),
+    target: graduationTarget(p),
+  };
+}
+
+/** Micros as a decimal string of the quote asset (6 decimals at most, no trailing zeros). */
+export const microsToDecimal = (micros: bigint): string =>
+  new Decimal(micros.toString()).div(1_000_000).toFixed();
+
+/** XRP the curve account is funded with when it launches, drops (refunded at graduation, less what stays locked). */
+export function curveDepositDrops(
+  p: BondingParams,
+  reserves: { base: bigint; owner: bigint },
+  rlusdPair: boolean,
+): bigint {
+  // Owner reserves: every offer the ladder can need and two in transit, the token line (and the
+  // RLUSD line), the LP-token line after graduation, and one burned by AMMCreate as its fee.
+  const objects = BigInt(maxLadderOffers(p) + 2 + 1 + (rlusdPair ? 1 : 0) + 1 + 1);
+  return reserves.base + reserves.owner * objects + CURVE_FEE_ALLOWANCE_DROPS;
+}
+
+/** Network fees the curve account may burn over its life (~40,000 transactions at 12 drops). */
+export const CURVE_FEE_ALLOWANCE_DROPS = 500_000n;
+
+/** The curve settings as the deploy preview shows them (GET /api/config/fees → bonding). */
+export interface BondingConfigView {
+  steps: number;
+  fine_steps: number;
+  virtual_xrp: string;
+  virtual_rlusd: string;
+  /** Raised when the curve sells out, in the quote asset. */
+  graduation_xrp: string;
+  graduation_rlusd: string;
+  /** Price of the first token (ex fee), in the quote asset. */
+  start_price_xrp: string;
+  start_price_rlusd: string;
+  /** XRP the launch puts in the curve account (XRP pair / RLUSD pair). */
+  deposit_xrp: string;
+  deposit_xrp_rlusd_pair: string;
+  snipe_ledgers: number;
+  snipe_tokens: string;
+}
+
+export function bondingConfigView(
+  settings: {
+    bonding_virtual_xrp: string;
+    bonding_virtual_rlusd: string;
+    bonding_steps: string;
+    bonding_fine_steps: string;
+    bonding_snipe_ledgers: string;
+    bonding_snipe_tokens: string;
+  },
+  reserves: { base: bigint; owner: bigint },
+): BondingConfigView {
+  const micros = (v: string) => BigInt(new Decimal(v).mul(1_000_000).floor().toFixed(0));
+  const steps = Number(settings.bonding_steps);
+  const fine = Number(settings.bonding_fine_steps);
+  const px = { virtualQuote: micros(settings.bonding_virtual_xrp), steps, fineSteps: fine };
+  const pr = { virtualQuote: micros(settings.bonding_virtual_rlusd), steps, fineSteps: fine };
+  const price = (q: BondingParams) => stepPrice(q, 0).div(1_000_000).toSignificantDigits(10).toFixed();
+  return {
+    steps,
+    fine_steps: fine,
+    virtual_xrp: settings.bonding_virtual_xrp,
+    virtual_rlusd: settings.bonding_virtual_rlusd,
+    graduation_xrp: microsToDecimal(graduationTarget(px)),
+    graduation_rlusd: microsToDecimal(graduationTarget(pr)),
+    start_price_xrp: price(px),
+    start_price_rlusd: price(pr),
+    deposit_xrp: microsToDecimal(curveDepositDrops(px, reserves, false)),
+    deposit_xrp_rlusd_pair: microsToDecimal(curveDepositDrops(px, reserves, true)),
+    snipe_ledgers: Number(settings.bonding_snipe_ledgers),
+    snipe_tokens: settings.bonding_snipe_tokens,
+  };
+}
+
+/** GET /api/bonding/{issuer}: a curve's state and progress (quote amounts in the quote asset). */
+export interface BondingView {
+  token_id: number;
+  status: 'active' | 'graduating' | 'graduated';
+  quote: 'XRP' | 'RLUSD';
+  curve_address: string;
+  /** Tokens sold on the curve, of `curve_supply`, and the share in percent (2 decimals). */
+  sold: string;
+  curve_supply: string;
+  percent: string;
+  /** Raised so far and at graduation. */
+  raised: string;
+  target: string;
+  /** The next token's price (ex fee) and the price the AMM pool opens at. */
+  price: string;
+  end_price: string;
+  /** price × the 1,000,000,000 supply, in the quote asset and in USD (null before the XRP/USD price is known). */
+  market_cap: string;
+  market_cap_usd: string | null;
+  launch_ledger: number | null;
+  /** Until this ledger (exclusive) at most `snipe_tokens` are for sale per ledger. */
+  snipe_until_ledger: number | null;
+  snipe_tokens: string;
+  steps: number;
+  amm_account: string | null;
+  graduated_ledger: number | null;
+}
