@@ -147,14 +147,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerListing(app, { tokens, platform });
   const wallets = await registerWallets(app, platform);
   // The market snapshot (built below) knows the XRP/USD price the curve routes show market caps in.
-  let market: MarketSnapshot | undefined;
+  const later: { market?: MarketSnapshot } = {};
   const bonding = registerBonding(app, {
     platform,
     tokens,
-    xrpUsd: async () => (market ? (await market.get()).xrpUsd : null),
+    xrpUsd: async () => (later.market ? (await later.market.get()).xrpUsd : null),
   });
   app.decorate('bonding', bonding);
-  const deploy = registerDeploy(app, { platform, tokens, wallets: wallets.service, bonding: bonding.registry });
+  const deploy = registerDeploy(app, {
+    platform,
+    tokens,
+    wallets: wallets.service,
+    bonding: bonding.registry,
+  });
   registerDemo(app, { platform, tokens, deploy });
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
   jobRoutes(app, { jobs: platform.jobs });
@@ -169,12 +174,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAirdrops(app, { platform, wallets: wallets.service });
   registerLiquidity(app, { platform, tokens, wallets: wallets.service });
   registerRewards(app, { platform, tokens, wallets: wallets.service });
-  market = registerMarket(app, {
+  const market = registerMarket(app, {
     platform,
     tokens,
     publishTrade: realtime.publishTrade,
     curves: bonding.registry,
   });
+  later.market = market;
   app.decorate('marketSnapshot', market);
   registerPositions(app, { platform, wallets: wallets.service, snapshot: market });
   await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });

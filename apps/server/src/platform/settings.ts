@@ -103,13 +103,16 @@ export class PlatformSettings {
   }
 }
 
+/** Shares are exact fractions in use ('1/3'): 60 digits, so share × amount rounds like the fraction. */
+const Share = Decimal.clone({ precision: 60 });
+
 /** 'a/b' or a decimal, as stored in the creator_reward_share setting (0 when malformed or out of 0–1). */
 export function shareOf(text: string): Decimal {
   const [a, b] = text.split('/');
   try {
-    const share = b === undefined ? new Decimal(a!) : new Decimal(a!).div(b);
-    return share.gte(0) && share.lte(1) ? share : new Decimal(0);
+    const share = b === undefined ? new Share(a!) : new Share(a!).div(b);
+    return share.gte(0) && share.lte(1) ? share : new Share(0);
   } catch {
-    return new Decimal(0);
+    return new Share(0);
   }
 }

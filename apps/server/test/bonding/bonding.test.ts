@@ -2,6 +2,12 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Wallet } from 'xrpl';
 import { desiredLadder, type BondingParams, type BondingView, type TokenView } from '@ledgerpad/shared';
+import { eq } from 'drizzle-orm';
+import { bondingTrades } from '../../src/modules/bonding/schema';
+import { tradingTrades } from '../../src/modules/trading/schema';
+import { bondingCurves } from '../../src/modules/bonding/schema';
+import { PLATFORM_ROLES } from '../../src/platform/accounts';
+import { platformWallet } from '../../src/platform/custody';
 import { fundedWallet } from '../helpers/trading-world';
 import type { SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
@@ -51,6 +57,7 @@ async function settled(): Promise<void> {
   // Everything validated so far is indexed, and the keeper has answered it.
   await t.app.platform.indexer!.caughtUp();
   await t.app.bonding.keeper!.idle();
+  await t.app.platform.submissions!.idle();
 }
 
 beforeAll(async () => {
@@ -65,10 +72,10 @@ beforeAll(async () => {
   issuer = launched.issuer_address;
   currency = launched.currency;
   curveAddress = launched.hot_wallet_address;
-  [outsider] = await outsideWallets(client(), 1);
-  await send(client(), outsider!, {
+  outsider = (await outsideWallets(client(), 1))[0]!;
+  await send(client(), outsider, {
     TransactionType: 'TrustSet',
-    Account: outsider!.classicAddress,
+    Account: outsider.classicAddress,
     LimitAmount: { currency, issuer, value: '1000000000' },
   });
 }, 120_000);
@@ -177,5 +184,341 @@ describe('a bonding-curve launch', () => {
     } finally {
       closer.resume();
     }
+  });
+
+  it('buys a step and a half back from an outside wallet at the value less the fee', async () => {
+    await settled();
+    // The outsider holds 2.5 steps; it sells the half step of step 2 and the whole step 1, which the
+    // curve bids for at floor(D(2)/2) less its fee and D(1) less its fee.
+    const half = (X(3n) - X(2n)) / 2n;
+    const expected = half - feeOn(half) + (X(2n) - X(1n)) - feeOn(X(2n) - X(1n));
+    const before = await xrpBalance(client(), outsider.classicAddress);
+    const r = await send(client(), outsider, {
+      TransactionType: 'OfferCreate',
+      Account: outsider.classicAddress,
+      TakerGets: { currency, issuer, value: (S + S / 2n).toString() },
+      TakerPays: '1',
+      Flags: 0x00020000 | 0x00080000, // immediate or cancel, sell
+    });
+    const fee = BigInt(r.tx_json?.Fee ?? '0');
+    expect((r.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');
+    expect((await xrpBalance(client(), outsider.classicAddress)) - before + fee).toBe(expected);
+    expect(await tokenBalance(client(), outsider.classicAddress, issuer, currency)).toBe('3965500');
+    await settled();
+    expect((await ladderOnLedger()).sort()).toEqual(ladderWanted(S.toString()).sort());
+    const trades = await t.database.db.select().from(bondingTrades).orderBy(bondingTrades.id);
+    // Each crossing, with the fee its price carried: BUY quote·f/(1+f), SELL quote·f/(1−f), rounded down.
+    expect(trades.map((x) => [x.side, x.tokens, x.quote])).toEqual([
+      ['BUY', '7931000', buyCost(0n, 2n).toString()],
+      ['BUY', '1982750', trades[1]!.quote],
+      ['SELL', '5948250', expected.toString()],
+    ]);
+    expect(trades[2]!.fee).toBe(((expected * FEE_PPM) / (1_000_000n - FEE_PPM)).toString());
+  });
+
+  it('lets a Ledgerpad user buy on the curve at the quoted amount, with no second fee', async () => {
+    const alice = await t.signIn('curve_alice');
+    const wallet = await fundedWallet(t, alice);
+    const body = { issuer, token: 'CURVE', tradeType: 'BUY', amountXrp: '5', wallet: wallet.address };
+    const quote = await t.app.inject({
+      method: 'POST',
+      url: '/api/amm-info',
+      headers: alice.headers,
+      payload: body,
+    });
+    expect(quote.statusCode, quote.body).toBe(200);
+    const q = quote.json() as { receive: string; fee: string };
+    expect(q.fee).toBe('0'); // the curve's price carries the fee
+    const swap = await t.app.inject({
+      method: 'POST',
+      url: '/api/swap',
+      headers: alice.headers,
+      payload: {
+        walletAddress: wallet.address,
+        issuer,
+        token: 'CURVE',
+        amount: '5',
+        type: 'BUY',
+        slippage: '1',
+      },
+    });
+    expect(swap.statusCode, swap.body).toBe(200);
+    const s = swap.json() as { received: string; spent: string; fee: string; hash: string };
+    expect(s).toMatchObject({ spent: '5', fee: '0' });
+    // The walk up the ladder the quote simulated: step 1 from 1 step sold, then step 2, ... each at its
+    // own average price; the executed amount is the quote.
+    expect(s.received).toBe(q.receive);
+    const [row] = await t.database.db.select().from(tradingTrades).where(eq(tradingTrades.hash, s.hash));
+    expect(row).toMatchObject({ fee: '0', feeStatus: 'none' });
+    // Worked out by hand: with one step sold the ladder offers steps 1..6 one by one, then the
+    // aligned blocks [7,8) [8,16) [16,32) [32,64) …, each at its value plus the fee. 5 XRP takes
+    // whole chunks while it lasts and the rest of a chunk at that chunk's price.
+    const chunks: Array<[bigint, bigint]> = [
+      [1n, 2n],
+      [2n, 3n],
+      [3n, 4n],
+      [4n, 5n],
+      [5n, 6n],
+      [6n, 7n],
+      [7n, 8n],
+      [8n, 16n],
+      [16n, 32n],
+      [32n, 64n],
+      [64n, 128n],
+    ];
+    let left = 5_000_000n;
+    let tokens = new Decimal(0);
+    for (const [a, b] of chunks) {
+      const price = X(b) - X(a) + feeOn(X(b) - X(a));
+      const size = new Decimal(((b - a) * S).toString());
+      if (left >= price) {
+        tokens = tokens.plus(size);
+        left -= price;
+      } else {
+        tokens = tokens.plus(size.mul(left.toString()).div(price.toString()));
+        break;
+      }
+    }
+    expect(new Decimal(s.received).minus(tokens).abs().lt('0.01')).toBe(true);
+  });
+
+  it('graduates when the last curve token sells: ladder down, pool at the final price, LP tokens locked', async () => {
+    await settled();
+    const [c0] = await t.database.db.select().from(bondingCurves);
+    const remaining = new Decimal('793100000').minus(new Decimal('1000000000').minus(c0!.held));
+    const feeWallet = (await platformWallet(t.database.db, PLATFORM_ROLES.fee))!.address;
+    const feeBefore = await xrpBalance(client(), feeWallet);
+    // The outsider buys every token left on the curve in one payment.
+    const r = await send(client(), outsider, {
+      TransactionType: 'Payment',
+      Account: outsider.classicAddress,
+      Destination: outsider.classicAddress,
+      Amount: { currency, issuer, value: remaining.toFixed() },
+      SendMax: '200000000',
+    });
+    expect((r.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');
+    await t.app.platform.indexer!.caughtUp();
+    const [c1] = await t.database.db.select().from(bondingCurves);
+    expect(c1!.status).not.toBe('active');
+    const job = await t.app.platform.jobs.waitFor(c1!.graduationJobId!, { timeoutMs: 60_000 });
+    expect(job.status, job.error ?? '').toBe('completed');
+    const [c] = await t.database.db.select().from(bondingCurves);
+
+    // The ladder is gone; the pool holds everything the curve raised, less the fees.
+    expect(await offersOf(client(), curveAddress)).toEqual([]);
+    const amm = (
+      await client().request({
+        command: 'amm_info',
+        asset: { currency: 'XRP' },
+        asset2: { currency, issuer },
+        ledger_index: 'validated',
+      })
+    ).result.amm;
+    const poolXrp = BigInt(amm.amount as string);
+    const poolTokens = new Decimal((amm.amount2 as { value: string }).value);
+    const trades = await t.database.db.select().from(bondingTrades);
+    const sum = (f: (x: (typeof trades)[number]) => bigint) => trades.reduce((a, x) => a + f(x), 0n);
+    const paidIn = sum((x) => (x.side === 'BUY' ? BigInt(x.quote) : 0n));
+    const paidOut = sum((x) => (x.side === 'SELL' ? BigInt(x.quote) : 0n));
+    const fees = sum((x) => BigInt(x.fee));
+    expect(poolXrp).toBe(paidIn - paidOut - fees);
+    // That is the curve's value at its end, X(200) = 85,005,360 drops, plus what Alice's 5 XRP paid
+    // above the steps for the part of her buy inside the block [32,64): a block is priced at its
+    // average, so its first tokens cost more than their steps (docs/bonding-curve.md, "Blocks").
+    // Worked out by hand: she took chunks [1,2) … [16,32) whole (31 steps), then the rest of her
+    // 5 XRP bought tokens of [32,64) at its price; those tokens' steps cost less.
+    const whole = (a: bigint, b: bigint) => X(b) - X(a) + feeOn(X(b) - X(a));
+    let spentWhole = 0n;
+    for (const [a, b] of [
+      [1n, 2n],
+      [2n, 3n],
+      [3n, 4n],
+      [4n, 5n],
+      [5n, 6n],
+      [6n, 7n],
+      [7n, 8n],
+      [8n, 16n],
+      [16n, 32n],
+    ])
+      spentWhole += whole(a!, b!);
+    const inBlock = 5_000_000n - spentWhole; // drops paid at the block's price
+    const blockTokens = new Decimal((32n * S).toString())
+      .mul(inBlock.toString())
+      .div(whole(32n, 64n).toString());
+    // The same tokens along the steps: step 32 onwards, each at its value plus fee.
+    let stepCost = new Decimal(0);
+    let rest = blockTokens;
+    for (let j = 32n; rest.gt(0); j++) {
+      const take = Decimal.min(rest, S.toString());
+      stepCost = stepCost.plus(take.div(S.toString()).mul(whole(j, j + 1n).toString()));
+      rest = rest.minus(take);
+    }
+    const overpaid = new Decimal(inBlock.toString()).minus(stepCost); // fee included
+    const surplus = overpaid.mul(1_000_000).div(1_000_000 + Number(FEE_PPM)); // its fee part went to fees
+    expect(new Decimal((poolXrp - X(200n)).toString()).minus(surplus).abs().lte(50)).toBe(true);
+    // It opens at the curve's final marginal price k / y_end² (drops per token): quote ÷ that price
+    // tokens, but never more than the 206,900,000 kept for the pool — here the surplus above makes it
+    // the whole reserve, and the pool opens a little above the final price, well within the last
+    // step (which itself averages below the final price).
+    const endPrice = new Decimal(k.toString()).div(new Decimal('279900000').pow(2));
+    const wantTokens = Decimal.min(
+      '206900000',
+      new Decimal(poolXrp.toString()).div(endPrice).toSignificantDigits(15, Decimal.ROUND_DOWN),
+    );
+    expect(poolTokens.toFixed()).toBe(wantTokens.toFixed());
+    const opening = new Decimal(poolXrp.toString()).div(poolTokens);
+    const lastStep = new Decimal((X(200n) - X(199n)).toString()).div(S.toString());
+    expect(opening.minus(endPrice).abs().lte(endPrice.minus(lastStep))).toBe(true);
+    const obligations = (
+      await client().request({ command: 'gateway_balances', account: issuer, ledger_index: 'validated' })
+    ).result.obligations as Record<string, string>;
+    const burned = new Decimal('206900000').minus(poolTokens);
+    expect(new Decimal(obligations[currency]!).eq(new Decimal('1000000000').minus(burned))).toBe(true);
+
+    // The LP tokens sit in the curve account, which can never sign again.
+    const lines = (
+      await client().request({ command: 'account_lines', account: curveAddress, ledger_index: 'validated' })
+    ).result.lines;
+    expect(lines.find((l) => l.currency === amm.lp_token.currency)?.balance).toBe(amm.lp_token.value);
+    const info = (
+      await client().request({ command: 'account_info', account: curveAddress, ledger_index: 'validated' })
+    ).result.account_data;
+    expect(info.RegularKey).toBe('rrrrrrrrrrrrrrrrrrrrBZbvji');
+    expect(info.Flags & 0x00100000).toBeTruthy();
+
+    // The fees the prices carried went to the fee wallet; the token reads 'Graduated'.
+    expect(BigInt(c!.feesSwept)).toBe(fees);
+    expect((await xrpBalance(client(), feeWallet)) - feeBefore).toBe(fees);
+    const token = (
+      await t.app.inject({ method: 'GET', url: `/api/tokens/issuer/${issuer}` })
+    ).json() as TokenView;
+    expect(token).toMatchObject({ bonding_active: false, has_graduated_to_amm: true });
+    const view = (await t.app.inject({ method: 'GET', url: `/api/bonding/${issuer}` })).json() as BondingView;
+    expect(view).toMatchObject({ status: 'graduated', percent: '100.00', amm_account: amm.account });
+  });
+});
+
+describe('anti-snipe', () => {
+  it('sells at most the cap per ledger during the first ledgers, however many buyers come', async () => {
+    await t.app.platform.settings.set('bonding_snipe_ledgers', '3');
+    await t.app.platform.settings.set('bonding_snipe_tokens', '5000000');
+    const w = await fundedWallet(t, owner);
+    const launched = await launchCurve(t, owner, w.id, { name: 'Snipe Guard', ticker: 'GUARD' });
+    const buyers = await outsideWallets(client(), 8, 100);
+    for (const b of buyers)
+      await send(client(), b, {
+        TransactionType: 'TrustSet',
+        Account: b.classicAddress,
+        LimitAmount: { currency: launched.currency, issuer: launched.issuer_address, value: '1000000000' },
+      });
+    await settled();
+    const [curve] = (await t.database.db.select().from(bondingCurves)).filter(
+      (c) => c.issuerAddress === launched.issuer_address,
+    );
+    const L0 = curve!.launchLedger!;
+    expect(L0).toBeGreaterThan(0);
+    closer.pause();
+    try {
+      const soldIn = new Map<number, Decimal>();
+      // Every ledger from the launch on, all eight buyers try to take 2,000,000 tokens each.
+      for (let round = 0; round < 5; round++) {
+        await t.app.bonding.keeper!.idle();
+        const hashes = await Promise.all(
+          buyers.map((b) =>
+            submitNow(client(), b, {
+              TransactionType: 'Payment',
+              Account: b.classicAddress,
+              Destination: b.classicAddress,
+              Amount: { currency: launched.currency, issuer: launched.issuer_address, value: '2000000' },
+              SendMax: '50000000',
+              Flags: 0x00020000, // partial payment: take what is for sale
+            }),
+          ),
+        );
+        const L = closer.close();
+        await Promise.all(hashes.map((h) => waitValidated(client(), h)));
+        await t.app.platform.indexer!.caughtUp(L);
+        const trades = (await t.database.db.select().from(bondingTrades)).filter(
+          (x) => x.curveId === curve!.id && x.ledgerIndex === L,
+        );
+        soldIn.set(
+          L,
+          trades.reduce((a, x) => a.plus(x.tokens), new Decimal(0)),
+        );
+      }
+      for (const [L, sold] of soldIn) {
+        // In the anti-snipe window (launch ledger L0 and the next two) at most 5,000,000 a ledger,
+        // and with 16,000,000 asked for, exactly the cap; after it the whole curve is for sale.
+        if (L < L0 + 3) expect(sold.toFixed()).toBe('5000000');
+        else expect(sold.toFixed()).toBe('16000000');
+      }
+      expect([...soldIn.keys()].some((L) => L >= L0 + 3)).toBe(true);
+    } finally {
+      closer.resume();
+    }
+  });
+});
+
+describe('curve routes and launch rules', () => {
+  it('answers the market cap from the curve, 404 for a token without one', async () => {
+    const token = (
+      await t.app.inject({ method: 'GET', url: `/api/tokens/issuer/${issuer}` })
+    ).json() as TokenView;
+    const r = await t.app.inject({ method: 'GET', url: `/api/pump/bonding/marketcap/${token.id}` });
+    expect(r.statusCode).toBe(200);
+    const view = (await t.app.inject({ method: 'GET', url: `/api/bonding/${issuer}` })).json() as BondingView;
+    const xrpUsd = (await t.app.marketSnapshot.get()).xrpUsd!;
+    // price × 1,000,000,000 × the XRP/USD price of the ledger's XRP/RLUSD pool.
+    expect(r.json()).toEqual({
+      market_cap_usd: new Decimal(view.price).mul('1000000000').mul(xrpUsd).toDecimalPlaces(2).toFixed(2),
+    });
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/pump/bonding/marketcap/999999' })).statusCode,
+    ).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api/pump/bonding/marketcap/abc' })).statusCode).toBe(
+      400,
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/api/bonding/not-an-address' })).statusCode).toBe(400);
+  });
+
+  it('refuses a curve launch with another supply, a dev allocation, a kept issuer or required authorization', async () => {
+    // A user of their own (the deploy attempt lock counts five a minute); the form is refused before
+    // any balance is read, so an empty wallet will do.
+    const carol = await t.signIn('curve_carol');
+    const w = await fundedWallet(t, carol, 0);
+    const base = {
+      name: 'Bad Curve',
+      ticker: 'BADC',
+      description: '',
+      supply: '1000000000',
+      devAllocation: '0',
+      ammFee: '0.3',
+      logoUrl: '/images/x.webp',
+      blackholeIssuer: true,
+      requireAuth: false,
+      liquidityPairType: 'XRP',
+      launchType: 'bonding',
+      walletId: w.id,
+    };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ supply: '5000' }, 'A bonding curve launch has a supply of 1,000,000,000.'],
+      [{ devAllocation: '5' }, 'A bonding curve launch has no dev allocation: everyone buys on the curve.'],
+      [{ blackholeIssuer: false }, 'A bonding curve launch blackholes its issuer: the supply is fixed.'],
+      [{ requireAuth: true }, 'A bonding curve launch cannot require authorization: anyone may buy.'],
+    ];
+    for (const [patch, message] of cases) {
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/api/deploy-token',
+        headers: carol.headers,
+        payload: { ...base, ...patch },
+      });
+      expect(r.statusCode, JSON.stringify(patch)).toBe(400);
+      expect((r.json() as { message: string }).message).toBe(message);
+    }
+    const fees = (await t.app.inject({ method: 'GET', url: '/api/config/fees' })).json() as {
+      bonding: { graduation_xrp: string; steps: number };
+    };
+    expect(fees.bonding).toMatchObject({ steps: 200, graduation_xrp: '85.00536' });
   });
 });

@@ -2,9 +2,11 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEPLOY_MESSAGES,
+  maxLadderOffers,
   RLUSD_CURRENCY_HEX,
   tickerToCurrency,
   type DeployResult,
+  type FeesConfig,
   type JobStatusView,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
@@ -396,7 +398,8 @@ describe('deploy: refused before any transaction', () => {
 
   it('serves the fee configuration', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/config/fees' });
-    expect(res.json()).toEqual({
+    const fees = res.json() as FeesConfig;
+    expect(fees).toMatchObject({
       service_fee: '15',
       issuer_reserve: '1.1',
       hot_wallet_reserve: '2',
@@ -404,6 +407,32 @@ describe('deploy: refused before any transaction', () => {
       owner_reserve: '0.2',
       network_fee_allowance: '0.001',
     });
+    // Curve launches with the default 1,000 XRP virtual reserve: X(200) = ceil(k / 279,900,000) − x0
+    // with k = 1e9 drops × 1,073,000,000 tokens; the first step's price D(0) / 3,965,500.
+    const k = 1_000_000_000n * 1_073_000_000n;
+    const X = (y: bigint) => (k + y - 1n) / y - 1_000_000_000n;
+    const target = new Decimal(X(279_900_000n).toString()).div(1e6);
+    expect(fees.bonding).toMatchObject({
+      steps: 200,
+      virtual_xrp: '1000',
+      graduation_xrp: target.toFixed(),
+      start_price_xrp: new Decimal(X(1_069_034_500n).toString())
+        .div(3_965_500)
+        .div(1e6)
+        .toSignificantDigits(10)
+        .toFixed(),
+      snipe_ledgers: 5,
+      snipe_tokens: '10000000',
+    });
+    // The curve account's deposit: its base reserve, an owner reserve for each offer of the largest
+    // ladder and two more, the token line, the LP line, AMMCreate's fee, and 0.5 XRP of network fees.
+    const offers = maxLadderOffers({ virtualQuote: 1_000_000_000n, steps: 200, fineSteps: 6 });
+    expect(fees.bonding.deposit_xrp).toBe(
+      new Decimal(1)
+        .plus(new Decimal('0.2').mul(offers + 5))
+        .plus('0.5')
+        .toFixed(),
+    );
   });
 });
 

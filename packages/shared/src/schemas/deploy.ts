@@ -31,6 +31,8 @@ export const DEPLOY_MESSAGES = {
   deploymentFailed: (error: string) => `Token deployment failed: ${error}`,
   bondingSupply: 'A bonding curve launch has a supply of 1,000,000,000.',
   bondingDev: 'A bonding curve launch has no dev allocation: everyone buys on the curve.',
+  bondingBlackhole: 'A bonding curve launch blackholes its issuer: the supply is fixed.',
+  bondingRequireAuth: 'A bonding curve launch cannot require authorization: anyone may buy.',
 } as const;
 
 /** HTML tags are stripped from every text input (spec 001 §5), then the rules apply to what's left. */

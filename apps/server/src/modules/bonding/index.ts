@@ -5,7 +5,7 @@ import { createBondingIndexer } from './indexer';
 import { registerBondingJobs } from './jobs';
 import { LadderKeeper } from './keeper';
 import { bondingRoutes } from './routes';
-import { BondingRegistry, curveView } from './service';
+import { BondingRegistry } from './service';
 
 // Bonding-curve launches (docs/bonding-curve.md): the curve's registry, the follower's bonding
 // handler, the keeper that holds each curve's ladder on the ledger, the fee-sweep and graduation
@@ -46,29 +46,26 @@ export function registerBonding(
   });
   // Only the instance following the ledger hears of each ledger, so one keeper acts per ledger; a
   // newly claimed follower (start-up, takeover) looks at every curve once.
-  const handler = createBondingIndexer(
-    {
-      client,
-      registry,
-      jobs: platform.jobs,
-      onLedger: async (ledger, touched) => {
-        keeper.poke(touched);
-        // Curves in their anti-snipe window are topped up every ledger.
-        const rows = await registry.live();
-        keeper.poke(
-          rows
-            .filter(
-              (r) =>
-                r.status === 'active' &&
-                r.snipeLedgers > 0 &&
-                (r.launchLedger === null || ledger <= r.launchLedger + r.snipeLedgers),
-            )
-            .map((r) => r.id),
-        );
-      },
+  const handler = createBondingIndexer({
+    client,
+    registry,
+    jobs: platform.jobs,
+    onLedger: async (ledger, touched) => {
+      keeper.poke(touched);
+      // Curves in their anti-snipe window are topped up every ledger.
+      const rows = await registry.live();
+      keeper.poke(
+        rows
+          .filter(
+            (r) =>
+              r.status === 'active' &&
+              r.snipeLedgers > 0 &&
+              (r.launchLedger === null || ledger <= r.launchLedger + r.snipeLedgers),
+          )
+          .map((r) => r.id),
+      );
     },
-    db,
-  );
+  });
   // Only the instance following the ledger hears of each ledger, so one keeper acts per ledger; a
   // newly claimed follower (start-up, takeover) looks at every curve once.
   platform.indexer.register({

@@ -3,7 +3,6 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { getBalanceChanges, type Client } from 'xrpl';
 import { isSoldOut, RLUSD_CURRENCY_HEX, soldFromHeld } from '@ledgerpad/shared';
 import Decimal from 'decimal.js';
-import type { Db } from '../../db/client';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
 import type { JobRunner } from '../../platform/jobs';
 import { bondingCurves, bondingTrades } from './schema';
@@ -56,7 +55,7 @@ export function feeInside(side: 'BUY' | 'SELL', quote: bigint, feePpm: bigint): 
 export const addMicros = (col: AnyPgColumn, v: bigint) =>
   sql<string>`(${col}::numeric + ${v.toString()}::numeric)::text`;
 
-export function createBondingIndexer(deps: BondingIndexerDeps, db: Db): LedgerHandler<Prepared> {
+export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Prepared> {
   let cache: { at: number; byAccount: Map<string, CurveRow> } | undefined;
   let stale = false;
   deps.registry.onChange(() => (stale = true));
@@ -111,7 +110,9 @@ export function createBondingIndexer(deps: BondingIndexerDeps, db: Db): LedgerHa
           }
           // The network fee of the curve's own transaction is not part of a trade.
           if (own && c.quote === 'XRP') quote = quote.plus(new Decimal(String(itx.tx.Fee ?? '0')).div(1e6));
-          if (tokens.isZero()) continue;
+          // A trade moves both sides, in opposite directions; tokens arriving alone (the supply
+          // issued at launch, a donation) are not one.
+          if (tokens.isZero() || quote.isZero() || tokens.isNeg() === quote.isNeg()) continue;
           const side = tokens.isNeg() ? 'BUY' : 'SELL';
           const micros = BigInt(quote.abs().mul(1_000_000).toDecimalPlaces(0).toFixed(0));
           out.trades.push({

@@ -83,6 +83,10 @@ export class DeployService {
     const form = parseInput(deployRequestSchema, body);
     if (form.honeypot) throw new AppError('BAD_REQUEST', DEPLOY_MESSAGES.formErrors);
     if (!OWN_LOGO.test(form.logoUrl)) throw new AppError('BAD_REQUEST', DEPLOY_MESSAGES.logo);
+    if (form.launchType === 'bonding' && !form.blackholeIssuer)
+      throw new AppError('BAD_REQUEST', DEPLOY_MESSAGES.bondingBlackhole);
+    if (form.launchType === 'bonding' && form.requireAuth)
+      throw new AppError('BAD_REQUEST', DEPLOY_MESSAGES.bondingRequireAuth);
     const rlusdPair = form.liquidityPairType === 'RLUSD';
     if (!rlusdPair && !/^\d+(\.\d{1,6})?$/.test(form.liquidityAmount)) {
       throw new AppError('BAD_REQUEST', 'XRP liquidity can have at most 6 decimals.');
@@ -148,15 +152,6 @@ export class DeployService {
       }
     }
 
-    if (bonding && !form.blackholeIssuer) {
-      throw new AppError('BAD_REQUEST', 'A bonding curve launch blackholes its issuer: the supply is fixed.');
-    }
-    if (bonding && form.requireAuth) {
-      throw new AppError(
-        'BAD_REQUEST',
-        'A bonding curve launch cannot require authorization: anyone may buy.',
-      );
-    }
     const { dev, hot } = splitSupply(form.supply, form.devAllocation);
     const link = (v: string | undefined) => (v && v !== 'N/A' ? v : null);
     const payload: DeployPayload = {

@@ -29,7 +29,7 @@ import { decode, getBalanceChanges, type Client, type TransactionMetadata } from
 import type { Db } from '../../db/client';
 import { readIssuerFacts } from '../../ledger/account-root';
 import { ledgerSubmissions } from '../../ledger/schema';
-import type { SubmissionService } from '../../ledger/submission-service';
+import type { BalanceChanges, SubmissionService } from '../../ledger/submission-service';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
@@ -46,7 +46,6 @@ import {
   marketPayment,
   minimumReceive,
   tradeMoved,
-  tradingFee,
   type Asset,
 } from './plan';
 
@@ -84,6 +83,7 @@ interface Simulated {
   result: string;
   spent: Decimal;
   received: Decimal;
+  changes?: BalanceChanges;
 }
 
 const fixed6 = (d: Decimal) =>
@@ -145,8 +145,9 @@ export class TradingService {
     const { engine_result: result, meta, tx_json: sent } = res.result;
     if (!meta || !result.startsWith('tes'))
       return { result, spent: new Decimal(0), received: new Decimal(0) };
-    const moved = tradeMoved(getBalanceChanges(meta), account, pay, get, sent.Fee);
-    return { result, ...moved };
+    const changes = getBalanceChanges(meta);
+    const moved = tradeMoved(changes, account, pay, get, sent.Fee);
+    return { result, ...moved, changes };
   }
 
   private async hasLine(account: string, m: Market): Promise<boolean> {
@@ -175,10 +176,6 @@ export class TradingService {
     }
   }
 
-  private feePercent(userId: number): Promise<string> {
-    return this.deps.recorder.feePercent(userId);
-  }
-
   async quote(userId: number, body: unknown): Promise<QuoteView> {
     const q = parseInput(quoteRequestSchema, body);
     // Independent reads side by side: a quote is asked for on every keystroke pause.
@@ -187,10 +184,9 @@ export class TradingService {
       this.market(q.issuer, q.token, q.baseAsset),
     ]);
     const amount = (q.tradeType === 'BUY' ? q.amountXrp : q.amountToken)!;
-    const [sim, spot, percent] = await Promise.all([
+    const [sim, spot] = await Promise.all([
       this.simulate(wallet.address, q.tradeType, m, amount),
       this.spotPrice(m),
-      this.feePercent(userId),
     ]);
     if (sim.received.lte(0) || sim.spent.lte(0)) throw badRequest(SWAP_MESSAGES.insufficientLiquidity);
     const tokens = q.tradeType === 'BUY' ? sim.received : sim.spent;
@@ -212,7 +208,7 @@ export class TradingService {
       effectivePrice: plain(price),
       spotPrice: spot ? plain(spot) : null,
       priceImpactPercent: impact ? impact.toFixed(2) : null,
-      fee: plain(tradingFee(notional, percent, m.quote)),
+      fee: plain(await this.deps.recorder.platformFee(userId, m.token, m.quote, notional, sim.changes ?? [])),
       partial: sim.spent.lt(amount),
     };
   }

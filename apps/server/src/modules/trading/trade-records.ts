@@ -49,6 +49,23 @@ export class TradeRecorder {
     );
   }
 
+  /**
+   * The platform's fee on a trade of `notional` (in the quote asset), given what the transaction
+   * moved: the part that crossed a bonding curve paid its fee inside the curve's price, so only the
+   * rest is charged here.
+   */
+  async platformFee(
+    userId: number,
+    token: { issuer: string; currency: string },
+    quote: Asset,
+    notional: Decimal,
+    changes: ReturnType<typeof getBalanceChanges>,
+  ): Promise<Decimal> {
+    const curve = await this.deps.curves?.activeCurveAccount(token.issuer, token.currency);
+    const onCurve = curve ? quoteMoved(changes, curve, quote) : new Decimal(0);
+    return tradingFee(Decimal.max(0, notional.minus(onCurve)), await this.feePercent(userId), quote);
+  }
+
   private async isQuote(asset: Asset): Promise<boolean> {
     if (asset.kind === 'xrp') return true;
     return asset.currency === RLUSD_CURRENCY_HEX && asset.issuer === (await this.deps.rlusdIssuer());
@@ -88,12 +105,14 @@ export class TradeRecorder {
       String(tx.Fee ?? '0'),
     );
     if (moved.received.lte(0) || moved.spent.lte(0)) return null;
-    const changes = getBalanceChanges(sub.meta as TransactionMetadata);
     const notional = side === 'BUY' ? moved.spent : moved.received;
-    // What crossed a bonding curve already paid its fee inside the curve's price.
-    const curve = await this.deps.curves?.activeCurveAccount(token.issuer, token.currency);
-    const onCurve = curve ? quoteMoved(changes, curve, quote) : new Decimal(0);
-    const fee = tradingFee(Decimal.max(0, notional.minus(onCurve)), await this.feePercent(sub.userId), quote);
+    const fee = await this.platformFee(
+      sub.userId,
+      token,
+      quote,
+      notional,
+      getBalanceChanges(sub.meta as TransactionMetadata),
+    );
     const listed = await this.deps.tokens.byIssuer(token.issuer, token.currency);
     return this.insert({
       userId: sub.userId,
