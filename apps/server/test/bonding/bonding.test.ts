@@ -207,13 +207,15 @@ describe('a bonding-curve launch', () => {
     await settled();
     expect((await ladderOnLedger()).sort()).toEqual(ladderWanted(S.toString()).sort());
     const trades = await t.database.db.select().from(bondingTrades).orderBy(bondingTrades.id);
-    // Each crossing, with the fee its price carried: BUY quote·f/(1+f), SELL quote·f/(1−f), rounded down.
+    // Each crossing, with what it paid or was paid, and the fee its price carried.
     expect(trades.map((x) => [x.side, x.tokens, x.quote])).toEqual([
       ['BUY', '7931000', buyCost(0n, 2n).toString()],
       ['BUY', '1982750', trades[1]!.quote],
       ['SELL', '5948250', expected.toString()],
     ]);
-    expect(trades[2]!.fee).toBe(((expected * FEE_PPM) / (1_000_000n - FEE_PPM)).toString());
+    // Whole chunks crossed give back exactly the fees they were priced with.
+    expect(trades[0]!.fee).toBe((feeOn(X(1n)) + feeOn(X(2n) - X(1n))).toString());
+    expect(trades[2]!.fee).toBe((feeOn(half) + feeOn(X(2n) - X(1n))).toString());
   });
 
   it('lets a Ledgerpad user buy on the curve at the quoted amount, with no second fee', async () => {

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { getBalanceChanges, type Client } from 'xrpl';
+import { getBalanceChanges, type Client, type TransactionMetadata } from 'xrpl';
 import { isSoldOut, RLUSD_CURRENCY_HEX, soldFromHeld } from '@ledgerpad/shared';
 import Decimal from 'decimal.js';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
@@ -46,9 +46,55 @@ export interface BondingIndexerDeps {
 
 type Amount = string | { currency: string; issuer: string; value: string };
 
-/** The fee inside a crossing's quote: BUY paid value·(1 + f), SELL received value·(1 − f). */
-export function feeInside(side: 'BUY' | 'SELL', quote: bigint, feePpm: bigint): bigint {
-  return side === 'BUY' ? (quote * feePpm) / (1_000_000n + feePpm) : (quote * feePpm) / (1_000_000n - feePpm);
+/**
+ * The fee inside q micros of a curve offer's quote. A sell offer asks value + ⌊value·f⌋, strictly
+ * increasing in the value, so the value inside q is the largest V with V + ⌊V·f⌋ ≤ q and a chunk
+ * crossed whole gives back exactly the fee it was priced with. A buy offer pays value − ⌊value·f⌋,
+ * which two neighbouring values can share where the floor steps: the larger is taken (the fee may
+ * then read one micro more than priced — it stays in the curve's favour).
+ */
+export function feeInside(side: 'sell' | 'buy', q: bigint, feePpm: bigint): bigint {
+  const M = 1_000_000n;
+  const fee = (v: bigint) => (v * feePpm) / M;
+  if (side === 'sell') {
+    let v = (q * M) / (M + feePpm);
+    while (v + 1n + fee(v + 1n) <= q) v++;
+    while (v > 0n && v + fee(v) > q) v--;
+    return q - v;
+  }
+  let v = (q * M) / (M - feePpm);
+  while (v + 1n - fee(v + 1n) <= q) v++;
+  while (v > 0n && v - fee(v) > q) v--;
+  return v - q;
+}
+
+type OfferFields = { Account?: string; TakerGets?: Amount; TakerPays?: Amount };
+
+/** The fees inside what a transaction took from (or gave to) the curve's offers, offer by offer. */
+function curveFees(meta: TransactionMetadata, c: CurveRow, feePpm: bigint): bigint {
+  const micros = (a: Amount | undefined) =>
+    a === undefined
+      ? 0n
+      : typeof a === 'string'
+        ? BigInt(a)
+        : BigInt(new Decimal(a.value).mul(1_000_000).round().toFixed(0));
+  let total = 0n;
+  for (const node of meta.AffectedNodes) {
+    const n = (
+      'ModifiedNode' in node ? node.ModifiedNode : 'DeletedNode' in node ? node.DeletedNode : undefined
+    ) as { LedgerEntryType: string; FinalFields?: OfferFields; PreviousFields?: OfferFields } | undefined;
+    if (!n || n.LedgerEntryType !== 'Offer' || n.FinalFields?.Account !== c.curveAddress) continue;
+    const gets = n.PreviousFields?.TakerGets;
+    const pays = n.PreviousFields?.TakerPays;
+    if (gets === undefined || pays === undefined) continue; // cancelled or replaced, not crossed
+    // A sell offer gives tokens and asks the quote; a buy offer gives the quote.
+    const sell = typeof gets !== 'string' && gets.currency === c.currency && gets.issuer === c.issuerAddress;
+    const q = sell
+      ? micros(pays) - micros(n.FinalFields?.TakerPays)
+      : micros(gets) - micros(n.FinalFields?.TakerGets);
+    if (q > 0n) total += feeInside(sell ? 'sell' : 'buy', q, feePpm);
+  }
+  return total;
 }
 
 /** column + v, for the decimal-text counters (one statement: concurrent writers never lose an addition). */
@@ -122,7 +168,7 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
             side,
             tokens: tokens.abs().toFixed(),
             quote: micros,
-            fee: feeInside(side, micros, BigInt(c.feePpm)),
+            fee: curveFees(itx.meta, c, BigInt(c.feePpm)),
           });
         }
         // The curve's own offers (its first ladder launches it) touch no balance but the fee's.

@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Decimal from 'decimal.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client, Wallet } from 'xrpl';
+import type { BondingView, DeployResult, JobStatusView } from '@ledgerpad/shared';
+import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { json, signInOverHttp, startChildServer, type ChildServer } from '../helpers/child-server';
+import { submitAndWait } from '../helpers/submit-and-wait';
+
+// kill -9 of the real server twice while a curve graduates — once when the ladder has started to
+// come down, once right after the pool was created — then restarts with nobody retrying: the
+// curve graduates exactly once (one pool, one fee payment, one refund, one burn, one lock).
+
+type AccountTx = {
+  tx_json?: { TransactionType: string; Account: string; Destination?: string; Amount?: unknown };
+  meta?: { TransactionResult: string };
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function history(client: Client, account: string): Promise<AccountTx[]> {
+  const r = await client.request({ command: 'account_tx', account, limit: 400 });
+  return (r.result.transactions as unknown as AccountTx[]).filter(
+    (x) => x.meta?.TransactionResult === 'tesSUCCESS' && x.tx_json?.Account === account,
+  );
+}
+
+/** The owner's session from the one-time link the server prints at start. */
+async function ownerOverHttp(base: string, output: string[]): Promise<Record<string, string>> {
+  let link: string | undefined;
+  for (let i = 0; i < 200 && !link; i++) {
+    link = /Owner sign-in \(one-time link, valid 7 days\): (\S+)/.exec(output.join(''))?.[1];
+    if (!link) await sleep(50);
+  }
+  const res = await fetch(link!.replace(/^http:\/\/[^/]+/, base), { redirect: 'manual' });
+  const cookie = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('ledgerpad_session='))!
+    .split(';')[0]!;
+  const csrf = (
+    (await json(await fetch(`${base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
+  ).token;
+  return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
+}
+
+describe('graduation crash safety', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-bonding-crash-'));
+  const masterKey = randomBytes(32).toString('hex');
+  const output: string[] = [];
+  const servers: ChildServer[] = [];
+  let client: Client | undefined;
+  afterAll(async () => {
+    await client?.disconnect().catch(() => undefined);
+    for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('kill -9 while the ladder comes down and right after the pool: graduated exactly once', async () => {
+    const env = { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' };
+    let server = await startChildServer(dataDir, masterKey, output, env);
+    servers.push(server);
+    const owner = await ownerOverHttp(server.base, output);
+    const post = (url: string, headers: Record<string, string>, body: unknown) =>
+      fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const settings = await post('/api/admin/platform-config/update', owner, {
+      settings: { bonding_virtual_xrp: '30', bonding_snipe_ledgers: '0' },
+    });
+    expect(settings.status, await settings.text()).toBe(200);
+    // The fee wallet exists once the bootstrap is done.
+    for (let i = 0; i < 200; i++) {
+      const r = await fetch(`${server.base}/api/config/rlusd`);
+      if (r.ok && (await json(r)).issuer) break;
+      await sleep(200);
+    }
+
+    const creator = await signInOverHttp(server.base, 'crash_curve_creator');
+    const wallet = await json(await post('/api/wallets', creator, {}));
+    for (let i = 0; i < 2; i++) await post(`/api/wallets/${wallet.id}/fund`, creator, {});
+    const launch = await post('/api/deploy-token', creator, {
+      name: 'Crash Curve',
+      ticker: 'CRASHC',
+      description: '',
+      supply: '1000000000',
+      devAllocation: '0',
+      ammFee: '0.3',
+      logoUrl: '/images/x.webp',
+      blackholeIssuer: true,
+      requireAuth: false,
+      liquidityPairType: 'XRP',
+      launchType: 'bonding',
+      walletId: wallet.id,
+    });
+    expect(launch.status, await launch.clone().text()).toBe(202);
+    const { jobId } = (await launch.json()) as { jobId: string };
+    let deployed: DeployResult | undefined;
+    for (let i = 0; i < 300 && !deployed; i++) {
+      const s = (await json(
+        await fetch(`${server.base}/api/job-status/${jobId}`, { headers: creator }),
+      )) as unknown as JobStatusView<DeployResult>;
+      if (s.status === 'failed') throw new Error(s.error ?? 'deploy failed');
+      if (s.status === 'completed') deployed = s.result!;
+      else await sleep(200);
+    }
+    const { issuer_address: issuer, currency, hot_wallet_address: curve } = deployed!;
+
+    // Each restart brings the embedded ledger up on a new port: follow it.
+    const connect = async () => {
+      await client?.disconnect().catch(() => undefined);
+      client = new Client(server.ledgerUrl);
+      await client.connect();
+      return client;
+    };
+    let c = await connect();
+    // Wait for the keeper's ladder, then an outside wallet buys the whole curve.
+    for (let i = 0; i < 200; i++) {
+      const r = await c.request({ command: 'account_offers', account: curve, ledger_index: 'validated' });
+      if ((r.result.offers ?? []).length > 0) break;
+      await sleep(100);
+    }
+    const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
+    const buyer = Wallet.generate();
+    await submitAndWait(
+      c,
+      {
+        TransactionType: 'Payment',
+        Account: genesis.classicAddress,
+        Destination: buyer.classicAddress,
+        Amount: '500000000',
+      },
+      genesis,
+    );
+    await submitAndWait(
+      c,
+      {
+        TransactionType: 'TrustSet',
+        Account: buyer.classicAddress,
+        LimitAmount: { currency, issuer, value: '1000000000' },
+      },
+      buyer,
+    );
+    const buy = async (tokens: string) => {
+      const r = await submitAndWait(
+        c,
+        {
+          TransactionType: 'Payment',
+          Account: buyer.classicAddress,
+          Destination: buyer.classicAddress,
+          Amount: { currency, issuer, value: tokens },
+          SendMax: '200000000',
+        },
+        buyer,
+      );
+      expect((r.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');
+    };
+    // Eight whole steps (chunks [0,1) … [5,6) and [6,8)), so the curve has bids to take down;
+    // then, once they are posted, the other 192 steps.
+    await buy('31724000');
+    for (;;) {
+      const r = await c.request({ command: 'account_offers', account: curve, ledger_index: 'validated' });
+      if ((r.result.offers ?? []).some((o) => typeof o.taker_gets === 'string')) break;
+      await sleep(50);
+    }
+    await buy('761376000');
+
+    // First kill: as soon as the graduation has cancelled an offer of the ladder.
+    for (;;) {
+      if ((await history(c, curve)).some((x) => x.tx_json?.TransactionType === 'OfferCancel')) break;
+      await sleep(20);
+    }
+    server.child.kill('SIGKILL');
+    await server.exited;
+    server = await startChildServer(dataDir, masterKey, output, env);
+    servers.push(server);
+    c = await connect();
+    // Second kill: right after the pool was created.
+    for (;;) {
+      if ((await history(c, curve)).some((x) => x.tx_json?.TransactionType === 'AMMCreate')) break;
+      await sleep(20);
+    }
+    server.child.kill('SIGKILL');
+    await server.exited;
+    server = await startChildServer(dataDir, masterKey, output, env);
+    servers.push(server);
+    c = await connect();
+    let view: BondingView | undefined;
+    for (let i = 0; i < 600; i++) {
+      const r = await fetch(`${server.base}/api/bonding/${issuer}`);
+      view = (await r.json()) as BondingView;
+      if (view.status === 'graduated') break;
+      await sleep(200);
+    }
+    expect(view?.status).toBe('graduated');
+
+    // Exactly once, on the ledger itself.
+    const txs = await history(c, curve);
+    const count = (type: string, to?: string) =>
+      txs.filter(
+        (x) => x.tx_json?.TransactionType === type && (to === undefined || x.tx_json.Destination === to),
+      ).length;
+    expect(count('AMMCreate')).toBe(1);
+    expect(count('SetRegularKey')).toBe(1);
+    expect(count('AccountSet')).toBe(1);
+    expect(count('Payment', issuer)).toBeLessThanOrEqual(1); // the burn, when anything was left
+    const creatorWallet = String(wallet.wallet_address);
+    expect(count('Payment', creatorWallet)).toBe(1); // the deposit back
+    const payments = txs.filter((x) => x.tx_json?.TransactionType === 'Payment');
+    const feePayments = payments.filter(
+      (x) => x.tx_json?.Destination !== issuer && x.tx_json?.Destination !== creatorWallet,
+    );
+    expect(feePayments).toHaveLength(1); // the fees, once (below the 1 XRP sweep threshold before)
+    const offers = await c.request({ command: 'account_offers', account: curve, ledger_index: 'validated' });
+    expect(offers.result.offers ?? []).toEqual([]);
+    const amm = (
+      await c.request({
+        command: 'amm_info',
+        asset: { currency: 'XRP' },
+        asset2: { currency, issuer },
+        ledger_index: 'validated',
+      })
+    ).result.amm;
+    // The whole curve bought in whole chunks: the pool holds X(200) = 85,005,360 drops exactly.
+    expect(amm.amount).toBe('85005360');
+    expect(new Decimal((amm.amount2 as { value: string }).value).toFixed(0)).toBe('206886013');
+  }, 180_000);
+});
