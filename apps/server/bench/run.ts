@@ -1,4 +1,5 @@
 import { benchAirdrops } from './airdrops';
+import { benchBonding } from './bonding';
 import { benchDeploy } from './deploy';
 import { benchFirstStartMemory } from './first-start-memory';
 import { benchIndexer } from './indexer';
@@ -20,6 +21,7 @@ const benchmarks: Array<{ name: string; run: () => Promise<{ ok: boolean }> }> =
   { name: 'positions (a wallet with 10,000 trades)', run: () => benchPositions() },
   { name: 'trading (100 swaps at once; quotes against a pool and 1,000 offers)', run: () => benchTrading() },
   { name: 'airdrop claims (500 at once on one airdrop)', run: () => benchAirdrops() },
+  { name: 'bonding curve (100 buyers at once; the keeper re-posting)', run: () => benchBonding() },
   { name: 'first-start memory (npm start, empty data dir, then again)', run: () => benchFirstStartMemory() },
 ];
 

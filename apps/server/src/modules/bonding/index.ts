@@ -31,6 +31,7 @@ export function registerBonding(
   const keeper = new LadderKeeper({
     db,
     client,
+    onConnected: (l) => platform.connection!.onConnected(l),
     submissions: platform.submissions,
     registry,
     settings: platform.settings,
@@ -44,30 +45,14 @@ export function registerBonding(
     tokens: deps.tokens,
     registry,
   });
-  // Only the instance following the ledger hears of each ledger, so one keeper acts per ledger; a
-  // newly claimed follower (start-up, takeover) looks at every curve once.
   const handler = createBondingIndexer({
     client,
     registry,
     jobs: platform.jobs,
-    onLedger: async (ledger, touched) => {
-      keeper.poke(touched);
-      // Curves in their anti-snipe window are topped up every ledger.
-      const rows = await registry.live();
-      keeper.poke(
-        rows
-          .filter(
-            (r) =>
-              r.status === 'active' &&
-              r.snipeLedgers > 0 &&
-              (r.launchLedger === null || ledger <= r.launchLedger + r.snipeLedgers),
-          )
-          .map((r) => r.id),
-      );
-    },
+    // A safety net behind the keeper's own trigger (the curve accounts' stream): what a ledger touched.
+    onLedger: async (_ledger, touched) => keeper.poke(touched),
   });
-  // Only the instance following the ledger hears of each ledger, so one keeper acts per ledger; a
-  // newly claimed follower (start-up, takeover) looks at every curve once.
+  // A newly claimed follower (start-up, takeover) looks at every curve once.
   platform.indexer.register({
     ...handler,
     reset() {
@@ -75,10 +60,14 @@ export function registerBonding(
       void keeper.pokeAll().catch(() => undefined);
     },
   });
-  registry.onChange(() => void keeper.pokeAll().catch(() => undefined));
+  const follow = async () => {
+    await keeper.watch(await registry.live());
+    await keeper.pokeAll();
+  };
+  registry.onChange(() => void follow().catch(() => undefined));
   app.addHook('onReady', async () => {
     keeper.start();
-    await keeper.pokeAll();
+    await follow();
   });
   app.addHook('onClose', () => keeper.stop());
   return { registry, keeper };

@@ -266,8 +266,10 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
       if (prepared.launched.size || prepared.trades.length) stale = true;
     },
 
-    committed(ledger, prepared) {
-      return deps.onLedger(ledger.index, [...prepared.held.keys()]);
+    async committed(ledger, prepared) {
+      // A launch ledger now known moves the curve's anti-snipe window: tell whoever follows curves.
+      if (prepared.launched.size) deps.registry.changed();
+      await deps.onLedger(ledger.index, [...prepared.held.keys()]);
     },
   };
 }

@@ -50,6 +50,8 @@ export interface KeeperLog {
 export interface KeeperDeps {
   db: Db;
   client: Client;
+  /** Re-subscribes the curve accounts after a reconnect. */
+  onConnected?: (listener: () => void) => () => void;
   submissions: SubmissionService;
   registry: BondingRegistry;
   settings: PlatformSettings;
@@ -63,6 +65,8 @@ export interface RoundReport {
   hashes: string[];
   /** Open ledger the round's transactions went into (validated + 1 when it read the state). */
   openLedger: number;
+  /** performance.now() when the round started reading the ledger. */
+  startedAt: number;
 }
 
 export class LadderKeeper {
@@ -75,6 +79,9 @@ export class LadderKeeper {
   private started = false;
   private stopping = false;
   private readonly concurrency: number;
+  /** The live curves this keeper follows on the ledger's streams, by account. */
+  private watched = new Map<string, { id: number; snipeUntil: number | null }>();
+  private readonly unwatch: Array<() => void> = [];
 
   constructor(private readonly deps: KeeperDeps) {
     this.concurrency = deps.concurrency ?? 8;
@@ -83,13 +90,66 @@ export class LadderKeeper {
   start(): void {
     this.started = true;
     this.stopping = false;
+    // The validated transactions of the curve accounts arrive on the ledger's account stream as the
+    // ledger closes: a round starts at once, without waiting for the indexer to read the ledger.
+    const onTx = (ev: { validated?: boolean; meta?: unknown }) => {
+      if (!ev.validated || !ev.meta) return;
+      const text = JSON.stringify(ev.meta);
+      for (const [account, c] of this.watched) if (text.includes(account)) this.poke([c.id]);
+    };
+    // Anti-snipe: a curve in its window is topped up after every close, crossed or not.
+    const onClosed = (ev: { ledger_index: number }) => {
+      const due = [...this.watched.values()].filter(
+        (c) => c.snipeUntil === null || ev.ledger_index <= c.snipeUntil,
+      );
+      if (due.length) this.poke(due.map((c) => c.id));
+    };
+    this.deps.client.on('transaction', onTx);
+    this.deps.client.on('ledgerClosed', onClosed);
+    this.unwatch.push(
+      () => this.deps.client.off('transaction', onTx),
+      () => this.deps.client.off('ledgerClosed', onClosed),
+    );
+    if (this.deps.onConnected) {
+      this.unwatch.push(
+        this.deps.onConnected(() => void this.subscribe([...this.watched.keys()]).catch(() => undefined)),
+      );
+    }
     this.pump();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
+    for (const u of this.unwatch.splice(0)) u();
     this.pending.clear();
     await this.idle();
+  }
+
+  /** Follows these curves on the ledger's streams (the registry's live list, re-read when it changes). */
+  async watch(curves: CurveRow[]): Promise<void> {
+    const active = curves.filter((c) => c.status === 'active');
+    const next = new Map(
+      active.map((c) => [
+        c.curveAddress,
+        {
+          id: c.id,
+          snipeUntil:
+            c.snipeLedgers === 0 ? 0 : c.launchLedger === null ? null : c.launchLedger + c.snipeLedgers,
+        },
+      ]),
+    );
+    const added = [...next.keys()].filter((a) => !this.watched.has(a));
+    const removed = [...this.watched.keys()].filter((a) => !next.has(a));
+    this.watched = next;
+    if (added.length) await this.subscribe(added);
+    if (removed.length && this.deps.client.isConnected()) {
+      await this.deps.client.request({ command: 'unsubscribe', accounts: removed }).catch(() => undefined);
+    }
+  }
+
+  private async subscribe(accounts: string[]): Promise<void> {
+    if (accounts.length === 0 || !this.deps.client.isConnected()) return;
+    await this.deps.client.request({ command: 'subscribe', accounts });
   }
 
   /** Reconcile these curves soon (again, if a round is running). */
@@ -196,6 +256,7 @@ export class LadderKeeper {
 
   private async round(curve: CurveRow): Promise<void> {
     const { client, submissions } = this.deps;
+    const startedAt = performance.now();
     const validated = submissions.ledgerIndex;
     const [lines, offers, info] = await Promise.all([
       client.request({
@@ -268,25 +329,29 @@ export class LadderKeeper {
       else if (old) txs.push({ TransactionType: 'OfferCancel', OfferSequence: old.seq });
     }
     const round = randomBytes(6).toString('hex');
-    const hashes: string[] = [];
-    for (const [i, tx] of txs.entries()) {
-      const row = await submissions.prepare({
-        intentKey: `bonding-ladder:${curve.id}:${round}:${i}`,
-        account: curve.curveAddress,
-        tx,
-        purpose: 'bonding:ladder',
-        userId: null,
-        walletId: curve.curveWalletId,
-      });
-      hashes.push(row.hash);
-      this.inFlight.add(row.hash);
-      void submissions.wait(row.hash).finally(() => this.inFlight.delete(row.hash));
+    // Asked for together, signed as one batch with consecutive sequences (in this order).
+    const rows = await Promise.all(
+      txs.map((tx, i) =>
+        submissions.prepare({
+          intentKey: `bonding-ladder:${curve.id}:${round}:${i}`,
+          account: curve.curveAddress,
+          tx,
+          purpose: 'bonding:ladder',
+          userId: null,
+          walletId: curve.curveWalletId,
+        }),
+      ),
+    );
+    const hashes = rows.map((r) => r.hash);
+    for (const h of hashes) {
+      this.inFlight.add(h);
+      void submissions.wait(h).finally(() => this.inFlight.delete(h));
     }
     // Applied to the open ledger (or refused): the next round reads the state they made.
     const results = await Promise.all(hashes.map((h) => submissions.engineResult(h)));
     const refused = results.filter((r) => r !== 'tesSUCCESS');
     if (refused.length) this.deps.log.warn({ curveId: curve.id, refused }, 'bonding ladder offers refused');
-    for (const l of this.roundListeners) l({ curveId: curve.id, hashes, openLedger: nextLedger });
+    for (const l of this.roundListeners) l({ curveId: curve.id, hashes, openLedger: nextLedger, startedAt });
   }
 
   private async offers(account: string) {
