@@ -3,8 +3,10 @@ import { useSession } from '../../lib/session';
 import { isRefusal, useAdminCheck } from './api';
 import { AdminsTab } from './admins-tab';
 import { AuditTab } from './audit-tab';
+import { DeployWalletsTab } from './deploy-wallets-tab';
 import { RewardsTab } from './rewards-tab';
 import { SettingsTab } from './settings-tab';
+import { TokensTab } from './tokens-tab';
 import { WalletsTab } from './wallets-tab';
 import './admin.css';
 
@@ -15,6 +17,8 @@ const TABS = [
   { value: 'rewards', label: 'Rewards' },
   { value: 'settings', label: 'Settings' },
   { value: 'admins', label: 'Admins' },
+  { value: 'tokens', label: 'Tokens' },
+  { value: 'deploy-wallets', label: 'Deployment Wallets' },
   { value: 'wallets', label: 'Wallet Overview' },
   { value: 'audit', label: 'Audit' },
 ] as const;
@@ -75,6 +79,12 @@ function AdminTabs() {
       </Tabs.Content>
       <Tabs.Content value="admins" className="admin-tab-content">
         <AdminsTab />
+      </Tabs.Content>
+      <Tabs.Content value="tokens" className="admin-tab-content">
+        <TokensTab />
+      </Tabs.Content>
+      <Tabs.Content value="deploy-wallets" className="admin-tab-content">
+        <DeployWalletsTab />
       </Tabs.Content>
       <Tabs.Content value="wallets" className="admin-tab-content">
         <WalletsTab />
