@@ -156,6 +156,16 @@ describe('credential check', () => {
     expect(adminCalls()).toEqual(['/api/admin/check']);
   });
 
+  it('tells a failed check (5xx) from a refusal, and offers to retry', async () => {
+    checkAnswer = () => ({ status: 500, body: { message: 'boom' } });
+    render(withProviders(<AdminPage />, '/admin'));
+    expect(await screen.findByText('Could not check your credentials.')).toBeTruthy();
+    expect(screen.queryByText(NOT_AN_ADMIN)).toBeNull();
+    checkAnswer = () => ({ body: { isAdmin: true, isOwner: true } });
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('tab', { name: 'Rewards' })).toBeTruthy();
+  });
+
   it("shows the spec's tabs, and the Audit tab, to an admin", async () => {
     render(withProviders(<AdminPage />, '/admin'));
     await screen.findByRole('tab', { name: 'Rewards' });

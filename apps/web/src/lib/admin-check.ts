@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from './api';
+import { ApiError, apiGet } from './api';
 
 // GET /api/admin/check, asked once per session and shared by the header (an 'Admin' link for
 // admins only) and the /admin page (which shows the refusal on a 401/403). The server decides on
@@ -14,11 +14,22 @@ export interface AdminCheck {
   isOwner: boolean;
 }
 
-/** The check's full state (pending, answer, refusal as ApiError); never retried. */
+/**
+ * The check's state: pending, an answer (a 401/403 is the answer "not an admin", cached like a yes,
+ * so the header and the page ask once), or an error (network, 5xx) the page offers to retry.
+ */
 export function useAdminCheck(enabled: boolean) {
   return useQuery({
     queryKey: ADMIN_CHECK_KEY,
-    queryFn: ({ signal }) => apiGet<AdminCheck>('/api/admin/check', { signal }),
+    queryFn: async ({ signal }): Promise<AdminCheck> => {
+      try {
+        return await apiGet<AdminCheck>('/api/admin/check', { signal });
+      } catch (err) {
+        if (err instanceof ApiError && (err.status === 401 || err.status === 403))
+          return { isAdmin: false, isOwner: false };
+        throw err;
+      }
+    },
     enabled,
     retry: false,
     staleTime: Infinity,

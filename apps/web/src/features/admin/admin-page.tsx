@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useSession } from '../../lib/session';
-import { isRefusal, useAdminCheck } from './api';
+import { useAdminCheck } from './api';
 import { AdminsTab } from './admins-tab';
 import { AuditTab } from './audit-tab';
 import { DeployWalletsTab } from './deploy-wallets-tab';
@@ -43,7 +43,7 @@ export function AdminPage() {
         <p className="muted admin-state" aria-busy="true">
           {CHECKING_CREDENTIALS}
         </p>
-      ) : check.isError && !isRefusal(check.error) ? (
+      ) : check.isError ? (
         <section className="panel admin-refusal" role="alert">
           <p className="form-error">Could not check your credentials.</p>
           <button type="button" className="btn-secondary" onClick={() => void check.refetch()}>

@@ -27,9 +27,6 @@ export interface AllWallets {
   platform_wallets: AdminWalletRow[];
 }
 
-export const isRefusal = (err: unknown) =>
-  err instanceof ApiError && (err.status === 401 || err.status === 403);
-
 export const useRewardsOverview = () =>
   useQuery({
     queryKey: [...ADMIN_KEY, 'rewards'],
