@@ -12,6 +12,7 @@ import {
   type User,
 } from '@ledgerpad/shared';
 import { AdminPage, CHECKING_CREDENTIALS, NOT_AN_ADMIN } from '../src/features/admin/admin-page';
+import { auditValue } from '../src/features/admin/audit-tab';
 import { stubFetch, withProviders, type FetchAnswer } from './support';
 
 // The /admin page (spec 001 §2 Admin) against stubbed API answers: the credential check first (a
@@ -380,5 +381,17 @@ describe('tokens', () => {
       is_market_listed: true,
       is_active: true,
     });
+  });
+});
+
+describe('audit values', () => {
+  it('shows scalars as themselves and a refund as its amount with destination and method', () => {
+    expect(auditValue({ value: '0.75' })).toBe('0.75');
+    expect(auditValue({ value: '' })).toBe('(empty)');
+    expect(auditValue({ value: null })).toBe('—');
+    expect(auditValue({ value: '0.09995', to: OWNER_WALLET, method: 'account-delete' })).toBe(
+      `0.09995 (to ${OWNER_WALLET}, method account-delete)`,
+    );
+    expect(auditValue({ admin: true })).toBe('{"admin":true}');
   });
 });

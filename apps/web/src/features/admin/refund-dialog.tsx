@@ -246,7 +246,7 @@ function RefundFlow({
       {step.name === 'done' && (
         <div className="admin-refund-review" role="status">
           <p>
-            ✅ {step.result.amount} {target.asset} sent to <span className="address">{step.result.to}</span>
+            {step.result.amount} {target.asset} sent to <span className="address">{step.result.to}</span>
             {step.result.method === 'account-delete' ? ' by deleting the account (AccountDelete).' : '.'}
           </p>
           <div className="field">

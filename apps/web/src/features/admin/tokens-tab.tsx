@@ -4,6 +4,7 @@ import { useForm, type FieldError } from 'react-hook-form';
 import { toast } from 'sonner';
 import {
   ADMIN_MESSAGES,
+  EDGE_MESSAGES,
   LISTING_DESCRIPTION_MAX,
   LISTING_MESSAGES,
   listTokenRequestSchema,
@@ -85,7 +86,12 @@ function toRequest(v: TokenForm) {
   };
 }
 
-const resolver = requestResolver<TokenForm>(listTokenRequestSchema, toRequest);
+const resolver = requestResolver<TokenForm>(listTokenRequestSchema, toRequest, (_values, errors) => {
+  // The route names its field; the form says it the way its label does.
+  const e = errors as Record<string, FieldError | undefined>;
+  if (e.issuer_address)
+    e.issuer_address = { type: 'address', message: EDGE_MESSAGES.address('Issuer address') };
+});
 
 /** Tokens: add (list) a token with the admin-only flags, and the tokens listed now. */
 export function TokensTab() {
