@@ -14,13 +14,13 @@ export const CHECKING_CREDENTIALS = 'Checking credentials...';
 export const NOT_AN_ADMIN = 'Nice try. This door only opens for admins.';
 
 const TABS = [
-  { value: 'rewards', label: 'Rewards' },
-  { value: 'settings', label: 'Settings' },
-  { value: 'admins', label: 'Admins' },
-  { value: 'tokens', label: 'Tokens' },
-  { value: 'deploy-wallets', label: 'Deployment Wallets' },
-  { value: 'wallets', label: 'Wallet Overview' },
-  { value: 'audit', label: 'Audit' },
+  { value: 'rewards', label: 'Rewards', Tab: RewardsTab },
+  { value: 'settings', label: 'Settings', Tab: SettingsTab },
+  { value: 'admins', label: 'Admins', Tab: AdminsTab },
+  { value: 'tokens', label: 'Tokens', Tab: TokensTab },
+  { value: 'deploy-wallets', label: 'Deployment Wallets', Tab: DeployWalletsTab },
+  { value: 'wallets', label: 'Wallet Overview', Tab: WalletsTab },
+  { value: 'audit', label: 'Audit', Tab: AuditTab },
 ] as const;
 
 /**
@@ -71,27 +71,11 @@ function AdminTabs() {
           </Tabs.Trigger>
         ))}
       </Tabs.List>
-      <Tabs.Content value="rewards" className="admin-tab-content">
-        <RewardsTab />
-      </Tabs.Content>
-      <Tabs.Content value="settings" className="admin-tab-content">
-        <SettingsTab />
-      </Tabs.Content>
-      <Tabs.Content value="admins" className="admin-tab-content">
-        <AdminsTab />
-      </Tabs.Content>
-      <Tabs.Content value="tokens" className="admin-tab-content">
-        <TokensTab />
-      </Tabs.Content>
-      <Tabs.Content value="deploy-wallets" className="admin-tab-content">
-        <DeployWalletsTab />
-      </Tabs.Content>
-      <Tabs.Content value="wallets" className="admin-tab-content">
-        <WalletsTab />
-      </Tabs.Content>
-      <Tabs.Content value="audit" className="admin-tab-content">
-        <AuditTab />
-      </Tabs.Content>
+      {TABS.map(({ value, Tab }) => (
+        <Tabs.Content key={value} value={value} className="admin-tab-content">
+          <Tab />
+        </Tabs.Content>
+      ))}
     </Tabs.Root>
   );
 }

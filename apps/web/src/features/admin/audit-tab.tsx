@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useAudit } from './api';
+import { LoadFailed } from './load-failed';
 
 /**
  * A before/after value: `{ value }` shows as the value, `{ value, …details }` as the value with its
@@ -33,12 +34,7 @@ export function AuditTab() {
           Loading the audit trail…
         </p>
       ) : audit.isError ? (
-        <div role="alert">
-          <p className="form-error">Failed to load the audit trail.</p>
-          <button type="button" className="btn-secondary" onClick={() => void audit.refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed what="the audit trail" onRetry={() => void audit.refetch()} />
       ) : audit.data.entries.length === 0 ? (
         <p className="empty-state">Nothing has been changed yet.</p>
       ) : (

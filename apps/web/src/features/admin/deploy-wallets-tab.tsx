@@ -7,6 +7,7 @@ import {
   type StagedWalletBalance,
   type StagedWalletView,
 } from '@ledgerpad/shared';
+import { LoadFailed } from './load-failed';
 import { RefundDialog, type RefundTarget } from './refund-dialog';
 import { ADMIN_KEY, useAllWallets, useStagedBalances, useStagedWallets } from './api';
 
@@ -53,12 +54,7 @@ export function DeployWalletsTab() {
           Loading deployment wallets…
         </p>
       ) : staged.isError ? (
-        <div role="alert">
-          <p className="form-error">Failed to load the deployment wallets.</p>
-          <button type="button" className="btn-secondary" onClick={() => void staged.refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed what="the deployment wallets" onRetry={() => void staged.refetch()} />
       ) : staged.data.length === 0 ? (
         <p className="empty-state">
           {showAll ? 'No deploy has staged a wallet yet.' : 'No orphaned deployment wallets.'}

@@ -12,9 +12,11 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, TextAreaField, TextField } from '../../components/form-field';
 import { LogoPicker } from '../../components/logo-picker';
+import { TokenLinkFields } from '../../components/token-link-fields';
 import { apiPost } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { ADMIN_KEY, failureMessage, useListedTokens } from './api';
+import { LoadFailed } from './load-failed';
 
 /** Spec 001 §3 "Admin token (add/list)": what an admin types; supply and blackhole come from the ledger. */
 interface TokenForm {
@@ -55,12 +57,6 @@ const FLAGS = [
   { name: 'is_active', label: 'Active' },
   { name: 'is_market_ready', label: 'Market ready (trading open)' },
   { name: 'is_new', label: 'Marked as new' },
-] as const;
-
-const LINKS = [
-  { name: 'twitterLink', label: 'Twitter', placeholder: 'https://x.com/…' },
-  { name: 'telegramLink', label: 'Telegram', placeholder: 'https://t.me/…' },
-  { name: 'websiteLink', label: 'Website', placeholder: 'https://…' },
 ] as const;
 
 const HEX_CODE = /^[0-9A-Fa-f]{40}$/;
@@ -208,19 +204,12 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
           }
         />
         <div className="admin-settings-grid">
-          {LINKS.map((link) => (
-            <TextField
-              key={link.name}
-              label={link.label}
-              type="url"
-              inputMode="url"
-              placeholder={link.placeholder}
-              invalid={Boolean(all[link.name])}
-              errorId={errorId}
-              disabled={busy}
-              {...register(link.name)}
-            />
-          ))}
+          <TokenLinkFields
+            register={register}
+            invalid={(name) => Boolean(all[name])}
+            errorId={errorId}
+            disabled={busy}
+          />
           <TextField
             label="Created date"
             type="date"
@@ -270,12 +259,7 @@ function ListedTokens() {
           Loading tokens…
         </p>
       ) : tokens.isError ? (
-        <div role="alert">
-          <p className="form-error">Failed to load the tokens.</p>
-          <button type="button" className="btn-secondary" onClick={() => void tokens.refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed what="the tokens" onRetry={() => void tokens.refetch()} />
       ) : tokens.data.length === 0 ? (
         <p className="empty-state">No token is listed yet.</p>
       ) : (

@@ -17,6 +17,7 @@ import { FormErrors, TextAreaField, TextField } from '../../components/form-fiel
 import { Modal, ModalActions } from '../../components/modal';
 import { fetchIssuer, ListingError, listToken, type IssuerDetails } from './api';
 import { LogoPicker } from '../../components/logo-picker';
+import { TokenLinkFields } from '../../components/token-link-fields';
 import './list-token.css';
 
 const issuerSchema = classicAddressSchema('Issuer address');
@@ -37,12 +38,6 @@ function groupDigits(value: string): string {
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return part ? `${grouped}.${part}` : grouped;
 }
-
-const LINK_FIELDS = [
-  { name: 'twitterLink', label: 'Twitter', placeholder: 'https://x.com/…' },
-  { name: 'telegramLink', label: 'Telegram', placeholder: 'https://t.me/…' },
-  { name: 'websiteLink', label: 'Website', placeholder: 'https://…' },
-] as const;
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -343,19 +338,12 @@ function ListingFormPanel({
             setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted })
           }
         />
-        {LINK_FIELDS.map((link) => (
-          <TextField
-            key={link.name}
-            label={link.label}
-            type="url"
-            inputMode="url"
-            placeholder={link.placeholder}
-            invalid={Boolean(errors[link.name])}
-            errorId={errorId}
-            disabled={disabled}
-            {...register(link.name)}
-          />
-        ))}
+        <TokenLinkFields
+          register={register}
+          invalid={(name) => Boolean(errors[name])}
+          errorId={errorId}
+          disabled={disabled}
+        />
         <TextField
           label="Created date"
           type="date"
