@@ -5,14 +5,12 @@ import { toast } from 'sonner';
 import {
   ADMIN_MESSAGES,
   EDGE_MESSAGES,
-  LISTING_DESCRIPTION_MAX,
   LISTING_MESSAGES,
   listTokenRequestSchema,
   type ListTokenResponse,
 } from '@ledgerpad/shared';
-import { FormErrors, TextAreaField, TextField } from '../../components/form-field';
-import { LogoPicker } from '../../components/logo-picker';
-import { TokenLinkFields } from '../../components/token-link-fields';
+import { FormErrors, TextField } from '../../components/form-field';
+import { TokenDetailsFields } from '../../components/token-details-fields';
 import { apiPost } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { ADMIN_KEY, failureMessage, useListedTokens } from './api';
@@ -176,50 +174,20 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
             {...register('code')}
           />
         </div>
-        <TextField
-          label="Name"
-          autoComplete="off"
-          maxLength={200}
-          invalid={Boolean(all.name)}
+        <TokenDetailsFields
+          register={register}
+          invalid={(name) => Boolean(all[name])}
           errorId={errorId}
           disabled={busy}
-          {...register('name')}
+          description={description}
+          logo={{
+            purpose: 'admin',
+            hint: 'Optional. JPEG, PNG or WebP, at most 1 MB, square-ish.',
+            onBusy: setUploading,
+            onUploaded: (uploaded) =>
+              setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted }),
+          }}
         />
-        <TextAreaField
-          label="Description"
-          rows={3}
-          invalid={Boolean(all.description)}
-          errorId={errorId}
-          disabled={busy}
-          hint={`${description.length}/${LISTING_DESCRIPTION_MAX}`}
-          {...register('description')}
-        />
-        <LogoPicker
-          purpose="admin"
-          hint="Optional. JPEG, PNG or WebP, at most 1 MB, square-ish."
-          disabled={busy}
-          onBusy={setUploading}
-          onUploaded={(uploaded) =>
-            setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted })
-          }
-        />
-        <div className="admin-settings-grid">
-          <TokenLinkFields
-            register={register}
-            invalid={(name) => Boolean(all[name])}
-            errorId={errorId}
-            disabled={busy}
-          />
-          <TextField
-            label="Created date"
-            type="date"
-            hint="Optional."
-            invalid={Boolean(all.created_at)}
-            errorId={errorId}
-            disabled={busy}
-            {...register('created_at')}
-          />
-        </div>
         <fieldset className="admin-flags" disabled={busy}>
           <legend className="field-label">Flags</legend>
           {FLAGS.map((f) => (
