@@ -1,5 +1,6 @@
-import type { APIRequestContext, Browser } from 'playwright-core';
+import { request, type APIRequestContext, type Browser } from 'playwright-core';
 import sharp from 'sharp';
+import { AccountSetAsfFlags, Client, Wallet } from 'xrpl';
 import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
 
 // Tokens made through the app's own API, as a user would through the deploy page: a demo user, a
@@ -20,6 +21,88 @@ async function ok(what: string, res: Awaited<ReturnType<APIRequestContext['get']
   return (await res.json()) as Record<string, unknown>;
 }
 
+/** A fresh demo user in `api`'s session with `wallets` faucet-funded wallets and an uploaded logo. */
+async function newDeployer(
+  api: APIRequestContext,
+  url: string,
+  username: string,
+  wallets = 1,
+  rlusd = false,
+) {
+  await ok(
+    'sign in',
+    await api.post(`${url}/api/auth/demo`, { headers: { origin: url }, data: { username } }),
+  );
+  const { token } = (await ok('csrf', await api.get(`${url}/api/csrf-token`))) as { token: string };
+  const headers = { 'x-csrf-token': token };
+  const { user } = (await ok('user', await api.get(`${url}/api/user`))) as { user: { id: number } };
+  const created: Array<{ id: number; wallet_address: string; wallet_seed: string }> = [];
+  for (let i = 0; i < wallets; i++) {
+    const wallet = (await ok(
+      'create wallet',
+      await api.post(`${url}/api/wallets`, { headers, data: {} }),
+    )) as {
+      id: number;
+      wallet_address: string;
+      wallet_seed: string;
+    };
+    await ok('faucet', await api.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} }));
+    created.push(wallet);
+  }
+  if (rlusd) {
+    await ok(
+      'RLUSD faucet',
+      await api.post(`${url}/api/wallets/${created[0]!.id}/fund-rlusd`, { headers, data: {} }),
+    );
+  }
+  const logo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#1461db' } })
+    .png()
+    .toBuffer();
+  const upload = await ok(
+    'upload',
+    await api.post(`${url}/api/upload`, {
+      headers,
+      multipart: { logo: { name: 'logo.png', mimeType: 'image/png', buffer: logo } },
+    }),
+  );
+  return { userId: user.id, headers, wallets: created, logoUrl: String(upload.servedUrl) };
+}
+
+/** POST /api/deploy-token from `walletId`; the job id. */
+async function startDeploy(
+  api: APIRequestContext,
+  url: string,
+  headers: Record<string, string>,
+  walletId: number,
+  logoUrl: string,
+  t: DeploySpec & { devAllocation?: string },
+): Promise<string> {
+  const deploy = await ok(
+    `deploy ${t.ticker}`,
+    await api.post(`${url}/api/deploy-token`, {
+      headers,
+      data: {
+        name: t.name,
+        ticker: t.ticker,
+        description: `${t.name}, deployed by the e2e suite`,
+        supply: '1000000',
+        devAllocation: t.devAllocation ?? '0',
+        liquidityAmount: '10',
+        ammFee: '0.5',
+        logoUrl,
+        twitterLink: '',
+        telegramLink: '',
+        websiteLink: 'https://example.com/',
+        blackholeIssuer: t.blackholeIssuer ?? false,
+        requireAuth: false,
+        liquidityPairType: t.pair ?? 'XRP',
+        walletId,
+      },
+    }),
+  );
+  return String(deploy.jobId);
+}
+
 /**
  * Signs a fresh demo user in (its own browser context), funds one wallet and deploys `tokens` one
  * after another from it. The server allows 5 deploy attempts per user a minute: pass at most 5.
@@ -34,56 +117,19 @@ export async function deployAsNewUser(
   const context = await browser.newContext();
   try {
     const api = context.request;
-    await ok(
-      'sign in',
-      await api.post(`${url}/api/auth/demo`, { headers: { origin: url }, data: { username } }),
-    );
-    const { token } = (await ok('csrf', await api.get(`${url}/api/csrf-token`))) as { token: string };
-    const headers = { 'x-csrf-token': token };
-    const wallet = await ok('create wallet', await api.post(`${url}/api/wallets`, { headers, data: {} }));
-    await ok('faucet', await api.post(`${url}/api/wallets/${String(wallet.id)}/fund`, { headers, data: {} }));
-    if (tokens.some((t) => t.pair === 'RLUSD')) {
-      await ok(
-        'RLUSD faucet',
-        await api.post(`${url}/api/wallets/${String(wallet.id)}/fund-rlusd`, { headers, data: {} }),
-      );
-    }
-    const logo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#1461db' } })
-      .png()
-      .toBuffer();
-    const upload = await ok(
-      'upload',
-      await api.post(`${url}/api/upload`, {
-        headers,
-        multipart: { logo: { name: 'logo.png', mimeType: 'image/png', buffer: logo } },
-      }),
+    const user = await newDeployer(
+      api,
+      url,
+      username,
+      1,
+      tokens.some((t) => t.pair === 'RLUSD'),
     );
     const results: DeployResult[] = [];
     for (const t of tokens) {
-      const deploy = await ok(
-        `deploy ${t.ticker}`,
-        await api.post(`${url}/api/deploy-token`, {
-          headers,
-          data: {
-            name: t.name,
-            ticker: t.ticker,
-            description: `${t.name}, deployed by the e2e suite`,
-            supply: '1000000',
-            devAllocation: '0',
-            liquidityAmount: '10',
-            ammFee: '0.5',
-            logoUrl: upload.servedUrl,
-            twitterLink: '',
-            telegramLink: '',
-            websiteLink: 'https://example.com/',
-            blackholeIssuer: t.blackholeIssuer ?? false,
-            requireAuth: false,
-            liquidityPairType: t.pair ?? 'XRP',
-            walletId: wallet.id,
-          },
-        }),
-      );
-      results.push(await waitForJob(api, url, String(deploy.jobId)));
+      const jobId = await startDeploy(api, url, user.headers, user.wallets[0]!.id, user.logoUrl, t);
+      const status = await waitForJob(api, url, jobId);
+      if (status.status !== 'completed') throw new Error(`deploy failed: ${status.error}`);
+      results.push(status.result!);
     }
     return results;
   } finally {
@@ -91,15 +137,79 @@ export async function deployAsNewUser(
   }
 }
 
-async function waitForJob(api: APIRequestContext, url: string, jobId: string): Promise<DeployResult> {
+export interface FailedDeploy {
+  userId: number;
+  /** The wallet that paid (the deploy failed paying it). */
+  payer: { id: number; wallet_address: string };
+  /** A second wallet of the same user, untouched by the deploy. */
+  other: { id: number; wallet_address: string };
+  error: string;
+}
+
+/**
+ * A deploy that fails on the ledger after its staged wallets were funded, as a user can make one:
+ * the paying wallet turns on DepositAuth with its own seed (xrpl.js, on the server's ledger), so the
+ * issuer's payment of the dev allocation to it is refused (tecNO_PERMISSION). What is left is an
+ * issuer and a hot wallet holding XRP: the admin's staged wallets to refund.
+ */
+export async function failedDeployAsNewUser(
+  url: string,
+  ledgerUrl: string,
+  username: string,
+): Promise<FailedDeploy> {
+  const api = await request.newContext();
+  try {
+    const user = await newDeployer(api, url, username, 2);
+    const [payer, other] = user.wallets as [(typeof user.wallets)[0], (typeof user.wallets)[0]];
+    const client = new Client(ledgerUrl);
+    await client.connect();
+    try {
+      const w = Wallet.fromSeed(payer.wallet_seed);
+      const set = await client.submitAndWait(
+        { TransactionType: 'AccountSet', Account: w.address, SetFlag: AccountSetAsfFlags.asfDepositAuth },
+        { wallet: w },
+      );
+      const result = (set.result.meta as { TransactionResult?: string } | undefined)?.TransactionResult;
+      if (result !== 'tesSUCCESS') throw new Error(`DepositAuth not set: ${result}`);
+    } finally {
+      await client.disconnect();
+    }
+    // A server that has just started may still be setting up its fee wallet (503 'try again').
+    const deadline = Date.now() + JOB_TIMEOUT_MS;
+    let jobId: string | undefined;
+    while (!jobId) {
+      try {
+        jobId = await startDeploy(api, url, user.headers, payer.id, user.logoUrl, {
+          name: 'Stranded Token',
+          ticker: 'STRD',
+          devAllocation: '10',
+        });
+      } catch (err) {
+        if (!/: 503 /.test(String(err)) || Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    }
+    const status = await waitForJob(api, url, jobId);
+    if (status.status !== 'failed')
+      throw new Error(`the deploy was meant to fail: ${JSON.stringify(status)}`);
+    return { userId: user.userId, payer, other, error: status.error ?? '' };
+  } finally {
+    await api.dispose();
+  }
+}
+
+async function waitForJob(
+  api: APIRequestContext,
+  url: string,
+  jobId: string,
+): Promise<JobStatusView<DeployResult>> {
   const deadline = Date.now() + JOB_TIMEOUT_MS;
   for (;;) {
     const status = (await ok(
       'job',
       await api.get(`${url}/api/job-status/${jobId}`),
     )) as unknown as JobStatusView<DeployResult>;
-    if (status.status === 'completed') return status.result!;
-    if (status.status === 'failed') throw new Error(`deploy failed: ${status.error}`);
+    if (status.status === 'completed' || status.status === 'failed') return status;
     if (Date.now() > deadline) throw new Error(`deploy job ${jobId} still ${status.status}`);
     // The job page polls the same way; the job socket would need a session of its own.
     await new Promise((r) => setTimeout(r, POLL_MS));

@@ -6,11 +6,13 @@ import type { Client, LedgerIndex } from 'xrpl';
 
 /** AccountRoot flags (rippled LedgerFormats.h). */
 export const LSF = {
+  requireDestTag: 0x00020000,
   requireAuth: 0x00040000,
   disableMaster: 0x00100000,
   noFreeze: 0x00200000,
   globalFreeze: 0x00400000,
   defaultRipple: 0x00800000,
+  depositAuth: 0x01000000,
   allowTrustLineClawback: 0x80000000,
 } as const;
 

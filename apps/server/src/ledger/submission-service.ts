@@ -42,6 +42,8 @@ export interface SubmissionOutcome {
   hash: string;
   account: string;
   sequence: number;
+  /** The signed transaction's type (a caller that chose between several can tell which it made). */
+  txType: string;
   /** success only for tesSUCCESS in a validated ledger. */
   status: 'success' | 'failed';
   /** Validated TransactionResult, or tefPAST_SEQ / expired / the tem/tef code that rejected it. */
@@ -139,6 +141,7 @@ export function outcomeOf(row: SubmissionRow): SubmissionOutcome {
     hash: row.hash,
     account: row.account,
     sequence: row.sequence,
+    txType: row.txType,
     status: row.status === 'success' ? 'success' : 'failed',
     result: row.result ?? 'unknown',
     ledgerIndex: row.ledgerIndex,
@@ -163,8 +166,8 @@ export class SubmissionService {
   private validatedIndex = 0;
   private lastTickLedger = 0;
   private baseFee = 10n;
-  private reserveIncrement = 200_000n;
   private reserveBase = 1_000_000n;
+  private reserveIncrement = 200_000n;
   private tickRunning: Promise<void> | undefined;
   private tickAgain = false;
   private started = false;
@@ -214,8 +217,8 @@ export class SubmissionService {
     return this.validatedIndex;
   }
 
-  get reserves(): { baseFee: bigint; reserveIncrement: bigint; reserveBase: bigint } {
-    return { baseFee: this.baseFee, reserveIncrement: this.reserveIncrement, reserveBase: this.reserveBase };
+  get reserves(): { baseFee: bigint; reserveBase: bigint; reserveIncrement: bigint } {
+    return { baseFee: this.baseFee, reserveBase: this.reserveBase, reserveIncrement: this.reserveIncrement };
   }
 
   /** Number of transactions not final yet. */
@@ -739,8 +742,8 @@ export class SubmissionService {
     if (typeof r.ledger_index === 'number' && r.ledger_index > this.validatedIndex)
       this.validatedIndex = r.ledger_index;
     if (r.fee_base !== undefined) this.baseFee = BigInt(r.fee_base);
-    if (r.reserve_inc !== undefined) this.reserveIncrement = BigInt(r.reserve_inc);
     if (r.reserve_base !== undefined) this.reserveBase = BigInt(r.reserve_base);
+    if (r.reserve_inc !== undefined) this.reserveIncrement = BigInt(r.reserve_inc);
   }
 
   private ledgerClosed(ev: LedgerStream): void {

@@ -281,6 +281,8 @@ describe('staged deploy wallets and refunds', () => {
     const { baseFee } = t.app.platform.submissions!.reserves;
     const expected = 50_000_000n - 1_000_000n - 2n * baseFee;
     expect((first.json() as RefundResult).amount).toBe(new Decimal(expected.toString()).div(1e6).toFixed());
+    // Its sequence is a few ledgers old: rippled would refuse an AccountDelete (tecTOO_SOON).
+    expect((first.json() as RefundResult).method).toBe('payment');
     expect((await balance(aliceWallet)) - before).toBe(expected);
     // The same request again (its Idempotency-Key): the same transaction, nothing sent twice.
     const again = await refund(
@@ -291,6 +293,83 @@ describe('staged deploy wallets and refunds', () => {
     expect((await balance(aliceWallet)) - before).toBe(expected);
     const refunds = (await audit()).filter((e) => e.action === 'refund');
     expect(refunds).toHaveLength(1);
-    expect(refunds[0]).toMatchObject({ tx_hash: (first.json() as RefundResult).hash });
+    expect(refunds[0]).toMatchObject({
+      tx_hash: (first.json() as RefundResult).hash,
+      before: { value: '50' },
+      after: {
+        value: new Decimal(expected.toString()).div(1e6).toFixed(),
+        to: aliceWallet,
+        method: 'payment',
+      },
+    });
   });
+
+  it('deletes the account instead once its sequence is 256 ledgers old: the reserves come back too', async () => {
+    const db = t.database.db;
+    const client = t.connection.client;
+    const [failed] = await db
+      .insert(jobs)
+      .values({ type: 'deploy-token', status: 'failed', userId: alice.user.id })
+      .returning();
+    const staged = await stageDeployWallets(db, t.app.platform.keyring, failed!.id, alice.user.id, 'OLD');
+    const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
+    await submitAndWait(
+      client,
+      {
+        TransactionType: 'Payment',
+        Account: genesis.address,
+        Destination: staged.hot.address,
+        Amount: '30000000',
+      },
+      genesis,
+    );
+    const info = async (account: string) =>
+      (await client.request({ command: 'account_info', account, ledger_index: 'validated' })).result;
+    const created = await info(staged.hot.address);
+    // rippled's DeleteAccount refuses while Sequence + 255 > the ledger it applies in. Close ledgers
+    // until the validated one is Sequence + 255 (the transaction then applies in a later one).
+    while ((await info(staged.hot.address)).ledger_index! < created.account_data.Sequence + 255)
+      await client.request({ command: 'ledger_accept' } as never);
+
+    const before = BigInt((await info(aliceWallet)).account_data.Balance);
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/refund',
+      headers: { ...owner.headers, 'idempotency-key': randomUUID() },
+      payload: { wallet_id: staged.hot.id, destination_address: aliceWallet, type: 'xrp' },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    const result = r.json() as RefundResult;
+    // Everything but the AccountDelete fee, which is one owner reserve (0.2 XRP), not the base fee.
+    const { reserveIncrement } = t.app.platform.submissions!.reserves;
+    expect(reserveIncrement).toBe(200_000n);
+    const expected = 30_000_000n - reserveIncrement;
+    expect(result).toMatchObject({
+      method: 'account-delete',
+      amount: new Decimal(expected.toString()).div(1e6).toFixed(),
+    });
+    expect(BigInt((await info(aliceWallet)).account_data.Balance) - before).toBe(expected);
+    // The account is gone from the ledger.
+    const gone = await client
+      .request({ command: 'account_info', account: staged.hot.address, ledger_index: 'validated' })
+      .then(
+        () => 'found',
+        (e: Error & { data?: { error?: string } }) => e.data?.error,
+      );
+    expect(gone).toBe('actNotFound');
+    const balances = (await call(owner, 'GET', '/api/admin/staged-wallets/balances')).json() as Record<
+      string,
+      StagedWalletBalance
+    >;
+    expect(balances[staged.hot.id]).toMatchObject({ xrp: '0', active: false });
+    expect((await audit()).find((e) => e.tx_hash === result.hash)).toMatchObject({
+      action: 'refund',
+      before: { value: '30' },
+      after: {
+        value: new Decimal(expected.toString()).div(1e6).toFixed(),
+        to: aliceWallet,
+        method: 'account-delete',
+      },
+    });
+  }, 120_000);
 });

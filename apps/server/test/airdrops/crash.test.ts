@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Decimal from 'decimal.js';
-import { afterAll, describe, expect, it } from 'vitest';
-import { Client } from 'xrpl';
+import { describe, expect, it } from 'vitest';
+import type { Client } from 'xrpl';
 import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
-import { openDatabase } from '../../src/db/client';
 import { airdropClaims, airdrops } from '../../src/modules/airdrops/schema';
-import { json, signInOverHttp, startChildServer, type ChildServer } from '../helpers/child-server';
+import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
 
 // kill -9 of the real server while an airdrop is being created, and again while claims are being
 // paid, then restarts with nobody retrying: the allocation moves into the airdrop wallet exactly
@@ -28,19 +23,10 @@ async function history(client: Client, account: string): Promise<AccountTx[]> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('airdrop crash safety', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-airdrop-crash-'));
-  const masterKey = randomBytes(32).toString('hex');
-  const output: string[] = [];
-  const servers: ChildServer[] = [];
-  afterAll(async () => {
-    for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const rig = useCrashRig('airdrop-crash', { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' });
 
   it('kill -9 during creation and during claims: tokens move once, each claim is paid at most once', async () => {
-    const env = { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' };
-    let server = await startChildServer(dataDir, masterKey, output, env);
-    servers.push(server);
+    let server = await rig.start();
     let rlusd: string | undefined;
     for (let i = 0; i < 100 && !rlusd; i++) {
       const r = await fetch(`${server.base}/api/config/rlusd`);
@@ -103,11 +89,9 @@ describe('airdrop crash safety', () => {
     expect(created.status, await created.clone().text()).toBe(202);
     const { id: airdropId, jobId } = (await created.json()) as { id: number; jobId: string };
     await sleep(1_500);
-    server.child.kill('SIGKILL');
-    await server.exited;
+    await rig.kill();
 
-    server = await startChildServer(dataDir, masterKey, output, env);
-    servers.push(server);
+    server = await rig.start();
     for (let i = 0; ; i++) {
       const r = await json(
         await fetch(`${server.base}/api/job-status/${jobId}`, {
@@ -132,18 +116,14 @@ describe('airdrop crash safety', () => {
       ),
     );
     await sleep(1_200);
-    server.child.kill('SIGKILL');
-    await server.exited;
+    await rig.kill();
     await Promise.all(claims);
 
-    server = await startChildServer(dataDir, masterKey, output, env);
-    servers.push(server);
-    const client = new Client(server.ledgerUrl);
-    await client.connect();
+    server = await rig.start();
     const received = new Map<string, AccountTx[]>();
     let airdropWallet = '';
     let deposits: AccountTx[] = [];
-    try {
+    await rig.withLedger(async (client) => {
       // Until the restarted runner finished (or released) every claim: the killed instance's leases
       // (15 s) expire first. A claim shows as has_claimed while it is pending or paid.
       const paidTo = async (address: string) =>
@@ -193,17 +173,14 @@ describe('airdrop crash safety', () => {
           ),
         );
       }
-    } finally {
-      await client.disconnect();
-    }
-    server.child.kill('SIGTERM');
-    await server.exited;
+    });
+    await rig.stop();
 
     // The allocation moved once, exactly.
     expect(deposits).toHaveLength(1);
     expect((deposits[0]!.meta!.delivered_amount as { value: string }).value).toBe('1');
 
-    const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
+    const database = await rig.openDatabase();
     try {
       const [row] = await database.db.select().from(airdrops);
       expect(row!.airdropAddress).toBe(airdropWallet);

@@ -1,13 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { JobStatusView, DeployResult } from '@ledgerpad/shared';
-import { afterAll, describe, expect, it } from 'vitest';
-import { Client, decode } from 'xrpl';
-import { openDatabase } from '../../src/db/client';
+import { describe, expect, it } from 'vitest';
+import { decode } from 'xrpl';
 import { ledgerSubmissions } from '../../src/ledger/schema';
-import { json, signInOverHttp, startChildServer, type ChildServer } from '../helpers/child-server';
+import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
 
 // kill -9 of the real server (embedded PGlite and ledger in one process) during a deploy, at three
 // different points, then a restart on the same data: each job completes, every ledger step applied
@@ -27,19 +22,10 @@ const stepIs = (s: Status, name: string, status: string) =>
   s.steps.some((x) => x.name === name && x.status === status);
 
 describe('deploy crash safety', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-deploy-crash-'));
-  const masterKey = randomBytes(32).toString('hex');
-  const output: string[] = [];
-  const servers: ChildServer[] = [];
-  const env = { PLATFORM_BOOTSTRAP: 'on' };
-  afterAll(() => {
-    for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const rig = useCrashRig('deploy-crash', { PLATFORM_BOOTSTRAP: 'on' });
 
   it('kill -9 at three points of a deploy: each job completes after restart, each step once, every drop accounted for', async () => {
-    let server = await startChildServer(dataDir, masterKey, output, env);
-    servers.push(server);
+    let server = await rig.start();
     const headers = await signInOverHttp(server.base, 'crashdeploy');
     const post = (url: string, body: object) =>
       fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -48,16 +34,11 @@ describe('deploy crash safety', () => {
 
     const wallet = (await json(await post('/api/wallets', {}))) as { id: number; wallet_address: string };
     expect((await post(`/api/wallets/${wallet.id}/fund`, {})).status).toBe(200);
-    const ledgerBalance = async (account: string) => {
-      const c = new Client(server.ledgerUrl);
-      await c.connect();
-      try {
+    const ledgerBalance = (account: string) =>
+      rig.withLedger(async (c) => {
         const r = await c.request({ command: 'account_info', account, ledger_index: 'validated' });
         return BigInt(r.result.account_data.Balance);
-      } finally {
-        await c.disconnect();
-      }
-    };
+      });
     const startBalance = await ledgerBalance(wallet.wallet_address);
 
     const jobIds: string[] = [];
@@ -88,11 +69,9 @@ describe('deploy crash safety', () => {
         if (point.when(seen) || seen.status === 'completed' || seen.status === 'failed') break;
       }
       expect(seen.status, `${point.label}: the job finished before the kill`).toBe('running');
-      server.child.kill('SIGKILL');
-      await server.exited;
+      await rig.kill();
 
-      server = await startChildServer(dataDir, masterKey, output, env);
-      servers.push(server);
+      server = await rig.start();
       let final: Status;
       const deadline = Date.now() + 60_000;
       do {
@@ -106,9 +85,7 @@ describe('deploy crash safety', () => {
     }
 
     // On the ledger: per deploy, exactly the issuer's own 5 transactions and one pool.
-    const client = new Client(server.ledgerUrl);
-    await client.connect();
-    try {
+    await rig.withLedger(async (client) => {
       for (const r of results) {
         const txs = await client.request({ command: 'account_tx', account: r.issuer_address, limit: 50 });
         const sent = txs.result.transactions.filter(
@@ -118,14 +95,11 @@ describe('deploy crash safety', () => {
         const lines = await client.request({ command: 'gateway_balances', account: r.issuer_address });
         expect(lines.result.obligations?.[r.currency]).toBe('500000');
       }
-    } finally {
-      await client.disconnect();
-    }
+    });
     const endBalance = await ledgerBalance(wallet.wallet_address);
 
-    server.child.kill('SIGTERM');
-    await server.exited;
-    const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
+    await rig.stop();
+    const database = await rig.openDatabase();
     try {
       const rows = await database.db.select().from(ledgerSubmissions);
       let userFees = 0n;

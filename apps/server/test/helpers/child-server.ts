@@ -1,5 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
+import { Client } from 'xrpl';
+import { openDatabase, type Database } from '../../src/db/client';
 
 // The real server as `npm start` runs it (`node --import tsx src/main.ts`: embedded PGlite and the
 // embedded persistent ledger in one process), for the tests that kill it with SIGKILL.
@@ -87,4 +93,89 @@ export async function signInOverHttp(base: string, username: string): Promise<Re
     (await json(await fetch(`${base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
   ).token;
   return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
+}
+
+/** The owner's one-time link the server printed at start, redeemed: headers of an owner session. */
+export async function signInOwnerOverHttp(server: ChildServer): Promise<Record<string, string>> {
+  const printed = server.output.join('');
+  const links = [...printed.matchAll(/Owner sign-in[^:]*: (http:\/\/\S+)/g)];
+  const last = links.at(-1)?.[1];
+  if (!last) throw new Error(`no owner link printed:\n${printed}`);
+  const link = new URL(last);
+  const res = await fetch(`${server.base}${link.pathname}${link.search}`, { redirect: 'manual' });
+  if (res.status !== 303) throw new Error(`owner link answered ${res.status}: ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('ledgerpad_session='))!
+    .split(';')[0]!;
+  const csrf = (
+    (await json(await fetch(`${server.base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
+  ).token;
+  return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
+}
+
+/**
+ * One data directory and master key for a series of real server processes of a crash test: start,
+ * kill -9, start again on the same data. After the file's tests every process still running is
+ * killed and the directory removed.
+ */
+export interface CrashRig {
+  readonly dataDir: string;
+  readonly output: string[];
+  /** The server started last. */
+  readonly server: ChildServer;
+  start(): Promise<ChildServer>;
+  /** kill -9, and wait until the process is gone. */
+  kill(): Promise<void>;
+  /** SIGTERM (a clean shutdown), and wait: the embedded database may be opened afterwards. */
+  stop(): Promise<void>;
+  /** The server's embedded database; only once it is stopped (PGlite allows one process). */
+  openDatabase(): Promise<Database>;
+  /** An xrpl.js client on the current server's ledger, for the time of `use`. */
+  withLedger<T>(use: (client: Client) => Promise<T>): Promise<T>;
+}
+
+export function useCrashRig(name: string, env: Record<string, string> = {}): CrashRig {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `ledgerpad-${name}-`));
+  const masterKey = randomBytes(32).toString('hex');
+  const output: string[] = [];
+  const servers: ChildServer[] = [];
+  afterAll(() => {
+    for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const current = () => {
+    const s = servers.at(-1);
+    if (!s) throw new Error('no server started');
+    return s;
+  };
+  const signal = async (sig: 'SIGKILL' | 'SIGTERM') => {
+    const s = current();
+    if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill(sig);
+    await s.exited;
+  };
+  return {
+    dataDir,
+    output,
+    get server() {
+      return current();
+    },
+    start: async () => {
+      const s = await startChildServer(dataDir, masterKey, output, env);
+      servers.push(s);
+      return s;
+    },
+    kill: () => signal('SIGKILL'),
+    stop: () => signal('SIGTERM'),
+    openDatabase: () => openDatabase({ dataDir: path.join(dataDir, 'db') }),
+    withLedger: async (use) => {
+      const client = new Client(current().ledgerUrl);
+      await client.connect();
+      try {
+        return await use(client);
+      } finally {
+        await client.disconnect();
+      }
+    },
+  };
 }

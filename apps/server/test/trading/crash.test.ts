@@ -1,15 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Decimal from 'decimal.js';
-import { afterAll, describe, expect, it } from 'vitest';
-import { Client } from 'xrpl';
+import { describe, expect, it } from 'vitest';
+import type { Client } from 'xrpl';
 import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
-import { openDatabase } from '../../src/db/client';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { tradingTrades } from '../../src/modules/trading/schema';
-import { json, signInOverHttp, startChildServer, type ChildServer } from '../helpers/child-server';
+import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
 
 // kill -9 of the real server (embedded PGlite and persistent ledger in one process, as `npm start`)
 // while 100 market swaps from 20 users are in flight, then a restart with nobody retrying: every
@@ -31,19 +26,10 @@ async function history(client: Client, account: string): Promise<AccountTx[]> {
 }
 
 describe('trading crash safety', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-trade-crash-'));
-  const masterKey = randomBytes(32).toString('hex');
-  const output: string[] = [];
-  const servers: ChildServer[] = [];
-  afterAll(async () => {
-    for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const rig = useCrashRig('trade-crash', { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' });
 
   it('kill -9 during 100 concurrent swaps from 20 users: every validated swap is recorded and charged exactly once', async () => {
-    const env = { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' };
-    let server = await startChildServer(dataDir, masterKey, output, env);
-    servers.push(server);
+    let server = await rig.start();
     // The XRP/RLUSD pool the platform bootstrap creates on the stand-alone ledger.
     let rlusd: string | undefined;
     for (let i = 0; i < 100 && !rlusd; i++) {
@@ -104,22 +90,18 @@ describe('trading crash safety', () => {
     // Kill once the first swaps are answered: the rest are recorded, in flight or not yet signed.
     const start = Date.now();
     while (answered < 3 && Date.now() - start < 20_000) await new Promise((r) => setTimeout(r, 5));
-    server.child.kill('SIGKILL');
-    await server.exited;
+    await rig.kill();
     const statuses = await Promise.all(inFlight);
     const answeredOk = statuses.filter((s) => s === 200).length;
     expect(answeredOk).toBeLessThan(SWAPS); // the kill really interrupted the batch
 
     const restartedAt = Date.now();
     // Restart; nobody retries. The server resolves what was in flight and records it by itself.
-    server = await startChildServer(dataDir, masterKey, output, env);
-    servers.push(server);
-    const client = new Client(server.ledgerUrl);
-    await client.connect();
+    server = await rig.start();
     let settledMs = 0;
     let swapsOnLedger = new Map<string, AccountTx[]>();
     let feesOnLedger = new Map<string, AccountTx[]>();
-    try {
+    await rig.withLedger(async (client) => {
       const read = async () => {
         swapsOnLedger = new Map();
         feesOnLedger = new Map();
@@ -154,13 +136,10 @@ describe('trading crash safety', () => {
       // A few more closes: a doubled fee would show up now.
       await new Promise((r) => setTimeout(r, 3_000));
       await read();
-    } finally {
-      await client.disconnect();
-    }
-    server.child.kill('SIGTERM');
-    await server.exited;
+    });
+    await rig.stop();
 
-    const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
+    const database = await rig.openDatabase();
     try {
       const trades = await database.db.select().from(tradingTrades);
       const subs = (await database.db.select().from(ledgerSubmissions)).filter((s) => s.purpose === 'swap');

@@ -1,17 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { Client } from 'xrpl';
-import { openDatabase } from '../../src/db/client';
+import { describe, expect, it } from 'vitest';
+import type { Client } from 'xrpl';
 import { ledgerSubmissions } from '../../src/ledger/schema';
-import {
-  json,
-  signInOverHttp,
-  startChildServer as startServer,
-  type ChildServer as Server,
-} from '../helpers/child-server';
+import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
 
 // kill -9 of the real server (`node --import tsx src/main.ts`, embedded PGlite and embedded
 // persistent ledger in one process) while 50 transfers are in flight. The ledger dies with it, so
@@ -20,18 +10,10 @@ import {
 const TRANSFERS = 50;
 
 describe('crash safety', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-crash-'));
-  const masterKey = randomBytes(32).toString('hex');
-  const output: string[] = [];
-  const servers: Server[] = [];
-  afterAll(async () => {
-    for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const rig = useCrashRig('crash');
 
   it('kill -9 during 50 transfers: after restart every transfer is on the ledger exactly once and every record is final', async () => {
-    let server = await startServer(dataDir, masterKey, output);
-    servers.push(server);
+    let server = await rig.start();
     const headers = await signInOverHttp(server.base, 'crash');
     const post = (base: string, url: string, body: object, extra: Record<string, string> = {}) =>
       fetch(`${base}${url}`, {
@@ -61,15 +43,12 @@ describe('crash safety', () => {
         },
       );
 
-    const ledger = new Client(server.ledgerUrl);
-    await ledger.connect();
     const balance = async (c: Client, address: unknown) =>
       BigInt(
         (await c.request({ command: 'account_info', account: String(address), ledger_index: 'validated' }))
           .result.account_data.Balance,
       );
-    const toBefore = await balance(ledger, to.wallet_address);
-    await ledger.disconnect();
+    const toBefore = await rig.withLedger((ledger) => balance(ledger, to.wallet_address));
 
     let answered = 0;
     const inFlight = Array.from({ length: TRANSFERS }, (_, i) =>
@@ -85,14 +64,12 @@ describe('crash safety', () => {
     const start = Date.now();
     while (answered === 0 && Date.now() - start < 5_000) await new Promise((r) => setTimeout(r, 5));
     const killedAt = Date.now();
-    server.child.kill('SIGKILL');
-    await server.exited;
+    await rig.kill();
     const before = await Promise.all(inFlight);
     const completed = before.filter((s) => s === 200).length;
     expect(completed).toBeLessThan(TRANSFERS); // the kill really interrupted the batch
 
-    server = await startServer(dataDir, masterKey, output);
-    servers.push(server);
+    server = await rig.start();
     // The client retries every transfer with its Idempotency-Key: recorded ones report their
     // (resubmitted) result, the ones the crash prevented are signed now, for the first time.
     const retried = await Promise.all(Array.from({ length: TRANSFERS }, (_, i) => transfer(server.base, i)));
@@ -100,9 +77,7 @@ describe('crash safety', () => {
     expect(retried.map((r) => r.status)).toEqual(Array(TRANSFERS).fill(200));
     expect(new Set(bodies.map((b) => b.hash)).size).toBe(TRANSFERS);
 
-    const client = new Client(server.ledgerUrl);
-    await client.connect();
-    try {
+    await rig.withLedger(async (client) => {
       expect((await balance(client, to.wallet_address)) - toBefore).toBe(expectedDrops);
       const txs = await client.request({
         command: 'account_tx',
@@ -114,15 +89,12 @@ describe('crash safety', () => {
         return tx?.TransactionType === 'Payment' && tx.Destination === to.wallet_address;
       });
       expect(payments).toHaveLength(TRANSFERS);
-    } finally {
-      await client.disconnect();
-    }
+    });
 
-    server.child.kill('SIGTERM');
-    await server.exited;
+    await rig.stop();
     let resent = 0;
     let recordedBeforeKill = 0;
-    const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
+    const database = await rig.openDatabase();
     try {
       const rows = await database.db.select().from(ledgerSubmissions);
       const transfers = rows.filter((r) => r.purpose === 'transfer');
@@ -135,7 +107,7 @@ describe('crash safety', () => {
       await database.close();
     }
     // Seeds went to their owner once and never into the server's output.
-    const log = output.join('');
+    const log = rig.output.join('');
     expect(log).toContain('Ledgerpad is running');
     for (const w of [from, to]) expect(log).not.toContain(String(w.wallet_seed));
     process.stdout.write(

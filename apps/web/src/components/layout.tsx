@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { PUBLIC_LINKS } from '@ledgerpad/shared';
+import { useIsAdmin } from '../lib/admin-check';
 import { useHasDeployed, useSession, useSessionActions } from '../lib/session';
 import { PageSkeleton } from './page-skeleton';
 
@@ -15,6 +16,7 @@ export function Layout() {
   const { logout } = useSessionActions();
   const signedIn = session.status === 'signed-in';
   const hasDeployed = useHasDeployed(signedIn);
+  const isAdmin = useIsAdmin(signedIn);
 
   return (
     <div className="app">
@@ -38,7 +40,12 @@ export function Layout() {
           )}
           {session.status === 'signed-in' && (
             <Suspense fallback={null}>
-              <SignedInNav user={session.user} hasDeployed={hasDeployed} onLogout={() => void logout()} />
+              <SignedInNav
+                user={session.user}
+                hasDeployed={hasDeployed}
+                isAdmin={isAdmin}
+                onLogout={() => void logout()}
+              />
             </Suspense>
           )}
         </div>

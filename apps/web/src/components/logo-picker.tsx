@@ -6,15 +6,17 @@ import {
   UPLOAD_FIELDS,
   UPLOAD_MESSAGES,
   uploadResponseSchema,
+  type UploadPurpose,
   type UploadResponse,
 } from '@ledgerpad/shared';
 import { ApiError, apiPostForm } from '../lib/api';
+import './logo-picker.css';
 
-// A logo input shared by the deploy, listing and airdrop forms (spec 001 §5): type, size (by
+// A logo input shared by the deploy, listing, airdrop and admin token forms (spec 001 §5): type, size (by
 // purpose) and aspect (0.8–1.2) are checked in the browser before anything is sent; a file that
 // passes is uploaded at once and its served URL handed to the form.
 
-type Purpose = 'deploy' | 'listing' | 'airdrop';
+type Purpose = UploadPurpose;
 
 /** Width and height of an image file, decoded by the browser; undefined when it is not an image. */
 async function dimensionsOf(file: File): Promise<{ width: number; height: number } | undefined> {

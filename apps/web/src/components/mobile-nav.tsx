@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import type { User } from '@ledgerpad/shared';
 import { displayName } from '../lib/session';
-import { MENU_ITEMS } from './nav-items';
+import { ADMIN_ITEM, MENU_ITEMS } from './nav-items';
 import { UserAvatar } from './user-menu';
 
 /**
@@ -14,11 +14,13 @@ import { UserAvatar } from './user-menu';
 export function MobileNav({
   user,
   hasDeployed,
+  isAdmin,
   onLogout,
   onBuyXrp,
 }: {
   user: User;
   hasDeployed: boolean;
+  isAdmin: boolean;
   onLogout: () => void;
   onBuyXrp: (origin: HTMLElement | null) => void;
 }) {
@@ -70,6 +72,7 @@ export function MobileNav({
             {MENU_ITEMS.map((item) => (
               <DrawerLink key={item.to} to={item.to} label={item.label} onClick={close} />
             ))}
+            {isAdmin && <DrawerLink to={ADMIN_ITEM.to} label={ADMIN_ITEM.label} onClick={close} />}
           </nav>
           <section className="drawer-section" aria-labelledby="drawer-tools-title">
             <h2 id="drawer-tools-title" className="drawer-section-title">

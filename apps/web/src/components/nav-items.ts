@@ -11,3 +11,6 @@ export const MENU_ITEMS = [
 
 /** The routes behind the 'XRPL Tools' dropdown; the trigger reads as active on them. */
 export const TOOLS_PATHS = ['/burner', '/dashboard'] as const;
+
+/** Shown after the menu to admins only (GET /api/admin/check said yes). */
+export const ADMIN_ITEM = { to: '/admin', label: 'Admin' } as const;

@@ -4,7 +4,7 @@ import type { User } from '@ledgerpad/shared';
 import { useIsMobile } from '../lib/use-is-mobile';
 import { BuyXrpDialog } from './buy-xrp-dialog';
 import { MobileNav } from './mobile-nav';
-import { MENU_ITEMS } from './nav-items';
+import { ADMIN_ITEM, MENU_ITEMS } from './nav-items';
 import { UserMenu } from './user-menu';
 import { XrplToolsMenu } from './xrpl-tools-menu';
 
@@ -17,10 +17,12 @@ import { XrplToolsMenu } from './xrpl-tools-menu';
 export function SignedInNav({
   user,
   hasDeployed,
+  isAdmin,
   onLogout,
 }: {
   user: User;
   hasDeployed: boolean;
+  isAdmin: boolean;
   onLogout: () => void;
 }) {
   const isMobile = useIsMobile();
@@ -36,7 +38,13 @@ export function SignedInNav({
   return (
     <>
       {isMobile ? (
-        <MobileNav user={user} hasDeployed={hasDeployed} onLogout={onLogout} onBuyXrp={openBuy} />
+        <MobileNav
+          user={user}
+          hasDeployed={hasDeployed}
+          isAdmin={isAdmin}
+          onLogout={onLogout}
+          onBuyXrp={openBuy}
+        />
       ) : (
         <>
           <div className="session-area">
@@ -54,6 +62,11 @@ export function SignedInNav({
               </NavLink>
             ))}
             <XrplToolsMenu hasDeployed={hasDeployed} onBuyXrp={openBuy} />
+            {isAdmin && (
+              <NavLink to={ADMIN_ITEM.to} className="menu-link">
+                {ADMIN_ITEM.label}
+              </NavLink>
+            )}
           </nav>
         </>
       )}

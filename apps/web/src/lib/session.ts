@@ -8,6 +8,7 @@ import {
   type User,
   type UserResponse,
 } from '@ledgerpad/shared';
+import { ADMIN_KEY } from './admin-check';
 import { apiGet, apiPost, resetCsrfToken } from './api';
 
 export type SessionState =
@@ -67,6 +68,8 @@ export function useSessionActions() {
       resetCsrfToken();
       queryClient.setQueryData(USER_KEY, user);
       void queryClient.invalidateQueries({ queryKey: HAS_DEPLOYED_KEY });
+      // The admin check (and any admin data) belonged to the previous session.
+      queryClient.removeQueries({ queryKey: ADMIN_KEY });
       // The login boxes live on / and on the page that asked for a sign-in: no new history entry.
       void navigate(returnTo, { replace: true });
     },
@@ -81,6 +84,7 @@ export function useSessionActions() {
     resetCsrfToken();
     queryClient.setQueryData(USER_KEY, null);
     queryClient.setQueryData(HAS_DEPLOYED_KEY, false);
+    queryClient.removeQueries({ queryKey: ADMIN_KEY });
     void navigate('/');
   }, [queryClient, navigate]);
   return { signedIn, logout };

@@ -172,6 +172,8 @@ export interface StagedWalletBalance {
   xrp: string;
   token: string;
   rlusd: string;
+  /** Beyond the spec's shape: false when the account is not on the ledger (never funded, or deleted). */
+  active: boolean;
 }
 
 export const REFUND_TYPES = ['xrp', 'token', 'rlusd'] as const;
@@ -186,10 +188,18 @@ export const refundRequestSchema = z.object({
   type: z.enum(REFUND_TYPES, { message: 'type must be xrp, token or rlusd.' }),
 });
 
+/**
+ * How an XRP refund was made: a Payment of everything above the reserves, or an AccountDelete
+ * (which also returns the reserves, less its one-owner-reserve fee) when the ledger allows it.
+ */
+export const REFUND_METHODS = ['payment', 'account-delete'] as const;
+export type RefundMethod = (typeof REFUND_METHODS)[number];
+
 export interface RefundResult {
   status: 'success';
   amount: string;
   type: (typeof REFUND_TYPES)[number];
+  method: RefundMethod;
   hash: string;
   to: string;
 }

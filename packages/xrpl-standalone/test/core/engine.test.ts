@@ -224,6 +224,32 @@ describe('transaction engine checks', () => {
     h.expect(w, { ...pay(GENESIS_ADDRESS), AccountTxnID: r.hash }, 'tesSUCCESS');
   });
 
+  it("applies rippled's AccountDelete age rule and fee exactly (DeleteAccount.cpp)", () => {
+    // rippled: calculateBaseFee is one owner reserve (view.fees().increment); preclaim refuses with
+    // tecTOO_SOON while `Sequence + 255 > view.seq()`, view.seq() being the ledger it applies in.
+    const h = new Harness();
+    const w = h.wallet(10_000_000n);
+    const del = { TransactionType: 'AccountDelete', Destination: GENESIS_ADDRESS };
+    const openSeq = () => Number(h.node.current().header.ledger_index);
+    const created = h.nextSeq(w.classicAddress);
+    // A new account's sequence is the index of the ledger that created it (DeletableAccounts).
+    expect(created).toBe(openSeq());
+    h.expect(w, del, 'telINSUF_FEE_P', { fee: '199999' });
+    while (openSeq() < created + 254) h.close();
+    // created + 255 > created + 254. A tec claims the fee and uses the sequence (now created + 1).
+    h.expect(w, del, 'tecTOO_SOON', { fee: '200000' });
+    h.close();
+    // (created + 1) + 255 > created + 255: still one ledger short. Sequence now created + 2.
+    expect(openSeq()).toBe(created + 255);
+    h.expect(w, del, 'tecTOO_SOON', { fee: '200000' });
+    while (openSeq() < created + 2 + 255) h.close();
+    // Sequence + 255 == the ledger: allowed.
+    const before = h.balance(w.classicAddress);
+    const r = h.expect(w, del, 'tesSUCCESS', { fee: '200000' });
+    expect(h.account(w.classicAddress)).toBeUndefined();
+    expect(BigInt(h.node.txByHash(r.hash)!.meta.delivered_amount as string)).toBe(before - 200_000n);
+  });
+
   it('deletes accounts only after 256 ledgers and without obligations', () => {
     const h = new Harness();
     const w = h.wallet(10_000_000n);

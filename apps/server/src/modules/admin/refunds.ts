@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import {
   ADMIN_MESSAGES,
   RLUSD_CURRENCY_HEX,
   isLpCurrency,
   refundRequestSchema,
+  type RefundMethod,
   type RefundResult,
   type StagedWalletBalance,
   type StagedWalletView,
 } from '@ledgerpad/shared';
-import Decimal from 'decimal.js';
-import type { Client } from 'xrpl';
+import type { AccountInfoResponse, Client } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { LSF } from '../../ledger/account-root';
+import { dropsToXrp } from '../../ledger/amounts';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
@@ -30,6 +32,79 @@ import { adminAudit } from './schema';
 const STAGED = [STAGED_ROLES.issuer, STAGED_ROLES.hot];
 /** Deploy jobs still at work: their wallets are not the admin's to empty. */
 const LIVE_JOB = ['queued', 'running'];
+/**
+ * rippled's DeleteAccount::preclaim refuses with tecTOO_SOON while `Sequence + 255 > ledger`: an
+ * account can go only once its sequence is 256 ledgers behind (so old transactions of a deleted and
+ * re-funded account can never replay).
+ */
+const DELETE_SEQUENCE_GAP = 255;
+
+type AccountData = AccountInfoResponse['result']['account_data'];
+
+interface AffectedRoot {
+  LedgerEntryType?: string;
+  FinalFields?: { Account?: string; Balance?: string };
+  PreviousFields?: { Balance?: string };
+}
+
+/** The account's XRP balance just before the transaction, from its metadata (fee included). */
+function xrpBefore(outcome: SubmissionOutcome, address: string): string | null {
+  for (const node of (outcome.meta?.AffectedNodes ?? []) as unknown as Array<Record<string, AffectedRoot>>) {
+    const n = node.ModifiedNode ?? node.DeletedNode;
+    if (n?.LedgerEntryType !== 'AccountRoot' || n.FinalFields?.Account !== address) continue;
+    const drops = n.PreviousFields?.Balance ?? n.FinalFields.Balance;
+    return drops === undefined ? null : dropsToXrp(drops);
+  }
+  return null;
+}
+
+/** What an XRP refund will send, and how. */
+export interface XrpRefundPlan {
+  method: RefundMethod;
+  /** Drops the destination receives. */
+  drops: bigint;
+  /** Why AccountDelete was not used (for the log and the tests), when it was not. */
+  reason?: string;
+}
+
+/**
+ * The XRP refund of one account: AccountDelete when the ledger would accept it and it returns more
+ * than a Payment (its fee is one owner reserve, and it also returns the base reserve and the owner
+ * reserves), else a Payment of all but the reserves and two network fees.
+ */
+export function planXrpRefund(input: {
+  account: Pick<AccountData, 'Balance' | 'OwnerCount' | 'Sequence'>;
+  /** The validated ledger's index: the transaction applies in a later one, so this errs on the safe side. */
+  validatedIndex: number;
+  /** Objects in its owner directory that block deletion (account_objects deletion_blockers_only). */
+  blockers: number;
+  /** The destination's AccountRoot flags, or undefined when it has no account (AccountDelete cannot create one). */
+  destinationFlags: number | undefined;
+  reserves: { baseFee: bigint; reserveBase: bigint; reserveIncrement: bigint };
+}): XrpRefundPlan {
+  const { account, reserves } = input;
+  const balance = BigInt(account.Balance);
+  const payment =
+    balance -
+    reserves.reserveBase -
+    reserves.reserveIncrement * BigInt(account.OwnerCount) -
+    2n * reserves.baseFee;
+  const viaDelete = balance - reserves.reserveIncrement;
+  const reason =
+    account.Sequence + DELETE_SEQUENCE_GAP > input.validatedIndex
+      ? `its sequence ${account.Sequence} is less than 256 ledgers old`
+      : input.blockers > 0
+        ? 'it owns objects that block deletion (trust lines, escrows, checks, …)'
+        : input.destinationFlags === undefined
+          ? 'the destination has no account (AccountDelete cannot create one)'
+          : (input.destinationFlags & (LSF.requireDestTag | LSF.depositAuth)) !== 0
+            ? 'the destination requires a destination tag or deposit authorization'
+            : viaDelete <= payment
+              ? 'a payment returns more'
+              : undefined;
+  if (reason === undefined) return { method: 'account-delete', drops: viaDelete };
+  return { method: 'payment', drops: payment, reason };
+}
 
 export interface RefundDeps {
   db: Db;
@@ -82,16 +157,32 @@ export class StagedWalletRefunds {
   }
 
   private async account(address: string) {
+    return (await this.accountInfo(address))?.account_data;
+  }
+
+  private async accountInfo(address: string) {
     try {
       const r = await this.deps.client!.request({
         command: 'account_info',
         account: address,
         ledger_index: 'validated',
       });
-      return r.result.account_data;
+      return r.result;
     } catch {
       return undefined;
     }
+  }
+
+  /** How many objects in the account's owner directory block an AccountDelete. */
+  private async deletionBlockers(address: string): Promise<number> {
+    const r = await this.deps.client!.request({
+      command: 'account_objects',
+      account: address,
+      ledger_index: 'validated',
+      deletion_blockers_only: true,
+      limit: 10,
+    });
+    return r.result.account_objects.length;
   }
 
   /** Balances read from the ledger, keyed by wallet id. */
@@ -109,9 +200,10 @@ export class StagedWalletRefunds {
         const r = lines.find((l) => l.currency === RLUSD_CURRENCY_HEX && l.account === rlusd);
         out[w.id] = {
           currency: token?.currency ?? null,
-          xrp: acct ? new Decimal(acct.Balance).div(1_000_000).toFixed() : '0',
+          xrp: acct ? dropsToXrp(acct.Balance) : '0',
           token: token?.balance ?? '0',
           rlusd: r?.balance ?? '0',
+          active: acct !== undefined,
         };
       }),
     );
@@ -145,22 +237,25 @@ export class StagedWalletRefunds {
     const intentKey = `admin-refund:${w.id}:${b.type}:${idempotencyKey ?? randomUUID()}`;
     // A retried request (same Idempotency-Key) answers with the transaction it already made.
     const earlier = idempotencyKey ? await submissions.existing(intentKey) : undefined;
-    if (earlier) return this.finish(adminId, w.address, b, earlier, undefined);
-    const acct = await this.account(w.address);
-    if (!acct) throw badRequest('This wallet has no account on the ledger (nothing to refund).');
-    let amount: string | { currency: string; issuer: string; value: string };
-    let shown: string;
+    if (earlier) return this.finish(adminId, w.address, b, earlier);
+    const info = await this.accountInfo(w.address);
+    const acct = info?.account_data;
+    if (!info || !acct) throw badRequest('This wallet has no account on the ledger (nothing to refund).');
+    let tx: Record<string, unknown>;
     if (b.type === 'xrp') {
-      const { baseFee, reserveIncrement } = submissions.reserves;
-      const info = await client.request({ command: 'server_info' });
-      const base = BigInt(
-        Math.round(Number(info.result.info.validated_ledger?.reserve_base_xrp ?? 1) * 1_000_000),
-      );
-      const spendable =
-        BigInt(acct.Balance) - base - reserveIncrement * BigInt(acct.OwnerCount) - baseFee * 2n;
-      if (spendable <= 0n) throw badRequest('Nothing to refund: the XRP left is what the ledger requires.');
-      amount = spendable.toString();
-      shown = new Decimal(spendable.toString()).div(1_000_000).toFixed();
+      const dest = await this.account(b.destination_address);
+      const plan = planXrpRefund({
+        account: acct,
+        validatedIndex: info.ledger_index ?? 0,
+        blockers: await this.deletionBlockers(w.address),
+        destinationFlags: dest?.Flags,
+        reserves: submissions.reserves,
+      });
+      if (plan.drops <= 0n) throw badRequest('Nothing to refund: the XRP left is what the ledger requires.');
+      tx =
+        plan.method === 'account-delete'
+          ? { TransactionType: 'AccountDelete', Destination: b.destination_address }
+          : { TransactionType: 'Payment', Destination: b.destination_address, Amount: plan.drops.toString() };
     } else {
       const lines = await this.lines(w.address);
       const rlusd = await rlusdIssuer(this.deps.db, this.deps.network);
@@ -172,53 +267,65 @@ export class StagedWalletRefunds {
             );
       if (!line || !(Number(line.balance) > 0))
         throw badRequest(`Nothing to refund: the wallet holds no ${b.type === 'rlusd' ? 'RLUSD' : 'token'}.`);
-      amount = { currency: line.currency, issuer: line.account, value: line.balance };
-      shown = line.balance;
+      tx = {
+        TransactionType: 'Payment',
+        Destination: b.destination_address,
+        Amount: { currency: line.currency, issuer: line.account, value: line.balance },
+      };
     }
     const outcome = await submissions.submit({
       intentKey,
       account: w.address,
-      tx: { TransactionType: 'Payment', Destination: b.destination_address, Amount: amount },
+      tx: tx as never,
       purpose: 'admin-refund',
       userId: w.userId,
       walletId: w.id,
     });
-    return this.finish(
-      adminId,
-      w.address,
-      b,
-      outcome,
-      b.type === 'xrp' ? new Decimal(acct.Balance).div(1_000_000).toFixed() : shown,
-    );
+    return this.finish(adminId, w.address, b, outcome);
   }
 
-  /** The answer, and the audit entry once per transaction (a retry finds it written). */
+  /**
+   * The answer, and the audit entry once per transaction: a retried request (after a crash, say)
+   * finds the entry its first attempt wrote, or writes the one the crash prevented.
+   */
   private async finish(
     adminId: number,
     address: string,
     b: { type: RefundResult['type']; destination_address: string },
     outcome: SubmissionOutcome,
-    before: string | undefined,
   ): Promise<RefundResult> {
     if (outcome.status !== 'success')
       throw badRequest(`${ADMIN_MESSAGES.refundFailed}: ${outcome.result}`, { hash: outcome.hash });
+    const method: RefundMethod = outcome.txType === 'AccountDelete' ? 'account-delete' : 'payment';
     const sent = outcome.deliveredAmount;
-    const shown =
-      typeof sent === 'string' ? new Decimal(sent).div(1_000_000).toFixed() : sent ? String(sent.value) : '0';
-    const [seen] = await this.deps.db
-      .select({ id: adminAudit.id })
-      .from(adminAudit)
-      .where(eq(adminAudit.txHash, outcome.hash));
-    if (!seen) {
-      await this.deps.db.insert(adminAudit).values({
+    const shown = typeof sent === 'string' ? dropsToXrp(sent) : sent ? String(sent.value) : '0';
+    // Read from the transaction itself, so a retry after a crash records the same as the first try:
+    // the XRP balance before it, or the token balance (all of it is sent).
+    const before = b.type === 'xrp' ? xrpBefore(outcome, address) : shown;
+    await this.deps.db.transaction(async (t) => {
+      // One entry per transaction even when two retries of one request finish at once.
+      await t.execute(sql`select pg_advisory_xact_lock(hashtext(${outcome.hash}))`);
+      const [seen] = await t
+        .select({ id: adminAudit.id })
+        .from(adminAudit)
+        .where(eq(adminAudit.txHash, outcome.hash));
+      if (seen) return;
+      await t.insert(adminAudit).values({
         adminUserId: adminId,
         action: 'refund',
         target: `${address} (${b.type})`,
-        before: { value: before ?? null },
-        after: { value: shown, to: b.destination_address },
+        before: { value: before },
+        after: { value: shown, to: b.destination_address, method },
         txHash: outcome.hash,
       });
-    }
-    return { status: 'success', amount: shown, type: b.type, hash: outcome.hash, to: b.destination_address };
+    });
+    return {
+      status: 'success',
+      amount: shown,
+      type: b.type,
+      method,
+      hash: outcome.hash,
+      to: b.destination_address,
+    };
   }
 }

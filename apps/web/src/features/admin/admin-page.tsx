@@ -1,10 +1,12 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useSession } from '../../lib/session';
-import { isRefusal, useAdminCheck } from './api';
+import { useAdminCheck } from './api';
 import { AdminsTab } from './admins-tab';
 import { AuditTab } from './audit-tab';
+import { DeployWalletsTab } from './deploy-wallets-tab';
 import { RewardsTab } from './rewards-tab';
 import { SettingsTab } from './settings-tab';
+import { TokensTab } from './tokens-tab';
 import { WalletsTab } from './wallets-tab';
 import './admin.css';
 
@@ -12,11 +14,13 @@ export const CHECKING_CREDENTIALS = 'Checking credentials...';
 export const NOT_AN_ADMIN = 'Nice try. This door only opens for admins.';
 
 const TABS = [
-  { value: 'rewards', label: 'Rewards' },
-  { value: 'settings', label: 'Settings' },
-  { value: 'admins', label: 'Admins' },
-  { value: 'wallets', label: 'Wallet Overview' },
-  { value: 'audit', label: 'Audit' },
+  { value: 'rewards', label: 'Rewards', Tab: RewardsTab },
+  { value: 'settings', label: 'Settings', Tab: SettingsTab },
+  { value: 'admins', label: 'Admins', Tab: AdminsTab },
+  { value: 'tokens', label: 'Tokens', Tab: TokensTab },
+  { value: 'deploy-wallets', label: 'Deployment Wallets', Tab: DeployWalletsTab },
+  { value: 'wallets', label: 'Wallet Overview', Tab: WalletsTab },
+  { value: 'audit', label: 'Audit', Tab: AuditTab },
 ] as const;
 
 /**
@@ -39,7 +43,7 @@ export function AdminPage() {
         <p className="muted admin-state" aria-busy="true">
           {CHECKING_CREDENTIALS}
         </p>
-      ) : check.isError && !isRefusal(check.error) ? (
+      ) : check.isError ? (
         <section className="panel admin-refusal" role="alert">
           <p className="form-error">Could not check your credentials.</p>
           <button type="button" className="btn-secondary" onClick={() => void check.refetch()}>
@@ -67,21 +71,11 @@ function AdminTabs() {
           </Tabs.Trigger>
         ))}
       </Tabs.List>
-      <Tabs.Content value="rewards" className="admin-tab-content">
-        <RewardsTab />
-      </Tabs.Content>
-      <Tabs.Content value="settings" className="admin-tab-content">
-        <SettingsTab />
-      </Tabs.Content>
-      <Tabs.Content value="admins" className="admin-tab-content">
-        <AdminsTab />
-      </Tabs.Content>
-      <Tabs.Content value="wallets" className="admin-tab-content">
-        <WalletsTab />
-      </Tabs.Content>
-      <Tabs.Content value="audit" className="admin-tab-content">
-        <AuditTab />
-      </Tabs.Content>
+      {TABS.map(({ value, Tab }) => (
+        <Tabs.Content key={value} value={value} className="admin-tab-content">
+          <Tab />
+        </Tabs.Content>
+      ))}
     </Tabs.Root>
   );
 }

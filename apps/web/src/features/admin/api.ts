@@ -7,39 +7,25 @@ import type {
   FeeOverrideView,
   PlatformConfigEntry,
   PlatformConfigKey,
+  RefundResult,
   RewardsOverviewRow,
+  StagedWalletBalance,
+  StagedWalletView,
+  TokenView,
   WalletOverview,
 } from '@ledgerpad/shared';
+import { ADMIN_KEY } from '../../lib/admin-check';
 import { ApiError, apiGet, apiPost } from '../../lib/api';
 
 // Server state of the /admin page (spec 001 §2 Admin, §8). Every call is admin-only on the server;
 // the page asks for nothing but the credential check until that check says yes.
 
-export const ADMIN_KEY = ['admin'] as const;
-
-export interface AdminCheck {
-  isAdmin: boolean;
-  isOwner: boolean;
-}
+export { ADMIN_KEY, useAdminCheck } from '../../lib/admin-check';
 
 export interface AllWallets {
   user_wallets: AdminWalletRow[];
   platform_wallets: AdminWalletRow[];
 }
-
-/** GET /api/admin/check; 401/403 surface as ApiError (the refusal), never retried. */
-export function useAdminCheck(enabled: boolean) {
-  return useQuery({
-    queryKey: [...ADMIN_KEY, 'check'],
-    queryFn: ({ signal }) => apiGet<AdminCheck>('/api/admin/check', { signal }),
-    enabled,
-    retry: false,
-    staleTime: 60_000,
-  });
-}
-
-export const isRefusal = (err: unknown) =>
-  err instanceof ApiError && (err.status === 401 || err.status === 403);
 
 export const useRewardsOverview = () =>
   useQuery({
@@ -109,7 +95,41 @@ export const removeAdmin = (userId: number) => apiPost<AdminView[]>('/api/admin/
 
 /** The failure a user reads: the server's message on a 4xx, else the generic one. */
 export function failureMessage(err: unknown, generic: string): string {
-  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.message)
-    return `${generic}: ${err.message}`;
+  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.message) {
+    // The server may already lead with the same words (a refund the ledger refused).
+    return err.message.startsWith(generic) ? err.message : `${generic}: ${err.message}`;
+  }
   return generic;
 }
+
+export const useStagedWallets = (all: boolean) =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'staged-wallets', all],
+    queryFn: ({ signal }) =>
+      apiGet<StagedWalletView[]>(`/api/admin/staged-wallets${all ? '?all=true' : ''}`, { signal }),
+    placeholderData: (prev) => prev,
+  });
+
+export const useStagedBalances = () =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'staged-balances'],
+    queryFn: ({ signal }) =>
+      apiGet<Record<string, StagedWalletBalance>>('/api/admin/staged-wallets/balances', { signal }),
+  });
+
+export interface RefundRequest {
+  wallet_id: number;
+  destination_address: string;
+  type: RefundResult['type'];
+}
+
+/** POST /api/admin/refund; the key makes a retried request the same refund, never a second one. */
+export const refund = (body: RefundRequest, idempotencyKey: string) =>
+  apiPost<RefundResult>('/api/admin/refund', body, { headers: { 'Idempotency-Key': idempotencyKey } });
+
+/** The listed tokens, from the public list (what visitors see on /). */
+export const useListedTokens = () =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'tokens'],
+    queryFn: ({ signal }) => apiGet<TokenView[]>('/api/tokens', { signal }),
+  });

@@ -1,12 +1,19 @@
 import { useState } from 'react';
 import { useAudit } from './api';
+import { LoadFailed } from './load-failed';
 
-/** A before/after value: `{ value }` scalars show as the value, anything else as compact JSON. */
+/**
+ * A before/after value: `{ value }` shows as the value, `{ value, …details }` as the value with its
+ * details (a refund's destination and method), anything else as compact JSON.
+ */
 export function auditValue(v: unknown): string {
   if (v === null || v === undefined) return '—';
-  if (typeof v === 'object' && !Array.isArray(v)) {
-    const keys = Object.keys(v);
-    if (keys.length === 1 && keys[0] === 'value') return auditValue((v as { value: unknown }).value);
+  if (typeof v === 'object' && !Array.isArray(v) && 'value' in v) {
+    const { value, ...details } = v as { value: unknown } & Record<string, unknown>;
+    const rest = Object.entries(details).map(
+      ([k, d]) => `${k} ${typeof d === 'string' ? d : JSON.stringify(d)}`,
+    );
+    return rest.length ? `${auditValue(value)} (${rest.join(', ')})` : auditValue(value);
   }
   if (typeof v === 'string') return v === '' ? '(empty)' : v;
   return JSON.stringify(v);
@@ -27,12 +34,7 @@ export function AuditTab() {
           Loading the audit trail…
         </p>
       ) : audit.isError ? (
-        <div role="alert">
-          <p className="form-error">Failed to load the audit trail.</p>
-          <button type="button" className="btn-secondary" onClick={() => void audit.refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed what="the audit trail" onRetry={() => void audit.refetch()} />
       ) : audit.data.entries.length === 0 ? (
         <p className="empty-state">Nothing has been changed yet.</p>
       ) : (

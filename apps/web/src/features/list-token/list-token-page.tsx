@@ -5,7 +5,6 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import {
   classicAddressSchema,
-  LISTING_DESCRIPTION_MAX,
   LISTING_MESSAGES,
   listingFormSchema,
   type IssuedToken,
@@ -13,10 +12,10 @@ import {
   type ListingFormInput,
   type TokenView,
 } from '@ledgerpad/shared';
-import { FormErrors, TextAreaField, TextField } from '../../components/form-field';
+import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
 import { fetchIssuer, ListingError, listToken, type IssuerDetails } from './api';
-import { LogoPicker } from '../../components/logo-picker';
+import { TokenDetailsFields } from '../../components/token-details-fields';
 import './list-token.css';
 
 const issuerSchema = classicAddressSchema('Issuer address');
@@ -37,14 +36,6 @@ function groupDigits(value: string): string {
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return part ? `${grouped}.${part}` : grouped;
 }
-
-const LINK_FIELDS = [
-  { name: 'twitterLink', label: 'Twitter', placeholder: 'https://x.com/…' },
-  { name: 'telegramLink', label: 'Telegram', placeholder: 'https://t.me/…' },
-  { name: 'websiteLink', label: 'Website', placeholder: 'https://…' },
-] as const;
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 interface Failure {
   message: string;
@@ -312,59 +303,19 @@ function ListingFormPanel({
       </p>
 
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
-        <TextField
-          label="Name"
-          autoComplete="off"
-          maxLength={200}
-          invalid={Boolean(errors.name)}
+        <TokenDetailsFields
+          register={register}
+          invalid={(name) => Boolean(errors[name])}
           errorId={errorId}
           disabled={disabled}
-          {...register('name')}
-        />
-        <TextAreaField
-          label="Description"
-          rows={4}
-          invalid={Boolean(errors.description)}
-          errorId={errorId}
-          disabled={disabled}
-          hint={
-            <span className={description.length > LISTING_DESCRIPTION_MAX ? 'error-inline' : undefined}>
-              {description.length}/{LISTING_DESCRIPTION_MAX}
-            </span>
-          }
-          {...register('description')}
-        />
-        <LogoPicker
-          purpose="listing"
-          hint="Optional. JPEG, PNG or WebP, under 5 MB, square or near-square."
-          disabled={disabled}
-          onBusy={setUploading}
-          onUploaded={(uploaded) =>
-            setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted })
-          }
-        />
-        {LINK_FIELDS.map((link) => (
-          <TextField
-            key={link.name}
-            label={link.label}
-            type="url"
-            inputMode="url"
-            placeholder={link.placeholder}
-            invalid={Boolean(errors[link.name])}
-            errorId={errorId}
-            disabled={disabled}
-            {...register(link.name)}
-          />
-        ))}
-        <TextField
-          label="Created date"
-          type="date"
-          max={today()}
-          hint="When the token was created (optional)."
-          invalid={Boolean(errors.created_at)}
-          errorId={errorId}
-          disabled={disabled}
-          {...register('created_at')}
+          description={description}
+          logo={{
+            purpose: 'listing',
+            hint: 'Optional. JPEG, PNG or WebP, under 5 MB, square or near-square.',
+            onBusy: setUploading,
+            onUploaded: (uploaded) =>
+              setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted }),
+          }}
         />
         <div id={errorId} role="alert" className="form-error">
           {invalid && <p>{LISTING_MESSAGES.formErrors}</p>}

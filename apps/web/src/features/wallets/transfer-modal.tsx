@@ -16,6 +16,7 @@ import { Modal, ModalActions } from '../../components/modal';
 import { apiPost } from '../../lib/api';
 import { serverMessage } from './errors';
 import { requestResolver } from '../../lib/form-resolver';
+import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { MESSAGES } from './messages';
 import {
   availableXrp,
@@ -55,16 +56,6 @@ type Step =
   | { name: 'confirm'; attempt: Attempt }
   | { name: 'success'; attempt: Attempt; result: TransferResponse }
   | { name: 'error'; attempt: Attempt; message: string };
-
-/** A UUID where crypto.randomUUID is missing (it needs a secure context; plain-http LAN hosts lack it). */
-function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
 
 /**
  * Transfer (spec §4): form → confirm step → success (hash, delivered amount) or error with Try Again.

@@ -1,0 +1,93 @@
+import type { UseFormRegisterReturn } from 'react-hook-form';
+import { LISTING_DESCRIPTION_MAX, type UploadPurpose, type UploadResponse } from '@ledgerpad/shared';
+import { TextAreaField, TextField } from './form-field';
+import { LogoPicker } from './logo-picker';
+
+// What describes an existing token when it is listed (the /list-token form and the admin's
+// add-token form): name, description, logo, Twitter/Telegram/Website and created date. Rules and
+// messages are the shared listing schema's; the form owns react-hook-form and its error line.
+
+export type TokenDetailsName =
+  'name' | 'description' | 'twitterLink' | 'telegramLink' | 'websiteLink' | 'created_at';
+
+const LINK_FIELDS = [
+  { name: 'twitterLink', label: 'Twitter', placeholder: 'https://x.com/…' },
+  { name: 'telegramLink', label: 'Telegram', placeholder: 'https://t.me/…' },
+  { name: 'websiteLink', label: 'Website', placeholder: 'https://…' },
+] as const;
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export function TokenDetailsFields({
+  register,
+  invalid,
+  errorId,
+  disabled,
+  description,
+  logo,
+}: {
+  register: (name: TokenDetailsName) => UseFormRegisterReturn;
+  invalid: (name: TokenDetailsName) => boolean;
+  /** The form's FormErrors element. */
+  errorId: string;
+  disabled?: boolean;
+  /** The description as typed, for its counter. */
+  description: string;
+  logo: {
+    purpose: UploadPurpose;
+    hint: string;
+    onUploaded: (uploaded: UploadResponse | undefined) => void;
+    onBusy: (busy: boolean) => void;
+  };
+}) {
+  return (
+    <>
+      <TextField
+        label="Name"
+        autoComplete="off"
+        maxLength={200}
+        invalid={invalid('name')}
+        errorId={errorId}
+        disabled={disabled}
+        {...register('name')}
+      />
+      <TextAreaField
+        label="Description"
+        rows={4}
+        invalid={invalid('description')}
+        errorId={errorId}
+        disabled={disabled}
+        hint={
+          <span className={description.length > LISTING_DESCRIPTION_MAX ? 'error-inline' : undefined}>
+            {description.length}/{LISTING_DESCRIPTION_MAX}
+          </span>
+        }
+        {...register('description')}
+      />
+      <LogoPicker {...logo} disabled={disabled} />
+      {LINK_FIELDS.map((link) => (
+        <TextField
+          key={link.name}
+          label={link.label}
+          type="url"
+          inputMode="url"
+          placeholder={link.placeholder}
+          invalid={invalid(link.name)}
+          errorId={errorId}
+          disabled={disabled}
+          {...register(link.name)}
+        />
+      ))}
+      <TextField
+        label="Created date"
+        type="date"
+        max={today()}
+        hint="When the token was created (optional)."
+        invalid={invalid('created_at')}
+        errorId={errorId}
+        disabled={disabled}
+        {...register('created_at')}
+      />
+    </>
+  );
+}

@@ -1,0 +1,278 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useForm, type FieldError } from 'react-hook-form';
+import { toast } from 'sonner';
+import {
+  ADMIN_MESSAGES,
+  EDGE_MESSAGES,
+  LISTING_MESSAGES,
+  listTokenRequestSchema,
+  type ListTokenResponse,
+} from '@ledgerpad/shared';
+import { FormErrors, TextField } from '../../components/form-field';
+import { TokenDetailsFields } from '../../components/token-details-fields';
+import { apiPost } from '../../lib/api';
+import { requestResolver } from '../../lib/form-resolver';
+import { ADMIN_KEY, failureMessage, useListedTokens } from './api';
+import { LoadFailed } from './load-failed';
+
+/** Spec 001 §3 "Admin token (add/list)": what an admin types; supply and blackhole come from the ledger. */
+interface TokenForm {
+  issuer_address: string;
+  /** The ticker or the ledger's currency code; empty = the issuer's only currency. */
+  code: string;
+  name: string;
+  description: string;
+  logoUrl: string;
+  twitterLink: string;
+  telegramLink: string;
+  websiteLink: string;
+  created_at: string;
+  is_market_listed: boolean;
+  is_active: boolean;
+  is_market_ready: boolean;
+  is_new: boolean;
+}
+
+const EMPTY: TokenForm = {
+  issuer_address: '',
+  code: '',
+  name: '',
+  description: '',
+  logoUrl: '',
+  twitterLink: '',
+  telegramLink: '',
+  websiteLink: '',
+  created_at: '',
+  is_market_listed: true,
+  is_active: true,
+  is_market_ready: true,
+  is_new: false,
+};
+
+const FLAGS = [
+  { name: 'is_market_listed', label: 'Listed on the market (shown on the token list)' },
+  { name: 'is_active', label: 'Active' },
+  { name: 'is_market_ready', label: 'Market ready (trading open)' },
+  { name: 'is_new', label: 'Marked as new' },
+] as const;
+
+const HEX_CODE = /^[0-9A-Fa-f]{40}$/;
+
+/** The form as POST /api/admin/tokens/add takes it (the listing's shared schema). */
+function toRequest(v: TokenForm) {
+  const code = v.code.trim();
+  return {
+    issuer_address: v.issuer_address.trim(),
+    // A 3-character or 40-hex code is the ledger's own; anything else is a ticker to convert.
+    ...(code === '' ? {} : code.length === 3 || HEX_CODE.test(code) ? { currency: code } : { ticker: code }),
+    name: v.name,
+    description: v.description,
+    logoUrl: v.logoUrl || undefined,
+    twitterLink: v.twitterLink,
+    telegramLink: v.telegramLink,
+    websiteLink: v.websiteLink,
+    created_at: v.created_at || undefined,
+    is_market_listed: v.is_market_listed,
+    is_active: v.is_active,
+    is_market_ready: v.is_market_ready,
+    is_new: v.is_new,
+  };
+}
+
+const resolver = requestResolver<TokenForm>(listTokenRequestSchema, toRequest, (_values, errors) => {
+  // The route names its field; the form says it the way its label does.
+  const e = errors as Record<string, FieldError | undefined>;
+  if (e.issuer_address)
+    e.issuer_address = { type: 'address', message: EDGE_MESSAGES.address('Issuer address') };
+});
+
+/** Tokens: add (list) a token with the admin-only flags, and the tokens listed now. */
+export function TokensTab() {
+  // A new form (and logo picker) after each token added.
+  const [formKey, setFormKey] = useState(0);
+  return (
+    <div className="admin-stack">
+      <AddTokenForm key={formKey} onAdded={() => setFormKey((k) => k + 1)} />
+      <ListedTokens />
+    </div>
+  );
+}
+
+function AddTokenForm({ onAdded }: { onAdded: () => void }) {
+  const errorId = useId();
+  const queryClient = useQueryClient();
+  const [uploading, setUploading] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState('');
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    watch,
+    formState: { errors, isSubmitted },
+  } = useForm<TokenForm>({ resolver, defaultValues: EMPTY });
+  const all = errors as Record<string, FieldError | undefined>;
+  // The schema's field names: the code field answers for `currency` and `ticker`.
+  const messages = [
+    'issuer_address',
+    'currency',
+    'ticker',
+    'name',
+    'description',
+    'logoUrl',
+    'twitterLink',
+    'telegramLink',
+    'websiteLink',
+    'created_at',
+  ].map((k) => all[k]?.message);
+  const invalid = messages.some(Boolean);
+  const description = watch('description') ?? '';
+
+  const submit = handleSubmit(async (values) => {
+    setBusy(true);
+    setFailure('');
+    try {
+      const { token } = await apiPost<ListTokenResponse>('/api/admin/tokens/add', toRequest(values));
+      toast.success(`${token.name} (${token.ticker}) added`);
+      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'tokens'] });
+      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
+      onAdded();
+    } catch (err) {
+      setFailure(failureMessage(err, ADMIN_MESSAGES.addTokenFailed));
+    } finally {
+      setBusy(false);
+    }
+  });
+
+  return (
+    <section className="panel" aria-labelledby="admin-add-token-heading">
+      <h2 id="admin-add-token-heading">Add a token</h2>
+      <p className="muted admin-note">
+        A token that exists on the XRP Ledger. Supply and blackhole status are read from the ledger.
+      </p>
+      <form className="form" onSubmit={(e) => void submit(e)} noValidate>
+        <div className="admin-settings-grid">
+          <TextField
+            label="Issuer address"
+            placeholder="r…"
+            autoComplete="off"
+            spellCheck={false}
+            invalid={Boolean(all.issuer_address)}
+            errorId={errorId}
+            disabled={busy}
+            {...register('issuer_address')}
+          />
+          <TextField
+            label="Ticker or currency code"
+            hint="Leave empty when the issuer issues one token."
+            autoComplete="off"
+            spellCheck={false}
+            invalid={Boolean(all.currency || all.ticker)}
+            errorId={errorId}
+            disabled={busy}
+            {...register('code')}
+          />
+        </div>
+        <TokenDetailsFields
+          register={register}
+          invalid={(name) => Boolean(all[name])}
+          errorId={errorId}
+          disabled={busy}
+          description={description}
+          logo={{
+            purpose: 'admin',
+            hint: 'Optional. JPEG, PNG or WebP, at most 1 MB, square-ish.',
+            onBusy: setUploading,
+            onUploaded: (uploaded) =>
+              setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted }),
+          }}
+        />
+        <fieldset className="admin-flags" disabled={busy}>
+          <legend className="field-label">Flags</legend>
+          {FLAGS.map((f) => (
+            <label key={f.name} className="checkbox">
+              <input type="checkbox" {...register(f.name)} /> {f.label}
+            </label>
+          ))}
+        </fieldset>
+        <FormErrors
+          id={errorId}
+          messages={[invalid ? LISTING_MESSAGES.formErrors : undefined, ...messages]}
+        />
+        {failure && (
+          <p role="alert" className="form-error">
+            {failure}
+          </p>
+        )}
+        <div className="admin-actions">
+          <button type="submit" disabled={busy || uploading}>
+            {busy ? 'Adding…' : 'Add token'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function ListedTokens() {
+  const tokens = useListedTokens();
+  return (
+    <section className="panel" aria-labelledby="admin-listed-heading">
+      <h2 id="admin-listed-heading">
+        Listed tokens {tokens.data && <span className="muted">({tokens.data.length})</span>}
+      </h2>
+      {tokens.isPending ? (
+        <p className="muted" aria-busy="true">
+          Loading tokens…
+        </p>
+      ) : tokens.isError ? (
+        <LoadFailed what="the tokens" onRetry={() => void tokens.refetch()} />
+      ) : tokens.data.length === 0 ? (
+        <p className="empty-state">No token is listed yet.</p>
+      ) : (
+        <div className="table-scroll admin-table-wrap">
+          <table className="admin-table" aria-label="Listed tokens">
+            <thead>
+              <tr>
+                <th scope="col">Ticker</th>
+                <th scope="col">Name</th>
+                <th scope="col">Issuer</th>
+                <th scope="col" className="num">
+                  Supply
+                </th>
+                <th scope="col">Pair</th>
+                <th scope="col">Source</th>
+                <th scope="col">Flags</th>
+                <th scope="col">Added</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.data.map((t) => (
+                <tr key={t.id}>
+                  <td>{t.ticker}</td>
+                  <td>{t.name}</td>
+                  <td className="address">{t.issuer_address}</td>
+                  <td className="num">{t.supply}</td>
+                  <td>{t.liquidity_pair}</td>
+                  <td>{t.launch_type === 'listing' ? 'Listed' : 'Deployed'}</td>
+                  <td>
+                    {[
+                      t.is_new && 'new',
+                      t.is_blackholed && 'blackholed',
+                      !t.is_active && 'inactive',
+                      !t.is_market_listed && 'unlisted',
+                    ]
+                      .filter(Boolean)
+                      .join(', ') || '—'}
+                  </td>
+                  <td>{new Date(t.created_at).toLocaleDateString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
