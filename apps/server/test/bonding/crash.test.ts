@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Decimal from 'decimal.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client, Wallet } from 'xrpl';
 import type { BondingView, DeployResult, JobStatusView } from '@ledgerpad/shared';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
-import { json, signInOverHttp, startChildServer, type ChildServer } from '../helpers/child-server';
+import { json, signInOverHttp, signInOwnerOverHttp, useCrashRig } from '../helpers/child-server';
 import { submitAndWait } from '../helpers/submit-and-wait';
 
 // kill -9 of the real server twice while a curve graduates — once when the ladder has started to
@@ -28,41 +24,18 @@ async function history(client: Client, account: string): Promise<AccountTx[]> {
   );
 }
 
-/** The owner's session from the one-time link the server prints at start. */
-async function ownerOverHttp(base: string, output: string[]): Promise<Record<string, string>> {
-  let link: string | undefined;
-  for (let i = 0; i < 200 && !link; i++) {
-    link = /Owner sign-in \(one-time link, valid 7 days\): (\S+)/.exec(output.join(''))?.[1];
-    if (!link) await sleep(50);
-  }
-  const res = await fetch(link!.replace(/^http:\/\/[^/]+/, base), { redirect: 'manual' });
-  const cookie = res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('ledgerpad_session='))!
-    .split(';')[0]!;
-  const csrf = (
-    (await json(await fetch(`${base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
-  ).token;
-  return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
-}
-
 describe('graduation crash safety', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-bonding-crash-'));
-  const masterKey = randomBytes(32).toString('hex');
-  const output: string[] = [];
-  const servers: ChildServer[] = [];
+  const rig = useCrashRig('bonding-crash', { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' });
   let client: Client | undefined;
   afterAll(async () => {
     await client?.disconnect().catch(() => undefined);
-    for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('kill -9 while the ladder comes down and right after the pool: graduated exactly once', async () => {
-    const env = { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' };
-    let server = await startChildServer(dataDir, masterKey, output, env);
-    servers.push(server);
-    const owner = await ownerOverHttp(server.base, output);
+    let server = await rig.start();
+    // The owner's one-time link is printed right after the server starts listening.
+    for (let i = 0; i < 100 && !rig.output.join('').includes('Owner sign-in'); i++) await sleep(50);
+    const owner = await signInOwnerOverHttp(server);
     const post = (url: string, headers: Record<string, string>, body: unknown) =>
       fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
     const settings = await post('/api/admin/platform-config/update', owner, {
@@ -170,20 +143,16 @@ describe('graduation crash safety', () => {
       if ((await history(c, curve)).some((x) => x.tx_json?.TransactionType === 'OfferCancel')) break;
       await sleep(20);
     }
-    server.child.kill('SIGKILL');
-    await server.exited;
-    server = await startChildServer(dataDir, masterKey, output, env);
-    servers.push(server);
+    await rig.kill();
+    server = await rig.start();
     c = await connect();
     // Second kill: right after the pool was created.
     for (;;) {
       if ((await history(c, curve)).some((x) => x.tx_json?.TransactionType === 'AMMCreate')) break;
       await sleep(20);
     }
-    server.child.kill('SIGKILL');
-    await server.exited;
-    server = await startChildServer(dataDir, masterKey, output, env);
-    servers.push(server);
+    await rig.kill();
+    server = await rig.start();
     c = await connect();
     let view: BondingView | undefined;
     for (let i = 0; i < 600; i++) {
