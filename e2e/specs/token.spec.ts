@@ -16,7 +16,7 @@ import { ARTIFACTS_DIR, launchBrowser, screenshotOnFailure } from '../support/br
 import { startServer, type RunningServer } from '../support/server';
 
 // The public market on the embedded defaults with the demo data: this file runs its own server
-// with the demo seed on (a dozen tokens deployed through the real deploy job, a few hundred swaps
+// with the demo seed on (fourteen tokens deployed through the real deploy job, a few hundred swaps
 // on the ledger) and demo trading off, so the only trades after the seed are the test's own.
 
 const SEED_TIMEOUT_MS = 240_000;
@@ -76,12 +76,12 @@ afterEach(async (ctx) => {
   await context.close();
 });
 
-/** The demo token the test trades: XRP-paired, so the test pays XRP. */
-const xrpToken = () => tokens.find((t) => t.liquidity_pair === 'XRP')!;
+/** The demo token the test trades: XRP-paired (the test pays XRP), an instant AMM launch. */
+const xrpToken = () => tokens.find((t) => t.liquidity_pair === 'XRP' && !t.is_bonding_curve)!;
 
 describe('demo market in Chromium', () => {
   it('shows the demo tokens on the home page and opens one from its row', async () => {
-    expect(tokens.length).toBe(12);
+    expect(tokens.length).toBe(14);
     await page.goto(server.url);
     await page.getByTestId('token-row').first().waitFor();
     expect(await page.getByTestId('token-row').count()).toBe(10);

@@ -6,8 +6,9 @@ import { jobs } from '../../src/platform/jobs';
 import { tokens } from '../../src/modules/tokens/schema';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
-// The demo market on an empty embedded ledger: a dozen tokens through the real deploy job, then
-// demo traders' swaps that the indexer turns into trades and candles.
+// The demo market on an empty embedded ledger: fourteen tokens through the real deploy job (twelve
+// instant AMM launches, two bonding curves), then demo traders' swaps that the indexer turns into
+// trades and candles, and that take the small curve to its graduation.
 
 let t: WalletTestApp;
 
@@ -23,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('demo seed', () => {
-  it('deploys twelve tokens through the deploy job and trades them on the ledger', async () => {
+  it('deploys fourteen tokens through the deploy job and trades them on the ledger', async () => {
     let job: { id: string } | undefined;
     for (let i = 0; i < 100 && !job; i++) {
       [job] = await t.database.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.key, DEMO_SEED_JOB));
@@ -47,7 +48,7 @@ describe('demo seed', () => {
     expect(done.status, done.error ?? '').toBe('completed');
     expect(await status()).toBe('ready');
     const result = done.result as { tokens: number; trades: number };
-    expect(result.tokens).toBe(12);
+    expect(result.tokens).toBe(14);
     expect(result.trades).toBeGreaterThan(100);
 
     const list = (await t.app.inject({ url: '/api/tokens' })).json() as Array<{
@@ -55,7 +56,7 @@ describe('demo seed', () => {
       liquidity_pair: string;
       links: { Twitter: string };
     }>;
-    expect(list).toHaveLength(12);
+    expect(list).toHaveLength(14);
     expect(new Set(list.map((x) => x.liquidity_pair))).toEqual(new Set(['XRP', 'RLUSD']));
     expect(list.every((x) => x.links.Twitter.startsWith('https://x.com/'))).toBe(true);
     // Every deploy went through the job: one completed deploy job per token.
@@ -63,7 +64,7 @@ describe('demo seed', () => {
       .select({ n: sql<number>`count(*)::int` })
       .from(jobs)
       .where(sql`${jobs.type} = 'deploy' and ${jobs.status} = 'completed'`);
-    expect(deploys[0]!.n).toBe(12);
+    expect(deploys[0]!.n).toBe(14);
 
     await t.app.platform.indexer!.caughtUp();
     const pools = await t.database.db.select().from(marketPools);
@@ -102,13 +103,13 @@ describe('demo seed', () => {
       .from(tokens)
       .innerJoin(marketTrades, sql`${marketTrades.tokenId} = ${tokens.id}`)
       .groupBy(tokens.id, tokens.createdAt);
-    // (The traders swap the XRP-paired tokens, nine of the twelve.)
+    // (The traders swap the XRP-paired tokens, eleven of the fourteen.)
     expect(launched.length).toBeGreaterThan(5);
     for (const l of launched) {
       expect(l.created.getTime()).toBeLessThanOrEqual(new Date(l.firstTrade).getTime());
     }
     const created = await t.database.db.select({ at: tokens.createdAt }).from(tokens);
-    expect(created).toHaveLength(12);
+    expect(created).toHaveLength(14);
     for (const c of created) {
       expect(Date.now() - c.at.getTime()).toBeGreaterThan(2 * 86_400_000);
       expect(Date.now() - c.at.getTime()).toBeLessThan(DEMO_HISTORY_MS + 3_600_000);
@@ -124,7 +125,26 @@ describe('demo seed', () => {
     expect(await demoLedgerClockOffsetMs({ ...config, DEMO_SEED: 'off' }, t.database.db, true)).toBe(0);
     await t.app.marketSnapshot.refresh();
     const prices = (await t.app.inject({ url: '/api/prices' })).json() as Array<{ priceInXRP: string }>;
-    expect(prices).toHaveLength(12);
+    expect(prices).toHaveLength(14);
     expect(prices.every((p) => Number(p.priceInXRP) > 0)).toBe(true);
+    // The two curves: one trading on its curve, the small one graduated into its pool.
+    const curve = async (ticker: string) => {
+      const token = (list as Array<{ ticker: string; issuer_address?: string }>).find(
+        (x) => x.ticker === ticker,
+      );
+      return (await t.app.inject({ url: `/api/bonding/${token!.issuer_address}` })).json() as {
+        status: string;
+        percent: string;
+      };
+    };
+    const sprout = await curve('SPRT');
+    expect(sprout.status).toBe('active');
+    expect(Number(sprout.percent)).toBeGreaterThan(0);
+    let comet = await curve('COMET');
+    for (let i = 0; i < 200 && comet.status !== 'graduated'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      comet = await curve('COMET');
+    }
+    expect(comet.status).toBe('graduated');
   }, 300_000);
 });

@@ -36,6 +36,8 @@ interface DemoToken {
   liquidity: string;
   dev: string;
   fee: string;
+  /** A bonding-curve launch (docs/bonding-curve.md), with its own virtual XRP reserve if given. */
+  curve?: { virtualXrp?: string };
 }
 
 const TOKENS: DemoToken[] = [
@@ -158,6 +160,31 @@ const TOKENS: DemoToken[] = [
     liquidity: '1000',
     dev: '2',
     fee: '0.3',
+  },
+  // Two fair launches on a bonding curve: one the traders move along the platform's curve, one so
+  // small (15 XRP virtual reserve: it graduates at about 42.6 XRP raised) that it graduates into its
+  // AMM pool during the seed.
+  {
+    name: 'Sprout Curve',
+    ticker: 'SPRT',
+    pair: 'XRP',
+    blackhole: true,
+    supply: '1000000000',
+    liquidity: '0',
+    dev: '0',
+    fee: '0.3',
+    curve: {},
+  },
+  {
+    name: 'Comet Curve',
+    ticker: 'COMET',
+    pair: 'XRP',
+    blackhole: true,
+    supply: '1000000000',
+    liquidity: '0',
+    dev: '0',
+    fee: '0.3',
+    curve: { virtualXrp: '15' },
   },
 ];
 
@@ -452,9 +479,10 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
                     blackholeIssuer: t.blackhole,
                     requireAuth: false,
                     liquidityPairType: t.pair,
+                    launchType: t.curve ? 'bonding' : 'amm',
                     walletId: made.deployers[j]!.id,
                   },
-                  { jobKey: key, platform: true },
+                  { jobKey: key, platform: true, virtualXrp: t.curve?.virtualXrp },
                 )
               ).jobId;
             const job = await platform.jobs.waitFor(jobId, { timeoutMs: 10 * 60_000 });

@@ -73,8 +73,11 @@ export class DeployService {
   async start(
     userId: number,
     body: unknown,
-    /** `jobKey`: enqueue once per key. `platform`: the platform's own launches (demo), not a user's attempts. */
-    opts: { jobKey?: string; platform?: boolean } = {},
+    /**
+     * `jobKey`: enqueue once per key. `platform`: the platform's own launches (demo), not a user's
+     * attempts; they may also give a curve launch its own virtual XRP reserve (`virtualXrp`).
+     */
+    opts: { jobKey?: string; platform?: boolean; virtualXrp?: string } = {},
   ): Promise<{ jobId: string }> {
     const locked = opts.platform ? undefined : this.attempts.hit(userId);
     if (locked !== undefined) {
@@ -195,7 +198,9 @@ export class DeployService {
             bonding: {
               // Fixed into the curve now: a later settings change never moves a live curve.
               virtualQuote: xrpToDrops(
-                rlusdPair ? settings.bonding_virtual_rlusd : settings.bonding_virtual_xrp,
+                rlusdPair
+                  ? settings.bonding_virtual_rlusd
+                  : ((opts.platform ? opts.virtualXrp : undefined) ?? settings.bonding_virtual_xrp),
               ).toString(),
               steps: Number(settings.bonding_steps),
               fineSteps: Number(settings.bonding_fine_steps),
