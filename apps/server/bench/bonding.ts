@@ -1,11 +1,11 @@
 import { pathToFileURL } from 'node:url';
 import Decimal from 'decimal.js';
 import { Wallet } from 'xrpl';
-import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
 import { STANDALONE_GENESIS_SEED } from '../src/platform/accounts';
 import { bondingCurves } from '../src/modules/bonding/schema';
 import { createWalletTestApp } from '../test/wallets/wallet-app';
 import { fundedWallet } from '../test/helpers/trading-world';
+import { launchCurve } from '../test/bonding/bonding-world';
 
 // 100 outside wallets buy on one bonding curve at once (2 XRP each, with xrpl.js: no Ledgerpad
 // call), on the embedded ledger closing every second, after the anti-snipe window: how many closes
@@ -43,31 +43,10 @@ export async function benchBonding(
     const client = t.connection.client;
     const owner = await t.signInOwner();
     const w = await fundedWallet(t, owner);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/deploy-token',
-      headers: owner.headers,
-      payload: {
-        name: 'Bench Curve',
-        ticker: 'BCURVE',
-        description: '',
-        supply: '1000000000',
-        devAllocation: '0',
-        ammFee: '0.3',
-        logoUrl: '/images/x.webp',
-        blackholeIssuer: true,
-        requireAuth: false,
-        liquidityPairType: 'XRP',
-        launchType: 'bonding',
-        walletId: w.id,
-      },
+    const { issuer_address: issuer, currency } = await launchCurve(t, owner, w.id, {
+      name: 'Bench Curve',
+      ticker: 'BCURVE',
     });
-    if (res.statusCode !== 202) throw new Error(`launch: ${res.body}`);
-    const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
-      timeoutMs: 120_000,
-    });
-    if (job.status !== 'completed') throw new Error(`launch job: ${job.error}`);
-    const { issuer_address: issuer, currency } = (job as unknown as JobStatusView<DeployResult>).result!;
 
     // 100 outside wallets from genesis, with their trust lines, in a few ledgers.
     const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);

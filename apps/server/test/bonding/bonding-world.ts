@@ -89,6 +89,27 @@ export async function submitNow(client: Client, wallet: Wallet, tx: SubmittableT
 export const send = (client: Client, wallet: Wallet, tx: SubmittableTransaction) =>
   submitAndWait(client, tx, wallet);
 
+/** The deploy form of a curve launch (POST /api/deploy-token's body). */
+export function curveLaunchBody(
+  walletId: number | unknown,
+  token: { name: string; ticker: string; pair?: 'XRP' | 'RLUSD' },
+): Record<string, unknown> {
+  return {
+    name: token.name,
+    ticker: token.ticker,
+    description: 'A fair launch on a curve',
+    supply: '1000000000',
+    devAllocation: '0',
+    ammFee: '0.3',
+    logoUrl: '/images/x.webp',
+    blackholeIssuer: true,
+    requireAuth: false,
+    liquidityPairType: token.pair ?? 'XRP',
+    launchType: 'bonding',
+    walletId,
+  };
+}
+
 /** A curve launch through POST /api/deploy-token and the deploy job. */
 export async function launchCurve(
   t: WalletTestApp,
@@ -100,24 +121,11 @@ export async function launchCurve(
     method: 'POST',
     url: '/api/deploy-token',
     headers: who.headers,
-    payload: {
-      name: token.name,
-      ticker: token.ticker,
-      description: 'A fair launch on a curve',
-      supply: '1000000000',
-      devAllocation: '0',
-      ammFee: '0.3',
-      logoUrl: '/images/x.webp',
-      blackholeIssuer: true,
-      requireAuth: false,
-      liquidityPairType: token.pair ?? 'XRP',
-      launchType: 'bonding',
-      walletId,
-    },
+    payload: curveLaunchBody(walletId, token),
   });
   expect(res.statusCode, res.body).toBe(202);
   const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
-    timeoutMs: 60_000,
+    timeoutMs: 120_000,
   });
   expect(job.status, job.error ?? '').toBe('completed');
   return (job as unknown as JobStatusView<DeployResult>).result!;

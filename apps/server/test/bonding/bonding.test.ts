@@ -12,6 +12,7 @@ import { fundedWallet } from '../helpers/trading-world';
 import type { SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import {
+  curveLaunchBody,
   launchCurve,
   offersOf,
   outsideWallets,
@@ -488,20 +489,7 @@ describe('curve routes and launch rules', () => {
     // any balance is read, so an empty wallet will do.
     const carol = await t.signIn('curve_carol');
     const w = await fundedWallet(t, carol, 0);
-    const base = {
-      name: 'Bad Curve',
-      ticker: 'BADC',
-      description: '',
-      supply: '1000000000',
-      devAllocation: '0',
-      ammFee: '0.3',
-      logoUrl: '/images/x.webp',
-      blackholeIssuer: true,
-      requireAuth: false,
-      liquidityPairType: 'XRP',
-      launchType: 'bonding',
-      walletId: w.id,
-    };
+    const base = curveLaunchBody(w.id, { name: 'Bad Curve', ticker: 'BADC' });
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ supply: '5000' }, 'A bonding curve launch has a supply of 1,000,000,000.'],
       [{ devAllocation: '5' }, 'A bonding curve launch has no dev allocation: everyone buys on the curve.'],

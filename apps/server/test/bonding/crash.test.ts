@@ -5,6 +5,7 @@ import type { BondingView, DeployResult, JobStatusView } from '@ledgerpad/shared
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { json, signInOverHttp, signInOwnerOverHttp, useCrashRig } from '../helpers/child-server';
 import { submitAndWait } from '../helpers/submit-and-wait';
+import { curveLaunchBody } from './bonding-world';
 
 // kill -9 of the real server twice while a curve graduates — once when the ladder has started to
 // come down, once right after the pool was created — then restarts with nobody retrying: the
@@ -52,20 +53,11 @@ describe('graduation crash safety', () => {
     const creator = await signInOverHttp(server.base, 'crash_curve_creator');
     const wallet = await json(await post('/api/wallets', creator, {}));
     for (let i = 0; i < 2; i++) await post(`/api/wallets/${wallet.id}/fund`, creator, {});
-    const launch = await post('/api/deploy-token', creator, {
-      name: 'Crash Curve',
-      ticker: 'CRASHC',
-      description: '',
-      supply: '1000000000',
-      devAllocation: '0',
-      ammFee: '0.3',
-      logoUrl: '/images/x.webp',
-      blackholeIssuer: true,
-      requireAuth: false,
-      liquidityPairType: 'XRP',
-      launchType: 'bonding',
-      walletId: wallet.id,
-    });
+    const launch = await post(
+      '/api/deploy-token',
+      creator,
+      curveLaunchBody(wallet.id, { name: 'Crash Curve', ticker: 'CRASHC' }),
+    );
     expect(launch.status, await launch.clone().text()).toBe(202);
     const { jobId } = (await launch.json()) as { jobId: string };
     let deployed: DeployResult | undefined;
