@@ -4,7 +4,7 @@ import { Client } from 'xrpl';
 import { failedDeployAsNewUser, type FailedDeploy } from '../support/deploy';
 import { useBrowser } from '../support/fixture';
 import { demoSignIn } from '../support/sign-in';
-import { startServer, type RunningServer } from '../support/server';
+import { ownerLink, startServer, type RunningServer } from '../support/server';
 
 // The /admin page against the real server: a signed-in non-admin gets the refusal, no admin data
 // and no Admin link; the owner (signed in through the one-time owner link the server prints)
@@ -13,20 +13,6 @@ import { startServer, type RunningServer } from '../support/server';
 // start and is single-use. The failed deploy is made once, before the tests.
 
 const NOT_AN_ADMIN = 'Nice try. This door only opens for admins.';
-
-/** The owner link the server printed at start (the line follows the 'running at' line). */
-async function ownerLink(server: RunningServer): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const m = /Owner sign-in[^:]*: (http:\/\/\S+)/.exec(server.output());
-    if (m?.[1]) {
-      const link = new URL(m[1]);
-      return `${server.url}${link.pathname}${link.search}`;
-    }
-    if (Date.now() > deadline) throw new Error(`no owner link printed:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('admin page', () => {
   const t = useBrowser();

@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startFakeGoogle } from '../../apps/server/test/helpers/fake-google';
 import { E2E_GOOGLE } from './google';
-import { startServer } from './server';
+import { ownerLink, startServer } from './server';
 
 // One real server (embedded PGlite + ledger, built web app) for every spec file: starting it is the
 // slow part, and the specs isolate themselves with their own browser contexts and users.
@@ -27,6 +27,9 @@ export default async function setup(project: TestProject) {
   });
   project.provide('fakeGoogleUrl', google.base);
   project.provide('serverUrl', server.url);
+  // The shared server's one-time owner link: for the one spec that changes platform settings on it
+  // (bonding.spec.ts; the admin spec runs its own server).
+  project.provide('ownerLink', await ownerLink(server));
   // The embedded ledger's WebSocket URL, from the server's start line: specs that need ledger state
   // the app has no route for (an issuer with holders) make it there with xrpl.js.
   project.provide('ledgerUrl', /\(ledger: \S+ (wss?:\/\/[^\s)]+)\)/.exec(server.output())?.[1] ?? '');
@@ -39,6 +42,7 @@ export default async function setup(project: TestProject) {
 declare module 'vitest' {
   export interface ProvidedContext {
     serverUrl: string;
+    ownerLink: string;
     ledgerUrl: string;
     fakeGoogleUrl: string;
   }

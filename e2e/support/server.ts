@@ -57,3 +57,20 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     },
   };
 }
+
+/**
+ * The one-time owner sign-in link the server printed at start (the line follows the 'running at'
+ * line), on the server's own address. Each start prints one; it signs in once.
+ */
+export async function ownerLink(server: RunningServer): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const m = /Owner sign-in[^:]*: (http:\/\/\S+)/.exec(server.output());
+    if (m?.[1]) {
+      const link = new URL(m[1]);
+      return `${server.url}${link.pathname}${link.search}`;
+    }
+    if (Date.now() > deadline) throw new Error(`no owner link printed:\n${server.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

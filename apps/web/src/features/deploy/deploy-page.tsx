@@ -1,8 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import Decimal from 'decimal.js';
 import {
+  BONDING_CURVE_SUPPLY,
+  BONDING_TOTAL_SUPPLY,
   DEPLOY_DESCRIPTION_MAX,
   DEPLOY_LOCK_MS,
   DEPLOY_MAX_ATTEMPTS,
@@ -13,6 +15,7 @@ import {
   walletBalanceSchema,
   type DeployRequest,
   type FeesConfig,
+  type LaunchType,
   type LiquidityPair,
   type WalletBalance,
 } from '@ledgerpad/shared';
@@ -44,6 +47,7 @@ interface Values {
   blackholeIssuer: boolean;
   requireAuth: boolean;
   liquidityPairType: LiquidityPair;
+  launchType: LaunchType;
   walletId: string;
   /** Hidden from people; bots fill it. */
   honeypot: string;
@@ -65,6 +69,7 @@ const DEFAULTS: Values = {
   blackholeIssuer: true,
   requireAuth: false,
   liquidityPairType: 'XRP',
+  launchType: 'amm',
   walletId: '',
   honeypot: '',
 };
@@ -81,6 +86,18 @@ const resolver = requestResolver<Values>(
 );
 
 const RLUSD = 'RLUSD';
+
+/** What a curve launch fixes (docs/bonding-curve.md): the curve's supply, no dev share or liquidity. */
+const CURVE_FIELDS = {
+  supply: BONDING_TOTAL_SUPPLY.toString(),
+  devAllocation: '0',
+  liquidityAmount: '0',
+  blackholeIssuer: true,
+  requireAuth: false,
+} as const;
+type CurveField = keyof typeof CURVE_FIELDS;
+
+const grouped = (v: string | bigint) => Number(v).toLocaleString('en-US');
 
 function useBalances() {
   return useQuery({
@@ -120,6 +137,21 @@ export function DeployPage() {
   const { register, handleSubmit, watch, setValue, formState } = form;
   const values = watch();
   const locked = lockedUntil > now;
+  const bonding = values.launchType === 'bonding';
+  // A curve launch fixes some fields; switching back gives the person's own values back.
+  const saved = useRef<Partial<Pick<Values, CurveField>>>({});
+  useEffect(() => {
+    const fields = Object.keys(CURVE_FIELDS) as CurveField[];
+    if (bonding) {
+      for (const f of fields) {
+        saved.current = { ...saved.current, [f]: form.getValues(f) };
+        setValue(f, CURVE_FIELDS[f] as never);
+      }
+    } else if (Object.keys(saved.current).length) {
+      for (const f of fields) if (saved.current[f] !== undefined) setValue(f, saved.current[f] as never);
+      saved.current = {};
+    }
+  }, [bonding, form, setValue]);
   useEffect(() => {
     if (!locked) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
@@ -232,6 +264,27 @@ export function DeployPage() {
               </option>
             ))}
           </SelectField>
+          <div className="field">
+            <fieldset className="segmented" aria-describedby="launch-type-hint">
+              <legend className="field-label">Launch</legend>
+              {(
+                [
+                  ['amm', 'Instant AMM'],
+                  ['bonding', 'Bonding curve'],
+                ] as const
+              ).map(([value, label]) => (
+                <label key={value} className="segment">
+                  <input type="radio" value={value} {...register('launchType')} />
+                  <span>{label}</span>
+                </label>
+              ))}
+            </fieldset>
+            <p id="launch-type-hint" className="field-hint">
+              {bonding
+                ? `A fair launch: ${grouped(BONDING_CURVE_SUPPLY)} tokens sell on a price curve any wallet can trade on the ledger. When they are sold out, what the curve raised goes into an AMM pool at the final price and its LP tokens are locked forever.`
+                : 'The token trades at once in an AMM pool you fund with liquidity.'}
+            </p>
+          </div>
           <div className="deploy-grid">
             <TextField
               label="Token name"
@@ -252,22 +305,26 @@ export function DeployPage() {
               inputMode="decimal"
               invalid={!!fieldErrors.supply}
               errorId={errorsId}
+              readOnly={bonding}
+              hint={bonding ? 'Fixed for a curve launch.' : undefined}
               {...register('supply')}
             />
-            <TextField
-              label="Dev allocation (%)"
-              inputMode="decimal"
-              invalid={!!fieldErrors.devAllocation}
-              errorId={errorsId}
-              {...register('devAllocation', {
-                // The input clamps to 0–100 (spec §5).
-                onBlur: (e) => {
-                  const v = Number(e.target.value);
-                  if (Number.isFinite(v) && e.target.value !== '')
-                    setValue('devAllocation', String(Math.min(100, Math.max(0, v))));
-                },
-              })}
-            />
+            {!bonding && (
+              <TextField
+                label="Dev allocation (%)"
+                inputMode="decimal"
+                invalid={!!fieldErrors.devAllocation}
+                errorId={errorsId}
+                {...register('devAllocation', {
+                  // The input clamps to 0–100 (spec §5).
+                  onBlur: (e) => {
+                    const v = Number(e.target.value);
+                    if (Number.isFinite(v) && e.target.value !== '')
+                      setValue('devAllocation', String(Math.min(100, Math.max(0, v))));
+                  },
+                })}
+              />
+            )}
             <SelectField label="Liquidity pair" {...register('liquidityPairType')}>
               {LIQUIDITY_PAIRS.map((p) => (
                 <option key={p} value={p}>
@@ -275,15 +332,17 @@ export function DeployPage() {
                 </option>
               ))}
             </SelectField>
+            {!bonding && (
+              <TextField
+                label={`Liquidity amount (${values.liquidityPairType})`}
+                inputMode="decimal"
+                invalid={!!fieldErrors.liquidityAmount}
+                errorId={errorsId}
+                {...register('liquidityAmount')}
+              />
+            )}
             <TextField
-              label={`Liquidity amount (${values.liquidityPairType})`}
-              inputMode="decimal"
-              invalid={!!fieldErrors.liquidityAmount}
-              errorId={errorsId}
-              {...register('liquidityAmount')}
-            />
-            <TextField
-              label="AMM fee (%)"
+              label={bonding ? 'Pool fee after graduation (%)' : 'AMM fee (%)'}
               type="number"
               step="0.01"
               min="0"
@@ -336,13 +395,19 @@ export function DeployPage() {
             />
           </div>
           <label className="checkbox">
-            <input type="checkbox" {...register('blackholeIssuer')} /> Blackhole the issuer (no one can ever
-            mint more or change the token)
+            <input type="checkbox" disabled={bonding} {...register('blackholeIssuer')} /> Blackhole the issuer
+            (no one can ever mint more or change the token)
           </label>
           <label className="checkbox">
-            <input type="checkbox" {...register('requireAuth')} /> Require authorization (holders need your
-            approval)
+            <input type="checkbox" disabled={bonding} {...register('requireAuth')} /> Require authorization
+            (holders need your approval)
           </label>
+          {bonding && (
+            <p className="field-hint">
+              A curve launch always blackholes its issuer and lets anyone hold the token: the supply is fixed
+              and the curve is open to every wallet.
+            </p>
+          )}
           {/* Off-screen, not display:none: bots fill what they find in the DOM. */}
           <div className="honeypot" aria-hidden="true">
             <label>
@@ -366,42 +431,50 @@ export function DeployPage() {
               <strong>{values.name}</strong> <span className="muted">{values.ticker}</span>
             </div>
           </div>
-          <dl className="deploy-facts">
-            <dt>Supply</dt>
-            <dd>{values.supply}</dd>
-            <dt>Dev allocation</dt>
-            <dd>{values.devAllocation}%</dd>
-            <dt>Liquidity</dt>
-            <dd>
-              {values.liquidityAmount} {values.liquidityPairType}
-            </dd>
-            <dt>AMM fee</dt>
-            <dd>{values.ammFee}%</dd>
-            <dt>Issuer</dt>
-            <dd>{values.blackholeIssuer ? 'Blackholed after launch' : 'Kept (you can manage it)'}</dd>
-            <dt>Require authorization</dt>
-            <dd>{values.requireAuth ? 'Yes' : 'No'}</dd>
-          </dl>
+          {bonding ? (
+            <CurveFacts values={values} curve={fees.data?.bonding} />
+          ) : (
+            <dl className="deploy-facts">
+              <dt>Supply</dt>
+              <dd>{values.supply}</dd>
+              <dt>Dev allocation</dt>
+              <dd>{values.devAllocation}%</dd>
+              <dt>Liquidity</dt>
+              <dd>
+                {values.liquidityAmount} {values.liquidityPairType}
+              </dd>
+              <dt>AMM fee</dt>
+              <dd>{values.ammFee}%</dd>
+              <dt>Issuer</dt>
+              <dd>{values.blackholeIssuer ? 'Blackholed after launch' : 'Kept (you can manage it)'}</dd>
+              <dt>Require authorization</dt>
+              <dd>{values.requireAuth ? 'Yes' : 'No'}</dd>
+            </dl>
+          )}
           {cost && (
             <dl className="deploy-facts" data-testid="deploy-cost">
               <dt>Service fee</dt>
               <dd>{cost.serviceFee} XRP</dd>
               <dt>Issuer reserve</dt>
               <dd>{cost.issuerReserve} XRP</dd>
-              <dt>Hot wallet reserve</dt>
+              <dt>
+                {bonding
+                  ? 'Curve account deposit (back at graduation, less its reserves)'
+                  : 'Hot wallet reserve'}
+              </dt>
               <dd>{cost.hotWalletReserve} XRP</dd>
-              {values.liquidityPairType === 'XRP' && (
+              {values.liquidityPairType === 'XRP' && !bonding && (
                 <>
                   <dt>Liquidity</dt>
                   <dd>{cost.liquidityXrp} XRP</dd>
                 </>
               )}
-              <dt>Trust line reserve and network fees</dt>
+              <dt>{bonding ? 'Network fees' : 'Trust line reserve and network fees'}</dt>
               <dd>{cost.extras} XRP</dd>
               <dt>Total</dt>
               <dd>
                 <strong>{cost.xrp} XRP</strong>
-                {values.liquidityPairType === 'RLUSD' && <> and {cost.rlusd} RLUSD</>}
+                {values.liquidityPairType === 'RLUSD' && !bonding && <> and {cost.rlusd} RLUSD</>}
               </dd>
             </dl>
           )}
@@ -448,5 +521,43 @@ export function DeployPage() {
       )}
       {job && <ProgressModal jobId={job.id} ticker={job.ticker} />}
     </section>
+  );
+}
+
+/** The preview of a curve launch: the curve the token gets (the platform's settings right now). */
+export function CurveFacts({ values, curve }: { values: Values; curve: FeesConfig['bonding'] | undefined }) {
+  const q = values.liquidityPairType;
+  if (!curve) return <p className="muted">Loading the curve…</p>;
+  const target = q === 'RLUSD' ? curve.graduation_rlusd : curve.graduation_xrp;
+  const start = q === 'RLUSD' ? curve.start_price_rlusd : curve.start_price_xrp;
+  return (
+    <dl className="deploy-facts" data-testid="curve-facts">
+      <dt>Launch</dt>
+      <dd>Bonding curve, paired with {q}</dd>
+      <dt>Supply</dt>
+      <dd>{grouped(BONDING_TOTAL_SUPPLY)}</dd>
+      <dt>Sold on the curve</dt>
+      <dd>{grouped(BONDING_CURVE_SUPPLY)}</dd>
+      <dt>First price</dt>
+      <dd>
+        {start} {q}
+      </dd>
+      <dt>Graduates when raised</dt>
+      <dd>
+        {target} {q}
+      </dd>
+      <dt>Pool fee after graduation</dt>
+      <dd>{values.ammFee}%</dd>
+      <dt>Issuer</dt>
+      <dd>Blackholed at launch</dd>
+      {curve.snipe_ledgers > 0 && (
+        <>
+          <dt>Anti-snipe</dt>
+          <dd>
+            At most {grouped(curve.snipe_tokens)} tokens a ledger for the first {curve.snipe_ledgers} ledgers
+          </dd>
+        </>
+      )}
+    </dl>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import {
   LAST_PRICE_RESOLUTION,
   TOKEN_PRICE_REFRESH_MS,
+  type BondingView,
   type ChartResolution,
   type HistoryResponse,
   type OrderBookView,
@@ -95,5 +96,29 @@ export function useChangeHistory(issuer: string, currency: string) {
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
     // A failed chart call shows N/A (spec 000 §8), not an error.
     retry: false,
+  });
+}
+
+/** A curve launch's curve and its progress (GET /api/bonding/{issuer}); refreshed with the figures. */
+export function useBondingCurve(issuer: string, currency: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['token', issuer, 'bonding'],
+    queryFn: ({ signal }) => apiGet<BondingView>(`/api/bonding/${issuer}?${q({ currency })}`, pub(signal)),
+    refetchInterval: TOKEN_PRICE_REFRESH_MS,
+    enabled,
+  });
+}
+
+/**
+ * Spec 000 §4: a token on its active curve takes its market cap from the bonding endpoint (the
+ * curve's price × the supply, in USD).
+ */
+export function useBondingMarketCap(tokenId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['token', tokenId, 'bonding-market-cap'],
+    queryFn: ({ signal }) =>
+      apiGet<{ market_cap_usd: string }>(`/api/pump/bonding/marketcap/${tokenId}`, pub(signal)),
+    refetchInterval: TOKEN_PRICE_REFRESH_MS,
+    enabled,
   });
 }

@@ -35,7 +35,17 @@ interface Bar {
 /** Enough decimals to show 4 significant digits of the smallest price on screen. */
 function precisionFor(price: number): number {
   if (!(price > 0)) return 2;
-  return Math.min(12, Math.max(2, 3 - Math.floor(Math.log10(price))));
+  return Math.min(14, Math.max(2, 3 - Math.floor(Math.log10(price))));
+}
+
+/**
+ * lightweight-charts draws no sensible scale past 9 or so decimals (its issue #841): a token priced
+ * at 1e-8 XRP is drawn in units 10^k times larger, and its labels divide back.
+ */
+const MAX_CHART_DECIMALS = 6;
+function chartScale(precision: number): { factor: number; inner: number } {
+  const k = Math.max(0, precision - MAX_CHART_DECIMALS);
+  return { factor: 10 ** k, inner: precision - k };
 }
 
 export function PriceChart({
@@ -58,6 +68,15 @@ export function PriceChart({
   const candles = useRef<ISeriesApi<'Candlestick'> | null>(null);
   const volume = useRef<ISeriesApi<'Histogram'> | null>(null);
   const last = useRef<Bar | null>(null);
+  /** Prices are drawn × this (see chartScale). */
+  const factor = useRef(1);
+  const drawn = <T extends { open: number; high: number; low: number; close: number }>(b: T): T => ({
+    ...b,
+    open: b.open * factor.current,
+    high: b.high * factor.current,
+    low: b.low * factor.current,
+    close: b.close * factor.current,
+  });
   const seconds = CHART_RESOLUTIONS.find((r) => r.code === resolution)!.seconds;
 
   // One chart for the page's life; it follows its container's width.
@@ -131,8 +150,19 @@ export function PriceChart({
     last.current = bars.at(-1) ?? null;
     const min = bars.reduce((m, b) => Math.min(m, b.low), Number.POSITIVE_INFINITY);
     const precision = precisionFor(Number.isFinite(min) ? min : 0);
-    candles.current?.applyOptions({ priceFormat: { type: 'price', precision, minMove: 10 ** -precision } });
-    candles.current?.setData(bars.map(({ volume: _v, ...b }) => ({ ...b, time: b.time as UTCTimestamp })));
+    const { factor: f, inner } = chartScale(precision);
+    factor.current = f;
+    candles.current?.applyOptions({
+      priceFormat: {
+        type: 'custom',
+        minMove: 10 ** -inner,
+        // Labels only (display): the drawn value divided back to the price.
+        formatter: (drawnPrice: number) => (drawnPrice / f).toFixed(precision),
+      },
+    });
+    candles.current?.setData(
+      bars.map(({ volume: _v, ...b }) => drawn({ ...b, time: b.time as UTCTimestamp })),
+    );
     volume.current?.setData(
       bars.map((b) => ({
         time: b.time as UTCTimestamp,
@@ -173,7 +203,7 @@ export function PriceChart({
                 volume: quoteVolume,
               };
         last.current = bar;
-        candles.current?.update({ ...bar, time: bucket as UTCTimestamp });
+        candles.current?.update(drawn({ ...bar, time: bucket as UTCTimestamp }));
         volume.current?.update({
           time: bucket as UTCTimestamp,
           value: bar.volume,

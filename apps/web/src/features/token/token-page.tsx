@@ -6,6 +6,8 @@ import { formatPrice, priceChanges, usableChart, type NewTrade, type TradeView }
 import { PageSkeleton } from '../../components/page-skeleton';
 import {
   tokenKeys,
+  useBondingCurve,
+  useBondingMarketCap,
   useChangeHistory,
   useOrderBook,
   useRecentTrades,
@@ -13,6 +15,7 @@ import {
   useTokenDetails,
   useTokenStats,
 } from './api';
+import { BondingPanel } from './bonding-panel';
 import { OrderBook } from './order-book';
 import { PriceChart, type PriceChartHandle } from './price-chart';
 import { RecentTrades } from './recent-trades';
@@ -121,6 +124,20 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
   }, [liveTrades, trades.data]);
 
   const bonding = token.is_bonding_curve && token.bonding_active;
+  const curve = useBondingCurve(issuer, currency, token.is_bonding_curve);
+  const bondingCap = useBondingMarketCap(token.id, bonding);
+  // The curve graduated while the page was open: the token reads 'Graduated' and trades in its pool.
+  const graduatedNow = bonding && curve.data?.status === 'graduated';
+  useEffect(() => {
+    if (!graduatedNow) return;
+    void queryClient.invalidateQueries({ queryKey: ['token', issuer, 'details'] });
+    void queryClient.invalidateQueries({ queryKey: tokenKeys.stats(issuer) });
+  }, [graduatedNow, issuer, queryClient]);
+  // Spec 000 §4: on an active curve the market cap comes from the bonding endpoint.
+  const shownStats =
+    bonding && stats.data && bondingCap.data
+      ? { ...stats.data, marketCapInUSD: bondingCap.data.market_cap_usd }
+      : stats.data;
   return (
     <div className="token-page">
       <TokenHeader
@@ -131,7 +148,7 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
         changesLoading={history.isPending}
       />
       <div className="token-actions">
-        <StatsBar stats={stats.data} bonding={bonding} />
+        <StatsBar stats={shownStats} bonding={bonding} />
         <Link
           className="button-link trade-button"
           to={`/swap?${new URLSearchParams({ issuer, currency }).toString()}`}
@@ -139,6 +156,14 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
           Trade
         </Link>
       </div>
+      {token.is_bonding_curve && (
+        <BondingPanel
+          curve={curve.data}
+          loading={curve.isPending}
+          failed={curve.isError}
+          currentLedger={stats.data?.ledger}
+        />
+      )}
       <div className="token-grid">
         <div className="tp-main">
           <PriceChart ref={chart} currency={currency} issuer={issuer} quote={quote} flash={live.flash} />

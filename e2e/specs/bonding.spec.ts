@@ -1,0 +1,163 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { request } from 'playwright-core';
+import type { BondingView } from '@ledgerpad/shared';
+import { useBrowser } from '../support/fixture';
+import { fundedUser } from '../support/trader';
+
+// A bonding-curve launch in Chromium on the shared server (docs/bonding-curve.md): the owner sets a
+// small curve (30 XRP virtual reserve: it graduates at 85.00536 XRP raised) and no anti-snipe
+// window; a user launches a curve token through the deploy form; two users buy along the curve on
+// /swap while the token page shows 'Bonding' and its progress bar moving; a third buys the rest,
+// and the page shows 'Graduated' and the AMM pool.
+
+const run = Date.now().toString(36).slice(-4).toUpperCase();
+const TICKER = `BC${run}`;
+const LEDGER_WAIT = { timeout: 30_000 };
+let logoFile: string;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-bonding-e2e-'));
+  logoFile = path.join(dir, 'logo.png');
+  writeFileSync(
+    logoFile,
+    await sharp({ create: { width: 128, height: 128, channels: 3, background: '#ffb020' } })
+      .png()
+      .toBuffer(),
+  );
+  // The owner's settings, through the admin API with the shared server's one-time owner link.
+  const owner = await request.newContext();
+  const signedIn = await owner.get(inject('ownerLink'));
+  expect(signedIn.ok(), await signedIn.text()).toBe(true);
+  const url = inject('serverUrl');
+  const { token } = (await (await owner.get(`${url}/api/csrf-token`)).json()) as { token: string };
+  const saved = await owner.post(`${url}/api/admin/platform-config/update`, {
+    headers: { 'x-csrf-token': token },
+    data: { settings: { bonding_virtual_xrp: '30', bonding_snipe_ledgers: '0' } },
+  });
+  expect(saved.ok(), await saved.text()).toBe(true);
+  await owner.dispose();
+});
+
+/** A market buy of the curve token on /swap for `xrp` XRP, through the screen. */
+async function buyOnSwap(page: Page, url: string, issuer: string, currency: string, xrp: string) {
+  await page.goto(`${url}/swap?issuer=${issuer}&currency=${currency}`);
+  await page.getByRole('heading', { name: 'Swap', level: 1 }).waitFor();
+  await page.getByLabel('Amount (XRP)').fill(xrp);
+  await page.getByTestId('estimate').filter({ hasText: 'You receive' }).waitFor();
+  const swapped = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/swap');
+  await page.getByRole('button', { name: 'Buy', exact: true }).last().click();
+  const answer = await swapped;
+  expect(answer.status(), await answer.text()).toBe(200);
+  await page.getByTestId('you-received').waitFor();
+}
+
+const progressOf = async (page: Page) =>
+  Number(
+    await page.getByRole('progressbar', { name: 'Progress to graduation' }).getAttribute('aria-valuenow'),
+  );
+
+describe('bonding curve in Chromium', () => {
+  const t = useBrowser();
+  let issuer = '';
+  let currency = '';
+
+  it('launches a curve token through the deploy form', async () => {
+    const { page, url } = t;
+    const maker = await fundedUser(page, url, `curvemaker_${run.toLowerCase()}`);
+    await page.goto(`${url}/deploy-list`);
+    await page.getByRole('heading', { name: 'Deploy and List Token', level: 1 }).waitFor();
+    const wallet = page.getByLabel('Wallet');
+    const address = maker.wallets[0]!.wallet_address;
+    await expect
+      .poll(async () =>
+        (await wallet.locator('option').allTextContents()).some((o) => o.includes(address.slice(0, 6))),
+      )
+      .toBe(true);
+    await wallet.selectOption(String(maker.wallets[0]!.id));
+    await page.getByText('Bonding curve', { exact: true }).click();
+    expect(await page.getByLabel('Supply').inputValue()).toBe('1000000000');
+    await page.getByLabel('Token name').fill(`Curve ${run}`);
+    await page.getByLabel('Ticker').fill(TICKER);
+    await page.getByLabel('Description').fill('A fair launch on the curve, from the e2e suite.');
+    const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/upload') && r.ok());
+    await page.locator('input[type=file]').setInputFiles(logoFile);
+    await uploaded;
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const facts = page.getByTestId('curve-facts');
+    await facts.waitFor();
+    expect(await facts.textContent()).toContain('85.00536 XRP');
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const modal = page.getByRole('alertdialog', { name: 'Deploying your token' });
+    await modal.getByText(`Deployment completed: ${TICKER} is live and listed.`).waitFor(LEDGER_WAIT);
+    issuer = (await modal.locator('.deploy-result code').first().textContent())!.trim();
+    const token = (await (await page.request.get(`${url}/api/tokens/issuer/${issuer}`)).json()) as {
+      currency: string;
+      launch_type: string;
+    };
+    currency = token.currency;
+    expect(token.launch_type).toBe('bonding');
+  });
+
+  it('moves along the curve as two users buy on /swap: Bonding badge and progress bar', async () => {
+    const { page, url } = t;
+    await page.goto(`${url}/token/${issuer}`);
+    await page.getByRole('heading', { level: 1, name: new RegExp(TICKER) }).waitFor();
+    await page.getByText('Bonding', { exact: true }).waitFor();
+    await page.getByTestId('bonding-panel').waitFor();
+    expect(await progressOf(page)).toBe(0);
+
+    for (const [i, xrp] of [
+      [1, '10'],
+      [2, '15'],
+    ] as const) {
+      const buyer = await page.context().browser()!.newContext();
+      const buyerPage = await buyer.newPage();
+      await fundedUser(buyerPage, url, `curvebuyer${i}_${run.toLowerCase()}`);
+      await buyOnSwap(buyerPage, url, issuer, currency, xrp);
+      await buyer.close();
+    }
+    // 25 XRP of the 85.00536 the curve raises, less the fee: the bar reads a good part of the way,
+    // from the curve the server keeps (the page re-reads it with its figures).
+    const curve = (await (await page.request.get(`${url}/api/bonding/${issuer}`)).json()) as BondingView;
+    expect(Number(curve.percent)).toBeGreaterThan(20);
+    await expect.poll(() => progressOf(page), LEDGER_WAIT).toBe(Number(curve.percent));
+    expect(await page.getByTestId('bonding-percent').textContent()).toBe(`${curve.percent}%`);
+    // On its curve the stats bar shows the market cap only (spec 000 §2).
+    expect(await page.getByTestId('stats-bar').locator('dt').allTextContents()).toEqual(['Market Cap']);
+  });
+
+  it('graduates when a third buyer takes the rest: Graduated badge and the AMM pool', async () => {
+    const { page, url } = t;
+    await page.goto(`${url}/token/${issuer}`);
+    await page.getByTestId('bonding-panel').waitFor();
+    const buyer = await page.context().browser()!.newContext();
+    const buyerPage = await buyer.newPage();
+    await fundedUser(buyerPage, url, `curvewhale_${run.toLowerCase()}`);
+    // More than what is left on the curve: the swap fills what the curve still sells.
+    await buyOnSwap(buyerPage, url, issuer, currency, '90');
+    await buyer.close();
+
+    await page.getByText('Graduated', { exact: true }).waitFor(LEDGER_WAIT);
+    await page.getByRole('heading', { name: 'Graduated to the AMM pool' }).waitFor();
+    expect(await progressOf(page)).toBe(100);
+    // Now an AMM token: Liquidity and Holders are back in the stats bar, from the pool.
+    await expect
+      .poll(() => page.getByTestId('stats-bar').locator('dt').allTextContents(), LEDGER_WAIT)
+      .toEqual(['Market Cap', 'Liquidity', 'Holders']);
+    const amm = (await (
+      await page.request.get(`${url}/api/amm_info?issuer=${issuer}&ticker=${currency}`)
+    ).json()) as { result: { amm: { account: string; amount: string } } };
+    // The whole curve's raise is in the pool: X(200) = 85,005,360 drops at least.
+    expect(BigInt(amm.result.amm.amount)).toBeGreaterThanOrEqual(85_005_360n);
+    expect(await page.getByTestId('bonding-panel').textContent()).toContain(amm.result.amm.account);
+
+    // 375 px: no horizontal scroll with the curve panel.
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
+});
