@@ -5,9 +5,10 @@ import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
 import { airdropClaims, airdrops } from '../../src/modules/airdrops/schema';
 import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
 
-// kill -9 of the real server while an airdrop is being created, and again while claims are being
-// paid, then restarts with nobody retrying: the allocation moves into the airdrop wallet exactly
-// once, and every reserved claim is paid exactly once (or released), never twice.
+// kill -9 of the real server while an airdrop is being created, and again while 200 claims on an
+// allocation covering 150 are being paid, then restarts with nobody retrying: the allocation moves
+// into the airdrop wallet exactly once, every reserved claim is paid exactly once (or released),
+// never twice, never more than the 150, and the airdrop wallet keeps exactly what was not paid.
 
 type AccountTx = {
   tx_json?: { TransactionType: string; Account: string; Destination?: string };
@@ -21,6 +22,10 @@ async function history(client: Client, account: string): Promise<AccountTx[]> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const CLAIMERS = 200;
+// RLUSD: 150.5 allocations of 0.01, so 150 claims can be paid and 0.005 is left for nobody.
+const FIXED = '0.01';
+const TOTAL = '1.505';
 
 describe('airdrop crash safety', () => {
   const rig = useCrashRig('airdrop-crash', { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' });
@@ -68,7 +73,13 @@ describe('airdrop crash safety', () => {
       if (i > 150) throw new Error(`no RLUSD bought: ${await r.text()}`);
       await sleep(200);
     }
-    const claimers = await Promise.all(Array.from({ length: 6 }, (_, i) => person(`crash_airdrop_${i}`)));
+    const claimers: Array<Awaited<ReturnType<typeof person>>> = [];
+    for (let i = 0; i < CLAIMERS; i += 25)
+      claimers.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(25, CLAIMERS - i) }, (_, k) => person(`crash_airdrop_${i + k}`)),
+        )),
+      );
 
     // 1. Create, and kill -9 while the job is moving the tokens.
     const created = await fetch(`${server.base}/api/airdrops`, {
@@ -80,8 +91,8 @@ describe('airdrop crash safety', () => {
         issuerAddress: rlusd,
         projectName: 'Crash Drop',
         perUserType: 'fixed',
-        totalTokenAmount: '1',
-        fixedAmount: '0.1',
+        totalTokenAmount: TOTAL,
+        fixedAmount: FIXED,
         deadline: new Date(Date.now() + 3600_000).toISOString(),
         trustlineMode: 'auto',
       }),
@@ -104,7 +115,7 @@ describe('airdrop crash safety', () => {
       await sleep(200);
     }
 
-    // 2. Six claims at once; kill -9 while they are being paid.
+    // 2. 200 claims at once on 150 allocations; kill -9 while they are being paid.
     const claims = claimers.map((c) =>
       fetch(`${server.base}/api/airdrops/${airdropId}/claim`, {
         method: 'POST',
@@ -120,39 +131,11 @@ describe('airdrop crash safety', () => {
     await Promise.all(claims);
 
     server = await rig.start();
-    const received = new Map<string, AccountTx[]>();
+    const received = new Map<string, number>();
     let airdropWallet = '';
     let deposits: AccountTx[] = [];
     await rig.withLedger(async (client) => {
-      // Until the restarted runner finished (or released) every claim: the killed instance's leases
-      // (15 s) expire first. A claim shows as has_claimed while it is pending or paid.
-      const paidTo = async (address: string) =>
-        (await history(client, address)).filter(
-          (t) =>
-            t.tx_json?.TransactionType === 'Payment' &&
-            t.tx_json.Destination === address &&
-            t.tx_json.Account !== address &&
-            t.meta?.TransactionResult === 'tesSUCCESS' &&
-            typeof t.meta.delivered_amount === 'object',
-        ).length;
-      for (let i = 0; ; i++) {
-        let open = 0;
-        for (const c of claimers) {
-          const list = (await json(
-            await fetch(`${server.base}/api/airdrops`, { headers: { cookie: c.headers.cookie! } }),
-          )) as unknown as Array<{ id: number; has_claimed: boolean }>;
-          const claimed = list.find((a) => a.id === airdropId)?.has_claimed ?? false;
-          if (claimed && (await paidTo(c.address)) === 0) open += 1;
-        }
-        if (open === 0) break;
-        if (i > 120) throw new Error(`${open} claims still unpaid`);
-        await sleep(500);
-      }
-      // Payments signed before the kill validate on their own; the restarted runner records them
-      // once the dead instance's leases (15 s) expired. Then a few more closes: a doubled payment
-      // would show up now.
-      await sleep(20_000);
-      const out = (await history(client, creator.address)).filter(
+      deposits = (await history(client, creator.address)).filter(
         (t) =>
           t.tx_json?.TransactionType === 'Payment' &&
           t.tx_json.Account === creator.address &&
@@ -160,25 +143,48 @@ describe('airdrop crash safety', () => {
           t.meta?.TransactionResult === 'tesSUCCESS' &&
           typeof t.meta.delivered_amount === 'object',
       );
-      deposits = out;
-      airdropWallet = out[0]?.tx_json?.Destination ?? '';
-      for (const c of claimers) {
-        received.set(
-          c.address,
-          (await history(client, c.address)).filter(
-            (t) =>
-              t.tx_json?.TransactionType === 'Payment' &&
-              t.tx_json.Account === airdropWallet &&
-              t.meta?.TransactionResult === 'tesSUCCESS',
-          ),
+      airdropWallet = deposits[0]?.tx_json?.Destination ?? '';
+      const payouts = async () =>
+        (await history(client, airdropWallet)).filter(
+          (t) =>
+            t.tx_json?.TransactionType === 'Payment' &&
+            t.tx_json.Account === airdropWallet &&
+            t.meta?.TransactionResult === 'tesSUCCESS',
         );
+      // Until every reserved claim is settled: the claims the airdrop counts (pending or paid) are
+      // all on the ledger. The killed instance's job leases (15 s) expire first.
+      for (let i = 0; ; i++) {
+        const list = (await json(await fetch(`${server.base}/api/airdrops`))) as unknown as Array<{
+          id: number;
+          claimed_count: number;
+        }>;
+        const counted = list.find((a) => a.id === airdropId)?.claimed_count ?? -1;
+        if ((await payouts()).length === counted) break;
+        if (i > 240) throw new Error(`claims still unsettled: ${counted} counted`);
+        await sleep(500);
       }
+      // Payments signed before the kill validate on their own: a few more closes, and a doubled
+      // payment would show up now.
+      await sleep(20_000);
+      for (const t of await payouts()) {
+        const to = t.tx_json!.Destination!;
+        received.set(to, (received.get(to) ?? 0) + 1);
+      }
+    });
+    const onLedger = await rig.withLedger(async (client) => {
+      const r = await client.request({
+        command: 'account_lines',
+        account: airdropWallet,
+        peer: rlusd!,
+        ledger_index: 'validated',
+      });
+      return new Decimal(r.result.lines.find((l) => l.currency === RLUSD_CURRENCY_HEX)?.balance ?? '0');
     });
     await rig.stop();
 
     // The allocation moved once, exactly.
     expect(deposits).toHaveLength(1);
-    expect((deposits[0]!.meta!.delivered_amount as { value: string }).value).toBe('1');
+    expect((deposits[0]!.meta!.delivered_amount as { value: string }).value).toBe(TOTAL);
 
     const database = await rig.openDatabase();
     try {
@@ -186,22 +192,24 @@ describe('airdrop crash safety', () => {
       expect(row!.airdropAddress).toBe(airdropWallet);
       const rows = await database.db.select().from(airdropClaims);
       const paid = rows.filter((r) => r.status === 'paid');
+      // None lost: every claim ended paid or released.
       expect(
         rows.every((r) => r.status === 'paid' || r.status === 'failed'),
-        JSON.stringify(rows.map((r) => [r.id, r.status, r.hash, r.walletAddress])),
+        JSON.stringify(rows.filter((r) => r.status === 'pending').map((r) => [r.id, r.hash])),
       ).toBe(true);
-      for (const c of claimers) {
-        const mine = paid.filter((r) => r.walletAddress === c.address);
-        // One claim per user; a paid claim has exactly one payment on the ledger, of its amount.
-        expect(mine.length).toBeLessThanOrEqual(1);
-        expect(received.get(c.address)!).toHaveLength(mine.length);
-        if (mine[0]) expect(new Decimal(mine[0].amount).eq('0.1')).toBe(true);
-      }
+      // None paid twice: one payment on the ledger per paid claim, none for the others.
+      expect([...received.values()].every((n) => n === 1)).toBe(true);
+      expect(new Set(received.keys())).toEqual(new Set(paid.map((r) => r.walletAddress)));
+      expect(paid.length).toBeLessThanOrEqual(150);
+      expect(paid.every((r) => new Decimal(r.amount).eq(FIXED))).toBe(true);
       expect(row!.claimedCount).toBe(paid.length);
-      expect(new Decimal(row!.remaining).eq(new Decimal(1).minus(new Decimal(0.1).mul(paid.length)))).toBe(
-        true,
+      const unpaid = new Decimal(TOTAL).minus(new Decimal(FIXED).mul(paid.length));
+      expect(new Decimal(row!.remaining).eq(unpaid)).toBe(true);
+      // The airdrop wallet's ledger balance is exactly the allocation not paid.
+      expect(onLedger.eq(unpaid)).toBe(true);
+      process.stdout.write(
+        `airdrop crash test: ${paid.length}/${CLAIMERS} claims paid once each (150 allocations) after two kill -9\n`,
       );
-      process.stdout.write(`airdrop crash test: ${paid.length}/6 claims paid once each after two kill -9\n`);
     } finally {
       await database.close();
     }
