@@ -39,6 +39,10 @@ export const LIQUIDITY_MESSAGES = {
   noPool: 'This token has no liquidity pool.',
   noLpTokens: 'This wallet holds no LP tokens of this pool.',
   selectWalletAndToken: 'Please select a wallet and token.',
+  bidTooLow: 'This wallet holds fewer LP tokens than the auction slot costs.',
+  bidPriceMoved: 'The auction slot price went up since it was shown. Please look at the new price.',
+  bidSuccess: '✅ You hold the auction slot: your trades in this pool pay the discounted fee.',
+  bidFailed: 'Failed to bid for the auction slot',
 } as const;
 
 const tokenCode = z
@@ -253,4 +257,91 @@ export interface LpPriceResult {
     singleBase: string;
     singleToken: string;
   };
+}
+
+/** POST /api/lp-position: the wallet's share of a pool, and how it has done (docs/liquidity.md). */
+export const lpPositionSchema = z.object({
+  wallet: classicAddressSchema('wallet'),
+  issuer: classicAddressSchema('issuer'),
+  token: tokenCode,
+  baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
+});
+export type LpPositionRequest = z.input<typeof lpPositionSchema>;
+
+/** One event of a wallet's position in a pool, read from the ledger. Amounts: the wallet's side. */
+export interface LpPositionEvent {
+  hash: string;
+  ledgerIndex: number;
+  /** Unix ms of the ledger's close, when known. */
+  time: number | null;
+  /** create / deposit / withdraw: the wallet's own AMM transaction; transfer: LP tokens moved otherwise; bid: an auction slot bid or its refund. */
+  kind: 'create' | 'deposit' | 'withdraw' | 'transfer' | 'bid';
+  /** What the wallet put in (positive) or took out (negative) of each side, and the LP tokens it gained (positive) or gave (negative). */
+  base: string;
+  token: string;
+  lp: string;
+}
+
+export interface LpPositionResult {
+  status: 'success';
+  quote: QuoteAssetName;
+  lpBalance: string;
+  lpTotal: string;
+  /** Percent of the pool, up to 6 decimals. */
+  share: string;
+  /** The share's amounts now, and their value in the base asset at the pool's price. */
+  current: PoolAmounts & { value: string };
+  /** What is still deposited (average cost: a withdrawal takes its share of the deposits). */
+  deposited: PoolAmounts;
+  /** The deposited amounts valued at today's pool price: what simply holding them would be worth. */
+  holdValue: string;
+  /** value − holdValue = feesEarned + impermanentLoss, in the base asset. */
+  pnl: string;
+  feesEarned: string;
+  impermanentLoss: string;
+  history: LpPositionEvent[];
+}
+
+type QuoteAssetName = 'XRP' | 'RLUSD';
+
+/** POST /api/amm-auction: the pool's auction slot and what a bid costs now. */
+export const ammAuctionSchema = z.object({
+  issuer: classicAddressSchema('issuer'),
+  token: tokenCode,
+  baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
+});
+export type AmmAuctionRequest = z.input<typeof ammAuctionSchema>;
+
+export interface AmmAuctionView {
+  status: 'success';
+  /** The holder and until when (ISO); null when the slot is empty or expired. */
+  holder: string | null;
+  expiresAt: string | null;
+  /** 0–19: the slot's 72-minute interval now; null when empty or expired. */
+  interval: number | null;
+  /** The pool's fee and the slot holder's (TradingFee / 10), percent × 1000. */
+  tradingFee: number;
+  discountedFee: number;
+  /** LP tokens a bid costs now, and what the current holder would get back of its price. */
+  price: string;
+  refund: string;
+  lpCurrency: string;
+}
+
+/** POST /api/amm-bid: bid for the slot, paying at most `maxPrice` LP tokens (the price shown). */
+export const ammBidSchema = z.object({
+  wallet: classicAddressSchema('wallet'),
+  issuer: classicAddressSchema('issuer'),
+  token: tokenCode,
+  baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
+  maxPrice: text.refine((v) => positive(v, 15), 'maxPrice must be the positive LP-token price shown.'),
+});
+export type AmmBidRequest = z.input<typeof ammBidSchema>;
+
+export interface AmmBidResult {
+  status: 'success';
+  hash: string;
+  /** LP tokens the bid paid. */
+  paid: string;
+  slot: AmmAuctionView;
 }

@@ -87,3 +87,27 @@ export function payout(value: Decimal, isXrp: boolean): Decimal {
     ? value.mul(1_000_000).floor().div(1_000_000)
     : value.toSignificantDigits(15, Decimal.ROUND_DOWN);
 }
+
+/**
+ * What a bid for the auction slot costs now (rippled AMMBid.cpp): the minimum price is
+ * T × fee / 25; an owner in interval t (0–18 of 20) is outbid at 1.05 × its price × (1 − ((t+1)/20)^60)
+ * + the minimum (1.05 × its price + the minimum in interval 0), and gets back (1 − (t+1)/20) of
+ * what it paid. An empty, expired or tailing slot costs the minimum.
+ */
+export function auctionPrice(
+  lpTotal: Decimal,
+  tradingFee: number,
+  owner?: { price: Decimal; interval: number },
+): { price: Decimal; refund: Decimal } {
+  const min = lpTotal.mul(feeFraction(tradingFee)).div(25);
+  if (!owner) return { price: min, refund: new Decimal(0) };
+  const used = new Decimal(owner.interval + 1).div(20);
+  const price =
+    owner.interval === 0
+      ? owner.price.mul('1.05').plus(min)
+      : owner.price
+          .mul('1.05')
+          .mul(ONE.minus(used.pow(60)))
+          .plus(min);
+  return { price, refund: ONE.minus(used).mul(owner.price) };
+}

@@ -8,8 +8,9 @@ import type { WalletsApi } from '../wallets';
 import { LiquidityService } from './service';
 
 /**
- * POST /api/add-liquidity, /api/remove-liquidity, /api/amm-vote (CSRF: every POST), and the reads
- * /api/lp-token-balance and /api/get-lp-price. Signed-in users only; wallets are the caller's own.
+ * POST /api/add-liquidity, /api/remove-liquidity, /api/amm-vote, /api/amm-bid (CSRF: every POST),
+ * and the reads /api/lp-token-balance, /api/get-lp-price, /api/lp-position and /api/amm-auction.
+ * Signed-in users only; wallets are the caller's own.
  */
 export function registerLiquidity(
   app: FastifyInstance,
@@ -39,5 +40,8 @@ export function registerLiquidity(
   route('/api/amm-vote', (u, b, k) => service.vote(u, b, k));
   route('/api/lp-token-balance', (u, b) => service.lpBalance(u, b));
   route('/api/get-lp-price', (_u, b) => service.lpPrice(b));
+  route('/api/lp-position', (u, b) => service.position(u, b));
+  route('/api/amm-auction', (_u, b) => service.auction(b));
+  route('/api/amm-bid', (u, b, k) => service.bid(u, b, k));
   return service;
 }

@@ -4,30 +4,38 @@ import {
   RLUSD_CURRENCY_HEX,
   WALLET_MESSAGES,
   addLiquiditySchema,
+  ammAuctionSchema,
+  ammBidSchema,
   ammVoteSchema,
   isHexCurrency,
   isTokenSide,
   lpBalanceSchema,
+  lpPositionSchema,
   lpPriceSchema,
   removeLiquiditySchema,
   sameCurrency,
   tickerToCurrency,
   type AddLiquidityResult,
+  type AmmAuctionView,
+  type AmmBidResult,
   type AmmVoteResult,
   type LpBalanceResult,
+  type LpPositionEvent,
+  type LpPositionResult,
   type LpPriceResult,
   type PoolAssetRef,
   type QuoteAsset,
   type RemoveLiquidityResult,
 } from '@ledgerpad/shared';
-import { RippledError, type Client } from 'xrpl';
+import { getBalanceChanges, RippledError, type Client, type TransactionMetadata } from 'xrpl';
 import type { BalanceChanges, SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { TokenRegistry } from '../tokens';
 import { Decimal, ledgerAmount, type Asset, type LedgerAmount } from '../trading';
 import type { WalletsApi } from '../wallets';
-import { doubleWithdraw, lpPerUnit, payout, singleWithdrawOut, type PoolState } from './math';
+import { auctionPrice, doubleWithdraw, lpPerUnit, payout, singleWithdrawOut, type PoolState } from './math';
+import { foldPosition, positionFigures, type PositionEventInput } from './position';
 
 // AMM liquidity from custodial wallets: AMMDeposit, AMMWithdraw and AMMVote through the submission
 // service, and the pool's LP numbers read from `amm_info` (the open ledger, where the next
@@ -55,10 +63,39 @@ interface Market {
   baseName: QuoteAsset;
 }
 
+interface AuctionSlotJson {
+  account: string;
+  discounted_fee?: number;
+  expiration: string;
+  price: { value: string };
+  time_interval: number;
+}
+
 interface Pool extends PoolState {
   account: string;
   lpCurrency: string;
+  auctionSlot?: AuctionSlotJson;
 }
+
+/** rippled's last (tailing) 72-minute interval of a slot: its owner can be outbid at the minimum. */
+const TAILING_INTERVAL = 19;
+const RIPPLE_EPOCH_MS = 946_684_800_000;
+
+type AccountTxEntry = {
+  hash?: string;
+  ledger_index?: number;
+  close_time_iso?: string;
+  tx_json?: Record<string, unknown> & { TransactionType: string; Account: string; Fee?: string };
+  tx?: Record<string, unknown> & {
+    TransactionType: string;
+    Account: string;
+    Fee?: string;
+    hash?: string;
+    ledger_index?: number;
+    date?: number;
+  };
+  meta?: TransactionMetadata | string;
+};
 
 const issue = (a: Asset) =>
   a.kind === 'xrp' ? { currency: 'XRP' } : { currency: a.currency, issuer: a.issuer };
@@ -94,14 +131,14 @@ export class LiquidityService {
     return { token: { kind: 'iou', currency, issuer }, base, baseName };
   }
 
-  /** The pool now (open ledger), or undefined when there is none. */
-  private async poolOrNone(m: Market): Promise<Pool | undefined> {
+  /** The pool now (open ledger, or at a closed ledger), or undefined when there is none. */
+  private async poolOrNone(m: Market, ledger: number | 'current' = 'current'): Promise<Pool | undefined> {
     try {
       const r = await this.deps.client.request({
         command: 'amm_info',
         asset: issue(m.base) as never,
         asset2: issue(m.token) as never,
-        ledger_index: 'current',
+        ledger_index: ledger,
       });
       const amm = r.result.amm;
       // Sides matched by asset, not by position.
@@ -117,6 +154,7 @@ export class LiquidityService {
         token: amountValue(t),
         lpTotal: new Decimal(amm.lp_token.value),
         tradingFee: Number(amm.trading_fee ?? 0),
+        auctionSlot: (amm as { auction_slot?: AuctionSlotJson }).auction_slot,
       };
     } catch (err) {
       if (err instanceof RippledError) return undefined;
@@ -311,6 +349,182 @@ export class LiquidityService {
     if (outcome.status !== 'success') this.fail(LIQUIDITY_MESSAGES.voteFailed, outcome);
     const after = await this.poolOrNone(m);
     return { status: 'success', hash: outcome.hash, tradingFee: after?.tradingFee ?? 0 };
+  }
+
+  /**
+   * POST /api/lp-position: the wallet's share of the pool, what it is worth, and how it did against
+   * holding what it deposited (fees earned, impermanent loss), from its transactions on the ledger.
+   */
+  async position(userId: number, body: unknown): Promise<LpPositionResult> {
+    const b = parseInput(lpPositionSchema, body);
+    const wallet = await this.wallet(userId, b.wallet);
+    const m = await this.market(b.issuer, b.token, b.baseAsset);
+    const pool = await this.pool(m);
+    const lp = await this.lpHeld(wallet.address, pool);
+    const entries = await this.history(wallet.address);
+    const inputs: PositionEventInput[] = [];
+    const history: LpPositionEvent[] = [];
+    const is = (a: Asset) => (x: { currency: string; issuer?: string }) =>
+      a.kind === 'xrp' ? x.currency === 'XRP' : x.currency === a.currency && x.issuer === a.issuer;
+    for (const e of entries) {
+      const tx = e.tx_json ?? e.tx;
+      const meta = typeof e.meta === 'object' ? e.meta : undefined;
+      if (!tx || !meta || meta.TransactionResult !== 'tesSUCCESS') continue;
+      const mine = getBalanceChanges(meta).find((c) => c.account === wallet.address)?.balances ?? [];
+      const sum = (match: (x: { currency: string; issuer?: string }) => boolean) =>
+        mine.filter(match).reduce((t, x) => t.plus(x.value), new Decimal(0));
+      const lpMoved = sum((x) => x.currency === pool.lpCurrency && x.issuer === pool.account);
+      if (lpMoved.isZero()) continue;
+      const own = tx.Account === wallet.address;
+      const fee = own ? new Decimal(String(tx.Fee ?? '0')).div(1_000_000) : new Decimal(0);
+      // The wallet's changes, with the network fee of its own transaction left out of the XRP side.
+      const baseMoved = sum(is(m.base)).plus(m.base.kind === 'xrp' ? fee : 0);
+      const tokenMoved = sum(is(m.token));
+      const type = tx.TransactionType;
+      const kind: LpPositionEvent['kind'] =
+        own && type === 'AMMCreate'
+          ? 'create'
+          : own && type === 'AMMDeposit'
+            ? 'deposit'
+            : own && type === 'AMMWithdraw'
+              ? 'withdraw'
+              : type === 'AMMBid'
+                ? 'bid'
+                : 'transfer';
+      const ledgerIndex = Number(e.ledger_index ?? tx.ledger_index ?? 0);
+      // The pool after the event's ledger; the pool now when that ledger is no longer kept.
+      const after = (await this.poolOrNone(m, ledgerIndex).catch(() => undefined)) ?? pool;
+      inputs.push({
+        lp: lpMoved,
+        base: baseMoved.neg(),
+        token: tokenMoved.neg(),
+        unpaid: kind === 'transfer' || (kind === 'bid' && lpMoved.gt(0)),
+        spent: kind === 'bid' && lpMoved.lt(0),
+        pool: after,
+      });
+      const time = e.close_time_iso
+        ? Date.parse(e.close_time_iso)
+        : typeof tx.date === 'number'
+          ? RIPPLE_EPOCH_MS + tx.date * 1000
+          : null;
+      history.push({
+        hash: String(e.hash ?? tx.hash ?? ''),
+        ledgerIndex,
+        time,
+        kind,
+        base: plain(baseMoved.neg()),
+        token: plain(tokenMoved.neg()),
+        lp: plain(lpMoved),
+      });
+    }
+    const f = positionFigures(foldPosition(inputs), pool, lp);
+    const baseXrp = m.base.kind === 'xrp';
+    const amount = (d: Decimal) =>
+      (baseXrp ? d.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN) : d).toSignificantDigits(15).toFixed();
+    return {
+      status: 'success',
+      quote: m.baseName,
+      lpBalance: lp.toFixed(),
+      lpTotal: pool.lpTotal.toFixed(),
+      share: f.share.mul(100).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
+      current: { base: amount(f.currentBase), token: plain(f.currentToken), value: amount(f.value) },
+      deposited: { base: amount(f.depositedBase), token: plain(f.depositedToken) },
+      holdValue: amount(f.holdValue),
+      pnl: amount(f.pnl),
+      feesEarned: amount(f.feesEarned),
+      impermanentLoss: amount(f.impermanentLoss),
+      history: history.reverse(),
+    };
+  }
+
+  /** The wallet's validated transactions, oldest first (paged). */
+  private async history(account: string): Promise<AccountTxEntry[]> {
+    const out: AccountTxEntry[] = [];
+    let marker: unknown;
+    for (let page = 0; page < 50; page++) {
+      const r = await this.deps.client.request({
+        command: 'account_tx',
+        account,
+        ledger_index_min: -1,
+        ledger_index_max: -1,
+        forward: true,
+        limit: 400,
+        ...(marker ? { marker } : {}),
+      });
+      out.push(...(r.result.transactions as unknown as AccountTxEntry[]));
+      marker = r.result.marker;
+      if (!marker) break;
+    }
+    return out;
+  }
+
+  private slotView(pool: Pool): AmmAuctionView {
+    const slot = pool.auctionSlot;
+    const owned = slot !== undefined && slot.time_interval < TAILING_INTERVAL;
+    const { price, refund } = auctionPrice(
+      pool.lpTotal,
+      pool.tradingFee,
+      owned ? { price: new Decimal(slot.price.value), interval: slot.time_interval } : undefined,
+    );
+    return {
+      status: 'success',
+      holder: owned ? slot.account : null,
+      expiresAt: owned ? slot.expiration : null,
+      interval: owned ? slot.time_interval : null,
+      tradingFee: pool.tradingFee,
+      discountedFee: Math.trunc(pool.tradingFee / 10),
+      // Shown rounded up: as a bid's maximum it always covers what the ledger charges.
+      price: price.toSignificantDigits(15, Decimal.ROUND_UP).toFixed(),
+      refund: refund.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed(),
+      lpCurrency: pool.lpCurrency,
+    };
+  }
+
+  /** POST /api/amm-auction: the pool's auction slot, and what a bid costs now (rippled's AMMBid rule). */
+  async auction(body: unknown): Promise<AmmAuctionView> {
+    const b = parseInput(ammAuctionSchema, body);
+    const m = await this.market(b.issuer, b.token, b.baseAsset);
+    return this.slotView(await this.pool(m));
+  }
+
+  /**
+   * POST /api/amm-bid: AMMBid for the slot from the caller's wallet, paying at most the price the
+   * screen showed (BidMax). Refused before signing when the wallet's LP tokens cannot pay it.
+   */
+  async bid(userId: number, body: unknown, idempotencyKey?: string): Promise<AmmBidResult> {
+    const b = parseInput(ammBidSchema, body);
+    const wallet = await this.wallet(userId, b.wallet);
+    const m = await this.market(b.issuer, b.token, b.baseAsset);
+    const pool = await this.pool(m);
+    const held = await this.lpHeld(wallet.address, pool);
+    const now = this.slotView(pool);
+    if (held.lt(now.price)) throw badRequest(LIQUIDITY_MESSAGES.bidTooLow);
+    if (new Decimal(now.price).gt(b.maxPrice)) throw badRequest(LIQUIDITY_MESSAGES.bidPriceMoved);
+    const outcome = await this.deps.submissions.submit({
+      intentKey: `amm-bid:${userId}:${idempotencyKey ?? randomUUID()}`,
+      account: wallet.address,
+      tx: {
+        TransactionType: 'AMMBid',
+        Asset: issue(m.base),
+        Asset2: issue(m.token),
+        BidMax: { currency: pool.lpCurrency, issuer: pool.account, value: b.maxPrice },
+      },
+      purpose: 'amm-bid',
+      userId,
+      walletId: wallet.id,
+    });
+    if (outcome.status !== 'success') {
+      if (outcome.result === 'tecAMM_FAILED')
+        throw badRequest(LIQUIDITY_MESSAGES.bidPriceMoved, { hash: outcome.hash, result: outcome.result });
+      this.fail(LIQUIDITY_MESSAGES.bidFailed, outcome);
+    }
+    const moved = this.moved(outcome.balanceChanges, pool, m, wallet.address);
+    return {
+      status: 'success',
+      hash: outcome.hash,
+      paid: plain(moved.lp.neg()),
+      slot: this.slotView(await this.pool(m)),
+    };
   }
 
   /**
