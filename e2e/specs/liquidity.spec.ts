@@ -14,7 +14,8 @@ import { useBrowser } from '../support/fixture';
 import { buyToken, fundedUser } from '../support/trader';
 
 // The Liquidity tab of /swap in Chromium against the real server and ledger: both assets added in
-// the pool ratio, half the LP tokens removed with the expected withdrawal shown first, a fee vote.
+// the pool ratio and the position they make, half the LP tokens removed with the expected withdrawal
+// shown first, a fee vote, and the auction slot won with a bid at the price shown.
 
 const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `L${run}`;
@@ -52,7 +53,7 @@ describe('liquidity in Chromium', () => {
     await deployer?.close();
   });
 
-  it('adds both assets, removes 50% with the expected withdrawal, and votes on the fee', async () => {
+  it('adds both assets and shows the position, removes 50% with the expected withdrawal, votes, and wins the auction slot', async () => {
     const { page, url } = t;
     await trader(page, url, token);
     await page.goto(`${url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
@@ -77,6 +78,16 @@ describe('liquidity in Chromium', () => {
     const deposit = (await add.json()) as AddLiquidityResult;
     expect(deposit.deposited.base).toBe('5');
     await page.getByRole('status').filter({ hasText: LIQUIDITY_MESSAGES.added }).waitFor();
+
+    // Her position: a share of the pool worth what she put in (both sides at the pool's price).
+    const share = page.getByTestId('lp-share');
+    await share.waitFor({ timeout: 20_000 });
+    const lpTotal = new Decimal(price.lpTotal).plus(deposit.lpTokens);
+    expect(Number((await share.textContent())!.replace('%', ''))).toBeCloseTo(
+      new Decimal(deposit.lpTokens).div(lpTotal).mul(100).toNumber(),
+      4,
+    );
+    expect(await page.getByTestId('lp-value').textContent()).toMatch(/^(9\.99\d*|10(\.0+\d*)?) XRP$/);
 
     // Remove 50%, both assets: the expected withdrawal shown is what the ledger pays.
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
@@ -114,5 +125,19 @@ describe('liquidity in Chromium', () => {
       .getByRole('status')
       .filter({ hasText: LIQUIDITY_MESSAGES.voteSuccess('0.5') })
       .waitFor();
+
+    // The auction slot: its price shown first, a bid at that price, and she holds it.
+    const slotPrice = page.getByTestId('slot-price');
+    await slotPrice.waitFor();
+    expect(await slotPrice.textContent()).toMatch(/^[\d,.]+ LP$/);
+    await page.getByRole('button', { name: 'Bid for the slot' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Bid for the auction slot' });
+    await dialog.waitFor();
+    const bid = page.waitForResponse(isPost('/api/amm-bid'));
+    await dialog.getByRole('button', { name: 'Bid', exact: true }).click();
+    const answer = await bid;
+    expect(answer.status(), await answer.text()).toBe(200);
+    await page.getByRole('status').filter({ hasText: LIQUIDITY_MESSAGES.bidSuccess }).waitFor();
+    await page.getByTestId('slot-holder').filter({ hasText: 'You' }).waitFor();
   });
 });

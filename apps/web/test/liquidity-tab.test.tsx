@@ -13,16 +13,58 @@ const WALLET = { wallet_address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh' } as Walle
 const TOKEN = { issuer: ISSUER, code: 'LIQ', ticker: 'LIQ' };
 
 let balance: FetchAnswer;
+let position: FetchAnswer;
+let auction: FetchAnswer;
 let writes: Record<string, FetchAnswer>;
 let sent: Array<{ path: string; body: unknown }>;
+
+const POSITION = {
+  status: 'success',
+  quote: 'XRP',
+  lpBalance: '100',
+  lpTotal: '14142',
+  share: '0.707113',
+  current: { base: '0.71', token: '1414.2', value: '1.42' },
+  deposited: { base: '0.7', token: '1440' },
+  holdValue: '1.42',
+  pnl: '-0.004',
+  feesEarned: '0.002',
+  impermanentLoss: '-0.006',
+  history: [
+    {
+      hash: 'A'.repeat(64),
+      ledgerIndex: 40,
+      time: null,
+      kind: 'deposit',
+      base: '0.7',
+      token: '1440',
+      lp: '100',
+    },
+  ],
+};
+const SLOT = {
+  status: 'success',
+  holder: 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe',
+  expiresAt: '2026-11-25T10:00:00.000Z',
+  interval: 3,
+  tradingFee: 300,
+  discountedFee: 30,
+  price: '2.345678',
+  refund: '1.6',
+  lpCurrency: '03' + 'B'.repeat(38),
+};
 
 beforeEach(() => {
   sent = [];
   balance = { body: { status: 'success', balance: '100' } };
+  position = { body: POSITION };
+  auction = { body: SLOT };
   writes = {};
   stubFetch((path, body) => {
     if (path === '/api/csrf-token') return { body: { token: 'csrf' } };
     if (path === '/api/lp-token-balance') return balance;
+    if (path === '/api/lp-position') return position;
+    if (path === '/api/amm-auction') return auction;
     if (path === '/api/get-lp-price')
       return {
         body: {
@@ -179,5 +221,66 @@ describe('Liquidity tab', () => {
       path: '/api/amm-vote',
       body: { tradingFee: 250, wallet: WALLET.wallet_address },
     });
+  });
+
+  it('shows the wallet’s position: share, value, fees earned, impermanent loss and the history', async () => {
+    render(withProviders(<LiquidityTab wallet={WALLET} token={TOKEN} />));
+    const panel = await screen.findByTestId('lp-position');
+    await waitFor(() => expect(screen.getByTestId('lp-share').textContent).toBe('0.707113%'));
+    expect(screen.getByTestId('lp-value').textContent).toBe('1.42 XRP');
+    expect(screen.getByTestId('lp-pnl').textContent).toBe('−0.004 XRP');
+    expect(screen.getByTestId('lp-pnl').className).toBe('negative');
+    expect(panel.textContent).toContain('+0.002 XRP');
+    expect(panel.textContent).toContain('−0.006 XRP');
+    expect(panel.textContent).toContain('History (1)');
+    expect(sent).toEqual([]);
+  });
+
+  it('says so when the wallet holds no LP tokens, without reading a position', async () => {
+    balance = { body: { status: 'success', balance: '0' } };
+    render(withProviders(<LiquidityTab wallet={WALLET} token={TOKEN} />));
+    await screen.findByText('This wallet holds no LP tokens of this pool.');
+  });
+
+  it('shows the auction slot’s price first, then bids at most that price', async () => {
+    writes['/api/amm-bid'] = {
+      body: {
+        status: 'success',
+        hash: 'B'.repeat(64),
+        paid: '2.34',
+        slot: { ...SLOT, holder: WALLET.wallet_address },
+      },
+    };
+    render(withProviders(<LiquidityTab wallet={WALLET} token={TOKEN} />));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote on Fee' }));
+    await waitFor(() => expect(screen.getByTestId('slot-price').textContent).toBe('2.345678 LP'));
+    expect(screen.getByTestId('slot-holder').textContent).toBe('rPT1Sj…pAYe');
+    fireEvent.click(screen.getByRole('button', { name: 'Bid for the slot' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Bid for the auction slot' });
+    expect(dialog.textContent).toContain('2.345678 LP-LIQ');
+    fireEvent.click(screen.getByRole('button', { name: 'Bid' }));
+    await screen.findByText(LIQUIDITY_MESSAGES.bidSuccess);
+    expect(sent).toEqual([
+      {
+        path: '/api/amm-bid',
+        body: {
+          wallet: WALLET.wallet_address,
+          issuer: ISSUER,
+          token: 'LIQ',
+          baseAsset: 'XRP',
+          maxPrice: '2.345678',
+        },
+      },
+    ]);
+  });
+
+  it('refuses a bid the LP balance cannot pay, before anything is sent', async () => {
+    balance = { body: { status: 'success', balance: '1' } };
+    render(withProviders(<LiquidityTab wallet={WALLET} token={TOKEN} />));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote on Fee' }));
+    const button = await screen.findByRole('button', { name: 'Bid for the slot' });
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(true));
+    expect(screen.getByText(LIQUIDITY_MESSAGES.bidTooLow)).toBeTruthy();
+    expect(sent).toEqual([]);
   });
 });

@@ -17,7 +17,10 @@ import {
 } from '@ledgerpad/shared';
 import { ApiError, apiPost } from '../../lib/api';
 import { BALANCES_KEY } from '../../lib/wallet-balances';
+import { exactAmount } from './amounts';
+import { AuctionSlot } from './auction-slot';
 import { StatusLine, useDebounced, useFading } from './hooks';
+import { LpPosition } from './lp-position';
 import './liquidity.css';
 
 // The Liquidity tab of /swap (spec 001 §2, §5, §8): AMM deposits and withdrawals from the selected
@@ -39,18 +42,7 @@ const LP_PRESETS = [25, 50, 75, 100] as const;
 const positive = (v: string) => /^\d*\.?\d+$/.test(v) && new Decimal(v).gt(0);
 const errorText = (err: unknown) => (err instanceof ApiError ? err.message : '');
 const fixed6 = (d: Decimal) => d.toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN).toFixed();
-/**
- * Amounts the user checks against the ledger (balance, expected withdrawal): to 6 decimals rounded
- * down, with thousands grouped, never shortened to K/M. Prices keep 6 significant digits.
- */
-export function exactAmount(value: Decimal.Value, price = false): string {
-  const d = new Decimal(value);
-  const text = (
-    price && d.lt(1) ? d.toSignificantDigits(6, Decimal.ROUND_DOWN) : d.toDecimalPlaces(6, Decimal.ROUND_DOWN)
-  ).toFixed();
-  const [int, frac] = text.split('.');
-  return `${int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
-}
+export { exactAmount };
 
 type Side = 'base' | 'token';
 
@@ -467,10 +459,20 @@ export function LiquidityTab({
           <button type="button" className="swap-submit liquidity-submit" disabled={busy} onClick={submitVote}>
             {vote.isPending ? 'Submitting…' : 'Submit Vote'}
           </button>
+          <AuctionSlot
+            wallet={wallet?.wallet_address}
+            token={token}
+            base={base}
+            lpBalance={lpBalance}
+            onStatus={showStatus}
+          />
         </>
       )}
 
       <StatusLine status={status} testId="liquidity-status" />
+      {view === 'actions' && (
+        <LpPosition wallet={wallet?.wallet_address} token={token} base={base} lpBalance={lpBalance} />
+      )}
     </div>
   );
 }

@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Decimal from 'decimal.js';
+import { LIQUIDITY_MESSAGES, type AmmAuctionView, type AmmBidResult } from '@ledgerpad/shared';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ApiError, apiPost } from '../../lib/api';
+import { exactAmount } from './amounts';
+
+// The pool's auction slot (XLS-30 AMMBid): whoever holds it trades in this pool at a tenth of the
+// fee for 24 hours. Its price — in LP tokens, burned — is shown first; the bid pays at most that.
+
+const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
+
+export function AuctionSlot({
+  wallet,
+  token,
+  base,
+  lpBalance,
+  onStatus,
+}: {
+  wallet: string | undefined;
+  token: { issuer: string; code: string; ticker: string } | null;
+  base: 'XRP' | 'RLUSD';
+  lpBalance: string;
+  onStatus: (text: string) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const slot = useQuery({
+    queryKey: ['liquidity', 'auction', token?.issuer, token?.code, base],
+    queryFn: ({ signal }) =>
+      apiPost<AmmAuctionView>(
+        '/api/amm-auction',
+        { issuer: token!.issuer, token: token!.code, baseAsset: base },
+        { signal },
+      ),
+    enabled: token !== null,
+    refetchInterval: 30_000,
+  });
+  const bid = useMutation({
+    mutationFn: (maxPrice: string) =>
+      apiPost<AmmBidResult>('/api/amm-bid', {
+        wallet,
+        issuer: token!.issuer,
+        token: token!.code,
+        baseAsset: base,
+        maxPrice,
+      }),
+    onSuccess: () => {
+      setConfirming(false);
+      onStatus(LIQUIDITY_MESSAGES.bidSuccess);
+      void queryClient.invalidateQueries({ queryKey: ['liquidity'] });
+    },
+    onError: (err) => {
+      setConfirming(false);
+      onStatus(
+        `❌ ${LIQUIDITY_MESSAGES.bidFailed}: ${err instanceof ApiError ? err.message : 'Unknown error'}`,
+      );
+      void queryClient.invalidateQueries({ queryKey: ['liquidity', 'auction'] });
+    },
+  });
+  if (!token) return null;
+  const s = slot.data;
+  const mine = s?.holder !== null && s?.holder === wallet;
+  const affordable = s ? new Decimal(lpBalance || '0').gte(s.price) : false;
+  return (
+    <section className="auction-slot" aria-labelledby="auction-title" data-testid="auction-slot">
+      <h3 id="auction-title" className="lp-position-title">
+        Auction slot
+      </h3>
+      {slot.isPending ? (
+        <p className="muted" aria-busy="true">
+          Reading the slot…
+        </p>
+      ) : slot.isError || !s ? (
+        <p className="muted">The auction slot could not be read.</p>
+      ) : (
+        <>
+          <p className="muted liquidity-note">
+            The holder trades in this pool at {new Decimal(s.discountedFee).div(1000).toFixed()}% instead of{' '}
+            {new Decimal(s.tradingFee).div(1000).toFixed()}% for 24 hours. The bid is paid in LP tokens, which
+            are burned (every LP&apos;s share grows); an outbid holder gets back the unused part.
+          </p>
+          <dl className="lp-figures">
+            <div>
+              <dt>Holder</dt>
+              <dd data-testid="slot-holder">{s.holder ? (mine ? 'You' : short(s.holder)) : 'Nobody'}</dd>
+            </div>
+            <div>
+              <dt>Until</dt>
+              <dd>{s.expiresAt ? new Date(s.expiresAt).toLocaleString() : '—'}</dd>
+            </div>
+            <div>
+              <dt>Price to bid now</dt>
+              <dd data-testid="slot-price">{exactAmount(s.price)} LP</dd>
+            </div>
+          </dl>
+          <button
+            type="button"
+            className="swap-submit liquidity-submit"
+            disabled={!wallet || mine || !affordable || bid.isPending}
+            onClick={() => setConfirming(true)}
+          >
+            {bid.isPending ? 'Bidding…' : mine ? 'You hold the slot' : 'Bid for the slot'}
+          </button>
+          {!mine && !affordable && <p className="muted liquidity-note">{LIQUIDITY_MESSAGES.bidTooLow}</p>}
+          <ConfirmDialog
+            open={confirming}
+            onOpenChange={setConfirming}
+            title="Bid for the auction slot"
+            confirmLabel="Bid"
+            busyLabel="Bidding…"
+            busy={bid.isPending}
+            onConfirm={() => bid.mutate(s.price)}
+          >
+            <p>
+              Pay at most{' '}
+              <strong>
+                {exactAmount(s.price)} LP-{token.ticker}
+              </strong>{' '}
+              for 24 hours at the discounted fee. The LP tokens are burned.
+            </p>
+          </ConfirmDialog>
+        </>
+      )}
+    </section>
+  );
+}
