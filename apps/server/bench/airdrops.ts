@@ -16,6 +16,8 @@ export interface AirdropBenchResult {
   refused: number;
   ledgerCloses: number;
   perLedger: Record<number, number>;
+  /** When the claimers got their answers, from the burst (ms): first, median, last. */
+  answeredMs: { first: number; median: number; last: number };
   totalMs: number;
   ok: boolean;
 }
@@ -90,17 +92,21 @@ export async function benchAirdrops(
       (await client.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger_index,
     );
     const t0 = performance.now();
+    const at: number[] = [];
     const answers = await Promise.all(
       claimers.map((c) =>
-        t.app.inject({
-          method: 'POST',
-          url: `/api/airdrops/${id}/claim`,
-          headers: c.who.headers,
-          payload: { destinationWalletId: c.wallet.id },
-        }),
+        t.app
+          .inject({
+            method: 'POST',
+            url: `/api/airdrops/${id}/claim`,
+            headers: c.who.headers,
+            payload: { destinationWalletId: c.wallet.id },
+          })
+          .finally(() => at.push(Math.round(performance.now() - t0))),
       ),
     );
     const totalMs = Math.round(performance.now() - t0);
+    at.sort((a, b) => a - b);
     const perLedger: Record<number, number> = {};
     let paid = 0;
     for (const r of answers) {
@@ -119,6 +125,7 @@ export async function benchAirdrops(
       refused: count - paid,
       ledgerCloses,
       perLedger,
+      answeredMs: { first: at[0] ?? 0, median: at[Math.floor(at.length / 2)] ?? 0, last: at.at(-1) ?? 0 },
       totalMs,
       ok: paid === count && ledgerCloses <= 3,
     };

@@ -9,6 +9,7 @@ import {
   type Wallet,
 } from 'xrpl';
 import type { Database } from '../db/client';
+import { pgErrorCode, rowsOf } from '../db/results';
 import { AppError } from '../lib/errors';
 import type { XrplConnection } from './connection';
 import { ledgerAccounts, ledgerSubmissions } from './schema';
@@ -57,6 +58,8 @@ export interface SubmissionOutcome {
 export interface SignerSource {
   /** The signing key of an account the platform holds (decrypted on demand, never cached). */
   walletFor(account: string): Promise<Wallet>;
+  /** The keys of many accounts in one look-up (absent ones are left out); else walletFor each. */
+  walletsFor?(accounts: string[]): Promise<Map<string, Wallet>>;
 }
 
 export interface SubmissionLog {
@@ -111,15 +114,7 @@ function rippledErrorName(err: unknown): string | undefined {
   return undefined;
 }
 
-function pgErrorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 
 export function outcomeOf(row: SubmissionRow): SubmissionOutcome {
   const meta = (row.meta ?? undefined) as TransactionMetadata | undefined;
@@ -272,6 +267,125 @@ export class SubmissionService {
       queue.push({ req, resolve, reject });
       if (queue.length === 1) void this.withAccount(req.account, () => this.drain(req.account));
     });
+  }
+
+  /**
+   * `prepare` for a burst of transactions of many accounts (an airdrop's claimers setting their
+   * trust lines): their sequence rows are made in one statement, every account's sequences are
+   * allocated in one statement and all are recorded in one database transaction, then submitted.
+   * Each result is the record, or the error that refused that request (a request whose intent is
+   * already recorded gets that record, as with `prepare`).
+   */
+  async prepareMany(reqs: SubmitRequest[]): Promise<Array<SubmissionRow | Error>> {
+    if (reqs.length <= 1 || !this.opts.connection.isConnected() || this.validatedIndex === 0) {
+      return Promise.all(reqs.map((r) => this.prepare(r).catch((err: unknown) => asError(err))));
+    }
+    const results: Array<SubmissionRow | Error> = new Array<SubmissionRow | Error>(reqs.length);
+    const ready = await this.ensureAccounts([...new Set(reqs.map((r) => r.account))]);
+    const usable: number[] = [];
+    reqs.forEach((r, i) => {
+      const err = ready.get(r.account);
+      if (err) results[i] = err;
+      else usable.push(i);
+    });
+    if (usable.length) {
+      const accounts = [...new Set(usable.map((i) => reqs[i]!.account))];
+      const rows = await this.withAccounts(accounts, () => this.recordMany(usable.map((i) => reqs[i]!)));
+      usable.forEach((i, k) => (results[i] = rows[k]!));
+    }
+    return results;
+  }
+
+  /** Signs and records requests of many accounts at once; the caller holds all their accounts. */
+  private async recordMany(reqs: SubmitRequest[]): Promise<Array<SubmissionRow | Error>> {
+    const results: Array<SubmissionRow | Error> = new Array<SubmissionRow | Error>(reqs.length);
+    const found = await this.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(inArray(ledgerSubmissions.intentKey, [...new Set(reqs.map((r) => r.intentKey))]));
+    const byKey = new Map<string, SubmissionRow>();
+    for (const row of found) {
+      byKey.set(row.intentKey, row);
+      if (!(FINAL as readonly string[]).includes(row.status)) this.track(row);
+    }
+    const fresh = new Map<string, { req: SubmitRequest; txJson: Record<string, unknown>; at: number[] }>();
+    reqs.forEach((req, i) => {
+      const known = byKey.get(req.intentKey);
+      if (known) return void (results[i] = known);
+      const same = fresh.get(req.intentKey);
+      if (same) return void same.at.push(i);
+      const txJson = this.txJson(req, 1);
+      try {
+        validate(txJson);
+      } catch (err) {
+        // Refused before any sequence is allocated for it.
+        return void (results[i] = asError(err));
+      }
+      fresh.set(req.intentKey, { req, txJson, at: [i] });
+    });
+    const entries = [...fresh.values()];
+    if (entries.length === 0) return results;
+    const counts = new Map<string, number>();
+    for (const e of entries) counts.set(e.req.account, (counts.get(e.req.account) ?? 0) + 1);
+    const signers = await this.walletsFor([...counts.keys()]);
+    const lastLedgerSequence = this.validatedIndex + this.window;
+    let rows: SubmissionRow[];
+    try {
+      rows = await this.db.transaction(async (t) => {
+        const pairs = [...counts].map(([account, n]) => sql`(${account}, ${n}::bigint)`);
+        const allocated = await t.execute<{ account: string; next_sequence: number | string }>(sql`
+          update ${ledgerAccounts} as la
+             set next_sequence = la.next_sequence + c.n, updated_at = now()
+            from (values ${sql.join(pairs, sql`, `)}) as c(account, n)
+           where la.account = c.account
+          returning la.account, la.next_sequence`);
+        const next = new Map<string, number>();
+        for (const r of rowsOf<{ account: string; next_sequence: number | string }>(allocated))
+          next.set(r.account, Number(r.next_sequence) - counts.get(r.account)!);
+        const values = entries.map((e) => {
+          const account = e.req.account;
+          const sequence = next.get(account);
+          const wallet = signers.get(account);
+          if (sequence === undefined) throw new Error(`No sequence row for ${account}`);
+          if (!wallet || wallet.classicAddress !== account) throw new Error(`No key held for ${account}`);
+          next.set(account, sequence + 1);
+          e.txJson.Sequence = sequence;
+          e.txJson.LastLedgerSequence = lastLedgerSequence;
+          const signed = wallet.sign(e.txJson as Parameters<Wallet['sign']>[0]);
+          return this.rowValues(e.req, sequence, lastLedgerSequence, signed);
+        });
+        return t.insert(ledgerSubmissions).values(values).returning();
+      });
+    } catch {
+      // A duplicate intent raced in, or one request could not be signed: the batch rolled back and
+      // allocated nothing; one at a time, each finds its own answer (the existing record, an error).
+      for (const e of entries) {
+        let one: SubmissionRow | Error;
+        try {
+          one = await this.prepareOne(e.req);
+        } catch (err) {
+          one = asError(err);
+        }
+        for (const i of e.at) results[i] = one;
+      }
+      return results;
+    }
+    rows.sort((a, b) => a.sequence - b.sequence);
+    for (const row of rows) this.track(row);
+    // Each account's transactions are sent in sequence order while its lock is held.
+    for (const row of rows) void this.send(row.hash);
+    for (const row of rows) for (const i of fresh.get(row.intentKey)?.at ?? []) results[i] = row;
+    return results;
+  }
+
+  private async walletsFor(accounts: string[]): Promise<Map<string, Wallet>> {
+    if (this.opts.signers.walletsFor) return this.opts.signers.walletsFor(accounts);
+    const out = new Map<string, Wallet>();
+    for (const account of accounts) {
+      const wallet = await this.opts.signers.walletFor(account).catch(() => undefined);
+      if (wallet) out.set(account, wallet);
+    }
+    return out;
   }
 
   private async drain(account: string): Promise<void> {
@@ -472,6 +586,21 @@ export class SubmissionService {
     return row ? this.wait(row.hash) : undefined;
   }
 
+  /** The records of many intents in one look-up (by intent key; open ones are followed from now on). */
+  async recorded(intentKeys: string[]): Promise<Map<string, SubmissionRow>> {
+    const out = new Map<string, SubmissionRow>();
+    if (intentKeys.length === 0) return out;
+    const rows = await this.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(inArray(ledgerSubmissions.intentKey, [...new Set(intentKeys)]));
+    for (const row of rows) {
+      out.set(row.intentKey, row);
+      if (!(FINAL as readonly string[]).includes(row.status)) this.track(row);
+    }
+    return out;
+  }
+
   /**
    * The open ledger's verdict on a recorded transaction: the engine result of its submit (or its
    * final result, when it was final before anyone asked). `tesSUCCESS` means the transaction applied
@@ -541,43 +670,89 @@ export class SubmissionService {
     return next;
   }
 
+  /** Runs `fn` holding every account's lock at once (taken together, so no two callers deadlock). */
+  private withAccounts<T>(accounts: string[], fn: () => Promise<T>): Promise<T> {
+    const prev = accounts.map((a) => this.accountChains.get(a) ?? Promise.resolve());
+    const next = Promise.all(prev.map((p) => p.catch(() => {}))).then(fn);
+    const settled = next.catch(() => {});
+    for (const account of accounts) {
+      this.accountChains.set(account, settled);
+      void settled.then(() => {
+        if (this.accountChains.get(account) === settled) this.accountChains.delete(account);
+      });
+    }
+    return next;
+  }
+
   /**
    * Makes sure the account has a sequence row, reconciled once per process with the ledger: if the
    * account was used outside the platform its Sequence is ahead, and ours must jump forward.
    */
-  private ensureAccount(account: string): Promise<void> {
-    let ready = this.accountReady.get(account);
-    if (!ready) {
-      ready = (async () => {
-        let ledgerSequence: number;
-        try {
-          const info = await this.client.request({
-            command: 'account_info',
-            account,
-            ledger_index: 'current',
-          });
-          ledgerSequence = info.result.account_data.Sequence;
-        } catch (err) {
-          if (rippledErrorName(err) === 'actNotFound') {
-            throw new AppError('BAD_REQUEST', 'This wallet is not activated on the XRP Ledger yet.');
-          }
-          throw err;
+  private async ensureAccount(account: string): Promise<void> {
+    const err = (await this.ensureAccounts([account])).get(account);
+    if (err) throw err;
+  }
+
+  /** ensureAccount for many accounts: their ledger sequences read at once, one statement to record. */
+  private async ensureAccounts(accounts: string[]): Promise<Map<string, Error | undefined>> {
+    const missing = accounts.filter((a) => !this.accountReady.has(a));
+    if (missing.length) {
+      const batch = (async () => {
+        const read = await Promise.all(
+          missing.map(async (account) => {
+            try {
+              return { account, sequence: await this.ledgerSequence(account) };
+            } catch (err) {
+              return { account, err: asError(err) };
+            }
+          }),
+        );
+        const known = read.filter((r): r is { account: string; sequence: number } => 'sequence' in r);
+        if (known.length) {
+          await this.db
+            .insert(ledgerAccounts)
+            .values(known.map((r) => ({ account: r.account, nextSequence: r.sequence })))
+            .onConflictDoUpdate({
+              target: ledgerAccounts.account,
+              set: {
+                nextSequence: sql`greatest(${ledgerAccounts.nextSequence}, excluded.next_sequence)`,
+                updatedAt: new Date(),
+              },
+            });
         }
-        await this.db
-          .insert(ledgerAccounts)
-          .values({ account, nextSequence: ledgerSequence })
-          .onConflictDoUpdate({
-            target: ledgerAccounts.account,
-            set: {
-              nextSequence: sql`greatest(${ledgerAccounts.nextSequence}, excluded.next_sequence)`,
-              updatedAt: new Date(),
-            },
-          });
+        return new Map(read.map((r) => [r.account, 'err' in r ? r.err : undefined]));
       })();
-      this.accountReady.set(account, ready);
-      ready.catch(() => this.accountReady.delete(account));
+      for (const account of missing) {
+        const ready = batch.then((m) => {
+          const err = m.get(account);
+          if (err) throw err;
+        });
+        this.accountReady.set(account, ready);
+        ready.catch(() => this.accountReady.delete(account));
+      }
     }
-    return ready;
+    const out = new Map<string, Error | undefined>();
+    await Promise.all(
+      accounts.map((a) =>
+        this.accountReady.get(a)!.then(
+          () => void out.set(a, undefined),
+          (err: unknown) => void out.set(a, asError(err)),
+        ),
+      ),
+    );
+    return out;
+  }
+
+  private async ledgerSequence(account: string): Promise<number> {
+    try {
+      const info = await this.client.request({ command: 'account_info', account, ledger_index: 'current' });
+      return info.result.account_data.Sequence;
+    } catch (err) {
+      if (rippledErrorName(err) === 'actNotFound') {
+        throw new AppError('BAD_REQUEST', 'This wallet is not activated on the XRP Ledger yet.');
+      }
+      throw err;
+    }
   }
 
   private async send(hash: string): Promise<void> {
@@ -825,6 +1000,7 @@ export class SubmissionService {
     });
     const ledger = res.result.ledger as unknown as { transactions?: unknown[] };
     if (!res.result.validated || !Array.isArray(ledger.transactions)) return false;
+    const ours: Array<{ hash: string; meta: TransactionMetadata }> = [];
     for (const item of ledger.transactions) {
       const tx = item as {
         hash?: string;
@@ -835,9 +1011,77 @@ export class SubmissionService {
       const hash = tx.hash ?? tx.tx_json?.hash;
       const meta = tx.meta ?? tx.metaData;
       if (!hash || !meta || typeof meta !== 'object' || !this.tracked.has(hash)) continue;
+      ours.push({ hash, meta });
+    }
+    if (ours.length === 1) {
+      const [{ hash, meta }] = ours as [{ hash: string; meta: TransactionMetadata }];
       await this.finalize(hash, { result: meta.TransactionResult, ledgerIndex, meta, consumed: true });
+    } else if (ours.length > 1) {
+      await this.finalizeValidated(ours, ledgerIndex);
     }
     return true;
+  }
+
+  /**
+   * `finalize` for every tracked transaction of one validated ledger (each consumed its sequence):
+   * one statement records them all, one reads them back — a burst of 500 payments costs two
+   * statements, not a thousand, before their callers hear the outcome.
+   */
+  private async finalizeValidated(
+    items: Array<{ hash: string; meta: TransactionMetadata }>,
+    ledgerIndex: number,
+  ): Promise<void> {
+    const live = items.flatMap((i) => {
+      const t = this.tracked.get(i.hash);
+      if (!t) return [];
+      this.tracked.delete(i.hash);
+      for (const w of t.engineWaiters.splice(0)) w(t.row.engineResult ?? i.meta.TransactionResult);
+      return [{ ...i, t }];
+    });
+    if (live.length === 0) return;
+    const ours = new Set<string>();
+    // In chunks well under PostgreSQL's 65,535 parameters per statement.
+    for (let at = 0; at < live.length; at += 2_000) {
+      const values = live
+        .slice(at, at + 2_000)
+        .map(
+          (i) =>
+            sql`(${i.hash}, ${i.meta.TransactionResult === 'tesSUCCESS' ? 'success' : 'failed'}, ${i.meta.TransactionResult}, ${JSON.stringify(i.meta)}::jsonb)`,
+        );
+      const updated = await this.db.execute<{ hash: string }>(sql`
+        update ${ledgerSubmissions} as s
+           set status = v.status, result = v.result, ledger_index = ${ledgerIndex}, meta = v.meta,
+               updated_at = now(), finalized_at = now()
+          from (values ${sql.join(values, sql`, `)}) as v(hash, status, result, meta)
+         where s.hash = v.hash and s.status in ('pending', 'submitted')
+        returning s.hash`);
+      for (const r of rowsOf<{ hash: string }>(updated)) ours.add(r.hash);
+    }
+    const rows = await this.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(
+        inArray(
+          ledgerSubmissions.hash,
+          live.map((i) => i.hash),
+        ),
+      );
+    const byHash = new Map(rows.map((r) => [r.hash, r]));
+    for (const { hash, t } of live) {
+      const row = byHash.get(hash);
+      if (!row) continue;
+      const outcome = outcomeOf(row);
+      for (const w of t.waiters) w.resolve(outcome);
+      if (row.status === 'failed') {
+        this.log.warn(
+          { hash, account: row.account, sequence: row.sequence, result: row.result },
+          'transaction failed',
+        );
+      }
+      // Listeners hear of the records this instance finalized (once per record, as in finalize).
+      if (ours.has(hash)) for (const listener of this.finalizedListeners) listener(row);
+    }
+    if (this.tracked.size === 0) for (const w of this.idleWaiters.splice(0)) w();
   }
 
   /**

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { Wallet } from 'xrpl';
 import type { Db } from '../db/client';
 import type { Keyring, SealedSecret } from '../keys/envelope';
@@ -95,6 +95,13 @@ export function createSignerSource(db: Db, keyring: Keyring): SignerSource {
       const [row] = await db.select().from(wallets).where(eq(wallets.address, account)).limit(1);
       if (!row) throw new Error(`No key held for ${account}`);
       return openWallet(keyring, row);
+    },
+    async walletsFor(accounts: string[]): Promise<Map<string, Wallet>> {
+      const out = new Map<string, Wallet>();
+      if (accounts.length === 0) return out;
+      const rows = await db.select().from(wallets).where(inArray(wallets.address, accounts));
+      for (const row of rows) if (!out.has(row.address)) out.set(row.address, openWallet(keyring, row));
+      return out;
     },
   };
 }

@@ -462,6 +462,35 @@ describe('anti-snipe', () => {
   });
 });
 
+describe('an indexer that falls behind', () => {
+  it('catching up through the ledgers before a launch (no supply yet) does not graduate the curve', async () => {
+    await t.app.platform.settings.set('bonding_snipe_ledgers', '0');
+    const indexer = t.app.platform.indexer!;
+    await indexer.stop();
+    let launched: Awaited<ReturnType<typeof launchCurve>>;
+    try {
+      const w = await fundedWallet(t, owner);
+      launched = await launchCurve(t, owner, w.id, { name: 'Late Index', ticker: 'LATE' });
+    } finally {
+      indexer.start();
+    }
+    // The follower now reads the launch's ledgers with the curve already registered: the ledgers
+    // that funded the curve account and set its line show it holding nothing.
+    const row = async () =>
+      (await t.database.db.select().from(bondingCurves)).find(
+        (c) => c.issuerAddress === launched.issuer_address,
+      )!;
+    // Until the indexer has seen the curve's first ladder (the launch) and everything after it.
+    for (let i = 0; i < 50 && (await row()).launchLedger === null; i++) await settled();
+    await settled();
+    const curve = await row();
+    expect(curve!.status).toBe('active');
+    expect(curve!.graduationJobId).toBeNull();
+    expect(new Decimal(curve!.held).toFixed()).toBe('1000000000');
+    expect(curve!.launchLedger).not.toBeNull();
+  });
+});
+
 describe('curve routes and launch rules', () => {
   it('answers the market cap from the curve, 404 for a token without one', async () => {
     const token = (

@@ -320,6 +320,56 @@ describe('submission service', () => {
     expect(await rig.xrpBalance(ivan.classicAddress)).toBe(30n * XRP);
   });
 
+  it('prepareMany signs a burst of many accounts in one batch: each account its own next sequence, known intents reused, an invalid request refused alone', async () => {
+    const payers = Array.from({ length: 8 }, () => Wallet.generate());
+    const sink = Wallet.generate();
+    for (const w of payers) await rig.hold(w);
+    const funded = Promise.all(
+      payers.map((w, i) => pay(`many-fund-${i}`, alice.classicAddress, w.classicAddress, 50n * XRP)),
+    );
+    await closeUntil(rig.ledger, funded);
+    // payers[0] already used once, so its next sequence is one further than the others'.
+    const first = pay('many-pay-0', payers[0]!.classicAddress, sink.classicAddress, 20n * XRP);
+    const firstOut = await closeUntil(rig.ledger, first);
+    const sequenceOf = async (w: Wallet) =>
+      (
+        await rig.connection.client.request({
+          command: 'account_info',
+          account: w.classicAddress,
+          ledger_index: 'current',
+        })
+      ).result.account_data.Sequence;
+    const expected = await Promise.all(payers.map(sequenceOf));
+
+    const results = await rig.service.prepareMany([
+      ...payers.map((w, i) => ({
+        intentKey: `many-pay-${i}`,
+        account: w.classicAddress,
+        tx: { TransactionType: 'Payment', Destination: sink.classicAddress, Amount: (20n * XRP).toString() },
+        purpose: 'test',
+      })),
+      {
+        intentKey: 'many-bad',
+        account: payers[1]!.classicAddress,
+        tx: { TransactionType: 'Payment', Destination: sink.classicAddress, Amount: '-1' },
+        purpose: 'test',
+      },
+    ]);
+    // The known intent is the earlier record, not a second payment.
+    expect(results[0]).not.toBeInstanceOf(Error);
+    expect((results[0] as { hash: string }).hash).toBe(firstOut.hash);
+    expect(results[8]).toBeInstanceOf(Error);
+    const fresh = results.slice(1, 8) as Array<{ hash: string; sequence: number }>;
+    expect(fresh.map((r) => r.sequence)).toEqual(expected.slice(1));
+    const outs = await closeUntil(rig.ledger, Promise.all(fresh.map((r) => rig.service.wait(r.hash))));
+    expect(outs.every((o) => o.status === 'success')).toBe(true);
+    expect(new Set(outs.map((o) => o.ledgerIndex)).size).toBe(1);
+    // 8 payments of 20 XRP in all (the first one once), and payers[1] has no gap after the refusal.
+    expect(await rig.xrpBalance(sink.classicAddress)).toBe(160n * XRP);
+    const next = pay('many-after-bad', payers[1]!.classicAddress, sink.classicAddress, 1n * XRP);
+    expect((await closeUntil(rig.ledger, next)).status).toBe('success');
+  });
+
   it('notices when someone else used the account sequence (tefPAST_SEQ) and moves on', async () => {
     const grace = Wallet.generate();
     await rig.hold(grace);

@@ -7,4 +7,4 @@ export {
   AIRDROP_CREATE_JOB,
   drawAmount,
 } from './service';
-export { claimIntentKey } from './jobs';
+export { claimIntentKey } from './payer';

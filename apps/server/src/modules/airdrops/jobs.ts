@@ -10,23 +10,16 @@ import { JobFailure, type JobContext, type JobRunner } from '../../platform/jobs
 import type { WalletsApi } from '../wallets';
 import { airdropClaims, airdrops } from './schema';
 import {
-  AIRDROP_CLAIM_JOB,
   AIRDROP_CLOSE_JOB,
   AIRDROP_CREATE_JOB,
   AIRDROP_WALLET_ROLE,
   Decimal,
-  markPaid,
-  releaseClaim,
   type CreateJobPayload,
 } from './service';
 
-// The airdrop jobs, persisted so each survives kill -9 and runs once across instances. Every ledger
-// write has an intent key made from the job (creation, close) or the claim id (claims), so however
-// often a job runs, each transaction is signed at most once.
-
-const CLAIM_MAX_ATTEMPTS = 8;
-/** Trust line limit a claimer's wallet gets in auto mode (no cap in practice). */
-const CLAIMER_TRUST_LIMIT = '1000000000000000';
+// The airdrop jobs (creation, close), persisted so each survives kill -9 and runs once across
+// instances. Every ledger write has an intent key made from the job, so however often a job runs,
+// each transaction is signed at most once. Claims are paid by the payer (payer.ts).
 
 export interface AirdropJobDeps {
   db: Db;
@@ -35,9 +28,6 @@ export interface AirdropJobDeps {
   submissions: SubmissionService;
   wallets: WalletsApi;
 }
-
-export const claimIntentKey = (claimId: number, part: 'trust' | 'pay') =>
-  `${AIRDROP_CLAIM_JOB}:claim-${claimId}:${part}`;
 
 const token = (currency: string, issuer: string, value: string) => ({
   currency,
@@ -83,84 +73,6 @@ export function registerAirdropJobs(deps: AirdropJobDeps): void {
       }
     },
     { failureMessage: AIRDROP_MESSAGES.createFailed },
-  );
-
-  // A claim: (auto mode) the claimer's trust line, then the payment from the airdrop wallet. A
-  // final failure releases the reservation.
-  deps.jobs.register<{ claimId: number }, { status: string; hash?: string | null }>(
-    AIRDROP_CLAIM_JOB,
-    async (ctx) => {
-      const [claim] = await db.select().from(airdropClaims).where(eq(airdropClaims.id, ctx.payload.claimId));
-      if (!claim) throw new JobFailure(null, AIRDROP_MESSAGES.claimFailed);
-      if (claim.status === 'paid') return { status: 'paid', hash: claim.hash };
-      if (claim.status === 'failed') throw new JobFailure(null, AIRDROP_MESSAGES.claimFailed);
-      const [airdrop] = await db.select().from(airdrops).where(eq(airdrops.id, claim.airdropId));
-      if (!airdrop?.airdropAddress) {
-        await releaseClaim(db, claim.id, null);
-        throw new JobFailure(null, AIRDROP_MESSAGES.claimFailed);
-      }
-      const payKey = claimIntentKey(claim.id, 'pay');
-      const earlier = await submissions.existing(payKey);
-      if (!earlier && ctx.attempt >= CLAIM_MAX_ATTEMPTS) {
-        // Nothing was ever signed for this payment and the runner is about to give up: release it.
-        await releaseClaim(db, claim.id, null);
-        throw new JobFailure(null, AIRDROP_MESSAGES.claimFailed);
-      }
-      if (!earlier && airdrop.trustlineMode === 'auto') {
-        const trusted = await ctx.step('trust', async () => {
-          const line = (await deps.wallets.lines(claim.walletAddress, airdrop.issuerAddress)).find((l) =>
-            sameCurrency(l.currency, airdrop.currency),
-          );
-          if (line) return { hash: null as string | null, ok: true };
-          const row = await submissions.prepare({
-            intentKey: claimIntentKey(claim.id, 'trust'),
-            account: claim.walletAddress,
-            tx: {
-              TransactionType: 'TrustSet',
-              LimitAmount: token(airdrop.currency, airdrop.issuerAddress, CLAIMER_TRUST_LIMIT),
-            },
-            purpose: 'airdrop:claim-trust',
-            userId: claim.userId,
-            walletId: claim.walletId,
-          });
-          // Applied to the open ledger: the payment can follow it into the same ledger.
-          if ((await submissions.engineResult(row.hash)) === 'tesSUCCESS')
-            return { hash: row.hash as string | null, ok: true, result: 'tesSUCCESS' };
-          const outcome = await submissions.wait(row.hash);
-          return {
-            hash: outcome.hash as string | null,
-            ok: outcome.status === 'success',
-            result: outcome.result,
-          };
-        });
-        if (!trusted.ok) {
-          await releaseClaim(db, claim.id, trusted.hash);
-          throw new JobFailure('trust', AIRDROP_MESSAGES.claimFailed);
-        }
-      }
-      // Throws (and the job is retried) only when the ledger is unreachable; the retry finds the
-      // recorded transaction by its intent key and waits for it instead of signing again.
-      const outcome =
-        earlier ??
-        (await submissions.submit({
-          intentKey: payKey,
-          account: airdrop.airdropAddress,
-          tx: {
-            TransactionType: 'Payment',
-            Destination: claim.walletAddress,
-            Amount: token(airdrop.currency, airdrop.issuerAddress, claim.amount),
-          },
-          purpose: 'airdrop:claim',
-          userId: claim.userId,
-        }));
-      if (outcome.status === 'success') {
-        await markPaid(db, claim.id, outcome.hash);
-        return { status: 'paid', hash: outcome.hash };
-      }
-      await releaseClaim(db, claim.id, outcome.hash);
-      throw new JobFailure(null, AIRDROP_MESSAGES.claimFailed);
-    },
-    { maxAttempts: CLAIM_MAX_ATTEMPTS, failureMessage: AIRDROP_MESSAGES.claimFailed },
   );
 
   // The end of an airdrop: no more claims (status), then, once every reserved claim is settled,

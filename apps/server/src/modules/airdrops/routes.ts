@@ -11,6 +11,7 @@ import { notFound } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import type { WalletsApi } from '../wallets';
 import { registerAirdropJobs } from './jobs';
+import { AirdropPayer } from './payer';
 import { AirdropService } from './service';
 
 declare module 'fastify' {
@@ -26,7 +27,8 @@ export const AIRDROP_SWEEP_MS = 10_000;
 /**
  * Airdrops (spec 001 §2, §4, §6 "Airdrops and burn"): GET /api/airdrops (public), POST /api/airdrops,
  * POST /api/airdrops/{id}/claim and GET /api/airdrops/allocations/{walletId}/{tokenCode}/{issuer}
- * (signed in), and the owned loop that ends airdrops past their deadline or fully claimed.
+ * (signed in), the payer's loop that pays reserved claims, and the owned loop that ends airdrops
+ * past their deadline or fully claimed.
  */
 export function registerAirdrops(
   app: FastifyInstance,
@@ -35,6 +37,7 @@ export function registerAirdrops(
   const { platform } = deps;
   const db = platform.database.db;
   const submissions = platform.submissions;
+  let payer: AirdropPayer | undefined;
   if (submissions) {
     registerAirdropJobs({
       db,
@@ -43,10 +46,12 @@ export function registerAirdrops(
       submissions,
       wallets: deps.wallets,
     });
+    payer = new AirdropPayer({ db, submissions, wallets: deps.wallets, log: app.log });
   }
   const service = new AirdropService({
     db,
     jobs: platform.jobs,
+    payer,
     wallets: deps.wallets,
     settings: platform.settings,
     canPay: submissions !== undefined,
@@ -93,10 +98,11 @@ export function registerAirdrops(
     app.addHook('onReady', async () => {
       timer = setInterval(tick, deps.sweepMs ?? AIRDROP_SWEEP_MS);
       timer.unref();
+      payer?.start();
     });
     app.addHook('onClose', async () => {
       if (timer) clearInterval(timer);
-      await running;
+      await Promise.all([running, payer?.stop()]);
     });
   }
   return service;

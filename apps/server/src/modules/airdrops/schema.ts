@@ -66,6 +66,11 @@ export const airdropClaims = pgTable(
     amount: text('amount').notNull(),
     status: text('status').notNull().default('pending'),
     hash: text('hash'),
+    /** The payer instance working on a pending claim, and until when (see payer.ts). */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** Payer rounds that took the claim up; a claim that never gets signed is released after some. */
+    attempts: integer('attempts').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -73,6 +78,9 @@ export const airdropClaims = pgTable(
     uniqueIndex('airdrop_claims_user_uq')
       .on(t.airdropId, t.userId)
       .where(sql`${t.status} <> 'failed'`),
+    index('airdrop_claims_pending_idx')
+      .on(t.id)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
 

@@ -16,6 +16,7 @@ import {
   type CreateAirdropResult,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
+import { pgErrorCode, rowsOf } from '../../db/results';
 import { dropsToXrp, xrpToDrops } from '../../ledger/amounts';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
@@ -25,13 +26,13 @@ import { wallets as walletsTable } from '../../platform/custody-schema';
 import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { WalletsApi } from '../wallets';
-import { airdropClaims, airdrops, type AirdropRow } from './schema';
+import { airdropClaims, airdrops, type AirdropClaimRow, type AirdropRow } from './schema';
 
 // Airdrops (see docs/airdrops.md). Creation checks the form against the ledger, records the airdrop
 // and its creation job in one database transaction; the job moves the whole allocation into a
-// dedicated custodial wallet. A claim reserves its amount in one conditional statement, then a
-// persisted job pays it from the airdrop wallet; a payment that finally fails releases the
-// reservation. The sweep ends airdrops past their deadline or unable to pay one more allocation and
+// dedicated custodial wallet. A claim reserves its amount in one conditional statement, then the
+// payer (payer.ts) pays reserved claims in batches from the airdrop wallet; a payment that finally
+// fails releases the reservation. The sweep ends airdrops past their deadline or unable to pay one more allocation and
 // hands their leftover back to the creator.
 
 export const Decimal = DecimalBase.clone({ precision: 60, toExpNeg: -100, toExpPos: 100 });
@@ -68,31 +69,23 @@ export interface CreateJobPayload {
   feeAddress: string | null;
 }
 
+/** What the claim route needs of the payer (payer.ts): a nudge, and the claim once settled. */
+export interface ClaimPayer {
+  wake(): void;
+  settled(claimId: number, timeoutMs: number): Promise<AirdropClaimRow | undefined>;
+}
+
 export interface AirdropsDeps {
   db: Db;
   jobs: JobRunner;
+  /** Pays reserved claims; absent without a ledger connection (then claims are refused). */
+  payer?: ClaimPayer;
   wallets: WalletsApi;
   settings: PlatformSettings;
   /** False without a ledger connection: creation and claims are refused before anything is recorded. */
   canPay: boolean;
   /** The clock deadlines are compared with (ms); default Date.now. */
   now?: () => number;
-}
-
-/** drizzle's execute answers `{ rows }` on node-postgres and PGlite alike; an array on some drivers. */
-export function rowsOf<T>(res: unknown): T[] {
-  if (Array.isArray(res)) return res as T[];
-  return ((res as { rows?: T[] }).rows ?? []) as T[];
-}
-
-function pgErrorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** The smallest allocation one more claim can take (the fixed amount, or the random minimum). */
@@ -296,8 +289,8 @@ export class AirdropService {
   }
 
   /**
-   * POST /api/airdrops/{id}/claim: checks, reserves the amount and records the payment job in one
-   * database transaction, then waits for the payment.
+   * POST /api/airdrops/{id}/claim: checks, reserves the amount (the reservation is the payer's
+   * work item), then waits for the payer to pay it.
    */
   async claim(userId: number, airdropId: number, body: unknown): Promise<ClaimAirdropResult> {
     const b = parseInput(claimAirdropSchema, body);
@@ -307,18 +300,9 @@ export class AirdropService {
       throw notFound(AIRDROP_MESSAGES.walletNotFound);
     });
     this.assertClaimable(airdrop);
-    const [mine] = await this.db
-      .select({ id: airdropClaims.id })
-      .from(airdropClaims)
-      .where(
-        and(
-          eq(airdropClaims.airdropId, airdropId),
-          eq(airdropClaims.userId, userId),
-          inArray(airdropClaims.status, ['pending', 'paid']),
-        ),
-      );
-    if (mine) throw badRequest(AIRDROP_MESSAGES.alreadyClaimed);
-    if (!this.deps.canPay) throw new AppError('LEDGER_UNAVAILABLE', AIRDROP_MESSAGES.unavailable);
+    // A second claim by the same user is refused by the reservation itself (unique index).
+    if (!this.deps.canPay || !this.deps.payer)
+      throw new AppError('LEDGER_UNAVAILABLE', AIRDROP_MESSAGES.unavailable);
     if (airdrop.trustlineMode === 'manual') {
       const line = (await this.deps.wallets.lines(wallet.address, airdrop.issuerAddress)).find((l) =>
         sameCurrency(l.currency, airdrop.currency),
@@ -326,17 +310,12 @@ export class AirdropService {
       if (!line) throw badRequest(AIRDROP_MESSAGES.trustlineMissing(airdrop.currency));
     }
 
-    const reserved = await this.reserve(userId, airdropId, wallet.id, wallet.address);
-    const job = await this.deps.jobs
-      .waitFor(reserved.jobId, { timeoutMs: CLAIM_WAIT_MS })
-      .catch(() => undefined);
-    const [claim] = await this.db.select().from(airdropClaims).where(eq(airdropClaims.id, reserved.claimId));
-    if (claim?.status === 'paid' && claim.hash) return { amount: claim.amount, hash: claim.hash };
-    if (!job) throw new AppError('BAD_GATEWAY', AIRDROP_MESSAGES.processing, { claimId: reserved.claimId });
-    throw badRequest(
-      job.error ?? AIRDROP_MESSAGES.claimFailed,
-      claim?.hash ? { hash: claim.hash } : undefined,
-    );
+    const claimId = await this.reserve(userId, airdrop, wallet.id, wallet.address);
+    this.deps.payer!.wake();
+    const claim = await this.deps.payer!.settled(claimId, CLAIM_WAIT_MS);
+    if (!claim) throw new AppError('BAD_GATEWAY', AIRDROP_MESSAGES.processing, { claimId });
+    if (claim.status === 'paid' && claim.hash) return { amount: claim.amount, hash: claim.hash };
+    throw badRequest(AIRDROP_MESSAGES.claimFailed, claim.hash ? { hash: claim.hash } : undefined);
   }
 
   private assertClaimable(a: AirdropRow): void {
@@ -355,55 +334,44 @@ export class AirdropService {
    */
   private async reserve(
     userId: number,
-    airdropId: number,
+    first: AirdropRow,
     walletId: number,
     walletAddress: string,
-  ): Promise<{ claimId: number; jobId: string }> {
+  ): Promise<number> {
+    const airdropId = first.id;
     for (let attempt = 1; ; attempt++) {
-      const a = await this.get(airdropId);
+      // The first draw uses the row the caller just read; a draw that lost a race re-reads.
+      const a = attempt === 1 ? first : await this.get(airdropId);
       if (!a) throw notFound(AIRDROP_MESSAGES.notFound);
       this.assertClaimable(a);
       const amount = drawAmount(a, randomInt(0, 1_000_001) / 1_000_000);
       if (!amount) throw badRequest(AIRDROP_MESSAGES.exhausted);
       const now = new Date(this.now());
-      let result: { claimId: number; jobId: string } | undefined;
+      let claimId: number | undefined;
       try {
-        result = await this.db.transaction(async (tx) => {
-          const rows = await tx.execute<{ id: number | string }>(sql`
-            with reserved as (
-              update ${airdrops}
-                 set claimed_count = claimed_count + 1,
-                     remaining = (remaining::numeric - ${amount}::numeric)::text
-               where id = ${airdropId}
-                 and status = 'active'
-                 and expiry > ${now.toISOString()}::timestamptz
-                 and claimed_count < max_claims
-                 and remaining::numeric - ${amount}::numeric
-                     >= coalesce(fixed_amount, min_amount)::numeric * (max_claims - claimed_count - 1)
-              returning id
-            )
-            insert into ${airdropClaims} (airdrop_id, user_id, wallet_id, wallet_address, amount, status)
-            select id, ${userId}, ${walletId}, ${walletAddress}, ${amount}, 'pending' from reserved
-            returning id`);
-          const row = rowsOf<{ id: number | string }>(rows)[0];
-          if (!row) return undefined;
-          const claimId = Number(row.id);
-          const job = await this.deps.jobs.enqueue(
-            {
-              type: AIRDROP_CLAIM_JOB,
-              userId,
-              payload: { claimId },
-              key: `${AIRDROP_CLAIM_JOB}:${claimId}`,
-            },
-            tx as unknown as Db,
-          );
-          return { claimId, jobId: job.id };
-        });
+        const rows = await this.db.execute<{ id: number | string }>(sql`
+          with reserved as (
+            update ${airdrops}
+               set claimed_count = claimed_count + 1,
+                   remaining = (remaining::numeric - ${amount}::numeric)::text
+             where id = ${airdropId}
+               and status = 'active'
+               and expiry > ${now.toISOString()}::timestamptz
+               and claimed_count < max_claims
+               and remaining::numeric - ${amount}::numeric
+                   >= coalesce(fixed_amount, min_amount)::numeric * (max_claims - claimed_count - 1)
+            returning id
+          )
+          insert into ${airdropClaims} (airdrop_id, user_id, wallet_id, wallet_address, amount, status)
+          select id, ${userId}, ${walletId}, ${walletAddress}, ${amount}, 'pending' from reserved
+          returning id`);
+        const row = rowsOf<{ id: number | string }>(rows)[0];
+        if (row) claimId = Number(row.id);
       } catch (err) {
         if (pgErrorCode(err) === '23505') throw badRequest(AIRDROP_MESSAGES.alreadyClaimed);
         throw err;
       }
-      if (result) return result;
+      if (claimId !== undefined) return claimId;
       if (attempt >= RESERVE_TRIES) throw badRequest(AIRDROP_MESSAGES.claimFailed);
     }
   }
@@ -477,15 +445,22 @@ export class AirdropService {
 }
 
 /**
- * Releases a claim whose payment finally failed, in one statement: the claim turns 'failed' and its
- * amount and count go back to the airdrop only if it was still pending (a second call does nothing).
+ * Releases a claim whose payment finally failed (or was never signed), in one statement: the claim
+ * turns 'failed' and its amount and count go back to the airdrop only if it was still pending (a
+ * second call does nothing). With `leaseOwner`, only while that payer's lease on it runs.
  */
-export async function releaseClaim(db: Db, claimId: number, hash: string | null): Promise<boolean> {
+export async function releaseClaim(
+  db: Db,
+  claimId: number,
+  hash: string | null,
+  leaseOwner?: string,
+): Promise<boolean> {
+  const fence = leaseOwner ? sql`and lease_owner = ${leaseOwner} and lease_until > now()` : sql``;
   const res = await db.execute<{ id: number | string }>(sql`
     with failed as (
       update ${airdropClaims}
          set status = 'failed', hash = coalesce(${hash}, hash), updated_at = now()
-       where id = ${claimId} and status = 'pending'
+       where id = ${claimId} and status = 'pending' ${fence}
       returning airdrop_id, amount
     )
     update ${airdrops}

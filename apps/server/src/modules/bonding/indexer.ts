@@ -114,14 +114,20 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
     return cache.byAccount;
   };
 
-  const heldAt = async (c: CurveRow, ledger: number): Promise<string> => {
+  /**
+   * What the curve account held after the ledger; undefined while it has no trust line for the
+   * token yet. An indexer catching up reads ledgers from before the launch with today's curve list:
+   * those ledgers (the account funded, its line set) say nothing about sales, and reading "holds
+   * nothing" there as "all sold" would graduate a curve nobody bought.
+   */
+  const heldAt = async (c: CurveRow, ledger: number): Promise<string | undefined> => {
     const r = await deps.client.request({
       command: 'account_lines',
       account: c.curveAddress,
       peer: c.issuerAddress,
       ledger_index: ledger,
     });
-    return r.result.lines.find((l) => l.currency === c.currency)?.balance ?? '0';
+    return r.result.lines.find((l) => l.currency === c.currency)?.balance;
   };
 
   return {
@@ -179,7 +185,10 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
             out.launched.add(mine.id);
         }
       }
-      for (const c of touched.values()) out.held.set(c.id, await heldAt(c, ledger.index));
+      for (const c of touched.values()) {
+        const held = await heldAt(c, ledger.index);
+        if (held !== undefined) out.held.set(c.id, held);
+      }
       return out;
     },
 
@@ -226,7 +235,8 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
           })
           .where(eq(bondingCurves.id, curveId))
           .returning();
-        if (!c || c.status !== 'active') continue;
+        // Sold out can only happen on a launched curve (its first ladder came after its supply).
+        if (!c || c.status !== 'active' || c.launchLedger === null) continue;
         if (isSoldOut(soldFromHeld(held))) {
           // The last curve token sold: the ladder comes down and the pool goes up, once.
           const job = await deps.jobs.enqueue(

@@ -141,7 +141,12 @@ export class BondingRegistry {
 
   /** Tokens still on their curve, priced by it (the market snapshot's view). */
   async markets(): Promise<CurveMarket[]> {
-    const rows = await this.db.select().from(bondingCurves).where(eq(bondingCurves.status, 'active'));
+    // A graduating curve still prices the token (its final price, the pool's opening price) until
+    // the pool is up: the token never drops out of the market data in between.
+    const rows = await this.db
+      .select()
+      .from(bondingCurves)
+      .where(inArray(bondingCurves.status, ['active', 'graduating']));
     return rows.map((c) => {
       const v = curveView(c, null);
       return {

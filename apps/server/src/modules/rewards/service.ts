@@ -10,6 +10,7 @@ import {
 } from '@ledgerpad/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/results';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
@@ -160,12 +161,6 @@ export class RewardsService {
       if (attempt >= RESERVE_TRIES) throw badRequest(REWARD_MESSAGES.claimFailed);
     }
   }
-}
-
-/** drizzle's execute answers `{ rows }` on node-postgres and PGlite alike; an array on some drivers. */
-function rowsOf<T>(res: unknown): T[] {
-  if (Array.isArray(res)) return res as T[];
-  return ((res as { rows?: T[] }).rows ?? []) as T[];
 }
 
 /**

@@ -226,6 +226,10 @@ interface RunEnv {
   emit(job: Job): void;
 }
 
+interface FinishWaiter {
+  done(err: Error | undefined, job?: Job): void;
+}
+
 export class JobRunner {
   readonly instanceId: string;
   private readonly db: Db;
@@ -239,7 +243,11 @@ export class JobRunner {
   private readonly handlers = new Map<string, Registered>();
   private readonly listeners = new Set<Listener>();
   private readonly runs = new Set<JobRun>();
-  private readonly finishWaiters = new Map<string, Set<(job: Job) => void>>();
+  private readonly finishWaiters = new Map<string, Set<FinishWaiter>>();
+  /** Waits not yet looked up in the database, and the pending look-up and poll. */
+  private readonly unchecked = new Set<string>();
+  private checkSoon: NodeJS.Immediate | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
   private idleWaiters: Array<() => void> = [];
   private loop: Promise<void> | undefined;
   private stopping = false;
@@ -306,43 +314,85 @@ export class JobRunner {
 
   /**
    * Resolves with the job once it is completed or failed, wherever it ran: this instance notifies
-   * at once, and the database is polled for jobs another instance finishes.
+   * at once, and jobs another instance finishes are found by one shared poll of every awaited job
+   * (a burst of 500 waiting claims costs one statement per interval, not 500).
    */
   async waitFor(id: string, opts: { timeoutMs?: number } = {}): Promise<Job> {
     const timeoutMs = opts.timeoutMs ?? 60_000;
+    if (!UUID.test(id)) throw new Error(`Unknown job ${id}`);
     return new Promise<Job>((resolve, reject) => {
-      let settled = false;
-      let poll: NodeJS.Timeout | undefined;
       const waiters = this.finishWaiters.get(id) ?? new Set();
       this.finishWaiters.set(id, waiters);
-      const done = (err: Error | undefined, job?: Job) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        clearTimeout(poll);
-        waiters.delete(onFinish);
-        if (waiters.size === 0 && this.finishWaiters.get(id) === waiters) this.finishWaiters.delete(id);
-        if (err) reject(err);
-        else resolve(job!);
+      const waiter: FinishWaiter = {
+        done: (err, job) => {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          if (waiters.size === 0 && this.finishWaiters.get(id) === waiters) this.finishWaiters.delete(id);
+          if (err) reject(err);
+          else resolve(job!);
+        },
       };
-      const onFinish = (job: Job) => done(undefined, job);
-      waiters.add(onFinish);
+      waiters.add(waiter);
       const timer = setTimeout(
-        () => done(new Error(`Job ${id} did not finish within ${timeoutMs} ms`)),
+        () => waiter.done(new Error(`Job ${id} did not finish within ${timeoutMs} ms`)),
         timeoutMs,
       );
-      const check = async () => {
-        try {
-          const job = await this.get(id);
-          if (!job) return done(new Error(`Unknown job ${id}`));
-          if (FINAL.includes(job.status)) return done(undefined, job);
-        } catch (err) {
-          this.log.warn({ jobId: id, err: message(err) }, 'job status poll failed');
-        }
-        if (!settled) poll = setTimeout(() => void check(), this.pollMs);
-      };
-      void check();
+      // A job may be final already: looked up with the other new waits of this turn.
+      this.unchecked.add(id);
+      if (!this.checkSoon) {
+        this.checkSoon = setImmediate(() => void this.pollWaiters(true));
+      }
+      this.schedulePoll();
     });
+  }
+
+  private schedulePoll(): void {
+    if (this.pollTimer || this.finishWaiters.size === 0) return;
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = undefined;
+      void this.pollWaiters(false).finally(() => this.schedulePoll());
+    }, this.pollMs);
+  }
+
+  /**
+   * Settles awaited jobs from the database: `fresh` looks up the waits added since the last look
+   * (unknown ids are refused); otherwise every awaited job that is final now.
+   */
+  private async pollWaiters(fresh: boolean): Promise<void> {
+    let ids: string[];
+    if (fresh) {
+      this.checkSoon = undefined;
+      ids = [...this.unchecked];
+      this.unchecked.clear();
+    } else {
+      ids = [...this.finishWaiters.keys()];
+    }
+    ids = ids.filter((id) => this.finishWaiters.has(id));
+    if (ids.length === 0) return;
+    try {
+      const rows = await this.db
+        .select()
+        .from(jobs)
+        .where(fresh ? inArray(jobs.id, ids) : and(inArray(jobs.id, ids), inArray(jobs.status, [...FINAL])));
+      const found = new Set<string>();
+      for (const row of rows) {
+        found.add(row.id);
+        if (FINAL.includes(row.status)) this.notifyFinished(toJob(row));
+      }
+      if (fresh) {
+        for (const id of ids) {
+          if (found.has(id)) continue;
+          for (const w of [...(this.finishWaiters.get(id) ?? [])]) w.done(new Error(`Unknown job ${id}`));
+        }
+      }
+    } catch (err) {
+      this.log.warn({ jobs: ids.length, err: message(err) }, 'job status poll failed');
+    }
+  }
+
+  private notifyFinished(job: Job): void {
+    const waiters = this.finishWaiters.get(job.id);
+    if (waiters) for (const w of [...waiters]) w.done(undefined, structuredClone(job));
   }
 
   /** Called with a copy of the job after each persisted change (claim, step, finish, release). */
@@ -432,10 +482,7 @@ export class JobRunner {
         this.log.error({ jobId: job.id, err: message(err) }, 'job change listener failed');
       }
     }
-    if (FINAL.includes(job.status)) {
-      const waiters = this.finishWaiters.get(job.id);
-      if (waiters) for (const w of [...waiters]) w(structuredClone(job));
-    }
+    if (FINAL.includes(job.status)) this.notifyFinished(job);
   }
 
   private wake(): void {
