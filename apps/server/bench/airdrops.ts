@@ -16,6 +16,8 @@ export interface AirdropBenchResult {
   refused: number;
   ledgerCloses: number;
   perLedger: Record<number, number>;
+  /** From the burst until the ledger holding the last payment closed (ms). */
+  lastPaidMs: number;
   /** When the claimers got their answers, from the burst (ms): first, median, last. */
   answeredMs: { first: number; median: number; last: number };
   totalMs: number;
@@ -91,6 +93,9 @@ export async function benchAirdrops(
     const startLedger = Number(
       (await client.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger_index,
     );
+    const closedAt = new Map<number, number>();
+    const onClosed = (l: { ledger_index: number }) => closedAt.set(Number(l.ledger_index), performance.now());
+    client.on('ledgerClosed', onClosed);
     const t0 = performance.now();
     const at: number[] = [];
     const answers = await Promise.all(
@@ -116,7 +121,9 @@ export async function benchAirdrops(
       const index = Number(tx.result.ledger_index);
       perLedger[index] = (perLedger[index] ?? 0) + 1;
     }
-    const ledgerCloses = paid ? Math.max(...Object.keys(perLedger).map(Number)) - startLedger : 0;
+    client.off('ledgerClosed', onClosed);
+    const lastLedger = paid ? Math.max(...Object.keys(perLedger).map(Number)) : startLedger;
+    const ledgerCloses = lastLedger - startLedger;
     return {
       name: 'airdrop claims',
       claims: count,
@@ -125,6 +132,7 @@ export async function benchAirdrops(
       refused: count - paid,
       ledgerCloses,
       perLedger,
+      lastPaidMs: Math.round((closedAt.get(lastLedger) ?? t0) - t0),
       answeredMs: { first: at[0] ?? 0, median: at[Math.floor(at.length / 2)] ?? 0, last: at.at(-1) ?? 0 },
       totalMs,
       ok: paid === count && ledgerCloses <= 3,

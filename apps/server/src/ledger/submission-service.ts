@@ -10,6 +10,7 @@ import {
 } from 'xrpl';
 import type { Database } from '../db/client';
 import { pgErrorCode, rowsOf } from '../db/results';
+import { signTransaction } from './sign';
 import { AppError } from '../lib/errors';
 import type { XrplConnection } from './connection';
 import { ledgerAccounts, ledgerSubmissions } from './schema';
@@ -351,7 +352,7 @@ export class SubmissionService {
           next.set(account, sequence + 1);
           e.txJson.Sequence = sequence;
           e.txJson.LastLedgerSequence = lastLedgerSequence;
-          const signed = wallet.sign(e.txJson as Parameters<Wallet['sign']>[0]);
+          const signed = signTransaction(wallet, e.txJson);
           return this.rowValues(e.req, sequence, lastLedgerSequence, signed);
         });
         return t.insert(ledgerSubmissions).values(values).returning();
@@ -458,7 +459,7 @@ export class SubmissionService {
             e.txJson.Sequence = sequence;
             e.txJson.LastLedgerSequence = lastLedgerSequence;
             try {
-              const signed = wallet.sign(e.txJson as Parameters<Wallet['sign']>[0]);
+              const signed = signTransaction(wallet, e.txJson);
               values.push(this.rowValues(e.req, sequence, lastLedgerSequence, signed));
             } catch (err) {
               e.error = err;
@@ -560,7 +561,7 @@ export class SubmissionService {
         const txJson = this.txJson(req, sequence);
         // Thrown inside the transaction: the sequence allocation rolls back with it.
         validate(txJson);
-        const signed = wallet.sign(txJson as Parameters<Wallet['sign']>[0]);
+        const signed = signTransaction(wallet, txJson);
         const [inserted] = await t
           .insert(ledgerSubmissions)
           .values(this.rowValues(req, sequence, txJson.LastLedgerSequence as number, signed))

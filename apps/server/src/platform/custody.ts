@@ -3,6 +3,7 @@ import { Wallet } from 'xrpl';
 import type { Db } from '../db/client';
 import type { Keyring, SealedSecret } from '../keys/envelope';
 import type { SignerSource } from '../ledger/submission-service';
+import { walletFromSeed } from '../ledger/sign';
 import { wallets } from './custody-schema';
 
 // Sealing and opening wallet secrets. Decrypted keys live only for the duration of one signature;
@@ -50,7 +51,7 @@ export function sealWallet(keyring: Keyring, wallet: Wallet) {
 export function openWallet(keyring: Keyring, row: WalletRow): Wallet {
   const secret = JSON.parse(keyring.open(sealedOf(row), row.address)) as WalletSecret;
   const wallet =
-    secret.kind === 'seed' ? Wallet.fromSeed(secret.seed) : new Wallet(secret.publicKey, secret.privateKey);
+    secret.kind === 'seed' ? walletFromSeed(secret.seed) : new Wallet(secret.publicKey, secret.privateKey);
   if (wallet.classicAddress !== row.address) throw new Error('Stored key does not match the wallet address');
   return wallet;
 }

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ECDSA, Wallet, verifySignature } from 'xrpl';
+import { signTransaction, walletFromSeed } from '../../src/ledger/sign';
+
+// The native Ed25519 path must be indistinguishable from xrpl.js: the same keys from a seed, the
+// same signed bytes and hash for every kind of transaction the platform signs.
+
+const issuer = Wallet.generate().classicAddress;
+const token = (value: string) => ({ currency: 'ABC', issuer, value });
+const kinds = (account: string, destination: string): Array<Record<string, unknown>> =>
+  [
+    { TransactionType: 'Payment', Destination: destination, Amount: '1234567' },
+    // xrpl.js drops a Payment amount's trailing zeros before signing.
+    { TransactionType: 'Payment', Destination: destination, Amount: token('12.5000'), SendMax: token('13') },
+    { TransactionType: 'TrustSet', LimitAmount: token('1000000000000000'), Flags: 0x00020000 },
+    { TransactionType: 'OfferCreate', TakerGets: '5000000', TakerPays: token('0.000001'), Flags: 0x000a0000 },
+    {
+      TransactionType: 'AMMDeposit',
+      Asset: { currency: 'XRP' },
+      Asset2: { currency: 'ABC', issuer },
+      Amount: '1000',
+      Flags: 0x00080000,
+    },
+    { TransactionType: 'AccountSet', SetFlag: 8, Memos: undefined },
+  ].map((tx, i) => ({ ...tx, Account: account, Fee: '12', Sequence: 7 + i, LastLedgerSequence: 1234 }));
+
+describe('native Ed25519 signing', () => {
+  it('derives the same keys and address from a seed as xrpl.js', () => {
+    for (let i = 0; i < 20; i++) {
+      const reference = Wallet.generate();
+      const ours = walletFromSeed(reference.seed!);
+      expect([ours.publicKey, ours.privateKey, ours.classicAddress, ours.seed]).toEqual([
+        reference.publicKey,
+        reference.privateKey,
+        reference.classicAddress,
+        reference.seed,
+      ]);
+    }
+  });
+
+  it('signs every kind of transaction to the same bytes and hash as wallet.sign', () => {
+    for (let i = 0; i < 10; i++) {
+      const w = walletFromSeed(Wallet.generate().seed!);
+      const to = Wallet.generate().classicAddress;
+      for (const tx of kinds(w.classicAddress, to)) {
+        const ours = signTransaction(w, tx);
+        const reference = w.sign(tx as Parameters<Wallet['sign']>[0]);
+        expect(ours).toEqual(reference);
+        expect(verifySignature(ours.tx_blob)).toBe(true);
+      }
+    }
+  });
+
+  it('leaves secp256k1 keys to xrpl.js, and refuses what xrpl.js refuses', () => {
+    const secp = Wallet.generate(ECDSA.secp256k1);
+    expect(walletFromSeed(secp.seed!).publicKey).toBe(secp.publicKey);
+    const tx = kinds(secp.classicAddress, issuer)[0]!;
+    expect(signTransaction(secp, tx).hash).toBe(secp.sign(tx as Parameters<Wallet['sign']>[0]).hash);
+    const ed = Wallet.generate();
+    const base = kinds(ed.classicAddress, issuer)[0]!;
+    expect(() => signTransaction(ed, { ...base, TxnSignature: 'AB' })).toThrow(/TxnSignature/);
+    expect(() => signTransaction(ed, { ...base, Amount: '-1' })).toThrow();
+    expect(() => signTransaction(ed, { ...base, Flags: 0x40000000 })).toThrow(/Batch inner/);
+  });
+});
