@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startFakeGoogle } from '../../apps/server/test/helpers/fake-google';
 import { E2E_GOOGLE } from './google';
-import { ownerLink, startServer } from './server';
+import { E2E_CLOSE_INTERVAL_MS, ownerLink, startServer } from './server';
 
 // One real server (embedded PGlite + ledger, built web app) for every spec file: starting it is the
 // slow part, and the specs isolate themselves with their own browser contexts and users.
@@ -21,6 +21,7 @@ export default async function setup(project: TestProject) {
   });
   const server = await startServer({
     PLATFORM_BOOTSTRAP: 'on',
+    LEDGER_CLOSE_INTERVAL_MS: E2E_CLOSE_INTERVAL_MS,
     GOOGLE_CLIENT_ID: E2E_GOOGLE.clientId,
     GOOGLE_TOKENINFO_URL: `${google.base}/tokeninfo`,
     GOOGLE_USERINFO_URL: `${google.base}/v1/userinfo`,
