@@ -171,7 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publishOrderUpdate: realtime.publishOrderUpdate,
     curves: bonding.registry,
   });
-  registerAirdrops(app, { platform, wallets: wallets.service });
+  registerAirdrops(app, { platform, wallets: wallets.service, sweepMs: deps.config.AIRDROP_SWEEP_MS });
   registerLiquidity(app, { platform, tokens, wallets: wallets.service });
   registerRewards(app, { platform, tokens, wallets: wallets.service });
   const market = registerMarket(app, {

@@ -121,6 +121,8 @@ export const configSchema = z
     DEMO_SEED: z.enum(['auto', 'on', 'off', 'true', 'false']).default('auto'),
     /** Milliseconds between the demo traders' swaps after the seed (0 stops them). */
     DEMO_TRADE_INTERVAL_MS: z.coerce.number().int().min(0).default(4000),
+    /** Milliseconds between the looks for airdrops to end (past their deadline, fully claimed); 0 stops it. */
+    AIRDROP_SWEEP_MS: z.coerce.number().int().min(0).default(10_000),
   })
   .superRefine((c, ctx) => {
     if (c.XRPL_NETWORK !== 'standalone' && !c.XRPL_URL) {

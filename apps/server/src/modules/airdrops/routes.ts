@@ -96,8 +96,11 @@ export function registerAirdrops(
       });
     };
     app.addHook('onReady', async () => {
-      timer = setInterval(tick, deps.sweepMs ?? AIRDROP_SWEEP_MS);
-      timer.unref();
+      const every = deps.sweepMs ?? AIRDROP_SWEEP_MS;
+      if (every > 0) {
+        timer = setInterval(tick, every);
+        timer.unref();
+      }
       payer?.start();
     });
     app.addHook('onClose', async () => {

@@ -14,6 +14,11 @@ import type { BondingRegistry } from '../bonding';
 import type { TokenRegistry } from '../tokens';
 import { planCurveLaunch, planDeploy, type DeployAccount, type PlannedStep } from './plan';
 
+/** Final results of a transaction that never applied: safe to sign the step again. */
+const NEVER_APPLIED = new Set(['tefPAST_SEQ', 'expired']);
+/** How often a deploy step is signed again after such a result. */
+const STEP_RESIGNS = 3;
+
 export const DEPLOY_JOB = 'deploy';
 
 /** Everything the job needs, fixed at enqueue: code between steps must not read the clock or the ledger. */
@@ -174,33 +179,40 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
       const value = await ctx.step(
         step.name,
         async (): Promise<StepValue> => {
-          const row = await deps.submissions
-            .prepare({
-              intentKey: ctx.intentKey(step.name),
-              account: accounts[step.account],
-              tx: step.tx,
-              purpose: `deploy:${step.name}`,
-              userId: p.userId,
-              walletId: step.account === 'user' ? p.walletId : null,
-            })
-            .catch((err: unknown) => {
-              // Refused before signing (malformed for the ledger): final, retrying changes nothing.
-              if (err instanceof ValidationError) {
-                throw new JobFailure(
-                  step.name,
-                  `${label(step.name)} failed: the ledger would refuse it (malformed)`,
-                );
-              }
-              throw err;
-            });
-          await ctx.setTxHash(step.name, row.hash);
-          const engine = await deps.submissions.engineResult(row.hash);
-          if (engine === 'tesSUCCESS') gate.resolve();
-          const outcome = await deps.submissions.wait(row.hash);
-          if (outcome.status !== 'success') {
+          // A transaction that provably never applied (its sequence fell behind the account's —
+          // e.g. the embedded ledger lost its open ledger in a crash and the new account was
+          // created a ledger later — or it expired unseen) is signed again under the next intent
+          // key: each attempt's key is fixed, so a re-run after a crash finds the same attempts.
+          for (let attempt = 0; ; attempt++) {
+            const intentKey =
+              attempt === 0 ? ctx.intentKey(step.name) : `${ctx.intentKey(step.name)}:again-${attempt}`;
+            const row = await deps.submissions
+              .prepare({
+                intentKey,
+                account: accounts[step.account],
+                tx: step.tx,
+                purpose: `deploy:${step.name}`,
+                userId: p.userId,
+                walletId: step.account === 'user' ? p.walletId : null,
+              })
+              .catch((err: unknown) => {
+                // Refused before signing (malformed for the ledger): final, retrying changes nothing.
+                if (err instanceof ValidationError) {
+                  throw new JobFailure(
+                    step.name,
+                    `${label(step.name)} failed: the ledger would refuse it (malformed)`,
+                  );
+                }
+                throw err;
+              });
+            await ctx.setTxHash(step.name, row.hash);
+            const engine = await deps.submissions.engineResult(row.hash);
+            if (engine === 'tesSUCCESS') gate.resolve();
+            const outcome = await deps.submissions.wait(row.hash);
+            if (outcome.status === 'success') return { hash: outcome.hash, ledgerIndex: outcome.ledgerIndex };
+            if (NEVER_APPLIED.has(outcome.result) && attempt < STEP_RESIGNS) continue;
             throw new JobFailure(step.name, `${label(step.name)} failed: ${outcome.result}`);
           }
-          return { hash: outcome.hash, ledgerIndex: outcome.ledgerIndex };
         },
         { txHash: (v) => v.hash },
       );
