@@ -14,9 +14,10 @@ export interface RunningServer {
 }
 
 /**
- * The ledger closes every 400 ms in the e2e servers instead of `npm start`'s 1 s: the screens wait
- * on ledger closes (deploys, swaps, claims), and this keeps the suite within its time on 2 cores
- * without changing what is tested.
+ * The ledger closes every 400 ms in the servers a spec starts for itself (the demo seed of the
+ * token spec, the wallet and admin specs) instead of `npm start`'s 1 s: they wait on ledger closes
+ * (deploys, the seed's swaps), and this keeps the suite within its time on 2 cores. The shared
+ * server of global-setup.ts keeps 1 s.
  */
 export const E2E_CLOSE_INTERVAL_MS = '400';
 
