@@ -1,0 +1,44 @@
+// Escrow test plumbing: a ledger whose clock runs far behind the wall clock, so every manual close
+// is exactly one second after its parent (close times are then known in advance), and
+// PREIMAGE-SHA-256 conditions built byte by byte from the crypto-conditions DER layout.
+import { createHash } from 'node:crypto';
+import { startDex, type Dex } from '../dex/helpers';
+
+/** Ten years behind: the clock never catches up with the ledger, so each close is parent + 1 s. */
+const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
+
+export async function startEscrowLedger(amendments?: readonly string[]): Promise<Dex> {
+  return startDex(amendments, { clockOffsetMs: TEN_YEARS_MS });
+}
+
+/** The validated ledger's close time: the parent close time of the transactions submitted next. */
+export async function closeTime(dex: Dex): Promise<number> {
+  const r = await dex.client.request({ command: 'ledger', ledger_index: 'validated' });
+  return r.result.ledger.close_time;
+}
+
+/** Close `n` ledgers (each one second later on this clock). */
+export function closeLedgers(dex: Dex, n: number): void {
+  for (let i = 0; i < n; i += 1) dex.ledger.closeLedger();
+}
+
+/** Condition [0]{ [0] sha256(preimage), [1] length } and fulfillment [0]{ [0] preimage }, as hex. */
+export function preimageCondition(preimage: Buffer): { condition: string; fulfillment: string } {
+  if (preimage.length > 127) throw new Error('test preimages stay below 128 bytes (short DER lengths)');
+  const fingerprint = createHash('sha256').update(preimage).digest();
+  const cost = preimage.length === 0 ? Buffer.from([0]) : Buffer.from([preimage.length]);
+  const condition = Buffer.concat([
+    Buffer.from([0xa0, 2 + 32 + 2 + cost.length, 0x80, 32]),
+    fingerprint,
+    Buffer.from([0x81, cost.length]),
+    cost,
+  ]);
+  const fulfillment = Buffer.concat([
+    Buffer.from([0xa0, 2 + preimage.length, 0x80, preimage.length]),
+    preimage,
+  ]);
+  return {
+    condition: condition.toString('hex').toUpperCase(),
+    fulfillment: fulfillment.toString('hex').toUpperCase(),
+  };
+}
