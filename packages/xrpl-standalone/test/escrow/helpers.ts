@@ -42,3 +42,8 @@ export function preimageCondition(preimage: Buffer): { condition: string; fulfil
     fulfillment: fulfillment.toString('hex').toUpperCase(),
   };
 }
+
+/** Close ledgers until the validated close time is strictly after `mark` (rippled's "after"). */
+export async function passTime(dex: Dex, mark: number): Promise<void> {
+  while ((await closeTime(dex)) <= mark) dex.ledger.closeLedger();
+}

@@ -1,0 +1,436 @@
+// Token escrow (XLS-85, TokenEscrow) through xrpl.js. Expected values are worked out from rippled's
+// rules (Escrow.cpp): escrowed tokens leave the holder's trust line for the issuer at creation (so
+// the holder cannot spend them) and are paid by the issuer to the receiver on finish or cancel;
+// the issuer's transfer rate is captured at creation and charged out of the escrowed amount
+// (the lower of the captured and the current rate; never on cancel); the issuer must allow
+// trust-line locking and cannot escrow its own token. Closes are one second apart.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getBalanceChanges, Wallet, type TransactionMetadata } from 'xrpl';
+import { DEFAULT_AMENDMENTS } from '../../src/core/amendments';
+import {
+  expectResult,
+  funded,
+  genesis,
+  issue,
+  issuer,
+  request,
+  submitRaw,
+  tokenBalance,
+  trust,
+  type Dex,
+} from '../dex/helpers';
+import { closeTime, passTime, startEscrowLedger } from './helpers';
+
+const LSF_ALLOW_TRUST_LINE_LOCKING = 0x40000000;
+const ASF_ALLOW_TRUST_LINE_LOCKING = 17;
+const TF_SETF_AUTH = 0x00010000;
+const TF_SET_FREEZE = 0x00100000;
+const TF_CLEAR_FREEZE = 0x00200000;
+const TF_SET_DEEP_FREEZE = 0x00400000;
+
+let dex: Dex;
+
+beforeAll(async () => {
+  dex = await startEscrowLedger();
+}, 60_000);
+
+afterAll(async () => dex?.close());
+
+const usd = (gw: Wallet, value: string) => ({ currency: 'USD', issuer: gw.address, value });
+
+async function accountData(
+  address: string,
+): Promise<{ Flags: number; OwnerCount: number; Sequence: number }> {
+  const r = await dex.client.request({
+    command: 'account_info',
+    account: address,
+    ledger_index: 'validated',
+  });
+  return r.result.account_data as unknown as { Flags: number; OwnerCount: number; Sequence: number };
+}
+
+async function lockingIssuer(): Promise<Wallet> {
+  const gw = await issuer(dex);
+  await expectResult(dex, gw, { TransactionType: 'AccountSet', SetFlag: ASF_ALLOW_TRUST_LINE_LOCKING });
+  return gw;
+}
+
+async function escrowObjects(address: string): Promise<Array<Record<string, unknown>>> {
+  const r = await request<{ account_objects: Array<Record<string, unknown>> }>(dex, {
+    command: 'account_objects',
+    account: address,
+    type: 'escrow',
+    ledger_index: 'validated',
+  });
+  return r.account_objects;
+}
+
+async function gatewayBalances(gw: Wallet): Promise<Record<string, unknown>> {
+  return request(dex, { command: 'gateway_balances', account: gw.address, ledger_index: 'validated' });
+}
+
+/** Create an escrow of `value` USD from `owner` and return its sequence. */
+async function escrowTokens(
+  owner: Wallet,
+  gw: Wallet,
+  value: string,
+  dest: Wallet,
+  times: { finishAfter?: number; cancelAfter?: number },
+  expected = 'tesSUCCESS',
+): Promise<number> {
+  const seq = (await accountData(owner.address)).Sequence;
+  const tx: Record<string, unknown> = {
+    TransactionType: 'EscrowCreate',
+    Amount: usd(gw, value),
+    Destination: dest.address,
+  };
+  if (times.finishAfter !== undefined) tx.FinishAfter = times.finishAfter;
+  if (times.cancelAfter !== undefined) tx.CancelAfter = times.cancelAfter;
+  await expectResult(dex, owner, tx, expected);
+  return seq;
+}
+
+const finish = (owner: Wallet, seq: number) => ({
+  TransactionType: 'EscrowFinish',
+  Owner: owner.address,
+  OfferSequence: seq,
+});
+const cancel = (owner: Wallet, seq: number) => ({
+  TransactionType: 'EscrowCancel',
+  Owner: owner.address,
+  OfferSequence: seq,
+});
+
+describe('token escrow', () => {
+  it('needs the issuer to allow trust-line locking, and the issuer cannot escrow its own token', async () => {
+    const gw = await issuer(dex);
+    const alice = await funded(dex, 100);
+    const bob = await funded(dex, 100);
+    await issue(dex, gw, alice, 'USD', '100');
+    const t = await closeTime(dex);
+    await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 50 }, 'tecNO_PERMISSION');
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', SetFlag: ASF_ALLOW_TRUST_LINE_LOCKING });
+    expect((await accountData(gw.address)).Flags & LSF_ALLOW_TRUST_LINE_LOCKING).toBe(
+      LSF_ALLOW_TRUST_LINE_LOCKING,
+    );
+    await escrowTokens(gw, gw, '10', alice, { finishAfter: t + 50 }, 'tecNO_PERMISSION');
+    await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 50 });
+    expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('90');
+  });
+
+  it("takes the escrowed tokens off the holder's line: the locked part cannot be spent, gateway_balances shows it as locked", async () => {
+    const gw = await lockingIssuer();
+    const alice = await funded(dex, 100);
+    const bob = await funded(dex, 100);
+    await issue(dex, gw, alice, 'USD', '1000');
+    await trust(dex, bob, gw, 'USD');
+    expect((await accountData(alice.address)).OwnerCount).toBe(1);
+    const t = await closeTime(dex);
+    const seq = await escrowTokens(alice, gw, '600', bob, { finishAfter: t + 10, cancelAfter: t + 20 });
+    // The escrow's reserve: the trust line plus the escrow.
+    expect((await accountData(alice.address)).OwnerCount).toBe(2);
+    expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('400');
+    const [escrow] = await escrowObjects(alice.address);
+    expect(escrow).toMatchObject({
+      Amount: usd(gw, '600'),
+      OwnerNode: '0',
+      DestinationNode: '0',
+      IssuerNode: '0',
+    });
+    expect(escrow?.TransferRate).toBeUndefined();
+    // Listed under the issuer too (IssuerNode) and under the destination.
+    expect((await escrowObjects(gw.address)).map((e) => e.index)).toEqual([escrow?.index]);
+    expect((await escrowObjects(bob.address)).map((e) => e.index)).toEqual([escrow?.index]);
+    expect(await gatewayBalances(gw)).toMatchObject({ obligations: { USD: '400' }, locked: { USD: '600' } });
+
+    // Spending more than the 400 left on the line fails; the 400 can be spent.
+    await expectResult(
+      dex,
+      alice,
+      { TransactionType: 'Payment', Destination: bob.address, Amount: usd(gw, '500') },
+      'tecPATH_PARTIAL',
+    );
+    await expectResult(dex, alice, {
+      TransactionType: 'Payment',
+      Destination: bob.address,
+      Amount: usd(gw, '400'),
+    });
+    await escrowTokens(alice, gw, '1', bob, { finishAfter: t + 50 }, 'tecINSUFFICIENT_FUNDS');
+    expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('0');
+
+    // Parent close t + 10 or earlier: the lock holds (tecNO_PERMISSION), then bob finishes.
+    expect(await closeTime(dex)).toBeLessThanOrEqual(t + 10);
+    await expectResult(dex, bob, finish(alice, seq), 'tecNO_PERMISSION');
+    await passTime(dex, t + 10);
+    const done = await expectResult(dex, bob, finish(alice, seq));
+    expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('1000');
+    expect((await accountData(alice.address)).OwnerCount).toBe(1);
+    expect(await escrowObjects(gw.address)).toEqual([]);
+    const balances = await gatewayBalances(gw);
+    expect(balances).toMatchObject({ obligations: { USD: '1000' } });
+    expect(balances.locked).toBeUndefined();
+    const bobChanges = getBalanceChanges(done.meta as unknown as TransactionMetadata).find(
+      (c) => c.account === bob.address,
+    );
+    expect(bobChanges?.balances).toContainEqual({ currency: 'USD', issuer: gw.address, value: '600' });
+  });
+
+  it('returns the tokens to the owner on cancel after CancelAfter, and not before', async () => {
+    const gw = await lockingIssuer();
+    const alice = await funded(dex, 100);
+    const bob = await funded(dex, 100);
+    await issue(dex, gw, alice, 'USD', '1000');
+    await trust(dex, bob, gw, 'USD');
+    const t = await closeTime(dex);
+    const seq = await escrowTokens(alice, gw, '250', bob, { finishAfter: t + 1, cancelAfter: t + 3 });
+    expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('750');
+    // Parent closes t + 1, t + 2, t + 3: not yet after CancelAfter.
+    await expectResult(dex, bob, cancel(alice, seq), 'tecNO_PERMISSION');
+    await expectResult(dex, bob, cancel(alice, seq), 'tecNO_PERMISSION');
+    await expectResult(dex, bob, cancel(alice, seq), 'tecNO_PERMISSION');
+    // Parent close t + 4: too late to finish, time to cancel.
+    await expectResult(dex, bob, finish(alice, seq), 'tecNO_PERMISSION');
+    const cancelled = await expectResult(dex, bob, cancel(alice, seq));
+    expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('1000');
+    expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('0');
+    expect((await accountData(alice.address)).OwnerCount).toBe(1);
+    expect(await escrowObjects(gw.address)).toEqual([]);
+    const aliceChanges = getBalanceChanges(cancelled.meta as unknown as TransactionMetadata).find(
+      (c) => c.account === alice.address,
+    );
+    expect(aliceChanges?.balances).toEqual([{ currency: 'USD', issuer: gw.address, value: '250' }]);
+  });
+
+  it('captures the transfer rate at creation and takes the fee out of the escrow (lower current rate wins; never on cancel)', async () => {
+    const gw = await lockingIssuer();
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', TransferRate: 1_250_000_000 });
+    const alice = await funded(dex, 100);
+    const bob = await funded(dex, 100);
+    await issue(dex, gw, alice, 'USD', '10000');
+    await trust(dex, bob, gw, 'USD');
+    const t = await closeTime(dex);
+    const e1 = await escrowTokens(alice, gw, '125', bob, { finishAfter: t + 3 });
+    const e2 = await escrowTokens(alice, gw, '125', bob, { finishAfter: t + 3 });
+    const e3 = await escrowTokens(alice, gw, '125', bob, { finishAfter: t + 3, cancelAfter: t + 6 });
+    // No fee at creation: 10,000 - 3 × 125.
+    expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('9625');
+    for (const e of await escrowObjects(alice.address)) expect(e.TransferRate).toBe(1_250_000_000);
+    // A higher rate later does not apply: 125 / 1.25 = 100 reaches bob.
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', TransferRate: 1_260_000_000 });
+    await expectResult(dex, bob, finish(alice, e1));
+    expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('100');
+    // Cancel pays no fee even while the issuer charges one (parent close past t + 6 by now).
+    await passTime(dex, t + 6);
+    await expectResult(dex, bob, cancel(alice, e3));
+    expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('9750');
+    // A lower rate now (none: 1.0) applies instead of the captured one: all 125 reach bob.
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', TransferRate: 0 });
+    await expectResult(dex, bob, finish(alice, e2));
+    expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('225');
+  });
+
+  it('rounds the transfer fee as rippled (divideRound up): 10 at 1.3 delivers 7.692307692307693', async () => {
+    const gw = await lockingIssuer();
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', TransferRate: 1_300_000_000 });
+    const alice = await funded(dex, 100);
+    const bob = await funded(dex, 100);
+    await issue(dex, gw, alice, 'USD', '100');
+    await trust(dex, bob, gw, 'USD');
+    const t = await closeTime(dex);
+    const seq = await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 1 });
+    await passTime(dex, t + 1);
+    // 10 / 1.3 rounded up at 16 digits is 7.692307692307693: the fee 10 - that is
+    // 2.307692307692307, and 10 - 2.307692307692307 reaches bob.
+    await expectResult(dex, bob, finish(alice, seq));
+    expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('7.692307692307693');
+  });
+
+  it('checks RequireAuth for the owner and the destination', async () => {
+    const gw = await issuer(dex);
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', SetFlag: 2 });
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', SetFlag: ASF_ALLOW_TRUST_LINE_LOCKING });
+    const alice = await funded(dex, 100);
+    const bob = await funded(dex, 100);
+    const carol = await funded(dex, 100);
+    const authorize = (holder: Wallet) =>
+      expectResult(dex, gw, {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: 'USD', issuer: holder.address, value: '0' },
+        Flags: TF_SETF_AUTH,
+      });
+    await authorize(alice);
+    await issue(dex, gw, alice, 'USD', '100');
+    await trust(dex, bob, gw, 'USD');
+    const t = await closeTime(dex);
+    // bob's line is not authorized; carol has none.
+    await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 50 }, 'tecNO_AUTH');
+    await escrowTokens(alice, gw, '10', carol, { finishAfter: t + 50 }, 'tecNO_LINE');
+    await authorize(bob);
+    await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 50 });
+  });
+
+  it('refuses frozen holders and destinations at creation; a deep freeze (not a plain one) stops the finish', async () => {
+    const gw = await lockingIssuer();
+    const alice = await funded(dex, 100);
+    const bob = await funded(dex, 100);
+    await issue(dex, gw, alice, 'USD', '1000');
+    await issue(dex, gw, bob, 'USD', '1000');
+    const freezeLine = (holder: Wallet, flags: number) =>
+      expectResult(dex, gw, {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: 'USD', issuer: holder.address, value: '0' },
+        Flags: flags,
+      });
+    const t = await closeTime(dex);
+    await freezeLine(alice, TF_SET_FREEZE);
+    await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 100 }, 'tecFROZEN');
+    await freezeLine(alice, TF_CLEAR_FREEZE);
+    await freezeLine(bob, TF_SET_FREEZE);
+    await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 100 }, 'tecFROZEN');
+    await freezeLine(bob, TF_CLEAR_FREEZE);
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', SetFlag: 7 });
+    await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 100 }, 'tecFROZEN');
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', ClearFlag: 7 });
+    const t2 = await closeTime(dex);
+    const e1 = await escrowTokens(alice, gw, '10', bob, { finishAfter: t2 + 2 });
+    const e2 = await escrowTokens(alice, gw, '20', bob, { finishAfter: t2 + 2 });
+    await freezeLine(bob, TF_SET_FREEZE);
+    await passTime(dex, t2 + 2);
+    await expectResult(dex, bob, finish(alice, e1));
+    await freezeLine(bob, TF_SET_FREEZE | TF_SET_DEEP_FREEZE);
+    await expectResult(dex, bob, finish(alice, e2), 'tecFROZEN');
+    expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('1010');
+  });
+
+  it('refuses an escrow whose amount would be lost next to a huge balance (tecPRECISION_LOSS)', async () => {
+    const gw = await lockingIssuer();
+    const alice = await funded(dex, 100);
+    const bob = await funded(dex, 100);
+    await trust(dex, alice, gw, 'USD', '100000000000000000');
+    await expectResult(dex, gw, {
+      TransactionType: 'Payment',
+      Destination: alice.address,
+      Amount: usd(gw, '10000000000000000'),
+    });
+    const t = await closeTime(dex);
+    // rippled canAdd(1e16, 1): 1 - 1e16 rounds to -1e16 in 16 digits, so (1 - 1e16) + 1e16 = 0
+    // and the round trip is off by 100%.
+    await escrowTokens(alice, gw, '1', bob, { finishAfter: t + 50 }, 'tecPRECISION_LOSS');
+    // 1e16 - 1000 = 9999999999999000 fits 16 digits: exact both ways.
+    await escrowTokens(alice, gw, '1000', bob, { finishAfter: t + 50 });
+  });
+
+  it('creates the missing trust line when the destination finishes itself, and needs one otherwise', async () => {
+    const gw = await lockingIssuer();
+    const alice = await funded(dex, 100);
+    const dave = await funded(dex, 100);
+    await issue(dex, gw, alice, 'USD', '100');
+    const t = await closeTime(dex);
+    const seq = await escrowTokens(alice, gw, '50', dave, { finishAfter: t + 1 });
+    await passTime(dex, t + 1);
+    await expectResult(dex, alice, finish(alice, seq), 'tecNO_LINE');
+    await expectResult(dex, dave, finish(alice, seq));
+    const lines = await dex.client.request({
+      command: 'account_lines',
+      account: dave.address,
+      peer: gw.address,
+    });
+    expect(lines.result.lines).toEqual([
+      expect.objectContaining({ currency: 'USD', balance: '50', limit: '0', account: gw.address }),
+    ]);
+    expect((await accountData(dave.address)).OwnerCount).toBe(1);
+
+    // Without the reserve for that line (1 XRP + 0.2 XRP - 1 drop before the fee): no line.
+    const poor = Wallet.generate();
+    await expectResult(dex, genesis, {
+      TransactionType: 'Payment',
+      Destination: poor.address,
+      Amount: '1199999',
+    });
+    const t2 = await closeTime(dex);
+    const seq2 = await escrowTokens(alice, gw, '5', poor, { finishAfter: t2 + 1 });
+    await passTime(dex, t2 + 1);
+    expect(await submitRaw(dex, poor, finish(alice, seq2))).toBe('tecNO_LINE_INSUF_RESERVE');
+  });
+
+  it("checks the destination's limit unless the destination itself finishes", async () => {
+    const gw = await lockingIssuer();
+    const alice = await funded(dex, 100);
+    const bob = await funded(dex, 100);
+    await issue(dex, gw, alice, 'USD', '100');
+    await trust(dex, bob, gw, 'USD', '15');
+    const t = await closeTime(dex);
+    const seq = await escrowTokens(alice, gw, '20', bob, { finishAfter: t + 1 });
+    await passTime(dex, t + 1);
+    await expectResult(dex, alice, finish(alice, seq), 'tecLIMIT_EXCEEDED');
+    await expectResult(dex, bob, finish(alice, seq));
+    const lines = await dex.client.request({
+      command: 'account_lines',
+      account: bob.address,
+      peer: gw.address,
+    });
+    expect(lines.result.lines[0]).toMatchObject({ balance: '20', limit: '15' });
+  });
+
+  it('burns the tokens when the issuer is the destination', async () => {
+    const gw = await lockingIssuer();
+    const alice = await funded(dex, 100);
+    await issue(dex, gw, alice, 'USD', '1000');
+    const t = await closeTime(dex);
+    const seq = await escrowTokens(alice, gw, '100', gw, { finishAfter: t + 1 });
+    const [escrow] = await escrowObjects(gw.address);
+    // Under the issuer as destination, not a second time as issuer.
+    expect(escrow).toMatchObject({ DestinationNode: '0' });
+    expect(escrow?.IssuerNode).toBeUndefined();
+    await passTime(dex, t + 1);
+    await expectResult(dex, gw, finish(alice, seq));
+    expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('900');
+    const balances = await gatewayBalances(gw);
+    expect(balances).toMatchObject({ obligations: { USD: '900' } });
+    expect(balances.locked).toBeUndefined();
+  });
+
+  it("can be cleared like rippled's SetAccount does: no new escrows, existing ones still finish", async () => {
+    const gw = await lockingIssuer();
+    const alice = await funded(dex, 100);
+    const bob = await funded(dex, 100);
+    await issue(dex, gw, alice, 'USD', '100');
+    await trust(dex, bob, gw, 'USD');
+    const t = await closeTime(dex);
+    const seq = await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 1 });
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', ClearFlag: ASF_ALLOW_TRUST_LINE_LOCKING });
+    expect((await accountData(gw.address)).Flags & LSF_ALLOW_TRUST_LINE_LOCKING).toBe(0);
+    await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 50 }, 'tecNO_PERMISSION');
+    await passTime(dex, t + 1);
+    await expectResult(dex, bob, finish(alice, seq));
+    expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('10');
+  });
+});
+
+describe('token escrow without the TokenEscrow amendment', () => {
+  it('refuses token amounts (temBAD_AMOUNT) and ignores asfAllowTrustLineLocking', async () => {
+    const old = await startEscrowLedger(DEFAULT_AMENDMENTS.filter((a) => a !== 'TokenEscrow'));
+    try {
+      const gw = await issuer(old);
+      const alice = await funded(old, 100);
+      await issue(old, gw, alice, 'USD', '100');
+      await expectResult(old, gw, { TransactionType: 'AccountSet', SetFlag: ASF_ALLOW_TRUST_LINE_LOCKING });
+      const info = await old.client.request({ command: 'account_info', account: gw.address });
+      expect(info.result.account_data.Flags & LSF_ALLOW_TRUST_LINE_LOCKING).toBe(0);
+      const t = await closeTime(old);
+      await expectResult(
+        old,
+        alice,
+        {
+          TransactionType: 'EscrowCreate',
+          Amount: usd(gw, '1'),
+          Destination: gw.address,
+          FinishAfter: t + 5,
+        },
+        'temBAD_AMOUNT',
+      );
+    } finally {
+      await old.close();
+    }
+  });
+});
