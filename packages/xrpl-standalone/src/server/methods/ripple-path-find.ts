@@ -171,7 +171,14 @@ export const ripplePathFindMethod: MethodSpec = {
     const deliver = readDestinationAmount(params.destination_amount);
     const { view, fields } = resolveLedger(node, params);
     if (!readAccount(view, src)) throw new RpcError('srcActNotFound');
-    const alternatives = findAlternatives(view, node.config, src, dst, deliver, sourceIssues(view, src, params)).map(
+    const alternatives = findAlternatives(
+      view,
+      node.config,
+      src,
+      dst,
+      deliver,
+      sourceIssues(view, src, params),
+    ).map(
       // The legacy ripple_path_find answer adds paths_canonical (rippled: "Old ripple_path_find API requires this").
       (a) => ({ paths_canonical: [], ...a }),
     );
