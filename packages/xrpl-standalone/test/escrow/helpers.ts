@@ -2,6 +2,7 @@
 // is exactly one second after its parent (close times are then known in advance), and
 // PREIMAGE-SHA-256 conditions built byte by byte from the crypto-conditions DER layout.
 import { createHash } from 'node:crypto';
+import { hashes } from 'xrpl';
 import { startDex, type Dex } from '../dex/helpers';
 
 /** Ten years behind: the clock never catches up with the ledger, so each close is parent + 1 s. */
@@ -46,4 +47,29 @@ export function preimageCondition(preimage: Buffer): { condition: string; fulfil
 /** Close ledgers until the validated close time is strictly after `mark` (rippled's "after"). */
 export async function passTime(dex: Dex, mark: number): Promise<void> {
   while ((await closeTime(dex)) <= mark) dex.ledger.closeLedger();
+}
+
+/**
+ * xrpl.js's own state-tree hash over every entry of the validated ledger (ledger_data, paged),
+ * against the ledger's account_hash: the escrow objects are serialized as the codec does.
+ */
+export async function stateHashes(dex: Dex): Promise<{ computed: string; ledger: string }> {
+  const header = await dex.client.request({ command: 'ledger', ledger_index: 'validated' });
+  const ledgerIndex = header.result.ledger_index;
+  const entries: unknown[] = [];
+  let marker: unknown;
+  do {
+    const page = await dex.client.request({
+      command: 'ledger_data',
+      ledger_index: ledgerIndex,
+      limit: 2048,
+      ...(marker === undefined ? {} : { marker }),
+    });
+    entries.push(...page.result.state);
+    marker = page.result.marker;
+  } while (marker !== undefined);
+  return {
+    computed: hashes.hashStateTree(entries as never),
+    ledger: header.result.ledger.account_hash,
+  };
 }

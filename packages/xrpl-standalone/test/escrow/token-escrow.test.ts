@@ -19,7 +19,7 @@ import {
   trust,
   type Dex,
 } from '../dex/helpers';
-import { closeTime, passTime, startEscrowLedger } from './helpers';
+import { closeTime, passTime, startEscrowLedger, stateHashes } from './helpers';
 
 const LSF_ALLOW_TRUST_LINE_LOCKING = 0x40000000;
 const ASF_ALLOW_TRUST_LINE_LOCKING = 17;
@@ -404,6 +404,35 @@ describe('token escrow', () => {
     await passTime(dex, t + 1);
     await expectResult(dex, bob, finish(alice, seq));
     expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('10');
+  });
+});
+
+describe('token escrow objects in the state tree', () => {
+  it("hash as xrpl.js hashes them (IssuerNode, TransferRate, Condition serialized as rippled's fields)", async () => {
+    const gw = await lockingIssuer();
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', TransferRate: 1_100_000_000 });
+    const alice = await funded(dex, 100);
+    const bob = await funded(dex, 100);
+    await issue(dex, gw, alice, 'USD', '100');
+    const t = await closeTime(dex);
+    await escrowTokens(alice, gw, '12.5', bob, { finishAfter: t + 40, cancelAfter: t + 80 });
+    await expectResult(dex, alice, {
+      TransactionType: 'EscrowCreate',
+      Amount: '1000000',
+      Destination: bob.address,
+      Condition: 'A0258020E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855810100',
+      CancelAfter: t + 90,
+      SourceTag: 3,
+    });
+    const escrows = await escrowObjects(alice.address);
+    expect(escrows.map((e) => [e.IssuerNode, e.TransferRate, e.SourceTag])).toEqual(
+      expect.arrayContaining([
+        ['0', 1_100_000_000, undefined],
+        [undefined, undefined, 3],
+      ]),
+    );
+    const { computed, ledger } = await stateHashes(dex);
+    expect(computed).toBe(ledger);
   });
 });
 
