@@ -292,14 +292,19 @@ describe('token escrow', () => {
     await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 100 }, 'tecFROZEN');
     await expectResult(dex, gw, { TransactionType: 'AccountSet', ClearFlag: 7 });
     const t2 = await closeTime(dex);
-    const e1 = await escrowTokens(alice, gw, '10', bob, { finishAfter: t2 + 2 });
-    const e2 = await escrowTokens(alice, gw, '20', bob, { finishAfter: t2 + 2 });
+    const e1 = await escrowTokens(alice, gw, '10', bob, { finishAfter: t2 + 3 });
+    const e2 = await escrowTokens(alice, gw, '20', bob, { finishAfter: t2 + 3 });
+    const e3 = await escrowTokens(alice, gw, '5', bob, { finishAfter: t2 + 3 });
     await freezeLine(bob, TF_SET_FREEZE);
-    await passTime(dex, t2 + 2);
+    await passTime(dex, t2 + 3);
     await expectResult(dex, bob, finish(alice, e1));
+    // A global freeze does not stop a finish either.
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', SetFlag: 7 });
+    await expectResult(dex, bob, finish(alice, e3));
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', ClearFlag: 7 });
     await freezeLine(bob, TF_SET_FREEZE | TF_SET_DEEP_FREEZE);
     await expectResult(dex, bob, finish(alice, e2), 'tecFROZEN');
-    expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('1010');
+    expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('1015');
   });
 
   it('refuses an escrow whose amount would be lost next to a huge balance (tecPRECISION_LOSS)', async () => {
