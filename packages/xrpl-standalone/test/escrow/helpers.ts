@@ -2,8 +2,8 @@
 // is exactly one second after its parent (close times are then known in advance), and
 // PREIMAGE-SHA-256 conditions built byte by byte from the crypto-conditions DER layout.
 import { createHash } from 'node:crypto';
-import { hashes } from 'xrpl';
-import { startDex, type Dex } from '../dex/helpers';
+import { hashes, Wallet } from 'xrpl';
+import { expectResult, genesis, request, startDex, type Dex } from '../dex/helpers';
 
 /** Ten years behind: the clock never catches up with the ledger, so each close is parent + 1 s. */
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
@@ -72,4 +72,64 @@ export async function stateHashes(dex: Dex): Promise<{ computed: string; ledger:
     computed: hashes.hashStateTree(entries as never),
     ledger: header.result.ledger.account_hash,
   };
+}
+
+export const finishTx = (owner: Wallet, seq: number) => ({
+  TransactionType: 'EscrowFinish',
+  Owner: owner.address,
+  OfferSequence: seq,
+});
+
+export const cancelTx = (owner: Wallet, seq: number) => ({
+  TransactionType: 'EscrowCancel',
+  Owner: owner.address,
+  OfferSequence: seq,
+});
+
+export interface AccountRootJson {
+  Balance: string;
+  Flags: number;
+  OwnerCount: number;
+  Sequence: number;
+}
+
+export async function accountRoot(dex: Dex, address: string): Promise<AccountRootJson> {
+  const r = await dex.client.request({
+    command: 'account_info',
+    account: address,
+    ledger_index: 'validated',
+  });
+  return r.result.account_data as unknown as AccountRootJson;
+}
+
+/** The escrows listed in an account's directory (owned, to it, or of its issues). */
+export async function escrowObjects(dex: Dex, address: string): Promise<Array<Record<string, unknown>>> {
+  const r = await request<{ account_objects: Array<Record<string, unknown>> }>(dex, {
+    command: 'account_objects',
+    account: address,
+    type: 'escrow',
+    ledger_index: 'validated',
+  });
+  return r.account_objects;
+}
+
+/** An account funded with an exact number of drops (not whole XRP). */
+export async function fundedDrops(dex: Dex, drops: string): Promise<Wallet> {
+  const w = Wallet.generate();
+  await expectResult(dex, genesis, { TransactionType: 'Payment', Destination: w.address, Amount: drops });
+  return w;
+}
+
+/** The holder's trust lines to one issuer. */
+export async function linesTo(
+  dex: Dex,
+  holder: Wallet,
+  iss: Wallet,
+): Promise<Array<Record<string, unknown>>> {
+  const r = await dex.client.request({
+    command: 'account_lines',
+    account: holder.address,
+    peer: iss.address,
+  });
+  return r.result.lines as unknown as Array<Record<string, unknown>>;
 }

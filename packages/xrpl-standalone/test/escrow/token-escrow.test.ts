@@ -19,7 +19,19 @@ import {
   trust,
   type Dex,
 } from '../dex/helpers';
-import { closeTime, passTime, startEscrowLedger, stateHashes } from './helpers';
+import {
+  accountRoot,
+  cancelTx,
+  closeTime,
+  escrowObjects,
+  finishTx,
+  linesTo,
+  passTime,
+  startEscrowLedger,
+  stateHashes,
+} from './helpers';
+
+const escrowsOf = (address: string) => escrowObjects(dex, address);
 
 const LSF_ALLOW_TRUST_LINE_LOCKING = 0x40000000;
 const ASF_ALLOW_TRUST_LINE_LOCKING = 17;
@@ -38,16 +50,7 @@ afterAll(async () => dex?.close());
 
 const usd = (gw: Wallet, value: string) => ({ currency: 'USD', issuer: gw.address, value });
 
-async function accountData(
-  address: string,
-): Promise<{ Flags: number; OwnerCount: number; Sequence: number }> {
-  const r = await dex.client.request({
-    command: 'account_info',
-    account: address,
-    ledger_index: 'validated',
-  });
-  return r.result.account_data as unknown as { Flags: number; OwnerCount: number; Sequence: number };
-}
+const accountData = (address: string) => accountRoot(dex, address);
 
 async function lockingIssuer(): Promise<Wallet> {
   const gw = await issuer(dex);
@@ -55,14 +58,25 @@ async function lockingIssuer(): Promise<Wallet> {
   return gw;
 }
 
-async function escrowObjects(address: string): Promise<Array<Record<string, unknown>>> {
-  const r = await request<{ account_objects: Array<Record<string, unknown>> }>(dex, {
-    command: 'account_objects',
-    account: address,
-    type: 'escrow',
-    ledger_index: 'validated',
-  });
-  return r.account_objects;
+interface World {
+  gw: Wallet;
+  alice: Wallet;
+  bob: Wallet;
+}
+
+/**
+ * A locking issuer (rate in 1e9 units, if any), alice holding `holds` USD and bob with a USD
+ * trust line (`bobLimit`), each with 100 XRP.
+ */
+async function world(holds: string, opts: { rate?: number; bobLimit?: string } = {}): Promise<World> {
+  const gw = await lockingIssuer();
+  if (opts.rate !== undefined)
+    await expectResult(dex, gw, { TransactionType: 'AccountSet', TransferRate: opts.rate });
+  const alice = await funded(dex, 100);
+  const bob = await funded(dex, 100);
+  await issue(dex, gw, alice, 'USD', holds);
+  await trust(dex, bob, gw, 'USD', opts.bobLimit);
+  return { gw, alice, bob };
 }
 
 async function gatewayBalances(gw: Wallet): Promise<Record<string, unknown>> {
@@ -90,17 +104,6 @@ async function escrowTokens(
   return seq;
 }
 
-const finish = (owner: Wallet, seq: number) => ({
-  TransactionType: 'EscrowFinish',
-  Owner: owner.address,
-  OfferSequence: seq,
-});
-const cancel = (owner: Wallet, seq: number) => ({
-  TransactionType: 'EscrowCancel',
-  Owner: owner.address,
-  OfferSequence: seq,
-});
-
 describe('token escrow', () => {
   it('needs the issuer to allow trust-line locking, and the issuer cannot escrow its own token', async () => {
     const gw = await issuer(dex);
@@ -119,18 +122,14 @@ describe('token escrow', () => {
   });
 
   it("takes the escrowed tokens off the holder's line: the locked part cannot be spent, gateway_balances shows it as locked", async () => {
-    const gw = await lockingIssuer();
-    const alice = await funded(dex, 100);
-    const bob = await funded(dex, 100);
-    await issue(dex, gw, alice, 'USD', '1000');
-    await trust(dex, bob, gw, 'USD');
+    const { gw, alice, bob } = await world('1000');
     expect((await accountData(alice.address)).OwnerCount).toBe(1);
     const t = await closeTime(dex);
     const seq = await escrowTokens(alice, gw, '600', bob, { finishAfter: t + 10, cancelAfter: t + 20 });
     // The escrow's reserve: the trust line plus the escrow.
     expect((await accountData(alice.address)).OwnerCount).toBe(2);
     expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('400');
-    const [escrow] = await escrowObjects(alice.address);
+    const [escrow] = await escrowsOf(alice.address);
     expect(escrow).toMatchObject({
       Amount: usd(gw, '600'),
       OwnerNode: '0',
@@ -139,8 +138,8 @@ describe('token escrow', () => {
     });
     expect(escrow?.TransferRate).toBeUndefined();
     // Listed under the issuer too (IssuerNode) and under the destination.
-    expect((await escrowObjects(gw.address)).map((e) => e.index)).toEqual([escrow?.index]);
-    expect((await escrowObjects(bob.address)).map((e) => e.index)).toEqual([escrow?.index]);
+    expect((await escrowsOf(gw.address)).map((e) => e.index)).toEqual([escrow?.index]);
+    expect((await escrowsOf(bob.address)).map((e) => e.index)).toEqual([escrow?.index]);
     expect(await gatewayBalances(gw)).toMatchObject({ obligations: { USD: '400' }, locked: { USD: '600' } });
 
     // Spending more than the 400 left on the line fails; the 400 can be spent.
@@ -160,12 +159,12 @@ describe('token escrow', () => {
 
     // Parent close t + 10 or earlier: the lock holds (tecNO_PERMISSION), then bob finishes.
     expect(await closeTime(dex)).toBeLessThanOrEqual(t + 10);
-    await expectResult(dex, bob, finish(alice, seq), 'tecNO_PERMISSION');
+    await expectResult(dex, bob, finishTx(alice, seq), 'tecNO_PERMISSION');
     await passTime(dex, t + 10);
-    const done = await expectResult(dex, bob, finish(alice, seq));
+    const done = await expectResult(dex, bob, finishTx(alice, seq));
     expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('1000');
     expect((await accountData(alice.address)).OwnerCount).toBe(1);
-    expect(await escrowObjects(gw.address)).toEqual([]);
+    expect(await escrowsOf(gw.address)).toEqual([]);
     const balances = await gatewayBalances(gw);
     expect(balances).toMatchObject({ obligations: { USD: '1000' } });
     expect(balances.locked).toBeUndefined();
@@ -176,25 +175,21 @@ describe('token escrow', () => {
   });
 
   it('returns the tokens to the owner on cancel after CancelAfter, and not before', async () => {
-    const gw = await lockingIssuer();
-    const alice = await funded(dex, 100);
-    const bob = await funded(dex, 100);
-    await issue(dex, gw, alice, 'USD', '1000');
-    await trust(dex, bob, gw, 'USD');
+    const { gw, alice, bob } = await world('1000');
     const t = await closeTime(dex);
     const seq = await escrowTokens(alice, gw, '250', bob, { finishAfter: t + 1, cancelAfter: t + 3 });
     expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('750');
     // Parent closes t + 1, t + 2, t + 3: not yet after CancelAfter.
-    await expectResult(dex, bob, cancel(alice, seq), 'tecNO_PERMISSION');
-    await expectResult(dex, bob, cancel(alice, seq), 'tecNO_PERMISSION');
-    await expectResult(dex, bob, cancel(alice, seq), 'tecNO_PERMISSION');
+    await expectResult(dex, bob, cancelTx(alice, seq), 'tecNO_PERMISSION');
+    await expectResult(dex, bob, cancelTx(alice, seq), 'tecNO_PERMISSION');
+    await expectResult(dex, bob, cancelTx(alice, seq), 'tecNO_PERMISSION');
     // Parent close t + 4: too late to finish, time to cancel.
-    await expectResult(dex, bob, finish(alice, seq), 'tecNO_PERMISSION');
-    const cancelled = await expectResult(dex, bob, cancel(alice, seq));
+    await expectResult(dex, bob, finishTx(alice, seq), 'tecNO_PERMISSION');
+    const cancelled = await expectResult(dex, bob, cancelTx(alice, seq));
     expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('1000');
     expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('0');
     expect((await accountData(alice.address)).OwnerCount).toBe(1);
-    expect(await escrowObjects(gw.address)).toEqual([]);
+    expect(await escrowsOf(gw.address)).toEqual([]);
     const aliceChanges = getBalanceChanges(cancelled.meta as unknown as TransactionMetadata).find(
       (c) => c.account === alice.address,
     );
@@ -202,46 +197,36 @@ describe('token escrow', () => {
   });
 
   it('captures the transfer rate at creation and takes the fee out of the escrow (lower current rate wins; never on cancel)', async () => {
-    const gw = await lockingIssuer();
-    await expectResult(dex, gw, { TransactionType: 'AccountSet', TransferRate: 1_250_000_000 });
-    const alice = await funded(dex, 100);
-    const bob = await funded(dex, 100);
-    await issue(dex, gw, alice, 'USD', '10000');
-    await trust(dex, bob, gw, 'USD');
+    const { gw, alice, bob } = await world('10000', { rate: 1_250_000_000 });
     const t = await closeTime(dex);
     const e1 = await escrowTokens(alice, gw, '125', bob, { finishAfter: t + 3 });
     const e2 = await escrowTokens(alice, gw, '125', bob, { finishAfter: t + 3 });
     const e3 = await escrowTokens(alice, gw, '125', bob, { finishAfter: t + 3, cancelAfter: t + 6 });
     // No fee at creation: 10,000 - 3 × 125.
     expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('9625');
-    for (const e of await escrowObjects(alice.address)) expect(e.TransferRate).toBe(1_250_000_000);
+    for (const e of await escrowsOf(alice.address)) expect(e.TransferRate).toBe(1_250_000_000);
     // A higher rate later does not apply: 125 / 1.25 = 100 reaches bob.
     await expectResult(dex, gw, { TransactionType: 'AccountSet', TransferRate: 1_260_000_000 });
-    await expectResult(dex, bob, finish(alice, e1));
+    await expectResult(dex, bob, finishTx(alice, e1));
     expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('100');
     // Cancel pays no fee even while the issuer charges one (parent close past t + 6 by now).
     await passTime(dex, t + 6);
-    await expectResult(dex, bob, cancel(alice, e3));
+    await expectResult(dex, bob, cancelTx(alice, e3));
     expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('9750');
     // A lower rate now (none: 1.0) applies instead of the captured one: all 125 reach bob.
     await expectResult(dex, gw, { TransactionType: 'AccountSet', TransferRate: 0 });
-    await expectResult(dex, bob, finish(alice, e2));
+    await expectResult(dex, bob, finishTx(alice, e2));
     expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('225');
   });
 
   it('rounds the transfer fee as rippled (divideRound up): 10 at 1.3 delivers 7.692307692307693', async () => {
-    const gw = await lockingIssuer();
-    await expectResult(dex, gw, { TransactionType: 'AccountSet', TransferRate: 1_300_000_000 });
-    const alice = await funded(dex, 100);
-    const bob = await funded(dex, 100);
-    await issue(dex, gw, alice, 'USD', '100');
-    await trust(dex, bob, gw, 'USD');
+    const { gw, alice, bob } = await world('100', { rate: 1_300_000_000 });
     const t = await closeTime(dex);
     const seq = await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 1 });
     await passTime(dex, t + 1);
     // 10 / 1.3 rounded up at 16 digits is 7.692307692307693: the fee 10 - that is
     // 2.307692307692307, and 10 - 2.307692307692307 reaches bob.
-    await expectResult(dex, bob, finish(alice, seq));
+    await expectResult(dex, bob, finishTx(alice, seq));
     expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('7.692307692307693');
   });
 
@@ -297,13 +282,13 @@ describe('token escrow', () => {
     const e3 = await escrowTokens(alice, gw, '5', bob, { finishAfter: t2 + 3 });
     await freezeLine(bob, TF_SET_FREEZE);
     await passTime(dex, t2 + 3);
-    await expectResult(dex, bob, finish(alice, e1));
+    await expectResult(dex, bob, finishTx(alice, e1));
     // A global freeze does not stop a finish either.
     await expectResult(dex, gw, { TransactionType: 'AccountSet', SetFlag: 7 });
-    await expectResult(dex, bob, finish(alice, e3));
+    await expectResult(dex, bob, finishTx(alice, e3));
     await expectResult(dex, gw, { TransactionType: 'AccountSet', ClearFlag: 7 });
     await freezeLine(bob, TF_SET_FREEZE | TF_SET_DEEP_FREEZE);
-    await expectResult(dex, bob, finish(alice, e2), 'tecFROZEN');
+    await expectResult(dex, bob, finishTx(alice, e2), 'tecFROZEN');
     expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('1015');
   });
 
@@ -333,14 +318,10 @@ describe('token escrow', () => {
     const t = await closeTime(dex);
     const seq = await escrowTokens(alice, gw, '50', dave, { finishAfter: t + 1 });
     await passTime(dex, t + 1);
-    await expectResult(dex, alice, finish(alice, seq), 'tecNO_LINE');
-    await expectResult(dex, dave, finish(alice, seq));
-    const lines = await dex.client.request({
-      command: 'account_lines',
-      account: dave.address,
-      peer: gw.address,
-    });
-    expect(lines.result.lines).toEqual([
+    await expectResult(dex, alice, finishTx(alice, seq), 'tecNO_LINE');
+    await expectResult(dex, dave, finishTx(alice, seq));
+    const lines = await linesTo(dex, dave, gw);
+    expect(lines).toEqual([
       expect.objectContaining({ currency: 'USD', balance: '50', limit: '0', account: gw.address }),
     ]);
     expect((await accountData(dave.address)).OwnerCount).toBe(1);
@@ -355,26 +336,18 @@ describe('token escrow', () => {
     const t2 = await closeTime(dex);
     const seq2 = await escrowTokens(alice, gw, '5', poor, { finishAfter: t2 + 1 });
     await passTime(dex, t2 + 1);
-    expect(await submitRaw(dex, poor, finish(alice, seq2))).toBe('tecNO_LINE_INSUF_RESERVE');
+    expect(await submitRaw(dex, poor, finishTx(alice, seq2))).toBe('tecNO_LINE_INSUF_RESERVE');
   });
 
   it("checks the destination's limit unless the destination itself finishes", async () => {
-    const gw = await lockingIssuer();
-    const alice = await funded(dex, 100);
-    const bob = await funded(dex, 100);
-    await issue(dex, gw, alice, 'USD', '100');
-    await trust(dex, bob, gw, 'USD', '15');
+    const { gw, alice, bob } = await world('100', { bobLimit: '15' });
     const t = await closeTime(dex);
     const seq = await escrowTokens(alice, gw, '20', bob, { finishAfter: t + 1 });
     await passTime(dex, t + 1);
-    await expectResult(dex, alice, finish(alice, seq), 'tecLIMIT_EXCEEDED');
-    await expectResult(dex, bob, finish(alice, seq));
-    const lines = await dex.client.request({
-      command: 'account_lines',
-      account: bob.address,
-      peer: gw.address,
-    });
-    expect(lines.result.lines[0]).toMatchObject({ balance: '20', limit: '15' });
+    await expectResult(dex, alice, finishTx(alice, seq), 'tecLIMIT_EXCEEDED');
+    await expectResult(dex, bob, finishTx(alice, seq));
+    const lines = await linesTo(dex, bob, gw);
+    expect(lines[0]).toMatchObject({ balance: '20', limit: '15' });
   });
 
   it('burns the tokens when the issuer is the destination', async () => {
@@ -383,12 +356,12 @@ describe('token escrow', () => {
     await issue(dex, gw, alice, 'USD', '1000');
     const t = await closeTime(dex);
     const seq = await escrowTokens(alice, gw, '100', gw, { finishAfter: t + 1 });
-    const [escrow] = await escrowObjects(gw.address);
+    const [escrow] = await escrowsOf(gw.address);
     // Under the issuer as destination, not a second time as issuer.
     expect(escrow).toMatchObject({ DestinationNode: '0' });
     expect(escrow?.IssuerNode).toBeUndefined();
     await passTime(dex, t + 1);
-    await expectResult(dex, gw, finish(alice, seq));
+    await expectResult(dex, gw, finishTx(alice, seq));
     expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('900');
     const balances = await gatewayBalances(gw);
     expect(balances).toMatchObject({ obligations: { USD: '900' } });
@@ -396,18 +369,14 @@ describe('token escrow', () => {
   });
 
   it("can be cleared like rippled's SetAccount does: no new escrows, existing ones still finish", async () => {
-    const gw = await lockingIssuer();
-    const alice = await funded(dex, 100);
-    const bob = await funded(dex, 100);
-    await issue(dex, gw, alice, 'USD', '100');
-    await trust(dex, bob, gw, 'USD');
+    const { gw, alice, bob } = await world('100');
     const t = await closeTime(dex);
     const seq = await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 1 });
     await expectResult(dex, gw, { TransactionType: 'AccountSet', ClearFlag: ASF_ALLOW_TRUST_LINE_LOCKING });
     expect((await accountData(gw.address)).Flags & LSF_ALLOW_TRUST_LINE_LOCKING).toBe(0);
     await escrowTokens(alice, gw, '10', bob, { finishAfter: t + 50 }, 'tecNO_PERMISSION');
     await passTime(dex, t + 1);
-    await expectResult(dex, bob, finish(alice, seq));
+    await expectResult(dex, bob, finishTx(alice, seq));
     expect(await tokenBalance(dex, bob.address, gw.address, 'USD')).toBe('10');
   });
 });
@@ -429,7 +398,7 @@ describe('token escrow objects in the state tree', () => {
       CancelAfter: t + 90,
       SourceTag: 3,
     });
-    const escrows = await escrowObjects(alice.address);
+    const escrows = await escrowsOf(alice.address);
     expect(escrows.map((e) => [e.IssuerNode, e.TransferRate, e.SourceTag])).toEqual(
       expect.arrayContaining([
         ['0', 1_100_000_000, undefined],

@@ -15,7 +15,16 @@ import {
   xrpBalance,
   type Dex,
 } from '../dex/helpers';
-import { closeTime, preimageCondition, startEscrowLedger } from './helpers';
+import {
+  accountRoot,
+  cancelTx,
+  closeTime,
+  escrowObjects,
+  finishTx,
+  fundedDrops,
+  preimageCondition,
+  startEscrowLedger,
+} from './helpers';
 
 let dex: Dex;
 
@@ -25,37 +34,8 @@ beforeAll(async () => {
 
 afterAll(async () => dex?.close());
 
-interface AccountRootJson {
-  Balance: string;
-  OwnerCount: number;
-  Sequence: number;
-}
-
-async function root(address: string): Promise<AccountRootJson> {
-  const r = await dex.client.request({
-    command: 'account_info',
-    account: address,
-    ledger_index: 'validated',
-  });
-  return r.result.account_data as unknown as AccountRootJson;
-}
-
-async function escrowsOf(address: string): Promise<Array<Record<string, unknown>>> {
-  const r = await request<{ account_objects: Array<Record<string, unknown>> }>(dex, {
-    command: 'account_objects',
-    account: address,
-    type: 'escrow',
-    ledger_index: 'validated',
-  });
-  return r.account_objects;
-}
-
-/** An account funded with an exact number of drops (not whole XRP). */
-async function fundedDrops(drops: string): Promise<Wallet> {
-  const w = Wallet.generate();
-  await expectResult(dex, genesis, { TransactionType: 'Payment', Destination: w.address, Amount: drops });
-  return w;
-}
+const root = (address: string) => accountRoot(dex, address);
+const escrowsOf = (address: string) => escrowObjects(dex, address);
 
 describe('XRP escrow', () => {
   it('creates the escrow object with both directory links and one owner reserve, and finishes strictly after FinishAfter', async () => {
@@ -102,32 +82,13 @@ describe('XRP escrow', () => {
     expect(createdNode?.CreatedNode).toMatchObject({ LedgerIndex: index });
 
     // Submitted into the ledger after t0 + 1: its parent closed at t0 + 1, before FinishAfter.
-    await expectResult(
-      dex,
-      dest,
-      { TransactionType: 'EscrowFinish', Owner: owner.address, OfferSequence: ownerSeq },
-      'tecNO_PERMISSION',
-    );
+    await expectResult(dex, dest, finishTx(owner, ownerSeq), 'tecNO_PERMISSION');
     // Parent close t0 + 2 equals FinishAfter: rippled needs it strictly later.
-    await expectResult(
-      dex,
-      dest,
-      { TransactionType: 'EscrowFinish', Owner: owner.address, OfferSequence: ownerSeq },
-      'tecNO_PERMISSION',
-    );
+    await expectResult(dex, dest, finishTx(owner, ownerSeq), 'tecNO_PERMISSION');
     // Not cancellable before CancelAfter either (parent close t0 + 3).
-    await expectResult(
-      dex,
-      owner,
-      { TransactionType: 'EscrowCancel', Owner: owner.address, OfferSequence: ownerSeq },
-      'tecNO_PERMISSION',
-    );
+    await expectResult(dex, owner, cancelTx(owner, ownerSeq), 'tecNO_PERMISSION');
     // Parent close t0 + 4: after FinishAfter, before CancelAfter.
-    const finished = await expectResult(dex, dest, {
-      TransactionType: 'EscrowFinish',
-      Owner: owner.address,
-      OfferSequence: ownerSeq,
-    });
+    const finished = await expectResult(dex, dest, finishTx(owner, ownerSeq));
     // The destination paid three 12-drop fees and received 25 XRP.
     expect(await root(dest.address)).toMatchObject({ Balance: String(1_000_000_000 - 36 + 25_000_000) });
     // The owner paid the create and cancel fees; its reserve is released.
@@ -158,41 +119,17 @@ describe('XRP escrow', () => {
     });
     expect(await xrpBalance(dex, owner.address)).toBe(100_000_000n - 5_000_000n - 12n);
     // Parent close t + 1: before CancelAfter.
-    await expectResult(
-      dex,
-      other,
-      { TransactionType: 'EscrowCancel', Owner: owner.address, OfferSequence: seq },
-      'tecNO_PERMISSION',
-    );
+    await expectResult(dex, other, cancelTx(owner, seq), 'tecNO_PERMISSION');
     // Parent close t + 2 = CancelAfter: not after it yet.
-    await expectResult(
-      dex,
-      other,
-      { TransactionType: 'EscrowCancel', Owner: owner.address, OfferSequence: seq },
-      'tecNO_PERMISSION',
-    );
+    await expectResult(dex, other, cancelTx(owner, seq), 'tecNO_PERMISSION');
     // Parent close t + 3: past CancelAfter, so it can no longer be finished...
-    await expectResult(
-      dex,
-      other,
-      { TransactionType: 'EscrowFinish', Owner: owner.address, OfferSequence: seq },
-      'tecNO_PERMISSION',
-    );
+    await expectResult(dex, other, finishTx(owner, seq), 'tecNO_PERMISSION');
     // ...only cancelled, by anyone; the 5 XRP go back to the owner.
-    await expectResult(dex, other, {
-      TransactionType: 'EscrowCancel',
-      Owner: owner.address,
-      OfferSequence: seq,
-    });
+    await expectResult(dex, other, cancelTx(owner, seq));
     expect(await root(owner.address)).toMatchObject({ Balance: String(100_000_000 - 12), OwnerCount: 0 });
     expect(await xrpBalance(dex, other.address)).toBe(100_000_000n - 4n * 12n);
     // An escrow that is gone cannot be cancelled again.
-    await expectResult(
-      dex,
-      other,
-      { TransactionType: 'EscrowCancel', Owner: owner.address, OfferSequence: seq },
-      'tecNO_TARGET',
-    );
+    await expectResult(dex, other, cancelTx(owner, seq), 'tecNO_TARGET');
   });
 
   it('cannot cancel an escrow without CancelAfter', async () => {
@@ -205,18 +142,13 @@ describe('XRP escrow', () => {
       Destination: genesis.address,
       FinishAfter: t + 1,
     });
-    await expectResult(
-      dex,
-      owner,
-      { TransactionType: 'EscrowCancel', Owner: owner.address, OfferSequence: seq },
-      'tecNO_PERMISSION',
-    );
+    await expectResult(dex, owner, cancelTx(owner, seq), 'tecNO_PERMISSION');
   });
 
   it('counts the owner reserve: the balance after the fee must cover it (and the amount)', async () => {
     const t = await closeTime(dex);
     // 1.19 XRP - 12 drops fee = 1,189,988 < 1 XRP + 0.2 XRP for the escrow.
-    const poor = await fundedDrops('1190000');
+    const poor = await fundedDrops(dex, '1190000');
     await expectResult(
       dex,
       poor,
@@ -224,7 +156,7 @@ describe('XRP escrow', () => {
       'tecINSUFFICIENT_RESERVE',
     );
     // 1.3 XRP - 12 drops = 1,299,988 covers the 1.2 XRP reserve but not 1.2 XRP + 0.1 XRP...
-    const tight = await fundedDrops('1300000');
+    const tight = await fundedDrops(dex, '1300000');
     await expectResult(
       dex,
       tight,
@@ -263,7 +195,7 @@ describe('XRP escrow', () => {
     const escrow = (await escrowsOf(owner.address))[0];
     expect(escrow?.Condition).toBe(condition);
     expect(escrow?.FinishAfter).toBeUndefined();
-    const finish = { TransactionType: 'EscrowFinish', Owner: owner.address, OfferSequence: seq };
+    const finish = finishTx(owner, seq);
     // The fulfillment is 36 bytes: 10 × (1 + 32 + floor(36 / 16)) = 350 drops.
     expect(
       await submitRaw(dex, dest, { ...finish, Condition: condition, Fulfillment: fulfillment }, '349'),

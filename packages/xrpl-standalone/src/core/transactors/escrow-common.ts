@@ -2,12 +2,12 @@
 // time rule, the escrow's amount, its directory links, and the token side of XLS-85 (TokenEscrow):
 // tokens leave the holder's trust line for the issuer when the escrow is made, and come back from
 // the issuer to the receiver when it finishes or is cancelled.
-import { adjustOwnerCount, readAccount, accountReserve } from '../account';
+import { accountReserve, adjustOwnerCount, readAccount, xrpBalance } from '../account';
 import type { Rules } from '../amendments';
-import { parseAmount, type Amount } from '../amount/amount';
+import { parseAmount, type Amount, type IouAmount } from '../amount/amount';
 import { IouValue, MAX_MANTISSA, MIN_EXPONENT, MIN_MANTISSA } from '../amount/iou-value';
 import type { JsonObject, LedgerEntry } from '../contract';
-import { escrowKey, ownerDirKey } from '../keylets';
+import { accountRootKey, escrowKey, ownerDirKey } from '../keylets';
 import { LSF, hasFlag } from '../ledger-flags';
 import { Num, toIouPrecision, withMantissaScale } from '../number';
 import type { Ter } from '../results';
@@ -51,7 +51,7 @@ export function isMptAmount(json: unknown): boolean {
 }
 
 /** rippled's EscrowFinish/EscrowCancel: unlink the escrow from its owner's and destination's directories. */
-export function unlinkEscrow(view: ApplyView, escrow: LedgerEntry): Ter {
+function unlinkEscrow(view: ApplyView, escrow: LedgerEntry): Ter {
   if (
     !dirRemove(view, ownerDirKey(escrow.Account as string), readU64(escrow, 'OwnerNode'), escrow.index, true)
   )
@@ -65,17 +65,11 @@ export function unlinkEscrow(view: ApplyView, escrow: LedgerEntry): Ter {
 }
 
 /** A token escrow is also listed in its issuer's directory (IssuerNode); unlink it there too. */
-export function unlinkEscrowFromIssuer(view: ApplyView, escrow: LedgerEntry, issuer: string): Ter {
+function unlinkEscrowFromIssuer(view: ApplyView, escrow: LedgerEntry, issuer: string): Ter {
   if (escrow.IssuerNode === undefined) return 'tesSUCCESS';
   if (!dirRemove(view, ownerDirKey(issuer), readU64(escrow, 'IssuerNode'), escrow.index, true))
     return 'tefBAD_LEDGER';
   return 'tesSUCCESS';
-}
-
-/** The escrow owner's reserve is released when the escrow goes. */
-export function releaseEscrow(view: ApplyView, escrow: LedgerEntry): void {
-  adjustOwnerCount(view, escrow.Account as string, -1);
-  view.erase(escrow);
 }
 
 // --- STAmount arithmetic the token rules use, as rippled's Number computes it -------------------
@@ -137,20 +131,39 @@ export function divideByRateRoundUp(amount: IouValue, rate: bigint): IouValue {
   return result.isZero() ? IouValue.raw(MIN_MANTISSA, MIN_EXPONENT, false) : result;
 }
 
-export interface TokenUnlock {
-  /** The rate captured when the escrow was made (its TransferRate, or parity). */
-  lockedRate: bigint;
-  /** The escrow's token amount. */
-  currency: string;
-  issuer: string;
-  value: IouValue;
-  /** The escrow's owner and who gets the tokens (the destination, or the owner on cancel). */
-  sender: string;
+/** Who an escrow is paid to when it closes, and on what terms. */
+export interface EscrowPayout {
+  /** The destination on finish, the owner on cancel. */
   receiver: string;
-  /** The submitter is the receiver: a missing trust line is created (and no limit applies). */
-  createAsset: boolean;
-  /** The submitter's XRP before the fee (rippled mPriorBalance), for the new line's reserve. */
+  /** The highest transfer rate to charge: the one captured at creation on finish, parity on cancel. */
+  lockedRate: bigint;
+  /** The account submitting the finish or cancel (rippled's account_). */
+  submitter: string;
+  /** Its XRP before the fee (rippled mPriorBalance), for a trust line it may need. */
   priorBalance: bigint;
+}
+
+/**
+ * EscrowFinish and EscrowCancel once their checks pass: unlink the escrow, pay its amount to the
+ * receiver (XRP directly, tokens from the issuer), release the owner's reserve and erase it.
+ */
+export function closeEscrow(view: ApplyView, escrow: LedgerEntry, payout: EscrowPayout): Ter {
+  let ter = unlinkEscrow(view, escrow);
+  if (ter !== 'tesSUCCESS') return ter;
+  const amount = escrowAmount(escrow.Amount) as Amount;
+  if (amount.kind === 'xrp') {
+    const root = view.peek(accountRootKey(payout.receiver)) as LedgerEntry;
+    root.Balance = (xrpBalance(root) + amount.drops).toString();
+    view.update(root);
+  } else {
+    ter = unlockTokens(view, amount, escrow.Account as string, payout);
+    if (ter !== 'tesSUCCESS') return ter;
+    ter = unlinkEscrowFromIssuer(view, escrow, amount.issuer);
+    if (ter !== 'tesSUCCESS') return ter;
+  }
+  adjustOwnerCount(view, escrow.Account as string, -1);
+  view.erase(escrow);
+  return 'tesSUCCESS';
 }
 
 /**
@@ -158,14 +171,17 @@ export interface TokenUnlock {
  * The issuer's current transfer fee applies when it is below the one captured at creation, and is
  * taken out of the escrowed amount (not added on top, as in a payment).
  */
-export function unlockTokens(view: ApplyView, u: TokenUnlock): Ter {
-  const { issuer, receiver, currency } = u;
-  if (issuer === u.sender) return 'tecINTERNAL';
+function unlockTokens(view: ApplyView, amount: IouAmount, sender: string, payout: EscrowPayout): Ter {
+  const { issuer, currency } = amount;
+  const { receiver } = payout;
+  // The submitter is the receiver: a missing trust line is created, and no limit applies.
+  const createAsset = payout.submitter === receiver;
+  if (issuer === sender) return 'tecINTERNAL';
   if (issuer === receiver) return 'tesSUCCESS';
   let line = readLine(view, receiver, issuer, currency);
-  if (!line && u.createAsset) {
+  if (!line && createAsset) {
     const dest = readAccount(view, receiver) as LedgerEntry;
-    if (u.priorBalance < accountReserve(view.config, Number(dest.OwnerCount ?? 0) + 1))
+    if (payout.priorBalance < accountReserve(view.config, Number(dest.OwnerCount ?? 0) + 1))
       return 'tecNO_LINE_INSUF_RESERVE';
     const ter = trustCreate(view, {
       src: receiver,
@@ -183,15 +199,15 @@ export function unlockTokens(view: ApplyView, u: TokenUnlock): Ter {
     line = readLine(view, receiver, issuer, currency);
   }
   if (!line) return 'tecNO_LINE';
-  let rate = u.lockedRate;
+  let rate = payout.lockedRate;
   const current = transferRate(view, issuer);
   if (current < rate) rate = current;
-  let final = u.value;
+  let final = amount.value;
   if (rate !== QUALITY_ONE) {
-    const fee = u.value.sub(divideByRateRoundUp(u.value, rate));
-    final = u.value.sub(fee);
+    const fee = amount.value.sub(divideByRateRoundUp(amount.value, rate));
+    final = amount.value.sub(fee);
   }
-  if (!u.createAsset) {
+  if (!createAsset) {
     const after = lineBalanceFor(line, receiver, issuer).add(final);
     if (lineLimitOf(line, receiver, issuer).lt(after)) return 'tecLIMIT_EXCEEDED';
   }

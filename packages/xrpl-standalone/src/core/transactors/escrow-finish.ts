@@ -1,26 +1,16 @@
 // EscrowFinish (rippled Escrow.cpp): deliver an escrow to its destination once FinishAfter has
 // passed (and before CancelAfter), with the fulfillment of its condition if it has one. Anyone may
 // submit it; a fulfillment costs extra fee (base × (32 + bytes / 16)).
-import { readAccount, xrpBalance } from '../account';
+import { readAccount } from '../account';
 import { rulesEnabled } from '../amendments';
 import { isValidAddress } from '../account-id';
-import type { Amount } from '../amount/amount';
-import type { CoreConfig, JsonObject, LedgerEntry } from '../contract';
+import type { CoreConfig, JsonObject } from '../contract';
 import { fulfillmentMatches } from '../crypto-condition';
-import { accountRootKey, depositPreauthKey } from '../keylets';
+import { depositPreauthKey } from '../keylets';
 import { LSF, hasFlag } from '../ledger-flags';
 import type { Ter } from '../results';
 import { QUALITY_ONE, isDeepFrozen, requireAuth } from '../trust-lines';
-import {
-  escrowAmount,
-  escrowKeyOf,
-  hasEscrowTarget,
-  releaseEscrow,
-  timePassed,
-  unlinkEscrow,
-  unlinkEscrowFromIssuer,
-  unlockTokens,
-} from './escrow-common';
+import { closeEscrow, escrowAmount, escrowKeyOf, hasEscrowTarget, timePassed } from './escrow-common';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
 
 /** rippled credentials::checkFields: 1 to 8 distinct credential IDs. */
@@ -91,29 +81,11 @@ export const escrowFinish: Transactor = {
     )
       return 'tecNO_PERMISSION';
 
-    let ter = unlinkEscrow(view, escrow);
-    if (ter !== 'tesSUCCESS') return ter;
-    const amount = escrowAmount(escrow.Amount) as Amount;
-    if (amount.kind === 'xrp') {
-      const root = view.peek(accountRootKey(dest)) as LedgerEntry;
-      root.Balance = (xrpBalance(root) + amount.drops).toString();
-      view.update(root);
-    } else {
-      ter = unlockTokens(view, {
-        lockedRate: escrow.TransferRate === undefined ? QUALITY_ONE : BigInt(escrow.TransferRate as number),
-        currency: amount.currency,
-        issuer: amount.issuer,
-        value: amount.value,
-        sender: escrow.Account as string,
-        receiver: dest,
-        createAsset: dest === account,
-        priorBalance,
-      });
-      if (ter !== 'tesSUCCESS') return ter;
-      ter = unlinkEscrowFromIssuer(view, escrow, amount.issuer);
-      if (ter !== 'tesSUCCESS') return ter;
-    }
-    releaseEscrow(view, escrow);
-    return 'tesSUCCESS';
+    return closeEscrow(view, escrow, {
+      receiver: dest,
+      lockedRate: escrow.TransferRate === undefined ? QUALITY_ONE : BigInt(escrow.TransferRate as number),
+      submitter: account,
+      priorBalance,
+    });
   },
 };
