@@ -6,6 +6,7 @@
 // trust-line locking and cannot escrow its own token. Closes are one second apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalanceChanges, Wallet, type TransactionMetadata } from 'xrpl';
+import { decodeAccountID } from 'ripple-address-codec';
 import { DEFAULT_AMENDMENTS } from '../../src/core/amendments';
 import {
   expectResult,
@@ -56,6 +57,21 @@ async function lockingIssuer(): Promise<Wallet> {
   const gw = await issuer(dex);
   await expectResult(dex, gw, { TransactionType: 'AccountSet', SetFlag: ASF_ALLOW_TRUST_LINE_LOCKING });
   return gw;
+}
+
+/** A funded wallet whose account ID sorts below (-1) or above (1) `than`'s. */
+async function walletSorting(than: Wallet, side: -1 | 1): Promise<Wallet> {
+  for (;;) {
+    const w = Wallet.generate();
+    if (Buffer.compare(decodeAccountID(w.address), decodeAccountID(than.address)) === side) {
+      await expectResult(dex, genesis, {
+        TransactionType: 'Payment',
+        Destination: w.address,
+        Amount: '100000000',
+      });
+      return w;
+    }
+  }
 }
 
 interface World {
@@ -172,6 +188,26 @@ describe('token escrow', () => {
       (c) => c.account === bob.address,
     );
     expect(bobChanges?.balances).toContainEqual({ currency: 'USD', issuer: gw.address, value: '600' });
+  });
+
+  it('works from either side of the trust line (holder the low or the high account)', async () => {
+    const gw = await lockingIssuer();
+    // One holder whose account ID sorts below the issuer's and one above it: their balances sit
+    // on opposite sides of their lines (positive for a low holder, negative for a high one).
+    const low = await walletSorting(gw, -1);
+    const high = await walletSorting(gw, 1);
+    await issue(dex, gw, low, 'USD', '300');
+    await issue(dex, gw, high, 'USD', '300');
+    const t = await closeTime(dex);
+    const fromLow = await escrowTokens(low, gw, '120', high, { finishAfter: t + 2 });
+    const fromHigh = await escrowTokens(high, gw, '45', low, { finishAfter: t + 2 });
+    expect(await tokenBalance(dex, low.address, gw.address, 'USD')).toBe('180');
+    expect(await tokenBalance(dex, high.address, gw.address, 'USD')).toBe('255');
+    await passTime(dex, t + 2);
+    await expectResult(dex, high, finishTx(low, fromLow));
+    await expectResult(dex, low, finishTx(high, fromHigh));
+    expect(await tokenBalance(dex, low.address, gw.address, 'USD')).toBe('225');
+    expect(await tokenBalance(dex, high.address, gw.address, 'USD')).toBe('375');
   });
 
   it('returns the tokens to the owner on cancel after CancelAfter, and not before', async () => {
