@@ -1,8 +1,8 @@
 import { pathToFileURL } from 'node:url';
-import Decimal from 'decimal.js';
 import type { ClaimAirdropResult, CreateAirdropResult, SwapResult } from '@ledgerpad/shared';
 import { createWalletTestApp } from '../test/wallets/wallet-app';
 import { deployToken, fundedWallet } from '../test/helpers/trading-world';
+import { Decimal } from '@ledgerpad/shared';
 
 // 500 claims submitted at once on one airdrop (fixed amount, trust lines set by the claim), through
 // the real routes, on the embedded ledger closing every second: how many ledger closes from the

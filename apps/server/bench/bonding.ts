@@ -1,11 +1,11 @@
 import { pathToFileURL } from 'node:url';
-import Decimal from 'decimal.js';
 import { Wallet } from 'xrpl';
 import { STANDALONE_GENESIS_SEED } from '../src/platform/accounts';
 import { bondingCurves } from '../src/modules/bonding/schema';
 import { createWalletTestApp } from '../test/wallets/wallet-app';
 import { fundedWallet } from '../test/helpers/trading-world';
 import { launchCurve } from '../test/bonding/bonding-world';
+import { Decimal } from '@ledgerpad/shared';
 
 // 100 outside wallets buy on one bonding curve at once (2 XRP each, with xrpl.js: no Ledgerpad
 // call), on the embedded ledger closing every second, after the anti-snipe window: how many closes

@@ -1,4 +1,4 @@
-import DecimalBase from 'decimal.js';
+import { Decimal, type DecimalValue } from './money';
 
 // The bonding curve of a curve launch (docs/bonding-curve.md), pure and exact: pump.fun's constant
 // product over virtual reserves, x·y = k with y the virtual token reserve (1,073,000,000 at launch)
@@ -13,9 +13,7 @@ import DecimalBase from 'decimal.js';
 // step near the current point, aligned blocks of 2^m steps further away, each priced at its exact
 // value plus the trading fee.
 
-const Decimal = DecimalBase.clone({ precision: 60, toExpNeg: -100, toExpPos: 100 });
-type Decimal = InstanceType<typeof Decimal>;
-type Value = DecimalBase.Value;
+type Value = DecimalValue;
 
 export const BONDING_TOTAL_SUPPLY = 1_000_000_000n;
 export const BONDING_CURVE_SUPPLY = 793_100_000n;

@@ -1,16 +1,13 @@
-import Decimal from 'decimal.js';
 import {
   FIGURE_FONT_THRESHOLDS,
   MARKET_CAP_DECIMALS,
   NUMBER_SHORTENING,
   PRICE_SIGNIFICANT_DIGITS,
 } from './constants';
+import { Decimal } from './money';
 
 // Number, price and age formatting of the token list (spec 000 §5): shared so the server can word
 // figures the same way. Inputs are decimal strings (or numbers from chart data); no float arithmetic.
-
-/** Plain notation whatever the magnitude (decimal.js switches to exponents below 1e-7 by default). */
-const D = Decimal.clone({ toExpNeg: -9e15, toExpPos: 9e15 });
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -20,7 +17,7 @@ export function toDecimal(value: unknown): Decimal | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
   if (typeof value === 'string' && !/^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) return null;
   try {
-    const d = new D(value);
+    const d = new Decimal(value);
     return d.isFinite() ? d : null;
   } catch {
     return null;
@@ -37,12 +34,12 @@ export function isValidPrice(value: unknown): boolean {
 export function formatPrice(value: unknown): string {
   const d = toDecimal(value);
   if (!d || d.isZero()) return '0.000000';
-  return new D(d).toPrecision(PRICE_SIGNIFICANT_DIGITS);
+  return new Decimal(d).toPrecision(PRICE_SIGNIFICANT_DIGITS);
 }
 
 /** Shortens with B, M or K at 1e9, 1e6, 1e3, keeping `decimals` decimals: 1234567 → '1.23M'. */
 export function shortenNumber(value: unknown, decimals = MARKET_CAP_DECIMALS): string {
-  const d = toDecimal(value) ?? new D(0);
+  const d = toDecimal(value) ?? new Decimal(0);
   for (const { suffix, at } of NUMBER_SHORTENING) {
     if (d.abs().gte(at)) return `${d.div(at).toFixed(decimals, Decimal.ROUND_HALF_UP)}${suffix}`;
   }
@@ -84,5 +81,5 @@ export function formatAmount(value: unknown): string {
   const d = toDecimal(value);
   if (!d || d.isZero()) return '0';
   if (d.abs().gte(1)) return shortenNumber(d.toFixed());
-  return new D(d).toSignificantDigits(4).toFixed();
+  return new Decimal(d).toSignificantDigits(4).toFixed();
 }

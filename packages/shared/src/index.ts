@@ -24,3 +24,5 @@ export * from './schemas/rewards';
 export * from './schemas/admin';
 export * from './schemas/airdrops';
 export * from './bonding';
+export * from './money';
+export * from './ledger-results';

@@ -1,9 +1,9 @@
-import Decimal from 'decimal.js';
 import { PRICE_CHANGE_INTERVALS } from './constants';
 import { currencyToTicker, isHexCurrency, tickerToCurrency } from './currency';
 import { toDecimal } from './format';
 import type { NewTrade } from './schemas/socket';
 import type { TokenView } from './schemas/tokens';
+import { Decimal } from './money';
 
 // The token page's rules (spec 000 §2, §4, §5, §9; 001 §4): badge, stats bar figures, the
 // price-change strip and which live trades move the price. Pure: the page and its tests share them.

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CURRENCY_MESSAGES,
   currencyToTicker,
+  parseTokenCode,
+  tokenCodeSchema,
   isLpCurrency,
   lpName,
   RLUSD_CURRENCY_HEX,
@@ -9,9 +12,11 @@ import {
 } from '../src/index';
 
 describe('tickerToCurrency', () => {
-  it('keeps codes of three characters or fewer', () => {
+  it('keeps codes of three characters', () => {
     expect(tickerToCurrency('USD')).toBe('USD');
-    expect(tickerToCurrency('AB')).toBe('AB');
+  });
+  it('hex-encodes two-character tickers (not a standard code on the ledger)', () => {
+    expect(tickerToCurrency('AB')).toBe('4142000000000000000000000000000000000000');
   });
   it('hex-encodes longer tickers, uppercase, zero padded to 40 characters', () => {
     expect(tickerToCurrency('RLUSD')).toBe(RLUSD_CURRENCY_HEX);
@@ -57,5 +62,69 @@ describe('helpers', () => {
   });
   it('names LP tokens', () => {
     expect(lpName('PEPE')).toBe('LP-PEPE');
+  });
+});
+
+describe('tokenCodeSchema: the one currency-code rule', () => {
+  const schema = tokenCodeSchema('token');
+  const ok = (v: string) => schema.parse(v);
+  const problem = (v: unknown) => {
+    const r = schema.safeParse(v);
+    return r.success ? undefined : r.error.issues[0]!.message;
+  };
+
+  it('answers the ledger code', () => {
+    expect(ok('USD')).toBe('USD');
+    expect(ok(' DOGE ')).toBe('444F474500000000000000000000000000000000');
+    expect(ok('524c555344000000000000000000000000000000')).toBe(RLUSD_CURRENCY_HEX);
+    // Two characters are not a standard code: the 160-bit code of their bytes.
+    expect(ok('AB')).toBe('4142000000000000000000000000000000000000');
+    expect(ok('HI!@#$%^&*')).toBe(tickerToCurrency('HI!@#$%^&*'));
+  });
+  it('refuses XRP as a token, however it is written', () => {
+    for (const v of [
+      'XRP',
+      'xrp',
+      'Xrp',
+      '0000000000000000000000000000000000000000',
+      tickerToCurrency('XRP!').replace('21', '00'),
+    ]) {
+      expect(problem(v), v).toBe(CURRENCY_MESSAGES.xrp);
+    }
+  });
+  it('refuses LP codes unless asked, and binary standard codes', () => {
+    const lp = '03930D02208264E2E40EC1B0C09E4DB96EE197B1';
+    expect(problem(lp)).toBe(CURRENCY_MESSAGES.lp);
+    expect(tokenCodeSchema('token', { allowLp: true }).parse(lp)).toBe(lp);
+    expect(problem('0000000000000000000000005553440000000000')).toBe(CURRENCY_MESSAGES.invalid('token'));
+  });
+  it('refuses what the ledger or a person would misread', () => {
+    for (const v of [
+      '',
+      ' ',
+      'A',
+      'é',
+      'ÉÉÉ',
+      '\uD800',
+      "' OR '1'='1",
+      'AB\u202ECD',
+      'US D',
+      'A\u0000B',
+      'TOOLONGTICKERNAME12345',
+      'G'.repeat(40),
+    ]) {
+      expect(problem(v), JSON.stringify(v)).toBeDefined();
+    }
+    expect(problem(42)).toBe(CURRENCY_MESSAGES.invalid('token'));
+    expect(problem(null)).toBe(CURRENCY_MESSAGES.invalid('token'));
+  });
+  it('uses the screen’s own sentence when it has one', () => {
+    const s = tokenCodeSchema('token', { message: 'Please select a wallet and token.' });
+    expect(s.safeParse('é').error?.issues[0]!.message).toBe('Please select a wallet and token.');
+    expect(s.safeParse('XRP').error?.issues[0]!.message).toBe(CURRENCY_MESSAGES.xrp);
+  });
+  it('ledger codes only, when asked', () => {
+    expect(parseTokenCode('DOGE', { tickers: false })).toEqual({ problem: 'invalid' });
+    expect(parseTokenCode('USD', { tickers: false })).toEqual({ currency: 'USD' });
   });
 });

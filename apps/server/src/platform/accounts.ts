@@ -1,11 +1,9 @@
 import { like, or, eq } from 'drizzle-orm';
-import Decimal from 'decimal.js';
 import { Wallet, type Client } from 'xrpl';
-import { RLUSD_CURRENCY_HEX, RLUSD_ISSUERS } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX, RLUSD_ISSUERS, Decimal, xrpToDrops } from '@ledgerpad/shared';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Keyring } from '../keys/envelope';
-import { xrpToDrops } from '../ledger/amounts';
 import { ledgerSubmissions } from '../ledger/schema';
 import type { SubmissionLog, SubmissionOutcome, SubmissionService } from '../ledger/submission-service';
 import { insertWallet, platformWallet, type WalletRow } from './custody';

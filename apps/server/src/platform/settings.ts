@@ -4,8 +4,11 @@ import {
   TOKEN_CREATION_FEE_XRP,
   TRADING_FEE_PERCENT,
   type FeesConfig,
+  Decimal,
+  dropsToXrp,
+  parseDecimal,
+  type DecimalValue,
 } from '@ledgerpad/shared';
-import Decimal from 'decimal.js';
 import type { Db } from '../db/client';
 import { platformSettings } from '../db/schema';
 
@@ -89,7 +92,7 @@ export class PlatformSettings {
       issuer_reserve: s.issuer_reserve,
       hot_wallet_reserve: s.hot_wallet_reserve,
       airdrop_fee_xrp: s.airdrop_fee_xrp,
-      owner_reserve: new Decimal(ownerReserveDrops.toString()).div(1_000_000).toFixed(),
+      owner_reserve: dropsToXrp(ownerReserveDrops),
       network_fee_allowance: DEPLOY_NETWORK_FEE_ALLOWANCE_XRP,
       bonding: bondingConfigView(s, { base: baseReserveDrops, owner: ownerReserveDrops }),
     };
@@ -103,16 +106,15 @@ export class PlatformSettings {
   }
 }
 
-/** Shares are exact fractions in use ('1/3'): 60 digits, so share × amount rounds like the fraction. */
-const Share = Decimal.clone({ precision: 60 });
-
-/** 'a/b' or a decimal, as stored in the creator_reward_share setting (0 when malformed or out of 0–1). */
-export function shareOf(text: string): Decimal {
+/**
+ * `amount` × the share stored in the creator_reward_share setting ('a/b' or a decimal; 0 when
+ * malformed or outside 0–1). Multiplied by a, then divided by b, so a third of 0.075 is 0.025
+ * exactly (a share rounded to digits first would make it 0.02499…).
+ */
+export function applyShare(amount: DecimalValue, text: string): Decimal {
   const [a, b] = text.split('/');
-  try {
-    const share = b === undefined ? new Share(a!) : new Share(a!).div(b);
-    return share.gte(0) && share.lte(1) ? share : new Share(0);
-  } catch {
-    return new Share(0);
-  }
+  const num = parseDecimal(a);
+  const den = b === undefined ? new Decimal(1) : parseDecimal(b);
+  if (!num || !den || !den.gt(0) || num.isNeg() || num.gt(den)) return new Decimal(0);
+  return new Decimal(amount).mul(num).div(den);
 }

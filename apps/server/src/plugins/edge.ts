@@ -3,8 +3,8 @@ import { EDGE_MESSAGES, IDEMPOTENCY_KEY, parseId } from '@ledgerpad/shared';
 import { AppError, validationError } from '../lib/errors';
 
 // Checks every request gets before any route runs, so no route can forget them: a malformed
-// Idempotency-Key, NUL bytes anywhere in a JSON body (PostgreSQL refuses them in text, which used
-// to surface as a 500), and bodies nested deeper than any of our shapes.
+// Idempotency-Key, NUL bytes anywhere in a JSON body, a query or a path (PostgreSQL refuses them in
+// text, which used to surface as a 500), and bodies nested deeper than any of our shapes.
 
 /** No request shape of ours nests deeper than a few levels; 32 leaves room and stops recursion abuse. */
 export const MAX_BODY_DEPTH = 32;
@@ -39,9 +39,15 @@ export function registerEdgeChecks(app: FastifyInstance): void {
     }
   });
   app.addHook('preValidation', async (request) => {
-    if (request.body === undefined || request.body === null) return;
-    const problem = scan(request.body, '', 0);
-    if (problem) throw validationError([problem]);
+    // API query and path parameters get the same checks as bodies: a NUL byte in `?symbol=` or a
+    // path segment is as much a 400 as one in JSON (PostgreSQL refuses it in text). Static content
+    // (/images, /cdn) answers such names 404 itself, like any name it does not hold.
+    const api = request.url.startsWith('/api/');
+    for (const part of api ? [request.params, request.query, request.body] : [request.body]) {
+      if (part === undefined || part === null) continue;
+      const problem = scan(part, '', 0);
+      if (problem) throw validationError([problem]);
+    }
   });
 }
 

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  costBasis,
-  Decimal,
-  positionFigures,
-  round6,
-  type CostTrade,
-} from '../../src/modules/positions/cost-basis';
+import { Decimal } from '@ledgerpad/shared';
+import { costBasis, positionFigures, round6, type CostTrade } from '../../src/modules/positions/cost-basis';
 
 // The average-cost rule on figures worked by hand (the arithmetic is in the comments).
 

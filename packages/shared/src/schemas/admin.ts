@@ -1,6 +1,6 @@
-import Decimal from 'decimal.js';
 import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
+import { Decimal } from '../money';
 
 // The admin panel's calls (spec 001 §3, §7, §8): fees, platform settings, admins, fee overrides,
 // rewards and wallet overviews, and the audit trail.

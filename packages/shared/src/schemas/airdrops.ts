@@ -1,14 +1,12 @@
-import DecimalBase from 'decimal.js';
 import { z } from 'zod';
 import { AMOUNT_DECIMALS } from '../constants';
-import { isLpCurrency } from '../currency';
+import { tokenCodeSchema } from '../currency';
 import { classicAddressSchema, idSchema, lineText, multiLineText, parseId } from './common';
+import { Decimal } from '../money';
 
 // Airdrops (spec 001 §2 "Airdrops", §4 "Airdrop" and "Airdrop creation payload", §6 "Airdrop",
 // §8): a creator moves a token allocation into a dedicated airdrop wallet; signed-in users claim a
 // fixed or random share of it to one of their own wallets until the deadline.
-
-const Decimal = DecimalBase.clone({ precision: 40 });
 
 export const AIRDROP_MESSAGES = {
   // Spec §8, exact.
@@ -71,11 +69,10 @@ const optionalUrl = (field: string) =>
 export const createAirdropSchema = z
   .object({
     sourceWalletId: idSchema('sourceWalletId'),
-    tokenCode: z
-      .string({ message: AIRDROP_MESSAGES.token })
-      .trim()
-      .min(1, AIRDROP_MESSAGES.token)
-      .max(40, AIRDROP_MESSAGES.token),
+    tokenCode: tokenCodeSchema('tokenCode', {
+      message: AIRDROP_MESSAGES.token,
+      messages: { lp: AIRDROP_MESSAGES.lpToken },
+    }),
     issuerAddress: classicAddressSchema('issuerAddress'),
     projectName: z
       .string({ message: AIRDROP_MESSAGES.projectName })
@@ -137,10 +134,6 @@ export const createAirdropSchema = z
     }
     if (recipients < 1) {
       ctx.addIssue({ code: 'custom', path: ['totalTokenAmount'], message: AIRDROP_MESSAGES.tooSmall });
-      return z.NEVER;
-    }
-    if (isLpCurrency(v.tokenCode)) {
-      ctx.addIssue({ code: 'custom', path: ['tokenCode'], message: AIRDROP_MESSAGES.lpToken });
       return z.NEVER;
     }
     return { ...v, fixedAmount: fixed, randomMin: min, randomMax: max, maxRecipients: recipients };

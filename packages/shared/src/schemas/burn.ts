@@ -1,5 +1,7 @@
-import Decimal from 'decimal.js';
 import { z } from 'zod';
+import { tokenCodeSchema } from '../currency';
+import { Decimal } from '../money';
+import { classicAddressSchema } from './common';
 
 // Token burner (spec 001 §2 Burner, §3 Burner token, §5 Burn, §7 /api/burn/*): a burn is a Payment
 // of the tokens from a holder's wallet back to their issuer, which takes them out of circulation.
@@ -51,9 +53,13 @@ export const burnAmountSchema = z
 
 /** POST /api/burn/burn. `tokenCode` is the ledger code (3 characters or 40 hex) or a ticker. */
 export const burnRequestSchema = z.object({
-  walletAddress: required,
-  issuerAddress: required,
-  tokenCode: required,
+  // Missing: the spec's sentence; present but not an address: which field and why.
+  walletAddress: required.pipe(classicAddressSchema('walletAddress')),
+  issuerAddress: required.pipe(classicAddressSchema('issuerAddress')),
+  tokenCode: tokenCodeSchema('tokenCode', {
+    message: BURN_MESSAGES.invalidInput,
+    messages: { lp: BURN_MESSAGES.lpToken },
+  }),
   amount: burnAmountSchema,
 });
 export type BurnRequest = z.input<typeof burnRequestSchema>;

@@ -1,8 +1,8 @@
-import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { DEPLOY_DESCRIPTION_MAX, TICKER_MAX, TICKER_MIN, TOKEN_NAME_MAX, TOKEN_NAME_MIN } from '../constants';
 import { BONDING_TOTAL_SUPPLY, LAUNCH_TYPES, type LaunchType } from '../bonding';
 import { idSchema, multiLineText } from './common';
+import { Decimal } from '../money';
 
 // The deploy form of spec 001 §3/§5, one schema for the web form and POST /api/deploy-token.
 // Amounts are decimal strings; percentages too. Nothing here is ever a float that gets charged.

@@ -1,9 +1,9 @@
-import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { AMOUNT_DECIMALS, FEE_VOTE_MULTIPLIER } from '../constants';
-import { sameCurrency } from '../currency';
+import { sameCurrency, tokenCodeSchema } from '../currency';
 import { classicAddressSchema } from './common';
 import { QUOTE_ASSETS } from './trading';
+import { Decimal } from '../money';
 
 // Liquidity (spec 001 §5, §7, §8): AMM deposits, withdrawals, the fee vote, the LP token balance and
 // price. The screen and the server check the same bodies with these schemas.
@@ -45,11 +45,7 @@ export const LIQUIDITY_MESSAGES = {
   bidFailed: 'Failed to bid for the auction slot',
 } as const;
 
-const tokenCode = z
-  .string({ message: LIQUIDITY_MESSAGES.selectWalletAndToken })
-  .trim()
-  .min(1, LIQUIDITY_MESSAGES.selectWalletAndToken)
-  .max(40, LIQUIDITY_MESSAGES.selectWalletAndToken);
+const tokenCode = tokenCodeSchema('token', { message: LIQUIDITY_MESSAGES.selectWalletAndToken });
 
 /** An asset of a pool as the screen names it: XRP, or a currency (ticker or 40-hex) and issuer. */
 export const poolAssetSchema = z.union([

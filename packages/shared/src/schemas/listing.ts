@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LISTING_DESCRIPTION_MAX } from '../constants';
+import { tokenCodeSchema } from '../currency';
 import { classicAddressSchema, multiLineText } from './common';
 import { cleanText, isTokenName, tokenLinkFields } from './deploy';
 import { TOKEN_MESSAGES, type TokenView } from './tokens';
@@ -35,13 +36,13 @@ export function isServedLogoUrl(url: string): boolean {
   );
 }
 
-/** A ledger currency code: 3 characters (not XRP) or 40 hex digits (upper-cased). */
-const CURRENCY_CODE = /^(?:[A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}|[0-9A-Fa-f]{40})$/;
-export const currencyCodeSchema = z
-  .string({ message: LISTING_MESSAGES.currency })
-  .trim()
-  .refine((v) => CURRENCY_CODE.test(v) && v.toUpperCase() !== 'XRP', LISTING_MESSAGES.currency)
-  .transform((v) => (v.length === 40 ? v.toUpperCase() : v));
+/** A ledger currency code: 3 characters (not XRP) or 40 hex digits (upper-cased): the one token-code schema. */
+export const currencyCodeSchema = tokenCodeSchema('currency', {
+  tickers: false,
+  allowLp: true,
+  message: LISTING_MESSAGES.currency,
+  messages: { xrp: LISTING_MESSAGES.currency },
+});
 
 /** 'YYYY-MM-DD' (the date input) or a full ISO timestamp; not in the future. */
 const createdAtSchema = z

@@ -1,7 +1,8 @@
-import DecimalBase from 'decimal.js';
 import { z } from 'zod';
 import { AMOUNT_DECIMALS } from '../constants';
+import { tokenCodeSchema } from '../currency';
 import { classicAddressSchema } from './common';
+import { Decimal } from '../money';
 
 // Creator rewards (spec 001 §2 "claim rewards modal", §6 "Claim rewards", §7 "Dashboard and
 // rewards", §8): a token's creator earns a share of the platform fee on every trade of it, and claims
@@ -34,11 +35,7 @@ export const claimRewardsSchema = z.object({
     .min(1, REWARD_MESSAGES.selectWallet)
     .pipe(classicAddressSchema('wallet')),
   /** The token's ticker or its 40-hex currency code. */
-  token: z
-    .string({ message: REWARD_MESSAGES.token })
-    .trim()
-    .min(1, REWARD_MESSAGES.token)
-    .max(40, REWARD_MESSAGES.token),
+  token: tokenCodeSchema('token', { message: REWARD_MESSAGES.token }),
   issuer: classicAddressSchema('issuer'),
   percent: z
     .union(
@@ -87,8 +84,6 @@ export interface RewardClaimTotal {
 }
 
 // Sums of issued amounts need more than the default 20 digits.
-const Decimal = DecimalBase.clone({ precision: 60, toExpNeg: -100, toExpPos: 100 });
-type Decimal = InstanceType<typeof Decimal>;
 
 const asDecimal = (v: string | number): Decimal => {
   try {

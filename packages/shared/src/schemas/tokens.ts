@@ -1,7 +1,7 @@
-import Decimal from 'decimal.js';
 import { OWNER_USER_ID, RLUSD_PAIR_HOT_WALLET_RESERVE_XRP } from '../constants';
 import type { BondingConfigView, LaunchType } from '../bonding';
 import type { LiquidityPair } from './deploy';
+import { Decimal } from '../money';
 
 // Tokens as the API returns them (spec 000 §3 "Token", spec 001 §3 "Token (deploy/dashboard)"),
 // the fee configuration of GET /api/config/fees, the deploy's cost rule shared by the preview and

@@ -1,7 +1,8 @@
-import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { AMOUNT_DECIMALS, DEFAULT_SLIPPAGE_PERCENT, MIN_AMOUNT, SLIPPAGE_DECIMALS } from '../constants';
+import { tokenCodeSchema } from '../currency';
 import { classicAddressSchema } from './common';
+import { Decimal } from '../money';
 
 // Swaps and quotes (spec 001 §5, §7, §8): the bodies the swap screen sends and the server checks
 // with the same schema, and the answers.
@@ -48,12 +49,8 @@ export const slippageSchema = decimalText(SWAP_MESSAGES.slippage)
   )
   .default(DEFAULT_SLIPPAGE_PERCENT);
 
-/** A token as the screen names it: its ticker or 40-hex currency code. */
-const tokenCode = z
-  .string({ message: SWAP_MESSAGES.selectWalletAndToken })
-  .trim()
-  .min(1, SWAP_MESSAGES.selectWalletAndToken)
-  .max(40, SWAP_MESSAGES.selectWalletAndToken);
+/** A token as the screen names it: its ticker or 40-hex currency code (output: the ledger code). */
+const tokenCode = tokenCodeSchema('token', { message: SWAP_MESSAGES.selectWalletAndToken });
 
 export const TRADE_SIDES = ['BUY', 'SELL'] as const;
 export type TradeSide = (typeof TRADE_SIDES)[number];

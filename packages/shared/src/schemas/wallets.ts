@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MNEMONIC_WORD_COUNTS } from '../constants';
+import { tokenCodeSchema } from '../currency';
 import { classicAddressSchema, destinationAddressSchema, idSchema, lineText, multiLineText } from './common';
 
 // Shapes of the wallet calls (spec 001 §3 Wallet, §5 Transfer / Import wallet, §7 Wallets, §8).
@@ -25,15 +26,8 @@ export const WALLET_MESSAGES = {
   tooManyWallets: `You can hold at most ${MAX_WALLETS_PER_USER} wallets. Remove one before adding another.`,
 } as const;
 
-/** A currency as the ledger writes it: 3-character code or 40 hex characters. */
-const currencyCode = z
-  .string()
-  .min(1)
-  .max(40)
-  .regex(
-    /^([A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}|[0-9A-Fa-f]{40}|[A-Za-z0-9?!@#$%^&*]{2,20})$/,
-    'must be a currency code',
-  );
+/** A currency of one of the wallet's lines: a ticker or the ledger's code (LP lines included). */
+const currencyCode = tokenCodeSchema('currency', { allowLp: true });
 /** Ids arrive as numbers from JSON and as strings from path parameters; both strictly decimal. */
 export const walletIdSchema = idSchema('walletId');
 /** A positive decimal amount written as text or a JSON number (converted to text, never used as float). */

@@ -20,8 +20,9 @@ import {
   type PlatformConfigKey,
   type RewardsOverviewRow,
   type WalletOverview,
+  Decimal,
+  dropsToXrp,
 } from '@ledgerpad/shared';
-import Decimal from 'decimal.js';
 import { isValidClassicAddress, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import { platformSettings } from '../../db/schema';
@@ -301,7 +302,7 @@ export class AdminPanel {
         account: address,
         ledger_index: 'validated',
       });
-      return new Decimal(r.result.account_data.Balance).div(1_000_000).toFixed();
+      return dropsToXrp(r.result.account_data.Balance);
     } catch {
       return '0';
     }

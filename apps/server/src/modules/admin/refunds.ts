@@ -9,12 +9,12 @@ import {
   type RefundResult,
   type StagedWalletBalance,
   type StagedWalletView,
+  dropsToXrp,
 } from '@ledgerpad/shared';
 import type { AccountInfoResponse, Client } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { LSF } from '../../ledger/account-root';
-import { dropsToXrp } from '../../ledger/amounts';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';

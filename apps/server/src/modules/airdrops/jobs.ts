@@ -1,6 +1,6 @@
 import { and, count, eq } from 'drizzle-orm';
 import { Wallet, ValidationError } from 'xrpl';
-import { AIRDROP_MESSAGES, sameCurrency } from '@ledgerpad/shared';
+import { AIRDROP_MESSAGES, sameCurrency, Decimal } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import type { SubmissionOutcome, SubmissionService, TxRequest } from '../../ledger/submission-service';
@@ -9,13 +9,7 @@ import { wallets as walletsTable } from '../../platform/custody-schema';
 import { JobFailure, type JobContext, type JobRunner } from '../../platform/jobs';
 import type { WalletsApi } from '../wallets';
 import { airdropClaims, airdrops } from './schema';
-import {
-  AIRDROP_CLOSE_JOB,
-  AIRDROP_CREATE_JOB,
-  AIRDROP_WALLET_ROLE,
-  Decimal,
-  type CreateJobPayload,
-} from './service';
+import { AIRDROP_CLOSE_JOB, AIRDROP_CREATE_JOB, AIRDROP_WALLET_ROLE, type CreateJobPayload } from './service';
 
 // The airdrop jobs (creation, close), persisted so each survives kill -9 and runs once across
 // instances. Every ledger write has an intent key made from the job, so however often a job runs,

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { ValidationError } from 'xrpl';
-import { sameCurrency } from '@ledgerpad/shared';
+import { sameCurrency, Decimal } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/results';
 import type { SubmissionRow, SubmissionService, SubmitRequest } from '../../ledger/submission-service';
 import { AppError } from '../../lib/errors';
 import type { WalletsApi } from '../wallets';
 import { airdropClaims, airdrops, type AirdropClaimRow, type AirdropRow } from './schema';
-import { AIRDROP_CLAIM_JOB, Decimal, markPaid, releaseClaim } from './service';
+import { AIRDROP_CLAIM_JOB, markPaid, releaseClaim } from './service';
 
 // The airdrop payer: an owned loop that pays reserved claims in batches. A burst of claims becomes
 // one lease statement, the claimers' trust lines signed and recorded in one database transaction,

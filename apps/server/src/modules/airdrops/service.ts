@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import DecimalBase from 'decimal.js';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import {
   AIRDROP_MESSAGES,
@@ -14,10 +13,12 @@ import {
   type AirdropStatus,
   type ClaimAirdropResult,
   type CreateAirdropResult,
+  Decimal,
+  dropsToXrp,
+  xrpToDrops,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { pgErrorCode, rowsOf } from '../../db/results';
-import { dropsToXrp, xrpToDrops } from '../../ledger/amounts';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { PLATFORM_ROLES } from '../../platform/accounts';
@@ -34,9 +35,6 @@ import { airdropClaims, airdrops, type AirdropClaimRow, type AirdropRow } from '
 // payer (payer.ts) pays reserved claims in batches from the airdrop wallet; a payment that finally
 // fails releases the reservation. The sweep ends airdrops past their deadline or unable to pay one more allocation and
 // hands their leftover back to the creator.
-
-export const Decimal = DecimalBase.clone({ precision: 60, toExpNeg: -100, toExpPos: 100 });
-export type Decimal = InstanceType<typeof Decimal>;
 
 export const AIRDROP_CREATE_JOB = 'airdrop-create';
 export const AIRDROP_CLAIM_JOB = 'airdrop-claim';

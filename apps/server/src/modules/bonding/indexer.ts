@@ -1,8 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { getBalanceChanges, type Client, type TransactionMetadata } from 'xrpl';
-import { isSoldOut, RLUSD_CURRENCY_HEX, soldFromHeld } from '@ledgerpad/shared';
-import Decimal from 'decimal.js';
+import { isSoldOut, RLUSD_CURRENCY_HEX, soldFromHeld, Decimal, dropsToDecimal } from '@ledgerpad/shared';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
 import type { JobRunner } from '../../platform/jobs';
 import { bondingCurves, bondingTrades } from './schema';
@@ -161,7 +160,7 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
               quote = quote.plus(b.value);
           }
           // The network fee of the curve's own transaction is not part of a trade.
-          if (own && c.quote === 'XRP') quote = quote.plus(new Decimal(String(itx.tx.Fee ?? '0')).div(1e6));
+          if (own && c.quote === 'XRP') quote = quote.plus(dropsToDecimal(String(itx.tx.Fee ?? '0')));
           // A trade moves both sides, in opposite directions; tokens arriving alone (the supply
           // issued at launch, a donation) are not one.
           if (tokens.isZero() || quote.isZero() || tokens.isNeg() === quote.isNeg()) continue;

@@ -1,7 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ValidationError, type Client } from 'xrpl';
-import { BLACKHOLE_ADDRESSES, RLUSD_CURRENCY_HEX, marginalPrice, soldFromHeld } from '@ledgerpad/shared';
-import Decimal from 'decimal.js';
+import {
+  BLACKHOLE_ADDRESSES,
+  RLUSD_CURRENCY_HEX,
+  marginalPrice,
+  soldFromHeld,
+  Decimal,
+} from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type { SubmissionOutcome, SubmissionService, TxRequest } from '../../ledger/submission-service';
@@ -9,7 +14,7 @@ import { PLATFORM_ROLES } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import { ledgerCursor } from '../../platform/indexer/schema';
 import { JobFailure, jobs as jobsTable, type JobContext, type JobRunner } from '../../platform/jobs';
-import { shareOf, type PlatformSettings } from '../../platform/settings';
+import { applyShare, type PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import { bondingCurves } from './schema';
 import { FEE_SWEEP_JOB, GRADUATION_JOB, paramsOf, type BondingRegistry, type CurveRow } from './service';
@@ -85,8 +90,8 @@ async function until(ctx: JobContext, check: () => Promise<boolean>, what: strin
 async function accrueCreatorShare(deps: BondingJobDeps, c: CurveRow, micros: bigint): Promise<void> {
   const token = await deps.tokens.byId(c.tokenId);
   if (!token?.deployerUserId) return;
-  const share = shareOf((await deps.settings.all()).creator_reward_share);
-  const reward = new Decimal(micros.toString()).mul(share).floor().div(1_000_000);
+  const share = (await deps.settings.all()).creator_reward_share;
+  const reward = applyShare(micros.toString(), share).floor().div(1_000_000);
   if (reward.gt(0)) await deps.tokens.accrueReward(c.tokenId, reward.toFixed(), c.quote);
 }
 

@@ -9,8 +9,8 @@ import {
   RLUSD_CURRENCY_HEX,
   soldFromHeld,
   type LadderChunk,
+  Decimal,
 } from '@ledgerpad/shared';
-import Decimal from 'decimal.js';
 import type { Db } from '../../db/client';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type { SubmissionService, TxRequest } from '../../ledger/submission-service';

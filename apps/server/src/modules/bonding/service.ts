@@ -8,8 +8,8 @@ import {
   BONDING_TOTAL_SUPPLY,
   type BondingParams,
   type BondingView,
+  Decimal,
 } from '@ledgerpad/shared';
-import Decimal from 'decimal.js';
 import type { Db } from '../../db/client';
 import type { CurveMarket } from '../market';
 import { wallets } from '../../platform/custody-schema';

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import Decimal from 'decimal.js';
 import type { Client } from 'xrpl';
 import {
   BURN_MESSAGES,
@@ -11,8 +10,9 @@ import {
   type BurnResult,
   type BurnToken,
   type BurnWallet,
+  Decimal,
+  dropsToXrp,
 } from '@ledgerpad/shared';
-import { dropsToXrp } from '../../ledger/amounts';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';

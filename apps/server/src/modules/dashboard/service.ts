@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import Decimal from 'decimal.js';
 import { and, eq } from 'drizzle-orm';
 import type { AccountLinesTrustline } from 'xrpl';
 import {
@@ -14,6 +13,7 @@ import {
   type SyncTrustLinesRequest,
   type SyncTrustLinesResponse,
   type TrustLinesResponse,
+  Decimal,
 } from '@ledgerpad/shared';
 import { AppError } from '../../lib/errors';
 import { LEDGER_UNAVAILABLE_MESSAGE } from '../../ledger/errors';

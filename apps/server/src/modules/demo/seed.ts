@@ -1,8 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
-import Decimal from 'decimal.js';
-import { OWNER_USER_ID, RLUSD_CURRENCY_HEX, type DeployResult } from '@ledgerpad/shared';
+import { OWNER_USER_ID, RLUSD_CURRENCY_HEX, type DeployResult, Decimal } from '@ledgerpad/shared';
 import sharp from 'sharp';
 import { Wallet } from 'xrpl';
 import type { Config } from '../../config';

@@ -1,5 +1,5 @@
-import Decimal from 'decimal.js';
 import type { TxRequest } from '../../ledger/submission-service';
+import { Decimal } from '@ledgerpad/shared';
 
 // The deploy as a graph of ledger transactions. Each step names the account that signs it and the
 // steps it depends on; the job submits a step as soon as every dependency has applied to the open

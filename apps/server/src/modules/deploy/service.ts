@@ -1,5 +1,4 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import Decimal from 'decimal.js';
 import {
   DEPLOY_LOCK_MS,
   DEPLOY_MAX_ATTEMPTS,
@@ -10,13 +9,15 @@ import {
   feePercentToPpm,
   deployRequestSchema,
   tickerToCurrency,
+  Decimal,
+  dropsToXrp,
+  xrpToDrops,
 } from '@ledgerpad/shared';
 import type { Client } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
-import { dropsToXrp, xrpToDrops } from '../../ledger/amounts';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import { jobs as jobsTable, type JobRunner } from '../../platform/jobs';

@@ -1,4 +1,4 @@
-import { Decimal } from '../trading';
+import { Decimal, decimalToDrops, dropsToDecimal } from '@ledgerpad/shared';
 
 // XLS-30 amounts as rippled's AMMHelpers.cpp computes them (the embedded ledger implements the same
 // equations), in 60-digit decimals: what a deposit issues and a withdrawal pays, so the screen's
@@ -83,9 +83,7 @@ export function lpPerUnit(assetBalance: Decimal, lpTotal: Decimal) {
 
 /** What an amount can hold, rounded as the ledger rounds a payout (down). */
 export function payout(value: Decimal, isXrp: boolean): Decimal {
-  return isXrp
-    ? value.mul(1_000_000).floor().div(1_000_000)
-    : value.toSignificantDigits(15, Decimal.ROUND_DOWN);
+  return isXrp ? dropsToDecimal(decimalToDrops(value)) : value.toSignificantDigits(15, Decimal.ROUND_DOWN);
 }
 
 /**

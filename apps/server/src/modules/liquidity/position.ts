@@ -1,5 +1,5 @@
-import { Decimal } from '../trading';
 import type { PoolState } from './math';
+import { Decimal } from '@ledgerpad/shared';
 
 // A wallet's position in a pool (docs/liquidity.md, "LP position"): what it still has deposited,
 // what its LP tokens are worth now, and how that compares with simply holding what it deposited,

@@ -26,13 +26,16 @@ import {
   type PoolAssetRef,
   type QuoteAsset,
   type RemoveLiquidityResult,
+  Decimal,
+  amountValue,
+  dropsToDecimal,
 } from '@ledgerpad/shared';
 import { getBalanceChanges, RippledError, type Client, type TransactionMetadata } from 'xrpl';
 import type { BalanceChanges, SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { TokenRegistry } from '../tokens';
-import { Decimal, ledgerAmount, type Asset, type LedgerAmount } from '../trading';
+import { ledgerAmount, type Asset, type LedgerAmount } from '../trading';
 import type { WalletsApi } from '../wallets';
 import { auctionPrice, doubleWithdraw, lpPerUnit, payout, singleWithdrawOut, type PoolState } from './math';
 import { foldPosition, positionFigures, type PositionEventInput } from './position';
@@ -100,8 +103,6 @@ type AccountTxEntry = {
 const issue = (a: Asset) =>
   a.kind === 'xrp' ? { currency: 'XRP' } : { currency: a.currency, issuer: a.issuer };
 const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
-const amountValue = (a: unknown) =>
-  typeof a === 'string' ? new Decimal(a).div(1_000_000) : new Decimal((a as { value: string }).value);
 
 export class LiquidityService {
   constructor(private readonly deps: LiquidityDeps) {}
@@ -376,7 +377,7 @@ export class LiquidityService {
       const lpMoved = sum((x) => x.currency === pool.lpCurrency && x.issuer === pool.account);
       if (lpMoved.isZero()) continue;
       const own = tx.Account === wallet.address;
-      const fee = own ? new Decimal(String(tx.Fee ?? '0')).div(1_000_000) : new Decimal(0);
+      const fee = own ? dropsToDecimal(String(tx.Fee ?? '0')) : new Decimal(0);
       // The wallet's changes, with the network fee of its own transaction left out of the XRP side.
       const baseMoved = sum(is(m.base)).plus(m.base.kind === 'xrp' ? fee : 0);
       const tokenMoved = sum(is(m.token));

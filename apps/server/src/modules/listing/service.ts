@@ -1,5 +1,4 @@
 import { access } from 'node:fs/promises';
-import Decimal from 'decimal.js';
 import { RippledError, type Client } from 'xrpl';
 import {
   currencyToTicker,
@@ -7,6 +6,7 @@ import {
   tickerToCurrency,
   type IssuedToken,
   type ListTokenRequest,
+  Decimal,
 } from '@ledgerpad/shared';
 import { AppError } from '../../lib/errors';
 import { LEDGER_UNAVAILABLE_MESSAGE, toLedgerAppError } from '../../ledger/errors';

@@ -1,4 +1,4 @@
-import { RLUSD_CURRENCY_HEX, type NewTrade } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX, type NewTrade, Decimal, dropsToXrp } from '@ledgerpad/shared';
 import { readIssuerFacts } from '../../ledger/account-root';
 import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
 import type { TokenRow } from '../tokens';
 import { issuerFacts, marketCandles, marketHolders, marketPools, marketSynced, marketTrades } from './schema';
-import { Decimal, extractTrades, type ExtractedTrade, type MarketIndex, type Quote } from './trades';
+import { extractTrades, type ExtractedTrade, type MarketIndex, type Quote } from './trades';
 
 // The market handler of the ledger follower: for every validated ledger, the trades of listed tokens
 // (and their candles), holders' balances, pool states and issuer facts. Ledger reads happen in
@@ -65,7 +65,7 @@ interface Prepared {
 }
 
 type Amount = string | { currency: string; issuer: string; value: string };
-const valueOf = (a: Amount) => (typeof a === 'string' ? new Decimal(a).div(1_000_000).toFixed() : a.value);
+const valueOf = (a: Amount) => (typeof a === 'string' ? dropsToXrp(a) : a.value);
 
 export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHandler<Prepared> {
   const { client } = deps;

@@ -2,7 +2,7 @@ import type { BookOffer } from 'xrpl';
 import type { BookRow } from '@ledgerpad/shared';
 import { AppError } from '../../lib/errors';
 import type { Platform } from '../../platform';
-import { Decimal } from './trades';
+import { Decimal, amountValue } from '@ledgerpad/shared';
 
 // GET /api/wallets/open-orders/{issuer}/{ticker}: the token's order book against its quote asset
 // (XRP, or RLUSD for RLUSD-paired tokens), top 10 per side, priced in the quote per token, without
@@ -13,7 +13,7 @@ const DUST = new Decimal('1e-10');
 
 type Amount = string | { value: string };
 /** XRP amounts are drops on the wire; issued amounts (the token, RLUSD) are decimal values. */
-const value = (a: Amount) => (typeof a === 'string' ? new Decimal(a).div(1_000_000) : new Decimal(a.value));
+const value = (a: Amount) => amountValue(a);
 
 function rows(offers: BookOffer[], tokenSide: 'gets' | 'pays'): BookRow[] {
   const out: BookRow[] = [];

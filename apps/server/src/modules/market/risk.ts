@@ -6,7 +6,7 @@ import type { TokenRow } from '../tokens';
 import { readIssuerFacts } from '../../ledger/account-root';
 import { issuerFacts, marketHolders, marketPools } from './schema';
 import type { MarketSnapshot } from './snapshot';
-import { Decimal } from './trades';
+import { Decimal } from '@ledgerpad/shared';
 
 // GET /api/tokens/{issuer}/risk: what a buyer should know about a token before trading it, from the
 // indexed issuer facts and holders, plus who holds the pool's LP tokens (read from the ledger).

@@ -7,8 +7,7 @@ import {
   RLUSD_CURRENCY_HEX,
   TOKEN_FETCH_LIMIT,
   classicAddressSchema,
-  isHexCurrency,
-  tickerToCurrency,
+  tokenCodeSchema,
   type NewTrade,
   type TokenStatsView,
   type TradeView,
@@ -53,16 +52,8 @@ function sendBody(request: FastifyRequest, reply: FastifyReply, body: Body) {
   return reply.send(body.json);
 }
 
-const currencyParam = (value: string, field: string): string => {
-  const v = value.trim();
-  if (!v || v.length > 40)
-    throw new AppError('BAD_REQUEST', `${field} must be a ticker or a 40-character currency code.`);
-  try {
-    return isHexCurrency(v) ? v.toUpperCase() : tickerToCurrency(v);
-  } catch {
-    throw new AppError('BAD_REQUEST', `${field} must be a ticker or a 40-character currency code.`);
-  }
-};
+/** A token code in a query or path: the one shared rule (docs/money.md "Currency codes"). */
+const currencyParam = (value: unknown, field: string): string => parseInput(tokenCodeSchema(field), value);
 
 const issuerQuery = (value: unknown, field = 'issuer'): string =>
   parseInput(classicAddressSchema(field), value);
@@ -81,7 +72,7 @@ const historyQuery = z.object({
   issuer: z.string({ message: 'issuer is required.' }),
   resolution: z
     .string()
-    .refine((r) => r in RESOLUTION_SECONDS, 'resolution must be one of 1, 5, 15, 60, 240, 1D.'),
+    .refine((r) => Object.hasOwn(RESOLUTION_SECONDS, r), 'resolution must be one of 1, 5, 15, 60, 240, 1D.'),
   from: z.coerce
     .number()
     .int('from must be a unix time in seconds.')

@@ -5,13 +5,14 @@ import {
   TOKEN_FETCH_LIMIT,
   type PriceRecord as SharedPriceRecord,
   type TokenView,
+  Decimal,
+  dropsToDecimal,
 } from '@ledgerpad/shared';
 import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import { toTokenView, type TokenRegistry } from '../tokens';
 import { issuerFacts, marketHolders, marketPools } from './schema';
-import { Decimal } from './trades';
 
 // The public market data, built once per validated ledger into memory with precomputed compressed
 // bodies and ETags: requests for the list and the prices never touch the ledger or the database.
@@ -144,7 +145,7 @@ export class MarketSnapshot {
         asset2: { currency: RLUSD_CURRENCY_HEX, issuer },
         ledger_index: 'validated',
       });
-      const xrp = new Decimal(r.result.amm.amount as string).div(1_000_000);
+      const xrp = dropsToDecimal(r.result.amm.amount as string);
       const rlusd = new Decimal((r.result.amm.amount2 as { value: string }).value);
       return xrp.gt(0) ? rlusd.div(xrp).toSignificantDigits(15).toFixed() : null;
     } catch {

@@ -1,6 +1,6 @@
-import DecimalBase from 'decimal.js';
 import { getBalanceChanges, type TransactionMetadata } from 'xrpl';
 import type { IndexedTx } from '../../platform/indexer/follower';
+import { Decimal } from '@ledgerpad/shared';
 
 // Trades from one transaction's metadata. A trade is what the liquidity side gave and got: the
 // AMM account of a token's pool and the owners of the token's offers this transaction consumed.
@@ -8,10 +8,6 @@ import type { IndexedTx } from '../../platform/indexer/follower';
 // auto-bridged token→token payment moves each token against XRP once, so each token gets exactly
 // one trade from it. Deposits and withdrawals change pools too, but they are not trades: only
 // Payment, OfferCreate and CheckCash can trade.
-
-/** Issued amounts carry 16 significant digits at any exponent: sums need more than decimal.js's 20. */
-export const Decimal = DecimalBase.clone({ precision: 60 });
-export type Decimal = InstanceType<typeof Decimal>;
 
 export type Quote = 'XRP' | 'RLUSD';
 

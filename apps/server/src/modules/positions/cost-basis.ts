@@ -1,18 +1,14 @@
-import DecimalBase from 'decimal.js';
+import { Decimal, type DecimalValue } from '@ledgerpad/shared';
 
 // Average-cost basis, in XRP, for one wallet's holding of one token: a single pass over its trades
 // in ledger order. Pure arithmetic (no database, no ledger), so the rule is tested on its own with
 // figures worked by hand. The rule and its limits are written down in docs/positions.md.
 
-/** Issued amounts carry 16 significant digits at any exponent: running sums need more than 20. */
-export const Decimal = DecimalBase.clone({ precision: 60 });
-export type Decimal = InstanceType<typeof Decimal>;
-
 export interface CostTrade {
   side: 'BUY' | 'SELL';
-  tokenAmount: DecimalBase.Value;
+  tokenAmount: DecimalValue;
   /** What the trade paid (BUY) or got (SELL), already in XRP; null when it can't be counted in XRP. */
-  xrpAmount: DecimalBase.Value | null;
+  xrpAmount: DecimalValue | null;
 }
 
 export interface CostBasis {
@@ -72,7 +68,7 @@ const SCALE = 40;
 const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /** A decimal as an integer count of 1e-40 (digits past the 40th dropped). */
-function toFixed(value: DecimalBase.Value): bigint {
+function toFixed(value: DecimalValue): bigint {
   const text = typeof value === 'string' ? value : new Decimal(value).toFixed(SCALE);
   const m = PLAIN.exec(text);
   if (!m) return toFixed(new Decimal(text).toFixed(SCALE));
@@ -108,8 +104,8 @@ export interface PositionFigures {
  */
 export function positionFigures(
   basis: CostBasis,
-  balance: DecimalBase.Value,
-  price: DecimalBase.Value,
+  balance: DecimalValue,
+  price: DecimalValue,
 ): PositionFigures {
   const held = Decimal.max(new Decimal(balance), 0);
   const p = new Decimal(price);

@@ -4,20 +4,13 @@ import {
   RLUSD_CURRENCY_HEX,
   type PositionToken,
   type PositionView,
+  Decimal,
+  dropsToXrp,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
-import { dropsToXrp } from '../../ledger/amounts';
 import { accountTrades, priceKey, type AccountTrade, type MarketSnapshot } from '../market';
 import type { WalletsApi } from '../wallets';
-import {
-  costBasis,
-  Decimal,
-  emptyBasis,
-  positionFigures,
-  round6,
-  type CostBasis,
-  type CostTrade,
-} from './cost-basis';
+import { costBasis, emptyBasis, positionFigures, round6, type CostBasis, type CostTrade } from './cost-basis';
 
 // Positions: per wallet of the user, its XRP and each token it holds on the validated ledger, with
 // value and profit and loss in XRP. Quantities come from the ledger; the cost basis from the trades

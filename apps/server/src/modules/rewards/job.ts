@@ -1,6 +1,5 @@
-import Decimal from 'decimal.js';
 import { eq } from 'drizzle-orm';
-import { REWARD_MESSAGES, RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
+import { REWARD_MESSAGES, RLUSD_CURRENCY_HEX, Decimal, decimalToDrops } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import type { SubmissionService } from '../../ledger/submission-service';
 import { PLATFORM_ROLES } from '../../platform/accounts';
@@ -50,7 +49,7 @@ export function registerRewardClaimJob(deps: {
         if (!issuer) throw new Error('RLUSD issuer unknown');
         amount = { currency: RLUSD_CURRENCY_HEX, issuer, value: new Decimal(claim.amount).toFixed() };
       } else {
-        amount = new Decimal(claim.amount).mul(1_000_000).floor().toFixed(0);
+        amount = decimalToDrops(claim.amount).toString();
       }
       // Throws (and the job is retried) only when the ledger is unreachable; the retry finds the
       // recorded transaction by its intent key and waits for it instead of signing again.

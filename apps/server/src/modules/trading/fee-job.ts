@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX, Decimal, decimalToDrops, dropsToDecimal } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import type { SubmissionService } from '../../ledger/submission-service';
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import type { JobRunner } from '../../platform/jobs';
-import { shareOf, type PlatformSettings } from '../../platform/settings';
+import { applyShare, type PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
-import { Decimal, ledgerAmount, type Asset } from './plan';
+import { ledgerAmount, type Asset } from './plan';
 import { tradingTrades } from './schema';
 import { TRADING_FEE_JOB } from './trade-records';
 
@@ -75,11 +75,10 @@ export function registerTradingFeeJob(deps: {
         // the reverse) pays its fee, but adds nothing to a total kept in the other currency.
         const pair = token?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
         if (token?.source === 'deploy' && token.deployerUserId && trade.quote === pair) {
-          const share = shareOf((await deps.settings.all()).creator_reward_share);
-          const reward = new Decimal(trade.fee).mul(share);
+          const reward = applyShare(trade.fee, (await deps.settings.all()).creator_reward_share);
           const amount =
             quote.kind === 'xrp'
-              ? reward.mul(1_000_000).floor().div(1_000_000)
+              ? dropsToDecimal(decimalToDrops(reward))
               : reward.toSignificantDigits(15, Decimal.ROUND_DOWN);
           if (amount.gt(0)) await deps.tokens.accrueReward(token.id, amount.toFixed(), trade.quote);
         }

@@ -2,4 +2,4 @@
 export { registerTrading } from './routes';
 export { TradingService } from './service';
 export { TRADING_FEE_JOB } from './trade-records';
-export { Decimal, ledgerAmount, type Asset, type LedgerAmount } from './plan';
+export { ledgerAmount, type Asset, type LedgerAmount } from './plan';

@@ -1,5 +1,5 @@
 import type { TransactionMetadata } from 'xrpl';
-import { Decimal } from './plan';
+import { Decimal, amountValue } from '@ledgerpad/shared';
 
 // What one validated transaction did to offers, read from its metadata alone (pure): the rows of
 // `trading_orders` follow from these, whichever path saw the transaction first — the limit-order
@@ -31,8 +31,7 @@ export interface OfferChange {
 
 const RIPPLE_EPOCH_S = 946_684_800;
 
-const value = (a: Amount): Decimal =>
-  typeof a === 'string' ? new Decimal(a).div(1_000_000) : new Decimal(a.value);
+const value = (a: Amount): Decimal => amountValue(a);
 const currencyOf = (a: Amount) => (typeof a === 'string' ? 'XRP' : a.currency);
 const issuerOf = (a: Amount) => (typeof a === 'string' ? null : a.issuer);
 const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();

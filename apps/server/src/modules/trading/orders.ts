@@ -1,11 +1,10 @@
 import { and, desc, eq, gte, inArray, isNull, lte } from 'drizzle-orm';
 import type { OrderStatus as SharedOrderStatus, OrderView } from '@ledgerpad/shared';
-import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX, Decimal } from '@ledgerpad/shared';
 import type { Client, TransactionMetadata } from 'xrpl';
 import type { Db } from '../../db/client';
 import { wallets } from '../../platform/custody-schema';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
-import { Decimal } from './plan';
 import { offerChanges, type OfferChange, type OrderStatus } from './offers';
 import { tradingOrders, type OrderRow, type tradingTrades } from './schema';
 import type { TradeRecorder } from './trade-records';

@@ -1,5 +1,5 @@
-import DecimalBase from 'decimal.js';
 import type { BalanceChanges } from '../../ledger/submission-service';
+import { Decimal, decimalToDrops, dropsToDecimal, type DecimalValue } from '@ledgerpad/shared';
 
 // The ledger side of a market trade, pure: a Payment to oneself that spends exactly the amount given
 // (SendMax, with an Amount no market can fill and tfPartialPayment) and delivers at least the
@@ -9,10 +9,6 @@ import type { BalanceChanges } from '../../ledger/submission-service';
 // Why not an OfferCreate with the floor as its price: offer crossing stops an AMM at the offer's
 // quality, i.e. where the pool's marginal price reaches the limit, so a trade with a large price
 // impact fills far less than its slippage allows (or nothing). DeliverMin bounds the average.
-
-/** Issued amounts: 16 significant digits at any exponent; sums and products need more. */
-export const Decimal = DecimalBase.clone({ precision: 60, toExpNeg: -100, toExpPos: 100 });
-export type Decimal = InstanceType<typeof Decimal>;
 
 export const TF_IMMEDIATE_OR_CANCEL = 0x00020000;
 export const TF_SELL = 0x00080000;
@@ -24,14 +20,11 @@ export type LedgerAmount = string | { currency: string; issuer: string; value: s
 /** A ledger amount of `value` units of `asset`: XRP as whole drops (rounded down), IOUs to 15 digits. */
 export function ledgerAmount(
   asset: Asset,
-  value: DecimalBase.Value,
+  value: DecimalValue,
   rounding: 'down' | 'up' = 'down',
 ): LedgerAmount {
   const d = new Decimal(value);
-  if (asset.kind === 'xrp') {
-    const drops = d.mul(1_000_000);
-    return (rounding === 'down' ? drops.floor() : drops.ceil()).toFixed(0);
-  }
+  if (asset.kind === 'xrp') return decimalToDrops(d, rounding).toString();
   const v = d.toSignificantDigits(15, rounding === 'down' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
   return { currency: asset.currency, issuer: asset.issuer, value: v.toFixed() };
 }
@@ -51,9 +44,9 @@ export interface TradeOffer {
 /** Spend exactly `spend` of `pay`, receiving at least `minReceive` of `get` (whatever the market gives when absent). */
 export function marketOffer(
   pay: Asset,
-  spend: DecimalBase.Value,
+  spend: DecimalValue,
   get: Asset,
-  minReceive?: DecimalBase.Value,
+  minReceive?: DecimalValue,
 ): TradeOffer {
   const floor = minReceive === undefined ? undefined : ledgerAmount(get, minReceive, 'down');
   const positive = floor !== undefined && new Decimal(typeof floor === 'string' ? floor : floor.value).gt(0);
@@ -88,9 +81,9 @@ function unfillable(asset: Asset): LedgerAmount {
 export function marketPayment(
   account: string,
   pay: Asset,
-  spend: DecimalBase.Value,
+  spend: DecimalValue,
   get: Asset,
-  minReceive?: DecimalBase.Value,
+  minReceive?: DecimalValue,
 ): TradePayment {
   const floor = minReceive === undefined ? undefined : ledgerAmount(get, minReceive, 'down');
   const positive = floor !== undefined && new Decimal(typeof floor === 'string' ? floor : floor.value).gt(0);
@@ -105,7 +98,7 @@ export function marketPayment(
 }
 
 /** The least a trade must receive: the expected amount less the slippage percent (rounded down). */
-export function minimumReceive(expected: DecimalBase.Value, slippagePercent: DecimalBase.Value): Decimal {
+export function minimumReceive(expected: DecimalValue, slippagePercent: DecimalValue): Decimal {
   return new Decimal(expected).mul(new Decimal(100).minus(slippagePercent)).div(100);
 }
 
@@ -126,7 +119,7 @@ export function tradeMoved(
   const mine = changes.find((c) => c.account === account)?.balances ?? [];
   const sum = (asset: Asset) =>
     mine.filter((b) => sameAsset(asset, b)).reduce((s, b) => s.plus(b.value), new Decimal(0));
-  const fee = new Decimal(feeDrops).div(1_000_000);
+  const fee = dropsToDecimal(feeDrops);
   const paid = sum(pay)
     .neg()
     .minus(pay.kind === 'xrp' ? fee : 0);
@@ -135,8 +128,8 @@ export function tradeMoved(
 }
 
 /** The platform's fee on a trade's notional (its quote-asset side), rounded down to what the ledger can pay. */
-export function tradingFee(notional: DecimalBase.Value, percent: DecimalBase.Value, quote: Asset): Decimal {
+export function tradingFee(notional: DecimalValue, percent: DecimalValue, quote: Asset): Decimal {
   const raw = new Decimal(notional).mul(percent).div(100);
-  if (quote.kind === 'xrp') return raw.mul(1_000_000).floor().div(1_000_000);
+  if (quote.kind === 'xrp') return dropsToDecimal(decimalToDrops(raw));
   return raw.toSignificantDigits(15, Decimal.ROUND_DOWN);
 }

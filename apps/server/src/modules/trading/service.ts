@@ -23,6 +23,9 @@ import {
   type QuoteView,
   type SwapResult,
   type TradeSide,
+  Decimal,
+  amountValue,
+  type LedgerAmount,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
 import { decode, getBalanceChanges, type Client, type TransactionMetadata } from 'xrpl';
@@ -39,15 +42,7 @@ import type { WalletsApi } from '../wallets';
 import { unrestedOffer } from './offers';
 import { toOrderView, type OrderRecords, type OrderUpdate } from './orders';
 import type { TradeRecorder } from './trade-records';
-import {
-  Decimal,
-  ledgerAmount,
-  marketOffer,
-  marketPayment,
-  minimumReceive,
-  tradeMoved,
-  type Asset,
-} from './plan';
+import { ledgerAmount, marketOffer, marketPayment, minimumReceive, tradeMoved, type Asset } from './plan';
 
 // Market trades from custodial wallets: a quote is the trade itself simulated against the open
 // ledger from the same wallet (rippled's `simulate`: book and pool together, as the payment engine
@@ -166,8 +161,7 @@ export class TradingService {
         asset2: { currency: m.token.currency, issuer: m.token.issuer },
         ledger_index: 'current',
       });
-      const value = (a: unknown) =>
-        typeof a === 'string' ? new Decimal(a).div(1_000_000) : new Decimal((a as { value: string }).value);
+      const value = (a: unknown) => amountValue(a as LedgerAmount);
       const quoteSide = value(r.result.amm.amount);
       const tokenSide = value(r.result.amm.amount2);
       return tokenSide.gt(0) ? quoteSide.div(tokenSide) : null;

@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX, Decimal } from '@ledgerpad/shared';
 import { decode, getBalanceChanges, type TransactionMetadata } from 'xrpl';
 import type { Db } from '../../db/client';
 import { ledgerSubmissions } from '../../ledger/schema';
@@ -7,7 +7,7 @@ import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import { customFeePercent } from '../users';
-import { Decimal, tradeMoved, tradingFee, type Asset } from './plan';
+import { tradeMoved, tradingFee, type Asset } from './plan';
 import { tradingTrades, type TradeRow } from './schema';
 
 // A platform trade's record and its fee job, written from the validated transaction itself (its

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt } from 'drizzle-orm';
-import Decimal from 'decimal.js';
-import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX, Decimal, dropsToXrp, xrpToDrops } from '@ledgerpad/shared';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import { AppError } from '../../lib/errors';
-import { dropsToXrp, xrpToDrops } from '../../ledger/amounts';
 import type { XrplConnection } from '../../ledger/connection';
 import type { SubmissionService } from '../../ledger/submission-service';
 import { PLATFORM_ROLES, recordGenesis } from '../../platform/accounts';

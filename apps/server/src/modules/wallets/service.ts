@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
-import Decimal from 'decimal.js';
 import { convertStringToHex, RippledError, Wallet, type AccountLinesTrustline } from 'xrpl';
 import {
   currencyToTicker,
@@ -21,11 +20,14 @@ import {
   type WalletBalance,
   type WalletSummary,
   type WalletToken,
+  Decimal,
+  dropsToXrp,
+  normalizeTokenValue,
+  xrpToDrops,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import { AppError, notFound } from '../../lib/errors';
-import { dropsToXrp, normalizeTokenValue, xrpToDrops } from '../../ledger/amounts';
 import type { XrplConnection } from '../../ledger/connection';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { insertWallet, sealWallet, type WalletRow } from '../../platform/custody';

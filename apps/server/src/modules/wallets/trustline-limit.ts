@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import Decimal from 'decimal.js';
 import {
   currencyToTicker,
   setTrustlineLimitSchema,
@@ -8,10 +7,11 @@ import {
   TRUSTLINE_LIMIT_MESSAGES,
   type SetTrustlineLimitRequest,
   type SetTrustlineLimitResponse,
+  Decimal,
+  normalizeTokenValue,
 } from '@ledgerpad/shared';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
-import { normalizeTokenValue } from '../../ledger/amounts';
 import { LEDGER_UNAVAILABLE_MESSAGE, toLedgerAppError } from '../../ledger/errors';
 import type { SubmissionService } from '../../ledger/submission-service';
 import type { WalletService } from './service';

@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import Decimal from 'decimal.js';
 import { useState } from 'react';
 import {
   currencyToTicker,
   type AdminWalletRow,
   type StagedWalletBalance,
   type StagedWalletView,
+  Decimal,
 } from '@ledgerpad/shared';
 import { LoadFailed } from './load-failed';
 import { RefundDialog, type RefundTarget } from './refund-dialog';

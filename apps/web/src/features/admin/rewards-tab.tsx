@@ -1,5 +1,4 @@
-import Decimal from 'decimal.js';
-import { ADMIN_MESSAGES, displayTicker } from '@ledgerpad/shared';
+import { ADMIN_MESSAGES, displayTicker, Decimal } from '@ledgerpad/shared';
 import { useRewardsOverview } from './api';
 
 /** reward − claimed, exactly (decimal strings from the server). */

@@ -2,7 +2,6 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import Decimal from 'decimal.js';
 import {
   AIRDROP_MESSAGES,
   createAirdropSchema,
@@ -11,6 +10,7 @@ import {
   type JobStatusView,
   type WalletBalance,
   type WalletToken,
+  Decimal,
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { LogoPicker } from '../../components/logo-picker';

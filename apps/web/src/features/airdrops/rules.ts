@@ -1,15 +1,12 @@
-import DecimalBase from 'decimal.js';
-import { currencyToTicker, type Airdrop } from '@ledgerpad/shared';
+import { currencyToTicker, type Airdrop, Decimal } from '@ledgerpad/shared';
 
 // The airdrop pages' pure rules (spec 001 §3–§5): how many users an allocation serves, whether it
 // fits the wallet's balance, what is left over, and the board's countdown and amount texts.
 
-const Decimal = DecimalBase.clone({ precision: 40 });
-
 const AMOUNT = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
 /** A positive decimal from text, or undefined for anything else (half-typed input included). */
-export function positive(value: string | null | undefined): DecimalBase | undefined {
+export function positive(value: string | null | undefined): Decimal | undefined {
   const v = (value ?? '').trim();
   if (!AMOUNT.test(v)) return undefined;
   const d = new Decimal(v);
@@ -67,7 +64,7 @@ export function checkBalance(total: string, allocated: string | undefined, balan
     const t = positive(total);
     return { ok: t && t.gt(held) ? false : 'unknown', available: held.toFixed() };
   }
-  const free = DecimalBase.max(held.minus(positive(allocated) ?? 0), 0);
+  const free = Decimal.max(held.minus(positive(allocated) ?? 0), 0);
   const t = positive(total);
   return { ok: !t || t.lte(free), available: free.toFixed() };
 }

@@ -1,4 +1,3 @@
-import Decimal from 'decimal.js';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import {
@@ -8,6 +7,7 @@ import {
   type BurnResult,
   type BurnToken,
   type BurnWallet,
+  Decimal,
 } from '@ledgerpad/shared';
 import { Modal, ModalActions } from '../../components/modal';
 import { ApiError } from '../../lib/api';

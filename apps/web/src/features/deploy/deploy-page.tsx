@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
-import Decimal from 'decimal.js';
 import {
   BONDING_CURVE_SUPPLY,
   BONDING_TOTAL_SUPPLY,
@@ -18,6 +17,8 @@ import {
   type LaunchType,
   type LiquidityPair,
   type WalletBalance,
+  Decimal,
+  groupDigits,
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { LogoPicker } from '../../components/logo-picker';
@@ -97,7 +98,7 @@ const CURVE_FIELDS = {
 } as const;
 type CurveField = keyof typeof CURVE_FIELDS;
 
-const grouped = (v: string | bigint) => Number(v).toLocaleString('en-US');
+const grouped = (v: string | bigint) => groupDigits(v.toString());
 
 function useBalances() {
   return useQuery({

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Decimal from 'decimal.js';
-import { LIQUIDITY_MESSAGES, type AmmAuctionView, type AmmBidResult } from '@ledgerpad/shared';
+import { LIQUIDITY_MESSAGES, type AmmAuctionView, type AmmBidResult, Decimal } from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ApiError, apiPost } from '../../lib/api';
 import { exactAmount } from './amounts';

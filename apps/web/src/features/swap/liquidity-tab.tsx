@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Decimal from 'decimal.js';
 import {
   AMOUNT_DECIMALS,
   ESTIMATE_DEBOUNCE_MS,
@@ -14,6 +13,7 @@ import {
   type PoolAssetRef,
   type RemoveLiquidityResult,
   type WalletBalance,
+  Decimal,
 } from '@ledgerpad/shared';
 import { ApiError, apiPost } from '../../lib/api';
 import { BALANCES_KEY } from '../../lib/wallet-balances';

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import Decimal from 'decimal.js';
 import type { LpPositionResult } from '@ledgerpad/shared';
 import { apiPost } from '../../lib/api';
 import { exactAmount } from './amounts';
+import { Decimal } from '@ledgerpad/shared';
 
 // "Your position" under the Liquidity tab (docs/liquidity.md, "LP position"): the wallet's share of
 // the pool, what it is worth, and how it did against simply holding what it deposited — the fees the

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import Decimal from 'decimal.js';
 import {
   ALL_IN_FRACTION,
   AMOUNT_DECIMALS,
@@ -12,6 +11,7 @@ import {
   tradeAmountSchema,
   type SwapResult,
   type WalletBalance,
+  Decimal,
 } from '@ledgerpad/shared';
 import { ApiError, apiGet, apiPost } from '../../lib/api';
 import { BALANCES_KEY } from '../../lib/wallet-balances';

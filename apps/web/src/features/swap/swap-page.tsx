@@ -2,7 +2,6 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router';
 import * as Tabs from '@radix-ui/react-tabs';
-import Decimal from 'decimal.js';
 import {
   ALL_IN_FRACTION,
   AMOUNT_DECIMALS,
@@ -24,6 +23,7 @@ import {
   type SlippagePreference,
   type SwapResult,
   type WalletBalance,
+  Decimal,
 } from '@ledgerpad/shared';
 import { Modal } from '../../components/modal';
 import { ApiError, apiGet, apiPost, apiPut } from '../../lib/api';

@@ -1,12 +1,10 @@
-import Decimal from 'decimal.js';
-import { formatAmount, formatPrice, type BondingView } from '@ledgerpad/shared';
+import { Decimal, formatAmount, formatPrice, groupDigits, type BondingView } from '@ledgerpad/shared';
 
 // The curve of a curve launch (docs/bonding-curve.md): progress to graduation (share of the
 // 793,100,000 curve tokens sold, raised of the target), the next token's price and the price the
 // AMM pool will open at; after graduation, the pool it went into and its locked LP tokens.
 
-const grouped = (value: string) =>
-  new Decimal(value).toDecimalPlaces(0, Decimal.ROUND_DOWN).toNumber().toLocaleString('en-US');
+const grouped = (value: string) => groupDigits(new Decimal(value).toDecimalPlaces(0, Decimal.ROUND_DOWN));
 
 export function BondingPanel({
   curve,

@@ -1,8 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import Decimal from 'decimal.js';
-import { formatPrice, priceChanges, usableChart, type NewTrade, type TradeView } from '@ledgerpad/shared';
+import {
+  formatPrice,
+  priceChanges,
+  usableChart,
+  type NewTrade,
+  type TradeView,
+  Decimal,
+} from '@ledgerpad/shared';
 import { PageSkeleton } from '../../components/page-skeleton';
 import {
   tokenKeys,
