@@ -4,6 +4,7 @@ import { classicAddressSchema, multiLineText } from './common';
 import { cleanText, isTokenName, tokenLinkFields } from './deploy';
 import { TOKEN_MESSAGES, type TokenView } from './tokens';
 import { IMAGE_URL_PREFIX, LOGO_URL_PREFIX, STORED_IMAGE_NAME } from './uploads';
+import { CLAIM_METHODS, IDENTITY_MESSAGES, tokenIdSchema } from '../token-identity';
 
 // Listing an existing token by its issuer address (spec 001 §2 "List token", §5 "Token listing",
 // §7 POST /api/gateway-balances and POST /api/admin/tokens/add, §8 "Listing"). One form schema for
@@ -40,7 +41,8 @@ const CURRENCY_CODE = /^(?:[A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}|[0-9A-Fa-f]{40})$/;
 export const currencyCodeSchema = z
   .string({ message: LISTING_MESSAGES.currency })
   .trim()
-  .refine((v) => CURRENCY_CODE.test(v) && v.toUpperCase() !== 'XRP', LISTING_MESSAGES.currency)
+  .refine((v) => v.toUpperCase() !== 'XRP', IDENTITY_MESSAGES.xrp)
+  .refine((v) => v.toUpperCase() === 'XRP' || CURRENCY_CODE.test(v), LISTING_MESSAGES.currency)
   .transform((v) => (v.length === 40 ? v.toUpperCase() : v));
 
 /** 'YYYY-MM-DD' (the date input) or a full ISO timestamp; not in the future. */
@@ -100,6 +102,26 @@ export const listTokenRequestSchema = listingFormSchema.extend({
   csrf_token: z.string().optional(),
 });
 export type ListTokenRequest = z.output<typeof listTokenRequestSchema>;
+
+/** The metadata a controller (or an admin) writes: the listing form without the created date. */
+export const listingMetadataSchema = listingFormSchema.omit({ created_at: true });
+export type ListingMetadata = z.output<typeof listingMetadataSchema>;
+export type ListingMetadataInput = z.input<typeof listingMetadataSchema>;
+
+/** POST /api/listing/claims/verify: the proof to check and the controller's own metadata. */
+export const claimVerifyRequestSchema = listingMetadataSchema.extend({
+  token_id: tokenIdSchema,
+  method: z.enum(CLAIM_METHODS, { message: 'method must be wallet, challenge or toml' }),
+  csrf_token: z.string().optional(),
+});
+export type ClaimVerifyRequest = z.output<typeof claimVerifyRequestSchema>;
+export type ClaimVerifyInput = z.input<typeof claimVerifyRequestSchema>;
+
+/** POST /api/listing/tokens/:id/metadata (the controller or an admin). */
+export const metadataUpdateRequestSchema = listingMetadataSchema.extend({ csrf_token: z.string().optional() });
+
+/** Admin Tokens tab: POST /api/admin/tokens/:id/update (the created date is an admin's to set). */
+export const adminUpdateTokenSchema = listingFormSchema.extend({ csrf_token: z.string().optional() });
 
 /** POST /api/gateway-balances. */
 export const gatewayBalancesRequestSchema = z.object({ account: classicAddressSchema('account') });

@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import { toTokenView, type TokenRegistry } from '../tokens';
+import { platformHolders } from './holders';
 import { issuerFacts, marketHolders, marketPools } from './schema';
 import { Decimal } from './trades';
 
@@ -159,13 +160,6 @@ export class MarketSnapshot {
     const tokens = rows.map(toTokenView);
     const pools = await db.select().from(marketPools);
     const facts = await db.select().from(issuerFacts);
-    const holderCounts = await db
-      .select({ tokenId: marketHolders.tokenId, n: sql<number>`count(*)::int` })
-      .from(marketHolders)
-      .where(
-        sql`${marketHolders.balance} > 0 and ${marketHolders.account} not in (select ${marketPools.ammAccount} from ${marketPools})`,
-      )
-      .groupBy(marketHolders.tokenId);
     const xrpUsd = await this.xrpUsd();
     const usd = xrpUsd ? new Decimal(xrpUsd) : null;
 
@@ -230,22 +224,23 @@ export class MarketSnapshot {
         liquidityUSD: quoteUsd ? quoteUsd.mul(2).toDecimalPlaces(2).toFixed() : '0',
       });
     }
+    // Holders as the risk panel counts them: AMM pools, curve accounts (the unsold supply is the
+    // market, not a holder) and Ledgerpad's own accounts are left out; the issuer has no line.
+    const excluded = [...new Set([...(await platformHolders(db)).keys(), ...curveAccounts])];
+    const notExcluded = excluded.length
+      ? sql` and ${marketHolders.account} not in (${sql.join(
+          excluded.map((a) => sql`${a}`),
+          sql`, `,
+        )})`
+      : sql``;
+    const holderCounts = await db
+      .select({ tokenId: marketHolders.tokenId, n: sql<number>`count(*)::int` })
+      .from(marketHolders)
+      .where(
+        sql`${marketHolders.balance} > 0 and ${marketHolders.account} not in (select ${marketPools.ammAccount} from ${marketPools})${notExcluded}`,
+      )
+      .groupBy(marketHolders.tokenId);
     const holdersByToken = new Map(holderCounts.map((h) => [h.tokenId, h.n]));
-    // A curve account holds the unsold supply; it is the market, not a holder.
-    if (curveAccounts.size) {
-      const onCurve = await db
-        .select({ tokenId: marketHolders.tokenId, n: sql<number>`count(*)::int` })
-        .from(marketHolders)
-        .where(
-          sql`${marketHolders.balance} > 0 and ${marketHolders.account} in (${sql.join(
-            [...curveAccounts].map((a) => sql`${a}`),
-            sql`, `,
-          )})`,
-        )
-        .groupBy(marketHolders.tokenId);
-      for (const h of onCurve)
-        holdersByToken.set(h.tokenId, Math.max(0, (holdersByToken.get(h.tokenId) ?? 0) - h.n));
-    }
     const holders = rows.map((t) => ({
       issuer_address: t.issuerAddress,
       holders_count: holdersByToken.get(t.id) ?? 0,
