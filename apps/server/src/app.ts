@@ -142,7 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   adminRoutes(app, { platform });
 
   // Feature modules register here (one line each), with what they use of the platform and of each other.
-  const tokens = new TokenRegistry(db, () => rlusdIssuer(db, deps.config.XRPL_NETWORK));
+  const tokens = new TokenRegistry(db, (d) => rlusdIssuer(d, deps.config.XRPL_NETWORK));
   configRoutes(app, platform);
   tokenRoutes(app, { tokens });
   registerListing(app, { tokens, platform });

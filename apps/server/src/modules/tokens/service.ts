@@ -91,8 +91,11 @@ export class TokenRegistry {
   private readonly listeners = new Set<() => void>();
   constructor(
     private readonly db: Db,
-    /** The network's RLUSD issuer (RLUSD's code under any other issuer is flagged). */
-    private readonly rlusdIssuer: () => Promise<string | undefined> = async () => undefined,
+    /**
+     * The network's RLUSD issuer (RLUSD's code under any other issuer is flagged), read through the
+     * given handle: inside a caller's transaction on PGlite's one connection, the outer handle would wait.
+     */
+    private readonly rlusdIssuer: (db: Db) => Promise<string | undefined> = async () => undefined,
   ) {}
 
   /**
@@ -207,7 +210,7 @@ export class TokenRegistry {
    * under any issuer but the network's RLUSD issuer. Returns how many rows changed.
    */
   async refreshLookalikes(db: Db = this.db): Promise<number> {
-    const rlusdIssuer = await this.rlusdIssuer();
+    const rlusdIssuer = await this.rlusdIssuer(db);
     const rows = await db
       .select({
         id: tokens.id,
