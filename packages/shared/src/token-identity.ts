@@ -214,7 +214,7 @@ export interface ClaimChallengeView {
   toml_url: string | null;
 }
 
-/** GET /api/listing/tokens/:id/control: may the caller edit this listing? */
+/** GET /api/listing/control?token_id=: may the caller edit this listing? */
 export interface ListingControlView {
   token_id: number;
   controller: boolean;

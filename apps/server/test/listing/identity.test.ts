@@ -138,7 +138,7 @@ describe('B lists A’s token, A proves control', () => {
     expect(bobEdit.json().message).toBe(IDENTITY_MESSAGES.notController);
 
     await importWallet(alice, issuer.seed!);
-    const control = (await get(`/api/listing/tokens/${listed.id}/control`, alice)).json();
+    const control = (await get(`/api/listing/control?token_id=${listed.id}`, alice)).json();
     expect(control).toEqual({ token_id: listed.id, controller: false, admin: false, own_wallet: true });
 
     const claim = await post('/api/listing/claims/verify', alice, {

@@ -27,6 +27,7 @@ export const LISTING_MESSAGES = {
   issuesNothing: 'This address does not issue any token.',
   currencyNotIssued: 'This issuer does not issue that currency.',
   pickCurrency: 'This issuer issues several tokens. Please choose one.',
+  logoRefused: 'The logo was refused: choose a valid image, or clear the file to go on without a logo.',
 } as const;
 
 /** A logo URL our upload route produced (`/cdn/logos/<sha256>.ext` or `/images/<sha256>.ext`). */

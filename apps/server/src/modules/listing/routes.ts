@@ -58,14 +58,12 @@ export function registerListing(
 
   // --- Proof of control ---
 
-  app.get(
-    '/api/listing/tokens/:id/control',
-    user,
-    async (request, reply): Promise<ListingControlView> => {
-      reply.header('cache-control', 'private, no-store');
-      return identity.control(request.user!.id, await request.isAdmin(), tokenId(request.params));
-    },
-  );
+  // What the caller may do with a listing (about the caller, so the id is a query, not a resource path).
+  app.get('/api/listing/control', user, async (request, reply): Promise<ListingControlView> => {
+    reply.header('cache-control', 'private, no-store');
+    const { token_id } = parseInput(claimChallengeRequestSchema, request.query);
+    return identity.control(request.user!.id, await request.isAdmin(), token_id);
+  });
 
   app.post(
     '/api/listing/claims',

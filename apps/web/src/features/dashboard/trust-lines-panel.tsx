@@ -131,6 +131,11 @@ export function TrustLinesPanel({
                         />
                       </span>
                       {mine && <span className="muted small"> your wallet</span>}
+                      {line.account_label && (
+                        <span className="system-account" data-testid="system-account">
+                          {line.account_label}
+                        </span>
+                      )}
                     </td>
                     <td className="num">{groupDigits(line.limit_amount)}</td>
                     <td className="num">{groupDigits(line.balance)}</td>
@@ -143,6 +148,10 @@ export function TrustLinesPanel({
                       </span>
                     </td>
                     <td>
+                      {/* An AMM pool's, a curve's or Ledgerpad's own line is not a holder's (issue 24). */}
+                      {line.account_label ? (
+                        <span className="muted small">Not a holder</span>
+                      ) : (
                       <div className="dashboard-row-actions">
                         <button
                           type="button"
@@ -167,6 +176,7 @@ export function TrustLinesPanel({
                           </button>
                         )}
                       </div>
+                      )}
                     </td>
                   </tr>
                 );

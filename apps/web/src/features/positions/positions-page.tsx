@@ -1,7 +1,9 @@
 import type { KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { POSITIONS_MESSAGES, formatAmount, type PositionToken, type PositionView } from '@ledgerpad/shared';
+import { IdentityBadge } from '../../components/identity-badge';
 import { useSession } from '../../lib/session';
+import { useTokenIdentities } from '../../lib/token-identities';
 import { usePositions } from './api';
 import './positions.css';
 
@@ -81,6 +83,7 @@ function formatXrp(value: string, signed = false): string {
 }
 
 function WalletPositions({ position }: { position: PositionView }) {
+  const identity = useTokenIdentities();
   const navigate = useNavigate();
   const title = position.walletName ?? 'Wallet';
   const open = (token: PositionToken) =>
@@ -145,6 +148,7 @@ function WalletPositions({ position }: { position: PositionView }) {
               >
                 <th scope="row">
                   <span className="positions-ticker">{token.ticker}</span>
+                  <IdentityBadge token={identity(token.tokenCode, token.issuer)} compact />
                   <span className="muted small positions-mono positions-issuer">
                     {shortAddress(token.issuer)}
                   </span>
