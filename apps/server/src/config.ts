@@ -138,7 +138,11 @@ export const configSchema = z
       });
     }
     if (c.TOML_FETCH_ALLOW_LOOPBACK && c.NODE_ENV !== 'test') {
-      ctx.addIssue({ code: 'custom', path: ['TOML_FETCH_ALLOW_LOOPBACK'], message: 'is allowed only with NODE_ENV=test' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TOML_FETCH_ALLOW_LOOPBACK'],
+        message: 'is allowed only with NODE_ENV=test',
+      });
     }
     if (c.EVENT_BUS === 'postgres' && !c.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['EVENT_BUS'], message: 'postgres needs DATABASE_URL' });

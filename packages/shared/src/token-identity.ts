@@ -63,8 +63,21 @@ export const IDENTITY_MESSAGES = {
 // --- Lookalikes -----------------------------------------------------------------------------------
 
 /** Zero-width characters, soft hyphen, word joiner, BOM and the bidi controls (overrides, isolates, marks). */
-// eslint-disable-next-line no-misleading-character-class -- these are the invisible characters removed
-const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const INVISIBLE: ReadonlySet<number> = new Set([
+  0xad,
+  0x34f,
+  0x61c,
+  0x115f,
+  0x1160,
+  0x17b4,
+  0x17b5,
+  0x180e,
+  ...range(0x200b, 0x200f),
+  ...range(0x202a, 0x202e),
+  ...range(0x2060, 0x2069),
+  0xfeff,
+]);
 
 /**
  * The key two tickers or names are compared by: NFKC (full-width and compatibility forms),
@@ -73,7 +86,9 @@ const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200
  * confusables.txt), case ignored, spaces collapsed.
  */
 export function identityKey(text: string): string {
-  const visible = text.normalize('NFKC').replace(INVISIBLE, '');
+  const visible = Array.from(text.normalize('NFKC'))
+    .filter((c) => !INVISIBLE.has(c.codePointAt(0)!))
+    .join('');
   return unhomoglyph(unhomoglyph(visible.toLowerCase()).toLowerCase())
     .toLowerCase()
     .replace(/\s+/g, ' ')
@@ -125,7 +140,8 @@ export function listingRefusal(
   admin: boolean,
 ): string | null {
   const code = isHexCurrency(currency) ? currency.toUpperCase() : currency;
-  if (code.toUpperCase() === 'XRP' || currencyToTicker(code).toUpperCase() === 'XRP') return IDENTITY_MESSAGES.xrp;
+  if (code.toUpperCase() === 'XRP' || currencyToTicker(code).toUpperCase() === 'XRP')
+    return IDENTITY_MESSAGES.xrp;
   if (isHexCurrency(code) && code.startsWith(LP_CURRENCY_PREFIX)) return IDENTITY_MESSAGES.lpToken;
   if (rlusdIssuer && issuer === rlusdIssuer) return admin ? null : IDENTITY_MESSAGES.rlusdIssuer;
   if (code === RLUSD_CURRENCY_HEX) return IDENTITY_MESSAGES.rlusdCode;
@@ -149,7 +165,11 @@ export function isRlusdTicker(ticker: string): boolean {
  * images only from our origin and data:).
  */
 export function isOwnImageUrl(url: string | null | undefined): url is string {
-  return typeof url === 'string' && /^\/(?:images|cdn\/logos)\/[A-Za-z0-9._-]{1,200}$/.test(url) && !url.includes('..');
+  return (
+    typeof url === 'string' &&
+    /^\/(?:images|cdn\/logos)\/[A-Za-z0-9._-]{1,200}$/.test(url) &&
+    !url.includes('..')
+  );
 }
 
 // --- Views and requests ---------------------------------------------------------------------------

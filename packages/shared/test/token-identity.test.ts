@@ -56,12 +56,16 @@ describe('lookalikeOf', () => {
 describe('listingRefusal', () => {
   it('refuses XRP, LP codes and RLUSD’s code from another issuer', () => {
     expect(listingRefusal(ISSUER, 'XRP', RLUSD_ISSUER, false)).toBe(IDENTITY_MESSAGES.xrp);
-    expect(listingRefusal(ISSUER, '03' + 'AB'.repeat(19), RLUSD_ISSUER, true)).toBe(IDENTITY_MESSAGES.lpToken);
+    expect(listingRefusal(ISSUER, '03' + 'AB'.repeat(19), RLUSD_ISSUER, true)).toBe(
+      IDENTITY_MESSAGES.lpToken,
+    );
     expect(listingRefusal(ISSUER, RLUSD_CURRENCY_HEX, RLUSD_ISSUER, true)).toBe(IDENTITY_MESSAGES.rlusdCode);
     expect(listingRefusal(ISSUER, 'USD', RLUSD_ISSUER, false)).toBeNull();
   });
   it('lets only the platform (an admin) list the RLUSD issuer', () => {
-    expect(listingRefusal(RLUSD_ISSUER, RLUSD_CURRENCY_HEX, RLUSD_ISSUER, false)).toBe(IDENTITY_MESSAGES.rlusdIssuer);
+    expect(listingRefusal(RLUSD_ISSUER, RLUSD_CURRENCY_HEX, RLUSD_ISSUER, false)).toBe(
+      IDENTITY_MESSAGES.rlusdIssuer,
+    );
     expect(listingRefusal(RLUSD_ISSUER, RLUSD_CURRENCY_HEX, RLUSD_ISSUER, true)).toBeNull();
   });
 });
@@ -81,7 +85,14 @@ describe('images and ranking', () => {
   it('shows only images on our own origin', () => {
     expect(isOwnImageUrl(`/cdn/logos/${'a'.repeat(64)}.png`)).toBe(true);
     expect(isOwnImageUrl('/images/x.webp')).toBe(true);
-    for (const url of ['https://evil.example/x.png', '//evil.example/x.png', '/images/../x', 'data:image/png;base64,AA', '', null])
+    for (const url of [
+      'https://evil.example/x.png',
+      '//evil.example/x.png',
+      '/images/../x',
+      'data:image/png;base64,AA',
+      '',
+      null,
+    ])
       expect(isOwnImageUrl(url)).toBe(false);
   });
   it('ranks verified first and keeps the order within each group', () => {

@@ -85,7 +85,11 @@ const metadata = (name: string) => ({
   telegramLink: '',
 });
 
-async function listAs(who: SignedIn, issuer: string, extra: Record<string, unknown> = {}): Promise<TokenView> {
+async function listAs(
+  who: SignedIn,
+  issuer: string,
+  extra: Record<string, unknown> = {},
+): Promise<TokenView> {
   const res = await post(ADD, who, listing(issuer, extra));
   expect(res.statusCode, res.body).toBe(200);
   return (res.json() as { token: TokenView }).token;
@@ -184,7 +188,9 @@ describe('B lists A’s token, A proves control', () => {
     });
     expect(early.json().message).toBe(IDENTITY_MESSAGES.challengeMissing);
 
-    const carolCode = (await post('/api/listing/claims', carol, { token_id: listed.id })).json() as ClaimChallengeView;
+    const carolCode = (
+      await post('/api/listing/claims', carol, { token_id: listed.id })
+    ).json() as ClaimChallengeView;
     const res = await post('/api/listing/claims', alice, { token_id: listed.id });
     expect(res.statusCode, res.body).toBe(200);
     const code = res.json() as ClaimChallengeView;
@@ -239,7 +245,9 @@ describe('B lists A’s token, A proves control', () => {
   it('refuses an expired claim code, and gives no code for an issuer that can never sign', async () => {
     const { issuer } = await issueToken(client, { ticker: 'EXP', amounts: ['5'] });
     const listed = await listAs(bob, issuer.address);
-    const code = (await post('/api/listing/claims', alice, { token_id: listed.id })).json() as ClaimChallengeView;
+    const code = (
+      await post('/api/listing/claims', alice, { token_id: listed.id })
+    ).json() as ClaimChallengeView;
     await submitAndWait(client, code.transaction as AccountSet, issuer);
     await t.database.db
       .update(listingChallenges)
@@ -255,7 +263,9 @@ describe('B lists A’s token, A proves control', () => {
 
     const hole = await issueToken(client, { ticker: 'HLE', amounts: ['5'], blackhole: true });
     const holeListed = await listAs(bob, hole.issuer.address);
-    const none = (await post('/api/listing/claims', alice, { token_id: holeListed.id })).json() as ClaimChallengeView;
+    const none = (
+      await post('/api/listing/claims', alice, { token_id: holeListed.id })
+    ).json() as ClaimChallengeView;
     expect(none.code).toBe('');
     expect(none.transaction.Memos).toEqual([]);
   });
@@ -264,7 +274,11 @@ describe('B lists A’s token, A proves control', () => {
     const { issuer } = await issueToken(client, { ticker: 'TML', amounts: ['7'] });
     const listed = await listAs(bob, issuer.address);
     const claim = () =>
-      post('/api/listing/claims/verify', alice, { token_id: listed.id, method: 'toml', ...metadata('Toml Token') });
+      post('/api/listing/claims/verify', alice, {
+        token_id: listed.id,
+        method: 'toml',
+        ...metadata('Toml Token'),
+      });
 
     const noDomain = await claim();
     expect(noDomain.json().message).toBe(IDENTITY_MESSAGES.noDomain);
@@ -276,7 +290,9 @@ describe('B lists A’s token, A proves control', () => {
       issuer,
     );
     const url = `http://${domain}/.well-known/xrp-ledger.toml`;
-    const shown = (await post('/api/listing/claims', alice, { token_id: listed.id })).json() as ClaimChallengeView;
+    const shown = (
+      await post('/api/listing/claims', alice, { token_id: listed.id })
+    ).json() as ClaimChallengeView;
     expect(shown).toMatchObject({ domain, toml_url: url });
 
     tomlBody = `[[ISSUERS]]\naddress = "${Wallet.generate().address}"\n`;
@@ -336,7 +352,11 @@ describe('no impersonation', () => {
     const rlusd = (await platformWallet(t.database.db, PLATFORM_ROLES.rlusdIssuer))!.address;
     const byUser = await post(ADD, bob, listing(rlusd, { name: 'Ripple USD' }));
     expect([byUser.statusCode, byUser.json().message]).toEqual([400, IDENTITY_MESSAGES.rlusdIssuer]);
-    const byPlatform = await post(ADD, owner, listing(rlusd, { name: 'Ripple USD', websiteLink: 'https://ripple.com' }));
+    const byPlatform = await post(
+      ADD,
+      owner,
+      listing(rlusd, { name: 'Ripple USD', websiteLink: 'https://ripple.com' }),
+    );
     expect(byPlatform.statusCode, byPlatform.body).toBe(200);
     expect(byPlatform.json().token).toMatchObject({
       ticker: 'RLUSD',
@@ -344,7 +364,10 @@ describe('no impersonation', () => {
       verified_by: 'platform',
       lookalike_of: null,
     });
-    const rows = await t.database.db.select().from(tokens).where(eq(tokens.issuerAddress, fake.issuer.address));
+    const rows = await t.database.db
+      .select()
+      .from(tokens)
+      .where(eq(tokens.issuerAddress, fake.issuer.address));
     expect(rows).toHaveLength(0);
   });
 
@@ -358,11 +381,18 @@ describe('no impersonation', () => {
     const zero = await issueToken(client, { ticker: 'B0B', amounts: ['10'] });
     await importWallet(bob, zero.issuer.seed!);
     const fake = await listAs(bob, zero.issuer.address, { name: 'Other Thing' });
-    expect(fake).toMatchObject({ ticker: 'B0B', verified: false, verified_by: 'wallet', lookalike_of: 'BOB' });
+    expect(fake).toMatchObject({
+      ticker: 'B0B',
+      verified: false,
+      verified_by: 'wallet',
+      lookalike_of: 'BOB',
+    });
 
     // Lower case, and a name that spells the verified ticker.
     const lower = await issueToken(client, { ticker: 'bob', amounts: ['1'] });
-    expect(await listAs(carol, lower.issuer.address, { name: 'Plain' })).toMatchObject({ lookalike_of: 'BOB' });
+    expect(await listAs(carol, lower.issuer.address, { name: 'Plain' })).toMatchObject({
+      lookalike_of: 'BOB',
+    });
     const named = await issueToken(client, { ticker: 'ZZQ', amounts: ['1'] });
     expect(await listAs(carol, named.issuer.address, { name: 'B0B' })).toMatchObject({ lookalike_of: 'BOB' });
     // The reserved identity of RLUSD: a name that reads 'Ripple USD'.
@@ -382,11 +412,25 @@ describe('no impersonation', () => {
     await listAs(bob, copy.issuer.address, { name: 'Rank Copy' });
     const found = (await get('/api/swapsearch/search-tokens/rnk')).json() as TokenSuggestion[];
     expect(found).toEqual([
-      { ticker: 'RNK', name: 'Rank Real', issuer_address: real.issuer.address, verified: true, lookalike_of: null },
-      { ticker: 'RNK', name: 'Rank Copy', issuer_address: copy.issuer.address, verified: false, lookalike_of: 'RNK' },
+      {
+        ticker: 'RNK',
+        name: 'Rank Real',
+        issuer_address: real.issuer.address,
+        verified: true,
+        lookalike_of: null,
+      },
+      {
+        ticker: 'RNK',
+        name: 'Rank Copy',
+        issuer_address: copy.issuer.address,
+        verified: false,
+        lookalike_of: 'RNK',
+      },
     ]);
     const list = (await get('/api/tokens')).json() as TokenView[];
-    expect(list.findIndex((x) => x.name === 'Rank Copy')).toBeLessThan(list.findIndex((x) => x.name === 'Rank Real'));
+    expect(list.findIndex((x) => x.name === 'Rank Copy')).toBeLessThan(
+      list.findIndex((x) => x.name === 'Rank Real'),
+    );
   });
 });
 
@@ -441,7 +485,10 @@ describe('admin Tokens tab', () => {
       ['token.update', owner.user.id],
       ['token.hide', owner.user.id],
     ]);
-    expect(audit[0]).toMatchObject({ before: { verified: false }, after: { verified: true, verifiedBy: 'admin' } });
+    expect(audit[0]).toMatchObject({
+      before: { verified: false },
+      after: { verified: true, verifiedBy: 'admin' },
+    });
     expect(audit[1]!.before).toMatchObject({ name: 'Phish Coin' });
     expect(audit[2]).toMatchObject({ before: { hidden: false }, after: { hidden: true } });
   });

@@ -111,7 +111,9 @@ describe('domainOf', () => {
 
 describe('TOML_FETCH_ALLOW_LOOPBACK', () => {
   it('is accepted only under NODE_ENV=test', () => {
-    expect(loadConfig({ NODE_ENV: 'test', TOML_FETCH_ALLOW_LOOPBACK: 'true' }).TOML_FETCH_ALLOW_LOOPBACK).toBe(true);
+    expect(
+      loadConfig({ NODE_ENV: 'test', TOML_FETCH_ALLOW_LOOPBACK: 'true' }).TOML_FETCH_ALLOW_LOOPBACK,
+    ).toBe(true);
     expect(loadConfig({}).TOML_FETCH_ALLOW_LOOPBACK).toBe(false);
     for (const env of ['production', 'development']) {
       expect(() => loadConfig({ NODE_ENV: env, TOML_FETCH_ALLOW_LOOPBACK: 'true' })).toThrow(

@@ -647,7 +647,9 @@ describe('order book and risk', () => {
         .map((s) => s.sentence)
         .join(' ')}`,
     );
-    expect(risk.verdict).toContain('None of the pool is locked: its liquidity providers can withdraw all of it.');
+    expect(risk.verdict).toContain(
+      'None of the pool is locked: its liquidity providers can withdraw all of it.',
+    );
     expect((await get(`/api/tokens/${trader.classicAddress}/risk`)).statusCode).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, Wallet, type SubmittableTransaction } from 'xrpl';
+import type { Wallet } from 'xrpl';
+import { Client, type SubmittableTransaction } from 'xrpl';
 import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
 import { NO_NEW_HOLDERS_SENTENCE, type RiskReport, type RiskSignal } from '@ledgerpad/shared';
 import { assessRisk, HOLDERS_NOTE, readRiskInput, type RiskTokenRef } from '../../src/modules/market/risk';
@@ -258,7 +259,10 @@ describe('clawback and freezing', () => {
     expect(signal(nf, 'freeze')).toMatchObject({ severity: 'good', value: 'Gave up freezing' });
 
     const w = await world(['5', '6']);
-    expect(signal(await report(w), 'freeze')).toMatchObject({ severity: 'warn', value: 'Can freeze and deep-freeze' });
+    expect(signal(await report(w), 'freeze')).toMatchObject({
+      severity: 'warn',
+      value: 'Can freeze and deep-freeze',
+    });
     const freeze = (holder: Wallet, flags: number) =>
       ok(
         {
@@ -283,10 +287,15 @@ describe('clawback and freezing', () => {
       severity: 'danger',
       sentence: '1 holder is deep-frozen: it can neither send nor receive this token.',
     });
-    expect(deep.verdict).toBe('High risk: 1 holder is deep-frozen: it can neither send nor receive this token.');
+    expect(deep.verdict).toBe(
+      'High risk: 1 holder is deep-frozen: it can neither send nor receive this token.',
+    );
 
     const gw = await world(['5']);
-    await ok({ TransactionType: 'AccountSet', Account: gw.issuer.address, SetFlag: ASF.globalFreeze }, gw.issuer);
+    await ok(
+      { TransactionType: 'AccountSet', Account: gw.issuer.address, SetFlag: ASF.globalFreeze },
+      gw.issuer,
+    );
     expect(signal(await report(gw), 'freeze')).toMatchObject({ severity: 'danger', value: 'Frozen now' });
   });
 });
@@ -294,7 +303,10 @@ describe('clawback and freezing', () => {
 describe('the verdict', () => {
   it('names the worst signals: amber ones when nothing is red, green when nothing is amber', async () => {
     const w = await world(['500', '500']);
-    await ok({ TransactionType: 'AccountSet', Account: w.issuer.address, TransferRate: 1_005_000_000 }, w.issuer);
+    await ok(
+      { TransactionType: 'AccountSet', Account: w.issuer.address, TransferRate: 1_005_000_000 },
+      w.issuer,
+    );
     const r = await report(w);
     expect(signal(r, 'transfer-fee')).toMatchObject({ severity: 'warn', value: '0.5%' });
     expect(r.level).toBe('warn');

@@ -6,7 +6,10 @@ import { apiGet } from './api';
 // (positions, dashboard) and mark them 'Unverified' the same way the list does (issue 24). One
 // public read of the token list, shared by those screens and kept a minute.
 
-export type IdentityLookup = (currency: string, issuer: string) => Pick<TokenIdentity, 'verified' | 'lookalike_of'>;
+export type IdentityLookup = (
+  currency: string,
+  issuer: string,
+) => Pick<TokenIdentity, 'verified' | 'lookalike_of'>;
 
 const UNKNOWN = { verified: false, lookalike_of: null } as const;
 

@@ -119,7 +119,9 @@ export type ClaimVerifyRequest = z.output<typeof claimVerifyRequestSchema>;
 export type ClaimVerifyInput = z.input<typeof claimVerifyRequestSchema>;
 
 /** POST /api/listing/tokens/:id/metadata (the controller or an admin). */
-export const metadataUpdateRequestSchema = listingMetadataSchema.extend({ csrf_token: z.string().optional() });
+export const metadataUpdateRequestSchema = listingMetadataSchema.extend({
+  csrf_token: z.string().optional(),
+});
 
 /** Admin Tokens tab: POST /api/admin/tokens/:id/update (the created date is an admin's to set). */
 export const adminUpdateTokenSchema = listingFormSchema.extend({ csrf_token: z.string().optional() });

@@ -343,7 +343,12 @@ export class IdentityService {
       throw new AppError('BAD_REQUEST', IDENTITY_MESSAGES.rlusdCode);
     const patch: Partial<NewToken> = verified
       ? { verified: true, verifiedBy: 'admin', verifiedAt: new Date(), lookalikeOf: null }
-      : { verified: false, verifiedBy: null, verifiedAt: null, lookalikeOf: await this.lookalike(row, row.name) };
+      : {
+          verified: false,
+          verifiedBy: null,
+          verifiedAt: null,
+          lookalikeOf: await this.lookalike(row, row.name),
+        };
     return this.adminChange(adminId, row, 'token.verify', patch, (r) => ({
       verified: r.verified,
       verifiedBy: r.verifiedBy,

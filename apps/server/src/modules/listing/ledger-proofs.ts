@@ -25,11 +25,7 @@ function closeTime(e: TxEntry): Date | null {
   return typeof date === 'number' ? new Date(rippleTimeToISOTime(date)) : null;
 }
 
-async function* issuerHistory(
-  client: Client,
-  account: string,
-  fromLedger = -1,
-): AsyncGenerator<TxEntry> {
+async function* issuerHistory(client: Client, account: string, fromLedger = -1): AsyncGenerator<TxEntry> {
   let marker: unknown;
   for (let page = 0; page < MAX_PAGES; page++) {
     const r = await client.request({
@@ -52,7 +48,11 @@ async function* issuerHistory(
  * created its first trust line (every issuance needs one). Null when the history the server holds
  * does not reach it (a non-full-history server, or an issuer with very many transactions).
  */
-export async function firstTrustLineTime(client: Client, issuer: string, currency: string): Promise<Date | null> {
+export async function firstTrustLineTime(
+  client: Client,
+  issuer: string,
+  currency: string,
+): Promise<Date | null> {
   for await (const e of issuerHistory(client, issuer)) {
     const meta = e.meta as { AffectedNodes?: AffectedNode[] } | undefined;
     for (const node of meta?.AffectedNodes ?? []) {

@@ -39,7 +39,9 @@ export function registerListing(
 
   // Unproven listings made before a token got verified are re-marked once at start.
   app.addHook('onReady', async () => {
-    await deps.tokens.refreshLookalikes().catch((err: unknown) => app.log.warn({ err }, 'lookalike refresh failed'));
+    await deps.tokens
+      .refreshLookalikes()
+      .catch((err: unknown) => app.log.warn({ err }, 'lookalike refresh failed'));
   });
 
   app.post('/api/gateway-balances', user, async (request): Promise<GatewayBalancesResponse> => {

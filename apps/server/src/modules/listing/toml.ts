@@ -33,7 +33,8 @@ export function domainOf(domainHex: string | undefined): string | null {
   const text = Buffer.from(domainHex, 'hex').toString('utf8').trim().toLowerCase();
   // Some issuers write a URL; only the host counts (a scheme or path is dropped).
   const host = text.replace(/^https?:\/\//, '').replace(/\/.*$/, '');
-  const HOST = /^(?=.{1,253}(?::\d{1,5})?$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/;
+  const HOST =
+    /^(?=.{1,253}(?::\d{1,5})?$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/;
   return HOST.test(host) ? host : null;
 }
 
@@ -70,7 +71,11 @@ function guardedLookup(allowLoopback: boolean): LookupFunction {
   };
 }
 
-function getOnce(url: URL, opts: Required<TomlFetchOptions>, deadline: number): Promise<http.IncomingMessage> {
+function getOnce(
+  url: URL,
+  opts: Required<TomlFetchOptions>,
+  deadline: number,
+): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const secure = url.protocol === 'https:';
     if (!secure && !(url.protocol === 'http:' && opts.allowLoopback)) {

@@ -25,4 +25,3 @@ export async function platformHolders(db: Db): Promise<Map<string, string>> {
     .where(or(isNull(wallets.userId), eq(wallets.role, 'bonding_curve')));
   return new Map(rows.map((r) => [r.address, ROLE_LABELS[r.role] ?? 'Ledgerpad account']));
 }
-

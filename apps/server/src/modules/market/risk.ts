@@ -158,7 +158,15 @@ export async function readRiskInput(
       ),
     };
   }
-  return { issuer: token.issuer, facts, holders, excluded, pools, lp, devSharePercent: token.devSharePercent };
+  return {
+    issuer: token.issuer,
+    facts,
+    holders,
+    excluded,
+    pools,
+    lp,
+    devSharePercent: token.devSharePercent,
+  };
 }
 
 /** What holders and the top 10 leave out, said wherever they are shown. */

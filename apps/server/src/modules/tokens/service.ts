@@ -58,9 +58,12 @@ export function toTokenView(row: TokenRow): TokenView {
     total_claimed: row.totalClaimed,
     created_at: row.createdAt.toISOString(),
     verified: row.verified,
-    verified_by: row.verifiedBy && METHODS.has(row.verifiedBy) ? (row.verifiedBy as VerificationMethod) : null,
+    verified_by:
+      row.verifiedBy && METHODS.has(row.verifiedBy) ? (row.verifiedBy as VerificationMethod) : null,
     lookalike_of: row.verified ? null : row.lookalikeOf,
-    metadata_by: (['issuer', 'lister', 'admin'].includes(row.metadataBy) ? row.metadataBy : 'lister') as MetadataSource,
+    metadata_by: (['issuer', 'lister', 'admin'].includes(row.metadataBy)
+      ? row.metadataBy
+      : 'lister') as MetadataSource,
   };
 }
 

@@ -350,7 +350,11 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
   const [busy, setBusy] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [failure, setFailure] = useState<string>();
-  const { register, handleSubmit, setValue, watch, formState } = useForm<ListingFormInput, unknown, ListingForm>({
+  const { register, handleSubmit, setValue, watch, formState } = useForm<
+    ListingFormInput,
+    unknown,
+    ListingForm
+  >({
     resolver: zodResolver(listingFormSchema),
     defaultValues: {
       name: token.name,
@@ -392,7 +396,12 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
     errors.created_at?.message,
   ];
   return (
-    <form className="form admin-edit-token" onSubmit={(e) => void submit(e)} noValidate aria-label={`Edit ${token.ticker}`}>
+    <form
+      className="form admin-edit-token"
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-label={`Edit ${token.ticker}`}
+    >
       <h3>
         Edit {token.ticker} <span className="muted small">{token.issuer_address}</span>
       </h3>
@@ -409,7 +418,10 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
           onUploaded: (u) => setValue('logoUrl', u?.servedUrl ?? token.logoUrl ?? ''),
         }}
       />
-      <FormErrors id={errorId} messages={[messages.some(Boolean) ? LISTING_MESSAGES.formErrors : undefined, ...messages]} />
+      <FormErrors
+        id={errorId}
+        messages={[messages.some(Boolean) ? LISTING_MESSAGES.formErrors : undefined, ...messages]}
+      />
       {failure && (
         <p role="alert" className="form-error">
           {failure}

@@ -152,30 +152,30 @@ export function TrustLinesPanel({
                       {line.account_label ? (
                         <span className="muted small">Not a holder</span>
                       ) : (
-                      <div className="dashboard-row-actions">
-                        <button
-                          type="button"
-                          className={line.freeze ? 'btn-secondary' : 'btn-danger'}
-                          disabled={writesLocked}
-                          onClick={() => freeze.mutate(line)}
-                        >
-                          {rowBusy && freeze.isPending ? 'Saving…' : line.freeze ? 'Unfreeze' : 'Freeze'}
-                        </button>
-                        {requireAuth && !line.authorized && (
+                        <div className="dashboard-row-actions">
                           <button
                             type="button"
+                            className={line.freeze ? 'btn-secondary' : 'btn-danger'}
                             disabled={writesLocked}
-                            onClick={() => authorize.mutate(line)}
+                            onClick={() => freeze.mutate(line)}
                           >
-                            {rowBusy && authorize.isPending ? 'Authorizing…' : 'Authorize'}
+                            {rowBusy && freeze.isPending ? 'Saving…' : line.freeze ? 'Unfreeze' : 'Freeze'}
                           </button>
-                        )}
-                        {mine && (
-                          <button type="button" className="btn-secondary" onClick={() => setLimitFor(line)}>
-                            Set limit
-                          </button>
-                        )}
-                      </div>
+                          {requireAuth && !line.authorized && (
+                            <button
+                              type="button"
+                              disabled={writesLocked}
+                              onClick={() => authorize.mutate(line)}
+                            >
+                              {rowBusy && authorize.isPending ? 'Authorizing…' : 'Authorize'}
+                            </button>
+                          )}
+                          {mine && (
+                            <button type="button" className="btn-secondary" onClick={() => setLimitFor(line)}>
+                              Set limit
+                            </button>
+                          )}
+                        </div>
                       )}
                     </td>
                   </tr>

@@ -17,7 +17,14 @@ import { CopyButton } from '../../components/copy-button';
 import { IdentityBadge } from '../../components/identity-badge';
 import { TokenDetailsFields } from '../../components/token-details-fields';
 import { ApiError } from '../../lib/api';
-import { claimListing, fetchControl, fetchListed, ListingError, requestClaimCode, updateListing } from './api';
+import {
+  claimListing,
+  fetchControl,
+  fetchListed,
+  ListingError,
+  requestClaimCode,
+  updateListing,
+} from './api';
 
 // /list-token?claim={issuer} (issue 24): the real issuer is never locked out of a listing someone
 // else made. It proves control — one of its own Ledgerpad wallets, a claim code sent by the issuer
@@ -45,7 +52,9 @@ export function ClaimListing({ issuer }: { issuer: string }) {
     const missing = listed.error instanceof ApiError && listed.error.status === 404;
     return (
       <section className="panel" role="alert">
-        <p className="form-error">{missing ? 'This issuer has no listed token yet.' : LISTING_MESSAGES.databaseFailed}</p>
+        <p className="form-error">
+          {missing ? 'This issuer has no listed token yet.' : LISTING_MESSAGES.databaseFailed}
+        </p>
         {missing && <Link to="/list-token">List it first</Link>}
       </section>
     );
@@ -54,7 +63,10 @@ export function ClaimListing({ issuer }: { issuer: string }) {
 }
 
 function ClaimPanel({ token }: { token: TokenView }) {
-  const control = useQuery({ queryKey: ['listing', 'control', token.id], queryFn: () => fetchControl(token.id) });
+  const control = useQuery({
+    queryKey: ['listing', 'control', token.id],
+    queryFn: () => fetchControl(token.id),
+  });
   const [done, setDone] = useState<TokenView | null>(null);
   if (done) {
     return (
@@ -75,7 +87,8 @@ function ClaimPanel({ token }: { token: TokenView }) {
         {control.data?.controller ? 'Update your listing' : 'Claim this listing'}
       </h2>
       <p>
-        <strong>{token.ticker}</strong> <span className="muted">{token.name}</span> <IdentityBadge token={token} />
+        <strong>{token.ticker}</strong> <span className="muted">{token.name}</span>{' '}
+        <IdentityBadge token={token} />
       </p>
       <p className="address muted small">{token.issuer_address}</p>
       {control.isPending ? (
@@ -112,7 +125,12 @@ function ProveControl({
       <fieldset className="claim-methods">
         <legend className="field-label">How do you prove it?</legend>
         <label className="claim-method">
-          <input type="radio" name="method" checked={method === 'wallet'} onChange={() => setMethod('wallet')} />
+          <input
+            type="radio"
+            name="method"
+            checked={method === 'wallet'}
+            onChange={() => setMethod('wallet')}
+          />
           <span>
             <strong>It is one of my Ledgerpad wallets</strong>
             <span className="muted small">
@@ -130,8 +148,8 @@ function ProveControl({
           <span>
             <strong>Send a claim code from the issuer</strong>
             <span className="muted small">
-              Sign this transaction with the issuer in any wallet (Xaman, …): an AccountSet that changes nothing
-              and carries the code as a memo. Valid {CLAIM_CHALLENGE_TTL_MINUTES} minutes.
+              Sign this transaction with the issuer in any wallet (Xaman, …): an AccountSet that changes
+              nothing and carries the code as a memo. Valid {CLAIM_CHALLENGE_TTL_MINUTES} minutes.
             </span>
           </span>
         </label>
@@ -146,10 +164,18 @@ function ProveControl({
               <pre className="claim-tx" data-testid="claim-transaction">
                 {tx}
               </pre>
-              <CopyButton value={tx} label="Copy transaction" showLabel copiedMessage="Transaction copied" failedMessage="Failed to copy." />
+              <CopyButton
+                value={tx}
+                label="Copy transaction"
+                showLabel
+                copiedMessage="Transaction copied"
+                failedMessage="Failed to copy."
+              />
             </div>
           ) : (
-            <p className="form-error">{code.data ? IDENTITY_MESSAGES.issuerCannotSign : 'The claim code could not be issued.'}</p>
+            <p className="form-error">
+              {code.data ? IDENTITY_MESSAGES.issuerCannotSign : 'The claim code could not be issued.'}
+            </p>
           ))}
         <label className="claim-method">
           <input type="radio" name="method" checked={method === 'toml'} onChange={() => setMethod('toml')} />
@@ -214,14 +240,18 @@ function MetadataForm({
       await queryClient.invalidateQueries({ queryKey: ['tokens'] });
       onDone(res.token);
     } catch (err) {
-      setFailure(err instanceof ListingError ? err.message : 'The claim could not be checked. Please try again.');
+      setFailure(
+        err instanceof ListingError ? err.message : 'The claim could not be checked. Please try again.',
+      );
     } finally {
       setBusy(false);
     }
   });
   return (
     <form className="form" onSubmit={(e) => void submit(e)} noValidate>
-      <p className="field-hint">Your details: they replace the listing’s name, description, logo and links.</p>
+      <p className="field-hint">
+        Your details: they replace the listing’s name, description, logo and links.
+      </p>
       <TokenDetailsFields
         // The created date is not rendered here (createdDate false), so it is never registered.
         register={(name) => register(name as Exclude<typeof name, 'created_at'>)}

@@ -778,7 +778,8 @@ function TokenPicker({ value, onChange }: { value: TokenChoice | null; onChange:
                   setOpen(false);
                 }}
               >
-                <strong>{s.ticker}</strong> <IdentityBadge token={s} /> <span className="muted">{s.name}</span>
+                <strong>{s.ticker}</strong> <IdentityBadge token={s} />{' '}
+                <span className="muted">{s.name}</span>
                 <span className="muted small suggestion-issuer">{s.issuer_address}</span>
               </button>
             </li>
