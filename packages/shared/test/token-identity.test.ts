@@ -3,14 +3,13 @@ import {
   claimMemo,
   deployFormSchema,
   IDENTITY_MESSAGES,
-  identityKey,
   isOwnImageUrl,
   isRlusdTicker,
   listingRefusal,
-  lookalikeOf,
   rankVerifiedFirst,
   RLUSD_CURRENCY_HEX,
 } from '../src/index';
+import { identityKey, lookalikeOf } from '../src/lookalike';
 
 // The identity rules of issue 24, pure: what counts as the same ticker or name, what may be listed,
 // which images may be shown.

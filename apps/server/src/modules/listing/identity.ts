@@ -5,7 +5,6 @@ import {
   IDENTITY_MESSAGES,
   RLUSD_CURRENCY_HEX,
   claimMemo,
-  lookalikeOf,
   type ClaimChallengeView,
   type ClaimMethod,
   type ClaimVerifyRequest,
@@ -13,6 +12,7 @@ import {
   type ListingForm,
   type ListingMetadata,
 } from '@ledgerpad/shared';
+import { lookalikeOf } from '@ledgerpad/shared/lookalike';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { LEDGER_UNAVAILABLE_MESSAGE } from '../../ledger/errors';

@@ -5,11 +5,11 @@ import {
   currencyToTicker,
   LISTING_MESSAGES,
   listingRefusal,
-  lookalikeOf,
   tickerToCurrency,
   type IssuedToken,
   type ListTokenRequest,
 } from '@ledgerpad/shared';
+import { lookalikeOf } from '@ledgerpad/shared/lookalike';
 import { AppError } from '../../lib/errors';
 import { LEDGER_UNAVAILABLE_MESSAGE, toLedgerAppError } from '../../ledger/errors';
 import type { Platform } from '../../platform';

@@ -3,12 +3,11 @@ import {
   RLUSD_CURRENCY_HEX,
   RLUSD_TICKER,
   isOwnImageUrl,
-  lookalikeOf,
-  type IdentityCandidate,
   type MetadataSource,
   type TokenView,
   type VerificationMethod,
 } from '@ledgerpad/shared';
+import { lookalikeOf, type IdentityCandidate } from '@ledgerpad/shared/lookalike';
 import type { Db } from '../../db/client';
 import { tokens } from './schema';
 
