@@ -95,7 +95,9 @@ describe('token identity', () => {
     await row.waitFor();
     expect(await row.getByTestId('identity-badge').textContent()).toBe('Unverified');
     expect(await row.getByTestId('lister-links-note').textContent()).toBe(IDENTITY_MESSAGES.linksByLister);
-    expect(await row.getByRole('link', { name: 'Website' }).getAttribute('href')).toBe('https://lister.example/');
+    expect(await row.getByRole('link', { name: 'Website' }).getAttribute('href')).toBe(
+      'https://lister.example/',
+    );
     await shot(page, 'list-unverified');
 
     // The token page: the same marks in the header.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LP_CURRENCY_PREFIX, RLUSD_CURRENCY_HEX, RLUSD_TICKER } from './constants';
+import { LP_CURRENCY_PREFIX, RLUSD_CURRENCY_HEX } from './constants';
 import { currencyToTicker, isHexCurrency, tickerToCurrency } from './currency';
 import { classicAddressSchema } from './schemas/common';
 

@@ -148,9 +148,11 @@ function WalletPositions({ position }: { position: PositionView }) {
               >
                 <th scope="row">
                   <span className="positions-ticker">{token.ticker}</span>
-                  <IdentityBadge token={identity(token.tokenCode, token.issuer)} compact />
                   <span className="muted small positions-mono positions-issuer">
                     {shortAddress(token.issuer)}
+                  </span>
+                  <span className="positions-identity">
+                    <IdentityBadge token={identity(token.tokenCode, token.issuer)} compact />
                   </span>
                 </th>
                 <td className="num" data-label="Balance" title={token.balance}>
