@@ -5,8 +5,8 @@ import { RLUSD_TICKER } from './constants';
 // Unicode's confusables table (unhomoglyph, ~100 KB): only the server decides lookalikes, so the
 // web bundle never loads it. Import it as '@ledgerpad/shared/lookalike'.
 
-/** Zero-width characters, soft hyphen, word joiner, BOM and the bidi controls (overrides, isolates, marks). */
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+/** Zero-width characters, soft hyphen, word joiner, BOM and the bidi controls (overrides, isolates, marks). */
 const INVISIBLE: ReadonlySet<number> = new Set([
   0xad,
   0x34f,
