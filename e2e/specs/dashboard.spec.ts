@@ -1,10 +1,9 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, inject, it } from 'vitest';
 import { Client, Wallet } from 'xrpl';
 import { DASHBOARD_MESSAGES, type DeployResult, type JobStatusView } from '@ledgerpad/shared';
-import { ARTIFACTS_DIR } from '../support/browser';
+import { screenshotWidths } from '../support/browser';
 import { useBrowser } from '../support/fixture';
 
 // /dashboard in Chromium against the shared server: a token deployed through the app's own API
@@ -150,17 +149,7 @@ describe('dashboard', () => {
     await ammRow.waitFor();
     expect(await ammRow.getByTestId('system-account').textContent()).toBe('AMM pool');
     expect(await ammRow.getByRole('button', { name: /Freeze|Authorize/ }).count()).toBe(0);
-    for (const [size, viewport] of [
-      ['1280', { width: 1280, height: 900 }],
-      ['375', MOBILE],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({
-        path: path.join(ARTIFACTS_DIR, `identity-dashboard-${size}.png`),
-        fullPage: true,
-      });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshotWidths(page, 'identity-dashboard');
 
     await hotRow.getByRole('button', { name: 'Freeze' }).click();
     await hotRow.getByRole('button', { name: 'Unfreeze' }).waitFor(LEDGER_WAIT);

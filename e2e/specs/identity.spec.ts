@@ -1,11 +1,12 @@
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Client, Wallet, type AccountSet } from 'xrpl';
+import { Client, type AccountSet } from 'xrpl';
 import { IDENTITY_MESSAGES, LISTING_MESSAGES, type ClaimTransaction } from '@ledgerpad/shared';
 import { issueToken } from '../../apps/server/test/listing/issuer-fixture';
 import { submitAndWait } from '../../apps/server/test/helpers/submit-and-wait';
-import { ARTIFACTS_DIR, launchBrowser } from '../support/browser';
+import { appFundedWallet } from '../support/app-wallet';
+import { launchBrowser, screenshotWidths } from '../support/browser';
+import { demoSignIn } from '../support/sign-in';
 import { useBrowser } from '../support/fixture';
 
 // Token identity in Chromium against the shared server (issue 24): B lists a token whose issuer B
@@ -15,7 +16,6 @@ import { useBrowser } from '../support/fixture';
 // saved at 1280 and 375 px under e2e/artifacts/identity-*.png.
 
 const DESKTOP = { width: 1280, height: 900 };
-const MOBILE = { width: 375, height: 740 };
 const LEDGER_WAIT = { timeout: 20_000 };
 const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `ID${run}`;
@@ -33,37 +33,6 @@ afterAll(async () => {
   await second?.close();
 });
 
-async function signIn(page: Page, url: string, name: string): Promise<void> {
-  await page.goto(url);
-  await page.getByLabel('Demo account (embedded ledger)').fill(name);
-  const signedIn = page.waitForResponse((r) => r.url().endsWith('/api/auth/demo') && r.ok());
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await signedIn;
-  await page.waitForURL(`${url}/`);
-}
-
-/** A wallet created and funded through the app, used as xrpl.js's funding source for the issuer. */
-async function appFundedWallet(page: Page, url: string): Promise<Wallet> {
-  const { token } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as { token: string };
-  const headers = { 'x-csrf-token': token };
-  const created = await page.request.post(`${url}/api/wallets`, { headers, data: {} });
-  const wallet = (await created.json()) as { id: number; wallet_seed: string };
-  const funded = await page.request.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} });
-  if (!funded.ok()) throw new Error(`faucet: ${funded.status()} ${await funded.text()}`);
-  return Wallet.fromSeed(wallet.wallet_seed);
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of [
-    ['1280', DESKTOP],
-    ['375', MOBILE],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(ARTIFACTS_DIR, `identity-${name}-${size}.png`), fullPage: true });
-  }
-  await page.setViewportSize(DESKTOP);
-}
-
 const noHorizontalScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -73,7 +42,7 @@ describe('token identity', () => {
   it('marks an unverified listing on the list and the token page; the controller claims it', async () => {
     const { page, url } = t;
     await page.setViewportSize(DESKTOP);
-    await signIn(page, url, `lister_${run.toLowerCase()}`);
+    await demoSignIn(page, url, `lister_${run.toLowerCase()}`);
     const funder = await appFundedWallet(page, url);
     const { issuer } = await issueToken(client, { ticker: TICKER, amounts: ['1000'], funder });
 
@@ -98,7 +67,7 @@ describe('token identity', () => {
     expect(await row.getByRole('link', { name: 'Website' }).getAttribute('href')).toBe(
       'https://lister.example/',
     );
-    await shot(page, 'list-unverified');
+    await screenshotWidths(page, 'identity-list-unverified');
 
     // The token page: the same marks in the header.
     await page.goto(`${url}/token/${issuer.address}`);
@@ -107,7 +76,7 @@ describe('token identity', () => {
     expect(await header.getByTestId('identity-badge').textContent()).toBe('Unverified');
     expect(await header.getByTestId('lister-links-note').textContent()).toBe(IDENTITY_MESSAGES.linksByLister);
     await page.getByTestId('risk-verdict').waitFor(LEDGER_WAIT);
-    await shot(page, 'token-unverified');
+    await screenshotWidths(page, 'identity-token-unverified');
 
     // Listing it again opens 'Token Already Listed', which says how to claim it.
     await page.goto(`${url}/list-token`);
@@ -124,14 +93,14 @@ describe('token identity', () => {
     const context = await second.newContext({ viewport: DESKTOP });
     try {
       const a = await context.newPage();
-      await signIn(a, url, `issuer_${run.toLowerCase()}`);
+      await demoSignIn(a, url, `issuer_${run.toLowerCase()}`);
       await a.goto(`${url}/token/${issuer.address}`);
       await a.getByRole('link', { name: 'Is this your token? Claim this listing' }).click();
       await a.getByRole('heading', { name: 'Claim a Listing', level: 1 }).waitFor();
       const txText = await a.getByTestId('claim-transaction').textContent({ timeout: LEDGER_WAIT.timeout });
       const tx = JSON.parse(txText!) as ClaimTransaction;
       expect(tx).toMatchObject({ TransactionType: 'AccountSet', Account: issuer.address });
-      await shot(a, 'claim');
+      await screenshotWidths(a, 'identity-claim');
       expect(await noHorizontalScroll(a)).toBe(true);
 
       // What Xaman would do: sign the shown transaction with the issuer's key and submit it.
@@ -152,7 +121,7 @@ describe('token identity', () => {
         'https://issuer.example/',
       );
       await a.getByTestId('risk-verdict').waitFor(LEDGER_WAIT);
-      await shot(a, 'token-verified');
+      await screenshotWidths(a, 'identity-token-verified');
     } finally {
       await context.close();
     }

@@ -18,6 +18,15 @@ const LINK_FIELDS = [
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** The messages of the fields TokenDetailsFields shows, in their order (the logo's included). */
+export function tokenDetailsErrors(
+  errors: Partial<Record<TokenDetailsName | 'logoUrl', { message?: string } | undefined>>,
+): Array<string | undefined> {
+  return (
+    ['name', 'description', 'logoUrl', 'twitterLink', 'telegramLink', 'websiteLink', 'created_at'] as const
+  ).map((name) => errors[name]?.message);
+}
+
 export function TokenDetailsFields({
   register,
   invalid,

@@ -22,7 +22,7 @@ import { recordAdminAudit } from '../admin';
 import { verifiedIdentities, type NewToken, type TokenRegistry, type TokenRow } from '../tokens';
 import { findClaimTransaction } from './ledger-proofs';
 import { listingChallenges, tokenIdentityEvents } from './schema';
-import type { ListingService } from './service';
+import { metadataColumns, type ListingService } from './service';
 import { checkToml, domainOf, fetchToml, tomlUrl } from './toml';
 
 // Who may say what a listed token is (docs/token-identity.md): a user proves control of the issuer
@@ -35,8 +35,6 @@ export interface IdentityDeps {
   platform: Platform;
   listing: ListingService;
 }
-
-const NO_LINK = (v: string | undefined) => (v && v !== 'N/A' ? v : null);
 
 /** The metadata columns of a row, as the history records them. */
 const metadataOf = (r: TokenRow) => ({
@@ -76,18 +74,10 @@ export class IdentityService {
     return row;
   }
 
-  /** The metadata columns a form writes (links "N/A" or empty mean none). */
+  /** The metadata columns a form writes, its logo checked to be an upload of ours. */
   private async metadataPatch(m: ListingMetadata): Promise<Partial<NewToken>> {
     if (m.logoUrl) await this.deps.listing.assertStoredLogo(m.logoUrl);
-    return {
-      name: m.name,
-      description: m.description,
-      logoUrl: m.logoUrl || null,
-      telegramFileId: m.telegramFileId ?? null,
-      twitterLink: NO_LINK(m.twitterLink),
-      telegramLink: NO_LINK(m.telegramLink),
-      websiteLink: NO_LINK(m.websiteLink),
-    };
+    return metadataColumns(m);
   }
 
   /** Does the name (or the ticker) look like another verified token's? */

@@ -7,6 +7,7 @@ import {
   listingRefusal,
   tickerToCurrency,
   type IssuedToken,
+  type ListingMetadata,
   type ListTokenRequest,
 } from '@ledgerpad/shared';
 import { lookalikeOf } from '@ledgerpad/shared/lookalike';
@@ -30,6 +31,20 @@ export function currencyHex(code: string): string {
   let ascii = '';
   for (const ch of code) ascii += ch.charCodeAt(0).toString(16).padStart(2, '0');
   return ('0'.repeat(24) + ascii + '0'.repeat(10)).toUpperCase();
+}
+
+/** The columns a listing form writes: name, description, logo and links ("N/A" or empty: none). */
+export function metadataColumns(m: ListingMetadata) {
+  const link = (v: string | undefined) => (v && v !== 'N/A' ? v : null);
+  return {
+    name: m.name,
+    description: m.description,
+    logoUrl: m.logoUrl || null,
+    telegramFileId: m.telegramFileId ?? null,
+    twitterLink: link(m.twitterLink),
+    telegramLink: link(m.telegramLink),
+    websiteLink: link(m.websiteLink),
+  };
 }
 
 export interface IssuerState {
@@ -209,7 +224,6 @@ export class ListingService {
       admin && body.created_at
         ? new Date(body.created_at.length === 10 ? `${body.created_at}T00:00:00Z` : body.created_at)
         : ((await this.ledgerCreatedAt(issuer, token.currency)) ?? new Date());
-    const link = (v: string | undefined) => (v && v !== 'N/A' ? v : null);
     const adminFlags = admin
       ? {
           isNew: body.is_new,
@@ -219,17 +233,11 @@ export class ListingService {
         }
       : {};
     const row = await this.deps.tokens.insert({
-      name: body.name,
       ticker,
       currency: token.currency,
       issuerAddress: issuer,
       supply: token.value,
-      description: body.description,
-      logoUrl: body.logoUrl || null,
-      telegramFileId: body.telegramFileId ?? null,
-      twitterLink: link(body.twitterLink),
-      telegramLink: link(body.telegramLink),
-      websiteLink: link(body.websiteLink),
+      ...metadataColumns(body),
       isBlackholed: state.blackholed,
       requireAuth: state.requireAuth,
       source: 'listing',

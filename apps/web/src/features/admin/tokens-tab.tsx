@@ -16,7 +16,7 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
 import { IdentityBadge } from '../../components/identity-badge';
-import { TokenDetailsFields } from '../../components/token-details-fields';
+import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
 import { apiPost } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { ADMIN_KEY, failureMessage, useListedTokens } from './api';
@@ -386,15 +386,7 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
       setBusy(false);
     }
   });
-  const messages = [
-    errors.name?.message,
-    errors.description?.message,
-    errors.logoUrl?.message,
-    errors.twitterLink?.message,
-    errors.telegramLink?.message,
-    errors.websiteLink?.message,
-    errors.created_at?.message,
-  ];
+  const messages = tokenDetailsErrors(errors);
   return (
     <form
       className="form admin-edit-token"

@@ -15,7 +15,7 @@ import {
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { IdentityBadge } from '../../components/identity-badge';
-import { TokenDetailsFields } from '../../components/token-details-fields';
+import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
 import { ApiError } from '../../lib/api';
 import {
   claimListing,
@@ -220,14 +220,7 @@ function MetadataForm({
     resolver: zodResolver(listingMetadataSchema),
     defaultValues: EMPTY,
   });
-  const fieldErrors = [
-    errors.name?.message,
-    errors.description?.message,
-    errors.logoUrl?.message,
-    errors.twitterLink?.message,
-    errors.telegramLink?.message,
-    errors.websiteLink?.message,
-  ];
+  const fieldErrors = tokenDetailsErrors(errors);
   const submit = handleSubmit(async (values) => {
     if (logoRefused) return setFailure(LISTING_MESSAGES.logoRefused);
     setBusy(true);

@@ -17,7 +17,7 @@ import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
 import { fetchIssuer, ListingError, listToken, type IssuerDetails } from './api';
 import { IdentityBadge } from '../../components/identity-badge';
-import { TokenDetailsFields } from '../../components/token-details-fields';
+import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
 import { ClaimListing } from './claim-listing';
 import './list-token.css';
 
@@ -242,15 +242,7 @@ function ListingFormPanel({
     defaultValues: EMPTY,
   });
   const description = watch('description') ?? '';
-  const fieldErrors = [
-    errors.name?.message,
-    errors.description?.message,
-    errors.logoUrl?.message,
-    errors.twitterLink?.message,
-    errors.telegramLink?.message,
-    errors.websiteLink?.message,
-    errors.created_at?.message,
-  ];
+  const fieldErrors = tokenDetailsErrors(errors);
   const invalid = fieldErrors.some(Boolean);
 
   const submit = handleSubmit(async (values) => {
