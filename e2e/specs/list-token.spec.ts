@@ -108,7 +108,8 @@ describe('list token', () => {
 
     await page.getByRole('link', { name: 'All tokens' }).click();
     await page.getByPlaceholder('Search tokens by name, ticker, or issuer...').fill(issuer.address);
-    await page.getByRole('cell', { name: ticker, exact: true }).waitFor();
+    // The ticker's link (the cell also carries the identity badge: this listing is Unverified).
+    await page.getByRole('link', { name: ticker, exact: true }).waitFor();
 
     await fetchIssuer(page, url, issuer.address);
     const modal = page.getByRole('alertdialog', { name: LISTING_MESSAGES.alreadyListed });
