@@ -4,13 +4,16 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet, type AccountSet, type Client } from 'xrpl';
 import {
+  AIRDROP_MESSAGES,
   IDENTITY_MESSAGES,
+  type Airdrop,
   RLUSD_CURRENCY_HEX,
   type ClaimChallengeView,
   type TokenSuggestion,
   type TokenView,
 } from '@ledgerpad/shared';
 import { adminAudit } from '../../src/modules/admin/schema';
+import { airdrops } from '../../src/modules/airdrops/schema';
 import { listingChallenges, tokenIdentityEvents } from '../../src/modules/listing/schema';
 import { tokens } from '../../src/modules/tokens/schema';
 import { PLATFORM_ROLES } from '../../src/platform/accounts';
@@ -371,6 +374,32 @@ describe('no impersonation', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('flags a row wearing RLUSD’s code from another issuer, even one verified before the rule', async () => {
+    const fake = Wallet.generate().address;
+    // A row from before the rule (written straight to the table, as migration 0015 left deploys).
+    const [row] = await t.database.db
+      .insert(tokens)
+      .values({
+        name: 'Old Fake',
+        ticker: 'RLUSD',
+        currency: RLUSD_CURRENCY_HEX,
+        issuerAddress: fake,
+        supply: '1',
+        source: 'deploy',
+        verified: true,
+        verifiedBy: 'deploy',
+      })
+      .returning();
+    expect((await get(`/api/tokens/issuer/${fake}`)).json()).toMatchObject({ verified: true });
+    // Any identity change re-marks every row (an admin action here; also at start and on listings).
+    await post(`/api/admin/tokens/${row!.id}/hide`, owner, { hidden: false });
+    const after = (await get(`/api/tokens/issuer/${fake}`)).json() as TokenView;
+    expect(after).toMatchObject({ verified: false, lookalike_of: 'RLUSD' });
+    // And it cannot be verified by an admin.
+    const verify = await post(`/api/admin/tokens/${row!.id}/verify`, owner, { verified: true });
+    expect([verify.statusCode, verify.json().message]).toEqual([400, IDENTITY_MESSAGES.rlusdCode]);
+  });
+
   it('lists a lookalike of a verified token only as unverified, with the warning, even from the issuer’s own wallet', async () => {
     const real = await issueToken(client, { ticker: 'BOB', amounts: ['10'] });
     await importWallet(alice, real.issuer.seed!);
@@ -504,6 +533,42 @@ describe('images only from us', () => {
       .where(eq(tokens.id, listed.id));
     const view = (await get(`/api/tokens/issuer/${issuer.address}`)).json() as TokenView;
     expect([view.logoUrl, view.local_image_path]).toEqual([null, null]);
+  });
+
+  it('takes an airdrop logo only from our uploads, and never shows a stored external one', async () => {
+    const external = await post('/api/airdrops', alice, {
+      sourceWalletId: 1,
+      tokenCode: 'AIR',
+      issuerAddress: Wallet.generate().address,
+      projectName: 'Pixel Drop',
+      logoUrl: 'https://tracker.example/pixel.png',
+      perUserType: 'fixed',
+      totalTokenAmount: '10',
+      fixedAmount: '1',
+      deadline: new Date(Date.now() + 3600_000).toISOString(),
+    });
+    expect([external.statusCode, external.json().message]).toEqual([400, AIRDROP_MESSAGES.logo]);
+
+    // A row from before the rule, holding a free-text URL.
+    await t.database.db.insert(airdrops).values({
+      creatorUserId: alice.user.id,
+      sourceWalletId: 1,
+      sourceAddress: Wallet.generate().address,
+      projectName: 'Legacy Drop',
+      logoUrl: 'https://tracker.example/pixel.png',
+      issuerAddress: Wallet.generate().address,
+      currency: 'AIR',
+      perUserType: 'fixed',
+      fixedAmount: '1',
+      maxClaims: 10,
+      totalAmount: '10',
+      remaining: '10',
+      expiry: new Date(Date.now() + 3600_000),
+      trustlineMode: 'auto',
+      status: 'active',
+    });
+    const board = (await get('/api/airdrops')).json() as Airdrop[];
+    expect(board.find((a) => a.project_name === 'Legacy Drop')?.logo_url).toBe('');
   });
 
   it('allows images only from our origin and data: in the CSP', async () => {
