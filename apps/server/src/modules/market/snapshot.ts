@@ -80,7 +80,14 @@ export class MarketSnapshot {
   private current: Snapshot | undefined;
   private building: Promise<Snapshot> | undefined;
   private next: Promise<Snapshot> | undefined;
-  private stale = false;
+  /**
+   * Local token changes counted by `invalidate`; a snapshot (or a running build) answers reads
+   * only if it started after the last one. (A bare "stale" flag, cleared when a build starts, let a
+   * read between that start and its end return the previous snapshot without the new listing.)
+   */
+  private wanted = 0;
+  private currentVersion = -1;
+  private buildingVersion = -1;
 
   constructor(
     private readonly deps: {
@@ -96,13 +103,14 @@ export class MarketSnapshot {
 
   /** The snapshot, building the first one on demand (and a fresh one after a local token change). */
   async get(): Promise<Snapshot> {
-    if (!this.current || this.stale) return this.refresh();
-    return this.current;
+    if (this.current && this.currentVersion >= this.wanted) return this.current;
+    if (this.building && this.buildingVersion >= this.wanted) return this.building;
+    return this.refresh();
   }
 
   /** A token was listed or changed here: the next read rebuilds first. */
   invalidate(): void {
-    this.stale = true;
+    this.wanted++;
   }
 
   /**
@@ -117,9 +125,13 @@ export class MarketSnapshot {
       );
       return this.next;
     }
-    this.stale = false;
+    const version = this.wanted;
+    this.buildingVersion = version;
     const build = this.build().then((snap) => {
-      this.current = snap;
+      if (version >= this.currentVersion) {
+        this.current = snap;
+        this.currentVersion = version;
+      }
       return snap;
     });
     this.building = build.finally(() => {
