@@ -300,6 +300,20 @@ describe('clawback and freezing', () => {
   });
 });
 
+describe('dev allocation', () => {
+  it('is amber above 20% of the supply, plain below, and absent for a listed token', async () => {
+    const w = await world(['10']);
+    const big = assessRisk(await readRiskInput(client, ref(w, '25'), new Map()));
+    expect(signal(big, 'dev-allocation')).toMatchObject({
+      severity: 'warn',
+      sentence: 'The deployer took 25% of the supply at launch.',
+    });
+    const small = assessRisk(await readRiskInput(client, ref(w, '5'), new Map()));
+    expect(signal(small, 'dev-allocation')).toMatchObject({ severity: 'info' });
+    expect(signal(await report(w), 'dev-allocation')).toBeUndefined();
+  });
+});
+
 describe('the verdict', () => {
   it('names the worst signals: amber ones when nothing is red, green when nothing is amber', async () => {
     const w = await world(['500', '500']);
