@@ -42,6 +42,7 @@ import { redactUrl, safeSerializers } from './lib/log-safety';
 import { registerRateLimits } from './plugins/rate-limit';
 import type { LedgerConnection } from './ledger/connection';
 import { createPlatform, type Platform } from './platform';
+import { rlusdIssuer } from './platform/accounts';
 import type { EventBus } from './realtime/event-bus';
 import { registerRealtime } from './realtime/routes';
 import { registerSecurityHeaders, registerWebDelivery } from './web/delivery';
@@ -141,7 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   adminRoutes(app, { platform });
 
   // Feature modules register here (one line each), with what they use of the platform and of each other.
-  const tokens = new TokenRegistry(db);
+  const tokens = new TokenRegistry(db, (d) => rlusdIssuer(d, deps.config.XRPL_NETWORK));
   configRoutes(app, platform);
   tokenRoutes(app, { tokens });
   registerListing(app, { tokens, platform });

@@ -123,6 +123,11 @@ export const configSchema = z
     DEMO_TRADE_INTERVAL_MS: z.coerce.number().int().min(0).default(4000),
     /** Milliseconds between the looks for airdrops to end (past their deadline, fully claimed); 0 stops it. */
     AIRDROP_SWEEP_MS: z.coerce.number().int().min(0).default(10_000),
+    /**
+     * Token identity: let the xrp-ledger.toml check fetch over http:// from loopback addresses
+     * (the tests' local server). Refused outside NODE_ENV=test: in use, only https to public hosts.
+     */
+    TOML_FETCH_ALLOW_LOOPBACK: bool.default(false),
   })
   .superRefine((c, ctx) => {
     if (c.XRPL_NETWORK !== 'standalone' && !c.XRPL_URL) {
@@ -130,6 +135,13 @@ export const configSchema = z
         code: 'custom',
         path: ['XRPL_URL'],
         message: `is required when XRPL_NETWORK is ${c.XRPL_NETWORK}`,
+      });
+    }
+    if (c.TOML_FETCH_ALLOW_LOOPBACK && c.NODE_ENV !== 'test') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TOML_FETCH_ALLOW_LOOPBACK'],
+        message: 'is allowed only with NODE_ENV=test',
       });
     }
     if (c.EVENT_BUS === 'postgres' && !c.DATABASE_URL) {

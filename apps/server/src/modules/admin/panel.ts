@@ -36,7 +36,7 @@ import type { Config } from '../../config';
 import { tokens } from '../tokens/schema';
 import { users } from '../users/schema';
 import { adminAudit, admins } from './schema';
-import { addAdmin, removeAdmin } from './service';
+import { addAdmin, recordAdminAudit, removeAdmin } from './service';
 
 // The admin panel's server side (spec 001 §7): every write is validated, applied and written to the
 // append-only audit trail in one database transaction, with the value before and after.
@@ -68,11 +68,7 @@ export class AdminPanel {
     after: unknown,
     txHash: string | null = null,
   ) {
-    // Values are stored as { value } objects: a bare JSON string or number reads back ambiguously.
-    const wrap = (v: unknown) => (v !== null && typeof v === 'object' ? v : { value: v ?? null });
-    return tx
-      .insert(adminAudit)
-      .values({ adminUserId, action, target, before: wrap(before), after: wrap(after), txHash });
+    return recordAdminAudit(tx, { adminUserId, action, target, before, after, txHash });
   }
 
   async feeConfig(): Promise<FeeConfigView> {

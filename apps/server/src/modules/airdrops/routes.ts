@@ -10,6 +10,7 @@ import { ledgerRoute } from '../../ledger/errors';
 import { notFound } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import type { WalletsApi } from '../wallets';
+import { isStoredUpload } from '../uploads';
 import { registerAirdropJobs } from './jobs';
 import { AirdropPayer } from './payer';
 import { AirdropService } from './service';
@@ -55,6 +56,7 @@ export function registerAirdrops(
     wallets: deps.wallets,
     settings: platform.settings,
     canPay: submissions !== undefined,
+    isStoredLogo: (url) => isStoredUpload(platform.config.dataDir, url),
   });
   app.decorate('airdrops', service);
   const user = { config: { access: 'user' as const } };

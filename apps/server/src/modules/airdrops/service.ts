@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import {
+  isOwnImageUrl,
   AIRDROP_MESSAGES,
   claimAirdropSchema,
   createAirdropSchema,
@@ -84,6 +85,8 @@ export interface AirdropsDeps {
   canPay: boolean;
   /** The clock deadlines are compared with (ms); default Date.now. */
   now?: () => number;
+  /** Whether a logo URL names an image our upload route stored (only those are kept and shown). */
+  isStoredLogo?: (servedUrl: string) => Promise<boolean>;
 }
 
 /** The smallest allocation one more claim can take (the fixed amount, or the random minimum). */
@@ -147,7 +150,8 @@ export class AirdropService {
       id: r.id,
       project_name: r.projectName,
       tagline: r.tagline,
-      logo_url: r.logoUrl,
+      // Images only from us: an external URL stored before the rule is never handed to browsers.
+      logo_url: isOwnImageUrl(r.logoUrl) ? r.logoUrl : '',
       description: r.description,
       issuer_address: r.issuerAddress,
       token_code: r.currency,
@@ -191,6 +195,11 @@ export class AirdropService {
       throw badRequest(AIRDROP_MESSAGES.token);
     }
     if (isLpCurrency(currency)) throw badRequest(AIRDROP_MESSAGES.lpToken);
+    if (b.logoUrl && !(await (this.deps.isStoredLogo?.(b.logoUrl) ?? Promise.resolve(false)))) {
+      throw new AppError('VALIDATION', AIRDROP_MESSAGES.logo, {
+        fields: [{ path: 'logoUrl', message: AIRDROP_MESSAGES.logo }],
+      });
+    }
     if (!this.deps.canPay) throw new AppError('LEDGER_UNAVAILABLE', AIRDROP_MESSAGES.unavailable);
 
     // Tokens: what the wallet holds, less airdrops from it whose tokens have not moved yet.

@@ -29,6 +29,7 @@ import { Modal } from '../../components/modal';
 import { ApiError, apiGet, apiPost, apiPut } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { BALANCES_KEY, useWalletBalances } from '../../lib/wallet-balances';
+import { IdentityBadge } from '../../components/identity-badge';
 import { useMarketStats, useQuote, useTokenSearch } from './api';
 import { batchSummary, randomAmounts, randomRange } from './batch';
 import { StatusLine, useDebounced, useFading } from './hooks';
@@ -777,7 +778,8 @@ function TokenPicker({ value, onChange }: { value: TokenChoice | null; onChange:
                   setOpen(false);
                 }}
               >
-                <strong>{s.ticker}</strong> <span className="muted">{s.name}</span>
+                <strong>{s.ticker}</strong> <IdentityBadge token={s} />{' '}
+                <span className="muted">{s.name}</span>
                 <span className="muted small suggestion-issuer">{s.issuer_address}</span>
               </button>
             </li>
