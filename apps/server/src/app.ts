@@ -31,10 +31,14 @@ import { registerListing } from './modules/listing/routes';
 import { TokenRegistry } from './modules/tokens';
 import { tokenRoutes } from './modules/tokens/routes';
 import { userRoutes } from './modules/users/routes';
-import { registerUploads, type LogoPublisher } from './modules/uploads/routes';
+import { registerUploads, type LogoPublisher, type UploadsApi } from './modules/uploads/routes';
+import { tokenLogosInUse } from './modules/tokens';
+import { airdropLogosInUse } from './modules/airdrops';
+import { deployLogosInUse } from './modules/deploy';
 import { registerWallets } from './modules/wallets/routes';
 import { registerSessions } from './plugins/auth';
 import { registerCsrf } from './plugins/csrf';
+import { registerPrivateCaching } from './plugins/caching';
 import { createOriginPolicy, registerHostCheck } from './plugins/origin';
 import { registerAccessControl } from './plugins/access';
 import { registerEdgeChecks } from './plugins/edge';
@@ -54,6 +58,8 @@ declare module 'fastify' {
     marketSnapshot: MarketSnapshot;
     /** The bonding module (tests await its keeper). */
     bonding: BondingApi;
+    /** The uploads module (tests run its unused-logo sweep). */
+    uploads: UploadsApi;
   }
 }
 
@@ -105,9 +111,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHostCheck(app, origins);
   registerAccessControl(app);
   registerEdgeChecks(app);
-  const sessions = await registerSessions(app, { db, production, now: deps.now });
+  const sessions = await registerSessions(app, {
+    db,
+    production,
+    now: deps.now,
+    maxPerUser: deps.config.SESSIONS_PER_USER,
+  });
   const limits = await registerRateLimits(app, deps.config);
-  registerCsrf(app);
+  registerCsrf(app, origins);
+  registerPrivateCaching(app);
   const socketSecret = deps.config.SOCKET_TOKEN_SECRET
     ? Buffer.from(deps.config.SOCKET_TOKEN_SECRET, 'utf8')
     : await loadOrCreateSecret(path.join(deps.config.dataDir, 'socket-token.key'));
@@ -129,14 +141,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', () => platform.start());
   app.addHook('onClose', () => platform.stop());
   const bus = platform.bus;
-  const realtime = await registerRealtime(app, { config: deps.config, bus, socketSecret, origins });
+  const realtime = await registerRealtime(app, {
+    config: deps.config,
+    bus,
+    socketSecret,
+    origins,
+    sessionLive: (id) => sessions.isLive(id),
+  });
+  sessions.onRevoked((ids) => {
+    realtime
+      .sessionsRevoked(ids)
+      .catch((err: unknown) => app.log.warn({ err }, 'session revocation not published'));
+  });
 
   healthRoutes(app, {
     pingDatabase: () => deps.database.ping(),
     databaseDriver: deps.database.driver,
     ledger: deps.ledger,
+    details: deps.config.HEALTH_DETAILS,
   });
-  authRoutes(app, { config: deps.config, db, sessions, origins, limits, socketSecret });
+  authRoutes(app, {
+    config: deps.config,
+    db,
+    sessions,
+    origins,
+    limits,
+    socketSecret,
+    quotas: platform.quotas,
+  });
   userRoutes(app, db);
   adminRoutes(app, { platform });
 
@@ -183,7 +215,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   later.market = market;
   app.decorate('marketSnapshot', market);
   registerPositions(app, { platform, wallets: wallets.service, snapshot: market });
-  await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });
+  const uploads = await registerUploads(app, {
+    config: deps.config,
+    telegram: deps.logoPublisher,
+    quotas: platform.quotas,
+    // Each module answers for its own references to a logo.
+    logosInUse: async (urls) => {
+      const found = await Promise.all([
+        tokenLogosInUse(db, urls),
+        airdropLogosInUse(db, urls),
+        deployLogosInUse(db, urls),
+      ]);
+      return found.flat();
+    },
+  });
+  app.decorate('uploads', uploads);
 
   const web = await registerWebDelivery(app, deps.config, deps.webDistDir);
 

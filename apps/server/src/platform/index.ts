@@ -3,6 +3,7 @@ import type { SocketServerMessage } from '@ledgerpad/shared';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { generateMasterKey, Keyring } from '../keys/envelope';
+import { verifyMasterKey } from '../keys/key-check';
 import { loadKeyring } from '../keys/key-file';
 import { isXrplConnection, type LedgerConnection, type XrplConnection } from '../ledger/connection';
 import { SubmissionService } from '../ledger/submission-service';
@@ -12,6 +13,7 @@ import { userTopic } from '../realtime/topics';
 import { LedgerFollower } from './indexer/follower';
 import { JobRunner, toJobStatus } from './jobs';
 import { PlatformSettings } from './settings';
+import { Quotas } from './quotas';
 import {
   bootstrapSettings,
   bootstrapStandalone,
@@ -45,6 +47,8 @@ export interface Platform {
   jobs: JobRunner;
   /** Platform configuration (fees, reserves) with its defaults. */
   settings: PlatformSettings;
+  /** Sliding-window limits on what one visitor or user can make the server keep (docs/production.md). */
+  quotas: Quotas;
   /**
    * Follows validated ledgers in order (one instance at a time) and hands each to the registered
    * handlers (the market indexer); undefined without a ledger connection.
@@ -84,6 +88,13 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
           previousKeys: config.MASTER_KEY_PREVIOUS,
           dataDir: config.dataDir,
         });
+  // A throw-away test key opens nothing that is stored; every real key is checked against the
+  // database before this instance may sign or claim a job (docs/production.md).
+  const throwAwayKey = config.NODE_ENV === 'test' && !config.MASTER_KEY;
+  if (!throwAwayKey) {
+    const check = await verifyMasterKey(db, keyring);
+    if (check.created) log.info({ keyId: keyring.current.id }, 'custody key check recorded');
+  }
   const connection = isXrplConnection(deps.ledger) ? deps.ledger : undefined;
   const submissions = connection
     ? new SubmissionService({ database, connection, signers: createSignerSource(db, keyring), log })
@@ -141,6 +152,7 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
     jobs,
     indexer,
     settings: new PlatformSettings(db),
+    quotas: new Quotas(db),
     config,
     database,
     ledger: deps.ledger,

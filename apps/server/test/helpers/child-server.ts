@@ -92,7 +92,7 @@ export async function signInOverHttp(base: string, username: string): Promise<Re
   const csrf = (
     (await json(await fetch(`${base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
   ).token;
-  return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
+  return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json', origin: CHILD_ORIGIN };
 }
 
 /** The owner's one-time link the server printed at start, redeemed: headers of an owner session. */
@@ -111,7 +111,7 @@ export async function signInOwnerOverHttp(server: ChildServer): Promise<Record<s
   const csrf = (
     (await json(await fetch(`${server.base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
   ).token;
-  return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
+  return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json', origin: CHILD_ORIGIN };
 }
 
 /**

@@ -26,8 +26,11 @@ export interface SignedIn {
   cookie: string;
   csrfToken: string;
   user: User;
-  /** `{ cookie, 'x-csrf-token' }`: spread into `app.inject({ headers })` for state-changing calls. */
-  headers: { cookie: string; 'x-csrf-token': string };
+  /**
+   * `{ cookie, 'x-csrf-token', origin }`: spread into `app.inject({ headers })` for state-changing
+   * calls (a browser sends its Origin on every one).
+   */
+  headers: { cookie: string; 'x-csrf-token': string; origin: string };
 }
 
 export interface TestApp {
@@ -158,7 +161,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const csrf = await app.inject({ method: 'GET', url: '/api/csrf-token', headers: { cookie } });
     if (csrf.statusCode !== 200) throw new Error(`csrf-token failed: ${csrf.statusCode} ${csrf.body}`);
     const csrfToken = (csrf.json() as { token: string }).token;
-    return { cookie, csrfToken, user, headers: { cookie, 'x-csrf-token': csrfToken } };
+    return { cookie, csrfToken, user, headers: { cookie, 'x-csrf-token': csrfToken, origin: TEST_ORIGIN } };
   };
 
   const signInOwner = async (): Promise<SignedIn> => {
