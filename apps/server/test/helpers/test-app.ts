@@ -66,6 +66,8 @@ export interface TestAppOptions {
   closeIntervalMs?: number;
   /** Start the embedded ledger's clock this many ms behind the wall clock (default: as main.ts). */
   clockOffsetMs?: number;
+  /** Persist the embedded ledger here (a test that stops and restarts it under the app). */
+  ledgerDataDir?: string;
   /** Pass an existing database (e.g. two app instances on one PostgreSQL schema). */
   database?: Database;
   now?: AppDeps['now'];
@@ -109,6 +111,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const server = await startStandaloneLedger({
       port: 0,
       closeIntervalMs: options.closeIntervalMs ?? 0,
+      dataDir: options.ledgerDataDir,
       // As main.ts starts its embedded ledger (this one is always fresh: in memory): days behind
       // when the demo seed will trade on it.
       clockOffsetMs: options.clockOffsetMs ?? (await demoLedgerClockOffsetMs(config, database.db, true)),
