@@ -57,8 +57,8 @@ describe('the ledger restarted under the app', () => {
     }
     const paid = await fund(second);
     const wrote = performance.now() - back;
-    console.log(
-      `ledger back → read served in ${Math.round(read ?? -1)} ms, a faucet payment done in ${Math.round(wrote)} ms`,
+    process.stdout.write(
+      `ledger back → read served in ${Math.round(read ?? -1)} ms, a faucet payment done in ${Math.round(wrote)} ms\n`,
     );
     expect(read).toBeDefined();
     expect(read!).toBeLessThanOrEqual(2000);
