@@ -44,6 +44,7 @@ import { registerAccessControl } from './plugins/access';
 import { registerEdgeChecks } from './plugins/edge';
 import { redactUrl, safeSerializers } from './lib/log-safety';
 import { registerRateLimits } from './plugins/rate-limit';
+import { registerMetrics, type Metrics } from './plugins/metrics';
 import type { LedgerConnection } from './ledger/connection';
 import { createPlatform, type Platform } from './platform';
 import type { EventBus } from './realtime/event-bus';
@@ -60,6 +61,8 @@ declare module 'fastify' {
     bonding: BondingApi;
     /** The uploads module (tests run its unused-logo sweep). */
     uploads: UploadsApi;
+    /** Prometheus metrics (main.ts serves them on METRICS_PORT too). */
+    metrics: Metrics;
   }
 }
 
@@ -91,14 +94,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler(errorHandler);
   // A socket upgrade never gets an onResponse: its line is written when it arrives.
+  // Request lines at debug (LOG_LEVEL=debug shows them): at info the console carries one line per
+  // significant event (sign-in, deploy, trade, refund, job failure) and the start-up block stays
+  // readable. Server errors are always logged.
   app.addHook('onRequest', async (request) => {
-    if (request.headers.upgrade) request.log.info(`${request.method} ${redactUrl(request.url)} upgrade`);
+    if (request.headers.upgrade) request.log.debug(`${request.method} ${redactUrl(request.url)} upgrade`);
   });
   app.addHook('onResponse', async (request, reply) => {
     const ms = Math.round(reply.elapsedTime);
     const line = `${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${ms} ms`;
     if (reply.statusCode >= 500) request.log.error({ statusCode: reply.statusCode, ms }, line);
-    else request.log.info({ statusCode: reply.statusCode, ms }, line);
+    else request.log.debug({ statusCode: reply.statusCode, ms }, line);
   });
 
   // Order matters: the Host check runs first on every request; the session hook sets request.user,
@@ -230,6 +236,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   app.decorate('uploads', uploads);
+
+  const metrics = registerMetrics(app, {
+    config: deps.config,
+    database: deps.database,
+    connection: platform.connection,
+    submissions: platform.submissions,
+    socketCount: () => realtime.hub.connectionCount,
+  });
+  app.decorate('metrics', metrics);
 
   const web = await registerWebDelivery(app, deps.config, deps.webDistDir);
 

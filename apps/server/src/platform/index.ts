@@ -27,6 +27,27 @@ import { createSignerSource } from './custody';
 // platform's own accounts and the event bus. Modules receive what they need from here; none of them
 // builds any of it.
 
+/** Jobs whose completion is logged at info (the rest at most at debug: fee sweeps, claims). */
+const SIGNIFICANT_JOBS = new Set([
+  'deploy',
+  'bonding-graduate',
+  'demo-seed',
+  'airdrop-create',
+  'airdrop-close',
+]);
+
+/** Ledger writes logged at info when final, by submission purpose. */
+const SIGNIFICANT_PURPOSES: Record<string, string> = {
+  swap: 'trade',
+  'limit-order': 'limit order',
+  'cancel-order': 'order cancel',
+  'admin-refund': 'refund',
+  'bonding:refund': 'curve deposit refund',
+  'reward-claim': 'reward claim',
+  transfer: 'transfer',
+  burn: 'burn',
+};
+
 export interface PlatformAccounts {
   /** Settles when the stand-alone platform accounts (RLUSD issuer, pool, fee wallets) exist. */
   bootstrapped(): Promise<unknown>;
@@ -134,6 +155,9 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
   const jobs = new JobRunner({ database, log: log.child({ component: 'jobs' }), concurrency: 256 });
   // The owner's sockets may be on another instance: job changes go through the bus.
   jobs.onChange((job) => {
+    if (job.status === 'completed' && SIGNIFICANT_JOBS.has(job.type)) {
+      log.info({ jobId: job.id, type: job.type, userId: job.userId }, `${job.type} completed`);
+    }
     if (job.userId === null) return;
     const frame: SocketServerMessage = { event: 'jobUpdated', data: { jobId: job.id, ...toJobStatus(job) } };
     bus
@@ -171,6 +195,17 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
         connection.onDisconnected(() => log.warn({ url: connection.url }, 'ledger connection lost')),
         connection.onConnected(() => log.info({ url: connection.url }, 'ledger connected')),
       ];
+      // One info line per significant ledger write (trades, refunds, claims): the console's story.
+      unwatch.push(
+        submissions.onFinalized((row) => {
+          const what = SIGNIFICANT_PURPOSES[row.purpose];
+          if (!what) return;
+          log.info(
+            { purpose: row.purpose, result: row.result, hash: row.hash, userId: row.userId },
+            `${what} ${row.status === 'success' ? 'done' : `failed (${row.result})`}`,
+          );
+        }),
+      );
       await submissions.start();
       if (config.XRPL_NETWORK === 'standalone') {
         await recordGenesis(db, keyring);

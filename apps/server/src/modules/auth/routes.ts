@@ -55,6 +55,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const finishSignIn = async (request: FastifyRequest, reply: FastifyReply, user: UserRow) => {
     await sessions.signIn(request, reply, user.id);
     request.user = user;
+    request.log.info({ userId: user.id, via: request.routeOptions.url }, 'signed in');
     return { user: toPublicUser(user) };
   };
 
