@@ -24,3 +24,4 @@ export * from './schemas/rewards';
 export * from './schemas/admin';
 export * from './schemas/airdrops';
 export * from './bonding';
+export * from './schemas/paging';
