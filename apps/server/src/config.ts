@@ -24,6 +24,11 @@ export const configSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
+    /** The PostgreSQL schema the app's tables live in (one database, several deployments). */
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier')
+      .default('public'),
     XRPL_NETWORK: z.enum(['standalone', 'testnet', 'mainnet']).default('standalone'),
     XRPL_URL: z
       .string()
@@ -149,6 +154,8 @@ export const configSchema = z
     /** Serve /metrics without a token on this separate port (bound to METRICS_HOST). */
     METRICS_PORT: port.optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    /** A claimed job's lease: after a crash another instance takes the job over once it expires. */
+    JOB_LEASE_MS: z.coerce.number().int().min(1000).default(15_000),
     /** How long a keeper round holds a bonding curve (another instance takes over after it). */
     BONDING_KEEPER_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
   })

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pretty from 'pino-pretty';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
+import { SERVER_DIR } from './paths';
 import { createXrplConnection } from './ledger/connection';
 import { issueOwnerLink, ownerHasSignedIn, ownerLinkUrl } from './modules/auth';
 import { demoLedgerClockOffsetMs } from './modules/demo';
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const cleanups: Array<() => Promise<unknown>> = [];
 
   const database = await openDatabase(
-    config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.dataDir, 'db') },
+    config.DATABASE_URL ? { url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA } : { dataDir: path.join(config.dataDir, 'db') },
   );
   cleanups.push(() => database.close());
 
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
 
   const webDistDir = config.WEB_DIST_DIR
     ? path.resolve(config.WEB_DIST_DIR)
-    : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+    : path.join(SERVER_DIR, '../web/dist');
   const app = await buildApp({
     config,
     database,

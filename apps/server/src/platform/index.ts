@@ -152,7 +152,12 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
   // Most jobs spend their time waiting for a ledger close (a trading fee is one payment): many run
   // at once, or a burst of 100 trades would pay its fees four at a time, one close each (and 500
   // airdrop claims took 34 closes at 32; 10 at 256 — npm run bench -w apps/server).
-  const jobs = new JobRunner({ database, log: log.child({ component: 'jobs' }), concurrency: 256 });
+  const jobs = new JobRunner({
+    database,
+    log: log.child({ component: 'jobs' }),
+    concurrency: 256,
+    leaseMs: config.JOB_LEASE_MS,
+  });
   // The owner's sockets may be on another instance: job changes go through the bus.
   jobs.onChange((job) => {
     if (job.status === 'completed' && SIGNIFICANT_JOBS.has(job.type)) {

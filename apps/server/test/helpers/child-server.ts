@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,8 +26,11 @@ export function startChildServer(
   masterKey: string,
   output: string[],
   env: Record<string, string> = {},
+  opts: { entry?: string } = {},
 ): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // `entry`: a compiled bundle (buildServer) run by plain node, as production runs it.
+  const args = opts.entry ? ['--enable-source-maps', opts.entry] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: {
       ...process.env,
@@ -71,6 +74,18 @@ export function startChildServer(
       reject(new Error(`server exited (${code}) before starting:\n${output.join('')}`));
     });
   });
+}
+
+/**
+ * Compiles the server as `npm run build` does, into its own directory under apps/server (removed
+ * after the file's tests): the path of its main.js.
+ */
+export function buildServer(name: string): string {
+  const outdir = `dist-${name}-${process.pid}`;
+  const run = spawnSync(process.execPath, ['build.mjs', outdir], { cwd: SERVER_DIR, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`build failed:\n${run.stdout}${run.stderr}`);
+  afterAll(() => rmSync(path.join(SERVER_DIR, outdir), { recursive: true, force: true }));
+  return path.join(SERVER_DIR, outdir, 'main.js');
 }
 
 export async function json(res: Response): Promise<Record<string, unknown>> {

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { SERVER_DIR } from '../../paths';
 
 const require = createRequire(import.meta.url);
 const pkgVersion = (name: string): string => {
@@ -15,7 +17,7 @@ const pkgVersion = (name: string): string => {
 // Read once: versions don't change while the process runs.
 const versions = {
   ledgerpad: (
-    JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    JSON.parse(readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as {
       version: string;
     }
   ).version,
