@@ -50,7 +50,9 @@ async function main(): Promise<void> {
   const cleanups: Array<() => Promise<unknown>> = [];
 
   const database = await openDatabase(
-    config.DATABASE_URL ? { url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA } : { dataDir: path.join(config.dataDir, 'db') },
+    config.DATABASE_URL
+      ? { url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }
+      : { dataDir: path.join(config.dataDir, 'db') },
   );
   cleanups.push(() => database.close());
 

@@ -11,7 +11,9 @@ import { issueOwnerLink, ownerLinkUrl } from '../modules/auth';
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const database = await openDatabase(
-    config.DATABASE_URL ? { url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA } : { dataDir: path.join(config.dataDir, 'db') },
+    config.DATABASE_URL
+      ? { url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }
+      : { dataDir: path.join(config.dataDir, 'db') },
   );
   try {
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;

@@ -22,7 +22,9 @@ import { rewrapAll } from '../keys/rotate';
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const database = await openDatabase(
-    config.DATABASE_URL ? { url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA } : { dataDir: path.join(config.dataDir, 'db') },
+    config.DATABASE_URL
+      ? { url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }
+      : { dataDir: path.join(config.dataDir, 'db') },
   );
   try {
     if (config.MASTER_KEY) {

@@ -77,15 +77,20 @@ export function startChildServer(
 }
 
 /**
- * Compiles the server as `npm run build` does, into its own directory under apps/server (removed
- * after the file's tests): the path of its main.js.
+ * Compiles the server as `npm run build` does, into its own directory under apps/server: the path
+ * of its main.js, and `remove()` for the file's afterAll.
  */
-export function buildServer(name: string): string {
-  const outdir = `dist-${name}-${process.pid}`;
-  const run = spawnSync(process.execPath, ['build.mjs', outdir], { cwd: SERVER_DIR, encoding: 'utf8' });
+export function buildServer(name: string): { entry: string; remove: () => void } {
+  const outdir = path.join(SERVER_DIR, `dist-${name}-${process.pid}`);
+  const run = spawnSync(process.execPath, ['build.mjs', path.basename(outdir)], {
+    cwd: SERVER_DIR,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`build failed:\n${run.stdout}${run.stderr}`);
-  afterAll(() => rmSync(path.join(SERVER_DIR, outdir), { recursive: true, force: true }));
-  return path.join(SERVER_DIR, outdir, 'main.js');
+  return {
+    entry: path.join(outdir, 'main.js'),
+    remove: () => rmSync(outdir, { recursive: true, force: true }),
+  };
 }
 
 export async function json(res: Response): Promise<Record<string, unknown>> {

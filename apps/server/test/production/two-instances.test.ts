@@ -47,6 +47,7 @@ describe('two instances on one PostgreSQL', () => {
   const children: ChildServer[] = [];
   const output: string[] = [];
   let entry: string;
+  let removeBuild: (() => void) | undefined;
   let ledger: StandaloneLedger;
   let client: Client;
   let a: ChildServer;
@@ -86,7 +87,7 @@ describe('two instances on one PostgreSQL', () => {
   };
 
   beforeAll(async () => {
-    entry = buildServer('two-instances');
+    ({ entry, remove: removeBuild } = buildServer('two-instances'));
     ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: 300 });
     client = new Client(ledger.url);
     await client.connect();
@@ -101,6 +102,7 @@ describe('two instances on one PostgreSQL', () => {
     await client?.disconnect().catch(() => undefined);
     await ledger?.close();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    removeBuild?.();
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`drop schema if exists ${schema} cascade`);
