@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { SERVER_DIR } from './paths';
+import { configuredDatabase } from './scripts/run-script';
 import { createXrplConnection } from './ledger/connection';
 import { issueOwnerLink, ownerHasSignedIn, ownerLinkUrl } from './modules/auth';
 import { demoLedgerClockOffsetMs } from './modules/demo';
@@ -49,11 +50,7 @@ async function main(): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
   const cleanups: Array<() => Promise<unknown>> = [];
 
-  const database = await openDatabase(
-    config.DATABASE_URL
-      ? { url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }
-      : { dataDir: path.join(config.dataDir, 'db') },
-  );
+  const database = await openDatabase(configuredDatabase(config));
   cleanups.push(() => database.close());
 
   let ledgerUrl = config.XRPL_URL;
