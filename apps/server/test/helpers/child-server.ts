@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll } from 'vitest';
 import { Client } from 'xrpl';
 import { openDatabase, type Database } from '../../src/db/client';
+import { GENEROUS_QUOTAS } from './test-app';
 
 // The real server as `npm start` runs it (`node --import tsx src/main.ts`: embedded PGlite and the
 // embedded persistent ledger in one process), for the tests that kill it with SIGKILL.
@@ -48,6 +49,7 @@ export function startChildServer(
       RATE_LIMIT_WRITE_PER_MIN: '100000',
       RATE_LIMIT_READ_PER_MIN: '100000',
       RATE_LIMIT_DEMO_PER_MIN: '100000',
+      ...GENEROUS_QUOTAS,
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
       ...env,
     },

@@ -18,6 +18,14 @@ import {
 import { issueOwnerLink, OWNER_LINK_PATH } from '../../src/modules/auth/sign-in-links';
 import { createTestDatabase } from '../db';
 
+/** Quotas no test trips by accident: many demo users from one address, many wallets and payouts. */
+export const GENEROUS_QUOTAS = {
+  DEMO_USERS_PER_IP_PER_DAY: '100000',
+  FAUCET_PER_IP_PER_HOUR: '100000',
+  WALLETS_PER_USER_PER_DAY: '100000',
+  UPLOAD_BYTES_PER_USER_PER_DAY: String(1024 * 1024 * 1024),
+};
+
 /** The browser origin test requests claim; allowed through ALLOWED_ORIGINS in every test app. */
 export const TEST_ORIGIN = 'http://ledgerpad.test';
 
@@ -96,6 +104,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     RATE_LIMIT_DEMO_PER_MIN: '100000',
     RATE_LIMIT_READ_PER_MIN: '100000',
     RATE_LIMIT_WRITE_PER_MIN: '100000',
+    // The per-visitor quotas too (test/security/abuse.test.ts sets its own).
+    ...GENEROUS_QUOTAS,
     ...options.env,
   });
   const cleanups: Array<() => Promise<unknown>> = [];
