@@ -28,3 +28,6 @@ export type PageQuery = z.output<ReturnType<typeof pageQuerySchema>>;
 
 /** GET /api/airdrops: 100 a page by default, at most 100. */
 export const AIRDROPS_PAGE = { default: 100, max: 100 } as const;
+
+/** GET /api/admin/all-wallets: users' wallets, 500 a page by default (the admin page shows one), at most 1000. */
+export const ADMIN_WALLETS_PAGE = { default: 500, max: 1000 } as const;
