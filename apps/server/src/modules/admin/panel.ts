@@ -381,8 +381,7 @@ export class AdminPanel {
         .from(wallets)
         .where(and(live, isNotNull(wallets.userId))),
     ]);
-    const rows = [...users, ...platform];
-    const view = (r: (typeof rows)[number]): AdminWalletRow => ({
+    const view = (r: (typeof users)[number]): AdminWalletRow => ({
       id: r.id,
       user_id: r.userId,
       role: r.role,
