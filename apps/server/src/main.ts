@@ -123,7 +123,12 @@ async function main(): Promise<void> {
     ((await app.inject({ url: '/api/demo/status' })).json() as { demo: string }).demo;
   const demo = await demoStatus();
   if (demo === 'seeding') {
-    console.log(`${running}\nPreparing the demo market (first start: a minute or two)…`);
+    // The address and the link at once (scripts wait for them); the block again when it is ready.
+    const now = [
+      running,
+      ...(ownerLink ? [`Owner sign-in (one-time link, valid 7 days): ${ownerLink}`] : []),
+    ];
+    console.log([...now, 'Preparing the demo market (first start: a minute or two)…'].join('\n'));
     void (async () => {
       let status = demo;
       while (status === 'seeding' && !stopping) {
