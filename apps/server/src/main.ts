@@ -107,13 +107,14 @@ async function main(): Promise<void> {
     localDefault || !(await ownerHasSignedIn(database.db))
       ? ownerLinkUrl(baseUrl, await issueOwnerLink(database.db))
       : undefined;
+  const ownerLine = ownerLink && `Owner sign-in (one-time link, valid 7 days): ${ownerLink}`;
   const running = `Ledgerpad is running at http://${shownHost}:${port}/ (ledger: ${config.XRPL_NETWORK} ${ledgerUrl})`;
   // One block at the end of start-up: where it runs, the owner's link and whether the demo market
   // is ready. While a first start seeds the demo market, the address is printed at once and the
   // block once the market is ready (request logs are at debug, so the block stays on screen).
   const block = (demo: string) => {
     const lines = [running];
-    if (ownerLink) lines.push(`Owner sign-in (one-time link, valid 7 days): ${ownerLink}`);
+    if (ownerLine) lines.push(ownerLine);
     if (demo === 'ready') lines.push('Demo market ready');
     if (demo === 'failed') lines.push('The demo market could not be prepared (see the log above)');
     const rule = '─'.repeat(Math.min(100, Math.max(...lines.map((l) => l.length))));
@@ -124,10 +125,7 @@ async function main(): Promise<void> {
   const demo = await demoStatus();
   if (demo === 'seeding') {
     // The address and the link at once (scripts wait for them); the block again when it is ready.
-    const now = [
-      running,
-      ...(ownerLink ? [`Owner sign-in (one-time link, valid 7 days): ${ownerLink}`] : []),
-    ];
+    const now = ownerLine ? [running, ownerLine] : [running];
     console.log([...now, 'Preparing the demo market (first start: a minute or two)…'].join('\n'));
     void (async () => {
       let status = demo;
