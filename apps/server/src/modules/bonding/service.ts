@@ -5,6 +5,7 @@ import {
   stepPrice,
   endPrice,
   graduationTarget,
+  launchProtectionMessage,
   BONDING_TOTAL_SUPPLY,
   type BondingParams,
   type BondingView,
@@ -84,13 +85,6 @@ export function curveView(c: CurveRow, xrpUsd: string | null): BondingView {
 }
 
 /** The curves' registry: what the other modules ask of the bonding module. */
-/** What a buy that meets the anti-snipe cap is told (the keeper sells no more per ledger). */
-export function launchProtectionMessage(tokens: string, ledgers: number): string {
-  const [whole, frac] = new Decimal(tokens).toFixed().split('.');
-  const n = `${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
-  return `Launch protection: at most ${n} tokens per ledger for the first ${ledgers} ledgers`;
-}
-
 export class BondingRegistry {
   private readonly listeners = new Set<() => void>();
   constructor(
@@ -183,7 +177,7 @@ export class BondingRegistry {
     if (!c || c.status !== 'active' || c.snipeLedgers <= 0) return undefined;
     const nextLedger = this.validatedLedger() + 1;
     if (c.launchLedger !== null && nextLedger >= c.launchLedger + c.snipeLedgers) return undefined;
-    return launchProtectionMessage(c.snipeTokens, c.snipeLedgers);
+    return launchProtectionMessage(new Decimal(c.snipeTokens).toFixed(), c.snipeLedgers);
   }
 
   async activeCurveAccount(issuer: string, currency: string): Promise<string | undefined> {
