@@ -34,7 +34,11 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ app: 'ledgerpad' });
-  collectDefaultMetrics({ register: registry });
+  // Node's process metrics (event-loop delay monitor, GC observer) only where metrics are served:
+  // a test process builds dozens of apps.
+  if (deps.config.METRICS_TOKEN || deps.config.METRICS_PORT !== undefined) {
+    collectDefaultMetrics({ register: registry });
+  }
 
   const requests = new Counter({
     name: 'ledgerpad_http_requests_total',
