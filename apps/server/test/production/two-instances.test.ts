@@ -17,6 +17,7 @@ import {
   type ChildServer,
 } from '../helpers/child-server';
 import { TestSocket } from '../helpers/socket-client';
+import { ammLaunchBody } from '../helpers/trading-world';
 
 // Two real instances, as production runs them: the compiled server (`node dist/main.js`) on one
 // PostgreSQL (a fresh schema) and one ledger, with the same shared secrets and their own data
@@ -170,20 +171,11 @@ describe('two instances on one PostgreSQL', () => {
     const socket = await TestSocket.open(`${b.base.replace('http', 'ws')}/ws?token=${token}`);
     await socket.next('ready');
 
-    const started = await post(a.base, '/api/deploy-token', {
-      name: 'Two Instance Token',
-      ticker: 'TWOI',
-      description: '',
-      supply: '1000000',
-      devAllocation: '0',
-      liquidityAmount: '100',
-      ammFee: '0.3',
-      logoUrl: '/images/x.webp',
-      blackholeIssuer: false,
-      requireAuth: false,
-      liquidityPairType: 'XRP',
-      walletId: wallet.id,
-    });
+    const started = await post(
+      a.base,
+      '/api/deploy-token',
+      ammLaunchBody(wallet.id, { name: 'Two Instance Token', ticker: 'TWOI' }),
+    );
     expect(started.status, await started.clone().text()).toBe(202);
     const { jobId } = (await started.json()) as { jobId: string };
 
