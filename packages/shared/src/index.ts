@@ -27,3 +27,4 @@ export * from './bonding';
 export * from './money';
 export * from './ledger-results';
 export * from './token-identity';
+export * from './schemas/paging';

@@ -39,3 +39,6 @@ export * from '../modules/airdrops/schema';
 
 // Bonding-curve launches (issue 16).
 export * from '../modules/bonding/schema';
+
+// Running it for real (issue 26): sliding-window quotas of what visitors and users make the server keep.
+export * from '../platform/quotas/schema';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   AIRDROP_MESSAGES,
+  AIRDROPS_PAGE,
   parseId,
   type Airdrop,
   type AirdropAllocation,
@@ -8,6 +9,7 @@ import {
 } from '@ledgerpad/shared';
 import { ledgerRoute } from '../../ledger/errors';
 import { notFound } from '../../lib/errors';
+import { pageOf, sendPageHeaders } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import type { WalletsApi } from '../wallets';
 import { isStoredUpload } from '../uploads';
@@ -63,7 +65,10 @@ export function registerAirdrops(
 
   app.get('/api/airdrops', { config: { access: 'public' } }, async (request, reply): Promise<Airdrop[]> => {
     reply.header('cache-control', 'private, no-store');
-    return service.list(request.user?.id);
+    const page = pageOf(request, AIRDROPS_PAGE);
+    const { items, total } = await service.list(request.user?.id, page);
+    sendPageHeaders(request, reply, page, total);
+    return items;
   });
   app.post('/api/airdrops', user, async (request: FastifyRequest, reply) => {
     const created = await ledgerRoute((r) => service.create(r.user!.id, r.body))(request);

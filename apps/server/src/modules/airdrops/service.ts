@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import {
   isOwnImageUrl,
   AIRDROP_MESSAGES,
+  AIRDROPS_PAGE,
   claimAirdropSchema,
   createAirdropSchema,
   isHexCurrency,
@@ -130,13 +131,25 @@ export class AirdropService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** GET /api/airdrops: every airdrop whose tokens are in, newest first. */
-  async list(userId: number | undefined): Promise<Airdrop[]> {
-    const rows = await this.db
-      .select()
-      .from(airdrops)
-      .where(inArray(airdrops.status, ['active', 'expired', 'closed']))
-      .orderBy(sql`${airdrops.id} desc`);
+  /** GET /api/airdrops: the airdrops whose tokens are in, newest first, one page; and how many in all. */
+  async list(
+    userId: number | undefined,
+    page: { limit: number; offset: number } = { limit: AIRDROPS_PAGE.max, offset: 0 },
+  ): Promise<{ items: Airdrop[]; total: number }> {
+    const listed = inArray(airdrops.status, ['active', 'expired', 'closed']);
+    const [rows, [counted]] = await Promise.all([
+      this.db
+        .select()
+        .from(airdrops)
+        .where(listed)
+        .orderBy(sql`${airdrops.id} desc`)
+        .limit(page.limit)
+        .offset(page.offset),
+      this.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(airdrops)
+        .where(listed),
+    ]);
     const claimed = new Set<number>();
     if (userId !== undefined && rows.length) {
       const mine = await this.db
@@ -146,7 +159,7 @@ export class AirdropService {
       for (const c of mine) claimed.add(c.airdropId);
     }
     const now = this.now();
-    return rows.map((r) => ({
+    const items: Airdrop[] = rows.map((r) => ({
       id: r.id,
       project_name: r.projectName,
       tagline: r.tagline,
@@ -167,6 +180,7 @@ export class AirdropService {
       twitter_url: r.twitterUrl,
       status: statusOf(r, now),
     }));
+    return { items, total: Number(counted?.n ?? 0) };
   }
 
   async get(id: number): Promise<AirdropRow | undefined> {

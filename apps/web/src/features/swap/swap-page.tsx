@@ -10,6 +10,7 @@ import {
   RLUSD_CURRENCY_HEX,
   ORDER_MESSAGES,
   SEARCH_DEBOUNCE_MS,
+  isLaunchProtectionMessage,
   SWAP_MESSAGES,
   TRUSTLINE_MESSAGES,
   displayTicker,
@@ -284,8 +285,10 @@ export function SwapPage() {
   }, [amount, price, side]);
 
   const quoteError =
-    quote.error instanceof ApiError && quote.error.message === SWAP_MESSAGES.insufficientLiquidity
-      ? SWAP_MESSAGES.insufficientLiquidity
+    quote.error instanceof ApiError &&
+    (quote.error.message === SWAP_MESSAGES.insufficientLiquidity ||
+      isLaunchProtectionMessage(quote.error.message))
+      ? quote.error.message
       : null;
 
   return (
