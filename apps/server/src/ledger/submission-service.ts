@@ -1091,9 +1091,12 @@ export class SubmissionService {
    */
   private async settleUnseen(hash: string, t: Tracked, ledgerIndex: number): Promise<void> {
     // From about the ledger it was signed in (LastLedgerSequence − window) to now.
+    // To the ledger the account was read at, when that is newer than the stream has told us of: a
+    // transaction that took its sequence in that ledger must be inside the range searched.
+    let readAt = 0;
     const range = () => ({
       min: Math.max(1, t.row.lastLedgerSequence - this.window - 1),
-      max: this.validatedIndex,
+      max: Math.max(this.validatedIndex, readAt),
     });
     if ((await this.lookup(hash, range())) === 'validated') return;
     let accountSequence: number | undefined;
@@ -1104,12 +1107,15 @@ export class SubmissionService {
         ledger_index: 'validated',
       });
       accountSequence = info.result.account_data.Sequence;
+      readAt = info.result.ledger_index ?? 0;
     } catch (err) {
       if (rippledErrorName(err) !== 'actNotFound') throw err;
     }
     if (accountSequence !== undefined && accountSequence > t.row.sequence) {
       // The sequence is used. Asked again after reading the account: had our transaction used it,
-      // this lookup finds it. With gaps in the server's history nothing is concluded yet.
+      // this lookup finds it. With gaps in the server's history nothing is concluded yet. (Before
+      // the range reached the account's ledger, a payment validated in the newest ledger was
+      // found 'absent' here and recorded as never applied: an airdrop claim released and paid.)
       if ((await this.lookup(hash, range())) !== 'absent') return;
       await this.finalize(hash, { result: 'tefPAST_SEQ', ledgerIndex: null, meta: null, consumed: true });
       await this.db
