@@ -139,7 +139,9 @@ export function registerMarket(
           publishTrade: deps.publishTrade,
           onTokensChanged: (listener) => tokens.onChange(listener),
           onLedger: () =>
-            void snapshot.refresh().catch((err: unknown) => app.log.warn({ err }, 'snapshot failed')),
+            void snapshot
+              .ledgerIndexed(platform.indexer?.behind ?? 0)
+              ?.catch((err: unknown) => app.log.warn({ err }, 'snapshot failed')),
         },
         db,
       ),
