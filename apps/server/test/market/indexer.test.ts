@@ -768,4 +768,58 @@ describe('order book and risk', () => {
     );
     expect((await get(`/api/tokens/${trader.classicAddress}/risk`)).statusCode).toBe(404);
   });
+
+  it("keeps the token page's reads for one ledger: the next ledger's trade and offer show at once", async () => {
+    await caughtUp();
+    const to = Math.floor(Date.now() / 1000) + 60;
+    const urls = {
+      trades: `/api/tokens/${tokenA.issuer_address}/trades?limit=30`,
+      history: `/api/tradingview/history?symbol=ALFA&issuer=${tokenA.issuer_address}&resolution=1D&from=${to - 3 * 86_400}&to=${to}`,
+      book: `/api/wallets/open-orders/${tokenA.issuer_address}/ALFA`,
+      details: `/api/tokens/issuer/${tokenA.issuer_address}`,
+    };
+    const read = async () => ({
+      trades: (await get(urls.trades)).json() as TradeView[],
+      history: (await get(urls.history)).json() as { s: string; v: number[]; c: number[] },
+      book: (await get(urls.book)).json() as { buyOrders: Array<{ price: string; amount: string }> },
+      details: (await get(urls.details)).json() as { issuer_address: string },
+    });
+    const before = await read();
+    expect(before.details.issuer_address).toBe(tokenA.issuer_address);
+    const kept = t.app.platform.readCache.size;
+    expect(kept).toBeGreaterThanOrEqual(4);
+    expect(await read()).toEqual(before); // answered from what was kept
+    expect(t.app.platform.readCache.size).toBe(kept);
+
+    const swap = await submit(
+      {
+        TransactionType: 'OfferCreate',
+        Account: trader.classicAddress,
+        TakerGets: '3000000',
+        TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '0.000001' },
+        Flags: 0x00080000 | 0x00020000,
+      },
+      trader,
+    );
+    // Far below the pool's price: it rests (1 XRP for 1,000,000 ALFA).
+    await submit(
+      {
+        TransactionType: 'OfferCreate',
+        Account: trader.classicAddress,
+        TakerGets: '1000000',
+        TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '1000000' },
+      },
+      trader,
+    );
+    await caughtUp();
+    const after = await read();
+    expect(after.trades[0]!.hash).toBe(swap.hash);
+    expect(after.trades.slice(1)).toEqual(before.trades.slice(0, 29));
+    // Today's daily bar took the trade's volume (3 XRP less the pool's fee side: more than 2.9).
+    expect(
+      after.history.v.at(-1)! - (before.history.s === 'ok' ? before.history.v.at(-1)! : 0),
+    ).toBeGreaterThan(2.9);
+    expect(after.book.buyOrders).toContainEqual({ price: '0.000001', amount: '1000000' });
+    expect(before.book.buyOrders).not.toContainEqual({ price: '0.000001', amount: '1000000' });
+  });
 });

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTest } from '../../bench/load';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+// One anonymous visitor must not slow the whole server down: four loops on the public fee
+// configuration (its bonding view cost 150–210 ms of CPU per call before it was computed once per
+// settings change) leave the health check answering within 50 ms at p99. Real HTTP over loopback,
+// the load from a worker thread; a few seconds.
+
+let t: TestApp;
+let port: number;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { RATE_LIMIT_READ_PER_MIN: '100000000' } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  port = address.port;
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('public load', () => {
+  it('four loops on GET /api/config/fees leave /api/health p99 under 50 ms', async () => {
+    const [fees, health] = await Promise.all([
+      loadTest({ port, paths: ['/api/config/fees'], connections: 4, seconds: 3 }),
+      loadTest({ port, paths: ['/api/health'], connections: 1, seconds: 3 }),
+    ]);
+    expect(fees.statuses).toEqual({ 200: fees.requests });
+    expect(health.statuses).toEqual({ 200: health.requests });
+    // The loops really ran: hundreds of fee reads a second (one every 150 ms before).
+    expect(fees.reqPerSec).toBeGreaterThan(100);
+    expect(health.requests).toBeGreaterThan(30);
+    expect(health.p99Ms).toBeLessThan(50);
+  }, 30_000);
+});
