@@ -2,7 +2,7 @@ import { atLeast, atMost, report, reportFailure, type Figure } from '../../../sc
 import { benchAirdrops } from './airdrops';
 import { benchBonding } from './bonding';
 import { benchDeploy } from './deploy';
-import { benchFirstStartMemory } from './first-start-memory';
+import { benchFirstStartMemory, MEMORY_TARGETS as MEMORY } from './first-start-memory';
 import { benchIndexer, INDEXER_TARGETS } from './indexer';
 import { benchMarket } from './market';
 import { benchPositions } from './positions';
@@ -26,7 +26,6 @@ interface Section<R> {
 const section = <R>(s: Section<R>) => s as unknown as Section<unknown>;
 
 const SUBSCRIBERS = 10_000;
-const MEMORY = { firstMb: 450, laterMb: 350 };
 
 const sections: Array<Section<unknown>> = [
   section({
