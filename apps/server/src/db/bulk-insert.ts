@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 
 // Many rows in one statement with one parameter per column: `insert into t (a, b) select * from
@@ -31,4 +31,19 @@ export function bulkInsert<R>(table: PgTable, columns: Array<BulkColumn<R>>, row
     sql`, `,
   );
   return sql`insert into ${table} (${names}) select * from unnest(${arrays}) ${tail ?? sql``}`;
+}
+
+/**
+ * An upsert's `set` taking every column but `keep` from the proposed row (`excluded.<column>`): a
+ * multi-row `on conflict do update` leaves each row as its own insert would have.
+ */
+export function fromExcluded<T extends PgTable>(
+  table: T,
+  keep: Array<keyof T['_']['columns']>,
+): Record<string, SQL> {
+  const set: Record<string, SQL> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    if (!keep.includes(key)) set[key] = sql`excluded.${sql.identifier(column.name)}`;
+  }
+  return set;
 }

@@ -2,7 +2,7 @@ import { RLUSD_CURRENCY_HEX, type NewTrade } from '@ledgerpad/shared';
 import { readIssuerFacts } from '../../ledger/account-root';
 import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
-import { bulkInsert, type BulkColumn } from '../../db/bulk-insert';
+import { bulkInsert, fromExcluded, type BulkColumn } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
 import type { TokenRow } from '../tokens';
@@ -356,15 +356,7 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
         .values([...pools.values()])
         .onConflictDoUpdate({
           target: [marketPools.tokenId, marketPools.quote],
-          set: {
-            ammAccount: sql`excluded.amm_account`,
-            tokenAmount: sql`excluded.token_amount`,
-            quoteAmount: sql`excluded.quote_amount`,
-            lpSupply: sql`excluded.lp_supply`,
-            lpCurrency: sql`excluded.lp_currency`,
-            tradingFee: sql`excluded.trading_fee`,
-            ledgerIndex: sql`excluded.ledger_index`,
-          },
+          set: fromExcluded(marketPools, ['tokenId', 'quote']),
         });
     }
     if (facts.size) {
@@ -373,18 +365,7 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
         .values([...facts.values()])
         .onConflictDoUpdate({
           target: issuerFacts.issuerAddress,
-          set: {
-            masterDisabled: sql`excluded.master_disabled`,
-            regularKey: sql`excluded.regular_key`,
-            hasSignerList: sql`excluded.has_signer_list`,
-            blackholed: sql`excluded.blackholed`,
-            requireAuth: sql`excluded.require_auth`,
-            globalFreeze: sql`excluded.global_freeze`,
-            noFreeze: sql`excluded.no_freeze`,
-            clawback: sql`excluded.clawback`,
-            transferRate: sql`excluded.transfer_rate`,
-            ledgerIndex: sql`excluded.ledger_index`,
-          },
+          set: fromExcluded(issuerFacts, ['issuerAddress']),
         });
     }
     if (synced.size) {
