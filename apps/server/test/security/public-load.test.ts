@@ -24,8 +24,13 @@ afterAll(async () => {
 
 describe('public load', () => {
   it('four loops on GET /api/config/fees leave /api/health p99 under 50 ms', async () => {
-    // The view is computed once per settings change: the first call after start pays for it.
+    // The view is computed once per settings change: the first call after start pays for it; half
+    // a second of the same load first, unmeasured, so the routes are compiled (JIT) before timing.
     expect((await t.app.inject({ url: '/api/config/fees' })).statusCode).toBe(200);
+    await Promise.all([
+      loadTest({ port, paths: ['/api/config/fees'], connections: 4, seconds: 0.5 }),
+      loadTest({ port, paths: ['/api/health'], connections: 1, seconds: 0.5 }),
+    ]);
     const [fees, health] = await Promise.all([
       loadTest({ port, paths: ['/api/config/fees'], connections: 4, seconds: 3 }),
       loadTest({ port, paths: ['/api/health'], connections: 1, seconds: 3 }),
