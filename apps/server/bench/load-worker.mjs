@@ -1,11 +1,15 @@
-// Worker thread: a loopback HTTP load generator on its own core (like a separate client process),
-// so the server's figures exclude the client's work. `connections` keep-alive connections each send
+// A loopback HTTP load generator in a worker thread or a child process (on its own core, like a
+// separate client), so the server's figures exclude the client's work. `connections` keep-alive connections each send
 // the next request as soon as the previous answer has arrived (closed loop, like autocannon), cycling
 // through `paths`; every latency is kept. Replies the answer counts and latencies.
 import { Agent, request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { port, paths, connections, seconds, headers = {} } = workerData;
+// A worker thread gets its options as workerData; a child process (bench/load.ts's `process`
+// mode) as its first message, and answers through IPC.
+const opts = parentPort ? workerData : await new Promise((resolve) => process.once('message', resolve));
+const reply = (m) => (parentPort ? parentPort.postMessage(m) : process.send(m, () => process.exit(0)));
+const { port, paths, connections, seconds, headers = {} } = opts;
 const agent = new Agent({ keepAlive: true, maxSockets: connections });
 const latencies = [];
 const statuses = {};
@@ -38,4 +42,4 @@ const started = performance.now();
 await Promise.all(Array.from({ length: connections }, loop));
 const elapsed = (performance.now() - started) / 1000;
 agent.destroy();
-parentPort.postMessage({ latencies, statuses, errors, seconds: elapsed });
+reply({ latencies, statuses, errors, seconds: elapsed });
