@@ -12,7 +12,10 @@ export interface ReadCacheOptions {
   /** The ledger the data behind the answers is at (the indexer's last ledger). */
   ledger: () => number;
   maxAgeMs?: number;
-  /** Entries kept at most (distinct keys per ledger); past it answers are computed but not kept. */
+  /**
+   * Entries kept at most (distinct keys per ledger, default 5,000: a token page is about ten);
+   * past it answers are computed but not kept.
+   */
   maxEntries?: number;
   now?: () => number;
 }
@@ -29,10 +32,11 @@ export class LedgerReadCache {
   private readonly maxEntries: number;
   private readonly now: () => number;
   private changes = 0;
+  private generation = '';
 
   constructor(private readonly opts: ReadCacheOptions) {
     this.maxAgeMs = opts.maxAgeMs ?? 1_000;
-    this.maxEntries = opts.maxEntries ?? 20_000;
+    this.maxEntries = opts.maxEntries ?? 5_000;
     this.now = opts.now ?? (() => performance.now());
   }
 
@@ -45,6 +49,11 @@ export class LedgerReadCache {
   /** The answer for `key` at the current ledger, computing it (once) if it is not kept yet. */
   get<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const generation = `${this.opts.ledger()}:${this.changes}`;
+    // A new ledger makes every kept answer stale: drop them all at once (memory holds one ledger's).
+    if (generation !== this.generation) {
+      this.generation = generation;
+      this.entries.clear();
+    }
     const now = this.now();
     const hit = this.entries.get(key);
     if (hit && hit.generation === generation && now - hit.at < this.maxAgeMs) return hit.value as Promise<T>;

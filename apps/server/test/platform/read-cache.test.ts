@@ -22,13 +22,16 @@ function world(opts: { maxEntries?: number } = {}) {
 
 describe('LedgerReadCache', () => {
   it('computes a key once per ledger, and again at the next ledger', async () => {
-    const { state, read } = world();
+    const { state, cache, read } = world();
     expect(await read('trades:A')).toBe('trades:A@10');
     expect(await read('trades:A')).toBe('trades:A@10');
     expect(state.computed).toBe(1);
+    await read('risk:A');
     state.ledger = 11;
     expect(await read('trades:A')).toBe('trades:A@11');
-    expect(state.computed).toBe(2);
+    expect(state.computed).toBe(3);
+    // The older ledger's answers are dropped, not kept beside the new ones.
+    expect(cache.size).toBe(1);
   });
 
   it('shares one computation between concurrent requests', async () => {
