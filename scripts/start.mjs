@@ -1,9 +1,9 @@
 // `npm start`: build the web app when its sources are newer than the last build, then run the
 // server on the embedded defaults (PGlite + stand-alone ledger under ./data). The server prints its URL.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'apps/web');
@@ -30,9 +30,10 @@ if (stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-  cwd: root,
-  stdio: 'inherit',
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// The server runs in this process (tsx's loader registered here, as `--import tsx` would): a child
+// process for it kept a second Node runtime alive beside it, ~45 MB of every start's peak memory
+// (docs/web-delivery.md). main.ts owns signals and shutdown.
+process.chdir(root);
+const { register } = await import('tsx/esm/api');
+register();
+await import(pathToFileURL(path.join(root, 'apps/server/src/main.ts')).href);

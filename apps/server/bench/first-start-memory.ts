@@ -8,10 +8,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 // ledger, the platform bootstrap creating its accounts and the XRP/RLUSD pool), then of a second
 // start on the same directory. The launcher (scripts/start.mjs) is started exactly as `npm start`
 // does; each run ends when the bootstrap logs 'standalone platform accounts ready'.
-// Target: the first start's peak below 600 MB.
+// Targets: the first start's peak at most 450 MB, later starts' 350 MB (the whole process tree).
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const TARGET_MB = 600;
+/** Peak RSS of the first start (empty data directory) and of later starts (issue 27). */
+export const MEMORY_TARGETS = { firstMb: 450, laterMb: 350 };
+const TARGET_MB = MEMORY_TARGETS.firstMb;
 const SAMPLE_MS = 100;
 const READY_MESSAGE = 'standalone platform accounts ready';
 
@@ -121,7 +123,9 @@ async function measureStart(dataDir: string, timeoutMs: number): Promise<StartMe
     });
     const readyMs = Math.round(performance.now() - started);
     sample(); // VmHWM is monotonic: this last reading is each live process's peak
-    const serverPid = [...hwmByPid.keys()].find((pid) => pid !== launcher.pid);
+    // start.mjs runs the server in its own process (its children: tsx's esbuild service, when it
+    // has files to compile).
+    const serverPid = launcher.pid;
     return {
       peakTreeMb: mb([...hwmByPid.values()].reduce((a, b) => a + b, 0)),
       peakServerMb: mb(serverPid === undefined ? 0 : (hwmByPid.get(serverPid) ?? 0)),
@@ -155,7 +159,7 @@ export async function benchFirstStartMemory(
       first,
       second,
       targetMb: TARGET_MB,
-      ok: first.peakTreeMb < TARGET_MB,
+      ok: first.peakTreeMb <= TARGET_MB && second.peakTreeMb <= MEMORY_TARGETS.laterMb,
     };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -11,19 +11,29 @@ import { createTestApp, TEST_ORIGIN } from '../test/helpers/test-app';
 
 // The market indexer's two figures, on the embedded ledger through the real app:
 // - catch-up: the indexer stopped while 100 ledgers of swaps are made, then restarted; trades
-//   indexed per second until it has caught up (target ≥ 1,000/s);
+//   indexed per second until it has caught up (target ≥ 2,000/s). The process's CPU time over the
+//   catch-up is reported beside it (trades per CPU second): on a shared machine the wall-clock rate
+//   measures the neighbours as much as the indexer;
 // - live: from the moment a ledger close is announced on the ledger's stream to the `new_trade`
-//   frame for a swap in that ledger on a subscribed socket, median over 20 swaps (target ≤ 100 ms).
+//   frame for a swap in that ledger on a subscribed socket, median over 20 swaps (target ≤ 20 ms).
 
 export interface IndexerBenchResult {
   name: string;
-  catchUp: { ledgers: number; trades: number; ms: number; tradesPerSec: number };
+  catchUp: {
+    ledgers: number;
+    trades: number;
+    ms: number;
+    tradesPerSec: number;
+    cpuMs: number;
+    tradesPerCpuSec: number;
+  };
   live: { samples: number; medianMs: number; maxMs: number };
   ok: boolean;
 }
 
 const TRADERS = 20;
 const LEDGERS = 100;
+export const INDEXER_TARGETS = { tradesPerSec: 2_000, liveMedianMs: 20 };
 
 export async function benchIndexer(): Promise<IndexerBenchResult> {
   const t = await createTestApp({ env: { PLATFORM_BOOTSTRAP: 'on' }, closeIntervalMs: 150 });
@@ -114,10 +124,13 @@ export async function benchIndexer(): Promise<IndexerBenchResult> {
     }
     const target = (await client.request({ command: 'ledger', ledger_index: 'validated' })).result
       .ledger_index;
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     indexer.start();
     await indexer.caughtUp(target);
     const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
     const after = (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(marketTrades))[0]!.n;
     const trades = after - before;
 
@@ -160,13 +173,20 @@ export async function benchIndexer(): Promise<IndexerBenchResult> {
     const tradesPerSec = Math.round((trades / ms) * 1000);
     return {
       name: 'market indexer: catch-up rate and close-to-frame latency',
-      catchUp: { ledgers: target - startLedger, trades, ms: Math.round(ms), tradesPerSec },
+      catchUp: {
+        ledgers: target - startLedger,
+        trades,
+        ms: Math.round(ms),
+        tradesPerSec,
+        cpuMs: Math.round(cpuMs),
+        tradesPerCpuSec: Math.round((trades / cpuMs) * 1000),
+      },
       live: {
         samples: samples.length,
         medianMs: Math.round(median * 10) / 10,
         maxMs: Math.round((samples.at(-1) ?? Number.NaN) * 10) / 10,
       },
-      ok: tradesPerSec >= 1000 && median <= 100,
+      ok: tradesPerSec >= INDEXER_TARGETS.tradesPerSec && median <= INDEXER_TARGETS.liveMedianMs,
     };
   } finally {
     await t.close();

@@ -1,43 +1,223 @@
+import { atLeast, atMost, report, reportFailure, type Figure } from '../../../scripts/bench-figures';
 import { benchAirdrops } from './airdrops';
 import { benchBonding } from './bonding';
 import { benchDeploy } from './deploy';
-import { benchFirstStartMemory } from './first-start-memory';
-import { benchIndexer } from './indexer';
+import { benchFirstStartMemory, MEMORY_TARGETS as MEMORY } from './first-start-memory';
+import { benchIndexer, INDEXER_TARGETS } from './indexer';
 import { benchMarket } from './market';
 import { benchPositions } from './positions';
+import { benchPublicApi, PUBLIC_API_TARGETS } from './public-api';
 import { benchSocketFanout } from './socket-fanout';
 import { benchTrading } from './trading';
 import { benchTransfers } from './transfers';
 
-// `npm run bench -w apps/server`: every server benchmark, one function each, figures printed as
-// JSON lines; the exit code is non-zero when a benchmark misses its target.
+// `npm run bench -w apps/server`: every server benchmark, one after the other, each run whatever the
+// others did. Each prints its result as JSON, then its figures against the targets of issue 27
+// (scripts/bench-figures.ts; the root `npm run bench` gathers them into one table). The exit code
+// is non-zero when a figure misses its target or a benchmark fails. `-- <words>` runs the sections
+// whose name contains one of them.
 
-const benchmarks: Array<{ name: string; run: () => Promise<{ ok: boolean }> }> = [
-  { name: 'socket fan-out (5,000 subscribers)', run: () => benchSocketFanout() },
-  { name: 'transfers (200 from one account)', run: () => benchTransfers() },
-  { name: 'deploy (pipelined vs one transaction per ledger)', run: () => benchDeploy() },
-  { name: 'market API (10,000 tokens) vs static files', run: () => benchMarket() },
-  { name: 'market indexer (catch-up, close-to-frame)', run: () => benchIndexer() },
-  { name: 'positions (a wallet with 10,000 trades)', run: () => benchPositions() },
-  { name: 'trading (100 swaps at once; quotes against a pool and 1,000 offers)', run: () => benchTrading() },
-  { name: 'airdrop claims (500 at once on one airdrop)', run: () => benchAirdrops() },
-  { name: 'bonding curve (100 buyers at once; the keeper re-posting)', run: () => benchBonding() },
-  { name: 'first-start memory (npm start, empty data dir, then again)', run: () => benchFirstStartMemory() },
+type Figures = Array<Omit<Figure, 'section'>>;
+interface Section<R> {
+  name: string;
+  run: () => Promise<R>;
+  figures: (r: R) => Figures;
+}
+const section = <R>(s: Section<R>) => s as unknown as Section<unknown>;
+
+const SUBSCRIBERS = 10_000;
+
+const sections: Array<Section<unknown>> = [
+  section({
+    name: `socket fan-out (${SUBSCRIBERS.toLocaleString('en-US')} subscribers)`,
+    run: () => benchSocketFanout({ subscribers: SUBSCRIBERS }),
+    figures: (r) => [
+      { figure: 'subscribers', value: r.subscribers, unit: '', target: atLeast(SUBSCRIBERS) },
+      {
+        figure: 'fan-out, median until the last socket has it',
+        value: r.fanoutMedianMs,
+        unit: 'ms',
+        target: atMost(150),
+        note: `rounds ${Math.min(...r.fanoutMs)}–${Math.max(...r.fanoutMs)} ms`,
+      },
+      { figure: 'server RSS', value: r.serverRssMb, unit: 'MB', target: atMost(1024) },
+    ],
+  }),
+  section({
+    name: 'transfers (200 from one account)',
+    run: () => benchTransfers(),
+    figures: (r) => [
+      { figure: 'ledger closes until validated', value: r.ledgerCloses, unit: '', target: atMost(2) },
+    ],
+  }),
+  section({
+    name: 'deploy (pipelined vs one transaction per ledger)',
+    run: () => benchDeploy(),
+    figures: (r) => [
+      {
+        figure: 'ledger closes, pipelined (worst run)',
+        value: Math.max(...r.pipelined.map((p) => p.closes)),
+        unit: '',
+        target: atMost(2),
+      },
+      { figure: 'ledger closes, one per ledger', value: r.naive.closes, unit: '' },
+    ],
+  }),
+  section({
+    name: 'market API (10,000 tokens) vs static files',
+    run: () => benchMarket(),
+    figures: (r) => [
+      {
+        figure: '/api/tokens ÷ static rate',
+        value: r.ratios.tokens,
+        unit: '×',
+        target: atLeast(0.5),
+        digits: 2,
+      },
+      {
+        figure: '/api/prices ÷ static rate',
+        value: r.ratios.prices,
+        unit: '×',
+        target: atLeast(0.5),
+        digits: 2,
+      },
+    ],
+  }),
+  section({
+    name: 'market indexer (catch-up, close-to-frame)',
+    run: () => benchIndexer(),
+    figures: (r) => [
+      {
+        figure: 'catch-up over 100 ledgers',
+        value: r.catchUp.tradesPerSec,
+        unit: 'trades/s',
+        target: atLeast(INDEXER_TARGETS.tradesPerSec),
+        note: `${r.catchUp.trades} trades in ${r.catchUp.ms} ms; ${r.catchUp.tradesPerCpuSec} trades per CPU second`,
+      },
+      {
+        figure: 'close → new_trade frame, median',
+        value: r.live.medianMs,
+        unit: 'ms',
+        target: atMost(INDEXER_TARGETS.liveMedianMs),
+      },
+    ],
+  }),
+  section({
+    name: 'public API on the demo market',
+    run: () => benchPublicApi(),
+    figures: (r) => [
+      {
+        figure: 'server CPU per call, p99, worst public read (uncached)',
+        value: r.worstMissP99Ms,
+        unit: 'ms',
+        target: atMost(PUBLIC_API_TARGETS.cpuP99Ms),
+        digits: 2,
+        note: r.cpu[0]!.route,
+      },
+      {
+        figure: `/api/health p99 under 4 loops on ${r.health.loadedRoute}`,
+        value: r.health.p99Ms,
+        unit: 'ms',
+        target: atMost(PUBLIC_API_TARGETS.healthP99Ms),
+        note: `${r.health.loadedReqPerSec} req/s on it`,
+      },
+      ...r.tokenPage.flatMap((p): Figures => [
+        {
+          figure: `token page ${p.route}, 50 connections`,
+          value: p.reqPerSec,
+          unit: 'req/s',
+          target: atLeast(PUBLIC_API_TARGETS.tokenPageReqPerSec),
+        },
+        {
+          figure: `token page ${p.route}, p99`,
+          value: p.p99Ms,
+          unit: 'ms',
+          target: atMost(PUBLIC_API_TARGETS.tokenPageP99Ms),
+        },
+      ]),
+    ],
+  }),
+  section({
+    name: 'positions (a wallet with 10,000 trades)',
+    run: () => benchPositions(),
+    figures: (r) => [
+      {
+        figure: 'median, as inserted (no VACUUM)',
+        value: r.ms.asInserted.median,
+        unit: 'ms',
+        target: atMost(25),
+      },
+      { figure: 'median, vacuumed', value: r.ms.vacuumed.median, unit: 'ms' },
+    ],
+  }),
+  section({
+    name: 'trading (100 swaps at once; quotes against a pool and 1,000 offers)',
+    run: () => benchTrading(),
+    figures: (r) => [
+      { figure: '100 swaps: ledger closes', value: r.swaps.ledgerCloses, unit: '', target: atMost(2) },
+      { figure: 'quote 100 XRP, median', value: r.quotes.medianMs, unit: 'ms', target: atMost(5) },
+      { figure: 'quote 100 XRP, p99', value: r.quotes.p99Ms, unit: 'ms', target: atMost(15) },
+      {
+        figure: 'quote 500 XRP, median',
+        value: r.quotes.bySizeXrp['500']?.medianMs ?? null,
+        unit: 'ms',
+        target: atMost(15),
+      },
+    ],
+  }),
+  section({
+    name: 'airdrop claims (500 at once on one airdrop)',
+    run: () => benchAirdrops(),
+    figures: (r) => [
+      { figure: 'claims paid', value: r.paid, unit: '', target: atLeast(r.claims) },
+      { figure: 'ledger closes', value: r.ledgerCloses, unit: '', target: atMost(3) },
+    ],
+  }),
+  section({
+    name: 'bonding curve (100 buyers at once; the keeper re-posting)',
+    run: () => benchBonding(),
+    figures: (r) => [
+      { figure: 'buyers filled', value: r.filled, unit: '', target: atLeast(r.buyers) },
+      { figure: 'ledger closes', value: r.ledgerCloses, unit: '', target: atMost(3) },
+      { figure: 'keeper delay after a close, median', value: r.keeperDelayMs.median, unit: 'ms' },
+    ],
+  }),
+  section({
+    name: 'first-start memory (npm start, empty data dir, then again)',
+    run: () => benchFirstStartMemory(),
+    figures: (r) => [
+      {
+        figure: 'first start, peak RSS',
+        value: r.first.peakTreeMb,
+        unit: 'MB',
+        target: atMost(MEMORY.firstMb),
+      },
+      {
+        figure: 'later start, peak RSS',
+        value: r.second.peakTreeMb,
+        unit: 'MB',
+        target: atMost(MEMORY.laterMb),
+      },
+    ],
+  }),
 ];
 
+const only = process.argv.slice(2);
 let failed = 0;
-for (const bench of benchmarks) {
-  console.log(`# ${bench.name}`);
+for (const s of sections) {
+  if (only.length && !only.some((o) => s.name.includes(o))) continue;
+  console.log(`# ${s.name}`);
   try {
-    const result = await bench.run();
+    const result = await s.run();
     console.log(JSON.stringify(result, null, 2));
-    if (!result.ok) failed++;
+    for (const f of s.figures(result)) if (!report({ section: s.name, ...f })) failed++;
   } catch (err) {
     failed++;
-    console.error(`${bench.name} failed:`, err);
+    console.error(`${s.name} failed:`, err);
+    reportFailure(s.name, err);
   }
 }
 if (failed > 0) {
-  console.error(`${failed} benchmark(s) missed their target`);
+  console.error(`${failed} figure(s) missed their target or failed`);
   process.exitCode = 1;
 }

@@ -182,7 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Feature modules register here (one line each), with what they use of the platform and of each other.
   const tokens = new TokenRegistry(db, (d) => rlusdIssuer(d, deps.config.XRPL_NETWORK));
   configRoutes(app, platform);
-  tokenRoutes(app, { tokens });
+  tokenRoutes(app, { tokens, cache: platform.readCache });
   registerListing(app, { tokens, platform });
   const wallets = await registerWallets(app, platform);
   // The market snapshot (built below) knows the XRP/USD price the curve routes show market caps in.

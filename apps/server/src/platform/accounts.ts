@@ -73,10 +73,21 @@ export function recordGenesis(db: Db, keyring: Keyring): Promise<WalletRow> {
   return ensureRole(db, keyring, PLATFORM_ROLES.genesis, Wallet.fromSeed(STANDALONE_GENESIS_SEED));
 }
 
-/** RLUSD issuer of a network: Ripple's on public networks, the bootstrapped one on stand-alone. */
+/** The stand-alone RLUSD issuer once bootstrapped, per database: a platform role is never replaced. */
+const bootstrappedRlusd = new WeakMap<Db, string>();
+
+/**
+ * RLUSD issuer of a network: Ripple's on public networks, the bootstrapped one on stand-alone. Read
+ * on every ledger the indexer follows and every snapshot build, so the stand-alone answer is kept
+ * once it exists (a wallet read per call was a tenth of the indexer's database time).
+ */
 export async function rlusdIssuer(db: Db, network: Config['XRPL_NETWORK']): Promise<string | undefined> {
   if (network !== 'standalone') return RLUSD_ISSUERS[network];
-  return (await platformWallet(db, PLATFORM_ROLES.rlusdIssuer))?.address;
+  const known = bootstrappedRlusd.get(db);
+  if (known) return known;
+  const address = (await platformWallet(db, PLATFORM_ROLES.rlusdIssuer))?.address;
+  if (address) bootstrappedRlusd.set(db, address);
+  return address;
 }
 
 /**

@@ -12,6 +12,7 @@ import { createPostgresBus } from '../realtime/pg-event-bus';
 import { userTopic } from '../realtime/topics';
 import { LedgerFollower } from './indexer/follower';
 import { JobRunner, toJobStatus } from './jobs';
+import { LedgerReadCache } from './read-cache';
 import { PlatformSettings } from './settings';
 import { Quotas } from './quotas';
 import {
@@ -75,6 +76,8 @@ export interface Platform {
    * handlers (the market indexer); undefined without a ledger connection.
    */
   indexer?: LedgerFollower;
+  /** Public answers kept for the ledger the indexer is at (computed once per ledger, not per request). */
+  readCache: LedgerReadCache;
   /** Starts the owned background work (submission tracking, account bootstrap). */
   start(): Promise<void>;
   /** Stops it and waits for it to drain. */
@@ -180,6 +183,7 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
   return {
     jobs,
     indexer,
+    readCache: new LedgerReadCache({ ledger: () => indexer?.lastIndexed ?? 0 }),
     settings: new PlatformSettings(db),
     quotas: new Quotas(db),
     config,

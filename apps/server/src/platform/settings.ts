@@ -60,6 +60,13 @@ export const DEPLOY_NETWORK_FEE_ALLOWANCE_XRP = '0.001';
 const XRP_KEYS: SettingKey[] = ['service_fee', 'issuer_reserve', 'hot_wallet_reserve', 'airdrop_fee_xrp'];
 
 export class PlatformSettings {
+  /**
+   * The last fee view and what it was computed from. The bonding part walks the whole curve (150 to
+   * 210 ms of CPU), and GET /api/config/fees is public: the view is computed once per change of the
+   * settings or reserves (on any instance: the rows are read each time), not once per request.
+   */
+  private feesView: { key: string; view: FeesConfig } | undefined;
+
   constructor(private readonly db: Db) {}
 
   async all(): Promise<Settings> {
@@ -87,7 +94,9 @@ export class PlatformSettings {
    */
   async fees(ownerReserveDrops: bigint, baseReserveDrops = 1_000_000n): Promise<FeesConfig> {
     const s = await this.all();
-    return {
+    const key = JSON.stringify([s, ownerReserveDrops.toString(), baseReserveDrops.toString()]);
+    if (this.feesView?.key === key) return this.feesView.view;
+    const view: FeesConfig = {
       service_fee: s.service_fee,
       issuer_reserve: s.issuer_reserve,
       hot_wallet_reserve: s.hot_wallet_reserve,
@@ -96,6 +105,8 @@ export class PlatformSettings {
       network_fee_allowance: DEPLOY_NETWORK_FEE_ALLOWANCE_XRP,
       bonding: bondingConfigView(s, { base: baseReserveDrops, owner: ownerReserveDrops }),
     };
+    this.feesView = { key, view };
+    return view;
   }
 
   async set(key: SettingKey, value: string): Promise<void> {

@@ -20,6 +20,10 @@ import {
   marketPools,
   marketTrades,
 } from '../../src/modules/market/schema';
+import { createMarketIndexer } from '../../src/modules/market/indexer';
+import { LedgerFollower } from '../../src/platform/indexer/follower';
+import { ledgerCursor } from '../../src/platform/indexer/schema';
+import { createTestDatabase } from '../db';
 import { TestSocket } from '../helpers/socket-client';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
@@ -355,6 +359,132 @@ describe('market indexer', () => {
     const pools = await t.database.db.select().from(marketPools);
     expect(pools.some((p) => p.ammAccount === late.amm_account)).toBe(true);
   }, 60_000);
+
+  it('writes the same rows catching up in batches as one ledger at a time', async () => {
+    // Two more followers, each on its own fresh database, both starting at ledger `from` with the
+    // market handler alone: one indexes a ledger per transaction, the other up to 16 ledgers per
+    // transaction. Every market table must come out identical, digit for digit.
+    const from = (await client.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger_index;
+    const second = Wallet.generate();
+    await submit(
+      {
+        TransactionType: 'Payment',
+        Account: genesis.classicAddress,
+        Destination: second.classicAddress,
+        Amount: '500000000',
+      },
+      genesis,
+    );
+    await submit(
+      {
+        TransactionType: 'TrustSet',
+        Account: second.classicAddress,
+        LimitAmount: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '1000000000' },
+      },
+      second,
+    );
+    // Buys and sells of both tokens by two accounts, several in one ledger and over several candles.
+    for (let round = 0; round < 6; round++) {
+      await Promise.all([
+        submit(
+          {
+            TransactionType: 'OfferCreate',
+            Account: trader.classicAddress,
+            TakerGets: String(1_000_000 + round * 137_000),
+            TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '0.000001' },
+            Flags: 0x00080000 | 0x00020000,
+          },
+          trader,
+        ),
+        submit(
+          {
+            TransactionType: 'OfferCreate',
+            Account: second.classicAddress,
+            TakerGets: String(2_000_000 + round * 71_000),
+            TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '0.000001' },
+            Flags: 0x00080000 | 0x00020000,
+          },
+          second,
+        ),
+      ]);
+      await submit(
+        {
+          TransactionType: 'OfferCreate',
+          Account: trader.classicAddress,
+          // A sell: at most 100 tokens for 1,000 drops (the pool pays about 100 drops a token).
+          TakerGets: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '100' },
+          TakerPays: String(1_000 + round * 7),
+          Flags: 0x00020000,
+        },
+        trader,
+      );
+      await submit(
+        {
+          TransactionType: 'OfferCreate',
+          Account: trader.classicAddress,
+          TakerGets: String(500_000 + round * 10_000),
+          TakerPays: { currency: tokenB.currency, issuer: tokenB.issuer_address, value: '0.000001' },
+          Flags: 0x00080000 | 0x00020000,
+        },
+        trader,
+      );
+    }
+    const to = (await client.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger_index;
+    expect(to - from).toBeGreaterThan(16); // more than one batch
+
+    const listed = await t.database.db
+      .select({
+        id: tokensTable.id,
+        currency: tokensTable.currency,
+        issuerAddress: tokensTable.issuerAddress,
+      })
+      .from(tokensTable);
+    const rlusd = (await platformWallet(t.database.db, PLATFORM_ROLES.rlusdIssuer))!.address;
+    const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+    const tables = async (batchLedgers: number) => {
+      const database = await createTestDatabase();
+      try {
+        await database.db.insert(ledgerCursor).values({ name: 'main', lastLedger: from });
+        const follower = new LedgerFollower({ database, connection: t.connection, log: quiet, batchLedgers });
+        follower.register(
+          createMarketIndexer(
+            {
+              client,
+              listTokens: async () => listed,
+              rlusdIssuer: async () => rlusd,
+              publishTrade: async () => {},
+            },
+            database.db,
+          ),
+        );
+        follower.start();
+        await follower.caughtUp(to);
+        await follower.stop();
+        const q = (text: string) => database.sql.query(text);
+        return {
+          trades: await q(
+            'select token_id, quote, ledger_index, tx_index, hash, account, side, price::text, token_amount::text, quote_amount::text, time from market_trades order by ledger_index, tx_index, token_id, quote',
+          ),
+          candles: await q(
+            'select token_id, quote, resolution, bucket, open::text, high::text, low::text, close::text, volume::text, trades from market_candles order by 1, 2, 3, 4',
+          ),
+          holders: await q('select token_id, account, balance::text from market_holders order by 1, 2'),
+          pools: await q(
+            'select token_id, quote, amm_account, token_amount::text, quote_amount::text, lp_supply::text, lp_currency, trading_fee, ledger_index from market_pools order by 1, 2',
+          ),
+          facts: await q('select * from issuer_facts order by issuer_address'),
+          synced: await q('select token_id, ledger_index from market_synced order by 1'),
+        };
+      } finally {
+        await database.close();
+      }
+    };
+    const one = await tables(1);
+    const batched = await tables(16);
+    expect(one.trades.length).toBeGreaterThanOrEqual(24);
+    expect(one.candles.length).toBeGreaterThan(0);
+    expect(batched).toEqual(one);
+  }, 120_000);
 });
 
 describe('public market API', () => {
@@ -652,5 +782,59 @@ describe('order book and risk', () => {
       'None of the pool is locked: its liquidity providers can withdraw all of it.',
     );
     expect((await get(`/api/tokens/${trader.classicAddress}/risk`)).statusCode).toBe(404);
+  });
+
+  it("keeps the token page's reads for one ledger: the next ledger's trade and offer show at once", async () => {
+    await caughtUp();
+    const to = Math.floor(Date.now() / 1000) + 60;
+    const urls = {
+      trades: `/api/tokens/${tokenA.issuer_address}/trades?limit=30`,
+      history: `/api/tradingview/history?symbol=ALFA&issuer=${tokenA.issuer_address}&resolution=1D&from=${to - 3 * 86_400}&to=${to}`,
+      book: `/api/wallets/open-orders/${tokenA.issuer_address}/ALFA`,
+      details: `/api/tokens/issuer/${tokenA.issuer_address}`,
+    };
+    const read = async () => ({
+      trades: (await get(urls.trades)).json() as TradeView[],
+      history: (await get(urls.history)).json() as { s: string; v: number[]; c: number[] },
+      book: (await get(urls.book)).json() as { buyOrders: Array<{ price: string; amount: string }> },
+      details: (await get(urls.details)).json() as { issuer_address: string },
+    });
+    const before = await read();
+    expect(before.details.issuer_address).toBe(tokenA.issuer_address);
+    const kept = t.app.platform.readCache.size;
+    expect(kept).toBeGreaterThanOrEqual(4);
+    expect(await read()).toEqual(before); // answered from what was kept
+    expect(t.app.platform.readCache.size).toBe(kept);
+
+    const swap = await submit(
+      {
+        TransactionType: 'OfferCreate',
+        Account: trader.classicAddress,
+        TakerGets: '3000000',
+        TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '0.000001' },
+        Flags: 0x00080000 | 0x00020000,
+      },
+      trader,
+    );
+    // Far below the pool's price: it rests (1 XRP for 1,000,000 ALFA).
+    await submit(
+      {
+        TransactionType: 'OfferCreate',
+        Account: trader.classicAddress,
+        TakerGets: '1000000',
+        TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '1000000' },
+      },
+      trader,
+    );
+    await caughtUp();
+    const after = await read();
+    expect(after.trades[0]!.hash).toBe(swap.hash);
+    expect(after.trades.slice(1)).toEqual(before.trades.slice(0, 29));
+    // Today's daily bar took the trade's volume (3 XRP less the pool's fee side: more than 2.9).
+    expect(
+      after.history.v.at(-1)! - (before.history.s === 'ok' ? before.history.v.at(-1)! : 0),
+    ).toBeGreaterThan(2.9);
+    expect(after.book.buyOrders).toContainEqual({ price: '0.000001', amount: '1000000' });
+    expect(before.book.buyOrders).not.toContainEqual({ price: '0.000001', amount: '1000000' });
   });
 });

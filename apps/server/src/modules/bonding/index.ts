@@ -24,7 +24,7 @@ export function registerBonding(
   const { platform } = deps;
   const db = platform.database.db;
   const registry = new BondingRegistry(db, () => platform.submissions?.ledgerIndex ?? 0);
-  bondingRoutes(app, { registry, xrpUsd: deps.xrpUsd });
+  bondingRoutes(app, { registry, xrpUsd: deps.xrpUsd, cache: platform.readCache });
   if (!platform.connection || !platform.submissions || !platform.indexer) return { registry };
 
   const client = platform.connection.client;

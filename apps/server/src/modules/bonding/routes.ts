@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { classicAddressSchema, isHexCurrency, tickerToCurrency, type BondingView } from '@ledgerpad/shared';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
+import type { LedgerReadCache } from '../../platform/read-cache';
 import { idParam } from '../../plugins/edge';
 import { curveView, type BondingRegistry } from './service';
 
@@ -13,15 +14,25 @@ const NO_CURVE = 'This token has no bonding curve.';
  */
 export function bondingRoutes(
   app: FastifyInstance,
-  deps: { registry: BondingRegistry; xrpUsd: () => Promise<string | null> },
+  deps: {
+    registry: BondingRegistry;
+    xrpUsd: () => Promise<string | null>;
+    cache: Pick<LedgerReadCache, 'get' | 'invalidate'>;
+  },
 ): void {
   const pub = { config: { access: 'public' as const } };
+  // Both reads are kept per indexed ledger (platform/read-cache.ts); a curve changed here (launched,
+  // graduating) is read again at once.
+  deps.registry.onChange(() => deps.cache.invalidate());
 
   app.get('/api/pump/bonding/marketcap/:id', pub, async (request) => {
-    const curve = await deps.registry.byToken(idParam(request, 'id'));
-    if (!curve) throw new AppError('NOT_FOUND', NO_CURVE);
-    const view = curveView(curve, await deps.xrpUsd());
-    return { market_cap_usd: view.market_cap_usd ?? '0' };
+    const id = idParam(request, 'id');
+    return deps.cache.get(`bonding-cap:${id}`, async () => {
+      const curve = await deps.registry.byToken(id);
+      if (!curve) throw new AppError('NOT_FOUND', NO_CURVE);
+      const view = curveView(curve, await deps.xrpUsd());
+      return { market_cap_usd: view.market_cap_usd ?? '0' };
+    });
   });
 
   app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(
@@ -36,10 +47,12 @@ export function bondingRoutes(
       } catch {
         throw new AppError('BAD_REQUEST', 'currency must be a ticker or a 40-character currency code.');
       }
-      const curve = await deps.registry.byIssuer(issuer, currency);
-      if (!curve) throw new AppError('NOT_FOUND', NO_CURVE);
       reply.header('cache-control', 'public, no-cache');
-      return curveView(curve, await deps.xrpUsd());
+      return deps.cache.get(`bonding:${issuer}:${currency ?? ''}`, async () => {
+        const curve = await deps.registry.byIssuer(issuer, currency);
+        if (!curve) throw new AppError('NOT_FOUND', NO_CURVE);
+        return curveView(curve, await deps.xrpUsd());
+      });
     },
   );
 }

@@ -2,6 +2,7 @@ import { RLUSD_CURRENCY_HEX, type NewTrade, Decimal, dropsToXrp } from '@ledgerp
 import { readIssuerFacts } from '../../ledger/account-root';
 import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
+import { bulkInsert, fromExcluded, type BulkColumn } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
 import type { TokenRow } from '../tokens';
@@ -62,7 +63,65 @@ interface Prepared {
   synced: number[];
   tokens: Map<number, { currency: string; issuer: string }>;
   rlusd?: string;
+  /** Pools (`${tokenId}:${quote}`) and issuers this ledger touched: read by `readTouched`. */
+  touchedPools: Set<string>;
+  touchedIssuers: Set<string>;
 }
+
+interface TradeRow {
+  trade: ExtractedTrade;
+  ledgerIndex: number;
+  /** The ledger's close, ISO. */
+  time: string;
+}
+
+const TRADE_COLUMNS: Array<BulkColumn<TradeRow>> = [
+  { column: marketTrades.tokenId, type: 'bigint', value: (r) => r.trade.tokenId },
+  { column: marketTrades.quote, type: 'text', value: (r) => r.trade.quote },
+  { column: marketTrades.ledgerIndex, type: 'integer', value: (r) => r.ledgerIndex },
+  { column: marketTrades.txIndex, type: 'integer', value: (r) => r.trade.txIndex },
+  { column: marketTrades.hash, type: 'text', value: (r) => r.trade.hash },
+  { column: marketTrades.account, type: 'text', value: (r) => r.trade.account },
+  { column: marketTrades.side, type: 'text', value: (r) => r.trade.side },
+  { column: marketTrades.price, type: 'numeric', value: (r) => r.trade.price },
+  { column: marketTrades.tokenAmount, type: 'numeric', value: (r) => r.trade.tokenAmount },
+  { column: marketTrades.quoteAmount, type: 'numeric', value: (r) => r.trade.quoteAmount },
+  { column: marketTrades.time, type: 'timestamptz', value: (r) => r.time },
+];
+
+interface CandleRow {
+  tokenId: number;
+  quote: Quote;
+  resolution: number;
+  /** The bucket's start, ISO. */
+  bucket: string;
+  open: string;
+  /** The trade's price text as the ledger gave it, and its value for comparisons. */
+  high: { text: string; value: Decimal };
+  low: { text: string; value: Decimal };
+  close: string;
+  volume: Decimal;
+  trades: number;
+}
+
+const CANDLE_COLUMNS: Array<BulkColumn<CandleRow>> = [
+  { column: marketCandles.tokenId, type: 'bigint', value: (c) => c.tokenId },
+  { column: marketCandles.quote, type: 'text', value: (c) => c.quote },
+  { column: marketCandles.resolution, type: 'integer', value: (c) => c.resolution },
+  { column: marketCandles.bucket, type: 'timestamptz', value: (c) => c.bucket },
+  { column: marketCandles.open, type: 'numeric', value: (c) => c.open },
+  { column: marketCandles.high, type: 'numeric', value: (c) => c.high.text },
+  { column: marketCandles.low, type: 'numeric', value: (c) => c.low.text },
+  { column: marketCandles.close, type: 'numeric', value: (c) => c.close },
+  { column: marketCandles.volume, type: 'numeric', value: (c) => c.volume.toFixed() },
+  { column: marketCandles.trades, type: 'integer', value: (c) => c.trades },
+];
+
+const HOLDER_COLUMNS: Array<BulkColumn<{ tokenId: number; account: string; balance: string }>> = [
+  { column: marketHolders.tokenId, type: 'bigint', value: (h) => h.tokenId },
+  { column: marketHolders.account, type: 'text', value: (h) => h.account },
+  { column: marketHolders.balance, type: 'numeric', value: (h) => h.balance },
+];
 
 type Amount = string | { currency: string; issuer: string; value: string };
 const valueOf = (a: Amount) => (typeof a === 'string' ? dropsToXrp(a) : a.value);
@@ -144,22 +203,33 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
   // after a local listing, and at least every few seconds for listings made on other instances),
   // the known pools and the synced tokens (updated as this instance writes them). A new claim of the
   // follower starts from the database again (`reset`).
+  type TokenKeys = Awaited<ReturnType<MarketIndexerDeps['listTokens']>>;
   let cache:
     | {
-        rows: Awaited<ReturnType<MarketIndexerDeps['listTokens']>>;
+        rows: TokenKeys;
+        /** Derived from `rows` when they are read (not per ledger: there can be thousands). */
+        tokens: Prepared['tokens'];
+        tokenByKey: Map<string, number>;
+        issuers: Set<string>;
         at: number;
         rlusd: string | undefined;
         poolByAccount: Map<string, { tokenId: number; quote: Quote }>;
         synced: Set<number>;
       }
     | undefined;
+  const byToken = (rows: TokenKeys) => ({
+    rows,
+    tokens: new Map(rows.map((t) => [t.id, { currency: t.currency, issuer: t.issuerAddress }])),
+    tokenByKey: new Map(rows.map((t) => [`${t.currency}|${t.issuerAddress}`, t.id])),
+    issuers: new Set(rows.map((t) => t.issuerAddress)),
+  });
   let tokensStale = false;
   deps.onTokensChanged?.(() => (tokensStale = true));
   async function loadCache() {
     if (!cache) {
       const pools = await db.select().from(marketPools);
       cache = {
-        rows: await deps.listTokens(),
+        ...byToken(await deps.listTokens()),
         at: Date.now(),
         rlusd: await deps.rlusdIssuer(),
         poolByAccount: new Map(
@@ -170,11 +240,140 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
       tokensStale = false;
     } else if (tokensStale || Date.now() - cache.at > TOKEN_LIST_TTL_MS) {
       tokensStale = false;
-      cache.rows = await deps.listTokens();
+      Object.assign(cache, byToken(await deps.listTokens()));
       cache.at = Date.now();
       cache.rlusd ??= await deps.rlusdIssuer();
     }
     return cache;
+  }
+
+  /**
+   * The pool and issuer reads of consecutive ledgers: each touched pool and issuer is read once, at
+   * the last ledger that touched it, since only its last state is written (`writeLedgers`). For one
+   * ledger (following live) that is every pool and issuer it touched, at that ledger.
+   */
+  async function readTouched(ledgers: Array<{ ledger: IndexedLedger; prepared: Prepared }>) {
+    const lastPool = new Map<string, { ledger: IndexedLedger; prepared: Prepared }>();
+    const lastIssuer = new Map<string, { ledger: IndexedLedger; prepared: Prepared }>();
+    for (const item of ledgers) {
+      for (const key of item.prepared.touchedPools) lastPool.set(key, item);
+      for (const issuer of item.prepared.touchedIssuers) lastIssuer.set(issuer, item);
+    }
+    for (const [key, { ledger, prepared }] of lastPool) {
+      const [id, quote] = key.split(':') as [string, Quote];
+      const t = prepared.tokens.get(Number(id));
+      if (!t) continue;
+      const pool = await readPool(Number(id), t.currency, t.issuer, quote, prepared.rlusd, ledger.index);
+      if (!pool) continue;
+      prepared.pools.push(pool);
+      cache?.poolByAccount.set(pool.ammAccount, { tokenId: pool.tokenId, quote: pool.quote });
+    }
+    for (const [issuer, { ledger, prepared }] of lastIssuer) {
+      const f = await readFacts(issuer, ledger.index);
+      if (f) prepared.facts.push(f);
+    }
+  }
+
+  /**
+   * The writes of consecutive ledgers, one statement per table: what the ledgers leave in the
+   * database is what writing them one by one leaves (trades in ledger order, candles merged in ledger
+   * order, and the last state of each holder, pool and issuer with the ledger it was read at).
+   */
+  async function writeLedgers(ledgers: Array<{ ledger: IndexedLedger; prepared: Prepared }>, tx: Db) {
+    const trades: TradeRow[] = [];
+    // Candles: aggregated per bucket in memory (trades are in ledger order), one upsert for all.
+    const buckets = new Map<string, CandleRow>();
+    const holders = new Map<string, Prepared['holders'][number]>();
+    const pools = new Map<string, PoolState & { ledgerIndex: number }>();
+    const facts = new Map<string, FactsRow & { ledgerIndex: number }>();
+    const synced = new Map<number, number>();
+    for (const { ledger, prepared: p } of ledgers) {
+      const time = new Date(ledger.closeTime).toISOString();
+      for (const t of p.trades) {
+        trades.push({ trade: t, ledgerIndex: ledger.index, time });
+        const price = new Decimal(t.price);
+        for (const res of RESOLUTIONS) {
+          const start = Math.floor(ledger.closeTime / (res * 1000)) * res * 1000;
+          const key = `${t.tokenId}:${t.quote}:${res}:${start}`;
+          const c = buckets.get(key);
+          if (!c) {
+            buckets.set(key, {
+              tokenId: t.tokenId,
+              quote: t.quote,
+              resolution: res,
+              bucket: new Date(start).toISOString(),
+              open: t.price,
+              high: { text: t.price, value: price },
+              low: { text: t.price, value: price },
+              close: t.price,
+              volume: new Decimal(t.quoteAmount),
+              trades: 1,
+            });
+          } else {
+            if (price.gt(c.high.value)) c.high = { text: t.price, value: price };
+            if (price.lt(c.low.value)) c.low = { text: t.price, value: price };
+            c.close = t.price;
+            c.volume = c.volume.plus(t.quoteAmount);
+            c.trades += 1;
+          }
+        }
+      }
+      for (const h of p.holders) holders.set(`${h.tokenId}:${h.account}`, h);
+      for (const pool of p.pools)
+        pools.set(`${pool.tokenId}:${pool.quote}`, { ...pool, ledgerIndex: ledger.index });
+      for (const f of p.facts) facts.set(f.issuerAddress, { ...f, ledgerIndex: ledger.index });
+      for (const id of p.synced) if (!synced.has(id)) synced.set(id, ledger.index);
+    }
+    if (trades.length) {
+      await tx.execute(bulkInsert(marketTrades, TRADE_COLUMNS, trades, sql`on conflict do nothing`));
+      await tx.execute(
+        bulkInsert(
+          marketCandles,
+          CANDLE_COLUMNS,
+          [...buckets.values()],
+          sql`on conflict (token_id, quote, resolution, bucket) do update set
+            high = greatest(${marketCandles.high}, excluded.high),
+            low = least(${marketCandles.low}, excluded.low),
+            close = excluded.close,
+            volume = ${marketCandles.volume} + excluded.volume,
+            trades = ${marketCandles.trades} + excluded.trades`,
+        ),
+      );
+    }
+    if (holders.size) {
+      await tx.execute(
+        bulkInsert(
+          marketHolders,
+          HOLDER_COLUMNS,
+          [...holders.values()],
+          sql`on conflict (token_id, account) do update set balance = excluded.balance`,
+        ),
+      );
+    }
+    if (pools.size) {
+      await tx
+        .insert(marketPools)
+        .values([...pools.values()])
+        .onConflictDoUpdate({
+          target: [marketPools.tokenId, marketPools.quote],
+          set: fromExcluded(marketPools, ['tokenId', 'quote']),
+        });
+    }
+    if (facts.size) {
+      await tx
+        .insert(issuerFacts)
+        .values([...facts.values()])
+        .onConflictDoUpdate({
+          target: issuerFacts.issuerAddress,
+          set: fromExcluded(issuerFacts, ['issuerAddress']),
+        });
+    }
+    if (synced.size) {
+      await tx
+        .insert(marketSynced)
+        .values([...synced].map(([tokenId, ledgerIndex]) => ({ tokenId, ledgerIndex })))
+        .onConflictDoNothing();
+    }
   }
 
   return {
@@ -186,17 +385,25 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
 
     async prepare(ledger): Promise<Prepared> {
       const c = await loadCache();
-      const rows = c.rows;
-      const rlusd = c.rlusd;
-      const tokens = new Map(rows.map((t) => [t.id, { currency: t.currency, issuer: t.issuerAddress }]));
-      const tokenByKey = new Map(rows.map((t) => [`${t.currency}|${t.issuerAddress}`, t.id]));
-      const poolByAccount = new Map(c.poolByAccount);
+      const { rows, rlusd, tokens, tokenByKey, issuers } = c;
+      // Pools found in this ledger join the cache at once: the next ledger's `prepare` may run before
+      // this one is written (a catch-up batch), and a failed batch resets the cache.
+      const poolByAccount = c.poolByAccount;
       const synced = c.synced;
-      const issuers = new Set(rows.map((t) => t.issuerAddress));
 
-      const out: Prepared = { trades: [], holders: [], pools: [], facts: [], synced: [], tokens, rlusd };
-      const touchedPools = new Set<string>(); // `${tokenId}:${quote}`
+      const touchedPools = new Set<string>();
       const touchedIssuers = new Set<string>();
+      const out: Prepared = {
+        trades: [],
+        holders: [],
+        pools: [],
+        facts: [],
+        synced: [],
+        tokens,
+        rlusd,
+        touchedPools,
+        touchedIssuers,
+      };
 
       // New pools created in this ledger join the index before its trades are read.
       for (const itx of ledger.transactions) {
@@ -296,137 +503,34 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
           throw err;
         }
         out.synced.push(row.id);
+        synced.add(row.id);
         touchedIssuers.add(row.issuerAddress);
-        touchedPools.add(`${row.id}:XRP`);
-        touchedPools.add(`${row.id}:RLUSD`);
         for (const h of holders) {
           if (!holderFinal.has(`${h.tokenId}:${h.account}`)) out.holders.push(h);
         }
-      }
-      for (const key of touchedPools) {
-        const [id, quote] = key.split(':') as [string, Quote];
-        const t = tokens.get(Number(id));
-        if (!t) continue;
-        const pool = await readPool(Number(id), t.currency, t.issuer, quote, rlusd, ledger.index);
-        if (pool) out.pools.push(pool);
-      }
-      for (const issuer of touchedIssuers) {
-        const f = await readFacts(issuer, ledger.index);
-        if (f) out.facts.push(f);
+        // Its pools are read now, not with the batch: the next ledgers' trades need their accounts.
+        for (const quote of ['XRP', 'RLUSD'] as const) {
+          touchedPools.delete(`${row.id}:${quote}`);
+          const pool = await readPool(row.id, row.currency, row.issuerAddress, quote, rlusd, ledger.index);
+          if (!pool) continue;
+          out.pools.push(pool);
+          poolByAccount.set(pool.ammAccount, { tokenId: pool.tokenId, quote: pool.quote });
+        }
       }
       return out;
     },
 
-    async write(ledger, tx, p) {
-      const time = new Date(ledger.closeTime);
-      if (p.trades.length) {
-        await tx
-          .insert(marketTrades)
-          .values(
-            p.trades.map((t) => ({
-              tokenId: t.tokenId,
-              quote: t.quote,
-              ledgerIndex: ledger.index,
-              txIndex: t.txIndex,
-              hash: t.hash,
-              account: t.account,
-              side: t.side,
-              price: t.price,
-              tokenAmount: t.tokenAmount,
-              quoteAmount: t.quoteAmount,
-              time,
-            })),
-          )
-          .onConflictDoNothing();
-        // Candles: aggregated per bucket in memory (trades are in ledger order), one upsert each.
-        const buckets = new Map<string, typeof marketCandles.$inferInsert>();
-        for (const t of p.trades) {
-          for (const res of RESOLUTIONS) {
-            const bucket = new Date(Math.floor(ledger.closeTime / (res * 1000)) * res * 1000);
-            const key = `${t.tokenId}:${t.quote}:${res}`;
-            const c = buckets.get(key);
-            if (!c) {
-              buckets.set(key, {
-                tokenId: t.tokenId,
-                quote: t.quote,
-                resolution: res,
-                bucket,
-                open: t.price,
-                high: t.price,
-                low: t.price,
-                close: t.price,
-                volume: t.quoteAmount,
-                trades: 1,
-              });
-            } else {
-              if (new Decimal(t.price).gt(c.high)) c.high = t.price;
-              if (new Decimal(t.price).lt(c.low)) c.low = t.price;
-              c.close = t.price;
-              c.volume = new Decimal(c.volume).plus(t.quoteAmount).toFixed();
-              c.trades = (c.trades ?? 0) + 1;
-            }
-          }
-        }
-        await tx
-          .insert(marketCandles)
-          .values([...buckets.values()])
-          .onConflictDoUpdate({
-            target: [
-              marketCandles.tokenId,
-              marketCandles.quote,
-              marketCandles.resolution,
-              marketCandles.bucket,
-            ],
-            set: {
-              high: sql`greatest(${marketCandles.high}, excluded.high)`,
-              low: sql`least(${marketCandles.low}, excluded.low)`,
-              close: sql`excluded.close`,
-              volume: sql`${marketCandles.volume} + excluded.volume`,
-              trades: sql`${marketCandles.trades} + excluded.trades`,
-            },
-          });
-      }
-      if (p.holders.length) {
-        await tx
-          .insert(marketHolders)
-          .values(p.holders)
-          .onConflictDoUpdate({
-            target: [marketHolders.tokenId, marketHolders.account],
-            set: { balance: sql`excluded.balance` },
-          });
-      }
-      for (const pool of p.pools) {
-        await tx
-          .insert(marketPools)
-          .values({ ...pool, ledgerIndex: ledger.index })
-          .onConflictDoUpdate({
-            target: [marketPools.tokenId, marketPools.quote],
-            set: { ...pool, ledgerIndex: ledger.index },
-          });
-      }
-      for (const f of p.facts) {
-        await tx
-          .insert(issuerFacts)
-          .values({ ...f, ledgerIndex: ledger.index })
-          .onConflictDoUpdate({
-            target: issuerFacts.issuerAddress,
-            set: { ...f, ledgerIndex: ledger.index },
-          });
-      }
-      if (p.synced.length) {
-        await tx
-          .insert(marketSynced)
-          .values(p.synced.map((tokenId) => ({ tokenId, ledgerIndex: ledger.index })))
-          .onConflictDoNothing();
-      }
+    prepareMany: readTouched,
+
+    write(ledger, tx, prepared) {
+      return writeLedgers([{ ledger, prepared }], tx);
+    },
+
+    writeMany(ledgers, tx) {
+      return writeLedgers(ledgers, tx);
     },
 
     async committed(ledger, p) {
-      if (cache) {
-        for (const pool of p.pools)
-          cache.poolByAccount.set(pool.ammAccount, { tokenId: pool.tokenId, quote: pool.quote });
-        for (const id of p.synced) cache.synced.add(id);
-      }
       deps.onLedger?.(ledger);
       for (const t of p.trades) {
         const token = p.tokens.get(t.tokenId);

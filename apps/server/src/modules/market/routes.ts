@@ -132,7 +132,9 @@ export function registerMarket(
           publishTrade: deps.publishTrade,
           onTokensChanged: (listener) => tokens.onChange(listener),
           onLedger: () =>
-            void snapshot.refresh().catch((err: unknown) => app.log.warn({ err }, 'snapshot failed')),
+            void snapshot
+              .ledgerIndexed(platform.indexer?.behind ?? 0)
+              ?.catch((err: unknown) => app.log.warn({ err }, 'snapshot failed')),
         },
         db,
       ),
@@ -140,6 +142,8 @@ export function registerMarket(
   }
   tokens.onChange(() => snapshot.invalidate());
   const pub = { config: { access: 'public' as const } };
+  // The token page's reads: computed once per indexed ledger, whoever asks (platform/read-cache.ts).
+  const cache = platform.readCache;
   const risk = new RiskReader({ db, client: platform.connection?.client, snapshot, rlusdIssuer: rlusd });
 
   app.get('/api/tokens', pub, async (request, reply) => {
@@ -191,22 +195,24 @@ export function registerMarket(
         'LEDGER_UNAVAILABLE',
         'The XRP Ledger is not reachable right now. Please try again.',
       );
-    const token = await tokens.byIssuer(issuer, currency);
-    const quoteIssuer = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
-    try {
-      const r = await client.request({
-        command: 'amm_info',
-        asset: quoteIssuer ? { currency: RLUSD_CURRENCY_HEX, issuer: quoteIssuer } : { currency: 'XRP' },
-        asset2: { currency, issuer },
-        ledger_index: 'validated',
-      });
-      return { result: { amm: r.result.amm } };
-    } catch (err) {
-      const name = (err as { data?: { error?: string } }).data?.error;
-      if (name === 'actNotFound' || name === 'ammNotFound')
-        throw new AppError('NOT_FOUND', 'This token has no AMM pool.');
-      throw toLedgerAppError(err);
-    }
+    return cache.get(`amm:${issuer}:${currency}`, async () => {
+      const token = await tokens.byIssuer(issuer, currency);
+      const quoteIssuer = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
+      try {
+        const r = await client.request({
+          command: 'amm_info',
+          asset: quoteIssuer ? { currency: RLUSD_CURRENCY_HEX, issuer: quoteIssuer } : { currency: 'XRP' },
+          asset2: { currency, issuer },
+          ledger_index: 'validated',
+        });
+        return { result: { amm: r.result.amm } };
+      } catch (err) {
+        const name = (err as { data?: { error?: string } }).data?.error;
+        if (name === 'actNotFound' || name === 'ammNotFound')
+          throw new AppError('NOT_FOUND', 'This token has no AMM pool.');
+        throw toLedgerAppError(err);
+      }
+    });
   });
 
   app.get('/api/tradingview/history', pub, async (request) => {
@@ -218,6 +224,16 @@ export function registerMarket(
     if ((q.to - q.from) / seconds > MAX_BARS) {
       throw new AppError('BAD_REQUEST', `At most ${MAX_BARS} bars per request: narrow the range.`);
     }
+    // Buckets fall on multiples of the resolution, so [from, to] selects what [the first bucket at or
+    // after from, the last at or before to] does: visitors asking within one bar share one answer.
+    const from = Math.ceil(q.from / seconds) * seconds;
+    const to = Math.floor(q.to / seconds) * seconds;
+    return cache.get(`history:${issuer}:${currency}:${seconds}:${from}:${to}`, () =>
+      history(issuer, currency, seconds, from, to),
+    );
+  });
+
+  async function history(issuer: string, currency: string, seconds: number, from: number, to: number) {
     const token = await tokens.byIssuer(issuer, currency);
     if (!token) throw new AppError('NOT_FOUND', 'Token not found');
     const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
@@ -232,8 +248,8 @@ export function registerMarket(
       .where(
         and(
           where,
-          gte(marketCandles.bucket, new Date(q.from * 1000)),
-          lte(marketCandles.bucket, new Date(q.to * 1000)),
+          gte(marketCandles.bucket, new Date(from * 1000)),
+          lte(marketCandles.bucket, new Date(to * 1000)),
         ),
       )
       .orderBy(asc(marketCandles.bucket));
@@ -241,7 +257,7 @@ export function registerMarket(
       const [before] = await db
         .select({ bucket: marketCandles.bucket })
         .from(marketCandles)
-        .where(and(where, lt(marketCandles.bucket, new Date(q.from * 1000))))
+        .where(and(where, lt(marketCandles.bucket, new Date(from * 1000))))
         .orderBy(desc(marketCandles.bucket))
         .limit(1);
       return before
@@ -258,7 +274,7 @@ export function registerMarket(
       c: bars.map((b) => Number(b.close)),
       v: bars.map((b) => Number(b.volume)),
     };
-  });
+  }
 
   app.get<{ Params: { query: string } }>('/api/swapsearch/search-tokens/:query', pub, async (request) => {
     const q = request.params.query.trim().toLowerCase();
@@ -315,38 +331,42 @@ export function registerMarket(
   app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/trades', pub, async (request) => {
     const issuer = issuerQuery(request.params.issuer, 'issuer');
     const { limit = RECENT_TRADES_DEFAULT } = parseInput(tradesQuery, request.query);
-    const token = await tokens.byIssuer(issuer);
-    if (!token) throw new AppError('NOT_FOUND', 'Token not found');
-    const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
-    const rows = await db
-      .select()
-      .from(marketTrades)
-      .where(and(eq(marketTrades.tokenId, token.id), eq(marketTrades.quote, quote)))
-      // Newest first along the (token, time) index; ledger and tx order break ties within a close.
-      .orderBy(desc(marketTrades.time), desc(marketTrades.ledgerIndex), desc(marketTrades.txIndex))
-      .limit(limit);
-    return rows.map((r): TradeView => ({
-      hash: r.hash,
-      time: r.time.getTime(),
-      ledgerIndex: r.ledgerIndex,
-      account: r.account,
-      side: r.side === 'SELL' ? 'SELL' : 'BUY',
-      price: r.price,
-      tokenAmount: r.tokenAmount,
-      quoteAmount: r.quoteAmount,
-      quote,
-    }));
+    return cache.get(`trades:${issuer}:${limit}`, async () => {
+      const token = await tokens.byIssuer(issuer);
+      if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+      const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
+      const rows = await db
+        .select()
+        .from(marketTrades)
+        .where(and(eq(marketTrades.tokenId, token.id), eq(marketTrades.quote, quote)))
+        // Newest first along the (token, time) index; ledger and tx order break ties within a close.
+        .orderBy(desc(marketTrades.time), desc(marketTrades.ledgerIndex), desc(marketTrades.txIndex))
+        .limit(limit);
+      return rows.map((r): TradeView => ({
+        hash: r.hash,
+        time: r.time.getTime(),
+        ledgerIndex: r.ledgerIndex,
+        account: r.account,
+        side: r.side === 'SELL' ? 'SELL' : 'BUY',
+        price: r.price,
+        tokenAmount: r.tokenAmount,
+        quoteAmount: r.quoteAmount,
+        quote,
+      }));
+    });
   });
 
   app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/risk', pub, async (request) => {
     const issuer = issuerQuery(request.params.issuer, 'issuer');
-    const token = await tokens.byIssuer(issuer);
-    if (!token) throw new AppError('NOT_FOUND', 'Token not found');
-    try {
-      return await risk.of(token);
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return cache.get(`risk:${issuer}`, async () => {
+      const token = await tokens.byIssuer(issuer);
+      if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+      try {
+        return await risk.of(token);
+      } catch (err) {
+        throw toLedgerAppError(err);
+      }
+    });
   });
 
   app.get<{ Params: { issuer: string; ticker: string } }>(
@@ -355,18 +375,20 @@ export function registerMarket(
     async (request) => {
       const issuer = issuerQuery(request.params.issuer, 'issuer');
       const currency = currencyParam(request.params.ticker, 'ticker');
-      const token = await tokens.byIssuer(issuer, currency);
-      const rlusdAt = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
-      try {
-        return await openOrders(
-          platform,
-          issuer,
-          currency,
-          rlusdAt ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusdAt } : { currency: 'XRP' },
-        );
-      } catch (err) {
-        throw toLedgerAppError(err);
-      }
+      return cache.get(`book:${issuer}:${currency}`, async () => {
+        const token = await tokens.byIssuer(issuer, currency);
+        const rlusdAt = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
+        try {
+          return await openOrders(
+            platform,
+            issuer,
+            currency,
+            rlusdAt ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusdAt } : { currency: 'XRP' },
+          );
+        } catch (err) {
+          throw toLedgerAppError(err);
+        }
+      });
     },
   );
 

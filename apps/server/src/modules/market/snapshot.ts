@@ -77,6 +77,9 @@ export function makeBody(value: unknown, previous?: Body): Body {
 
 const key = (currency: string, issuer: string) => `${currency}|${issuer}`;
 
+/** While the indexer catches up, the snapshot is rebuilt at most this often (and at its last ledger). */
+const CATCH_UP_REFRESH_MS = 1_000;
+
 export class MarketSnapshot {
   private current: Snapshot | undefined;
   private building: Promise<Snapshot> | undefined;
@@ -89,6 +92,8 @@ export class MarketSnapshot {
   private wanted = 0;
   private currentVersion = -1;
   private buildingVersion = -1;
+  /** performance.now() when the last build started. */
+  private startedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly deps: {
@@ -106,6 +111,16 @@ export class MarketSnapshot {
   async get(): Promise<Snapshot> {
     if (this.current && this.currentVersion >= this.wanted) return this.current;
     if (this.building && this.buildingVersion >= this.wanted) return this.building;
+    return this.refresh();
+  }
+
+  /**
+   * A ledger was indexed. Live (`behind` 0) every ledger rebuilds; an indexer catching up through
+   * many ledgers rebuilds at most every CATCH_UP_REFRESH_MS and once more at its last ledger, instead
+   * of rebuilding after each ledger it writes (the builds took half of the catch-up's time).
+   */
+  ledgerIndexed(behind: number): Promise<Snapshot> | undefined {
+    if (behind > 0 && performance.now() - this.startedAt < CATCH_UP_REFRESH_MS) return undefined;
     return this.refresh();
   }
 
@@ -128,6 +143,7 @@ export class MarketSnapshot {
     }
     const version = this.wanted;
     this.buildingVersion = version;
+    this.startedAt = performance.now();
     const build = this.build().then((snap) => {
       if (version >= this.currentVersion) {
         this.current = snap;

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNull, lte } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lte, min } from 'drizzle-orm';
 import type { OrderStatus as SharedOrderStatus, OrderView } from '@ledgerpad/shared';
 import { RLUSD_CURRENCY_HEX, Decimal } from '@ledgerpad/shared';
 import type { Client, TransactionMetadata } from 'xrpl';
@@ -326,19 +326,54 @@ export class OrderRecords {
         return { updates: [], quoteIou, fills: await this.fillTrades(ledger, quoteIou) };
       },
       write: async (ledger: IndexedLedger, db: Db, prepared) => {
-        const { quoteIou } = prepared;
-        // Fills of orders placed here by other accounts' transactions: trades, with their fee.
-        for (const f of prepared.fills) await this.fills!.recorder.insert(f, db);
-        for (const t of ledger.transactions) {
-          // A failed (tec) transaction can still remove offers it found unfunded or expired.
-          if (typeof t.meta !== 'object') continue;
-          prepared.updates.push(...(await this.applyTx(db, ledger.index, t.tx, t.hash, t.meta, quoteIou)));
-        }
+        await this.applyLedger(db, ledger, prepared);
         prepared.updates.push(...(await this.expire(db, ledger.index, ledger.closeTime)));
+      },
+      // Catching up, ledgers come in batches: one read of the earliest expiry still resting instead of
+      // an expiry statement per ledger, since a ledger that closed before it has nothing to expire.
+      writeMany: async (ledgers, db) => {
+        let earliest = await this.earliestExpiry(db);
+        for (const { ledger, prepared } of ledgers) {
+          // A new order may rest with an expiry: read the earliest again.
+          if (await this.applyLedger(db, ledger, prepared)) earliest = await this.earliestExpiry(db);
+          if (earliest === null || ledger.closeTime < earliest) continue;
+          prepared.updates.push(...(await this.expire(db, ledger.index, ledger.closeTime)));
+          earliest = await this.earliestExpiry(db);
+        }
       },
       committed: async (_ledger, prepared) => {
         for (const u of prepared.updates) await publish(u);
       },
     };
+  }
+
+  /**
+   * One ledger's fills of orders placed here by other accounts (trades, with their fee) and offer
+   * changes; true when an order row changed.
+   */
+  private async applyLedger(
+    db: Db,
+    ledger: IndexedLedger,
+    prepared: { updates: OrderUpdate[]; quoteIou: string | undefined; fills: FillTrade[] },
+  ): Promise<boolean> {
+    for (const f of prepared.fills) await this.fills!.recorder.insert(f, db);
+    const before = prepared.updates.length;
+    for (const t of ledger.transactions) {
+      // A failed (tec) transaction can still remove offers it found unfunded or expired.
+      if (typeof t.meta !== 'object') continue;
+      prepared.updates.push(
+        ...(await this.applyTx(db, ledger.index, t.tx, t.hash, t.meta, prepared.quoteIou)),
+      );
+    }
+    return prepared.updates.length > before;
+  }
+
+  /** Unix milliseconds of the earliest expiry among resting orders; null when none has one. */
+  private async earliestExpiry(db: Db): Promise<number | null> {
+    const [row] = await db
+      .select({ at: min(tradingOrders.expiresAt) })
+      .from(tradingOrders)
+      .where(inArray(tradingOrders.status, ['open', 'partially_filled']));
+    return row?.at ? row.at.getTime() : null;
   }
 }

@@ -33,8 +33,21 @@ export interface LedgerHandler<P = unknown> {
   reset?(): void;
   /** Ledger reads the handler needs (before the database transaction); the result goes to `write`. */
   prepare?(ledger: IndexedLedger): Promise<P>;
+  /**
+   * Ledger reads for consecutive ledgers (a catch-up batch, or the one ledger followed live), after
+   * each one's `prepare` and before their transaction: reads whose last state alone is written can
+   * be made once for the batch.
+   */
+  prepareMany?(ledgers: Array<{ ledger: IndexedLedger; prepared: P }>): Promise<void>;
   /** Writes inside the ledger's database transaction. */
   write(ledger: IndexedLedger, tx: Db, prepared: P): Promise<void>;
+  /**
+   * Writes of several consecutive ledgers in one transaction (catching up), in ledger order. Must
+   * leave the database as `write` for each ledger in turn would; without it, `write` is called per
+   * ledger. `prepare` of a later ledger may run before an earlier one is written: whatever `prepare`
+   * keeps in memory is dropped by `reset` if the transaction fails.
+   */
+  writeMany?(ledgers: Array<{ ledger: IndexedLedger; prepared: P }>, tx: Db): Promise<void>;
   /** After commit: notifications (never anything that must not be lost). */
   committed?(ledger: IndexedLedger, prepared: P): Promise<void> | void;
 }
@@ -54,23 +67,35 @@ export interface FollowerOptions {
   /** How often a standby checks the lease, and the follower polls when no stream event comes. */
   pollMs?: number;
   instanceId?: string;
+  /** Most ledgers indexed in one database transaction while catching up (default BATCH_LEDGERS). */
+  batchLedgers?: number;
 }
 
 const RIPPLE_EPOCH_MS = 946_684_800_000;
 /** Ledgers read ahead while catching up. */
-const FETCH_AHEAD = 4;
+const FETCH_AHEAD = 12;
+/**
+ * Ledgers indexed in one database transaction while catching up. Each statement costs about a
+ * millisecond on PGlite whatever it writes, so a batch's one cursor move and one insert per table
+ * instead of one per ledger more than doubled the catch-up rate. Following live, a batch is the one
+ * new ledger.
+ */
+const BATCH_LEDGERS = 16;
 
 export class LedgerFollower {
   private readonly db: Db;
   private readonly name: string;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly batchLedgers: number;
   private readonly owner: string;
   private readonly handlers: LedgerHandler<unknown>[] = [];
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private last = 0;
+  /** The validated ledger the current pass indexes up to. */
+  private target = 0;
   /** This instance held the lease at its last claim (handlers keep their caches while it does). */
   private holding = false;
   private waiters: Array<{ target: number; resolve: (n: number) => void }> = [];
@@ -83,6 +108,7 @@ export class LedgerFollower {
     this.name = opts.name ?? 'main';
     this.leaseMs = opts.leaseMs ?? 15_000;
     this.pollMs = opts.pollMs ?? 1_000;
+    this.batchLedgers = Math.max(1, opts.batchLedgers ?? BATCH_LEDGERS);
     this.owner = `${opts.instanceId ?? `${hostname()}:${process.pid}`}/${randomBytes(6).toString('hex')}`;
   }
 
@@ -93,6 +119,14 @@ export class LedgerFollower {
   /** The last ledger indexed by this instance (0 before the first). */
   get lastIndexed(): number {
     return this.last;
+  }
+
+  /**
+   * Validated ledgers known to this instance and not indexed yet: 0 when it follows the ledger
+   * live, more while it catches up (read models may then rebuild less often than every ledger).
+   */
+  get behind(): number {
+    return Math.max(0, this.target - this.last);
   }
 
   start(): void {
@@ -146,8 +180,9 @@ export class LedgerFollower {
           this.last = Math.max(this.last, from);
           this.notify();
           const target = await this.validatedIndex();
+          this.target = target;
           while (this.running && this.last < target) {
-            const ok = await this.indexLedger(this.last + 1, target);
+            const ok = await this.indexLedgers(this.last + 1, target);
             if (!ok) {
               this.holding = false; // lease lost
               break;
@@ -158,6 +193,9 @@ export class LedgerFollower {
           if (this.running && this.last < (await this.validatedIndex())) continue;
         }
       } catch (err) {
+        // Handlers' memory may hold what a failed batch prepared: the next claim starts it over.
+        this.holding = false;
+        this.ahead.clear();
         if (!this.running) break;
         this.opts.log.warn(
           { err: err instanceof Error ? err.message : String(err) },
@@ -244,25 +282,36 @@ export class LedgerFollower {
     return { index, closeTime: RIPPLE_EPOCH_MS + ledger.close_time * 1000, transactions };
   }
 
-  /** Indexes one ledger; false when the lease was lost (nothing written). */
-  private async indexLedger(index: number, target: number): Promise<boolean> {
-    for (let i = index; i <= Math.min(target, index + FETCH_AHEAD); i++) {
+  /**
+   * Indexes the ledgers from `index` up to `target` (at most `batchLedgers`) in one database
+   * transaction; false when the lease was lost (nothing written).
+   */
+  private async indexLedgers(index: number, target: number): Promise<boolean> {
+    const last = Math.min(target, index + this.batchLedgers - 1);
+    for (let i = index; i <= Math.min(target, last + FETCH_AHEAD); i++) {
       if (this.ahead.has(i)) continue;
       const p = this.fetchLedger(i);
       p.catch(() => undefined); // awaited (and its error thrown) when its turn comes
       this.ahead.set(i, p);
     }
-    const pending = this.ahead.get(index)!;
-    this.ahead.delete(index);
-    const ledger = await pending;
-    const prepared = new Map<string, unknown>();
-    for (const h of this.handlers) prepared.set(h.name, h.prepare ? await h.prepare(ledger) : undefined);
+    const batch: Array<{ ledger: IndexedLedger; prepared: Map<string, unknown> }> = [];
+    for (let i = index; i <= last; i++) {
+      const pending = this.ahead.get(i)!;
+      this.ahead.delete(i);
+      const ledger = await pending;
+      const prepared = new Map<string, unknown>();
+      for (const h of this.handlers) prepared.set(h.name, h.prepare ? await h.prepare(ledger) : undefined);
+      batch.push({ ledger, prepared });
+    }
+    for (const h of this.handlers) {
+      await h.prepareMany?.(batch.map((b) => ({ ledger: b.ledger, prepared: b.prepared.get(h.name) })));
+    }
     const until = sql`now() + ${`${this.leaseMs} milliseconds`}::interval`;
     const ok = await this.db.transaction(async (tx) => {
-      // Fenced: only the lease holder moves the cursor, and only from the ledger before this one.
+      // Fenced: only the lease holder moves the cursor, and only from the ledger before this batch.
       const [moved] = await tx
         .update(ledgerCursor)
-        .set({ lastLedger: index, leaseExpiresAt: until, updatedAt: new Date() })
+        .set({ lastLedger: last, leaseExpiresAt: until, updatedAt: new Date() })
         .where(
           and(
             eq(ledgerCursor.name, this.name),
@@ -272,27 +321,38 @@ export class LedgerFollower {
         )
         .returning({ last: ledgerCursor.lastLedger });
       if (!moved) return false;
-      for (const h of this.handlers) await h.write(ledger, tx, prepared.get(h.name));
+      for (const h of this.handlers) {
+        if (h.writeMany) {
+          await h.writeMany(
+            batch.map((b) => ({ ledger: b.ledger, prepared: b.prepared.get(h.name) })),
+            tx,
+          );
+        } else {
+          for (const b of batch) await h.write(b.ledger, tx, b.prepared.get(h.name));
+        }
+      }
       return true;
     });
     if (!ok) {
       this.opts.log.warn({ index }, 'ledger follower lost its lease');
       return false;
     }
-    this.last = index;
-    for (const h of this.handlers) {
-      try {
-        await h.committed?.(ledger, prepared.get(h.name));
-      } catch (err) {
-        this.opts.log.warn(
-          { err: err instanceof Error ? err.message : String(err), handler: h.name },
-          'after-commit failed',
-        );
+    for (const { ledger, prepared } of batch) {
+      this.last = ledger.index;
+      for (const h of this.handlers) {
+        try {
+          await h.committed?.(ledger, prepared.get(h.name));
+        } catch (err) {
+          this.opts.log.warn(
+            { err: err instanceof Error ? err.message : String(err), handler: h.name },
+            'after-commit failed',
+          );
+        }
       }
+      // After the handlers' announcements: whoever awaits a ledger sees what it set off (the
+      // keeper's round of a curve it touched is already queued).
+      this.notify();
     }
-    // After the handlers' announcements: whoever awaits a ledger sees what it set off (the keeper's
-    // round of a curve it touched is already queued).
-    this.notify();
     return true;
   }
 }
