@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  formatMarketCap,
+  formatUsd,
   formatPrice,
   RESTRICTED_JURISDICTIONS,
   type DeployResult,
@@ -191,9 +191,7 @@ describe('home page in Chromium', () => {
     const b = deployed.get(ticker('B'))!;
     const record = prices.find((p) => p.issuer === b.issuer_address)!;
     expect(await priceCell.textContent()).toBe(formatPrice(record.priceInXRP));
-    expect(await rowOf('B').getByTestId('market-cap').textContent()).toBe(
-      formatMarketCap(record.marketCapInUSD),
-    );
+    expect(await rowOf('B').getByTestId('market-cap').textContent()).toBe(formatUsd(record.marketCapInUSD));
     expect(await rowOf('B').getByTestId('age').textContent()).toMatch(/^0h/);
     expect(await rowOf('B').getByRole('img', { name: 'new' }).count()).toBe(1);
     expect(await rowOf('B').getByRole('link', { name: 'Website' }).getAttribute('href')).toBe(

@@ -51,7 +51,12 @@ describe('sessions, CSRF and roles', () => {
       username: 'alice',
       first_name: 'alice',
       photo_url: null,
+      isAdmin: false,
     });
+    // The user object says who is an admin, so screens never probe /api/admin/check (a 403 for others).
+    const owner = await t.signInOwner();
+    const ownerMe = await t.app.inject({ url: '/api/user', headers: { cookie: owner.cookie } });
+    expect(ownerMe.json().user).toMatchObject({ id: 1, isAdmin: true });
   });
 
   it('sets an HttpOnly SameSite=Lax cookie and stores only the token hash', async () => {

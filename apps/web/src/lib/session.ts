@@ -67,6 +67,8 @@ export function useSessionActions() {
     (user: User, returnTo = '/') => {
       resetCsrfToken();
       queryClient.setQueryData(USER_KEY, user);
+      // GET /api/user carries what a login response does not (isAdmin).
+      void queryClient.invalidateQueries({ queryKey: USER_KEY });
       void queryClient.invalidateQueries({ queryKey: HAS_DEPLOYED_KEY });
       // The admin check (and any admin data) belonged to the previous session.
       queryClient.removeQueries({ queryKey: ADMIN_KEY });

@@ -14,6 +14,12 @@ export const userSchema = z.object({
   telegram_id: z.number().int().nullable(),
   google_id: z.string().nullable(),
   created_at: z.string(),
+  /**
+   * Whether the user may open /admin (GET /api/user says; login responses leave it out). The screens
+   * read it instead of probing GET /api/admin/check, which answers a non-admin 403; the server still
+   * checks every admin call.
+   */
+  isAdmin: z.boolean().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -5,6 +5,7 @@ import {
   TOKEN_FETCH_LIMIT,
   type PriceRecord as SharedPriceRecord,
   type TokenView,
+  changePercent,
   Decimal,
   dropsToDecimal,
 } from '@ledgerpad/shared';
@@ -12,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import { toTokenView, type TokenRegistry } from '../tokens';
+import { DayChanges } from './day-change';
 import { issuerFacts, marketHolders, marketPools } from './schema';
 
 // The public market data, built once per validated ledger into memory with precomputed compressed
@@ -81,6 +83,7 @@ export class MarketSnapshot {
   private building: Promise<Snapshot> | undefined;
   private next: Promise<Snapshot> | undefined;
   private stale = false;
+  private readonly dayChanges: DayChanges;
 
   constructor(
     private readonly deps: {
@@ -92,7 +95,9 @@ export class MarketSnapshot {
       /** Tokens still on their bonding curve: their price is the curve's, not a pool's. */
       curves?: CurveMarkets;
     },
-  ) {}
+  ) {
+    this.dayChanges = new DayChanges(deps.db);
+  }
 
   /** The snapshot, building the first one on demand (and a fresh one after a local token change). */
   async get(): Promise<Snapshot> {
@@ -150,6 +155,23 @@ export class MarketSnapshot {
       return xrp.gt(0) ? rlusd.div(xrp).toSignificantDigits(15).toFixed() : null;
     } catch {
       return null;
+    }
+  }
+
+  /** Each record's 24h change, in its own pair's unit (RLUSD pairs: the USD price). */
+  private async addDayChanges(
+    rows: Array<{ id: number; currency: string; issuerAddress: string }>,
+    prices: PriceRecord[],
+  ): Promise<void> {
+    const byKey = new Map(rows.map((t) => [key(t.currency, t.issuerAddress), t.id]));
+    const wanted = prices.flatMap((p) => {
+      const id = byKey.get(key(p.tokenCode, p.issuer));
+      return id === undefined ? [] : [{ id, quote: p.liquidityPair, record: p }];
+    });
+    const refs = await this.dayChanges.references(wanted.map(({ id, quote }) => ({ id, quote })));
+    for (const { id, record } of wanted) {
+      const now = record.liquidityPair === 'RLUSD' ? record.priceInUSD : record.priceInXRP;
+      record.change24h = changePercent(now, refs.get(id));
     }
   }
 
@@ -231,6 +253,7 @@ export class MarketSnapshot {
         liquidityUSD: quoteUsd ? quoteUsd.mul(2).toDecimalPlaces(2).toFixed() : '0',
       });
     }
+    await this.addDayChanges(rows, prices);
     const holdersByToken = new Map(holderCounts.map((h) => [h.tokenId, h.n]));
     // A curve account holds the unsold supply; it is the market, not a holder.
     if (curveAccounts.size) {

@@ -20,7 +20,7 @@ import { ApiError, apiGet, apiPost } from '../../lib/api';
 // Server state of the /admin page (spec 001 §2 Admin, §8). Every call is admin-only on the server;
 // the page asks for nothing but the credential check until that check says yes.
 
-export { ADMIN_KEY, useAdminCheck } from '../../lib/admin-check';
+export { ADMIN_KEY } from '../../lib/admin-check';
 
 export interface AllWallets {
   user_wallets: AdminWalletRow[];

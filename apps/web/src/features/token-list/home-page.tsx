@@ -1,7 +1,7 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ONRAMP_MESSAGES, PUBLIC_LINKS } from '@ledgerpad/shared';
+import { ONRAMP_MESSAGES, PUBLIC_LINKS, TOKEN_PRICE_REFRESH_MS } from '@ledgerpad/shared';
 import { apiGet } from '../../lib/api';
 import { useOnrampConfig } from '../../lib/onramp';
 import { useSession } from '../../lib/session';
@@ -26,6 +26,8 @@ function DemoNotice() {
     queryFn: () =>
       apiGet<{ demo: 'off' | 'seeding' | 'ready' | 'failed' }>('/api/demo/status', { credentials: false }),
     staleTime: 60_000,
+    // While the first start seeds the market, ask again with the list's cadence until it is ready.
+    refetchInterval: (query) => (query.state.data?.demo === 'seeding' ? TOKEN_PRICE_REFRESH_MS : false),
   });
   if (!data || data.demo === 'off' || data.demo === 'failed') return null;
   return (
