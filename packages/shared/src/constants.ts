@@ -188,3 +188,11 @@ export const PUBLIC_LINKS = {
   social: 'https://x.com/ledgerpad',
   support: 'https://t.me/ledgerpad_support',
 } as const;
+
+// --- Price impact warnings (issue 25: warnings scale with harm) ---
+/** Above this price impact (percent) the swap box turns amber. */
+export const PRICE_IMPACT_WARN_PERCENT = '5';
+/** Above this the button asks for a second, explicit confirmation naming the impact. */
+export const PRICE_IMPACT_CONFIRM_PERCENT = '15';
+/** Above this the button is disabled unless 'I understand' is ticked. */
+export const PRICE_IMPACT_BLOCK_PERCENT = '50';

@@ -26,3 +26,4 @@ export * from './schemas/airdrops';
 export * from './bonding';
 export * from './money';
 export * from './ledger-results';
+export * from './trade-disclosure';
