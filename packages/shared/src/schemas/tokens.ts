@@ -61,6 +61,14 @@ export interface FeesConfig {
   owner_reserve: string;
   /** Transaction fees the deploy's own transactions may burn from the paying wallet, in XRP. */
   network_fee_allowance: string;
+  /**
+   * The platform's trading fee in percent, as the admin set it (the home page, the terms and the
+   * swap screen show the current one; a user's own override is in their quotes).
+   */
+  trading_fee_percent?: string;
+  /** The ledger's base reserve and the network fee of one ordinary transaction, in XRP. */
+  base_reserve?: string;
+  base_fee?: string;
   /** Curve launches: the curve's figures and the deposit a launch puts in the curve account. */
   bonding: BondingConfigView;
 }
