@@ -217,7 +217,7 @@ export function SwapPage() {
             </Tabs.Content>
             <Tabs.Content value="LIQUIDITY" className="swap-side">
               <TokenPicker value={form.token} onChange={(token) => dispatch({ type: 'token', token })} />
-              <LiquidityTab wallet={wallet} token={form.token} base={tokenQuote} />
+              <LiquidityTab wallet={wallet} token={form.token} base={tokenQuote} rlusdIssuer={rlusdIssuer} />
             </Tabs.Content>
           </Tabs.Root>
         )}
