@@ -1,8 +1,12 @@
-import { formatAmount, formatPrice, type TradeView } from '@ledgerpad/shared';
+import { useState } from 'react';
+import { formatAmount, formatFull, formatPrice, type TradeView } from '@ledgerpad/shared';
 import { explorerTxUrl, useLedgerNetwork } from '../../lib/auth-methods';
 
 // The token's latest trades, newest first, from every account on the ledger (not only Ledgerpad's
-// users); each links to the network's explorer where there is one.
+// users); each links to the network's explorer where there is one. Ten rows, then 'Show more' (the
+// page keeps 30); figures never wrap inside themselves, with the full figure on hover.
+
+const SHOWN = 10;
 
 /** Today's trades by time; older ones with their date too. */
 function timeOf(ms: number): string {
@@ -22,6 +26,8 @@ export function RecentTrades({
   failed: boolean;
 }) {
   const network = useLedgerNetwork();
+  const [all, setAll] = useState(false);
+  const shown = all ? trades : trades.slice(0, SHOWN);
   return (
     <section className="panel trades-panel" aria-labelledby="trades-title" data-testid="recent-trades">
       <h2 id="trades-title" className="panel-title">
@@ -46,7 +52,7 @@ export function RecentTrades({
               </tr>
             </thead>
             <tbody>
-              {trades.map((t) => {
+              {shown.map((t) => {
                 const url = explorerTxUrl(network, t.hash);
                 return (
                   <tr key={t.hash} data-testid="trade-row">
@@ -60,16 +66,25 @@ export function RecentTrades({
                       )}
                     </td>
                     <td className={t.side === 'BUY' ? 'up' : 'down'}>{t.side === 'BUY' ? 'Buy' : 'Sell'}</td>
-                    <td className="num">{formatPrice(t.price)}</td>
-                    <td className="num">{formatAmount(t.tokenAmount)}</td>
-                    <td className="num">
-                      {formatAmount(t.quoteAmount)} {t.quote}
+                    <td className="num figure" title={formatFull(t.price)}>
+                      {formatPrice(t.price)}
+                    </td>
+                    <td className="num figure" title={formatFull(t.tokenAmount)}>
+                      {formatAmount(t.tokenAmount)}
+                    </td>
+                    <td className="num figure" title={`${formatFull(t.quoteAmount)} ${t.quote}`}>
+                      {formatAmount(t.quoteAmount)} <span className="unit">{t.quote}</span>
                     </td>
                   </tr>
                 );
               })}
             </tbody>
           </table>
+          {trades.length > SHOWN && (
+            <button type="button" className="link-button trades-more" onClick={() => setAll((a) => !a)}>
+              {all ? 'Show fewer' : `Show ${trades.length - SHOWN} more`}
+            </button>
+          )}
         </div>
       )}
     </section>
