@@ -1,4 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLedgerAction } from '../../lib/ledger-action';
 import type {
   ClaimRewardsRequest,
   ClaimRewardsResult,
@@ -62,15 +64,26 @@ export function useClaimWallets(enabled: boolean) {
   });
 }
 
+/** A claim, with one Idempotency-Key per claim: a retried request never pays twice. */
 export function useClaimRewards() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ClaimRewardsRequest) => apiPost<ClaimRewardsResult>('/api/claim-rewards', body),
-    // Claimed or not, the totals moved (a failed claim's reservation is given back): read them again.
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: KEY }),
-        queryClient.invalidateQueries({ queryKey: ['dashboard', 'tokens'] }),
-      ]),
+  const action = useLedgerAction(async (body: ClaimRewardsRequest, key) => {
+    try {
+      return await apiPost<ClaimRewardsResult>('/api/claim-rewards', body, { idempotencyKey: key() });
+    } finally {
+      // Claimed or not, the totals moved (a failed claim's reservation is given back): read them again.
+      void queryClient.invalidateQueries({ queryKey: KEY });
+      void queryClient.invalidateQueries({ queryKey: ['dashboard', 'tokens'] });
+    }
   });
+  const [error, setError] = useState<unknown>();
+  return {
+    isPending: action.busy,
+    isError: error !== undefined,
+    error,
+    mutate: (body: ClaimRewardsRequest, { onSuccess }: { onSuccess: (r: ClaimRewardsResult) => void }) => {
+      setError(undefined);
+      action.run(body).then((r) => r && onSuccess(r), setError);
+    },
+  };
 }
