@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type {
@@ -10,7 +9,7 @@ import type {
 } from '@ledgerpad/shared';
 import { formatFull, shortAddress as shortenAddress } from '@ledgerpad/shared';
 import { apiGet, apiPost, userMessage } from '../../lib/api';
-import { useLedgerAction } from '../../lib/ledger-action';
+import { useLedgerMutation } from '../../lib/ledger-mutation';
 
 // Server state of the dashboard (spec 001 §7 "Dashboard and rewards"). What the issuer and its
 // lines look like is read from the ledger by the server on every fetch; after a write the affected
@@ -97,41 +96,22 @@ export function useDashboardWrite<V>(
   },
 ) {
   const refresh = useRefresh(tokenId);
-  const action = useLedgerAction((vars: V, key) => call(vars, key()));
-  const [state, setState] = useState<{ variables?: V; error?: unknown; success: boolean }>({
-    success: false,
-  });
-  const mutate = (vars: V, callbacks: { onSuccess?: () => void } = {}) => {
-    if (action.busy) return;
-    setState({ variables: vars, success: false });
-    void (async () => {
-      const ok = () => {
+  return useLedgerMutation(async (vars: V, key) => {
+    try {
+      const res = await call(vars, key());
+      await refresh();
+      toast.success(opts.done(vars));
+      return res;
+    } catch (err) {
+      await refresh();
+      if (opts.confirmed && (await opts.confirmed().catch(() => false))) {
         toast.success(opts.done(vars));
-        setState({ variables: vars, success: true });
-        callbacks.onSuccess?.();
-      };
-      try {
-        const res = await action.run(vars);
-        if (res === undefined) return;
-        await refresh();
-        ok();
-      } catch (err) {
-        await refresh();
-        if (opts.confirmed && (await opts.confirmed().catch(() => false))) return ok();
-        setState({ variables: vars, error: err, success: false });
-        if (opts.toastErrors !== false) toastFailure(opts.fallback, err);
+        return { success: true } as DashboardWriteResponse;
       }
-    })();
-  };
-  return {
-    mutate,
-    isPending: action.busy,
-    isError: state.error !== undefined,
-    isSuccess: state.success,
-    error: state.error,
-    variables: state.variables,
-    reset: () => setState({ success: false }),
-  };
+      if (opts.toastErrors !== false) toastFailure(opts.fallback, err);
+      throw err;
+    }
+  });
 }
 
 /** The issuer's state as the ledger has it now (after a write: was it done?). */

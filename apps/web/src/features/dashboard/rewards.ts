@@ -1,6 +1,5 @@
-import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useLedgerAction } from '../../lib/ledger-action';
+import { useLedgerMutation } from '../../lib/ledger-mutation';
 import type {
   ClaimRewardsRequest,
   ClaimRewardsResult,
@@ -67,23 +66,15 @@ export function useClaimWallets(enabled: boolean) {
 /** A claim, with one Idempotency-Key per claim: a retried request never pays twice. */
 export function useClaimRewards() {
   const queryClient = useQueryClient();
-  const action = useLedgerAction(async (body: ClaimRewardsRequest, key) => {
-    try {
-      return await apiPost<ClaimRewardsResult>('/api/claim-rewards', body, { idempotencyKey: key() });
-    } finally {
+  return useLedgerMutation(
+    (body: ClaimRewardsRequest, key) =>
+      apiPost<ClaimRewardsResult>('/api/claim-rewards', body, { idempotencyKey: key() }),
+    {
       // Claimed or not, the totals moved (a failed claim's reservation is given back): read them again.
-      void queryClient.invalidateQueries({ queryKey: KEY });
-      void queryClient.invalidateQueries({ queryKey: ['dashboard', 'tokens'] });
-    }
-  });
-  const [error, setError] = useState<unknown>();
-  return {
-    isPending: action.busy,
-    isError: error !== undefined,
-    error,
-    mutate: (body: ClaimRewardsRequest, { onSuccess }: { onSuccess: (r: ClaimRewardsResult) => void }) => {
-      setError(undefined);
-      action.run(body).then((r) => r && onSuccess(r), setError);
+      onSettled: () => {
+        void queryClient.invalidateQueries({ queryKey: KEY });
+        void queryClient.invalidateQueries({ queryKey: ['dashboard', 'tokens'] });
+      },
     },
-  };
+  );
 }

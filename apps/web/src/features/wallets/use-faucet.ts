@@ -4,7 +4,7 @@ import { WALLETS_NOTIFICATION_MS, type AuthMethods } from '@ledgerpad/shared';
 import { apiPost, ApiError } from '../../lib/api';
 import { isMissingRoute, serverMessage } from './errors';
 import { MESSAGES } from './messages';
-import { formatAmount } from './money';
+import { formatToken } from '@ledgerpad/shared';
 
 export type FaucetAsset = 'xrp' | 'rlusd';
 
@@ -39,7 +39,7 @@ export function useFaucet(onFunded: () => void, network: AuthMethods['network'] 
       const res = await apiPost<{ success: true; amount: string }>(
         `/api/wallets/${walletId}/${PATHS[asset]}`,
       );
-      toast.success(`Funded with ${formatAmount(res.amount)} test ${UNITS[asset]}`, {
+      toast.success(`Funded with ${formatToken(res.amount)} test ${UNITS[asset]}`, {
         duration: WALLETS_NOTIFICATION_MS,
       });
     } catch (err) {
