@@ -330,7 +330,7 @@ describe('deployment wallets', () => {
       `${ADMIN_MESSAGES.refundFailed}: tecNO_DST_INSUF_XRP`,
     );
     const first = (sent('/api/admin/refund')!.headers as Record<string, string>)['Idempotency-Key'];
-    refundAnswer = () => ({ status: 502, body: { message: 'Bad gateway' } });
+    refundAnswer = () => ({ status: 500, body: { error: 'internal', message: 'Internal server error' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
     await within(dialog).findByText(ADMIN_MESSAGES.refundFailed);
     const second = (sent('/api/admin/refund')!.headers as Record<string, string>)['Idempotency-Key'];

@@ -106,7 +106,9 @@ export function resetCsrfToken(): void {
 export function userMessage(err: unknown, fallback: string): string {
   if (!(err instanceof ApiError) || err.status === 0) return fallback;
   const readable = (err.status >= 400 && err.status < 500) || err.status === 502 || err.status === 503;
-  if (!readable || !err.message || err.message.startsWith('No API route')) return fallback;
+  // Only what our server wrote in its JSON body (a proxy's 'Bad Gateway' page is not a sentence).
+  const written = (err.body as { message?: unknown } | undefined)?.message === err.message;
+  if (!readable || !written || !err.message || err.message.startsWith('No API route')) return fallback;
   return err.message;
 }
 

@@ -11,9 +11,8 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
-import { apiPost } from '../../lib/api';
+import { apiPost, userMessage } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
-import { serverMessage } from './errors';
 import { requestResolver } from '../../lib/form-resolver';
 import { MESSAGES } from './messages';
 import { sanitizeAmount } from '../../lib/amount-input';
@@ -114,7 +113,7 @@ export function SetLimitModal({
           id={errorId}
           messages={[
             errors.limit?.message,
-            save.isError ? serverMessage(save.error, MESSAGES.setLimitFailed) : undefined,
+            save.isError ? userMessage(save.error, MESSAGES.setLimitFailed) : undefined,
           ]}
         />
         <ModalActions>

@@ -16,8 +16,7 @@ import {
 import { CopyButton } from '../../components/copy-button';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
-import { apiPost } from '../../lib/api';
-import { serverMessage } from './errors';
+import { apiPost, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { MESSAGES } from './messages';
@@ -140,7 +139,7 @@ export function TransferModal({
       ),
     onSuccess: (result, attempt) => setStep({ name: 'success', attempt, result }),
     onError: (err, attempt) =>
-      setStep({ name: 'error', attempt, message: serverMessage(err, MESSAGES.transferFailed) }),
+      setStep({ name: 'error', attempt, message: userMessage(err, MESSAGES.transferFailed) }),
     onSettled,
   });
   const sending = send.isPending;

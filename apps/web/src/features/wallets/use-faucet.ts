@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { WALLETS_NOTIFICATION_MS, type AuthMethods } from '@ledgerpad/shared';
-import { apiPost, ApiError } from '../../lib/api';
-import { isMissingRoute, serverMessage } from './errors';
+import { apiPost, ApiError, userMessage } from '../../lib/api';
+import { isMissingRoute } from './errors';
 import { MESSAGES } from './messages';
 import { formatToken } from '@ledgerpad/shared';
 
@@ -54,7 +54,7 @@ export function useFaucet(onFunded: () => void, network: AuthMethods['network'] 
         setNow(Date.now());
         setCooldowns((c) => ({ ...c, [key]: Date.now() + err.retryAfter! * 1000 }));
       }
-      toast.error(serverMessage(err, MESSAGES.fundFailed), { duration: WALLETS_NOTIFICATION_MS });
+      toast.error(userMessage(err, MESSAGES.fundFailed), { duration: WALLETS_NOTIFICATION_MS });
     } finally {
       setRunning((r) => {
         const next = new Set(r);

@@ -11,9 +11,8 @@ import {
 } from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Modal, ModalActions } from '../../components/modal';
-import { apiDelete, apiPost } from '../../lib/api';
+import { apiDelete, apiPost, userMessage } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
-import { serverMessage } from './errors';
 import { ImportWalletModal } from './import-wallet-modal';
 import { MESSAGES } from './messages';
 import { sumXrp } from './money';
@@ -80,7 +79,7 @@ export function WalletsPage() {
       setCreated(wallet);
       void refresh();
     } catch (err) {
-      toast.error(serverMessage(err, MESSAGES.createFailed), { duration: WALLETS_NOTIFICATION_MS });
+      toast.error(userMessage(err, MESSAGES.createFailed), { duration: WALLETS_NOTIFICATION_MS });
     } finally {
       setCreating(false);
     }
@@ -268,7 +267,7 @@ export function WalletsPage() {
           confirmLabel="Remove wallet"
           busyLabel="Removing…"
           busy={removeWallet.isPending}
-          error={removeWallet.isError ? serverMessage(removeWallet.error, MESSAGES.removeFailed) : undefined}
+          error={removeWallet.isError ? userMessage(removeWallet.error, MESSAGES.removeFailed) : undefined}
           danger
           onConfirm={() => removeWallet.mutate(open.walletId)}
         >
@@ -298,7 +297,7 @@ export function WalletsPage() {
           busy={removeTrustline.isPending}
           error={
             removeTrustline.isError
-              ? serverMessage(removeTrustline.error, MESSAGES.removeTrustlineFailed)
+              ? userMessage(removeTrustline.error, MESSAGES.removeTrustlineFailed)
               : undefined
           }
           danger
