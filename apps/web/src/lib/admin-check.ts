@@ -1,12 +1,11 @@
 import { OWNER_USER_ID } from '@ledgerpad/shared';
 import { useSession } from './session';
 
+export { ADMIN_KEY } from './session';
+
 // Whether the signed-in user is an admin, from the user object GET /api/user returns (its
 // `isAdmin`), shared by the header (an 'Admin' link for admins only) and the /admin page. No screen
 // probes GET /api/admin/check (a 403 for everyone else); the server decides on every admin call.
-
-/** Everything under this key is admin data; it is dropped when the session changes. */
-export const ADMIN_KEY = ['admin'] as const;
 
 export type AdminStatus =
   { state: 'pending' } | { state: 'anonymous' } | { state: 'known'; isAdmin: boolean; isOwner: boolean };

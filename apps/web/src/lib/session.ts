@@ -8,13 +8,14 @@ import {
   type User,
   type UserResponse,
 } from '@ledgerpad/shared';
-import { ADMIN_KEY } from './admin-check';
 import { apiGet, apiPost, resetCsrfToken } from './api';
 
 export type SessionState =
   { status: 'loading' } | { status: 'anonymous' } | { status: 'signed-in'; user: User };
 
 const USER_KEY = ['user'] as const;
+/** Everything under this key is admin data; it is dropped when the session changes. */
+export const ADMIN_KEY = ['admin'] as const;
 const HAS_DEPLOYED_KEY = ['has-deployed'] as const;
 
 /**
