@@ -62,6 +62,7 @@ let wallets: WalletBalance[];
 let quote: (body: Record<string, unknown>) => FetchAnswer;
 let swap: (body: Record<string, unknown>) => FetchAnswer;
 let pair: 'XRP' | 'RLUSD';
+let savedSlippage: string;
 let fetchMock: ReturnType<typeof stubFetch>['fn'];
 
 const calls = (path: string) =>
@@ -74,6 +75,7 @@ const sentBodies = (path: string) =>
 beforeEach(() => {
   localStorage.clear();
   pair = 'XRP';
+  savedSlippage = '0.50';
   wallets = [wallet(A, 'Main', '101')];
   quote = () => undefined;
   swap = () => undefined;
@@ -84,7 +86,8 @@ beforeEach(() => {
     if (path === '/api/wallets/balances') return { body: wallets };
     if (path === '/api/config/fees') return { body: FEES };
     if (path === '/api/config/rlusd') return { body: { issuer: RLUSD_ISSUER, currency: RLUSD_CURRENCY_HEX } };
-    if (path.startsWith('/api/user/slippage/')) return { body: { slippage: '0.50' } };
+    if (path.startsWith('/api/user/slippage/')) return { body: { slippage: savedSlippage } };
+    if (path === '/api/user/slippage') return { body: b };
     if (path.startsWith(`/api/tokens/${ISSUER}/stats`))
       return {
         body: {
@@ -509,5 +512,16 @@ describe('what is sent', () => {
     // Each wallet its own key.
     const keys = sentHeaders('/api/swap').map((h) => h['idempotency-key']);
     expect(new Set(keys).size).toBe(3);
+  });
+
+  it('starts from the saved slippage and saves a typed one on blur', async () => {
+    savedSlippage = '0.75';
+    await open();
+    const field = screen.getByLabelText('Slippage (%)') as HTMLInputElement;
+    await waitFor(() => expect(field.value).toBe('0.75'));
+    fireEvent.change(field, { target: { value: '1.255' } });
+    expect(field.value).toBe('1.25');
+    fireEvent.blur(field);
+    await waitFor(() => expect(sentBodies('/api/user/slippage')).toEqual([{ slippage: '1.25' }]));
   });
 });

@@ -245,6 +245,7 @@ export function SwapPage() {
               feePercent={fees.data?.trading_fee_percent}
               marketPrice={marketPrice}
               marketPriceLoading={stats.isPending}
+              onSlippageSaved={slippagePref.save}
             />
             {!rlusdMode && (
               <div className="trustline-block">

@@ -57,6 +57,8 @@ export interface TradeBoxProps {
   /** The quote asset's market price per token (limit orders' 'Market price'). */
   marketPrice: string | null;
   marketPriceLoading: boolean;
+  /** Saves the slippage the user typed (on blur), as their preference. */
+  onSlippageSaved: (slippage: string) => void;
 }
 
 const BUSY: Record<'market' | 'limit' | 'rlusd', string> = {
@@ -374,6 +376,7 @@ export function TradeBox(p: TradeBoxProps) {
             className="input"
             inputMode="decimal"
             value={form.slippage}
+            onBlur={() => p.onSlippageSaved(form.slippage)}
             onChange={(e) => dispatch({ type: 'slippage', value: e.target.value })}
           />
         </div>

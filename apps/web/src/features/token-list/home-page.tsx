@@ -6,7 +6,8 @@ import { apiGet } from '../../lib/api';
 import { useOnrampConfig } from '../../lib/onramp';
 import { useSession } from '../../lib/session';
 import { LoginBox } from '../../components/login-box';
-import { CardSection, HOW_IT_WORKS, KEY_FEATURES } from './card-sections';
+import { usePlatformFees } from '../../lib/platform-fees';
+import { CardSection, HOW_IT_WORKS, keyFeatures } from './card-sections';
 import { TokenList } from './token-list';
 import './home.css';
 
@@ -41,6 +42,11 @@ function DemoNotice() {
 
 export function HomePage() {
   const session = useSession();
+  const fees = usePlatformFees();
+  const current =
+    fees.data?.trading_fee_percent !== undefined
+      ? { trading: fees.data.trading_fee_percent, creation: fees.data.service_fee }
+      : null;
   return (
     <div className="home">
       <section className="hero">
@@ -62,7 +68,7 @@ export function HomePage() {
         </Link>
       </section>
       <CardSection id="how-title" title="How It Works" items={HOW_IT_WORKS} variant="steps" />
-      <CardSection id="features-title" title="Key Features" items={KEY_FEATURES} variant="features" />
+      <CardSection id="features-title" title="Key Features" items={keyFeatures(current)} variant="features" />
       <section className="panel channel-cta" aria-labelledby="channel-title">
         <h2 id="channel-title">Never miss a launch</h2>
         <p>Join our public channel for new token launches, listings and platform news.</p>
