@@ -27,3 +27,5 @@ export * from './bonding';
 export * from './money';
 export * from './ledger-results';
 export * from './trade-disclosure';
+export * from './token-identity';
+export * from './schemas/paging';

@@ -84,7 +84,7 @@ export function priceChanges(
       }
     }
     ref ??= chart.o?.[0] ?? chart.c[0];
-    const percent = changePercent(current, ref);
+    const percent = changePercent(current.toFixed(), ref);
     return { label, percent, positive: percent === null || !percent.startsWith('-') };
   });
 }

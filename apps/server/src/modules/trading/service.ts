@@ -42,7 +42,7 @@ import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { unrestedOffer } from './offers';
 import { toOrderView, type OrderRecords, type OrderUpdate } from './orders';
-import type { TradeRecorder } from './trade-records';
+import type { CurveAccounts, TradeRecorder } from './trade-records';
 import { ledgerAmount, marketOffer, marketPayment, minimumReceive, tradeMoved, type Asset } from './plan';
 
 // Market trades from custodial wallets: a quote is the trade itself simulated against the open
@@ -64,6 +64,8 @@ export interface TradingDeps {
   rlusdIssuer: () => Promise<string | undefined>;
   orders: OrderRecords;
   recorder: TradeRecorder;
+  /** Curve launches: a buy that meets the anti-snipe cap is told so. */
+  curves?: CurveAccounts;
   /** Pushes `orderUpdated` to the order owner's sockets. */
   publishOrderUpdate: (u: OrderUpdate) => Promise<void> | void;
 }
@@ -175,6 +177,15 @@ export class TradingService {
     }
   }
 
+  /** 'Insufficient Liquidity', or the launch protection's cap when that is what a buy met. */
+  private async noLiquidity(m: Market, type: 'BUY' | 'SELL', details?: Record<string, unknown>) {
+    const cap =
+      type === 'BUY'
+        ? await this.deps.curves?.launchProtection?.(m.token.issuer, m.token.currency)
+        : undefined;
+    return badRequest(cap ?? SWAP_MESSAGES.insufficientLiquidity, details);
+  }
+
   async quote(userId: number, body: unknown): Promise<QuoteView> {
     const q = parseInput(quoteRequestSchema, body);
     // Independent reads side by side: a quote is asked for on every keystroke pause.
@@ -187,7 +198,7 @@ export class TradingService {
       this.simulate(wallet.address, q.tradeType, m, amount),
       this.spotPrice(m),
     ]);
-    if (sim.received.lte(0) || sim.spent.lte(0)) throw badRequest(SWAP_MESSAGES.insufficientLiquidity);
+    if (sim.received.lte(0) || sim.spent.lte(0)) throw await this.noLiquidity(m, q.tradeType);
     const tokens = q.tradeType === 'BUY' ? sim.received : sim.spent;
     const notional = q.tradeType === 'BUY' ? sim.spent : sim.received;
     const price = notional.div(tokens);
@@ -250,7 +261,7 @@ export class TradingService {
       expected = new Decimal(given);
     } else {
       const sim = await this.simulate(wallet.address, s.type, m, s.amount);
-      if (sim.received.lte(0)) throw badRequest(SWAP_MESSAGES.insufficientLiquidity);
+      if (sim.received.lte(0)) throw await this.noLiquidity(m, s.type);
       expected = sim.received;
     }
     const floor = minimumReceive(expected, s.slippage);
@@ -272,7 +283,7 @@ export class TradingService {
         throw badRequest(SWAP_MESSAGES.slippageExceeded, { hash: outcome.hash });
       }
       if (outcome.result === 'tecPATH_DRY' || outcome.status === 'success') {
-        throw badRequest(SWAP_MESSAGES.insufficientLiquidity, { hash: outcome.hash });
+        throw await this.noLiquidity(m, s.type, { hash: outcome.hash });
       }
       throw new AppError('BAD_REQUEST', `${SWAP_MESSAGES.swapFailed}: ${outcome.result}`, {
         hash: outcome.hash,

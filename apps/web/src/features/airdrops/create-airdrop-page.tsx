@@ -6,6 +6,7 @@ import {
   AIRDROP_MESSAGES,
   createAirdropSchema,
   isLpCurrency,
+  LISTING_MESSAGES,
   type CreateAirdropRequest,
   type WalletBalance,
   type WalletToken,
@@ -132,6 +133,7 @@ export function CreateAirdropPage() {
   );
   const submitting = create.busy;
   const [submitError, setSubmitError] = useState<string>();
+  const [logoRefused, setLogoRefused] = useState<string>();
   const [confirm, setConfirm] = useState<string[]>();
   const [jobId, setJobId] = useState<string>();
 
@@ -215,6 +217,8 @@ export function CreateAirdropPage() {
   };
 
   const onSubmit = handleSubmit((v) => {
+    // A refused logo is never dropped silently: choose a valid one or clear the file.
+    if (logoRefused) return setSubmitError(LISTING_MESSAGES.logoRefused);
     const warnings: string[] = [];
     const t = airdroppable(wallets.find((w) => String(w.id) === v.sourceWalletId)).find(
       (x) => tokenKey(x) === v.token,
@@ -326,6 +330,7 @@ export function CreateAirdropPage() {
           hint="Optional. JPEG, PNG or WebP, up to 5 MB, square or near-square."
           onBusy={setUploading}
           error={errors.logoUrl?.message}
+          onRefused={setLogoRefused}
           onUploaded={(u) => setValue('logoUrl', u?.servedUrl ?? '')}
         />
         <TextAreaField

@@ -8,7 +8,9 @@ import {
   formatMoney,
   shortAddress,
 } from '@ledgerpad/shared';
+import { IdentityBadge } from '../../components/identity-badge';
 import { useSession } from '../../lib/session';
+import { useTokenIdentities } from '../../lib/token-identities';
 import { usePositions } from './api';
 import './positions.css';
 
@@ -84,6 +86,7 @@ function formatXrp(value: string, signed = false): string {
 }
 
 function WalletPositions({ position }: { position: PositionView }) {
+  const identity = useTokenIdentities();
   const navigate = useNavigate();
   const title = position.walletName ?? 'Wallet';
   const open = (token: PositionToken) =>
@@ -150,6 +153,9 @@ function WalletPositions({ position }: { position: PositionView }) {
                   <span className="positions-ticker">{token.ticker}</span>
                   <span className="muted small positions-mono positions-issuer">
                     {shortAddress(token.issuer)}
+                  </span>
+                  <span className="positions-identity">
+                    <IdentityBadge token={identity(token.tokenCode, token.issuer)} compact />
                   </span>
                 </th>
                 <td className="num" data-label="Balance" title={token.balance}>

@@ -10,6 +10,7 @@ import {
   type SlippagePreference,
   type SwapResult,
   type TokenStatsView,
+  type TokenSuggestion,
   type WalletBalance,
 } from '@ledgerpad/shared';
 import { ApiError, apiGet, apiPost, apiPut, isFinalAnswer, userMessage } from '../../lib/api';
@@ -22,11 +23,7 @@ import { BALANCES_KEY } from '../../lib/wallet-balances';
 // and the two ledger-writing actions — trades (one wallet or several) and trust lines — each with
 // one Idempotency-Key per wallet per user action.
 
-export interface TokenSuggestion {
-  ticker: string;
-  name: string;
-  issuer_address: string;
-}
+export type { TokenSuggestion };
 
 export function useTokenSearch(query: string) {
   return useQuery({

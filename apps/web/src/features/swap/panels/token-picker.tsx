@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { SEARCH_DEBOUNCE_MS, formatToken, type WalletToken } from '@ledgerpad/shared';
+import { IdentityBadge } from '../../../components/identity-badge';
 import { useTokenSearch } from '../api';
 import type { TokenChoice } from '../form';
 import { useDebounced } from '../hooks';
@@ -73,7 +74,8 @@ export function TokenPicker({
                   setOpen(false);
                 }}
               >
-                <strong>{s.ticker}</strong> <span className="muted">{s.name}</span>
+                <strong>{s.ticker}</strong> <IdentityBadge token={s} />{' '}
+                <span className="muted">{s.name}</span>
                 <span className="muted small suggestion-issuer">{s.issuer_address}</span>
               </button>
             </li>
