@@ -89,7 +89,7 @@ beforeEach(() => {
   refundAnswer = () => ({ body: REFUND });
   addTokenAnswer = () => ({ status: 409, body: { message: 'Token Already Listed' } });
   ({ calls, fn: fetchMock } = stubFetch((path) => {
-    if (path === '/api/user') return userAnswer();
+    if (path === '/api/session') return userAnswer();
     if (path === '/api/csrf-token') return { body: { token: 'csrf' } };
     if (path === '/api/admin/rewards-overview') return { body: REWARDS };
     if (path === '/api/admin/admins') return { body: ADMINS };
@@ -198,7 +198,7 @@ describe('rewards', () => {
 
   it('says "Failed to fetch rewards." when the overview fails', async () => {
     stubFetch((path) => {
-      if (path === '/api/user') return { body: { user: { ...USER, isAdmin: true } } };
+      if (path === '/api/session') return { body: { user: { ...USER, isAdmin: true } } };
       if (path === '/api/admin/rewards-overview') return { status: 500, body: { message: 'boom' } };
       return undefined;
     });

@@ -98,7 +98,7 @@ describe('the curve panel of the token page', () => {
 describe('the deploy form in curve mode', () => {
   it('fixes the supply, hides dev allocation and liquidity, locks the issuer options, and gives them back', async () => {
     stubFetch((path) => {
-      if (path === '/api/user') return { body: { user: { id: 5, username: 'dee' } } };
+      if (path === '/api/session') return { body: { user: { id: 5, username: 'dee' } } };
       if (path === '/api/wallets/balances') return { body: [] };
       if (path === '/api/config/fees')
         return {

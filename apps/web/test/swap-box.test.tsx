@@ -81,7 +81,7 @@ beforeEach(() => {
   swap = () => undefined;
   ({ fn: fetchMock } = stubFetch((path, body) => {
     const b = (body ?? {}) as Record<string, unknown>;
-    if (path === '/api/user') return { body: { user: USER } };
+    if (path === '/api/session') return { body: { user: USER } };
     if (path === '/api/csrf-token') return { body: { token: 'csrf' } };
     if (path === '/api/wallets/balances') return { body: wallets };
     if (path === '/api/config/fees') return { body: FEES };

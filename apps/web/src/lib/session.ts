@@ -5,6 +5,7 @@ import {
   SESSION_KEEPALIVE_MS,
   USER_REQUEST_TIMEOUT_MS,
   type HasDeployedResponse,
+  type SessionResponse,
   type User,
   type UserResponse,
 } from '@ledgerpad/shared';
@@ -19,16 +20,21 @@ export const ADMIN_KEY = ['admin'] as const;
 const HAS_DEPLOYED_KEY = ['has-deployed'] as const;
 
 /**
- * Session (spec §4): loading, then signed-in or anonymous (on 401 or after 5 s). The same request
- * keeps the session alive every 5 minutes.
+ * Session (spec §4): loading, then signed-in or anonymous (on 401 or after 5 s). The first read is
+ * GET /api/session (200 for a visitor too: no failed request in a visitor's console); once signed
+ * in, the spec's keep-alive ping to GET /api/user every 5 minutes (a 401 there: signed out).
  */
 export function useSession(): SessionState {
+  const queryClient = useQueryClient();
   const { data, isPending } = useQuery({
     queryKey: USER_KEY,
     queryFn: async ({ signal }) => {
       const timeout = AbortSignal.timeout(USER_REQUEST_TIMEOUT_MS);
+      const init = { signal: AbortSignal.any([signal, timeout]) };
       try {
-        return (await apiGet<UserResponse>('/api/user', { signal: AbortSignal.any([signal, timeout]) })).user;
+        const known = queryClient.getQueryData<User | null>(USER_KEY);
+        if (known) return (await apiGet<UserResponse>('/api/user', init)).user;
+        return (await apiGet<SessionResponse>('/api/session', init)).user;
       } catch {
         return null;
       }

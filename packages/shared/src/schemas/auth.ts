@@ -26,6 +26,10 @@ export type User = z.infer<typeof userSchema>;
 export const userResponseSchema = z.object({ user: userSchema });
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
+/** GET /api/session: the signed-in user, or null for a visitor (200 either way). */
+export const sessionResponseSchema = z.object({ user: userSchema.nullable() });
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
 /**
  * The Telegram Login Widget's auth result. Every field the widget sent is part of the signed
  * data-check-string, so the server checks the hash over the raw body before parsing it with this.

@@ -20,6 +20,15 @@ export function userRoutes(app: FastifyInstance, db: Db): void {
     return { user: { ...toPublicUser(request.user!), isAdmin: await request.isAdmin() } };
   });
 
+  // Who is signed in, 200 either way (`user: null` for a visitor): the web app asks this on load, as
+  // GET /api/user answers a visitor 401 — a failed request in every visitor's console for an
+  // expected state. The spec's keep-alive ping still goes to /api/user, for signed-in users.
+  app.get('/api/session', { config: { access: 'public' } }, async (request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    const user = request.user;
+    return { user: user ? { ...toPublicUser(user), isAdmin: await request.isAdmin() } : null };
+  });
+
   // GET /api/user/slippage/{telegramId} (spec 001 §7): the saved slippage, 0.50 by default. The id
   // must be the session's own messenger id — or, for a user signed in without the messenger
   // (Google, demo), their user id: a path id is never a way to read someone else's settings.
