@@ -508,6 +508,10 @@ describe('what is sent', () => {
       'Sniper (r4nmQN…4cBf): spent 2 XRP, received 100 TKN',
     ]);
     expect(result.textContent).not.toContain('Check logs');
+    // The amount the screen clears after sending is not the user's change: the result stays.
+    await act(() => new Promise((r) => setTimeout(r, 100)));
+    expect(screen.getByTestId('trade-results')).toBe(result);
+    expect((screen.getByLabelText('Amount (XRP)') as HTMLInputElement).value).toBe('');
     expect(result.closest('[role]')!.getAttribute('role')).toBe('alert');
     // Each wallet its own key.
     const keys = sentHeaders('/api/swap').map((h) => h['idempotency-key']);

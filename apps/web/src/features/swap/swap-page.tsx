@@ -199,7 +199,7 @@ export function SwapPage() {
               <Tabs.Trigger value="SELL" className="swap-tab sell">
                 Sell
               </Tabs.Trigger>
-              <Tabs.Trigger value="LIQUIDITY" className="swap-tab liquidity">
+              <Tabs.Trigger value="LIQUIDITY" className="swap-tab pool">
                 Liquidity
               </Tabs.Trigger>
             </Tabs.List>

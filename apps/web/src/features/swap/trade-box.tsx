@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type Dispatch, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, type Dispatch, type FormEvent } from 'react';
 import {
   ALL_IN_FRACTION,
   AMOUNT_DECIMALS,
@@ -79,8 +79,14 @@ export function TradeBox(p: TradeBoxProps) {
   const assetName = (asset: string) =>
     asset === 'XRP' || asset === 'RLUSD' ? asset : token && asset === token.code ? token.ticker : asset;
 
-  // A changed input makes a shown error stale: it goes (a success keeps fading on its own).
+  // A changed input makes a shown error stale: it goes (a success keeps fading on its own). The
+  // amount the screen clears itself after an order is not such a change: its result stays.
+  const clearedBySend = useRef(false);
   useEffect(() => {
+    if (clearedBySend.current) {
+      clearedBySend.current = false;
+      return;
+    }
     if (status && !status.ok) clearStatus();
   }, [form.amount, form.price, form.token, form.walletAddress, form.mode, form.tab, form.ticked]);
 
@@ -235,7 +241,10 @@ export function TradeBox(p: TradeBoxProps) {
       const got = side === 'BUY' ? token.code : quoteAsset;
       showReceived(`You received ${formatMoney(total.toFixed(), got)} ${assetName(got)}`, true);
     }
-    if (done.length > 0) dispatch({ type: 'sent' });
+    if (done.length > 0) {
+      clearedBySend.current = form.amount !== '' || form.range.min !== '' || form.range.max !== '';
+      dispatch({ type: 'sent' });
+    }
   };
 
   // Presets (spec 001 §2): a buy spends 10, 50, 100 or ALL IN; a sell 25–100% of the holding.
