@@ -95,7 +95,10 @@ describe('demo market in Chromium', () => {
     expect(visitorRowsAtOpen).toBeLessThan(10);
     await visitor.getByText('Page 1 / 2').waitFor({ timeout: 20_000 });
     expect(await visitor.getByTestId('token-row').count()).toBe(10);
-    expect(await visitor.getByTestId('demo-notice').textContent()).toContain('Demo market');
+    // The notice follows too (re-read every 10 s while it says the market is being set up).
+    await expect
+      .poll(() => visitor.getByTestId('demo-notice').textContent(), { timeout: 15_000 })
+      .toContain('Demo market: these tokens');
     // The same document all along: no reload, no second navigation.
     expect(
       await visitor.evaluate(() => (window as unknown as { openedAt?: number }).openedAt),

@@ -12,6 +12,8 @@ import { marketCandles } from './schema';
 const BAR_SECONDS = 300;
 const DAY_SECONDS = 86_400;
 const TTL_MS = 60_000;
+/** Tokens without a reference yet (no trades when last read) are looked at again this often. */
+const MISSING_TTL_MS = 5_000;
 
 export interface DayChangeToken {
   id: number;
@@ -49,7 +51,10 @@ export async function dayReferencePrices(
   return out;
 }
 
-/** The references, read again at most once a minute (or when the token set changes). */
+/**
+ * The references, read again at most once a minute (or when the token set changes); every 5 s while
+ * some token has none yet (its first trades are being indexed).
+ */
 export class DayChanges {
   private cached: { at: number; ids: string; refs: Map<number, string> } | undefined;
 
@@ -58,7 +63,9 @@ export class DayChanges {
   async references(tokens: readonly DayChangeToken[]): Promise<Map<number, string>> {
     const ids = tokens.map((t) => `${t.id}:${t.quote}`).join(',');
     const now = Date.now();
-    if (this.cached && this.cached.ids === ids && now - this.cached.at < TTL_MS) return this.cached.refs;
+    const c = this.cached;
+    const fresh = c && c.ids === ids && now - c.at < (c.refs.size < tokens.length ? MISSING_TTL_MS : TTL_MS);
+    if (fresh) return c.refs;
     try {
       const refs = await dayReferencePrices(this.db, tokens, now);
       this.cached = { at: now, ids, refs };

@@ -8,10 +8,10 @@ import { explorerTxUrl, useLedgerNetwork } from '../../lib/auth-methods';
 
 const SHOWN = 10;
 
-/** Today's trades by time; older ones with their date too. */
+/** Today's trades by time; older ones with their date too (seconds in the tooltip). */
 function timeOf(ms: number): string {
   const d = new Date(ms);
-  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   if (d.toDateString() === new Date().toDateString()) return time;
   return `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
 }
@@ -48,7 +48,7 @@ export function RecentTrades({
                 <th>Side</th>
                 <th className="num">Price</th>
                 <th className="num">Amount</th>
-                <th className="num">Total</th>
+                <th className="num col-total">Total</th>
               </tr>
             </thead>
             <tbody>
@@ -58,11 +58,18 @@ export function RecentTrades({
                   <tr key={t.hash} data-testid="trade-row">
                     <td>
                       {url ? (
-                        <a href={url} target="_blank" rel="noopener noreferrer" title={t.hash}>
+                        <a
+                          href={url}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                          title={`${new Date(t.time).toLocaleString()} · ${t.hash}`}
+                        >
                           {timeOf(t.time)}
                         </a>
                       ) : (
-                        <span title={t.hash}>{timeOf(t.time)}</span>
+                        <span title={`${new Date(t.time).toLocaleString()} · ${t.hash}`}>
+                          {timeOf(t.time)}
+                        </span>
                       )}
                     </td>
                     <td className={t.side === 'BUY' ? 'up' : 'down'}>{t.side === 'BUY' ? 'Buy' : 'Sell'}</td>
@@ -72,7 +79,7 @@ export function RecentTrades({
                     <td className="num figure" title={formatFull(t.tokenAmount)}>
                       {formatAmount(t.tokenAmount)}
                     </td>
-                    <td className="num figure" title={`${formatFull(t.quoteAmount)} ${t.quote}`}>
+                    <td className="num figure col-total" title={`${formatFull(t.quoteAmount)} ${t.quote}`}>
                       {formatAmount(t.quoteAmount)} <span className="unit">{t.quote}</span>
                     </td>
                   </tr>
