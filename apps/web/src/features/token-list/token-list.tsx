@@ -185,27 +185,10 @@ function TokenListRow({ row, onOpen }: { row: TokenRow; onOpen: () => void }) {
   return (
     <tr className="row-link" data-testid="token-row" onClick={onOpen}>
       <td>
-        {t.logoUrl ? (
-          <img className="token-logo" src={t.logoUrl} alt="" width={32} height={32} loading="lazy" />
-        ) : (
-          <span className="token-logo token-logo-empty" aria-hidden="true">
-            {t.ticker.slice(0, 1)}
-          </span>
-        )}
+        <TokenLogo token={t} />
       </td>
       <td>
-        {/* A real link for keyboards and screen readers; the row click serves the mouse. */}
-        <Link
-          to={`/token/${t.issuer_address}`}
-          className="ticker"
-          title={t.name}
-          onClick={(e) => e.stopPropagation()}
-        >
-          {t.ticker}
-        </Link>
-        {t.verified !== undefined && (
-          <IdentityBadge token={{ verified: t.verified, lookalike_of: t.lookalike_of ?? null }} compact />
-        )}
+        <TickerLink token={t} />
       </td>
       <td className="num">
         <span className={`figure ${row.priceFont}`} data-testid="price" title={row.priceFull}>
@@ -336,22 +319,9 @@ function TokenCard({ row, onOpen }: { row: TokenRow; onOpen: (row: TokenRow) => 
   const change = row.change24h;
   return (
     <li className="token-card" data-testid="token-row" onClick={() => onOpen(row)}>
-      {t.logoUrl ? (
-        <img className="token-logo" src={t.logoUrl} alt="" width={32} height={32} loading="lazy" />
-      ) : (
-        <span className="token-logo token-logo-empty" aria-hidden="true">
-          {t.ticker.slice(0, 1)}
-        </span>
-      )}
+      <TokenLogo token={t} />
       <div className="token-card-name">
-        <Link
-          to={`/token/${t.issuer_address}`}
-          className="ticker"
-          title={t.name}
-          onClick={(e) => e.stopPropagation()}
-        >
-          {t.ticker}
-        </Link>
+        <TickerLink token={t} />
         <span className="muted small token-card-age">
           {row.ageFormatted} · {row.pair}
         </span>
@@ -380,5 +350,34 @@ function TokenCard({ row, onOpen }: { row: TokenRow; onOpen: (row: TokenRow) => 
         </div>
       </dl>
     </li>
+  );
+}
+
+function TokenLogo({ token: t }: { token: TokenRow['token'] }) {
+  return t.logoUrl ? (
+    <img className="token-logo" src={t.logoUrl} alt="" width={32} height={32} loading="lazy" />
+  ) : (
+    <span className="token-logo token-logo-empty" aria-hidden="true">
+      {t.ticker.slice(0, 1)}
+    </span>
+  );
+}
+
+/** The ticker as a real link (keyboards, screen readers; the row click serves the mouse), with its identity mark. */
+function TickerLink({ token: t }: { token: TokenRow['token'] }) {
+  return (
+    <>
+      <Link
+        to={`/token/${t.issuer_address}`}
+        className="ticker"
+        title={t.name}
+        onClick={(e) => e.stopPropagation()}
+      >
+        {t.ticker}
+      </Link>
+      {t.verified !== undefined && (
+        <IdentityBadge token={{ verified: t.verified, lookalike_of: t.lookalike_of ?? null }} compact />
+      )}
+    </>
   );
 }
