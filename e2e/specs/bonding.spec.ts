@@ -50,7 +50,12 @@ async function buyOnSwap(page: Page, url: string, issuer: string, currency: stri
   await page.getByLabel('Amount (XRP)').fill(xrp);
   await page.getByTestId('estimate').filter({ hasText: 'You receive' }).waitFor();
   const swapped = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/swap');
-  await page.getByRole('button', { name: 'Buy', exact: true }).last().click();
+  // A big buy on a small curve moves the price a lot: the box asks as loudly as it should.
+  const understand = page.getByLabel(/^I understand: this trade moves the price/);
+  if (await understand.count()) await understand.check();
+  const submit = page.locator('.trade-box button[type="submit"]');
+  await submit.click();
+  if ((await submit.textContent())?.startsWith('Confirm:')) await submit.click();
   const answer = await swapped;
   expect(answer.status(), await answer.text()).toBe(200);
   await page.getByTestId('you-received').waitFor();
@@ -105,11 +110,27 @@ describe('bonding curve in Chromium', () => {
 
   it('moves along the curve as two users buy on /swap: Bonding badge and progress bar', async () => {
     const { page, url } = t;
+    // When each live trade reached the page's socket, and when the progress bar moved.
+    const tradeFrames: number[] = [];
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', (f) => {
+        if (typeof f.payload === 'string' && f.payload.includes('"new_trade"')) tradeFrames.push(Date.now());
+      }),
+    );
     await page.goto(`${url}/token/${issuer}`);
     await page.getByRole('heading', { level: 1, name: new RegExp(TICKER) }).waitFor();
     await page.getByText('Bonding', { exact: true }).waitFor();
     await page.getByTestId('bonding-panel').waitFor();
     expect(await progressOf(page)).toBe(0);
+    await page.evaluate(() => {
+      const w = window as unknown as { moved: number[] };
+      w.moved = [];
+      const bar = document.querySelector('[role="progressbar"]')!;
+      new MutationObserver(() => w.moved.push(Date.now())).observe(bar, {
+        attributes: true,
+        attributeFilter: ['aria-valuenow'],
+      });
+    });
 
     for (const [i, xrp] of [
       [1, '10'],
@@ -127,6 +148,14 @@ describe('bonding curve in Chromium', () => {
     expect(Number(curve.percent)).toBeGreaterThan(20);
     await expect.poll(() => progressOf(page), LEDGER_WAIT).toBe(Number(curve.percent));
     expect(await page.getByTestId('bonding-percent').textContent()).toBe(`${curve.percent}%`);
+    // The bar follows the curve trade within a second of its socket event (not the 10 s poll).
+    const moved = await page.evaluate(() => (window as unknown as { moved: number[] }).moved);
+    expect(tradeFrames.length).toBeGreaterThan(0);
+    const first = tradeFrames[0]!;
+    const after = moved.find((at) => at >= first);
+    expect(after, JSON.stringify({ tradeFrames, moved })).toBeDefined();
+    console.warn(`[e2e] curve progress moved ${after! - first} ms after the trade's socket event`);
+    expect(after! - first).toBeLessThanOrEqual(1_000);
     // On its curve the stats bar shows the market cap only (spec 000 §2).
     expect(await page.getByTestId('stats-bar').locator('dt').allTextContents()).toEqual(['Market Cap']);
   });

@@ -107,6 +107,29 @@ async function deployToken(
 const noHorizontalScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
+/** Counts the page's POSTs to paths starting with `prefix`. */
+function countCalls(page: Page, prefix: string): { count: number } {
+  const seen = { count: 0 };
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname.startsWith(prefix)) seen.count++;
+  });
+  return seen;
+}
+
+/** An account's validated transactions on the app's ledger (xrpl.js), oldest first. */
+async function accountTransactions(account: string): Promise<Array<Record<string, unknown>>> {
+  const client = new Client(inject('ledgerUrl'));
+  await client.connect();
+  try {
+    const r = await client.request({ command: 'account_tx', account, ledger_index_min: -1, forward: true });
+    return r.result.transactions.map(
+      (t) => (t.tx_json ?? (t as { tx?: unknown }).tx) as Record<string, unknown>,
+    );
+  } finally {
+    await client.disconnect();
+  }
+}
+
 describe('dashboard', () => {
   const browser = useBrowser();
 
@@ -169,22 +192,29 @@ describe('dashboard', () => {
     const confirm = modal.getByRole('button', { name: 'Blackhole Issuer' });
     expect(await confirm.isDisabled()).toBe(true);
     await modal.getByLabel('I understand this cannot be undone.').check();
-    await confirm.click();
+    // A double click blackholes once: one request, one SetRegularKey and one AccountSet on the ledger.
+    const blackholeCalls = countCalls(page, `/api/dashboard/blackhole-issuer/`);
+    await confirm.dblclick();
     const rip = page.getByRole('alertdialog', { name: DASHBOARD_MESSAGES.ripIssuer });
     await rip.waitFor(LEDGER_WAIT);
     await rip.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.getByTestId('issuer-status').textContent(), LEDGER_WAIT).toBe('Blackholed');
     await page.getByText(DASHBOARD_MESSAGES.ripIssuer).waitFor();
     expect(await hotRow.getByRole('button', { name: 'Unfreeze' }).isDisabled()).toBe(true);
+    expect(blackholeCalls.count).toBe(1);
+    const issuerTxs = await accountTransactions(deployed.issuer_address);
+    expect(issuerTxs.filter((tx) => tx.TransactionType === 'SetRegularKey')).toHaveLength(1);
+    expect(issuerTxs.filter((tx) => tx.TransactionType === 'AccountSet' && tx.SetFlag === 4)).toHaveLength(1);
 
-    // At 375 px the table scrolls inside its panel; the page itself never scrolls sideways.
+    // At 375 px each trust line is a card: its actions are on screen, the page never scrolls sideways.
     await page.setViewportSize(MOBILE);
     await page.reload();
     await page.getByRole('button', { name: new RegExp(ticker) }).click();
     await page.locator(`tr[data-account="${deployed.hot_wallet_address}"]`).waitFor(LEDGER_WAIT);
     expect(await noHorizontalScroll(page)).toBe(true);
-    const scroller = page.getByRole('region', { name: 'Trust lines table' });
-    expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    const unfreeze = (await hotRow.getByRole('button', { name: 'Unfreeze' }).boundingBox())!;
+    expect(unfreeze.x >= 0 && unfreeze.x + unfreeze.width <= MOBILE.width).toBe(true);
+    await screenshotWidths(page, 'dashboard-lines');
   });
 
   it("an RLUSD-paired token with RequireAuth: a holder's new trust line is authorized from the dashboard", async () => {
@@ -230,9 +260,18 @@ describe('dashboard', () => {
     const holderRow = page.locator(`tr[data-account="${holder.classicAddress}"]`);
     await holderRow.waitFor(LEDGER_WAIT);
     expect(await holderRow.locator('td').nth(3).textContent()).toBe('No');
-    await holderRow.getByRole('button', { name: 'Authorize' }).click();
+    // A double click authorizes once: one request, one TrustSet of the issuer for this holder.
+    const authorizeCalls = countCalls(page, `/api/dashboard/trust-lines/${deployed.token_id}/authorize`);
+    await holderRow.getByRole('button', { name: 'Authorize' }).dblclick();
     await expect.poll(() => holderRow.locator('td').nth(3).textContent(), LEDGER_WAIT).toBe('Yes');
     expect(await holderRow.getByRole('button', { name: 'Authorize' }).count()).toBe(0);
+    expect(authorizeCalls.count).toBe(1);
+    const authorizations = (await accountTransactions(deployed.issuer_address)).filter(
+      (tx) =>
+        tx.TransactionType === 'TrustSet' &&
+        (tx.LimitAmount as { issuer?: string } | undefined)?.issuer === holder.classicAddress,
+    );
+    expect(authorizations).toHaveLength(1);
   });
 
   it('keeps the menu entry hidden from users who deployed nothing', async () => {

@@ -5,6 +5,7 @@ import type { Page, Request } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOY_MESSAGES, UPLOAD_MESSAGES } from '@ledgerpad/shared';
+import { ARTIFACTS_DIR } from '../support/browser';
 import { useBrowser } from '../support/fixture';
 import { demoSignIn } from '../support/sign-in';
 
@@ -159,15 +160,34 @@ describe('deploy page in Chromium', () => {
 
     const modal = page.getByRole('alertdialog', { name: 'Deploying your token' });
     await modal.waitFor();
+    // Compact: the current step and a count while it runs.
+    await expect
+      .poll(() => modal.getByTestId('deploy-count').textContent(), LEDGER_WAIT)
+      .toMatch(/^Step \d+ of 13: /);
     await modal.getByText(`Deployment completed: ${ticker} is live and listed.`).waitFor(LEDGER_WAIT);
+    expect(await modal.getByTestId('deploy-count').textContent()).toBe('All 13 steps done');
+    // Steps that run side by side are one line: 13 steps on 10 lines (funding both wallets, the two
+    // trust lines, the supply and the dev allocation), every line done.
     const steps = modal.locator('.deploy-step');
-    expect(await steps.count()).toBe(13);
-    expect(await modal.locator('.deploy-step[data-status="done"]').count()).toBe(13);
+    expect(await steps.count()).toBe(10);
+    expect(await modal.locator('.deploy-step[data-status="done"]').count()).toBe(10);
+    expect(await modal.getByText('· 2 of 2, side by side').count()).toBe(3);
     // The embedded ledger has no public explorer: each transaction shows its hash to copy, no link.
-    expect(await modal.locator('[data-step="blackhole-disable-master"] code').count()).toBe(1);
     expect(await modal.getByRole('button', { name: 'Copy transaction hash' }).count()).toBe(11);
     expect(await modal.locator('.deploy-step-tx a').count()).toBe(0);
     const issuer = (await modal.locator('.deploy-result code').first().textContent())!.trim();
+    // At 375 × 800 the result — the issuer, the links — and Close stay on screen.
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const el of [
+      modal.locator('.deploy-result code'),
+      modal.getByRole('link', { name: 'Open the token page' }),
+      modal.locator('.modal-actions').getByRole('button', { name: 'Close' }),
+    ]) {
+      const box = (await el.boundingBox())!;
+      expect(box.y >= 0 && box.y + box.height <= 800 && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    }
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/deploy-progress-375.png` });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await modal.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
     await page.waitForURL(`${url}/`);
 
@@ -200,8 +220,9 @@ describe('deploy page in Chromium', () => {
     await page.locator('input[type=file]').setInputFiles(logoFile);
     await page.getByAltText('Logo preview').waitFor(LEDGER_WAIT);
     await page.getByRole('button', { name: 'Preview' }).click();
-    await page.getByText('Insufficient XRP: the wallet has 0 XRP available, 118.301 XRP needed.').waitFor();
-    expect(await page.getByRole('button', { name: 'Deploy', exact: true }).isDisabled()).toBe(true);
+    await page.getByText('Insufficient balance: you have 0 XRP available, this needs 118.301 XRP.').waitFor();
+    // The button itself says why.
+    expect(await page.getByRole('button', { name: 'Insufficient XRP balance' }).isDisabled()).toBe(true);
     expect(await scroll()).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  formatMarketCap,
+  formatUsd,
   formatPrice,
   RESTRICTED_JURISDICTIONS,
   type DeployResult,
@@ -114,6 +114,16 @@ describe('home page in Chromium', () => {
 
     const cards = page.getByRole('region', { name: 'Key Features' }).getByRole('listitem');
     expect(await cards.count()).toBe(10);
+    // The fees on the landing are the platform's current ones.
+    const fees = (await (await page.request.get(`${url}/api/config/fees`)).json()) as {
+      trading_fee_percent: string;
+      service_fee: string;
+    };
+    await expect
+      .poll(() => cards.filter({ hasText: 'Lowest Fees' }).textContent())
+      .toContain(
+        `A flat ${fees.trading_fee_percent}% trading fee, ${fees.service_fee} XRP to launch a token`,
+      );
     const tops = await Promise.all(
       Array.from({ length: 10 }, async (_, i) => Math.round((await cards.nth(i).boundingBox())!.y)),
     );
@@ -191,9 +201,7 @@ describe('home page in Chromium', () => {
     const b = deployed.get(ticker('B'))!;
     const record = prices.find((p) => p.issuer === b.issuer_address)!;
     expect(await priceCell.textContent()).toBe(formatPrice(record.priceInXRP));
-    expect(await rowOf('B').getByTestId('market-cap').textContent()).toBe(
-      formatMarketCap(record.marketCapInUSD),
-    );
+    expect(await rowOf('B').getByTestId('market-cap').textContent()).toBe(formatUsd(record.marketCapInUSD));
     expect(await rowOf('B').getByTestId('age').textContent()).toMatch(/^0h/);
     expect(await rowOf('B').getByRole('img', { name: 'new' }).count()).toBe(1);
     expect(await rowOf('B').getByRole('link', { name: 'Website' }).getAttribute('href')).toBe(
@@ -373,15 +381,36 @@ describe('home page in Chromium', () => {
     }
   });
 
-  it('fits 375 px without horizontal scroll', async () => {
+  it('shows a token launched in another browser on an open home page within 15 s, without reloading', async () => {
+    const { page, url } = t;
+    await page.setViewportSize(DESKTOP);
+    await page.goto(url);
+    const late = `L${run}`;
+    await page.getByPlaceholder('Search tokens by name, ticker, or issuer...').fill(late);
+    await page.getByText('No tokens found.').waitFor();
+    await deployAsNewUser(deployer, url, `home_${run.toLowerCase()}_late`, [
+      { name: `Late ${run}`, ticker: late },
+    ]);
+    const launched = Date.now();
+    await page.getByTestId('token-row').filter({ hasText: late }).waitFor({ timeout: 15_000 });
+    console.warn(`[e2e] new launch on the open home page after ${Date.now() - launched} ms`);
+    expect(Date.now() - launched).toBeLessThanOrEqual(15_000);
+    expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
+  });
+
+  it('fits 375 px without horizontal scroll: the list becomes cards with price, MC and 24h change', async () => {
     const { page, url } = t;
     await page.setViewportSize(MOBILE);
     await page.goto(url);
     await page.getByPlaceholder('Search tokens by name, ticker, or issuer...').fill(`homerun ${run}`);
     await page.getByText('Page 1 / 2').waitFor();
     expect(await noHorizontalScroll(page)).toBe(true);
-    // The table scrolls inside its panel instead.
-    expect(await page.locator('.table-scroll').evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    // No table to scroll sideways: one card per token, each with what a trader scans for.
+    expect(await page.getByRole('table').count()).toBe(0);
+    const cards = page.getByRole('list', { name: 'Tokens' }).getByRole('listitem');
+    expect(await cards.count()).toBe(10);
+    for (const id of ['price', 'market-cap', 'change-24h'])
+      expect(await cards.first().getByTestId(id).isVisible()).toBe(true);
     await screenshot(page, 'mobile');
     for (const legal of ['terms', 'privacy-policy']) {
       await page.goto(`${url}/${legal}`);

@@ -7,6 +7,7 @@ import {
   type DeployResult,
   type LpPriceResult,
   type RemoveLiquidityResult,
+  formatMoney,
 } from '@ledgerpad/shared';
 import { launchBrowser } from '../support/browser';
 import { deployAsNewUser } from '../support/deploy';
@@ -20,11 +21,8 @@ import { buyToken, fundedUser } from '../support/trader';
 const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `L${run}`;
 
-/** As the tab shows amounts to check: 6 decimals rounded down, thousands grouped. */
-const exact = (v: string) => {
-  const [int, frac] = new Decimal(v).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed().split('.');
-  return `${int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
-};
+/** As the tab shows money (the one number format): XRP to the drop, tokens to 15 digits. */
+const exact = (v: string, asset = 'XRP') => formatMoney(v, asset);
 
 const isPost = (path: string) => (r: { url(): string; request(): { method(): string } }) =>
   new URL(r.url()).pathname === path && r.request().method() === 'POST';
@@ -71,11 +69,22 @@ describe('liquidity in Chromium', () => {
     expect(await tokenBox.inputValue()).toBe(
       new Decimal(5).mul(ratio).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
     );
+    // Before adding: both balances, and the LP tokens the deposit will issue.
+    expect(await page.getByTestId('liquidity-balances').textContent()).toMatch(
+      new RegExp(`^In this wallet: [\\d,.]+ XRP available · [\\d,.]+ ${TICKER}$`),
+    );
+    const preview = page.getByTestId('lp-to-receive');
+    await preview.filter({ hasText: `LP-${TICKER}` }).waitFor();
+    const previewed = new Decimal(
+      /≈ ([\d,.]+) LP-/.exec((await preview.textContent())!)![1]!.replaceAll(',', ''),
+    );
     const added = page.waitForResponse(isPost('/api/add-liquidity'));
     await page.getByRole('button', { name: 'Add Liquidity' }).click();
     const add = await added;
     expect(add.status(), await add.text()).toBe(200);
     const deposit = (await add.json()) as AddLiquidityResult;
+    // What it said is what the ledger issued (to the ledger's own rounding).
+    expect(previewed.minus(deposit.lpTokens).abs().lte(previewed.mul('1e-9'))).toBe(true);
     expect(deposit.deposited.base).toBe('5');
     await page.getByRole('status').filter({ hasText: LIQUIDITY_MESSAGES.added }).waitFor();
 
@@ -107,14 +116,14 @@ describe('liquidity in Chromium', () => {
     const withdrawal = (await rem.json()) as RemoveLiquidityResult;
     expect(new Decimal(withdrawal.withdrawn.base).minus('2.5').abs().lte('0.000002')).toBe(true);
     expect(shown).toBe(
-      `Expected Withdrawal: ${exact(withdrawal.withdrawn.base)} XRP + ${exact(withdrawal.withdrawn.token)} ${TICKER}`,
+      `Expected Withdrawal: ${exact(withdrawal.withdrawn.base)} XRP + ${exact(withdrawal.withdrawn.token, TICKER)} ${TICKER}`,
     );
     await page.getByRole('status').filter({ hasText: LIQUIDITY_MESSAGES.removed }).waitFor();
 
     // Vote: empty is refused on the screen; 0.5% is sent as 500.
     await page.getByRole('button', { name: 'Vote on Fee' }).click();
-    await page.getByRole('button', { name: 'Submit Vote' }).click();
-    await page.getByRole('status').filter({ hasText: LIQUIDITY_MESSAGES.fillAll }).waitFor();
+    // The button itself says what is missing.
+    expect(await page.getByRole('button', { name: LIQUIDITY_MESSAGES.fillAll }).isDisabled()).toBe(true);
     await page.getByLabel('Proposed trading fee (%)').fill('0.5');
     const voted = page.waitForResponse(isPost('/api/amm-vote'));
     await page.getByRole('button', { name: 'Submit Vote' }).click();

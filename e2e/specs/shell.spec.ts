@@ -1,10 +1,15 @@
-import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { DeployResult } from '@ledgerpad/shared';
+import { launchBrowser } from '../support/browser';
+import { deployWithApi } from '../support/deploy';
 import { useBrowser } from '../support/fixture';
+import { noHorizontalScroll, watchConsole, wrappedNumbers } from '../support/pages';
 
 // The app shell a newcomer meets: header, menus, mobile drawer, sign-in prompt, 404 page, titles.
 
 const MOBILE = { width: 375, height: 740 };
+const PHONE = { width: 375, height: 800 };
 const MENU_LABELS = [
   'Deploy and List',
   'Swap',
@@ -56,7 +61,6 @@ async function clientNavigate(page: Page, path: string): Promise<void> {
   }, path);
 }
 
-const scrollWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 const pageHeading = (page: Page) => page.getByRole('main').getByRole('heading', { level: 1 });
 /** Radix moves focus between menu items a tick after the key press. */
 const focusedText = (page: Page, text: string) =>
@@ -66,35 +70,110 @@ const menuButton = (page: Page) => page.getByRole('button', { name: 'Menu', exac
 describe('app shell in Chromium', () => {
   const t = useBrowser();
 
-  it('no page scrolls sideways at 375 px, signed out or signed in', async () => {
+  /** A user who deployed a token and bought some of it: every page then has figures to show. */
+  let seasoned: Awaited<ReturnType<BrowserContext['storageState']>>;
+  let token: DeployResult;
+  beforeAll(async () => {
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext();
+      const made = await deployWithApi(context.request, t.url, uniqueName(), [
+        { name: 'Shell Figures', ticker: `SH${Date.now().toString(36).slice(-4).toUpperCase()}` },
+      ]);
+      token = made.tokens[0]!;
+      const bought = await context.request.post(`${t.url}/api/swap`, {
+        headers: made.headers,
+        data: {
+          walletAddress: made.wallet.wallet_address,
+          issuer: token.issuer_address,
+          token: token.currency,
+          amount: '0.5',
+          type: 'BUY',
+          slippage: '5',
+        },
+      });
+      expect(bought.ok(), await bought.text()).toBe(true);
+      seasoned = await context.storageState();
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+
+  /** Every route with real data: the token's own page, not a made-up issuer. */
+  const routes = () => ROUTES.map((r) => (r.startsWith('/token/') ? `/token/${token.issuer_address}` : r));
+
+  /** Opens `path` and waits until its data has loaded (the polls keep going; 3 s is enough to settle). */
+  async function visit(page: Page, path: string): Promise<void> {
+    await page.goto(`${t.url}${path}`);
+    await pageHeading(page).first().waitFor();
+    await page.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => undefined);
+    if (path === '/dashboard') {
+      const pick = page.getByRole('button', { name: new RegExp(token.ticker) });
+      if (await pick.count()) {
+        await pick.first().click();
+        await page.locator('.dashboard-lines tbody tr').first().waitFor({ timeout: 20_000 });
+      }
+    }
+  }
+
+  it('every page at 375 × 800, signed out and signed in with figures: no sideways scroll, no number wraps', async () => {
     const page = t.page;
-    await page.setViewportSize(MOBILE);
-    const check = async (signedIn: boolean) => {
-      for (const path of [...ROUTES, '/no-such-page']) {
+    await page.setViewportSize(PHONE);
+    const check = async (p: Page, who: string) => {
+      for (const path of [...routes(), '/no-such-page']) {
         if (path === '/no-such-page') {
-          await clientNavigate(page, path);
-          await page.getByRole('heading', { name: 'Page not found' }).waitFor();
-        } else {
-          await page.goto(`${t.url}${path}`);
-          await pageHeading(page).first().waitFor();
-        }
-        if (signedIn) await menuButton(page).waitFor();
-        expect(await scrollWidth(page), `${path} signed ${signedIn ? 'in' : 'out'}`).toBeLessThanOrEqual(
-          MOBILE.width,
-        );
-        const logo = await page.getByRole('link', { name: 'Ledgerpad home' }).boundingBox();
-        expect(logo && logo.x + logo.width <= MOBILE.width, path).toBe(true);
+          await clientNavigate(p, path);
+          await p.getByRole('heading', { name: 'Page not found' }).waitFor();
+        } else await visit(p, path);
+        expect(await noHorizontalScroll(p), `${path} ${who}`).toBe(true);
+        expect(await wrappedNumbers(p), `${path} ${who}`).toEqual([]);
+        const logo = await p.getByRole('link', { name: 'Ledgerpad home' }).boundingBox();
+        expect(logo && logo.x + logo.width <= PHONE.width, path).toBe(true);
       }
     };
-    await check(false);
+    await check(page, 'signed out');
 
-    await page.goto(t.url);
-    await demoSignIn(page, uniqueName());
-    await menuButton(page).waitFor();
-    await check(true);
-    const button = await menuButton(page).boundingBox();
-    expect(button && button.x + button.width <= MOBILE.width).toBe(true);
-  });
+    const context = await page.context().browser()!.newContext({ viewport: PHONE, storageState: seasoned });
+    try {
+      const signedIn = await context.newPage();
+      await signedIn.goto(t.url);
+      await menuButton(signedIn).waitFor();
+      await check(signedIn, 'signed in');
+      const button = await menuButton(signedIn).boundingBox();
+      expect(button && button.x + button.width <= PHONE.width).toBe(true);
+      // The dashboard's trust lines are cards on a phone: every line's actions are on screen.
+      await visit(signedIn, '/dashboard');
+      const actions = signedIn.locator('.dashboard-row-actions button');
+      expect(await actions.count()).toBeGreaterThan(0);
+      for (const b of await actions.all()) {
+        const box = (await b.boundingBox())!;
+        expect(box.x >= 0 && box.x + box.width <= PHONE.width, await b.textContent()).toBe(true);
+      }
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it('the console stays quiet on every page for a visitor and for a signed-in non-admin', async () => {
+    const visitor = t.page;
+    const heard = watchConsole(visitor);
+    for (const path of routes()) await visit(visitor, path);
+    // Long enough for the token list's 5 s stats round to have run (it used to ask for a CSRF token).
+    await visitor.goto(t.url);
+    await visitor.getByTestId('token-row').first().waitFor({ timeout: 20_000 });
+    await visitor.waitForTimeout(6_000);
+    expect(heard.problems).toEqual([]);
+
+    const context = await visitor.context().browser()!.newContext({ storageState: seasoned });
+    try {
+      const user = await context.newPage();
+      const userHeard = watchConsole(user);
+      for (const path of routes()) await visit(user, path);
+      expect(userHeard.problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
 
   it('at 375 px the menu button opens a drawer with every item; Escape and navigating close it', async () => {
     const page = t.page;
@@ -139,7 +218,7 @@ describe('app shell in Chromium', () => {
     const notice = page.getByRole('dialog', { name: 'Buy XRP with a card' });
     await notice.waitFor();
     await drawer.waitFor({ state: 'detached' });
-    expect(await scrollWidth(page)).toBeLessThanOrEqual(MOBILE.width);
+    expect(await noHorizontalScroll(page)).toBe(true);
     await page.keyboard.press('Escape');
     await notice.waitFor({ state: 'detached' });
 
@@ -157,7 +236,7 @@ describe('app shell in Chromium', () => {
     const trigger = page.getByRole('button', { name: 'XRPL Tools' });
     await trigger.waitFor();
     expect(await menuButton(page).count()).toBe(0);
-    expect(await scrollWidth(page)).toBeLessThanOrEqual(1280);
+    expect(await noHorizontalScroll(page)).toBe(true);
 
     await trigger.click();
     const menu = page.getByRole('menu');

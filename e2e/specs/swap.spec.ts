@@ -1,14 +1,23 @@
+import Decimal from 'decimal.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatAmount, SWAP_MESSAGES, type DeployResult, type QuoteView } from '@ledgerpad/shared';
-import { launchBrowser } from '../support/browser';
+import {
+  formatMoney,
+  formatToken,
+  formatXrp,
+  SWAP_MESSAGES,
+  type DeployResult,
+  type QuoteView,
+} from '@ledgerpad/shared';
+import { launchBrowser, screenshotWidths } from '../support/browser';
 import { deployAsNewUser } from '../support/deploy';
 import { useBrowser } from '../support/fixture';
-import { fundedUser } from '../support/trader';
+import { buyToken, fundedUser } from '../support/trader';
 
-// The swap screen in Chromium against the real server and ledger: a market buy of a freshly
-// launched token shows the estimate the ledger then executes and 'You received'; bad input shows
-// the spec's message and sends nothing.
+// The swap screen in Chromium against the real server and ledger (a token with a 10 XRP pool,
+// launched for this file): the box discloses before the click what then happens; a 20% impact buy
+// asks twice; more than the wallet holds is refused on the button itself (Buy, Sell, limit,
+// liquidity) and nothing is sent; three wallets buy at the default slippage; bad input sends nothing.
 
 const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `S${run}`;
@@ -17,19 +26,27 @@ async function fundedTrader(page: Page, url: string, name: string, wallets = 1):
   return (await fundedUser(page, url, name, wallets)).wallets.map((w) => w.wallet_address);
 }
 
-/** Records whether the page called one of `paths` (for "sends nothing"). */
-function watchCalls(page: Page, paths: string[]): { called: boolean } {
-  const seen = { called: false };
+/** Records every call the page makes to one of `paths` (for "sends nothing"). */
+function watchCalls(page: Page, paths: string[]): { calls: string[] } {
+  const seen = { calls: [] as string[] };
   page.on('request', (r) => {
-    if (paths.includes(new URL(r.url()).pathname)) seen.called = true;
+    const p = new URL(r.url()).pathname;
+    if (paths.includes(p)) seen.calls.push(p);
   });
   return seen;
 }
+
+const submit = (page: Page) => page.locator('.trade-box button[type="submit"]');
+const quoted = (page: Page) =>
+  page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/amm-info' && r.request().method() === 'POST',
+  );
 
 describe('swap in Chromium', () => {
   const t = useBrowser();
   let deployer: Browser;
   let token: DeployResult;
+  const swapUrl = () => `${t.url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`;
 
   beforeAll(async () => {
     deployer = await launchBrowser();
@@ -42,28 +59,40 @@ describe('swap in Chromium', () => {
     await deployer?.close();
   });
 
-  it('buys at market: the estimate is what arrives, with "You received"', async () => {
+  it('discloses what a buy pays and gets before the click, and that is what happens', async () => {
     const { page, url } = t;
     await fundedTrader(page, url, `buyer_${run.toLowerCase()}`);
-    await page.goto(`${url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
+    await page.goto(swapUrl());
     await page.getByRole('heading', { name: 'Swap', level: 1 }).waitFor();
-    const quoted = page.waitForResponse(
-      (r) => new URL(r.url()).pathname === '/api/amm-info' && r.request().method() === 'POST',
+    const answer = quoted(page);
+    await page.getByLabel('Amount (XRP)').fill('0.2');
+    const quote = (await (await answer).json()) as QuoteView;
+    await page.getByTestId('disclosure').waitFor();
+    // Worked out from the quote's parts: amount + platform fee + network fees + the new trust
+    // line's reserve (the wallet has no line yet).
+    expect(quote.opensTrustLine).toBe(true);
+    const pay = new Decimal(quote.spend).plus(quote.fee).plus(quote.networkFee!).plus(quote.reserve!);
+    expect(await page.getByTestId('you-pay').textContent()).toBe(`${formatXrp(pay.toFixed())} XRP`);
+    expect(await page.getByTestId('platform-fee').textContent()).toBe(`${formatXrp(quote.fee)} XRP`);
+    expect(await page.getByTestId('you-receive').textContent()).toBe(
+      `≈ ${formatToken(quote.receive)} ${TICKER}`,
     );
-    await page.getByLabel('Amount (XRP)').fill('5');
-    const quote = (await (await quoted).json()) as QuoteView;
-    await page.getByTestId('estimate').filter({ hasText: 'You receive' }).waitFor();
-    expect(await page.getByTestId('estimate').textContent()).toContain(
-      `${formatAmount(quote.receive)} ${TICKER}`,
+    // At the default 0.50%, as the ledger's DeliverMin (15 significant digits, rounded down).
+    const floor = new Decimal(quote.receive).mul('0.995').toSignificantDigits(15, Decimal.ROUND_DOWN);
+    expect(await page.getByTestId('minimum-received').textContent()).toBe(
+      `${formatToken(floor.toFixed())} ${TICKER}`,
     );
+    expect(await page.getByTestId('rate').textContent()).toContain(`1 ${TICKER} = `);
+    await screenshotWidths(page, 'swap-box');
+
     const swapped = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/swap');
-    await page.getByRole('button', { name: 'Buy', exact: true }).last().click();
-    const answer = await swapped;
-    expect(answer.status(), await answer.text()).toBe(200);
+    await submit(page).click();
+    const res = await swapped;
+    expect(res.status(), await res.text()).toBe(200);
     const received = page.getByTestId('you-received');
     await received.waitFor();
-    expect(await received.textContent()).toBe(`You received ${formatAmount(quote.receive)} ${TICKER}`);
-    expect(await page.getByRole('status').textContent()).toBe('✅ 1 swap(s) successful!');
+    expect(await received.textContent()).toBe(`You received ${formatToken(quote.receive)} ${TICKER}`);
+    expect(await page.getByTestId('trade-status').textContent()).toBe('✅ 1 swap(s) successful!');
     // The wallet now holds the token: the Sell tab offers it.
     await page.getByRole('tab', { name: 'Sell' }).click();
     await page
@@ -74,7 +103,134 @@ describe('swap in Chromium', () => {
     await page.goto(`${url}/positions`);
     const row = page.getByRole('row', { name: `Trade ${TICKER} on the Swap page` });
     await row.waitFor({ timeout: 20_000 });
-    expect(await row.textContent()).toContain(formatAmount(quote.receive));
+  });
+
+  it('asks for a second, explicit confirmation naming the impact of a 20% buy', async () => {
+    const { page, url } = t;
+    await fundedTrader(page, url, `whale_${run.toLowerCase()}`);
+    const sent = watchCalls(page, ['/api/swap']);
+    await page.goto(swapUrl());
+    const answer = quoted(page);
+    // 2.2 XRP into a pool of about 10 XRP: about a fifth of it.
+    await page.getByLabel('Amount (XRP)').fill('2.2');
+    const quote = (await (await answer).json()) as QuoteView;
+    const impact = Number(quote.priceImpactPercent);
+    expect(impact).toBeGreaterThan(15);
+    expect(impact).toBeLessThanOrEqual(50);
+    await page.getByTestId('disclosure').waitFor();
+    expect(await page.getByTestId('price-impact').textContent()).toBe(`${quote.priceImpactPercent}%`);
+    await page
+      .getByText(`High price impact: ${quote.priceImpactPercent}%. You will be asked to confirm.`)
+      .waitFor();
+    await submit(page).click();
+    const confirm = page.getByRole('button', {
+      name: `Confirm: buy at ${quote.priceImpactPercent}% price impact`,
+    });
+    await confirm.waitFor();
+    await page
+      .getByText(`This trade moves the price by ${quote.priceImpactPercent}%. Press again to confirm.`)
+      .waitFor();
+    expect(sent.calls).toEqual([]);
+    const swapped = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/swap');
+    await confirm.click();
+    expect((await swapped).status()).toBe(200);
+    await page.getByTestId('you-received').waitFor();
+    expect(sent.calls).toEqual(['/api/swap']);
+  });
+
+  it('refuses more than the wallet holds on the button itself, on Buy, Sell, limit and liquidity, and sends nothing', async () => {
+    const { page, url } = t;
+    const user = await fundedUser(page, url, `broke_${run.toLowerCase()}`);
+    await buyToken(page, url, user, user.wallets[0]!.wallet_address, token, '0.1');
+    const sent = watchCalls(page, ['/api/swap', '/api/limit-order', '/api/add-liquidity', '/api/amm-info']);
+    await page.goto(swapUrl());
+    await page.getByRole('heading', { name: 'Swap', level: 1 }).waitFor();
+    // The faucet's 1,000 XRP, less the reserves: 2,000 is more than the wallet has.
+    await page.getByLabel('Amount (XRP)').fill('2000');
+    await page.getByRole('button', { name: 'Insufficient XRP balance' }).waitFor();
+    expect(await submit(page).isDisabled()).toBe(true);
+    // 2,000 + the 0.75% fee (15) + the network fees of the trade and the fee payment (2 × 0.00001).
+    expect(await page.getByTestId('submit-detail').textContent()).toMatch(
+      /^Insufficient balance: you have [\d.]+ XRP available, this needs 2015\.00002 XRP\.$/,
+    );
+
+    // Sell: one more token than the wallet holds.
+    await page.getByRole('tab', { name: 'Sell' }).click();
+    const held = page.getByRole('group', { name: 'Tokens in this wallet' }).getByRole('button', {
+      name: new RegExp(TICKER),
+    });
+    await held.click();
+    const balance = (await page.getByTestId('swap-amount-balance').textContent())!;
+    const holding = new Decimal(/Balance: ([\d,.]+)/.exec(balance)![1]!.replaceAll(',', ''));
+    await page.getByLabel(`Amount (${TICKER})`).fill(holding.plus(1).toFixed());
+    await page.getByRole('button', { name: `Insufficient ${TICKER} balance` }).waitFor();
+
+    // A limit buy of 2,000 XRP.
+    await page.getByRole('tab', { name: 'Buy' }).click();
+    await page.getByRole('button', { name: 'Limit', exact: true }).click();
+    await page.getByLabel('Amount (XRP)').fill('2000');
+    await page.getByLabel('Limit price (XRP per token)').fill('0.001');
+    await page.getByRole('button', { name: 'Insufficient XRP balance' }).waitFor();
+
+    // Liquidity: 2,000 XRP into the pool.
+    await page.getByRole('tab', { name: 'Liquidity' }).click();
+    await page.getByTestId('liquidity-balances').waitFor();
+    await page.getByRole('textbox', { name: 'Amount (XRP)' }).fill('2000');
+    await page.getByRole('button', { name: 'Insufficient XRP balance' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Insufficient XRP balance' }).isDisabled()).toBe(true);
+
+    // Nothing was sent, not even a quote of an amount the wallet cannot pay.
+    expect(sent.calls.filter((c) => c !== '/api/amm-info')).toEqual([]);
+    expect(sent.calls).toEqual([]);
+  });
+
+  it('buys from three wallets at once at the default slippage, naming each wallet', async () => {
+    const { page, url } = t;
+    await fundedTrader(page, url, `multi_${run.toLowerCase()}`, 3);
+    await page.goto(swapUrl());
+    await page.getByLabel('Multi-wallet mode').check();
+    const sent = watchCalls(page, ['/api/swap']);
+    await page.getByLabel('Amount (XRP)').fill('0.1');
+    await page.getByRole('button', { name: SWAP_MESSAGES.selectWallets }).waitFor();
+    const ticks = page.getByRole('list', { name: 'Wallets to trade from' }).getByRole('checkbox');
+    for (let i = 0; i < 3; i++) await ticks.nth(i).check();
+    // Randomized buys: a range with min ≥ max is refused before anything is sent.
+    await page.getByLabel('Randomized buys').check();
+    await page.getByLabel('Min (XRP)').fill('3');
+    await page.getByLabel('Max (XRP)').fill('2');
+    await page.getByRole('button', { name: SWAP_MESSAGES.randomRange }).waitFor();
+    expect(sent.calls).toEqual([]);
+    await page.getByLabel('Randomized buys').uncheck();
+    await page.getByLabel('Amount (XRP)').fill('0.1');
+    expect(await page.getByLabel('Slippage (%)').inputValue()).toBe('0.50');
+    await page.getByTestId('disclosure').waitFor();
+    await page.getByRole('button', { name: 'Buy (3 wallets)' }).click();
+    const results = page.getByTestId('trade-results');
+    await results.waitFor({ timeout: 30_000 });
+    expect(await results.locator('.trade-results-summary').textContent()).toBe('✅ 3 swap(s) successful!');
+    const lines = await results.getByRole('listitem').allTextContents();
+    expect(lines).toHaveLength(3);
+    for (const line of lines)
+      expect(line).toMatch(new RegExp(`spent 0\\.1 XRP, received [\\d,.]+ ${TICKER}$`));
+    expect(sent.calls).toHaveLength(3);
+  });
+
+  it('says what is missing on the button for bad input, keeps 6 of 7 pasted decimals, and sends nothing', async () => {
+    const { page, url } = t;
+    await fundedTrader(page, url, `careful_${run.toLowerCase()}`);
+    const sent = watchCalls(page, ['/api/swap', '/api/limit-order']);
+    await page.goto(swapUrl());
+    await page.getByLabel('Amount (XRP)').fill('0');
+    await page.getByRole('button', { name: SWAP_MESSAGES.invalidAmount }).waitFor();
+    // Pasting 7 decimals keeps 6; the stale reason goes as the amount becomes valid.
+    await page.getByLabel('Amount (XRP)').fill('0.1234567');
+    expect(await page.getByLabel('Amount (XRP)').inputValue()).toBe('0.123456');
+    await page.getByRole('button', { name: 'Buy', exact: true }).waitFor();
+    // A limit order needs a price.
+    await page.getByRole('button', { name: 'Limit', exact: true }).click();
+    await page.getByLabel('Amount (XRP)').fill('1');
+    await page.getByRole('button', { name: SWAP_MESSAGES.limitPrice }).waitFor();
+    expect(sent.calls).toEqual([]);
   });
 
   it('swaps XRP → RLUSD with the spec text', async () => {
@@ -86,62 +242,15 @@ describe('swap in Chromium', () => {
     await page.getByLabel('Amount (XRP)').fill('3');
     await page.getByTestId('rlusd-estimate').filter({ hasText: 'You receive' }).waitFor();
     await page.getByRole('button', { name: 'Swap', exact: true }).click();
-    const status = page.getByRole('status').filter({ hasText: 'Swapped' });
+    const status = page.getByTestId('trade-status').filter({ hasText: 'Swapped' });
     await status.waitFor({ timeout: 20_000 });
     expect(await status.textContent()).toMatch(/^✅ Swapped 3\.000000 XRP → \d+\.\d{6} RLUSD$/);
-  });
-
-  it('shows the spec message for a bad amount and sends nothing', async () => {
-    const { page, url } = t;
-    await fundedTrader(page, url, `careful_${run.toLowerCase()}`);
-    const sent = watchCalls(page, ['/api/swap', '/api/limit-order']);
-    await page.goto(`${url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
-    await page.getByLabel('Amount (XRP)').fill('0');
-    await page.getByRole('button', { name: 'Buy', exact: true }).last().click();
-    await page.getByRole('alert').filter({ hasText: SWAP_MESSAGES.invalidAmount }).waitFor();
-    // The input takes at most 6 decimals: a 7th is not typed in.
-    await page.getByLabel('Amount (XRP)').fill('');
-    await page.getByLabel('Amount (XRP)').pressSequentially('1.1234567');
-    expect(await page.getByLabel('Amount (XRP)').inputValue()).toBe('1.123456');
-    // A limit order needs a price.
-    await page.getByRole('button', { name: 'Limit', exact: true }).click();
-    await page.getByLabel('Amount (XRP)').fill('1');
-    await page.getByRole('button', { name: 'Place Buy Order' }).click();
-    await page.getByRole('alert').filter({ hasText: SWAP_MESSAGES.limitPrice }).waitFor();
-    expect(sent.called).toBe(false);
-  });
-
-  it('buys from two wallets at once (multi-wallet), and checks the batch rules first', async () => {
-    const { page, url } = t;
-    await fundedTrader(page, url, `multi_${run.toLowerCase()}`, 2);
-    await page.goto(`${url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
-    await page.getByLabel('Multi-wallet mode').check();
-    await page.getByLabel('Amount (XRP)').fill('2');
-    const sent = watchCalls(page, ['/api/swap']);
-    await page.getByRole('button', { name: 'Buy (0 wallets)' }).click();
-    await page.getByRole('alert').filter({ hasText: SWAP_MESSAGES.selectWallets }).waitFor();
-    const ticks = page.getByRole('list', { name: 'Wallets to trade from' }).getByRole('checkbox');
-    await ticks.nth(0).check();
-    await ticks.nth(1).check();
-    // Randomized buys: a range with min ≥ max is refused before anything is sent.
-    await page.getByLabel('Randomized buys').check();
-    await page.getByLabel('Min (XRP)').fill('3');
-    await page.getByLabel('Max (XRP)').fill('2');
-    await page.getByRole('button', { name: 'Buy (2 wallets)' }).click();
-    await page.getByRole('alert').filter({ hasText: SWAP_MESSAGES.randomRange }).waitFor();
-    expect(sent.called).toBe(false);
-    await page.getByLabel('Randomized buys').uncheck();
-    await page.getByLabel('Amount (XRP)').fill('2');
-    await page.getByRole('button', { name: 'Buy (2 wallets)' }).click();
-    const status = page.getByRole('status').filter({ hasText: 'swap(s)' });
-    await status.waitFor({ timeout: 30_000 });
-    expect(await status.textContent()).toBe('✅ 2 swap(s) successful!');
   });
 
   it('places a limit order, sees it on /orders, and cancels it', async () => {
     const { page, url } = t;
     await fundedTrader(page, url, `limit_${run.toLowerCase()}`);
-    await page.goto(`${url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
+    await page.goto(swapUrl());
     await page.getByRole('button', { name: 'Limit', exact: true }).click();
     await page.getByTestId('market-price').filter({ hasText: 'XRP' }).waitFor();
     await page.getByLabel('Amount (XRP)').fill('2');
@@ -149,10 +258,10 @@ describe('swap in Chromium', () => {
     await page.getByLabel('Limit price (XRP per token)').fill('0.000001');
     await page
       .getByTestId('estimate')
-      .filter({ hasText: `${formatAmount('2000000')} ${TICKER}` })
+      .filter({ hasText: `${formatMoney('2000000', TICKER)} ${TICKER}` })
       .waitFor();
     await page.getByRole('button', { name: 'Place Buy Order' }).click();
-    const status = page.getByRole('status').filter({ hasText: 'limit order' });
+    const status = page.getByTestId('trade-status').filter({ hasText: 'limit order' });
     await status.waitFor({ timeout: 20_000 });
     expect(await status.textContent()).toBe('📌 1 limit order(s) placed.');
 

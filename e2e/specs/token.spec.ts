@@ -12,7 +12,7 @@ import {
   type TokenView,
   type TradeView,
 } from '@ledgerpad/shared';
-import { ARTIFACTS_DIR, launchBrowser, screenshotOnFailure } from '../support/browser';
+import { ARTIFACTS_DIR, launchBrowser, screenshotOnFailure, screenshotWidths } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
 // The public market on the embedded defaults with the demo data: this file runs its own server
@@ -30,6 +30,10 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let tokens: TokenView[];
+/** A visitor who opened / as soon as the first start answered, before any token was listed. */
+let visitorContext: BrowserContext;
+let visitor: Page;
+let visitorRowsAtOpen = -1;
 
 async function getJson<T>(pathname: string): Promise<T> {
   const res = await fetch(`${server.url}${pathname}`);
@@ -49,6 +53,12 @@ beforeAll(async () => {
   server = await startServer({ PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'on', DEMO_TRADE_INTERVAL_MS: '0' });
   ledgerUrl = /\(ledger: \S+ (wss?:\/\/[^\s)]+)\)/.exec(server.output())?.[1] ?? '';
   browser = await launchBrowser();
+  visitorContext = await browser.newContext({ viewport: DESKTOP });
+  visitor = await visitorContext.newPage();
+  await visitor.goto(server.url);
+  await visitor.getByRole('heading', { name: 'Listed Tokens' }).waitFor();
+  await visitor.evaluate(() => ((window as unknown as { openedAt: number }).openedAt = Date.now()));
+  visitorRowsAtOpen = await visitor.getByTestId('token-row').count();
   const deadline = Date.now() + SEED_TIMEOUT_MS;
   for (;;) {
     const { demo } = await getJson<{ demo: string }>('/api/demo/status');
@@ -80,6 +90,23 @@ afterEach(async (ctx) => {
 const xrpToken = () => tokens.find((t) => t.liquidity_pair === 'XRP' && !t.is_bonding_curve)!;
 
 describe('demo market in Chromium', () => {
+  it('a visitor who opened / during the first start sees the seeded tokens arrive, without reloading', async () => {
+    // When the page opened, the seed had not listed its tokens yet (fourteen make two pages).
+    expect(visitorRowsAtOpen).toBeLessThan(10);
+    await visitor.getByText('Page 1 / 2').waitFor({ timeout: 20_000 });
+    expect(await visitor.getByTestId('token-row').count()).toBe(10);
+    // The notice follows too (re-read every 10 s while it says the market is being set up).
+    await expect
+      .poll(() => visitor.getByTestId('demo-notice').textContent(), { timeout: 15_000 })
+      .toContain('Demo market: these tokens');
+    // The same document all along: no reload, no second navigation.
+    expect(
+      await visitor.evaluate(() => (window as unknown as { openedAt?: number }).openedAt),
+    ).toBeGreaterThan(0);
+    expect(await visitor.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
+    await visitorContext.close();
+  });
+
   it('shows the demo tokens on the home page and opens one from its row', async () => {
     expect(tokens.length).toBe(14);
     await page.goto(server.url);
@@ -105,7 +132,14 @@ describe('demo market in Chromium', () => {
   });
 
   it('shows the chart, stats, price changes, order book, trades and risk panel of a token', async () => {
-    const target = xrpToken();
+    // The busiest demo token: the seed spreads its swaps at random, and 'more' needs over ten trades.
+    const counts = await Promise.all(
+      tokens.map(async (t) => ({
+        t,
+        n: (await getJson<TradeView[]>(`/api/tokens/${t.issuer_address}/trades?limit=30`)).length,
+      })),
+    );
+    const target = counts.reduce((a, b) => (b.n > a.n ? b : a)).t;
     await page.goto(`${server.url}/token/${target.issuer_address}`);
     await page.getByRole('heading', { level: 1, name: new RegExp(target.ticker) }).waitFor();
 
@@ -136,12 +170,16 @@ describe('demo market in Chromium', () => {
       await expect.poll(() => cell.textContent()).toMatch(new RegExp(`^${label} ([+-]\\d+\\.\\d{2}%|N/A)$`));
     }
 
-    // Recent trades: the server's newest trade first, with its price.
-    const trades = await getJson<TradeView[]>(`/api/tokens/${target.issuer_address}/trades?limit=5`);
-    expect(trades.length).toBeGreaterThan(0);
+    // Recent trades: the server's newest trade first, with its price; ten rows, then 'more'.
+    const trades = await getJson<TradeView[]>(`/api/tokens/${target.issuer_address}/trades?limit=30`);
+    expect(trades.length).toBeGreaterThan(10);
     const firstRow = page.getByTestId('trade-row').first();
     await firstRow.waitFor();
     expect(await firstRow.locator('td').nth(2).textContent()).toBe(formatPrice(trades[0]!.price));
+    expect(await page.getByTestId('trade-row').count()).toBe(10);
+    await page.getByRole('button', { name: `Show ${trades.length - 10} more` }).click();
+    expect(await page.getByTestId('trade-row').count()).toBe(trades.length);
+    await page.getByRole('button', { name: 'Show fewer' }).click();
 
     // Order book panel answered (the demo market trades against pools, so it may be empty).
     await expect
@@ -289,6 +327,22 @@ describe('demo market in Chromium', () => {
     await page.getByTestId('token-row').first().waitFor();
     expect(await noHorizontalScroll(page)).toBe(true);
     await screenshot(page, 'home-mobile');
+    // The list on a phone is cards: ticker, price with its unit, MC and 24h change; no table.
+    expect(await page.getByRole('table').count()).toBe(0);
+    const card = page.getByTestId('token-row').first();
+    for (const id of ['price', 'market-cap', 'change-24h'])
+      expect(await card.getByTestId(id).isVisible()).toBe(true);
+    await page.setViewportSize(DESKTOP);
+    await page.goto(server.url);
+    await page.getByTestId('token-row').first().waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await page.getByTestId('price').allTextContents()).filter((p) => p !== '0.000000').length,
+      )
+      .toBe(10);
+    await screenshotWidths(page, 'token-list');
+    await page.setViewportSize(MOBILE);
     const target = xrpToken();
     await page.goto(`${server.url}/token/${target.issuer_address}`);
     await page.getByTestId('risk-verdict').waitFor();
@@ -298,5 +352,6 @@ describe('demo market in Chromium', () => {
     await page.setViewportSize(DESKTOP);
     expect(await noHorizontalScroll(page)).toBe(true);
     await screenshot(page, 'page-desktop');
+    await screenshotWidths(page, 'token-page');
   });
 });

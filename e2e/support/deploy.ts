@@ -113,28 +113,44 @@ export async function deployAsNewUser(
   username: string,
   tokens: DeploySpec[],
 ): Promise<DeployResult[]> {
-  if (tokens.length > 5) throw new Error('at most 5 deploys per user a minute');
   const context = await browser.newContext();
   try {
-    const api = context.request;
-    const user = await newDeployer(
-      api,
-      url,
-      username,
-      1,
-      tokens.some((t) => t.pair === 'RLUSD'),
-    );
-    const results: DeployResult[] = [];
-    for (const t of tokens) {
-      const jobId = await startDeploy(api, url, user.headers, user.wallets[0]!.id, user.logoUrl, t);
-      const status = await waitForJob(api, url, jobId);
-      if (status.status !== 'completed') throw new Error(`deploy failed: ${status.error}`);
-      results.push(status.result!);
-    }
-    return results;
+    return (await deployWithApi(context.request, url, username, tokens)).tokens;
   } finally {
     await context.close();
   }
+}
+
+/**
+ * The same in the session of `api` (a page's `page.request`: the page is then signed in as the
+ * deployer), with what a test needs to go on trading from the deployer's wallet.
+ */
+export async function deployWithApi(
+  api: APIRequestContext,
+  url: string,
+  username: string,
+  tokens: DeploySpec[],
+): Promise<{
+  tokens: DeployResult[];
+  headers: Record<string, string>;
+  wallet: { id: number; wallet_address: string };
+}> {
+  if (tokens.length > 5) throw new Error('at most 5 deploys per user a minute');
+  const user = await newDeployer(
+    api,
+    url,
+    username,
+    1,
+    tokens.some((t) => t.pair === 'RLUSD'),
+  );
+  const results: DeployResult[] = [];
+  for (const t of tokens) {
+    const jobId = await startDeploy(api, url, user.headers, user.wallets[0]!.id, user.logoUrl, t);
+    const status = await waitForJob(api, url, jobId);
+    if (status.status !== 'completed') throw new Error(`deploy failed: ${status.error}`);
+    results.push(status.result!);
+  }
+  return { tokens: results, headers: user.headers, wallet: user.wallets[0]! };
 }
 
 export interface FailedDeploy {

@@ -78,20 +78,19 @@ const REFUND: RefundResult = {
   to: OWNER_WALLET,
 };
 
-let checkAnswer: () => FetchAnswer;
+let userAnswer: () => FetchAnswer;
 let refundAnswer: () => FetchAnswer;
 let addTokenAnswer: () => FetchAnswer;
 let calls: string[];
 let fetchMock: ReturnType<typeof stubFetch>['fn'];
 
 beforeEach(() => {
-  checkAnswer = () => ({ body: { isAdmin: true, isOwner: true } });
+  userAnswer = () => ({ body: { user: { ...USER, isAdmin: true } } });
   refundAnswer = () => ({ body: REFUND });
   addTokenAnswer = () => ({ status: 409, body: { message: 'Token Already Listed' } });
   ({ calls, fn: fetchMock } = stubFetch((path) => {
-    if (path === '/api/user') return { body: { user: USER } };
+    if (path === '/api/session') return userAnswer();
     if (path === '/api/csrf-token') return { body: { token: 'csrf' } };
-    if (path === '/api/admin/check') return checkAnswer();
     if (path === '/api/admin/rewards-overview') return { body: REWARDS };
     if (path === '/api/admin/admins') return { body: ADMINS };
     if (path === '/api/admin/staged-wallets') return { body: STAGED };
@@ -140,31 +139,34 @@ async function openTab(name: string) {
 }
 
 describe('credential check', () => {
-  it('shows "Checking credentials..." then the refusal for a 403, asking for nothing else', async () => {
-    let answered = false;
-    checkAnswer = () => {
-      answered = true;
-      return { status: 403, body: { message: 'Forbidden' } };
-    };
+  it('shows "Checking credentials..." then, from the user object, the refusal, asking for nothing else', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    userAnswer = () => ({ body: { user: { ...USER, isAdmin: false } } });
+    fetchMock.mockImplementationOnce(async () => {
+      await held;
+      return new Response(JSON.stringify({ user: { ...USER, isAdmin: false } }), {
+        headers: { 'content-type': 'application/json' },
+      });
+    });
     render(withProviders(<AdminPage />, '/admin'));
     expect(screen.getByText(CHECKING_CREDENTIALS)).toBeTruthy();
+    release();
     expect(await screen.findByText(NOT_AN_ADMIN)).toBeTruthy();
-    expect(answered).toBe(true);
     expect(screen.queryByText(CHECKING_CREDENTIALS)).toBeNull();
     expect(screen.queryByRole('tab')).toBeNull();
-    // Give any stray query a chance to fire before looking.
+    // Give any stray query a chance to fire before looking: no admin route, not even the check
+    // (it answers non-admins 403, a failed request in their console).
     await new Promise((r) => setTimeout(r, 50));
-    expect(adminCalls()).toEqual(['/api/admin/check']);
+    expect(adminCalls()).toEqual([]);
   });
 
-  it('tells a failed check (5xx) from a refusal, and offers to retry', async () => {
-    checkAnswer = () => ({ status: 500, body: { message: 'boom' } });
+  it('keeps checking while the user object does not say (a login response), never probing the check route', async () => {
+    userAnswer = () => ({ body: { user: USER } });
     render(withProviders(<AdminPage />, '/admin'));
-    expect(await screen.findByText('Could not check your credentials.')).toBeTruthy();
-    expect(screen.queryByText(NOT_AN_ADMIN)).toBeNull();
-    checkAnswer = () => ({ body: { isAdmin: true, isOwner: true } });
-    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByRole('tab', { name: 'Rewards' })).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getByText(CHECKING_CREDENTIALS)).toBeTruthy();
+    expect(adminCalls()).toEqual([]);
   });
 
   it("shows the spec's tabs, and the Audit tab, to an admin", async () => {
@@ -196,8 +198,7 @@ describe('rewards', () => {
 
   it('says "Failed to fetch rewards." when the overview fails', async () => {
     stubFetch((path) => {
-      if (path === '/api/user') return { body: { user: USER } };
-      if (path === '/api/admin/check') return { body: { isAdmin: true, isOwner: true } };
+      if (path === '/api/session') return { body: { user: { ...USER, isAdmin: true } } };
       if (path === '/api/admin/rewards-overview') return { status: 500, body: { message: 'boom' } };
       return undefined;
     });
@@ -329,7 +330,7 @@ describe('deployment wallets', () => {
       `${ADMIN_MESSAGES.refundFailed}: tecNO_DST_INSUF_XRP`,
     );
     const first = (sent('/api/admin/refund')!.headers as Record<string, string>)['Idempotency-Key'];
-    refundAnswer = () => ({ status: 502, body: { message: 'Bad gateway' } });
+    refundAnswer = () => ({ status: 500, body: { error: 'internal', message: 'Internal server error' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
     await within(dialog).findByText(ADMIN_MESSAGES.refundFailed);
     const second = (sent('/api/admin/refund')!.headers as Record<string, string>)['Idempotency-Key'];

@@ -123,8 +123,7 @@ describe('airdrops board', () => {
   function stub(claim: () => FetchAnswer, signedIn = true) {
     const bodies: unknown[] = [];
     const f = stubFetch((path, body) => {
-      if (path === '/api/user')
-        return signedIn ? { body: { user: { id: 2, username: 'bob' } } } : { status: 401, body: {} };
+      if (path === '/api/session') return { body: { user: signedIn ? { id: 2, username: 'bob' } : null } };
       if (path === '/api/csrf-token') return { body: { token: 'csrf' } };
       if (path === '/api/airdrops')
         return { body: [AIRDROP, { ...AIRDROP, id: 4, project_name: 'Done', has_claimed: true }] };

@@ -57,9 +57,10 @@ describe('the curve panel of the token page', () => {
     const bar = screen.getByRole('progressbar', { name: 'Progress to graduation' });
     expect(bar.getAttribute('aria-valuenow')).toBe('28.93');
     expect(screen.getByTestId('bonding-percent').textContent).toBe('28.93%');
-    expect(screen.getByTestId('bonding-raised').textContent).toBe('272.11 / 2.84K XRP');
+    // Money in full (XRP to the drop), prices in the one format: 4 significant digits, 0.0ₙ.
+    expect(screen.getByTestId('bonding-raised').textContent).toBe('272.11 / 2,836.88 XRP');
     expect(screen.getByText('229,516,462 / 793,100,000')).toBeTruthy();
-    expect(screen.getByText('0.000001502814525 XRP')).toBeTruthy();
+    expect(screen.getByText('0.0₅1503 XRP').getAttribute('title')).toBe('0.000001502814525 XRP');
     // Past the anti-snipe window: no note.
     expect(screen.queryByRole('note')).toBeNull();
   });
@@ -97,7 +98,7 @@ describe('the curve panel of the token page', () => {
 describe('the deploy form in curve mode', () => {
   it('fixes the supply, hides dev allocation and liquidity, locks the issuer options, and gives them back', async () => {
     stubFetch((path) => {
-      if (path === '/api/user') return { body: { user: { id: 5, username: 'dee' } } };
+      if (path === '/api/session') return { body: { user: { id: 5, username: 'dee' } } };
       if (path === '/api/wallets/balances') return { body: [] };
       if (path === '/api/config/fees')
         return {

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIQUIDITY_MESSAGES, type WalletBalance } from '@ledgerpad/shared';
-import { LiquidityTab, exactAmount } from '../src/features/swap/liquidity-tab';
+import { LiquidityTab } from '../src/features/swap/liquidity-tab';
 import { stubFetch, withProviders, type FetchAnswer } from './support';
 
 // The Liquidity tab of /swap against stubbed API answers: the LP balance (0.00 when it cannot be
@@ -9,7 +9,23 @@ import { stubFetch, withProviders, type FetchAnswer } from './support';
 // refusals (nothing sent), the vote's percent × 1000 and its messages, and the failure lines.
 
 const ISSUER = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
-const WALLET = { wallet_address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh' } as WalletBalance;
+const WALLET: WalletBalance = {
+  id: 1,
+  wallet_address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+  wallet_name: 'Main',
+  balance: '21.2',
+  status: 'Activated',
+  // Base reserve 1 + two lines × 0.2: 19.8 XRP available.
+  ledgerReserve: '1.4',
+  tokens: [{ currency: 'LIQ', currencyCode: 'LIQ', issuer: ISSUER, realIssuer: ISSUER, value: '30000' }],
+  trustlines: [{ currency: 'LIQ', currencyCode: 'LIQ', issuer: ISSUER }],
+};
+const FEES = {
+  owner_reserve: '0.2',
+  base_reserve: '1',
+  base_fee: '0.00001',
+  trading_fee_percent: '0.75',
+};
 const TOKEN = { issuer: ISSUER, code: 'LIQ', ticker: 'LIQ' };
 
 let balance: FetchAnswer;
@@ -62,6 +78,7 @@ beforeEach(() => {
   writes = {};
   stubFetch((path, body) => {
     if (path === '/api/csrf-token') return { body: { token: 'csrf' } };
+    if (path === '/api/config/fees') return { body: FEES };
     if (path === '/api/lp-token-balance') return balance;
     if (path === '/api/lp-position') return position;
     if (path === '/api/amm-auction') return auction;
@@ -79,6 +96,16 @@ beforeEach(() => {
                 expected: { double: { base: '0.5', token: '1000' }, singleBase: '0.99', singleToken: '1990' },
               }
             : {}),
+          ...((body as { depositBase?: string }).depositBase
+            ? {
+                deposit: {
+                  singleBase: '351.123456789',
+                  ...((body as { depositToken?: string }).depositToken
+                    ? { double: { lpTokens: '707.1', used: { base: '5', token: '10000' } } }
+                    : {}),
+                },
+              }
+            : {}),
         },
       };
     sent.push({ path, body });
@@ -93,16 +120,9 @@ afterEach(() => {
 
 const renderTab = () => render(withProviders(<LiquidityTab wallet={WALLET} token={TOKEN} />));
 const click = (name: string) => fireEvent.click(screen.getByRole('button', { name }));
-const status = () => screen.findByTestId('liquidity-status');
+const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 
 describe('Liquidity tab', () => {
-  it('shows amounts the user checks in full: 6 decimals rounded down, thousands grouped', () => {
-    expect(exactAmount('1234567.12345678')).toBe('1,234,567.123456');
-    expect(exactAmount('0.5')).toBe('0.5');
-    expect(exactAmount('0.0000353123456', true)).toBe('0.0000353123');
-    expect(exactAmount('192820.55', true)).toBe('192,820.55');
-  });
-
   it('shows 0.00 when the LP balance cannot be read', async () => {
     balance = { status: 500, body: { message: 'Internal server error' } };
     renderTab();
@@ -116,23 +136,23 @@ describe('Liquidity tab', () => {
     const tok = screen.getByRole('textbox', { name: 'Amount (LIQ)' });
     await waitFor(() => expect(sent).toEqual([]));
     fireEvent.change(xrp, { target: { value: '0.1234567' } });
-    expect((xrp as HTMLInputElement).value).toBe(''); // a 7th decimal is not typed in
+    expect((xrp as HTMLInputElement).value).toBe('0.123456'); // a pasted 7th decimal goes, the rest stays
     fireEvent.change(xrp, { target: { value: '5' } });
     await waitFor(() => expect((tok as HTMLInputElement).value).toBe('10000'));
     fireEvent.change(tok, { target: { value: '333' } });
     await waitFor(() => expect((xrp as HTMLInputElement).value).toBe('0.1665'));
     fireEvent.change(tok, { target: { value: '' } });
     await waitFor(() => expect((xrp as HTMLInputElement).value).toBe(''));
-    click('Add Liquidity');
-    expect((await status()).textContent).toBe(LIQUIDITY_MESSAGES.enterBoth);
+    // The button itself says what is missing, and sends nothing.
+    expect(button(LIQUIDITY_MESSAGES.enterBoth).disabled).toBe(true);
+    click(LIQUIDITY_MESSAGES.enterBoth);
     expect(sent).toEqual([]);
   });
 
   it('asks for the single-asset amount by its ticker and shows the failure line', async () => {
     renderTab();
     click('LIQ');
-    click('Add Liquidity');
-    expect((await status()).textContent).toBe('Please enter the amount of LIQ to add.');
+    expect(button('Please enter the amount of LIQ to add.').disabled).toBe(true);
     expect(sent).toEqual([]);
     writes['/api/add-liquidity'] = {
       status: 400,
@@ -157,8 +177,7 @@ describe('Liquidity tab', () => {
     renderTab();
     click('Remove');
     await waitFor(() => expect(screen.getByTestId('lp-balance').textContent).toContain('100'));
-    click('Remove Liquidity');
-    expect((await status()).textContent).toBe(LIQUIDITY_MESSAGES.enterLp);
+    expect(button(LIQUIDITY_MESSAGES.enterLp).disabled).toBe(true);
     expect(sent).toEqual([]);
     const lp = screen.getByRole('textbox', { name: 'LP tokens to withdraw' }) as HTMLInputElement;
     click('100%');
@@ -206,8 +225,7 @@ describe('Liquidity tab', () => {
     const fee = screen.getByLabelText('Proposed trading fee (%)') as HTMLInputElement;
     fireEvent.change(fee, { target: { value: '2' } });
     expect(fee.value).toBe('');
-    click('Submit Vote');
-    expect((await status()).textContent).toBe(LIQUIDITY_MESSAGES.fillAll);
+    expect(button(LIQUIDITY_MESSAGES.fillAll).disabled).toBe(true);
     expect(sent).toEqual([]);
     writes['/api/amm-vote'] = { body: { status: 'success', hash: 'A', tradingFee: 250 } };
     fireEvent.change(fee, { target: { value: '0.25' } });
@@ -221,6 +239,66 @@ describe('Liquidity tab', () => {
       path: '/api/amm-vote',
       body: { tradingFee: 250, wallet: WALLET.wallet_address },
     });
+  });
+
+  it('shows both balances, Max for each side, and the LP tokens the deposit will issue before adding', async () => {
+    renderTab();
+    expect(screen.getByTestId('liquidity-balances').textContent).toBe(
+      'In this wallet: 19.8 XRP available · 30,000 LIQ',
+    );
+    // Max XRP: 19.8 available less the deposit's network fee (0.00001) and the reserve of the LP
+    // line a first deposit opens (0.2): 19.59999 XRP.
+    await waitFor(() => expect(screen.getByTestId('lp-balance').textContent).toContain('100'));
+    balance = { body: { status: 'success', balance: '0' } };
+    cleanup();
+    renderTab();
+    await waitFor(() => expect(screen.getByTestId('lp-balance').textContent).toContain('0.00'));
+    // Max waits for the ledger's fee and reserve figures.
+    await waitFor(() => expect(button('Max XRP').disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'Max XRP' }));
+    const xrp = screen.getByRole('textbox', { name: 'Amount (XRP)' }) as HTMLInputElement;
+    await waitFor(() => expect(xrp.value).toBe('19.59999'));
+    await waitFor(() =>
+      expect(screen.getByTestId('lp-to-receive').textContent).toBe(
+        'LP tokens you will receive: ≈ 351.123456789 LP-LIQ',
+      ),
+    );
+    expect(button('Add Liquidity').disabled).toBe(false);
+    // Both assets: the pool takes what fits its ratio, and says how much of each.
+    click('Both Assets');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Amount (XRP)' }), { target: { value: '5' } });
+    await waitFor(() =>
+      expect(screen.getByTestId('lp-to-receive').textContent).toBe(
+        'LP tokens you will receive: ≈ 707.1 LP-LIQ (the pool takes 5 XRP + 10,000 LIQ at its ratio)',
+      ),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Max LIQ' }));
+    expect((screen.getByRole('textbox', { name: 'Amount (LIQ)' }) as HTMLInputElement).value).toBe('30000');
+    expect(sent.filter((x) => x.path === '/api/add-liquidity')).toEqual([]);
+  });
+
+  it('refuses an amount above the balance on the button itself, before anything is sent', async () => {
+    renderTab();
+    await waitFor(() => expect(screen.getByTestId('lp-balance').textContent).toContain('100'));
+    await waitFor(() => expect(button('Max XRP').disabled).toBe(false));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Amount (XRP)' }), { target: { value: '19.8' } });
+    // 19.8 available, but the deposit also pays its network fee (the LP line exists: no reserve).
+    expect(button('Insufficient XRP balance').disabled).toBe(true);
+    expect(screen.getByTestId('liquidity-submit-detail').textContent).toBe(
+      'Insufficient balance: you have 19.8 XRP available, this needs 19.80001 XRP.',
+    );
+    fireEvent.change(screen.getByRole('textbox', { name: 'Amount (XRP)' }), {
+      target: { value: '19.79999' },
+    });
+    expect(button('Add Liquidity').disabled).toBe(false);
+    click('LIQ');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Amount (LIQ)' }), { target: { value: '30000.5' } });
+    expect(button('Insufficient LIQ balance').disabled).toBe(true);
+    expect(screen.getByTestId('liquidity-submit-detail').textContent).toBe(
+      'Insufficient balance: you have 30000 LIQ available, this needs 30000.5 LIQ.',
+    );
+    click('Insufficient LIQ balance');
+    expect(sent.filter((x) => x.path === '/api/add-liquidity')).toEqual([]);
   });
 
   it('shows the wallet’s position: share, value, fees earned, impermanent loss and the history', async () => {

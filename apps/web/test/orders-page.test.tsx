@@ -62,7 +62,7 @@ beforeEach(() => {
   ordersAnswer = () => ({ body: orders });
   cancelAnswer = (id) => ({ body: { ...orders.find((o) => o.id === id)!, status: 'canceled' } });
   ({ calls } = stubFetch((path) => {
-    if (path === '/api/user') return { body: { user: USER } };
+    if (path === '/api/session') return { body: { user: USER } };
     if (path === '/api/csrf-token') return { body: { token: 'csrf' } };
     if (path === '/api/auth/socket-token') return { body: { token: 't' } };
     if (path === '/api/wallets/balances') return { body: [] };

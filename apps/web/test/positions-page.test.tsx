@@ -58,7 +58,7 @@ let calls: string[];
 beforeEach(() => {
   answer = () => ({ body: { positions: withTokens() } });
   ({ calls } = stubFetch((path) => {
-    if (path === '/api/user') return { body: { user: USER } };
+    if (path === '/api/session') return { body: { user: USER } };
     if (path === `/api/positions/${USER.id}`) return answer();
     return undefined;
   }));

@@ -44,3 +44,23 @@ export function withProviders(ui: ReactNode, path = '/') {
     </QueryClientProvider>
   );
 }
+
+// --- Viewport: jsdom has no layout and no matchMedia; useIsMobile reads this stand-in. ---
+let mobileViewport = false;
+const mqlListeners = new Set<() => void>();
+const fakeMql = {
+  get matches() {
+    return mobileViewport;
+  },
+  media: '',
+  addEventListener: (_: string, fn: () => void) => mqlListeners.add(fn),
+  removeEventListener: (_: string, fn: () => void) => mqlListeners.delete(fn),
+};
+// Set once and never removed: useIsMobile keeps the first MediaQueryList it gets.
+window.matchMedia = (() => fakeMql) as unknown as typeof window.matchMedia;
+
+/** A phone (below 768 px) or a wide screen, as the mobile media query reports it. */
+export function setMobileViewport(mobile: boolean): void {
+  mobileViewport = mobile;
+  mqlListeners.forEach((fn) => fn());
+}

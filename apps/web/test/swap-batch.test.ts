@@ -39,10 +39,11 @@ describe('multi-wallet batches', () => {
     }
   });
 
-  it('summarises a batch with the spec’s lines', () => {
+  it('summarises a batch with the spec’s lines, never sending people to logs (each wallet is listed below)', () => {
     expect(batchSummary('market', 2, 0)).toBe('✅ 2 swap(s) successful!');
-    expect(batchSummary('market', 1, 1)).toBe('✅ 1 swap(s) successful! ⚠️ 1 swap(s) failed. Check logs.');
+    expect(batchSummary('market', 1, 1)).toBe('✅ 1 swap(s) successful! ⚠️ 1 swap(s) failed:');
     expect(batchSummary('limit', 3, 0)).toBe('📌 3 limit order(s) placed.');
-    expect(batchSummary('market', 0, 2)).toBe('⚠️ 2 swap(s) failed. Check logs.');
+    expect(batchSummary('limit', 1, 2)).toBe('📌 1 limit order(s) placed. ⚠️ 2 limit order(s) failed:');
+    expect(batchSummary('market', 0, 2)).toBe('⚠️ 2 swap(s) failed:');
   });
 });

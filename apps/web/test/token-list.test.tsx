@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatMarketCap, formatPrice, type PriceRecord, type TokenView } from '@ledgerpad/shared';
+import { formatPrice, formatUsd, type PriceRecord, type TokenView } from '@ledgerpad/shared';
 import { TokenList } from '../src/features/token-list/token-list';
-import { stubFetch, withProviders } from './support';
+import { setMobileViewport, stubFetch, withProviders } from './support';
 
 // The home page's token list, rendered for real: rows from /api/tokens, figures from /api/prices and
 // /api/holders, search, sorting, pagination and row navigation (spec 000 §2, §4, §5, §9).
@@ -120,18 +120,19 @@ describe('token list', () => {
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('formats prices to 10 significant digits and market caps with K/M/B, with font classes', async () => {
+  it('formats prices to 4 significant digits and market caps as compact dollars, full figures in tooltips', async () => {
     await renderList();
     const row = (i: number) => screen.getAllByTestId('token-row')[i]!;
     await vi.waitFor(() =>
       expect(within(row(0)).getByTestId('price').textContent).toBe(formatPrice('0.001')),
     );
-    expect(within(row(0)).getByTestId('price').textContent).toBe('0.001000000000');
-    expect(within(row(0)).getByTestId('market-cap').textContent).toBe(formatMarketCap('2000'));
-    expect(within(row(0)).getByTestId('market-cap').textContent).toBe('$2.00K');
-    // '0.001000000000' is 14 characters: tiny; '$1234.57B' is 9: normal.
-    expect(within(row(0)).getByTestId('price').className).toContain('tiny');
-    expect(within(row(3)).getByTestId('market-cap').textContent).toBe('$1234.57B');
+    expect(within(row(0)).getByTestId('price').textContent).toBe('0.001');
+    expect(within(row(0)).getByTestId('price').getAttribute('title')).toBe('0.001 XRP');
+    expect(within(row(0)).getByTestId('market-cap').textContent).toBe(formatUsd('2000'));
+    expect(within(row(0)).getByTestId('market-cap').textContent).toBe('$2K');
+    // Token 3: $1,234,567,890,123.45 reads $1.23T, the whole figure in its tooltip.
+    expect(within(row(3)).getByTestId('market-cap').textContent).toBe('$1.23T');
+    expect(within(row(3)).getByTestId('market-cap').getAttribute('title')).toBe('$1,234,567,890,123.45');
     expect(within(row(3)).getByTestId('market-cap').className).not.toMatch(/small|tiny/);
     expect(within(row(2)).getByTestId('holders').textContent).toBe('6');
     expect(within(row(2)).getByRole('img', { name: 'blackholed' })).toBeTruthy();
@@ -153,14 +154,14 @@ describe('token list', () => {
     vi.setSystemTime(NOW);
     await renderList();
     const first = () => within(screen.getAllByTestId('token-row')[0]!).getByTestId('price').textContent;
-    await vi.waitFor(() => expect(first()).toBe('0.001000000000'));
+    await vi.waitFor(() => expect(first()).toBe('0.001'));
     prices = [
       { ...price(0), priceInXRP: '0' },
       { ...price(1), priceInXRP: 'abc' },
     ];
     // The next stats round (5 s later) brings the bad prices; the rows keep what they had.
     await act(() => vi.advanceTimersByTimeAsync(5_300));
-    expect(first()).toBe('0.001000000000');
+    expect(first()).toBe('0.001');
     expect(within(screen.getAllByTestId('token-row')[1]!).getByTestId('price').textContent).toBe(
       formatPrice('0.002'),
     );
@@ -216,5 +217,58 @@ describe('token list', () => {
     await renderList();
     fireEvent.click(screen.getAllByTestId('token-row')[3]!);
     expect(screen.getByTestId('location').textContent).toBe(`/token/${issuer(3)}`);
+  });
+
+  it('becomes cards on a phone: ticker, price with its unit, MC and 24h change, sortable from a menu', async () => {
+    prices = TOKENS.map((_, i) => ({
+      ...price(i),
+      change24h: i === 0 ? '-3.25' : i === 1 ? '+12.50' : null,
+    }));
+    setMobileViewport(true);
+    try {
+      render(withProviders(<TokenList />));
+      await screen.findAllByTestId('token-row');
+      // No table on a phone: nothing to scroll sideways.
+      expect(screen.queryByRole('table')).toBeNull();
+      const list = screen.getByRole('list', { name: 'Tokens' });
+      const cards = within(list).getAllByRole('listitem');
+      expect(cards).toHaveLength(10);
+      await vi.waitFor(() => expect(within(cards[0]!).getByTestId('price').textContent).toBe('0.001 XRP'));
+      expect(within(cards[0]!).getByRole('link', { name: TOKENS[0]!.ticker })).toBeTruthy();
+      expect(within(cards[0]!).getByTestId('market-cap').textContent).toBe('$2K');
+      expect(within(cards[0]!).getByTestId('change-24h').textContent).toBe('-3.25%');
+      expect(within(cards[0]!).getByTestId('change-24h').className).toContain('down');
+      expect(within(cards[1]!).getByTestId('change-24h').textContent).toBe('+12.50%');
+      expect(within(cards[1]!).getByTestId('change-24h').className).toContain('up');
+      expect(within(cards[2]!).getByTestId('change-24h').textContent).toBe('—');
+      // The sort menu stands in for the header row: by market cap, biggest first, then flipped.
+      fireEvent.change(screen.getByLabelText('Sort by'), { target: { value: 'marketCap' } });
+      expect(tickers()[0]).toBe(TOKENS[3]!.ticker);
+      fireEvent.click(screen.getByRole('button', { name: /switch to ascending/ }));
+      expect(tickers()[0]).toBe(TOKENS[0]!.ticker);
+      fireEvent.click(screen.getAllByTestId('token-row')[0]!);
+      expect(screen.getByTestId('location').textContent).toBe(`/token/${issuer(0)}`);
+    } finally {
+      setMobileViewport(false);
+    }
+  });
+
+  it('refetches the list on the 10 s price cadence: a token launched meanwhile appears without a reload', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    vi.setSystemTime(NOW);
+    let listed = TOKENS.slice(1);
+    stubFetch((path) => {
+      if (path.startsWith('/api/tokens')) return { body: listed };
+      if (path === '/api/prices') return { body: prices };
+      if (path === '/api/holders') return { body: [] };
+      if (path === '/api/blackhole-status/bulk') return { body: {} };
+      return undefined;
+    });
+    render(withProviders(<TokenList />));
+    await screen.findAllByTestId('token-row');
+    expect(tickers()).not.toContain(TOKENS[0]!.ticker);
+    listed = TOKENS;
+    await act(() => vi.advanceTimersByTimeAsync(10_100));
+    await vi.waitFor(() => expect(tickers()[0]).toBe(TOKENS[0]!.ticker));
   });
 });

@@ -135,6 +135,29 @@ export function feePercentToPpm(percent: Value): bigint {
 /** The fee on a chunk's value: rounded down, so it never exceeds the rate. */
 export const feeOn = (value: bigint, feePpm: bigint): bigint => (value * feePpm) / 1_000_000n;
 
+/**
+ * The fee inside q micros of a curve offer's quote. A sell offer asks value + ⌊value·f⌋, strictly
+ * increasing in the value, so the value inside q is the largest V with V + ⌊V·f⌋ ≤ q and a chunk
+ * crossed whole gives back exactly the fee it was priced with. A buy offer pays value − ⌊value·f⌋,
+ * which two neighbouring values can share where the floor steps: the larger is taken (the fee may
+ * then read one micro more than priced — it stays in the curve's favour). The follower records each
+ * crossing's fee with it; the swap screen's quote shows it on its own line.
+ */
+export function curveFeeInside(side: 'sell' | 'buy', q: bigint, feePpm: bigint): bigint {
+  const M = 1_000_000n;
+  const fee = (v: bigint) => (v * feePpm) / M;
+  if (side === 'sell') {
+    let v = (q * M) / (M + feePpm);
+    while (v + 1n + fee(v + 1n) <= q) v++;
+    while (v > 0n && v + fee(v) > q) v--;
+    return q - v;
+  }
+  let v = (q * M) / (M - feePpm);
+  while (v + 1n - fee(v + 1n) <= q) v++;
+  while (v > 0n && v - fee(v) > q) v--;
+  return v - q;
+}
+
 export interface LadderChunk {
   /** sell: the curve sells tokens [lo, hi) (traders buy); buy: it buys them back. */
   side: 'sell' | 'buy';

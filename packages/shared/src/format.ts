@@ -1,16 +1,31 @@
 import {
   FIGURE_FONT_THRESHOLDS,
-  MARKET_CAP_DECIMALS,
   NUMBER_SHORTENING,
-  PRICE_SIGNIFICANT_DIGITS,
+  PRICE_SUBSCRIPT_MIN_ZEROS,
+  TABLE_SIGNIFICANT_DIGITS,
+  TOKEN_SIGNIFICANT_DIGITS,
+  USD_COMPACT_SIGNIFICANT_DIGITS,
+  XRP_DECIMALS,
 } from './constants';
+import type DecimalBase from 'decimal.js';
 import { Decimal } from './money';
 
-// Number, price and age formatting of the token list (spec 000 §5): shared so the server can word
-// figures the same way. Inputs are decimal strings (or numbers from chart data); no float arithmetic.
+// The one number format of Ledgerpad (docs/number-format.md), used by every page: a figure reads
+// the same wherever it appears. Inputs are decimal strings (or numbers from chart data); all
+// arithmetic is decimal, never float.
+//
+// - Prices in tables: 4 significant digits, tiny ones with a subscript zero count (0.0₈1156 for
+//   0.000000001156); the full figure in the tooltip (`formatFull`).
+// - Money the user checks: XRP to the drop (up to 6 decimals), tokens up to 15 significant digits,
+//   rounded down (a screen never promises more than the ledger holds), thousands separated.
+// - Amounts in tables: 4 significant digits, shortened with K/M/B/T.
+// - Market caps and liquidity: compact dollars ($8.4K).
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
+const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
+/** K at 1e3, M at 1e6, …, largest first. */
+const SUFFIXES = NUMBER_SHORTENING.map((suffix, i) => ({ suffix, exp: 3 * (i + 1) })).reverse();
 
 /** A finite number (or numeric string), else null. */
 export function toDecimal(value: unknown): Decimal | null {
@@ -30,25 +45,139 @@ export function isValidPrice(value: unknown): boolean {
   return d !== null && d.gt(0);
 }
 
-/** 10 significant digits; '0.000000' when zero or missing. */
+/** Thousands separators on the whole part of a plain decimal text ('-1234.5' → '-1,234.5'). */
+function group(text: string): string {
+  const neg = text.startsWith('-');
+  const [whole = '0', frac] = (neg ? text.slice(1) : text).split('.');
+  return `${neg ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
+}
+
+const subscript = (n: number) => [...String(n)].map((c) => SUBSCRIPT[Number(c)]).join('');
+
+/**
+ * `d` to `digits` significant digits in plain text; below 1, a run of at least
+ * PRICE_SUBSCRIPT_MIN_ZEROS zeros after the point is written 0.0ₙ (n = how many zeros).
+ */
+function significant(d: Decimal, digits: number, rounding: DecimalBase.Rounding): string {
+  if (d.isZero()) return '0';
+  const abs = d.abs();
+  // Whole digits are never rounded away: 12,345.6 at 4 digits is 12,345, not 12,350.
+  const wholeDigits = abs.gte(1) ? abs.trunc().toFixed().length : 0;
+  const r = abs.toSignificantDigits(Math.max(digits, wholeDigits), rounding);
+  const sign = d.isNeg() && !r.isZero() ? '-' : '';
+  const text = r.toFixed();
+  if (r.gte(1)) return `${sign}${group(text)}`;
+  const zeros = /^0\.(0*)/.exec(text)?.[1]?.length ?? 0;
+  if (zeros < PRICE_SUBSCRIPT_MIN_ZEROS) return `${sign}${text}`;
+  return `${sign}0.0${subscript(zeros)}${text.slice(2 + zeros)}`;
+}
+
+/**
+ * A price in a table, a header or a chip: 4 significant digits, subscript zeros for tiny prices
+ * ('0.0₈1156'), thousands separated. A zero or missing price reads '0.000000' (spec 000 §5).
+ */
 export function formatPrice(value: unknown): string {
   const d = toDecimal(value);
   if (!d || d.isZero()) return '0.000000';
-  return new Decimal(d).toPrecision(PRICE_SIGNIFICANT_DIGITS);
+  return significant(d, TABLE_SIGNIFICANT_DIGITS, Decimal.ROUND_HALF_UP);
 }
 
-/** Shortens with B, M or K at 1e9, 1e6, 1e3, keeping `decimals` decimals: 1234567 → '1.23M'. */
-export function shortenNumber(value: unknown, decimals = MARKET_CAP_DECIMALS): string {
-  const d = toDecimal(value) ?? new Decimal(0);
-  for (const { suffix, at } of NUMBER_SHORTENING) {
-    if (d.abs().gte(at)) return `${d.div(at).toFixed(decimals, Decimal.ROUND_HALF_UP)}${suffix}`;
+/** Any figure at full precision (tooltips, copy): plain decimal text, thousands separated. */
+export function formatFull(value: unknown): string {
+  const d = toDecimal(value);
+  return d ? group(d.toFixed()) : '—';
+}
+
+/**
+ * An amount in a table cell: 4 significant digits, shortened with K/M/B/T from a thousand, subscript
+ * zeros below 0.0001; rounded down, so a balance never reads more than it is.
+ */
+export function formatAmount(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d || d.isZero()) return '0';
+  const abs = d.abs();
+  for (const { suffix, exp } of SUFFIXES) {
+    const unit = new Decimal(10).pow(exp);
+    if (abs.gte(unit)) {
+      const scaled = abs.div(unit);
+      // Above 999.9T there is no bigger suffix: keep every whole digit.
+      const digits = Math.max(TABLE_SIGNIFICANT_DIGITS, scaled.trunc().toFixed().length);
+      const r = scaled.toSignificantDigits(digits, Decimal.ROUND_DOWN).toFixed();
+      return `${d.isNeg() ? '-' : ''}${group(r)}${suffix}`;
+    }
   }
-  return d.toFixed(decimals, Decimal.ROUND_HALF_UP);
+  return significant(d, TABLE_SIGNIFICANT_DIGITS, Decimal.ROUND_DOWN);
 }
 
-/** Market cap in dollars: 2 decimals, K/M/B shortening. */
-export function formatMarketCap(value: unknown): string {
-  return `$${shortenNumber(value, MARKET_CAP_DECIMALS)}`;
+/**
+ * XRP as money: to the drop (at most 6 decimals, rounded down, no trailing zeros), thousands
+ * separated: '10.075', '4.997616', '1,234.5'.
+ */
+export function formatXrp(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d) return '—';
+  const r = d.toDecimalPlaces(XRP_DECIMALS, Decimal.ROUND_DOWN);
+  return group((r.isZero() ? new Decimal(0) : r).toFixed());
+}
+
+/** A token amount as money: up to 15 significant digits, rounded down, thousands separated. */
+export function formatToken(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d) return '—';
+  const r = d.toSignificantDigits(TOKEN_SIGNIFICANT_DIGITS, Decimal.ROUND_DOWN);
+  return group((r.isZero() ? new Decimal(0) : r).toFixed());
+}
+
+/** An amount of `asset` as money: XRP to the drop, anything else as a token. */
+export function formatMoney(value: unknown, asset: string): string {
+  return asset === 'XRP' ? formatXrp(value) : formatToken(value);
+}
+
+/**
+ * Dollars, compact: 3 significant digits with K/M/B/T ('$8.4K', '$1.23M', '$950', '$0.42');
+ * market caps and liquidity. '$0' for zero or a missing figure.
+ */
+export function formatUsd(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d || d.isZero()) return '$0';
+  const sign = d.isNeg() ? '-' : '';
+  let abs = d.abs().toSignificantDigits(USD_COMPACT_SIGNIFICANT_DIGITS, Decimal.ROUND_HALF_UP);
+  for (const { suffix, exp } of SUFFIXES) {
+    const unit = new Decimal(10).pow(exp);
+    if (abs.gte(unit)) {
+      abs = abs.div(unit);
+      const digits = Math.max(USD_COMPACT_SIGNIFICANT_DIGITS, abs.trunc().toFixed().length);
+      return `${sign}$${group(abs.toSignificantDigits(digits, Decimal.ROUND_HALF_UP).toFixed())}${suffix}`;
+    }
+  }
+  return `${sign}$${significant(abs, USD_COMPACT_SIGNIFICANT_DIGITS, Decimal.ROUND_HALF_UP)}`;
+}
+
+/** Dollars at full precision for a tooltip: cents, thousands separated ('$8,432.17'). */
+export function formatUsdFull(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d) return '—';
+  const text = group(d.abs().toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2));
+  return `${d.isNeg() ? '-' : ''}$${text}`;
+}
+
+/** A count (holders, wallets): whole, thousands separated. */
+export function formatCount(value: unknown): string {
+  const d = toDecimal(value);
+  if (!d) return '—';
+  return group(d.toDecimalPlaces(0, Decimal.ROUND_DOWN).toFixed());
+}
+
+/** A percentage with `decimals` decimals ('12.34%'); the sign only when negative. */
+export function formatPercent(value: unknown, decimals = 2): string {
+  const d = toDecimal(value);
+  if (!d) return '—';
+  return `${d.toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP).toFixed(decimals)}%`;
+}
+
+/** An address shortened for lists: 'rAbCd…WxYz'; the whole address belongs in its tooltip. */
+export function shortAddress(address: string, head = 6, tail = 4): string {
+  return address.length > head + tail + 1 ? `${address.slice(0, head)}…${address.slice(-tail)}` : address;
 }
 
 /** Font class of a figure cell: 'tiny' above 12 characters, 'small' above 9, else ''. */
@@ -71,15 +200,4 @@ export function tokenAge(createdAt: string | Date, now: number): TokenAge {
   const ms = Number.isFinite(created) ? Math.max(0, now - created) : 0;
   const days = Math.floor(ms / DAY_MS);
   return { text: days >= 1 ? `${days}d` : `${Math.floor(ms / HOUR_MS)}h`, days, isNew: ms < DAY_MS };
-}
-
-/**
- * An amount in a table cell: K/M/B from a thousand, 2 decimals from one, else 4 significant digits
- * (a 0.002 XRP trade must not read '0.00').
- */
-export function formatAmount(value: unknown): string {
-  const d = toDecimal(value);
-  if (!d || d.isZero()) return '0';
-  if (d.abs().gte(1)) return shortenNumber(d.toFixed());
-  return new Decimal(d).toSignificantDigits(4).toFixed();
 }

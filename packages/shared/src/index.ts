@@ -26,5 +26,6 @@ export * from './schemas/airdrops';
 export * from './bonding';
 export * from './money';
 export * from './ledger-results';
+export * from './trade-disclosure';
 export * from './token-identity';
 export * from './schemas/paging';

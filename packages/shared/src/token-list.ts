@@ -1,5 +1,14 @@
 import { TOKENS_PER_PAGE } from './constants';
-import { figureFontClass, formatMarketCap, formatPrice, isValidPrice, tokenAge, toDecimal } from './format';
+import {
+  figureFontClass,
+  formatFull,
+  formatPrice,
+  formatUsd,
+  formatUsdFull,
+  isValidPrice,
+  tokenAge,
+  toDecimal,
+} from './format';
 import type { TokenView } from './schemas/tokens';
 
 // The public token list's rules (spec 000 §2, §4, §5): rows derived from the token, its price record
@@ -16,6 +25,12 @@ export interface PriceRecord {
   liquidityPair: 'XRP' | 'RLUSD';
   /** USD value of the pool, both sides (this server adds it). */
   liquidityUSD?: string;
+  /**
+   * Percent change of the price over the last 24 hours ('+1.23', '-4.56'; this server adds it): from
+   * the last trade 24 h ago (or the first trade, for a younger token) to the price now; null without
+   * trades.
+   */
+  change24h?: string | null;
 }
 
 /** GET /api/holders. */
@@ -52,7 +67,8 @@ export function mergePrices(
       prev.priceInUSD === r.priceInUSD &&
       prev.marketCapInUSD === r.marketCapInUSD &&
       prev.liquidityPair === pair &&
-      prev.liquidityUSD === r.liquidityUSD
+      prev.liquidityUSD === r.liquidityUSD &&
+      prev.change24h === r.change24h
     )
       continue;
     next ??= new Map(known);
@@ -65,6 +81,7 @@ export function mergePrices(
       marketCapInUSD: String(r.marketCapInUSD ?? '0'),
       liquidityPair: pair,
       liquidityUSD: r.liquidityUSD,
+      change24h: typeof r.change24h === 'string' && /^[+-]\d+\.\d{2}$/.test(r.change24h) ? r.change24h : null,
     });
   }
   return next ?? known;
@@ -104,11 +121,18 @@ export interface TokenRow {
   token: TokenListToken;
   /** USD price when the pair is RLUSD, else the XRP price; null before a valid price arrives. */
   price: string | null;
+  /** The USD price of every row, whatever its pair: the Price column sorts by this one unit. */
+  priceUsd: string | null;
   priceFormatted: string;
+  /** The price at full precision with its unit (the cell's tooltip). */
+  priceFull: string;
   priceFont: '' | 'small' | 'tiny';
   pair: 'XRP' | 'RLUSD';
   marketCap: string | null;
   marketCapFormatted: string;
+  marketCapFull: string;
+  /** '+1.23%' / '-4.56%', or null (shown as '—'). */
+  change24h: string | null;
   marketCapFont: '' | 'small' | 'tiny';
   holdersCount: number | null;
   ageFormatted: string;
@@ -132,16 +156,21 @@ export function toTokenRow(
   const price = record ? (pair === 'RLUSD' ? record.priceInUSD : record.priceInXRP) : null;
   const marketCap = record ? record.marketCapInUSD : null;
   const priceFormatted = formatPrice(price);
-  const marketCapFormatted = formatMarketCap(marketCap);
+  const marketCapFormatted = formatUsd(marketCap);
+  const unit = pair === 'RLUSD' ? 'USD' : 'XRP';
   const age = tokenAge(token.created_at, now);
   return {
     token,
     price,
+    priceUsd: record && isValidPrice(record.priceInUSD) ? record.priceInUSD : null,
     priceFormatted,
+    priceFull: price ? `${formatFull(price)} ${unit}` : '',
     priceFont: figureFontClass(priceFormatted),
     pair,
     marketCap,
     marketCapFormatted,
+    marketCapFull: marketCap ? formatUsdFull(marketCap) : '',
+    change24h: record?.change24h ? `${record.change24h}%` : null,
     marketCapFont: figureFontClass(marketCapFormatted),
     holdersCount: stats.holders.get(token.issuer_address) ?? null,
     ageFormatted: age.text,
@@ -209,7 +238,8 @@ export function sortTokenRows(rows: readonly TokenRow[], sort: TokenSort): Token
       case 'created_at':
         return sign * (a.createdMs - b.createdMs);
       case 'price':
-        return missingLast(a.price, b.price) || sign * compareNullableDecimal(a.price, b.price);
+        // One unit for every row (USD): XRP- and RLUSD-paired prices are never compared as numbers.
+        return missingLast(a.priceUsd, b.priceUsd) || sign * compareNullableDecimal(a.priceUsd, b.priceUsd);
       case 'marketCap':
         return (
           missingLast(a.marketCap, b.marketCap) || sign * compareNullableDecimal(a.marketCap, b.marketCap)

@@ -1,6 +1,6 @@
 import { PRICE_CHANGE_INTERVALS } from './constants';
 import { currencyToTicker, isHexCurrency, tickerToCurrency } from './currency';
-import { toDecimal } from './format';
+import { formatCount, formatUsd, formatUsdFull, toDecimal } from './format';
 import type { NewTrade } from './schemas/socket';
 import type { TokenView } from './schemas/tokens';
 import { Decimal } from './money';
@@ -17,13 +17,21 @@ export function tokenBadge(
   return null;
 }
 
-/** A stats-bar figure: no decimals, grouped, in dollars when asked; 'N/A' for a missing number. */
+/**
+ * A stats-bar figure: compact dollars ('$8.4K', the one number format) or a whole count; 'N/A' for
+ * a missing number. The full figure is `statFigureFull`, for the tooltip.
+ */
 export function statFigure(value: unknown, dollars: boolean): string {
   const d = toDecimal(value);
   if (d === null) return 'N/A';
-  const whole = d.toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed();
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return dollars ? (grouped.startsWith('-') ? `-$${grouped.slice(1)}` : `$${grouped}`) : grouped;
+  return dollars ? formatUsd(d.toFixed()) : formatCount(d.toFixed());
+}
+
+/** The stats-bar figure at full precision (its tooltip): '$8,432.17', '1,234'. */
+export function statFigureFull(value: unknown, dollars: boolean): string {
+  const d = toDecimal(value);
+  if (d === null) return 'N/A';
+  return dollars ? formatUsdFull(d.toFixed()) : formatCount(d.toFixed());
 }
 
 export interface PriceChange {
@@ -76,11 +84,21 @@ export function priceChanges(
       }
     }
     ref ??= chart.o?.[0] ?? chart.c[0];
-    const base = toDecimal(ref);
-    if (!base || base.lte(0)) return { label, percent: null, positive: true };
-    const pct = current.minus(base).div(base).mul(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-    return { label, percent: `${pct.gte(0) ? '+' : ''}${pct.toFixed(2)}`, positive: pct.gte(0) };
+    const percent = changePercent(current.toFixed(), ref);
+    return { label, percent, positive: percent === null || !percent.startsWith('-') };
   });
+}
+
+/**
+ * The percent change from `base` to `current`, 2 decimals with its sign ('+1.23', '-4.56'); null
+ * when either is not a positive number. The token page's strip and the list's 24h column use it.
+ */
+export function changePercent(current: unknown, base: unknown): string | null {
+  const now = toDecimal(current);
+  const then = toDecimal(base);
+  if (!now || !then || now.lte(0) || then.lte(0)) return null;
+  const pct = now.minus(then).div(then).mul(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  return `${pct.gte(0) ? '+' : ''}${pct.toFixed(2)}`;
 }
 
 /**

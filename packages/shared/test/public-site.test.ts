@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatAmount,
   blackholeFlags,
   CARD_WIDGET_DEFAULTS,
   DEFAULT_TOKEN_SORT,
   figureFontClass,
   firstStatsDelay,
-  formatMarketCap,
-  formatPrice,
   homeOnrampConfig,
   initialStatsPoll,
   isRateLimited,
@@ -27,7 +24,6 @@ import {
   RESTRICTED_JURISDICTIONS,
   RATE_LIMIT_RETRY_START_MS,
   searchTokenRows,
-  shortenNumber,
   sortTokenRows,
   STATS_FIRST_REFRESH_MS,
   STATS_REFRESH_MS,
@@ -43,45 +39,12 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NOW = Date.parse('2026-01-10T12:00:00Z');
 
-describe('formatPrice', () => {
-  it('shows 10 significant digits in plain notation', () => {
-    expect(formatPrice('1.5')).toBe('1.500000000');
-    expect(formatPrice('0.000000012345678912345')).toBe('0.00000001234567891');
-    expect(formatPrice('123456.789')).toBe('123456.7890');
-    expect(formatPrice(0.25)).toBe('0.2500000000');
-  });
-  it("shows '0.000000' for zero or anything not a number", () => {
-    for (const v of ['0', 0, '', 'abc', null, undefined, 'NaN', 'Infinity'])
-      expect(formatPrice(v)).toBe('0.000000');
-  });
-});
-
-describe('market cap and shortening', () => {
-  it('keeps 2 decimals and shortens with K, M, B', () => {
-    expect(formatMarketCap('999.999')).toBe('$1000.00');
-    expect(formatMarketCap('1000')).toBe('$1.00K');
-    expect(formatMarketCap('1234567')).toBe('$1.23M');
-    expect(formatMarketCap('2500000000')).toBe('$2.50B');
-    expect(formatMarketCap('12.345')).toBe('$12.35');
-    expect(formatMarketCap(null)).toBe('$0.00');
-    expect(shortenNumber('1500', 1)).toBe('1.5K');
-  });
+describe('figureFontClass', () => {
   it('picks the font class by text length: tiny above 12, small above 9', () => {
     expect(figureFontClass('123456789')).toBe('');
     expect(figureFontClass('1234567890')).toBe('small');
     expect(figureFontClass('123456789012')).toBe('small');
     expect(figureFontClass('1234567890123')).toBe('tiny');
-  });
-});
-
-describe('formatAmount', () => {
-  it('shortens from a thousand, keeps 2 decimals from one, and 4 significant digits below', () => {
-    expect(formatAmount('1234567')).toBe('1.23M');
-    expect(formatAmount('12.345')).toBe('12.35');
-    expect(formatAmount('0.0019950')).toBe('0.001995');
-    expect(formatAmount('0.000000012345678')).toBe('0.00000001235');
-    expect(formatAmount('0')).toBe('0');
-    expect(formatAmount('x')).toBe('0');
   });
 });
 
@@ -153,19 +116,27 @@ describe('toTokenRow', () => {
     ]);
     const stats = { prices, holders: new Map([['rIssuer1', 7]]), blackholed: { rIssuer2: true } };
     const rx = toTokenRow(x, stats, NOW);
-    expect(rx).toMatchObject({ price: '0.5', priceFormatted: '0.5000000000', pair: 'XRP', holdersCount: 7 });
+    expect(rx).toMatchObject({ price: '0.5', priceFormatted: '0.5', pair: 'XRP', holdersCount: 7 });
+    // The tooltip's full figures, with the unit.
+    expect(rx).toMatchObject({ priceFull: '0.5 XRP', priceUsd: '1', marketCapFull: '$1,000.00' });
     expect(rx).toMatchObject({
-      marketCapFormatted: '$1.00K',
+      marketCapFormatted: '$1K',
       ageFormatted: '1h',
       isNew: true,
       isBlackholed: false,
     });
-    expect(rx.priceFont).toBe('small');
+    expect(rx.priceFont).toBe('');
     const rr = toTokenRow(r, stats, NOW);
-    expect(rr).toMatchObject({ price: '3', pair: 'RLUSD', marketCapFormatted: '$3.00M', isBlackholed: true });
+    expect(rr).toMatchObject({ price: '3', pair: 'RLUSD', marketCapFormatted: '$3M', isBlackholed: true });
+    expect(rr.priceFull).toBe('3 USD');
     expect(rr.holdersCount).toBeNull();
     const none = toTokenRow(token(3), noStats, NOW);
-    expect(none).toMatchObject({ price: null, priceFormatted: '0.000000', marketCapFormatted: '$0.00' });
+    expect(none).toMatchObject({
+      price: null,
+      priceUsd: null,
+      priceFormatted: '0.000000',
+      marketCapFormatted: '$0',
+    });
   });
 });
 
@@ -239,6 +210,21 @@ describe('search, sort, paginate', () => {
       'ADOG',
       'BETA',
     ]);
+  });
+
+  it('sorts the Price column by one unit (USD), never XRP against USD figures', () => {
+    const x = token(7);
+    const r = token(8, { liquidity_pair: 'RLUSD' });
+    const mixed = mergePrices(new Map(), [
+      // Shown as 0.5 XRP, worth $1.10.
+      price(x, '0.5', { priceInUSD: '1.1' }),
+      // Shown as 0.8 USD: higher as a bare number, cheaper in fact.
+      price(r, '0.3636', { liquidityPair: 'RLUSD', priceInUSD: '0.8' }),
+    ]);
+    const two = [x, r].map((t) => toTokenRow(t, { ...noStats, prices: mixed }, NOW));
+    expect(two.map((row) => `${row.priceFormatted} ${row.pair}`)).toEqual(['0.5 XRP', '0.8 RLUSD']);
+    expect(tickers(sortTokenRows(two, { key: 'price', direction: 'asc' }))).toEqual(['TK8', 'TK7']);
+    expect(tickers(sortTokenRows(two, { key: 'price', direction: 'desc' }))).toEqual(['TK7', 'TK8']);
   });
 
   it('pages by 10 with at least one page, clamping the page number', () => {

@@ -3,6 +3,7 @@ import {
   displayTicker,
   priceChanges,
   statFigure,
+  statFigureFull,
   tickerToCurrency,
   tokenBadge,
   tradeMatchesToken,
@@ -25,10 +26,13 @@ describe('tokenBadge', () => {
 });
 
 describe('statFigure', () => {
-  it("rounds to no decimals, groups thousands, prefixes dollars, and says 'N/A' for no number", () => {
-    expect(statFigure('1234567.5', true)).toBe('$1,234,568');
+  it("shows compact dollars and whole counts (the one number format), 'N/A' for no number", () => {
+    expect(statFigure('1234567.5', true)).toBe('$1.23M');
+    expect(statFigureFull('1234567.5', true)).toBe('$1,234,567.50');
     expect(statFigure('999.49', true)).toBe('$999');
+    expect(statFigure('8432', true)).toBe('$8.43K');
     expect(statFigure(42, false)).toBe('42');
+    expect(statFigure('12345', false)).toBe('12,345');
     expect(statFigure('0', true)).toBe('$0');
     expect(statFigure(null, true)).toBe('N/A');
     expect(statFigure('abc', true)).toBe('N/A');

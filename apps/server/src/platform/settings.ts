@@ -92,11 +92,23 @@ export class PlatformSettings {
    * GET /api/config/fees, and what a deploy is priced with: the settings plus the ledger's owner
    * reserve (and its base reserve, which the curve account's deposit counts).
    */
-  async fees(ownerReserveDrops: bigint, baseReserveDrops = 1_000_000n): Promise<FeesConfig> {
+  async fees(
+    ownerReserveDrops: bigint,
+    baseReserveDrops = 1_000_000n,
+    baseFeeDrops = 10n,
+  ): Promise<FeesConfig> {
     const s = await this.all();
-    const key = JSON.stringify([s, ownerReserveDrops.toString(), baseReserveDrops.toString()]);
+    const key = JSON.stringify([
+      s,
+      ownerReserveDrops.toString(),
+      baseReserveDrops.toString(),
+      baseFeeDrops.toString(),
+    ]);
     if (this.feesView?.key === key) return this.feesView.view;
     const view: FeesConfig = {
+      trading_fee_percent: s.trading_fee_percent,
+      base_reserve: dropsToXrp(baseReserveDrops),
+      base_fee: dropsToXrp(baseFeeDrops),
       service_fee: s.service_fee,
       issuer_reserve: s.issuer_reserve,
       hot_wallet_reserve: s.hot_wallet_reserve,

@@ -78,6 +78,9 @@ describe('admin panel', () => {
     const ok = await call(owner, 'POST', '/api/admin/fee-config/update', { fee_percentage: '1.5' });
     expect(ok.statusCode, ok.body).toBe(200);
     expect((ok.json() as FeeConfigView).fee_percentage).toBe('1.5');
+    // The public fee figures follow at once (the home page and the terms show the current fee).
+    const pub = (await second.app.inject({ url: '/api/config/fees' })).json() as FeesConfig;
+    expect(pub.trading_fee_percent).toBe('1.5');
     expect((await audit())[0]).toMatchObject({
       action: 'fee-config.update',
       target: 'trading_fee_percent',

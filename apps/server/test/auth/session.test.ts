@@ -52,7 +52,18 @@ describe('sessions, CSRF and roles', () => {
       username: 'alice',
       first_name: 'alice',
       photo_url: null,
+      isAdmin: false,
     });
+    // GET /api/session answers a visitor 200 with no user (no failed request in a visitor's console).
+    const visitor = await t.app.inject({ url: '/api/session' });
+    expect([visitor.statusCode, visitor.json()]).toEqual([200, { user: null }]);
+    const mine = await t.app.inject({ url: '/api/session', headers: { cookie: alice.cookie } });
+    expect(mine.json().user).toMatchObject({ id: alice.user.id, username: 'alice', isAdmin: false });
+    expect(mine.headers['cache-control']).toBe('private, no-store');
+    // The user object says who is an admin, so screens never probe /api/admin/check (a 403 for others).
+    const owner = await t.signInOwner();
+    const ownerMe = await t.app.inject({ url: '/api/user', headers: { cookie: owner.cookie } });
+    expect(ownerMe.json().user).toMatchObject({ id: 1, isAdmin: true });
   });
 
   it('sets an HttpOnly SameSite=Lax cookie and stores only the token hash', async () => {

@@ -1,7 +1,13 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Wallet } from 'xrpl';
-import { desiredLadder, type BondingParams, type BondingView, type TokenView } from '@ledgerpad/shared';
+import {
+  desiredLadder,
+  type BondingParams,
+  type BondingView,
+  type QuoteView,
+  type TokenView,
+} from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
 import { bondingTrades } from '../../src/modules/bonding/schema';
 import { tradingTrades } from '../../src/modules/trading/schema';
@@ -230,7 +236,7 @@ describe('a bonding-curve launch', () => {
       payload: body,
     });
     expect(quote.statusCode, quote.body).toBe(200);
-    const q = quote.json() as { receive: string; fee: string };
+    const q = quote.json() as QuoteView;
     expect(q.fee).toBe('0'); // the curve's price carries the fee
     const swap = await t.app.inject({
       method: 'POST',
@@ -271,18 +277,31 @@ describe('a bonding-curve launch', () => {
     ];
     let left = 5_000_000n;
     let tokens = new Decimal(0);
+    // The fee inside those prices, chunk by chunk: each whole chunk's own fee, and in the last, part
+    // taken chunk the largest value V with V + ⌊V·f⌋ within what was left.
+    let feeByHand = 0n;
     for (const [a, b] of chunks) {
       const price = X(b) - X(a) + feeOn(X(b) - X(a));
       const size = new Decimal(((b - a) * S).toString());
       if (left >= price) {
         tokens = tokens.plus(size);
         left -= price;
+        feeByHand += feeOn(X(b) - X(a));
       } else {
         tokens = tokens.plus(size.mul(left.toString()).div(price.toString()));
+        let v = (left * 1_000_000n) / (1_000_000n + FEE_PPM);
+        while (v + 1n + feeOn(v + 1n) <= left) v++;
+        feeByHand += left - v;
         break;
       }
     }
     expect(new Decimal(s.received).minus(tokens).abs().lt('0.01')).toBe(true);
+    // The quote says so on its own line: the fee inside the curve's price (read from the total the
+    // curve moved: within a micro per crossed chunk of the chunk-by-chunk sum), at the platform rate.
+    expect(q).toMatchObject({ curveFeePercent: '0.75', feePercent: '0.75', opensTrustLine: true });
+    const inside = new Decimal(q.feeInPrice!).mul(1_000_000);
+    expect(inside.minus(feeByHand.toString()).abs().lte(chunks.length)).toBe(true);
+    expect(inside.gt(0)).toBe(true);
   });
 
   it('graduates when the last curve token sells: ladder down, pool at the final price, LP tokens locked', async () => {

@@ -103,10 +103,34 @@ describe('demo seed', () => {
       .from(tokens)
       .innerJoin(marketTrades, sql`${marketTrades.tokenId} = ${tokens.id}`)
       .groupBy(tokens.id, tokens.createdAt);
-    // (The traders swap the XRP-paired tokens, eleven of the fourteen.)
     expect(launched.length).toBeGreaterThan(5);
     for (const l of launched) {
       expect(l.created.getTime()).toBeLessThanOrEqual(new Date(l.firstTrade).getTime());
+    }
+    // The RLUSD-paired tokens trade too (the traders hold RLUSD): the promoted pairing has a chart.
+    const [rlusdTrades] = await t.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(marketTrades)
+      .where(sql`${marketTrades.quote} = 'RLUSD'`);
+    expect(rlusdTrades!.n).toBeGreaterThan(0);
+    // Each token's age is its real ledger creation: created_at is the close time of the last ledger
+    // its deploy wrote, read back from the ledger here.
+    const deployJobs = await t.database.db
+      .select({ result: jobs.result })
+      .from(jobs)
+      .where(sql`${jobs.type} = 'deploy' and ${jobs.status} = 'completed'`);
+    for (const d of deployJobs) {
+      const r = d.result as { issuer_address: string; ledgers?: Record<string, number> };
+      const last = Math.max(...Object.values(r.ledgers ?? {}));
+      const closed = await t.app.platform.connection!.client.request({
+        command: 'ledger',
+        ledger_index: last,
+      });
+      const [row] = await t.database.db
+        .select({ at: tokens.createdAt })
+        .from(tokens)
+        .where(eq(tokens.issuerAddress, r.issuer_address));
+      expect(row!.at.getTime()).toBe(946_684_800_000 + closed.result.ledger.close_time * 1000);
     }
     const created = await t.database.db.select({ at: tokens.createdAt }).from(tokens);
     expect(created).toHaveLength(14);

@@ -406,6 +406,9 @@ describe('deploy: refused before any transaction', () => {
       airdrop_fee_xrp: '2',
       owner_reserve: '0.2',
       network_fee_allowance: '0.001',
+      trading_fee_percent: '0.75',
+      base_reserve: '1',
+      base_fee: '0.00001',
     });
     // Curve launches with the default 1,000 XRP virtual reserve: X(200) = ceil(k / 279,900,000) − x0
     // with k = 1e9 drops × 1,073,000,000 tokens; the first step's price D(0) / 3,965,500.

@@ -132,6 +132,19 @@ describe('liquidity', () => {
     const frac = new Decimal(10).div(before.xrp);
     const lpOut = before.lp.mul(frac);
     const tokensIn = before.tokens.mul(frac);
+    // The Add form's 'LP tokens you will receive', asked first: the same formula, rounded down.
+    const preview = (
+      await post('/api/get-lp-price', alice, {
+        issuer: token.issuer_address,
+        token: 'LIQ',
+        depositBase: '10',
+        depositToken: held.toFixed(),
+      })
+    ).json() as LpPriceResult;
+    expect(close(preview.deposit!.double!.lpTokens, lpOut)).toBe(true);
+    expect(new Decimal(preview.deposit!.double!.lpTokens).lte(lpOut)).toBe(true);
+    expect(preview.deposit!.double!.used.base).toBe('10');
+    expect(close(preview.deposit!.double!.used.token, tokensIn)).toBe(true);
     const res = await post('/api/add-liquidity', alice, {
       ...market(),
       mode: 'double-asset',
@@ -145,6 +158,7 @@ describe('liquidity', () => {
     expect(body.deposited.base).toBe('10');
     expect(close(body.deposited.token, tokensIn)).toBe(true);
     expect(close(body.lpTokens, lpOut)).toBe(true);
+    expect(close(preview.deposit!.double!.lpTokens, body.lpTokens)).toBe(true);
 
     const after = await pool();
     expect(after.xrp.eq(before.xrp.plus(10))).toBe(true);
@@ -178,6 +192,12 @@ describe('liquidity', () => {
     expect(lpOut.lt(feeFree)).toBe(true);
 
     const lpBefore = await lpOf(aliceWallet);
+    const preview = (
+      await post('/api/get-lp-price', alice, { issuer: token.issuer_address, token: 'LIQ', depositBase: '5' })
+    ).json() as LpPriceResult;
+    expect(preview.deposit!.double).toBeUndefined();
+    expect(close(preview.deposit!.singleBase!, lpOut)).toBe(true);
+    expect(new Decimal(preview.deposit!.singleBase!).lte(lpOut)).toBe(true);
     const res = await post('/api/add-liquidity', alice, {
       ...market(),
       mode: 'single-asset',

@@ -24,6 +24,7 @@ import { createMarketIndexer } from '../../src/modules/market/indexer';
 import { LedgerFollower } from '../../src/platform/indexer/follower';
 import { ledgerCursor } from '../../src/platform/indexer/schema';
 import { createTestDatabase } from '../db';
+import { dayReferencePrices } from '../../src/modules/market/day-change';
 import { TestSocket } from '../helpers/socket-client';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
@@ -550,6 +551,69 @@ describe('public market API', () => {
     expect(rel(usd.price, xrpUsd)).toBe(true);
   });
 
+  it('gives each price its 24h change: since the first trade for a young token, else since the close 24 h ago', async () => {
+    const [listedB] = await t.database.db
+      .select()
+      .from(tokensTable)
+      .where(eq(tokensTable.issuerAddress, tokenB.issuer_address));
+    const bars = await t.database.db
+      .select()
+      .from(marketCandles)
+      .where(
+        and(
+          eq(marketCandles.tokenId, listedB!.id),
+          eq(marketCandles.quote, 'XRP'),
+          eq(marketCandles.resolution, 300),
+        ),
+      )
+      .orderBy(marketCandles.bucket);
+    expect(bars.length).toBeGreaterThan(0);
+    // Younger than a day: from the first bar's open to the price the list shows now.
+    const open = new Decimal(bars[0]!.open);
+    const b = ((await get('/api/prices')).json() as Array<Record<string, string>>).find(
+      (x) => x.issuer === tokenB.issuer_address,
+    )!;
+    const pct = new Decimal(b.priceInXRP!).minus(open).div(open).mul(100).toDecimalPlaces(2);
+    expect(b.change24h).toBe(`${pct.gte(0) ? '+' : ''}${pct.toFixed(2)}`);
+    // Older: the close of the last bar that ended 24 h ago (two bars before it, the later one counts).
+    const now = Date.now();
+    const bucket = (hoursAgo: number) =>
+      new Date(Math.floor((now - hoursAgo * 3_600_000) / 300_000) * 300_000);
+    await t.database.db.insert(marketCandles).values(
+      [
+        { at: 30, open: '0.5', close: '0.6' },
+        { at: 25, open: '0.6', close: '0.8' },
+        // Inside the last day: not the reference.
+        { at: 23, open: '0.8', close: '0.9' },
+      ].map((c) => ({
+        tokenId: listedB!.id,
+        quote: 'XRP',
+        resolution: 300,
+        bucket: bucket(c.at),
+        open: c.open,
+        high: c.close,
+        low: c.open,
+        close: c.close,
+        volume: '1',
+        trades: 1,
+      })),
+    );
+    const refs = await dayReferencePrices(t.database.db, [
+      { id: listedB!.id, quote: 'XRP' },
+      // No bars in RLUSD: no reference, no change.
+      { id: listedB!.id, quote: 'RLUSD' },
+    ]);
+    expect([...refs.entries()]).toEqual([[listedB!.id, '0.8']]);
+    await t.database.db
+      .delete(marketCandles)
+      .where(
+        and(
+          eq(marketCandles.tokenId, listedB!.id),
+          sql`${marketCandles.bucket} < ${new Date(now - 20 * 3_600_000).toISOString()}::timestamptz`,
+        ),
+      );
+  });
+
   it("answers one token's figures from the snapshot: price, market cap, liquidity, holders", async () => {
     const p = await pool(tokenB);
     const xrpReserve = new Decimal(p.xrp.toString()).div(1e6);
@@ -635,6 +699,15 @@ describe('public market API', () => {
       [tokenB.issuer_address]: true,
       [trader.classicAddress]: false,
     });
+    // A signed-in browser sending its cookie but no CSRF token gets the same answer: it changes nothing.
+    const visitor = await t.signIn('bulk_reader');
+    const withCookie = await t.app.inject({
+      method: 'POST',
+      url: '/api/blackhole-status/bulk',
+      headers: { cookie: visitor.cookie },
+      payload: { issuers: [tokenA.issuer_address] },
+    });
+    expect([withCookie.statusCode, withCookie.json()]).toEqual([200, { [tokenA.issuer_address]: true }]);
     const many = Array.from({ length: 10_001 }, () => tokenA.issuer_address);
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/blackhole-status/bulk', payload: { issuers: many } }))

@@ -114,6 +114,10 @@ describe('market swaps', () => {
     );
     expect(new Decimal(q.spotPrice!).eq(before.xrp.div(before.tokens))).toBe(true);
     expect(Number(q.priceImpactPercent)).toBeGreaterThan(0);
+    // The swap box's disclosure: alice has no trust line yet, so the buy opens one (locking the
+    // 0.2 XRP owner reserve) and signs three transactions: the line, the trade and the fee payment.
+    expect(q).toMatchObject({ feePercent: '0.75', feeInPrice: '0', opensTrustLine: true, reserve: '0.2' });
+    const xrpBefore = await xrpOf(aliceWallet);
 
     const feeWallet = (await platformWallet(t.database.db, PLATFORM_ROLES.fee))!.address;
     const feeBefore = await xrpOf(feeWallet);
@@ -138,6 +142,10 @@ describe('market swaps', () => {
     const done = await t.app.platform.jobs.waitFor(job!.id, { timeoutMs: 30_000 });
     expect(done.status, done.error ?? '').toBe('completed');
     expect((await xrpOf(feeWallet)) - feeBefore).toBe(75_000n);
+    // What the disclosure said the wallet pays, besides the reserve it locks, is what left it:
+    // 10 + 0.075 + the network fees of its three transactions.
+    const left = new Decimal((xrpBefore - (await xrpOf(aliceWallet))).toString()).div(1e6);
+    expect(left.toFixed()).toBe(new Decimal(10).plus('0.075').plus(q.networkFee!).toFixed());
     const [row] = await t.database.db.select().from(tradingTrades).where(eq(tradingTrades.hash, s.hash));
     expect(row).toMatchObject({ feeStatus: 'paid', fee: '0.075', side: 'BUY', spent: '10' });
     const [listed] = await t.database.db

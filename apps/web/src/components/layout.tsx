@@ -16,7 +16,7 @@ export function Layout() {
   const { logout } = useSessionActions();
   const signedIn = session.status === 'signed-in';
   const hasDeployed = useHasDeployed(signedIn);
-  const isAdmin = useIsAdmin(signedIn);
+  const isAdmin = useIsAdmin();
 
   return (
     <div className="app">

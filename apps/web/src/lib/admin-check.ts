@@ -1,43 +1,30 @@
-import { useQuery } from '@tanstack/react-query';
-import { ApiError, apiGet } from './api';
+import { OWNER_USER_ID } from '@ledgerpad/shared';
+import { useSession } from './session';
 
-// GET /api/admin/check, asked once per session and shared by the header (an 'Admin' link for
-// admins only) and the /admin page (which shows the refusal on a 401/403). The server decides on
-// every admin call anyway: this only decides what is shown.
+export { ADMIN_KEY } from './session';
 
-/** Everything under this key is admin data; it is dropped when the session changes. */
-export const ADMIN_KEY = ['admin'] as const;
-const ADMIN_CHECK_KEY = [...ADMIN_KEY, 'check'] as const;
+// Whether the signed-in user is an admin, from the user object GET /api/user returns (its
+// `isAdmin`), shared by the header (an 'Admin' link for admins only) and the /admin page. No screen
+// probes GET /api/admin/check (a 403 for everyone else); the server decides on every admin call.
 
-export interface AdminCheck {
-  isAdmin: boolean;
-  isOwner: boolean;
+export type AdminStatus =
+  { state: 'pending' } | { state: 'anonymous' } | { state: 'known'; isAdmin: boolean; isOwner: boolean };
+
+export function useAdminStatus(): AdminStatus {
+  const session = useSession();
+  if (session.status === 'loading') return { state: 'pending' };
+  if (session.status === 'anonymous') return { state: 'anonymous' };
+  // A login response's user has no isAdmin: the session refetches GET /api/user right after.
+  if (session.user.isAdmin === undefined) return { state: 'pending' };
+  return {
+    state: 'known',
+    isAdmin: session.user.isAdmin,
+    isOwner: session.user.isAdmin && session.user.id === OWNER_USER_ID,
+  };
 }
 
-/**
- * The check's state: pending, an answer (a 401/403 is the answer "not an admin", cached like a yes,
- * so the header and the page ask once), or an error (network, 5xx) the page offers to retry.
- */
-export function useAdminCheck(enabled: boolean) {
-  return useQuery({
-    queryKey: ADMIN_CHECK_KEY,
-    queryFn: async ({ signal }): Promise<AdminCheck> => {
-      try {
-        return await apiGet<AdminCheck>('/api/admin/check', { signal });
-      } catch (err) {
-        if (err instanceof ApiError && (err.status === 401 || err.status === 403))
-          return { isAdmin: false, isOwner: false };
-        throw err;
-      }
-    },
-    enabled,
-    retry: false,
-    staleTime: Infinity,
-  });
-}
-
-/** true only when the check answered yes; a refusal or a failure reads as no, silently. */
-export function useIsAdmin(enabled: boolean): boolean {
-  const { data } = useAdminCheck(enabled);
-  return enabled && data?.isAdmin === true;
+/** true only when the user object says so. */
+export function useIsAdmin(): boolean {
+  const status = useAdminStatus();
+  return status.state === 'known' && status.isAdmin;
 }

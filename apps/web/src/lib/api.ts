@@ -18,16 +18,24 @@ interface RequestOptions {
   signal?: AbortSignal;
   /** Public calls go without cookies (spec's "public client"). */
   credentials?: boolean;
-  /** Extra request headers (e.g. Idempotency-Key); they cannot replace the CSRF or content headers. */
+  /** Extra request headers; they cannot replace the CSRF or content headers. */
   headers?: Record<string, string>;
+  /**
+   * The user action's Idempotency-Key (lib/ledger-action.ts): the server does a retried request with
+   * the same key once.
+   */
+  idempotencyKey?: string;
 }
 
 async function send<T>(method: string, path: string, body: unknown, init: RequestOptions): Promise<T> {
   const headers: Record<string, string> = { ...init.headers, accept: 'application/json' };
+  if (init.idempotencyKey) headers['idempotency-key'] = init.idempotencyKey;
   // A FormData body (multipart uploads) sets its own content type with the boundary.
   const form = body instanceof FormData;
   if (body !== undefined && !form) headers['content-type'] = 'application/json';
-  if (method !== 'GET' && method !== 'HEAD') {
+  // Public calls carry no session, so there is nothing to forge and no token to ask for (a visitor
+  // asking for one would get a 401 on every stats round).
+  if (method !== 'GET' && method !== 'HEAD' && init.credentials !== false) {
     const token = await getCsrfToken();
     if (token) headers['x-csrf-token'] = token;
   }
@@ -88,3 +96,26 @@ async function getCsrfToken(): Promise<string | undefined> {
 export function resetCsrfToken(): void {
   csrfToken = undefined;
 }
+
+/**
+ * What to tell the user when a call failed: the server's own sentence when it wrote one for people
+ * (4xx, and 502/503, which say the ledger is unreachable), else `fallback` (the spec's text). Unknown
+ * routes ('No API route …'), network failures and 5xx internals never reach the screen. The one
+ * error-to-message rule of the web app.
+ */
+export function userMessage(err: unknown, fallback: string): string {
+  if (!(err instanceof ApiError) || err.status === 0) return fallback;
+  const readable = (err.status >= 400 && err.status < 500) || err.status === 502 || err.status === 503;
+  // Only what our server wrote in its JSON body (a proxy's 'Bad Gateway' page is not a sentence).
+  const written = (err.body as { message?: unknown } | undefined)?.message === err.message;
+  if (!readable || !written || !err.message || err.message.startsWith('No API route')) return fallback;
+  return err.message;
+}
+
+/** The answer was final (the server decided): a retry of the same request would get the same answer. */
+export const isFinalAnswer = (err: unknown): boolean =>
+  err instanceof ApiError &&
+  err.status >= 400 &&
+  err.status < 500 &&
+  err.status !== 408 &&
+  err.status !== 429;

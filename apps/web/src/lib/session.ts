@@ -5,29 +5,36 @@ import {
   SESSION_KEEPALIVE_MS,
   USER_REQUEST_TIMEOUT_MS,
   type HasDeployedResponse,
+  type SessionResponse,
   type User,
   type UserResponse,
 } from '@ledgerpad/shared';
-import { ADMIN_KEY } from './admin-check';
 import { apiGet, apiPost, resetCsrfToken } from './api';
 
 export type SessionState =
   { status: 'loading' } | { status: 'anonymous' } | { status: 'signed-in'; user: User };
 
 const USER_KEY = ['user'] as const;
+/** Everything under this key is admin data; it is dropped when the session changes. */
+export const ADMIN_KEY = ['admin'] as const;
 const HAS_DEPLOYED_KEY = ['has-deployed'] as const;
 
 /**
- * Session (spec §4): loading, then signed-in or anonymous (on 401 or after 5 s). The same request
- * keeps the session alive every 5 minutes.
+ * Session (spec §4): loading, then signed-in or anonymous (on 401 or after 5 s). The first read is
+ * GET /api/session (200 for a visitor too: no failed request in a visitor's console); once signed
+ * in, the spec's keep-alive ping to GET /api/user every 5 minutes (a 401 there: signed out).
  */
 export function useSession(): SessionState {
+  const queryClient = useQueryClient();
   const { data, isPending } = useQuery({
     queryKey: USER_KEY,
     queryFn: async ({ signal }) => {
       const timeout = AbortSignal.timeout(USER_REQUEST_TIMEOUT_MS);
+      const init = { signal: AbortSignal.any([signal, timeout]) };
       try {
-        return (await apiGet<UserResponse>('/api/user', { signal: AbortSignal.any([signal, timeout]) })).user;
+        const known = queryClient.getQueryData<User | null>(USER_KEY);
+        if (known) return (await apiGet<UserResponse>('/api/user', init)).user;
+        return (await apiGet<SessionResponse>('/api/session', init)).user;
       } catch {
         return null;
       }
@@ -67,6 +74,8 @@ export function useSessionActions() {
     (user: User, returnTo = '/') => {
       resetCsrfToken();
       queryClient.setQueryData(USER_KEY, user);
+      // GET /api/user carries what a login response does not (isAdmin).
+      void queryClient.invalidateQueries({ queryKey: USER_KEY });
       void queryClient.invalidateQueries({ queryKey: HAS_DEPLOYED_KEY });
       // The admin check (and any admin data) belonged to the previous session.
       queryClient.removeQueries({ queryKey: ADMIN_KEY });

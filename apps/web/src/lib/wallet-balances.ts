@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { walletBalanceSchema, type WalletBalance } from '@ledgerpad/shared';
+import { shortAddress, walletBalanceSchema, type WalletBalance } from '@ledgerpad/shared';
 import { apiPost } from './api';
 
 // The signed-in user's wallets with their ledger balances (POST /api/wallets/balances): one query,
@@ -23,4 +23,11 @@ export function useWalletBalances(enabled = true, parseError = 'Invalid API resp
     refetchInterval: BALANCES_REFRESH_MS,
     retry: 1,
   });
+}
+
+/** How lists name a wallet: its name with the short address, or the short address ('Main (rAbCdE…WxYz)'). */
+export function walletLabel(w: { wallet_address: string; wallet_name?: string | null }): string {
+  return w.wallet_name
+    ? `${w.wallet_name} (${shortAddress(w.wallet_address)})`
+    : shortAddress(w.wallet_address);
 }

@@ -14,11 +14,21 @@ export const userSchema = z.object({
   telegram_id: z.number().int().nullable(),
   google_id: z.string().nullable(),
   created_at: z.string(),
+  /**
+   * Whether the user may open /admin (GET /api/user says; login responses leave it out). The screens
+   * read it instead of probing GET /api/admin/check, which answers a non-admin 403; the server still
+   * checks every admin call.
+   */
+  isAdmin: z.boolean().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 
 export const userResponseSchema = z.object({ user: userSchema });
 export type UserResponse = z.infer<typeof userResponseSchema>;
+
+/** GET /api/session: the signed-in user, or null for a visitor (200 either way). */
+export const sessionResponseSchema = z.object({ user: userSchema.nullable() });
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 /**
  * The Telegram Login Widget's auth result. Every field the widget sent is part of the signed

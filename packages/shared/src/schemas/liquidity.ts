@@ -195,6 +195,12 @@ export const lpPriceSchema = z.object({
   token: tokenCode,
   baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
   amountLp: text,
+  /**
+   * This server's addition for the Add form: with deposit amounts the answer also says how many LP
+   * tokens that deposit would issue now (both assets: the two maxima; one asset: either alone).
+   */
+  depositBase: text,
+  depositToken: text,
 });
 export type LpPriceRequest = z.input<typeof lpPriceSchema>;
 
@@ -252,6 +258,16 @@ export interface LpPriceResult {
     double: PoolAmounts;
     singleBase: string;
     singleToken: string;
+  };
+  /**
+   * With `depositBase` and/or `depositToken`: the LP tokens a deposit would issue now (rounded down
+   * to 15 digits): both assets (with both, the pool ratio taking what fits: `used`), or each alone
+   * (the pool's fee applies).
+   */
+  deposit?: {
+    double?: { lpTokens: string; used: PoolAmounts };
+    singleBase?: string;
+    singleToken?: string;
   };
 }
 

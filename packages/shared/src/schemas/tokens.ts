@@ -63,6 +63,14 @@ export interface FeesConfig {
   owner_reserve: string;
   /** Transaction fees the deploy's own transactions may burn from the paying wallet, in XRP. */
   network_fee_allowance: string;
+  /**
+   * The platform's trading fee in percent, as the admin set it (the home page, the terms and the
+   * swap screen show the current one; a user's own override is in their quotes).
+   */
+  trading_fee_percent?: string;
+  /** The ledger's base reserve and the network fee of one ordinary transaction, in XRP. */
+  base_reserve?: string;
+  base_fee?: string;
   /** Curve launches: the curve's figures and the deposit a launch puts in the curve account. */
   bonding: BondingConfigView;
 }
@@ -148,6 +156,30 @@ export interface DeployResult {
 }
 
 /** The deploy job's steps in order, with the label the progress modal shows for each. */
+/**
+ * The deploy progress modal's groups (issue 25: steps that run side by side show as one line). A
+ * group holds steps of one kind that never wait for each other — the deploy plan submits them
+ * together (apps/server/test/deploy/step-groups.test.ts checks this against every plan); a step
+ * alone is a group of one. In plan order.
+ */
+export const DEPLOY_STEP_GROUPS: ReadonlyArray<{ label: string; steps: readonly string[] }> = [
+  { label: 'Create the issuer and hot wallets', steps: ['create-wallets'] },
+  { label: 'Fund the new wallets', steps: ['fund-issuer', 'fund-hot-wallet', 'fund-curve'] },
+  { label: 'Enable rippling on the issuer', steps: ['issuer-default-ripple'] },
+  { label: 'Require authorization on the issuer', steps: ['issuer-require-auth'] },
+  {
+    label: 'Open the trust lines',
+    steps: ['hot-trust-line', 'rlusd-trust-line', 'dev-trust-line', 'curve-trust-line', 'curve-rlusd-line'],
+  },
+  { label: 'Authorize the trust lines', steps: ['authorize-hot-line', 'authorize-dev-line'] },
+  { label: 'Issue the supply', steps: ['issue-supply', 'dev-allocation', 'send-rlusd', 'issue-to-curve'] },
+  { label: 'Create the AMM pool', steps: ['create-amm'] },
+  { label: 'Service fee', steps: ['service-fee'] },
+  { label: 'Blackhole: set the regular key', steps: ['blackhole-regular-key'] },
+  { label: 'Blackhole: disable the master key', steps: ['blackhole-disable-master'] },
+  { label: 'List the token', steps: ['list-token'] },
+];
+
 export const DEPLOY_STEP_LABELS: Record<string, string> = {
   'create-wallets': 'Create issuer and hot wallets',
   'fund-issuer': 'Fund the issuer wallet',

@@ -143,10 +143,29 @@ export interface QuoteView {
   spotPrice: string | null;
   /** How much worse than spot the trade executes, in percent (2 decimals). */
   priceImpactPercent: string | null;
-  /** The platform's trading fee on this trade, in the quote asset. */
+  /** The platform's trading fee on this trade, in the quote asset (paid as its own payment after the trade). */
   fee: string;
   /** Less than the whole amount would execute at any price. */
   partial: boolean;
+  // What the swap box discloses before the click (issue 25); additive, so older answers lack them.
+  /** The user's trading fee in percent (an admin's override, else the platform's). */
+  feePercent?: string;
+  /**
+   * The platform's fee already inside the price, in the quote asset: the part of the trade that
+   * crossed a bonding curve pays it in the curve's prices ('0' elsewhere). Not charged again.
+   */
+  feeInPrice?: string;
+  /** The curve's fee rate in percent when part of the trade crosses a curve. */
+  curveFeePercent?: string;
+  /**
+   * Network fees of every transaction the trade signs, in XRP: the trust line (when a buy opens one),
+   * the trade, and the fee payment (when there is a fee).
+   */
+  networkFee?: string;
+  /** XRP a new trust line locks as owner reserve ('0' when the wallet has the line or sells). */
+  reserve?: string;
+  /** A buy opens the wallet's trust line to the token first. */
+  opensTrustLine?: boolean;
 }
 
 export interface SwapResult {

@@ -1,7 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { getBalanceChanges, type Client, type TransactionMetadata } from 'xrpl';
-import { isSoldOut, RLUSD_CURRENCY_HEX, soldFromHeld, Decimal, dropsToDecimal } from '@ledgerpad/shared';
+import {
+  curveFeeInside,
+  isSoldOut,
+  RLUSD_CURRENCY_HEX,
+  soldFromHeld,
+  Decimal,
+  dropsToDecimal,
+} from '@ledgerpad/shared';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
 import type { JobRunner } from '../../platform/jobs';
 import { bondingCurves, bondingTrades } from './schema';
@@ -45,27 +52,8 @@ export interface BondingIndexerDeps {
 
 type Amount = string | { currency: string; issuer: string; value: string };
 
-/**
- * The fee inside q micros of a curve offer's quote. A sell offer asks value + ⌊value·f⌋, strictly
- * increasing in the value, so the value inside q is the largest V with V + ⌊V·f⌋ ≤ q and a chunk
- * crossed whole gives back exactly the fee it was priced with. A buy offer pays value − ⌊value·f⌋,
- * which two neighbouring values can share where the floor steps: the larger is taken (the fee may
- * then read one micro more than priced — it stays in the curve's favour).
- */
-export function feeInside(side: 'sell' | 'buy', q: bigint, feePpm: bigint): bigint {
-  const M = 1_000_000n;
-  const fee = (v: bigint) => (v * feePpm) / M;
-  if (side === 'sell') {
-    let v = (q * M) / (M + feePpm);
-    while (v + 1n + fee(v + 1n) <= q) v++;
-    while (v > 0n && v + fee(v) > q) v--;
-    return q - v;
-  }
-  let v = (q * M) / (M - feePpm);
-  while (v + 1n - fee(v + 1n) <= q) v++;
-  while (v > 0n && v - fee(v) > q) v--;
-  return v - q;
-}
+// The fee inside q micros of a curve offer's quote: the shared rule (the swap screen's quote shows it).
+export { curveFeeInside as feeInside } from '@ledgerpad/shared';
 
 type OfferFields = { Account?: string; TakerGets?: Amount; TakerPays?: Amount };
 
@@ -91,7 +79,7 @@ function curveFees(meta: TransactionMetadata, c: CurveRow, feePpm: bigint): bigi
     const q = sell
       ? micros(pays) - micros(n.FinalFields?.TakerPays)
       : micros(gets) - micros(n.FinalFields?.TakerGets);
-    if (q > 0n) total += feeInside(sell ? 'sell' : 'buy', q, feePpm);
+    if (q > 0n) total += curveFeeInside(sell ? 'sell' : 'buy', q, feePpm);
   }
   return total;
 }

@@ -15,6 +15,7 @@ export function configRoutes(
     platform.settings.fees(
       platform.submissions?.reserves.reserveIncrement ?? DEFAULT_OWNER_RESERVE_DROPS,
       platform.submissions?.reserves.reserveBase,
+      platform.submissions?.reserves.baseFee,
     ),
   );
   // GET /api/config/rlusd: the stablecoin of this network (the swap screen's XRP ⇄ RLUSD mode).

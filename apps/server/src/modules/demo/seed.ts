@@ -292,6 +292,72 @@ async function ledgerCloseDate(platform: Platform, ledgerIndex: number | 'valida
   return new Date(RIPPLE_EPOCH_MS + r.result.ledger.close_time * 1000);
 }
 
+/**
+ * A launch's `created_at` is the close time of its deploy's last ledger (days back while the demo's
+ * clock runs behind), so the list's Age agrees with the chart. Only ever moved earlier.
+ */
+async function dateLaunch(deps: DemoDeps, t: DeployResult): Promise<void> {
+  const indexes = Object.values(t.ledgers ?? {}).filter((n): n is number => typeof n === 'number');
+  const launchedAt = await ledgerCloseDate(
+    deps.platform,
+    indexes.length ? Math.max(...indexes) : 'validated',
+  );
+  const row = await deps.tokens.byIssuer(t.issuer_address, t.currency);
+  if (row && row.createdAt > launchedAt) await deps.tokens.update(row.id, { createdAt: launchedAt });
+}
+
+/** RLUSD a demo trader keeps for the RLUSD-paired tokens; topped up from the XRP/RLUSD pool. */
+const TRADER_RLUSD_MIN = new Decimal(100);
+const TRADER_RLUSD_SWAP_DROPS = '1000000000';
+
+/**
+ * Gives each trader an RLUSD line and RLUSD from the platform's pool when it holds less than
+ * TRADER_RLUSD_MIN (the seed, and each start of the slow trading for markets seeded before). Intent
+ * keys are per trader and `salt`: a resumed seed does not swap twice.
+ */
+async function fundTradersRlusd(
+  deps: DemoDeps,
+  traders: Array<{ address: string }>,
+  salt: string,
+): Promise<number> {
+  const { platform } = deps;
+  const rlusdIssuer = (await platformWallet(platform.database.db, PLATFORM_ROLES.rlusdIssuer))?.address;
+  const client = platform.connection?.client;
+  if (!rlusdIssuer || !client || !platform.submissions) return 0;
+  const rlusd = { currency: RLUSD_CURRENCY_HEX, issuer: rlusdIssuer };
+  let funded = 0;
+  for (const w of traders) {
+    const lines = await client.request({
+      command: 'account_lines',
+      account: w.address,
+      peer: rlusdIssuer,
+      ledger_index: 'validated',
+    });
+    const line = lines.result.lines.find((l) => l.currency === RLUSD_CURRENCY_HEX);
+    if (line && new Decimal(line.balance).gte(TRADER_RLUSD_MIN)) continue;
+    if (!line)
+      await platform.submissions.submit({
+        intentKey: `demo:trader-rlusd-line:${w.address}:${salt}`,
+        account: w.address,
+        tx: { TransactionType: 'TrustSet', LimitAmount: { ...rlusd, value: '1000000000' } },
+        purpose: 'demo',
+      });
+    const swap = await platform.submissions.submit({
+      intentKey: `demo:trader-rlusd-swap:${w.address}:${salt}`,
+      account: w.address,
+      tx: {
+        TransactionType: 'OfferCreate',
+        TakerGets: TRADER_RLUSD_SWAP_DROPS,
+        TakerPays: { ...rlusd, value: '1' },
+        Flags: 0x00080000 | 0x00020000,
+      },
+      purpose: 'demo',
+    });
+    if (swap.status === 'success') funded++;
+  }
+  return funded;
+}
+
 /** What GET /api/demo/status answers: whether the market a visitor sees is the simulated demo one. */
 export type DemoStatus = 'off' | 'seeding' | 'ready' | 'failed';
 
@@ -486,7 +552,11 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
               ).jobId;
             const job = await platform.jobs.waitFor(jobId, { timeoutMs: 10 * 60_000 });
             if (job.status !== 'completed') throw new Error(`demo deploy ${t.ticker}: ${job.error}`);
-            return job.result as DeployResult;
+            const result = job.result as DeployResult;
+            // Dated at once by its ledger time: a visitor watching the first start sees each token
+            // arrive with its real age, not as brand new until the whole seed is done.
+            await dateLaunch(deps, result);
+            return result;
           },
         ] as const;
       }),
@@ -512,17 +582,16 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
     );
     return true;
   });
-  // Each launch is dated by its ledger time (the close of its deploy's last transaction), days
-  // back while the clock runs behind, so the list's Age agrees with the chart.
+  // Each launch is dated by its ledger time as its deploy completes (above); again here for a seed
+  // resumed from an earlier version that dated them only now.
   await ctx.step('launch-dates', async () => {
-    for (const t of launched) {
-      const indexes = Object.values(t.ledgers ?? {}).filter((n): n is number => typeof n === 'number');
-      const launchedAt = await ledgerCloseDate(platform, indexes.length ? Math.max(...indexes) : 'validated');
-      const row = await deps.tokens.byIssuer(t.issuer_address, t.currency);
-      if (row && row.createdAt > launchedAt) await deps.tokens.update(row.id, { createdAt: launchedAt });
-    }
+    for (const t of launched) await dateLaunch(deps, t);
     return true;
   });
+  // The traders hold RLUSD too, so the RLUSD-paired tokens trade (and chart) like the others.
+  await ctx.step('rlusd-traders', () =>
+    fundTradersRlusd(deps, made.traders, ctx.intentKey('trader-rlusd', 0)),
+  );
   // The swaps, round by round, each round a step closer to the present: they spread over the
   // history the ledger started with. A round is a step, so a resumed seed goes on from the round it
   // was in, its clock target computed from the same stored starting offset.
@@ -554,6 +623,14 @@ export class DemoTrading {
   start(): void {
     const every = this.deps.platform.config.DEMO_TRADE_INTERVAL_MS;
     if (every <= 0 || this.timer) return;
+    // Markets seeded before the traders held RLUSD get it now (once: the top-up skips funded traders).
+    this.running = this.deps.platform.database.db
+      .select({ address: wallets.address })
+      .from(wallets)
+      .where(eq(wallets.role, 'demo_trader'))
+      .then((traders) => fundTradersRlusd(this.deps, traders, `start-${Date.now()}`))
+      .catch(() => 0)
+      .finally(() => (this.running = undefined));
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = this.tradeOnce()
@@ -577,18 +654,30 @@ export class DemoTrading {
       .select({ address: wallets.address })
       .from(wallets)
       .where(eq(wallets.role, 'demo_trader'));
-    // XRP pairs only: the demo traders hold XRP, not RLUSD.
+    // Both pairs: the traders hold XRP and RLUSD (the promoted RLUSD pairing needs a live chart too).
     const listed = (await tokens.listActive(100)).filter(
-      (t) => t.deployerUserId === OWNER_USER_ID && t.source === 'deploy' && t.liquidityPair === 'XRP',
+      (t) => t.deployerUserId === OWNER_USER_ID && t.source === 'deploy',
     );
     if (traders.length === 0 || listed.length === 0) return false;
     const trader = traders[randomInt(traders.length)]!.address;
     const token = listed[randomInt(listed.length)]!;
     const asset = (v: string) => ({ currency: token.currency, issuer: token.issuerAddress, value: v });
+    // The token's own pair: XRP in drops, or RLUSD (about 2.2 per XRP on the demo ledger).
+    const rlusdIssuer =
+      token.liquidityPair === 'RLUSD'
+        ? (await platformWallet(db, PLATFORM_ROLES.rlusdIssuer))?.address
+        : undefined;
+    if (token.liquidityPair === 'RLUSD' && !rlusdIssuer) return false;
+    const quote = (units: number, tiny: boolean) =>
+      rlusdIssuer
+        ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusdIssuer, value: tiny ? '0.000001' : String(units * 2) }
+        : tiny
+          ? '1'
+          : String(units * 1_000_000);
     let tx: Record<string, unknown>;
     // Buys a little more often than it sells, so prices wander rather than only fall.
     if (randomInt(100) < 55) {
-      tx = { TakerGets: String(randomInt(2, 60) * 1_000_000), TakerPays: asset('0.000001') };
+      tx = { TakerGets: quote(randomInt(2, 60), false), TakerPays: asset('0.000001') };
     } else {
       const lines = await platform.connection!.client.request({
         command: 'account_lines',
@@ -600,7 +689,7 @@ export class DemoTrading {
       if (held.lte(0)) return false;
       // A tenth to a half of the holding, within the ledger's 15 significant digits.
       const part = held.mul(randomInt(10, 50)).div(100).toSignificantDigits(15, Decimal.ROUND_DOWN);
-      tx = { TakerGets: asset(part.toFixed()), TakerPays: '1' };
+      tx = { TakerGets: asset(part.toFixed()), TakerPays: quote(0, true) };
     }
     const out = await platform.submissions!.submit({
       intentKey: `demo:trade:${randomUUID()}`,

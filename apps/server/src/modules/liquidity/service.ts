@@ -37,7 +37,16 @@ import { parseInput } from '../../lib/validation';
 import type { TokenRegistry } from '../tokens';
 import { ledgerAmount, type Asset, type LedgerAmount } from '../trading';
 import type { WalletsApi } from '../wallets';
-import { auctionPrice, doubleWithdraw, lpPerUnit, payout, singleWithdrawOut, type PoolState } from './math';
+import {
+  auctionPrice,
+  doubleWithdraw,
+  lpPerUnit,
+  payout,
+  singleDepositLpOut,
+  singleWithdrawOut,
+  twoAssetDeposit,
+  type PoolState,
+} from './math';
 import { foldPosition, positionFigures, type PositionEventInput } from './position';
 
 // AMM liquidity from custodial wallets: AMMDeposit, AMMWithdraw and AMMVote through the submission
@@ -553,6 +562,26 @@ export class LiquidityService {
         singleBase: plain(payout(singleWithdrawOut(pool.base, lp, pool.lpTotal, pool.tradingFee), baseXrp)),
         singleToken: plain(payout(singleWithdrawOut(pool.token, lp, pool.lpTotal, pool.tradingFee), false)),
       };
+    }
+    // What a deposit would issue (the Add form's 'LP tokens you will receive'), by the same formulas
+    // as the ledger (math.ts), rounded down: never more than the ledger will give.
+    const amount = (v: string) => (/^\d+(\.\d+)?$/.test(v) && new Decimal(v).gt(0) ? new Decimal(v) : null);
+    const base = amount(b.depositBase);
+    const tok = amount(b.depositToken);
+    if (base || tok) {
+      const lpOut = (v: Decimal) => plain(payout(v, false));
+      res.deposit = {};
+      if (base)
+        res.deposit.singleBase = lpOut(singleDepositLpOut(pool.base, base, pool.lpTotal, pool.tradingFee));
+      if (tok)
+        res.deposit.singleToken = lpOut(singleDepositLpOut(pool.token, tok, pool.lpTotal, pool.tradingFee));
+      if (base && tok) {
+        const both = twoAssetDeposit(pool, base, tok);
+        res.deposit.double = {
+          lpTokens: lpOut(both.lpTokens),
+          used: { base: plain(both.base), token: plain(both.token) },
+        };
+      }
     }
     return res;
   }

@@ -174,7 +174,9 @@ export function registerMarket(
     };
   });
 
-  app.post('/api/blackhole-status/bulk', pub, async (request) => {
+  // A public read that happens to be a POST (the issuer list is long): no CSRF token even with a
+  // session cookie, since it changes nothing (visitors have no token to send).
+  app.post('/api/blackhole-status/bulk', { config: { ...pub.config, csrf: false } }, async (request) => {
     const { issuers } = parseInput(bulkBody, request.body);
     const known = (await snapshot.get()).blackholed;
     return Object.fromEntries(issuers.map((i) => [i, known.get(i) ?? false]));

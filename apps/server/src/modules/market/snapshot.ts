@@ -5,6 +5,7 @@ import {
   TOKEN_FETCH_LIMIT,
   type PriceRecord as SharedPriceRecord,
   type TokenView,
+  changePercent,
   Decimal,
   dropsToDecimal,
 } from '@ledgerpad/shared';
@@ -12,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import { toTokenView, type TokenRegistry } from '../tokens';
+import { DayChanges } from './day-change';
 import { platformHolders } from './holders';
 import { issuerFacts, marketHolders, marketPools } from './schema';
 
@@ -84,6 +86,7 @@ export class MarketSnapshot {
   private current: Snapshot | undefined;
   private building: Promise<Snapshot> | undefined;
   private next: Promise<Snapshot> | undefined;
+  private readonly dayChanges: DayChanges;
   /**
    * Local token changes counted by `invalidate`; a snapshot (or a running build) answers reads
    * only if it started after the last one. (A bare "stale" flag, cleared when a build starts, let a
@@ -105,7 +108,9 @@ export class MarketSnapshot {
       /** Tokens still on their bonding curve: their price is the curve's, not a pool's. */
       curves?: CurveMarkets;
     },
-  ) {}
+  ) {
+    this.dayChanges = new DayChanges(deps.db);
+  }
 
   /** The snapshot, building the first one on demand (and a fresh one after a local token change). */
   async get(): Promise<Snapshot> {
@@ -182,6 +187,23 @@ export class MarketSnapshot {
     }
   }
 
+  /** Each record's 24h change, in its own pair's unit (RLUSD pairs: the USD price). */
+  private async addDayChanges(
+    rows: Array<{ id: number; currency: string; issuerAddress: string }>,
+    prices: PriceRecord[],
+  ): Promise<void> {
+    const byKey = new Map(rows.map((t) => [key(t.currency, t.issuerAddress), t.id]));
+    const wanted = prices.flatMap((p) => {
+      const id = byKey.get(key(p.tokenCode, p.issuer));
+      return id === undefined ? [] : [{ id, quote: p.liquidityPair, record: p }];
+    });
+    const refs = await this.dayChanges.references(wanted.map(({ id, quote }) => ({ id, quote })));
+    for (const { id, record } of wanted) {
+      const now = record.liquidityPair === 'RLUSD' ? record.priceInUSD : record.priceInXRP;
+      record.change24h = changePercent(now, refs.get(id));
+    }
+  }
+
   private async build(): Promise<Snapshot> {
     const prev = this.current;
     const { db } = this.deps;
@@ -253,6 +275,7 @@ export class MarketSnapshot {
         liquidityUSD: quoteUsd ? quoteUsd.mul(2).toDecimalPlaces(2).toFixed() : '0',
       });
     }
+    await this.addDayChanges(rows, prices);
     // Holders as the risk panel counts them: AMM pools, curve accounts (the unsold supply is the
     // market, not a holder) and Ledgerpad's own accounts are left out; the issuer has no line.
     const excluded = [...new Set([...(await platformHolders(db)).keys(), ...curveAccounts])];

@@ -1,5 +1,5 @@
 import type { BalanceChanges } from '../../ledger/submission-service';
-import { Decimal, decimalToDrops, dropsToDecimal, type DecimalValue } from '@ledgerpad/shared';
+import { Decimal, decimalToDrops, dropsToDecimal, slippageFloor, type DecimalValue } from '@ledgerpad/shared';
 
 // The ledger side of a market trade, pure: a Payment to oneself that spends exactly the amount given
 // (SendMax, with an Amount no market can fill and tfPartialPayment) and delivers at least the
@@ -97,10 +97,11 @@ export function marketPayment(
   };
 }
 
-/** The least a trade must receive: the expected amount less the slippage percent (rounded down). */
-export function minimumReceive(expected: DecimalValue, slippagePercent: DecimalValue): Decimal {
-  return new Decimal(expected).mul(new Decimal(100).minus(slippagePercent)).div(100);
-}
+/**
+ * The least a trade must receive: the expected amount less the slippage percent (the shared rule:
+ * the swap box shows the same floor as 'Minimum received').
+ */
+export const minimumReceive = slippageFloor;
 
 const sameAsset = (asset: Asset, b: { currency: string; issuer?: string }) =>
   asset.kind === 'xrp' ? b.currency === 'XRP' : b.currency === asset.currency && b.issuer === asset.issuer;

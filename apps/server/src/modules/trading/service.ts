@@ -25,6 +25,7 @@ import {
   type TradeSide,
   Decimal,
   amountValue,
+  dropsToXrp,
   type LedgerAmount,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
@@ -81,6 +82,10 @@ interface Simulated {
   spent: Decimal;
   received: Decimal;
   changes?: BalanceChanges;
+  /** The simulated transaction's network fee, in drops. */
+  feeDrops?: bigint;
+  /** The simulation had to open the trust line (a buy without one). */
+  opensLine?: boolean;
 }
 
 const fixed6 = (d: Decimal) =>
@@ -144,7 +149,7 @@ export class TradingService {
       return { result, spent: new Decimal(0), received: new Decimal(0) };
     const changes = getBalanceChanges(meta);
     const moved = tradeMoved(changes, account, pay, get, sent.Fee);
-    return { result, ...moved, changes };
+    return { result, ...moved, changes, feeDrops: BigInt(sent.Fee), opensLine: !canReceive };
   }
 
   private async hasLine(account: string, m: Market): Promise<boolean> {
@@ -204,6 +209,18 @@ export class TradingService {
             .mul(100)
             .toDecimalPlaces(2)
         : null;
+    const fees = await this.deps.recorder.feeBreakdown(
+      userId,
+      m.token,
+      m.quote,
+      q.tradeType,
+      notional,
+      sim.changes ?? [],
+    );
+    // Every transaction the swap signs pays the network fee: the trust line a buy opens first, the
+    // trade, and the fee payment after it. A new trust line locks one owner reserve.
+    const txFee = sim.feeDrops ?? this.deps.submissions.reserves.baseFee;
+    const transactions = 1n + (sim.opensLine ? 1n : 0n) + (fees.fee.gt(0) ? 1n : 0n);
     return {
       status: 'success',
       tokenAmountRounded: fixed6(sim.received),
@@ -213,8 +230,14 @@ export class TradingService {
       effectivePrice: plain(price),
       spotPrice: spot ? plain(spot) : null,
       priceImpactPercent: impact ? impact.toFixed(2) : null,
-      fee: plain(await this.deps.recorder.platformFee(userId, m.token, m.quote, notional, sim.changes ?? [])),
+      fee: plain(fees.fee),
       partial: sim.spent.lt(amount),
+      feePercent: fees.feePercent,
+      feeInPrice: plain(fees.feeInPrice),
+      ...(fees.curveFeePercent ? { curveFeePercent: fees.curveFeePercent } : {}),
+      networkFee: dropsToXrp(txFee * transactions),
+      reserve: dropsToXrp(sim.opensLine ? this.deps.submissions.reserves.reserveIncrement : 0n),
+      opensTrustLine: sim.opensLine === true,
     };
   }
 

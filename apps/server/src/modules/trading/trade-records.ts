@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { RLUSD_CURRENCY_HEX, Decimal } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX, curveFeeInside, Decimal, feePercentToPpm } from '@ledgerpad/shared';
 import { decode, getBalanceChanges, type TransactionMetadata } from 'xrpl';
 import type { Db } from '../../db/client';
 import { ledgerSubmissions } from '../../ledger/schema';
@@ -70,6 +70,33 @@ export class TradeRecorder {
     const curve = await this.deps.curves?.activeCurveAccount(token.issuer, token.currency);
     const onCurve = curve ? quoteMoved(changes, curve, quote) : new Decimal(0);
     return tradingFee(Decimal.max(0, notional.minus(onCurve)), await this.feePercent(userId), quote);
+  }
+
+  /**
+   * The quote's fee lines: the fee charged as its own payment (as `platformFee`), the user's rate,
+   * and the fee inside the curve's prices for the part that crossed a bonding curve (the platform's
+   * rate, read offer-free from the total the curve account moved: within a micro per crossed chunk
+   * of what the follower records chunk by chunk).
+   */
+  async feeBreakdown(
+    userId: number,
+    token: { issuer: string; currency: string },
+    quote: Asset,
+    side: 'BUY' | 'SELL',
+    notional: Decimal,
+    changes: ReturnType<typeof getBalanceChanges>,
+  ): Promise<{ fee: Decimal; feePercent: string; feeInPrice: Decimal; curveFeePercent: string | null }> {
+    const curve = await this.deps.curves?.activeCurveAccount(token.issuer, token.currency);
+    const onCurve = curve ? quoteMoved(changes, curve, quote) : new Decimal(0);
+    const feePercent = await this.feePercent(userId);
+    const fee = tradingFee(Decimal.max(0, notional.minus(onCurve)), feePercent, quote);
+    if (!onCurve.gt(0)) return { fee, feePercent, feeInPrice: new Decimal(0), curveFeePercent: null };
+    // The curve prices with the platform's fee for everyone (no per-user override).
+    const curveFeePercent = (await this.deps.settings.all()).trading_fee_percent;
+    const micros = BigInt(onCurve.mul(1_000_000).floor().toFixed(0));
+    // The trader buys from the curve's sell offers, or sells into its buy offers.
+    const inside = curveFeeInside(side === 'BUY' ? 'sell' : 'buy', micros, feePercentToPpm(curveFeePercent));
+    return { fee, feePercent, feeInPrice: new Decimal(inside.toString()).div(1_000_000), curveFeePercent };
   }
 
   private async isQuote(asset: Asset): Promise<boolean> {

@@ -12,11 +12,21 @@ import { users } from './schema';
 import { toPublicUser } from './service';
 
 export function userRoutes(app: FastifyInstance, db: Db): void {
-  // The web client pings this every 5 minutes to keep the session alive and learn who is signed in.
+  // The web client pings this every 5 minutes to keep the session alive and learn who is signed in
+  // (and whether they are an admin, so no screen has to probe an admin route to find out).
   app.get('/api/user', { config: { access: 'user' } }, async (request, reply) => {
     // Personal data: never stored by a shared cache.
     reply.header('cache-control', 'private, no-store');
-    return { user: toPublicUser(request.user!) };
+    return { user: { ...toPublicUser(request.user!), isAdmin: await request.isAdmin() } };
+  });
+
+  // Who is signed in, 200 either way (`user: null` for a visitor): the web app asks this on load, as
+  // GET /api/user answers a visitor 401 — a failed request in every visitor's console for an
+  // expected state. The spec's keep-alive ping still goes to /api/user, for signed-in users.
+  app.get('/api/session', { config: { access: 'public' } }, async (request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    const user = request.user;
+    return { user: user ? { ...toPublicUser(user), isAdmin: await request.isAdmin() } : null };
   });
 
   // GET /api/user/slippage/{telegramId} (spec 001 §7): the saved slippage, 0.50 by default. The id

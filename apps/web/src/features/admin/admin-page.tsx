@@ -1,6 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useSession } from '../../lib/session';
-import { useAdminCheck } from './api';
+import { useAdminStatus } from '../../lib/admin-check';
 import { AdminsTab } from './admins-tab';
 import { AuditTab } from './audit-tab';
 import { DeployWalletsTab } from './deploy-wallets-tab';
@@ -24,32 +23,24 @@ const TABS = [
 ] as const;
 
 /**
- * /admin (spec 001 §2 Admin): the credential check first; non-admins get a short refusal and no
- * admin data is ever requested. Admins get the tabs, each loading its data when opened.
+ * /admin (spec 001 §2 Admin): the credential check first (the user object's isAdmin); non-admins get
+ * a short refusal and no admin data is ever requested. Admins get the tabs, each loading its data
+ * when opened.
  */
 export function AdminPage() {
-  const session = useSession();
-  const signedIn = session.status === 'signed-in';
-  const check = useAdminCheck(signedIn);
-  const isAdmin = check.data?.isAdmin === true;
+  const check = useAdminStatus();
+  const isAdmin = check.state === 'known' && check.isAdmin;
 
   return (
     <div className="admin-page">
       <div className="page-title-row">
         <h1>Admin</h1>
-        {isAdmin && check.data?.isOwner && <span className="admin-badge">Owner</span>}
+        {check.state === 'known' && check.isOwner && <span className="admin-badge">Owner</span>}
       </div>
-      {!signedIn || check.isPending ? (
+      {check.state !== 'known' ? (
         <p className="muted admin-state" aria-busy="true">
           {CHECKING_CREDENTIALS}
         </p>
-      ) : check.isError ? (
-        <section className="panel admin-refusal" role="alert">
-          <p className="form-error">Could not check your credentials.</p>
-          <button type="button" className="btn-secondary" onClick={() => void check.refetch()}>
-            Retry
-          </button>
-        </section>
       ) : !isAdmin ? (
         <section className="panel admin-refusal" role="alert">
           <p>{NOT_AN_ADMIN}</p>

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   AIRDROP_MESSAGES,
   type Airdrop,
@@ -6,10 +6,9 @@ import {
   type ClaimAirdropResult,
   type CreateAirdropRequest,
   type CreateAirdropResult,
-  type FeesConfig,
-  type JobStatusView,
 } from '@ledgerpad/shared';
 import { ApiError, apiGet, apiPost } from '../../lib/api';
+import { useLedgerAction } from '../../lib/ledger-action';
 import { BALANCES_KEY } from '../../lib/wallet-balances';
 
 // The airdrop pages' calls (docs/airdrops.md): the public board, claims, creation and its job.
@@ -25,15 +24,20 @@ export function useAirdrops(userId: number | undefined) {
   });
 }
 
+/** A claim, with one Idempotency-Key per claim (a retried request is the same claim). */
 export function useClaim(airdropId: number) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (destinationWalletId: number) =>
-      apiPost<ClaimAirdropResult>(`/api/airdrops/${airdropId}/claim`, { destinationWalletId }),
-    onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: AIRDROPS_KEY });
-      await queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
-    },
+  return useLedgerAction(async (destinationWalletId: number, key) => {
+    try {
+      return await apiPost<ClaimAirdropResult>(
+        `/api/airdrops/${airdropId}/claim`,
+        { destinationWalletId },
+        { idempotencyKey: key() },
+      );
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: AIRDROPS_KEY });
+      void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
+    }
   });
 }
 
@@ -45,13 +49,6 @@ export function claimError(err: unknown): string {
     if (typeof body?.error === 'string' && body.error.includes(' ')) return body.error;
   }
   return AIRDROP_MESSAGES.claimFailed;
-}
-
-export function useFees() {
-  return useQuery({
-    queryKey: ['config', 'fees'],
-    queryFn: ({ signal }) => apiGet<FeesConfig>('/api/config/fees', { signal }),
-  });
 }
 
 /** What the wallet's live airdrops already hold back of this token. */
@@ -68,8 +65,8 @@ export function useAllocated(walletId: string, tokenCode: string | undefined, is
   });
 }
 
-export const createAirdrop = (body: CreateAirdropRequest) =>
-  apiPost<CreateAirdropResult>('/api/airdrops', body, { signal: AbortSignal.timeout(2 * 60_000) });
-
-export const getJobStatus = (jobId: string) =>
-  apiGet<JobStatusView>(`/api/job-status/${encodeURIComponent(jobId)}`);
+export const createAirdrop = (body: CreateAirdropRequest, idempotencyKey: string) =>
+  apiPost<CreateAirdropResult>('/api/airdrops', body, {
+    signal: AbortSignal.timeout(2 * 60_000),
+    idempotencyKey,
+  });

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { AIRDROP_MESSAGES, type Airdrop, type ClaimAirdropResult } from '@ledgerpad/shared';
 import { Modal, ModalActions } from '../../components/modal';
-import { useWalletBalances } from '../../lib/wallet-balances';
+import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
 import { claimError, useClaim } from './api';
 import { grouped, perClaim, tokenName } from './rules';
 
@@ -17,21 +17,23 @@ export function ClaimModal({ airdrop, onClose }: { airdrop: Airdrop; onClose: ()
   const [walletId, setWalletId] = useState('');
   const [error, setError] = useState<string>();
   const [result, setResult] = useState<ClaimAirdropResult>();
-  const busy = claim.isPending;
+  const busy = claim.busy;
   const token = tokenName(airdrop);
   const list = wallets.data ?? [];
 
-  const submit = () => {
+  const submit = async () => {
     if (busy) return;
     if (walletId === '') {
       setError(AIRDROP_MESSAGES.selectWallet);
       return;
     }
     setError(undefined);
-    claim.mutate(Number(walletId), {
-      onSuccess: setResult,
-      onError: (err) => setError(claimError(err)),
-    });
+    try {
+      const res = await claim.run(Number(walletId));
+      if (res) setResult(res);
+    } catch (err) {
+      setError(claimError(err));
+    }
   };
 
   return (
@@ -64,7 +66,7 @@ export function ClaimModal({ airdrop, onClose }: { airdrop: Airdrop; onClose: ()
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            submit();
+            void submit();
           }}
         >
           <p className="muted">
@@ -93,11 +95,7 @@ export function ClaimModal({ airdrop, onClose }: { airdrop: Airdrop; onClose: ()
                 <option value="">{wallets.isPending ? 'Loading wallets…' : 'Select a wallet'}</option>
                 {list.map((w) => (
                   <option key={w.id} value={String(w.id)}>
-                    {(w.wallet_name ?? 'Wallet') +
-                      ' — ' +
-                      w.wallet_address.slice(0, 6) +
-                      '…' +
-                      w.wallet_address.slice(-4)}
+                    {walletLabel(w)}
                   </option>
                 ))}
               </select>

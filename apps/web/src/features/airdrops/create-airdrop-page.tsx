@@ -8,18 +8,24 @@ import {
   isLpCurrency,
   LISTING_MESSAGES,
   type CreateAirdropRequest,
-  type JobStatusView,
   type WalletBalance,
   type WalletToken,
   Decimal,
+  formatCount,
+  formatMoney,
+  shortAddress,
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { LogoPicker } from '../../components/logo-picker';
 import { Modal, ModalActions } from '../../components/modal';
 import { ApiError } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
-import { useWalletBalances } from '../../lib/wallet-balances';
-import { AIRDROPS_KEY, createAirdrop, getJobStatus, useAllocated, useFees } from './api';
+import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
+import { availableXrp } from '../../lib/wallet-funds';
+import { AIRDROPS_KEY, createAirdrop, useAllocated } from './api';
+import { useLedgerAction } from '../../lib/ledger-action';
+import { usePlatformFees } from '../../lib/platform-fees';
+import { useJobStatus } from '../../lib/use-job-status';
 import { checkBalance, coversFee, deadlineOk, grouped, leftover, recipients } from './rules';
 import './airdrops.css';
 
@@ -118,10 +124,14 @@ export function CreateAirdropPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const balances = useWalletBalances();
-  const fees = useFees();
+  const fees = usePlatformFees();
   const errorsId = useId();
   const [uploading, setUploading] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
+  // One Idempotency-Key per airdrop: a retry after a lost answer is the same airdrop.
+  const create = useLedgerAction((body: Parameters<typeof createAirdrop>[0], key) =>
+    createAirdrop(body, key()),
+  );
+  const submitting = create.busy;
   const [submitError, setSubmitError] = useState<string>();
   const [logoRefused, setLogoRefused] = useState<string>();
   const [confirm, setConfirm] = useState<string[]>();
@@ -193,19 +203,16 @@ export function CreateAirdropPage() {
 
   const send = async (v: Values) => {
     setConfirm(undefined);
-    setSubmitting(true);
     setSubmitError(undefined);
     try {
-      const created = await createAirdrop(toRequest(v));
-      setJobId(created.jobId);
+      const created = await create.run(toRequest(v));
+      if (created) setJobId(created.jobId);
     } catch (err) {
       setSubmitError(
         err instanceof ApiError && err.status > 0 && err.status < 500 && err.message
           ? `${AIRDROP_MESSAGES.createFailed}: ${err.message}`
           : AIRDROP_MESSAGES.createFailed,
       );
-    } finally {
-      setSubmitting(false);
     }
   };
 
@@ -268,21 +275,13 @@ export function CreateAirdropPage() {
             label="Source wallet"
             invalid={!!errors.sourceWalletId}
             errorId={errorsId}
-            hint={
-              wallet
-                ? `Available: ${Decimal.max(0, new Decimal(wallet.balance).minus(wallet.ledgerReserve)).toFixed()} XRP`
-                : undefined
-            }
+            hint={wallet ? `Available: ${formatMoney(availableXrp(wallet), 'XRP')} XRP` : undefined}
             {...register('sourceWalletId')}
           >
             <option value="">{balances.isPending ? 'Loading wallets…' : 'Select a wallet'}</option>
             {wallets.map((w) => (
               <option key={w.id} value={String(w.id)}>
-                {(w.wallet_name ?? 'Wallet') +
-                  ' — ' +
-                  w.wallet_address.slice(0, 6) +
-                  '…' +
-                  w.wallet_address.slice(-4)}
+                {walletLabel(w)}
               </option>
             ))}
           </SelectField>
@@ -306,7 +305,7 @@ export function CreateAirdropPage() {
             <option value="">{wallet ? 'Select a token' : 'Select a wallet first'}</option>
             {tokens.map((t) => (
               <option key={tokenKey(t)} value={tokenKey(t)}>
-                {t.currency} — {t.issuer.slice(0, 6)}…{t.issuer.slice(-4)}
+                {t.currency} — {shortAddress(t.issuer)}
               </option>
             ))}
           </SelectField>
@@ -396,12 +395,11 @@ export function CreateAirdropPage() {
         <div className="airdrop-summary" data-testid="recipients">
           {count ? (
             <p>
-              Max recipients: <strong>{count.max.toLocaleString('en-US')}</strong>
+              Max recipients: <strong>{formatCount(count.max)}</strong>
               {count.range && (
                 <span className="muted">
                   {' '}
-                  (estimated {count.range.low.toLocaleString('en-US')}–
-                  {count.range.high.toLocaleString('en-US')})
+                  (estimated {formatCount(count.range.low)}–{formatCount(count.range.high)})
                 </span>
               )}
             </p>
@@ -510,8 +508,10 @@ const STEP_LABELS: Record<string, string> = {
 };
 const ICONS = { pending: '○', running: '◌', done: '✓', failed: '✕' } as const;
 const POLL_MS = 1500;
+/** The creation job moves tokens in a few ledgers; past this the screen stops waiting. */
+const JOB_TIMEOUT_MS = 5 * 60_000;
 
-/** The creation job's progress (polled); completed, it hands over to the board. */
+/** The creation job's progress (socket, then polling); completed, it hands over to the board. */
 function CreateProgress({
   jobId,
   onDone,
@@ -521,34 +521,18 @@ function CreateProgress({
   onDone: () => void;
   onClose: () => void;
 }) {
-  const [status, setStatus] = useState<JobStatusView>();
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout>;
-    const poll = async () => {
-      try {
-        const s = await getJobStatus(jobId);
-        if (stopped) return;
-        setStatus(s);
-        if (s.status === 'completed' || s.status === 'failed') return;
-      } catch {
-        // Retried on the next tick.
-      }
-      if (!stopped) timer = setTimeout(() => void poll(), POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [jobId]);
+  const { status, timedOut } = useJobStatus(jobId, {
+    firstPollMs: 0,
+    pollMs: POLL_MS,
+    timeoutMs: JOB_TIMEOUT_MS,
+  });
   const completed = status?.status === 'completed';
   useEffect(() => {
     if (!completed) return;
     const t = setTimeout(onDone, 800);
     return () => clearTimeout(t);
   }, [completed, onDone]);
-  const failed = status?.status === 'failed';
+  const failed = status?.status === 'failed' || timedOut;
   return (
     <Modal
       open
@@ -561,7 +545,7 @@ function CreateProgress({
         {completed
           ? 'Airdrop created. Opening the board…'
           : failed
-            ? `${AIRDROP_MESSAGES.createFailed}: ${status.error ?? 'unknown error'}`
+            ? `${AIRDROP_MESSAGES.createFailed}: ${status?.error ?? 'it did not finish in time; check the board before trying again'}`
             : 'Moving the tokens to the airdrop wallet…'}
       </p>
       <ol className="airdrop-steps" aria-label="Creation steps">

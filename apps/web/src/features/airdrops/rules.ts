@@ -1,4 +1,5 @@
-import { currencyToTicker, type Airdrop, Decimal } from '@ledgerpad/shared';
+import { currencyToTicker, formatToken, type Airdrop, Decimal } from '@ledgerpad/shared';
+import { availableXrp } from '../../lib/wallet-funds';
 
 // The airdrop pages' pure rules (spec 001 §3–§5): how many users an allocation serves, whether it
 // fits the wallet's balance, what is left over, and the board's countdown and amount texts.
@@ -69,10 +70,9 @@ export function checkBalance(total: string, allocated: string | undefined, balan
   return { ok: !t || t.lte(free), available: free.toFixed() };
 }
 
-/** Available XRP (balance above the reserve) covers the airdrop fee. */
+/** Available XRP (balance above the reserve, the shared rule) covers the airdrop fee. */
 export function coversFee(balance: string, reserve: string, fee: string): boolean {
-  const available = new Decimal(balance || '0').minus(reserve || '0');
-  return available.gte(fee || '0');
+  return new Decimal(availableXrp({ balance, ledgerReserve: reserve })).gte(fee || '0');
 }
 
 /** The deadline is a real moment after `now`. */
@@ -96,12 +96,8 @@ export function countdown(expiry: string, now: number): string {
 /** The token's display name (hex codes decoded). */
 export const tokenName = (a: Pick<Airdrop, 'token_code'>) => currencyToTicker(a.token_code);
 
-/** A decimal string with thousands separators, digits as given. */
-export function grouped(value: string): string {
-  const [int = '0', frac] = value.split('.');
-  const g = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return frac ? `${g}.${frac}` : g;
-}
+/** A token amount with thousands separators, digits as given (up to 15 significant). */
+export const grouped = (value: string): string => formatToken(value);
 
 /** The per-claim amount: fixed, or the random range 'min–max'. */
 export function perClaim(a: Pick<Airdrop, 'fixed_amount' | 'min_amount' | 'max_amount'>): string {

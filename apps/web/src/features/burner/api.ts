@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   BURN_MESSAGES,
   burnResultSchema,
@@ -8,6 +8,7 @@ import {
   type BurnWallet,
 } from '@ledgerpad/shared';
 import { apiGet, apiPost } from '../../lib/api';
+import { useLedgerMutation } from '../../lib/ledger-mutation';
 
 // Server state of the burner: the user's wallets with the tokens they hold, and the burn itself.
 
@@ -28,25 +29,17 @@ export function useBurnWallets(userId: number | undefined) {
   });
 }
 
+/** A burn, with one Idempotency-Key per burn: a retry of the same burn can never burn twice. */
 export function useBurn() {
   const queryClient = useQueryClient();
-  return useMutation({
-    // One key per click: a network retry of the same click can never burn twice.
-    mutationFn: async (body: BurnRequest): Promise<BurnResult> => {
-      const answer = await apiPost('/api/burn/burn', body, {
-        headers: { 'idempotency-key': `burn-${randomKey()}` },
-      });
+  return useLedgerMutation(
+    async (body: BurnRequest, key): Promise<BurnResult> => {
+      const answer = await apiPost('/api/burn/burn', body, { idempotencyKey: key() });
       const parsed = burnResultSchema.safeParse(answer);
       if (!parsed.success) throw new Error(BURN_MESSAGES.burnFailed);
       return parsed.data;
     },
     // Balances changed on the ledger: reload the wallet list (the page re-finds its selection in it).
-    onSettled: () => queryClient.invalidateQueries({ queryKey: BURN_WALLETS_KEY }),
-  });
-}
-
-/** 128 random bits in hex (crypto.randomUUID needs a secure context; plain-http LAN hosts lack it). */
-function randomKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    { onSettled: () => void queryClient.invalidateQueries({ queryKey: BURN_WALLETS_KEY }) },
+  );
 }

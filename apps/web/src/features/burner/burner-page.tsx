@@ -8,6 +8,10 @@ import {
   type BurnToken,
   type BurnWallet,
   Decimal,
+  formatToken,
+  formatXrp,
+  insufficientBalanceLabel,
+  shortAddress,
 } from '@ledgerpad/shared';
 import { Modal, ModalActions } from '../../components/modal';
 import { ApiError } from '../../lib/api';
@@ -16,14 +20,8 @@ import { useBurn, useBurnWallets } from './api';
 import './burner.css';
 
 const tokenKey = (t: Pick<BurnToken, 'tokenCode' | 'issuer'>) => `${t.tokenCode}|${t.issuer}`;
-const shortAddress = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
-
-/** A decimal string with thousands separators, digits exactly as given (never through a float). */
-function grouped(value: string): string {
-  const [int = '0', frac] = value.split('.');
-  const g = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return frac ? `${g}.${frac}` : g;
-}
+/** A token amount with thousands separators, digits as given (the one number format). */
+const grouped = (value: string) => formatToken(value);
 
 /** The slider position an amount typed by hand corresponds to (0–100, whole percent, rounded down). */
 function percentOf(amount: string, balance: string): number {
@@ -94,18 +92,22 @@ export function BurnerPage() {
     setAmount(token ? burnAmountForPercent(token.balance, value) : '');
   };
 
+  // The button says why it cannot burn yet (issue 25); the spec's sentences say what is wrong.
+  const value = amount.trim();
+  const reason: { label: string; detail?: string } | null =
+    !wallet || !token
+      ? { label: 'Choose a wallet and a token' }
+      : value === ''
+        ? { label: 'Enter an amount' }
+        : !isValidBurnAmount(value)
+          ? { label: 'Enter a valid amount', detail: BURN_MESSAGES.invalidInput }
+          : new Decimal(value).gt(token.balance)
+            ? { label: insufficientBalanceLabel(token.ascii), detail: BURN_MESSAGES.moreThanHeld }
+            : null;
+
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
-    const value = amount.trim();
-    if (!wallet || !token || !isValidBurnAmount(value)) {
-      setErrors([BURN_MESSAGES.invalidInput]);
-      return;
-    }
-    if (new Decimal(value).gt(token.balance)) {
-      setErrors([BURN_MESSAGES.moreThanHeld]);
-      return;
-    }
+    if (busy || reason || !wallet || !token) return;
     setErrors([]);
     burn.mutate(
       {
@@ -173,7 +175,7 @@ export function BurnerPage() {
                     disabled={busy}
                   >
                     <span className="burner-mono burner-address">{w.walletAddress}</span>
-                    <span className="burner-figure">{grouped(w.xrpBalance)} XRP</span>
+                    <span className="burner-figure">{formatXrp(w.xrpBalance)} XRP</span>
                   </button>
                 </li>
               ))}
@@ -238,8 +240,8 @@ export function BurnerPage() {
                   value={amount}
                   onChange={(e) => onAmount(e.target.value)}
                   disabled={busy}
-                  aria-invalid={errors.length > 0 || undefined}
-                  aria-describedby={errors.length ? `${formId}-errors` : undefined}
+                  aria-invalid={errors.length > 0 || reason?.detail !== undefined || undefined}
+                  aria-describedby={errors.length || reason?.detail ? `${formId}-errors` : undefined}
                 />
               </div>
               <div className="field">
@@ -260,12 +262,12 @@ export function BurnerPage() {
                 />
               </div>
               <div id={`${formId}-errors`} className="form-error" role="alert">
-                {errors.map((m) => (
+                {[...(reason?.detail ? [reason.detail] : []), ...errors].map((m) => (
                   <p key={m}>{m}</p>
                 ))}
               </div>
-              <button type="submit" className="btn-danger burner-submit" disabled={busy}>
-                {busy ? 'Burning…' : 'Burn Tokens'}
+              <button type="submit" className="btn-danger burner-submit" disabled={busy || reason !== null}>
+                {busy ? 'Burning…' : (reason?.label ?? 'Burn Tokens')}
               </button>
             </form>
           </section>

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type {
   DashboardWriteResponse,
@@ -7,7 +7,9 @@ import type {
   TrustLinesResponse,
   UserTokensResponse,
 } from '@ledgerpad/shared';
-import { ApiError, apiGet, apiPost } from '../../lib/api';
+import { formatFull, shortAddress as shortenAddress } from '@ledgerpad/shared';
+import { apiGet, apiPost, userMessage } from '../../lib/api';
+import { useLedgerMutation } from '../../lib/ledger-mutation';
 
 // Server state of the dashboard (spec 001 §7 "Dashboard and rewards"). What the issuer and its
 // lines look like is read from the ledger by the server on every fetch; after a write the affected
@@ -20,9 +22,7 @@ const linesKey = (tokenId: number) => [...KEY, 'lines', tokenId] as const;
 
 /** The server's own sentence for a 4xx (or 502/503: the ledger), when it wrote one for people. */
 export function reasonOf(err: unknown): string | undefined {
-  if (!(err instanceof ApiError) || !err.message || err.message.startsWith('No API route')) return undefined;
-  const readable = (err.status >= 400 && err.status < 500) || err.status === 502 || err.status === 503;
-  return readable ? err.message : undefined;
+  return userMessage(err, '') || undefined;
 }
 
 /** The spec's §8 sentence as the title, the server's reason (what the ledger allows) under it. */
@@ -80,50 +80,81 @@ function useRefresh(tokenId: number) {
 
 /**
  * One dashboard write: `fallback` is the spec's §8 message for it (toasted with the server's reason
- * unless the caller shows the error itself), `done` the success toast.
+ * unless the caller shows the error itself), `done` the success toast. Each click is one action with
+ * one Idempotency-Key (the same on a retry after an unknown outcome); a second click while it runs
+ * sends nothing. `confirmed` re-reads the ledger after a failure: an irreversible action that did
+ * happen (blackhole, disabling RequireAuth) is reported as done, never as failed.
  */
 export function useDashboardWrite<V>(
   tokenId: number,
-  call: (vars: V) => Promise<DashboardWriteResponse | SyncTrustLinesResponse>,
-  opts: { fallback: string; done: (vars: V) => string; toastErrors?: boolean },
+  call: (vars: V, idempotencyKey: string) => Promise<DashboardWriteResponse | SyncTrustLinesResponse>,
+  opts: {
+    fallback: string;
+    done: (vars: V) => string;
+    toastErrors?: boolean;
+    confirmed?: () => Promise<boolean>;
+  },
 ) {
   const refresh = useRefresh(tokenId);
-  return useMutation({
-    mutationFn: call,
-    onSuccess: async (_res, vars) => {
-      toast.success(opts.done(vars));
+  return useLedgerMutation(async (vars: V, key) => {
+    try {
+      const res = await call(vars, key());
       await refresh();
-    },
-    onError: (err) => {
+      toast.success(opts.done(vars));
+      return res;
+    } catch (err) {
+      await refresh();
+      if (opts.confirmed && (await opts.confirmed().catch(() => false))) {
+        toast.success(opts.done(vars));
+        return { success: true } as DashboardWriteResponse;
+      }
       if (opts.toastErrors !== false) toastFailure(opts.fallback, err);
-    },
+      throw err;
+    }
   });
 }
 
-export const dashboardCalls = {
-  freeze: (tokenId: number, body: { accountAddress: string; currency: string; freeze: boolean }) =>
-    apiPost<DashboardWriteResponse>(`/api/dashboard/trust-lines/${tokenId}/freeze`, body),
-  authorize: (tokenId: number, accountAddress: string) =>
-    apiPost<DashboardWriteResponse>(`/api/dashboard/trust-lines/${tokenId}/authorize`, {
-      accountAddress,
-      authorized: true,
-    }),
-  sync: (tokenId: number, body: { issuerAddress: string; currency: string }) =>
-    apiPost<SyncTrustLinesResponse>(`/api/dashboard/sync-trust-lines/${tokenId}`, body),
-  setLimit: (body: { issuerAddress: string; holderAddress: string; currency: string; limitAmount: string }) =>
-    apiPost<DashboardWriteResponse>('/api/dashboard/set-trust-line-limit', body),
-  blackhole: (tokenId: number) =>
-    apiPost<DashboardWriteResponse>(`/api/dashboard/blackhole-issuer/${tokenId}`),
-  disableRequireAuth: (tokenId: number) =>
-    apiPost<DashboardWriteResponse>(`/api/dashboard/disable-require-auth/${tokenId}`),
-};
-
-/** Digits grouped for reading; anything that is not a plain decimal is shown as the ledger wrote it. */
-export function groupDigits(text: string): string {
-  if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
-  const [whole = '0', frac] = text.split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return frac ? `${grouped}.${frac}` : grouped;
+/** The issuer's state as the ledger has it now (after a write: was it done?). */
+export function useIssuerNow(tokenId: number) {
+  const queryClient = useQueryClient();
+  return () =>
+    queryClient.fetchQuery({
+      queryKey: issuerKey(tokenId),
+      queryFn: ({ signal }) =>
+        apiGet<IssuerWalletResponse>(`/api/dashboard/issuer-wallet/${tokenId}`, { signal }),
+      staleTime: 0,
+    });
 }
 
-export const shortAddress = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-6)}` : a);
+/** The dashboard's writes; each carries its action's Idempotency-Key. */
+export const dashboardCalls = {
+  freeze: (
+    tokenId: number,
+    body: { accountAddress: string; currency: string; freeze: boolean },
+    idempotencyKey: string,
+  ) =>
+    apiPost<DashboardWriteResponse>(`/api/dashboard/trust-lines/${tokenId}/freeze`, body, { idempotencyKey }),
+  authorize: (tokenId: number, accountAddress: string, idempotencyKey: string) =>
+    apiPost<DashboardWriteResponse>(
+      `/api/dashboard/trust-lines/${tokenId}/authorize`,
+      { accountAddress, authorized: true },
+      { idempotencyKey },
+    ),
+  sync: (tokenId: number, body: { issuerAddress: string; currency: string }, idempotencyKey: string) =>
+    apiPost<SyncTrustLinesResponse>(`/api/dashboard/sync-trust-lines/${tokenId}`, body, { idempotencyKey }),
+  setLimit: (
+    body: { issuerAddress: string; holderAddress: string; currency: string; limitAmount: string },
+    idempotencyKey: string,
+  ) => apiPost<DashboardWriteResponse>('/api/dashboard/set-trust-line-limit', body, { idempotencyKey }),
+  blackhole: (tokenId: number, idempotencyKey: string) =>
+    apiPost<DashboardWriteResponse>(`/api/dashboard/blackhole-issuer/${tokenId}`, {}, { idempotencyKey }),
+  disableRequireAuth: (tokenId: number, idempotencyKey: string) =>
+    apiPost<DashboardWriteResponse>(`/api/dashboard/disable-require-auth/${tokenId}`, {}, { idempotencyKey }),
+};
+
+/** A token amount as the ledger wrote it, grouped for reading (the one number format). */
+export function groupDigits(text: string): string {
+  return /^-?\d+(\.\d+)?$/.test(text) ? formatFull(text) : text;
+}
+
+export const shortAddress = (a: string) => shortenAddress(a);

@@ -14,6 +14,7 @@ import {
 import { FormErrors, SelectField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
 import { requestResolver } from '../../lib/form-resolver';
+import { walletLabel } from '../../lib/wallet-balances';
 import { groupDigits, reasonOf, shortAddress } from './api';
 import { useClaimRewards, useClaimWallets, useRewardTotals } from './rewards';
 
@@ -124,7 +125,7 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
             <option value="">{wallets.isPending ? 'Loading wallets…' : 'Select a wallet'}</option>
             {wallets.data?.map((w) => (
               <option key={w.id} value={w.wallet_address}>
-                {w.wallet_name ? `${w.wallet_name} (${shortAddress(w.wallet_address)})` : w.wallet_address}
+                {walletLabel(w)}
               </option>
             ))}
           </SelectField>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { DASHBOARD_MESSAGES, type IssuerWalletResponse, type TokenView } from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Modal, ModalActions } from '../../components/modal';
-import { dashboardCalls, reasonOf, useDashboardWrite } from './api';
+import { dashboardCalls, reasonOf, useDashboardWrite, useIssuerNow } from './api';
 
 const failure = (fallback: string, err: unknown) => [fallback, reasonOf(err)].filter(Boolean).join(' ');
 
@@ -26,11 +26,18 @@ export function RipNotice({ titled = true }: { titled?: boolean }) {
 export function IssuerPanel({ token, issuer }: { token: TokenView; issuer: IssuerWalletResponse }) {
   const [confirmAuth, setConfirmAuth] = useState(false);
   const [blackholeOpen, setBlackholeOpen] = useState(false);
-  const disableAuth = useDashboardWrite(token.id, () => dashboardCalls.disableRequireAuth(token.id), {
-    fallback: DASHBOARD_MESSAGES.disableRequireAuthFailed,
-    done: () => 'Require Authorization is off: anyone can now hold this token.',
-    toastErrors: false,
-  });
+  const issuerNow = useIssuerNow(token.id);
+  const disableAuth = useDashboardWrite(
+    token.id,
+    (_: undefined, key) => dashboardCalls.disableRequireAuth(token.id, key),
+    {
+      fallback: DASHBOARD_MESSAGES.disableRequireAuthFailed,
+      done: () => 'Require Authorization is off: anyone can now hold this token.',
+      toastErrors: false,
+      // Irreversible once done: a lost answer is checked on the ledger before saying 'failed'.
+      confirmed: async () => !(await issuerNow()).requireAuthEnabled,
+    },
+  );
 
   return (
     <section className="panel" aria-labelledby="issuer-title">
@@ -89,11 +96,18 @@ export function IssuerPanel({ token, issuer }: { token: TokenView; issuer: Issue
 /** Confirms the blackhole, then shows the 'RIP Issuer Wallet' notice once the ledger has it. */
 function BlackholeModal({ token, onClose }: { token: TokenView; onClose: () => void }) {
   const [understood, setUnderstood] = useState(false);
-  const blackhole = useDashboardWrite(token.id, () => dashboardCalls.blackhole(token.id), {
-    fallback: DASHBOARD_MESSAGES.blackholeFailed,
-    done: () => `${token.ticker} issuer blackholed.`,
-    toastErrors: false,
-  });
+  const issuerNow = useIssuerNow(token.id);
+  const blackhole = useDashboardWrite(
+    token.id,
+    (_: undefined, key) => dashboardCalls.blackhole(token.id, key),
+    {
+      fallback: DASHBOARD_MESSAGES.blackholeFailed,
+      done: () => `${token.ticker} issuer blackholed.`,
+      toastErrors: false,
+      // Irreversible: when the answer was lost but the ledger shows it done, it is done.
+      confirmed: async () => (await issuerNow()).isBlackholed,
+    },
+  );
   const done = blackhole.isSuccess;
   return (
     <Modal

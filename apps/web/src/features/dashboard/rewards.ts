@@ -1,4 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLedgerMutation } from '../../lib/ledger-mutation';
 import type {
   ClaimRewardsRequest,
   ClaimRewardsResult,
@@ -62,15 +63,18 @@ export function useClaimWallets(enabled: boolean) {
   });
 }
 
+/** A claim, with one Idempotency-Key per claim: a retried request never pays twice. */
 export function useClaimRewards() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ClaimRewardsRequest) => apiPost<ClaimRewardsResult>('/api/claim-rewards', body),
-    // Claimed or not, the totals moved (a failed claim's reservation is given back): read them again.
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: KEY }),
-        queryClient.invalidateQueries({ queryKey: ['dashboard', 'tokens'] }),
-      ]),
-  });
+  return useLedgerMutation(
+    (body: ClaimRewardsRequest, key) =>
+      apiPost<ClaimRewardsResult>('/api/claim-rewards', body, { idempotencyKey: key() }),
+    {
+      // Claimed or not, the totals moved (a failed claim's reservation is given back): read them again.
+      onSettled: () => {
+        void queryClient.invalidateQueries({ queryKey: KEY });
+        void queryClient.invalidateQueries({ queryKey: ['dashboard', 'tokens'] });
+      },
+    },
+  );
 }

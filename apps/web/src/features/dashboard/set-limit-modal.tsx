@@ -40,13 +40,16 @@ export function SetLimitModal({
   } = useForm<LimitForm>({ resolver, defaultValues: { limitAmount: '' } });
   const save = useDashboardWrite(
     token.id,
-    (v: LimitForm) =>
-      dashboardCalls.setLimit({
-        issuerAddress: token.issuer_address,
-        holderAddress: line.account_address,
-        currency: token.currency,
-        limitAmount: v.limitAmount,
-      }),
+    (v: LimitForm, key) =>
+      dashboardCalls.setLimit(
+        {
+          issuerAddress: token.issuer_address,
+          holderAddress: line.account_address,
+          currency: token.currency,
+          limitAmount: v.limitAmount,
+        },
+        key,
+      ),
     {
       fallback: DASHBOARD_MESSAGES.setLimitFailed,
       done: (v) => `Limit set to ${groupDigits(v.limitAmount)} ${ticker}.`,

@@ -38,12 +38,12 @@ export function TrustLinesPanel({
 
   const freeze = useDashboardWrite(
     token.id,
-    (line: DashboardTrustLine) =>
-      dashboardCalls.freeze(token.id, {
-        accountAddress: line.account_address,
-        currency: token.currency,
-        freeze: !line.freeze,
-      }),
+    (line: DashboardTrustLine, key) =>
+      dashboardCalls.freeze(
+        token.id,
+        { accountAddress: line.account_address, currency: token.currency, freeze: !line.freeze },
+        key,
+      ),
     {
       fallback: DASHBOARD_MESSAGES.freezeFailed,
       done: (line) =>
@@ -52,7 +52,7 @@ export function TrustLinesPanel({
   );
   const authorize = useDashboardWrite(
     token.id,
-    (line: DashboardTrustLine) => dashboardCalls.authorize(token.id, line.account_address),
+    (line: DashboardTrustLine, key) => dashboardCalls.authorize(token.id, line.account_address, key),
     {
       fallback: DASHBOARD_MESSAGES.authorizeFailed,
       done: (line) => `Trust line of ${shortAddress(line.account_address)} authorized.`,
@@ -60,7 +60,8 @@ export function TrustLinesPanel({
   );
   const sync = useDashboardWrite(
     token.id,
-    () => dashboardCalls.sync(token.id, { issuerAddress: token.issuer_address, currency: token.currency }),
+    (_: undefined, key) =>
+      dashboardCalls.sync(token.id, { issuerAddress: token.issuer_address, currency: token.currency }, key),
     { fallback: DASHBOARD_MESSAGES.syncFailed, done: () => 'Trust lines synced from the ledger.' },
   );
 
@@ -101,7 +102,7 @@ export function TrustLinesPanel({
         <p className="empty-state">No trust lines to this issuer yet.</p>
       ) : (
         <div className="table-scroll" tabIndex={0} role="region" aria-label="Trust lines table">
-          <table>
+          <table className="lines-table">
             <thead>
               <tr>
                 <th scope="col">Account</th>
@@ -118,7 +119,7 @@ export function TrustLinesPanel({
                 const rowBusy = busyAccount === line.account_address;
                 return (
                   <tr key={line.account_address} data-account={line.account_address}>
-                    <td>
+                    <td data-label="Account">
                       <span className="dashboard-account">
                         <span className="address" title={line.account_address}>
                           {shortAddress(line.account_address)}
@@ -137,17 +138,21 @@ export function TrustLinesPanel({
                         </span>
                       )}
                     </td>
-                    <td className="num">{groupDigits(line.limit_amount)}</td>
-                    <td className="num">{groupDigits(line.balance)}</td>
-                    <td>
+                    <td className="num" data-label="Limit">
+                      <span className="figure">{groupDigits(line.limit_amount)}</span>
+                    </td>
+                    <td className="num" data-label={`Balance (${ticker})`}>
+                      <span className="figure">{groupDigits(line.balance)}</span>
+                    </td>
+                    <td data-label="Authorized">
                       {requireAuth || line.authorized ? (line.authorized ? 'Yes' : 'No') : 'Not required'}
                     </td>
-                    <td>
+                    <td data-label="Frozen">
                       <span className={line.freeze ? 'line-state frozen' : 'line-state'}>
                         {line.freeze ? 'Frozen' : 'No'}
                       </span>
                     </td>
-                    <td>
+                    <td data-label="Actions">
                       {/* An AMM pool's, a curve's or Ledgerpad's own line is not a holder's (issue 24). */}
                       {line.account_label ? (
                         <span className="muted small">Not a holder</span>

@@ -1,13 +1,11 @@
-import type { DeployRequest, DeployResult, FeesConfig, JobStatusView } from '@ledgerpad/shared';
-import { apiGet, apiPost } from '../../lib/api';
+import type { DeployRequest } from '@ledgerpad/shared';
+import { apiPost } from '../../lib/api';
 
-// The deploy page's calls (spec 001 §7 "Deploy and config").
+// The deploy page's calls (spec 001 §7 "Deploy and config"); the fees come from lib/platform-fees.
 
-export const getFees = (signal?: AbortSignal) => apiGet<FeesConfig>('/api/config/fees', { signal });
-
-/** POST /api/deploy-token (the spec's client allows it 5 minutes). */
-export const startDeploy = (body: DeployRequest) =>
-  apiPost<{ jobId: string }>('/api/deploy-token', body, { signal: AbortSignal.timeout(5 * 60_000) });
-
-export const getJobStatus = (jobId: string) =>
-  apiGet<JobStatusView<DeployResult>>(`/api/job-status/${encodeURIComponent(jobId)}`);
+/** POST /api/deploy-token (the spec's client allows it 5 minutes), with the deploy's Idempotency-Key. */
+export const startDeploy = (body: DeployRequest, idempotencyKey: string) =>
+  apiPost<{ jobId: string }>('/api/deploy-token', body, {
+    signal: AbortSignal.timeout(5 * 60_000),
+    idempotencyKey,
+  });

@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
-import { useQuery } from '@tanstack/react-query';
 import {
   BONDING_CURVE_SUPPLY,
   BONDING_TOTAL_SUPPLY,
@@ -9,23 +8,30 @@ import {
   DEPLOY_MAX_ATTEMPTS,
   DEPLOY_MESSAGES,
   LIQUIDITY_PAIRS,
+  RLUSD_CURRENCY_HEX,
   deployCost,
   deployRequestSchema,
-  walletBalanceSchema,
+  formatCount,
+  formatMoney,
+  insufficientBalanceLabel,
+  MONEY_MESSAGES,
   type DeployRequest,
   type FeesConfig,
   type LaunchType,
   type LiquidityPair,
   type WalletBalance,
   Decimal,
-  groupDigits,
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { LogoPicker } from '../../components/logo-picker';
-import { ApiError, apiPost } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
+import { useLedgerAction } from '../../lib/ledger-action';
+import { usePlatformFees } from '../../lib/platform-fees';
 import { useSession } from '../../lib/session';
-import { getFees, startDeploy } from './api';
+import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
+import { availableXrp } from '../../lib/wallet-funds';
+import { startDeploy } from './api';
 import { ProgressModal } from './progress-modal';
 import './deploy.css';
 
@@ -86,8 +92,6 @@ const resolver = requestResolver<Values>(
   },
 );
 
-const RLUSD = 'RLUSD';
-
 /** What a curve launch fixes (docs/bonding-curve.md): the curve's supply, no dev share or liquidity. */
 const CURVE_FIELDS = {
   supply: BONDING_TOTAL_SUPPLY.toString(),
@@ -98,15 +102,7 @@ const CURVE_FIELDS = {
 } as const;
 type CurveField = keyof typeof CURVE_FIELDS;
 
-const grouped = (v: string | bigint) => groupDigits(v.toString());
-
-function useBalances() {
-  return useQuery({
-    queryKey: ['wallets', 'balances'],
-    queryFn: async ({ signal }): Promise<WalletBalance[]> =>
-      walletBalanceSchema.array().parse(await apiPost('/api/wallets/balances', {}, { signal })),
-  });
-}
+const grouped = (v: string | bigint) => formatCount(v.toString());
 
 function safeCost(values: Values, fees: FeesConfig, userId: number) {
   try {
@@ -116,22 +112,25 @@ function safeCost(values: Values, fees: FeesConfig, userId: number) {
   }
 }
 
-const available = (w: WalletBalance) => Decimal.max(0, new Decimal(w.balance).minus(w.ledgerReserve));
-const rlusdOf = (w: WalletBalance) => new Decimal(w.tokens.find((t) => t.currency === RLUSD)?.value ?? 0);
+const available = (w: WalletBalance) => new Decimal(availableXrp(w));
+const rlusdOf = (w: WalletBalance) =>
+  new Decimal(w.tokens.find((t) => t.currencyCode === RLUSD_CURRENCY_HEX)?.value ?? 0);
 
 export function DeployPage() {
   const session = useSession();
   const userId = session.status === 'signed-in' ? session.user.id : 0;
-  const fees = useQuery({ queryKey: ['config', 'fees'], queryFn: ({ signal }) => getFees(signal) });
-  const balances = useBalances();
+  const fees = usePlatformFees();
+  const balances = useWalletBalances();
   const [step, setStep] = useState<'form' | 'preview'>('form');
   const [attempts, setAttempts] = useState<number[]>([]);
   const [lockedUntil, setLockedUntil] = useState(0);
   const [now, setNow] = useState(Date.now());
   const [uploading, setUploading] = useState(false);
   const [job, setJob] = useState<{ id: string; ticker: string }>();
-  const [deploying, setDeploying] = useState(false);
   const [deployError, setDeployError] = useState<string>();
+  // One Idempotency-Key per deploy: a retry after a lost answer is the same deploy, never a second.
+  const start = useLedgerAction((body: DeployRequest, key) => startDeploy(body, key()));
+  const deploying = start.busy;
   const errorsId = useId();
 
   const form = useForm<Values>({ defaultValues: DEFAULTS, resolver, mode: 'onSubmit' });
@@ -194,13 +193,12 @@ export function DeployPage() {
   const insufficient = !wallet || !cost || shortXrp!.gt(0) || (shortRlusd !== undefined && shortRlusd.gt(0));
 
   const deploy = async () => {
-    if (!attempt()) return;
-    setDeploying(true);
+    if (start.busy || !attempt()) return;
     setDeployError(undefined);
     try {
       const body = deployRequestSchema.parse(toRequest(values)) as DeployRequest;
-      const { jobId } = await startDeploy(body);
-      setJob({ id: jobId, ticker: values.ticker });
+      const started = await start.run(body);
+      if (started) setJob({ id: started.jobId, ticker: values.ticker });
     } catch (err) {
       setDeployError(
         err instanceof ApiError && err.status === 429
@@ -209,8 +207,6 @@ export function DeployPage() {
             ? err.message
             : DEPLOY_MESSAGES.failed,
       );
-    } finally {
-      setDeploying(false);
     }
   };
 
@@ -250,18 +246,13 @@ export function DeployPage() {
             label="Wallet"
             invalid={!!fieldErrors.walletId}
             errorId={errorsId}
-            hint={wallet ? `Available: ${available(wallet).toFixed()} XRP` : undefined}
+            hint={wallet ? `Available: ${formatMoney(availableXrp(wallet), 'XRP')} XRP` : undefined}
             {...register('walletId')}
           >
             <option value="">{balances.isPending ? 'Loading wallets…' : 'Select a wallet'}</option>
             {wallets.map((w) => (
               <option key={w.id} value={String(w.id)}>
-                {(w.wallet_name ?? 'Wallet') +
-                  ' — ' +
-                  w.wallet_address.slice(0, 6) +
-                  '…' +
-                  w.wallet_address.slice(-4)}{' '}
-                ({available(w).toFixed()} XRP)
+                {walletLabel(w)} ({formatMoney(availableXrp(w), 'XRP')} XRP)
               </option>
             ))}
           </SelectField>
@@ -481,14 +472,12 @@ export function DeployPage() {
           )}
           {wallet && shortXrp && shortXrp.gt(0) && (
             <p role="alert" className="form-error">
-              Insufficient XRP: the wallet has {available(wallet).toFixed()} XRP available, {cost!.xrp} XRP
-              needed.
+              {MONEY_MESSAGES.insufficient(available(wallet).toFixed(), cost!.xrp, 'XRP')}
             </p>
           )}
           {wallet && shortRlusd && shortRlusd.gt(0) && (
             <p role="alert" className="form-error">
-              Insufficient RLUSD: the wallet holds {rlusdOf(wallet).toFixed()} RLUSD, {cost!.rlusd} RLUSD
-              needed.
+              {MONEY_MESSAGES.insufficient(rlusdOf(wallet).toFixed(), cost!.rlusd, 'RLUSD')}
             </p>
           )}
           {deployError && (
@@ -515,7 +504,13 @@ export function DeployPage() {
               onClick={() => void deploy()}
               disabled={insufficient || deploying || locked}
             >
-              {deploying ? 'Deploying…' : 'Deploy'}
+              {deploying
+                ? 'Deploying…'
+                : wallet && shortXrp?.gt(0)
+                  ? insufficientBalanceLabel('XRP')
+                  : wallet && shortRlusd?.gt(0)
+                    ? insufficientBalanceLabel('RLUSD')
+                    : 'Deploy'}
             </button>
           </div>
         </div>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import {
@@ -6,79 +6,38 @@ import {
   DEPLOY_MESSAGES,
   DEPLOY_POLL_DELAY_MS,
   DEPLOY_POLL_INTERVAL_MS,
+  DEPLOY_STEP_GROUPS,
   DEPLOY_STEP_LABELS,
+  shortAddress,
   type DeployResult,
   type JobStatusView,
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { Modal } from '../../components/modal';
 import { explorerTxUrl, useLedgerNetwork, type LedgerNetwork } from '../../lib/auth-methods';
-import { onSocketEvent } from '../../lib/live-socket';
-import { getJobStatus } from './api';
+import { useJobStatus } from '../../lib/use-job-status';
 
-// The deployment progress modal (spec 001 §2, §4): each step of the job live — from the socket at
-// once, with the spec's polling as the fallback (first after 3 s, then every 5 s, giving up after
-// 5 minutes). Close appears when the message says 'completed' or 'failed' and returns to '/'.
+// The deployment progress modal (spec 001 §2, §4), compact (issue 25): the current step with a count
+// ('Step 7 of 13'), the steps that run side by side as one line, and the result — issuer, links and
+// Close — in a footer that stays on screen at 375 px while the step list scrolls. Progress comes
+// from the socket at once, with the spec's polling as the fallback (useJobStatus). Close appears
+// when the message says 'completed' or 'failed' and returns to '/'.
 
-type Status = JobStatusView<DeployResult>;
-
-const isFinal = (s: Status | undefined) => s?.status === 'completed' || s?.status === 'failed';
-
-function useDeployJob(jobId: string): { status: Status | undefined; timedOut: boolean } {
-  const [status, setStatus] = useState<Status>();
-  const [timedOut, setTimedOut] = useState(false);
-  const final = useRef(false);
-  useEffect(() => {
-    let stopped = false;
-    const accept = (s: Status) => {
-      if (final.current) return;
-      final.current = isFinal(s);
-      setStatus(s);
-    };
-    const off = onSocketEvent('jobUpdated', (data) => {
-      if (data.jobId === jobId) accept(data as Status);
-    });
-    const deadline = Date.now() + DEPLOY_JOB_TIMEOUT_MS;
-    let timer: ReturnType<typeof setTimeout>;
-    const poll = async () => {
-      if (stopped || final.current) return;
-      try {
-        accept(await getJobStatus(jobId));
-      } catch {
-        // A failed poll is retried on the next tick; the socket may still deliver.
-      }
-      if (stopped || final.current) return;
-      if (Date.now() >= deadline) {
-        setTimedOut(true);
-        return;
-      }
-      timer = setTimeout(() => void poll(), DEPLOY_POLL_INTERVAL_MS);
-    };
-    timer = setTimeout(() => void poll(), DEPLOY_POLL_DELAY_MS);
-    return () => {
-      stopped = true;
-      off();
-      clearTimeout(timer);
-    };
-  }, [jobId]);
-  return { status, timedOut };
-}
-
+type Step = JobStatusView<DeployResult>['steps'][number];
 const ICONS = { pending: '○', running: '◌', done: '✓', failed: '✕' } as const;
 
 /** A step's transaction: a link to the network's explorer, or (embedded ledger) the hash to copy. */
 function TxHash({ hash, network }: { hash: string; network: LedgerNetwork | undefined }) {
-  const short = `${hash.slice(0, 6)}…${hash.slice(-4)}`;
   const url = explorerTxUrl(network, hash);
   return (
     <span className="deploy-step-tx">
       {url ? (
         <a href={url} target="_blank" rel="noopener noreferrer" title={hash}>
-          {short}
+          {shortAddress(hash)}
         </a>
       ) : (
         <>
-          <code title={hash}>{short}</code>
+          <code title={hash}>{shortAddress(hash)}</code>
           <CopyButton value={hash} label="Copy transaction hash" failedMessage="Failed to copy." />
         </>
       )}
@@ -86,10 +45,41 @@ function TxHash({ hash, network }: { hash: string; network: LedgerNetwork | unde
   );
 }
 
+/** The job's steps as the modal's lines: its groups in order, each with the steps the job has. */
+export function groupSteps(steps: Step[]): Array<{ label: string; steps: Step[]; status: Step['status'] }> {
+  const byName = new Map(steps.map((s) => [s.name, s]));
+  const grouped = new Set<string>();
+  const out: Array<{ label: string; steps: Step[]; status: Step['status'] }> = [];
+  for (const g of DEPLOY_STEP_GROUPS) {
+    const mine = g.steps.flatMap((n) => (byName.has(n) ? [byName.get(n)!] : []));
+    if (mine.length === 0) continue;
+    mine.forEach((s) => grouped.add(s.name));
+    // One label for one step; several share the group's.
+    const label = mine.length === 1 ? (DEPLOY_STEP_LABELS[mine[0]!.name] ?? g.label) : g.label;
+    out.push({ label, steps: mine, status: groupStatus(mine) });
+  }
+  // A step no group knows yet still shows (in the job's order), on its own.
+  for (const s of steps)
+    if (!grouped.has(s.name))
+      out.push({ label: DEPLOY_STEP_LABELS[s.name] ?? s.name, steps: [s], status: s.status });
+  return out;
+}
+
+function groupStatus(steps: Step[]): Step['status'] {
+  if (steps.some((s) => s.status === 'failed')) return 'failed';
+  if (steps.every((s) => s.status === 'done')) return 'done';
+  if (steps.some((s) => s.status === 'running' || s.status === 'done')) return 'running';
+  return 'pending';
+}
+
 export function ProgressModal({ jobId, ticker }: { jobId: string; ticker: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { status, timedOut } = useDeployJob(jobId);
+  const { status, timedOut } = useJobStatus<DeployResult>(jobId, {
+    firstPollMs: DEPLOY_POLL_DELAY_MS,
+    pollMs: DEPLOY_POLL_INTERVAL_MS,
+    timeoutMs: DEPLOY_JOB_TIMEOUT_MS,
+  });
   const network = useLedgerNetwork();
   const completed = status?.status === 'completed';
   useEffect(() => {
@@ -110,6 +100,13 @@ export function ProgressModal({ jobId, ticker }: { jobId: string; ticker: string
           : `Deploying ${ticker}…`;
   const closable = /completed|failed/i.test(message) || timedOut;
   const result = status?.status === 'completed' ? status.result : null;
+  const steps = status?.steps ?? [];
+  const done = steps.filter((s) => s.status === 'done').length;
+  const current =
+    steps.find((s) => s.status === 'failed') ??
+    steps.find((s) => s.status === 'running') ??
+    steps.find((s) => s.status === 'pending');
+  const groups = groupSteps(steps);
 
   return (
     <Modal
@@ -123,44 +120,67 @@ export function ProgressModal({ jobId, ticker }: { jobId: string; ticker: string
       <p className={status?.status === 'failed' || timedOut ? 'form-error' : 'deploy-message'} role="status">
         {message}
       </p>
+      {steps.length > 0 && (
+        <div className="deploy-count">
+          <p data-testid="deploy-count">
+            {completed
+              ? `All ${steps.length} steps done`
+              : `Step ${Math.min(done + 1, steps.length)} of ${steps.length}${
+                  current ? `: ${DEPLOY_STEP_LABELS[current.name] ?? current.name}` : ''
+                }`}
+          </p>
+          <progress max={steps.length} value={done} aria-label="Deployment progress" />
+        </div>
+      )}
       <ol className="deploy-steps" aria-label="Deployment steps">
-        {(status?.steps ?? []).map((step) => (
-          <li
-            key={step.name}
-            className={`deploy-step ${step.status}`}
-            data-step={step.name}
-            data-status={step.status}
-          >
+        {groups.map((g) => (
+          <li key={g.label} className={`deploy-step ${g.status}`} data-status={g.status}>
             <span className="deploy-step-icon" aria-hidden="true">
-              {ICONS[step.status]}
+              {ICONS[g.status]}
             </span>
-            <span className="deploy-step-label">{DEPLOY_STEP_LABELS[step.name] ?? step.name}</span>
-            {step.txHash && <TxHash hash={step.txHash} network={network} />}
+            <span className="deploy-step-label">
+              {g.label}
+              {g.steps.length > 1 && (
+                <span className="muted small">
+                  {' '}
+                  · {g.steps.filter((s) => s.status === 'done').length} of {g.steps.length}, side by side
+                </span>
+              )}
+            </span>
+            {g.steps
+              .filter((s) => s.txHash)
+              .map((s) => (
+                <TxHash key={s.name} hash={s.txHash!} network={network} />
+              ))}
           </li>
         ))}
         {!status && <li className="deploy-step running">Starting…</li>}
       </ol>
-      {result && (
-        <div className="deploy-result">
-          <p>
-            Issuer <code>{result.issuer_address}</code>{' '}
-            <CopyButton
-              value={result.issuer_address}
-              label="Copy issuer address"
-              failedMessage="Failed to copy issuer address!"
-            />
-          </p>
-          <p className="deploy-links">
-            <Link to={`/token/${result.issuer_address}`}>Open the token page</Link>
-            <Link to="/dashboard">Manage it in the dashboard</Link>
-          </p>
-        </div>
-      )}
-      {closable && (
-        <div className="modal-actions">
-          <button type="button" onClick={() => navigate('/')}>
-            Close
-          </button>
+      {(result || closable) && (
+        <div className="deploy-footer">
+          {result && (
+            <div className="deploy-result">
+              <p>
+                Issuer <code className="deploy-issuer">{result.issuer_address}</code>{' '}
+                <CopyButton
+                  value={result.issuer_address}
+                  label="Copy issuer address"
+                  failedMessage="Failed to copy issuer address!"
+                />
+              </p>
+              <p className="deploy-links">
+                <Link to={`/token/${result.issuer_address}`}>Open the token page</Link>
+                <Link to="/dashboard">Manage it in the dashboard</Link>
+              </p>
+            </div>
+          )}
+          {closable && (
+            <div className="modal-actions">
+              <button type="button" onClick={() => navigate('/')}>
+                Close
+              </button>
+            </div>
+          )}
         </div>
       )}
     </Modal>

@@ -5,12 +5,37 @@ import {
   TERMS_LAST_UPDATED,
   TOKEN_CREATION_FEE_XRP,
   TRADING_FEE_PERCENT,
+  Decimal,
 } from '@ledgerpad/shared';
+import { usePlatformFees } from '../../lib/platform-fees';
 
 // Static legal text (spec: both pages effective February 28, 2025; terms updated April 30, 2025).
-// Every figure comes from the shared constants, so the terms and the app never disagree.
+// The dated text keeps the fees it stated on that date (the spec's 15 XRP and 0.75%); when an admin
+// has changed a fee since, the current figure stands beside it (docs/public-site.md "Legal pages").
+
+/** '15 XRP' — or, after a change, '15 XRP at the date above; currently 20 XRP'. */
+function FeeFigure({ dated, current, unit }: { dated: string; current: string | undefined; unit: string }) {
+  const same = current === undefined || new Decimal(current).eq(dated);
+  return (
+    <span data-testid="terms-fee">
+      {dated}
+      {unit}
+      {!same && (
+        <>
+          {' '}
+          at the date above;{' '}
+          <strong>
+            currently {current}
+            {unit}
+          </strong>
+        </>
+      )}
+    </span>
+  );
+}
 
 export function TermsPage() {
+  const fees = usePlatformFees();
   return (
     <article className="panel legal">
       <h1>Terms of Service</h1>
@@ -44,10 +69,12 @@ export function TermsPage() {
       <p>You may not use a VPN or any other means to get around this restriction.</p>
       <h2>3. Fees</h2>
       <p>
-        Creating a token costs a token creation fee of {TOKEN_CREATION_FEE_XRP} XRP. A trading fee of{' '}
-        {TRADING_FEE_PERCENT}% applies to all platform transactions. Network fees and reserves of the XRP
-        Ledger are separate and are paid to the network, not to us. Fees are shown before you confirm an
-        action and are not refundable once the transaction is validated.
+        Creating a token costs a token creation fee of{' '}
+        <FeeFigure dated={TOKEN_CREATION_FEE_XRP} current={fees.data?.service_fee} unit=" XRP" />. A trading
+        fee of <FeeFigure dated={TRADING_FEE_PERCENT} current={fees.data?.trading_fee_percent} unit="%" />{' '}
+        applies to all platform transactions. Network fees and reserves of the XRP Ledger are separate and are
+        paid to the network, not to us. Fees are shown before you confirm an action and are not refundable
+        once the transaction is validated.
       </p>
       <h2>4. Your responsibilities</h2>
       <p>

@@ -56,8 +56,9 @@ export function useOrders(userId: number | undefined, filters: OrderFilters) {
   });
 }
 
-export const cancelOrder = (orderId: number) =>
-  apiDelete<OrderView>(`/api/cancel-order/${encodeURIComponent(orderId)}`);
+/** DELETE /api/cancel-order/{id}, with the cancel's Idempotency-Key (the same on a retry). */
+export const cancelOrder = (orderId: number, idempotencyKey: string) =>
+  apiDelete<OrderView>(`/api/cancel-order/${encodeURIComponent(orderId)}`, { idempotencyKey });
 
 /** Rewrites every cached list of the user (all filter combinations) with `update`. */
 export function useUpdateCachedOrders(userId: number | undefined) {

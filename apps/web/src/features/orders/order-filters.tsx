@@ -1,5 +1,11 @@
 import { useId, useState } from 'react';
-import { ORDER_STATUSES, TRADE_SIDES, type OrderStatus, type TradeSide } from '@ledgerpad/shared';
+import {
+  ORDER_STATUSES,
+  TRADE_SIDES,
+  type OrderStatus,
+  type TradeSide,
+  shortAddress,
+} from '@ledgerpad/shared';
 import { NO_FILTERS, type OrderFilters } from './api';
 import { STATUS_LABELS } from './order-status';
 
@@ -7,8 +13,6 @@ export interface WalletOption {
   address: string;
   name: string | null;
 }
-
-const shortAddress = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
 export const walletLabel = (address: string, name: string | null | undefined) =>
   name ? `${name} (${shortAddress(address)})` : shortAddress(address);

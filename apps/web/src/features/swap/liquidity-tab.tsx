@@ -1,31 +1,47 @@
-import { useEffect, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   AMOUNT_DECIMALS,
   ESTIMATE_DEBOUNCE_MS,
   FEE_VOTE_MULTIPLIER,
   LIQUIDITY_MESSAGES,
   LP_FULL_REMOVAL_FRACTION,
+  RLUSD_CURRENCY_HEX,
+  dropsToXrp,
+  formatFull,
+  parseXrpDrops,
+  xrpNeeded,
+  formatMoney,
+  formatPrice,
+  formatToken,
+  truncateDecimals,
+  Decimal,
   type AddLiquidityResult,
   type AmmVoteResult,
+  type AssetAmount,
   type LpBalanceResult,
   type LpPriceResult,
   type PoolAssetRef,
   type RemoveLiquidityResult,
   type WalletBalance,
-  Decimal,
 } from '@ledgerpad/shared';
-import { ApiError, apiPost } from '../../lib/api';
+import { sanitizeAmount } from '../../lib/amount-input';
+import { ApiError, apiPost, userMessage } from '../../lib/api';
+import { useLedgerAction } from '../../lib/ledger-action';
+import { ledgerReserves, usePlatformFees } from '../../lib/platform-fees';
 import { BALANCES_KEY } from '../../lib/wallet-balances';
-import { exactAmount } from './amounts';
+import { availableDrops, spendableDrops, tokenBalance } from '../../lib/wallet-funds';
 import { AuctionSlot } from './auction-slot';
 import { StatusLine, useDebounced, useFading } from './hooks';
 import { LpPosition } from './lp-position';
+import { walletShortfall, type Shortfall } from './readiness';
 import './liquidity.css';
 
 // The Liquidity tab of /swap (spec 001 §2, §5, §8): AMM deposits and withdrawals from the selected
-// wallet, and the fee vote. The expected withdrawal is the server's XLS-30 computation on the pool
-// as it is now (what the ledger then does); the LP balance falls back to 0.00 when it cannot be read.
+// wallet, and the fee vote. The Add form shows what the wallet holds of both sides, 'Max' for each,
+// and the LP tokens the deposit will issue (the server's XLS-30 computation on the pool as it is
+// now); the buttons say why they cannot send, including amounts above the balance (nothing sent).
+// The LP balance falls back to 0.00 when it cannot be read.
 
 interface TokenRef {
   issuer: string;
@@ -34,27 +50,24 @@ interface TokenRef {
   ticker: string;
 }
 
-const AMOUNT_RE = new RegExp(`^\\d*(\\.\\d{0,${AMOUNT_DECIMALS}})?$`);
-const LP_RE = /^\d*(\.\d{0,15})?$/;
-const FEE_RE = /^\d*(\.\d{0,3})?$/;
 const LP_PRESETS = [25, 50, 75, 100] as const;
-
 const positive = (v: string) => /^\d*\.?\d+$/.test(v) && new Decimal(v).gt(0);
-const errorText = (err: unknown) => (err instanceof ApiError ? err.message : '');
-const fixed6 = (d: Decimal) => d.toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN).toFixed();
-export { exactAmount };
+const fixed6 = (d: Decimal) => truncateDecimals(d, AMOUNT_DECIMALS);
 
 type Side = 'base' | 'token';
+type Reason = { ok: true } | { ok: false; reason: string; detail?: string };
 
 export function LiquidityTab({
   wallet,
   token,
   base = 'XRP',
+  rlusdIssuer = null,
 }: {
   wallet: WalletBalance | undefined;
   token: TokenRef | null;
   /** The pair's base asset (XRP, or RLUSD for an RLUSD-paired token). */
   base?: 'XRP' | 'RLUSD';
+  rlusdIssuer?: string | null;
 }) {
   const queryClient = useQueryClient();
   const [view, setView] = useState<'actions' | 'vote'>('actions');
@@ -68,7 +81,9 @@ export function LiquidityTab({
   const [amountLp, setAmountLp] = useState('');
   const [limitPrice, setLimitPrice] = useState('');
   const [fee, setFee] = useState('');
-  const [status, showStatus] = useFading();
+  const [status, showStatus, clearStatus] = useFading();
+  const fees = usePlatformFees();
+  const reserves = ledgerReserves(fees.data);
 
   const address = wallet?.wallet_address;
   const market = token && address ? { wallet: address, issuer: token.issuer, token: token.code } : null;
@@ -90,11 +105,44 @@ export function LiquidityTab({
   });
   const lpBalance = balance.data?.balance ?? '0';
   const lpShown =
-    balance.isError || !balance.data || new Decimal(lpBalance).isZero() ? '0.00' : exactAmount(lpBalance);
+    balance.isError || !balance.data || new Decimal(lpBalance).isZero() ? '0.00' : formatToken(lpBalance);
+
+  // What the wallet holds of each side: XRP available (balance − reserve) or RLUSD, and the token.
+  const baseHeld = wallet
+    ? base === 'XRP'
+      ? dropsToXrp(availableDrops(wallet))
+      : rlusdIssuer
+        ? tokenBalance(wallet, RLUSD_CURRENCY_HEX, rlusdIssuer)
+        : '0'
+    : '0';
+  const tokenHeld = wallet && token ? tokenBalance(wallet, token.code, token.issuer) : '0';
+  // A first deposit opens the wallet's LP token line: one owner reserve, and the deposit's network fee.
+  const opensLpLine = new Decimal(lpBalance).isZero();
+  /** The most of the base a deposit can take: XRP leaves the network fee and a new LP line's reserve. */
+  const baseMax = (): string | null => {
+    if (!wallet) return null;
+    if (base !== 'XRP') return baseHeld;
+    if (!reserves) return null;
+    return dropsToXrp(spendableDrops(wallet, reserves, { transactions: 1, newObjects: opensLpLine ? 1 : 0 }));
+  };
+  /** XRP a deposit of `amount` needs from the available balance (the shared rule). */
+  const xrpNeededFor = (amount: string): string => {
+    const drops = parseXrpDrops(amount) ?? 0n;
+    return dropsToXrp(
+      reserves
+        ? xrpNeeded({ amount: drops, transactions: 1, newObjects: opensLpLine ? 1 : 0 }, reserves)
+        : drops,
+    );
+  };
 
   const debouncedLp = useDebounced(amountLp, ESTIMATE_DEBOUNCE_MS);
+  const depositNow = {
+    depositBase: deposit === 'DOUBLE' || side === 'base' ? amountBase : '',
+    depositToken: deposit === 'DOUBLE' || side === 'token' ? amountToken : '',
+  };
+  const debouncedDeposit = useDebounced(depositNow, ESTIMATE_DEBOUNCE_MS);
   const price = useQuery({
-    queryKey: ['liquidity', 'lp-price', token?.issuer, token?.code, base, debouncedLp],
+    queryKey: ['liquidity', 'lp-price', token?.issuer, token?.code, base, debouncedLp, debouncedDeposit],
     queryFn: ({ signal }) =>
       apiPost<LpPriceResult>(
         '/api/get-lp-price',
@@ -103,6 +151,12 @@ export function LiquidityTab({
           token: token!.code,
           baseAsset: base,
           ...(positive(debouncedLp) ? { amountLp: debouncedLp } : {}),
+          ...(action === 'ADD' && positive(debouncedDeposit.depositBase)
+            ? { depositBase: debouncedDeposit.depositBase }
+            : {}),
+          ...(action === 'ADD' && positive(debouncedDeposit.depositToken)
+            ? { depositToken: debouncedDeposit.depositToken }
+            : {}),
         },
         { signal },
       ),
@@ -127,100 +181,142 @@ export function LiquidityTab({
     // (Once the pool is known, too: typing before it loaded still fills the other side.)
   }, [settled, edited, deposit, pool !== undefined]);
 
+  // A stale error goes as soon as the user changes something.
+  useEffect(() => {
+    if (status && !status.ok) clearStatus();
+    // Only on input changes, not when the status itself appears.
+  }, [amountBase, amountToken, amountLp, limitPrice, fee, action, deposit, withdraw, side, view]);
+
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['liquidity'] });
     void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
   };
 
-  const add = useMutation({
-    mutationFn: () =>
-      apiPost<AddLiquidityResult>('/api/add-liquidity', {
-        ...market!,
+  const add = useLedgerAction((body: Record<string, unknown>, key) =>
+    apiPost<AddLiquidityResult>('/api/add-liquidity', body, { idempotencyKey: key() }),
+  );
+  const remove = useLedgerAction((body: Record<string, unknown>, key) =>
+    apiPost<RemoveLiquidityResult>('/api/remove-liquidity', body, { idempotencyKey: key() }),
+  );
+  const vote = useLedgerAction((body: Record<string, unknown>, key) =>
+    apiPost<AmmVoteResult>('/api/amm-vote', body, { idempotencyKey: key() }),
+  );
+  const busy = add.busy || remove.busy || vote.busy;
+
+  // The screen's own checks (spec 001 §5), then what the wallet holds: nothing is sent otherwise.
+  const holdings = { [base]: baseHeld, token: tokenHeld } as Record<string, string>;
+  const short = (needs: AssetAmount[]): Shortfall | null =>
+    walletShortfall(needs, holdings, (a) => (a === 'token' ? unit('token') : a));
+  const addReady = ((): Reason => {
+    if (!market) return { ok: false, reason: LIQUIDITY_MESSAGES.selectWalletAndToken };
+    const needs: AssetAmount[] = [];
+    if (deposit === 'DOUBLE') {
+      if (!positive(amountBase) || !positive(amountToken))
+        return { ok: false, reason: LIQUIDITY_MESSAGES.enterBoth };
+      needs.push({ asset: base, amount: amountBase }, { asset: 'token', amount: amountToken });
+    } else {
+      const v = side === 'base' ? amountBase : amountToken;
+      if (v !== '' && !/^\d*\.?\d+$/.test(v)) return { ok: false, reason: LIQUIDITY_MESSAGES.invalidToken };
+      if (!positive(v)) return { ok: false, reason: LIQUIDITY_MESSAGES.enterAmount(unit(side)) };
+      needs.push({ asset: side === 'base' ? base : 'token', amount: v });
+    }
+    // An XRP deposit also pays its network fee and a new LP line's reserve.
+    const s = short(
+      needs.map((n) => (n.asset === 'XRP' ? { asset: 'XRP', amount: xrpNeededFor(n.amount) } : n)),
+    );
+    return s ? { ok: false, reason: s.label, detail: s.detail } : { ok: true };
+  })();
+  const removeReady = ((): Reason => {
+    if (!market) return { ok: false, reason: LIQUIDITY_MESSAGES.selectWalletAndToken };
+    if (!positive(amountLp)) return { ok: false, reason: LIQUIDITY_MESSAGES.enterLp };
+    return { ok: true };
+  })();
+  const voteReady = ((): Reason => {
+    if (!market) return { ok: false, reason: LIQUIDITY_MESSAGES.selectWalletAndToken };
+    if (fee.trim() === '' || fee === '.') return { ok: false, reason: LIQUIDITY_MESSAGES.fillAll };
+    return { ok: true };
+  })();
+
+  const submitAdd = async () => {
+    if (!addReady.ok || !market) return;
+    try {
+      const res = await add.run({
+        ...market,
         baseAsset: base,
         mode: deposit === 'DOUBLE' ? 'double-asset' : 'single-asset',
         selectedAsset: deposit === 'DOUBLE' ? null : selectedAsset(side),
         amountXrp: deposit === 'DOUBLE' || side === 'base' ? amountBase : '',
         amountToken: deposit === 'DOUBLE' || side === 'token' ? amountToken : '',
-      }),
-    onSuccess: () => {
+      });
+      if (!res) return;
       showStatus(LIQUIDITY_MESSAGES.added);
       setAmountBase('');
       setAmountToken('');
       refresh();
-    },
-    onError: (err) => showStatus(LIQUIDITY_MESSAGES.addFailedLine(errorText(err))),
-  });
-
-  const remove = useMutation({
-    mutationFn: () =>
-      apiPost<RemoveLiquidityResult>('/api/remove-liquidity', {
-        ...market!,
+    } catch (err) {
+      showStatus(LIQUIDITY_MESSAGES.addFailedLine(err instanceof ApiError ? userMessage(err, '') : ''));
+    }
+  };
+  const submitRemove = async () => {
+    if (!removeReady.ok || !market) return;
+    try {
+      const res = await remove.run({
+        ...market,
         baseAsset: base,
         amountLp,
         mode: withdraw,
         selectedAsset: withdraw === 'single' ? selectedAsset(side) : null,
         limitPrice: withdraw === 'single' ? limitPrice : '',
-      }),
-    onSuccess: () => {
+      });
+      if (!res) return;
       showStatus(LIQUIDITY_MESSAGES.removed);
       setAmountLp('');
       setLimitPrice('');
       refresh();
-    },
-    onError: (err) => showStatus(LIQUIDITY_MESSAGES.removeFailedLine(errorText(err))),
-  });
-
-  const vote = useMutation({
-    mutationFn: (tradingFee: number) =>
-      apiPost<AmmVoteResult>('/api/amm-vote', { ...market!, baseAsset: base, tradingFee }),
-    onSuccess: () => {
+    } catch (err) {
+      showStatus(LIQUIDITY_MESSAGES.removeFailedLine(err instanceof ApiError ? userMessage(err, '') : ''));
+    }
+  };
+  const submitVote = async () => {
+    if (!voteReady.ok || !market) return;
+    try {
+      const tradingFee = new Decimal(fee).mul(FEE_VOTE_MULTIPLIER).toDecimalPlaces(0).toNumber();
+      const res = await vote.run({ ...market, baseAsset: base, tradingFee });
+      if (!res) return;
       showStatus(LIQUIDITY_MESSAGES.voteSuccess(new Decimal(fee).toFixed()));
       refresh();
-    },
-    onError: (err) =>
+    } catch (err) {
       showStatus(
         err instanceof ApiError && err.status > 0
-          ? err.message || LIQUIDITY_MESSAGES.voteFailed
+          ? userMessage(err, LIQUIDITY_MESSAGES.voteFailed)
           : LIQUIDITY_MESSAGES.voteRetry,
-      ),
-  });
-
-  // The screen's own checks (spec 001 §5), before anything is sent.
-  const submitAdd = () => {
-    if (!market) return showStatus(LIQUIDITY_MESSAGES.selectWalletAndToken);
-    if (deposit === 'DOUBLE') {
-      if (!positive(amountBase) || !positive(amountToken)) return showStatus(LIQUIDITY_MESSAGES.enterBoth);
-    } else {
-      const v = side === 'base' ? amountBase : amountToken;
-      if (v !== '' && !/^\d*\.?\d+$/.test(v)) return showStatus(LIQUIDITY_MESSAGES.invalidToken);
-      if (!positive(v)) return showStatus(LIQUIDITY_MESSAGES.enterAmount(unit(side)));
+      );
     }
-    add.mutate();
-  };
-  const submitRemove = () => {
-    if (!market) return showStatus(LIQUIDITY_MESSAGES.selectWalletAndToken);
-    if (!positive(amountLp)) return showStatus(LIQUIDITY_MESSAGES.enterLp);
-    remove.mutate();
-  };
-  const submitVote = () => {
-    if (!market) return showStatus(LIQUIDITY_MESSAGES.selectWalletAndToken);
-    if (fee.trim() === '' || fee === '.') return showStatus(LIQUIDITY_MESSAGES.fillAll);
-    vote.mutate(new Decimal(fee).mul(FEE_VOTE_MULTIPLIER).toDecimalPlaces(0).toNumber());
   };
 
   // The LP amount is capped at the balance as it is typed (spec 001 §5).
-  const setLp = (v: string) => {
-    if (!LP_RE.test(v)) return;
+  const setLp = (raw: string) => {
+    const v = sanitizeAmount(raw, 15);
     setAmountLp(v !== '' && v !== '.' && new Decimal(v).gt(lpBalance) ? new Decimal(lpBalance).toFixed() : v);
   };
 
   const expected = price.data?.expected;
+  const money = (v: string, s: Side) => `${formatMoney(v, s === 'base' ? base : 'token')} ${unit(s)}`;
   const expectedLine = !expected
     ? '—'
     : withdraw === 'double'
-      ? `${exactAmount(expected.double.base)} ${base} + ${exactAmount(expected.double.token)} ${unit('token')}`
-      : `${exactAmount(side === 'base' ? expected.singleBase : expected.singleToken)} ${unit(side)}`;
-  const busy = add.isPending || remove.isPending || vote.isPending;
+      ? `${money(expected.double.base, 'base')} + ${money(expected.double.token, 'token')}`
+      : money(side === 'base' ? expected.singleBase : expected.singleToken, side);
+  const lpOut = price.data?.deposit
+    ? deposit === 'DOUBLE'
+      ? price.data.deposit.double?.lpTokens
+      : side === 'base'
+        ? price.data.deposit.singleBase
+        : price.data.deposit.singleToken
+    : undefined;
+  const depositSettled =
+    debouncedDeposit.depositBase === depositNow.depositBase &&
+    debouncedDeposit.depositToken === depositNow.depositToken;
 
   const toggle = <T extends string>(
     label: string,
@@ -241,17 +337,29 @@ export function LiquidityTab({
       <label className="field-label" htmlFor={id}>
         Amount ({unit(s)})
       </label>
-      <input
-        id={id}
-        className="input"
-        inputMode="decimal"
-        placeholder="0.0"
-        value={value}
-        onChange={(e) => {
-          if (AMOUNT_RE.test(e.target.value)) onChange(e.target.value);
-        }}
-        onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
-      />
+      <div className="input-with-max">
+        <input
+          id={id}
+          className="input"
+          inputMode="decimal"
+          placeholder="0.0"
+          value={value}
+          onChange={(e) => onChange(sanitizeAmount(e.target.value, AMOUNT_DECIMALS))}
+          onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
+        />
+        <button
+          type="button"
+          className="btn-secondary max-button"
+          aria-label={`Max ${unit(s)}`}
+          disabled={!wallet || (s === 'base' && baseMax() === null)}
+          onClick={() => {
+            const max = s === 'base' ? baseMax() : tokenHeld;
+            if (max !== null) onChange(fixed6(new Decimal(max)));
+          }}
+        >
+          Max
+        </button>
+      </div>
     </div>
   );
   const assetChoice = (label: string) =>
@@ -264,6 +372,34 @@ export function LiquidityTab({
       ],
       setSide,
     );
+  const submit = (
+    ready: Reason,
+    running: boolean,
+    runningLabel: string,
+    label: string,
+    onClick: () => void,
+  ) => (
+    <>
+      <button
+        type="button"
+        className="swap-submit liquidity-submit"
+        disabled={busy || !ready.ok}
+        onClick={onClick}
+      >
+        {running ? runningLabel : ready.ok ? label : ready.reason}
+      </button>
+      {!ready.ok && ready.detail && (
+        <p className="muted small submit-detail" data-testid="liquidity-submit-detail">
+          {ready.detail}
+        </p>
+      )}
+    </>
+  );
+  const figure = (v: string, asset: string, name: string): ReactNode => (
+    <span className="figure" title={`${formatFull(v)} ${name}`}>
+      {formatMoney(v, asset)} {name}
+    </span>
+  );
 
   return (
     <div className="liquidity" data-testid="liquidity-tab">
@@ -295,6 +431,10 @@ export function LiquidityTab({
 
           {action === 'ADD' ? (
             <>
+              <p className="muted small wallet-sides" data-testid="liquidity-balances">
+                In this wallet: {figure(baseHeld, base, base)}
+                {base === 'XRP' && ' available'} · {figure(tokenHeld, 'token', unit('token'))}
+              </p>
               {toggle(
                 'Deposit mode',
                 deposit,
@@ -330,14 +470,26 @@ export function LiquidityTab({
                   })}
                 </div>
               )}
-              <button
-                type="button"
-                className="swap-submit liquidity-submit"
-                disabled={busy}
-                onClick={submitAdd}
-              >
-                {add.isPending ? 'Adding…' : 'Add Liquidity'}
-              </button>
+              <p className="estimate" data-testid="lp-to-receive">
+                LP tokens you will receive:{' '}
+                <strong>
+                  {lpOut && depositSettled && addReady.ok ? (
+                    <span className="figure" title={formatFull(lpOut)}>
+                      ≈ {formatToken(lpOut)} LP-{token?.ticker}
+                    </span>
+                  ) : (
+                    '—'
+                  )}
+                </strong>
+                {deposit === 'DOUBLE' && price.data?.deposit?.double && depositSettled && addReady.ok && (
+                  <span className="muted small">
+                    {' '}
+                    (the pool takes {formatMoney(price.data.deposit.double.used.base, base)} {base} +{' '}
+                    {formatToken(price.data.deposit.double.used.token)} {unit('token')} at its ratio)
+                  </span>
+                )}
+              </p>
+              {submit(addReady, add.busy, 'Adding…', 'Add Liquidity', () => void submitAdd())}
             </>
           ) : (
             <>
@@ -394,9 +546,16 @@ export function LiquidityTab({
                   {assetChoice('Asset to withdraw')}
                   <p className="muted" data-testid="lp-price">
                     LP price:{' '}
-                    {price.data
-                      ? `${exactAmount(side === 'base' ? price.data.lpPerBase : price.data.lpPerToken, true)} LP per ${unit(side)}`
-                      : '—'}
+                    {price.data ? (
+                      <span
+                        title={formatFull(side === 'base' ? price.data.lpPerBase : price.data.lpPerToken)}
+                      >
+                        {formatPrice(side === 'base' ? price.data.lpPerBase : price.data.lpPerToken)} LP per{' '}
+                        {unit(side)}
+                      </span>
+                    ) : (
+                      '—'
+                    )}
                   </p>
                   <div className="field">
                     <label className="field-label" htmlFor="liq-limit">
@@ -408,9 +567,7 @@ export function LiquidityTab({
                       inputMode="decimal"
                       placeholder="No limit"
                       value={limitPrice}
-                      onChange={(e) => {
-                        if (LP_RE.test(e.target.value)) setLimitPrice(e.target.value);
-                      }}
+                      onChange={(e) => setLimitPrice(sanitizeAmount(e.target.value, 15))}
                       onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
                     />
                   </div>
@@ -422,14 +579,7 @@ export function LiquidityTab({
               <p className="estimate" data-testid="expected-withdrawal">
                 Expected Withdrawal: <strong>{positive(amountLp) ? expectedLine : '—'}</strong>
               </p>
-              <button
-                type="button"
-                className="swap-submit liquidity-submit"
-                disabled={busy}
-                onClick={submitRemove}
-              >
-                {remove.isPending ? 'Removing…' : 'Remove Liquidity'}
-              </button>
+              {submit(removeReady, remove.busy, 'Removing…', 'Remove Liquidity', () => void submitRemove())}
             </>
           )}
         </>
@@ -451,14 +601,12 @@ export function LiquidityTab({
               onChange={(e) => {
                 const v = e.target.value;
                 // Only 0 to 1 (step 0.001): anything else clears the field (spec 001 §5).
-                setFee(v !== '' && (!FEE_RE.test(v) || new Decimal(v).gt(1)) ? '' : v);
+                setFee(v !== '' && (!/^\d*(\.\d{0,3})?$/.test(v) || new Decimal(v).gt(1)) ? '' : v);
               }}
               onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
             />
           </div>
-          <button type="button" className="swap-submit liquidity-submit" disabled={busy} onClick={submitVote}>
-            {vote.isPending ? 'Submitting…' : 'Submit Vote'}
-          </button>
+          {submit(voteReady, vote.busy, 'Submitting…', 'Submit Vote', () => void submitVote())}
           <AuctionSlot
             wallet={wallet?.wallet_address}
             token={token}

@@ -1,16 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import type { LpPositionResult } from '@ledgerpad/shared';
 import { apiPost } from '../../lib/api';
-import { exactAmount } from './amounts';
-import { Decimal } from '@ledgerpad/shared';
+import { Decimal, formatMoney } from '@ledgerpad/shared';
 
 // "Your position" under the Liquidity tab (docs/liquidity.md, "LP position"): the wallet's share of
 // the pool, what it is worth, and how it did against simply holding what it deposited — the fees the
 // pool earned it and the impermanent loss — read from its own transactions on the ledger.
 
-const signed = (v: string) => {
+/** Amounts the user checks against the ledger: to the drop for XRP, 15 digits for tokens. */
+const exactAmount = (v: string, asset: string) => formatMoney(v, asset);
+const signed = (v: string, asset: string) => {
   const d = new Decimal(v);
-  return `${d.gt(0) ? '+' : d.lt(0) ? '−' : ''}${exactAmount(d.abs())}`;
+  return `${d.gt(0) ? '+' : d.lt(0) ? '−' : ''}${exactAmount(d.abs().toFixed(), asset)}`;
 };
 const tone = (v: string) => (new Decimal(v).gt(0) ? 'positive' : new Decimal(v).lt(0) ? 'negative' : '');
 const KIND: Record<LpPositionResult['history'][number]['kind'], string> = {
@@ -76,37 +77,37 @@ function PositionFigures({ p, ticker }: { p: LpPositionResult; ticker: string })
         <div>
           <dt>Now worth</dt>
           <dd data-testid="lp-value">
-            {exactAmount(p.current.value)} {q}
+            {exactAmount(p.current.value, q)} {q}
           </dd>
         </div>
         <div>
           <dt>In the pool</dt>
           <dd>
-            {exactAmount(p.current.base)} {q} + {exactAmount(p.current.token)} {ticker}
+            {exactAmount(p.current.base, q)} {q} + {exactAmount(p.current.token, ticker)} {ticker}
           </dd>
         </div>
         <div>
           <dt>Holding instead</dt>
           <dd>
-            {exactAmount(p.holdValue)} {q}
+            {exactAmount(p.holdValue, q)} {q}
           </dd>
         </div>
         <div>
           <dt>Fees earned</dt>
           <dd className={tone(p.feesEarned)}>
-            {signed(p.feesEarned)} {q}
+            {signed(p.feesEarned, q)} {q}
           </dd>
         </div>
         <div>
           <dt>Impermanent loss</dt>
           <dd className={tone(p.impermanentLoss)}>
-            {signed(p.impermanentLoss)} {q}
+            {signed(p.impermanentLoss, q)} {q}
           </dd>
         </div>
         <div>
           <dt>P&amp;L vs holding</dt>
           <dd className={tone(p.pnl)} data-testid="lp-pnl">
-            {signed(p.pnl)} {q}
+            {signed(p.pnl, q)} {q}
           </dd>
         </div>
       </dl>
@@ -123,11 +124,11 @@ function PositionFigures({ p, ticker }: { p: LpPositionResult; ticker: string })
                   </span>
                 </span>
                 <span className="lp-event-amounts">
-                  {signed(h.lp)} LP
+                  {signed(h.lp, 'LP')} LP
                   {h.kind !== 'transfer' && h.kind !== 'bid' && (
                     <>
                       {' '}
-                      ({signed(h.base)} {q}, {signed(h.token)} {ticker})
+                      ({signed(h.base, q)} {q}, {signed(h.token, ticker)} {ticker})
                     </>
                   )}
                 </span>

@@ -13,8 +13,11 @@ export const HOW_IT_WORKS: readonly CardItem[] = [
   { title: 'Trade and manage', text: 'Buy, sell, add liquidity and manage holders from your dashboard.' },
 ];
 
-/** The landing's ten 'Key Features' (spec 000 §1), five per row on wide screens. */
-export const KEY_FEATURES: readonly CardItem[] = [
+/**
+ * The landing's ten 'Key Features' (spec 000 §1), five per row on wide screens. The fees are the
+ * platform's current ones (GET /api/config/fees: an admin's change shows here at once).
+ */
+export const keyFeatures = (fees: { trading: string; creation: string } | null): readonly CardItem[] => [
   {
     title: 'Token Deployment',
     text: 'Launch in one step, with an optional blackhole or full control kept.',
@@ -31,7 +34,9 @@ export const KEY_FEATURES: readonly CardItem[] = [
   },
   {
     title: 'Lowest Fees',
-    text: 'A flat 0.75% trading fee and XRPL network fees of a fraction of a cent.',
+    text: fees
+      ? `A flat ${fees.trading}% trading fee, ${fees.creation} XRP to launch a token, and XRPL network fees of a fraction of a cent.`
+      : 'A flat trading fee, a fixed launch fee, and XRPL network fees of a fraction of a cent.',
   },
   { title: 'Multi-Wallet Actions', text: 'Buy or sell from several wallets at once.' },
   { title: 'RLUSD Support', text: 'Pair your token with the RLUSD stablecoin instead of XRP.' },

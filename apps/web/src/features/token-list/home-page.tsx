@@ -1,12 +1,13 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ONRAMP_MESSAGES, PUBLIC_LINKS } from '@ledgerpad/shared';
+import { ONRAMP_MESSAGES, PUBLIC_LINKS, TOKEN_PRICE_REFRESH_MS } from '@ledgerpad/shared';
 import { apiGet } from '../../lib/api';
 import { useOnrampConfig } from '../../lib/onramp';
 import { useSession } from '../../lib/session';
 import { LoginBox } from '../../components/login-box';
-import { CardSection, HOW_IT_WORKS, KEY_FEATURES } from './card-sections';
+import { usePlatformFees } from '../../lib/platform-fees';
+import { CardSection, HOW_IT_WORKS, keyFeatures } from './card-sections';
 import { TokenList } from './token-list';
 import './home.css';
 
@@ -26,6 +27,8 @@ function DemoNotice() {
     queryFn: () =>
       apiGet<{ demo: 'off' | 'seeding' | 'ready' | 'failed' }>('/api/demo/status', { credentials: false }),
     staleTime: 60_000,
+    // While the first start seeds the market, ask again with the list's cadence until it is ready.
+    refetchInterval: (query) => (query.state.data?.demo === 'seeding' ? TOKEN_PRICE_REFRESH_MS : false),
   });
   if (!data || data.demo === 'off' || data.demo === 'failed') return null;
   return (
@@ -39,6 +42,11 @@ function DemoNotice() {
 
 export function HomePage() {
   const session = useSession();
+  const fees = usePlatformFees();
+  const current =
+    fees.data?.trading_fee_percent !== undefined
+      ? { trading: fees.data.trading_fee_percent, creation: fees.data.service_fee }
+      : null;
   return (
     <div className="home">
       <section className="hero">
@@ -60,7 +68,7 @@ export function HomePage() {
         </Link>
       </section>
       <CardSection id="how-title" title="How It Works" items={HOW_IT_WORKS} variant="steps" />
-      <CardSection id="features-title" title="Key Features" items={KEY_FEATURES} variant="features" />
+      <CardSection id="features-title" title="Key Features" items={keyFeatures(current)} variant="features" />
       <section className="panel channel-cta" aria-labelledby="channel-title">
         <h2 id="channel-title">Never miss a launch</h2>
         <p>Join our public channel for new token launches, listings and platform news.</p>

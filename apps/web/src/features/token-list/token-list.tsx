@@ -7,8 +7,10 @@ import {
   pageLabel,
   paginate,
   searchTokenRows,
+  shortAddress,
   sortTokenRows,
   TOKEN_FETCH_LIMIT,
+  TOKEN_PRICE_REFRESH_MS,
   tokenLinks,
   toTokenRow,
   type TokenRow,
@@ -18,9 +20,18 @@ import {
 } from '@ledgerpad/shared';
 import { IdentityBadge, ListerLinksNote } from '../../components/identity-badge';
 import { apiGet } from '../../lib/api';
+import { useIsMobile } from '../../lib/use-is-mobile';
 import { useTokenStats } from './use-token-stats';
 
 const HOUR_MS = 3_600_000;
+/** What a phone can sort its cards by (the table's sortable columns that the cards show). */
+const CARD_SORTS: ReadonlyArray<{ key: TokenSortKey; label: string }> = [
+  { key: 'created_at', label: 'Age' },
+  { key: 'price', label: 'Price' },
+  { key: 'marketCap', label: 'Market cap' },
+  { key: 'holders', label: 'Holders' },
+  { key: 'ticker', label: 'Ticker' },
+];
 
 /** The header row (spec 000 §2); sortable columns name their key. */
 const COLUMNS: ReadonlyArray<{ label: string; sort?: TokenSortKey; className?: string }> = [
@@ -34,8 +45,6 @@ const COLUMNS: ReadonlyArray<{ label: string; sort?: TokenSortKey; className?: s
   { label: 'Holders', sort: 'holders', className: 'num' },
   { label: 'Links' },
 ];
-
-const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 5)}…${a.slice(-4)}` : a);
 
 /** The age text changes by the hour: re-render the list when the hour turns, not every second. */
 function useHourClock(): number {
@@ -52,19 +61,21 @@ export function TokenList() {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<TokenSort>(DEFAULT_TOKEN_SORT);
-  // Public call (no credentials); a failed fetch falls back to an empty list silently (spec §8).
+  const mobile = useIsMobile();
+  // Public call (no credentials); a failed fetch keeps what was shown, silently (spec §8). The list
+  // refreshes on the price cadence (10 s): a token launched anywhere appears without a reload, and a
+  // visitor who opens the page while the first start seeds the market sees its tokens arrive.
   const { data: tokens = [], isPending } = useQuery({
     queryKey: ['tokens'],
+    refetchInterval: TOKEN_PRICE_REFRESH_MS,
+    // A failed first load shows the empty list; a failed refresh keeps the rows it had.
+    retry: 1,
     queryFn: async ({ signal }) => {
-      try {
-        const list = await apiGet<TokenView[]>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, {
-          signal,
-          credentials: false,
-        });
-        return Array.isArray(list) ? list : [];
-      } catch {
-        return [];
-      }
+      const list = await apiGet<TokenView[]>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, {
+        signal,
+        credentials: false,
+      });
+      return Array.isArray(list) ? list : [];
     },
   });
   const issuers = useMemo(() => [...new Set(tokens.map((t) => t.issuer_address))], [tokens]);
@@ -92,60 +103,69 @@ export function TokenList() {
           setPage(1);
         }}
       />
-      {/* Narrow screens scroll the table, never the page. */}
-      <div className="table-scroll">
-        <table className="tokens-table">
-          <thead>
-            <tr>
-              {COLUMNS.map((c) => (
-                <th
-                  key={c.label}
-                  className={c.className}
-                  aria-sort={
-                    c.sort && sort.key === c.sort
-                      ? sort.direction === 'asc'
-                        ? 'ascending'
-                        : 'descending'
-                      : undefined
-                  }
-                >
-                  {c.sort ? (
-                    <button
-                      type="button"
-                      className="sort-button"
-                      onClick={() => setSort((s) => nextTokenSort(s, c.sort!))}
-                    >
-                      {c.label}
-                      <span className="sort-mark" aria-hidden="true">
-                        {sort.key === c.sort ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
-                      </span>
-                    </button>
-                  ) : (
-                    c.label
-                  )}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {shown.rows.length === 0 ? (
+      {mobile ? (
+        <TokenCards
+          rows={shown.rows}
+          loading={isPending}
+          sort={sort}
+          onSort={setSort}
+          onOpen={(row) => navigate(`/token/${row.token.issuer_address}`)}
+        />
+      ) : (
+        <div className="table-scroll">
+          <table className="tokens-table">
+            <thead>
               <tr>
-                <td colSpan={COLUMNS.length} className="empty">
-                  {isPending ? 'Loading…' : 'No tokens found.'}
-                </td>
+                {COLUMNS.map((c) => (
+                  <th
+                    key={c.label}
+                    className={c.className}
+                    aria-sort={
+                      c.sort && sort.key === c.sort
+                        ? sort.direction === 'asc'
+                          ? 'ascending'
+                          : 'descending'
+                        : undefined
+                    }
+                  >
+                    {c.sort ? (
+                      <button
+                        type="button"
+                        className="sort-button"
+                        onClick={() => setSort((s) => nextTokenSort(s, c.sort!))}
+                      >
+                        {c.label}
+                        <span className="sort-mark" aria-hidden="true">
+                          {sort.key === c.sort ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
+                        </span>
+                      </button>
+                    ) : (
+                      c.label
+                    )}
+                  </th>
+                ))}
               </tr>
-            ) : (
-              shown.rows.map((row) => (
-                <TokenListRow
-                  key={`${row.token.issuer_address}|${row.token.currency}`}
-                  row={row}
-                  onOpen={() => navigate(`/token/${row.token.issuer_address}`)}
-                />
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {shown.rows.length === 0 ? (
+                <tr>
+                  <td colSpan={COLUMNS.length} className="empty">
+                    {isPending ? 'Loading…' : 'No tokens found.'}
+                  </td>
+                </tr>
+              ) : (
+                shown.rows.map((row) => (
+                  <TokenListRow
+                    key={`${row.token.issuer_address}|${row.token.currency}`}
+                    row={row}
+                    onOpen={() => navigate(`/token/${row.token.issuer_address}`)}
+                  />
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
       <div className="pagination">
         <button type="button" disabled={shown.page <= 1} onClick={() => setPage(shown.page - 1)}>
           Prev
@@ -165,39 +185,22 @@ function TokenListRow({ row, onOpen }: { row: TokenRow; onOpen: () => void }) {
   return (
     <tr className="row-link" data-testid="token-row" onClick={onOpen}>
       <td>
-        {t.logoUrl ? (
-          <img className="token-logo" src={t.logoUrl} alt="" width={32} height={32} loading="lazy" />
-        ) : (
-          <span className="token-logo token-logo-empty" aria-hidden="true">
-            {t.ticker.slice(0, 1)}
-          </span>
-        )}
+        <TokenLogo token={t} />
       </td>
       <td>
-        {/* A real link for keyboards and screen readers; the row click serves the mouse. */}
-        <Link
-          to={`/token/${t.issuer_address}`}
-          className="ticker"
-          title={t.name}
-          onClick={(e) => e.stopPropagation()}
-        >
-          {t.ticker}
-        </Link>
-        {t.verified !== undefined && (
-          <IdentityBadge token={{ verified: t.verified, lookalike_of: t.lookalike_of ?? null }} compact />
-        )}
+        <TickerLink token={t} />
       </td>
       <td className="num">
-        <span className={`figure ${row.priceFont}`} data-testid="price">
+        <span className={`figure ${row.priceFont}`} data-testid="price" title={row.priceFull}>
           {row.priceFormatted}
         </span>{' '}
-        <span className="unit">{row.pair === 'RLUSD' ? 'USD' : 'XRP'}</span>
+        <span className="unit">{priceUnit(row)}</span>
       </td>
       <td>
         <span className={`pair pair-${row.pair.toLowerCase()}`}>{row.pair}</span>
       </td>
       <td className="num">
-        <span className={`figure ${row.marketCapFont}`} data-testid="market-cap">
+        <span className={`figure ${row.marketCapFont}`} data-testid="market-cap" title={row.marketCapFull}>
           {row.marketCapFormatted}
         </span>
       </td>
@@ -246,5 +249,135 @@ function TokenListRow({ row, onOpen }: { row: TokenRow; onOpen: () => void }) {
         {links.length > 0 && t.metadata_by && <ListerLinksNote token={{ metadata_by: t.metadata_by }} />}
       </td>
     </tr>
+  );
+}
+
+/** The Price column's unit: USD for RLUSD pairs (spec 000 §3), else XRP; always written beside it. */
+const priceUnit = (row: TokenRow) => (row.pair === 'RLUSD' ? 'USD' : 'XRP');
+
+/**
+ * Phones (below 768 px): one card per token with what a trader scans for — ticker, price with its
+ * unit, market cap and 24h change — and a sort menu in place of the header row. No sideways scroll.
+ */
+function TokenCards({
+  rows,
+  loading,
+  sort,
+  onSort,
+  onOpen,
+}: {
+  rows: TokenRow[];
+  loading: boolean;
+  sort: TokenSort;
+  onSort: (sort: TokenSort) => void;
+  onOpen: (row: TokenRow) => void;
+}) {
+  return (
+    <>
+      <div className="card-sort">
+        <label className="field-label" htmlFor="token-card-sort">
+          Sort by
+        </label>
+        <select
+          id="token-card-sort"
+          className="input"
+          value={sort.key}
+          onChange={(e) => onSort({ key: e.target.value as TokenSortKey, direction: 'desc' })}
+        >
+          {CARD_SORTS.map((o) => (
+            <option key={o.key} value={o.key}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="btn-secondary card-sort-direction"
+          aria-label={
+            sort.direction === 'asc' ? 'Ascending, switch to descending' : 'Descending, switch to ascending'
+          }
+          onClick={() => onSort(nextTokenSort(sort, sort.key))}
+        >
+          {sort.direction === 'asc' ? '▲' : '▼'}
+        </button>
+      </div>
+      {rows.length === 0 ? (
+        <p className="empty">{loading ? 'Loading…' : 'No tokens found.'}</p>
+      ) : (
+        <ul className="token-cards" aria-label="Tokens">
+          {rows.map((row) => (
+            <TokenCard key={`${row.token.issuer_address}|${row.token.currency}`} row={row} onOpen={onOpen} />
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function TokenCard({ row, onOpen }: { row: TokenRow; onOpen: (row: TokenRow) => void }) {
+  const t = row.token;
+  const change = row.change24h;
+  return (
+    <li className="token-card" data-testid="token-row" onClick={() => onOpen(row)}>
+      <TokenLogo token={t} />
+      <div className="token-card-name">
+        <TickerLink token={t} />
+        <span className="muted small token-card-age">
+          {row.ageFormatted} · {row.pair}
+        </span>
+      </div>
+      <dl className="token-card-figures">
+        <div>
+          <dt>Price</dt>
+          <dd className="figure" data-testid="price" title={row.priceFull}>
+            {row.priceFormatted} <span className="unit">{priceUnit(row)}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>MC</dt>
+          <dd className="figure" data-testid="market-cap" title={row.marketCapFull}>
+            {row.marketCapFormatted}
+          </dd>
+        </div>
+        <div>
+          <dt>24h</dt>
+          <dd
+            className={`figure ${change === null ? 'muted' : change.startsWith('-') ? 'down' : 'up'}`}
+            data-testid="change-24h"
+          >
+            {change ?? '—'}
+          </dd>
+        </div>
+      </dl>
+    </li>
+  );
+}
+
+function TokenLogo({ token: t }: { token: TokenRow['token'] }) {
+  return t.logoUrl ? (
+    <img className="token-logo" src={t.logoUrl} alt="" width={32} height={32} loading="lazy" />
+  ) : (
+    <span className="token-logo token-logo-empty" aria-hidden="true">
+      {t.ticker.slice(0, 1)}
+    </span>
+  );
+}
+
+/** The ticker as a real link (keyboards, screen readers; the row click serves the mouse), with its identity mark. */
+function TickerLink({ token: t }: { token: TokenRow['token'] }) {
+  return (
+    <>
+      <Link
+        to={`/token/${t.issuer_address}`}
+        className="ticker"
+        title={t.name}
+        onClick={(e) => e.stopPropagation()}
+      >
+        {t.ticker}
+      </Link>
+      {t.verified !== undefined && (
+        <IdentityBadge token={{ verified: t.verified, lookalike_of: t.lookalike_of ?? null }} compact />
+      )}
+    </>
   );
 }

@@ -25,6 +25,8 @@ export const tokenKeys = {
   stats: (issuer: string) => ['token', issuer, 'stats'] as const,
   trades: (issuer: string) => ['token', issuer, 'trades'] as const,
   book: (issuer: string) => ['token', issuer, 'book'] as const,
+  bonding: (issuer: string) => ['token', issuer, 'bonding'] as const,
+  bondingCap: (tokenId: number) => ['token', tokenId, 'bonding-market-cap'] as const,
 };
 
 export function useTokenDetails(issuer: string) {
@@ -102,7 +104,7 @@ export function useChangeHistory(issuer: string, currency: string) {
 /** A curve launch's curve and its progress (GET /api/bonding/{issuer}); refreshed with the figures. */
 export function useBondingCurve(issuer: string, currency: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['token', issuer, 'bonding'],
+    queryKey: tokenKeys.bonding(issuer),
     queryFn: ({ signal }) => apiGet<BondingView>(`/api/bonding/${issuer}?${q({ currency })}`, pub(signal)),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
     enabled,
@@ -115,7 +117,7 @@ export function useBondingCurve(issuer: string, currency: string, enabled: boole
  */
 export function useBondingMarketCap(tokenId: number, enabled: boolean) {
   return useQuery({
-    queryKey: ['token', tokenId, 'bonding-market-cap'],
+    queryKey: tokenKeys.bondingCap(tokenId),
     queryFn: ({ signal }) =>
       apiGet<{ market_cap_usd: string }>(`/api/pump/bonding/marketcap/${tokenId}`, pub(signal)),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,

@@ -1,10 +1,10 @@
-import { Decimal, formatAmount, formatPrice, groupDigits, type BondingView } from '@ledgerpad/shared';
+import { formatCount, formatFull, formatMoney, formatPrice, type BondingView } from '@ledgerpad/shared';
 
 // The curve of a curve launch (docs/bonding-curve.md): progress to graduation (share of the
 // 793,100,000 curve tokens sold, raised of the target), the next token's price and the price the
 // AMM pool will open at; after graduation, the pool it went into and its locked LP tokens.
 
-const grouped = (value: string) => groupDigits(new Decimal(value).toDecimalPlaces(0, Decimal.ROUND_DOWN));
+const grouped = (value: string) => formatCount(value);
 
 export function BondingPanel({
   curve,
@@ -76,7 +76,10 @@ export function BondingPanel({
           <div>
             <dt>Raised</dt>
             <dd data-testid="bonding-raised">
-              {formatAmount(curve.raised)} / {formatAmount(curve.target)} {q}
+              <span className="figure" title={`${formatFull(curve.raised)} ${q}`}>
+                {formatMoney(curve.raised, q)}
+              </span>{' '}
+              / <span className="figure">{formatMoney(curve.target, q)}</span> {q}
             </dd>
           </div>
           <div>
@@ -87,13 +90,13 @@ export function BondingPanel({
           </div>
           <div>
             <dt>Price now</dt>
-            <dd>
+            <dd className="figure" title={`${formatFull(curve.price)} ${q}`}>
               {formatPrice(curve.price)} {q}
             </dd>
           </div>
           <div>
             <dt>Pool opens at</dt>
-            <dd>
+            <dd className="figure" title={`${formatFull(curve.end_price)} ${q}`}>
               {formatPrice(curve.end_price)} {q}
             </dd>
           </div>
@@ -108,7 +111,7 @@ export function BondingPanel({
       )}
       {snipe && (
         <p className="bonding-note bonding-snipe" role="note">
-          Anti-snipe: until ledger {curve.snipe_until_ledger!.toLocaleString('en-US')} at most{' '}
+          Anti-snipe: until ledger {formatCount(curve.snipe_until_ledger!)} at most{' '}
           {grouped(curve.snipe_tokens)} tokens are for sale per ledger.
         </p>
       )}

@@ -1,4 +1,4 @@
-import { formatAmount, formatPrice, type BookRow, type OrderBookView } from '@ledgerpad/shared';
+import { formatAmount, formatFull, formatPrice, type BookRow, type OrderBookView } from '@ledgerpad/shared';
 
 // The token's order book on the ledger (top 10 per side, dust hidden by the server): asks above,
 // bids below, each row's depth drawn behind it relative to the side's largest order.
@@ -53,8 +53,12 @@ function Side({ rows, side }: { rows: BookRow[]; side: 'ask' | 'bid' }) {
       className={`book-row ${side}`}
       style={{ ['--depth' as string]: max > 0 ? `${(Number(r.amount) / max) * 100}%` : '0%' }}
     >
-      <td className="num">{formatPrice(r.price)}</td>
-      <td className="num">{formatAmount(r.amount)}</td>
+      <td className="num figure" title={formatFull(r.price)}>
+        {formatPrice(r.price)}
+      </td>
+      <td className="num figure" title={formatFull(r.amount)}>
+        {formatAmount(r.amount)}
+      </td>
     </tr>
   ));
 }

@@ -2,6 +2,8 @@ import * as Tooltip from '@radix-ui/react-tooltip';
 import { toast } from 'sonner';
 import {
   displayTicker,
+  formatFull,
+  formatPrice,
   TOOLTIP_FADE_MS,
   tokenBadge,
   tokenLinks,
@@ -23,7 +25,8 @@ export function TokenHeader({
   changesLoading,
 }: {
   token: TokenView;
-  price: string;
+  /** The latest price in the quote asset, null before any is known. */
+  price: string | null;
   quote: 'XRP' | 'RLUSD';
   changes: PriceChange[];
   changesLoading: boolean;
@@ -75,8 +78,9 @@ export function TokenHeader({
         </div>
       </div>
       <div className="token-price-block">
-        <p className="token-price" data-testid="live-price">
-          {price} <span className="unit">{quote === 'RLUSD' ? 'RLUSD' : 'XRP'}</span>
+        <p className="token-price" data-testid="live-price" title={price ? formatFull(price) : undefined}>
+          <span className="figure">{price ? formatPrice(price) : '—'}</span>{' '}
+          <span className="unit">{quote === 'RLUSD' ? 'RLUSD' : 'XRP'}</span>
         </p>
         <ul className="price-changes" aria-label="Price change">
           {changes.map((c) => (

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import {
-  formatPrice,
+  LIVE_PRICE_DEBOUNCE_MS,
   priceChanges,
   usableChart,
   type NewTrade,
@@ -78,9 +78,22 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
   const chart = useRef<PriceChartHandle>(null);
   const [liveTrades, setLiveTrades] = useState<TradeView[]>([]);
 
+  // The ledger-derived figures follow each trade: the first of a burst at once (the curve's progress
+  // and market cap within a second of the socket event), then at most every 500 ms while it lasts.
+  const followTrades = useThrottled(
+    useCallback(() => {
+      void queryClient.invalidateQueries({ queryKey: tokenKeys.bonding(issuer) });
+      void queryClient.invalidateQueries({ queryKey: tokenKeys.bondingCap(token.id) });
+      void queryClient.invalidateQueries({ queryKey: tokenKeys.stats(issuer) });
+      void queryClient.invalidateQueries({ queryKey: tokenKeys.book(issuer) });
+    }, [queryClient, issuer, token.id]),
+    LIVE_PRICE_DEBOUNCE_MS,
+  );
+
   const onTrade = useCallback(
     (t: NewTrade) => {
       chart.current?.addTrade(t);
+      followTrades();
       if (!t.hash) return;
       const amount = t.amount ?? '0';
       const view: TradeView = {
@@ -96,16 +109,9 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
       };
       setLiveTrades((list) => [view, ...list.filter((x) => x.hash !== view.hash)].slice(0, MAX_TRADES));
     },
-    [quote],
+    [quote, followTrades],
   );
   const live = useLiveTrades(currency, issuer, onTrade);
-
-  // Once a burst of trades settles, the ledger-derived figures are read again.
-  useEffect(() => {
-    if (live.price === null) return;
-    void queryClient.invalidateQueries({ queryKey: tokenKeys.stats(issuer) });
-    void queryClient.invalidateQueries({ queryKey: tokenKeys.book(issuer) });
-  }, [live.price, issuer, queryClient]);
 
   const lastClose = useMemo(() => {
     const d = usableChart(history.data);
@@ -148,7 +154,7 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
     <div className="token-page">
       <TokenHeader
         token={token}
-        price={latest ? formatPrice(latest) : '—'}
+        price={latest}
         quote={quote}
         changes={changes}
         changesLoading={history.isPending}
@@ -190,4 +196,29 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
       </div>
     </div>
   );
+}
+
+/**
+ * `fn` at once, then at most once per `ms` while calls keep coming (the last call always runs): a
+ * burst of trades reads the figures again without a request per trade.
+ */
+function useThrottled(fn: () => void, ms: number): () => void {
+  const state = useRef<{ timer?: ReturnType<typeof setTimeout>; again: boolean }>({ again: false });
+  useEffect(() => () => clearTimeout(state.current.timer), []);
+  return useCallback(() => {
+    const s = state.current;
+    if (s.timer) {
+      s.again = true;
+      return;
+    }
+    fn();
+    const tick = () => {
+      if (s.again) {
+        s.again = false;
+        fn();
+        s.timer = setTimeout(tick, ms);
+      } else s.timer = undefined;
+    };
+    s.timer = setTimeout(tick, ms);
+  }, [fn, ms]);
 }

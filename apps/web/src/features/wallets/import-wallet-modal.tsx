@@ -11,8 +11,7 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
-import { apiPost, ApiError } from '../../lib/api';
-import { serverMessage } from './errors';
+import { apiPost, ApiError, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { MESSAGES } from './messages';
 
@@ -107,7 +106,7 @@ export function ImportWalletModal({
       // A 400 says what is wrong with what was typed (an invalid mnemonic, key or seed).
       setFailure(
         err instanceof ApiError && err.status === 400
-          ? serverMessage(err, MESSAGES.importFailed)
+          ? userMessage(err, MESSAGES.importFailed)
           : MESSAGES.importFailed,
       );
     } finally {

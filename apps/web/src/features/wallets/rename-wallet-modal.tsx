@@ -11,8 +11,7 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
-import { apiPut } from '../../lib/api';
-import { serverMessage } from './errors';
+import { apiPut, userMessage } from '../../lib/api';
 import { MESSAGES } from './messages';
 
 /** Rename (PUT /api/wallets/{id}/name); an empty name is the spec's 'Please fill in all fields.'. */
@@ -64,7 +63,7 @@ export function RenameWalletModal({
           id={errorId}
           messages={[
             errors.name?.message,
-            rename.isError ? serverMessage(rename.error, MESSAGES.renameFailed) : undefined,
+            rename.isError ? userMessage(rename.error, MESSAGES.renameFailed) : undefined,
           ]}
         />
         <ModalActions>

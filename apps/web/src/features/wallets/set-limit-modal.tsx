@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -8,14 +7,15 @@ import {
   WALLETS_NOTIFICATION_MS,
   type SetTrustlineLimitResponse,
   type WalletToken,
+  formatToken,
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
-import { apiPost } from '../../lib/api';
-import { serverMessage } from './errors';
+import { apiPost, userMessage } from '../../lib/api';
+import { useLedgerMutation } from '../../lib/ledger-mutation';
 import { requestResolver } from '../../lib/form-resolver';
 import { MESSAGES } from './messages';
-import { formatAmount, sanitizeAmountInput } from './money';
+import { sanitizeAmount } from '../../lib/amount-input';
 import { useTrustlines } from './queries';
 import { tokenLabel } from './tokens';
 
@@ -57,17 +57,19 @@ export function SetLimitModal({
     formState: { errors },
   } = useForm<LimitForm>({ resolver, defaultValues: { limit: '' } });
 
-  const save = useMutation({
-    mutationFn: (v: LimitForm) =>
-      apiPost<SetTrustlineLimitResponse>('/api/wallets/set-trustline-limit', request(v)),
-    onSuccess: (res) => {
-      toast.success(`${tokenLabel(token)} limit set to ${formatAmount(res.limit)}`, {
-        duration: WALLETS_NOTIFICATION_MS,
-      });
-      onDone();
-      onClose();
-    },
-  });
+  // A TrustSet on the ledger: one Idempotency-Key per click.
+  const save = useLedgerMutation((v: LimitForm, key) =>
+    apiPost<SetTrustlineLimitResponse>('/api/wallets/set-trustline-limit', request(v), {
+      idempotencyKey: key(),
+    }),
+  );
+  const saved = (res: SetTrustlineLimitResponse) => {
+    toast.success(`${tokenLabel(token)} limit set to ${formatToken(res.limit)}`, {
+      duration: WALLETS_NOTIFICATION_MS,
+    });
+    onDone();
+    onClose();
+  };
 
   return (
     <Modal
@@ -80,14 +82,18 @@ export function SetLimitModal({
       <dl className="review-list compact">
         <div>
           <dt>Balance</dt>
-          <dd>{formatAmount(token.value)}</dd>
+          <dd>{formatToken(token.value)}</dd>
         </div>
         <div>
           <dt>Current limit</dt>
-          <dd>{line ? formatAmount(line.limit) : lines.isPending ? '…' : '—'}</dd>
+          <dd>{line ? formatToken(line.limit) : lines.isPending ? '…' : '—'}</dd>
         </div>
       </dl>
-      <form className="form" onSubmit={(e) => void handleSubmit((v) => save.mutate(v))(e)} noValidate>
+      <form
+        className="form"
+        onSubmit={(e) => void handleSubmit((v) => save.mutate(v, { onSuccess: saved }))(e)}
+        noValidate
+      >
         <TextField
           label="New limit"
           inputMode="decimal"
@@ -98,7 +104,7 @@ export function SetLimitModal({
           autoFocus
           {...register('limit', {
             onChange: (e: { target: HTMLInputElement }) => {
-              const clean = sanitizeAmountInput(e.target.value);
+              const clean = sanitizeAmount(e.target.value);
               if (clean !== e.target.value) setValue('limit', clean);
             },
           })}
@@ -107,7 +113,7 @@ export function SetLimitModal({
           id={errorId}
           messages={[
             errors.limit?.message,
-            save.isError ? serverMessage(save.error, MESSAGES.setLimitFailed) : undefined,
+            save.isError ? userMessage(save.error, MESSAGES.setLimitFailed) : undefined,
           ]}
         />
         <ModalActions>

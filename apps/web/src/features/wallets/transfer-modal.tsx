@@ -9,23 +9,20 @@ import {
   type TransferResponse,
   type WalletBalance,
   WALLETS_NOTIFICATION_MS,
+  formatMoney,
+  parseXrpDrops,
+  shortAddress,
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
-import { apiPost } from '../../lib/api';
-import { serverMessage } from './errors';
+import { apiPost, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { MESSAGES } from './messages';
-import {
-  availableXrp,
-  compareDecimal,
-  formatAmount,
-  sanitizeAmountInput,
-  shortAddress,
-  xrpToDrops,
-} from './money';
+import { sanitizeAmount } from '../../lib/amount-input';
+import { availableXrp } from '../../lib/wallet-funds';
+import { compareDecimal } from './money';
 import { tokenKey, tokenLabel } from './tokens';
 
 const XRP = 'XRP';
@@ -78,7 +75,7 @@ export function TransferModal({
   const errorId = useId();
   const [step, setStep] = useState<Step>({ name: 'form' });
   const held = wallet.tokens.filter((t) => compareDecimal(t.value, '0') === 1);
-  const xrpAvailable = availableXrp(wallet.balance, wallet.ledgerReserve);
+  const xrpAvailable = availableXrp(wallet);
 
   const tokenOf = (key: string) => held.find((t) => tokenKey(t) === key);
   const availableOf = (key: string) => (key === XRP ? xrpAvailable : (tokenOf(key)?.value ?? '0'));
@@ -105,7 +102,7 @@ export function TransferModal({
     const amount = values.amount.trim();
     if (!errors.amount && amount) {
       const isXrp = !tokenOf(values.token);
-      if (isXrp && xrpToDrops(amount) === undefined) {
+      if (isXrp && parseXrpDrops(amount) === undefined) {
         errors.amount = { type: 'format', message: 'Enter an XRP amount with at most 6 decimals.' };
       } else if (compareDecimal(amount, '0') !== 1) {
         errors.amount = { type: 'min', message: 'Amount must be greater than zero.' };
@@ -142,7 +139,7 @@ export function TransferModal({
       ),
     onSuccess: (result, attempt) => setStep({ name: 'success', attempt, result }),
     onError: (err, attempt) =>
-      setStep({ name: 'error', attempt, message: serverMessage(err, MESSAGES.transferFailed) }),
+      setStep({ name: 'error', attempt, message: userMessage(err, MESSAGES.transferFailed) }),
     onSettled,
   });
   const sending = send.isPending;
@@ -223,10 +220,10 @@ export function TransferModal({
               placeholder="0.00"
               invalid={Boolean(errors.amount)}
               errorId={errorId}
-              hint={`Available: ${formatAmount(availableOf(selected))} ${unitOf(selected)}`}
+              hint={`Available: ${formatMoney(availableOf(selected), tokenOf(selected) ? 'token' : 'XRP')} ${unitOf(selected)}`}
               {...register('amount', {
                 onChange: (e: { target: HTMLInputElement }) => {
-                  const clean = sanitizeAmountInput(e.target.value, tokenOf(selected) ? undefined : 6);
+                  const clean = sanitizeAmount(e.target.value, tokenOf(selected) ? undefined : 6);
                   if (clean !== e.target.value) setValue('amount', clean);
                 },
               })}
@@ -294,7 +291,7 @@ export function TransferModal({
         <div className="transfer-review">
           <p className="muted">You are about to send</p>
           <p className="review-amount">
-            {formatAmount(step.attempt.amount)} <span>{step.attempt.unit}</span>
+            {formatMoney(step.attempt.amount, step.attempt.unit)} <span>{step.attempt.unit}</span>
           </p>
           <dl className="review-list">
             <div>
@@ -347,7 +344,7 @@ export function TransferModal({
             ✓
           </p>
           <p className="review-amount">
-            {formatAmount(step.result.delivered_amount || step.attempt.amount)}{' '}
+            {formatMoney(step.result.delivered_amount || step.attempt.amount, step.attempt.unit)}{' '}
             <span>{step.attempt.unit}</span>
           </p>
           <p className="muted">delivered to {shortAddress(step.attempt.request.recipient)}</p>

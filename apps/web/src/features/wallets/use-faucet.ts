@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { WALLETS_NOTIFICATION_MS, type AuthMethods } from '@ledgerpad/shared';
-import { apiPost, ApiError } from '../../lib/api';
-import { isMissingRoute, serverMessage } from './errors';
+import { apiPost, ApiError, userMessage } from '../../lib/api';
+import { isMissingRoute } from './errors';
 import { MESSAGES } from './messages';
-import { formatAmount } from './money';
+import { formatToken } from '@ledgerpad/shared';
 
 export type FaucetAsset = 'xrp' | 'rlusd';
 
@@ -39,7 +39,7 @@ export function useFaucet(onFunded: () => void, network: AuthMethods['network'] 
       const res = await apiPost<{ success: true; amount: string }>(
         `/api/wallets/${walletId}/${PATHS[asset]}`,
       );
-      toast.success(`Funded with ${formatAmount(res.amount)} test ${UNITS[asset]}`, {
+      toast.success(`Funded with ${formatToken(res.amount)} test ${UNITS[asset]}`, {
         duration: WALLETS_NOTIFICATION_MS,
       });
     } catch (err) {
@@ -54,7 +54,7 @@ export function useFaucet(onFunded: () => void, network: AuthMethods['network'] 
         setNow(Date.now());
         setCooldowns((c) => ({ ...c, [key]: Date.now() + err.retryAfter! * 1000 }));
       }
-      toast.error(serverMessage(err, MESSAGES.fundFailed), { duration: WALLETS_NOTIFICATION_MS });
+      toast.error(userMessage(err, MESSAGES.fundFailed), { duration: WALLETS_NOTIFICATION_MS });
     } finally {
       setRunning((r) => {
         const next = new Set(r);

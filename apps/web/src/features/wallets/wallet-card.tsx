@@ -7,10 +7,13 @@ import {
   type WalletBalance,
   type WalletSummary,
   type WalletToken,
+  formatToken,
+  formatXrp,
+  shortAddress,
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { MESSAGES } from './messages';
-import { availableXrp, formatAmount, shortAddress } from './money';
+import { availableXrp } from '../../lib/wallet-funds';
 import { tokenKey, tokenLabel } from './tokens';
 import type { FaucetAsset, useFaucet } from './use-faucet';
 
@@ -124,14 +127,14 @@ export function WalletCard({
       ) : (
         <div className="wallet-balance-block">
           <p className="wallet-balance" data-testid="wallet-balance">
-            {formatAmount(balance.balance)} <span className="unit">XRP</span>
+            {formatXrp(balance.balance)} <span className="unit">XRP</span>
           </p>
           {inactive ? (
             <p className="muted small">Not activated yet: the wallet activates when it receives XRP.</p>
           ) : (
             <p className="muted small wallet-meta">
-              <span>Reserve {formatAmount(balance.ledgerReserve)} XRP</span>
-              <span>Available {formatAmount(availableXrp(balance.balance, balance.ledgerReserve))} XRP</span>
+              <span>Reserve {formatXrp(balance.ledgerReserve)} XRP</span>
+              <span>Available {formatXrp(availableXrp(balance))} XRP</span>
             </p>
           )}
         </div>
@@ -197,7 +200,7 @@ function TokenRow({
           {shortAddress(token.realIssuer)}
         </span>
       </span>
-      <span className="token-value">{formatAmount(token.value)}</span>
+      <span className="token-value">{formatToken(token.value)}</span>
     </>
   );
   return (
@@ -207,7 +210,7 @@ function TokenRow({
           type="button"
           className="token-main"
           onClick={onOpen}
-          aria-label={`${label}: ${formatAmount(token.value)}. Trade on Swap`}
+          aria-label={`${label}: ${formatToken(token.value)}. Trade on Swap`}
         >
           {body}
           <span className="token-go" aria-hidden="true">

@@ -7,14 +7,15 @@ import {
   type CreatedWallet,
   type WalletBalance,
   type WalletToken,
+  formatXrp,
 } from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Modal, ModalActions } from '../../components/modal';
-import { apiDelete, apiPost } from '../../lib/api';
-import { serverMessage } from './errors';
+import { apiDelete, apiPost, userMessage } from '../../lib/api';
+import { useLedgerMutation } from '../../lib/ledger-mutation';
 import { ImportWalletModal } from './import-wallet-modal';
 import { MESSAGES } from './messages';
-import { formatAmount, sumXrp } from './money';
+import { sumXrp } from './money';
 import {
   useEmbeddedLedger,
   useLedgerNetwork,
@@ -78,7 +79,7 @@ export function WalletsPage() {
       setCreated(wallet);
       void refresh();
     } catch (err) {
-      toast.error(serverMessage(err, MESSAGES.createFailed), { duration: WALLETS_NOTIFICATION_MS });
+      toast.error(userMessage(err, MESSAGES.createFailed), { duration: WALLETS_NOTIFICATION_MS });
     } finally {
       setCreating(false);
     }
@@ -103,19 +104,16 @@ export function WalletsPage() {
     },
     onSettled: () => void refresh(),
   });
-  const removeTrustline = useMutation({
-    mutationFn: (v: { walletId: number; token: WalletToken }) =>
-      apiPost('/api/wallets/remove-trustline', {
-        walletId: v.walletId,
-        issuer: v.token.issuer,
-        currency: v.token.currencyCode,
-      }),
-    onSuccess: (_res, v) => {
-      toast.success(`${tokenLabel(v.token)} trust line removed`, { duration: WALLETS_NOTIFICATION_MS });
-      close();
-    },
-    onSettled: () => void refresh(),
-  });
+  // Removing a trust line signs a ledger transaction: one Idempotency-Key per click.
+  const removeTrustline = useLedgerMutation(
+    (v: { walletId: number; token: WalletToken }, key) =>
+      apiPost(
+        '/api/wallets/remove-trustline',
+        { walletId: v.walletId, issuer: v.token.issuer, currency: v.token.currencyCode },
+        { idempotencyKey: key() },
+      ),
+    { onSettled: () => void refresh() },
+  );
 
   const openDialog = (next: Open) => {
     removeWallet.reset();
@@ -144,7 +142,7 @@ export function WalletsPage() {
             <div className="skeleton-line skeleton-total" aria-label="Loading total balance" />
           ) : (
             <p className="total-balance" data-testid="total-balance">
-              {total !== null ? formatAmount(total) : '—'} <span className="unit">XRP</span>
+              {total !== null ? formatXrp(total) : '—'} <span className="unit">XRP</span>
             </p>
           )}
           <p className="muted small">
@@ -269,7 +267,7 @@ export function WalletsPage() {
           confirmLabel="Remove wallet"
           busyLabel="Removing…"
           busy={removeWallet.isPending}
-          error={removeWallet.isError ? serverMessage(removeWallet.error, MESSAGES.removeFailed) : undefined}
+          error={removeWallet.isError ? userMessage(removeWallet.error, MESSAGES.removeFailed) : undefined}
           danger
           onConfirm={() => removeWallet.mutate(open.walletId)}
         >
@@ -299,11 +297,23 @@ export function WalletsPage() {
           busy={removeTrustline.isPending}
           error={
             removeTrustline.isError
-              ? serverMessage(removeTrustline.error, MESSAGES.removeTrustlineFailed)
+              ? userMessage(removeTrustline.error, MESSAGES.removeTrustlineFailed)
               : undefined
           }
           danger
-          onConfirm={() => removeTrustline.mutate({ walletId: open.walletId, token: open.token })}
+          onConfirm={() =>
+            removeTrustline.mutate(
+              { walletId: open.walletId, token: open.token },
+              {
+                onSuccess: () => {
+                  toast.success(`${tokenLabel(open.token)} trust line removed`, {
+                    duration: WALLETS_NOTIFICATION_MS,
+                  });
+                  close();
+                },
+              },
+            )
+          }
         >
           <p>
             The wallet stops accepting {tokenLabel(open.token)} and its reserve is released. Only an empty

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { DEPLOY_STEP_GROUPS } from '@ledgerpad/shared';
+import { planCurveLaunch, planDeploy } from '../../src/modules/deploy/plan';
+
+// The progress modal shows steps of one group as one line because the deploy runs them side by
+// side: no step of a group may wait (directly or through others) for another of the same group, in
+// any plan the deploy makes. And every step a plan makes belongs to exactly one group.
+
+const R = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
+const RLUSD = { currency: '524C555344000000000000000000000000000000', issuer: R };
+
+function plans() {
+  const out: Array<{ name: string; steps: ReturnType<typeof planDeploy> }> = [];
+  for (const requireAuth of [false, true])
+    for (const dev of [false, true])
+      for (const rlusd of [false, true])
+        for (const blackhole of [false, true])
+          out.push({
+            name: `amm requireAuth=${requireAuth} dev=${dev} rlusd=${rlusd} blackhole=${blackhole}`,
+            steps: planDeploy({
+              userAddress: R,
+              issuerAddress: R,
+              hotAddress: R,
+              feeAddress: R,
+              currency: 'TST',
+              supply: '1000',
+              devAmount: dev ? '10' : '0',
+              hotAmount: dev ? '990' : '1000',
+              pair: rlusd ? 'RLUSD' : 'XRP',
+              liquidity: rlusd ? '100' : '100000000',
+              rlusd: rlusd ? RLUSD : null,
+              tradingFee: 300,
+              requireAuth,
+              blackhole,
+              issuerFundDrops: '1100000',
+              hotFundDrops: '2000000',
+              serviceFeeDrops: '15000000',
+            }),
+          });
+  for (const rlusd of [false, true])
+    out.push({
+      name: `curve rlusd=${rlusd}`,
+      steps: planCurveLaunch({
+        userAddress: R,
+        issuerAddress: R,
+        curveAddress: R,
+        feeAddress: R,
+        currency: 'TST',
+        supply: '1000000000',
+        rlusd: rlusd ? RLUSD : null,
+        issuerFundDrops: '1100000',
+        curveFundDrops: '7300000',
+        serviceFeeDrops: '15000000',
+      }),
+    });
+  return out;
+}
+
+describe('deploy step groups', () => {
+  it.each(plans())(
+    '$name: grouped steps never wait for each other, and every step has a group',
+    ({ steps }) => {
+      const after = new Map(steps.map((s) => [s.name, s.after]));
+      const waitsFor = (a: string, b: string, seen = new Set<string>()): boolean =>
+        (after.get(a) ?? []).some((d) => d === b || (!seen.has(d) && (seen.add(d), waitsFor(d, b, seen))));
+      for (const step of steps)
+        expect(DEPLOY_STEP_GROUPS.filter((g) => g.steps.includes(step.name))).toHaveLength(1);
+      for (const group of DEPLOY_STEP_GROUPS) {
+        const present = group.steps.filter((s) => after.has(s));
+        for (const a of present)
+          for (const b of present) if (a !== b) expect(waitsFor(a, b), `${a} → ${b}`).toBe(false);
+      }
+    },
+  );
+});

@@ -1,0 +1,58 @@
+import {
+  dropsToXrp,
+  parseDecimal,
+  parseXrpDrops,
+  spendableXrp,
+  type LedgerReserves,
+  type WalletBalance,
+  type XrpAction,
+} from '@ledgerpad/shared';
+
+// What a wallet can pay with, by the shared money layer's rule (packages/shared/src/money.ts): the
+// one definition of spendable XRP on the web. Balances come from POST /api/wallets/balances.
+
+type Funds = Pick<WalletBalance, 'balance' | 'ledgerReserve'>;
+
+/** Balance − the reserve it already locks, in drops, never below 0: the 'available' XRP people see. */
+export function availableDrops(w: Funds): bigint {
+  const left = (parseXrpDrops(w.balance) ?? 0n) - (parseXrpDrops(w.ledgerReserve) ?? 0n);
+  return left > 0n ? left : 0n;
+}
+
+/** Available XRP as text ('12.5'). */
+export const availableXrp = (w: Funds): string => dropsToXrp(availableDrops(w));
+
+/**
+ * What the wallet can spend on an action in drops: available less the network fees and the new
+ * reserves the action itself will burn or lock (the shared `spendableXrp`, with the owner count read
+ * back from the wallet's reserve).
+ */
+export function spendableDrops(
+  w: Funds,
+  reserves: LedgerReserves,
+  action: Pick<XrpAction, 'transactions' | 'newObjects'>,
+): bigint {
+  const locked = parseXrpDrops(w.ledgerReserve) ?? reserves.reserveBase;
+  const owned =
+    reserves.reserveIncrement > 0n ? (locked - reserves.reserveBase) / reserves.reserveIncrement : 0n;
+  return spendableXrp(parseXrpDrops(w.balance) ?? 0n, Number(owned > 0n ? owned : 0n), reserves, action);
+}
+
+/** The wallet's balance of a token (its ledger code and issuer); '0' without a line. */
+export function tokenBalance(
+  w: Pick<WalletBalance, 'tokens'> | undefined,
+  code: string,
+  issuer: string,
+): string {
+  const t = w?.tokens.find((x) => x.currencyCode === code && x.issuer === issuer);
+  return t && parseDecimal(t.value) ? t.value : '0';
+}
+
+/** Whether the wallet already has a trust line to the token (a buy then opens none). */
+export function hasTrustLine(
+  w: Pick<WalletBalance, 'trustlines'> | undefined,
+  code: string,
+  issuer: string,
+): boolean {
+  return (w?.trustlines ?? []).some((l) => l.currencyCode === code && l.issuer === issuer);
+}
