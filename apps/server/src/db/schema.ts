@@ -38,3 +38,8 @@ export * from '../modules/airdrops/schema';
 
 // Bonding-curve launches (issue 16).
 export * from '../modules/bonding/schema';
+
+// Money you can trust (issue 23): idempotent request answers, deploy attempts, positions' own fills.
+export * from '../lib/idempotency-schema';
+export * from '../modules/deploy/schema';
+export * from '../modules/positions/schema';

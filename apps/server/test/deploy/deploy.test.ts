@@ -326,7 +326,9 @@ describe('deploy: refused before any transaction', () => {
     const res = await call(dave, 'POST', '/api/deploy-token', form({ walletId: poor.id }));
     expect(res.statusCode).toBe(400);
     // 100 liquidity + 15 fee + 1.1 issuer + 2 hot + 0.2 dev line + 0.001 network fees.
-    expect(res.json().message).toBe('Insufficient XRP balance: 0 XRP available, 118.301 XRP needed.');
+    expect(res.json().message).toBe(
+      'Insufficient balance: you have 0 XRP available, this needs 118.301 XRP.',
+    );
     const submitted = await t.database.db
       .select()
       .from(ledgerSubmissions)

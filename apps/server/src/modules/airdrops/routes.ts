@@ -55,6 +55,7 @@ export function registerAirdrops(
     wallets: deps.wallets,
     settings: platform.settings,
     canPay: submissions !== undefined,
+    funds: platform.funds,
   });
   app.decorate('airdrops', service);
   const user = { config: { access: 'user' as const } };
