@@ -93,8 +93,7 @@ export class BurnService {
     if (!outcome) {
       const lines = await this.deps.wallets.lines(wallet.address, b.issuerAddress);
       const line = lines.find((l) => l.account === b.issuerAddress && l.currency.toUpperCase() === currency);
-      const held = new Decimal(line?.balance ?? 0);
-      if (held.lte(0)) throw badRequest(BURN_MESSAGES.notHeld);
+      const held = Decimal.max(new Decimal(line?.balance ?? 0), 0);
       const ticker = displayTicker(currency);
       if (new Decimal(b.amount).gt(held)) {
         throw badRequest(

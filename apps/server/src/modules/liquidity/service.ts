@@ -333,7 +333,7 @@ export class LiquidityService {
     const pool = await this.pool(m);
     const held = await this.lpHeld(wallet.address, pool);
     const lp = new Decimal(b.amountLp);
-    if (held.lte(0)) throw badRequest(LIQUIDITY_MESSAGES.noLpTokens);
+    // More than held (none included): both figures.
     if (lp.gt(held))
       throw badRequest(
         `${LIQUIDITY_MESSAGES.lpOverBalance} ${insufficientTokenMessage(held, lp, this.lpName(m))}`,

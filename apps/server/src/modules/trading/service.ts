@@ -206,7 +206,7 @@ export class TradingService {
     minReceive?: Decimal,
   ): Promise<Simulated> {
     const [pay, get] = side === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
-    const canReceive = side === 'SELL' || (await this.hasLine(account, m));
+    const canReceive = await this.canHold(account, get);
     const tx = canReceive
       ? marketPayment(account, pay, amount, get, minReceive)
       : marketOffer(pay, amount, get, minReceive);
@@ -225,8 +225,28 @@ export class TradingService {
   }
 
   private async hasLine(account: string, m: Market): Promise<boolean> {
-    const lines = await this.deps.wallets.lines(account, m.token.issuer);
-    return lines.some((l) => l.currency === m.token.currency);
+    return this.canHold(account, m.token);
+  }
+
+  /** XRP, or an issued asset the account has a trust line for. */
+  private async canHold(account: string, asset: Asset): Promise<boolean> {
+    if (asset.kind === 'xrp') return true;
+    const lines = await this.deps.wallets.lines(account, asset.issuer);
+    return lines.some((l) => l.currency === asset.currency);
+  }
+
+  /**
+   * The trust line a market order needs before it can receive what it buys: the token on a BUY,
+   * the quote asset (RLUSD) on a SELL of an RLUSD-quoted token; undefined when it has it already.
+   */
+  private async missingLine(
+    account: string,
+    m: Market,
+    type: TradeSide,
+  ): Promise<(Asset & { kind: 'iou' }) | undefined> {
+    const get = type === 'BUY' ? m.token : m.quote;
+    if (get.kind === 'xrp' || (await this.canHold(account, get))) return undefined;
+    return get;
   }
 
   private async spotPrice(m: Market): Promise<Decimal | null> {
@@ -404,7 +424,8 @@ export class TradingService {
     intent: string,
   ): Promise<ReadyOrder> {
     const { funds, submissions } = this.deps;
-    const needsLine = order.type === 'BUY' && !(await this.hasLine(wallet.address, m));
+    const line = await this.missingLine(wallet.address, m, order.type);
+    const needsLine = line !== undefined;
     if (order.type === 'BUY') await this.requireAuthorized(wallet.address, m);
     let sendMax: string | undefined;
     if (order.type === 'SELL') {
@@ -434,15 +455,15 @@ export class TradingService {
     // Nothing is signed, not even the trust line, for a trade the market cannot fill.
     const probe = await this.simulate(wallet.address, order.type, m, sendMax ?? order.amount);
     if (probe.received.lte(0)) throw badRequest(SWAP_MESSAGES.insufficientLiquidity);
-    if (needsLine) {
-      const req = this.trustLineRequest(userId, wallet, m, `${intent}:line`, 'swap-trustline');
+    if (line) {
+      const req = this.trustLineRequest(userId, wallet, line, `${intent}:line`, 'swap-trustline');
       const row = await funds.withAccount(wallet.address, async () => {
         await whole();
         return submissions.prepare(req);
       });
-      const line = await submissions.follow(req, row);
-      if (line.status !== 'success')
-        throw ledgerFailure(line, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(line.result)}`);
+      const opened = await submissions.follow(req, row);
+      if (opened.status !== 'success')
+        throw ledgerFailure(opened, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened.result)}`);
     }
     return { ...order, wallet, intent, ...(sendMax ? { sendMax } : {}) };
   }
@@ -541,7 +562,7 @@ export class TradingService {
   private trustLineRequest(
     userId: number,
     wallet: WalletRow,
-    m: Market,
+    asset: { currency: string; issuer: string },
     intentKey: string,
     purpose: string,
   ): SubmitRequest {
@@ -550,7 +571,7 @@ export class TradingService {
       account: wallet.address,
       tx: {
         TransactionType: 'TrustSet',
-        LimitAmount: { currency: m.token.currency, issuer: m.token.issuer, value: TRUST_LIMIT },
+        LimitAmount: { currency: asset.currency, issuer: asset.issuer, value: TRUST_LIMIT },
       },
       purpose,
       userId,
@@ -571,7 +592,7 @@ export class TradingService {
     const req = this.trustLineRequest(
       userId,
       wallet,
-      m,
+      m.token,
       `trustline:${userId}:${idempotencyKey ?? randomUUID()}`,
       'add-trustline',
     );
@@ -643,7 +664,7 @@ export class TradingService {
     };
     await check(needsLine);
     if (needsLine) {
-      const req = this.trustLineRequest(userId, wallet, m, `${intent}:line`, 'swap-trustline');
+      const req = this.trustLineRequest(userId, wallet, m.token, `${intent}:line`, 'swap-trustline');
       const row = await funds.withAccount(wallet.address, async () => {
         await check(true);
         return submissions.prepare(req);
