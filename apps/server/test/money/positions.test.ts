@@ -8,7 +8,7 @@ import {
   type JobStatusView,
   type PositionsResponse,
 } from '@ledgerpad/shared';
-import { eq } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { jobs } from '../../src/platform/jobs';
 import type { SignedIn } from '../helpers/test-app';
@@ -78,6 +78,17 @@ async function trustAndReceive(w: Wallet, tokens: string): Promise<void> {
     token: { currency: token.currency, issuer: token.issuer_address },
   });
   expect(sent.statusCode, sent.body).toBe(200);
+}
+
+/** Every platform-fee job so far has run and nothing of the platform is in flight. */
+async function settled(): Promise<void> {
+  await t.app.platform.indexer!.caughtUp();
+  const fees = await t.database.db
+    .select()
+    .from(jobs)
+    .where(like(jobs.key, `${TRADING_FEE_JOB}:%`));
+  for (const j of fees) await t.app.platform.jobs.waitFor(j.id, { timeoutMs: 30_000 });
+  await t.app.platform.submissions!.idle();
 }
 
 const tokens = (value: string) => ({ currency: token.currency, issuer: token.issuer_address, value });
@@ -205,7 +216,10 @@ describe('positions: the worked example', () => {
     });
     expect(limitSell.statusCode, limitSell.body).toBe(200);
     expect(await offer(taker1, xrp('60'), tokens('20'))).toBe('tesSUCCESS');
-    // 4. the wallet's own seed, elsewhere: sells 10 into the bid at 2.0.
+    // 4. the wallet's own seed, elsewhere: sells 10 into the bid at 2.0. (Once the platform fees of
+    // the fills so far are paid from the wallet: this signer, like a person elsewhere, does not
+    // retry a sequence the platform took at the same moment.)
+    await settled();
     const own = Wallet.fromSeed(created.wallet_seed);
     expect(await offer(own, tokens('10'), xrp('20'), TF_IMMEDIATE_OR_CANCEL)).toBe('tesSUCCESS');
     // 5. a limit buy of 10 at 0.4 rests; an outside account sells into it.

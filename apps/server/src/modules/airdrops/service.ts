@@ -407,7 +407,7 @@ export class AirdropService {
           with reserved as (
             update ${airdrops}
                set claimed_count = claimed_count + 1,
-                   remaining = (remaining::numeric - ${amount}::numeric)::text
+                   remaining = remaining - ${amount}::numeric
              where id = ${airdropId}
                and status = 'active'
                and expiry > ${now.toISOString()}::timestamptz
@@ -518,7 +518,7 @@ export async function releaseClaim(
       returning airdrop_id, amount
     )
     update ${airdrops}
-       set remaining = (${airdrops.remaining}::numeric + failed.amount::numeric)::text,
+       set remaining = ${airdrops.remaining} + failed.amount,
            claimed_count = ${airdrops.claimedCount} - 1
       from failed
      where ${airdrops.id} = failed.airdrop_id

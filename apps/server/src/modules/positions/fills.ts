@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/results';
 import { wallets } from '../../platform/custody-schema';
 import type { IndexedLedger, IndexedTx, LedgerHandler } from '../../platform/indexer/follower';
+import { decodeTrades, type AccountTrade } from '../market';
 import { marketTrades } from '../market/schema';
 import { tokens } from '../tokens/schema';
 import { positionFills } from './schema';
@@ -139,13 +140,8 @@ export function positionFillsHandler(
   };
 }
 
-/** One trade of an account in one asset, as the cost basis reads it. */
-export interface PositionTrade {
-  side: 'BUY' | 'SELL';
-  quote: 'XRP' | 'RLUSD';
-  tokenAmount: string;
-  quoteAmount: string;
-}
+/** One trade of an account in one asset, as the cost basis reads it (the market's own shape). */
+export type PositionTrade = AccountTrade;
 
 export interface PositionTradeGroup {
   account: string;
@@ -166,7 +162,7 @@ export async function positionTrades(db: Db, accounts: string[]): Promise<Positi
     accounts.map((a) => sql`${a}`),
     sql`, `,
   );
-  // 'BX12.5 3.75': side, quote, token amount, quote amount (numeric's text is never exponential).
+  // The market's compact form (decodeTrades): side, quote, token amount, quote amount.
   const code = (t: 't' | 'f') =>
     sql.raw(`case when ${t}.side = 'SELL' then 'S' else 'B' end || case when ${t}.quote = 'XRP' then 'X' else 'R' end
           || ${t}.token_amount::text || ' ' || ${t}.quote_amount::text`);
@@ -189,18 +185,6 @@ export async function positionTrades(db: Db, accounts: string[]): Promise<Positi
     account: g.account,
     currency: g.currency,
     issuer: g.issuer,
-    trades: decode(g.trades),
+    trades: decodeTrades(g.trades),
   }));
-}
-
-function* decode(encoded: string): Generator<PositionTrade> {
-  for (const item of encoded.split(',')) {
-    const space = item.indexOf(' ');
-    yield {
-      side: item[0] === 'S' ? 'SELL' : 'BUY',
-      quote: item[1] === 'X' ? 'XRP' : 'RLUSD',
-      tokenAmount: item.slice(2, space),
-      quoteAmount: item.slice(space + 1),
-    };
-  }
 }

@@ -182,10 +182,10 @@ export class RewardsService {
         const rows = await tx.execute<{ id: number | string }>(sql`
           with reserved as (
             update ${tokens}
-               set total_claimed = (total_claimed::numeric + ${amount}::numeric)::text
+               set total_claimed = total_claimed + ${amount}::numeric
              where id = ${tokenId}
                and deployer_user_id = ${userId}
-               and total_reward::numeric - total_claimed::numeric >= ${amount}::numeric
+               and total_reward - total_claimed >= ${amount}::numeric
             returning id, reward_currency
           )
           insert into ${rewardClaims} (user_id, token_id, wallet_address, amount, currency, status)
@@ -222,7 +222,7 @@ export async function releaseClaim(db: Db, claimId: number, hash: string | null)
       returning token_id, amount
     )
     update ${tokens}
-       set total_claimed = (${tokens.totalClaimed}::numeric - failed.amount::numeric)::text
+       set total_claimed = ${tokens.totalClaimed} - failed.amount
       from failed
      where ${tokens.id} = failed.token_id
     returning ${tokens.id}`);
