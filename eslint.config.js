@@ -3,7 +3,16 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'e2e/artifacts/**', 'apps/server/drizzle/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'e2e/artifacts/**',
+      'apps/server/drizzle/**',
+      'apps/server/dist-*/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -16,7 +25,15 @@ export default tseslint.config(
   },
   {
     // CLIs, scripts and benchmarks talk to a terminal on purpose.
-    files: ['scripts/**', '**/bench/**', '**/bin/**', '**/src/cli.ts', '**/src/scripts/**', '**/src/main.ts'],
+    files: [
+      'scripts/**',
+      '**/bench/**',
+      '**/bin/**',
+      '**/src/cli.ts',
+      '**/src/scripts/**',
+      '**/src/main.ts',
+      '**/build.mjs',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

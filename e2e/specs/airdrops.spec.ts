@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AIRDROP_MESSAGES, type Airdrop, type DeployResult } from '@ledgerpad/shared';
 import { launchBrowser } from '../support/browser';
@@ -49,6 +50,12 @@ describe('airdrops in Chromium', () => {
     await tokenSelect.selectOption(option!);
     await page.getByLabel('Project name').fill(PROJECT);
     await page.getByLabel('Tagline').fill('An e2e airdrop');
+    // The logo is uploaded like deploy and listing logos (issue 24): only our own URL is kept.
+    const logo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#22aa66' } })
+      .png()
+      .toBuffer();
+    await page.getByLabel('Logo').setInputFiles({ name: 'drop.png', mimeType: 'image/png', buffer: logo });
+    await page.getByAltText('Logo preview').waitFor();
     await page.getByLabel('Total token amount').fill('100');
     await page.getByLabel('Amount per user').fill('10');
     await expect.poll(() => page.getByTestId('recipients').textContent()).toContain('Max recipients: 10');
@@ -93,10 +100,20 @@ describe('airdrops in Chromium', () => {
     }
   });
 
-  it('signed out: the board shows and Claim asks to sign in', async () => {
+  it('signed out: the board shows, makes no request to another origin, and Claim asks to sign in', async () => {
     const { page, url } = t;
+    const origin = new URL(url).origin;
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
     await page.goto(`${url}/airdrops`);
     await page.getByRole('heading', { name: 'Airdrops', level: 1 }).waitFor();
+    const logo = page.getByTestId('airdrop-card').filter({ hasText: PROJECT }).locator('img.airdrop-logo');
+    await logo.waitFor();
+    expect(await logo.getAttribute('src')).toMatch(/^\/cdn\/logos\/[a-f0-9]{64}\.png$/);
+    await page.waitForLoadState('networkidle');
+    // Images only from us: every request of the page (documents, scripts, images, the socket) is ours.
+    expect(requested.filter((u) => !u.startsWith('data:') && new URL(u).origin !== origin)).toEqual([]);
+    expect(requested.length).toBeGreaterThan(0);
     expect(await page.getByRole('link', { name: 'Create Airdrop' }).count()).toBe(0);
     const card = page.getByTestId('airdrop-card').filter({ hasText: PROJECT });
     await card.getByRole('button', { name: 'Claim' }).click();

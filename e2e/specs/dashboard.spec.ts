@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { describe, expect, inject, it } from 'vitest';
 import { Client, Wallet } from 'xrpl';
 import { DASHBOARD_MESSAGES, type DeployResult, type JobStatusView } from '@ledgerpad/shared';
+import { screenshotWidths } from '../support/browser';
 import { useBrowser } from '../support/fixture';
 
 // /dashboard in Chromium against the shared server: a token deployed through the app's own API
@@ -143,6 +144,12 @@ describe('dashboard', () => {
     const hotRow = page.locator(`tr[data-account="${deployed.hot_wallet_address}"]`);
     await hotRow.waitFor();
     expect(await hotRow.locator('td').nth(4).textContent()).toBe('No');
+    // The pool's line is labelled, and offers no Freeze or Authorize (issue 24).
+    const ammRow = page.locator(`tr[data-account="${deployed.amm_account}"]`);
+    await ammRow.waitFor();
+    expect(await ammRow.getByTestId('system-account').textContent()).toBe('AMM pool');
+    expect(await ammRow.getByRole('button', { name: /Freeze|Authorize/ }).count()).toBe(0);
+    await screenshotWidths(page, 'identity-dashboard');
 
     await hotRow.getByRole('button', { name: 'Freeze' }).click();
     await hotRow.getByRole('button', { name: 'Unfreeze' }).waitFor(LEDGER_WAIT);

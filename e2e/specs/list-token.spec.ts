@@ -2,9 +2,10 @@ import Decimal from 'decimal.js';
 import type { Page, Request } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Client, Wallet } from 'xrpl';
+import { Client } from 'xrpl';
 import { LISTING_MESSAGES } from '@ledgerpad/shared';
 import { issueToken } from '../../apps/server/test/listing/issuer-fixture';
+import { appFundedWallet } from '../support/app-wallet';
 import { useBrowser } from '../support/fixture';
 
 // /list-token in Chromium against the shared server. The issuers are real accounts on the server's
@@ -37,18 +38,6 @@ async function signIn(page: Page, url: string): Promise<void> {
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await signedIn;
   await page.waitForURL(`${url}/`);
-}
-
-/** A wallet created and funded through the app (the signed-in user's), usable as a funding source. */
-async function appFundedWallet(page: Page, url: string): Promise<Wallet> {
-  const { token } = (await (await page.request.get(`${url}/api/csrf-token`)).json()) as { token: string };
-  const headers = { 'x-csrf-token': token };
-  const created = await page.request.post(`${url}/api/wallets`, { headers, data: {} });
-  if (!created.ok()) throw new Error(`create wallet: ${created.status()} ${await created.text()}`);
-  const wallet = (await created.json()) as { id: number; wallet_seed: string };
-  const funded = await page.request.post(`${url}/api/wallets/${wallet.id}/fund`, { headers, data: {} });
-  if (!funded.ok()) throw new Error(`faucet: ${funded.status()} ${await funded.text()}`);
-  return Wallet.fromSeed(wallet.wallet_seed);
 }
 
 async function fetchIssuer(page: Page, url: string, issuer: string): Promise<void> {
@@ -119,7 +108,8 @@ describe('list token', () => {
 
     await page.getByRole('link', { name: 'All tokens' }).click();
     await page.getByPlaceholder('Search tokens by name, ticker, or issuer...').fill(issuer.address);
-    await page.getByRole('cell', { name: ticker, exact: true }).waitFor();
+    // The ticker's link (the cell also carries the identity badge: this listing is Unverified).
+    await page.getByRole('link', { name: ticker, exact: true }).waitFor();
 
     await fetchIssuer(page, url, issuer.address);
     const modal = page.getByRole('alertdialog', { name: LISTING_MESSAGES.alreadyListed });

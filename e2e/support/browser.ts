@@ -40,3 +40,20 @@ export async function screenshotOnFailure(
   const file = path.join(ARTIFACTS_DIR, `${testName.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
   await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
 }
+
+/** Full-page screenshots of the current page at 1280 and 375 px wide: e2e/artifacts/{name}-{width}.png. */
+export async function screenshotWidths(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 375, height: 740 },
+  ]) {
+    await page.setViewportSize(viewport);
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await page.screenshot({
+      path: path.join(ARTIFACTS_DIR, `${name}-${viewport.width}.png`),
+      fullPage: true,
+    });
+  }
+  if (before) await page.setViewportSize(before);
+}

@@ -36,6 +36,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       LEDGER_CLOSE_INTERVAL_MS: E2E_CLOSE_INTERVAL_MS,
+      // Every spec's users come from 127.0.0.1: the per-address quotas would count them all as one
+      // visitor (their own tests: apps/server/test/security/abuse.test.ts).
+      DEMO_USERS_PER_IP_PER_DAY: '100000',
+      FAUCET_PER_IP_PER_HOUR: '100000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -32,17 +32,23 @@ import { registerListing } from './modules/listing/routes';
 import { TokenRegistry } from './modules/tokens';
 import { tokenRoutes } from './modules/tokens/routes';
 import { userRoutes } from './modules/users/routes';
-import { registerUploads, type LogoPublisher } from './modules/uploads/routes';
+import { registerUploads, type LogoPublisher, type UploadsApi } from './modules/uploads/routes';
+import { tokenLogosInUse } from './modules/tokens';
+import { airdropLogosInUse } from './modules/airdrops';
+import { deployLogosInUse } from './modules/deploy';
 import { registerWallets } from './modules/wallets/routes';
 import { registerSessions } from './plugins/auth';
 import { registerCsrf } from './plugins/csrf';
+import { registerPrivateCaching } from './plugins/caching';
 import { createOriginPolicy, registerHostCheck } from './plugins/origin';
 import { registerAccessControl } from './plugins/access';
 import { registerEdgeChecks } from './plugins/edge';
 import { redactUrl, safeSerializers } from './lib/log-safety';
 import { registerRateLimits } from './plugins/rate-limit';
+import { registerMetrics, type Metrics } from './plugins/metrics';
 import type { LedgerConnection } from './ledger/connection';
 import { createPlatform, type Platform } from './platform';
+import { rlusdIssuer } from './platform/accounts';
 import type { EventBus } from './realtime/event-bus';
 import { registerRealtime } from './realtime/routes';
 import { registerSecurityHeaders, registerWebDelivery } from './web/delivery';
@@ -55,6 +61,10 @@ declare module 'fastify' {
     marketSnapshot: MarketSnapshot;
     /** The bonding module (tests await its keeper). */
     bonding: BondingApi;
+    /** The uploads module (tests run its unused-logo sweep). */
+    uploads: UploadsApi;
+    /** Prometheus metrics (main.ts serves them on METRICS_PORT too). */
+    metrics: Metrics;
   }
 }
 
@@ -86,14 +96,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler(errorHandler);
   // A socket upgrade never gets an onResponse: its line is written when it arrives.
+  // Request lines at debug (LOG_LEVEL=debug shows them): at info the console carries one line per
+  // significant event (sign-in, deploy, trade, refund, job failure) and the start-up block stays
+  // readable. Server errors are always logged.
   app.addHook('onRequest', async (request) => {
-    if (request.headers.upgrade) request.log.info(`${request.method} ${redactUrl(request.url)} upgrade`);
+    if (request.headers.upgrade) request.log.debug(`${request.method} ${redactUrl(request.url)} upgrade`);
   });
   app.addHook('onResponse', async (request, reply) => {
     const ms = Math.round(reply.elapsedTime);
     const line = `${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${ms} ms`;
     if (reply.statusCode >= 500) request.log.error({ statusCode: reply.statusCode, ms }, line);
-    else request.log.info({ statusCode: reply.statusCode, ms }, line);
+    else request.log.debug({ statusCode: reply.statusCode, ms }, line);
   });
 
   // Order matters: the Host check runs first on every request; the session hook sets request.user,
@@ -106,9 +119,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHostCheck(app, origins);
   registerAccessControl(app);
   registerEdgeChecks(app);
-  const sessions = await registerSessions(app, { db, production, now: deps.now });
+  const sessions = await registerSessions(app, {
+    db,
+    production,
+    now: deps.now,
+    maxPerUser: deps.config.SESSIONS_PER_USER,
+  });
   const limits = await registerRateLimits(app, deps.config);
-  registerCsrf(app);
+  registerCsrf(app, origins);
+  registerPrivateCaching(app);
   // After the session, CSRF and edge checks: a retried write with the same Idempotency-Key gets the
   // first answer instead of running again (docs/money.md "Done once").
   registerIdempotency(app, db);
@@ -133,19 +152,39 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', () => platform.start());
   app.addHook('onClose', () => platform.stop());
   const bus = platform.bus;
-  const realtime = await registerRealtime(app, { config: deps.config, bus, socketSecret, origins });
+  const realtime = await registerRealtime(app, {
+    config: deps.config,
+    bus,
+    socketSecret,
+    origins,
+    sessionLive: (id) => sessions.isLive(id),
+  });
+  sessions.onRevoked((ids) => {
+    realtime
+      .sessionsRevoked(ids)
+      .catch((err: unknown) => app.log.warn({ err }, 'session revocation not published'));
+  });
 
   healthRoutes(app, {
     pingDatabase: () => deps.database.ping(),
     databaseDriver: deps.database.driver,
     ledger: deps.ledger,
+    details: deps.config.HEALTH_DETAILS,
   });
-  authRoutes(app, { config: deps.config, db, sessions, origins, limits, socketSecret });
+  authRoutes(app, {
+    config: deps.config,
+    db,
+    sessions,
+    origins,
+    limits,
+    socketSecret,
+    quotas: platform.quotas,
+  });
   userRoutes(app, db);
   adminRoutes(app, { platform });
 
   // Feature modules register here (one line each), with what they use of the platform and of each other.
-  const tokens = new TokenRegistry(db);
+  const tokens = new TokenRegistry(db, (d) => rlusdIssuer(d, deps.config.XRPL_NETWORK));
   configRoutes(app, platform);
   tokenRoutes(app, { tokens });
   registerListing(app, { tokens, platform });
@@ -187,7 +226,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   later.market = market;
   app.decorate('marketSnapshot', market);
   registerPositions(app, { platform, wallets: wallets.service, snapshot: market });
-  await registerUploads(app, { config: deps.config, telegram: deps.logoPublisher });
+  const uploads = await registerUploads(app, {
+    config: deps.config,
+    telegram: deps.logoPublisher,
+    quotas: platform.quotas,
+    // Each module answers for its own references to a logo.
+    logosInUse: async (urls) => {
+      const found = await Promise.all([
+        tokenLogosInUse(db, urls),
+        airdropLogosInUse(db, urls),
+        deployLogosInUse(db, urls),
+      ]);
+      return found.flat();
+    },
+  });
+  app.decorate('uploads', uploads);
+
+  const metrics = registerMetrics(app, {
+    config: deps.config,
+    database: deps.database,
+    connection: platform.connection,
+    submissions: platform.submissions,
+    socketCount: () => realtime.hub.connectionCount,
+  });
+  app.decorate('metrics', metrics);
 
   const web = await registerWebDelivery(app, deps.config, deps.webDistDir);
 

@@ -24,6 +24,11 @@ export const configSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
+    /** The PostgreSQL schema the app's tables live in (one database, several deployments). */
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier')
+      .default('public'),
     XRPL_NETWORK: z.enum(['standalone', 'testnet', 'mainnet']).default('standalone'),
     XRPL_URL: z
       .string()
@@ -123,6 +128,41 @@ export const configSchema = z
     DEMO_TRADE_INTERVAL_MS: z.coerce.number().int().min(0).default(4000),
     /** Milliseconds between the looks for airdrops to end (past their deadline, fully claimed); 0 stops it. */
     AIRDROP_SWEEP_MS: z.coerce.number().int().min(0).default(10_000),
+    /**
+     * Token identity: let the xrp-ledger.toml check fetch over http:// from loopback addresses
+     * (the tests' local server). Refused outside NODE_ENV=test: in use, only https to public hosts.
+     */
+    TOML_FETCH_ALLOW_LOOPBACK: bool.default(false),
+    // --- Running it for real (issue 26): bounded resources, health, metrics, keeper lease ---
+    /** Demo users one client IP may create per 24 hours (embedded ledger only). */
+    DEMO_USERS_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(20),
+    /** Signed-in sessions per user; a new sign-in beyond it revokes the oldest. */
+    SESSIONS_PER_USER: z.coerce.number().int().min(1).default(10),
+    /** Faucet payouts per client IP per hour and asset (on top of the per-user limit). */
+    FAUCET_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
+    /** Wallets a user may create or import per 24 hours (archived ones count). */
+    WALLETS_PER_USER_PER_DAY: z.coerce.number().int().min(1).default(20),
+    /** Logo bytes a user may upload per 24 hours. */
+    UPLOAD_BYTES_PER_USER_PER_DAY: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(20 * 1024 * 1024),
+    /** A stored logo no token, airdrop or deploy refers to is deleted this many hours after its upload. */
+    UNUSED_LOGO_TTL_HOURS: z.coerce.number().min(0).default(24),
+    /** Milliseconds between sweeps of unused logos (0 = never). */
+    LOGO_SWEEP_MS: z.coerce.number().int().min(0).default(3_600_000),
+    /** admin: /api/health details only to admins; public: to everyone (an internal-only deployment). */
+    HEALTH_DETAILS: z.enum(['admin', 'public']).default('admin'),
+    /** Bearer token for GET /metrics on the main port; unset (and no METRICS_PORT): no /metrics. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Serve /metrics without a token on this separate port (bound to METRICS_HOST). */
+    METRICS_PORT: port.optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    /** A claimed job's lease: after a crash another instance takes the job over once it expires. */
+    JOB_LEASE_MS: z.coerce.number().int().min(1000).default(15_000),
+    /** How long a keeper round holds a bonding curve (another instance takes over after it). */
+    BONDING_KEEPER_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
   })
   .superRefine((c, ctx) => {
     if (c.XRPL_NETWORK !== 'standalone' && !c.XRPL_URL) {
@@ -132,10 +172,34 @@ export const configSchema = z
         message: `is required when XRPL_NETWORK is ${c.XRPL_NETWORK}`,
       });
     }
+    if (c.TOML_FETCH_ALLOW_LOOPBACK && c.NODE_ENV !== 'test') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TOML_FETCH_ALLOW_LOOPBACK'],
+        message: 'is allowed only with NODE_ENV=test',
+      });
+    }
     if (c.EVENT_BUS === 'postgres' && !c.DATABASE_URL) {
       ctx.addIssue({ code: 'custom', path: ['EVENT_BUS'], message: 'postgres needs DATABASE_URL' });
     }
+    // On PostgreSQL several instances may share the database: a secret generated into one
+    // instance's DATA_DIR would make it refuse the others' socket tokens and custody records.
+    if (c.DATABASE_URL) {
+      for (const key of SHARED_SECRETS) {
+        if (!c[key]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message:
+              'is required with DATABASE_URL: set the same value on every instance (docs/production.md)',
+          });
+        }
+      }
+    }
   });
+
+/** The secrets every instance on one database must share (docs/production.md). */
+export const SHARED_SECRETS = ['MASTER_KEY', 'SOCKET_TOKEN_SECRET'] as const;
 
 export type Config = z.output<typeof configSchema> & { dataDir: string };
 

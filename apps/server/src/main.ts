@@ -1,13 +1,15 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pretty from 'pino-pretty';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
+import { SERVER_DIR } from './paths';
+import { configuredDatabase } from './scripts/run-script';
 import { createXrplConnection } from './ledger/connection';
 import { issueOwnerLink, ownerHasSignedIn, ownerLinkUrl } from './modules/auth';
 import { demoLedgerClockOffsetMs } from './modules/demo';
+import { serveMetrics } from './metrics-server';
 
 // main.ts owns the process: configuration, the embedded services, listening and shutdown.
 
@@ -41,14 +43,14 @@ function consoleLogger(config: Config) {
   };
 }
 
+let stopping = false;
+
 async function main(): Promise<void> {
   const config = readConfig();
   mkdirSync(config.dataDir, { recursive: true });
   const cleanups: Array<() => Promise<unknown>> = [];
 
-  const database = await openDatabase(
-    config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: path.join(config.dataDir, 'db') },
-  );
+  const database = await openDatabase(configuredDatabase(config));
   cleanups.push(() => database.close());
 
   let ledgerUrl = config.XRPL_URL;
@@ -77,7 +79,7 @@ async function main(): Promise<void> {
 
   const webDistDir = config.WEB_DIST_DIR
     ? path.resolve(config.WEB_DIST_DIR)
-    : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+    : path.join(SERVER_DIR, '../web/dist');
   const app = await buildApp({
     config,
     database,
@@ -92,19 +94,51 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const baseUrl = config.PUBLIC_ORIGIN ?? `http://${shownHost}:${port}`;
-  console.log(
-    `Ledgerpad is running at http://${shownHost}:${port}/ (ledger: ${config.XRPL_NETWORK} ${ledgerUrl})`,
-  );
+  if (config.METRICS_PORT !== undefined) {
+    const metricsServer = await serveMetrics(app, config.METRICS_HOST, config.METRICS_PORT);
+    cleanups.push(() => new Promise((resolve) => metricsServer.close(resolve)));
+  }
+
   // The owner's way in (user id 1, an admin), printed like a notebook server's token URL. On the
   // local embedded default at every start; elsewhere only until the owner has signed in once
   // (after that, `npm run owner-link` makes a new one), so production logs don't keep carrying one.
   const localDefault = config.XRPL_NETWORK === 'standalone' && config.NODE_ENV !== 'production';
-  if (localDefault || !(await ownerHasSignedIn(database.db))) {
-    const link = ownerLinkUrl(baseUrl, await issueOwnerLink(database.db));
-    console.log(`Owner sign-in (one-time link, valid 7 days): ${link}`);
+  const ownerLink =
+    localDefault || !(await ownerHasSignedIn(database.db))
+      ? ownerLinkUrl(baseUrl, await issueOwnerLink(database.db))
+      : undefined;
+  const ownerLine = ownerLink && `Owner sign-in (one-time link, valid 7 days): ${ownerLink}`;
+  const running = `Ledgerpad is running at http://${shownHost}:${port}/ (ledger: ${config.XRPL_NETWORK} ${ledgerUrl})`;
+  // One block at the end of start-up: where it runs, the owner's link and whether the demo market
+  // is ready. While a first start seeds the demo market, the address is printed at once and the
+  // block once the market is ready (request logs are at debug, so the block stays on screen).
+  const block = (demo: string) => {
+    const lines = [running];
+    if (ownerLine) lines.push(ownerLine);
+    if (demo === 'ready') lines.push('Demo market ready');
+    if (demo === 'failed') lines.push('The demo market could not be prepared (see the log above)');
+    const rule = '─'.repeat(Math.min(100, Math.max(...lines.map((l) => l.length))));
+    console.log([rule, ...lines, rule].join('\n'));
+  };
+  const demoStatus = async () =>
+    ((await app.inject({ url: '/api/demo/status' })).json() as { demo: string }).demo;
+  const demo = await demoStatus();
+  if (demo === 'seeding') {
+    // The address and the link at once (scripts wait for them); the block again when it is ready.
+    const now = ownerLine ? [running, ownerLine] : [running];
+    console.log([...now, 'Preparing the demo market (first start: a minute or two)…'].join('\n'));
+    void (async () => {
+      let status = demo;
+      while (status === 'seeding' && !stopping) {
+        await new Promise((r) => setTimeout(r, 1000).unref());
+        status = await demoStatus().catch(() => 'seeding');
+      }
+      if (!stopping) block(status);
+    })();
+  } else {
+    block(demo);
   }
 
-  let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;

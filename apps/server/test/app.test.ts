@@ -31,7 +31,11 @@ describe('app shell', () => {
     ledger = createXrplConnection('standalone', standalone.url);
     await ledger.connect();
     // A configured socket secret: no secret file written into the working directory by tests.
-    const config = loadConfig({ NODE_ENV: 'test', SOCKET_TOKEN_SECRET: 'x'.repeat(32) });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      SOCKET_TOKEN_SECRET: 'x'.repeat(32),
+      HEALTH_DETAILS: 'public',
+    });
     app = await buildApp({ config, database, ledger, webDistDir: dist });
   });
 

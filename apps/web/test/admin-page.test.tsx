@@ -118,7 +118,7 @@ beforeEach(() => {
       };
     if (path === '/api/admin/refund') return refundAnswer();
     if (path === '/api/admin/tokens/add') return addTokenAnswer();
-    if (path === '/api/tokens') return { body: [] as TokenView[] };
+    if (path === '/api/admin/tokens') return { body: [] as TokenView[] };
     if (path.startsWith('/api/admin/audit')) return { body: { entries: [], page: 1, pageCount: 1 } };
     return undefined;
   }));

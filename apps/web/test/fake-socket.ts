@@ -11,7 +11,7 @@ export class FakeSocket {
   sent: string[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
 
   constructor(readonly url: string) {
     FakeSocket.all.push(this);
@@ -21,10 +21,11 @@ export class FakeSocket {
     this.sent.push(data);
   }
 
-  close() {
+  /** Closed (by either side) with this close code; 1006 is a dropped or refused connection. */
+  close(code = 1006) {
     if (this.readyState === FakeSocket.CLOSED) return;
     this.readyState = FakeSocket.CLOSED;
-    this.onclose?.();
+    this.onclose?.({ code });
   }
 
   /** The server accepted the connection. */

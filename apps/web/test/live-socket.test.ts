@@ -96,4 +96,14 @@ describe('live socket', () => {
     expect(tokens).toBe(2);
     expect(FakeSocket.last.url).toMatch(/token=t2$/);
   });
+
+  it('asks for a fresh token after the server closes the socket because its session ended (4401)', async () => {
+    live.onSocketEvent('new_trade', () => undefined);
+    await tick();
+    FakeSocket.last.open();
+    FakeSocket.last.close(4401);
+    await tick(1_000);
+    expect(tokens).toBe(2);
+    expect(FakeSocket.last.url).toMatch(/token=t2$/);
+  });
 });

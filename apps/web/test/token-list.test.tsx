@@ -58,6 +58,12 @@ function token(i: number): TokenView {
     total_claimed: '0',
     // Token i was created i × 5 hours before NOW: index 0 is the newest.
     created_at: new Date(NOW - i * 5 * HOUR).toISOString(),
+    // Token 0 was listed by someone who proved nothing (its link is the lister's); token 1 looks
+    // like token 2; the rest are verified.
+    verified: i > 1,
+    verified_by: i > 1 ? 'deploy' : null,
+    lookalike_of: i === 1 ? 'THI' : null,
+    metadata_by: i === 0 ? 'lister' : 'issuer',
   };
 }
 
@@ -190,6 +196,20 @@ describe('token list', () => {
     fireEvent.change(search, { target: { value: 'zzz-nothing' } });
     expect(screen.getByText('No tokens found.')).toBeTruthy();
     expect(screen.getByText('Page 1 / 1')).toBeTruthy();
+  });
+
+  it('marks unverified tokens, lookalikes and links the lister wrote', async () => {
+    await renderList();
+    const row = (i: number) => screen.getAllByTestId('token-row')[i]!;
+    expect(within(row(0)).getByTestId('identity-badge').textContent).toBe('Unverified');
+    expect(within(row(0)).getByTestId('lister-links-note').textContent).toBe(
+      'added by the lister, not the issuer',
+    );
+    expect(within(row(1)).getByTestId('identity-badge').textContent).toBe('Unverified');
+    expect(within(row(1)).getByTestId('lookalike-warning').textContent).toBe('⚠ looks like THI');
+    // Verified rows carry no mark in the dense list, and their links no note.
+    expect(within(row(2)).queryByTestId('identity-badge')).toBeNull();
+    expect(within(row(2)).queryByTestId('lister-links-note')).toBeNull();
   });
 
   it('opens /token/{issuer} when a row is clicked', async () => {

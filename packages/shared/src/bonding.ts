@@ -373,3 +373,19 @@ export interface BondingView {
   amm_account: string | null;
   graduated_ledger: number | null;
 }
+
+/**
+ * What a buy that meets the anti-snipe cap is told (the keeper sells no more per ledger in the
+ * window): 'Launch protection: at most 10,000,000 tokens per ledger for the first 5 ledgers'.
+ */
+export function launchProtectionMessage(tokens: string, ledgers: number): string {
+  const [whole, frac] = tokens.split('.');
+  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${LAUNCH_PROTECTION_PREFIX} at most ${grouped}${frac ? `.${frac}` : ''} tokens per ledger for the first ${ledgers} ledgers`;
+}
+
+export const LAUNCH_PROTECTION_PREFIX = 'Launch protection:';
+
+/** Whether a server message is the launch protection's (the swap screen shows it as it shows 'Insufficient Liquidity'). */
+export const isLaunchProtectionMessage = (message: string): boolean =>
+  message.startsWith(LAUNCH_PROTECTION_PREFIX);

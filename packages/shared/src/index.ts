@@ -26,3 +26,5 @@ export * from './schemas/airdrops';
 export * from './bonding';
 export * from './money';
 export * from './ledger-results';
+export * from './token-identity';
+export * from './schemas/paging';

@@ -93,7 +93,12 @@ export type TokenListToken = Pick<
   TokenView,
   'id' | 'name' | 'ticker' | 'currency' | 'issuer_address' | 'created_at' | 'local_image_path' | 'logoUrl'
 > &
-  Partial<Pick<TokenView, 'links' | 'liquidity_pair' | 'is_blackholed'>>;
+  Partial<
+    Pick<
+      TokenView,
+      'links' | 'liquidity_pair' | 'is_blackholed' | 'verified' | 'lookalike_of' | 'metadata_by'
+    >
+  >;
 
 export interface TokenRow {
   token: TokenListToken;

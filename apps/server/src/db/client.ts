@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { SERVER_DIR } from '../paths';
 import { isEmptyDir, PGLITE_TEMPLATE_FILE, unpackPgliteTemplate } from './pglite-template';
 import * as schema from './schema';
 
@@ -42,12 +42,19 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
 }
 
-const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+const MIGRATIONS_DIR = path.join(SERVER_DIR, 'drizzle');
 
 export async function openDatabase(opts: DatabaseOptions = {}): Promise<Database> {
   const database = opts.url ? await openPostgres(opts.url, opts.schema ?? 'public') : await openPglite(opts);
-  if (opts.migrate !== false) await migrate(database.sql, opts.schema);
+  if (opts.migrate !== false) await applyMigrations(database);
   return database;
+}
+
+/** Applies the pending migrations (on PostgreSQL under the advisory lock); the tags applied. */
+export async function applyMigrations(database: Database): Promise<string[]> {
+  const pgTarget = database.postgres;
+  if (!pgTarget) return migrate(database.sql);
+  return migrateOnce(pgTarget.url, pgTarget.schema, () => migrate(database.sql, pgTarget.schema));
 }
 
 /**
@@ -155,6 +162,22 @@ async function openPostgres(url: string, schemaName: string): Promise<Database> 
       await pool.end();
     },
   };
+}
+
+/**
+ * Several instances starting together on one PostgreSQL: one applies the migrations while the
+ * others wait on a session advisory lock, then find nothing left to do. So an upgrade's migrations
+ * run exactly once, whichever instance starts first (docs/production.md).
+ */
+async function migrateOnce<T>(url: string, schemaName: string, run: () => Promise<T>): Promise<T> {
+  const lock = new pg.Client({ connectionString: url });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock(hashtext($1))', [`ledgerpad-migrations:${schemaName}`]);
+    return await run();
+  } finally {
+    await lock.end().catch(() => undefined); // ending the session releases the lock
+  }
 }
 
 interface Journal {

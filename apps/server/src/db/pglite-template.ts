@@ -1,8 +1,8 @@
 import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createBrotliDecompress } from 'node:zlib';
+import { SERVER_DIR } from '../paths';
 
 // A first start on an empty data directory used to run PGlite's initdb, which works in a second
 // PGlite instance beside the one being opened and snapshots its 128MB heap: ~450MB of RSS more than
@@ -10,10 +10,7 @@ import { createBrotliDecompress } from 'node:zlib';
 // once by `npm run db:pglite-template -w apps/server`, and opens it like an existing database.
 
 /** initdb's output for the installed PGlite: a tar, brotli-compressed (~1.4MB for 40MB). */
-export const PGLITE_TEMPLATE_FILE = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  'pglite-initdb.tar.br',
-);
+export const PGLITE_TEMPLATE_FILE = path.join(SERVER_DIR, 'src/db/pglite-initdb.tar.br');
 
 const BLOCK = 512;
 

@@ -22,8 +22,9 @@ export * from '../modules/wallets/schema';
 export * from '../ledger/schema';
 export * from '../platform/jobs/schema';
 
-// Listed tokens (issue 11).
+// Listed tokens (issue 11); proof of control of their issuers (issue 24).
 export * from '../modules/tokens/schema';
+export * from '../modules/listing/schema';
 
 // Market data (issue 12): the ledger follower's cursor and what the market indexer derives.
 export * from '../platform/indexer/schema';
@@ -38,6 +39,9 @@ export * from '../modules/airdrops/schema';
 
 // Bonding-curve launches (issue 16).
 export * from '../modules/bonding/schema';
+
+// Running it for real (issue 26): sliding-window quotas of what visitors and users make the server keep.
+export * from '../platform/quotas/schema';
 
 // Money you can trust (issue 23): idempotent request answers, deploy attempts, positions' own fills.
 export * from '../lib/idempotency-schema';

@@ -93,6 +93,11 @@ export class Keyring {
     return this.keys.has(keyId);
   }
 
+  /** The ids of every key held, the current one first (for messages; ids are fingerprints). */
+  ids(): string[] {
+    return [...this.keys.keys()];
+  }
+
   private get(keyId: string): MasterKey {
     const key = this.keys.get(keyId);
     if (!key) throw new KeyCustodyError(`Master key ${keyId} is not available`);

@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { sealedOf } from '../platform/custody';
 import { wallets } from '../platform/custody-schema';
 import type { Keyring, MasterKey } from './envelope';
+import { rewrapKeyCheck } from './key-check';
 
 /**
  * Re-wraps every wallet's data key under `target` in one database transaction: either every record
@@ -25,6 +26,8 @@ export async function rewrapAll(
         .where(eq(wallets.id, row.id));
       rewrapped += 1;
     }
+    // The boot check moves with the records, so instances on the new key start and old ones refuse.
+    await rewrapKeyCheck(t, keyring, target);
     return { rewrapped, total: rows.length };
   });
 }

@@ -28,12 +28,45 @@ export function isXrplConnection(ledger: LedgerConnection): ledger is XrplConnec
 export interface ConnectionOptions {
   baseDelayMs?: number;
   capDelayMs?: number;
+  /** Spread retries (public servers: many clients reconnect at once); default: not for a local ledger. */
+  jitter?: boolean;
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
-/** Delay before reconnect attempt `attempt` (0-based): 1 s × 2^attempt, capped at 30 s. */
-export function reconnectDelay(attempt: number, base = RECONNECT_BASE_MS, cap = RECONNECT_CAP_MS): number {
-  return Math.min(cap, base * 2 ** Math.min(attempt, 30));
+/**
+ * A ledger on this machine (the embedded one, a local rippled) comes back in milliseconds and has
+ * no crowd of clients to spread: retry every 100 ms doubling to at most 500 ms, so the app serves
+ * ledger routes within a second of it returning. Public servers keep the slow, jittered schedule.
+ */
+export const LOCAL_RECONNECT = { baseDelayMs: 100, capDelayMs: 500, jitter: false } as const;
+export const PUBLIC_RECONNECT = {
+  baseDelayMs: RECONNECT_BASE_MS,
+  capDelayMs: RECONNECT_CAP_MS,
+  jitter: true,
+} as const;
+
+export function isLocalLedgerUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || host.startsWith('127.') || host.endsWith('.localhost');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Delay before reconnect attempt `attempt` (0-based): base × 2^attempt, capped; with `random`
+ * (jitter) a uniformly drawn point of its upper half, so clients that lost a server together don't
+ * return together.
+ */
+export function reconnectDelay(
+  attempt: number,
+  base: number = RECONNECT_BASE_MS,
+  cap: number = RECONNECT_CAP_MS,
+  random?: () => number,
+): number {
+  const delay = Math.min(cap, base * 2 ** Math.min(attempt, 30));
+  return random ? Math.round(delay / 2 + (delay / 2) * random()) : delay;
 }
 
 export function createXrplConnection(
@@ -46,6 +79,12 @@ export function createXrplConnection(
   // exactly one reconnect loop, with the backoff the operators expect.
   (client.connection as unknown as { intentionalDisconnect: () => void }).intentionalDisconnect = () => {};
 
+  const defaults = isLocalLedgerUrl(url) ? LOCAL_RECONNECT : PUBLIC_RECONNECT;
+  const schedule = {
+    baseDelayMs: opts.baseDelayMs ?? defaults.baseDelayMs,
+    capDelayMs: opts.capDelayMs ?? defaults.capDelayMs,
+  };
+  const jitter = (opts.jitter ?? defaults.jitter) ? Math.random : undefined;
   const connectedListeners = new Set<() => void>();
   const disconnectedListeners = new Set<() => void>();
   let closing = false;
@@ -77,7 +116,7 @@ export function createXrplConnection(
 
   function scheduleReconnect(): void {
     if (closing || timer) return;
-    const delay = reconnectDelay(attempt, opts.baseDelayMs, opts.capDelayMs);
+    const delay = reconnectDelay(attempt, schedule.baseDelayMs, schedule.capDelayMs, jitter);
     opts.log?.info({ attempt, delay }, 'ledger disconnected, reconnecting');
     timer = setTimeout(() => {
       timer = undefined;

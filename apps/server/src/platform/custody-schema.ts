@@ -44,3 +44,19 @@ export const wallets = pgTable(
       .where(sql`${t.jobId} is not null`),
   ],
 );
+
+/**
+ * One known value sealed under the master key at the first start (one row, id 1): an instance whose
+ * keyring cannot open it refuses to start, instead of answering swaps with key errors and claiming
+ * jobs it cannot sign. Re-wrapped with the wallets by a key rotation.
+ */
+export const custodyKeyCheck = pgTable('custody_key_check', {
+  id: integer('id').primaryKey(),
+  ciphertext: text('ciphertext').notNull(),
+  nonce: text('nonce').notNull(),
+  dataKeyWrapped: text('data_key_wrapped').notNull(),
+  dataKeyNonce: text('data_key_nonce').notNull(),
+  keyId: text('key_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -3,6 +3,7 @@ import type { SocketServerMessage } from '@ledgerpad/shared';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { generateMasterKey, Keyring } from '../keys/envelope';
+import { verifyMasterKey } from '../keys/key-check';
 import { loadKeyring } from '../keys/key-file';
 import { isXrplConnection, type LedgerConnection, type XrplConnection } from '../ledger/connection';
 import { Funds } from '../ledger/funds';
@@ -13,6 +14,7 @@ import { userTopic } from '../realtime/topics';
 import { LedgerFollower } from './indexer/follower';
 import { JobRunner, toJobStatus } from './jobs';
 import { PlatformSettings } from './settings';
+import { Quotas } from './quotas';
 import {
   bootstrapSettings,
   bootstrapStandalone,
@@ -25,6 +27,27 @@ import { createSignerSource } from './custody';
 // ledger connection, custody (keyring and signer source), the one submission service, the
 // platform's own accounts and the event bus. Modules receive what they need from here; none of them
 // builds any of it.
+
+/** Jobs whose completion is logged at info (the rest at most at debug: fee sweeps, claims). */
+const SIGNIFICANT_JOBS = new Set([
+  'deploy',
+  'bonding-graduate',
+  'demo-seed',
+  'airdrop-create',
+  'airdrop-close',
+]);
+
+/** Ledger writes logged at info when final, by submission purpose. */
+const SIGNIFICANT_PURPOSES: Record<string, string> = {
+  swap: 'trade',
+  'limit-order': 'limit order',
+  'cancel-order': 'order cancel',
+  'admin-refund': 'refund',
+  'bonding:refund': 'curve deposit refund',
+  'reward-claim': 'reward claim',
+  transfer: 'transfer',
+  burn: 'burn',
+};
 
 export interface PlatformAccounts {
   /** Settles when the stand-alone platform accounts (RLUSD issuer, pool, fee wallets) exist. */
@@ -48,6 +71,8 @@ export interface Platform {
   jobs: JobRunner;
   /** Platform configuration (fees, reserves) with its defaults. */
   settings: PlatformSettings;
+  /** Sliding-window limits on what one visitor or user can make the server keep (docs/production.md). */
+  quotas: Quotas;
   /**
    * Follows validated ledgers in order (one instance at a time) and hands each to the registered
    * handlers (the market indexer); undefined without a ledger connection.
@@ -87,6 +112,13 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
           previousKeys: config.MASTER_KEY_PREVIOUS,
           dataDir: config.dataDir,
         });
+  // A throw-away test key opens nothing that is stored; every real key is checked against the
+  // database before this instance may sign or claim a job (docs/production.md).
+  const throwAwayKey = config.NODE_ENV === 'test' && !config.MASTER_KEY;
+  if (!throwAwayKey) {
+    const check = await verifyMasterKey(db, keyring);
+    if (check.created) log.info({ keyId: keyring.current.id }, 'custody key check recorded');
+  }
   const connection = isXrplConnection(deps.ledger) ? deps.ledger : undefined;
   const submissions = connection
     ? new SubmissionService({
@@ -131,9 +163,17 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
   // Most jobs spend their time waiting for a ledger close (a trading fee is one payment): many run
   // at once, or a burst of 100 trades would pay its fees four at a time, one close each (and 500
   // airdrop claims took 34 closes at 32; 10 at 256 — npm run bench -w apps/server).
-  const jobs = new JobRunner({ database, log: log.child({ component: 'jobs' }), concurrency: 256 });
+  const jobs = new JobRunner({
+    database,
+    log: log.child({ component: 'jobs' }),
+    concurrency: 256,
+    leaseMs: config.JOB_LEASE_MS,
+  });
   // The owner's sockets may be on another instance: job changes go through the bus.
   jobs.onChange((job) => {
+    if (job.status === 'completed' && SIGNIFICANT_JOBS.has(job.type)) {
+      log.info({ jobId: job.id, type: job.type, userId: job.userId }, `${job.type} completed`);
+    }
     if (job.userId === null) return;
     const frame: SocketServerMessage = { event: 'jobUpdated', data: { jobId: job.id, ...toJobStatus(job) } };
     bus
@@ -152,6 +192,7 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
     jobs,
     indexer,
     settings: new PlatformSettings(db),
+    quotas: new Quotas(db),
     config,
     database,
     ledger: deps.ledger,
@@ -171,6 +212,17 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
         connection.onDisconnected(() => log.warn({ url: connection.url }, 'ledger connection lost')),
         connection.onConnected(() => log.info({ url: connection.url }, 'ledger connected')),
       ];
+      // One info line per significant ledger write (trades, refunds, claims): the console's story.
+      unwatch.push(
+        submissions.onFinalized((row) => {
+          const what = SIGNIFICANT_PURPOSES[row.purpose];
+          if (!what) return;
+          log.info(
+            { purpose: row.purpose, result: row.result, hash: row.hash, userId: row.userId },
+            `${what} ${row.status === 'success' ? 'done' : `failed (${row.result})`}`,
+          );
+        }),
+      );
       await submissions.start();
       if (config.XRPL_NETWORK === 'standalone') {
         await recordGenesis(db, keyring);

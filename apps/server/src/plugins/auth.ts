@@ -1,4 +1,4 @@
-import { and, eq, lt, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, or } from 'drizzle-orm';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
@@ -30,6 +30,8 @@ declare module 'fastify' {
 export interface SessionOptions {
   db: Db;
   production: boolean;
+  /** Sessions one user may hold; a sign-in beyond it revokes the oldest (SESSIONS_PER_USER). */
+  maxPerUser: number;
   /** Clock for tests of expiry; defaults to Date.now. */
   now?: () => number;
 }
@@ -42,6 +44,10 @@ export interface SessionManager {
   /** Rotates: deletes the request's current session (if any), creates a new one and sets the cookie. */
   signIn(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<SessionRow>;
   signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Called with the ids of sessions ended (sign-out, the per-user cap, a rotation at sign-in). */
+  onRevoked(listener: (sessionIds: number[]) => void): void;
+  /** Whether a session still exists (its socket tokens are honoured only while it does). */
+  isLive(sessionId: number): Promise<boolean>;
 }
 
 export async function registerSessions(app: FastifyInstance, opts: SessionOptions): Promise<SessionManager> {
@@ -118,11 +124,35 @@ export async function registerSessions(app: FastifyInstance, opts: SessionOption
       );
   };
 
+  const revokedListeners = new Set<(ids: number[]) => void>();
+  const revoked = (ids: number[]) => {
+    if (ids.length === 0) return;
+    for (const l of revokedListeners) {
+      try {
+        l(ids);
+      } catch (err) {
+        app.log.warn({ err }, 'session revocation listener failed');
+      }
+    }
+  };
+
   return {
     cookieName,
+    onRevoked: (listener) => void revokedListeners.add(listener),
+    isLive: async (sessionId) => {
+      const rows = await db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(eq(sessions.id, sessionId))
+        .limit(1);
+      return rows.length > 0;
+    },
     async signIn(request, reply, userId) {
       await sweepExpired(now());
-      if (request.session) await db.delete(sessions).where(eq(sessions.id, request.session.id));
+      if (request.session) {
+        await db.delete(sessions).where(eq(sessions.id, request.session.id));
+        revoked([request.session.id]);
+      }
       const token = randomToken(32);
       const created = new Date(now());
       const [row] = await db
@@ -138,6 +168,25 @@ export async function registerSessions(app: FastifyInstance, opts: SessionOption
         })
         .returning();
       if (!row) throw new Error('session insert returned no row');
+      // At most maxPerUser sessions per user: the oldest beyond it end now (their sockets close).
+      const surplus = await db
+        .delete(sessions)
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            inArray(
+              sessions.id,
+              db
+                .select({ id: sessions.id })
+                .from(sessions)
+                .where(eq(sessions.userId, userId))
+                .orderBy(desc(sessions.createdAt), desc(sessions.id))
+                .offset(opts.maxPerUser),
+            ),
+          ),
+        )
+        .returning({ id: sessions.id });
+      revoked(surplus.map((r) => r.id));
       reply.setCookie(cookieName, token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_MS / 1000 });
       request.session = row;
       return row;
@@ -147,6 +196,7 @@ export async function registerSessions(app: FastifyInstance, opts: SessionOption
         await db
           .delete(sessions)
           .where(and(eq(sessions.id, request.session.id), eq(sessions.userId, request.session.userId)));
+        revoked([request.session.id]);
       }
       request.user = null;
       request.session = null;

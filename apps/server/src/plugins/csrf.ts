@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { safeEqual } from '../lib/crypto';
 import { AppError } from '../lib/errors';
+import type { OriginPolicy } from './origin';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,12 +32,30 @@ export function requestCsrfToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/** The origin a browser says the request comes from: Origin, else the origin of the Referer. */
+function requestOrigin(request: FastifyRequest): string | undefined {
+  const origin = request.headers.origin;
+  if (typeof origin === 'string' && origin && origin !== 'null') return origin;
+  const referer = request.headers.referer;
+  if (typeof referer !== 'string' || !referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export const originError = () =>
+  new AppError('CSRF', 'This request must come from the Ledgerpad web app (Origin missing or not allowed)');
+
 /**
- * Every state-changing request of a signed-in session must echo the session's CSRF token. Runs
- * in preValidation so body fields are parsed. Requests without a session carry no ambient
+ * Every state-changing request of a signed-in session must echo the session's CSRF token, and its
+ * Origin (or the Referer's origin) must be an allowed one. Two independent checks: a leaked token
+ * used from another site is refused all the same.
+ * Runs in preValidation so body fields are parsed. Requests without a session carry no ambient
  * authority, so there is nothing to forge; routes that need a user reject them with 401 anyway.
  */
-export function registerCsrf(app: FastifyInstance): void {
+export function registerCsrf(app: FastifyInstance, origins: OriginPolicy): void {
   app.addHook('preValidation', async (request) => {
     if (!UNSAFE.has(request.method)) return;
     // No route matched: let the 404 handler answer instead of a misleading CSRF error.
@@ -45,5 +64,10 @@ export function registerCsrf(app: FastifyInstance): void {
     if (!request.session) return;
     const token = requestCsrfToken(request);
     if (!token || !safeEqual(token, request.session.csrfToken)) throw csrfError();
+    // Browsers send an Origin (or a Referer) on every state change, cross-site ones included, so a
+    // forged request always carries its foreign origin. A client that sends neither is not a
+    // browser, has no ambient cookie to abuse, and still needs the token.
+    const origin = requestOrigin(request);
+    if (origin && !origins.isAllowed(origin, request)) throw originError();
   });
 }

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../lib/errors';
+import { METRICS_PATH } from './metrics';
 
 /**
  * Which hosts the server answers and which browser origins may sign in and open the socket.
@@ -90,6 +91,9 @@ export function createOriginPolicy(
 export function registerHostCheck(app: FastifyInstance, policy: OriginPolicy): void {
   app.addHook('onRequest', async (request, reply) => {
     if (policy.isAllowedHost(request.host)) return;
+    // Prometheus scrapes by an internal address; the route itself demands its bearer token, which
+    // a rebinding page cannot know.
+    if (request.url === METRICS_PATH) return;
     const message =
       'This host name is not served here. Open Ledgerpad at its configured address (PUBLIC_ORIGIN or ALLOWED_ORIGINS).';
     if (request.headers.upgrade) {

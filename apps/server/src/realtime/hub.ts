@@ -27,6 +27,8 @@ export interface HubOptions {
 interface Connection {
   ws: WebSocket;
   userId: number | null;
+  /** The session its token was issued to (null: anonymous). */
+  sessionId: number | null;
   /** Trade topics this socket subscribed to (the user topic is not counted). */
   topics: Set<string>;
   alive: boolean;
@@ -41,6 +43,8 @@ interface TopicEntry {
 
 /** Close code 1008: policy violation (flooding). Slow consumers are terminated without a close frame. */
 const CLOSE_POLICY = 1008;
+/** Application close code: the socket's session ended (sign-out); the client reconnects anonymously. */
+export const CLOSE_SIGNED_OUT = 4401;
 
 /**
  * Holds this instance's sockets and their topics. Subscribes to a bus topic while at least one
@@ -68,10 +72,11 @@ export class SocketHub {
   }
 
   /** Takes ownership of an accepted socket. */
-  accept(ws: WebSocket, userId: number | null): void {
+  accept(ws: WebSocket, userId: number | null, sessionId: number | null = null): void {
     const conn: Connection = {
       ws,
       userId,
+      sessionId,
       topics: new Set(),
       alive: true,
       windowStart: Date.now(),
@@ -99,6 +104,19 @@ export class SocketHub {
   async publishOrderUpdate(userId: number, update: OrderUpdated): Promise<void> {
     const frame = { event: 'orderUpdated', data: update } satisfies SocketServerMessage;
     await this.opts.bus.publish(userTopic(userId), frame);
+  }
+
+  /** Closes this instance's sockets of sessions that ended; the number closed. */
+  closeSessions(sessionIds: Iterable<number>): number {
+    const ended = new Set(sessionIds);
+    let closed = 0;
+    for (const conn of [...this.conns]) {
+      if (conn.sessionId === null || !ended.has(conn.sessionId)) continue;
+      conn.ws.close(CLOSE_SIGNED_OUT, 'signed out');
+      this.drop(conn);
+      closed++;
+    }
+    return closed;
   }
 
   close(): void {

@@ -7,6 +7,7 @@ import { verifySocketToken, type SocketClaims } from '../modules/auth';
 import type { OriginPolicy } from '../plugins/origin';
 import type { EventBus } from './event-bus';
 import { SocketHub } from './hub';
+import { SESSIONS_REVOKED_TOPIC } from './topics';
 
 /** What feature modules use to push live events (to sockets on every instance, via the bus). */
 export interface Realtime {
@@ -15,6 +16,8 @@ export interface Realtime {
   publishTrade(trade: NewTrade): Promise<void>;
   /** Reaches only the sockets of `userId`. */
   publishOrderUpdate(userId: number, update: OrderUpdated): Promise<void>;
+  /** Closes the sockets of ended sessions on every instance. */
+  sessionsRevoked(sessionIds: number[]): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -31,6 +34,8 @@ export interface RealtimeDeps {
   bus: EventBus;
   socketSecret: Buffer;
   origins: OriginPolicy;
+  /** Whether the session a user's token names still exists (signed out: refused). */
+  sessionLive(sessionId: number): Promise<boolean>;
 }
 
 const SOCKET_CAP_RETRY_AFTER_S = 30;
@@ -78,6 +83,9 @@ export async function registerRealtime(app: FastifyInstance, deps: RealtimeDeps)
         const token = (request.query as Record<string, unknown>).token;
         const claims = typeof token === 'string' ? verifySocketToken(deps.socketSecret, token) : null;
         if (!claims) throw new AppError('UNAUTHORIZED', 'Invalid or expired socket token');
+        if (claims.sid !== null && !(await deps.sessionLive(claims.sid))) {
+          throw new AppError('UNAUTHORIZED', 'This session has ended; sign in again');
+        }
         claimsOf.set(request, claims);
       },
     },
@@ -89,13 +97,26 @@ export async function registerRealtime(app: FastifyInstance, deps: RealtimeDeps)
         if (n <= 0) perIp.delete(ip);
         else perIp.set(ip, n);
       });
-      hub.accept(socket, claimsOf.get(request)?.sub ?? null);
+      const claims = claimsOf.get(request);
+      hub.accept(socket, claims?.sub ?? null, claims?.sid ?? null);
     },
   );
+
+  // A session that ends on any instance closes its sockets on every instance.
+  const unsubscribeRevoked = deps.bus.subscribe(SESSIONS_REVOKED_TOPIC, (payload) => {
+    const ids = (payload as { ids?: unknown }).ids;
+    if (Array.isArray(ids)) hub.closeSessions(ids.filter((id): id is number => typeof id === 'number'));
+  });
+  app.addHook('preClose', async () => unsubscribeRevoked());
 
   const realtime: Realtime = {
     bus: deps.bus,
     hub,
+    sessionsRevoked: async (ids) => {
+      // This instance's sockets close at once; the bus carries it to the others.
+      hub.closeSessions(ids);
+      await deps.bus.publish(SESSIONS_REVOKED_TOPIC, { ids });
+    },
     publishTrade: (trade) => hub.publishTrade(trade),
     publishOrderUpdate: (userId, update) => hub.publishOrderUpdate(userId, update),
   };

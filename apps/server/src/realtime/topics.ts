@@ -10,3 +10,6 @@ export function tradeTopic(currency: string, issuer: string): string {
 
 /** Everything addressed to one user (their orders, their jobs), on every instance. */
 export const userTopic = (userId: number): string => `user:${userId}`;
+
+/** Sessions that ended (sign-out, the per-user cap): every instance closes their sockets. */
+export const SESSIONS_REVOKED_TOPIC = 'sessions:revoked';

@@ -16,9 +16,10 @@ const YEAR_S = 365 * 24 * 3600;
 const NOT_BUILT = 'The web app is not built. Run `npm run build` (npm start does it for you).';
 
 /**
- * The Content-Security-Policy of the SPA: everything from our own origin; images may be remote
- * (token logos live anywhere); Telegram's login widget, Google's sign-in and the card on-ramp's
- * frame are allowed only when they are configured.
+ * The Content-Security-Policy of the SPA: everything from our own origin; images only from our
+ * origin and data: (logos are uploaded here; a stored external URL is never rendered, and no
+ * listing or airdrop can make a visitor's browser fetch another site); Telegram's login widget,
+ * Google's sign-in and the card on-ramp's frame are allowed only when they are configured.
  */
 export function contentSecurityPolicy(
   config: Pick<Config, 'TELEGRAM_BOT_TOKEN' | 'GOOGLE_CLIENT_ID' | 'ONRAMP_API_KEY' | 'ONRAMP_ENVIRONMENT'>,
@@ -46,7 +47,7 @@ export function contentSecurityPolicy(
       scriptSrc: scripts,
       // React and Radix set inline style attributes (positions of popovers, animations).
       styleSrc: styles,
-      imgSrc: ["'self'", 'data:', 'https:'],
+      imgSrc: ["'self'", 'data:'],
       fontSrc: ["'self'", 'data:'],
       // 'self' covers same-origin ws:/wss: in current browsers; the socket is same-origin.
       connectSrc: connect,
@@ -71,7 +72,7 @@ export interface WebDelivery {
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: contentSecurityPolicy(config),
-    // Cross-origin isolation would block remote token logos; not needed by the app.
+    // Cross-origin isolation would block the third-party sign-in and on-ramp frames; not needed by the app.
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-site' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },

@@ -184,9 +184,20 @@ describe('admin panel', () => {
     const overview = (await call(owner, 'GET', '/api/admin/wallet-overview')).json() as WalletOverview;
     expect(overview.fee_wallet.address).toMatch(/^r/);
     expect(Number(overview.fee_wallet.balance)).toBeGreaterThan(0);
-    const all = await call(owner, 'GET', '/api/admin/all-wallets');
+    let all = await call(owner, 'GET', '/api/admin/all-wallets');
     expect(all.body).toContain(aliceWallet);
     expect(all.body).not.toMatch(/secret|seed|cipher/i);
+    // Users' wallets are paged: one a page here, the total and the next page in the headers.
+    expect((await call(owner, 'POST', '/api/wallets', {})).statusCode).toBe(200);
+    all = await call(owner, 'GET', '/api/admin/all-wallets');
+    const users = (all.json() as { user_wallets: unknown[] }).user_wallets.length;
+    expect(all.headers['x-total-count']).toBe(String(users));
+    const first = await call(owner, 'GET', '/api/admin/all-wallets?limit=1');
+    const page = first.json() as { user_wallets: unknown[]; platform_wallets: unknown[] };
+    expect(page.user_wallets).toHaveLength(1);
+    expect(page.platform_wallets.length).toBeGreaterThan(0);
+    expect(users).toBeGreaterThan(1);
+    expect(first.headers.link).toBe('</api/admin/all-wallets?limit=1&offset=1>; rel="next"');
     expect((await call(owner, 'GET', '/api/admin/rewards-overview')).statusCode).toBe(200);
   });
 

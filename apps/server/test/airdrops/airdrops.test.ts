@@ -59,7 +59,7 @@ const form = (over: Record<string, unknown> = {}) => ({
   issuerAddress: token.issuer_address,
   projectName: 'Air Project',
   tagline: 'Free AIR',
-  logoUrl: '/images/air.webp',
+  logoUrl: '',
   description: 'An airdrop',
   perUserType: 'fixed',
   totalTokenAmount: '1500',

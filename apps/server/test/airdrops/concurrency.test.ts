@@ -123,7 +123,7 @@ describe('airdrop claims under load', () => {
         issuerAddress: issuer,
         projectName: 'Herd',
         tagline: 'Two hundred at once',
-        logoUrl: '/images/herd.webp',
+        logoUrl: '',
         description: '',
         perUserType: 'fixed',
         totalTokenAmount: String(TOTAL),

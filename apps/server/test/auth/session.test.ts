@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../src/modules/auth/schema';
 import { sha256Hex } from '../../src/lib/crypto';
 import { createTestApp, deviceCookie, sessionCookie, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { TestSocket } from '../helpers/socket-client';
 
 describe('sessions, CSRF and roles', () => {
   let t: TestApp;
@@ -192,6 +193,49 @@ describe('sessions, CSRF and roles', () => {
     expect(viaBody.statusCode).toBe(200);
     const viaHeader = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: other.headers });
     expect(viaHeader.statusCode).toBe(200);
+  });
+
+  it('CSRF: the right token from a foreign Origin (or Referer) is refused', async () => {
+    const s = await t.signIn('origin_user');
+    for (const from of [{ origin: 'https://evil.example' }, { referer: 'https://evil.example/page' }]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { cookie: s.cookie, 'x-csrf-token': s.csrfToken, ...from },
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(
+        'This request must come from the Ledgerpad web app (Origin missing or not allowed)',
+      );
+    }
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: s.cookie } })).statusCode).toBe(200);
+    // The app's own origin, as a browser sends it.
+    const own = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: s.headers });
+    expect(own.statusCode).toBe(200);
+  });
+
+  it('logout revokes the session’s socket tokens and closes its sockets; other sessions keep theirs', async () => {
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const ws = url.replace('http', 'ws');
+    const laptop = await t.signIn('two_devices');
+    const phone = await t.signIn('two_devices');
+    const tokenOf = async (cookie: string) =>
+      (await t.app.inject({ url: '/api/auth/socket-token', headers: { cookie } })).json().token as string;
+    const laptopToken = await tokenOf(laptop.cookie);
+    const laptopSocket = await TestSocket.open(`${ws}/ws?token=${laptopToken}`);
+    const phoneSocket = await TestSocket.open(`${ws}/ws?token=${await tokenOf(phone.cookie)}`);
+    expect((await laptopSocket.next('ready')).data).toEqual({ userId: laptop.user.id });
+    await phoneSocket.next('ready');
+
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: laptop.headers });
+    expect(out.statusCode).toBe(200);
+    expect((await laptopSocket.waitClosed()).code).toBe(4401);
+    // A token issued before the logout (still within its 10 minutes) opens nothing any more.
+    await expect(TestSocket.open(`${ws}/ws?token=${laptopToken}`)).rejects.toThrow(/401/);
+    // The other session's socket still gets its user's events.
+    await t.app.realtime.publishOrderUpdate(phone.user.id, { orderId: 7, status: 'filled' });
+    expect((await phoneSocket.next('orderUpdated')).data).toEqual({ orderId: 7, status: 'filled' });
+    phoneSocket.close();
   });
 
   it('answers unknown routes with 404 even for a signed-in POST without a token', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { Wallet, type Client, type SubmittableTransaction } from 'xrpl';
 import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { json, signInOverHttp, signInOwnerOverHttp, type ChildServer } from '../helpers/child-server';
 import { submitAndWait } from '../helpers/submit-and-wait';
 import type { SignedIn } from '../helpers/test-app';
 import type { WalletTestApp } from '../wallets/wallet-app';
@@ -157,4 +158,45 @@ export async function tokenBalance(client: Client, account: string, issuer: stri
     ledger_index: 'validated',
   });
   return r.result.lines.find((l) => l.currency === currency)?.balance ?? '0';
+}
+
+/**
+ * A curve launch on a real server process (the crash tests): the owner sets the curve settings,
+ * waits for the platform bootstrap, and a demo creator deploys with a funded wallet over HTTP.
+ */
+export async function launchCurveOverHttp(
+  server: ChildServer,
+  settings: Record<string, string>,
+  token: { name: string; ticker: string },
+): Promise<{ deployed: DeployResult; creatorWallet: string }> {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // The owner's one-time link is printed right after the server starts listening.
+  for (let i = 0; i < 100 && !server.output.join('').includes('Owner sign-in'); i++) await sleep(50);
+  const owner = await signInOwnerOverHttp(server);
+  const post = (url: string, headers: Record<string, string>, body: unknown) =>
+    fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const saved = await post('/api/admin/platform-config/update', owner, { settings });
+  expect(saved.status, await saved.text()).toBe(200);
+  // The fee wallet exists once the bootstrap is done.
+  for (let i = 0; i < 200; i++) {
+    const r = await fetch(`${server.base}/api/config/rlusd`);
+    if (r.ok && (await json(r)).issuer) break;
+    await sleep(200);
+  }
+  const creator = await signInOverHttp(server.base, `${token.ticker.toLowerCase()}_creator`);
+  const wallet = await json(await post('/api/wallets', creator, {}));
+  for (let i = 0; i < 2; i++) await post(`/api/wallets/${wallet.id}/fund`, creator, {});
+  const launch = await post('/api/deploy-token', creator, curveLaunchBody(wallet.id, token));
+  expect(launch.status, await launch.clone().text()).toBe(202);
+  const { jobId } = (await launch.json()) as { jobId: string };
+  for (let i = 0; i < 300; i++) {
+    const s = (await json(
+      await fetch(`${server.base}/api/job-status/${jobId}`, { headers: creator }),
+    )) as unknown as JobStatusView<DeployResult>;
+    if (s.status === 'failed') throw new Error(s.error ?? 'deploy failed');
+    if (s.status === 'completed')
+      return { deployed: s.result!, creatorWallet: String(wallet.wallet_address) };
+    await sleep(200);
+  }
+  throw new Error('curve launch did not finish');
 }

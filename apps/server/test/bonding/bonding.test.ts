@@ -462,6 +462,59 @@ describe('anti-snipe', () => {
   });
 });
 
+describe('launch protection', () => {
+  it('a buy that meets the anti-snipe cap is told so, not "Insufficient Liquidity"', async () => {
+    await t.app.platform.settings.set('bonding_snipe_ledgers', '1000');
+    await t.app.platform.settings.set('bonding_snipe_tokens', '5000000');
+    const w = await fundedWallet(t, owner);
+    const launched = await launchCurve(t, owner, w.id, { name: 'Cap Guard', ticker: 'CAPG' });
+    await t.app.platform.settings.set('bonding_snipe_ledgers', '0');
+    const [buyer] = await outsideWallets(client(), 1, 100);
+    await send(client(), buyer!, {
+      TransactionType: 'TrustSet',
+      Account: buyer!.classicAddress,
+      LimitAmount: { currency: launched.currency, issuer: launched.issuer_address, value: '1000000000' },
+    });
+    const carol = await t.signIn('cap_carol');
+    const carolWallet = await fundedWallet(t, carol);
+    const quote = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/amm-info',
+        headers: carol.headers,
+        payload: {
+          issuer: launched.issuer_address,
+          token: 'CAPG',
+          tradeType: 'BUY',
+          amountXrp: '1',
+          wallet: carolWallet.address,
+        },
+      });
+    await settled();
+    closer.pause();
+    try {
+      // Tokens are for sale: the quote answers.
+      expect((await quote()).statusCode).toBe(200);
+      // An outside wallet takes this ledger's whole cap (in the open ledger, where quotes simulate).
+      await submitNow(client(), buyer!, {
+        TransactionType: 'Payment',
+        Account: buyer!.classicAddress,
+        Destination: buyer!.classicAddress,
+        Amount: { currency: launched.currency, issuer: launched.issuer_address, value: '6000000' },
+        SendMax: '50000000',
+        Flags: 0x00020000, // partial payment: take what is for sale
+      });
+      const none = await quote();
+      expect([none.statusCode, none.json().message]).toEqual([
+        400,
+        'Launch protection: at most 5,000,000 tokens per ledger for the first 1000 ledgers',
+      ]);
+    } finally {
+      closer.resume();
+    }
+  });
+});
+
 describe('an indexer that falls behind', () => {
   it('catching up through the ledgers before a launch (no supply yet) does not graduate the curve', async () => {
     await t.app.platform.settings.set('bonding_snipe_ledgers', '0');

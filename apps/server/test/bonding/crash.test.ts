@@ -1,11 +1,11 @@
 import Decimal from 'decimal.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client, Wallet } from 'xrpl';
-import type { BondingView, DeployResult, JobStatusView } from '@ledgerpad/shared';
+import type { BondingView } from '@ledgerpad/shared';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
-import { json, signInOverHttp, signInOwnerOverHttp, useCrashRig } from '../helpers/child-server';
+import { useCrashRig } from '../helpers/child-server';
 import { submitAndWait } from '../helpers/submit-and-wait';
-import { curveLaunchBody } from './bonding-world';
+import { launchCurveOverHttp } from './bonding-world';
 
 // kill -9 of the real server twice while a curve graduates — once when the ladder has started to
 // come down, once right after the pool was created — then restarts with nobody retrying: the
@@ -34,42 +34,12 @@ describe('graduation crash safety', () => {
 
   it('kill -9 while the ladder comes down and right after the pool: graduated exactly once', async () => {
     let server = await rig.start();
-    // The owner's one-time link is printed right after the server starts listening.
-    for (let i = 0; i < 100 && !rig.output.join('').includes('Owner sign-in'); i++) await sleep(50);
-    const owner = await signInOwnerOverHttp(server);
-    const post = (url: string, headers: Record<string, string>, body: unknown) =>
-      fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    const settings = await post('/api/admin/platform-config/update', owner, {
-      settings: { bonding_virtual_xrp: '30', bonding_snipe_ledgers: '0' },
-    });
-    expect(settings.status, await settings.text()).toBe(200);
-    // The fee wallet exists once the bootstrap is done.
-    for (let i = 0; i < 200; i++) {
-      const r = await fetch(`${server.base}/api/config/rlusd`);
-      if (r.ok && (await json(r)).issuer) break;
-      await sleep(200);
-    }
-
-    const creator = await signInOverHttp(server.base, 'crash_curve_creator');
-    const wallet = await json(await post('/api/wallets', creator, {}));
-    for (let i = 0; i < 2; i++) await post(`/api/wallets/${wallet.id}/fund`, creator, {});
-    const launch = await post(
-      '/api/deploy-token',
-      creator,
-      curveLaunchBody(wallet.id, { name: 'Crash Curve', ticker: 'CRASHC' }),
+    const { deployed, creatorWallet } = await launchCurveOverHttp(
+      server,
+      { bonding_virtual_xrp: '30', bonding_snipe_ledgers: '0' },
+      { name: 'Crash Curve', ticker: 'CRASHC' },
     );
-    expect(launch.status, await launch.clone().text()).toBe(202);
-    const { jobId } = (await launch.json()) as { jobId: string };
-    let deployed: DeployResult | undefined;
-    for (let i = 0; i < 300 && !deployed; i++) {
-      const s = (await json(
-        await fetch(`${server.base}/api/job-status/${jobId}`, { headers: creator }),
-      )) as unknown as JobStatusView<DeployResult>;
-      if (s.status === 'failed') throw new Error(s.error ?? 'deploy failed');
-      if (s.status === 'completed') deployed = s.result!;
-      else await sleep(200);
-    }
-    const { issuer_address: issuer, currency, hot_wallet_address: curve } = deployed!;
+    const { issuer_address: issuer, currency, hot_wallet_address: curve } = deployed;
 
     // Each restart brings the embedded ledger up on a new port: follow it.
     const connect = async () => {
@@ -165,7 +135,6 @@ describe('graduation crash safety', () => {
     expect(count('SetRegularKey')).toBe(1);
     expect(count('AccountSet')).toBe(1);
     expect(count('Payment', issuer)).toBeLessThanOrEqual(1); // the burn, when anything was left
-    const creatorWallet = String(wallet.wallet_address);
     expect(count('Payment', creatorWallet)).toBe(1); // the deposit back
     const payments = txs.filter((x) => x.tx_json?.TransactionType === 'Payment');
     const feePayments = payments.filter(

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll } from 'vitest';
 import { Client } from 'xrpl';
 import { openDatabase, type Database } from '../../src/db/client';
+import { GENEROUS_QUOTAS } from './test-app';
 
 // The real server as `npm start` runs it (`node --import tsx src/main.ts`: embedded PGlite and the
 // embedded persistent ledger in one process), for the tests that kill it with SIGKILL.
@@ -26,8 +27,11 @@ export function startChildServer(
   masterKey: string,
   output: string[],
   env: Record<string, string> = {},
+  opts: { entry?: string } = {},
 ): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // `entry`: a compiled bundle (buildServer) run by plain node, as production runs it.
+  const args = opts.entry ? ['--enable-source-maps', opts.entry] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: {
       ...process.env,
@@ -45,6 +49,7 @@ export function startChildServer(
       RATE_LIMIT_WRITE_PER_MIN: '100000',
       RATE_LIMIT_READ_PER_MIN: '100000',
       RATE_LIMIT_DEMO_PER_MIN: '100000',
+      ...GENEROUS_QUOTAS,
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
       ...env,
     },
@@ -73,6 +78,23 @@ export function startChildServer(
   });
 }
 
+/**
+ * Compiles the server as `npm run build` does, into its own directory under apps/server: the path
+ * of its main.js, and `remove()` for the file's afterAll.
+ */
+export function buildServer(name: string): { entry: string; remove: () => void } {
+  const outdir = path.join(SERVER_DIR, `dist-${name}-${process.pid}`);
+  const run = spawnSync(process.execPath, ['build.mjs', path.basename(outdir)], {
+    cwd: SERVER_DIR,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`build failed:\n${run.stdout}${run.stderr}`);
+  return {
+    entry: path.join(outdir, 'main.js'),
+    remove: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
 export async function json(res: Response): Promise<Record<string, unknown>> {
   return (await res.json()) as Record<string, unknown>;
 }
@@ -92,7 +114,7 @@ export async function signInOverHttp(base: string, username: string): Promise<Re
   const csrf = (
     (await json(await fetch(`${base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
   ).token;
-  return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
+  return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json', origin: CHILD_ORIGIN };
 }
 
 /** The owner's one-time link the server printed at start, redeemed: headers of an owner session. */
@@ -111,7 +133,7 @@ export async function signInOwnerOverHttp(server: ChildServer): Promise<Record<s
   const csrf = (
     (await json(await fetch(`${server.base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
   ).token;
-  return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
+  return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json', origin: CHILD_ORIGIN };
 }
 
 /**

@@ -18,6 +18,14 @@ import {
 import { issueOwnerLink, OWNER_LINK_PATH } from '../../src/modules/auth/sign-in-links';
 import { createTestDatabase } from '../db';
 
+/** Quotas no test trips by accident: many demo users from one address, many wallets and payouts. */
+export const GENEROUS_QUOTAS = {
+  DEMO_USERS_PER_IP_PER_DAY: '100000',
+  FAUCET_PER_IP_PER_HOUR: '100000',
+  WALLETS_PER_USER_PER_DAY: '100000',
+  UPLOAD_BYTES_PER_USER_PER_DAY: String(1024 * 1024 * 1024),
+};
+
 /** The browser origin test requests claim; allowed through ALLOWED_ORIGINS in every test app. */
 export const TEST_ORIGIN = 'http://ledgerpad.test';
 
@@ -26,8 +34,11 @@ export interface SignedIn {
   cookie: string;
   csrfToken: string;
   user: User;
-  /** `{ cookie, 'x-csrf-token' }`: spread into `app.inject({ headers })` for state-changing calls. */
-  headers: { cookie: string; 'x-csrf-token': string };
+  /**
+   * `{ cookie, 'x-csrf-token', origin }`: spread into `app.inject({ headers })` for state-changing
+   * calls (a browser sends its Origin on every one).
+   */
+  headers: { cookie: string; 'x-csrf-token': string; origin: string };
 }
 
 export interface TestApp {
@@ -63,6 +74,8 @@ export interface TestAppOptions {
   closeIntervalMs?: number;
   /** Start the embedded ledger's clock this many ms behind the wall clock (default: as main.ts). */
   clockOffsetMs?: number;
+  /** Persist the embedded ledger here (a test that stops and restarts it under the app). */
+  ledgerDataDir?: string;
   /** Pass an existing database (e.g. two app instances on one PostgreSQL schema). */
   database?: Database;
   now?: AppDeps['now'];
@@ -91,6 +104,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     RATE_LIMIT_DEMO_PER_MIN: '100000',
     RATE_LIMIT_READ_PER_MIN: '100000',
     RATE_LIMIT_WRITE_PER_MIN: '100000',
+    // The per-visitor quotas too (test/security/abuse.test.ts sets its own).
+    ...GENEROUS_QUOTAS,
     ...options.env,
   });
   const cleanups: Array<() => Promise<unknown>> = [];
@@ -106,6 +121,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const server = await startStandaloneLedger({
       port: 0,
       closeIntervalMs: options.closeIntervalMs ?? 0,
+      dataDir: options.ledgerDataDir,
       // As main.ts starts its embedded ledger (this one is always fresh: in memory): days behind
       // when the demo seed will trade on it.
       clockOffsetMs: options.clockOffsetMs ?? (await demoLedgerClockOffsetMs(config, database.db, true)),
@@ -158,7 +174,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const csrf = await app.inject({ method: 'GET', url: '/api/csrf-token', headers: { cookie } });
     if (csrf.statusCode !== 200) throw new Error(`csrf-token failed: ${csrf.statusCode} ${csrf.body}`);
     const csrfToken = (csrf.json() as { token: string }).token;
-    return { cookie, csrfToken, user, headers: { cookie, 'x-csrf-token': csrfToken } };
+    return { cookie, csrfToken, user, headers: { cookie, 'x-csrf-token': csrfToken, origin: TEST_ORIGIN } };
   };
 
   const signInOwner = async (): Promise<SignedIn> => {

@@ -18,6 +18,21 @@ export async function fundedWallet(
   return { id, address };
 }
 
+/** The deploy form of an XRP-paired token with a 100 XRP pool at a 0.3% fee (POST /api/deploy-token). */
+export const ammLaunchBody = (walletId: number | unknown, token: { name: string; ticker: string }) => ({
+  ...token,
+  description: '',
+  supply: '1000000',
+  devAllocation: '0',
+  liquidityAmount: '100',
+  ammFee: '0.3',
+  logoUrl: '/images/x.webp',
+  blackholeIssuer: false,
+  requireAuth: false,
+  liquidityPairType: 'XRP',
+  walletId,
+});
+
 /** An XRP-paired token with a 100 XRP pool at a 0.3% fee, deployed by `owner` from `walletId`. */
 export async function deployToken(
   t: WalletTestApp,
@@ -29,19 +44,7 @@ export async function deployToken(
     method: 'POST',
     url: '/api/deploy-token',
     headers: owner.headers,
-    payload: {
-      ...token,
-      description: '',
-      supply: '1000000',
-      devAllocation: '0',
-      liquidityAmount: '100',
-      ammFee: '0.3',
-      logoUrl: '/images/x.webp',
-      blackholeIssuer: false,
-      requireAuth: false,
-      liquidityPairType: 'XRP',
-      walletId,
-    },
+    payload: ammLaunchBody(walletId, token),
   });
   expect(res.statusCode, res.body).toBe(202);
   const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {

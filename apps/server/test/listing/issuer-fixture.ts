@@ -14,10 +14,17 @@ export const ACCOUNT_ONE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 
 const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
 
-async function submit(client: Client, wallet: Wallet, tx: SubmittableTransaction): Promise<void> {
+async function submit(client: Client, wallet: Wallet, tx: SubmittableTransaction) {
   const res = await submitAndWait(client, tx, wallet);
   const result = (res.meta as { TransactionResult?: string } | undefined)?.TransactionResult;
   if (result !== 'tesSUCCESS') throw new Error(`${tx.TransactionType} failed: ${result}`);
+  return res;
+}
+
+/** When a validated transaction's ledger closed, as the `tx` answer says. */
+export function closedAt(res: { close_time_iso?: string; tx_json?: { date?: number } }): Date {
+  if (res.close_time_iso) return new Date(res.close_time_iso);
+  return new Date((res.tx_json!.date! + 946_684_800) * 1000);
 }
 
 /**
@@ -51,7 +58,7 @@ export interface IssueOptions {
 export async function issueToken(
   client: Client,
   opts: IssueOptions,
-): Promise<{ issuer: Wallet; currency: string }> {
+): Promise<{ issuer: Wallet; currency: string; holders: Wallet[]; firstLineAt: Date | null }> {
   const currency = tickerToCurrency(opts.ticker);
   let issuer = opts.issuer;
   if (!issuer) {
@@ -62,13 +69,17 @@ export async function issueToken(
       SetFlag: ASF_DEFAULT_RIPPLE,
     });
   }
+  const holders: Wallet[] = [];
+  let firstLineAt: Date | null = null;
   for (const value of opts.amounts) {
     const holder = await fundedAccount(client, 20, opts.funder);
-    await submit(client, holder, {
+    holders.push(holder);
+    const line = await submit(client, holder, {
       TransactionType: 'TrustSet',
       Account: holder.address,
       LimitAmount: { currency, issuer: issuer.address, value: '1000000000' },
     });
+    firstLineAt ??= closedAt(line as Parameters<typeof closedAt>[0]);
     await submit(client, issuer, {
       TransactionType: 'Payment',
       Account: issuer.address,
@@ -77,7 +88,7 @@ export async function issueToken(
     });
   }
   if (opts.blackhole) await blackhole(client, issuer);
-  return { issuer, currency };
+  return { issuer, currency, holders, firstLineAt };
 }
 
 /** SetRegularKey to ACCOUNT_ONE, then disable the master key: nobody can sign for it again. */

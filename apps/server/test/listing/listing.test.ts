@@ -3,7 +3,7 @@ import Decimal from 'decimal.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet, type Client } from 'xrpl';
-import { DEPLOY_MESSAGES, LISTING_MESSAGES, type TokenView } from '@ledgerpad/shared';
+import { DEPLOY_MESSAGES, IDENTITY_MESSAGES, LISTING_MESSAGES, type TokenView } from '@ledgerpad/shared';
 import { tokens } from '../../src/modules/tokens/schema';
 import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
 import { multipart } from '../uploads/helpers';
@@ -114,7 +114,7 @@ describe('POST /api/admin/tokens/add', () => {
 
   it('lists a token with the supply and flags the ledger gives, whatever the form says', async () => {
     const amounts = ['500', '0.125', '77'];
-    const { issuer, currency } = await issueToken(client, { ticker: 'ZED', amounts });
+    const { issuer, currency, firstLineAt } = await issueToken(client, { ticker: 'ZED', amounts });
     const res = await post(
       ADD,
       alice,
@@ -135,7 +135,8 @@ describe('POST /api/admin/tokens/add', () => {
       supply: sum(amounts),
       is_blackholed: false,
       launch_type: 'listing',
-      created_at: '2024-03-05T00:00:00.000Z',
+      // The first trust line's ledger close, not the form's '2024-03-05' (a user is not an admin).
+      created_at: firstLineAt!.toISOString(),
       links: {
         Twitter: 'https://x.com/ledgerpad',
         Telegram: 'https://t.me/ledgerpad',
@@ -270,7 +271,7 @@ describe('POST /api/admin/tokens/add', () => {
       [{ created_at: '2999-01-01' }, 'created_at', LISTING_MESSAGES.createdAt],
       [{ created_at: 'yesterday' }, 'created_at', LISTING_MESSAGES.createdAt],
       [{ issuer_address: 'rBogus' }, 'issuer_address', 'issuer_address must be a valid XRPL address'],
-      [{ currency: 'XRP' }, 'currency', LISTING_MESSAGES.currency],
+      [{ currency: 'XRP' }, 'currency', IDENTITY_MESSAGES.xrp],
       [{ currency: 'ABCD' }, 'currency', LISTING_MESSAGES.currency],
     ];
     for (const [extra, path, message] of cases) {

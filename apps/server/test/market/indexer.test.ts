@@ -563,7 +563,14 @@ describe('public market API', () => {
 
   it('searches tokens by name, ticker or issuer; amm_info as rippled gives it; no bonding curve yet', async () => {
     expect((await get('/api/swapsearch/search-tokens/alf')).json()).toEqual([
-      { ticker: 'ALFA', name: 'Token ALFA', issuer_address: tokenA.issuer_address },
+      // Deployed here: verified by construction.
+      {
+        ticker: 'ALFA',
+        name: 'Token ALFA',
+        issuer_address: tokenA.issuer_address,
+        verified: true,
+        lookalike_of: null,
+      },
     ]);
     const amm = (await get(`/api/amm_info?issuer=${tokenB.issuer_address}&ticker=BRAV`)).json() as {
       result: { amm: { account: string } };
@@ -632,8 +639,16 @@ describe('order book and risk', () => {
       top10SharePercent: held.div(1_000_000).mul(100).toDecimalPlaces(2).toFixed(),
       lpLockedPercent: '0',
     });
+    // Red flags none; amber: nothing of the pool is locked (the owner's LP tokens can be withdrawn).
+    expect(risk.level).toBe('warn');
     expect(risk.verdict).toBe(
-      'Supply is fixed: the issuer can never sign again. None of the pool is locked.',
+      `Caution: ${(risk.signals as Array<{ sentence: string; severity: string }>)
+        .filter((s) => s.severity === 'warn')
+        .map((s) => s.sentence)
+        .join(' ')}`,
+    );
+    expect(risk.verdict).toContain(
+      'None of the pool is locked: its liquidity providers can withdraw all of it.',
     );
     expect((await get(`/api/tokens/${trader.classicAddress}/risk`)).statusCode).toBe(404);
   });

@@ -130,6 +130,25 @@ describe('authorization on every route', () => {
     expect(failures).toEqual([]);
   });
 
+  it('answers every signed-in route with Cache-Control: private, no-store, whatever the outcome', async () => {
+    const failures: string[] = [];
+    for (const route of routes.filter((r) => r.access !== 'public')) {
+      const url = fill(route.url, { userId: mallory.user.id, id: malloryWallet.id });
+      const body = WRITE.has(route.method) ? { payload: {} } : {};
+      // Anonymous (401), and as a signed-in caller (the owner: admin routes answer too). A write
+      // with an empty body is refused by validation before it could change anything.
+      for (const who of [null, callerOf(route, owner)]) {
+        const res = await send(route, who, { url, ...body });
+        if (res.headers['cache-control'] !== 'private, no-store') {
+          failures.push(
+            `${describeFailure(route, who ? 'owner' : 'anonymous', res)} cache-control=${String(res.headers['cache-control'])}`,
+          );
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it("never lets a foreign user read or change another user's resources", async () => {
     const before = (
       await t.app.inject({ url: '/api/wallets', headers: { cookie: alice.cookie } })

@@ -52,6 +52,7 @@ export function LogoPicker({
   onBusy,
   disabled,
   error: formError,
+  onRefused,
 }: {
   purpose: Purpose;
   hint: string;
@@ -60,6 +61,11 @@ export function LogoPicker({
   disabled?: boolean;
   /** A message from the form (e.g. a logo is required). */
   error?: string;
+  /**
+   * Told the refusal while a chosen file was refused (undefined once a valid one is uploaded or
+   * the choice cleared): a form must not go on without the logo its user meant to send.
+   */
+  onRefused?: (message: string | undefined) => void;
 }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -71,6 +77,7 @@ export function LogoPicker({
     setError(undefined);
     setPreview(undefined);
     onUploaded(undefined);
+    onRefused?.(undefined);
     if (!file) return;
     const refused = checkLogoFile(file, purpose);
     if (refused) return fail(refused);
@@ -96,6 +103,7 @@ export function LogoPicker({
 
   function fail(message: string) {
     setError(message);
+    onRefused?.(message);
     if (input.current) input.current.value = '';
   }
 

@@ -18,6 +18,15 @@ const LINK_FIELDS = [
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** The messages of the fields TokenDetailsFields shows, in their order (the logo's included). */
+export function tokenDetailsErrors(
+  errors: Partial<Record<TokenDetailsName | 'logoUrl', { message?: string } | undefined>>,
+): Array<string | undefined> {
+  return (
+    ['name', 'description', 'logoUrl', 'twitterLink', 'telegramLink', 'websiteLink', 'created_at'] as const
+  ).map((name) => errors[name]?.message);
+}
+
 export function TokenDetailsFields({
   register,
   invalid,
@@ -25,6 +34,7 @@ export function TokenDetailsFields({
   disabled,
   description,
   logo,
+  createdDate = true,
 }: {
   register: (name: TokenDetailsName) => UseFormRegisterReturn;
   invalid: (name: TokenDetailsName) => boolean;
@@ -38,7 +48,10 @@ export function TokenDetailsFields({
     hint: string;
     onUploaded: (uploaded: UploadResponse | undefined) => void;
     onBusy: (busy: boolean) => void;
+    onRefused?: (message: string | undefined) => void;
   };
+  /** The created date is an admin's to set (a user's is ignored): hidden where it cannot apply. */
+  createdDate?: boolean;
 }) {
   return (
     <>
@@ -78,16 +91,18 @@ export function TokenDetailsFields({
           {...register(link.name)}
         />
       ))}
-      <TextField
-        label="Created date"
-        type="date"
-        max={today()}
-        hint="When the token was created (optional)."
-        invalid={invalid('created_at')}
-        errorId={errorId}
-        disabled={disabled}
-        {...register('created_at')}
-      />
+      {createdDate && (
+        <TextField
+          label="Created date"
+          type="date"
+          max={today()}
+          hint="When the token was created (admins only; otherwise read from the ledger)."
+          invalid={invalid('created_at')}
+          errorId={errorId}
+          disabled={disabled}
+          {...register('created_at')}
+        />
+      )}
     </>
   );
 }

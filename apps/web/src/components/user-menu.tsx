@@ -42,8 +42,11 @@ export function UserMenu({ user, onLogout }: { user: User; onLogout: () => void 
   );
 }
 
-/** The avatar shows only when the user has a photo (spec §2). */
+/**
+ * The avatar shows only when the user has a photo (spec §2) on our own origin or as data: — the CSP
+ * allows no other image source (issue 24), so a messenger's photo URL would only show broken.
+ */
 export function UserAvatar({ user }: { user: User }) {
-  if (!user.photo_url) return null;
+  if (!user.photo_url || !/^(?:\/(?!\/)|data:image\/)/.test(user.photo_url)) return null;
   return <img src={user.photo_url} alt="" className="avatar" width={28} height={28} />;
 }

@@ -13,6 +13,8 @@ const MAX_BACKOFF_MS = 30_000;
 
 let socket: WebSocket | undefined;
 let token: { value: string; at: number } | undefined;
+/** The server's close code for a socket whose session ended. */
+const SIGNED_OUT_CLOSE = 4401;
 let attempt = 0;
 let retry: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Map<string, Set<Listener>>();
@@ -43,7 +45,9 @@ async function connect(): Promise<void> {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const ws = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(value)}`);
   socket = ws;
+  let opened = false;
   ws.onopen = () => {
+    opened = true;
     attempt = 0;
     for (const s of subscriptions) ws.send(s);
   };
@@ -56,8 +60,11 @@ async function connect(): Promise<void> {
     }
     for (const l of listeners.get(frame.event) ?? []) l(frame.data);
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
     if (socket === ws) socket = undefined;
+    // 4401: the session ended (signed out here or elsewhere); a socket refused before it opened may
+    // carry such a token too. Either way the next attempt asks for a fresh token.
+    if (event.code === SIGNED_OUT_CLOSE || !opened) token = undefined;
     if (listeners.size > 0) schedule();
   };
 }

@@ -3,6 +3,7 @@ import { AMOUNT_DECIMALS } from '../constants';
 import { tokenCodeSchema } from '../currency';
 import { classicAddressSchema, idSchema, lineText, multiLineText, parseId } from './common';
 import { Decimal } from '../money';
+import { isServedLogoUrl } from './listing';
 
 // Airdrops (spec 001 §2 "Airdrops", §4 "Airdrop" and "Airdrop creation payload", §6 "Airdrop",
 // §8): a creator moves a token allocation into a dedicated airdrop wallet; signed-in users claim a
@@ -26,6 +27,7 @@ export const AIRDROP_MESSAGES = {
   deadlineInvalid: 'Please enter a valid deadline.',
   url: (field: string) => `${field} must be an http(s) link.`,
   lpToken: 'LP tokens cannot be airdropped.',
+  logo: 'The logo must be an image uploaded here. Please upload it again.',
   walletNotFound: 'Wallet not found.',
   insufficientTokens: (available: string) =>
     `The total plus what is already allocated exceeds this wallet's balance (available: ${available}).`,
@@ -83,7 +85,11 @@ export const createAirdropSchema = z
       .max(50, AIRDROP_MESSAGES.projectName)
       .pipe(lineText('projectName', 50, { html: 'strip' })),
     tagline: lineText('tagline', 120, { html: 'strip' }).optional().default(''),
-    logoUrl: lineText('logoUrl', 500).optional().default(''),
+    /** The served URL of POST /api/upload (purpose 'airdrop'); never an external link. */
+    logoUrl: lineText('logoUrl', 500)
+      .refine((v) => v === '' || isServedLogoUrl(v), AIRDROP_MESSAGES.logo)
+      .optional()
+      .default(''),
     description: multiLineText('description', 1000, { html: 'strip' }).optional().default(''),
     perUserType: z.enum(['fixed', 'random'], { message: 'perUserType must be fixed or random.' }),
     totalTokenAmount: amountText('totalTokenAmount'),

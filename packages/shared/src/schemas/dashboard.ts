@@ -13,6 +13,9 @@ import { setTrustlineLimitSchema } from './wallets';
 export const DASHBOARD_MESSAGES = {
   // Spec §8, exact.
   fetchTrustLinesFailed: 'Failed to fetch trust lines.',
+  // Ours (issue 24): an AMM pool's or Ledgerpad's own line is not a holder's.
+  systemAccount: (label: string) =>
+    `This line belongs to the ${label}, not to a holder: it is not frozen or authorized from here.`,
   freezeFailed: 'Failed to update trust line freeze status.',
   authorizeFailed: 'Failed to authorize trust line.',
   syncFailed: 'Failed to sync trust lines.',
@@ -72,6 +75,8 @@ export interface DashboardTrustLine {
   balance: string;
   authorized: boolean;
   freeze: boolean;
+  /** 'AMM pool', 'Bonding curve' or a Ledgerpad account's name; null for an ordinary holder. */
+  account_label: string | null;
 }
 
 export interface TrustLinesResponse {

@@ -5,6 +5,7 @@ import { idSchema, multiLineText, stripHtml } from './common';
 
 export { stripHtml };
 import { Decimal } from '../money';
+import { IDENTITY_MESSAGES, isRlusdTicker } from '../token-identity';
 
 // The deploy form of spec 001 §3/§5, one schema for the web form and POST /api/deploy-token.
 // Amounts are decimal strings; percentages too. Nothing here is ever a float that gets charged.
@@ -104,7 +105,9 @@ const deployFields = z.object({
   name: text().refine(isTokenName, DEPLOY_MESSAGES.name),
   ticker: text()
     .refine((v) => v.length >= TICKER_MIN && v.length <= TICKER_MAX && TICKER.test(v), DEPLOY_MESSAGES.ticker)
-    .refine((v) => v.toUpperCase() !== 'XRP', DEPLOY_MESSAGES.tickerXrp),
+    .refine((v) => v.toUpperCase() !== 'XRP', DEPLOY_MESSAGES.tickerXrp)
+    // RLUSD's own currency code under a new issuer would impersonate the stablecoin (issue 24).
+    .refine((v) => !isRlusdTicker(v), IDENTITY_MESSAGES.rlusdTicker),
   description: text()
     .pipe(multiLineText('description', 100_000))
     .refine((v) => v.length <= DEPLOY_DESCRIPTION_MAX, DEPLOY_MESSAGES.description),

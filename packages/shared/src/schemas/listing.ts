@@ -5,6 +5,7 @@ import { classicAddressSchema, multiLineText } from './common';
 import { cleanText, isTokenName, tokenLinkFields } from './deploy';
 import { TOKEN_MESSAGES, type TokenView } from './tokens';
 import { IMAGE_URL_PREFIX, LOGO_URL_PREFIX, STORED_IMAGE_NAME } from './uploads';
+import { CLAIM_METHODS, IDENTITY_MESSAGES, tokenIdSchema } from '../token-identity';
 
 // Listing an existing token by its issuer address (spec 001 §2 "List token", §5 "Token listing",
 // §7 POST /api/gateway-balances and POST /api/admin/tokens/add, §8 "Listing"). One form schema for
@@ -27,6 +28,7 @@ export const LISTING_MESSAGES = {
   issuesNothing: 'This address does not issue any token.',
   currencyNotIssued: 'This issuer does not issue that currency.',
   pickCurrency: 'This issuer issues several tokens. Please choose one.',
+  logoRefused: 'The logo was refused: choose a valid image, or clear the file to go on without a logo.',
 } as const;
 
 /** A logo URL our upload route produced (`/cdn/logos/<sha256>.ext` or `/images/<sha256>.ext`). */
@@ -41,7 +43,7 @@ export const currencyCodeSchema = tokenCodeSchema('currency', {
   tickers: false,
   allowLp: true,
   message: LISTING_MESSAGES.currency,
-  messages: { xrp: LISTING_MESSAGES.currency },
+  messages: { xrp: IDENTITY_MESSAGES.xrp },
 });
 
 /** 'YYYY-MM-DD' (the date input) or a full ISO timestamp; not in the future. */
@@ -101,6 +103,28 @@ export const listTokenRequestSchema = listingFormSchema.extend({
   csrf_token: z.string().optional(),
 });
 export type ListTokenRequest = z.output<typeof listTokenRequestSchema>;
+
+/** The metadata a controller (or an admin) writes: the listing form without the created date. */
+export const listingMetadataSchema = listingFormSchema.omit({ created_at: true });
+export type ListingMetadata = z.output<typeof listingMetadataSchema>;
+export type ListingMetadataInput = z.input<typeof listingMetadataSchema>;
+
+/** POST /api/listing/claims/verify: the proof to check and the controller's own metadata. */
+export const claimVerifyRequestSchema = listingMetadataSchema.extend({
+  token_id: tokenIdSchema,
+  method: z.enum(CLAIM_METHODS, { message: 'method must be wallet, challenge or toml' }),
+  csrf_token: z.string().optional(),
+});
+export type ClaimVerifyRequest = z.output<typeof claimVerifyRequestSchema>;
+export type ClaimVerifyInput = z.input<typeof claimVerifyRequestSchema>;
+
+/** POST /api/listing/tokens/:id/metadata (the controller or an admin). */
+export const metadataUpdateRequestSchema = listingMetadataSchema.extend({
+  csrf_token: z.string().optional(),
+});
+
+/** Admin Tokens tab: POST /api/admin/tokens/:id/update (the created date is an admin's to set). */
+export const adminUpdateTokenSchema = listingFormSchema.extend({ csrf_token: z.string().optional() });
 
 /** POST /api/gateway-balances. */
 export const gatewayBalancesRequestSchema = z.object({ account: classicAddressSchema('account') });

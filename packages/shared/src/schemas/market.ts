@@ -47,6 +47,35 @@ export interface OrderBookView {
   sellOrders: BookRow[];
 }
 
+/** How much a risk signal should worry a buyer: red, amber, green, or plain information. */
+export type RiskSeverity = 'danger' | 'warn' | 'good' | 'info';
+
+/** One fact of the risk panel, with one sentence saying what it means for a holder. */
+export interface RiskSignal {
+  id:
+    | 'issuer-key'
+    | 'require-auth'
+    | 'freeze'
+    | 'frozen-holders'
+    | 'clawback'
+    | 'amm-clawback'
+    | 'transfer-fee'
+    | 'top-holders'
+    | 'lp-locked'
+    | 'dev-allocation';
+  severity: RiskSeverity;
+  label: string;
+  value: string;
+  sentence: string;
+}
+
+/** An account left out of holders and the top 10, and why. */
+export interface ExcludedHolder {
+  account: string;
+  /** 'Issuer', 'AMM pool', 'Bonding curve' or the platform account's name. */
+  label: string;
+}
+
 /** GET /api/tokens/{issuer}/risk: what a buyer should know about a token before trading it. */
 export interface RiskReport {
   issuer: string;
@@ -62,12 +91,34 @@ export interface RiskReport {
   transferFeePercent: string;
   /** Share of the supply given to the deployer at launch, in percent (null for a listed token). */
   devSharePercent: string | null;
-  /** Share of the supply held by the ten largest holders (pool and issuer excluded), in percent. */
+  /** Holders with a positive balance, the excluded accounts not counted. */
+  holders: number;
+  /** Share of the supply held by the ten largest holders (excluded accounts left out), in percent. */
   top10SharePercent: string;
-  /** Share of the pool's LP tokens held by accounts that can never sign, in percent. */
+  /** Who was left out of holders and the top 10 (the issuer, AMM pools, the curve, platform accounts). */
+  excluded: ExcludedHolder[];
+  /** Holder lines the issuer froze, and deep-froze (neither send nor receive). */
+  frozenHolders: number;
+  deepFrozenHolders: number;
+  /** Share of the pool's LP tokens held by accounts that can never sign (burned), in percent. */
   lpLockedPercent: string | null;
+  /** The worst signal's severity. */
+  level: RiskSeverity;
+  signals: RiskSignal[];
+  /** One line: the worst signal(s), in words. */
   verdict: string;
 }
+
+/** The verdict's opening words by the worst severity. */
+export const RISK_LEVEL_TEXT: Record<RiskSeverity, string> = {
+  danger: 'High risk',
+  warn: 'Caution',
+  good: 'No red flags',
+  info: 'No red flags',
+};
+
+/** The one red signal issue 24 names word for word. */
+export const NO_NEW_HOLDERS_SENTENCE = 'No new wallet can ever be authorized to hold this token.';
 
 /** GET /api/tradingview/history (TradingView UDF). */
 export type HistoryResponse =

@@ -2,6 +2,7 @@ import { OWNER_USER_ID, RLUSD_PAIR_HOT_WALLET_RESERVE_XRP } from '../constants';
 import type { BondingConfigView, LaunchType } from '../bonding';
 import type { LiquidityPair } from './deploy';
 import { Decimal } from '../money';
+import type { TokenIdentity } from '../token-identity';
 
 // Tokens as the API returns them (spec 000 §3 "Token", spec 001 §3 "Token (deploy/dashboard)"),
 // the fee configuration of GET /api/config/fees, the deploy's cost rule shared by the preview and
@@ -13,7 +14,7 @@ export interface TokenLinks {
   Website: string;
 }
 
-export interface TokenView {
+export interface TokenView extends TokenIdentity {
   id: number;
   name: string;
   ticker: string;
@@ -25,6 +26,7 @@ export interface TokenView {
   liquidity_pair: LiquidityPair;
   /** Last segment of the logo's served URL (spec 000: "the image file name"). */
   local_image_path: string | null;
+  /** Only ever a path on our own origin (`isOwnImageUrl`): a stored external URL is never shown. */
   logoUrl: string | null;
   telegramFileId: string | null;
   twitterLink: string | null;

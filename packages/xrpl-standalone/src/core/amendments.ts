@@ -22,10 +22,13 @@ export const DEFAULT_AMENDMENTS: readonly string[] = Object.freeze([
   'DepositAuth',
   'DepositPreauth',
   'DisallowIncoming',
+  'Escrow',
   'Flow',
   'FlowCross',
   'RequireFullyCanonicalSig',
   'TicketBatch',
+  // Token escrow (XLS-85), on mainnet since 2026-02-12: escrows of trust-line tokens.
+  'TokenEscrow',
   'XRPFees',
   'fix1578',
   'fixAMMOverflowOffer',

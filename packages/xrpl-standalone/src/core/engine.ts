@@ -19,7 +19,7 @@ import { ApplyView } from './state/apply-view';
 import { dirRemove, readU64 } from './state/directory';
 import { TRANSACTORS } from './transactors/index';
 import type { ApplyContext, Transactor } from './transactors/types';
-import { ledgerRules, withRules } from './amendments';
+import { DEFAULT_RULES, ledgerRules, withRules, type Rules } from './amendments';
 
 export interface RpcError {
   error: string;
@@ -161,7 +161,12 @@ function transactorFor(tx: JsonObject): Transactor | undefined {
 }
 
 /** rippled preflight0/preflight1/preflight2 plus the transactor's own preflight. */
-export function preflight(tx: JsonObject, config: CoreConfig, dryRun = false): Ter {
+export function preflight(
+  tx: JsonObject,
+  config: CoreConfig,
+  dryRun = false,
+  rules: Rules = DEFAULT_RULES,
+): Ter {
   const t = transactorFor(tx);
   if (!t) return 'temUNKNOWN';
   if (tx.NetworkID !== undefined) {
@@ -182,7 +187,7 @@ export function preflight(tx: JsonObject, config: CoreConfig, dryRun = false): T
   const flags = Number(tx.Flags ?? 0) >>> 0;
   const allowed = (TF_UNIVERSAL | (t.flagsMask ?? 0)) >>> 0;
   if ((flags & ~allowed) >>> 0 !== 0) return 'temINVALID_FLAG';
-  return t.preflight ? t.preflight({ tx, config }) : 'tesSUCCESS';
+  return t.preflight ? t.preflight({ tx, config, rules }) : 'tesSUCCESS';
 }
 
 export function requiredFee(tx: JsonObject, config: CoreConfig, view: StateReader): bigint {
@@ -199,6 +204,7 @@ export function preclaim(
   config: CoreConfig,
   ledgerSeq: number,
   dryRun = false,
+  rules: Rules = DEFAULT_RULES,
 ): Ter {
   const account = tx.Account as string;
   const acct = readAccount(view, account);
@@ -233,7 +239,7 @@ export function preclaim(
     if (ter !== 'tesSUCCESS') return ter;
   }
   const t = transactorFor(tx) as Transactor;
-  return t.preclaim ? t.preclaim({ tx, account, view, config, ledgerSeq }) : 'tesSUCCESS';
+  return t.preclaim ? t.preclaim({ tx, account, view, config, ledgerSeq, rules }) : 'tesSUCCESS';
 }
 
 function checkSingleSign(acct: LedgerEntry, tx: JsonObject): Ter {
@@ -313,9 +319,11 @@ export function applyTransaction(
   dryRun = false,
 ): ApplyOutcome {
   const config = vctx.config;
-  let ter = preflight(tx, config, dryRun);
+  // The ledger's amendments, for preflight and preclaim as for the transactor (rippled's Rules).
+  const rules = ledgerRules(base);
+  let ter = preflight(tx, config, dryRun, rules);
   if (!isTes(ter)) return { ter, applied: false, feeBurned: 0n };
-  ter = preclaim(base, tx, config, vctx.ledgerSeq, dryRun);
+  ter = preclaim(base, tx, config, vctx.ledgerSeq, dryRun, rules);
   if (!isTes(ter) && !isTec(ter)) return { ter, applied: false, feeBurned: 0n };
 
   const view = new ApplyView(base, vctx);
@@ -340,7 +348,7 @@ export function applyTransaction(
       const outer = pending;
       pending = { t, ctx, delivered: undefined };
       try {
-        ter = withRules(ledgerRules(base), runPending);
+        ter = withRules(rules, runPending);
         delivered = pending.delivered;
       } finally {
         pending = outer;

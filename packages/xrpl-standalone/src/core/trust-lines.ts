@@ -196,3 +196,26 @@ export function accountHoldsIou(
   const b = lineBalanceFor(line, account, issuer);
   return b.signum() > 0 ? b : IouValue.ZERO;
 }
+
+/**
+ * rippled requireAuth(view, issue, account) for a trust-line token: when the issuer requires
+ * authorization, the account's line must exist (tecNO_LINE) and carry the issuer's auth flag
+ * (tecNO_AUTH). The issuer itself always passes.
+ */
+export function requireAuth(view: StateReader, account: string, currency: string, issuer: string): Ter {
+  if (account === issuer) return 'tesSUCCESS';
+  if (!hasFlag(readAccount(view, issuer)?.Flags, LSF.requireAuth)) return 'tesSUCCESS';
+  const line = readLine(view, account, issuer, currency);
+  if (!line) return 'tecNO_LINE';
+  return hasFlag(line.Flags, isHigh(account, issuer) ? LSF.lowAuth : LSF.highAuth)
+    ? 'tesSUCCESS'
+    : 'tecNO_AUTH';
+}
+
+/** rippled isDeepFrozen: a deep freeze on either side of the account's line to the issuer. */
+export function isDeepFrozen(view: StateReader, account: string, currency: string, issuer: string): boolean {
+  if (account === issuer) return false;
+  const line = readLine(view, account, issuer, currency);
+  if (!line) return false;
+  return hasFlag(line.Flags, LSF.highDeepFreeze) || hasFlag(line.Flags, LSF.lowDeepFreeze);
+}

@@ -5,6 +5,7 @@ import { encode, encodeForSigning } from 'ripple-binary-codec';
 import { deriveAddress, deriveKeypair, sign } from 'ripple-keypairs';
 import type { JsonObject, LedgerNodeApi } from '../core/contract';
 import { RpcError, missingField } from './errors';
+import { checkJsonAmounts } from './json-amounts';
 import { accountRootIndex } from './keylets';
 import { isObject } from './params';
 
@@ -44,6 +45,7 @@ export function signTransaction(node: LedgerNodeApi, params: JsonObject, admin: 
   }
   const tx: JsonObject = { ...txJson };
   if (typeof tx.TransactionType !== 'string') throw missingField('tx_json.TransactionType');
+  checkJsonAmounts(tx);
   if (typeof tx.Account !== 'string') throw missingField('tx_json.Account');
   const root = node.current().read(accountRootIndex(tx.Account));
   if (!root) throw new RpcError('srcActNotFound');

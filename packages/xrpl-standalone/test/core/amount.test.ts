@@ -37,9 +37,25 @@ describe('IouValue (rippled STAmount IOU semantics)', () => {
   });
 
   it('rejects what rippled rejects', () => {
-    for (const bad of ['', '.5', '1.', '01', '1e', 'abc', '1..2', '--1', '1'.repeat(33)]) {
+    for (const bad of ['', '.5', '1.', '01', '1e', 'abc', '1..2', '--1']) {
       expect(() => v(bad), bad).toThrow();
+      expect(() => IouValue.parseJsonText(bad), bad).toThrow();
     }
+    // JSON text has rippled's 32-digit rule (amountFromString); a 33rd digit is refused.
+    expect(() => IouValue.parseJsonText('1'.repeat(33))).toThrow();
+    expect(IouValue.parseJsonText('1'.repeat(32)).toString()).toBe('1111111111111111e16');
+  });
+
+  it('reads binary amounts printed in plain notation at their full range', () => {
+    // The codec prints a binary amount without an exponent: 16 digits and 80 zeros for the
+    // largest IOU, and 32 decimals for a full mantissa at 1e-17. rippled reads both from binary.
+    const largest = `9999999999999999${'0'.repeat(80)}`;
+    expect(v(largest).toString()).toBe('9999999999999999e80');
+    expect(() => IouValue.parseJsonText(largest)).toThrow();
+    const tiny = `0.${'0'.repeat(16)}1234567890123456`;
+    expect(v(tiny).mantissa).toBe(1234567890123456n);
+    expect(v(tiny).exponent).toBe(-32);
+    expect(() => IouValue.parseJsonText(tiny)).toThrow();
   });
 
   it('adds, subtracts, multiplies and divides like rippled Number', () => {

@@ -13,8 +13,17 @@ export interface Dex {
   close(): Promise<void>;
 }
 
-export async function startDex(amendments?: readonly string[]): Promise<Dex> {
-  const ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: 0, faucet: false, amendments });
+export async function startDex(
+  amendments?: readonly string[],
+  options: { clockOffsetMs?: number; baseFee?: number } = {},
+): Promise<Dex> {
+  const ledger = await startStandaloneLedger({
+    port: 0,
+    closeIntervalMs: 0,
+    faucet: false,
+    amendments,
+    ...options,
+  });
   const client = new Client(ledger.url);
   await client.connect();
   return {

@@ -2,6 +2,7 @@
 // order book together is exactly what the same transaction does when submitted right after, and
 // it leaves no trace (balances, sequence, the open ledger's transactions).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decode } from 'ripple-binary-codec';
 import { getBalanceChanges, type TransactionMetadata, type Wallet } from 'xrpl';
 import {
   expectResult,
@@ -133,6 +134,44 @@ describe('simulate', () => {
     await expect(request(dex, { command: 'simulate' })).rejects.toMatchObject({
       data: { error: 'invalidParams' },
     });
+  });
+
+  it('answers binary: the simulated transaction and its metadata serialized, the same as the JSON answer', async () => {
+    const payment = {
+      TransactionType: 'Payment',
+      Account: trader.address,
+      Destination: maker.address,
+      Amount: '2500000',
+    };
+    const json = await request<SimResult>(dex, { command: 'simulate', tx_json: payment });
+    const bin = await request<Record<string, unknown>>(dex, {
+      command: 'simulate',
+      tx_json: payment,
+      binary: true,
+    });
+    expect(bin).toMatchObject({
+      applied: false,
+      engine_result: 'tesSUCCESS',
+      engine_result_code: 0,
+      engine_result_message: 'The simulated transaction would have been applied.',
+      ledger_index: json.ledger_index,
+    });
+    expect(bin.tx_json).toBeUndefined();
+    expect(bin.meta).toBeUndefined();
+    // The blob is the autofilled, unsigned transaction.
+    expect(decode(bin.tx_blob as string)).toEqual({
+      ...payment,
+      Fee: '10',
+      Sequence: json.tx_json.Sequence,
+      SigningPubKey: '',
+    });
+    // The metadata blob is what the ledger would store: the JSON meta without delivered_amount.
+    const { delivered_amount: delivered, ...stored } = json.meta as unknown as Record<string, unknown>;
+    expect(delivered).toBe('2500000');
+    expect(decode(bin.meta_blob as string)).toEqual(stored);
+    await expect(
+      request(dex, { command: 'simulate', tx_json: payment, binary: 'yes' }),
+    ).rejects.toMatchObject({ data: { error: 'invalidParams', error_message: "Invalid field 'binary'." } });
   });
 
   it('answers through xrpl.js Client.simulate', async () => {

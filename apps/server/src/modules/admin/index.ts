@@ -1,2 +1,2 @@
 // What the rest of the server uses of the admin module.
-export { addAdmin, isAdmin, removeAdmin } from './service';
+export { addAdmin, isAdmin, recordAdminAudit, removeAdmin, type AdminAuditEntry } from './service';

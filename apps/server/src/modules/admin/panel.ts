@@ -1,5 +1,6 @@
-import { asc, count, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import {
+  ADMIN_WALLETS_PAGE,
   ADMIN_MESSAGES,
   AUDIT_PAGE_SIZE,
   BONDING_CURVE_SUPPLY,
@@ -36,7 +37,7 @@ import type { Config } from '../../config';
 import { tokens } from '../tokens/schema';
 import { users } from '../users/schema';
 import { adminAudit, admins } from './schema';
-import { addAdmin, removeAdmin } from './service';
+import { addAdmin, recordAdminAudit, removeAdmin } from './service';
 
 // The admin panel's server side (spec 001 §7): every write is validated, applied and written to the
 // append-only audit trail in one database transaction, with the value before and after.
@@ -75,11 +76,7 @@ export class AdminPanel {
     after: unknown,
     txHash: string | null = null,
   ) {
-    // Values are stored as { value } objects: a bare JSON string or number reads back ambiguously.
-    const wrap = (v: unknown) => (v !== null && typeof v === 'object' ? v : { value: v ?? null });
-    return tx
-      .insert(adminAudit)
-      .values({ adminUserId, action, target, before: wrap(before), after: wrap(after), txHash });
+    return recordAdminAudit(tx, { adminUserId, action, target, before, after, txHash });
   }
 
   async feeConfig(): Promise<FeeConfigView> {
@@ -356,21 +353,41 @@ export class AdminPanel {
     };
   }
 
-  /** Every custodial wallet, users' and the platform's: addresses and roles, never secrets. */
-  async allWallets(): Promise<{ user_wallets: AdminWalletRow[]; platform_wallets: AdminWalletRow[] }> {
-    const rows = await this.deps.db
-      .select({
-        id: wallets.id,
-        userId: wallets.userId,
-        role: wallets.role,
-        address: wallets.address,
-        name: wallets.name,
-        createdAt: wallets.createdAt,
-      })
-      .from(wallets)
-      .where(isNull(wallets.archivedAt))
-      .orderBy(asc(wallets.id));
-    const view = (r: (typeof rows)[number]): AdminWalletRow => ({
+  /**
+   * The custodial wallets, users' (one page: they grow with the users) and the platform's (a
+   * handful, always whole): addresses and roles, never secrets; and how many users' wallets in all.
+   */
+  async allWallets(
+    page: { limit: number; offset: number } = { limit: ADMIN_WALLETS_PAGE.default, offset: 0 },
+  ): Promise<{ user_wallets: AdminWalletRow[]; platform_wallets: AdminWalletRow[]; total: number }> {
+    const columns = {
+      id: wallets.id,
+      userId: wallets.userId,
+      role: wallets.role,
+      address: wallets.address,
+      name: wallets.name,
+      createdAt: wallets.createdAt,
+    };
+    const live = isNull(wallets.archivedAt);
+    const [users, platform, [counted]] = await Promise.all([
+      this.deps.db
+        .select(columns)
+        .from(wallets)
+        .where(and(live, isNotNull(wallets.userId)))
+        .orderBy(asc(wallets.id))
+        .limit(page.limit)
+        .offset(page.offset),
+      this.deps.db
+        .select(columns)
+        .from(wallets)
+        .where(and(live, isNull(wallets.userId)))
+        .orderBy(asc(wallets.id)),
+      this.deps.db
+        .select({ n: count() })
+        .from(wallets)
+        .where(and(live, isNotNull(wallets.userId))),
+    ]);
+    const view = (r: (typeof users)[number]): AdminWalletRow => ({
       id: r.id,
       user_id: r.userId,
       role: r.role,
@@ -379,8 +396,9 @@ export class AdminPanel {
       created_at: r.createdAt.toISOString(),
     });
     return {
-      user_wallets: rows.filter((r) => r.userId !== null).map(view),
-      platform_wallets: rows.filter((r) => r.userId === null).map(view),
+      user_wallets: users.map(view),
+      platform_wallets: platform.map(view),
+      total: Number(counted?.n ?? 0),
     };
   }
 

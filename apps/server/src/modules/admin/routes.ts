@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { OWNER_USER_ID } from '@ledgerpad/shared';
+import { ADMIN_WALLETS_PAGE, OWNER_USER_ID } from '@ledgerpad/shared';
+import { pageOf, sendPageHeaders } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { idempotencyKey } from '../../plugins/edge';
 import { toLedgerAppError } from '../../ledger/errors';
@@ -59,7 +60,13 @@ export function adminRoutes(app: FastifyInstance, deps: { platform: Platform }):
   app.get('/api/admin/wallet-overview', admin, async (_r, reply) =>
     noStore(reply, await panel.walletOverview()),
   );
-  app.get('/api/admin/all-wallets', admin, async (_r, reply) => noStore(reply, await panel.allWallets()));
+  app.get('/api/admin/all-wallets', admin, async (request, reply) => {
+    // Users' wallets grow with the users: one page (`?limit=&offset=`), the total in X-Total-Count.
+    const page = pageOf(request, ADMIN_WALLETS_PAGE);
+    const { total, ...lists } = await panel.allWallets(page);
+    sendPageHeaders(request, reply, page, total);
+    return noStore(reply, lists);
+  });
   app.get<{ Querystring: { page?: string } }>('/api/admin/audit', admin, async (request, reply) =>
     noStore(reply, await panel.auditPage(request.query.page)),
   );

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { OWNER_USER_ID } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { admins } from './schema';
+import { adminAudit, admins } from './schema';
 
 export async function isAdmin(db: Db, userId: number): Promise<boolean> {
   const rows = await db
@@ -21,4 +21,29 @@ export async function addAdmin(db: Db, userId: number, addedBy: number | null): 
 export async function removeAdmin(db: Db, userId: number): Promise<void> {
   if (userId === OWNER_USER_ID) throw new AppError('FORBIDDEN', 'The owner (user id 1) cannot be removed');
   await db.delete(admins).where(eq(admins.userId, userId));
+}
+
+export interface AdminAuditEntry {
+  adminUserId: number;
+  action: string;
+  target: string | null;
+  before: unknown;
+  after: unknown;
+  txHash?: string | null;
+}
+
+/**
+ * One row of the append-only admin audit trail. Run it in the transaction of the change it records.
+ * Values are stored as { value } objects: a bare JSON string or number reads back ambiguously.
+ */
+export async function recordAdminAudit(db: Db, e: AdminAuditEntry): Promise<void> {
+  const wrap = (v: unknown) => (v !== null && typeof v === 'object' ? v : { value: v ?? null });
+  await db.insert(adminAudit).values({
+    adminUserId: e.adminUserId,
+    action: e.action,
+    target: e.target,
+    before: wrap(e.before),
+    after: wrap(e.after),
+    txHash: e.txHash ?? null,
+  });
 }

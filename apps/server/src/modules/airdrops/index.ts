@@ -8,3 +8,4 @@ export {
   drawAmount,
 } from './service';
 export { claimIntentKey } from './payer';
+export { airdropLogosInUse } from './logos';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   AIRDROP_MESSAGES,
+  AIRDROPS_PAGE,
   parseId,
   type Airdrop,
   type AirdropAllocation,
@@ -8,8 +9,10 @@ import {
 } from '@ledgerpad/shared';
 import { ledgerRoute } from '../../ledger/errors';
 import { notFound } from '../../lib/errors';
+import { pageOf, sendPageHeaders } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import type { WalletsApi } from '../wallets';
+import { isStoredUpload } from '../uploads';
 import { registerAirdropJobs } from './jobs';
 import { AirdropPayer } from './payer';
 import { AirdropService } from './service';
@@ -56,13 +59,17 @@ export function registerAirdrops(
     settings: platform.settings,
     canPay: submissions !== undefined,
     funds: platform.funds,
+    isStoredLogo: (url) => isStoredUpload(platform.config.dataDir, url),
   });
   app.decorate('airdrops', service);
   const user = { config: { access: 'user' as const } };
 
   app.get('/api/airdrops', { config: { access: 'public' } }, async (request, reply): Promise<Airdrop[]> => {
     reply.header('cache-control', 'private, no-store');
-    return service.list(request.user?.id);
+    const page = pageOf(request, AIRDROPS_PAGE);
+    const { items, total } = await service.list(request.user?.id, page);
+    sendPageHeaders(request, reply, page, total);
+    return items;
   });
   app.post('/api/airdrops', user, async (request: FastifyRequest, reply) => {
     const created = await ledgerRoute((r) => service.create(r.user!.id, r.body))(request);

@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import {
+  isOwnImageUrl,
   AIRDROP_MESSAGES,
+  AIRDROPS_PAGE,
   claimAirdropSchema,
   createAirdropSchema,
   isHexCurrency,
@@ -93,6 +95,8 @@ export interface AirdropsDeps {
   funds?: Funds;
   /** The clock deadlines are compared with (ms); default Date.now. */
   now?: () => number;
+  /** Whether a logo URL names an image our upload route stored (only those are kept and shown). */
+  isStoredLogo?: (servedUrl: string) => Promise<boolean>;
 }
 
 /** The smallest allocation one more claim can take (the fixed amount, or the random minimum). */
@@ -136,13 +140,25 @@ export class AirdropService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** GET /api/airdrops: every airdrop whose tokens are in, newest first. */
-  async list(userId: number | undefined): Promise<Airdrop[]> {
-    const rows = await this.db
-      .select()
-      .from(airdrops)
-      .where(inArray(airdrops.status, ['active', 'expired', 'closed']))
-      .orderBy(sql`${airdrops.id} desc`);
+  /** GET /api/airdrops: the airdrops whose tokens are in, newest first, one page; and how many in all. */
+  async list(
+    userId: number | undefined,
+    page: { limit: number; offset: number } = { limit: AIRDROPS_PAGE.max, offset: 0 },
+  ): Promise<{ items: Airdrop[]; total: number }> {
+    const listed = inArray(airdrops.status, ['active', 'expired', 'closed']);
+    const [rows, [counted]] = await Promise.all([
+      this.db
+        .select()
+        .from(airdrops)
+        .where(listed)
+        .orderBy(sql`${airdrops.id} desc`)
+        .limit(page.limit)
+        .offset(page.offset),
+      this.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(airdrops)
+        .where(listed),
+    ]);
     const claimed = new Set<number>();
     if (userId !== undefined && rows.length) {
       const mine = await this.db
@@ -152,11 +168,12 @@ export class AirdropService {
       for (const c of mine) claimed.add(c.airdropId);
     }
     const now = this.now();
-    return rows.map((r) => ({
+    const items: Airdrop[] = rows.map((r) => ({
       id: r.id,
       project_name: r.projectName,
       tagline: r.tagline,
-      logo_url: r.logoUrl,
+      // Images only from us: an external URL stored before the rule is never handed to browsers.
+      logo_url: isOwnImageUrl(r.logoUrl) ? r.logoUrl : '',
       description: r.description,
       issuer_address: r.issuerAddress,
       token_code: r.currency,
@@ -172,6 +189,7 @@ export class AirdropService {
       twitter_url: r.twitterUrl,
       status: statusOf(r, now),
     }));
+    return { items, total: Number(counted?.n ?? 0) };
   }
 
   async get(id: number): Promise<AirdropRow | undefined> {
@@ -200,6 +218,11 @@ export class AirdropService {
       throw badRequest(AIRDROP_MESSAGES.token);
     }
     if (isLpCurrency(currency)) throw badRequest(AIRDROP_MESSAGES.lpToken);
+    if (b.logoUrl && !(await (this.deps.isStoredLogo?.(b.logoUrl) ?? Promise.resolve(false)))) {
+      throw new AppError('VALIDATION', AIRDROP_MESSAGES.logo, {
+        fields: [{ path: 'logoUrl', message: AIRDROP_MESSAGES.logo }],
+      });
+    }
     if (!this.deps.canPay) throw new AppError('LEDGER_UNAVAILABLE', AIRDROP_MESSAGES.unavailable);
 
     // Tokens: what the wallet holds, less airdrops from it whose tokens have not moved yet.

@@ -8,10 +8,11 @@ import type { SessionManager } from '../../plugins/auth';
 import type { OriginPolicy } from '../../plugins/origin';
 import type { RateLimits } from '../../plugins/rate-limit';
 import { randomToken, sha256Hex } from '../../lib/crypto';
-import { demoSignIn, toPublicUser, upsertUser } from '../users';
+import { demoSignIn, demoUserExists, toPublicUser, upsertUser } from '../users';
+import { DAY_MS, type Quotas } from '../../platform/quotas';
 import type { UserRow } from '../users/schema';
 import { verifyGoogleAccessToken } from './google';
-import { OWNER_LINK_PATH, redeemSignInLink } from './sign-in-links';
+import { OWNER_LINK_PATH, redeemSignInLink, signInLinkRefusedPage } from './sign-in-links';
 import { signSocketToken } from './socket-token';
 import { verifyTelegramAuth } from './telegram';
 
@@ -22,6 +23,7 @@ export interface AuthRouteDeps {
   origins: OriginPolicy;
   limits: RateLimits;
   socketSecret: Buffer;
+  quotas: Quotas;
 }
 
 const DEVICE_COOKIE = 'ledgerpad_device';
@@ -37,6 +39,12 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const telegramEnabled = Boolean(config.TELEGRAM_BOT_TOKEN);
   const googleEnabled = Boolean(config.GOOGLE_CLIENT_ID);
   const demoEnabled = demoSignInEnabled(config);
+  const demoUsersRule = {
+    bucket: 'demo_users_ip',
+    limit: config.DEMO_USERS_PER_IP_PER_DAY,
+    windowMs: DAY_MS,
+    message: `this address has created the ${config.DEMO_USERS_PER_IP_PER_DAY} demo accounts it may create in a day.`,
+  };
 
   // Sign-in has no session yet, so no CSRF token: the Origin check stops cross-site login forgery.
   const signInRoute = (rateLimit: RateLimits['auth']) => ({
@@ -47,6 +55,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const finishSignIn = async (request: FastifyRequest, reply: FastifyReply, user: UserRow) => {
     await sessions.signIn(request, reply, user.id);
     request.user = user;
+    request.log.info({ userId: user.id, via: request.routeOptions.url }, 'signed in');
     return { user: toPublicUser(user) };
   };
 
@@ -119,27 +128,35 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
           maxAge: DEVICE_COOKIE_MAX_AGE_S,
         });
       }
-      const user = await demoSignIn(db, username, sha256Hex(device));
+      const deviceHash = sha256Hex(device);
+      // Only a new demo user counts against the address's daily allowance; signing back in is free.
+      const user = (await demoUserExists(db, username))
+        ? await demoSignIn(db, username, deviceHash)
+        : await deps.quotas.within(demoUsersRule, request.ip, 1, () => demoSignIn(db, username, deviceHash));
       return finishSignIn(request, reply, user);
     });
   }
 
   // The owner's one-time link (printed to the console at start). A top-level navigation, so it
-  // answers with a redirect into the app; the token is redacted from request logs.
+  // answers with a redirect into the app, or a page a person can read when the link is spent; the
+  // token is redacted from request logs.
   app.get(
     OWNER_LINK_PATH,
     { config: { csrf: false, rateLimit: limits.auth, access: 'public' } },
     async (request, reply) => {
       const token = (request.query as Record<string, unknown>).token;
-      const userId = typeof token === 'string' ? await redeemSignInLink(db, token) : null;
+      const redeemed =
+        typeof token === 'string' ? await redeemSignInLink(db, token) : { refused: 'invalid' as const };
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-      if (userId === null) {
-        throw new AppError(
-          'UNAUTHORIZED',
-          'This sign-in link is invalid, expired or already used. Restart Ledgerpad or run `npm run owner-link` for a new one.',
-        );
+      if ('refused' in redeemed) {
+        return reply
+          .code(redeemed.refused === 'invalid' ? 401 : 410)
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+          .send(signInLinkRefusedPage(redeemed.refused));
       }
-      await sessions.signIn(request, reply, userId);
+      await sessions.signIn(request, reply, redeemed.userId);
+      request.log.info({ userId: redeemed.userId }, 'owner signed in with a one-time link');
       return reply.redirect('/', 303);
     },
   );
@@ -160,6 +177,13 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   // Public: anonymous visitors get a token for public events (sub null).
   app.get('/api/auth/socket-token', publicRoute, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return { token: signSocketToken(deps.socketSecret, request.user?.id ?? null) };
+    return {
+      token: signSocketToken(
+        deps.socketSecret,
+        request.user?.id ?? null,
+        Date.now(),
+        request.session?.id ?? null,
+      ),
+    };
   });
 }

@@ -8,12 +8,22 @@ import { hmacSha256, safeEqual } from '../../lib/crypto';
  */
 export interface SocketClaims {
   sub: number | null;
+  /**
+   * The session the token was issued to (null for anonymous visitors): the socket is refused once
+   * that session has ended, and closed when it ends while open (sign-out).
+   */
+  sid: number | null;
   /** Expiry, milliseconds since the epoch. */
   exp: number;
 }
 
-export function signSocketToken(secret: Buffer, sub: number | null, now = Date.now()): string {
-  const claims: SocketClaims = { sub, exp: now + SOCKET_TOKEN_TTL_MS };
+export function signSocketToken(
+  secret: Buffer,
+  sub: number | null,
+  now = Date.now(),
+  sid: number | null = null,
+): string {
+  const claims: SocketClaims = { sub, sid, exp: now + SOCKET_TOKEN_TTL_MS };
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return `${body}.${hmacSha256(secret, `socket:${body}`).toString('base64url')}`;
 }
@@ -33,6 +43,11 @@ export function verifySocketToken(secret: Buffer, token: string, now = Date.now(
   }
   const c = claims as Partial<SocketClaims>;
   if (typeof c.exp !== 'number' || c.exp <= now) return null;
-  if (c.sub !== null && !(typeof c.sub === 'number' && Number.isSafeInteger(c.sub) && c.sub > 0)) return null;
-  return { sub: c.sub, exp: c.exp };
+  const positive = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+  if (c.sub !== null && !positive(c.sub)) return null;
+  const sid = c.sid ?? null;
+  if (sid !== null && !positive(sid)) return null;
+  // A user's token always names its session: one without it cannot be revoked, so it is refused.
+  if (c.sub !== null && sid === null) return null;
+  return { sub: c.sub ?? null, sid, exp: c.exp };
 }

@@ -23,7 +23,7 @@ export function registerBonding(
 ): BondingApi {
   const { platform } = deps;
   const db = platform.database.db;
-  const registry = new BondingRegistry(db);
+  const registry = new BondingRegistry(db, () => platform.submissions?.ledgerIndex ?? 0);
   bondingRoutes(app, { registry, xrpUsd: deps.xrpUsd });
   if (!platform.connection || !platform.submissions || !platform.indexer) return { registry };
 
@@ -36,6 +36,7 @@ export function registerBonding(
     registry,
     settings: platform.settings,
     log: app.log.child({ component: 'bonding-keeper' }),
+    leaseMs: platform.config.BONDING_KEEPER_LEASE_MS,
   });
   registerBondingJobs(platform.jobs, {
     db,

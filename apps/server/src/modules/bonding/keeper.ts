@@ -26,9 +26,12 @@ import { paramsOf, type BondingRegistry, type CurveRow } from './service';
 // whatever the ledger shows is corrected the next time, so a missed round costs a ledger, never money.
 //
 // One keeper acts on a curve at a time, on any instance: a short lease on the curve row, and no
-// round while another process has transactions of the curve account in flight.
+// round while another process has transactions of the curve account in flight. A round that could
+// not run for either reason (or failed) is not dropped: the curve is looked at again after every
+// ledger close until a round has run, so a lease left by a killed process delays the ladder until
+// it expires plus at most two ledgers, never until the next crossing or restart.
 
-const LEASE_MS = 30_000;
+const DEFAULT_LEASE_MS = 30_000;
 /** A partly crossed offer still matches its chunk within these (the ledger rounds each crossing). */
 const QUOTE_TOLERANCE = 3n;
 const TOKEN_RELATIVE_TOLERANCE = new Decimal('1e-12');
@@ -58,6 +61,8 @@ export interface KeeperDeps {
   log: KeeperLog;
   /** Rounds at once (different curves). */
   concurrency?: number;
+  /** How long a round holds the curve (BONDING_KEEPER_LEASE_MS). */
+  leaseMs?: number;
 }
 
 export interface RoundReport {
@@ -73,6 +78,9 @@ export class LadderKeeper {
   private readonly owner = `${hostname()}:${process.pid}/${randomBytes(6).toString('hex')}`;
   private readonly pending = new Set<number>();
   private readonly running = new Set<number>();
+  /** Curves whose last round could not run (a foreign lease, foreign transactions, an error). */
+  private readonly deferred = new Set<number>();
+  private readonly leaseMs: number;
   private readonly inFlight = new Set<string>();
   private readonly idleWaiters: Array<() => void> = [];
   private readonly roundListeners = new Set<(r: RoundReport) => void>();
@@ -85,6 +93,7 @@ export class LadderKeeper {
 
   constructor(private readonly deps: KeeperDeps) {
     this.concurrency = deps.concurrency ?? 8;
+    this.leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
   start(): void {
@@ -98,11 +107,12 @@ export class LadderKeeper {
       for (const [account, c] of this.watched) if (text.includes(account)) this.poke([c.id]);
     };
     // Anti-snipe: a curve in its window is topped up after every close, crossed or not.
+    // Deferred rounds: tried again after every close until they have run.
     const onClosed = (ev: { ledger_index: number }) => {
-      const due = [...this.watched.values()].filter(
-        (c) => c.snipeUntil === null || ev.ledger_index <= c.snipeUntil,
-      );
-      if (due.length) this.poke(due.map((c) => c.id));
+      const due = [...this.watched.values()]
+        .filter((c) => c.snipeUntil === null || ev.ledger_index <= c.snipeUntil)
+        .map((c) => c.id);
+      if (due.length || this.deferred.size) this.poke([...due, ...this.deferred]);
     };
     this.deps.client.on('transaction', onTx);
     this.deps.client.on('ledgerClosed', onClosed);
@@ -122,6 +132,7 @@ export class LadderKeeper {
     this.stopping = true;
     for (const u of this.unwatch.splice(0)) u();
     this.pending.clear();
+    this.deferred.clear();
     await this.idle();
   }
 
@@ -164,6 +175,11 @@ export class LadderKeeper {
     this.poke(rows.filter((r) => r.status === 'active').map((r) => r.id));
   }
 
+  /** Curves waiting for a round that could not run yet (tests, metrics). */
+  get deferredCount(): number {
+    return this.deferred.size;
+  }
+
   /** Resolves when nothing is pending or running (tests, benches). */
   idle(): Promise<void> {
     if (this.pending.size === 0 && this.running.size === 0) return Promise.resolve();
@@ -184,9 +200,10 @@ export class LadderKeeper {
       this.running.add(id);
       void this.reconcile(id)
         .catch((err: unknown) => {
+          this.deferred.add(id);
           this.deps.log.warn(
             { err: err instanceof Error ? err.message : String(err), curveId: id },
-            'bonding keeper round failed',
+            'bonding keeper round failed; trying again after the next ledger',
           );
         })
         .finally(() => {
@@ -200,7 +217,7 @@ export class LadderKeeper {
   }
 
   private async claim(id: number): Promise<CurveRow | undefined> {
-    const until = sql`now() + ${`${LEASE_MS} milliseconds`}::interval`;
+    const until = sql`now() + ${`${this.leaseMs} milliseconds`}::interval`;
     const [row] = await this.deps.db
       .update(bondingCurves)
       .set({ keeperOwner: this.owner, keeperUntil: until })
@@ -242,12 +259,24 @@ export class LadderKeeper {
 
   private async reconcile(id: number): Promise<void> {
     const curve = await this.claim(id);
-    if (!curve) return;
+    if (!curve) {
+      // Another holder's lease (a live instance, or a killed one's until it expires): try again
+      // after each close. A curve no longer active needs no more rounds.
+      const [row] = await this.deps.db
+        .select({ status: bondingCurves.status })
+        .from(bondingCurves)
+        .where(eq(bondingCurves.id, id));
+      if (row?.status === 'active') this.deferred.add(id);
+      else this.deferred.delete(id);
+      return;
+    }
     try {
       if (await this.foreignInFlight(curve.curveAddress)) {
         // Settles within its LastLedgerSequence window; look again after the next ledger.
+        this.deferred.add(id);
         return;
       }
+      this.deferred.delete(id);
       await this.round(curve);
     } finally {
       await this.release(id);

@@ -5,6 +5,7 @@ import {
   stepPrice,
   endPrice,
   graduationTarget,
+  launchProtectionMessage,
   BONDING_TOTAL_SUPPLY,
   type BondingParams,
   type BondingView,
@@ -86,7 +87,11 @@ export function curveView(c: CurveRow, xrpUsd: string | null): BondingView {
 /** The curves' registry: what the other modules ask of the bonding module. */
 export class BondingRegistry {
   private readonly listeners = new Set<() => void>();
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The last validated ledger (the anti-snipe window counts ledgers); 0 without a ledger. */
+    private readonly validatedLedger: () => number = () => 0,
+  ) {}
 
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
@@ -163,6 +168,18 @@ export class BondingRegistry {
    * The account of the token's curve while it trades on it: the trading module leaves the part of
    * a trade that crossed the curve out of its own fee (the curve's prices carry the fee).
    */
+  /**
+   * The anti-snipe cap's sentence while the token's curve is in its window for the next ledger
+   * (where a buy submitted now lands), as the keeper applies it; undefined otherwise.
+   */
+  async launchProtection(issuer: string, currency: string): Promise<string | undefined> {
+    const c = await this.byIssuer(issuer, currency);
+    if (!c || c.status !== 'active' || c.snipeLedgers <= 0) return undefined;
+    const nextLedger = this.validatedLedger() + 1;
+    if (c.launchLedger !== null && nextLedger >= c.launchLedger + c.snipeLedgers) return undefined;
+    return launchProtectionMessage(new Decimal(c.snipeTokens).toFixed(), c.snipeLedgers);
+  }
+
   async activeCurveAccount(issuer: string, currency: string): Promise<string | undefined> {
     const c = await this.byIssuer(issuer, currency);
     return c && c.status !== 'graduated' ? c.curveAddress : undefined;

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AccountLinesTrustline } from 'xrpl';
 import {
   DASHBOARD_MESSAGES as M,
+  RLUSD_CURRENCY_HEX,
   sameCurrency,
   type AuthorizeTrustLineRequest,
   type DashboardSetLimitRequest,
@@ -20,10 +21,12 @@ import { LEDGER_UNAVAILABLE_MESSAGE } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionService, TxRequest } from '../../ledger/submission-service';
 import type { Platform } from '../../platform';
+import { rlusdIssuer } from '../../platform/accounts';
 import { STAGED_ROLES, type WalletRow } from '../../platform/custody';
 import { wallets as walletsTable } from '../../platform/custody-schema';
 import { BLACKHOLE_ADDRESS } from '../deploy';
 import { ListingService, type IssuerState } from '../listing';
+import { platformHolders } from '../market';
 import { toTokenView, type TokenRegistry, type TokenRow } from '../tokens';
 import { setTrustlineLimit, type WalletsApi } from '../wallets';
 
@@ -52,7 +55,10 @@ interface Issuer {
 }
 
 /** The holder's side of a line read from the issuer's account_lines. */
-export function toDashboardLine(line: AccountLinesTrustline): DashboardTrustLine {
+export function toDashboardLine(
+  line: AccountLinesTrustline,
+  label: string | null = null,
+): DashboardTrustLine {
   const held = new Decimal(line.balance).negated();
   return {
     account_address: line.account,
@@ -61,6 +67,7 @@ export function toDashboardLine(line: AccountLinesTrustline): DashboardTrustLine
     balance: held.isZero() ? '0' : held.toFixed(),
     authorized: line.authorized === true,
     freeze: line.freeze === true,
+    account_label: label,
   };
 }
 
@@ -108,12 +115,44 @@ export class DashboardService {
     return all.filter((l) => sameCurrency(l.currency, token.currency));
   }
 
+  /**
+   * Lines that are not a holder's: the token's AMM pools (against XRP and RLUSD), bonding curves
+   * and Ledgerpad's own accounts, with the label the table shows instead of Freeze/Authorize.
+   */
+  private async systemAccounts(token: TokenRow): Promise<Map<string, string>> {
+    const labels = await platformHolders(this.deps.platform.database.db);
+    const client = this.deps.platform.connection?.client;
+    if (!client) return labels;
+    const rlusd = await rlusdIssuer(this.deps.platform.database.db, this.deps.platform.config.XRPL_NETWORK);
+    const quotes = [{ currency: 'XRP' }, ...(rlusd ? [{ currency: RLUSD_CURRENCY_HEX, issuer: rlusd }] : [])];
+    for (const quote of quotes) {
+      const amm = await client
+        .request({
+          command: 'amm_info',
+          asset: quote as { currency: 'XRP' },
+          asset2: { currency: token.currency, issuer: token.issuerAddress },
+          ledger_index: 'validated',
+        })
+        .then((r) => (r.result.amm as { account?: string }).account)
+        .catch(() => undefined);
+      if (amm) labels.set(amm, 'AMM pool');
+    }
+    return labels;
+  }
+
   private async lineView(token: TokenRow): Promise<TrustLinesResponse> {
+    const [lines, labels] = await Promise.all([this.lines(token), this.systemAccounts(token)]);
     return {
       issuerAddress: token.issuerAddress,
       currency: token.currency,
-      trustLines: (await this.lines(token)).map(toDashboardLine),
+      trustLines: lines.map((l) => toDashboardLine(l, labels.get(l.account) ?? null)),
     };
+  }
+
+  /** Refuses to freeze or authorize an AMM pool's, a curve's or a platform account's line. */
+  private async assertHolder(token: TokenRow, account: string): Promise<void> {
+    const label = (await this.systemAccounts(token)).get(account);
+    if (label) throw new AppError('BAD_REQUEST', M.systemAccount(label));
   }
 
   async trustLines(userId: number, tokenId: number): Promise<TrustLinesResponse> {
@@ -222,6 +261,7 @@ export class DashboardService {
     if (body.currency && !sameCurrency(body.currency, issuer.token.currency)) {
       throw new AppError('BAD_REQUEST', M.wrongCurrency);
     }
+    await this.assertHolder(issuer.token, body.accountAddress);
     const line = await this.holderLine(issuer, body.accountAddress);
     if ((line.freeze === true) === body.freeze) return { success: true };
     const flags = body.freeze ? TF_SET_FREEZE : TF_CLEAR_FREEZE;
@@ -245,6 +285,7 @@ export class DashboardService {
     const issuer = await this.signer(userId, tokenId);
     if (!body.authorized) throw new AppError('BAD_REQUEST', M.cannotUnauthorize);
     if (!issuer.state.requireAuth) throw new AppError('BAD_REQUEST', M.requireAuthOff);
+    await this.assertHolder(issuer.token, body.accountAddress);
     const line = await this.holderLine(issuer, body.accountAddress);
     if (line.authorized === true) return { success: true };
     const tx = this.trustSet(issuer, line, TF_SETF_AUTH);

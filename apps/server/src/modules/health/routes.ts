@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { SERVER_DIR } from '../../paths';
 
 const require = createRequire(import.meta.url);
 const pkgVersion = (name: string): string => {
@@ -15,7 +17,7 @@ const pkgVersion = (name: string): string => {
 // Read once: versions don't change while the process runs.
 const versions = {
   ledgerpad: (
-    JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    JSON.parse(readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as {
       version: string;
     }
   ).version,
@@ -28,23 +30,22 @@ export interface HealthDeps {
   pingDatabase(): Promise<boolean>;
   databaseDriver: string;
   ledger: { network: string; url: string; isConnected(): boolean };
-}
-
-/** The request comes from this machine (an operator's curl, a local monitor). */
-export function isLoopbackIp(ip: string): boolean {
-  return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
+  /** admin: details only to signed-in admins; public: to everyone (HEALTH_DETAILS). */
+  details: 'admin' | 'public';
 }
 
 export function healthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   // Public and outside the rate limit, so load balancers and monitors can poll it freely. The public
   // answer is the status alone: versions and the internal ledger URL help an attacker, not a visitor.
+  // No exception for loopback callers: behind a reverse proxy on the same host every visitor's
+  // request comes from 127.0.0.1.
   app.get('/api/health', { config: { access: 'public', rateLimit: false } }, async (request, reply) => {
     const dbUp = await deps.pingDatabase();
     const ledgerUp = deps.ledger.isConnected();
     const ok = dbUp && ledgerUp;
     reply.code(ok ? 200 : 503).header('cache-control', 'no-store');
     const status = ok ? 'ok' : 'degraded';
-    if (!isLoopbackIp(request.ip) && !(await request.isAdmin())) return { status };
+    if (deps.details !== 'public' && !(await request.isAdmin())) return { status };
     return {
       status,
       versions,

@@ -1,19 +1,26 @@
-import { access } from 'node:fs/promises';
+import { and, eq, isNull } from 'drizzle-orm';
 import { RippledError, type Client } from 'xrpl';
 import {
   currencyToTicker,
   LISTING_MESSAGES,
+  listingRefusal,
   tickerToCurrency,
   type IssuedToken,
+  type ListingMetadata,
   type ListTokenRequest,
   Decimal,
 } from '@ledgerpad/shared';
+import { lookalikeOf } from '@ledgerpad/shared/lookalike';
 import { AppError } from '../../lib/errors';
 import { LEDGER_UNAVAILABLE_MESSAGE, toLedgerAppError } from '../../ledger/errors';
 import type { Platform } from '../../platform';
-import type { TokenRegistry, TokenRow } from '../tokens';
-import { storedImageFile } from '../uploads';
+import { rlusdIssuer } from '../../platform/accounts';
+import { wallets } from '../../platform/custody-schema';
+import { verifiedIdentities, type TokenRegistry, type TokenRow } from '../tokens';
+import { isStoredUpload } from '../uploads';
 import { readIssuerFacts } from '../../ledger/account-root';
+import { firstTrustLineTime } from './ledger-proofs';
+import { tokenIdentityEvents } from './schema';
 
 // Listing an existing token: what an issuer issues and what its account says about it are read from
 // the ledger (gateway_balances, account_info) every time; the form only names it and describes it.
@@ -24,6 +31,20 @@ export function currencyHex(code: string): string {
   let ascii = '';
   for (const ch of code) ascii += ch.charCodeAt(0).toString(16).padStart(2, '0');
   return ('0'.repeat(24) + ascii + '0'.repeat(10)).toUpperCase();
+}
+
+/** The columns a listing form writes: name, description, logo and links ("N/A" or empty: none). */
+export function metadataColumns(m: ListingMetadata) {
+  const link = (v: string | undefined) => (v && v !== 'N/A' ? v : null);
+  return {
+    name: m.name,
+    description: m.description,
+    logoUrl: m.logoUrl || null,
+    telegramFileId: m.telegramFileId ?? null,
+    twitterLink: link(m.twitterLink),
+    telegramLink: link(m.telegramLink),
+    websiteLink: link(m.websiteLink),
+  };
 }
 
 export interface IssuerState {
@@ -56,6 +77,29 @@ export class ListingService {
       if (ledgerErrorName(err) === 'actNotFound')
         throw new AppError('NOT_FOUND', LISTING_MESSAGES.accountNotFound);
       throw toLedgerAppError(err);
+    }
+  }
+
+  /** The network's configured RLUSD issuer (the platform's own on the stand-alone ledger). */
+  rlusdIssuer(): Promise<string | undefined> {
+    return rlusdIssuer(this.deps.platform.database.db, this.deps.platform.config.XRPL_NETWORK);
+  }
+
+  /** True when `address` is one of the user's own (live) custodial wallets. */
+  async ownsWallet(userId: number, address: string): Promise<boolean> {
+    const [row] = await this.deps.platform.database.db
+      .select({ id: wallets.id })
+      .from(wallets)
+      .where(and(eq(wallets.userId, userId), eq(wallets.address, address), isNull(wallets.archivedAt)))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  /** Refuses XRP, LP codes, another issuer's RLUSD code and (for users) the RLUSD issuer itself. */
+  async assertListable(issuer: string, currency: string, admin: boolean): Promise<void> {
+    const refusal = listingRefusal(issuer, currency, await this.rlusdIssuer(), admin);
+    if (refusal) {
+      throw new AppError('VALIDATION', refusal, { fields: [{ path: 'currency', message: refusal }] });
     }
   }
 
@@ -119,30 +163,38 @@ export class ListingService {
     }
   }
 
-  private async assertStoredLogo(url: string): Promise<void> {
-    const file = storedImageFile(this.deps.platform.config.dataDir, url);
-    const exists = file
-      ? await access(file).then(
-          () => true,
-          () => false,
-        )
-      : false;
-    if (!exists) {
+  async assertStoredLogo(url: string): Promise<void> {
+    if (!(await isStoredUpload(this.deps.platform.config.dataDir, url))) {
       throw new AppError('VALIDATION', LISTING_MESSAGES.logoUrl, {
         fields: [{ path: 'logoUrl', message: LISTING_MESSAGES.logoUrl }],
       });
     }
   }
 
+  /** When the token appeared on the ledger (its first trust line); null when history does not reach it. */
+  private async ledgerCreatedAt(issuer: string, currency: string): Promise<Date | null> {
+    try {
+      return await firstTrustLineTime(this.client(), issuer, currency);
+    } catch {
+      // A server without that history: the listing time stands in (docs/token-identity.md).
+      return null;
+    }
+  }
+
   /**
-   * Lists (issuer, currency) for `userId`. Supply and blackhole status come from the ledger; the
-   * admin-only flags are applied only for admins.
+   * Lists (issuer, currency) for `userId`. Supply, blackhole status and the created date come from
+   * the ledger (an admin may set the date); the admin-only flags are applied only for admins. The
+   * listing is verified when the issuer is one of the lister's own wallets and it does not look like
+   * a verified token; otherwise it is listed unverified, its metadata marked as the lister's.
    */
   async list(userId: number, admin: boolean, body: ListTokenRequest): Promise<TokenRow> {
     const issuer = body.issuer_address;
     const requested = this.requestedCurrency(body);
-    // Cheap refusal first: a listed token needs no ledger read to say so.
-    if (requested) await this.assertNotListed(issuer, requested);
+    // Cheap refusals first: no ledger read is needed to say so.
+    if (requested) {
+      await this.assertListable(issuer, requested, admin);
+      await this.assertNotListed(issuer, requested);
+    }
 
     const issued = await this.issuedTokens(issuer);
     if (issued.length === 0) throw new AppError('BAD_REQUEST', LISTING_MESSAGES.issuesNothing);
@@ -155,11 +207,23 @@ export class ListingService {
     } else {
       throw new AppError('BAD_REQUEST', LISTING_MESSAGES.pickCurrency);
     }
-    if (!requested) await this.assertNotListed(issuer, token.currency);
+    if (!requested) {
+      await this.assertListable(issuer, token.currency, admin);
+      await this.assertNotListed(issuer, token.currency);
+    }
     if (body.logoUrl) await this.assertStoredLogo(body.logoUrl);
 
     const state = await this.issuerState(issuer);
-    const link = (v: string | undefined) => (v && v !== 'N/A' ? v : null);
+    const ticker = currencyToTicker(token.currency);
+    const db = this.deps.platform.database.db;
+    const ownWallet = await this.ownsWallet(userId, issuer);
+    const platformListing = admin && issuer === (await this.rlusdIssuer());
+    const like = lookalikeOf({ ticker, name: body.name }, await verifiedIdentities(db));
+    const proven = ownWallet || platformListing;
+    const createdAt =
+      admin && body.created_at
+        ? new Date(body.created_at.length === 10 ? `${body.created_at}T00:00:00Z` : body.created_at)
+        : ((await this.ledgerCreatedAt(issuer, token.currency)) ?? new Date());
     const adminFlags = admin
       ? {
           isNew: body.is_new,
@@ -169,29 +233,34 @@ export class ListingService {
         }
       : {};
     const row = await this.deps.tokens.insert({
-      name: body.name,
-      ticker: currencyToTicker(token.currency),
+      ticker,
       currency: token.currency,
       issuerAddress: issuer,
       supply: token.value,
-      description: body.description,
-      logoUrl: body.logoUrl || null,
-      telegramFileId: body.telegramFileId ?? null,
-      twitterLink: link(body.twitterLink),
-      telegramLink: link(body.telegramLink),
-      websiteLink: link(body.websiteLink),
+      ...metadataColumns(body),
       isBlackholed: state.blackholed,
       requireAuth: state.requireAuth,
       source: 'listing',
       listedByUserId: userId,
-      createdAt: body.created_at
-        ? new Date(body.created_at.length === 10 ? `${body.created_at}T00:00:00Z` : body.created_at)
-        : new Date(),
+      createdAt,
+      verified: proven && (platformListing || like === null),
+      verifiedBy: platformListing ? 'platform' : ownWallet ? 'wallet' : null,
+      verifiedAt: proven ? new Date() : null,
+      controllerUserId: ownWallet ? userId : null,
+      lookalikeOf: platformListing ? null : like,
+      metadataBy: proven ? (platformListing ? 'admin' : 'issuer') : admin ? 'admin' : 'lister',
       // undefined keeps the table's default.
       ...Object.fromEntries(Object.entries(adminFlags).filter(([, v]) => v !== undefined)),
     });
     // Two listings of one token at once: the unique index keeps the first.
     if (!row) throw new AppError('CONFLICT', LISTING_MESSAGES.alreadyListed);
+    await db.insert(tokenIdentityEvents).values({
+      tokenId: row.id,
+      userId,
+      action: 'list',
+      method: row.verifiedBy,
+      after: { verified: row.verified, lookalike_of: row.lookalikeOf, metadata_by: row.metadataBy },
+    });
     return row;
   }
 }

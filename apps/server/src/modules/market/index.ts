@@ -8,6 +8,7 @@ export type { CurveMarket, CurveMarkets, MarketSnapshot, PriceRecord, Snapshot }
 export { RESOLUTIONS } from './indexer';
 
 export { priceKey } from './snapshot';
+export { platformHolders } from './holders';
 
 /** One trade of an account as positions read it: side, quote asset and both amounts (decimal strings). */
 export interface AccountTrade {

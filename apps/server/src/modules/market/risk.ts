@@ -1,121 +1,459 @@
-import { desc, eq, and, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Client } from 'xrpl';
-import type { RiskReport } from '@ledgerpad/shared';
+import {
+  BLACKHOLE_ADDRESSES,
+  NO_NEW_HOLDERS_SENTENCE,
+  RISK_LEVEL_TEXT,
+  RLUSD_CURRENCY_HEX,
+  type ExcludedHolder,
+  type RiskReport,
+  type RiskSeverity,
+  type RiskSignal,
+} from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import { LEDGER_UNAVAILABLE_MESSAGE } from '../../ledger/errors';
+import { readIssuerFacts, type IssuerFacts } from '../../ledger/account-root';
 import type { TokenRow } from '../tokens';
-import { readIssuerFacts } from '../../ledger/account-root';
-import { issuerFacts, marketHolders, marketPools } from './schema';
+import { platformHolders } from './holders';
+import { marketPools } from './schema';
 import type { MarketSnapshot } from './snapshot';
 import { Decimal } from '@ledgerpad/shared';
 
-// GET /api/tokens/{issuer}/risk: what a buyer should know about a token before trading it, from the
-// indexed issuer facts and holders, plus who holds the pool's LP tokens (read from the ledger).
+// GET /api/tokens/{issuer}/risk: what a buyer should know about a token before trading it, read
+// from the validated ledger (the issuer's account root, its trust lines, the AMM pool and who holds
+// its LP tokens) so no signal can mislead: holders and the top 10 leave out the issuer, AMM pools,
+// the bonding-curve account and Ledgerpad's own accounts (and say so); every flag comes with its
+// severity and one sentence of consequence; the verdict is the worst signal.
 
-/** LP holders checked for a black hole (the largest first); the rest count as not locked. */
+/** LP holders checked for a black hole (the largest first); the rest count as withdrawable. */
 const LP_HOLDERS_CHECKED = 20;
+/** Pages of the issuer's trust lines read (400 each). */
+const MAX_LINE_PAGES = 25;
 
-export class RiskReader {
-  private readonly cache = new Map<string, { ledger: number; report: RiskReport }>();
+export interface RiskHolder {
+  account: string;
+  balance: string;
+  frozen: boolean;
+  deepFrozen: boolean;
+}
 
-  constructor(private readonly deps: { db: Db; client: Client | undefined; snapshot: MarketSnapshot }) {}
+/** Everything the assessment reads, gathered from the ledger (`readRiskInput`). */
+export interface RiskInput {
+  issuer: string;
+  facts: IssuerFacts;
+  /** Every trust line of the token, from the holder's side. */
+  holders: RiskHolder[];
+  /** Accounts left out of holders, with their label (AMM pools, curve, platform accounts). */
+  excluded: Map<string, string>;
+  /** The token's AMM pools (their accounts also sit in `excluded`). */
+  pools: string[];
+  /** The main pool's LP tokens: total, and the checked holders with whether they can ever withdraw. */
+  lp: { supply: string; holders: Array<{ account: string; balance: string; burned: boolean }> } | null;
+  devSharePercent: string | null;
+}
 
-  async of(token: TokenRow): Promise<RiskReport> {
-    const ledger = (await this.deps.snapshot.get()).ledger;
-    const hit = this.cache.get(token.issuerAddress);
-    if (hit && hit.ledger === ledger && ledger > 0) return hit.report;
-    const report = await this.build(token);
-    this.cache.set(token.issuerAddress, { ledger, report });
-    return report;
-  }
+export interface RiskTokenRef {
+  issuer: string;
+  currency: string;
+  /** The pool pair that counts for LP locking (the token's launch pair). */
+  quote: { currency: 'XRP' } | { currency: string; issuer: string };
+  /** Other pairs whose AMM accounts are also left out of holders. */
+  otherQuotes?: Array<{ currency: 'XRP' } | { currency: string; issuer: string }>;
+  devSharePercent: string | null;
+}
 
-  private async build(token: TokenRow): Promise<RiskReport> {
-    const { db } = this.deps;
-    const [facts] = await db
-      .select()
-      .from(issuerFacts)
-      .where(eq(issuerFacts.issuerAddress, token.issuerAddress));
-    const pools = await db.select().from(marketPools).where(eq(marketPools.tokenId, token.id));
-    const top = await db
-      .select({ balance: marketHolders.balance })
-      .from(marketHolders)
-      .where(
-        and(
-          eq(marketHolders.tokenId, token.id),
-          sql`${marketHolders.balance} > 0`,
-          sql`${marketHolders.account} not in (select ${marketPools.ammAccount} from ${marketPools})`,
-        ),
-      )
-      .orderBy(desc(marketHolders.balance))
-      .limit(10);
-    const supply = new Decimal(token.supply);
-    const top10 = top.reduce((sum, h) => sum.plus(h.balance), new Decimal(0));
-    const pct = (part: InstanceType<typeof Decimal>, whole: InstanceType<typeof Decimal>) =>
-      whole.gt(0) ? part.div(whole).mul(100).toDecimalPlaces(2).toFixed() : '0';
-    const pool = pools.find((p) => p.quote === token.liquidityPair) ?? pools[0];
-    const lpLocked = pool ? await this.lpLocked(pool.ammAccount, pool.lpCurrency, pool.lpSupply) : null;
-    const blackholed = facts?.blackholed ?? token.isBlackholed;
-    const report: RiskReport = {
-      issuer: token.issuerAddress,
-      blackholed,
-      masterDisabled: facts?.masterDisabled ?? false,
-      regularKey: facts?.regularKey ?? null,
-      hasSignerList: facts?.hasSignerList ?? false,
-      requireAuth: facts?.requireAuth ?? token.requireAuth,
-      globalFreeze: facts?.globalFreeze ?? false,
-      noFreeze: facts?.noFreeze ?? false,
-      clawback: facts?.clawback ?? false,
-      transferFeePercent: facts?.transferRate
-        ? new Decimal(facts.transferRate).div(1e7).minus(100).toFixed()
-        : '0',
-      devSharePercent: token.source === 'deploy' ? new Decimal(token.devAllocation).toFixed() : null,
-      top10SharePercent: pct(top10, supply),
-      lpLockedPercent: lpLocked,
-      verdict: '',
-    };
-    report.verdict = verdict(report);
-    return report;
-  }
+type Asset = { currency: 'XRP' } | { currency: string; issuer: string };
 
-  private async lpLocked(ammAccount: string, lpCurrency: string, lpSupply: string): Promise<string | null> {
-    const client = this.deps.client;
-    if (!client || new Decimal(lpSupply).lte(0)) return null;
-    try {
-      const lines = await client.request({
-        command: 'account_lines',
-        account: ammAccount,
-        ledger_index: 'validated',
-        limit: 400,
-      });
-      const holders = lines.result.lines
-        .filter((l) => l.currency === lpCurrency)
-        .map((l) => ({ account: l.account, balance: new Decimal(l.balance).neg() }))
-        .filter((h) => h.balance.gt(0))
-        .sort((a, b) => b.balance.cmp(a.balance))
-        .slice(0, LP_HOLDERS_CHECKED);
-      let locked = new Decimal(0);
-      for (const h of holders) {
-        if ((await readIssuerFacts(client, h.account)).blackholed) locked = locked.plus(h.balance);
-      }
-      return locked.div(lpSupply).mul(100).toDecimalPlaces(2).toFixed();
-    } catch {
-      return null;
-    }
+async function ammOf(client: Client, token: RiskTokenRef, quote: Asset) {
+  try {
+    const r = await client.request({
+      command: 'amm_info',
+      asset: quote,
+      asset2: { currency: token.currency, issuer: token.issuer },
+      ledger_index: 'validated',
+    });
+    const amm = r.result.amm as unknown as { account: string; lp_token: { currency: string; value: string } };
+    return { account: amm.account, lpCurrency: amm.lp_token.currency, lpSupply: amm.lp_token.value };
+  } catch {
+    return undefined; // no such pool
   }
 }
 
-export function verdict(r: RiskReport): string {
-  const parts: string[] = [];
-  parts.push(
-    r.blackholed
-      ? 'Supply is fixed: the issuer can never sign again.'
-      : 'The issuer can still sign: it could issue more tokens.',
+async function lines(client: Client, account: string, maxPages = MAX_LINE_PAGES) {
+  const out: Array<{
+    account: string;
+    balance: string;
+    currency: string;
+    freeze?: boolean;
+    deep_freeze?: boolean;
+  }> = [];
+  let marker: unknown;
+  for (let page = 0; page < maxPages; page++) {
+    const r = await client.request({
+      command: 'account_lines',
+      account,
+      ledger_index: 'validated',
+      limit: 400,
+      ...(marker ? { marker } : {}),
+    });
+    out.push(...(r.result.lines as typeof out));
+    marker = r.result.marker;
+    if (!marker) break;
+  }
+  return out;
+}
+
+/** A holder that can never sign again (a black-hole address, or a blackholed account) burned its LP tokens. */
+async function canNeverSign(client: Client, account: string): Promise<boolean> {
+  if ((BLACKHOLE_ADDRESSES as readonly string[]).includes(account)) return true;
+  try {
+    return (await readIssuerFacts(client, account)).blackholed;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads what the assessment needs from the validated ledger. `platform`: `platformHolders`. */
+export async function readRiskInput(
+  client: Client,
+  token: RiskTokenRef,
+  platform: ReadonlyMap<string, string>,
+): Promise<RiskInput> {
+  const facts = await readIssuerFacts(client, token.issuer);
+  const main = await ammOf(client, token, token.quote);
+  const others = await Promise.all((token.otherQuotes ?? []).map((q) => ammOf(client, token, q)));
+  const excluded = new Map(platform);
+  const pools: string[] = [];
+  for (const p of [main, ...others]) {
+    if (!p) continue;
+    excluded.set(p.account, 'AMM pool');
+    pools.push(p.account);
+  }
+  const holders = (await lines(client, token.issuer))
+    .filter((l) => l.currency === token.currency)
+    .map((l) => ({
+      account: l.account,
+      // The issuer's side is negative: the holder holds the opposite.
+      balance: new Decimal(l.balance).neg().toFixed(),
+      frozen: l.freeze === true,
+      deepFrozen: l.deep_freeze === true,
+    }));
+  let lp: RiskInput['lp'] = null;
+  if (main && new Decimal(main.lpSupply).gt(0)) {
+    const top = (await lines(client, main.account, 1))
+      .filter((l) => l.currency === main.lpCurrency)
+      .map((l) => ({ account: l.account, balance: new Decimal(l.balance).neg() }))
+      .filter((h) => h.balance.gt(0))
+      .sort((a, b) => b.balance.cmp(a.balance))
+      .slice(0, LP_HOLDERS_CHECKED);
+    lp = {
+      supply: main.lpSupply,
+      holders: await Promise.all(
+        top.map(async (h) => ({
+          account: h.account,
+          balance: h.balance.toFixed(),
+          burned: await canNeverSign(client, h.account),
+        })),
+      ),
+    };
+  }
+  return {
+    issuer: token.issuer,
+    facts,
+    holders,
+    excluded,
+    pools,
+    lp,
+    devSharePercent: token.devSharePercent,
+  };
+}
+
+/** What holders and the top 10 leave out, said wherever they are shown. */
+export const HOLDERS_NOTE = 'not counting the issuer, AMM pools, bonding curves and Ledgerpad’s own accounts';
+
+const SEVERITY_RANK: Record<RiskSeverity, number> = { danger: 3, warn: 2, good: 1, info: 0 };
+const pct = (part: Decimal, whole: Decimal) =>
+  whole.gt(0) ? part.div(whole).mul(100).toDecimalPlaces(2).toFixed() : '0';
+
+/** The signals, their severities and the verdict, from what the ledger says. Pure. */
+export function assessRisk(input: RiskInput): RiskReport {
+  const f = input.facts;
+  const canSign = !f.blackholed;
+  const signals: RiskSignal[] = [];
+  const add = (s: RiskSignal) => signals.push(s);
+
+  add(
+    canSign
+      ? {
+          id: 'issuer-key',
+          severity: 'warn',
+          label: 'Issuer',
+          value: 'Can still sign',
+          sentence: 'The issuer can still sign: it could issue more tokens.',
+        }
+      : {
+          id: 'issuer-key',
+          severity: 'good',
+          label: 'Issuer',
+          value: 'Blackholed: supply is fixed',
+          sentence: 'Supply is fixed: the issuer can never sign again.',
+        },
   );
-  if (!r.blackholed && !r.noFreeze) parts.push('It can freeze holders.');
-  if (r.clawback) parts.push('It can claw tokens back.');
-  if (r.transferFeePercent !== '0') parts.push(`Every transfer pays a ${r.transferFeePercent}% fee.`);
-  if (new Decimal(r.top10SharePercent).gt(50))
-    parts.push(`The top 10 holders own ${r.top10SharePercent}% of the supply.`);
-  if (r.lpLockedPercent !== null && new Decimal(r.lpLockedPercent).eq(0))
-    parts.push('None of the pool is locked.');
-  return parts.join(' ');
+
+  if (f.requireAuth) {
+    add(
+      canSign
+        ? {
+            id: 'require-auth',
+            severity: 'warn',
+            label: 'Authorization required',
+            value: 'Yes: holders need the issuer’s approval',
+            sentence: 'A new holder needs the issuer’s approval before it can receive this token.',
+          }
+        : {
+            id: 'require-auth',
+            severity: 'danger',
+            label: 'Authorization required',
+            value: 'Yes, and the issuer can no longer approve anyone',
+            sentence: NO_NEW_HOLDERS_SENTENCE,
+          },
+    );
+  } else {
+    add({
+      id: 'require-auth',
+      severity: 'good',
+      label: 'Authorization required',
+      value: 'No',
+      sentence: 'Any wallet can hold this token.',
+    });
+  }
+
+  if (f.globalFreeze) {
+    add({
+      id: 'freeze',
+      severity: 'danger',
+      label: 'Freeze',
+      value: 'Frozen now',
+      sentence: 'The issuer has frozen the whole token: holders can only send it back to the issuer.',
+    });
+  } else if (f.noFreeze) {
+    add({
+      id: 'freeze',
+      severity: 'good',
+      label: 'Freeze',
+      value: 'Gave up freezing',
+      sentence: 'The issuer gave up freezing for good: no holder can ever be frozen.',
+    });
+  } else if (!canSign) {
+    add({
+      id: 'freeze',
+      severity: 'good',
+      label: 'Freeze',
+      value: 'Cannot sign to freeze',
+      sentence: 'The issuer can no longer sign, so it can never freeze a holder.',
+    });
+  } else {
+    add({
+      id: 'freeze',
+      severity: 'warn',
+      label: 'Freeze',
+      value: 'Can freeze and deep-freeze',
+      sentence:
+        'The issuer can freeze a holder, or deep-freeze it so it can neither send nor receive this token.',
+    });
+  }
+
+  const held = input.holders.filter((h) => new Decimal(h.balance).gt(0) || h.frozen || h.deepFrozen);
+  const deep = held.filter((h) => h.deepFrozen).length;
+  const frozen = held.filter((h) => h.frozen && !h.deepFrozen).length;
+  if (deep > 0) {
+    add({
+      id: 'frozen-holders',
+      severity: 'danger',
+      label: 'Frozen holders',
+      value: `${deep} deep-frozen${frozen ? `, ${frozen} frozen` : ''}`,
+      sentence: `${deep} ${deep === 1 ? 'holder is' : 'holders are'} deep-frozen: ${deep === 1 ? 'it' : 'they'} can neither send nor receive this token.`,
+    });
+  } else if (frozen > 0) {
+    add({
+      id: 'frozen-holders',
+      severity: 'warn',
+      label: 'Frozen holders',
+      value: `${frozen} frozen`,
+      sentence: `${frozen} ${frozen === 1 ? 'holder is' : 'holders are'} frozen: ${frozen === 1 ? 'it' : 'they'} can only send this token back to the issuer.`,
+    });
+  }
+
+  if (f.clawback) {
+    add({
+      id: 'clawback',
+      severity: 'danger',
+      label: 'Clawback',
+      value: 'Enabled',
+      sentence: 'The issuer can take tokens back from any holder at any time (clawback).',
+    });
+    if (input.pools.length > 0) {
+      add({
+        id: 'amm-clawback',
+        severity: 'danger',
+        label: 'AMM clawback',
+        value: 'Pool exposed',
+        sentence:
+          'The issuer can also claw its tokens out of the AMM pool (AMMClawback), taking them from liquidity providers.',
+      });
+    }
+  } else {
+    add({
+      id: 'clawback',
+      severity: 'good',
+      label: 'Clawback',
+      value: 'Disabled',
+      sentence: 'The issuer cannot claw tokens back from holders.',
+    });
+  }
+
+  const transferFeePercent = f.transferRate ? new Decimal(f.transferRate).div(1e7).minus(100).toFixed() : '0';
+  if (transferFeePercent !== '0') {
+    add({
+      id: 'transfer-fee',
+      severity: 'warn',
+      label: 'Transfer fee',
+      value: `${transferFeePercent}%`,
+      sentence: `Every transfer between holders pays a ${transferFeePercent}% fee to the issuer.`,
+    });
+  }
+
+  if (input.devSharePercent !== null) {
+    add({
+      id: 'dev-allocation',
+      severity: new Decimal(input.devSharePercent).gt(20) ? 'warn' : 'info',
+      label: 'Dev allocation',
+      value: `${input.devSharePercent}%`,
+      sentence: `The deployer took ${input.devSharePercent}% of the supply at launch.`,
+    });
+  }
+
+  // Holders and the top 10: the issuer has no line of its own; AMM pools, the curve and platform
+  // accounts hold tokens that are the market, not a holder's.
+  const supply = input.holders.reduce((s, h) => s.plus(Decimal.max(h.balance, 0)), new Decimal(0));
+  const counted = input.holders
+    .filter((h) => !input.excluded.has(h.account) && new Decimal(h.balance).gt(0))
+    .map((h) => new Decimal(h.balance))
+    .sort((a, b) => b.cmp(a));
+  const top10 = counted.slice(0, 10).reduce((s, b) => s.plus(b), new Decimal(0));
+  const top10SharePercent = pct(top10, supply);
+  const excluded: ExcludedHolder[] = [
+    { account: input.issuer, label: 'Issuer' },
+    ...input.holders
+      .filter((h) => input.excluded.has(h.account) && new Decimal(h.balance).gt(0))
+      .map((h) => ({ account: h.account, label: input.excluded.get(h.account)! })),
+  ];
+  add({
+    id: 'top-holders',
+    severity: new Decimal(top10SharePercent).gt(50) ? 'warn' : 'info',
+    label: 'Top 10 holders',
+    value: `${top10SharePercent}%`,
+    sentence: `The 10 largest holders own ${top10SharePercent}% of the supply (${HOLDERS_NOTE}).`,
+  });
+
+  let lpLockedPercent: string | null = null;
+  if (input.lp) {
+    const burned = input.lp.holders
+      .filter((h) => h.burned)
+      .reduce((s, h) => s.plus(h.balance), new Decimal(0));
+    lpLockedPercent = pct(burned, new Decimal(input.lp.supply));
+    const locked = new Decimal(lpLockedPercent);
+    add({
+      id: 'lp-locked',
+      severity: locked.eq(0) ? 'warn' : locked.gte(95) ? 'good' : 'info',
+      label: 'LP locked',
+      value: `${lpLockedPercent}%`,
+      sentence: locked.eq(0)
+        ? 'None of the pool is locked: its liquidity providers can withdraw all of it.'
+        : `${lpLockedPercent}% of the pool’s LP tokens are burned (held by accounts that can never sign); the rest can be withdrawn.`,
+    });
+  }
+
+  const level = signals.reduce<RiskSeverity>(
+    (worst, s) => (SEVERITY_RANK[s.severity] > SEVERITY_RANK[worst] ? s.severity : worst),
+    'info',
+  );
+  const worst = signals.filter((s) => s.severity === level);
+  const verdict =
+    level === 'danger' || level === 'warn'
+      ? `${RISK_LEVEL_TEXT[level]}: ${worst.map((s) => s.sentence).join(' ')}`
+      : `${RISK_LEVEL_TEXT[level]}: ${signals[0]!.sentence}`;
+
+  return {
+    issuer: input.issuer,
+    blackholed: f.blackholed,
+    masterDisabled: f.masterDisabled,
+    regularKey: f.regularKey,
+    hasSignerList: f.hasSignerList,
+    requireAuth: f.requireAuth,
+    globalFreeze: f.globalFreeze,
+    noFreeze: f.noFreeze,
+    clawback: f.clawback,
+    transferFeePercent,
+    devSharePercent: input.devSharePercent,
+    holders: counted.length,
+    top10SharePercent,
+    excluded,
+    frozenHolders: frozen,
+    deepFrozenHolders: deep,
+    lpLockedPercent,
+    level,
+    signals,
+    verdict,
+  };
+}
+
+/** The route's reader: one report per token and validated ledger. */
+export class RiskReader {
+  private readonly cache = new Map<string, { ledger: number; report: RiskReport }>();
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      client: Client | undefined;
+      snapshot: MarketSnapshot;
+      rlusdIssuer: () => Promise<string | undefined>;
+    },
+  ) {}
+
+  async of(token: TokenRow): Promise<RiskReport> {
+    const ledger = (await this.deps.snapshot.get()).ledger;
+    const key = `${token.issuerAddress}|${token.currency}`;
+    const hit = this.cache.get(key);
+    if (hit && hit.ledger === ledger && ledger > 0) return hit.report;
+    const client = this.deps.client;
+    if (!client) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+    const rlusd = await this.deps.rlusdIssuer();
+    const rlusdAsset = rlusd ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusd } : undefined;
+    const xrp = { currency: 'XRP' as const };
+    const quote = token.liquidityPair === 'RLUSD' && rlusdAsset ? rlusdAsset : xrp;
+    const other = quote === xrp ? rlusdAsset : xrp;
+    // Pools the indexer knows of this token (any pair) are left out too.
+    const known = await this.deps.db
+      .select({ account: marketPools.ammAccount })
+      .from(marketPools)
+      .where(inArray(marketPools.tokenId, [token.id]));
+    const platform = await platformHolders(this.deps.db);
+    for (const p of known) platform.set(p.account, 'AMM pool');
+    const input = await readRiskInput(
+      client,
+      {
+        issuer: token.issuerAddress,
+        currency: token.currency,
+        quote,
+        otherQuotes: other ? [other] : [],
+        devSharePercent: token.source === 'deploy' ? new Decimal(token.devAllocation).toFixed() : null,
+      },
+      platform,
+    );
+    const report = assessRisk(input);
+    this.cache.set(key, { ledger, report });
+    return report;
+  }
 }

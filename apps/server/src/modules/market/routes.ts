@@ -9,6 +9,8 @@ import {
   classicAddressSchema,
   tokenCodeSchema,
   wholeNumberSchema,
+  rankVerifiedFirst,
+  type TokenSuggestion,
   type NewTrade,
   type TokenStatsView,
   type TradeView,
@@ -123,7 +125,7 @@ export function registerMarket(
   }
   tokens.onChange(() => snapshot.invalidate());
   const pub = { config: { access: 'public' as const } };
-  const risk = new RiskReader({ db, client: platform.connection?.client, snapshot });
+  const risk = new RiskReader({ db, client: platform.connection?.client, snapshot, rlusdIssuer: rlusd });
 
   app.get('/api/tokens', pub, async (request, reply) => {
     const { limit } = parseInput(listQuery, request.query);
@@ -249,14 +251,20 @@ export function registerMarket(
     if (!q || q.length > 64 || /[\u0000-\u001f\u007f]/.test(q)) {
       throw new AppError('BAD_REQUEST', 'query must be 1 to 64 characters of text.');
     }
-    const out: Array<{ ticker: string; name: string; issuer_address: string }> = [];
+    const found: TokenSuggestion[] = [];
     for (const t of (await snapshot.get()).tokens) {
       if ([t.name, t.ticker, t.issuer_address].some((f) => f.toLowerCase().includes(q))) {
-        out.push({ ticker: t.ticker, name: t.name, issuer_address: t.issuer_address });
-        if (out.length >= SEARCH_MAX) break;
+        found.push({
+          ticker: t.ticker,
+          name: t.name,
+          issuer_address: t.issuer_address,
+          verified: t.verified,
+          lookalike_of: t.lookalike_of,
+        });
       }
     }
-    return out;
+    // Verified tokens first: a same-ticker fake never comes before the real one (issue 24).
+    return rankVerifiedFirst(found).slice(0, SEARCH_MAX);
   });
 
   app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(
@@ -319,7 +327,11 @@ export function registerMarket(
     const issuer = issuerQuery(request.params.issuer, 'issuer');
     const token = await tokens.byIssuer(issuer);
     if (!token) throw new AppError('NOT_FOUND', 'Token not found');
-    return risk.of(token);
+    try {
+      return await risk.of(token);
+    } catch (err) {
+      throw toLedgerAppError(err);
+    }
   });
 
   app.get<{ Params: { issuer: string; ticker: string } }>(

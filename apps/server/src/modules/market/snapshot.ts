@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import { toTokenView, type TokenRegistry } from '../tokens';
+import { platformHolders } from './holders';
 import { issuerFacts, marketHolders, marketPools } from './schema';
 
 // The public market data, built once per validated ledger into memory with precomputed compressed
@@ -80,7 +81,14 @@ export class MarketSnapshot {
   private current: Snapshot | undefined;
   private building: Promise<Snapshot> | undefined;
   private next: Promise<Snapshot> | undefined;
-  private stale = false;
+  /**
+   * Local token changes counted by `invalidate`; a snapshot (or a running build) answers reads
+   * only if it started after the last one. (A bare "stale" flag, cleared when a build starts, let a
+   * read between that start and its end return the previous snapshot without the new listing.)
+   */
+  private wanted = 0;
+  private currentVersion = -1;
+  private buildingVersion = -1;
 
   constructor(
     private readonly deps: {
@@ -96,13 +104,14 @@ export class MarketSnapshot {
 
   /** The snapshot, building the first one on demand (and a fresh one after a local token change). */
   async get(): Promise<Snapshot> {
-    if (!this.current || this.stale) return this.refresh();
-    return this.current;
+    if (this.current && this.currentVersion >= this.wanted) return this.current;
+    if (this.building && this.buildingVersion >= this.wanted) return this.building;
+    return this.refresh();
   }
 
   /** A token was listed or changed here: the next read rebuilds first. */
   invalidate(): void {
-    this.stale = true;
+    this.wanted++;
   }
 
   /**
@@ -117,9 +126,13 @@ export class MarketSnapshot {
       );
       return this.next;
     }
-    this.stale = false;
+    const version = this.wanted;
+    this.buildingVersion = version;
     const build = this.build().then((snap) => {
-      this.current = snap;
+      if (version >= this.currentVersion) {
+        this.current = snap;
+        this.currentVersion = version;
+      }
       return snap;
     });
     this.building = build.finally(() => {
@@ -160,13 +173,6 @@ export class MarketSnapshot {
     const tokens = rows.map(toTokenView);
     const pools = await db.select().from(marketPools);
     const facts = await db.select().from(issuerFacts);
-    const holderCounts = await db
-      .select({ tokenId: marketHolders.tokenId, n: sql<number>`count(*)::int` })
-      .from(marketHolders)
-      .where(
-        sql`${marketHolders.balance} > 0 and ${marketHolders.account} not in (select ${marketPools.ammAccount} from ${marketPools})`,
-      )
-      .groupBy(marketHolders.tokenId);
     const xrpUsd = await this.xrpUsd();
     const usd = xrpUsd ? new Decimal(xrpUsd) : null;
 
@@ -231,22 +237,23 @@ export class MarketSnapshot {
         liquidityUSD: quoteUsd ? quoteUsd.mul(2).toDecimalPlaces(2).toFixed() : '0',
       });
     }
+    // Holders as the risk panel counts them: AMM pools, curve accounts (the unsold supply is the
+    // market, not a holder) and Ledgerpad's own accounts are left out; the issuer has no line.
+    const excluded = [...new Set([...(await platformHolders(db)).keys(), ...curveAccounts])];
+    const notExcluded = excluded.length
+      ? sql` and ${marketHolders.account} not in (${sql.join(
+          excluded.map((a) => sql`${a}`),
+          sql`, `,
+        )})`
+      : sql``;
+    const holderCounts = await db
+      .select({ tokenId: marketHolders.tokenId, n: sql<number>`count(*)::int` })
+      .from(marketHolders)
+      .where(
+        sql`${marketHolders.balance} > 0 and ${marketHolders.account} not in (select ${marketPools.ammAccount} from ${marketPools})${notExcluded}`,
+      )
+      .groupBy(marketHolders.tokenId);
     const holdersByToken = new Map(holderCounts.map((h) => [h.tokenId, h.n]));
-    // A curve account holds the unsold supply; it is the market, not a holder.
-    if (curveAccounts.size) {
-      const onCurve = await db
-        .select({ tokenId: marketHolders.tokenId, n: sql<number>`count(*)::int` })
-        .from(marketHolders)
-        .where(
-          sql`${marketHolders.balance} > 0 and ${marketHolders.account} in (${sql.join(
-            [...curveAccounts].map((a) => sql`${a}`),
-            sql`, `,
-          )})`,
-        )
-        .groupBy(marketHolders.tokenId);
-      for (const h of onCurve)
-        holdersByToken.set(h.tokenId, Math.max(0, (holdersByToken.get(h.tokenId) ?? 0) - h.n));
-    }
     const holders = rows.map((t) => ({
       issuer_address: t.issuerAddress,
       holders_count: holdersByToken.get(t.id) ?? 0,

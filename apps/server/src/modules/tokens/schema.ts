@@ -63,8 +63,23 @@ export const tokens = pgTable(
     totalReward: numeric('total_reward').notNull().default('0'),
     rewardCurrency: text('reward_currency').notNull().default('XRP'),
     totalClaimed: numeric('total_claimed').notNull().default('0'),
-    /** When the token came to be (listing: the form's created date; deploy: now). */
+    /**
+     * When the token came to be, from the ledger: the issuer's first trust line for the currency
+     * (listing), the deploy time (deploy), or an admin's date. Never a user's form.
+     */
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    // --- Identity (docs/token-identity.md) ---
+    /** Control of the issuer proven (or deployed here, or vouched for by an admin) and not a lookalike. */
+    verified: boolean('verified').notNull().default(false),
+    /** How: 'deploy' | 'wallet' | 'challenge' | 'toml' | 'admin' | 'platform'; null while unproven. */
+    verifiedBy: text('verified_by'),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** The user who proved control of the issuer (may edit the metadata at any time). */
+    controllerUserId: integer('controller_user_id').references(() => users.id),
+    /** The ticker of a verified token (or reserved identity) this one looks like. */
+    lookalikeOf: text('lookalike_of'),
+    /** Who wrote name, description, logo and links: 'issuer' | 'lister' | 'admin'. */
+    metadataBy: text('metadata_by').notNull().default('lister'),
     listedAt: timestamp('listed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,5 +1,13 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { TokenView } from '@ledgerpad/shared';
+import {
+  RLUSD_CURRENCY_HEX,
+  RLUSD_TICKER,
+  isOwnImageUrl,
+  type MetadataSource,
+  type TokenView,
+  type VerificationMethod,
+} from '@ledgerpad/shared';
+import { lookalikeOf, type IdentityCandidate } from '@ledgerpad/shared/lookalike';
 import type { Db } from '../../db/client';
 import { tokens } from './schema';
 
@@ -8,7 +16,11 @@ export type NewToken = typeof tokens.$inferInsert;
 
 const NO_LINK = (v: string | null): string => (v && v !== 'N/A' ? v : '');
 
+const METHODS: ReadonlySet<string> = new Set(['deploy', 'wallet', 'challenge', 'toml', 'admin', 'platform']);
+
 export function toTokenView(row: TokenRow): TokenView {
+  // Images only from us: a logo that is not a path on our origin (a row from before the rule) is not shown.
+  const logoUrl = isOwnImageUrl(row.logoUrl) ? row.logoUrl : null;
   return {
     id: row.id,
     name: row.name,
@@ -18,8 +30,8 @@ export function toTokenView(row: TokenRow): TokenView {
     supply: row.supply,
     description: row.description,
     liquidity_pair: row.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP',
-    local_image_path: row.logoUrl ? (row.logoUrl.split('/').pop() ?? null) : null,
-    logoUrl: row.logoUrl,
+    local_image_path: logoUrl ? (logoUrl.split('/').pop() ?? null) : null,
+    logoUrl,
     telegramFileId: row.telegramFileId,
     twitterLink: row.twitterLink,
     telegramLink: row.telegramLink,
@@ -44,13 +56,49 @@ export function toTokenView(row: TokenRow): TokenView {
     reward_currency: row.rewardCurrency,
     total_claimed: row.totalClaimed,
     created_at: row.createdAt.toISOString(),
+    verified: row.verified,
+    verified_by:
+      row.verifiedBy && METHODS.has(row.verifiedBy) ? (row.verifiedBy as VerificationMethod) : null,
+    lookalike_of: row.verified ? null : row.lookalikeOf,
+    metadata_by: (['issuer', 'lister', 'admin'].includes(row.metadataBy)
+      ? row.metadataBy
+      : 'lister') as MetadataSource,
   };
+}
+
+/** The identity a new row gets: deployed here → verified by construction unless it looks like a verified token. */
+async function identityOnInsert(db: Db, token: NewToken): Promise<Partial<NewToken>> {
+  if (token.verified !== undefined || token.source !== 'deploy') return {};
+  const like = lookalikeOf({ ticker: token.ticker, name: token.name }, await verifiedIdentities(db));
+  return {
+    verified: like === null,
+    verifiedBy: 'deploy',
+    verifiedAt: new Date(),
+    controllerUserId: token.deployerUserId ?? null,
+    metadataBy: 'issuer',
+    lookalikeOf: like,
+  };
+}
+
+/** Ticker and name of every verified token (what a new or unproven listing must not look like). */
+export async function verifiedIdentities(db: Db): Promise<IdentityCandidate[]> {
+  return db
+    .select({ id: tokens.id, ticker: tokens.ticker, name: tokens.name })
+    .from(tokens)
+    .where(eq(tokens.verified, true));
 }
 
 /** The tokens module's interface to the others (deploy writes, listing writes, dashboard reads). */
 export class TokenRegistry {
   private readonly listeners = new Set<() => void>();
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /**
+     * The network's RLUSD issuer (RLUSD's code under any other issuer is flagged), read through the
+     * given handle: inside a caller's transaction on PGlite's one connection, the outer handle would wait.
+     */
+    private readonly rlusdIssuer: (db: Db) => Promise<string | undefined> = async () => undefined,
+  ) {}
 
   /**
    * Called after this instance lists or changes a token (the market snapshot rebuilds, so the lister
@@ -68,7 +116,14 @@ export class TokenRegistry {
 
   /** Inserts a token; returns undefined when (issuer, currency) or the deploy job is already listed. */
   async insert(token: NewToken, db: Db = this.db): Promise<TokenRow | undefined> {
-    const [row] = await db.insert(tokens).values(token).onConflictDoNothing().returning();
+    const identity = await identityOnInsert(db, token);
+    const [row] = await db
+      .insert(tokens)
+      .values({ ...token, ...identity })
+      .onConflictDoNothing()
+      .returning();
+    // A token verified on arrival may be what older unproven listings look like.
+    if (row?.verified) await this.refreshLookalikes(db);
     // Inside a caller's transaction the row is not visible to others until it commits; a rebuild
     // that runs first misses it, and the next ledger's rebuild picks it up.
     if (row) queueMicrotask(() => this.changed());
@@ -140,9 +195,49 @@ export class TokenRegistry {
     this.changed();
   }
 
-  async update(id: number, patch: Partial<NewToken>): Promise<TokenRow | undefined> {
-    const [row] = await this.db.update(tokens).set(patch).where(eq(tokens.id, id)).returning();
-    if (row) this.changed();
+  async update(id: number, patch: Partial<NewToken>, db: Db = this.db): Promise<TokenRow | undefined> {
+    const [row] = await db.update(tokens).set(patch).where(eq(tokens.id, id)).returning();
+    if (row && db === this.db) this.changed();
     return row;
+  }
+
+  /** Every row, hidden ones included, newest first (the admin Tokens tab). */
+  async all(): Promise<TokenRow[]> {
+    return this.db.select().from(tokens).orderBy(desc(tokens.listedAt), desc(tokens.id));
+  }
+
+  /**
+   * Recomputes `lookalike_of` of every unverified row after an identity changed (a token verified,
+   * renamed, or listed): against the verified tokens and the reserved identities, and RLUSD's code
+   * under any issuer but the network's RLUSD issuer. Returns how many rows changed.
+   */
+  async refreshLookalikes(db: Db = this.db): Promise<number> {
+    const rlusdIssuer = await this.rlusdIssuer(db);
+    const rows = await db
+      .select({
+        id: tokens.id,
+        ticker: tokens.ticker,
+        name: tokens.name,
+        currency: tokens.currency,
+        issuerAddress: tokens.issuerAddress,
+        verified: tokens.verified,
+        lookalikeOf: tokens.lookalikeOf,
+      })
+      .from(tokens);
+    const verified = rows.filter((r) => r.verified);
+    let changed = 0;
+    for (const r of rows) {
+      const fakeRlusd = r.currency === RLUSD_CURRENCY_HEX && r.issuerAddress !== rlusdIssuer;
+      const like = r.verified && !fakeRlusd ? null : fakeRlusd ? RLUSD_TICKER : lookalikeOf(r, verified);
+      if (like === r.lookalikeOf && !(fakeRlusd && r.verified)) continue;
+      // A verified row wearing RLUSD's code from another issuer loses its badge.
+      await db
+        .update(tokens)
+        .set(fakeRlusd ? { lookalikeOf: like, verified: false } : { lookalikeOf: like })
+        .where(eq(tokens.id, r.id));
+      changed++;
+    }
+    if (changed && db === this.db) this.changed();
+    return changed;
   }
 }

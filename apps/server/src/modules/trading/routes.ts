@@ -52,6 +52,7 @@ export function registerTrading(
   platform.indexer?.register(orders.handler(publishOrderUpdate));
   const service = new TradingService({
     db,
+    curves: deps.curves,
     client: platform.connection.client,
     submissions: platform.submissions,
     funds: platform.funds,

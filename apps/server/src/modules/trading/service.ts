@@ -56,7 +56,7 @@ import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { unrestedOffer } from './offers';
 import { toOrderView, type OrderRecords, type OrderUpdate } from './orders';
-import type { TradeRecorder } from './trade-records';
+import type { CurveAccounts, TradeRecorder } from './trade-records';
 import {
   ledgerAmount,
   marketOffer,
@@ -87,6 +87,8 @@ export interface TradingDeps {
   rlusdIssuer: () => Promise<string | undefined>;
   orders: OrderRecords;
   recorder: TradeRecorder;
+  /** Curve launches: a buy that meets the anti-snipe cap is told so. */
+  curves?: CurveAccounts;
   /** Pushes `orderUpdated` to the order owner's sockets. */
   publishOrderUpdate: (u: OrderUpdate) => Promise<void> | void;
 }
@@ -268,6 +270,15 @@ export class TradingService {
     }
   }
 
+  /** 'Insufficient Liquidity', or the launch protection's cap when that is what a buy met. */
+  private async noLiquidity(m: Market, type: 'BUY' | 'SELL', details?: Record<string, unknown>) {
+    const cap =
+      type === 'BUY'
+        ? await this.deps.curves?.launchProtection?.(m.token.issuer, m.token.currency)
+        : undefined;
+    return badRequest(cap ?? SWAP_MESSAGES.insufficientLiquidity, details);
+  }
+
   async quote(userId: number, body: unknown): Promise<QuoteView> {
     const q = parseInput(quoteRequestSchema, body);
     // Independent reads side by side: a quote is asked for on every keystroke pause.
@@ -281,7 +292,7 @@ export class TradingService {
       this.simulate(wallet.address, q.tradeType, m, amount),
       this.spotPrice(m),
     ]);
-    if (sim.received.lte(0) || sim.spent.lte(0)) throw badRequest(SWAP_MESSAGES.insufficientLiquidity);
+    if (sim.received.lte(0) || sim.spent.lte(0)) throw await this.noLiquidity(m, q.tradeType);
     const tokens = q.tradeType === 'BUY' ? sim.received : sim.spent;
     const notional = q.tradeType === 'BUY' ? sim.spent : sim.received;
     const price = notional.div(tokens);
@@ -454,7 +465,7 @@ export class TradingService {
     await whole();
     // Nothing is signed, not even the trust line, for a trade the market cannot fill.
     const probe = await this.simulate(wallet.address, order.type, m, sendMax ?? order.amount);
-    if (probe.received.lte(0)) throw badRequest(SWAP_MESSAGES.insufficientLiquidity);
+    if (probe.received.lte(0)) throw await this.noLiquidity(m, order.type);
     if (line) {
       const req = this.trustLineRequest(userId, wallet, line, `${intent}:line`, 'swap-trustline');
       const row = await funds.withAccount(wallet.address, async () => {
@@ -478,7 +489,7 @@ export class TradingService {
       let expected = o.expected && !stale ? new Decimal(o.expected) : undefined;
       if (!expected) {
         const sim = await this.simulate(o.wallet.address, o.type, m, spend);
-        if (sim.received.lte(0)) throw badRequest(SWAP_MESSAGES.insufficientLiquidity);
+        if (sim.received.lte(0)) throw await this.noLiquidity(m, o.type);
         expected = sim.received;
       }
       const [pay, get] = o.type === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
@@ -524,7 +535,7 @@ export class TradingService {
       // tecPATH_PARTIAL: less than DeliverMin was available — the market moved past the slippage.
       if (outcome.result === 'tecPATH_PARTIAL') throw ledgerFailure(outcome, SWAP_MESSAGES.slippageExceeded);
       if (outcome.result === 'tecPATH_DRY' || outcome.status === 'success')
-        throw ledgerFailure(outcome, SWAP_MESSAGES.insufficientLiquidity);
+        throw await this.noLiquidity(m, order.type, { result: outcome.result, hash: outcome.hash });
       throw ledgerFailure(outcome);
     }
     // The record and its fee job, from the validated transaction (the sweep does the same after a crash).

@@ -31,6 +31,12 @@ export const TRADE_PURPOSES = ['swap', 'limit-order'] as const;
 /** The bonding module's answer: the account of the token's curve while the token trades on it. */
 export interface CurveAccounts {
   activeCurveAccount(issuer: string, currency: string): Promise<string | undefined>;
+  /**
+   * While the token's curve is in its anti-snipe window, the sentence saying so ('Launch
+   * protection: at most N tokens per ledger for the first M ledgers'); a buy that finds nothing
+   * to buy met that cap, not a lack of liquidity.
+   */
+  launchProtection?(issuer: string, currency: string): Promise<string | undefined>;
 }
 
 export interface TradeRecorderDeps {

@@ -1,3 +1,4 @@
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { LOGO_URL_PREFIX, IMAGE_URL_PREFIX, STORED_IMAGE_NAME } from '@ledgerpad/shared';
 import { ImageStore, uploadsDir } from './store';
@@ -16,4 +17,14 @@ export function storedImageFile(dataDir: string, servedUrl: string): string | un
     return STORED_IMAGE_NAME.test(name) ? path.join(uploadsDir(dataDir), name) : undefined;
   }
   return undefined;
+}
+
+/** True when `servedUrl` names an image our upload route stored (listing, airdrop logos). */
+export async function isStoredUpload(dataDir: string, servedUrl: string): Promise<boolean> {
+  const file = storedImageFile(dataDir, servedUrl);
+  if (!file) return false;
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }

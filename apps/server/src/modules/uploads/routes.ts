@@ -11,6 +11,7 @@ import type { Config } from '../../config';
 import { AppError, badRequest } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { requireUser } from '../../plugins/auth';
+import { DAY_MS, type Quotas } from '../../platform/quotas';
 import { IMAGE_FORMATS, normalizeLogo } from './images';
 import { parseUploadForm, uploadedFile } from './multipart';
 import { ImageStore, uploadsDir } from './store';
@@ -36,6 +37,19 @@ export interface LogoPublisher {
 export interface UploadsDeps {
   config: Config;
   telegram?: LogoPublisher;
+  /** Upload bytes per user per day (UPLOAD_BYTES_PER_USER_PER_DAY). */
+  quotas: Quotas;
+  /**
+   * Which of these served logo URLs something refers to (tokens, airdrops, deploys in progress,
+   * each asked through its own module): the unused-logo sweep keeps those.
+   */
+  logosInUse: (urls: string[]) => Promise<Iterable<string>>;
+}
+
+/** What the app (and tests) use of the uploads module. */
+export interface UploadsApi {
+  /** One sweep of unused logos now (`now` lets tests look a day ahead); the names deleted. */
+  sweep(now?: number): Promise<string[]>;
 }
 
 const MINUTE = 60_000;
@@ -48,9 +62,16 @@ export const uploadsPerMinute = (config: Pick<Config, 'RATE_LIMIT_WRITE_PER_MIN'
 const isMultipart = (request: FastifyRequest) =>
   /^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '');
 
-export async function registerUploads(app: FastifyInstance, deps: UploadsDeps): Promise<void> {
+export async function registerUploads(app: FastifyInstance, deps: UploadsDeps): Promise<UploadsApi> {
   const store = new ImageStore(uploadsDir(deps.config.dataDir));
   await store.init();
+  const dailyBytes = deps.config.UPLOAD_BYTES_PER_USER_PER_DAY;
+  const bytesRule = {
+    bucket: 'upload_bytes',
+    limit: dailyBytes,
+    windowMs: DAY_MS,
+    message: `you can upload at most ${formatMb(dailyBytes)} of images a day.`,
+  };
   const telegram = deps.telegram;
   if (deps.config.TELEGRAM_BOT_TOKEN && !telegram) {
     app.log.info('logo uploads: no messenger publisher yet, so telegramFileId is null');
@@ -86,8 +107,18 @@ export async function registerUploads(app: FastifyInstance, deps: UploadsDeps): 
         const upload = uploadedFile(request);
         if (!upload) throw badRequest(UPLOAD_MESSAGES.missing);
 
-        const image = await normalizeLogo(upload.data, purpose);
-        const name = await store.put(image.data, image.format);
+        // Counted before the decode: what a user sends is what costs (decode, encode, disk).
+        const quotaId = await deps.quotas.take(bytesRule, String(request.user!.id), upload.data.length);
+        let image: Awaited<ReturnType<typeof normalizeLogo>>;
+        let name: string;
+        try {
+          image = await normalizeLogo(upload.data, purpose);
+          name = await store.put(image.data, image.format);
+        } catch (err) {
+          // A refused image (wrong type, too large) stores nothing: it does not count.
+          await deps.quotas.refund(quotaId).catch(() => undefined);
+          throw err;
+        }
         request.log.info(
           { upload: name, purpose, bytesIn: upload.data.length, bytesOut: image.data.length },
           'logo stored',
@@ -117,4 +148,31 @@ export async function registerUploads(app: FastifyInstance, deps: UploadsDeps): 
       store.serve(request.params.name, request, reply),
     );
   }
+
+  // The unused-logo sweep: an owned loop, stopped (and awaited) when the app closes.
+  const ttlMs = deps.config.UNUSED_LOGO_TTL_HOURS * 3600_000;
+  let running: Promise<unknown> = Promise.resolve();
+  const sweep = async (now = Date.now()) => {
+    const deleted = await store.sweep(now, ttlMs, deps.logosInUse);
+    if (deleted.length) app.log.info({ deleted: deleted.length }, 'unused logos deleted');
+    return deleted;
+  };
+  let timer: NodeJS.Timeout | undefined;
+  if (deps.config.LOGO_SWEEP_MS > 0) {
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        running = sweep().catch((err: unknown) =>
+          app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'logo sweep failed'),
+        );
+      }, deps.config.LOGO_SWEEP_MS);
+      timer.unref();
+    });
+  }
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    await running;
+  });
+  return { sweep };
 }
+
+const formatMb = (bytes: number) => `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;

@@ -2,6 +2,7 @@
 export {
   customFeePercent,
   demoSignIn,
+  demoUserExists,
   DEMO_MESSAGES,
   toPublicUser,
   upsertUser,

@@ -80,6 +80,16 @@ export async function demoSignIn(db: Db, username: string, deviceHash: string): 
   return winner;
 }
 
+/** Whether a demo name is taken already (signing in with it creates no user). */
+export async function demoUserExists(db: Db, username: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.demoUsername, username.toLowerCase()))
+    .limit(1);
+  return rows.length > 0;
+}
+
 /** The admin-set trading fee of a user in percent, or null for the platform's fee. */
 export async function customFeePercent(db: Db, userId: number): Promise<string | null> {
   const [u] = await db.select({ fee: users.customFeePercentage }).from(users).where(eq(users.id, userId));

@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors';
 import type { XrplConnection } from '../../ledger/connection';
 import type { SubmissionService } from '../../ledger/submission-service';
 import { PLATFORM_ROLES, recordGenesis } from '../../platform/accounts';
+import type { Quotas } from '../../platform/quotas';
 import { users } from '../users/schema';
 import { openWallet, platformWallet, type WalletRow } from '../../platform/custody';
 import { faucetGrants } from './schema';
@@ -25,6 +26,8 @@ export interface FaucetDeps {
   config: Config;
   /** Resolves when the stand-alone platform accounts (RLUSD issuer) exist. */
   bootstrapped: () => Promise<unknown>;
+  /** The per-address limit (a visitor making new users must not multiply the payouts). */
+  quotas: Quotas;
 }
 
 const MINUTE_MS = 60_000;
@@ -82,28 +85,49 @@ export class Faucet {
     });
   }
 
-  /** A payout that did not happen does not count against the limits. */
+  /**
+   * A payout that did not happen does not count against the limits. The client address has its
+   * own hourly limit, so new users made from one address don't multiply the payouts.
+   */
   private async withGrant<T>(
     userId: number,
     walletId: number,
     asset: Asset,
+    ip: string,
     pay: () => Promise<T>,
   ): Promise<T> {
-    const id = await this.grant(userId, walletId, asset);
-    try {
-      return await pay();
-    } catch (err) {
-      await this.deps.db.delete(faucetGrants).where(eq(faucetGrants.id, id));
-      throw err;
-    }
+    const perIp = this.deps.config.FAUCET_PER_IP_PER_HOUR;
+    const ipRule = {
+      bucket: `faucet_ip:${asset}`,
+      limit: perIp,
+      windowMs: HOUR_MS,
+      message: `the faucet pays at most ${perIp} times an hour per address.`,
+    };
+    return this.deps.quotas.within(ipRule, ip, 1, async () => {
+      const id = await this.grant(userId, walletId, asset);
+      try {
+        return await pay();
+      } catch (err) {
+        await this.deps.db.delete(faucetGrants).where(eq(faucetGrants.id, id));
+        throw err;
+      }
+    });
   }
 
-  fundXrp(userId: number, row: WalletRow): Promise<{ success: true; amount: string; hash?: string }> {
-    return this.withGrant(userId, row.id, 'xrp', () => this.payXrp(userId, row));
+  fundXrp(
+    userId: number,
+    row: WalletRow,
+    ip: string,
+  ): Promise<{ success: true; amount: string; hash?: string }> {
+    return this.withGrant(userId, row.id, 'xrp', ip, () => this.payXrp(userId, row));
   }
 
-  fundRlusd(userId: number, row: WalletRow): Promise<{ success: true; amount: string; hash: string }> {
-    return this.withGrant(userId, row.id, 'rlusd', () => this.payRlusd(userId, row));
+  fundRlusd(
+    userId: number,
+    row: WalletRow,
+    ip: string,
+  ): Promise<{ success: true; amount: string; hash: string }> {
+    return this.withGrant(userId, row.id, 'rlusd', ip, () => this.payRlusd(userId, row));
   }
 
   private async payXrp(

@@ -10,6 +10,7 @@ import {
 import { parseInput } from '../../lib/validation';
 import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
+import { DAY_MS } from '../../platform/quotas';
 import { idempotencyKey, idParam } from '../../plugins/edge';
 import { Faucet } from './faucet';
 import { summary, WalletService } from './service';
@@ -42,6 +43,16 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
 
   // Every wallet route needs a signed-in user (the access default); ownership is checked in the service.
   const auth = { config: { access: 'user' as const } };
+  // Each wallet is a custody record kept forever (archiving keeps the key), so creations and imports
+  // are bounded per user per day, archived wallets included.
+  const walletsRule = {
+    bucket: 'wallets_user',
+    limit: config.WALLETS_PER_USER_PER_DAY,
+    windowMs: DAY_MS,
+    message: `you can create or import at most ${config.WALLETS_PER_USER_PER_DAY} wallets a day (removed wallets count).`,
+  };
+  const withinWallets = <T>(request: FastifyRequest, fn: () => Promise<T>) =>
+    platform.quotas.within(walletsRule, String(userId(request)), 1, fn);
 
   app.get('/api/wallets/xrpl/status', { config: { access: 'public' } }, async () => ({
     connected: platform.ledger.isConnected(),
@@ -70,7 +81,7 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     auth,
     ledgerRoute(async (request) => {
       const body = parseInput(createWalletSchema, request.body);
-      return service.create(userId(request), body.name);
+      return withinWallets(request, () => service.create(userId(request), body.name));
     }),
   );
 
@@ -79,7 +90,7 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     auth,
     ledgerRoute(async (request) => {
       const body = parseInput(importWalletSchema, request.body);
-      return service.import(userId(request), body);
+      return withinWallets(request, () => service.import(userId(request), body));
     }),
   );
 
@@ -143,13 +154,14 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
       wallets: service,
       config,
       bootstrapped: () => platform.accounts.bootstrapped(),
+      quotas: platform.quotas,
     });
     app.post(
       '/api/wallets/:id/fund',
       auth,
       ledgerRoute(async (request) => {
         const row = await service.owned(userId(request), walletParam(request));
-        return faucet.fundXrp(userId(request), row);
+        return faucet.fundXrp(userId(request), row, request.ip);
       }),
     );
     if (config.XRPL_NETWORK === 'standalone') {
@@ -158,7 +170,7 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
         auth,
         ledgerRoute(async (request) => {
           const row = await service.owned(userId(request), walletParam(request));
-          return faucet.fundRlusd(userId(request), row);
+          return faucet.fundRlusd(userId(request), row, request.ip);
         }),
       );
     }

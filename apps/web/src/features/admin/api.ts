@@ -131,5 +131,6 @@ export const refund = (body: RefundRequest, idempotencyKey: string) =>
 export const useListedTokens = () =>
   useQuery({
     queryKey: [...ADMIN_KEY, 'tokens'],
-    queryFn: ({ signal }) => apiGet<TokenView[]>('/api/tokens', { signal }),
+    // Every listing, hidden ones included (issue 24: the Tokens tab edits, verifies and hides any).
+    queryFn: ({ signal }) => apiGet<TokenView[]>('/api/admin/tokens', { signal }),
   });

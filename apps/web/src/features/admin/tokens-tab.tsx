@@ -2,15 +2,21 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm, type FieldError } from 'react-hook-form';
 import { toast } from 'sonner';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ADMIN_MESSAGES,
   EDGE_MESSAGES,
   LISTING_MESSAGES,
+  listingFormSchema,
   listTokenRequestSchema,
+  type ListingForm,
+  type ListingFormInput,
   type ListTokenResponse,
+  type TokenView,
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
-import { TokenDetailsFields } from '../../components/token-details-fields';
+import { IdentityBadge } from '../../components/identity-badge';
+import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
 import { apiPost } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { ADMIN_KEY, failureMessage, useListedTokens } from './api';
@@ -217,6 +223,22 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
 
 function ListedTokens() {
   const tokens = useListedTokens();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<TokenView | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  const act = async (t: TokenView, path: 'verify' | 'hide', body: object, done: string) => {
+    setBusy(t.id);
+    try {
+      await apiPost<ListTokenResponse>(`/api/admin/tokens/${t.id}/${path}`, body);
+      toast.success(done);
+      await queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
+      await queryClient.invalidateQueries({ queryKey: ['tokens'] });
+    } catch (err) {
+      toast.error(failureMessage(err, ADMIN_MESSAGES.saveFailed));
+    } finally {
+      setBusy(null);
+    }
+  };
   return (
     <section className="panel" aria-labelledby="admin-listed-heading">
       <h2 id="admin-listed-heading">
@@ -237,6 +259,7 @@ function ListedTokens() {
               <tr>
                 <th scope="col">Ticker</th>
                 <th scope="col">Name</th>
+                <th scope="col">Identity</th>
                 <th scope="col">Issuer</th>
                 <th scope="col" className="num">
                   Supply
@@ -244,14 +267,19 @@ function ListedTokens() {
                 <th scope="col">Pair</th>
                 <th scope="col">Source</th>
                 <th scope="col">Flags</th>
-                <th scope="col">Added</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
               {tokens.data.map((t) => (
-                <tr key={t.id}>
+                <tr key={t.id} data-testid="admin-token-row">
                   <td>{t.ticker}</td>
                   <td>{t.name}</td>
+                  <td>
+                    <IdentityBadge token={t} />
+                    {t.verified_by && <span className="muted small"> by {t.verified_by}</span>}
+                  </td>
                   <td className="address">{t.issuer_address}</td>
                   <td className="num">{t.supply}</td>
                   <td>{t.liquidity_pair}</td>
@@ -260,19 +288,145 @@ function ListedTokens() {
                     {[
                       t.is_new && 'new',
                       t.is_blackholed && 'blackholed',
-                      !t.is_active && 'inactive',
+                      !t.is_active && 'hidden',
                       !t.is_market_listed && 'unlisted',
                     ]
                       .filter(Boolean)
                       .join(', ') || '—'}
                   </td>
                   <td>{new Date(t.created_at).toLocaleDateString()}</td>
+                  <td>
+                    <div className="admin-actions">
+                      <button
+                        type="button"
+                        className="btn-secondary"
+                        disabled={busy === t.id}
+                        onClick={() =>
+                          void act(
+                            t,
+                            'verify',
+                            { verified: !t.verified },
+                            `${t.ticker} ${t.verified ? 'unverified' : 'verified'}.`,
+                          )
+                        }
+                      >
+                        {t.verified ? 'Unverify' : 'Verify'}
+                      </button>
+                      <button
+                        type="button"
+                        className="btn-secondary"
+                        disabled={busy === t.id}
+                        onClick={() =>
+                          void act(
+                            t,
+                            'hide',
+                            { hidden: t.is_active },
+                            `${t.ticker} ${t.is_active ? 'hidden' : 'shown again'}.`,
+                          )
+                        }
+                      >
+                        {t.is_active ? 'Hide' : 'Unhide'}
+                      </button>
+                      <button type="button" className="btn-secondary" onClick={() => setEditing(t)}>
+                        Edit
+                      </button>
+                    </div>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
+      {editing && <EditToken key={editing.id} token={editing} onClose={() => setEditing(null)} />}
     </section>
+  );
+}
+
+/** An admin rewrites any listing (audited); the created date is theirs to set. */
+function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }) {
+  const errorId = useId();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const { register, handleSubmit, setValue, watch, formState } = useForm<
+    ListingFormInput,
+    unknown,
+    ListingForm
+  >({
+    resolver: zodResolver(listingFormSchema),
+    defaultValues: {
+      name: token.name,
+      description: token.description,
+      logoUrl: token.logoUrl ?? '',
+      twitterLink: token.twitterLink ?? '',
+      telegramLink: token.telegramLink ?? '',
+      websiteLink: token.websiteLink ?? '',
+      created_at: token.created_at.slice(0, 10),
+    },
+  });
+  const errors = formState.errors;
+  const submit = handleSubmit(async (v) => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      await apiPost<ListTokenResponse>(`/api/admin/tokens/${token.id}/update`, {
+        ...v,
+        logoUrl: v.logoUrl || undefined,
+        created_at: v.created_at || undefined,
+      });
+      toast.success(`${token.ticker} saved.`);
+      await queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
+      await queryClient.invalidateQueries({ queryKey: ['tokens'] });
+      onClose();
+    } catch (err) {
+      setFailure(failureMessage(err, ADMIN_MESSAGES.saveFailed));
+    } finally {
+      setBusy(false);
+    }
+  });
+  const messages = tokenDetailsErrors(errors);
+  return (
+    <form
+      className="form admin-edit-token"
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-label={`Edit ${token.ticker}`}
+    >
+      <h3>
+        Edit {token.ticker} <span className="muted small">{token.issuer_address}</span>
+      </h3>
+      <TokenDetailsFields
+        register={register}
+        invalid={(name) => Boolean(errors[name])}
+        errorId={errorId}
+        disabled={busy}
+        description={watch('description') ?? ''}
+        logo={{
+          purpose: 'admin',
+          hint: 'Leave empty to keep the current logo. JPEG, PNG or WebP, up to 1 MB.',
+          onBusy: setUploading,
+          onUploaded: (u) => setValue('logoUrl', u?.servedUrl ?? token.logoUrl ?? ''),
+        }}
+      />
+      <FormErrors
+        id={errorId}
+        messages={[messages.some(Boolean) ? LISTING_MESSAGES.formErrors : undefined, ...messages]}
+      />
+      {failure && (
+        <p role="alert" className="form-error">
+          {failure}
+        </p>
+      )}
+      <div className="admin-actions">
+        <button type="submit" disabled={busy || uploading}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="btn-secondary" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { AIRDROP_MESSAGES, type Airdrop } from '@ledgerpad/shared';
+import { AIRDROP_MESSAGES, isOwnImageUrl, type Airdrop } from '@ledgerpad/shared';
 import { Modal } from '../../components/modal';
 import { useSession } from '../../lib/session';
 import { useAirdrops } from './api';
@@ -103,7 +103,8 @@ export function AirdropCard({
   return (
     <li className={`panel airdrop-card airdrop-${state}`} data-testid="airdrop-card" data-state={state}>
       <div className="airdrop-head">
-        {a.logo_url ? (
+        {/* Images only from us: anything but an uploaded logo is not rendered (issue 24). */}
+        {isOwnImageUrl(a.logo_url) ? (
           <img className="airdrop-logo" src={a.logo_url} alt="" width={48} height={48} loading="lazy" />
         ) : (
           <span className="airdrop-logo airdrop-logo-empty" aria-hidden="true">

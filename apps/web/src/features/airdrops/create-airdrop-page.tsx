@@ -6,6 +6,7 @@ import {
   AIRDROP_MESSAGES,
   createAirdropSchema,
   isLpCurrency,
+  LISTING_MESSAGES,
   type CreateAirdropRequest,
   type JobStatusView,
   type WalletBalance,
@@ -122,6 +123,7 @@ export function CreateAirdropPage() {
   const [uploading, setUploading] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [submitError, setSubmitError] = useState<string>();
+  const [logoRefused, setLogoRefused] = useState<string>();
   const [confirm, setConfirm] = useState<string[]>();
   const [jobId, setJobId] = useState<string>();
 
@@ -208,6 +210,8 @@ export function CreateAirdropPage() {
   };
 
   const onSubmit = handleSubmit((v) => {
+    // A refused logo is never dropped silently: choose a valid one or clear the file.
+    if (logoRefused) return setSubmitError(LISTING_MESSAGES.logoRefused);
     const warnings: string[] = [];
     const t = airdroppable(wallets.find((w) => String(w.id) === v.sourceWalletId)).find(
       (x) => tokenKey(x) === v.token,
@@ -327,6 +331,7 @@ export function CreateAirdropPage() {
           hint="Optional. JPEG, PNG or WebP, up to 5 MB, square or near-square."
           onBusy={setUploading}
           error={errors.logoUrl?.message}
+          onRefused={setLogoRefused}
           onUploaded={(u) => setValue('logoUrl', u?.servedUrl ?? '')}
         />
         <TextAreaField

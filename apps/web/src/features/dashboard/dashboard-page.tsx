@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
 import { DASHBOARD_MESSAGES, type TokenView } from '@ledgerpad/shared';
+import { IdentityBadge } from '../../components/identity-badge';
 import { CopyButton } from '../../components/copy-button';
 import { Modal, ModalActions } from '../../components/modal';
 import { useSession } from '../../lib/session';
@@ -67,6 +68,7 @@ export function DashboardPage() {
                   )}
                   <span className="token-pick-text">
                     <strong>{t.ticker}</strong>
+                    <IdentityBadge token={t} compact />
                     <span className="muted small">{t.name}</span>
                   </span>
                 </button>
@@ -106,7 +108,7 @@ function TokenManager({ token }: { token: TokenView }) {
     <>
       <section className="panel" aria-labelledby="token-title">
         <h2 id="token-title">
-          {token.name} <span className="muted">({token.ticker})</span>
+          {token.name} <span className="muted">({token.ticker})</span> <IdentityBadge token={token} />
         </h2>
         <dl className="dashboard-facts">
           <div className="wide">

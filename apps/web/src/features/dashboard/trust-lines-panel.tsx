@@ -131,6 +131,11 @@ export function TrustLinesPanel({
                         />
                       </span>
                       {mine && <span className="muted small"> your wallet</span>}
+                      {line.account_label && (
+                        <span className="system-account" data-testid="system-account">
+                          {line.account_label}
+                        </span>
+                      )}
                     </td>
                     <td className="num">{groupDigits(line.limit_amount)}</td>
                     <td className="num">{groupDigits(line.balance)}</td>
@@ -143,30 +148,35 @@ export function TrustLinesPanel({
                       </span>
                     </td>
                     <td>
-                      <div className="dashboard-row-actions">
-                        <button
-                          type="button"
-                          className={line.freeze ? 'btn-secondary' : 'btn-danger'}
-                          disabled={writesLocked}
-                          onClick={() => freeze.mutate(line)}
-                        >
-                          {rowBusy && freeze.isPending ? 'Saving…' : line.freeze ? 'Unfreeze' : 'Freeze'}
-                        </button>
-                        {requireAuth && !line.authorized && (
+                      {/* An AMM pool's, a curve's or Ledgerpad's own line is not a holder's (issue 24). */}
+                      {line.account_label ? (
+                        <span className="muted small">Not a holder</span>
+                      ) : (
+                        <div className="dashboard-row-actions">
                           <button
                             type="button"
+                            className={line.freeze ? 'btn-secondary' : 'btn-danger'}
                             disabled={writesLocked}
-                            onClick={() => authorize.mutate(line)}
+                            onClick={() => freeze.mutate(line)}
                           >
-                            {rowBusy && authorize.isPending ? 'Authorizing…' : 'Authorize'}
+                            {rowBusy && freeze.isPending ? 'Saving…' : line.freeze ? 'Unfreeze' : 'Freeze'}
                           </button>
-                        )}
-                        {mine && (
-                          <button type="button" className="btn-secondary" onClick={() => setLimitFor(line)}>
-                            Set limit
-                          </button>
-                        )}
-                      </div>
+                          {requireAuth && !line.authorized && (
+                            <button
+                              type="button"
+                              disabled={writesLocked}
+                              onClick={() => authorize.mutate(line)}
+                            >
+                              {rowBusy && authorize.isPending ? 'Authorizing…' : 'Authorize'}
+                            </button>
+                          )}
+                          {mine && (
+                            <button type="button" className="btn-secondary" onClick={() => setLimitFor(line)}>
+                              Set limit
+                            </button>
+                          )}
+                        </div>
+                      )}
                     </td>
                   </tr>
                 );

@@ -1,6 +1,10 @@
 import {
   LISTING_MESSAGES,
+  type ClaimChallengeView,
+  type ClaimVerifyInput,
   type GatewayBalancesResponse,
+  type ListingControlView,
+  type ListingMetadata,
   type ListTokenResponse,
   type TokenView,
 } from '@ledgerpad/shared';
@@ -56,5 +60,33 @@ export async function listToken(body: Record<string, unknown>): Promise<ListToke
       throw new ListingError(LISTING_MESSAGES.alreadyListed, undefined, true);
     }
     throw new ListingError(LISTING_MESSAGES.listFailed, reasonOf(err));
+  }
+}
+
+// --- Claims (issue 24): proof of control of a listed token's issuer ---
+
+export const fetchListed = (issuer: string) =>
+  apiGet<TokenView>(`/api/tokens/issuer/${encodeURIComponent(issuer)}`);
+
+export const fetchControl = (tokenId: number) =>
+  apiGet<ListingControlView>(`/api/listing/control?token_id=${tokenId}`);
+
+export const requestClaimCode = (tokenId: number) =>
+  apiPost<ClaimChallengeView>('/api/listing/claims', { token_id: tokenId });
+
+/** Checks the proof and writes the controller's metadata; the server's reason on a 4xx. */
+export async function claimListing(body: ClaimVerifyInput): Promise<ListTokenResponse> {
+  try {
+    return await apiPost<ListTokenResponse>('/api/listing/claims/verify', body);
+  } catch (err) {
+    throw new ListingError(reasonOf(err) ?? 'The claim could not be checked. Please try again.');
+  }
+}
+
+export async function updateListing(tokenId: number, body: ListingMetadata): Promise<ListTokenResponse> {
+  try {
+    return await apiPost<ListTokenResponse>(`/api/listing/tokens/${tokenId}/metadata`, body);
+  } catch (err) {
+    throw new ListingError(reasonOf(err) ?? 'The listing could not be updated. Please try again.');
   }
 }

@@ -2,9 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import {
   classicAddressSchema,
+  IDENTITY_MESSAGES,
   LISTING_MESSAGES,
   listingFormSchema,
   type IssuedToken,
@@ -15,7 +16,9 @@ import {
 import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
 import { fetchIssuer, ListingError, listToken, type IssuerDetails } from './api';
-import { TokenDetailsFields } from '../../components/token-details-fields';
+import { IdentityBadge } from '../../components/identity-badge';
+import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
+import { ClaimListing } from './claim-listing';
 import './list-token.css';
 
 const issuerSchema = classicAddressSchema('Issuer address');
@@ -62,6 +65,20 @@ function FailureLine({ failure }: { failure?: Failure }) {
  * listing form → listed. 'Token Already Listed' when the issuer's token is listed (on fetch, or a 409).
  */
 export function ListTokenPage() {
+  const [params] = useSearchParams();
+  const claim = params.get('claim');
+  if (claim && issuerSchema.safeParse(claim).success) {
+    return (
+      <div className="list-token-page">
+        <h1>Claim a Listing</h1>
+        <ClaimListing issuer={claim} />
+      </div>
+    );
+  }
+  return <ListForm />;
+}
+
+function ListForm() {
   const [issuer, setIssuer] = useState('');
   const [issuerError, setIssuerError] = useState<string>();
   const [fetching, setFetching] = useState(false);
@@ -167,6 +184,7 @@ export function ListTokenPage() {
           alreadyListed ? `${alreadyListed.ticker} from this issuer is already listed on Ledgerpad.` : ''
         }
       >
+        <p className="muted">{IDENTITY_MESSAGES.alreadyListedHelp}</p>
         <ModalActions>
           <button type="button" className="btn-secondary" onClick={() => setAlreadyListed(null)}>
             Close
@@ -174,6 +192,15 @@ export function ListTokenPage() {
           {alreadyListed && (
             <Link className="button-link listing-link" to={`/token/${alreadyListed.issuer}`}>
               View token
+            </Link>
+          )}
+          {alreadyListed && (
+            <Link
+              className="button-link listing-link"
+              to={`/list-token?claim=${alreadyListed.issuer}`}
+              onClick={() => setAlreadyListed(null)}
+            >
+              Claim this listing
             </Link>
           )}
         </ModalActions>
@@ -200,6 +227,7 @@ function ListingFormPanel({
   const [uploading, setUploading] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure>();
+  const [logoRefused, setLogoRefused] = useState<string>();
   const token = details.tokens.find((t) => t.currency === currency) as IssuedToken;
   const listedCode = details.listed?.currency;
 
@@ -214,18 +242,12 @@ function ListingFormPanel({
     defaultValues: EMPTY,
   });
   const description = watch('description') ?? '';
-  const fieldErrors = [
-    errors.name?.message,
-    errors.description?.message,
-    errors.logoUrl?.message,
-    errors.twitterLink?.message,
-    errors.telegramLink?.message,
-    errors.websiteLink?.message,
-    errors.created_at?.message,
-  ];
+  const fieldErrors = tokenDetailsErrors(errors);
   const invalid = fieldErrors.some(Boolean);
 
   const submit = handleSubmit(async (values) => {
+    // A refused logo is never dropped silently: the user chooses a valid one or clears the file.
+    if (logoRefused) return setFailure({ message: LISTING_MESSAGES.logoRefused });
     setBusy(true);
     setFailure(undefined);
     try {
@@ -313,6 +335,7 @@ function ListingFormPanel({
             purpose: 'listing',
             hint: 'Optional. JPEG, PNG or WebP, under 5 MB, square or near-square.',
             onBusy: setUploading,
+            onRefused: setLogoRefused,
             onUploaded: (uploaded) =>
               setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted }),
           }}
@@ -341,8 +364,15 @@ function ListedView({ token, onAnother }: { token: TokenView; onAnother: () => v
         <h1 id="listed-title">Token listed</h1>
         <p>
           <strong>{token.name}</strong> ({token.ticker}) is now listed on Ledgerpad, with a supply of{' '}
-          {groupDigits(token.supply)} read from the XRP Ledger.
+          {groupDigits(token.supply)} read from the XRP Ledger. <IdentityBadge token={token} />
         </p>
+        {!token.verified && (
+          <p className="muted">
+            Nobody has proven control of this issuer yet, so the listing shows as Unverified and its links as{' '}
+            {IDENTITY_MESSAGES.linksByLister}.{' '}
+            <Link to={`/list-token?claim=${token.issuer_address}`}>Do you control the issuer? Claim it</Link>
+          </p>
+        )}
         <div className="form-actions">
           <Link className="button-link listing-link" to={`/token/${token.issuer_address}`}>
             View token page

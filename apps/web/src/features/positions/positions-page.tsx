@@ -1,7 +1,9 @@
 import type { KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { POSITIONS_MESSAGES, formatAmount, type PositionToken, type PositionView } from '@ledgerpad/shared';
+import { IdentityBadge } from '../../components/identity-badge';
 import { useSession } from '../../lib/session';
+import { useTokenIdentities } from '../../lib/token-identities';
 import { usePositions } from './api';
 import './positions.css';
 
@@ -81,6 +83,7 @@ function formatXrp(value: string, signed = false): string {
 }
 
 function WalletPositions({ position }: { position: PositionView }) {
+  const identity = useTokenIdentities();
   const navigate = useNavigate();
   const title = position.walletName ?? 'Wallet';
   const open = (token: PositionToken) =>
@@ -147,6 +150,9 @@ function WalletPositions({ position }: { position: PositionView }) {
                   <span className="positions-ticker">{token.ticker}</span>
                   <span className="muted small positions-mono positions-issuer">
                     {shortAddress(token.issuer)}
+                  </span>
+                  <span className="positions-identity">
+                    <IdentityBadge token={identity(token.tokenCode, token.issuer)} compact />
                   </span>
                 </th>
                 <td className="num" data-label="Balance" title={token.balance}>

@@ -1,15 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import type { QuoteView, TokenStatsView } from '@ledgerpad/shared';
+import type { QuoteView, TokenStatsView, TokenSuggestion } from '@ledgerpad/shared';
 import { apiGet, apiPost } from '../../lib/api';
 
 // The swap screen's reads: token search (debounced by the caller), the estimate (the server
 // simulates the very trade on the ledger), and the token's market figures.
 
-export interface TokenSuggestion {
-  ticker: string;
-  name: string;
-  issuer_address: string;
-}
+export type { TokenSuggestion };
 
 export function useTokenSearch(query: string) {
   return useQuery({

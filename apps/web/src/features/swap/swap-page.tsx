@@ -10,6 +10,7 @@ import {
   RLUSD_CURRENCY_HEX,
   ORDER_MESSAGES,
   SEARCH_DEBOUNCE_MS,
+  isLaunchProtectionMessage,
   SWAP_MESSAGES,
   TRUSTLINE_MESSAGES,
   displayTicker,
@@ -29,6 +30,7 @@ import { Modal } from '../../components/modal';
 import { ApiError, apiGet, apiPost, apiPut } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { BALANCES_KEY, useWalletBalances } from '../../lib/wallet-balances';
+import { IdentityBadge } from '../../components/identity-badge';
 import { useMarketStats, useQuote, useTokenSearch } from './api';
 import { batchSummary, randomAmounts, randomRange } from './batch';
 import { StatusLine, useDebounced, useFading } from './hooks';
@@ -283,8 +285,10 @@ export function SwapPage() {
   }, [amount, price, side]);
 
   const quoteError =
-    quote.error instanceof ApiError && quote.error.message === SWAP_MESSAGES.insufficientLiquidity
-      ? SWAP_MESSAGES.insufficientLiquidity
+    quote.error instanceof ApiError &&
+    (quote.error.message === SWAP_MESSAGES.insufficientLiquidity ||
+      isLaunchProtectionMessage(quote.error.message))
+      ? quote.error.message
       : null;
 
   return (
@@ -777,7 +781,8 @@ function TokenPicker({ value, onChange }: { value: TokenChoice | null; onChange:
                   setOpen(false);
                 }}
               >
-                <strong>{s.ticker}</strong> <span className="muted">{s.name}</span>
+                <strong>{s.ticker}</strong> <IdentityBadge token={s} />{' '}
+                <span className="muted">{s.name}</span>
                 <span className="muted small suggestion-issuer">{s.issuer_address}</span>
               </button>
             </li>

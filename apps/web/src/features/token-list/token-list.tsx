@@ -16,6 +16,7 @@ import {
   type TokenSortKey,
   type TokenView,
 } from '@ledgerpad/shared';
+import { IdentityBadge, ListerLinksNote } from '../../components/identity-badge';
 import { apiGet } from '../../lib/api';
 import { useTokenStats } from './use-token-stats';
 
@@ -182,6 +183,9 @@ function TokenListRow({ row, onOpen }: { row: TokenRow; onOpen: () => void }) {
         >
           {t.ticker}
         </Link>
+        {t.verified !== undefined && (
+          <IdentityBadge token={{ verified: t.verified, lookalike_of: t.lookalike_of ?? null }} compact />
+        )}
       </td>
       <td className="num">
         <span className={`figure ${row.priceFont}`} data-testid="price">
@@ -239,6 +243,7 @@ function TokenListRow({ row, onOpen }: { row: TokenRow; onOpen: () => void }) {
             {l.label}
           </a>
         ))}
+        {links.length > 0 && t.metadata_by && <ListerLinksNote token={{ metadata_by: t.metadata_by }} />}
       </td>
     </tr>
   );

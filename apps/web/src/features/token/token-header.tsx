@@ -8,7 +8,9 @@ import {
   type PriceChange,
   type TokenView,
 } from '@ledgerpad/shared';
+import { Link } from 'react-router';
 import { copyText } from '../../components/copy-button';
+import { IdentityBadge, ListerLinksNote } from '../../components/identity-badge';
 
 // The token detail header (spec 000 §2): logo, ticker, badge, the issuer with click-to-copy and its
 // tooltip, the social links, and the price-change strip.
@@ -51,6 +53,7 @@ export function TokenHeader({
           <h1>
             {displayTicker(token.ticker)}
             {badge && <span className={`badge badge-${badge.toLowerCase()}`}>{badge}</span>}
+            <IdentityBadge token={token} />
           </h1>
           <p className="muted tp-name">{token.name}</p>
           <Tooltip.Provider delayDuration={TOOLTIP_FADE_MS}>
@@ -96,8 +99,13 @@ export function TokenHeader({
                 {l.label}
               </a>
             ))}
+            <ListerLinksNote token={token} />
           </nav>
         )}
+        {/* The real issuer is never locked out of a listing someone else made (issue 24). */}
+        <Link className="claim-link" to={`/list-token?claim=${token.issuer_address}`}>
+          {token.verified ? 'Issuer? Update this listing' : 'Is this your token? Claim this listing'}
+        </Link>
       </div>
     </header>
   );

@@ -270,14 +270,32 @@ export class IouValue {
     return this.gte(o) ? this : o;
   }
 
-  /** Parse rippled's accepted value syntax (decimal, optional exponent). Throws on bad syntax. */
+  /**
+   * Parse a value as a decoded binary amount or a ledger entry prints it (rippled's grammar, no
+   * length limit). A binary amount holds any 16-digit mantissa and exponent, and the codec prints
+   * it in plain notation: 9999999999999999e80 is 96 digits, 1234567890123456e-32 is 32 after the
+   * point. rippled reads binary amounts as they are; only JSON text has the 32-digit rule
+   * (parseJsonText). Throws on bad syntax.
+   */
   static parse(text: string): IouValue {
+    return IouValue.parseDigits(text, Infinity);
+  }
+
+  /**
+   * Parse a value given as JSON text (rippled's amountFromString): the same grammar, and at most
+   * 32 digits before and after the point together.
+   */
+  static parseJsonText(text: string): IouValue {
+    return IouValue.parseDigits(text, 32);
+  }
+
+  private static parseDigits(text: string, maxDigits: number): IouValue {
     // Same grammar as rippled's amountFromString: an integer part is mandatory, no leading zeros.
     const m = /^([-+]?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([-+]?[0-9]+))?$/.exec(text);
     if (!m) throw new SyntaxError(`invalid amount '${text}'`);
     const intPart = m[2] ?? '';
     const frac = m[3] ?? '';
-    if (intPart.length + frac.length > 32) throw new SyntaxError(`invalid amount '${text}'`);
+    if (intPart.length + frac.length > maxDigits) throw new SyntaxError(`invalid amount '${text}'`);
     const digits = (intPart + frac).replace(/^0+/, '');
     const exp = Number(m[4] ?? '0') - frac.length;
     if (digits === '') return IouValue.ZERO;

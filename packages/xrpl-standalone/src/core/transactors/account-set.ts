@@ -1,6 +1,7 @@
 // AccountSet (rippled SetAccount.cpp): account flags via SetFlag/ClearFlag or legacy tf flags,
 // TransferRate, TickSize, Domain, EmailHash, MessageKey, WalletLocator.
 import { readAccount } from '../account';
+import { rulesEnabled } from '../amendments';
 import { addressOfPublicKey } from '../account-id';
 import type { LedgerEntry } from '../contract';
 import { accountRootKey, signerListKey } from '../keylets';
@@ -146,6 +147,12 @@ export const accountSet: Transactor = {
     for (const [asf, lsf] of incoming) {
       if (f.set === asf) set(lsf);
       else if (f.clear === asf) clear(lsf);
+    }
+    // Token escrow (XLS-85): the issuer lets holders lock its token. rippled's SetAccount clears
+    // it as it sets it; escrows made meanwhile still finish and cancel.
+    if (rulesEnabled('TokenEscrow')) {
+      if (f.set === ASF.allowTrustLineLocking) set(LSF.allowTrustLineLocking);
+      else if (f.clear === ASF.allowTrustLineLocking) clear(LSF.allowTrustLineLocking);
     }
     if (f.set === ASF.allowTrustLineClawback) set(LSF.allowTrustLineClawback);
     if (out !== flagsIn) sle.Flags = out;

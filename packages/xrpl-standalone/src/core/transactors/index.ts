@@ -9,6 +9,9 @@ import { ammVote } from './amm-vote';
 import { ammWithdraw } from './amm-withdraw';
 import { clawback } from './clawback';
 import { depositPreauth } from './deposit-preauth';
+import { escrowCancel } from './escrow-cancel';
+import { escrowCreate } from './escrow-create';
+import { escrowFinish } from './escrow-finish';
 import { offerCancel } from './offer-cancel';
 import { offerCreate } from './offer-create';
 import { payment } from './payment';
@@ -28,6 +31,9 @@ export const TRANSACTORS: Record<string, Transactor> = {
   AccountDelete: accountDelete,
   SignerListSet: signerListSet,
   DepositPreauth: depositPreauth,
+  EscrowCreate: escrowCreate,
+  EscrowFinish: escrowFinish,
+  EscrowCancel: escrowCancel,
   OfferCreate: offerCreate,
   OfferCancel: offerCancel,
   AMMCreate: ammCreate,

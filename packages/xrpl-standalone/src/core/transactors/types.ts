@@ -1,5 +1,6 @@
 // What a transactor is: rippled's preflight (no ledger), preclaim (read-only ledger checks) and
 // doApply (changes through the ApplyView). Adding a transaction type = one file + one registry line.
+import type { Rules } from '../amendments';
 import type { CoreConfig, JsonObject } from '../contract';
 import type { Ter } from '../results';
 import type { ApplyView, StateReader } from '../state/apply-view';
@@ -7,6 +8,8 @@ import type { ApplyView, StateReader } from '../state/apply-view';
 export interface PreflightContext {
   tx: JsonObject;
   config: CoreConfig;
+  /** The applying ledger's amendments (rippled's ctx.rules). */
+  rules: Rules;
 }
 
 export interface PreclaimContext {
@@ -15,6 +18,8 @@ export interface PreclaimContext {
   view: StateReader;
   config: CoreConfig;
   ledgerSeq: number;
+  /** The applying ledger's amendments (rippled's ctx.view.rules()). */
+  rules: Rules;
 }
 
 export interface ApplyContext {

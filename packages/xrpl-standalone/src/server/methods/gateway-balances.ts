@@ -1,12 +1,12 @@
 // gateway_balances: what an issuer owes (obligations), holds at hot wallets (balances), and is
-// owed (assets), summed exactly over its trust lines.
+// owed (assets), summed exactly over its trust lines; and what is locked in escrows listed under it.
 import { isValidClassicAddress } from 'ripple-address-codec';
 import type { JsonObject } from '../../core/contract';
 import type { MethodSpec } from '../context';
 import { RpcError } from '../errors';
 import { addDecimal, formatDecimal, negateDecimal, parseDecimal, type Decimal } from '../decimal';
 import { ownedEntries } from '../owner-dir';
-import { requireAccount, resolveLedger } from '../params';
+import { isObject, requireAccount, resolveLedger } from '../params';
 import { lineFromSide, readAccountRoot } from './account-info';
 
 function readHotWallets(params: JsonObject): Set<string> {
@@ -42,7 +42,17 @@ export const gatewayBalancesMethod: MethodSpec = {
     const balances: PeerBalances = new Map();
     const assets: PeerBalances = new Map();
     const frozenBalances: PeerBalances = new Map();
+    // Escrows listed under the account (its own, those to it, and token escrows of its issues):
+    // rippled sums their amounts per currency as `locked` (XRP ones too; MPT ones are skipped).
+    const locked = new Map<string, Decimal>();
     for (const entry of ownedEntries(view, account)) {
+      if (entry.LedgerEntryType === 'Escrow') {
+        const amount = entry.Amount;
+        if (typeof amount === 'string') add(locked, 'XRP', { mantissa: BigInt(amount), exponent: 0 });
+        else if (isObject(amount) && typeof amount.currency === 'string' && typeof amount.value === 'string')
+          add(locked, amount.currency, parseDecimal(amount.value));
+        continue;
+      }
       if (entry.LedgerEntryType !== 'RippleState') continue;
       const line = lineFromSide(entry, account);
       const balance = parseDecimal(line.balance);
@@ -68,6 +78,11 @@ export const gatewayBalancesMethod: MethodSpec = {
     if (balances.size > 0) result.balances = Object.fromEntries(balances);
     if (frozenBalances.size > 0) result.frozen_balances = Object.fromEntries(frozenBalances);
     if (assets.size > 0) result.assets = Object.fromEntries(assets);
+    if (locked.size > 0) {
+      result.locked = Object.fromEntries(
+        [...locked].map(([c, v]) => [c, c === 'XRP' ? v.mantissa.toString() : formatDecimal(v)]),
+      );
+    }
     return { ...result, ...fields };
   },
 };

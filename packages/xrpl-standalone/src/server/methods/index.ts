@@ -16,6 +16,7 @@ import { ledgerClosedMethod, ledgerCurrentMethod, ledgerMethod } from './ledger'
 import { ledgerDataMethod } from './ledger-data';
 import { ledgerEntryMethod } from './ledger-entry';
 import { norippleCheckMethod } from './noripple-check';
+import { pathFindMethod } from './path-find';
 import { ripplePathFindMethod } from './ripple-path-find';
 // Registers the `books` subscription with subscribe/unsubscribe.
 import '../books-stream';
@@ -56,6 +57,7 @@ export const methods: Record<string, MethodSpec> = {
   ledger_data: ledgerDataMethod,
   ledger_entry: ledgerEntryMethod,
   noripple_check: norippleCheckMethod,
+  path_find: pathFindMethod,
   ping: pingMethod,
   random: randomMethod,
   ripple_path_find: ripplePathFindMethod,

@@ -2,7 +2,7 @@
 // XRP. Each candidate is run as a dry payment on a sandbox of the current ledger to find the
 // source amount that delivers destination_amount; the cheapest per source currency is returned.
 import { isValidClassicAddress } from 'ripple-address-codec';
-import type { JsonObject, LedgerView } from '../../core/contract';
+import type { CoreConfig, JsonObject, LedgerView } from '../../core/contract';
 import { Num } from '../../core/number';
 import { flow } from '../../core/payment/flow';
 import type { Strand } from '../../core/payment/step';
@@ -24,7 +24,8 @@ interface Candidate {
   paths: JsonObject[][];
 }
 
-function sourceIssues(view: LedgerView, account: string, params: JsonObject): Issue[] {
+/** The source currencies: `source_currencies` when given, else XRP and the account's lines. */
+export function sourceIssues(view: LedgerView, account: string, params: JsonObject): Issue[] {
   const list = params.source_currencies;
   if (list !== undefined) {
     if (!Array.isArray(list)) throw new RpcError('invalidParams', "Invalid field 'source_currencies'.");
@@ -51,6 +52,7 @@ function sourceIssues(view: LedgerView, account: string, params: JsonObject): Is
 /** Source amount needed along one candidate, or undefined when it cannot deliver in full. */
 function trial(
   view: LedgerView,
+  config: CoreConfig,
   src: string,
   dst: string,
   source: Issue,
@@ -60,7 +62,7 @@ function trial(
   const sb = new ApplyView(view, {
     ledgerSeq: view.header.ledger_index,
     parentCloseTime: view.header.parent_close_time,
-    config: nodeConfig,
+    config,
   });
   const strand: Strand = buildCrossStrand({
     src,
@@ -110,11 +112,55 @@ function destinationCurrencies(view: LedgerView, account: string): string[] {
   return [...out];
 }
 
-let nodeConfig = { baseFee: 10n, reserveBase: 1_000_000n, reserveIncrement: 200_000n };
+/** One way to pay `deliver` from one source currency: what it costs and the path it takes. */
+export interface PathAlternative {
+  source_amount: unknown;
+  paths_computed: JsonObject[][];
+}
+
+/**
+ * The cheapest way from each source currency to deliver `deliver` to `dst` (rippled's
+ * PathRequest::findPaths for the paths this server builds): the default path through one book or
+ * pool, or two books through XRP. A source currency that is the destination currency is skipped.
+ */
+export function findAlternatives(
+  view: LedgerView,
+  config: CoreConfig,
+  src: string,
+  dst: string,
+  deliver: Amt,
+  sources: Issue[],
+): PathAlternative[] {
+  const alternatives: PathAlternative[] = [];
+  for (const source of sources) {
+    if (sameIssue(source, deliver.issue)) continue;
+    const candidates: Candidate[] = [{ via: [], paths: [] }];
+    if (!isXrp(source) && !isXrp(deliver.issue))
+      candidates.push({ via: [XRP_ISSUE], paths: [[XRP_PATH_ELEMENT]] });
+    let best: { amount: Amt; paths: JsonObject[][] } | undefined;
+    for (const c of candidates) {
+      const amount = trial(view, config, src, dst, source, deliver, c);
+      if (amount && (!best || amount.value.lt(best.amount.value))) best = { amount, paths: c.paths };
+    }
+    if (best) alternatives.push({ source_amount: amtToJson(best.amount), paths_computed: best.paths });
+  }
+  return alternatives;
+}
+
+/** rippled's destination amount check (PathRequest::parseJson): an amount, XRP or token, not 0. */
+export function readDestinationAmount(value: unknown): Amt {
+  let deliver: Amt;
+  try {
+    deliver = amtFromJson(value);
+  } catch {
+    throw new RpcError('dstAmtMalformed');
+  }
+  if (!isXrp(deliver.issue) && !issueFromJson(value)) throw new RpcError('dstAmtMalformed');
+  return deliver;
+}
 
 export const ripplePathFindMethod: MethodSpec = {
   handler: ({ node, params }) => {
-    nodeConfig = node.config;
     const src = params.source_account;
     if (src === undefined) throw missingField('source_account');
     if (typeof src !== 'string' || !isValidClassicAddress(src)) throw new RpcError('srcActMalformed');
@@ -122,35 +168,20 @@ export const ripplePathFindMethod: MethodSpec = {
     if (dst === undefined) throw missingField('destination_account');
     if (typeof dst !== 'string' || !isValidClassicAddress(dst)) throw new RpcError('dstActMalformed');
     if (params.destination_amount === undefined) throw missingField('destination_amount');
-    let deliver: Amt;
-    try {
-      deliver = amtFromJson(params.destination_amount);
-    } catch {
-      throw new RpcError('dstAmtMalformed');
-    }
-    if (!isXrp(deliver.issue) && !issueFromJson(params.destination_amount))
-      throw new RpcError('dstAmtMalformed');
+    const deliver = readDestinationAmount(params.destination_amount);
     const { view, fields } = resolveLedger(node, params);
     if (!readAccount(view, src)) throw new RpcError('srcActNotFound');
-    const alternatives: JsonObject[] = [];
-    for (const source of sourceIssues(view, src, params)) {
-      if (sameIssue(source, deliver.issue)) continue;
-      const candidates: Candidate[] = [{ via: [], paths: [] }];
-      if (!isXrp(source) && !isXrp(deliver.issue))
-        candidates.push({ via: [XRP_ISSUE], paths: [[XRP_PATH_ELEMENT]] });
-      let best: { amount: Amt; paths: JsonObject[][] } | undefined;
-      for (const c of candidates) {
-        const amount = trial(view, src, dst, source, deliver, c);
-        if (amount && (!best || amount.value.lt(best.amount.value))) best = { amount, paths: c.paths };
-      }
-      if (best) {
-        alternatives.push({
-          paths_canonical: [],
-          paths_computed: best.paths,
-          source_amount: amtToJson(best.amount),
-        });
-      }
-    }
+    const alternatives = findAlternatives(
+      view,
+      node.config,
+      src,
+      dst,
+      deliver,
+      sourceIssues(view, src, params),
+    ).map(
+      // The legacy ripple_path_find answer adds paths_canonical (rippled: "Old ripple_path_find API requires this").
+      (a) => ({ paths_canonical: [], ...a }),
+    );
     const result: JsonObject = {
       alternatives,
       destination_account: dst,

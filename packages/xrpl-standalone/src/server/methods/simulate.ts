@@ -1,15 +1,20 @@
 // simulate (rippled 2.4): what a transaction would do if submitted now — its engine result and
 // metadata against the open ledger — without signing, submitting or keeping anything. Unsigned
 // by design: a signed transaction is refused (transactionSigned). Fee, Sequence, SigningPubKey
-// and NetworkID are filled as rippled's simulate fills them.
+// and NetworkID are filled as rippled's simulate fills them. With `binary: true` the transaction
+// and its metadata come back serialized (tx_blob, meta_blob) instead of as JSON.
 import { encode } from 'ripple-binary-codec';
 import type { JsonObject } from '../../core/contract';
 import { terCode, terMessage, type Ter } from '../../core/results';
 import type { MethodSpec } from '../context';
-import { RpcError, missingField } from '../errors';
+import { serializeHex } from '../../core/serializer';
+import { RpcError, invalidField, missingField } from '../errors';
+import { checkJsonAmounts } from '../json-amounts';
 import { accountRootIndex } from '../keylets';
 import { isObject } from '../params';
 import { txJsonForApi } from '../tx-format';
+
+const SIMULATED_SUCCESS = 'The simulated transaction would have been applied.';
 
 function isSigned(tx: JsonObject): boolean {
   if (typeof tx.TxnSignature === 'string' && tx.TxnSignature !== '') return true;
@@ -27,9 +32,8 @@ export const simulateMethod: MethodSpec = {
     if (params.tx_json !== undefined && params.tx_blob !== undefined) {
       throw new RpcError('invalidParams', 'Cannot include both tx_json and tx_blob.');
     }
-    if (params.binary !== undefined && params.binary !== false) {
-      throw new RpcError('notImpl', 'Binary simulate results are not supported by this server.');
-    }
+    if (params.binary !== undefined && typeof params.binary !== 'boolean') throw invalidField('binary');
+    const binary = params.binary === true;
     let blob: string;
     if (params.tx_blob !== undefined) {
       if (typeof params.tx_blob !== 'string') throw new RpcError('invalidParams', "Invalid field 'tx_blob'.");
@@ -42,6 +46,7 @@ export const simulateMethod: MethodSpec = {
       if (typeof tx.TransactionType !== 'string') throw missingField('tx_json.TransactionType');
       if (typeof tx.Account !== 'string') throw missingField('tx_json.Account');
       if (isSigned(tx)) throw new RpcError('transactionSigned');
+      checkJsonAmounts(tx);
       // Autofill, as rippled's simulate does.
       tx.SigningPubKey ??= '';
       tx.Fee ??= node.config.baseFee.toString();
@@ -73,10 +78,21 @@ export const simulateMethod: MethodSpec = {
       applied: false,
       engine_result: ter,
       engine_result_code: terCode(ter),
-      engine_result_message: terMessage(ter),
+      // rippled's simulate words success its own way.
+      engine_result_message: ter === 'tesSUCCESS' ? SIMULATED_SUCCESS : terMessage(ter),
       ledger_index: out.ledgerIndex,
-      tx_json: { ...txJsonForApi(out.tx, apiVersion), hash: out.hash },
     };
+    if (binary) {
+      // The metadata as the ledger would store it (delivered_amount is an API-only addition),
+      // and the transaction as it was simulated (autofilled, unsigned).
+      if (out.meta) {
+        const { delivered_amount: _delivered, ...stored } = out.meta;
+        result.meta_blob = serializeHex(stored);
+      }
+      result.tx_blob = blob;
+      return result;
+    }
+    result.tx_json = { ...txJsonForApi(out.tx, apiVersion), hash: out.hash };
     if (out.meta) result.meta = out.meta;
     return result;
   },

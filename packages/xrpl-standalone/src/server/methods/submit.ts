@@ -4,6 +4,7 @@ import { encode } from 'ripple-binary-codec';
 import type { JsonObject, SubmitResult } from '../../core/contract';
 import type { MethodContext, MethodSpec } from '../context';
 import { RpcError, invalidField, missingField } from '../errors';
+import { checkJsonAmounts } from '../json-amounts';
 import { accountRootIndex } from '../keylets';
 import { signTransaction } from '../signing';
 import { txJsonForApi } from '../tx-format';
@@ -113,6 +114,7 @@ export const submitMultisignedMethod: MethodSpec = {
     }
     const input = txJson as JsonObject;
     if (!Array.isArray(input.Signers) || input.Signers.length === 0) throw missingField('tx_json.Signers');
+    checkJsonAmounts(input);
     let blob: string;
     try {
       blob = encode(input as never);

@@ -1,0 +1,278 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import {
+  CLAIM_CHALLENGE_TTL_MINUTES,
+  IDENTITY_MESSAGES,
+  LISTING_MESSAGES,
+  listingMetadataSchema,
+  type ClaimMethod,
+  type ListingMetadata,
+  type ListingMetadataInput,
+  type TokenView,
+} from '@ledgerpad/shared';
+import { CopyButton } from '../../components/copy-button';
+import { IdentityBadge } from '../../components/identity-badge';
+import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
+import { ApiError } from '../../lib/api';
+import {
+  claimListing,
+  fetchControl,
+  fetchListed,
+  ListingError,
+  requestClaimCode,
+  updateListing,
+} from './api';
+
+// /list-token?claim={issuer} (issue 24): the real issuer is never locked out of a listing someone
+// else made. It proves control — one of its own Ledgerpad wallets, a claim code sent by the issuer
+// in a zero-effect AccountSet (shown exactly, for any wallet such as Xaman), or its xrp-ledger.toml
+// — and its name, description, logo and links replace the lister's. A proven controller comes back
+// here to update the listing at any time.
+
+const EMPTY: ListingMetadataInput = {
+  name: '',
+  description: '',
+  twitterLink: '',
+  telegramLink: '',
+  websiteLink: '',
+  logoUrl: '',
+};
+
+export function ClaimListing({ issuer }: { issuer: string }) {
+  const listed = useQuery({
+    queryKey: ['listing', 'claim', issuer],
+    queryFn: () => fetchListed(issuer),
+    retry: false,
+  });
+  if (listed.isPending) return <p className="muted">Loading the listing…</p>;
+  if (listed.isError) {
+    const missing = listed.error instanceof ApiError && listed.error.status === 404;
+    return (
+      <section className="panel" role="alert">
+        <p className="form-error">
+          {missing ? 'This issuer has no listed token yet.' : LISTING_MESSAGES.databaseFailed}
+        </p>
+        {missing && <Link to="/list-token">List it first</Link>}
+      </section>
+    );
+  }
+  return <ClaimPanel token={listed.data} />;
+}
+
+function ClaimPanel({ token }: { token: TokenView }) {
+  const control = useQuery({
+    queryKey: ['listing', 'control', token.id],
+    queryFn: () => fetchControl(token.id),
+  });
+  const [done, setDone] = useState<TokenView | null>(null);
+  if (done) {
+    return (
+      <section className="panel listed" role="status">
+        <h2>{done.verified ? 'Listing claimed' : 'Listing updated'}</h2>
+        <p>
+          <strong>{done.name}</strong> ({done.ticker}) now shows your details. <IdentityBadge token={done} />
+        </p>
+        <Link className="button-link listing-link" to={`/token/${done.issuer_address}`}>
+          View token page
+        </Link>
+      </section>
+    );
+  }
+  return (
+    <section className="panel claim-panel" aria-labelledby="claim-title">
+      <h2 id="claim-title" className="section-label">
+        {control.data?.controller ? 'Update your listing' : 'Claim this listing'}
+      </h2>
+      <p>
+        <strong>{token.ticker}</strong> <span className="muted">{token.name}</span>{' '}
+        <IdentityBadge token={token} />
+      </p>
+      <p className="address muted small">{token.issuer_address}</p>
+      {control.isPending ? (
+        <p className="muted">Checking…</p>
+      ) : control.data?.controller ? (
+        <MetadataForm token={token} method={null} onDone={setDone} />
+      ) : (
+        <ProveControl token={token} ownWallet={control.data?.own_wallet === true} onDone={setDone} />
+      )}
+    </section>
+  );
+}
+
+function ProveControl({
+  token,
+  ownWallet,
+  onDone,
+}: {
+  token: TokenView;
+  ownWallet: boolean;
+  onDone: (t: TokenView) => void;
+}) {
+  const [method, setMethod] = useState<ClaimMethod>(ownWallet ? 'wallet' : 'challenge');
+  const code = useQuery({
+    queryKey: ['listing', 'code', token.id],
+    queryFn: () => requestClaimCode(token.id),
+    staleTime: (CLAIM_CHALLENGE_TTL_MINUTES - 5) * 60_000,
+    retry: false,
+  });
+  const tx = code.data ? JSON.stringify(code.data.transaction, null, 2) : '';
+  return (
+    <>
+      <p className="muted">{IDENTITY_MESSAGES.claimIntro}</p>
+      <fieldset className="claim-methods">
+        <legend className="field-label">How do you prove it?</legend>
+        <label className="claim-method">
+          <input
+            type="radio"
+            name="method"
+            checked={method === 'wallet'}
+            onChange={() => setMethod('wallet')}
+          />
+          <span>
+            <strong>It is one of my Ledgerpad wallets</strong>
+            <span className="muted small">
+              {ownWallet ? IDENTITY_MESSAGES.ownWallet : 'Import the issuer on the Wallets page first.'}
+            </span>
+          </span>
+        </label>
+        <label className="claim-method">
+          <input
+            type="radio"
+            name="method"
+            checked={method === 'challenge'}
+            onChange={() => setMethod('challenge')}
+          />
+          <span>
+            <strong>Send a claim code from the issuer</strong>
+            <span className="muted small">
+              Sign this transaction with the issuer in any wallet (Xaman, …): an AccountSet that changes
+              nothing and carries the code as a memo. Valid {CLAIM_CHALLENGE_TTL_MINUTES} minutes.
+            </span>
+          </span>
+        </label>
+        {method === 'challenge' &&
+          (code.isPending ? (
+            <p className="muted">Getting a claim code…</p>
+          ) : code.data && code.data.code ? (
+            <div className="claim-code">
+              <p className="small">
+                Claim code: <code data-testid="claim-code">{code.data.code}</code>
+              </p>
+              <pre className="claim-tx" data-testid="claim-transaction">
+                {tx}
+              </pre>
+              <CopyButton
+                value={tx}
+                label="Copy transaction"
+                showLabel
+                copiedMessage="Transaction copied"
+                failedMessage="Failed to copy."
+              />
+            </div>
+          ) : (
+            <p className="form-error">
+              {code.data ? IDENTITY_MESSAGES.issuerCannotSign : 'The claim code could not be issued.'}
+            </p>
+          ))}
+        <label className="claim-method">
+          <input type="radio" name="method" checked={method === 'toml'} onChange={() => setMethod('toml')} />
+          <span>
+            <strong>My site’s xrp-ledger.toml lists this token</strong>
+            <span className="muted small">
+              {code.data?.toml_url
+                ? `We read ${code.data.toml_url}: [[ISSUERS]] must list the issuer, [[CURRENCIES]] ${token.ticker} with this issuer.`
+                : IDENTITY_MESSAGES.noDomain}
+            </span>
+          </span>
+        </label>
+      </fieldset>
+      <MetadataForm token={token} method={method} onDone={onDone} />
+    </>
+  );
+}
+
+function MetadataForm({
+  token,
+  method,
+  onDone,
+}: {
+  token: TokenView;
+  /** The proof to check; null when the caller already controls the listing. */
+  method: ClaimMethod | null;
+  onDone: (t: TokenView) => void;
+}) {
+  const errorId = useId();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [logoRefused, setLogoRefused] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    watch,
+    formState: { errors, isSubmitted },
+  } = useForm<ListingMetadataInput, unknown, ListingMetadata>({
+    resolver: zodResolver(listingMetadataSchema),
+    defaultValues: EMPTY,
+  });
+  const fieldErrors = tokenDetailsErrors(errors);
+  const submit = handleSubmit(async (values) => {
+    if (logoRefused) return setFailure(LISTING_MESSAGES.logoRefused);
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const body = { ...values, logoUrl: values.logoUrl || undefined };
+      const res = method
+        ? await claimListing({ ...body, token_id: token.id, method })
+        : await updateListing(token.id, body);
+      await queryClient.invalidateQueries({ queryKey: ['tokens'] });
+      onDone(res.token);
+    } catch (err) {
+      setFailure(
+        err instanceof ListingError ? err.message : 'The claim could not be checked. Please try again.',
+      );
+    } finally {
+      setBusy(false);
+    }
+  });
+  return (
+    <form className="form" onSubmit={(e) => void submit(e)} noValidate>
+      <p className="field-hint">
+        Your details: they replace the listing’s name, description, logo and links.
+      </p>
+      <TokenDetailsFields
+        // The created date is not rendered here (createdDate false), so it is never registered.
+        register={(name) => register(name as Exclude<typeof name, 'created_at'>)}
+        invalid={(name) => Boolean(errors[name as keyof typeof errors])}
+        errorId={errorId}
+        disabled={busy}
+        description={watch('description') ?? ''}
+        createdDate={false}
+        logo={{
+          purpose: 'listing',
+          hint: 'Optional. JPEG, PNG or WebP, under 5 MB, square or near-square.',
+          onBusy: setUploading,
+          onRefused: setLogoRefused,
+          onUploaded: (u) => setValue('logoUrl', u?.servedUrl ?? '', { shouldValidate: isSubmitted }),
+        }}
+      />
+      <div id={errorId} role="alert" className="form-error">
+        {fieldErrors.some(Boolean) && <p>{LISTING_MESSAGES.formErrors}</p>}
+        {[...new Set(fieldErrors.filter(Boolean))].map((m) => (
+          <p key={m}>{m}</p>
+        ))}
+        {failure && <p>{failure}</p>}
+      </div>
+      <div className="form-actions">
+        <button type="submit" disabled={busy || uploading}>
+          {busy ? 'Checking…' : method ? 'Claim listing' : 'Update listing'}
+        </button>
+      </div>
+    </form>
+  );
+}
