@@ -51,7 +51,7 @@ describe('migration 0014: money columns numeric', () => {
         values (1001, 1, 'rW', 'rI', 'TTT', 'XRP', 'BUY', '98.00957', '1234.567890123456', 'H1', '0.735071', 'paid');
     `);
     const applied = await migrate(sql);
-    expect(applied).toEqual(['0014_money']);
+    expect(applied[0]).toBe('0014_money');
     const types = await sql.query<{ table_name: string; column_name: string; data_type: string }>(
       `select table_name, column_name, data_type from information_schema.columns
         where (table_name, column_name) in (('tokens', 'supply'), ('tokens', 'total_reward'), ('trading_trades', 'fee'),

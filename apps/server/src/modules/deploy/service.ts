@@ -164,9 +164,6 @@ export class DeployService {
     if (rlusdPair && !rlusd) throw new AppError('BAD_REQUEST', 'RLUSD is not available on this network yet.');
 
     // Balances from the validated ledger; available = balance − the account's reserve.
-    const state = await this.deps.wallets.accountState(wallet.address);
-    const reserve = state.activated ? (await this.deps.wallets.reserveDrops(state.ownerCount)).total : 0n;
-    const available = state.balanceDrops - reserve;
     const neededDrops = xrpToDrops(cost.xrp);
     // The deploy's cost (liquidity, reserves, network fees — all in cost.xrp) and the service fee,
     // against what is left after the reserve, transactions in flight and fees owed:
@@ -176,8 +173,12 @@ export class DeployService {
         amount: neededDrops - serviceFeeDrops,
         platformFee: serviceFeeDrops,
       });
-    } else if (available < neededDrops) {
-      throw new AppError('BAD_REQUEST', insufficientXrpMessage(available, neededDrops));
+    } else {
+      const state = await this.deps.wallets.accountState(wallet.address);
+      const reserve = state.activated ? (await this.deps.wallets.reserveDrops(state.ownerCount)).total : 0n;
+      const available = state.balanceDrops - reserve;
+      if (available < neededDrops)
+        throw new AppError('BAD_REQUEST', insufficientXrpMessage(available, neededDrops));
     }
     if (rlusdPair && rlusd && !bonding) {
       const held = await this.rlusdBalance(client, wallet.address, rlusd);
