@@ -139,9 +139,15 @@ export class Funds {
     ]);
     const state = await this.account(address);
     const reserves = this.reserves;
-    const left = availableXrp(state.balance, state.ownerCount, reserves) - inFlight - owed.drops;
-    const available = state.activated && left > 0n ? left : 0n;
     const needed = xrpNeeded(action, reserves);
+    // Network fees alone may come out of the reserve (rippled takes a fee while the balance covers
+    // it): an action that moves no XRP and creates nothing — a freeze, a blackhole, removing a trust
+    // line, which gives a reserve back — needs only the fee from the balance.
+    const feeOnly = !action.amount && !action.platformFee && !action.newObjects;
+    const left = feeOnly
+      ? state.balance - inFlight - owed.drops
+      : availableXrp(state.balance, state.ownerCount, reserves) - inFlight - owed.drops;
+    const available = state.activated && left > 0n ? left : 0n;
     if (needed > available) {
       const networkFees = BigInt(action.transactions ?? 0) * reserves.baseFee;
       const newReserves = BigInt(action.newObjects ?? 0) * reserves.reserveIncrement;
