@@ -8,6 +8,7 @@ import {
   type DeployResult,
   type FeesConfig,
   type JobStatusView,
+  ledgerResultMessage,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
 import { decode } from 'xrpl';
@@ -534,7 +535,9 @@ describe('deploy: a step the ledger refuses', () => {
     await t.app.platform.jobs.waitFor(job.id, { timeoutMs: 60_000 });
     const status = (await call(gina, 'GET', `/api/job-status/${job.id}`)).json() as JobStatusView;
     expect(status.status).toBe('failed');
-    expect(status.error).toBe('Issue the supply to the hot wallet failed: tecPATH_PARTIAL');
+    expect(status.error).toBe(
+      `Issue the supply to the hot wallet failed: ${ledgerResultMessage('tecPATH_PARTIAL')} (tecPATH_PARTIAL)`,
+    );
     const byName = Object.fromEntries(status.steps.map((s) => [s.name, s.status]));
     expect(byName).toMatchObject({
       'hot-trust-line': 'done',

@@ -6,6 +6,7 @@ import {
   claimRewardsSchema,
   decimalToDrops,
   dropsToXrp,
+  ledgerResultMessage,
   type ClaimRewardsResult,
   type RewardClaimTotal,
   type RewardSummaryRow,
@@ -13,6 +14,7 @@ import {
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Funds } from '../../ledger/funds';
+import { ledgerSubmissions } from '../../ledger/schema';
 import { rowsOf } from '../../db/results';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
@@ -122,7 +124,17 @@ export class RewardsService {
         },
       );
     }
-    throw badRequest(REWARD_MESSAGES.claimFailed, claim?.hash ? { hash: claim.hash } : undefined);
+    // The spec's text stays the message; what the ledger said is in `result` and `reason`.
+    const [sub] = claim?.hash
+      ? await this.deps.db
+          .select({ result: ledgerSubmissions.result })
+          .from(ledgerSubmissions)
+          .where(eq(ledgerSubmissions.hash, claim.hash))
+      : [];
+    throw badRequest(REWARD_MESSAGES.claimFailed, {
+      ...(claim?.hash ? { hash: claim.hash } : {}),
+      ...(sub?.result ? { result: sub.result, reason: ledgerResultMessage(sub.result) } : {}),
+    });
   }
 
   /**
