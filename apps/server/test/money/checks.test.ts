@@ -307,6 +307,12 @@ describe('checked before signing: nothing reaches the ledger', () => {
     expect(airdrop.json().message).toContain(insufficient('0', '10', 'CHK'));
   });
 
+  it('refuses a buy the market cannot fill before opening its trust line', async () => {
+    // A token nobody sells: its issuer is the owner's wallet, with no pool and no offers.
+    const res = await post('/api/swap', poor, swapBody('5', { issuer: ownerWallet.address, token: 'NOP' }));
+    expect([res.statusCode, res.json().message]).toEqual([400, 'Insufficient Liquidity']);
+  });
+
   it('left the ledger untouched: no transaction signed, no sequence used, no trust line', async () => {
     expect(await submissionsOf(wallet.address)).toEqual([]);
     expect(await sequenceOf(wallet.address)).toBe(sequence);
