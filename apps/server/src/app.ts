@@ -9,6 +9,7 @@ import Fastify, {
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { AppError } from './lib/errors';
+import { registerIdempotency } from './lib/idempotency';
 import { loadOrCreateSecret } from './lib/secret-file';
 import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
@@ -127,6 +128,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limits = await registerRateLimits(app, deps.config);
   registerCsrf(app, origins);
   registerPrivateCaching(app);
+  // After the session, CSRF and edge checks: a retried write with the same Idempotency-Key gets the
+  // first answer instead of running again (docs/money.md "Done once").
+  registerIdempotency(app, db);
   const socketSecret = deps.config.SOCKET_TOKEN_SECRET
     ? Buffer.from(deps.config.SOCKET_TOKEN_SECRET, 'utf8')
     : await loadOrCreateSecret(path.join(deps.config.dataDir, 'socket-token.key'));

@@ -5,7 +5,7 @@
 const SENTENCES: Record<string, string> = {
   // Paths, swaps and offers
   tecPATH_PARTIAL:
-    'The market could not deliver the minimum you asked for within your slippage tolerance, so nothing was traded (only the network fee was paid).',
+    'The ledger could not deliver the amount asked for (in a trade: the price moved beyond your slippage tolerance). Nothing was moved; only the network fee was paid.',
   tecPATH_DRY:
     'There is no liquidity for this trade right now: no pool or order can fill it. Nothing was traded (only the network fee was paid).',
   tecKILLED:

@@ -36,7 +36,8 @@ describe('ledgerResultMessage', () => {
     }
   });
   it('says what happened to the money', () => {
-    expect(ledgerResultMessage('tecPATH_PARTIAL')).toContain('nothing was traded');
+    expect(ledgerResultMessage('tecPATH_PARTIAL')).toContain('slippage tolerance');
+    expect(ledgerResultMessage('tecPATH_DRY')).toContain('Nothing was traded');
     expect(ledgerResultMessage('tecNO_DST_INSUF_XRP')).toContain('base reserve');
     expect(ledgerResultMessage('tefMASTER_DISABLED')).toContain('can no longer sign');
   });

@@ -35,6 +35,7 @@ describe('trade disclosure rules', () => {
       spend: '10',
       receive: '50',
       quote: 'RLUSD',
+      feePercent: '0.75',
       effectivePrice: '0.2',
       spotPrice: '0.2',
       priceImpactPercent: '0.10',

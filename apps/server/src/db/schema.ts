@@ -42,3 +42,8 @@ export * from '../modules/bonding/schema';
 
 // Running it for real (issue 26): sliding-window quotas of what visitors and users make the server keep.
 export * from '../platform/quotas/schema';
+
+// Money you can trust (issue 23): idempotent request answers, deploy attempts, positions' own fills.
+export * from '../lib/idempotency-schema';
+export * from '../modules/deploy/schema';
+export * from '../modules/positions/schema';

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ConnectionError, RippledError } from 'xrpl';
+import { ledgerResultMessage } from '@ledgerpad/shared';
 import { AppError } from '../lib/errors';
 
 // Ledger failures as users should read them: an unreachable ledger is a 503 they can retry, a
@@ -29,3 +30,20 @@ export const ledgerRoute =
       throw toLedgerAppError(err);
     }
   };
+
+/**
+ * A transaction that did not succeed, as users should read it: one sentence for its ledger result
+ * (packages/shared ledger-results), the code kept in `result`, the hash when there is one. `message`
+ * replaces the sentence where the spec gives its own string.
+ */
+export function ledgerFailure(
+  outcome: { result: string; hash?: string },
+  message?: string,
+  details?: Record<string, unknown>,
+): AppError {
+  return new AppError('BAD_REQUEST', message ?? ledgerResultMessage(outcome.result), {
+    result: outcome.result,
+    ...(outcome.hash ? { hash: outcome.hash } : {}),
+    ...details,
+  });
+}

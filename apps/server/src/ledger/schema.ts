@@ -41,3 +41,13 @@ export const ledgerAccounts = pgTable('ledger_accounts', {
   nextSequence: bigint('next_sequence', { mode: 'number' }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Short leases serializing the funds check and the signing of one account's actions across
+ * instances (ledger/funds.ts): two actions of one wallet never both pass the check on the same XRP.
+ */
+export const fundsLocks = pgTable('funds_locks', {
+  account: text('account').primaryKey(),
+  owner: text('owner').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
+  decode,
   getBalanceChanges,
   RippledError,
   validate,
@@ -78,7 +79,19 @@ export interface SubmissionServiceOptions {
   ledgerWindow?: number;
   /** Resubmit a transaction not yet validated after this many closed ledgers. */
   resubmitAfterLedgers?: number;
+  /**
+   * When the account's sequence moved under us (a transaction signed elsewhere took it: tefPAST_SEQ,
+   * proven by the account's sequence and a search by hash), `submit` signs the same intent again
+   * under a derived key (`<intent>#resign-2`, …) with a fresh sequence. The app turns this on; the
+   * service's own tests see the raw outcome.
+   */
+  resignMovedSequences?: boolean;
 }
+
+/** Re-signings of one intent after tefPAST_SEQ before the caller hears the failure. */
+const MAX_RESIGNS = 3;
+/** The derived intent key of the n-th signing of an intent (n ≥ 2). */
+export const resignedIntentKey = (intentKey: string, n: number): string => `${intentKey}#resign-${n}`;
 
 interface Queued {
   req: SubmitRequest;
@@ -153,6 +166,7 @@ export class SubmissionService {
   private readonly log: SubmissionLog;
   private readonly window: number;
   private readonly resubmitAfter: number;
+  private readonly resign: boolean;
   private readonly tracked = new Map<string, Tracked>();
   private readonly finalizedListeners = new Set<(row: SubmissionRow) => void>();
   private readonly accountChains = new Map<string, Promise<unknown>>();
@@ -177,6 +191,7 @@ export class SubmissionService {
     this.log = opts.log ?? silentLog;
     this.window = opts.ledgerWindow ?? 20;
     this.resubmitAfter = opts.resubmitAfterLedgers ?? 3;
+    this.resign = opts.resignMovedSequences ?? false;
   }
 
   /** Loads every unfinished record, then follows the ledger (now and after each reconnect). */
@@ -239,8 +254,41 @@ export class SubmissionService {
   }
 
   async submit(req: SubmitRequest): Promise<SubmissionOutcome> {
-    const row = await this.prepare(req);
-    return this.wait(row.hash);
+    return this.follow(req, await this.prepare(req));
+  }
+
+  /**
+   * Waits for a prepared request's final outcome, as `submit` does: when its transaction provably
+   * never applied because the account's sequence moved under us (tefPAST_SEQ: the sequence is used
+   * by another transaction and its hash is in no ledger), the intent is signed again under a derived
+   * key with a fresh sequence — two transactions of one intent can never both apply.
+   */
+  async follow(req: SubmitRequest, row: SubmissionRow): Promise<SubmissionOutcome> {
+    let outcome = await this.wait(row.hash);
+    for (let n = 2; this.resign && outcome.result === 'tefPAST_SEQ' && n <= MAX_RESIGNS + 1; n++) {
+      this.log.info({ intentKey: req.intentKey, attempt: n }, 'sequence moved under us: signing again');
+      const again = await this.prepare({ ...req, intentKey: resignedIntentKey(req.intentKey, n) });
+      outcome = await this.wait(again.hash);
+    }
+    return outcome;
+  }
+
+  /**
+   * The account's sequence on a validated ledger (read by a funds check): ours jumps to it when the
+   * account was used elsewhere since, so the next transaction signs with a sequence the ledger can
+   * take instead of meeting tefPAST_SEQ. Sequences below a validated Sequence are used, whoever
+   * used them, so jumping never skips one that is still free.
+   */
+  async sawSequence(account: string, validatedSequence: number): Promise<void> {
+    await this.db
+      .update(ledgerAccounts)
+      .set({
+        nextSequence: sql`greatest(${ledgerAccounts.nextSequence}, ${validatedSequence})`,
+        updatedAt: new Date(),
+      })
+      .where(
+        and(eq(ledgerAccounts.account, account), sql`${ledgerAccounts.nextSequence} < ${validatedSequence}`),
+      );
   }
 
   /**
@@ -581,10 +629,36 @@ export class SubmissionService {
     return row;
   }
 
-  /** The outcome of an intent already recorded (final or awaited), or undefined if never seen. */
+  /**
+   * The outcome of an intent already recorded (final or awaited), or undefined if never seen. When the
+   * intent was signed again after tefPAST_SEQ, the latest signing's outcome.
+   */
   async existing(intentKey: string): Promise<SubmissionOutcome | undefined> {
     const row = await this.findIntent(intentKey);
-    return row ? this.wait(row.hash) : undefined;
+    if (!row) return undefined;
+    if (this.resign && row.result === 'tefPAST_SEQ') {
+      const keys = Array.from({ length: MAX_RESIGNS }, (_, i) => resignedIntentKey(intentKey, i + 2));
+      const later = [...(await this.recorded(keys)).values()].sort((a, b) => b.id - a.id)[0];
+      if (later) return this.wait(later.hash);
+    }
+    return this.wait(row.hash);
+  }
+
+  /**
+   * XRP the account's transactions still in flight may take, in drops: fees, XRP amounts paid to
+   * others, XRP offered, deposited or sent as SendMax, and an owner reserve for each object they may
+   * create. Read from the signed blobs, so it holds across restarts and instances. Funds checks count
+   * it as committed (docs/money.md).
+   */
+  async inFlightXrp(account: string): Promise<bigint> {
+    const rows = await this.db
+      .select({ blob: ledgerSubmissions.txBlob })
+      .from(ledgerSubmissions)
+      .where(and(eq(ledgerSubmissions.account, account), inArray(ledgerSubmissions.status, [...OPEN])));
+    let total = 0n;
+    for (const r of rows)
+      total += xrpOutflow(decode(r.blob) as Record<string, unknown>, this.reserveIncrement);
+    return total;
   }
 
   /** The records of many intents in one look-up (by intent key; open ones are followed from now on). */
@@ -988,6 +1062,47 @@ export class SubmissionService {
           t.row.engineResult !== 'terQUEUED') ||
         ledgerIndex - t.lastSubmitLedger >= this.resubmitAfter;
       if (stuck) await this.send(hash);
+      // terPRE_SEQ for ledgers on end: the account's sequence is behind ours and nothing of ours is
+      // in flight to close the gap (a sequence given out and lost): fill it so this one can apply.
+      const signedAt = t.row.lastLedgerSequence - this.window;
+      if (t.row.engineResult === 'terPRE_SEQ' && ledgerIndex - signedAt >= this.resubmitAfter) {
+        await this.fillGapsBefore(t.row).catch((err: unknown) =>
+          this.log.warn({ hash, err: err instanceof Error ? err.message : String(err) }, 'gap fill failed'),
+        );
+      }
+    }
+  }
+
+  /**
+   * No-op AccountSets for the sequences between the account's current one and `row`'s that no open
+   * record of ours holds. An AccountSet can only take a sequence nothing else took, so this never
+   * makes two transactions of an intent apply.
+   */
+  private async fillGapsBefore(row: SubmissionRow): Promise<void> {
+    const info = await this.client.request({
+      command: 'account_info',
+      account: row.account,
+      ledger_index: 'current',
+    });
+    const from = info.result.account_data.Sequence;
+    if (from >= row.sequence || row.sequence - from > this.window) return;
+    const open = await this.db
+      .select({ sequence: ledgerSubmissions.sequence })
+      .from(ledgerSubmissions)
+      .where(and(eq(ledgerSubmissions.account, row.account), inArray(ledgerSubmissions.status, [...OPEN])));
+    const taken = new Set(open.map((r) => r.sequence));
+    for (let seq = from; seq < row.sequence; seq++) {
+      if (taken.has(seq)) continue;
+      this.log.info({ account: row.account, sequence: seq }, 'filling sequence gap behind terPRE_SEQ');
+      await this.prepare(
+        {
+          intentKey: `gap-fill:${row.account}:${seq}:pre-seq:${row.hash}`,
+          account: row.account,
+          tx: { TransactionType: 'AccountSet' },
+          purpose: 'sequence-gap-fill',
+        },
+        seq,
+      );
     }
   }
 
@@ -1117,7 +1232,8 @@ export class SubmissionService {
       // the range reached the account's ledger, a payment validated in the newest ledger was
       // found 'absent' here and recorded as never applied: an airdrop claim released and paid.)
       if ((await this.lookup(hash, range())) !== 'absent') return;
-      await this.finalize(hash, { result: 'tefPAST_SEQ', ledgerIndex: null, meta: null, consumed: true });
+      // The allocator jumps past the used sequences first, so a caller that signs the intent again
+      // on hearing the outcome gets a sequence the ledger can still take.
       await this.db
         .update(ledgerAccounts)
         .set({
@@ -1125,6 +1241,7 @@ export class SubmissionService {
           updatedAt: new Date(),
         })
         .where(eq(ledgerAccounts.account, t.row.account));
+      await this.finalize(hash, { result: 'tefPAST_SEQ', ledgerIndex: null, meta: null, consumed: true });
       return;
     }
     // The account's validated Sequence has not passed ours, so it was not applied; past its
@@ -1140,4 +1257,46 @@ export class SubmissionService {
     }
     this.lastTickLedger = this.validatedIndex;
   }
+}
+
+const TX_CREATING_OBJECT = new Set([
+  'TrustSet',
+  'OfferCreate',
+  'AMMDeposit',
+  'AMMCreate',
+  'CheckCreate',
+  'EscrowCreate',
+]);
+
+const xrpDrops = (a: unknown): bigint => (typeof a === 'string' && /^\d+$/.test(a) ? BigInt(a) : 0n);
+
+/** The most XRP one signed transaction can take from its account, in drops (see `inFlightXrp`). */
+export function xrpOutflow(tx: Record<string, unknown>, reserveIncrement: bigint): bigint {
+  let out = xrpDrops(tx.Fee);
+  switch (tx.TransactionType) {
+    case 'Payment':
+      // A payment to oneself (a swap) spends at most SendMax; to others, SendMax or the amount.
+      out +=
+        tx.SendMax !== undefined
+          ? xrpDrops(tx.SendMax)
+          : tx.Destination === tx.Account
+            ? 0n
+            : xrpDrops(tx.Amount);
+      break;
+    case 'OfferCreate':
+      out += xrpDrops(tx.TakerGets);
+      break;
+    case 'AMMDeposit':
+    case 'AMMCreate':
+      out += xrpDrops(tx.Amount) + xrpDrops(tx.Amount2);
+      break;
+    case 'CheckCreate':
+    case 'EscrowCreate':
+      out += xrpDrops(tx.SendMax) + xrpDrops(tx.Amount);
+      break;
+  }
+  // A new object locks an owner reserve (a TrustSet to limit 0 removes one; counted anyway: it is
+  // an upper bound).
+  if (TX_CREATING_OBJECT.has(String(tx.TransactionType))) out += reserveIncrement;
+  return out;
 }

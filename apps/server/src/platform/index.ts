@@ -6,6 +6,7 @@ import { generateMasterKey, Keyring } from '../keys/envelope';
 import { verifyMasterKey } from '../keys/key-check';
 import { loadKeyring } from '../keys/key-file';
 import { isXrplConnection, type LedgerConnection, type XrplConnection } from '../ledger/connection';
+import { Funds } from '../ledger/funds';
 import { SubmissionService } from '../ledger/submission-service';
 import { createMemoryBus, type EventBus } from '../realtime/event-bus';
 import { createPostgresBus } from '../realtime/pg-event-bus';
@@ -63,6 +64,8 @@ export interface Platform {
   keyring: Keyring;
   /** The only way to sign and submit; undefined without a ledger connection. */
   submissions?: SubmissionService;
+  /** Funds checks before signing (ledger/funds.ts); undefined without a ledger connection. */
+  funds?: Funds;
   accounts: PlatformAccounts;
   bus: EventBus;
   /** Persisted background jobs; modules register their handlers before the app is ready. */
@@ -121,8 +124,16 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
   }
   const connection = isXrplConnection(deps.ledger) ? deps.ledger : undefined;
   const submissions = connection
-    ? new SubmissionService({ database, connection, signers: createSignerSource(db, keyring), log })
+    ? new SubmissionService({
+        database,
+        connection,
+        signers: createSignerSource(db, keyring),
+        log,
+        resignMovedSequences: true,
+      })
     : undefined;
+  const funds =
+    submissions && connection ? new Funds({ db, client: connection.client, submissions }) : undefined;
   const ownBus = !deps.eventBus;
   const bus = deps.eventBus ?? (await createEventBus(deps));
 
@@ -192,6 +203,7 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
     connection,
     keyring,
     submissions,
+    funds,
     bus,
     accounts: {
       // A bootstrap that failed (ledger unreachable at start) is tried again by whoever needs it.

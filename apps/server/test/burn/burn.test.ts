@@ -200,9 +200,13 @@ describe('POST /api/burn/burn', () => {
       expect(res.json()).toMatchObject({ message: BURN_MESSAGES.invalidInput });
     }
 
-    const tooMuch = await burn(alice, { ...base, amount: new Decimal(balance).plus('0.000001').toFixed() });
+    const over = new Decimal(balance).plus('0.000001').toFixed();
+    const tooMuch = await burn(alice, { ...base, amount: over });
     expect(tooMuch.statusCode).toBe(400);
-    expect(tooMuch.json()).toMatchObject({ message: BURN_MESSAGES.moreThanHeld });
+    // Both figures: what the wallet holds and what the burn needs.
+    expect(tooMuch.json()).toMatchObject({
+      message: `${BURN_MESSAGES.moreThanHeld} Insufficient balance: you have ${new Decimal(balance).toFixed()} BURN available, this needs ${over} BURN.`,
+    });
 
     const notMine = await burn(bob, { ...base, amount: '1' });
     expect(notMine.statusCode).toBe(404);

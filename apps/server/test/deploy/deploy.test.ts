@@ -8,6 +8,7 @@ import {
   type DeployResult,
   type FeesConfig,
   type JobStatusView,
+  ledgerResultMessage,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
 import { decode } from 'xrpl';
@@ -326,7 +327,9 @@ describe('deploy: refused before any transaction', () => {
     const res = await call(dave, 'POST', '/api/deploy-token', form({ walletId: poor.id }));
     expect(res.statusCode).toBe(400);
     // 100 liquidity + 15 fee + 1.1 issuer + 2 hot + 0.2 dev line + 0.001 network fees.
-    expect(res.json().message).toBe('Insufficient XRP balance: 0 XRP available, 118.301 XRP needed.');
+    expect(res.json().message).toBe(
+      'Insufficient balance: you have 0 XRP available, this needs 118.301 XRP.',
+    );
     const submitted = await t.database.db
       .select()
       .from(ledgerSubmissions)
@@ -535,7 +538,9 @@ describe('deploy: a step the ledger refuses', () => {
     await t.app.platform.jobs.waitFor(job.id, { timeoutMs: 60_000 });
     const status = (await call(gina, 'GET', `/api/job-status/${job.id}`)).json() as JobStatusView;
     expect(status.status).toBe('failed');
-    expect(status.error).toBe('Issue the supply to the hot wallet failed: tecPATH_PARTIAL');
+    expect(status.error).toBe(
+      `Issue the supply to the hot wallet failed: ${ledgerResultMessage('tecPATH_PARTIAL')} (tecPATH_PARTIAL)`,
+    );
     const byName = Object.fromEntries(status.steps.map((s) => [s.name, s.status]));
     expect(byName).toMatchObject({
       'hot-trust-line': 'done',

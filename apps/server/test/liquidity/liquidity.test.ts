@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'xrpl';
 import {
   LIQUIDITY_MESSAGES,
+  ledgerResultMessage,
   type AddLiquidityResult,
   type AmmVoteResult,
   type DeployResult,
@@ -306,7 +307,10 @@ describe('liquidity', () => {
       limitPrice: tooLow,
     });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().message).toBe('Failed to remove liquidity: tecAMM_FAILED');
+    expect(refused.json()).toMatchObject({
+      message: `Failed to remove liquidity: ${ledgerResultMessage('tecAMM_FAILED')}`,
+      result: 'tecAMM_FAILED',
+    });
     expect((await pool()).lp.eq(before.lp)).toBe(true);
 
     const res = await post('/api/remove-liquidity', alice, {
@@ -346,8 +350,22 @@ describe('liquidity', () => {
 
     const res = await post('/api/amm-vote', alice, { ...market(), tradingFee: 1000 });
     expect(res.statusCode, res.body).toBe(200);
-    expect((res.json() as AmmVoteResult).tradingFee).toBe(expected);
+    const vote = res.json() as AmmVoteResult;
+    expect(vote.tradingFee).toBe(expected);
     expect((await pool()).tradingFee).toBe(expected);
+    // The answer says what happened: the vote's weight is alice's share of all LP tokens (rippled
+    // keeps it in 1/100,000, rounded like the fee), shown in percent to 2 decimals, and the fee
+    // now in force, in percent.
+    const weight = mine
+      .mul(100_000)
+      .div(before.lp)
+      .toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN)
+      .div(1000)
+      .toDecimalPlaces(2, Decimal.ROUND_DOWN);
+    expect(vote.voteWeightPercent).toBe(weight.toFixed(2));
+    expect(vote.message).toBe(
+      `Your vote (weight ${weight.toFixed(2)}%) is recorded; the pool fee is now ${new Decimal(expected).div(1000).toFixed(3)}%`,
+    );
   });
 
   it('refuses another user’s wallet and bad input before signing anything', async () => {
@@ -369,7 +387,7 @@ describe('liquidity', () => {
       expect(r.statusCode, url).toBe(404);
     }
 
-    const cases: Array<[string, Record<string, unknown>, string]> = [
+    const cases: Array<[string, Record<string, unknown>, string | RegExp]> = [
       [
         '/api/add-liquidity',
         { mode: 'single-asset', selectedAsset: { currency: 'XRP' }, amountXrp: '' },
@@ -399,14 +417,21 @@ describe('liquidity', () => {
         { mode: 'double', amountLp: '0' },
         'Please enter the LP token amount to withdraw.',
       ],
-      ['/api/remove-liquidity', { mode: 'double', amountLp: '1000000' }, LIQUIDITY_MESSAGES.lpOverBalance],
+      [
+        '/api/remove-liquidity',
+        { mode: 'double', amountLp: '1000000' },
+        new RegExp(
+          `^${LIQUIDITY_MESSAGES.lpOverBalance} Insufficient balance: you have [\\d.]+ LP-LIQ available, this needs 1000000 LP-LIQ\\.$`,
+        ),
+      ],
       ['/api/amm-vote', { tradingFee: '' }, 'Please fill all fields.'],
       ['/api/amm-vote', { tradingFee: 1001 }, LIQUIDITY_MESSAGES.feeRange],
     ];
     for (const [url, body, message] of cases) {
       const r = await post(url, alice, { ...market(), ...body });
       expect(r.statusCode, `${url} ${JSON.stringify(body)}`).toBe(400);
-      expect(r.json().message).toBe(message);
+      if (message instanceof RegExp) expect(r.json().message).toMatch(message);
+      else expect(r.json().message).toBe(message);
     }
     expect(await liquiditySubmissions()).toBe(n);
   });

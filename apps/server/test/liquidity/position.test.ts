@@ -268,7 +268,10 @@ describe('the auction slot', () => {
     // Bob holds no LP tokens yet: refused before anything is signed.
     const poor = await post('/api/amm-bid', bob, { ...market(bobWallet), maxPrice: view.price });
     expect(poor.statusCode).toBe(400);
-    expect(poor.json().message).toBe(LIQUIDITY_MESSAGES.bidTooLow);
+    // Both figures: the LP tokens held (none) and the slot's price.
+    expect(poor.json().message).toBe(
+      `${LIQUIDITY_MESSAGES.bidTooLow} Insufficient balance: you have 0 LP-POS available, this needs ${view.price} LP-POS.`,
+    );
     const add = await post('/api/add-liquidity', bob, {
       ...market(bobWallet),
       mode: 'single-asset',

@@ -187,8 +187,8 @@ describe('creator rewards', () => {
     expect(again.json()).toMatchObject({ message: REWARD_MESSAGES.nothingToClaim });
   });
 
-  it('releases the reservation when the payment finally fails, and signs one payment per claim', async () => {
-    // More than the fee wallet holds: its Payment fails on the ledger (tecUNFUNDED_PAYMENT).
+  it('refuses a claim the fee wallet cannot pay before reserving or signing anything', async () => {
+    // More than the fee wallet holds: checked before signing (it would fail: tecUNFUNDED_PAYMENT).
     const before = await tokenRow();
     await t.database.db
       .update(tokensTable)
@@ -196,13 +196,13 @@ describe('creator rewards', () => {
       .where(eq(tokensTable.id, before.id));
     const ownerBefore = await xrpOf(ownerWallet.address);
     const res = await claim(owner, { percent: 100 });
-    expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toMatchObject({ message: REWARD_MESSAGES.claimFailed });
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toMatchObject({ message: REWARD_MESSAGES.platformCannotPay });
     expect(await xrpOf(ownerWallet.address)).toBe(ownerBefore);
     const after = await tokenRow();
     expect(new Decimal(after.totalClaimed).eq(before.totalClaimed)).toBe(true);
     const claims = await t.database.db.select().from(rewardClaims).orderBy(rewardClaims.id);
-    expect(claims.map((c) => c.status)).toEqual(['paid', 'paid', 'failed']);
+    expect(claims.map((c) => c.status)).toEqual(['paid', 'paid']);
     const signed = await t.database.db
       .select()
       .from(ledgerSubmissions)

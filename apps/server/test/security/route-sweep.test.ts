@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { CURRENCY_MESSAGES } from '@ledgerpad/shared';
 import type { ApiRoute } from '../../src/plugins/access';
 import { TokenRegistry } from '../../src/modules/tokens';
 import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
@@ -272,6 +273,301 @@ describe('malformed input on every route', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  /** Values a field may be fed that are not what it wants (issue 23's list and friends). */
+  const BAD_VALUES: Array<{ what: string; value: unknown }> = [
+    { what: 'empty', value: '' },
+    { what: 'hex number', value: '0x10' },
+    { what: 'exponent', value: '1e0' },
+    { what: 'boolean', value: true },
+    { what: 'negative', value: -1 },
+    { what: 'fraction', value: 1.5 },
+    { what: 'NaN text', value: 'NaN' },
+    { what: 'XRP as a token', value: 'XRP' },
+    { what: 'non-ASCII', value: 'é' },
+    { what: 'lone surrogate', value: '\ud800' },
+    { what: 'SQL-looking', value: "' OR '1'='1" },
+    { what: 'right-to-left override', value: 'AB\u202eCD' },
+    { what: 'huge string', value: 'a'.repeat(100_000) },
+    { what: 'object', value: { $gt: '' } },
+    { what: 'array', value: ['1', '2'] },
+  ];
+  /** Every field name a route of ours reads (the union over the shared schemas). */
+  const FIELDS = [
+    'walletId',
+    'wallet_id',
+    'wallet',
+    'walletAddress',
+    'sourceWalletId',
+    'destinationWalletId',
+    'userId',
+    'id',
+    'issuer',
+    'issuerAddress',
+    'token',
+    'tokenCode',
+    'currency',
+    'ticker',
+    'symbol',
+    'amount',
+    'amountXrp',
+    'amountToken',
+    'amountLp',
+    'price',
+    'limitPrice',
+    'maxPrice',
+    'slippage',
+    'type',
+    'tradeType',
+    'mode',
+    'baseAsset',
+    'tradingFee',
+    'percent',
+    'recipient',
+    'destinationTag',
+    'destination_address',
+    'limit',
+    'limitAmount',
+    'accountAddress',
+    'holderAddress',
+    'expiresInMinutes',
+    'name',
+    'supply',
+    'totalTokenAmount',
+    'custom_fee_percentage',
+    'fee_percentage',
+    'key',
+    'value',
+    'wallets',
+    'orders',
+    'selectedAsset',
+    'memo',
+  ];
+
+  it('answers each bad value in each field of each write route with a 4xx or a clean answer, never a 5xx', async () => {
+    const failures: string[] = [];
+    for (const route of routes.filter((r) => WRITE.has(r.method))) {
+      const url = fill(route.url, { userId: mallory.user.id, id: malloryWallet.id });
+      for (const { what, value } of BAD_VALUES) {
+        const payload = Object.fromEntries(FIELDS.map((f) => [f, value]));
+        const res = await send(route, callerOf(route, mallory), { url, payload });
+        if (res.statusCode >= 500) failures.push(describeFailure(route, `every field ${what}`, res));
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 240_000);
+
+  /**
+   * Query strings: NUL bytes are refused; nothing may fail. The chart's resolution is tried on a
+   * listed token (alice's), where `__proto__` used to reach the bar arithmetic.
+   */
+  const badQueries = (): Array<{ what: string; query: string; refused: boolean }> => [
+    { what: 'NUL in a value', query: 'symbol=a%00b&issuer=%00&resolution=%00', refused: true },
+    { what: 'NUL in a key', query: 'a%00b=1', refused: true },
+    {
+      what: '__proto__ resolution',
+      query: `resolution=__proto__&symbol=ALC&issuer=${aliceWallet.wallet_address}&from=0&to=1`,
+      refused: false,
+    },
+    {
+      what: 'constructor resolution',
+      query: `resolution=constructor&symbol=ALC&issuer=${aliceWallet.wallet_address}&from=0&to=1`,
+      refused: false,
+    },
+    { what: 'prototype keys', query: '__proto__[isAdmin]=1&constructor[prototype][x]=1', refused: false },
+    { what: 'hex and exponent numbers', query: 'limit=0x10&from=1e3&to=0x20&page=1e0', refused: false },
+    {
+      what: 'bad codes and issuers',
+      query: 'tokenCode=XRP&ticker=%C3%A9&issuer=NaN&currency=%ED%A0%80',
+      refused: false,
+    },
+    { what: 'huge value', query: `q=${'a'.repeat(50_000)}`, refused: false },
+  ];
+
+  it('answers bad query strings on every route: NUL bytes with a 4xx, nothing with a 5xx', async () => {
+    const failures: string[] = [];
+    for (const route of routes) {
+      const base = fill(route.url, { userId: mallory.user.id, id: malloryWallet.id });
+      // A route that cannot answer at all here (a 503 without the XRP/RLUSD pool) is not failing on
+      // its input: compare with the same call without the query.
+      const clean = await send(route, callerOf(route, mallory), {
+        url: base,
+        ...(WRITE.has(route.method) ? { payload: {} } : {}),
+      });
+      for (const { what, query, refused } of badQueries()) {
+        const res = await send(route, callerOf(route, mallory), {
+          url: `${base}?${query}`,
+          ...(WRITE.has(route.method) ? { payload: {} } : {}),
+        });
+        const fails = res.statusCode >= 500 && clean.statusCode < 500;
+        const bad = fails || (refused && (res.statusCode < 400 || res.statusCode >= 500));
+        if (bad) failures.push(describeFailure(route, what, res));
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it('answers prototype names, codes and huge segments in paths with a 4xx (free text never a 5xx)', async () => {
+    const failures: string[] = [];
+    const segments = [
+      '__proto__',
+      'constructor',
+      '%C3%A9',
+      '%ED%A0%80',
+      "'%20OR%20'1'%3D'1",
+      'a'.repeat(5_000),
+    ];
+    for (const route of routes.filter((r) => r.url.includes(':'))) {
+      const freeText = [...FREE_TEXT].some((p) => route.url.endsWith(p));
+      for (const bad of segments) {
+        const res = await send(route, callerOf(route, mallory), {
+          url: route.url.replace(/:(\w+)/g, bad),
+          ...(WRITE.has(route.method) ? { payload: {} } : {}),
+        });
+        const refused = res.statusCode >= 400 && res.statusCode < 500;
+        if (freeText ? res.statusCode >= 500 : !refused)
+          failures.push(describeFailure(route, bad.slice(0, 20), res));
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers the chart a 400 for a resolution that is a prototype name', async () => {
+    for (const resolution of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const res = await t.app.inject({
+        url: `/api/tradingview/history?symbol=ALC&issuer=${aliceWallet.wallet_address}&resolution=${resolution}&from=0&to=600`,
+      });
+      expect([res.statusCode, res.json().message], resolution).toEqual([
+        400,
+        'resolution must be one of 1, 5, 15, 60, 240, 1D.',
+      ]);
+    }
+  });
+
+  it('refuses the malformed codes, addresses and numbers of issue 23 with a 400 that says why', async () => {
+    const w = malloryWallet.wallet_address;
+    const swap = (token: unknown, extra: Record<string, unknown> = {}) => ({
+      walletAddress: w,
+      issuer: aliceWallet.wallet_address,
+      token,
+      amount: '1',
+      type: 'BUY',
+      ...extra,
+    });
+    const SELECT = 'Please select a wallet and token.';
+    const cases: Array<[string, string, Record<string, unknown>, string, SignedIn]> = [
+      ['POST', '/api/swap', swap('XRP'), CURRENCY_MESSAGES.xrp, mallory],
+      ['POST', '/api/swap', swap('xrp'), CURRENCY_MESSAGES.xrp, mallory],
+      ['POST', '/api/swap', swap('é'), SELECT, mallory],
+      ['POST', '/api/swap', swap('\ud800'), SELECT, mallory],
+      ['POST', '/api/limit-order', swap('XRP', { price: '1' }), CURRENCY_MESSAGES.xrp, mallory],
+      ['POST', '/api/limit-order', swap('é', { price: '1' }), SELECT, mallory],
+      [
+        'POST',
+        '/api/limit-order',
+        swap('ABC', { price: '1', expiresInMinutes: '1e0' }),
+        'expiresInMinutes must be a whole number from 1 to 525600.',
+        mallory,
+      ],
+      [
+        'POST',
+        '/api/add-trustline',
+        { wallet: w, issuer: aliceWallet.wallet_address, token: "' OR '1'='1" },
+        SELECT,
+        mallory,
+      ],
+      [
+        'POST',
+        '/api/add-trustline',
+        { wallet: w, issuer: aliceWallet.wallet_address, token: 'AB\u202eCD' },
+        SELECT,
+        mallory,
+      ],
+      [
+        'POST',
+        '/api/add-trustline',
+        { wallet: w, issuer: aliceWallet.wallet_address, token: 'XRP' },
+        CURRENCY_MESSAGES.xrp,
+        mallory,
+      ],
+      [
+        'POST',
+        '/api/burn/burn',
+        { walletAddress: w, issuerAddress: 'NaN', tokenCode: 'ALC', amount: '1' },
+        'issuerAddress must be a valid XRPL address',
+        mallory,
+      ],
+      [
+        'POST',
+        '/api/wallets/transfer',
+        {
+          walletId: malloryWallet.id,
+          recipient: aliceWallet.wallet_address,
+          amount: '1',
+          destinationTag: '',
+        },
+        'destinationTag must be a whole number from 0 to 4294967295.',
+        mallory,
+      ],
+      [
+        'POST',
+        '/api/wallets/transfer',
+        {
+          walletId: malloryWallet.id,
+          recipient: aliceWallet.wallet_address,
+          amount: '1',
+          destinationTag: '0x10',
+        },
+        'destinationTag must be a whole number from 0 to 4294967295.',
+        mallory,
+      ],
+      ['POST', '/api/admin/admins/add', { userId: '0x10' }, 'Enter valid user ID', owner],
+      ['POST', '/api/admin/admins/add', { userId: true }, 'Enter valid user ID', owner],
+      ['POST', '/api/admin/admins/add', { userId: '1e0' }, 'Enter valid user ID', owner],
+      ['POST', '/api/admin/admins/remove', { userId: '' }, 'Enter valid user ID', owner],
+      [
+        'POST',
+        '/api/admin/fee-overrides/update',
+        { userId: '0x10', custom_fee_percentage: '1' },
+        'Enter valid user ID',
+        owner,
+      ],
+      [
+        'POST',
+        '/api/admin/platform-config/update',
+        { key: 'service_fee', value: '1000000' },
+        'service_fee must be at most 10000 XRP.',
+        owner,
+      ],
+      [
+        'POST',
+        '/api/admin/platform-config/update',
+        { key: 'issuer_reserve', value: '5000' },
+        'issuer_reserve must be at most 1000 XRP.',
+        owner,
+      ],
+    ];
+    const failures: string[] = [];
+    for (const [method, url, payload, message, who] of cases) {
+      const res = await t.app.inject({ method: method as 'POST', url, headers: who.headers, payload });
+      if (res.statusCode !== 400 || res.json().message !== message)
+        failures.push(
+          `${url} ${JSON.stringify(payload).slice(0, 120)} → ${res.statusCode} ${res.body.slice(0, 160)}`,
+        );
+    }
+    expect(failures).toEqual([]);
+    // Queries go through the same checks: a NUL byte is a 400, not a 500.
+    const nul = await t.app.inject({
+      url: `/api/price?tokenCode=A%00B&issuer=${aliceWallet.wallet_address}`,
+    });
+    expect(nul.statusCode).toBe(400);
+    // Nothing was signed for any of them.
+    const signed = await t.database.sql.query<{ n: number }>(
+      'select count(*)::int as n from ledger_submissions where user_id = $1',
+      [mallory.user.id],
+    );
+    expect(signed[0]!.n).toBe(0);
   });
 
   it('still answers afterwards, with the sweeping session still signed in', async () => {

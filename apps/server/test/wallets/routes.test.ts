@@ -198,8 +198,12 @@ describe('wallets API', () => {
         memo: null,
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('Amount cannot exceed the available balance.');
-      expect(res.json().available).toBe('998.99999');
+      // Both figures: 1000 − 1 reserve available; 999.5 + one network fee of 10 drops needed.
+      expect(res.json()).toMatchObject({
+        message: 'Insufficient balance: you have 999 XRP available, this needs 999.50001 XRP.',
+        available: '999',
+        needed: '999.50001',
+      });
       const after = await t.database.db
         .select()
         .from(ledgerSubmissions)
@@ -404,7 +408,9 @@ describe('wallets API', () => {
         token: { currency: 'RLUSD', issuer },
       });
       expect(over.statusCode).toBe(400);
-      expect(over.json().message).toBe('Amount cannot exceed the available balance.');
+      expect(over.json().message).toBe(
+        'Insufficient balance: you have 500 RLUSD available, this needs 500.01 RLUSD.',
+      );
       const ok = await call(alice, 'POST', '/api/wallets/transfer', {
         walletId: a1.id,
         recipient: a2.wallet_address,

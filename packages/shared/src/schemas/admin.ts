@@ -1,6 +1,7 @@
 import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
 import { Decimal } from '../money';
+import { idSchema, parseId } from './common';
 
 // The admin panel's calls (spec 001 §3, §7, §8): fees, platform settings, admins, fee overrides,
 // rewards and wallet overviews, and the audit trail.
@@ -15,6 +16,8 @@ export const ADMIN_MESSAGES = {
   fetchRewardsFailed: 'Failed to fetch rewards.',
   validUserId: 'Enter valid user ID',
   chooseDestination: 'Choose or enter destination wallet',
+  cannotSign:
+    'This wallet can no longer sign: its master key is disabled (it was blackholed), so nothing can be refunded from it.',
   ownerLocked: 'The owner (user id 1) cannot be removed.',
   feeRange: 'The fee must be a percentage from 0 to 10 with at most 4 decimals.',
   feeReceiverFixed:
@@ -80,10 +83,15 @@ export const platformConfigUpdateSchema = z.union([
 
 /** POST /api/admin/admins/add and /remove. */
 export const adminUserSchema = z.object({
-  userId: z.coerce
-    .number({ message: ADMIN_MESSAGES.validUserId })
-    .int(ADMIN_MESSAGES.validUserId)
-    .positive(ADMIN_MESSAGES.validUserId),
+  // Never coerced: '0x10', '1e0', true or '' are not user 16 or 1 (spec 001 §5 'Enter valid user ID').
+  userId: z.unknown().transform((v, ctx) => {
+    const id = parseId(v);
+    if (id === undefined) {
+      ctx.addIssue({ code: 'custom', message: ADMIN_MESSAGES.validUserId });
+      return z.NEVER;
+    }
+    return id;
+  }),
 });
 
 export interface AdminView {
@@ -174,13 +182,19 @@ export interface StagedWalletBalance {
   rlusd: string;
   /** Beyond the spec's shape: false when the account is not on the ledger (never funded, or deleted). */
   active: boolean;
+  /**
+   * False when Ledgerpad can no longer sign for it (its master key is disabled: blackholed), so no
+   * refund is offered; `reason` says why.
+   */
+  can_sign?: boolean;
+  reason?: string;
 }
 
 export const REFUND_TYPES = ['xrp', 'token', 'rlusd'] as const;
 
 /** POST /api/admin/refund. */
 export const refundRequestSchema = z.object({
-  wallet_id: z.coerce.number({ message: 'wallet_id must be a number.' }).int().positive(),
+  wallet_id: idSchema('wallet_id'),
   destination_address: z
     .string({ message: ADMIN_MESSAGES.chooseDestination })
     .trim()

@@ -39,6 +39,8 @@ export const AIRDROP_MESSAGES = {
   exhausted: 'This airdrop has been fully claimed.',
   notActive: 'This airdrop is not active yet.',
   ownAirdrop: 'You cannot claim your own airdrop.',
+  walletNotActivated: (reserve: string) =>
+    `This wallet is not activated on the XRP Ledger yet, so it cannot hold the tokens: send it at least ${reserve} XRP first, then claim.`,
   trustlineMissing: (code: string) =>
     `Your wallet has no trust line for ${code}. Add the trust line first, then claim.`,
   unavailable: 'Airdrops are unavailable right now: the XRP Ledger is not connected.',
@@ -81,14 +83,14 @@ export const createAirdropSchema = z
       .trim()
       .min(2, AIRDROP_MESSAGES.projectName)
       .max(50, AIRDROP_MESSAGES.projectName)
-      .pipe(lineText('projectName', 50)),
-    tagline: lineText('tagline', 120).optional().default(''),
+      .pipe(lineText('projectName', 50, { html: 'strip' })),
+    tagline: lineText('tagline', 120, { html: 'strip' }).optional().default(''),
     /** The served URL of POST /api/upload (purpose 'airdrop'); never an external link. */
     logoUrl: lineText('logoUrl', 500)
       .refine((v) => v === '' || isServedLogoUrl(v), AIRDROP_MESSAGES.logo)
       .optional()
       .default(''),
-    description: multiLineText('description', 1000).optional().default(''),
+    description: multiLineText('description', 1000, { html: 'strip' }).optional().default(''),
     perUserType: z.enum(['fixed', 'random'], { message: 'perUserType must be fixed or random.' }),
     totalTokenAmount: amountText('totalTokenAmount'),
     fixedAmount: optionalAmount('fixedAmount'),

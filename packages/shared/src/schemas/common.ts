@@ -75,6 +75,25 @@ export function parseId(value: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * A whole number from JSON (an integer) or a form/path (strict decimal text), never coerced: '',
+ * '0x10', '1e0', ' 1', true or 1.5 are 400 naming the field and the range.
+ */
+export const wholeNumberSchema = (field: string, range: { min?: number; max?: number } = {}) => {
+  const min = range.min ?? 0;
+  const max = range.max ?? Number.MAX_SAFE_INTEGER;
+  const message = `${field} must be a whole number from ${min} to ${max}.`;
+  return z.unknown().transform((v, ctx) => {
+    const n =
+      typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return n;
+  });
+};
+
 /** An id from JSON (a number) or a path/query (strict decimal text). */
 export const idSchema = (field = 'id') =>
   z.unknown().transform((v, ctx) => {
@@ -93,20 +112,38 @@ const SINGLE_LINE_CONTROL = /[\u0000-\u001F\u007F]/;
 const MULTI_LINE_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 /* eslint-enable no-control-regex */
 
-/** Single-line text (names, labels): trimmed, at most `max`, no control characters (NUL included). */
-export const lineText = (field: string, max: number) =>
+/** HTML tags are stripped from text people type for others to read (spec 001 §5). */
+export function stripHtml(value: string): string {
+  return value.replace(/<[^>]*>/g, '');
+}
+
+/**
+ * Single-line text (names, labels): trimmed, at most `max` (refused above it with a message, never
+ * cut), no control characters (NUL included). `html: 'strip'` takes HTML tags out first (names and
+ * taglines others read); the length counts what is left.
+ */
+export const lineText = (field: string, max: number, opts: { html?: 'strip' } = {}) =>
   z
     .string()
-    .trim()
-    .max(max, `${field} must be at most ${max} characters`)
-    .refine((v) => !SINGLE_LINE_CONTROL.test(v), EDGE_MESSAGES.controlChars(field));
+    .transform((v) => (opts.html === 'strip' ? stripHtml(v) : v).trim())
+    .pipe(
+      z
+        .string()
+        .max(max, `${field} must be at most ${max} characters`)
+        .refine((v) => !SINGLE_LINE_CONTROL.test(v), EDGE_MESSAGES.controlChars(field)),
+    );
 
 /** Multi-line text (descriptions, memos): line breaks and tabs allowed, other control characters not. */
-export const multiLineText = (field: string, max: number) =>
+export const multiLineText = (field: string, max: number, opts: { html?: 'strip' } = {}) =>
   z
     .string()
-    .max(max, `${field} must be at most ${max} characters`)
-    .refine((v) => !MULTI_LINE_CONTROL.test(v), EDGE_MESSAGES.controlChars(field));
+    .transform((v) => (opts.html === 'strip' ? stripHtml(v) : v))
+    .pipe(
+      z
+        .string()
+        .max(max, `${field} must be at most ${max} characters`)
+        .refine((v) => !MULTI_LINE_CONTROL.test(v), EDGE_MESSAGES.controlChars(field)),
+    );
 
 export const hasControlChars = (v: string): boolean => SINGLE_LINE_CONTROL.test(v);
 

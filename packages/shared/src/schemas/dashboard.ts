@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { classicAddressSchema } from './common';
+import { ledgerResultMessage } from '../ledger-results';
 import { currencyCodeSchema } from './listing';
 import type { TokenView } from './tokens';
 import { setTrustlineLimitSchema } from './wallets';
@@ -41,7 +42,8 @@ export const DASHBOARD_MESSAGES = {
     'Only the holder can set a trust line’s limit: the XRP Ledger lets each account set the limit on its own side only. This works for lines held by your own wallets; for other holders, freeze the line to stop transfers.',
   wrongIssuer: 'The issuer address does not match this token’s issuer.',
   wrongCurrency: 'The currency does not match this token.',
-  ledgerRefused: (fallback: string, result: string) => `${fallback} The XRP Ledger answered ${result}.`,
+  /** The screen's own failure text, then what the ledger's result means (packages/shared ledger-results). */
+  ledgerRefused: (fallback: string, result: string) => `${fallback} ${ledgerResultMessage(result)}`,
 } as const;
 
 // --- reads ---

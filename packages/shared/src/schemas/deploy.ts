@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { DEPLOY_DESCRIPTION_MAX, TICKER_MAX, TICKER_MIN, TOKEN_NAME_MAX, TOKEN_NAME_MIN } from '../constants';
 import { BONDING_TOTAL_SUPPLY, LAUNCH_TYPES, type LaunchType } from '../bonding';
-import { idSchema, multiLineText } from './common';
+import { idSchema, multiLineText, stripHtml } from './common';
+
+export { stripHtml };
 import { Decimal } from '../money';
 import { IDENTITY_MESSAGES, isRlusdTicker } from '../token-identity';
 
@@ -35,11 +37,6 @@ export const DEPLOY_MESSAGES = {
   bondingBlackhole: 'A bonding curve launch blackholes its issuer: the supply is fixed.',
   bondingRequireAuth: 'A bonding curve launch cannot require authorization: anyone may buy.',
 } as const;
-
-/** HTML tags are stripped from every text input (spec 001 §5), then the rules apply to what's left. */
-export function stripHtml(value: string): string {
-  return value.replace(/<[^>]*>/g, '');
-}
 
 /** A text input as the forms send it: HTML tags stripped, then trimmed. */
 export const cleanText = () => z.string().transform((v) => stripHtml(v).trim());

@@ -17,6 +17,11 @@ const failedLine = (prefix: string) => (error?: string | null) =>
   error && error.startsWith(prefix) ? `❌ ${error}` : `❌ ${prefix}: ${error || 'Unknown error'}`;
 
 export const LIQUIDITY_MESSAGES = {
+  /** What a fee vote changed, from the pool after it: its weight and the fee now in force. */
+  voteRecorded: (weightPercent: string, feePercent: string) =>
+    `Your vote (weight ${weightPercent}%) is recorded; the pool fee is now ${feePercent}%`,
+  voteNotRecorded:
+    'Your vote was not recorded: the pool’s eight vote slots are held by larger LP holders. Nothing changed (only the network fee was paid).',
   added: '✅ Liquidity added successfully!',
   removed: '✅ Liquidity removed successfully!',
   addFailed: ADD_FAILED,
@@ -242,6 +247,10 @@ export interface AmmVoteResult {
   hash: string;
   /** The pool's trading fee after the vote (percent × 1000). */
   tradingFee: number;
+  /** The vote's weight in the pool: the voter's share of the LP tokens, percent (2 decimals). */
+  voteWeightPercent: string;
+  /** 'Your vote (weight 0.07%) is recorded; the pool fee is now 0.300%' */
+  message: string;
 }
 
 export interface LpPriceResult {

@@ -9,18 +9,24 @@ export const PAGE_MESSAGES = {
 } as const;
 
 export function pageQuerySchema(defaultLimit: number, maxLimit: number) {
+  // Never coerced: '0x10', '1e3' or '' are not numbers (docs/money.md "Fair and explicit rules").
+  const whole = (message: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+    z.unknown().transform((v, ctx) => {
+      const n =
+        typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : Number.NaN;
+      if (!Number.isSafeInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return n;
+    });
   return z.object({
-    limit: z.coerce
-      .number({ message: PAGE_MESSAGES.limit(maxLimit) })
-      .int(PAGE_MESSAGES.limit(maxLimit))
-      .min(1, PAGE_MESSAGES.limit(maxLimit))
-      .max(maxLimit, PAGE_MESSAGES.limit(maxLimit))
-      .default(defaultLimit),
-    offset: z.coerce
-      .number({ message: PAGE_MESSAGES.offset })
-      .int(PAGE_MESSAGES.offset)
-      .min(0, PAGE_MESSAGES.offset)
-      .default(0),
+    limit: whole(PAGE_MESSAGES.limit(maxLimit), 1, maxLimit)
+      .optional()
+      .transform((v) => v ?? defaultLimit),
+    offset: whole(PAGE_MESSAGES.offset, 0)
+      .optional()
+      .transform((v) => v ?? 0),
   });
 }
 

@@ -25,6 +25,11 @@ export const REWARD_MESSAGES = {
   notCreator: 'Only the creator of this token can claim its rewards.',
   walletNotFound: 'Wallet not found. Rewards can be claimed only to one of your own wallets.',
   unavailable: 'Rewards cannot be claimed right now: the XRP Ledger is not connected.',
+  noRlusdLine:
+    'This wallet has no RLUSD trust line, so it cannot receive RLUSD rewards: add the RLUSD trust line first (Swap → XRP ⇄ RLUSD), or claim into another wallet.',
+  notActivated: (amount: string, reserve: string) =>
+    `This wallet is not activated on the XRP Ledger yet: a reward of ${amount} XRP is less than the ${reserve} XRP that activates it. Send it at least ${reserve} XRP first, or claim into another wallet.`,
+  platformCannotPay: 'The platform cannot pay rewards right now. Please try again later.',
 } as const;
 
 /** POST /api/claim-rewards: `percent` of the token's unclaimed reward to one of the caller's wallets. */

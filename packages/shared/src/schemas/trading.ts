@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AMOUNT_DECIMALS, DEFAULT_SLIPPAGE_PERCENT, MIN_AMOUNT, SLIPPAGE_DECIMALS } from '../constants';
 import { tokenCodeSchema } from '../currency';
-import { classicAddressSchema } from './common';
+import { classicAddressSchema, wholeNumberSchema } from './common';
 import { Decimal } from '../money';
 
 // Swaps and quotes (spec 001 §5, §7, §8): the bodies the swap screen sends and the server checks
@@ -98,12 +98,10 @@ export const limitOrderSchema = swapFields
         (v) => isDecimal(v) && decimals(v) <= 15 && new Decimal(v).gt(0) && new Decimal(v).lt('1e15'),
         SWAP_MESSAGES.limitPrice,
       ),
-    expiresInMinutes: z.coerce
-      .number({ message: 'expiresInMinutes must be a whole number of minutes.' })
-      .int('expiresInMinutes must be a whole number of minutes.')
-      .min(1, 'expiresInMinutes must be at least 1.')
-      .max(LIMIT_ORDER_MAX_MINUTES, 'An order can rest for at most a year.')
-      .optional(),
+    expiresInMinutes: wholeNumberSchema('expiresInMinutes', {
+      min: 1,
+      max: LIMIT_ORDER_MAX_MINUTES,
+    }).optional(),
   })
   .refine(...hasWallet);
 export type LimitOrderRequest = z.input<typeof limitOrderSchema>;
@@ -149,7 +147,7 @@ export interface QuoteView {
   partial: boolean;
   // What the swap box discloses before the click (issue 25); additive, so older answers lack them.
   /** The user's trading fee in percent (an admin's override, else the platform's). */
-  feePercent?: string;
+  feePercent: string;
   /**
    * The platform's fee already inside the price, in the quote asset: the part of the trade that
    * crossed a bonding curve pays it in the curve's prices ('0' elsewhere). Not charged again.
@@ -202,6 +200,8 @@ export interface AddTrustlineResult {
   existed?: boolean;
   hash?: string;
   error?: string;
+  /** The ledger's result code when the ledger refused the line. */
+  result?: string;
 }
 
 /** PUT /api/user/slippage: the user's saved market slippage (the same rule as a swap's). */
@@ -209,3 +209,51 @@ export const slippagePreferenceSchema = z.object({ slippage: slippageSchema });
 export interface SlippagePreference {
   slippage: string;
 }
+
+/** Most wallets one multi-wallet request may trade from. */
+export const SWAP_BATCH_MAX = 50;
+
+/**
+ * POST /api/swap/batch (this server's addition): one multi-wallet market trade. The wallets trade
+ * one after another, each quoted on the pool and book the earlier ones left (docs/money.md
+ * "Multi-wallet buys"), so the default slippage holds for all of them.
+ */
+export const swapBatchSchema = z.object({
+  issuer: classicAddressSchema('issuer'),
+  token: tokenCode,
+  type: z.enum(TRADE_SIDES, { message: 'type must be BUY or SELL.' }),
+  slippage: slippageSchema,
+  baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
+  orders: z
+    .array(z.object({ walletAddress: classicAddressSchema('walletAddress'), amount: tradeAmountSchema }), {
+      message: SWAP_MESSAGES.selectWallets,
+    })
+    .min(1, SWAP_MESSAGES.selectWallets)
+    .max(SWAP_BATCH_MAX, `At most ${SWAP_BATCH_MAX} wallets per request.`)
+    .refine((o) => new Set(o.map((x) => x.walletAddress)).size === o.length, 'Each wallet can appear once.'),
+});
+export type SwapBatchRequest = z.input<typeof swapBatchSchema>;
+
+/** One wallet's outcome in a batch: its trade, or why it failed (the sentence and the ledger code). */
+export interface SwapBatchItem {
+  walletAddress: string;
+  status: 'success' | 'partial' | 'failed';
+  swap?: SwapResult;
+  error?: string;
+  /** The ledger's result code when the ledger refused it. */
+  result?: string;
+}
+
+export interface SwapBatchResult {
+  status: 'success' | 'partial' | 'failed';
+  succeeded: number;
+  failed: number;
+  /** '✅ N swap(s) successful!' or '⚠️ N swap(s) failed. Check logs.' (spec 001 §8). */
+  message: string;
+  results: SwapBatchItem[];
+}
+
+export const SWAP_BATCH_MESSAGES = {
+  success: (n: number) => `✅ ${n} swap(s) successful!`,
+  failed: (n: number) => `⚠️ ${n} swap(s) failed. Check logs.`,
+} as const;

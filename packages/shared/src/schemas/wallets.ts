@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { MNEMONIC_WORD_COUNTS } from '../constants';
 import { tokenCodeSchema } from '../currency';
-import { classicAddressSchema, destinationAddressSchema, idSchema, lineText, multiLineText } from './common';
+import {
+  classicAddressSchema,
+  destinationAddressSchema,
+  idSchema,
+  lineText,
+  multiLineText,
+  wholeNumberSchema,
+} from './common';
 
 // Shapes of the wallet calls (spec 001 §3 Wallet, §5 Transfer / Import wallet, §7 Wallets, §8).
 // Money is text: XRP as a decimal string of XRP, tokens as rippled's decimal strings; never floats.
@@ -37,12 +44,17 @@ const decimalAmount = z
   .refine((v) => v === '' || /^\d+(\.\d+)?$/.test(v), 'must be a positive decimal number');
 
 export const createWalletSchema = z
-  .object({ name: lineText('name', WALLET_NAME_MAX).optional(), csrf_token: z.string().optional() })
+  .object({
+    name: lineText('name', WALLET_NAME_MAX, { html: 'strip' }).optional(),
+    csrf_token: z.string().optional(),
+  })
   .default({});
 export type CreateWalletRequest = z.infer<typeof createWalletSchema>;
 
 export const renameWalletSchema = z.object({
-  name: lineText('name', WALLET_NAME_MAX).pipe(z.string().min(1, WALLET_MESSAGES.fillAllFieldsImport)),
+  name: lineText('name', WALLET_NAME_MAX, { html: 'strip' }).pipe(
+    z.string().min(1, WALLET_MESSAGES.fillAllFieldsImport),
+  ),
   csrf_token: z.string().optional(),
 });
 export type RenameWalletRequest = z.infer<typeof renameWalletSchema>;
@@ -63,13 +75,11 @@ export const importWalletSchema = z
     type: z.enum(['seed', 'mnemonic', 'privateKey']).optional(),
     seed: z.string().trim().max(128).optional(),
     mnemonic: z.string().max(1024).optional(),
-    wordCount: z.coerce
-      .number()
-      .int()
+    wordCount: wholeNumberSchema('wordCount', { min: 12, max: 24 })
       .refine((n) => (MNEMONIC_WORD_COUNTS as readonly number[]).includes(n), 'must be 12, 14, 16 or 24')
       .optional(),
     privateKey: z.string().trim().max(132).optional(),
-    name: lineText('name', WALLET_NAME_MAX).optional(),
+    name: lineText('name', WALLET_NAME_MAX, { html: 'strip' }).optional(),
     csrf_token: z.string().optional(),
   })
   .superRefine((b, ctx) => {
@@ -99,7 +109,7 @@ export const transferSchema = z
     /** null or absent = XRP. */
     token: tokenRefSchema.nullable().optional(),
     memo: multiLineText('memo', TRANSFER_MEMO_MAX).optional().nullable(),
-    destinationTag: z.coerce.number().int().min(0).max(4294967295).optional().nullable(),
+    destinationTag: wholeNumberSchema('destinationTag', { max: 4294967295 }).optional().nullable(),
     csrf_token: z.string().optional(),
     /** Hidden form field; people leave it empty, bots fill it. */
     honeypot: z.string().optional(),
@@ -186,6 +196,25 @@ export const walletBalanceSchema = z.object({
   tokens: z.array(walletTokenSchema),
   /** The spec's Wallet.trustlines[]: currency (decoded), its ledger code and issuer of each line. */
   trustlines: z.array(z.object({ currency: z.string(), currencyCode: z.string(), issuer: z.string() })),
+  /**
+   * What a screen needs to say what the wallet can spend before it asks (docs/money.md): with
+   * `spendableXrp(balance, ownerCount, reserves, action, committed)` from the money layer.
+   */
+  spendable: z
+    .object({
+      ownerCount: z.number().int(),
+      /** balance − reserve − committed, XRP (the figure 'Insufficient balance' answers name). */
+      available: z.string(),
+      /** XRP taken by transactions still in flight and fees owed, XRP. */
+      committed: z.string(),
+      baseReserve: z.string(),
+      ownerReserve: z.string(),
+      /** Network fee of one transaction, XRP. */
+      networkFee: z.string(),
+      /** The user's trading fee in percent. */
+      tradingFeePercent: z.string(),
+    })
+    .optional(),
 });
 export type WalletBalance = z.infer<typeof walletBalanceSchema>;
 

@@ -56,6 +56,13 @@ const XRP_SETTINGS: PlatformConfigKey[] = [
   'airdrop_fee_xrp',
 ];
 const RESERVE_SETTINGS: PlatformConfigKey[] = ['issuer_reserve', 'hot_wallet_reserve'];
+/** Sane upper bounds (XRP): a typo of a few zeros must not price every deploy out of reach. */
+const XRP_SETTING_MAX: Partial<Record<PlatformConfigKey, string>> = {
+  service_fee: '10000',
+  issuer_reserve: '1000',
+  hot_wallet_reserve: '1000',
+  airdrop_fee_xrp: '1000',
+};
 
 export class AdminPanel {
   constructor(private readonly deps: AdminPanelDeps) {}
@@ -125,6 +132,8 @@ export class AdminPanel {
     if (XRP_SETTINGS.includes(key)) {
       if (!/^\d+(\.\d{1,6})?$/.test(v))
         throw badRequest(`${key} must be an XRP amount with at most 6 decimals.`);
+      const max = XRP_SETTING_MAX[key];
+      if (max && new Decimal(v).gt(max)) throw badRequest(`${key} must be at most ${max} XRP.`);
       if (RESERVE_SETTINGS.includes(key)) {
         const base = await this.baseReserveXrp();
         if (new Decimal(v).lt(base))

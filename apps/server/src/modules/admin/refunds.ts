@@ -9,12 +9,15 @@ import {
   type RefundResult,
   type StagedWalletBalance,
   type StagedWalletView,
+  Decimal,
   dropsToXrp,
+  ledgerResultMessage,
 } from '@ledgerpad/shared';
 import type { AccountInfoResponse, Client } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { LSF } from '../../ledger/account-root';
+import { ledgerFailure } from '../../ledger/errors';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
@@ -57,6 +60,10 @@ function xrpBefore(outcome: SubmissionOutcome, address: string): string | null {
   }
   return null;
 }
+
+/** Ledgerpad signs staged wallets with their master key: disabled, it can never sign for them again. */
+const canSign = (acct: Pick<AccountData, 'Flags'>): boolean =>
+  (Number(acct.Flags ?? 0) & LSF.disableMaster) === 0;
 
 /** What an XRP refund will send, and how. */
 export interface XrpRefundPlan {
@@ -195,15 +202,19 @@ export class StagedWalletRefunds {
         const acct = await this.account(w.wallet_address);
         const lines = acct ? await this.lines(w.wallet_address) : [];
         const token = lines.find(
-          (l) => l.currency !== RLUSD_CURRENCY_HEX && !isLpCurrency(l.currency) && Number(l.balance) > 0,
+          (l) =>
+            l.currency !== RLUSD_CURRENCY_HEX && !isLpCurrency(l.currency) && new Decimal(l.balance).gt(0),
         );
         const r = lines.find((l) => l.currency === RLUSD_CURRENCY_HEX && l.account === rlusd);
+        const signs = !acct || canSign(acct);
         out[w.id] = {
           currency: token?.currency ?? null,
           xrp: acct ? dropsToXrp(acct.Balance) : '0',
           token: token?.balance ?? '0',
           rlusd: r?.balance ?? '0',
           active: acct !== undefined,
+          can_sign: signs,
+          ...(signs ? {} : { reason: ADMIN_MESSAGES.cannotSign }),
         };
       }),
     );
@@ -241,6 +252,8 @@ export class StagedWalletRefunds {
     const info = await this.accountInfo(w.address);
     const acct = info?.account_data;
     if (!info || !acct) throw badRequest('This wallet has no account on the ledger (nothing to refund).');
+    // Refused before signing: a transaction from it could only fail (tefMASTER_DISABLED).
+    if (!canSign(acct)) throw badRequest(ADMIN_MESSAGES.cannotSign);
     let tx: Record<string, unknown>;
     if (b.type === 'xrp') {
       const dest = await this.account(b.destination_address);
@@ -263,9 +276,12 @@ export class StagedWalletRefunds {
         b.type === 'rlusd'
           ? lines.find((l) => l.currency === RLUSD_CURRENCY_HEX && l.account === rlusd)
           : lines.find(
-              (l) => l.currency !== RLUSD_CURRENCY_HEX && !isLpCurrency(l.currency) && Number(l.balance) > 0,
+              (l) =>
+                l.currency !== RLUSD_CURRENCY_HEX &&
+                !isLpCurrency(l.currency) &&
+                new Decimal(l.balance).gt(0),
             );
-      if (!line || !(Number(line.balance) > 0))
+      if (!line || !new Decimal(line.balance).gt(0))
         throw badRequest(`Nothing to refund: the wallet holds no ${b.type === 'rlusd' ? 'RLUSD' : 'token'}.`);
       tx = {
         TransactionType: 'Payment',
@@ -295,7 +311,7 @@ export class StagedWalletRefunds {
     outcome: SubmissionOutcome,
   ): Promise<RefundResult> {
     if (outcome.status !== 'success')
-      throw badRequest(`${ADMIN_MESSAGES.refundFailed}: ${outcome.result}`, { hash: outcome.hash });
+      throw ledgerFailure(outcome, `${ADMIN_MESSAGES.refundFailed}: ${ledgerResultMessage(outcome.result)}`);
     const method: RefundMethod = outcome.txType === 'AccountDelete' ? 'account-delete' : 'payment';
     const sent = outcome.deliveredAmount;
     const shown = typeof sent === 'string' ? dropsToXrp(sent) : sent ? String(sent.value) : '0';

@@ -58,6 +58,7 @@ export function registerAirdrops(
     wallets: deps.wallets,
     settings: platform.settings,
     canPay: submissions !== undefined,
+    funds: platform.funds,
     isStoredLogo: (url) => isStoredUpload(platform.config.dataDir, url),
   });
   app.decorate('airdrops', service);

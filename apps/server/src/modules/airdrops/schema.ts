@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * Airdrops: a creator's token allocation held by a dedicated custodial wallet (role 'airdrop').
@@ -27,15 +37,15 @@ export const airdrops = pgTable(
     currency: text('currency').notNull(),
     /** 'fixed' | 'random'. */
     perUserType: text('per_user_type').notNull(),
-    fixedAmount: text('fixed_amount'),
-    minAmount: text('min_amount'),
-    maxAmount: text('max_amount'),
+    fixedAmount: numeric('fixed_amount'),
+    minAmount: numeric('min_amount'),
+    maxAmount: numeric('max_amount'),
     maxClaims: integer('max_claims').notNull(),
     claimedCount: integer('claimed_count').notNull().default(0),
-    totalAmount: text('total_amount').notNull(),
-    remaining: text('remaining').notNull(),
+    totalAmount: numeric('total_amount').notNull(),
+    remaining: numeric('remaining').notNull(),
     /** Tokens sent back to the source wallet when the airdrop ended. */
-    returnedAmount: text('returned_amount'),
+    returnedAmount: numeric('returned_amount'),
     expiry: timestamp('expiry', { withTimezone: true }).notNull(),
     websiteUrl: text('website_url'),
     twitterUrl: text('twitter_url'),
@@ -63,7 +73,7 @@ export const airdropClaims = pgTable(
     userId: integer('user_id').notNull(),
     walletId: integer('wallet_id').notNull(),
     walletAddress: text('wallet_address').notNull(),
-    amount: text('amount').notNull(),
+    amount: numeric('amount').notNull(),
     status: text('status').notNull().default('pending'),
     hash: text('hash'),
     /** The payer instance working on a pending claim, and until when (see payer.ts). */

@@ -18,8 +18,15 @@ import {
   Decimal,
   dropsToXrp,
   xrpToDrops,
+  currencyToTicker,
+  insufficientTokenMessage,
+  insufficientXrpMessage,
+  ledgerResultMessage,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
+import { ledgerFailure } from '../../ledger/errors';
+import type { Funds } from '../../ledger/funds';
+import { ledgerSubmissions } from '../../ledger/schema';
 import { pgErrorCode, rowsOf } from '../../db/results';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
@@ -84,6 +91,8 @@ export interface AirdropsDeps {
   settings: PlatformSettings;
   /** False without a ledger connection: creation and claims are refused before anything is recorded. */
   canPay: boolean;
+  /** Funds checks before anything is signed (absent without a ledger, like the payer). */
+  funds?: Funds;
   /** The clock deadlines are compared with (ms); default Date.now. */
   now?: () => number;
   /** Whether a logo URL names an image our upload route stored (only those are kept and shown). */
@@ -228,9 +237,19 @@ export class AirdropService {
     const state = await this.deps.wallets.accountState(wallet.address);
     const reserve = await this.deps.wallets.reserveDrops(state.ownerCount);
     const fundDrops = reserve.base + reserve.increment + AIRDROP_WALLET_FEE_ALLOWANCE_DROPS;
-    const needed = feeDrops + fundDrops + SOURCE_NETWORK_FEES_DROPS;
-    const available = state.activated ? state.balanceDrops - reserve.total : 0n;
-    if (available < needed) throw badRequest(AIRDROP_MESSAGES.insufficientXrp(dropsToXrp(needed)));
+    // The airdrop wallet's funding and the platform's airdrop fee, with the network fees of the
+    // creation's transactions from this wallet: 'Insufficient balance: you have X XRP available,
+    // this needs Y XRP.' (the funds check counts transactions in flight and fees owed too).
+    if (this.deps.funds) {
+      await this.deps.funds.requireXrp(wallet.address, {
+        amount: fundDrops + SOURCE_NETWORK_FEES_DROPS,
+        platformFee: feeDrops,
+      });
+    } else {
+      const needed = feeDrops + fundDrops + SOURCE_NETWORK_FEES_DROPS;
+      const available = state.activated ? state.balanceDrops - reserve.total : 0n;
+      if (available < needed) throw badRequest(insufficientXrpMessage(available, needed));
+    }
     const feeAddress =
       feeDrops > 0n ? ((await platformWallet(this.db, PLATFORM_ROLES.fee))?.address ?? null) : null;
 
@@ -255,7 +274,10 @@ export class AirdropService {
         );
       const free = balance.minus(pending?.sum ?? '0');
       if (total.gt(free))
-        throw badRequest(AIRDROP_MESSAGES.insufficientTokens(Decimal.max(free, 0).toFixed()));
+        throw badRequest(
+          `${AIRDROP_MESSAGES.insufficientTokens(Decimal.max(free, 0).toFixed())} ${insufficientTokenMessage(free, total, currencyToTicker(currency))}`,
+          { available: Decimal.max(free, 0).toFixed(), needed: total.toFixed() },
+        );
       const [row] = await tx
         .insert(airdrops)
         .values({
@@ -320,6 +342,8 @@ export class AirdropService {
     const wallet = await this.deps.wallets.owned(userId, b.destinationWalletId).catch(() => {
       throw notFound(AIRDROP_MESSAGES.walletNotFound);
     });
+    // The creator funded it: the allocations are for others.
+    if (airdrop.creatorUserId === userId) throw badRequest(AIRDROP_MESSAGES.ownAirdrop);
     this.assertClaimable(airdrop);
     // A second claim by the same user is refused by the reservation itself (unique index).
     if (!this.deps.canPay || !this.deps.payer)
@@ -330,13 +354,45 @@ export class AirdropService {
       );
       if (!line) throw badRequest(AIRDROP_MESSAGES.trustlineMissing(airdrop.currency));
     }
+    await this.assertCanReceive(wallet.address, airdrop);
 
     const claimId = await this.reserve(userId, airdrop, wallet.id, wallet.address);
     this.deps.payer!.wake();
     const claim = await this.deps.payer!.settled(claimId, CLAIM_WAIT_MS);
     if (!claim) throw new AppError('BAD_GATEWAY', AIRDROP_MESSAGES.processing, { claimId });
     if (claim.status === 'paid' && claim.hash) return { amount: claim.amount, hash: claim.hash };
-    throw badRequest(AIRDROP_MESSAGES.claimFailed, claim.hash ? { hash: claim.hash } : undefined);
+    throw await this.claimFailure(claim.hash);
+  }
+
+  /** 'Claim failed.' with what the ledger said about the payment (its sentence and code), if anything. */
+  private async claimFailure(hash: string | null): Promise<AppError> {
+    const [sub] = hash
+      ? await this.db
+          .select({ result: ledgerSubmissions.result })
+          .from(ledgerSubmissions)
+          .where(eq(ledgerSubmissions.hash, hash))
+      : [];
+    if (!sub?.result) return badRequest(AIRDROP_MESSAGES.claimFailed, hash ? { hash } : undefined);
+    return ledgerFailure(
+      { result: sub.result, hash: hash! },
+      `${AIRDROP_MESSAGES.claimFailed} ${ledgerResultMessage(sub.result)}`,
+    );
+  }
+
+  /**
+   * The claimer's wallet must exist on the ledger, and (auto mode) afford the trust line the payer
+   * opens for it: its reserve and network fee. Said before anything is reserved or signed.
+   */
+  private async assertCanReceive(address: string, airdrop: AirdropRow): Promise<void> {
+    const state = await this.deps.wallets.accountState(address);
+    if (!state.activated) {
+      const base = (await this.deps.wallets.reserveDrops(0)).base;
+      throw badRequest(AIRDROP_MESSAGES.walletNotActivated(dropsToXrp(base)));
+    }
+    if (airdrop.trustlineMode === 'manual' || !this.deps.funds) return;
+    const lines = await this.deps.wallets.lines(address, airdrop.issuerAddress);
+    if (lines.some((l) => sameCurrency(l.currency, airdrop.currency))) return;
+    await this.deps.funds.requireXrp(address, { transactions: 1, newObjects: 1 });
   }
 
   private assertClaimable(a: AirdropRow): void {
@@ -374,7 +430,7 @@ export class AirdropService {
           with reserved as (
             update ${airdrops}
                set claimed_count = claimed_count + 1,
-                   remaining = (remaining::numeric - ${amount}::numeric)::text
+                   remaining = remaining - ${amount}::numeric
              where id = ${airdropId}
                and status = 'active'
                and expiry > ${now.toISOString()}::timestamptz
@@ -485,7 +541,7 @@ export async function releaseClaim(
       returning airdrop_id, amount
     )
     update ${airdrops}
-       set remaining = (${airdrops.remaining}::numeric + failed.amount::numeric)::text,
+       set remaining = ${airdrops.remaining} + failed.amount,
            claimed_count = ${airdrops.claimedCount} - 1
       from failed
      where ${airdrops.id} = failed.airdrop_id

@@ -17,6 +17,7 @@ export function registerBurn(
     wallets: deps.wallets,
     client: platform.connection?.client,
     submissions: platform.submissions,
+    funds: platform.funds,
   });
   const user = { config: { access: 'user' as const } };
   app.get<{ Params: { userId: string } }>(

@@ -12,7 +12,11 @@ import {
   type BurnWallet,
   Decimal,
   dropsToXrp,
+  insufficientTokenMessage,
+  ledgerResultMessage,
 } from '@ledgerpad/shared';
+import { ledgerFailure } from '../../ledger/errors';
+import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
@@ -28,6 +32,7 @@ export interface BurnDeps {
   /** Absent when the app runs without a ledger: burns answer 503. */
   client?: Client;
   submissions?: SubmissionService;
+  funds?: Funds;
 }
 
 const unavailable = () =>
@@ -71,8 +76,8 @@ export class BurnService {
   /** POST /api/burn/burn: one validated Payment of `amount` from the wallet to the issuer. */
   async burn(userId: number, body: unknown, idempotencyKey?: string): Promise<BurnResult> {
     const b = parseInput(burnRequestSchema, body);
-    const { client, submissions } = this.deps;
-    if (!client || !submissions) throw unavailable();
+    const { client, submissions, funds } = this.deps;
+    if (!client || !submissions || !funds) throw unavailable();
     const currency = currencyCode(b.tokenCode);
     if (!currency) throw badRequest(BURN_MESSAGES.invalidInput);
     if (isLpCurrency(currency)) throw badRequest(BURN_MESSAGES.lpToken);
@@ -88,12 +93,19 @@ export class BurnService {
     if (!outcome) {
       const lines = await this.deps.wallets.lines(wallet.address, b.issuerAddress);
       const line = lines.find((l) => l.account === b.issuerAddress && l.currency.toUpperCase() === currency);
-      const held = new Decimal(line?.balance ?? 0);
-      if (held.lte(0)) throw badRequest(BURN_MESSAGES.notHeld);
+      const held = Decimal.max(new Decimal(line?.balance ?? 0), 0);
+      const ticker = displayTicker(currency);
       if (new Decimal(b.amount).gt(held)) {
-        throw badRequest(BURN_MESSAGES.moreThanHeld, { balance: held.toFixed() });
+        throw badRequest(
+          `${BURN_MESSAGES.moreThanHeld} ${insufficientTokenMessage(held, b.amount, ticker)}`,
+          {
+            balance: held.toFixed(),
+            available: held.toFixed(),
+            needed: new Decimal(b.amount).toFixed(),
+          },
+        );
       }
-      outcome = await submissions.submit({
+      const req = {
         intentKey,
         account: wallet.address,
         tx: {
@@ -108,10 +120,23 @@ export class BurnService {
         purpose: 'burn',
         userId,
         walletId: wallet.id,
+      };
+      // The burn's network fee from above the wallet's reserve (checked again under its lease).
+      await funds.requireXrp(wallet.address, { transactions: 1 });
+      const row = await funds.withAccount(wallet.address, async () => {
+        await funds.requireToken(
+          wallet.address,
+          { currency: line!.currency, issuer: b.issuerAddress },
+          b.amount,
+          ticker,
+        );
+        await funds.requireXrp(wallet.address, { transactions: 1 });
+        return submissions.prepare(req);
       });
+      outcome = await submissions.follow(req, row);
     }
     if (outcome.status !== 'success') {
-      throw badRequest(BURN_MESSAGES.burnFailed, { result: outcome.result, hash: outcome.hash });
+      throw ledgerFailure(outcome, `${BURN_MESSAGES.burnFailed} ${ledgerResultMessage(outcome.result)}`);
     }
     return {
       status: 'success',

@@ -10,7 +10,7 @@ import {
 import { parseInput } from '../../lib/validation';
 import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
-import { idParam } from '../../plugins/edge';
+import { idempotencyKey, idParam } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { DashboardService } from './service';
@@ -52,7 +52,12 @@ export function registerDashboard(
     '/api/dashboard/trust-lines/:tokenId/freeze',
     auth,
     ledgerRoute((request) =>
-      service.freeze(userId(request), tokenId(request), parseInput(freezeTrustLineSchema, request.body)),
+      service.freeze(
+        userId(request),
+        tokenId(request),
+        parseInput(freezeTrustLineSchema, request.body),
+        idempotencyKey(request),
+      ),
     ),
   );
 
@@ -64,6 +69,7 @@ export function registerDashboard(
         userId(request),
         tokenId(request),
         parseInput(authorizeTrustLineSchema, request.body),
+        idempotencyKey(request),
       ),
     ),
   );
@@ -80,19 +86,25 @@ export function registerDashboard(
     '/api/dashboard/set-trust-line-limit',
     auth,
     ledgerRoute((request) =>
-      service.setLimit(userId(request), parseInput(dashboardSetLimitSchema, request.body)),
+      service.setLimit(
+        userId(request),
+        parseInput(dashboardSetLimitSchema, request.body),
+        idempotencyKey(request),
+      ),
     ),
   );
 
   app.post(
     '/api/dashboard/blackhole-issuer/:tokenId',
     auth,
-    ledgerRoute((request) => service.blackhole(userId(request), tokenId(request))),
+    ledgerRoute((request) => service.blackhole(userId(request), tokenId(request), idempotencyKey(request))),
   );
 
   app.post(
     '/api/dashboard/disable-require-auth/:tokenId',
     auth,
-    ledgerRoute((request) => service.disableRequireAuth(userId(request), tokenId(request))),
+    ledgerRoute((request) =>
+      service.disableRequireAuth(userId(request), tokenId(request), idempotencyKey(request)),
+    ),
   );
 }

@@ -18,6 +18,7 @@ import {
 } from '@ledgerpad/shared';
 import { AppError } from '../../lib/errors';
 import { LEDGER_UNAVAILABLE_MESSAGE } from '../../ledger/errors';
+import type { Funds } from '../../ledger/funds';
 import type { SubmissionService, TxRequest } from '../../ledger/submission-service';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
@@ -187,17 +188,45 @@ export class DashboardService {
     return { token, wallet, state };
   }
 
-  /** One issuer transaction; anything but a validated tesSUCCESS is a 400 naming the ledger's result. */
-  private async submit(issuer: Issuer, userId: number, what: string, tx: TxRequest, fallback: string) {
-    const outcome = await this.submissions().submit({
-      // One click, one intent: a retry of the same request is a new click.
-      intentKey: `dashboard:${what}:${issuer.token.id}:${randomUUID()}`,
+  private funds(): Funds {
+    const f = this.deps.platform.funds;
+    if (!f) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+    return f;
+  }
+
+  /**
+   * One issuer transaction, checked first (the issuer pays its network fee from above its
+   * reserve); anything but a validated tesSUCCESS is a 400 saying what the ledger's result means.
+   * One click, one intent: the request's Idempotency-Key names it, so a retried click is the same
+   * transaction; without a key each request is a new click.
+   */
+  private async submit(
+    issuer: Issuer,
+    userId: number,
+    what: string,
+    tx: TxRequest,
+    fallback: string,
+    key: string | undefined,
+  ) {
+    const submissions = this.submissions();
+    const funds = this.funds();
+    const req = {
+      intentKey: `dashboard:${what}:${issuer.token.id}:${key ?? randomUUID()}`,
       account: issuer.token.issuerAddress,
       tx,
       purpose: `dashboard-${what}`,
       userId,
       walletId: issuer.wallet.id,
-    });
+    };
+    const outcome =
+      (await submissions.existing(req.intentKey)) ??
+      (await submissions.follow(
+        req,
+        await funds.withAccount(req.account, async () => {
+          await funds.requireXrp(req.account, { transactions: 1 });
+          return submissions.prepare(req);
+        }),
+      ));
     if (outcome.status !== 'success') {
       const result = outcome.result === 'tefMASTER_DISABLED' ? M.issuerKeyDisabled : undefined;
       throw new AppError('BAD_REQUEST', result ?? M.ledgerRefused(fallback, outcome.result), {
@@ -226,6 +255,7 @@ export class DashboardService {
     userId: number,
     tokenId: number,
     body: FreezeTrustLineRequest,
+    key?: string,
   ): Promise<DashboardWriteResponse> {
     const issuer = await this.signer(userId, tokenId);
     if (body.currency && !sameCurrency(body.currency, issuer.token.currency)) {
@@ -241,6 +271,7 @@ export class DashboardService {
       'freeze',
       this.trustSet(issuer, line, flags),
       M.freezeFailed,
+      key,
     );
     return { success: true, hash };
   }
@@ -249,6 +280,7 @@ export class DashboardService {
     userId: number,
     tokenId: number,
     body: AuthorizeTrustLineRequest,
+    key?: string,
   ): Promise<DashboardWriteResponse> {
     const issuer = await this.signer(userId, tokenId);
     if (!body.authorized) throw new AppError('BAD_REQUEST', M.cannotUnauthorize);
@@ -257,15 +289,30 @@ export class DashboardService {
     const line = await this.holderLine(issuer, body.accountAddress);
     if (line.authorized === true) return { success: true };
     const tx = this.trustSet(issuer, line, TF_SETF_AUTH);
-    return { success: true, hash: await this.submit(issuer, userId, 'authorize', tx, M.authorizeFailed) };
+    return {
+      success: true,
+      hash: await this.submit(issuer, userId, 'authorize', tx, M.authorizeFailed, key),
+    };
   }
 
-  async disableRequireAuth(userId: number, tokenId: number): Promise<DashboardWriteResponse> {
+  /**
+   * Irreversible: answered from the ledger. Already off is success (a second click, a retry after
+   * a lost answer); a failure whose ledger state is nonetheless off (a concurrent click did it) is
+   * success too — it never reports 'failed' for a change that happened.
+   */
+  async disableRequireAuth(userId: number, tokenId: number, key?: string): Promise<DashboardWriteResponse> {
+    const token = await this.owned(userId, tokenId);
+    if (!(await this.issuers.issuerState(token.issuerAddress)).requireAuth) {
+      await this.deps.tokens.update(token.id, { requireAuth: false });
+      return { success: true };
+    }
     const issuer = await this.signer(userId, tokenId);
     let hash: string | undefined;
-    if (issuer.state.requireAuth) {
+    try {
       const tx = { TransactionType: 'AccountSet', ClearFlag: ASF_REQUIRE_AUTH };
-      hash = await this.submit(issuer, userId, 'disable-require-auth', tx, M.disableRequireAuthFailed);
+      hash = await this.submit(issuer, userId, 'disable-require-auth', tx, M.disableRequireAuthFailed, key);
+    } catch (err) {
+      if ((await this.issuers.issuerState(token.issuerAddress)).requireAuth) throw err;
     }
     await this.deps.tokens.update(issuer.token.id, { requireAuth: false });
     return hash ? { success: true, hash } : { success: true };
@@ -274,25 +321,41 @@ export class DashboardService {
   /**
    * SetRegularKey to ACCOUNT_ONE (nobody holds its key), then disable the master key. In that
    * order: if the second fails, the master key still signs and the issuer is not lost half-way.
+   * Irreversible, so answered from the ledger: an issuer already blackholed is success (nothing
+   * signed), and a failure whose issuer is nonetheless blackholed (a concurrent click finished it)
+   * is success — never 'failed' for something that happened.
    */
-  async blackhole(userId: number, tokenId: number): Promise<DashboardWriteResponse> {
+  async blackhole(userId: number, tokenId: number, key?: string): Promise<DashboardWriteResponse> {
+    const token = await this.owned(userId, tokenId);
+    const blackholed = async () => (await this.issuers.issuerState(token.issuerAddress)).blackholed;
+    if (await blackholed()) {
+      await this.deps.tokens.update(token.id, { isBlackholed: true });
+      return { success: true };
+    }
     const issuer = await this.signer(userId, tokenId);
-    await this.submit(
-      issuer,
-      userId,
-      'blackhole-regular-key',
-      { TransactionType: 'SetRegularKey', RegularKey: BLACKHOLE_ADDRESS },
-      M.blackholeFailed,
-    );
-    const hash = await this.submit(
-      issuer,
-      userId,
-      'blackhole-disable-master',
-      { TransactionType: 'AccountSet', SetFlag: ASF_DISABLE_MASTER },
-      M.blackholeFailed,
-    );
+    let hash: string | undefined;
+    try {
+      await this.submit(
+        issuer,
+        userId,
+        'blackhole-regular-key',
+        { TransactionType: 'SetRegularKey', RegularKey: BLACKHOLE_ADDRESS },
+        M.blackholeFailed,
+        key,
+      );
+      hash = await this.submit(
+        issuer,
+        userId,
+        'blackhole-disable-master',
+        { TransactionType: 'AccountSet', SetFlag: ASF_DISABLE_MASTER },
+        M.blackholeFailed,
+        key,
+      );
+    } catch (err) {
+      if (!(await blackholed())) throw err;
+    }
     await this.deps.tokens.update(issuer.token.id, { isBlackholed: true });
-    return { success: true, hash };
+    return hash ? { success: true, hash } : { success: true };
   }
 
   /** Re-reads supply, issuer flags and lines from the ledger and writes the first two to the row. */
@@ -322,7 +385,11 @@ export class DashboardService {
    * The ledger lets only the holder set its own limit, so this works for a holder that is one of
    * the caller's wallets, signed by that wallet through the Wallets page's own code.
    */
-  async setLimit(userId: number, body: DashboardSetLimitRequest): Promise<DashboardWriteResponse> {
+  async setLimit(
+    userId: number,
+    body: DashboardSetLimitRequest,
+    key?: string,
+  ): Promise<DashboardWriteResponse> {
     const token = (await this.deps.tokens.deployedBy(userId)).find(
       (t) => t.issuerAddress === body.issuerAddress && sameCurrency(t.currency, body.currency),
     );
@@ -330,9 +397,10 @@ export class DashboardService {
     const holder = (await this.deps.wallets.list(userId)).find((w) => w.address === body.holderAddress);
     if (!holder) throw new AppError('BAD_REQUEST', M.limitHolderOnly);
     const res = await setTrustlineLimit(
-      { service: this.deps.wallets, submissions: this.submissions() },
+      { service: this.deps.wallets, submissions: this.submissions(), funds: this.funds() },
       userId,
       { walletId: holder.id, issuer: token.issuerAddress, currency: token.currency, limit: body.limitAmount },
+      key,
     );
     return { success: true, hash: res.hash };
   }

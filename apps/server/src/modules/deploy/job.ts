@@ -3,6 +3,7 @@ import {
   type DeployResult,
   type LaunchType,
   type LiquidityPair,
+  ledgerResultMessage,
 } from '@ledgerpad/shared';
 import { ValidationError, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
@@ -211,7 +212,11 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
             const outcome = await deps.submissions.wait(row.hash);
             if (outcome.status === 'success') return { hash: outcome.hash, ledgerIndex: outcome.ledgerIndex };
             if (NEVER_APPLIED.has(outcome.result) && attempt < STEP_RESIGNS) continue;
-            throw new JobFailure(step.name, `${label(step.name)} failed: ${outcome.result}`);
+            // What the result means, and the code itself (a job's error is one text).
+            throw new JobFailure(
+              step.name,
+              `${label(step.name)} failed: ${ledgerResultMessage(outcome.result)} (${outcome.result})`,
+            );
           }
         },
         { txHash: (v) => v.hash },

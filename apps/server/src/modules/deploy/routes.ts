@@ -21,6 +21,7 @@ export function registerDeploy(
     settings: platform.settings,
     wallets,
     bootstrapped: () => platform.accounts.bootstrapped(),
+    funds: platform.funds,
     reserves: () => ({
       owner: platform.submissions?.reserves.reserveIncrement ?? 200_000n,
       base: platform.submissions?.reserves.reserveBase ?? 1_000_000n,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import {
   DEPLOY_LOCK_MS,
   DEPLOY_MAX_ATTEMPTS,
@@ -10,45 +10,69 @@ import {
   deployRequestSchema,
   tickerToCurrency,
   Decimal,
-  dropsToXrp,
+  insufficientTokenMessage,
+  insufficientXrpMessage,
   xrpToDrops,
 } from '@ledgerpad/shared';
 import type { Client } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import type { Funds } from '../../ledger/funds';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import { jobs as jobsTable, type JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
+import { users } from '../users/schema';
 import type { WalletsApi } from '../wallets';
+import { deployAttempts } from './schema';
 import { DEPLOY_JOB, deployStepNames, type DeployPayload } from './job';
 import { splitSupply } from './plan';
 
 /**
- * Per-user deploy attempts: the 5 attempts of a 60 s window pass; the next one locks the user out
- * for 60 s. Kept in memory per instance (like the other request limits without Redis): a determined
- * user spread over several instances gets a few more tries, never a deploy they can't pay for.
+ * Per-user deploy attempts (spec 001 §5): the 5 attempts of a 60 s window pass; the next one locks
+ * the user out for 60 s. Kept in the database (`deploy_attempts`), so neither a reload nor a restart
+ * nor another instance lifts the lock; the user's row lock orders concurrent attempts.
  */
 export class AttemptLock {
-  private readonly users = new Map<number, { window: number[]; lockedUntil: number }>();
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Counts an attempt; returns the seconds left when the user is locked out. */
-  hit(userId: number): number | undefined {
-    const t = this.now();
-    const u = this.users.get(userId) ?? { window: [], lockedUntil: 0 };
-    this.users.set(userId, u);
-    if (u.lockedUntil > t) return Math.ceil((u.lockedUntil - t) / 1000);
-    u.window = u.window.filter((at) => t - at < DEPLOY_LOCK_MS);
-    if (u.window.length >= DEPLOY_MAX_ATTEMPTS) {
-      u.lockedUntil = t + DEPLOY_LOCK_MS;
-      u.window = [];
-      return Math.ceil(DEPLOY_LOCK_MS / 1000);
-    }
-    u.window.push(t);
-    return undefined;
+  async hit(userId: number): Promise<number | undefined> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+      const t = new Date(this.now());
+      const windowStart = new Date(t.getTime() - DEPLOY_LOCK_MS);
+      // Rows older than any window or lock are no longer needed.
+      await tx
+        .delete(deployAttempts)
+        .where(
+          and(
+            eq(deployAttempts.userId, userId),
+            lt(deployAttempts.at, new Date(t.getTime() - 2 * DEPLOY_LOCK_MS)),
+          ),
+        );
+      const rows = await tx
+        .select()
+        .from(deployAttempts)
+        .where(and(eq(deployAttempts.userId, userId), gt(deployAttempts.at, windowStart)));
+      const lockedUntil = rows.reduce<number>((m, r) => Math.max(m, r.lockedUntil?.getTime() ?? 0), 0);
+      if (lockedUntil > t.getTime()) return Math.ceil((lockedUntil - t.getTime()) / 1000);
+      // Attempts since the last lock ended count toward the next one.
+      const counted = rows.filter((r) => !r.lockedUntil && r.at.getTime() > lockedUntil).length;
+      if (counted >= DEPLOY_MAX_ATTEMPTS) {
+        await tx
+          .insert(deployAttempts)
+          .values({ userId, at: t, lockedUntil: new Date(t.getTime() + DEPLOY_LOCK_MS) });
+        return Math.ceil(DEPLOY_LOCK_MS / 1000);
+      }
+      await tx.insert(deployAttempts).values({ userId, at: t });
+      return undefined;
+    });
   }
 }
 
@@ -64,11 +88,15 @@ export interface DeployServiceDeps {
   wallets: WalletsApi;
   bootstrapped: () => Promise<unknown>;
   reserves: () => { owner: bigint; base: bigint };
+  /** Funds checks before anything is signed (absent without a ledger). */
+  funds?: Funds;
 }
 
 export class DeployService {
-  private readonly attempts = new AttemptLock();
-  constructor(private readonly deps: DeployServiceDeps) {}
+  private readonly attempts: AttemptLock;
+  constructor(private readonly deps: DeployServiceDeps) {
+    this.attempts = new AttemptLock(deps.db);
+  }
 
   /** Validates everything a deploy needs before any transaction, then enqueues its job. */
   async start(
@@ -80,7 +108,7 @@ export class DeployService {
      */
     opts: { jobKey?: string; platform?: boolean; virtualXrp?: string } = {},
   ): Promise<{ jobId: string }> {
-    const locked = opts.platform ? undefined : this.attempts.hit(userId);
+    const locked = opts.platform ? undefined : await this.attempts.hit(userId);
     if (locked !== undefined) {
       throw new AppError('RATE_LIMITED', DEPLOY_MESSAGES.tooManyAttempts, { retryAfter: locked });
     }
@@ -136,23 +164,30 @@ export class DeployService {
     if (rlusdPair && !rlusd) throw new AppError('BAD_REQUEST', 'RLUSD is not available on this network yet.');
 
     // Balances from the validated ledger; available = balance − the account's reserve.
-    const state = await this.deps.wallets.accountState(wallet.address);
-    const reserve = state.activated ? (await this.deps.wallets.reserveDrops(state.ownerCount)).total : 0n;
-    const available = state.balanceDrops - reserve;
     const neededDrops = xrpToDrops(cost.xrp);
-    if (available < neededDrops) {
-      throw new AppError(
-        'BAD_REQUEST',
-        `Insufficient XRP balance: ${dropsToXrp(available > 0n ? available : 0n)} XRP available, ${cost.xrp} XRP needed.`,
-      );
+    // The deploy's cost (liquidity, reserves, network fees — all in cost.xrp) and the service fee,
+    // against what is left after the reserve, transactions in flight and fees owed:
+    // 'Insufficient balance: you have X XRP available, this needs Y XRP.'
+    if (this.deps.funds) {
+      await this.deps.funds.requireXrp(wallet.address, {
+        amount: neededDrops - serviceFeeDrops,
+        platformFee: serviceFeeDrops,
+      });
+    } else {
+      const state = await this.deps.wallets.accountState(wallet.address);
+      const reserve = state.activated ? (await this.deps.wallets.reserveDrops(state.ownerCount)).total : 0n;
+      const available = state.balanceDrops - reserve;
+      if (available < neededDrops)
+        throw new AppError('BAD_REQUEST', insufficientXrpMessage(available, neededDrops));
     }
     if (rlusdPair && rlusd && !bonding) {
       const held = await this.rlusdBalance(client, wallet.address, rlusd);
       if (held.lt(cost.rlusd)) {
-        throw new AppError(
-          'BAD_REQUEST',
-          `Insufficient RLUSD balance: ${held.toFixed()} RLUSD available, ${cost.rlusd} RLUSD needed.`,
-        );
+        throw new AppError('BAD_REQUEST', insufficientTokenMessage(held, cost.rlusd, 'RLUSD'), {
+          asset: 'RLUSD',
+          available: held.toFixed(),
+          needed: new Decimal(cost.rlusd).toFixed(),
+        });
       }
     }
 

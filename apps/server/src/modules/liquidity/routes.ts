@@ -17,10 +17,11 @@ export function registerLiquidity(
   deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi },
 ): LiquidityService | undefined {
   const { platform } = deps;
-  if (!platform.submissions || !platform.connection) return undefined;
+  if (!platform.submissions || !platform.connection || !platform.funds) return undefined;
   const service = new LiquidityService({
     client: platform.connection.client,
     submissions: platform.submissions,
+    funds: platform.funds,
     tokens: deps.tokens,
     wallets: deps.wallets,
     rlusdIssuer: () => rlusdIssuer(platform.database.db, platform.config.XRPL_NETWORK),

@@ -28,10 +28,22 @@ import {
   type RemoveLiquidityResult,
   Decimal,
   amountValue,
+  currencyToTicker,
+  decimalToDrops,
   dropsToDecimal,
+  insufficientTokenMessage,
+  ledgerResultMessage,
+  lpName,
 } from '@ledgerpad/shared';
 import { getBalanceChanges, RippledError, type Client, type TransactionMetadata } from 'xrpl';
-import type { BalanceChanges, SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
+import { ledgerFailure } from '../../ledger/errors';
+import type { Funds } from '../../ledger/funds';
+import type {
+  BalanceChanges,
+  SubmissionOutcome,
+  SubmissionService,
+  SubmitRequest,
+} from '../../ledger/submission-service';
 import { badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { TokenRegistry } from '../tokens';
@@ -64,6 +76,7 @@ export const TF = {
 export interface LiquidityDeps {
   client: Client;
   submissions: SubmissionService;
+  funds: Funds;
   tokens: TokenRegistry;
   wallets: WalletsApi;
   rlusdIssuer: () => Promise<string | undefined>;
@@ -217,7 +230,34 @@ export class LiquidityService {
   }
 
   private fail(prefix: string, outcome: SubmissionOutcome): never {
-    throw badRequest(`${prefix}: ${outcome.result}`, { hash: outcome.hash, result: outcome.result });
+    throw ledgerFailure(outcome, `${prefix}: ${ledgerResultMessage(outcome.result)}`);
+  }
+
+  /**
+   * Checks, signs under the wallet's funds lease (checked again there), and follows one AMM
+   * transaction; a retried request (same intent) answers from the first one's transaction.
+   */
+  private async checked(req: SubmitRequest, check: () => Promise<unknown>): Promise<SubmissionOutcome> {
+    const { submissions, funds } = this.deps;
+    const done = await submissions.existing(req.intentKey);
+    if (done) return done;
+    await check();
+    const row = await funds.withAccount(req.account, async () => {
+      await check();
+      return submissions.prepare(req);
+    });
+    return submissions.follow(req, row);
+  }
+
+  /** The name people read for one side of the pool. */
+  private assetName(m: Market, a: Asset): string {
+    return a.kind === 'xrp' ? 'XRP' : a === m.base ? m.baseName : currencyToTicker(a.currency);
+  }
+
+  /** Does the wallet have a trust line for `asset` (XRP needs none)? */
+  private async hasLine(address: string, asset: Asset): Promise<boolean> {
+    if (asset.kind === 'xrp') return true;
+    return (await this.deps.wallets.lines(address, asset.issuer)).some((l) => l.currency === asset.currency);
   }
 
   /**
@@ -244,14 +284,40 @@ export class LiquidityService {
               Flags: TF.singleAsset,
             };
           })();
-    const outcome = await this.deps.submissions.submit({
-      intentKey: `add-liquidity:${userId}:${idempotencyKey ?? randomUUID()}`,
-      account: wallet.address,
-      tx: { TransactionType: 'AMMDeposit', Asset: issue(m.base), Asset2: issue(m.token), ...tx },
-      purpose: 'add-liquidity',
-      userId,
-      walletId: wallet.id,
-    });
+    // The deposit's assets from the wallet's balances; a first deposit opens the LP token line
+    // (an owner reserve); the network fee.
+    const single = b.mode === 'double-asset' ? undefined : this.side(m, b, b.selectedAsset);
+    const deposits: Array<[Asset, string]> = single
+      ? [[single, single === m.token ? b.amountToken : b.amountXrp]]
+      : [
+          [m.base, b.amountXrp],
+          [m.token, b.amountToken],
+        ];
+    const lpLine =
+      (await this.lpHeld(wallet.address, pool)).isZero() && !(await this.hasLpLine(wallet.address, pool));
+    const check = async () => {
+      let drops = 0n;
+      for (const [asset, value] of deposits) {
+        if (asset.kind === 'xrp') drops += decimalToDrops(value);
+        else await this.deps.funds.requireToken(wallet.address, asset, value, this.assetName(m, asset));
+      }
+      await this.deps.funds.requireXrp(wallet.address, {
+        amount: drops,
+        transactions: 1,
+        newObjects: lpLine ? 1 : 0,
+      });
+    };
+    const outcome = await this.checked(
+      {
+        intentKey: `add-liquidity:${userId}:${idempotencyKey ?? randomUUID()}`,
+        account: wallet.address,
+        tx: { TransactionType: 'AMMDeposit', Asset: issue(m.base), Asset2: issue(m.token), ...tx },
+        purpose: 'add-liquidity',
+        userId,
+        walletId: wallet.id,
+      },
+      check,
+    );
     if (outcome.status !== 'success') this.fail(LIQUIDITY_MESSAGES.addFailed, outcome);
     const moved = this.moved(outcome.balanceChanges, pool, m, wallet.address);
     return {
@@ -276,8 +342,16 @@ export class LiquidityService {
     const pool = await this.pool(m);
     const held = await this.lpHeld(wallet.address, pool);
     const lp = new Decimal(b.amountLp);
-    if (held.lte(0)) throw badRequest(LIQUIDITY_MESSAGES.noLpTokens);
-    if (lp.gt(held)) throw badRequest(LIQUIDITY_MESSAGES.lpOverBalance);
+    // More than held (none included): both figures.
+    if (lp.gt(held))
+      throw badRequest(
+        `${LIQUIDITY_MESSAGES.lpOverBalance} ${insufficientTokenMessage(held, lp, this.lpName(m))}`,
+        {
+          asset: this.lpName(m),
+          available: held.toFixed(),
+          needed: lp.toFixed(),
+        },
+      );
     const lpIn = { currency: pool.lpCurrency, issuer: pool.account, value: plain(lp) };
     let tx: Record<string, unknown>;
     if (b.mode === 'double') {
@@ -292,14 +366,21 @@ export class LiquidityService {
             : { currency: side.currency, issuer: side.issuer, value: '0' };
       tx = { LPTokenIn: lpIn, Amount: min, Flags: TF.oneAssetLPToken };
     }
-    const outcome = await this.deps.submissions.submit({
-      intentKey: `remove-liquidity:${userId}:${idempotencyKey ?? randomUUID()}`,
-      account: wallet.address,
-      tx: { TransactionType: 'AMMWithdraw', Asset: issue(m.base), Asset2: issue(m.token), ...tx },
-      purpose: 'remove-liquidity',
-      userId,
-      walletId: wallet.id,
-    });
+    // What comes out may need a trust line the wallet lacks (the token, RLUSD): its reserve.
+    const outSides = b.mode === 'double' ? [m.base, m.token] : [this.side(m, b, b.selectedAsset)];
+    let newLines = 0;
+    for (const a of outSides) if (!(await this.hasLine(wallet.address, a))) newLines++;
+    const outcome = await this.checked(
+      {
+        intentKey: `remove-liquidity:${userId}:${idempotencyKey ?? randomUUID()}`,
+        account: wallet.address,
+        tx: { TransactionType: 'AMMWithdraw', Asset: issue(m.base), Asset2: issue(m.token), ...tx },
+        purpose: 'remove-liquidity',
+        userId,
+        walletId: wallet.id,
+      },
+      () => this.deps.funds.requireXrp(wallet.address, { transactions: 1, newObjects: newLines }),
+    );
     if (outcome.status !== 'success') this.fail(LIQUIDITY_MESSAGES.removeFailed, outcome);
     const moved = this.moved(outcome.balanceChanges, pool, m, wallet.address);
     return {
@@ -343,22 +424,64 @@ export class LiquidityService {
     const pool = await this.pool(m);
     // Only LP token holders vote: refused here rather than paying a fee for tecAMM_INVALID_TOKENS.
     if ((await this.lpHeld(wallet.address, pool)).lte(0)) throw badRequest(LIQUIDITY_MESSAGES.noLpTokens);
-    const outcome = await this.deps.submissions.submit({
-      intentKey: `amm-vote:${userId}:${idempotencyKey ?? randomUUID()}`,
-      account: wallet.address,
-      tx: {
-        TransactionType: 'AMMVote',
-        Asset: issue(m.base),
-        Asset2: issue(m.token),
-        TradingFee: b.tradingFee,
+    const outcome = await this.checked(
+      {
+        intentKey: `amm-vote:${userId}:${idempotencyKey ?? randomUUID()}`,
+        account: wallet.address,
+        tx: {
+          TransactionType: 'AMMVote',
+          Asset: issue(m.base),
+          Asset2: issue(m.token),
+          TradingFee: b.tradingFee,
+        },
+        purpose: 'amm-vote',
+        userId,
+        walletId: wallet.id,
       },
-      purpose: 'amm-vote',
-      userId,
-      walletId: wallet.id,
-    });
+      () => this.deps.funds.requireXrp(wallet.address, { transactions: 1 }),
+    );
     if (outcome.status !== 'success') this.fail(LIQUIDITY_MESSAGES.voteFailed, outcome);
-    const after = await this.poolOrNone(m);
-    return { status: 'success', hash: outcome.hash, tradingFee: after?.tradingFee ?? 0 };
+    // What the vote changed, read from the pool as of the ledger that validated it: the fee now in
+    // force and this wallet's slot (its weight), not a success for a change that did not happen.
+    const after = await this.voteSlots(m, outcome.ledgerIndex);
+    const mine = after.slots.find((v) => v.account === wallet.address);
+    if (!mine) throw ledgerFailure(outcome, LIQUIDITY_MESSAGES.voteNotRecorded);
+    // vote_weight is in 1/100,000 of the pool's LP tokens; trading_fee in 1/100,000.
+    const weight = new Decimal(mine.vote_weight).div(1000).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2);
+    const fee = new Decimal(after.tradingFee).div(1000).toFixed(3);
+    return {
+      status: 'success',
+      hash: outcome.hash,
+      tradingFee: after.tradingFee,
+      voteWeightPercent: weight,
+      message: LIQUIDITY_MESSAGES.voteRecorded(weight, fee),
+    };
+  }
+
+  /** The pool's fee and vote slots at a ledger (the vote's), or the open ledger. */
+  private async voteSlots(
+    m: Market,
+    ledgerIndex: number | null,
+  ): Promise<{ tradingFee: number; slots: Array<{ account: string; vote_weight: number }> }> {
+    const r = await this.deps.client.request({
+      command: 'amm_info',
+      asset: issue(m.base) as never,
+      asset2: issue(m.token) as never,
+      ledger_index: ledgerIndex ?? 'current',
+    });
+    const amm = r.result.amm as {
+      trading_fee?: number;
+      vote_slots?: Array<{ account: string; vote_weight: number }>;
+    };
+    return { tradingFee: Number(amm.trading_fee ?? 0), slots: amm.vote_slots ?? [] };
+  }
+
+  private lpName(m: Market): string {
+    return lpName(currencyToTicker(m.token.currency));
+  }
+
+  private async hasLpLine(address: string, pool: Pool): Promise<boolean> {
+    return (await this.deps.wallets.lines(address, pool.account)).some((l) => l.currency === pool.lpCurrency);
   }
 
   /**
@@ -508,21 +631,32 @@ export class LiquidityService {
     const pool = await this.pool(m);
     const held = await this.lpHeld(wallet.address, pool);
     const now = this.slotView(pool);
-    if (held.lt(now.price)) throw badRequest(LIQUIDITY_MESSAGES.bidTooLow);
+    if (held.lt(now.price))
+      throw badRequest(
+        `${LIQUIDITY_MESSAGES.bidTooLow} ${insufficientTokenMessage(held, now.price, this.lpName(m))}`,
+        {
+          asset: this.lpName(m),
+          available: held.toFixed(),
+          needed: now.price,
+        },
+      );
     if (new Decimal(now.price).gt(b.maxPrice)) throw badRequest(LIQUIDITY_MESSAGES.bidPriceMoved);
-    const outcome = await this.deps.submissions.submit({
-      intentKey: `amm-bid:${userId}:${idempotencyKey ?? randomUUID()}`,
-      account: wallet.address,
-      tx: {
-        TransactionType: 'AMMBid',
-        Asset: issue(m.base),
-        Asset2: issue(m.token),
-        BidMax: { currency: pool.lpCurrency, issuer: pool.account, value: b.maxPrice },
+    const outcome = await this.checked(
+      {
+        intentKey: `amm-bid:${userId}:${idempotencyKey ?? randomUUID()}`,
+        account: wallet.address,
+        tx: {
+          TransactionType: 'AMMBid',
+          Asset: issue(m.base),
+          Asset2: issue(m.token),
+          BidMax: { currency: pool.lpCurrency, issuer: pool.account, value: b.maxPrice },
+        },
+        purpose: 'amm-bid',
+        userId,
+        walletId: wallet.id,
       },
-      purpose: 'amm-bid',
-      userId,
-      walletId: wallet.id,
-    });
+      () => this.deps.funds.requireXrp(wallet.address, { transactions: 1 }),
+    );
     if (outcome.status !== 'success') {
       if (outcome.result === 'tecAMM_FAILED')
         throw badRequest(LIQUIDITY_MESSAGES.bidPriceMoved, { hash: outcome.hash, result: outcome.result });

@@ -63,7 +63,8 @@ export async function accountTrades(db: Db, accounts: string[]): Promise<Account
   });
 }
 
-function* decodeTrades(encoded: string): Generator<AccountTrade> {
+/** Reads the compact form `accountTrades` ships a group's trades in ('BX12.5 3.75,SR…'). */
+export function* decodeTrades(encoded: string): Generator<AccountTrade> {
   for (const item of encoded.split(',')) {
     const space = item.indexOf(' ');
     yield {

@@ -8,6 +8,7 @@ import {
   TOKEN_FETCH_LIMIT,
   classicAddressSchema,
   tokenCodeSchema,
+  wholeNumberSchema,
   rankVerifiedFirst,
   type TokenSuggestion,
   type NewTrade,
@@ -60,13 +61,9 @@ const currencyParam = (value: unknown, field: string): string => parseInput(toke
 const issuerQuery = (value: unknown, field = 'issuer'): string =>
   parseInput(classicAddressSchema(field), value);
 
+// Numbers in queries are never coerced ('0x10', '1e3' or '' are not numbers): the shared rule.
 const listQuery = z.object({
-  limit: z.coerce
-    .number({ message: 'limit must be a whole number from 1 to 10000.' })
-    .int('limit must be a whole number from 1 to 10000.')
-    .min(1, 'limit must be a whole number from 1 to 10000.')
-    .max(TOKEN_FETCH_LIMIT, 'limit must be a whole number from 1 to 10000.')
-    .optional(),
+  limit: wholeNumberSchema('limit', { min: 1, max: TOKEN_FETCH_LIMIT }).optional(),
 });
 
 const historyQuery = z.object({
@@ -75,24 +72,12 @@ const historyQuery = z.object({
   resolution: z
     .string()
     .refine((r) => Object.hasOwn(RESOLUTION_SECONDS, r), 'resolution must be one of 1, 5, 15, 60, 240, 1D.'),
-  from: z.coerce
-    .number()
-    .int('from must be a unix time in seconds.')
-    .min(0, 'from must be a unix time in seconds.'),
-  to: z.coerce
-    .number()
-    .int('to must be a unix time in seconds.')
-    .min(0, 'to must be a unix time in seconds.'),
+  from: wholeNumberSchema('from'),
+  to: wholeNumberSchema('to'),
 });
 
-const TRADES_LIMIT_MESSAGE = `limit must be a whole number from 1 to ${RECENT_TRADES_MAX}.`;
 const tradesQuery = z.object({
-  limit: z.coerce
-    .number({ message: TRADES_LIMIT_MESSAGE })
-    .int(TRADES_LIMIT_MESSAGE)
-    .min(1, TRADES_LIMIT_MESSAGE)
-    .max(RECENT_TRADES_MAX, TRADES_LIMIT_MESSAGE)
-    .optional(),
+  limit: wholeNumberSchema('limit', { min: 1, max: RECENT_TRADES_MAX }).optional(),
 });
 
 const bulkBody = z.object({

@@ -3,8 +3,10 @@ import { POSITIONS_MESSAGES, type PositionsResponse } from '@ledgerpad/shared';
 import { toLedgerAppError } from '../../ledger/errors';
 import { badRequest, forbidden } from '../../lib/errors';
 import type { Platform } from '../../platform';
+import { rlusdIssuer } from '../../platform/accounts';
 import type { MarketSnapshot } from '../market';
 import type { WalletsApi } from '../wallets';
+import { positionFillsHandler } from './fills';
 import { PositionsService } from './service';
 
 /** GET /api/positions/{userId}: the signed-in user's own positions only. */
@@ -12,11 +14,16 @@ export function registerPositions(
   app: FastifyInstance,
   deps: { platform: Platform; wallets: WalletsApi; snapshot: MarketSnapshot },
 ): PositionsService {
+  const db = deps.platform.database.db;
+  const rlusd = () => rlusdIssuer(db, deps.platform.config.XRPL_NETWORK);
   const service = new PositionsService({
-    db: deps.platform.database.db,
+    db,
     wallets: deps.wallets,
     snapshot: deps.snapshot,
+    rlusdIssuer: rlusd,
   });
+  // Fills of custodial wallets' resting offers and their XRP ⇄ RLUSD trades, ledger by ledger.
+  deps.platform.indexer?.register(positionFillsHandler(rlusd));
   app.get<{ Params: { userId: string } }>(
     '/api/positions/:userId',
     { config: { access: 'user' as const } },

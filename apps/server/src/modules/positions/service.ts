@@ -2,15 +2,17 @@ import {
   currencyToTicker,
   isLpCurrency,
   RLUSD_CURRENCY_HEX,
+  RLUSD_TICKER,
   type PositionToken,
   type PositionView,
   Decimal,
   dropsToXrp,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
-import { accountTrades, priceKey, type AccountTrade, type MarketSnapshot } from '../market';
+import { priceKey, type MarketSnapshot } from '../market';
 import type { WalletsApi } from '../wallets';
 import { costBasis, emptyBasis, positionFigures, round6, type CostBasis, type CostTrade } from './cost-basis';
+import { positionTrades, type PositionTrade } from './fills';
 
 // Positions: per wallet of the user, its XRP and each token it holds on the validated ledger, with
 // value and profit and loss in XRP. Quantities come from the ledger; the cost basis from the trades
@@ -20,6 +22,8 @@ export interface PositionsDeps {
   db: Db;
   wallets: Pick<WalletsApi, 'list' | 'lines' | 'accountState'>;
   snapshot: Pick<MarketSnapshot, 'get'>;
+  /** The network's RLUSD issuer: RLUSD holdings are a position too, priced by the XRP/RLUSD pool. */
+  rlusdIssuer?: () => Promise<string | undefined>;
 }
 
 export class PositionsService {
@@ -31,32 +35,43 @@ export class PositionsService {
     if (rows.length === 0) return [];
     const addresses = rows.map((r) => r.address);
     // The ledger reads run beside the database ones; RLUSD trades need the snapshot's XRP/USD price.
-    const [[snap, bases], ledger] = await Promise.all([
+    const [[snap, bases], ledger, rlusd] = await Promise.all([
       this.deps.snapshot.get().then(async (s) => [s, await this.bases(addresses, s.xrpUsd)] as const),
       Promise.all(rows.map((r) => Promise.all([wallets.accountState(r.address), wallets.lines(r.address)]))),
+      this.deps.rlusdIssuer?.(),
     ]);
+    // RLUSD's price in XRP: the XRP/RLUSD pool's (RLUSD per XRP), inverted.
+    const xrpPerRlusd =
+      snap.xrpUsd && new Decimal(snap.xrpUsd).gt(0) ? new Decimal(1).div(snap.xrpUsd) : null;
+    const isRlusd = (currency: string, issuer: string) => currency === RLUSD_CURRENCY_HEX && issuer === rlusd;
     return rows.map((row, i) => {
       const [state, lines] = ledger[i]!;
       const mine = bases.get(row.address) ?? new Map<string, CostBasis>();
       const tokens: PositionToken[] = [];
       const seen = new Set<string>();
       for (const line of lines) {
-        // LP tokens are pool shares, RLUSD is a quote asset: neither is a token position.
-        if (isLpCurrency(line.currency) || line.currency === RLUSD_CURRENCY_HEX) continue;
+        // LP tokens are pool shares (the liquidity screen shows them), not token positions.
+        if (isLpCurrency(line.currency)) continue;
         const balance = new Decimal(line.balance);
         const k = priceKey(line.currency, line.account);
         const basis = mine.get(k);
         // A line at zero (or owed to others) is a position only when trades left realized profit or loss.
         if (balance.lte(0) && (!basis || basis.realized.isZero())) continue;
         seen.add(k);
-        tokens.push(this.token(line.currency, line.account, balance.gt(0) ? line.balance : '0', basis, snap));
+        tokens.push(
+          this.token(line.currency, line.account, balance.gt(0) ? line.balance : '0', basis, snap, {
+            rlusd: isRlusd(line.currency, line.account),
+            xrpPerRlusd,
+          }),
+        );
       }
       // Closed positions whose trust line is gone still carry what their sales realized.
       for (const [k, basis] of mine) {
         if (seen.has(k) || basis.realized.isZero()) continue;
         const [currency, issuer] = k.split('|') as [string, string];
-        if (currency === RLUSD_CURRENCY_HEX) continue;
-        tokens.push(this.token(currency, issuer, '0', basis, snap));
+        tokens.push(
+          this.token(currency, issuer, '0', basis, snap, { rlusd: isRlusd(currency, issuer), xrpPerRlusd }),
+        );
       }
       return {
         wallet: row.address,
@@ -73,12 +88,15 @@ export class PositionsService {
     balance: string,
     basis: CostBasis | undefined,
     snap: Awaited<ReturnType<MarketSnapshot['get']>>,
+    rlusd: { rlusd: boolean; xrpPerRlusd: Decimal | null },
   ): PositionToken {
-    const price = snap.priceByKey.get(priceKey(currency, issuer))?.priceInXRP ?? '0';
+    const price = rlusd.rlusd
+      ? (rlusd.xrpPerRlusd ?? '0')
+      : (snap.priceByKey.get(priceKey(currency, issuer))?.priceInXRP ?? '0');
     const f = positionFigures(basis ?? emptyBasis(), balance, price);
     return {
       tokenCode: currency,
-      ticker: currencyToTicker(currency),
+      ticker: rlusd.rlusd ? RLUSD_TICKER : currencyToTicker(currency),
       issuer,
       balance: new Decimal(balance).toFixed(),
       valueInXRP: round6(f.valueInXRP),
@@ -99,7 +117,7 @@ export class PositionsService {
   ): Promise<Map<string, Map<string, CostBasis>>> {
     const usd = xrpUsd && new Decimal(xrpUsd).gt(0) ? new Decimal(xrpUsd) : null;
     const out = new Map<string, Map<string, CostBasis>>();
-    for (const group of await accountTrades(this.deps.db, addresses)) {
+    for (const group of await positionTrades(this.deps.db, addresses)) {
       const mine = out.get(group.account) ?? new Map<string, CostBasis>();
       out.set(group.account, mine);
       mine.set(priceKey(group.currency, group.issuer), costBasis(inXrp(group.trades, usd)));
@@ -108,7 +126,7 @@ export class PositionsService {
   }
 }
 
-function* inXrp(trades: Iterable<AccountTrade>, usd: Decimal | null): Generator<CostTrade> {
+function* inXrp(trades: Iterable<PositionTrade>, usd: Decimal | null): Generator<CostTrade> {
   for (const t of trades) {
     yield {
       side: t.side,

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ClaimRewardsResult, RewardClaimTotal, RewardSummaryRow } from '@ledgerpad/shared';
 import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
-import { rlusdIssuer } from '../../platform/accounts';
+import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
+import { platformWallet } from '../../platform/custody';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { registerRewardClaimJob } from './job';
@@ -33,6 +34,9 @@ export function registerRewards(
     tokens: deps.tokens,
     wallets: deps.wallets,
     canPay: submissions !== undefined,
+    funds: platform.funds,
+    feeWallet: async () => (await platformWallet(db, PLATFORM_ROLES.fee))?.address,
+    rlusdIssuer: () => rlusdIssuer(db, platform.config.XRPL_NETWORK),
   });
   const user = { config: { access: 'user' as const } };
 

@@ -1,4 +1,4 @@
-import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Creator-reward claims: the amount is reserved against the token's unclaimed reward in the same
@@ -12,7 +12,7 @@ export const rewardClaims = pgTable(
     userId: integer('user_id').notNull(),
     tokenId: integer('token_id').notNull(),
     walletAddress: text('wallet_address').notNull(),
-    amount: text('amount').notNull(),
+    amount: numeric('amount').notNull(),
     currency: text('currency').notNull(),
     /** 'pending' | 'paid' | 'failed'. */
     status: text('status').notNull(),

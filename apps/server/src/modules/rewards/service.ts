@@ -1,15 +1,20 @@
 import {
+  Decimal,
   REWARD_MESSAGES,
+  RLUSD_CURRENCY_HEX,
   claimAmount,
   claimRewardsSchema,
-  isHexCurrency,
-  tickerToCurrency,
+  decimalToDrops,
+  dropsToXrp,
+  ledgerResultMessage,
   type ClaimRewardsResult,
   type RewardClaimTotal,
   type RewardSummaryRow,
 } from '@ledgerpad/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Funds } from '../../ledger/funds';
+import { ledgerSubmissions } from '../../ledger/schema';
 import { rowsOf } from '../../db/results';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
@@ -37,6 +42,11 @@ export interface RewardsDeps {
   wallets: WalletsApi;
   /** False without a ledger connection: claims are refused before anything is reserved. */
   canPay: boolean;
+  /** Checks that the claim can be paid and received, before anything is reserved. */
+  funds?: Funds;
+  /** The platform fee wallet (it pays rewards). */
+  feeWallet?: () => Promise<string | undefined>;
+  rlusdIssuer?: () => Promise<string | undefined>;
 }
 
 export class RewardsService {
@@ -49,8 +59,11 @@ export class RewardsService {
       id: t.id,
       total_reward: t.totalReward,
       // Before the first accrual the row holds the column's default: the pair's quote asset is what it will be.
-      reward_currency:
-        Number(t.totalReward) > 0 ? t.rewardCurrency : t.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP',
+      reward_currency: new Decimal(t.totalReward).gt(0)
+        ? t.rewardCurrency
+        : t.liquidityPair === 'RLUSD'
+          ? 'RLUSD'
+          : 'XRP',
     }));
   }
 
@@ -77,19 +90,18 @@ export class RewardsService {
    */
   async claim(userId: number, body: unknown): Promise<ClaimRewardsResult> {
     const b = parseInput(claimRewardsSchema, body);
-    let currency: string;
-    try {
-      currency = isHexCurrency(b.token) ? b.token.toUpperCase() : tickerToCurrency(b.token);
-    } catch {
-      throw notFound(REWARD_MESSAGES.tokenNotFound);
-    }
-    const token = await this.deps.tokens.byIssuer(b.issuer, currency);
+    const token = await this.deps.tokens.byIssuer(b.issuer, b.token);
     if (!token) throw notFound(REWARD_MESSAGES.tokenNotFound);
     if (token.deployerUserId !== userId) throw forbidden(REWARD_MESSAGES.notCreator);
     const wallet = (await this.deps.wallets.list(userId)).find((w) => w.address === b.wallet);
     // The same answer whether the address is another user's wallet or nobody's.
     if (!wallet) throw notFound(REWARD_MESSAGES.walletNotFound);
     if (!this.deps.canPay) throw new AppError('LEDGER_UNAVAILABLE', REWARD_MESSAGES.unavailable);
+    await this.assertPayable(
+      wallet.address,
+      token.rewardCurrency,
+      claimAmount(token.totalReward, token.totalClaimed, b.percent),
+    );
 
     const reserved = await this.reserve(userId, token.id, wallet.address, b.percent);
     const job = await this.deps.jobs
@@ -112,7 +124,53 @@ export class RewardsService {
         },
       );
     }
-    throw badRequest(REWARD_MESSAGES.claimFailed, claim?.hash ? { hash: claim.hash } : undefined);
+    // The spec's text stays the message; what the ledger said is in `result` and `reason`.
+    const [sub] = claim?.hash
+      ? await this.deps.db
+          .select({ result: ledgerSubmissions.result })
+          .from(ledgerSubmissions)
+          .where(eq(ledgerSubmissions.hash, claim.hash))
+      : [];
+    throw badRequest(REWARD_MESSAGES.claimFailed, {
+      ...(claim?.hash ? { hash: claim.hash } : {}),
+      ...(sub?.result ? { result: sub.result, reason: ledgerResultMessage(sub.result) } : {}),
+    });
+  }
+
+  /**
+   * Before anything is reserved: the wallet can receive the reward (an RLUSD trust line for RLUSD; an
+   * XRP reward into a wallet not activated yet must reach the base reserve) and the fee wallet can
+   * pay it with its network fee.
+   */
+  private async assertPayable(address: string, currency: string, amount: string): Promise<void> {
+    if (!new Decimal(amount).gt(0)) throw badRequest(REWARD_MESSAGES.nothingToClaim);
+    const { funds, wallets } = this.deps;
+    if (!funds) return;
+    const rlusd = currency === 'RLUSD' ? await this.deps.rlusdIssuer?.() : undefined;
+    if (currency === 'RLUSD') {
+      const lines = rlusd ? await wallets.lines(address, rlusd) : [];
+      if (!lines.some((l) => l.currency === RLUSD_CURRENCY_HEX))
+        throw badRequest(REWARD_MESSAGES.noRlusdLine);
+    } else {
+      const state = await wallets.accountState(address);
+      const base = (await wallets.reserveDrops(0)).base;
+      if (!state.activated && decimalToDrops(amount) < base)
+        throw badRequest(REWARD_MESSAGES.notActivated(new Decimal(amount).toFixed(), dropsToXrp(base)));
+    }
+    const feeWallet = await this.deps.feeWallet?.();
+    if (!feeWallet) return;
+    try {
+      if (currency === 'RLUSD' && rlusd)
+        await funds.requireToken(feeWallet, { currency: RLUSD_CURRENCY_HEX, issuer: rlusd }, amount, 'RLUSD');
+      await funds.requireXrp(feeWallet, {
+        amount: currency === 'RLUSD' ? 0n : decimalToDrops(amount),
+        transactions: 1,
+      });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'BAD_REQUEST')
+        throw new AppError('SERVICE_DISABLED', REWARD_MESSAGES.platformCannotPay);
+      throw err;
+    }
   }
 
   /**
@@ -131,15 +189,15 @@ export class RewardsService {
       const token = await this.deps.tokens.byId(tokenId);
       if (!token) throw notFound(REWARD_MESSAGES.tokenNotFound);
       const amount = claimAmount(token.totalReward, token.totalClaimed, percent);
-      if (!(Number(amount) > 0)) throw badRequest(REWARD_MESSAGES.nothingToClaim);
+      if (!new Decimal(amount).gt(0)) throw badRequest(REWARD_MESSAGES.nothingToClaim);
       const result = await this.deps.db.transaction(async (tx) => {
         const rows = await tx.execute<{ id: number | string }>(sql`
           with reserved as (
             update ${tokens}
-               set total_claimed = (total_claimed::numeric + ${amount}::numeric)::text
+               set total_claimed = total_claimed + ${amount}::numeric
              where id = ${tokenId}
                and deployer_user_id = ${userId}
-               and total_reward::numeric - total_claimed::numeric >= ${amount}::numeric
+               and total_reward - total_claimed >= ${amount}::numeric
             returning id, reward_currency
           )
           insert into ${rewardClaims} (user_id, token_id, wallet_address, amount, currency, status)
@@ -176,7 +234,7 @@ export async function releaseClaim(db: Db, claimId: number, hash: string | null)
       returning token_id, amount
     )
     update ${tokens}
-       set total_claimed = (${tokens.totalClaimed}::numeric - failed.amount::numeric)::text
+       set total_claimed = ${tokens.totalClaimed} - failed.amount
       from failed
      where ${tokens.id} = failed.token_id
     returning ${tokens.id}`);

@@ -5,6 +5,7 @@ import {
   boolean,
   index,
   integer,
+  numeric,
   pgTable,
   text,
   timestamp,
@@ -28,10 +29,10 @@ export const tokens = pgTable(
     currency: text('currency').notNull(),
     issuerAddress: text('issuer_address').notNull(),
     /** Decimal string (issued-currency precision), never a float. */
-    supply: text('supply').notNull(),
-    devAllocation: text('dev_allocation').notNull().default('0'),
-    liquidityAmount: text('liquidity_amount').notNull().default('0'),
-    ammFee: text('amm_fee').notNull().default('0'),
+    supply: numeric('supply').notNull(),
+    devAllocation: numeric('dev_allocation').notNull().default('0'),
+    liquidityAmount: numeric('liquidity_amount').notNull().default('0'),
+    ammFee: numeric('amm_fee').notNull().default('0'),
     liquidityPair: text('liquidity_pair').notNull().default('XRP'),
     description: text('description').notNull().default(''),
     /** The served logo URL (/images/…); `local_image_path` in the API is its last segment. */
@@ -59,9 +60,9 @@ export const tokens = pgTable(
     issuerWalletId: bigint('issuer_wallet_id', { mode: 'number' }),
     hotWalletId: bigint('hot_wallet_id', { mode: 'number' }),
     deployJobId: uuid('deploy_job_id'),
-    totalReward: text('total_reward').notNull().default('0'),
+    totalReward: numeric('total_reward').notNull().default('0'),
     rewardCurrency: text('reward_currency').notNull().default('XRP'),
-    totalClaimed: text('total_claimed').notNull().default('0'),
+    totalClaimed: numeric('total_claimed').notNull().default('0'),
     /**
      * When the token came to be, from the ledger: the issuer's first trust line for the currency
      * (listing), the deploy time (deploy), or an admin's date. Never a user's form.

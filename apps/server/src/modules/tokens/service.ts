@@ -188,7 +188,7 @@ export class TokenRegistry {
     await this.db
       .update(tokens)
       .set({
-        totalReward: sql`(${tokens.totalReward}::numeric + ${amount}::numeric)::text`,
+        totalReward: sql`${tokens.totalReward} + ${amount}::numeric`,
         rewardCurrency: currency,
       })
       .where(eq(tokens.id, id));

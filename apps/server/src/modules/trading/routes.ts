@@ -10,7 +10,7 @@ import type { WalletsApi } from '../wallets';
 import { registerTradingFeeJob } from './fee-job';
 import { OrderRecords } from './orders';
 import { TradingService } from './service';
-import { TRADE_PURPOSES, TradeRecorder, type CurveAccounts } from './trade-records';
+import { TRADE_PURPOSES, TradeRecorder, tradingObligations, type CurveAccounts } from './trade-records';
 
 const TRADE_SWEEP_MS = 60_000;
 
@@ -27,7 +27,7 @@ export function registerTrading(
   },
 ): TradingService | undefined {
   const { platform, tokens, wallets } = deps;
-  if (!platform.submissions || !platform.connection) return undefined;
+  if (!platform.submissions || !platform.connection || !platform.funds) return undefined;
   const db = platform.database.db;
   const rlusd = () => rlusdIssuer(db, platform.config.XRPL_NETWORK);
   const recorder = new TradeRecorder({
@@ -55,6 +55,7 @@ export function registerTrading(
     curves: deps.curves,
     client: platform.connection.client,
     submissions: platform.submissions,
+    funds: platform.funds,
     jobs: platform.jobs,
     settings: platform.settings,
     tokens,
@@ -64,6 +65,10 @@ export function registerTrading(
     recorder,
     publishOrderUpdate,
   });
+  // What a wallet owes that its ledger balance does not show yet: checked before it signs anything.
+  platform.funds.addObligations((account) =>
+    tradingObligations(db, account, rlusd, (u) => recorder.feePercent(u)),
+  );
   // Every validated trade is recorded as it is finalized — also the ones a restart resolves, whose
   // caller is gone.
   platform.submissions.onFinalized((row) => {
@@ -106,6 +111,13 @@ export function registerTrading(
   app.post('/api/swap', user, async (request) => {
     try {
       return await service.swap(request.user!.id, request.body, idempotencyKey(request));
+    } catch (err) {
+      throw toLedgerAppError(err);
+    }
+  });
+  app.post('/api/swap/batch', user, async (request) => {
+    try {
+      return await service.swapBatch(request.user!.id, request.body, idempotencyKey(request));
     } catch (err) {
       throw toLedgerAppError(err);
     }

@@ -1,10 +1,19 @@
-import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /**
  * Market trades made through Ledgerpad, one row per validated trade transaction, with the platform
  * fee's state: `pending` until the fee job's payment validates (`paid`), `none` when the fee rounds
- * to nothing, `failed` when the wallet could not pay it after every attempt. Amounts are decimal
- * strings (XRP in XRP).
+ * to nothing, `failed` when the wallet could not pay it after every attempt. Amounts are `numeric`
+ * (decimal strings in TypeScript; XRP in XRP).
  */
 export const tradingTrades = pgTable(
   'trading_trades',
@@ -18,11 +27,11 @@ export const tradingTrades = pgTable(
     /** 'XRP' or 'RLUSD'. */
     quote: text('quote').notNull(),
     side: text('side').notNull(),
-    spent: text('spent').notNull(),
-    received: text('received').notNull(),
+    spent: numeric('spent').notNull(),
+    received: numeric('received').notNull(),
     hash: text('hash').notNull(),
     ledgerIndex: integer('ledger_index'),
-    fee: text('fee').notNull(),
+    fee: numeric('fee').notNull(),
     feeStatus: text('fee_status').notNull(),
     feeHash: text('fee_hash'),
     /** The listed token the trade was in (creator rewards accrue to it), if listed. */
@@ -59,13 +68,13 @@ export const tradingOrders = pgTable(
     /** 'XRP' or 'RLUSD'. */
     quote: text('quote').notNull(),
     /** The quote-asset side as placed (what a BUY pays, what a SELL gets). */
-    amount: text('amount').notNull(),
+    amount: numeric('amount').notNull(),
     /** The token side as placed. */
-    expectedTokens: text('expected_tokens').notNull(),
+    expectedTokens: numeric('expected_tokens').notNull(),
     /** Quote per token, as placed. */
-    price: text('price').notNull(),
+    price: numeric('price').notNull(),
     /** The token side still resting on the book. */
-    remainingTokens: text('remaining_tokens').notNull(),
+    remainingTokens: numeric('remaining_tokens').notNull(),
     hash: text('hash').notNull(),
     ledgerIndex: integer('ledger_index').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }),

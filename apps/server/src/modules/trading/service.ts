@@ -1,39 +1,54 @@
 import { randomUUID } from 'node:crypto';
 import {
   AMOUNT_DECIMALS,
+  Decimal,
+  ORDER_MESSAGES,
+  ORDERS_LIST_LIMIT,
+  RESTING_STATUSES,
   RLUSD_CURRENCY_HEX,
+  SWAP_BATCH_MESSAGES,
   SWAP_MESSAGES,
   TRUSTLINE_MESSAGES,
   WALLET_MESSAGES,
   addTrustlineSchema,
-  isHexCurrency,
-  quoteRequestSchema,
-  swapRequestSchema,
-  tickerToCurrency,
-  type AddTrustlineResult,
-  type CheckOrdersResult,
-  type LimitOrderResult,
-  type OrderView,
-  ORDER_MESSAGES,
-  ORDERS_LIST_LIMIT,
-  RESTING_STATUSES,
+  amountValue,
+  currencyToTicker,
+  fixedDecimals,
+  ledgerResultMessage,
   limitOrderSchema,
   ordersQuerySchema,
+  platformFeeDrops,
+  quoteRequestSchema,
+  swapBatchSchema,
+  swapRequestSchema,
+  toLedgerValue,
+  xrpToDrops,
+  type AddTrustlineResult,
+  type CheckOrdersResult,
+  type LedgerAmount,
+  type LimitOrderResult,
+  type OrderView,
   type QuoteAsset,
   type QuoteView,
+  type SwapBatchItem,
+  type SwapBatchResult,
   type SwapResult,
   type TradeSide,
-  Decimal,
-  amountValue,
   dropsToXrp,
-  type LedgerAmount,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
 import { decode, getBalanceChanges, type Client, type TransactionMetadata } from 'xrpl';
 import type { Db } from '../../db/client';
 import { readIssuerFacts } from '../../ledger/account-root';
+import { ledgerFailure } from '../../ledger/errors';
+import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
-import type { BalanceChanges, SubmissionService } from '../../ledger/submission-service';
+import type {
+  BalanceChanges,
+  SubmissionOutcome,
+  SubmissionService,
+  SubmitRequest,
+} from '../../ledger/submission-service';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
@@ -43,7 +58,15 @@ import type { WalletsApi } from '../wallets';
 import { unrestedOffer } from './offers';
 import { toOrderView, type OrderRecords, type OrderUpdate } from './orders';
 import type { CurveAccounts, TradeRecorder } from './trade-records';
-import { ledgerAmount, marketOffer, marketPayment, minimumReceive, tradeMoved, type Asset } from './plan';
+import {
+  ledgerAmount,
+  marketOffer,
+  marketPayment,
+  minimumReceive,
+  tradeMoved,
+  tradingFee,
+  type Asset,
+} from './plan';
 
 // Market trades from custodial wallets: a quote is the trade itself simulated against the open
 // ledger from the same wallet (rippled's `simulate`: book and pool together, as the payment engine
@@ -57,6 +80,7 @@ export interface TradingDeps {
   db: Db;
   client: Client;
   submissions: SubmissionService;
+  funds: Funds;
   jobs: JobRunner;
   settings: PlatformSettings;
   tokens: TokenRegistry;
@@ -88,11 +112,65 @@ interface Simulated {
   opensLine?: boolean;
 }
 
-const fixed6 = (d: Decimal) =>
-  d.toDecimalPlaces(AMOUNT_DECIMALS, Decimal.ROUND_DOWN).toFixed(AMOUNT_DECIMALS);
-const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
+type WalletRow = Awaited<ReturnType<WalletsApi['list']>>[number];
+
+/** One market order of one wallet, as the swap and batch routes hand it to `trade`. */
+interface Order {
+  type: TradeSide;
+  /** The amount to spend (the quote asset on a BUY, tokens on a SELL), as typed. */
+  amount: string;
+  slippage: string;
+  /** What the screen's quote said the trade receives (the slippage floor's base), if it sent it. */
+  expected?: string;
+}
+
+/** An order checked and ready to trade: its exact spend, and the intent its transactions use. */
+interface ReadyOrder extends Order {
+  wallet: WalletRow;
+  intent: string;
+  /** A SELL of the whole balance: the line's exact value, so no dust is left behind. */
+  sendMax?: string;
+}
+
+const fixed6 = (d: Decimal) => fixedDecimals(d, AMOUNT_DECIMALS);
+const plain = (d: Decimal) => toLedgerValue(d);
+
+/**
+ * One user's trades in one market run one at a time, each simulated right before it is signed on
+ * the pool and book the earlier ones left (docs/money.md "Multi-wallet buys"). `stale` tells a trade
+ * that another of the user's trades in this market executed since it arrived, so the quote its
+ * screen sent is out of date.
+ */
+class OwnTrades {
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly traded = new Map<string, number>();
+  private clock = 0;
+
+  run<T>(key: string, fn: (stale: boolean) => Promise<T>): Promise<T> {
+    const arrived = ++this.clock;
+    const go = async () => {
+      try {
+        return await fn((this.traded.get(key) ?? 0) > arrived);
+      } finally {
+        this.traded.set(key, ++this.clock);
+      }
+    };
+    const next = (this.chains.get(key) ?? Promise.resolve()).then(go, go);
+    const settled = next.catch(() => {});
+    this.chains.set(key, settled);
+    void settled.then(() => {
+      if (this.chains.get(key) === settled) {
+        this.chains.delete(key);
+        this.traded.delete(key);
+      }
+    });
+    return next;
+  }
+}
 
 export class TradingService {
+  private readonly own = new OwnTrades();
+
   constructor(private readonly deps: TradingDeps) {}
 
   private async wallet(userId: number, address: string | undefined) {
@@ -102,13 +180,8 @@ export class TradingService {
     return row;
   }
 
-  private async market(issuer: string, token: string, baseAsset: QuoteAsset | undefined): Promise<Market> {
-    let currency: string;
-    try {
-      currency = isHexCurrency(token) ? token.toUpperCase() : tickerToCurrency(token);
-    } catch {
-      throw badRequest(SWAP_MESSAGES.selectWalletAndToken);
-    }
+  /** `currency` is the ledger code the shared token-code schema already produced. */
+  private async market(issuer: string, currency: string, baseAsset: QuoteAsset | undefined): Promise<Market> {
     const listed = await this.deps.tokens.byIssuer(issuer, currency);
     const quoteName: QuoteAsset = baseAsset ?? (listed?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP');
     let quote: Asset = { kind: 'xrp' };
@@ -117,7 +190,13 @@ export class TradingService {
       if (!rlusd) throw badRequest('RLUSD is not available on this network.');
       quote = { kind: 'iou', currency: RLUSD_CURRENCY_HEX, issuer: rlusd };
     }
+    if (quote.kind === 'iou' && quote.currency === currency && quote.issuer === issuer)
+      throw badRequest(SWAP_MESSAGES.selectWalletAndToken);
     return { token: { kind: 'iou', currency, issuer }, quote, quoteName, tokenId: listed?.id ?? null };
+  }
+
+  private tokenName(m: Market): string {
+    return currencyToTicker(m.token.currency);
   }
 
   /**
@@ -134,7 +213,7 @@ export class TradingService {
     minReceive?: Decimal,
   ): Promise<Simulated> {
     const [pay, get] = side === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
-    const canReceive = side === 'SELL' || (await this.hasLine(account, m));
+    const canReceive = await this.canHold(account, get);
     const tx = canReceive
       ? marketPayment(account, pay, amount, get, minReceive)
       : marketOffer(pay, amount, get, minReceive);
@@ -153,8 +232,28 @@ export class TradingService {
   }
 
   private async hasLine(account: string, m: Market): Promise<boolean> {
-    const lines = await this.deps.wallets.lines(account, m.token.issuer);
-    return lines.some((l) => l.currency === m.token.currency);
+    return this.canHold(account, m.token);
+  }
+
+  /** XRP, or an issued asset the account has a trust line for. */
+  private async canHold(account: string, asset: Asset): Promise<boolean> {
+    if (asset.kind === 'xrp') return true;
+    const lines = await this.deps.wallets.lines(account, asset.issuer);
+    return lines.some((l) => l.currency === asset.currency);
+  }
+
+  /**
+   * The trust line a market order needs before it can receive what it buys: the token on a BUY,
+   * the quote asset (RLUSD) on a SELL of an RLUSD-quoted token; undefined when it has it already.
+   */
+  private async missingLine(
+    account: string,
+    m: Market,
+    type: TradeSide,
+  ): Promise<(Asset & { kind: 'iou' }) | undefined> {
+    const get = type === 'BUY' ? m.token : m.quote;
+    if (get.kind === 'xrp' || (await this.canHold(account, get))) return undefined;
+    return get;
   }
 
   private async spotPrice(m: Market): Promise<Decimal | null> {
@@ -168,9 +267,8 @@ export class TradingService {
         asset2: { currency: m.token.currency, issuer: m.token.issuer },
         ledger_index: 'current',
       });
-      const value = (a: unknown) => amountValue(a as LedgerAmount);
-      const quoteSide = value(r.result.amm.amount);
-      const tokenSide = value(r.result.amm.amount2);
+      const quoteSide = amountValue(r.result.amm.amount as LedgerAmount);
+      const tokenSide = amountValue(r.result.amm.amount2 as LedgerAmount);
       return tokenSide.gt(0) ? quoteSide.div(tokenSide) : null;
     } catch {
       return null;
@@ -189,9 +287,10 @@ export class TradingService {
   async quote(userId: number, body: unknown): Promise<QuoteView> {
     const q = parseInput(quoteRequestSchema, body);
     // Independent reads side by side: a quote is asked for on every keystroke pause.
-    const [wallet, m] = await Promise.all([
+    const [wallet, m, feePercent] = await Promise.all([
       this.wallet(userId, q.wallet),
       this.market(q.issuer, q.token, q.baseAsset),
+      this.deps.recorder.feePercent(userId),
     ]);
     const amount = (q.tradeType === 'BUY' ? q.amountXrp : q.amountToken)!;
     const [sim, spot] = await Promise.all([
@@ -232,7 +331,7 @@ export class TradingService {
       priceImpactPercent: impact ? impact.toFixed(2) : null,
       fee: plain(fees.fee),
       partial: sim.spent.lt(amount),
-      feePercent: fees.feePercent,
+      feePercent,
       feeInPrice: plain(fees.feeInPrice),
       ...(fees.curveFeePercent ? { curveFeePercent: fees.curveFeePercent } : {}),
       networkFee: dropsToXrp(txFee * transactions),
@@ -242,57 +341,229 @@ export class TradingService {
   }
 
   /**
-   * A market swap: the trust line first when a BUY needs one, then the offer with the slippage
-   * floor (from the client's `expected` amount when it sent the quote it showed, else a fresh
-   * quote). The ledger refuses to execute below the floor; nothing executed = no platform fee.
+   * POST /api/swap (both of the spec's shapes). Checked before anything is signed: the wallet pays
+   * the amount, the platform fee, the network fees and the new trust line's reserve, and the market
+   * can fill it; then the trust line when a BUY needs one, then the trade with the slippage floor
+   * as DeliverMin. The ledger refuses to execute below the floor; nothing executed = no platform fee.
    */
   async swap(userId: number, body: unknown, idempotencyKey?: string): Promise<SwapResult> {
     const raw = (body ?? {}) as { expected?: unknown };
     const s = parseInput(swapRequestSchema, body);
     const wallet = await this.wallet(userId, s.walletAddress ?? s.wallet);
     const m = await this.market(s.issuer, s.token, s.baseAsset);
-    const intent = `swap:${userId}:${idempotencyKey ?? randomUUID()}`;
-    if (s.type === 'BUY') await this.ensureTrustLine(wallet.address, wallet.id, userId, m, intent);
-
-    let expected: Decimal;
     const given =
       typeof raw.expected === 'string' || typeof raw.expected === 'number' ? String(raw.expected) : '';
-    if (/^\d+(\.\d+)?$/.test(given) && new Decimal(given).gt(0)) {
-      expected = new Decimal(given);
-    } else {
-      const sim = await this.simulate(wallet.address, s.type, m, s.amount);
-      if (sim.received.lte(0)) throw await this.noLiquidity(m, s.type);
-      expected = sim.received;
+    const order: Order = {
+      type: s.type,
+      amount: s.amount,
+      slippage: s.slippage,
+      ...(/^\d+(\.\d+)?$/.test(given) && new Decimal(given).gt(0) ? { expected: given } : {}),
+    };
+    const intent = `swap:${userId}:${idempotencyKey ?? randomUUID()}`;
+    // A retried request (same Idempotency-Key) gets the first one's trade: nothing checked or signed again.
+    const done = await this.deps.submissions.existing(`${intent}:trade`);
+    if (done) return this.swapResult(wallet.address, m, order, done);
+    const ready = await this.prepareTrade(userId, wallet, m, order, intent);
+    return this.trade(userId, m, ready);
+  }
+
+  /**
+   * POST /api/swap/batch: a multi-wallet market trade. Every wallet is checked and gets its trust
+   * line first (side by side), then the wallets trade one after another, each on the market the
+   * earlier ones left. The answer names each wallet's outcome.
+   */
+  async swapBatch(userId: number, body: unknown, idempotencyKey?: string): Promise<SwapBatchResult> {
+    const b = parseInput(swapBatchSchema, body);
+    const m = await this.market(b.issuer, b.token, b.baseAsset);
+    const all = await this.deps.wallets.list(userId);
+    const key = idempotencyKey ?? randomUUID();
+    const failure = (walletAddress: string, err: unknown): SwapBatchItem => {
+      if (!(err instanceof AppError)) throw err;
+      const result = err.details?.result;
+      return {
+        walletAddress,
+        status: 'failed',
+        error: err.message,
+        ...(typeof result === 'string' ? { result } : {}),
+      };
+    };
+    const prepared = await Promise.all(
+      b.orders.map(async (o, i): Promise<ReadyOrder | SwapBatchItem> => {
+        const wallet = all.find((w) => w.address === o.walletAddress);
+        const intent = `swap-batch:${userId}:${key}:${i}`;
+        try {
+          if (!wallet) throw notFound(WALLET_MESSAGES.notFound);
+          const order: Order = { type: b.type, amount: o.amount, slippage: b.slippage };
+          const done = await this.deps.submissions.existing(`${intent}:trade`);
+          if (done) return this.item(o.walletAddress, await this.swapResult(wallet.address, m, order, done));
+          return await this.prepareTrade(userId, wallet, m, order, intent);
+        } catch (err) {
+          return failure(o.walletAddress, err);
+        }
+      }),
+    );
+    const results: SwapBatchItem[] = [];
+    for (const p of prepared) {
+      if (!('intent' in p)) {
+        results.push(p);
+        continue;
+      }
+      try {
+        results.push(this.item(p.wallet.address, await this.trade(userId, m, p)));
+      } catch (err) {
+        results.push(failure(p.wallet.address, err));
+      }
     }
-    const floor = minimumReceive(expected, s.slippage);
-    const [pay, get] = s.type === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
-    const payment = marketPayment(wallet.address, pay, s.amount, get, floor);
-    const outcome = await this.deps.submissions.submit({
-      intentKey: `${intent}:trade`,
-      account: wallet.address,
-      tx: { ...payment },
-      purpose: 'swap',
-      userId,
-      walletId: wallet.id,
+    const failed = results.filter((r) => r.status === 'failed').length;
+    const succeeded = results.length - failed;
+    return {
+      status: failed === 0 ? 'success' : succeeded === 0 ? 'failed' : 'partial',
+      succeeded,
+      failed,
+      message: failed === 0 ? SWAP_BATCH_MESSAGES.success(succeeded) : SWAP_BATCH_MESSAGES.failed(failed),
+      results,
+    };
+  }
+
+  private item(walletAddress: string, swap: SwapResult): SwapBatchItem {
+    return { walletAddress, status: swap.status, swap };
+  }
+
+  /** The XRP a market trade of `order` takes besides network fees (and the platform fee on a BUY). */
+  private async xrpSpend(userId: number, m: Market, type: TradeSide, amount: string) {
+    if (type === 'SELL' || m.quote.kind !== 'xrp') return { amount: 0n, platformFee: 0n };
+    const drops = xrpToDrops(amount);
+    return {
+      amount: drops,
+      platformFee: platformFeeDrops(drops, await this.deps.recorder.feePercent(userId)),
+    };
+  }
+
+  /** What the quote side a BUY pays in RLUSD needs: the amount and the fee in RLUSD. */
+  private async rlusdNeeded(userId: number, m: Market, amount: string): Promise<Decimal> {
+    return new Decimal(amount).plus(tradingFee(amount, await this.deps.recorder.feePercent(userId), m.quote));
+  }
+
+  /**
+   * Everything checked before the first signature: the balances (the trade, its fee, the network
+   * fees and the trust line's reserve), the token's authorization, the market's liquidity. Then the
+   * trust line a BUY needs, signed under the wallet's funds lease with the whole action checked again.
+   */
+  private async prepareTrade(
+    userId: number,
+    wallet: WalletRow,
+    m: Market,
+    order: Order,
+    intent: string,
+  ): Promise<ReadyOrder> {
+    const { funds, submissions } = this.deps;
+    const line = await this.missingLine(wallet.address, m, order.type);
+    const needsLine = line !== undefined;
+    if (order.type === 'BUY') await this.requireAuthorized(wallet.address, m);
+    let sendMax: string | undefined;
+    if (order.type === 'SELL') {
+      const held = await funds.requireToken(wallet.address, m.token, order.amount, this.tokenName(m));
+      // "100%" of a balance with more than 6 decimals arrives as its 6-decimal floor: sell the exact
+      // balance, so the position closes without dust.
+      if (held.gt(order.amount) && fixed6(held) === fixed6(new Decimal(order.amount)))
+        sendMax = held.toFixed();
+    }
+    const whole = async () => {
+      const spend = await this.xrpSpend(userId, m, order.type, order.amount);
+      if (order.type === 'BUY' && m.quote.kind === 'iou')
+        await funds.requireToken(
+          wallet.address,
+          m.quote,
+          await this.rlusdNeeded(userId, m, order.amount),
+          m.quoteName,
+        );
+      // The trade, the platform fee's payment and, for a new line, its TrustSet and its reserve.
+      await funds.requireXrp(wallet.address, {
+        ...spend,
+        transactions: 2 + (needsLine ? 1 : 0),
+        newObjects: needsLine ? 1 : 0,
+      });
+    };
+    await whole();
+    // Nothing is signed, not even the trust line, for a trade the market cannot fill.
+    const probe = await this.simulate(wallet.address, order.type, m, sendMax ?? order.amount);
+    if (probe.received.lte(0)) throw await this.noLiquidity(m, order.type);
+    if (line) {
+      const req = this.trustLineRequest(userId, wallet, line, `${intent}:line`, 'swap-trustline');
+      const row = await funds.withAccount(wallet.address, async () => {
+        await whole();
+        return submissions.prepare(req);
+      });
+      const opened = await submissions.follow(req, row);
+      if (opened.status !== 'success')
+        throw ledgerFailure(opened, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened.result)}`);
+    }
+    return { ...order, wallet, intent, ...(sendMax ? { sendMax } : {}) };
+  }
+
+  /** The trade itself: one at a time per user and market, simulated right before it is signed. */
+  private trade(userId: number, m: Market, o: ReadyOrder): Promise<SwapResult> {
+    const key = `${userId}|${m.token.currency}|${m.token.issuer}|${m.quoteName}`;
+    return this.own.run(key, async (stale) => {
+      const { funds, submissions } = this.deps;
+      const spend = o.sendMax ?? o.amount;
+      // The screen's quote is the floor's base, unless the user's own trades in this market moved it.
+      let expected = o.expected && !stale ? new Decimal(o.expected) : undefined;
+      if (!expected) {
+        const sim = await this.simulate(o.wallet.address, o.type, m, spend);
+        if (sim.received.lte(0)) throw await this.noLiquidity(m, o.type);
+        expected = sim.received;
+      }
+      const [pay, get] = o.type === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
+      const payment = marketPayment(o.wallet.address, pay, spend, get, minimumReceive(expected, o.slippage));
+      if (o.sendMax)
+        payment.SendMax = { currency: m.token.currency, issuer: m.token.issuer, value: o.sendMax };
+      const req: SubmitRequest = {
+        intentKey: `${o.intent}:trade`,
+        account: o.wallet.address,
+        tx: { ...payment },
+        purpose: 'swap',
+        userId,
+        walletId: o.wallet.id,
+      };
+      const row = await funds.withAccount(o.wallet.address, async () => {
+        const spendXrp = await this.xrpSpend(userId, m, o.type, o.amount);
+        if (o.type === 'SELL') await funds.requireToken(o.wallet.address, m.token, spend, this.tokenName(m));
+        else if (m.quote.kind === 'iou')
+          await funds.requireToken(
+            o.wallet.address,
+            m.quote,
+            await this.rlusdNeeded(userId, m, o.amount),
+            m.quoteName,
+          );
+        await funds.requireXrp(o.wallet.address, { ...spendXrp, transactions: 2 });
+        return submissions.prepare(req);
+      });
+      return this.swapResult(o.wallet.address, m, o, await submissions.follow(req, row));
     });
+  }
+
+  /** The answer for a trade's final outcome (also for a retried request's recorded one). */
+  private async swapResult(
+    address: string,
+    m: Market,
+    order: Pick<Order, 'type' | 'amount'>,
+    outcome: SubmissionOutcome,
+  ): Promise<SwapResult> {
+    const [pay, get] = order.type === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
     const txFee = await this.txFee(outcome.hash);
-    const moved = tradeMoved(outcome.balanceChanges, wallet.address, pay, get, txFee);
+    const moved = tradeMoved(outcome.balanceChanges, address, pay, get, txFee);
     if (outcome.status !== 'success' || moved.received.lte(0)) {
       // tecPATH_PARTIAL: less than DeliverMin was available — the market moved past the slippage.
-      if (outcome.result === 'tecPATH_PARTIAL') {
-        throw badRequest(SWAP_MESSAGES.slippageExceeded, { hash: outcome.hash });
-      }
-      if (outcome.result === 'tecPATH_DRY' || outcome.status === 'success') {
-        throw await this.noLiquidity(m, s.type, { hash: outcome.hash });
-      }
-      throw new AppError('BAD_REQUEST', `${SWAP_MESSAGES.swapFailed}: ${outcome.result}`, {
-        hash: outcome.hash,
-      });
+      if (outcome.result === 'tecPATH_PARTIAL') throw ledgerFailure(outcome, SWAP_MESSAGES.slippageExceeded);
+      if (outcome.result === 'tecPATH_DRY' || outcome.status === 'success')
+        throw await this.noLiquidity(m, order.type, { result: outcome.result, hash: outcome.hash });
+      throw ledgerFailure(outcome);
     }
     // The record and its fee job, from the validated transaction (the sweep does the same after a crash).
     const trade = await this.deps.recorder.record(outcome.hash);
     const fee = new Decimal(trade?.fee ?? 0);
-    const partial = moved.spent.lt(s.amount);
+    const partial = moved.spent.lt(order.amount);
     return {
       status: partial ? 'partial' : 'success',
       swappedAmount: fixed6(moved.received),
@@ -302,10 +573,10 @@ export class TradingService {
       hash: outcome.hash,
       fee: plain(fee),
       message: partial
-        ? `⚠️ Partly filled: spent ${plain(moved.spent)} of ${s.amount}.`
+        ? `⚠️ Partly filled: spent ${plain(moved.spent)} of ${order.amount}.`
         : m.token.currency === RLUSD_CURRENCY_HEX && m.quote.kind === 'xrp'
           ? // XRP ⇄ RLUSD (spec 001 §8): '✅ Swapped {amount} XRP → {x} RLUSD' or the reverse.
-            s.type === 'BUY'
+            order.type === 'BUY'
             ? `✅ Swapped ${fixed6(moved.spent)} XRP → ${fixed6(moved.received)} RLUSD`
             : `✅ Swapped ${fixed6(moved.spent)} RLUSD → ${fixed6(moved.received)} XRP`
           : '✅ 1 swap(s) successful!',
@@ -321,60 +592,74 @@ export class TradingService {
     return row ? String((decode(row.blob) as { Fee?: string }).Fee ?? '0') : '0';
   }
 
+  private trustLineRequest(
+    userId: number,
+    wallet: WalletRow,
+    asset: { currency: string; issuer: string },
+    intentKey: string,
+    purpose: string,
+  ): SubmitRequest {
+    return {
+      intentKey,
+      account: wallet.address,
+      tx: {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: asset.currency, issuer: asset.issuer, value: TRUST_LIMIT },
+      },
+      purpose,
+      userId,
+      walletId: wallet.id,
+    };
+  }
+
   /**
    * POST /api/add-trustline: the wallet's trust line to a token (nothing sent when it exists). The
    * multi-wallet screen calls it for several wallets at once: each wallet has its own sequence, and
-   * the submission service orders a wallet's own transactions.
+   * the submission service orders a wallet's own transactions. Checked first: the line's reserve
+   * and its network fee.
    */
   async addTrustline(userId: number, body: unknown, idempotencyKey?: string): Promise<AddTrustlineResult> {
     const b = parseInput(addTrustlineSchema, body);
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, undefined);
-    if (await this.hasLine(wallet.address, m)) return { status: 'success', existed: true };
-    const res = await this.deps.submissions.submit({
-      intentKey: `trustline:${userId}:${idempotencyKey ?? randomUUID()}`,
-      account: wallet.address,
-      tx: {
-        TransactionType: 'TrustSet',
-        LimitAmount: { currency: m.token.currency, issuer: m.token.issuer, value: TRUST_LIMIT },
-      },
-      purpose: 'add-trustline',
+    const req = this.trustLineRequest(
       userId,
-      walletId: wallet.id,
-    });
+      wallet,
+      m.token,
+      `trustline:${userId}:${idempotencyKey ?? randomUUID()}`,
+      'add-trustline',
+    );
+    const done = await this.deps.submissions.existing(req.intentKey);
+    const res =
+      done ??
+      (await (async () => {
+        if (await this.hasLine(wallet.address, m)) return undefined;
+        const row = await this.deps.funds.withAccount(wallet.address, async () => {
+          await this.deps.funds.requireXrp(wallet.address, { transactions: 1, newObjects: 1 });
+          return this.deps.submissions.prepare(req);
+        });
+        return this.deps.submissions.follow(req, row);
+      })());
+    if (!res) return { status: 'success', existed: true };
     if (res.status !== 'success') {
-      return { status: 'error', hash: res.hash, error: `${TRUSTLINE_MESSAGES.failed}: ${res.result}` };
+      return {
+        status: 'error',
+        hash: res.hash,
+        result: res.result,
+        error: `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(res.result)}`,
+      };
     }
     return { status: 'success', hash: res.hash };
   }
 
-  /** A BUY needs the wallet's trust line to the token; RequireAuth tokens need it authorized. */
-  private async ensureTrustLine(
-    address: string,
-    walletId: number,
-    userId: number,
-    m: Market,
-    intent: string,
-  ) {
+  /** RequireAuth tokens need the wallet's line authorized by the issuer before a BUY. */
+  private async requireAuthorized(address: string, m: Market): Promise<void> {
+    const facts = await readIssuerFacts(this.deps.client, m.token.issuer, 'current');
+    if (!facts.requireAuth) return;
     const lines = await this.deps.wallets.lines(address, m.token.issuer);
     const line = lines.find((l) => l.currency === m.token.currency);
-    const facts = await readIssuerFacts(this.deps.client, m.token.issuer, 'current');
-    if (facts.requireAuth && !(line as { peer_authorized?: boolean } | undefined)?.peer_authorized) {
+    if (!(line as { peer_authorized?: boolean } | undefined)?.peer_authorized)
       throw badRequest(SWAP_MESSAGES.requireAuth);
-    }
-    if (line) return;
-    const res = await this.deps.submissions.submit({
-      intentKey: `${intent}:line`,
-      account: address,
-      tx: {
-        TransactionType: 'TrustSet',
-        LimitAmount: { currency: m.token.currency, issuer: m.token.issuer, value: TRUST_LIMIT },
-      },
-      purpose: 'swap-trustline',
-      userId,
-      walletId,
-    });
-    if (res.status !== 'success') throw badRequest(`Failed to add trustline: ${res.result}`);
   }
 
   /**
@@ -387,7 +672,40 @@ export class TradingService {
     const wallet = await this.wallet(userId, b.walletAddress ?? b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const intent = `limit:${userId}:${idempotencyKey ?? randomUUID()}`;
-    if (b.type === 'BUY') await this.ensureTrustLine(wallet.address, wallet.id, userId, m, intent);
+    const { funds, submissions } = this.deps;
+    // A retried request (same Idempotency-Key) answers from the first one's offer.
+    const done = await submissions.existing(`${intent}:offer`);
+    if (done) return this.limitResult(wallet.address, done);
+    const needsLine = b.type === 'BUY' && !(await this.hasLine(wallet.address, m));
+    if (b.type === 'BUY') await this.requireAuthorized(wallet.address, m);
+    // An offer's funds must be there when it is placed and when it fills; a resting offer locks an
+    // owner reserve; a fill pays the platform fee on what it spends (charged on the whole amount).
+    const check = async (line: boolean) => {
+      if (b.type === 'SELL') await funds.requireToken(wallet.address, m.token, b.amount, this.tokenName(m));
+      else if (m.quote.kind === 'iou')
+        await funds.requireToken(
+          wallet.address,
+          m.quote,
+          await this.rlusdNeeded(userId, m, b.amount),
+          m.quoteName,
+        );
+      await funds.requireXrp(wallet.address, {
+        ...(await this.xrpSpend(userId, m, b.type, b.amount)),
+        transactions: 2 + (line ? 1 : 0),
+        newObjects: 1 + (line ? 1 : 0),
+      });
+    };
+    await check(needsLine);
+    if (needsLine) {
+      const req = this.trustLineRequest(userId, wallet, m.token, `${intent}:line`, 'swap-trustline');
+      const row = await funds.withAccount(wallet.address, async () => {
+        await check(true);
+        return submissions.prepare(req);
+      });
+      const line = await submissions.follow(req, row);
+      if (line.status !== 'success')
+        throw ledgerFailure(line, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(line.result)}`);
+    }
     const amount = new Decimal(b.amount);
     const price = new Decimal(b.price);
     const [takerGets, takerPays] =
@@ -404,7 +722,7 @@ export class TradingService {
       const closed = await this.deps.client.request({ command: 'ledger', ledger_index: 'validated' });
       expiration = Number(closed.result.ledger.close_time) + b.expiresInMinutes * 60;
     }
-    const outcome = await this.deps.submissions.submit({
+    const req: SubmitRequest = {
       intentKey: `${intent}:offer`,
       account: wallet.address,
       tx: {
@@ -416,13 +734,28 @@ export class TradingService {
       purpose: 'limit-order',
       userId,
       walletId: wallet.id,
+    };
+    const row = await funds.withAccount(wallet.address, async () => {
+      await check(false);
+      return submissions.prepare(req);
     });
+    return this.limitResult(wallet.address, await submissions.follow(req, row));
+  }
+
+  /** The answer for a limit order's final outcome: its order row, written from the validated metadata. */
+  private async limitResult(address: string, outcome: SubmissionOutcome): Promise<LimitOrderResult> {
     if (outcome.status !== 'success' || !outcome.meta || outcome.ledgerIndex === null) {
-      throw badRequest(`${SWAP_MESSAGES.limitFailed}: ${outcome.result}`, { hash: outcome.hash });
+      throw ledgerFailure(outcome, `${SWAP_MESSAGES.limitFailed}: ${ledgerResultMessage(outcome.result)}`);
     }
+    const [signed] = await this.deps.db
+      .select({ blob: ledgerSubmissions.txBlob })
+      .from(ledgerSubmissions)
+      .where(eq(ledgerSubmissions.hash, outcome.hash));
+    const placed = decode(signed!.blob) as { TakerGets: LedgerAmount; TakerPays: LedgerAmount };
+    const [takerGets, takerPays] = [placed.TakerGets, placed.TakerPays];
     const tx = {
       TransactionType: 'OfferCreate',
-      Account: wallet.address,
+      Account: address,
       Sequence: outcome.sequence,
       TakerGets: takerGets,
       TakerPays: takerPays,
@@ -441,7 +774,7 @@ export class TradingService {
     for (const u of updates) await this.deps.publishOrderUpdate(u);
     // What crossed at once is a trade with its fee; later fills are charged as the indexer sees them.
     await this.deps.recorder.record(outcome.hash);
-    const order = await this.deps.orders.byOffer(wallet.address, outcome.sequence);
+    const order = await this.deps.orders.byOffer(address, outcome.sequence);
     if (!order)
       throw badRequest(`${SWAP_MESSAGES.limitFailed}: the ledger kept no offer`, { hash: outcome.hash });
     return { status: 'success', message: ORDER_MESSAGES.placed(1), order: toOrderView(order) };
@@ -452,18 +785,30 @@ export class TradingService {
     const order = await this.deps.orders.get(orderId);
     // Someone else's order answers as a missing one: ids are not a way to learn about others.
     if (!order || order.userId !== userId) throw notFound(ORDER_MESSAGES.notFound);
-    if (!RESTING_STATUSES.includes(order.status as never)) throw badRequest(ORDER_MESSAGES.notCancellable);
     const wallet = await this.wallet(userId, order.walletAddress);
-    const outcome = await this.deps.submissions.submit({
+    const req: SubmitRequest = {
       intentKey: `cancel-order:${userId}:${orderId}:${idempotencyKey ?? randomUUID()}`,
       account: wallet.address,
       tx: { TransactionType: 'OfferCancel', OfferSequence: order.offerSequence },
       purpose: 'cancel-order',
       userId,
       walletId: wallet.id,
-    });
+    };
+    const { funds, submissions } = this.deps;
+    const retried = await submissions.existing(req.intentKey);
+    if (!retried && !RESTING_STATUSES.includes(order.status as never))
+      throw badRequest(ORDER_MESSAGES.notCancellable);
+    const outcome =
+      retried ??
+      (await submissions.follow(
+        req,
+        await funds.withAccount(wallet.address, async () => {
+          await funds.requireXrp(wallet.address, { transactions: 1 });
+          return submissions.prepare(req);
+        }),
+      ));
     if (outcome.status !== 'success' || !outcome.meta || outcome.ledgerIndex === null) {
-      throw badRequest(`${ORDER_MESSAGES.cancelFailed} ${outcome.result}`, { hash: outcome.hash });
+      throw ledgerFailure(outcome, `${ORDER_MESSAGES.cancelFailed} ${ledgerResultMessage(outcome.result)}`);
     }
     const tx = {
       TransactionType: 'OfferCancel',

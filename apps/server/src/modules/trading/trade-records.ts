@@ -1,14 +1,25 @@
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { RLUSD_CURRENCY_HEX, curveFeeInside, Decimal, feePercentToPpm } from '@ledgerpad/shared';
+import {
+  Decimal,
+  RESTING_STATUSES,
+  RLUSD_CURRENCY_HEX,
+  amountValue,
+  curveFeeInside,
+  decimalToDrops,
+  feePercentToPpm,
+  type DecimalValue,
+  type LedgerAmount,
+} from '@ledgerpad/shared';
 import { decode, getBalanceChanges, type TransactionMetadata } from 'xrpl';
 import type { Db } from '../../db/client';
+import type { Obligations } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import { customFeePercent } from '../users';
 import { tradeMoved, tradingFee, type Asset } from './plan';
-import { tradingTrades, type TradeRow } from './schema';
+import { tradingOrders, tradingTrades, type TradeRow } from './schema';
 
 // A platform trade's record and its fee job, written from the validated transaction itself (its
 // signed blob and metadata in ledger_submissions) in one database transaction. The swap and
@@ -18,8 +29,6 @@ import { tradingTrades, type TradeRow } from './schema';
 export const TRADING_FEE_JOB = 'trading-fee';
 /** Submissions that are trades made here. */
 export const TRADE_PURPOSES = ['swap', 'limit-order'] as const;
-
-type LedgerAmount = string | { currency: string; issuer: string; value: string };
 
 /** The bonding module's answer: the account of the token's curve while the token trades on it. */
 export interface CurveAccounts {
@@ -228,4 +237,87 @@ function quoteMoved(changes: ReturnType<typeof getBalanceChanges>, account: stri
     )
     .reduce((t, b) => t.plus(b.value), new Decimal(0));
   return sum.abs();
+}
+
+/**
+ * What a wallet owes from trading that its ledger balance does not show yet (docs/money.md "ALL IN
+ * and the fee"): the platform fees of its recorded trades not paid yet, the fees of trades validated
+ * but not recorded yet (the moment between the two), and the fee a fill of its resting buy orders
+ * will owe. Every funds check counts them, so no later action can leave a fee unpayable.
+ */
+export async function tradingObligations(
+  db: Db,
+  account: string,
+  rlusdIssuer: () => Promise<string | undefined>,
+  feePercent: (userId: number) => Promise<string>,
+): Promise<Obligations> {
+  const [pending, unrecorded, resting] = await Promise.all([
+    db
+      .select({ quote: tradingTrades.quote, fee: tradingTrades.fee })
+      .from(tradingTrades)
+      .where(and(eq(tradingTrades.walletAddress, account), eq(tradingTrades.feeStatus, 'pending'))),
+    db
+      .select({ blob: ledgerSubmissions.txBlob, userId: ledgerSubmissions.userId })
+      .from(ledgerSubmissions)
+      .leftJoin(tradingTrades, eq(tradingTrades.hash, ledgerSubmissions.hash))
+      .where(
+        and(
+          eq(ledgerSubmissions.account, account),
+          // Swaps always move something when they succeed (a limit order that only rests has no
+          // record, ever: its fee is counted with the resting orders below).
+          eq(ledgerSubmissions.purpose, 'swap'),
+          eq(ledgerSubmissions.status, 'success'),
+          isNull(tradingTrades.id),
+          gt(ledgerSubmissions.updatedAt, sql`now() - interval '10 minutes'`),
+        ),
+      ),
+    db
+      .select({
+        userId: tradingOrders.userId,
+        quote: tradingOrders.quote,
+        remaining: tradingOrders.remainingTokens,
+        price: tradingOrders.price,
+      })
+      .from(tradingOrders)
+      .where(
+        and(
+          eq(tradingOrders.walletAddress, account),
+          eq(tradingOrders.orderType, 'BUY'),
+          inArray(tradingOrders.status, [...RESTING_STATUSES]),
+        ),
+      ),
+  ]);
+  let xrp = new Decimal(0);
+  let rlusd = new Decimal(0);
+  const add = (quote: string, v: DecimalValue) => {
+    if (quote === 'XRP') xrp = xrp.plus(v);
+    else rlusd = rlusd.plus(v);
+  };
+  for (const p of pending) add(p.quote, p.fee);
+  const percents = new Map<number, string>();
+  const percentOf = async (userId: number | null) => {
+    if (userId === null) return '0';
+    if (!percents.has(userId)) percents.set(userId, await feePercent(userId));
+    return percents.get(userId)!;
+  };
+  for (const u of unrecorded) {
+    const tx = decode(u.blob) as { SendMax?: LedgerAmount; TakerGets?: LedgerAmount };
+    const paid = tx.SendMax ?? tx.TakerGets;
+    if (paid === undefined) continue;
+    const value = amountValue(paid);
+    add(typeof paid === 'string' ? 'XRP' : 'RLUSD', value.mul(await percentOf(u.userId)).div(100));
+  }
+  for (const r of resting) {
+    add(
+      r.quote,
+      new Decimal(r.remaining)
+        .mul(r.price)
+        .mul(await percentOf(r.userId))
+        .div(100),
+    );
+  }
+  const tokens = new Map<string, Decimal>();
+  const issuer = rlusd.gt(0) ? await rlusdIssuer() : undefined;
+  if (issuer) tokens.set(`${RLUSD_CURRENCY_HEX}|${issuer}`, rlusd);
+  return { drops: decimalToDrops(xrp, 'up'), tokens };
 }

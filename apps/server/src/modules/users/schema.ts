@@ -1,4 +1,4 @@
-import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, integer, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * People who signed in. Identity columns are unique so one Telegram or Google account maps to one
@@ -19,9 +19,9 @@ export const users = pgTable('users', {
   photoUrl: text('photo_url'),
   email: text('email'),
   /** The saved market slippage in percent (2 decimals); null means the default, 0.50. */
-  slippage: text('slippage'),
+  slippage: numeric('slippage'),
   /** The admin-set trading fee in percent for this user; null means the platform's fee. */
-  customFeePercentage: text('custom_fee_percentage'),
+  customFeePercentage: numeric('custom_fee_percentage'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -29,9 +29,17 @@ const userId = (request: FastifyRequest) => request.user!.id;
  * from the platform; this module builds none of them.
  */
 export async function registerWallets(app: FastifyInstance, platform: Platform): Promise<WalletsModule> {
-  const { config, database, keyring, connection, submissions } = platform;
+  const { config, database, keyring, connection, submissions, funds } = platform;
   const db = database.db;
-  const service = new WalletService({ db, keyring, connection, submissions, network: config.XRPL_NETWORK });
+  const service = new WalletService({
+    db,
+    keyring,
+    connection,
+    submissions,
+    funds,
+    tradingFeePercent: async () => (await platform.settings.all()).trading_fee_percent,
+    network: config.XRPL_NETWORK,
+  });
 
   // Every wallet route needs a signed-in user (the access default); ownership is checked in the service.
   const auth = { config: { access: 'user' as const } };
@@ -100,7 +108,7 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     auth,
     ledgerRoute(async (request) => {
       const body = parseInput(removeTrustlineSchema, request.body);
-      return service.removeTrustline(userId(request), body);
+      return service.removeTrustline(userId(request), body, idempotencyKey(request));
     }),
   );
 
@@ -168,6 +176,6 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     }
   }
 
-  registerTrustlineLimit(app, { service, submissions });
+  registerTrustlineLimit(app, { service, submissions, funds });
   return { service };
 }

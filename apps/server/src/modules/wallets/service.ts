@@ -8,6 +8,9 @@ import {
   MAX_WALLETS_PER_USER,
   resolveDestination,
   RLUSD_CURRENCY_HEX,
+  TRADING_FEE_PERCENT,
+  availableXrp,
+  ledgerResultMessage,
   tickerToCurrency,
   WALLET_MESSAGES,
   WALLET_STATUS,
@@ -29,7 +32,10 @@ import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import { AppError, notFound } from '../../lib/errors';
 import type { XrplConnection } from '../../ledger/connection';
-import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
+import { ledgerFailure } from '../../ledger/errors';
+import type { Funds } from '../../ledger/funds';
+import type { SubmissionOutcome, SubmissionService, SubmitRequest } from '../../ledger/submission-service';
+import { customFeePercent } from '../users';
 import { insertWallet, sealWallet, type WalletRow } from '../../platform/custody';
 import { walletsFromImport } from './keys-import';
 import { users } from '../users/schema';
@@ -44,6 +50,10 @@ export interface WalletServiceDeps {
   /** Absent when the app runs without a ledger: wallet records still work, ledger calls answer 503. */
   connection?: XrplConnection;
   submissions?: SubmissionService;
+  /** Funds checks before signing; absent without a ledger (like `submissions`). */
+  funds?: Funds;
+  /** The platform's trading fee in percent (settings), for the spendable figures. */
+  tradingFeePercent?: () => Promise<string>;
   /** Which network X-addresses must be made for. */
   network: 'standalone' | 'testnet' | 'mainnet';
 }
@@ -91,6 +101,22 @@ export class WalletService {
   private get submissions(): SubmissionService {
     if (!this.deps.submissions) throw unavailable();
     return this.deps.submissions;
+  }
+
+  private get funds(): Funds {
+    if (!this.deps.funds) throw unavailable();
+    return this.deps.funds;
+  }
+
+  /** Checks and signs one transaction of `account` under its funds lease, then follows it to the end. */
+  private async checkedSubmit(req: SubmitRequest, check: () => Promise<unknown>): Promise<SubmissionOutcome> {
+    const done = await this.submissions.existing(req.intentKey);
+    if (done) return done;
+    const row = await this.funds.withAccount(req.account, async () => {
+      await check();
+      return this.submissions.prepare(req);
+    });
+    return this.submissions.follow(req, row);
   }
 
   async list(userId: number): Promise<WalletRow[]> {
@@ -324,7 +350,14 @@ export class WalletService {
 
   async balance(row: WalletRow): Promise<WalletBalance> {
     const state = await this.accountState(row.address);
-    const reserve = state.activated ? (await this.reserveDrops(state.ownerCount)).total : 0n;
+    const reserves = await this.reserveDrops(state.ownerCount);
+    const reserve = state.activated ? reserves.total : 0n;
+    const committed = this.deps.funds ? await this.deps.funds.committedXrp(row.address) : 0n;
+    const available = availableXrp(state.balanceDrops, state.ownerCount, {
+      reserveBase: reserves.base,
+      reserveIncrement: reserves.increment,
+      baseFee: 0n,
+    });
     // Lines with a negative balance are this account's own issues (it is the issuer), not holdings.
     const lines = (await this.lines(row.address)).filter((l) => !l.balance.startsWith('-'));
     const tokens = await Promise.all(lines.map((l) => this.tokenOf(l)));
@@ -341,7 +374,21 @@ export class WalletService {
         currencyCode: t.currencyCode,
         issuer: t.issuer,
       })),
+      spendable: {
+        ownerCount: state.ownerCount,
+        available: dropsToXrp(state.activated && available > committed ? available - committed : 0n),
+        committed: dropsToXrp(committed),
+        baseReserve: dropsToXrp(reserves.base),
+        ownerReserve: dropsToXrp(reserves.increment),
+        networkFee: dropsToXrp(this.deps.submissions?.reserves.baseFee ?? 10n),
+        tradingFeePercent: await this.tradingFeePercent(row.userId),
+      },
     };
+  }
+
+  private async tradingFeePercent(userId: number | null): Promise<string> {
+    const custom = userId === null ? null : await customFeePercent(this.db, userId);
+    return custom ?? (await this.deps.tradingFeePercent?.()) ?? TRADING_FEE_PERCENT;
   }
 
   async balances(
@@ -435,9 +482,10 @@ export class WalletService {
     if (recipient.requireTag && tag === undefined) {
       throw new AppError('BAD_REQUEST', 'The recipient requires a destination tag.');
     }
-    const fee = this.submissions.reserves.baseFee;
-
     let amount: string | { currency: string; issuer: string; value: string };
+    // Checked before signing (and again under the wallet's funds lease): the amount and the network
+    // fee from what is left after the reserve, the transactions in flight and the fees owed.
+    let check: () => Promise<unknown>;
     if (!body.token) {
       let drops: bigint;
       try {
@@ -446,14 +494,8 @@ export class WalletService {
         throw new AppError('BAD_REQUEST', 'Enter an XRP amount with at most 6 decimals.');
       }
       if (drops <= 0n) throw new AppError('BAD_REQUEST', 'Amount must be greater than zero.');
-      const reserve = (await this.reserveDrops(state.ownerCount)).total;
-      // The fee comes out of the same balance, so it is part of what must stay available.
-      const available = state.balanceDrops - reserve - fee;
-      if (drops > available) {
-        throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable, {
-          available: dropsToXrp(available > 0n ? available : 0n),
-        });
-      }
+      check = () => this.funds.requireXrp(row.address, { amount: drops, transactions: 1 });
+      await check();
       if (!recipient.activated) {
         const base = (await this.reserveDrops(0)).base;
         if (drops < base) {
@@ -473,19 +515,14 @@ export class WalletService {
       }
       if (new Decimal(value).lte(0)) throw new AppError('BAD_REQUEST', 'Amount must be greater than zero.');
       const currency = tickerToCurrency(body.token.currency);
-      if (body.token.issuer !== row.address) {
-        const line = (await this.lines(row.address, body.token.issuer)).find(
-          (l) => tickerToCurrency(l.currency) === currency,
-        );
-        const held = line ? line.balance : '0';
-        if (new Decimal(value).gt(held)) {
-          throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable, { available: held });
-        }
-        // Transfers XRP cannot cover the fee of.
-        const reserve = (await this.reserveDrops(state.ownerCount)).total;
-        if (state.balanceDrops - reserve < fee)
-          throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable);
-      }
+      const token = { currency, issuer: body.token.issuer };
+      const ownIssue = body.token.issuer === row.address;
+      check = async () => {
+        // The issuer sends its own token out of nothing; anyone else needs the tokens.
+        if (!ownIssue) await this.funds.requireToken(row.address, token, value, currencyToTicker(currency));
+        await this.funds.requireXrp(row.address, { transactions: 1 });
+      };
+      await check();
       if (destination !== body.token.issuer) {
         const theirs = (await this.lines(destination, body.token.issuer)).find(
           (l) => tickerToCurrency(l.currency) === currency,
@@ -506,24 +543,15 @@ export class WalletService {
         { Memo: { MemoType: convertStringToHex('text/plain'), MemoData: convertStringToHex(body.memo) } },
       ];
     }
-    const outcome = await this.submissions.submit({
-      intentKey,
-      account: row.address,
-      tx,
-      purpose: 'transfer',
-      userId,
-      walletId: row.id,
-    });
+    const outcome = await this.checkedSubmit(
+      { intentKey, account: row.address, tx, purpose: 'transfer', userId, walletId: row.id },
+      check,
+    );
     return this.transferResult(outcome);
   }
 
   private transferResult(outcome: SubmissionOutcome): TransferResponse {
-    if (outcome.status !== 'success') {
-      throw new AppError('BAD_REQUEST', WALLET_MESSAGES.transferFailed, {
-        result: outcome.result,
-        hash: outcome.hash,
-      });
-    }
+    if (outcome.status !== 'success') throw ledgerFailure(outcome);
     const d = outcome.deliveredAmount;
     return {
       success: true,
@@ -533,8 +561,12 @@ export class WalletService {
     };
   }
 
-  async removeTrustline(userId: number, body: RemoveTrustlineRequest) {
+  async removeTrustline(userId: number, body: RemoveTrustlineRequest, idempotencyKey?: string) {
     const row = await this.owned(userId, body.walletId);
+    const intentKey = `remove-trustline:${row.id}:${idempotencyKey ?? randomUUID()}`;
+    // A retried request answers from the first one's transaction (the line is gone by then).
+    const previous = idempotencyKey ? await this.submissions.existing(intentKey) : undefined;
+    if (previous) return this.removedResult(previous);
     const currency = tickerToCurrency(body.currency);
     const line = (await this.lines(row.address, body.issuer)).find(
       (l) => tickerToCurrency(l.currency) === currency,
@@ -546,25 +578,34 @@ export class WalletService {
         `This trust line still holds ${line.balance} ${currencyToTicker(line.currency)}. Send or burn the tokens first: only an empty trust line can be removed.`,
       );
     }
-    const outcome = await this.submissions.submit({
-      intentKey: `remove-trustline:${row.id}:${randomUUID()}`,
-      account: row.address,
-      // Back to the default state (limit 0, no-ripple, not frozen) so the ledger deletes the line
-      // and returns its owner reserve.
-      tx: {
-        TransactionType: 'TrustSet',
-        LimitAmount: { currency: line.currency, issuer: body.issuer, value: '0' },
-        QualityIn: 0,
-        QualityOut: 0,
-        Flags: TF_SET_NO_RIPPLE | TF_CLEAR_FREEZE,
+    const outcome = await this.checkedSubmit(
+      {
+        intentKey,
+        account: row.address,
+        // Back to the default state (limit 0, no-ripple, not frozen) so the ledger deletes the line
+        // and returns its owner reserve.
+        tx: {
+          TransactionType: 'TrustSet',
+          LimitAmount: { currency: line.currency, issuer: body.issuer, value: '0' },
+          QualityIn: 0,
+          QualityOut: 0,
+          Flags: TF_SET_NO_RIPPLE | TF_CLEAR_FREEZE,
+        },
+        purpose: 'remove-trustline',
+        userId,
+        walletId: row.id,
       },
-      purpose: 'remove-trustline',
-      userId,
-      walletId: row.id,
-    });
-    if (outcome.status !== 'success') {
-      throw new AppError('BAD_REQUEST', WALLET_MESSAGES.removeTrustlineFailed, { result: outcome.result });
-    }
+      () => this.funds.requireXrp(row.address, { transactions: 1 }),
+    );
+    return this.removedResult(outcome);
+  }
+
+  private removedResult(outcome: SubmissionOutcome) {
+    if (outcome.status !== 'success')
+      throw ledgerFailure(
+        outcome,
+        `${WALLET_MESSAGES.removeTrustlineFailed} ${ledgerResultMessage(outcome.result)}`,
+      );
     return { success: true, hash: outcome.hash };
   }
 }

@@ -8,12 +8,15 @@ import {
   type SetTrustlineLimitRequest,
   type SetTrustlineLimitResponse,
   Decimal,
+  ledgerResultMessage,
   normalizeTokenValue,
 } from '@ledgerpad/shared';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
-import { LEDGER_UNAVAILABLE_MESSAGE, toLedgerAppError } from '../../ledger/errors';
-import type { SubmissionService } from '../../ledger/submission-service';
+import { LEDGER_UNAVAILABLE_MESSAGE, ledgerFailure, toLedgerAppError } from '../../ledger/errors';
+import type { Funds } from '../../ledger/funds';
+import type { SubmissionOutcome, SubmissionService, SubmitRequest } from '../../ledger/submission-service';
+import { idempotencyKey } from '../../plugins/edge';
 import type { WalletService } from './service';
 
 // The Wallets page's "Set limit": a TrustSet from the user's own wallet that changes how much of a
@@ -24,15 +27,21 @@ export interface TrustlineLimitDeps {
   service: Pick<WalletService, 'owned' | 'lines'>;
   /** Absent when the app runs without a ledger: the route then answers 503. */
   submissions?: SubmissionService;
+  funds?: Funds;
 }
 
 export async function setTrustlineLimit(
   deps: TrustlineLimitDeps,
   userId: number,
   body: SetTrustlineLimitRequest,
+  idempotencyKey?: string,
 ): Promise<SetTrustlineLimitResponse> {
   const row = await deps.service.owned(userId, body.walletId);
-  if (!deps.submissions) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+  const { submissions, funds } = deps;
+  if (!submissions || !funds) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+  const intentKey = `set-limit:${row.id}:${idempotencyKey ?? randomUUID()}`;
+  const previous = idempotencyKey ? await submissions.existing(intentKey) : undefined;
+  if (previous) return limitResult(previous, normalizeTokenValue(body.limit));
   const currency = tickerToCurrency(body.currency);
   const limit = normalizeTokenValue(body.limit);
   // Changes an existing line only: opening a new one costs an owner reserve and is the swap page's
@@ -50,8 +59,8 @@ export async function setTrustlineLimit(
       { balance: line.balance },
     );
   }
-  const outcome = await deps.submissions.submit({
-    intentKey: `set-limit:${row.id}:${randomUUID()}`,
+  const req: SubmitRequest = {
+    intentKey,
     account: row.address,
     tx: {
       TransactionType: 'TrustSet',
@@ -60,10 +69,17 @@ export async function setTrustlineLimit(
     purpose: 'set-trustline-limit',
     userId,
     walletId: row.id,
+  };
+  const signed = await funds.withAccount(row.address, async () => {
+    await funds.requireXrp(row.address, { transactions: 1 });
+    return submissions.prepare(req);
   });
-  if (outcome.status !== 'success') {
-    throw new AppError('BAD_REQUEST', TRUSTLINE_LIMIT_MESSAGES.failed, { result: outcome.result });
-  }
+  return limitResult(await submissions.follow(req, signed), limit);
+}
+
+function limitResult(outcome: SubmissionOutcome, limit: string): SetTrustlineLimitResponse {
+  if (outcome.status !== 'success')
+    throw ledgerFailure(outcome, `${TRUSTLINE_LIMIT_MESSAGES.failed} ${ledgerResultMessage(outcome.result)}`);
   return { success: true, hash: outcome.hash, limit };
 }
 
@@ -75,7 +91,7 @@ export function registerTrustlineLimit(app: FastifyInstance, deps: TrustlineLimi
     async (request: FastifyRequest): Promise<SetTrustlineLimitResponse> => {
       const body = parseInput(setTrustlineLimitSchema, request.body);
       try {
-        return await setTrustlineLimit(deps, request.user!.id, body);
+        return await setTrustlineLimit(deps, request.user!.id, body, idempotencyKey(request));
       } catch (err) {
         throw toLedgerAppError(err);
       }

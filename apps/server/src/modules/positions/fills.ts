@@ -1,0 +1,190 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { Decimal, RLUSD_CURRENCY_HEX, dropsToDecimal, isLpCurrency } from '@ledgerpad/shared';
+import { getBalanceChanges } from 'xrpl';
+import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/results';
+import { wallets } from '../../platform/custody-schema';
+import type { IndexedLedger, IndexedTx, LedgerHandler } from '../../platform/indexer/follower';
+import { decodeTrades, type AccountTrade } from '../market';
+import { marketTrades } from '../market/schema';
+import { tokens } from '../tokens/schema';
+import { positionFills } from './schema';
+
+// The trades positions need that the market indexer's rows do not carry (docs/positions.md "Exact
+// accounting"): the market records each trade once, under the account that took it, so a fill of a
+// custodial wallet's resting offer by anyone else (the maker's side) is recorded here, at the price
+// it executed — the wallet's own balance changes. So are its XRP ⇄ RLUSD trades (RLUSD is no listed
+// token). One row per (transaction, account, token), written inside the ledger's database transaction.
+
+const TRADING_TYPES = new Set(['Payment', 'OfferCreate', 'CheckCash']);
+
+type Amount = string | { currency: string; issuer: string; value: string };
+interface OfferFields {
+  Account?: string;
+  TakerGets?: Amount;
+  TakerPays?: Amount;
+}
+
+export interface Fill {
+  account: string;
+  currency: string;
+  issuer: string;
+  quote: 'XRP' | 'RLUSD';
+  side: 'BUY' | 'SELL';
+  tokenAmount: string;
+  quoteAmount: string;
+  txIndex: number;
+  hash: string;
+}
+
+const keyOf = (a: Amount): string => (typeof a === 'string' ? 'XRP' : `${a.currency}|${a.issuer}`);
+
+/** The fills of one validated transaction, for every account (the caller keeps the custodial ones). */
+export function fillsOf(itx: IndexedTx, rlusdIssuer: string | undefined): Fill[] {
+  const { tx, meta } = itx;
+  if (meta.TransactionResult !== 'tesSUCCESS' || !TRADING_TYPES.has(tx.TransactionType)) return [];
+  const rlusdKey = rlusdIssuer ? `${RLUSD_CURRENCY_HEX}|${rlusdIssuer}` : undefined;
+  const quoteOf = (key: string): 'XRP' | 'RLUSD' | undefined =>
+    key === 'XRP' ? 'XRP' : key === rlusdKey ? 'RLUSD' : undefined;
+  const changes = new Map<string, Map<string, Decimal>>();
+  for (const { account, balances } of getBalanceChanges(meta)) {
+    const mine = changes.get(account) ?? new Map<string, Decimal>();
+    changes.set(account, mine);
+    for (const b of balances) {
+      const key = b.currency === 'XRP' ? 'XRP' : `${b.currency}|${b.issuer}`;
+      mine.set(key, (mine.get(key) ?? new Decimal(0)).plus(b.value));
+    }
+  }
+  // (account, token key, quote) pairs: the owners of offers this transaction consumed…
+  const pairs = new Map<string, { account: string; token: string; quote: 'XRP' | 'RLUSD' }>();
+  const add = (account: string, token: string, quote: 'XRP' | 'RLUSD') => {
+    const [currency] = token.split('|');
+    if (token === 'XRP' || isLpCurrency(currency!) || (token === rlusdKey && quote !== 'XRP')) return;
+    pairs.set(`${account}|${token}|${quote}`, { account, token, quote });
+  };
+  for (const node of meta.AffectedNodes) {
+    const n = (
+      'ModifiedNode' in node ? node.ModifiedNode : 'DeletedNode' in node ? node.DeletedNode : undefined
+    ) as { LedgerEntryType: string; FinalFields?: OfferFields; PreviousFields?: OfferFields } | undefined;
+    if (!n || n.LedgerEntryType !== 'Offer') continue;
+    // Consumed offers have previous amounts; cancelled or expired ones do not.
+    if (!n.PreviousFields?.TakerGets && !n.PreviousFields?.TakerPays) continue;
+    const f = n.FinalFields;
+    if (!f?.Account || !f.TakerGets || !f.TakerPays || f.Account === tx.Account) continue;
+    const gets = keyOf(f.TakerGets);
+    const pays = keyOf(f.TakerPays);
+    const q = quoteOf(pays) === 'XRP' || quoteOf(gets) === 'XRP' ? 'XRP' : (quoteOf(pays) ?? quoteOf(gets));
+    if (!q) continue;
+    add(f.Account, q === 'XRP' ? (gets === 'XRP' ? pays : gets) : gets === rlusdKey ? pays : gets, q);
+  }
+  // …and the sender's own XRP ⇄ RLUSD trade (its other trades are the market indexer's rows).
+  const own = changes.get(tx.Account);
+  if (own && rlusdKey && own.has(rlusdKey)) {
+    const others = [...own.keys()].filter((k) => k !== 'XRP' && k !== rlusdKey);
+    if (others.length === 0) add(tx.Account, rlusdKey, 'XRP');
+  }
+  const fee = dropsToDecimal(String(tx.Fee ?? '0'));
+  const out: Fill[] = [];
+  for (const p of pairs.values()) {
+    const mine = changes.get(p.account);
+    if (!mine) continue;
+    const quoteKey = p.quote === 'XRP' ? 'XRP' : rlusdKey!;
+    const dToken = mine.get(p.token) ?? new Decimal(0);
+    // The sender's XRP change includes the network fee: not part of the trade.
+    let dQuote = mine.get(quoteKey) ?? new Decimal(0);
+    if (p.account === tx.Account && p.quote === 'XRP') dQuote = dQuote.plus(fee);
+    let side: 'BUY' | 'SELL';
+    if (dToken.gt(0) && dQuote.isNeg()) side = 'BUY';
+    else if (dToken.isNeg() && dQuote.gt(0)) side = 'SELL';
+    else continue;
+    const [currency, issuer] = p.token.split('|') as [string, string];
+    out.push({
+      account: p.account,
+      currency,
+      issuer,
+      quote: p.quote,
+      side,
+      tokenAmount: dToken.abs().toFixed(),
+      quoteAmount: dQuote.abs().toFixed(),
+      txIndex: meta.TransactionIndex,
+      hash: itx.hash,
+    });
+  }
+  return out;
+}
+
+/** The indexer handler: each validated ledger's fills of custodial user wallets, in its transaction. */
+export function positionFillsHandler(
+  rlusdIssuer: () => Promise<string | undefined>,
+): LedgerHandler<string | undefined> {
+  return {
+    name: 'position-fills',
+    prepare: () => rlusdIssuer(),
+    async write(ledger: IndexedLedger, tx: Db, rlusd: string | undefined) {
+      const fills = ledger.transactions.flatMap((t) => fillsOf(t, rlusd));
+      if (fills.length === 0) return;
+      const custodial = await tx
+        .select({ address: wallets.address })
+        .from(wallets)
+        .where(
+          and(
+            inArray(wallets.address, [...new Set(fills.map((f) => f.account))]),
+            eq(wallets.role, 'user'),
+            isNull(wallets.archivedAt),
+          ),
+        );
+      const ours = new Set(custodial.map((w) => w.address));
+      const rows = fills.filter((f) => ours.has(f.account)).map((f) => ({ ...f, ledgerIndex: ledger.index }));
+      if (rows.length) await tx.insert(positionFills).values(rows).onConflictDoNothing();
+    },
+  };
+}
+
+/** One trade of an account in one asset, as the cost basis reads it (the market's own shape). */
+export type PositionTrade = AccountTrade;
+
+export interface PositionTradeGroup {
+  account: string;
+  currency: string;
+  issuer: string;
+  trades: Iterable<PositionTrade>;
+}
+
+/**
+ * Every trade of these accounts, grouped per account and asset in ledger order: the market
+ * indexer's rows (the trades they took, listed tokens) and this module's fills (their resting offers
+ * filled by others, their XRP ⇄ RLUSD trades), merged by (ledger, transaction). One aggregate pass;
+ * each group comes back as one compact string.
+ */
+export async function positionTrades(db: Db, accounts: string[]): Promise<PositionTradeGroup[]> {
+  if (accounts.length === 0) return [];
+  const list = sql.join(
+    accounts.map((a) => sql`${a}`),
+    sql`, `,
+  );
+  // The market's compact form (decodeTrades): side, quote, token amount, quote amount.
+  const code = (t: 't' | 'f') =>
+    sql.raw(`case when ${t}.side = 'SELL' then 'S' else 'B' end || case when ${t}.quote = 'XRP' then 'X' else 'R' end
+          || ${t}.token_amount::text || ' ' || ${t}.quote_amount::text`);
+  const res = await db.execute<{ account: string; currency: string; issuer: string; trades: string }>(sql`
+    select account, currency, issuer,
+           string_agg(code, ',' order by ledger_index, tx_index, src, id) as trades
+      from (
+        select t.account, k.currency, k.issuer_address as issuer, t.ledger_index, t.tx_index, 0 as src, t.id,
+               ${code('t')} as code
+          from ${marketTrades} t join ${tokens} k on k.id = t.token_id
+         where t.account in (${list})
+        union all
+        select f.account, f.currency, f.issuer, f.ledger_index, f.tx_index, 1 as src, f.id,
+               ${code('f')} as code
+          from ${positionFills} f
+         where f.account in (${list})
+      ) x
+     group by account, currency, issuer`);
+  return rowsOf<{ account: string; currency: string; issuer: string; trades: string }>(res).map((g) => ({
+    account: g.account,
+    currency: g.currency,
+    issuer: g.issuer,
+    trades: decodeTrades(g.trades),
+  }));
+}
