@@ -35,7 +35,9 @@ export function requestCsrfToken(request: FastifyRequest): string | undefined {
 /** The origin a browser says the request comes from: Origin, else the origin of the Referer. */
 function requestOrigin(request: FastifyRequest): string | undefined {
   const origin = request.headers.origin;
-  if (typeof origin === 'string' && origin && origin !== 'null') return origin;
+  // 'null' is what a sandboxed frame or a privacy-stripped redirect sends: an origin that hides
+  // itself, never the app's own page. It is refused like a foreign one (isAllowed('null') is false).
+  if (typeof origin === 'string' && origin) return origin;
   const referer = request.headers.referer;
   if (typeof referer !== 'string' || !referer) return undefined;
   try {

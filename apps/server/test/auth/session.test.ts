@@ -208,7 +208,12 @@ describe('sessions, CSRF and roles', () => {
 
   it('CSRF: the right token from a foreign Origin (or Referer) is refused', async () => {
     const s = await t.signIn('origin_user');
-    for (const from of [{ origin: 'https://evil.example' }, { referer: 'https://evil.example/page' }]) {
+    for (const from of [
+      { origin: 'https://evil.example' },
+      { referer: 'https://evil.example/page' },
+      // A sandboxed frame's form posts with Origin: null.
+      { origin: 'null' },
+    ]) {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/auth/logout',
