@@ -132,7 +132,7 @@ export function registerBondingJobs(jobs: JobRunner, deps: BondingJobDeps): void
           await db
             .update(bondingCurves)
             .set({
-              feesSwept: sql`(${bondingCurves.feesSwept}::numeric - ${amount.toString()}::numeric)::text`,
+              feesSwept: sql`(${bondingCurves.feesSwept} - ${amount.toString()}::numeric)`,
             })
             .where(eq(bondingCurves.id, c.id));
           return true;
@@ -326,7 +326,7 @@ async function graduate(
     );
     await db
       .update(bondingCurves)
-      .set({ feesSwept: sql`(${bondingCurves.feesSwept}::numeric + ${owed.toString()}::numeric)::text` })
+      .set({ feesSwept: sql`(${bondingCurves.feesSwept} + ${owed.toString()}::numeric)` })
       .where(eq(bondingCurves.id, c.id));
     await accrueCreatorShare(deps, c, owed);
     return { hash: outcome.hash as string | null };
