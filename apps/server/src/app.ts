@@ -228,6 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPositions(app, { platform, wallets: wallets.service, snapshot: market });
   const uploads = await registerUploads(app, {
     config: deps.config,
+    db: platform.database.db,
     telegram: deps.logoPublisher,
     quotas: platform.quotas,
     // Each module answers for its own references to a logo.

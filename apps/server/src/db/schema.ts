@@ -47,3 +47,6 @@ export * from '../platform/quotas/schema';
 export * from '../lib/idempotency-schema';
 export * from '../modules/deploy/schema';
 export * from '../modules/positions/schema';
+
+// Uploaded logos in the database, so several instances need no shared volume (issue 26).
+export * from '../modules/uploads/schema';

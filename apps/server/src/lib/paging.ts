@@ -24,3 +24,13 @@ export function sendPageHeaders(
   next.searchParams.set('offset', String(page.offset + page.limit));
   reply.header('link', `<${next.pathname}${next.search}>; rel="next"`);
 }
+
+/**
+ * One page of a list the route has in hand (read from the ledger, or small per-user tables): the
+ * headers as `sendPageHeaders`, and the rows of the page. Ask for the page with `pageOf` before
+ * doing the work, so a malformed `limit` is a 400 that costs nothing.
+ */
+export function pageSlice<T>(request: FastifyRequest, reply: FastifyReply, page: PageQuery, items: T[]): T[] {
+  sendPageHeaders(request, reply, page, items.length);
+  return items.slice(page.offset, page.offset + page.limit);
+}

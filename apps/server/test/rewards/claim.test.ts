@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from 'xrpl';
+import { Wallet, type Client } from 'xrpl';
 import {
   REWARD_MESSAGES,
   type ClaimRewardsResult,
@@ -210,5 +210,74 @@ describe('creator rewards', () => {
     expect(signed.map((s) => s.intentKey).sort()).toEqual(
       claims.map((c) => `reward-claim:claim-${c.id}:pay`).sort(),
     );
+  });
+
+  it('gives the reservation back when the payment fails on the ledger, and the claim can be made again', async () => {
+    // 0.5 XRP left to claim (the test above inflated the reward past what the fee wallet holds).
+    const before = await tokenRow();
+    await t.database.db
+      .update(tokensTable)
+      .set({ totalReward: new Decimal(before.totalClaimed).plus('0.5').toFixed() })
+      .where(eq(tokensTable.id, before.id));
+    const claimedBefore = new Decimal(before.totalClaimed);
+    // A wallet of the creator's that demands a destination tag (asfRequireDest), set with its seed
+    // outside the app: the platform's Payment carries none, so the ledger refuses it for real
+    // (tecDST_TAG_NEEDED) after the claim was reserved.
+    const created = (await post('/api/wallets', owner, {})).json() as {
+      id: number;
+      wallet_address: string;
+      wallet_seed: string;
+    };
+    const funded = await t.app.inject({
+      method: 'POST',
+      url: `/api/wallets/${created.id}/fund`,
+      headers: owner.headers,
+    });
+    expect(funded.statusCode, funded.body).toBe(200);
+    const own = Wallet.fromSeed(created.wallet_seed);
+    const setFlag = async (flag: 'SetFlag' | 'ClearFlag') => {
+      const r = await client.submitAndWait(
+        { TransactionType: 'AccountSet', Account: own.classicAddress, [flag]: 1 },
+        { wallet: own },
+      );
+      expect((r.result.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');
+    };
+    await setFlag('SetFlag');
+    const walletBefore = await xrpOf(created.wallet_address);
+
+    const failed = await claim(owner, { wallet: created.wallet_address, percent: 100 });
+    expect(failed.statusCode, failed.body).toBe(400);
+    expect(failed.json()).toMatchObject({
+      message: REWARD_MESSAGES.claimFailed,
+      result: 'tecDST_TAG_NEEDED',
+    });
+    const failedHash = (failed.json() as { hash: string }).hash;
+    // The Payment was signed and validated as a failure: nothing reached the wallet, and the
+    // reservation went back to the unclaimed reward to the last digit.
+    const onLedger = await client.request({ command: 'tx', transaction: failedHash });
+    expect((onLedger.result.meta as { TransactionResult: string }).TransactionResult).toBe(
+      'tecDST_TAG_NEEDED',
+    );
+    expect(await xrpOf(created.wallet_address)).toBe(walletBefore);
+    expect(new Decimal((await tokenRow()).totalClaimed).eq(claimedBefore)).toBe(true);
+    const [failedClaim] = await t.database.db
+      .select()
+      .from(rewardClaims)
+      .where(eq(rewardClaims.hash, failedHash));
+    expect(failedClaim).toMatchObject({ status: 'failed', amount: '0.500000' });
+    const totals = (await get('/api/rewards/claim-totals', owner)).json() as RewardClaimTotal[];
+    expect(new Decimal(totals[0]!.total_claimed).eq(claimedBefore)).toBe(true);
+
+    // The wallet accepts payments again: the same claim is paid in full, once.
+    await setFlag('ClearFlag');
+    const walletCleared = await xrpOf(created.wallet_address); // less the AccountSet's fee
+    const retried = await claim(owner, { wallet: created.wallet_address, percent: 100 });
+    expect(retried.statusCode, retried.body).toBe(200);
+    const paid = retried.json() as ClaimRewardsResult;
+    expect(paid).toMatchObject({ claimed: '0.500000', to: created.wallet_address, currency: 'XRP' });
+    expect((await xrpOf(created.wallet_address)) - walletCleared).toBe(500_000n);
+    expect(new Decimal((await tokenRow()).totalClaimed).eq(claimedBefore.plus('0.5'))).toBe(true);
+    const nothing = await claim(owner, { wallet: created.wallet_address, percent: 10 });
+    expect(nothing.json()).toMatchObject({ message: REWARD_MESSAGES.nothingToClaim });
   });
 });

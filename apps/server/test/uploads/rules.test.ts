@@ -8,7 +8,7 @@ import {
   uploadFieldsSchema,
 } from '@ledgerpad/shared';
 import { sniffImageFormat } from '../../src/modules/uploads/images';
-import { storedImageFile } from '../../src/modules/uploads';
+import { storedImageName } from '../../src/modules/uploads';
 
 // The pure rules both the web forms and the server apply (packages/shared/src/schemas/uploads.ts).
 
@@ -76,12 +76,12 @@ describe('sniffImageFormat', () => {
   });
 });
 
-describe('storedImageFile', () => {
-  it('maps only served content-hash URLs to files in the uploads directory', () => {
+describe('storedImageName', () => {
+  it('maps only served content-hash URLs to stored names', () => {
     const name = `${'a'.repeat(64)}.png`;
-    expect(storedImageFile('/data', `/cdn/logos/${name}`)).toBe(`/data/uploads/${name}`);
-    expect(storedImageFile('/data', `/images/${name}`)).toBe(`/data/uploads/${name}`);
-    expect(storedImageFile('/data', '/cdn/logos/../../etc/passwd')).toBeUndefined();
-    expect(storedImageFile('/data', `https://evil.example/cdn/logos/${name}`)).toBeUndefined();
+    expect(storedImageName(`/cdn/logos/${name}`)).toBe(name);
+    expect(storedImageName(`/images/${name}`)).toBe(name);
+    expect(storedImageName('/cdn/logos/../../etc/passwd')).toBeUndefined();
+    expect(storedImageName(`https://evil.example/cdn/logos/${name}`)).toBeUndefined();
   });
 });

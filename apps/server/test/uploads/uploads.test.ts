@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -62,8 +62,19 @@ async function upload(who: SignedIn | null, file: Part | null, opts: UploadOptio
 }
 
 const nameOf = (servedUrl: string) => servedUrl.slice('/cdn/logos/'.length);
-const storedFiles = async () =>
-  (await readdir(path.join(dataDir, 'uploads'))).filter((f) => !f.startsWith('.'));
+/** The names stored, in the database (table uploaded_logos; docs/uploads.md). */
+const storedFiles = async (app: TestApp = t) =>
+  (await app.database.sql.query<{ name: string }>('select name from uploaded_logos order by name')).map(
+    (r) => r.name,
+  );
+/** The bytes stored under a name. */
+const storedBytes = async (name: string, app: TestApp = t) => {
+  const [row] = await app.database.sql.query<{ bytes: Uint8Array }>(
+    'select bytes from uploaded_logos where name = $1',
+    [name],
+  );
+  return Buffer.from(row!.bytes);
+};
 
 describe('POST /api/upload: accepted images', () => {
   it.each([
@@ -82,7 +93,7 @@ describe('POST /api/upload: accepted images', () => {
       expect(body.servedUrl).toMatch(new RegExp(`^/cdn/logos/[a-f0-9]{64}\\.${ext}$`));
 
       const name = nameOf(body.servedUrl);
-      const stored = await readFile(path.join(dataDir, 'uploads', name));
+      const stored = await storedBytes(name);
       expect(`${createHash('sha256').update(stored).digest('hex')}.${ext}`).toBe(name);
       const meta = await sharp(stored).metadata();
       expect(meta.format).toBe(format);
@@ -123,7 +134,7 @@ describe('POST /api/upload: accepted images', () => {
 
     const res = await upload(alice, logo(withExif, 'photo.jpg', 'image/jpeg'));
     expect(res.statusCode, res.body).toBe(200);
-    const stored = await readFile(path.join(dataDir, 'uploads', nameOf(res.json().servedUrl)));
+    const stored = await storedBytes(nameOf(res.json().servedUrl));
     const after = await sharp(stored).metadata();
     expect(after.exif).toBeUndefined();
     expect(after.xmp).toBeUndefined();
@@ -137,11 +148,11 @@ describe('POST /api/upload: accepted images', () => {
   it('scales large logos down to 512 px and never enlarges small ones', async () => {
     const big = await upload(alice, logo(await solid(2000, 1800, 'png')), { purpose: 'listing' });
     expect(big.statusCode, big.body).toBe(200);
-    const bigMeta = await sharp(path.join(dataDir, 'uploads', nameOf(big.json().servedUrl))).metadata();
+    const bigMeta = await sharp(await storedBytes(nameOf(big.json().servedUrl))).metadata();
     expect([bigMeta.width, bigMeta.height]).toEqual([512, 461]);
 
     const small = await upload(alice, logo(await solid(48, 48, 'png', '#123456')));
-    const smallMeta = await sharp(path.join(dataDir, 'uploads', nameOf(small.json().servedUrl))).metadata();
+    const smallMeta = await sharp(await storedBytes(nameOf(small.json().servedUrl))).metadata();
     expect([smallMeta.width, smallMeta.height]).toEqual([48, 48]);
   });
 
@@ -486,5 +497,66 @@ describe('uploads per user per minute, and the messenger hook', () => {
     // Another user is not affected.
     const erin = await limited.signIn('erin');
     expect((await upload(erin, image, { app: limited })).statusCode).toBe(200);
+  });
+});
+
+describe('several instances on one database (no shared volume)', () => {
+  it('serves a logo uploaded through one instance from another with its own data directory', async () => {
+    const otherDir = await mkdtemp(path.join(os.tmpdir(), 'ledgerpad-uploads-b-'));
+    const other = await createTestApp({ ledger: 'none', database: t.database, env: { DATA_DIR: otherDir } });
+    try {
+      const res = await upload(alice, logo(await solid(90, 90, 'png')));
+      expect(res.statusCode, res.body).toBe(200);
+      const url = res.json().servedUrl as string;
+      const here = await t.app.inject(url);
+      const there = await other.app.inject(url);
+      expect(there.statusCode).toBe(200);
+      expect(there.rawPayload.equals(here.rawPayload)).toBe(true);
+      expect(there.headers['content-type']).toBe('image/png');
+      expect(there.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(there.headers.etag).toBe(`"${nameOf(url).slice(0, 64)}"`);
+      const revalidated = await other.app.inject({ url, headers: { 'if-none-match': there.headers.etag! } });
+      expect(revalidated.statusCode).toBe(304);
+      // The other instance's sweep sees it too, and keeps it while it is young.
+      expect(await other.app.uploads.sweep()).not.toContain(nameOf(url));
+      expect(await readdir(otherDir)).not.toContain(nameOf(url));
+    } finally {
+      await other.close();
+      await rm(otherDir, { recursive: true, force: true });
+    }
+  });
+
+  it('moves logos an earlier version stored on disk into the database at start, keeping their age', async () => {
+    const oldDir = await mkdtemp(path.join(os.tmpdir(), 'ledgerpad-uploads-old-'));
+    const files = path.join(oldDir, 'uploads');
+    await mkdir(files, { recursive: true });
+    const image = await solid(91, 91, 'png');
+    const name = `${createHash('sha256').update(image).digest('hex')}.png`;
+    await writeFile(path.join(files, name), image);
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
+    await utimes(path.join(files, name), twoDaysAgo, twoDaysAgo);
+    // Not ours: bytes that do not hash to their name stay where they are, never served.
+    const forged = `${'b'.repeat(64)}.png`;
+    await writeFile(path.join(files, forged), image);
+    await writeFile(path.join(files, `.${name}.abc.tmp`), image);
+    const restarted = await createTestApp({ ledger: 'none', env: { DATA_DIR: oldDir } });
+    try {
+      const res = await restarted.app.inject(`/cdn/logos/${name}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.equals(image)).toBe(true);
+      expect((await restarted.app.inject(`/images/${forged}`)).statusCode).toBe(404);
+      expect((await readdir(files)).sort()).toEqual([forged]);
+      const [row] = await restarted.database.sql.query<{ age_h: number }>(
+        `select extract(epoch from now() - last_used_at) / 3600 as age_h from uploaded_logos where name = $1`,
+        [name],
+      );
+      expect(Number(row!.age_h)).toBeGreaterThan(47);
+      // Two days old and referred to by nothing: the next sweep deletes it.
+      expect(await restarted.app.uploads.sweep()).toEqual([name]);
+      expect((await restarted.app.inject(`/cdn/logos/${name}`)).statusCode).toBe(404);
+    } finally {
+      await restarted.close();
+      await rm(oldDir, { recursive: true, force: true });
+    }
   });
 });

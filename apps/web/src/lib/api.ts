@@ -28,6 +28,15 @@ interface RequestOptions {
 }
 
 async function send<T>(method: string, path: string, body: unknown, init: RequestOptions): Promise<T> {
+  return (await exchange<T>(method, path, body, init)).body;
+}
+
+async function exchange<T>(
+  method: string,
+  path: string,
+  body: unknown,
+  init: RequestOptions,
+): Promise<{ body: T; headers: Headers }> {
   const headers: Record<string, string> = { ...init.headers, accept: 'application/json' };
   if (init.idempotencyKey) headers['idempotency-key'] = init.idempotencyKey;
   // A FormData body (multipart uploads) sets its own content type with the boundary.
@@ -60,10 +69,46 @@ async function send<T>(method: string, path: string, body: unknown, init: Reques
     const retryAfter = Number(res.headers.get('retry-after') ?? Number.NaN);
     throw new ApiError(res.status, message, parsed, Number.isFinite(retryAfter) ? retryAfter : undefined);
   }
-  return parsed as T;
+  return { body: parsed as T, headers: res.headers };
 }
 
 export const apiGet = <T>(path: string, init: RequestOptions = {}) => send<T>('GET', path, undefined, init);
+
+/** The next page a paged list names (`Link: <…>; rel="next"`, docs/paging.md), if any. */
+const nextPage = (headers: Headers): string | undefined =>
+  /<([^>]+)>;\s*rel="next"/.exec(headers.get('link') ?? '')?.[1];
+
+/**
+ * Every row of a paged list: follows `Link: rel="next"` from page to page (at most `maxPages`, so a
+ * list that keeps growing cannot keep the screen waiting). `rows` picks the list out of a page
+ * (the page itself for the spec's plain arrays); the first page's other fields are kept.
+ */
+export async function apiGetAllPages<T, Row>(
+  path: string,
+  rows: (page: T) => Row[],
+  join: (first: T, all: Row[]) => T,
+  init: RequestOptions = {},
+  maxPages = 20,
+): Promise<T> {
+  const first = await exchange<T>('GET', path, undefined, init);
+  const all = [...rows(first.body)];
+  let next = nextPage(first.headers);
+  for (let n = 1; next && n < maxPages; n++) {
+    const page = await exchange<T>('GET', next, undefined, init);
+    all.push(...rows(page.body));
+    next = nextPage(page.headers);
+  }
+  return join(first.body, all);
+}
+
+/** Every row of a paged list that is a plain array (the spec's shape for most lists). */
+export const apiGetAll = <Row>(path: string, init: RequestOptions = {}) =>
+  apiGetAllPages<Row[], Row>(
+    path,
+    (page) => page,
+    (_first, all) => all,
+    init,
+  );
 export const apiPost = <T>(path: string, body?: unknown, init: RequestOptions = {}) =>
   send<T>('POST', path, body ?? {}, init);
 export const apiPut = <T>(path: string, body?: unknown, init: RequestOptions = {}) =>

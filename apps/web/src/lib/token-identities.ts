@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { TOKEN_FETCH_LIMIT, type TokenIdentity, type TokenView } from '@ledgerpad/shared';
-import { apiGet } from './api';
+import { apiGetAll } from './api';
 
 // The identity of listed tokens by (currency, issuer), for screens that name tokens from the ledger
 // (positions, dashboard) and mark them 'Unverified' the same way the list does (issue 24). One
@@ -17,7 +17,7 @@ export function useTokenIdentities(): IdentityLookup {
   const { data } = useQuery({
     queryKey: ['token-identities'],
     queryFn: ({ signal }) =>
-      apiGet<TokenView[]>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, { signal, credentials: false }),
+      apiGetAll<TokenView>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, { signal, credentials: false }),
     staleTime: 60_000,
   });
   const byKey = new Map((data ?? []).map((t) => [`${t.currency}|${t.issuer_address}`, t]));

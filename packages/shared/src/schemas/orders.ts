@@ -66,6 +66,8 @@ export const ordersQuerySchema = z.object({
 
 /** The most orders one list answer carries (the screen pages them 20 at a time). */
 export const ORDERS_LIST_LIMIT = 1000;
+/** GET /api/orders/get-orders: a page is the list the screen had before paging (at most 1000). */
+export const ORDERS_PAGE = { default: ORDERS_LIST_LIMIT, max: ORDERS_LIST_LIMIT } as const;
 
 export interface CheckOrdersResult {
   checked: number;

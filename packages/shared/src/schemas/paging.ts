@@ -37,3 +37,20 @@ export const AIRDROPS_PAGE = { default: 100, max: 100 } as const;
 
 /** GET /api/admin/all-wallets: users' wallets, 500 a page by default (the admin page shows one), at most 1000. */
 export const ADMIN_WALLETS_PAGE = { default: 500, max: 1000 } as const;
+
+/**
+ * A user's own lists (wallets, orders, positions, rewards, trust lines, deployed tokens): a page
+ * holds more than any normal user has (wallet creations are capped per day), so the web's one
+ * request still sees everything; the cap bounds what one request can make the server send.
+ */
+export const USER_LIST_PAGE = { default: 500, max: 1000 } as const;
+
+/**
+ * The market's public lists (/api/tokens, /api/prices, /api/holders): one row per listed token,
+ * computed once per ledger whatever the page, so the default is the whole list up to the
+ * spec's fetch limit (TOKEN_FETCH_LIMIT); the web follows `Link: rel="next"` past it.
+ */
+export const MARKET_LIST_PAGE = { default: 10_000, max: 10_000 } as const;
+
+/** Admin lists (listed tokens, staged deploy wallets, fee overrides) and a token's holders. */
+export const ADMIN_LIST_PAGE = { default: 500, max: 1000 } as const;

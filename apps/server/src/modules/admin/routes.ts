@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_WALLETS_PAGE, OWNER_USER_ID } from '@ledgerpad/shared';
-import { pageOf, sendPageHeaders } from '../../lib/paging';
+import { ADMIN_LIST_PAGE, ADMIN_WALLETS_PAGE, OWNER_USER_ID } from '@ledgerpad/shared';
+import { pageOf, pageSlice, sendPageHeaders } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { idempotencyKey } from '../../plugins/edge';
 import { toLedgerAppError } from '../../ledger/errors';
@@ -70,9 +70,12 @@ export function adminRoutes(app: FastifyInstance, deps: { platform: Platform }):
   app.get<{ Querystring: { page?: string } }>('/api/admin/audit', admin, async (request, reply) =>
     noStore(reply, await panel.auditPage(request.query.page)),
   );
-  app.get<{ Querystring: { all?: string } }>('/api/admin/staged-wallets', admin, async (request, reply) =>
-    noStore(reply, await refunds.list(request.query.all === 'true')),
-  );
+  // Staged wallets grow with deploys: paged like every list (docs/paging.md).
+  app.get<{ Querystring: { all?: string } }>('/api/admin/staged-wallets', admin, async (request, reply) => {
+    const page = pageOf(request, ADMIN_LIST_PAGE);
+    const rows = await refunds.list(request.query.all === 'true');
+    return noStore(reply, pageSlice(request, reply, page, rows));
+  });
   app.get('/api/admin/staged-wallets/balances', admin, async (_r, reply) =>
     noStore(reply, await refunds.balances()),
   );

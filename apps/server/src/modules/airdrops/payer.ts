@@ -247,7 +247,7 @@ export class AirdropPayer {
       const airdrop = byId.get(claim.airdropId);
       const paid = known.get(claimIntentKey(claim.id, 'pay'));
       if (paid) {
-        this.follow(claim, paid.hash);
+        this.follow(claim, paid, airdrop?.airdropAddress ? this.payment({ claim, airdrop }) : undefined);
       } else if (!airdrop?.airdropAddress || claim.attempts > CLAIM_MAX_ATTEMPTS) {
         await this.releaseUnsigned(claim);
       } else {
@@ -267,19 +267,7 @@ export class AirdropPayer {
         }),
     );
     if (Date.now() >= leaseUntil) return; // too slow: the lease may be another instance's now
-    const trusts = await submissions.prepareMany(
-      lacking.map((w) => ({
-        intentKey: claimIntentKey(w.claim.id, 'trust'),
-        account: w.claim.walletAddress,
-        tx: {
-          TransactionType: 'TrustSet',
-          LimitAmount: amountOf(w.airdrop, CLAIMER_TRUST_LIMIT),
-        },
-        purpose: 'airdrop:claim-trust',
-        userId: w.claim.userId,
-        walletId: w.claim.walletId,
-      })),
-    );
+    const trusts = await submissions.prepareMany(lacking.map((w) => this.trustLine(w)));
     const refused = new Set<Work>();
     for (const [i, w] of lacking.entries()) {
       const r = trusts[i]!;
@@ -308,21 +296,37 @@ export class AirdropPayer {
     const payments = await submissions.prepareMany(now.map((w) => this.payment(w)));
     for (const [i, w] of now.entries()) {
       const r = payments[i]!;
-      if (!(r instanceof Error)) this.follow(w.claim, r.hash);
+      if (!(r instanceof Error)) this.follow(w.claim, r, this.payment(w));
       else if (isFinalRefusal(r)) await this.releaseUnsigned(w.claim);
     }
     for (const w of later) {
       this.track(w.claim.id, async () => {
-        const trusted = await submissions.wait(w.trust!.hash);
+        // The claimer's own wallet signs the trust line, and its seed is the user's: a transaction
+        // signed elsewhere may take the sequence (tefPAST_SEQ); `follow` signs it again then.
+        const trusted = await submissions.follow(this.trustLine(w), w.trust!);
         if (trusted.status !== 'success') {
           await releaseClaim(db, w.claim.id, trusted.hash);
           return;
         }
-        const row = await submissions.prepare(this.payment(w));
-        const outcome = await submissions.wait(row.hash);
+        const req = this.payment(w);
+        const outcome = await submissions.follow(req, await submissions.prepare(req));
         await this.settle(w.claim, outcome.status === 'success', outcome.hash);
       });
     }
+  }
+
+  private trustLine(w: Work): SubmitRequest {
+    return {
+      intentKey: claimIntentKey(w.claim.id, 'trust'),
+      account: w.claim.walletAddress,
+      tx: {
+        TransactionType: 'TrustSet',
+        LimitAmount: amountOf(w.airdrop, CLAIMER_TRUST_LIMIT),
+      },
+      purpose: 'airdrop:claim-trust',
+      userId: w.claim.userId,
+      walletId: w.claim.walletId,
+    };
   }
 
   private payment(w: Work): SubmitRequest {
@@ -339,10 +343,15 @@ export class AirdropPayer {
     };
   }
 
-  /** Follows a signed payment to its final outcome: paid, or released with the ledger's verdict. */
-  private follow(claim: AirdropClaimRow, hash: string): void {
+  /**
+   * Follows a signed payment to its final outcome: paid, or released with the ledger's verdict.
+   * With its request, a payment that provably never applied because the account's sequence moved
+   * (tefPAST_SEQ) is signed again under a derived intent key (docs/money.md "Outside transactions").
+   */
+  private follow(claim: AirdropClaimRow, row: SubmissionRow, req?: SubmitRequest): void {
     this.track(claim.id, async () => {
-      const outcome = await this.deps.submissions.wait(hash);
+      const { submissions } = this.deps;
+      const outcome = req ? await submissions.follow(req, row) : await submissions.wait(row.hash);
       await this.settle(claim, outcome.status === 'success', outcome.hash);
     });
   }

@@ -59,7 +59,7 @@ export function registerAirdrops(
     settings: platform.settings,
     canPay: submissions !== undefined,
     funds: platform.funds,
-    isStoredLogo: (url) => isStoredUpload(platform.config.dataDir, url),
+    isStoredLogo: (url) => isStoredUpload(db, url),
   });
   app.decorate('airdrops', service);
   const user = { config: { access: 'user' as const } };

@@ -84,9 +84,8 @@ function curveFees(meta: TransactionMetadata, c: CurveRow, feePpm: bigint): bigi
   return total;
 }
 
-/** column + v, for the decimal-text counters (one statement: concurrent writers never lose an addition). */
-export const addMicros = (col: AnyPgColumn, v: bigint) =>
-  sql<string>`(${col}::numeric + ${v.toString()}::numeric)::text`;
+/** column + v, for the numeric counters (one statement: concurrent writers never lose an addition). */
+export const addMicros = (col: AnyPgColumn, v: bigint) => sql<string>`(${col} + ${v.toString()}::numeric)`;
 
 export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Prepared> {
   let cache: { at: number; byAccount: Map<string, CurveRow> } | undefined;

@@ -132,7 +132,7 @@ export function registerBondingJobs(jobs: JobRunner, deps: BondingJobDeps): void
           await db
             .update(bondingCurves)
             .set({
-              feesSwept: sql`(${bondingCurves.feesSwept}::numeric - ${amount.toString()}::numeric)::text`,
+              feesSwept: sql`(${bondingCurves.feesSwept} - ${amount.toString()}::numeric)`,
             })
             .where(eq(bondingCurves.id, c.id));
           return true;
@@ -219,19 +219,18 @@ async function graduate(
         });
         if ((v.result.offers ?? []).length === 0) return { cancelled, ledger: v.result.ledger_index ?? 0 };
       }
-      const rows = await Promise.all(
-        offers.map((o) =>
-          submissions.prepare({
-            intentKey: ctx.intentKey('clear-ladder', `cancel-${o.seq}`),
-            account,
-            tx: { TransactionType: 'OfferCancel', OfferSequence: o.seq },
-            purpose: 'bonding:graduate',
-            userId: null,
-            walletId: c0.curveWalletId,
-          }),
-        ),
-      );
-      await Promise.all(rows.map((row) => submissions.wait(row.hash)));
+      const reqs = offers.map((o) => ({
+        intentKey: ctx.intentKey('clear-ladder', `cancel-${o.seq}`),
+        account,
+        tx: { TransactionType: 'OfferCancel' as const, OfferSequence: o.seq },
+        purpose: 'bonding:graduate',
+        userId: null,
+        walletId: c0.curveWalletId,
+      }));
+      const rows = await Promise.all(reqs.map((req) => submissions.prepare(req)));
+      // A cancel that met a moved sequence (tefPAST_SEQ) is signed again (`follow`): its intent key
+      // is fixed per offer, so without that the next pass would find only the failed record.
+      await Promise.all(rows.map((row, i) => submissions.follow(reqs[i]!, row)));
       cancelled += rows.length;
     }
     throw new Error('the ladder is still on the ledger');
@@ -326,7 +325,7 @@ async function graduate(
     );
     await db
       .update(bondingCurves)
-      .set({ feesSwept: sql`(${bondingCurves.feesSwept}::numeric + ${owed.toString()}::numeric)::text` })
+      .set({ feesSwept: sql`(${bondingCurves.feesSwept} + ${owed.toString()}::numeric)` })
       .where(eq(bondingCurves.id, c.id));
     await accrueCreatorShare(deps, c, owed);
     return { hash: outcome.hash as string | null };

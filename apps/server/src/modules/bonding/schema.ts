@@ -3,6 +3,7 @@ import {
   bigserial,
   index,
   integer,
+  numeric,
   pgTable,
   text,
   timestamp,
@@ -13,7 +14,8 @@ import {
 /**
  * Bonding curves (docs/bonding-curve.md): one per curve launch. The platform-held curve account
  * holds the supply and carries the curve on the ledger as a ladder of offers. Quote amounts are
- * integer micros (drops for XRP) as decimal text; token amounts decimal text.
+ * integer micros (drops for XRP), token amounts decimals; both `numeric` (issue 23, migration
+ * 0019), read and written as exact decimal strings, never numbers.
  *
  * status: 'active' (the keeper keeps the ladder) → 'graduating' (the job moves it into an AMM pool)
  * → 'graduated'. The parameters are fixed at launch; the fee follows the platform's trading fee.
@@ -34,35 +36,35 @@ export const bondingCurves = pgTable(
     /** The creator's wallet that paid the launch: the deposit goes back there at graduation. */
     creatorAddress: text('creator_address').notNull(),
     /** XRP the creator put in the curve account for its reserves and fees, drops. */
-    depositDrops: text('deposit_drops').notNull(),
-    virtualQuote: text('virtual_quote').notNull(),
+    depositDrops: numeric('deposit_drops').notNull(),
+    virtualQuote: numeric('virtual_quote').notNull(),
     steps: integer('steps').notNull(),
     fineSteps: integer('fine_steps').notNull(),
     snipeLedgers: integer('snipe_ledgers').notNull(),
-    snipeTokens: text('snipe_tokens').notNull(),
+    snipeTokens: numeric('snipe_tokens').notNull(),
     /** The AMM pool's trading fee at graduation (1/100,000). */
     ammTradingFee: integer('amm_trading_fee').notNull(),
     status: text('status').notNull().default('active'),
     /** The curve account's token balance at `state_ledger` (validated). */
-    held: text('held').notNull(),
+    held: numeric('held').notNull(),
     stateLedger: integer('state_ledger').notNull().default(0),
     /** First validated ledger with the curve's offers on it; anti-snipe counts from here. */
     launchLedger: integer('launch_ledger'),
     /** The trading fee (ppm) the ladder on the ledger was priced with. */
     feePpm: integer('fee_ppm').notNull(),
     /** Quote the curve received from traders and paid to them, and the fees inside, micros. */
-    quoteIn: text('quote_in').notNull().default('0'),
-    quoteOut: text('quote_out').notNull().default('0'),
-    feesAccrued: text('fees_accrued').notNull().default('0'),
+    quoteIn: numeric('quote_in').notNull().default('0'),
+    quoteOut: numeric('quote_out').notNull().default('0'),
+    feesAccrued: numeric('fees_accrued').notNull().default('0'),
     /** Fees handed to sweep jobs (paid or being paid to the fee wallet), micros. */
-    feesSwept: text('fees_swept').notNull().default('0'),
+    feesSwept: numeric('fees_swept').notNull().default('0'),
     sweeps: integer('sweeps').notNull().default(0),
     keeperOwner: text('keeper_owner'),
     keeperUntil: timestamp('keeper_until', { withTimezone: true }),
     graduationJobId: uuid('graduation_job_id'),
     ammAccount: text('amm_account'),
-    poolQuote: text('pool_quote'),
-    poolTokens: text('pool_tokens'),
+    poolQuote: numeric('pool_quote'),
+    poolTokens: numeric('pool_tokens'),
     graduatedLedger: integer('graduated_ledger'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -87,12 +89,12 @@ export const bondingTrades = pgTable(
     ledgerIndex: integer('ledger_index').notNull(),
     account: text('account').notNull(),
     side: text('side').notNull(),
-    tokens: text('tokens').notNull(),
+    tokens: numeric('tokens').notNull(),
     /** Quote micros the curve received (BUY) or paid (SELL), fee included. */
-    quote: text('quote').notNull(),
-    fee: text('fee').notNull(),
+    quote: numeric('quote').notNull(),
+    fee: numeric('fee').notNull(),
     /** The curve's sold amount after this transaction. */
-    soldAfter: text('sold_after').notNull(),
+    soldAfter: numeric('sold_after').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { BURN_MESSAGES, type BurnResult, type BurnWalletsResponse } from '@ledgerpad/shared';
+import { BURN_MESSAGES, USER_LIST_PAGE, type BurnResult, type BurnWalletsResponse } from '@ledgerpad/shared';
 import { toLedgerAppError } from '../../ledger/errors';
 import { badRequest, forbidden } from '../../lib/errors';
+import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { idempotencyKey } from '../../plugins/edge';
 import type { WalletsApi } from '../wallets';
@@ -29,8 +30,9 @@ export function registerBurn(
       // The id is in the path: someone else's is refused plainly rather than answered with ours.
       if (Number(userId) !== request.user!.id) throw forbidden(BURN_MESSAGES.notOwnUser);
       reply.header('cache-control', 'private, no-store');
+      const page = pageOf(request, USER_LIST_PAGE);
       try {
-        return { wallets: await service.wallets(request.user!.id) };
+        return { wallets: pageSlice(request, reply, page, await service.wallets(request.user!.id)) };
       } catch (err) {
         throw toLedgerAppError(err);
       }

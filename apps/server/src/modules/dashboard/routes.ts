@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  ADMIN_LIST_PAGE,
   authorizeTrustLineSchema,
   dashboardSetLimitSchema,
   freezeTrustLineSchema,
   syncTrustLinesSchema,
   type HasDeployedResponse,
+  USER_LIST_PAGE,
   type UserTokensResponse,
 } from '@ledgerpad/shared';
+import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
 import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
@@ -32,9 +35,12 @@ export function registerDashboard(
     hasDeployed: await service.hasDeployed(userId(request)),
   }));
 
-  app.get('/api/dashboard/user-tokens/:userId', auth, async (request): Promise<UserTokensResponse> => ({
-    tokens: await service.userTokens(userId(request), idParam(request, 'userId')),
-  }));
+  // Lists are paged (`?limit=&offset=`, X-Total-Count; docs/paging.md); the shapes stay the spec's.
+  app.get('/api/dashboard/user-tokens/:userId', auth, async (request, reply): Promise<UserTokensResponse> => {
+    const page = pageOf(request, USER_LIST_PAGE);
+    const tokens = await service.userTokens(userId(request), idParam(request, 'userId'));
+    return { tokens: pageSlice(request, reply, page, tokens) };
+  });
 
   app.get(
     '/api/dashboard/issuer-wallet/:tokenId',
@@ -42,11 +48,14 @@ export function registerDashboard(
     ledgerRoute((request) => service.issuerWallet(userId(request), tokenId(request))),
   );
 
-  app.get(
-    '/api/dashboard/trust-lines/:tokenId',
-    auth,
-    ledgerRoute((request) => service.trustLines(userId(request), tokenId(request))),
-  );
+  // A token's holders grow with its success: the web reads every page (features/dashboard/api.ts).
+  app.get('/api/dashboard/trust-lines/:tokenId', auth, async (request, reply) => {
+    const page = pageOf(request, ADMIN_LIST_PAGE);
+    return ledgerRoute(async (r) => {
+      const view = await service.trustLines(userId(r), tokenId(r));
+      return { ...view, trustLines: pageSlice(r, reply, page, view.trustLines) };
+    })(request);
+  });
 
   app.post(
     '/api/dashboard/trust-lines/:tokenId/freeze',

@@ -13,7 +13,7 @@ import { wallets } from '../../platform/custody-schema';
 import { jobs as jobsTable, type JobContext } from '../../platform/jobs';
 import type { DeployService } from '../deploy';
 import { TokenRegistry } from '../tokens';
-import { ImageStore, uploadsDir } from '../uploads';
+import { ImageStore } from '../uploads';
 
 // The demo market of the embedded default: on an empty database, a dozen tokens deployed through
 // the real deploy job (XRP and RLUSD pairs, blackholed and not, generated logos and links), then
@@ -501,8 +501,7 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
     return results;
   });
   const logos = await ctx.step('logos', async () => {
-    const store = new ImageStore(uploadsDir(platform.config.dataDir));
-    await store.init();
+    const store = new ImageStore(platform.database.db);
     const urls: string[] = [];
     for (const [i, t] of TOKENS.entries())
       urls.push(`/cdn/logos/${await store.put(await logoFor(t.ticker, i), 'png')}`);

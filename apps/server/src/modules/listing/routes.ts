@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  ADMIN_LIST_PAGE,
   adminHideTokenSchema,
   adminUpdateTokenSchema,
   adminVerifyTokenSchema,
@@ -15,6 +16,7 @@ import {
   type ListTokenResponse,
   type TokenView,
 } from '@ledgerpad/shared';
+import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
 import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
@@ -93,9 +95,11 @@ export function registerListing(
 
   // --- Admin Tokens tab (every listing, hidden ones included) ---
 
-  app.get('/api/admin/tokens', admin, async (_request, reply): Promise<TokenView[]> => {
+  // Every listing grows with the platform: paged (docs/paging.md); the admin page reads every page.
+  app.get('/api/admin/tokens', admin, async (request, reply): Promise<TokenView[]> => {
     reply.header('cache-control', 'private, no-store');
-    return (await deps.tokens.all()).map(toTokenView);
+    const page = pageOf(request, ADMIN_LIST_PAGE);
+    return pageSlice(request, reply, page, (await deps.tokens.all()).map(toTokenView));
   });
 
   app.post('/api/admin/tokens/:id/update', admin, async (request): Promise<ListTokenResponse> => {

@@ -164,7 +164,7 @@ export class ListingService {
   }
 
   async assertStoredLogo(url: string): Promise<void> {
-    if (!(await isStoredUpload(this.deps.platform.config.dataDir, url))) {
+    if (!(await isStoredUpload(this.deps.platform.database.db, url))) {
       throw new AppError('VALIDATION', LISTING_MESSAGES.logoUrl, {
         fields: [{ path: 'logoUrl', message: LISTING_MESSAGES.logoUrl }],
       });

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, asc, desc, eq, gte, lt, lte } from 'drizzle-orm';
 import { z } from 'zod';
 import {
+  MARKET_LIST_PAGE,
   RECENT_TRADES_DEFAULT,
   RECENT_TRADES_MAX,
   RLUSD_CURRENCY_HEX,
-  TOKEN_FETCH_LIMIT,
   classicAddressSchema,
   tokenCodeSchema,
   wholeNumberSchema,
@@ -16,6 +16,7 @@ import {
   type TradeView,
 } from '@ledgerpad/shared';
 import { AppError } from '../../lib/errors';
+import { pageOf, sendPageHeaders } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
 import { toLedgerAppError } from '../../ledger/errors';
 import type { Platform } from '../../platform';
@@ -62,9 +63,6 @@ const issuerQuery = (value: unknown, field = 'issuer'): string =>
   parseInput(classicAddressSchema(field), value);
 
 // Numbers in queries are never coerced ('0x10', '1e3' or '' are not numbers): the shared rule.
-const listQuery = z.object({
-  limit: wholeNumberSchema('limit', { min: 1, max: TOKEN_FETCH_LIMIT }).optional(),
-});
 
 const historyQuery = z.object({
   symbol: z.string({ message: 'symbol is required.' }).min(1, 'symbol is required.'),
@@ -131,19 +129,31 @@ export function registerMarket(
   const cache = platform.readCache;
   const risk = new RiskReader({ db, client: platform.connection?.client, snapshot, rlusdIssuer: rlusd });
 
-  app.get('/api/tokens', pub, async (request, reply) => {
-    const { limit } = parseInput(listQuery, request.query);
-    const snap = await snapshot.get();
-    if (limit === undefined || limit >= snap.tokens.length) return sendBody(request, reply, snap.tokensBody);
-    return sendBody(request, reply, makeBody(snap.tokens.slice(0, limit)));
-  });
+  // The market's lists, paged like every list (`?limit=&offset=`, X-Total-Count; docs/paging.md).
+  // A page holding the whole list is the body computed once per ledger (ETag, compressed);
+  // a smaller page is made for the request.
+  const sendList = async <T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pick: (snap: Awaited<ReturnType<MarketSnapshot['get']>>) => { rows: T[]; body: Body },
+  ) => {
+    const page = pageOf(request, MARKET_LIST_PAGE);
+    const { rows, body } = pick(await snapshot.get());
+    sendPageHeaders(request, reply, page, rows.length);
+    if (page.offset === 0 && page.limit >= rows.length) return sendBody(request, reply, body);
+    return sendBody(request, reply, makeBody(rows.slice(page.offset, page.offset + page.limit)));
+  };
+
+  app.get('/api/tokens', pub, async (request, reply) =>
+    sendList(request, reply, (s) => ({ rows: s.tokens, body: s.tokensBody })),
+  );
 
   app.get('/api/prices', pub, async (request, reply) =>
-    sendBody(request, reply, (await snapshot.get()).pricesBody),
+    sendList(request, reply, (s) => ({ rows: s.prices, body: s.pricesBody })),
   );
 
   app.get('/api/holders', pub, async (request, reply) =>
-    sendBody(request, reply, (await snapshot.get()).holdersBody),
+    sendList(request, reply, (s) => ({ rows: s.holders, body: s.holdersBody })),
   );
 
   app.get<{ Querystring: { tokenCode?: string; issuer?: string } }>('/api/price', pub, async (request) => {

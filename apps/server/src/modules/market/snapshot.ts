@@ -39,6 +39,7 @@ export interface Snapshot {
   tokensBody: Body;
   prices: PriceRecord[];
   pricesBody: Body;
+  holders: Array<{ issuer_address: string; holders_count: number }>;
   holdersBody: Body;
   priceByKey: Map<string, PriceRecord>;
   holdersByToken: Map<number, number>;
@@ -309,6 +310,7 @@ export class MarketSnapshot {
       tokensBody: makeBody(tokens, prev?.tokensBody),
       prices,
       pricesBody: makeBody(prices, prev?.pricesBody),
+      holders,
       holdersBody: makeBody(holders, prev?.holdersBody),
       priceByKey: new Map(prices.map((p) => [key(p.tokenCode, p.issuer), p])),
       holdersByToken,

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { POSITIONS_MESSAGES, type PositionsResponse } from '@ledgerpad/shared';
+import { POSITIONS_MESSAGES, USER_LIST_PAGE, type PositionsResponse } from '@ledgerpad/shared';
 import { toLedgerAppError } from '../../ledger/errors';
 import { badRequest, forbidden } from '../../lib/errors';
+import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import type { MarketSnapshot } from '../market';
@@ -27,13 +28,15 @@ export function registerPositions(
   app.get<{ Params: { userId: string } }>(
     '/api/positions/:userId',
     { config: { access: 'user' as const } },
-    async (request): Promise<PositionsResponse> => {
+    async (request, reply): Promise<PositionsResponse> => {
       const { userId } = request.params;
       if (!/^\d+$/.test(userId)) throw badRequest(POSITIONS_MESSAGES.badUserId);
       // Someone else's positions are refused outright: the id is in the path, so say so plainly.
       if (Number(userId) !== request.user!.id) throw forbidden(POSITIONS_MESSAGES.notOwnUser);
+      // Paged like every list (docs/paging.md); the shape stays the spec's.
+      const page = pageOf(request, USER_LIST_PAGE);
       try {
-        return { positions: await service.positions(request.user!.id) };
+        return { positions: pageSlice(request, reply, page, await service.positions(request.user!.id)) };
       } catch (err) {
         throw toLedgerAppError(err);
       }

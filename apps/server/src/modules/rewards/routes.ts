@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { ClaimRewardsResult, RewardClaimTotal, RewardSummaryRow } from '@ledgerpad/shared';
+import {
+  USER_LIST_PAGE,
+  type ClaimRewardsResult,
+  type RewardClaimTotal,
+  type RewardSummaryRow,
+} from '@ledgerpad/shared';
 import { ledgerRoute } from '../../ledger/errors';
+import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
@@ -42,11 +48,14 @@ export function registerRewards(
 
   app.get('/api/rewards/summary', user, async (request, reply): Promise<RewardSummaryRow[]> => {
     reply.header('cache-control', 'private, no-store');
-    return service.summary(request.user!.id);
+    // Paged like every list (docs/paging.md): one row per token the user earns on.
+    const page = pageOf(request, USER_LIST_PAGE);
+    return pageSlice(request, reply, page, await service.summary(request.user!.id));
   });
   app.get('/api/rewards/claim-totals', user, async (request, reply): Promise<RewardClaimTotal[]> => {
     reply.header('cache-control', 'private, no-store');
-    return service.claimTotals(request.user!.id);
+    const page = pageOf(request, USER_LIST_PAGE);
+    return pageSlice(request, reply, page, await service.claimTotals(request.user!.id));
   });
   app.post(
     '/api/claim-rewards',

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNull, lte, min } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, lte, min } from 'drizzle-orm';
 import type { OrderStatus as SharedOrderStatus, OrderView } from '@ledgerpad/shared';
 import { RLUSD_CURRENCY_HEX, Decimal } from '@ledgerpad/shared';
 import type { Client, TransactionMetadata } from 'xrpl';
@@ -185,20 +185,45 @@ export class OrderRecords {
 
   async list(
     userId: number,
-    f: { wallet?: string; status?: string; type?: string; from?: Date; to?: Date; limit: number },
+    f: {
+      wallet?: string;
+      status?: string;
+      type?: string;
+      from?: Date;
+      to?: Date;
+      limit: number;
+      offset?: number;
+    },
   ): Promise<OrderRow[]> {
+    return this.db
+      .select()
+      .from(tradingOrders)
+      .where(this.listWhere(userId, f))
+      .orderBy(desc(tradingOrders.createdAt), desc(tradingOrders.id))
+      .limit(f.limit)
+      .offset(f.offset ?? 0);
+  }
+
+  /** How many orders `list` pages through (X-Total-Count). */
+  async listCount(
+    userId: number,
+    f: { wallet?: string; status?: string; type?: string; from?: Date; to?: Date },
+  ): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(tradingOrders).where(this.listWhere(userId, f));
+    return row?.n ?? 0;
+  }
+
+  private listWhere(
+    userId: number,
+    f: { wallet?: string; status?: string; type?: string; from?: Date; to?: Date },
+  ) {
     const where = [eq(tradingOrders.userId, userId)];
     if (f.wallet) where.push(eq(tradingOrders.walletAddress, f.wallet));
     if (f.status) where.push(eq(tradingOrders.status, f.status));
     if (f.type) where.push(eq(tradingOrders.orderType, f.type));
     if (f.from) where.push(gte(tradingOrders.createdAt, f.from));
     if (f.to) where.push(lte(tradingOrders.createdAt, f.to));
-    return this.db
-      .select()
-      .from(tradingOrders)
-      .where(and(...where))
-      .orderBy(desc(tradingOrders.createdAt), desc(tradingOrders.id))
-      .limit(f.limit);
+    return and(...where);
   }
 
   /** The user's orders still resting by our records, with the lowest ledger each was last seen in. */

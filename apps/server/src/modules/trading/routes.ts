@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { OrderStatus, OrderUpdated } from '@ledgerpad/shared';
+import { ORDERS_PAGE, type OrderStatus, type OrderUpdated } from '@ledgerpad/shared';
 import { toLedgerAppError } from '../../ledger/errors';
 import { badRequest } from '../../lib/errors';
+import { pageOf, sendPageHeaders } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import { idempotencyKey } from '../../plugins/edge';
@@ -139,7 +140,11 @@ export function registerTrading(
   app.get<{ Params: { userId: string } }>('/api/orders/get-orders/:userId', user, async (request, reply) => {
     TradingService.ownUser(request.user!.id, request.params.userId);
     reply.header('cache-control', 'private, no-store');
-    return service.listOrders(request.user!.id, request.query);
+    // Paged (`?limit=&offset=`, X-Total-Count; docs/paging.md): the filters and the page together.
+    const page = pageOf(request, ORDERS_PAGE);
+    const { items, total } = await service.listOrders(request.user!.id, request.query, page);
+    sendPageHeaders(request, reply, page, total);
+    return items;
   });
   // The session cookie identifies the user (spec 001 §7 has a bearer token from local storage:
   // a token readable by scripts is what the cookie session avoids — docs/trading.md).

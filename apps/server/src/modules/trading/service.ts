@@ -830,10 +830,18 @@ export class TradingService {
     return toOrderView((await this.deps.orders.get(orderId))!);
   }
 
-  async listOrders(userId: number, query: unknown): Promise<OrderView[]> {
+  /** One page of the user's orders (`page` from lib/paging.ts) and how many match in all. */
+  async listOrders(
+    userId: number,
+    query: unknown,
+    page: { limit: number; offset: number } = { limit: ORDERS_LIST_LIMIT, offset: 0 },
+  ): Promise<{ items: OrderView[]; total: number }> {
     const q = parseInput(ordersQuerySchema, query);
-    const rows = await this.deps.orders.list(userId, { ...q, limit: ORDERS_LIST_LIMIT });
-    return rows.map(toOrderView);
+    const [rows, total] = await Promise.all([
+      this.deps.orders.list(userId, { ...q, ...page }),
+      this.deps.orders.listCount(userId, q),
+    ]);
+    return { items: rows.map(toOrderView), total };
   }
 
   async checkOrders(userId: number): Promise<CheckOrdersResult> {

@@ -8,6 +8,7 @@ import {
   type UploadResponse,
 } from '@ledgerpad/shared';
 import type { Config } from '../../config';
+import type { Db } from '../../db/client';
 import { AppError, badRequest } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { requireUser } from '../../plugins/auth';
@@ -21,7 +22,6 @@ import { ImageStore, uploadsDir } from './store';
 /** A stored logo as a later messenger publisher gets it. */
 export interface StoredLogo {
   name: string;
-  file: string;
   contentType: string;
   data: Buffer;
 }
@@ -36,6 +36,8 @@ export interface LogoPublisher {
 
 export interface UploadsDeps {
   config: Config;
+  /** Where logos are stored (table uploaded_logos): every instance on it serves every logo. */
+  db: Db;
   telegram?: LogoPublisher;
   /** Upload bytes per user per day (UPLOAD_BYTES_PER_USER_PER_DAY). */
   quotas: Quotas;
@@ -50,6 +52,8 @@ export interface UploadsDeps {
 export interface UploadsApi {
   /** One sweep of unused logos now (`now` lets tests look a day ahead); the names deleted. */
   sweep(now?: number): Promise<string[]>;
+  /** The logo store (tests read what was stored). */
+  store: ImageStore;
 }
 
 const MINUTE = 60_000;
@@ -63,8 +67,10 @@ const isMultipart = (request: FastifyRequest) =>
   /^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '');
 
 export async function registerUploads(app: FastifyInstance, deps: UploadsDeps): Promise<UploadsApi> {
-  const store = new ImageStore(uploadsDir(deps.config.dataDir));
-  await store.init();
+  const store = new ImageStore(deps.db);
+  // Logos an earlier version stored on disk move into the database at start (docs/uploads.md).
+  const imported = await store.importDir(uploadsDir(deps.config.dataDir));
+  if (imported) app.log.info({ imported }, 'logos moved from the data directory into the database');
   const dailyBytes = deps.config.UPLOAD_BYTES_PER_USER_PER_DAY;
   const bytesRule = {
     bucket: 'upload_bytes',
@@ -127,7 +133,6 @@ export async function registerUploads(app: FastifyInstance, deps: UploadsDeps): 
         if (telegram) {
           const logo = {
             name,
-            file: store.pathOf(name)!,
             contentType: IMAGE_FORMATS[image.format].contentType,
             data: image.data,
           };
@@ -172,7 +177,7 @@ export async function registerUploads(app: FastifyInstance, deps: UploadsDeps): 
     if (timer) clearInterval(timer);
     await running;
   });
-  return { sweep };
+  return { sweep, store };
 }
 
 const formatMb = (bytes: number) => `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;

@@ -6,7 +6,9 @@ import {
   removeTrustlineSchema,
   renameWalletSchema,
   transferSchema,
+  USER_LIST_PAGE,
 } from '@ledgerpad/shared';
+import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
 import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
@@ -58,14 +60,14 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     connected: platform.ledger.isConnected(),
   }));
 
-  app.get(
-    '/api/wallets',
-    auth,
-    ledgerRoute(async (request) => {
-      const rows = await service.list(userId(request));
-      return { wallets: rows.map(summary) };
-    }),
-  );
+  // Lists are paged (`?limit=&offset=`, X-Total-Count; docs/paging.md); the shape stays the spec's.
+  app.get('/api/wallets', auth, async (request, reply) => {
+    const page = pageOf(request, USER_LIST_PAGE);
+    return ledgerRoute(async (r) => {
+      const rows = await service.list(userId(r));
+      return { wallets: pageSlice(r, reply, page, rows.map(summary)) };
+    })(request);
+  });
 
   app.post(
     '/api/wallets/balances',
@@ -132,17 +134,21 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     }),
   );
 
-  app.get(
-    '/api/wallets/:id/ledger-objects',
-    auth,
-    ledgerRoute(async (request) => service.ledgerObjects(userId(request), walletParam(request))),
-  );
+  app.get('/api/wallets/:id/ledger-objects', auth, async (request, reply) => {
+    const page = pageOf(request, USER_LIST_PAGE);
+    return ledgerRoute(async (r) => {
+      const view = await service.ledgerObjects(userId(r), walletParam(r));
+      return { ...view, objects: pageSlice(r, reply, page, view.objects) };
+    })(request);
+  });
 
-  app.get(
-    '/api/wallets/:id/trustlines',
-    auth,
-    ledgerRoute(async (request) => service.trustlines(userId(request), walletParam(request))),
-  );
+  app.get('/api/wallets/:id/trustlines', auth, async (request, reply) => {
+    const page = pageOf(request, USER_LIST_PAGE);
+    return ledgerRoute(async (r) => {
+      const view = await service.trustlines(userId(r), walletParam(r));
+      return { trustlines: pageSlice(r, reply, page, view.trustlines) };
+    })(request);
+  });
 
   // Faucets exist only where money is free: stand-alone (genesis) and testnet. No route on mainnet.
   if (config.XRPL_NETWORK !== 'mainnet' && connection && submissions) {

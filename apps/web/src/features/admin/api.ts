@@ -15,7 +15,7 @@ import type {
   WalletOverview,
 } from '@ledgerpad/shared';
 import { ADMIN_KEY } from '../../lib/admin-check';
-import { apiGet, apiPost, userMessage } from '../../lib/api';
+import { apiGet, apiGetAll, apiPost, userMessage } from '../../lib/api';
 
 // Server state of the /admin page (spec 001 §2 Admin, §8). Every call is admin-only on the server;
 // the page asks for nothing but the credential check until that check says yes.
@@ -105,7 +105,7 @@ export const useStagedWallets = (all: boolean) =>
   useQuery({
     queryKey: [...ADMIN_KEY, 'staged-wallets', all],
     queryFn: ({ signal }) =>
-      apiGet<StagedWalletView[]>(`/api/admin/staged-wallets${all ? '?all=true' : ''}`, { signal }),
+      apiGetAll<StagedWalletView>(`/api/admin/staged-wallets${all ? '?all=true' : ''}`, { signal }),
     placeholderData: (prev) => prev,
   });
 
@@ -131,5 +131,5 @@ export const useListedTokens = () =>
   useQuery({
     queryKey: [...ADMIN_KEY, 'tokens'],
     // Every listing, hidden ones included (issue 24: the Tokens tab edits, verifies and hides any).
-    queryFn: ({ signal }) => apiGet<TokenView[]>('/api/admin/tokens', { signal }),
+    queryFn: ({ signal }) => apiGetAll<TokenView>('/api/admin/tokens', { signal }),
   });

@@ -8,7 +8,7 @@ import type {
   UserTokensResponse,
 } from '@ledgerpad/shared';
 import { formatFull, shortAddress as shortenAddress } from '@ledgerpad/shared';
-import { apiGet, apiPost, userMessage } from '../../lib/api';
+import { apiGet, apiGetAllPages, apiPost, userMessage } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
 
 // Server state of the dashboard (spec 001 §7 "Dashboard and rewards"). What the issuer and its
@@ -51,7 +51,14 @@ export function useIssuerWallet(tokenId: number) {
 export function useTrustLines(tokenId: number) {
   return useQuery({
     queryKey: linesKey(tokenId),
-    queryFn: ({ signal }) => apiGet<TrustLinesResponse>(`/api/dashboard/trust-lines/${tokenId}`, { signal }),
+    // A token's holders are paged (docs/paging.md): every page, joined.
+    queryFn: ({ signal }) =>
+      apiGetAllPages<TrustLinesResponse, TrustLinesResponse['trustLines'][number]>(
+        `/api/dashboard/trust-lines/${tokenId}`,
+        (page) => page.trustLines,
+        (first, trustLines) => ({ ...first, trustLines }),
+        { signal },
+      ),
     retry: 1,
   });
 }

@@ -19,7 +19,7 @@ import {
   type TokenView,
 } from '@ledgerpad/shared';
 import { IdentityBadge, ListerLinksNote } from '../../components/identity-badge';
-import { apiGet } from '../../lib/api';
+import { apiGetAll } from '../../lib/api';
 import { useIsMobile } from '../../lib/use-is-mobile';
 import { useTokenStats } from './use-token-stats';
 
@@ -71,7 +71,7 @@ export function TokenList() {
     // A failed first load shows the empty list; a failed refresh keeps the rows it had.
     retry: 1,
     queryFn: async ({ signal }) => {
-      const list = await apiGet<TokenView[]>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, {
+      const list = await apiGetAll<TokenView>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, {
         signal,
         credentials: false,
       });

@@ -11,7 +11,7 @@ import {
   type PriceRecord,
   type StatsOutcome,
 } from '@ledgerpad/shared';
-import { apiGet, apiPost } from '../../lib/api';
+import { apiGetAll, apiPost } from '../../lib/api';
 
 export interface TokenStats {
   prices: ReadonlyMap<string, PriceRecord>;
@@ -41,8 +41,9 @@ export function useTokenStats(issuers: readonly string[]): TokenStats {
     const round = async (): Promise<StatsOutcome> => {
       const list = issuersRef.current;
       const [prices, holders, blackholed] = await Promise.allSettled([
-        apiGet<unknown>('/api/prices', init),
-        apiGet<unknown>('/api/holders', init),
+        // Paged lists (docs/paging.md): every page, however many tokens are listed.
+        apiGetAll<unknown>('/api/prices', init),
+        apiGetAll<unknown>('/api/holders', init),
         list.length > 0
           ? apiPost<unknown>('/api/blackhole-status/bulk', { issuers: list }, init)
           : Promise.resolve({}),
