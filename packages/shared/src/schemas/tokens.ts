@@ -2,6 +2,7 @@ import { OWNER_USER_ID, RLUSD_PAIR_HOT_WALLET_RESERVE_XRP } from '../constants';
 import type { BondingConfigView, LaunchType } from '../bonding';
 import type { LiquidityPair } from './deploy';
 import { Decimal } from '../money';
+import { vestingTrancheCount } from '../vesting';
 import type { TokenIdentity } from '../token-identity';
 
 // Tokens as the API returns them (spec 000 §3 "Token", spec 001 §3 "Token (deploy/dashboard)"),
@@ -80,6 +81,8 @@ export interface DeployCostInput {
   liquidityAmount: string;
   devAllocation: string;
   launchType?: LaunchType;
+  /** The dev allocation locked in escrows: each tranche's escrow holds one owner reserve. */
+  vesting?: { enabled: boolean; cliffPercent: string; months: number };
 }
 
 export interface DeployCost {
@@ -92,7 +95,7 @@ export interface DeployCost {
   hotWalletReserve: string;
   /** XRP liquidity (XRP pair only). */
   liquidityXrp: string;
-  /** Reserve of the trust lines the deploy opens in the paying wallet, and network fees. */
+  /** Reserve of the trust line and the vesting escrows the deploy opens in the paying wallet, and network fees. */
   extras: string;
 }
 
@@ -122,7 +125,12 @@ export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: numb
     !bonding && new Decimal(form.devAllocation || '0').gt(0)
       ? new Decimal(fees.owner_reserve)
       : new Decimal(0);
-  const extras = devLine.plus(fees.network_fee_allowance);
+  // Each escrow is an object the paying wallet owns until it is released: one owner reserve each.
+  const escrows =
+    devLine.gt(0) && form.vesting?.enabled
+      ? new Decimal(fees.owner_reserve).mul(vestingTrancheCount(form.vesting))
+      : new Decimal(0);
+  const extras = devLine.plus(escrows).plus(fees.network_fee_allowance);
   const xrp = liquidityXrp.plus(serviceFee).plus(issuerReserve).plus(hotWalletReserve).plus(extras);
   return {
     xrp: xrp.toFixed(),
