@@ -3,6 +3,7 @@ import type { BondingConfigView, LaunchType } from '../bonding';
 import type { LiquidityPair } from './deploy';
 import { Decimal } from '../money';
 import { vestingTrancheCount } from '../vesting';
+import { VESTING_MAX_TRANCHES } from './vesting';
 import type { TokenIdentity } from '../token-identity';
 
 // Tokens as the API returns them (spec 000 §3 "Token", spec 001 §3 "Token (deploy/dashboard)"),
@@ -175,12 +176,17 @@ export const DEPLOY_STEP_GROUPS: ReadonlyArray<{ label: string; steps: readonly 
   { label: 'Fund the new wallets', steps: ['fund-issuer', 'fund-hot-wallet', 'fund-curve'] },
   { label: 'Enable rippling on the issuer', steps: ['issuer-default-ripple'] },
   { label: 'Require authorization on the issuer', steps: ['issuer-require-auth'] },
+  { label: 'Allow token escrow on the issuer', steps: ['issuer-allow-locking'] },
   {
     label: 'Open the trust lines',
     steps: ['hot-trust-line', 'rlusd-trust-line', 'dev-trust-line', 'curve-trust-line', 'curve-rlusd-line'],
   },
   { label: 'Authorize the trust lines', steps: ['authorize-hot-line', 'authorize-dev-line'] },
   { label: 'Issue the supply', steps: ['issue-supply', 'dev-allocation', 'send-rlusd', 'issue-to-curve'] },
+  {
+    label: 'Lock the dev allocation on the ledger',
+    steps: Array.from({ length: VESTING_MAX_TRANCHES }, (_, i) => `lock-dev-${i + 1}`),
+  },
   { label: 'Create the AMM pool', steps: ['create-amm'] },
   { label: 'Service fee', steps: ['service-fee'] },
   { label: 'Blackhole: set the regular key', steps: ['blackhole-regular-key'] },
@@ -194,6 +200,10 @@ export const DEPLOY_STEP_LABELS: Record<string, string> = {
   'fund-hot-wallet': 'Fund the hot wallet',
   'issuer-default-ripple': 'Enable rippling on the issuer',
   'issuer-require-auth': 'Require authorization on the issuer',
+  'issuer-allow-locking': 'Allow token escrow on the issuer',
+  ...Object.fromEntries(
+    Array.from({ length: VESTING_MAX_TRANCHES }, (_, i) => [`lock-dev-${i + 1}`, `Lock tranche ${i + 1}`]),
+  ),
   'hot-trust-line': 'Hot wallet trust line',
   'rlusd-trust-line': 'Hot wallet RLUSD trust line',
   'dev-trust-line': 'Your wallet trust line',

@@ -60,3 +60,83 @@ export const vestingReleaseSchema = z.object({
   csrf_token: z.string().optional(),
 });
 export type VestingReleaseRequest = z.output<typeof vestingReleaseSchema>;
+
+/** One escrow of a token as the ledger holds it (anyone's, read from the issuer's directory). */
+export interface EscrowView {
+  /** The escrow's ledger object id. */
+  index: string;
+  owner: string;
+  destination: string;
+  amount: string;
+  /** ISO times; null when absent. */
+  finishAfter: string | null;
+  cancelAfter: string | null;
+  /** The transaction that created it (an escrow is never modified): its explorer link. */
+  createdBy: string;
+}
+
+/**
+ * The dev allocation on the risk panel: how much of the supply the deployer's wallet still has in
+ * escrows on the ledger and until when; 'unlocked' once a Ledgerpad schedule's escrows are all gone.
+ */
+export interface DevLockView {
+  status: 'locked' | 'unlocked' | 'not-locked';
+  devSharePercent: string;
+  /** Percent of the supply in the deployer's escrows. */
+  lockedPercent: string;
+  lockedAmount: string;
+  /** The last FinishAfter of those escrows (ISO), when any. */
+  until: string | null;
+  /** The line the panel shows, e.g. 'Dev allocation 10% — 7.5% locked on the ledger until 2026-07-31'. */
+  text: string;
+  /** The deployer's escrows of this token. */
+  escrows: EscrowView[];
+  /** Percent of the supply any holder has in escrows of this token. */
+  allLockedPercent: string;
+}
+
+export interface VestingTrancheView {
+  index: number;
+  amount: string;
+  /** ISO unlock time (the escrow's FinishAfter). */
+  unlockAt: string;
+  status: VestingTrancheStatus;
+  /** The EscrowCreate's sequence (EscrowFinish's OfferSequence); null when never created. */
+  escrowSequence: number | null;
+  createHash: string | null;
+}
+
+/** GET /api/dashboard/vesting: the signed-in user's locked dev allocations. */
+export interface VestingScheduleView {
+  tokens: Array<{
+    tokenId: number;
+    ticker: string;
+    issuer: string;
+    currency: string;
+    walletAddress: string;
+    /** The validated ledger's close time (ISO): 'due' means past it. */
+    ledgerTime: string;
+    tranches: VestingTrancheView[];
+  }>;
+}
+
+/** POST /api/dashboard/vesting/release's answer. */
+export interface VestingReleaseResult {
+  status: 'released';
+  hash: string;
+  amount: string;
+}
+
+/** The risk panel's dev-lock line, worded once. `until`: 'YYYY-MM-DD'. */
+export const devLockText = (dev: string, locked: string, until: string | null, unlocked: boolean): string =>
+  unlocked
+    ? `Dev allocation ${dev}% — unlocked`
+    : until
+      ? `Dev allocation ${dev}% — ${locked}% locked on the ledger until ${until}`
+      : `Dev allocation ${dev}% — not locked`;
+
+export const VESTING_RELEASE_MESSAGES = {
+  notFound: 'No locked tranche of yours matches this token and sequence.',
+  notDue: (when: string) => `This tranche unlocks at ${when}; it cannot be released before.`,
+  failed: (why: string) => `Releasing the tranche failed: ${why}`,
+} as const;
