@@ -212,6 +212,24 @@ describe('deploy with a locked dev allocation', () => {
     expect(out.result).toBe('tecPATH_DRY');
   });
 
+  it('wallets and positions show the locked tokens as locked, none of them spendable', async () => {
+    const w = (await call(alice, 'POST', '/api/wallets/balances', { wallets: [wallet.id] })).json() as Array<{
+      tokens: Array<{ issuer: string; value: string; locked?: string }>;
+    }>;
+    const tok = w[0]!.tokens.find((x) => x.issuer === result.issuer_address);
+    expect(tok).toMatchObject({ value: '0', locked: '100000' });
+    const p = (await call(alice, 'GET', `/api/positions/${alice.user.id}`)).json() as {
+      positions: Array<{
+        wallet: string;
+        tokens: Array<{ issuer: string; balance: string; locked?: string }>;
+      }>;
+    };
+    const pos = p.positions
+      .find((x) => x.wallet === wallet.address)!
+      .tokens.find((x) => x.issuer === result.issuer_address);
+    expect(pos).toMatchObject({ balance: '0', locked: '100000' });
+  });
+
   it('the risk panel reads the lock from the ledger', async () => {
     const res = await t.app.inject({ url: `/api/tokens/${result.issuer_address}/risk` });
     expect(res.statusCode, res.body).toBe(200);

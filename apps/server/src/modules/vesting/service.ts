@@ -23,7 +23,13 @@ import { jobs } from '../../platform/jobs';
 import type { DeployPayload } from '../deploy';
 import type { TokenRegistry, TokenRow } from '../tokens';
 import type { WalletsApi } from '../wallets';
-import { readEscrows, tokenEscrows, toEscrowView, validatedClose, type LedgerEscrow } from './escrows';
+import {
+  readEscrows,
+  tokenEscrows,
+  toEscrowView,
+  validatedClose,
+  type LedgerEscrow,
+} from '../../ledger/escrows';
 
 // The dev allocation locked on the ledger (issue 28, docs/vesting.md): the dashboard's schedule and
 // its 'Release' (EscrowFinish through the submission service), and the risk panel's lock line. The
