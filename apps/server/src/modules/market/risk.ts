@@ -338,8 +338,8 @@ export function assessRisk(input: RiskInput): RiskReport {
       value: lock.text.replace(/^Dev allocation /, ''),
       sentence:
         lock.status === 'locked'
-          ? `${lock.text}: the deployer's escrows cannot be released before their unlock times.`
-          : `${lock.text}: every tranche of the deployer's escrows has been released.`,
+          ? 'Held in escrows on the XRP Ledger: the deployer cannot sell a tranche before its unlock date.'
+          : 'Every tranche of the deployer’s escrows has been released: the allocation can be sold.',
     });
   } else if (input.devSharePercent !== null) {
     add({

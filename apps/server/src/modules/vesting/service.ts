@@ -55,7 +55,9 @@ export async function devLockOf(client: Client, db: Db, token: TokenRow): Promis
   const payload = await deployPayloadOf(db, token);
   if (!payload) return null;
   const all = await tokenEscrows(client, token.issuerAddress, token.currency);
-  const mine = all.filter((e) => e.owner === payload.userAddress);
+  const mine = all
+    .filter((e) => e.owner === payload.userAddress)
+    .sort((a, b) => (a.finishAfter ?? 0) - (b.finishAfter ?? 0));
   const supply = new Decimal(token.supply);
   const locked = mine.reduce((s, e) => s.plus(e.amount), new Decimal(0));
   const anyLocked = all.reduce((s, e) => s.plus(e.amount), new Decimal(0));

@@ -45,12 +45,10 @@ export function VestingSection({
   errorId: string;
 }) {
   return (
-    <fieldset className="vesting-section" data-testid="vesting-section">
-      <legend>
-        <label className="checkbox">
-          <input type="checkbox" {...register('vesting.enabled')} /> Lock the dev allocation
-        </label>
-      </legend>
+    <fieldset className="vesting-section" data-testid="vesting-section" aria-label="Lock the dev allocation">
+      <label className="checkbox">
+        <input type="checkbox" {...register('vesting.enabled')} /> Lock the dev allocation
+      </label>
       <p className="field-hint">
         Escrowed on the XRP Ledger from your wallet to itself: no one, not even Ledgerpad, can release a
         tranche before its date, and anyone can check it.
