@@ -39,7 +39,9 @@ async function newWallet(page: Page, url: string): Promise<string> {
   await modal.waitFor({ state: 'detached' });
   const card = page.getByRole('article', { name: 'Wallet 1' });
   await card.getByRole('button', { name: 'Fund with test XRP' }).click();
-  await expect.poll(() => card.getByTestId('wallet-balance').textContent(), LEDGER_WAIT).toMatch(/^1,000 XRP/);
+  await expect
+    .poll(() => card.getByTestId('wallet-balance').textContent(), LEDGER_WAIT)
+    .toMatch(/^1,000 XRP/);
   return address;
 }
 
@@ -54,10 +56,15 @@ describe('a locked dev allocation in Chromium', () => {
     await page.getByRole('heading', { name: 'Deploy and List Token', level: 1 }).waitFor();
     const wallet = page.getByLabel('Wallet');
     await expect
-      .poll(async () => (await wallet.locator('option').allTextContents()).some((x) => x.includes(address.slice(0, 6))))
+      .poll(async () =>
+        (await wallet.locator('option').allTextContents()).some((x) => x.includes(address.slice(0, 6))),
+      )
       .toBe(true);
     await wallet.selectOption(
-      (await wallet.locator('option', { hasText: address.slice(0, 6) }).first().getAttribute('value'))!,
+      (await wallet
+        .locator('option', { hasText: address.slice(0, 6) })
+        .first()
+        .getAttribute('value'))!,
     );
     const ticker = `VS${Date.now().toString(36).slice(-4).toUpperCase()}`;
     await page.getByLabel('Token name').fill('Vested Token');
