@@ -119,6 +119,12 @@ describe('a locked dev allocation in Chromium', () => {
     await screenshotWidths(page, 'vesting-dashboard');
     await page.setViewportSize({ width: 1280, height: 900 });
 
+    // Positions: nothing spendable, the whole 100,000 shown as locked.
+    await page.goto(`${url}/positions`);
+    await expect
+      .poll(() => page.locator('.positions-locked').first().textContent(), LEDGER_WAIT)
+      .toMatch(/\+ 100,000 locked/);
+
     await page.goto(`${url}/token/${issuer}`);
     const dev = page.getByTestId('risk-dev-allocation');
     await dev.waitFor(LEDGER_WAIT);
