@@ -45,7 +45,7 @@ export function VestingSection({
   errorId: string;
 }) {
   return (
-    <fieldset className="vesting-section" data-testid="vesting-section" aria-label="Lock the dev allocation">
+    <fieldset className="vesting-section" data-testid="vesting-section" aria-label="Dev allocation vesting">
       <label className="checkbox">
         <input type="checkbox" {...register('vesting.enabled')} /> Lock the dev allocation
       </label>
