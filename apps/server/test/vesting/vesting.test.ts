@@ -175,6 +175,14 @@ describe('deploy with a locked dev allocation', () => {
     const indexes = Object.values(result.ledgers ?? {}).filter((v): v is number => typeof v === 'number');
     // 11 steps of a plain deploy + the flag + 3 escrows.
     expect(indexes).toHaveLength(15);
+    // The escrows are off the deploy's critical path (the pool and the blackhole): they never land
+    // after the last of the plain deploy's transactions, whatever the machine's load.
+    const entries = Object.entries(result.ledgers ?? {}).filter(
+      (e): e is [string, number] => typeof e[1] === 'number',
+    );
+    const locks = entries.filter(([k]) => k.startsWith('lock-dev-')).map(([, v]) => v);
+    const rest = entries.filter(([k]) => !k.startsWith('lock-dev-')).map(([, v]) => v);
+    expect(Math.max(...locks)).toBeLessThanOrEqual(Math.max(...rest));
     // Every transaction in two consecutive ledgers (the 1 s close timer may close one between the
     // request and the first submit, so count the ledgers the deploy's transactions are in).
     expect(new Set(indexes).size, JSON.stringify(result.ledgers)).toBeLessThanOrEqual(2);
