@@ -97,6 +97,8 @@ async function fillForm(page: Page, ticker: string, walletLabel: RegExp) {
   await page.getByLabel('AMM fee (%)').fill('0.5');
   await page.getByLabel('Description').fill('Deployed by the end-to-end test.');
   await page.getByLabel('Twitter link').fill('https://x.com/journey');
+  // This journey deploys the allocation unlocked (the figures below); vesting.spec.ts locks it.
+  await page.getByLabel('Lock the dev allocation').uncheck();
 }
 
 describe('deploy page in Chromium', () => {

@@ -23,6 +23,7 @@ import { registerTrading } from './modules/trading';
 import { registerAirdrops } from './modules/airdrops';
 import { registerBonding, type BondingApi } from './modules/bonding';
 import { registerBurn } from './modules/burn';
+import { registerVesting } from './modules/vesting';
 import { registerLiquidity } from './modules/liquidity';
 import { registerRewards } from './modules/rewards';
 import { registerPositions } from './modules/positions';
@@ -207,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
   jobRoutes(app, { jobs: platform.jobs });
   registerBurn(app, { platform, wallets: wallets.service });
+  registerVesting(app, { platform, tokens, wallets: wallets.service });
   registerTrading(app, {
     platform,
     tokens,

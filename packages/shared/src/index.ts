@@ -29,3 +29,5 @@ export * from './ledger-results';
 export * from './trade-disclosure';
 export * from './token-identity';
 export * from './schemas/paging';
+export * from './schemas/vesting';
+export * from './vesting';

@@ -4,9 +4,10 @@ import { decode } from 'xrpl';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
 
-// kill -9 of the real server (embedded PGlite and ledger in one process) during a deploy, at three
+// kill -9 of the real server (embedded PGlite and ledger in one process) during a deploy, at four
 // different points, then a restart on the same data: each job completes, every ledger step applied
-// exactly once, and the paying wallet's XRP is exactly what the three deploys cost.
+// exactly once, and the paying wallet's XRP is exactly what the deploys cost. Every deploy locks its
+// dev allocation on the ledger (issue 28): the flag and the escrows are crash-safe steps too.
 
 const DROPS = 1_000_000n;
 type Status = JobStatusView<DeployResult>;
@@ -16,7 +17,11 @@ const KILL_POINTS: Array<{ label: string; when: (s: Status) => boolean }> = [
   { label: 'staged wallets recorded, nothing funded', when: (s) => stepIs(s, 'create-wallets', 'done') },
   { label: 'issuing the supply', when: (s) => stepIs(s, 'issue-supply', 'running') },
   { label: 'pool created, fee and blackhole pending', when: (s) => stepIs(s, 'create-amm', 'done') },
+  { label: 'locking the dev allocation', when: (s) => stepIs(s, 'lock-dev-3', 'running') },
 ];
+/** The default schedule (25% after 24 h, the rest over 6 months): 7 escrows, 1 AccountSet. */
+const TRANCHES = 7;
+const LEDGER_STEPS = 11 + 1 + TRANCHES;
 
 const stepIs = (s: Status, name: string, status: string) =>
   s.steps.some((x) => x.name === name && x.status === status);
@@ -24,7 +29,7 @@ const stepIs = (s: Status, name: string, status: string) =>
 describe('deploy crash safety', () => {
   const rig = useCrashRig('deploy-crash', { PLATFORM_BOOTSTRAP: 'on' });
 
-  it('kill -9 at three points of a deploy: each job completes after restart, each step once, every drop accounted for', async () => {
+  it('kill -9 at four points of a deploy: each job completes after restart, each step once, every drop accounted for', async () => {
     let server = await rig.start();
     const headers = await signInOverHttp(server.base, 'crashdeploy');
     const post = (url: string, body: object) =>
@@ -57,6 +62,7 @@ describe('deploy crash safety', () => {
         requireAuth: false,
         liquidityPairType: 'XRP',
         walletId: wallet.id,
+        vesting: { enabled: true },
       });
       expect(res.status, await res.clone().text()).toBe(202);
       const { jobId } = (await res.json()) as { jobId: string };
@@ -84,16 +90,38 @@ describe('deploy crash safety', () => {
       results.push(final.result!);
     }
 
-    // On the ledger: per deploy, exactly the issuer's own 5 transactions and one pool.
+    // On the ledger: per deploy, exactly the issuer's own 6 transactions, one pool and 7 escrows.
     await rig.withLedger(async (client) => {
       for (const r of results) {
         const txs = await client.request({ command: 'account_tx', account: r.issuer_address, limit: 50 });
         const sent = txs.result.transactions.filter(
           (t) => (t as unknown as { tx_json: { Account: string } }).tx_json.Account === r.issuer_address,
         );
-        expect(sent).toHaveLength(5); // DefaultRipple, supply, dev allocation, regular key, disable master
+        // DefaultRipple, AllowTrustLineLocking, supply, dev allocation, regular key, disable master.
+        expect(sent).toHaveLength(6);
+        // The dev's 20% (100,000) is all in escrows: out of the obligations, under `locked`.
         const lines = await client.request({ command: 'gateway_balances', account: r.issuer_address });
-        expect(lines.result.obligations?.[r.currency]).toBe('500000');
+        expect(lines.result.obligations?.[r.currency]).toBe('400000');
+        const locked = (lines.result as { locked?: Record<string, string> }).locked;
+        expect(locked?.[r.currency]).toBe('100000');
+        const escrows = await client.request({
+          command: 'account_objects',
+          account: wallet.wallet_address,
+          type: 'escrow',
+        });
+        const mine = escrows.result.account_objects.filter(
+          (o) => (o as unknown as { Amount: { issuer?: string } }).Amount.issuer === r.issuer_address,
+        );
+        // 25,000 at the cliff and 6 × 12,500: each tranche exactly once.
+        expect(mine.map((o) => (o as unknown as { Amount: { value: string } }).Amount.value).sort()).toEqual([
+          '12500',
+          '12500',
+          '12500',
+          '12500',
+          '12500',
+          '12500',
+          '25000',
+        ]);
       }
     });
     const endBalance = await ledgerBalance(wallet.wallet_address);
@@ -105,10 +133,10 @@ describe('deploy crash safety', () => {
       let userFees = 0n;
       for (const jobId of jobIds) {
         const mine = rows.filter((r) => r.intentKey.startsWith(`deploy:${jobId}:`));
-        // 11 ledger steps (no RequireAuth), each validated successfully exactly once.
+        // 19 ledger steps (no RequireAuth), each validated successfully exactly once.
         const ok = mine.filter((r) => r.status === 'success');
-        expect(ok).toHaveLength(11);
-        expect(new Set(ok.map((r) => r.intentKey.replace(/:again-\d+$/, ''))).size).toBe(11);
+        expect(ok).toHaveLength(LEDGER_STEPS);
+        expect(new Set(ok.map((r) => r.intentKey.replace(/:again-\d+$/, ''))).size).toBe(LEDGER_STEPS);
         // A step signed again only after its earlier attempt provably never applied (the kill took
         // the embedded ledger's open ledger with it, and a new account came to life a ledger later).
         for (const r of mine.filter((x) => x.status !== 'success'))
@@ -116,10 +144,13 @@ describe('deploy crash safety', () => {
         for (const r of ok)
           if (r.account === wallet.wallet_address) userFees += BigInt(decode(r.txBlob).Fee as string);
       }
-      // Every drop: 3 × (issuer 1.1 + hot 2 + 50 liquidity + 15 service fee) + the wallet's own fees.
+      // Every drop: 4 × (issuer 1.1 + hot 2 + 50 liquidity + 15 service fee) + the wallet's own
+      // fees (escrows lock an owner reserve each but spend none of it).
+      const deploys = BigInt(KILL_POINTS.length);
       const perDeploy = 1_100_000n + 2n * DROPS + 50n * DROPS + 15n * DROPS;
-      expect(startBalance - endBalance).toBe(3n * perDeploy + userFees);
-      expect(userFees).toBe(3n * 4n * 10n);
+      expect(startBalance - endBalance).toBe(deploys * perDeploy + userFees);
+      // fund ×2, dev trust line, service fee and the 7 escrows, at 10 drops.
+      expect(userFees).toBe(deploys * (4n + BigInt(TRANCHES)) * 10n);
     } finally {
       await database.close();
     }

@@ -16,7 +16,7 @@ function plans() {
       for (const rlusd of [false, true])
         for (const blackhole of [false, true])
           out.push({
-            name: `amm requireAuth=${requireAuth} dev=${dev} rlusd=${rlusd} blackhole=${blackhole}`,
+            name: `amm requireAuth=${requireAuth} dev=${dev} rlusd=${rlusd} blackhole=${blackhole} locked=${dev}`,
             steps: planDeploy({
               userAddress: R,
               issuerAddress: R,
@@ -35,6 +35,10 @@ function plans() {
               issuerFundDrops: '1100000',
               hotFundDrops: '2000000',
               serviceFeeDrops: '15000000',
+              // The dev allocation locked in 13 escrows (the most a schedule makes).
+              vesting: dev
+                ? Array.from({ length: 13 }, (_, i) => ({ index: i + 1, amount: '0.5', unlockAt: 1000 + i }))
+                : null,
             }),
           });
   for (const rlusd of [false, true])

@@ -6,6 +6,7 @@ import { idSchema, multiLineText, stripHtml } from './common';
 export { stripHtml };
 import { Decimal } from '../money';
 import { IDENTITY_MESSAGES, isRlusdTicker } from '../token-identity';
+import { vestingSchema } from './vesting';
 
 // The deploy form of spec 001 §3/§5, one schema for the web form and POST /api/deploy-token.
 // Amounts are decimal strings; percentages too. Nothing here is ever a float that gets charged.
@@ -131,6 +132,11 @@ const deployFields = z.object({
   liquidityPairType: z.enum(LIQUIDITY_PAIRS).default('XRP'),
   /** 'amm': an instant AMM pool (the default); 'bonding': a bonding curve (docs/bonding-curve.md). */
   launchType: z.enum(LAUNCH_TYPES).default('amm'),
+  /**
+   * 'Lock the dev allocation' (issue 28). The web form sends it on by default when the allocation is
+   * above 0; an API request without it deploys unlocked, as before (docs/vesting.md).
+   */
+  vesting: vestingSchema.optional(),
   /** Hidden field: people leave it empty, bots fill it. */
   honeypot: z.string().max(1000).optional(),
 });

@@ -1,3 +1,4 @@
+import type { DevLockView } from './vesting';
 // The token page's public market calls (beside spec 000 §7's): one token's figures, its recent
 // trades, its order book and its risk report. Amounts and prices are decimal strings.
 
@@ -91,6 +92,8 @@ export interface RiskReport {
   transferFeePercent: string;
   /** Share of the supply given to the deployer at launch, in percent (null for a listed token). */
   devSharePercent: string | null;
+  /** The dev allocation's escrows on the ledger (issue 28); null when the token has no deployer. */
+  devLock?: DevLockView | null;
   /** Holders with a positive balance, the excluded accounts not counted. */
   holders: number;
   /** Share of the supply held by the ten largest holders (excluded accounts left out), in percent. */

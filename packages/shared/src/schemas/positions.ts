@@ -20,8 +20,10 @@ export const positionTokenSchema = z.object({
   /** The ticker for display (hex codes decoded). */
   ticker: z.string(),
   issuer: z.string(),
-  /** The trust-line balance on the validated ledger, exact. */
+  /** The trust-line balance on the validated ledger, exact: what the wallet can spend. */
   balance: decimal,
+  /** Held in the wallet's own escrows (a locked dev allocation): not spendable until released. */
+  locked: decimal.optional(),
   /** balance × current price in XRP, 6 decimals. */
   valueInXRP: decimal,
   /** Proceeds of sales minus their average cost, XRP, 6 decimals. */

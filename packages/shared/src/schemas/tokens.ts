@@ -2,6 +2,8 @@ import { OWNER_USER_ID, RLUSD_PAIR_HOT_WALLET_RESERVE_XRP } from '../constants';
 import type { BondingConfigView, LaunchType } from '../bonding';
 import type { LiquidityPair } from './deploy';
 import { Decimal } from '../money';
+import { vestingTrancheCount } from '../vesting';
+import { VESTING_MAX_TRANCHES } from './vesting';
 import type { TokenIdentity } from '../token-identity';
 
 // Tokens as the API returns them (spec 000 §3 "Token", spec 001 §3 "Token (deploy/dashboard)"),
@@ -80,6 +82,8 @@ export interface DeployCostInput {
   liquidityAmount: string;
   devAllocation: string;
   launchType?: LaunchType;
+  /** The dev allocation locked in escrows: each tranche's escrow holds one owner reserve. */
+  vesting?: { enabled: boolean; cliffPercent: string; months: number };
 }
 
 export interface DeployCost {
@@ -92,7 +96,7 @@ export interface DeployCost {
   hotWalletReserve: string;
   /** XRP liquidity (XRP pair only). */
   liquidityXrp: string;
-  /** Reserve of the trust lines the deploy opens in the paying wallet, and network fees. */
+  /** Reserve of the trust line and the vesting escrows the deploy opens in the paying wallet, and network fees. */
   extras: string;
 }
 
@@ -122,7 +126,12 @@ export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: numb
     !bonding && new Decimal(form.devAllocation || '0').gt(0)
       ? new Decimal(fees.owner_reserve)
       : new Decimal(0);
-  const extras = devLine.plus(fees.network_fee_allowance);
+  // Each escrow is an object the paying wallet owns until it is released: one owner reserve each.
+  const escrows =
+    devLine.gt(0) && form.vesting?.enabled
+      ? new Decimal(fees.owner_reserve).mul(vestingTrancheCount(form.vesting))
+      : new Decimal(0);
+  const extras = devLine.plus(escrows).plus(fees.network_fee_allowance);
   const xrp = liquidityXrp.plus(serviceFee).plus(issuerReserve).plus(hotWalletReserve).plus(extras);
   return {
     xrp: xrp.toFixed(),
@@ -167,12 +176,17 @@ export const DEPLOY_STEP_GROUPS: ReadonlyArray<{ label: string; steps: readonly 
   { label: 'Fund the new wallets', steps: ['fund-issuer', 'fund-hot-wallet', 'fund-curve'] },
   { label: 'Enable rippling on the issuer', steps: ['issuer-default-ripple'] },
   { label: 'Require authorization on the issuer', steps: ['issuer-require-auth'] },
+  { label: 'Allow token escrow on the issuer', steps: ['issuer-allow-locking'] },
   {
     label: 'Open the trust lines',
     steps: ['hot-trust-line', 'rlusd-trust-line', 'dev-trust-line', 'curve-trust-line', 'curve-rlusd-line'],
   },
   { label: 'Authorize the trust lines', steps: ['authorize-hot-line', 'authorize-dev-line'] },
   { label: 'Issue the supply', steps: ['issue-supply', 'dev-allocation', 'send-rlusd', 'issue-to-curve'] },
+  {
+    label: 'Lock the dev allocation on the ledger',
+    steps: Array.from({ length: VESTING_MAX_TRANCHES }, (_, i) => `lock-dev-${i + 1}`),
+  },
   { label: 'Create the AMM pool', steps: ['create-amm'] },
   { label: 'Service fee', steps: ['service-fee'] },
   { label: 'Blackhole: set the regular key', steps: ['blackhole-regular-key'] },
@@ -186,6 +200,10 @@ export const DEPLOY_STEP_LABELS: Record<string, string> = {
   'fund-hot-wallet': 'Fund the hot wallet',
   'issuer-default-ripple': 'Enable rippling on the issuer',
   'issuer-require-auth': 'Require authorization on the issuer',
+  'issuer-allow-locking': 'Allow token escrow on the issuer',
+  ...Object.fromEntries(
+    Array.from({ length: VESTING_MAX_TRANCHES }, (_, i) => [`lock-dev-${i + 1}`, `Lock tranche ${i + 1}`]),
+  ),
   'hot-trust-line': 'Hot wallet trust line',
   'rlusd-trust-line': 'Hot wallet RLUSD trust line',
   'dev-trust-line': 'Your wallet trust line',

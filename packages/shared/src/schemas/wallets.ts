@@ -176,7 +176,10 @@ export const walletTokenSchema = z.object({
   issuer: z.string(),
   /** For LP tokens the issuer of the pool's token; otherwise the same as issuer. */
   realIssuer: z.string(),
+  /** Spendable: the trust line's balance (escrowed tokens have left it). */
   value: z.string(),
+  /** In the wallet's own escrows (a locked dev allocation): shown as locked, never spendable. */
+  locked: z.string().optional(),
   lpName: z.string().optional(),
 });
 export type WalletToken = z.infer<typeof walletTokenSchema>;

@@ -3,6 +3,8 @@ import {
   type DeployResult,
   type LaunchType,
   type LiquidityPair,
+  type VestingSettings,
+  type VestingTranche,
   ledgerResultMessage,
 } from '@ledgerpad/shared';
 import { ValidationError, type Client } from 'xrpl';
@@ -57,6 +59,11 @@ export interface DeployPayload {
   tradingFee: number;
   /** Absent (older jobs) means 'amm'. */
   launchType?: LaunchType;
+  /**
+   * The dev allocation locked on the ledger (docs/vesting.md): the settings, the start (Ripple time)
+   * and the tranches with their FinishAfter, fixed at enqueue so a re-run signs the same escrows.
+   */
+  vesting?: { settings: VestingSettings; start: number; tranches: VestingTranche[] } | null;
   /** A curve launch's parameters, fixed at enqueue (docs/bonding-curve.md). */
   bonding?: {
     virtualQuote: string;
@@ -123,6 +130,7 @@ function planOf(p: DeployPayload, issuerAddress: string, hotAddress: string): Pl
     tradingFee: p.tradingFee,
     requireAuth: p.form.requireAuth,
     blackhole: p.form.blackholeIssuer,
+    vesting: p.vesting?.tranches ?? null,
   });
 }
 

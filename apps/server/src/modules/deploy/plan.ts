@@ -1,5 +1,5 @@
 import type { TxRequest } from '../../ledger/submission-service';
-import { Decimal } from '@ledgerpad/shared';
+import { Decimal, type VestingTranche } from '@ledgerpad/shared';
 
 // The deploy as a graph of ledger transactions. Each step names the account that signs it and the
 // steps it depends on; the job submits a step as soon as every dependency has applied to the open
@@ -22,6 +22,8 @@ export const BLACKHOLE_ADDRESS = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 const ASF_REQUIRE_AUTH = 2;
 const ASF_DISABLE_MASTER = 4;
 const ASF_DEFAULT_RIPPLE = 8;
+/** XLS-85: holders may escrow the issuer's token. Set before the blackhole, it can never be cleared. */
+const ASF_ALLOW_TRUSTLINE_LOCKING = 17;
 const TF_SETF_AUTH = 0x00010000;
 
 export type DeployAccount = 'user' | 'issuer' | 'hot';
@@ -48,7 +50,12 @@ export interface PlanInput {
   tradingFee: number;
   requireAuth: boolean;
   blackhole: boolean;
+  /** The dev allocation's vesting tranches (docs/vesting.md); absent or empty: not locked. */
+  vesting?: VestingTranche[] | null;
 }
+
+/** The step that locks tranche `index` (1-based) of the dev allocation. */
+export const lockStepName = (index: number): string => `lock-dev-${index}`;
 
 export interface PlannedStep {
   name: string;
@@ -99,6 +106,15 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
     });
     issuerReady.push('issuer-require-auth');
   }
+  const lock = dev && (p.vesting?.length ?? 0) > 0;
+  if (lock) {
+    // Before the blackhole (below): once the issuer cannot sign, nobody can set or clear the flag,
+    // so the holders' escrows of this token stay possible, and no one can ever refuse them.
+    add('issuer-allow-locking', 'issuer', issuerReady, {
+      TransactionType: 'AccountSet',
+      SetFlag: ASF_ALLOW_TRUSTLINE_LOCKING,
+    });
+  }
   add('hot-trust-line', 'hot', ['fund-hot-wallet', ...issuerReady], {
     TransactionType: 'TrustSet',
     LimitAmount: token(p.supply),
@@ -145,6 +161,18 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       Amount: token(p.devAmount),
     });
   }
+  if (lock) {
+    // One escrow per tranche, from the dev's wallet to itself, released by EscrowFinish after its
+    // FinishAfter. No CancelAfter: a cancel would hand the tokens back early (docs/vesting.md).
+    for (const t of p.vesting!) {
+      add(lockStepName(t.index), 'user', ['dev-allocation', 'issuer-allow-locking'], {
+        TransactionType: 'EscrowCreate',
+        Destination: p.userAddress,
+        Amount: token(t.amount),
+        FinishAfter: t.unlockAt,
+      });
+    }
+  }
   const poolReady = ['issue-supply', 'fund-hot-wallet'];
   if (p.rlusd) {
     add('send-rlusd', 'user', ['rlusd-trust-line'], {
@@ -171,7 +199,12 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
     });
   }
   if (p.blackhole) {
-    const issuerDone = ['create-amm', 'issue-supply', ...(dev ? ['dev-allocation'] : [])];
+    const issuerDone = [
+      'create-amm',
+      'issue-supply',
+      ...(dev ? ['dev-allocation'] : []),
+      ...(lock ? ['issuer-allow-locking'] : []),
+    ];
     add('blackhole-regular-key', 'issuer', issuerDone, {
       TransactionType: 'SetRegularKey',
       RegularKey: BLACKHOLE_ADDRESS,

@@ -8,10 +8,13 @@ import {
   deployCost,
   feePercentToPpm,
   deployRequestSchema,
+  type DeployRequest,
   tickerToCurrency,
   Decimal,
   insufficientTokenMessage,
   insufficientXrpMessage,
+  rippleTime,
+  vestingTranches,
   xrpToDrops,
 } from '@ledgerpad/shared';
 import type { Client } from 'xrpl';
@@ -192,6 +195,10 @@ export class DeployService {
     }
 
     const { dev, hot } = splitSupply(form.supply, form.devAllocation);
+    const vesting =
+      !bonding && form.vesting?.enabled && new Decimal(dev).gt(0)
+        ? await this.vestingPlan(client, dev, form.vesting)
+        : null;
     const link = (v: string | undefined) => (v && v !== 'N/A' ? v : null);
     const payload: DeployPayload = {
       userId,
@@ -229,6 +236,7 @@ export class DeployService {
       serviceFeeDrops: serviceFeeDrops.toString(),
       tradingFee: ammFeeToTradingFee(form.ammFee),
       launchType: form.launchType,
+      vesting,
       ...(bonding
         ? {
             bonding: {
@@ -255,6 +263,21 @@ export class DeployService {
       key: opts.jobKey,
     });
     return { jobId: job.id };
+  }
+
+  /**
+   * The tranches from now: the later of the wall clock and the validated ledger's close time (a
+   * ledger whose clock runs ahead, as a stand-alone one closed faster than once a second does, must
+   * still see every FinishAfter in the future).
+   */
+  private async vestingPlan(
+    client: Client,
+    dev: string,
+    settings: NonNullable<DeployRequest['vesting']>,
+  ): Promise<NonNullable<DeployPayload['vesting']>> {
+    const ledger = await client.request({ command: 'ledger', ledger_index: 'validated' });
+    const start = Math.max(rippleTime.fromUnixMs(Date.now()), ledger.result.ledger.close_time);
+    return { settings, start, tranches: vestingTranches(dev, settings, start) };
   }
 
   /** One deploy at a time per paying wallet: two at once could each pass the balance check. */

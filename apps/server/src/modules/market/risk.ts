@@ -5,6 +5,7 @@ import {
   NO_NEW_HOLDERS_SENTENCE,
   RISK_LEVEL_TEXT,
   RLUSD_CURRENCY_HEX,
+  type DevLockView,
   type ExcludedHolder,
   type RiskReport,
   type RiskSeverity,
@@ -15,6 +16,7 @@ import { AppError } from '../../lib/errors';
 import { LEDGER_UNAVAILABLE_MESSAGE } from '../../ledger/errors';
 import { readIssuerFacts, type IssuerFacts } from '../../ledger/account-root';
 import type { TokenRow } from '../tokens';
+import { devLockOf } from '../vesting';
 import { platformHolders } from './holders';
 import { marketPools } from './schema';
 import type { MarketSnapshot } from './snapshot';
@@ -51,6 +53,8 @@ export interface RiskInput {
   /** The main pool's LP tokens: total, and the checked holders with whether they can ever withdraw. */
   lp: { supply: string; holders: Array<{ account: string; balance: string; burned: boolean }> } | null;
   devSharePercent: string | null;
+  /** The deployer's escrows of the token (issue 28); absent for tokens Ledgerpad did not deploy. */
+  devLock?: DevLockView | null;
 }
 
 export interface RiskTokenRef {
@@ -324,7 +328,20 @@ export function assessRisk(input: RiskInput): RiskReport {
     });
   }
 
-  if (input.devSharePercent !== null) {
+  if (input.devLock && input.devLock.status !== 'not-locked') {
+    // Read from the ledger's escrow objects: provable, unlike a promise in a description.
+    const lock = input.devLock;
+    add({
+      id: 'dev-allocation',
+      severity: lock.status === 'locked' ? 'good' : 'info',
+      label: 'Dev allocation',
+      value: lock.text.replace(/^Dev allocation /, ''),
+      sentence:
+        lock.status === 'locked'
+          ? 'Held in escrows on the XRP Ledger: the deployer cannot sell a tranche before its unlock date.'
+          : 'Every tranche of the deployer’s escrows has been released: the allocation can be sold.',
+    });
+  } else if (input.devSharePercent !== null) {
     add({
       id: 'dev-allocation',
       severity: new Decimal(input.devSharePercent).gt(20) ? 'warn' : 'info',
@@ -397,6 +414,7 @@ export function assessRisk(input: RiskInput): RiskReport {
     clawback: f.clawback,
     transferFeePercent,
     devSharePercent: input.devSharePercent,
+    devLock: input.devLock ?? null,
     holders: counted.length,
     top10SharePercent,
     excluded,
@@ -452,7 +470,8 @@ export class RiskReader {
       },
       platform,
     );
-    const report = assessRisk(input);
+    const devLock = await devLockOf(client, this.deps.db, token);
+    const report = assessRisk({ ...input, devLock });
     this.cache.set(key, { ledger, report });
     return report;
   }

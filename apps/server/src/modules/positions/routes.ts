@@ -22,6 +22,7 @@ export function registerPositions(
     wallets: deps.wallets,
     snapshot: deps.snapshot,
     rlusdIssuer: rlusd,
+    client: deps.platform.connection?.client,
   });
   // Fills of custodial wallets' resting offers and their XRP ⇄ RLUSD trades, ledger by ledger.
   deps.platform.indexer?.register(positionFillsHandler(rlusd));

@@ -1,3 +1,5 @@
+import type { Client } from 'xrpl';
+import { lockedByToken } from '../../ledger/escrows';
 import {
   currencyToTicker,
   isLpCurrency,
@@ -24,6 +26,8 @@ export interface PositionsDeps {
   snapshot: Pick<MarketSnapshot, 'get'>;
   /** The network's RLUSD issuer: RLUSD holdings are a position too, priced by the XRP/RLUSD pool. */
   rlusdIssuer?: () => Promise<string | undefined>;
+  /** Reads the wallets' escrows: tokens locked in them show as locked (absent without a ledger). */
+  client?: Client;
 }
 
 export class PositionsService {
@@ -37,7 +41,15 @@ export class PositionsService {
     // The ledger reads run beside the database ones; RLUSD trades need the snapshot's XRP/USD price.
     const [[snap, bases], ledger, rlusd] = await Promise.all([
       this.deps.snapshot.get().then(async (s) => [s, await this.bases(addresses, s.xrpUsd)] as const),
-      Promise.all(rows.map((r) => Promise.all([wallets.accountState(r.address), wallets.lines(r.address)]))),
+      Promise.all(
+        rows.map((r) =>
+          Promise.all([
+            wallets.accountState(r.address),
+            wallets.lines(r.address),
+            this.deps.client ? lockedByToken(this.deps.client, r.address) : new Map<string, Decimal>(),
+          ]),
+        ),
+      ),
       this.deps.rlusdIssuer?.(),
     ]);
     // RLUSD's price in XRP: the XRP/RLUSD pool's (RLUSD per XRP), inverted.
@@ -45,7 +57,7 @@ export class PositionsService {
       snap.xrpUsd && new Decimal(snap.xrpUsd).gt(0) ? new Decimal(1).div(snap.xrpUsd) : null;
     const isRlusd = (currency: string, issuer: string) => currency === RLUSD_CURRENCY_HEX && issuer === rlusd;
     return rows.map((row, i) => {
-      const [state, lines] = ledger[i]!;
+      const [state, lines, locked] = ledger[i]!;
       const mine = bases.get(row.address) ?? new Map<string, CostBasis>();
       const tokens: PositionToken[] = [];
       const seen = new Set<string>();
@@ -55,15 +67,23 @@ export class PositionsService {
         const balance = new Decimal(line.balance);
         const k = priceKey(line.currency, line.account);
         const basis = mine.get(k);
-        // A line at zero (or owed to others) is a position only when trades left realized profit or loss.
-        if (balance.lte(0) && (!basis || basis.realized.isZero())) continue;
+        const inEscrow = locked.get(`${line.currency}|${line.account}`);
+        // A line at zero (or owed to others) is a position only when trades left realized profit or
+        // loss, or when its tokens are locked in the wallet's escrows.
+        if (balance.lte(0) && (!basis || basis.realized.isZero()) && !inEscrow?.gt(0)) continue;
         seen.add(k);
-        tokens.push(
-          this.token(line.currency, line.account, balance.gt(0) ? line.balance : '0', basis, snap, {
+        const view = this.token(
+          line.currency,
+          line.account,
+          balance.gt(0) ? line.balance : '0',
+          basis,
+          snap,
+          {
             rlusd: isRlusd(line.currency, line.account),
             xrpPerRlusd,
-          }),
+          },
         );
+        tokens.push(inEscrow?.gt(0) ? { ...view, locked: inEscrow.toFixed() } : view);
       }
       // Closed positions whose trust line is gone still carry what their sales realized.
       for (const [k, basis] of mine) {

@@ -1,3 +1,4 @@
+import { lockedByToken } from '../../ledger/escrows';
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import { convertStringToHex, RippledError, Wallet, type AccountLinesTrustline } from 'xrpl';
@@ -360,7 +361,14 @@ export class WalletService {
     });
     // Lines with a negative balance are this account's own issues (it is the issuer), not holdings.
     const lines = (await this.lines(row.address)).filter((l) => !l.balance.startsWith('-'));
-    const tokens = await Promise.all(lines.map((l) => this.tokenOf(l)));
+    const [tokens, locked] = await Promise.all([
+      Promise.all(lines.map((l) => this.tokenOf(l))),
+      state.activated ? lockedByToken(this.client, row.address) : new Map<string, Decimal>(),
+    ]);
+    for (const tok of tokens) {
+      const l = locked.get(`${tok.currencyCode}|${tok.issuer}`);
+      if (l?.gt(0)) tok.locked = l.toFixed();
+    }
     return {
       id: row.id,
       wallet_address: row.address,

@@ -11,6 +11,7 @@ import { IssuerPanel } from './issuer-panel';
 import { LoadError } from './load-error';
 import { useRewardTotals } from './rewards';
 import { TrustLinesPanel } from './trust-lines-panel';
+import { VestingPanel } from './vesting-panel';
 import './dashboard.css';
 
 /**
@@ -77,6 +78,8 @@ export function DashboardPage() {
           </ul>
         )}
       </section>
+
+      <VestingPanel />
 
       {selected ? (
         <TokenManager key={selected.id} token={selected} />

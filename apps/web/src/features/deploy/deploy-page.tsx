@@ -11,6 +11,7 @@ import {
   RLUSD_CURRENCY_HEX,
   deployCost,
   deployRequestSchema,
+  vestingSchema,
   formatCount,
   formatMoney,
   insufficientBalanceLabel,
@@ -33,6 +34,13 @@ import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
 import { availableXrp } from '../../lib/wallet-funds';
 import { startDeploy } from './api';
 import { ProgressModal } from './progress-modal';
+import {
+  VESTING_FORM_DEFAULTS,
+  VestingPreview,
+  VestingSection,
+  vestingRequest,
+  type VestingValues,
+} from './vesting-section';
 import './deploy.css';
 
 // /deploy-list (spec 001 §2–§5): the 'Deploy and List Token' form, then the Token Preview with the
@@ -56,6 +64,8 @@ interface Values {
   liquidityPairType: LiquidityPair;
   launchType: LaunchType;
   walletId: string;
+  /** 'Lock the dev allocation' (on by default; sent only with an allocation above 0). */
+  vesting: VestingValues;
   /** Hidden from people; bots fill it. */
   honeypot: string;
 }
@@ -78,10 +88,15 @@ const DEFAULTS: Values = {
   liquidityPairType: 'XRP',
   launchType: 'amm',
   walletId: '',
+  vesting: VESTING_FORM_DEFAULTS,
   honeypot: '',
 };
 
-const toRequest = (v: Values) => ({ ...v, walletId: v.walletId === '' ? undefined : Number(v.walletId) });
+const toRequest = (v: Values) => ({
+  ...v,
+  walletId: v.walletId === '' ? undefined : Number(v.walletId),
+  vesting: v.launchType === 'amm' ? vestingRequest(v.vesting, v.devAllocation) : undefined,
+});
 
 const resolver = requestResolver<Values>(
   deployRequestSchema,
@@ -106,7 +121,9 @@ const grouped = (v: string | bigint) => formatCount(v.toString());
 
 function safeCost(values: Values, fees: FeesConfig, userId: number) {
   try {
-    return deployCost(values, fees, userId);
+    // The escrows' reserves count only for a lock the request would carry.
+    const lock = vestingSchema.safeParse(toRequest(values).vesting);
+    return deployCost({ ...values, vesting: lock.success ? lock.data : undefined }, fees, userId);
   } catch {
     return undefined;
   }
@@ -211,7 +228,21 @@ export function DeployPage() {
   };
 
   const fieldErrors = formState.errors;
-  const messages = Object.values(fieldErrors).map((e) => e?.message);
+  const vestingErrors = fieldErrors.vesting as FieldErrors<VestingValues> | undefined;
+  const messages = [
+    ...Object.entries(fieldErrors)
+      .filter(([k]) => k !== 'vesting')
+      .map(([, e]) => e?.message),
+    ...Object.values(vestingErrors ?? {}).map((e) => (e as { message?: string } | undefined)?.message),
+  ];
+  const devShare = /^\d+(\.\d+)?$/.test(values.devAllocation)
+    ? new Decimal(values.devAllocation)
+    : new Decimal(0);
+  const showVesting = !bonding && devShare.gt(0);
+  const devAmount =
+    /^\d+(\.\d+)?$/.test(values.supply) && devShare.gt(0)
+      ? new Decimal(values.supply).mul(devShare).div(100).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed()
+      : '0';
 
   return (
     <section className="deploy-page">
@@ -386,6 +417,14 @@ export function DeployPage() {
               {...register('websiteLink')}
             />
           </div>
+          {showVesting && (
+            <VestingSection
+              register={register as never}
+              errors={vestingErrors}
+              enabled={values.vesting.enabled}
+              errorId={errorsId}
+            />
+          )}
           <label className="checkbox">
             <input type="checkbox" disabled={bonding} {...register('blackholeIssuer')} /> Blackhole the issuer
             (no one can ever mint more or change the token)
@@ -441,7 +480,20 @@ export function DeployPage() {
               <dd>{values.blackholeIssuer ? 'Blackholed after launch' : 'Kept (you can manage it)'}</dd>
               <dt>Require authorization</dt>
               <dd>{values.requireAuth ? 'Yes' : 'No'}</dd>
+              {showVesting && (
+                <>
+                  <dt>Dev allocation lock</dt>
+                  <dd>
+                    {values.vesting.enabled
+                      ? `${values.vesting.cliffPercent}% after ${values.vesting.cliffHours} h, the rest monthly over ${values.vesting.months} months`
+                      : 'Not locked'}
+                  </dd>
+                </>
+              )}
             </dl>
+          )}
+          {!bonding && showVesting && values.vesting.enabled && (
+            <VestingPreview values={values.vesting} allocation={devAmount} ticker={values.ticker} />
           )}
           {cost && (
             <dl className="deploy-facts" data-testid="deploy-cost">
@@ -461,7 +513,13 @@ export function DeployPage() {
                   <dd>{cost.liquidityXrp} XRP</dd>
                 </>
               )}
-              <dt>{bonding ? 'Network fees' : 'Trust line reserve and network fees'}</dt>
+              <dt>
+                {bonding
+                  ? 'Network fees'
+                  : showVesting && values.vesting.enabled
+                    ? 'Trust line and escrow reserves, network fees'
+                    : 'Trust line reserve and network fees'}
+              </dt>
               <dd>{cost.extras} XRP</dd>
               <dt>Total</dt>
               <dd>

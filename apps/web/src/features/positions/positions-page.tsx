@@ -160,6 +160,15 @@ function WalletPositions({ position }: { position: PositionView }) {
                 </th>
                 <td className="num" data-label="Balance" title={token.balance}>
                   {formatAmount(token.balance)}
+                  {token.locked && (
+                    <span
+                      className="muted small positions-locked"
+                      title="In escrows on the ledger: not spendable"
+                    >
+                      {' '}
+                      + {formatAmount(token.locked)} locked
+                    </span>
+                  )}
                 </td>
                 <td className="num" data-label="Value (XRP)">
                   {formatXrp(token.valueInXRP)}

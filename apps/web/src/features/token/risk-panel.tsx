@@ -1,4 +1,5 @@
-import type { RiskReport } from '@ledgerpad/shared';
+import { formatFull, type DevLockView, type RiskReport } from '@ledgerpad/shared';
+import { explorerTxUrl, useLedgerNetwork } from '../../lib/auth-methods';
 
 // What a buyer should know before trading, read from the ledger by the server (issue 24): the
 // verdict names the worst signals and takes their colour; each signal shows its value and one
@@ -34,6 +35,9 @@ export function RiskPanel({
                 <dt>{s.label}</dt>
                 <dd>{s.value}</dd>
                 <p className="risk-sentence">{s.sentence}</p>
+                {s.id === 'dev-allocation' && risk.devLock && risk.devLock.escrows.length > 0 && (
+                  <EscrowList lock={risk.devLock} />
+                )}
               </div>
             ))}
           </dl>
@@ -50,5 +54,29 @@ export function RiskPanel({
         </>
       )}
     </section>
+  );
+}
+
+/** The deployer's escrows, each linked to the transaction that created it on the explorer. */
+function EscrowList({ lock }: { lock: DevLockView }) {
+  const network = useLedgerNetwork();
+  return (
+    <ul className="risk-escrows" aria-label="Escrows locking the dev allocation" data-testid="risk-escrows">
+      {lock.escrows.map((e) => {
+        const url = explorerTxUrl(network, e.createdBy);
+        const label = `${formatFull(e.amount)} until ${(e.finishAfter ?? e.cancelAfter ?? '').slice(0, 10)}`;
+        return (
+          <li key={e.index}>
+            {url ? (
+              <a href={url} target="_blank" rel="noreferrer">
+                {label}
+              </a>
+            ) : (
+              <span title={`Escrow ${e.index}, created by ${e.createdBy}`}>{label}</span>
+            )}
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -200,7 +200,16 @@ function TokenRow({
           {shortAddress(token.realIssuer)}
         </span>
       </span>
-      <span className="token-value">{formatToken(token.value)}</span>
+      <span className="token-value">
+        {formatToken(token.value)}
+        {/* Tokens in the wallet's own escrows (a locked dev allocation): never spendable here. */}
+        {token.locked && (
+          <span className="muted small token-locked" data-testid="token-locked">
+            {' '}
+            + {formatToken(token.locked)} locked
+          </span>
+        )}
+      </span>
     </>
   );
   return (

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+
+// 'Lock the dev allocation' (issue 28): one schema for the deploy form's section and the deploy
+// request's `vesting` field. A share unlocks after a cliff, the rest in monthly tranches; the server
+// turns it into ledger escrows with `vestingTranches` (../vesting.ts).
+
+export const VESTING_MESSAGES = {
+  cliffPercent: 'Cliff share must be between 0% and 100% (at most 2 decimals).',
+  cliffHours: 'Cliff must be between 0.01 and 8760 hours (at most 2 decimals).',
+  months: 'Monthly tranches must run over 1 to 12 months.',
+} as const;
+
+/** The issue's defaults: 25% after 24 hours, the rest monthly over 6 months. */
+export const VESTING_DEFAULTS = { cliffPercent: '25', cliffHours: '24', months: 6 } as const;
+
+/** Most tranches a schedule can have: the cliff and 12 monthly ones. */
+export const VESTING_MAX_TRANCHES = 13;
+
+const twoDecimals = /^\d+(\.\d{1,2})?$/;
+const text = (message: string, ok: (v: number) => boolean) =>
+  z
+    .union([z.string(), z.number()])
+    .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+    // Compared as numbers only for the range; the value stays text and is computed with Decimal.
+    .refine((v) => twoDecimals.test(v) && ok(Number(v)), message);
+
+export const vestingSchema = z.object({
+  /** Locks the dev allocation in escrows on the ledger. */
+  enabled: z.boolean().default(true),
+  /** Share of the allocation released at the cliff, percent. */
+  cliffPercent: text(VESTING_MESSAGES.cliffPercent, (n) => n >= 0 && n <= 100).default(
+    VESTING_DEFAULTS.cliffPercent,
+  ),
+  /**
+   * Hours from the deploy to the cliff. At least 0.01 h (36 s): the escrows must still be in the
+   * future when they reach the ledger (a passed FinishAfter is tecNO_PERMISSION).
+   */
+  cliffHours: text(VESTING_MESSAGES.cliffHours, (n) => n >= 0.01 && n <= 8760).default(
+    VESTING_DEFAULTS.cliffHours,
+  ),
+  /** Monthly tranches after the cliff that release the rest. */
+  months: z.coerce
+    .number({ message: VESTING_MESSAGES.months })
+    .int(VESTING_MESSAGES.months)
+    .min(1, VESTING_MESSAGES.months)
+    .max(12, VESTING_MESSAGES.months)
+    .default(VESTING_DEFAULTS.months),
+});
+export type VestingSettings = z.output<typeof vestingSchema>;
+export type VestingSettingsInput = z.input<typeof vestingSchema>;
+
+/** One tranche of a schedule as the dashboard shows it (GET /api/dashboard/vesting). */
+export const vestingTrancheStatusSchema = z.enum(['locked', 'due', 'released', 'missing']);
+export type VestingTrancheStatus = z.output<typeof vestingTrancheStatusSchema>;
+
+/** POST /api/dashboard/vesting/release: the escrow to finish (owner and the create's sequence). */
+export const vestingReleaseSchema = z.object({
+  tokenId: z.coerce.number().int().positive(),
+  escrowSequence: z.coerce.number().int().positive(),
+  csrf_token: z.string().optional(),
+});
+export type VestingReleaseRequest = z.output<typeof vestingReleaseSchema>;
+
+/** One escrow of a token as the ledger holds it (anyone's, read from the issuer's directory). */
+export interface EscrowView {
+  /** The escrow's ledger object id. */
+  index: string;
+  owner: string;
+  destination: string;
+  amount: string;
+  /** ISO times; null when absent. */
+  finishAfter: string | null;
+  cancelAfter: string | null;
+  /** The transaction that created it (an escrow is never modified): its explorer link. */
+  createdBy: string;
+}
+
+/**
+ * The dev allocation on the risk panel: how much of the supply the deployer's wallet still has in
+ * escrows on the ledger and until when; 'unlocked' once a Ledgerpad schedule's escrows are all gone.
+ */
+export interface DevLockView {
+  status: 'locked' | 'unlocked' | 'not-locked';
+  devSharePercent: string;
+  /** Percent of the supply in the deployer's escrows. */
+  lockedPercent: string;
+  lockedAmount: string;
+  /** The last FinishAfter of those escrows (ISO), when any. */
+  until: string | null;
+  /** The line the panel shows, e.g. 'Dev allocation 10% — 7.5% locked on the ledger until 2026-07-31'. */
+  text: string;
+  /** The deployer's escrows of this token. */
+  escrows: EscrowView[];
+  /** Percent of the supply any holder has in escrows of this token. */
+  allLockedPercent: string;
+}
+
+export interface VestingTrancheView {
+  index: number;
+  amount: string;
+  /** ISO unlock time (the escrow's FinishAfter). */
+  unlockAt: string;
+  status: VestingTrancheStatus;
+  /** The EscrowCreate's sequence (EscrowFinish's OfferSequence); null when never created. */
+  escrowSequence: number | null;
+  createHash: string | null;
+}
+
+/** GET /api/dashboard/vesting: the signed-in user's locked dev allocations. */
+export interface VestingScheduleView {
+  tokens: Array<{
+    tokenId: number;
+    ticker: string;
+    issuer: string;
+    currency: string;
+    walletAddress: string;
+    /** The validated ledger's close time (ISO): 'due' means past it. */
+    ledgerTime: string;
+    tranches: VestingTrancheView[];
+  }>;
+}
+
+/** POST /api/dashboard/vesting/release's answer. */
+export interface VestingReleaseResult {
+  status: 'released';
+  hash: string;
+  amount: string;
+}
+
+/** The risk panel's dev-lock line, worded once. `until`: 'YYYY-MM-DD'. */
+export const devLockText = (dev: string, locked: string, until: string | null, unlocked: boolean): string =>
+  unlocked
+    ? `Dev allocation ${dev}% — unlocked`
+    : until
+      ? `Dev allocation ${dev}% — ${locked}% locked on the ledger until ${until}`
+      : `Dev allocation ${dev}% — not locked`;
+
+export const VESTING_RELEASE_MESSAGES = {
+  notFound: 'No locked tranche of yours matches this token and sequence.',
+  notDue: (when: string) => `This tranche unlocks at ${when}; it cannot be released before.`,
+  failed: (why: string) => `Releasing the tranche failed: ${why}`,
+} as const;
