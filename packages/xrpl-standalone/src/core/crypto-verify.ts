@@ -48,6 +48,37 @@ function isLowSDer(sig: Buffer): boolean {
   return s > 0n && s <= SECP256K1_HALF_N;
 }
 
+/**
+ * verifySignature on libuv's thread pool: OpenSSL's check runs on another core while the caller's
+ * thread goes on (rippled likewise checks signatures on its job-queue threads, ahead of applying).
+ * `done` is called exactly once, on the calling thread; the verdict is the same as verifySignature's.
+ */
+export function verifySignatureAsync(
+  messageHex: string,
+  signatureHex: string,
+  publicKeyHex: string,
+  done: (valid: boolean) => void,
+): void {
+  const pub = publicKeyHex.toUpperCase();
+  const key = keyObject(pub);
+  if (key) {
+    try {
+      const msg = Buffer.from(messageHex, 'hex');
+      const sig = Buffer.from(signatureHex, 'hex');
+      const ed = pub.startsWith('ED');
+      if (ed ? sig.length !== 64 : !isLowSDer(sig)) {
+        done(false);
+        return;
+      }
+      nodeVerify(ed ? null : 'sha512', msg, key, sig, (err, valid) => done(!err && valid));
+      return;
+    } catch {
+      // fall through to the reference implementation, as verifySignature does
+    }
+  }
+  done(verifySignature(messageHex, signatureHex, publicKeyHex));
+}
+
 export function verifySignature(messageHex: string, signatureHex: string, publicKeyHex: string): boolean {
   const pub = publicKeyHex.toUpperCase();
   const key = keyObject(pub);

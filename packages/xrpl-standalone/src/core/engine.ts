@@ -9,7 +9,7 @@ import { parseAmount, isLegalXrp } from './amount/amount';
 import type { CoreConfig, JsonObject, LedgerEntry } from './contract';
 import { HASH_PREFIX, sha512HalfHexOfHex } from './hash';
 import { signingDataHex } from './signing-data';
-import { verifySignature } from './crypto-verify';
+import { verifySignature, verifySignatureAsync } from './crypto-verify';
 import { checkMultiSignAuthority, checkMultiSignatures, txSigners } from './multisign';
 import { accountRootKey, ownerDirKey, ticketKey } from './keylets';
 import { TF_UNIVERSAL, hasFlag, LSF } from './ledger-flags';
@@ -128,6 +128,28 @@ export function checkSignature(tx: JsonObject, blob?: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** checkSignature with the single signature checked on the thread pool (see verifySignatureAsync). */
+export function checkSignatureAsync(tx: JsonObject, blob: string, done: (valid: boolean) => void): void {
+  const pk = tx.SigningPubKey;
+  const sig = tx.TxnSignature;
+  if (tx.Signers !== undefined) {
+    done(checkMultiSignatures(tx) === undefined);
+    return;
+  }
+  if (typeof pk !== 'string' || !isWellFormedKey(pk) || typeof sig !== 'string' || sig.length === 0) {
+    done(false);
+    return;
+  }
+  let message: string;
+  try {
+    message = signingDataHex(blob, tx);
+  } catch {
+    done(false);
+    return;
+  }
+  verifySignatureAsync(message, sig, pk, done);
 }
 
 export interface ApplyOutcome {
