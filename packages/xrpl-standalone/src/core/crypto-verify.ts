@@ -59,24 +59,33 @@ export function verifySignatureAsync(
   publicKeyHex: string,
   done: (valid: boolean) => void,
 ): void {
+  // `done` is never called inside a try: an exception of the caller's must not make it run twice.
+  const started = startNativeVerify(messageHex, signatureHex, publicKeyHex, done);
+  if (started === 'started') return;
+  done(started === 'invalid' ? false : verifySignature(messageHex, signatureHex, publicKeyHex));
+}
+
+/** Starts OpenSSL's check on the thread pool; or says it is invalid at once, or cannot be done natively. */
+function startNativeVerify(
+  messageHex: string,
+  signatureHex: string,
+  publicKeyHex: string,
+  done: (valid: boolean) => void,
+): 'started' | 'invalid' | 'fallback' {
   const pub = publicKeyHex.toUpperCase();
   const key = keyObject(pub);
-  if (key) {
-    try {
-      const msg = Buffer.from(messageHex, 'hex');
-      const sig = Buffer.from(signatureHex, 'hex');
-      const ed = pub.startsWith('ED');
-      if (ed ? sig.length !== 64 : !isLowSDer(sig)) {
-        done(false);
-        return;
-      }
-      nodeVerify(ed ? null : 'sha512', msg, key, sig, (err, valid) => done(!err && valid));
-      return;
-    } catch {
-      // fall through to the reference implementation, as verifySignature does
-    }
+  if (!key) return 'fallback';
+  try {
+    const msg = Buffer.from(messageHex, 'hex');
+    const sig = Buffer.from(signatureHex, 'hex');
+    const ed = pub.startsWith('ED');
+    if (ed ? sig.length !== 64 : !isLowSDer(sig)) return 'invalid';
+    nodeVerify(ed ? null : 'sha512', msg, key, sig, (err, valid) => done(!err && valid));
+    return 'started';
+  } catch {
+    // as verifySignature: the reference implementation decides
+    return 'fallback';
   }
-  done(verifySignature(messageHex, signatureHex, publicKeyHex));
 }
 
 export function verifySignature(messageHex: string, signatureHex: string, publicKeyHex: string): boolean {

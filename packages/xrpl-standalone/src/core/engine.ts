@@ -134,22 +134,21 @@ export function checkSignature(tx: JsonObject, blob?: string): boolean {
 export function checkSignatureAsync(tx: JsonObject, blob: string, done: (valid: boolean) => void): void {
   const pk = tx.SigningPubKey;
   const sig = tx.TxnSignature;
-  if (tx.Signers !== undefined) {
-    done(checkMultiSignatures(tx) === undefined);
-    return;
+  // As checkSignature; `done` is called outside any try (see verifySignatureAsync).
+  let message: string | undefined;
+  let verdict: boolean | undefined;
+  if (tx.Signers !== undefined) verdict = checkMultiSignatures(tx) === undefined;
+  else if (typeof pk !== 'string' || !isWellFormedKey(pk) || typeof sig !== 'string' || sig.length === 0)
+    verdict = false;
+  else {
+    try {
+      message = signingDataHex(blob, tx);
+    } catch {
+      verdict = false;
+    }
   }
-  if (typeof pk !== 'string' || !isWellFormedKey(pk) || typeof sig !== 'string' || sig.length === 0) {
-    done(false);
-    return;
-  }
-  let message: string;
-  try {
-    message = signingDataHex(blob, tx);
-  } catch {
-    done(false);
-    return;
-  }
-  verifySignatureAsync(message, sig, pk, done);
+  if (message === undefined) done(verdict === true);
+  else verifySignatureAsync(message, sig as string, pk as string, done);
 }
 
 export interface ApplyOutcome {

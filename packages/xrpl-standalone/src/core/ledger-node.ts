@@ -451,10 +451,18 @@ export class LedgerNode implements LedgerNodeApi {
         return;
       }
       pending += 1;
-      checkSignatureAsync(decoded.tx, decoded.blob, (valid) => {
+      let answered = false;
+      const answer = (valid: boolean | undefined) => {
+        if (answered) return;
+        answered = true;
         prepared[i] = new Prepared(txBlob, decoded, valid);
         settle();
-      });
+      };
+      try {
+        checkSignatureAsync(decoded.tx, decoded.blob, answer);
+      } catch {
+        answer(undefined); // not checked ahead: submit() checks it as for a plain blob
+      }
     });
     settle();
   }
