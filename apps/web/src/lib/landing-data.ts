@@ -5,16 +5,19 @@
 // seconds (a later visit to `/` within the app fetches as usual), and refreshed by the usual polls.
 
 export const LANDING_DATA_ID = 'landing-data';
-/** How long after the page load the embedded reads are still offered (the list's refresh cadence). */
+/** How long after the app's first read the embedded reads are still offered (the list's cadence). */
 export const LANDING_DATA_TTL_MS = 10_000;
 
 type Part = 'tokens' | 'prices' | 'holders';
 
 let parts: Partial<Record<Part, unknown>> | undefined;
+/** When the block was read: the app's start on a fresh page load. */
+let readAt = 0;
 
 function load(): Partial<Record<Part, unknown>> {
   if (parts) return parts;
   parts = {};
+  readAt = Date.now();
   const element = typeof document === 'undefined' ? null : document.getElementById(LANDING_DATA_ID);
   if (element) {
     try {
@@ -29,8 +32,8 @@ function load(): Partial<Record<Part, unknown>> {
 
 /** The embedded body of one read; undefined when absent or when the page is no longer fresh. */
 export function landingData(part: Part): unknown {
-  if (performance.now() > LANDING_DATA_TTL_MS) return undefined;
-  return load()[part];
+  const all = load();
+  return Date.now() - readAt > LANDING_DATA_TTL_MS ? undefined : all[part];
 }
 
 /** For tests: forget what was read, so the next call reads the document again. */
