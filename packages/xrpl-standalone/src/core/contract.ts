@@ -145,11 +145,6 @@ export interface LedgerNodeApi {
    * alone, so a server can do them for a whole batch of requests before applying any of it.
    */
   prepareSubmit(txBlob: string): PreparedSubmission;
-  /**
-   * prepareSubmit for many blobs, their signatures checked in parallel off the calling thread;
-   * `done` gets them in the same order (synchronously when no signature needed checking).
-   */
-  prepareSubmits(txBlobs: readonly string[], done: (prepared: PreparedSubmission[]) => void): void;
   /** Apply a transaction blob to a scratch copy of the open ledger (rippled's `simulate`); keeps nothing. */
   simulate(txBlob: string): SimulateResult;
   /** Close the open ledger into a validated one; retry held transactions; returns the new ledger's record. */

@@ -48,46 +48,6 @@ function isLowSDer(sig: Buffer): boolean {
   return s > 0n && s <= SECP256K1_HALF_N;
 }
 
-/**
- * verifySignature on libuv's thread pool: OpenSSL's check runs on another core while the caller's
- * thread goes on (rippled likewise checks signatures on its job-queue threads, ahead of applying).
- * `done` is called exactly once, on the calling thread; the verdict is the same as verifySignature's.
- */
-export function verifySignatureAsync(
-  messageHex: string,
-  signatureHex: string,
-  publicKeyHex: string,
-  done: (valid: boolean) => void,
-): void {
-  // `done` is never called inside a try: an exception of the caller's must not make it run twice.
-  const started = startNativeVerify(messageHex, signatureHex, publicKeyHex, done);
-  if (started === 'started') return;
-  done(started === 'invalid' ? false : verifySignature(messageHex, signatureHex, publicKeyHex));
-}
-
-/** Starts OpenSSL's check on the thread pool; or says it is invalid at once, or cannot be done natively. */
-function startNativeVerify(
-  messageHex: string,
-  signatureHex: string,
-  publicKeyHex: string,
-  done: (valid: boolean) => void,
-): 'started' | 'invalid' | 'fallback' {
-  const pub = publicKeyHex.toUpperCase();
-  const key = keyObject(pub);
-  if (!key) return 'fallback';
-  try {
-    const msg = Buffer.from(messageHex, 'hex');
-    const sig = Buffer.from(signatureHex, 'hex');
-    const ed = pub.startsWith('ED');
-    if (ed ? sig.length !== 64 : !isLowSDer(sig)) return 'invalid';
-    nodeVerify(ed ? null : 'sha512', msg, key, sig, (err, valid) => done(!err && valid));
-    return 'started';
-  } catch {
-    // as verifySignature: the reference implementation decides
-    return 'fallback';
-  }
-}
-
 export function verifySignature(messageHex: string, signatureHex: string, publicKeyHex: string): boolean {
   const pub = publicKeyHex.toUpperCase();
   const key = keyObject(pub);

@@ -9,7 +9,7 @@ import { parseAmount, isLegalXrp } from './amount/amount';
 import type { CoreConfig, JsonObject, LedgerEntry } from './contract';
 import { HASH_PREFIX, sha512HalfHexOfHex } from './hash';
 import { signingDataHex } from './signing-data';
-import { verifySignature, verifySignatureAsync } from './crypto-verify';
+import { verifySignature } from './crypto-verify';
 import { checkMultiSignAuthority, checkMultiSignatures, txSigners } from './multisign';
 import { accountRootKey, ownerDirKey, ticketKey } from './keylets';
 import { TF_UNIVERSAL, hasFlag, LSF } from './ledger-flags';
@@ -128,27 +128,6 @@ export function checkSignature(tx: JsonObject, blob?: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** checkSignature with the single signature checked on the thread pool (see verifySignatureAsync). */
-export function checkSignatureAsync(tx: JsonObject, blob: string, done: (valid: boolean) => void): void {
-  const pk = tx.SigningPubKey;
-  const sig = tx.TxnSignature;
-  // As checkSignature; `done` is called outside any try (see verifySignatureAsync).
-  let message: string | undefined;
-  let verdict: boolean | undefined;
-  if (tx.Signers !== undefined) verdict = checkMultiSignatures(tx) === undefined;
-  else if (typeof pk !== 'string' || !isWellFormedKey(pk) || typeof sig !== 'string' || sig.length === 0)
-    verdict = false;
-  else {
-    try {
-      message = signingDataHex(blob, tx);
-    } catch {
-      verdict = false;
-    }
-  }
-  if (message === undefined) done(verdict === true);
-  else verifySignatureAsync(message, sig as string, pk as string, done);
 }
 
 export interface ApplyOutcome {

@@ -23,7 +23,6 @@ import type {
 import {
   applyTransaction,
   checkSignature,
-  checkSignatureAsync,
   decodeBlob,
   hasMalformedSigningKey,
   localChecks,
@@ -434,37 +433,6 @@ export class LedgerNode implements LedgerNodeApi {
       return new Prepared(txBlob, decoded, undefined);
     }
     return new Prepared(txBlob, decoded, checkSignature(decoded.tx, decoded.blob));
-  }
-
-  prepareSubmits(txBlobs: readonly string[], done: (prepared: PreparedSubmission[]) => void): void {
-    const prepared: Prepared[] = [];
-    // One count for the loop itself, so `done` cannot run before every check has been started.
-    let pending = 1;
-    const settle = () => {
-      pending -= 1;
-      if (pending === 0) done(prepared);
-    };
-    txBlobs.forEach((txBlob, i) => {
-      const decoded = decodeBlob(txBlob);
-      if ('error' in decoded || decoded.tx.Signers !== undefined || hasMalformedSigningKey(decoded.tx)) {
-        prepared[i] = new Prepared(txBlob, decoded, undefined);
-        return;
-      }
-      pending += 1;
-      let answered = false;
-      const answer = (valid: boolean | undefined) => {
-        if (answered) return;
-        answered = true;
-        prepared[i] = new Prepared(txBlob, decoded, valid);
-        settle();
-      };
-      try {
-        checkSignatureAsync(decoded.tx, decoded.blob, answer);
-      } catch {
-        answer(undefined); // not checked ahead: submit() checks it as for a plain blob
-      }
-    });
-    settle();
   }
 
   submit(input: string | PreparedSubmission): SubmitResult {
