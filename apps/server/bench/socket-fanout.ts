@@ -67,7 +67,8 @@ export async function benchSocketFanout(
         child.once('message', (m) => resolve(m as { port: number; token: string }));
         child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
       }),
-      60_000,
+      // A cold start (tsx, PGlite, migrations) takes well over a minute on a busy 2-core machine.
+      180_000,
       'server start',
     );
 

@@ -254,7 +254,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('metrics', metrics);
 
-  const web = await registerWebDelivery(app, deps.config, deps.webDistDir);
+  // The landing page carries the list's first reads (the snapshot's bodies as served by /api/tokens,
+  // /api/prices and /api/holders), so it renders without waiting for them.
+  const web = await registerWebDelivery(app, deps.config, deps.webDistDir, async () => {
+    const snap = await market.get();
+    return { tokens: snap.tokensBody.json, prices: snap.pricesBody.json, holders: snap.holdersBody.json };
+  });
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api') {

@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatPrice, formatUsd, type PriceRecord, type TokenView } from '@ledgerpad/shared';
 import { TokenList } from '../src/features/token-list/token-list';
+import { LANDING_DATA_ID, resetLandingData } from '../src/lib/landing-data';
 import { setMobileViewport, stubFetch, withProviders } from './support';
 
 // The home page's token list, rendered for real: rows from /api/tokens, figures from /api/prices and
@@ -270,5 +271,47 @@ describe('token list', () => {
     listed = TOKENS;
     await act(() => vi.advanceTimersByTimeAsync(10_100));
     await vi.waitFor(() => expect(tickers()[0]).toBe(TOKENS[0]!.ticker));
+  });
+});
+
+describe('token list on a fresh load of / (reads embedded in the page by the server)', () => {
+  beforeEach(() => resetLandingData());
+  afterEach(() => {
+    document.getElementById(LANDING_DATA_ID)?.remove();
+    resetLandingData();
+  });
+
+  it('renders rows and prices with the first render, then refreshes as usual', async () => {
+    const block = document.createElement('script');
+    block.type = 'application/json';
+    block.id = LANDING_DATA_ID;
+    block.textContent = JSON.stringify({ tokens: TOKENS, prices, holders: [] });
+    document.head.append(block);
+    const { calls } = stubFetch((path) => {
+      if (path.startsWith('/api/tokens')) return { body: TOKENS };
+      if (path === '/api/prices') return { body: prices };
+      return undefined;
+    });
+    render(withProviders(<TokenList />));
+    // Synchronously: no fetch has answered yet.
+    expect(tickers()).toEqual(TOKENS.slice(0, 10).map((t) => t.ticker));
+    expect(within(screen.getAllByTestId('token-row')[0]!).getByTestId('price').textContent).toBe('0.001');
+    // The embedded list is stale at once: the usual read follows.
+    await vi.waitFor(() => expect(calls.some((c) => c.startsWith('/api/tokens'))).toBe(true));
+  });
+
+  it('is not used once the page is no longer fresh', async () => {
+    const block = document.createElement('script');
+    block.type = 'application/json';
+    block.id = LANDING_DATA_ID;
+    block.textContent = JSON.stringify({ tokens: TOKENS.slice(0, 1), prices: [], holders: [] });
+    document.head.append(block);
+    render(withProviders(<TokenList />));
+    expect(screen.getAllByTestId('token-row')).toHaveLength(1);
+    cleanup();
+    vi.setSystemTime(NOW + 11_000);
+    render(withProviders(<TokenList />));
+    await screen.findAllByTestId('token-row');
+    expect(tickers()).toEqual(TOKENS.slice(0, 10).map((t) => t.ticker));
   });
 });

@@ -183,13 +183,25 @@ function print(figure: Figure): void {
   console.log(`${figure.name.padEnd(56)} ${figure.value.toFixed(0).padStart(8)} ${figure.unit}`);
 }
 
+// `npm run bench -w packages/xrpl-standalone -- ed25519 amm` runs only the sections whose names
+// contain one of the words (secp256k1, ed25519, amm, offers); no words: every section.
+const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const wanted = (name: string) => filters.length === 0 || filters.some((word) => name.includes(word));
+
 async function main(): Promise<void> {
   console.log(
     `xrpl-standalone benchmark (node ${process.version}, ${ACCOUNTS * PAYMENTS_PER_ACCOUNT} payments per round, ` +
       `median of ${ROUNDS} rounds after a warm-up round; each round's verification rate is taken right after it)`,
   );
-  for (const keyType of ['ecdsa-secp256k1', 'ed25519'] as const) await benchXrpPayments(keyType);
-  for (const figure of [await benchAmmSwaps(), await benchOfferCrossings()]) {
+  for (const keyType of ['ecdsa-secp256k1', 'ed25519'] as const) {
+    if (wanted(keyType)) await benchXrpPayments(keyType);
+  }
+  const dex = [
+    { name: 'amm', run: benchAmmSwaps },
+    { name: 'offers', run: benchOfferCrossings },
+  ].filter((section) => wanted(section.name));
+  for (const section of dex) {
+    const figure = await section.run();
     print(figure);
     report({
       section: SECTION,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -60,6 +61,39 @@ export function contentSecurityPolicy(
   };
 }
 
+/**
+ * What the landing page (`/`) shows first, as the JSON texts of the public reads it would otherwise
+ * fetch right after the app starts (`/api/tokens`, `/api/prices`, `/api/holders`); null when not
+ * available yet.
+ */
+export type LandingData = () => Promise<{ tokens: string; prices: string; holders: string } | null>;
+
+/** Above this the landing data is not embedded (a large market): the page fetches it as before. */
+export const LANDING_DATA_MAX_BYTES = 256 * 1024;
+
+/** The element id of the embedded data block; apps/web/src/lib/landing-data.ts reads it. */
+export const LANDING_DATA_ID = 'landing-data';
+
+/**
+ * The landing data as an inert JSON data block (type application/json: never executed, so the CSP's
+ * script-src does not apply and no nonce is needed). Every `<` is written as \u003c, which JSON
+ * reads back as the same character, so no token name or description can close the element.
+ */
+export function landingDataBlock(data: { tokens: string; prices: string; holders: string }): string {
+  const json = `{"tokens":${data.tokens},"prices":${data.prices},"holders":${data.holders}}`;
+  if (json.length > LANDING_DATA_MAX_BYTES) return '';
+  return `<script type="application/json" id="${LANDING_DATA_ID}">${json.replace(/</g, '\\u003c')}</script>`;
+}
+
+/**
+ * The landing page's first screen as static markup (apps/web/public/landing-shell.html: the header
+ * and the hero, the same elements and classes React renders), put inside #root on `/` so the hero
+ * paints with the HTML; React replaces it with the same elements on its first render. Never served
+ * as a file.
+ */
+export const LANDING_SHELL_FILE = 'landing-shell.html';
+const ROOT = '<div id="root"></div>';
+
 export interface WebDelivery {
   /** Answers a non-API path no route matched: the SPA's 404 page (status 404), or plain text. */
   notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply>;
@@ -87,6 +121,7 @@ export async function registerWebDelivery(
   app: FastifyInstance,
   config: Config,
   distDir: string | undefined,
+  landingData?: LandingData,
 ): Promise<WebDelivery> {
   const built = distDir !== undefined && existsSync(path.join(distDir, 'index.html'));
   if (built) {
@@ -98,7 +133,8 @@ export async function registerWebDelivery(
       preCompressed: true,
       // Source maps are never built for production; refuse any that are lying around.
       // The .br/.gz copies are chosen by Accept-Encoding, never fetched by their own names.
-      allowedPath: (pathName) => !/\.(map|br|gz)$/.test(pathName),
+      allowedPath: (pathName) =>
+        !/\.(map|br|gz)$/.test(pathName) && path.basename(pathName) !== LANDING_SHELL_FILE,
       setHeaders: (reply, filePath) => {
         const hashed = filePath.startsWith(path.join(distDir, 'assets') + path.sep);
         // Hashed names change with their content: cache forever. Everything else: revalidate.
@@ -106,6 +142,58 @@ export async function registerWebDelivery(
       },
     });
   }
+
+  // The landing page: index.html with its first screen (static shell) and its first data inside, so
+  // the hero paints with the HTML and the token list renders as soon as the app runs. Built
+  // once per change of the build or of the data (at most once per ledger), compressed once.
+  type Page = { key: string; html: string; br: Buffer; gzip: Buffer };
+  let landing: Page | undefined;
+  const landingPage = async (): Promise<Page> => {
+    const files = await Promise.all(
+      ['index.html', LANDING_SHELL_FILE].map((name) =>
+        stat(path.join(distDir!, name)).then(
+          (st) => st.mtimeMs,
+          () => 0,
+        ),
+      ),
+    );
+    const data = await landingData?.().catch((err: unknown) => {
+      app.log.warn({ err }, 'landing data not embedded');
+      return null;
+    });
+    const block = data ? landingDataBlock(data) : '';
+    const key = `${files.join(',')}:${block}`;
+    if (landing?.key === key) return landing;
+    const [html, shell] = await Promise.all([
+      readFile(path.join(distDir!, 'index.html'), 'utf8'),
+      readFile(path.join(distDir!, LANDING_SHELL_FILE), 'utf8').catch(() => ''),
+    ]);
+    // Replacement functions, not strings: a `$&` in a token's name must stay literal text.
+    const page = html
+      .replace('</head>', () => `${block}</head>`)
+      .replace(ROOT, () => `<div id="root">${shell.trim()}</div>`);
+    const buf = Buffer.from(page);
+    landing = {
+      key,
+      html: page,
+      br: brotliCompressSync(buf, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
+      gzip: gzipSync(buf, { level: 6 }),
+    };
+    return landing;
+  };
+  const sendLanding = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const page = await landingPage();
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+    reply
+      .code(200)
+      .type('text/html; charset=utf-8')
+      // It carries the current market: never cached, sent whole without validators.
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding');
+    if (!encoding) return reply.send(page.html);
+    return reply.header('content-encoding', encoding).send(page[encoding]);
+  };
 
   const sendIndex = (reply: FastifyReply, status: number): FastifyReply | Promise<FastifyReply> => {
     if (!built)
@@ -123,7 +211,11 @@ export async function registerWebDelivery(
     }
     return reply.code(status).header('cache-control', 'no-cache').sendFile('index.html');
   };
-  for (const route of SPA_ROUTES) app.get(route, (_req, reply) => sendIndex(reply, 200));
+  for (const route of SPA_ROUTES) {
+    app.get(route, (request, reply) =>
+      route === '/' && built ? sendLanding(request, reply) : sendIndex(reply, 200),
+    );
+  }
 
   return {
     notFound(request, reply) {

@@ -4,11 +4,13 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { LANDING_DATA_MAX_BYTES, landingDataBlock } from '../../src/web/delivery';
 
 // Static delivery of the built web app through the real server, on a small fake build.
 
 const INDEX =
   '<!doctype html><html><head><title>Ledgerpad</title></head><body><div id="root"></div></body></html>';
+const SHELL = '<div class="app"><h1>Launch and trade XRPL tokens in seconds</h1></div>\n';
 const JS = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 
 let dist: string;
@@ -19,6 +21,7 @@ beforeAll(async () => {
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'index.html'), INDEX);
   writeFileSync(path.join(dist, 'index.html.br'), brotliCompressSync(INDEX));
+  writeFileSync(path.join(dist, 'landing-shell.html'), SHELL);
   writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const js = path.join(dist, 'assets', 'app-abc123.js');
   writeFileSync(js, JS);
@@ -144,5 +147,51 @@ describe('the CSP names the sign-in providers only when they are configured', ()
     expect(plainRes.headers['cross-origin-opener-policy']).toBe('same-origin');
     const plain = String(plainRes.headers['content-security-policy']);
     expect(plain).not.toContain('telegram.org');
+  });
+});
+
+describe('the landing page carries its first screen and first reads', () => {
+  const landingParts = (html: string) => {
+    const data = /<script type="application\/json" id="landing-data">(.*?)<\/script>/.exec(html)?.[1];
+    return { data: data === undefined ? undefined : (JSON.parse(data) as Record<string, unknown>) };
+  };
+
+  it('puts the static shell inside #root and the market snapshot as a JSON block on / only', async () => {
+    const res = await get('/', { 'accept-encoding': 'identity' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.body).toContain(`<div id="root">${SHELL.trim()}</div>`);
+    const { data } = landingParts(res.body);
+    // The same bodies the public reads serve.
+    expect(data?.tokens).toEqual((await get('/api/tokens')).json());
+    expect(data?.prices).toEqual((await get('/api/prices')).json());
+    expect(data?.holders).toEqual((await get('/api/holders')).json());
+    // Compressed when accepted, the same page.
+    const br = await get('/', { 'accept-encoding': 'gzip, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(res.body);
+    const gz = await get('/', { 'accept-encoding': 'gzip' });
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(res.body);
+    // Every other page is the build's index.html as it is.
+    expect((await get('/terms')).body).toBe(INDEX);
+  });
+
+  it('never serves the shell as a file', async () => {
+    expect((await get('/landing-shell.html')).statusCode).toBe(404);
+  });
+
+  it('writes a block no token text can close or rewrite', () => {
+    const name = '</script><script>alert(1)</script><!-- $& $1 \u2028';
+    const tokens = JSON.stringify([{ name }]);
+    const block = landingDataBlock({ tokens, prices: '[]', holders: '[]' });
+    const inner = block.slice(block.indexOf('>') + 1, block.lastIndexOf('</script>'));
+    expect(inner).not.toContain('<');
+    expect((JSON.parse(inner) as { tokens: Array<{ name: string }> }).tokens[0]?.name).toBe(name);
+  });
+
+  it('leaves out a market too large to embed (the page fetches it)', () => {
+    const tokens = JSON.stringify(['x'.repeat(LANDING_DATA_MAX_BYTES)]);
+    expect(landingDataBlock({ tokens, prices: '[]', holders: '[]' })).toBe('');
   });
 });

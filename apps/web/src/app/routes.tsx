@@ -2,11 +2,11 @@ import { lazy, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from '../components/layout';
 import { RequireSignIn } from '../components/require-sign-in';
+import { HomePage } from '../features/token-list/home-page';
 
 // Every page is its own chunk: the first visit downloads the shell and the page it opens, no more.
-const HomePage = lazy(() =>
-  import('../features/token-list/home-page').then((m) => ({ default: m.HomePage })),
-);
+// The landing page is the exception: it is in the shell, so its first render is the app's first
+// render (no second round of chunks before the hero paints; docs/benchmarks.md, landing LCP).
 const TermsPage = lazy(() => import('../features/legal/terms-page').then((m) => ({ default: m.TermsPage })));
 const PrivacyPage = lazy(() =>
   import('../features/legal/privacy-page').then((m) => ({ default: m.PrivacyPage })),

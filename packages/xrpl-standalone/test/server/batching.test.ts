@@ -87,6 +87,60 @@ describe('pipelined WebSocket requests (checked as a batch, applied in arrival o
     });
   }
 
+  it('keeps arrival order across socket reads while earlier batches are still being checked', async () => {
+    const sender = await fund(h, '100000000', Wallet.generate('ed25519' as never));
+    const receiver = await fund(h);
+    const info = await h.client.request({ command: 'account_info', account: sender.address });
+    const first = info.result.account_data.Sequence;
+    const blobs = Array.from(
+      { length: 30 },
+      (_, i) =>
+        sender.sign({
+          TransactionType: 'Payment',
+          Account: sender.address,
+          Destination: receiver.address,
+          Amount: String(1000 + i),
+          Fee: '10',
+          Flags: 0,
+          Sequence: first + i,
+        } as never).tx_blob,
+    );
+    const ws = new WebSocket(h.ledger.url);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    const arrival: number[] = [];
+    const replies = new Map<number, Record<string, unknown>>();
+    const all = new Promise<void>((resolve) => {
+      ws.on('message', (data) => {
+        const reply = JSON.parse(String(data)) as Record<string, unknown>;
+        arrival.push(reply.id as number);
+        replies.set(reply.id as number, reply);
+        if (replies.size === 32) resolve();
+      });
+    });
+    let id = 0;
+    const send = (body: object) => ws.send(JSON.stringify({ ...body, id: ++id, api_version: 2 }));
+    // One frame per write, a macrotask apart: each reaches the server in a read (a batch) of its
+    // own while the signatures of the ones before it may still be on the thread pool.
+    for (const tx_blob of blobs) {
+      send({ command: 'submit', tx_blob });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    send({ command: 'ledger_accept' });
+    send({ command: 'account_info', account: sender.address, ledger_index: 'validated' });
+    await all;
+    ws.close();
+
+    expect(arrival).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+    for (let i = 1; i <= 30; i += 1) {
+      expect((replies.get(i)?.result as { engine_result: string }).engine_result).toBe('tesSUCCESS');
+    }
+    const account = (replies.get(32)?.result as { account_data: { Sequence: number } }).account_data;
+    expect(account.Sequence).toBe(first + 30);
+  });
+
   it('orders JSON-RPC submits the same way', async () => {
     const sender = await fund(h, '100000000', Wallet.generate('ed25519' as never));
     const info = await h.client.request({ command: 'account_info', account: sender.address });

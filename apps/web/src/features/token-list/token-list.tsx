@@ -20,6 +20,7 @@ import {
 } from '@ledgerpad/shared';
 import { IdentityBadge, ListerLinksNote } from '../../components/identity-badge';
 import { apiGetAll } from '../../lib/api';
+import { landingData } from '../../lib/landing-data';
 import { useIsMobile } from '../../lib/use-is-mobile';
 import { useTokenStats } from './use-token-stats';
 
@@ -70,6 +71,13 @@ export function TokenList() {
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
     // A failed first load shows the empty list; a failed refresh keeps the rows it had.
     retry: 1,
+    // On a fresh load of `/` the server embedded this very read: rows with the first render. It is
+    // stale at once, so the usual fetch follows and replaces it.
+    initialData: () => {
+      const embedded = landingData('tokens');
+      return Array.isArray(embedded) ? (embedded as TokenView[]) : undefined;
+    },
+    initialDataUpdatedAt: 0,
     queryFn: async ({ signal }) => {
       const list = await apiGetAll<TokenView>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, {
         signal,

@@ -12,6 +12,7 @@ import {
   type StatsOutcome,
 } from '@ledgerpad/shared';
 import { apiGetAll, apiPost } from '../../lib/api';
+import { landingData } from '../../lib/landing-data';
 
 export interface TokenStats {
   prices: ReadonlyMap<string, PriceRecord>;
@@ -21,6 +22,18 @@ export interface TokenStats {
 
 const EMPTY: TokenStats = { prices: new Map(), holders: new Map(), blackholed: {} };
 
+/** Prices and holders the server embedded in a fresh load of `/` (lib/landing-data.ts), else none. */
+function initialStats(): TokenStats {
+  const prices = landingData('prices');
+  const holders = landingData('holders');
+  if (prices === undefined && holders === undefined) return EMPTY;
+  return {
+    prices: prices === undefined ? EMPTY.prices : mergePrices(EMPTY.prices, prices),
+    holders: Array.isArray(holders) ? holdersByIssuer(holders) : EMPTY.holders,
+    blackholed: {},
+  };
+}
+
 /**
  * Prices, holders and blackhole flags of the listed tokens (spec 000 §4, §9): the first fetch
  * 100 ms after mount, then every 5 s; a 429 from any of the three waits 5 s, doubling up to 60 s,
@@ -28,7 +41,7 @@ const EMPTY: TokenStats = { prices: new Map(), holders: new Map(), blackholed: {
  * fall back to what was known (spec 000 §8). Public calls, without cookies.
  */
 export function useTokenStats(issuers: readonly string[]): TokenStats {
-  const [stats, setStats] = useState<TokenStats>(EMPTY);
+  const [stats, setStats] = useState<TokenStats>(initialStats);
   const issuersRef = useRef(issuers);
   issuersRef.current = issuers;
 
