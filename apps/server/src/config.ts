@@ -77,6 +77,8 @@ export const configSchema = z
     RATE_LIMIT_DEMO_PER_MIN: z.coerce.number().int().min(1).default(120),
     RATE_LIMIT_READ_PER_MIN: z.coerce.number().int().min(1).default(1200),
     RATE_LIMIT_WRITE_PER_MIN: z.coerce.number().int().min(1).default(300),
+    /** Reads computed per question (plugins/rate-limit.ts EXPENSIVE_ROUTES), per user or IP, together. */
+    RATE_LIMIT_EXPENSIVE_PER_MIN: z.coerce.number().int().min(1).default(300),
     /** A socket whose unsent data exceeds this is closed instead of buffering without bound. */
     WS_MAX_BUFFERED_BYTES: z.coerce
       .number()

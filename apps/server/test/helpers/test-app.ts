@@ -104,6 +104,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     RATE_LIMIT_DEMO_PER_MIN: '100000',
     RATE_LIMIT_READ_PER_MIN: '100000',
     RATE_LIMIT_WRITE_PER_MIN: '100000',
+    RATE_LIMIT_EXPENSIVE_PER_MIN: '100000',
     // The per-visitor quotas too (test/security/abuse.test.ts sets its own).
     ...GENEROUS_QUOTAS,
     ...options.env,
