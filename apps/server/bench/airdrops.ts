@@ -25,13 +25,13 @@ export interface AirdropBenchResult {
 }
 
 export async function benchAirdrops(
-  opts: { claims?: number; closeIntervalMs?: number } = {},
+  opts: { claims?: number; closeIntervalMs?: number; ledgerThread?: boolean } = {},
 ): Promise<AirdropBenchResult> {
   const count = opts.claims ?? 500;
   const closeIntervalMs = opts.closeIntervalMs ?? 1000;
   const t = await createWalletTestApp(
     { PLATFORM_BOOTSTRAP: 'on', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000' },
-    { closeIntervalMs },
+    { closeIntervalMs, ledgerThread: opts.ledgerThread },
   );
   try {
     await t.app.platform.accounts.bootstrapped();

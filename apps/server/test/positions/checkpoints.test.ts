@@ -6,7 +6,7 @@ import { marketPools, marketTrades } from '../../src/modules/market/schema';
 import { PositionsService } from '../../src/modules/positions';
 import { positionBases, positionCheckpoints, positionFills } from '../../src/modules/positions/schema';
 import { tokens as tokensTable } from '../../src/modules/tokens/schema';
-import { createTestDatabase, type TestDatabase } from '../db';
+import { createTestDatabase } from '../db';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 // Positions' checkpoints: a read folds a wallet's trades into bases kept per wallet and token, and
@@ -14,7 +14,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 // digit, as a read without any checkpoint; an RLUSD-quoted trade (valued at the current price)
 // stops the checkpoint from moving past it.
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let t: TestApp;
 let service: PositionsService;
 let tokenId: number;
