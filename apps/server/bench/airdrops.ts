@@ -68,7 +68,7 @@ export async function benchAirdrops(
         issuerAddress: token.issuer_address,
         projectName: 'Bench Drop',
         tagline: 'Five hundred claims',
-        logoUrl: '/images/x.webp',
+        logoUrl: '',
         description: '',
         perUserType: 'fixed',
         totalTokenAmount: each.mul(count).toFixed(),
