@@ -59,10 +59,14 @@ async function seededDemo(): Promise<{
       RATE_LIMIT_READ_PER_MIN: '100000000',
     },
     closeIntervalMs: 0,
+    // As `npm start` runs it: the ledger's closes on their own thread, not between the requests.
+    ledgerThread: true,
   });
+  // ledger_accept over the socket: the ledger server object lives in its thread.
+  const close = () => void t.ledger!.client.request({ command: 'ledger_accept' } as never).catch(() => {});
   let timer: NodeJS.Timeout | undefined;
   const closes = () => {
-    timer ??= setInterval(() => t.standalone!.closeLedger(), 1_000);
+    timer ??= setInterval(close, 1_000);
   };
   const stopCloses = () => {
     clearInterval(timer);
@@ -71,7 +75,7 @@ async function seededDemo(): Promise<{
   const started = performance.now();
   await t.app.ready();
   // The seed waits on validations: close faster than a second while it runs.
-  const seeding = setInterval(() => t.standalone!.closeLedger(), 250);
+  const seeding = setInterval(close, 250);
   try {
     const deadline = Date.now() + 600_000;
     for (;;) {
@@ -86,7 +90,7 @@ async function seededDemo(): Promise<{
   } finally {
     clearInterval(seeding);
   }
-  t.standalone!.closeLedger();
+  await t.ledger!.client.request({ command: 'ledger_accept' } as never);
   await t.app.platform.indexer!.caughtUp();
   await t.app.marketSnapshot.refresh();
   return { t, seedMs: Math.round(performance.now() - started), stopCloses, closes };
