@@ -197,7 +197,7 @@ describe('simulate', () => {
     const traderBefore = (sim: SimResult) => {
       const node = sim.meta.AffectedNodes.find(
         (n) => 'ModifiedNode' in n && n.ModifiedNode.FinalFields?.Account === trader.address,
-      ) as { ModifiedNode: { PreviousFields: { Balance: string } } };
+      ) as unknown as { ModifiedNode: { PreviousFields: { Balance: string } } };
       return BigInt(node.ModifiedNode.PreviousFields.Balance);
     };
     const first = await request<SimResult>(dex, { command: 'simulate', tx_json: payment });
