@@ -59,10 +59,8 @@ async function seededDemo(): Promise<{
       RATE_LIMIT_READ_PER_MIN: '100000000',
     },
     closeIntervalMs: 0,
-    // As `npm start` runs it: the ledger's closes on their own thread, not between the requests.
-    ledgerThread: true,
   });
-  // ledger_accept over the socket: the ledger server object lives in its thread.
+  // ledger_accept over the socket (works whichever thread the ledger runs in).
   const close = () => void t.ledger!.client.request({ command: 'ledger_accept' } as never).catch(() => {});
   let timer: NodeJS.Timeout | undefined;
   const closes = () => {

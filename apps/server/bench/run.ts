@@ -180,7 +180,7 @@ const sections: Array<Section<unknown>> = [
   }),
   section({
     name: 'airdrop claims (500 at once on one airdrop)',
-    run: () => benchAirdrops({ ledgerThread: true }),
+    run: () => benchAirdrops(),
     figures: (r) => [
       { figure: 'claims paid', value: r.paid, unit: '', target: atLeast(r.claims) },
       { figure: 'ledger closes', value: r.ledgerCloses, unit: '', target: atMost(3) },

@@ -72,8 +72,6 @@ export async function benchTrading(
       RATE_LIMIT_READ_PER_MIN: '1000000',
     },
     closeIntervalMs,
-    // As `npm start` runs it (LEDGER_THREAD=thread).
-    ledgerThread: true,
   });
   try {
     await t.app.ready();

@@ -36,8 +36,11 @@ export const configSchema = z
       .optional(),
     LEDGER_CLOSE_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
     LEDGER_PORT: port.default(0),
-    /** embedded ledger: 'thread' runs it in a worker thread (its own event loop), 'main' in this one. */
-    LEDGER_THREAD: z.enum(['thread', 'main']).default('thread'),
+    /**
+     * embedded ledger: 'thread' runs it in a worker thread (its own event loop), 'main' in this one
+     * (the default until 'thread' is measured on a quiet machine: docs/benchmarks.md).
+     */
+    LEDGER_THREAD: z.enum(['thread', 'main']).default('main'),
     PUBLIC_ORIGIN: z.string().url('must be a URL such as https://ledgerpad.example').optional(),
     WEB_DIST_DIR: z.string().optional(),
     TRUST_PROXY: bool.default(false),

@@ -58,8 +58,8 @@ async function main(): Promise<void> {
   if (!ledgerUrl) {
     // The embedded stand-alone ledger: the default network of `npm start` and of every test. Loaded
     // only here, so a server pointed at a public network never loads it.
-    // In a worker thread by default (ledger/embedded-ledger.ts): the ledger's closes and the API's
-    // requests then don't queue behind each other.
+    // In this thread, or with LEDGER_THREAD=thread in a worker (ledger/embedded-ledger.ts): the
+    // ledger's closes and the API's requests then don't queue behind each other.
     const ledgerDir = path.join(config.dataDir, 'ledger');
     const fresh = !existsSync(ledgerDir) || readdirSync(ledgerDir).length === 0;
     const ledger = await startEmbeddedLedger(
