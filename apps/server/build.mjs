@@ -21,6 +21,8 @@ await build({
     migrate: 'src/scripts/migrate.ts',
     'owner-link': 'src/scripts/owner-link.ts',
     'rotate-keys': 'src/scripts/rotate-keys.ts',
+    // main.ts starts it as a worker thread by its file name, beside main.js.
+    'embedded-ledger-worker': 'src/ledger/embedded-ledger-worker.ts',
   },
   outdir,
   bundle: true,

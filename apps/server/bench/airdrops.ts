@@ -14,6 +14,7 @@ export interface AirdropBenchResult {
   closeIntervalMs: number;
   paid: number;
   refused: number;
+  refusals: Record<string, number>;
   ledgerCloses: number;
   perLedger: Record<number, number>;
   /** From the burst until the ledger holding the last payment closed (ms). */
@@ -25,13 +26,13 @@ export interface AirdropBenchResult {
 }
 
 export async function benchAirdrops(
-  opts: { claims?: number; closeIntervalMs?: number } = {},
+  opts: { claims?: number; closeIntervalMs?: number; ledgerThread?: boolean } = {},
 ): Promise<AirdropBenchResult> {
   const count = opts.claims ?? 500;
   const closeIntervalMs = opts.closeIntervalMs ?? 1000;
   const t = await createWalletTestApp(
     { PLATFORM_BOOTSTRAP: 'on', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000' },
-    { closeIntervalMs },
+    { closeIntervalMs, ledgerThread: opts.ledgerThread },
   );
   try {
     await t.app.platform.accounts.bootstrapped();
@@ -68,7 +69,7 @@ export async function benchAirdrops(
         issuerAddress: token.issuer_address,
         projectName: 'Bench Drop',
         tagline: 'Five hundred claims',
-        logoUrl: '/images/x.webp',
+        logoUrl: '',
         description: '',
         perUserType: 'fixed',
         totalTokenAmount: each.mul(count).toFixed(),
@@ -114,8 +115,14 @@ export async function benchAirdrops(
     at.sort((a, b) => a - b);
     const perLedger: Record<number, number> = {};
     let paid = 0;
+    // What the refused claims were told, by answer (a bench that only counts hides the cause).
+    const refusals: Record<string, number> = {};
     for (const r of answers) {
-      if (r.statusCode !== 200) continue;
+      if (r.statusCode !== 200) {
+        const why = `${r.statusCode} ${(r.json() as { message?: string }).message ?? r.body.slice(0, 80)}`;
+        refusals[why] = (refusals[why] ?? 0) + 1;
+        continue;
+      }
       paid++;
       const tx = await client.request({ command: 'tx', transaction: (r.json() as ClaimAirdropResult).hash });
       const index = Number(tx.result.ledger_index);
@@ -130,6 +137,7 @@ export async function benchAirdrops(
       closeIntervalMs,
       paid,
       refused: count - paid,
+      refusals,
       ledgerCloses,
       perLedger,
       lastPaidMs: Math.round((closedAt.get(lastLedger) ?? t0) - t0),

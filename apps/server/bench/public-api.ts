@@ -60,9 +60,11 @@ async function seededDemo(): Promise<{
     },
     closeIntervalMs: 0,
   });
+  // ledger_accept over the socket (works whichever thread the ledger runs in).
+  const close = () => void t.ledger!.client.request({ command: 'ledger_accept' } as never).catch(() => {});
   let timer: NodeJS.Timeout | undefined;
   const closes = () => {
-    timer ??= setInterval(() => t.standalone!.closeLedger(), 1_000);
+    timer ??= setInterval(close, 1_000);
   };
   const stopCloses = () => {
     clearInterval(timer);
@@ -71,7 +73,7 @@ async function seededDemo(): Promise<{
   const started = performance.now();
   await t.app.ready();
   // The seed waits on validations: close faster than a second while it runs.
-  const seeding = setInterval(() => t.standalone!.closeLedger(), 250);
+  const seeding = setInterval(close, 250);
   try {
     const deadline = Date.now() + 600_000;
     for (;;) {
@@ -86,7 +88,7 @@ async function seededDemo(): Promise<{
   } finally {
     clearInterval(seeding);
   }
-  t.standalone!.closeLedger();
+  await t.ledger!.client.request({ command: 'ledger_accept' } as never);
   await t.app.platform.indexer!.caughtUp();
   await t.app.marketSnapshot.refresh();
   return { t, seedMs: Math.round(performance.now() - started), stopCloses, closes };

@@ -22,6 +22,7 @@ const config = loadConfig({
   // 5,000 upgrades from a handful of loopback addresses are one client each to the limiter.
   RATE_LIMIT_READ_PER_MIN: '1000000',
   RATE_LIMIT_WRITE_PER_MIN: '1000000',
+  RATE_LIMIT_EXPENSIVE_PER_MIN: '1000000',
   WS_MAX_CONNECTIONS_PER_IP: '1000000',
 });
 const database = await openDatabase();

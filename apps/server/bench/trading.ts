@@ -8,7 +8,8 @@ import { createTestApp, type SignedIn } from '../test/helpers/test-app';
 // - 100 market swaps (XRP → RLUSD against the platform's pool) from 100 users submitted at once:
 //   how many ledger closes until every one is validated (target ≤ 2);
 // - quote latency (POST /api/amm-info, the trade simulated on the open ledger) against a token
-//   with an AMM pool and 1,000 resting offers: median and p99 (target median ≤ 10 ms).
+//   with an AMM pool and 1,000 resting offers: median and p99 (targets: 100 XRP median ≤ 5 ms, p99 ≤ 15 ms;
+//   500 XRP median ≤ 15 ms), with the process's CPU time per quote beside them.
 
 export interface TradingBenchResult {
   name: string;
@@ -26,7 +27,10 @@ export interface TradingBenchResult {
     samples: number;
     medianMs: number;
     p99Ms: number;
-    bySizeXrp: Record<string, { medianMs: number; p99Ms: number; receive: string }>;
+    bySizeXrp: Record<
+      string,
+      { medianMs: number; p99Ms: number; cpuMedianMs: number; cpuP99Ms: number; receive: string }
+    >;
   };
   ok: boolean;
 }
@@ -199,22 +203,31 @@ export async function benchTrading(
       });
     // Three sizes: 10 XRP stays in the pool; 100 XRP lifts the pool past the first asks, so the
     // payment engine alternates pool and book; 500 XRP walks ~50 offers deep.
-    const sizes: Record<string, { medianMs: number; p99Ms: number; receive: string }> = {};
+    const sizes: TradingBenchResult['quotes']['bySizeXrp'] = {};
     for (const amount of ['10', '100', '500']) {
       for (let i = 0; i < 5; i++) await quote(amount); // warm-up
       const times: number[] = [];
+      // The process's CPU time per quote (the API and the embedded ledger both run here): on a
+      // shared machine the wall time also counts the neighbours' turns on the CPU.
+      const cpu: number[] = [];
       let receive = '';
       for (let i = 0; i < samples; i++) {
         const s = performance.now();
+        const c = process.cpuUsage();
         const r = await quote(amount);
         times.push(performance.now() - s);
+        const used = process.cpuUsage(c);
+        cpu.push((used.user + used.system) / 1000);
         if (r.statusCode !== 200) throw new Error(`quote: ${r.body}`);
         receive = (r.json() as { receive: string }).receive;
       }
       times.sort((a, b) => a - b);
+      cpu.sort((a, b) => a - b);
       sizes[amount] = {
         medianMs: Number(percentile(times, 50).toFixed(2)),
         p99Ms: Number(percentile(times, 99).toFixed(2)),
+        cpuMedianMs: Number(percentile(cpu, 50).toFixed(2)),
+        cpuP99Ms: Number(percentile(cpu, 99).toFixed(2)),
         receive,
       };
     }
@@ -224,7 +237,7 @@ export async function benchTrading(
       closeIntervalMs,
       swaps: { count, ok, ledgerCloses, perLedger, totalMs },
       quotes: { bookOffers, samples, medianMs, p99Ms, bySizeXrp: sizes },
-      ok: ok === count && ledgerCloses <= 2 && medianMs <= 10,
+      ok: ok === count && ledgerCloses <= 2 && medianMs <= 5 && p99Ms <= 15 && sizes['500']!.medianMs <= 15,
     };
   } finally {
     await t.close();

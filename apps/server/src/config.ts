@@ -36,6 +36,11 @@ export const configSchema = z
       .optional(),
     LEDGER_CLOSE_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
     LEDGER_PORT: port.default(0),
+    /**
+     * embedded ledger: 'thread' runs it in a worker thread (its own event loop), 'main' in this one
+     * (the default until 'thread' is measured on a quiet machine: docs/benchmarks.md).
+     */
+    LEDGER_THREAD: z.enum(['thread', 'main']).default('main'),
     PUBLIC_ORIGIN: z.string().url('must be a URL such as https://ledgerpad.example').optional(),
     WEB_DIST_DIR: z.string().optional(),
     TRUST_PROXY: bool.default(false),
@@ -77,6 +82,8 @@ export const configSchema = z
     RATE_LIMIT_DEMO_PER_MIN: z.coerce.number().int().min(1).default(120),
     RATE_LIMIT_READ_PER_MIN: z.coerce.number().int().min(1).default(1200),
     RATE_LIMIT_WRITE_PER_MIN: z.coerce.number().int().min(1).default(300),
+    /** Reads computed per question (plugins/rate-limit.ts EXPENSIVE_ROUTES), per user or IP, together. */
+    RATE_LIMIT_EXPENSIVE_PER_MIN: z.coerce.number().int().min(1).default(300),
     /** A socket whose unsent data exceeds this is closed instead of buffering without bound. */
     WS_MAX_BUFFERED_BYTES: z.coerce
       .number()

@@ -7,6 +7,7 @@ import { openDatabase } from './db/client';
 import { SERVER_DIR } from './paths';
 import { configuredDatabase } from './scripts/run-script';
 import { createXrplConnection } from './ledger/connection';
+import { startEmbeddedLedger } from './ledger/embedded-ledger';
 import { issueOwnerLink, ownerHasSignedIn, ownerLinkUrl } from './modules/auth';
 import { demoLedgerClockOffsetMs } from './modules/demo';
 import { serveMetrics } from './metrics-server';
@@ -57,18 +58,22 @@ async function main(): Promise<void> {
   if (!ledgerUrl) {
     // The embedded stand-alone ledger: the default network of `npm start` and of every test. Loaded
     // only here, so a server pointed at a public network never loads it.
-    const { startStandaloneLedger } = await import('xrpl-standalone');
+    // In this thread, or with LEDGER_THREAD=thread in a worker (ledger/embedded-ledger.ts): the
+    // ledger's closes and the API's requests then don't queue behind each other.
     const ledgerDir = path.join(config.dataDir, 'ledger');
     const fresh = !existsSync(ledgerDir) || readdirSync(ledgerDir).length === 0;
-    const ledger = await startStandaloneLedger({
-      port: config.LEDGER_PORT,
-      host: '127.0.0.1',
-      dataDir: ledgerDir,
-      closeIntervalMs: config.LEDGER_CLOSE_INTERVAL_MS,
-      // Days back when the demo seed will trade on it (a fresh ledger, or a seed a restart
-      // interrupted); the seed brings it to the present.
-      clockOffsetMs: await demoLedgerClockOffsetMs(config, database.db, fresh),
-    });
+    const ledger = await startEmbeddedLedger(
+      {
+        port: config.LEDGER_PORT,
+        host: '127.0.0.1',
+        dataDir: ledgerDir,
+        closeIntervalMs: config.LEDGER_CLOSE_INTERVAL_MS,
+        // Days back when the demo seed will trade on it (a fresh ledger, or a seed a restart
+        // interrupted); the seed brings it to the present.
+        clockOffsetMs: await demoLedgerClockOffsetMs(config, database.db, fresh),
+      },
+      { thread: config.LEDGER_THREAD === 'thread' },
+    );
     cleanups.push(() => ledger.close());
     ledgerUrl = ledger.url;
   }

@@ -16,6 +16,27 @@ const tooMany = (retryAfterSeconds: number) =>
     retryAfter: retryAfterSeconds,
   });
 
+/**
+ * Public reads whose answer is computed per distinct question rather than served from the
+ * per-ledger snapshot or read cache for everyone: a quote (simulated on the ledger), chart history
+ * for any range, a token's trades, risk, holders, pool and order reads, searches and bulk lookups.
+ * A client varying the parameters gets a fresh computation each time, so they share a tighter
+ * limit (RATE_LIMIT_EXPENSIVE_PER_MIN per user or anonymous IP) on top of the global one. Listed
+ * here (Fastify's route patterns), in one place, rather than flagged in each module's routes.
+ */
+export const EXPENSIVE_ROUTES: ReadonlySet<string> = new Set([
+  '/api/amm-info',
+  '/api/amm_info',
+  '/api/tradingview/history',
+  '/api/holders',
+  '/api/tokens/:issuer/trades',
+  '/api/tokens/:issuer/risk',
+  '/api/gateway-balances',
+  '/api/blackhole-status/bulk',
+  '/api/swapsearch/search-tokens/:query',
+  '/api/wallets/open-orders/:issuer/:ticker',
+]);
+
 export interface RateLimits {
   /** Route config for sign-in endpoints: per IP, RATE_LIMIT_AUTH_PER_MIN. */
   auth: { max: number; timeWindow: number; keyGenerator: (r: FastifyRequest) => string };
@@ -34,6 +55,7 @@ export async function registerRateLimits(
     | 'RATE_LIMIT_DEMO_PER_MIN'
     | 'RATE_LIMIT_READ_PER_MIN'
     | 'RATE_LIMIT_WRITE_PER_MIN'
+    | 'RATE_LIMIT_EXPENSIVE_PER_MIN'
   >,
 ): Promise<RateLimits> {
   await app.register(fastifyRateLimit, {
@@ -47,6 +69,19 @@ export async function registerRateLimits(
     max: config.RATE_LIMIT_WRITE_PER_MIN,
     timeWindow: MINUTE,
     keyGenerator: userOrIpKey,
+  });
+  const expensiveLimiter = app.createRateLimit({
+    max: config.RATE_LIMIT_EXPENSIVE_PER_MIN,
+    timeWindow: MINUTE,
+    keyGenerator: userOrIpKey,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!EXPENSIVE_ROUTES.has(request.routeOptions.url ?? '')) return;
+    const result = await expensiveLimiter(request);
+    if (!result.isAllowed && result.isExceeded) {
+      reply.header('retry-after', result.ttlInSeconds);
+      throw tooMany(result.ttlInSeconds);
+    }
   });
   app.addHook('onRequest', async (request, reply) => {
     if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;

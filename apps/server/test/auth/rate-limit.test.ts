@@ -89,4 +89,36 @@ describe('rate limits', () => {
       await t.close();
     }
   });
+
+  it('limits the reads computed per question tighter, per anonymous IP, with Retry-After and a sentence', async () => {
+    const t = await createTestApp({
+      ledger: 'none',
+      database,
+      env: { RATE_LIMIT_EXPENSIVE_PER_MIN: '3', RATE_LIMIT_READ_PER_MIN: '100' },
+    });
+    try {
+      // Chart history for ever-new ranges: each would be a fresh computation.
+      const history = (ip: string, n: number) =>
+        t.app.inject({
+          url: `/api/tradingview/history?symbol=ABC&issuer=rrrrrrrrrrrrrrrrrrrrrhoLvTp&resolution=5&from=${n}&to=${n + 60}`,
+          remoteAddress: ip,
+        });
+      const codes: number[] = [];
+      for (let i = 0; i < 3; i++) codes.push((await history('10.1.1.1', i)).statusCode);
+      expect(codes.every((c) => c !== 429 && c < 500)).toBe(true);
+      const refused = await history('10.1.1.1', 3);
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.json().message).toMatch(/^Too Many Requests: retry in \d+ s$/);
+      // Another expensive route shares the budget; cheap reads from the same address go on.
+      expect((await t.app.inject({ url: '/api/holders', remoteAddress: '10.1.1.1' })).statusCode).toBe(429);
+      expect((await t.app.inject({ url: '/api/auth/methods', remoteAddress: '10.1.1.1' })).statusCode).toBe(
+        200,
+      );
+      // Another address has its own budget.
+      expect((await history('10.2.2.2', 0)).statusCode).not.toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -49,6 +49,7 @@ export function startChildServer(
       RATE_LIMIT_WRITE_PER_MIN: '100000',
       RATE_LIMIT_READ_PER_MIN: '100000',
       RATE_LIMIT_DEMO_PER_MIN: '100000',
+      RATE_LIMIT_EXPENSIVE_PER_MIN: '100000',
       ...GENEROUS_QUOTAS,
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
       ...env,

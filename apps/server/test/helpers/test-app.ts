@@ -15,6 +15,7 @@ import {
   type LedgerConnection,
   type XrplConnection,
 } from '../../src/ledger/connection';
+import { startEmbeddedLedger } from '../../src/ledger/embedded-ledger';
 import { issueOwnerLink, OWNER_LINK_PATH } from '../../src/modules/auth/sign-in-links';
 import { createTestDatabase } from '../db';
 
@@ -76,6 +77,11 @@ export interface TestAppOptions {
   clockOffsetMs?: number;
   /** Persist the embedded ledger here (a test that stops and restarts it under the app). */
   ledgerDataDir?: string;
+  /**
+   * Run the embedded ledger in a worker thread, as main.ts does (benches under tsx; `standalone`
+   * is then undefined: close ledgers with `ledger_accept`). Default: in this thread.
+   */
+  ledgerThread?: boolean;
   /** Pass an existing database (e.g. two app instances on one PostgreSQL schema). */
   database?: Database;
   now?: AppDeps['now'];
@@ -104,6 +110,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     RATE_LIMIT_DEMO_PER_MIN: '100000',
     RATE_LIMIT_READ_PER_MIN: '100000',
     RATE_LIMIT_WRITE_PER_MIN: '100000',
+    RATE_LIMIT_EXPENSIVE_PER_MIN: '100000',
     // The per-visitor quotas too (test/security/abuse.test.ts sets its own).
     ...GENEROUS_QUOTAS,
     ...options.env,
@@ -117,16 +124,21 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let standalone: StandaloneLedger | undefined;
   let ledgerDep: LedgerConnection;
   if ((options.ledger ?? 'standalone') === 'standalone') {
-    const { startStandaloneLedger } = await import('xrpl-standalone');
-    const server = await startStandaloneLedger({
+    const ledgerOptions = {
       port: 0,
       closeIntervalMs: options.closeIntervalMs ?? 0,
       dataDir: options.ledgerDataDir,
       // As main.ts starts its embedded ledger (this one is always fresh: in memory): days behind
       // when the demo seed will trade on it.
       clockOffsetMs: options.clockOffsetMs ?? (await demoLedgerClockOffsetMs(config, database.db, true)),
-    });
-    standalone = server;
+    };
+    let server: { url: string; close(): Promise<void> };
+    if (options.ledgerThread) {
+      server = await startEmbeddedLedger(ledgerOptions, { thread: true });
+    } else {
+      const { startStandaloneLedger } = await import('xrpl-standalone');
+      server = standalone = await startStandaloneLedger(ledgerOptions);
+    }
     cleanups.push(() => server.close());
     ledger = createXrplConnection('standalone', server.url);
     await ledger.connect();

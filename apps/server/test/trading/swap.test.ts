@@ -393,6 +393,81 @@ describe('market swaps', () => {
     }
   });
 
+  it('answers a repeated quote from the ledger it was made on; the next ledger’s trade makes a new one, which then executes', async () => {
+    const ask = async () => {
+      const r = await post('/api/amm-info', alice, {
+        issuer: token.issuer_address,
+        token: 'SWAP',
+        amountXrp: '3',
+        tradeType: 'BUY',
+        wallet: aliceWallet,
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json() as QuoteView;
+    };
+    // The pool formula (as in the first test) for 3 XRP in, at the validated pool.
+    const formula = async () => {
+      const p = await pool();
+      return p.tokens.mul(
+        new Decimal(1).minus(p.xrp.div(p.xrp.plus(new Decimal(3).mul(new Decimal(1).minus(p.fee))))),
+      );
+    };
+    const first = await ask();
+    // Asked again with nothing traded: the same answer, digit for digit (the kept one).
+    expect(await ask()).toEqual(first);
+    const before = await formula();
+    expect(new Decimal(first.receive).minus(before).abs().lte(before.mul('1e-12'))).toBe(true);
+    // Someone outside Ledgerpad buys 2 XRP of tokens; it validates in a later ledger.
+    const buyer = Wallet.generate();
+    await submitAndWait(
+      client,
+      {
+        TransactionType: 'Payment',
+        Account: genesis.address,
+        Destination: buyer.address,
+        Amount: '50000000',
+      },
+      genesis,
+    );
+    await submitAndWait(
+      client,
+      {
+        TransactionType: 'TrustSet',
+        Account: buyer.address,
+        LimitAmount: { currency: token.currency, issuer: token.issuer_address, value: '1000000000' },
+      },
+      buyer,
+    );
+    await submitAndWait(
+      client,
+      {
+        TransactionType: 'OfferCreate',
+        Account: buyer.address,
+        TakerGets: '2000000',
+        TakerPays: { currency: token.currency, issuer: token.issuer_address, value: '0.000001' },
+        Flags: 0x00020000 | 0x00080000, // immediate or cancel, sell exactly 2 XRP
+      },
+      buyer,
+    );
+    // The kept quote is gone: the new one is the moved pool's formula, fewer tokens for the same XRP.
+    const moved = await ask();
+    const after = await formula();
+    expect(new Decimal(moved.receive).minus(after).abs().lte(after.mul('1e-12'))).toBe(true);
+    expect(new Decimal(moved.receive).lt(first.receive)).toBe(true);
+    // And it is what executes, to the last digit.
+    const swap = await post('/api/swap', alice, {
+      walletAddress: aliceWallet,
+      issuer: token.issuer_address,
+      token: 'SWAP',
+      amount: '3',
+      type: 'BUY',
+      slippage: '0.5',
+      expected: moved.receive,
+    });
+    expect(swap.statusCode, swap.body).toBe(200);
+    expect(swap.json()).toMatchObject({ status: 'success', spent: '3', received: moved.receive });
+  });
+
   it('refuses bad input with the spec messages and other users\u2019 wallets, before any transaction', async () => {
     const base = {
       walletAddress: aliceWallet,

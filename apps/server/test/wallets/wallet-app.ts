@@ -20,20 +20,28 @@ export interface WalletTestApp {
 
 export async function createWalletTestApp(
   env: Record<string, string> = {},
-  options: { closeIntervalMs?: number; clockOffsetMs?: number } = {},
+  options: { closeIntervalMs?: number; clockOffsetMs?: number; ledgerThread?: boolean } = {},
 ): Promise<WalletTestApp> {
   const t = await createTestApp({
     env,
     captureLogs: true,
     closeIntervalMs: options.closeIntervalMs ?? 100,
     clockOffsetMs: options.clockOffsetMs,
+    ledgerThread: options.ledgerThread,
   });
-  if (!t.standalone || !t.ledger) throw new Error('wallet tests need the stand-alone ledger');
+  if (!t.ledger || (!t.standalone && !options.ledgerThread))
+    throw new Error('wallet tests need the stand-alone ledger');
   await t.app.ready();
+  // In a worker thread the ledger server object stays there: only its socket is reachable.
+  const inThread = new Proxy({} as StandaloneLedger, {
+    get: () => {
+      throw new Error('the embedded ledger runs in a worker thread: use the connection');
+    },
+  });
   return {
     app: t.app,
     database: t.database,
-    ledger: t.standalone,
+    ledger: t.standalone ?? inThread,
     connection: t.ledger,
     logs: t.logs,
     signIn: t.signIn,

@@ -113,6 +113,8 @@ class OpenLedger implements StateReader {
   readonly transactions: TxRecord[] = [];
   readonly txIds = new Set<string>();
   feesBurned = 0n;
+  /** Bumped by every write: what was simulated at one version is what would be simulated again. */
+  version = 0;
   constructor(
     readonly seq: number,
     readonly parent: ClosedLedger,
@@ -123,6 +125,7 @@ class OpenLedger implements StateReader {
     return this.parent.state.get(index);
   }
   set(index: string, entry: LedgerEntry | null): void {
+    this.version += 1;
     if (!this.overlay.has(index)) {
       const keys = this.overlayKeys;
       let lo = 0;
@@ -289,6 +292,8 @@ function makeTxRecord(d: DecodedTx, meta: JsonObject, ledgerIndex: number, metaB
   return new LedgerTx(d.txId, d.blob, d.tx, meta, ledgerIndex, metaBlob);
 }
 
+const SIMULATE_MEMO_ENTRIES = 1_000;
+
 export class LedgerNode implements LedgerNodeApi {
   readonly config: CoreConfig;
   private ledgers = new Map<number, ClosedLedger>();
@@ -296,6 +301,17 @@ export class LedgerNode implements LedgerNodeApi {
   private last!: ClosedLedger;
   private open!: OpenLedger;
   private held: HeldTx[] = [];
+  /**
+   * simulate's answers for the open ledger as it is now, by transaction blob. A quote screen asks
+   * the same question again and again (every keystroke pause, every visitor of a token's page); the
+   * answer is a function of the blob and the open ledger's state only (its sequence, parent close
+   * time and entries), so it is kept until the open ledger changes: any write (a transaction
+   * applied, a close) starts a new memo. Exact by construction, not a time-based cache.
+   */
+  private simulated: { open?: OpenLedger; version: number; results: Map<string, SimulateResult> } = {
+    version: -1,
+    results: new Map(),
+  };
   private txs = new Map<string, TxRecord>();
   private accountIndex = new Map<string, Array<[number, number, string]>>();
   private listeners = new Set<(r: ClosedLedgerRecord) => void>();
@@ -516,6 +532,20 @@ export class LedgerNode implements LedgerNodeApi {
    * autofilled it. Throws an RpcError-shaped object when the blob does not decode.
    */
   simulate(txBlob: string): SimulateResult {
+    const memo = this.simulated;
+    if (memo.open !== this.open || memo.version !== this.open.version) {
+      this.simulated = { open: this.open, version: this.open.version, results: new Map() };
+    }
+    const kept = this.simulated.results.get(txBlob);
+    if (kept) return kept;
+    const out = this.simulateUncached(txBlob);
+    // Bounded: distinct questions per open ledger are few (a quote per amount typed), but a
+    // client could vary them endlessly.
+    if (this.simulated.results.size < SIMULATE_MEMO_ENTRIES) this.simulated.results.set(txBlob, out);
+    return out;
+  }
+
+  private simulateUncached(txBlob: string): SimulateResult {
     const decoded = decodeBlob(txBlob);
     if ('error' in decoded) return { rpcError: decoded };
     const local = localChecks(decoded.tx);

@@ -184,4 +184,44 @@ describe('simulate', () => {
     expect(res.result.engine_result).toBe('tesSUCCESS');
     expect(res.result.meta?.delivered_amount).toBe('1000000');
   });
+
+  it('answers a repeated question from the open ledger as it is: a write to it or a close answers anew', async () => {
+    // The same unsigned payment (same blob: same Sequence, Fee) asked three times; between the
+    // second and third someone else's payment to the trader enters the open ledger, then it closes.
+    const payment = {
+      TransactionType: 'Payment',
+      Account: trader.address,
+      Destination: maker.address,
+      Amount: '1000000',
+    };
+    const traderBefore = (sim: SimResult) => {
+      const node = sim.meta.AffectedNodes.find(
+        (n) => 'ModifiedNode' in n && n.ModifiedNode.FinalFields?.Account === trader.address,
+      ) as unknown as { ModifiedNode: { PreviousFields: { Balance: string } } };
+      return BigInt(node.ModifiedNode.PreviousFields.Balance);
+    };
+    const first = await request<SimResult>(dex, { command: 'simulate', tx_json: payment });
+    const again = await request<SimResult>(dex, { command: 'simulate', tx_json: payment });
+    expect(again).toEqual(first);
+    // 5 XRP from the maker, applied to the open ledger only (no close yet).
+    const gift = maker.sign(
+      await dex.client.autofill({
+        TransactionType: 'Payment',
+        Account: maker.address,
+        Destination: trader.address,
+        Amount: '5000000',
+      }),
+    );
+    const sent = await dex.client.request({ command: 'submit', tx_blob: gift.tx_blob });
+    expect(sent.result.engine_result).toBe('tesSUCCESS');
+    const afterWrite = await request<SimResult>(dex, { command: 'simulate', tx_json: payment });
+    expect(afterWrite.tx_json.Sequence).toBe(first.tx_json.Sequence);
+    expect(afterWrite.ledger_index).toBe(first.ledger_index);
+    expect(traderBefore(afterWrite)).toBe(traderBefore(first) + 5_000_000n);
+    // A close: the next open ledger answers, at its own index.
+    dex.ledger.closeLedger();
+    const afterClose = await request<SimResult>(dex, { command: 'simulate', tx_json: payment });
+    expect(afterClose.ledger_index).toBe(first.ledger_index + 1);
+    expect(traderBefore(afterClose)).toBe(traderBefore(afterWrite));
+  });
 });

@@ -26,7 +26,7 @@ import { createMarketIndexer } from './indexer';
 import { openOrders } from './order-book';
 import { RiskReader } from './risk';
 import { marketCandles, marketTrades } from './schema';
-import { makeBody, MarketSnapshot, priceKey, type Body, type CurveMarkets } from './snapshot';
+import { lazyBody, makeBody, MarketSnapshot, priceKey, type Body, type CurveMarkets } from './snapshot';
 
 /** TradingView resolutions → seconds. */
 const RESOLUTION_SECONDS: Record<string, number> = {
@@ -127,6 +127,14 @@ export function registerMarket(
   const pub = { config: { access: 'public' as const } };
   // The token page's reads: computed once per indexed ledger, whoever asks (platform/read-cache.ts).
   const cache = platform.readCache;
+  // Kept as the serialized body, not the object: a hit is then a header check and a write (no
+  // JSON.stringify per visitor), as /api/tokens answers from the snapshot.
+  const cached = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    compute: () => Promise<unknown>,
+  ) => sendBody(request, reply, await cache.get(`body:${key}`, async () => lazyBody(await compute())));
   const risk = new RiskReader({ db, client: platform.connection?.client, snapshot, rlusdIssuer: rlusd });
 
   // The market's lists, paged like every list (`?limit=&offset=`, X-Total-Count; docs/paging.md).
@@ -183,36 +191,40 @@ export function registerMarket(
     return { price };
   });
 
-  app.get<{ Querystring: { issuer?: string; ticker?: string } }>('/api/amm_info', pub, async (request) => {
-    const issuer = issuerQuery(request.query.issuer);
-    const currency = currencyParam(request.query.ticker ?? '', 'ticker');
-    const client = platform.connection?.client;
-    if (!client)
-      throw new AppError(
-        'LEDGER_UNAVAILABLE',
-        'The XRP Ledger is not reachable right now. Please try again.',
-      );
-    return cache.get(`amm:${issuer}:${currency}`, async () => {
-      const token = await tokens.byIssuer(issuer, currency);
-      const quoteIssuer = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
-      try {
-        const r = await client.request({
-          command: 'amm_info',
-          asset: quoteIssuer ? { currency: RLUSD_CURRENCY_HEX, issuer: quoteIssuer } : { currency: 'XRP' },
-          asset2: { currency, issuer },
-          ledger_index: 'validated',
-        });
-        return { result: { amm: r.result.amm } };
-      } catch (err) {
-        const name = (err as { data?: { error?: string } }).data?.error;
-        if (name === 'actNotFound' || name === 'ammNotFound')
-          throw new AppError('NOT_FOUND', 'This token has no AMM pool.');
-        throw toLedgerAppError(err);
-      }
-    });
-  });
+  app.get<{ Querystring: { issuer?: string; ticker?: string } }>(
+    '/api/amm_info',
+    pub,
+    async (request, reply) => {
+      const issuer = issuerQuery(request.query.issuer);
+      const currency = currencyParam(request.query.ticker ?? '', 'ticker');
+      const client = platform.connection?.client;
+      if (!client)
+        throw new AppError(
+          'LEDGER_UNAVAILABLE',
+          'The XRP Ledger is not reachable right now. Please try again.',
+        );
+      return cached(request, reply, `amm:${issuer}:${currency}`, async () => {
+        const token = await tokens.byIssuer(issuer, currency);
+        const quoteIssuer = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
+        try {
+          const r = await client.request({
+            command: 'amm_info',
+            asset: quoteIssuer ? { currency: RLUSD_CURRENCY_HEX, issuer: quoteIssuer } : { currency: 'XRP' },
+            asset2: { currency, issuer },
+            ledger_index: 'validated',
+          });
+          return { result: { amm: r.result.amm } };
+        } catch (err) {
+          const name = (err as { data?: { error?: string } }).data?.error;
+          if (name === 'actNotFound' || name === 'ammNotFound')
+            throw new AppError('NOT_FOUND', 'This token has no AMM pool.');
+          throw toLedgerAppError(err);
+        }
+      });
+    },
+  );
 
-  app.get('/api/tradingview/history', pub, async (request) => {
+  app.get('/api/tradingview/history', pub, async (request, reply) => {
     const q = parseInput(historyQuery, request.query);
     const issuer = issuerQuery(q.issuer);
     const currency = currencyParam(q.symbol, 'symbol');
@@ -225,7 +237,7 @@ export function registerMarket(
     // after from, the last at or before to] does: visitors asking within one bar share one answer.
     const from = Math.ceil(q.from / seconds) * seconds;
     const to = Math.floor(q.to / seconds) * seconds;
-    return cache.get(`history:${issuer}:${currency}:${seconds}:${from}:${to}`, () =>
+    return cached(request, reply, `history:${issuer}:${currency}:${seconds}:${from}:${to}`, () =>
       history(issuer, currency, seconds, from, to),
     );
   });
@@ -325,10 +337,10 @@ export function registerMarket(
     },
   );
 
-  app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/trades', pub, async (request) => {
+  app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/trades', pub, async (request, reply) => {
     const issuer = issuerQuery(request.params.issuer, 'issuer');
     const { limit = RECENT_TRADES_DEFAULT } = parseInput(tradesQuery, request.query);
-    return cache.get(`trades:${issuer}:${limit}`, async () => {
+    return cached(request, reply, `trades:${issuer}:${limit}`, async () => {
       const token = await tokens.byIssuer(issuer);
       if (!token) throw new AppError('NOT_FOUND', 'Token not found');
       const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
@@ -353,9 +365,9 @@ export function registerMarket(
     });
   });
 
-  app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/risk', pub, async (request) => {
+  app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/risk', pub, async (request, reply) => {
     const issuer = issuerQuery(request.params.issuer, 'issuer');
-    return cache.get(`risk:${issuer}`, async () => {
+    return cached(request, reply, `risk:${issuer}`, async () => {
       const token = await tokens.byIssuer(issuer);
       if (!token) throw new AppError('NOT_FOUND', 'Token not found');
       try {
@@ -369,10 +381,10 @@ export function registerMarket(
   app.get<{ Params: { issuer: string; ticker: string } }>(
     '/api/wallets/open-orders/:issuer/:ticker',
     pub,
-    async (request) => {
+    async (request, reply) => {
       const issuer = issuerQuery(request.params.issuer, 'issuer');
       const currency = currencyParam(request.params.ticker, 'ticker');
-      return cache.get(`book:${issuer}:${currency}`, async () => {
+      return cached(request, reply, `book:${issuer}:${currency}`, async () => {
         const token = await tokens.byIssuer(issuer, currency);
         const rlusdAt = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
         try {

@@ -51,6 +51,8 @@ export const marketTrades = pgTable(
       t.tokenAmount,
       t.quoteAmount,
     ),
+    // Positions: an account's trades after the ledger its checkpoint covers (a range, not a scan).
+    index('market_trades_account_ledger_idx').on(t.account, t.ledgerIndex),
   ],
 );
 

@@ -78,6 +78,30 @@ export function makeBody(value: unknown, previous?: Body): Body {
   };
 }
 
+/**
+ * A body for an answer kept per ledger (the token page's reads, platform/read-cache.ts): serialized
+ * and tagged once, compressed only when a client first asks for that encoding. Visitors then cost
+ * a header check and a write each, like the snapshot's lists.
+ */
+export function lazyBody(value: unknown): Body {
+  const json = JSON.stringify(value);
+  const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+  let gzip: Buffer | undefined;
+  let br: Buffer | undefined;
+  return {
+    json,
+    etag,
+    get gzip() {
+      return (gzip ??= gzipSync(Buffer.from(json), { level: 6 }));
+    },
+    get br() {
+      return (br ??= brotliCompressSync(Buffer.from(json), {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: json.length },
+      }));
+    },
+  };
+}
+
 const key = (currency: string, issuer: string) => `${currency}|${issuer}`;
 
 /** While the indexer catches up, the snapshot is rebuilt at most this often (and at its last ledger). */

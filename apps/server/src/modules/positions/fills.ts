@@ -148,43 +148,71 @@ export interface PositionTradeGroup {
   currency: string;
   issuer: string;
   trades: Iterable<PositionTrade>;
+  /** The latest ledger among these trades. */
+  lastLedger: number;
+  /** Some of these trades are RLUSD-quoted (valued at the current XRP/USD price when read). */
+  rlusdQuoted: boolean;
 }
 
 /**
  * Every trade of these accounts, grouped per account and asset in ledger order: the market
  * indexer's rows (the trades they took, listed tokens) and this module's fills (their resting offers
  * filled by others, their XRP ⇄ RLUSD trades), merged by (ledger, transaction). One aggregate pass;
- * each group comes back as one compact string.
+ * each group comes back as one compact string. `after` (account → ledger) keeps only the trades in
+ * later ledgers, read as a range of the (account, ledger) indexes: what a checkpoint does not cover.
  */
-export async function positionTrades(db: Db, accounts: string[]): Promise<PositionTradeGroup[]> {
+export async function positionTrades(
+  db: Db,
+  accounts: string[],
+  after: ReadonlyMap<string, number> = new Map(),
+): Promise<PositionTradeGroup[]> {
   if (accounts.length === 0) return [];
-  const list = sql.join(
-    accounts.map((a) => sql`${a}`),
+  // One row per account with the ledger its trades start after (-1: all of them).
+  const from = sql.join(
+    accounts.map((a) => sql`(${a}::text, ${after.get(a) ?? -1}::integer)`),
     sql`, `,
   );
   // The market's compact form (decodeTrades): side, quote, token amount, quote amount.
   const code = (t: 't' | 'f') =>
     sql.raw(`case when ${t}.side = 'SELL' then 'S' else 'B' end || case when ${t}.quote = 'XRP' then 'X' else 'R' end
           || ${t}.token_amount::text || ' ' || ${t}.quote_amount::text`);
-  const res = await db.execute<{ account: string; currency: string; issuer: string; trades: string }>(sql`
+  const res = await db.execute<{
+    account: string;
+    currency: string;
+    issuer: string;
+    trades: string;
+    last_ledger: number;
+    rlusd: boolean;
+  }>(sql`
     select account, currency, issuer,
-           string_agg(code, ',' order by ledger_index, tx_index, src, id) as trades
+           string_agg(code, ',' order by ledger_index, tx_index, src, id) as trades,
+           max(ledger_index) as last_ledger, bool_or(quote <> 'XRP') as rlusd
       from (
         select t.account, k.currency, k.issuer_address as issuer, t.ledger_index, t.tx_index, 0 as src, t.id,
-               ${code('t')} as code
-          from ${marketTrades} t join ${tokens} k on k.id = t.token_id
-         where t.account in (${list})
+               t.quote, ${code('t')} as code
+          from (values ${from}) a(account, after)
+          join ${marketTrades} t on t.account = a.account and t.ledger_index > a.after
+          join ${tokens} k on k.id = t.token_id
         union all
         select f.account, f.currency, f.issuer, f.ledger_index, f.tx_index, 1 as src, f.id,
-               ${code('f')} as code
-          from ${positionFills} f
-         where f.account in (${list})
+               f.quote, ${code('f')} as code
+          from (values ${from}) a(account, after)
+          join ${positionFills} f on f.account = a.account and f.ledger_index > a.after
       ) x
      group by account, currency, issuer`);
-  return rowsOf<{ account: string; currency: string; issuer: string; trades: string }>(res).map((g) => ({
+  return rowsOf<{
+    account: string;
+    currency: string;
+    issuer: string;
+    trades: string;
+    last_ledger: number;
+    rlusd: boolean;
+  }>(res).map((g) => ({
     account: g.account,
     currency: g.currency,
     issuer: g.issuer,
     trades: decodeTrades(g.trades),
+    lastLedger: Number(g.last_ledger),
+    rlusdQuoted: g.rlusd === true || (g.rlusd as unknown) === 't',
   }));
 }

@@ -1,4 +1,13 @@
-import { bigserial, index, integer, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /**
  * Trades of custodial wallets the market indexer's rows do not carry (docs/positions.md): fills of
@@ -27,4 +36,31 @@ export const positionFills = pgTable(
     uniqueIndex('position_fills_uq').on(t.hash, t.account, t.currency, t.issuer),
     index('position_fills_account_idx').on(t.account, t.ledgerIndex, t.txIndex),
   ],
+);
+
+/**
+ * Positions' checkpoints (docs/positions.md "Checkpoints"): per custodial wallet, the ledger through
+ * which its trades are folded into the average-cost bases below, so a read folds only the trades
+ * after it. Written by the positions read itself when it saw newer trades, and only while every
+ * folded trade was valued in XRP as it happened (an RLUSD-quoted trade is valued at the current
+ * XRP/USD price on each read, so no checkpoint can hold it).
+ */
+export const positionCheckpoints = pgTable('position_checkpoints', {
+  account: text('account').primaryKey(),
+  /** Every trade of the account in ledgers up to this one is folded in. */
+  throughLedger: integer('through_ledger').notNull(),
+});
+
+/** One average-cost basis per checkpointed wallet and token: exact decimals (40 places). */
+export const positionBases = pgTable(
+  'position_bases',
+  {
+    account: text('account').notNull(),
+    currency: text('currency').notNull(),
+    issuer: text('issuer').notNull(),
+    quantity: numeric('quantity').notNull(),
+    cost: numeric('cost').notNull(),
+    realized: numeric('realized').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.currency, t.issuer] })],
 );

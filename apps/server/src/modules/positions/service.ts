@@ -10,11 +10,13 @@ import {
   Decimal,
   dropsToXrp,
 } from '@ledgerpad/shared';
+import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { priceKey, type MarketSnapshot } from '../market';
 import type { WalletsApi } from '../wallets';
 import { costBasis, emptyBasis, positionFigures, round6, type CostBasis, type CostTrade } from './cost-basis';
 import { positionTrades, type PositionTrade } from './fills';
+import { positionBases, positionCheckpoints } from './schema';
 
 // Positions: per wallet of the user, its XRP and each token it holds on the validated ledger, with
 // value and profit and loss in XRP. Quantities come from the ledger; the cost basis from the trades
@@ -130,19 +132,97 @@ export class PositionsService {
    * Average-cost bases per wallet and token (`currency|issuer`), from one ordered read of the
    * wallets' trades. RLUSD-quoted trades count in XRP at the current XRP/USD price; without one
    * they are left out (their tokens then enter at the current price, see docs/positions.md).
+   *
+   * A wallet's checkpoint (docs/positions.md "Checkpoints") holds its bases through some ledger: the
+   * read starts from them and folds only the trades of later ledgers (a range of the (account,
+   * ledger) indexes), then moves the checkpoint to the latest ledger it folded — unless one of
+   * those trades was RLUSD-quoted, whose XRP value changes with the price. The fold is exact either
+   * way (the bases are exact decimals), so a checkpoint changes no digit, only the work.
    */
   private async bases(
     addresses: string[],
     xrpUsd: string | null,
   ): Promise<Map<string, Map<string, CostBasis>>> {
+    const { db } = this.deps;
     const usd = xrpUsd && new Decimal(xrpUsd).gt(0) ? new Decimal(xrpUsd) : null;
     const out = new Map<string, Map<string, CostBasis>>();
-    for (const group of await positionTrades(this.deps.db, addresses)) {
-      const mine = out.get(group.account) ?? new Map<string, CostBasis>();
-      out.set(group.account, mine);
-      mine.set(priceKey(group.currency, group.issuer), costBasis(inXrp(group.trades, usd)));
+    const of = (account: string) => {
+      let mine = out.get(account);
+      if (!mine) out.set(account, (mine = new Map()));
+      return mine;
+    };
+    const [checkpoints, saved] = await Promise.all([
+      db.select().from(positionCheckpoints).where(inArray(positionCheckpoints.account, addresses)),
+      db.select().from(positionBases).where(inArray(positionBases.account, addresses)),
+    ]);
+    const through = new Map(checkpoints.map((c) => [c.account, c.throughLedger]));
+    for (const b of saved) {
+      if (!through.has(b.account)) continue;
+      of(b.account).set(priceKey(b.currency, b.issuer), {
+        quantity: new Decimal(b.quantity),
+        cost: new Decimal(b.cost),
+        realized: new Decimal(b.realized),
+      });
     }
+    const latest = new Map<string, number>();
+    const priced = new Set<string>();
+    const changed: Array<{ account: string; currency: string; issuer: string }> = [];
+    for (const group of await positionTrades(db, addresses, through)) {
+      const mine = of(group.account);
+      const key = priceKey(group.currency, group.issuer);
+      mine.set(key, costBasis(inXrp(group.trades, usd), mine.get(key)));
+      changed.push(group);
+      latest.set(group.account, Math.max(latest.get(group.account) ?? -1, group.lastLedger));
+      if (group.rlusdQuoted) priced.add(group.account);
+    }
+    const advance = [...latest].filter(([account]) => !priced.has(account));
+    if (advance.length) await this.checkpoint(advance, changed, out);
     return out;
+  }
+
+  /** Moves wallets' checkpoints forward with their new bases, in one transaction (never backward). */
+  private async checkpoint(
+    advance: Array<[string, number]>,
+    changed: Array<{ account: string; currency: string; issuer: string }>,
+    bases: Map<string, Map<string, CostBasis>>,
+  ): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const moved = await tx
+        .insert(positionCheckpoints)
+        .values(advance.map(([account, throughLedger]) => ({ account, throughLedger })))
+        .onConflictDoUpdate({
+          target: positionCheckpoints.account,
+          set: { throughLedger: sql`excluded.through_ledger` },
+          setWhere: sql`${positionCheckpoints.throughLedger} < excluded.through_ledger`,
+        })
+        .returning({ account: positionCheckpoints.account });
+      const ok = new Set(moved.map((m) => m.account));
+      const rows = changed
+        .filter((g) => ok.has(g.account))
+        .map((g) => {
+          const b = bases.get(g.account)!.get(priceKey(g.currency, g.issuer))!;
+          return {
+            account: g.account,
+            currency: g.currency,
+            issuer: g.issuer,
+            quantity: b.quantity.toFixed(),
+            cost: b.cost.toFixed(),
+            realized: b.realized.toFixed(),
+          };
+        });
+      if (rows.length === 0) return;
+      await tx
+        .insert(positionBases)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [positionBases.account, positionBases.currency, positionBases.issuer],
+          set: {
+            quantity: sql`excluded.quantity`,
+            cost: sql`excluded.cost`,
+            realized: sql`excluded.realized`,
+          },
+        });
+    });
   }
 }
 

@@ -286,11 +286,12 @@ export class TradingService {
 
   async quote(userId: number, body: unknown): Promise<QuoteView> {
     const q = parseInput(quoteRequestSchema, body);
-    // Independent reads side by side: a quote is asked for on every keystroke pause.
-    const [wallet, m, feePercent] = await Promise.all([
+    // Independent reads side by side, each once: a quote is asked for on every keystroke pause.
+    const [wallet, m, feePercent, curve] = await Promise.all([
       this.wallet(userId, q.wallet),
       this.market(q.issuer, q.token, q.baseAsset),
       this.deps.recorder.feePercent(userId),
+      this.deps.curves?.activeCurveAccount(q.issuer, q.token),
     ]);
     const amount = (q.tradeType === 'BUY' ? q.amountXrp : q.amountToken)!;
     const [sim, spot] = await Promise.all([
@@ -315,6 +316,7 @@ export class TradingService {
       q.tradeType,
       notional,
       sim.changes ?? [],
+      { feePercent, curve },
     );
     // Every transaction the swap signs pays the network fee: the trust line a buy opens first, the
     // trade, and the fee payment after it. A new trust line locks one owner reserve.

@@ -94,10 +94,14 @@ export class TradeRecorder {
     side: 'BUY' | 'SELL',
     notional: Decimal,
     changes: ReturnType<typeof getBalanceChanges>,
+    /** The user's rate and the token's curve account, when the caller read them already. */
+    known?: { feePercent: string; curve: string | undefined },
   ): Promise<{ fee: Decimal; feePercent: string; feeInPrice: Decimal; curveFeePercent: string | null }> {
-    const curve = await this.deps.curves?.activeCurveAccount(token.issuer, token.currency);
+    const curve = known
+      ? known.curve
+      : await this.deps.curves?.activeCurveAccount(token.issuer, token.currency);
     const onCurve = curve ? quoteMoved(changes, curve, quote) : new Decimal(0);
-    const feePercent = await this.feePercent(userId);
+    const feePercent = known ? known.feePercent : await this.feePercent(userId);
     const fee = tradingFee(Decimal.max(0, notional.minus(onCurve)), feePercent, quote);
     if (!onCurve.gt(0)) return { fee, feePercent, feeInPrice: new Decimal(0), curveFeePercent: null };
     // The curve prices with the platform's fee for everyone (no per-user override).

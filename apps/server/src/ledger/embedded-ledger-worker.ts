@@ -1,0 +1,24 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { startStandaloneLedger } from 'xrpl-standalone';
+import type { EmbeddedLedgerOptions, WorkerMessage } from './embedded-ledger';
+
+// The embedded ledger's thread (see embedded-ledger.ts): starts the stand-alone ledger server,
+// reports its URL, and closes it (flushing its store) when asked, which ends the thread.
+
+const port = parentPort!;
+const send = (m: WorkerMessage) => port.postMessage(m);
+
+try {
+  const ledger = await startStandaloneLedger(workerData as EmbeddedLedgerOptions);
+  port.on('message', (m) => {
+    if (m !== 'close') return;
+    void ledger.close().finally(() => {
+      send({ closed: true });
+      port.close();
+    });
+  });
+  send({ url: ledger.url });
+} catch (err) {
+  send({ error: err instanceof Error ? err.message : String(err) });
+  port.close();
+}
