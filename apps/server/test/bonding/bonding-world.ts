@@ -3,7 +3,7 @@ import { Wallet, type Client, type SubmittableTransaction } from 'xrpl';
 import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { json, signInOverHttp, signInOwnerOverHttp, type ChildServer } from '../helpers/child-server';
-import { submitAndWait } from '../helpers/submit-and-wait';
+import { submitAndWait, submitNow, waitValidated } from '../helpers/submit-and-wait';
 import type { SignedIn } from '../helpers/test-app';
 import type { WalletTestApp } from '../wallets/wallet-app';
 
@@ -59,33 +59,7 @@ export async function outsideWallets(client: Client, count: number, xrp = 1000):
   return wallets;
 }
 
-export async function waitValidated(
-  client: Client,
-  hash: string,
-): Promise<{ ledger: number; result: string }> {
-  for (;;) {
-    try {
-      const r = await client.request({ command: 'tx', transaction: hash });
-      if (r.result.validated) {
-        const meta = r.result.meta as { TransactionResult: string };
-        return { ledger: r.result.ledger_index!, result: meta.TransactionResult };
-      }
-    } catch {
-      // not in a ledger yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Signs and submits into the open ledger (not waiting): the hash. */
-export async function submitNow(client: Client, wallet: Wallet, tx: SubmittableTransaction): Promise<string> {
-  const prepared = await client.autofill(tx);
-  const { tx_blob, hash } = wallet.sign(prepared);
-  const r = await client.request({ command: 'submit', tx_blob });
-  if (!/^(tes|tec|ter)/.test(r.result.engine_result))
-    throw new Error(`${tx.TransactionType}: ${r.result.engine_result}`);
-  return hash;
-}
+export { submitNow, waitValidated };
 
 export const send = (client: Client, wallet: Wallet, tx: SubmittableTransaction) =>
   submitAndWait(client, tx, wallet);
@@ -141,24 +115,7 @@ export async function offersOf(
   return r.result.offers ?? [];
 }
 
-export async function xrpBalance(
-  client: Client,
-  account: string,
-  ledger: 'validated' | number = 'validated',
-) {
-  const r = await client.request({ command: 'account_info', account, ledger_index: ledger });
-  return BigInt(r.result.account_data.Balance);
-}
-
-export async function tokenBalance(client: Client, account: string, issuer: string, currency: string) {
-  const r = await client.request({
-    command: 'account_lines',
-    account,
-    peer: issuer,
-    ledger_index: 'validated',
-  });
-  return r.result.lines.find((l) => l.currency === currency)?.balance ?? '0';
-}
+export { tokenBalance, xrpBalance } from '../helpers/ledger-reads';
 
 /**
  * A curve launch on a real server process (the crash tests): the owner sets the curve settings,
