@@ -5,6 +5,7 @@ import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { json, signInOverHttp, signInOwnerOverHttp, type ChildServer } from '../helpers/child-server';
 import { submitAndWait, submitNow, waitValidated } from '../helpers/submit-and-wait';
 import type { SignedIn } from '../helpers/test-app';
+import { runDeploy } from '../helpers/trading-world';
 import type { WalletTestApp } from '../wallets/wallet-app';
 
 // What the bonding tests share: a ledger closed by the test (a closer it can pause, so "the next
@@ -86,25 +87,12 @@ export function curveLaunchBody(
 }
 
 /** A curve launch through POST /api/deploy-token and the deploy job. */
-export async function launchCurve(
+export const launchCurve = (
   t: WalletTestApp,
   who: SignedIn,
   walletId: number,
   token: { name: string; ticker: string; pair?: 'XRP' | 'RLUSD' },
-): Promise<DeployResult> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/deploy-token',
-    headers: who.headers,
-    payload: curveLaunchBody(walletId, token),
-  });
-  expect(res.statusCode, res.body).toBe(202);
-  const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
-    timeoutMs: 120_000,
-  });
-  expect(job.status, job.error ?? '').toBe('completed');
-  return (job as unknown as JobStatusView<DeployResult>).result!;
-}
+): Promise<DeployResult> => runDeploy(t, who, curveLaunchBody(walletId, token), 120_000);
 
 export async function offersOf(
   client: Client,

@@ -41,22 +41,28 @@ export const ammLaunchBody = (walletId: number | unknown, token: { name: string;
 });
 
 /** An XRP-paired token with a 100 XRP pool at a 0.3% fee, deployed by `owner` from `walletId`. */
-export async function deployToken(
+export const deployToken = (
   t: WalletTestApp,
   owner: SignedIn,
   walletId: number,
   token: { name: string; ticker: string },
+): Promise<DeployResult> => runDeploy(t, owner, ammLaunchBody(walletId, token), 60_000);
+
+/** POST /api/deploy-token with `body`, then the deploy job to completion: its result. */
+export async function runDeploy(
+  t: WalletTestApp,
+  owner: SignedIn,
+  body: Record<string, unknown>,
+  timeoutMs: number,
 ): Promise<DeployResult> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/deploy-token',
     headers: owner.headers,
-    payload: ammLaunchBody(walletId, token),
+    payload: body,
   });
   expect(res.statusCode, res.body).toBe(202);
-  const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
-    timeoutMs: 60_000,
-  });
+  const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, { timeoutMs });
   expect(job.status, job.error ?? '').toBe('completed');
   return (job as unknown as JobStatusView<DeployResult>).result!;
 }
