@@ -39,7 +39,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       ...env,
     },
   }).catch((err: unknown) => {
-    rmSync(dataDir, { recursive: true, force: true });
+    // Best effort: the process may still be letting go of its files.
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     throw err;
   });
   return {

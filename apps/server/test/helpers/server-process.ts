@@ -61,10 +61,11 @@ export function spawnServer(opts: SpawnServerOptions): Promise<ServerProcess> {
   const mine: string[] = [];
   const timeoutMs = opts.startTimeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`server did not start in ${timeoutMs} ms:\n${output.join('')}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      // A server that never came up is not left running behind the failed test.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in ${timeoutMs} ms:\n${output.join('')}`));
+    }, timeoutMs);
     const onData = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       output.push(text);
