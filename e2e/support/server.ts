@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { spawnServer } from '../../apps/server/test/helpers/server-process';
 
 export interface RunningServer {
   url: string;
@@ -24,14 +21,13 @@ export const E2E_CLOSE_INTERVAL_MS = '400';
 /**
  * Starts the real server as `npm start` does (embedded PGlite and ledger, built web app; only the
  * close interval differs) on a free port with a throw-away data directory, and waits for the URL it
- * prints.
+ * prints. The process is started by the spawner the server's crash tests use.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: repoRoot,
+  const server = await spawnServer({
+    startTimeoutMs: 90_000,
     env: {
-      ...process.env,
       PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
@@ -45,37 +41,17 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       RATE_LIMIT_EXPENSIVE_PER_MIN: '100000',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 90_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /running at (http:\/\/\S+?)\/? /.exec(output);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
+  }).catch((err: unknown) => {
+    // Best effort: the process may still be letting go of its files.
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    throw err;
   });
   return {
-    url,
+    url: server.base,
     dataDir,
-    output: () => output,
+    output: () => server.output.join(''),
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await server.stop(10_000);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

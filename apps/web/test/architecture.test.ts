@@ -79,6 +79,35 @@ describe('web architecture', () => {
     expect(upward).toEqual([]);
   });
 
+  // One error-to-message rule (issue 29): `userMessage(err, fallback)` in lib/api.ts decides which
+  // statuses show the server's sentence. Elsewhere an ApiError may be asked its status (hasStatus,
+  // isMissingRoute, a retry-after) but never its message or body, and no file grows its own helper.
+  it('only lib/api.ts turns a failed call into words', () => {
+    const API = path.join(SRC, 'lib', 'api.ts');
+    // A statement that names ApiError, up to its end: reading `.message` or `.body` there is building
+    // a message by hand.
+    const byHand = /ApiError[^;]*?\.(?:message|body)\b/g;
+    // Reading an error's body anywhere (the server's JSON is lib/api.ts's business).
+    const body = /\b(?:err|error|reason|cause|e)\s*\??\.\s*body\b/g;
+    // A helper from an unknown error to a string (`reasonOf(err: unknown): string`, …); one that lays
+    // out lines (string[]) from userMessage is the page's business.
+    const helper =
+      /(?:function\s+\w+|const\s+\w+\s*=)\s*\(\s*(?:err|error)\s*:\s*unknown[^)]*\)\s*:\s*string\b(?!\[)/g;
+    const found: string[] = [];
+    for (const file of graph.keys()) {
+      if (file === API) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const re of [byHand, body, helper])
+        for (const m of text.matchAll(re))
+          found.push(`${rel(file)}: ${m[0].replace(/\s+/g, ' ').slice(0, 80)}`);
+    }
+    expect(found).toEqual([]);
+    // The patterns are live: the one helper matches them.
+    const api = readFileSync(API, 'utf8');
+    expect(api.match(helper)?.length).toBeGreaterThan(0);
+    expect(/\(err\.body as/.test(api)).toBe(true);
+  });
+
   it('has no import cycles in apps/web/src', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { Wallet, type Client } from 'xrpl';
+import { Wallet } from 'xrpl';
 import type {
   AuditPage,
   JobStatusView,
@@ -10,6 +10,7 @@ import type {
 } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { json, signInOverHttp, signInOwnerOverHttp, useCrashRig } from '../helpers/child-server';
+import { xrpBalance } from '../helpers/ledger-reads';
 
 // kill -9 of the real server (embedded PGlite and ledger in one process) while an admin refund of a
 // failed deploy's staged wallet is in flight: the refund transaction is in the ledger's open ledger
@@ -26,11 +27,7 @@ type AccountTx = {
   meta?: { TransactionResult: string; delivered_amount?: unknown };
 };
 
-const balance = async (client: Client, account: string) =>
-  BigInt(
-    (await client.request({ command: 'account_info', account, ledger_index: 'validated' })).result
-      .account_data.Balance,
-  );
+const balance = xrpBalance;
 
 describe('admin refund crash safety', () => {
   const rig = useCrashRig('refund-crash', { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' });

@@ -16,6 +16,7 @@ import { PLATFORM_ROLES } from '../../src/platform/accounts';
 import { platformWallet } from '../../src/platform/custody';
 import type { SignedIn } from '../helpers/test-app';
 import { deployToken, fundedWallet } from '../helpers/trading-world';
+import { tokenBalance } from '../helpers/ledger-reads';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // Airdrops on the embedded ledger, checked through xrpl.js: creation moves exactly the total into a
@@ -40,16 +41,8 @@ const post = (url: string, who: SignedIn | undefined, payload: Record<string, un
 const get = (url: string, who?: SignedIn) =>
   t.app.inject({ method: 'GET', url, headers: who ? { cookie: who.cookie } : {} });
 
-async function lineBalance(address: string): Promise<Decimal> {
-  const r = await client.request({
-    command: 'account_lines',
-    account: address,
-    peer: token.issuer_address,
-    ledger_index: 'validated',
-  });
-  const line = r.result.lines.find((l) => l.currency === currency);
-  return new Decimal(line?.balance ?? '0');
-}
+const lineBalance = async (address: string): Promise<Decimal> =>
+  new Decimal(await tokenBalance(client, address, token.issuer_address, currency));
 
 const hourFromNow = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
 

@@ -12,6 +12,7 @@ import { airdrops as airdropsTable } from '../../src/modules/airdrops/schema';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import type { SignedIn } from '../helpers/test-app';
 import { deployToken, fundedWallet } from '../helpers/trading-world';
+import { tokenBalance } from '../helpers/ledger-reads';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // 200 people claim at once on one airdrop whose allocation covers 150 (fixed 500, total 75,250):
@@ -29,15 +30,8 @@ let alice: SignedIn;
 let aliceWallet: { id: number; address: string };
 const claimers: Array<{ who: SignedIn; wallet: { id: number; address: string } }> = [];
 
-async function lineBalance(address: string): Promise<Decimal> {
-  const r = await client.request({
-    command: 'account_lines',
-    account: address,
-    peer: issuer,
-    ledger_index: 'validated',
-  });
-  return new Decimal(r.result.lines.find((l) => l.currency === tickerToCurrency('HERD'))?.balance ?? '0');
-}
+const lineBalance = async (address: string): Promise<Decimal> =>
+  new Decimal(await tokenBalance(client, address, issuer, tickerToCurrency('HERD')));
 
 beforeAll(async () => {
   // The expiry sweep is off: the airdrop is fully claimed at the end, and a sweep in between would

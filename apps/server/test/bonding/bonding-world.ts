@@ -3,8 +3,9 @@ import { Wallet, type Client, type SubmittableTransaction } from 'xrpl';
 import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { json, signInOverHttp, signInOwnerOverHttp, type ChildServer } from '../helpers/child-server';
-import { submitAndWait } from '../helpers/submit-and-wait';
+import { submitAndWait, submitNow, waitValidated } from '../helpers/submit-and-wait';
 import type { SignedIn } from '../helpers/test-app';
+import { runDeploy } from '../helpers/trading-world';
 import type { WalletTestApp } from '../wallets/wallet-app';
 
 // What the bonding tests share: a ledger closed by the test (a closer it can pause, so "the next
@@ -59,33 +60,7 @@ export async function outsideWallets(client: Client, count: number, xrp = 1000):
   return wallets;
 }
 
-export async function waitValidated(
-  client: Client,
-  hash: string,
-): Promise<{ ledger: number; result: string }> {
-  for (;;) {
-    try {
-      const r = await client.request({ command: 'tx', transaction: hash });
-      if (r.result.validated) {
-        const meta = r.result.meta as { TransactionResult: string };
-        return { ledger: r.result.ledger_index!, result: meta.TransactionResult };
-      }
-    } catch {
-      // not in a ledger yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Signs and submits into the open ledger (not waiting): the hash. */
-export async function submitNow(client: Client, wallet: Wallet, tx: SubmittableTransaction): Promise<string> {
-  const prepared = await client.autofill(tx);
-  const { tx_blob, hash } = wallet.sign(prepared);
-  const r = await client.request({ command: 'submit', tx_blob });
-  if (!/^(tes|tec|ter)/.test(r.result.engine_result))
-    throw new Error(`${tx.TransactionType}: ${r.result.engine_result}`);
-  return hash;
-}
+export { submitNow, waitValidated };
 
 export const send = (client: Client, wallet: Wallet, tx: SubmittableTransaction) =>
   submitAndWait(client, tx, wallet);
@@ -112,25 +87,12 @@ export function curveLaunchBody(
 }
 
 /** A curve launch through POST /api/deploy-token and the deploy job. */
-export async function launchCurve(
+export const launchCurve = (
   t: WalletTestApp,
   who: SignedIn,
   walletId: number,
   token: { name: string; ticker: string; pair?: 'XRP' | 'RLUSD' },
-): Promise<DeployResult> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/deploy-token',
-    headers: who.headers,
-    payload: curveLaunchBody(walletId, token),
-  });
-  expect(res.statusCode, res.body).toBe(202);
-  const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
-    timeoutMs: 120_000,
-  });
-  expect(job.status, job.error ?? '').toBe('completed');
-  return (job as unknown as JobStatusView<DeployResult>).result!;
-}
+): Promise<DeployResult> => runDeploy(t, who, curveLaunchBody(walletId, token), 120_000);
 
 export async function offersOf(
   client: Client,
@@ -141,24 +103,7 @@ export async function offersOf(
   return r.result.offers ?? [];
 }
 
-export async function xrpBalance(
-  client: Client,
-  account: string,
-  ledger: 'validated' | number = 'validated',
-) {
-  const r = await client.request({ command: 'account_info', account, ledger_index: ledger });
-  return BigInt(r.result.account_data.Balance);
-}
-
-export async function tokenBalance(client: Client, account: string, issuer: string, currency: string) {
-  const r = await client.request({
-    command: 'account_lines',
-    account,
-    peer: issuer,
-    ledger_index: 'validated',
-  });
-  return r.result.lines.find((l) => l.currency === currency)?.balance ?? '0';
-}
+export { tokenBalance, xrpBalance } from '../helpers/ledger-reads';
 
 /**
  * A curve launch on a real server process (the crash tests): the owner sets the curve settings,

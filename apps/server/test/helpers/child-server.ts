@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,35 +6,30 @@ import path from 'node:path';
 import { afterAll } from 'vitest';
 import { Client } from 'xrpl';
 import { openDatabase, type Database } from '../../src/db/client';
+import { SERVER_DIR, spawnServer, type ServerProcess } from './server-process';
 import { GENEROUS_QUOTAS } from './test-app';
 
 // The real server as `npm start` runs it (`node --import tsx src/main.ts`: embedded PGlite and the
 // embedded persistent ledger in one process), for the tests that kill it with SIGKILL.
 
-const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
 export const CHILD_ORIGIN = 'http://ledgerpad.test';
 
-export interface ChildServer {
-  child: ChildProcess;
-  base: string;
+/** A server process started by `startChildServer` (always on the embedded stand-alone ledger). */
+export interface ChildServer extends ServerProcess {
   ledgerUrl: string;
-  output: string[];
-  exited: Promise<number | null>;
 }
 
-export function startChildServer(
+export async function startChildServer(
   dataDir: string,
   masterKey: string,
   output: string[],
   env: Record<string, string> = {},
   opts: { entry?: string } = {},
 ): Promise<ChildServer> {
-  // `entry`: a compiled bundle (buildServer) run by plain node, as production runs it.
-  const args = opts.entry ? ['--enable-source-maps', opts.entry] : ['--import', 'tsx', 'src/main.ts'];
-  const child = spawn(process.execPath, args, {
-    cwd: SERVER_DIR,
+  const server = await spawnServer({
+    entry: opts.entry,
+    output,
     env: {
-      ...process.env,
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
       MASTER_KEY: masterKey,
@@ -54,29 +49,9 @@ export function startChildServer(
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const mine: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('')}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
-      output.push(text);
-      mine.push(text);
-      const m = /running at (http:\/\/\S+?)\/? \(ledger: standalone (ws:\/\/\S+)\)/.exec(mine.join(''));
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, base: m[1]!.replace(/\/$/, ''), ledgerUrl: m[2]!, output, exited });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before starting:\n${output.join('')}`));
-    });
-  });
+  if (!server.ledgerUrl) throw new Error(`server runs no stand-alone ledger:\n${output.join('')}`);
+  return { ...server, ledgerUrl: server.ledgerUrl };
 }
 
 /**

@@ -1,5 +1,9 @@
+import { expect } from 'vitest';
 import type { Client, SubmittableTransaction, TxResponse, Wallet } from 'xrpl';
 
+// The one set of helpers tests use to put a transaction on the ledger with xrpl.js directly (not
+// through the platform's submission service).
+//
 // xrpl.js's submitAndWait looks for the result once a second, whatever the ledger's close interval;
 // the test ledgers close every 100–200 ms. This does the same (autofill, sign, submit, wait for the
 // validated result or the LastLedgerSequence to pass) looking every 25 ms.
@@ -26,4 +30,43 @@ export async function submitAndWait(
       throw new Error(`${tx.TransactionType} ${hash} expired unvalidated`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** `submitAndWait` that expects the validated result to be tesSUCCESS. */
+export async function submitOk(
+  client: Client,
+  wallet: Wallet,
+  tx: SubmittableTransaction,
+): Promise<TxResponse['result']> {
+  const r = await submitAndWait(client, tx, wallet);
+  expect((r.meta as { TransactionResult?: string } | undefined)?.TransactionResult).toBe('tesSUCCESS');
+  return r;
+}
+
+export async function waitValidated(
+  client: Client,
+  hash: string,
+): Promise<{ ledger: number; result: string }> {
+  for (;;) {
+    try {
+      const r = await client.request({ command: 'tx', transaction: hash });
+      if (r.result.validated) {
+        const meta = r.result.meta as { TransactionResult: string };
+        return { ledger: r.result.ledger_index!, result: meta.TransactionResult };
+      }
+    } catch {
+      // not in a ledger yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Signs and submits into the open ledger (not waiting): the hash. */
+export async function submitNow(client: Client, wallet: Wallet, tx: SubmittableTransaction): Promise<string> {
+  const prepared = await client.autofill(tx);
+  const { tx_blob, hash } = wallet.sign(prepared);
+  const r = await client.request({ command: 'submit', tx_blob });
+  if (!/^(tes|tec|ter)/.test(r.result.engine_result))
+    throw new Error(`${tx.TransactionType}: ${r.result.engine_result}`);
+  return hash;
 }

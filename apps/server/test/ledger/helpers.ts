@@ -7,6 +7,7 @@ import { SubmissionService, type SubmissionServiceOptions } from '../../src/ledg
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { createSignerSource, insertWallet } from '../../src/platform/custody';
 import { createTestDatabase } from '../db';
+import { xrpBalance } from '../helpers/ledger-reads';
 
 /** A ledger, a database, a connection and a submission service signing for wallets recorded in it. */
 export interface LedgerRig {
@@ -64,14 +65,7 @@ export async function createLedgerRig(
       rig.service = await make(extra);
       return rig.service;
     },
-    xrpBalance: async (address) => {
-      const info = await connection.client.request({
-        command: 'account_info',
-        account: address,
-        ledger_index: 'validated',
-      });
-      return BigInt(info.result.account_data.Balance);
-    },
+    xrpBalance: (address) => xrpBalance(connection.client, address),
     close: async () => {
       await rig.service.stop();
       await connection.close();

@@ -14,7 +14,7 @@ import {
 } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import type { SignedIn } from '../helpers/test-app';
-import { deployToken, fundedWallet } from '../helpers/trading-world';
+import { deployToken, fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // AMM liquidity from a custodial wallet on the embedded ledger. Every expected number is worked
@@ -27,6 +27,7 @@ const Decimal = DecimalBase.clone({ precision: 60 });
 type Decimal = InstanceType<typeof Decimal>;
 
 let t: WalletTestApp;
+let world: TradingWorld;
 let client: Client;
 let owner: SignedIn;
 let alice: SignedIn;
@@ -70,15 +71,7 @@ async function lpOf(address: string): Promise<Decimal> {
   return new Decimal(r.result.lines.find((l) => l.currency === p.lpCurrency)?.balance ?? 0);
 }
 
-async function tokensOf(address: string): Promise<Decimal> {
-  const r = await client.request({
-    command: 'account_lines',
-    account: address,
-    peer: token.issuer_address,
-    ledger_index: 'validated',
-  });
-  return new Decimal(r.result.lines.find((l) => l.currency === token.currency)?.balance ?? 0);
-}
+const tokensOf = async (address: string): Promise<Decimal> => new Decimal(await world.tokens(address, token));
 
 async function liquiditySubmissions(): Promise<number> {
   const [row] = await t.database.db
@@ -96,6 +89,7 @@ const market = () => ({ wallet: aliceWallet, issuer: token.issuer_address, token
 
 beforeAll(async () => {
   t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
+  world = seed(t);
   client = t.connection.client;
   await t.app.platform.accounts.bootstrapped();
   owner = await t.signInOwner();

@@ -1,8 +1,8 @@
-import type { Client, SubmittableTransaction } from 'xrpl';
+import type { Client } from 'xrpl';
 import { Wallet } from 'xrpl';
 import { tickerToCurrency } from '@ledgerpad/shared';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
-import { submitAndWait } from '../helpers/submit-and-wait';
+import { submitOk } from '../helpers/submit-and-wait';
 
 // A real token issuer on the embedded ledger, made with xrpl.js the way any ledger user would:
 // funded from the stand-alone genesis account, DefaultRipple set, holders' trust lines, amounts
@@ -14,12 +14,7 @@ export const ACCOUNT_ONE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 
 const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
 
-async function submit(client: Client, wallet: Wallet, tx: SubmittableTransaction) {
-  const res = await submitAndWait(client, tx, wallet);
-  const result = (res.meta as { TransactionResult?: string } | undefined)?.TransactionResult;
-  if (result !== 'tesSUCCESS') throw new Error(`${tx.TransactionType} failed: ${result}`);
-  return res;
-}
+const submit = submitOk;
 
 /** When a validated transaction's ledger closed, as the `tx` answer says. */
 export function closedAt(res: { close_time_iso?: string; tx_json?: { date?: number } }): Date {

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet, type Client, type Payment } from 'xrpl';
+import { Wallet, type Client, type Payment, type SubmittableTransaction } from 'xrpl';
 import {
   RLUSD_CURRENCY_HEX,
   type DeployResult,
@@ -28,7 +28,8 @@ import { dayReferencePrices } from '../../src/modules/market/day-change';
 import { TestSocket } from '../helpers/socket-client';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
-import { submitAndWait } from '../helpers/submit-and-wait';
+import { submitOk } from '../helpers/submit-and-wait';
+import { tokenBalance } from '../helpers/ledger-reads';
 
 // The market indexer on the embedded ledger: trades made directly with xrpl.js (not through
 // Ledgerpad) become trades, candles, holders and live frames; issuer facts follow the ledger; a
@@ -72,12 +73,7 @@ async function deploy(ticker: string, blackhole: boolean): Promise<DeployResult>
   return (job as unknown as JobStatusView<DeployResult>).result!;
 }
 
-const submit = async (tx: Parameters<Client['autofill']>[0], wallet: Wallet) => {
-  const r = await submitAndWait(client, tx, wallet);
-  const meta = r.meta as { TransactionResult: string };
-  expect(meta.TransactionResult).toBe('tesSUCCESS');
-  return r;
-};
+const submit = (tx: SubmittableTransaction, wallet: Wallet) => submitOk(client, wallet, tx);
 
 const caughtUp = () => t.app.platform.indexer!.caughtUp();
 
@@ -94,15 +90,8 @@ async function pool(token: DeployResult) {
   };
 }
 
-async function lineBalance(account: string, token: DeployResult): Promise<Decimal> {
-  const r = await client.request({
-    command: 'account_lines',
-    account,
-    peer: token.issuer_address,
-    ledger_index: 'validated',
-  });
-  return new Decimal(r.result.lines.find((l) => l.currency === token.currency)?.balance ?? 0);
-}
+const lineBalance = async (account: string, token: DeployResult): Promise<Decimal> =>
+  new Decimal(await tokenBalance(client, account, token.issuer_address, token.currency));
 
 const tradesOf = (hash: string) =>
   t.database.db.select().from(marketTrades).where(eq(marketTrades.hash, hash));

@@ -18,7 +18,7 @@ import { jobs } from '../../src/platform/jobs';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { tradingTrades } from '../../src/modules/trading/schema';
 import type { SignedIn } from '../helpers/test-app';
-import { deployToken, fundedWallet } from '../helpers/trading-world';
+import { deployToken, fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // Checked before signing (issue 23), on the embedded ledger and checked with xrpl.js afterwards:
@@ -31,6 +31,7 @@ import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 // per object; network fee 10 drops.
 
 let t: WalletTestApp;
+let world: TradingWorld;
 let client: Client;
 let owner: SignedIn;
 let ownerWallet: { id: number; address: string };
@@ -44,10 +45,7 @@ const post = (
   headers: Record<string, string> = {},
 ) => t.app.inject({ method: 'POST', url, headers: { ...who.headers, ...headers }, payload });
 
-async function xrpOf(address: string): Promise<bigint> {
-  const r = await client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
-  return BigInt(r.result.account_data.Balance);
-}
+const xrpOf = (address: string): Promise<bigint> => world.xrp(address);
 
 async function sequenceOf(address: string): Promise<number> {
   const r = await client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
@@ -80,6 +78,7 @@ async function walletWith(who: SignedIn, xrp: string): Promise<{ id: number; add
 
 beforeAll(async () => {
   t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
+  world = seed(t);
   client = t.connection.client;
   await t.app.platform.accounts.bootstrapped();
   owner = await t.signInOwner();

@@ -10,11 +10,9 @@ import {
   type SwapResult,
 } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
-import { TRADING_FEE_JOB } from '../../src/modules/trading';
-import { jobs } from '../../src/platform/jobs';
 import { createTestApp, type SignedIn } from '../helpers/test-app';
 import { submitAndWait } from '../helpers/submit-and-wait';
-import { fundedWallet } from '../helpers/trading-world';
+import { fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // Done once, and not competing with oneself (issue 23), on the embedded ledger checked with
@@ -25,6 +23,7 @@ import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 // next swap.
 
 let t: WalletTestApp;
+let world: TradingWorld;
 let client: Client;
 let owner: SignedIn;
 let token: DeployResult;
@@ -65,6 +64,7 @@ const swapsOf = async (address: string) =>
 
 beforeAll(async () => {
   t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
+  world = seed(t);
   client = t.connection.client;
   await t.app.platform.accounts.bootstrapped();
   owner = await t.signInOwner();
@@ -225,12 +225,7 @@ describe('done once', () => {
   it('after a restart (a new instance on the same database) the key still answers the first result', async () => {
     const key = { 'idempotency-key': 'olga-swap-0001' };
     // Nothing of this instance may still be at work (the second instance shares its job queue).
-    const feeJobs = await t.database.db
-      .select()
-      .from(jobs)
-      .where(like(jobs.key, `${TRADING_FEE_JOB}:%`));
-    for (const j of feeJobs) await t.app.platform.jobs.waitFor(j.id, { timeoutMs: 30_000 });
-    await t.app.platform.submissions!.idle();
+    await world.feesSettled();
     const before = (await t.database.db.select().from(ledgerSubmissions)).length;
     const restarted = await createTestApp({ database: t.database });
     try {

@@ -8,12 +8,12 @@ import {
   type JobStatusView,
   type PositionsResponse,
 } from '@ledgerpad/shared';
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { jobs } from '../../src/platform/jobs';
 import type { SignedIn } from '../helpers/test-app';
 import { submitAndWait } from '../helpers/submit-and-wait';
-import { fundedWallet } from '../helpers/trading-world';
+import { fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // Exact accounting (issue 23): the positions worked example, by hand. The token is paired with
@@ -35,6 +35,7 @@ import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 // cost 10 XRP, valued at the XRP/RLUSD pool's price.
 
 let t: WalletTestApp;
+let world: TradingWorld;
 let client: Client;
 let owner: SignedIn;
 let ownerWallet: { id: number; address: string };
@@ -83,12 +84,7 @@ async function trustAndReceive(w: Wallet, tokens: string): Promise<void> {
 /** Every platform-fee job so far has run and nothing of the platform is in flight. */
 async function settled(): Promise<void> {
   await t.app.platform.indexer!.caughtUp();
-  const fees = await t.database.db
-    .select()
-    .from(jobs)
-    .where(like(jobs.key, `${TRADING_FEE_JOB}:%`));
-  for (const j of fees) await t.app.platform.jobs.waitFor(j.id, { timeoutMs: 30_000 });
-  await t.app.platform.submissions!.idle();
+  await world.feesSettled();
 }
 
 const tokens = (value: string) => ({ currency: token.currency, issuer: token.issuer_address, value });
@@ -122,6 +118,7 @@ async function pool(asset: object, asset2: object) {
 
 beforeAll(async () => {
   t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
+  world = seed(t);
   client = t.connection.client;
   await t.app.platform.accounts.bootstrapped();
   owner = await t.signInOwner();

@@ -10,10 +10,8 @@ import {
   type SwapResult,
 } from '@ledgerpad/shared';
 import { marketTrades } from '../../src/modules/market/schema';
-import { TRADING_FEE_JOB } from '../../src/modules/trading';
-import { jobs } from '../../src/platform/jobs';
 import type { SignedIn } from '../helpers/test-app';
-import { deployToken, fundedWallet } from '../helpers/trading-world';
+import { deployToken, fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // Positions on the embedded ledger: real swaps through POST /api/swap, the market indexer's trades,
@@ -21,6 +19,7 @@ import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 // amounts (average cost, written out below independently of the server's code).
 
 let t: WalletTestApp;
+let world: TradingWorld;
 let client: Client;
 let owner: SignedIn;
 let alice: SignedIn;
@@ -37,8 +36,9 @@ const positionsOf = (who: SignedIn, userId: number | string = who.user.id) =>
 
 const walletOf = (who: SignedIn) => fundedWallet(t, who);
 
-async function swap(type: 'BUY' | 'SELL', amount: string): Promise<SwapResult> {
-  const res = await post('/api/swap', alice, {
+// Its platform fee is an XRP payment of its own: `world.swap` lets it land before balances are compared.
+const swap = (type: 'BUY' | 'SELL', amount: string): Promise<SwapResult> =>
+  world.swap(alice, {
     walletAddress: trader.address,
     issuer: token.issuer_address,
     token: 'POSN',
@@ -46,26 +46,8 @@ async function swap(type: 'BUY' | 'SELL', amount: string): Promise<SwapResult> {
     type,
     slippage: '5',
   });
-  expect(res.statusCode, res.body).toBe(200);
-  const s = res.json() as SwapResult;
-  // Its platform fee is an XRP payment of its own: let it land before balances are compared.
-  const [job] = await t.database.db
-    .select()
-    .from(jobs)
-    .where(eq(jobs.key, `${TRADING_FEE_JOB}:${s.hash}`));
-  if (job) await t.app.platform.jobs.waitFor(job.id, { timeoutMs: 30_000 });
-  return s;
-}
 
-async function tokensOf(address: string): Promise<string> {
-  const r = await client.request({
-    command: 'account_lines',
-    account: address,
-    peer: token.issuer_address,
-    ledger_index: 'validated',
-  });
-  return r.result.lines.find((l) => l.currency === token.currency)?.balance ?? '0';
-}
+const tokensOf = (address: string): Promise<string> => world.tokens(address, token);
 
 /** XRP per token in the pool on the validated ledger. */
 async function poolPrice(): Promise<Decimal> {
@@ -92,6 +74,7 @@ const near = (actual: string, expected: Decimal) =>
 
 beforeAll(async () => {
   t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
+  world = seed(t);
   client = t.connection.client;
   await t.app.platform.accounts.bootstrapped();
   owner = await t.signInOwner();

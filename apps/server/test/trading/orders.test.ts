@@ -18,7 +18,7 @@ import { tradingOrders, tradingTrades } from '../../src/modules/trading/schema';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { TestSocket } from '../helpers/socket-client';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
-import { submitAndWait } from '../helpers/submit-and-wait';
+import { submitAndWait, submitOk } from '../helpers/submit-and-wait';
 
 // Limit orders on the embedded ledger's book (a token with no pool, so every crossing is the book's
 // and the numbers are exact): an order rests, is crossed by an account outside Ledgerpad
@@ -41,12 +41,8 @@ const outsider = Wallet.generate();
 const call = (who: SignedIn, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
 
-async function submit(wallet: Wallet, tx: Payment | TrustSet | OfferCreate | AccountSet) {
-  const r = await submitAndWait(client, tx, wallet);
-  const meta = r.meta as { TransactionResult: string };
-  expect(meta.TransactionResult).toBe('tesSUCCESS');
-  return r;
-}
+const submit = (wallet: Wallet, tx: Payment | TrustSet | OfferCreate | AccountSet) =>
+  submitOk(client, wallet, tx);
 
 async function orders(who: SignedIn, userId: number, query = ''): Promise<OrderView[]> {
   const r = await call(who, 'GET', `/api/orders/get-orders/${userId}${query}`);

@@ -16,7 +16,7 @@ import { tokens as tokensTable } from '../../src/modules/tokens/schema';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { tradingTrades } from '../../src/modules/trading/schema';
 import type { SignedIn } from '../helpers/test-app';
-import { deployToken, fundedWallet } from '../helpers/trading-world';
+import { deployToken, fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import { submitAndWait } from '../helpers/submit-and-wait';
 
@@ -25,6 +25,7 @@ import { submitAndWait } from '../helpers/submit-and-wait';
 // platform fee), and the platform fee is paid once with the creator's third accrued.
 
 let t: WalletTestApp;
+let world: TradingWorld;
 let client: Client;
 let owner: SignedIn;
 let alice: SignedIn;
@@ -51,31 +52,13 @@ async function pool() {
   };
 }
 
-async function xrpOf(address: string): Promise<bigint> {
-  const r = await client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
-  return BigInt(r.result.account_data.Balance);
-}
-
-async function tokensOf(address: string): Promise<Decimal> {
-  const r = await client.request({
-    command: 'account_lines',
-    account: address,
-    peer: token.issuer_address,
-    ledger_index: 'validated',
-  });
-  return new Decimal(r.result.lines.find((l) => l.currency === token.currency)?.balance ?? 0);
-}
-
-async function feeJob(hash: string) {
-  const [job] = await t.database.db
-    .select()
-    .from(jobs)
-    .where(eq(jobs.key, `${TRADING_FEE_JOB}:${hash}`));
-  return job;
-}
+const xrpOf = (address: string): Promise<bigint> => world.xrp(address);
+const tokensOf = async (address: string): Promise<Decimal> => new Decimal(await world.tokens(address, token));
+const feeJob = (hash: string) => world.feeJob(hash);
 
 beforeAll(async () => {
   t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
+  world = seed(t);
   client = t.connection.client;
   await t.app.platform.accounts.bootstrapped();
   owner = await t.signInOwner();

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { UserResponse } from '@ledgerpad/shared';
-import { apiPost, ApiError } from '../lib/api';
+import { apiPost, userMessage } from '../lib/api';
 import { useAuthMethods } from '../lib/auth-methods';
 import { useSessionActions } from '../lib/session';
 import { GoogleSignIn } from './google-sign-in';
@@ -25,7 +25,7 @@ export function LoginBox({ returnTo }: { returnTo?: string }) {
       const { user } = await apiPost<UserResponse>('/api/auth/demo', { username: username.trim() });
       signedIn(user, returnTo);
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Network Error');
+      setError(userMessage(err, 'Network Error'));
     } finally {
       setBusy(false);
     }

@@ -9,7 +9,7 @@ import {
   type UploadPurpose,
   type UploadResponse,
 } from '@ledgerpad/shared';
-import { ApiError, apiPostForm } from '../lib/api';
+import { apiPostForm, userMessage } from '../lib/api';
 import './logo-picker.css';
 
 // A logo input shared by the deploy, listing, airdrop and admin token forms (spec 001 §5): type, size (by
@@ -39,9 +39,7 @@ export async function uploadLogo(file: File, purpose: Purpose): Promise<UploadRe
   try {
     return uploadResponseSchema.parse(await apiPostForm('/api/upload', form));
   } catch (err) {
-    throw new Error(
-      err instanceof ApiError && err.status >= 400 && err.status < 500 ? err.message : UPLOAD_MESSAGES.failed,
-    );
+    throw new Error(userMessage(err, UPLOAD_MESSAGES.failed));
   }
 }
 

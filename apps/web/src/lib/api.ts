@@ -142,18 +142,44 @@ export function resetCsrfToken(): void {
   csrfToken = undefined;
 }
 
+/** A route this server does not have (e.g. the faucet on mainnet): Fastify's own 404, not ours. */
+export const isMissingRoute = (err: unknown): boolean =>
+  err instanceof ApiError && err.status === 404 && err.message.startsWith('No API route');
+
+/** The call failed with this HTTP status (0: the network). For choices that depend on it, not for text. */
+export const hasStatus = (err: unknown, ...statuses: number[]): boolean =>
+  err instanceof ApiError && statuses.includes(err.status);
+
 /**
- * What to tell the user when a call failed: the server's own sentence when it wrote one for people
- * (4xx, and 502/503, which say the ledger is unreachable), else `fallback` (the spec's text). Unknown
- * routes ('No API route …'), network failures and 5xx internals never reach the screen. The one
- * error-to-message rule of the web app.
+ * What to tell the user when a call failed — the one error-to-message rule of the web app; features
+ * never read an ApiError's message or body themselves (test/architecture.test.ts checks).
+ *
+ * The server's own sentence when it wrote one for people: a 4xx, or a 502/503 (they say the ledger
+ * is unreachable). Otherwise `fallback` (the spec's text): unknown routes ('No API route …'), network
+ * failures and 5xx internals never reach the screen. Without a fallback: the server's sentence or
+ * undefined (for a reason shown under a heading). With `lead`, the fallback leads and the server's
+ * sentence follows it ("Save failed: …"), unless the sentence already starts with the fallback.
  */
-export function userMessage(err: unknown, fallback: string): string {
-  if (!(err instanceof ApiError) || err.status === 0) return fallback;
+export function userMessage(err: unknown, fallback: string, opts?: { lead?: boolean }): string;
+export function userMessage(err: unknown): string | undefined;
+export function userMessage(
+  err: unknown,
+  fallback?: string,
+  opts: { lead?: boolean } = {},
+): string | undefined {
+  const reason = serverSentence(err);
+  if (fallback === undefined) return reason;
+  if (!reason) return fallback;
+  if (!opts.lead || !fallback || reason.startsWith(fallback)) return reason;
+  return `${fallback}: ${reason}`;
+}
+
+function serverSentence(err: unknown): string | undefined {
+  if (!(err instanceof ApiError) || err.status === 0) return undefined;
   const readable = (err.status >= 400 && err.status < 500) || err.status === 502 || err.status === 503;
   // Only what our server wrote in its JSON body (a proxy's 'Bad Gateway' page is not a sentence).
   const written = (err.body as { message?: unknown } | undefined)?.message === err.message;
-  if (!readable || !written || !err.message || err.message.startsWith('No API route')) return fallback;
+  if (!readable || !written || !err.message || isMissingRoute(err)) return undefined;
   return err.message;
 }
 

@@ -1,40 +1,18 @@
 // DEX/AMM test plumbing: a fresh stand-alone server per suite driven through xrpl.js, funded
 // wallets, a token issuer with DefaultRipple, trust lines and balances read back from the ledger.
-import { Client, Wallet, type SubmittableTransaction, type TxResponse } from 'xrpl';
+import { Wallet, type SubmittableTransaction, type TxResponse } from 'xrpl';
 import { encode, encodeForSigning } from 'ripple-binary-codec';
 import { sign } from 'ripple-keypairs';
-import { GENESIS_SEED, startStandaloneLedger, type StandaloneLedger } from '../../src/index';
+import { genesis, startTestLedger, type TestLedger } from '../support/ledger';
 
-export const genesis = Wallet.fromSeed(GENESIS_SEED, { algorithm: 'secp256k1' as never });
+export { genesis };
+export type Dex = TestLedger;
 
-export interface Dex {
-  ledger: StandaloneLedger;
-  client: Client;
-  close(): Promise<void>;
-}
-
-export async function startDex(
+/** The shared harness without the faucet, with the suite's amendments (and clock or fee). */
+export const startDex = (
   amendments?: readonly string[],
   options: { clockOffsetMs?: number; baseFee?: number } = {},
-): Promise<Dex> {
-  const ledger = await startStandaloneLedger({
-    port: 0,
-    closeIntervalMs: 0,
-    faucet: false,
-    amendments,
-    ...options,
-  });
-  const client = new Client(ledger.url);
-  await client.connect();
-  return {
-    ledger,
-    client,
-    close: async () => {
-      await client.disconnect();
-      await ledger.close();
-    },
-  };
-}
+): Promise<Dex> => startTestLedger({ faucet: false, amendments, ...options });
 
 export interface Submitted {
   result: string;

@@ -1,34 +1,11 @@
 // Shared test plumbing: a fresh ledger per suite, an xrpl.js client, genesis-funded wallets.
-import { Client, Wallet, type Payment } from 'xrpl';
+import { Wallet, type Client, type Payment } from 'xrpl';
 import WebSocket from 'ws';
-import {
-  GENESIS_SEED,
-  startStandaloneLedger,
-  type StandaloneLedger,
-  type StandaloneLedgerOptions,
-} from '../../src/index';
+import { genesis, startTestLedger, type TestLedger } from '../support/ledger';
 
-export const genesis = Wallet.fromSeed(GENESIS_SEED, { algorithm: 'secp256k1' as never });
-
-export interface Harness {
-  ledger: StandaloneLedger;
-  client: Client;
-  close(): Promise<void>;
-}
-
-export async function startHarness(options: StandaloneLedgerOptions = {}): Promise<Harness> {
-  const ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: 0, ...options });
-  const client = new Client(ledger.url);
-  await client.connect();
-  return {
-    ledger,
-    client,
-    close: async () => {
-      await client.disconnect();
-      await ledger.close();
-    },
-  };
-}
+export { genesis };
+export type Harness = TestLedger;
+export const startHarness = startTestLedger;
 
 /** Signs with `wallet`, submits, closes the ledger; returns the submit result and the validated tx. */
 export async function submitAndClose(h: Harness, tx: Parameters<Client['autofill']>[0], wallet: Wallet) {

@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { ADMIN_MESSAGES, OWNER_USER_ID, type AdminView } from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ADMIN_KEY, addAdmin, failureMessage, removeAdmin, useAdmins } from './api';
+import { userMessage } from '../../lib/api';
+import { ADMIN_KEY, addAdmin, removeAdmin, useAdmins } from './api';
 
 const adminName = (a: AdminView) => a.username ?? a.email ?? `User ${a.user_id}`;
 
@@ -37,7 +38,7 @@ export function AdminsTab() {
       setUserId('');
       toast.success(`User ${id} is now an admin`);
     } catch (err) {
-      setAddError(failureMessage(err, ADMIN_MESSAGES.addAdminFailed));
+      setAddError(userMessage(err, ADMIN_MESSAGES.addAdminFailed, { lead: true }));
     } finally {
       setAdding(false);
     }
@@ -52,7 +53,7 @@ export function AdminsTab() {
       toast.success(`${adminName(removing)} is no longer an admin`);
       setRemoving(null);
     } catch (err) {
-      setRemoveError(failureMessage(err, ADMIN_MESSAGES.removeAdminFailed));
+      setRemoveError(userMessage(err, ADMIN_MESSAGES.removeAdminFailed, { lead: true }));
     } finally {
       setRemoveBusy(false);
     }

@@ -15,7 +15,7 @@ import type {
   WalletOverview,
 } from '@ledgerpad/shared';
 import { ADMIN_KEY } from '../../lib/admin-check';
-import { apiGet, apiGetAll, apiPost, userMessage } from '../../lib/api';
+import { apiGet, apiGetAll, apiPost } from '../../lib/api';
 
 // Server state of the /admin page (spec 001 §2 Admin, §8). Every call is admin-only on the server;
 // the page asks for nothing but the credential check until that check says yes.
@@ -92,14 +92,6 @@ export const updateFeeOverride = (userId: number, custom_fee_percentage: string 
 
 export const addAdmin = (userId: number) => apiPost<AdminView[]>('/api/admin/admins/add', { userId });
 export const removeAdmin = (userId: number) => apiPost<AdminView[]>('/api/admin/admins/remove', { userId });
-
-/** The failure a user reads: the spec's line, with the server's sentence after it (userMessage). */
-export function failureMessage(err: unknown, generic: string): string {
-  const reason = userMessage(err, '');
-  if (!reason) return generic;
-  // The server may already lead with the same words (a refund the ledger refused).
-  return reason.startsWith(generic) ? reason : `${generic}: ${reason}`;
-}
 
 export const useStagedWallets = (all: boolean) =>
   useQuery({

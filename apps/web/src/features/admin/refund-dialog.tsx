@@ -10,10 +10,10 @@ import {
 import { CopyButton } from '../../components/copy-button';
 import { FormErrors, SelectField, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
-import { ApiError } from '../../lib/api';
+import { ApiError, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
-import { failureMessage, refund, type RefundRequest } from './api';
+import { refund, type RefundRequest } from './api';
 
 /** One refund the admin asked for: a staged wallet and which of its assets. */
 export interface RefundTarget {
@@ -139,7 +139,7 @@ function RefundFlow({
       setStep({
         name: 'confirm',
         attempt: final ? { ...attempt, key: newIdempotencyKey() } : attempt,
-        error: failureMessage(err, ADMIN_MESSAGES.refundFailed),
+        error: userMessage(err, ADMIN_MESSAGES.refundFailed, { lead: true }),
       });
     } finally {
       setBusy(false);

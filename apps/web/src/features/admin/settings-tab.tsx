@@ -7,9 +7,9 @@ import {
   type FeeOverrideView,
   type PlatformConfigKey,
 } from '@ledgerpad/shared';
+import { userMessage } from '../../lib/api';
 import {
   ADMIN_KEY,
-  failureMessage,
   updateFeeConfig,
   updateFeeOverride,
   updatePlatformConfig,
@@ -75,7 +75,7 @@ function FeeSection() {
       void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
       toast.success(`Trading fee set to ${saved.fee_percentage}%`);
     } catch (err) {
-      setError(failureMessage(err, ADMIN_MESSAGES.saveFailed));
+      setError(userMessage(err, ADMIN_MESSAGES.saveFailed, { lead: true }));
     } finally {
       setBusy(false);
     }
@@ -146,7 +146,7 @@ function PlatformSection() {
       void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
       toast.success('Settings saved');
     } catch (err) {
-      setError(failureMessage(err, ADMIN_MESSAGES.saveSettingsFailed));
+      setError(userMessage(err, ADMIN_MESSAGES.saveSettingsFailed, { lead: true }));
     } finally {
       setBusy(false);
     }
@@ -257,7 +257,7 @@ function OverrideRow({ user }: { user: FeeOverrideView }) {
       void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
       toast.success(fee === null ? `${name} uses the default fee` : `${name}'s fee set to ${fee}%`);
     } catch (err) {
-      setError(failureMessage(err, ADMIN_MESSAGES.saveFailed));
+      setError(userMessage(err, ADMIN_MESSAGES.saveFailed, { lead: true }));
     } finally {
       setBusy(false);
     }

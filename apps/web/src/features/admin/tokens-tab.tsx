@@ -17,9 +17,9 @@ import {
 import { FormErrors, TextField } from '../../components/form-field';
 import { IdentityBadge } from '../../components/identity-badge';
 import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
-import { apiPost } from '../../lib/api';
+import { apiPost, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
-import { ADMIN_KEY, failureMessage, useListedTokens } from './api';
+import { ADMIN_KEY, useListedTokens } from './api';
 import { LoadFailed } from './load-failed';
 
 /** Spec 001 §3 "Admin token (add/list)": what an admin types; supply and blackhole come from the ledger. */
@@ -145,7 +145,7 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
       void queryClient.invalidateQueries({ queryKey: ['tokens'] });
       onAdded();
     } catch (err) {
-      setFailure(failureMessage(err, ADMIN_MESSAGES.addTokenFailed));
+      setFailure(userMessage(err, ADMIN_MESSAGES.addTokenFailed, { lead: true }));
     } finally {
       setBusy(false);
     }
@@ -234,7 +234,7 @@ function ListedTokens() {
       await queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
       await queryClient.invalidateQueries({ queryKey: ['tokens'] });
     } catch (err) {
-      toast.error(failureMessage(err, ADMIN_MESSAGES.saveFailed));
+      toast.error(userMessage(err, ADMIN_MESSAGES.saveFailed, { lead: true }));
     } finally {
       setBusy(null);
     }
@@ -381,7 +381,7 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
       await queryClient.invalidateQueries({ queryKey: ['tokens'] });
       onClose();
     } catch (err) {
-      setFailure(failureMessage(err, ADMIN_MESSAGES.saveFailed));
+      setFailure(userMessage(err, ADMIN_MESSAGES.saveFailed, { lead: true }));
     } finally {
       setBusy(false);
     }

@@ -1,13 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  AIRDROP_MESSAGES,
   type Airdrop,
   type AirdropAllocation,
   type ClaimAirdropResult,
   type CreateAirdropRequest,
   type CreateAirdropResult,
 } from '@ledgerpad/shared';
-import { ApiError, apiGet, apiPost } from '../../lib/api';
+import { apiGet, apiPost } from '../../lib/api';
 import { useLedgerAction } from '../../lib/ledger-action';
 import { BALANCES_KEY } from '../../lib/wallet-balances';
 
@@ -39,16 +38,6 @@ export function useClaim(airdropId: number) {
       void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
     }
   });
-}
-
-/** The server's sentence for a refused claim; 'Claim failed.' for anything else. */
-export function claimError(err: unknown): string {
-  if (err instanceof ApiError && err.status > 0 && err.status !== 500) {
-    const body = err.body as { message?: unknown; error?: unknown } | undefined;
-    if (typeof body?.message === 'string' && body.message) return body.message;
-    if (typeof body?.error === 'string' && body.error.includes(' ')) return body.error;
-  }
-  return AIRDROP_MESSAGES.claimFailed;
 }
 
 /** What the wallet's live airdrops already hold back of this token. */

@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { AIRDROP_MESSAGES, type Airdrop, type ClaimAirdropResult } from '@ledgerpad/shared';
+import { userMessage } from '../../lib/api';
 import { Modal, ModalActions } from '../../components/modal';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
-import { claimError, useClaim } from './api';
+import { useClaim } from './api';
 import { grouped, perClaim, tokenName } from './rules';
 
 /**
@@ -32,7 +33,7 @@ export function ClaimModal({ airdrop, onClose }: { airdrop: Airdrop; onClose: ()
       const res = await claim.run(Number(walletId));
       if (res) setResult(res);
     } catch (err) {
-      setError(claimError(err));
+      setError(userMessage(err, AIRDROP_MESSAGES.claimFailed));
     }
   };
 

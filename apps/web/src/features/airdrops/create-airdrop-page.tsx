@@ -18,7 +18,7 @@ import {
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { LogoPicker } from '../../components/logo-picker';
 import { Modal, ModalActions } from '../../components/modal';
-import { ApiError } from '../../lib/api';
+import { userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
 import { availableXrp } from '../../lib/wallet-funds';
@@ -208,11 +208,7 @@ export function CreateAirdropPage() {
       const created = await create.run(toRequest(v));
       if (created) setJobId(created.jobId);
     } catch (err) {
-      setSubmitError(
-        err instanceof ApiError && err.status > 0 && err.status < 500 && err.message
-          ? `${AIRDROP_MESSAGES.createFailed}: ${err.message}`
-          : AIRDROP_MESSAGES.createFailed,
-      );
+      setSubmitError(userMessage(err, AIRDROP_MESSAGES.createFailed, { lead: true }));
     }
   };
 

@@ -14,7 +14,7 @@ import {
   shortAddress,
 } from '@ledgerpad/shared';
 import { Modal, ModalActions } from '../../components/modal';
-import { ApiError } from '../../lib/api';
+import { userMessage } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useBurn, useBurnWallets } from './api';
 import './burner.css';
@@ -32,8 +32,7 @@ function percentOf(amount: string, balance: string): number {
 
 /** What the user reads when a burn is refused: the server's reason under the spec's message. */
 function failureOf(error: unknown): string[] {
-  const reason =
-    error instanceof ApiError && error.status > 0 && error.status < 500 ? error.message : undefined;
+  const reason = userMessage(error);
   if (reason === BURN_MESSAGES.invalidInput) return [reason];
   return reason && reason !== BURN_MESSAGES.burnFailed
     ? [BURN_MESSAGES.burnFailed, reason]

@@ -20,14 +20,9 @@ const tokensKey = (userId: number | undefined) => [...KEY, 'tokens', userId] as 
 const issuerKey = (tokenId: number) => [...KEY, 'issuer', tokenId] as const;
 const linesKey = (tokenId: number) => [...KEY, 'lines', tokenId] as const;
 
-/** The server's own sentence for a 4xx (or 502/503: the ledger), when it wrote one for people. */
-export function reasonOf(err: unknown): string | undefined {
-  return userMessage(err, '') || undefined;
-}
-
 /** The spec's §8 sentence as the title, the server's reason (what the ledger allows) under it. */
 export function toastFailure(fallback: string, err: unknown): void {
-  toast.error(fallback, { description: reasonOf(err) });
+  toast.error(fallback, { description: userMessage(err) });
 }
 
 export function useUserTokens(userId: number | undefined) {

@@ -15,7 +15,8 @@ import { FormErrors, SelectField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
 import { requestResolver } from '../../lib/form-resolver';
 import { walletLabel } from '../../lib/wallet-balances';
-import { groupDigits, reasonOf, shortAddress } from './api';
+import { userMessage } from '../../lib/api';
+import { groupDigits, shortAddress } from './api';
 import { useClaimRewards, useClaimWallets, useRewardTotals } from './rewards';
 
 /** How long the success view stays before the modal closes itself (spec 001 §9). */
@@ -157,7 +158,7 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
               errors.wallet?.message,
               errors.percent?.message,
               claim.isError ? REWARD_MESSAGES.claimFailed : undefined,
-              claim.isError ? reasonOf(claim.error) : undefined,
+              claim.isError ? userMessage(claim.error) : undefined,
             ]}
           />
           <ModalActions>

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { DASHBOARD_MESSAGES, type IssuerWalletResponse, type TokenView } from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Modal, ModalActions } from '../../components/modal';
-import { dashboardCalls, reasonOf, useDashboardWrite, useIssuerNow } from './api';
+import { userMessage } from '../../lib/api';
+import { dashboardCalls, useDashboardWrite, useIssuerNow } from './api';
 
-const failure = (fallback: string, err: unknown) => [fallback, reasonOf(err)].filter(Boolean).join(' ');
+const failure = (fallback: string, err: unknown) => [fallback, userMessage(err)].filter(Boolean).join(' ');
 
 /** The notice a blackholed issuer gets (spec §4: irreversible, 'RIP Issuer Wallet'). */
 export function RipNotice({ titled = true }: { titled?: boolean }) {

@@ -1,4 +1,4 @@
-import { reasonOf } from './api';
+import { userMessage } from '../../lib/api';
 
 /** A failed read: the message (and the server's reason, when it gave one) and a Retry button. */
 export function LoadError({
@@ -10,7 +10,7 @@ export function LoadError({
   error: unknown;
   onRetry: () => void;
 }) {
-  const reason = reasonOf(error);
+  const reason = userMessage(error);
   return (
     <div role="alert" className="error-inline">
       <p className="form-error">{message}</p>

@@ -8,7 +8,7 @@ import type {
   TokenView,
   WalletSummary,
 } from '@ledgerpad/shared';
-import { ApiError, apiGet, apiPost } from '../../lib/api';
+import { apiGet, apiPost, hasStatus } from '../../lib/api';
 
 // Creator rewards of the dashboard (spec 001 §7 "Dashboard and rewards"): the earned and claimed
 // totals of the user's tokens, their wallets (the claim's destinations) and the claim itself.
@@ -21,7 +21,7 @@ async function orNothing<T>(read: Promise<T>): Promise<T | null> {
   try {
     return await read;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
+    if (hasStatus(err, 404)) return null;
     throw err;
   }
 }

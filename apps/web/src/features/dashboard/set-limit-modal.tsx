@@ -10,7 +10,8 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
-import { dashboardCalls, groupDigits, reasonOf, shortAddress, useDashboardWrite } from './api';
+import { userMessage } from '../../lib/api';
+import { dashboardCalls, groupDigits, shortAddress, useDashboardWrite } from './api';
 
 // The limit field of the shared request schema: the same rules the server applies.
 const limitForm = dashboardSetLimitSchema.pick({ limitAmount: true });
@@ -95,7 +96,7 @@ export function SetLimitModal({
           messages={[
             errors.limitAmount?.message,
             save.isError ? DASHBOARD_MESSAGES.setLimitFailed : undefined,
-            save.isError ? reasonOf(save.error) : undefined,
+            save.isError ? userMessage(save.error) : undefined,
           ]}
         />
         <ModalActions>

@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type { VestingReleaseResult, VestingScheduleView, VestingTrancheView } from '@ledgerpad/shared';
-import { apiGet, apiPost } from '../../lib/api';
+import { apiGet, apiPost, userMessage } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
-import { groupDigits, reasonOf } from './api';
+import { groupDigits } from './api';
 
 // The dashboard's locked dev allocations (issue 28, docs/vesting.md): each tranche, its amount and
 // unlock date, and its status as the ledger has it (an escrow still there, or gone because it was
@@ -92,7 +92,7 @@ export function VestingPanel() {
                                     toast.success(`Released ${groupDigits(r.amount)} ${tok.ticker}`),
                                   onError: (err) =>
                                     toast.error('Could not release the tranche.', {
-                                      description: reasonOf(err),
+                                      description: userMessage(err),
                                     }),
                                 },
                               )

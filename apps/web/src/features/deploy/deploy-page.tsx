@@ -25,7 +25,7 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { LogoPicker } from '../../components/logo-picker';
-import { ApiError } from '../../lib/api';
+import { hasStatus, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { useLedgerAction } from '../../lib/ledger-action';
 import { usePlatformFees } from '../../lib/platform-fees';
@@ -218,11 +218,7 @@ export function DeployPage() {
       if (started) setJob({ id: started.jobId, ticker: values.ticker });
     } catch (err) {
       setDeployError(
-        err instanceof ApiError && err.status === 429
-          ? DEPLOY_MESSAGES.tooManyAttempts
-          : err instanceof ApiError && err.status < 500
-            ? err.message
-            : DEPLOY_MESSAGES.failed,
+        hasStatus(err, 429) ? DEPLOY_MESSAGES.tooManyAttempts : userMessage(err, DEPLOY_MESSAGES.failed),
       );
     }
   };

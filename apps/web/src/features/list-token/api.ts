@@ -8,7 +8,7 @@ import {
   type ListTokenResponse,
   type TokenView,
 } from '@ledgerpad/shared';
-import { ApiError, apiGet, apiPost } from '../../lib/api';
+import { apiGet, apiPost, hasStatus, userMessage } from '../../lib/api';
 
 // The calls of the listing page (spec 001 §7): what the issuer issues, whether it is listed, the
 // logo upload and the listing itself. Failures become the spec's §8 messages here, once.
@@ -24,12 +24,6 @@ export class ListingError extends Error {
   }
 }
 
-/** The server's own sentence for a 4xx (it names the field or the problem), never a 5xx's. */
-const reasonOf = (err: unknown): string | undefined =>
-  err instanceof ApiError && err.status >= 400 && err.status < 500 && !err.message.startsWith('No API route')
-    ? err.message
-    : undefined;
-
 export interface IssuerDetails extends GatewayBalancesResponse {
   /** The token of this issuer already listed here, if any. */
   listed: TokenView | null;
@@ -38,11 +32,11 @@ export interface IssuerDetails extends GatewayBalancesResponse {
 export async function fetchIssuer(issuer: string): Promise<IssuerDetails> {
   const [ledger, listed] = await Promise.all([
     apiPost<GatewayBalancesResponse>('/api/gateway-balances', { account: issuer }).catch((err: unknown) => {
-      throw new ListingError(LISTING_MESSAGES.fetchFailed, reasonOf(err));
+      throw new ListingError(LISTING_MESSAGES.fetchFailed, userMessage(err));
     }),
     apiGet<TokenView>(`/api/tokens/issuer/${encodeURIComponent(issuer)}`).catch((err: unknown) => {
       // 404 means "not listed" (spec §7).
-      if (err instanceof ApiError && err.status === 404) return null;
+      if (hasStatus(err, 404)) return null;
       throw new ListingError(LISTING_MESSAGES.databaseFailed);
     }),
   ]);
@@ -56,10 +50,10 @@ export async function listToken(body: Record<string, unknown>): Promise<ListToke
   try {
     return await apiPost<ListTokenResponse>('/api/admin/tokens/add', body);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 409) {
+    if (hasStatus(err, 409)) {
       throw new ListingError(LISTING_MESSAGES.alreadyListed, undefined, true);
     }
-    throw new ListingError(LISTING_MESSAGES.listFailed, reasonOf(err));
+    throw new ListingError(LISTING_MESSAGES.listFailed, userMessage(err));
   }
 }
 
@@ -79,7 +73,7 @@ export async function claimListing(body: ClaimVerifyInput): Promise<ListTokenRes
   try {
     return await apiPost<ListTokenResponse>('/api/listing/claims/verify', body);
   } catch (err) {
-    throw new ListingError(reasonOf(err) ?? 'The claim could not be checked. Please try again.');
+    throw new ListingError(userMessage(err) ?? 'The claim could not be checked. Please try again.');
   }
 }
 
@@ -87,6 +81,6 @@ export async function updateListing(tokenId: number, body: ListingMetadata): Pro
   try {
     return await apiPost<ListTokenResponse>(`/api/listing/tokens/${tokenId}/metadata`, body);
   } catch (err) {
-    throw new ListingError(reasonOf(err) ?? 'The listing could not be updated. Please try again.');
+    throw new ListingError(userMessage(err) ?? 'The listing could not be updated. Please try again.');
   }
 }

@@ -16,7 +16,7 @@ import {
 import { CopyButton } from '../../components/copy-button';
 import { IdentityBadge } from '../../components/identity-badge';
 import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
-import { ApiError } from '../../lib/api';
+import { hasStatus } from '../../lib/api';
 import {
   claimListing,
   fetchControl,
@@ -49,7 +49,7 @@ export function ClaimListing({ issuer }: { issuer: string }) {
   });
   if (listed.isPending) return <p className="muted">Loading the listing…</p>;
   if (listed.isError) {
-    const missing = listed.error instanceof ApiError && listed.error.status === 404;
+    const missing = hasStatus(listed.error, 404);
     return (
       <section className="panel" role="alert">
         <p className="form-error">

@@ -26,7 +26,7 @@ import {
   type WalletBalance,
 } from '@ledgerpad/shared';
 import { sanitizeAmount } from '../../lib/amount-input';
-import { ApiError, apiPost, userMessage } from '../../lib/api';
+import { ApiError, apiPost, hasStatus, userMessage } from '../../lib/api';
 import { useLedgerAction } from '../../lib/ledger-action';
 import { ledgerReserves, usePlatformFees } from '../../lib/platform-fees';
 import { BALANCES_KEY } from '../../lib/wallet-balances';
@@ -254,7 +254,7 @@ export function LiquidityTab({
       setAmountToken('');
       refresh();
     } catch (err) {
-      showStatus(LIQUIDITY_MESSAGES.addFailedLine(err instanceof ApiError ? userMessage(err, '') : ''));
+      showStatus(LIQUIDITY_MESSAGES.addFailedLine(userMessage(err, '')));
     }
   };
   const submitRemove = async () => {
@@ -274,7 +274,7 @@ export function LiquidityTab({
       setLimitPrice('');
       refresh();
     } catch (err) {
-      showStatus(LIQUIDITY_MESSAGES.removeFailedLine(err instanceof ApiError ? userMessage(err, '') : ''));
+      showStatus(LIQUIDITY_MESSAGES.removeFailedLine(userMessage(err, '')));
     }
   };
   const submitVote = async () => {
@@ -287,7 +287,7 @@ export function LiquidityTab({
       refresh();
     } catch (err) {
       showStatus(
-        err instanceof ApiError && err.status > 0
+        err instanceof ApiError && !hasStatus(err, 0)
           ? userMessage(err, LIQUIDITY_MESSAGES.voteFailed)
           : LIQUIDITY_MESSAGES.voteRetry,
       );

@@ -23,7 +23,7 @@ import {
   type TradeDisclosure,
   type WalletBalance,
 } from '@ledgerpad/shared';
-import { ApiError } from '../../lib/api';
+import { userMessage } from '../../lib/api';
 import { walletLabel } from '../../lib/wallet-balances';
 import { availableDrops, hasTrustLine, spendableDrops, tokenBalance } from '../../lib/wallet-funds';
 import { useQuote, useTradeAction, type TradeRequest, type WalletOutcome } from './api';
@@ -152,10 +152,7 @@ export function TradeBox(p: TradeBoxProps) {
     : quote.error && debounced === form.amount
       ? {
           state: 'failed',
-          message:
-            quote.error instanceof ApiError && quote.error.status < 500
-              ? quote.error.message
-              : SWAP_MESSAGES.insufficientLiquidity,
+          message: userMessage(quote.error, SWAP_MESSAGES.insufficientLiquidity),
         }
       : { state: 'pending' };
 

@@ -11,7 +11,7 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
-import { apiPost, ApiError, userMessage } from '../../lib/api';
+import { apiPost, hasStatus, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { MESSAGES } from './messages';
 
@@ -98,17 +98,13 @@ export function ImportWalletModal({
       toast.success(`${wallet.wallet_name ?? 'Wallet'} imported`, { duration: WALLETS_NOTIFICATION_MS });
       onImported(wallet);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 400 && err.message === MESSAGES.alreadyExists) {
+      if (hasStatus(err, 400) && userMessage(err) === MESSAGES.alreadyExists) {
         reset(EMPTY);
         onAlreadyExists();
         return;
       }
       // A 400 says what is wrong with what was typed (an invalid mnemonic, key or seed).
-      setFailure(
-        err instanceof ApiError && err.status === 400
-          ? userMessage(err, MESSAGES.importFailed)
-          : MESSAGES.importFailed,
-      );
+      setFailure(hasStatus(err, 400) ? userMessage(err, MESSAGES.importFailed) : MESSAGES.importFailed);
     } finally {
       setBusy(false);
     }

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { WALLETS_NOTIFICATION_MS, type AuthMethods } from '@ledgerpad/shared';
-import { apiPost, ApiError, userMessage } from '../../lib/api';
-import { isMissingRoute } from './errors';
+import { apiPost, ApiError, isMissingRoute, userMessage } from '../../lib/api';
 import { MESSAGES } from './messages';
 import { formatToken } from '@ledgerpad/shared';
 

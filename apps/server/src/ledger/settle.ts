@@ -1,0 +1,88 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { TransactionMetadata } from 'xrpl';
+import type { Database } from '../db/client';
+import { rowsOf } from '../db/results';
+import { ledgerSubmissions } from './schema';
+import { outcomeOf, type SubmissionLog, type SubmissionRow, type Tracked } from './submission-types';
+
+// The one way a followed transaction becomes final, whether one was found (by hash, at submit time,
+// expired) or a whole validated ledger of ours at once: one statement records every result, one
+// reads the records back, then waiters, the log and `onFinalized` listeners hear of each.
+
+export interface Verdict {
+  hash: string;
+  result: string;
+  ledgerIndex: number | null;
+  meta: TransactionMetadata | null;
+  /** The transaction used its sequence (it is in a ledger, or the sequence was taken elsewhere). */
+  consumed: boolean;
+}
+
+/** What settling touches: the tracker's state and the hook that gives an unused sequence back. */
+export interface SettleContext {
+  db: Database['db'];
+  log: SubmissionLog;
+  tracked: Map<string, Tracked>;
+  finalizedListeners: Set<(row: SubmissionRow) => void>;
+  idleWaiters: Array<() => void>;
+  releaseSequence(row: SubmissionRow): Promise<void>;
+}
+
+/** Under PostgreSQL's 65,535 parameters per statement (five a row). */
+const CHUNK = 2_000;
+
+export async function settle(ctx: SettleContext, verdicts: Verdict[]): Promise<void> {
+  const live = verdicts.flatMap((v) => {
+    const t = ctx.tracked.get(v.hash);
+    if (!t) return [];
+    ctx.tracked.delete(v.hash);
+    for (const w of t.engineWaiters.splice(0)) w(t.row.engineResult ?? v.result);
+    return [{ v, t }];
+  });
+  if (live.length === 0) return;
+  // The records this instance finalized: another instance following the same record may finalize
+  // it first, and then it alone tells listeners and hands the sequence back.
+  const ours = new Set<string>();
+  for (let at = 0; at < live.length; at += CHUNK) {
+    const values = live
+      .slice(at, at + CHUNK)
+      .map(
+        ({ v }) =>
+          sql`(${v.hash}, ${v.result === 'tesSUCCESS' ? 'success' : 'failed'}, ${v.result}, ${v.ledgerIndex}::bigint, ${v.meta === null ? null : JSON.stringify(v.meta)}::jsonb)`,
+      );
+    const updated = await ctx.db.execute(sql`
+      update ${ledgerSubmissions} as s
+         set status = v.status, result = v.result, ledger_index = v.ledger_index, meta = v.meta,
+             updated_at = now(), finalized_at = now()
+        from (values ${sql.join(values, sql`, `)}) as v(hash, status, result, ledger_index, meta)
+       where s.hash = v.hash and s.status in ('pending', 'submitted')
+      returning s.hash`);
+    for (const r of rowsOf<{ hash: string }>(updated)) ours.add(r.hash);
+  }
+  const rows = await ctx.db
+    .select()
+    .from(ledgerSubmissions)
+    .where(
+      inArray(
+        ledgerSubmissions.hash,
+        live.map(({ v }) => v.hash),
+      ),
+    );
+  const byHash = new Map(rows.map((r) => [r.hash, r]));
+  for (const { v, t } of live) {
+    const row = byHash.get(v.hash);
+    if (!row) continue;
+    const outcome = outcomeOf(row);
+    for (const w of t.waiters) w.resolve(outcome);
+    if (row.status === 'failed') {
+      ctx.log.warn(
+        { hash: v.hash, account: row.account, sequence: row.sequence, result: row.result },
+        'transaction failed',
+      );
+    }
+    if (!ours.has(v.hash)) continue;
+    if (!v.consumed) await ctx.releaseSequence(row);
+    for (const listener of ctx.finalizedListeners) listener(row);
+  }
+  if (ctx.tracked.size === 0) for (const w of ctx.idleWaiters.splice(0)) w();
+}

@@ -1,0 +1,355 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { LedgerStream, RippledError, TransactionMetadata } from 'xrpl';
+import type { Database } from '../db/client';
+import type { XrplConnection } from './connection';
+import { ledgerSubmissions } from './schema';
+import type { SequenceAllocator } from './sequence-allocator';
+import { settle, type SettleContext, type Verdict } from './settle';
+import {
+  errText,
+  OPEN,
+  rippledErrorName,
+  type SubmissionLog,
+  type SubmissionRow,
+  type Tracked,
+} from './submission-types';
+
+// Follows every open transaction of this process to its final state: subscribes to the ledger
+// stream (again after each reconnect), reads each validated ledger for our hashes, asks per hash
+// after a gap, expires the hopeless, resends the stuck (the same bytes, never re-signed) and settles.
+
+/** tem/tef results (other than these) mean the transaction can never apply and its sequence is free. */
+const RETRYABLE_TEF = new Set(['tefPAST_SEQ', 'tefALREADY']);
+
+export interface TrackerOptions {
+  database: Database;
+  connection: XrplConnection;
+  allocator: SequenceAllocator;
+  log: SubmissionLog;
+  /** Ledgers a transaction may wait before it expires. */
+  window: number;
+  /** Resend a transaction not yet validated after this many closed ledgers. */
+  resubmitAfter: number;
+  /** A sequence handed out but never used (expired, tem, tef): give it back or fill it. */
+  releaseSequence(row: SubmissionRow): Promise<void>;
+  /** Fill the free sequences before a transaction the ledger holds as terPRE_SEQ. */
+  fillGapsBefore(row: SubmissionRow): Promise<void>;
+}
+
+export class SubmissionTracker implements SettleContext {
+  readonly db: Database['db'];
+  readonly log: SubmissionLog;
+  readonly tracked = new Map<string, Tracked>();
+  readonly finalizedListeners = new Set<(row: SubmissionRow) => void>();
+  readonly idleWaiters: Array<() => void> = [];
+  /** Latest validated ledger index seen on the stream. */
+  validatedIndex = 0;
+  baseFee = 10n;
+  reserveBase = 1_000_000n;
+  reserveIncrement = 200_000n;
+  private lastTickLedger = 0;
+  private tickRunning: Promise<void> | undefined;
+  private tickAgain = false;
+  private stopped = false;
+  private readonly unsubscribers: Array<() => void> = [];
+  private readonly onLedgerClosed = (ev: LedgerStream) => this.ledgerClosed(ev);
+
+  constructor(private readonly opts: TrackerOptions) {
+    this.db = opts.database.db;
+    this.log = opts.log;
+  }
+
+  private get client(): XrplConnection['client'] {
+    return this.opts.connection.client;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  releaseSequence(row: SubmissionRow): Promise<void> {
+    return this.opts.releaseSequence(row);
+  }
+
+  /** Follows the ledger now and after each reconnect. */
+  async start(): Promise<void> {
+    this.client.on('ledgerClosed', this.onLedgerClosed);
+    this.unsubscribers.push(
+      this.opts.connection.onConnected(() => void this.onConnected()),
+      () => this.client.off('ledgerClosed', this.onLedgerClosed),
+    );
+    if (this.opts.connection.isConnected()) await this.onConnected();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const u of this.unsubscribers.splice(0)) u();
+    await this.tickRunning;
+  }
+
+  track(row: SubmissionRow): void {
+    if (this.tracked.has(row.hash)) return;
+    this.tracked.set(row.hash, {
+      row,
+      lastSubmitLedger: 0,
+      waiters: [],
+      engineWaiters: [],
+      engineSeen: false,
+    });
+  }
+
+  settle(verdicts: Verdict[]): Promise<void> {
+    return settle(this, verdicts);
+  }
+
+  async send(hash: string): Promise<void> {
+    const t = this.tracked.get(hash);
+    if (!t || !this.opts.connection.isConnected()) return;
+    t.lastSubmitLedger = this.validatedIndex;
+    let engine: string;
+    try {
+      const res = await this.client.request({ command: 'submit', tx_blob: t.row.txBlob });
+      engine = res.result.engine_result;
+    } catch (err) {
+      // Not sent or no answer (socket dropped): the record stays open and is resent after reconnect.
+      this.log.warn({ hash, err: errText(err) }, 'submit failed');
+      return;
+    }
+    if (!this.tracked.has(hash)) return;
+    t.row.engineResult = engine;
+    t.engineSeen = true;
+    t.row.submitCount += 1;
+    for (const w of t.engineWaiters.splice(0)) w(engine);
+    if (t.row.status === 'pending') t.row.status = 'submitted';
+    await this.db
+      .update(ledgerSubmissions)
+      .set({
+        status: 'submitted',
+        engineResult: engine,
+        submitCount: sql`${ledgerSubmissions.submitCount} + 1`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(ledgerSubmissions.hash, hash), inArray(ledgerSubmissions.status, [...OPEN])));
+    if (engine.startsWith('tem') || (engine.startsWith('tef') && !RETRYABLE_TEF.has(engine))) {
+      // Can never apply. If an earlier submission of these same bytes did apply, the hash says so.
+      if (t.row.submitCount > 1 && (await this.lookup(hash)) === 'validated') return;
+      await this.settle([{ hash, result: engine, ledgerIndex: null, meta: null, consumed: false }]);
+    }
+  }
+
+  /**
+   * Looks a transaction up by hash and settles it when it is in a validated ledger. 'absent' only
+   * when the server searched every ledger of `range` (or no range was asked); a server with gaps in
+   * its history answers 'unknown', and nothing is concluded from that.
+   */
+  async lookup(
+    hash: string,
+    range?: { min: number; max: number },
+  ): Promise<'validated' | 'absent' | 'unknown'> {
+    try {
+      const res = await this.client.request({
+        command: 'tx',
+        transaction: hash,
+        ...(range ? { min_ledger: range.min, max_ledger: range.max } : {}),
+      });
+      const r = res.result as unknown as {
+        validated?: boolean;
+        meta?: TransactionMetadata | string;
+        ledger_index?: number;
+      };
+      if (r.validated && r.meta && typeof r.meta === 'object') {
+        await this.settle([
+          {
+            hash,
+            result: r.meta.TransactionResult,
+            ledgerIndex: r.ledger_index ?? null,
+            meta: r.meta,
+            consumed: true,
+          },
+        ]);
+        return 'validated';
+      }
+      return 'unknown';
+    } catch (err) {
+      if (rippledErrorName(err) === 'txnNotFound') {
+        const searchedAll = (err as RippledError & { data?: { searched_all?: boolean } }).data?.searched_all;
+        return range && searchedAll === false ? 'unknown' : 'absent';
+      }
+      throw err;
+    }
+  }
+
+  private async onConnected(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const res = await this.client.request({ command: 'subscribe', streams: ['ledger'] });
+      const r = res.result as unknown as Partial<LedgerStream>;
+      this.applyLedgerInfo(r);
+      // Everything sent before the drop may have been lost with the socket: resend the same bytes.
+      await this.reconcileAll();
+    } catch (err) {
+      this.log.warn({ err: errText(err) }, 'ledger subscription failed');
+    }
+  }
+
+  private applyLedgerInfo(r: Partial<LedgerStream>): void {
+    if (typeof r.ledger_index === 'number' && r.ledger_index > this.validatedIndex)
+      this.validatedIndex = r.ledger_index;
+    if (r.fee_base !== undefined) this.baseFee = BigInt(r.fee_base);
+    if (r.reserve_base !== undefined) this.reserveBase = BigInt(r.reserve_base);
+    if (r.reserve_inc !== undefined) this.reserveIncrement = BigInt(r.reserve_inc);
+  }
+
+  private ledgerClosed(ev: LedgerStream): void {
+    this.applyLedgerInfo(ev);
+    this.scheduleTick();
+  }
+
+  private scheduleTick(): void {
+    if (this.stopped) return;
+    if (this.tickRunning) {
+      this.tickAgain = true;
+      return;
+    }
+    this.tickRunning = (async () => {
+      do {
+        this.tickAgain = false;
+        try {
+          await this.tick();
+        } catch (err) {
+          this.log.warn({ err: errText(err) }, 'ledger follow step failed');
+        }
+      } while (this.tickAgain && !this.stopped);
+    })().finally(() => {
+      this.tickRunning = undefined;
+    });
+  }
+
+  /** Finds our transactions in the newly validated ledger, expires the hopeless, resends the stuck. */
+  private async tick(): Promise<void> {
+    const ledgerIndex = this.validatedIndex;
+    if (this.tracked.size === 0) {
+      this.lastTickLedger = ledgerIndex;
+      return;
+    }
+    // Ledgers closed while the previous step ran are read too (a few at most); after a longer gap
+    // (a disconnect) asking per hash is cheaper.
+    const from = this.lastTickLedger > 0 ? this.lastTickLedger + 1 : ledgerIndex;
+    let scanned = ledgerIndex - from < 10;
+    for (let index = from; scanned && index <= ledgerIndex && this.tracked.size > 0; index++) {
+      try {
+        scanned = await this.scanLedger(index);
+      } catch {
+        scanned = false;
+      }
+    }
+    if (!scanned) {
+      // We may have missed ledgers (disconnect) or the ledger could not be read: ask per hash.
+      for (const hash of [...this.tracked.keys()]) await this.lookup(hash);
+    }
+    this.lastTickLedger = ledgerIndex;
+
+    for (const [hash, t] of [...this.tracked]) {
+      if (!this.tracked.has(hash)) continue;
+      if (t.row.lastLedgerSequence < ledgerIndex || t.row.engineResult === 'tefPAST_SEQ') {
+        await this.settleUnseen(hash, t, ledgerIndex);
+      }
+    }
+    for (const [hash, t] of [...this.tracked]) {
+      const stuck =
+        t.row.status === 'pending' ||
+        (t.row.engineResult !== null &&
+          /^(tel|ter)/.test(t.row.engineResult) &&
+          t.row.engineResult !== 'terQUEUED') ||
+        ledgerIndex - t.lastSubmitLedger >= this.opts.resubmitAfter;
+      if (stuck) await this.send(hash);
+      // terPRE_SEQ for ledgers on end: the account's sequence is behind ours and nothing of ours is
+      // in flight to close the gap (a sequence given out and lost): fill it so this one can apply.
+      const signedAt = t.row.lastLedgerSequence - this.opts.window;
+      if (t.row.engineResult === 'terPRE_SEQ' && ledgerIndex - signedAt >= this.opts.resubmitAfter) {
+        await this.opts
+          .fillGapsBefore(t.row)
+          .catch((err: unknown) => this.log.warn({ hash, err: errText(err) }, 'gap fill failed'));
+      }
+    }
+  }
+
+  /** Reads the ledger's transactions in one request and settles ours. */
+  private async scanLedger(ledgerIndex: number): Promise<boolean> {
+    const res = await this.client.request({
+      command: 'ledger',
+      ledger_index: ledgerIndex,
+      transactions: true,
+      expand: true,
+    });
+    const ledger = res.result.ledger as unknown as { transactions?: unknown[] };
+    if (!res.result.validated || !Array.isArray(ledger.transactions)) return false;
+    const ours: Verdict[] = [];
+    for (const item of ledger.transactions) {
+      const tx = item as {
+        hash?: string;
+        tx_json?: { hash?: string };
+        meta?: TransactionMetadata;
+        metaData?: TransactionMetadata;
+      };
+      const hash = tx.hash ?? tx.tx_json?.hash;
+      const meta = tx.meta ?? tx.metaData;
+      if (!hash || !meta || typeof meta !== 'object' || !this.tracked.has(hash)) continue;
+      ours.push({ hash, result: meta.TransactionResult, ledgerIndex, meta, consumed: true });
+    }
+    await this.settle(ours);
+    return true;
+  }
+
+  /**
+   * Not found in any validated ledger: past its LastLedgerSequence it can never apply (expired, its
+   * sequence unused); if the account's sequence moved past it, something else took the sequence.
+   */
+  private async settleUnseen(hash: string, t: Tracked, ledgerIndex: number): Promise<void> {
+    // From about the ledger it was signed in (LastLedgerSequence − window) to now.
+    // To the ledger the account was read at, when that is newer than the stream has told us of: a
+    // transaction that took its sequence in that ledger must be inside the range searched.
+    let readAt = 0;
+    const range = () => ({
+      min: Math.max(1, t.row.lastLedgerSequence - this.opts.window - 1),
+      max: Math.max(this.validatedIndex, readAt),
+    });
+    if ((await this.lookup(hash, range())) === 'validated') return;
+    let accountSequence: number | undefined;
+    try {
+      const info = await this.client.request({
+        command: 'account_info',
+        account: t.row.account,
+        ledger_index: 'validated',
+      });
+      accountSequence = info.result.account_data.Sequence;
+      readAt = info.result.ledger_index ?? 0;
+    } catch (err) {
+      if (rippledErrorName(err) !== 'actNotFound') throw err;
+    }
+    if (accountSequence !== undefined && accountSequence > t.row.sequence) {
+      // The sequence is used. Asked again after reading the account: had our transaction used it,
+      // this lookup finds it. With gaps in the server's history nothing is concluded yet. (Before
+      // the range reached the account's ledger, a payment validated in the newest ledger was
+      // found 'absent' here and recorded as never applied: an airdrop claim released and paid.)
+      if ((await this.lookup(hash, range())) !== 'absent') return;
+      // The allocator jumps past the used sequences first, so a caller that signs the intent again
+      // on hearing the outcome gets a sequence the ledger can still take.
+      await this.opts.allocator.jumpTo(t.row.account, accountSequence);
+      await this.settle([{ hash, result: 'tefPAST_SEQ', ledgerIndex: null, meta: null, consumed: true }]);
+      return;
+    }
+    // The account's validated Sequence has not passed ours, so it was not applied; past its
+    // LastLedgerSequence it never can be.
+    if (t.row.lastLedgerSequence < ledgerIndex) {
+      await this.settle([{ hash, result: 'expired', ledgerIndex: null, meta: null, consumed: false }]);
+    }
+  }
+
+  private async reconcileAll(): Promise<void> {
+    for (const hash of [...this.tracked.keys()]) {
+      if ((await this.lookup(hash)) !== 'validated') await this.send(hash);
+    }
+    this.lastTickLedger = this.validatedIndex;
+  }
+}

@@ -1,0 +1,116 @@
+import { getBalanceChanges, RippledError, type Amount, type TransactionMetadata, type Wallet } from 'xrpl';
+import type { ledgerSubmissions } from './schema';
+
+// The shapes the submission service and its parts (allocator, signAndRecord, settle, tracker) share,
+// kept apart so the parts import them without importing the service.
+
+export type SubmissionRow = typeof ledgerSubmissions.$inferSelect;
+
+/** A transaction as callers describe it; the service fills Account, Sequence, Fee, LastLedgerSequence. */
+export type TxRequest = { TransactionType: string; Fee?: string } & Record<string, unknown>;
+
+export interface SubmitRequest {
+  /** Idempotency key: one intent (a click, a job step) ⇒ at most one signed transaction. */
+  intentKey: string;
+  account: string;
+  tx: TxRequest;
+  purpose: string;
+  userId?: number | null;
+  walletId?: number | null;
+}
+
+export type BalanceChanges = ReturnType<typeof getBalanceChanges>;
+
+export interface SubmissionOutcome {
+  id: number;
+  intentKey: string;
+  hash: string;
+  account: string;
+  sequence: number;
+  /** The signed transaction's type (a caller that chose between several can tell which it made). */
+  txType: string;
+  /** success only for tesSUCCESS in a validated ledger. */
+  status: 'success' | 'failed';
+  /** Validated TransactionResult, or tefPAST_SEQ / expired / the tem/tef code that rejected it. */
+  result: string;
+  ledgerIndex: number | null;
+  deliveredAmount?: Amount;
+  balanceChanges: BalanceChanges;
+  meta?: TransactionMetadata;
+}
+
+export interface SignerSource {
+  /** The signing key of an account the platform holds (decrypted on demand, never cached). */
+  walletFor(account: string): Promise<Wallet>;
+  /** The keys of many accounts in one look-up (absent ones are left out); else walletFor each. */
+  walletsFor?(accounts: string[]): Promise<Map<string, Wallet>>;
+}
+
+export interface SubmissionLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export const silentLog: SubmissionLog = { info: () => {}, warn: () => {}, error: () => {} };
+
+export const FINAL = ['success', 'failed'] as const;
+export const OPEN = ['pending', 'submitted'] as const;
+
+export const isFinal = (row: SubmissionRow): boolean => (FINAL as readonly string[]).includes(row.status);
+
+export function rippledErrorName(err: unknown): string | undefined {
+  if (err instanceof RippledError) {
+    const data = err.data as { error?: string } | undefined;
+    return data?.error;
+  }
+  return undefined;
+}
+
+export const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+export const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export function outcomeOf(row: SubmissionRow): SubmissionOutcome {
+  const meta = (row.meta ?? undefined) as TransactionMetadata | undefined;
+  let balanceChanges: BalanceChanges = [];
+  if (meta && Array.isArray(meta.AffectedNodes)) {
+    try {
+      balanceChanges = getBalanceChanges(meta);
+    } catch {
+      balanceChanges = [];
+    }
+  }
+  const delivered = meta
+    ? ((meta as { delivered_amount?: Amount; DeliveredAmount?: Amount }).delivered_amount ??
+      (meta as { DeliveredAmount?: Amount }).DeliveredAmount)
+    : undefined;
+  return {
+    id: row.id,
+    intentKey: row.intentKey,
+    hash: row.hash,
+    account: row.account,
+    sequence: row.sequence,
+    txType: row.txType,
+    status: row.status === 'success' ? 'success' : 'failed',
+    result: row.result ?? 'unknown',
+    ledgerIndex: row.ledgerIndex,
+    deliveredAmount: delivered === 'unavailable' ? undefined : delivered,
+    balanceChanges,
+    meta,
+  };
+}
+
+/** A transaction this process follows until it is final. */
+export interface Tracked {
+  row: SubmissionRow;
+  lastSubmitLedger: number;
+  waiters: Array<{ resolve: (o: SubmissionOutcome) => void }>;
+  /** Callers waiting for the open ledger's verdict (the engine result of a submit). */
+  engineWaiters: Array<(engineResult: string) => void>;
+  /**
+   * The engine result was seen by this process. One recorded before a restart says nothing about
+   * today's open ledger (the ledger may have lost it), so callers wait for a fresh one.
+   */
+  engineSeen: boolean;
+}
