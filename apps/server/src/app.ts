@@ -9,6 +9,7 @@ import Fastify, {
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { AppError } from './lib/errors';
+import { fromLedgerError } from './ledger/errors';
 import { registerIdempotency } from './lib/idempotency';
 import { loadOrCreateSecret } from './lib/secret-file';
 import { adminRoutes } from './modules/admin/routes';
@@ -282,11 +283,15 @@ const FASTIFY_4XX_CODES: Record<number, string> = {
 };
 
 /**
- * The one error handler: AppError codes map to their status; Fastify's own 4xx errors (bad JSON,
+ * The one error handler: AppError codes map to their status; xrpl.js connection failures (the
+ * ledger is down, disconnected or timed out) are a 503 with LEDGER_UNAVAILABLE_MESSAGE and the
+ * ledger server's refusals a 502; Fastify's own 4xx errors (bad JSON,
  * body too large, schema validation) keep their status with a stable code; anything else is a 500
  * whose body never shows internals.
  */
-function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+function errorHandler(thrown: unknown, request: FastifyRequest, reply: FastifyReply) {
+  // xrpl.js failures become 503/502 here, once, whatever route they escaped from.
+  const error = fromLedgerError(thrown);
   if (error instanceof AppError) {
     // Every limit says when to come back, in the header clients and proxies read.
     const retryAfter = error.details?.retryAfter;

@@ -5,6 +5,11 @@
 /** Drops in one XRP. */
 export const DROPS_PER_XRP = 1_000_000n;
 
+/** What users read when the XRP Ledger cannot be reached (a 503 they can retry). */
+export const LEDGER_UNAVAILABLE_MESSAGE = 'The XRP Ledger is not reachable right now. Please try again.';
+/** What users read when the ledger server refused a request (a 502). */
+export const LEDGER_REFUSED_MESSAGE = 'The XRP Ledger refused the request. Please try again.';
+
 // --- Token list and live prices (spec 000 §9) ---
 export const TOKENS_PER_PAGE = 10;
 export const TOKEN_FETCH_LIMIT = 10_000;

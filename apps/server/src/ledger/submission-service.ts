@@ -12,7 +12,7 @@ import {
 import type { Database } from '../db/client';
 import { pgErrorCode, rowsOf } from '../db/results';
 import { signTransaction } from './sign';
-import { AppError } from '../lib/errors';
+import { badRequest, ledgerUnavailable } from '../lib/errors';
 import type { XrplConnection } from './connection';
 import { ledgerAccounts, ledgerSubmissions } from './schema';
 
@@ -299,10 +299,7 @@ export class SubmissionService {
     if (!this.opts.connection.isConnected() || this.validatedIndex === 0) {
       const existing = await this.findIntent(req.intentKey);
       if (existing) return existing;
-      throw new AppError(
-        'LEDGER_UNAVAILABLE',
-        'The XRP Ledger is not reachable right now. Please try again.',
-      );
+      throw ledgerUnavailable();
     }
     await this.ensureAccount(req.account);
     if (forcedSequence !== undefined) {
@@ -824,7 +821,7 @@ export class SubmissionService {
       return info.result.account_data.Sequence;
     } catch (err) {
       if (rippledErrorName(err) === 'actNotFound') {
-        throw new AppError('BAD_REQUEST', 'This wallet is not activated on the XRP Ledger yet.');
+        throw badRequest('This wallet is not activated on the XRP Ledger yet.');
       }
       throw err;
     }

@@ -3,7 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { sha256Hex, randomToken } from '../lib/crypto';
-import { AppError } from '../lib/errors';
+import { forbidden, unauthorized } from '../lib/errors';
 import { isAdmin } from '../modules/admin';
 import { sessions, type SessionRow } from '../modules/auth/schema';
 import { users, type UserRow } from '../modules/users/schema';
@@ -207,11 +207,11 @@ export async function registerSessions(app: FastifyInstance, opts: SessionOption
 
 /** preHandler: 401 unless signed in. */
 export async function requireUser(request: FastifyRequest): Promise<void> {
-  if (!request.user) throw new AppError('UNAUTHORIZED', 'Sign in required');
+  if (!request.user) throw unauthorized('Sign in required');
 }
 
 /** preHandler: 401 anonymous, 403 unless the user is an admin. */
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
-  if (!request.user) throw new AppError('UNAUTHORIZED', 'Sign in required');
-  if (!(await request.isAdmin())) throw new AppError('FORBIDDEN', 'Admins only');
+  if (!request.user) throw unauthorized('Sign in required');
+  if (!(await request.isAdmin())) throw forbidden('Admins only');
 }

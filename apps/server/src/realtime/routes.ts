@@ -2,7 +2,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { NewTrade, OrderUpdated } from '@ledgerpad/shared';
 import type { Config } from '../config';
-import { AppError } from '../lib/errors';
+import { forbidden, rateLimited, unauthorized } from '../lib/errors';
 import { verifySocketToken, type SocketClaims } from '../modules/auth';
 import type { OriginPolicy } from '../plugins/origin';
 import type { EventBus } from './event-bus';
@@ -71,20 +71,20 @@ export async function registerRealtime(app: FastifyInstance, deps: RealtimeDeps)
         // not exposed to cross-site hijacking and still need a valid token.
         const origin = request.headers.origin;
         if (origin && !deps.origins.isAllowed(origin, request)) {
-          throw new AppError('FORBIDDEN', 'Origin not allowed');
+          throw forbidden('Origin not allowed');
         }
         if ((perIp.get(request.ip) ?? 0) >= deps.config.WS_MAX_CONNECTIONS_PER_IP) {
           // A slot frees when one of this address's sockets closes; clients back off and retry.
           reply.header('retry-after', String(SOCKET_CAP_RETRY_AFTER_S));
-          throw new AppError('RATE_LIMITED', 'Too Many Requests: too many open sockets from this address', {
+          throw rateLimited('Too Many Requests: too many open sockets from this address', {
             retryAfter: SOCKET_CAP_RETRY_AFTER_S,
           });
         }
         const token = (request.query as Record<string, unknown>).token;
         const claims = typeof token === 'string' ? verifySocketToken(deps.socketSecret, token) : null;
-        if (!claims) throw new AppError('UNAUTHORIZED', 'Invalid or expired socket token');
+        if (!claims) throw unauthorized('Invalid or expired socket token');
         if (claims.sid !== null && !(await deps.sessionLive(claims.sid))) {
-          throw new AppError('UNAUTHORIZED', 'This session has ended; sign in again');
+          throw unauthorized('This session has ended; sign in again');
         }
         claimsOf.set(request, claims);
       },

@@ -77,4 +77,23 @@ describe('server architecture', () => {
     }
     expect(violations).toEqual([]);
   });
+
+  // One error policy (docs/server-conventions.md "Errors"): each AppError has one builder, and
+  // ledger failures are mapped by the app's error handler, not by per-route wrappers.
+  it('builds AppErrors only through the builders in lib/errors.ts', () => {
+    const offenders = [...graph.keys()]
+      .filter((f) => rel(f) !== path.join('lib', 'errors.ts'))
+      .filter((f) => /new AppError\(/.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(offenders).toEqual([]);
+  });
+
+  it('has no per-route ledger wrappers and no retyped ledger-unavailable sentence', () => {
+    const offenders = [...graph.keys()]
+      .filter((f) =>
+        /\bledgerRoute\b|\btoLedgerAppError\b|XRP Ledger is not reachable/.test(readFileSync(f, 'utf8')),
+      )
+      .map(rel);
+    expect(offenders).toEqual([]);
+  });
 });

@@ -27,7 +27,7 @@ import {
 import { isValidClassicAddress, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import { platformSettings } from '../../db/schema';
-import { AppError, badRequest } from '../../lib/errors';
+import { badRequest, forbidden } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { wallets } from '../../platform/custody-schema';
@@ -223,7 +223,7 @@ export class AdminPanel {
 
   async removeAdmin(adminId: number, body: unknown): Promise<AdminView[]> {
     const { userId } = parseInput(adminUserSchema, body);
-    if (userId === OWNER_USER_ID) throw new AppError('FORBIDDEN', ADMIN_MESSAGES.ownerLocked);
+    if (userId === OWNER_USER_ID) throw forbidden(ADMIN_MESSAGES.ownerLocked);
     await this.deps.db.transaction(async (tx) => {
       const [was] = await tx.select().from(admins).where(eq(admins.userId, userId));
       await removeAdmin(tx as Db, userId);

@@ -19,7 +19,7 @@ import type { Db } from '../../db/client';
 import { LSF } from '../../ledger/account-root';
 import { ledgerFailure } from '../../ledger/errors';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
-import { AppError, badRequest, notFound } from '../../lib/errors';
+import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { rlusdIssuer } from '../../platform/accounts';
 import { STAGED_ROLES } from '../../platform/custody';
@@ -228,8 +228,7 @@ export class StagedWalletRefunds {
   async refund(adminId: number, body: unknown, idempotencyKey: string | undefined): Promise<RefundResult> {
     const b = parseInput(refundRequestSchema, body);
     const { client, submissions } = this.deps;
-    if (!client || !submissions)
-      throw new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now.');
+    if (!client || !submissions) throw ledgerUnavailable();
     const [w] = await this.deps.db
       .select({
         id: wallets.id,

@@ -3,7 +3,6 @@ import { ADMIN_WALLETS_PAGE, OWNER_USER_ID } from '@ledgerpad/shared';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { idempotencyKey } from '../../plugins/edge';
-import { toLedgerAppError } from '../../ledger/errors';
 import { AdminPanel } from './panel';
 import { StagedWalletRefunds } from './refunds';
 
@@ -77,10 +76,6 @@ export function adminRoutes(app: FastifyInstance, deps: { platform: Platform }):
     noStore(reply, await refunds.balances()),
   );
   app.post('/api/admin/refund', admin, async (request) => {
-    try {
-      return await refunds.refund(request.user!.id, request.body, idempotencyKey(request));
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return await refunds.refund(request.user!.id, request.body, idempotencyKey(request));
   });
 }

@@ -7,7 +7,6 @@ import {
   type AirdropAllocation,
   type ClaimAirdropResult,
 } from '@ledgerpad/shared';
-import { ledgerRoute } from '../../ledger/errors';
 import { notFound } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import type { Platform } from '../../platform';
@@ -72,17 +71,13 @@ export function registerAirdrops(
     return items;
   });
   app.post('/api/airdrops', user, async (request: FastifyRequest, reply) => {
-    const created = await ledgerRoute((r) => service.create(r.user!.id, r.body))(request);
+    const created = await service.create(request.user!.id, request.body);
     return reply.code(202).send(created);
   });
-  app.post(
-    '/api/airdrops/:id/claim',
-    user,
-    ledgerRoute((request): Promise<ClaimAirdropResult> => {
-      const id = pathId((request.params as { id?: string }).id, AIRDROP_MESSAGES.notFound);
-      return service.claim(request.user!.id, id, request.body);
-    }),
-  );
+  app.post('/api/airdrops/:id/claim', user, (request): Promise<ClaimAirdropResult> => {
+    const id = pathId((request.params as { id?: string }).id, AIRDROP_MESSAGES.notFound);
+    return service.claim(request.user!.id, id, request.body);
+  });
   app.get(
     '/api/airdrops/allocations/:walletId/:tokenCode/:issuer',
     user,

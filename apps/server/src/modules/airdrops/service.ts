@@ -28,7 +28,14 @@ import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import { pgErrorCode, rowsOf } from '../../db/results';
-import { AppError, badRequest, notFound } from '../../lib/errors';
+import {
+  type AppError,
+  badGateway,
+  badRequest,
+  fieldError,
+  ledgerUnavailable,
+  notFound,
+} from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
@@ -204,9 +211,7 @@ export class AirdropService {
   async create(userId: number, body: unknown): Promise<CreateAirdropResult> {
     const b = parseInput(createAirdropSchema, body);
     if (b.deadline.getTime() <= this.now()) {
-      throw new AppError('VALIDATION', AIRDROP_MESSAGES.deadline, {
-        fields: [{ path: 'deadline', message: AIRDROP_MESSAGES.deadline }],
-      });
+      throw fieldError('deadline', AIRDROP_MESSAGES.deadline);
     }
     const wallet = await this.deps.wallets.owned(userId, b.sourceWalletId).catch(() => {
       throw notFound(AIRDROP_MESSAGES.walletNotFound);
@@ -219,11 +224,9 @@ export class AirdropService {
     }
     if (isLpCurrency(currency)) throw badRequest(AIRDROP_MESSAGES.lpToken);
     if (b.logoUrl && !(await (this.deps.isStoredLogo?.(b.logoUrl) ?? Promise.resolve(false)))) {
-      throw new AppError('VALIDATION', AIRDROP_MESSAGES.logo, {
-        fields: [{ path: 'logoUrl', message: AIRDROP_MESSAGES.logo }],
-      });
+      throw fieldError('logoUrl', AIRDROP_MESSAGES.logo);
     }
-    if (!this.deps.canPay) throw new AppError('LEDGER_UNAVAILABLE', AIRDROP_MESSAGES.unavailable);
+    if (!this.deps.canPay) throw ledgerUnavailable(AIRDROP_MESSAGES.unavailable);
 
     // Tokens: what the wallet holds, less airdrops from it whose tokens have not moved yet.
     const line = (await this.deps.wallets.lines(wallet.address, b.issuerAddress)).find((l) =>
@@ -346,8 +349,7 @@ export class AirdropService {
     if (airdrop.creatorUserId === userId) throw badRequest(AIRDROP_MESSAGES.ownAirdrop);
     this.assertClaimable(airdrop);
     // A second claim by the same user is refused by the reservation itself (unique index).
-    if (!this.deps.canPay || !this.deps.payer)
-      throw new AppError('LEDGER_UNAVAILABLE', AIRDROP_MESSAGES.unavailable);
+    if (!this.deps.canPay || !this.deps.payer) throw ledgerUnavailable(AIRDROP_MESSAGES.unavailable);
     if (airdrop.trustlineMode === 'manual') {
       const line = (await this.deps.wallets.lines(wallet.address, airdrop.issuerAddress)).find((l) =>
         sameCurrency(l.currency, airdrop.currency),
@@ -359,7 +361,7 @@ export class AirdropService {
     const claimId = await this.reserve(userId, airdrop, wallet.id, wallet.address);
     this.deps.payer!.wake();
     const claim = await this.deps.payer!.settled(claimId, CLAIM_WAIT_MS);
-    if (!claim) throw new AppError('BAD_GATEWAY', AIRDROP_MESSAGES.processing, { claimId });
+    if (!claim) throw badGateway(AIRDROP_MESSAGES.processing, { claimId });
     if (claim.status === 'paid' && claim.hash) return { amount: claim.amount, hash: claim.hash };
     throw await this.claimFailure(claim.hash);
   }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { BURN_MESSAGES, type BurnResult, type BurnWalletsResponse } from '@ledgerpad/shared';
-import { toLedgerAppError } from '../../ledger/errors';
 import { badRequest, forbidden } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import { idempotencyKey } from '../../plugins/edge';
@@ -29,19 +28,11 @@ export function registerBurn(
       // The id is in the path: someone else's is refused plainly rather than answered with ours.
       if (Number(userId) !== request.user!.id) throw forbidden(BURN_MESSAGES.notOwnUser);
       reply.header('cache-control', 'private, no-store');
-      try {
-        return { wallets: await service.wallets(request.user!.id) };
-      } catch (err) {
-        throw toLedgerAppError(err);
-      }
+      return { wallets: await service.wallets(request.user!.id) };
     },
   );
   app.post('/api/burn/burn', user, async (request): Promise<BurnResult> => {
-    try {
-      return await service.burn(request.user!.id, request.body, idempotencyKey(request));
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return await service.burn(request.user!.id, request.body, idempotencyKey(request));
   });
   return service;
 }

@@ -18,7 +18,7 @@ import {
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
-import { AppError, badRequest, notFound } from '../../lib/errors';
+import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { WalletsApi } from '../wallets';
 
@@ -34,9 +34,6 @@ export interface BurnDeps {
   submissions?: SubmissionService;
   funds?: Funds;
 }
-
-const unavailable = () =>
-  new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
 
 export class BurnService {
   constructor(private readonly deps: BurnDeps) {}
@@ -77,7 +74,7 @@ export class BurnService {
   async burn(userId: number, body: unknown, idempotencyKey?: string): Promise<BurnResult> {
     const b = parseInput(burnRequestSchema, body);
     const { client, submissions, funds } = this.deps;
-    if (!client || !submissions || !funds) throw unavailable();
+    if (!client || !submissions || !funds) throw ledgerUnavailable();
     const currency = currencyCode(b.tokenCode);
     if (!currency) throw badRequest(BURN_MESSAGES.invalidInput);
     if (isLpCurrency(currency)) throw badRequest(BURN_MESSAGES.lpToken);

@@ -8,7 +8,6 @@ import {
   type UserTokensResponse,
 } from '@ledgerpad/shared';
 import { parseInput } from '../../lib/validation';
-import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { idempotencyKey, idParam } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
@@ -36,75 +35,49 @@ export function registerDashboard(
     tokens: await service.userTokens(userId(request), idParam(request, 'userId')),
   }));
 
-  app.get(
-    '/api/dashboard/issuer-wallet/:tokenId',
-    auth,
-    ledgerRoute((request) => service.issuerWallet(userId(request), tokenId(request))),
+  app.get('/api/dashboard/issuer-wallet/:tokenId', auth, (request) =>
+    service.issuerWallet(userId(request), tokenId(request)),
   );
 
-  app.get(
-    '/api/dashboard/trust-lines/:tokenId',
-    auth,
-    ledgerRoute((request) => service.trustLines(userId(request), tokenId(request))),
+  app.get('/api/dashboard/trust-lines/:tokenId', auth, (request) =>
+    service.trustLines(userId(request), tokenId(request)),
   );
 
-  app.post(
-    '/api/dashboard/trust-lines/:tokenId/freeze',
-    auth,
-    ledgerRoute((request) =>
-      service.freeze(
-        userId(request),
-        tokenId(request),
-        parseInput(freezeTrustLineSchema, request.body),
-        idempotencyKey(request),
-      ),
+  app.post('/api/dashboard/trust-lines/:tokenId/freeze', auth, (request) =>
+    service.freeze(
+      userId(request),
+      tokenId(request),
+      parseInput(freezeTrustLineSchema, request.body),
+      idempotencyKey(request),
     ),
   );
 
-  app.post(
-    '/api/dashboard/trust-lines/:tokenId/authorize',
-    auth,
-    ledgerRoute((request) =>
-      service.authorize(
-        userId(request),
-        tokenId(request),
-        parseInput(authorizeTrustLineSchema, request.body),
-        idempotencyKey(request),
-      ),
+  app.post('/api/dashboard/trust-lines/:tokenId/authorize', auth, (request) =>
+    service.authorize(
+      userId(request),
+      tokenId(request),
+      parseInput(authorizeTrustLineSchema, request.body),
+      idempotencyKey(request),
     ),
   );
 
-  app.post(
-    '/api/dashboard/sync-trust-lines/:tokenId',
-    auth,
-    ledgerRoute((request) =>
-      service.sync(userId(request), tokenId(request), parseInput(syncTrustLinesSchema, request.body ?? {})),
+  app.post('/api/dashboard/sync-trust-lines/:tokenId', auth, (request) =>
+    service.sync(userId(request), tokenId(request), parseInput(syncTrustLinesSchema, request.body ?? {})),
+  );
+
+  app.post('/api/dashboard/set-trust-line-limit', auth, (request) =>
+    service.setLimit(
+      userId(request),
+      parseInput(dashboardSetLimitSchema, request.body),
+      idempotencyKey(request),
     ),
   );
 
-  app.post(
-    '/api/dashboard/set-trust-line-limit',
-    auth,
-    ledgerRoute((request) =>
-      service.setLimit(
-        userId(request),
-        parseInput(dashboardSetLimitSchema, request.body),
-        idempotencyKey(request),
-      ),
-    ),
+  app.post('/api/dashboard/blackhole-issuer/:tokenId', auth, (request) =>
+    service.blackhole(userId(request), tokenId(request), idempotencyKey(request)),
   );
 
-  app.post(
-    '/api/dashboard/blackhole-issuer/:tokenId',
-    auth,
-    ledgerRoute((request) => service.blackhole(userId(request), tokenId(request), idempotencyKey(request))),
-  );
-
-  app.post(
-    '/api/dashboard/disable-require-auth/:tokenId',
-    auth,
-    ledgerRoute((request) =>
-      service.disableRequireAuth(userId(request), tokenId(request), idempotencyKey(request)),
-    ),
+  app.post('/api/dashboard/disable-require-auth/:tokenId', auth, (request) =>
+    service.disableRequireAuth(userId(request), tokenId(request), idempotencyKey(request)),
   );
 }

@@ -16,7 +16,6 @@ import {
   type TokenView,
 } from '@ledgerpad/shared';
 import { parseInput } from '../../lib/validation';
-import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { toTokenView, type TokenRegistry } from '../tokens';
 import { IdentityService } from './identity';
@@ -67,23 +66,15 @@ export function registerListing(
     return identity.control(request.user!.id, await request.isAdmin(), token_id);
   });
 
-  app.post(
-    '/api/listing/claims',
-    user,
-    ledgerRoute(async (request): Promise<ClaimChallengeView> => {
-      const { token_id } = parseInput(claimChallengeRequestSchema, request.body);
-      return identity.challenge(request.user!.id, token_id);
-    }),
-  );
+  app.post('/api/listing/claims', user, async (request): Promise<ClaimChallengeView> => {
+    const { token_id } = parseInput(claimChallengeRequestSchema, request.body);
+    return identity.challenge(request.user!.id, token_id);
+  });
 
-  app.post(
-    '/api/listing/claims/verify',
-    user,
-    ledgerRoute(async (request): Promise<ListTokenResponse> => {
-      const body = parseInput(claimVerifyRequestSchema, request.body);
-      return { success: true, token: toTokenView(await identity.claim(request.user!.id, body)) };
-    }),
-  );
+  app.post('/api/listing/claims/verify', user, async (request): Promise<ListTokenResponse> => {
+    const body = parseInput(claimVerifyRequestSchema, request.body);
+    return { success: true, token: toTokenView(await identity.claim(request.user!.id, body)) };
+  });
 
   app.post('/api/listing/tokens/:id/metadata', user, async (request): Promise<ListTokenResponse> => {
     const body = parseInput(metadataUpdateRequestSchema, request.body);

@@ -1,6 +1,6 @@
 import type { BookOffer } from 'xrpl';
 import type { BookRow } from '@ledgerpad/shared';
-import { AppError } from '../../lib/errors';
+import { ledgerUnavailable } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import { Decimal, amountValue } from '@ledgerpad/shared';
 
@@ -38,8 +38,7 @@ export async function openOrders(
   quote: { currency: 'XRP' } | { currency: string; issuer: string } = { currency: 'XRP' },
 ): Promise<{ buyOrders: BookRow[]; sellOrders: BookRow[] }> {
   const client = platform.connection?.client;
-  if (!client)
-    throw new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
+  if (!client) throw ledgerUnavailable();
   const token = { currency, issuer };
   const [sells, buys] = await Promise.all([
     // Sell orders: their owners give the token and want the quote asset.

@@ -15,9 +15,8 @@ import {
   type TokenStatsView,
   type TradeView,
 } from '@ledgerpad/shared';
-import { AppError } from '../../lib/errors';
+import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
-import { toLedgerAppError } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import type { TokenRegistry } from '../tokens';
@@ -150,7 +149,7 @@ export function registerMarket(
     const issuer = issuerQuery(request.query.issuer);
     const code = currencyParam(request.query.tokenCode ?? '', 'tokenCode');
     const p = (await snapshot.get()).priceByKey.get(priceKey(code, issuer));
-    if (!p) throw new AppError('NOT_FOUND', 'No price for this token yet.');
+    if (!p) throw notFound('No price for this token yet.');
     return {
       priceInXRP: p.priceInXRP,
       priceInUSD: p.priceInUSD,
@@ -169,7 +168,7 @@ export function registerMarket(
 
   app.get('/api/xrp-usd-price', pub, async () => {
     const price = (await snapshot.get()).xrpUsd;
-    if (!price) throw new AppError('LEDGER_UNAVAILABLE', 'The XRP/USD price is not available yet.');
+    if (!price) throw ledgerUnavailable('The XRP/USD price is not available yet.');
     return { price };
   });
 
@@ -177,11 +176,7 @@ export function registerMarket(
     const issuer = issuerQuery(request.query.issuer);
     const currency = currencyParam(request.query.ticker ?? '', 'ticker');
     const client = platform.connection?.client;
-    if (!client)
-      throw new AppError(
-        'LEDGER_UNAVAILABLE',
-        'The XRP Ledger is not reachable right now. Please try again.',
-      );
+    if (!client) throw ledgerUnavailable();
     return cache.get(`amm:${issuer}:${currency}`, async () => {
       const token = await tokens.byIssuer(issuer, currency);
       const quoteIssuer = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
@@ -195,9 +190,8 @@ export function registerMarket(
         return { result: { amm: r.result.amm } };
       } catch (err) {
         const name = (err as { data?: { error?: string } }).data?.error;
-        if (name === 'actNotFound' || name === 'ammNotFound')
-          throw new AppError('NOT_FOUND', 'This token has no AMM pool.');
-        throw toLedgerAppError(err);
+        if (name === 'actNotFound' || name === 'ammNotFound') throw notFound('This token has no AMM pool.');
+        throw err;
       }
     });
   });
@@ -207,9 +201,9 @@ export function registerMarket(
     const issuer = issuerQuery(q.issuer);
     const currency = currencyParam(q.symbol, 'symbol');
     const seconds = RESOLUTION_SECONDS[q.resolution]!;
-    if (q.from >= q.to) throw new AppError('BAD_REQUEST', 'from must be before to.');
+    if (q.from >= q.to) throw badRequest('from must be before to.');
     if ((q.to - q.from) / seconds > MAX_BARS) {
-      throw new AppError('BAD_REQUEST', `At most ${MAX_BARS} bars per request: narrow the range.`);
+      throw badRequest(`At most ${MAX_BARS} bars per request: narrow the range.`);
     }
     // Buckets fall on multiples of the resolution, so [from, to] selects what [the first bucket at or
     // after from, the last at or before to] does: visitors asking within one bar share one answer.
@@ -222,7 +216,7 @@ export function registerMarket(
 
   async function history(issuer: string, currency: string, seconds: number, from: number, to: number) {
     const token = await tokens.byIssuer(issuer, currency);
-    if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+    if (!token) throw notFound('Token not found');
     const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
     const where = and(
       eq(marketCandles.tokenId, token.id),
@@ -267,7 +261,7 @@ export function registerMarket(
     const q = request.params.query.trim().toLowerCase();
     // eslint-disable-next-line no-control-regex -- refusing control characters is the point
     if (!q || q.length > 64 || /[\u0000-\u001f\u007f]/.test(q)) {
-      throw new AppError('BAD_REQUEST', 'query must be 1 to 64 characters of text.');
+      throw badRequest('query must be 1 to 64 characters of text.');
     }
     const found: TokenSuggestion[] = [];
     for (const t of (await snapshot.get()).tokens) {
@@ -297,7 +291,7 @@ export function registerMarket(
       const token = snap.tokens.findLast(
         (t) => t.issuer_address === issuer && (currency === undefined || t.currency === currency),
       );
-      if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+      if (!token) throw notFound('Token not found');
       const p = snap.priceByKey.get(priceKey(token.currency, issuer));
       const figure = (v: string | undefined) => (v === undefined || v === '0' ? null : v);
       return {
@@ -320,7 +314,7 @@ export function registerMarket(
     const { limit = RECENT_TRADES_DEFAULT } = parseInput(tradesQuery, request.query);
     return cache.get(`trades:${issuer}:${limit}`, async () => {
       const token = await tokens.byIssuer(issuer);
-      if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+      if (!token) throw notFound('Token not found');
       const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
       const rows = await db
         .select()
@@ -347,12 +341,8 @@ export function registerMarket(
     const issuer = issuerQuery(request.params.issuer, 'issuer');
     return cache.get(`risk:${issuer}`, async () => {
       const token = await tokens.byIssuer(issuer);
-      if (!token) throw new AppError('NOT_FOUND', 'Token not found');
-      try {
-        return await risk.of(token);
-      } catch (err) {
-        throw toLedgerAppError(err);
-      }
+      if (!token) throw notFound('Token not found');
+      return await risk.of(token);
     });
   });
 
@@ -365,16 +355,12 @@ export function registerMarket(
       return cache.get(`book:${issuer}:${currency}`, async () => {
         const token = await tokens.byIssuer(issuer, currency);
         const rlusdAt = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
-        try {
-          return await openOrders(
-            platform,
-            issuer,
-            currency,
-            rlusdAt ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusdAt } : { currency: 'XRP' },
-          );
-        } catch (err) {
-          throw toLedgerAppError(err);
-        }
+        return await openOrders(
+          platform,
+          issuer,
+          currency,
+          rlusdAt ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusdAt } : { currency: 'XRP' },
+        );
       });
     },
   );

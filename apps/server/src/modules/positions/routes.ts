@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { POSITIONS_MESSAGES, type PositionsResponse } from '@ledgerpad/shared';
-import { toLedgerAppError } from '../../ledger/errors';
 import { badRequest, forbidden } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
@@ -32,11 +31,7 @@ export function registerPositions(
       if (!/^\d+$/.test(userId)) throw badRequest(POSITIONS_MESSAGES.badUserId);
       // Someone else's positions are refused outright: the id is in the path, so say so plainly.
       if (Number(userId) !== request.user!.id) throw forbidden(POSITIONS_MESSAGES.notOwnUser);
-      try {
-        return { positions: await service.positions(request.user!.id) };
-      } catch (err) {
-        throw toLedgerAppError(err);
-      }
+      return { positions: await service.positions(request.user!.id) };
     },
   );
   return service;

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ClaimRewardsResult, RewardClaimTotal, RewardSummaryRow } from '@ledgerpad/shared';
-import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
@@ -48,10 +47,8 @@ export function registerRewards(
     reply.header('cache-control', 'private, no-store');
     return service.claimTotals(request.user!.id);
   });
-  app.post(
-    '/api/claim-rewards',
-    user,
-    ledgerRoute((request): Promise<ClaimRewardsResult> => service.claim(request.user!.id, request.body)),
+  app.post('/api/claim-rewards', user, (request): Promise<ClaimRewardsResult> =>
+    service.claim(request.user!.id, request.body),
   );
   return service;
 }

@@ -16,7 +16,15 @@ import type { Db } from '../../db/client';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import { rowsOf } from '../../db/results';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import {
+  AppError,
+  badGateway,
+  badRequest,
+  forbidden,
+  ledgerUnavailable,
+  notFound,
+  serviceDisabled,
+} from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
 import type { TokenRegistry } from '../tokens';
@@ -96,7 +104,7 @@ export class RewardsService {
     const wallet = (await this.deps.wallets.list(userId)).find((w) => w.address === b.wallet);
     // The same answer whether the address is another user's wallet or nobody's.
     if (!wallet) throw notFound(REWARD_MESSAGES.walletNotFound);
-    if (!this.deps.canPay) throw new AppError('LEDGER_UNAVAILABLE', REWARD_MESSAGES.unavailable);
+    if (!this.deps.canPay) throw ledgerUnavailable(REWARD_MESSAGES.unavailable);
     await this.assertPayable(
       wallet.address,
       token.rewardCurrency,
@@ -116,13 +124,9 @@ export class RewardsService {
     }
     if (!job) {
       // Still being paid: the job finishes it (or releases it) without the request.
-      throw new AppError(
-        'BAD_GATEWAY',
-        'The claim is still being processed. Check your wallet in a minute.',
-        {
-          claimId: reserved.claimId,
-        },
-      );
+      throw badGateway('The claim is still being processed. Check your wallet in a minute.', {
+        claimId: reserved.claimId,
+      });
     }
     // The spec's text stays the message; what the ledger said is in `result` and `reason`.
     const [sub] = claim?.hash
@@ -168,7 +172,7 @@ export class RewardsService {
       });
     } catch (err) {
       if (err instanceof AppError && err.code === 'BAD_REQUEST')
-        throw new AppError('SERVICE_DISABLED', REWARD_MESSAGES.platformCannotPay);
+        throw serviceDisabled(REWARD_MESSAGES.platformCannotPay);
       throw err;
     }
   }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { classicAddressSchema, TOKEN_MESSAGES } from '@ledgerpad/shared';
-import { AppError } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import type { LedgerReadCache } from '../../platform/read-cache';
 import { toTokenView, type TokenRegistry } from './service';
 
@@ -16,10 +16,10 @@ export function tokenRoutes(
     { config: { access: 'public' } },
     async (request) => {
       const issuer = classicAddressSchema('issuerAddress').safeParse(request.params.issuerAddress);
-      if (!issuer.success) throw new AppError('BAD_REQUEST', issuer.error.issues[0]!.message);
+      if (!issuer.success) throw badRequest(issuer.error.issues[0]!.message);
       return deps.cache.get(`token:${issuer.data}`, async () => {
         const row = await deps.tokens.byIssuer(issuer.data);
-        if (!row) throw new AppError('NOT_FOUND', TOKEN_MESSAGES.notFoundForIssuer);
+        if (!row) throw notFound(TOKEN_MESSAGES.notFoundForIssuer);
         return toTokenView(row);
       });
     },

@@ -8,7 +8,6 @@ import {
   transferSchema,
 } from '@ledgerpad/shared';
 import { parseInput } from '../../lib/validation';
-import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { DAY_MS } from '../../platform/quotas';
 import { idempotencyKey, idParam } from '../../plugins/edge';
@@ -58,90 +57,54 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     connected: platform.ledger.isConnected(),
   }));
 
-  app.get(
-    '/api/wallets',
-    auth,
-    ledgerRoute(async (request) => {
-      const rows = await service.list(userId(request));
-      return { wallets: rows.map(summary) };
-    }),
-  );
+  app.get('/api/wallets', auth, async (request) => {
+    const rows = await service.list(userId(request));
+    return { wallets: rows.map(summary) };
+  });
 
-  app.post(
-    '/api/wallets/balances',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(balancesRequestSchema, request.body);
-      return service.balances(userId(request), body.wallets as Array<number | string | { id: number }>);
-    }),
-  );
+  app.post('/api/wallets/balances', auth, async (request) => {
+    const body = parseInput(balancesRequestSchema, request.body);
+    return service.balances(userId(request), body.wallets as Array<number | string | { id: number }>);
+  });
 
-  app.post(
-    '/api/wallets',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(createWalletSchema, request.body);
-      return withinWallets(request, () => service.create(userId(request), body.name));
-    }),
-  );
+  app.post('/api/wallets', auth, async (request) => {
+    const body = parseInput(createWalletSchema, request.body);
+    return withinWallets(request, () => service.create(userId(request), body.name));
+  });
 
-  app.post(
-    '/api/wallets/import',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(importWalletSchema, request.body);
-      return withinWallets(request, () => service.import(userId(request), body));
-    }),
-  );
+  app.post('/api/wallets/import', auth, async (request) => {
+    const body = parseInput(importWalletSchema, request.body);
+    return withinWallets(request, () => service.import(userId(request), body));
+  });
 
-  app.post(
-    '/api/wallets/transfer',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(transferSchema, request.body);
-      return service.transfer(userId(request), body, idempotencyKey(request));
-    }),
-  );
+  app.post('/api/wallets/transfer', auth, async (request) => {
+    const body = parseInput(transferSchema, request.body);
+    return service.transfer(userId(request), body, idempotencyKey(request));
+  });
 
-  app.post(
-    '/api/wallets/remove-trustline',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(removeTrustlineSchema, request.body);
-      return service.removeTrustline(userId(request), body, idempotencyKey(request));
-    }),
-  );
+  app.post('/api/wallets/remove-trustline', auth, async (request) => {
+    const body = parseInput(removeTrustlineSchema, request.body);
+    return service.removeTrustline(userId(request), body, idempotencyKey(request));
+  });
 
   const walletParam = (request: FastifyRequest) => idParam(request, 'id');
 
-  app.delete(
-    '/api/wallets/:id',
-    auth,
-    ledgerRoute(async (request) => {
-      await service.archive(userId(request), walletParam(request));
-      return { success: true };
-    }),
+  app.delete('/api/wallets/:id', auth, async (request) => {
+    await service.archive(userId(request), walletParam(request));
+    return { success: true };
+  });
+
+  app.put('/api/wallets/:id/name', auth, async (request) => {
+    const body = parseInput(renameWalletSchema, request.body);
+    return service.rename(userId(request), walletParam(request), body.name);
+  });
+
+  app.get('/api/wallets/:id/ledger-objects', auth, async (request) =>
+    service.ledgerObjects(userId(request), walletParam(request)),
   );
 
-  app.put(
-    '/api/wallets/:id/name',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(renameWalletSchema, request.body);
-      return service.rename(userId(request), walletParam(request), body.name);
-    }),
-  );
-
-  app.get(
-    '/api/wallets/:id/ledger-objects',
-    auth,
-    ledgerRoute(async (request) => service.ledgerObjects(userId(request), walletParam(request))),
-  );
-
-  app.get(
-    '/api/wallets/:id/trustlines',
-    auth,
-    ledgerRoute(async (request) => service.trustlines(userId(request), walletParam(request))),
+  app.get('/api/wallets/:id/trustlines', auth, async (request) =>
+    service.trustlines(userId(request), walletParam(request)),
   );
 
   // Faucets exist only where money is free: stand-alone (genesis) and testnet. No route on mainnet.
@@ -156,23 +119,15 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
       bootstrapped: () => platform.accounts.bootstrapped(),
       quotas: platform.quotas,
     });
-    app.post(
-      '/api/wallets/:id/fund',
-      auth,
-      ledgerRoute(async (request) => {
-        const row = await service.owned(userId(request), walletParam(request));
-        return faucet.fundXrp(userId(request), row, request.ip);
-      }),
-    );
+    app.post('/api/wallets/:id/fund', auth, async (request) => {
+      const row = await service.owned(userId(request), walletParam(request));
+      return faucet.fundXrp(userId(request), row, request.ip);
+    });
     if (config.XRPL_NETWORK === 'standalone') {
-      app.post(
-        '/api/wallets/:id/fund-rlusd',
-        auth,
-        ledgerRoute(async (request) => {
-          const row = await service.owned(userId(request), walletParam(request));
-          return faucet.fundRlusd(userId(request), row, request.ip);
-        }),
-      );
+      app.post('/api/wallets/:id/fund-rlusd', auth, async (request) => {
+        const row = await service.owned(userId(request), walletParam(request));
+        return faucet.fundRlusd(userId(request), row, request.ip);
+      });
     }
   }
 
