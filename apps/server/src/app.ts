@@ -12,32 +12,27 @@ import { AppError } from './lib/errors';
 import { fromLedgerError } from './ledger/errors';
 import { registerIdempotency } from './lib/idempotency';
 import { loadOrCreateSecret } from './lib/secret-file';
-import { adminRoutes } from './modules/admin/routes';
-import { authRoutes } from './modules/auth/routes';
-import { configRoutes } from './modules/config/routes';
-import { registerDashboard } from './modules/dashboard/routes';
-import { registerDeploy } from './modules/deploy/routes';
+import { isAdmin, registerAdmin } from './modules/admin';
+import { registerAuth, verifySocketToken } from './modules/auth';
+import { registerConfig } from './modules/config';
+import { registerDashboard } from './modules/dashboard';
+import { deployLogosInUse, registerDeploy } from './modules/deploy';
 import { registerDemo } from './modules/demo';
-import { jobRoutes } from './modules/jobs/routes';
-import { registerMarket } from './modules/market/routes';
+import { registerJobs } from './modules/jobs';
+import { registerMarket, type MarketSnapshot } from './modules/market';
 import { registerTrading } from './modules/trading';
-import { registerAirdrops } from './modules/airdrops';
+import { airdropLogosInUse, registerAirdrops } from './modules/airdrops';
 import { registerBonding, type BondingApi } from './modules/bonding';
 import { registerBurn } from './modules/burn';
 import { registerLiquidity } from './modules/liquidity';
 import { registerRewards } from './modules/rewards';
 import { registerPositions } from './modules/positions';
-import type { MarketSnapshot } from './modules/market';
-import { healthRoutes } from './modules/health/routes';
-import { registerListing } from './modules/listing/routes';
-import { TokenRegistry } from './modules/tokens';
-import { tokenRoutes } from './modules/tokens/routes';
-import { userRoutes } from './modules/users/routes';
-import { registerUploads, type LogoPublisher, type UploadsApi } from './modules/uploads/routes';
-import { tokenLogosInUse } from './modules/tokens';
-import { airdropLogosInUse } from './modules/airdrops';
-import { deployLogosInUse } from './modules/deploy';
-import { registerWallets } from './modules/wallets/routes';
+import { registerHealth } from './modules/health';
+import { registerListing } from './modules/listing';
+import { registerTokens, tokenLogosInUse } from './modules/tokens';
+import { registerUsers } from './modules/users';
+import { registerUploads, type LogoPublisher, type UploadsApi } from './modules/uploads';
+import { registerWallets } from './modules/wallets';
 import { registerSessions } from './plugins/auth';
 import { registerCsrf } from './plugins/csrf';
 import { registerPrivateCaching } from './plugins/caching';
@@ -49,7 +44,6 @@ import { registerRateLimits } from './plugins/rate-limit';
 import { registerMetrics, type Metrics } from './plugins/metrics';
 import type { LedgerConnection } from './ledger/connection';
 import { createPlatform, type Platform } from './platform';
-import { rlusdIssuer } from './platform/accounts';
 import type { EventBus } from './realtime/event-bus';
 import { registerRealtime } from './realtime/routes';
 import { registerSecurityHeaders, registerWebDelivery } from './web/delivery';
@@ -125,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     production,
     now: deps.now,
     maxPerUser: deps.config.SESSIONS_PER_USER,
+    isAdmin: (userId) => isAdmin(db, userId),
   });
   const limits = await registerRateLimits(app, deps.config);
   registerCsrf(app, origins);
@@ -156,7 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const realtime = await registerRealtime(app, {
     config: deps.config,
     bus,
-    socketSecret,
+    verifySocketToken: (token) => verifySocketToken(socketSecret, token),
     origins,
     sessionLive: (id) => sessions.isLive(id),
   });
@@ -166,13 +161,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .catch((err: unknown) => app.log.warn({ err }, 'session revocation not published'));
   });
 
-  healthRoutes(app, {
+  registerHealth(app, {
     pingDatabase: () => deps.database.ping(),
     databaseDriver: deps.database.driver,
     ledger: deps.ledger,
     details: deps.config.HEALTH_DETAILS,
   });
-  authRoutes(app, {
+  registerAuth(app, {
     config: deps.config,
     db,
     sessions,
@@ -181,13 +176,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     socketSecret,
     quotas: platform.quotas,
   });
-  userRoutes(app, db);
-  adminRoutes(app, { platform });
+  registerUsers(app, { db });
+  registerAdmin(app, { platform });
 
   // Feature modules register here (one line each), with what they use of the platform and of each other.
-  const tokens = new TokenRegistry(db, (d) => rlusdIssuer(d, deps.config.XRPL_NETWORK));
-  configRoutes(app, platform);
-  tokenRoutes(app, { tokens, cache: platform.readCache });
+  const tokens = registerTokens(app, { platform });
+  registerConfig(app, { platform });
   registerListing(app, { tokens, platform });
   const wallets = await registerWallets(app, platform);
   // The market snapshot (built below) knows the XRP/USD price the curve routes show market caps in.
@@ -206,7 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerDemo(app, { platform, tokens, deploy });
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
-  jobRoutes(app, { jobs: platform.jobs });
+  registerJobs(app, { jobs: platform.jobs });
   registerBurn(app, { platform, wallets: wallets.service });
   registerTrading(app, {
     platform,

@@ -7,7 +7,7 @@ import { AdminPanel } from './panel';
 import { StagedWalletRefunds } from './refunds';
 
 /** The admin panel's routes: every one `access: 'admin'` (401 anonymous, 403 non-admins), CSRF on writes. */
-export function adminRoutes(app: FastifyInstance, deps: { platform: Platform }): void {
+export function registerAdmin(app: FastifyInstance, deps: { platform: Platform }): void {
   const { platform } = deps;
   const panel = new AdminPanel({
     db: platform.database.db,

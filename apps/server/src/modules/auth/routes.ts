@@ -34,7 +34,7 @@ const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 3600;
 export const demoSignInEnabled = (config: Pick<Config, 'XRPL_NETWORK' | 'NODE_ENV'>): boolean =>
   config.XRPL_NETWORK === 'standalone' && config.NODE_ENV !== 'production';
 
-export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
   const { config, db, sessions, origins, limits } = deps;
   const telegramEnabled = Boolean(config.TELEGRAM_BOT_TOKEN);
   const googleEnabled = Boolean(config.GOOGLE_CLIENT_ID);

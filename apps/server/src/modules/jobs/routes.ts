@@ -6,7 +6,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_FOUND = 'Job not found.';
 
 /** GET /api/job-status/{jobId}: the owner's jobs only; another user's job is as unknown as none. */
-export function jobRoutes(app: FastifyInstance, deps: { jobs: JobRunner }): void {
+export function registerJobs(app: FastifyInstance, deps: { jobs: JobRunner }): void {
   app.get<{ Params: { jobId: string } }>(
     '/api/job-status/:jobId',
     { config: { access: 'user' } },

@@ -28,3 +28,4 @@ export async function isStoredUpload(dataDir: string, servedUrl: string): Promis
     () => false,
   );
 }
+export { registerUploads, type UploadsApi } from './routes';
