@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, asc, desc, eq, gte, lt, lte } from 'drizzle-orm';
-import { z } from 'zod';
 import {
   RECENT_TRADES_DEFAULT,
-  RECENT_TRADES_MAX,
   RLUSD_CURRENCY_HEX,
-  TOKEN_FETCH_LIMIT,
+  blackholedBulkSchema,
   classicAddressSchema,
+  priceHistoryQuerySchema,
+  recentTradesQuerySchema,
   tokenCodeSchema,
-  wholeNumberSchema,
+  tokenListQuerySchema,
+  type HistoryResolution,
   rankVerifiedFirst,
   type TokenSuggestion,
   type NewTrade,
@@ -27,7 +28,7 @@ import { marketCandles, marketTrades } from './schema';
 import { makeBody, MarketSnapshot, priceKey, type Body, type CurveMarkets } from './snapshot';
 
 /** TradingView resolutions → seconds. */
-const RESOLUTION_SECONDS: Record<string, number> = {
+const RESOLUTION_SECONDS: Record<HistoryResolution, number> = {
   '1': 60,
   '5': 300,
   '15': 900,
@@ -37,7 +38,6 @@ const RESOLUTION_SECONDS: Record<string, number> = {
   '1D': 86_400,
 };
 const MAX_BARS = 5_000;
-const BULK_MAX = 10_000;
 const SEARCH_MAX = 10;
 
 function sendBody(request: FastifyRequest, reply: FastifyReply, body: Body) {
@@ -59,31 +59,6 @@ const currencyParam = (value: unknown, field: string): string => parseInput(toke
 
 const issuerQuery = (value: unknown, field = 'issuer'): string =>
   parseInput(classicAddressSchema(field), value);
-
-// Numbers in queries are never coerced ('0x10', '1e3' or '' are not numbers): the shared rule.
-const listQuery = z.object({
-  limit: wholeNumberSchema('limit', { min: 1, max: TOKEN_FETCH_LIMIT }).optional(),
-});
-
-const historyQuery = z.object({
-  symbol: z.string({ message: 'symbol is required.' }).min(1, 'symbol is required.'),
-  issuer: z.string({ message: 'issuer is required.' }),
-  resolution: z
-    .string()
-    .refine((r) => Object.hasOwn(RESOLUTION_SECONDS, r), 'resolution must be one of 1, 5, 15, 60, 240, 1D.'),
-  from: wholeNumberSchema('from'),
-  to: wholeNumberSchema('to'),
-});
-
-const tradesQuery = z.object({
-  limit: wholeNumberSchema('limit', { min: 1, max: RECENT_TRADES_MAX }).optional(),
-});
-
-const bulkBody = z.object({
-  issuers: z
-    .array(classicAddressSchema('issuers'), { message: 'issuers must be a list of addresses.' })
-    .max(BULK_MAX, `issuers can hold at most ${BULK_MAX} addresses.`),
-});
 
 /** The market module: the indexer's handler on the platform's ledger follower, and the public market API. */
 export function registerMarket(
@@ -131,7 +106,7 @@ export function registerMarket(
   const risk = new RiskReader({ db, client: platform.connection?.client, snapshot, rlusdIssuer: rlusd });
 
   app.get('/api/tokens', pub, async (request, reply) => {
-    const { limit } = parseInput(listQuery, request.query);
+    const { limit } = parseInput(tokenListQuerySchema, request.query);
     const snap = await snapshot.get();
     if (limit === undefined || limit >= snap.tokens.length) return sendBody(request, reply, snap.tokensBody);
     return sendBody(request, reply, makeBody(snap.tokens.slice(0, limit)));
@@ -161,7 +136,7 @@ export function registerMarket(
   // A public read that happens to be a POST (the issuer list is long): no CSRF token even with a
   // session cookie, since it changes nothing (visitors have no token to send).
   app.post('/api/blackhole-status/bulk', { config: { ...pub.config, csrf: false } }, async (request) => {
-    const { issuers } = parseInput(bulkBody, request.body);
+    const { issuers } = parseInput(blackholedBulkSchema, request.body);
     const known = (await snapshot.get()).blackholed;
     return Object.fromEntries(issuers.map((i) => [i, known.get(i) ?? false]));
   });
@@ -197,7 +172,7 @@ export function registerMarket(
   });
 
   app.get('/api/tradingview/history', pub, async (request) => {
-    const q = parseInput(historyQuery, request.query);
+    const q = parseInput(priceHistoryQuerySchema, request.query);
     const issuer = issuerQuery(q.issuer);
     const currency = currencyParam(q.symbol, 'symbol');
     const seconds = RESOLUTION_SECONDS[q.resolution]!;
@@ -311,7 +286,7 @@ export function registerMarket(
 
   app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/trades', pub, async (request) => {
     const issuer = issuerQuery(request.params.issuer, 'issuer');
-    const { limit = RECENT_TRADES_DEFAULT } = parseInput(tradesQuery, request.query);
+    const { limit = RECENT_TRADES_DEFAULT } = parseInput(recentTradesQuerySchema, request.query);
     return cache.get(`trades:${issuer}:${limit}`, async () => {
       const token = await tokens.byIssuer(issuer);
       if (!token) throw notFound('Token not found');
