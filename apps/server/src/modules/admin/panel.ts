@@ -23,6 +23,7 @@ import {
   type WalletOverview,
   Decimal,
   dropsToXrp,
+  ADMIN_FEE_OVERRIDE_LIST_CAP,
 } from '@ledgerpad/shared';
 import { isValidClassicAddress, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
@@ -254,7 +255,7 @@ export class AdminPanel {
       .from(users)
       .where(where)
       .orderBy(sql`${users.customFeePercentage} is null`, asc(users.id))
-      .limit(100);
+      .limit(ADMIN_FEE_OVERRIDE_LIST_CAP);
     return rows.map((u) => ({
       id: u.id,
       username: u.username ?? u.demoUsername,

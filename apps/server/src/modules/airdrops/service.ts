@@ -52,6 +52,8 @@ import { airdropClaims, airdrops, type AirdropClaimRow, type AirdropRow } from '
 // fails releases the reservation. The sweep ends airdrops past their deadline or unable to pay one more allocation and
 // hands their leftover back to the creator.
 
+/** A claim's random share is drawn in millionths (a fraction, not money). */
+const DRAW_STEPS = 1_000_000;
 export const AIRDROP_CREATE_JOB = 'airdrop-create';
 export const AIRDROP_CLAIM_JOB = 'airdrop-claim';
 export const AIRDROP_CLOSE_JOB = 'airdrop-close';
@@ -423,7 +425,7 @@ export class AirdropService {
       const a = attempt === 1 ? first : await this.get(airdropId);
       if (!a) throw notFound(AIRDROP_MESSAGES.notFound);
       this.assertClaimable(a);
-      const amount = drawAmount(a, randomInt(0, 1_000_001) / 1_000_000);
+      const amount = drawAmount(a, randomInt(0, DRAW_STEPS + 1) / DRAW_STEPS);
       if (!amount) throw badRequest(AIRDROP_MESSAGES.exhausted);
       const now = new Date(this.now());
       let claimId: number | undefined;

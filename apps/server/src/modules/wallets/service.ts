@@ -27,6 +27,7 @@ import {
   dropsToXrp,
   normalizeTokenValue,
   xrpToDrops,
+  DROPS_PER_XRP,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
@@ -280,7 +281,7 @@ export class WalletService {
   async reserveDrops(ownerCount: number): Promise<{ base: bigint; increment: bigint; total: bigint }> {
     const res = await this.client.request({ command: 'server_state' });
     const v = res.result.state.validated_ledger;
-    const base = BigInt(v?.reserve_base ?? 1_000_000);
+    const base = BigInt(v?.reserve_base ?? DROPS_PER_XRP);
     const increment = BigInt(v?.reserve_inc ?? 200_000);
     return { base, increment, total: base + BigInt(ownerCount) * increment };
   }
