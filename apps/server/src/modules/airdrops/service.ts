@@ -1,11 +1,11 @@
+import type { z } from 'zod';
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { claimAirdropSchema, createAirdropSchema } from '@ledgerpad/shared';
 import {
   isOwnImageUrl,
   AIRDROP_MESSAGES,
   AIRDROPS_PAGE,
-  claimAirdropSchema,
-  createAirdropSchema,
   isHexCurrency,
   isLpCurrency,
   sameCurrency,
@@ -36,7 +36,6 @@ import {
   ledgerUnavailable,
   notFound,
 } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import { wallets as walletsTable } from '../../platform/custody-schema';
@@ -210,8 +209,7 @@ export class AirdropService {
    * POST /api/airdrops: validates against the source wallet's ledger state, then records the airdrop
    * and its creation job together (a crash leaves either nothing or an airdrop its job finishes).
    */
-  async create(userId: number, body: unknown): Promise<CreateAirdropResult> {
-    const b = parseInput(createAirdropSchema, body);
+  async create(userId: number, b: z.output<typeof createAirdropSchema>): Promise<CreateAirdropResult> {
     if (b.deadline.getTime() <= this.now()) {
       throw fieldError('deadline', AIRDROP_MESSAGES.deadline);
     }
@@ -340,8 +338,11 @@ export class AirdropService {
    * POST /api/airdrops/{id}/claim: checks, reserves the amount (the reservation is the payer's
    * work item), then waits for the payer to pay it.
    */
-  async claim(userId: number, airdropId: number, body: unknown): Promise<ClaimAirdropResult> {
-    const b = parseInput(claimAirdropSchema, body);
+  async claim(
+    userId: number,
+    airdropId: number,
+    b: z.output<typeof claimAirdropSchema>,
+  ): Promise<ClaimAirdropResult> {
     const airdrop = await this.get(airdropId);
     if (!airdrop || airdrop.status === 'failed') throw notFound(AIRDROP_MESSAGES.notFound);
     const wallet = await this.deps.wallets.owned(userId, b.destinationWalletId).catch(() => {

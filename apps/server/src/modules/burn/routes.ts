@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { BURN_MESSAGES, type BurnResult, type BurnWalletsResponse } from '@ledgerpad/shared';
+import {
+  BURN_MESSAGES,
+  type BurnResult,
+  type BurnWalletsResponse,
+  burnRequestSchema,
+} from '@ledgerpad/shared';
 import { badRequest, forbidden } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import { idempotencyKey } from '../../plugins/edge';
 import type { WalletsApi } from '../wallets';
 import { BurnService } from './service';
+import { parseInput } from '../../lib/validation';
 
 /** GET /api/burn/wallets/{userId} (the signed-in user's own only) and POST /api/burn/burn. */
 export function registerBurn(
@@ -32,7 +38,11 @@ export function registerBurn(
     },
   );
   app.post('/api/burn/burn', user, async (request): Promise<BurnResult> => {
-    return await service.burn(request.user!.id, request.body, idempotencyKey(request));
+    return await service.burn(
+      request.user!.id,
+      parseInput(burnRequestSchema, request.body),
+      idempotencyKey(request),
+    );
   });
   return service;
 }

@@ -1,8 +1,9 @@
+import type { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'xrpl';
+import type { burnRequestSchema } from '@ledgerpad/shared';
 import {
   BURN_MESSAGES,
-  burnRequestSchema,
   displayTicker,
   isHexCurrency,
   isLpCurrency,
@@ -19,7 +20,6 @@ import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
 import type { WalletsApi } from '../wallets';
 
 // The token burner: a holder pays tokens back to their issuer, which takes them out of circulation
@@ -71,8 +71,11 @@ export class BurnService {
   }
 
   /** POST /api/burn/burn: one validated Payment of `amount` from the wallet to the issuer. */
-  async burn(userId: number, body: unknown, idempotencyKey?: string): Promise<BurnResult> {
-    const b = parseInput(burnRequestSchema, body);
+  async burn(
+    userId: number,
+    b: z.output<typeof burnRequestSchema>,
+    idempotencyKey?: string,
+  ): Promise<BurnResult> {
     const { client, submissions, funds } = this.deps;
     if (!client || !submissions || !funds) throw ledgerUnavailable();
     const currency = currencyCode(b.tokenCode);

@@ -1,3 +1,4 @@
+import { claimRewardsSchema } from '@ledgerpad/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ClaimRewardsResult, RewardClaimTotal, RewardSummaryRow } from '@ledgerpad/shared';
 import type { Platform } from '../../platform';
@@ -7,6 +8,7 @@ import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { registerRewardClaimJob } from './job';
 import { RewardsService } from './service';
+import { parseInput } from '../../lib/validation';
 
 /**
  * Creator rewards (spec 001 §7 "Dashboard and rewards"): GET /api/rewards/summary,
@@ -48,7 +50,7 @@ export function registerRewards(
     return service.claimTotals(request.user!.id);
   });
   app.post('/api/claim-rewards', user, (request): Promise<ClaimRewardsResult> =>
-    service.claim(request.user!.id, request.body),
+    service.claim(request.user!.id, parseInput(claimRewardsSchema, request.body)),
   );
   return service;
 }

@@ -1,9 +1,10 @@
+import type { z } from 'zod';
+import type { claimRewardsSchema } from '@ledgerpad/shared';
 import {
   Decimal,
   REWARD_MESSAGES,
   RLUSD_CURRENCY_HEX,
   claimAmount,
-  claimRewardsSchema,
   decimalToDrops,
   dropsToXrp,
   ledgerResultMessage,
@@ -25,7 +26,6 @@ import {
   notFound,
   serviceDisabled,
 } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
 import type { TokenRegistry } from '../tokens';
 import { tokens } from '../tokens/schema';
@@ -96,8 +96,7 @@ export class RewardsService {
    * in one database transaction (a crash leaves either nothing or a claim its job will pay), then
    * waits for the payment.
    */
-  async claim(userId: number, body: unknown): Promise<ClaimRewardsResult> {
-    const b = parseInput(claimRewardsSchema, body);
+  async claim(userId: number, b: z.output<typeof claimRewardsSchema>): Promise<ClaimRewardsResult> {
     const token = await this.deps.tokens.byIssuer(b.issuer, b.token);
     if (!token) throw notFound(REWARD_MESSAGES.tokenNotFound);
     if (token.deployerUserId !== userId) throw forbidden(REWARD_MESSAGES.notCreator);
