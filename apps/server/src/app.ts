@@ -9,35 +9,31 @@ import Fastify, {
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { AppError } from './lib/errors';
+import { fromLedgerError } from './ledger/errors';
 import { registerIdempotency } from './lib/idempotency';
 import { loadOrCreateSecret } from './lib/secret-file';
-import { adminRoutes } from './modules/admin/routes';
-import { authRoutes } from './modules/auth/routes';
-import { configRoutes } from './modules/config/routes';
-import { registerDashboard } from './modules/dashboard/routes';
-import { registerDeploy } from './modules/deploy/routes';
+import { isAdmin, registerAdmin } from './modules/admin';
+import { registerAuth, verifySocketToken } from './modules/auth';
+import { registerConfig } from './modules/config';
+import { registerDashboard } from './modules/dashboard';
+import { deployLogosInUse, registerDeploy } from './modules/deploy';
 import { registerDemo } from './modules/demo';
-import { jobRoutes } from './modules/jobs/routes';
-import { registerMarket } from './modules/market/routes';
+import { registerJobs } from './modules/jobs';
+import { registerMarket, type MarketSnapshot } from './modules/market';
 import { registerTrading } from './modules/trading';
-import { registerAirdrops } from './modules/airdrops';
+import { airdropLogosInUse, registerAirdrops } from './modules/airdrops';
 import { registerBonding, type BondingApi } from './modules/bonding';
 import { registerBurn } from './modules/burn';
 import { registerVesting } from './modules/vesting';
 import { registerLiquidity } from './modules/liquidity';
 import { registerRewards } from './modules/rewards';
 import { registerPositions } from './modules/positions';
-import type { MarketSnapshot } from './modules/market';
-import { healthRoutes } from './modules/health/routes';
-import { registerListing } from './modules/listing/routes';
-import { TokenRegistry } from './modules/tokens';
-import { tokenRoutes } from './modules/tokens/routes';
-import { userRoutes } from './modules/users/routes';
-import { registerUploads, type LogoPublisher, type UploadsApi } from './modules/uploads/routes';
-import { tokenLogosInUse } from './modules/tokens';
-import { airdropLogosInUse } from './modules/airdrops';
-import { deployLogosInUse } from './modules/deploy';
-import { registerWallets } from './modules/wallets/routes';
+import { registerHealth } from './modules/health';
+import { registerListing } from './modules/listing';
+import { registerTokens, tokenLogosInUse } from './modules/tokens';
+import { registerUsers } from './modules/users';
+import { registerUploads, type LogoPublisher, type UploadsApi } from './modules/uploads';
+import { registerWallets } from './modules/wallets';
 import { registerSessions } from './plugins/auth';
 import { registerCsrf } from './plugins/csrf';
 import { registerPrivateCaching } from './plugins/caching';
@@ -49,7 +45,6 @@ import { registerRateLimits } from './plugins/rate-limit';
 import { registerMetrics, type Metrics } from './plugins/metrics';
 import type { LedgerConnection } from './ledger/connection';
 import { createPlatform, type Platform } from './platform';
-import { rlusdIssuer } from './platform/accounts';
 import type { EventBus } from './realtime/event-bus';
 import { registerRealtime } from './realtime/routes';
 import { registerSecurityHeaders, registerWebDelivery } from './web/delivery';
@@ -125,6 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     production,
     now: deps.now,
     maxPerUser: deps.config.SESSIONS_PER_USER,
+    isAdmin: (userId) => isAdmin(db, userId),
   });
   const limits = await registerRateLimits(app, deps.config);
   registerCsrf(app, origins);
@@ -156,7 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const realtime = await registerRealtime(app, {
     config: deps.config,
     bus,
-    socketSecret,
+    verifySocketToken: (token) => verifySocketToken(socketSecret, token),
     origins,
     sessionLive: (id) => sessions.isLive(id),
   });
@@ -166,13 +162,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .catch((err: unknown) => app.log.warn({ err }, 'session revocation not published'));
   });
 
-  healthRoutes(app, {
+  registerHealth(app, {
     pingDatabase: () => deps.database.ping(),
     databaseDriver: deps.database.driver,
     ledger: deps.ledger,
     details: deps.config.HEALTH_DETAILS,
   });
-  authRoutes(app, {
+  registerAuth(app, {
     config: deps.config,
     db,
     sessions,
@@ -181,13 +177,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     socketSecret,
     quotas: platform.quotas,
   });
-  userRoutes(app, db);
-  adminRoutes(app, { platform });
+  registerUsers(app, { db });
+  registerAdmin(app, { platform });
 
   // Feature modules register here (one line each), with what they use of the platform and of each other.
-  const tokens = new TokenRegistry(db, (d) => rlusdIssuer(d, deps.config.XRPL_NETWORK));
-  configRoutes(app, platform);
-  tokenRoutes(app, { tokens, cache: platform.readCache });
+  const tokens = registerTokens(app, { platform });
+  registerConfig(app, { platform });
   registerListing(app, { tokens, platform });
   const wallets = await registerWallets(app, platform);
   // The market snapshot (built below) knows the XRP/USD price the curve routes show market caps in.
@@ -206,7 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerDemo(app, { platform, tokens, deploy });
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
-  jobRoutes(app, { jobs: platform.jobs });
+  registerJobs(app, { jobs: platform.jobs });
   registerBurn(app, { platform, wallets: wallets.service });
   registerVesting(app, { platform, tokens, wallets: wallets.service });
   registerTrading(app, {
@@ -290,11 +285,15 @@ const FASTIFY_4XX_CODES: Record<number, string> = {
 };
 
 /**
- * The one error handler: AppError codes map to their status; Fastify's own 4xx errors (bad JSON,
+ * The one error handler: AppError codes map to their status; xrpl.js connection failures (the
+ * ledger is down, disconnected or timed out) are a 503 with LEDGER_UNAVAILABLE_MESSAGE and the
+ * ledger server's refusals a 502; Fastify's own 4xx errors (bad JSON,
  * body too large, schema validation) keep their status with a stable code; anything else is a 500
  * whose body never shows internals.
  */
-function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+function errorHandler(thrown: unknown, request: FastifyRequest, reply: FastifyReply) {
+  // xrpl.js failures become 503/502 here, once, whatever route they escaped from.
+  const error = fromLedgerError(thrown);
   if (error instanceof AppError) {
     // Every limit says when to come back, in the header clients and proxies read.
     const retryAfter = error.details?.retryAfter;

@@ -1,7 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REWARD_MESSAGES, type TokenView } from '@ledgerpad/shared';
-import { CLAIM_SUCCESS_CLOSE_MS, ClaimRewardsModal } from '../src/features/dashboard/claim-rewards-modal';
+import { CLAIM_SUCCESS_AUTO_CLOSE_MS } from '@ledgerpad/shared';
+import { ClaimRewardsModal } from '../src/features/dashboard/claim-rewards-modal';
 import { withProviders, type FetchAnswer } from './support';
 
 // The claim-rewards modal (spec 001 §6 "Claim rewards") against stubbed API answers: the totals,
@@ -129,7 +130,7 @@ describe('claim rewards modal', () => {
       expect(screen.getByRole('status').textContent).toMatch(/Claimed 0\.061728 XRP to rHb9CJ/),
     );
     await act(async () => {
-      await vi.advanceTimersByTimeAsync(CLAIM_SUCCESS_CLOSE_MS - 200);
+      await vi.advanceTimersByTimeAsync(CLAIM_SUCCESS_AUTO_CLOSE_MS - 200);
     });
     expect(onClose).not.toHaveBeenCalled();
     await act(async () => {

@@ -1,4 +1,4 @@
-import { Decimal, type DecimalValue } from './money';
+import { Decimal, microsToUnits, unitsToMicros, type DecimalValue } from './money';
 
 // The bonding curve of a curve launch (docs/bonding-curve.md), pure and exact: pump.fun's constant
 // product over virtual reserves, x·y = k with y the virtual token reserve (1,073,000,000 at launch)
@@ -299,8 +299,7 @@ export function bondingProgress(p: BondingParams, sold: Value): BondingProgress 
 }
 
 /** Micros as a decimal string of the quote asset (6 decimals at most, no trailing zeros). */
-export const microsToDecimal = (micros: bigint): string =>
-  new Decimal(micros.toString()).div(1_000_000).toFixed();
+export const microsToDecimal = (micros: bigint): string => microsToUnits(micros).toFixed();
 
 /** XRP the curve account is funded with when it launches, drops (refunded at graduation, less what stays locked). */
 export function curveDepositDrops(
@@ -347,12 +346,12 @@ export function bondingConfigView(
   },
   reserves: { base: bigint; owner: bigint },
 ): BondingConfigView {
-  const micros = (v: string) => BigInt(new Decimal(v).mul(1_000_000).floor().toFixed(0));
+  const micros = (v: string) => unitsToMicros(v);
   const steps = Number(settings.bonding_steps);
   const fine = Number(settings.bonding_fine_steps);
   const px = { virtualQuote: micros(settings.bonding_virtual_xrp), steps, fineSteps: fine };
   const pr = { virtualQuote: micros(settings.bonding_virtual_rlusd), steps, fineSteps: fine };
-  const price = (q: BondingParams) => stepPrice(q, 0).div(1_000_000).toSignificantDigits(10).toFixed();
+  const price = (q: BondingParams) => microsToUnits(stepPrice(q, 0)).toSignificantDigits(10).toFixed();
   return {
     steps,
     fine_steps: fine,

@@ -5,6 +5,11 @@
 /** Drops in one XRP. */
 export const DROPS_PER_XRP = 1_000_000n;
 
+/** What users read when the XRP Ledger cannot be reached (a 503 they can retry). */
+export const LEDGER_UNAVAILABLE_MESSAGE = 'The XRP Ledger is not reachable right now. Please try again.';
+/** What users read when the ledger server refused a request (a 502). */
+export const LEDGER_REFUSED_MESSAGE = 'The XRP Ledger refused the request. Please try again.';
+
 // --- Token list and live prices (spec 000 §9) ---
 export const TOKENS_PER_PAGE = 10;
 export const TOKEN_FETCH_LIMIT = 10_000;
@@ -117,9 +122,6 @@ export const ORDERS_STATUS_CHECK_MS = 60_000;
 export const ORDERS_PAGE_SIZE = 20;
 
 // --- Claims, status lines, debounces ---
-export const CLAIM_PERCENT_MIN = 10;
-export const CLAIM_PERCENT_MAX = 100;
-export const CLAIM_PERCENT_STEP = 10;
 export const CLAIM_SUCCESS_AUTO_CLOSE_MS = 3_000;
 export const WALLETS_NOTIFICATION_MS = 3_000;
 export const STATUS_FADE_MS = 5_000;
@@ -127,7 +129,6 @@ export const STATUS_CLEAR_MS = 6_000;
 export const TRADE_FLASH_MS = 500;
 export const SEARCH_DEBOUNCE_MS = 300;
 export const ESTIMATE_DEBOUNCE_MS = 300;
-export const BOTH_ASSETS_CLEAR_MS = 300;
 export const AIRDROP_COUNTDOWN_MS = 60_000;
 export const XRPL_STATUS_POLL_MS = 1_000;
 
@@ -137,7 +138,6 @@ export const NUMBER_SHORTENING = ['K', 'M', 'B', 'T'] as const;
 export const MNEMONIC_WORD_COUNTS = [12, 14, 16, 24] as const;
 export const RLUSD_CURRENCY_HEX = '524C555344000000000000000000000000000000';
 export const RLUSD_TICKER = 'RLUSD';
-export const LP_NAME_PREFIX = 'LP-';
 export const LP_CURRENCY_PREFIX = '03';
 /** RLUSD issuers by network (spec: a fixed constant per network). */
 export const RLUSD_ISSUERS = {
@@ -147,7 +147,6 @@ export const RLUSD_ISSUERS = {
 
 // --- Legal ---
 export const MIN_AGE = 18;
-export const RESTRICTED_JURISDICTION_COUNT = 9;
 /**
  * The terms' nine restricted jurisdictions. The spec gives only their number ("list not shown"):
  * these are the places under comprehensive international sanctions programs (US, EU, UK).

@@ -25,7 +25,7 @@ export type DecimalValue = DecimalBase.Value;
 export type LedgerAmount = string | { currency: string; issuer: string; value: string };
 
 /** Rounding of a computed amount to what the ledger can carry. */
-export type Rounding = 'down' | 'up';
+export type Rounding = 'down' | 'up' | 'nearest';
 
 const XRP_TEXT = /^(\d+)(?:\.(\d{1,6}))?$/;
 const PLAIN_DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -56,15 +56,29 @@ export function dropsToXrp(drops: bigint | string): string {
   return `${neg ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
 }
 
+/**
+ * Millionths of a quote asset ("micros": drops for XRP, 1e-6 RLUSD for the bonding curves) → a
+ * Decimal of the asset. The one place the factor 1,000,000 is applied (DROPS_PER_XRP).
+ */
+export function microsToUnits(micros: bigint | DecimalValue): Decimal {
+  return new Decimal(micros.toString()).div(DROPS_PER_XRP.toString());
+}
+
+/** A Decimal of a quote asset → whole micros, rounded down unless told otherwise. */
+export function unitsToMicros(value: DecimalValue, rounding: Rounding = 'down'): bigint {
+  const micros = new Decimal(value).mul(DROPS_PER_XRP.toString());
+  const whole = rounding === 'down' ? micros.floor() : rounding === 'up' ? micros.ceil() : micros.round();
+  return BigInt(whole.toFixed(0));
+}
+
 /** A computed XRP value (a Decimal in XRP) → whole drops, rounded down unless told otherwise. */
 export function decimalToDrops(xrp: DecimalValue, rounding: Rounding = 'down'): bigint {
-  const drops = new Decimal(xrp).mul(DROPS_PER_XRP.toString());
-  return BigInt((rounding === 'down' ? drops.floor() : drops.ceil()).toFixed(0));
+  return unitsToMicros(xrp, rounding);
 }
 
 /** Drops → a Decimal in XRP (for arithmetic with issued amounts, e.g. prices). */
 export function dropsToDecimal(drops: bigint | string): Decimal {
-  return new Decimal(drops.toString()).div(DROPS_PER_XRP.toString());
+  return microsToUnits(drops);
 }
 
 /** A ledger Amount's value: XRP in XRP (not drops), an issued amount as its decimal value. */

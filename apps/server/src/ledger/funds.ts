@@ -15,7 +15,7 @@ import {
 import { RippledError, type Client } from 'xrpl';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/results';
-import { AppError } from '../lib/errors';
+import { badRequest, conflict } from '../lib/errors';
 import { fundsLocks } from './schema';
 import type { SubmissionService } from './submission-service';
 
@@ -151,7 +151,7 @@ export class Funds {
     if (needed > available) {
       const networkFees = BigInt(action.transactions ?? 0) * reserves.baseFee;
       const newReserves = BigInt(action.newObjects ?? 0) * reserves.reserveIncrement;
-      throw new AppError('BAD_REQUEST', insufficientXrpMessage(available, needed), {
+      throw badRequest(insufficientXrpMessage(available, needed), {
         asset: 'XRP',
         available: dropsToXrp(available),
         needed: dropsToXrp(needed),
@@ -183,7 +183,7 @@ export class Funds {
     const available = Decimal.max(held.minus(owed ?? 0), 0);
     const want = new Decimal(needed);
     if (want.gt(available)) {
-      throw new AppError('BAD_REQUEST', insufficientTokenMessage(available, want, name), {
+      throw badRequest(insufficientTokenMessage(available, want, name), {
         asset: name,
         available: plainDecimal(available),
         needed: plainDecimal(want),
@@ -250,8 +250,7 @@ export class Funds {
           where ${fundsLocks.expiresAt} < now()
         returning owner`);
       if (rowsOf(res).length > 0) return;
-      if (Date.now() > deadline)
-        throw new AppError('CONFLICT', 'This wallet is busy with another action. Please try again.');
+      if (Date.now() > deadline) throw conflict('This wallet is busy with another action. Please try again.');
       await new Promise((r) => setTimeout(r, LEASE_POLL_MS));
     }
   }

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { rowsOf } from '../db/results';
-import { AppError } from '../lib/errors';
+import { badRequest } from '../lib/errors';
 import type { XrplConnection } from './connection';
 import { ledgerAccounts } from './schema';
 import { asError, rippledErrorName, type SubmissionRow } from './submission-types';
@@ -160,7 +160,7 @@ export class SequenceAllocator {
       return info.result.account_data.Sequence;
     } catch (err) {
       if (rippledErrorName(err) === 'actNotFound') {
-        throw new AppError('BAD_REQUEST', 'This wallet is not activated on the XRP Ledger yet.');
+        throw badRequest('This wallet is not activated on the XRP Ledger yet.');
       }
       throw err;
     }

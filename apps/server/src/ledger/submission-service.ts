@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { decode, validate, type Wallet } from 'xrpl';
 import type { Database } from '../db/client';
 import { pgErrorCode } from '../db/results';
-import { AppError } from '../lib/errors';
+import { ledgerUnavailable } from '../lib/errors';
 import type { XrplConnection } from './connection';
 import { ledgerSubmissions } from './schema';
 import { SequenceAllocator } from './sequence-allocator';
@@ -195,10 +195,7 @@ export class SubmissionService {
     if (!this.opts.connection.isConnected() || this.tracker.validatedIndex === 0) {
       const existing = await this.findIntent(req.intentKey);
       if (existing) return existing;
-      throw new AppError(
-        'LEDGER_UNAVAILABLE',
-        'The XRP Ledger is not reachable right now. Please try again.',
-      );
+      throw ledgerUnavailable();
     }
     await this.allocator.ensureAccount(req.account);
     if (forcedSequence !== undefined) {

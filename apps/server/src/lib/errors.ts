@@ -1,3 +1,5 @@
+import { LEDGER_UNAVAILABLE_MESSAGE } from '@ledgerpad/shared';
+
 // One error type for the server with a stable machine-readable code; the Fastify error handler in
 // app.ts maps codes to HTTP statuses. Messages are shown to users, so they are the spec's strings.
 
@@ -34,11 +36,34 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (message = 'Not found') => new AppError('NOT_FOUND', message);
+// One way to build each error: a builder per code. `new AppError(...)` is written only here
+// (test/architecture enforces it), so a code's status and default wording live in one place.
 export const badRequest = (message: string, details?: Record<string, unknown>) =>
   new AppError('BAD_REQUEST', message, details);
-export const unauthorized = (message = 'Sign in required') => new AppError('UNAUTHORIZED', message);
-export const forbidden = (message = 'Forbidden') => new AppError('FORBIDDEN', message);
+export const unauthorized = (message = 'Sign in required', details?: Record<string, unknown>) =>
+  new AppError('UNAUTHORIZED', message, details);
+export const forbidden = (message = 'Forbidden', details?: Record<string, unknown>) =>
+  new AppError('FORBIDDEN', message, details);
+export const csrfRefused = (message: string) => new AppError('CSRF', message);
+export const notFound = (message = 'Not found', details?: Record<string, unknown>) =>
+  new AppError('NOT_FOUND', message, details);
+export const conflict = (message: string, details?: Record<string, unknown>) =>
+  new AppError('CONFLICT', message, details);
+export const payloadTooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
+/** A limit was hit; `retryAfter` (seconds) also becomes the Retry-After header. */
+export const rateLimited = (message: string, details: { retryAfter: number } & Record<string, unknown>) =>
+  new AppError('RATE_LIMITED', message, details);
+/** The ledger server answered but refused the request (502). */
+export const badGateway = (message: string, details?: Record<string, unknown>) =>
+  new AppError('BAD_GATEWAY', message, details);
+/** No ledger to talk to (503, retry later); the spec's sentence unless a feature has its own. */
+export const ledgerUnavailable = (
+  message: string = LEDGER_UNAVAILABLE_MESSAGE,
+  details?: Record<string, unknown>,
+) => new AppError('LEDGER_UNAVAILABLE', message, details);
+/** A feature that is switched off or not set up on this network (503). */
+export const serviceDisabled = (message: string, details?: Record<string, unknown>) =>
+  new AppError('SERVICE_DISABLED', message, details);
 
 /** One field problem of a validation error: a dotted path and the message shown beside the field. */
 export interface FieldIssue {
@@ -52,3 +77,6 @@ export interface FieldIssue {
  */
 export const validationError = (fields: FieldIssue[]) =>
   new AppError('VALIDATION', fields[0]?.message ?? 'Invalid request', { fields });
+
+/** A validation error about one field (a rule the schema alone cannot check). */
+export const fieldError = (path: string, message: string) => validationError([{ path, message }]);

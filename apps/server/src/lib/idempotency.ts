@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { AppError } from './errors';
+import { conflict } from './errors';
 import { idempotentRequests } from './idempotency-schema';
 
 // Done once (docs/money.md "Done once"): a state-changing request of a signed-in user that carries
@@ -77,7 +77,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
         .returning({ key: idempotentRequests.key });
       let row = claimed.length ? undefined : await load(userId, key);
       if (row && (row.route !== route || row.bodyHash !== bodyHash))
-        throw new AppError('CONFLICT', IDEMPOTENCY_MESSAGES.reused);
+        throw conflict(IDEMPOTENCY_MESSAGES.reused);
       if (row?.state === 'done') {
         reply
           .code(row.statusCode ?? 200)

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { safeEqual } from '../lib/crypto';
-import { AppError } from '../lib/errors';
+import { csrfRefused } from '../lib/errors';
 import type { OriginPolicy } from './origin';
 
 declare module 'fastify' {
@@ -14,7 +14,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_BODY_FIELD = 'csrf_token';
 
-export const csrfError = () => new AppError('CSRF', 'Invalid or missing CSRF token');
+export const csrfError = () => csrfRefused('Invalid or missing CSRF token');
 
 /** The token a request carries: the header first, then a `csrf_token` field of a JSON/form body. */
 export function requestCsrfToken(request: FastifyRequest): string | undefined {
@@ -48,7 +48,7 @@ function requestOrigin(request: FastifyRequest): string | undefined {
 }
 
 export const originError = () =>
-  new AppError('CSRF', 'This request must come from the Ledgerpad web app (Origin missing or not allowed)');
+  csrfRefused('This request must come from the Ledgerpad web app (Origin missing or not allowed)');
 
 /**
  * Every state-changing request of a signed-in session must echo the session's CSRF token, and its

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EDGE_MESSAGES, IDEMPOTENCY_KEY, parseId } from '@ledgerpad/shared';
-import { AppError, validationError } from '../lib/errors';
+import { fieldError, validationError } from '../lib/errors';
 
 // Checks every request gets before any route runs, so no route can forget them: a malformed
 // Idempotency-Key, NUL bytes anywhere in a JSON body, a query or a path (PostgreSQL refuses them in
@@ -61,9 +61,6 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
 export function idParam(request: FastifyRequest, name = 'id'): number {
   const raw = (request.params as Record<string, unknown> | undefined)?.[name];
   const id = parseId(raw);
-  if (id === undefined)
-    throw new AppError('VALIDATION', EDGE_MESSAGES.id(name), {
-      fields: [{ path: name, message: EDGE_MESSAGES.id(name) }],
-    });
+  if (id === undefined) throw fieldError(name, EDGE_MESSAGES.id(name));
   return id;
 }

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import { AppError } from '../lib/errors';
+import { forbidden } from '../lib/errors';
 import { METRICS_PATH } from './metrics';
 
 /**
@@ -75,10 +75,7 @@ export function createOriginPolicy(
     async requireAllowedOrigin(request) {
       const origin = request.headers.origin;
       if (!origin || !isAllowed(origin, request)) {
-        throw new AppError(
-          'FORBIDDEN',
-          'Sign-in is only accepted from the Ledgerpad web app (Origin not allowed)',
-        );
+        throw forbidden('Sign-in is only accepted from the Ledgerpad web app (Origin not allowed)');
       }
     },
   };
@@ -106,7 +103,7 @@ export function registerHostCheck(app: FastifyInstance, policy: OriginPolicy): v
       return;
     }
     if (request.url.startsWith('/api') || request.url.startsWith('/ws')) {
-      throw new AppError('FORBIDDEN', message);
+      throw forbidden(message);
     }
     return reply.code(403).type('text/plain').send(message);
   });

@@ -1,7 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import { AppError } from '../lib/errors';
+import { rateLimited } from '../lib/errors';
 
 /** Limits key on the user when signed in (shared NATs stay usable), else on the client IP. */
 export const userOrIpKey = (request: FastifyRequest): string =>
@@ -12,7 +12,7 @@ const MINUTE = 60_000;
 
 /** The web client's backoff keys on the text 'Too Many Requests' and the Retry-After header. */
 const tooMany = (retryAfterSeconds: number) =>
-  new AppError('RATE_LIMITED', `Too Many Requests: retry in ${retryAfterSeconds} s`, {
+  rateLimited(`Too Many Requests: retry in ${retryAfterSeconds} s`, {
     retryAfter: retryAfterSeconds,
   });
 

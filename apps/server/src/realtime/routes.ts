@@ -2,8 +2,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { NewTrade, OrderUpdated } from '@ledgerpad/shared';
 import type { Config } from '../config';
-import { AppError } from '../lib/errors';
-import { verifySocketToken, type SocketClaims } from '../modules/auth';
+import { forbidden, rateLimited, unauthorized } from '../lib/errors';
 import type { OriginPolicy } from '../plugins/origin';
 import type { EventBus } from './event-bus';
 import { SocketHub } from './hub';
@@ -26,13 +25,29 @@ declare module 'fastify' {
   }
 }
 
+/** What a socket token says: the user (null: anonymous visitor) and the session it was issued to. */
+export interface SocketClaims {
+  sub: number | null;
+  /**
+   * The session the token was issued to (null for anonymous visitors): the socket is refused once
+   * that session has ended, and closed when it ends while open (sign-out).
+   */
+  sid: number | null;
+  /** Expiry, milliseconds since the epoch. */
+  exp: number;
+}
+
 export interface RealtimeDeps {
   config: Pick<
     Config,
     'WS_MAX_BUFFERED_BYTES' | 'WS_HEARTBEAT_MS' | 'WS_MAX_MESSAGES_PER_SEC' | 'WS_MAX_CONNECTIONS_PER_IP'
   >;
   bus: EventBus;
-  socketSecret: Buffer;
+  /**
+   * The claims a socket token carries, or null when it is forged, expired or malformed (the auth
+   * module's check, injected: realtime imports no module).
+   */
+  verifySocketToken(token: string): SocketClaims | null;
   origins: OriginPolicy;
   /** Whether the session a user's token names still exists (signed out: refused). */
   sessionLive(sessionId: number): Promise<boolean>;
@@ -71,20 +86,20 @@ export async function registerRealtime(app: FastifyInstance, deps: RealtimeDeps)
         // not exposed to cross-site hijacking and still need a valid token.
         const origin = request.headers.origin;
         if (origin && !deps.origins.isAllowed(origin, request)) {
-          throw new AppError('FORBIDDEN', 'Origin not allowed');
+          throw forbidden('Origin not allowed');
         }
         if ((perIp.get(request.ip) ?? 0) >= deps.config.WS_MAX_CONNECTIONS_PER_IP) {
           // A slot frees when one of this address's sockets closes; clients back off and retry.
           reply.header('retry-after', String(SOCKET_CAP_RETRY_AFTER_S));
-          throw new AppError('RATE_LIMITED', 'Too Many Requests: too many open sockets from this address', {
+          throw rateLimited('Too Many Requests: too many open sockets from this address', {
             retryAfter: SOCKET_CAP_RETRY_AFTER_S,
           });
         }
         const token = (request.query as Record<string, unknown>).token;
-        const claims = typeof token === 'string' ? verifySocketToken(deps.socketSecret, token) : null;
-        if (!claims) throw new AppError('UNAUTHORIZED', 'Invalid or expired socket token');
+        const claims = typeof token === 'string' ? deps.verifySocketToken(token) : null;
+        if (!claims) throw unauthorized('Invalid or expired socket token');
         if (claims.sid !== null && !(await deps.sessionLive(claims.sid))) {
-          throw new AppError('UNAUTHORIZED', 'This session has ended; sign in again');
+          throw unauthorized('This session has ended; sign in again');
         }
         claimsOf.set(request, claims);
       },

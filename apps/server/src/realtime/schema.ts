@@ -2,7 +2,8 @@ import { bigint, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Event payloads too large for a PostgreSQL NOTIFY (8000 bytes): stored here and referenced by id
- * in the notification. Rows are short-lived; the bus deletes ones older than a minute.
+ * in the notification. Rows are short-lived; the bus deletes ones older than five minutes
+ * (pg-event-bus.ts).
  */
 export const eventPayloads = pgTable('event_payloads', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),

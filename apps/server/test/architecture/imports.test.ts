@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 // The server's shape, checked on every run: no import cycles anywhere in src, and a feature module
 // is reached from outside only through what it exports (`index.ts`) or its tables (`schema.ts`);
-// only the composition root (app.ts) registers a module's routes.
+// only the composition root (app.ts) registers a module's routes, through `register<Feature>` from
+// the module's index.ts; plugins and the socket layer get what they need of modules injected.
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
 
@@ -71,10 +72,50 @@ describe('server architecture', () => {
         if (!target || moduleOf(file) === target) continue;
         const name = path.basename(d);
         if (name === 'index.ts' || name === 'schema.ts') continue;
-        if (rel(file) === 'app.ts' && name === 'routes.ts') continue;
         violations.push(`${rel(file)} imports ${rel(d)}`);
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('composes modules in app.ts from their index.ts alone, each exporting register<Feature>', () => {
+    const app = path.join(SRC, 'app.ts');
+    const reached = (graph.get(app) ?? []).filter((d) => moduleOf(d));
+    expect(reached.filter((d) => path.basename(d) !== 'index.ts').map(rel)).toEqual([]);
+    const modules = readdirSync(path.join(SRC, 'modules'));
+    const missing = modules.filter((m) => {
+      const index = path.join(SRC, 'modules', m, 'index.ts');
+      const text = statSync(index, { throwIfNoEntry: false }) ? readFileSync(index, 'utf8') : '';
+      return !/\bregister[A-Z]\w*\b/.test(text) || !reached.includes(index);
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it('keeps plugins/ and realtime/ free of module imports (modules inject what they need)', () => {
+    const violations: string[] = [];
+    for (const [file, deps] of graph) {
+      if (!/^(plugins|realtime)\//.test(rel(file))) continue;
+      for (const d of deps) if (moduleOf(d)) violations.push(`${rel(file)} imports ${rel(d)}`);
+    }
+    expect(violations).toEqual([]);
+  });
+
+  // One error policy (docs/server-conventions.md "Errors"): each AppError has one builder, and
+  // ledger failures are mapped by the app's error handler, not by per-route wrappers.
+  it('builds AppErrors only through the builders in lib/errors.ts', () => {
+    const offenders = [...graph.keys()]
+      .filter((f) => rel(f) !== path.join('lib', 'errors.ts'))
+      .filter((f) => /new AppError\(/.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(offenders).toEqual([]);
+  });
+
+  it('has no per-route ledger wrappers and no retyped ledger-unavailable sentence', () => {
+    const offenders = [...graph.keys()]
+      .filter((f) =>
+        /\bledgerRoute\b|\btoLedgerAppError\b|XRP Ledger is not reachable/.test(readFileSync(f, 'utf8')),
+      )
+      .map(rel);
+    expect(offenders).toEqual([]);
   });
 });

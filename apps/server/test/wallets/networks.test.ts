@@ -1,3 +1,4 @@
+import { LEDGER_UNAVAILABLE_MESSAGE } from '@ledgerpad/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RLUSD_ISSUERS } from '@ledgerpad/shared';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../src/platform/accounts';
@@ -96,7 +97,7 @@ describe('when the ledger connection is down', () => {
           ...(payload ? { payload } : {}),
         });
         expect(res.statusCode).toBe(503);
-        expect(res.json().message).toBe('The XRP Ledger is not reachable right now. Please try again.');
+        expect(res.json().message).toBe(LEDGER_UNAVAILABLE_MESSAGE);
       }
       expect((await t.app.inject({ method: 'GET', url: '/api/wallets/xrpl/status' })).json()).toEqual({
         connected: false,

@@ -1,3 +1,4 @@
+import { RECONNECT_BASE_MS, RECONNECT_CAP_MS, SOCKET_TOKEN_CACHE_MS } from '@ledgerpad/shared';
 import type { SocketServerMessage } from '@ledgerpad/shared';
 import { apiGet } from './api';
 
@@ -7,9 +8,6 @@ import { apiGet } from './api';
 
 type Frame = SocketServerMessage;
 type Listener = (data: unknown) => void;
-
-const TOKEN_TTL_MS = 9 * 60_000;
-const MAX_BACKOFF_MS = 30_000;
 
 let socket: WebSocket | undefined;
 let token: { value: string; at: number } | undefined;
@@ -21,7 +19,7 @@ const listeners = new Map<string, Set<Listener>>();
 const subscriptions = new Set<string>();
 
 async function socketToken(): Promise<string> {
-  if (token && Date.now() - token.at < TOKEN_TTL_MS) return token.value;
+  if (token && Date.now() - token.at < SOCKET_TOKEN_CACHE_MS) return token.value;
   const { token: value } = await apiGet<{ token: string }>('/api/auth/socket-token');
   token = { value, at: Date.now() };
   return value;
@@ -71,7 +69,7 @@ async function connect(): Promise<void> {
 
 function schedule(): void {
   clearTimeout(retry);
-  const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempt++);
+  const delay = Math.min(RECONNECT_CAP_MS, RECONNECT_BASE_MS * 2 ** attempt++);
   retry = setTimeout(() => void connect(), delay);
 }
 

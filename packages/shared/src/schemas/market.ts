@@ -1,4 +1,8 @@
 import type { DevLockView } from './vesting';
+import { z } from 'zod';
+import { TOKEN_FETCH_LIMIT } from '../constants';
+import { classicAddressSchema, wholeNumberSchema } from './common';
+
 // The token page's public market calls (beside spec 000 §7's): one token's figures, its recent
 // trades, its order book and its risk report. Amounts and prices are decimal strings.
 
@@ -138,3 +142,39 @@ export const CHART_RESOLUTIONS = [
   { code: '1D', label: '1d', seconds: 86_400 },
 ] as const;
 export type ChartResolution = (typeof CHART_RESOLUTIONS)[number]['code'];
+
+// Query and body shapes of the public market routes, parsed at the route edge. Numbers in queries
+// are never coerced ('0x10', '1e3' or '' are not numbers): the shared whole-number rule.
+
+/** GET /api/tokens?limit= */
+export const tokenListQuerySchema = z.object({
+  limit: wholeNumberSchema('limit', { min: 1, max: TOKEN_FETCH_LIMIT }).optional(),
+});
+
+/** The chart resolutions GET /api/history answers (TradingView's names; D and 1D are one day). */
+export const HISTORY_RESOLUTIONS = ['1', '5', '15', '60', '240', 'D', '1D'] as const;
+export type HistoryResolution = (typeof HISTORY_RESOLUTIONS)[number];
+
+/** GET /api/history?symbol=&issuer=&resolution=&from=&to= */
+export const priceHistoryQuerySchema = z.object({
+  symbol: z.string({ message: 'symbol is required.' }).min(1, 'symbol is required.'),
+  issuer: z.string({ message: 'issuer is required.' }),
+  resolution: z.enum(HISTORY_RESOLUTIONS, { message: 'resolution must be one of 1, 5, 15, 60, 240, 1D.' }),
+  from: wholeNumberSchema('from'),
+  to: wholeNumberSchema('to'),
+});
+
+/** GET /api/tokens/{issuer}/trades?limit= */
+export const recentTradesQuerySchema = z.object({
+  limit: wholeNumberSchema('limit', { min: 1, max: RECENT_TRADES_MAX }).optional(),
+});
+
+/** Issuers one POST /api/tokens/blackholed may ask about. */
+export const BLACKHOLED_BULK_MAX = 10_000;
+
+/** POST /api/tokens/blackholed { issuers } */
+export const blackholedBulkSchema = z.object({
+  issuers: z
+    .array(classicAddressSchema('issuers'), { message: 'issuers must be a list of addresses.' })
+    .max(BLACKHOLED_BULK_MAX, `issuers can hold at most ${BLACKHOLED_BULK_MAX} addresses.`),
+});

@@ -1,4 +1,11 @@
+import type { z } from 'zod';
 import { and, asc, count, desc, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import type {
+  adminUserSchema,
+  feeConfigUpdateSchema,
+  feeOverrideUpdateSchema,
+  platformConfigUpdateSchema,
+} from '@ledgerpad/shared';
 import {
   ADMIN_WALLETS_PAGE,
   ADMIN_MESSAGES,
@@ -7,11 +14,7 @@ import {
   OWNER_USER_ID,
   PLATFORM_CONFIG_KEYS,
   RLUSD_CURRENCY_HEX,
-  adminUserSchema,
-  feeConfigUpdateSchema,
-  feeOverrideUpdateSchema,
   isValidStepCount,
-  platformConfigUpdateSchema,
   type AdminView,
   type AdminWalletRow,
   type AuditPage,
@@ -23,12 +26,12 @@ import {
   type WalletOverview,
   Decimal,
   dropsToXrp,
+  ADMIN_FEE_OVERRIDE_LIST_CAP,
 } from '@ledgerpad/shared';
 import { isValidClassicAddress, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import { platformSettings } from '../../db/schema';
-import { AppError, badRequest } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
+import { badRequest, forbidden } from '../../lib/errors';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { wallets } from '../../platform/custody-schema';
 import { platformWallet } from '../../platform/custody';
@@ -87,8 +90,7 @@ export class AdminPanel {
     };
   }
 
-  async updateFeeConfig(adminId: number, body: unknown): Promise<FeeConfigView> {
-    const b = parseInput(feeConfigUpdateSchema, body);
+  async updateFeeConfig(adminId: number, b: z.output<typeof feeConfigUpdateSchema>): Promise<FeeConfigView> {
     const before = await this.feeConfig();
     // The receiver is the custodial fee wallet: rewards are paid from what it receives.
     if (b.fee_receiver_wallet !== undefined && b.fee_receiver_wallet !== before.fee_receiver_wallet)
@@ -164,8 +166,10 @@ export class AdminPanel {
     return v;
   }
 
-  async updatePlatformConfig(adminId: number, body: unknown): Promise<PlatformConfigEntry[]> {
-    const b = parseInput(platformConfigUpdateSchema, body);
+  async updatePlatformConfig(
+    adminId: number,
+    b: z.output<typeof platformConfigUpdateSchema>,
+  ): Promise<PlatformConfigEntry[]> {
     const entries =
       'key' in b
         ? [[b.key, b.value] as const]
@@ -202,8 +206,7 @@ export class AdminPanel {
     }));
   }
 
-  async addAdmin(adminId: number, body: unknown): Promise<AdminView[]> {
-    const { userId } = parseInput(adminUserSchema, body);
+  async addAdmin(adminId: number, { userId }: z.output<typeof adminUserSchema>): Promise<AdminView[]> {
     const [user] = await this.deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
     if (!user) throw badRequest(ADMIN_MESSAGES.validUserId);
     await this.deps.db.transaction(async (tx) => {
@@ -221,9 +224,8 @@ export class AdminPanel {
     return this.admins();
   }
 
-  async removeAdmin(adminId: number, body: unknown): Promise<AdminView[]> {
-    const { userId } = parseInput(adminUserSchema, body);
-    if (userId === OWNER_USER_ID) throw new AppError('FORBIDDEN', ADMIN_MESSAGES.ownerLocked);
+  async removeAdmin(adminId: number, { userId }: z.output<typeof adminUserSchema>): Promise<AdminView[]> {
+    if (userId === OWNER_USER_ID) throw forbidden(ADMIN_MESSAGES.ownerLocked);
     await this.deps.db.transaction(async (tx) => {
       const [was] = await tx.select().from(admins).where(eq(admins.userId, userId));
       await removeAdmin(tx as Db, userId);
@@ -254,7 +256,7 @@ export class AdminPanel {
       .from(users)
       .where(where)
       .orderBy(sql`${users.customFeePercentage} is null`, asc(users.id))
-      .limit(100);
+      .limit(ADMIN_FEE_OVERRIDE_LIST_CAP);
     return rows.map((u) => ({
       id: u.id,
       username: u.username ?? u.demoUsername,
@@ -264,8 +266,10 @@ export class AdminPanel {
     }));
   }
 
-  async updateFeeOverride(adminId: number, body: unknown): Promise<FeeOverrideView> {
-    const b = parseInput(feeOverrideUpdateSchema, body);
+  async updateFeeOverride(
+    adminId: number,
+    b: z.output<typeof feeOverrideUpdateSchema>,
+  ): Promise<FeeOverrideView> {
     const [user] = await this.deps.db.select().from(users).where(eq(users.id, b.userId));
     if (!user) throw badRequest(ADMIN_MESSAGES.validUserId);
     await this.deps.db.transaction(async (tx) => {

@@ -1,10 +1,11 @@
+import type { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { refundRequestSchema } from '@ledgerpad/shared';
 import {
   ADMIN_MESSAGES,
   RLUSD_CURRENCY_HEX,
   isLpCurrency,
-  refundRequestSchema,
   type RefundMethod,
   type RefundResult,
   type StagedWalletBalance,
@@ -19,8 +20,7 @@ import type { Db } from '../../db/client';
 import { LSF } from '../../ledger/account-root';
 import { ledgerFailure } from '../../ledger/errors';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
-import { AppError, badRequest, notFound } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
+import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { rlusdIssuer } from '../../platform/accounts';
 import { STAGED_ROLES } from '../../platform/custody';
 import { wallets } from '../../platform/custody-schema';
@@ -225,11 +225,13 @@ export class StagedWalletRefunds {
    * POST /api/admin/refund: XRP (all but what the ledger requires: the base reserve, the owner
    * reserves and the fee), the token or RLUSD, from a staged wallet whose deploy is not at work.
    */
-  async refund(adminId: number, body: unknown, idempotencyKey: string | undefined): Promise<RefundResult> {
-    const b = parseInput(refundRequestSchema, body);
+  async refund(
+    adminId: number,
+    b: z.output<typeof refundRequestSchema>,
+    idempotencyKey: string | undefined,
+  ): Promise<RefundResult> {
     const { client, submissions } = this.deps;
-    if (!client || !submissions)
-      throw new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now.');
+    if (!client || !submissions) throw ledgerUnavailable();
     const [w] = await this.deps.db
       .select({
         id: wallets.id,

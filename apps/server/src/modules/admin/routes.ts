@@ -1,14 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_LIST_PAGE, ADMIN_WALLETS_PAGE, OWNER_USER_ID } from '@ledgerpad/shared';
+import {
+  ADMIN_LIST_PAGE,
+  ADMIN_WALLETS_PAGE,
+  OWNER_USER_ID,
+  adminUserSchema,
+  feeConfigUpdateSchema,
+  feeOverrideUpdateSchema,
+  platformConfigUpdateSchema,
+  refundRequestSchema,
+} from '@ledgerpad/shared';
 import { pageOf, pageSlice, sendPageHeaders } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { idempotencyKey } from '../../plugins/edge';
-import { toLedgerAppError } from '../../ledger/errors';
 import { AdminPanel } from './panel';
 import { StagedWalletRefunds } from './refunds';
+import { parseInput } from '../../lib/validation';
 
 /** The admin panel's routes: every one `access: 'admin'` (401 anonymous, 403 non-admins), CSRF on writes. */
-export function adminRoutes(app: FastifyInstance, deps: { platform: Platform }): void {
+export function registerAdmin(app: FastifyInstance, deps: { platform: Platform }): void {
   const { platform } = deps;
   const panel = new AdminPanel({
     db: platform.database.db,
@@ -35,24 +44,26 @@ export function adminRoutes(app: FastifyInstance, deps: { platform: Platform }):
   }));
   app.get('/api/admin/fee-config', admin, async (_r, reply) => noStore(reply, await panel.feeConfig()));
   app.post('/api/admin/fee-config/update', admin, async (request) =>
-    panel.updateFeeConfig(request.user!.id, request.body),
+    panel.updateFeeConfig(request.user!.id, parseInput(feeConfigUpdateSchema, request.body)),
   );
   app.get('/api/admin/platform-config', admin, async (_r, reply) =>
     noStore(reply, await panel.platformConfig()),
   );
   app.post('/api/admin/platform-config/update', admin, async (request) =>
-    panel.updatePlatformConfig(request.user!.id, request.body),
+    panel.updatePlatformConfig(request.user!.id, parseInput(platformConfigUpdateSchema, request.body)),
   );
   app.get('/api/admin/admins', admin, async (_r, reply) => noStore(reply, await panel.admins()));
-  app.post('/api/admin/admins/add', admin, async (request) => panel.addAdmin(request.user!.id, request.body));
+  app.post('/api/admin/admins/add', admin, async (request) =>
+    panel.addAdmin(request.user!.id, parseInput(adminUserSchema, request.body)),
+  );
   app.post('/api/admin/admins/remove', admin, async (request) =>
-    panel.removeAdmin(request.user!.id, request.body),
+    panel.removeAdmin(request.user!.id, parseInput(adminUserSchema, request.body)),
   );
   app.get<{ Querystring: { search?: string } }>('/api/admin/fee-overrides', admin, async (request, reply) =>
     noStore(reply, await panel.feeOverrides(request.query.search)),
   );
   app.post('/api/admin/fee-overrides/update', admin, async (request) =>
-    panel.updateFeeOverride(request.user!.id, request.body),
+    panel.updateFeeOverride(request.user!.id, parseInput(feeOverrideUpdateSchema, request.body)),
   );
   app.get('/api/admin/rewards-overview', admin, async (_r, reply) =>
     noStore(reply, await panel.rewardsOverview()),
@@ -80,10 +91,10 @@ export function adminRoutes(app: FastifyInstance, deps: { platform: Platform }):
     noStore(reply, await refunds.balances()),
   );
   app.post('/api/admin/refund', admin, async (request) => {
-    try {
-      return await refunds.refund(request.user!.id, request.body, idempotencyKey(request));
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return await refunds.refund(
+      request.user!.id,
+      parseInput(refundRequestSchema, request.body),
+      idempotencyKey(request),
+    );
   });
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { OWNER_USER_ID } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
-import { AppError } from '../../lib/errors';
+import { forbidden } from '../../lib/errors';
 import { adminAudit, admins } from './schema';
 
 export async function isAdmin(db: Db, userId: number): Promise<boolean> {
@@ -19,7 +19,7 @@ export async function addAdmin(db: Db, userId: number, addedBy: number | null): 
 
 /** The owner can never be removed (spec 001 §6); a database trigger enforces the same. */
 export async function removeAdmin(db: Db, userId: number): Promise<void> {
-  if (userId === OWNER_USER_ID) throw new AppError('FORBIDDEN', 'The owner (user id 1) cannot be removed');
+  if (userId === OWNER_USER_ID) throw forbidden('The owner (user id 1) cannot be removed');
   await db.delete(admins).where(eq(admins.userId, userId));
 }
 

@@ -6,8 +6,9 @@ import {
   type Airdrop,
   type AirdropAllocation,
   type ClaimAirdropResult,
+  claimAirdropSchema,
+  createAirdropSchema,
 } from '@ledgerpad/shared';
-import { ledgerRoute } from '../../ledger/errors';
 import { notFound } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import type { Platform } from '../../platform';
@@ -16,6 +17,7 @@ import { isStoredUpload } from '../uploads';
 import { registerAirdropJobs } from './jobs';
 import { AirdropPayer } from './payer';
 import { AirdropService } from './service';
+import { parseInput } from '../../lib/validation';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,17 +74,13 @@ export function registerAirdrops(
     return items;
   });
   app.post('/api/airdrops', user, async (request: FastifyRequest, reply) => {
-    const created = await ledgerRoute((r) => service.create(r.user!.id, r.body))(request);
+    const created = await service.create(request.user!.id, parseInput(createAirdropSchema, request.body));
     return reply.code(202).send(created);
   });
-  app.post(
-    '/api/airdrops/:id/claim',
-    user,
-    ledgerRoute((request): Promise<ClaimAirdropResult> => {
-      const id = pathId((request.params as { id?: string }).id, AIRDROP_MESSAGES.notFound);
-      return service.claim(request.user!.id, id, request.body);
-    }),
-  );
+  app.post('/api/airdrops/:id/claim', user, (request): Promise<ClaimAirdropResult> => {
+    const id = pathId((request.params as { id?: string }).id, AIRDROP_MESSAGES.notFound);
+    return service.claim(request.user!.id, id, parseInput(claimAirdropSchema, request.body));
+  });
   app.get(
     '/api/airdrops/allocations/:walletId/:tokenCode/:issuer',
     user,

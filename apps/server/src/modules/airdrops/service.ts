@@ -1,11 +1,11 @@
+import type { z } from 'zod';
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { claimAirdropSchema, createAirdropSchema } from '@ledgerpad/shared';
 import {
   isOwnImageUrl,
   AIRDROP_MESSAGES,
   AIRDROPS_PAGE,
-  claimAirdropSchema,
-  createAirdropSchema,
   isHexCurrency,
   isLpCurrency,
   sameCurrency,
@@ -28,8 +28,14 @@ import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import { pgErrorCode, rowsOf } from '../../db/results';
-import { AppError, badRequest, notFound } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
+import {
+  type AppError,
+  badGateway,
+  badRequest,
+  fieldError,
+  ledgerUnavailable,
+  notFound,
+} from '../../lib/errors';
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import { wallets as walletsTable } from '../../platform/custody-schema';
@@ -45,6 +51,8 @@ import { airdropClaims, airdrops, type AirdropClaimRow, type AirdropRow } from '
 // fails releases the reservation. The sweep ends airdrops past their deadline or unable to pay one more allocation and
 // hands their leftover back to the creator.
 
+/** A claim's random share is drawn in millionths (a fraction, not money). */
+const DRAW_STEPS = 1_000_000;
 export const AIRDROP_CREATE_JOB = 'airdrop-create';
 export const AIRDROP_CLAIM_JOB = 'airdrop-claim';
 export const AIRDROP_CLOSE_JOB = 'airdrop-close';
@@ -201,12 +209,9 @@ export class AirdropService {
    * POST /api/airdrops: validates against the source wallet's ledger state, then records the airdrop
    * and its creation job together (a crash leaves either nothing or an airdrop its job finishes).
    */
-  async create(userId: number, body: unknown): Promise<CreateAirdropResult> {
-    const b = parseInput(createAirdropSchema, body);
+  async create(userId: number, b: z.output<typeof createAirdropSchema>): Promise<CreateAirdropResult> {
     if (b.deadline.getTime() <= this.now()) {
-      throw new AppError('VALIDATION', AIRDROP_MESSAGES.deadline, {
-        fields: [{ path: 'deadline', message: AIRDROP_MESSAGES.deadline }],
-      });
+      throw fieldError('deadline', AIRDROP_MESSAGES.deadline);
     }
     const wallet = await this.deps.wallets.owned(userId, b.sourceWalletId).catch(() => {
       throw notFound(AIRDROP_MESSAGES.walletNotFound);
@@ -219,11 +224,9 @@ export class AirdropService {
     }
     if (isLpCurrency(currency)) throw badRequest(AIRDROP_MESSAGES.lpToken);
     if (b.logoUrl && !(await (this.deps.isStoredLogo?.(b.logoUrl) ?? Promise.resolve(false)))) {
-      throw new AppError('VALIDATION', AIRDROP_MESSAGES.logo, {
-        fields: [{ path: 'logoUrl', message: AIRDROP_MESSAGES.logo }],
-      });
+      throw fieldError('logoUrl', AIRDROP_MESSAGES.logo);
     }
-    if (!this.deps.canPay) throw new AppError('LEDGER_UNAVAILABLE', AIRDROP_MESSAGES.unavailable);
+    if (!this.deps.canPay) throw ledgerUnavailable(AIRDROP_MESSAGES.unavailable);
 
     // Tokens: what the wallet holds, less airdrops from it whose tokens have not moved yet.
     const line = (await this.deps.wallets.lines(wallet.address, b.issuerAddress)).find((l) =>
@@ -335,8 +338,11 @@ export class AirdropService {
    * POST /api/airdrops/{id}/claim: checks, reserves the amount (the reservation is the payer's
    * work item), then waits for the payer to pay it.
    */
-  async claim(userId: number, airdropId: number, body: unknown): Promise<ClaimAirdropResult> {
-    const b = parseInput(claimAirdropSchema, body);
+  async claim(
+    userId: number,
+    airdropId: number,
+    b: z.output<typeof claimAirdropSchema>,
+  ): Promise<ClaimAirdropResult> {
     const airdrop = await this.get(airdropId);
     if (!airdrop || airdrop.status === 'failed') throw notFound(AIRDROP_MESSAGES.notFound);
     const wallet = await this.deps.wallets.owned(userId, b.destinationWalletId).catch(() => {
@@ -346,8 +352,7 @@ export class AirdropService {
     if (airdrop.creatorUserId === userId) throw badRequest(AIRDROP_MESSAGES.ownAirdrop);
     this.assertClaimable(airdrop);
     // A second claim by the same user is refused by the reservation itself (unique index).
-    if (!this.deps.canPay || !this.deps.payer)
-      throw new AppError('LEDGER_UNAVAILABLE', AIRDROP_MESSAGES.unavailable);
+    if (!this.deps.canPay || !this.deps.payer) throw ledgerUnavailable(AIRDROP_MESSAGES.unavailable);
     if (airdrop.trustlineMode === 'manual') {
       const line = (await this.deps.wallets.lines(wallet.address, airdrop.issuerAddress)).find((l) =>
         sameCurrency(l.currency, airdrop.currency),
@@ -359,7 +364,7 @@ export class AirdropService {
     const claimId = await this.reserve(userId, airdrop, wallet.id, wallet.address);
     this.deps.payer!.wake();
     const claim = await this.deps.payer!.settled(claimId, CLAIM_WAIT_MS);
-    if (!claim) throw new AppError('BAD_GATEWAY', AIRDROP_MESSAGES.processing, { claimId });
+    if (!claim) throw badGateway(AIRDROP_MESSAGES.processing, { claimId });
     if (claim.status === 'paid' && claim.hash) return { amount: claim.amount, hash: claim.hash };
     throw await this.claimFailure(claim.hash);
   }
@@ -421,7 +426,7 @@ export class AirdropService {
       const a = attempt === 1 ? first : await this.get(airdropId);
       if (!a) throw notFound(AIRDROP_MESSAGES.notFound);
       this.assertClaimable(a);
-      const amount = drawAmount(a, randomInt(0, 1_000_001) / 1_000_000);
+      const amount = drawAmount(a, randomInt(0, DRAW_STEPS + 1) / DRAW_STEPS);
       if (!amount) throw badRequest(AIRDROP_MESSAGES.exhausted);
       const now = new Date(this.now());
       let claimId: number | undefined;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
+import { badGateway, unauthorized } from '../../lib/errors';
 
 // Google sign-in with an OAuth access token from the browser. The token is only proof that Google
 // issued it to *our* client id: we ask Google's tokeninfo endpoint who it belongs to and for whom it
@@ -39,7 +39,7 @@ export interface GoogleEndpoints {
   timeoutMs?: number;
 }
 
-const rejected = (message = 'Google sign-in could not be verified') => new AppError('UNAUTHORIZED', message);
+const rejected = (message = 'Google sign-in could not be verified') => unauthorized(message);
 
 async function getJson(
   url: string,
@@ -50,7 +50,7 @@ async function getJson(
   try {
     res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch {
-    throw new AppError('BAD_GATEWAY', 'Google is not reachable; please try again');
+    throw badGateway('Google is not reachable; please try again');
   }
   let body: unknown = null;
   try {
@@ -68,8 +68,7 @@ export async function verifyGoogleAccessToken(token: string, ep: GoogleEndpoints
   const info = await getJson(infoUrl.toString(), { method: 'GET' }, timeoutMs);
   // Google answers 400 {"error":"invalid_token"} for bad or expired tokens.
   if (info.status >= 400 && info.status < 500) throw rejected();
-  if (info.status !== 200)
-    throw new AppError('BAD_GATEWAY', 'Google could not check the sign-in; please try again');
+  if (info.status !== 200) throw badGateway('Google could not check the sign-in; please try again');
   const tokenInfo = tokenInfoSchema.safeParse(info.body);
   if (!tokenInfo.success) throw rejected();
   const { aud, azp, expires_in } = tokenInfo.data;
@@ -83,8 +82,7 @@ export async function verifyGoogleAccessToken(token: string, ep: GoogleEndpoints
     timeoutMs,
   );
   if (user.status >= 400 && user.status < 500) throw rejected();
-  if (user.status !== 200)
-    throw new AppError('BAD_GATEWAY', 'Google could not check the sign-in; please try again');
+  if (user.status !== 200) throw badGateway('Google could not check the sign-in; please try again');
   const profile = userInfoSchema.safeParse(user.body);
   if (!profile.success) throw rejected();
   if (profile.data.sub !== tokenInfo.data.sub) throw rejected();

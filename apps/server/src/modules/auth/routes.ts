@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { demoAuthSchema, googleAuthSchema, type AuthMethods } from '@ledgerpad/shared';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { AppError } from '../../lib/errors';
+import { serviceDisabled, unauthorized } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { SessionManager } from '../../plugins/auth';
 import type { OriginPolicy } from '../../plugins/origin';
@@ -34,7 +34,7 @@ const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 3600;
 export const demoSignInEnabled = (config: Pick<Config, 'XRPL_NETWORK' | 'NODE_ENV'>): boolean =>
   config.XRPL_NETWORK === 'standalone' && config.NODE_ENV !== 'production';
 
-export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
   const { config, db, sessions, origins, limits } = deps;
   const telegramEnabled = Boolean(config.TELEGRAM_BOT_TOKEN);
   const googleEnabled = Boolean(config.GOOGLE_CLIENT_ID);
@@ -73,10 +73,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
 
   app.post('/api/auth/telegram', signInRoute(limits.auth), async (request, reply) => {
     if (!config.TELEGRAM_BOT_TOKEN) {
-      throw new AppError(
-        'SERVICE_DISABLED',
-        'Telegram sign-in is not configured on this server (TELEGRAM_BOT_TOKEN)',
-      );
+      throw serviceDisabled('Telegram sign-in is not configured on this server (TELEGRAM_BOT_TOKEN)');
     }
     const auth = verifyTelegramAuth(request.body, config.TELEGRAM_BOT_TOKEN, Math.floor(Date.now() / 1000));
     // first_name as Telegram has it: the header greets 'Welcome, ' + first_name (spec 000 §2).
@@ -94,10 +91,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
 
   app.post('/api/auth/google', signInRoute(limits.auth), async (request, reply) => {
     if (!config.GOOGLE_CLIENT_ID) {
-      throw new AppError(
-        'SERVICE_DISABLED',
-        'Google sign-in is not configured on this server (GOOGLE_CLIENT_ID)',
-      );
+      throw serviceDisabled('Google sign-in is not configured on this server (GOOGLE_CLIENT_ID)');
     }
     const { token } = parseInput(googleAuthSchema, request.body);
     const identity = await verifyGoogleAccessToken(token, {
@@ -168,7 +162,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   });
 
   app.get('/api/csrf-token', publicRoute, async (request, reply) => {
-    if (!request.session) throw new AppError('UNAUTHORIZED', 'Sign in required');
+    if (!request.session) throw unauthorized('Sign in required');
     // Per-session token; never cache it in a shared cache.
     reply.header('cache-control', 'no-store');
     return { token: request.session.csrfToken };

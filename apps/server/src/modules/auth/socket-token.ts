@@ -1,21 +1,14 @@
 import { SOCKET_TOKEN_TTL_MS } from '@ledgerpad/shared';
 import { hmacSha256, safeEqual } from '../../lib/crypto';
+import type { SocketClaims } from '../../realtime/routes';
 
 /**
  * Short-lived socket credentials: `base64url(JSON {sub, exp}).base64url(HMAC-SHA-256)`. Not the
  * session cookie, so a leaked URL (tokens travel in the query string) is worth ten minutes of
  * read-only events, never a session. `sub` is null for anonymous visitors (public events only).
  */
-export interface SocketClaims {
-  sub: number | null;
-  /**
-   * The session the token was issued to (null for anonymous visitors): the socket is refused once
-   * that session has ended, and closed when it ends while open (sign-out).
-   */
-  sid: number | null;
-  /** Expiry, milliseconds since the epoch. */
-  exp: number;
-}
+// The claims' shape belongs to the socket layer that reads them (realtime); this module signs them.
+export type { SocketClaims };
 
 export function signSocketToken(
   secret: Buffer,

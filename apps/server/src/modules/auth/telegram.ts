@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { telegramAuthSchema, type TelegramAuth } from '@ledgerpad/shared';
-import { AppError } from '../../lib/errors';
+import { unauthorized } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 
 /** Telegram's own guidance: reject auth results older than a day. */
@@ -8,7 +8,7 @@ export const TELEGRAM_AUTH_MAX_AGE_S = 24 * 3600;
 /** Clock skew tolerated for an auth_date slightly in the future. */
 const FUTURE_SKEW_S = 300;
 
-const failed = () => new AppError('UNAUTHORIZED', 'Telegram sign-in could not be verified');
+const failed = () => unauthorized('Telegram sign-in could not be verified');
 
 /**
  * Verifies a Login Widget auth result exactly as https://core.telegram.org/widgets/login#checking-authorization
@@ -35,7 +35,7 @@ export function verifyTelegramAuth(body: unknown, botToken: string, nowSeconds: 
 
   const auth = parseInput(telegramAuthSchema, fields);
   if (nowSeconds - auth.auth_date > TELEGRAM_AUTH_MAX_AGE_S) {
-    throw new AppError('UNAUTHORIZED', 'Telegram sign-in has expired; please sign in again');
+    throw unauthorized('Telegram sign-in has expired; please sign in again');
   }
   if (auth.auth_date - nowSeconds > FUTURE_SKEW_S) throw failed();
   return auth;

@@ -8,6 +8,7 @@ import {
   soldFromHeld,
   Decimal,
   dropsToDecimal,
+  unitsToMicros,
 } from '@ledgerpad/shared';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
 import type { JobRunner } from '../../platform/jobs';
@@ -60,11 +61,7 @@ type OfferFields = { Account?: string; TakerGets?: Amount; TakerPays?: Amount };
 /** The fees inside what a transaction took from (or gave to) the curve's offers, offer by offer. */
 function curveFees(meta: TransactionMetadata, c: CurveRow, feePpm: bigint): bigint {
   const micros = (a: Amount | undefined) =>
-    a === undefined
-      ? 0n
-      : typeof a === 'string'
-        ? BigInt(a)
-        : BigInt(new Decimal(a.value).mul(1_000_000).round().toFixed(0));
+    a === undefined ? 0n : typeof a === 'string' ? BigInt(a) : unitsToMicros(a.value, 'nearest');
   let total = 0n;
   for (const node of meta.AffectedNodes) {
     const n = (
@@ -152,7 +149,7 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
           // issued at launch, a donation) are not one.
           if (tokens.isZero() || quote.isZero() || tokens.isNeg() === quote.isNeg()) continue;
           const side = tokens.isNeg() ? 'BUY' : 'SELL';
-          const micros = BigInt(quote.abs().mul(1_000_000).toDecimalPlaces(0).toFixed(0));
+          const micros = unitsToMicros(quote.abs(), 'nearest');
           out.trades.push({
             curveId: c.id,
             hash: itx.hash,

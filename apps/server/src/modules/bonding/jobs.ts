@@ -6,6 +6,8 @@ import {
   marginalPrice,
   soldFromHeld,
   Decimal,
+  microsToUnits,
+  unitsToMicros,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { ledgerSubmissions } from '../../ledger/schema';
@@ -50,7 +52,7 @@ const quoteAmount = (c: CurveRow, micros: bigint): Quote =>
     : {
         currency: RLUSD_CURRENCY_HEX,
         issuer: c.quoteIssuer!,
-        value: new Decimal(micros.toString()).div(1_000_000).toFixed(),
+        value: microsToUnits(micros).toFixed(),
       };
 
 async function submitStep(
@@ -91,7 +93,7 @@ async function accrueCreatorShare(deps: BondingJobDeps, c: CurveRow, micros: big
   const token = await deps.tokens.byId(c.tokenId);
   if (!token?.deployerUserId) return;
   const share = (await deps.settings.all()).creator_reward_share;
-  const reward = applyShare(micros.toString(), share).floor().div(1_000_000);
+  const reward = microsToUnits(applyShare(micros.toString(), share).floor());
   if (reward.gt(0)) await deps.tokens.accrueReward(c.tokenId, reward.toFixed(), c.quote);
 }
 
@@ -288,7 +290,7 @@ async function graduate(
       poolQuote = raised < room ? raised : room;
       refund = room - poolQuote;
     } else {
-      const heldRlusd = BigInt(new Decimal(rlusd ?? '0').mul(1_000_000).floor().toFixed(0));
+      const heldRlusd = unitsToMicros(rlusd ?? '0');
       poolQuote = heldRlusd - feesOwed;
       refund = xrp - keep - ammCreateFee - LAST_FEES_DROPS;
     }

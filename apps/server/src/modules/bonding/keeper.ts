@@ -10,6 +10,8 @@ import {
   soldFromHeld,
   type LadderChunk,
   Decimal,
+  microsToUnits,
+  unitsToMicros,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { ledgerSubmissions } from '../../ledger/schema';
@@ -408,7 +410,7 @@ export class LadderKeeper {
   }
 
   private microsOf(a: LedgerAmount): bigint {
-    return typeof a === 'string' ? BigInt(a) : BigInt(new Decimal(a.value).mul(1_000_000).round().toFixed(0));
+    return typeof a === 'string' ? BigInt(a) : unitsToMicros(a.value, 'nearest');
   }
 
   private liveOffer(
@@ -437,7 +439,7 @@ export class LadderKeeper {
     return {
       currency: RLUSD_CURRENCY_HEX,
       issuer: curve.quoteIssuer!,
-      value: new Decimal(micros.toString()).div(1_000_000).toFixed(),
+      value: microsToUnits(micros).toFixed(),
     };
   }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { classicAddressSchema, isHexCurrency, tickerToCurrency, type BondingView } from '@ledgerpad/shared';
-import { AppError } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { LedgerReadCache } from '../../platform/read-cache';
 import { idParam } from '../../plugins/edge';
@@ -29,7 +29,7 @@ export function bondingRoutes(
     const id = idParam(request, 'id');
     return deps.cache.get(`bonding-cap:${id}`, async () => {
       const curve = await deps.registry.byToken(id);
-      if (!curve) throw new AppError('NOT_FOUND', NO_CURVE);
+      if (!curve) throw notFound(NO_CURVE);
       const view = curveView(curve, await deps.xrpUsd());
       return { market_cap_usd: view.market_cap_usd ?? '0' };
     });
@@ -45,12 +45,12 @@ export function bondingRoutes(
       try {
         currency = code ? (isHexCurrency(code) ? code.toUpperCase() : tickerToCurrency(code)) : undefined;
       } catch {
-        throw new AppError('BAD_REQUEST', 'currency must be a ticker or a 40-character currency code.');
+        throw badRequest('currency must be a ticker or a 40-character currency code.');
       }
       reply.header('cache-control', 'public, no-cache');
       return deps.cache.get(`bonding:${issuer}:${currency ?? ''}`, async () => {
         const curve = await deps.registry.byIssuer(issuer, currency);
-        if (!curve) throw new AppError('NOT_FOUND', NO_CURVE);
+        if (!curve) throw notFound(NO_CURVE);
         return curveView(curve, await deps.xrpUsd());
       });
     },

@@ -10,6 +10,7 @@ import {
   type BondingParams,
   type BondingView,
   Decimal,
+  microsToUnits,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import type { CurveMarket } from '../market';
@@ -56,7 +57,7 @@ export function curveView(c: CurveRow, xrpUsd: string | null): BondingView {
   const held = new Decimal(c.held);
   const sold = Decimal.max(0, new Decimal(BONDING_TOTAL_SUPPLY.toString()).minus(held));
   const progress = bondingProgress(p, Decimal.min(sold, '793100000'));
-  const price = stepPrice(p, progress.sold).div(1_000_000);
+  const price = microsToUnits(stepPrice(p, progress.sold));
   const usdPerQuote = c.quote === 'RLUSD' ? new Decimal(1) : xrpUsd ? new Decimal(xrpUsd) : null;
   const marketCap = price.mul(BONDING_TOTAL_SUPPLY.toString());
   const graduated = c.status === 'graduated';
@@ -71,7 +72,7 @@ export function curveView(c: CurveRow, xrpUsd: string | null): BondingView {
     raised: microsToDecimal(graduated ? graduationTarget(p) : progress.raised),
     target: microsToDecimal(progress.target),
     price: price.toSignificantDigits(15).toFixed(),
-    end_price: endPrice(p).div(1_000_000).toSignificantDigits(15).toFixed(),
+    end_price: microsToUnits(endPrice(p)).toSignificantDigits(15).toFixed(),
     market_cap: marketCap.toDecimalPlaces(6).toFixed(),
     market_cap_usd: usdPerQuote ? marketCap.mul(usdPerQuote).toDecimalPlaces(2).toFixed(2) : null,
     launch_ledger: c.launchLedger,

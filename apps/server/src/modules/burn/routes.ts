@@ -1,12 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { BURN_MESSAGES, USER_LIST_PAGE, type BurnResult, type BurnWalletsResponse } from '@ledgerpad/shared';
-import { toLedgerAppError } from '../../ledger/errors';
+import {
+  BURN_MESSAGES,
+  USER_LIST_PAGE,
+  type BurnResult,
+  type BurnWalletsResponse,
+  burnRequestSchema,
+} from '@ledgerpad/shared';
 import { badRequest, forbidden } from '../../lib/errors';
 import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { idempotencyKey } from '../../plugins/edge';
 import type { WalletsApi } from '../wallets';
 import { BurnService } from './service';
+import { parseInput } from '../../lib/validation';
 
 /** GET /api/burn/wallets/{userId} (the signed-in user's own only) and POST /api/burn/burn. */
 export function registerBurn(
@@ -31,19 +37,15 @@ export function registerBurn(
       if (Number(userId) !== request.user!.id) throw forbidden(BURN_MESSAGES.notOwnUser);
       reply.header('cache-control', 'private, no-store');
       const page = pageOf(request, USER_LIST_PAGE);
-      try {
-        return { wallets: pageSlice(request, reply, page, await service.wallets(request.user!.id)) };
-      } catch (err) {
-        throw toLedgerAppError(err);
-      }
+      return { wallets: pageSlice(request, reply, page, await service.wallets(request.user!.id)) };
     },
   );
   app.post('/api/burn/burn', user, async (request): Promise<BurnResult> => {
-    try {
-      return await service.burn(request.user!.id, request.body, idempotencyKey(request));
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return await service.burn(
+      request.user!.id,
+      parseInput(burnRequestSchema, request.body),
+      idempotencyKey(request),
+    );
   });
   return service;
 }

@@ -1,8 +1,9 @@
+import type { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'xrpl';
+import type { burnRequestSchema } from '@ledgerpad/shared';
 import {
   BURN_MESSAGES,
-  burnRequestSchema,
   displayTicker,
   isHexCurrency,
   isLpCurrency,
@@ -18,8 +19,7 @@ import {
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
-import { AppError, badRequest, notFound } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
+import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import type { WalletsApi } from '../wallets';
 
 // The token burner: a holder pays tokens back to their issuer, which takes them out of circulation
@@ -34,9 +34,6 @@ export interface BurnDeps {
   submissions?: SubmissionService;
   funds?: Funds;
 }
-
-const unavailable = () =>
-  new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
 
 export class BurnService {
   constructor(private readonly deps: BurnDeps) {}
@@ -74,10 +71,13 @@ export class BurnService {
   }
 
   /** POST /api/burn/burn: one validated Payment of `amount` from the wallet to the issuer. */
-  async burn(userId: number, body: unknown, idempotencyKey?: string): Promise<BurnResult> {
-    const b = parseInput(burnRequestSchema, body);
+  async burn(
+    userId: number,
+    b: z.output<typeof burnRequestSchema>,
+    idempotencyKey?: string,
+  ): Promise<BurnResult> {
     const { client, submissions, funds } = this.deps;
-    if (!client || !submissions || !funds) throw unavailable();
+    if (!client || !submissions || !funds) throw ledgerUnavailable();
     const currency = currencyCode(b.tokenCode);
     if (!currency) throw badRequest(BURN_MESSAGES.invalidInput);
     if (isLpCurrency(currency)) throw badRequest(BURN_MESSAGES.lpToken);

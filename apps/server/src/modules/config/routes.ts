@@ -7,10 +7,11 @@ import { rlusdIssuer } from '../../platform/accounts';
 const DEFAULT_OWNER_RESERVE_DROPS = 200_000n;
 
 /** GET /api/config/fees (what a deploy costs, from platform config and the ledger's reserves) and /rlusd. */
-export function configRoutes(
+export function registerConfig(
   app: FastifyInstance,
-  platform: Pick<Platform, 'settings' | 'submissions' | 'database' | 'config'>,
+  deps: { platform: Pick<Platform, 'settings' | 'submissions' | 'database' | 'config'> },
 ): void {
+  const { platform } = deps;
   app.get('/api/config/fees', { config: { access: 'public' } }, async (): Promise<FeesConfig> =>
     platform.settings.fees(
       platform.submissions?.reserves.reserveIncrement ?? DEFAULT_OWNER_RESERVE_DROPS,

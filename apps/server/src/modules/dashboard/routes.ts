@@ -11,7 +11,6 @@ import {
 } from '@ledgerpad/shared';
 import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
-import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { idempotencyKey, idParam } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
@@ -42,78 +41,52 @@ export function registerDashboard(
     return { tokens: pageSlice(request, reply, page, tokens) };
   });
 
-  app.get(
-    '/api/dashboard/issuer-wallet/:tokenId',
-    auth,
-    ledgerRoute((request) => service.issuerWallet(userId(request), tokenId(request))),
+  app.get('/api/dashboard/issuer-wallet/:tokenId', auth, (request) =>
+    service.issuerWallet(userId(request), tokenId(request)),
   );
 
   // A token's holders grow with its success: the web reads every page (features/dashboard/api.ts).
   app.get('/api/dashboard/trust-lines/:tokenId', auth, async (request, reply) => {
     const page = pageOf(request, ADMIN_LIST_PAGE);
-    return ledgerRoute(async (r) => {
-      const view = await service.trustLines(userId(r), tokenId(r));
-      return { ...view, trustLines: pageSlice(r, reply, page, view.trustLines) };
-    })(request);
+    const view = await service.trustLines(userId(request), tokenId(request));
+    return { ...view, trustLines: pageSlice(request, reply, page, view.trustLines) };
   });
 
-  app.post(
-    '/api/dashboard/trust-lines/:tokenId/freeze',
-    auth,
-    ledgerRoute((request) =>
-      service.freeze(
-        userId(request),
-        tokenId(request),
-        parseInput(freezeTrustLineSchema, request.body),
-        idempotencyKey(request),
-      ),
+  app.post('/api/dashboard/trust-lines/:tokenId/freeze', auth, (request) =>
+    service.freeze(
+      userId(request),
+      tokenId(request),
+      parseInput(freezeTrustLineSchema, request.body),
+      idempotencyKey(request),
     ),
   );
 
-  app.post(
-    '/api/dashboard/trust-lines/:tokenId/authorize',
-    auth,
-    ledgerRoute((request) =>
-      service.authorize(
-        userId(request),
-        tokenId(request),
-        parseInput(authorizeTrustLineSchema, request.body),
-        idempotencyKey(request),
-      ),
+  app.post('/api/dashboard/trust-lines/:tokenId/authorize', auth, (request) =>
+    service.authorize(
+      userId(request),
+      tokenId(request),
+      parseInput(authorizeTrustLineSchema, request.body),
+      idempotencyKey(request),
     ),
   );
 
-  app.post(
-    '/api/dashboard/sync-trust-lines/:tokenId',
-    auth,
-    ledgerRoute((request) =>
-      service.sync(userId(request), tokenId(request), parseInput(syncTrustLinesSchema, request.body ?? {})),
+  app.post('/api/dashboard/sync-trust-lines/:tokenId', auth, (request) =>
+    service.sync(userId(request), tokenId(request), parseInput(syncTrustLinesSchema, request.body ?? {})),
+  );
+
+  app.post('/api/dashboard/set-trust-line-limit', auth, (request) =>
+    service.setLimit(
+      userId(request),
+      parseInput(dashboardSetLimitSchema, request.body),
+      idempotencyKey(request),
     ),
   );
 
-  app.post(
-    '/api/dashboard/set-trust-line-limit',
-    auth,
-    ledgerRoute((request) =>
-      service.setLimit(
-        userId(request),
-        parseInput(dashboardSetLimitSchema, request.body),
-        idempotencyKey(request),
-      ),
-    ),
+  app.post('/api/dashboard/blackhole-issuer/:tokenId', auth, (request) =>
+    service.blackhole(userId(request), tokenId(request), idempotencyKey(request)),
   );
 
-  app.post(
-    '/api/dashboard/blackhole-issuer/:tokenId',
-    auth,
-    ledgerRoute((request) => service.blackhole(userId(request), tokenId(request), idempotencyKey(request))),
-  );
-
-  app.post(
-    '/api/dashboard/disable-require-auth/:tokenId',
-    auth,
-    ledgerRoute((request) =>
-      service.disableRequireAuth(userId(request), tokenId(request), idempotencyKey(request)),
-    ),
+  app.post('/api/dashboard/disable-require-auth/:tokenId', auth, (request) =>
+    service.disableRequireAuth(userId(request), tokenId(request), idempotencyKey(request)),
   );
 }

@@ -16,8 +16,7 @@ import {
   type TrustLinesResponse,
   Decimal,
 } from '@ledgerpad/shared';
-import { AppError } from '../../lib/errors';
-import { LEDGER_UNAVAILABLE_MESSAGE } from '../../ledger/errors';
+import { badRequest, forbidden, ledgerUnavailable, notFound } from '../../lib/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionService, TxRequest } from '../../ledger/submission-service';
 import type { Platform } from '../../platform';
@@ -80,7 +79,7 @@ export class DashboardService {
 
   private submissions(): SubmissionService {
     const s = this.deps.platform.submissions;
-    if (!s) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+    if (!s) throw ledgerUnavailable();
     return s;
   }
 
@@ -89,14 +88,14 @@ export class DashboardService {
   }
 
   async userTokens(userId: number, requestedUserId: number) {
-    if (userId !== requestedUserId) throw new AppError('FORBIDDEN', M.ownTokensOnly);
+    if (userId !== requestedUserId) throw forbidden(M.ownTokensOnly);
     return (await this.deps.tokens.deployedBy(userId)).map(toTokenView);
   }
 
   /** The caller's deployed token, or the same 404 whether it is someone else's or nobody's. */
   async owned(userId: number, tokenId: number): Promise<TokenRow> {
     const row = await this.deps.tokens.byId(tokenId);
-    if (!row || row.deployerUserId !== userId) throw new AppError('NOT_FOUND', M.tokenNotFound);
+    if (!row || row.deployerUserId !== userId) throw notFound(M.tokenNotFound);
     return row;
   }
 
@@ -152,7 +151,7 @@ export class DashboardService {
   /** Refuses to freeze or authorize an AMM pool's, a curve's or a platform account's line. */
   private async assertHolder(token: TokenRow, account: string): Promise<void> {
     const label = (await this.systemAccounts(token)).get(account);
-    if (label) throw new AppError('BAD_REQUEST', M.systemAccount(label));
+    if (label) throw badRequest(M.systemAccount(label));
   }
 
   async trustLines(userId: number, tokenId: number): Promise<TrustLinesResponse> {
@@ -179,18 +178,18 @@ export class DashboardService {
             ),
           )
       : [];
-    if (!wallet) throw new AppError('BAD_REQUEST', M.issuerNotHeld);
+    if (!wallet) throw badRequest(M.issuerNotHeld);
     const state = await this.issuers.issuerState(token.issuerAddress);
     if (state.blackholed) {
       if (!token.isBlackholed) await this.deps.tokens.update(token.id, { isBlackholed: true });
-      throw new AppError('BAD_REQUEST', M.issuerBlackholed);
+      throw badRequest(M.issuerBlackholed);
     }
     return { token, wallet, state };
   }
 
   private funds(): Funds {
     const f = this.deps.platform.funds;
-    if (!f) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+    if (!f) throw ledgerUnavailable();
     return f;
   }
 
@@ -229,7 +228,7 @@ export class DashboardService {
       ));
     if (outcome.status !== 'success') {
       const result = outcome.result === 'tefMASTER_DISABLED' ? M.issuerKeyDisabled : undefined;
-      throw new AppError('BAD_REQUEST', result ?? M.ledgerRefused(fallback, outcome.result), {
+      throw badRequest(result ?? M.ledgerRefused(fallback, outcome.result), {
         result: outcome.result,
       });
     }
@@ -238,7 +237,7 @@ export class DashboardService {
 
   private async holderLine(issuer: Issuer, holder: string): Promise<AccountLinesTrustline> {
     const [line] = await this.lines(issuer.token, holder);
-    if (!line) throw new AppError('BAD_REQUEST', M.noLine);
+    if (!line) throw badRequest(M.noLine);
     return line;
   }
 
@@ -259,7 +258,7 @@ export class DashboardService {
   ): Promise<DashboardWriteResponse> {
     const issuer = await this.signer(userId, tokenId);
     if (body.currency && !sameCurrency(body.currency, issuer.token.currency)) {
-      throw new AppError('BAD_REQUEST', M.wrongCurrency);
+      throw badRequest(M.wrongCurrency);
     }
     await this.assertHolder(issuer.token, body.accountAddress);
     const line = await this.holderLine(issuer, body.accountAddress);
@@ -283,8 +282,8 @@ export class DashboardService {
     key?: string,
   ): Promise<DashboardWriteResponse> {
     const issuer = await this.signer(userId, tokenId);
-    if (!body.authorized) throw new AppError('BAD_REQUEST', M.cannotUnauthorize);
-    if (!issuer.state.requireAuth) throw new AppError('BAD_REQUEST', M.requireAuthOff);
+    if (!body.authorized) throw badRequest(M.cannotUnauthorize);
+    if (!issuer.state.requireAuth) throw badRequest(M.requireAuthOff);
     await this.assertHolder(issuer.token, body.accountAddress);
     const line = await this.holderLine(issuer, body.accountAddress);
     if (line.authorized === true) return { success: true };
@@ -362,10 +361,10 @@ export class DashboardService {
   async sync(userId: number, tokenId: number, body: SyncTrustLinesRequest): Promise<SyncTrustLinesResponse> {
     const token = await this.owned(userId, tokenId);
     if (body.issuerAddress && body.issuerAddress !== token.issuerAddress) {
-      throw new AppError('BAD_REQUEST', M.wrongIssuer);
+      throw badRequest(M.wrongIssuer);
     }
     if (body.currency && !sameCurrency(body.currency, token.currency)) {
-      throw new AppError('BAD_REQUEST', M.wrongCurrency);
+      throw badRequest(M.wrongCurrency);
     }
     const [issued, state, lines] = await Promise.all([
       this.issuers.issuedTokens(token.issuerAddress),
@@ -393,9 +392,9 @@ export class DashboardService {
     const token = (await this.deps.tokens.deployedBy(userId)).find(
       (t) => t.issuerAddress === body.issuerAddress && sameCurrency(t.currency, body.currency),
     );
-    if (!token) throw new AppError('NOT_FOUND', M.tokenNotFound);
+    if (!token) throw notFound(M.tokenNotFound);
     const holder = (await this.deps.wallets.list(userId)).find((w) => w.address === body.holderAddress);
-    if (!holder) throw new AppError('BAD_REQUEST', M.limitHolderOnly);
+    if (!holder) throw badRequest(M.limitHolderOnly);
     const res = await setTrustlineLimit(
       { service: this.deps.wallets, submissions: this.submissions(), funds: this.funds() },
       userId,

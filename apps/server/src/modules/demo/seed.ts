@@ -1,7 +1,13 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
-import { OWNER_USER_ID, RLUSD_CURRENCY_HEX, type DeployResult, Decimal } from '@ledgerpad/shared';
+import {
+  OWNER_USER_ID,
+  RLUSD_CURRENCY_HEX,
+  type DeployResult,
+  Decimal,
+  decimalToDrops,
+} from '@ledgerpad/shared';
 import sharp from 'sharp';
 import { Wallet } from 'xrpl';
 import type { Config } from '../../config';
@@ -672,7 +678,7 @@ export class DemoTrading {
         ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusdIssuer, value: tiny ? '0.000001' : String(units * 2) }
         : tiny
           ? '1'
-          : String(units * 1_000_000);
+          : decimalToDrops(units).toString();
     let tx: Record<string, unknown>;
     // Buys a little more often than it sells, so prices wander rather than only fall.
     if (randomInt(100) < 55) {

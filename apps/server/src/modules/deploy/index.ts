@@ -3,3 +3,4 @@ export { DEPLOY_JOB, deployStepNames, type DeployPayload } from './job';
 export { BLACKHOLE_ADDRESS, planDeploy, splitSupply } from './plan';
 export type { DeployService } from './service';
 export { deployLogosInUse } from './logos';
+export { registerDeploy } from './routes';

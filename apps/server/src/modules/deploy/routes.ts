@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform';
-import { toLedgerAppError } from '../../ledger/errors';
 import type { BondingRegistry } from '../bonding';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
@@ -39,12 +38,8 @@ export function registerDeploy(
   }
 
   app.post('/api/deploy-token', { config: { access: 'user' } }, async (request, reply) => {
-    try {
-      const started = await service.start(request.user!.id, request.body);
-      return reply.code(202).send(started);
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    const started = await service.start(request.user!.id, request.body);
+    return reply.code(202).send(started);
   });
   return service;
 }

@@ -21,7 +21,7 @@ import type { Client } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Funds } from '../../ledger/funds';
-import { AppError } from '../../lib/errors';
+import { AppError, badRequest, conflict, ledgerUnavailable, notFound, rateLimited } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
@@ -113,32 +113,28 @@ export class DeployService {
   ): Promise<{ jobId: string }> {
     const locked = opts.platform ? undefined : await this.attempts.hit(userId);
     if (locked !== undefined) {
-      throw new AppError('RATE_LIMITED', DEPLOY_MESSAGES.tooManyAttempts, { retryAfter: locked });
+      throw rateLimited(DEPLOY_MESSAGES.tooManyAttempts, { retryAfter: locked });
     }
     const form = parseInput(deployRequestSchema, body);
-    if (form.honeypot) throw new AppError('BAD_REQUEST', DEPLOY_MESSAGES.formErrors);
-    if (!OWN_LOGO.test(form.logoUrl)) throw new AppError('BAD_REQUEST', DEPLOY_MESSAGES.logo);
+    if (form.honeypot) throw badRequest(DEPLOY_MESSAGES.formErrors);
+    if (!OWN_LOGO.test(form.logoUrl)) throw badRequest(DEPLOY_MESSAGES.logo);
     if (form.launchType === 'bonding' && !form.blackholeIssuer)
-      throw new AppError('BAD_REQUEST', DEPLOY_MESSAGES.bondingBlackhole);
+      throw badRequest(DEPLOY_MESSAGES.bondingBlackhole);
     if (form.launchType === 'bonding' && form.requireAuth)
-      throw new AppError('BAD_REQUEST', DEPLOY_MESSAGES.bondingRequireAuth);
+      throw badRequest(DEPLOY_MESSAGES.bondingRequireAuth);
     const rlusdPair = form.liquidityPairType === 'RLUSD';
     if (!rlusdPair && !/^\d+(\.\d{1,6})?$/.test(form.liquidityAmount)) {
-      throw new AppError('BAD_REQUEST', 'XRP liquidity can have at most 6 decimals.');
+      throw badRequest('XRP liquidity can have at most 6 decimals.');
     }
     if (rlusdPair && new Decimal(form.liquidityAmount).precision(true) > 15) {
-      throw new AppError('BAD_REQUEST', 'RLUSD liquidity can have at most 15 significant digits.');
+      throw badRequest('RLUSD liquidity can have at most 15 significant digits.');
     }
     const client = this.deps.client;
-    if (!client)
-      throw new AppError(
-        'LEDGER_UNAVAILABLE',
-        'The XRP Ledger is not reachable right now. Please try again.',
-      );
+    if (!client) throw ledgerUnavailable();
 
     const wallet = await this.deps.wallets.owned(userId, form.walletId).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'NOT_FOUND') {
-        throw new AppError('NOT_FOUND', DEPLOY_MESSAGES.noWallet);
+        throw notFound(DEPLOY_MESSAGES.noWallet);
       }
       throw err;
     });
@@ -158,13 +154,10 @@ export class DeployService {
           (await platformWallet(this.deps.db, PLATFORM_ROLES.fee))?.address
         : null;
     if (serviceFeeDrops > 0n && !feeAddress) {
-      throw new AppError(
-        'LEDGER_UNAVAILABLE',
-        'The platform fee wallet is not set up yet. Please try again later.',
-      );
+      throw ledgerUnavailable('The platform fee wallet is not set up yet. Please try again later.');
     }
     const rlusd = rlusdPair ? await rlusdIssuer(this.deps.db, network) : undefined;
-    if (rlusdPair && !rlusd) throw new AppError('BAD_REQUEST', 'RLUSD is not available on this network yet.');
+    if (rlusdPair && !rlusd) throw badRequest('RLUSD is not available on this network yet.');
 
     // Balances from the validated ledger; available = balance − the account's reserve.
     const neededDrops = xrpToDrops(cost.xrp);
@@ -180,13 +173,12 @@ export class DeployService {
       const state = await this.deps.wallets.accountState(wallet.address);
       const reserve = state.activated ? (await this.deps.wallets.reserveDrops(state.ownerCount)).total : 0n;
       const available = state.balanceDrops - reserve;
-      if (available < neededDrops)
-        throw new AppError('BAD_REQUEST', insufficientXrpMessage(available, neededDrops));
+      if (available < neededDrops) throw badRequest(insufficientXrpMessage(available, neededDrops));
     }
     if (rlusdPair && rlusd && !bonding) {
       const held = await this.rlusdBalance(client, wallet.address, rlusd);
       if (held.lt(cost.rlusd)) {
-        throw new AppError('BAD_REQUEST', insufficientTokenMessage(held, cost.rlusd, 'RLUSD'), {
+        throw badRequest(insufficientTokenMessage(held, cost.rlusd, 'RLUSD'), {
           asset: 'RLUSD',
           available: held.toFixed(),
           needed: new Decimal(cost.rlusd).toFixed(),
@@ -294,10 +286,7 @@ export class DeployService {
       )
       .limit(1);
     if (running) {
-      throw new AppError(
-        'CONFLICT',
-        'A deploy from this wallet is already in progress. Please wait for it to finish.',
-      );
+      throw conflict('A deploy from this wallet is already in progress. Please wait for it to finish.');
     }
   }
 

@@ -34,7 +34,7 @@ export interface HealthDeps {
   details: 'admin' | 'public';
 }
 
-export function healthRoutes(app: FastifyInstance, deps: HealthDeps): void {
+export function registerHealth(app: FastifyInstance, deps: HealthDeps): void {
   // Public and outside the rate limit, so load balancers and monitors can poll it freely. The public
   // answer is the status alone: versions and the internal ledger URL help an attacker, not a visitor.
   // No exception for loopback callers: behind a reverse proxy on the same host every visitor's

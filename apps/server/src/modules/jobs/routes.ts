@@ -1,20 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import { toJobStatus, type JobRunner } from '../../platform/jobs';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_FOUND = 'Job not found.';
 
 /** GET /api/job-status/{jobId}: the owner's jobs only; another user's job is as unknown as none. */
-export function jobRoutes(app: FastifyInstance, deps: { jobs: JobRunner }): void {
+export function registerJobs(app: FastifyInstance, deps: { jobs: JobRunner }): void {
   app.get<{ Params: { jobId: string } }>(
     '/api/job-status/:jobId',
     { config: { access: 'user' } },
     async (request, reply) => {
       const { jobId } = request.params;
-      if (!UUID.test(jobId)) throw new AppError('BAD_REQUEST', 'jobId must be a job id.');
+      if (!UUID.test(jobId)) throw badRequest('jobId must be a job id.');
       const job = await deps.jobs.get(jobId);
-      if (!job || job.userId !== request.user!.id) throw new AppError('NOT_FOUND', NOT_FOUND);
+      if (!job || job.userId !== request.user!.id) throw notFound(NOT_FOUND);
       reply.header('cache-control', 'private, no-store');
       return toJobStatus(job);
     },

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { toLedgerAppError } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import { idempotencyKey } from '../../plugins/edge';
@@ -30,11 +29,7 @@ export function registerLiquidity(
   const route = <T>(path: string, fn: (userId: number, body: unknown, key?: string) => Promise<T>) =>
     app.post(path, user, async (request, reply) => {
       reply.header('cache-control', 'private, no-store');
-      try {
-        return await fn(request.user!.id, request.body, idempotencyKey(request));
-      } catch (err) {
-        throw toLedgerAppError(err);
-      }
+      return await fn(request.user!.id, request.body, idempotencyKey(request));
     });
   route('/api/add-liquidity', (u, b, k) => service.add(u, b, k));
   route('/api/remove-liquidity', (u, b, k) => service.remove(u, b, k));

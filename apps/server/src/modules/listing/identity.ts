@@ -14,8 +14,7 @@ import {
 } from '@ledgerpad/shared';
 import { lookalikeOf } from '@ledgerpad/shared/lookalike';
 import type { Db } from '../../db/client';
-import { AppError } from '../../lib/errors';
-import { LEDGER_UNAVAILABLE_MESSAGE } from '../../ledger/errors';
+import { badRequest, forbidden, ledgerUnavailable, notFound } from '../../lib/errors';
 import { readIssuerFacts } from '../../ledger/account-root';
 import type { Platform } from '../../platform';
 import { recordAdminAudit } from '../admin';
@@ -64,13 +63,13 @@ export class IdentityService {
 
   private client() {
     const client = this.deps.platform.connection?.client;
-    if (!client) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+    if (!client) throw ledgerUnavailable();
     return client;
   }
 
   async token(tokenId: number): Promise<TokenRow> {
     const row = await this.deps.tokens.byId(tokenId);
-    if (!row) throw new AppError('NOT_FOUND', IDENTITY_MESSAGES.tokenNotFound);
+    if (!row) throw notFound(IDENTITY_MESSAGES.tokenNotFound);
     return row;
   }
 
@@ -154,7 +153,7 @@ export class IdentityService {
   ): Promise<{ evidence: string | null; challengeId?: number }> {
     if (method === 'wallet') {
       if (!(await this.deps.listing.ownsWallet(userId, row.issuerAddress)))
-        throw new AppError('BAD_REQUEST', IDENTITY_MESSAGES.notOwnWallet);
+        throw badRequest(IDENTITY_MESSAGES.notOwnWallet);
       return { evidence: null };
     }
     const client = this.client();
@@ -171,9 +170,8 @@ export class IdentityService {
         )
         .orderBy(desc(listingChallenges.id))
         .limit(1);
-      if (!c) throw new AppError('BAD_REQUEST', IDENTITY_MESSAGES.challengeMissing);
-      if (c.expiresAt.getTime() < Date.now())
-        throw new AppError('BAD_REQUEST', IDENTITY_MESSAGES.challengeExpired);
+      if (!c) throw badRequest(IDENTITY_MESSAGES.challengeMissing);
+      if (c.expiresAt.getTime() < Date.now()) throw badRequest(IDENTITY_MESSAGES.challengeExpired);
       const hash = await findClaimTransaction(
         client,
         row.issuerAddress,
@@ -181,7 +179,7 @@ export class IdentityService {
         c.ledgerIndex,
         c.expiresAt,
       );
-      if (!hash) throw new AppError('BAD_REQUEST', IDENTITY_MESSAGES.challengeNotFound);
+      if (!hash) throw badRequest(IDENTITY_MESSAGES.challengeNotFound);
       return { evidence: hash, challengeId: c.id };
     }
     const info = await client.request({
@@ -190,9 +188,9 @@ export class IdentityService {
       ledger_index: 'validated',
     });
     const domainHex = (info.result.account_data as { Domain?: string }).Domain;
-    if (!domainHex) throw new AppError('BAD_REQUEST', IDENTITY_MESSAGES.noDomain);
+    if (!domainHex) throw badRequest(IDENTITY_MESSAGES.noDomain);
     const domain = domainOf(domainHex);
-    if (!domain) throw new AppError('BAD_REQUEST', IDENTITY_MESSAGES.badDomain);
+    if (!domain) throw badRequest(IDENTITY_MESSAGES.badDomain);
     const allowLoopback = this.deps.platform.config.TOML_FETCH_ALLOW_LOOPBACK;
     const url = tomlUrl(domain, allowLoopback);
     const text = await fetchToml(url, { allowLoopback });
@@ -248,7 +246,7 @@ export class IdentityService {
   /** The proven controller (or an admin, through its own route) replaces the metadata at any time. */
   async updateMetadata(userId: number, tokenId: number, m: ListingMetadata): Promise<TokenRow> {
     const row = await this.token(tokenId);
-    if (row.controllerUserId !== userId) throw new AppError('FORBIDDEN', IDENTITY_MESSAGES.notController);
+    if (row.controllerUserId !== userId) throw forbidden(IDENTITY_MESSAGES.notController);
     const patch = await this.metadataPatch(m);
     const like = await this.lookalike(row, m.name);
     // Renamed to look like another verified token: the badge goes (an admin can restore it).
@@ -330,7 +328,7 @@ export class IdentityService {
       row.currency === RLUSD_CURRENCY_HEX &&
       row.issuerAddress !== (await this.deps.listing.rlusdIssuer())
     )
-      throw new AppError('BAD_REQUEST', IDENTITY_MESSAGES.rlusdCode);
+      throw badRequest(IDENTITY_MESSAGES.rlusdCode);
     const patch: Partial<NewToken> = verified
       ? { verified: true, verifiedBy: 'admin', verifiedAt: new Date(), lookalikeOf: null }
       : {

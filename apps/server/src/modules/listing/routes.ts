@@ -18,7 +18,6 @@ import {
 } from '@ledgerpad/shared';
 import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
-import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { toTokenView, type TokenRegistry } from '../tokens';
 import { IdentityService } from './identity';
@@ -69,23 +68,15 @@ export function registerListing(
     return identity.control(request.user!.id, await request.isAdmin(), token_id);
   });
 
-  app.post(
-    '/api/listing/claims',
-    user,
-    ledgerRoute(async (request): Promise<ClaimChallengeView> => {
-      const { token_id } = parseInput(claimChallengeRequestSchema, request.body);
-      return identity.challenge(request.user!.id, token_id);
-    }),
-  );
+  app.post('/api/listing/claims', user, async (request): Promise<ClaimChallengeView> => {
+    const { token_id } = parseInput(claimChallengeRequestSchema, request.body);
+    return identity.challenge(request.user!.id, token_id);
+  });
 
-  app.post(
-    '/api/listing/claims/verify',
-    user,
-    ledgerRoute(async (request): Promise<ListTokenResponse> => {
-      const body = parseInput(claimVerifyRequestSchema, request.body);
-      return { success: true, token: toTokenView(await identity.claim(request.user!.id, body)) };
-    }),
-  );
+  app.post('/api/listing/claims/verify', user, async (request): Promise<ListTokenResponse> => {
+    const body = parseInput(claimVerifyRequestSchema, request.body);
+    return { success: true, token: toTokenView(await identity.claim(request.user!.id, body)) };
+  });
 
   app.post('/api/listing/tokens/:id/metadata', user, async (request): Promise<ListTokenResponse> => {
     const body = parseInput(metadataUpdateRequestSchema, request.body);

@@ -11,8 +11,7 @@ import {
   Decimal,
 } from '@ledgerpad/shared';
 import { lookalikeOf } from '@ledgerpad/shared/lookalike';
-import { AppError } from '../../lib/errors';
-import { LEDGER_UNAVAILABLE_MESSAGE, toLedgerAppError } from '../../ledger/errors';
+import { badRequest, conflict, fieldError, ledgerUnavailable, notFound } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import { wallets } from '../../platform/custody-schema';
@@ -65,7 +64,7 @@ export class ListingService {
 
   private client(): Client {
     const client = this.deps.platform.connection?.client;
-    if (!client) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+    if (!client) throw ledgerUnavailable();
     return client;
   }
 
@@ -74,9 +73,8 @@ export class ListingService {
     try {
       return await fn(this.client());
     } catch (err) {
-      if (ledgerErrorName(err) === 'actNotFound')
-        throw new AppError('NOT_FOUND', LISTING_MESSAGES.accountNotFound);
-      throw toLedgerAppError(err);
+      if (ledgerErrorName(err) === 'actNotFound') throw notFound(LISTING_MESSAGES.accountNotFound);
+      throw err;
     }
   }
 
@@ -99,7 +97,7 @@ export class ListingService {
   async assertListable(issuer: string, currency: string, admin: boolean): Promise<void> {
     const refusal = listingRefusal(issuer, currency, await this.rlusdIssuer(), admin);
     if (refusal) {
-      throw new AppError('VALIDATION', refusal, { fields: [{ path: 'currency', message: refusal }] });
+      throw fieldError('currency', refusal);
     }
   }
 
@@ -151,23 +149,19 @@ export class ListingService {
     try {
       return tickerToCurrency(body.ticker);
     } catch {
-      throw new AppError('VALIDATION', LISTING_MESSAGES.currency, {
-        fields: [{ path: 'ticker', message: LISTING_MESSAGES.currency }],
-      });
+      throw fieldError('ticker', LISTING_MESSAGES.currency);
     }
   }
 
   private async assertNotListed(issuer: string, currency: string): Promise<void> {
     if (await this.deps.tokens.byIssuer(issuer, currency)) {
-      throw new AppError('CONFLICT', LISTING_MESSAGES.alreadyListed);
+      throw conflict(LISTING_MESSAGES.alreadyListed);
     }
   }
 
   async assertStoredLogo(url: string): Promise<void> {
     if (!(await isStoredUpload(this.deps.platform.database.db, url))) {
-      throw new AppError('VALIDATION', LISTING_MESSAGES.logoUrl, {
-        fields: [{ path: 'logoUrl', message: LISTING_MESSAGES.logoUrl }],
-      });
+      throw fieldError('logoUrl', LISTING_MESSAGES.logoUrl);
     }
   }
 
@@ -197,15 +191,15 @@ export class ListingService {
     }
 
     const issued = await this.issuedTokens(issuer);
-    if (issued.length === 0) throw new AppError('BAD_REQUEST', LISTING_MESSAGES.issuesNothing);
+    if (issued.length === 0) throw badRequest(LISTING_MESSAGES.issuesNothing);
     let token: IssuedToken | undefined;
     if (requested) {
       token = issued.find((t) => t.currency === requested || t.hex === currencyHex(requested));
-      if (!token) throw new AppError('BAD_REQUEST', LISTING_MESSAGES.currencyNotIssued);
+      if (!token) throw badRequest(LISTING_MESSAGES.currencyNotIssued);
     } else if (issued.length === 1) {
       token = issued[0]!;
     } else {
-      throw new AppError('BAD_REQUEST', LISTING_MESSAGES.pickCurrency);
+      throw badRequest(LISTING_MESSAGES.pickCurrency);
     }
     if (!requested) {
       await this.assertListable(issuer, token.currency, admin);
@@ -253,7 +247,7 @@ export class ListingService {
       ...Object.fromEntries(Object.entries(adminFlags).filter(([, v]) => v !== undefined)),
     });
     // Two listings of one token at once: the unique index keeps the first.
-    if (!row) throw new AppError('CONFLICT', LISTING_MESSAGES.alreadyListed);
+    if (!row) throw conflict(LISTING_MESSAGES.alreadyListed);
     await db.insert(tokenIdentityEvents).values({
       tokenId: row.id,
       userId,

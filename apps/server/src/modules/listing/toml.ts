@@ -5,7 +5,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { parse as parseToml } from 'smol-toml';
 import { IDENTITY_MESSAGES, tickerToCurrency } from '@ledgerpad/shared';
-import { AppError } from '../../lib/errors';
+import { badRequest } from '../../lib/errors';
 
 // Proof of control through the issuer's own website (XRPL's xrp-ledger.toml standard): the
 // issuer's `Domain` names a site whose /.well-known/xrp-ledger.toml lists the issuer under
@@ -107,7 +107,7 @@ export async function fetchToml(startUrl: string, options: TomlFetchOptions): Pr
     maxBytes: options.maxBytes ?? TOML_MAX_BYTES,
   };
   const deadline = Date.now() + opts.timeoutMs;
-  const fail = (reason: string) => new AppError('BAD_REQUEST', IDENTITY_MESSAGES.tomlFetch(startUrl, reason));
+  const fail = (reason: string) => badRequest(IDENTITY_MESSAGES.tomlFetch(startUrl, reason));
   let url = new URL(startUrl);
   for (let hop = 0; ; hop++) {
     let res: http.IncomingMessage;
@@ -193,12 +193,11 @@ export function checkToml(text: string, url: string, issuer: string, currency: s
   try {
     doc = parseToml(text) as TomlShape;
   } catch {
-    throw new AppError('BAD_REQUEST', IDENTITY_MESSAGES.tomlParse(url));
+    throw badRequest(IDENTITY_MESSAGES.tomlParse(url));
   }
   const issuers = Array.isArray(doc.ISSUERS) ? doc.ISSUERS : [];
-  if (!issuers.some((i) => i && i.address === issuer))
-    throw new AppError('BAD_REQUEST', IDENTITY_MESSAGES.tomlNoIssuer(url));
+  if (!issuers.some((i) => i && i.address === issuer)) throw badRequest(IDENTITY_MESSAGES.tomlNoIssuer(url));
   const currencies = Array.isArray(doc.CURRENCIES) ? doc.CURRENCIES : [];
   if (!currencies.some((c) => c && c.issuer === issuer && sameCode(c.code, currency)))
-    throw new AppError('BAD_REQUEST', IDENTITY_MESSAGES.tomlNoCurrency(url, ticker));
+    throw badRequest(IDENTITY_MESSAGES.tomlNoCurrency(url, ticker));
 }

@@ -75,3 +75,4 @@ export function* decodeTrades(encoded: string): Generator<AccountTrade> {
     };
   }
 }
+export { registerMarket } from './routes';

@@ -1,15 +1,15 @@
 import type { BookOffer } from 'xrpl';
 import type { BookRow } from '@ledgerpad/shared';
-import { AppError } from '../../lib/errors';
+import { ledgerUnavailable } from '../../lib/errors';
 import type { Platform } from '../../platform';
-import { Decimal, amountValue } from '@ledgerpad/shared';
+import { Decimal, amountValue, ORDER_BOOK_MIN_VALUE, ORDER_BOOK_TOP_N } from '@ledgerpad/shared';
 
 // GET /api/wallets/open-orders/{issuer}/{ticker}: the token's order book against its quote asset
 // (XRP, or RLUSD for RLUSD-paired tokens), top 10 per side, priced in the quote per token, without
 // dust (spec 000 §9: rows below 1e-10 are hidden).
 
-const TOP = 10;
-const DUST = new Decimal('1e-10');
+// The spec's order book: the best ORDER_BOOK_TOP_N per side, offers below ORDER_BOOK_MIN_VALUE dropped.
+const DUST = new Decimal(ORDER_BOOK_MIN_VALUE);
 
 type Amount = string | { value: string };
 /** XRP amounts are drops on the wire; issued amounts (the token, RLUSD) are decimal values. */
@@ -25,7 +25,7 @@ function rows(offers: BookOffer[], tokenSide: 'gets' | 'pays'): BookRow[] {
     const quoteAmount = tokenSide === 'gets' ? value(pays) : value(gets);
     if (tokens.lt(DUST) || quoteAmount.lte(0)) continue;
     out.push({ price: quoteAmount.div(tokens).toSignificantDigits(15).toFixed(), amount: tokens.toFixed() });
-    if (out.length >= TOP) break;
+    if (out.length >= ORDER_BOOK_TOP_N) break;
   }
   return out;
 }
@@ -38,8 +38,7 @@ export async function openOrders(
   quote: { currency: 'XRP' } | { currency: string; issuer: string } = { currency: 'XRP' },
 ): Promise<{ buyOrders: BookRow[]; sellOrders: BookRow[] }> {
   const client = platform.connection?.client;
-  if (!client)
-    throw new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
+  if (!client) throw ledgerUnavailable();
   const token = { currency, issuer };
   const [sells, buys] = await Promise.all([
     // Sell orders: their owners give the token and want the quote asset.

@@ -12,8 +12,7 @@ import {
   type RiskSignal,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
-import { AppError } from '../../lib/errors';
-import { LEDGER_UNAVAILABLE_MESSAGE } from '../../ledger/errors';
+import { ledgerUnavailable } from '../../lib/errors';
 import { readIssuerFacts, type IssuerFacts } from '../../ledger/account-root';
 import type { TokenRow } from '../tokens';
 import { devLockOf } from '../vesting';
@@ -446,7 +445,7 @@ export class RiskReader {
     const hit = this.cache.get(key);
     if (hit && hit.ledger === ledger && ledger > 0) return hit.report;
     const client = this.deps.client;
-    if (!client) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+    if (!client) throw ledgerUnavailable();
     const rlusd = await this.deps.rlusdIssuer();
     const rlusdAsset = rlusd ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusd } : undefined;
     const xrp = { currency: 'XRP' as const };

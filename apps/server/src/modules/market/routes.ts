@@ -1,24 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, asc, desc, eq, gte, lt, lte } from 'drizzle-orm';
-import { z } from 'zod';
 import {
   MARKET_LIST_PAGE,
   RECENT_TRADES_DEFAULT,
-  RECENT_TRADES_MAX,
   RLUSD_CURRENCY_HEX,
+  blackholedBulkSchema,
   classicAddressSchema,
+  priceHistoryQuerySchema,
+  recentTradesQuerySchema,
   tokenCodeSchema,
-  wholeNumberSchema,
+  type HistoryResolution,
   rankVerifiedFirst,
   type TokenSuggestion,
   type NewTrade,
   type TokenStatsView,
   type TradeView,
 } from '@ledgerpad/shared';
-import { AppError } from '../../lib/errors';
+import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
-import { toLedgerAppError } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import type { TokenRegistry } from '../tokens';
@@ -29,7 +29,7 @@ import { marketCandles, marketTrades } from './schema';
 import { lazyBody, makeBody, MarketSnapshot, priceKey, type Body, type CurveMarkets } from './snapshot';
 
 /** TradingView resolutions → seconds. */
-const RESOLUTION_SECONDS: Record<string, number> = {
+const RESOLUTION_SECONDS: Record<HistoryResolution, number> = {
   '1': 60,
   '5': 300,
   '15': 900,
@@ -39,7 +39,6 @@ const RESOLUTION_SECONDS: Record<string, number> = {
   '1D': 86_400,
 };
 const MAX_BARS = 5_000;
-const BULK_MAX = 10_000;
 const SEARCH_MAX = 10;
 
 function sendBody(request: FastifyRequest, reply: FastifyReply, body: Body) {
@@ -61,28 +60,6 @@ const currencyParam = (value: unknown, field: string): string => parseInput(toke
 
 const issuerQuery = (value: unknown, field = 'issuer'): string =>
   parseInput(classicAddressSchema(field), value);
-
-// Numbers in queries are never coerced ('0x10', '1e3' or '' are not numbers): the shared rule.
-
-const historyQuery = z.object({
-  symbol: z.string({ message: 'symbol is required.' }).min(1, 'symbol is required.'),
-  issuer: z.string({ message: 'issuer is required.' }),
-  resolution: z
-    .string()
-    .refine((r) => Object.hasOwn(RESOLUTION_SECONDS, r), 'resolution must be one of 1, 5, 15, 60, 240, 1D.'),
-  from: wholeNumberSchema('from'),
-  to: wholeNumberSchema('to'),
-});
-
-const tradesQuery = z.object({
-  limit: wholeNumberSchema('limit', { min: 1, max: RECENT_TRADES_MAX }).optional(),
-});
-
-const bulkBody = z.object({
-  issuers: z
-    .array(classicAddressSchema('issuers'), { message: 'issuers must be a list of addresses.' })
-    .max(BULK_MAX, `issuers can hold at most ${BULK_MAX} addresses.`),
-});
 
 /** The market module: the indexer's handler on the platform's ledger follower, and the public market API. */
 export function registerMarket(
@@ -168,7 +145,7 @@ export function registerMarket(
     const issuer = issuerQuery(request.query.issuer);
     const code = currencyParam(request.query.tokenCode ?? '', 'tokenCode');
     const p = (await snapshot.get()).priceByKey.get(priceKey(code, issuer));
-    if (!p) throw new AppError('NOT_FOUND', 'No price for this token yet.');
+    if (!p) throw notFound('No price for this token yet.');
     return {
       priceInXRP: p.priceInXRP,
       priceInUSD: p.priceInUSD,
@@ -180,14 +157,14 @@ export function registerMarket(
   // A public read that happens to be a POST (the issuer list is long): no CSRF token even with a
   // session cookie, since it changes nothing (visitors have no token to send).
   app.post('/api/blackhole-status/bulk', { config: { ...pub.config, csrf: false } }, async (request) => {
-    const { issuers } = parseInput(bulkBody, request.body);
+    const { issuers } = parseInput(blackholedBulkSchema, request.body);
     const known = (await snapshot.get()).blackholed;
     return Object.fromEntries(issuers.map((i) => [i, known.get(i) ?? false]));
   });
 
   app.get('/api/xrp-usd-price', pub, async () => {
     const price = (await snapshot.get()).xrpUsd;
-    if (!price) throw new AppError('LEDGER_UNAVAILABLE', 'The XRP/USD price is not available yet.');
+    if (!price) throw ledgerUnavailable('The XRP/USD price is not available yet.');
     return { price };
   });
 
@@ -198,11 +175,7 @@ export function registerMarket(
       const issuer = issuerQuery(request.query.issuer);
       const currency = currencyParam(request.query.ticker ?? '', 'ticker');
       const client = platform.connection?.client;
-      if (!client)
-        throw new AppError(
-          'LEDGER_UNAVAILABLE',
-          'The XRP Ledger is not reachable right now. Please try again.',
-        );
+      if (!client) throw ledgerUnavailable();
       return cached(request, reply, `amm:${issuer}:${currency}`, async () => {
         const token = await tokens.byIssuer(issuer, currency);
         const quoteIssuer = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
@@ -216,22 +189,21 @@ export function registerMarket(
           return { result: { amm: r.result.amm } };
         } catch (err) {
           const name = (err as { data?: { error?: string } }).data?.error;
-          if (name === 'actNotFound' || name === 'ammNotFound')
-            throw new AppError('NOT_FOUND', 'This token has no AMM pool.');
-          throw toLedgerAppError(err);
+          if (name === 'actNotFound' || name === 'ammNotFound') throw notFound('This token has no AMM pool.');
+          throw err;
         }
       });
     },
   );
 
   app.get('/api/tradingview/history', pub, async (request, reply) => {
-    const q = parseInput(historyQuery, request.query);
+    const q = parseInput(priceHistoryQuerySchema, request.query);
     const issuer = issuerQuery(q.issuer);
     const currency = currencyParam(q.symbol, 'symbol');
     const seconds = RESOLUTION_SECONDS[q.resolution]!;
-    if (q.from >= q.to) throw new AppError('BAD_REQUEST', 'from must be before to.');
+    if (q.from >= q.to) throw badRequest('from must be before to.');
     if ((q.to - q.from) / seconds > MAX_BARS) {
-      throw new AppError('BAD_REQUEST', `At most ${MAX_BARS} bars per request: narrow the range.`);
+      throw badRequest(`At most ${MAX_BARS} bars per request: narrow the range.`);
     }
     // Buckets fall on multiples of the resolution, so [from, to] selects what [the first bucket at or
     // after from, the last at or before to] does: visitors asking within one bar share one answer.
@@ -244,7 +216,7 @@ export function registerMarket(
 
   async function history(issuer: string, currency: string, seconds: number, from: number, to: number) {
     const token = await tokens.byIssuer(issuer, currency);
-    if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+    if (!token) throw notFound('Token not found');
     const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
     const where = and(
       eq(marketCandles.tokenId, token.id),
@@ -289,7 +261,7 @@ export function registerMarket(
     const q = request.params.query.trim().toLowerCase();
     // eslint-disable-next-line no-control-regex -- refusing control characters is the point
     if (!q || q.length > 64 || /[\u0000-\u001f\u007f]/.test(q)) {
-      throw new AppError('BAD_REQUEST', 'query must be 1 to 64 characters of text.');
+      throw badRequest('query must be 1 to 64 characters of text.');
     }
     const found: TokenSuggestion[] = [];
     for (const t of (await snapshot.get()).tokens) {
@@ -319,7 +291,7 @@ export function registerMarket(
       const token = snap.tokens.findLast(
         (t) => t.issuer_address === issuer && (currency === undefined || t.currency === currency),
       );
-      if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+      if (!token) throw notFound('Token not found');
       const p = snap.priceByKey.get(priceKey(token.currency, issuer));
       const figure = (v: string | undefined) => (v === undefined || v === '0' ? null : v);
       return {
@@ -339,10 +311,10 @@ export function registerMarket(
 
   app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/trades', pub, async (request, reply) => {
     const issuer = issuerQuery(request.params.issuer, 'issuer');
-    const { limit = RECENT_TRADES_DEFAULT } = parseInput(tradesQuery, request.query);
+    const { limit = RECENT_TRADES_DEFAULT } = parseInput(recentTradesQuerySchema, request.query);
     return cached(request, reply, `trades:${issuer}:${limit}`, async () => {
       const token = await tokens.byIssuer(issuer);
-      if (!token) throw new AppError('NOT_FOUND', 'Token not found');
+      if (!token) throw notFound('Token not found');
       const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
       const rows = await db
         .select()
@@ -369,12 +341,8 @@ export function registerMarket(
     const issuer = issuerQuery(request.params.issuer, 'issuer');
     return cached(request, reply, `risk:${issuer}`, async () => {
       const token = await tokens.byIssuer(issuer);
-      if (!token) throw new AppError('NOT_FOUND', 'Token not found');
-      try {
-        return await risk.of(token);
-      } catch (err) {
-        throw toLedgerAppError(err);
-      }
+      if (!token) throw notFound('Token not found');
+      return await risk.of(token);
     });
   });
 
@@ -387,16 +355,12 @@ export function registerMarket(
       return cached(request, reply, `book:${issuer}:${currency}`, async () => {
         const token = await tokens.byIssuer(issuer, currency);
         const rlusdAt = token?.liquidityPair === 'RLUSD' ? await rlusd() : undefined;
-        try {
-          return await openOrders(
-            platform,
-            issuer,
-            currency,
-            rlusdAt ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusdAt } : { currency: 'XRP' },
-          );
-        } catch (err) {
-          throw toLedgerAppError(err);
-        }
+        return await openOrders(
+          platform,
+          issuer,
+          currency,
+          rlusdAt ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusdAt } : { currency: 'XRP' },
+        );
       });
     },
   );

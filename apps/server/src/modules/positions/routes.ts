@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { POSITIONS_MESSAGES, USER_LIST_PAGE, type PositionsResponse } from '@ledgerpad/shared';
-import { toLedgerAppError } from '../../ledger/errors';
 import { badRequest, forbidden } from '../../lib/errors';
 import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
@@ -36,11 +35,7 @@ export function registerPositions(
       if (Number(userId) !== request.user!.id) throw forbidden(POSITIONS_MESSAGES.notOwnUser);
       // Paged like every list (docs/paging.md); the shape stays the spec's.
       const page = pageOf(request, USER_LIST_PAGE);
-      try {
-        return { positions: pageSlice(request, reply, page, await service.positions(request.user!.id)) };
-      } catch (err) {
-        throw toLedgerAppError(err);
-      }
+      return { positions: pageSlice(request, reply, page, await service.positions(request.user!.id)) };
     },
   );
   return service;

@@ -1,3 +1,4 @@
+import { claimRewardsSchema } from '@ledgerpad/shared';
 import type { FastifyInstance } from 'fastify';
 import {
   USER_LIST_PAGE,
@@ -5,7 +6,6 @@ import {
   type RewardClaimTotal,
   type RewardSummaryRow,
 } from '@ledgerpad/shared';
-import { ledgerRoute } from '../../ledger/errors';
 import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
@@ -14,6 +14,7 @@ import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { registerRewardClaimJob } from './job';
 import { RewardsService } from './service';
+import { parseInput } from '../../lib/validation';
 
 /**
  * Creator rewards (spec 001 §7 "Dashboard and rewards"): GET /api/rewards/summary,
@@ -57,10 +58,8 @@ export function registerRewards(
     const page = pageOf(request, USER_LIST_PAGE);
     return pageSlice(request, reply, page, await service.claimTotals(request.user!.id));
   });
-  app.post(
-    '/api/claim-rewards',
-    user,
-    ledgerRoute((request): Promise<ClaimRewardsResult> => service.claim(request.user!.id, request.body)),
+  app.post('/api/claim-rewards', user, (request): Promise<ClaimRewardsResult> =>
+    service.claim(request.user!.id, parseInput(claimRewardsSchema, request.body)),
   );
   return service;
 }

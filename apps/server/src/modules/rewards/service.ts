@@ -1,9 +1,10 @@
+import type { z } from 'zod';
+import type { claimRewardsSchema } from '@ledgerpad/shared';
 import {
   Decimal,
   REWARD_MESSAGES,
   RLUSD_CURRENCY_HEX,
   claimAmount,
-  claimRewardsSchema,
   decimalToDrops,
   dropsToXrp,
   ledgerResultMessage,
@@ -16,8 +17,15 @@ import type { Db } from '../../db/client';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import { rowsOf } from '../../db/results';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
+import {
+  AppError,
+  badGateway,
+  badRequest,
+  forbidden,
+  ledgerUnavailable,
+  notFound,
+  serviceDisabled,
+} from '../../lib/errors';
 import type { JobRunner } from '../../platform/jobs';
 import type { TokenRegistry } from '../tokens';
 import { tokens } from '../tokens/schema';
@@ -88,15 +96,14 @@ export class RewardsService {
    * in one database transaction (a crash leaves either nothing or a claim its job will pay), then
    * waits for the payment.
    */
-  async claim(userId: number, body: unknown): Promise<ClaimRewardsResult> {
-    const b = parseInput(claimRewardsSchema, body);
+  async claim(userId: number, b: z.output<typeof claimRewardsSchema>): Promise<ClaimRewardsResult> {
     const token = await this.deps.tokens.byIssuer(b.issuer, b.token);
     if (!token) throw notFound(REWARD_MESSAGES.tokenNotFound);
     if (token.deployerUserId !== userId) throw forbidden(REWARD_MESSAGES.notCreator);
     const wallet = (await this.deps.wallets.list(userId)).find((w) => w.address === b.wallet);
     // The same answer whether the address is another user's wallet or nobody's.
     if (!wallet) throw notFound(REWARD_MESSAGES.walletNotFound);
-    if (!this.deps.canPay) throw new AppError('LEDGER_UNAVAILABLE', REWARD_MESSAGES.unavailable);
+    if (!this.deps.canPay) throw ledgerUnavailable(REWARD_MESSAGES.unavailable);
     await this.assertPayable(
       wallet.address,
       token.rewardCurrency,
@@ -116,13 +123,9 @@ export class RewardsService {
     }
     if (!job) {
       // Still being paid: the job finishes it (or releases it) without the request.
-      throw new AppError(
-        'BAD_GATEWAY',
-        'The claim is still being processed. Check your wallet in a minute.',
-        {
-          claimId: reserved.claimId,
-        },
-      );
+      throw badGateway('The claim is still being processed. Check your wallet in a minute.', {
+        claimId: reserved.claimId,
+      });
     }
     // The spec's text stays the message; what the ledger said is in `result` and `reason`.
     const [sub] = claim?.hash
@@ -168,7 +171,7 @@ export class RewardsService {
       });
     } catch (err) {
       if (err instanceof AppError && err.code === 'BAD_REQUEST')
-        throw new AppError('SERVICE_DISABLED', REWARD_MESSAGES.platformCannotPay);
+        throw serviceDisabled(REWARD_MESSAGES.platformCannotPay);
       throw err;
     }
   }

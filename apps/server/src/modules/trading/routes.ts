@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { ORDERS_PAGE, type OrderStatus, type OrderUpdated } from '@ledgerpad/shared';
-import { toLedgerAppError } from '../../ledger/errors';
 import { badRequest } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import type { Platform } from '../../platform';
@@ -103,39 +102,19 @@ export function registerTrading(
   });
   const user = { config: { access: 'user' as const } };
   app.post('/api/amm-info', user, async (request) => {
-    try {
-      return await service.quote(request.user!.id, request.body);
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return await service.quote(request.user!.id, request.body);
   });
   app.post('/api/swap', user, async (request) => {
-    try {
-      return await service.swap(request.user!.id, request.body, idempotencyKey(request));
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return await service.swap(request.user!.id, request.body, idempotencyKey(request));
   });
   app.post('/api/swap/batch', user, async (request) => {
-    try {
-      return await service.swapBatch(request.user!.id, request.body, idempotencyKey(request));
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return await service.swapBatch(request.user!.id, request.body, idempotencyKey(request));
   });
   app.post('/api/add-trustline', user, async (request) => {
-    try {
-      return await service.addTrustline(request.user!.id, request.body, idempotencyKey(request));
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return await service.addTrustline(request.user!.id, request.body, idempotencyKey(request));
   });
   app.post('/api/limit-order', user, async (request) => {
-    try {
-      return await service.limitOrder(request.user!.id, request.body, idempotencyKey(request));
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return await service.limitOrder(request.user!.id, request.body, idempotencyKey(request));
   });
   app.get<{ Params: { userId: string } }>('/api/orders/get-orders/:userId', user, async (request, reply) => {
     TradingService.ownUser(request.user!.id, request.params.userId);
@@ -150,20 +129,12 @@ export function registerTrading(
   // a token readable by scripts is what the cookie session avoids — docs/trading.md).
   app.get('/api/check-orders-status', user, async (request, reply) => {
     reply.header('cache-control', 'private, no-store');
-    try {
-      return await service.checkOrders(request.user!.id);
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return await service.checkOrders(request.user!.id);
   });
   app.delete<{ Params: { orderId: string } }>('/api/cancel-order/:orderId', user, async (request) => {
     const id = request.params.orderId;
     if (!/^\d{1,15}$/.test(id)) throw badRequest('orderId must be a number.');
-    try {
-      return await service.cancelOrder(request.user!.id, Number(id), idempotencyKey(request));
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return await service.cancelOrder(request.user!.id, Number(id), idempotencyKey(request));
   });
   return service;
 }

@@ -9,6 +9,8 @@ import {
   feePercentToPpm,
   type DecimalValue,
   type LedgerAmount,
+  microsToUnits,
+  unitsToMicros,
 } from '@ledgerpad/shared';
 import { decode, getBalanceChanges, type TransactionMetadata } from 'xrpl';
 import type { Db } from '../../db/client';
@@ -106,10 +108,10 @@ export class TradeRecorder {
     if (!onCurve.gt(0)) return { fee, feePercent, feeInPrice: new Decimal(0), curveFeePercent: null };
     // The curve prices with the platform's fee for everyone (no per-user override).
     const curveFeePercent = (await this.deps.settings.all()).trading_fee_percent;
-    const micros = BigInt(onCurve.mul(1_000_000).floor().toFixed(0));
+    const micros = unitsToMicros(onCurve);
     // The trader buys from the curve's sell offers, or sells into its buy offers.
     const inside = curveFeeInside(side === 'BUY' ? 'sell' : 'buy', micros, feePercentToPpm(curveFeePercent));
-    return { fee, feePercent, feeInPrice: new Decimal(inside.toString()).div(1_000_000), curveFeePercent };
+    return { fee, feePercent, feeInPrice: microsToUnits(inside), curveFeePercent };
   }
 
   private async isQuote(asset: Asset): Promise<boolean> {

@@ -7,7 +7,7 @@ import {
   UPLOAD_MESSAGES,
   type UploadPurpose,
 } from '@ledgerpad/shared';
-import { AppError, badRequest } from '../../lib/errors';
+import { badRequest, payloadTooLarge } from '../../lib/errors';
 
 // What a logo's bytes are decides everything; the file name and the declared Content-Type are
 // ignored. Each image is decoded once with pixel limits, re-encoded in its own format without any
@@ -63,7 +63,7 @@ export async function normalizeLogo(data: Buffer, purpose: UploadPurpose): Promi
   if (data.length === 0) throw badRequest(UPLOAD_MESSAGES.empty);
   const format = sniffImageFormat(data);
   if (!format) throw badRequest(UPLOAD_MESSAGES.type);
-  if (data.length > rule.maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', rule.sizeMessage);
+  if (data.length > rule.maxBytes) throw payloadTooLarge(rule.sizeMessage);
 
   // The header first: a small file that claims 100000×100000 pixels is refused here, undecoded.
   let meta: sharp.Metadata;

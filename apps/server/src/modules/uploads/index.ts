@@ -13,3 +13,4 @@ export async function isStoredUpload(db: Db, servedUrl: string): Promise<boolean
   const name = storedImageName(servedUrl);
   return name !== undefined && new ImageStore(db).has(name);
 }
+export { registerUploads, type UploadsApi } from './routes';

@@ -9,7 +9,7 @@ import {
   UPLOAD_MESSAGES,
   type UploadPurpose,
 } from '@ledgerpad/shared';
-import { AppError, badRequest } from '../../lib/errors';
+import { badRequest, payloadTooLarge } from '../../lib/errors';
 
 // The multipart form of POST /api/upload is parsed as the request body (a content-type parser),
 // not in the handler or a preValidation hook: the global CSRF hook is a root preValidation hook and
@@ -38,7 +38,7 @@ const MAX_FIELD_BYTES = 1024;
 
 /** 413 with the purpose's message; the 5 MB one while the purpose is not known yet. */
 export const tooLarge = (purpose: UploadPurpose | undefined) =>
-  new AppError('PAYLOAD_TOO_LARGE', LOGO_RULES[purpose ?? 'listing'].sizeMessage);
+  payloadTooLarge(LOGO_RULES[purpose ?? 'listing'].sizeMessage);
 
 /**
  * Parses one upload form: text fields into the body, at most one file (field `logo`). The file may

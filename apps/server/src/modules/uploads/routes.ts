@@ -9,7 +9,7 @@ import {
 } from '@ledgerpad/shared';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { AppError, badRequest } from '../../lib/errors';
+import { badRequest, forbidden } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { requireUser } from '../../plugins/auth';
 import { DAY_MS, type Quotas } from '../../platform/quotas';
@@ -109,7 +109,7 @@ export async function registerUploads(app: FastifyInstance, deps: UploadsDeps): 
       async (request): Promise<UploadResponse> => {
         if (!isMultipart(request)) throw badRequest(UPLOAD_MESSAGES.notMultipart);
         const { purpose } = parseInput(uploadFieldsSchema, request.body);
-        if (purpose === 'admin' && !(await request.isAdmin())) throw new AppError('FORBIDDEN', 'Admins only');
+        if (purpose === 'admin' && !(await request.isAdmin())) throw forbidden('Admins only');
         const upload = uploadedFile(request);
         if (!upload) throw badRequest(UPLOAD_MESSAGES.missing);
 

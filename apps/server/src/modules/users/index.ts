@@ -8,3 +8,4 @@ export {
   upsertUser,
   type ProfileFields,
 } from './service';
+export { registerUsers } from './routes';

@@ -11,7 +11,8 @@ import { parseInput } from '../../lib/validation';
 import { users } from './schema';
 import { toPublicUser } from './service';
 
-export function userRoutes(app: FastifyInstance, db: Db): void {
+export function registerUsers(app: FastifyInstance, deps: { db: Db }): void {
+  const { db } = deps;
   // The web client pings this every 5 minutes to keep the session alive and learn who is signed in
   // (and whether they are an admin, so no screen has to probe an admin route to find out).
   app.get('/api/user', { config: { access: 'user' } }, async (request, reply) => {

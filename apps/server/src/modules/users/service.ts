@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { User } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { safeEqual } from '../../lib/crypto';
-import { AppError } from '../../lib/errors';
+import { badRequest, forbidden } from '../../lib/errors';
 import { users, type UserRow } from './schema';
 
 /** The user as the API shows it (spec 000 §3): snake_case, no internal columns. */
@@ -60,12 +60,12 @@ export const DEMO_MESSAGES = {
  */
 export async function demoSignIn(db: Db, username: string, deviceHash: string): Promise<UserRow> {
   const name = username.toLowerCase();
-  if (RESERVED_DEMO_NAMES.has(name)) throw new AppError('BAD_REQUEST', DEMO_MESSAGES.reserved);
+  if (RESERVED_DEMO_NAMES.has(name)) throw badRequest(DEMO_MESSAGES.reserved);
   const sameDevice = (row: UserRow) =>
     row.demoDeviceHash !== null && safeEqual(row.demoDeviceHash, deviceHash);
   const [existing] = await db.select().from(users).where(eq(users.demoUsername, name)).limit(1);
   if (existing) {
-    if (!sameDevice(existing)) throw new AppError('FORBIDDEN', DEMO_MESSAGES.taken);
+    if (!sameDevice(existing)) throw forbidden(DEMO_MESSAGES.taken);
     return existing;
   }
   const [created] = await db
@@ -76,7 +76,7 @@ export async function demoSignIn(db: Db, username: string, deviceHash: string): 
   if (created) return created;
   // Another request created the name between our read and insert.
   const [winner] = await db.select().from(users).where(eq(users.demoUsername, name)).limit(1);
-  if (!winner || !sameDevice(winner)) throw new AppError('FORBIDDEN', DEMO_MESSAGES.taken);
+  if (!winner || !sameDevice(winner)) throw forbidden(DEMO_MESSAGES.taken);
   return winner;
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { VestingReleaseResult, VestingScheduleView } from '@ledgerpad/shared';
-import { toLedgerAppError } from '../../ledger/errors';
+import { vestingReleaseSchema, type VestingReleaseResult, type VestingScheduleView } from '@ledgerpad/shared';
+import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
@@ -22,18 +22,10 @@ export function registerVesting(
   });
   const auth = { config: { access: 'user' as const } };
   app.get('/api/dashboard/vesting', auth, async (request): Promise<VestingScheduleView> => {
-    try {
-      return await service.schedule(request.user!.id);
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return service.schedule(request.user!.id);
   });
   app.post('/api/dashboard/vesting/release', auth, async (request): Promise<VestingReleaseResult> => {
-    try {
-      return await service.release(request.user!.id, request.body);
-    } catch (err) {
-      throw toLedgerAppError(err);
-    }
+    return service.release(request.user!.id, parseInput(vestingReleaseSchema, request.body));
   });
   return service;
 }

@@ -6,8 +6,8 @@ import {
   ledgerResultMessage,
   rippleTime,
   VESTING_RELEASE_MESSAGES,
-  vestingReleaseSchema,
   type DevLockView,
+  type VestingReleaseRequest,
   type VestingReleaseResult,
   type VestingScheduleView,
   type VestingTrancheView,
@@ -16,9 +16,7 @@ import type { Db } from '../../db/client';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type { SubmissionService } from '../../ledger/submission-service';
-import { AppError } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
-import { LEDGER_UNAVAILABLE_MESSAGE } from '../../ledger/errors';
+import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { jobs } from '../../platform/jobs';
 import type { DeployPayload } from '../deploy';
 import type { TokenRegistry, TokenRow } from '../tokens';
@@ -94,7 +92,7 @@ export class VestingService {
 
   private ledger(): { client: Client; submissions: SubmissionService } {
     const { client, submissions } = this.deps;
-    if (!client || !submissions) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+    if (!client || !submissions) throw ledgerUnavailable();
     return { client, submissions };
   }
 
@@ -164,16 +162,15 @@ export class VestingService {
    * the token's deployer, signing with the wallet that owns the escrow; one intent per escrow, so a
    * repeated click or a retry finds the same transaction instead of signing another.
    */
-  async release(userId: number, body: unknown): Promise<VestingReleaseResult> {
-    const b = parseInput(vestingReleaseSchema, body);
+  async release(userId: number, b: VestingReleaseRequest): Promise<VestingReleaseResult> {
     const { client, submissions } = this.ledger();
     const token = await this.deps.tokens.byId(b.tokenId);
     const payload =
       token && token.deployerUserId === userId ? await deployPayloadOf(this.deps.db, token) : null;
-    if (!token || !payload) throw new AppError('NOT_FOUND', VESTING_RELEASE_MESSAGES.notFound);
+    if (!token || !payload) throw notFound(VESTING_RELEASE_MESSAGES.notFound);
     // The paying wallet must still be the user's (404 as for any wallet that is not).
     const wallet = await this.deps.wallets.owned(userId, payload.walletId).catch(() => {
-      throw new AppError('NOT_FOUND', VESTING_RELEASE_MESSAGES.notFound);
+      throw notFound(VESTING_RELEASE_MESSAGES.notFound);
     });
     const owner = wallet.address;
     const intentKey = `vesting-release:${owner}:${b.escrowSequence}`;
@@ -191,10 +188,10 @@ export class VestingService {
       .catch(() => null);
     const amount = entry?.Amount as { currency: string; issuer: string; value: string } | undefined;
     if (!entry || typeof amount !== 'object' || amount.issuer !== token.issuerAddress)
-      throw new AppError('NOT_FOUND', VESTING_RELEASE_MESSAGES.notFound);
+      throw notFound(VESTING_RELEASE_MESSAGES.notFound);
     const { closeTime } = await validatedClose(client);
     if (entry.FinishAfter !== undefined && !(closeTime > entry.FinishAfter))
-      throw new AppError('BAD_REQUEST', VESTING_RELEASE_MESSAGES.notDue(rippleTime.toIso(entry.FinishAfter)));
+      throw badRequest(VESTING_RELEASE_MESSAGES.notDue(rippleTime.toIso(entry.FinishAfter)));
 
     const req = {
       intentKey,
@@ -214,8 +211,7 @@ export class VestingService {
     }
     const outcome = await submissions.follow(req, row);
     if (outcome.status !== 'success')
-      throw new AppError(
-        'BAD_REQUEST',
+      throw badRequest(
         VESTING_RELEASE_MESSAGES.failed(`${ledgerResultMessage(outcome.result)} (${outcome.result})`),
       );
     return { status: 'released', hash: outcome.hash, amount: new Decimal(amount.value).toFixed() };

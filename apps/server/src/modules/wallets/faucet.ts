@@ -4,7 +4,7 @@ import { RLUSD_CURRENCY_HEX, Decimal, dropsToXrp, xrpToDrops } from '@ledgerpad/
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
-import { AppError } from '../../lib/errors';
+import { badRequest, notFound, rateLimited, serviceDisabled } from '../../lib/errors';
 import type { XrplConnection } from '../../ledger/connection';
 import type { SubmissionService } from '../../ledger/submission-service';
 import { PLATFORM_ROLES, recordGenesis } from '../../platform/accounts';
@@ -37,7 +37,7 @@ type Asset = 'xrp' | 'rlusd';
 
 const tooSoon = (retryAfterMs: number, why: string) => {
   const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new AppError('RATE_LIMITED', `Too Many Requests: ${why} Try again in ${retryAfter} s.`, {
+  return rateLimited(`Too Many Requests: ${why} Try again in ${retryAfter} s.`, {
     retryAfter,
   });
 };
@@ -140,7 +140,7 @@ export class Faucet {
       const res = await this.deps.connection.client.fundWallet(openWallet(this.deps.keyring, row));
       return { success: true, amount: String(res.balance) };
     }
-    if (config.XRPL_NETWORK !== 'standalone') throw new AppError('NOT_FOUND', 'No faucet on this network');
+    if (config.XRPL_NETWORK !== 'standalone') throw notFound('No faucet on this network');
     const genesis =
       (await platformWallet(this.deps.db, PLATFORM_ROLES.genesis)) ??
       (await recordGenesis(this.deps.db, this.deps.keyring));
@@ -153,7 +153,7 @@ export class Faucet {
       userId,
       walletId: row.id,
     });
-    if (out.status !== 'success') throw new AppError('BAD_REQUEST', `Faucet payment failed (${out.result})`);
+    if (out.status !== 'success') throw badRequest(`Faucet payment failed (${out.result})`);
     return { success: true, amount: dropsToXrp(drops), hash: out.hash };
   }
 
@@ -163,7 +163,7 @@ export class Faucet {
   ): Promise<{ success: true; amount: string; hash: string }> {
     await this.deps.bootstrapped();
     const issuer = await platformWallet(this.deps.db, PLATFORM_ROLES.rlusdIssuer);
-    if (!issuer) throw new AppError('SERVICE_DISABLED', 'RLUSD is not set up on this network yet');
+    if (!issuer) throw serviceDisabled('RLUSD is not set up on this network yet');
     const amount = new Decimal(this.deps.config.FAUCET_RLUSD).toFixed();
     const lines = await this.deps.wallets.lines(row.address, issuer.address);
     if (!lines.some((l) => l.currency === RLUSD_CURRENCY_HEX)) {
@@ -179,7 +179,7 @@ export class Faucet {
         walletId: row.id,
       });
       if (trust.status !== 'success') {
-        throw new AppError('BAD_REQUEST', `Could not open an RLUSD trust line (${trust.result})`);
+        throw badRequest(`Could not open an RLUSD trust line (${trust.result})`);
       }
     }
     const out = await this.deps.submissions.submit({
@@ -194,8 +194,7 @@ export class Faucet {
       userId,
       walletId: row.id,
     });
-    if (out.status !== 'success')
-      throw new AppError('BAD_REQUEST', `RLUSD faucet payment failed (${out.result})`);
+    if (out.status !== 'success') throw badRequest(`RLUSD faucet payment failed (${out.result})`);
     return { success: true, amount, hash: out.hash };
   }
 }

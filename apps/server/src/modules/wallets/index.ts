@@ -6,3 +6,4 @@ import type { WalletService } from './service';
 export type WalletsApi = Pick<WalletService, 'owned' | 'list' | 'lines' | 'accountState' | 'reserveDrops'>;
 export type { WalletsModule } from './routes';
 export { setTrustlineLimit, type TrustlineLimitDeps } from './trustline-limit';
+export { registerWallets } from './routes';

@@ -1,7 +1,7 @@
 import { createECDH, createPrivateKey, createPublicKey } from 'node:crypto';
 import { Wallet, type ECDSA } from 'xrpl';
 import { mnemonicWords, type ImportWalletRequest } from '@ledgerpad/shared';
-import { AppError } from '../../lib/errors';
+import { badRequest } from '../../lib/errors';
 
 // Turning what a user pastes into a key pair. Error messages never repeat the input: it is a secret.
 
@@ -9,8 +9,7 @@ import { AppError } from '../../lib/errors';
 const SECP256K1 = 'ecdsa-secp256k1' as ECDSA;
 const ED25519 = 'ed25519' as ECDSA;
 
-const invalid = (what: string) =>
-  new AppError('BAD_REQUEST', `Invalid ${what}. Please check it and try again.`);
+const invalid = (what: string) => badRequest(`Invalid ${what}. Please check it and try again.`);
 
 /** Derives the XRPL public key for a private key (ED-prefixed ed25519 or secp256k1, 00-prefixed or bare). */
 export function publicKeyFor(privateKey: string): { publicKey: string; privateKey: string } {

@@ -10,7 +10,6 @@ import {
 } from '@ledgerpad/shared';
 import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
-import { ledgerRoute } from '../../ledger/errors';
 import type { Platform } from '../../platform';
 import { DAY_MS } from '../../platform/quotas';
 import { idempotencyKey, idParam } from '../../plugins/edge';
@@ -63,91 +62,57 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
   // Lists are paged (`?limit=&offset=`, X-Total-Count; docs/paging.md); the shape stays the spec's.
   app.get('/api/wallets', auth, async (request, reply) => {
     const page = pageOf(request, USER_LIST_PAGE);
-    return ledgerRoute(async (r) => {
-      const rows = await service.list(userId(r));
-      return { wallets: pageSlice(r, reply, page, rows.map(summary)) };
-    })(request);
+    const rows = await service.list(userId(request));
+    return { wallets: pageSlice(request, reply, page, rows.map(summary)) };
   });
 
-  app.post(
-    '/api/wallets/balances',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(balancesRequestSchema, request.body);
-      return service.balances(userId(request), body.wallets as Array<number | string | { id: number }>);
-    }),
-  );
+  app.post('/api/wallets/balances', auth, async (request) => {
+    const body = parseInput(balancesRequestSchema, request.body);
+    return service.balances(userId(request), body.wallets as Array<number | string | { id: number }>);
+  });
 
-  app.post(
-    '/api/wallets',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(createWalletSchema, request.body);
-      return withinWallets(request, () => service.create(userId(request), body.name));
-    }),
-  );
+  app.post('/api/wallets', auth, async (request) => {
+    const body = parseInput(createWalletSchema, request.body);
+    return withinWallets(request, () => service.create(userId(request), body.name));
+  });
 
-  app.post(
-    '/api/wallets/import',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(importWalletSchema, request.body);
-      return withinWallets(request, () => service.import(userId(request), body));
-    }),
-  );
+  app.post('/api/wallets/import', auth, async (request) => {
+    const body = parseInput(importWalletSchema, request.body);
+    return withinWallets(request, () => service.import(userId(request), body));
+  });
 
-  app.post(
-    '/api/wallets/transfer',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(transferSchema, request.body);
-      return service.transfer(userId(request), body, idempotencyKey(request));
-    }),
-  );
+  app.post('/api/wallets/transfer', auth, async (request) => {
+    const body = parseInput(transferSchema, request.body);
+    return service.transfer(userId(request), body, idempotencyKey(request));
+  });
 
-  app.post(
-    '/api/wallets/remove-trustline',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(removeTrustlineSchema, request.body);
-      return service.removeTrustline(userId(request), body, idempotencyKey(request));
-    }),
-  );
+  app.post('/api/wallets/remove-trustline', auth, async (request) => {
+    const body = parseInput(removeTrustlineSchema, request.body);
+    return service.removeTrustline(userId(request), body, idempotencyKey(request));
+  });
 
   const walletParam = (request: FastifyRequest) => idParam(request, 'id');
 
-  app.delete(
-    '/api/wallets/:id',
-    auth,
-    ledgerRoute(async (request) => {
-      await service.archive(userId(request), walletParam(request));
-      return { success: true };
-    }),
-  );
+  app.delete('/api/wallets/:id', auth, async (request) => {
+    await service.archive(userId(request), walletParam(request));
+    return { success: true };
+  });
 
-  app.put(
-    '/api/wallets/:id/name',
-    auth,
-    ledgerRoute(async (request) => {
-      const body = parseInput(renameWalletSchema, request.body);
-      return service.rename(userId(request), walletParam(request), body.name);
-    }),
-  );
+  app.put('/api/wallets/:id/name', auth, async (request) => {
+    const body = parseInput(renameWalletSchema, request.body);
+    return service.rename(userId(request), walletParam(request), body.name);
+  });
 
   app.get('/api/wallets/:id/ledger-objects', auth, async (request, reply) => {
     const page = pageOf(request, USER_LIST_PAGE);
-    return ledgerRoute(async (r) => {
-      const view = await service.ledgerObjects(userId(r), walletParam(r));
-      return { ...view, objects: pageSlice(r, reply, page, view.objects) };
-    })(request);
+    const view = await service.ledgerObjects(userId(request), walletParam(request));
+    return { ...view, objects: pageSlice(request, reply, page, view.objects) };
   });
 
   app.get('/api/wallets/:id/trustlines', auth, async (request, reply) => {
     const page = pageOf(request, USER_LIST_PAGE);
-    return ledgerRoute(async (r) => {
-      const view = await service.trustlines(userId(r), walletParam(r));
-      return { trustlines: pageSlice(r, reply, page, view.trustlines) };
-    })(request);
+    const view = await service.trustlines(userId(request), walletParam(request));
+    return { trustlines: pageSlice(request, reply, page, view.trustlines) };
   });
 
   // Faucets exist only where money is free: stand-alone (genesis) and testnet. No route on mainnet.
@@ -162,23 +127,15 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
       bootstrapped: () => platform.accounts.bootstrapped(),
       quotas: platform.quotas,
     });
-    app.post(
-      '/api/wallets/:id/fund',
-      auth,
-      ledgerRoute(async (request) => {
-        const row = await service.owned(userId(request), walletParam(request));
-        return faucet.fundXrp(userId(request), row, request.ip);
-      }),
-    );
+    app.post('/api/wallets/:id/fund', auth, async (request) => {
+      const row = await service.owned(userId(request), walletParam(request));
+      return faucet.fundXrp(userId(request), row, request.ip);
+    });
     if (config.XRPL_NETWORK === 'standalone') {
-      app.post(
-        '/api/wallets/:id/fund-rlusd',
-        auth,
-        ledgerRoute(async (request) => {
-          const row = await service.owned(userId(request), walletParam(request));
-          return faucet.fundRlusd(userId(request), row, request.ip);
-        }),
-      );
+      app.post('/api/wallets/:id/fund-rlusd', auth, async (request) => {
+        const row = await service.owned(userId(request), walletParam(request));
+        return faucet.fundRlusd(userId(request), row, request.ip);
+      });
     }
   }
 

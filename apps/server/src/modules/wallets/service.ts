@@ -28,10 +28,11 @@ import {
   dropsToXrp,
   normalizeTokenValue,
   xrpToDrops,
+  DROPS_PER_XRP,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
-import { AppError, notFound } from '../../lib/errors';
+import { badRequest, fieldError, ledgerUnavailable, notFound } from '../../lib/errors';
 import type { XrplConnection } from '../../ledger/connection';
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
@@ -58,9 +59,6 @@ export interface WalletServiceDeps {
   /** Which network X-addresses must be made for. */
   network: 'standalone' | 'testnet' | 'mainnet';
 }
-
-const unavailable = () =>
-  new AppError('LEDGER_UNAVAILABLE', 'The XRP Ledger is not reachable right now. Please try again.');
 
 interface AccountState {
   activated: boolean;
@@ -95,17 +93,17 @@ export class WalletService {
   }
 
   get client() {
-    if (!this.deps.connection) throw unavailable();
+    if (!this.deps.connection) throw ledgerUnavailable();
     return this.deps.connection.client;
   }
 
   private get submissions(): SubmissionService {
-    if (!this.deps.submissions) throw unavailable();
+    if (!this.deps.submissions) throw ledgerUnavailable();
     return this.deps.submissions;
   }
 
   private get funds(): Funds {
-    if (!this.deps.funds) throw unavailable();
+    if (!this.deps.funds) throw ledgerUnavailable();
     return this.deps.funds;
   }
 
@@ -165,7 +163,7 @@ export class WalletService {
         .from(wallets)
         .where(and(eq(wallets.userId, userId), eq(wallets.role, 'user'), isNull(wallets.archivedAt)));
       if ((live?.n ?? 0) >= MAX_WALLETS_PER_USER) {
-        throw new AppError('BAD_REQUEST', WALLET_MESSAGES.tooManyWallets, { limit: MAX_WALLETS_PER_USER });
+        throw badRequest(WALLET_MESSAGES.tooManyWallets, { limit: MAX_WALLETS_PER_USER });
       }
       return add(tx as unknown as Db);
     });
@@ -191,7 +189,7 @@ export class WalletService {
       .select()
       .from(wallets)
       .where(and(eq(wallets.userId, userId), eq(wallets.address, wallet.classicAddress)));
-    if (existing && !existing.archivedAt) throw new AppError('BAD_REQUEST', WALLET_MESSAGES.alreadyExists);
+    if (existing && !existing.archivedAt) throw badRequest(WALLET_MESSAGES.alreadyExists);
     if (existing) {
       // Importing a wallet the user removed earlier brings the same record back (same id, history).
       const [row] = await this.withWalletSlot(userId, (db) =>
@@ -222,7 +220,7 @@ export class WalletService {
         String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) ===
         '23505'
       ) {
-        throw new AppError('BAD_REQUEST', WALLET_MESSAGES.alreadyExists);
+        throw badRequest(WALLET_MESSAGES.alreadyExists);
       }
       throw err;
     }
@@ -284,7 +282,7 @@ export class WalletService {
   async reserveDrops(ownerCount: number): Promise<{ base: bigint; increment: bigint; total: bigint }> {
     const res = await this.client.request({ command: 'server_state' });
     const v = res.result.state.validated_ledger;
-    const base = BigInt(v?.reserve_base ?? 1_000_000);
+    const base = BigInt(v?.reserve_base ?? DROPS_PER_XRP);
     const increment = BigInt(v?.reserve_inc ?? 200_000);
     return { base, increment, total: base + BigInt(ownerCount) * increment };
   }
@@ -460,7 +458,7 @@ export class WalletService {
 
   async transfer(userId: number, body: TransferRequest, idempotencyKey?: string): Promise<TransferResponse> {
     // A bot filled the hidden field: refuse like any failed transfer, without telling it why.
-    if (body.honeypot) throw new AppError('BAD_REQUEST', WALLET_MESSAGES.transferFailed);
+    if (body.honeypot) throw badRequest(WALLET_MESSAGES.transferFailed);
     const row = await this.owned(userId, body.walletId);
     const intentKey = `transfer:${userId}:${idempotencyKey ?? randomUUID()}`;
     // A retried request (same Idempotency-Key) gets the first attempt's result, never a second payment.
@@ -469,26 +467,24 @@ export class WalletService {
 
     const resolved = resolveDestination(body.recipient, this.deps.network, 'recipient');
     if ('error' in resolved) {
-      throw new AppError('VALIDATION', resolved.error, {
-        fields: [{ path: 'recipient', message: resolved.error }],
-      });
+      throw fieldError('recipient', resolved.error);
     }
     const destination = resolved.address;
     let tag = body.destinationTag ?? undefined;
     if (resolved.tag !== undefined) {
       if (tag !== undefined && tag !== resolved.tag) {
-        throw new AppError('BAD_REQUEST', 'The destination tag does not match the X-address.');
+        throw badRequest('The destination tag does not match the X-address.');
       }
       tag = resolved.tag;
     }
-    if (destination === row.address) throw new AppError('BAD_REQUEST', 'You cannot send to the same wallet.');
+    if (destination === row.address) throw badRequest('You cannot send to the same wallet.');
 
     const state = await this.accountState(row.address);
-    if (!state.activated) throw new AppError('BAD_REQUEST', WALLET_MESSAGES.exceedsAvailable);
+    if (!state.activated) throw badRequest(WALLET_MESSAGES.exceedsAvailable);
     const recipient = await this.recipientInfo(destination);
     // Checked here so the user reads why, instead of a failed transaction (tecDST_TAG_NEEDED).
     if (recipient.requireTag && tag === undefined) {
-      throw new AppError('BAD_REQUEST', 'The recipient requires a destination tag.');
+      throw badRequest('The recipient requires a destination tag.');
     }
     let amount: string | { currency: string; issuer: string; value: string };
     // Checked before signing (and again under the wallet's funds lease): the amount and the network
@@ -499,16 +495,15 @@ export class WalletService {
       try {
         drops = xrpToDrops(body.amount);
       } catch {
-        throw new AppError('BAD_REQUEST', 'Enter an XRP amount with at most 6 decimals.');
+        throw badRequest('Enter an XRP amount with at most 6 decimals.');
       }
-      if (drops <= 0n) throw new AppError('BAD_REQUEST', 'Amount must be greater than zero.');
+      if (drops <= 0n) throw badRequest('Amount must be greater than zero.');
       check = () => this.funds.requireXrp(row.address, { amount: drops, transactions: 1 });
       await check();
       if (!recipient.activated) {
         const base = (await this.reserveDrops(0)).base;
         if (drops < base) {
-          throw new AppError(
-            'BAD_REQUEST',
+          throw badRequest(
             `The recipient account is not activated yet: send at least ${dropsToXrp(base)} XRP to activate it.`,
           );
         }
@@ -519,9 +514,9 @@ export class WalletService {
       try {
         value = normalizeTokenValue(body.amount);
       } catch {
-        throw new AppError('BAD_REQUEST', 'Enter a valid token amount.');
+        throw badRequest('Enter a valid token amount.');
       }
-      if (new Decimal(value).lte(0)) throw new AppError('BAD_REQUEST', 'Amount must be greater than zero.');
+      if (new Decimal(value).lte(0)) throw badRequest('Amount must be greater than zero.');
       const currency = tickerToCurrency(body.token.currency);
       const token = { currency, issuer: body.token.issuer };
       const ownIssue = body.token.issuer === row.address;
@@ -535,7 +530,7 @@ export class WalletService {
         const theirs = (await this.lines(destination, body.token.issuer)).find(
           (l) => tickerToCurrency(l.currency) === currency,
         );
-        if (!theirs) throw new AppError('BAD_REQUEST', 'The recipient has no trust line for this token.');
+        if (!theirs) throw badRequest('The recipient has no trust line for this token.');
       }
       amount = { currency, issuer: body.token.issuer, value };
     }
@@ -579,10 +574,9 @@ export class WalletService {
     const line = (await this.lines(row.address, body.issuer)).find(
       (l) => tickerToCurrency(l.currency) === currency,
     );
-    if (!line) throw new AppError('BAD_REQUEST', 'This wallet has no trust line for that token.');
+    if (!line) throw badRequest('This wallet has no trust line for that token.');
     if (new Decimal(line.balance).abs().gt(0)) {
-      throw new AppError(
-        'BAD_REQUEST',
+      throw badRequest(
         `This trust line still holds ${line.balance} ${currencyToTicker(line.currency)}. Send or burn the tokens first: only an empty trust line can be removed.`,
       );
     }

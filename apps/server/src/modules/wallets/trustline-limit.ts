@@ -11,9 +11,9 @@ import {
   ledgerResultMessage,
   normalizeTokenValue,
 } from '@ledgerpad/shared';
-import { AppError } from '../../lib/errors';
+import { badRequest, ledgerUnavailable } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
-import { LEDGER_UNAVAILABLE_MESSAGE, ledgerFailure, toLedgerAppError } from '../../ledger/errors';
+import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, SubmissionService, SubmitRequest } from '../../ledger/submission-service';
 import { idempotencyKey } from '../../plugins/edge';
@@ -38,7 +38,7 @@ export async function setTrustlineLimit(
 ): Promise<SetTrustlineLimitResponse> {
   const row = await deps.service.owned(userId, body.walletId);
   const { submissions, funds } = deps;
-  if (!submissions || !funds) throw new AppError('LEDGER_UNAVAILABLE', LEDGER_UNAVAILABLE_MESSAGE);
+  if (!submissions || !funds) throw ledgerUnavailable();
   const intentKey = `set-limit:${row.id}:${idempotencyKey ?? randomUUID()}`;
   const previous = idempotencyKey ? await submissions.existing(intentKey) : undefined;
   if (previous) return limitResult(previous, normalizeTokenValue(body.limit));
@@ -49,15 +49,13 @@ export async function setTrustlineLimit(
   const line = (await deps.service.lines(row.address, body.issuer)).find(
     (l) => tickerToCurrency(l.currency) === currency,
   );
-  if (!line) throw new AppError('BAD_REQUEST', TRUSTLINE_LIMIT_MESSAGES.noLine);
+  if (!line) throw badRequest(TRUSTLINE_LIMIT_MESSAGES.noLine);
   // The ledger accepts a limit below the balance (the tokens stay, nothing more can arrive), which
   // reads like lost money to the user; refuse it and say what is held.
   if (new Decimal(limit).lt(line.balance)) {
-    throw new AppError(
-      'BAD_REQUEST',
-      TRUSTLINE_LIMIT_MESSAGES.belowBalance(line.balance, currencyToTicker(line.currency)),
-      { balance: line.balance },
-    );
+    throw badRequest(TRUSTLINE_LIMIT_MESSAGES.belowBalance(line.balance, currencyToTicker(line.currency)), {
+      balance: line.balance,
+    });
   }
   const req: SubmitRequest = {
     intentKey,
@@ -90,11 +88,7 @@ export function registerTrustlineLimit(app: FastifyInstance, deps: TrustlineLimi
     { config: { access: 'user' } },
     async (request: FastifyRequest): Promise<SetTrustlineLimitResponse> => {
       const body = parseInput(setTrustlineLimitSchema, request.body);
-      try {
-        return await setTrustlineLimit(deps, request.user!.id, body, idempotencyKey(request));
-      } catch (err) {
-        throw toLedgerAppError(err);
-      }
+      return await setTrustlineLimit(deps, request.user!.id, body, idempotencyKey(request));
     },
   );
 }

@@ -6,6 +6,7 @@ import {
   PLATFORM_CONFIG_KEYS,
   type FeeOverrideView,
   type PlatformConfigKey,
+  SEARCH_DEBOUNCE_MS,
 } from '@ledgerpad/shared';
 import { userMessage } from '../../lib/api';
 import {
@@ -200,7 +201,7 @@ function OverridesSection() {
   const [search, setSearch] = useState('');
   const [debounced, setDebounced] = useState('');
   useEffect(() => {
-    const t = setTimeout(() => setDebounced(search.trim()), 300);
+    const t = setTimeout(() => setDebounced(search.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [search]);
   const overrides = useFeeOverrides(debounced);

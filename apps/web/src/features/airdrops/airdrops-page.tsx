@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { AIRDROP_MESSAGES, isOwnImageUrl, type Airdrop } from '@ledgerpad/shared';
+import { AIRDROP_MESSAGES, isOwnImageUrl, type Airdrop, AIRDROP_COUNTDOWN_MS } from '@ledgerpad/shared';
 import { Modal } from '../../components/modal';
 import { useSession } from '../../lib/session';
 import { useAirdrops } from './api';
@@ -15,7 +15,7 @@ const LoginBox = lazy(() => import('../../components/login-box').then((m) => ({ 
 export function useMinuteClock(): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 60_000);
+    const t = setInterval(() => setNow(Date.now()), AIRDROP_COUNTDOWN_MS);
     return () => clearInterval(t);
   }, []);
   return now;

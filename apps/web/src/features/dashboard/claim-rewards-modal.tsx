@@ -10,6 +10,7 @@ import {
   unclaimedReward,
   type ClaimRewardsResult,
   type TokenView,
+  CLAIM_SUCCESS_AUTO_CLOSE_MS,
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
@@ -20,7 +21,6 @@ import { groupDigits, shortAddress } from './api';
 import { useClaimRewards, useClaimWallets, useRewardTotals } from './rewards';
 
 /** How long the success view stays before the modal closes itself (spec 001 §9). */
-export const CLAIM_SUCCESS_CLOSE_MS = 3_000;
 
 interface ClaimForm {
   wallet: string;
@@ -60,7 +60,7 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
 
   useEffect(() => {
     if (!done) return;
-    const timer = setTimeout(onClose, CLAIM_SUCCESS_CLOSE_MS);
+    const timer = setTimeout(onClose, CLAIM_SUCCESS_AUTO_CLOSE_MS);
     return () => clearTimeout(timer);
   }, [done, onClose]);
 

@@ -22,6 +22,10 @@ import {
   type LiquidityPair,
   type WalletBalance,
   Decimal,
+  AMM_FEE_MAX_PERCENT,
+  AMM_FEE_MIN_PERCENT,
+  AMM_FEE_STEP_PERCENT,
+  OWNER_USER_ID,
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { LogoPicker } from '../../components/logo-picker';
@@ -245,7 +249,7 @@ export function DeployPage() {
       <h1>Deploy and List Token</h1>
       <p className="deploy-fee-notice" data-testid="fee-notice">
         {fees.data
-          ? userId === 1
+          ? userId === OWNER_USER_ID
             ? 'No service fee for the platform owner. Reserves and liquidity still apply.'
             : `A fee of ${fees.data.service_fee} XRP is charged to deploy a token.`
           : 'Loading fees…'}
@@ -363,9 +367,9 @@ export function DeployPage() {
             <TextField
               label={bonding ? 'Pool fee after graduation (%)' : 'AMM fee (%)'}
               type="number"
-              step="0.01"
-              min="0"
-              max="1"
+              step={AMM_FEE_STEP_PERCENT}
+              min={AMM_FEE_MIN_PERCENT}
+              max={AMM_FEE_MAX_PERCENT}
               invalid={!!fieldErrors.ammFee}
               errorId={errorsId}
               {...register('ammFee')}

@@ -24,6 +24,10 @@ import {
   type PoolAssetRef,
   type RemoveLiquidityResult,
   type WalletBalance,
+  FEE_VOTE_MAX_PERCENT,
+  FEE_VOTE_MIN_PERCENT,
+  FEE_VOTE_STEP_PERCENT,
+  PERCENT_PRESETS,
 } from '@ledgerpad/shared';
 import { sanitizeAmount } from '../../lib/amount-input';
 import { ApiError, apiPost, hasStatus, userMessage } from '../../lib/api';
@@ -50,7 +54,6 @@ interface TokenRef {
   ticker: string;
 }
 
-const LP_PRESETS = [25, 50, 75, 100] as const;
 const positive = (v: string) => /^\d*\.?\d+$/.test(v) && new Decimal(v).gt(0);
 const fixed6 = (d: Decimal) => truncateDecimals(d, AMOUNT_DECIMALS);
 
@@ -521,7 +524,7 @@ export function LiquidityTab({
                   onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
                 />
                 <div className="presets" role="group" aria-label="LP amount presets">
-                  {LP_PRESETS.map((p) => (
+                  {PERCENT_PRESETS.map((p) => (
                     <button
                       type="button"
                       key={p}
@@ -593,9 +596,9 @@ export function LiquidityTab({
               id="liq-fee"
               className="input"
               type="number"
-              min={0}
-              max={1}
-              step={0.001}
+              min={FEE_VOTE_MIN_PERCENT}
+              max={FEE_VOTE_MAX_PERCENT}
+              step={FEE_VOTE_STEP_PERCENT}
               placeholder="0.000 – 1.000"
               value={fee}
               onChange={(e) => {

@@ -10,6 +10,7 @@ import {
   type TokenStatsView,
   type TokenView,
   type TradeView,
+  LAST_PRICE_LOOKBACK_S,
 } from '@ledgerpad/shared';
 import { apiGet } from '../../lib/api';
 
@@ -94,7 +95,8 @@ export function fetchHistory(
 export function useChangeHistory(issuer: string, currency: string) {
   return useQuery({
     queryKey: ['token', issuer, 'changes'],
-    queryFn: ({ signal }) => fetchHistory(currency, issuer, LAST_PRICE_RESOLUTION, 300, 24 * 12 + 2, signal),
+    queryFn: ({ signal }) =>
+      fetchHistory(currency, issuer, LAST_PRICE_RESOLUTION, LAST_PRICE_LOOKBACK_S, 24 * 12 + 2, signal),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
     // A failed chart call shows N/A (spec 000 §8), not an error.
     retry: false,

@@ -1,0 +1,2 @@
+// The public configuration routes (fees, settings the web reads).
+export { registerConfig } from './routes';

@@ -1,0 +1,2 @@
+// Liveness and readiness for load balancers and monitors.
+export { registerHealth } from './routes';

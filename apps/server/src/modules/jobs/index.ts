@@ -1,0 +1,2 @@
+// The job-status route users poll for their background work.
+export { registerJobs } from './routes';
