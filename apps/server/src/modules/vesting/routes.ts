@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { vestingReleaseSchema, type VestingReleaseResult, type VestingScheduleView } from '@ledgerpad/shared';
+import {
+  USER_LIST_PAGE,
+  vestingReleaseSchema,
+  type VestingReleaseResult,
+  type VestingScheduleView,
+} from '@ledgerpad/shared';
+import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import type { TokenRegistry } from '../tokens';
@@ -21,8 +27,11 @@ export function registerVesting(
     wallets: deps.wallets,
   });
   const auth = { config: { access: 'user' as const } };
-  app.get('/api/dashboard/vesting', auth, async (request): Promise<VestingScheduleView> => {
-    return service.schedule(request.user!.id);
+  // Paged like every list (docs/paging.md); the shape stays `{ tokens }`.
+  app.get('/api/dashboard/vesting', auth, async (request, reply): Promise<VestingScheduleView> => {
+    const page = pageOf(request, USER_LIST_PAGE);
+    const view = await service.schedule(request.user!.id);
+    return { ...view, tokens: pageSlice(request, reply, page, view.tokens) };
   });
   app.post('/api/dashboard/vesting/release', auth, async (request): Promise<VestingReleaseResult> => {
     return service.release(request.user!.id, parseInput(vestingReleaseSchema, request.body));

@@ -8,6 +8,8 @@ import {
   VESTING_RELEASE_MESSAGES,
   type DevLockView,
   type VestingReleaseRequest,
+  type VestingSettings,
+  type VestingTranche,
   type VestingReleaseResult,
   type VestingScheduleView,
   type VestingTrancheView,
@@ -18,7 +20,6 @@ import { ledgerSubmissions } from '../../ledger/schema';
 import type { SubmissionService } from '../../ledger/submission-service';
 import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { jobs } from '../../platform/jobs';
-import type { DeployPayload } from '../deploy';
 import type { TokenRegistry, TokenRow } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import {
@@ -38,6 +39,17 @@ const pct = (part: Decimal, whole: Decimal) =>
 const day = (ripple: number) => rippleTime.toIso(ripple).slice(0, 10);
 
 /** The deploy's payload of a token Ledgerpad deployed (wallet, schedule); null otherwise. */
+/**
+ * The part of the deploy job's payload (modules/deploy/job.ts `DeployPayload`) vesting reads: a
+ * row of the jobs table, read as JSON. Named here rather than imported so vesting does not depend
+ * on deploy (deploy → bonding → market → vesting would close a cycle).
+ */
+interface DeployPayload {
+  walletId: number;
+  userAddress: string;
+  vesting?: { settings: VestingSettings; start: number; tranches: VestingTranche[] } | null;
+}
+
 export async function deployPayloadOf(db: Db, token: TokenRow): Promise<DeployPayload | null> {
   if (token.source !== 'deploy' || !token.deployJobId) return null;
   const [row] = await db.select({ payload: jobs.payload }).from(jobs).where(eq(jobs.id, token.deployJobId));
