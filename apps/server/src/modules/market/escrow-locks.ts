@@ -59,32 +59,51 @@ export class EscrowLocks {
   /** A read asked for while one runs: one more after it (its answer may predate the change). */
   private readonly queued = new Map<string, Promise<void>>();
   private listed = new Set<string>();
+  /** Reads started by a ledger's escrow change: the next build waits for them. */
+  private readonly changed = new Set<Promise<void>>();
+  /** Reads of never-read issuers under way (in the background). */
+  private loading: Promise<void> | undefined;
 
   constructor(
     private readonly client: Client | undefined,
     private readonly log: Log = () => {},
+    /** Never-read issuers are in: the list body should be rebuilt. */
+    private readonly loaded: () => void = () => {},
   ) {}
 
   /** The indexer committed a ledger: read again the listed issuers whose escrows it changed. */
   ledgerIndexed(ledger: IndexedLedger): void {
     for (const issuer of escrowIssuersTouched(ledger)) {
-      if (this.listed.has(issuer)) void this.read(issuer);
+      if (!this.listed.has(issuer)) continue;
+      const read = this.read(issuer);
+      this.changed.add(read);
+      void read.finally(() => this.changed.delete(read));
     }
   }
 
   /**
-   * Sets `ledger_lock` on the listed tokens (the snapshot's build): reads issuers never read yet,
-   * a few at a time, and waits for reads under way, so a build after an escrow's ledger shows it.
+   * Sets `ledger_lock` on the listed tokens (the snapshot's build). Waits for the reads a ledger's
+   * escrow change started, so the body built for that ledger shows it; issuers never read (at start,
+   * or newly listed) are read in the background, a few at a time, and `loaded` asks for a rebuild
+   * when they are in — the first list never waits for thousands of reads.
    */
   async apply(tokens: TokenView[]): Promise<void> {
     if (!this.client) return;
     this.listed = new Set(tokens.map((t) => t.issuer_address));
     const missing = [...this.listed].filter((i) => !this.byIssuer.has(i) && !this.reading.has(i));
-    const workers = Array.from({ length: Math.min(READ_CONCURRENCY, missing.length) }, async () => {
-      for (let issuer = missing.shift(); issuer !== undefined; issuer = missing.shift())
-        await this.read(issuer);
-    });
-    await Promise.all([...workers, ...this.reading.values(), ...this.queued.values()]);
+    if (missing.length > 0 && !this.loading) {
+      const workers = Array.from({ length: Math.min(READ_CONCURRENCY, missing.length) }, async () => {
+        for (let issuer = missing.shift(); issuer !== undefined; issuer = missing.shift())
+          await this.read(issuer);
+      });
+      const before = this.byIssuer.size;
+      this.loading = Promise.all(workers).then(() => {
+        this.loading = undefined;
+        // Only when something was read: a ledger that is down must not make every request rebuild.
+        if (this.byIssuer.size > before) this.loaded();
+      });
+    }
+    await Promise.all(this.changed);
     for (const t of tokens) {
       const mine = (this.byIssuer.get(t.issuer_address) ?? []).filter((e) => e.currency === t.currency);
       const lock = summarize(mine, t.supply);

@@ -98,8 +98,10 @@ export function registerMarket(
   const { platform, tokens } = deps;
   const db = platform.database.db;
   const rlusd = () => rlusdIssuer(db, platform.config.XRPL_NETWORK);
-  const locks = new EscrowLocks(platform.connection?.client, (err, issuer) =>
-    app.log.warn({ err, issuer }, 'escrow read failed'),
+  const locks = new EscrowLocks(
+    platform.connection?.client,
+    (err, issuer) => app.log.warn({ err, issuer }, 'escrow read failed'),
+    () => snapshot.invalidate(),
   );
   const snapshot = new MarketSnapshot({
     db,
