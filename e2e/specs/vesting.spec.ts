@@ -133,6 +133,23 @@ describe('a locked dev allocation in Chromium', () => {
       .toMatch(/10% — 10% locked on the ledger until \d{4}-\d{2}-\d{2}/);
     expect(await page.getByTestId('risk-escrows').locator('li').count()).toBe(4);
     await screenshotWidths(page, 'vesting-token-risk');
+
+    // The home list marks the token: 100,000 of 1,000,000 in 4 escrows, the last unlock in the title.
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 375, height: 740 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto(url);
+      const mark = page.getByTestId('token-row').filter({ hasText: ticker }).getByTestId('lock-mark');
+      await mark.waitFor(LEDGER_WAIT);
+      expect(await mark.locator('[aria-hidden="true"]').last().textContent()).toBe('10% locked');
+      expect(await mark.getAttribute('title')).toMatch(
+        /^10% of the supply locked on the ledger in 4 escrows until \d{4}-\d{2}-\d{2} \(first unlock \d{4}-\d{2}-\d{2}\)$/,
+      );
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshotWidths(page, 'vesting-token-list');
     // A whole journey with ledger waits: longer than the suite's 60 s default on a loaded machine.
   }, 180_000);
 });

@@ -254,6 +254,45 @@ describe('token list', () => {
     }
   });
 
+  it('marks a token with escrows on the ledger: share locked, until-date in the tooltip and the accessible text', async () => {
+    // 75,000 of 1,000,000 in 3 escrows = 7.5%; the mark is worded by the shared helpers.
+    const locked: TokenView = {
+      ...TOKENS[1]!,
+      ledger_lock: {
+        percent: '7.5',
+        amount: '75000',
+        escrows: 3,
+        firstUnlock: '2026-11-21T12:00:00.000Z',
+        until: '2027-05-21T12:00:00.000Z',
+      },
+    };
+    const title =
+      '7.5% of the supply locked on the ledger in 3 escrows until 2027-05-21 (first unlock 2026-11-21)';
+    stubFetch((path) => {
+      if (path.startsWith('/api/tokens')) return { body: TOKENS.map((t, i) => (i === 1 ? locked : t)) };
+      if (path === '/api/prices') return { body: prices };
+      return undefined;
+    });
+    for (const mobile of [false, true]) {
+      setMobileViewport(mobile);
+      try {
+        render(withProviders(<TokenList />));
+        const rows = await screen.findAllByTestId('token-row');
+        const mark = within(rows[1]!).getByTestId('lock-mark');
+        expect(mark.getAttribute('title')).toBe(title);
+        // Seen: the short label; read aloud: the whole sentence, once.
+        expect(within(mark).getByText('7.5% locked').getAttribute('aria-hidden')).toBe('true');
+        expect(within(mark).getByText(title)).toBeTruthy();
+        // No escrow, no mark.
+        expect(within(rows[0]!).queryByTestId('lock-mark')).toBeNull();
+        expect(screen.getAllByTestId('lock-mark')).toHaveLength(1);
+      } finally {
+        setMobileViewport(false);
+        cleanup();
+      }
+    }
+  });
+
   it('refetches the list on the 10 s price cadence: a token launched meanwhile appears without a reload', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     vi.setSystemTime(NOW);

@@ -113,7 +113,13 @@ export type TokenListToken = Pick<
   Partial<
     Pick<
       TokenView,
-      'links' | 'liquidity_pair' | 'is_blackholed' | 'verified' | 'lookalike_of' | 'metadata_by'
+      | 'links'
+      | 'liquidity_pair'
+      | 'is_blackholed'
+      | 'verified'
+      | 'lookalike_of'
+      | 'metadata_by'
+      | 'ledger_lock'
     >
   >;
 

@@ -3,7 +3,7 @@ import type { BondingConfigView, LaunchType } from '../bonding';
 import type { LiquidityPair } from './deploy';
 import { Decimal } from '../money';
 import { vestingTrancheCount } from '../vesting';
-import { VESTING_MAX_TRANCHES } from './vesting';
+import { VESTING_MAX_TRANCHES, type TokenLedgerLock } from './vesting';
 import type { TokenIdentity } from '../token-identity';
 
 // Tokens as the API returns them (spec 000 §3 "Token", spec 001 §3 "Token (deploy/dashboard)"),
@@ -48,6 +48,8 @@ export interface TokenView extends TokenIdentity {
   reward_currency: string;
   total_claimed: string;
   created_at: string;
+  /** Escrows of the token by any holder, from the ledger (the list's lock mark); absent: none. */
+  ledger_lock?: TokenLedgerLock;
 }
 
 export const TOKEN_MESSAGES = {

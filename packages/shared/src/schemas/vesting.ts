@@ -140,3 +140,34 @@ export const VESTING_RELEASE_MESSAGES = {
   notDue: (when: string) => `This tranche unlocks at ${when}; it cannot be released before.`,
   failed: (why: string) => `Releasing the tranche failed: ${why}`,
 } as const;
+
+/**
+ * The token list's lock mark (`TokenView.ledger_lock`): the token's escrows by **any** holder, read
+ * from the issuer's escrow objects on the ledger (docs/vesting.md "The list mark"). Absent when no
+ * escrow of the token is on the ledger.
+ */
+export interface TokenLedgerLock {
+  /** Locked share of the supply, rounded down to 2 decimals ('0' when below 0.01%). */
+  percent: string;
+  /** The token amount in escrows (decimal string). */
+  amount: string;
+  escrows: number;
+  /** ISO: the earliest and the latest FinishAfter (CancelAfter when an escrow has none); null if none. */
+  firstUnlock: string | null;
+  until: string | null;
+}
+
+/** The mark's label: '7.5% locked' ('<0.01% locked' for a sliver). */
+export const ledgerLockLabel = (lock: Pick<TokenLedgerLock, 'percent'>): string =>
+  `${lock.percent === '0' ? '<0.01' : lock.percent}% locked`;
+
+/** The mark's tooltip and accessible name: what is locked, where, and until when (UTC days). */
+export const ledgerLockTitle = (lock: TokenLedgerLock): string => {
+  const share = ledgerLockLabel(lock).replace(' locked', '');
+  const where = `${share} of the supply locked on the ledger in ${lock.escrows} escrow${lock.escrows === 1 ? '' : 's'}`;
+  const first = lock.firstUnlock?.slice(0, 10);
+  const last = lock.until?.slice(0, 10);
+  if (!last) return `${where}, with no unlock date`;
+  if (!first || first === last) return `${where} until ${last}`;
+  return `${where} until ${last} (first unlock ${first})`;
+};

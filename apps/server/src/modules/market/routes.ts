@@ -22,6 +22,7 @@ import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import type { TokenRegistry } from '../tokens';
+import { EscrowLocks } from './escrow-locks';
 import { createMarketIndexer } from './indexer';
 import { openOrders } from './order-book';
 import { RiskReader } from './risk';
@@ -74,6 +75,11 @@ export function registerMarket(
   const { platform, tokens } = deps;
   const db = platform.database.db;
   const rlusd = () => rlusdIssuer(db, platform.config.XRPL_NETWORK);
+  const locks = new EscrowLocks(
+    platform.connection?.client,
+    (err, issuer) => app.log.warn({ err, issuer }, 'escrow read failed'),
+    () => snapshot.invalidate(),
+  );
   const snapshot = new MarketSnapshot({
     db,
     client: platform.connection?.client,
@@ -81,6 +87,7 @@ export function registerMarket(
     rlusdIssuer: rlusd,
     ledgerIndex: () => platform.indexer?.lastIndexed ?? 0,
     curves: deps.curves,
+    locks,
   });
   if (platform.indexer && platform.connection) {
     platform.indexer.register(
@@ -91,10 +98,13 @@ export function registerMarket(
           rlusdIssuer: rlusd,
           publishTrade: deps.publishTrade,
           onTokensChanged: (listener) => tokens.onChange(listener),
-          onLedger: () =>
+          // The escrow reads start first: the build the ledger triggers waits for them.
+          onLedger: (ledger) => {
+            locks.ledgerIndexed(ledger);
             void snapshot
               .ledgerIndexed(platform.indexer?.behind ?? 0)
-              ?.catch((err: unknown) => app.log.warn({ err }, 'snapshot failed')),
+              ?.catch((err: unknown) => app.log.warn({ err }, 'snapshot failed'));
+          },
         },
         db,
       ),

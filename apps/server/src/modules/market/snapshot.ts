@@ -14,6 +14,7 @@ import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import { toTokenView, type TokenRegistry } from '../tokens';
 import { DayChanges } from './day-change';
+import type { EscrowLocks } from './escrow-locks';
 import { platformHolders } from './holders';
 import { issuerFacts, marketHolders, marketPools } from './schema';
 
@@ -132,6 +133,8 @@ export class MarketSnapshot {
       ledgerIndex: () => number;
       /** Tokens still on their bonding curve: their price is the curve's, not a pool's. */
       curves?: CurveMarkets;
+      /** The list's lock mark: token escrows per issuer, read from the ledger when they change. */
+      locks?: EscrowLocks;
     },
   ) {
     this.dayChanges = new DayChanges(deps.db);
@@ -234,6 +237,7 @@ export class MarketSnapshot {
     const { db } = this.deps;
     const rows = await this.deps.tokens.listActive(TOKEN_FETCH_LIMIT);
     const tokens = rows.map(toTokenView);
+    await this.deps.locks?.apply(tokens);
     const pools = await db.select().from(marketPools);
     const facts = await db.select().from(issuerFacts);
     const xrpUsd = await this.xrpUsd();

@@ -3,6 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import {
   DEFAULT_TOKEN_SORT,
+  ledgerLockLabel,
+  ledgerLockTitle,
   nextTokenSort,
   pageLabel,
   paginate,
@@ -197,6 +199,7 @@ function TokenListRow({ row, onOpen }: { row: TokenRow; onOpen: () => void }) {
       </td>
       <td>
         <TickerLink token={t} />
+        <LockMark token={t} />
       </td>
       <td className="num">
         <span className={`figure ${row.priceFont}`} data-testid="price" title={row.priceFull}>
@@ -333,6 +336,7 @@ function TokenCard({ row, onOpen }: { row: TokenRow; onOpen: (row: TokenRow) => 
         <span className="muted small token-card-age">
           {row.ageFormatted} · {row.pair}
         </span>
+        <LockMark token={t} />
       </div>
       <dl className="token-card-figures">
         <div>
@@ -387,5 +391,27 @@ function TickerLink({ token: t }: { token: TokenRow['token'] }) {
         <IdentityBadge token={{ verified: t.verified, lookalike_of: t.lookalike_of ?? null }} compact />
       )}
     </>
+  );
+}
+
+/**
+ * The lock mark (issue 28): the share of the supply held in escrows on the ledger, by any holder,
+ * with the until-date in the tooltip and, for screen readers, in the text itself.
+ */
+export function LockMark({ token: t }: { token: Pick<TokenView, 'ledger_lock'> }) {
+  const lock = t.ledger_lock;
+  if (!lock) return null;
+  const title = ledgerLockTitle(lock);
+  return (
+    <span className="lock-mark" title={title} data-testid="lock-mark">
+      <svg aria-hidden="true" viewBox="0 0 16 16" width="11" height="11">
+        <path
+          fill="currentColor"
+          d="M4 7V5a4 4 0 1 1 8 0v2h.5A1.5 1.5 0 0 1 14 8.5v6a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 2 14.5v-6A1.5 1.5 0 0 1 3.5 7H4zm2 0h4V5a2 2 0 1 0-4 0v2z"
+        />
+      </svg>
+      <span aria-hidden="true">{ledgerLockLabel(lock)}</span>
+      <span className="visually-hidden">{title}</span>
+    </span>
   );
 }

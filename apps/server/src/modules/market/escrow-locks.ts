@@ -1,0 +1,143 @@
+import { Decimal, rippleTime, type TokenLedgerLock, type TokenView } from '@ledgerpad/shared';
+import type { Client } from 'xrpl';
+import { readEscrows, type LedgerEscrow } from '../../ledger/escrows';
+import type { IndexedLedger } from '../../platform/indexer/follower';
+
+// The token list's lock mark (issue 28, docs/vesting.md "The list mark"): per listed issuer, the
+// escrows of its tokens by any holder, read from the ledger's escrow objects. /api/tokens is one
+// body built per ledger, so the reads happen here, not per request: every listed issuer once (at
+// start, or when it is first listed), then again only when a validated ledger creates, finishes or
+// cancels an escrow of that issuer's token (the indexer's metadata says which).
+
+/** Issuers read at once when the list is first built (the ledger server is shared with the app). */
+const READ_CONCURRENCY = 4;
+
+type Log = (err: unknown, issuer: string) => void;
+
+/** Issuers whose token escrows this ledger created or removed (an Escrow node holding an issued amount). */
+export function escrowIssuersTouched(ledger: IndexedLedger): Set<string> {
+  const out = new Set<string>();
+  for (const itx of ledger.transactions) {
+    // Escrow nodes are only in a successful transaction's metadata (a tec changes no escrow).
+    for (const node of itx.meta?.AffectedNodes ?? []) {
+      const n = (
+        'CreatedNode' in node ? node.CreatedNode : 'DeletedNode' in node ? node.DeletedNode : undefined
+      ) as
+        | { LedgerEntryType: string; NewFields?: { Amount?: unknown }; FinalFields?: { Amount?: unknown } }
+        | undefined;
+      if (n?.LedgerEntryType !== 'Escrow') continue;
+      const amount = (n.NewFields ?? n.FinalFields)?.Amount;
+      if (amount && typeof amount === 'object' && 'issuer' in amount) out.add(String(amount.issuer));
+    }
+  }
+  return out;
+}
+
+/** One token's mark from its escrows; undefined when it has none. */
+export function summarize(escrows: LedgerEscrow[], supply: string): TokenLedgerLock | undefined {
+  if (escrows.length === 0) return undefined;
+  const amount = escrows.reduce((s, e) => s.plus(e.amount), new Decimal(0));
+  const whole = new Decimal(supply);
+  // An escrow with only a CancelAfter (a crypto-condition one) is free at that time at the latest.
+  const dates = escrows
+    .map((e) => e.finishAfter ?? e.cancelAfter)
+    .filter((d): d is number => d !== null)
+    .sort((a, b) => a - b);
+  return {
+    percent: whole.gt(0) ? amount.div(whole).mul(100).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed() : '0',
+    amount: amount.toFixed(),
+    escrows: escrows.length,
+    firstUnlock: dates.length ? rippleTime.toIso(dates[0]!) : null,
+    until: dates.length ? rippleTime.toIso(dates[dates.length - 1]!) : null,
+  };
+}
+
+export class EscrowLocks {
+  /** The validated ledger's token escrows in each issuer's directory (only that issuer's tokens). */
+  private readonly byIssuer = new Map<string, LedgerEscrow[]>();
+  private readonly reading = new Map<string, Promise<void>>();
+  /** A read asked for while one runs: one more after it (its answer may predate the change). */
+  private readonly queued = new Map<string, Promise<void>>();
+  private listed = new Set<string>();
+  /** Reads started by a ledger's escrow change: the next build waits for them. */
+  private readonly changed = new Set<Promise<void>>();
+  /** Reads of never-read issuers under way (in the background). */
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly client: Client | undefined,
+    private readonly log: Log = () => {},
+    /** Never-read issuers are in: the list body should be rebuilt. */
+    private readonly loaded: () => void = () => {},
+  ) {}
+
+  /** The indexer committed a ledger: read again the listed issuers whose escrows it changed. */
+  ledgerIndexed(ledger: IndexedLedger): void {
+    for (const issuer of escrowIssuersTouched(ledger)) {
+      if (!this.listed.has(issuer)) continue;
+      const read = this.read(issuer);
+      this.changed.add(read);
+      void read.finally(() => this.changed.delete(read));
+    }
+  }
+
+  /**
+   * Sets `ledger_lock` on the listed tokens (the snapshot's build). Waits for the reads a ledger's
+   * escrow change started, so the body built for that ledger shows it; issuers never read (at start,
+   * or newly listed) are read in the background, a few at a time, and `loaded` asks for a rebuild
+   * when they are in — the first list never waits for thousands of reads.
+   */
+  async apply(tokens: TokenView[]): Promise<void> {
+    if (!this.client) return;
+    this.listed = new Set(tokens.map((t) => t.issuer_address));
+    const missing = [...this.listed].filter((i) => !this.byIssuer.has(i) && !this.reading.has(i));
+    if (missing.length > 0 && !this.loading) {
+      const workers = Array.from({ length: Math.min(READ_CONCURRENCY, missing.length) }, async () => {
+        for (let issuer = missing.shift(); issuer !== undefined; issuer = missing.shift())
+          await this.read(issuer);
+      });
+      const before = this.byIssuer.size;
+      this.loading = Promise.all(workers).then(() => {
+        this.loading = undefined;
+        // Only when something was read: a ledger that is down must not make every request rebuild.
+        if (this.byIssuer.size > before) this.loaded();
+      });
+    }
+    await Promise.all(this.changed);
+    for (const t of tokens) {
+      const mine = (this.byIssuer.get(t.issuer_address) ?? []).filter((e) => e.currency === t.currency);
+      const lock = summarize(mine, t.supply);
+      if (lock) t.ledger_lock = lock;
+    }
+  }
+
+  /** Reads one issuer's escrows, coalesced; never rejects (a failed read is retried by the next build). */
+  private read(issuer: string): Promise<void> {
+    const running = this.reading.get(issuer);
+    if (running) {
+      let next = this.queued.get(issuer);
+      if (!next) {
+        next = running.then(() => {
+          this.queued.delete(issuer);
+          return this.read(issuer);
+        });
+        this.queued.set(issuer, next);
+      }
+      return next;
+    }
+    const client = this.client!;
+    const done = readEscrows(client, issuer)
+      .then(
+        (all) => {
+          this.byIssuer.set(
+            issuer,
+            all.filter((e) => e.issuer === issuer),
+          );
+        },
+        (err: unknown) => this.log(err, issuer),
+      )
+      .finally(() => this.reading.delete(issuer));
+    this.reading.set(issuer, done);
+    return done;
+  }
+}
