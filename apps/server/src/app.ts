@@ -13,6 +13,7 @@ import { fromLedgerError } from './ledger/errors';
 import { registerIdempotency } from './lib/idempotency';
 import { loadOrCreateSecret } from './lib/secret-file';
 import { isAdmin, registerAdmin } from './modules/admin';
+import { registerApiDocs } from './modules/api-docs';
 import { registerAuth, verifySocketToken } from './modules/auth';
 import { registerConfig } from './modules/config';
 import { registerDashboard } from './modules/dashboard';
@@ -223,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   later.market = market;
   app.decorate('marketSnapshot', market);
   registerPositions(app, { platform, wallets: wallets.service, snapshot: market });
+  registerApiDocs(app);
   const uploads = await registerUploads(app, {
     config: deps.config,
     db: platform.database.db,

@@ -398,6 +398,26 @@ export {
   type TradeView,
 } from './schemas/market';
 export {
+  PUBLIC_MARKET_ROUTES,
+  publicAmmInfoSchema,
+  publicBondingMarketCapSchema,
+  publicBondingSchema,
+  publicErrorSchema,
+  publicHistorySchema,
+  publicHoldersListSchema,
+  publicHoldersRecordSchema,
+  publicPriceListSchema,
+  publicPriceRecordSchema,
+  publicPriceSchema,
+  publicRiskReportSchema,
+  type PublicRoute,
+  publicTokenListSchema,
+  publicTokenSchema,
+  publicTokenStatsSchema,
+  publicTradeListSchema,
+  publicTradeSchema,
+} from './schemas/public-api';
+export {
   changePercent,
   displayTicker,
   type PriceChange,

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { PUBLIC_MARKET_ROUTES, publicErrorSchema, type PublicRoute } from '@ledgerpad/shared';
+
+// The OpenAPI 3.1 document of the public market API, built from the shared response schemas with
+// zod's own z.toJSONSchema (zod 4 speaks JSON Schema draft 2020-12, which OpenAPI 3.1 uses as is):
+// no generator dependency, and the document cannot drift from the schemas the test validates with.
+
+const jsonSchema = (schema: z.ZodType) => {
+  // `io: 'output'`: what the server sends; the $schema line is the document's, not each schema's.
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' });
+  return rest;
+};
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+function operation(route: PublicRoute) {
+  const parameters = [
+    ...route.parameters.map((p) => ({
+      name: p.name,
+      in: p.in,
+      required: p.required,
+      schema: { type: 'string' },
+    })),
+    ...(route.paged
+      ? ['limit', 'offset'].map((name) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema: { type: 'integer', minimum: 0 },
+        }))
+      : []),
+  ];
+  return {
+    get: {
+      summary: route.summary,
+      parameters,
+      responses: {
+        '200': {
+          description: route.summary,
+          content: { 'application/json': { schema: jsonSchema(route.response) } },
+        },
+        '400': errorResponse('A parameter is missing or malformed; the body says which.'),
+        '404': errorResponse('No such token (or no price, pool or curve for it yet).'),
+      },
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
+
+/** The whole document; built once (the schemas do not change while the server runs). */
+export function buildOpenApiDocument(version: string) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Ledgerpad public market API',
+      version,
+      description:
+        'Read-only market data of the tokens launched and listed on Ledgerpad. No session needed. ' +
+        'Amounts and prices are decimal strings.',
+    },
+    paths: Object.fromEntries(PUBLIC_MARKET_ROUTES.map((r) => [r.path, operation(r)])),
+    components: { schemas: { Error: jsonSchema(publicErrorSchema) } },
+  };
+}

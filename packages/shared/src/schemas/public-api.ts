@@ -1,0 +1,273 @@
+import { z } from 'zod';
+
+// Response shapes of the public market API (issue 29): what integrators and bots read. The server's
+// GET /api/docs turns these into an OpenAPI 3.1 document with zod's own z.toJSONSchema, and a test
+// checks every public route's real answer against them. They describe the interfaces the routes are
+// typed with (TokenView, PriceRecord, RiskReport, BondingView, ...), which stay the source of the
+// TypeScript types; objects are loose (an added field is not a breaking change for a reader).
+// Amounts and prices are decimal strings, never floats (docs/money.md); chart bars are numbers.
+
+const decimal = z.string().describe('A decimal number as a string.');
+const address = z.string().describe('A classic XRPL address (r...).');
+const pair = z.enum(['XRP', 'RLUSD']);
+
+/** One row of GET /api/tokens (TokenView). */
+export const publicTokenSchema = z.looseObject({
+  id: z.number().int(),
+  name: z.string(),
+  ticker: z.string(),
+  currency: z.string().describe('The ledger currency code (3 characters or 40 hex).'),
+  issuer_address: address,
+  supply: decimal,
+  description: z.string(),
+  liquidity_pair: pair,
+  local_image_path: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+  twitterLink: z.string().nullable(),
+  telegramLink: z.string().nullable(),
+  websiteLink: z.string().nullable(),
+  launch_type: z.enum(['amm', 'listing', 'bonding']),
+  is_bonding_curve: z.boolean(),
+  bonding_active: z.boolean(),
+  has_graduated_to_amm: z.boolean(),
+  is_new: z.boolean(),
+  is_blackholed: z.boolean(),
+  require_auth: z.boolean(),
+  is_market_listed: z.boolean(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+});
+export const publicTokenListSchema = z.array(publicTokenSchema);
+
+/** One row of GET /api/prices (PriceRecord, spec 000 §3). */
+export const publicPriceRecordSchema = z.looseObject({
+  tokenCode: z.string(),
+  issuer: address,
+  priceInXRP: decimal,
+  priceInUSD: decimal,
+  supply: decimal,
+  marketCapInUSD: decimal,
+  liquidityPair: pair,
+  liquidityUSD: decimal.optional(),
+  change24h: z.string().nullable().optional(),
+});
+export const publicPriceListSchema = z.array(publicPriceRecordSchema);
+
+/** GET /api/price?tokenCode=&issuer= */
+export const publicPriceSchema = z.object({
+  priceInXRP: decimal,
+  priceInUSD: decimal,
+  supply: decimal,
+  marketCapInUSD: decimal,
+});
+
+/** One row of GET /api/holders (HoldersRecord). */
+export const publicHoldersRecordSchema = z.looseObject({
+  issuer_address: address,
+  holders_count: z.number().int().nonnegative(),
+});
+export const publicHoldersListSchema = z.array(publicHoldersRecordSchema);
+
+/** GET /api/tradingview/history (TradingView UDF; HistoryResponse). */
+export const publicHistorySchema = z.union([
+  z.object({
+    s: z.literal('ok'),
+    t: z.array(z.number().int()),
+    o: z.array(z.number()),
+    h: z.array(z.number()),
+    l: z.array(z.number()),
+    c: z.array(z.number()),
+    v: z.array(z.number()),
+  }),
+  z.object({ s: z.literal('no_data'), nextTime: z.number().int().optional() }),
+]);
+
+const ledgerAmount = z.union([
+  z.string().describe('XRP in drops.'),
+  z.looseObject({ currency: z.string(), issuer: address, value: decimal }),
+]);
+
+/** GET /api/amm_info?issuer=&ticker=: the ledger's amm_info answer, as rippled gives it. */
+export const publicAmmInfoSchema = z.object({
+  result: z.object({
+    amm: z.looseObject({
+      account: address,
+      amount: ledgerAmount,
+      amount2: ledgerAmount,
+      lp_token: z.looseObject({ currency: z.string(), issuer: address, value: decimal }),
+      trading_fee: z.number().int(),
+    }),
+  }),
+});
+
+/** GET /api/tokens/{issuer}/stats (TokenStatsView). */
+export const publicTokenStatsSchema = z.object({
+  issuer: address,
+  currency: z.string(),
+  liquidityPair: pair,
+  priceInXRP: decimal.nullable(),
+  priceInUSD: decimal.nullable(),
+  marketCapInUSD: decimal.nullable(),
+  liquidityUSD: decimal.nullable(),
+  supply: decimal,
+  holders: z.number().int().nonnegative(),
+  ledger: z.number().int(),
+});
+
+/** One row of GET /api/tokens/{issuer}/trades (TradeView), newest first. */
+export const publicTradeSchema = z.object({
+  hash: z.string(),
+  time: z.number().int().describe('Unix milliseconds of the ledger close.'),
+  ledgerIndex: z.number().int(),
+  account: address,
+  side: z.enum(['BUY', 'SELL']),
+  price: decimal,
+  tokenAmount: decimal,
+  quoteAmount: decimal,
+  quote: pair,
+});
+export const publicTradeListSchema = z.array(publicTradeSchema);
+
+const severity = z.enum(['danger', 'warn', 'good', 'info']);
+
+/** GET /api/tokens/{issuer}/risk (RiskReport). */
+export const publicRiskReportSchema = z.looseObject({
+  issuer: address,
+  blackholed: z.boolean(),
+  masterDisabled: z.boolean(),
+  regularKey: z.string().nullable(),
+  hasSignerList: z.boolean(),
+  requireAuth: z.boolean(),
+  globalFreeze: z.boolean(),
+  noFreeze: z.boolean(),
+  clawback: z.boolean(),
+  transferFeePercent: decimal,
+  devSharePercent: decimal.nullable(),
+  devLock: z.looseObject({}).nullable().optional(),
+  holders: z.number().int().nonnegative(),
+  top10SharePercent: decimal,
+  excluded: z.array(z.object({ account: address, label: z.string() })),
+  frozenHolders: z.number().int().nonnegative(),
+  deepFrozenHolders: z.number().int().nonnegative(),
+  lpLockedPercent: decimal.nullable(),
+  level: severity,
+  signals: z.array(
+    z.object({ id: z.string(), severity, label: z.string(), value: z.string(), sentence: z.string() }),
+  ),
+  verdict: z.string(),
+});
+
+/** GET /api/bonding/{issuer} (BondingView). */
+export const publicBondingSchema = z.object({
+  token_id: z.number().int(),
+  status: z.enum(['active', 'graduating', 'graduated']),
+  quote: pair,
+  curve_address: address,
+  sold: decimal,
+  curve_supply: decimal,
+  percent: decimal,
+  raised: decimal,
+  target: decimal,
+  price: decimal,
+  end_price: decimal,
+  market_cap: decimal,
+  market_cap_usd: decimal.nullable(),
+  launch_ledger: z.number().int().nullable(),
+  snipe_until_ledger: z.number().int().nullable(),
+  snipe_tokens: decimal,
+  steps: z.number().int(),
+  amm_account: address.nullable(),
+  graduated_ledger: z.number().int().nullable(),
+});
+
+/** GET /api/pump/bonding/marketcap/{id} (spec 000 §7). */
+export const publicBondingMarketCapSchema = z.object({ market_cap_usd: decimal });
+
+/** The error body every route answers a 4xx/5xx with. */
+export const publicErrorSchema = z.looseObject({ error: z.string() });
+
+const issuerPath = { name: 'issuer', in: 'path', required: true } as const;
+const q = (name: string, required = true) => ({ name, in: 'query', required }) as const;
+
+/** One documented public route: its path, parameters, answer and whether it is a paged list. */
+export interface PublicRoute {
+  path: string;
+  summary: string;
+  parameters: readonly { name: string; in: 'path' | 'query'; required: boolean }[];
+  response: z.ZodType;
+  /** Paged with ?limit=&offset= and X-Total-Count (docs/paging.md). */
+  paged?: boolean;
+}
+
+/** The public market API, as GET /api/docs documents it (all GET, all public). */
+export const PUBLIC_MARKET_ROUTES: readonly PublicRoute[] = [
+  {
+    path: '/api/tokens',
+    summary: 'Every listed token.',
+    parameters: [],
+    response: publicTokenListSchema,
+    paged: true,
+  },
+  {
+    path: '/api/prices',
+    summary: 'Price records of tokens with a pool.',
+    parameters: [],
+    response: publicPriceListSchema,
+    paged: true,
+  },
+  {
+    path: '/api/holders',
+    summary: 'Holder counts per issuer.',
+    parameters: [],
+    response: publicHoldersListSchema,
+    paged: true,
+  },
+  {
+    path: '/api/price',
+    summary: "One token's price.",
+    parameters: [q('tokenCode'), q('issuer')],
+    response: publicPriceSchema,
+  },
+  {
+    path: '/api/tradingview/history',
+    summary: 'Price bars (TradingView UDF).',
+    parameters: [q('symbol'), q('issuer'), q('resolution'), q('from'), q('to')],
+    response: publicHistorySchema,
+  },
+  {
+    path: '/api/amm_info',
+    summary: "The token's AMM pool.",
+    parameters: [q('issuer'), q('ticker')],
+    response: publicAmmInfoSchema,
+  },
+  {
+    path: '/api/tokens/{issuer}/stats',
+    summary: "One token's figures.",
+    parameters: [issuerPath, q('currency', false)],
+    response: publicTokenStatsSchema,
+  },
+  {
+    path: '/api/tokens/{issuer}/trades',
+    summary: 'Recent trades, newest first.',
+    parameters: [issuerPath, q('limit', false)],
+    response: publicTradeListSchema,
+  },
+  {
+    path: '/api/tokens/{issuer}/risk',
+    summary: 'What a buyer should know before trading.',
+    parameters: [issuerPath],
+    response: publicRiskReportSchema,
+  },
+  {
+    path: '/api/bonding/{issuer}',
+    summary: "A curve's state and progress.",
+    parameters: [issuerPath, q('currency', false)],
+    response: publicBondingSchema,
+  },
+  {
+    path: '/api/pump/bonding/marketcap/{id}',
+    summary: "A bonding token's market cap in USD.",
+    parameters: [{ name: 'id', in: 'path', required: true }],
+    response: publicBondingMarketCapSchema,
+  },
+];
