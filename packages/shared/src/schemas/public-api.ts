@@ -184,7 +184,10 @@ export const publicBondingSchema = z.object({
 export const publicBondingMarketCapSchema = z.object({ market_cap_usd: decimal });
 
 /** The error body every route answers a 4xx/5xx with. */
-export const publicErrorSchema = z.looseObject({ error: z.string() });
+export const publicErrorSchema = z.looseObject({
+  error: z.string().describe('A machine-readable code.'),
+  message: z.string().describe('One sentence saying what was wrong.'),
+});
 
 const issuerPath = { name: 'issuer', in: 'path', required: true } as const;
 const q = (name: string, required = true) => ({ name, in: 'query', required }) as const;

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { PUBLIC_MARKET_ROUTES, publicErrorSchema, type DeployResult } from '@ledgerpad/shared';
+import type { SignedIn } from '../helpers/test-app';
+import { seed, type TradingWorld } from '../helpers/trading-world';
+import { launchCurve } from '../bonding/bonding-world';
+import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+
+// GET /api/docs (issue 29): the OpenAPI document lists every public market route, and every one of
+// them, called for real on a world with an AMM token that has traded and a token on a bonding curve,
+// answers a body its documented schema accepts. The shared zod schema validates (the document is
+// generated from it), and the document's JSON Schema is checked to be that same schema's.
+
+let t: WalletTestApp;
+let world: TradingWorld;
+let owner: SignedIn;
+let amm: DeployResult;
+let curve: DeployResult;
+
+beforeAll(async () => {
+  t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
+  world = seed(t);
+  await t.app.platform.accounts.bootstrapped();
+  owner = await t.signInOwner();
+  const ownerWallet = await world.wallet(owner);
+  amm = await world.deploy(owner, ownerWallet.id, { name: 'Docs Token', ticker: 'DOCS' });
+  const curveWallet = await world.wallet(owner);
+  curve = await launchCurve(t, owner, curveWallet.id, { name: 'Docs Curve', ticker: 'DCRV' });
+  // One trade, so the trades list and the chart's bars are not empty.
+  const alice = await t.signIn('alice_docs');
+  const trader = await world.wallet(alice);
+  await world.swap(alice, {
+    walletAddress: trader.address,
+    issuer: amm.issuer_address,
+    token: 'DOCS',
+    amount: '1',
+    type: 'BUY',
+    slippage: '5',
+  });
+  await t.app.platform.indexer!.caughtUp();
+  await t.app.marketSnapshot.refresh();
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+type Doc = {
+  openapi: string;
+  paths: Record<
+    string,
+    { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }
+  >;
+};
+
+const docs = async () => {
+  const res = await t.app.inject({ url: '/api/docs' });
+  expect(res.statusCode).toBe(200);
+  return { res, doc: res.json() as Doc };
+};
+
+describe('GET /api/docs', () => {
+  it('is a public OpenAPI 3.1 JSON document, cacheable, with a path for every public market route', async () => {
+    const { res, doc } = await docs();
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual(PUBLIC_MARKET_ROUTES.map((r) => r.path).sort());
+    const served = new Set(
+      t.app.apiRoutes.filter((r) => r.method === 'GET' && r.access === 'public').map((r) => r.url),
+    );
+    for (const path of Object.keys(doc.paths)) {
+      // The document's {param} is Fastify's :param; each documented path is a served public route.
+      expect(served.has(path.replace(/\{(\w+)\}/g, ':$1')), path).toBe(true);
+    }
+  });
+
+  it('answers every documented route with a body its schema accepts (real responses)', async () => {
+    const { doc } = await docs();
+    const now = Math.floor(Date.now() / 1000);
+    const bonding = (await t.app.inject({ url: `/api/bonding/${curve.issuer_address}` })).json() as {
+      token_id: number;
+    };
+    // The real call of each documented path, with parameters of the world's tokens.
+    const calls: Record<string, string> = {
+      '/api/tokens': '/api/tokens',
+      '/api/prices': '/api/prices',
+      '/api/holders': '/api/holders',
+      '/api/price': `/api/price?tokenCode=${amm.currency}&issuer=${amm.issuer_address}`,
+      '/api/tradingview/history': `/api/tradingview/history?symbol=DOCS&issuer=${amm.issuer_address}&resolution=1&from=${now - 3600}&to=${now + 60}`,
+      '/api/amm_info': `/api/amm_info?issuer=${amm.issuer_address}&ticker=DOCS`,
+      '/api/tokens/{issuer}/stats': `/api/tokens/${amm.issuer_address}/stats`,
+      '/api/tokens/{issuer}/trades': `/api/tokens/${amm.issuer_address}/trades`,
+      '/api/tokens/{issuer}/risk': `/api/tokens/${amm.issuer_address}/risk`,
+      '/api/bonding/{issuer}': `/api/bonding/${curve.issuer_address}`,
+      '/api/pump/bonding/marketcap/{id}': `/api/pump/bonding/marketcap/${bonding.token_id}`,
+    };
+    expect(Object.keys(calls).sort()).toEqual(Object.keys(doc.paths).sort());
+    for (const route of PUBLIC_MARKET_ROUTES) {
+      const res = await t.app.inject({ url: calls[route.path]! });
+      expect(res.statusCode, `${route.path}: ${res.body.slice(0, 200)}`).toBe(200);
+      const body: unknown = res.json();
+      const parsed = route.response.safeParse(body);
+      expect(parsed.success, `${route.path}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
+      // The document carries exactly this schema (generated from it, not written twice).
+      const { $schema: _s, ...schema } = z.toJSONSchema(route.response, {
+        io: 'output',
+        unrepresentable: 'any',
+      });
+      expect(doc.paths[route.path]!.get.responses['200']!.content['application/json']!.schema).toEqual(
+        schema,
+      );
+    }
+    // The lists are not trivially empty: the world's tokens, its trade and its chart bar are there.
+    const list = (url: string) => t.app.inject({ url }).then((r) => r.json() as unknown[]);
+    expect((await list('/api/tokens')).length).toBeGreaterThanOrEqual(2);
+    expect((await list(`/api/tokens/${amm.issuer_address}/trades`)).length).toBe(1);
+    const bars = (await t.app.inject({ url: calls['/api/tradingview/history']! })).json() as { s: string };
+    expect(bars.s).toBe('ok');
+  }, 60_000);
+
+  it('documents the error bodies the public routes answer', async () => {
+    const res = await t.app.inject({ url: '/api/tokens/not-an-address/risk' });
+    expect(res.statusCode).toBe(400);
+    const { doc } = await docs();
+    expect(doc.paths['/api/tokens/{issuer}/risk']!.get.responses['400']).toBeDefined();
+    expect(publicErrorSchema.safeParse(res.json()).success).toBe(true);
+  });
+});
