@@ -1,6 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { PUBLIC_MARKET_ROUTES, publicErrorSchema, type DeployResult } from '@ledgerpad/shared';
+import {
+  PUBLIC_MARKET_ROUTES,
+  publicBondingSchema,
+  publicErrorSchema,
+  publicHistorySchema,
+  publicHoldersRecordSchema,
+  publicPriceRecordSchema,
+  publicTokenStatsSchema,
+  publicTradeSchema,
+  type BondingView,
+  type DeployResult,
+  type HistoryResponse,
+  type HoldersRecord,
+  type PriceRecord,
+  type TokenStatsView,
+  type TradeView,
+} from '@ledgerpad/shared';
 import type { SignedIn } from '../helpers/test-app';
 import { seed, type TradingWorld } from '../helpers/trading-world';
 import { launchCurve } from '../bonding/bonding-world';
@@ -58,6 +74,18 @@ const docs = async () => {
   expect(res.statusCode).toBe(200);
   return { res, doc: res.json() as Doc };
 };
+
+describe('the response schemas', () => {
+  it('accept every value of the interfaces the routes are typed with (checked by npm run typecheck)', () => {
+    expectTypeOf<TokenStatsView>().toExtend<z.output<typeof publicTokenStatsSchema>>();
+    expectTypeOf<TradeView>().toExtend<z.output<typeof publicTradeSchema>>();
+    // Loose objects (extra fields allowed) are checked on their declared fields.
+    expectTypeOf<PriceRecord>().toExtend<z.output<z.ZodObject<typeof publicPriceRecordSchema.shape>>>();
+    expectTypeOf<HoldersRecord>().toExtend<z.output<z.ZodObject<typeof publicHoldersRecordSchema.shape>>>();
+    expectTypeOf<HistoryResponse>().toExtend<z.output<typeof publicHistorySchema>>();
+    expectTypeOf<BondingView>().toExtend<z.output<typeof publicBondingSchema>>();
+  });
+});
 
 describe('GET /api/docs', () => {
   it('is a public OpenAPI 3.1 JSON document, cacheable, with a path for every public market route', async () => {

@@ -124,6 +124,7 @@ describe('lists that grow are paged', () => {
     'GET /api/admin/rewards-overview': 'totals, one row per fee kind',
     'GET /api/admin/wallet-overview': 'totals of the platform wallets',
     'GET /api/tradingview/history': 'at most 5,000 bars (from/to and the resolution)',
+    'GET /api/docs': 'the OpenAPI document: its lists are the fixed set of documented routes',
     'GET /api/tokens/:issuer/trades': 'bounded by ?limit (at most 100)',
     'GET /api/wallets/open-orders/:issuer/:ticker': 'the top 50 offers of each side of the book',
     'GET /api/swapsearch/search-tokens/:query': 'at most SEARCH_MAX matches',
