@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import {
-  PUBLIC_MARKET_ROUTES,
+import type {
   publicBondingSchema,
-  publicErrorSchema,
   publicHistorySchema,
   publicHoldersRecordSchema,
   publicPriceRecordSchema,
   publicTokenStatsSchema,
   publicTradeSchema,
+} from '@ledgerpad/shared';
+import {
+  PUBLIC_MARKET_ROUTES,
+  publicErrorSchema,
   type BondingView,
   type DeployResult,
   type HistoryResponse,
