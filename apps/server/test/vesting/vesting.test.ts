@@ -183,10 +183,11 @@ describe('deploy with a locked dev allocation', () => {
     const locks = entries.filter(([k]) => k.startsWith('lock-dev-')).map(([, v]) => v);
     const rest = entries.filter(([k]) => !k.startsWith('lock-dev-')).map(([, v]) => v);
     expect(Math.max(...locks)).toBeLessThanOrEqual(Math.max(...rest));
-    // Every transaction in two consecutive ledgers (the 1 s close timer may close one between the
-    // request and the first submit, so count the ledgers the deploy's transactions are in).
+    // Every transaction in two ledgers: the deploy's cost in ledger closes. Counted as the ledgers
+    // its transactions are in, not as the distance between them: the 1 s close timer keeps closing
+    // while a loaded machine (the CI's PostgreSQL pass) answers the first group's validation, and an
+    // empty ledger closed in between is the timer's, not the deploy's (it failed CI once that way).
     expect(new Set(indexes).size, JSON.stringify(result.ledgers)).toBeLessThanOrEqual(2);
-    expect(Math.max(...indexes) - Math.min(...indexes)).toBeLessThanOrEqual(1);
     expect(Math.min(...indexes)).toBeGreaterThan(firstLedger);
   });
 
