@@ -25,7 +25,7 @@ import { registerTrading } from './modules/trading';
 import { airdropLogosInUse, registerAirdrops } from './modules/airdrops';
 import { registerBonding, type BondingApi } from './modules/bonding';
 import { registerBurn } from './modules/burn';
-import { registerVesting } from './modules/vesting';
+import { registerVesting, type VestingApi } from './modules/vesting';
 import { registerLiquidity } from './modules/liquidity';
 import { registerRewards } from './modules/rewards';
 import { registerPositions } from './modules/positions';
@@ -58,6 +58,8 @@ declare module 'fastify' {
     marketSnapshot: MarketSnapshot;
     /** The bonding module (tests await its keeper). */
     bonding: BondingApi;
+    /** The vesting module (tests run its auto-release keeper's rounds). */
+    vesting: VestingApi;
     /** The uploads module (tests run its unused-logo sweep). */
     uploads: UploadsApi;
     /** Prometheus metrics (main.ts serves them on METRICS_PORT too). */
@@ -204,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDashboard(app, { tokens, platform, wallets: wallets.service });
   registerJobs(app, { jobs: platform.jobs });
   registerBurn(app, { platform, wallets: wallets.service });
-  registerVesting(app, { platform, tokens, wallets: wallets.service });
+  app.decorate('vesting', registerVesting(app, { platform, tokens, wallets: wallets.service }));
   registerTrading(app, {
     platform,
     tokens,

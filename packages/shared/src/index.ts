@@ -716,6 +716,12 @@ export {
 export {
   devLockText,
   type DevLockView,
+  devUnlockedTitle,
+  type TokenDevUnlocked,
+  VESTING_AUTO_RELEASE_MESSAGES,
+  type VestingAutoReleaseRequest,
+  type VestingAutoReleaseResult,
+  vestingAutoReleaseSchema,
   type EscrowView,
   ledgerLockLabel,
   ledgerLockTitle,

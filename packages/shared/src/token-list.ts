@@ -120,6 +120,7 @@ export type TokenListToken = Pick<
       | 'lookalike_of'
       | 'metadata_by'
       | 'ledger_lock'
+      | 'dev_unlocked'
     >
   >;
 

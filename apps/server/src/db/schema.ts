@@ -50,3 +50,6 @@ export * from '../modules/positions/schema';
 
 // Uploaded logos in the database, so several instances need no shared volume (issue 26).
 export * from '../modules/uploads/schema';
+
+// The dev allocation's automatic release (issue 28): who opted in, and the keeper's lease.
+export * from '../modules/vesting/schema';

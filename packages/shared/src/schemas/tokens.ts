@@ -3,7 +3,7 @@ import type { BondingConfigView, LaunchType } from '../bonding';
 import type { LiquidityPair } from './deploy';
 import { Decimal } from '../money';
 import { vestingTrancheCount } from '../vesting';
-import { VESTING_MAX_TRANCHES, type TokenLedgerLock } from './vesting';
+import { VESTING_MAX_TRANCHES, type TokenDevUnlocked, type TokenLedgerLock } from './vesting';
 import type { TokenIdentity } from '../token-identity';
 
 // Tokens as the API returns them (spec 000 §3 "Token", spec 001 §3 "Token (deploy/dashboard)"),
@@ -50,6 +50,8 @@ export interface TokenView extends TokenIdentity {
   created_at: string;
   /** Escrows of the token by any holder, from the ledger (the list's lock mark); absent: none. */
   ledger_lock?: TokenLedgerLock;
+  /** A Ledgerpad deploy's dev allocation not in escrow on the ledger (the list's 'unlocked' mark). */
+  dev_unlocked?: TokenDevUnlocked;
 }
 
 export const TOKEN_MESSAGES = {

@@ -61,6 +61,31 @@ export const vestingReleaseSchema = z.object({
 });
 export type VestingReleaseRequest = z.output<typeof vestingReleaseSchema>;
 
+/**
+ * PUT /api/dashboard/vesting/auto-release: 'Release automatically when due' for one token's
+ * schedule (its deployer only). The server's keeper then finishes each tranche once it is due.
+ */
+export const vestingAutoReleaseSchema = z.object({
+  tokenId: z.coerce.number().int().positive(),
+  enabled: z.boolean(),
+  csrf_token: z.string().optional(),
+});
+export type VestingAutoReleaseRequest = z.output<typeof vestingAutoReleaseSchema>;
+
+/** PUT /api/dashboard/vesting/auto-release's answer: the setting as stored. */
+export interface VestingAutoReleaseResult {
+  tokenId: number;
+  enabled: boolean;
+}
+
+export const VESTING_AUTO_RELEASE_MESSAGES = {
+  notFound: 'No locked dev allocation of yours matches this token.',
+  /** Shown beside the toggle when the keeper's last round could not release a due tranche. */
+  failed: (why: string) => `The last automatic release failed: ${why} It will be tried again.`,
+  /** An unexpected error's stand-in (its details stay in the log). */
+  unexpected: 'Something went wrong.',
+} as const;
+
 /** One escrow of a token as the ledger holds it (anyone's, read from the issuer's directory). */
 export interface EscrowView {
   /** The escrow's ledger object id. */
@@ -77,10 +102,13 @@ export interface EscrowView {
 
 /**
  * The dev allocation on the risk panel: how much of the supply the deployer's wallet still has in
- * escrows on the ledger and until when; 'unlocked' once a Ledgerpad schedule's escrows are all gone.
+ * escrows on the ledger and until when. 'unlocked': a dev allocation above 0 with no escrow of the
+ * deployer's wallet left (never locked, or every tranche released); 'not-locked': no allocation.
  */
 export interface DevLockView {
   status: 'locked' | 'unlocked' | 'not-locked';
+  /** A Ledgerpad schedule locked it at deploy (an 'unlocked' one was released, not never locked). */
+  scheduled: boolean;
   devSharePercent: string;
   /** Percent of the supply in the deployer's escrows. */
   lockedPercent: string;
@@ -117,6 +145,10 @@ export interface VestingScheduleView {
     /** The validated ledger's close time (ISO): 'due' means past it. */
     ledgerTime: string;
     tranches: VestingTrancheView[];
+    /** 'Release automatically when due' is on for this token. */
+    autoRelease: boolean;
+    /** The keeper's last failure to release a due tranche (user-facing); null when none. */
+    autoReleaseError: string | null;
   }>;
 }
 
@@ -127,7 +159,7 @@ export interface VestingReleaseResult {
   amount: string;
 }
 
-/** The risk panel's dev-lock line, worded once. `until`: 'YYYY-MM-DD'. */
+/** The risk panel's dev-lock line, worded once. `until`: 'YYYY-MM-DD'. Unlocked: 'Dev allocation 10% — unlocked'. */
 export const devLockText = (dev: string, locked: string, until: string | null, unlocked: boolean): string =>
   unlocked
     ? `Dev allocation ${dev}% — unlocked`
@@ -171,3 +203,18 @@ export const ledgerLockTitle = (lock: TokenLedgerLock): string => {
   if (!first || first === last) return `${where} until ${last}`;
   return `${where} until ${last} (first unlock ${first})`;
 };
+
+/**
+ * The token list's 'unlocked' mark (`TokenView.dev_unlocked`): a Ledgerpad deploy whose dev
+ * allocation (above 0) has no escrow of the deployer's wallet on the ledger — never locked, or every
+ * tranche released (docs/vesting.md "Unlocked dev allocations"). Absent for tokens without a known
+ * dev allocation (listed from the ledger, curve launches) and for locked ones.
+ */
+export interface TokenDevUnlocked {
+  /** The dev allocation, percent of the supply. */
+  percent: string;
+}
+
+/** The 'unlocked' mark's tooltip and accessible name. */
+export const devUnlockedTitle = (u: TokenDevUnlocked): string =>
+  `Dev allocation ${u.percent}% — unlocked: not in escrow on the ledger, the deployer can sell it`;

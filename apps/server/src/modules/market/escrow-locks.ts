@@ -1,7 +1,14 @@
-import { Decimal, rippleTime, type TokenLedgerLock, type TokenView } from '@ledgerpad/shared';
+import {
+  Decimal,
+  rippleTime,
+  type TokenDevUnlocked,
+  type TokenLedgerLock,
+  type TokenView,
+} from '@ledgerpad/shared';
 import type { Client } from 'xrpl';
 import { readEscrows, type LedgerEscrow } from '../../ledger/escrows';
 import type { IndexedLedger } from '../../platform/indexer/follower';
+import type { TokenRow } from '../tokens';
 
 // The token list's lock mark (issue 28, docs/vesting.md "The list mark"): per listed issuer, the
 // escrows of its tokens by any holder, read from the ledger's escrow objects. /api/tokens is one
@@ -52,7 +59,27 @@ export function summarize(escrows: LedgerEscrow[], supply: string): TokenLedgerL
   };
 }
 
+/**
+ * The 'unlocked' mark: a Ledgerpad deploy with a dev allocation above 0 and no escrow of the token
+ * owned by the deployer's wallet (never locked, or every tranche released). Undefined otherwise —
+ * also for tokens without a known dev allocation (listed from the ledger, curve launches).
+ */
+export function devUnlocked(
+  row: Pick<TokenRow, 'source' | 'devAllocation'>,
+  devWallet: string | undefined,
+  escrows: LedgerEscrow[],
+): TokenDevUnlocked | undefined {
+  if (row.source !== 'deploy' || !devWallet || !new Decimal(row.devAllocation).gt(0)) return undefined;
+  if (escrows.some((e) => e.owner === devWallet)) return undefined;
+  return { percent: new Decimal(row.devAllocation).toFixed() };
+}
+
+/** The deployer's wallet of each deploy job (vesting's `deployWallets`). */
+type DeployWallets = (jobIds: string[]) => Promise<Map<string, string>>;
+
 export class EscrowLocks {
+  /** Deploy job → the deployer's wallet (a job's payload never changes: kept for good). */
+  private readonly devWallets = new Map<string, string>();
   /** The validated ledger's token escrows in each issuer's directory (only that issuer's tokens). */
   private readonly byIssuer = new Map<string, LedgerEscrow[]>();
   private readonly reading = new Map<string, Promise<void>>();
@@ -69,6 +96,7 @@ export class EscrowLocks {
     private readonly log: Log = () => {},
     /** Never-read issuers are in: the list body should be rebuilt. */
     private readonly loaded: () => void = () => {},
+    private readonly deployWallets?: DeployWallets,
   ) {}
 
   /** The indexer committed a ledger: read again the listed issuers whose escrows it changed. */
@@ -87,8 +115,9 @@ export class EscrowLocks {
    * or newly listed) are read in the background, a few at a time, and `loaded` asks for a rebuild
    * when they are in — the first list never waits for thousands of reads.
    */
-  async apply(tokens: TokenView[]): Promise<void> {
+  async apply(tokens: TokenView[], rows: TokenRow[] = []): Promise<void> {
     if (!this.client) return;
+    const devs = await this.devWalletsOf(rows);
     this.listed = new Set(tokens.map((t) => t.issuer_address));
     const missing = [...this.listed].filter((i) => !this.byIssuer.has(i) && !this.reading.has(i));
     if (missing.length > 0 && !this.loading) {
@@ -104,11 +133,34 @@ export class EscrowLocks {
       });
     }
     await Promise.all(this.changed);
+    const byId = new Map(rows.map((r) => [r.id, r]));
     for (const t of tokens) {
       const mine = (this.byIssuer.get(t.issuer_address) ?? []).filter((e) => e.currency === t.currency);
       const lock = summarize(mine, t.supply);
       if (lock) t.ledger_lock = lock;
+      // Only once the issuer's escrows are known: an unread issuer gets no mark either way.
+      const row = byId.get(t.id);
+      if (row && this.byIssuer.has(t.issuer_address)) {
+        const unlocked = devUnlocked(row, row.deployJobId ? devs.get(row.deployJobId) : undefined, mine);
+        if (unlocked) t.dev_unlocked = unlocked;
+      }
     }
+  }
+
+  /** The deployers' wallets of these rows' deploys; read once per job, a failed read skips the mark. */
+  private async devWalletsOf(rows: TokenRow[]): Promise<Map<string, string>> {
+    const jobIds = rows.flatMap((r) =>
+      r.source === 'deploy' && r.deployJobId && new Decimal(r.devAllocation).gt(0) ? [r.deployJobId] : [],
+    );
+    const unknown = jobIds.filter((id) => !this.devWallets.has(id));
+    if (unknown.length && this.deployWallets) {
+      try {
+        for (const [id, address] of await this.deployWallets(unknown)) this.devWallets.set(id, address);
+      } catch (err) {
+        this.log(err, 'deploy wallets');
+      }
+    }
+    return this.devWallets;
   }
 
   /** Reads one issuer's escrows, coalesced; never rejects (a failed read is retried by the next build). */

@@ -330,15 +330,18 @@ export function assessRisk(input: RiskInput): RiskReport {
   if (input.devLock && input.devLock.status !== 'not-locked') {
     // Read from the ledger's escrow objects: provable, unlike a promise in a description.
     const lock = input.devLock;
+    // Unlocked (never locked, or every tranche released) is a warning: the deployer can sell it now.
     add({
       id: 'dev-allocation',
-      severity: lock.status === 'locked' ? 'good' : 'info',
+      severity: lock.status === 'locked' ? 'good' : 'warn',
       label: 'Dev allocation',
       value: lock.text.replace(/^Dev allocation /, ''),
       sentence:
         lock.status === 'locked'
           ? 'Held in escrows on the XRP Ledger: the deployer cannot sell a tranche before its unlock date.'
-          : 'Every tranche of the deployer’s escrows has been released: the allocation can be sold.',
+          : lock.scheduled
+            ? 'Every tranche of the deployer’s escrows has been released: the allocation can be sold.'
+            : 'Not in escrow on the XRP Ledger: the deployer can sell it at any time.',
     });
   } else if (input.devSharePercent !== null) {
     add({

@@ -23,6 +23,7 @@ import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import type { TokenRegistry } from '../tokens';
 import { EscrowLocks } from './escrow-locks';
+import { deployWallets } from '../vesting';
 import { createMarketIndexer } from './indexer';
 import { openOrders } from './order-book';
 import { RiskReader } from './risk';
@@ -79,6 +80,7 @@ export function registerMarket(
     platform.connection?.client,
     (err, issuer) => app.log.warn({ err, issuer }, 'escrow read failed'),
     () => snapshot.invalidate(),
+    (jobIds) => deployWallets(db, jobIds),
   );
   const snapshot = new MarketSnapshot({
     db,

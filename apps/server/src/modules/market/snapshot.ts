@@ -237,7 +237,7 @@ export class MarketSnapshot {
     const { db } = this.deps;
     const rows = await this.deps.tokens.listActive(TOKEN_FETCH_LIMIT);
     const tokens = rows.map(toTokenView);
-    await this.deps.locks?.apply(tokens);
+    await this.deps.locks?.apply(tokens, rows);
     const pools = await db.select().from(marketPools);
     const facts = await db.select().from(issuerFacts);
     const xrpUsd = await this.xrpUsd();

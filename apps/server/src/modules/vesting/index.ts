@@ -1,4 +1,5 @@
 // The dev allocation locked on the ledger (issue 28): what other modules use of it.
-export { registerVesting } from './routes';
-export { devLockOf, VestingService } from './service';
+export { registerVesting, type VestingApi } from './routes';
+export { AutoReleaseKeeper } from './keeper';
+export { deployWallets, devLockOf, VestingService } from './service';
 export { lockedByToken, readEscrows, tokenEscrows } from '../../ledger/escrows';

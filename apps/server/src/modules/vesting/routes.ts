@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import {
   USER_LIST_PAGE,
+  vestingAutoReleaseSchema,
   vestingReleaseSchema,
+  type VestingAutoReleaseResult,
   type VestingReleaseResult,
   type VestingScheduleView,
 } from '@ledgerpad/shared';
@@ -10,13 +12,21 @@ import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
+import { validatedClose } from '../../ledger/escrows';
+import { AutoReleaseKeeper } from './keeper';
 import { VestingService } from './service';
 
-/** The dashboard's vesting schedule and its 'Release' (docs/vesting.md). */
+export interface VestingApi {
+  service: VestingService;
+  /** The automatic release's keeper; undefined without a ledger connection. */
+  keeper?: AutoReleaseKeeper;
+}
+
+/** The dashboard's vesting schedule, its 'Release' and the automatic release (docs/vesting.md). */
 export function registerVesting(
   app: FastifyInstance,
   deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi },
-): VestingService {
+): VestingApi {
   const { platform } = deps;
   const service = new VestingService({
     db: platform.database.db,
@@ -36,5 +46,31 @@ export function registerVesting(
   app.post('/api/dashboard/vesting/release', auth, async (request): Promise<VestingReleaseResult> => {
     return service.release(request.user!.id, parseInput(vestingReleaseSchema, request.body));
   });
-  return service;
+  // 'Release automatically when due' (CSRF like every write; the deployer's own schedules only).
+  app.put(
+    '/api/dashboard/vesting/auto-release',
+    auth,
+    async (request): Promise<VestingAutoReleaseResult> =>
+      service.setAutoRelease(request.user!.id, parseInput(vestingAutoReleaseSchema, request.body)),
+  );
+
+  const connection = platform.connection;
+  if (!connection || !platform.submissions) return { service };
+  const client = connection.client;
+  const keeper = new AutoReleaseKeeper({
+    db: platform.database.db,
+    service,
+    closeTime: async () => (await validatedClose(client)).closeTime,
+    // The ledger stream the submission tracker subscribes to: one event per validated ledger.
+    onLedger: (listener) => {
+      const onClosed = (ev: { ledger_time: number }) => listener(ev.ledger_time);
+      client.on('ledgerClosed', onClosed);
+      return () => void client.off('ledgerClosed', onClosed);
+    },
+    log: app.log.child({ component: 'vesting-keeper' }),
+  });
+  app.addHook('onReady', async () => keeper.start());
+  // Before the database closes: a running round finishes (its release is recorded either way).
+  app.addHook('onClose', () => keeper.stop());
+  return { service, keeper };
 }

@@ -1,12 +1,15 @@
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import {
   Decimal,
   devLockText,
   ledgerResultMessage,
   rippleTime,
+  VESTING_AUTO_RELEASE_MESSAGES,
   VESTING_RELEASE_MESSAGES,
   type DevLockView,
+  type VestingAutoReleaseRequest,
+  type VestingAutoReleaseResult,
   type VestingReleaseRequest,
   type VestingSettings,
   type VestingTranche,
@@ -18,7 +21,7 @@ import type { Db } from '../../db/client';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type { SubmissionService } from '../../ledger/submission-service';
-import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
+import { AppError, badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { jobs } from '../../platform/jobs';
 import type { TokenRegistry, TokenRow } from '../tokens';
 import type { WalletsApi } from '../wallets';
@@ -29,6 +32,7 @@ import {
   validatedClose,
   type LedgerEscrow,
 } from '../../ledger/escrows';
+import { vestingAutoRelease, type AutoReleaseRow } from './schema';
 
 // The dev allocation locked on the ledger (issue 28, docs/vesting.md): the dashboard's schedule and
 // its 'Release' (EscrowFinish through the submission service), and the risk panel's lock line. The
@@ -56,10 +60,22 @@ export async function deployPayloadOf(db: Db, token: TokenRow): Promise<DeployPa
   return (row?.payload as DeployPayload | undefined) ?? null;
 }
 
+/** The deployer's wallet of each deploy job (`payload.userAddress`), for the list's 'unlocked' mark. */
+export async function deployWallets(db: Db, jobIds: string[]): Promise<Map<string, string>> {
+  if (jobIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: jobs.id, address: sql<string | null>`${jobs.payload}->>'userAddress'` })
+    .from(jobs)
+    .where(inArray(jobs.id, jobIds));
+  return new Map(rows.flatMap((r) => (r.address ? [[r.id, r.address] as const] : [])));
+}
+
 /**
  * The risk panel's dev lock: the deployer's escrows of the token (found in the issuer's directory, so
  * ones the deployer made outside Ledgerpad count too), as a share of the supply, until the last
- * FinishAfter; 'unlocked' once a schedule's escrows are all gone.
+ * FinishAfter. 'unlocked' when a dev allocation above 0 has no escrow of the deployer's wallet left —
+ * never locked, or every tranche released (docs/vesting.md "Unlocked dev allocations");
+ * 'not-locked' when there is no allocation to lock.
  */
 export async function devLockOf(client: Client, db: Db, token: TokenRow): Promise<DevLockView | null> {
   const payload = await deployPayloadOf(db, token);
@@ -75,11 +91,13 @@ export async function devLockOf(client: Client, db: Db, token: TokenRow): Promis
     (m, e) => Math.max(m ?? 0, e.finishAfter ?? e.cancelAfter ?? 0),
     null,
   );
-  const dev = new Decimal(token.devAllocation).toFixed();
-  const status = mine.length > 0 ? 'locked' : payload.vesting?.tranches.length ? 'unlocked' : 'not-locked';
+  const devAllocation = new Decimal(token.devAllocation);
+  const dev = devAllocation.toFixed();
+  const status = mine.length > 0 ? 'locked' : devAllocation.gt(0) ? 'unlocked' : 'not-locked';
   const lockedPercent = pct(locked, supply);
   return {
     status,
+    scheduled: Boolean(payload.vesting?.tranches.length),
     devSharePercent: dev,
     lockedPercent,
     lockedAmount: locked.toFixed(),
@@ -132,30 +150,12 @@ export class VestingService {
     const { client } = this.ledger();
     const { closeTime } = await validatedClose(client);
     const out: VestingScheduleView['tokens'] = [];
-    for (const token of await this.deps.tokens.deployedBy(userId)) {
+    const deployed = await this.deps.tokens.deployedBy(userId);
+    const auto = await this.autoSettings(deployed.map((t) => t.id));
+    for (const token of deployed) {
       const payload = await deployPayloadOf(this.deps.db, token);
       if (!payload?.vesting?.tranches.length) continue;
-      const created = await this.created(token.deployJobId!);
-      const escrows = (await readEscrows(client, payload.userAddress)).filter(
-        (e) => e.owner === payload.userAddress && e.issuer === token.issuerAddress,
-      );
-      const tranches: VestingTrancheView[] = payload.vesting.tranches.map((t) => {
-        const made = created.get(`lock-dev-${t.index}`);
-        // Each tranche has its own FinishAfter and amount: that pair finds its escrow.
-        const live = escrows.find(
-          (e: LedgerEscrow) => e.finishAfter === t.unlockAt && new Decimal(e.amount).eq(t.amount),
-        );
-        // rippled's after(): finishable once a ledger closed after FinishAfter is the parent.
-        const status = live ? (closeTime > t.unlockAt ? 'due' : 'locked') : made ? 'released' : 'missing';
-        return {
-          index: t.index,
-          amount: t.amount,
-          unlockAt: rippleTime.toIso(t.unlockAt),
-          status,
-          escrowSequence: made?.sequence ?? null,
-          createHash: made?.hash ?? null,
-        };
-      });
+      const setting = auto.get(token.id);
       out.push({
         tokenId: token.id,
         ticker: token.ticker,
@@ -163,10 +163,126 @@ export class VestingService {
         currency: token.currency,
         walletAddress: payload.userAddress,
         ledgerTime: rippleTime.toIso(closeTime),
-        tranches,
+        tranches: await this.tranches(client, token, payload, closeTime),
+        autoRelease: setting?.enabled ?? false,
+        autoReleaseError: setting?.enabled && setting.lastError ? setting.lastError : null,
       });
     }
     return { tokens: out };
+  }
+
+  /** One deploy's tranches with their status on the ledger at `closeTime` (the validated close). */
+  private async tranches(
+    client: Client,
+    token: TokenRow,
+    payload: DeployPayload,
+    closeTime: number,
+  ): Promise<VestingTrancheView[]> {
+    const created = await this.created(token.deployJobId!);
+    const escrows = (await readEscrows(client, payload.userAddress)).filter(
+      (e) => e.owner === payload.userAddress && e.issuer === token.issuerAddress,
+    );
+    return (payload.vesting?.tranches ?? []).map((t) => {
+      const made = created.get(`lock-dev-${t.index}`);
+      // Each tranche has its own FinishAfter and amount: that pair finds its escrow.
+      const live = escrows.find(
+        (e: LedgerEscrow) => e.finishAfter === t.unlockAt && new Decimal(e.amount).eq(t.amount),
+      );
+      // rippled's after(): finishable once a ledger closed after FinishAfter is the parent.
+      const status = live ? (closeTime > t.unlockAt ? 'due' : 'locked') : made ? 'released' : 'missing';
+      return {
+        index: t.index,
+        amount: t.amount,
+        unlockAt: rippleTime.toIso(t.unlockAt),
+        status,
+        escrowSequence: made?.sequence ?? null,
+        createHash: made?.hash ?? null,
+      };
+    });
+  }
+
+  private async autoSettings(tokenIds: number[]): Promise<Map<number, AutoReleaseRow>> {
+    if (tokenIds.length === 0) return new Map();
+    const rows = await this.deps.db
+      .select()
+      .from(vestingAutoRelease)
+      .where(inArray(vestingAutoRelease.tokenId, tokenIds));
+    return new Map(rows.map((r) => [r.tokenId, r]));
+  }
+
+  /** The token's deploy (payload with a schedule) and the paying wallet, if both are the user's; else 404. */
+  private async ownSchedule(
+    userId: number,
+    tokenId: number,
+    message: string,
+  ): Promise<{ token: TokenRow; payload: DeployPayload; wallet: { id: number; address: string } }> {
+    const token = await this.deps.tokens.byId(tokenId);
+    const payload =
+      token && token.deployerUserId === userId ? await deployPayloadOf(this.deps.db, token) : null;
+    if (!token || !payload) throw notFound(message);
+    // The paying wallet must still be the user's (404 as for any wallet that is not).
+    const wallet = await this.deps.wallets.owned(userId, payload.walletId).catch(() => {
+      throw notFound(message);
+    });
+    return { token, payload, wallet };
+  }
+
+  /**
+   * PUT /api/dashboard/vesting/auto-release: 'Release automatically when due' on or off for one of
+   * the user's schedules. On: the keeper looks at the token once the earliest tranche's unlock has
+   * passed (it corrects `next_due_at` from the ledger on its first round).
+   */
+  async setAutoRelease(userId: number, b: VestingAutoReleaseRequest): Promise<VestingAutoReleaseResult> {
+    const { token, payload } = await this.ownSchedule(
+      userId,
+      b.tokenId,
+      VESTING_AUTO_RELEASE_MESSAGES.notFound,
+    );
+    const tranches = payload.vesting?.tranches ?? [];
+    if (tranches.length === 0) throw notFound(VESTING_AUTO_RELEASE_MESSAGES.notFound);
+    const nextDueAt = Math.min(...tranches.map((t) => t.unlockAt));
+    const values = { enabled: b.enabled, nextDueAt, retryAfter: null, lastError: null, updatedAt: new Date() };
+    await this.deps.db
+      .insert(vestingAutoRelease)
+      .values({ tokenId: token.id, userId, ...values })
+      .onConflictDoUpdate({ target: vestingAutoRelease.tokenId, set: { userId, ...values } });
+    if (b.enabled) this.onOptIn?.();
+    return { tokenId: token.id, enabled: b.enabled };
+  }
+
+  /** Set by the keeper: an opt-in is looked at at once rather than at the next close. */
+  onOptIn: (() => void) | undefined;
+
+  /**
+   * One keeper round for one opted-in token (`keeper.ts`): every due tranche released through the
+   * dashboard's own `release` (same checks, same intent key per escrow, so a click, a retry or
+   * another instance's round meets the one transaction). Returns the released tranches and when to
+   * look again (the earliest unlock still locked; null when none is left), or the first failure.
+   */
+  async autoRelease(
+    userId: number,
+    tokenId: number,
+  ): Promise<{ released: VestingReleaseResult[]; nextDueAt: number | null; error: string | null }> {
+    const { client } = this.ledger();
+    const { token, payload } = await this.ownSchedule(userId, tokenId, VESTING_RELEASE_MESSAGES.notFound);
+    const { closeTime } = await validatedClose(client);
+    const tranches = await this.tranches(client, token, payload, closeTime);
+    const released: VestingReleaseResult[] = [];
+    let error: string | null = null;
+    for (const t of tranches) {
+      if (t.status !== 'due' || t.escrowSequence === null) continue;
+      try {
+        released.push(await this.release(userId, { tokenId, escrowSequence: t.escrowSequence }));
+      } catch (err) {
+        error ??= err instanceof AppError ? err.message : VESTING_AUTO_RELEASE_MESSAGES.unexpected;
+        if (!(err instanceof AppError)) throw err;
+      }
+    }
+    const unlockAt = new Map(payload.vesting!.tranches.map((t) => [t.index, t.unlockAt]));
+    const left = tranches
+      .filter((t) => t.status === 'locked' || (t.status === 'due' && error !== null))
+      .map((t) => unlockAt.get(t.index)!);
+    return { released, nextDueAt: left.length ? Math.min(...left) : null, error };
   }
 
   /**
@@ -176,14 +292,7 @@ export class VestingService {
    */
   async release(userId: number, b: VestingReleaseRequest): Promise<VestingReleaseResult> {
     const { client, submissions } = this.ledger();
-    const token = await this.deps.tokens.byId(b.tokenId);
-    const payload =
-      token && token.deployerUserId === userId ? await deployPayloadOf(this.deps.db, token) : null;
-    if (!token || !payload) throw notFound(VESTING_RELEASE_MESSAGES.notFound);
-    // The paying wallet must still be the user's (404 as for any wallet that is not).
-    const wallet = await this.deps.wallets.owned(userId, payload.walletId).catch(() => {
-      throw notFound(VESTING_RELEASE_MESSAGES.notFound);
-    });
+    const { token, wallet } = await this.ownSchedule(userId, b.tokenId, VESTING_RELEASE_MESSAGES.notFound);
     const owner = wallet.address;
     const intentKey = `vesting-release:${owner}:${b.escrowSequence}`;
     const done = await submissions.existing(intentKey);
