@@ -9,6 +9,8 @@ import {
   type FeesConfig,
   type JobStatusView,
   ledgerResultMessage,
+  type RiskReport,
+  type TokenView,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
 import { decode } from 'xrpl';
@@ -267,6 +269,35 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
     expect(wallets.wallets.some((w) => w.wallet_address === result.issuer_address)).toBe(false);
   });
 
+  it("shows the dev allocation it did not lock as 'unlocked' on the risk panel and in the list", async () => {
+    // No `vesting` in the request: the 10% went to the wallet, no escrow of it on the ledger.
+    const risk = (
+      await t.app.inject({ url: `/api/tokens/${result.issuer_address}/risk` })
+    ).json() as RiskReport;
+    expect(risk.devLock).toMatchObject({
+      status: 'unlocked',
+      scheduled: false,
+      lockedPercent: '0',
+      text: 'Dev allocation 10% — unlocked',
+      escrows: [],
+    });
+    expect(risk.signals.find((s) => s.id === 'dev-allocation')).toMatchObject({
+      severity: 'warn',
+      value: '10% — unlocked',
+      sentence: 'Not in escrow on the XRP Ledger: the deployer can sell it at any time.',
+    });
+    // The list reads the issuer's escrows in the background; the mark is there once they are in.
+    let listed: TokenView | undefined;
+    const deadline = Date.now() + 20_000;
+    do {
+      if (listed) await new Promise((r) => setTimeout(r, 200));
+      const list = (await t.app.inject({ url: '/api/tokens?limit=10' })).json() as TokenView[];
+      listed = list.find((x) => x.issuer_address === result.issuer_address);
+    } while (!listed?.dev_unlocked && Date.now() < deadline);
+    expect(listed?.dev_unlocked).toEqual({ percent: '10' });
+    expect(listed?.ledger_lock).toBeUndefined();
+  });
+
   it("is private: another user gets 404 for the job, and cannot pay with alice's wallet", async () => {
     expect((await call(bob, 'GET', `/api/job-status/${jobId}`)).statusCode).toBe(404);
     const res = await call(bob, 'POST', '/api/deploy-token', form({ ticker: 'BOBX' }));
@@ -296,6 +327,15 @@ describe('deploy: RLUSD pair with RequireAuth, not blackholed', () => {
     expect(out.status.status, JSON.stringify(out.status)).toBe('completed');
     result = out.status.result!;
   }, 90_000);
+
+  it('has no dev allocation, so neither an unlocked mark nor an unlocked risk line', async () => {
+    const list = (await t.app.inject({ url: '/api/tokens?limit=10' })).json() as TokenView[];
+    expect(list.find((x) => x.issuer_address === result.issuer_address)?.dev_unlocked).toBeUndefined();
+    const risk = (
+      await t.app.inject({ url: `/api/tokens/${result.issuer_address}/risk` })
+    ).json() as RiskReport;
+    expect(risk.devLock?.status).toBe('not-locked');
+  });
 
   it('keeps the issuer usable with RequireAuth on and the hot line authorized', async () => {
     const root = await accountRoot(result.issuer_address);

@@ -104,6 +104,8 @@ describe('the token list mark of a locked allocation', () => {
         }),
       { timeout: 10_000, interval: 100 },
     );
+    // Locked: no 'unlocked' mark beside it.
+    expect((await listed()).dev_unlocked).toBeUndefined();
   });
 
   it('counts an escrow made outside Ledgerpad by any holder', async () => {
@@ -207,5 +209,7 @@ describe('the token list mark of a locked allocation', () => {
       timeout: 10_000,
       interval: 100,
     });
+    // The dev's whole 10% is back on the wallet's line: the list now marks it 'unlocked'.
+    expect((await listed()).dev_unlocked).toEqual({ percent: '10' });
   });
 });
