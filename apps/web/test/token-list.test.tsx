@@ -293,6 +293,34 @@ describe('token list', () => {
     }
   });
 
+  it("marks a deploy's dev allocation that is not in escrow 'unlocked', in amber, table and cards", async () => {
+    const unlocked: TokenView = { ...TOKENS[2]!, dev_unlocked: { percent: '10' } };
+    const title = 'Dev allocation 10% — unlocked: not in escrow on the ledger, the deployer can sell it';
+    stubFetch((path) => {
+      if (path.startsWith('/api/tokens')) return { body: TOKENS.map((t, i) => (i === 2 ? unlocked : t)) };
+      if (path === '/api/prices') return { body: prices };
+      return undefined;
+    });
+    for (const mobile of [false, true]) {
+      setMobileViewport(mobile);
+      try {
+        render(withProviders(<TokenList />));
+        const rows = await screen.findAllByTestId('token-row');
+        const row = rows.find((r) => within(r).queryByText(TOKENS[2]!.ticker))!;
+        const mark = within(row).getByTestId('unlocked-mark');
+        expect(mark.className).toContain('unlocked-mark');
+        expect(mark.getAttribute('title')).toBe(title);
+        expect(within(mark).getByText('unlocked').getAttribute('aria-hidden')).toBe('true');
+        expect(within(mark).getByText(title)).toBeTruthy();
+        // Only that token: no allocation known, or locked, no mark.
+        expect(screen.getAllByTestId('unlocked-mark')).toHaveLength(1);
+      } finally {
+        setMobileViewport(false);
+        cleanup();
+      }
+    }
+  });
+
   it('refetches the list on the 10 s price cadence: a token launched meanwhile appears without a reload', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     vi.setSystemTime(NOW);

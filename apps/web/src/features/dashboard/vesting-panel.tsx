@@ -1,13 +1,20 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import type { VestingReleaseResult, VestingScheduleView, VestingTrancheView } from '@ledgerpad/shared';
-import { apiGet, apiPost, userMessage } from '../../lib/api';
+import type {
+  VestingAutoReleaseResult,
+  VestingReleaseResult,
+  VestingScheduleView,
+  VestingTrancheView,
+} from '@ledgerpad/shared';
+import { apiGet, apiPost, apiPut, userMessage } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
 import { groupDigits } from './api';
 
 // The dashboard's locked dev allocations (issue 28, docs/vesting.md): each tranche, its amount and
 // unlock date, and its status as the ledger has it (an escrow still there, or gone because it was
-// released); 'Release' on the due ones finishes the escrow into the same wallet.
+// released); 'Release' on the due ones finishes the escrow into the same wallet, and 'Release
+// automatically when due' lets the server's keeper do it after the ledger passes each unlock.
 
 const vestingKey = ['dashboard', 'vesting'] as const;
 
@@ -51,6 +58,7 @@ export function VestingPanel() {
           <h3>
             {tok.ticker} <span className="muted small address">{tok.walletAddress}</span>
           </h3>
+          <AutoReleaseToggle token={tok} />
           <div className="table-scroll">
             <table className="vesting-table">
               <thead>
@@ -111,5 +119,60 @@ export function VestingPanel() {
         </div>
       ))}
     </section>
+  );
+}
+
+type ScheduleToken = VestingScheduleView['tokens'][number];
+
+/**
+ * 'Release automatically when due': a switch stored on the server (PUT
+ * /api/dashboard/vesting/auto-release). Disabled while the change is being saved; a refused change
+ * and the keeper's last failure are shown beside it.
+ */
+function AutoReleaseToggle({ token }: { token: ScheduleToken }) {
+  const queryClient = useQueryClient();
+  const errorId = useId();
+  const save = useMutation({
+    mutationFn: (enabled: boolean) =>
+      apiPut<VestingAutoReleaseResult>('/api/dashboard/vesting/auto-release', {
+        tokenId: token.tokenId,
+        enabled,
+      }),
+    onSuccess: (r) => {
+      queryClient.setQueryData<VestingScheduleView>(vestingKey, (old) =>
+        old
+          ? {
+              ...old,
+              tokens: old.tokens.map((x) =>
+                x.tokenId === r.tokenId ? { ...x, autoRelease: r.enabled, autoReleaseError: null } : x,
+              ),
+            }
+          : old,
+      );
+      void queryClient.invalidateQueries({ queryKey: vestingKey });
+    },
+  });
+  const checked = save.isPending ? save.variables : token.autoRelease;
+  const error = save.isError ? userMessage(save.error) : token.autoReleaseError;
+  return (
+    <div className="vesting-auto">
+      <label className="vesting-auto-switch">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={checked}
+          disabled={save.isPending}
+          aria-busy={save.isPending}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(e) => save.mutate(e.target.checked)}
+        />
+        Release automatically when due
+      </label>
+      {error && (
+        <p id={errorId} className="vesting-auto-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import {
   DEFAULT_TOKEN_SORT,
+  devUnlockedTitle,
   ledgerLockLabel,
   ledgerLockTitle,
   nextTokenSort,
@@ -200,6 +201,7 @@ function TokenListRow({ row, onOpen }: { row: TokenRow; onOpen: () => void }) {
       <td>
         <TickerLink token={t} />
         <LockMark token={t} />
+        <UnlockedMark token={t} />
       </td>
       <td className="num">
         <span className={`figure ${row.priceFont}`} data-testid="price" title={row.priceFull}>
@@ -337,6 +339,7 @@ function TokenCard({ row, onOpen }: { row: TokenRow; onOpen: (row: TokenRow) => 
           {row.ageFormatted} · {row.pair}
         </span>
         <LockMark token={t} />
+        <UnlockedMark token={t} />
       </div>
       <dl className="token-card-figures">
         <div>
@@ -411,6 +414,28 @@ export function LockMark({ token: t }: { token: Pick<TokenView, 'ledger_lock'> }
         />
       </svg>
       <span aria-hidden="true">{ledgerLockLabel(lock)}</span>
+      <span className="visually-hidden">{title}</span>
+    </span>
+  );
+}
+
+/**
+ * The 'unlocked' mark (issue 28): a Ledgerpad deploy's dev allocation that is not in escrow on the
+ * ledger (never locked, or every tranche released); amber, the risk panel's warning colour.
+ */
+export function UnlockedMark({ token: t }: { token: Pick<TokenView, 'dev_unlocked'> }) {
+  const u = t.dev_unlocked;
+  if (!u) return null;
+  const title = devUnlockedTitle(u);
+  return (
+    <span className="lock-mark unlocked-mark" title={title} data-testid="unlocked-mark">
+      <svg aria-hidden="true" viewBox="0 0 16 16" width="11" height="11">
+        <path
+          fill="currentColor"
+          d="M12 5a2 2 0 1 0-4 0v2h4.5A1.5 1.5 0 0 1 14 8.5v6a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 2 14.5v-6A1.5 1.5 0 0 1 3.5 7H6V5a4 4 0 1 1 8 0v1h-2V5z"
+        />
+      </svg>
+      <span aria-hidden="true">unlocked</span>
       <span className="visually-hidden">{title}</span>
     </span>
   );
