@@ -114,8 +114,11 @@ describe('a locked dev allocation in Chromium', () => {
       'locked',
     ]);
     expect(await rows.first().textContent()).toContain(`25,000 ${ticker}`);
-    // Nothing is due yet: no Release button.
+    // Nothing is due yet: no Release button; the automatic release is off until switched on.
     expect(await panel.getByRole('button', { name: 'Release' }).count()).toBe(0);
+    expect(await panel.getByRole('switch', { name: 'Release automatically when due' }).isChecked()).toBe(
+      false,
+    );
     await screenshotWidths(page, 'vesting-dashboard');
     await page.setViewportSize({ width: 1280, height: 900 });
 

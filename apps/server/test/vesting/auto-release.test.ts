@@ -71,12 +71,18 @@ beforeAll(async () => {
   await t.app.platform.accounts.bootstrapped();
   alice = await t.signIn('alice_autorelease');
   bob = await t.signIn('bob_autorelease');
-  const w = (await t.app.inject({ method: 'POST', url: '/api/wallets', headers: alice.headers, payload: {} })).json() as {
+  const w = (
+    await t.app.inject({ method: 'POST', url: '/api/wallets', headers: alice.headers, payload: {} })
+  ).json() as {
     id: number;
     wallet_address: string;
   };
   wallet = { id: w.id, address: w.wallet_address };
-  const fund = await t.app.inject({ method: 'POST', url: `/api/wallets/${w.id}/fund`, headers: alice.headers });
+  const fund = await t.app.inject({
+    method: 'POST',
+    url: `/api/wallets/${w.id}/fund`,
+    headers: alice.headers,
+  });
   expect(fund.statusCode).toBe(200);
   const res = await t.app.inject({
     method: 'POST',
@@ -159,7 +165,8 @@ describe('opted in', () => {
     expect(on.json()).toEqual({ tokenId: result.token_id, enabled: true });
     // No release request: the app's keeper, poked by the opt-in and by each validated ledger.
     const deadline = Date.now() + 30_000;
-    while ((await devLine()) !== '25000' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while ((await devLine()) !== '25000' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
     expect(await devLine()).toBe('25000');
     await t.app.vesting.keeper!.idle();
     const rows = await releases();
@@ -220,9 +227,7 @@ describe('opted in', () => {
 
   it('turned off again: the row stays, disabled, and no round claims it', async () => {
     expect((await toggle(alice, false)).statusCode).toBe(200);
-    await t.database.db
-      .update(vestingAutoRelease)
-      .set({ nextDueAt: payload.vesting!.tranches[0]!.unlockAt });
+    await t.database.db.update(vestingAutoRelease).set({ nextDueAt: payload.vesting!.tranches[0]!.unlockAt });
     expect(await otherInstance('test-instance-c').runOnce()).toEqual([]);
     expect((await schedule()).autoRelease).toBe(false);
   });

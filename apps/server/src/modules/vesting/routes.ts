@@ -47,11 +47,8 @@ export function registerVesting(
     return service.release(request.user!.id, parseInput(vestingReleaseSchema, request.body));
   });
   // 'Release automatically when due' (CSRF like every write; the deployer's own schedules only).
-  app.put(
-    '/api/dashboard/vesting/auto-release',
-    auth,
-    async (request): Promise<VestingAutoReleaseResult> =>
-      service.setAutoRelease(request.user!.id, parseInput(vestingAutoReleaseSchema, request.body)),
+  app.put('/api/dashboard/vesting/auto-release', auth, async (request): Promise<VestingAutoReleaseResult> =>
+    service.setAutoRelease(request.user!.id, parseInput(vestingAutoReleaseSchema, request.body)),
   );
 
   const connection = platform.connection;

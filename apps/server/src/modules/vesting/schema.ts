@@ -34,6 +34,10 @@ export const vestingAutoRelease = pgTable(
     lastError: text('last_error'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('vesting_auto_release_due_idx').on(t.nextDueAt).where(sql`${t.enabled}`)],
+  (t) => [
+    index('vesting_auto_release_due_idx')
+      .on(t.nextDueAt)
+      .where(sql`${t.enabled}`),
+  ],
 );
 export type AutoReleaseRow = typeof vestingAutoRelease.$inferSelect;

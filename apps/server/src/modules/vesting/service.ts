@@ -241,7 +241,13 @@ export class VestingService {
     const tranches = payload.vesting?.tranches ?? [];
     if (tranches.length === 0) throw notFound(VESTING_AUTO_RELEASE_MESSAGES.notFound);
     const nextDueAt = Math.min(...tranches.map((t) => t.unlockAt));
-    const values = { enabled: b.enabled, nextDueAt, retryAfter: null, lastError: null, updatedAt: new Date() };
+    const values = {
+      enabled: b.enabled,
+      nextDueAt,
+      retryAfter: null,
+      lastError: null,
+      updatedAt: new Date(),
+    };
     await this.deps.db
       .insert(vestingAutoRelease)
       .values({ tokenId: token.id, userId, ...values })
