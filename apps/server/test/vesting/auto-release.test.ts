@@ -171,6 +171,8 @@ describe('opted in', () => {
     await t.app.vesting.keeper!.idle();
     const rows = await releases();
     expect(rows.map((r) => [r.status, r.purpose])).toEqual([['success', 'vesting-release']]);
+    // Every round so far ran clean (the ones after each validated ledger included).
+    expect(t.logs.join('\n')).not.toMatch(/vesting auto-release (round )?failed/);
     const view = await schedule();
     expect(view.tranches.map((x) => x.status)).toEqual(['released', 'locked']);
     expect(view).toMatchObject({ autoRelease: true, autoReleaseError: null });
@@ -230,5 +232,99 @@ describe('opted in', () => {
     await t.database.db.update(vestingAutoRelease).set({ nextDueAt: payload.vesting!.tranches[0]!.unlockAt });
     expect(await otherInstance('test-instance-c').runOnce()).toEqual([]);
     expect((await schedule()).autoRelease).toBe(false);
+  });
+});
+
+describe('a round killed after recording its EscrowFinish', () => {
+  let crash: DeployResult;
+  let crashPayload: DeployPayload;
+
+  beforeAll(async () => {
+    // Another deploy of alice's: 100% at the cliff, 100,000 in one escrow after 36 s.
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/deploy-token',
+      headers: alice.headers,
+      payload: {
+        name: 'Crash Token',
+        ticker: 'CRSH',
+        description: '',
+        supply: '1000000',
+        devAllocation: '10',
+        liquidityAmount: '100',
+        ammFee: '0.5',
+        logoUrl: '/images/logo-test.webp',
+        blackholeIssuer: true,
+        requireAuth: false,
+        liquidityPairType: 'XRP',
+        walletId: wallet.id,
+        vesting: { enabled: true, cliffPercent: '100', cliffHours: '0.01', months: 1 },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const { jobId } = res.json() as { jobId: string };
+    await t.app.platform.jobs.waitFor(jobId, { timeoutMs: 60_000 });
+    const status = (
+      await call(alice, 'GET', `/api/job-status/${jobId}`)
+    ).json() as JobStatusView<DeployResult>;
+    expect(status.status, JSON.stringify(status)).toBe('completed');
+    crash = status.result!;
+    const [row] = await t.database.db.select().from(jobs).where(eq(jobs.id, jobId));
+    crashPayload = row!.payload as DeployPayload;
+    const cliff = crashPayload.vesting!.tranches[0]!.unlockAt;
+    while ((await validatedClose(client())).closeTime <= cliff)
+      await client().request({ command: 'ledger_accept' } as never);
+  }, 120_000);
+
+  it('the instance taking over waits for the recorded transaction and signs no other', async () => {
+    const view = (
+      (await call(alice, 'GET', '/api/dashboard/vesting')).json() as VestingScheduleView
+    ).tokens.find((x) => x.tokenId === crash.token_id)!;
+    expect(view.tranches.map((x) => [x.amount, x.status])).toEqual([['100000', 'due']]);
+    const seq = view.tranches[0]!.escrowSequence!;
+    // The dead instance had claimed the token and recorded (then submitted) the finish as `release`
+    // does — same intent key, same transaction — and was killed before it could wait for it.
+    await t.database.db.insert(vestingAutoRelease).values({
+      tokenId: crash.token_id,
+      userId: alice.user.id,
+      enabled: true,
+      nextDueAt: crashPayload.vesting!.tranches[0]!.unlockAt,
+      keeperOwner: 'killed-instance',
+      keeperUntil: sql`now() + interval '1 hour'`,
+    });
+    const recorded = await t.app.platform.submissions!.prepare({
+      intentKey: `vesting-release:${wallet.address}:${seq}`,
+      account: wallet.address,
+      tx: { TransactionType: 'EscrowFinish', Owner: wallet.address, OfferSequence: seq },
+      purpose: 'vesting-release',
+      userId: alice.user.id,
+      walletId: wallet.id,
+    });
+    const b = otherInstance('test-instance-b');
+    // Its lease still holds: nobody touches the token.
+    expect(await b.runOnce()).toEqual([]);
+    await t.database.db
+      .update(vestingAutoRelease)
+      .set({ keeperUntil: sql`now() - interval '1 second'` })
+      .where(eq(vestingAutoRelease.tokenId, crash.token_id));
+    const [round] = await b.runOnce();
+    expect(round).toMatchObject({ tokenId: crash.token_id, error: null });
+    // Either it found the finish still in flight and waited for it (that very hash), or it was
+    // already validated and the tranche read as released: never a second transaction.
+    expect(round!.released.map((r) => r.hash)).toEqual(round!.released.length ? [recorded.hash] : []);
+    const mine = (await releases()).filter((r) => r.intentKey.endsWith(`:${seq}`));
+    expect(mine.map((r) => [r.hash, r.status])).toEqual([[recorded.hash, 'success']]);
+    const line = await client().request({
+      command: 'account_lines',
+      account: wallet.address,
+      peer: crash.issuer_address,
+      ledger_index: 'validated',
+    });
+    expect(line.result.lines.find((l) => l.currency === crash.currency)?.balance).toBe('100000');
+    const [setting] = await t.database.db
+      .select()
+      .from(vestingAutoRelease)
+      .where(eq(vestingAutoRelease.tokenId, crash.token_id));
+    expect(setting).toMatchObject({ keeperOwner: null, nextDueAt: null, lastError: null });
   });
 });

@@ -37,7 +37,7 @@ export interface AutoReleaseKeeperDeps {
   /** The validated ledger's close time (Ripple epoch seconds) when no stream event gave it. */
   closeTime: () => Promise<number>;
   /** Subscribes to validated ledgers (`ledgerClosed` of the ledger stream); returns the unsubscriber. */
-  onLedger?: (listener: (closeTime: number) => void) => () => void;
+  onLedger?: (listener: (closeTime: number | undefined) => void) => () => void;
   log: AutoReleaseLog;
   leaseMs?: number;
   intervalMs?: number;

@@ -60,7 +60,8 @@ export function registerVesting(
     closeTime: async () => (await validatedClose(client)).closeTime,
     // The ledger stream the submission tracker subscribes to: one event per validated ledger.
     onLedger: (listener) => {
-      const onClosed = (ev: { ledger_time: number }) => listener(ev.ledger_time);
+      const onClosed = (ev: { ledger_time?: number }) =>
+        listener(typeof ev.ledger_time === 'number' ? ev.ledger_time : undefined);
       client.on('ledgerClosed', onClosed);
       return () => void client.off('ledgerClosed', onClosed);
     },
