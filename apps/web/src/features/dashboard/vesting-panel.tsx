@@ -78,15 +78,15 @@ export function VestingPanel() {
                     release.variables.escrowSequence === t.escrowSequence;
                   return (
                     <tr key={t.index} data-status={t.status}>
-                      <td>{t.index}</td>
-                      <td>
+                      <td data-label="Tranche">{t.index}</td>
+                      <td data-label="Amount">
                         {groupDigits(t.amount)} {tok.ticker}
                       </td>
-                      <td>{when(t.unlockAt)}</td>
-                      <td>
+                      <td data-label="Unlocks">{when(t.unlockAt)}</td>
+                      <td data-label="Status">
                         <span className={`vesting-status vesting-${t.status}`}>{STATUS_TEXT[t.status]}</span>
                       </td>
-                      <td>
+                      <td className="vesting-action">
                         {t.status === 'due' && t.escrowSequence !== null && (
                           <button
                             type="button"
