@@ -74,6 +74,8 @@ export class BookStep implements Step {
   private trIn = QUALITY_ONE;
   private trOut = QUALITY_ONE;
   tip: Tip = {};
+  /** The last tip found and the view state it was found in (see prepare). */
+  private kept: { view: ApplyView; version: number; tip: Tip } | undefined;
   private parentCloseTime = 0;
   private reserve = { reserveBase: 0n, reserveIncrement: 0n };
 
@@ -105,7 +107,19 @@ export class BookStep implements Step {
       this.opts.ownerPaysTransferFee && !isXrp(this.outIssue)
         ? transferRate(view, this.outIssue.issuer)
         : QUALITY_ONE;
+    // The tip is a function of the view's state. The flow prepares a strand on a fresh sandbox of
+    // its view, and again on another fresh sandbox of the same, unchanged view when a step limits
+    // the pass: the tip found the first time is then reused (the book is not walked twice). A
+    // write to the view (a pass applied, dead offers removed) bumps its version and ends the reuse;
+    // this step lives for one transaction's flow, whose writes all go through that view.
+    const base = view instanceof ApplyView && view.changeCount === 0 ? view.base : undefined;
+    const kept = this.kept;
+    if (base instanceof ApplyView && kept && kept.view === base && kept.version === base.version) {
+      this.tip = kept.tip;
+      return;
+    }
     this.tip = this.findTip(view);
+    this.kept = base instanceof ApplyView ? { view: base, version: base.version, tip: this.tip } : undefined;
   }
 
   /** An offer that can never be taken: expired, or its owner has nothing to give. */
