@@ -42,9 +42,8 @@ describe('in-process ledger reads', () => {
         Amount: '20000000',
       },
     } as never;
-    const [a, b] = (await Promise.all([reader.request(sim), connection.client.request(sim)])) as Array<{
-      result: { engine_result: string };
-    }>;
+    type Sim = { result: { engine_result: string } };
+    const [a, b] = (await Promise.all([reader.request(sim), connection.client.request(sim)])) as [Sim, Sim];
     expect(a.result.engine_result).toBe('tesSUCCESS');
     expect(JSON.parse(JSON.stringify(a.result))).toEqual(b.result);
     // A missing account: the same RippledError (its `data.error` is what callers test).

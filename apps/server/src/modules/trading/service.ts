@@ -146,6 +146,13 @@ interface ReadyOrder extends Order {
   sendMax?: string;
 }
 
+/**
+ * The balance changes of a simulated trade's metadata, by the metadata object: the embedded ledger
+ * answering in-process hands out its memoized answer (the same object for the same question on
+ * the same open ledger, read-only), so a repeated quote does not derive them again.
+ */
+const balanceChangesOf = new WeakMap<TransactionMetadata, BalanceChanges>();
+
 const fixed6 = (d: Decimal) => fixedDecimals(d, AMOUNT_DECIMALS);
 const plain = (d: Decimal) => toLedgerValue(d);
 
@@ -244,7 +251,8 @@ export class TradingService {
     const { engine_result: result, meta, tx_json: sent } = res.result;
     if (!meta || !result.startsWith('tes'))
       return { result, spent: new Decimal(0), received: new Decimal(0) };
-    const changes = getBalanceChanges(meta);
+    let changes = balanceChangesOf.get(meta);
+    if (!changes) balanceChangesOf.set(meta, (changes = getBalanceChanges(meta)));
     const moved = tradeMoved(changes, account, pay, get, sent.Fee);
     return { result, ...moved, changes, feeDrops: BigInt(sent.Fee), opensLine: !canReceive };
   }
