@@ -59,7 +59,14 @@ async function burst(client: Client, wallet: Wallet, txs: SubmittableTransaction
 }
 
 export async function benchTrading(
-  opts: { swaps?: number; bookOffers?: number; samples?: number; closeIntervalMs?: number } = {},
+  opts: {
+    swaps?: number;
+    bookOffers?: number;
+    samples?: number;
+    closeIntervalMs?: number;
+    /** Called around the measured quotes (e.g. a CPU profile of the quote path alone). */
+    aroundQuotes?: { before: () => Promise<void>; after: () => Promise<void> };
+  } = {},
 ): Promise<TradingBenchResult> {
   const count = opts.swaps ?? 100;
   const bookOffers = opts.bookOffers ?? 1000;
@@ -204,6 +211,7 @@ export async function benchTrading(
     // Three sizes: 10 XRP stays in the pool; 100 XRP lifts the pool past the first asks, so the
     // payment engine alternates pool and book; 500 XRP walks ~50 offers deep.
     const sizes: TradingBenchResult['quotes']['bySizeXrp'] = {};
+    await opts.aroundQuotes?.before();
     for (const amount of ['10', '100', '500']) {
       for (let i = 0; i < 5; i++) await quote(amount); // warm-up
       const times: number[] = [];
@@ -231,6 +239,7 @@ export async function benchTrading(
         receive,
       };
     }
+    await opts.aroundQuotes?.after();
     const { medianMs, p99Ms } = sizes['100']!;
     return {
       name: 'trading',

@@ -8,6 +8,7 @@ import { SERVER_DIR } from './paths';
 import { configuredDatabase } from './scripts/run-script';
 import { createXrplConnection } from './ledger/connection';
 import { startEmbeddedLedger } from './ledger/embedded-ledger';
+import type { LocalLedgerRequest } from './ledger/local-ledger';
 import { issueOwnerLink, ownerHasSignedIn, ownerLinkUrl } from './modules/auth';
 import { demoLedgerClockOffsetMs } from './modules/demo';
 import { serveMetrics } from './metrics-server';
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
   cleanups.push(() => database.close());
 
   let ledgerUrl = config.XRPL_URL;
+  let local: LocalLedgerRequest | undefined;
   if (!ledgerUrl) {
     // The embedded stand-alone ledger: the default network of `npm start` and of every test. Loaded
     // only here, so a server pointed at a public network never loads it.
@@ -76,9 +78,10 @@ async function main(): Promise<void> {
     );
     cleanups.push(() => ledger.close());
     ledgerUrl = ledger.url;
+    local = ledger.local;
   }
 
-  const ledger = createXrplConnection(config.XRPL_NETWORK, ledgerUrl);
+  const ledger = createXrplConnection(config.XRPL_NETWORK, ledgerUrl, { local });
   await ledger.connect();
   cleanups.push(() => ledger.close());
 

@@ -1,9 +1,10 @@
 // Public entry point: start a stand-alone XRP Ledger server speaking rippled's API.
-import type { ClosedLedgerRecord, CoreConfig, LedgerNodeApi } from './core/contract';
+import type { ClosedLedgerRecord, CoreConfig, JsonObject, LedgerNodeApi } from './core/contract';
 import { LedgerNode } from './core/ledger-node';
 import type { ServerServices } from './server/context';
 import { Faucet } from './server/faucet';
 import { LedgerClock } from './server/ledger-clock';
+import { handleLocal } from './server/dispatcher';
 import { listen } from './server/http-server';
 import { LedgerStore } from './server/store';
 import { SubscriptionHub } from './server/subscriptions';
@@ -65,6 +66,13 @@ export interface StandaloneLedger extends AsyncDisposable {
   readonly node: LedgerNodeApi;
   /** Close the open ledger now (same as `ledger_accept`). */
   closeLedger(): ClosedLedgerRecord;
+  /**
+   * One request from this thread, answered by the same handlers as over the WebSocket and in the
+   * same envelope ({ result, status, type, id?, api_version? } or rippled's error fields), without
+   * the socket and JSON both ways. The answer's objects may be shared with the ledger's memos: read
+   * them, never change them. `subscribe` is refused (no connection to stream to).
+   */
+  request(request: JsonObject): Promise<JsonObject>;
   /** Moves the ledger clock to `offsetMs` behind the wall clock (same as `ledger_clock`); only forward. */
   setClockOffset(offsetMs: number): void;
   close(): Promise<void>;
@@ -172,6 +180,7 @@ export async function startStandaloneLedger(
     port: server.port,
     node,
     closeLedger: () => services.closeLedger(),
+    request: (request) => handleLocal(services, request),
     setClockOffset: (offsetMs) => clock.setOffset(offsetMs),
     close,
     [Symbol.asyncDispose]: close,

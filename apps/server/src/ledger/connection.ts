@@ -1,6 +1,7 @@
 import { Client } from 'xrpl';
 import { RECONNECT_BASE_MS, RECONNECT_CAP_MS } from '@ledgerpad/shared';
 import type { Config } from '../config';
+import type { LocalLedgerRequest } from './local-ledger';
 
 /** The ledger connection as the app sees it: built in main.ts (or by tests), usually an XrplConnection. */
 export interface LedgerConnection {
@@ -12,6 +13,8 @@ export interface LedgerConnection {
 /** One xrpl.js Client for the whole server: the only way the app touches a ledger. */
 export interface XrplConnection extends LedgerConnection {
   client: Client;
+  /** The embedded ledger's in-process entry when it runs in this thread (ledger/local-ledger.ts). */
+  local?: LocalLedgerRequest;
   /** First connection; rejects if the ledger cannot be reached now. Later drops reconnect on their own. */
   connect(): Promise<void>;
   close(): Promise<void>;
@@ -31,6 +34,8 @@ export interface ConnectionOptions {
   /** Spread retries (public servers: many clients reconnect at once); default: not for a local ledger. */
   jitter?: boolean;
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** The embedded ledger in this thread: reads may be answered in-process (ledger/local-ledger.ts). */
+  local?: LocalLedgerRequest;
 }
 
 /**
@@ -133,6 +138,7 @@ export function createXrplConnection(
     network,
     url,
     client,
+    ...(opts.local ? { local: opts.local } : {}),
     isConnected: () => client.isConnected(),
     connect: async () => {
       closing = false;

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { StandaloneLedgerOptions } from 'xrpl-standalone';
+import type { LocalLedgerRequest } from './local-ledger';
 
 // The embedded stand-alone ledger (`npm start`, tests, benches) is a server of its own behind
 // xrpl.js: the app reaches it only over its WebSocket. Run in this thread, its work (applying
@@ -13,6 +14,8 @@ export interface EmbeddedLedger {
   url: string;
   /** Where it runs ('thread': a worker thread of this process). */
   runsIn: 'thread' | 'main';
+  /** In this thread: its in-process entry for reads (ledger/local-ledger.ts). */
+  local?: LocalLedgerRequest;
   close(): Promise<void>;
 }
 
@@ -37,7 +40,12 @@ export async function startEmbeddedLedger(
   if (!thread) {
     const { startStandaloneLedger } = await import('xrpl-standalone');
     const ledger = await startStandaloneLedger(options);
-    return { url: ledger.url, runsIn: 'main', close: () => ledger.close() };
+    return {
+      url: ledger.url,
+      runsIn: 'main',
+      local: (request) => ledger.request(request as never),
+      close: () => ledger.close(),
+    };
   }
   const file = workerFile();
   // Under tsx (npm start, benches) a worker does not inherit its loader: register it there first.

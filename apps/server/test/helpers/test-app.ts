@@ -16,6 +16,7 @@ import {
   type XrplConnection,
 } from '../../src/ledger/connection';
 import { startEmbeddedLedger } from '../../src/ledger/embedded-ledger';
+import type { LocalLedgerRequest } from '../../src/ledger/local-ledger';
 import { issueOwnerLink, OWNER_LINK_PATH } from '../../src/modules/auth/sign-in-links';
 import { createTestDatabase } from '../db';
 
@@ -140,7 +141,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       server = standalone = await startStandaloneLedger(ledgerOptions);
     }
     cleanups.push(() => server.close());
-    ledger = createXrplConnection('standalone', server.url);
+    // As main.ts: the ledger in this thread answers the app's reads in-process (ledger/local-ledger.ts).
+    ledger = createXrplConnection('standalone', server.url, {
+      local: standalone ? (standalone.request.bind(standalone) as LocalLedgerRequest) : undefined,
+    });
     await ledger.connect();
     const connected = ledger;
     cleanups.push(() => connected.close());

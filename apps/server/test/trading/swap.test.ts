@@ -15,6 +15,7 @@ import { jobs } from '../../src/platform/jobs';
 import { tokens as tokensTable } from '../../src/modules/tokens/schema';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { tradingTrades } from '../../src/modules/trading/schema';
+import { users } from '../../src/modules/users/schema';
 import type { SignedIn } from '../helpers/test-app';
 import { deployToken, fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
@@ -449,6 +450,55 @@ describe('market swaps', () => {
     });
     expect(swap.statusCode, swap.body).toBe(200);
     expect(swap.json()).toMatchObject({ status: 'success', spent: '3', received: moved.receive });
+  });
+
+  it('keeps a quote\u2019s database reads for the ledger it was made on: a fee rate changed behind the app shows from the next ledger, an admin\u2019s change at once', async () => {
+    const ask = async () => {
+      const r = await post('/api/amm-info', alice, {
+        issuer: token.issuer_address,
+        token: 'SWAP',
+        amountXrp: '1',
+        tradeType: 'BUY',
+        wallet: aliceWallet,
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json() as QuoteView;
+    };
+    const indexer = t.app.platform.indexer!;
+    const nextLedger = async (after: number) => {
+      const until = Date.now() + 20_000;
+      while (indexer.lastIndexed <= after && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(indexer.lastIndexed).toBeGreaterThan(after);
+    };
+    const rate = (fee: string | null) =>
+      t.database.db.update(users).set({ customFeePercentage: fee }).where(eq(users.id, alice.user.id));
+    try {
+      const mark = indexer.lastIndexed;
+      const since = performance.now();
+      // 0.75% of 1 XRP.
+      expect(await ask()).toMatchObject({ feePercent: '0.75', fee: '0.0075' });
+      // Another instance's admin (a write this app does not see): the kept rate answers until the
+      // next indexed ledger (or for at most 1 s); asserted when neither happened meanwhile (a
+      // ledger closes every 200 ms here).
+      await rate('0.5');
+      const kept = await ask();
+      if (indexer.lastIndexed === mark && performance.now() - since < 900)
+        expect(kept).toMatchObject({ feePercent: '0.75', fee: '0.0075' });
+      // The next ledger drops every kept read: 0.5% of 1 XRP.
+      await nextLedger(mark);
+      expect(await ask()).toMatchObject({ feePercent: '0.5', fee: '0.005' });
+      // An admin's override through this app applies to the very next quote, whatever the ledger.
+      const set = await post('/api/admin/fee-overrides/update', owner, {
+        userId: alice.user.id,
+        custom_fee_percentage: '0.25',
+      });
+      expect(set.statusCode, set.body).toBe(200);
+      expect(await ask()).toMatchObject({ feePercent: '0.25', fee: '0.0025' });
+    } finally {
+      await rate(null);
+    }
+    await nextLedger(indexer.lastIndexed);
+    expect(await ask()).toMatchObject({ feePercent: '0.75', fee: '0.0075' });
   });
 
   it('refuses bad input with the spec messages and other users\u2019 wallets, before any transaction', async () => {

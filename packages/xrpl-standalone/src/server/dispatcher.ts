@@ -102,6 +102,10 @@ function parseWsMessage(text: string): ParsedWs {
   if (!isObject(request)) {
     return { reply: { error: 'jsonInvalid', status: 'error', type: 'response', value: text } };
   }
+  return parseWsRequest(request);
+}
+
+function parseWsRequest(request: JsonObject): ParsedWs {
   const command = request.command ?? request.method;
   if (command === undefined) {
     return {
@@ -129,7 +133,7 @@ function parseWsMessage(text: string): ParsedWs {
 function runWs(
   services: ServerServices,
   parsed: ParsedWs,
-  subscriber: Subscriber,
+  subscriber: Subscriber | undefined,
   prepared?: PreparedSubmission,
 ): JsonObject | Promise<JsonObject> {
   if (parsed.reply) return parsed.reply;
@@ -138,6 +142,30 @@ function runWs(
   return outcome instanceof Promise
     ? outcome.then((value) => wsOutcome(request, value))
     : wsOutcome(request, outcome);
+}
+
+/**
+ * One request from this thread (the embedding process), answered by the same handlers as a
+ * WebSocket request and in the same envelope, without the socket and the JSON text both ways. The
+ * reply's objects may be shared with the ledger's own memos (simulate's answers): read them, never
+ * change them. Not for `subscribe` (there is no connection to stream to).
+ */
+export function handleLocal(services: ServerServices, request: JsonObject): Promise<JsonObject> {
+  const parsed = parseWsRequest(request);
+  if (!parsed.reply && (parsed.command === 'subscribe' || parsed.command === 'unsubscribe')) {
+    return Promise.resolve(
+      wsEnvelope(request, {
+        ...errorFields(new RpcError('notSupported')),
+        request: redact(request),
+        status: 'error',
+      }),
+    );
+  }
+  try {
+    return Promise.resolve(runWs(services, parsed, undefined));
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
 }
 
 /** A request as received: its text, its connection, and where its reply goes. */

@@ -224,4 +224,31 @@ describe('simulate', () => {
     expect(afterClose.ledger_index).toBe(first.ledger_index + 1);
     expect(traderBefore(afterClose)).toBe(traderBefore(afterWrite));
   });
+
+  it('answers in-process (StandaloneLedger.request) exactly as over the WebSocket, in the same envelope', async () => {
+    // A trade through the book and the pool, asked over the socket and in this thread.
+    const tx_json = {
+      TransactionType: 'Payment',
+      Account: trader.address,
+      Destination: trader.address,
+      Amount: usd(gw, '30'),
+      SendMax: '40000000',
+      Flags: 0x00020000, // tfPartialPayment
+    };
+    const overSocket = await dex.client.request({ command: 'simulate', tx_json, api_version: 2 } as never);
+    const local = await dex.ledger.request({ command: 'simulate', tx_json, api_version: 2, id: 7 });
+    expect(local).toMatchObject({ status: 'success', type: 'response', id: 7, api_version: 2 });
+    expect(JSON.parse(JSON.stringify(local.result))).toEqual((overSocket as { result: unknown }).result);
+    // rippled's error envelope for an unknown account; no streams without a connection.
+    const missing = await dex.ledger.request({
+      command: 'account_info',
+      account: 'rrrrrrrrrrrrrrrrrrrrBZbvji',
+      ledger_index: 'current',
+    });
+    expect(missing).toMatchObject({ status: 'error', error: 'actNotFound', type: 'response' });
+    expect(await dex.ledger.request({ command: 'subscribe', streams: ['ledger'] })).toMatchObject({
+      status: 'error',
+      error: 'notSupported',
+    });
+  });
 });

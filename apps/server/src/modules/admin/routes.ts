@@ -32,6 +32,12 @@ export function registerAdmin(app: FastifyInstance, deps: { platform: Platform }
     network: platform.config.XRPL_NETWORK,
   });
   const admin = { config: { access: 'admin' as const } };
+  // A fee or setting changed here: the per-ledger reads (a quote's fee rate among them) start anew
+  // now rather than at the next ledger.
+  const changed = <T>(answer: T): T => {
+    platform.readCache.invalidate();
+    return answer;
+  };
   const noStore = <T>(reply: { header(k: string, v: string): unknown }, value: T) => {
     reply.header('cache-control', 'private, no-store');
     return value;
@@ -44,13 +50,18 @@ export function registerAdmin(app: FastifyInstance, deps: { platform: Platform }
   }));
   app.get('/api/admin/fee-config', admin, async (_r, reply) => noStore(reply, await panel.feeConfig()));
   app.post('/api/admin/fee-config/update', admin, async (request) =>
-    panel.updateFeeConfig(request.user!.id, parseInput(feeConfigUpdateSchema, request.body)),
+    changed(await panel.updateFeeConfig(request.user!.id, parseInput(feeConfigUpdateSchema, request.body))),
   );
   app.get('/api/admin/platform-config', admin, async (_r, reply) =>
     noStore(reply, await panel.platformConfig()),
   );
   app.post('/api/admin/platform-config/update', admin, async (request) =>
-    panel.updatePlatformConfig(request.user!.id, parseInput(platformConfigUpdateSchema, request.body)),
+    changed(
+      await panel.updatePlatformConfig(
+        request.user!.id,
+        parseInput(platformConfigUpdateSchema, request.body),
+      ),
+    ),
   );
   app.get('/api/admin/admins', admin, async (_r, reply) => noStore(reply, await panel.admins()));
   app.post('/api/admin/admins/add', admin, async (request) =>
@@ -63,7 +74,9 @@ export function registerAdmin(app: FastifyInstance, deps: { platform: Platform }
     noStore(reply, await panel.feeOverrides(request.query.search)),
   );
   app.post('/api/admin/fee-overrides/update', admin, async (request) =>
-    panel.updateFeeOverride(request.user!.id, parseInput(feeOverrideUpdateSchema, request.body)),
+    changed(
+      await panel.updateFeeOverride(request.user!.id, parseInput(feeOverrideUpdateSchema, request.body)),
+    ),
   );
   app.get('/api/admin/rewards-overview', admin, async (_r, reply) =>
     noStore(reply, await panel.rewardsOverview()),

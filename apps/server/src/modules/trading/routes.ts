@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ORDERS_PAGE, type OrderStatus, type OrderUpdated } from '@ledgerpad/shared';
 import { badRequest } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
+import { ledgerReader } from '../../ledger/local-ledger';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import { idempotencyKey } from '../../plugins/edge';
@@ -54,6 +55,7 @@ export function registerTrading(
     db,
     curves: deps.curves,
     client: platform.connection.client,
+    reader: ledgerReader(platform.connection.client, platform.connection.local),
     submissions: platform.submissions,
     funds: platform.funds,
     jobs: platform.jobs,
@@ -64,6 +66,7 @@ export function registerTrading(
     orders,
     recorder,
     publishOrderUpdate,
+    cache: platform.readCache,
   });
   // What a wallet owes that its ledger balance does not show yet: checked before it signs anything.
   platform.funds.addObligations((account) =>

@@ -41,6 +41,7 @@ import { decode, getBalanceChanges, type Client, type TransactionMetadata } from
 import type { Db } from '../../db/client';
 import { readIssuerFacts } from '../../ledger/account-root';
 import { ledgerFailure } from '../../ledger/errors';
+import type { LedgerReader } from '../../ledger/local-ledger';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type {
@@ -52,6 +53,7 @@ import type {
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
+import type { LedgerReadCache } from '../../platform/read-cache';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
@@ -79,6 +81,11 @@ const TRUST_LIMIT = '1000000000000000';
 export interface TradingDeps {
   db: Db;
   client: Client;
+  /**
+   * The trade's reads (the trust line, simulate, the pool): `client`, or the embedded ledger in this
+   * thread answering in-process, the same handlers without the socket (ledger/local-ledger.ts).
+   */
+  reader?: LedgerReader;
   submissions: SubmissionService;
   funds: Funds;
   jobs: JobRunner;
@@ -92,6 +99,13 @@ export interface TradingDeps {
   curves?: CurveAccounts;
   /** Pushes `orderUpdated` to the order owner's sockets. */
   publishOrderUpdate: (u: OrderUpdate) => Promise<void> | void;
+  /**
+   * The platform's per-ledger read cache (platform/read-cache.ts): a quote's database reads — the
+   * user's wallets and fee rate, the token row, its curve account — kept until the next indexed
+   * ledger or a local change (a listing, a curve, an admin's fee setting). Quotes only: a swap reads
+   * everything anew.
+   */
+  cache?: Pick<LedgerReadCache, 'get'>;
 }
 
 interface Market {
@@ -132,6 +146,13 @@ interface ReadyOrder extends Order {
   sendMax?: string;
 }
 
+/**
+ * The balance changes of a simulated trade's metadata, by the metadata object: the embedded ledger
+ * answering in-process hands out its memoized answer (the same object for the same question on
+ * the same open ledger, read-only), so a repeated quote does not derive them again.
+ */
+const balanceChangesOf = new WeakMap<TransactionMetadata, BalanceChanges>();
+
 const fixed6 = (d: Decimal) => fixedDecimals(d, AMOUNT_DECIMALS);
 const plain = (d: Decimal) => toLedgerValue(d);
 
@@ -171,7 +192,11 @@ class OwnTrades {
 export class TradingService {
   private readonly own = new OwnTrades();
 
-  constructor(private readonly deps: TradingDeps) {}
+  private readonly reader: LedgerReader;
+
+  constructor(private readonly deps: TradingDeps) {
+    this.reader = deps.reader ?? deps.client;
+  }
 
   private async wallet(userId: number, address: string | undefined) {
     const all = await this.deps.wallets.list(userId);
@@ -217,7 +242,7 @@ export class TradingService {
     const tx = canReceive
       ? marketPayment(account, pay, amount, get, minReceive)
       : marketOffer(pay, amount, get, minReceive);
-    const res = (await this.deps.client.request({
+    const res = (await this.reader.request({
       command: 'simulate',
       tx_json: { ...tx, Account: account },
     } as never)) as {
@@ -226,7 +251,8 @@ export class TradingService {
     const { engine_result: result, meta, tx_json: sent } = res.result;
     if (!meta || !result.startsWith('tes'))
       return { result, spent: new Decimal(0), received: new Decimal(0) };
-    const changes = getBalanceChanges(meta);
+    let changes = balanceChangesOf.get(meta);
+    if (!changes) balanceChangesOf.set(meta, (changes = getBalanceChanges(meta)));
     const moved = tradeMoved(changes, account, pay, get, sent.Fee);
     return { result, ...moved, changes, feeDrops: BigInt(sent.Fee), opensLine: !canReceive };
   }
@@ -238,7 +264,7 @@ export class TradingService {
   /** XRP, or an issued asset the account has a trust line for. */
   private async canHold(account: string, asset: Asset): Promise<boolean> {
     if (asset.kind === 'xrp') return true;
-    const lines = await this.deps.wallets.lines(account, asset.issuer);
+    const lines = await this.deps.wallets.lines(account, asset.issuer, this.reader);
     return lines.some((l) => l.currency === asset.currency);
   }
 
@@ -258,7 +284,7 @@ export class TradingService {
 
   private async spotPrice(m: Market): Promise<Decimal | null> {
     try {
-      const r = await this.deps.client.request({
+      const r = await this.reader.request({
         command: 'amm_info',
         asset:
           m.quote.kind === 'xrp'
@@ -284,14 +310,30 @@ export class TradingService {
     return badRequest(cap ?? SWAP_MESSAGES.insufficientLiquidity, details);
   }
 
+  /** A quote's database read, kept per ledger when the read cache is there (`TradingDeps.cache`). */
+  private kept<T>(key: string, read: () => Promise<T>): Promise<T> {
+    return this.deps.cache ? this.deps.cache.get(`trading:${key}`, read) : read();
+  }
+
+  /** The quote's wallet from the kept list; a wallet made since the list was kept is read anew. */
+  private async quoteWallet(userId: number, address: string | undefined): Promise<WalletRow> {
+    const all = await this.kept(`wallets:${userId}`, () => this.deps.wallets.list(userId));
+    return (address ? all.find((w) => w.address === address) : all[0]) ?? this.wallet(userId, address);
+  }
+
   async quote(userId: number, body: unknown): Promise<QuoteView> {
     const q = parseInput(quoteRequestSchema, body);
-    // Independent reads side by side, each once: a quote is asked for on every keystroke pause.
+    // Independent reads side by side, each once and kept per ledger: a quote is asked for on every
+    // keystroke pause, and each of these reads is a query (PGlite answers one at a time).
     const [wallet, m, feePercent, curve] = await Promise.all([
-      this.wallet(userId, q.wallet),
-      this.market(q.issuer, q.token, q.baseAsset),
-      this.deps.recorder.feePercent(userId),
-      this.deps.curves?.activeCurveAccount(q.issuer, q.token),
+      this.quoteWallet(userId, q.wallet),
+      this.kept(`market:${q.issuer}:${q.token}:${q.baseAsset ?? ''}`, () =>
+        this.market(q.issuer, q.token, q.baseAsset),
+      ),
+      this.kept(`fee:${userId}`, () => this.deps.recorder.feePercent(userId)),
+      this.kept(`curve:${q.issuer}:${q.token}`, async () =>
+        this.deps.curves?.activeCurveAccount(q.issuer, q.token),
+      ),
     ]);
     const amount = (q.tradeType === 'BUY' ? q.amountXrp : q.amountToken)!;
     const [sim, spot] = await Promise.all([

@@ -1,7 +1,7 @@
 import { lockedByToken } from '../../ledger/escrows';
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
-import { convertStringToHex, RippledError, Wallet, type AccountLinesTrustline } from 'xrpl';
+import { convertStringToHex, RippledError, Wallet, type AccountLinesTrustline, type Client } from 'xrpl';
 import {
   currencyToTicker,
   isLpCurrency,
@@ -287,13 +287,18 @@ export class WalletService {
     return { base, increment, total: base + BigInt(ownerCount) * increment };
   }
 
-  async lines(address: string, peer?: string): Promise<AccountLinesTrustline[]> {
+  /** The account's trust lines at the validated ledger; `reader`: another way to ask (ledger/local-ledger.ts). */
+  async lines(
+    address: string,
+    peer?: string,
+    reader: Pick<Client, 'request'> = this.client,
+  ): Promise<AccountLinesTrustline[]> {
     const out: AccountLinesTrustline[] = [];
     let marker: unknown;
     do {
       let res;
       try {
-        res = await this.client.request({
+        res = await reader.request({
           command: 'account_lines',
           account: address,
           ledger_index: 'validated',

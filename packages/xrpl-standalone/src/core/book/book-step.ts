@@ -74,6 +74,14 @@ export class BookStep implements Step {
   private trIn = QUALITY_ONE;
   private trOut = QUALITY_ONE;
   tip: Tip = {};
+  /** The last tip found and the view state it was found in (see prepare). */
+  private kept: { view: ApplyView; version: number; tip: Tip } | undefined;
+  /**
+   * Where the book's walk starts in `view`: the last tip's directory. Every directory before it was
+   * emptied for good in that view when it was found (dead offers removed, not merely skipped), and
+   * during one flow a book only loses offers (crossing never creates one), so none comes back.
+   */
+  private walkFrom: { view: ApplyView; dir: string } | undefined;
   private parentCloseTime = 0;
   private reserve = { reserveBase: 0n, reserveIncrement: 0n };
 
@@ -105,7 +113,22 @@ export class BookStep implements Step {
       this.opts.ownerPaysTransferFee && !isXrp(this.outIssue)
         ? transferRate(view, this.outIssue.issuer)
         : QUALITY_ONE;
-    this.tip = this.findTip(view);
+    // The tip is a function of the view's state. The flow prepares a strand on a fresh sandbox of
+    // its view, and again on another fresh sandbox of the same, unchanged view when a step limits
+    // the pass: the tip found the first time is then reused (the book is not walked twice). A
+    // write to the view (a pass applied, dead offers removed) bumps its version and ends the reuse;
+    // this step lives for one transaction's flow, whose writes all go through that view.
+    const base = view instanceof ApplyView && view.changeCount === 0 ? view.base : undefined;
+    const kept = this.kept;
+    if (base instanceof ApplyView && kept && kept.view === base && kept.version === base.version) {
+      this.tip = kept.tip;
+      return;
+    }
+    const from = base instanceof ApplyView && this.walkFrom?.view === base ? this.walkFrom.dir : undefined;
+    this.tip = this.findTip(view, from);
+    this.kept = base instanceof ApplyView ? { view: base, version: base.version, tip: this.tip } : undefined;
+    if (base instanceof ApplyView && this.tip.clobDir !== undefined)
+      this.walkFrom = { view: base, dir: this.tip.clobDir };
   }
 
   /** An offer that can never be taken: expired, or its owner has nothing to give. */
@@ -120,10 +143,10 @@ export class BookStep implements Step {
    * OfferStream permanent removal): in the view the strand's sandbox was made from, so they stay
    * removed whichever strand wins this pass.
    */
-  private findTip(view: StateReader): Tip {
+  private findTip(view: StateReader, from?: string): Tip {
     const tip: Tip = {};
     const target = view instanceof ApplyView && view.base instanceof ApplyView ? view.base : view;
-    for (const dir of bookDirectories(ordered(view), this.inIssue, this.outIssue)) {
+    for (const dir of bookDirectories(ordered(view), this.inIssue, this.outIssue, from)) {
       const dead: LedgerEntry[] = [];
       let live = false;
       for (const index of directoryOffers(view, dir)) {

@@ -20,11 +20,24 @@ export function bookEnd(base: string): string {
   return base.slice(0, 48) + 'F'.repeat(16);
 }
 
-/** Book directory roots of a book, best quality first. */
-export function* bookDirectories(view: OrderedLedger, takerPays: Issue, takerGets: Issue): Generator<string> {
+/**
+ * Book directory roots of a book, best quality first; with `from` (a directory of this book), from
+ * that one on, for a caller that knows no better one exists.
+ */
+export function* bookDirectories(
+  view: OrderedLedger,
+  takerPays: Issue,
+  takerGets: Issue,
+  from?: string,
+): Generator<string> {
   const base = bookBase(takerPays, takerGets);
   const end = bookEnd(base);
   let cursor = base;
+  if (from !== undefined && from > base && from <= end) {
+    const entry = view.read(from);
+    if (entry && entry.LedgerEntryType === 'DirectoryNode' && entry.RootIndex === from) yield from;
+    cursor = from;
+  }
   for (;;) {
     const next = view.succ(cursor, end);
     if (next === undefined) return;

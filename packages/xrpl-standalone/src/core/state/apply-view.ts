@@ -54,6 +54,7 @@ const THREADED_TYPES = new Set([
 
 export class ApplyView implements StateReader {
   private readonly items = new Map<string, Item>();
+  private writes = 0;
   readonly base: StateReader;
   readonly ctx: ViewContext;
 
@@ -98,6 +99,7 @@ export class ApplyView implements StateReader {
   }
 
   insert(entry: LedgerEntry): void {
+    this.writes += 1;
     const it = this.items.get(entry.index);
     if (it) {
       if (it.cur !== null) throw new Error(`insert of existing entry ${entry.index}`);
@@ -109,6 +111,7 @@ export class ApplyView implements StateReader {
   }
 
   update(entry: LedgerEntry): void {
+    this.writes += 1;
     const it = this.items.get(entry.index);
     if (it) {
       if (it.cur === null) throw new Error(`update of erased entry ${entry.index}`);
@@ -122,6 +125,7 @@ export class ApplyView implements StateReader {
 
   /** Delete an entry; pass the entry itself when it was modified just before (its final state). */
   erase(entryOrIndex: LedgerEntry | string): void {
+    this.writes += 1;
     const index = typeof entryOrIndex === 'string' ? entryOrIndex : entryOrIndex.index;
     const it = this.items.get(index);
     if (it) {
@@ -157,11 +161,21 @@ export class ApplyView implements StateReader {
 
   /** Forget every change (used before claiming the fee of a tec transaction). */
   discard(): void {
+    this.writes += 1;
     this.items.clear();
   }
 
   get changeCount(): number {
     return this.items.size;
+  }
+
+  /**
+   * Bumped by every change made here (insert, update, erase, a sandbox applied into it, discard):
+   * while it stays the same and nothing writes to the views below (as during one payment flow, whose
+   * writes all go through this view), what reads through this view is unchanged.
+   */
+  get version(): number {
+    return this.writes;
   }
 
   /** For succ(): the smallest touched key in (after, before] whose entry exists in this view. */

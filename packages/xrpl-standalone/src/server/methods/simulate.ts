@@ -27,6 +27,47 @@ function isSigned(tx: JsonObject): boolean {
   );
 }
 
+/**
+ * The binary form of each recently simulated tx_json. A quote screen sends the same question again
+ * and again, and encoding it costs more than the memoized simulation it keys (LedgerNode.simulate):
+ * the blob is a pure function of the autofilled JSON, so the text of that JSON keys it. Bounded;
+ * emptied when full.
+ */
+const encoded = new Map<string, string>();
+const ENCODED_ENTRIES = 1_000;
+
+/** The JSON text of `tx` when it names the transaction exactly (no value JSON drops or changes). */
+function jsonKey(tx: JsonObject): string | undefined {
+  let exact = true;
+  const text = JSON.stringify(tx, (_key, v: unknown) => {
+    const t = typeof v;
+    if (
+      v === undefined ||
+      t === 'bigint' ||
+      t === 'function' ||
+      t === 'symbol' ||
+      (t === 'number' && !Number.isFinite(v))
+    ) {
+      exact = false;
+      return null;
+    }
+    return v;
+  });
+  return exact ? text : undefined;
+}
+
+function encodeKept(tx: JsonObject): string {
+  const key = jsonKey(tx);
+  const kept = key === undefined ? undefined : encoded.get(key);
+  if (kept !== undefined) return kept;
+  const blob = encode(tx as never);
+  if (key !== undefined) {
+    if (encoded.size >= ENCODED_ENTRIES) encoded.clear();
+    encoded.set(key, blob);
+  }
+  return blob;
+}
+
 export const simulateMethod: MethodSpec = {
   handler: ({ node, params, apiVersion }) => {
     if (params.tx_json !== undefined && params.tx_blob !== undefined) {
@@ -58,7 +99,7 @@ export const simulateMethod: MethodSpec = {
         tx.Sequence = Number(root.Sequence);
       }
       try {
-        blob = encode(tx as never);
+        blob = encodeKept(tx);
       } catch (err) {
         throw new RpcError('invalidTransaction', undefined, {
           error_exception: err instanceof Error ? err.message : String(err),
