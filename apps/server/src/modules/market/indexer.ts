@@ -15,6 +15,23 @@ import { extractTrades, type ExtractedTrade, type MarketIndex, type Quote } from
 // follower's transaction; `committed` announces the trades on the live socket.
 
 export const RESOLUTIONS = [60, 300, 900, 3600, 14_400, 86_400] as const;
+/** Ledger reads (pools, issuer facts) of one batch in flight at once. */
+const READ_CONCURRENCY = 8;
+
+/** `items.map(fn)` with at most `limit` calls pending at a time; results in the items' order. */
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 /** Listings made on other instances reach this one's indexer within this time. */
 const TOKEN_LIST_TTL_MS = 5_000;
 
@@ -277,19 +294,27 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
       for (const key of item.prepared.touchedPools) lastPool.set(key, item);
       for (const issuer of item.prepared.touchedIssuers) lastIssuer.set(issuer, item);
     }
-    for (const [key, { ledger, prepared }] of lastPool) {
-      const [id, quote] = key.split(':') as [string, Quote];
-      const t = prepared.tokens.get(Number(id));
-      if (!t) continue;
-      const pool = await readPool(Number(id), t.currency, t.issuer, quote, prepared.rlusd, ledger.index);
-      if (!pool) continue;
-      prepared.pools.push(pool);
-      cache?.poolByAccount.set(pool.ammAccount, { tokenId: pool.tokenId, quote: pool.quote });
+    // The reads go out together (a few at a time), not one round trip after another: a ledger that
+    // touches several pools waited for each in turn before its transaction and its frames.
+    const [pools, facts] = await Promise.all([
+      mapLimited([...lastPool], READ_CONCURRENCY, async ([key, { ledger, prepared }]) => {
+        const [id, quote] = key.split(':') as [string, Quote];
+        const t = prepared.tokens.get(Number(id));
+        if (!t) return undefined;
+        const pool = await readPool(Number(id), t.currency, t.issuer, quote, prepared.rlusd, ledger.index);
+        return pool && { prepared, pool };
+      }),
+      mapLimited([...lastIssuer], READ_CONCURRENCY, async ([issuer, { ledger, prepared }]) => {
+        const f = await readFacts(issuer, ledger.index);
+        return f && { prepared, f };
+      }),
+    ]);
+    for (const read of pools) {
+      if (!read) continue;
+      read.prepared.pools.push(read.pool);
+      cache?.poolByAccount.set(read.pool.ammAccount, { tokenId: read.pool.tokenId, quote: read.pool.quote });
     }
-    for (const [issuer, { ledger, prepared }] of lastIssuer) {
-      const f = await readFacts(issuer, ledger.index);
-      if (f) prepared.facts.push(f);
-    }
+    for (const read of facts) if (read) read.prepared.facts.push(read.f);
   }
 
   /**
