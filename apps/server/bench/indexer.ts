@@ -31,6 +31,27 @@ export interface IndexerBenchResult {
   ok: boolean;
 }
 
+/**
+ * `BENCH_INDEXER_PROFILE=<file.cpuprofile>`: a CPU profile of the catch-up alone (open it in Chrome's
+ * DevTools or speedscope); `node --cpu-prof` would also profile the setup's minute of swaps.
+ */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 const TRADERS = 20;
 const LEDGERS = 100;
 export const INDEXER_TARGETS = { tradesPerSec: 2_000, liveMedianMs: 20 };
@@ -124,12 +145,14 @@ export async function benchIndexer(): Promise<IndexerBenchResult> {
     }
     const target = (await client.request({ command: 'ledger', ledger_index: 'validated' })).result
       .ledger_index;
+    const profile = process.env.BENCH_INDEXER_PROFILE ? await startProfile() : undefined;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     indexer.start();
     await indexer.caughtUp(target);
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    if (profile) await profile.stop(process.env.BENCH_INDEXER_PROFILE!);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const after = (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(marketTrades))[0]!.n;
     const trades = after - before;

@@ -1,7 +1,14 @@
 import Decimal from 'decimal.js';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet, type Client, type Payment, type SubmittableTransaction } from 'xrpl';
+import {
+  getBalanceChanges,
+  Wallet,
+  type Client,
+  type Payment,
+  type SubmittableTransaction,
+  type TransactionMetadata,
+} from 'xrpl';
 import {
   RLUSD_CURRENCY_HEX,
   type DeployResult,
@@ -21,6 +28,7 @@ import {
   marketTrades,
 } from '../../src/modules/market/schema';
 import { createMarketIndexer } from '../../src/modules/market/indexer';
+import { TxBalanceChanges } from '../../src/platform/indexer/balance-changes';
 import { LedgerFollower } from '../../src/platform/indexer/follower';
 import { ledgerCursor } from '../../src/platform/indexer/schema';
 import { createTestDatabase } from '../db';
@@ -475,6 +483,43 @@ describe('market indexer', () => {
     expect(one.candles.length).toBeGreaterThan(0);
     expect(batched).toEqual(one);
   }, 120_000);
+
+  it("reads every transaction's balance changes as xrpl's getBalanceChanges does", async () => {
+    // The handlers' own reading (bigint drops, exact decimals, computed per account asked about)
+    // against xrpl.js's, on every transaction this file made: deploys (AMM creation, trust lines,
+    // blackholing), swaps both ways, the auto-bridged payment, deletions of zeroed lines.
+    const to = (await client.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger_index;
+    const norm = (value: string | Decimal) => new Decimal(value.toString()).toFixed();
+    let compared = 0;
+    let lines = 0;
+    for (let index = to; index > 1; index--) {
+      const r = await client.request({
+        command: 'ledger',
+        ledger_index: index,
+        transactions: true,
+        expand: true,
+      });
+      for (const entry of (r.result.ledger.transactions ?? []) as Array<{ meta?: TransactionMetadata }>) {
+        const meta = entry.meta!;
+        const theirs = getBalanceChanges(meta).map(({ account, balances }) => ({
+          account,
+          balances: balances.map((b) => ({ currency: b.currency, issuer: b.issuer, value: norm(b.value) })),
+        }));
+        const changes = new TxBalanceChanges(meta);
+        const ours = changes.accounts.map((account) => ({
+          account,
+          balances: changes
+            .of(account)
+            .map((b) => ({ currency: b.currency, issuer: b.issuer, value: norm(b.value) })),
+        }));
+        expect(ours).toEqual(theirs);
+        compared++;
+        lines += theirs.filter((c) => c.balances.some((b) => b.currency !== 'XRP')).length;
+      }
+    }
+    expect(compared).toBeGreaterThan(60);
+    expect(lines).toBeGreaterThan(30);
+  }, 60_000);
 });
 
 describe('public market API', () => {

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { getBalanceChanges, type Client, type TransactionMetadata } from 'xrpl';
+import type { Client, TransactionMetadata } from 'xrpl';
 import {
   curveFeeInside,
   isSoldOut,
@@ -10,6 +10,7 @@ import {
   dropsToDecimal,
   unitsToMicros,
 } from '@ledgerpad/shared';
+import { balanceChanges } from '../../platform/indexer/balance-changes';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
 import type { JobRunner } from '../../platform/jobs';
 import { bondingCurves, bondingTrades } from './schema';
@@ -126,9 +127,9 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
       const touched = new Map<number, CurveRow>();
       for (const itx of ledger.transactions) {
         if (itx.meta.TransactionResult !== 'tesSUCCESS') continue;
-        const changes = getBalanceChanges(itx.meta);
-        for (const entry of changes) {
-          const c = byAccount.get(entry.account);
+        const changes = balanceChanges(itx.meta);
+        for (const account of changes.accounts) {
+          const c = byAccount.get(account);
           if (!c) continue;
           touched.set(c.id, c);
           const own = itx.tx.Account === c.curveAddress;
@@ -137,7 +138,7 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
           if (own && itx.tx.TransactionType !== 'OfferCreate') continue;
           let tokens = new Decimal(0);
           let quote = new Decimal(0);
-          for (const b of entry.balances) {
+          for (const b of changes.of(account)) {
             if (b.currency === c.currency && b.issuer === c.issuerAddress) tokens = tokens.plus(b.value);
             else if (c.quote === 'XRP' && b.currency === 'XRP') quote = quote.plus(b.value);
             else if (c.quote === 'RLUSD' && b.currency === RLUSD_CURRENCY_HEX && b.issuer === c.quoteIssuer)

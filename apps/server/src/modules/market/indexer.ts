@@ -15,6 +15,23 @@ import { extractTrades, type ExtractedTrade, type MarketIndex, type Quote } from
 // follower's transaction; `committed` announces the trades on the live socket.
 
 export const RESOLUTIONS = [60, 300, 900, 3600, 14_400, 86_400] as const;
+/** Ledger reads (pools, issuer facts) of one batch in flight at once. */
+const READ_CONCURRENCY = 8;
+
+/** `items.map(fn)` with at most `limit` calls pending at a time; results in the items' order. */
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 /** Listings made on other instances reach this one's indexer within this time. */
 const TOKEN_LIST_TTL_MS = 5_000;
 
@@ -124,6 +141,22 @@ const HOLDER_COLUMNS: Array<BulkColumn<{ tokenId: number; account: string; balan
 ];
 
 type Amount = string | { currency: string; issuer: string; value: string };
+
+/** A plain decimal text as the ledger writes one: no exponent, no redundant zeros. */
+const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
+
+/**
+ * A balance text, negated or not, as `new Decimal(text).mul(negate ? -1 : 1).toFixed()` gives it —
+ * without the decimal arithmetic for the usual plain text (a holder's balance on every trade).
+ */
+export function signedText(text: string, negate: boolean): string {
+  if (!PLAIN_DECIMAL.test(text)) return new Decimal(text).mul(negate ? -1 : 1).toFixed();
+  const neg = text.startsWith('-');
+  const abs = neg ? text.slice(1) : text;
+  if (abs === '0') return '0';
+  return neg !== negate ? `-${abs}` : abs;
+}
+
 const valueOf = (a: Amount) => (typeof a === 'string' ? dropsToXrp(a) : a.value);
 
 export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHandler<Prepared> {
@@ -210,6 +243,7 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
         /** Derived from `rows` when they are read (not per ledger: there can be thousands). */
         tokens: Prepared['tokens'];
         tokenByKey: Map<string, number>;
+        tokenKeyById: Map<number, string>;
         issuers: Set<string>;
         at: number;
         rlusd: string | undefined;
@@ -221,6 +255,7 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
     rows,
     tokens: new Map(rows.map((t) => [t.id, { currency: t.currency, issuer: t.issuerAddress }])),
     tokenByKey: new Map(rows.map((t) => [`${t.currency}|${t.issuerAddress}`, t.id])),
+    tokenKeyById: new Map(rows.map((t) => [t.id, `${t.currency}|${t.issuerAddress}`])),
     issuers: new Set(rows.map((t) => t.issuerAddress)),
   });
   let tokensStale = false;
@@ -259,19 +294,27 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
       for (const key of item.prepared.touchedPools) lastPool.set(key, item);
       for (const issuer of item.prepared.touchedIssuers) lastIssuer.set(issuer, item);
     }
-    for (const [key, { ledger, prepared }] of lastPool) {
-      const [id, quote] = key.split(':') as [string, Quote];
-      const t = prepared.tokens.get(Number(id));
-      if (!t) continue;
-      const pool = await readPool(Number(id), t.currency, t.issuer, quote, prepared.rlusd, ledger.index);
-      if (!pool) continue;
-      prepared.pools.push(pool);
-      cache?.poolByAccount.set(pool.ammAccount, { tokenId: pool.tokenId, quote: pool.quote });
+    // The reads go out together (a few at a time), not one round trip after another: a ledger that
+    // touches several pools waited for each in turn before its transaction and its frames.
+    const [pools, facts] = await Promise.all([
+      mapLimited([...lastPool], READ_CONCURRENCY, async ([key, { ledger, prepared }]) => {
+        const [id, quote] = key.split(':') as [string, Quote];
+        const t = prepared.tokens.get(Number(id));
+        if (!t) return undefined;
+        const pool = await readPool(Number(id), t.currency, t.issuer, quote, prepared.rlusd, ledger.index);
+        return pool && { prepared, pool };
+      }),
+      mapLimited([...lastIssuer], READ_CONCURRENCY, async ([issuer, { ledger, prepared }]) => {
+        const f = await readFacts(issuer, ledger.index);
+        return f && { prepared, f };
+      }),
+    ]);
+    for (const read of pools) {
+      if (!read) continue;
+      read.prepared.pools.push(read.pool);
+      cache?.poolByAccount.set(read.pool.ammAccount, { tokenId: read.pool.tokenId, quote: read.pool.quote });
     }
-    for (const [issuer, { ledger, prepared }] of lastIssuer) {
-      const f = await readFacts(issuer, ledger.index);
-      if (f) prepared.facts.push(f);
-    }
+    for (const read of facts) if (read) read.prepared.facts.push(read.f);
   }
 
   /**
@@ -289,32 +332,47 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
     const synced = new Map<number, number>();
     for (const { ledger, prepared: p } of ledgers) {
       const time = new Date(ledger.closeTime).toISOString();
+      // A ledger's trades share its close time, so one bucket per resolution: aggregate them per
+      // token and quote first, then merge that into the six buckets (the per-trade work is one
+      // comparison pair and one addition, not six of each).
+      const perPair = new Map<string, Omit<CandleRow, 'resolution' | 'bucket'>>();
       for (const t of p.trades) {
         trades.push({ trade: t, ledgerIndex: ledger.index, time });
         const price = new Decimal(t.price);
+        const key = `${t.tokenId}:${t.quote}`;
+        const a = perPair.get(key);
+        if (!a) {
+          perPair.set(key, {
+            tokenId: t.tokenId,
+            quote: t.quote,
+            open: t.price,
+            high: { text: t.price, value: price },
+            low: { text: t.price, value: price },
+            close: t.price,
+            volume: new Decimal(t.quoteAmount),
+            trades: 1,
+          });
+        } else {
+          if (price.gt(a.high.value)) a.high = { text: t.price, value: price };
+          if (price.lt(a.low.value)) a.low = { text: t.price, value: price };
+          a.close = t.price;
+          a.volume = a.volume.plus(t.quoteAmount);
+          a.trades += 1;
+        }
+      }
+      for (const a of perPair.values()) {
         for (const res of RESOLUTIONS) {
           const start = Math.floor(ledger.closeTime / (res * 1000)) * res * 1000;
-          const key = `${t.tokenId}:${t.quote}:${res}:${start}`;
+          const key = `${a.tokenId}:${a.quote}:${res}:${start}`;
           const c = buckets.get(key);
           if (!c) {
-            buckets.set(key, {
-              tokenId: t.tokenId,
-              quote: t.quote,
-              resolution: res,
-              bucket: new Date(start).toISOString(),
-              open: t.price,
-              high: { text: t.price, value: price },
-              low: { text: t.price, value: price },
-              close: t.price,
-              volume: new Decimal(t.quoteAmount),
-              trades: 1,
-            });
+            buckets.set(key, { ...a, resolution: res, bucket: new Date(start).toISOString() });
           } else {
-            if (price.gt(c.high.value)) c.high = { text: t.price, value: price };
-            if (price.lt(c.low.value)) c.low = { text: t.price, value: price };
-            c.close = t.price;
-            c.volume = c.volume.plus(t.quoteAmount);
-            c.trades += 1;
+            if (a.high.value.gt(c.high.value)) c.high = a.high;
+            if (a.low.value.lt(c.low.value)) c.low = a.low;
+            c.close = a.close;
+            c.volume = c.volume.plus(a.volume);
+            c.trades += a.trades;
           }
         }
       }
@@ -385,7 +443,7 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
 
     async prepare(ledger): Promise<Prepared> {
       const c = await loadCache();
-      const { rows, rlusd, tokens, tokenByKey, issuers } = c;
+      const { rows, rlusd, tokens, tokenByKey, tokenKeyById, issuers } = c;
       // Pools found in this ledger join the cache at once: the next ledger's `prepare` may run before
       // this one is written (a catch-up batch), and a failed batch resets the cache.
       const poolByAccount = c.poolByAccount;
@@ -437,50 +495,54 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
 
       const index: MarketIndex = {
         tokenByKey,
+        tokenKeyById,
         poolByAccount,
         rlusd: rlusd ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusd } : undefined,
       };
       const holderFinal = new Map<string, { tokenId: number; account: string; balance: string }>();
+      // A holder's balance from its side: the line's balance from the low side, negated for the high.
+      const holder = (tokenId: number | undefined, account: string, balance: string, negate: boolean) => {
+        if (tokenId === undefined) return;
+        holderFinal.set(`${tokenId}:${account}`, { tokenId, account, balance: signedText(balance, negate) });
+      };
       for (const itx of ledger.transactions) {
-        out.trades.push(...extractTrades(itx, index));
+        for (const t of extractTrades(itx, index)) out.trades.push(t);
         for (const node of itx.meta.AffectedNodes) {
-          const kind = 'CreatedNode' in node ? 'created' : 'ModifiedNode' in node ? 'modified' : 'deleted';
+          const deleted = 'DeletedNode' in node;
           const n = (
-            'CreatedNode' in node
-              ? node.CreatedNode
-              : 'ModifiedNode' in node
-                ? node.ModifiedNode
+            'ModifiedNode' in node
+              ? node.ModifiedNode
+              : 'CreatedNode' in node
+                ? node.CreatedNode
                 : node.DeletedNode
           ) as {
             LedgerEntryType: string;
             NewFields?: Record<string, unknown>;
             FinalFields?: Record<string, unknown>;
           };
-          const fields = (kind === 'created' ? n.NewFields : n.FinalFields) ?? {};
-          if (n.LedgerEntryType === 'RippleState') {
+          const type = n.LedgerEntryType;
+          if (type !== 'RippleState' && type !== 'AMM' && type !== 'AccountRoot' && type !== 'SignerList')
+            continue;
+          const fields = ('CreatedNode' in node ? n.NewFields : n.FinalFields) ?? {};
+          if (type === 'RippleState') {
             const low = fields.LowLimit as { issuer: string; currency: string } | undefined;
             const high = fields.HighLimit as { issuer: string } | undefined;
             const bal = fields.Balance as { value: string } | undefined;
             if (!low || !high) continue;
-            for (const [holder, issuer, sign] of [
-              [low.issuer, high.issuer, 1],
-              [high.issuer, low.issuer, -1],
-            ] as const) {
-              const tokenId = tokenByKey.get(`${low.currency}|${issuer}`);
-              if (tokenId === undefined) continue;
-              const balance = kind === 'deleted' || !bal ? '0' : new Decimal(bal.value).mul(sign).toFixed();
-              holderFinal.set(`${tokenId}:${holder}`, { tokenId, account: holder, balance });
-            }
-          } else if (n.LedgerEntryType === 'AMM') {
+            // A deleted line is a zero balance.
+            const balance = deleted || !bal ? '0' : bal.value;
+            holder(tokenByKey.get(`${low.currency}|${high.issuer}`), low.issuer, balance, false);
+            holder(tokenByKey.get(`${low.currency}|${low.issuer}`), high.issuer, balance, true);
+          } else if (type === 'AMM') {
             const account = fields.Account as string | undefined;
             const pool = account ? poolByAccount.get(account) : undefined;
             if (pool) touchedPools.add(`${pool.tokenId}:${pool.quote}`);
-          } else if (n.LedgerEntryType === 'AccountRoot') {
+          } else if (type === 'AccountRoot') {
             const account = fields.Account as string | undefined;
             if (account && issuers.has(account)) touchedIssuers.add(account);
             const pool = account ? poolByAccount.get(account) : undefined;
             if (pool) touchedPools.add(`${pool.tokenId}:${pool.quote}`);
-          } else if (n.LedgerEntryType === 'SignerList') {
+          } else {
             const owner = fields.Owner as string | undefined;
             if (owner && issuers.has(owner)) touchedIssuers.add(owner);
           }
@@ -531,22 +593,32 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
     },
 
     async committed(ledger, p) {
-      deps.onLedger?.(ledger);
-      for (const t of p.trades) {
-        const token = p.tokens.get(t.tokenId);
-        if (!token) continue;
-        await deps.publishTrade({
-          type: t.side,
-          baseCurrency: token.currency,
-          baseIssuer: token.issuer,
-          quoteCurrency: t.quote === 'XRP' ? 'XRP' : RLUSD_CURRENCY_HEX,
-          quoteIssuer: t.quote === 'XRP' ? null : (p.rlusd ?? null),
-          price: t.price,
-          amount: t.tokenAmount,
-          hash: t.hash,
-          time: ledger.closeTime,
-        });
+      // The frames first: what a page refetches on a frame is already in the database.
+      // The rebuild waits for the next turn of the event loop: its first database reads run without
+      // yielding, so started here they would hold the frames' socket writes back behind them.
+      try {
+        await announce(ledger, p);
+      } finally {
+        setImmediate(() => deps.onLedger?.(ledger));
       }
     },
   };
+
+  async function announce(ledger: IndexedLedger, p: Prepared) {
+    for (const t of p.trades) {
+      const token = p.tokens.get(t.tokenId);
+      if (!token) continue;
+      await deps.publishTrade({
+        type: t.side,
+        baseCurrency: token.currency,
+        baseIssuer: token.issuer,
+        quoteCurrency: t.quote === 'XRP' ? 'XRP' : RLUSD_CURRENCY_HEX,
+        quoteIssuer: t.quote === 'XRP' ? null : (p.rlusd ?? null),
+        price: t.price,
+        amount: t.tokenAmount,
+        hash: t.hash,
+        time: ledger.closeTime,
+      });
+    }
+  }
 }

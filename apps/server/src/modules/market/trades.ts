@@ -1,4 +1,4 @@
-import { getBalanceChanges, type TransactionMetadata } from 'xrpl';
+import { balanceChanges, type TxBalanceChanges } from '../../platform/indexer/balance-changes';
 import type { IndexedTx } from '../../platform/indexer/follower';
 import { Decimal } from '@ledgerpad/shared';
 
@@ -14,6 +14,8 @@ export type Quote = 'XRP' | 'RLUSD';
 export interface MarketIndex {
   /** `${currency}|${issuer}` → token id, for listed tokens. */
   tokenByKey: Map<string, number>;
+  /** Token id → its `${currency}|${issuer}` (the inverse of `tokenByKey`). */
+  tokenKeyById: Map<number, string>;
   /** AMM account → its pool's token and quote. */
   poolByAccount: Map<string, { tokenId: number; quote: Quote }>;
   /** The RLUSD issuer on this network (undefined when there is none). */
@@ -44,21 +46,21 @@ interface OfferFields {
 
 const assetKey = (a: Amount): string => (typeof a === 'string' ? 'XRP' : `${a.currency}|${a.issuer}`);
 
-/** Balance changes per account and asset key; an issuer's own currency is keyed by the issuer. */
-function changesByAccount(meta: TransactionMetadata, index: MarketIndex): Map<string, Map<string, Decimal>> {
-  const out = new Map<string, Map<string, Decimal>>();
-  for (const { account, balances } of getBalanceChanges(meta)) {
-    const mine = out.get(account) ?? new Map<string, Decimal>();
-    out.set(account, mine);
-    for (const b of balances) {
-      let key: string;
-      if (b.currency === 'XRP') key = 'XRP';
-      else if (index.tokenByKey.has(`${b.currency}|${account}`)) key = `${b.currency}|${account}`;
-      else key = `${b.currency}|${b.issuer}`;
-      mine.set(key, (mine.get(key) ?? new Decimal(0)).plus(b.value));
-    }
+/**
+ * One account's balance changes in the transaction per asset key (XRP, or `currency|issuer`), summed;
+ * an issuer's own currency is keyed by the issuer (from its side the counterparty is the holder).
+ */
+function changesOf(changes: TxBalanceChanges, account: string, index: MarketIndex): Map<string, Decimal> {
+  const mine = new Map<string, Decimal>();
+  for (const b of changes.of(account)) {
+    let key: string;
+    if (b.currency === 'XRP') key = 'XRP';
+    else if (index.tokenByKey.has(`${b.currency}|${account}`)) key = `${b.currency}|${account}`;
+    else key = `${b.currency}|${b.issuer}`;
+    const before = mine.get(key);
+    mine.set(key, before ? before.plus(b.value) : b.value);
   }
-  return out;
+  return mine;
 }
 
 export function extractTrades(itx: IndexedTx, index: MarketIndex): ExtractedTrade[] {
@@ -105,14 +107,16 @@ export function extractTrades(itx: IndexedTx, index: MarketIndex): ExtractedTrad
     }
   }
 
-  const changes = changesByAccount(meta, index);
-  for (const account of changes.keys()) {
+  // Pools whose balances changed. Only the liquidity side's changes are computed (parsing every
+  // balance of every node was most of the indexer's time).
+  const changes = balanceChanges(meta);
+  for (const account of changes.accounts) {
     const pool = index.poolByAccount.get(account);
     if (!pool) continue;
-    for (const [key, id] of index.tokenByKey) {
-      if (id === pool.tokenId) addLiquidity(key, pool.quote, account);
-    }
+    const key = index.tokenKeyById.get(pool.tokenId);
+    if (key !== undefined) addLiquidity(key, pool.quote, account);
   }
+  const byAccount = new Map<string, Map<string, Decimal>>();
 
   const trades: ExtractedTrade[] = [];
   for (const l of liquidity.values()) {
@@ -120,8 +124,8 @@ export function extractTrades(itx: IndexedTx, index: MarketIndex): ExtractedTrad
     let dToken = new Decimal(0);
     let dQuote = new Decimal(0);
     for (const a of l.accounts) {
-      const c = changes.get(a);
-      if (!c) continue;
+      let c = byAccount.get(a);
+      if (!c) byAccount.set(a, (c = changesOf(changes, a, index)));
       dToken = dToken.plus(c.get(l.tokenKey) ?? 0);
       dQuote = dQuote.plus(c.get(quoteKey) ?? 0);
     }

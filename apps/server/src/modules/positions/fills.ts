@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { Decimal, RLUSD_CURRENCY_HEX, dropsToDecimal, isLpCurrency } from '@ledgerpad/shared';
-import { getBalanceChanges } from 'xrpl';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/results';
 import { wallets } from '../../platform/custody-schema';
+import { balanceChanges } from '../../platform/indexer/balance-changes';
 import type { IndexedLedger, IndexedTx, LedgerHandler } from '../../platform/indexer/follower';
 import { decodeTrades, type AccountTrade } from '../market';
 import { marketTrades } from '../market/schema';
@@ -46,15 +46,6 @@ export function fillsOf(itx: IndexedTx, rlusdIssuer: string | undefined): Fill[]
   const rlusdKey = rlusdIssuer ? `${RLUSD_CURRENCY_HEX}|${rlusdIssuer}` : undefined;
   const quoteOf = (key: string): 'XRP' | 'RLUSD' | undefined =>
     key === 'XRP' ? 'XRP' : key === rlusdKey ? 'RLUSD' : undefined;
-  const changes = new Map<string, Map<string, Decimal>>();
-  for (const { account, balances } of getBalanceChanges(meta)) {
-    const mine = changes.get(account) ?? new Map<string, Decimal>();
-    changes.set(account, mine);
-    for (const b of balances) {
-      const key = b.currency === 'XRP' ? 'XRP' : `${b.currency}|${b.issuer}`;
-      mine.set(key, (mine.get(key) ?? new Decimal(0)).plus(b.value));
-    }
-  }
   // (account, token key, quote) pairs: the owners of offers this transaction consumed…
   const pairs = new Map<string, { account: string; token: string; quote: 'XRP' | 'RLUSD' }>();
   const add = (account: string, token: string, quote: 'XRP' | 'RLUSD') => {
@@ -78,10 +69,27 @@ export function fillsOf(itx: IndexedTx, rlusdIssuer: string | undefined): Fill[]
     add(f.Account, q === 'XRP' ? (gets === 'XRP' ? pays : gets) : gets === rlusdKey ? pays : gets, q);
   }
   // …and the sender's own XRP ⇄ RLUSD trade (its other trades are the market indexer's rows).
-  const own = changes.get(tx.Account);
-  if (own && rlusdKey && own.has(rlusdKey)) {
-    const others = [...own.keys()].filter((k) => k !== 'XRP' && k !== rlusdKey);
-    if (others.length === 0) add(tx.Account, rlusdKey, 'XRP');
+  // (The assets are known without computing any amount: most transactions stop here.)
+  const balances = balanceChanges(meta);
+  if (rlusdKey) {
+    const own = balances
+      .assetsOf(tx.Account)
+      .map((b) => (b.currency === 'XRP' ? 'XRP' : `${b.currency}|${b.issuer}`));
+    if (own.includes(rlusdKey) && own.every((k) => k === 'XRP' || k === rlusdKey))
+      add(tx.Account, rlusdKey, 'XRP');
+  }
+  if (pairs.size === 0) return [];
+  // Balance changes per account and asset key, for the accounts of the pairs only.
+  const changes = new Map<string, Map<string, Decimal>>();
+  for (const { account } of pairs.values()) {
+    if (changes.has(account)) continue;
+    const mine = new Map<string, Decimal>();
+    changes.set(account, mine);
+    for (const b of balances.of(account)) {
+      const key = b.currency === 'XRP' ? 'XRP' : `${b.currency}|${b.issuer}`;
+      const before = mine.get(key);
+      mine.set(key, before ? before.plus(b.value) : b.value);
+    }
   }
   const fee = dropsToDecimal(String(tx.Fee ?? '0'));
   const out: Fill[] = [];
