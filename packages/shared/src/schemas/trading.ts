@@ -79,7 +79,19 @@ const hasWallet: [
   { message: SWAP_MESSAGES.selectWalletAndToken, path: ['walletAddress'] },
 ];
 
-export const swapRequestSchema = swapFields.refine(...hasWallet);
+export const swapRequestSchema = swapFields
+  .extend({
+    /**
+     * What the screen's quote said the trade receives (the slippage floor's base). Advisory: a
+     * value that is not a number text is ignored (the floor then comes from a fresh simulation),
+     * never a 400.
+     */
+    expected: z
+      .unknown()
+      .optional()
+      .transform((v) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)),
+  })
+  .refine(...hasWallet);
 export type SwapRequest = z.input<typeof swapRequestSchema>;
 
 /** Longest a limit order may rest when it is given an expiry: one year, in minutes. */

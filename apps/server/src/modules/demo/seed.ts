@@ -7,11 +7,13 @@ import {
   type DeployResult,
   Decimal,
   decimalToDrops,
+  deployRequestSchema,
 } from '@ledgerpad/shared';
 import sharp from 'sharp';
 import { Wallet } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { insertWallet, platformWallet } from '../../platform/custody';
@@ -534,7 +536,8 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
               (
                 await deps.deploy.start(
                   OWNER_USER_ID,
-                  {
+                  // Parsed as a user's form is: the demo's catalog meets the same rules and defaults.
+                  parseInput(deployRequestSchema, {
                     name: t.name,
                     ticker: t.ticker,
                     description: `${t.name} is a demo token of the embedded ledger, launched by the demo seed.`,
@@ -551,7 +554,7 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
                     liquidityPairType: t.pair,
                     launchType: t.curve ? 'bonding' : 'amm',
                     walletId: made.deployers[j]!.id,
-                  },
+                  }),
                   { jobKey: key, platform: true, virtualXrp: t.curve?.virtualXrp },
                 )
               ).jobId;

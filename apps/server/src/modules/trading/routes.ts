@@ -1,7 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { ORDERS_PAGE, type OrderStatus, type OrderUpdated } from '@ledgerpad/shared';
+import {
+  ORDERS_PAGE,
+  addTrustlineSchema,
+  limitOrderSchema,
+  ordersQuerySchema,
+  quoteRequestSchema,
+  swapBatchSchema,
+  swapRequestSchema,
+  type OrderStatus,
+  type OrderUpdated,
+} from '@ledgerpad/shared';
 import { badRequest } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
+import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import { idempotencyKey } from '../../plugins/edge';
@@ -102,26 +113,46 @@ export function registerTrading(
   });
   const user = { config: { access: 'user' as const } };
   app.post('/api/amm-info', user, async (request) => {
-    return await service.quote(request.user!.id, request.body);
+    return await service.quote(request.user!.id, parseInput(quoteRequestSchema, request.body));
   });
   app.post('/api/swap', user, async (request) => {
-    return await service.swap(request.user!.id, request.body, idempotencyKey(request));
+    return await service.swap(
+      request.user!.id,
+      parseInput(swapRequestSchema, request.body),
+      idempotencyKey(request),
+    );
   });
   app.post('/api/swap/batch', user, async (request) => {
-    return await service.swapBatch(request.user!.id, request.body, idempotencyKey(request));
+    return await service.swapBatch(
+      request.user!.id,
+      parseInput(swapBatchSchema, request.body),
+      idempotencyKey(request),
+    );
   });
   app.post('/api/add-trustline', user, async (request) => {
-    return await service.addTrustline(request.user!.id, request.body, idempotencyKey(request));
+    return await service.addTrustline(
+      request.user!.id,
+      parseInput(addTrustlineSchema, request.body),
+      idempotencyKey(request),
+    );
   });
   app.post('/api/limit-order', user, async (request) => {
-    return await service.limitOrder(request.user!.id, request.body, idempotencyKey(request));
+    return await service.limitOrder(
+      request.user!.id,
+      parseInput(limitOrderSchema, request.body),
+      idempotencyKey(request),
+    );
   });
   app.get<{ Params: { userId: string } }>('/api/orders/get-orders/:userId', user, async (request, reply) => {
     TradingService.ownUser(request.user!.id, request.params.userId);
     reply.header('cache-control', 'private, no-store');
     // Paged (`?limit=&offset=`, X-Total-Count; docs/paging.md): the filters and the page together.
     const page = pageOf(request, ORDERS_PAGE);
-    const { items, total } = await service.listOrders(request.user!.id, request.query, page);
+    const { items, total } = await service.listOrders(
+      request.user!.id,
+      parseInput(ordersQuerySchema, request.query),
+      page,
+    );
     sendPageHeaders(request, reply, page, total);
     return items;
   });

@@ -10,17 +10,11 @@ import {
   SWAP_MESSAGES,
   TRUSTLINE_MESSAGES,
   WALLET_MESSAGES,
-  addTrustlineSchema,
   amountValue,
   currencyToTicker,
   fixedDecimals,
   ledgerResultMessage,
-  limitOrderSchema,
-  ordersQuerySchema,
   platformFeeDrops,
-  quoteRequestSchema,
-  swapBatchSchema,
-  swapRequestSchema,
   toLedgerValue,
   xrpToDrops,
   type AddTrustlineResult,
@@ -34,6 +28,12 @@ import {
   type SwapBatchResult,
   type SwapResult,
   type TradeSide,
+  type addTrustlineSchema,
+  type limitOrderSchema,
+  type ordersQuerySchema,
+  type quoteRequestSchema,
+  type swapBatchSchema,
+  type swapRequestSchema,
   dropsToXrp,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
@@ -50,7 +50,7 @@ import type {
   SubmitRequest,
 } from '../../ledger/submission-service';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
+import type { Parsed } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
@@ -284,8 +284,7 @@ export class TradingService {
     return badRequest(cap ?? SWAP_MESSAGES.insufficientLiquidity, details);
   }
 
-  async quote(userId: number, body: unknown): Promise<QuoteView> {
-    const q = parseInput(quoteRequestSchema, body);
+  async quote(userId: number, q: Parsed<typeof quoteRequestSchema>): Promise<QuoteView> {
     // Independent reads side by side, each once: a quote is asked for on every keystroke pause.
     const [wallet, m, feePercent, curve] = await Promise.all([
       this.wallet(userId, q.wallet),
@@ -348,13 +347,14 @@ export class TradingService {
    * can fill it; then the trust line when a BUY needs one, then the trade with the slippage floor
    * as DeliverMin. The ledger refuses to execute below the floor; nothing executed = no platform fee.
    */
-  async swap(userId: number, body: unknown, idempotencyKey?: string): Promise<SwapResult> {
-    const raw = (body ?? {}) as { expected?: unknown };
-    const s = parseInput(swapRequestSchema, body);
+  async swap(
+    userId: number,
+    s: Parsed<typeof swapRequestSchema>,
+    idempotencyKey?: string,
+  ): Promise<SwapResult> {
     const wallet = await this.wallet(userId, s.walletAddress ?? s.wallet);
     const m = await this.market(s.issuer, s.token, s.baseAsset);
-    const given =
-      typeof raw.expected === 'string' || typeof raw.expected === 'number' ? String(raw.expected) : '';
+    const given = s.expected ?? '';
     const order: Order = {
       type: s.type,
       amount: s.amount,
@@ -374,8 +374,11 @@ export class TradingService {
    * line first (side by side), then the wallets trade one after another, each on the market the
    * earlier ones left. The answer names each wallet's outcome.
    */
-  async swapBatch(userId: number, body: unknown, idempotencyKey?: string): Promise<SwapBatchResult> {
-    const b = parseInput(swapBatchSchema, body);
+  async swapBatch(
+    userId: number,
+    b: Parsed<typeof swapBatchSchema>,
+    idempotencyKey?: string,
+  ): Promise<SwapBatchResult> {
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const all = await this.deps.wallets.list(userId);
     const key = idempotencyKey ?? randomUUID();
@@ -620,8 +623,11 @@ export class TradingService {
    * the submission service orders a wallet's own transactions. Checked first: the line's reserve
    * and its network fee.
    */
-  async addTrustline(userId: number, body: unknown, idempotencyKey?: string): Promise<AddTrustlineResult> {
-    const b = parseInput(addTrustlineSchema, body);
+  async addTrustline(
+    userId: number,
+    b: Parsed<typeof addTrustlineSchema>,
+    idempotencyKey?: string,
+  ): Promise<AddTrustlineResult> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, undefined);
     const req = this.trustLineRequest(
@@ -669,8 +675,11 @@ export class TradingService {
    * already at that price or better, the rest rests). The order row is written from the validated
    * metadata, as the order indexer would write it.
    */
-  async limitOrder(userId: number, body: unknown, idempotencyKey?: string): Promise<LimitOrderResult> {
-    const b = parseInput(limitOrderSchema, body);
+  async limitOrder(
+    userId: number,
+    b: Parsed<typeof limitOrderSchema>,
+    idempotencyKey?: string,
+  ): Promise<LimitOrderResult> {
     const wallet = await this.wallet(userId, b.walletAddress ?? b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const intent = `limit:${userId}:${idempotencyKey ?? randomUUID()}`;
@@ -835,10 +844,9 @@ export class TradingService {
   /** One page of the user's orders (`page` from lib/paging.ts) and how many match in all. */
   async listOrders(
     userId: number,
-    query: unknown,
+    q: Parsed<typeof ordersQuerySchema>,
     page: { limit: number; offset: number } = { limit: ORDERS_LIST_LIMIT, offset: 0 },
   ): Promise<{ items: OrderView[]; total: number }> {
-    const q = parseInput(ordersQuerySchema, query);
     const [rows, total] = await Promise.all([
       this.deps.orders.list(userId, { ...q, ...page }),
       this.deps.orders.listCount(userId, q),
