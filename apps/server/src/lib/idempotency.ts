@@ -21,7 +21,7 @@ const LEASE_MS = 6_000;
 const RENEW_MS = 2_000;
 const POLL_MS = 50;
 
-export const IDEMPOTENCY_MESSAGES = {
+const IDEMPOTENCY_MESSAGES = {
   reused: 'This Idempotency-Key was already used for a different request.',
 } as const;
 

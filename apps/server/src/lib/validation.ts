@@ -14,6 +14,6 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   throw validationError(zodIssues(result.error));
 }
 
-export function zodIssues(error: z.ZodError): FieldIssue[] {
+function zodIssues(error: z.ZodError): FieldIssue[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 }

@@ -7,7 +7,7 @@ import { fieldError, validationError } from '../lib/errors';
 // text, which used to surface as a 500), and bodies nested deeper than any of our shapes.
 
 /** No request shape of ours nests deeper than a few levels; 32 leaves room and stops recursion abuse. */
-export const MAX_BODY_DEPTH = 32;
+const MAX_BODY_DEPTH = 32;
 
 type Problem = { path: string; message: string };
 

@@ -36,7 +36,7 @@ import { splitSupply } from './plan';
  * the user out for 60 s. Kept in the database (`deploy_attempts`), so neither a reload nor a restart
  * nor another instance lifts the lock; the user's row lock orders concurrent attempts.
  */
-export class AttemptLock {
+class AttemptLock {
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,

@@ -66,7 +66,7 @@ import { foldPosition, positionFigures, type PositionEventInput } from './positi
 // transaction applies). Refusals that need no ledger happen before anything is signed.
 
 /** AMMDeposit / AMMWithdraw sub-transaction flags (rippled TxFlags.h). */
-export const TF = {
+const TF = {
   lpToken: 0x00010000,
   singleAsset: 0x00080000,
   twoAsset: 0x00100000,

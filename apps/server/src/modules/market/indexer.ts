@@ -14,7 +14,7 @@ import { extractTrades, type ExtractedTrade, type MarketIndex, type Quote } from
 // `prepare` (at that ledger's index, so a replay reads the same state); `write` runs inside the
 // follower's transaction; `committed` announces the trades on the live socket.
 
-export const RESOLUTIONS = [60, 300, 900, 3600, 14_400, 86_400] as const;
+const RESOLUTIONS = [60, 300, 900, 3600, 14_400, 86_400] as const;
 /** Listings made on other instances reach this one's indexer within this time. */
 const TOKEN_LIST_TTL_MS = 5_000;
 

@@ -40,7 +40,7 @@ export interface Fill {
 const keyOf = (a: Amount): string => (typeof a === 'string' ? 'XRP' : `${a.currency}|${a.issuer}`);
 
 /** The fills of one validated transaction, for every account (the caller keeps the custodial ones). */
-export function fillsOf(itx: IndexedTx, rlusdIssuer: string | undefined): Fill[] {
+function fillsOf(itx: IndexedTx, rlusdIssuer: string | undefined): Fill[] {
   const { tx, meta } = itx;
   if (meta.TransactionResult !== 'tesSUCCESS' || !TRADING_TYPES.has(tx.TransactionType)) return [];
   const rlusdKey = rlusdIssuer ? `${RLUSD_CURRENCY_HEX}|${rlusdIssuer}` : undefined;

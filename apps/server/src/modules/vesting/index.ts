@@ -1,4 +1,3 @@
 // The dev allocation locked on the ledger (issue 28): what other modules use of it.
 export { registerVesting } from './routes';
-export { devLockOf, VestingService } from './service';
-export { lockedByToken, readEscrows, tokenEscrows } from '../../ledger/escrows';
+export { devLockOf } from './service';
