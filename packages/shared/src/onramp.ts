@@ -8,7 +8,7 @@ export const ONRAMP_ENVIRONMENTS = ['DEVELOPMENT', 'STAGING', 'PRODUCTION'] as c
 export type OnrampEnvironment = (typeof ONRAMP_ENVIRONMENTS)[number];
 
 /** The provider's widget page per environment. */
-export const ONRAMP_WIDGET_URLS: Record<OnrampEnvironment, string> = {
+const ONRAMP_WIDGET_URLS: Record<OnrampEnvironment, string> = {
   DEVELOPMENT: 'https://localhost:5005/',
   STAGING: 'https://global-stg.transak.com/',
   PRODUCTION: 'https://global.transak.com/',

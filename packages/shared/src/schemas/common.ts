@@ -33,7 +33,7 @@ export const destinationAddressSchema = (field = 'address') =>
       EDGE_MESSAGES.address(field),
     );
 
-export interface ResolvedDestination {
+interface ResolvedDestination {
   address: string;
   /** The tag an X-address carries, if any. */
   tag?: number;
@@ -144,8 +144,6 @@ export const multiLineText = (field: string, max: number, opts: { html?: 'strip'
         .max(max, `${field} must be at most ${max} characters`)
         .refine((v) => !MULTI_LINE_CONTROL.test(v), EDGE_MESSAGES.controlChars(field)),
     );
-
-export const hasControlChars = (v: string): boolean => SINGLE_LINE_CONTROL.test(v);
 
 /** `Idempotency-Key` header: present means it must be well formed (a typo must not disable it). */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,128}$/;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 // One paging shape for every list the server answers (`?limit=&offset=`), so no list is ever
 // unbounded; each route states its default and its largest page.
 
-export const PAGE_MESSAGES = {
+const PAGE_MESSAGES = {
   limit: (max: number) => `limit must be a whole number from 1 to ${max}.`,
   offset: 'offset must be a whole number of at least 0.',
 } as const;

@@ -15,7 +15,7 @@ const address = z.string().describe('A classic XRPL address (r...).');
 const pair = z.enum(['XRP', 'RLUSD']);
 
 /** One row of GET /api/tokens (TokenView). */
-export const publicTokenSchema = z.looseObject({
+const publicTokenSchema = z.looseObject({
   id: z.number().int(),
   name: z.string(),
   ticker: z.string(),
@@ -40,7 +40,7 @@ export const publicTokenSchema = z.looseObject({
   is_active: z.boolean(),
   created_at: z.string(),
 });
-export const publicTokenListSchema = z.array(publicTokenSchema);
+const publicTokenListSchema = z.array(publicTokenSchema);
 
 /** One row of GET /api/prices (PriceRecord, spec 000 §3). */
 export const publicPriceRecordSchema = z.looseObject({
@@ -54,10 +54,10 @@ export const publicPriceRecordSchema = z.looseObject({
   liquidityUSD: decimal.optional(),
   change24h: z.string().nullable().optional(),
 });
-export const publicPriceListSchema = z.array(publicPriceRecordSchema);
+const publicPriceListSchema = z.array(publicPriceRecordSchema);
 
 /** GET /api/price?tokenCode=&issuer= */
-export const publicPriceSchema = z.object({
+const publicPriceSchema = z.object({
   priceInXRP: decimal,
   priceInUSD: decimal,
   supply: decimal,
@@ -69,7 +69,7 @@ export const publicHoldersRecordSchema = z.looseObject({
   issuer_address: address,
   holders_count: z.number().int().nonnegative(),
 });
-export const publicHoldersListSchema = z.array(publicHoldersRecordSchema);
+const publicHoldersListSchema = z.array(publicHoldersRecordSchema);
 
 /** GET /api/tradingview/history (TradingView UDF; HistoryResponse). */
 export const publicHistorySchema = z.union([
@@ -91,7 +91,7 @@ const ledgerAmount = z.union([
 ]);
 
 /** GET /api/amm_info?issuer=&ticker=: the ledger's amm_info answer, as rippled gives it. */
-export const publicAmmInfoSchema = z.object({
+const publicAmmInfoSchema = z.object({
   result: z.object({
     amm: z.looseObject({
       account: address,
@@ -129,12 +129,12 @@ export const publicTradeSchema = z.object({
   quoteAmount: decimal,
   quote: pair,
 });
-export const publicTradeListSchema = z.array(publicTradeSchema);
+const publicTradeListSchema = z.array(publicTradeSchema);
 
 const severity = z.enum(['danger', 'warn', 'good', 'info']);
 
 /** GET /api/tokens/{issuer}/risk (RiskReport). */
-export const publicRiskReportSchema = z.looseObject({
+const publicRiskReportSchema = z.looseObject({
   issuer: address,
   blackholed: z.boolean(),
   masterDisabled: z.boolean(),
@@ -184,7 +184,7 @@ export const publicBondingSchema = z.object({
 });
 
 /** GET /api/pump/bonding/marketcap/{id} (spec 000 §7). */
-export const publicBondingMarketCapSchema = z.object({ market_cap_usd: decimal });
+const publicBondingMarketCapSchema = z.object({ market_cap_usd: decimal });
 
 /** GET /api/xrp-usd-price: the XRP/USD price the USD figures use. */
 export const publicXrpUsdPriceSchema = z.object({ price: decimal });

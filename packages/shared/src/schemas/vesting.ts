@@ -11,7 +11,7 @@ export const VESTING_MESSAGES = {
 } as const;
 
 /** The defaults: 25% after 24 hours, the rest monthly over 6 months. */
-export const VESTING_DEFAULTS = { cliffPercent: '25', cliffHours: '24', months: 6 } as const;
+const VESTING_DEFAULTS = { cliffPercent: '25', cliffHours: '24', months: 6 } as const;
 
 /** Most tranches a schedule can have: the cliff and 12 monthly ones. */
 export const VESTING_MAX_TRANCHES = 13;
