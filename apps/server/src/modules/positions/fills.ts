@@ -4,6 +4,7 @@ import { getBalanceChanges } from 'xrpl';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/results';
 import { wallets } from '../../platform/custody-schema';
+import { canTrade, consumedOffers } from '../../platform/indexer/consumed-offers';
 import type { IndexedLedger, IndexedTx, LedgerHandler } from '../../platform/indexer/follower';
 import { decodeTrades, type AccountTrade } from '../market';
 import { marketTrades } from '../market/schema';
@@ -15,15 +16,6 @@ import { positionFills } from './schema';
 // custodial wallet's resting offer by anyone else (the maker's side) is recorded here, at the price
 // it executed — the wallet's own balance changes. So are its XRP ⇄ RLUSD trades (RLUSD is no listed
 // token). One row per (transaction, account, token), written inside the ledger's database transaction.
-
-const TRADING_TYPES = new Set(['Payment', 'OfferCreate', 'CheckCash']);
-
-type Amount = string | { currency: string; issuer: string; value: string };
-interface OfferFields {
-  Account?: string;
-  TakerGets?: Amount;
-  TakerPays?: Amount;
-}
 
 export interface Fill {
   account: string;
@@ -37,12 +29,10 @@ export interface Fill {
   hash: string;
 }
 
-const keyOf = (a: Amount): string => (typeof a === 'string' ? 'XRP' : `${a.currency}|${a.issuer}`);
-
 /** The fills of one validated transaction, for every account (the caller keeps the custodial ones). */
 function fillsOf(itx: IndexedTx, rlusdIssuer: string | undefined): Fill[] {
   const { tx, meta } = itx;
-  if (meta.TransactionResult !== 'tesSUCCESS' || !TRADING_TYPES.has(tx.TransactionType)) return [];
+  if (!canTrade(itx)) return [];
   const rlusdKey = rlusdIssuer ? `${RLUSD_CURRENCY_HEX}|${rlusdIssuer}` : undefined;
   const quoteOf = (key: string): 'XRP' | 'RLUSD' | undefined =>
     key === 'XRP' ? 'XRP' : key === rlusdKey ? 'RLUSD' : undefined;
@@ -62,20 +52,11 @@ function fillsOf(itx: IndexedTx, rlusdIssuer: string | undefined): Fill[] {
     if (token === 'XRP' || isLpCurrency(currency!) || (token === rlusdKey && quote !== 'XRP')) return;
     pairs.set(`${account}|${token}|${quote}`, { account, token, quote });
   };
-  for (const node of meta.AffectedNodes) {
-    const n = (
-      'ModifiedNode' in node ? node.ModifiedNode : 'DeletedNode' in node ? node.DeletedNode : undefined
-    ) as { LedgerEntryType: string; FinalFields?: OfferFields; PreviousFields?: OfferFields } | undefined;
-    if (!n || n.LedgerEntryType !== 'Offer') continue;
-    // Consumed offers have previous amounts; cancelled or expired ones do not.
-    if (!n.PreviousFields?.TakerGets && !n.PreviousFields?.TakerPays) continue;
-    const f = n.FinalFields;
-    if (!f?.Account || !f.TakerGets || !f.TakerPays || f.Account === tx.Account) continue;
-    const gets = keyOf(f.TakerGets);
-    const pays = keyOf(f.TakerPays);
+  for (const { account, gets, pays } of consumedOffers(itx)) {
+    if (account === tx.Account) continue;
     const q = quoteOf(pays) === 'XRP' || quoteOf(gets) === 'XRP' ? 'XRP' : (quoteOf(pays) ?? quoteOf(gets));
     if (!q) continue;
-    add(f.Account, q === 'XRP' ? (gets === 'XRP' ? pays : gets) : gets === rlusdKey ? pays : gets, q);
+    add(account, q === 'XRP' ? (gets === 'XRP' ? pays : gets) : gets === rlusdKey ? pays : gets, q);
   }
   // …and the sender's own XRP ⇄ RLUSD trade (its other trades are the market indexer's rows).
   const own = changes.get(tx.Account);
