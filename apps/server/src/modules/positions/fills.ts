@@ -135,6 +135,16 @@ export interface PositionTradeGroup {
   rlusdQuoted: boolean;
 }
 
+/** One account's trades of one token, as the positions query groups them. */
+interface TradeGroupRow {
+  account: string;
+  currency: string;
+  issuer: string;
+  trades: string;
+  last_ledger: number;
+  rlusd: boolean;
+}
+
 /**
  * Every trade of these accounts, grouped per account and asset in ledger order: the market
  * indexer's rows (the trades they took, listed tokens) and this module's fills (their resting offers
@@ -157,14 +167,7 @@ export async function positionTrades(
   const code = (t: 't' | 'f') =>
     sql.raw(`case when ${t}.side = 'SELL' then 'S' else 'B' end || case when ${t}.quote = 'XRP' then 'X' else 'R' end
           || ${t}.token_amount::text || ' ' || ${t}.quote_amount::text`);
-  const res = await db.execute<{
-    account: string;
-    currency: string;
-    issuer: string;
-    trades: string;
-    last_ledger: number;
-    rlusd: boolean;
-  }>(sql`
+  const res = await db.execute<TradeGroupRow>(sql`
     select account, currency, issuer,
            string_agg(code, ',' order by ledger_index, tx_index, src, id) as trades,
            max(ledger_index) as last_ledger, bool_or(quote <> 'XRP') as rlusd
@@ -181,14 +184,7 @@ export async function positionTrades(
           join ${positionFills} f on f.account = a.account and f.ledger_index > a.after
       ) x
      group by account, currency, issuer`);
-  return rowsOf<{
-    account: string;
-    currency: string;
-    issuer: string;
-    trades: string;
-    last_ledger: number;
-    rlusd: boolean;
-  }>(res).map((g) => ({
+  return rowsOf<TradeGroupRow>(res).map((g) => ({
     account: g.account,
     currency: g.currency,
     issuer: g.issuer,
