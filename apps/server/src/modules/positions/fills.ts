@@ -136,14 +136,14 @@ export interface PositionTradeGroup {
 }
 
 /** One account's trades of one token, as the positions query groups them. */
-interface TradeGroupRow {
+type TradeGroupRow = {
   account: string;
   currency: string;
   issuer: string;
   trades: string;
   last_ledger: number;
   rlusd: boolean;
-}
+};
 
 /**
  * Every trade of these accounts, grouped per account and asset in ledger order: the market
