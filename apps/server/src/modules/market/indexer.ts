@@ -1,5 +1,5 @@
 import { RLUSD_CURRENCY_HEX, type NewTrade, Decimal, dropsToXrp } from '@ledgerpad/shared';
-import { readIssuerFacts } from '../../ledger/account-root';
+import { readIssuerFacts, type IssuerFacts } from '../../ledger/account-root';
 import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import { bulkInsert, fromExcluded, type BulkColumn } from '../../db/bulk-insert';
@@ -42,17 +42,9 @@ interface PoolState {
   tradingFee: number;
 }
 
-interface FactsRow {
+/** An issuer's facts as the `issuer_facts` row keeps them (DefaultRipple is not kept). */
+interface FactsRow extends Omit<IssuerFacts, 'defaultRipple'> {
   issuerAddress: string;
-  masterDisabled: boolean;
-  regularKey: string | null;
-  hasSignerList: boolean;
-  blackholed: boolean;
-  requireAuth: boolean;
-  globalFreeze: boolean;
-  noFreeze: boolean;
-  clawback: boolean;
-  transferRate: number | null;
 }
 
 interface Prepared {

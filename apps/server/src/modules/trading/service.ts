@@ -444,9 +444,11 @@ export class TradingService {
     };
   }
 
-  /** What the quote side a BUY pays in RLUSD needs: the amount and the fee in RLUSD. */
-  private async rlusdNeeded(userId: number, m: Market, amount: string): Promise<Decimal> {
-    return new Decimal(amount).plus(tradingFee(amount, await this.deps.recorder.feePercent(userId), m.quote));
+  /** A BUY paid in RLUSD: the wallet holds the amount and the fee in RLUSD (nothing to check for XRP). */
+  private async requireQuoteToken(userId: number, address: string, m: Market, amount: string): Promise<void> {
+    if (m.quote.kind !== 'iou') return;
+    const fee = tradingFee(amount, await this.deps.recorder.feePercent(userId), m.quote);
+    await this.deps.funds.requireToken(address, m.quote, new Decimal(amount).plus(fee), m.quoteName);
   }
 
   /**
@@ -475,13 +477,7 @@ export class TradingService {
     }
     const whole = async () => {
       const spend = await this.xrpSpend(userId, m, order.type, order.amount);
-      if (order.type === 'BUY' && m.quote.kind === 'iou')
-        await funds.requireToken(
-          wallet.address,
-          m.quote,
-          await this.rlusdNeeded(userId, m, order.amount),
-          m.quoteName,
-        );
+      if (order.type === 'BUY') await this.requireQuoteToken(userId, wallet.address, m, order.amount);
       // The trade, the platform fee's payment and, for a new line, its TrustSet and its reserve.
       await funds.requireXrp(wallet.address, {
         ...spend,
@@ -534,13 +530,7 @@ export class TradingService {
       const row = await funds.withAccount(o.wallet.address, async () => {
         const spendXrp = await this.xrpSpend(userId, m, o.type, o.amount);
         if (o.type === 'SELL') await funds.requireToken(o.wallet.address, m.token, spend, this.tokenName(m));
-        else if (m.quote.kind === 'iou')
-          await funds.requireToken(
-            o.wallet.address,
-            m.quote,
-            await this.rlusdNeeded(userId, m, o.amount),
-            m.quoteName,
-          );
+        else await this.requireQuoteToken(userId, o.wallet.address, m, o.amount);
         await funds.requireXrp(o.wallet.address, { ...spendXrp, transactions: 2 });
         return submissions.prepare(req);
       });
@@ -693,13 +683,7 @@ export class TradingService {
     // owner reserve; a fill pays the platform fee on what it spends (charged on the whole amount).
     const check = async (line: boolean) => {
       if (b.type === 'SELL') await funds.requireToken(wallet.address, m.token, b.amount, this.tokenName(m));
-      else if (m.quote.kind === 'iou')
-        await funds.requireToken(
-          wallet.address,
-          m.quote,
-          await this.rlusdNeeded(userId, m, b.amount),
-          m.quoteName,
-        );
+      else await this.requireQuoteToken(userId, wallet.address, m, b.amount);
       await funds.requireXrp(wallet.address, {
         ...(await this.xrpSpend(userId, m, b.type, b.amount)),
         transactions: 2 + (line ? 1 : 0),
