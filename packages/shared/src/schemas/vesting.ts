@@ -50,8 +50,7 @@ export type VestingSettings = z.output<typeof vestingSchema>;
 export type VestingSettingsInput = z.input<typeof vestingSchema>;
 
 /** One tranche of a schedule as the dashboard shows it (GET /api/dashboard/vesting). */
-export const vestingTrancheStatusSchema = z.enum(['locked', 'due', 'released', 'missing']);
-export type VestingTrancheStatus = z.output<typeof vestingTrancheStatusSchema>;
+export type VestingTrancheStatus = 'locked' | 'due' | 'released' | 'missing';
 
 /** POST /api/dashboard/vesting/release: the escrow to finish (owner and the create's sequence). */
 export const vestingReleaseSchema = z.object({

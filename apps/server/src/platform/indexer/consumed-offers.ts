@@ -14,7 +14,7 @@ interface OfferFields {
 }
 
 /** An amount's asset as the indexers key it: 'XRP', or `currency|issuer`. */
-export const assetKey = (a: Amount): string => (typeof a === 'string' ? 'XRP' : `${a.currency}|${a.issuer}`);
+const assetKey = (a: Amount): string => (typeof a === 'string' ? 'XRP' : `${a.currency}|${a.issuer}`);
 
 /** A validated transaction that can trade (tesSUCCESS, and a Payment, OfferCreate or CheckCash). */
 export const canTrade = ({ tx, meta }: IndexedTx): boolean =>
