@@ -187,7 +187,7 @@ export const publicBondingSchema = z.object({
 const publicBondingMarketCapSchema = z.object({ market_cap_usd: decimal });
 
 /** GET /api/xrp-usd-price: the XRP/USD price the USD figures use. */
-export const publicXrpUsdPriceSchema = z.object({ price: decimal });
+const publicXrpUsdPriceSchema = z.object({ price: decimal });
 
 /** GET /api/swapsearch/search-tokens/{query}: up to 10 suggestions, verified tokens first (TokenSuggestion). */
 export const publicTokenSuggestionListSchema = z.array(
@@ -206,7 +206,7 @@ const bookRow = z.object({ price: decimal, amount: decimal });
 export const publicOrderBookSchema = z.object({ buyOrders: z.array(bookRow), sellOrders: z.array(bookRow) });
 
 /** POST /api/blackhole-status/bulk: each asked issuer → whether it is blackholed. */
-export const publicBlackholeBulkSchema = z.record(z.string(), z.boolean());
+const publicBlackholeBulkSchema = z.record(z.string(), z.boolean());
 
 /** GET /api/config/fees: what a deploy costs (FeesConfig), from the platform's settings and the ledger. */
 export const publicFeesConfigSchema = z.looseObject({
@@ -223,13 +223,13 @@ export const publicFeesConfigSchema = z.looseObject({
 });
 
 /** GET /api/config/rlusd: the network's RLUSD (null issuer where it has none). */
-export const publicRlusdConfigSchema = z.object({ currency: z.string(), issuer: address.nullable() });
+const publicRlusdConfigSchema = z.object({ currency: z.string(), issuer: address.nullable() });
 
 /** GET /api/health: 200 `ok` or 503 `degraded`; the details only to admins (or HEALTH_DETAILS=public). */
-export const publicHealthSchema = z.looseObject({ status: z.enum(['ok', 'degraded']) });
+const publicHealthSchema = z.looseObject({ status: z.enum(['ok', 'degraded']) });
 
 /** GET /api/demo/status: whether this server runs the demo market, and its seed's state. */
-export const publicDemoStatusSchema = z.object({ demo: z.enum(['off', 'seeding', 'ready', 'failed']) });
+const publicDemoStatusSchema = z.object({ demo: z.enum(['off', 'seeding', 'ready', 'failed']) });
 
 /** One row of GET /api/airdrops (Airdrop); `has_claimed` is the signed-in caller's, false for a visitor. */
 export const publicAirdropSchema = z.looseObject({
@@ -252,7 +252,7 @@ export const publicAirdropSchema = z.looseObject({
   twitter_url: z.string().nullable(),
   status: z.enum(['active', 'expired', 'closed']),
 });
-export const publicAirdropListSchema = z.array(publicAirdropSchema);
+const publicAirdropListSchema = z.array(publicAirdropSchema);
 
 /** The error body every route answers a 4xx/5xx with. */
 export const publicErrorSchema = z.looseObject({
@@ -278,7 +278,7 @@ export interface PublicRoute {
 }
 
 /** The public market API, as GET /api/docs documents it (all GET, all public). */
-export const PUBLIC_MARKET_ROUTES: readonly PublicRoute[] = [
+const PUBLIC_MARKET_ROUTES: readonly PublicRoute[] = [
   {
     path: '/api/tokens',
     summary: 'Every listed token.',
@@ -355,7 +355,7 @@ export const PUBLIC_MARKET_ROUTES: readonly PublicRoute[] = [
  * book, the bulk blackhole check, health and the session read. Not documented: the sign-in POSTs,
  * the owner's one-time link, uploaded images, the socket and /metrics (not JSON reads for integrators).
  */
-export const PUBLIC_PLATFORM_ROUTES: readonly PublicRoute[] = [
+const PUBLIC_PLATFORM_ROUTES: readonly PublicRoute[] = [
   {
     path: '/api/tokens/issuer/{issuerAddress}',
     summary: 'The listed token of an issuer.',
