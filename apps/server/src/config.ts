@@ -206,7 +206,7 @@ export const configSchema = z
   });
 
 /** The secrets every instance on one database must share (docs/production.md). */
-export const SHARED_SECRETS = ['MASTER_KEY', 'SOCKET_TOKEN_SECRET'] as const;
+const SHARED_SECRETS = ['MASTER_KEY', 'SOCKET_TOKEN_SECRET'] as const;
 
 export type Config = z.output<typeof configSchema> & { dataDir: string };
 

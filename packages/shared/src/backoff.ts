@@ -9,7 +9,7 @@ import {
 // 100 ms, then every 5 s; an HTTP 429 (or 'Too Many Requests') waits 5 s, doubling up to 60 s;
 // a success resets the delay. Other failures keep the normal cadence (they are silent, spec §8).
 
-export interface StatsPollState {
+interface StatsPollState {
   /** The current rate-limit delay, or null when not rate limited. */
   retryMs: number | null;
 }

@@ -17,11 +17,11 @@ type Value = DecimalValue;
 
 export const BONDING_TOTAL_SUPPLY = 1_000_000_000n;
 export const BONDING_CURVE_SUPPLY = 793_100_000n;
-export const BONDING_VIRTUAL_TOKENS = 1_073_000_000n;
+const BONDING_VIRTUAL_TOKENS = 1_073_000_000n;
 /** Tokens kept for the AMM pool at graduation. */
 export const BONDING_POOL_RESERVE = BONDING_TOTAL_SUPPLY - BONDING_CURVE_SUPPLY;
 /** The curve counts as sold out within this many tokens of its end (the ledger keeps 16 digits). */
-export const BONDING_SOLD_OUT_TOLERANCE = '0.0001';
+const BONDING_SOLD_OUT_TOLERANCE = '0.0001';
 
 export const LAUNCH_TYPES = ['amm', 'bonding'] as const;
 export type LaunchType = (typeof LAUNCH_TYPES)[number];
@@ -34,19 +34,6 @@ export interface BondingParams {
   /** Steps on each side of the current point posted as one offer each. */
   fineSteps: number;
 }
-
-/** The same parameters as JSON carries them (the curve row, the API). */
-export interface BondingParamsView {
-  virtualQuote: string;
-  steps: number;
-  fineSteps: number;
-}
-
-export const paramsFromView = (v: BondingParamsView): BondingParams => ({
-  virtualQuote: BigInt(v.virtualQuote),
-  steps: v.steps,
-  fineSteps: v.fineSteps,
-});
 
 export function isValidStepCount(steps: number): boolean {
   return (
@@ -61,7 +48,7 @@ export function stepTokens(p: BondingParams): bigint {
   return BONDING_CURVE_SUPPLY / BigInt(p.steps);
 }
 
-export const curveK = (p: BondingParams): bigint => p.virtualQuote * BONDING_VIRTUAL_TOKENS;
+const curveK = (p: BondingParams): bigint => p.virtualQuote * BONDING_VIRTUAL_TOKENS;
 
 /** X(j): micros the curve holds after j whole steps sold (0 ≤ j ≤ steps). */
 export function boundaryValue(p: BondingParams, j: number): bigint {
@@ -273,7 +260,7 @@ export function maxLadderOffers(p: BondingParams): number {
 }
 
 /** The curve's progress: tokens sold, share of the curve, quote raised and the graduation target. */
-export interface BondingProgress {
+interface BondingProgress {
   sold: string;
   curveSupply: string;
   /** Percent of the curve sold, 2 decimals (rounded down). */
@@ -302,7 +289,7 @@ export function bondingProgress(p: BondingParams, sold: Value): BondingProgress 
 export const microsToDecimal = (micros: bigint): string => microsToUnits(micros).toFixed();
 
 /** XRP the curve account is funded with when it launches, drops (refunded at graduation, less what stays locked). */
-export function curveDepositDrops(
+function curveDepositDrops(
   p: BondingParams,
   reserves: { base: bigint; owner: bigint },
   rlusdPair: boolean,
@@ -314,7 +301,7 @@ export function curveDepositDrops(
 }
 
 /** Network fees the curve account may burn over its life (~40,000 transactions at 12 drops). */
-export const CURVE_FEE_ALLOWANCE_DROPS = 500_000n;
+const CURVE_FEE_ALLOWANCE_DROPS = 500_000n;
 
 /** The curve settings as the deploy preview shows them (GET /api/config/fees → bonding). */
 export interface BondingConfigView {
@@ -406,8 +393,4 @@ export function launchProtectionMessage(tokens: string, ledgers: number): string
   return `${LAUNCH_PROTECTION_PREFIX} at most ${grouped}${frac ? `.${frac}` : ''} tokens per ledger for the first ${ledgers} ledgers`;
 }
 
-export const LAUNCH_PROTECTION_PREFIX = 'Launch protection:';
-
-/** Whether a server message is the launch protection's (the swap screen shows it as it shows 'Insufficient Liquidity'). */
-export const isLaunchProtectionMessage = (message: string): boolean =>
-  message.startsWith(LAUNCH_PROTECTION_PREFIX);
+const LAUNCH_PROTECTION_PREFIX = 'Launch protection:';

@@ -64,7 +64,7 @@ export function lpName(ticker: string): string {
 /** The characters XRPL allows in a standard (3-character) code; tickers here use the same set. */
 const XRPL_CODE_CHARS = /^[A-Za-z0-9?!@#$%^&*<>(){}[\]|]+$/;
 /** Longest ticker that fits a 160-bit code. */
-export const TICKER_MAX_BYTES = 20;
+const TICKER_MAX_BYTES = 20;
 
 export const CURRENCY_MESSAGES = {
   invalid: (field: string) =>
@@ -73,9 +73,9 @@ export const CURRENCY_MESSAGES = {
   lp: 'LP tokens (codes starting with 03) cannot be used here.',
 } as const;
 
-export type TokenCodeProblem = 'empty' | 'invalid' | 'xrp' | 'lp';
+type TokenCodeProblem = 'empty' | 'invalid' | 'xrp' | 'lp';
 
-export interface TokenCodeOptions {
+interface TokenCodeOptions {
   /** Accept tickers that map to a 40-hex code (default true); false: only ledger codes. */
   tickers?: boolean;
   /** Accept AMM LP codes (03…); the spec hides them from token choices, so default false. */

@@ -187,7 +187,7 @@ export function figureFontClass(text: string): '' | 'small' | 'tiny' {
   return '';
 }
 
-export interface TokenAge {
+interface TokenAge {
   /** 'Nd' at one day or more, else 'Nh'. */
   text: string;
   days: number;

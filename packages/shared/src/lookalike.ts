@@ -39,7 +39,7 @@ export function identityKey(text: string): string {
 }
 
 /** Identities no user token may wear: the ledger's own currency and the platform's stablecoin. */
-export const RESERVED_IDENTITIES: ReadonlyArray<{ ticker: string; name: string }> = [
+const RESERVED_IDENTITIES: ReadonlyArray<{ ticker: string; name: string }> = [
   { ticker: 'XRP', name: 'XRP' },
   { ticker: RLUSD_TICKER, name: 'Ripple USD' },
 ];

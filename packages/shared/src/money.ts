@@ -25,7 +25,7 @@ export type DecimalValue = DecimalBase.Value;
 export type LedgerAmount = string | { currency: string; issuer: string; value: string };
 
 /** Rounding of a computed amount to what the ledger can carry. */
-export type Rounding = 'down' | 'up' | 'nearest';
+type Rounding = 'down' | 'up' | 'nearest';
 
 const XRP_TEXT = /^(\d+)(?:\.(\d{1,6}))?$/;
 const PLAIN_DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -86,11 +86,6 @@ export function amountValue(amount: LedgerAmount | { value: string }): Decimal {
   return typeof amount === 'string' ? dropsToDecimal(amount) : new Decimal(amount.value);
 }
 
-/** 'XRP' for XRP, else the currency code. */
-export function amountCurrency(amount: LedgerAmount): string {
-  return typeof amount === 'string' ? 'XRP' : amount.currency;
-}
-
 /** Canonical decimal text of a token amount ("0010.50" → "10.5"), within rippled's 16 digits. */
 export function normalizeTokenValue(value: string): string {
   const d = parseDecimal(value);
@@ -100,7 +95,7 @@ export function normalizeTokenValue(value: string): string {
 }
 
 /** A text the money layer accepts as a decimal (plain or exponent form, as rippled writes it). */
-export function isDecimalText(value: unknown): value is string {
+function isDecimalText(value: unknown): value is string {
   return typeof value === 'string' && PLAIN_DECIMAL.test(value.trim());
 }
 
@@ -157,7 +152,7 @@ export interface LedgerReserves {
 }
 
 /** base reserve + owner count × owner reserve. */
-export function accountReserve(ownerCount: number, reserves: LedgerReserves): bigint {
+function accountReserve(ownerCount: number, reserves: LedgerReserves): bigint {
   return reserves.reserveBase + BigInt(ownerCount) * reserves.reserveIncrement;
 }
 
@@ -180,7 +175,7 @@ export interface XrpAction {
 }
 
 /** Network fees and new reserves of an action: what it locks or burns besides amount and fee. */
-export function actionOverhead(action: XrpAction, reserves: LedgerReserves): bigint {
+function actionOverhead(action: XrpAction, reserves: LedgerReserves): bigint {
   return (
     BigInt(action.transactions ?? 0) * reserves.baseFee +
     BigInt(action.newObjects ?? 0) * reserves.reserveIncrement

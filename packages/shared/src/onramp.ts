@@ -4,11 +4,10 @@ import { CARD_WIDGET_DEFAULTS, CARD_WIDGET_HOME } from './constants';
 // provider's page per environment and the events it posts to its parent window. The widget is the
 // provider's page in an iframe; the modal around it lives in the web app.
 
-export const ONRAMP_ENVIRONMENTS = ['DEVELOPMENT', 'STAGING', 'PRODUCTION'] as const;
-export type OnrampEnvironment = (typeof ONRAMP_ENVIRONMENTS)[number];
+export type OnrampEnvironment = 'DEVELOPMENT' | 'STAGING' | 'PRODUCTION';
 
 /** The provider's widget page per environment. */
-export const ONRAMP_WIDGET_URLS: Record<OnrampEnvironment, string> = {
+const ONRAMP_WIDGET_URLS: Record<OnrampEnvironment, string> = {
   DEVELOPMENT: 'https://localhost:5005/',
   STAGING: 'https://global-stg.transak.com/',
   PRODUCTION: 'https://global.transak.com/',

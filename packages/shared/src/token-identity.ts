@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LP_CURRENCY_PREFIX, RLUSD_CURRENCY_HEX } from './constants';
 import { currencyToTicker, isHexCurrency, tickerToCurrency } from './currency';
-import { classicAddressSchema, parseId } from './schemas/common';
+import { parseId } from './schemas/common';
 
 // Token identity (issue 24): who may say what a token is called, and when a listing is "verified".
 // A listing is verified only when the lister proved control of the issuer (one of their own
@@ -23,7 +23,7 @@ export type MetadataSource = 'issuer' | 'lister' | 'admin';
 /** A claim challenge is valid this long after it is issued. */
 export const CLAIM_CHALLENGE_TTL_MINUTES = 60;
 /** The memo type of a claim transaction (hex of this text on the ledger). */
-export const CLAIM_MEMO_TYPE = 'ledgerpad/claim';
+const CLAIM_MEMO_TYPE = 'ledgerpad/claim';
 
 export const IDENTITY_MESSAGES = {
   unverified: 'Unverified',
@@ -197,6 +197,3 @@ export function claimMemo(code: string): { MemoType: string; MemoData: string } 
       .toUpperCase();
   return { MemoType: hex(CLAIM_MEMO_TYPE), MemoData: hex(code) };
 }
-
-/** The issuer address field, as the claim pages validate it. */
-export const claimIssuerSchema = classicAddressSchema('Issuer address');

@@ -264,7 +264,7 @@ export function sortTokenRows(rows: readonly TokenRow[], sort: TokenSort): Token
     .map((x) => x.row);
 }
 
-export interface TokenPage<T> {
+interface TokenPage<T> {
   rows: T[];
   /** 1-based, clamped to [1, pages]. */
   page: number;

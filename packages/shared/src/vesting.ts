@@ -5,7 +5,7 @@ import type { VestingSettings } from './schemas/vesting';
 // deploy (which turns each tranche into one EscrowCreate), the dashboard and the form's preview.
 
 /** Seconds between the Unix epoch and the Ripple epoch (2000-01-01T00:00:00Z). */
-export const RIPPLE_EPOCH_OFFSET = 946_684_800;
+const RIPPLE_EPOCH_OFFSET = 946_684_800;
 
 /**
  * The one conversion between ledger times (seconds since the Ripple epoch: FinishAfter,

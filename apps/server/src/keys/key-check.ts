@@ -29,7 +29,7 @@ const columnsOf = (s: SealedSecret) => ({
   keyId: s.keyId,
 });
 
-export class MasterKeyMismatchError extends KeyCustodyError {
+class MasterKeyMismatchError extends KeyCustodyError {
   constructor(
     readonly neededKeyIds: string[],
     readonly heldKeyIds: string[],

@@ -15,7 +15,7 @@ import { generateMasterKey, Keyring, parseMasterKey, type MasterKey } from './en
 // Where the master key comes from: MASTER_KEY in production (a secret manager injects it), or on the
 // embedded default a key file under DATA_DIR created on first start, readable by the owner only.
 
-export const KEY_FILE_NAME = 'master.key';
+const KEY_FILE_NAME = 'master.key';
 /** Written by a rotation before it commits; a crash between commit and rename leaves both usable. */
 export const NEXT_KEY_FILE_NAME = 'master.key.next';
 

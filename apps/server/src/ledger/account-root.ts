@@ -31,9 +31,7 @@ export interface IssuerFacts {
   transferRate: number | null;
 }
 
-export function isBlackholed(
-  f: Pick<IssuerFacts, 'masterDisabled' | 'regularKey' | 'hasSignerList'>,
-): boolean {
+function isBlackholed(f: Pick<IssuerFacts, 'masterDisabled' | 'regularKey' | 'hasSignerList'>): boolean {
   return (
     f.masterDisabled &&
     !f.hasSignerList &&

@@ -43,8 +43,8 @@ export interface ConnectionOptions {
  * no crowd of clients to spread: retry every 100 ms doubling to at most 500 ms, so the app serves
  * ledger routes within a second of it returning. Public servers keep the slow, jittered schedule.
  */
-export const LOCAL_RECONNECT = { baseDelayMs: 100, capDelayMs: 500, jitter: false } as const;
-export const PUBLIC_RECONNECT = {
+const LOCAL_RECONNECT = { baseDelayMs: 100, capDelayMs: 500, jitter: false } as const;
+const PUBLIC_RECONNECT = {
   baseDelayMs: RECONNECT_BASE_MS,
   capDelayMs: RECONNECT_CAP_MS,
   jitter: true,

@@ -31,8 +31,6 @@ export type {
   SubmitRequest,
   TxRequest,
 } from './submission-types';
-export { outcomeOf } from './submission-types';
-export { xrpOutflow } from './xrp-outflow';
 
 // The only code that signs and submits. Every transaction is recorded (hash, sequence,
 // LastLedgerSequence, signed blob) before it is sent, so after a dropped socket or a crash the same

@@ -54,7 +54,7 @@ export interface SubmissionLog {
 
 export const silentLog: SubmissionLog = { info: () => {}, warn: () => {}, error: () => {} };
 
-export const FINAL = ['success', 'failed'] as const;
+const FINAL = ['success', 'failed'] as const;
 export const OPEN = ['pending', 'submitted'] as const;
 
 export const isFinal = (row: SubmissionRow): boolean => (FINAL as readonly string[]).includes(row.status);

@@ -3,7 +3,7 @@ import { LEDGER_UNAVAILABLE_MESSAGE } from '@ledgerpad/shared';
 // One error type for the server with a stable machine-readable code; the Fastify error handler in
 // app.ts maps codes to HTTP statuses. Messages are shown to users, so they are the spec's strings.
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   BAD_REQUEST: 400,
   VALIDATION: 400,
   UNAUTHORIZED: 401,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { conflict } from './errors';
 import { idempotentRequests } from './idempotency-schema';
@@ -21,7 +21,7 @@ const LEASE_MS = 6_000;
 const RENEW_MS = 2_000;
 const POLL_MS = 50;
 
-export const IDEMPOTENCY_MESSAGES = {
+const IDEMPOTENCY_MESSAGES = {
   reused: 'This Idempotency-Key was already used for a different request.',
 } as const;
 
@@ -50,6 +50,21 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
         .from(idempotentRequests)
         .where(and(eq(idempotentRequests.userId, userId), eq(idempotentRequests.key, key)))
     )[0];
+
+  /** Extends a running request's lease (when `also` holds too); returns the rows it extended. */
+  const extendLease = (userId: number, key: string, also?: SQL) =>
+    db
+      .update(idempotentRequests)
+      .set({ leaseUntil: new Date(Date.now() + LEASE_MS) })
+      .where(
+        and(
+          eq(idempotentRequests.userId, userId),
+          eq(idempotentRequests.key, key),
+          eq(idempotentRequests.state, 'running'),
+          also,
+        ),
+      )
+      .returning({ key: idempotentRequests.key });
 
   // After authentication, CSRF and the edge checks (preValidation), before any route's handler.
   app.addHook('preHandler', async (request, reply) => {
@@ -87,18 +102,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       }
       if (row) {
         // Running elsewhere: take it over only when its lease ran out (its instance is gone).
-        const taken = await db
-          .update(idempotentRequests)
-          .set({ leaseUntil: new Date(Date.now() + LEASE_MS) })
-          .where(
-            and(
-              eq(idempotentRequests.userId, userId),
-              eq(idempotentRequests.key, key),
-              eq(idempotentRequests.state, 'running'),
-              lt(idempotentRequests.leaseUntil, sql`now()`),
-            ),
-          )
-          .returning({ key: idempotentRequests.key });
+        const taken = await extendLease(userId, key, lt(idempotentRequests.leaseUntil, sql`now()`));
         if (!taken.length) {
           if (!running.has(local)) await new Promise((r) => setTimeout(r, POLL_MS));
           continue;
@@ -108,17 +112,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       owned.set(request, { userId, key });
       running.set(local, new Promise<void>((resolve) => settle.set(local, resolve)));
       const timer = setInterval(() => {
-        void db
-          .update(idempotentRequests)
-          .set({ leaseUntil: new Date(Date.now() + LEASE_MS) })
-          .where(
-            and(
-              eq(idempotentRequests.userId, userId),
-              eq(idempotentRequests.key, key),
-              eq(idempotentRequests.state, 'running'),
-            ),
-          )
-          .catch(() => undefined);
+        void extendLease(userId, key).catch(() => undefined);
       }, RENEW_MS);
       timer.unref();
       renewals.set(local, timer);

@@ -33,7 +33,7 @@ const isQueryFailure = (e: unknown): e is QueryFailure =>
   typeof e === 'object' && e !== null && 'query' in e && 'params' in e && typeof e.query === 'string';
 
 /** `insert into "wallets" (...) values ($1, ...)` → `insert into "wallets"`: what ran, never with what. */
-export function statementName(query: string): string {
+function statementName(query: string): string {
   const q = query.replace(/\s+/g, ' ').trim();
   const head = /^(insert into|update|delete from)\s+("?[\w.]+"?(?:\."?[\w]+"?)?)/i.exec(q);
   if (head) return `${head[1]!.toLowerCase()} ${head[2]}`;
@@ -57,7 +57,7 @@ function describeQueryFailure(e: QueryFailure) {
 type SerializedError = { [key: string]: unknown; type: string; message: string; stack: string };
 
 /** pino `err` serializer: database failures (anywhere in the cause chain) lose parameters and values. */
-export function safeErrorSerializer(err: unknown): SerializedError {
+function safeErrorSerializer(err: unknown): SerializedError {
   for (let e: unknown = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
     if (isQueryFailure(e)) {
       const outer = err === e ? undefined : (err as { message?: unknown }).message;
@@ -80,7 +80,7 @@ export function safeErrorSerializer(err: unknown): SerializedError {
 }
 
 /** pino `req` serializer: Fastify's fields, with credentials in the query string redacted. */
-export function safeRequestSerializer(req: FastifyRequest | { method?: string; url?: string }) {
+function safeRequestSerializer(req: FastifyRequest | { method?: string; url?: string }) {
   const r = req as FastifyRequest;
   return {
     method: r.method,

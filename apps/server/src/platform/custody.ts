@@ -30,7 +30,7 @@ export function sealedOf(row: WalletRow): SealedSecret {
   };
 }
 
-export function sealedColumns(sealed: SealedSecret) {
+function sealedColumns(sealed: SealedSecret) {
   return {
     secretCiphertext: sealed.ciphertext,
     secretNonce: sealed.nonce,

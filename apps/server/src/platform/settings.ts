@@ -55,7 +55,7 @@ export type SettingKey = keyof typeof SETTING_DEFAULTS;
 export type Settings = Record<SettingKey, string>;
 
 /** Transaction fees a deploy may burn from the paying wallet (its own ~5 transactions), in XRP. */
-export const DEPLOY_NETWORK_FEE_ALLOWANCE_XRP = '0.001';
+const DEPLOY_NETWORK_FEE_ALLOWANCE_XRP = '0.001';
 
 const XRP_KEYS: SettingKey[] = ['service_fee', 'issuer_reserve', 'hot_wallet_reserve', 'airdrop_fee_xrp'];
 

@@ -9,10 +9,10 @@ import { sessions, users, type SessionRow, type UserRow } from '../db/schema';
 // Sessions live in the database so any instance can serve any user. The cookie holds a random
 // 32-byte token; the table holds only its SHA-256.
 
-export const SESSION_IDLE_MS = 7 * 24 * 3600_000;
-export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600_000;
+const SESSION_IDLE_MS = 7 * 24 * 3600_000;
+const SESSION_ABSOLUTE_MS = 30 * 24 * 3600_000;
 /** Sliding expiry without a write per request: last_seen_at moves at most once an hour. */
-export const SESSION_TOUCH_MS = 3600_000;
+const SESSION_TOUCH_MS = 3600_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,7 +36,7 @@ export interface SessionOptions {
   isAdmin(userId: number): Promise<boolean>;
 }
 
-export const sessionCookieName = (production: boolean): string =>
+const sessionCookieName = (production: boolean): string =>
   production ? '__Host-ledgerpad_session' : 'ledgerpad_session';
 
 export interface SessionManager {

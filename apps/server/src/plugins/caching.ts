@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-export const PRIVATE_NO_STORE = 'private, no-store';
+const PRIVATE_NO_STORE = 'private, no-store';
 
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url === '/ws';
 

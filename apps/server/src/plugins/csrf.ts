@@ -11,13 +11,13 @@ declare module 'fastify' {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-export const CSRF_HEADER = 'x-csrf-token';
-export const CSRF_BODY_FIELD = 'csrf_token';
+const CSRF_HEADER = 'x-csrf-token';
+const CSRF_BODY_FIELD = 'csrf_token';
 
-export const csrfError = () => csrfRefused('Invalid or missing CSRF token');
+const csrfError = () => csrfRefused('Invalid or missing CSRF token');
 
 /** The token a request carries: the header first, then a `csrf_token` field of a JSON/form body. */
-export function requestCsrfToken(request: FastifyRequest): string | undefined {
+function requestCsrfToken(request: FastifyRequest): string | undefined {
   const header = request.headers[CSRF_HEADER];
   if (typeof header === 'string' && header) return header;
   const body = request.body;
@@ -47,7 +47,7 @@ function requestOrigin(request: FastifyRequest): string | undefined {
   }
 }
 
-export const originError = () =>
+const originError = () =>
   csrfRefused('This request must come from the Ledgerpad web app (Origin missing or not allowed)');
 
 /**

@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EDGE_MESSAGES, IDEMPOTENCY_KEY, parseId } from '@ledgerpad/shared';
+import type { z } from 'zod';
 import { fieldError, validationError } from '../lib/errors';
+import { parseInput, type Parsed } from '../lib/validation';
 
 // Checks every request gets before any route runs, so no route can forget them: a malformed
 // Idempotency-Key, NUL bytes anywhere in a JSON body, a query or a path (PostgreSQL refuses them in
 // text, which used to surface as a 500), and bodies nested deeper than any of our shapes.
 
 /** No request shape of ours nests deeper than a few levels; 32 leaves room and stops recursion abuse. */
-export const MAX_BODY_DEPTH = 32;
+const MAX_BODY_DEPTH = 32;
 
 type Problem = { path: string; message: string };
 
@@ -55,6 +57,22 @@ export function registerEdgeChecks(app: FastifyInstance): void {
 export function idempotencyKey(request: FastifyRequest): string | undefined {
   const v = request.headers['idempotency-key'];
   return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * A signed-in user's POST whose JSON body is parsed at the edge with its shared schema (a 400 with
+ * the schema's message otherwise): the handler gets the user's id, the parsed body and the
+ * Idempotency-Key. The answer is `private, no-store` as every signed-in route's (plugins/caching.ts).
+ */
+export function userPost<S extends z.ZodType, T>(
+  app: FastifyInstance,
+  path: string,
+  schema: S,
+  handle: (userId: number, body: Parsed<S>, key: string | undefined) => Promise<T>,
+): void {
+  app.post(path, { config: { access: 'user' } }, async (request) =>
+    handle(request.user!.id, parseInput(schema, request.body), idempotencyKey(request)),
+  );
 }
 
 /** A numeric path parameter: strictly a positive decimal integer, else 400 naming it. */

@@ -24,7 +24,7 @@ export interface OriginPolicy {
 const LOOPBACK_NAMES = new Set(['localhost', '::1', '[::1]']);
 
 /** Host header → lower-cased hostname without port ('[::1]:3000' → '[::1]'). */
-export function hostnameOf(host: string): string {
+function hostnameOf(host: string): string {
   const h = host.trim().toLowerCase();
   if (h.startsWith('[')) {
     const end = h.indexOf(']');
@@ -34,7 +34,7 @@ export function hostnameOf(host: string): string {
   return colon === -1 ? h : h.slice(0, colon);
 }
 
-export function isLoopbackHostname(hostname: string): boolean {
+function isLoopbackHostname(hostname: string): boolean {
   if (LOOPBACK_NAMES.has(hostname) || hostname.endsWith('.localhost')) return true;
   // 127.0.0.0/8, written in the dotted form browsers send.
   return isIP(hostname) === 4 && hostname.startsWith('127.');

@@ -4,9 +4,9 @@ import type { Config } from '../config';
 import { rateLimited } from '../lib/errors';
 
 /** Limits key on the user when signed in (shared NATs stay usable), else on the client IP. */
-export const userOrIpKey = (request: FastifyRequest): string =>
+const userOrIpKey = (request: FastifyRequest): string =>
   request.user ? `u:${request.user.id}` : `ip:${request.ip}`;
-export const ipKey = (request: FastifyRequest): string => `ip:${request.ip}`;
+const ipKey = (request: FastifyRequest): string => `ip:${request.ip}`;
 
 const MINUTE = 60_000;
 
@@ -24,7 +24,7 @@ const tooMany = (retryAfterSeconds: number) =>
  * limit (RATE_LIMIT_EXPENSIVE_PER_MIN per user or anonymous IP) on top of the global one. Listed
  * here (Fastify's route patterns), in one place, rather than flagged in each module's routes.
  */
-export const EXPENSIVE_ROUTES: ReadonlySet<string> = new Set([
+const EXPENSIVE_ROUTES: ReadonlySet<string> = new Set([
   '/api/amm-info',
   '/api/amm_info',
   '/api/tradingview/history',

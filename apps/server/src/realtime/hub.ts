@@ -11,8 +11,6 @@ import type { EventBus } from './event-bus';
 
 import { tradeTopic, userTopic } from './topics';
 
-export { tradeTopic, userTopic };
-
 export interface HubOptions {
   bus: EventBus;
   /** Close a socket whose unsent data exceeds this many bytes (a slow consumer). */
@@ -86,7 +84,7 @@ function writeFramed(ws: WebSocket, frame: Buffer): boolean {
 /** Close code 1008: policy violation (flooding). Slow consumers are terminated without a close frame. */
 const CLOSE_POLICY = 1008;
 /** Application close code: the socket's session ended (sign-out); the client reconnects anonymously. */
-export const CLOSE_SIGNED_OUT = 4401;
+const CLOSE_SIGNED_OUT = 4401;
 
 /**
  * Holds this instance's sockets and their topics. Subscribes to a bus topic while at least one

@@ -5,7 +5,7 @@ import { TopicRegistry, type EventBus } from './event-bus';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; stay safely below. */
 export const NOTIFY_MAX_BYTES = 7900;
 /** Larger payloads go through the event_payloads table, up to this size; beyond it publish() rejects. */
-export const EVENT_MAX_BYTES = 1024 * 1024;
+const EVENT_MAX_BYTES = 1024 * 1024;
 
 interface Envelope {
   /** topic */

@@ -22,7 +22,7 @@ const NOT_BUILT = 'The web app is not built. Run `npm run build` (npm start does
  * listing or airdrop can make a visitor's browser fetch another site); Telegram's login widget,
  * Google's sign-in and the card on-ramp's frame are allowed only when they are configured.
  */
-export function contentSecurityPolicy(
+function contentSecurityPolicy(
   config: Pick<Config, 'TELEGRAM_BOT_TOKEN' | 'GOOGLE_CLIENT_ID' | 'ONRAMP_API_KEY' | 'ONRAMP_ENVIRONMENT'>,
 ) {
   const scripts = ["'self'"];
@@ -72,7 +72,7 @@ export type LandingData = () => Promise<{ tokens: string; prices: string; holder
 export const LANDING_DATA_MAX_BYTES = 256 * 1024;
 
 /** The element id of the embedded data block; apps/web/src/lib/landing-data.ts reads it. */
-export const LANDING_DATA_ID = 'landing-data';
+const LANDING_DATA_ID = 'landing-data';
 
 /**
  * The landing data as an inert JSON data block (type application/json: never executed, so the CSP's
@@ -91,7 +91,7 @@ export function landingDataBlock(data: { tokens: string; prices: string; holders
  * paints with the HTML; React replaces it with the same elements on its first render. Never served
  * as a file.
  */
-export const LANDING_SHELL_FILE = 'landing-shell.html';
+const LANDING_SHELL_FILE = 'landing-shell.html';
 const ROOT = '<div id="root"></div>';
 
 export interface WebDelivery {

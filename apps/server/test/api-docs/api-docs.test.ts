@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import type {
+  authMethodsSchema,
+  publicAirdropSchema,
   publicBondingSchema,
+  publicFeesConfigSchema,
+  publicOrderBookSchema,
+  publicTokenSuggestionListSchema,
   publicHistorySchema,
   publicHoldersRecordSchema,
   publicPriceRecordSchema,
@@ -9,9 +14,14 @@ import type {
   publicTradeSchema,
 } from '@ledgerpad/shared';
 import {
-  PUBLIC_MARKET_ROUTES,
+  PUBLIC_API_ROUTES,
   publicErrorSchema,
+  type Airdrop,
+  type AuthMethods,
   type BondingView,
+  type FeesConfig,
+  type OrderBookView,
+  type TokenSuggestion,
   type DeployResult,
   type HistoryResponse,
   type HoldersRecord,
@@ -24,7 +34,7 @@ import { seed, type TradingWorld } from '../helpers/trading-world';
 import { launchCurve } from '../bonding/bonding-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
-// GET /api/docs (issue 29): the OpenAPI document lists every public market route, and every one of
+// GET /api/docs (issue 29): the OpenAPI document lists every public route, and every one of
 // them, called for real on a world with an AMM token that has traded and a token on a bonding curve,
 // answers a body its documented schema accepts. The shared zod schema validates (the document is
 // generated from it), and the document's JSON Schema is checked to be that same schema's.
@@ -67,7 +77,7 @@ type Doc = {
   openapi: string;
   paths: Record<
     string,
-    { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }
+    Record<string, { responses: Record<string, { content: Record<string, { schema: unknown }> }> }>
   >;
 };
 
@@ -86,22 +96,33 @@ describe('the response schemas', () => {
     expectTypeOf<HoldersRecord>().toExtend<z.output<z.ZodObject<typeof publicHoldersRecordSchema.shape>>>();
     expectTypeOf<HistoryResponse>().toExtend<z.output<typeof publicHistorySchema>>();
     expectTypeOf<BondingView>().toExtend<z.output<typeof publicBondingSchema>>();
+    expectTypeOf<OrderBookView>().toExtend<z.output<typeof publicOrderBookSchema>>();
+    expectTypeOf<TokenSuggestion[]>().toExtend<z.output<typeof publicTokenSuggestionListSchema>>();
+    expectTypeOf<AuthMethods>().toExtend<z.output<typeof authMethodsSchema>>();
+    // BondingConfigView is an interface (no index signature): the figures' own fields are checked.
+    expectTypeOf<Omit<FeesConfig, 'bonding'>>().toExtend<
+      z.output<z.ZodObject<Omit<typeof publicFeesConfigSchema.shape, 'bonding'>>>
+    >();
+    expectTypeOf<Airdrop>().toExtend<z.output<z.ZodObject<typeof publicAirdropSchema.shape>>>();
   });
 });
 
 describe('GET /api/docs', () => {
-  it('is a public OpenAPI 3.1 JSON document, cacheable, with a path for every public market route', async () => {
+  it('is a public OpenAPI 3.1 JSON document, cacheable, with a path for every public route', async () => {
     const { res, doc } = await docs();
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(PUBLIC_MARKET_ROUTES.map((r) => r.path).sort());
+    expect(Object.keys(doc.paths).sort()).toEqual(PUBLIC_API_ROUTES.map((r) => r.path).sort());
     const served = new Set(
-      t.app.apiRoutes.filter((r) => r.method === 'GET' && r.access === 'public').map((r) => r.url),
+      t.app.apiRoutes.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.url}`),
     );
-    for (const path of Object.keys(doc.paths)) {
-      // The document's {param} is Fastify's :param; each documented path is a served public route.
-      expect(served.has(path.replace(/\{(\w+)\}/g, ':$1')), path).toBe(true);
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      // The document's {param} is Fastify's :param; each documented operation is a served public route.
+      for (const method of Object.keys(ops)) {
+        const route = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+        expect(served.has(route), route).toBe(true);
+      }
     }
   });
 
@@ -112,7 +133,7 @@ describe('GET /api/docs', () => {
       token_id: number;
     };
     // The real call of each documented path, with parameters of the world's tokens.
-    const calls: Record<string, string> = {
+    const calls: Record<string, string | { url: string; payload: Record<string, unknown> }> = {
       '/api/tokens': '/api/tokens',
       '/api/prices': '/api/prices',
       '/api/holders': '/api/holders',
@@ -124,10 +145,29 @@ describe('GET /api/docs', () => {
       '/api/tokens/{issuer}/risk': `/api/tokens/${amm.issuer_address}/risk`,
       '/api/bonding/{issuer}': `/api/bonding/${curve.issuer_address}`,
       '/api/pump/bonding/marketcap/{id}': `/api/pump/bonding/marketcap/${bonding.token_id}`,
+      '/api/tokens/issuer/{issuerAddress}': `/api/tokens/issuer/${amm.issuer_address}`,
+      '/api/swapsearch/search-tokens/{query}': '/api/swapsearch/search-tokens/docs',
+      '/api/wallets/open-orders/{issuer}/{ticker}': `/api/wallets/open-orders/${amm.issuer_address}/DOCS`,
+      '/api/xrp-usd-price': '/api/xrp-usd-price',
+      '/api/blackhole-status/bulk': {
+        url: '/api/blackhole-status/bulk',
+        payload: { issuers: [amm.issuer_address, curve.issuer_address] },
+      },
+      '/api/config/fees': '/api/config/fees',
+      '/api/config/rlusd': '/api/config/rlusd',
+      '/api/auth/methods': '/api/auth/methods',
+      '/api/session': '/api/session',
+      '/api/wallets/xrpl/status': '/api/wallets/xrpl/status',
+      '/api/health': '/api/health',
+      '/api/demo/status': '/api/demo/status',
+      '/api/airdrops': '/api/airdrops',
     };
     expect(Object.keys(calls).sort()).toEqual(Object.keys(doc.paths).sort());
-    for (const route of PUBLIC_MARKET_ROUTES) {
-      const res = await t.app.inject({ url: calls[route.path]! });
+    for (const route of PUBLIC_API_ROUTES) {
+      const call = calls[route.path]!;
+      const res = await t.app.inject(
+        typeof call === 'string' ? { url: call } : { method: 'POST', url: call.url, payload: call.payload },
+      );
       expect(res.statusCode, `${route.path}: ${res.body.slice(0, 200)}`).toBe(200);
       const body: unknown = res.json();
       const parsed = route.response.safeParse(body);
@@ -137,15 +177,27 @@ describe('GET /api/docs', () => {
         io: 'output',
         unrepresentable: 'any',
       });
-      expect(doc.paths[route.path]!.get.responses['200']!.content['application/json']!.schema).toEqual(
-        schema,
-      );
+      expect(
+        doc.paths[route.path]![route.method ?? 'get']!.responses['200']!.content['application/json']!.schema,
+      ).toEqual(schema);
     }
     // The lists are not trivially empty: the world's tokens, its trade and its chart bar are there.
     const list = (url: string) => t.app.inject({ url }).then((r) => r.json() as unknown[]);
     expect((await list('/api/tokens')).length).toBeGreaterThanOrEqual(2);
+    expect(await list('/api/swapsearch/search-tokens/dcrv')).toEqual([
+      expect.objectContaining({ ticker: 'DCRV', issuer_address: curve.issuer_address }),
+    ]);
+    // The curve launch blackholes its issuer; the AMM token of the world keeps its keys.
+    const bulk = await t.app.inject({
+      method: 'POST',
+      url: '/api/blackhole-status/bulk',
+      payload: { issuers: [amm.issuer_address, curve.issuer_address] },
+    });
+    expect(bulk.json()).toEqual({ [amm.issuer_address]: false, [curve.issuer_address]: true });
     expect((await list(`/api/tokens/${amm.issuer_address}/trades`)).length).toBe(1);
-    const bars = (await t.app.inject({ url: calls['/api/tradingview/history']! })).json() as { s: string };
+    const bars = (await t.app.inject({ url: calls['/api/tradingview/history'] as string })).json() as {
+      s: string;
+    };
     expect(bars.s).toBe('ok');
   }, 60_000);
 
@@ -153,7 +205,7 @@ describe('GET /api/docs', () => {
     const res = await t.app.inject({ url: '/api/tokens/not-an-address/risk' });
     expect(res.statusCode).toBe(400);
     const { doc } = await docs();
-    expect(doc.paths['/api/tokens/{issuer}/risk']!.get.responses['400']).toBeDefined();
+    expect(doc.paths['/api/tokens/{issuer}/risk']!.get!.responses['400']).toBeDefined();
     expect(publicErrorSchema.safeParse(res.json()).success).toBe(true);
   });
 });

@@ -118,4 +118,21 @@ describe('server architecture', () => {
       .map(rel);
     expect(offenders).toEqual([]);
   });
+
+  // Validation at the route edge (docs/server-conventions.md "Module contract"): a route parses its
+  // body or query with the shared schema (`parseInput`); a service method takes the parsed type, so
+  // no modules/*/service.ts parses request input or takes a raw `body`/`query`/`params`/`input`.
+  it('keeps request parsing out of the services: they take typed input', () => {
+    const RAW = /\b(?:body|query|params|input|form|payload)\??\s*:\s*unknown\b/;
+    const offenders = [...graph.keys()]
+      .filter((f) => /^modules\/[^/]+\/service\.ts$/.test(rel(f)))
+      .flatMap((f) => {
+        const text = readFileSync(f, 'utf8');
+        return [
+          ...(/\bparseInput\b/.test(text) ? [`${rel(f)} calls parseInput`] : []),
+          ...(RAW.test(text) ? [`${rel(f)} takes raw input (${RAW.exec(text)![0]})`] : []),
+        ];
+      });
+    expect(offenders).toEqual([]);
+  });
 });

@@ -31,7 +31,7 @@ async function dimensionsOf(file: File): Promise<{ width: number; height: number
 }
 
 /** POST /api/upload; a refusal is the server's own sentence, anything else the spec's message. */
-export async function uploadLogo(file: File, purpose: Purpose): Promise<UploadResponse> {
+async function uploadLogo(file: File, purpose: Purpose): Promise<UploadResponse> {
   const form = new FormData();
   // Text fields first: the server applies the purpose's size limit while the file streams in.
   form.append(UPLOAD_FIELDS.purpose, purpose);

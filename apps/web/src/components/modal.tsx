@@ -74,3 +74,30 @@ export function Modal({
 export function ModalActions({ children }: { children: ReactNode }) {
   return <div className="dialog-actions modal-actions">{children}</div>;
 }
+
+/**
+ * A form modal's Cancel and submit buttons (the form's onSubmit does the work). While `pending`,
+ * both are disabled and the submit button reads `pendingLabel`.
+ */
+export function SubmitActions({
+  onCancel,
+  label,
+  pending = false,
+  pendingLabel = 'Saving…',
+}: {
+  onCancel: () => void;
+  label: string;
+  pending?: boolean;
+  pendingLabel?: string;
+}) {
+  return (
+    <ModalActions>
+      <button type="button" className="btn-secondary" onClick={onCancel} disabled={pending}>
+        Cancel
+      </button>
+      <button type="submit" disabled={pending}>
+        {pending ? pendingLabel : label}
+      </button>
+    </ModalActions>
+  );
+}

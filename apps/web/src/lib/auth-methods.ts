@@ -6,7 +6,7 @@ import { apiGet } from './api';
  * The public sign-in methods call (GET /api/auth/methods): one cached query for the login box, the
  * card on-ramp, the faucet buttons and the transaction links.
  */
-export const authMethodsQuery = {
+const authMethodsQuery = {
   queryKey: ['auth-methods'],
   queryFn: () => apiGet<AuthMethods>('/api/auth/methods', { credentials: false }),
   staleTime: Infinity,

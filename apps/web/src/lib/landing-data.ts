@@ -6,7 +6,7 @@
 
 export const LANDING_DATA_ID = 'landing-data';
 /** How long after the app's first read the embedded reads are still offered (the list's cadence). */
-export const LANDING_DATA_TTL_MS = 10_000;
+const LANDING_DATA_TTL_MS = 10_000;
 
 type Part = 'tokens' | 'prices' | 'holders';
 

@@ -25,12 +25,6 @@ async function socketToken(): Promise<string> {
   return value;
 }
 
-/** The token changes with the session (sign-in, sign-out): the next connection asks again. */
-export function forgetSocketToken(): void {
-  token = undefined;
-  socket?.close();
-}
-
 async function connect(): Promise<void> {
   if (socket && socket.readyState <= WebSocket.OPEN) return;
   clearTimeout(retry);

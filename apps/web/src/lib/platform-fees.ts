@@ -5,7 +5,7 @@ import { apiGet } from './api';
 // GET /api/config/fees: the platform's current fees (what the admin set: the home page, the deploy
 // notice, the terms and the swap screen show these, never constants) and the ledger's reserves.
 
-export const FEES_KEY = ['config', 'fees'] as const;
+const FEES_KEY = ['config', 'fees'] as const;
 
 export function usePlatformFees() {
   return useQuery({

@@ -6,7 +6,7 @@ import { DROPDOWN_CLOSE_DELAY_MS } from '@ledgerpad/shared';
  * and on the (portalled) content, so moving from one to the other keeps it open. Only a mouse
  * "leaves": a touch pointer leaves on every lift of the finger.
  */
-export function usePointerLeaveClose(close: () => void) {
+function usePointerLeaveClose(close: () => void) {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const closeRef = useRef(close);
   useEffect(() => {

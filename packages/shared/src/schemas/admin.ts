@@ -25,13 +25,13 @@ export const ADMIN_MESSAGES = {
 } as const;
 
 /** The highest trading fee an admin may set, in percent. */
-export const MAX_FEE_PERCENT = '10';
+const MAX_FEE_PERCENT = '10';
 
 const isDecimal = (v: string) => /^\d+(\.\d+)?$/.test(v);
 const decimals = (v: string) => (v.split('.')[1] ?? '').length;
 
 /** A fee in percent: 0–10, at most 4 decimals (0.0001% steps). */
-export const feePercentSchema = z
+const feePercentSchema = z
   .union([z.string(), z.number()], { message: ADMIN_MESSAGES.feeRange })
   .transform((v) => String(v).trim())
   .refine(

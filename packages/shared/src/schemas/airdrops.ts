@@ -148,7 +148,6 @@ export const createAirdropSchema = z
   });
 
 export type CreateAirdropRequest = z.input<typeof createAirdropSchema>;
-export type CreateAirdropInput = z.output<typeof createAirdropSchema>;
 
 /** POST /api/airdrops answers at once; the job moves the tokens (GET /api/job-status/{jobId}). */
 export interface CreateAirdropResult {
@@ -167,8 +166,6 @@ export const claimAirdropSchema = z.object({
     return id;
   }),
 });
-
-export type ClaimAirdropRequest = z.input<typeof claimAirdropSchema>;
 
 export interface ClaimAirdropResult {
   amount: string;

@@ -53,13 +53,11 @@ export const googleAuthSchema = z.object({
   token: z.string().min(1, 'token is required').max(4096),
   userInfo: z.record(z.string(), z.unknown()).optional(),
 });
-export type GoogleAuth = z.infer<typeof googleAuthSchema>;
 
 /** Demo sign-in on the embedded stand-alone ledger only. */
 export const demoAuthSchema = z.object({
   username: z.string().regex(/^[A-Za-z0-9_]{3,32}$/, 'Username must be 3-32 letters, digits or underscores'),
 });
-export type DemoAuth = z.infer<typeof demoAuthSchema>;
 
 export const authMethodsSchema = z.object({
   telegram: z.object({ enabled: z.boolean(), botUsername: z.string().nullable() }),
@@ -73,16 +71,3 @@ export const authMethodsSchema = z.object({
     .nullable(),
 });
 export type AuthMethods = z.infer<typeof authMethodsSchema>;
-
-export const csrfTokenResponseSchema = z.object({ token: z.string() });
-export const socketTokenResponseSchema = z.object({ token: z.string() });
-export const adminCheckResponseSchema = z.object({ isAdmin: z.boolean(), isOwner: z.boolean() });
-export type AdminCheckResponse = z.infer<typeof adminCheckResponseSchema>;
-
-/** Every error body of /api/*: a stable machine code and a message fit to show a user. */
-export const apiErrorSchema = z.object({
-  error: z.string(),
-  message: z.string(),
-  fields: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
-export type ApiError = z.infer<typeof apiErrorSchema>;

@@ -24,10 +24,10 @@ export const BURN_MESSAGES = {
 } as const;
 
 /** Issued amounts on the ledger carry a 16-digit mantissa; a burn asks for at most 15 digits, exactly. */
-export const BURN_MAX_SIGNIFICANT_DIGITS = 15;
+const BURN_MAX_SIGNIFICANT_DIGITS = 15;
 
 /** Digits from the first to the last non-zero digit of a plain decimal string ('0.0120' → 2). */
-export function significantDigits(value: string): number {
+function significantDigits(value: string): number {
   const digits = value.replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
   return digits.length;
 }
@@ -46,7 +46,7 @@ const required = z
   .min(1, BURN_MESSAGES.invalidInput)
   .max(200, BURN_MESSAGES.invalidInput);
 
-export const burnAmountSchema = z
+const burnAmountSchema = z
   .union([z.string(), z.number()], { message: BURN_MESSAGES.invalidInput })
   .transform((v) => String(v).trim())
   .refine(isValidBurnAmount, BURN_MESSAGES.invalidInput);

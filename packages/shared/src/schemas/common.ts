@@ -33,7 +33,7 @@ export const destinationAddressSchema = (field = 'address') =>
       EDGE_MESSAGES.address(field),
     );
 
-export interface ResolvedDestination {
+interface ResolvedDestination {
   address: string;
   /** The tag an X-address carries, if any. */
   tag?: number;
@@ -79,10 +79,13 @@ export function parseId(value: unknown): number | undefined {
  * A whole number from JSON (an integer) or a form/path (strict decimal text), never coerced: '',
  * '0x10', '1e0', ' 1', true or 1.5 are 400 naming the field and the range.
  */
-export const wholeNumberSchema = (field: string, range: { min?: number; max?: number } = {}) => {
+export const wholeNumberSchema = (
+  field: string,
+  range: { min?: number; max?: number; message?: string } = {},
+) => {
   const min = range.min ?? 0;
   const max = range.max ?? Number.MAX_SAFE_INTEGER;
-  const message = `${field} must be a whole number from ${min} to ${max}.`;
+  const message = range.message ?? `${field} must be a whole number from ${min} to ${max}.`;
   return z.unknown().transform((v, ctx) => {
     const n =
       typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : Number.NaN;
@@ -144,8 +147,6 @@ export const multiLineText = (field: string, max: number, opts: { html?: 'strip'
         .max(max, `${field} must be at most ${max} characters`)
         .refine((v) => !MULTI_LINE_CONTROL.test(v), EDGE_MESSAGES.controlChars(field)),
     );
-
-export const hasControlChars = (v: string): boolean => SINGLE_LINE_CONTROL.test(v);
 
 /** `Idempotency-Key` header: present means it must be well formed (a typo must not disable it). */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,128}$/;

@@ -161,8 +161,6 @@ function launchRules(
 }
 
 export const deployFormSchema = deployFields.superRefine(launchRules);
-export type DeployForm = z.output<typeof deployFormSchema>;
-export type DeployFormInput = z.input<typeof deployFormSchema>;
 
 /** POST /api/deploy-token: the form plus the wallet that pays. */
 export const deployRequestSchema = deployFields

@@ -73,10 +73,8 @@ const positive = (v: string, maxDecimals: number) =>
 /** Typed but not a number: a different message from an empty field. */
 const garbage = (v: string) => v !== '' && !isDecimal(v);
 
-export const DEPOSIT_MODES = ['single-asset', 'double-asset'] as const;
-export type DepositMode = (typeof DEPOSIT_MODES)[number];
-export const WITHDRAW_MODES = ['single', 'double'] as const;
-export type WithdrawMode = (typeof WITHDRAW_MODES)[number];
+const DEPOSIT_MODES = ['single-asset', 'double-asset'] as const;
+const WITHDRAW_MODES = ['single', 'double'] as const;
 
 /** The selected asset is the token's side (else the pool's base: XRP, or RLUSD for an RLUSD pair). */
 export function isTokenSide(
@@ -133,7 +131,6 @@ export const addLiquiditySchema = z
         'amountToken',
       );
   });
-export type AddLiquidityRequest = z.input<typeof addLiquiditySchema>;
 
 /** 'double' / 'single', also accepting the deposit spelling ('double-asset'). */
 const withdrawMode = z
@@ -165,7 +162,6 @@ export const removeLiquiditySchema = z
     if (b.mode === 'single' && b.limitPrice !== '' && !positive(b.limitPrice, 15))
       issue(LIQUIDITY_MESSAGES.invalidLimitPrice, 'limitPrice');
   });
-export type RemoveLiquidityRequest = z.input<typeof removeLiquiditySchema>;
 
 /** POST /api/lp-token-balance. */
 export const lpBalanceSchema = z.object({
@@ -175,7 +171,6 @@ export const lpBalanceSchema = z.object({
   baseCurrency: z.string().trim().max(40).optional(),
   baseIssuer: z.union([classicAddressSchema('baseIssuer'), z.literal(''), z.null()]).optional(),
 });
-export type LpBalanceRequest = z.input<typeof lpBalanceSchema>;
 
 /** POST /api/amm-vote: `tradingFee` is the percent × 1000 (0–1000 = 0%–1%). */
 export const ammVoteSchema = z.object({
@@ -189,7 +184,6 @@ export const ammVoteSchema = z.object({
     .refine((v) => Number.isInteger(v) && v >= 0 && v <= FEE_VOTE_MULTIPLIER, LIQUIDITY_MESSAGES.feeRange),
   baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
 });
-export type AmmVoteRequest = z.input<typeof ammVoteSchema>;
 
 /**
  * POST /api/get-lp-price. With `amountLp` (this server's addition) the answer also carries what
@@ -207,7 +201,6 @@ export const lpPriceSchema = z.object({
   depositBase: text,
   depositToken: text,
 });
-export type LpPriceRequest = z.input<typeof lpPriceSchema>;
 
 /** Amounts of a pool's two sides, decimal strings (XRP in XRP). */
 export interface PoolAmounts {
@@ -287,7 +280,6 @@ export const lpPositionSchema = z.object({
   token: tokenCode,
   baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
 });
-export type LpPositionRequest = z.input<typeof lpPositionSchema>;
 
 /** One event of a wallet's position in a pool, read from the ledger. Amounts: the wallet's side. */
 export interface LpPositionEvent {
@@ -331,7 +323,6 @@ export const ammAuctionSchema = z.object({
   token: tokenCode,
   baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
 });
-export type AmmAuctionRequest = z.input<typeof ammAuctionSchema>;
 
 export interface AmmAuctionView {
   status: 'success';
@@ -357,7 +348,6 @@ export const ammBidSchema = z.object({
   baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
   maxPrice: text.refine((v) => positive(v, 15), 'maxPrice must be the positive LP-token price shown.'),
 });
-export type AmmBidRequest = z.input<typeof ammBidSchema>;
 
 export interface AmmBidResult {
   status: 'success';

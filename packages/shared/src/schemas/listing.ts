@@ -79,10 +79,6 @@ export const listingFormSchema = z.object({
 export type ListingForm = z.output<typeof listingFormSchema>;
 export type ListingFormInput = z.input<typeof listingFormSchema>;
 
-/** Fields only an admin may set; anybody else's values are ignored. */
-export const LISTING_ADMIN_FIELDS = ['is_new', 'is_market_listed', 'is_market_ready', 'is_active'] as const;
-export type ListingAdminField = (typeof LISTING_ADMIN_FIELDS)[number];
-
 /**
  * POST /api/admin/tokens/add: the form plus the issuer and the currency the page fetched. `supply`
  * and `is_blackholed` may be sent (spec's token entity) but are read from the ledger instead.

@@ -1,6 +1,5 @@
 import type { DevLockView } from './vesting';
 import { z } from 'zod';
-import { TOKEN_FETCH_LIMIT } from '../constants';
 import { classicAddressSchema, wholeNumberSchema } from './common';
 
 // The token page's public market calls (beside spec 000 §7's): one token's figures, its recent
@@ -39,7 +38,7 @@ export interface TradeView {
 }
 
 export const RECENT_TRADES_DEFAULT = 50;
-export const RECENT_TRADES_MAX = 200;
+const RECENT_TRADES_MAX = 200;
 
 /** One side's row of GET /api/wallets/open-orders/{issuer}/{ticker}: price in the quote asset. */
 export interface BookRow {
@@ -146,11 +145,6 @@ export type ChartResolution = (typeof CHART_RESOLUTIONS)[number]['code'];
 // Query and body shapes of the public market routes, parsed at the route edge. Numbers in queries
 // are never coerced ('0x10', '1e3' or '' are not numbers): the shared whole-number rule.
 
-/** GET /api/tokens?limit= */
-export const tokenListQuerySchema = z.object({
-  limit: wholeNumberSchema('limit', { min: 1, max: TOKEN_FETCH_LIMIT }).optional(),
-});
-
 /** The chart resolutions GET /api/history answers (TradingView's names; D and 1D are one day). */
 export const HISTORY_RESOLUTIONS = ['1', '5', '15', '60', '240', 'D', '1D'] as const;
 export type HistoryResolution = (typeof HISTORY_RESOLUTIONS)[number];
@@ -170,7 +164,7 @@ export const recentTradesQuerySchema = z.object({
 });
 
 /** Issuers one POST /api/tokens/blackholed may ask about. */
-export const BLACKHOLED_BULK_MAX = 10_000;
+const BLACKHOLED_BULK_MAX = 10_000;
 
 /** POST /api/tokens/blackholed { issuers } */
 export const blackholedBulkSchema = z.object({

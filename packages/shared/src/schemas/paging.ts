@@ -1,30 +1,21 @@
 import { z } from 'zod';
+import { wholeNumberSchema } from './common';
 
 // One paging shape for every list the server answers (`?limit=&offset=`), so no list is ever
 // unbounded; each route states its default and its largest page.
 
-export const PAGE_MESSAGES = {
+const PAGE_MESSAGES = {
   limit: (max: number) => `limit must be a whole number from 1 to ${max}.`,
   offset: 'offset must be a whole number of at least 0.',
 } as const;
 
 export function pageQuerySchema(defaultLimit: number, maxLimit: number) {
   // Never coerced: '0x10', '1e3' or '' are not numbers (docs/money.md "Fair and explicit rules").
-  const whole = (message: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
-    z.unknown().transform((v, ctx) => {
-      const n =
-        typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : Number.NaN;
-      if (!Number.isSafeInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message });
-        return z.NEVER;
-      }
-      return n;
-    });
   return z.object({
-    limit: whole(PAGE_MESSAGES.limit(maxLimit), 1, maxLimit)
+    limit: wholeNumberSchema('limit', { min: 1, max: maxLimit, message: PAGE_MESSAGES.limit(maxLimit) })
       .optional()
       .transform((v) => v ?? defaultLimit),
-    offset: whole(PAGE_MESSAGES.offset, 0)
+    offset: wholeNumberSchema('offset', { min: 0, message: PAGE_MESSAGES.offset })
       .optional()
       .transform((v) => v ?? 0),
   });

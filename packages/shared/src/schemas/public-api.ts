@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { authMethodsSchema, sessionResponseSchema } from './auth';
+import { blackholedBulkSchema } from './market';
+import { xrplStatusSchema } from './wallets';
 
-// Response shapes of the public market API (issue 29): what integrators and bots read. The server's
+// Response shapes of the public API (issue 29): what integrators and bots read. The server's
 // GET /api/docs turns these into an OpenAPI 3.1 document with zod's own z.toJSONSchema, and a test
 // checks every public route's real answer against them. They describe the interfaces the routes are
 // typed with (TokenView, PriceRecord, RiskReport, BondingView, ...), which stay the source of the
@@ -12,7 +15,7 @@ const address = z.string().describe('A classic XRPL address (r...).');
 const pair = z.enum(['XRP', 'RLUSD']);
 
 /** One row of GET /api/tokens (TokenView). */
-export const publicTokenSchema = z.looseObject({
+const publicTokenSchema = z.looseObject({
   id: z.number().int(),
   name: z.string(),
   ticker: z.string(),
@@ -37,7 +40,7 @@ export const publicTokenSchema = z.looseObject({
   is_active: z.boolean(),
   created_at: z.string(),
 });
-export const publicTokenListSchema = z.array(publicTokenSchema);
+const publicTokenListSchema = z.array(publicTokenSchema);
 
 /** One row of GET /api/prices (PriceRecord, spec 000 §3). */
 export const publicPriceRecordSchema = z.looseObject({
@@ -51,10 +54,10 @@ export const publicPriceRecordSchema = z.looseObject({
   liquidityUSD: decimal.optional(),
   change24h: z.string().nullable().optional(),
 });
-export const publicPriceListSchema = z.array(publicPriceRecordSchema);
+const publicPriceListSchema = z.array(publicPriceRecordSchema);
 
 /** GET /api/price?tokenCode=&issuer= */
-export const publicPriceSchema = z.object({
+const publicPriceSchema = z.object({
   priceInXRP: decimal,
   priceInUSD: decimal,
   supply: decimal,
@@ -66,7 +69,7 @@ export const publicHoldersRecordSchema = z.looseObject({
   issuer_address: address,
   holders_count: z.number().int().nonnegative(),
 });
-export const publicHoldersListSchema = z.array(publicHoldersRecordSchema);
+const publicHoldersListSchema = z.array(publicHoldersRecordSchema);
 
 /** GET /api/tradingview/history (TradingView UDF; HistoryResponse). */
 export const publicHistorySchema = z.union([
@@ -88,7 +91,7 @@ const ledgerAmount = z.union([
 ]);
 
 /** GET /api/amm_info?issuer=&ticker=: the ledger's amm_info answer, as rippled gives it. */
-export const publicAmmInfoSchema = z.object({
+const publicAmmInfoSchema = z.object({
   result: z.object({
     amm: z.looseObject({
       account: address,
@@ -126,12 +129,12 @@ export const publicTradeSchema = z.object({
   quoteAmount: decimal,
   quote: pair,
 });
-export const publicTradeListSchema = z.array(publicTradeSchema);
+const publicTradeListSchema = z.array(publicTradeSchema);
 
 const severity = z.enum(['danger', 'warn', 'good', 'info']);
 
 /** GET /api/tokens/{issuer}/risk (RiskReport). */
-export const publicRiskReportSchema = z.looseObject({
+const publicRiskReportSchema = z.looseObject({
   issuer: address,
   blackholed: z.boolean(),
   masterDisabled: z.boolean(),
@@ -181,7 +184,75 @@ export const publicBondingSchema = z.object({
 });
 
 /** GET /api/pump/bonding/marketcap/{id} (spec 000 §7). */
-export const publicBondingMarketCapSchema = z.object({ market_cap_usd: decimal });
+const publicBondingMarketCapSchema = z.object({ market_cap_usd: decimal });
+
+/** GET /api/xrp-usd-price: the XRP/USD price the USD figures use. */
+const publicXrpUsdPriceSchema = z.object({ price: decimal });
+
+/** GET /api/swapsearch/search-tokens/{query}: up to 10 suggestions, verified tokens first (TokenSuggestion). */
+export const publicTokenSuggestionListSchema = z.array(
+  z.object({
+    ticker: z.string(),
+    name: z.string(),
+    issuer_address: address,
+    verified: z.boolean(),
+    lookalike_of: z.string().nullable().optional(),
+  }),
+);
+
+const bookRow = z.object({ price: decimal, amount: decimal });
+
+/** GET /api/wallets/open-orders/{issuer}/{ticker}: the token's order book (OrderBookView). */
+export const publicOrderBookSchema = z.object({ buyOrders: z.array(bookRow), sellOrders: z.array(bookRow) });
+
+/** POST /api/blackhole-status/bulk: each asked issuer → whether it is blackholed. */
+const publicBlackholeBulkSchema = z.record(z.string(), z.boolean());
+
+/** GET /api/config/fees: what a deploy costs (FeesConfig), from the platform's settings and the ledger. */
+export const publicFeesConfigSchema = z.looseObject({
+  service_fee: decimal,
+  issuer_reserve: decimal,
+  hot_wallet_reserve: decimal,
+  airdrop_fee_xrp: decimal,
+  owner_reserve: decimal,
+  network_fee_allowance: decimal,
+  trading_fee_percent: decimal.optional(),
+  base_reserve: decimal.optional(),
+  base_fee: decimal.optional(),
+  bonding: z.looseObject({}).describe('The bonding curve settings (BondingConfigView).'),
+});
+
+/** GET /api/config/rlusd: the network's RLUSD (null issuer where it has none). */
+const publicRlusdConfigSchema = z.object({ currency: z.string(), issuer: address.nullable() });
+
+/** GET /api/health: 200 `ok` or 503 `degraded`; the details only to admins (or HEALTH_DETAILS=public). */
+const publicHealthSchema = z.looseObject({ status: z.enum(['ok', 'degraded']) });
+
+/** GET /api/demo/status: whether this server runs the demo market, and its seed's state. */
+const publicDemoStatusSchema = z.object({ demo: z.enum(['off', 'seeding', 'ready', 'failed']) });
+
+/** One row of GET /api/airdrops (Airdrop); `has_claimed` is the signed-in caller's, false for a visitor. */
+export const publicAirdropSchema = z.looseObject({
+  id: z.number().int(),
+  project_name: z.string(),
+  tagline: z.string(),
+  logo_url: z.string(),
+  description: z.string(),
+  issuer_address: address,
+  token_code: z.string(),
+  fixed_amount: decimal.nullable(),
+  min_amount: decimal.nullable(),
+  max_amount: decimal.nullable(),
+  max_claims: z.number().int(),
+  claimed_count: z.number().int(),
+  total_token_amount: decimal,
+  expiry: z.string(),
+  has_claimed: z.boolean(),
+  website_url: z.string().nullable(),
+  twitter_url: z.string().nullable(),
+  status: z.enum(['active', 'expired', 'closed']),
+});
+const publicAirdropListSchema = z.array(publicAirdropSchema);
 
 /** The error body every route answers a 4xx/5xx with. */
 export const publicErrorSchema = z.looseObject({
@@ -195,6 +266,10 @@ const q = (name: string, required = true) => ({ name, in: 'query', required }) a
 /** One documented public route: its path, parameters, answer and whether it is a paged list. */
 export interface PublicRoute {
   path: string;
+  /** GET unless said. */
+  method?: 'get' | 'post';
+  /** A POST's JSON body. */
+  body?: z.ZodType;
   summary: string;
   parameters: readonly { name: string; in: 'path' | 'query'; required: boolean }[];
   response: z.ZodType;
@@ -203,7 +278,7 @@ export interface PublicRoute {
 }
 
 /** The public market API, as GET /api/docs documents it (all GET, all public). */
-export const PUBLIC_MARKET_ROUTES: readonly PublicRoute[] = [
+const PUBLIC_MARKET_ROUTES: readonly PublicRoute[] = [
   {
     path: '/api/tokens',
     summary: 'Every listed token.',
@@ -274,3 +349,96 @@ export const PUBLIC_MARKET_ROUTES: readonly PublicRoute[] = [
     response: publicBondingMarketCapSchema,
   },
 ];
+
+/**
+ * The other public routes (no session needed): the platform's configuration, search, the order
+ * book, the bulk blackhole check, health and the session read. Not documented: the sign-in POSTs,
+ * the owner's one-time link, uploaded images, the socket and /metrics (not JSON reads for integrators).
+ */
+const PUBLIC_PLATFORM_ROUTES: readonly PublicRoute[] = [
+  {
+    path: '/api/tokens/issuer/{issuerAddress}',
+    summary: 'The listed token of an issuer.',
+    parameters: [{ name: 'issuerAddress', in: 'path', required: true }],
+    // One listed token (TokenView), as a row of GET /api/tokens.
+    response: publicTokenSchema,
+  },
+  {
+    path: '/api/swapsearch/search-tokens/{query}',
+    summary: 'Tokens whose name, ticker or issuer contains the text (verified first).',
+    parameters: [{ name: 'query', in: 'path', required: true }],
+    response: publicTokenSuggestionListSchema,
+  },
+  {
+    path: '/api/wallets/open-orders/{issuer}/{ticker}',
+    summary: "The token's order book.",
+    parameters: [issuerPath, { name: 'ticker', in: 'path', required: true }],
+    response: publicOrderBookSchema,
+  },
+  {
+    path: '/api/xrp-usd-price',
+    summary: 'The XRP/USD price.',
+    parameters: [],
+    response: publicXrpUsdPriceSchema,
+  },
+  {
+    path: '/api/blackhole-status/bulk',
+    method: 'post',
+    summary: 'Whether each issuer is blackholed (a read; no CSRF token needed).',
+    parameters: [],
+    body: blackholedBulkSchema,
+    response: publicBlackholeBulkSchema,
+  },
+  {
+    path: '/api/config/fees',
+    summary: 'What a deploy costs, and the platform fees.',
+    parameters: [],
+    response: publicFeesConfigSchema,
+  },
+  {
+    path: '/api/config/rlusd',
+    summary: "The network's RLUSD.",
+    parameters: [],
+    response: publicRlusdConfigSchema,
+  },
+  {
+    path: '/api/auth/methods',
+    summary: 'The sign-in methods this server offers, and its network.',
+    parameters: [],
+    response: authMethodsSchema,
+  },
+  {
+    path: '/api/session',
+    summary: 'The signed-in user, or null for a visitor.',
+    parameters: [],
+    response: sessionResponseSchema,
+  },
+  {
+    path: '/api/wallets/xrpl/status',
+    summary: 'Whether the server is connected to the ledger.',
+    parameters: [],
+    response: xrplStatusSchema,
+  },
+  {
+    path: '/api/health',
+    summary: 'Liveness: ok (200) or degraded (503).',
+    parameters: [],
+    response: publicHealthSchema,
+  },
+  {
+    path: '/api/demo/status',
+    summary: 'Whether this server runs the demo market.',
+    parameters: [],
+    response: publicDemoStatusSchema,
+  },
+  {
+    path: '/api/airdrops',
+    summary: 'Airdrops, newest first.',
+    parameters: [],
+    response: publicAirdropListSchema,
+    paged: true,
+  },
+];
+
+/** Every route GET /api/docs documents. */
+export const PUBLIC_API_ROUTES: readonly PublicRoute[] = [...PUBLIC_MARKET_ROUTES, ...PUBLIC_PLATFORM_ROUTES];

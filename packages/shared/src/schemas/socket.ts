@@ -6,7 +6,7 @@ import { classicAddressSchema } from './common';
 // client sends `{ event, token, issuer }` for subscriptions; `data` is accepted as an alternative
 // envelope so every message can follow one shape.
 
-export const SOCKET_CLIENT_EVENTS = ['subscribe', 'unsubscribe'] as const;
+const SOCKET_CLIENT_EVENTS = ['subscribe', 'unsubscribe'] as const;
 
 /** A ticker (up to 20 bytes) or its 40-hex currency code. */
 const currencyCode = z.string().min(1, 'token is required').max(40, 'token must be a currency code');
@@ -21,7 +21,6 @@ export const socketClientMessageSchema = z.object({
   issuer: z.string().optional(),
   data: z.object({ token: z.string(), issuer: z.string() }).partial().optional(),
 });
-export type SocketClientMessage = z.infer<typeof socketClientMessageSchema>;
 
 export const newTradeSchema = z.object({
   type: z.enum(['BUY', 'SELL']),

@@ -81,7 +81,7 @@ export interface FeesConfig {
   bonding: BondingConfigView;
 }
 
-export interface DeployCostInput {
+interface DeployCostInput {
   liquidityPairType: LiquidityPair;
   liquidityAmount: string;
   devAllocation: string;
@@ -90,7 +90,7 @@ export interface DeployCostInput {
   vesting?: { enabled: boolean; cliffPercent: string; months: number };
 }
 
-export interface DeployCost {
+interface DeployCost {
   /** XRP the paying wallet must have available (balance minus its reserve). */
   xrp: string;
   /** RLUSD it must hold (RLUSD pair only, else '0'). */

@@ -79,11 +79,22 @@ const hasWallet: [
   { message: SWAP_MESSAGES.selectWalletAndToken, path: ['walletAddress'] },
 ];
 
-export const swapRequestSchema = swapFields.refine(...hasWallet);
-export type SwapRequest = z.input<typeof swapRequestSchema>;
+export const swapRequestSchema = swapFields
+  .extend({
+    /**
+     * What the screen's quote said the trade receives (the slippage floor's base). Advisory: a
+     * value that is not a number text is ignored (the floor then comes from a fresh simulation),
+     * never a 400.
+     */
+    expected: z
+      .unknown()
+      .optional()
+      .transform((v) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)),
+  })
+  .refine(...hasWallet);
 
 /** Longest a limit order may rest when it is given an expiry: one year, in minutes. */
-export const LIMIT_ORDER_MAX_MINUTES = 525_600;
+const LIMIT_ORDER_MAX_MINUTES = 525_600;
 
 /**
  * POST /api/limit-order: the swap body plus `price` (quote asset per token; XRP per token for XRP
@@ -104,7 +115,6 @@ export const limitOrderSchema = swapFields
     }).optional(),
   })
   .refine(...hasWallet);
-export type LimitOrderRequest = z.input<typeof limitOrderSchema>;
 
 /**
  * POST /api/amm-info: what a swap would execute now. `amountXrp` (the quote asset's amount) for a
@@ -125,7 +135,6 @@ export const quoteRequestSchema = z
     message: SWAP_MESSAGES.invalidAmount,
     path: ['amount'],
   });
-export type QuoteRequest = z.input<typeof quoteRequestSchema>;
 
 export interface QuoteView {
   status: 'success';
@@ -184,7 +193,6 @@ export const addTrustlineSchema = z.object({
   issuer: classicAddressSchema('issuer'),
   token: tokenCode,
 });
-export type AddTrustlineRequest = z.input<typeof addTrustlineSchema>;
 
 export const TRUSTLINE_MESSAGES = {
   added: '✅ Trustline successfully added!',
@@ -211,7 +219,7 @@ export interface SlippagePreference {
 }
 
 /** Most wallets one multi-wallet request may trade from. */
-export const SWAP_BATCH_MAX = 50;
+const SWAP_BATCH_MAX = 50;
 
 /**
  * POST /api/swap/batch (this server's addition): one multi-wallet market trade. The wallets trade
@@ -232,7 +240,6 @@ export const swapBatchSchema = z.object({
     .max(SWAP_BATCH_MAX, `At most ${SWAP_BATCH_MAX} wallets per request.`)
     .refine((o) => new Set(o.map((x) => x.walletAddress)).size === o.length, 'Each wallet can appear once.'),
 });
-export type SwapBatchRequest = z.input<typeof swapBatchSchema>;
 
 /** One wallet's outcome in a batch: its trade, or why it failed (the sentence and the ledger code). */
 export interface SwapBatchItem {

@@ -17,14 +17,14 @@ import {
 export const UPLOAD_PURPOSES = ['deploy', 'listing', 'airdrop', 'admin'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 /** The spec's deploy form sends only `logo` and `csrf_token`, so a missing purpose means deploy. */
-export const DEFAULT_UPLOAD_PURPOSE: UploadPurpose = 'deploy';
+const DEFAULT_UPLOAD_PURPOSE: UploadPurpose = 'deploy';
 export const isUploadPurpose = (value: unknown): value is UploadPurpose =>
   typeof value === 'string' && (UPLOAD_PURPOSES as readonly string[]).includes(value);
 
 /** Multipart field names of POST /api/upload. Send the text fields before the file. */
 export const UPLOAD_FIELDS = { file: 'logo', purpose: 'purpose', csrf: 'csrf_token' } as const;
 
-export type LogoMimeType = (typeof LOGO_MIME_TYPES)[number];
+type LogoMimeType = (typeof LOGO_MIME_TYPES)[number];
 
 /** Largest width or height accepted (a larger image is refused before it is decoded). */
 export const LOGO_MAX_DIMENSION_PX = 4096;
@@ -50,7 +50,7 @@ export const UPLOAD_MESSAGES = {
   failed: 'Upload failed. Please try again.',
 } as const;
 
-export interface LogoRule {
+interface LogoRule {
   maxBytes: number;
   sizeMessage: string;
   aspectMessage: string;
@@ -83,7 +83,7 @@ export const LOGO_RULES: Record<UploadPurpose, LogoRule> = {
 /** The largest file any purpose accepts (the server stops reading a request past it). */
 export const LOGO_MAX_BYTES = Math.max(...Object.values(LOGO_RULES).map((r) => r.maxBytes));
 
-export const isLogoMimeType = (type: string): type is LogoMimeType =>
+const isLogoMimeType = (type: string): type is LogoMimeType =>
   (LOGO_MIME_TYPES as readonly string[]).includes(type.toLowerCase());
 
 /**
@@ -135,7 +135,6 @@ export const uploadFieldsSchema = z.object({
     .optional()
     .transform((p) => p ?? DEFAULT_UPLOAD_PURPOSE),
 });
-export type UploadFields = z.output<typeof uploadFieldsSchema>;
 
 /** A stored image's name: the SHA-256 of its bytes and the extension of its format. */
 export const STORED_IMAGE_NAME = /^[a-f0-9]{64}\.(?:webp|png|jpg)$/;

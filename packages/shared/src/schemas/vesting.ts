@@ -11,7 +11,7 @@ export const VESTING_MESSAGES = {
 } as const;
 
 /** The defaults: 25% after 24 hours, the rest monthly over 6 months. */
-export const VESTING_DEFAULTS = { cliffPercent: '25', cliffHours: '24', months: 6 } as const;
+const VESTING_DEFAULTS = { cliffPercent: '25', cliffHours: '24', months: 6 } as const;
 
 /** Most tranches a schedule can have: the cliff and 12 monthly ones. */
 export const VESTING_MAX_TRANCHES = 13;
@@ -50,8 +50,7 @@ export type VestingSettings = z.output<typeof vestingSchema>;
 export type VestingSettingsInput = z.input<typeof vestingSchema>;
 
 /** One tranche of a schedule as the dashboard shows it (GET /api/dashboard/vesting). */
-export const vestingTrancheStatusSchema = z.enum(['locked', 'due', 'released', 'missing']);
-export type VestingTrancheStatus = z.output<typeof vestingTrancheStatusSchema>;
+export type VestingTrancheStatus = 'locked' | 'due' | 'released' | 'missing';
 
 /** POST /api/dashboard/vesting/release: the escrow to finish (owner and the create's sequence). */
 export const vestingReleaseSchema = z.object({

@@ -36,7 +36,7 @@ export const WALLET_MESSAGES = {
 /** A currency of one of the wallet's lines: a ticker or the ledger's code (LP lines included). */
 const currencyCode = tokenCodeSchema('currency', { allowLp: true });
 /** Ids arrive as numbers from JSON and as strings from path parameters; both strictly decimal. */
-export const walletIdSchema = idSchema('walletId');
+const walletIdSchema = idSchema('walletId');
 /** A positive decimal amount written as text or a JSON number (converted to text, never used as float). */
 const decimalAmount = z
   .union([z.string(), z.number()])
@@ -49,7 +49,6 @@ export const createWalletSchema = z
     csrf_token: z.string().optional(),
   })
   .default({});
-export type CreateWalletRequest = z.infer<typeof createWalletSchema>;
 
 export const renameWalletSchema = z.object({
   name: lineText('name', WALLET_NAME_MAX, { html: 'strip' }).pipe(
@@ -57,10 +56,9 @@ export const renameWalletSchema = z.object({
   ),
   csrf_token: z.string().optional(),
 });
-export type RenameWalletRequest = z.infer<typeof renameWalletSchema>;
 
 /** Expected word count: the one the user picked, else the first allowed count that fits. */
-export function expectedWordCount(words: number, picked?: number): number {
+function expectedWordCount(words: number, picked?: number): number {
   if (picked !== undefined) return picked;
   return MNEMONIC_WORD_COUNTS.find((n) => n >= words) ?? 24;
 }
@@ -96,8 +94,7 @@ export const importWalletSchema = z
   });
 export type ImportWalletRequest = z.infer<typeof importWalletSchema>;
 
-export const tokenRefSchema = z.object({ currency: currencyCode, issuer: classicAddressSchema('issuer') });
-export type TokenRef = z.infer<typeof tokenRefSchema>;
+const tokenRefSchema = z.object({ currency: currencyCode, issuer: classicAddressSchema('issuer') });
 
 const recipientCheck = destinationAddressSchema('recipient');
 
@@ -148,7 +145,6 @@ export const balancesRequestSchema = z
     csrf_token: z.string().optional(),
   })
   .default({});
-export type BalancesRequest = z.infer<typeof balancesRequestSchema>;
 
 // --- responses ---
 
@@ -220,15 +216,6 @@ export const walletBalanceSchema = z.object({
     .optional(),
 });
 export type WalletBalance = z.infer<typeof walletBalanceSchema>;
-
-export const ledgerObjectsResponseSchema = z.object({
-  /** XRP, decimal string: base reserve + ownerCount × owner reserve. */
-  reserve: z.string(),
-  baseReserve: z.string(),
-  ownerReserve: z.string(),
-  ownerCount: z.number().int(),
-  objects: z.array(z.object({ type: z.string(), index: z.string() })),
-});
 
 export const trustlineSchema = z.object({
   currency: z.string(),

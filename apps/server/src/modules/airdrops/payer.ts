@@ -23,7 +23,7 @@ import { AIRDROP_CLAIM_JOB, markPaid, releaseClaim } from './service';
 // do; a claim released with nothing signed is released only under our unexpired lease.
 
 /** How long a leased claim is ours without renewal (an instance killed mid-round lets go after it). */
-export const CLAIM_LEASE_MS = 15_000;
+const CLAIM_LEASE_MS = 15_000;
 /** Rounds that took a claim up without signing its payment before it is released. */
 const CLAIM_MAX_ATTEMPTS = 8;
 /** Claims one round takes up at most. */
@@ -31,7 +31,7 @@ const ROUND_SIZE = 1_000;
 /** Trust line limit a claimer's wallet gets in auto mode (no cap in practice). */
 const CLAIMER_TRUST_LIMIT = '1000000000000000';
 
-export const claimIntentKey = (claimId: number, part: 'trust' | 'pay') =>
+const claimIntentKey = (claimId: number, part: 'trust' | 'pay') =>
   `${AIRDROP_CLAIM_JOB}:claim-${claimId}:${part}`;
 
 export interface AirdropPayerDeps {

@@ -27,7 +27,7 @@ declare module 'fastify' {
 }
 
 /** How often the owned loop looks for airdrops to end. */
-export const AIRDROP_SWEEP_MS = 10_000;
+const AIRDROP_SWEEP_MS = 10_000;
 
 /**
  * Airdrops (spec 001 §2, §4, §6 "Airdrops and burn"): GET /api/airdrops (public), POST /api/airdrops,

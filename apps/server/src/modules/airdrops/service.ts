@@ -59,9 +59,9 @@ export const AIRDROP_CLOSE_JOB = 'airdrop-close';
 export const AIRDROP_WALLET_ROLE = 'airdrop';
 
 /** Claim amounts are drawn and paid with this many decimals. */
-export const CLAIM_DECIMALS = 6;
+const CLAIM_DECIMALS = 6;
 /** XRP the airdrop wallet gets for its own transaction fees on top of its reserves (5,000 × 12 drops). */
-export const AIRDROP_WALLET_FEE_ALLOWANCE_DROPS = 60_000n;
+const AIRDROP_WALLET_FEE_ALLOWANCE_DROPS = 60_000n;
 /** Transaction fees the source wallet pays for the creation (fund, fee, deposit). */
 const SOURCE_NETWORK_FEES_DROPS = 1_000n;
 /** How long the claim route waits for the payment before it answers. */
@@ -106,10 +106,6 @@ export interface AirdropsDeps {
   /** Whether a logo URL names an image our upload route stored (only those are kept and shown). */
   isStoredLogo?: (servedUrl: string) => Promise<boolean>;
 }
-
-/** The smallest allocation one more claim can take (the fixed amount, or the random minimum). */
-export const minAllocation = (a: Pick<AirdropRow, 'fixedAmount' | 'minAmount'>): string =>
-  a.fixedAmount ?? a.minAmount ?? '0';
 
 /**
  * The amount of the next claim. Fixed: the fixed amount. Random: uniform in [min, upper] with

@@ -1,2 +1,2 @@
-// The public market API's OpenAPI document (GET /api/docs; docs/api-docs.md).
+// The public API's OpenAPI document (GET /api/docs; docs/api-docs.md).
 export { registerApiDocs } from './routes';

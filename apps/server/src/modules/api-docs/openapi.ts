@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { PUBLIC_MARKET_ROUTES, publicErrorSchema, type PublicRoute } from '@ledgerpad/shared';
+import { PUBLIC_API_ROUTES, publicErrorSchema, type PublicRoute } from '@ledgerpad/shared';
 
-// The OpenAPI 3.1 document of the public market API, built from the shared response schemas with
+// The OpenAPI 3.1 document of the public API (the market reads, and the platform's other public routes), built from the shared response schemas with
 // zod's own z.toJSONSchema (zod 4 speaks JSON Schema draft 2020-12, which OpenAPI 3.1 uses as is):
 // no generator dependency, and the document cannot drift from the schemas the test validates with.
 
-const jsonSchema = (schema: z.ZodType) => {
-  // `io: 'output'`: what the server sends; the $schema line is the document's, not each schema's.
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' });
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
+  // `io: 'output'`: what the server sends (a request body: 'input', what a client may send); the
+  // $schema line is the document's, not each schema's.
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
   return rest;
 };
 
@@ -34,9 +35,17 @@ function operation(route: PublicRoute) {
       : []),
   ];
   return {
-    get: {
+    [route.method ?? 'get']: {
       summary: route.summary,
       parameters,
+      ...(route.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+            },
+          }
+        : {}),
       responses: {
         '200': {
           description: route.summary,
@@ -56,13 +65,14 @@ export function buildOpenApiDocument(version: string) {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Ledgerpad public market API',
+      title: 'Ledgerpad public API',
       version,
       description:
-        'Read-only market data of the tokens launched and listed on Ledgerpad. No session needed. ' +
-        'Amounts and prices are decimal strings.',
+        'Market data of the tokens launched and listed on Ledgerpad, and the platform reads a client ' +
+        'needs before signing in (configuration, search, order book, health, session). No session ' +
+        'needed; every route is a read. Amounts and prices are decimal strings.',
     },
-    paths: Object.fromEntries(PUBLIC_MARKET_ROUTES.map((r) => [r.path, operation(r)])),
+    paths: Object.fromEntries(PUBLIC_API_ROUTES.map((r) => [r.path, operation(r)])),
     components: { schemas: { Error: jsonSchema(publicErrorSchema) } },
   };
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SERVER_DIR } from '../../paths';
 import { buildOpenApiDocument } from './openapi';
 
-/** GET /api/docs: the public market API's OpenAPI 3.1 document (JSON, the same for everyone). */
+/** GET /api/docs: the public API's OpenAPI 3.1 document (JSON, the same for everyone). */
 export function registerApiDocs(app: FastifyInstance, deps: { version?: string } = {}): void {
   const version =
     deps.version ??

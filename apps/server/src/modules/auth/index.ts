@@ -1,4 +1,4 @@
 // What the rest of the server uses of the auth module: owner sign-in links and socket tokens.
-export { issueOwnerLink, ownerHasSignedIn, ownerLinkUrl, OWNER_LINK_PATH } from './sign-in-links';
-export { signSocketToken, verifySocketToken, type SocketClaims } from './socket-token';
+export { issueOwnerLink, ownerHasSignedIn, ownerLinkUrl } from './sign-in-links';
+export { verifySocketToken, type SocketClaims } from './socket-token';
 export { registerAuth } from './routes';

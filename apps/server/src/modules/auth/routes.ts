@@ -31,7 +31,7 @@ const DEVICE_COOKIE = 'ledgerpad_device';
 const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 3600;
 
 /** Demo sign-in exists only on the embedded ledger outside production. */
-export const demoSignInEnabled = (config: Pick<Config, 'XRPL_NETWORK' | 'NODE_ENV'>): boolean =>
+const demoSignInEnabled = (config: Pick<Config, 'XRPL_NETWORK' | 'NODE_ENV'>): boolean =>
   config.XRPL_NETWORK === 'standalone' && config.NODE_ENV !== 'production';
 
 export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {

@@ -9,7 +9,7 @@ import { signInLinks } from './schema';
 // server's console (or run `npm run owner-link` against its database) gets a link.
 
 /** A printed link stays usable this long, so a local app restarted rarely keeps a working link. */
-export const SIGN_IN_LINK_TTL_MS = 7 * 24 * 3600_000;
+const SIGN_IN_LINK_TTL_MS = 7 * 24 * 3600_000;
 
 export const OWNER_LINK_PATH = '/api/auth/owner-link';
 
@@ -92,7 +92,7 @@ export const ownerLinkUrl = (baseUrl: string, token: string): string =>
   `${baseUrl.replace(/\/$/, '')}${OWNER_LINK_PATH}?token=${token}`;
 
 /** What a refused link says, by reason. */
-export const SIGN_IN_LINK_MESSAGES = {
+const SIGN_IN_LINK_MESSAGES = {
   invalid: 'This sign-in link is not valid.',
   used: 'This sign-in link has already been used.',
   expired: 'This sign-in link has expired.',

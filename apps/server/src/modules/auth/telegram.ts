@@ -4,7 +4,7 @@ import { unauthorized } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 
 /** Telegram's own guidance: reject auth results older than a day. */
-export const TELEGRAM_AUTH_MAX_AGE_S = 24 * 3600;
+const TELEGRAM_AUTH_MAX_AGE_S = 24 * 3600;
 /** Clock skew tolerated for an auth_date slightly in the future. */
 const FUTURE_SKEW_S = 300;
 

@@ -74,5 +74,5 @@ export function registerBonding(
   return { registry, keeper };
 }
 
-export { BondingRegistry, curveView, CURVE_WALLET_ROLE, type CurveRow, type NewCurve } from './service';
+export { BondingRegistry, type CurveRow, type NewCurve } from './service';
 export { LadderKeeper } from './keeper';

@@ -24,7 +24,7 @@ import { FEE_SWEEP_JOB, GRADUATION_JOB, type BondingRegistry, type CurveRow } fr
 // transaction. After the commit, the keeper is told which curves to look at.
 
 /** Fees are paid to the fee wallet once this many micros (1 XRP or 1 RLUSD) have accrued. */
-export const SWEEP_MIN_MICROS = 1_000_000n;
+const SWEEP_MIN_MICROS = 1_000_000n;
 const CURVE_LIST_TTL_MS = 2_000;
 
 export interface CurveTrade {
@@ -268,7 +268,7 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
   };
 }
 
-export const GRADUATION_STEPS = [
+const GRADUATION_STEPS = [
   'wait-for-ladder',
   'clear-ladder',
   'settle',

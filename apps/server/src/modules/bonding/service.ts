@@ -20,7 +20,7 @@ import { bondingCurves } from './schema';
 export type CurveRow = typeof bondingCurves.$inferSelect;
 
 /** The role of a curve account in the wallets table: platform-held, never shown among a user's wallets. */
-export const CURVE_WALLET_ROLE = 'bonding_curve';
+const CURVE_WALLET_ROLE = 'bonding_curve';
 
 export const GRADUATION_JOB = 'bonding-graduate';
 export const FEE_SWEEP_JOB = 'bonding-fee-sweep';

@@ -1,3 +1,2 @@
 // Token burner: a holder's tokens paid back to their issuer, out of circulation.
 export { registerBurn } from './routes';
-export { BurnService } from './service';

@@ -1,3 +1,2 @@
 // What the rest of the server may use of the dashboard module: the issuer-side view of a line.
-export { toDashboardLine } from './service';
 export { registerDashboard } from './routes';

@@ -54,10 +54,7 @@ interface Issuer {
 }
 
 /** The holder's side of a line read from the issuer's account_lines. */
-export function toDashboardLine(
-  line: AccountLinesTrustline,
-  label: string | null = null,
-): DashboardTrustLine {
+function toDashboardLine(line: AccountLinesTrustline, label: string | null = null): DashboardTrustLine {
   const held = new Decimal(line.balance).negated();
   return {
     account_address: line.account,

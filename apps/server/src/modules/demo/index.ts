@@ -1,10 +1,2 @@
 // The demo market of the embedded default (see seed.ts).
-export {
-  DEMO_SEED_JOB,
-  DemoTrading,
-  DEMO_HISTORY_DAYS,
-  DEMO_HISTORY_MS,
-  demoEnabled,
-  demoLedgerClockOffsetMs,
-  registerDemo,
-} from './seed';
+export { DEMO_SEED_JOB, DEMO_HISTORY_MS, demoLedgerClockOffsetMs, registerDemo } from './seed';

@@ -7,11 +7,13 @@ import {
   type DeployResult,
   Decimal,
   decimalToDrops,
+  deployRequestSchema,
 } from '@ledgerpad/shared';
 import sharp from 'sharp';
 import { Wallet } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { insertWallet, platformWallet } from '../../platform/custody';
@@ -216,14 +218,14 @@ export interface DemoDeps {
 }
 
 /** Whether the config asks for the demo market (the embedded stand-alone network only). */
-export function demoWanted(c: Pick<Config, 'XRPL_NETWORK' | 'DEMO_SEED' | 'NODE_ENV'>): boolean {
+function demoWanted(c: Pick<Config, 'XRPL_NETWORK' | 'DEMO_SEED' | 'NODE_ENV'>): boolean {
   if (c.XRPL_NETWORK !== 'standalone') return false;
   if (c.DEMO_SEED === 'on' || c.DEMO_SEED === 'true') return true;
   if (c.DEMO_SEED === 'off' || c.DEMO_SEED === 'false') return false;
   return c.NODE_ENV !== 'test';
 }
 
-export function demoEnabled(platform: Platform): boolean {
+function demoEnabled(platform: Platform): boolean {
   return demoWanted(platform.config) && Boolean(platform.submissions);
 }
 
@@ -232,7 +234,7 @@ export function demoEnabled(platform: Platform): boolean {
  * behind the wall clock, so the launches and swaps happen with real ledger closes spread over these
  * days, and the seed moves the clock forward to the present as it trades (`ledger_clock`).
  */
-export const DEMO_HISTORY_DAYS = 3;
+const DEMO_HISTORY_DAYS = 3;
 export const DEMO_HISTORY_MS = DEMO_HISTORY_DAYS * 86_400_000;
 const RIPPLE_EPOCH_MS = 946_684_800_000;
 
@@ -534,7 +536,8 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
               (
                 await deps.deploy.start(
                   OWNER_USER_ID,
-                  {
+                  // Parsed as a user's form is: the demo's catalog meets the same rules and defaults.
+                  parseInput(deployRequestSchema, {
                     name: t.name,
                     ticker: t.ticker,
                     description: `${t.name} is a demo token of the embedded ledger, launched by the demo seed.`,
@@ -551,7 +554,7 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
                     liquidityPairType: t.pair,
                     launchType: t.curve ? 'bonding' : 'amm',
                     walletId: made.deployers[j]!.id,
-                  },
+                  }),
                   { jobKey: key, platform: true, virtualXrp: t.curve?.virtualXrp },
                 )
               ).jobId;
@@ -620,7 +623,7 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
 }
 
 /** Demo traders buying and selling small amounts of the demo tokens against their pools. */
-export class DemoTrading {
+class DemoTrading {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   constructor(private readonly deps: DemoDeps) {}

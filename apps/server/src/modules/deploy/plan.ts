@@ -55,7 +55,7 @@ export interface PlanInput {
 }
 
 /** The step that locks tranche `index` (1-based) of the dev allocation. */
-export const lockStepName = (index: number): string => `lock-dev-${index}`;
+const lockStepName = (index: number): string => `lock-dev-${index}`;
 
 export interface PlannedStep {
   name: string;

@@ -1,4 +1,6 @@
+import { deployRequestSchema } from '@ledgerpad/shared';
 import type { FastifyInstance } from 'fastify';
+import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import type { BondingRegistry } from '../bonding';
 import type { TokenRegistry } from '../tokens';
@@ -38,7 +40,10 @@ export function registerDeploy(
   }
 
   app.post('/api/deploy-token', { config: { access: 'user' } }, async (request, reply) => {
-    const started = await service.start(request.user!.id, request.body);
+    const userId = request.user!.id;
+    // The attempt counts before the form is parsed: an invalid form is an attempt too (spec 001 §5).
+    await service.attempt(userId);
+    const started = await service.start(userId, parseInput(deployRequestSchema, request.body));
     return reply.code(202).send(started);
   });
   return service;

@@ -7,7 +7,6 @@ import {
   ammFeeToTradingFee,
   deployCost,
   feePercentToPpm,
-  deployRequestSchema,
   type DeployRequest,
   tickerToCurrency,
   Decimal,
@@ -22,7 +21,6 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Funds } from '../../ledger/funds';
 import { AppError, badRequest, conflict, ledgerUnavailable, notFound, rateLimited } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import { jobs as jobsTable, type JobRunner } from '../../platform/jobs';
@@ -38,7 +36,7 @@ import { splitSupply } from './plan';
  * the user out for 60 s. Kept in the database (`deploy_attempts`), so neither a reload nor a restart
  * nor another instance lifts the lock; the user's row lock orders concurrent attempts.
  */
-export class AttemptLock {
+class AttemptLock {
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
@@ -101,21 +99,30 @@ export class DeployService {
     this.attempts = new AttemptLock(deps.db);
   }
 
-  /** Validates everything a deploy needs before any transaction, then enqueues its job. */
-  async start(
-    userId: number,
-    body: unknown,
-    /**
-     * `jobKey`: enqueue once per key. `platform`: the platform's own launches (demo), not a user's
-     * attempts; they may also give a curve launch its own virtual XRP reserve (`virtualXrp`).
-     */
-    opts: { jobKey?: string; platform?: boolean; virtualXrp?: string } = {},
-  ): Promise<{ jobId: string }> {
-    const locked = opts.platform ? undefined : await this.attempts.hit(userId);
+  /**
+   * Counts a user's deploy attempt (spec 001 §5: an invalid form is an attempt too, so the route
+   * calls this before it parses the body); 429 while the user is locked out.
+   */
+  async attempt(userId: number): Promise<void> {
+    const locked = await this.attempts.hit(userId);
     if (locked !== undefined) {
       throw rateLimited(DEPLOY_MESSAGES.tooManyAttempts, { retryAfter: locked });
     }
-    const form = parseInput(deployRequestSchema, body);
+  }
+
+  /**
+   * Checks everything a deploy needs before any transaction, then enqueues its job. A user's deploy
+   * passes `attempt` first; the platform's own launches (demo) are not attempts.
+   */
+  async start(
+    userId: number,
+    form: DeployRequest,
+    /**
+     * `jobKey`: enqueue once per key. `platform`: the platform's own launches (demo); they may
+     * also give a curve launch its own virtual XRP reserve (`virtualXrp`).
+     */
+    opts: { jobKey?: string; platform?: boolean; virtualXrp?: string } = {},
+  ): Promise<{ jobId: string }> {
     if (form.honeypot) throw badRequest(DEPLOY_MESSAGES.formErrors);
     if (!OWN_LOGO.test(form.logoUrl)) throw badRequest(DEPLOY_MESSAGES.logo);
     if (form.launchType === 'bonding' && !form.blackholeIssuer)

@@ -20,7 +20,7 @@ export interface PoolState {
 }
 
 const ONE = new Decimal(1);
-export const feeFraction = (tradingFee: number) => new Decimal(tradingFee).div(100_000);
+const feeFraction = (tradingFee: number) => new Decimal(tradingFee).div(100_000);
 
 /** Two-asset deposit with maxima (tfTwoAsset): the pool ratio decides; frac = min(a/A, b/B). */
 export function twoAssetDeposit(pool: PoolState, maxBase: Decimal, maxToken: Decimal) {

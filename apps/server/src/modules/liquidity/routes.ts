@@ -1,7 +1,17 @@
+import {
+  addLiquiditySchema,
+  ammAuctionSchema,
+  ammBidSchema,
+  ammVoteSchema,
+  lpBalanceSchema,
+  lpPositionSchema,
+  lpPriceSchema,
+  removeLiquiditySchema,
+} from '@ledgerpad/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
-import { idempotencyKey } from '../../plugins/edge';
+import { userPost } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { LiquidityService } from './service';
@@ -25,19 +35,13 @@ export function registerLiquidity(
     wallets: deps.wallets,
     rlusdIssuer: () => rlusdIssuer(platform.database.db, platform.config.XRPL_NETWORK),
   });
-  const user = { config: { access: 'user' as const } };
-  const route = <T>(path: string, fn: (userId: number, body: unknown, key?: string) => Promise<T>) =>
-    app.post(path, user, async (request, reply) => {
-      reply.header('cache-control', 'private, no-store');
-      return await fn(request.user!.id, request.body, idempotencyKey(request));
-    });
-  route('/api/add-liquidity', (u, b, k) => service.add(u, b, k));
-  route('/api/remove-liquidity', (u, b, k) => service.remove(u, b, k));
-  route('/api/amm-vote', (u, b, k) => service.vote(u, b, k));
-  route('/api/lp-token-balance', (u, b) => service.lpBalance(u, b));
-  route('/api/get-lp-price', (_u, b) => service.lpPrice(b));
-  route('/api/lp-position', (u, b) => service.position(u, b));
-  route('/api/amm-auction', (_u, b) => service.auction(b));
-  route('/api/amm-bid', (u, b, k) => service.bid(u, b, k));
+  userPost(app, '/api/add-liquidity', addLiquiditySchema, (u, b, k) => service.add(u, b, k));
+  userPost(app, '/api/remove-liquidity', removeLiquiditySchema, (u, b, k) => service.remove(u, b, k));
+  userPost(app, '/api/amm-vote', ammVoteSchema, (u, b, k) => service.vote(u, b, k));
+  userPost(app, '/api/lp-token-balance', lpBalanceSchema, (u, b) => service.lpBalance(u, b));
+  userPost(app, '/api/get-lp-price', lpPriceSchema, (_u, b) => service.lpPrice(b));
+  userPost(app, '/api/lp-position', lpPositionSchema, (u, b) => service.position(u, b));
+  userPost(app, '/api/amm-auction', ammAuctionSchema, (_u, b) => service.auction(b));
+  userPost(app, '/api/amm-bid', ammBidSchema, (u, b, k) => service.bid(u, b, k));
   return service;
 }

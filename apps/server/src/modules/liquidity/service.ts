@@ -3,16 +3,16 @@ import {
   LIQUIDITY_MESSAGES,
   RLUSD_CURRENCY_HEX,
   WALLET_MESSAGES,
-  addLiquiditySchema,
-  ammAuctionSchema,
-  ammBidSchema,
-  ammVoteSchema,
+  type addLiquiditySchema,
+  type ammAuctionSchema,
+  type ammBidSchema,
+  type ammVoteSchema,
   isHexCurrency,
   isTokenSide,
-  lpBalanceSchema,
-  lpPositionSchema,
-  lpPriceSchema,
-  removeLiquiditySchema,
+  type lpBalanceSchema,
+  type lpPositionSchema,
+  type lpPriceSchema,
+  type removeLiquiditySchema,
   sameCurrency,
   tickerToCurrency,
   type AddLiquidityResult,
@@ -45,7 +45,7 @@ import type {
   SubmitRequest,
 } from '../../ledger/submission-service';
 import { badRequest, notFound } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
+import type { Parsed } from '../../lib/validation';
 import type { TokenRegistry } from '../tokens';
 import { ledgerAmount, type Asset, type LedgerAmount } from '../trading';
 import type { WalletsApi } from '../wallets';
@@ -66,7 +66,7 @@ import { foldPosition, positionFigures, type PositionEventInput } from './positi
 // transaction applies). Refusals that need no ledger happen before anything is signed.
 
 /** AMMDeposit / AMMWithdraw sub-transaction flags (rippled TxFlags.h). */
-export const TF = {
+const TF = {
   lpToken: 0x00010000,
   singleAsset: 0x00080000,
   twoAsset: 0x00100000,
@@ -265,8 +265,11 @@ export class LiquidityService {
    * them in the pool's ratio, the smaller side limiting). One asset: tfSingleAsset, the pool's fee
    * applying to the half that is in effect swapped.
    */
-  async add(userId: number, body: unknown, idempotencyKey?: string): Promise<AddLiquidityResult> {
-    const b = parseInput(addLiquiditySchema, body);
+  async add(
+    userId: number,
+    b: Parsed<typeof addLiquiditySchema>,
+    idempotencyKey?: string,
+  ): Promise<AddLiquidityResult> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const pool = await this.pool(m);
@@ -335,8 +338,11 @@ export class LiquidityService {
    * given the least it must pay, amountLp ÷ limitPrice, so it refuses (tecAMM_FAILED) a withdrawal
    * whose effective price in LP tokens per unit is above the limit (docs/liquidity.md).
    */
-  async remove(userId: number, body: unknown, idempotencyKey?: string): Promise<RemoveLiquidityResult> {
-    const b = parseInput(removeLiquiditySchema, body);
+  async remove(
+    userId: number,
+    b: Parsed<typeof removeLiquiditySchema>,
+    idempotencyKey?: string,
+  ): Promise<RemoveLiquidityResult> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const pool = await this.pool(m);
@@ -393,8 +399,7 @@ export class LiquidityService {
   }
 
   /** POST /api/lp-token-balance: the wallet's LP tokens of the pool ('0' when it has none, or no pool). */
-  async lpBalance(userId: number, body: unknown): Promise<LpBalanceResult> {
-    const b = parseInput(lpBalanceSchema, body);
+  async lpBalance(userId: number, b: Parsed<typeof lpBalanceSchema>): Promise<LpBalanceResult> {
     const wallet = await this.wallet(userId, b.wallet);
     const base = (b.baseCurrency ?? 'XRP').toUpperCase();
     const baseAsset: QuoteAsset | undefined =
@@ -417,8 +422,11 @@ export class LiquidityService {
   }
 
   /** POST /api/amm-vote: AMMVote; the pool's fee becomes the LP-token-weighted mean of the votes. */
-  async vote(userId: number, body: unknown, idempotencyKey?: string): Promise<AmmVoteResult> {
-    const b = parseInput(ammVoteSchema, body);
+  async vote(
+    userId: number,
+    b: Parsed<typeof ammVoteSchema>,
+    idempotencyKey?: string,
+  ): Promise<AmmVoteResult> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const pool = await this.pool(m);
@@ -488,8 +496,7 @@ export class LiquidityService {
    * POST /api/lp-position: the wallet's share of the pool, what it is worth, and how it did against
    * holding what it deposited (fees earned, impermanent loss), from its transactions on the ledger.
    */
-  async position(userId: number, body: unknown): Promise<LpPositionResult> {
-    const b = parseInput(lpPositionSchema, body);
+  async position(userId: number, b: Parsed<typeof lpPositionSchema>): Promise<LpPositionResult> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const pool = await this.pool(m);
@@ -614,8 +621,7 @@ export class LiquidityService {
   }
 
   /** POST /api/amm-auction: the pool's auction slot, and what a bid costs now (rippled's AMMBid rule). */
-  async auction(body: unknown): Promise<AmmAuctionView> {
-    const b = parseInput(ammAuctionSchema, body);
+  async auction(b: Parsed<typeof ammAuctionSchema>): Promise<AmmAuctionView> {
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     return this.slotView(await this.pool(m));
   }
@@ -624,8 +630,7 @@ export class LiquidityService {
    * POST /api/amm-bid: AMMBid for the slot from the caller's wallet, paying at most the price the
    * screen showed (BidMax). Refused before signing when the wallet's LP tokens cannot pay it.
    */
-  async bid(userId: number, body: unknown, idempotencyKey?: string): Promise<AmmBidResult> {
-    const b = parseInput(ammBidSchema, body);
+  async bid(userId: number, b: Parsed<typeof ammBidSchema>, idempotencyKey?: string): Promise<AmmBidResult> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const pool = await this.pool(m);
@@ -675,8 +680,7 @@ export class LiquidityService {
    * POST /api/get-lp-price: LP tokens per unit of each side, T ÷ (2 × side), and with `amountLp`
    * what redeeming it would withdraw now in each mode (the XLS-30 formulas, math.ts).
    */
-  async lpPrice(body: unknown): Promise<LpPriceResult> {
-    const b = parseInput(lpPriceSchema, body);
+  async lpPrice(b: Parsed<typeof lpPriceSchema>): Promise<LpPriceResult> {
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const pool = await this.pool(m);
     const res: LpPriceResult = {

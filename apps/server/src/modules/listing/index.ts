@@ -1,3 +1,3 @@
 // What the rest of the server may use of the listing module: the ledger reads it is built on.
-export { currencyHex, ListingService, type IssuerState } from './service';
+export { ListingService, type IssuerState } from './service';
 export { registerListing } from './routes';

@@ -25,7 +25,7 @@ import { tokenIdentityEvents } from './schema';
 // the ledger (gateway_balances, account_info) every time; the form only names it and describes it.
 
 /** A currency code as its 160 bits in hex: 40-hex codes as they are, 3-character ones in the standard layout. */
-export function currencyHex(code: string): string {
+function currencyHex(code: string): string {
   if (code.length === 40) return code.toUpperCase();
   let ascii = '';
   for (const ch of code) ascii += ch.charCodeAt(0).toString(16).padStart(2, '0');

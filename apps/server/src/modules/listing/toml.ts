@@ -16,9 +16,9 @@ import { badRequest } from '../../lib/errors';
 // server: `allowLoopback` (config TOML_FETCH_ALLOW_LOOPBACK, accepted only under NODE_ENV=test)
 // then allows http:// and loopback addresses, nothing else.
 
-export const TOML_PATH = '/.well-known/xrp-ledger.toml';
-export const TOML_MAX_BYTES = 256 * 1024;
-export const TOML_TIMEOUT_MS = 5_000;
+const TOML_PATH = '/.well-known/xrp-ledger.toml';
+const TOML_MAX_BYTES = 256 * 1024;
+const TOML_TIMEOUT_MS = 5_000;
 const MAX_REDIRECTS = 3;
 
 export interface TomlFetchOptions {

@@ -5,7 +5,6 @@ import { tokens } from '../tokens/schema';
 import { marketTrades } from './schema';
 
 export type { CurveMarket, CurveMarkets, MarketSnapshot, PriceRecord, Snapshot } from './snapshot';
-export { RESOLUTIONS } from './indexer';
 
 export { priceKey } from './snapshot';
 export { platformHolders } from './holders';

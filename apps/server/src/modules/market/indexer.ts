@@ -1,5 +1,5 @@
 import { RLUSD_CURRENCY_HEX, type NewTrade, Decimal, dropsToXrp } from '@ledgerpad/shared';
-import { readIssuerFacts } from '../../ledger/account-root';
+import { readIssuerFacts, type IssuerFacts } from '../../ledger/account-root';
 import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import { bulkInsert, fromExcluded, type BulkColumn } from '../../db/bulk-insert';
@@ -14,7 +14,7 @@ import { extractTrades, type ExtractedTrade, type MarketIndex, type Quote } from
 // `prepare` (at that ledger's index, so a replay reads the same state); `write` runs inside the
 // follower's transaction; `committed` announces the trades on the live socket.
 
-export const RESOLUTIONS = [60, 300, 900, 3600, 14_400, 86_400] as const;
+const RESOLUTIONS = [60, 300, 900, 3600, 14_400, 86_400] as const;
 /** Ledger reads (pools, issuer facts) of one batch in flight at once. */
 const READ_CONCURRENCY = 8;
 
@@ -59,17 +59,9 @@ interface PoolState {
   tradingFee: number;
 }
 
-interface FactsRow {
+/** An issuer's facts as the `issuer_facts` row keeps them (DefaultRipple is not kept). */
+interface FactsRow extends Omit<IssuerFacts, 'defaultRipple'> {
   issuerAddress: string;
-  masterDisabled: boolean;
-  regularKey: string | null;
-  hasSignerList: boolean;
-  blackholed: boolean;
-  requireAuth: boolean;
-  globalFreeze: boolean;
-  noFreeze: boolean;
-  clawback: boolean;
-  transferRate: number | null;
 }
 
 interface Prepared {

@@ -108,6 +108,37 @@ const key = (currency: string, issuer: string) => `${currency}|${issuer}`;
 /** While the indexer catches up, the snapshot is rebuilt at most this often (and at its last ledger). */
 const CATCH_UP_REFRESH_MS = 1_000;
 
+/** An amount of the quote asset in USD (RLUSD counts as USD); null without an XRP/USD price. */
+function usdOf(amount: Decimal, quote: 'XRP' | 'RLUSD', usd: Decimal | null): Decimal | null {
+  return quote === 'RLUSD' ? amount : usd ? amount.mul(usd) : null;
+}
+
+/**
+ * A token's price record from its spot price in the quote asset (a pool's or its curve's), the
+ * XRP/USD price and the USD value of its liquidity; a figure that cannot be known reads '0'.
+ */
+function priceRecord(
+  t: { currency: string; issuerAddress: string; supply: string },
+  quote: 'XRP' | 'RLUSD',
+  spot: Decimal,
+  usd: Decimal | null,
+  liquidityUsd: Decimal | null,
+): PriceRecord {
+  const inXrp = quote === 'XRP' ? spot : usd && usd.gt(0) ? spot.div(usd) : null;
+  const inUsd = usdOf(spot, quote, usd);
+  const sig = (d: Decimal | null) => (d ? d.toSignificantDigits(15).toFixed() : '0');
+  return {
+    tokenCode: t.currency,
+    issuer: t.issuerAddress,
+    priceInXRP: sig(inXrp),
+    priceInUSD: sig(inUsd),
+    supply: t.supply,
+    marketCapInUSD: inUsd ? inUsd.mul(t.supply).toDecimalPlaces(2).toFixed() : '0',
+    liquidityPair: quote,
+    liquidityUSD: liquidityUsd ? liquidityUsd.toDecimalPlaces(2).toFixed() : '0',
+  };
+}
+
 export class MarketSnapshot {
   private current: Snapshot | undefined;
   private building: Promise<Snapshot> | undefined;
@@ -255,54 +286,18 @@ export class MarketSnapshot {
       const curve = curves.get(t.id);
       if (curve) {
         // On its curve: the curve's price; its "liquidity" is what the curve holds for sellers.
-        const spot = new Decimal(curve.price);
-        const inXrp = curve.quote === 'XRP' ? spot : usd && usd.gt(0) ? spot.div(usd) : null;
-        const inUsd = curve.quote === 'RLUSD' ? spot : usd ? spot.mul(usd) : null;
-        const raisedUsd =
-          curve.quote === 'RLUSD' ? new Decimal(curve.raised) : usd ? usd.mul(curve.raised) : null;
-        const sig = (d: Decimal | null) => (d ? d.toSignificantDigits(15).toFixed() : '0');
-        prices.push({
-          tokenCode: t.currency,
-          issuer: t.issuerAddress,
-          priceInXRP: sig(inXrp),
-          priceInUSD: sig(inUsd),
-          supply: t.supply,
-          marketCapInUSD: inUsd ? inUsd.mul(t.supply).toDecimalPlaces(2).toFixed() : '0',
-          liquidityPair: curve.quote,
-          liquidityUSD: raisedUsd ? raisedUsd.toDecimalPlaces(2).toFixed() : '0',
-        });
+        const raisedUsd = usdOf(new Decimal(curve.raised), curve.quote, usd);
+        prices.push(priceRecord(t, curve.quote, new Decimal(curve.price), usd, raisedUsd));
         continue;
       }
       // The token's own pair first (the one it launched with), the other as a fallback.
       const pool = own.find((p) => p.quote === t.liquidityPair) ?? own[0];
       if (!pool || new Decimal(pool.tokenAmount).lte(0)) continue;
+      const quote = pool.quote === 'RLUSD' ? 'RLUSD' : 'XRP';
       const spot = new Decimal(pool.quoteAmount).div(pool.tokenAmount);
-      let inXrp: Decimal | null;
-      let inUsd: Decimal | null;
-      if (pool.quote === 'XRP') {
-        inXrp = spot;
-        inUsd = usd ? spot.mul(usd) : null;
-      } else {
-        inUsd = spot;
-        inXrp = usd && usd.gt(0) ? spot.div(usd) : null;
-      }
-      const quoteUsd =
-        pool.quote === 'XRP'
-          ? usd
-            ? new Decimal(pool.quoteAmount).mul(usd)
-            : null
-          : new Decimal(pool.quoteAmount);
-      const sig = (d: Decimal | null) => (d ? d.toSignificantDigits(15).toFixed() : '0');
-      prices.push({
-        tokenCode: t.currency,
-        issuer: t.issuerAddress,
-        priceInXRP: sig(inXrp),
-        priceInUSD: sig(inUsd),
-        supply: t.supply,
-        marketCapInUSD: inUsd ? inUsd.mul(t.supply).toDecimalPlaces(2).toFixed() : '0',
-        liquidityPair: pool.quote === 'RLUSD' ? 'RLUSD' : 'XRP',
-        liquidityUSD: quoteUsd ? quoteUsd.mul(2).toDecimalPlaces(2).toFixed() : '0',
-      });
+      // Both sides of the pool are worth the same: twice its quote side.
+      const liquidityUsd = usdOf(new Decimal(pool.quoteAmount), quote, usd)?.mul(2) ?? null;
+      prices.push(priceRecord(t, quote, spot, usd, liquidityUsd));
     }
     await this.addDayChanges(rows, prices);
     // Holders as the risk panel counts them: AMM pools, curve accounts (the unsold supply is the

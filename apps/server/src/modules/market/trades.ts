@@ -1,4 +1,5 @@
 import { balanceChanges, type TxBalanceChanges } from '../../platform/indexer/balance-changes';
+import { canTrade, consumedOffers } from '../../platform/indexer/consumed-offers';
 import type { IndexedTx } from '../../platform/indexer/follower';
 import { Decimal } from '@ledgerpad/shared';
 
@@ -34,18 +35,6 @@ export interface ExtractedTrade {
   price: string;
 }
 
-const TRADING_TYPES = new Set(['Payment', 'OfferCreate', 'CheckCash']);
-
-type Amount = string | { currency: string; issuer: string; value: string };
-
-interface OfferFields {
-  Account?: string;
-  TakerGets?: Amount;
-  TakerPays?: Amount;
-}
-
-const assetKey = (a: Amount): string => (typeof a === 'string' ? 'XRP' : `${a.currency}|${a.issuer}`);
-
 /**
  * One account's balance changes in the transaction per asset key (XRP, or `currency|issuer`), summed;
  * an issuer's own currency is keyed by the issuer (from its side the counterparty is the holder).
@@ -65,7 +54,7 @@ function changesOf(changes: TxBalanceChanges, account: string, index: MarketInde
 
 export function extractTrades(itx: IndexedTx, index: MarketIndex): ExtractedTrade[] {
   const { meta, tx } = itx;
-  if (meta.TransactionResult !== 'tesSUCCESS' || !TRADING_TYPES.has(tx.TransactionType)) return [];
+  if (!canTrade(itx)) return [];
   const quoteKeys: Record<Quote, string | undefined> = {
     XRP: 'XRP',
     RLUSD: index.rlusd ? `${index.rlusd.currency}|${index.rlusd.issuer}` : undefined,
@@ -87,23 +76,13 @@ export function extractTrades(itx: IndexedTx, index: MarketIndex): ExtractedTrad
     liquidity.set(k, entry);
   };
 
-  for (const node of meta.AffectedNodes) {
-    const n = (
-      'ModifiedNode' in node ? node.ModifiedNode : 'DeletedNode' in node ? node.DeletedNode : undefined
-    ) as { LedgerEntryType: string; FinalFields?: OfferFields; PreviousFields?: OfferFields } | undefined;
-    if (!n || n.LedgerEntryType !== 'Offer') continue;
-    // Consumed offers have previous amounts; cancelled or expired ones do not.
-    if (!n.PreviousFields?.TakerGets && !n.PreviousFields?.TakerPays) continue;
-    const f = n.FinalFields;
-    if (!f?.Account || !f.TakerGets || !f.TakerPays) continue;
-    const gets = assetKey(f.TakerGets);
-    const pays = assetKey(f.TakerPays);
+  for (const { account, gets, pays } of consumedOffers(itx)) {
     for (const [token, quote] of [
       [gets, pays],
       [pays, gets],
     ] as const) {
       const q = quoteOf(quote);
-      if (q && index.tokenByKey.has(token)) addLiquidity(token, q, f.Account);
+      if (q && index.tokenByKey.has(token)) addLiquidity(token, q, account);
     }
   }
 

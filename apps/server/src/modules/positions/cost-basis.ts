@@ -84,8 +84,6 @@ function fromFixed(n: bigint): Decimal {
   return new Decimal(neg ? `-${text}` : text);
 }
 
-export const applyTrade = (basis: CostBasis, trade: CostTrade): CostBasis => costBasis([trade], basis);
-
 export interface PositionFigures {
   /** The ledger balance's XRP cost after reconciling with the trades. */
   cost: Decimal;

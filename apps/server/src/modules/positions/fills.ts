@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/results';
 import { wallets } from '../../platform/custody-schema';
 import { balanceChanges } from '../../platform/indexer/balance-changes';
+import { canTrade, consumedOffers } from '../../platform/indexer/consumed-offers';
 import type { IndexedLedger, IndexedTx, LedgerHandler } from '../../platform/indexer/follower';
 import { decodeTrades, type AccountTrade } from '../market';
 import { marketTrades } from '../market/schema';
@@ -15,15 +16,6 @@ import { positionFills } from './schema';
 // custodial wallet's resting offer by anyone else (the maker's side) is recorded here, at the price
 // it executed — the wallet's own balance changes. So are its XRP ⇄ RLUSD trades (RLUSD is no listed
 // token). One row per (transaction, account, token), written inside the ledger's database transaction.
-
-const TRADING_TYPES = new Set(['Payment', 'OfferCreate', 'CheckCash']);
-
-type Amount = string | { currency: string; issuer: string; value: string };
-interface OfferFields {
-  Account?: string;
-  TakerGets?: Amount;
-  TakerPays?: Amount;
-}
 
 export interface Fill {
   account: string;
@@ -37,12 +29,10 @@ export interface Fill {
   hash: string;
 }
 
-const keyOf = (a: Amount): string => (typeof a === 'string' ? 'XRP' : `${a.currency}|${a.issuer}`);
-
 /** The fills of one validated transaction, for every account (the caller keeps the custodial ones). */
-export function fillsOf(itx: IndexedTx, rlusdIssuer: string | undefined): Fill[] {
+function fillsOf(itx: IndexedTx, rlusdIssuer: string | undefined): Fill[] {
   const { tx, meta } = itx;
-  if (meta.TransactionResult !== 'tesSUCCESS' || !TRADING_TYPES.has(tx.TransactionType)) return [];
+  if (!canTrade(itx)) return [];
   const rlusdKey = rlusdIssuer ? `${RLUSD_CURRENCY_HEX}|${rlusdIssuer}` : undefined;
   const quoteOf = (key: string): 'XRP' | 'RLUSD' | undefined =>
     key === 'XRP' ? 'XRP' : key === rlusdKey ? 'RLUSD' : undefined;
@@ -53,20 +43,11 @@ export function fillsOf(itx: IndexedTx, rlusdIssuer: string | undefined): Fill[]
     if (token === 'XRP' || isLpCurrency(currency!) || (token === rlusdKey && quote !== 'XRP')) return;
     pairs.set(`${account}|${token}|${quote}`, { account, token, quote });
   };
-  for (const node of meta.AffectedNodes) {
-    const n = (
-      'ModifiedNode' in node ? node.ModifiedNode : 'DeletedNode' in node ? node.DeletedNode : undefined
-    ) as { LedgerEntryType: string; FinalFields?: OfferFields; PreviousFields?: OfferFields } | undefined;
-    if (!n || n.LedgerEntryType !== 'Offer') continue;
-    // Consumed offers have previous amounts; cancelled or expired ones do not.
-    if (!n.PreviousFields?.TakerGets && !n.PreviousFields?.TakerPays) continue;
-    const f = n.FinalFields;
-    if (!f?.Account || !f.TakerGets || !f.TakerPays || f.Account === tx.Account) continue;
-    const gets = keyOf(f.TakerGets);
-    const pays = keyOf(f.TakerPays);
+  for (const { account, gets, pays } of consumedOffers(itx)) {
+    if (account === tx.Account) continue;
     const q = quoteOf(pays) === 'XRP' || quoteOf(gets) === 'XRP' ? 'XRP' : (quoteOf(pays) ?? quoteOf(gets));
     if (!q) continue;
-    add(f.Account, q === 'XRP' ? (gets === 'XRP' ? pays : gets) : gets === rlusdKey ? pays : gets, q);
+    add(account, q === 'XRP' ? (gets === 'XRP' ? pays : gets) : gets === rlusdKey ? pays : gets, q);
   }
   // …and the sender's own XRP ⇄ RLUSD trade (its other trades are the market indexer's rows).
   // (The assets are known without computing any amount: most transactions stop here.)
@@ -162,6 +143,16 @@ export interface PositionTradeGroup {
   rlusdQuoted: boolean;
 }
 
+/** One account's trades of one token, as the positions query groups them. */
+type TradeGroupRow = {
+  account: string;
+  currency: string;
+  issuer: string;
+  trades: string;
+  last_ledger: number;
+  rlusd: boolean;
+};
+
 /**
  * Every trade of these accounts, grouped per account and asset in ledger order: the market
  * indexer's rows (the trades they took, listed tokens) and this module's fills (their resting offers
@@ -184,14 +175,7 @@ export async function positionTrades(
   const code = (t: 't' | 'f') =>
     sql.raw(`case when ${t}.side = 'SELL' then 'S' else 'B' end || case when ${t}.quote = 'XRP' then 'X' else 'R' end
           || ${t}.token_amount::text || ' ' || ${t}.quote_amount::text`);
-  const res = await db.execute<{
-    account: string;
-    currency: string;
-    issuer: string;
-    trades: string;
-    last_ledger: number;
-    rlusd: boolean;
-  }>(sql`
+  const res = await db.execute<TradeGroupRow>(sql`
     select account, currency, issuer,
            string_agg(code, ',' order by ledger_index, tx_index, src, id) as trades,
            max(ledger_index) as last_ledger, bool_or(quote <> 'XRP') as rlusd
@@ -208,14 +192,7 @@ export async function positionTrades(
           join ${positionFills} f on f.account = a.account and f.ledger_index > a.after
       ) x
      group by account, currency, issuer`);
-  return rowsOf<{
-    account: string;
-    currency: string;
-    issuer: string;
-    trades: string;
-    last_ledger: number;
-    rlusd: boolean;
-  }>(res).map((g) => ({
+  return rowsOf<TradeGroupRow>(res).map((g) => ({
     account: g.account,
     currency: g.currency,
     issuer: g.issuer,

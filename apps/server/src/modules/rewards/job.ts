@@ -17,7 +17,7 @@ import { REWARD_CLAIM_JOB, markPaid, releaseClaim } from './service';
 
 const MAX_ATTEMPTS = 8;
 
-export const claimIntentKey = (claimId: number) => `${REWARD_CLAIM_JOB}:claim-${claimId}:pay`;
+const claimIntentKey = (claimId: number) => `${REWARD_CLAIM_JOB}:claim-${claimId}:pay`;
 
 export function registerRewardClaimJob(deps: {
   db: Db;

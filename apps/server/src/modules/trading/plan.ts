@@ -10,9 +10,9 @@ import { Decimal, decimalToDrops, dropsToDecimal, slippageFloor, type DecimalVal
 // quality, i.e. where the pool's marginal price reaches the limit, so a trade with a large price
 // impact fills far less than its slippage allows (or nothing). DeliverMin bounds the average.
 
-export const TF_IMMEDIATE_OR_CANCEL = 0x00020000;
-export const TF_SELL = 0x00080000;
-export const TF_PARTIAL_PAYMENT = 0x00020000;
+const TF_IMMEDIATE_OR_CANCEL = 0x00020000;
+const TF_SELL = 0x00080000;
+const TF_PARTIAL_PAYMENT = 0x00020000;
 
 export type Asset = { kind: 'xrp' } | { kind: 'iou'; currency: string; issuer: string };
 export type LedgerAmount = string | { currency: string; issuer: string; value: string };
@@ -30,7 +30,7 @@ export function ledgerAmount(
 }
 
 /** The smallest positive amount of `asset`: as an offer's TakerPays it accepts any price. */
-export function anyPrice(asset: Asset): LedgerAmount {
+function anyPrice(asset: Asset): LedgerAmount {
   return asset.kind === 'xrp' ? '1' : { currency: asset.currency, issuer: asset.issuer, value: '1e-15' };
 }
 

@@ -1,11 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import { ORDERS_PAGE, type OrderStatus, type OrderUpdated } from '@ledgerpad/shared';
+import {
+  ORDERS_PAGE,
+  addTrustlineSchema,
+  limitOrderSchema,
+  ordersQuerySchema,
+  quoteRequestSchema,
+  swapBatchSchema,
+  swapRequestSchema,
+  type OrderStatus,
+  type OrderUpdated,
+} from '@ledgerpad/shared';
 import { badRequest } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import { ledgerReader } from '../../ledger/local-ledger';
+import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
-import { idempotencyKey } from '../../plugins/edge';
+import { idempotencyKey, userPost } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { registerTradingFeeJob } from './fee-job';
@@ -104,27 +115,21 @@ export function registerTrading(
     rlusdIssuer: rlusd,
   });
   const user = { config: { access: 'user' as const } };
-  app.post('/api/amm-info', user, async (request) => {
-    return await service.quote(request.user!.id, request.body);
-  });
-  app.post('/api/swap', user, async (request) => {
-    return await service.swap(request.user!.id, request.body, idempotencyKey(request));
-  });
-  app.post('/api/swap/batch', user, async (request) => {
-    return await service.swapBatch(request.user!.id, request.body, idempotencyKey(request));
-  });
-  app.post('/api/add-trustline', user, async (request) => {
-    return await service.addTrustline(request.user!.id, request.body, idempotencyKey(request));
-  });
-  app.post('/api/limit-order', user, async (request) => {
-    return await service.limitOrder(request.user!.id, request.body, idempotencyKey(request));
-  });
+  userPost(app, '/api/amm-info', quoteRequestSchema, (u, b) => service.quote(u, b));
+  userPost(app, '/api/swap', swapRequestSchema, (u, b, k) => service.swap(u, b, k));
+  userPost(app, '/api/swap/batch', swapBatchSchema, (u, b, k) => service.swapBatch(u, b, k));
+  userPost(app, '/api/add-trustline', addTrustlineSchema, (u, b, k) => service.addTrustline(u, b, k));
+  userPost(app, '/api/limit-order', limitOrderSchema, (u, b, k) => service.limitOrder(u, b, k));
   app.get<{ Params: { userId: string } }>('/api/orders/get-orders/:userId', user, async (request, reply) => {
     TradingService.ownUser(request.user!.id, request.params.userId);
     reply.header('cache-control', 'private, no-store');
     // Paged (`?limit=&offset=`, X-Total-Count; docs/paging.md): the filters and the page together.
     const page = pageOf(request, ORDERS_PAGE);
-    const { items, total } = await service.listOrders(request.user!.id, request.query, page);
+    const { items, total } = await service.listOrders(
+      request.user!.id,
+      parseInput(ordersQuerySchema, request.query),
+      page,
+    );
     sendPageHeaders(request, reply, page, total);
     return items;
   });

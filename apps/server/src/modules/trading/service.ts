@@ -10,17 +10,11 @@ import {
   SWAP_MESSAGES,
   TRUSTLINE_MESSAGES,
   WALLET_MESSAGES,
-  addTrustlineSchema,
   amountValue,
   currencyToTicker,
   fixedDecimals,
   ledgerResultMessage,
-  limitOrderSchema,
-  ordersQuerySchema,
   platformFeeDrops,
-  quoteRequestSchema,
-  swapBatchSchema,
-  swapRequestSchema,
   toLedgerValue,
   xrpToDrops,
   type AddTrustlineResult,
@@ -34,6 +28,12 @@ import {
   type SwapBatchResult,
   type SwapResult,
   type TradeSide,
+  type addTrustlineSchema,
+  type limitOrderSchema,
+  type ordersQuerySchema,
+  type quoteRequestSchema,
+  type swapBatchSchema,
+  type swapRequestSchema,
   dropsToXrp,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
@@ -51,7 +51,7 @@ import type {
   SubmitRequest,
 } from '../../ledger/submission-service';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
+import type { Parsed } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
 import type { LedgerReadCache } from '../../platform/read-cache';
 import type { PlatformSettings } from '../../platform/settings';
@@ -321,8 +321,7 @@ export class TradingService {
     return (address ? all.find((w) => w.address === address) : all[0]) ?? this.wallet(userId, address);
   }
 
-  async quote(userId: number, body: unknown): Promise<QuoteView> {
-    const q = parseInput(quoteRequestSchema, body);
+  async quote(userId: number, q: Parsed<typeof quoteRequestSchema>): Promise<QuoteView> {
     // Independent reads side by side, each once and kept per ledger: a quote is asked for on every
     // keystroke pause, and each of these reads is a query (PGlite answers one at a time).
     const [wallet, m, feePercent, curve] = await Promise.all([
@@ -390,13 +389,14 @@ export class TradingService {
    * can fill it; then the trust line when a BUY needs one, then the trade with the slippage floor
    * as DeliverMin. The ledger refuses to execute below the floor; nothing executed = no platform fee.
    */
-  async swap(userId: number, body: unknown, idempotencyKey?: string): Promise<SwapResult> {
-    const raw = (body ?? {}) as { expected?: unknown };
-    const s = parseInput(swapRequestSchema, body);
+  async swap(
+    userId: number,
+    s: Parsed<typeof swapRequestSchema>,
+    idempotencyKey?: string,
+  ): Promise<SwapResult> {
     const wallet = await this.wallet(userId, s.walletAddress ?? s.wallet);
     const m = await this.market(s.issuer, s.token, s.baseAsset);
-    const given =
-      typeof raw.expected === 'string' || typeof raw.expected === 'number' ? String(raw.expected) : '';
+    const given = s.expected ?? '';
     const order: Order = {
       type: s.type,
       amount: s.amount,
@@ -416,8 +416,11 @@ export class TradingService {
    * line first (side by side), then the wallets trade one after another, each on the market the
    * earlier ones left. The answer names each wallet's outcome.
    */
-  async swapBatch(userId: number, body: unknown, idempotencyKey?: string): Promise<SwapBatchResult> {
-    const b = parseInput(swapBatchSchema, body);
+  async swapBatch(
+    userId: number,
+    b: Parsed<typeof swapBatchSchema>,
+    idempotencyKey?: string,
+  ): Promise<SwapBatchResult> {
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const all = await this.deps.wallets.list(userId);
     const key = idempotencyKey ?? randomUUID();
@@ -483,9 +486,11 @@ export class TradingService {
     };
   }
 
-  /** What the quote side a BUY pays in RLUSD needs: the amount and the fee in RLUSD. */
-  private async rlusdNeeded(userId: number, m: Market, amount: string): Promise<Decimal> {
-    return new Decimal(amount).plus(tradingFee(amount, await this.deps.recorder.feePercent(userId), m.quote));
+  /** A BUY paid in RLUSD: the wallet holds the amount and the fee in RLUSD (nothing to check for XRP). */
+  private async requireQuoteToken(userId: number, address: string, m: Market, amount: string): Promise<void> {
+    if (m.quote.kind !== 'iou') return;
+    const fee = tradingFee(amount, await this.deps.recorder.feePercent(userId), m.quote);
+    await this.deps.funds.requireToken(address, m.quote, new Decimal(amount).plus(fee), m.quoteName);
   }
 
   /**
@@ -514,13 +519,7 @@ export class TradingService {
     }
     const whole = async () => {
       const spend = await this.xrpSpend(userId, m, order.type, order.amount);
-      if (order.type === 'BUY' && m.quote.kind === 'iou')
-        await funds.requireToken(
-          wallet.address,
-          m.quote,
-          await this.rlusdNeeded(userId, m, order.amount),
-          m.quoteName,
-        );
+      if (order.type === 'BUY') await this.requireQuoteToken(userId, wallet.address, m, order.amount);
       // The trade, the platform fee's payment and, for a new line, its TrustSet and its reserve.
       await funds.requireXrp(wallet.address, {
         ...spend,
@@ -573,13 +572,7 @@ export class TradingService {
       const row = await funds.withAccount(o.wallet.address, async () => {
         const spendXrp = await this.xrpSpend(userId, m, o.type, o.amount);
         if (o.type === 'SELL') await funds.requireToken(o.wallet.address, m.token, spend, this.tokenName(m));
-        else if (m.quote.kind === 'iou')
-          await funds.requireToken(
-            o.wallet.address,
-            m.quote,
-            await this.rlusdNeeded(userId, m, o.amount),
-            m.quoteName,
-          );
+        else await this.requireQuoteToken(userId, o.wallet.address, m, o.amount);
         await funds.requireXrp(o.wallet.address, { ...spendXrp, transactions: 2 });
         return submissions.prepare(req);
       });
@@ -662,8 +655,11 @@ export class TradingService {
    * the submission service orders a wallet's own transactions. Checked first: the line's reserve
    * and its network fee.
    */
-  async addTrustline(userId: number, body: unknown, idempotencyKey?: string): Promise<AddTrustlineResult> {
-    const b = parseInput(addTrustlineSchema, body);
+  async addTrustline(
+    userId: number,
+    b: Parsed<typeof addTrustlineSchema>,
+    idempotencyKey?: string,
+  ): Promise<AddTrustlineResult> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, undefined);
     const req = this.trustLineRequest(
@@ -711,8 +707,11 @@ export class TradingService {
    * already at that price or better, the rest rests). The order row is written from the validated
    * metadata, as the order indexer would write it.
    */
-  async limitOrder(userId: number, body: unknown, idempotencyKey?: string): Promise<LimitOrderResult> {
-    const b = parseInput(limitOrderSchema, body);
+  async limitOrder(
+    userId: number,
+    b: Parsed<typeof limitOrderSchema>,
+    idempotencyKey?: string,
+  ): Promise<LimitOrderResult> {
     const wallet = await this.wallet(userId, b.walletAddress ?? b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const intent = `limit:${userId}:${idempotencyKey ?? randomUUID()}`;
@@ -726,13 +725,7 @@ export class TradingService {
     // owner reserve; a fill pays the platform fee on what it spends (charged on the whole amount).
     const check = async (line: boolean) => {
       if (b.type === 'SELL') await funds.requireToken(wallet.address, m.token, b.amount, this.tokenName(m));
-      else if (m.quote.kind === 'iou')
-        await funds.requireToken(
-          wallet.address,
-          m.quote,
-          await this.rlusdNeeded(userId, m, b.amount),
-          m.quoteName,
-        );
+      else await this.requireQuoteToken(userId, wallet.address, m, b.amount);
       await funds.requireXrp(wallet.address, {
         ...(await this.xrpSpend(userId, m, b.type, b.amount)),
         transactions: 2 + (line ? 1 : 0),
@@ -877,10 +870,9 @@ export class TradingService {
   /** One page of the user's orders (`page` from lib/paging.ts) and how many match in all. */
   async listOrders(
     userId: number,
-    query: unknown,
+    q: Parsed<typeof ordersQuerySchema>,
     page: { limit: number; offset: number } = { limit: ORDERS_LIST_LIMIT, offset: 0 },
   ): Promise<{ items: OrderView[]; total: number }> {
-    const q = parseInput(ordersQuerySchema, query);
     const [rows, total] = await Promise.all([
       this.deps.orders.list(userId, { ...q, ...page }),
       this.deps.orders.listCount(userId, q),

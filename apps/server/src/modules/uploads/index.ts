@@ -1,12 +1,12 @@
 import type { Db } from '../../db/client';
-import { ImageStore, storedImageName, uploadsDir } from './store';
+import { ImageStore, storedImageName } from './store';
 
 // What other modules use of uploads: whether a served logo URL names a stored upload (a deploy,
 // listing or airdrop checks its logoUrl), the store itself (the demo seed), and the messenger
 // publisher's interface.
 
 export type { LogoPublisher, StoredLogo } from './routes';
-export { ImageStore, storedImageName, uploadsDir };
+export { ImageStore, storedImageName };
 
 /** True when `servedUrl` names an image our upload route stored (listing, airdrop logos). */
 export async function isStoredUpload(db: Db, servedUrl: string): Promise<boolean> {

@@ -37,7 +37,7 @@ const MAX_FIELDS = 8;
 const MAX_FIELD_BYTES = 1024;
 
 /** 413 with the purpose's message; the 5 MB one while the purpose is not known yet. */
-export const tooLarge = (purpose: UploadPurpose | undefined) =>
+const tooLarge = (purpose: UploadPurpose | undefined) =>
   payloadTooLarge(LOGO_RULES[purpose ?? 'listing'].sizeMessage);
 
 /**

@@ -60,7 +60,7 @@ const MINUTE = 60_000;
 const IMMUTABLE_ROUTES = [`${IMAGE_URL_PREFIX}:name`, `${LOGO_URL_PREFIX}:name`];
 
 /** Uploads are the costliest writes (a decode and an encode each): a tenth of the write limit, 30/min by default. */
-export const uploadsPerMinute = (config: Pick<Config, 'RATE_LIMIT_WRITE_PER_MIN'>) =>
+const uploadsPerMinute = (config: Pick<Config, 'RATE_LIMIT_WRITE_PER_MIN'>) =>
   Math.max(1, Math.floor(config.RATE_LIMIT_WRITE_PER_MIN / 10));
 
 const isMultipart = (request: FastifyRequest) =>

@@ -3,7 +3,6 @@ export {
   customFeePercent,
   demoSignIn,
   demoUserExists,
-  DEMO_MESSAGES,
   toPublicUser,
   upsertUser,
   type ProfileFields,

@@ -49,7 +49,7 @@ export async function upsertUser(db: Db, identity: Identity, profile: ProfileFie
 /** Names a demo user may not take: they would read as the platform's own accounts. */
 const RESERVED_DEMO_NAMES = new Set(['owner', 'admin', 'administrator', 'root', 'ledgerpad', 'support']);
 
-export const DEMO_MESSAGES = {
+const DEMO_MESSAGES = {
   reserved: 'This name is reserved. Please choose another name.',
   taken: 'This demo name belongs to another browser. Please choose another name.',
 } as const;

@@ -54,7 +54,7 @@ interface DeployPayload {
   vesting?: { settings: VestingSettings; start: number; tranches: VestingTranche[] } | null;
 }
 
-export async function deployPayloadOf(db: Db, token: TokenRow): Promise<DeployPayload | null> {
+async function deployPayloadOf(db: Db, token: TokenRow): Promise<DeployPayload | null> {
   if (token.source !== 'deploy' || !token.deployJobId) return null;
   const [row] = await db.select({ payload: jobs.payload }).from(jobs).where(eq(jobs.id, token.deployJobId));
   return (row?.payload as DeployPayload | undefined) ?? null;

@@ -12,7 +12,7 @@ const ED25519 = 'ed25519' as ECDSA;
 const invalid = (what: string) => badRequest(`Invalid ${what}. Please check it and try again.`);
 
 /** Derives the XRPL public key for a private key (ED-prefixed ed25519 or secp256k1, 00-prefixed or bare). */
-export function publicKeyFor(privateKey: string): { publicKey: string; privateKey: string } {
+function publicKeyFor(privateKey: string): { publicKey: string; privateKey: string } {
   const hex = privateKey.trim().toUpperCase();
   if (/^ED[0-9A-F]{64}$/.test(hex)) {
     // Node derives ed25519 public keys from a PKCS#8 wrapping of the 32-byte seed.

@@ -8,8 +8,6 @@ import { quotaEvents } from './schema';
 // subject, so parallel requests on any instance cannot slip past together. A refusal is a 429 with
 // Retry-After: the moment enough of the window has passed for this use to fit.
 
-export { quotaEvents } from './schema';
-
 export interface QuotaRule {
   bucket: string;
   /** The most `amount` summed over the window. */
@@ -24,7 +22,7 @@ const KEEP_MS = 2 * 24 * 3600_000;
 /** Old rows of every subject are deleted at most this often per instance. */
 const PURGE_EVERY_MS = 3600_000;
 
-export class QuotaExceeded extends AppError {
+class QuotaExceeded extends AppError {
   constructor(message: string, retryAfterSeconds: number) {
     super('RATE_LIMITED', `Too Many Requests: ${message} Try again in ${retryAfterSeconds} s.`, {
       retryAfter: retryAfterSeconds,

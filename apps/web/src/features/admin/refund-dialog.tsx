@@ -9,7 +9,7 @@ import {
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { FormErrors, SelectField, TextField } from '../../components/form-field';
-import { Modal, ModalActions } from '../../components/modal';
+import { Modal, ModalActions, SubmitActions } from '../../components/modal';
 import { ApiError, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
@@ -187,12 +187,7 @@ function RefundFlow({
             {...register('typed')}
           />
           <FormErrors id={errorId} messages={[destinationError]} />
-          <ModalActions>
-            <button type="button" className="btn-secondary" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit">Review</button>
-          </ModalActions>
+          <SubmitActions onCancel={onClose} label="Review" />
         </form>
       )}
 

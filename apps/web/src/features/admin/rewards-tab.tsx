@@ -2,7 +2,7 @@ import { ADMIN_MESSAGES, displayTicker, Decimal } from '@ledgerpad/shared';
 import { useRewardsOverview } from './api';
 
 /** reward − claimed, exactly (decimal strings from the server). */
-export function unclaimed(totalReward: string, totalClaimed: string): string {
+function unclaimed(totalReward: string, totalClaimed: string): string {
   try {
     return new Decimal(totalReward || 0).minus(totalClaimed || 0).toFixed();
   } catch {

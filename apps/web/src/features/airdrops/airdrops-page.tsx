@@ -12,7 +12,7 @@ import './airdrops.css';
 const LoginBox = lazy(() => import('../../components/login-box').then((m) => ({ default: m.LoginBox })));
 
 /** The clock the countdowns read, ticking once a minute. */
-export function useMinuteClock(): number {
+function useMinuteClock(): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), AIRDROP_COUNTDOWN_MS);

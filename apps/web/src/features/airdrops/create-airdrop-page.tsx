@@ -81,7 +81,7 @@ const splitToken = (token: string) => {
   return { tokenCode, issuerAddress };
 };
 
-export function toRequest(v: Values): CreateAirdropRequest {
+function toRequest(v: Values): CreateAirdropRequest {
   const fixed = v.perUserType === 'fixed';
   const deadline = new Date(v.deadline);
   return {
@@ -104,7 +104,7 @@ export function toRequest(v: Values): CreateAirdropRequest {
 }
 
 /** Holdings a wallet can airdrop: positive balances, LP tokens (03… codes) excluded. */
-export const airdroppable = (w: WalletBalance | undefined): WalletToken[] =>
+const airdroppable = (w: WalletBalance | undefined): WalletToken[] =>
   (w?.tokens ?? []).filter((t) => !isLpCurrency(t.currencyCode) && new Decimal(t.value || '0').gt(0));
 
 const FIELD_LABELS: Record<string, string> = {

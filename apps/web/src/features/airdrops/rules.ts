@@ -7,7 +7,7 @@ import { availableXrp } from '../../lib/wallet-funds';
 const AMOUNT = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
 /** A positive decimal from text, or undefined for anything else (half-typed input included). */
-export function positive(value: string | null | undefined): Decimal | undefined {
+function positive(value: string | null | undefined): Decimal | undefined {
   const v = (value ?? '').trim();
   if (!AMOUNT.test(v)) return undefined;
   const d = new Decimal(v);

@@ -1,5 +1,4 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
 import {
   BURN_MESSAGES,
   burnAmountForPercent,
@@ -14,6 +13,7 @@ import {
   shortAddress,
 } from '@ledgerpad/shared';
 import { Modal, ModalActions } from '../../components/modal';
+import { WalletListState } from '../../components/wallet-list-state';
 import { userMessage } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useBurn, useBurnWallets } from './api';
@@ -135,23 +135,14 @@ export function BurnerPage() {
         Burning sends tokens back to their issuer, which removes them from circulation for good.
       </p>
 
-      {wallets.isPending ? (
-        <section className="panel" aria-busy="true">
-          <p className="muted">Loading wallets…</p>
-        </section>
-      ) : !list ? (
-        <section className="panel" role="alert">
-          <p className="form-error">{BURN_MESSAGES.fetchFailed}</p>
-          <button type="button" className="btn-secondary" onClick={() => void wallets.refetch()}>
-            Retry
-          </button>
-        </section>
-      ) : list.length === 0 ? (
-        <section className="panel">
-          <p className="muted">
-            You have no wallets yet. <Link to="/wallets">Create one on the Wallets page</Link>.
-          </p>
-        </section>
+      {wallets.isPending || !list || list.length === 0 ? (
+        <WalletListState
+          pending={wallets.isPending}
+          failed={!list}
+          loading="Loading wallets…"
+          error={BURN_MESSAGES.fetchFailed}
+          onRetry={() => void wallets.refetch()}
+        />
       ) : (
         <div className="burner-grid">
           <section className="panel burner-section" aria-labelledby={`${formId}-wallets`}>

@@ -21,7 +21,7 @@ const issuerKey = (tokenId: number) => [...KEY, 'issuer', tokenId] as const;
 const linesKey = (tokenId: number) => [...KEY, 'lines', tokenId] as const;
 
 /** The spec's §8 sentence as the title, the server's reason (what the ledger allows) under it. */
-export function toastFailure(fallback: string, err: unknown): void {
+function toastFailure(fallback: string, err: unknown): void {
   toast.error(fallback, { description: userMessage(err) });
 }
 

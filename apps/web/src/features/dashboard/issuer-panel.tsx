@@ -8,7 +8,7 @@ import { dashboardCalls, useDashboardWrite, useIssuerNow } from './api';
 const failure = (fallback: string, err: unknown) => [fallback, userMessage(err)].filter(Boolean).join(' ');
 
 /** The notice a blackholed issuer gets (spec §4: irreversible, 'RIP Issuer Wallet'). */
-export function RipNotice({ titled = true }: { titled?: boolean }) {
+function RipNotice({ titled = true }: { titled?: boolean }) {
   return (
     <div className="rip-notice" role="status">
       {titled && <strong>{DASHBOARD_MESSAGES.ripIssuer}</strong>}

@@ -9,7 +9,7 @@ import {
   type TokenView,
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
-import { Modal, ModalActions } from '../../components/modal';
+import { Modal, SubmitActions } from '../../components/modal';
 import { userMessage } from '../../lib/api';
 import { dashboardCalls, groupDigits, shortAddress, useDashboardWrite } from './api';
 
@@ -99,14 +99,7 @@ export function SetLimitModal({
             save.isError ? userMessage(save.error) : undefined,
           ]}
         />
-        <ModalActions>
-          <button type="button" className="btn-secondary" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Set limit'}
-          </button>
-        </ModalActions>
+        <SubmitActions onCancel={onClose} label="Set limit" pending={save.isPending} />
       </form>
     </Modal>
   );

@@ -46,7 +46,7 @@ function TxHash({ hash, network }: { hash: string; network: LedgerNetwork | unde
 }
 
 /** The job's steps as the modal's lines: its groups in order, each with the steps the job has. */
-export function groupSteps(steps: Step[]): Array<{ label: string; steps: Step[]; status: Step['status'] }> {
+function groupSteps(steps: Step[]): Array<{ label: string; steps: Step[]; status: Step['status'] }> {
   const byName = new Map(steps.map((s) => [s.name, s]));
   const grouped = new Set<string>();
   const out: Array<{ label: string; steps: Step[]; status: Step['status'] }> = [];

@@ -30,7 +30,7 @@ const ORDERS_KEY = ['orders'] as const;
 const ordersKey = (userId: number, filters: OrderFilters) => [...ORDERS_KEY, userId, filters] as const;
 
 /** The list's query string: dates become the start of `from` and the end of `to` in local time. */
-export function ordersQuery(filters: OrderFilters): string {
+function ordersQuery(filters: OrderFilters): string {
   const q = new URLSearchParams();
   if (filters.wallet) q.set('wallet', filters.wallet);
   if (filters.status) q.set('status', filters.status);

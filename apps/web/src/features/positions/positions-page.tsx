@@ -9,6 +9,7 @@ import {
   shortAddress,
 } from '@ledgerpad/shared';
 import { IdentityBadge } from '../../components/identity-badge';
+import { WalletListState } from '../../components/wallet-list-state';
 import { useSession } from '../../lib/session';
 import { useTokenIdentities } from '../../lib/token-identities';
 import { usePositions } from './api';
@@ -31,23 +32,14 @@ export function PositionsPage() {
       <div className="page-title-row">
         <h1>Positions</h1>
       </div>
-      {positions.isPending ? (
-        <section className="panel" aria-busy="true">
-          <p className="muted">Loading positions…</p>
-        </section>
-      ) : !list ? (
-        <section className="panel" role="alert">
-          <p className="form-error">{POSITIONS_MESSAGES.fetchFailed}</p>
-          <button type="button" className="btn-secondary" onClick={() => void positions.refetch()}>
-            Retry
-          </button>
-        </section>
-      ) : list.length === 0 ? (
-        <section className="panel">
-          <p className="muted">
-            You have no wallets yet. <Link to="/wallets">Create one on the Wallets page</Link>.
-          </p>
-        </section>
+      {positions.isPending || !list || list.length === 0 ? (
+        <WalletListState
+          pending={positions.isPending}
+          failed={!list}
+          loading="Loading positions…"
+          error={POSITIONS_MESSAGES.fetchFailed}
+          onRetry={() => void positions.refetch()}
+        />
       ) : (
         <>
           {positions.isError && (

@@ -47,7 +47,7 @@ export function useResultLine() {
 }
 
 /** A status is a success when it carries a check mark or a pin (spec 001 §2), else an error. */
-export const isSuccessText = (text: string): boolean => /[✅📌]/u.test(text);
+const isSuccessText = (text: string): boolean => /[✅📌]/u.test(text);
 
 /**
  * The result line next to the button: role=status for success, role=alert for failures, brought

@@ -401,7 +401,7 @@ function TickerLink({ token: t }: { token: TokenRow['token'] }) {
  * The lock mark (issue 28): the share of the supply held in escrows on the ledger, by any holder,
  * with the until-date in the tooltip and, for screen readers, in the text itself.
  */
-export function LockMark({ token: t }: { token: Pick<TokenView, 'ledger_lock'> }) {
+function LockMark({ token: t }: { token: Pick<TokenView, 'ledger_lock'> }) {
   const lock = t.ledger_lock;
   if (!lock) return null;
   const title = ledgerLockTitle(lock);

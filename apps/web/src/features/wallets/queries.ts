@@ -9,15 +9,14 @@ import {
   type WalletSummary,
 } from '@ledgerpad/shared';
 import { apiGet } from '../../lib/api';
-import { BALANCES_KEY, useWalletBalances as useSharedWalletBalances } from '../../lib/wallet-balances';
+import { useWalletBalances as useSharedWalletBalances } from '../../lib/wallet-balances';
 import { useLedgerNetwork } from '../../lib/auth-methods';
 import { MESSAGES } from './messages';
 
 // Server state of the Wallets page. Wallet records (GET /api/wallets) work without the ledger;
 // balances need it. Keeping them apart lets the cards show even when the ledger is down.
 
-export const WALLETS_KEY = ['wallets'] as const;
-export { BALANCES_KEY };
+const WALLETS_KEY = ['wallets'] as const;
 const STATUS_KEY = ['xrpl-status'] as const;
 
 interface Schema<T> {

@@ -10,7 +10,7 @@ import {
   type WalletSummary,
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
-import { Modal, ModalActions } from '../../components/modal';
+import { Modal, SubmitActions } from '../../components/modal';
 import { apiPut, userMessage } from '../../lib/api';
 import { MESSAGES } from './messages';
 
@@ -66,14 +66,7 @@ export function RenameWalletModal({
             rename.isError ? userMessage(rename.error, MESSAGES.renameFailed) : undefined,
           ]}
         />
-        <ModalActions>
-          <button type="button" className="btn-secondary" onClick={onClose} disabled={rename.isPending}>
-            Cancel
-          </button>
-          <button type="submit" disabled={rename.isPending}>
-            {rename.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </ModalActions>
+        <SubmitActions onCancel={onClose} label="Save" pending={rename.isPending} />
       </form>
     </Modal>
   );

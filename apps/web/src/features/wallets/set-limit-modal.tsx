@@ -10,7 +10,7 @@ import {
   formatToken,
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
-import { Modal, ModalActions } from '../../components/modal';
+import { Modal, SubmitActions } from '../../components/modal';
 import { apiPost, userMessage } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
 import { requestResolver } from '../../lib/form-resolver';
@@ -116,14 +116,7 @@ export function SetLimitModal({
             save.isError ? userMessage(save.error, MESSAGES.setLimitFailed) : undefined,
           ]}
         />
-        <ModalActions>
-          <button type="button" className="btn-secondary" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Set limit'}
-          </button>
-        </ModalActions>
+        <SubmitActions onCancel={onClose} label="Set limit" pending={save.isPending} />
       </form>
     </Modal>
   );

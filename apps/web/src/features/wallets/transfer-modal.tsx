@@ -15,7 +15,7 @@ import {
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
-import { Modal, ModalActions } from '../../components/modal';
+import { Modal, ModalActions, SubmitActions } from '../../components/modal';
 import { apiPost, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
@@ -278,12 +278,7 @@ export function TransferModal({
               errors.memo?.message,
             ]}
           />
-          <ModalActions>
-            <button type="button" className="btn-secondary" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit">Review</button>
-          </ModalActions>
+          <SubmitActions onCancel={onClose} label="Review" />
         </form>
       )}
 
