@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { pathToFileURL } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import type { ClaimAirdropResult, CreateAirdropResult, SwapResult } from '@ledgerpad/shared';
 import { createWalletTestApp } from '../test/wallets/wallet-app';
 import { deployToken, fundedWallet } from '../test/helpers/trading-world';
@@ -22,6 +25,11 @@ export interface AirdropBenchResult {
   /** When the claimers got their answers, from the burst (ms): first, median, last. */
   answeredMs: { first: number; median: number; last: number };
   totalMs: number;
+  /**
+   * CPU time of this process (the API, the payer, PGlite and the embedded ledger, every thread)
+   * from the burst until every claimer had an answer (ms): what the burst costs whatever the load.
+   */
+  burstCpuMs: number;
   ok: boolean;
 }
 
@@ -97,6 +105,28 @@ export async function benchAirdrops(
     const closedAt = new Map<number, number>();
     const onClosed = (l: { ledger_index: number }) => closedAt.set(Number(l.ledger_index), performance.now());
     client.on('ledgerClosed', onClosed);
+    // BENCH_PROFILE=file: a CPU profile of the main thread during the burst only.
+    const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    // BENCH_SQL_COUNT=1: the statements PGlite ran during the burst, by text (printed at the end).
+    const statements = new Map<string, number>();
+    const pglite = PGlite.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const originals = { query: pglite.query!, exec: pglite.exec! };
+    if (process.env.BENCH_SQL_COUNT) {
+      for (const name of ['query', 'exec'] as const) {
+        const original = originals[name];
+        pglite[name] = function (this: unknown, ...args: unknown[]) {
+          const text = String(args[0]).replace(/\s+/g, ' ').slice(0, 110);
+          statements.set(text, (statements.get(text) ?? 0) + 1);
+          return original.apply(this, args);
+        };
+      }
+    }
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const at: number[] = [];
     const answers = await Promise.all(
@@ -112,6 +142,19 @@ export async function benchAirdrops(
       ),
     );
     const totalMs = Math.round(performance.now() - t0);
+    const cpu = process.cpuUsage(cpu0);
+    const burstCpuMs = Math.round((cpu.user + cpu.system) / 1000);
+    if (process.env.BENCH_SQL_COUNT) {
+      Object.assign(pglite, originals);
+      const sorted = [...statements].sort((a, b) => b[1] - a[1]);
+      console.log(`statements during the burst: ${sorted.reduce((n, [, c]) => n + c, 0)}`);
+      for (const [text, n] of sorted.slice(0, 25)) console.log(`${String(n).padStart(6)}  ${text}`);
+    }
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
     at.sort((a, b) => a - b);
     const perLedger: Record<number, number> = {};
     let paid = 0;
@@ -143,6 +186,7 @@ export async function benchAirdrops(
       lastPaidMs: Math.round((closedAt.get(lastLedger) ?? t0) - t0),
       answeredMs: { first: at[0] ?? 0, median: at[Math.floor(at.length / 2)] ?? 0, last: at.at(-1) ?? 0 },
       totalMs,
+      burstCpuMs,
       ok: paid === count && ledgerCloses <= 3,
     };
   } finally {

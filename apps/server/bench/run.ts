@@ -184,6 +184,7 @@ const sections: Array<Section<unknown>> = [
     figures: (r) => [
       { figure: 'claims paid', value: r.paid, unit: '', target: atLeast(r.claims) },
       { figure: 'ledger closes', value: r.ledgerCloses, unit: '', target: atMost(3) },
+      { figure: 'CPU time of the burst', value: r.burstCpuMs, unit: 'ms' },
     ],
   }),
   section({

@@ -14,6 +14,69 @@ const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
 const keyObject = (raw: Buffer): KeyObject =>
   createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, raw]), format: 'der', type: 'pkcs8' });
 
+/**
+ * The signing key of a wallet object, made once per object: a batch signs hundreds of transactions
+ * with one wallet (an airdrop's payments). Held only as long as the wallet object itself.
+ */
+const signingKeys = new WeakMap<Wallet, KeyObject>();
+function signingKey(wallet: Wallet): KeyObject {
+  let key = signingKeys.get(wallet);
+  if (!key) {
+    key = keyObject(Buffer.from(wallet.privateKey.slice(2), 'hex'));
+    signingKeys.set(wallet, key);
+  }
+  return key;
+}
+
+/** Fields left out of the signing data besides TxnSignature and Signers (refused above). */
+const OTHER_NON_SIGNING = [
+  'Signature',
+  'MasterSignature',
+  'CounterpartySignature',
+  'SponsorSignature',
+  'BatchSigners',
+];
+
+/** Byte length of a fixed-size field's value, by type code (rippled's serialized types 1–6). */
+const FIXED_SIZE: Record<number, number> = { 1: 2, 2: 4, 3: 8, 4: 16, 5: 32 };
+
+/**
+ * Where TxnSignature (type 7, field 4) goes in the canonical field order of `body` (the signing
+ * data without its prefix: every other field of the transaction, sorted): before the first field
+ * that sorts after it. Only fields of types 1–7 are stepped over, all of which carry their size;
+ * undefined when something else is met first (the caller encodes the whole transaction instead).
+ */
+function txnSignatureOffset(body: Buffer): number | undefined {
+  let i = 0;
+  while (i < body.length) {
+    const header = body[i]!;
+    const type = header >> 4;
+    let nth = header & 15;
+    if (type === 0) return i; // type code ≥ 16 in the next byte: sorts after Blob
+    if (type > 7) return i;
+    let at = i + 1;
+    if (nth === 0) nth = body[at++] ?? 0;
+    if (type === 7 && nth > 4) return i;
+    const fixed = FIXED_SIZE[type];
+    if (fixed !== undefined) at += fixed;
+    else if (type === 6) {
+      const first = body[at];
+      if (first === undefined) return undefined;
+      at += (first & 0x80) !== 0 ? 48 : (first & 0x20) !== 0 ? 33 : 8;
+    } else if (type === 7) {
+      const b0 = body[at];
+      if (b0 === undefined || b0 > 192) return undefined; // no blob before the signature is that long
+      at += 1 + b0;
+    } else return undefined;
+    if (at > body.length) return undefined;
+    i = at;
+  }
+  return i;
+}
+
+const TXN_SIGNATURE_HEADER = Buffer.from([0x74]); // type 7 (Blob), field 4
+const TXN_ID_PREFIX = Buffer.from('54584E00', 'hex'); // 'TXN\0'
+
 /** `Wallet.fromSeed`, without xrpl.js's sign-and-verify self-test of the derived key (Ed25519 seeds). */
 export function walletFromSeed(seed: string): Wallet {
   const decoded = decodeSeed(seed);
@@ -57,8 +120,24 @@ export function signTransaction(
   }
   tx.SigningPubKey = wallet.publicKey;
   const message = Buffer.from(encodeForSigning(tx as Parameters<typeof encodeForSigning>[0]), 'hex');
-  const key = keyObject(Buffer.from(wallet.privateKey.slice(2), 'hex'));
-  tx.TxnSignature = nodeSign(null, message, key).toString('hex').toUpperCase();
-  const blob = encode(tx as Parameters<typeof encode>[0]);
-  return { tx_blob: blob, hash: hashes.hashSignedTx(blob) };
+  const signature = nodeSign(null, message, signingKey(wallet));
+  tx.TxnSignature = signature.toString('hex').toUpperCase();
+  // The signed blob is the signing data's fields with TxnSignature inserted in canonical order
+  // (when every other field is a signing field): one encoding per transaction instead of two, and
+  // the ID hashed natively instead of through hashSignedTx's decode. Same bytes (sign.test.ts).
+  const body = message.subarray(4);
+  const at = OTHER_NON_SIGNING.some((k) => tx[k] !== undefined) ? undefined : txnSignatureOffset(body);
+  if (at === undefined) {
+    const blob = encode(tx as Parameters<typeof encode>[0]);
+    return { tx_blob: blob, hash: hashes.hashSignedTx(blob) };
+  }
+  const bytes = Buffer.concat([
+    body.subarray(0, at),
+    TXN_SIGNATURE_HEADER,
+    Buffer.from([signature.length]),
+    signature,
+    body.subarray(at),
+  ]);
+  const hash = createHash('sha512').update(TXN_ID_PREFIX).update(bytes).digest().subarray(0, 32);
+  return { tx_blob: bytes.toString('hex').toUpperCase(), hash: hash.toString('hex').toUpperCase() };
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { LedgerStream, RippledError, TransactionMetadata } from 'xrpl';
 import type { Database } from '../db/client';
 import type { XrplConnection } from './connection';
@@ -121,19 +121,52 @@ export class SubmissionTracker implements SettleContext {
     t.row.submitCount += 1;
     for (const w of t.engineWaiters.splice(0)) w(engine);
     if (t.row.status === 'pending') t.row.status = 'submitted';
-    await this.db
-      .update(ledgerSubmissions)
-      .set({
-        status: 'submitted',
-        engineResult: engine,
-        submitCount: sql`${ledgerSubmissions.submitCount} + 1`,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(ledgerSubmissions.hash, hash), inArray(ledgerSubmissions.status, [...OPEN])));
+    await this.recordSubmitted(hash, engine);
     if (engine.startsWith('tem') || (engine.startsWith('tef') && !RETRYABLE_TEF.has(engine))) {
       // Can never apply. If an earlier submission of these same bytes did apply, the hash says so.
       if (t.row.submitCount > 1 && (await this.lookup(hash)) === 'validated') return;
       await this.settle([{ hash, result: engine, ledgerIndex: null, meta: null, consumed: false }]);
+    }
+  }
+
+  private submitted: Array<{ hash: string; engine: string; resolve(): void; reject(err: unknown): void }> =
+    [];
+
+  /**
+   * Records a submission's preliminary result (status 'submitted', the engine result, one more
+   * submit) together with every other answer of the same turn: a burst of 1,000 submissions (an
+   * airdrop's trust lines and payments) is a few statements instead of 1,000. Resolves once its
+   * row is written, so what the caller does next (settling a tem) still comes after it.
+   */
+  private recordSubmitted(hash: string, engine: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.submitted.push({ hash, engine, resolve, reject });
+      if (this.submitted.length === 1) setImmediate(() => void this.flushSubmitted());
+    });
+  }
+
+  private async flushSubmitted(): Promise<void> {
+    const batch = this.submitted.splice(0);
+    if (batch.length === 0) return;
+    try {
+      const values = sql.join(
+        batch.map((b, i) => sql`(${b.hash}::text, ${b.engine}::text, ${i}::int)`),
+        sql`, `,
+      );
+      // A hash answered twice in one turn (a resend) counts twice, as two updates did.
+      await this.db.execute(sql`
+        update ${ledgerSubmissions}
+           set status = 'submitted',
+               engine_result = v.engine,
+               submit_count = ${ledgerSubmissions.submitCount} + v.n,
+               updated_at = now()
+          from (select hash, (array_agg(engine order by ord desc))[1] as engine, count(*)::int as n
+                  from (values ${values}) as a(hash, engine, ord) group by hash) as v
+         where ${ledgerSubmissions.hash} = v.hash
+           and ${inArray(ledgerSubmissions.status, [...OPEN])}`);
+      for (const b of batch) b.resolve();
+    } catch (err) {
+      for (const b of batch) b.reject(err);
     }
   }
 

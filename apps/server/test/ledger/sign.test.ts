@@ -22,6 +22,22 @@ const kinds = (account: string, destination: string): Array<Record<string, unkno
       Flags: 0x00080000,
     },
     { TransactionType: 'AccountSet', SetFlag: 8, Memos: undefined },
+    // Fields on both sides of TxnSignature in canonical order (the blob is built around it):
+    // a Blob sorting after it (Domain), a Hash256, tags, memos (an array, last).
+    {
+      TransactionType: 'AccountSet',
+      Domain: '6578616D706C652E636F6D',
+      EmailHash: '0123456789ABCDEF0123456789ABCDEF',
+      Memos: [{ Memo: { MemoType: '74657374', MemoData: 'AB'.repeat(300) } }],
+    },
+    {
+      TransactionType: 'Payment',
+      Destination: destination,
+      Amount: '1',
+      DestinationTag: 7,
+      SourceTag: 9,
+      InvoiceID: 'AB'.repeat(32),
+    },
   ].map((tx, i) => ({ ...tx, Account: account, Fee: '12', Sequence: 7 + i, LastLedgerSequence: 1234 }));
 
 describe('native Ed25519 signing', () => {

@@ -61,6 +61,15 @@ describe('submission service', () => {
         .where(eq(ledgerSubmissions.account, alice.classicAddress));
       return rows.filter((r) => r.status === 'submitted').length === 30;
     });
+    // Every answer recorded exactly once (the answers of one turn share one statement): the
+    // engine result it got, one submit each.
+    const sent = await rig.database.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(eq(ledgerSubmissions.account, alice.classicAddress));
+    expect(
+      sent.filter((r) => r.intentKey.startsWith('pipe-')).map((r) => [r.engineResult, r.submitCount]),
+    ).toEqual(Array.from({ length: 30 }, () => ['tesSUCCESS', 1]));
     rig.ledger.closeLedger();
     const outs = await all;
     expect(outs.every((o) => o.status === 'success')).toBe(true);

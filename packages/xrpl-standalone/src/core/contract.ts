@@ -55,6 +55,8 @@ export interface TxRecord {
 /** A decoded blob with its signature checked; made only by LedgerNodeApi.prepareSubmit. */
 export interface PreparedSubmission {
   readonly blob: string;
+  /** The blob is hex and decoded (its tx_blob needs no second hex check). */
+  readonly decodes?: boolean;
 }
 
 /** What submit returns: rippled's preliminary (tentative) result against the open ledger. */

@@ -49,11 +49,15 @@ function isLowSDer(sig: Buffer): boolean {
 }
 
 export function verifySignature(messageHex: string, signatureHex: string, publicKeyHex: string): boolean {
+  return verifyMessage(Buffer.from(messageHex, 'hex'), signatureHex, publicKeyHex);
+}
+
+/** verifySignature over a message already in bytes (the submit path builds it from the blob's bytes). */
+export function verifyMessage(msg: Buffer, signatureHex: string, publicKeyHex: string): boolean {
   const pub = publicKeyHex.toUpperCase();
   const key = keyObject(pub);
   if (key) {
     try {
-      const msg = Buffer.from(messageHex, 'hex');
       const sig = Buffer.from(signatureHex, 'hex');
       if (pub.startsWith('ED')) return sig.length === 64 && nodeVerify(null, msg, key, sig);
       return isLowSDer(sig) && nodeVerify('sha512', msg, key, sig);
@@ -62,7 +66,7 @@ export function verifySignature(messageHex: string, signatureHex: string, public
     }
   }
   try {
-    return keypairsVerify(messageHex, signatureHex, publicKeyHex);
+    return keypairsVerify(msg.toString('hex').toUpperCase(), signatureHex, publicKeyHex);
   } catch {
     return false;
   }

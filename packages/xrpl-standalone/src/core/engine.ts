@@ -7,9 +7,9 @@ import { readAccount, xrpBalance } from './account';
 import { addressOfPublicKey, isValidAddress } from './account-id';
 import { parseAmount, isLegalXrp } from './amount/amount';
 import type { CoreConfig, JsonObject, LedgerEntry } from './contract';
-import { HASH_PREFIX, sha512HalfHexOfHex } from './hash';
-import { signingDataHex } from './signing-data';
-import { verifySignature } from './crypto-verify';
+import { HASH_PREFIX, sha512HalfHexOfBytes, sha512HalfHexOfHex } from './hash';
+import { signingDataBytes, signingDataHex } from './signing-data';
+import { verifyMessage, verifySignature } from './crypto-verify';
 import { checkMultiSignAuthority, checkMultiSignatures, txSigners } from './multisign';
 import { accountRootKey, ownerDirKey, ticketKey } from './keylets';
 import { TF_UNIVERSAL, hasFlag, LSF } from './ledger-flags';
@@ -31,6 +31,11 @@ export interface DecodedTx {
   tx: JsonObject;
   txId: string;
   blob: string;
+  /**
+   * The blob's bytes, decoded once for the decoder, the transaction ID and the signing data (the
+   * hex is not decoded three times over). Not kept in ledger records.
+   */
+  bytes?: Buffer;
 }
 
 export function transactionId(blobHex: string): string {
@@ -41,20 +46,30 @@ const HEX = /^[0-9A-Fa-f]*$/;
 
 /** Decode a blob (rippled: deserialization errors are RPC errors, not engine results). */
 export function decodeBlob(blob: unknown): DecodedTx | RpcError {
-  if (typeof blob !== 'string' || blob.length === 0 || blob.length % 2 !== 0 || !HEX.test(blob)) {
+  if (typeof blob !== 'string' || blob.length === 0 || blob.length % 2 !== 0) {
+    return { error: 'invalidParams', error_message: "Invalid field 'tx_blob'." };
+  }
+  // Hex decoding stops at the first pair that is not hex: a full-length result is the hex check
+  // (no regular expression over the blob, then a second pass to decode it).
+  const bytes = Buffer.from(blob, 'hex');
+  if (bytes.length * 2 !== blob.length) {
     return { error: 'invalidParams', error_message: "Invalid field 'tx_blob'." };
   }
   let tx: JsonObject;
   try {
-    tx = decodeTransaction(blob);
+    tx = decodeTransaction(blob, bytes);
   } catch (e) {
     return { error: 'invalidTransaction', error_exception: (e as Error).message || 'deserialization error' };
   }
   if (typeof tx.TransactionType !== 'string' || typeof tx.Account !== 'string') {
     return { error: 'invalidTransaction', error_exception: 'Field not found' };
   }
-  const upper = blob.toUpperCase();
-  return { tx, txId: transactionId(upper), blob: upper };
+  return {
+    tx,
+    txId: sha512HalfHexOfBytes(HASH_PREFIX.transactionId, bytes),
+    blob: blob.toUpperCase(),
+    bytes,
+  };
 }
 
 const MEMO_URL_CHARS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
@@ -116,14 +131,18 @@ export function hasMalformedSigningKey(tx: JsonObject): boolean {
   return !isWellFormedKey(pk);
 }
 
-/** Verify the single signature over the canonical signing encoding (blob given: fast path). */
-export function checkSignature(tx: JsonObject, blob?: string): boolean {
+/**
+ * Verify the single signature over the canonical signing encoding (blob given: fast path; its
+ * bytes given too: the message is cut from them, no hex in between).
+ */
+export function checkSignature(tx: JsonObject, blob?: string, bytes?: Buffer): boolean {
   const pk = tx.SigningPubKey;
   const sig = tx.TxnSignature;
   if (tx.Signers !== undefined) return checkMultiSignatures(tx) === undefined;
   if (typeof pk !== 'string' || !isWellFormedKey(pk)) return false;
   if (typeof sig !== 'string' || sig.length === 0) return false;
   try {
+    if (bytes) return verifyMessage(signingDataBytes(bytes, tx), sig, pk);
     return verifySignature(blob ? signingDataHex(blob, tx) : encodeForSigning(tx), sig, pk);
   } catch {
     return false;

@@ -52,6 +52,15 @@ export function sha512HalfHexOfHex(prefix: number, dataHex: string): string {
   return sha512HalfOf(scratch, end).toString('hex').toUpperCase();
 }
 
+/** sha512HalfHex(u32(prefix), data): transaction IDs from a blob's bytes, through the scratch buffer. */
+export function sha512HalfHexOfBytes(prefix: number, data: Uint8Array): string {
+  const len = 4 + data.length;
+  if (len > scratch.length) scratch = Buffer.allocUnsafe(Math.max(len, scratch.length * 2));
+  scratch.writeUInt32BE(prefix >>> 0, 0);
+  scratch.set(data, 4);
+  return sha512HalfOf(scratch, len).toString('hex').toUpperCase();
+}
+
 export function u32(n: number): Buffer {
   const b = Buffer.alloc(4);
   b.writeUInt32BE(n >>> 0);

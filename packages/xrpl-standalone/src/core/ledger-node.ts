@@ -78,11 +78,14 @@ interface ClosedLedger {
  * (undefined: not checked ahead; submit checks it as for a plain blob).
  */
 class Prepared implements PreparedSubmission {
+  readonly decodes: boolean;
   constructor(
     readonly blob: string,
     readonly decoded: DecodedTx | RpcError,
     readonly signatureValid: boolean | undefined,
-  ) {}
+  ) {
+    this.decodes = !('error' in decoded);
+  }
 }
 
 interface HeldTx extends DecodedTx {
@@ -448,7 +451,7 @@ export class LedgerNode implements LedgerNodeApi {
     if ('error' in decoded || decoded.tx.Signers !== undefined || hasMalformedSigningKey(decoded.tx)) {
       return new Prepared(txBlob, decoded, undefined);
     }
-    return new Prepared(txBlob, decoded, checkSignature(decoded.tx, decoded.blob));
+    return new Prepared(txBlob, decoded, checkSignature(decoded.tx, decoded.blob, decoded.bytes));
   }
 
   submit(input: string | PreparedSubmission): SubmitResult {
@@ -474,7 +477,7 @@ export class LedgerNode implements LedgerNodeApi {
       }
     } else if (
       !hasMalformedSigningKey(decoded.tx) &&
-      !(prepared?.signatureValid ?? checkSignature(decoded.tx, decoded.blob))
+      !(prepared?.signatureValid ?? checkSignature(decoded.tx, decoded.blob, decoded.bytes))
     ) {
       return this.rpcFailure(
         decoded.txId,
@@ -484,7 +487,8 @@ export class LedgerNode implements LedgerNodeApi {
     }
     const ter = this.applyToOpen(decoded);
     if (isTer(ter) && !this.held.some((h) => h.txId === decoded.txId)) {
-      this.held.push({ ...decoded, firstSeen: this.open.seq });
+      // (without its bytes: a held transaction would keep a pooled buffer's slab alive)
+      this.held.push({ ...decoded, bytes: undefined, firstSeen: this.open.seq });
     }
     return this.submitResult(decoded, ter);
   }

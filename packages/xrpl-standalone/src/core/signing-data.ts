@@ -79,6 +79,30 @@ function nonSigningRanges(b: Buffer): Array<[number, number]> | undefined {
   return ranges;
 }
 
+const STX_BYTES = Buffer.from(STX, 'hex');
+
+/**
+ * The message the single signature covers, as bytes, from the blob's bytes (no hex round trip:
+ * the submit path decodes the blob once and verifies these bytes); the codec's encoding when the
+ * blob is not scannable.
+ */
+export function signingDataBytes(b: Buffer, tx: JsonObject): Buffer {
+  const ranges = nonSigningRanges(b);
+  if (!ranges) return Buffer.from(encodeForSigning(tx), 'hex');
+  let size = 4 + b.length;
+  for (const [s, e] of ranges) size -= e - s;
+  const out = Buffer.allocUnsafe(size);
+  STX_BYTES.copy(out, 0);
+  let at = 4;
+  let pos = 0;
+  for (const [s, e] of ranges) {
+    at += b.copy(out, at, pos, s);
+    pos = e;
+  }
+  b.copy(out, at, pos);
+  return out;
+}
+
 /** Hex message the single signature covers. */
 export function signingDataHex(blobHex: string, tx: JsonObject): string {
   const b = Buffer.from(blobHex, 'hex');

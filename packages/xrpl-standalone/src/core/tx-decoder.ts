@@ -259,10 +259,13 @@ function readObject(r: Reader, nested: boolean): JsonObject {
   return out;
 }
 
-/** Decode a transaction blob (hex) like ripple-binary-codec's decode. Throws like the codec does. */
-export function decodeTransaction(blobHex: string): JsonObject {
+/**
+ * Decode a transaction blob (hex) like ripple-binary-codec's decode. Throws like the codec does.
+ * `bytes`, when the caller decoded the hex already, are the same blob's bytes.
+ */
+export function decodeTransaction(blobHex: string, bytes?: Buffer): JsonObject {
   try {
-    return readObject(new Reader(Buffer.from(blobHex, 'hex'), blobHex), false);
+    return readObject(new Reader(bytes ?? Buffer.from(blobHex, 'hex'), blobHex), false);
   } catch (e) {
     if (!(e instanceof Fallback)) throw e;
     return decode(blobHex) as JsonObject;

@@ -86,7 +86,11 @@ export interface CreateJobPayload {
 
 /** What the claim route needs of the payer (payer.ts): a nudge, and the claim once settled. */
 export interface ClaimPayer {
-  wake(): void;
+  /**
+   * A claim was reserved: a round soon. `hasLine` is whether the claimer's wallet had the token's
+   * trust line when the route just read it (the payer then does not read it again per claim).
+   */
+  wake(claim?: { id: number; hasLine: boolean }): void;
   settled(claimId: number, timeoutMs: number): Promise<AirdropClaimRow | undefined>;
 }
 
@@ -355,10 +359,10 @@ export class AirdropService {
       );
       if (!line) throw badRequest(AIRDROP_MESSAGES.trustlineMissing(airdrop.currency));
     }
-    await this.assertCanReceive(wallet.address, airdrop);
+    const hasLine = await this.assertCanReceive(wallet.address, airdrop);
 
     const claimId = await this.reserve(userId, airdrop, wallet.id, wallet.address);
-    this.deps.payer!.wake();
+    this.deps.payer!.wake(hasLine === undefined ? undefined : { id: claimId, hasLine });
     const claim = await this.deps.payer!.settled(claimId, CLAIM_WAIT_MS);
     if (!claim) throw badGateway(AIRDROP_MESSAGES.processing, { claimId });
     if (claim.status === 'paid' && claim.hash) return { amount: claim.amount, hash: claim.hash };
@@ -383,17 +387,19 @@ export class AirdropService {
   /**
    * The claimer's wallet must exist on the ledger, and (auto mode) afford the trust line the payer
    * opens for it: its reserve and network fee. Said before anything is reserved or signed.
+   * Resolves with whether the wallet has the token's trust line, when it was read (auto mode).
    */
-  private async assertCanReceive(address: string, airdrop: AirdropRow): Promise<void> {
+  private async assertCanReceive(address: string, airdrop: AirdropRow): Promise<boolean | undefined> {
     const state = await this.deps.wallets.accountState(address);
     if (!state.activated) {
       const base = (await this.deps.wallets.reserveDrops(0)).base;
       throw badRequest(AIRDROP_MESSAGES.walletNotActivated(dropsToXrp(base)));
     }
-    if (airdrop.trustlineMode === 'manual' || !this.deps.funds) return;
+    if (airdrop.trustlineMode === 'manual' || !this.deps.funds) return undefined;
     const lines = await this.deps.wallets.lines(address, airdrop.issuerAddress);
-    if (lines.some((l) => sameCurrency(l.currency, airdrop.currency))) return;
+    if (lines.some((l) => sameCurrency(l.currency, airdrop.currency))) return true;
     await this.deps.funds.requireXrp(address, { transactions: 1, newObjects: 1 });
+    return false;
   }
 
   private assertClaimable(a: AirdropRow): void {
@@ -548,12 +554,4 @@ export async function releaseClaim(
      where ${airdrops.id} = failed.airdrop_id
     returning ${airdrops.id}`);
   return rowsOf(res).length > 0;
-}
-
-/** Marks a pending claim paid (once). */
-export async function markPaid(db: Db, claimId: number, hash: string): Promise<void> {
-  await db
-    .update(airdropClaims)
-    .set({ status: 'paid', hash, updatedAt: new Date() })
-    .where(and(eq(airdropClaims.id, claimId), eq(airdropClaims.status, 'pending')));
 }

@@ -64,7 +64,9 @@ export const submitMethod: MethodSpec = {
       // Sign-and-submit: rippled's trusted signing mode for admin clients.
       blob = signTransaction(node, params, admin).blob;
     }
-    if (typeof blob !== 'string' || !HEX_RE.test(blob)) throw invalidField('tx_blob');
+    // A blob the batch already decoded (prepareSubmit, same text) is known to be hex.
+    const decoded = ctx.prepared?.decodes === true && ctx.prepared.blob === blob;
+    if (typeof blob !== 'string' || (!decoded && !HEX_RE.test(blob))) throw invalidField('tx_blob');
     if (params.fail_hard !== undefined && typeof params.fail_hard !== 'boolean')
       throw invalidField('fail_hard', 'a boolean');
     const { result, tx, blob: upper } = submitBlob(ctx, blob);
