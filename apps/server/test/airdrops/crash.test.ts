@@ -23,6 +23,8 @@ async function history(client: Client, account: string): Promise<AccountTx[]> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Ledgers a signed transaction may take to validate (the submission service's default window). */
+const SUBMISSION_WINDOW = 20;
 const CLAIMERS = 200;
 // RLUSD: 150.5 allocations of 0.01, so 150 claims can be paid and 0.005 is left for nobody.
 const FIXED = '0.01';
@@ -35,6 +37,8 @@ describe('airdrop crash safety', () => {
     // No expiry sweep: once all 150 are paid it would end the airdrop and return the 0.005 left to
     // the creator — a payment from the airdrop wallet that is no claim (docs/airdrops.md).
     AIRDROP_SWEEP_MS: '0',
+    // The creation job the first kill interrupts is taken up once its lease runs out: 3 s, not 15.
+    JOB_LEASE_MS: '3000',
   });
 
   it('kill -9 during creation and during claims: tokens move once, each claim is paid at most once', async () => {
@@ -159,7 +163,7 @@ describe('airdrop crash safety', () => {
             t.meta?.TransactionResult === 'tesSUCCESS',
         );
       // Until every reserved claim is settled: the claims the airdrop counts (pending or paid) are
-      // all on the ledger. The killed instance's job leases (15 s) expire first.
+      // all on the ledger. The killed instance's claim leases (15 s) expire first.
       for (let i = 0; ; i++) {
         const list = (await json(await fetch(`${server.base}/api/airdrops`))) as unknown as Array<{
           id: number;
@@ -170,9 +174,21 @@ describe('airdrop crash safety', () => {
         if (i > 240) throw new Error(`claims still unsettled: ${counted} counted`);
         await sleep(500);
       }
-      // Payments signed before the kill validate on their own: a few more closes, and a doubled
-      // payment would show up now.
-      await sleep(20_000);
+      // Payments signed before now validate on their own, up to their LastLedgerSequence (at most
+      // the submission window past the validated ledger they were signed at): once the ledger
+      // after that is validated, a doubled payment would show up. Counted in ledgers, not in
+      // seconds (a loaded machine closes fewer ledgers in 20 s than an idle one).
+      const signedBy = (await client.request({ command: 'ledger', ledger_index: 'validated' })).result
+        .ledger_index;
+      await new Promise<void>((resolve) => {
+        const onClose = (ev: { ledger_index: number }) => {
+          if (ev.ledger_index <= signedBy + SUBMISSION_WINDOW) return;
+          client.off('ledgerClosed', onClose);
+          resolve();
+        };
+        client.on('ledgerClosed', onClose);
+        void client.request({ command: 'subscribe', streams: ['ledger'] });
+      });
       for (const t of await payouts()) {
         const to = t.tx_json!.Destination!;
         received.set(to, (received.get(to) ?? 0) + 1);

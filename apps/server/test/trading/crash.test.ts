@@ -26,7 +26,12 @@ async function history(client: Client, account: string): Promise<AccountTx[]> {
 }
 
 describe('trading crash safety', () => {
-  const rig = useCrashRig('trade-crash', { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' });
+  const rig = useCrashRig('trade-crash', {
+    PLATFORM_BOOTSTRAP: 'on',
+    DEMO_SEED: 'off',
+    // The fee jobs the killed process held are taken up once its lease runs out: 3 s, not 15.
+    JOB_LEASE_MS: '3000',
+  });
 
   it('kill -9 during 100 concurrent swaps from 20 users: every validated swap is recorded and charged exactly once', async () => {
     let server = await rig.start();
