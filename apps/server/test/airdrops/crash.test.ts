@@ -253,5 +253,5 @@ describe('airdrop crash safety', () => {
     } finally {
       await database.close();
     }
-  }, 240_000);
+  }, 600_000);
 });

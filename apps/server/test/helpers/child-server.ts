@@ -30,6 +30,9 @@ export async function startChildServer(
   const server = await spawnServer({
     entry: opts.entry,
     output,
+    // A start (tsx, PGlite, the embedded ledger: 3–7 s of CPU) took over 60 s on the 2-core machine
+    // under a load of ~20; the crash tests' subject is what happens after it, not its speed.
+    startTimeoutMs: 180_000,
     env: {
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
