@@ -126,19 +126,41 @@ describe('airdrop crash safety', () => {
       await sleep(200);
     }
 
-    // 2. 200 claims at once on 150 allocations; kill -9 while they are being paid.
-    const claims = claimers.map((c) =>
-      fetch(`${server.base}/api/airdrops/${airdropId}/claim`, {
-        method: 'POST',
-        headers: c.headers,
-        body: JSON.stringify({ destinationWalletId: c.id }),
-      }).then(
-        (r) => r.status,
-        () => 'dropped' as const,
-      ),
-    );
-    await sleep(1_200);
-    await rig.kill();
+    // 2. 200 claims at once on 150 allocations; kill -9 while they are being paid: once the first
+    // payout from the airdrop wallet is validated (the others signed, in flight or not yet
+    // signed). A fixed delay killed before any payout on a loaded machine; a minute without one
+    // kills anyway.
+    const claims = await rig.withLedger(async (client) => {
+      const payer = (await history(client, creator.address)).find(
+        (t) =>
+          t.tx_json?.TransactionType === 'Payment' &&
+          t.tx_json.Account === creator.address &&
+          t.tx_json.Destination !== creator.address &&
+          t.meta?.TransactionResult === 'tesSUCCESS' &&
+          typeof t.meta.delivered_amount === 'object',
+      )?.tx_json?.Destination;
+      expect(payer, 'the allocation moved to the airdrop wallet').toBeTruthy();
+      const firstPayout = new Promise<void>((resolve) => {
+        client.on('transaction', (ev) => {
+          const tx = (ev as unknown as { tx_json?: { Account?: string; TransactionType?: string } }).tx_json;
+          if (ev.validated && tx?.Account === payer && tx.TransactionType === 'Payment') resolve();
+        });
+      });
+      await client.request({ command: 'subscribe', accounts: [payer!] });
+      const sent = claimers.map((c) =>
+        fetch(`${server.base}/api/airdrops/${airdropId}/claim`, {
+          method: 'POST',
+          headers: c.headers,
+          body: JSON.stringify({ destinationWalletId: c.id }),
+        }).then(
+          (r) => r.status,
+          () => 'dropped' as const,
+        ),
+      );
+      await Promise.race([firstPayout, sleep(60_000)]);
+      await rig.kill();
+      return sent;
+    });
     await Promise.all(claims);
 
     server = await rig.start();
