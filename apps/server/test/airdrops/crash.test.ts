@@ -143,7 +143,7 @@ describe('airdrop crash safety', () => {
       const firstPayout = new Promise<void>((resolve) => {
         client.on('transaction', (ev) => {
           const tx = (ev as unknown as { tx_json?: { Account?: string; TransactionType?: string } }).tx_json;
-          if (ev.validated && tx?.Account === payer && tx.TransactionType === 'Payment') resolve();
+          if (ev.validated && tx?.Account === payer && tx?.TransactionType === 'Payment') resolve();
         });
       });
       await client.request({ command: 'subscribe', accounts: [payer!] });
