@@ -23,6 +23,8 @@ async function history(client: Client, account: string): Promise<AccountTx[]> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Ledgers a signed transaction may take to validate (the submission service's default window). */
+const SUBMISSION_WINDOW = 20;
 const CLAIMERS = 200;
 // RLUSD: 150.5 allocations of 0.01, so 150 claims can be paid and 0.005 is left for nobody.
 const FIXED = '0.01';
@@ -35,6 +37,8 @@ describe('airdrop crash safety', () => {
     // No expiry sweep: once all 150 are paid it would end the airdrop and return the 0.005 left to
     // the creator — a payment from the airdrop wallet that is no claim (docs/airdrops.md).
     AIRDROP_SWEEP_MS: '0',
+    // The creation job the first kill interrupts is taken up once its lease runs out: 3 s, not 15.
+    JOB_LEASE_MS: '3000',
   });
 
   it('kill -9 during creation and during claims: tokens move once, each claim is paid at most once', async () => {
@@ -122,19 +126,41 @@ describe('airdrop crash safety', () => {
       await sleep(200);
     }
 
-    // 2. 200 claims at once on 150 allocations; kill -9 while they are being paid.
-    const claims = claimers.map((c) =>
-      fetch(`${server.base}/api/airdrops/${airdropId}/claim`, {
-        method: 'POST',
-        headers: c.headers,
-        body: JSON.stringify({ destinationWalletId: c.id }),
-      }).then(
-        (r) => r.status,
-        () => 'dropped' as const,
-      ),
-    );
-    await sleep(1_200);
-    await rig.kill();
+    // 2. 200 claims at once on 150 allocations; kill -9 while they are being paid: once the first
+    // payout from the airdrop wallet is validated (the others signed, in flight or not yet
+    // signed). A fixed delay killed before any payout on a loaded machine; a minute without one
+    // kills anyway.
+    const claims = await rig.withLedger(async (client) => {
+      const payer = (await history(client, creator.address)).find(
+        (t) =>
+          t.tx_json?.TransactionType === 'Payment' &&
+          t.tx_json.Account === creator.address &&
+          t.tx_json.Destination !== creator.address &&
+          t.meta?.TransactionResult === 'tesSUCCESS' &&
+          typeof t.meta.delivered_amount === 'object',
+      )?.tx_json?.Destination;
+      expect(payer, 'the allocation moved to the airdrop wallet').toBeTruthy();
+      const firstPayout = new Promise<void>((resolve) => {
+        client.on('transaction', (ev) => {
+          const tx = (ev as unknown as { tx_json?: { Account?: string; TransactionType?: string } }).tx_json;
+          if (ev.validated && tx?.Account === payer && tx?.TransactionType === 'Payment') resolve();
+        });
+      });
+      await client.request({ command: 'subscribe', accounts: [payer!] });
+      const sent = claimers.map((c) =>
+        fetch(`${server.base}/api/airdrops/${airdropId}/claim`, {
+          method: 'POST',
+          headers: c.headers,
+          body: JSON.stringify({ destinationWalletId: c.id }),
+        }).then(
+          (r) => r.status,
+          () => 'dropped' as const,
+        ),
+      );
+      await Promise.race([firstPayout, sleep(60_000)]);
+      await rig.kill();
+      return sent;
+    });
     await Promise.all(claims);
 
     server = await rig.start();
@@ -159,7 +185,7 @@ describe('airdrop crash safety', () => {
             t.meta?.TransactionResult === 'tesSUCCESS',
         );
       // Until every reserved claim is settled: the claims the airdrop counts (pending or paid) are
-      // all on the ledger. The killed instance's job leases (15 s) expire first.
+      // all on the ledger. The killed instance's claim leases (15 s) expire first.
       for (let i = 0; ; i++) {
         const list = (await json(await fetch(`${server.base}/api/airdrops`))) as unknown as Array<{
           id: number;
@@ -170,9 +196,21 @@ describe('airdrop crash safety', () => {
         if (i > 240) throw new Error(`claims still unsettled: ${counted} counted`);
         await sleep(500);
       }
-      // Payments signed before the kill validate on their own: a few more closes, and a doubled
-      // payment would show up now.
-      await sleep(20_000);
+      // Payments signed before now validate on their own, up to their LastLedgerSequence (at most
+      // the submission window past the validated ledger they were signed at): once the ledger
+      // after that is validated, a doubled payment would show up. Counted in ledgers, not in
+      // seconds (a loaded machine closes fewer ledgers in 20 s than an idle one).
+      const signedBy = (await client.request({ command: 'ledger', ledger_index: 'validated' })).result
+        .ledger_index;
+      await new Promise<void>((resolve) => {
+        const onClose = (ev: { ledger_index: number }) => {
+          if (ev.ledger_index <= signedBy + SUBMISSION_WINDOW) return;
+          client.off('ledgerClosed', onClose);
+          resolve();
+        };
+        client.on('ledgerClosed', onClose);
+        void client.request({ command: 'subscribe', streams: ['ledger'] });
+      });
       for (const t of await payouts()) {
         const to = t.tx_json!.Destination!;
         received.set(to, (received.get(to) ?? 0) + 1);
@@ -237,5 +275,5 @@ describe('airdrop crash safety', () => {
     } finally {
       await database.close();
     }
-  }, 240_000);
+  }, 600_000);
 });

@@ -26,7 +26,12 @@ async function history(client: Client, account: string): Promise<AccountTx[]> {
 }
 
 describe('graduation crash safety', () => {
-  const rig = useCrashRig('bonding-crash', { PLATFORM_BOOTSTRAP: 'on', DEMO_SEED: 'off' });
+  const rig = useCrashRig('bonding-crash', {
+    PLATFORM_BOOTSTRAP: 'on',
+    DEMO_SEED: 'off',
+    // Each restart takes the graduation job up once the killed process's lease runs out: 3 s, not 15.
+    JOB_LEASE_MS: '3000',
+  });
   let client: Client | undefined;
   afterAll(async () => {
     await client?.disconnect().catch(() => undefined);

@@ -2,7 +2,8 @@ import type { JobStatusView, DeployResult } from '@ledgerpad/shared';
 import { describe, expect, it } from 'vitest';
 import { decode } from 'xrpl';
 import { ledgerSubmissions } from '../../src/ledger/schema';
-import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
+import { json, openUserSocket, signInOverHttp, useCrashRig } from '../helpers/child-server';
+import type { TestSocket } from '../helpers/socket-client';
 
 // kill -9 of the real server (embedded PGlite and ledger in one process) during a deploy, at four
 // different points, then a restart on the same data: each job completes, every ledger step applied
@@ -25,9 +26,18 @@ const LEDGER_STEPS = 11 + 1 + TRANCHES;
 
 const stepIs = (s: Status, name: string, status: string) =>
   s.steps.some((x) => x.name === name && x.status === status);
+const ended = (s: Status) => s.status === 'completed' || s.status === 'failed';
 
 describe('deploy crash safety', () => {
-  const rig = useCrashRig('deploy-crash', { PLATFORM_BOOTSTRAP: 'on' });
+  const rig = useCrashRig('deploy-crash', {
+    PLATFORM_BOOTSTRAP: 'on',
+    // What a restart waits for before it takes the job up is the killed process's lease: 3 s here
+    // (as in the two-instance test), not the default 15 s, four times over.
+    JOB_LEASE_MS: '3000',
+    // Each deploy waits on about a dozen closes; the kill points are taken from the job's own
+    // updates on the socket (below), not from a race with the clock, so closes may come faster.
+    LEDGER_CLOSE_INTERVAL_MS: '500',
+  });
 
   it('kill -9 at four points of a deploy: each job completes after restart, each step once, every drop accounted for', async () => {
     let server = await rig.start();
@@ -36,6 +46,8 @@ describe('deploy crash safety', () => {
       fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
     const status = async (jobId: string) =>
       (await json(await fetch(`${server.base}/api/job-status/${jobId}`, { headers }))) as unknown as Status;
+
+    let socket: TestSocket = await openUserSocket(server, headers);
 
     const wallet = (await json(await post('/api/wallets', {}))) as { id: number; wallet_address: string };
     expect((await post(`/api/wallets/${wallet.id}/fund`, {})).status).toBe(200);
@@ -48,7 +60,10 @@ describe('deploy crash safety', () => {
 
     const jobIds: string[] = [];
     const results: DeployResult[] = [];
+    // Where the time goes (printed at the end): to the kill point, the restart, the rest of the job.
+    const phases: string[] = [];
     for (const [i, point] of KILL_POINTS.entries()) {
+      const posted = Date.now();
       const res = await post('/api/deploy-token', {
         name: `Crash Token ${i}`,
         ticker: `CRSH${i}`,
@@ -68,25 +83,37 @@ describe('deploy crash safety', () => {
       const { jobId } = (await res.json()) as { jobId: string };
       jobIds.push(jobId);
 
-      // Poll fast and pull the plug at the moment the job reaches the kill point.
-      let seen: Status;
-      for (;;) {
-        seen = await status(jobId);
-        if (point.when(seen) || seen.status === 'completed' || seen.status === 'failed') break;
-      }
+      // Pull the plug the moment the job's update on the socket shows the kill point (the update
+      // is sent when the job's row is written; spinning on GET /api/job-status instead took CPU from
+      // the very server it waited for).
+      const seen = (
+        await socket.nextMatching(
+          'jobUpdated',
+          (d) => d.jobId === jobId && (ended(d as unknown as Status) || point.when(d as unknown as Status)),
+          120_000,
+        )
+      ).data as unknown as Status;
       expect(seen.status, `${point.label}: the job finished before the kill`).toBe('running');
       await rig.kill();
+      const killed = Date.now();
+      socket.close();
 
       server = await rig.start();
-      let final: Status;
-      const deadline = Date.now() + 60_000;
-      do {
-        final = await status(jobId);
-        if (final.status === 'completed' || final.status === 'failed') break;
-        await new Promise((r) => setTimeout(r, 100));
-      } while (Date.now() < deadline);
+      const restarted = Date.now();
+      socket = await openUserSocket(server, headers);
+      // Its end: already read once the socket listens, or the update that ends it.
+      let final = await status(jobId);
+      if (!ended(final))
+        final = (
+          await socket.nextMatching(
+            'jobUpdated',
+            (d) => d.jobId === jobId && ended(d as unknown as Status),
+            90_000,
+          )
+        ).data as unknown as Status;
       expect(final.status, `${point.label}: ${JSON.stringify(final)}`).toBe('completed');
       expect(final.steps.every((s) => s.status === 'done')).toBe(true);
+      phases.push(`${killed - posted}/${restarted - killed}/${Date.now() - restarted}`);
       results.push(final.result!);
     }
 
@@ -126,6 +153,10 @@ describe('deploy crash safety', () => {
     });
     const endBalance = await ledgerBalance(wallet.wallet_address);
 
+    socket.close();
+    process.stdout.write(
+      `deploy crash test: ms to the kill point / restart / completion, per kill point: ${phases.join(', ')}\n`,
+    );
     await rig.stop();
     const database = await rig.openDatabase();
     try {

@@ -7,6 +7,7 @@ import { afterAll } from 'vitest';
 import { Client } from 'xrpl';
 import { openDatabase, type Database } from '../../src/db/client';
 import { SERVER_DIR, spawnServer, type ServerProcess } from './server-process';
+import { TestSocket } from './socket-client';
 import { GENEROUS_QUOTAS } from './test-app';
 
 // The real server as `npm start` runs it (`node --import tsx src/main.ts`: embedded PGlite and the
@@ -29,6 +30,9 @@ export async function startChildServer(
   const server = await spawnServer({
     entry: opts.entry,
     output,
+    // A start (tsx, PGlite, the embedded ledger: 3–7 s of CPU) took over 60 s on the 2-core machine
+    // under a load of ~20; the crash tests' subject is what happens after it, not its speed.
+    startTimeoutMs: 180_000,
     env: {
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
@@ -91,6 +95,23 @@ export async function signInOverHttp(base: string, username: string): Promise<Re
     (await json(await fetch(`${base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
   ).token;
   return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json', origin: CHILD_ORIGIN };
+}
+
+/**
+ * A socket of the signed-in user (`headers` from `signInOverHttp`) on `server`, once it is ready:
+ * the user's job updates arrive on it as `jobUpdated` frames the moment the job's row is written,
+ * so a test can await a job's state instead of spinning on GET /api/job-status.
+ */
+export async function openUserSocket(
+  server: ServerProcess,
+  headers: Record<string, string>,
+): Promise<TestSocket> {
+  const { token } = (await json(
+    await fetch(`${server.base}/api/auth/socket-token`, { headers: { cookie: headers.cookie! } }),
+  )) as { token: string };
+  const socket = await TestSocket.open(`${server.base.replace('http', 'ws')}/ws?token=${token}`);
+  await socket.next('ready', 30_000);
+  return socket;
 }
 
 /** The owner's one-time link the server printed at start, redeemed: headers of an owner session. */

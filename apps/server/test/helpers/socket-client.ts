@@ -61,6 +61,22 @@ export class TestSocket {
     }
   }
 
+  /**
+   * The next frame of `event` whose data satisfies `match` (frames before it that do not match are
+   * taken and dropped), waiting up to `timeoutMs` in all.
+   */
+  async nextMatching(
+    event: string,
+    match: (data: Record<string, unknown>) => boolean,
+    timeoutMs = 3000,
+  ): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const frame = await this.next(event, Math.max(1, deadline - Date.now()));
+      if (match(frame.data)) return frame;
+    }
+  }
+
   /** Resolves when the server closes the socket. */
   async waitClosed(timeoutMs = 5000): Promise<{ code: number }> {
     const deadline = Date.now() + timeoutMs;
