@@ -75,6 +75,13 @@ export interface StandaloneLedger extends AsyncDisposable {
   request(request: JsonObject): Promise<JsonObject>;
   /** Moves the ledger clock to `offsetMs` behind the wall clock (same as `ledger_clock`); only forward. */
   setClockOffset(offsetMs: number): void;
+  /**
+   * Closes every `ms` from now on (the next close `ms` after this call); not below 1 ms. For a test
+   * that measures a pipeline in ledger closes: a longer interval for that step keeps the figure about
+   * the pipeline, not about how fast a loaded machine reacts within one close. Only a ledger started
+   * with a close timer has one to change.
+   */
+  setCloseInterval(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -90,7 +97,8 @@ export async function startStandaloneLedger(
   options: StandaloneLedgerOptions = {},
 ): Promise<StandaloneLedger> {
   const host = options.host ?? '127.0.0.1';
-  const closeIntervalMs = options.closeIntervalMs ?? 1000;
+  let closeIntervalMs = options.closeIntervalMs ?? 1000;
+  const timed = closeIntervalMs > 0;
   const config: CoreConfig = {
     baseFee: toDrops(options.baseFee, 10n, 'baseFee'),
     reserveBase: toDrops(options.reserveBase, 1_000_000n, 'reserveBase'),
@@ -182,6 +190,13 @@ export async function startStandaloneLedger(
     closeLedger: () => services.closeLedger(),
     request: (request) => handleLocal(services, request),
     setClockOffset: (offsetMs) => clock.setOffset(offsetMs),
+    setCloseInterval: (ms) => {
+      if (!timed) throw new Error('this ledger closes only on ledger_accept: it has no close timer');
+      if (!Number.isFinite(ms) || ms < 1) throw new RangeError('close interval must be at least 1 ms');
+      closeIntervalMs = ms;
+      if (timer) clearTimeout(timer);
+      schedule();
+    },
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -152,7 +152,10 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
       fee: await xrpDrops(feeWallet),
       ledger: await validatedIndex(),
     };
-    const out = await deploy(alice, form());
+    // Measured in closes with 3 s closes (1 s again afterwards): the figure is about the pipeline,
+    // not about whether a loaded CI machine reacts within one second (the bench measures 1 s).
+    t.ledger.setCloseInterval(3000);
+    const out = await deploy(alice, form()).finally(() => t.ledger.setCloseInterval(1000));
     jobId = out.jobId;
     expect(out.status.status, JSON.stringify(out.status)).toBe('completed');
     expect(out.status.steps.every((s) => s.status === 'done')).toBe(true);
@@ -183,10 +186,9 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
   it('lands within two ledger closes of the first submit', () => {
     const indexes = Object.values(result.ledgers ?? {}).filter((v): v is number => typeof v === 'number');
     expect(indexes.length).toBe(11);
-    // Two closes: every transaction in two ledgers after the request. Counted as ledgers holding the
-    // deploy's transactions: on a loaded machine the 1 s close timer can close an empty ledger while
-    // the server answers the first group's validation, and that close is the timer's, not the deploy's.
+    // Two closes: every transaction in two consecutive ledgers after the request.
     expect(new Set(indexes).size, JSON.stringify(result.ledgers)).toBeLessThanOrEqual(2);
+    expect(Math.max(...indexes) - Math.min(...indexes)).toBeLessThanOrEqual(1);
     expect(Math.min(...indexes)).toBeGreaterThan(before.ledger);
   });
 

@@ -74,6 +74,10 @@ beforeAll(async () => {
   const w = (await call(alice, 'POST', '/api/wallets', {})).json() as { id: number; wallet_address: string };
   wallet = { id: w.id, address: w.wallet_address };
   expect((await call(alice, 'POST', `/api/wallets/${w.id}/fund`)).statusCode).toBe(200);
+  // The deploy's cost in closes is measured with 3 s closes (1 s again afterwards): the figure is
+  // about the pipeline, not about whether a loaded CI machine reacts within one second (the bench
+  // measures the 1 s figure). With 1 s closes a loaded run spread the deploy over 3-6 ledgers.
+  t.ledger.setCloseInterval(3000);
   firstLedger = (await validated()).index;
   const res = await call(alice, 'POST', '/api/deploy-token', {
     name: 'Vest Token',
@@ -93,6 +97,7 @@ beforeAll(async () => {
   expect(res.statusCode, res.body).toBe(202);
   const { jobId } = res.json() as { jobId: string };
   await t.app.platform.jobs.waitFor(jobId, { timeoutMs: 60_000 });
+  t.ledger.setCloseInterval(1000);
   const status = (await call(alice, 'GET', `/api/job-status/${jobId}`)).json() as JobStatusView<DeployResult>;
   expect(status.status, JSON.stringify(status)).toBe('completed');
   result = status.result!;
@@ -183,11 +188,9 @@ describe('deploy with a locked dev allocation', () => {
     const locks = entries.filter(([k]) => k.startsWith('lock-dev-')).map(([, v]) => v);
     const rest = entries.filter(([k]) => !k.startsWith('lock-dev-')).map(([, v]) => v);
     expect(Math.max(...locks)).toBeLessThanOrEqual(Math.max(...rest));
-    // Every transaction in two ledgers: the deploy's cost in ledger closes. Counted as the ledgers
-    // its transactions are in, not as the distance between them: the 1 s close timer keeps closing
-    // while a loaded machine (the CI's PostgreSQL pass) answers the first group's validation, and an
-    // empty ledger closed in between is the timer's, not the deploy's (it failed CI once that way).
+    // Every transaction in two consecutive ledgers: the deploy's cost in ledger closes.
     expect(new Set(indexes).size, JSON.stringify(result.ledgers)).toBeLessThanOrEqual(2);
+    expect(Math.max(...indexes) - Math.min(...indexes)).toBeLessThanOrEqual(1);
     expect(Math.min(...indexes)).toBeGreaterThan(firstLedger);
   });
 

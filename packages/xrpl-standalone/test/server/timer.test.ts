@@ -45,3 +45,24 @@ describe('closeIntervalMs', () => {
     expect(await h.client.getXrpBalance(other.address)).toBe(20);
   });
 });
+
+describe('setCloseInterval', () => {
+  const index = async () =>
+    (await h.client.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger_index;
+
+  it('changes the cadence from the call on: a long interval holds the next close, a short one resumes', async () => {
+    h.ledger.setCloseInterval(60_000);
+    const held = await index();
+    // Six of the old 150 ms intervals pass without a close.
+    await new Promise((r) => setTimeout(r, 900));
+    expect(await index()).toBe(held);
+    h.ledger.setCloseInterval(50);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await index()).toBeGreaterThan(held + 1);
+    h.ledger.setCloseInterval(150);
+  });
+
+  it('refuses an interval below 1 ms', () => {
+    expect(() => h.ledger.setCloseInterval(0)).toThrow(RangeError);
+  });
+});
