@@ -375,7 +375,7 @@ describe('market swaps', () => {
         .reduce((sum, r) => sum.plus(r.received), new Decimal(0));
       expect((await tokensOf(w.address)).eq(got)).toBe(true);
     }
-  });
+  }, 90_000); // 14 s alone; a loaded 2-core CI machine can take twice that and more
 
   it('answers a repeated quote from the ledger it was made on; the next ledger’s trade makes a new one, which then executes', async () => {
     const ask = async () => {
