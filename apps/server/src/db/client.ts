@@ -100,8 +100,27 @@ async function startPglite(opts: DatabaseOptions): Promise<PGlite> {
   }
 }
 
+/**
+ * PGlite runs each statement synchronously (WebAssembly) on this thread and settles its promise
+ * without any I/O, so a chain of awaited statements — a snapshot build, an indexer transaction —
+ * ran as one unbroken run of microtasks: 50–120 ms during which no request was answered (measured
+ * with the demo market, docs/benchmarks.md). Each protocol round (every statement passes through
+ * `execProtocolStream`) now first yields to the event loop's macrotask queue, so waiting requests
+ * and sockets are served between two statements: the loop is blocked at most one statement at a
+ * time. Statements still run one at a time in order (PGlite's own mutex holds a query or a
+ * transaction across the yield).
+ */
+export function yieldBetweenStatements(client: PGlite): void {
+  const run = client.execProtocolStream.bind(client);
+  client.execProtocolStream = async (...args: Parameters<PGlite['execProtocolStream']>) => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return run(...args);
+  };
+}
+
 async function openPglite(opts: DatabaseOptions): Promise<Database> {
   const client = await startPglite(opts);
+  yieldBetweenStatements(client);
   const sql: SqlRunner = {
     exec: async (text) => {
       await client.exec(text);
