@@ -171,7 +171,7 @@ describe('the landing page carries its first screen and first reads', () => {
     expect(res.headers.etag).toBeUndefined();
     expect(res.body).toContain(`<div id="root">${SHELL.trim()}</div>`);
     // Its stylesheet inline: the shell's first paint waits for no second request.
-    expect(res.body).toContain(`<style>${CSS}</style></head>`);
+    expect(res.body).toContain(`<style>${CSS}</style>`);
     expect(res.body).not.toContain('index-abc123.css');
     const { data } = landingParts(res.body);
     // The same bodies the public reads serve.

@@ -206,6 +206,9 @@ export class MarketSnapshot {
     this.building = build.finally(() => {
       if (this.building === guarded) this.building = undefined;
     });
+    // Callers get the failure from `build` (or from `building` when they await it); this copy must
+    // not count as unhandled when nobody waits on it (a build cut short by shutdown).
+    this.building.catch(() => undefined);
     const guarded = this.building;
     return build;
   }
