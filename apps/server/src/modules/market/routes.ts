@@ -136,7 +136,9 @@ export function registerMarket(
     const listed = (await snapshot.get()).tokens.find(
       (t) => t.issuer_address === issuer && t.currency === currency,
     );
-    return listed ? { id: listed.id, liquidityPair: listed.liquidity_pair } : tokens.byIssuer(issuer, currency);
+    return listed
+      ? { id: listed.id, liquidityPair: listed.liquidity_pair }
+      : tokens.byIssuer(issuer, currency);
   };
 
   // The market's lists, paged like every list (`?limit=&offset=`, X-Total-Count; docs/paging.md).
