@@ -133,9 +133,9 @@ export function registerMarket(
     issuer: string,
     currency: string,
   ): Promise<{ id: number; liquidityPair: string } | undefined> => {
-    const listed = (await snapshot.get()).tokens.find(
-      (t) => t.issuer_address === issuer && t.currency === currency,
-    );
+    // A snapshot that cannot be built now (the database failing) must not fail these reads too.
+    const snap = await snapshot.get().catch(() => undefined);
+    const listed = snap?.tokens.find((t) => t.issuer_address === issuer && t.currency === currency);
     return listed
       ? { id: listed.id, liquidityPair: listed.liquidity_pair }
       : tokens.byIssuer(issuer, currency);
