@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { TokenView } from '@ledgerpad/shared';
 import { createTestApp, type TestApp } from '../test/helpers/test-app';
@@ -13,7 +14,8 @@ import { loadTest, percentile, type LoadResult } from './load';
 //    lowest priority: an attacker's client does not share the server's cores) while a fifth asks
 //    for /api/health: the health check's p99 (target < 50 ms), ledgers closing every second.
 // 3. every call the token page makes, 50 connections each for a few seconds: req/s (target ≥ 1,000)
-//    and p99 (target ≤ 100 ms), ledgers closing every second.
+//    and p99 (target ≤ 100 ms), ledgers closing every second; the event loop's delay meanwhile.
+// 4. ten ledger closes with no requests: the event loop's delay (p99, max) and CPU time per close.
 // The load generator runs in a worker thread (its own core, as a separate client would).
 
 export interface RouteCpu {
@@ -32,6 +34,10 @@ export interface PublicApiBenchResult {
   worstMissP99Ms: number;
   health: { loadedRoute: string; loadedReqPerSec: number; p99Ms: number; p50Ms: number };
   tokenPage: Array<{ route: string } & LoadResult>;
+  /** Ledger closes with no requests: the event loop's delay and the CPU time per close. */
+  closes: Awaited<ReturnType<typeof closeWork>>;
+  /** The event loop's delay while the token page's calls ran (ledgers closing every second). */
+  tokenPageLoopDelay: { p99Ms: number; maxMs: number };
   ok: boolean;
 }
 
@@ -45,7 +51,32 @@ export const PUBLIC_API_TARGETS = {
 const CALLS = 100;
 const LOAD_SECONDS = 3;
 
-async function seededDemo(): Promise<{
+/**
+ * What the ledger closes cost the API's event loop with no requests: `closes` closes a second apart
+ * (ledger_accept, then the indexer, the snapshot and whatever follows a close), the loop's delay
+ * (perf_hooks, 1 ms resolution) p99 and max over the span, and the process's CPU time per close
+ * (the embedded ledger included: it runs in this thread).
+ */
+export async function closeWork(t: TestApp, closes: number) {
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  const cpu = process.cpuUsage();
+  h.enable();
+  for (let i = 0; i < closes; i++) {
+    await t.ledger!.client.request({ command: 'ledger_accept' } as never);
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  h.disable();
+  const used = process.cpuUsage(cpu);
+  const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+  return {
+    closes,
+    loopDelayP99Ms: ms(h.percentile(99)),
+    loopDelayMaxMs: ms(h.max),
+    cpuPerCloseMs: Math.round((used.user + used.system) / 10 / closes) / 100,
+  };
+}
+
+export async function seededDemo(): Promise<{
   t: TestApp;
   seedMs: number;
   stopCloses: () => void;
@@ -224,16 +255,24 @@ export async function benchPublicApi(): Promise<PublicApiBenchResult> {
       loadTest({ port, paths: ['/api/health'], connections: 1, seconds: LOAD_SECONDS }),
     ]);
 
-    // 3. The token page's calls, 50 connections each.
+    // 3. The token page's calls, 50 connections each; the event loop's delay over the measured spans.
     const tokenPage: PublicApiBenchResult['tokenPage'] = [];
+    const delay = monitorEventLoopDelay({ resolution: 1 });
     for (const path of tokenPageRoutes(tokens)) {
       await loadTest({ port, paths: [path], connections: 50, seconds: 1 }); // warm-up
+      delay.enable();
+      const result = await loadTest({ port, paths: [path], connections: 50, seconds: LOAD_SECONDS });
+      delay.disable();
       tokenPage.push({
         route: path.split('?')[0]!.replace(/r[1-9A-HJ-NP-Za-km-z]{24,34}/g, '{issuer}'),
-        ...(await loadTest({ port, paths: [path], connections: 50, seconds: LOAD_SECONDS })),
+        ...result,
       });
     }
     stopCloses();
+
+    // 4. What a close costs the loop with nothing else running (ten closes a second apart).
+    await closeWork(t, 2); // warm-up
+    const closeCost = await closeWork(t, 10);
 
     const T = PUBLIC_API_TARGETS;
     return {
@@ -248,6 +287,11 @@ export async function benchPublicApi(): Promise<PublicApiBenchResult> {
         p50Ms: health.p50Ms,
       },
       tokenPage,
+      closes: closeCost,
+      tokenPageLoopDelay: {
+        p99Ms: Math.round(delay.percentile(99) / 1e4) / 100,
+        maxMs: Math.round(delay.max / 1e4) / 100,
+      },
       ok:
         worst.missP99Ms <= T.cpuP99Ms &&
         health.p99Ms < T.healthP99Ms &&

@@ -121,6 +121,20 @@ const sections: Array<Section<unknown>> = [
         target: atMost(PUBLIC_API_TARGETS.healthP99Ms),
         note: `${r.health.loadedReqPerSec} req/s on it`,
       },
+      {
+        figure: 'event-loop delay p99 / max under the token page calls',
+        value: r.tokenPageLoopDelay.p99Ms,
+        unit: 'ms',
+        digits: 1,
+        note: `max ${r.tokenPageLoopDelay.maxMs} ms`,
+      },
+      {
+        figure: 'ledger close, no requests: event-loop delay p99 / max',
+        value: r.closes.loopDelayP99Ms,
+        unit: 'ms',
+        digits: 1,
+        note: `max ${r.closes.loopDelayMaxMs} ms; ${r.closes.cpuPerCloseMs} ms CPU per close`,
+      },
       ...r.tokenPage.flatMap((p): Figures => [
         {
           figure: `token page ${p.route}, 50 connections`,

@@ -108,8 +108,45 @@ async function startPglite(opts: DatabaseOptions): Promise<PGlite> {
   }
 }
 
+/** Most PGlite work (milliseconds) run in one turn of the event loop before it yields (below). */
+export const PGLITE_SLICE_MS = 5;
+
+/**
+ * PGlite runs each statement synchronously (WebAssembly) on this thread and settles its promise
+ * without any I/O, so a chain of awaited statements — a snapshot build, an indexer transaction —
+ * ran as one unbroken run of microtasks: 50–120 ms during which no request was answered (measured
+ * with the demo market, docs/benchmarks.md). Every statement passes through `execProtocolStream`
+ * (a few protocol rounds each): once the statements run in the current turn of the loop have taken
+ * PGLITE_SLICE_MS, the next round first yields to the macrotask queue (setImmediate), so waiting
+ * requests and sockets are served in between. Yielding at every round instead made each statement
+ * wait behind a whole turn of queued requests several times: a chain of ten statements took
+ * seconds under load, and every request waiting for its answer with it. Statements still run one at
+ * a time and in order (PGlite's mutex holds a query or a transaction across the yield).
+ */
+export function yieldBetweenStatements(client: PGlite, sliceMs = PGLITE_SLICE_MS): void {
+  const run = client.execProtocolStream.bind(client);
+  /** When this turn's PGlite work started (undefined: none yet in this turn). */
+  let sliceStart: number | undefined;
+  const startSlice = () => {
+    sliceStart = performance.now();
+    // The loop's next check phase ends this turn's slice.
+    setImmediate(() => {
+      sliceStart = undefined;
+    });
+  };
+  client.execProtocolStream = async (...args: Parameters<PGlite['execProtocolStream']>) => {
+    if (sliceStart === undefined) startSlice();
+    else if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (sliceStart === undefined) startSlice();
+    }
+    return run(...args);
+  };
+}
+
 async function openPglite(opts: DatabaseOptions): Promise<Database> {
   const client = await startPglite(opts);
+  yieldBetweenStatements(client);
   const sql: SqlRunner = {
     exec: async (text) => {
       await client.exec(text);

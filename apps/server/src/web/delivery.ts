@@ -94,6 +94,29 @@ export function landingDataBlock(data: { tokens: string; prices: string; holders
 const LANDING_SHELL_FILE = 'landing-shell.html';
 const ROOT = '<div id="root"></div>';
 
+/** Above this a stylesheet stays a link on the landing page (inlining it would delay the HTML more). */
+export const LANDING_INLINE_CSS_MAX_BYTES = 64 * 1024;
+
+/**
+ * The landing page's own stylesheets (`/assets/*.css` links of index.html) written into the page as
+ * `<style>` elements: the shell's first paint then waits for the HTML alone, not for a second
+ * request (a stylesheet link blocks rendering). The CSP allows inline styles ('unsafe-inline' for
+ * React's style attributes). A file too large, missing, or holding `</` (it could end the element)
+ * stays a link. Other pages keep the link: they are cached, the landing page is not.
+ */
+export async function inlineStylesheets(html: string, distDir: string): Promise<string> {
+  const links = [...html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*>/g)];
+  let out = html;
+  for (const [link] of links) {
+    const href = /\bhref="\/(assets\/[\w.-]+\.css)"/.exec(link)?.[1];
+    if (!href) continue;
+    const css = await readFile(path.join(distDir, href), 'utf8').catch(() => undefined);
+    if (css === undefined || css.length > LANDING_INLINE_CSS_MAX_BYTES || css.includes('</')) continue;
+    out = out.replace(link, () => `<style>${css}</style>`);
+  }
+  return out;
+}
+
 export interface WebDelivery {
   /** Answers a non-API path no route matched: the SPA's 404 page (status 404), or plain text. */
   notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply>;
@@ -169,7 +192,7 @@ export async function registerWebDelivery(
       readFile(path.join(distDir!, LANDING_SHELL_FILE), 'utf8').catch(() => ''),
     ]);
     // Replacement functions, not strings: a `$&` in a token's name must stay literal text.
-    const page = html
+    const page = (await inlineStylesheets(html, distDir!))
       .replace('</head>', () => `${block}</head>`)
       .replace(ROOT, () => `<div id="root">${shell.trim()}</div>`);
     const buf = Buffer.from(page);

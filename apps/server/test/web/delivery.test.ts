@@ -4,12 +4,19 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { LANDING_DATA_MAX_BYTES, landingDataBlock } from '../../src/web/delivery';
+import {
+  LANDING_DATA_MAX_BYTES,
+  LANDING_INLINE_CSS_MAX_BYTES,
+  inlineStylesheets,
+  landingDataBlock,
+} from '../../src/web/delivery';
 
 // Static delivery of the built web app through the real server, on a small fake build.
 
+const CSS = '.hero h1{font-size:2.5rem}';
 const INDEX =
-  '<!doctype html><html><head><title>Ledgerpad</title></head><body><div id="root"></div></body></html>';
+  '<!doctype html><html><head><title>Ledgerpad</title>' +
+  '<link rel="stylesheet" crossorigin href="/assets/index-abc123.css"></head><body><div id="root"></div></body></html>';
 const SHELL = '<div class="app"><h1>Launch and trade XRPL tokens in seconds</h1></div>\n';
 const JS = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 
@@ -22,6 +29,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'index.html'), INDEX);
   writeFileSync(path.join(dist, 'index.html.br'), brotliCompressSync(INDEX));
   writeFileSync(path.join(dist, 'landing-shell.html'), SHELL);
+  writeFileSync(path.join(dist, 'assets', 'index-abc123.css'), CSS);
   writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const js = path.join(dist, 'assets', 'app-abc123.js');
   writeFileSync(js, JS);
@@ -162,6 +170,9 @@ describe('the landing page carries its first screen and first reads', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers.etag).toBeUndefined();
     expect(res.body).toContain(`<div id="root">${SHELL.trim()}</div>`);
+    // Its stylesheet inline: the shell's first paint waits for no second request.
+    expect(res.body).toContain(`<style>${CSS}</style>`);
+    expect(res.body).not.toContain('index-abc123.css');
     const { data } = landingParts(res.body);
     // The same bodies the public reads serve.
     expect(data?.tokens).toEqual((await get('/api/tokens')).json());
@@ -175,6 +186,21 @@ describe('the landing page carries its first screen and first reads', () => {
     expect(gunzipSync(gz.rawPayload).toString()).toBe(res.body);
     // Every other page is the build's index.html as it is.
     expect((await get('/terms')).body).toBe(INDEX);
+  });
+
+  it('keeps a stylesheet that could end its element (or is missing or large) as a link', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-css-'));
+    try {
+      mkdirSync(path.join(dir, 'assets'));
+      writeFileSync(path.join(dir, 'assets', 'a.css'), 'a::after{content:"</style>"}');
+      writeFileSync(path.join(dir, 'assets', 'b.css'), `b{x:${'y'.repeat(LANDING_INLINE_CSS_MAX_BYTES)}}`);
+      writeFileSync(path.join(dir, 'assets', 'c.css'), 'c{color:red}');
+      const links = ['a', 'b', 'missing', 'c'].map((n) => `<link rel="stylesheet" href="/assets/${n}.css">`);
+      const out = await inlineStylesheets(`<head>${links.join('')}</head>`, dir);
+      expect(out).toBe(`<head>${links.slice(0, 3).join('')}<style>c{color:red}</style></head>`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('never serves the shell as a file', async () => {

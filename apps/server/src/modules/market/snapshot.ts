@@ -107,6 +107,11 @@ const key = (currency: string, issuer: string) => `${currency}|${issuer}`;
 
 /** While the indexer catches up, the snapshot is rebuilt at most this often (and at its last ledger). */
 const CATCH_UP_REFRESH_MS = 1_000;
+/**
+ * A ledger without transactions changes nothing the snapshot reads from the ledger; what still moves
+ * is time (the 24h change's reference price): such a ledger rebuilds only when the snapshot is this old.
+ */
+export const EMPTY_LEDGER_REFRESH_MS = 10_000;
 
 /** An amount of the quote asset in USD (RLUSD counts as USD); null without an XRP/USD price. */
 function usdOf(amount: Decimal, quote: 'XRP' | 'RLUSD', usd: Decimal | null): Decimal | null {
@@ -183,8 +188,22 @@ export class MarketSnapshot {
    * many ledgers rebuilds at most every CATCH_UP_REFRESH_MS and once more at its last ledger, instead
    * of rebuilding after each ledger it writes (the builds took half of the catch-up's time).
    */
-  ledgerIndexed(behind: number): Promise<Snapshot> | undefined {
-    if (behind > 0 && performance.now() - this.startedAt < CATCH_UP_REFRESH_MS) return undefined;
+  ledgerIndexed(behind: number, transactions = 1): Promise<Snapshot> | undefined {
+    const age = performance.now() - this.startedAt;
+    if (behind > 0 && age < CATCH_UP_REFRESH_MS) return undefined;
+    // An empty ledger (most of them on a quiet market, one a second): the same snapshot at the new
+    // ledger index, no database reads (a build is ~10 statements, each blocking the loop while it runs).
+    const current = this.current;
+    if (
+      transactions === 0 &&
+      current &&
+      !this.building &&
+      this.currentVersion >= this.wanted &&
+      age < EMPTY_LEDGER_REFRESH_MS
+    ) {
+      this.current = { ...current, ledger: this.deps.ledgerIndex() };
+      return undefined;
+    }
     return this.refresh();
   }
 
@@ -218,6 +237,9 @@ export class MarketSnapshot {
     this.building = build.finally(() => {
       if (this.building === guarded) this.building = undefined;
     });
+    // Callers get the failure from `build` (or from `building` when they await it); this copy must
+    // not count as unhandled when nobody waits on it (a build cut short by shutdown).
+    this.building.catch(() => undefined);
     const guarded = this.building;
     return build;
   }

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Wallet } from 'xrpl';
+import { openDatabase, PGLITE_SLICE_MS } from '../../src/db/client';
+import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+// What a ledger close costs the API's event loop (docs/benchmarks.md, issue 27 part 4): PGlite lets
+// the loop run between statements, and a ledger without transactions keeps the market snapshot.
+
+describe('PGlite statements', () => {
+  it('let the event loop run within a chain of awaited statements once it has run its slice', async () => {
+    const database = await openDatabase({ migrate: false });
+    try {
+      let turns = 0;
+      let spinning = true;
+      const spin = () => {
+        if (!spinning) return;
+        turns++;
+        setImmediate(spin);
+      };
+      // Short statements within one slice: no yield at each (a cache miss keeps its speed). A
+      // yield at every protocol round would give this loop 30 turns and more; a loaded machine that
+      // pauses the process past the slice, one or two.
+      await new Promise((resolve) => setImmediate(resolve)); // a fresh turn
+      setImmediate(spin);
+      for (let i = 0; i < 10; i++) await database.sql.query('select 1');
+      expect(turns).toBeLessThanOrEqual(2);
+      // Statements longer than the slice, awaited one after the other: without the yield they
+      // settle as one run of microtasks and the immediate never gets a turn until they are done.
+      const heavy = 'select count(*) from generate_series(1, 400000)';
+      const t0 = performance.now();
+      await database.sql.query(heavy);
+      expect(performance.now() - t0).toBeGreaterThan(PGLITE_SLICE_MS);
+      turns = 0;
+      for (let i = 0; i < 5; i++) await database.sql.query(heavy);
+      spinning = false;
+      expect(turns).toBeGreaterThanOrEqual(4);
+      // Concurrent statements still run one at a time, in the order asked.
+      const order: number[] = [];
+      await Promise.all(
+        [1, 2, 3].map(async (n) =>
+          order.push((await database.sql.query<{ n: number }>(`select ${n} as n`))[0]!.n),
+        ),
+      );
+      expect(order).toEqual([1, 2, 3]);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('the market snapshot at a ledger close', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.ready();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const close = async () => {
+    await t.ledger!.client.request({ command: 'ledger_accept' } as never);
+    return t.app.platform.indexer!.caughtUp();
+  };
+  const transactions = async (index: number) =>
+    (
+      (await t.ledger!.client.request({ command: 'ledger', ledger_index: index, transactions: true })).result
+        .ledger as { transactions?: unknown[] }
+    ).transactions ?? [];
+
+  it('is kept across a ledger without transactions (at its index) and rebuilt after one with', async () => {
+    const snapshot = t.app.marketSnapshot;
+    await close();
+    const built = await snapshot.refresh();
+    // An empty ledger: the same snapshot (no statement ran for it), at the new ledger.
+    let empty = await close();
+    // (Background work of the platform may have put a transaction in it: close until one is empty.)
+    for (let i = 0; i < 5 && (await transactions(empty)).length > 0; i++) empty = await close();
+    expect(await transactions(empty)).toEqual([]);
+    const kept = await snapshot.get();
+    expect(kept.ledger).toBe(empty);
+    expect(kept.priceByKey).toBe(built.priceByKey);
+
+    // A ledger with a transaction: built anew.
+    const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
+    await t.ledger!.client.submit(
+      { TransactionType: 'AccountSet', Account: genesis.address },
+      { wallet: genesis },
+    );
+    const busy = await close();
+    expect((await transactions(busy)).length).toBeGreaterThan(0);
+    await vi.waitFor(async () => expect((await snapshot.get()).ledger).toBe(busy), { timeout: 10_000 });
+    expect((await snapshot.get()).priceByKey).not.toBe(built.priceByKey);
+  });
+});
