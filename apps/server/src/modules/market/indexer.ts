@@ -381,11 +381,13 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
           marketCandles,
           CANDLE_COLUMNS,
           [...buckets.values()],
+          // trim_scale: a sum keeps its operands' largest scale ('21.125070'), the batch's own sum
+          // (Decimal) none ('21.12507'); one form whichever way the ledgers were grouped.
           sql`on conflict (token_id, quote, resolution, bucket) do update set
             high = greatest(${marketCandles.high}, excluded.high),
             low = least(${marketCandles.low}, excluded.low),
             close = excluded.close,
-            volume = ${marketCandles.volume} + excluded.volume,
+            volume = trim_scale(${marketCandles.volume} + excluded.volume),
             trades = ${marketCandles.trades} + excluded.trades`,
         ),
       );
