@@ -2,7 +2,7 @@ import {
   DEPLOY_STEP_LABELS,
   type DeployResult,
   type LaunchType,
-  type LiquidityPair,
+  type DeployFormCore,
   type VestingSettings,
   type VestingTranche,
   ledgerResultMessage,
@@ -30,22 +30,11 @@ export interface DeployPayload {
   walletId: number;
   userAddress: string;
   feeAddress: string | null;
-  form: {
-    name: string;
-    ticker: string;
-    description: string;
-    supply: string;
-    devAllocation: string;
-    liquidityAmount: string;
-    ammFee: string;
-    logoUrl: string;
+  form: DeployFormCore & {
     telegramFileId: string | null;
     twitterLink: string | null;
     telegramLink: string | null;
     websiteLink: string | null;
-    blackholeIssuer: boolean;
-    requireAuth: boolean;
-    liquidityPairType: LiquidityPair;
   };
   currency: string;
   devAmount: string;
