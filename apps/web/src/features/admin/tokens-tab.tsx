@@ -190,8 +190,7 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
             purpose: 'admin',
             hint: 'Optional. JPEG, PNG or WebP, at most 1 MB, square-ish.',
             onBusy: setUploading,
-            onUploaded: (uploaded) =>
-              setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted }),
+            onLogoUrl: (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),
           }}
         />
         <fieldset className="admin-flags" disabled={busy}>
@@ -407,7 +406,7 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
           purpose: 'admin',
           hint: 'Leave empty to keep the current logo. JPEG, PNG or WebP, up to 1 MB.',
           onBusy: setUploading,
-          onUploaded: (u) => setValue('logoUrl', u?.servedUrl ?? token.logoUrl ?? ''),
+          onLogoUrl: (url) => setValue('logoUrl', url ?? token.logoUrl ?? ''),
         }}
       />
       <FormErrors

@@ -15,6 +15,7 @@ import {
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { IdentityBadge } from '../../components/identity-badge';
+import { FormErrors } from '../../components/form-field';
 import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
 import { hasStatus } from '../../lib/api';
 import {
@@ -258,16 +259,17 @@ function MetadataForm({
           hint: 'Optional. JPEG, PNG or WebP, under 5 MB, square or near-square.',
           onBusy: setUploading,
           onRefused: setLogoRefused,
-          onUploaded: (u) => setValue('logoUrl', u?.servedUrl ?? '', { shouldValidate: isSubmitted }),
+          onLogoUrl: (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),
         }}
       />
-      <div id={errorId} role="alert" className="form-error">
-        {fieldErrors.some(Boolean) && <p>{LISTING_MESSAGES.formErrors}</p>}
-        {[...new Set(fieldErrors.filter(Boolean))].map((m) => (
-          <p key={m}>{m}</p>
-        ))}
-        {failure && <p>{failure}</p>}
-      </div>
+      <FormErrors
+        id={errorId}
+        messages={[
+          fieldErrors.some(Boolean) ? LISTING_MESSAGES.formErrors : undefined,
+          ...fieldErrors,
+          failure,
+        ]}
+      />
       <div className="form-actions">
         <button type="submit" disabled={busy || uploading}>
           {busy ? 'Checking…' : method ? 'Claim listing' : 'Update listing'}

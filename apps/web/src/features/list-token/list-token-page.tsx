@@ -336,16 +336,13 @@ function ListingFormPanel({
             hint: 'Optional. JPEG, PNG or WebP, under 5 MB, square or near-square.',
             onBusy: setUploading,
             onRefused: setLogoRefused,
-            onUploaded: (uploaded) =>
-              setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted }),
+            onLogoUrl: (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),
           }}
         />
-        <div id={errorId} role="alert" className="form-error">
-          {invalid && <p>{LISTING_MESSAGES.formErrors}</p>}
-          {[...new Set(fieldErrors.filter(Boolean))].map((m) => (
-            <p key={m}>{m}</p>
-          ))}
-        </div>
+        <FormErrors
+          id={errorId}
+          messages={[invalid ? LISTING_MESSAGES.formErrors : undefined, ...fieldErrors]}
+        />
         <FailureLine failure={failure} />
         <div className="form-actions">
           <button type="submit" disabled={busy || uploading}>
