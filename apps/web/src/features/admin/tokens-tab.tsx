@@ -105,6 +105,28 @@ export function TokensTab() {
   );
 }
 
+/** A token form's field messages (led by the listing's 'check the form' line) and its request's failure. */
+function TokenFormProblems(props: {
+  errorId: string;
+  messages: Array<string | undefined>;
+  failure?: string;
+}) {
+  const { errorId, messages, failure } = props;
+  return (
+    <>
+      <FormErrors
+        id={errorId}
+        messages={[messages.some(Boolean) ? LISTING_MESSAGES.formErrors : undefined, ...messages]}
+      />
+      {failure && (
+        <p role="alert" className="form-error">
+          {failure}
+        </p>
+      )}
+    </>
+  );
+}
+
 function AddTokenForm({ onAdded }: { onAdded: () => void }) {
   const errorId = useId();
   const queryClient = useQueryClient();
@@ -132,7 +154,6 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
     'websiteLink',
     'created_at',
   ].map((k) => all[k]?.message);
-  const invalid = messages.some(Boolean);
   const description = watch('description') ?? '';
 
   const submit = handleSubmit(async (values) => {
@@ -201,15 +222,7 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
             </label>
           ))}
         </fieldset>
-        <FormErrors
-          id={errorId}
-          messages={[invalid ? LISTING_MESSAGES.formErrors : undefined, ...messages]}
-        />
-        {failure && (
-          <p role="alert" className="form-error">
-            {failure}
-          </p>
-        )}
+        <TokenFormProblems errorId={errorId} messages={messages} failure={failure} />
         <div className="admin-actions">
           <button type="submit" disabled={busy || uploading}>
             {busy ? 'Adding…' : 'Add token'}
@@ -409,15 +422,7 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
           onLogoUrl: (url) => setValue('logoUrl', url ?? token.logoUrl ?? ''),
         }}
       />
-      <FormErrors
-        id={errorId}
-        messages={[messages.some(Boolean) ? LISTING_MESSAGES.formErrors : undefined, ...messages]}
-      />
-      {failure && (
-        <p role="alert" className="form-error">
-          {failure}
-        </p>
-      )}
+      <TokenFormProblems errorId={errorId} messages={messages} failure={failure} />
       <div className="admin-actions">
         <button type="submit" disabled={busy || uploading}>
           {busy ? 'Saving…' : 'Save'}
