@@ -233,12 +233,39 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
   );
 }
 
+/** The listed tokens' two flag buttons: each flips one flag (its label, request body and toast). */
+const TOGGLES = {
+  verify: (t: TokenView) => ({
+    label: t.verified ? 'Unverify' : 'Verify',
+    body: { verified: !t.verified },
+    done: `${t.ticker} ${t.verified ? 'unverified' : 'verified'}.`,
+  }),
+  hide: (t: TokenView) => ({
+    label: t.is_active ? 'Hide' : 'Unhide',
+    body: { hidden: t.is_active },
+    done: `${t.ticker} ${t.is_active ? 'hidden' : 'shown again'}.`,
+  }),
+};
+
 function ListedTokens() {
   const tokens = useListedTokens();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<TokenView | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
-  const act = async (t: TokenView, path: 'verify' | 'hide', body: object, done: string) => {
+  const toggleButton = (t: TokenView, path: keyof typeof TOGGLES) => {
+    const { label, body, done } = TOGGLES[path](t);
+    return (
+      <button
+        type="button"
+        className="btn-secondary"
+        disabled={busy === t.id}
+        onClick={() => void act(t, path, body, done)}
+      >
+        {label}
+      </button>
+    );
+  };
+  const act = async (t: TokenView, path: keyof typeof TOGGLES, body: object, done: string) => {
     setBusy(t.id);
     try {
       await apiPost<ListTokenResponse>(`/api/admin/tokens/${t.id}/${path}`, body);
@@ -309,36 +336,8 @@ function ListedTokens() {
                   <td>{new Date(t.created_at).toLocaleDateString()}</td>
                   <td>
                     <div className="admin-actions">
-                      <button
-                        type="button"
-                        className="btn-secondary"
-                        disabled={busy === t.id}
-                        onClick={() =>
-                          void act(
-                            t,
-                            'verify',
-                            { verified: !t.verified },
-                            `${t.ticker} ${t.verified ? 'unverified' : 'verified'}.`,
-                          )
-                        }
-                      >
-                        {t.verified ? 'Unverify' : 'Verify'}
-                      </button>
-                      <button
-                        type="button"
-                        className="btn-secondary"
-                        disabled={busy === t.id}
-                        onClick={() =>
-                          void act(
-                            t,
-                            'hide',
-                            { hidden: t.is_active },
-                            `${t.ticker} ${t.is_active ? 'hidden' : 'shown again'}.`,
-                          )
-                        }
-                      >
-                        {t.is_active ? 'Hide' : 'Unhide'}
-                      </button>
+                      {toggleButton(t, 'verify')}
+                      {toggleButton(t, 'hide')}
                       <button type="button" className="btn-secondary" onClick={() => setEditing(t)}>
                         Edit
                       </button>
