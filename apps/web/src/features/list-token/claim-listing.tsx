@@ -26,6 +26,7 @@ import {
   requestClaimCode,
   updateListing,
 } from './api';
+import { LISTING_LOGO } from './listing-logo';
 
 // /list-token?claim={issuer} (issue 24): the real issuer is never locked out of a listing someone
 // else made. It proves control — one of its own Ledgerpad wallets, a claim code sent by the issuer
@@ -255,8 +256,7 @@ function MetadataForm({
         description={watch('description') ?? ''}
         createdDate={false}
         logo={{
-          purpose: 'listing',
-          hint: 'Optional. JPEG, PNG or WebP, under 5 MB, square or near-square.',
+          ...LISTING_LOGO,
           onBusy: setUploading,
           onRefused: setLogoRefused,
           onLogoUrl: (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),

@@ -19,6 +19,7 @@ import { fetchIssuer, ListingError, listToken, type IssuerDetails } from './api'
 import { IdentityBadge } from '../../components/identity-badge';
 import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
 import { ClaimListing } from './claim-listing';
+import { LISTING_LOGO } from './listing-logo';
 import './list-token.css';
 
 const issuerSchema = classicAddressSchema('Issuer address');
@@ -332,8 +333,7 @@ function ListingFormPanel({
           disabled={disabled}
           description={description}
           logo={{
-            purpose: 'listing',
-            hint: 'Optional. JPEG, PNG or WebP, under 5 MB, square or near-square.',
+            ...LISTING_LOGO,
             onBusy: setUploading,
             onRefused: setLogoRefused,
             onLogoUrl: (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),
