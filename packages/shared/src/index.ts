@@ -131,6 +131,7 @@ export {
   ammFeeToTradingFee,
   DEPLOY_MESSAGES,
   deployFormSchema,
+  type DeployFormCore,
   type DeployRequest,
   deployRequestSchema,
   LIQUIDITY_PAIRS,

@@ -43,76 +43,49 @@ function Shell({ id, label, hint, addon, children }: FieldShell & { id: string; 
 const describedBy = (id: string, hint: unknown, invalid?: boolean, errorId?: string) =>
   [hint ? `${id}-hint` : '', invalid && errorId ? errorId : ''].filter(Boolean).join(' ') || undefined;
 
-export function TextField({
-  label,
-  hint,
-  invalid,
-  errorId,
-  addon,
-  ref,
-  ...input
-}: FieldShell & InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> }) {
+/** The attributes every control shares: its id (given or generated) and how it points at its hint and error. */
+function useControl(given: string | undefined, { hint, invalid, errorId }: FieldShell) {
   const auto = useId();
-  const id = input.id ?? auto;
+  const id = given ?? auto;
+  return {
+    id,
+    className: 'input',
+    'aria-invalid': invalid || undefined,
+    'aria-describedby': describedBy(id, hint, invalid, errorId),
+  };
+}
+
+type TextFieldProps = FieldShell & InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> };
+
+export function TextField({ label, hint, invalid, errorId, addon, ref, ...input }: TextFieldProps) {
+  const control = useControl(input.id, { label, hint, invalid, errorId });
   return (
-    <Shell id={id} label={label} hint={hint} addon={addon}>
-      <input
-        {...input}
-        ref={ref}
-        id={id}
-        className="input"
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy(id, hint, invalid, errorId)}
-      />
+    <Shell id={control.id} label={label} hint={hint} addon={addon}>
+      <input {...input} ref={ref} {...control} />
     </Shell>
   );
 }
 
-export function TextAreaField({
-  label,
-  hint,
-  invalid,
-  errorId,
-  ref,
-  ...area
-}: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement> & { ref?: Ref<HTMLTextAreaElement> }) {
-  const auto = useId();
-  const id = area.id ?? auto;
+type TextAreaFieldProps = FieldShell &
+  TextareaHTMLAttributes<HTMLTextAreaElement> & { ref?: Ref<HTMLTextAreaElement> };
+
+export function TextAreaField({ label, hint, invalid, errorId, ref, ...area }: TextAreaFieldProps) {
+  const control = useControl(area.id, { label, hint, invalid, errorId });
   return (
-    <Shell id={id} label={label} hint={hint}>
-      <textarea
-        {...area}
-        ref={ref}
-        id={id}
-        className="input"
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy(id, hint, invalid, errorId)}
-      />
+    <Shell id={control.id} label={label} hint={hint}>
+      <textarea {...area} ref={ref} {...control} />
     </Shell>
   );
 }
 
-export function SelectField({
-  label,
-  hint,
-  invalid,
-  errorId,
-  children,
-  ref,
-  ...select
-}: FieldShell & SelectHTMLAttributes<HTMLSelectElement> & { ref?: Ref<HTMLSelectElement> }) {
-  const auto = useId();
-  const id = select.id ?? auto;
+type SelectFieldProps = FieldShell &
+  SelectHTMLAttributes<HTMLSelectElement> & { ref?: Ref<HTMLSelectElement> };
+
+export function SelectField({ label, hint, invalid, errorId, children, ref, ...select }: SelectFieldProps) {
+  const control = useControl(select.id, { label, hint, invalid, errorId });
   return (
-    <Shell id={id} label={label} hint={hint}>
-      <select
-        {...select}
-        ref={ref}
-        id={id}
-        className="input"
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy(id, hint, invalid, errorId)}
-      >
+    <Shell id={control.id} label={label} hint={hint}>
+      <select {...select} ref={ref} {...control}>
         {children}
       </select>
     </Shell>

@@ -76,6 +76,33 @@ export function ModalActions({ children }: { children: ReactNode }) {
 }
 
 /**
+ * A confirm step's Back and confirm buttons (a two-step modal: form, then "confirm and send"). While
+ * `pending`, both are disabled; `label` is the confirm button's text as the caller words it.
+ */
+export function ConfirmActions({
+  onBack,
+  onConfirm,
+  label,
+  pending,
+}: {
+  onBack: () => void;
+  onConfirm: () => void;
+  label: ReactNode;
+  pending: boolean;
+}) {
+  return (
+    <ModalActions>
+      <button type="button" className="btn-secondary" disabled={pending} onClick={onBack}>
+        Back
+      </button>
+      <button type="button" disabled={pending} onClick={onConfirm}>
+        {label}
+      </button>
+    </ModalActions>
+  );
+}
+
+/**
  * A form modal's Cancel and submit buttons (the form's onSubmit does the work). While `pending`,
  * both are disabled and the submit button reads `pendingLabel`.
  */

@@ -46,7 +46,8 @@ export function TokenDetailsFields({
   logo: {
     purpose: UploadPurpose;
     hint: string;
-    onUploaded: (uploaded: UploadResponse | undefined) => void;
+    /** The uploaded logo's served URL for the form's `logoUrl`; undefined when it is removed. */
+    onLogoUrl: (url: string | undefined) => void;
     onBusy: (busy: boolean) => void;
     onRefused?: (message: string | undefined) => void;
   };
@@ -77,7 +78,14 @@ export function TokenDetailsFields({
         }
         {...register('description')}
       />
-      <LogoPicker {...logo} disabled={disabled} />
+      <LogoPicker
+        purpose={logo.purpose}
+        hint={logo.hint}
+        onBusy={logo.onBusy}
+        onRefused={logo.onRefused}
+        onUploaded={(uploaded?: UploadResponse) => logo.onLogoUrl(uploaded?.servedUrl)}
+        disabled={disabled}
+      />
       {LINK_FIELDS.map((link) => (
         <TextField
           key={link.name}

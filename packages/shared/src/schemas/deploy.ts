@@ -171,6 +171,25 @@ export const deployRequestSchema = deployFields
   .superRefine(launchRules);
 export type DeployRequest = z.output<typeof deployRequestSchema>;
 
+/**
+ * The deploy form's values that the web form holds and the deploy job keeps alike (the links and the
+ * wallet differ: the form holds text, the job nulls and ids).
+ */
+export type DeployFormCore = Pick<
+  DeployRequest,
+  | 'name'
+  | 'ticker'
+  | 'description'
+  | 'supply'
+  | 'devAllocation'
+  | 'liquidityAmount'
+  | 'ammFee'
+  | 'logoUrl'
+  | 'blackholeIssuer'
+  | 'requireAuth'
+  | 'liquidityPairType'
+>;
+
 /** The pool's trading fee as the ledger writes it (TradingFee, 1/100,000): percent × 1000. */
 export function ammFeeToTradingFee(percent: string): number {
   return new Decimal(percent).mul(1000).toNumber();

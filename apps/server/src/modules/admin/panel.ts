@@ -209,34 +209,22 @@ export class AdminPanel {
   async addAdmin(adminId: number, { userId }: z.output<typeof adminUserSchema>): Promise<AdminView[]> {
     const [user] = await this.deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
     if (!user) throw badRequest(ADMIN_MESSAGES.validUserId);
-    await this.deps.db.transaction(async (tx) => {
-      const [was] = await tx.select().from(admins).where(eq(admins.userId, userId));
-      await addAdmin(tx as Db, userId, adminId);
-      await this.audit(
-        tx as Db,
-        adminId,
-        'admins.add',
-        String(userId),
-        { admin: Boolean(was) },
-        { admin: true },
-      );
-    });
-    return this.admins();
+    return this.setAdmin(adminId, userId, true);
   }
 
   async removeAdmin(adminId: number, { userId }: z.output<typeof adminUserSchema>): Promise<AdminView[]> {
     if (userId === OWNER_USER_ID) throw forbidden(ADMIN_MESSAGES.ownerLocked);
+    return this.setAdmin(adminId, userId, false);
+  }
+
+  /** Makes `userId` an admin or not, with its audit row (was / is) in the same transaction. */
+  private async setAdmin(adminId: number, userId: number, admin: boolean): Promise<AdminView[]> {
     await this.deps.db.transaction(async (tx) => {
       const [was] = await tx.select().from(admins).where(eq(admins.userId, userId));
-      await removeAdmin(tx as Db, userId);
-      await this.audit(
-        tx as Db,
-        adminId,
-        'admins.remove',
-        String(userId),
-        { admin: Boolean(was) },
-        { admin: false },
-      );
+      if (admin) await addAdmin(tx as Db, userId, adminId);
+      else await removeAdmin(tx as Db, userId);
+      const action = admin ? 'admins.add' : 'admins.remove';
+      await this.audit(tx as Db, adminId, action, String(userId), { admin: Boolean(was) }, { admin });
     });
     return this.admins();
   }

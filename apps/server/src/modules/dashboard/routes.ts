@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import {
   ADMIN_LIST_PAGE,
   authorizeTrustLineSchema,
@@ -10,7 +11,7 @@ import {
   type UserTokensResponse,
 } from '@ledgerpad/shared';
 import { pageOf, pageSlice } from '../../lib/paging';
-import { parseInput } from '../../lib/validation';
+import { parseInput, type Parsed } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import { idempotencyKey, idParam } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
@@ -52,22 +53,23 @@ export function registerDashboard(
     return { ...view, trustLines: pageSlice(request, reply, page, view.trustLines) };
   });
 
-  app.post('/api/dashboard/trust-lines/:tokenId/freeze', auth, (request) =>
-    service.freeze(
-      userId(request),
-      tokenId(request),
-      parseInput(freezeTrustLineSchema, request.body),
-      idempotencyKey(request),
-    ),
-  );
+  /** A signed-in POST on one of the caller's tokens: its id from the path, the body parsed at the edge. */
+  const tokenPost = <S extends z.ZodType, T>(
+    path: string,
+    schema: S,
+    handle: (userId: number, tokenId: number, body: Parsed<S>, key: string | undefined) => Promise<T>,
+  ) =>
+    app.post(path, auth, (request) =>
+      handle(userId(request), tokenId(request), parseInput(schema, request.body), idempotencyKey(request)),
+    );
 
-  app.post('/api/dashboard/trust-lines/:tokenId/authorize', auth, (request) =>
-    service.authorize(
-      userId(request),
-      tokenId(request),
-      parseInput(authorizeTrustLineSchema, request.body),
-      idempotencyKey(request),
-    ),
+  tokenPost('/api/dashboard/trust-lines/:tokenId/freeze', freezeTrustLineSchema, (user, token, body, key) =>
+    service.freeze(user, token, body, key),
+  );
+  tokenPost(
+    '/api/dashboard/trust-lines/:tokenId/authorize',
+    authorizeTrustLineSchema,
+    (user, token, body, key) => service.authorize(user, token, body, key),
   );
 
   app.post('/api/dashboard/sync-trust-lines/:tokenId', auth, (request) =>

@@ -2,7 +2,7 @@ import {
   DEPLOY_STEP_LABELS,
   type DeployResult,
   type LaunchType,
-  type LiquidityPair,
+  type DeployFormCore,
   type VestingSettings,
   type VestingTranche,
   ledgerResultMessage,
@@ -15,7 +15,7 @@ import { adoptStagedWallet, stageDeployWallets } from '../../platform/custody';
 import { JobFailure, JobLeaseLost, type JobContext, type JobRunner } from '../../platform/jobs';
 import type { BondingRegistry } from '../bonding';
 import type { TokenRegistry } from '../tokens';
-import { planCurveLaunch, planDeploy, type DeployAccount, type PlannedStep } from './plan';
+import { planCurveLaunch, planDeploy, type DeployAccount, type PlannedStep, type PlanInput } from './plan';
 
 /** Final results of a transaction that never applied: safe to sign the step again. */
 const NEVER_APPLIED = new Set(['tefPAST_SEQ', 'expired']);
@@ -25,38 +25,28 @@ const STEP_RESIGNS = 3;
 export const DEPLOY_JOB = 'deploy';
 
 /** Everything the job needs, fixed at enqueue: code between steps must not read the clock or the ledger. */
-export interface DeployPayload {
+export interface DeployPayload extends Pick<
+  PlanInput,
+  | 'userAddress'
+  | 'feeAddress'
+  | 'currency'
+  | 'devAmount'
+  | 'hotAmount'
+  | 'liquidity'
+  | 'rlusd'
+  | 'issuerFundDrops'
+  | 'hotFundDrops'
+  | 'serviceFeeDrops'
+  | 'tradingFee'
+> {
   userId: number;
   walletId: number;
-  userAddress: string;
-  feeAddress: string | null;
-  form: {
-    name: string;
-    ticker: string;
-    description: string;
-    supply: string;
-    devAllocation: string;
-    liquidityAmount: string;
-    ammFee: string;
-    logoUrl: string;
+  form: DeployFormCore & {
     telegramFileId: string | null;
     twitterLink: string | null;
     telegramLink: string | null;
     websiteLink: string | null;
-    blackholeIssuer: boolean;
-    requireAuth: boolean;
-    liquidityPairType: LiquidityPair;
   };
-  currency: string;
-  devAmount: string;
-  hotAmount: string;
-  /** XRP pair: drops; RLUSD pair: the RLUSD value. */
-  liquidity: string;
-  rlusd: { currency: string; issuer: string } | null;
-  issuerFundDrops: string;
-  hotFundDrops: string;
-  serviceFeeDrops: string;
-  tradingFee: number;
   /** Absent (older jobs) means 'amm'. */
   launchType?: LaunchType;
   /**

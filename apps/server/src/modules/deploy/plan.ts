@@ -77,27 +77,54 @@ export function splitSupply(supply: string, devPercent: string): { dev: string; 
   return { dev: dev.toFixed(), hot: s.minus(dev).toFixed() };
 }
 
-export function planDeploy(p: PlanInput): PlannedStep[] {
-  const token = (value: string) => ({ currency: p.currency, issuer: p.issuerAddress, value });
-  const dev = new Decimal(p.devAmount).gt(0);
-  const steps: PlannedStep[] = [];
-  const add = (name: string, account: DeployAccount, after: string[], tx: TxRequest) =>
-    steps.push({ name, account, after, tx });
+type AddStep = (name: string, account: DeployAccount, after: string[], tx: TxRequest) => void;
 
+/**
+ * Both launches open alike: the user funds the issuer and the second account (the hot wallet or the
+ * curve account), then the issuer turns DefaultRipple on. Returns the list and its `add`.
+ */
+function openPlan(
+  issuer: { address: string; drops: string },
+  second: { step: string; address: string; drops: string },
+): { steps: PlannedStep[]; add: AddStep } {
+  const steps: PlannedStep[] = [];
+  const add: AddStep = (name, account, after, tx) => void steps.push({ name, account, after, tx });
   add('fund-issuer', 'user', [], {
     TransactionType: 'Payment',
-    Destination: p.issuerAddress,
-    Amount: p.issuerFundDrops,
+    Destination: issuer.address,
+    Amount: issuer.drops,
   });
-  add('fund-hot-wallet', 'user', [], {
+  add(second.step, 'user', [], {
     TransactionType: 'Payment',
-    Destination: p.hotAddress,
-    Amount: p.hotFundDrops,
+    Destination: second.address,
+    Amount: second.drops,
   });
   add('issuer-default-ripple', 'issuer', ['fund-issuer'], {
     TransactionType: 'AccountSet',
     SetFlag: ASF_DEFAULT_RIPPLE,
   });
+  return { steps, add };
+}
+
+/** The issuer's key thrown away, once `after` has applied: a regular key no one holds, then no master key. */
+function addBlackhole(add: AddStep, after: string[]): void {
+  add('blackhole-regular-key', 'issuer', after, {
+    TransactionType: 'SetRegularKey',
+    RegularKey: BLACKHOLE_ADDRESS,
+  });
+  add('blackhole-disable-master', 'issuer', ['blackhole-regular-key'], {
+    TransactionType: 'AccountSet',
+    SetFlag: ASF_DISABLE_MASTER,
+  });
+}
+
+export function planDeploy(p: PlanInput): PlannedStep[] {
+  const token = (value: string) => ({ currency: p.currency, issuer: p.issuerAddress, value });
+  const dev = new Decimal(p.devAmount).gt(0);
+  const { steps, add } = openPlan(
+    { address: p.issuerAddress, drops: p.issuerFundDrops },
+    { step: 'fund-hot-wallet', address: p.hotAddress, drops: p.hotFundDrops },
+  );
   const issuerReady = ['issuer-default-ripple'];
   if (p.requireAuth) {
     add('issuer-require-auth', 'issuer', ['issuer-default-ripple'], {
@@ -205,14 +232,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       ...(dev ? ['dev-allocation'] : []),
       ...(lock ? ['issuer-allow-locking'] : []),
     ];
-    add('blackhole-regular-key', 'issuer', issuerDone, {
-      TransactionType: 'SetRegularKey',
-      RegularKey: BLACKHOLE_ADDRESS,
-    });
-    add('blackhole-disable-master', 'issuer', ['blackhole-regular-key'], {
-      TransactionType: 'AccountSet',
-      SetFlag: ASF_DISABLE_MASTER,
-    });
+    addBlackhole(add, issuerDone);
   }
   return steps;
 }
@@ -240,23 +260,10 @@ const CURVE_RLUSD_LIMIT = '1000000000000000';
  * The curve's offers are the bonding module's (its keeper posts them once the token is listed).
  */
 export function planCurveLaunch(p: CurvePlanInput): PlannedStep[] {
-  const steps: PlannedStep[] = [];
-  const add = (name: string, account: DeployAccount, after: string[], tx: TxRequest) =>
-    steps.push({ name, account, after, tx });
-  add('fund-issuer', 'user', [], {
-    TransactionType: 'Payment',
-    Destination: p.issuerAddress,
-    Amount: p.issuerFundDrops,
-  });
-  add('fund-curve', 'user', [], {
-    TransactionType: 'Payment',
-    Destination: p.curveAddress,
-    Amount: p.curveFundDrops,
-  });
-  add('issuer-default-ripple', 'issuer', ['fund-issuer'], {
-    TransactionType: 'AccountSet',
-    SetFlag: ASF_DEFAULT_RIPPLE,
-  });
+  const { steps, add } = openPlan(
+    { address: p.issuerAddress, drops: p.issuerFundDrops },
+    { step: 'fund-curve', address: p.curveAddress, drops: p.curveFundDrops },
+  );
   add('curve-trust-line', 'hot', ['fund-curve', 'issuer-default-ripple'], {
     TransactionType: 'TrustSet',
     LimitAmount: { currency: p.currency, issuer: p.issuerAddress, value: p.supply },
@@ -279,13 +286,6 @@ export function planCurveLaunch(p: CurvePlanInput): PlannedStep[] {
       Amount: p.serviceFeeDrops,
     });
   }
-  add('blackhole-regular-key', 'issuer', ['issue-to-curve'], {
-    TransactionType: 'SetRegularKey',
-    RegularKey: BLACKHOLE_ADDRESS,
-  });
-  add('blackhole-disable-master', 'issuer', ['blackhole-regular-key'], {
-    TransactionType: 'AccountSet',
-    SetFlag: ASF_DISABLE_MASTER,
-  });
+  addBlackhole(add, ['issue-to-curve']);
   return steps;
 }

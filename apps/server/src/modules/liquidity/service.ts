@@ -47,7 +47,7 @@ import type {
 import { badRequest, notFound } from '../../lib/errors';
 import type { Parsed } from '../../lib/validation';
 import type { TokenRegistry } from '../tokens';
-import { ledgerAmount, type Asset, type LedgerAmount } from '../trading';
+import { ledgerAmount, quoteAssetOf, type Asset, type LedgerAmount } from '../trading';
 import type { WalletsApi } from '../wallets';
 import {
   auctionPrice,
@@ -143,14 +143,7 @@ export class LiquidityService {
     } catch {
       throw badRequest(LIQUIDITY_MESSAGES.selectWalletAndToken);
     }
-    const listed = await this.deps.tokens.byIssuer(issuer, currency);
-    const baseName: QuoteAsset = baseAsset ?? (listed?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP');
-    let base: Asset = { kind: 'xrp' };
-    if (baseName === 'RLUSD') {
-      const rlusd = await this.deps.rlusdIssuer();
-      if (!rlusd) throw badRequest('RLUSD is not available on this network.');
-      base = { kind: 'iou', currency: RLUSD_CURRENCY_HEX, issuer: rlusd };
-    }
+    const { name: baseName, asset: base } = await quoteAssetOf(this.deps, issuer, currency, baseAsset);
     return { token: { kind: 'iou', currency, issuer }, base, baseName };
   }
 

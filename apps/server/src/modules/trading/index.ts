@@ -2,3 +2,4 @@
 export { registerTrading } from './routes';
 export { TRADING_FEE_JOB } from './trade-records';
 export { ledgerAmount, type Asset, type LedgerAmount } from './plan';
+export { quoteAssetOf } from './quote-asset';

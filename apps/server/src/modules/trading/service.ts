@@ -58,6 +58,7 @@ import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { unrestedOffer } from './offers';
+import { quoteAssetOf } from './quote-asset';
 import { toOrderView, type OrderRecords, type OrderUpdate } from './orders';
 import type { CurveAccounts, TradeRecorder } from './trade-records';
 import {
@@ -151,6 +152,12 @@ interface ReadyOrder extends Order {
  * answering in-process hands out its memoized answer (the same object for the same question on
  * the same open ledger, read-only), so a repeated quote does not derive them again.
  */
+type SwapInput = Parsed<typeof swapRequestSchema>;
+type LimitOrderInput = Parsed<typeof limitOrderSchema>;
+
+/** A function's parameters after the first (the `db` a service passes from its deps). */
+type OmitFirst<T extends unknown[]> = T extends [unknown, ...infer R] ? R : never;
+
 const balanceChangesOf = new WeakMap<TransactionMetadata, BalanceChanges>();
 
 const fixed6 = (d: Decimal) => fixedDecimals(d, AMOUNT_DECIMALS);
@@ -198,6 +205,12 @@ export class TradingService {
     this.reader = deps.reader ?? deps.client;
   }
 
+  /** A swap's or a limit order's paying wallet (either of the spec's two field names) and its market. */
+  private async walletAndMarket(userId: number, r: SwapInput | LimitOrderInput) {
+    const wallet = await this.wallet(userId, r.walletAddress ?? r.wallet);
+    return { wallet, m: await this.market(r.issuer, r.token, r.baseAsset) };
+  }
+
   private async wallet(userId: number, address: string | undefined) {
     const all = await this.deps.wallets.list(userId);
     const row = address ? all.find((w) => w.address === address) : all[0];
@@ -207,14 +220,11 @@ export class TradingService {
 
   /** `currency` is the ledger code the shared token-code schema already produced. */
   private async market(issuer: string, currency: string, baseAsset: QuoteAsset | undefined): Promise<Market> {
-    const listed = await this.deps.tokens.byIssuer(issuer, currency);
-    const quoteName: QuoteAsset = baseAsset ?? (listed?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP');
-    let quote: Asset = { kind: 'xrp' };
-    if (quoteName === 'RLUSD') {
-      const rlusd = await this.deps.rlusdIssuer();
-      if (!rlusd) throw badRequest('RLUSD is not available on this network.');
-      quote = { kind: 'iou', currency: RLUSD_CURRENCY_HEX, issuer: rlusd };
-    }
+    const {
+      listed,
+      name: quoteName,
+      asset: quote,
+    } = await quoteAssetOf(this.deps, issuer, currency, baseAsset);
     if (quote.kind === 'iou' && quote.currency === currency && quote.issuer === issuer)
       throw badRequest(SWAP_MESSAGES.selectWalletAndToken);
     return { token: { kind: 'iou', currency, issuer }, quote, quoteName, tokenId: listed?.id ?? null };
@@ -389,13 +399,8 @@ export class TradingService {
    * can fill it; then the trust line when a BUY needs one, then the trade with the slippage floor
    * as DeliverMin. The ledger refuses to execute below the floor; nothing executed = no platform fee.
    */
-  async swap(
-    userId: number,
-    s: Parsed<typeof swapRequestSchema>,
-    idempotencyKey?: string,
-  ): Promise<SwapResult> {
-    const wallet = await this.wallet(userId, s.walletAddress ?? s.wallet);
-    const m = await this.market(s.issuer, s.token, s.baseAsset);
+  async swap(userId: number, s: SwapInput, idempotencyKey?: string): Promise<SwapResult> {
+    const { wallet, m } = await this.walletAndMarket(userId, s);
     const given = s.expected ?? '';
     const order: Order = {
       type: s.type,
@@ -707,13 +712,8 @@ export class TradingService {
    * already at that price or better, the rest rests). The order row is written from the validated
    * metadata, as the order indexer would write it.
    */
-  async limitOrder(
-    userId: number,
-    b: Parsed<typeof limitOrderSchema>,
-    idempotencyKey?: string,
-  ): Promise<LimitOrderResult> {
-    const wallet = await this.wallet(userId, b.walletAddress ?? b.wallet);
-    const m = await this.market(b.issuer, b.token, b.baseAsset);
+  async limitOrder(userId: number, b: LimitOrderInput, idempotencyKey?: string): Promise<LimitOrderResult> {
+    const { wallet, m } = await this.walletAndMarket(userId, b);
     const intent = `limit:${userId}:${idempotencyKey ?? randomUUID()}`;
     const { funds, submissions } = this.deps;
     // A retried request (same Idempotency-Key) answers from the first one's offer.
@@ -779,6 +779,15 @@ export class TradingService {
     return this.limitResult(wallet.address, await submissions.follow(req, row));
   }
 
+  /**
+   * The user's own settled OfferCreate/OfferCancel applied to the order rows at once (the order
+   * indexer sees it a ledger later and finds nothing left to do), each change pushed to its owner.
+   */
+  private async applyOrderTx(...args: OmitFirst<Parameters<OrderRecords['applyTx']>>): Promise<void> {
+    const updates = await this.deps.orders.applyTx(this.deps.db, ...args);
+    for (const u of updates) await this.deps.publishOrderUpdate(u);
+  }
+
   /** The answer for a limit order's final outcome: its order row, written from the validated metadata. */
   private async limitResult(address: string, outcome: SubmissionOutcome): Promise<LimitOrderResult> {
     if (outcome.status !== 'success' || !outcome.meta || outcome.ledgerIndex === null) {
@@ -799,16 +808,8 @@ export class TradingService {
     };
     const quoteIou = await this.deps.orders.quoteIou();
     const filledAtOnce = unrestedOffer(tx, outcome.meta, quoteIou);
-    const updates = await this.deps.orders.applyTx(
-      this.deps.db,
-      outcome.ledgerIndex,
-      tx,
-      outcome.hash,
-      outcome.meta,
-      quoteIou,
-      filledAtOnce ? [filledAtOnce] : [],
-    );
-    for (const u of updates) await this.deps.publishOrderUpdate(u);
+    const filled = filledAtOnce ? [filledAtOnce] : [];
+    await this.applyOrderTx(outcome.ledgerIndex, tx, outcome.hash, outcome.meta, quoteIou, filled);
     // What crossed at once is a trade with its fee; later fills are charged as the indexer sees them.
     await this.deps.recorder.record(outcome.hash);
     const order = await this.deps.orders.byOffer(address, outcome.sequence);
@@ -852,15 +853,8 @@ export class TradingService {
       Account: wallet.address,
       OfferSequence: order.offerSequence,
     };
-    const updates = await this.deps.orders.applyTx(
-      this.deps.db,
-      outcome.ledgerIndex,
-      tx,
-      outcome.hash,
-      outcome.meta,
-      await this.deps.orders.quoteIou(),
-    );
-    for (const u of updates) await this.deps.publishOrderUpdate(u);
+    const quoteIou = await this.deps.orders.quoteIou();
+    await this.applyOrderTx(outcome.ledgerIndex, tx, outcome.hash, outcome.meta, quoteIou);
     const after = await this.deps.orders.get(orderId);
     // The offer was already gone (filled or removed in a ledger not yet indexed): reconcile says which.
     if (after && RESTING_STATUSES.includes(after.status as never)) await this.checkOrders(userId);

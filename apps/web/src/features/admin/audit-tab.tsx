@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Pagination } from '../../components/pagination';
 import { useAudit } from './api';
 import { LoadFailed } from './load-failed';
 
@@ -68,27 +69,13 @@ export function AuditTab() {
               </tbody>
             </table>
           </div>
-          <nav className="pagination" aria-label="Audit pages">
-            <button
-              type="button"
-              className="btn-secondary"
-              disabled={current <= 1 || audit.isFetching}
-              onClick={() => setPage(current - 1)}
-            >
-              Previous
-            </button>
-            <span aria-live="polite">
-              Page {current} of {pages}
-            </span>
-            <button
-              type="button"
-              className="btn-secondary"
-              disabled={current >= pages || audit.isFetching}
-              onClick={() => setPage(current + 1)}
-            >
-              Next
-            </button>
-          </nav>
+          <Pagination
+            label="Audit pages"
+            current={current}
+            pages={pages}
+            busy={audit.isFetching}
+            onPage={setPage}
+          />
         </>
       )}
     </section>

@@ -9,7 +9,7 @@ import {
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { FormErrors, SelectField, TextField } from '../../components/form-field';
-import { Modal, ModalActions, SubmitActions } from '../../components/modal';
+import { ConfirmActions, Modal, ModalActions, SubmitActions } from '../../components/modal';
 import { ApiError, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
@@ -222,19 +222,12 @@ function RefundFlow({
               {step.error}
             </p>
           )}
-          <ModalActions>
-            <button
-              type="button"
-              className="btn-secondary"
-              disabled={busy}
-              onClick={() => setStep({ name: 'form' })}
-            >
-              Back
-            </button>
-            <button type="button" disabled={busy} onClick={() => void send(step.attempt)}>
-              {busy ? 'Refunding…' : step.error ? 'Try again' : 'Confirm refund'}
-            </button>
-          </ModalActions>
+          <ConfirmActions
+            pending={busy}
+            onBack={() => setStep({ name: 'form' })}
+            onConfirm={() => void send(step.attempt)}
+            label={busy ? 'Refunding…' : step.error ? 'Try again' : 'Confirm refund'}
+          />
         </div>
       )}
 

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import {
   ADMIN_MESSAGES,
@@ -46,6 +46,55 @@ const SETTING_LABELS: Record<PlatformConfigKey, { label: string; hint: string }>
   },
 };
 
+/**
+ * A save of one settings form: busy while it runs, the server's message (or `failMessage`) when it
+ * fails; on success the audit log is refetched and `save`'s returned line is toasted.
+ */
+function useSave(failMessage: string) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const run = async (save: () => Promise<string>) => {
+    setBusy(true);
+    setError('');
+    try {
+      const done = await save();
+      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
+      toast.success(done);
+    } catch (err) {
+      setError(userMessage(err, failMessage, { lead: true }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { queryClient, busy, error, run };
+}
+
+/** A settings panel's query: loading, failed (with its own line) or the content. */
+function Loaded({
+  query,
+  failed,
+  children,
+}: {
+  query: { isPending: boolean; isError: boolean };
+  failed: string;
+  children: () => ReactNode;
+}) {
+  if (query.isPending)
+    return (
+      <p className="muted" aria-busy="true">
+        Loading…
+      </p>
+    );
+  if (query.isError)
+    return (
+      <p className="form-error" role="alert">
+        {failed}
+      </p>
+    );
+  return children();
+}
+
 /** Trading fee, platform settings and per-user fee overrides. */
 export function SettingsTab() {
   return (
@@ -58,141 +107,111 @@ export function SettingsTab() {
 }
 
 function FeeSection() {
-  const queryClient = useQueryClient();
   const fee = useFeeConfig();
   const [value, setValue] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { queryClient, busy, error, run } = useSave(ADMIN_MESSAGES.saveFailed);
   const shown = value ?? fee.data?.fee_percentage ?? '';
 
-  const onSubmit = async (e: FormEvent) => {
+  const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError('');
-    try {
+    void run(async () => {
       const saved = await updateFeeConfig(shown.trim());
       queryClient.setQueryData([...ADMIN_KEY, 'fee-config'], saved);
       setValue(undefined);
-      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
-      toast.success(`Trading fee set to ${saved.fee_percentage}%`);
-    } catch (err) {
-      setError(userMessage(err, ADMIN_MESSAGES.saveFailed, { lead: true }));
-    } finally {
-      setBusy(false);
-    }
+      return `Trading fee set to ${saved.fee_percentage}%`;
+    });
   };
 
   return (
     <section className="panel" aria-labelledby="admin-fee-heading">
       <h2 id="admin-fee-heading">Trading fee</h2>
-      {fee.isPending ? (
-        <p className="muted" aria-busy="true">
-          Loading…
-        </p>
-      ) : fee.isError ? (
-        <p className="form-error" role="alert">
-          Failed to load the fee.
-        </p>
-      ) : (
-        <form onSubmit={(e) => void onSubmit(e)} className="admin-form">
-          <label className="field">
-            <span className="field-label">Trading fee (%)</span>
-            <input
-              className="input"
-              inputMode="decimal"
-              value={shown}
-              onChange={(e) => setValue(e.target.value)}
-              disabled={busy}
-            />
-          </label>
-          <div className="field">
-            <span className="field-label">Fee receiver wallet</span>
-            <p className="address admin-readonly" aria-label="Fee receiver wallet">
-              {fee.data.fee_receiver_wallet ?? 'Not configured'}
-            </p>
-            <span className="field-hint">{ADMIN_MESSAGES.feeReceiverFixed}</span>
-          </div>
-          {error && (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="admin-actions">
-            <button type="submit" disabled={busy}>
-              {busy ? 'Saving…' : 'Save fee'}
-            </button>
-          </div>
-        </form>
-      )}
+      <Loaded query={fee} failed="Failed to load the fee.">
+        {() => (
+          <form onSubmit={onSubmit} className="admin-form">
+            <label className="field">
+              <span className="field-label">Trading fee (%)</span>
+              <input
+                className="input"
+                inputMode="decimal"
+                value={shown}
+                onChange={(e) => setValue(e.target.value)}
+                disabled={busy}
+              />
+            </label>
+            <div className="field">
+              <span className="field-label">Fee receiver wallet</span>
+              <p className="address admin-readonly" aria-label="Fee receiver wallet">
+                {fee.data?.fee_receiver_wallet ?? 'Not configured'}
+              </p>
+              <span className="field-hint">{ADMIN_MESSAGES.feeReceiverFixed}</span>
+            </div>
+            {error && (
+              <p className="form-error" role="alert">
+                {error}
+              </p>
+            )}
+            <div className="admin-actions">
+              <button type="submit" disabled={busy}>
+                {busy ? 'Saving…' : 'Save fee'}
+              </button>
+            </div>
+          </form>
+        )}
+      </Loaded>
     </section>
   );
 }
 
 function PlatformSection() {
-  const queryClient = useQueryClient();
   const config = usePlatformConfig();
   const [edits, setEdits] = useState<Partial<Record<PlatformConfigKey, string>>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { queryClient, busy, error, run } = useSave(ADMIN_MESSAGES.saveSettingsFailed);
   const current = new Map((config.data ?? []).map((e) => [e.key, e.value]));
 
-  const onSubmit = async (e: FormEvent) => {
+  const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError('');
-    try {
+    void run(async () => {
       const saved = await updatePlatformConfig(edits);
       queryClient.setQueryData([...ADMIN_KEY, 'platform-config'], saved);
       setEdits({});
-      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
-      toast.success('Settings saved');
-    } catch (err) {
-      setError(userMessage(err, ADMIN_MESSAGES.saveSettingsFailed, { lead: true }));
-    } finally {
-      setBusy(false);
-    }
+      return 'Settings saved';
+    });
   };
 
   return (
     <section className="panel" aria-labelledby="admin-platform-heading">
       <h2 id="admin-platform-heading">Platform settings</h2>
-      {config.isPending ? (
-        <p className="muted" aria-busy="true">
-          Loading…
-        </p>
-      ) : config.isError ? (
-        <p className="form-error" role="alert">
-          Failed to load the settings.
-        </p>
-      ) : (
-        <form onSubmit={(e) => void onSubmit(e)} className="admin-form">
-          <div className="admin-settings-grid">
-            {PLATFORM_CONFIG_KEYS.map((key) => (
-              <label key={key} className="field">
-                <span className="field-label">{SETTING_LABELS[key].label}</span>
-                <input
-                  className="input"
-                  name={key}
-                  value={edits[key] ?? current.get(key) ?? ''}
-                  onChange={(e) => setEdits((s) => ({ ...s, [key]: e.target.value }))}
-                  disabled={busy}
-                />
-                <span className="field-hint">{SETTING_LABELS[key].hint}</span>
-              </label>
-            ))}
-          </div>
-          {error && (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="admin-actions">
-            <button type="submit" disabled={busy || Object.keys(edits).length === 0}>
-              {busy ? 'Saving…' : 'Save settings'}
-            </button>
-          </div>
-        </form>
-      )}
+      <Loaded query={config} failed="Failed to load the settings.">
+        {() => (
+          <form onSubmit={onSubmit} className="admin-form">
+            <div className="admin-settings-grid">
+              {PLATFORM_CONFIG_KEYS.map((key) => (
+                <label key={key} className="field">
+                  <span className="field-label">{SETTING_LABELS[key].label}</span>
+                  <input
+                    className="input"
+                    name={key}
+                    value={edits[key] ?? current.get(key) ?? ''}
+                    onChange={(e) => setEdits((s) => ({ ...s, [key]: e.target.value }))}
+                    disabled={busy}
+                  />
+                  <span className="field-hint">{SETTING_LABELS[key].hint}</span>
+                </label>
+              ))}
+            </div>
+            {error && (
+              <p className="form-error" role="alert">
+                {error}
+              </p>
+            )}
+            <div className="admin-actions">
+              <button type="submit" disabled={busy || Object.keys(edits).length === 0}>
+                {busy ? 'Saving…' : 'Save settings'}
+              </button>
+            </div>
+          </form>
+        )}
+      </Loaded>
     </section>
   );
 }
@@ -219,50 +238,36 @@ function OverridesSection() {
           onChange={(e) => setSearch(e.target.value)}
         />
       </label>
-      {overrides.isPending ? (
-        <p className="muted" aria-busy="true">
-          Loading…
-        </p>
-      ) : overrides.isError ? (
-        <p className="form-error" role="alert">
-          Failed to load the users.
-        </p>
-      ) : overrides.data.length === 0 ? (
-        <p className="empty-state">No users match.</p>
-      ) : (
-        <ul className="admin-override-list">
-          {overrides.data.map((u) => (
-            <OverrideRow key={u.id} user={u} />
-          ))}
-        </ul>
-      )}
+      <Loaded query={overrides} failed="Failed to load the users.">
+        {() =>
+          !overrides.data?.length ? (
+            <p className="empty-state">No users match.</p>
+          ) : (
+            <ul className="admin-override-list">
+              {overrides.data.map((u) => (
+                <OverrideRow key={u.id} user={u} />
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
     </section>
   );
 }
 
 function OverrideRow({ user }: { user: FeeOverrideView }) {
-  const queryClient = useQueryClient();
   const [value, setValue] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { queryClient, busy, error, run } = useSave(ADMIN_MESSAGES.saveFailed);
   const shown = value ?? user.custom_fee_percentage ?? '';
   const name = user.username ?? user.email ?? `User ${user.id}`;
 
-  const save = async (fee: string | null) => {
-    setBusy(true);
-    setError('');
-    try {
+  const save = (fee: string | null) =>
+    run(async () => {
       await updateFeeOverride(user.id, fee);
       setValue(undefined);
       await queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'fee-overrides'] });
-      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
-      toast.success(fee === null ? `${name} uses the default fee` : `${name}'s fee set to ${fee}%`);
-    } catch (err) {
-      setError(userMessage(err, ADMIN_MESSAGES.saveFailed, { lead: true }));
-    } finally {
-      setBusy(false);
-    }
-  };
+      return fee === null ? `${name} uses the default fee` : `${name}'s fee set to ${fee}%`;
+    });
 
   return (
     <li className="admin-override">

@@ -105,6 +105,28 @@ export function TokensTab() {
   );
 }
 
+/** A token form's field messages (led by the listing's 'check the form' line) and its request's failure. */
+function TokenFormProblems(props: {
+  errorId: string;
+  messages: Array<string | undefined>;
+  failure?: string;
+}) {
+  const { errorId, messages, failure } = props;
+  return (
+    <>
+      <FormErrors
+        id={errorId}
+        messages={[messages.some(Boolean) ? LISTING_MESSAGES.formErrors : undefined, ...messages]}
+      />
+      {failure && (
+        <p role="alert" className="form-error">
+          {failure}
+        </p>
+      )}
+    </>
+  );
+}
+
 function AddTokenForm({ onAdded }: { onAdded: () => void }) {
   const errorId = useId();
   const queryClient = useQueryClient();
@@ -132,7 +154,6 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
     'websiteLink',
     'created_at',
   ].map((k) => all[k]?.message);
-  const invalid = messages.some(Boolean);
   const description = watch('description') ?? '';
 
   const submit = handleSubmit(async (values) => {
@@ -190,8 +211,7 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
             purpose: 'admin',
             hint: 'Optional. JPEG, PNG or WebP, at most 1 MB, square-ish.',
             onBusy: setUploading,
-            onUploaded: (uploaded) =>
-              setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted }),
+            onLogoUrl: (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),
           }}
         />
         <fieldset className="admin-flags" disabled={busy}>
@@ -202,15 +222,7 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
             </label>
           ))}
         </fieldset>
-        <FormErrors
-          id={errorId}
-          messages={[invalid ? LISTING_MESSAGES.formErrors : undefined, ...messages]}
-        />
-        {failure && (
-          <p role="alert" className="form-error">
-            {failure}
-          </p>
-        )}
+        <TokenFormProblems errorId={errorId} messages={messages} failure={failure} />
         <div className="admin-actions">
           <button type="submit" disabled={busy || uploading}>
             {busy ? 'Adding…' : 'Add token'}
@@ -221,12 +233,39 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
   );
 }
 
+/** The listed tokens' two flag buttons: each flips one flag (its label, request body and toast). */
+const TOGGLES = {
+  verify: (t: TokenView) => ({
+    label: t.verified ? 'Unverify' : 'Verify',
+    body: { verified: !t.verified },
+    done: `${t.ticker} ${t.verified ? 'unverified' : 'verified'}.`,
+  }),
+  hide: (t: TokenView) => ({
+    label: t.is_active ? 'Hide' : 'Unhide',
+    body: { hidden: t.is_active },
+    done: `${t.ticker} ${t.is_active ? 'hidden' : 'shown again'}.`,
+  }),
+};
+
 function ListedTokens() {
   const tokens = useListedTokens();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<TokenView | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
-  const act = async (t: TokenView, path: 'verify' | 'hide', body: object, done: string) => {
+  const toggleButton = (t: TokenView, path: keyof typeof TOGGLES) => {
+    const { label, body, done } = TOGGLES[path](t);
+    return (
+      <button
+        type="button"
+        className="btn-secondary"
+        disabled={busy === t.id}
+        onClick={() => void act(t, path, body, done)}
+      >
+        {label}
+      </button>
+    );
+  };
+  const act = async (t: TokenView, path: keyof typeof TOGGLES, body: object, done: string) => {
     setBusy(t.id);
     try {
       await apiPost<ListTokenResponse>(`/api/admin/tokens/${t.id}/${path}`, body);
@@ -297,36 +336,8 @@ function ListedTokens() {
                   <td>{new Date(t.created_at).toLocaleDateString()}</td>
                   <td>
                     <div className="admin-actions">
-                      <button
-                        type="button"
-                        className="btn-secondary"
-                        disabled={busy === t.id}
-                        onClick={() =>
-                          void act(
-                            t,
-                            'verify',
-                            { verified: !t.verified },
-                            `${t.ticker} ${t.verified ? 'unverified' : 'verified'}.`,
-                          )
-                        }
-                      >
-                        {t.verified ? 'Unverify' : 'Verify'}
-                      </button>
-                      <button
-                        type="button"
-                        className="btn-secondary"
-                        disabled={busy === t.id}
-                        onClick={() =>
-                          void act(
-                            t,
-                            'hide',
-                            { hidden: t.is_active },
-                            `${t.ticker} ${t.is_active ? 'hidden' : 'shown again'}.`,
-                          )
-                        }
-                      >
-                        {t.is_active ? 'Hide' : 'Unhide'}
-                      </button>
+                      {toggleButton(t, 'verify')}
+                      {toggleButton(t, 'hide')}
                       <button type="button" className="btn-secondary" onClick={() => setEditing(t)}>
                         Edit
                       </button>
@@ -407,18 +418,10 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
           purpose: 'admin',
           hint: 'Leave empty to keep the current logo. JPEG, PNG or WebP, up to 1 MB.',
           onBusy: setUploading,
-          onUploaded: (u) => setValue('logoUrl', u?.servedUrl ?? token.logoUrl ?? ''),
+          onLogoUrl: (url) => setValue('logoUrl', url ?? token.logoUrl ?? ''),
         }}
       />
-      <FormErrors
-        id={errorId}
-        messages={[messages.some(Boolean) ? LISTING_MESSAGES.formErrors : undefined, ...messages]}
-      />
-      {failure && (
-        <p role="alert" className="form-error">
-          {failure}
-        </p>
-      )}
+      <TokenFormProblems errorId={errorId} messages={messages} failure={failure} />
       <div className="admin-actions">
         <button type="submit" disabled={busy || uploading}>
           {busy ? 'Saving…' : 'Save'}

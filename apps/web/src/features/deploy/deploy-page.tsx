@@ -16,10 +16,10 @@ import {
   formatMoney,
   insufficientBalanceLabel,
   MONEY_MESSAGES,
+  type DeployFormCore,
   type DeployRequest,
   type FeesConfig,
   type LaunchType,
-  type LiquidityPair,
   type WalletBalance,
   Decimal,
   AMM_FEE_MAX_PERCENT,
@@ -50,22 +50,11 @@ import './deploy.css';
 // /deploy-list (spec 001 §2–§5): the 'Deploy and List Token' form, then the Token Preview with the
 // balance checks (the shared `deployCost` rule the server also applies), then the progress modal.
 
-interface Values {
-  name: string;
-  ticker: string;
-  description: string;
-  supply: string;
-  devAllocation: string;
-  liquidityAmount: string;
-  ammFee: string;
+interface Values extends DeployFormCore {
   twitterLink: string;
   telegramLink: string;
   websiteLink: string;
-  logoUrl: string;
   telegramFileId: string | null;
-  blackholeIssuer: boolean;
-  requireAuth: boolean;
-  liquidityPairType: LiquidityPair;
   launchType: LaunchType;
   walletId: string;
   /** 'Lock the dev allocation' (on by default; sent only with an allocation above 0). */

@@ -15,6 +15,7 @@ import {
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { IdentityBadge } from '../../components/identity-badge';
+import { FormErrors } from '../../components/form-field';
 import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
 import { hasStatus } from '../../lib/api';
 import {
@@ -25,6 +26,7 @@ import {
   requestClaimCode,
   updateListing,
 } from './api';
+import { LISTING_LOGO } from './listing-logo';
 
 // /list-token?claim={issuer} (issue 24): the real issuer is never locked out of a listing someone
 // else made. It proves control — one of its own Ledgerpad wallets, a claim code sent by the issuer
@@ -254,20 +256,20 @@ function MetadataForm({
         description={watch('description') ?? ''}
         createdDate={false}
         logo={{
-          purpose: 'listing',
-          hint: 'Optional. JPEG, PNG or WebP, under 5 MB, square or near-square.',
+          ...LISTING_LOGO,
           onBusy: setUploading,
           onRefused: setLogoRefused,
-          onUploaded: (u) => setValue('logoUrl', u?.servedUrl ?? '', { shouldValidate: isSubmitted }),
+          onLogoUrl: (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),
         }}
       />
-      <div id={errorId} role="alert" className="form-error">
-        {fieldErrors.some(Boolean) && <p>{LISTING_MESSAGES.formErrors}</p>}
-        {[...new Set(fieldErrors.filter(Boolean))].map((m) => (
-          <p key={m}>{m}</p>
-        ))}
-        {failure && <p>{failure}</p>}
-      </div>
+      <FormErrors
+        id={errorId}
+        messages={[
+          fieldErrors.some(Boolean) ? LISTING_MESSAGES.formErrors : undefined,
+          ...fieldErrors,
+          failure,
+        ]}
+      />
       <div className="form-actions">
         <button type="submit" disabled={busy || uploading}>
           {busy ? 'Checking…' : method ? 'Claim listing' : 'Update listing'}

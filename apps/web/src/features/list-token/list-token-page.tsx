@@ -19,6 +19,7 @@ import { fetchIssuer, ListingError, listToken, type IssuerDetails } from './api'
 import { IdentityBadge } from '../../components/identity-badge';
 import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
 import { ClaimListing } from './claim-listing';
+import { LISTING_LOGO } from './listing-logo';
 import './list-token.css';
 
 const issuerSchema = classicAddressSchema('Issuer address');
@@ -332,20 +333,16 @@ function ListingFormPanel({
           disabled={disabled}
           description={description}
           logo={{
-            purpose: 'listing',
-            hint: 'Optional. JPEG, PNG or WebP, under 5 MB, square or near-square.',
+            ...LISTING_LOGO,
             onBusy: setUploading,
             onRefused: setLogoRefused,
-            onUploaded: (uploaded) =>
-              setValue('logoUrl', uploaded?.servedUrl ?? '', { shouldValidate: isSubmitted }),
+            onLogoUrl: (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),
           }}
         />
-        <div id={errorId} role="alert" className="form-error">
-          {invalid && <p>{LISTING_MESSAGES.formErrors}</p>}
-          {[...new Set(fieldErrors.filter(Boolean))].map((m) => (
-            <p key={m}>{m}</p>
-          ))}
-        </div>
+        <FormErrors
+          id={errorId}
+          messages={[invalid ? LISTING_MESSAGES.formErrors : undefined, ...fieldErrors]}
+        />
         <FailureLine failure={failure} />
         <div className="form-actions">
           <button type="submit" disabled={busy || uploading}>

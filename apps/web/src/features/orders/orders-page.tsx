@@ -7,6 +7,7 @@ import {
   formatAmount,
   type OrderView,
 } from '@ledgerpad/shared';
+import { Pagination } from '../../components/pagination';
 import { isFinalAnswer } from '../../lib/api';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { useSession } from '../../lib/session';
@@ -166,27 +167,7 @@ export function OrdersPage() {
                 </tbody>
               </table>
             </div>
-            <nav className="pagination" aria-label="Orders pages">
-              <button
-                type="button"
-                className="btn-secondary"
-                disabled={current <= 1}
-                onClick={() => setPage(current - 1)}
-              >
-                Previous
-              </button>
-              <span aria-live="polite">
-                Page {current} of {pages}
-              </span>
-              <button
-                type="button"
-                className="btn-secondary"
-                disabled={current >= pages}
-                onClick={() => setPage(current + 1)}
-              >
-                Next
-              </button>
-            </nav>
+            <Pagination label="Orders pages" current={current} pages={pages} onPage={setPage} />
           </>
         )}
       </section>

@@ -404,16 +404,36 @@ function TickerLink({ token: t }: { token: TokenRow['token'] }) {
 function LockMark({ token: t }: { token: Pick<TokenView, 'ledger_lock'> }) {
   const lock = t.ledger_lock;
   if (!lock) return null;
-  const title = ledgerLockTitle(lock);
+  return <PadlockMark kind="lock-mark" title={ledgerLockTitle(lock)} label={ledgerLockLabel(lock)} />;
+}
+
+const PADLOCK_ICONS = {
+  'lock-mark':
+    'M4 7V5a4 4 0 1 1 8 0v2h.5A1.5 1.5 0 0 1 14 8.5v6a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 2 14.5v-6A1.5 1.5 0 0 1 3.5 7H4zm2 0h4V5a2 2 0 1 0-4 0v2z',
+  'unlocked-mark':
+    'M12 5a2 2 0 1 0-4 0v2h4.5A1.5 1.5 0 0 1 14 8.5v6a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 2 14.5v-6A1.5 1.5 0 0 1 3.5 7H6V5a4 4 0 1 1 8 0v1h-2V5z',
+};
+
+/** A padlock mark (closed or open) and a short label; the whole title in the tooltip and for screen readers. */
+function PadlockMark({
+  kind,
+  title,
+  label,
+}: {
+  kind: keyof typeof PADLOCK_ICONS;
+  title: string;
+  label: string;
+}) {
   return (
-    <span className="lock-mark" title={title} data-testid="lock-mark">
+    <span
+      className={kind === 'lock-mark' ? 'lock-mark' : 'lock-mark unlocked-mark'}
+      title={title}
+      data-testid={kind}
+    >
       <svg aria-hidden="true" viewBox="0 0 16 16" width="11" height="11">
-        <path
-          fill="currentColor"
-          d="M4 7V5a4 4 0 1 1 8 0v2h.5A1.5 1.5 0 0 1 14 8.5v6a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 2 14.5v-6A1.5 1.5 0 0 1 3.5 7H4zm2 0h4V5a2 2 0 1 0-4 0v2z"
-        />
+        <path fill="currentColor" d={PADLOCK_ICONS[kind]} />
       </svg>
-      <span aria-hidden="true">{ledgerLockLabel(lock)}</span>
+      <span aria-hidden="true">{label}</span>
       <span className="visually-hidden">{title}</span>
     </span>
   );
@@ -426,17 +446,5 @@ function LockMark({ token: t }: { token: Pick<TokenView, 'ledger_lock'> }) {
 export function UnlockedMark({ token: t }: { token: Pick<TokenView, 'dev_unlocked'> }) {
   const u = t.dev_unlocked;
   if (!u) return null;
-  const title = devUnlockedTitle(u);
-  return (
-    <span className="lock-mark unlocked-mark" title={title} data-testid="unlocked-mark">
-      <svg aria-hidden="true" viewBox="0 0 16 16" width="11" height="11">
-        <path
-          fill="currentColor"
-          d="M12 5a2 2 0 1 0-4 0v2h4.5A1.5 1.5 0 0 1 14 8.5v6a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 2 14.5v-6A1.5 1.5 0 0 1 3.5 7H6V5a4 4 0 1 1 8 0v1h-2V5z"
-        />
-      </svg>
-      <span aria-hidden="true">unlocked</span>
-      <span className="visually-hidden">{title}</span>
-    </span>
-  );
+  return <PadlockMark kind="unlocked-mark" title={devUnlockedTitle(u)} label="unlocked" />;
 }

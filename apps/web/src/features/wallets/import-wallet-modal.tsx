@@ -10,7 +10,7 @@ import {
   type WalletSummary,
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
-import { Modal, ModalActions } from '../../components/modal';
+import { Modal, SubmitActions } from '../../components/modal';
 import { apiPost, hasStatus, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { MESSAGES } from './messages';
@@ -116,6 +116,20 @@ export function ImportWalletModal({
       {reveal ? 'Hide' : 'Show'}
     </button>
   );
+  // The seed and the private key: hidden unless revealed, never autocompleted or spell-checked.
+  const secretField = (name: 'seed' | 'privateKey', label: string, placeholder: string) => (
+    <TextField
+      label={label}
+      type={secretType}
+      autoComplete="off"
+      spellCheck={false}
+      placeholder={placeholder}
+      invalid={Boolean(errors[name])}
+      errorId={errorId}
+      addon={revealButton}
+      {...register(name)}
+    />
+  );
 
   return (
     <Modal
@@ -145,19 +159,7 @@ export function ImportWalletModal({
           ))}
         </fieldset>
 
-        {mode === 'seed' && (
-          <TextField
-            label="Seed"
-            type={secretType}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="s…"
-            invalid={Boolean(errors.seed)}
-            errorId={errorId}
-            addon={revealButton}
-            {...register('seed')}
-          />
-        )}
+        {mode === 'seed' && secretField('seed', 'Seed', 's…')}
         {mode === 'mnemonic' && (
           <>
             <SelectField
@@ -184,19 +186,7 @@ export function ImportWalletModal({
             />
           </>
         )}
-        {mode === 'privateKey' && (
-          <TextField
-            label="Private key"
-            type={secretType}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="Hex, 64 or 66 characters"
-            invalid={Boolean(errors.privateKey)}
-            errorId={errorId}
-            addon={revealButton}
-            {...register('privateKey')}
-          />
-        )}
+        {mode === 'privateKey' && secretField('privateKey', 'Private key', 'Hex, 64 or 66 characters')}
         <TextField
           label="Name (optional)"
           autoComplete="off"
@@ -216,14 +206,7 @@ export function ImportWalletModal({
             failure,
           ]}
         />
-        <ModalActions>
-          <button type="button" className="btn-secondary" onClick={close} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" disabled={busy}>
-            {busy ? 'Importing…' : 'Import'}
-          </button>
-        </ModalActions>
+        <SubmitActions onCancel={close} label="Import" pending={busy} pendingLabel="Importing…" />
       </form>
     </Modal>
   );

@@ -15,7 +15,7 @@ import {
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
-import { Modal, ModalActions, SubmitActions } from '../../components/modal';
+import { ConfirmActions, Modal, ModalActions, SubmitActions } from '../../components/modal';
 import { apiPost, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
@@ -317,19 +317,12 @@ export function TransferModal({
           <p className="muted small">
             Ledger payments can&apos;t be reversed. A small network fee in XRP is added.
           </p>
-          <ModalActions>
-            <button
-              type="button"
-              className="btn-secondary"
-              disabled={sending}
-              onClick={() => setStep({ name: 'form' })}
-            >
-              Back
-            </button>
-            <button type="button" disabled={sending} onClick={() => send.mutate(step.attempt)}>
-              {sending ? 'Sending…' : 'Confirm and send'}
-            </button>
-          </ModalActions>
+          <ConfirmActions
+            pending={sending}
+            onBack={() => setStep({ name: 'form' })}
+            onConfirm={() => send.mutate(step.attempt)}
+            label={sending ? 'Sending…' : 'Confirm and send'}
+          />
         </div>
       )}
 

@@ -1,0 +1,22 @@
+import { RLUSD_CURRENCY_HEX, type QuoteAsset } from '@ledgerpad/shared';
+import { badRequest } from '../../lib/errors';
+import type { TokenRegistry, TokenRow } from '../tokens';
+import type { Asset } from './plan';
+
+/**
+ * The other side of a token's market (trading's quote, liquidity's pool base): the one asked for,
+ * else the token's listed pair, else XRP. RLUSD needs this network's RLUSD issuer.
+ */
+export async function quoteAssetOf(
+  deps: { tokens: Pick<TokenRegistry, 'byIssuer'>; rlusdIssuer: () => Promise<string | undefined> },
+  issuer: string,
+  currency: string,
+  asked: QuoteAsset | undefined,
+): Promise<{ listed: TokenRow | undefined; name: QuoteAsset; asset: Asset }> {
+  const listed = await deps.tokens.byIssuer(issuer, currency);
+  const name: QuoteAsset = asked ?? (listed?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP');
+  if (name === 'XRP') return { listed, name, asset: { kind: 'xrp' } };
+  const rlusd = await deps.rlusdIssuer();
+  if (!rlusd) throw badRequest('RLUSD is not available on this network.');
+  return { listed, name, asset: { kind: 'iou', currency: RLUSD_CURRENCY_HEX, issuer: rlusd } };
+}
