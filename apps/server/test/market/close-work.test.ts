@@ -108,4 +108,17 @@ describe('the market snapshot at a ledger close', () => {
     await vi.waitFor(async () => expect((await snapshot.get()).ledger).toBe(busy), { timeout: 10_000 });
     expect((await snapshot.get()).priceByKey).not.toBe(built.priceByKey);
   });
+
+  it('builds at the last ledger of a catch-up even when that one is empty', async () => {
+    const snapshot = t.app.marketSnapshot;
+    await snapshot.refresh();
+    // Catching up: a ledger with transactions right after a build is skipped (throttled)…
+    expect(snapshot.ledgerIndexed(1, 3)).toBeUndefined();
+    // …so the empty last ledger must build, not keep the snapshot made before that ledger.
+    const built = snapshot.ledgerIndexed(0, 0);
+    expect(built).toBeInstanceOf(Promise);
+    await built;
+    // With nothing skipped since, an empty ledger keeps it.
+    expect(snapshot.ledgerIndexed(0, 0)).toBeUndefined();
+  });
 });

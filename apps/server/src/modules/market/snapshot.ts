@@ -157,6 +157,8 @@ export class MarketSnapshot {
   private wanted = 0;
   private currentVersion = -1;
   private buildingVersion = -1;
+  /** A ledger with transactions was indexed after the last build started and no build has followed. */
+  private unbuilt = false;
   /** performance.now() when the last build started. */
   private startedAt = Number.NEGATIVE_INFINITY;
 
@@ -190,12 +192,17 @@ export class MarketSnapshot {
    */
   ledgerIndexed(behind: number, transactions = 1): Promise<Snapshot> | undefined {
     const age = performance.now() - this.startedAt;
-    if (behind > 0 && age < CATCH_UP_REFRESH_MS) return undefined;
+    if (behind > 0 && age < CATCH_UP_REFRESH_MS) {
+      // Skipped while catching up: the build at the last ledger must happen even if that one is empty.
+      if (transactions > 0) this.unbuilt = true;
+      return undefined;
+    }
     // An empty ledger (most of them on a quiet market, one a second): the same snapshot at the new
     // ledger index, no database reads (a build is ~10 statements, each blocking the loop while it runs).
     const current = this.current;
     if (
       transactions === 0 &&
+      !this.unbuilt &&
       current &&
       !this.building &&
       this.currentVersion >= this.wanted &&
@@ -225,6 +232,7 @@ export class MarketSnapshot {
       return this.next;
     }
     const version = this.wanted;
+    this.unbuilt = false;
     this.buildingVersion = version;
     this.startedAt = performance.now();
     const build = this.build().then((snap) => {
