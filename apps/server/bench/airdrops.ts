@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { pathToFileURL } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import type { ClaimAirdropResult, CreateAirdropResult, SwapResult } from '@ledgerpad/shared';
 import { createWalletTestApp } from '../test/wallets/wallet-app';
 import { deployToken, fundedWallet } from '../test/helpers/trading-world';
 import { Decimal } from '@ledgerpad/shared';
+import { countStatements } from './statement-count';
 
 // 500 claims submitted at once on one airdrop (fixed amount, trust lines set by the claim), through
 // the real routes, on the embedded ledger closing every second: how many ledger closes from the
@@ -113,19 +113,7 @@ export async function benchAirdrops(
       await profiler.post('Profiler.start');
     }
     // BENCH_SQL_COUNT=1: the statements PGlite ran during the burst, by text (printed at the end).
-    const statements = new Map<string, number>();
-    const pglite = PGlite.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
-    const originals = { query: pglite.query!, exec: pglite.exec! };
-    if (process.env.BENCH_SQL_COUNT) {
-      for (const name of ['query', 'exec'] as const) {
-        const original = originals[name];
-        pglite[name] = function (this: unknown, ...args: unknown[]) {
-          const text = String(args[0]).replace(/\s+/g, ' ').slice(0, 110);
-          statements.set(text, (statements.get(text) ?? 0) + 1);
-          return original.apply(this, args);
-        };
-      }
-    }
+    const statementsDone = countStatements('the burst');
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const at: number[] = [];
@@ -144,12 +132,7 @@ export async function benchAirdrops(
     const totalMs = Math.round(performance.now() - t0);
     const cpu = process.cpuUsage(cpu0);
     const burstCpuMs = Math.round((cpu.user + cpu.system) / 1000);
-    if (process.env.BENCH_SQL_COUNT) {
-      Object.assign(pglite, originals);
-      const sorted = [...statements].sort((a, b) => b[1] - a[1]);
-      console.log(`statements during the burst: ${sorted.reduce((n, [, c]) => n + c, 0)}`);
-      for (const [text, n] of sorted.slice(0, 25)) console.log(`${String(n).padStart(6)}  ${text}`);
-    }
+    statementsDone();
     if (profiler) {
       const { profile } = await profiler.post('Profiler.stop');
       writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));

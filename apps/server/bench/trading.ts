@@ -3,6 +3,7 @@ import { RLUSD_CURRENCY_HEX, type SwapResult } from '@ledgerpad/shared';
 import { Wallet, type Client, type SubmittableTransaction } from 'xrpl';
 import { STANDALONE_GENESIS_SEED } from '../src/platform/accounts';
 import { createTestApp, type SignedIn } from '../test/helpers/test-app';
+import { countStatements } from './statement-count';
 
 // Trading under load, on the embedded ledger closing every second, through the real routes:
 // - 100 market swaps (XRP → RLUSD against the platform's pool) from 100 users submitted at once:
@@ -107,6 +108,7 @@ export async function benchTrading(
 
     const startLedger = (await client.request({ command: 'ledger', ledger_index: 'validated' })).result
       .ledger_index;
+    const statementsDone = countStatements('the 100 swaps'); // BENCH_SQL_COUNT=1
     const t0 = performance.now();
     const results = await Promise.all(
       users.map((u, i) =>
@@ -122,6 +124,7 @@ export async function benchTrading(
       ),
     );
     const totalMs = Math.round(performance.now() - t0);
+    statementsDone();
     const perLedger: Record<number, number> = {};
     let ok = 0;
     for (const r of results) {

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { batchedWrite } from '../db/batched';
 import type { Database } from '../db/client';
 import { rowsOf } from '../db/results';
 import { badRequest } from '../lib/errors';
@@ -131,14 +132,24 @@ export class SequenceAllocator {
    * one that is still free.
    */
   async jumpTo(account: string, sequence: number): Promise<void> {
-    await this.db
-      .update(ledgerAccounts)
-      .set({
-        nextSequence: sql`greatest(${ledgerAccounts.nextSequence}, ${sequence})`,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(ledgerAccounts.account, account), sql`${ledgerAccounts.nextSequence} < ${sequence}`));
+    if (!Number.isSafeInteger(sequence) || sequence < 0 || sequence > 0xffffffff) return;
+    await this.jumps({ account, sequence });
   }
+
+  /**
+   * Every funds check reads the account from the ledger and moves its next sequence up to it:
+   * the checks of one turn move theirs in one statement (db/batched.ts). Only ever forward.
+   */
+  private readonly jumps = batchedWrite(async (items: Array<{ account: string; sequence: number }>) => {
+    const top = new Map<string, number>();
+    for (const i of items) top.set(i.account, Math.max(top.get(i.account) ?? 0, i.sequence));
+    await this.db.execute(sql`
+      update ${ledgerAccounts} as a
+         set next_sequence = v.sequence, updated_at = now()
+        from (select unnest(${sql.param([...top.keys()])}::text[]) as account,
+                     unnest(${sql.param([...top.values()])}::bigint[]) as sequence) as v
+       where a.account = v.account and a.next_sequence < v.sequence`);
+  });
 
   /** Gives an unused sequence back when it was the last one handed out; false when something came after. */
   async giveBack(row: SubmissionRow): Promise<boolean> {

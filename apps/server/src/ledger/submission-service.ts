@@ -1,5 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { decode, validate, type Wallet } from 'xrpl';
+import { batchedRead } from '../db/batched';
 import type { Database } from '../db/client';
 import { pgErrorCode } from '../db/results';
 import { ledgerUnavailable } from '../lib/errors';
@@ -398,15 +399,22 @@ export class SubmissionService {
    * it as committed (docs/money.md).
    */
   async inFlightXrp(account: string): Promise<bigint> {
-    const rows = await this.db
-      .select({ blob: ledgerSubmissions.txBlob })
-      .from(ledgerSubmissions)
-      .where(and(eq(ledgerSubmissions.account, account), inArray(ledgerSubmissions.status, [...OPEN])));
-    let total = 0n;
-    for (const r of rows)
-      total += xrpOutflow(decode(r.blob) as Record<string, unknown>, this.tracker.reserveIncrement);
-    return total;
+    return (await this.openBlobs(account)) ?? 0n;
   }
+
+  /** The XRP in flight of each account asked for in one turn, read together (db/batched.ts). */
+  private readonly openBlobs = batchedRead(async (accounts: string[]) => {
+    const rows = await this.db
+      .select({ account: ledgerSubmissions.account, blob: ledgerSubmissions.txBlob })
+      .from(ledgerSubmissions)
+      .where(and(inArray(ledgerSubmissions.account, accounts), inArray(ledgerSubmissions.status, [...OPEN])));
+    const total = new Map<string, bigint>();
+    for (const r of rows) {
+      const out = xrpOutflow(decode(r.blob) as Record<string, unknown>, this.tracker.reserveIncrement);
+      total.set(r.account, (total.get(r.account) ?? 0n) + out);
+    }
+    return total;
+  });
 
   /** The records of many intents in one look-up (by intent key; open ones are followed from now on). */
   async recorded(intentKeys: string[]): Promise<Map<string, SubmissionRow>> {
@@ -453,14 +461,35 @@ export class SubmissionService {
   }
 
   private async byHash(hash: string): Promise<SubmissionRow> {
-    const [row] = await this.db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.hash, hash));
+    const row = await this.rowByHash(hash);
     if (!row) throw new Error(`Unknown submission ${hash}`);
-    return row;
+    return { ...row };
   }
 
   private async findIntent(intentKey: string): Promise<SubmissionRow | undefined> {
-    return (await this.recorded([intentKey])).get(intentKey);
+    const found = await this.rowByIntent(intentKey);
+    if (!found) return undefined;
+    const row = { ...found };
+    if (!isFinal(row)) this.tracker.track(row);
+    return row;
   }
+
+  // Every swap, claim and transfer looks its intent up before signing and its record up while it
+  // waits: the look-ups of one turn share a statement (db/batched.ts).
+  private readonly rowByHash = batchedRead(async (hashes: string[]) => {
+    const rows = await this.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(inArray(ledgerSubmissions.hash, hashes));
+    return new Map(rows.map((r) => [r.hash, r]));
+  });
+  private readonly rowByIntent = batchedRead(async (keys: string[]) => {
+    const rows = await this.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(inArray(ledgerSubmissions.intentKey, keys));
+    return new Map(rows.map((r) => [r.intentKey, r]));
+  });
 
   /**
    * A sequence that was handed out but never used: give it back if nothing came after it, otherwise

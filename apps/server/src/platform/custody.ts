@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { Wallet } from 'xrpl';
+import { batchedRead } from '../db/batched';
 import type { Db } from '../db/client';
 import type { Keyring, SealedSecret } from '../keys/envelope';
 import type { SignerSource } from '../ledger/submission-service';
@@ -91,17 +92,28 @@ export async function platformWallet(db: Db, role: string): Promise<WalletRow | 
 
 /** Signs for any account whose key the platform holds (archived wallets included: the key is kept). */
 export function createSignerSource(db: Db, keyring: Keyring): SignerSource {
+  // Each account's signing batch reads its key row: the batches of one turn (a burst of swaps, one
+  // account each) read theirs in one statement (db/batched.ts).
+  const rowOf = batchedRead(async (accounts: string[]) => {
+    const rows = await db
+      .select()
+      .from(wallets)
+      .where(inArray(wallets.address, accounts))
+      .orderBy(wallets.id);
+    const by = new Map<string, WalletRow>();
+    for (const row of rows) if (!by.has(row.address)) by.set(row.address, row);
+    return by;
+  });
   return {
     async walletFor(account: string): Promise<Wallet> {
-      const [row] = await db.select().from(wallets).where(eq(wallets.address, account)).limit(1);
+      const row = await rowOf(account);
       if (!row) throw new Error(`No key held for ${account}`);
       return openWallet(keyring, row);
     },
     async walletsFor(accounts: string[]): Promise<Map<string, Wallet>> {
       const out = new Map<string, Wallet>();
-      if (accounts.length === 0) return out;
-      const rows = await db.select().from(wallets).where(inArray(wallets.address, accounts));
-      for (const row of rows) if (!out.has(row.address)) out.set(row.address, openWallet(keyring, row));
+      const rows = await Promise.all([...new Set(accounts)].map((a) => rowOf(a)));
+      for (const row of rows) if (row) out.set(row.address, openWallet(keyring, row));
       return out;
     },
   };

@@ -9,6 +9,7 @@ import {
   parseDecimal,
   type DecimalValue,
 } from '@ledgerpad/shared';
+import { batchedRead } from '../db/batched';
 import type { Db } from '../db/client';
 import { platformSettings } from '../db/schema';
 
@@ -69,8 +70,17 @@ export class PlatformSettings {
 
   constructor(private readonly db: Db) {}
 
-  async all(): Promise<Settings> {
+  /**
+   * The rows are read each time (an admin's change on any instance counts at once), but the
+   * readers of one turn — a burst of swaps asks several times per swap — share one statement.
+   */
+  private readonly rows = batchedRead(async (keys: string[]) => {
     const rows = await this.db.select().from(platformSettings);
+    return new Map(keys.map((k) => [k, rows]));
+  });
+
+  async all(): Promise<Settings> {
+    const rows = (await this.rows('all')) ?? [];
     const out: Settings = { ...SETTING_DEFAULTS };
     for (const row of rows) {
       if (!(row.key in SETTING_DEFAULTS)) continue;

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lt, or } from 'drizzle-orm';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { batchedRead } from '../db/batched';
 import type { Db } from '../db/client';
 import { sha256Hex, randomToken } from '../lib/crypto';
 import { forbidden, unauthorized } from '../lib/errors';
@@ -61,6 +62,15 @@ export async function registerSessions(app: FastifyInstance, opts: SessionOption
     secure: opts.production,
   };
   const adminCache = new WeakMap<FastifyRequest, Promise<boolean>>();
+  // Every signed-in request reads its session: the requests of one turn read theirs together.
+  const sessionByHash = batchedRead(async (hashes: string[]) => {
+    const rows = await db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(inArray(sessions.tokenHash, hashes));
+    return new Map(rows.map((r) => [r.session.tokenHash, r]));
+  });
 
   await app.register(fastifyCookie);
   app.decorateRequest('user', null);
@@ -81,12 +91,9 @@ export async function registerSessions(app: FastifyInstance, opts: SessionOption
     if (!request.url.startsWith('/api') && !request.url.startsWith('/ws')) return;
     const token = request.cookies[cookieName];
     if (!token || token.length > 128) return;
-    const [found] = await db
-      .select({ session: sessions, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(eq(sessions.tokenHash, sha256Hex(token)))
-      .limit(1);
+    const row = await sessionByHash(sha256Hex(token));
+    // Two requests of one session in a turn share the row: each gets its own copy to change.
+    const found = row && { session: { ...row.session }, user: { ...row.user } };
     if (!found) {
       reply.clearCookie(cookieName, cookieOptions);
       return;

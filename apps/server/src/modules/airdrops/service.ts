@@ -23,6 +23,7 @@ import {
   insufficientXrpMessage,
   ledgerResultMessage,
 } from '@ledgerpad/shared';
+import { batchedRead, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
@@ -201,9 +202,15 @@ export class AirdropService {
   }
 
   async get(id: number): Promise<AirdropRow | undefined> {
-    const [row] = await this.db.select().from(airdrops).where(eq(airdrops.id, id));
-    return row;
+    const row = isRowId(id) ? await this.byId(id) : undefined;
+    return row && { ...row };
   }
+
+  /** Airdrops by id: a burst of claims on one airdrop reads its row once per turn (db/batched.ts). */
+  private readonly byId = batchedRead(async (ids: number[]) => {
+    const rows = await this.db.select().from(airdrops).where(inArray(airdrops.id, ids));
+    return new Map(rows.map((r) => [String(r.id), r]));
+  });
 
   /**
    * POST /api/airdrops: validates against the source wallet's ledger state, then records the airdrop

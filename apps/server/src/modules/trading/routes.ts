@@ -80,9 +80,7 @@ export function registerTrading(
     cache: platform.readCache,
   });
   // What a wallet owes that its ledger balance does not show yet: checked before it signs anything.
-  platform.funds.addObligations((account) =>
-    tradingObligations(db, account, rlusd, (u) => recorder.feePercent(u)),
-  );
+  platform.funds.addObligations(tradingObligations(db, rlusd, (u) => recorder.feePercent(u)));
   // Every validated trade is recorded as it is finalized — also the ones a restart resolves, whose
   // caller is gone.
   platform.submissions.onFinalized((row) => {

@@ -36,8 +36,9 @@ import {
   type swapRequestSchema,
   dropsToXrp,
 } from '@ledgerpad/shared';
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { decode, getBalanceChanges, type Client, type TransactionMetadata } from 'xrpl';
+import { batchedRead } from '../../db/batched';
 import type { Db } from '../../db/client';
 import { readIssuerFacts } from '../../ledger/account-root';
 import { ledgerFailure } from '../../ledger/errors';
@@ -627,12 +628,18 @@ export class TradingService {
 
   /** The network fee the trade transaction paid, in drops: from the blob the submission service signed. */
   private async txFee(hash: string): Promise<string> {
-    const [row] = await this.deps.db
-      .select({ blob: ledgerSubmissions.txBlob })
-      .from(ledgerSubmissions)
-      .where(eq(ledgerSubmissions.hash, hash));
-    return row ? String((decode(row.blob) as { Fee?: string }).Fee ?? '0') : '0';
+    const blob = await this.signedBlob(hash);
+    return blob ? String((decode(blob) as { Fee?: string }).Fee ?? '0') : '0';
   }
+
+  /** Signed blobs by hash: the swaps of a burst that validated together read theirs in one statement. */
+  private readonly signedBlob = batchedRead(async (hashes: string[]) => {
+    const rows = await this.deps.db
+      .select({ hash: ledgerSubmissions.hash, blob: ledgerSubmissions.txBlob })
+      .from(ledgerSubmissions)
+      .where(inArray(ledgerSubmissions.hash, hashes));
+    return new Map(rows.map((r) => [r.hash, r.blob]));
+  });
 
   private trustLineRequest(
     userId: number,
@@ -793,11 +800,8 @@ export class TradingService {
     if (outcome.status !== 'success' || !outcome.meta || outcome.ledgerIndex === null) {
       throw ledgerFailure(outcome, `${SWAP_MESSAGES.limitFailed}: ${ledgerResultMessage(outcome.result)}`);
     }
-    const [signed] = await this.deps.db
-      .select({ blob: ledgerSubmissions.txBlob })
-      .from(ledgerSubmissions)
-      .where(eq(ledgerSubmissions.hash, outcome.hash));
-    const placed = decode(signed!.blob) as { TakerGets: LedgerAmount; TakerPays: LedgerAmount };
+    const signed = await this.signedBlob(outcome.hash);
+    const placed = decode(signed!) as { TakerGets: LedgerAmount; TakerPays: LedgerAmount };
     const [takerGets, takerPays] = [placed.TakerGets, placed.TakerPays];
     const tx = {
       TransactionType: 'OfferCreate',

@@ -13,8 +13,9 @@ import {
   unitsToMicros,
 } from '@ledgerpad/shared';
 import { decode, getBalanceChanges, type TransactionMetadata } from 'xrpl';
+import { batchedRead } from '../../db/batched';
 import type { Db } from '../../db/client';
-import type { Obligations } from '../../ledger/funds';
+import type { ObligationSource, Obligations } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
@@ -124,10 +125,9 @@ export class TradeRecorder {
    * when there is one; null when it moved nothing (a limit order that only rests) or is not a trade.
    */
   async record(hash: string): Promise<TradeRow | null> {
-    const { db } = this.deps;
-    const [existing] = await db.select().from(tradingTrades).where(eq(tradingTrades.hash, hash));
-    if (existing) return existing;
-    const [sub] = await db.select().from(ledgerSubmissions).where(eq(ledgerSubmissions.hash, hash));
+    const existing = await this.tradeByHash(hash);
+    if (existing) return { ...existing };
+    const sub = await this.submissionByHash(hash);
     if (!sub || sub.status !== 'success' || !sub.meta || sub.userId === null || sub.walletId === null)
       return null;
     const tx = decode(sub.txBlob) as Record<string, unknown> & { Fee?: string };
@@ -179,6 +179,20 @@ export class TradeRecorder {
       tokenId: listed?.id ?? null,
     });
   }
+
+  // Every trade of a validated ledger is recorded as it is finalized: the trades of one ledger look
+  // their rows up together (db/batched.ts).
+  private readonly tradeByHash = batchedRead(async (hashes: string[]) => {
+    const rows = await this.deps.db.select().from(tradingTrades).where(inArray(tradingTrades.hash, hashes));
+    return new Map(rows.map((r) => [r.hash, r]));
+  });
+  private readonly submissionByHash = batchedRead(async (hashes: string[]) => {
+    const rows = await this.deps.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(inArray(ledgerSubmissions.hash, hashes));
+    return new Map(rows.map((r) => [r.hash, r]));
+  });
 
   /** The trade row and its fee job together (or neither), once per hash. */
   async insert(values: typeof tradingTrades.$inferInsert, executor?: Db): Promise<TradeRow> {
@@ -251,48 +265,88 @@ function quoteMoved(changes: ReturnType<typeof getBalanceChanges>, account: stri
  * but not recorded yet (the moment between the two), and the fee a fill of its resting buy orders
  * will owe. Every funds check counts them, so no later action can leave a fee unpayable.
  */
-export async function tradingObligations(
+export function tradingObligations(
   db: Db,
-  account: string,
+  rlusdIssuer: () => Promise<string | undefined>,
+  feePercent: (userId: number) => Promise<string>,
+): ObligationSource {
+  // Every funds check asks: the wallets checked in one turn (a burst of claims or swaps) are read
+  // with three statements together instead of three each (db/batched.ts).
+  const rowsOf = batchedRead(async (accounts: string[]) => {
+    const [pending, unrecorded, resting] = await Promise.all([
+      db
+        .select({ account: tradingTrades.walletAddress, quote: tradingTrades.quote, fee: tradingTrades.fee })
+        .from(tradingTrades)
+        .where(and(inArray(tradingTrades.walletAddress, accounts), eq(tradingTrades.feeStatus, 'pending'))),
+      db
+        .select({
+          account: ledgerSubmissions.account,
+          blob: ledgerSubmissions.txBlob,
+          userId: ledgerSubmissions.userId,
+        })
+        .from(ledgerSubmissions)
+        .leftJoin(tradingTrades, eq(tradingTrades.hash, ledgerSubmissions.hash))
+        .where(
+          and(
+            inArray(ledgerSubmissions.account, accounts),
+            // Swaps always move something when they succeed (a limit order that only rests has no
+            // record, ever: its fee is counted with the resting orders below).
+            eq(ledgerSubmissions.purpose, 'swap'),
+            eq(ledgerSubmissions.status, 'success'),
+            isNull(tradingTrades.id),
+            gt(ledgerSubmissions.updatedAt, sql`now() - interval '10 minutes'`),
+          ),
+        ),
+      db
+        .select({
+          account: tradingOrders.walletAddress,
+          userId: tradingOrders.userId,
+          quote: tradingOrders.quote,
+          remaining: tradingOrders.remainingTokens,
+          price: tradingOrders.price,
+        })
+        .from(tradingOrders)
+        .where(
+          and(
+            inArray(tradingOrders.walletAddress, accounts),
+            eq(tradingOrders.orderType, 'BUY'),
+            inArray(tradingOrders.status, [...RESTING_STATUSES]),
+          ),
+        ),
+    ]);
+    const by = new Map<
+      string,
+      { pending: typeof pending; unrecorded: typeof unrecorded; resting: typeof resting }
+    >();
+    const of = (account: string) => {
+      let e = by.get(account);
+      if (!e) by.set(account, (e = { pending: [], unrecorded: [], resting: [] }));
+      return e;
+    };
+    for (const r of pending) of(r.account).pending.push(r);
+    for (const r of unrecorded) of(r.account).unrecorded.push(r);
+    for (const r of resting) of(r.account).resting.push(r);
+    return by;
+  });
+  return async (account) => {
+    const rows = await rowsOf(account);
+    return rows ? owedFrom(rows, rlusdIssuer, feePercent) : { drops: 0n };
+  };
+}
+
+async function owedFrom(
+  {
+    pending,
+    unrecorded,
+    resting,
+  }: {
+    pending: Array<{ quote: string; fee: string }>;
+    unrecorded: Array<{ blob: string; userId: number | null }>;
+    resting: Array<{ userId: number; quote: string; remaining: string; price: string }>;
+  },
   rlusdIssuer: () => Promise<string | undefined>,
   feePercent: (userId: number) => Promise<string>,
 ): Promise<Obligations> {
-  const [pending, unrecorded, resting] = await Promise.all([
-    db
-      .select({ quote: tradingTrades.quote, fee: tradingTrades.fee })
-      .from(tradingTrades)
-      .where(and(eq(tradingTrades.walletAddress, account), eq(tradingTrades.feeStatus, 'pending'))),
-    db
-      .select({ blob: ledgerSubmissions.txBlob, userId: ledgerSubmissions.userId })
-      .from(ledgerSubmissions)
-      .leftJoin(tradingTrades, eq(tradingTrades.hash, ledgerSubmissions.hash))
-      .where(
-        and(
-          eq(ledgerSubmissions.account, account),
-          // Swaps always move something when they succeed (a limit order that only rests has no
-          // record, ever: its fee is counted with the resting orders below).
-          eq(ledgerSubmissions.purpose, 'swap'),
-          eq(ledgerSubmissions.status, 'success'),
-          isNull(tradingTrades.id),
-          gt(ledgerSubmissions.updatedAt, sql`now() - interval '10 minutes'`),
-        ),
-      ),
-    db
-      .select({
-        userId: tradingOrders.userId,
-        quote: tradingOrders.quote,
-        remaining: tradingOrders.remainingTokens,
-        price: tradingOrders.price,
-      })
-      .from(tradingOrders)
-      .where(
-        and(
-          eq(tradingOrders.walletAddress, account),
-          eq(tradingOrders.orderType, 'BUY'),
-          inArray(tradingOrders.status, [...RESTING_STATUSES]),
-        ),
-      ),
-  ]);
   let xrp = new Decimal(0);
   let rlusd = new Decimal(0);
   const add = (quote: string, v: DecimalValue) => {

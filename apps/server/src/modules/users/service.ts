@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { User } from '@ledgerpad/shared';
+import { batchedRead, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
 import { safeEqual } from '../../lib/crypto';
 import { badRequest, forbidden } from '../../lib/errors';
@@ -92,6 +93,18 @@ export async function demoUserExists(db: Db, username: string): Promise<boolean>
 
 /** The admin-set trading fee of a user in percent, or null for the platform's fee. */
 export async function customFeePercent(db: Db, userId: number): Promise<string | null> {
-  const [u] = await db.select({ fee: users.customFeePercentage }).from(users).where(eq(users.id, userId));
-  return u?.fee ?? null;
+  let read = feeReaders.get(db);
+  if (!read) {
+    // Every quote, swap and trade record asks: the users asked for in one turn are read together.
+    read = batchedRead(async (ids: number[]) => {
+      const rows = await db
+        .select({ id: users.id, fee: users.customFeePercentage })
+        .from(users)
+        .where(inArray(users.id, ids));
+      return new Map(rows.map((r) => [String(r.id), r.fee]));
+    });
+    feeReaders.set(db, read);
+  }
+  return isRowId(userId) ? ((await read(userId)) ?? null) : null;
 }
+const feeReaders = new WeakMap<Db, (userId: number) => Promise<string | null | undefined>>();

@@ -1,6 +1,6 @@
 import { lockedByToken } from '../../ledger/escrows';
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
 import { convertStringToHex, RippledError, Wallet, type AccountLinesTrustline, type Client } from 'xrpl';
 import {
   currencyToTicker,
@@ -30,6 +30,7 @@ import {
   xrpToDrops,
   DROPS_PER_XRP,
 } from '@ledgerpad/shared';
+import { batchedRead, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import { badRequest, fieldError, ledgerUnavailable, notFound } from '../../lib/errors';
@@ -92,6 +93,15 @@ export class WalletService {
     this.db = deps.db;
   }
 
+  /** Live user wallets by id, the ids asked for in one turn read together (db/batched.ts). */
+  private readonly liveWallet = batchedRead(async (ids: number[]) => {
+    const rows = await this.db
+      .select()
+      .from(wallets)
+      .where(and(inArray(wallets.id, ids), eq(wallets.role, 'user'), isNull(wallets.archivedAt)));
+    return new Map(rows.map((r) => [String(r.id), r]));
+  });
+
   get client() {
     if (!this.deps.connection) throw ledgerUnavailable();
     return this.deps.connection.client;
@@ -119,28 +129,27 @@ export class WalletService {
   }
 
   async list(userId: number): Promise<WalletRow[]> {
-    return this.db
+    const rows = isRowId(userId) ? ((await this.liveWalletsOf(userId)) ?? []) : [];
+    return rows.map((r) => ({ ...r }));
+  }
+
+  /** Each user's live wallets by id: every swap and quote lists them, one turn's users together. */
+  private readonly liveWalletsOf = batchedRead(async (userIds: number[]) => {
+    const rows = await this.db
       .select()
       .from(wallets)
-      .where(and(eq(wallets.userId, userId), eq(wallets.role, 'user'), isNull(wallets.archivedAt)))
+      .where(and(inArray(wallets.userId, userIds), eq(wallets.role, 'user'), isNull(wallets.archivedAt)))
       .orderBy(asc(wallets.id));
-  }
+    const by = new Map<string, WalletRow[]>();
+    for (const r of rows) by.set(String(r.userId), [...(by.get(String(r.userId)) ?? []), r]);
+    return by;
+  });
 
   /** The user's live wallet, or 404 — the same answer whether it belongs to someone else or to nobody. */
   async owned(userId: number, walletId: number): Promise<WalletRow> {
-    const [row] = await this.db
-      .select()
-      .from(wallets)
-      .where(
-        and(
-          eq(wallets.id, walletId),
-          eq(wallets.userId, userId),
-          eq(wallets.role, 'user'),
-          isNull(wallets.archivedAt),
-        ),
-      );
-    if (!row) throw notFound(WALLET_MESSAGES.notFound);
-    return row;
+    const row = isRowId(walletId) ? await this.liveWallet(walletId) : undefined;
+    if (!row || row.userId !== userId) throw notFound(WALLET_MESSAGES.notFound);
+    return { ...row };
   }
 
   private async defaultName(userId: number, db: Db = this.db): Promise<string> {
