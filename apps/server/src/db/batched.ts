@@ -36,7 +36,7 @@ export function batchedRead<K, V>(
       const found = await load([...unique.values()]);
       return keys.map((k) => found.get(keyOf(k)));
     },
-    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) },
+    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (next) => setImmediate(next) },
   );
   return (key) => loader.load(key);
 }
@@ -51,7 +51,20 @@ export function batchedWrite<T>(run: (items: T[]) => Promise<void>): (item: T) =
       await run([...items]);
       return items.map(() => undefined);
     },
-    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) },
+    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (next) => setImmediate(next) },
   );
+  return (item) => loader.load(item);
+}
+
+/**
+ * A batched call whose answer is per item: `run(items)` handles every item of a turn together and
+ * answers, in the same order, each item's value or the Error its caller is rejected with.
+ */
+export function batchedCall<T, V>(run: (items: T[]) => Promise<Array<V | Error>>): (item: T) => Promise<V> {
+  const loader = new DataLoader<T, V, T>((items) => run([...items]), {
+    cache: false,
+    maxBatchSize: MAX_BATCH,
+    batchScheduleFn: (next) => setImmediate(next),
+  });
   return (item) => loader.load(item);
 }

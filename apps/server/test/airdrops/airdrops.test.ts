@@ -199,6 +199,24 @@ describe('airdrops', () => {
     expect(anon.find((a) => a.id === fixed.id)?.has_claimed).toBe(false);
   });
 
+  it('pays a double click once: two claims of one user sent together are one payment and one refusal', async () => {
+    // One allocation: a second payment could only come from the same user's second claim.
+    const a = await createAirdrop({ totalTokenAmount: '10', fixedAmount: '10' });
+    const who = await t.signIn('double_click_claimer');
+    const c = { who, wallet: await fundedWallet(t, who, 1) };
+    const before = await lineBalance(c.wallet.address);
+    // Sent in the same turn, so they are reserved in the same batch (db/batched.ts).
+    const both = await Promise.all(
+      [1, 2].map(() => post(`/api/airdrops/${a.id}/claim`, c.who, { destinationWalletId: c.wallet.id })),
+    );
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    expect(both.find((r) => r.statusCode === 400)!.json().message).toBe(AIRDROP_MESSAGES.alreadyClaimed);
+    expect((await lineBalance(c.wallet.address)).minus(before).eq(10)).toBe(true);
+    const row = await airdropRow(a.id);
+    expect(row.claimedCount).toBe(1);
+    expect(new Decimal(row.remaining).eq(0)).toBe(true);
+  });
+
   it('pays exactly 15 of 20 concurrent claims on an airdrop covering 15', async () => {
     // 155 at 10 each: 15 allocations, 5 left over.
     const a = await createAirdrop({ totalTokenAmount: '155', fixedAmount: '10' });

@@ -23,12 +23,12 @@ import {
   insufficientXrpMessage,
   ledgerResultMessage,
 } from '@ledgerpad/shared';
-import { batchedRead, isRowId } from '../../db/batched';
+import { batchedCall, batchedRead, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
-import { pgErrorCode, rowsOf } from '../../db/results';
+import { rowsOf } from '../../db/results';
 import {
   type AppError,
   badGateway,
@@ -67,8 +67,14 @@ const AIRDROP_WALLET_FEE_ALLOWANCE_DROPS = 60_000n;
 const SOURCE_NETWORK_FEES_DROPS = 1_000n;
 /** How long the claim route waits for the payment before it answers. */
 const CLAIM_WAIT_MS = 60_000;
-/** Reservations lost to a concurrent claim before the route gives up (each retry re-reads). */
-const RESERVE_TRIES = 8;
+
+/** One claim's reservation request (batched per turn: `reserve`). */
+interface Reservation {
+  userId: number;
+  airdropId: number;
+  walletId: number;
+  walletAddress: string;
+}
 
 export interface CreateJobPayload {
   airdropId: number;
@@ -368,7 +374,7 @@ export class AirdropService {
     }
     const hasLine = await this.assertCanReceive(wallet.address, airdrop);
 
-    const claimId = await this.reserve(userId, airdrop, wallet.id, wallet.address);
+    const claimId = await this.reserve(userId, airdrop.id, wallet.id, wallet.address);
     this.deps.payer!.wake(hasLine === undefined ? undefined : { id: claimId, hasLine });
     const claim = await this.deps.payer!.settled(claimId, CLAIM_WAIT_MS);
     if (!claim) throw badGateway(AIRDROP_MESSAGES.processing, { claimId });
@@ -409,62 +415,113 @@ export class AirdropService {
     return false;
   }
 
-  private assertClaimable(a: AirdropRow): void {
+  private assertClaimable(a: AirdropRow, now = this.now()): void {
     if (a.status === 'pending') throw badRequest(AIRDROP_MESSAGES.notActive);
-    if (a.status === 'expired' || a.expiry.getTime() <= this.now())
+    if (a.status === 'expired' || a.expiry.getTime() <= now)
       throw badRequest(AIRDROP_MESSAGES.expired);
     if (a.status === 'closed' || a.claimedCount >= a.maxClaims) throw badRequest(AIRDROP_MESSAGES.exhausted);
   }
 
   /**
-   * The reservation: one statement adds the claim to claimed_count and takes its amount from
-   * `remaining` only while the airdrop is active, before its deadline, has a claim left, and keeps
-   * enough to pay every later claim its minimum; the same statement inserts the claim (unique per
-   * airdrop and user). Concurrent claims re-check the condition against each other's committed row,
-   * so they can never together take more than there is. A random draw that lost a race redraws.
+   * The reservation. The claims of one turn on one airdrop are reserved together (a burst of 500
+   * becomes a handful of statements instead of 500 contending updates of one row): in one database
+   * transaction the airdrop's row is locked (`for update`: another instance's reservations wait),
+   * each claim's amount is drawn in turn from what the claims before it left — so every draw still
+   * leaves the minimum for every later claim — the claims are inserted (unique per airdrop and
+   * user: a user's second claim is refused, in this batch or after an earlier one) and the row's
+   * count and remaining amount move by exactly what was inserted. Nothing can be taken twice or
+   * beyond the total: the lock orders every batch of every instance, and each batch checks against
+   * the row as the last one committed it.
    */
-  private async reserve(
-    userId: number,
-    first: AirdropRow,
-    walletId: number,
-    walletAddress: string,
-  ): Promise<number> {
-    const airdropId = first.id;
-    for (let attempt = 1; ; attempt++) {
-      // The first draw uses the row the caller just read; a draw that lost a race re-reads.
-      const a = attempt === 1 ? first : await this.get(airdropId);
-      if (!a) throw notFound(AIRDROP_MESSAGES.notFound);
-      this.assertClaimable(a);
-      const amount = drawAmount(a, randomInt(0, DRAW_STEPS + 1) / DRAW_STEPS);
-      if (!amount) throw badRequest(AIRDROP_MESSAGES.exhausted);
-      const now = new Date(this.now());
-      let claimId: number | undefined;
+  private reserve(userId: number, airdropId: number, walletId: number, walletAddress: string): Promise<number> {
+    return this.reservations({ userId, airdropId, walletId, walletAddress });
+  }
+
+  private readonly reservations = batchedCall(async (asks: Reservation[]) => {
+    const out = new Map<Reservation, number | Error>();
+    const byAirdrop = new Map<number, Reservation[]>();
+    for (const r of asks) byAirdrop.set(r.airdropId, [...(byAirdrop.get(r.airdropId) ?? []), r]);
+    for (const [airdropId, group] of byAirdrop) {
       try {
-        const rows = await this.db.execute<{ id: number | string }>(sql`
-          with reserved as (
-            update ${airdrops}
-               set claimed_count = claimed_count + 1,
-                   remaining = remaining - ${amount}::numeric
-             where id = ${airdropId}
-               and status = 'active'
-               and expiry > ${now.toISOString()}::timestamptz
-               and claimed_count < max_claims
-               and remaining::numeric - ${amount}::numeric
-                   >= coalesce(fixed_amount, min_amount)::numeric * (max_claims - claimed_count - 1)
-            returning id
-          )
-          insert into ${airdropClaims} (airdrop_id, user_id, wallet_id, wallet_address, amount, status)
-          select id, ${userId}, ${walletId}, ${walletAddress}, ${amount}, 'pending' from reserved
-          returning id`);
-        const row = rowsOf<{ id: number | string }>(rows)[0];
-        if (row) claimId = Number(row.id);
+        for (const [r, v] of await this.reserveOn(airdropId, group)) out.set(r, v);
       } catch (err) {
-        if (pgErrorCode(err) === '23505') throw badRequest(AIRDROP_MESSAGES.alreadyClaimed);
-        throw err;
+        for (const r of group) out.set(r, err instanceof Error ? err : new Error(String(err)));
       }
-      if (claimId !== undefined) return claimId;
-      if (attempt >= RESERVE_TRIES) throw badRequest(AIRDROP_MESSAGES.claimFailed);
     }
+    return asks.map((r) => out.get(r)!);
+  });
+
+  private async reserveOn(airdropId: number, asks: Reservation[]): Promise<Map<Reservation, number | Error>> {
+    const out = new Map<Reservation, number | Error>();
+    await this.db.transaction(async (tx) => {
+      const [a] = await tx.select().from(airdrops).where(eq(airdrops.id, airdropId)).for('update');
+      if (!a) {
+        for (const r of asks) out.set(r, notFound(AIRDROP_MESSAGES.notFound));
+        return;
+      }
+      const now = this.now();
+      const state = { ...a };
+      const drawn: Array<{ ask: Reservation; amount: string }> = [];
+      const seen = new Set<number>();
+      for (const ask of asks) {
+        if (seen.has(ask.userId)) {
+          out.set(ask, badRequest(AIRDROP_MESSAGES.alreadyClaimed));
+          continue;
+        }
+        try {
+          if (state.status === 'failed') throw notFound(AIRDROP_MESSAGES.notFound);
+          this.assertClaimable(state, now);
+          if (state.status !== 'active') throw badRequest(AIRDROP_MESSAGES.notActive);
+          const amount = drawAmount(state, randomInt(0, DRAW_STEPS + 1) / DRAW_STEPS);
+          // Whatever is drawn, the rest must still pay every later claim its minimum.
+          const later = new Decimal(state.fixedAmount ?? state.minAmount ?? '0').mul(
+            state.maxClaims - state.claimedCount - 1,
+          );
+          if (!amount || new Decimal(state.remaining).minus(amount).lt(later))
+            throw badRequest(AIRDROP_MESSAGES.exhausted);
+          seen.add(ask.userId);
+          state.claimedCount += 1;
+          state.remaining = new Decimal(state.remaining).minus(amount).toFixed();
+          drawn.push({ ask, amount });
+        } catch (err) {
+          out.set(ask, err as Error);
+        }
+      }
+      if (drawn.length === 0) return;
+      const inserted = await tx
+        .insert(airdropClaims)
+        .values(
+          drawn.map((d) => ({
+            airdropId,
+            userId: d.ask.userId,
+            walletId: d.ask.walletId,
+            walletAddress: d.ask.walletAddress,
+            amount: d.amount,
+            status: 'pending' as const,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ id: airdropClaims.id, userId: airdropClaims.userId });
+      const ids = new Map(inserted.map((r) => [r.userId, r.id]));
+      let taken = new Decimal(0);
+      for (const d of drawn) {
+        const id = ids.get(d.ask.userId);
+        if (id === undefined) out.set(d.ask, badRequest(AIRDROP_MESSAGES.alreadyClaimed));
+        else {
+          out.set(d.ask, id);
+          taken = taken.plus(d.amount);
+        }
+      }
+      if (ids.size === 0) return;
+      await tx
+        .update(airdrops)
+        .set({
+          claimedCount: sql`${airdrops.claimedCount} + ${ids.size}`,
+          remaining: sql`(${airdrops.remaining}::numeric - ${taken.toFixed()}::numeric)`,
+        })
+        .where(eq(airdrops.id, airdropId));
+    });
+    return out;
   }
 
   /**
