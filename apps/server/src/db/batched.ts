@@ -42,6 +42,28 @@ export function batchedRead<K, V>(
 }
 
 /**
+ * batchedRead for a key with many rows: `load(keys)` reads every row of a turn's keys, and each
+ * caller gets the rows whose `groupOf(row)` is its key, in the order read (none: an empty list).
+ */
+export function batchedRows<K, R>(
+  load: (keys: K[]) => Promise<R[]>,
+  groupOf: (row: R) => string,
+  keyOf: (key: K) => string = String,
+): (key: K) => Promise<R[]> {
+  const read = batchedRead(async (keys: K[]) => {
+    const by = new Map<string, R[]>();
+    for (const row of await load(keys)) {
+      const k = groupOf(row);
+      const list = by.get(k);
+      if (list) list.push(row);
+      else by.set(k, [row]);
+    }
+    return by;
+  }, keyOf);
+  return async (key) => (await read(key)) ?? [];
+}
+
+/**
  * A batched write whose callers only need to know it is done: `run(items)` writes every item of a
  * turn in one statement. Each caller's promise settles with the statement.
  */

@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client';
-import { batchedRead, batchedWrite, isRowId } from '../../src/db/batched';
+import { batchedRead, batchedRows, batchedWrite, isRowId } from '../../src/db/batched';
 import { platformSettings } from '../../src/db/schema';
 import { createTestDatabase } from '../db';
 
@@ -85,5 +85,21 @@ describe('batched reads and writes', () => {
       .from(platformSettings)
       .where(inArray(platformSettings.key, ['batch_a', 'batch_b']));
     expect(Object.fromEntries(rows.map((r) => [r.key, r.value]))).toEqual({ batch_a: '11', batch_b: '3' });
+  });
+
+  it('groups many rows per key: each caller gets its own rows in the order read, or none', async () => {
+    const loads: string[][] = [];
+    const byPrefix = batchedRows(
+      async (prefixes: string[]) => {
+        loads.push(prefixes);
+        const rows = await database.db.select().from(platformSettings).orderBy(platformSettings.key);
+        return rows.filter((r) => prefixes.some((p) => r.key.startsWith(p)));
+      },
+      (r) => r.key.slice(0, 'batch_'.length),
+    );
+    const [batch, none] = await Promise.all([byPrefix('batch_'), byPrefix('nothing')]);
+    expect(batch.map((r) => r.key)).toEqual(['batch_a', 'batch_b']);
+    expect(none).toEqual([]);
+    expect(loads).toEqual([['batch_', 'nothing']]);
   });
 });

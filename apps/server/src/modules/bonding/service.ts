@@ -12,7 +12,7 @@ import {
   Decimal,
   microsToUnits,
 } from '@ledgerpad/shared';
-import { batchedRead } from '../../db/batched';
+import { batchedRows } from '../../db/batched';
 import type { Db } from '../../db/client';
 import type { CurveMarket } from '../market';
 import { wallets } from '../../platform/custody-schema';
@@ -130,21 +130,17 @@ export class BondingRegistry {
   }
 
   async byIssuer(issuer: string, currency?: string): Promise<CurveRow | undefined> {
-    const rows = (await this.curvesOf(issuer)) ?? [];
+    const rows = await this.curvesOf(issuer);
     const row = currency ? rows.find((r) => r.currency === currency) : rows[0];
     return row && { ...row };
   }
 
   /** An issuer's curves: every quote and swap asks, so one turn's issuers share a statement. */
-  private readonly curvesOf = batchedRead(async (issuers: string[]) => {
-    const rows = await this.db
-      .select()
-      .from(bondingCurves)
-      .where(inArray(bondingCurves.issuerAddress, issuers));
-    const by = new Map<string, CurveRow[]>();
-    for (const r of rows) by.set(r.issuerAddress, [...(by.get(r.issuerAddress) ?? []), r]);
-    return by;
-  });
+  private readonly curvesOf = batchedRows(
+    (issuers: string[]) =>
+      this.db.select().from(bondingCurves).where(inArray(bondingCurves.issuerAddress, issuers)),
+    (r) => r.issuerAddress,
+  );
 
   /** Curves not yet graduated (the keeper's and the follower's work list). */
   async live(): Promise<CurveRow[]> {

@@ -8,7 +8,7 @@ import {
   type VerificationMethod,
 } from '@ledgerpad/shared';
 import { lookalikeOf, type IdentityCandidate } from '@ledgerpad/shared/lookalike';
-import { batchedRead } from '../../db/batched';
+import { batchedRows } from '../../db/batched';
 import type { Db } from '../../db/client';
 import { tokens } from './schema';
 
@@ -143,22 +143,17 @@ export class TokenRegistry {
 
   /** The listed token of an issuer (the first listed when it issues several). */
   async byIssuer(issuerAddress: string, currency?: string): Promise<TokenRow | undefined> {
-    const rows = (await this.issuedBy(issuerAddress)) ?? [];
+    const rows = await this.issuedBy(issuerAddress);
     const row = currency ? rows.find((r) => r.currency === currency) : rows[0];
     return row && { ...row };
   }
 
   /** An issuer's tokens by id: every swap and trade record asks, so one turn's issuers share a statement. */
-  private readonly issuedBy = batchedRead(async (issuers: string[]) => {
-    const rows = await this.db
-      .select()
-      .from(tokens)
-      .where(inArray(tokens.issuerAddress, issuers))
-      .orderBy(tokens.id);
-    const by = new Map<string, TokenRow[]>();
-    for (const r of rows) by.set(r.issuerAddress, [...(by.get(r.issuerAddress) ?? []), r]);
-    return by;
-  });
+  private readonly issuedBy = batchedRows(
+    (issuers: string[]) =>
+      this.db.select().from(tokens).where(inArray(tokens.issuerAddress, issuers)).orderBy(tokens.id),
+    (r) => r.issuerAddress,
+  );
 
   /** Tokens this user deployed here (the dashboard's list), newest first. */
   async deployedBy(userId: number): Promise<TokenRow[]> {

@@ -30,7 +30,7 @@ import {
   xrpToDrops,
   DROPS_PER_XRP,
 } from '@ledgerpad/shared';
-import { batchedRead, isRowId } from '../../db/batched';
+import { batchedRead, batchedRows, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import { badRequest, fieldError, ledgerUnavailable, notFound } from '../../lib/errors';
@@ -129,21 +129,20 @@ export class WalletService {
   }
 
   async list(userId: number): Promise<WalletRow[]> {
-    const rows = isRowId(userId) ? ((await this.liveWalletsOf(userId)) ?? []) : [];
+    const rows = isRowId(userId) ? await this.liveWalletsOf(userId) : [];
     return rows.map((r) => ({ ...r }));
   }
 
   /** Each user's live wallets by id: every swap and quote lists them, one turn's users together. */
-  private readonly liveWalletsOf = batchedRead(async (userIds: number[]) => {
-    const rows = await this.db
-      .select()
-      .from(wallets)
-      .where(and(inArray(wallets.userId, userIds), eq(wallets.role, 'user'), isNull(wallets.archivedAt)))
-      .orderBy(asc(wallets.id));
-    const by = new Map<string, WalletRow[]>();
-    for (const r of rows) by.set(String(r.userId), [...(by.get(String(r.userId)) ?? []), r]);
-    return by;
-  });
+  private readonly liveWalletsOf = batchedRows(
+    (userIds: number[]) =>
+      this.db
+        .select()
+        .from(wallets)
+        .where(and(inArray(wallets.userId, userIds), eq(wallets.role, 'user'), isNull(wallets.archivedAt)))
+        .orderBy(asc(wallets.id)),
+    (r) => String(r.userId),
+  );
 
   /** The user's live wallet, or 404 — the same answer whether it belongs to someone else or to nobody. */
   async owned(userId: number, walletId: number): Promise<WalletRow> {
