@@ -147,6 +147,9 @@ describe('one-shot hashing', () => {
       expect(txLeafHashOf(t.hash, t.blob, t.metaBlob)).toEqual(expected);
       expect(txLeafHashOf(t.hash, t.blob.toLowerCase(), meta)).toEqual(expected);
       expect(txLeafHashOf(t.hash, t.blob, serializeTransient(binaryMeta(t)))).toEqual(expected);
+      // The submit path hands over the blob's bytes it decoded instead of the hex.
+      expect(txLeafHashOf(t.hash, blob, serializeTransient(binaryMeta(t)))).toEqual(expected);
+      expect(txLeafHashOf(t.hash, blob, t.metaBlob)).toEqual(expected);
     }
     // The close's tree hash (from leaves hashed at apply time) is xrpl.js's, and the same again from hex leaves.
     const reference = hashes.hashTxTree(
