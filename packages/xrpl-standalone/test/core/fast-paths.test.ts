@@ -226,6 +226,47 @@ describe('canonical key order', () => {
   });
 });
 
+describe('XRP amounts without BigInt below 10^15 / 2^53 drops', () => {
+  it('encodes and decodes like the codec on both sides of the limits', () => {
+    const w = Wallet.generate();
+    for (const drops of [
+      '0',
+      '1',
+      '10',
+      '4294967295',
+      '4294967296',
+      '999999999999999',
+      '1000000000000000',
+      '9007199254740991',
+      '9007199254740992',
+      '9007199254740993',
+      '100000000000000000',
+    ]) {
+      const tx = {
+        TransactionType: 'Payment',
+        Account: w.classicAddress,
+        Destination: ALICE,
+        Amount: drops,
+        Fee: drops,
+        Flags: 0,
+        Sequence: 1,
+        SigningPubKey: '',
+      };
+      const blob = encode(tx);
+      expect(serializeHex(tx)).toBe(blob);
+      expect(decodeTransaction(blob)).toEqual(decode(blob));
+    }
+  });
+
+  it('writes negative and leading-zero drops as the BigInt path did', () => {
+    // Balance is field 2 of type 6 (Amount): header byte 0x62, then the 8 bytes.
+    expect(serializeHex({ Balance: '-12345' })).toBe('620000000000003039');
+    expect(serializeHex({ Balance: '-0' })).toBe('624000000000000000');
+    expect(serializeHex({ Balance: '00042' })).toBe('62400000000000002A');
+    expect(serializeHex({ Balance: '-1000000000000000' })).toBe('6200038D7EA4C68000');
+  });
+});
+
 describe('transaction decoder on lowercase blobs', () => {
   it('prints hex fields in uppercase like the codec', () => {
     const w = Wallet.generate();
