@@ -5,6 +5,7 @@ import { Wallet } from 'xrpl';
 import { checkSignature, hasMalformedSigningKey, preflight } from '../../src/core/engine';
 import { DEFAULT_CORE_CONFIG } from '../../src/core/ledger-node';
 import { ApplyView } from '../../src/core/state/apply-view';
+import { deepEqual } from '../../src/core/state/fields';
 import type { LedgerEntry } from '../../src/core/contract';
 
 const wallet = Wallet.generate('ed25519' as never);
@@ -77,6 +78,23 @@ describe('apply-path memos', () => {
     threadOnly.buildMetadata('D'.repeat(64), 0, 'tesSUCCESS');
     expect(JSON.stringify(root)).toBe(frozen);
   });
+  it('deepEqual compares own keys and values, whatever their order', () => {
+    const entry = { A: '1', B: { value: '2', currency: 'USD' }, C: ['x', 'y'] };
+    expect(deepEqual(entry, { C: ['x', 'y'], B: { currency: 'USD', value: '2' }, A: '1' })).toBe(true);
+    expect(deepEqual(entry, { ...entry, D: 0 })).toBe(false);
+    expect(deepEqual({ ...entry, D: 0 }, entry)).toBe(false);
+    expect(deepEqual(entry, { ...entry, B: { value: '3', currency: 'USD' } })).toBe(false);
+    expect(deepEqual(entry, { ...entry, C: ['x'] })).toBe(false);
+    expect(deepEqual(entry, { A: '1', B: entry.B, X: ['x', 'y'] })).toBe(false);
+    // Inherited enumerable keys are not own keys (as with Object.keys).
+    const inherited = Object.assign(Object.create({ Z: 1 }) as object, entry);
+    expect(deepEqual(inherited, entry)).toBe(true);
+    expect(deepEqual(entry, inherited)).toBe(true);
+    expect(deepEqual({}, {})).toBe(true);
+    expect(deepEqual({}, [])).toBe(true);
+    expect(deepEqual([], {})).toBe(false);
+  });
+
   it('lists affected nodes by ledger index, short lists (in-place sort) and long ones alike', () => {
     for (const count of [2, 3, 7, 16, 17, 40]) {
       // Keys in a scrambled order (multiplying by 7919 modulo a prime permutes them).
