@@ -7,7 +7,14 @@ import { decode, encode } from 'ripple-binary-codec';
 import definitions from 'ripple-binary-codec/dist/enums/definitions.json';
 import { Harness } from './helpers';
 import { serialize, serializeHex, serializeTransient } from '../../src/core/serializer';
-import { HASH_PREFIX, sha512Half, sha512HalfHexOfHex, u32 } from '../../src/core/hash';
+import {
+  HASH_PREFIX,
+  sha512Half,
+  sha512HalfHex,
+  sha512HalfHexOfBytes,
+  sha512HalfHexOfHex,
+  u32,
+} from '../../src/core/hash';
 import { transactionTreeHashOfLeaves, txLeafHashOf, vlPrefix } from '../../src/core/ledger-hash';
 import {
   canonicalOrder,
@@ -105,6 +112,19 @@ describe('one-shot hashing', () => {
     const big = Buffer.alloc(20_000, 7);
     const cases: Uint8Array[][] = [[], [Buffer.from('ab')], [u32(1), Buffer.alloc(33, 1), big], [big, big]];
     for (const parts of cases) expect(sha512Half(...parts)).toEqual(referenceHalf(...parts));
+    // The hex forms (digest asked for as hex) are the same digest in upper case.
+    for (const parts of cases) {
+      expect(sha512HalfHex(...parts)).toBe(
+        referenceHalf(...parts)
+          .toString('hex')
+          .toUpperCase(),
+      );
+    }
+    for (const data of [Buffer.alloc(0), Buffer.from('ab'), big]) {
+      expect(sha512HalfHexOfBytes(HASH_PREFIX.transactionId, data)).toBe(
+        referenceHalf(u32(HASH_PREFIX.transactionId), data).toString('hex').toUpperCase(),
+      );
+    }
   });
 
   it('sha512HalfHexOfHex hashes the prefix and what Buffer.from(hex) decodes', () => {
