@@ -54,9 +54,12 @@ export interface TxRecord {
 
 /** A decoded blob with its signature checked; made only by LedgerNodeApi.prepareSubmit. */
 export interface PreparedSubmission {
+  /** The tx_blob as it was handed to prepareSubmit (a request's own string: compared by identity). */
   readonly blob: string;
   /** The blob is hex and decoded (its tx_blob needs no second hex check). */
   readonly decodes?: boolean;
+  /** The blob in upper case, as submit's reply echoes it (decoded once: no second copy). */
+  readonly upperBlob?: string;
 }
 
 /** What submit returns: rippled's preliminary (tentative) result against the open ledger. */

@@ -69,22 +69,33 @@ export function vlPrefix(len: number): Buffer {
   return Buffer.from([241 + (l >>> 16), (l >>> 8) & 0xff, l & 0xff]);
 }
 
-/** The tx-tree leaf hash from the blob's hex and the metadata as hex or bytes. */
-export function txLeafHashOf(key: string, blobHex: string, meta: string | Uint8Array): Buffer {
-  const txLen = blobHex.length >>> 1;
+/**
+ * The tx-tree leaf hash from the blob (its hex, or its bytes when the caller has them: the submit
+ * path decoded them already, so they are copied rather than decoded from the hex again) and the
+ * metadata as hex or bytes.
+ */
+export function txLeafHashOf(key: string, blob: string | Uint8Array, meta: string | Uint8Array): Buffer {
+  const txLen = typeof blob === 'string' ? blob.length >>> 1 : blob.length;
   const metaLen = typeof meta === 'string' ? meta.length >>> 1 : meta.length;
   room(4 + 3 + txLen + 3 + metaLen + (key.length >>> 1));
   scratch.set(TX_PREFIX, 0);
   let pos = putVl(4, txLen);
-  const txEnd = putHex(pos, blobHex);
-  // Hex with a non-hex pair decodes shorter than its length says, so the VL prefix written above
-  // is wrong: redo it from the Buffers that Buffer.from(hex) decodes, as before.
-  if (txEnd !== pos + txLen) return txLeafHashSlow(key, hex(blobHex), meta);
+  let txEnd: number;
+  if (typeof blob === 'string') {
+    txEnd = putHex(pos, blob);
+    // Hex with a non-hex pair decodes shorter than its length says, so the VL prefix written above
+    // is wrong: redo it from the Buffers that Buffer.from(hex) decodes, as before.
+    if (txEnd !== pos + txLen) return txLeafHashSlow(key, hex(blob), meta);
+  } else {
+    scratch.set(blob, pos);
+    txEnd = pos + txLen;
+  }
   pos = putVl(txEnd, metaLen);
   let metaEnd: number;
   if (typeof meta === 'string') {
     metaEnd = putHex(pos, meta);
-    if (metaEnd !== pos + metaLen) return txLeafHashSlow(key, hex(blobHex), meta);
+    if (metaEnd !== pos + metaLen)
+      return txLeafHashSlow(key, typeof blob === 'string' ? hex(blob) : blob, meta);
   } else {
     scratch.set(meta, pos);
     metaEnd = pos + metaLen;
@@ -92,7 +103,7 @@ export function txLeafHashOf(key: string, blobHex: string, meta: string | Uint8A
   return sha512HalfOf(scratch, putHex(metaEnd, key));
 }
 
-function txLeafHashSlow(key: string, tx: Buffer, metaIn: string | Uint8Array): Buffer {
+function txLeafHashSlow(key: string, tx: Uint8Array, metaIn: string | Uint8Array): Buffer {
   const meta = typeof metaIn === 'string' ? hex(metaIn) : metaIn;
   return sha512Half(TX_PREFIX, vlPrefix(tx.length), tx, vlPrefix(meta.length), meta, hex(key));
 }

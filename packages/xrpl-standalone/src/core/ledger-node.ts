@@ -79,12 +79,14 @@ interface ClosedLedger {
  */
 class Prepared implements PreparedSubmission {
   readonly decodes: boolean;
+  readonly upperBlob: string;
   constructor(
     readonly blob: string,
     readonly decoded: DecodedTx | RpcError,
     readonly signatureValid: boolean | undefined,
   ) {
     this.decodes = !('error' in decoded);
+    this.upperBlob = 'error' in decoded ? blob.toUpperCase() : decoded.blob;
   }
 }
 
@@ -244,10 +246,11 @@ class LedgerTx implements TxRecord {
     public meta: JsonObject,
     public ledgerIndex: number,
     metaBlob?: string,
+    blobBytes?: Uint8Array,
   ) {
     if (metaBlob === undefined) {
       this.metaBytes = Buffer.from(serializeTransient(this.binaryMeta()));
-      this.leaf = txLeafHashOf(hash, blob, this.metaBytes);
+      this.leaf = txLeafHashOf(hash, blobBytes ?? blob, this.metaBytes);
     } else {
       // Restored from disk: its ledger's hashes are known, so the leaf is hashed only if asked.
       this.serializedMeta = metaBlob;
@@ -292,7 +295,7 @@ class LedgerTx implements TxRecord {
 }
 
 function makeTxRecord(d: DecodedTx, meta: JsonObject, ledgerIndex: number, metaBlob?: string): LedgerTx {
-  return new LedgerTx(d.txId, d.blob, d.tx, meta, ledgerIndex, metaBlob);
+  return new LedgerTx(d.txId, d.blob, d.tx, meta, ledgerIndex, metaBlob, d.bytes);
 }
 
 const SIMULATE_MEMO_ENTRIES = 1_000;

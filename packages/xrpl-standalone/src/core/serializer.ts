@@ -116,6 +116,18 @@ const DROPS = /^-?\d+$/;
 function putAmount(v: unknown): void {
   if (typeof v === 'string') {
     if (!DROPS.test(v)) throw new Unsupported();
+    if (v.length <= 15) {
+      // Below 10^15 drops a double holds the value exactly: no BigInt (every balance in every
+      // transaction's metadata passes here). The same bytes as the BigInt path below.
+      let n = Number(v);
+      const neg = n < 0;
+      if (neg) n = -n;
+      ensure(8);
+      buf.writeUInt32BE(Math.floor(n / 0x100000000) + (neg ? 0 : 0x40000000), pos);
+      buf.writeUInt32BE(n % 0x100000000, pos + 4);
+      pos += 8;
+      return;
+    }
     let drops = BigInt(v);
     const neg = drops < 0n;
     if (neg) drops = -drops;

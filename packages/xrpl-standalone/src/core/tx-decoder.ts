@@ -213,7 +213,12 @@ function readObject(r: Reader, nested: boolean): JsonObject {
         if (first === undefined || (first & 0x20) !== 0) throw new Fallback();
         if (r.pos + 8 > r.b.length) throw new Fallback();
         const positive = first & 0x40;
-        const n = r.b.readBigUInt64BE(r.pos) & 0x3fffffffffffffffn;
+        const hi = r.b.readUInt32BE(r.pos) & 0x3fffffff;
+        // Below 2^53 drops (every real amount) the value is exact as a double: no BigInt.
+        const n =
+          hi < 0x200000
+            ? hi * 0x100000000 + r.b.readUInt32BE(r.pos + 4)
+            : r.b.readBigUInt64BE(r.pos) & 0x3fffffffffffffffn;
         r.pos += 8;
         out[f.name] = `${positive ? '' : '-'}${n.toString()}`;
         break;

@@ -195,7 +195,7 @@ export function handleWsBatch(services: ServerServices, items: readonly WsItem[]
     const blob = p.reply ? undefined : p.request.tx_blob;
     prepared.push(
       !p.reply && p.command === 'submit' && typeof blob === 'string' && blob.length > 0
-        ? services.node.prepareSubmit(blob.toUpperCase())
+        ? services.node.prepareSubmit(blob)
         : undefined,
     );
   }

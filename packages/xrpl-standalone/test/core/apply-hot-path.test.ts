@@ -5,6 +5,7 @@ import { Wallet } from 'xrpl';
 import { checkSignature, hasMalformedSigningKey, preflight } from '../../src/core/engine';
 import { DEFAULT_CORE_CONFIG } from '../../src/core/ledger-node';
 import { ApplyView } from '../../src/core/state/apply-view';
+import { deepEqual } from '../../src/core/state/fields';
 import type { LedgerEntry } from '../../src/core/contract';
 
 const wallet = Wallet.generate('ed25519' as never);
@@ -77,6 +78,60 @@ describe('apply-path memos', () => {
     threadOnly.buildMetadata('D'.repeat(64), 0, 'tesSUCCESS');
     expect(JSON.stringify(root)).toBe(frozen);
   });
+  it('deepEqual compares own keys and values, whatever their order', () => {
+    const entry = { A: '1', B: { value: '2', currency: 'USD' }, C: ['x', 'y'] };
+    expect(deepEqual(entry, { C: ['x', 'y'], B: { currency: 'USD', value: '2' }, A: '1' })).toBe(true);
+    expect(deepEqual(entry, { ...entry, D: 0 })).toBe(false);
+    expect(deepEqual({ ...entry, D: 0 }, entry)).toBe(false);
+    expect(deepEqual(entry, { ...entry, B: { value: '3', currency: 'USD' } })).toBe(false);
+    expect(deepEqual(entry, { ...entry, C: ['x'] })).toBe(false);
+    expect(deepEqual(entry, { A: '1', B: entry.B, X: ['x', 'y'] })).toBe(false);
+    // Inherited enumerable keys are not own keys (as with Object.keys).
+    const inherited = Object.assign(Object.create({ Z: 1 }) as object, entry);
+    expect(deepEqual(inherited, entry)).toBe(true);
+    expect(deepEqual(entry, inherited)).toBe(true);
+    expect(deepEqual({}, {})).toBe(true);
+    expect(deepEqual({}, [])).toBe(true);
+    expect(deepEqual([], {})).toBe(false);
+  });
+
+  it('lists affected nodes by ledger index, short lists (in-place sort) and long ones alike', () => {
+    for (const count of [2, 3, 7, 16, 17, 40]) {
+      // Keys in a scrambled order (multiplying by 7919 modulo a prime permutes them).
+      const keys = Array.from({ length: count }, (_, i) =>
+        ((i * 7919) % 10007).toString(16).toUpperCase().padStart(64, '0'),
+      );
+      const entries = new Map<string, LedgerEntry>(
+        keys.map((index, i) => [
+          index,
+          {
+            LedgerEntryType: 'AccountRoot',
+            Account: wallet.address,
+            Balance: String(100 + i),
+            Flags: 0,
+            OwnerCount: 0,
+            PreviousTxnID: 'A'.repeat(64),
+            PreviousTxnLgrSeq: 3,
+            Sequence: 1,
+            index,
+          },
+        ]),
+      );
+      const base = { read: (k: string) => entries.get(k) };
+      const view = new ApplyView(base, { ledgerSeq: 5, parentCloseTime: 0, config: DEFAULT_CORE_CONFIG });
+      for (const index of keys.slice().reverse()) {
+        const copy = view.peek(index) as LedgerEntry;
+        copy.Balance = '1';
+        view.update(copy);
+      }
+      const meta = view.buildMetadata('C'.repeat(64), 0, 'tesSUCCESS');
+      const listed = (meta.AffectedNodes as Array<{ ModifiedNode: { LedgerIndex: string } }>).map(
+        (n) => n.ModifiedNode.LedgerIndex,
+      );
+      expect(listed).toEqual(keys.slice().sort());
+    }
+  });
+
   it("peekModified copies base entries and returns the view's own modified one", () => {
     const root: LedgerEntry = { LedgerEntryType: 'AccountRoot', Balance: '5', index: 'E'.repeat(64) };
     const view = new ApplyView(

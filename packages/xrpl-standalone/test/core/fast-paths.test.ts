@@ -7,7 +7,14 @@ import { decode, encode } from 'ripple-binary-codec';
 import definitions from 'ripple-binary-codec/dist/enums/definitions.json';
 import { Harness } from './helpers';
 import { serialize, serializeHex, serializeTransient } from '../../src/core/serializer';
-import { HASH_PREFIX, sha512Half, sha512HalfHexOfHex, u32 } from '../../src/core/hash';
+import {
+  HASH_PREFIX,
+  sha512Half,
+  sha512HalfHex,
+  sha512HalfHexOfBytes,
+  sha512HalfHexOfHex,
+  u32,
+} from '../../src/core/hash';
 import { transactionTreeHashOfLeaves, txLeafHashOf, vlPrefix } from '../../src/core/ledger-hash';
 import {
   canonicalOrder,
@@ -105,6 +112,19 @@ describe('one-shot hashing', () => {
     const big = Buffer.alloc(20_000, 7);
     const cases: Uint8Array[][] = [[], [Buffer.from('ab')], [u32(1), Buffer.alloc(33, 1), big], [big, big]];
     for (const parts of cases) expect(sha512Half(...parts)).toEqual(referenceHalf(...parts));
+    // The hex forms (digest asked for as hex) are the same digest in upper case.
+    for (const parts of cases) {
+      expect(sha512HalfHex(...parts)).toBe(
+        referenceHalf(...parts)
+          .toString('hex')
+          .toUpperCase(),
+      );
+    }
+    for (const data of [Buffer.alloc(0), Buffer.from('ab'), big]) {
+      expect(sha512HalfHexOfBytes(HASH_PREFIX.transactionId, data)).toBe(
+        referenceHalf(u32(HASH_PREFIX.transactionId), data).toString('hex').toUpperCase(),
+      );
+    }
   });
 
   it('sha512HalfHexOfHex hashes the prefix and what Buffer.from(hex) decodes', () => {
@@ -147,6 +167,9 @@ describe('one-shot hashing', () => {
       expect(txLeafHashOf(t.hash, t.blob, t.metaBlob)).toEqual(expected);
       expect(txLeafHashOf(t.hash, t.blob.toLowerCase(), meta)).toEqual(expected);
       expect(txLeafHashOf(t.hash, t.blob, serializeTransient(binaryMeta(t)))).toEqual(expected);
+      // The submit path hands over the blob's bytes it decoded instead of the hex.
+      expect(txLeafHashOf(t.hash, blob, serializeTransient(binaryMeta(t)))).toEqual(expected);
+      expect(txLeafHashOf(t.hash, blob, t.metaBlob)).toEqual(expected);
     }
     // The close's tree hash (from leaves hashed at apply time) is xrpl.js's, and the same again from hex leaves.
     const reference = hashes.hashTxTree(
@@ -220,6 +243,47 @@ describe('canonical key order', () => {
       expect(plan.changeNew).toEqual(sorted.filter(metaChangeNew));
       expect(plan.deleteFinal).toEqual(sorted.filter(metaDeleteFinal));
     }
+  });
+});
+
+describe('XRP amounts without BigInt below 10^15 / 2^53 drops', () => {
+  it('encodes and decodes like the codec on both sides of the limits', () => {
+    const w = Wallet.generate();
+    for (const drops of [
+      '0',
+      '1',
+      '10',
+      '4294967295',
+      '4294967296',
+      '999999999999999',
+      '1000000000000000',
+      '9007199254740991',
+      '9007199254740992',
+      '9007199254740993',
+      '100000000000000000',
+    ]) {
+      const tx = {
+        TransactionType: 'Payment',
+        Account: w.classicAddress,
+        Destination: ALICE,
+        Amount: drops,
+        Fee: drops,
+        Flags: 0,
+        Sequence: 1,
+        SigningPubKey: '',
+      };
+      const blob = encode(tx);
+      expect(serializeHex(tx)).toBe(blob);
+      expect(decodeTransaction(blob)).toEqual(decode(blob));
+    }
+  });
+
+  it('writes negative and leading-zero drops as the BigInt path did', () => {
+    // Balance is field 2 of type 6 (Amount): header byte 0x62, then the 8 bytes.
+    expect(serializeHex({ Balance: '-12345' })).toBe('620000000000003039');
+    expect(serializeHex({ Balance: '-0' })).toBe('624000000000000000');
+    expect(serializeHex({ Balance: '00042' })).toBe('62400000000000002A');
+    expect(serializeHex({ Balance: '-1000000000000000' })).toBe('6200038D7EA4C68000');
   });
 });
 

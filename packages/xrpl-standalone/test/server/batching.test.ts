@@ -54,7 +54,12 @@ describe('pipelined WebSocket requests (checked as a batch, applied in arrival o
       // Corked: every frame reaches the server in one read, so they are handled as one batch.
       const raw = (ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
       raw.cork();
-      for (const tx_blob of blobs.slice(0, 39)) send({ command: 'submit', tx_blob });
+      // One blob in lower case: its reply still echoes it in upper case (the batch's decoding).
+      blobs
+        .slice(0, 39)
+        .forEach((tx_blob, i) =>
+          send({ command: 'submit', tx_blob: i === 5 ? tx_blob.toLowerCase() : tx_blob }),
+        );
       send({ command: 'submit', tx_blob: forged });
       send({ command: 'submit', tx_blob: blobs[39] });
       send({ command: 'ledger_accept' });
@@ -68,6 +73,7 @@ describe('pipelined WebSocket requests (checked as a batch, applied in arrival o
       for (let i = 1; i <= 39; i += 1) {
         const result = replies.get(i)?.result as Record<string, unknown>;
         expect(result.engine_result).toBe('tesSUCCESS');
+        expect(result.tx_blob).toBe(blobs[i - 1]?.toUpperCase());
         order.push((result.tx_json as { Sequence: number }).Sequence);
       }
       expect(order).toEqual(Array.from({ length: 39 }, (_, i) => first + i));

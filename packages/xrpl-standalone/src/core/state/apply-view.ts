@@ -272,7 +272,7 @@ export class ApplyView implements StateReader {
       }
     }
     // Unchanged entries (e.g. a thread-only owner whose entry was already current) dropped out above.
-    nodes.sort(byIndex);
+    sortByIndex(nodes);
     const affected: JsonObject[] = new Array(nodes.length);
     for (let i = 0; i < nodes.length; i++) affected[i] = (nodes[i] as [string, JsonObject])[1];
     const meta: JsonObject = {
@@ -291,6 +291,28 @@ export class ApplyView implements StateReader {
 
 function byIndex(a: [string, JsonObject], b: [string, JsonObject]): number {
   return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+}
+
+/**
+ * Sorts the affected nodes by ledger index (unique keys, so any correct sort gives one order). Most
+ * transactions touch a handful of entries: those are sorted in place by insertion, because
+ * Array.prototype.sort allocates work arrays on every call (~0.8 KB per payment in an allocation
+ * profile); longer lists (offer crossings) keep the library sort.
+ */
+function sortByIndex(nodes: Array<[string, JsonObject]>): void {
+  if (nodes.length > 16) {
+    nodes.sort(byIndex);
+    return;
+  }
+  for (let i = 1; i < nodes.length; i++) {
+    const item = nodes[i] as [string, JsonObject];
+    let j = i - 1;
+    while (j >= 0 && (nodes[j] as [string, JsonObject])[0] > item[0]) {
+      nodes[j + 1] = nodes[j] as [string, JsonObject];
+      j--;
+    }
+    nodes[j + 1] = item;
+  }
 }
 
 function isAllZeros(s: string): boolean {

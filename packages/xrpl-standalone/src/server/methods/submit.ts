@@ -43,9 +43,12 @@ function submitBlob(
   ctx: MethodContext,
   txBlob: string,
 ): { result: SubmitResult; tx: JsonObject; blob: string } {
-  const { node, services, prepared } = ctx;
-  const upper = txBlob.toUpperCase();
-  const result = node.submit(prepared?.blob === upper ? prepared : upper);
+  const { node, services } = ctx;
+  // The batch prepared this very string (the request's tx_blob): its decoding carries the upper-case
+  // blob, so the 300-odd characters are neither copied nor compared again.
+  const prepared = ctx.prepared?.blob === txBlob ? ctx.prepared : undefined;
+  const upper = prepared?.upperBlob ?? txBlob.toUpperCase();
+  const result = node.submit(prepared ?? upper);
   // rippled answers undecodable blobs and failed local checks (signature, memos) with an RPC
   // error instead of an engine result.
   if (result.rpcError) throw rpcErrorFrom(result.rpcError);
