@@ -417,8 +417,7 @@ export class AirdropService {
 
   private assertClaimable(a: AirdropRow, now = this.now()): void {
     if (a.status === 'pending') throw badRequest(AIRDROP_MESSAGES.notActive);
-    if (a.status === 'expired' || a.expiry.getTime() <= now)
-      throw badRequest(AIRDROP_MESSAGES.expired);
+    if (a.status === 'expired' || a.expiry.getTime() <= now) throw badRequest(AIRDROP_MESSAGES.expired);
     if (a.status === 'closed' || a.claimedCount >= a.maxClaims) throw badRequest(AIRDROP_MESSAGES.exhausted);
   }
 
@@ -433,7 +432,12 @@ export class AirdropService {
    * beyond the total: the lock orders every batch of every instance, and each batch checks against
    * the row as the last one committed it.
    */
-  private reserve(userId: number, airdropId: number, walletId: number, walletAddress: string): Promise<number> {
+  private reserve(
+    userId: number,
+    airdropId: number,
+    walletId: number,
+    walletAddress: string,
+  ): Promise<number> {
     return this.reservations({ userId, airdropId, walletId, walletAddress });
   }
 
