@@ -120,23 +120,34 @@ export async function fundWallets(bench: BenchLedger, wallets: Wallet[], drops: 
   await bench.rpc.request({ command: 'ledger_accept' });
 }
 
+let submitWorker: Worker | undefined;
+
 /**
  * Submits pre-signed blobs from a worker thread (a separate core, as a real client would be),
- * closing a ledger after every `closeEvery`; resolves with the elapsed seconds.
+ * closing a ledger after every `closeEvery`; resolves with the elapsed seconds. One worker serves
+ * every call, one call at a time (see submit-worker.mjs); it never keeps the process alive.
  */
 export function submitFromWorker(
   url: string,
   blobs: string[],
   closeEvery: number,
 ): Promise<{ seconds: number; failures: string[] }> {
+  const worker = (submitWorker ??= new Worker(new URL('./submit-worker.mjs', import.meta.url)));
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./submit-worker.mjs', import.meta.url), {
-      workerData: { url, blobs, closeEvery },
+    const onExit = (code: number) => reject(new Error(`submit worker exited with ${code}`));
+    const settle = () => {
+      worker.off('error', reject);
+      worker.off('exit', onExit);
+      worker.unref();
+    };
+    worker.once('message', (message: { seconds: number; failures: string[] } | { error: string }) => {
+      settle();
+      if ('error' in message) reject(new Error(message.error));
+      else resolve(message);
     });
-    worker.once('message', (message: { seconds: number; failures: string[] }) => resolve(message));
     worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`submit worker exited with ${code}`));
-    });
+    worker.once('exit', onExit);
+    worker.ref();
+    worker.postMessage({ url, blobs, closeEvery });
   });
 }

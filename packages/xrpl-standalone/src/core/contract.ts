@@ -150,6 +150,14 @@ export interface LedgerNodeApi {
    * alone, so a server can do them for a whole batch of requests before applying any of it.
    */
   prepareSubmit(txBlob: string): PreparedSubmission;
+  /**
+   * prepareSubmit for many blobs, their signatures checked on a second thread when there are
+   * enough of them (signature-thread.ts); `done` gets them in the same order, synchronously when
+   * every check was made here.
+   */
+  prepareSubmits(txBlobs: readonly string[], done: (prepared: PreparedSubmission[]) => void): void;
+  /** prepareSubmits uses the signature thread from this many checks on (Infinity: never). */
+  signatureThreadMin: number;
   /** Apply a transaction blob to a scratch copy of the open ledger (rippled's `simulate`); keeps nothing. */
   simulate(txBlob: string): SimulateResult;
   /** Close the open ledger into a validated one; retry held transactions; returns the new ledger's record. */

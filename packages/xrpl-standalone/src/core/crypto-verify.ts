@@ -11,22 +11,30 @@ import { verify as keypairsVerify } from 'ripple-keypairs';
 const SECP256K1_SPKI = Buffer.from('3036301006072a8648ce3d020106052b8104000a032200', 'hex');
 const SECP256K1_HALF_N = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
 
-const keys = new Map<string, KeyObject | null>();
+/** A parsed public key and its number (the signature thread keeps its own copy by that number). */
+export interface PublicKey {
+  readonly key: KeyObject;
+  readonly id: number;
+}
 
-function keyObject(pubHex: string): KeyObject | null {
+const keys = new Map<string, PublicKey | null>();
+let nextKeyId = 1;
+
+function publicKey(pubHex: string): PublicKey | null {
   let k = keys.get(pubHex);
   if (k !== undefined) return k;
   try {
     const raw = Buffer.from(pubHex, 'hex');
     // Ed25519 keys import as JWK: several times cheaper than parsing a DER wrapper, and every
     // account's first transaction pays it.
-    k =
+    const key =
       raw.length === 33 && raw[0] === 0xed
         ? createPublicKey({
             key: { kty: 'OKP', crv: 'Ed25519', x: raw.subarray(1).toString('base64url') },
             format: 'jwk',
           })
         : createPublicKey({ key: Buffer.concat([SECP256K1_SPKI, raw]), format: 'der', type: 'spki' });
+    k = { key, id: nextKeyId++ };
   } catch {
     k = null;
   }
@@ -52,22 +60,52 @@ export function verifySignature(messageHex: string, signatureHex: string, public
   return verifyMessage(Buffer.from(messageHex, 'hex'), signatureHex, publicKeyHex);
 }
 
-/** verifySignature over a message already in bytes (the submit path builds it from the blob's bytes). */
-export function verifyMessage(msg: Buffer, signatureHex: string, publicKeyHex: string): boolean {
+/**
+ * What OpenSSL is to check for a signature: the key, the digest ('sha512' for secp256k1, none for
+ * Ed25519) and the signature's bytes, its form already accepted. `false`: refused on its form alone.
+ * `undefined`: the native path cannot take it; ripple-keypairs decides (verifyWithKeypairs).
+ */
+export interface NativeCheck {
+  readonly key: PublicKey;
+  readonly digest: 'sha512' | null;
+  readonly signature: Buffer;
+}
+
+export function nativeCheckOf(signatureHex: string, publicKeyHex: string): NativeCheck | false | undefined {
   const pub = publicKeyHex.toUpperCase();
-  const key = keyObject(pub);
-  if (key) {
-    try {
-      const sig = Buffer.from(signatureHex, 'hex');
-      if (pub.startsWith('ED')) return sig.length === 64 && nodeVerify(null, msg, key, sig);
-      return isLowSDer(sig) && nodeVerify('sha512', msg, key, sig);
-    } catch {
-      // fall through to the reference implementation
-    }
+  const key = publicKey(pub);
+  if (!key) return undefined;
+  try {
+    const signature = Buffer.from(signatureHex, 'hex');
+    if (pub.startsWith('ED')) return signature.length === 64 && { key, digest: null, signature };
+    return isLowSDer(signature) && { key, digest: 'sha512', signature };
+  } catch {
+    return undefined;
   }
+}
+
+/** Runs a native check (nativeCheckOf); `undefined` if OpenSSL could not (then ripple-keypairs decides). */
+export function runNativeCheck(msg: Buffer, check: NativeCheck): boolean | undefined {
+  try {
+    return nodeVerify(check.digest, msg, check.key.key, check.signature);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The reference implementation, for what the native path cannot take. */
+export function verifyWithKeypairs(msg: Buffer, signatureHex: string, publicKeyHex: string): boolean {
   try {
     return keypairsVerify(msg.toString('hex').toUpperCase(), signatureHex, publicKeyHex);
   } catch {
     return false;
   }
+}
+
+/** verifySignature over a message already in bytes (the submit path builds it from the blob's bytes). */
+export function verifyMessage(msg: Buffer, signatureHex: string, publicKeyHex: string): boolean {
+  const check = nativeCheckOf(signatureHex, publicKeyHex);
+  if (check === false) return false;
+  const verdict = check && runNativeCheck(msg, check);
+  return verdict ?? verifyWithKeypairs(msg, signatureHex, publicKeyHex);
 }

@@ -9,7 +9,14 @@ import { parseAmount, isLegalXrp } from './amount/amount';
 import type { CoreConfig, JsonObject, LedgerEntry } from './contract';
 import { HASH_PREFIX, sha512HalfHexOfBytes, sha512HalfHexOfHex } from './hash';
 import { signingDataBytes, signingDataHex } from './signing-data';
-import { verifyMessage, verifySignature } from './crypto-verify';
+import {
+  nativeCheckOf,
+  runNativeCheck,
+  verifyMessage,
+  verifySignature,
+  verifyWithKeypairs,
+} from './crypto-verify';
+import { INVALID, VALID, type SignatureJob } from './signature-thread';
 import { checkMultiSignAuthority, checkMultiSignatures, txSigners } from './multisign';
 import { accountRootKey, ownerDirKey, ticketKey } from './keylets';
 import { TF_UNIVERSAL, hasFlag, LSF } from './ledger-flags';
@@ -147,6 +154,43 @@ export function checkSignature(tx: JsonObject, blob?: string, bytes?: Buffer): b
   } catch {
     return false;
   }
+}
+
+/**
+ * checkSignature split for a second thread: the verdict when it needs no OpenSSL call (multi-signed,
+ * malformed, refused on its form), or the one check to run (signatureThread, then
+ * finishSignatureCheck) — the same rules and verdicts as checkSignature.
+ */
+export function signatureWork(tx: JsonObject, bytes: Buffer): boolean | SignatureWork {
+  const pk = tx.SigningPubKey;
+  const sig = tx.TxnSignature;
+  if (tx.Signers !== undefined) return checkMultiSignatures(tx) === undefined;
+  if (typeof pk !== 'string' || !isWellFormedKey(pk)) return false;
+  if (typeof sig !== 'string' || sig.length === 0) return false;
+  try {
+    const message = signingDataBytes(bytes, tx);
+    const check = nativeCheckOf(sig, pk);
+    if (check === false) return false;
+    if (check === undefined) return verifyWithKeypairs(message, sig, pk);
+    return { message, check, signature: sig, publicKey: pk };
+  } catch {
+    return false;
+  }
+}
+
+export interface SignatureWork extends SignatureJob {
+  readonly signature: string;
+  readonly publicKey: string;
+}
+
+/** The verdict of a SignatureWork from the thread's answer (undefined or 2: checked here). */
+export function finishSignatureCheck(work: SignatureWork, verdict: number | undefined): boolean {
+  if (verdict === VALID) return true;
+  if (verdict === INVALID) return false;
+  return (
+    runNativeCheck(work.message, work.check) ??
+    verifyWithKeypairs(work.message, work.signature, work.publicKey)
+  );
 }
 
 export interface ApplyOutcome {

@@ -24,12 +24,16 @@ import {
   applyTransaction,
   checkSignature,
   decodeBlob,
+  finishSignatureCheck,
+  signatureWork,
+  type SignatureWork,
   hasMalformedSigningKey,
   localChecks,
   type DecodedTx,
   type RpcError,
 } from './engine';
 import { sha512HalfHex, u16, u32 } from './hash';
+import { signatureThread } from './signature-thread';
 import { DEFAULT_AMENDMENTS, rulesFor } from './amendments';
 import { amendmentsKey, feeSettingsKey, skipListKey, LEDGER_NAMESPACE } from './keylets';
 import { ledgerHeaderHash, newStateMap, transactionTreeHashOfLeaves, txLeafHashOf } from './ledger-hash';
@@ -324,6 +328,11 @@ export class LedgerNode implements LedgerNodeApi {
   private initial: ClosedLedgerRecord[] = [];
   /** Clock in Ripple-epoch seconds; replaceable for tests. */
   now: () => number = rippleTimeNow;
+  /**
+   * prepareSubmits sends a batch's signature checks to the signature thread from this many on
+   * (Infinity: never); fewer are checked on this thread.
+   */
+  signatureThreadMin = 8;
 
   /** How many closed ledgers (headers, state roots, transactions, account_tx index) stay in memory. */
   readonly ledgerHistory: number;
@@ -455,6 +464,40 @@ export class LedgerNode implements LedgerNodeApi {
       return new Prepared(txBlob, decoded, undefined);
     }
     return new Prepared(txBlob, decoded, checkSignature(decoded.tx, decoded.blob, decoded.bytes));
+  }
+
+  prepareSubmits(txBlobs: readonly string[], done: (prepared: PreparedSubmission[]) => void): void {
+    const prepared: Prepared[] = new Array<Prepared>(txBlobs.length);
+    const work: SignatureWork[] = [];
+    const workAt: Array<{ i: number; decoded: DecodedTx }> = [];
+    for (let i = 0; i < txBlobs.length; i += 1) {
+      const txBlob = txBlobs[i] as string;
+      const decoded = decodeBlob(txBlob);
+      // As prepareSubmit: multi-signed and malformed ones are left to submit().
+      if ('error' in decoded || decoded.tx.Signers !== undefined || hasMalformedSigningKey(decoded.tx)) {
+        prepared[i] = new Prepared(txBlob, decoded, undefined);
+        continue;
+      }
+      const w = decoded.bytes
+        ? signatureWork(decoded.tx, decoded.bytes)
+        : checkSignature(decoded.tx, decoded.blob);
+      if (typeof w === 'boolean') prepared[i] = new Prepared(txBlob, decoded, w);
+      else {
+        work.push(w);
+        workAt.push({ i, decoded });
+      }
+    }
+    const finish = (verdicts: Uint8Array | undefined) => {
+      for (let j = 0; j < work.length; j += 1) {
+        const { i, decoded } = workAt[j] as { i: number; decoded: DecodedTx };
+        const valid = finishSignatureCheck(work[j] as SignatureWork, verdicts?.[j]);
+        prepared[i] = new Prepared(txBlobs[i] as string, decoded, valid);
+      }
+      done(prepared);
+    };
+    // A few checks cost less here than the hop to the other thread and back.
+    if (work.length < this.signatureThreadMin || !signatureThread.available) finish(undefined);
+    else signatureThread.check(work, finish);
   }
 
   submit(input: string | PreparedSubmission): SubmitResult {

@@ -180,41 +180,71 @@ function reportFailure(err: unknown): void {
 }
 
 /**
- * Runs the requests read in one event-loop turn (a pipelining client sends many per socket read)
- * in two passes: first every submit's decoding and signature check, which depend on the blob
- * alone, then every command in arrival order, each submit applying its prepared check. Doing each
- * kind of work back to back keeps its code and tables hot in the CPU caches; rippled likewise checks
- * signatures ahead of applying. Replies go out in arrival order.
+ * Prepares the requests read in one event-loop turn (a pipelining client sends many per socket
+ * read) in two passes: first every submit's decoding and signature check, which depend on the blob
+ * alone, then — `run`, handed to `ready` — every command in arrival order, each submit applying its
+ * prepared check. A batch with enough signatures has them checked on the signature thread
+ * (rippled likewise checks signatures on its job-queue threads ahead of applying) while the event
+ * loop applies the batch before; `ready` is called synchronously when every check was made here.
  */
-export function handleWsBatch(services: ServerServices, items: readonly WsItem[]): void {
+export function prepareWsBatch(
+  services: ServerServices,
+  items: readonly WsItem[],
+  ready: (run: () => void) => void,
+): void {
   const parsed: ParsedWs[] = [];
-  const prepared: Array<PreparedSubmission | undefined> = [];
+  const blobs: string[] = [];
+  const blobAt: number[] = [];
   for (const item of items) {
     const p = parseWsMessage(item.text);
     parsed.push(p);
     const blob = p.reply ? undefined : p.request.tx_blob;
-    prepared.push(
-      !p.reply && p.command === 'submit' && typeof blob === 'string' && blob.length > 0
-        ? services.node.prepareSubmit(blob)
-        : undefined,
-    );
-  }
-  for (let i = 0; i < items.length; i += 1) {
-    const item = items[i] as WsItem;
-    try {
-      const reply = runWs(services, parsed[i] as ParsedWs, item.subscriber, prepared[i]);
-      if (reply instanceof Promise) reply.then(item.deliver, reportFailure);
-      else item.deliver(reply);
-    } catch (err) {
-      reportFailure(err);
+    if (!p.reply && p.command === 'submit' && typeof blob === 'string' && blob.length > 0) {
+      blobAt[parsed.length - 1] = blobs.length;
+      blobs.push(blob);
     }
   }
+  const run = (prepared: readonly PreparedSubmission[]) => () => {
+    for (let i = 0; i < items.length; i += 1) {
+      const item = items[i] as WsItem;
+      const at = blobAt[i];
+      try {
+        const reply = runWs(
+          services,
+          parsed[i] as ParsedWs,
+          item.subscriber,
+          at === undefined ? undefined : prepared[at],
+        );
+        if (reply instanceof Promise) reply.then(item.deliver, reportFailure);
+        else item.deliver(reply);
+      } catch (err) {
+        reportFailure(err);
+      }
+    }
+  };
+  if (blobs.length === 0) ready(run([]));
+  else services.node.prepareSubmits(blobs, (prepared) => ready(run(prepared)));
 }
 
-/** Gathers the requests of one event-loop turn and runs them as one batch (handleWsBatch). */
+/** Prepares and runs one batch (see prepareWsBatch); `done` once its replies are produced. */
+export function handleWsBatch(services: ServerServices, items: readonly WsItem[], done?: () => void): void {
+  prepareWsBatch(services, items, (run) => {
+    run();
+    done?.();
+  });
+}
+
+/**
+ * Gathers the requests of one event-loop turn into a batch and starts preparing it at once
+ * (prepareWsBatch); batches then run strictly in arrival order, each once it and every earlier
+ * batch are ready, so a pipelined `ledger_accept` still follows its submits while the next
+ * batch's signatures are checked during this one's apply.
+ */
 export class WsBatcher {
   private items: WsItem[] = [];
   private scheduled = false;
+  /** Batches not yet run, oldest first; `run` is set once the batch is prepared. */
+  private readonly queue: Array<{ run?: () => void }> = [];
 
   constructor(private readonly services: ServerServices) {}
 
@@ -227,8 +257,30 @@ export class WsBatcher {
       const items = this.items;
       this.items = [];
       this.scheduled = false;
-      handleWsBatch(this.services, items);
+      this.prepare(items);
     });
+  }
+
+  private prepare(items: readonly WsItem[]): void {
+    const batch: { run?: () => void } = {};
+    this.queue.push(batch);
+    try {
+      prepareWsBatch(this.services, items, (run) => {
+        batch.run = run;
+        this.drain();
+      });
+    } catch (err) {
+      reportFailure(err);
+      batch.run = () => undefined;
+      this.drain();
+    }
+  }
+
+  private drain(): void {
+    while (this.queue[0]?.run) {
+      const run = (this.queue.shift() as { run: () => void }).run;
+      run();
+    }
   }
 }
 
