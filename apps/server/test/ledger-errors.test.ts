@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { Client, Wallet } from 'xrpl';
@@ -14,6 +14,7 @@ describe('ledger failures escaping a route', () => {
   // every later request times out (TimeoutError).
   let silent: WebSocketServer;
   let silentClient: Client;
+  let connectingClient: Client | undefined;
   const unfunded = Wallet.generate().classicAddress;
   const open = { config: { access: 'public' as const } };
 
@@ -36,6 +37,9 @@ describe('ledger failures escaping a route', () => {
       t.ledger!.client.request({ command: 'account_info', account: unfunded, ledger_index: 'validated' }),
     );
     t.app.get('/api/test/ledger-silent', open, async () => silentClient.request({ command: 'ping' }));
+    t.app.get('/api/test/ledger-connecting', open, async () =>
+      connectingClient!.request({ command: 'ping' }),
+    );
   });
   afterAll(async () => {
     // xrpl.js's polite disconnect can wait forever on a server that stopped answering: the server
@@ -61,6 +65,29 @@ describe('ledger failures escaping a route', () => {
     const res = await t.app.inject('/api/test/ledger-silent');
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ error: 'ledger_unavailable', message: LEDGER_UNAVAILABLE_MESSAGE });
+  });
+
+  it('a request while xrpl.js is still connecting (its socket CONNECTING) is a 503, not a 500', async () => {
+    // A TCP server that never answers the WebSocket upgrade: the client stays CONNECTING, as in
+    // the reconnect xrpl.js starts after a missed heartbeat.
+    const sockets: Socket[] = [];
+    const mute = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    const connecting = new Client(`ws://127.0.0.1:${(mute.address() as AddressInfo).port}`, {
+      connectionTimeout: 10_000,
+    });
+    const connected = connecting.connect().catch(() => undefined);
+    connectingClient = connecting;
+    try {
+      const res = await t.app.inject('/api/test/ledger-connecting');
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ error: 'ledger_unavailable', message: LEDGER_UNAVAILABLE_MESSAGE });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      mute.close();
+      await connected;
+      await connecting.disconnect().catch(() => undefined);
+    }
   });
 
   it('a ledger that is down (NotConnectedError) is a 503, on test routes and real ones alike', async () => {

@@ -10,12 +10,22 @@ import { AppError, badGateway, badRequest, ledgerUnavailable } from '../lib/erro
 /** The AppError an xrpl.js failure stands for, or the error itself when it is not a ledger failure. */
 export function fromLedgerError(err: unknown): unknown {
   if (err instanceof AppError) return err;
-  if (err instanceof ConnectionError) return ledgerUnavailable();
+  if (err instanceof ConnectionError || isSocketNotOpen(err)) return ledgerUnavailable();
   if (err instanceof RippledError) {
     const name = (err.data as { error?: string } | undefined)?.error;
     return badGateway(LEDGER_REFUSED_MESSAGE, { ledgerError: name ?? 'unknown' });
   }
   return err;
+}
+
+/**
+ * A request made while xrpl.js is (re)connecting: its socket is still CONNECTING, and `ws` refuses
+ * to send with a plain Error that xrpl.js passes on unwrapped (it wraps only the errors `ws` hands to
+ * the send callback, for a closing or closed socket). The ledger is as unavailable as when it is
+ * down: a 503 to retry, not a 500.
+ */
+function isSocketNotOpen(err: unknown): boolean {
+  return err instanceof Error && err.message.startsWith('WebSocket is not open: readyState');
 }
 
 /**
