@@ -11,7 +11,7 @@ import { decode, encodeForSigning } from 'ripple-binary-codec';
 import { Wallet } from 'xrpl';
 import { verifySignature } from '../src/core/crypto-verify';
 import { accountRootIndex } from '../src/server/keylets';
-import { fundWallets, signSequence, startBenchLedger, submitFromWorker } from './harness';
+import { fundWallets, signPayments, startBenchLedger, submitFromWorker } from './harness';
 
 const keyType = (process.argv[2] ?? 'ed25519') === 'ed25519' ? 'ed25519' : 'ecdsa-secp256k1';
 const rounds = Number(process.argv[3] ?? 5);
@@ -39,20 +39,7 @@ for (let round = 0; round <= rounds; round += 1) {
     const seqs = senders.map((w) =>
       Number(bench.ledger.node.current().read(accountRootIndex(w.address))?.Sequence),
     );
-    const per = senders.map((w, s) =>
-      signSequence(
-        w,
-        Array.from({ length: PER }, (_, i) => ({
-          TransactionType: 'Payment',
-          Destination: receivers[(s + i) % receivers.length]?.address,
-          Amount: String(1000 + i),
-        })),
-        seqs[s] as number,
-        '10',
-      ),
-    );
-    blobs = [];
-    for (let i = 0; i < PER; i += 1) for (const list of per) blobs.push(list[i] as string);
+    blobs = signPayments(senders, receivers, seqs, PER);
     items = blobs.map((b) => {
       const tx = decode(b) as Record<string, unknown>;
       return { m: encodeForSigning(tx as never), s: String(tx.TxnSignature), k: String(tx.SigningPubKey) };

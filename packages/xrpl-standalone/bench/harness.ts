@@ -93,6 +93,34 @@ export function signSequence(
   );
 }
 
+/**
+ * The payment benchmarks' set: `perSender` XRP payments from each sender (Fee 10, to the receivers
+ * in turn, consecutive sequences from `sequences[s]`), interleaved by sender so each ledger holds
+ * many accounts, as real traffic would.
+ */
+export function signPayments(
+  senders: Wallet[],
+  receivers: Wallet[],
+  sequences: number[],
+  perSender: number,
+): string[] {
+  const bySender = senders.map((wallet, s) =>
+    signSequence(
+      wallet,
+      Array.from({ length: perSender }, (_, i) => ({
+        TransactionType: 'Payment',
+        Destination: receivers[(s + i) % receivers.length]?.address,
+        Amount: String(1000 + i),
+      })),
+      sequences[s] as number,
+      '10',
+    ),
+  );
+  const blobs: string[] = [];
+  for (let i = 0; i < perSender; i += 1) for (const list of bySender) blobs.push(list[i] as string);
+  return blobs;
+}
+
 /** Funds `count` fresh accounts from genesis with `drops` each, closes, and returns their wallets. */
 export async function fundAccounts(
   bench: BenchLedger,

@@ -11,7 +11,7 @@ import { atLeast, report, reportFailure } from '../../../scripts/bench-figures';
 import { verifySignature } from '../src/core/crypto-verify';
 import { accountRootIndex as accountRootIndexOf } from '../src/server/keylets';
 import { benchAmmSwaps, benchOfferCrossings } from './dex';
-import { fundWallets, signSequence, startBenchLedger, submitFromWorker } from './harness';
+import { fundWallets, signPayments, startBenchLedger, submitFromWorker } from './harness';
 
 interface Figure {
   name: string;
@@ -48,26 +48,6 @@ function makePaymentSet(keyType: KeyType): Omit<PaymentSet, 'sequences' | 'blobs
   };
 }
 
-function signPayments(set: Omit<PaymentSet, 'sequences' | 'blobs'>, sequences: number[]): string[] {
-  const perSender = set.senders.map((wallet, s) =>
-    signSequence(
-      wallet,
-      Array.from({ length: PAYMENTS_PER_ACCOUNT }, (_, i) => ({
-        TransactionType: 'Payment',
-        Destination: set.receivers[(s + i) % set.receivers.length]?.address,
-        Amount: String(1000 + i),
-      })),
-      sequences[s] as number,
-      '10',
-    ),
-  );
-  // Interleave senders so each ledger holds many accounts, as real traffic would.
-  const blobs: string[] = [];
-  for (let i = 0; i < PAYMENTS_PER_ACCOUNT; i += 1)
-    for (const list of perSender) blobs.push(list[i] as string);
-  return blobs;
-}
-
 /**
  * One round: a fresh ledger, the senders funded, then every pre-signed payment submitted through the
  * WebSocket API from a worker thread (a separate core, like a real client) with a ledger closed every
@@ -84,7 +64,9 @@ async function paymentsRound(
     );
     // A fresh ledger funds accounts at the same ledger index each round, so one signing serves all.
     const reuse = set.blobs && set.sequences?.every((seq, i) => seq === sequences[i]);
-    const blobs = reuse ? (set.blobs as string[]) : signPayments(set, sequences);
+    const blobs = reuse
+      ? (set.blobs as string[])
+      : signPayments(set.senders, set.receivers, sequences, PAYMENTS_PER_ACCOUNT);
 
     const startIndex = bench.ledger.node.validated().header.ledger_index;
     const { seconds, failures } = await submitFromWorker(bench.ledger.url, blobs, CLOSE_EVERY);

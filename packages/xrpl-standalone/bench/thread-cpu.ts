@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { Wallet } from 'xrpl';
 import { accountRootIndex } from '../src/server/keylets';
-import { fundWallets, signSequence, startBenchLedger, submitFromWorker } from './harness';
+import { fundWallets, signPayments, startBenchLedger, submitFromWorker } from './harness';
 
 const keyType = (process.argv[2] ?? 'ed25519') === 'ed25519' ? 'ed25519' : 'ecdsa-secp256k1';
 const min = process.argv[3] === undefined ? undefined : Number(process.argv[3]);
@@ -39,20 +39,7 @@ for (let round = 0; round < 4; round += 1) {
     const seqs = senders.map((w) =>
       Number(bench.ledger.node.current().read(accountRootIndex(w.address))?.Sequence),
     );
-    const per = senders.map((w, s) =>
-      signSequence(
-        w,
-        Array.from({ length: 30 }, (_, i) => ({
-          TransactionType: 'Payment',
-          Destination: receivers[(s + i) % receivers.length]?.address,
-          Amount: String(1000 + i),
-        })),
-        seqs[s] as number,
-        '10',
-      ),
-    );
-    blobs = [];
-    for (let i = 0; i < 30; i += 1) for (const list of per) blobs.push(list[i] as string);
+    blobs = signPayments(senders, receivers, seqs, 30);
   }
   const before = threadCpuUs();
   const { seconds } = await submitFromWorker(bench.ledger.url, blobs, 500);

@@ -139,15 +139,26 @@ export function hasMalformedSigningKey(tx: JsonObject): boolean {
 }
 
 /**
+ * The single signature's key and signature, or the verdict when there is none to verify here
+ * (multi-signed: checked in full; no well-formed key or no signature: false).
+ */
+function singleSignature(tx: JsonObject): { pk: string; sig: string } | boolean {
+  if (tx.Signers !== undefined) return checkMultiSignatures(tx) === undefined;
+  const pk = tx.SigningPubKey;
+  const sig = tx.TxnSignature;
+  if (typeof pk !== 'string' || !isWellFormedKey(pk)) return false;
+  if (typeof sig !== 'string' || sig.length === 0) return false;
+  return { pk, sig };
+}
+
+/**
  * Verify the single signature over the canonical signing encoding (blob given: fast path; its
  * bytes given too: the message is cut from them, no hex in between).
  */
 export function checkSignature(tx: JsonObject, blob?: string, bytes?: Buffer): boolean {
-  const pk = tx.SigningPubKey;
-  const sig = tx.TxnSignature;
-  if (tx.Signers !== undefined) return checkMultiSignatures(tx) === undefined;
-  if (typeof pk !== 'string' || !isWellFormedKey(pk)) return false;
-  if (typeof sig !== 'string' || sig.length === 0) return false;
+  const single = singleSignature(tx);
+  if (typeof single === 'boolean') return single;
+  const { pk, sig } = single;
   try {
     if (bytes) return verifyMessage(signingDataBytes(bytes, tx), sig, pk);
     return verifySignature(blob ? signingDataHex(blob, tx) : encodeForSigning(tx), sig, pk);
@@ -162,11 +173,9 @@ export function checkSignature(tx: JsonObject, blob?: string, bytes?: Buffer): b
  * finishSignatureCheck) — the same rules and verdicts as checkSignature.
  */
 export function signatureWork(tx: JsonObject, bytes: Buffer): boolean | SignatureWork {
-  const pk = tx.SigningPubKey;
-  const sig = tx.TxnSignature;
-  if (tx.Signers !== undefined) return checkMultiSignatures(tx) === undefined;
-  if (typeof pk !== 'string' || !isWellFormedKey(pk)) return false;
-  if (typeof sig !== 'string' || sig.length === 0) return false;
+  const single = singleSignature(tx);
+  if (typeof single === 'boolean') return single;
+  const { pk, sig } = single;
   try {
     const message = signingDataBytes(bytes, tx);
     const check = nativeCheckOf(sig, pk);

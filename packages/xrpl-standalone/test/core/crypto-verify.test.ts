@@ -3,23 +3,7 @@ import { Wallet } from 'xrpl';
 import { decode, encodeForSigning } from 'ripple-binary-codec';
 import { verify } from 'ripple-keypairs';
 import { verifySignature } from '../../src/core/crypto-verify';
-
-const N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
-
-function highS(derHex: string): string {
-  const sig = Buffer.from(derHex, 'hex');
-  const rLen = sig[3] as number;
-  const r = sig.subarray(4, 4 + rLen);
-  const s = BigInt(`0x${sig.subarray(6 + rLen).toString('hex')}`);
-  let hs = (N - s).toString(16);
-  if (hs.length % 2) hs = `0${hs}`;
-  let sb = Buffer.from(hs, 'hex');
-  if ((sb[0] as number) & 0x80) sb = Buffer.concat([Buffer.from([0]), sb]);
-  const body = Buffer.concat([Buffer.from([2, r.length]), r, Buffer.from([2, sb.length]), sb]);
-  return Buffer.concat([Buffer.from([0x30, body.length]), body])
-    .toString('hex')
-    .toUpperCase();
-}
+import { highS } from '../support/signatures';
 
 describe('native signature verification', () => {
   for (const algorithm of ['ed25519', 'ecdsa-secp256k1'] as const) {
