@@ -458,12 +458,9 @@ export class LedgerNode implements LedgerNodeApi {
   }
 
   prepareSubmit(txBlob: string): PreparedSubmission {
-    const decoded = decodeBlob(txBlob);
-    // Multi-signed and malformed ones are left to submit(), which checks them in rippled's order.
-    if ('error' in decoded || decoded.tx.Signers !== undefined || hasMalformedSigningKey(decoded.tx)) {
-      return new Prepared(txBlob, decoded, undefined);
-    }
-    return new Prepared(txBlob, decoded, checkSignature(decoded.tx, decoded.blob, decoded.bytes));
+    const split = this.splitForCheck(txBlob);
+    if (split instanceof Prepared) return split;
+    return new Prepared(txBlob, split.decoded, finishSignatureCheck(split.work, undefined));
   }
 
   prepareSubmits(txBlobs: readonly string[], done: (prepared: PreparedSubmission[]) => void): void {
@@ -471,20 +468,11 @@ export class LedgerNode implements LedgerNodeApi {
     const work: SignatureWork[] = [];
     const workAt: Array<{ i: number; decoded: DecodedTx }> = [];
     for (let i = 0; i < txBlobs.length; i += 1) {
-      const txBlob = txBlobs[i] as string;
-      const decoded = decodeBlob(txBlob);
-      // As prepareSubmit: multi-signed and malformed ones are left to submit().
-      if ('error' in decoded || decoded.tx.Signers !== undefined || hasMalformedSigningKey(decoded.tx)) {
-        prepared[i] = new Prepared(txBlob, decoded, undefined);
-        continue;
-      }
-      const w = decoded.bytes
-        ? signatureWork(decoded.tx, decoded.bytes)
-        : checkSignature(decoded.tx, decoded.blob);
-      if (typeof w === 'boolean') prepared[i] = new Prepared(txBlob, decoded, w);
+      const split = this.splitForCheck(txBlobs[i] as string);
+      if (split instanceof Prepared) prepared[i] = split;
       else {
-        work.push(w);
-        workAt.push({ i, decoded });
+        work.push(split.work);
+        workAt.push({ i, decoded: split.decoded });
       }
     }
     const finish = (verdicts: Uint8Array | undefined) => {
@@ -498,6 +486,22 @@ export class LedgerNode implements LedgerNodeApi {
     // A few checks cost less here than the hop to the other thread and back.
     if (work.length < this.signatureThreadMin || !signatureThread.available) finish(undefined);
     else signatureThread.check(work, finish);
+  }
+
+  /**
+   * A blob decoded, and prepared at once when its signature needs no OpenSSL call; else the one
+   * check left to run (here or on the signature thread).
+   */
+  private splitForCheck(txBlob: string): Prepared | { decoded: DecodedTx; work: SignatureWork } {
+    const decoded = decodeBlob(txBlob);
+    // Multi-signed and malformed ones are left to submit(), which checks them in rippled's order.
+    if ('error' in decoded || decoded.tx.Signers !== undefined || hasMalformedSigningKey(decoded.tx)) {
+      return new Prepared(txBlob, decoded, undefined);
+    }
+    const work = decoded.bytes
+      ? signatureWork(decoded.tx, decoded.bytes)
+      : checkSignature(decoded.tx, decoded.blob);
+    return typeof work === 'boolean' ? new Prepared(txBlob, decoded, work) : { decoded, work };
   }
 
   submit(input: string | PreparedSubmission): SubmitResult {

@@ -187,7 +187,7 @@ function reportFailure(err: unknown): void {
  * (rippled likewise checks signatures on its job-queue threads ahead of applying) while the event
  * loop applies the batch before; `ready` is called synchronously when every check was made here.
  */
-export function prepareWsBatch(
+function prepareWsBatch(
   services: ServerServices,
   items: readonly WsItem[],
   ready: (run: () => void) => void,
@@ -224,14 +224,6 @@ export function prepareWsBatch(
   };
   if (blobs.length === 0) ready(run([]));
   else services.node.prepareSubmits(blobs, (prepared) => ready(run(prepared)));
-}
-
-/** Prepares and runs one batch (see prepareWsBatch); `done` once its replies are produced. */
-export function handleWsBatch(services: ServerServices, items: readonly WsItem[], done?: () => void): void {
-  prepareWsBatch(services, items, (run) => {
-    run();
-    done?.();
-  });
 }
 
 /**
