@@ -84,7 +84,13 @@ export const accountDelete: Transactor = {
     src.OwnerCount = 0;
     if ('TicketCount' in src) delete src.TicketCount;
     deliver(sourceBalance.toString());
-    if (view.read(dirKey)) return 'tecHAS_OBLIGATIONS';
+    // rippled emptyDirDelete: a root left empty (objects removed with keepRoot, e.g. a cashed
+    // Check or a finished escrow) goes with the account; one still listing entries blocks it.
+    const dirRoot = view.read(dirKey);
+    if (dirRoot) {
+      if (!ownerDirIsEmpty(view, account)) return 'tecHAS_OBLIGATIONS';
+      view.erase(dirRoot);
+    }
     if (sourceBalance > 0n && hasFlag(dst.Flags, LSF.passwordSpent))
       dst.Flags = (Number(dst.Flags) & ~LSF.passwordSpent) >>> 0;
     view.update(dst);
