@@ -24,7 +24,10 @@ export async function checksOf(dex: Dex, address: string): Promise<Array<Record<
   return r.account_objects;
 }
 
-export async function ledgerEntry(dex: Dex, selector: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function ledgerEntry(
+  dex: Dex,
+  selector: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const r = await request<{ node: Record<string, unknown> }>(dex, {
     command: 'ledger_entry',
     ledger_index: 'validated',

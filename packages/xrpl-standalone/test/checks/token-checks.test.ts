@@ -89,7 +89,11 @@ describe('token checks', () => {
     const id = await write(alice, carol, usd(gw, '10'));
     await expectResult(dex, carol, cashExact(id, usd(gw, '10')), 'tecNO_LINE_INSUF_RESERVE');
     // 1,199,999 - 12 + 13 = 1,200,000: exactly the reserve with one more object.
-    await expectResult(dex, genesis, { TransactionType: 'Payment', Destination: carol.address, Amount: '13' });
+    await expectResult(dex, genesis, {
+      TransactionType: 'Payment',
+      Destination: carol.address,
+      Amount: '13',
+    });
     await expectResult(dex, carol, cashExact(id, usd(gw, '10')));
     expect(await balanceOf(carol, gw)).toBe('10');
     expect(await xrpBalance(dex, carol.address)).toBe(1_200_000n - BigInt(FEE));
@@ -194,7 +198,11 @@ describe('token checks', () => {
       LimitAmount: { currency: 'USD', issuer: alice.address, value: '0' },
       Flags: TF_SETF_AUTH,
     });
-    await expectResult(dex, gw, { TransactionType: 'Payment', Destination: alice.address, Amount: usd(gw, '50') });
+    await expectResult(dex, gw, {
+      TransactionType: 'Payment',
+      Destination: alice.address,
+      Amount: usd(gw, '50'),
+    });
     const bob = await funded(dex, 100);
     const id = await write(alice, bob, usd(gw, '10'));
     // No line: one could only be created unauthorized.
@@ -233,9 +241,9 @@ describe('token checks', () => {
     const bob = await funded(dex, 100);
     const id = await write(alice, bob, usd(gw, '10'));
     expect(await submitRaw(dex, bob, cashExact(id, usd(other, '1')))).toBe('temMALFORMED');
-    expect(await submitRaw(dex, bob, cashExact(id, { currency: 'EUR', issuer: gw.address, value: '1' }))).toBe(
-      'temMALFORMED',
-    );
+    expect(
+      await submitRaw(dex, bob, cashExact(id, { currency: 'EUR', issuer: gw.address, value: '1' })),
+    ).toBe('temMALFORMED');
     expect(await submitRaw(dex, bob, cashExact(id, '1'))).toBe('temMALFORMED');
     const tx = await request<{ account_objects: unknown[] }>(dex, {
       command: 'account_objects',

@@ -5,8 +5,9 @@
 // base fee); reserves are 1 XRP + 0.2 XRP per owned object. Closes are one second apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
+import { DEFAULT_AMENDMENTS } from '../../src/core/amendments';
 import { expectResult, funded, genesis, request, submitRaw, xrpBalance, type Dex } from '../dex/helpers';
-import { accountRoot, closeTime, fundedDrops, startEscrowLedger } from '../escrow/helpers';
+import { accountRoot, closeTime, fundedDrops, startEscrowLedger, stateHashes } from '../escrow/helpers';
 import {
   affected,
   cancel,
@@ -41,7 +42,12 @@ describe('XRP checks', () => {
     const created = await expectResult(
       dex,
       writer,
-      checkCreate(dest, '50000000', { SourceTag: 7, DestinationTag: 9, InvoiceID: invoice, Expiration: t0 + 100 }),
+      checkCreate(dest, '50000000', {
+        SourceTag: 7,
+        DestinationTag: 9,
+        InvoiceID: invoice,
+        Expiration: t0 + 100,
+      }),
     );
     // 1000 XRP - the 12-drop fee; one more owned object.
     expect(await root(writer.address)).toMatchObject({ Balance: String(1000 * XRP - FEE), OwnerCount: 1 });
@@ -49,9 +55,8 @@ describe('XRP checks', () => {
     expect(await root(dest.address)).toMatchObject({ Balance: String(1000 * XRP), OwnerCount: 0 });
 
     const index = checkIndex(writer.address, seq);
-    expect(await ledgerEntry(dex, { check: index })).toMatchObject({
-      LedgerEntryType: 'Check',
-      Flags: 0,
+    // The fields the transaction gave the Check (its non-default fields).
+    const given = {
       Account: writer.address,
       Destination: dest.address,
       SendMax: '50000000',
@@ -60,6 +65,11 @@ describe('XRP checks', () => {
       DestinationTag: 9,
       InvoiceID: invoice,
       Expiration: t0 + 100,
+    };
+    expect(await ledgerEntry(dex, { check: index })).toMatchObject({
+      LedgerEntryType: 'Check',
+      Flags: 0,
+      ...given,
       OwnerNode: '0',
       DestinationNode: '0',
       PreviousTxnID: created.hash,
@@ -70,16 +80,7 @@ describe('XRP checks', () => {
     // rippled's metadata: the new Check without its default (zero) fields, and the destination's
     // root threaded to this transaction without any change of its own.
     const node = affected(created.meta, 'CreatedNode', 'Check', index);
-    expect(node?.NewFields).toEqual({
-      Account: writer.address,
-      Destination: dest.address,
-      SendMax: '50000000',
-      Sequence: seq,
-      SourceTag: 7,
-      DestinationTag: 9,
-      InvoiceID: invoice,
-      Expiration: t0 + 100,
-    });
+    expect(node?.NewFields).toEqual(given);
     const destRoot = (created.meta?.AffectedNodes as Array<Record<string, Record<string, unknown>>>).find(
       (n) =>
         n.ModifiedNode?.LedgerEntryType === 'AccountRoot' &&
@@ -89,6 +90,19 @@ describe('XRP checks', () => {
     expect((await root(dest.address)) as unknown as Record<string, unknown>).toMatchObject({
       PreviousTxnID: created.hash,
     });
+    // The Check serializes as the codec does: xrpl.js's state-tree hash matches the ledger's.
+    const hashes = await stateHashes(dex);
+    expect(hashes.computed).toBe(hashes.ledger);
+
+    // simulate answers what cashing would do, and changes nothing.
+    const sim = await request<{ engine_result: string; meta: Record<string, unknown> }>(dex, {
+      command: 'simulate',
+      tx_json: { ...cashExact(index, '20000000'), Account: dest.address },
+    });
+    expect(sim.engine_result).toBe('tesSUCCESS');
+    expect(sim.meta.delivered_amount).toBe('20000000');
+    expect(affected(sim.meta, 'DeletedNode', 'Check', index)).toBeDefined();
+    expect(await checksOf(dex, dest.address)).toHaveLength(1);
 
     // More than SendMax: the Check stays; someone other than the destination may not cash it,
     // nor cancel it before it expires.
@@ -183,7 +197,11 @@ describe('XRP checks', () => {
     const dest = await funded(dex, 100);
     expect(await submitRaw(dex, writer, checkCreate(writer, '1000000'))).toBe('temREDUNDANT');
     expect(await submitRaw(dex, writer, checkCreate(dest, '0'))).toBe('temBAD_AMOUNT');
-    const badCurrency = { currency: '0000000000000000000000005852500000000000', issuer: dest.address, value: '1' };
+    const badCurrency = {
+      currency: '0000000000000000000000005852500000000000',
+      issuer: dest.address,
+      value: '1',
+    };
     expect(await submitRaw(dex, writer, checkCreate(dest, badCurrency))).toBe('temBAD_CURRENCY');
     await expectResult(dex, writer, checkCreate(Wallet.generate(), '1000000'), 'tecNO_DST');
 
@@ -269,9 +287,28 @@ describe('XRP checks', () => {
     expect(await submitRaw(dex, dest, del, reserveFee)).toBe('tecHAS_OBLIGATIONS');
     await expectResult(dex, writer, cancel(checkIndex(writer.address, seq)));
     expect(await submitRaw(dex, writer, del, reserveFee)).toBe('tesSUCCESS');
-    const gone = await request<{ error?: string }>(dex, { command: 'account_info', account: writer.address }).catch(
-      (e: { data?: { error?: string } }) => e.data ?? {},
-    );
+    const gone = await request<{ error?: string }>(dex, {
+      command: 'account_info',
+      account: writer.address,
+    }).catch((e: { data?: { error?: string } }) => e.data ?? {});
     expect(gone.error).toBe('actNotFound');
+  });
+});
+
+describe('fixCleanup3_3_0', () => {
+  let fixed: Dex;
+  beforeAll(async () => {
+    fixed = await startEscrowLedger([...DEFAULT_AMENDMENTS, 'fixCleanup3_3_0']);
+  }, 60_000);
+  afterAll(async () => fixed?.close());
+
+  it('refuses an all-zero CheckID in preflight (temMALFORMED) where mainnet answers tecNO_ENTRY', async () => {
+    const zero = '0'.repeat(64);
+    const a = await funded(fixed, 100);
+    expect(await submitRaw(fixed, a, cashExact(zero, '1'))).toBe('temMALFORMED');
+    expect(await submitRaw(fixed, a, cancel(zero))).toBe('temMALFORMED');
+    const b = await funded(dex, 100);
+    expect(await submitRaw(dex, b, cashExact(zero, '1'))).toBe('tecNO_ENTRY');
+    expect(await submitRaw(dex, b, cancel(zero))).toBe('tecNO_ENTRY');
   });
 });

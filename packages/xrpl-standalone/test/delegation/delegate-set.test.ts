@@ -6,17 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import { DEFAULT_AMENDMENTS } from '../../src/core/amendments';
-import {
-  expectResult,
-  funded,
-  issue,
-  issuer,
-  request,
-  submitRaw,
-  usd,
-  type Dex,
-} from '../dex/helpers';
-import { accountRoot, fundedDrops, startEscrowLedger } from '../escrow/helpers';
+import { expectResult, funded, issue, issuer, request, submitRaw, usd, type Dex } from '../dex/helpers';
+import { accountRoot, fundedDrops, startEscrowLedger, stateHashes } from '../escrow/helpers';
 import { affected, ledgerEntry } from '../checks/helpers';
 import { delegateIndex, delegatesOf, grant, sendFor } from './helpers';
 
@@ -31,13 +22,19 @@ afterAll(async () => dex?.close());
 const FEE = 12;
 const XRP = 1_000_000;
 const permissionsOf = (entry: Record<string, unknown>) =>
-  (entry.Permissions as Array<{ Permission: { PermissionValue: unknown } }>).map((p) => p.Permission.PermissionValue);
+  (entry.Permissions as Array<{ Permission: { PermissionValue: unknown } }>).map(
+    (p) => p.Permission.PermissionValue,
+  );
 
 describe('DelegateSet', () => {
   it('grants permissions in a Delegate entry listed in both directories, with one reserve on the granting account', async () => {
     const alice = await funded(dex, 100);
     const bob = await funded(dex, 100);
-    const created = await expectResult(dex, alice, grant(bob, ['Payment', 'TrustlineAuthorize', 'AccountDomainSet']));
+    const created = await expectResult(
+      dex,
+      alice,
+      grant(bob, ['Payment', 'TrustlineAuthorize', 'AccountDomainSet']),
+    );
     const index = delegateIndex(alice.address, bob.address);
     const entry = await ledgerEntry(dex, { delegate: { account: alice.address, authorize: bob.address } });
     expect(entry).toMatchObject({
@@ -54,7 +51,10 @@ describe('DelegateSet', () => {
     expect(permissionsOf(entry)).toEqual(['Payment', 'TrustlineAuthorize', 'AccountDomainSet']);
     expect((await delegatesOf(dex, alice.address)).map((d) => d.index)).toEqual([index]);
     expect((await delegatesOf(dex, bob.address)).map((d) => d.index)).toEqual([index]);
-    expect(await accountRoot(dex, alice.address)).toMatchObject({ Balance: String(100 * XRP - FEE), OwnerCount: 1 });
+    expect(await accountRoot(dex, alice.address)).toMatchObject({
+      Balance: String(100 * XRP - FEE),
+      OwnerCount: 1,
+    });
     expect(await accountRoot(dex, bob.address)).toMatchObject({ Balance: String(100 * XRP), OwnerCount: 0 });
     // rippled threads only the entry's Account: Bob's root is not part of the transaction.
     expect(affected(created.meta, 'CreatedNode', 'Delegate', index)?.NewFields).toEqual({
@@ -62,11 +62,18 @@ describe('DelegateSet', () => {
       Authorize: bob.address,
       Permissions: entry.Permissions,
     });
-    const roots = (created.meta?.AffectedNodes as Array<Record<string, { LedgerEntryType: string; FinalFields?: { Account?: string } }>>)
+    const roots = (
+      created.meta?.AffectedNodes as Array<
+        Record<string, { LedgerEntryType: string; FinalFields?: { Account?: string } }>
+      >
+    )
       .map((n) => n.ModifiedNode ?? n.CreatedNode)
       .filter((n) => n?.LedgerEntryType === 'AccountRoot')
       .map((n) => n?.FinalFields?.Account);
     expect(roots).toEqual([alice.address]);
+    // The entry serializes as the codec does: xrpl.js's state-tree hash matches the ledger's.
+    const hashes = await stateHashes(dex);
+    expect(hashes.computed).toBe(hashes.ledger);
 
     // The list is replaced as a whole; still one entry, one reserve.
     const replaced = await expectResult(dex, alice, grant(bob, ['CheckCreate']));
@@ -84,7 +91,10 @@ describe('DelegateSet', () => {
     expect(await delegatesOf(dex, bob.address)).toEqual([]);
     // Nothing left to revoke.
     await expectResult(dex, alice, grant(bob, []), 'tecNO_ENTRY');
-    expect(await accountRoot(dex, alice.address)).toMatchObject({ Balance: String(100 * XRP - 4 * FEE), OwnerCount: 0 });
+    expect(await accountRoot(dex, alice.address)).toMatchObject({
+      Balance: String(100 * XRP - 4 * FEE),
+      OwnerCount: 0,
+    });
   });
 
   it('refuses lists rippled refuses: too many, duplicates, self, non-delegable or disabled types', async () => {
@@ -126,8 +136,13 @@ describe('DelegateSet', () => {
     expect(await submitRaw(dex, alice, grant(bob, ['MPTokenIssuanceLock']))).toBe('temMALFORMED');
     // None of those was charged (tem); ten permissions are allowed.
     expect(await submitRaw(dex, alice, grant(bob, ten))).toBe('tesSUCCESS');
-    expect(permissionsOf(await ledgerEntry(dex, { index: delegateIndex(alice.address, bob.address) }))).toEqual(ten);
-    expect(await accountRoot(dex, alice.address)).toMatchObject({ Balance: String(100 * XRP - 10), OwnerCount: 1 });
+    expect(
+      permissionsOf(await ledgerEntry(dex, { index: delegateIndex(alice.address, bob.address) })),
+    ).toEqual(ten);
+    expect(await accountRoot(dex, alice.address)).toMatchObject({
+      Balance: String(100 * XRP - 10),
+      OwnerCount: 1,
+    });
   });
 
   it('refuses an unknown or pseudo-account delegate and a grant without the reserve', async () => {
@@ -138,7 +153,12 @@ describe('DelegateSet', () => {
     const gw = await issuer(dex);
     const lp = await funded(dex, 1000);
     await issue(dex, gw, lp, 'USD', '1000');
-    await expectResult(dex, lp, { TransactionType: 'AMMCreate', Amount: '10000000', Amount2: usd(gw, '100'), TradingFee: 0 });
+    await expectResult(dex, lp, {
+      TransactionType: 'AMMCreate',
+      Amount: '10000000',
+      Amount2: usd(gw, '100'),
+      TradingFee: 0,
+    });
     const info = await request<{ amm: { account: string } }>(dex, {
       command: 'amm_info',
       asset: { currency: 'XRP' },
@@ -158,7 +178,34 @@ describe('DelegateSet', () => {
     await expectResult(dex, poor, grant(bob, ['Payment']), 'tecINSUFFICIENT_RESERVE');
     const exact = await fundedDrops(dex, '1200000');
     await expectResult(dex, exact, grant(bob, ['Payment']));
-    expect(await accountRoot(dex, exact.address)).toMatchObject({ Balance: String(1_200_000 - FEE), OwnerCount: 1 });
+    expect(await accountRoot(dex, exact.address)).toMatchObject({
+      Balance: String(1_200_000 - FEE),
+      OwnerCount: 1,
+    });
+  });
+});
+
+describe('server_definitions', () => {
+  it('knows the Check and Delegate types, fields and result codes (ripple-binary-codec’s definitions)', async () => {
+    const defs = await request<{
+      TRANSACTION_TYPES: Record<string, number>;
+      LEDGER_ENTRY_TYPES: Record<string, number>;
+      TRANSACTION_RESULTS: Record<string, number>;
+      FIELDS: Array<[string, { type: string }]>;
+    }>(dex, { command: 'server_definitions' });
+    expect(defs.TRANSACTION_TYPES).toMatchObject({
+      CheckCreate: 16,
+      CheckCash: 17,
+      CheckCancel: 18,
+      DelegateSet: 64,
+    });
+    expect(defs.LEDGER_ENTRY_TYPES).toMatchObject({ Check: 67, Delegate: 131 });
+    expect(defs.TRANSACTION_RESULTS.terNO_DELEGATE_PERMISSION).toBe(-85);
+    const fields = new Map(defs.FIELDS);
+    expect(fields.get('Delegate')?.type).toBe('AccountID');
+    expect(fields.get('Permissions')?.type).toBe('STArray');
+    expect(fields.get('PermissionValue')?.type).toBe('UInt32');
+    expect(fields.get('CheckID')?.type).toBe('Hash256');
   });
 });
 
@@ -173,7 +220,11 @@ describe('without PermissionDelegationV1_1', () => {
     const alice = await funded(old, 100);
     const bob = await funded(old, 100);
     expect(await submitRaw(old, alice, grant(bob, ['Payment']))).toBe('temDISABLED');
-    const r = await sendFor(old, bob, alice, { TransactionType: 'Payment', Destination: bob.address, Amount: '1000' });
+    const r = await sendFor(old, bob, alice, {
+      TransactionType: 'Payment',
+      Destination: bob.address,
+      Amount: '1000',
+    });
     expect(r.result).toBe('temDISABLED');
   });
 });

@@ -7,6 +7,7 @@
 // (xrpl.js autofill, 10-drop base), reserves 1 XRP + 0.2 XRP per object.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multisign, Wallet, type SubmittableTransaction } from 'xrpl';
+import { DEFAULT_AMENDMENTS } from '../../src/core/amendments';
 import {
   expectResult,
   funded,
@@ -20,7 +21,7 @@ import {
   xrpBalance,
   type Dex,
 } from '../dex/helpers';
-import { accountRoot, linesTo, startEscrowLedger } from '../escrow/helpers';
+import { accountRoot, linesTo, startEscrowLedger, type AccountRootJson } from '../escrow/helpers';
 import { checkIndex, checksOf } from '../checks/helpers';
 import { delegatesOf, grant, sendFor, sendRawFor } from './helpers';
 
@@ -36,11 +37,15 @@ const FEE = 12;
 const XRP = 1_000_000;
 const TF_SETF_AUTH = 0x00010000;
 const TF_SET_FREEZE = 0x00100000;
-const pay = (to: Wallet, amount: unknown) => ({ TransactionType: 'Payment', Destination: to.address, Amount: amount });
+const pay = (to: Wallet, amount: unknown) => ({
+  TransactionType: 'Payment',
+  Destination: to.address,
+  Amount: amount,
+});
 
 /** Both accounts' state, to show a refused transaction changed nothing. */
-async function snapshot(...wallets: Wallet[]) {
-  return Promise.all(wallets.map((w) => accountRoot(dex, w.address)));
+async function snapshot(a: Wallet, b: Wallet): Promise<[AccountRootJson, AccountRootJson]> {
+  return [await accountRoot(dex, a.address), await accountRoot(dex, b.address)];
 }
 
 describe('delegated transactions', () => {
@@ -52,7 +57,11 @@ describe('delegated transactions', () => {
     const [a0, b0] = await snapshot(alice, bob);
     const r = await sendFor(dex, bob, alice, pay(carol, String(XRP)));
     expect(r.result).toBe('tesSUCCESS');
-    expect(r.tx).toMatchObject({ Account: alice.address, Delegate: bob.address, SigningPubKey: bob.publicKey });
+    expect(r.tx).toMatchObject({
+      Account: alice.address,
+      Delegate: bob.address,
+      SigningPubKey: bob.publicKey,
+    });
     // Alice pays exactly 1 XRP and uses a sequence; Bob pays exactly the fee and keeps his.
     expect(await accountRoot(dex, alice.address)).toMatchObject({
       Balance: String(BigInt(a0.Balance) - BigInt(XRP)),
@@ -65,9 +74,16 @@ describe('delegated transactions', () => {
     expect(await xrpBalance(dex, carol.address)).toBe(BigInt(101 * XRP));
     // A tec still costs the delegate the fee and the account a sequence, and nothing else.
     const [a1, b1] = await snapshot(alice, bob);
-    expect((await sendFor(dex, bob, alice, pay(carol, String(1000 * XRP)))).result).toBe('tecUNFUNDED_PAYMENT');
-    expect(await accountRoot(dex, alice.address)).toMatchObject({ Balance: a1.Balance, Sequence: a1.Sequence + 1 });
-    expect(await accountRoot(dex, bob.address)).toMatchObject({ Balance: String(BigInt(b1.Balance) - BigInt(FEE)) });
+    expect((await sendFor(dex, bob, alice, pay(carol, String(1000 * XRP)))).result).toBe(
+      'tecUNFUNDED_PAYMENT',
+    );
+    expect(await accountRoot(dex, alice.address)).toMatchObject({
+      Balance: a1.Balance,
+      Sequence: a1.Sequence + 1,
+    });
+    expect(await accountRoot(dex, bob.address)).toMatchObject({
+      Balance: String(BigInt(b1.Balance) - BigInt(FEE)),
+    });
   });
 
   it('are refused without the permission, to oneself, for types that cannot be delegated, with the wrong key or fee', async () => {
@@ -84,12 +100,15 @@ describe('delegated transactions', () => {
     // Delegate = Account, and a type no permission can cover.
     expect((await sendRawFor(dex, alice, alice, pay(carol, '1000'))).result).toBe('temBAD_SIGNER');
     expect(
-      (await sendRawFor(dex, bob, alice, { TransactionType: 'SetRegularKey', RegularKey: bob.address })).result,
+      (await sendRawFor(dex, bob, alice, { TransactionType: 'SetRegularKey', RegularKey: bob.address }))
+        .result,
     ).toBe('temINVALID');
     // Signed by the account instead of the delegate.
     expect((await sendFor(dex, alice, alice, pay(carol, '1000'), bob)).result).toBe('tefBAD_AUTH');
     // A fee above the delegate's balance (100 XRP).
-    expect((await sendRawFor(dex, bob, alice, pay(carol, '1000'), String(200 * XRP))).result).toBe('terINSUF_FEE_B');
+    expect((await sendRawFor(dex, bob, alice, pay(carol, '1000'), String(200 * XRP))).result).toBe(
+      'terINSUF_FEE_B',
+    );
     // Nothing was charged but Alice's DelegateSet.
     const after = await snapshot(alice, bob);
     expect(after[0]).toMatchObject({ Balance: String(BigInt(before[0].Balance) - BigInt(FEE)) });
@@ -117,7 +136,11 @@ describe('delegated transactions', () => {
     });
     const bobBefore = await xrpBalance(dex, bob.address);
     const prepared = await dex.client.autofill(
-      { ...pay(carol, '2000'), Account: alice.address, Delegate: bob.address } as unknown as SubmittableTransaction,
+      {
+        ...pay(carol, '2000'),
+        Account: alice.address,
+        Delegate: bob.address,
+      } as unknown as SubmittableTransaction,
       2,
     );
     // 10 drops per signature plus the base: 10 × (1 + 2) = 30 (xrpl.js adds its cushion).
@@ -130,9 +153,15 @@ describe('delegated transactions', () => {
     expect(await xrpBalance(dex, bob.address)).toBe(bobBefore - fee);
     // The delegate may not sign in its own list.
     const own = await dex.client
-      .request({ command: 'submit', tx_blob: multisign([bob.sign(prepared, true).tx_blob, s1.sign(prepared, true).tx_blob]) })
+      .request({
+        command: 'submit',
+        tx_blob: multisign([bob.sign(prepared, true).tx_blob, s1.sign(prepared, true).tx_blob]),
+      })
       .catch((e: { data?: { error?: string; error_exception?: string } }) => e.data);
-    expect(own).toMatchObject({ error: 'invalidTransaction', error_exception: 'fails local checks: Invalid multisigner.' });
+    expect(own).toMatchObject({
+      error: 'invalidTransaction',
+      error_exception: 'fails local checks: Invalid multisigner.',
+    });
   });
 
   it('use the account’s Tickets', async () => {
@@ -142,7 +171,11 @@ describe('delegated transactions', () => {
     const seq = (await accountRoot(dex, alice.address)).Sequence;
     await expectResult(dex, alice, { TransactionType: 'TicketCreate', TicketCount: 1 });
     expect(await accountRoot(dex, alice.address)).toMatchObject({ OwnerCount: 2 });
-    const r = await sendFor(dex, bob, alice, { ...pay(genesis, '1000'), TicketSequence: seq + 1, Sequence: 0 });
+    const r = await sendFor(dex, bob, alice, {
+      ...pay(genesis, '1000'),
+      TicketSequence: seq + 1,
+      Sequence: 0,
+    });
     expect(r.result).toBe('tesSUCCESS');
     expect(await accountRoot(dex, alice.address)).toMatchObject({ OwnerCount: 1, Sequence: seq + 2 });
   });
@@ -153,7 +186,11 @@ describe('delegated transactions', () => {
     const carol = await funded(dex, 100);
     await expectResult(dex, alice, grant(bob, ['CheckCreate']));
     const seq = (await accountRoot(dex, alice.address)).Sequence;
-    const r = await sendFor(dex, bob, alice, { TransactionType: 'CheckCreate', Destination: carol.address, SendMax: '5000000' });
+    const r = await sendFor(dex, bob, alice, {
+      TransactionType: 'CheckCreate',
+      Destination: carol.address,
+      SendMax: '5000000',
+    });
     expect(r.result).toBe('tesSUCCESS');
     const [check] = await checksOf(dex, carol.address);
     expect(check).toMatchObject({ Account: alice.address, index: checkIndex(alice.address, seq) });
@@ -166,8 +203,12 @@ describe('delegated transactions', () => {
     await expectResult(dex, alice, grant(bob, ['AccountDomainSet']));
     const domain = Buffer.from('example.com').toString('hex').toUpperCase();
     const emailHash = '10000000002000000000300000000012';
-    expect((await sendFor(dex, bob, alice, { TransactionType: 'AccountSet', Domain: domain })).result).toBe('tesSUCCESS');
-    expect((await accountRoot(dex, alice.address)) as unknown as Record<string, unknown>).toMatchObject({ Domain: domain });
+    expect((await sendFor(dex, bob, alice, { TransactionType: 'AccountSet', Domain: domain })).result).toBe(
+      'tesSUCCESS',
+    );
+    expect((await accountRoot(dex, alice.address)) as unknown as Record<string, unknown>).toMatchObject({
+      Domain: domain,
+    });
     for (const tx of [
       { EmailHash: emailHash },
       { Domain: domain, SetFlag: 8 },
@@ -207,7 +248,9 @@ describe('delegated transactions', () => {
     ]) {
       expect((await sendFor(dex, bob, gw, tx)).result).toBe('terNO_DELEGATE_PERMISSION');
     }
-    expect((await sendFor(dex, bob, gw, line(alice, '0', { Flags: TF_SETF_AUTH }))).result).toBe('tesSUCCESS');
+    expect((await sendFor(dex, bob, gw, line(alice, '0', { Flags: TF_SETF_AUTH }))).result).toBe(
+      'tesSUCCESS',
+    );
     const [aliceLine] = await linesTo(dex, alice, gw);
     expect(aliceLine).toMatchObject({ peer_authorized: true, limit: '1000000000', limit_peer: '0' });
   });
@@ -235,7 +278,9 @@ describe('delegated transactions', () => {
     expect((await sendFor(dex, bob, alice, pay(gw, usd(gw, '4')))).result).toBe('tesSUCCESS');
     expect(await tokenBalance(dex, alice.address, gw.address, 'USD')).toBe('6');
     // To a third account the issuer is neither side: not a burn.
-    expect((await sendFor(dex, bob, alice, pay(carol, usd(gw, '1')))).result).toBe('terNO_DELEGATE_PERMISSION');
+    expect((await sendFor(dex, bob, alice, pay(carol, usd(gw, '1')))).result).toBe(
+      'terNO_DELEGATE_PERMISSION',
+    );
     expect(await tokenBalance(dex, carol.address, gw.address, 'USD')).toBe('0');
   });
 
@@ -263,23 +308,68 @@ describe('delegated transactions', () => {
     const dave = await funded(dex, 100);
     await expectResult(dex, alice, grant(bob, ['Payment']));
     const sim = (account: Wallet, delegate: Wallet) =>
-      request<{ engine_result: string; meta?: { AffectedNodes: Array<Record<string, Record<string, unknown>>> } }>(
-        dex,
-        {
-          command: 'simulate',
-          tx_json: { ...pay(genesis, '1000'), Account: account.address, Delegate: delegate.address },
-        },
-      );
+      request<{
+        engine_result: string;
+        meta?: { AffectedNodes: Array<Record<string, Record<string, unknown>>> };
+      }>(dex, {
+        command: 'simulate',
+        tx_json: { ...pay(genesis, '1000'), Account: account.address, Delegate: delegate.address },
+      });
     const ok = await sim(alice, bob);
     expect(ok.engine_result).toBe('tesSUCCESS');
     const changed = Object.fromEntries(
       (ok.meta?.AffectedNodes ?? [])
-        .map((n) => n.ModifiedNode as { FinalFields: { Account: string; Balance: string }; PreviousFields?: { Balance?: string } })
+        .map(
+          (n) =>
+            n.ModifiedNode as {
+              FinalFields: { Account: string; Balance: string };
+              PreviousFields?: { Balance?: string };
+            },
+        )
         .filter((n) => n?.PreviousFields?.Balance !== undefined)
-        .map((n) => [n.FinalFields.Account, BigInt(n.FinalFields.Balance) - BigInt(n.PreviousFields?.Balance as string)]),
+        .map((n) => [
+          n.FinalFields.Account,
+          BigInt(n.FinalFields.Balance) - BigInt(n.PreviousFields?.Balance as string),
+        ]),
     );
     // simulate fills the base fee (10 drops): Bob pays it, Alice the 1,000 drops.
     expect(changed).toEqual({ [alice.address]: -1000n, [bob.address]: -10n, [genesis.address]: 1000n });
     expect((await sim(alice, dave)).engine_result).toBe('terNO_DELEGATE_PERMISSION');
+  });
+});
+
+describe('fixCleanup3_4_0', () => {
+  let fixed: Dex;
+  beforeAll(async () => {
+    fixed = await startEscrowLedger([...DEFAULT_AMENDMENTS, 'fixCleanup3_4_0']);
+  }, 60_000);
+  afterAll(async () => fixed?.close());
+
+  /** Alice holds 6 of the issuer's USD and lets Bob burn them. */
+  async function holder(d: Dex) {
+    const gw = await issuer(d);
+    const alice = await funded(d, 100);
+    const bob = await funded(d, 100);
+    await trust(d, alice, gw, 'USD');
+    await expectResult(d, gw, {
+      TransactionType: 'Payment',
+      Destination: alice.address,
+      Amount: usd(gw, '6'),
+    });
+    await expectResult(d, alice, grant(bob, ['PaymentBurn']));
+    return { gw, alice, bob };
+  }
+
+  it('stops a delegated burn at the balance held (before: the permission passes and the payment falls short)', async () => {
+    const withFix = await holder(fixed);
+    const over = pay(withFix.gw, usd(withFix.gw, '10'));
+    expect((await sendFor(fixed, withFix.bob, withFix.alice, over)).result).toBe('terNO_DELEGATE_PERMISSION');
+    expect(
+      (await sendFor(fixed, withFix.bob, withFix.alice, pay(withFix.gw, usd(withFix.gw, '6')))).result,
+    ).toBe('tesSUCCESS');
+    const without = await holder(dex);
+    expect(
+      (await sendFor(dex, without.bob, without.alice, pay(without.gw, usd(without.gw, '10')))).result,
+    ).toBe('tecPATH_PARTIAL');
   });
 });

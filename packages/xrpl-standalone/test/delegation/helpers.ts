@@ -29,7 +29,10 @@ async function settled(dex: Dex, result: string, hash: string): Promise<Submitte
   dex.ledger.closeLedger();
   if (!result.startsWith('tes') && !result.startsWith('tec')) return { result, hash };
   const got = (await dex.client.request({ command: 'tx', transaction: hash })) as TxResponse;
-  const { meta, ...rest } = got.result as unknown as { meta: Record<string, unknown> } & Record<string, unknown>;
+  const { meta, ...rest } = got.result as unknown as { meta: Record<string, unknown> } & Record<
+    string,
+    unknown
+  >;
   return { result: String(meta.TransactionResult), hash, meta, tx: rest.tx_json as Record<string, unknown> };
 }
 
@@ -62,7 +65,11 @@ export async function sendRawFor(
   tx: Record<string, unknown>,
   fee = '10',
 ): Promise<Submitted> {
-  const info = await dex.client.request({ command: 'account_info', account: account.address, ledger_index: 'current' });
+  const info = await dex.client.request({
+    command: 'account_info',
+    account: account.address,
+    ledger_index: 'current',
+  });
   const full: Record<string, unknown> = {
     Account: account.address,
     Delegate: signer.address,

@@ -38,7 +38,8 @@ export function delegatePreflight(tx: JsonObject, rules: Rules): Ter {
   if (tx.Delegate === tx.Account) return 'temBAD_SIGNER';
   const type = tx.TransactionType as string;
   const whole = txTypePermission(type);
-  if ((whole === undefined || !isDelegable(whole, rules)) && !hasGranularPermissions(type)) return 'temINVALID';
+  if ((whole === undefined || !isDelegable(whole, rules)) && !hasGranularPermissions(type))
+    return 'temINVALID';
   return 'tesSUCCESS';
 }
 

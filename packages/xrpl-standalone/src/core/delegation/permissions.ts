@@ -35,7 +35,13 @@ const MPT_FIELDS = ['MPTokenIssuanceID', 'Holder'];
 export const GRANULAR_PERMISSIONS: readonly GranularPermission[] = [
   { name: 'TrustlineAuthorize', value: 65537, txType: 'TrustSet', flags: TF.setfAuth, fields: TRUST_FIELDS },
   { name: 'TrustlineFreeze', value: 65538, txType: 'TrustSet', flags: TF.setFreeze, fields: TRUST_FIELDS },
-  { name: 'TrustlineUnfreeze', value: 65539, txType: 'TrustSet', flags: TF.clearFreeze, fields: TRUST_FIELDS },
+  {
+    name: 'TrustlineUnfreeze',
+    value: 65539,
+    txType: 'TrustSet',
+    flags: TF.clearFreeze,
+    fields: TRUST_FIELDS,
+  },
   { name: 'AccountDomainSet', value: 65540, txType: 'AccountSet', flags: 0, fields: ['Domain'] },
   { name: 'AccountEmailHashSet', value: 65541, txType: 'AccountSet', flags: 0, fields: ['EmailHash'] },
   { name: 'AccountMessageKeySet', value: 65542, txType: 'AccountSet', flags: 0, fields: ['MessageKey'] },
@@ -44,7 +50,13 @@ export const GRANULAR_PERMISSIONS: readonly GranularPermission[] = [
   { name: 'PaymentMint', value: 65545, txType: 'Payment', flags: 0, fields: PAYMENT_FIELDS },
   { name: 'PaymentBurn', value: 65546, txType: 'Payment', flags: 0, fields: PAYMENT_FIELDS },
   { name: 'MPTokenIssuanceLock', value: 65547, txType: 'MPTokenIssuanceSet', flags: 0x1, fields: MPT_FIELDS },
-  { name: 'MPTokenIssuanceUnlock', value: 65548, txType: 'MPTokenIssuanceSet', flags: 0x2, fields: MPT_FIELDS },
+  {
+    name: 'MPTokenIssuanceUnlock',
+    value: 65548,
+    txType: 'MPTokenIssuanceSet',
+    flags: 0x2,
+    fields: MPT_FIELDS,
+  },
 ].map((g) => ({ ...g, flags: (g.flags | TF_UNIVERSAL_ALL) >>> 0 }));
 
 const GRANULAR_BY_VALUE = new Map(GRANULAR_PERMISSIONS.map((g) => [g.value, g]));
@@ -135,7 +147,8 @@ for (const [name, code] of Object.entries(TX_TYPES)) if (code >= 0) TX_NAME_BY_C
  * 1) or the number itself. undefined for a name neither rippled nor the codec knows.
  */
 export function permissionValueOf(json: unknown): number | undefined {
-  if (typeof json === 'number') return Number.isInteger(json) && json >= 0 && json <= 0xffffffff ? json : undefined;
+  if (typeof json === 'number')
+    return Number.isInteger(json) && json >= 0 && json <= 0xffffffff ? json : undefined;
   if (typeof json !== 'string') return undefined;
   const granular = GRANULAR_BY_NAME.get(json);
   if (granular) return granular.value;

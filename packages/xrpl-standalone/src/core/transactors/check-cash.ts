@@ -4,9 +4,9 @@
 // tokens go through the payment engine from the writer, SendMax bounding what it spends (a
 // transfer fee included), into a trust line of the destination — created if missing, its limit
 // set aside while the cash runs, since the destination asked for the funds itself.
-import { accountReserve, readAccount, xrpBalance, xrpLiquid } from '../account';
-import { amountToJson, isLegalXrp, parseAmount, type Amount, type IouAmount } from '../amount/amount';
-import { currencyToHex, isBadCurrency } from '../amount/currency';
+import { readAccount, xrpBalance, xrpLiquid } from '../account';
+import { amountToJson, parseAmount, type Amount, type IouAmount } from '../amount/amount';
+import { currencyToHex } from '../amount/currency';
 import { IouValue, MAX_EXPONENT, MAX_MANTISSA } from '../amount/iou-value';
 import type { JsonObject, LedgerEntry } from '../contract';
 import { accountRootKey, trustLineKey } from '../keylets';
@@ -15,9 +15,9 @@ import { amtCmp } from '../payment/amount-math';
 import { runFlow } from '../payment/run-flow';
 import type { Ter } from '../results';
 import { isTes } from '../results';
-import type { ApplyView, StateReader } from '../state/apply-view';
-import { accountHoldsIou, isDeepFrozen, isFrozen, isHigh, readLine, trustCreate } from '../trust-lines';
-import { checkIdOf, hasExpired, isZeroCheckId, removeCheck } from './check-common';
+import type { StateReader } from '../state/apply-view';
+import { accountHoldsIou, createHolderLine, isDeepFrozen, isFrozen, isHigh, readLine } from '../trust-lines';
+import { checkAmountShape, checkIdOf, hasExpired, isZeroCheckId, removeCheck } from './check-common';
 import { isMptAmount } from './escrow-common';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
 
@@ -38,7 +38,13 @@ function sameCurrencyAndIssuer(a: Amount, b: Amount): 'currency' | 'issuer' | un
  * rippled accountFunds for the writer in preclaim: frozen tokens count as none, an issuer has all
  * of its own; for XRP, the liquid balance plus the reserve the cashed Check will free.
  */
-function writerFunds(view: StateReader, src: string, value: Amount, increment: bigint, ctx: PreclaimContext): Amount {
+function writerFunds(
+  view: StateReader,
+  src: string,
+  value: Amount,
+  increment: bigint,
+  ctx: PreclaimContext,
+): Amount {
   if (value.kind === 'xrp') return { kind: 'xrp', drops: xrpLiquid(view, src, 0, ctx.config) + increment };
   if (value.issuer === src) return value;
   if (isDeepFrozen(view, src, value.currency, value.issuer)) return { ...value, value: IouValue.ZERO };
@@ -58,15 +64,7 @@ export const checkCash: Transactor = {
     if (typeof tx.CheckID !== 'string') return 'temMALFORMED';
     if (rules.enabled('fixCleanup3_3_0') && isZeroCheckId(tx)) return 'temMALFORMED';
     if ((tx.Amount === undefined) === (tx.DeliverMin === undefined)) return 'temMALFORMED';
-    const value = parseAmount(tx.Amount ?? tx.DeliverMin);
-    if (!value) return 'temBAD_AMOUNT';
-    if (value.kind === 'xrp') {
-      if (value.drops <= 0n || !isLegalXrp(value.drops)) return 'temBAD_AMOUNT';
-    } else {
-      if (value.value.signum() <= 0) return 'temBAD_AMOUNT';
-      if (isBadCurrency(currencyToHex(value.currency) as string)) return 'temBAD_CURRENCY';
-    }
-    return 'tesSUCCESS';
+    return checkAmountShape(parseAmount(tx.Amount ?? tx.DeliverMin));
   },
 
   preclaim(ctx: PreclaimContext): Ter {
@@ -88,7 +86,8 @@ export const checkCash: Transactor = {
     const sendMax = parseAmount(check.SendMax) as Amount;
     if (sameCurrencyAndIssuer(value, sendMax) !== undefined) return 'temMALFORMED';
     if (amtCmp(value, sendMax) > 0) return 'tecPATH_PARTIAL';
-    if (amtCmp(value, writerFunds(view, src, value, config.reserveIncrement, ctx)) > 0) return 'tecPATH_PARTIAL';
+    if (amtCmp(value, writerFunds(view, src, value, config.reserveIncrement, ctx)) > 0)
+      return 'tecPATH_PARTIAL';
 
     // An issuer can always accept its own currency; anyone else needs to be able to hold it.
     if (value.kind === 'iou' && value.issuer !== dst) {
@@ -148,7 +147,7 @@ function cashXrp(ctx: ApplyContext, src: string, sendMax: bigint): Ter {
 
 /** The token case: flow from the writer, SendMax as its limit, into the destination's line. */
 function cashToken(ctx: ApplyContext, src: string, sendMax: Amount): Ter {
-  const { tx, view, account, config, priorBalance } = ctx;
+  const { tx, view, account, priorBalance } = ctx;
   const deliverMin = parseAmount(tx.DeliverMin);
   const asked = requested(tx) as IouAmount;
   const deliver: IouAmount = deliverMin ? { ...asked, value: HALF_MAX } : asked;
@@ -157,21 +156,7 @@ function cashToken(ctx: ApplyContext, src: string, sendMax: Amount): Ter {
   const truster = issuer === account ? src : account;
   const lineKey = trustLineKey(truster, issuer, currency);
   if (!view.exists(lineKey) && truster === account) {
-    const dstRoot = readAccount(view, account) as LedgerEntry;
-    if (priorBalance < accountReserve(config, Number(dstRoot.OwnerCount ?? 0) + 1))
-      return 'tecNO_LINE_INSUF_RESERVE';
-    const ter = trustCreate(view, {
-      src: account,
-      dst: issuer,
-      currency,
-      limit: IouValue.ZERO,
-      auth: false,
-      noRipple: !hasFlag(dstRoot.Flags, LSF.defaultRipple),
-      freeze: false,
-      qualityIn: 0,
-      qualityOut: 0,
-      reserveOwner: account,
-    });
+    const ter = createHolderLine(view, account, issuer, currency, priorBalance);
     if (ter !== 'tesSUCCESS') return ter;
   }
   const line = view.peek(lineKey);

@@ -1,6 +1,8 @@
 // What CheckCreate, CheckCash and CheckCancel share (rippled CreateCheck/CashCheck/CancelCheck.cpp):
 // rippled's hasExpired, the Check a transaction names, and its removal from both directories.
 import { adjustOwnerCount } from '../account';
+import { isLegalXrp, type Amount } from '../amount/amount';
+import { currencyToHex, isBadCurrency } from '../amount/currency';
 import type { JsonObject, LedgerEntry } from '../contract';
 import { ownerDirKey } from '../keylets';
 import type { Ter } from '../results';
@@ -10,6 +12,15 @@ import { dirRemove, readU64 } from '../state/directory';
 /** rippled hasExpired: an Expiration the parent ledger's close time has reached. */
 export function hasExpired(parentCloseTime: number, expiration: unknown): boolean {
   return expiration !== undefined && parentCloseTime >= Number(expiration);
+}
+
+/** SendMax or the cashed amount: positive and legal (temBAD_AMOUNT), not "XRP" as a token code. */
+export function checkAmountShape(amount: Amount | undefined): Ter {
+  if (!amount) return 'temBAD_AMOUNT';
+  if (amount.kind === 'xrp')
+    return amount.drops > 0n && isLegalXrp(amount.drops) ? 'tesSUCCESS' : 'temBAD_AMOUNT';
+  if (amount.value.signum() <= 0) return 'temBAD_AMOUNT';
+  return isBadCurrency(currencyToHex(amount.currency) as string) ? 'temBAD_CURRENCY' : 'tesSUCCESS';
 }
 
 /** The Check a CheckCash or CheckCancel names (its ledger index). */

@@ -3,15 +3,14 @@
 // the writer and the Sequence (or Ticket) the transaction used, and listed in the writer's and the
 // destination's directories. No funds move and none are checked until it is cashed.
 import { accountReserve, adjustOwnerCount, readAccount } from '../account';
-import { isLegalXrp, parseAmount } from '../amount/amount';
-import { currencyToHex, isBadCurrency } from '../amount/currency';
+import { parseAmount } from '../amount/amount';
 import type { JsonObject, LedgerEntry } from '../contract';
 import { checkKey, ownerDirKey } from '../keylets';
 import { LSF, hasFlag } from '../ledger-flags';
 import type { Ter } from '../results';
 import { dirInsert, u64Json } from '../state/directory';
 import { isHigh, ownerDescribe, readLine } from '../trust-lines';
-import { hasExpired } from './check-common';
+import { checkAmountShape, hasExpired } from './check-common';
 import { isMptAmount } from './escrow-common';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
 
@@ -20,14 +19,8 @@ export const checkCreate: Transactor = {
     // MPT checks need MPTokensV2 (and MPT issuances, which this ledger does not have).
     if (isMptAmount(tx.SendMax)) return rules.enabled('MPTokensV2') ? 'tesSUCCESS' : 'temDISABLED';
     if (tx.Account === tx.Destination) return 'temREDUNDANT';
-    const sendMax = parseAmount(tx.SendMax);
-    if (!sendMax) return 'temBAD_AMOUNT';
-    if (sendMax.kind === 'xrp') {
-      if (sendMax.drops <= 0n || !isLegalXrp(sendMax.drops)) return 'temBAD_AMOUNT';
-    } else {
-      if (sendMax.value.signum() <= 0) return 'temBAD_AMOUNT';
-      if (isBadCurrency(currencyToHex(sendMax.currency) as string)) return 'temBAD_CURRENCY';
-    }
+    const shape = checkAmountShape(parseAmount(tx.SendMax));
+    if (shape !== 'tesSUCCESS') return shape;
     if (tx.Expiration !== undefined && Number(tx.Expiration) === 0) return 'temBAD_EXPIRATION';
     return 'tesSUCCESS';
   },
@@ -39,7 +32,8 @@ export const checkCreate: Transactor = {
     if (hasFlag(sled.Flags, LSF.disallowIncomingCheck)) return 'tecNO_PERMISSION';
     // A pseudo-account (an AMM's) can never cash a check.
     if (sled.AMMID !== undefined) return 'tecNO_PERMISSION';
-    if (hasFlag(sled.Flags, LSF.requireDestTag) && tx.DestinationTag === undefined) return 'tecDST_TAG_NEEDED';
+    if (hasFlag(sled.Flags, LSF.requireDestTag) && tx.DestinationTag === undefined)
+      return 'tecDST_TAG_NEEDED';
     if (isMptAmount(tx.SendMax)) return 'tecOBJECT_NOT_FOUND';
     const sendMax = parseAmount(tx.SendMax);
     if (sendMax && sendMax.kind === 'iou') {
