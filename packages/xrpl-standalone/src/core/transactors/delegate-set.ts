@@ -30,8 +30,9 @@ export function deleteDelegate(view: ApplyView, entry: LedgerEntry): Ter {
   return 'tesSUCCESS';
 }
 
+/** The transaction's list, copied: the ledger entry must not share objects with the tx JSON. */
 function permissionsOf(tx: JsonObject): unknown[] {
-  return Array.isArray(tx.Permissions) ? tx.Permissions : [];
+  return Array.isArray(tx.Permissions) ? structuredClone(tx.Permissions) : [];
 }
 
 export const delegateSet: Transactor = {
