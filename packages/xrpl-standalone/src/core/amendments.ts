@@ -16,6 +16,9 @@ import { withMantissaScale, type MantissaScale } from './number';
  */
 export const DEFAULT_AMENDMENTS: readonly string[] = Object.freeze([
   'AMM',
+  // Checks and CheckCashMakesTrustLine are retired in rippled 3.2 (always on, listed for `feature`).
+  'CheckCashMakesTrustLine',
+  'Checks',
   'Clawback',
   'DeepFreeze',
   'DeletableAccounts',
@@ -25,16 +28,20 @@ export const DEFAULT_AMENDMENTS: readonly string[] = Object.freeze([
   'Escrow',
   'Flow',
   'FlowCross',
+  // Permission delegation (XLS-75), on mainnet since 2026-10-08: DelegateSet and the Delegate field.
+  'PermissionDelegationV1_1',
   'RequireFullyCanonicalSig',
   'TicketBatch',
   // Token escrow (XLS-85), on mainnet since 2026-02-12: escrows of trust-line tokens.
   'TokenEscrow',
   'XRPFees',
   'fix1578',
+  'fix1623',
   'fixAMMOverflowOffer',
   'fixAMMv1_1',
   'fixAMMv1_2',
   'fixAMMv1_3',
+  'fixCheckThreading',
   'fixMasterKeyAsRegularKey',
   'fixPreviousTxnID',
   'fixTrustLinesToSelf',

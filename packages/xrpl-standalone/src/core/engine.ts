@@ -27,6 +27,7 @@ import { dirRemove, readU64 } from './state/directory';
 import { TRANSACTORS } from './transactors/index';
 import type { ApplyContext, Transactor } from './transactors/types';
 import { DEFAULT_RULES, ledgerRules, withRules, type Rules } from './amendments';
+import { checkDelegatePermission, delegatePreflight, feePayerOf } from './delegation/delegated-tx';
 
 export interface RpcError {
   error: string;
@@ -241,6 +242,9 @@ export function preflight(
 ): Ter {
   const t = transactorFor(tx);
   if (!t) return 'temUNKNOWN';
+  // rippled preflight1 looks at a Delegate field first (amendment, self-delegation, type).
+  const delegated = delegatePreflight(tx, rules);
+  if (delegated !== 'tesSUCCESS') return delegated;
   if (tx.NetworkID !== undefined) {
     const nid = config.networkId ?? 0;
     if (nid <= 1024) return 'telNETWORK_ID_MAKES_TX_NON_CANONICAL';
@@ -277,6 +281,7 @@ export function preclaim(
   ledgerSeq: number,
   dryRun = false,
   rules: Rules = DEFAULT_RULES,
+  parentCloseTime = 0,
 ): Ter {
   const account = tx.Account as string;
   const acct = readAccount(view, account);
@@ -294,10 +299,15 @@ export function preclaim(
   if (tx.AccountTxnID !== undefined && acct.AccountTxnID !== tx.AccountTxnID) return 'tefWRONG_PRIOR';
   if (tx.LastLedgerSequence !== undefined && ledgerSeq > Number(tx.LastLedgerSequence))
     return 'tefMAX_LEDGER';
+  // A delegated transaction: the delegate's permissions, then its signature and its balance.
+  const permission = checkDelegatePermission(view, tx, rules);
+  if (permission !== 'tesSUCCESS') return permission;
+  const payer = tx.Delegate === undefined ? acct : readAccount(view, feePayerOf(tx));
+  if (!payer) return 'terNO_ACCOUNT';
 
   const fee = feeDrops(tx) as bigint;
   if (fee < requiredFee(tx, config, view)) return 'telINSUF_FEE_P';
-  const balance = xrpBalance(acct);
+  const balance = xrpBalance(payer);
   if (fee > 0n && balance < fee) return 'terINSUF_FEE_B';
 
   // Authorization (Transactor::checkSign); an unsigned dry run has no key to check.
@@ -307,15 +317,18 @@ export function preclaim(
     const ter = checkMultiSignAuthority(view, tx);
     if (ter !== 'tesSUCCESS') return ter;
   } else {
-    const ter = checkSingleSign(acct, tx);
+    const ter = checkSingleSign(payer, tx);
     if (ter !== 'tesSUCCESS') return ter;
   }
   const t = transactorFor(tx) as Transactor;
-  return t.preclaim ? t.preclaim({ tx, account, view, config, ledgerSeq, rules }) : 'tesSUCCESS';
+  return t.preclaim
+    ? t.preclaim({ tx, account, view, config, ledgerSeq, rules, parentCloseTime })
+    : 'tesSUCCESS';
 }
 
+/** `acct` is the signing account's root: the transaction's Account, or its Delegate. */
 function checkSingleSign(acct: LedgerEntry, tx: JsonObject): Ter {
-  const account = tx.Account as string;
+  const account = acct.Account as string;
   // Transactor::checkSingleSign with fixMasterKeyAsRegularKey (enabled on mainnet).
   const signer = addressOfPublicKey(tx.SigningPubKey as string);
   if (acct.RegularKey !== signer) {
@@ -325,7 +338,11 @@ function checkSingleSign(acct: LedgerEntry, tx: JsonObject): Ter {
   return 'tesSUCCESS';
 }
 
-/** Take the fee and consume the sequence or ticket (Transactor::apply / reset). */
+/**
+ * Take the fee and consume the sequence or ticket (Transactor::apply / reset). `prior` and `after`
+ * are the account's balance before and after (rippled mPriorBalance / mSourceBalance): a delegate
+ * pays the fee of a delegated transaction, so the account's balance is then untouched.
+ */
 function payFeeAndConsume(
   view: ApplyView,
   tx: JsonObject,
@@ -333,6 +350,7 @@ function payFeeAndConsume(
 ): { prior: bigint; after: bigint; charged: bigint } {
   const account = tx.Account as string;
   const fee = feeDrops(tx) as bigint;
+  const delegated = tx.Delegate !== undefined;
   const key = accountRootKey(account);
   if (tx.TicketSequence !== undefined) {
     const ticketSeq = Number(tx.TicketSequence);
@@ -349,14 +367,25 @@ function payFeeAndConsume(
   }
   const acct = view.peek(key) as LedgerEntry;
   const prior = xrpBalance(acct);
-  let charged = fee;
+  let charged = delegated ? 0n : fee;
   if (charged > prior) charged = prior;
   const after = prior - charged;
   acct.Balance = after.toString();
   if (tx.TicketSequence === undefined) acct.Sequence = Number(acct.Sequence) + 1;
   if (acct.AccountTxnID !== undefined) acct.AccountTxnID = txId;
   view.update(acct);
+  if (delegated) charged = chargeDelegate(view, tx, fee);
   return { prior, after, charged };
+}
+
+/** The fee of a delegated transaction, from the delegate's balance (at most all of it). */
+function chargeDelegate(view: ApplyView, tx: JsonObject, fee: bigint): bigint {
+  const delegate = view.peek(accountRootKey(feePayerOf(tx))) as LedgerEntry;
+  const held = xrpBalance(delegate);
+  const charged = fee > held ? held : fee;
+  delegate.Balance = (held - charged).toString();
+  view.update(delegate);
+  return charged;
 }
 
 // The transactor call runs through module-level functions rather than per-transaction closures
@@ -395,7 +424,7 @@ export function applyTransaction(
   const rules = ledgerRules(base);
   let ter = preflight(tx, config, dryRun, rules);
   if (!isTes(ter)) return { ter, applied: false, feeBurned: 0n };
-  ter = preclaim(base, tx, config, vctx.ledgerSeq, dryRun, rules);
+  ter = preclaim(base, tx, config, vctx.ledgerSeq, dryRun, rules, vctx.parentCloseTime);
   if (!isTes(ter) && !isTec(ter)) return { ter, applied: false, feeBurned: 0n };
 
   const view = new ApplyView(base, vctx);

@@ -21,6 +21,7 @@ export const LEDGER_NAMESPACE = {
   check: 0x43, // 'C'
   depositPreauth: 0x70, // 'p'
   amm: 0x41, // 'A'
+  delegate: 0x45, // 'E'
 } as const;
 
 function acct(address: string): Buffer {
@@ -99,6 +100,11 @@ export function signerListKey(address: string): string {
 
 export function depositPreauthKey(owner: string, authorized: string): string {
   return sha512HalfHex(u16(LEDGER_NAMESPACE.depositPreauth), acct(owner), acct(authorized));
+}
+
+/** rippled keylet::delegate(account, authorized): the permissions `account` granted `authorized`. */
+export function delegateKey(account: string, authorized: string): string {
+  return sha512HalfHex(u16(LEDGER_NAMESPACE.delegate), acct(account), acct(authorized));
 }
 
 let feeSettingsKeyMemo: string | undefined;

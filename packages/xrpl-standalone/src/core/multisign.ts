@@ -6,6 +6,7 @@ import { readAccount } from './account';
 import { accountIdHex, addressOfPublicKey } from './account-id';
 import type { JsonObject, LedgerEntry } from './contract';
 import { verifySignature } from './crypto-verify';
+import { feePayerOf } from './delegation/delegated-tx';
 import { signerListKey } from './keylets';
 import { LSF, hasFlag } from './ledger-flags';
 import type { Ter } from './results';
@@ -31,6 +32,8 @@ export function checkMultiSignatures(tx: JsonObject): string | undefined {
   const signers = txSigners(tx);
   if (signers.length < 1 || signers.length > MAX_MULTI_SIGNERS) return 'Invalid Signers array size.';
   let last = '';
+  // The signing account (the Delegate of a delegated transaction) may not sign for itself.
+  const signing = feePayerOf(tx);
   for (const s of signers) {
     if (
       typeof s.Account !== 'string' ||
@@ -43,7 +46,7 @@ export function checkMultiSignatures(tx: JsonObject): string | undefined {
     if (id === last) return 'Duplicate Signers not allowed.';
     if (id < last) return 'Unsorted Signers array.';
     last = id;
-    if (s.Account === tx.Account) return 'Invalid multisigner.';
+    if (s.Account === signing) return 'Invalid multisigner.';
     let ok = false;
     try {
       ok =
@@ -57,9 +60,9 @@ export function checkMultiSignatures(tx: JsonObject): string | undefined {
   return undefined;
 }
 
-/** rippled Transactor::checkMultiSign against the ledger. */
+/** rippled Transactor::checkMultiSign against the ledger (the delegate's list when delegated). */
 export function checkMultiSignAuthority(view: StateReader, tx: JsonObject): Ter {
-  const list = view.read(signerListKey(tx.Account as string));
+  const list = view.read(signerListKey(feePayerOf(tx)));
   if (!list) return 'tefNOT_MULTI_SIGNING';
   const entries = (
     (list.SignerEntries as Array<{ SignerEntry: { Account: string; SignerWeight: number } }>) ?? []

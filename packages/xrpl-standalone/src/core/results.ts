@@ -132,6 +132,8 @@ const MESSAGES: Record<string, string> = {
   temSEQ_AND_TICKET: 'Transaction contains a TicketSequence and a non-zero Sequence.',
   temCANNOT_PREAUTH_SELF: 'Malformed: An account may not preauthorize itself.',
   temBAD_TRANSFER_FEE: 'Malformed: Transfer fee is outside valid range.',
+  temARRAY_EMPTY: 'Malformed: Array is empty.',
+  temARRAY_TOO_LARGE: 'Malformed: Array is too large.',
   terRETRY: 'Retry transaction.',
   terFUNDS_SPENT: 'DEPRECATED.',
   terINSUF_FEE_B: "Account balance can't pay fee.",
@@ -145,6 +147,7 @@ const MESSAGES: Record<string, string> = {
   terQUEUED: 'Held until escalated fee drops.',
   terPRE_TICKET: 'Ticket is not yet in ledger.',
   terNO_AMM: "AMM doesn't exist for the asset pair.",
+  terNO_DELEGATE_PERMISSION: 'Delegated account lacks permission to perform this transaction.',
 };
 
 export type Ter = string;

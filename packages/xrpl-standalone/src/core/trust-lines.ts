@@ -1,6 +1,6 @@
 // Trust-line (RippleState) primitives as rippled's View.cpp has them: create, delete, credit,
 // balances and limits seen from either side.
-import { adjustOwnerCount, readAccount } from './account';
+import { accountReserve, adjustOwnerCount, readAccount } from './account';
 import { ACCOUNT_ONE, accountIdHex } from './account-id';
 import { iouJson } from './amount/amount';
 import { IouValue } from './amount/iou-value';
@@ -92,6 +92,35 @@ export function trustCreate(
   view.insert(line);
   adjustOwnerCount(view, opts.reserveOwner, 1);
   return 'tesSUCCESS';
+}
+
+/**
+ * A holder's own new line to an issuer for funds it asked for (a cashed Check, an escrow it
+ * finishes): limit 0 and the reserve on its side, NoRipple unless it has DefaultRipple. The
+ * reserve comes from its balance before the fee (`tecNO_LINE_INSUF_RESERVE`).
+ */
+export function createHolderLine(
+  view: ApplyView,
+  holder: string,
+  issuer: string,
+  currency: string,
+  priorBalance: bigint,
+): Ter {
+  const root = readAccount(view, holder) as LedgerEntry;
+  if (priorBalance < accountReserve(view.config, Number(root.OwnerCount ?? 0) + 1))
+    return 'tecNO_LINE_INSUF_RESERVE';
+  return trustCreate(view, {
+    src: holder,
+    dst: issuer,
+    currency,
+    limit: IouValue.ZERO,
+    auth: false,
+    noRipple: !hasFlag(root.Flags, LSF.defaultRipple),
+    freeze: false,
+    qualityIn: 0,
+    qualityOut: 0,
+    reserveOwner: holder,
+  });
 }
 
 /** rippled trustDelete: unlink from both owner directories and erase. */

@@ -185,6 +185,8 @@ function readObject(r: Reader, nested: boolean): JsonObject {
         break;
       }
       case 2:
+        // A permission's JSON is its name (the codec's table), as for TransactionType.
+        if (f.name === 'PermissionValue') throw new Fallback();
         out[f.name] = r.u32();
         break;
       case 16:

@@ -41,6 +41,7 @@ const THREADED_TYPES = new Set([
   'PayChannel',
   'SignerList',
   'DepositPreauth',
+  'Delegate',
   'NFTokenOffer',
   'NFTokenPage',
   'DirectoryNode',

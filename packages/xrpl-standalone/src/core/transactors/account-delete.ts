@@ -5,15 +5,32 @@ import type { LedgerEntry } from '../contract';
 import { accountRootKey, depositPreauthKey, ownerDirKey } from '../keylets';
 import { LSF, hasFlag } from '../ledger-flags';
 import type { Ter } from '../results';
+import type { ApplyView } from '../state/apply-view';
 import { offerDelete } from '../book/funds';
+import { deleteDelegate } from './delegate-set';
 import { removeDepositPreauth } from './deposit-preauth';
 import { removeSignerList } from './signer-list-set';
 import { dirEntries, dirRemove, readU64 } from '../state/directory';
 import { ownerDirIsEmpty } from '../state/owner-dir';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
 
-const DELETABLE = new Set(['Ticket', 'Offer', 'SignerList', 'DepositPreauth']);
+const DELETABLE = new Set(['Ticket', 'Offer', 'SignerList', 'DepositPreauth', 'Delegate']);
 const MAX_DELETABLE_DIR_ENTRIES = 1000;
+
+/** rippled's nonObligationDeleter: how each deletable object leaves with its account. */
+function removeOwned(view: ApplyView, e: LedgerEntry, account: string): Ter {
+  switch (e.LedgerEntryType) {
+    case 'Offer':
+      return offerDelete(view, e);
+    case 'SignerList':
+      return removeSignerList(view, account);
+    // Granted by this account, or to it: either way the grant goes (the grantor's reserve freed).
+    case 'Delegate':
+      return deleteDelegate(view, e);
+    default:
+      return removeDepositPreauth(view, e);
+  }
+}
 
 export const accountDelete: Transactor = {
   preflight({ tx }: PreflightContext): Ter {
@@ -53,12 +70,7 @@ export const accountDelete: Transactor = {
     for (const key of [...dirEntries(view, dirKey)]) {
       const e = view.read(key) as LedgerEntry;
       if (e.LedgerEntryType !== 'Ticket') {
-        const ter =
-          e.LedgerEntryType === 'Offer'
-            ? offerDelete(view, e)
-            : e.LedgerEntryType === 'SignerList'
-              ? removeSignerList(view, account)
-              : removeDepositPreauth(view, e);
+        const ter = removeOwned(view, e, account);
         if (ter !== 'tesSUCCESS') return ter;
         continue;
       }
@@ -72,7 +84,13 @@ export const accountDelete: Transactor = {
     src.OwnerCount = 0;
     if ('TicketCount' in src) delete src.TicketCount;
     deliver(sourceBalance.toString());
-    if (view.read(dirKey)) return 'tecHAS_OBLIGATIONS';
+    // rippled emptyDirDelete: a root left empty (objects removed with keepRoot, e.g. a cashed
+    // Check or a finished escrow) goes with the account; one still listing entries blocks it.
+    const dirRoot = view.read(dirKey);
+    if (dirRoot) {
+      if (!ownerDirIsEmpty(view, account)) return 'tecHAS_OBLIGATIONS';
+      view.erase(dirRoot);
+    }
     if (sourceBalance > 0n && hasFlag(dst.Flags, LSF.passwordSpent))
       dst.Flags = (Number(dst.Flags) & ~LSF.passwordSpent) >>> 0;
     view.update(dst);

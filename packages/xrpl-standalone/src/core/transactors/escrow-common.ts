@@ -2,13 +2,12 @@
 // time rule, the escrow's amount, its directory links, and the token side of XLS-85 (TokenEscrow):
 // tokens leave the holder's trust line for the issuer when the escrow is made, and come back from
 // the issuer to the receiver when it finishes or is cancelled.
-import { accountReserve, adjustOwnerCount, readAccount, xrpBalance } from '../account';
+import { adjustOwnerCount, xrpBalance } from '../account';
 import type { Rules } from '../amendments';
 import { parseAmount, type Amount, type IouAmount } from '../amount/amount';
 import { IouValue, MAX_MANTISSA, MIN_EXPONENT, MIN_MANTISSA } from '../amount/iou-value';
 import type { JsonObject, LedgerEntry } from '../contract';
 import { accountRootKey, escrowKey, ownerDirKey } from '../keylets';
-import { LSF, hasFlag } from '../ledger-flags';
 import { Num, toIouPrecision, withMantissaScale } from '../number';
 import type { Ter } from '../results';
 import type { ApplyView } from '../state/apply-view';
@@ -21,7 +20,7 @@ import {
   readLine,
   rippleCredit,
   transferRate,
-  trustCreate,
+  createHolderLine,
 } from '../trust-lines';
 import { stDivide } from '../../amm/st-math';
 
@@ -180,21 +179,7 @@ function unlockTokens(view: ApplyView, amount: IouAmount, sender: string, payout
   if (issuer === receiver) return 'tesSUCCESS';
   let line = readLine(view, receiver, issuer, currency);
   if (!line && createAsset) {
-    const dest = readAccount(view, receiver) as LedgerEntry;
-    if (payout.priorBalance < accountReserve(view.config, Number(dest.OwnerCount ?? 0) + 1))
-      return 'tecNO_LINE_INSUF_RESERVE';
-    const ter = trustCreate(view, {
-      src: receiver,
-      dst: issuer,
-      currency,
-      limit: IouValue.ZERO,
-      auth: false,
-      noRipple: !hasFlag(dest.Flags, LSF.defaultRipple),
-      freeze: false,
-      qualityIn: 0,
-      qualityOut: 0,
-      reserveOwner: receiver,
-    });
+    const ter = createHolderLine(view, receiver, issuer, currency, payout.priorBalance);
     if (ter !== 'tesSUCCESS') return ter;
     line = readLine(view, receiver, issuer, currency);
   }

@@ -7,7 +7,11 @@ import { ammDelete } from './amm-delete';
 import { ammDeposit } from './amm-deposit';
 import { ammVote } from './amm-vote';
 import { ammWithdraw } from './amm-withdraw';
+import { checkCancel } from './check-cancel';
+import { checkCash } from './check-cash';
+import { checkCreate } from './check-create';
 import { clawback } from './clawback';
+import { delegateSet } from './delegate-set';
 import { depositPreauth } from './deposit-preauth';
 import { escrowCancel } from './escrow-cancel';
 import { escrowCreate } from './escrow-create';
@@ -31,6 +35,10 @@ export const TRANSACTORS: Record<string, Transactor> = {
   AccountDelete: accountDelete,
   SignerListSet: signerListSet,
   DepositPreauth: depositPreauth,
+  CheckCreate: checkCreate,
+  CheckCash: checkCash,
+  CheckCancel: checkCancel,
+  DelegateSet: delegateSet,
   EscrowCreate: escrowCreate,
   EscrowFinish: escrowFinish,
   EscrowCancel: escrowCancel,

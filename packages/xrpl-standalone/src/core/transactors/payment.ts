@@ -8,9 +8,8 @@ import type { JsonObject } from '../contract';
 import { accountRootKey, depositPreauthKey } from '../keylets';
 import { LSF, TF, hasFlag } from '../ledger-flags';
 import { amtCmp } from '../payment/amount-math';
-import { flow } from '../payment/flow';
-import { buildStrands, type PathElement } from '../payment/strands';
-import type { Strand } from '../payment/step';
+import { runFlow } from '../payment/run-flow';
+import type { PathElement } from '../payment/strands';
 import { isTes, isTer, type Ter } from '../results';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
 
@@ -139,51 +138,18 @@ export const payment: Transactor = {
       ) {
         return 'tecNO_PERMISSION';
       }
-      const built = buildStrands({
-        view,
+      const { ter: flowTer, result } = runFlow(view, {
         src: account,
         dst: destination,
         deliver: amount,
         sendMax,
+        maxSource: maxSourceAmount(account, amount, sendMax),
         paths: (tx.Paths as PathElement[][] | undefined) ?? [],
         defaultPaths,
         limitQuality: hasFlag(flags, TF.limitQuality),
+        partialPayment: partial,
       });
-      let ter: Ter = built.ter;
-      let result: ReturnType<typeof flow> | undefined;
-      if (isTes(ter)) {
-        const usable: Strand[] = [];
-        let lastError: Ter | undefined;
-        for (const strand of built.strands) {
-          let stepTer: Ter = 'tesSUCCESS';
-          strand.forEach((step, i) => {
-            if (!isTes(stepTer)) return;
-            stepTer = step.check(view, {
-              src: account,
-              dst: destination,
-              isFirst: i === 0,
-              isLast: i === strand.length - 1,
-              prev: strand[i - 1],
-            });
-          });
-          if (isTes(stepTer)) usable.push(strand);
-          else lastError = stepTer;
-        }
-        // rippled toStrands: a failing path is skipped; with no usable strand the last failure wins.
-        if (usable.length === 0) ter = lastError ?? 'tecPATH_DRY';
-        else {
-          const sandbox = view.sandbox();
-          result = flow(sandbox, usable, {
-            src: account,
-            dst: destination,
-            deliver: amount,
-            sendMax: maxSourceAmount(account, amount, sendMax),
-            partialPayment: partial,
-          });
-          sandbox.apply();
-          ter = result.ter;
-        }
-      }
+      let ter: Ter = flowTer;
       if (isTes(ter) && result && amtCmp(result.actualOut, amount) !== 0) {
         if (deliverMin && amtCmp(result.actualOut, deliverMin) < 0) ter = 'tecPATH_PARTIAL';
         else ctx.deliver(amountToJson(result.actualOut));

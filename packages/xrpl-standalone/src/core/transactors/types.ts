@@ -20,6 +20,8 @@ export interface PreclaimContext {
   ledgerSeq: number;
   /** The applying ledger's amendments (rippled's ctx.view.rules()). */
   rules: Rules;
+  /** Close time of the parent ledger (rippled's ctx.view.parentCloseTime()): expirations. */
+  parentCloseTime?: number;
 }
 
 export interface ApplyContext {

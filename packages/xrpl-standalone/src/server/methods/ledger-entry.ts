@@ -124,6 +124,12 @@ function selectIndex(params: JsonObject): string {
   if (params.amm !== undefined) {
     return indexOrObject(params.amm, (a) => ammIndex(a.asset, a.asset2));
   }
+  if (params.delegate !== undefined) {
+    // keylet::delegate(account, authorize): namespace 'E'.
+    return indexOrObject(params.delegate, (d) =>
+      sha512Half('0045' + address(d.account) + address(d.authorize)),
+    );
+  }
   for (const plain of [
     'check',
     'payment_channel',
@@ -152,6 +158,7 @@ const TYPE_BY_SELECTOR: Record<string, string> = {
   escrow: 'Escrow',
   deposit_preauth: 'DepositPreauth',
   amm: 'AMM',
+  delegate: 'Delegate',
   payment_channel: 'PayChannel',
 };
 
