@@ -6,8 +6,8 @@ import {
   GENESIS_ADDRESS,
   GENESIS_SEED,
   startStandaloneLedger,
+  refusalReporter,
   type AdminCredentials,
-  type RefusedRequest,
 } from './index';
 
 const HELP = `Usage: xrpl-standalone [options]
@@ -90,24 +90,6 @@ function adminCredentials(user: string | undefined, file: string | undefined): A
   return { user: user ?? 'admin', password };
 }
 
-/** One stderr line for the first refused request, then at most one summary every 10 s. */
-function reportRefusals(): (request: RefusedRequest) => void {
-  let quietUntil = 0;
-  let held = 0;
-  return (request) => {
-    const now = Date.now();
-    if (now < quietUntil) {
-      held += 1;
-      return;
-    }
-    const more = held > 0 ? ` (and ${held} more since the last report)` : '';
-    held = 0;
-    quietUntil = now + 10_000;
-    const from = request.origin !== undefined ? `Origin ${request.origin}` : `Host ${request.host ?? ''}`;
-    console.error(`xrpl-standalone: refused a ${request.transport} request from ${from}${more}`);
-  };
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -153,7 +135,7 @@ async function main(): Promise<void> {
     faucet: !values['no-faucet'],
     admin,
     allowedHosts: values['allow-host'],
-    onRefused: reportRefusals(),
+    onRefused: refusalReporter((line) => console.error(`xrpl-standalone: ${line}`)),
   });
   console.log(`xrpl-standalone listening on ${ledger.url} (JSON-RPC: ${ledger.httpUrl})`);
   console.log(`genesis account ${GENESIS_ADDRESS} (seed ${GENESIS_SEED})`);

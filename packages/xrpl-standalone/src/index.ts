@@ -1,18 +1,22 @@
 // Public entry point: start a stand-alone XRP Ledger server speaking rippled's API.
 import type { ClosedLedgerRecord, CoreConfig, JsonObject, LedgerNodeApi } from './core/contract';
 import { LedgerNode } from './core/ledger-node';
-import { accessPolicy, type AdminCredentials } from './server/access';
+import { accessPolicy, type AdminCredentials, type RefusedRequest } from './server/access';
 import type { ServerServices } from './server/context';
 import { Faucet } from './server/faucet';
 import { LedgerClock } from './server/ledger-clock';
 import { handleLocal } from './server/dispatcher';
-import { listen, type RefusedRequest } from './server/http-server';
+import { listen } from './server/http-server';
 import { LedgerStore } from './server/store';
 import { SubscriptionHub } from './server/subscriptions';
 
 export type { ClosedLedgerRecord, CoreConfig, LedgerNodeApi } from './core/contract';
-export { basicAuthorization, type AdminCredentials } from './server/access';
-export type { RefusedRequest } from './server/http-server';
+export {
+  basicAuthorization,
+  refusalReporter,
+  type AdminCredentials,
+  type RefusedRequest,
+} from './server/access';
 export { methods } from './server/methods';
 export { subscribeExtensions } from './server/methods/subscribe';
 export { GENESIS_SEED } from './server/faucet';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { StandaloneLedger } from 'xrpl-standalone';
+import type { RefusedRequest, StandaloneLedger } from 'xrpl-standalone';
 import type { User } from '@ledgerpad/shared';
 import { buildApp, type AppDeps } from '../../src/app';
 import { demoLedgerClockOffsetMs } from '../../src/modules/demo';
@@ -51,6 +51,8 @@ export interface TestApp {
   ledger: XrplConnection | undefined;
   /** The embedded ledger server itself (for ledger_accept, restarts); undefined with `ledger: 'none'`. */
   standalone: StandaloneLedger | undefined;
+  /** Requests the embedded ledger's port refused (web pages, foreign Host names), as main.ts logs them. */
+  ledgerRefusals: RefusedRequest[];
   /** Every log line at trace level, when `captureLogs` is set (to prove what never gets logged). */
   logs: string[];
   /**
@@ -124,6 +126,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let ledger: XrplConnection | undefined;
   let standalone: StandaloneLedger | undefined;
   let ledgerDep: LedgerConnection;
+  const ledgerRefusals: RefusedRequest[] = [];
   if ((options.ledger ?? 'standalone') === 'standalone') {
     const ledgerOptions = {
       port: 0,
@@ -133,17 +136,20 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       // when the demo seed will trade on it.
       clockOffsetMs: options.clockOffsetMs ?? (await demoLedgerClockOffsetMs(config, database.db, true)),
     };
-    let server: { url: string; close(): Promise<void> };
-    if (options.ledgerThread) {
-      server = await startEmbeddedLedger(ledgerOptions, { thread: true });
-    } else {
-      const { startStandaloneLedger } = await import('xrpl-standalone');
-      server = standalone = await startStandaloneLedger(ledgerOptions);
-    }
+    // As main.ts starts it: its own admin credentials, which only the app's connection carries.
+    const server = await startEmbeddedLedger(ledgerOptions, {
+      thread: options.ledgerThread ?? false,
+      onRefused: (r) => ledgerRefusals.push(r),
+    });
+    standalone = server.standalone;
     cleanups.push(() => server.close());
     // As main.ts: the ledger in this thread answers the app's reads in-process (ledger/local-ledger.ts).
     ledger = createXrplConnection('standalone', server.url, {
       local: standalone ? (standalone.request.bind(standalone) as LocalLedgerRequest) : undefined,
+      admin: server.admin,
+      closeIntervalMs: ledgerOptions.closeIntervalMs,
+      responseTimeoutMs: config.LEDGER_RESPONSE_TIMEOUT_MS,
+      maxLagCloses: config.LEDGER_MAX_LAG_CLOSES,
     });
     await ledger.connect();
     const connected = ledger;
@@ -229,6 +235,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     ledger,
     standalone,
+    ledgerRefusals,
     logs,
     signIn,
     signInOwner,

@@ -38,6 +38,17 @@ export const LOCAL_CALLER: Caller = { loopback: true, admin: true };
 
 export type Refusal = 'origin' | 'host';
 
+/** A request refused by the access rules (for the embedder's log or counters). */
+export interface RefusedRequest {
+  reason: Refusal;
+  method: string;
+  /** 'websocket' for an upgrade, 'http' otherwise. */
+  transport: 'websocket' | 'http';
+  origin?: string;
+  host?: string;
+  remoteAddress?: string;
+}
+
 export const REFUSAL_TEXT: Record<Refusal, string> = {
   origin: 'Forbidden: this port does not serve web pages (the request carries an Origin header).',
   host: 'Forbidden: the Host header must name this machine (localhost, 127.0.0.1 or [::1]).',
@@ -147,4 +158,25 @@ export function accessPolicy(options: {
   const bound = options.host.replace(/^\[|\]$/g, '').toLowerCase();
   if ((isIPv4(bound) && bound !== '0.0.0.0') || (isIPv6(bound) && bound !== '::')) hosts.add(bound);
   return { credentials: admin ? { ...admin } : undefined, hosts };
+}
+
+/**
+ * An `onRefused` that writes one line for the first refused request, then at most one every 10 s
+ * with the count held back: a page retrying in a loop cannot flood the log.
+ */
+export function refusalReporter(write: (line: string) => void, now: () => number = Date.now) {
+  let quietUntil = 0;
+  let held = 0;
+  return (request: RefusedRequest): void => {
+    const at = now();
+    if (at < quietUntil) {
+      held += 1;
+      return;
+    }
+    const more = held > 0 ? ` (and ${held} more since the last report)` : '';
+    held = 0;
+    quietUntil = at + 10_000;
+    const from = request.origin !== undefined ? `Origin ${request.origin}` : `Host ${request.host ?? ''}`;
+    write(`refused a ${request.transport} request from ${from}${more}`);
+  };
 }

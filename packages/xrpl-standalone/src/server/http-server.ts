@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { callerOf, isAdmin, REFUSAL_TEXT, refusalOf, type Refusal } from './access';
+import { callerOf, isAdmin, REFUSAL_TEXT, refusalOf, type Refusal, type RefusedRequest } from './access';
 import type { ServerServices } from './context';
 import { handleJsonRpc, WsBatcher } from './dispatcher';
 import type { Faucet } from './faucet';
@@ -18,17 +18,6 @@ const MAX_BUFFERED_BYTES = 64 << 20;
 export interface Listening {
   port: number;
   close(): Promise<void>;
-}
-
-/** A request refused by the access rules (for the embedder's log or counters). */
-export interface RefusedRequest {
-  reason: Refusal;
-  method: string;
-  /** 'websocket' for an upgrade, 'http' otherwise. */
-  transport: 'websocket' | 'http';
-  origin?: string;
-  host?: string;
-  remoteAddress?: string;
 }
 
 function readBody(req: IncomingMessage): Promise<string | undefined> {
