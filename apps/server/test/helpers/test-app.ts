@@ -74,6 +74,12 @@ export interface TestAppOptions {
    * Default 'standalone'.
    */
   ledger?: 'standalone' | 'none';
+  /**
+   * A stand-alone ledger elsewhere (another process, e.g. the xrpl-standalone CLI): the app connects
+   * to it as main.ts does with XRPL_URL (no admin credentials, its cadence observed), instead of
+   * starting its own. `standalone` is then undefined.
+   */
+  ledgerUrl?: string;
   /** Ledger close interval for 'standalone'; default 0 (tests close ledgers themselves). */
   closeIntervalMs?: number;
   /** Start the embedded ledger's clock this many ms behind the wall clock (default: as main.ts). */
@@ -127,7 +133,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let standalone: StandaloneLedger | undefined;
   let ledgerDep: LedgerConnection;
   const ledgerRefusals: RefusedRequest[] = [];
-  if ((options.ledger ?? 'standalone') === 'standalone') {
+  if (options.ledgerUrl) {
+    ledger = createXrplConnection('standalone', options.ledgerUrl, {
+      responseTimeoutMs: config.LEDGER_RESPONSE_TIMEOUT_MS,
+      maxLagCloses: config.LEDGER_MAX_LAG_CLOSES,
+    });
+    await ledger.connect();
+    const connected = ledger;
+    cleanups.push(() => connected.close());
+    ledgerDep = ledger;
+  } else if ((options.ledger ?? 'standalone') === 'standalone') {
     const ledgerOptions = {
       port: 0,
       closeIntervalMs: options.closeIntervalMs ?? 0,
