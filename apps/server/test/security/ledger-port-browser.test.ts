@@ -139,13 +139,15 @@ describe('the embedded ledger’s port against a web page in Chromium', () => {
       const { port } = pageServer.address() as AddressInfo;
       await page.goto(`http://127.0.0.1:${port}/`);
       await page.waitForFunction(
-        () => (window as unknown as { results?: unknown }).results !== undefined,
+        () => (globalThis as unknown as { results?: unknown }).results !== undefined,
         null,
         {
           timeout: 20_000,
         },
       );
-      const results = (await page.evaluate(() => (window as unknown as { results: unknown }).results)) as {
+      const results = (await page.evaluate(
+        () => (globalThis as unknown as { results: unknown }).results,
+      )) as {
         faucet: string;
         ledgerAccept: string;
         serverInfoHttp: string;
