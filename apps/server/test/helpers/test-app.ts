@@ -133,15 +133,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let standalone: StandaloneLedger | undefined;
   let ledgerDep: LedgerConnection;
   const ledgerRefusals: RefusedRequest[] = [];
+  // What main.ts gives every ledger connection: the liveness settings of the config.
+  const liveness = {
+    responseTimeoutMs: config.LEDGER_RESPONSE_TIMEOUT_MS,
+    maxLagCloses: config.LEDGER_MAX_LAG_CLOSES,
+  };
   if (options.ledgerUrl) {
-    ledger = createXrplConnection('standalone', options.ledgerUrl, {
-      responseTimeoutMs: config.LEDGER_RESPONSE_TIMEOUT_MS,
-      maxLagCloses: config.LEDGER_MAX_LAG_CLOSES,
-    });
-    await ledger.connect();
-    const connected = ledger;
-    cleanups.push(() => connected.close());
-    ledgerDep = ledger;
+    ledger = createXrplConnection('standalone', options.ledgerUrl, liveness);
   } else if ((options.ledger ?? 'standalone') === 'standalone') {
     const ledgerOptions = {
       port: 0,
@@ -160,12 +158,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     cleanups.push(() => server.close());
     // As main.ts: the ledger in this thread answers the app's reads in-process (ledger/local-ledger.ts).
     ledger = createXrplConnection('standalone', server.url, {
+      ...liveness,
       local: standalone ? (standalone.request.bind(standalone) as LocalLedgerRequest) : undefined,
       admin: server.admin,
       closeIntervalMs: ledgerOptions.closeIntervalMs,
-      responseTimeoutMs: config.LEDGER_RESPONSE_TIMEOUT_MS,
-      maxLagCloses: config.LEDGER_MAX_LAG_CLOSES,
     });
+  }
+  if (ledger) {
     await ledger.connect();
     const connected = ledger;
     cleanups.push(() => connected.close());

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Wallet } from 'xrpl';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
+import { launchChromium } from '../helpers/browser';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 // Issue 34: a page on another local port funded an account with 12,345 XRP through the embedded
@@ -90,17 +91,8 @@ describe('the embedded ledger’s port against a web page in Chromium', () => {
       res.end(attackPage(ledgerPort, victim));
     });
     await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        // A name an attacker controls, now resolving to this machine: DNS rebinding.
-        '--host-resolver-rules=MAP rebound.example 127.0.0.1',
-      ],
-    });
+    // A name an attacker controls, now resolving to this machine: DNS rebinding.
+    browser = await launchChromium(['--host-resolver-rules=MAP rebound.example 127.0.0.1']);
     // Another program on this machine with xrpl.js and no credentials.
     outsider = new Client(`ws://127.0.0.1:${ledgerPort}`);
     await outsider.connect();
