@@ -41,6 +41,10 @@ export const configSchema = z
      * (the default until 'thread' is measured on a quiet machine: docs/benchmarks.md).
      */
     LEDGER_THREAD: z.enum(['thread', 'main']).default('main'),
+    /** A ledger ping unanswered this long drops the connection: a hung ledger fails requests fast (503). */
+    LEDGER_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(2000),
+    /** /api/health is 503 when the last validated ledger is older than this many closes (0: never). */
+    LEDGER_MAX_LAG_CLOSES: z.coerce.number().int().min(0).max(1000).default(5),
     PUBLIC_ORIGIN: z.string().url('must be a URL such as https://ledgerpad.example').optional(),
     WEB_DIST_DIR: z.string().optional(),
     TRUST_PROXY: bool.default(false),

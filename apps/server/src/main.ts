@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { SERVER_DIR } from './paths';
 import { configuredDatabase } from './scripts/run-script';
+import { refusalReporter, type AdminCredentials } from 'xrpl-standalone/access';
 import { createXrplConnection } from './ledger/connection';
 import { startEmbeddedLedger } from './ledger/embedded-ledger';
 import type { LocalLedgerRequest } from './ledger/local-ledger';
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
 
   let ledgerUrl = config.XRPL_URL;
   let local: LocalLedgerRequest | undefined;
+  let admin: AdminCredentials | undefined;
+  let closeIntervalMs: number | undefined;
   if (!ledgerUrl) {
     // The embedded stand-alone ledger: the default network of `npm start` and of every test. Loaded
     // only here, so a server pointed at a public network never loads it.
@@ -74,14 +77,26 @@ async function main(): Promise<void> {
         // interrupted); the seed brings it to the present.
         clockOffsetMs: await demoLedgerClockOffsetMs(config, database.db, fresh),
       },
-      { thread: config.LEDGER_THREAD === 'thread' },
+      {
+        thread: config.LEDGER_THREAD === 'thread',
+        // A web page (or a rebound DNS name) tried the ledger's port: say so, without flooding.
+        onRefused: refusalReporter((line) => console.warn(`embedded ledger: ${line}`)),
+      },
     );
     cleanups.push(() => ledger.close());
     ledgerUrl = ledger.url;
     local = ledger.local;
+    admin = ledger.admin;
+    closeIntervalMs = config.LEDGER_CLOSE_INTERVAL_MS;
   }
 
-  const ledger = createXrplConnection(config.XRPL_NETWORK, ledgerUrl, { local });
+  const ledger = createXrplConnection(config.XRPL_NETWORK, ledgerUrl, {
+    local,
+    admin,
+    closeIntervalMs,
+    responseTimeoutMs: config.LEDGER_RESPONSE_TIMEOUT_MS,
+    maxLagCloses: config.LEDGER_MAX_LAG_CLOSES,
+  });
   await ledger.connect();
   cleanups.push(() => ledger.close());
 

@@ -2,7 +2,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_AMENDMENTS, parseAmendmentList } from './core/amendments';
-import { GENESIS_ADDRESS, GENESIS_SEED, startStandaloneLedger } from './index';
+import {
+  GENESIS_ADDRESS,
+  GENESIS_SEED,
+  startStandaloneLedger,
+  refusalReporter,
+  type AdminCredentials,
+} from './index';
 
 const HELP = `Usage: xrpl-standalone [options]
 
@@ -22,7 +28,16 @@ Options:
   --disable-amendment <name>  drop one amendment from the set (repeatable), e.g. fixAMMv1_3
   --network-id <n>          NetworkID to report (default none)
   --no-faucet               disable the faucet (POST /accounts)
+  --admin-user <name>       with a password: the user admin requests must name (default admin)
+  --admin-password-file <f> require rippled's admin_user/admin_password (the file's first line) for
+                            admin methods and the faucet; XRPL_STANDALONE_ADMIN_PASSWORD works too.
+                            Without one, every client on this machine (loopback) is admin.
+  --allow-host <name>       accept this name in the Host header besides localhost, 127.0.0.1 and
+                            [::1] (repeatable; for --host on another interface)
   -h, --help                show this help
+
+Requests from web pages (an Origin header) and with any other Host are refused (403), and only
+loopback clients are ever admin, so a page open in a browser can neither fund, close nor read.
 `;
 
 function wholeNumber(name: string, value: string | undefined): string | undefined {
@@ -51,6 +66,30 @@ function amendmentSet(list: string | undefined, disabled: string[] | undefined):
   return names.filter((n) => !drop.has(n));
 }
 
+/**
+ * The admin password from a file or the environment, never from the command line (where `ps`
+ * shows it to every user of the machine); none: loopback clients are admin, as rippled's default.
+ */
+function adminCredentials(user: string | undefined, file: string | undefined): AdminCredentials | undefined {
+  let password = process.env.XRPL_STANDALONE_ADMIN_PASSWORD;
+  if (file !== undefined) {
+    try {
+      password = readFileSync(file, 'utf8').split(/\r?\n/)[0];
+    } catch (err) {
+      console.error(`--admin-password-file: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(2);
+    }
+  }
+  if (!password) {
+    if (file !== undefined || user !== undefined) {
+      console.error('--admin-user needs a password: --admin-password-file or XRPL_STANDALONE_ADMIN_PASSWORD');
+      process.exit(2);
+    }
+    return undefined;
+  }
+  return { user: user ?? 'admin', password };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -66,6 +105,9 @@ async function main(): Promise<void> {
       amendments: { type: 'string' },
       'disable-amendment': { type: 'string', multiple: true },
       'no-faucet': { type: 'boolean' },
+      'admin-user': { type: 'string' },
+      'admin-password-file': { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -78,6 +120,7 @@ async function main(): Promise<void> {
   const interval = wholeNumber('close-interval-ms', values['close-interval-ms']);
   const networkId = wholeNumber('network-id', values['network-id']);
   const ledgerHistory = wholeNumber('ledger-history', values['ledger-history']);
+  const admin = adminCredentials(values['admin-user'], values['admin-password-file']);
   const ledger = await startStandaloneLedger({
     port: port === undefined ? 6006 : Number(port),
     host: values.host,
@@ -90,9 +133,17 @@ async function main(): Promise<void> {
     networkId: networkId === undefined ? undefined : Number(networkId),
     amendments: amendmentSet(values.amendments, values['disable-amendment']),
     faucet: !values['no-faucet'],
+    admin,
+    allowedHosts: values['allow-host'],
+    onRefused: refusalReporter((line) => console.error(`xrpl-standalone: ${line}`)),
   });
   console.log(`xrpl-standalone listening on ${ledger.url} (JSON-RPC: ${ledger.httpUrl})`);
   console.log(`genesis account ${GENESIS_ADDRESS} (seed ${GENESIS_SEED})`);
+  console.log(
+    admin
+      ? `admin methods and the faucet: loopback clients with admin_user "${admin.user}" and its password`
+      : 'admin methods and the faucet: every loopback client (no admin password set)',
+  );
   const stop = (): void => {
     void ledger.close().then(() => process.exit(0));
   };

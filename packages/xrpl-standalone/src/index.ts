@@ -1,6 +1,7 @@
 // Public entry point: start a stand-alone XRP Ledger server speaking rippled's API.
 import type { ClosedLedgerRecord, CoreConfig, JsonObject, LedgerNodeApi } from './core/contract';
 import { LedgerNode } from './core/ledger-node';
+import { accessPolicy, type AdminCredentials, type RefusedRequest } from './server/access';
 import type { ServerServices } from './server/context';
 import { Faucet } from './server/faucet';
 import { LedgerClock } from './server/ledger-clock';
@@ -10,6 +11,12 @@ import { LedgerStore } from './server/store';
 import { SubscriptionHub } from './server/subscriptions';
 
 export type { ClosedLedgerRecord, CoreConfig, LedgerNodeApi } from './core/contract';
+export {
+  basicAuthorization,
+  refusalReporter,
+  type AdminCredentials,
+  type RefusedRequest,
+} from './server/access';
 export { methods } from './server/methods';
 export { subscribeExtensions } from './server/methods/subscribe';
 export { GENESIS_SEED } from './server/faucet';
@@ -22,8 +29,29 @@ export type Drops = bigint | number | string;
 export interface StandaloneLedgerOptions {
   /** TCP port; 0 (default) picks a free one. */
   port?: number;
-  /** Interface to bind; default 127.0.0.1 (every client is then admin, as rippled's local admin port). */
+  /**
+   * Interface to bind; default 127.0.0.1. Only peers on the loopback interface are ever admin
+   * (rippled's `admin = 127.0.0.1`); see `admin`.
+   */
   host?: string;
+  /**
+   * rippled's `admin_user` / `admin_password`. Set: admin methods (`ledger_accept`,
+   * `ledger_clock`, `sign`, trusted `submit`, `ledger` full/accounts) and the faucet answer only a
+   * loopback peer that shows them — in the request's params (`admin_user`, `admin_password`), as
+   * HTTP Basic credentials of the request, or on the WebSocket upgrade for the whole connection
+   * (xrpl.js: `new Client(url, { headers: { Authorization: basicAuthorization(admin) } })`; its
+   * `authorization` option refuses ws://). Unset (the default): every loopback peer is admin, as
+   * rippled's admin port without a password.
+   */
+  admin?: AdminCredentials;
+  /**
+   * Host names accepted in the Host header besides localhost, 127.0.0.0/8 and ::1 (and the bound
+   * address). Any other Host is refused (DNS rebinding); so is every request carrying an Origin
+   * header (a web page).
+   */
+  allowedHosts?: readonly string[];
+  /** Told of every request the access rules refused (a web page, a foreign Host). */
+  onRefused?: (request: RefusedRequest) => void;
   /** Close the open ledger every this many ms (default 1000); 0 = only on `ledger_accept`. */
   closeIntervalMs?: number;
   /** Directory for the crash-safe ledger store; none = in memory only. */
@@ -45,7 +73,7 @@ export interface StandaloneLedgerOptions {
    * (DEFAULT_AMENDMENTS). Decides e.g. fixAMMv1_3 rounding and the 19-digit Number range.
    */
   amendments?: readonly string[];
-  /** Serve the faucet on POST /accounts (default true). */
+  /** Serve the faucet on POST /accounts (default true); admin only, as `ledger_accept`. */
   faucet?: boolean;
   /**
    * Run the ledger clock this many ms behind the wall clock (default 0): close times start in the
@@ -97,6 +125,8 @@ export async function startStandaloneLedger(
   options: StandaloneLedgerOptions = {},
 ): Promise<StandaloneLedger> {
   const host = options.host ?? '127.0.0.1';
+  // Checked before anything is opened: malformed credentials or host names throw here.
+  const access = accessPolicy({ admin: options.admin, allowedHosts: options.allowedHosts, host });
   let closeIntervalMs = options.closeIntervalMs ?? 1000;
   const timed = closeIntervalMs > 0;
   const config: CoreConfig = {
@@ -133,6 +163,7 @@ export async function startStandaloneLedger(
     port: 0,
     closeLedger: () => node.closeLedger(),
     clock,
+    access,
   };
   // Persist before publishing: no client ever sees a ledger a crash could lose.
   const stopListening = node.onLedgerClosed((record) => {
@@ -148,7 +179,11 @@ export async function startStandaloneLedger(
   const faucet = options.faucet === false ? undefined : new Faucet(services);
   let server: Awaited<ReturnType<typeof listen>>;
   try {
-    server = await listen(services, faucet, { host, port: options.port ?? 0 });
+    server = await listen(services, faucet, {
+      host,
+      port: options.port ?? 0,
+      onRefused: options.onRefused,
+    });
   } catch (err) {
     // e.g. EADDRINUSE: release the data directory for the next attempt.
     stopListening();

@@ -1,13 +1,19 @@
 import { Client } from 'xrpl';
+import { basicAuthorization, type AdminCredentials } from 'xrpl-standalone/access';
 import { RECONNECT_BASE_MS, RECONNECT_CAP_MS } from '@ledgerpad/shared';
 import type { Config } from '../config';
+import { LedgerLiveness, type LedgerHealth } from './liveness';
 import type { LocalLedgerRequest } from './local-ledger';
+
+export type { LedgerHealth } from './liveness';
 
 /** The ledger connection as the app sees it: built in main.ts (or by tests), usually an XrplConnection. */
 export interface LedgerConnection {
   network: Config['XRPL_NETWORK'];
   url: string;
   isConnected(): boolean;
+  /** Connected, answering and keeping up (ledger/liveness.ts); without it, connected is all that is known. */
+  health?(): LedgerHealth;
 }
 
 /** One xrpl.js Client for the whole server: the only way the app touches a ledger. */
@@ -21,6 +27,9 @@ export interface XrplConnection extends LedgerConnection {
   /** Runs after every successful (re)connection: streams must be subscribed again on a new socket. */
   onConnected(listener: () => void): () => void;
   onDisconnected(listener: () => void): () => void;
+  health(): LedgerHealth;
+  /** Runs when the verdict of `health()` changes (healthy or not). */
+  onHealthChange(listener: (health: LedgerHealth) => void): () => void;
 }
 
 /** A connection with an xrpl.js client (API-only tests pass a bare LedgerConnection instead). */
@@ -36,6 +45,18 @@ export interface ConnectionOptions {
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** The embedded ledger in this thread: reads may be answered in-process (ledger/local-ledger.ts). */
   local?: LocalLedgerRequest;
+  /**
+   * The embedded ledger's admin credentials (embedded-ledger.ts): sent on the WebSocket upgrade,
+   * so this connection's admin requests (ledger_clock, ledger_accept) are answered and nobody
+   * else's are. Never given to a ledger elsewhere.
+   */
+  admin?: AdminCredentials;
+  /** The ledger's configured close interval when known (ledger/liveness.ts); 0: closes on request. */
+  closeIntervalMs?: number;
+  /** A ping unanswered this long drops the connection (LEDGER_RESPONSE_TIMEOUT_MS); default 2000. */
+  responseTimeoutMs?: number;
+  /** Lagging beyond this many closes (LEDGER_MAX_LAG_CLOSES; 0: no lag rule); default 5. */
+  maxLagCloses?: number;
 }
 
 /**
@@ -49,6 +70,9 @@ const PUBLIC_RECONNECT = {
   capDelayMs: RECONNECT_CAP_MS,
   jitter: true,
 } as const;
+
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 2_000;
+export const DEFAULT_MAX_LAG_CLOSES = 5;
 
 export function isLocalLedgerUrl(url: string): boolean {
   try {
@@ -79,10 +103,23 @@ export function createXrplConnection(
   url: string,
   opts: ConnectionOptions = {},
 ): XrplConnection {
-  const client = new Client(url, { connectionTimeout: 10_000 });
+  const client = new Client(url, {
+    connectionTimeout: 10_000,
+    // Basic credentials on the upgrade, over loopback only (xrpl.js's `authorization` option
+    // insists on wss://, which a ledger on this machine does not need).
+    ...(opts.admin ? { headers: { Authorization: basicAuthorization(opts.admin) } } : {}),
+  });
+  const internals = client.connection as unknown as {
+    intentionalDisconnect: () => void;
+    startHeartbeatInterval: () => void;
+    ws: { terminate(): void } | null;
+  };
   // xrpl.js retries dropped sockets itself (100 ms … 60 s); our own schedule replaces it so there is
   // exactly one reconnect loop, with the backoff the operators expect.
-  (client.connection as unknown as { intentionalDisconnect: () => void }).intentionalDisconnect = () => {};
+  internals.intentionalDisconnect = () => {};
+  // Its heartbeat (a ping every 20 s, reconnecting after 20 s more) is replaced by the liveness
+  // check below, which notices a hung ledger within seconds.
+  internals.startHeartbeatInterval = () => {};
 
   const defaults = isLocalLedgerUrl(url) ? LOCAL_RECONNECT : PUBLIC_RECONNECT;
   const schedule = {
@@ -92,6 +129,17 @@ export function createXrplConnection(
   const jitter = (opts.jitter ?? defaults.jitter) ? Math.random : undefined;
   const connectedListeners = new Set<() => void>();
   const disconnectedListeners = new Set<() => void>();
+  const liveness = new LedgerLiveness(client, {
+    responseTimeoutMs: opts.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
+    closeIntervalMs: opts.closeIntervalMs,
+    maxLagCloses: opts.maxLagCloses ?? DEFAULT_MAX_LAG_CLOSES,
+    // A socket whose peer stopped answering: dropped, so every request waiting on it fails now (503)
+    // instead of at its own timeout, and the reconnect loop takes over.
+    onUnresponsive: (sinceMs) => {
+      opts.log?.warn({ sinceMs }, 'ledger not answering: dropping the connection');
+      internals.ws?.terminate();
+    },
+  });
   let closing = false;
   let attempt = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -108,9 +156,11 @@ export function createXrplConnection(
 
   client.on('connected', () => {
     attempt = 0;
+    liveness.connected();
     emit(connectedListeners);
   });
   client.on('disconnected', () => {
+    liveness.disconnected();
     emit(disconnectedListeners);
     scheduleReconnect();
   });
@@ -142,14 +192,18 @@ export function createXrplConnection(
     isConnected: () => client.isConnected(),
     connect: async () => {
       closing = false;
+      liveness.start();
       await client.connect();
     },
     close: async () => {
       closing = true;
+      liveness.stop();
       if (timer) clearTimeout(timer);
       timer = undefined;
       if (client.isConnected()) await client.disconnect();
     },
+    health: () => liveness.health(),
+    onHealthChange: (l) => liveness.onChange(l),
     onConnected: (l) => {
       connectedListeners.add(l);
       return () => connectedListeners.delete(l);

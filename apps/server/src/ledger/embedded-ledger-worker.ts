@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { startStandaloneLedger } from 'xrpl-standalone';
-import type { EmbeddedLedgerOptions, WorkerMessage } from './embedded-ledger';
+import type { WorkerData, WorkerMessage } from './embedded-ledger';
 
 // The embedded ledger's thread (see embedded-ledger.ts): starts the stand-alone ledger server,
 // reports its URL, and closes it (flushing its store) when asked, which ends the thread.
@@ -9,7 +9,12 @@ const port = parentPort!;
 const send = (m: WorkerMessage) => port.postMessage(m);
 
 try {
-  const ledger = await startStandaloneLedger(workerData as EmbeddedLedgerOptions);
+  const { options, admin } = workerData as WorkerData;
+  const ledger = await startStandaloneLedger({
+    ...options,
+    admin,
+    onRefused: (refused) => send({ refused }),
+  });
   port.on('message', (m) => {
     if (m !== 'close') return;
     void ledger.close().finally(() => {

@@ -1,5 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { StandaloneLedgerOptions } from 'xrpl-standalone';
+import type {
+  AdminCredentials,
+  RefusedRequest,
+  StandaloneLedger,
+  StandaloneLedgerOptions,
+} from 'xrpl-standalone';
 import type { LocalLedgerRequest } from './local-ledger';
 
 // The embedded stand-alone ledger (`npm start`, tests, benches) is a server of its own behind
@@ -8,10 +14,19 @@ import type { LocalLedgerRequest } from './local-ledger';
 // turns on one event loop, so a burst of either delays the other: claims and swaps wait for a close
 // to finish, and requests queue behind it. In a worker thread each has its own loop and, when the
 // machine has a spare core, its own CPU. Options and the URL cross the thread boundary as data.
+//
+// Its port belongs to the app (docs/xrpl-standalone-server.md "Access"): it refuses web pages and
+// foreign Host names, and its admin methods and faucet answer only requests carrying credentials
+// generated here at every start, which only this process's own connection sends (connection.ts).
+// Other programs on the machine may read and submit signed transactions, as against rippled.
 
 export interface EmbeddedLedger {
   /** ws://host:port */
   url: string;
+  /** The admin credentials of this start: for the app's own connection only. */
+  admin: AdminCredentials;
+  /** In this thread: the server itself (tests close ledgers and restart it through it). */
+  standalone?: StandaloneLedger;
   /** Where it runs ('thread': a worker thread of this process). */
   runsIn: 'thread' | 'main';
   /** In this thread: its in-process entry for reads (ledger/local-ledger.ts). */
@@ -25,7 +40,25 @@ export type EmbeddedLedgerOptions = Pick<
 >;
 
 /** The worker's messages: its URL once it listens, or the error that stopped it starting. */
-export type WorkerMessage = { url: string } | { error: string } | { closed: true };
+export type WorkerMessage =
+  { url: string } | { error: string } | { closed: true } | { refused: RefusedRequest };
+
+/** What the worker is started with. */
+export interface WorkerData {
+  options: EmbeddedLedgerOptions;
+  admin: AdminCredentials;
+}
+
+export interface EmbeddedLedgerHooks {
+  thread: boolean;
+  /** Told of each request the port refused (a web page, a foreign Host): worth a log line. */
+  onRefused?: (request: RefusedRequest) => void;
+}
+
+/** Fresh at every start, never stored: 256 random bits. */
+export function newLedgerAdmin(): AdminCredentials {
+  return { user: 'ledgerpad', password: randomBytes(32).toString('base64url') };
+}
 
 /** The worker's file beside this one: TypeScript under tsx, the bundle's entry in dist/. */
 function workerFile(): URL {
@@ -35,13 +68,16 @@ function workerFile(): URL {
 
 export async function startEmbeddedLedger(
   options: EmbeddedLedgerOptions,
-  { thread }: { thread: boolean },
+  { thread, onRefused }: EmbeddedLedgerHooks,
 ): Promise<EmbeddedLedger> {
+  const admin = newLedgerAdmin();
   if (!thread) {
     const { startStandaloneLedger } = await import('xrpl-standalone');
-    const ledger = await startStandaloneLedger(options);
+    const ledger = await startStandaloneLedger({ ...options, admin, onRefused });
     return {
       url: ledger.url,
+      admin,
+      standalone: ledger,
       runsIn: 'main',
       local: (request) => ledger.request(request as never),
       close: () => ledger.close(),
@@ -53,15 +89,18 @@ export async function startEmbeddedLedger(
     ? new Worker(
         `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})` +
           `.then((tsx) => { tsx.register(); return import(${JSON.stringify(file.href)}); })`,
-        { eval: true, workerData: options },
+        { eval: true, workerData: { options, admin } satisfies WorkerData },
       )
-    : new Worker(file, { workerData: options });
+    : new Worker(file, { workerData: { options, admin } satisfies WorkerData });
   const url = await new Promise<string>((resolve, reject) => {
     const onMessage = (m: WorkerMessage) => {
       if ('url' in m) resolve(m.url);
       else if ('error' in m) reject(new Error(`embedded ledger: ${m.error}`));
     };
     worker.on('message', onMessage);
+    worker.on('message', (m: WorkerMessage) => {
+      if ('refused' in m) onRefused?.(m.refused);
+    });
     worker.once('error', reject);
     worker.once('exit', (code) =>
       reject(new Error(`embedded ledger thread exited (${code}) before listening`)),
@@ -76,6 +115,7 @@ export async function startEmbeddedLedger(
   let closing: Promise<void> | undefined;
   return {
     url,
+    admin,
     runsIn: 'thread',
     close: () =>
       (closing ??= new Promise<void>((resolve) => {

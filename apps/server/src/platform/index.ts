@@ -211,10 +211,19 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
     },
     async start() {
       if (!submissions || !connection) return;
+      let wasUnhealthy = false;
       // Operators see the ledger going away and coming back (the connection reconnects on its own).
       unwatch = [
         connection.onDisconnected(() => log.warn({ url: connection.url }, 'ledger connection lost')),
         connection.onConnected(() => log.info({ url: connection.url }, 'ledger connected')),
+        // Hung (pings unanswered) or lagging (no validated ledger for several closes), and back.
+        connection.onHealthChange((h) => {
+          if (!h.healthy) {
+            const { reason, lagMs, maxLagMs } = h;
+            log.warn({ url: connection.url, reason, lagMs, maxLagMs }, 'ledger unhealthy');
+          } else if (wasUnhealthy) log.info({ url: connection.url }, 'ledger healthy again');
+          wasUnhealthy = !h.healthy;
+        }),
       ];
       // One info line per significant ledger write (trades, refunds, claims): the console's story.
       unwatch.push(

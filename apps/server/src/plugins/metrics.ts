@@ -61,40 +61,58 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): Metric
     latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 
-  // The ledger: connected, the last validated ledger and how long ago it arrived.
-  let lastValidated = { index: 0, at: 0 };
-  const connection = deps.connection;
-  if (connection) {
-    const onClosed = (ev: { ledger_index: number }) => {
-      lastValidated = { index: ev.ledger_index, at: Date.now() };
-    };
-    connection.client.on('ledgerClosed', onClosed);
-    app.addHook('onClose', async () => void connection.client.off('ledgerClosed', onClosed));
-  }
-  new Gauge({
-    name: 'ledgerpad_ledger_connected',
-    help: '1 while the ledger connection is up',
-    registers: [registry],
-    collect() {
-      this.set(deps.connection?.isConnected() ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'ledgerpad_ledger_validated_index',
-    help: 'The last validated ledger this instance saw',
-    registers: [registry],
-    collect() {
-      this.set(Math.max(lastValidated.index, deps.submissions?.ledgerIndex ?? 0));
-    },
-  });
-  new Gauge({
-    name: 'ledgerpad_ledger_validated_lag_seconds',
-    help: 'Seconds since this instance last saw a validated ledger (grows while the ledger stalls or is unreachable)',
-    registers: [registry],
-    collect() {
-      this.set(lastValidated.at ? (Date.now() - lastValidated.at) / 1000 : -1);
-    },
-  });
+  // The ledger: connected, answering, the last validated ledger and how long ago it arrived, and
+  // the bound /api/health judges that lag by (ledger/liveness.ts).
+  const health = () => deps.connection?.health();
+  const validatedIndex = () => Math.max(health()?.validatedIndex ?? 0, deps.submissions?.ledgerIndex ?? 0);
+  const ledgerGauge = (name: string, help: string, value: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(value());
+      },
+    });
+  const secondsOr = (ms: number | undefined, none: number) => (ms === undefined ? none : ms / 1000);
+  ledgerGauge('ledgerpad_ledger_connected', '1 while the ledger connection is up', () =>
+    deps.connection?.isConnected() ? 1 : 0,
+  );
+  ledgerGauge(
+    'ledgerpad_ledger_healthy',
+    '1 while the ledger is connected, answers pings in time and its validated ledger is not lagging (as /api/health)',
+    () => (health()?.healthy ? 1 : 0),
+  );
+  ledgerGauge(
+    'ledgerpad_ledger_responsive',
+    '1 unless a ping to the ledger is overdue (LEDGER_RESPONSE_TIMEOUT_MS)',
+    () => (health()?.responsive ? 1 : 0),
+  );
+  ledgerGauge(
+    'ledgerpad_ledger_ping_seconds',
+    'Round trip of the last answered ledger ping (-1: none yet)',
+    () => secondsOr(health()?.pingMs, -1),
+  );
+  ledgerGauge(
+    'ledgerpad_ledger_validated_index',
+    'The last validated ledger this instance saw',
+    validatedIndex,
+  );
+  ledgerGauge(
+    'ledgerpad_ledger_validated_lag_seconds',
+    'Seconds since this instance last saw a validated ledger (grows while the ledger stalls or is unreachable)',
+    () => secondsOr(health()?.lagMs, -1),
+  );
+  ledgerGauge(
+    'ledgerpad_ledger_validated_lag_max_seconds',
+    'The lag beyond which the ledger counts as stalled: LEDGER_MAX_LAG_CLOSES closes at the ledger’s cadence (-1: no bound, closes on request)',
+    () => secondsOr(health()?.maxLagMs, -1),
+  );
+  ledgerGauge(
+    'ledgerpad_ledger_close_interval_seconds',
+    'The close cadence the lag is judged by: configured for the embedded ledger, observed otherwise (-1: unknown)',
+    () => secondsOr(health()?.closeIntervalMs, -1),
+  );
 
   const query = <T extends Record<string, unknown>>(text: string) => deps.database.sql.query<T>(text);
 
@@ -106,7 +124,7 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): Metric
       const [row] = await query<{ last: number | null }>(
         'select max(last_ledger)::int as last from ledger_cursor',
       );
-      const validated = Math.max(lastValidated.index, deps.submissions?.ledgerIndex ?? 0);
+      const validated = validatedIndex();
       this.set(validated && row?.last ? Math.max(0, validated - Number(row.last)) : 0);
     },
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { StandaloneLedger } from 'xrpl-standalone';
+import type { RefusedRequest, StandaloneLedger } from 'xrpl-standalone';
 import type { User } from '@ledgerpad/shared';
 import { buildApp, type AppDeps } from '../../src/app';
 import { demoLedgerClockOffsetMs } from '../../src/modules/demo';
@@ -51,6 +51,8 @@ export interface TestApp {
   ledger: XrplConnection | undefined;
   /** The embedded ledger server itself (for ledger_accept, restarts); undefined with `ledger: 'none'`. */
   standalone: StandaloneLedger | undefined;
+  /** Requests the embedded ledger's port refused (web pages, foreign Host names), as main.ts logs them. */
+  ledgerRefusals: RefusedRequest[];
   /** Every log line at trace level, when `captureLogs` is set (to prove what never gets logged). */
   logs: string[];
   /**
@@ -72,6 +74,12 @@ export interface TestAppOptions {
    * Default 'standalone'.
    */
   ledger?: 'standalone' | 'none';
+  /**
+   * A stand-alone ledger elsewhere (another process, e.g. the xrpl-standalone CLI): the app connects
+   * to it as main.ts does with XRPL_URL (no admin credentials, its cadence observed), instead of
+   * starting its own. `standalone` is then undefined.
+   */
+  ledgerUrl?: string;
   /** Ledger close interval for 'standalone'; default 0 (tests close ledgers themselves). */
   closeIntervalMs?: number;
   /** Start the embedded ledger's clock this many ms behind the wall clock (default: as main.ts). */
@@ -124,7 +132,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let ledger: XrplConnection | undefined;
   let standalone: StandaloneLedger | undefined;
   let ledgerDep: LedgerConnection;
-  if ((options.ledger ?? 'standalone') === 'standalone') {
+  const ledgerRefusals: RefusedRequest[] = [];
+  // What main.ts gives every ledger connection: the liveness settings of the config.
+  const liveness = {
+    responseTimeoutMs: config.LEDGER_RESPONSE_TIMEOUT_MS,
+    maxLagCloses: config.LEDGER_MAX_LAG_CLOSES,
+  };
+  if (options.ledgerUrl) {
+    ledger = createXrplConnection('standalone', options.ledgerUrl, liveness);
+  } else if ((options.ledger ?? 'standalone') === 'standalone') {
     const ledgerOptions = {
       port: 0,
       closeIntervalMs: options.closeIntervalMs ?? 0,
@@ -133,18 +149,22 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       // when the demo seed will trade on it.
       clockOffsetMs: options.clockOffsetMs ?? (await demoLedgerClockOffsetMs(config, database.db, true)),
     };
-    let server: { url: string; close(): Promise<void> };
-    if (options.ledgerThread) {
-      server = await startEmbeddedLedger(ledgerOptions, { thread: true });
-    } else {
-      const { startStandaloneLedger } = await import('xrpl-standalone');
-      server = standalone = await startStandaloneLedger(ledgerOptions);
-    }
+    // As main.ts starts it: its own admin credentials, which only the app's connection carries.
+    const server = await startEmbeddedLedger(ledgerOptions, {
+      thread: options.ledgerThread ?? false,
+      onRefused: (r) => ledgerRefusals.push(r),
+    });
+    standalone = server.standalone;
     cleanups.push(() => server.close());
     // As main.ts: the ledger in this thread answers the app's reads in-process (ledger/local-ledger.ts).
     ledger = createXrplConnection('standalone', server.url, {
+      ...liveness,
       local: standalone ? (standalone.request.bind(standalone) as LocalLedgerRequest) : undefined,
+      admin: server.admin,
+      closeIntervalMs: ledgerOptions.closeIntervalMs,
     });
+  }
+  if (ledger) {
     await ledger.connect();
     const connected = ledger;
     cleanups.push(() => connected.close());
@@ -229,6 +249,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     ledger,
     standalone,
+    ledgerRefusals,
     logs,
     signIn,
     signInOwner,

@@ -3,6 +3,7 @@ import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
 import type { Database } from '../../src/db/client';
 import { generateMasterKey, Keyring } from '../../src/keys/envelope';
 import { createXrplConnection, type XrplConnection } from '../../src/ledger/connection';
+import { newLedgerAdmin } from '../../src/ledger/embedded-ledger';
 import { SubmissionService, type SubmissionServiceOptions } from '../../src/ledger/submission-service';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { createSignerSource, insertWallet } from '../../src/platform/custody';
@@ -28,13 +29,20 @@ export interface LedgerRig {
 export async function createLedgerRig(
   opts: { closeIntervalMs?: number; dataDir?: string; service?: Partial<SubmissionServiceOptions> } = {},
 ): Promise<LedgerRig> {
+  // As the app's embedded ledger: admin methods only for the connection that has its credentials.
+  const admin = newLedgerAdmin();
   const ledger = await startStandaloneLedger({
     port: 0,
     closeIntervalMs: opts.closeIntervalMs ?? 0,
     dataDir: opts.dataDir,
+    admin,
   });
   const database = await createTestDatabase();
-  const connection = createXrplConnection('standalone', ledger.url, { baseDelayMs: 200 });
+  const connection = createXrplConnection('standalone', ledger.url, {
+    baseDelayMs: 200,
+    admin,
+    closeIntervalMs: opts.closeIntervalMs ?? 0,
+  });
   await connection.connect();
   const keyring = new Keyring(generateMasterKey());
   const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);

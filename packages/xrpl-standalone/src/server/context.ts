@@ -1,6 +1,7 @@
 // What a method handler sees: the ledger node, the request's parameters and API version, and the
 // server services (closing ledgers, subscriptions) it may drive.
 import type { ClosedLedgerRecord, JsonObject, LedgerNodeApi, PreparedSubmission } from '../core/contract';
+import type { AccessPolicy } from './access';
 import type { LedgerClock } from './ledger-clock';
 import type { SubscriptionHub, Subscriber } from './subscriptions';
 import type { ApiVersion } from './tx-format';
@@ -17,6 +18,8 @@ export interface ServerServices {
   closeLedger(): ClosedLedgerRecord;
   /** Where close times come from: the wall clock, or behind it (`ledger_clock`). */
   readonly clock: LedgerClock;
+  /** Who may use the port and who is admin (access.ts). */
+  readonly access: AccessPolicy;
 }
 
 export interface MethodContext {
@@ -24,7 +27,10 @@ export interface MethodContext {
   readonly node: LedgerNodeApi;
   readonly params: JsonObject;
   readonly apiVersion: ApiVersion;
-  /** Connections on the loopback interface are admin, as in rippled's default [port_*] admin = 127.0.0.1. */
+  /**
+   * rippled's admin role for this request: a loopback peer with the port's credentials, if it has
+   * any (access.ts); the embedding process always.
+   */
   readonly admin: boolean;
   /** The WebSocket connection, for subscribe/unsubscribe; absent over JSON-RPC. */
   readonly subscriber?: Subscriber;

@@ -2,6 +2,7 @@
 // JSON-RPC over HTTP ({result: {..., status}}). No request, however malformed, escapes as an
 // exception: everything becomes an error envelope.
 import type { JsonObject, PreparedSubmission } from '../core/contract';
+import { isAdmin, LOCAL_CALLER, type Caller } from './access';
 import type { MethodContext, ServerServices } from './context';
 import { RpcError } from './errors';
 import { methods } from './methods';
@@ -9,7 +10,8 @@ import { isObject } from './params';
 import type { Subscriber } from './subscriptions';
 import type { ApiVersion } from './tx-format';
 
-const SECRET_FIELDS = ['secret', 'seed', 'seed_hex', 'passphrase'];
+// Never echoed back in an error's `request` (rippled masks the first four; the admin password too).
+const SECRET_FIELDS = ['secret', 'seed', 'seed_hex', 'passphrase', 'admin_user', 'admin_password'];
 
 /** rippled's RPC::getAPIVersionNumber: absent → 1; 1..2 supported (3 is beta-only there). */
 export function readApiVersion(value: unknown): ApiVersion | 'invalid' {
@@ -36,31 +38,41 @@ function failure(command: string, err: unknown): Outcome {
   return { ok: false, error: errorFields(new RpcError('internal')) };
 }
 
+/** An admin command (rippled's Role::ADMIN) asked for by a caller who is not admin. */
+function forbidden(services: ServerServices, command: string, params: JsonObject, caller: Caller): boolean {
+  const spec = Object.hasOwn(methods, command) ? methods[command] : undefined;
+  return spec?.admin === true && !isAdmin(caller, params, services.access);
+}
+
 /**
  * Runs one command: its result, or rippled's error fields (`error` present). Synchronous handlers
- * (nearly all) answer synchronously: no promise per request on the hot path.
+ * (nearly all) answer synchronously: no promise per request on the hot path. `caller` decides
+ * admin (access.ts): an admin command from anyone else is rippled's `forbidden` ("Bad
+ * credentials."), an admin-only option of an open command its `noPermission`.
  */
 export function runCommand(
   services: ServerServices,
   command: string,
   params: JsonObject,
   apiVersion: ApiVersion,
+  caller: Caller,
   subscriber?: Subscriber,
   prepared?: PreparedSubmission,
 ): Outcome | Promise<Outcome> {
   const spec = Object.hasOwn(methods, command) ? methods[command] : undefined;
   if (!spec) return { ok: false, error: errorFields(new RpcError('unknownCmd')) };
+  const admin = isAdmin(caller, params, services.access);
+  if (spec.admin && !admin) return { ok: false, error: errorFields(new RpcError('forbidden')) };
   const ctx: MethodContext = {
     services,
     node: services.node,
     params,
     apiVersion,
-    admin: true,
+    admin,
     subscriber,
     prepared,
   };
   try {
-    if (spec.admin && !ctx.admin) throw new RpcError('noPermission');
     const result = spec.handler(ctx);
     if (result instanceof Promise) {
       return result.then(
@@ -133,12 +145,21 @@ function parseWsRequest(request: JsonObject): ParsedWs {
 function runWs(
   services: ServerServices,
   parsed: ParsedWs,
+  caller: Caller,
   subscriber: Subscriber | undefined,
   prepared?: PreparedSubmission,
 ): JsonObject | Promise<JsonObject> {
   if (parsed.reply) return parsed.reply;
   const { request } = parsed;
-  const outcome = runCommand(services, parsed.command, request, parsed.apiVersion, subscriber, prepared);
+  const outcome = runCommand(
+    services,
+    parsed.command,
+    request,
+    parsed.apiVersion,
+    caller,
+    subscriber,
+    prepared,
+  );
   return outcome instanceof Promise
     ? outcome.then((value) => wsOutcome(request, value))
     : wsOutcome(request, outcome);
@@ -162,15 +183,16 @@ export function handleLocal(services: ServerServices, request: JsonObject): Prom
     );
   }
   try {
-    return Promise.resolve(runWs(services, parsed, undefined));
+    return Promise.resolve(runWs(services, parsed, LOCAL_CALLER, undefined));
   } catch (err) {
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
 }
 
-/** A request as received: its text, its connection, and where its reply goes. */
+/** A request as received: its text, its connection (and who holds it), and where its reply goes. */
 export interface WsItem {
   text: string;
+  caller: Caller;
   subscriber: Subscriber;
   deliver(reply: JsonObject): void;
 }
@@ -212,6 +234,7 @@ function prepareWsBatch(
         const reply = runWs(
           services,
           parsed[i] as ParsedWs,
+          item.caller,
           item.subscriber,
           at === undefined ? undefined : prepared[at],
         );
@@ -280,6 +303,7 @@ export class WsBatcher {
 export async function handleJsonRpc(
   services: ServerServices,
   text: string,
+  caller: Caller,
 ): Promise<{ status: number; body: string; json: boolean }> {
   let request: unknown;
   try {
@@ -306,6 +330,8 @@ export async function handleJsonRpc(
     if (request.jsonrpc !== undefined) body.jsonrpc = request.jsonrpc;
     return { status: 200, body: JSON.stringify(body), json: true };
   };
+  // rippled answers an admin method from a caller who is not admin with HTTP 403 before running it.
+  if (forbidden(services, method, params, caller)) return { status: 403, body: 'Forbidden', json: false };
   const apiVersion = readApiVersion(params.api_version);
   if (apiVersion === 'invalid') {
     return respond({
@@ -321,7 +347,7 @@ export async function handleJsonRpc(
       status: 'error',
     });
   }
-  const outcome = await runCommand(services, method, params, apiVersion);
+  const outcome = await runCommand(services, method, params, apiVersion, caller);
   if (!outcome.ok)
     return respond({ ...outcome.error, request: { ...redact(params), command: method }, status: 'error' });
   return respond({ ...outcome.result, status: 'success' });

@@ -1,11 +1,15 @@
 // One port for everything, as rippled's [port_rpc_admin_local] + [port_ws_admin_local] merged:
-// WebSocket upgrades, JSON-RPC POSTs, and the faucet's POST /accounts.
+// WebSocket upgrades, JSON-RPC POSTs, and the faucet's POST /accounts. Every request and upgrade
+// passes the access rules first (access.ts): web pages are refused before a byte of their body is
+// read, and the caller's admin standing goes with each request to the dispatcher.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { callerOf, isAdmin, REFUSAL_TEXT, refusalOf, type Refusal, type RefusedRequest } from './access';
 import type { ServerServices } from './context';
 import { handleJsonRpc, WsBatcher } from './dispatcher';
 import type { Faucet } from './faucet';
+import { isObject } from './params';
 
 const MAX_BODY_BYTES = 1 << 20;
 /** A client that lets this much pile up unread is dropped, as rippled drops slow consumers. */
@@ -43,12 +47,43 @@ function send(res: ServerResponse, status: number, body: string, json: boolean):
   res.end(body);
 }
 
+function refused(
+  req: IncomingMessage,
+  reason: Refusal,
+  transport: RefusedRequest['transport'],
+): RefusedRequest {
+  return {
+    reason,
+    method: req.method ?? '',
+    transport,
+    ...(req.headers.origin !== undefined ? { origin: String(req.headers.origin) } : {}),
+    ...(req.headers.host !== undefined ? { host: req.headers.host } : {}),
+    ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
+  };
+}
+
 export async function listen(
   services: ServerServices,
   faucet: Faucet | undefined,
-  options: { host: string; port: number },
+  options: { host: string; port: number; onRefused?: (request: RefusedRequest) => void },
 ): Promise<Listening> {
+  const report = (request: RefusedRequest): void => {
+    try {
+      options.onRefused?.(request);
+    } catch (err) {
+      console.error('xrpl-standalone: onRefused failed', err);
+    }
+  };
   const http = createServer((req, res) => {
+    const refusal = refusalOf(req, services.access);
+    if (refusal) {
+      report(refused(req, refusal, 'http'));
+      // Answered before the body is read; the connection goes with it.
+      res.setHeader('Connection', 'close');
+      send(res, 403, `${REFUSAL_TEXT[refusal]}\n`, false);
+      return;
+    }
+    const caller = callerOf(req, services.access);
     void (async () => {
       try {
         if (req.method !== 'POST') {
@@ -75,11 +110,17 @@ export async function listen(
             send(res, 400, JSON.stringify({ error: 'Invalid JSON' }), true);
             return;
           }
+          // The faucet spends the genesis account's XRP: admin only, like ledger_accept. Its
+          // credentials come as the request's (Basic) or in the body, as rippled's params.
+          if (!isAdmin(caller, isObject(body) ? body : {}, services.access)) {
+            send(res, 403, JSON.stringify({ error: 'Bad credentials.' }), true);
+            return;
+          }
           const reply = faucet.handle(body);
           send(res, reply.status, JSON.stringify(reply.body), true);
           return;
         }
-        const reply = await handleJsonRpc(services, text);
+        const reply = await handleJsonRpc(services, text, caller);
         send(res, reply.status, reply.body, reply.json);
       } catch (err) {
         console.error('xrpl-standalone: HTTP request failed', err);
@@ -87,11 +128,28 @@ export async function listen(
       }
     })();
   });
-  const wss = new WebSocketServer({ server: http, maxPayload: MAX_BODY_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
+  http.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const refusal = refusalOf(req, services.access);
+    if (refusal) {
+      report(refused(req, refusal, 'websocket'));
+      const text = `${REFUSAL_TEXT[refusal]}\n`;
+      socket.end(
+        'HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain; charset=UTF-8\r\n' +
+          `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+      );
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
   const batcher = new WsBatcher(services);
   const sockets = new Set<WebSocket>();
-  wss.on('connection', (ws) => {
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
     sockets.add(ws);
+    // Decided once, at the upgrade: Basic credentials there make every request of the connection
+    // admin; without them each request may still carry rippled's admin_user/admin_password.
+    const caller = callerOf(req, services.access);
     // A message that cannot be serialised or sent must never take the server down.
     // Replies produced in one event-loop turn (pipelined requests, stream bursts) leave in one
     // socket write instead of one each.
@@ -124,7 +182,7 @@ export async function listen(
         : Array.isArray(data)
           ? Buffer.concat(data).toString('utf8')
           : Buffer.from(data).toString('utf8');
-      batcher.push({ text, subscriber, deliver });
+      batcher.push({ text, caller, subscriber, deliver });
     });
     ws.on('close', () => {
       sockets.delete(ws);

@@ -79,8 +79,9 @@ describe('ledger clock', () => {
   });
 
   it('is an admin command, served over JSON-RPC too; a bad starting offset is refused', async () => {
-    // rippled's Role::ADMIN: the dispatcher answers noPermission to a non-admin client. (Every client
-    // of this server is admin, as on rippled's local admin ports: docs/xrpl-standalone-server.md.)
+    // rippled's Role::ADMIN: a caller who is not admin gets `forbidden` (test/server/access.test.ts).
+    // This harness has no admin password, so its loopback clients are admin, as on rippled's local
+    // admin ports (docs/xrpl-standalone-server.md "Access").
     expect(methods.ledger_clock!.admin).toBe(true);
     await expect(startStandaloneLedger({ port: 0, clockOffsetMs: -1 })).rejects.toThrow(RangeError);
     await expect(startStandaloneLedger({ port: 0, clockOffsetMs: 1.5 })).rejects.toThrow(RangeError);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { LedgerHealth } from '../../ledger/connection';
 import { SERVER_DIR } from '../../paths';
 
 const require = createRequire(import.meta.url);
@@ -29,10 +30,13 @@ const versions = {
 export interface HealthDeps {
   pingDatabase(): Promise<boolean>;
   databaseDriver: string;
-  ledger: { network: string; url: string; isConnected(): boolean };
+  ledger: { network: string; url: string; isConnected(): boolean; health?(): LedgerHealth };
   /** admin: details only to signed-in admins; public: to everyone (HEALTH_DETAILS). */
   details: 'admin' | 'public';
 }
+
+const seconds = (ms: number | undefined): number | null =>
+  ms === undefined ? null : Math.round(ms / 100) / 10;
 
 export function registerHealth(app: FastifyInstance, deps: HealthDeps): void {
   // Public and outside the rate limit, so load balancers and monitors can poll it freely. The public
@@ -41,7 +45,10 @@ export function registerHealth(app: FastifyInstance, deps: HealthDeps): void {
   // request comes from 127.0.0.1.
   app.get('/api/health', { config: { access: 'public', rateLimit: false } }, async (request, reply) => {
     const dbUp = await deps.pingDatabase();
-    const ledgerUp = deps.ledger.isConnected();
+    // Connected is not enough: a hung ledger keeps its socket open, a stalled one answers pings
+    // (ledger/liveness.ts). Either is a 503, so a load balancer stops sending traffic here.
+    const ledger = deps.ledger.health?.();
+    const ledgerUp = ledger ? ledger.healthy : deps.ledger.isConnected();
     const ok = dbUp && ledgerUp;
     reply.code(ok ? 200 : 503).header('cache-control', 'no-store');
     const status = ok ? 'ok' : 'degraded';
@@ -50,7 +57,22 @@ export function registerHealth(app: FastifyInstance, deps: HealthDeps): void {
       status,
       versions,
       database: { driver: deps.databaseDriver, connected: dbUp },
-      ledger: { network: deps.ledger.network, url: deps.ledger.url, connected: ledgerUp },
+      ledger: {
+        network: deps.ledger.network,
+        url: deps.ledger.url,
+        connected: ledger ? ledger.connected : ledgerUp,
+        ...(ledger
+          ? {
+              healthy: ledger.healthy,
+              ...(ledger.reason ? { problem: ledger.reason } : {}),
+              responsive: ledger.responsive,
+              validatedIndex: ledger.validatedIndex,
+              lagSeconds: seconds(ledger.lagMs),
+              maxLagSeconds: seconds(ledger.maxLagMs),
+              pingMs: ledger.pingMs ?? null,
+            }
+          : {}),
+      },
       uptimeSeconds: Math.round(process.uptime()),
     };
   });

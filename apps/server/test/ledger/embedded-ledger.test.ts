@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from 'xrpl';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { until } from './helpers';
+
+// The embedded ledger in a worker thread (LEDGER_THREAD=thread) keeps the same port rules as in the
+// API's thread: its admin credentials reach the worker, only the app's connection carries them, and
+// the worker reports the requests it refuses to the app.
+describe('the embedded ledger in a worker thread', () => {
+  let t: TestApp;
+  let outsider: Client;
+  beforeAll(async () => {
+    t = await createTestApp({ ledgerThread: true });
+    outsider = new Client(t.ledger!.url);
+    await outsider.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await outsider?.disconnect();
+    await t?.close();
+  });
+
+  const current = async () =>
+    (await outsider.request({ command: 'ledger_current' })).result.ledger_current_index;
+
+  it('serves admin methods to the app alone and reports refused web pages', async () => {
+    const before = await current();
+    await expect(outsider.request({ command: 'ledger_accept' } as never)).rejects.toMatchObject({
+      data: { error: 'forbidden' },
+    });
+    expect(await current()).toBe(before);
+    await t.ledger!.client.request({ command: 'ledger_accept' } as never);
+    expect(await current()).toBe(before + 1);
+
+    const page = await fetch(t.ledger!.url.replace('ws:', 'http:'), {
+      method: 'POST',
+      headers: { origin: 'http://127.0.0.1:5173', 'content-type': 'text/plain' },
+      body: JSON.stringify({ method: 'ledger_accept' }),
+    });
+    expect(page.status).toBe(403);
+    // The worker's report crosses to this thread as a message, possibly after the 403 itself.
+    await until(() => t.ledgerRefusals.length > 0, 5_000);
+    expect(t.ledgerRefusals).toMatchObject([
+      { reason: 'origin', origin: 'http://127.0.0.1:5173', transport: 'http', method: 'POST' },
+    ]);
+    expect(await current()).toBe(before + 1);
+  });
+});
