@@ -21,6 +21,7 @@ import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import { customFeePercent } from '../users';
+import type { FeeSettlement } from './fee-paid';
 import { tradeMoved, tradingFee, type Asset } from './plan';
 import { tradingOrders, tradingTrades, type TradeRow } from './schema';
 
@@ -51,6 +52,8 @@ export interface TradeRecorderDeps {
   tokens: TokenRegistry;
   rlusdIssuer: () => Promise<string | undefined>;
   curves?: CurveAccounts;
+  /** Where a trade recorded with its fee already paid has that fee accounted (fee-paid.ts). */
+  settlement?: FeeSettlement;
 }
 
 const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
@@ -198,6 +201,8 @@ export class TradeRecorder {
   async insert(values: typeof tradingTrades.$inferInsert, executor?: Db): Promise<TradeRow> {
     const write = async (tx: Db) => {
       const [row] = await tx.insert(tradingTrades).values(values).onConflictDoNothing().returning();
+      // A fee paid by the trade's own transaction is accounted with the row, once (the insert ran).
+      if (row) await this.deps.settlement?.recorded(tx, row);
       if (row && row.feeStatus === 'pending') {
         await this.deps.jobs.enqueue(
           {
