@@ -47,7 +47,9 @@ describe('reward split schema', () => {
     const six = Array.from({ length: 6 }, () => ({ address: A, bps: 1 }));
     expect(messages({ recipients: six })).toContain(REWARD_SPLIT_MESSAGES.tooMany);
     for (const bps of [0, -1, 10_001, 1.5, '5000'])
-      expect(messages({ recipients: [{ address: A, bps }] }), String(bps)).toContain(REWARD_SPLIT_MESSAGES.share);
+      expect(messages({ recipients: [{ address: A, bps }] }), String(bps)).toContain(
+        REWARD_SPLIT_MESSAGES.share,
+      );
     expect(messages({ recipients: [{ address: 'not-an-address', bps: 10_000 }] })).toHaveLength(1);
   });
 
@@ -111,7 +113,10 @@ describe('splitAmounts', () => {
         amount,
         bps.map((b) => ({ bps: b })),
       ).map((p) => BigInt(p.replace('.', '')));
-      expect(parts.reduce((a, b) => a + b, 0n), amount).toBe(micros);
+      expect(
+        parts.reduce((a, b) => a + b, 0n),
+        amount,
+      ).toBe(micros);
       // No part is below its floor, and only the first is above it (by fewer micro-units than parts).
       parts.forEach((p, k) => {
         const floor = (micros * BigInt(bps[k]!)) / 10_000n;

@@ -33,7 +33,8 @@ describe('the paid trading fee is accounted in one place', () => {
   });
 
   it('inserts trade rows only in TradeRecorder.insert, which runs the settlement for a paid fee', () => {
-    const INSERT = /\.insert\(\s*tradingTrades\s*\)|insert\s+into\s+(?:\$\{tradingTrades\}|"?trading_trades"?)/i;
+    const INSERT =
+      /\.insert\(\s*tradingTrades\s*\)|insert\s+into\s+(?:\$\{tradingTrades\}|"?trading_trades"?)/i;
     const offenders = sources.filter((s) => INSERT.test(s.text)).map((s) => s.file);
     expect(offenders).toEqual(['modules/trading/trade-records.ts']);
     const recorder = sources.find((s) => s.file === 'modules/trading/trade-records.ts')!.text;

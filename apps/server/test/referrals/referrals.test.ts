@@ -67,7 +67,8 @@ async function signUp(username: string, opts: { ref?: string; from?: Browser } =
   };
 }
 
-const get = (url: string, who: SignedIn) => t.app.inject({ method: 'GET', url, headers: { cookie: who.cookie } });
+const get = (url: string, who: SignedIn) =>
+  t.app.inject({ method: 'GET', url, headers: { cookie: who.cookie } });
 const post = (url: string, who: SignedIn, payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url, headers: who.headers, payload });
 
@@ -89,7 +90,11 @@ async function xrpSpent(hash: string, account: string): Promise<bigint> {
 }
 
 /** A buy by `who`; returns the fee the ledger charged and checks it against the fee rule. */
-async function buy(who: SignedIn, wallet: { address: string }, xrp: string): Promise<{ feeDrops: bigint; hash: string }> {
+async function buy(
+  who: SignedIn,
+  wallet: { address: string },
+  xrp: string,
+): Promise<{ feeDrops: bigint; hash: string }> {
   const s = await w.swap(who, {
     walletAddress: wallet.address,
     issuer: token.issuer_address,
@@ -159,7 +164,10 @@ describe('referrals', () => {
     expect(await referrerOf(dave.user.id)).toBeUndefined();
     // The row can't be rewritten at all: the database refuses.
     await expect(
-      t.database.db.update(referrals).set({ referrerUserId: dave.user.id }).where(eq(referrals.referredUserId, alice.user.id)),
+      t.database.db
+        .update(referrals)
+        .set({ referrerUserId: dave.user.id })
+        .where(eq(referrals.referredUserId, alice.user.id)),
     ).rejects.toThrow();
 
     // An unknown code: the sign-in works, nothing is bound.
@@ -175,7 +183,10 @@ describe('referrals', () => {
     expect(await referrerOf(sameDevice.user.id)).toBeUndefined();
     // Signed in as Carol, another browser signs up a new account through Carol's link.
     const fresh = await signUp('ref_fresh');
-    const withSession = await signUp('ref_carol_three', { ref: code, from: { ...fresh, cookie: carol.cookie } });
+    const withSession = await signUp('ref_carol_three', {
+      ref: code,
+      from: { ...fresh, cookie: carol.cookie },
+    });
     expect(await referrerOf(withSession.user.id)).toBeUndefined();
     // That sign-in replaced Carol's session in that browser: she signs in again.
     carol = await signUp('ref_carol', { from: { ...carol, cookie: '' } });
@@ -228,7 +239,8 @@ describe('referrals', () => {
     const set = (key: string, value: string) =>
       post('/api/admin/platform-config/update', owner, { key, value });
     // Bounds: 0–50%, 2 decimals; 1–60 months; and never more than the fee with the creator's share.
-    for (const bad of ['50.01', '-1', '20.001', 'x']) expect((await set('referral_share_percent', bad)).statusCode).toBe(400);
+    for (const bad of ['50.01', '-1', '20.001', 'x'])
+      expect((await set('referral_share_percent', bad)).statusCode).toBe(400);
     for (const bad of ['0', '61', '1.5']) expect((await set('referral_months', bad)).statusCode).toBe(400);
     expect((await set('creator_reward_share', '0.9')).statusCode).toBe(400); // 90% + 20% > 100%
     expect((await set('referral_share_percent', '12.5')).statusCode).toBe(200);
@@ -242,10 +254,16 @@ describe('referrals', () => {
   });
 
   it('pays the earnings to one of the referrer’s wallets on the ledger, once', async () => {
-    const toAlice = await post('/api/referrals/claim', carol, { wallet: aliceWallet.address, currency: 'XRP' });
+    const toAlice = await post('/api/referrals/claim', carol, {
+      wallet: aliceWallet.address,
+      currency: 'XRP',
+    });
     expect(toAlice.statusCode).toBe(404);
     expect(toAlice.json()).toMatchObject({ message: REFERRAL_MESSAGES.walletNotFound });
-    const noRlusd = await post('/api/referrals/claim', carol, { wallet: carolWallet.address, currency: 'RLUSD' });
+    const noRlusd = await post('/api/referrals/claim', carol, {
+      wallet: carolWallet.address,
+      currency: 'RLUSD',
+    });
     expect(noRlusd.json()).toMatchObject({ message: REFERRAL_MESSAGES.nothingToClaim });
 
     const before = await w.xrp(carolWallet.address);
@@ -273,7 +291,12 @@ describe('referrals', () => {
 
     const claims = (await get('/api/referrals/claims', carol)).json() as ReferralClaimView[];
     expect(claims).toHaveLength(1);
-    expect(claims[0]).toMatchObject({ address: carolWallet.address, status: 'paid', hash: r.hash, currency: 'XRP' });
+    expect(claims[0]).toMatchObject({
+      address: carolWallet.address,
+      status: 'paid',
+      hash: r.hash,
+      currency: 'XRP',
+    });
     const me = (await get('/api/referrals/me', carol)).json() as ReferralSummary;
     expect(me.balances.find((x) => x.currency === 'XRP')).toMatchObject({ claimable: '0.000000' });
   });

@@ -147,7 +147,11 @@ describe('creator reward splits', () => {
 
     // An account that demands a destination tag: a reward payment to it would fail.
     const tagged = await fundedAccount(client, 20);
-    await submitOk(client, tagged, { TransactionType: 'AccountSet', Account: tagged.classicAddress, SetFlag: 1 });
+    await submitOk(client, tagged, {
+      TransactionType: 'AccountSet',
+      Account: tagged.classicAddress,
+      SetFlag: 1,
+    });
     const needsTag = await setSplit(creator, [{ address: tagged.classicAddress, bps: 10_000 }]);
     expect(needsTag.statusCode).toBe(400);
     expect(needsTag.json().message).toBe(
@@ -190,7 +194,10 @@ describe('creator reward splits', () => {
     ]);
     // The history is append-only: the database itself refuses to rewrite it.
     await expect(
-      t.database.db.update(rewardSplitEvents).set({ after: [] }).where(eq(rewardSplitEvents.tokenId, tokenId)),
+      t.database.db
+        .update(rewardSplitEvents)
+        .set({ after: [] })
+        .where(eq(rewardSplitEvents.tokenId, tokenId)),
     ).rejects.toThrow();
   });
 
@@ -279,7 +286,11 @@ describe('creator reward splits', () => {
     const claimable = creatorShareDrops - (await claimedDrops());
     // The outside recipient turns on RequireDest after the split was saved: its payment fails on
     // the ledger (tecDST_TAG_NEEDED); the other two are paid.
-    await submitOk(client, outside, { TransactionType: 'AccountSet', Account: outside.classicAddress, SetFlag: 1 });
+    await submitOk(client, outside, {
+      TransactionType: 'AccountSet',
+      Account: outside.classicAddress,
+      SetFlag: 1,
+    });
     const res = await post('/api/claim-rewards', creator, {
       token: token.currency,
       issuer: token.issuer_address,

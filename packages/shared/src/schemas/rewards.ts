@@ -46,7 +46,7 @@ export const REWARD_SPLIT_MESSAGES = {
   share: 'Each share must be a percent from 0.01 to 100, with at most 2 decimals.',
   sum: 'The shares must add up to exactly 100%.',
   duplicate: 'Each address may appear only once in the split.',
-  notCreator: "Only the creator of this token can change its reward split.",
+  notCreator: 'Only the creator of this token can change its reward split.',
   unknownAccount: (address: string) =>
     `${address} is not an account on the XRP Ledger. Use an activated account or one of your own wallets.`,
   cannotReceive: (address: string, why: string) => `${address} cannot receive this token's rewards: ${why}`,
@@ -193,7 +193,12 @@ export interface ClaimRewardsResult {
   to: string;
   currency: string;
   hash: string;
-  payouts?: Array<{ address: string; amount: string; hash: string | null; status: RewardPayoutView['status'] }>;
+  payouts?: Array<{
+    address: string;
+    amount: string;
+    hash: string | null;
+    status: RewardPayoutView['status'];
+  }>;
 }
 
 /** GET /api/rewards/summary: one row per token the caller created. */

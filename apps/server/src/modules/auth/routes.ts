@@ -83,7 +83,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
       if (user.created && deps.referrals) {
         const bound = await deps.referrals.bindFirstSignIn(tx, {
           userId: user.id,
-          code: parseReferralCode((request.query as Record<string, unknown> | undefined)?.[REFERRAL_QUERY_PARAM]),
+          code: parseReferralCode(
+            (request.query as Record<string, unknown> | undefined)?.[REFERRAL_QUERY_PARAM],
+          ),
           sessionUserId: request.user?.id,
           deviceHash,
         });

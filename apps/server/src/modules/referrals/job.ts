@@ -15,12 +15,19 @@ const MAX_ATTEMPTS = 8;
 
 export const referralIntentKey = (claimId: number) => `${REFERRAL_CLAIM_JOB}:claim-${claimId}:pay`;
 
-export function registerReferralClaimJob(deps: { db: Db; jobs: JobRunner; payments: FeeWalletPayments }): void {
+export function registerReferralClaimJob(deps: {
+  db: Db;
+  jobs: JobRunner;
+  payments: FeeWalletPayments;
+}): void {
   const { db, payments } = deps;
   deps.jobs.register<{ claimId: number }, { status: string; hash?: string | null }>(
     REFERRAL_CLAIM_JOB,
     async (ctx) => {
-      const [claim] = await db.select().from(referralClaims).where(eq(referralClaims.id, ctx.payload.claimId));
+      const [claim] = await db
+        .select()
+        .from(referralClaims)
+        .where(eq(referralClaims.id, ctx.payload.claimId));
       if (!claim) throw new JobFailure(null, REFERRAL_MESSAGES.claimFailed);
       if (claim.status === 'paid') return { status: 'paid', hash: claim.hash };
       if (claim.status === 'failed') throw new JobFailure(null, REFERRAL_MESSAGES.claimFailed);

@@ -192,7 +192,10 @@ export class ReferralsService {
   }
 
   private async balances(userId: number): Promise<ReferralBalanceView[]> {
-    const rows = await this.deps.db.select().from(referralBalances).where(eq(referralBalances.userId, userId));
+    const rows = await this.deps.db
+      .select()
+      .from(referralBalances)
+      .where(eq(referralBalances.userId, userId));
     return CURRENCIES.map((currency) => {
       const row = rows.find((r) => r.currency === currency);
       const earned = row?.earned ?? '0';
@@ -251,7 +254,8 @@ export class ReferralsService {
       const base = (await this.deps.wallets.reserveDrops(0)).base;
       throw badRequest(REWARD_MESSAGES.notActivated(amount, dropsToXrp(base)));
     }
-    if (check.problem) throw badRequest(REWARD_MESSAGES.recipientCannotReceive(wallet.address, check.problem.sentence));
+    if (check.problem)
+      throw badRequest(REWARD_MESSAGES.recipientCannotReceive(wallet.address, check.problem.sentence));
     await this.deps.payments.requireFeeWalletCanPay(b.currency, amount, 1, REWARD_MESSAGES.platformCannotPay);
 
     const reserved = await this.deps.db.transaction(async (tx) => {
@@ -277,8 +281,13 @@ export class ReferralsService {
     });
     // A concurrent claim took it first: what is left is claimed by the next click.
     if (!reserved) throw badRequest(REFERRAL_MESSAGES.nothingToClaim);
-    const job = await this.deps.jobs.waitFor(reserved.jobId, { timeoutMs: CLAIM_WAIT_MS }).catch(() => undefined);
-    const [claim] = await this.deps.db.select().from(referralClaims).where(eq(referralClaims.id, reserved.claimId));
+    const job = await this.deps.jobs
+      .waitFor(reserved.jobId, { timeoutMs: CLAIM_WAIT_MS })
+      .catch(() => undefined);
+    const [claim] = await this.deps.db
+      .select()
+      .from(referralClaims)
+      .where(eq(referralClaims.id, reserved.claimId));
     if (claim?.status === 'paid' && claim.hash)
       return { claimed: claim.amount, to: claim.walletAddress, currency: claim.currency, hash: claim.hash };
     if (!job) throw badGateway(REFERRAL_MESSAGES.stillProcessing, { claimId: reserved.claimId });

@@ -37,13 +37,7 @@ export interface ReceiveCheck {
   activated: boolean;
   problem: null | {
     reason:
-      | 'blackhole'
-      | 'fee-wallet'
-      | 'below-reserve'
-      | 'no-rlusd-line'
-      | 'amm'
-      | 'dest-tag'
-      | 'deposit-auth';
+      'blackhole' | 'fee-wallet' | 'below-reserve' | 'no-rlusd-line' | 'amm' | 'dest-tag' | 'deposit-auth';
     /** Ends the sentence '<address> cannot receive this reward: …'. */
     sentence: string;
   };
@@ -74,7 +68,11 @@ export class FeeWalletPayments {
     currency: RewardCurrency,
     opts: { amount?: DecimalValue; accountFlags?: boolean } = {},
   ): Promise<ReceiveCheck> {
-    const refuse = (activated: boolean, reason: NonNullable<ReceiveCheck['problem']>['reason'], sentence: string) => ({
+    const refuse = (
+      activated: boolean,
+      reason: NonNullable<ReceiveCheck['problem']>['reason'],
+      sentence: string,
+    ) => ({
       activated,
       problem: { reason, sentence },
     });
@@ -86,15 +84,24 @@ export class FeeWalletPayments {
     if (!client) return { activated: false, problem: null };
     let data: { Flags?: number; AMMID?: string } | undefined;
     try {
-      const r = await client.request({ command: 'account_info', account: address, ledger_index: 'validated' });
+      const r = await client.request({
+        command: 'account_info',
+        account: address,
+        ledger_index: 'validated',
+      });
       data = r.result.account_data as { Flags?: number; AMMID?: string };
     } catch (err) {
-      const name = err instanceof RippledError ? (err.data as { error?: string } | undefined)?.error : undefined;
+      const name =
+        err instanceof RippledError ? (err.data as { error?: string } | undefined)?.error : undefined;
       if (name !== 'actNotFound') throw err;
     }
     if (!data) {
       if (currency === 'RLUSD')
-        return refuse(false, 'no-rlusd-line', 'it is not activated on the XRP Ledger, so it has no RLUSD trust line.');
+        return refuse(
+          false,
+          'no-rlusd-line',
+          'it is not activated on the XRP Ledger, so it has no RLUSD trust line.',
+        );
       const base = BigInt(this.deps.submissions?.reserves.reserveBase ?? 1_000_000);
       if (opts.amount !== undefined && decimalToDrops(opts.amount) < base)
         return refuse(
@@ -108,9 +115,17 @@ export class FeeWalletPayments {
     if (opts.accountFlags) {
       if (data.AMMID !== undefined) return refuse(true, 'amm', "it is an AMM pool's account.");
       if ((flags & LSF.requireDestTag) !== 0)
-        return refuse(true, 'dest-tag', 'it requires a destination tag, which a reward payment does not carry.');
+        return refuse(
+          true,
+          'dest-tag',
+          'it requires a destination tag, which a reward payment does not carry.',
+        );
       if ((flags & LSF.depositAuth) !== 0)
-        return refuse(true, 'deposit-auth', 'it accepts payments only from accounts it authorized (DepositAuth).');
+        return refuse(
+          true,
+          'deposit-auth',
+          'it accepts payments only from accounts it authorized (DepositAuth).',
+        );
     }
     if (currency === 'RLUSD') {
       const issuer = await this.deps.rlusdIssuer();
@@ -132,7 +147,12 @@ export class FeeWalletPayments {
    * Before anything is reserved: the fee wallet holds `total` of `currency` and the network fees of
    * `payments` transactions, beyond what it keeps in reserve (503 'The platform cannot pay…' if not).
    */
-  async requireFeeWalletCanPay(currency: RewardCurrency, total: DecimalValue, payments: number, message: string) {
+  async requireFeeWalletCanPay(
+    currency: RewardCurrency,
+    total: DecimalValue,
+    payments: number,
+    message: string,
+  ) {
     const funds = this.deps.funds;
     const feeWallet = await this.feeWallet();
     if (!funds || !feeWallet) return;

@@ -21,7 +21,9 @@ const MAX_ATTEMPTS = 8;
  * after the upgrade finds its transaction; the other recipients of a split are `:pay-<position>`.
  */
 export const payoutIntentKey = (claimId: number, position: number) =>
-  position === 0 ? `${REWARD_CLAIM_JOB}:claim-${claimId}:pay` : `${REWARD_CLAIM_JOB}:claim-${claimId}:pay-${position}`;
+  position === 0
+    ? `${REWARD_CLAIM_JOB}:claim-${claimId}:pay`
+    : `${REWARD_CLAIM_JOB}:claim-${claimId}:pay-${position}`;
 
 export function registerRewardClaimJob(deps: { db: Db; jobs: JobRunner; payments: FeeWalletPayments }): void {
   const { db, payments } = deps;

@@ -200,7 +200,12 @@ export class RewardsService {
         address: r.address,
       });
     }
-    await this.deps.payments.requireFeeWalletCanPay(currency, amount, payments, REWARD_MESSAGES.platformCannotPay);
+    await this.deps.payments.requireFeeWalletCanPay(
+      currency,
+      amount,
+      payments,
+      REWARD_MESSAGES.platformCannotPay,
+    );
   }
 
   /**
@@ -260,7 +265,10 @@ export class RewardsService {
         await tx.insert(rewardPayouts).values(payouts);
         // The claim names where its first payment goes (the chosen wallet, or the split's first).
         if (!wallet)
-          await tx.update(rewardClaims).set({ walletAddress: payouts[0]!.address }).where(eq(rewardClaims.id, claimId));
+          await tx
+            .update(rewardClaims)
+            .set({ walletAddress: payouts[0]!.address })
+            .where(eq(rewardClaims.id, claimId));
         const job = await this.deps.jobs.enqueue(
           { type: REWARD_CLAIM_JOB, userId, payload: { claimId }, key: `${REWARD_CLAIM_JOB}:${claimId}` },
           tx as unknown as Db,

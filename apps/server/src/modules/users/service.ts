@@ -48,7 +48,10 @@ export async function upsertUser(db: Db, identity: Identity, profile: ProfileFie
   // Fields left undefined keep their stored value; null clears (the provider says there is none).
   const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
   for (const [k, v] of Object.entries(profile)) if (v !== undefined) (set as Record<string, unknown>)[k] = v;
-  const where = 'telegramId' in identity ? eq(users.telegramId, identity.telegramId) : eq(users.googleId, identity.googleId);
+  const where =
+    'telegramId' in identity
+      ? eq(users.telegramId, identity.telegramId)
+      : eq(users.googleId, identity.googleId);
   const [row] = await db.update(users).set(set).where(where).returning();
   if (!row) throw new Error('upsert returned no row');
   return { ...row, created: false };
