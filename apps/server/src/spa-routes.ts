@@ -15,5 +15,6 @@ export const SPA_ROUTES = [
   '/list-token',
   '/burner',
   '/dashboard',
+  '/referrals',
   '/admin',
 ] as const;

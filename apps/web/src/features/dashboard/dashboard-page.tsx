@@ -9,6 +9,8 @@ import { groupDigits, useIssuerWallet, useUserTokens } from './api';
 import { ClaimRewardsModal } from './claim-rewards-modal';
 import { IssuerPanel } from './issuer-panel';
 import { LoadError } from './load-error';
+import { PayoutHistory } from './payout-history';
+import { RewardSplitPanel } from './reward-split-panel';
 import { useRewardTotals } from './rewards';
 import { TrustLinesPanel } from './trust-lines-panel';
 import { VestingPanel } from './vesting-panel';
@@ -179,9 +181,12 @@ function TokenManager({ token }: { token: TokenView }) {
           </button>
         </div>
         <p id="claim-note" className="muted small">
-          Rewards accrue from trading fees on {token.ticker}.
+          Rewards accrue from trading fees on {token.ticker}. With a reward split, a claim pays every
+          recipient its share.
         </p>
       </section>
+      <RewardSplitPanel token={token} />
+      <PayoutHistory token={token} />
       {claiming && <ClaimRewardsModal token={token} onClose={closeClaim} />}
     </>
   );
