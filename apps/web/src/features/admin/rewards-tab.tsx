@@ -104,14 +104,20 @@ function ReferralTotals() {
               <dt>Referred users</dt>
               <dd data-testid="referred-users">{overview.data.referred_users}</dd>
             </div>
-            {overview.data.totals.map((t) => (
-              <div key={t.currency}>
-                <dt>Earned / claimed ({t.currency})</dt>
-                <dd>
-                  {t.earned} / {t.claimed} · owed {unclaimed(t.earned, t.claimed)}
-                </dd>
-              </div>
-            ))}
+            {overview.data.totals.flatMap((t) => [
+              <div key={`${t.currency}-earned`}>
+                <dt>Earned ({t.currency})</dt>
+                <dd>{t.earned}</dd>
+              </div>,
+              <div key={`${t.currency}-claimed`}>
+                <dt>Claimed ({t.currency})</dt>
+                <dd>{t.claimed}</dd>
+              </div>,
+              <div key={`${t.currency}-owed`}>
+                <dt>Owed to referrers ({t.currency})</dt>
+                <dd data-testid={`referral-owed-${t.currency}`}>{unclaimed(t.earned, t.claimed)}</dd>
+              </div>,
+            ])}
           </dl>
           {overview.data.referrers.length === 0 ? (
             <p className="empty-state">Nobody has signed up through a referral link yet.</p>

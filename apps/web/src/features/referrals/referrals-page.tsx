@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   CLAIM_SUCCESS_AUTO_CLOSE_MS,
+  fixedDecimals,
   REFERRAL_MESSAGES,
   bpsToPercent,
   groupDigits,
@@ -20,6 +21,10 @@ import { walletLabel } from '../../lib/wallet-balances';
 import { useClaimReferral, useReferralClaims, useReferralEarnings, useReferralSummary } from './api';
 import './referrals.css';
 
+/** An amount as the page shows it: XRP to the drop (6 decimals); RLUSD with every digit it has. */
+const money = (value: string, currency: string) =>
+  `${groupDigits(currency === 'XRP' ? fixedDecimals(value, 6) : value)} ${currency}`;
+
 /**
  * /referrals (issue 37, docs/referrals.md): the user's referral link with a copy button, who signed
  * up through it, what they earned (a share of those users' trading fees) and its claim to one of
@@ -32,7 +37,9 @@ export function ReferralsPage() {
 
   return (
     <div className="referrals-page">
-      <h1>Referrals</h1>
+      <div className="page-title-row">
+        <h1>Referrals</h1>
+      </div>
       {summary.isPending ? (
         <section className="panel">
           <p className="muted" aria-busy="true">
@@ -96,21 +103,15 @@ export function ReferralsPage() {
                   <dl>
                     <div>
                       <dt>Earned</dt>
-                      <dd>
-                        {groupDigits(b.earned)} {b.currency}
-                      </dd>
+                      <dd>{money(b.earned, b.currency)}</dd>
                     </div>
                     <div>
                       <dt>Claimed</dt>
-                      <dd>
-                        {groupDigits(b.claimed)} {b.currency}
-                      </dd>
+                      <dd>{money(b.claimed, b.currency)}</dd>
                     </div>
                     <div>
                       <dt>Claimable</dt>
-                      <dd data-testid={`ref-claimable-${b.currency}`}>
-                        {groupDigits(b.claimable)} {b.currency}
-                      </dd>
+                      <dd data-testid={`ref-claimable-${b.currency}`}>{money(b.claimable, b.currency)}</dd>
                     </div>
                   </dl>
                   <button type="button" disabled={!(Number(b.claimable) > 0)} onClick={() => setClaiming(b)}>
@@ -170,7 +171,7 @@ function ClaimHistory() {
                     </span>
                   </td>
                   <td data-label="Amount" className="num">
-                    {groupDigits(c.amount)} {c.currency}
+                    {money(c.amount, c.currency)}
                   </td>
                   <td data-label="Status" className={`ref-${c.status}`}>
                     {c.status === 'paid' ? 'Paid' : c.status === 'pending' ? 'Paying…' : 'Failed — returned'}
@@ -241,13 +242,13 @@ function EarningHistory() {
                     <time dateTime={e.created_at}>{new Date(e.created_at).toLocaleString()}</time>
                   </td>
                   <td data-label="Fee paid" className="num">
-                    {groupDigits(e.fee)} {e.currency}
+                    {money(e.fee, e.currency)}
                   </td>
                   <td data-label="Share" className="num">
                     {bpsToPercent(e.share_bps)}%
                   </td>
                   <td data-label="You earned" className="num">
-                    {groupDigits(e.amount)} {e.currency}
+                    {money(e.amount, e.currency)}
                   </td>
                 </tr>
               ))}
