@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { classicAddressSchema } from './common';
+import { REWARD_MESSAGES } from './rewards';
 
 // Referrals (issue 37): every user has a code; a visitor who signs up through `/?ref=<code>` is
 // bound to that referrer at their first sign-in, pays nothing extra, and the referrer earns a share
@@ -20,9 +21,10 @@ export const REFERRAL_MONTHS_MIN = 1;
 export const REFERRAL_MONTHS_MAX = 60;
 
 export const REFERRAL_MESSAGES = {
-  nothingToClaim: 'Nothing to claim.',
-  claimFailed: 'Claim failed. Please try again.',
-  selectWallet: 'Please select a wallet.',
+  // The same sentences as a creator's claim: one claim experience.
+  nothingToClaim: REWARD_MESSAGES.nothingToClaim,
+  claimFailed: REWARD_MESSAGES.claimFailed,
+  selectWallet: REWARD_MESSAGES.selectWallet,
   currency: "currency must be 'XRP' or 'RLUSD'.",
   walletNotFound: 'Wallet not found. Referral earnings can be claimed only to one of your own wallets.',
   unavailable: 'Referral earnings cannot be claimed right now: the XRP Ledger is not connected.',

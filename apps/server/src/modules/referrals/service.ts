@@ -109,6 +109,18 @@ export class ReferralBinding {
   }
 }
 
+/** One referrer as the admin's overview reads it (numbers as PostgreSQL sends them). */
+type ReferrerRow = {
+  user_id: number;
+  username: string | null;
+  code: string | null;
+  referred: string | number;
+  earned_xrp: string;
+  claimed_xrp: string;
+  earned_rlusd: string;
+  claimed_rlusd: string;
+};
+
 export interface ReferralsDeps {
   db: Db;
   jobs: JobRunner;
@@ -316,16 +328,7 @@ export class ReferralsService {
       .groupBy(referralBalances.currency)
       .orderBy(asc(referralBalances.currency));
     const [referred] = await db.select({ n: count() }).from(referrals);
-    const rows = await db.execute<{
-      user_id: number;
-      username: string | null;
-      code: string | null;
-      referred: string | number;
-      earned_xrp: string;
-      claimed_xrp: string;
-      earned_rlusd: string;
-      claimed_rlusd: string;
-    }>(sql`
+    const rows = await db.execute<ReferrerRow>(sql`
       with referrers as (
         select referrer_user_id as user_id, count(*) as referred from ${referrals} group by referrer_user_id
       )
@@ -346,16 +349,7 @@ export class ReferralsService {
         claimed: new Decimal(t.claimed).toFixed(),
       })),
       referred_users: referred?.n ?? 0,
-      referrers: rowsOf<{
-        user_id: number;
-        username: string | null;
-        code: string | null;
-        referred: string | number;
-        earned_xrp: string;
-        claimed_xrp: string;
-        earned_rlusd: string;
-        claimed_rlusd: string;
-      }>(rows).map((r) => ({
+      referrers: rowsOf<ReferrerRow>(rows).map((r) => ({
         user_id: Number(r.user_id),
         username: r.username,
         code: r.code,

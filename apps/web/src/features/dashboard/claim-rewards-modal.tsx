@@ -14,13 +14,13 @@ import {
   type TokenView,
   CLAIM_SUCCESS_AUTO_CLOSE_MS,
 } from '@ledgerpad/shared';
-import { FormErrors, SelectField } from '../../components/form-field';
+import { FormErrors } from '../../components/form-field';
+import { WalletSelectField } from '../../components/wallet-select-field';
 import { Modal, ModalActions } from '../../components/modal';
 import { requestResolver } from '../../lib/form-resolver';
-import { walletLabel } from '../../lib/wallet-balances';
 import { userMessage } from '../../lib/api';
 import { groupDigits, shortAddress } from './api';
-import { useClaimRewards, useClaimWallets, useRewardSplit, useRewardTotals } from './rewards';
+import { useClaimRewards, useRewardSplit, useRewardTotals } from './rewards';
 
 /** How long the success view stays before the modal closes itself (spec 001 §9). */
 
@@ -41,7 +41,6 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
   // With a split, the claim pays its recipients (no wallet to choose); without one, a wallet of yours.
   const recipients = split.data?.recipients ?? [];
   const splitting = recipients.length > 0;
-  const wallets = useClaimWallets(true);
   const claim = useClaimRewards();
   const [done, setDone] = useState<ClaimRewardsResult | null>(null);
   const {
@@ -165,20 +164,12 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
               </ul>
             </div>
           ) : (
-            <SelectField
-              label="Wallet"
+            <WalletSelectField
               invalid={Boolean(errors.wallet)}
               errorId={errorId}
               disabled={busy}
               {...register('wallet')}
-            >
-              <option value="">{wallets.isPending ? 'Loading wallets…' : 'Select a wallet'}</option>
-              {wallets.data?.map((w) => (
-                <option key={w.id} value={w.wallet_address}>
-                  {walletLabel(w)}
-                </option>
-              ))}
-            </SelectField>
+            />
           )}
           <div className="field">
             <label className="field-label" htmlFor={`${errorId}-percent`}>

@@ -12,12 +12,12 @@ import {
   type ReferralClaimResult,
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
-import { FormErrors, SelectField } from '../../components/form-field';
+import { FormErrors } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
+import { PaymentsTable } from '../../components/payments-table';
+import { WalletSelectField } from '../../components/wallet-select-field';
 import { userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
-import { useMyWallets } from '../../lib/my-wallets';
-import { walletLabel } from '../../lib/wallet-balances';
 import { useClaimReferral, useReferralClaims, useReferralEarnings, useReferralSummary } from './api';
 import './referrals.css';
 
@@ -146,58 +146,17 @@ function ClaimHistory() {
       ) : claims.data.length === 0 ? (
         <p className="empty-state">No payouts yet. Claims appear here with their transactions.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="ref-table">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">To</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-                <th scope="col">Status</th>
-                <th scope="col">Transaction</th>
-              </tr>
-            </thead>
-            <tbody>
-              {claims.data.map((c) => (
-                <tr key={c.id}>
-                  <td data-label="Time">
-                    <time dateTime={c.created_at}>{new Date(c.created_at).toLocaleString()}</time>
-                  </td>
-                  <td data-label="To">
-                    <span className="address" title={c.address}>
-                      {shortAddress(c.address)}
-                    </span>
-                  </td>
-                  <td data-label="Amount" className="num">
-                    {money(c.amount, c.currency)}
-                  </td>
-                  <td data-label="Status" className={`ref-${c.status}`}>
-                    {c.status === 'paid' ? 'Paid' : c.status === 'pending' ? 'Paying…' : 'Failed — returned'}
-                  </td>
-                  <td data-label="Transaction">
-                    {c.hash ? (
-                      <span className="ref-hash">
-                        <span className="address" title={c.hash}>
-                          {c.hash.slice(0, 8)}…{c.hash.slice(-6)}
-                        </span>
-                        <CopyButton
-                          value={c.hash}
-                          label="Copy transaction hash"
-                          copiedMessage="Hash copied"
-                          failedMessage="Failed to copy the hash."
-                        />
-                      </span>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <PaymentsTable
+          recipientLabel="To"
+          rows={claims.data.map((c) => ({
+            id: c.id,
+            at: c.created_at,
+            address: c.address,
+            amount: money(c.amount, c.currency),
+            status: c.status,
+            hash: c.hash,
+          }))}
+        />
       )}
     </section>
   );
@@ -220,7 +179,7 @@ function EarningHistory() {
         <p className="empty-state">Nothing earned yet: share your link.</p>
       ) : (
         <div className="table-scroll">
-          <table className="ref-table">
+          <table className="payments-table">
             <thead>
               <tr>
                 <th scope="col">Time</th>
@@ -263,7 +222,6 @@ function EarningHistory() {
 /** Claims everything claimable in one currency to one of the user's wallets; closes 3 s after success. */
 function ClaimReferralModal({ balance, onClose }: { balance: ReferralBalanceView; onClose: () => void }) {
   const errorId = useId();
-  const wallets = useMyWallets();
   const claim = useClaimReferral();
   const [done, setDone] = useState<ReferralClaimResult | null>(null);
   const {
@@ -320,20 +278,12 @@ function ClaimReferralModal({ balance, onClose }: { balance: ReferralBalanceView
               {balance.claimable} {balance.currency}
             </strong>
           </p>
-          <SelectField
-            label="Wallet"
+          <WalletSelectField
             invalid={Boolean(errors.wallet)}
             errorId={errorId}
             disabled={busy}
             {...register('wallet')}
-          >
-            <option value="">{wallets.isPending ? 'Loading wallets…' : 'Select a wallet'}</option>
-            {wallets.data?.map((w) => (
-              <option key={w.id} value={w.wallet_address}>
-                {walletLabel(w)}
-              </option>
-            ))}
-          </SelectField>
+          />
           <FormErrors
             id={errorId}
             messages={[
