@@ -57,13 +57,12 @@ const addressInput = (i: number) => screen.getByRole('combobox', { name: `Addres
 const shareInputs = () => screen.getAllByRole('textbox', { name: 'Share %' });
 
 describe('reward split editor', () => {
-  it('sends the percents as basis points, and holds at 5 recipients', async () => {
+  it('sends the percents as basis points', async () => {
     render(withProviders(<RewardSplitPanel token={TOKEN} />));
     await waitFor(() => expect(addressInput(1)).toBeTruthy());
     fireEvent.change(addressInput(1), { target: { value: A } });
     fireEvent.change(shareInputs()[0]!, { target: { value: '66.67' } });
-    const add = screen.getByRole('button', { name: 'Add recipient' });
-    fireEvent.click(add);
+    fireEvent.click(screen.getByRole('button', { name: 'Add recipient' }));
     fireEvent.change(addressInput(2), { target: { value: B } });
     fireEvent.change(shareInputs()[1]!, { target: { value: '33.33' } });
     expect(screen.getByText('Total 100%')).toBeTruthy();
@@ -80,9 +79,16 @@ describe('reward split editor', () => {
     );
     // Saved: the editor shows the saved split, and offers to remove it.
     await waitFor(() => expect(screen.getByRole('button', { name: 'Remove split' })).toBeTruthy());
-    for (let i = 0; i < 3; i++) fireEvent.click(screen.getByRole('button', { name: 'Add recipient' }));
+    // Many renders of a form: room for a loaded 2-core machine (2 s alone, 5 s seen under load).
+  }, 15_000);
+
+  it('holds at 5 recipients', async () => {
+    render(withProviders(<RewardSplitPanel token={TOKEN} />));
+    await waitFor(() => expect(addressInput(1)).toBeTruthy());
+    const add = () => screen.getByRole('button', { name: 'Add recipient' }) as HTMLButtonElement;
+    for (let i = 0; i < 4; i++) fireEvent.click(add());
     expect(shareInputs()).toHaveLength(5);
-    expect((screen.getByRole('button', { name: 'Add recipient' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(add().disabled).toBe(true);
   });
 
   it('refuses shares that do not add up to 100% or have more than 2 decimals, sending nothing', async () => {

@@ -44,6 +44,9 @@ export async function splitOf(db: Db, tokenId: number): Promise<RewardSplitRecip
   return rows;
 }
 
+/** The public history shows the last this many changes of a split. */
+const HISTORY_SHOWN = 100;
+
 export class RewardSplits {
   constructor(
     private readonly deps: {
@@ -63,7 +66,7 @@ export class RewardSplits {
       .from(rewardSplitEvents)
       .where(eq(rewardSplitEvents.tokenId, tokenId))
       .orderBy(desc(rewardSplitEvents.id))
-      .limit(100);
+      .limit(HISTORY_SHOWN);
     const history: RewardSplitChange[] = events.map((e) => ({
       at: e.createdAt.toISOString(),
       before: e.before as RewardSplitRecipient[],
