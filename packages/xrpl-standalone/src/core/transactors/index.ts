@@ -7,6 +7,7 @@ import { ammDelete } from './amm-delete';
 import { ammDeposit } from './amm-deposit';
 import { ammVote } from './amm-vote';
 import { ammWithdraw } from './amm-withdraw';
+import { batch } from './batch';
 import { clawback } from './clawback';
 import { depositPreauth } from './deposit-preauth';
 import { escrowCancel } from './escrow-cancel';
@@ -42,6 +43,7 @@ export const TRANSACTORS: Record<string, Transactor> = {
   AMMVote: ammVote,
   AMMBid: ammBid,
   AMMDelete: ammDelete,
+  Batch: batch,
 };
 
 /** Lets other modules (e.g. DEX/AMM transactors) register their types without editing this map. */
