@@ -289,13 +289,16 @@ export function preflight(
     if (ter) return ter;
   }
   if (!t.preflight) return 'tesSUCCESS';
-  if (type === 'Batch') return t.preflight({ tx, config, rules, preflightInner: preflightFor(config, rules) });
+  if (type === 'Batch')
+    return t.preflight({ tx, config, rules, preflightInner: preflightFor(config, rules) });
   return t.preflight({ tx, config, rules });
 }
 
 export function requiredFee(tx: JsonObject, config: CoreConfig, view: StateReader): bigint {
   const t = transactorFor(tx);
-  const base = t?.baseFee ? t.baseFee(tx, config, view, (other) => requiredFee(other, config, view)) : config.baseFee;
+  const base = t?.baseFee
+    ? t.baseFee(tx, config, view, (other) => requiredFee(other, config, view))
+    : config.baseFee;
   // A multi-signed transaction pays one base fee per signature on top (rippled calculateBaseFee).
   return tx.Signers !== undefined ? base + BigInt(txSigners(tx).length) * config.baseFee : base;
 }

@@ -678,8 +678,13 @@ export class LedgerNode implements LedgerNodeApi {
   /** rippled's applyBatchTransactions on the open ledger, right after the outer Batch. */
   private applyBatch(outer: DecodedTx): void {
     const open = this.open;
-    const out = applyBatchInners(open, this.viewContext(), outer.tx, outer.txId, open.transactions.length, (id) =>
-      open.txIds.has(id),
+    const out = applyBatchInners(
+      open,
+      this.viewContext(),
+      outer.tx,
+      outer.txId,
+      open.transactions.length,
+      (id) => open.txIds.has(id),
     );
     for (const [k, v] of out.changes) open.set(k, v);
     for (const a of out.applied) {

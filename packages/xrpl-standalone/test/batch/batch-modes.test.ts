@@ -47,7 +47,10 @@ async function run(signer: Wallet, tx: Record<string, unknown>): Promise<{ resul
 describe('the outer fee', () => {
   it('is 2 base fees plus every inner fee: one drop less is telINSUF_FEE_P, xrpl.js autofills it', async () => {
     const seq = await sequenceOf(dex, alice.address);
-    const inners = [innerPayment(alice, carol.address, XRP, seq + 1), innerPayment(alice, carol.address, XRP, seq + 2)];
+    const inners = [
+      innerPayment(alice, carol.address, XRP, seq + 1),
+      innerPayment(alice, carol.address, XRP, seq + 2),
+    ];
     // 2 × 10 + 10 + 10 = 40 drops.
     expect(feeOf(2)).toBe(40n);
     const short = await run(alice, batchOf(alice, seq, MODE.independent, inners, feeOf(2) - 1n));
@@ -69,7 +72,10 @@ describe('the outer fee', () => {
 describe('AllOrNothing', () => {
   it('applies every inner after the outer: balances, sequences, ParentBatchID and TransactionIndex', async () => {
     const seq = await sequenceOf(dex, alice.address);
-    const before = { alice: await xrpBalance(dex, alice.address), carol: await xrpBalance(dex, carol.address) };
+    const before = {
+      alice: await xrpBalance(dex, alice.address),
+      carol: await xrpBalance(dex, carol.address),
+    };
     const inners = [
       innerPayment(alice, carol.address, 3n * XRP, seq + 1),
       innerPayment(alice, carol.address, 4n * XRP, seq + 2),
@@ -91,11 +97,22 @@ describe('AllOrNothing', () => {
     // Each inner is a transaction of its own: `tx` finds it, with its own metadata.
     const second = await lookup(dex, innerHash(inners[1] as Record<string, unknown>));
     expect(second).toMatchObject({ found: true, result: 'tesSUCCESS' });
-    expect(second.meta).toMatchObject({ ParentBatchID: hash, TransactionIndex: 2, delivered_amount: '4000000' });
-    expect(second.txJson).toMatchObject({ Fee: '0', SigningPubKey: '', Sequence: seq + 2, DeliverMax: '4000000' });
+    expect(second.meta).toMatchObject({
+      ParentBatchID: hash,
+      TransactionIndex: 2,
+      delivered_amount: '4000000',
+    });
+    expect(second.txJson).toMatchObject({
+      Fee: '0',
+      SigningPubKey: '',
+      Sequence: seq + 2,
+      DeliverMax: '4000000',
+    });
     // The outer's own metadata holds only its fee and sequence: alice's root, Sequence seq → seq+1.
     const outer = await lookup(dex, hash);
-    const nodes = (outer.meta?.AffectedNodes as Array<{ ModifiedNode?: { PreviousFields?: Record<string, unknown> } }>) ?? [];
+    const nodes =
+      (outer.meta?.AffectedNodes as Array<{ ModifiedNode?: { PreviousFields?: Record<string, unknown> } }>) ??
+      [];
     expect(nodes).toHaveLength(1);
     expect(nodes[0]?.ModifiedNode?.PreviousFields).toMatchObject({ Sequence: seq });
     // account_tx of carol lists both inner payments (and not the outer, which never touched her).
@@ -105,7 +122,10 @@ describe('AllOrNothing', () => {
 
   it('rolls back every inner when one fails: the outer stays, with its fee charged and its sequence used', async () => {
     const seq = await sequenceOf(dex, alice.address);
-    const before = { alice: await xrpBalance(dex, alice.address), carol: await xrpBalance(dex, carol.address) };
+    const before = {
+      alice: await xrpBalance(dex, alice.address),
+      carol: await xrpBalance(dex, carol.address),
+    };
     const nobody = Wallet.generate().address;
     const inners = [
       innerPayment(alice, carol.address, 5n * XRP, seq + 1),
@@ -127,7 +147,10 @@ describe('AllOrNothing', () => {
 describe('the other modes', () => {
   it('OnlyOne stops at the first success; a tec before it is recorded and uses its sequence', async () => {
     const seq = await sequenceOf(dex, alice.address);
-    const before = { alice: await xrpBalance(dex, alice.address), carol: await xrpBalance(dex, carol.address) };
+    const before = {
+      alice: await xrpBalance(dex, alice.address),
+      carol: await xrpBalance(dex, carol.address),
+    };
     const balance = before.alice;
     const inners = [
       // More than alice has: tecUNFUNDED_PAYMENT.
@@ -224,7 +247,11 @@ describe('sequences and tickets', () => {
     expect(result).toBe('tesSUCCESS');
     // The outer used `next`, the second inner next+1; the first used the ticket.
     expect(await sequenceOf(dex, bob.address)).toBe(next + 2);
-    const objects = await dex.client.request({ command: 'account_objects', account: bob.address, type: 'ticket' });
+    const objects = await dex.client.request({
+      command: 'account_objects',
+      account: bob.address,
+      type: 'ticket',
+    });
     expect(objects.result.account_objects).toHaveLength(0);
   });
 });
@@ -233,12 +260,19 @@ describe('streams', () => {
   it('a transactions subscriber gets the outer and then each inner transaction, validated', async () => {
     const seq = await sequenceOf(dex, alice.address);
     const seen: Array<{ hash: string; parent?: string }> = [];
-    const onTx = (t: { hash?: string; tx_json?: { hash?: string }; meta?: { ParentBatchID?: string } }): void => {
+    const onTx = (t: {
+      hash?: string;
+      tx_json?: { hash?: string };
+      meta?: { ParentBatchID?: string };
+    }): void => {
       seen.push({ hash: String(t.hash ?? t.tx_json?.hash), parent: t.meta?.ParentBatchID });
     };
     dex.client.on('transaction', onTx as never);
     await dex.client.request({ command: 'subscribe', streams: ['transactions'] });
-    const inners = [innerPayment(alice, carol.address, XRP, seq + 1), innerPayment(alice, carol.address, XRP, seq + 2)];
+    const inners = [
+      innerPayment(alice, carol.address, XRP, seq + 1),
+      innerPayment(alice, carol.address, XRP, seq + 2),
+    ];
     const { hash } = await run(alice, batchOf(alice, seq, MODE.allOrNothing, inners, feeOf(2)));
     // A round trip after the close: its stream messages were sent before this reply.
     await dex.client.request({ command: 'ping' });

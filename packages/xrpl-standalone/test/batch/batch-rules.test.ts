@@ -103,8 +103,16 @@ describe('preflight', () => {
     ],
     ['an inner without tfInnerBatchTxn', (i) => ((i[1] as Json).Flags = 0), 'temINVALID_FLAG'],
     ['an inner with a fee', (i) => ((i[1] as Json).Fee = '10'), 'temBAD_FEE'],
-    ['an inner with a SigningPubKey', (i) => ((i[1] as Json).SigningPubKey = alice.publicKey), 'temBAD_REGKEY'],
-    ['an inner with a TxnSignature', (i) => ((i[1] as Json).TxnSignature = 'AB'.repeat(64)), 'temBAD_SIGNATURE'],
+    [
+      'an inner with a SigningPubKey',
+      (i) => ((i[1] as Json).SigningPubKey = alice.publicKey),
+      'temBAD_REGKEY',
+    ],
+    [
+      'an inner with a TxnSignature',
+      (i) => ((i[1] as Json).TxnSignature = 'AB'.repeat(64)),
+      'temBAD_SIGNATURE',
+    ],
     [
       'an inner with Signers',
       (i) =>
@@ -128,7 +136,11 @@ describe('preflight', () => {
       'temINVALID',
     ],
     ['the same inner twice', (i) => (i[1] = { ...(i[0] as Json) }), 'temREDUNDANT'],
-    ['one sequence twice under AllOrNothing', (i) => ((i[1] as Json).Sequence = (i[0] as Json).Sequence), 'temREDUNDANT'],
+    [
+      'one sequence twice under AllOrNothing',
+      (i) => ((i[1] as Json).Sequence = (i[0] as Json).Sequence),
+      'temREDUNDANT',
+    ],
     ['Sequence and TicketSequence', (i) => ((i[1] as Json).TicketSequence = 5), 'temSEQ_AND_TICKET'],
     ['neither Sequence nor TicketSequence', (i) => ((i[1] as Json).Sequence = 0), 'temSEQ_AND_TICKET'],
     ['an inner failing its own preflight', (i) => ((i[1] as Json).Amount = '0'), 'temINVALID_INNER_BATCH'],
@@ -148,7 +160,11 @@ describe('preflight', () => {
       'temINVALID_INNER_BATCH',
     ],
     // fixBatchV1_2 (rippled 3.4.1): every inner must be wrapped as RawTransaction.
-    ['an inner wrapped in another field', (i, o) => (o.RawTransactions = [{ RawTransaction: i[0] }, { CreatedNode: i[1] }]), 'temMALFORMED'],
+    [
+      'an inner wrapped in another field',
+      (i, o) => (o.RawTransactions = [{ RawTransaction: i[0] }, { CreatedNode: i[1] }]),
+      'temMALFORMED',
+    ],
   ];
   for (const [name, change, expected] of cases) {
     it(`${name}: ${expected}, nothing charged`, async () => {
@@ -161,7 +177,10 @@ describe('preflight', () => {
   }
 
   it('a sequence used twice is allowed in Independent mode: the second inner fails tefPAST_SEQ, unrecorded', async () => {
-    const { seq, outer } = await aliceBatch((i) => ((i[1] as Json).Sequence = (i[0] as Json).Sequence), MODE.independent);
+    const { seq, outer } = await aliceBatch(
+      (i) => ((i[1] as Json).Sequence = (i[0] as Json).Sequence),
+      MODE.independent,
+    );
     const carolBefore = await xrpBalance(dex, carol.address);
     expect(await result(alice, outer)).toBe('tesSUCCESS');
     // The outer used seq, the first inner seq+1; only the first payment (1 XRP) reached carol.
@@ -174,7 +193,10 @@ describe('preflight', () => {
     try {
       const a = await funded(older, 100);
       const seq = await sequenceOf(older, a.address);
-      const inners = [innerPayment(a, carol.address, XRP, seq + 1), innerPayment(a, carol.address, XRP, seq + 2)];
+      const inners = [
+        innerPayment(a, carol.address, XRP, seq + 1),
+        innerPayment(a, carol.address, XRP, seq + 2),
+      ];
       const tx = batchOf(a, seq, MODE.allOrNothing, [], FEE, {
         RawTransactions: [{ RawTransaction: inners[0] }, { CreatedNode: inners[1] }],
       });
@@ -191,7 +213,10 @@ describe('BatchSigners', () => {
   async function twoAccounts(mode: number = MODE.allOrNothing): Promise<{ outer: Json; inners: Json[] }> {
     const seq = await sequenceOf(dex, alice.address);
     const bobSeq = await sequenceOf(dex, bob.address);
-    const inners = [innerPayment(alice, carol.address, XRP, seq + 1), innerPayment(bob, carol.address, XRP, bobSeq)];
+    const inners = [
+      innerPayment(alice, carol.address, XRP, seq + 1),
+      innerPayment(bob, carol.address, XRP, bobSeq),
+    ];
     return { outer: batchOf(alice, seq, mode, inners, FEE), inners };
   }
 
@@ -205,7 +230,10 @@ describe('BatchSigners', () => {
     // Bob paid his 1 XRP and no fee; his sequence moved by one.
     expect(await xrpBalance(dex, bob.address)).toBe(bobBefore - XRP);
     expect(await sequenceOf(dex, bob.address)).toBe(bobSeq + 1);
-    expect(await lookup(dex, innerHash(inners[1] as Json))).toMatchObject({ found: true, result: 'tesSUCCESS' });
+    expect(await lookup(dex, innerHash(inners[1] as Json))).toMatchObject({
+      found: true,
+      result: 'tesSUCCESS',
+    });
   });
 
   it('the fee counts one base fee per BatchSigner signature', async () => {
@@ -222,15 +250,18 @@ describe('BatchSigners', () => {
     const bobSigner = (outer.BatchSigners as Json[])[0] as Json;
     const asOuter = { ...outer };
     signMultiBatch(alice, asOuter as never);
-    expect(await result(alice, { ...outer, BatchSigners: [bobSigner, ...(asOuter.BatchSigners as Json[])] })).toBe(
-      'temBAD_SIGNER',
-    );
+    expect(
+      await result(alice, { ...outer, BatchSigners: [bobSigner, ...(asOuter.BatchSigners as Json[])] }),
+    ).toBe('temBAD_SIGNER');
     expect(await result(alice, { ...outer, BatchSigners: [bobSigner, bobSigner] })).toBe('temREDUNDANT');
     // carol has no inner transaction here: her signature is not wanted.
     const seq = await sequenceOf(dex, alice.address);
     const carolSeq = await sequenceOf(dex, carol.address);
     const bobSeq = await sequenceOf(dex, bob.address);
-    const inners = [innerPayment(bob, alice.address, XRP, bobSeq), innerPayment(carol, alice.address, XRP, carolSeq)];
+    const inners = [
+      innerPayment(bob, alice.address, XRP, bobSeq),
+      innerPayment(carol, alice.address, XRP, carolSeq),
+    ];
     outer = batchOf(alice, seq, MODE.allOrNothing, inners, FEE);
     const byBob = { ...outer };
     const byCarol = { ...outer };
@@ -252,7 +283,11 @@ describe('BatchSigners', () => {
       batchAccount: stranger.address,
     });
     const strangerSigner = {
-      BatchSigner: { Account: stranger.address, SigningPubKey: stranger.publicKey, TxnSignature: sign(message, stranger.privateKey) },
+      BatchSigner: {
+        Account: stranger.address,
+        SigningPubKey: stranger.publicKey,
+        TxnSignature: sign(message, stranger.privateKey),
+      },
     };
     const withStranger = [...ascending, strangerSigner].sort(bySignerAccount);
     expect(await result(alice, { ...outer, BatchSigners: withStranger })).toBe('temBAD_SIGNER');
@@ -264,7 +299,12 @@ describe('BatchSigners', () => {
     signMultiBatch(bob, outer as never);
     const signer = ((outer.BatchSigners as Json[])[0] as { BatchSigner: Json }).BatchSigner;
     const signature = String(signer.TxnSignature);
-    const tampered = { BatchSigner: { ...signer, TxnSignature: signature.slice(0, -2) + (signature.endsWith('00') ? '01' : '00') } };
+    const tampered = {
+      BatchSigner: {
+        ...signer,
+        TxnSignature: signature.slice(0, -2) + (signature.endsWith('00') ? '01' : '00'),
+      },
+    };
     expect(await result(alice, { ...outer, BatchSigners: [tampered] })).toBe(
       'invalidTransaction: fails local checks: Invalid signature.',
     );
@@ -283,7 +323,9 @@ describe('BatchSigners', () => {
     const moved = batchOf(carol, carolSeq, MODE.independent, inners, FEE);
     const byAlice = { ...moved };
     signMultiBatch(alice, byAlice as never);
-    const signers = [...(byAlice.BatchSigners as Json[]), ...(outer.BatchSigners as Json[])].sort(bySignerAccount);
+    const signers = [...(byAlice.BatchSigners as Json[]), ...(outer.BatchSigners as Json[])].sort(
+      bySignerAccount,
+    );
     expect(await result(carol, { ...moved, BatchSigners: signers })).toBe(
       'invalidTransaction: fails local checks: Invalid signature.',
     );
@@ -299,7 +341,10 @@ describe('BatchSigners', () => {
     });
     const seq = await sequenceOf(dex, alice.address);
     const daveSeq = await sequenceOf(dex, dave.address);
-    const inners = [innerPayment(alice, carol.address, XRP, seq + 1), innerPayment(dave, carol.address, XRP, daveSeq)];
+    const inners = [
+      innerPayment(alice, carol.address, XRP, seq + 1),
+      innerPayment(dave, carol.address, XRP, daveSeq),
+    ];
     const outer = batchOf(alice, seq, MODE.allOrNothing, inners, FEE);
     const signatures = keys.map((k) => {
       const copy = { ...outer };
@@ -307,7 +352,9 @@ describe('BatchSigners', () => {
       const entry = ((copy.BatchSigners as Json[])[0] as { BatchSigner: { Signers: Json[] } }).BatchSigner;
       return entry.Signers[0] as Json;
     });
-    const sortedSigners = [...signatures].sort((x, y) => byAccountId(accountOf(x, 'Signer'), accountOf(y, 'Signer')));
+    const sortedSigners = [...signatures].sort((x, y) =>
+      byAccountId(accountOf(x, 'Signer'), accountOf(y, 'Signer')),
+    );
     const batchSigner = (signers: Json[]): Json[] => [
       { BatchSigner: { Account: dave.address, SigningPubKey: '', Signers: signers } },
     ];
@@ -318,7 +365,9 @@ describe('BatchSigners', () => {
     expect(await result(alice, { ...outer, Fee: '59', BatchSigners: batchSigner(sortedSigners) })).toBe(
       'telINSUF_FEE_P',
     );
-    expect(await result(alice, { ...outer, Fee: '60', BatchSigners: batchSigner(sortedSigners) })).toBe('tesSUCCESS');
+    expect(await result(alice, { ...outer, Fee: '60', BatchSigners: batchSigner(sortedSigners) })).toBe(
+      'tesSUCCESS',
+    );
     expect(await sequenceOf(dex, dave.address)).toBe(daveSeq + 1);
   });
 
@@ -356,7 +405,10 @@ describe('amendments', () => {
     try {
       const a = await funded(without, 100);
       const seq = await sequenceOf(without, a.address);
-      const inners = [innerPayment(a, carol.address, XRP, seq + 1), innerPayment(a, carol.address, XRP, seq + 2)];
+      const inners = [
+        innerPayment(a, carol.address, XRP, seq + 1),
+        innerPayment(a, carol.address, XRP, seq + 2),
+      ];
       expect(await result(a, batchOf(a, seq, MODE.allOrNothing, inners, FEE), without)).toBe('temDISABLED');
     } finally {
       await without.close();
@@ -374,23 +426,40 @@ describe('amendments', () => {
       const outer = batchOf(a, seq, MODE.allOrNothing, inners, FEE);
       // rippled 2.5's serializeBatch: 'BCH\0', Flags, the count and the inner IDs (xrpl.js 5.0.0).
       const message =
-        '42434800' +
-        u32(MODE.allOrNothing) +
-        u32(inners.length) +
-        inners.map((t) => innerHash(t)).join('');
-      const v1 = [{ BatchSigner: { Account: b.address, SigningPubKey: b.publicKey, TxnSignature: sign(message, b.privateKey) } }];
+        '42434800' + u32(MODE.allOrNothing) + u32(inners.length) + inners.map((t) => innerHash(t)).join('');
+      const v1 = [
+        {
+          BatchSigner: {
+            Account: b.address,
+            SigningPubKey: b.publicKey,
+            TxnSignature: sign(message, b.privateKey),
+          },
+        },
+      ];
       const v1_1 = { ...outer };
       signMultiBatch(b, v1_1 as never);
-      expect(await result(a, v1_1, legacy)).toBe('invalidTransaction: fails local checks: Invalid signature.');
+      expect(await result(a, v1_1, legacy)).toBe(
+        'invalidTransaction: fails local checks: Invalid signature.',
+      );
       expect(await result(a, { ...outer, BatchSigners: v1 }, legacy)).toBe('tesSUCCESS');
       // And the other way round: BatchV1_1 (this suite's ledger) refuses the old form.
       const seqA = await sequenceOf(dex, alice.address);
       const seqB = await sequenceOf(dex, bob.address);
-      const here = [innerPayment(alice, bob.address, XRP, seqA + 1), innerPayment(bob, alice.address, XRP, seqB)];
-      const old =
-        '42434800' + u32(MODE.allOrNothing) + u32(2) + here.map((t) => innerHash(t)).join('');
+      const here = [
+        innerPayment(alice, bob.address, XRP, seqA + 1),
+        innerPayment(bob, alice.address, XRP, seqB),
+      ];
+      const old = '42434800' + u32(MODE.allOrNothing) + u32(2) + here.map((t) => innerHash(t)).join('');
       const tx = batchOf(alice, seqA, MODE.allOrNothing, here, FEE, {
-        BatchSigners: [{ BatchSigner: { Account: bob.address, SigningPubKey: bob.publicKey, TxnSignature: sign(old, bob.privateKey) } }],
+        BatchSigners: [
+          {
+            BatchSigner: {
+              Account: bob.address,
+              SigningPubKey: bob.publicKey,
+              TxnSignature: sign(old, bob.privateKey),
+            },
+          },
+        ],
       });
       expect(await result(alice, tx)).toBe('invalidTransaction: fails local checks: Invalid signature.');
     } finally {
@@ -402,7 +471,10 @@ describe('amendments', () => {
 describe('simulate and JSON submission', () => {
   it('simulate refuses a Batch (notImpl) and answers temINVALID_INNER_BATCH for a lone inner', async () => {
     const seq = await sequenceOf(dex, alice.address);
-    const inners = [innerPayment(alice, carol.address, XRP, seq + 1), innerPayment(alice, carol.address, XRP, seq + 2)];
+    const inners = [
+      innerPayment(alice, carol.address, XRP, seq + 1),
+      innerPayment(alice, carol.address, XRP, seq + 2),
+    ];
     const { SigningPubKey: _k, ...unsigned } = batchOf(alice, seq, MODE.allOrNothing, inners, FEE);
     await expect(request(dex, { command: 'simulate', tx_json: unsigned })).rejects.toMatchObject({
       data: { error: 'notImpl' },
@@ -416,14 +488,21 @@ describe('simulate and JSON submission', () => {
 
   it('sign fills the Batch fee; submit with tx_json and secret applies it', async () => {
     const seq = await sequenceOf(dex, alice.address);
-    const inners = [innerPayment(alice, carol.address, XRP, seq + 1), innerPayment(alice, carol.address, XRP, seq + 2)];
+    const inners = [
+      innerPayment(alice, carol.address, XRP, seq + 1),
+      innerPayment(alice, carol.address, XRP, seq + 2),
+    ];
     const txJson = {
       TransactionType: 'Batch',
       Account: alice.address,
       Flags: MODE.allOrNothing,
       RawTransactions: inners.map((t) => ({ RawTransaction: t })),
     };
-    const signed = await request<{ tx_json: Json }>(dex, { command: 'sign', tx_json: txJson, secret: alice.seed });
+    const signed = await request<{ tx_json: Json }>(dex, {
+      command: 'sign',
+      tx_json: txJson,
+      secret: alice.seed,
+    });
     // 2 × 10 + 10 + 10 = 40 drops, and the next sequence.
     expect(signed.tx_json).toMatchObject({ Fee: '40', Sequence: seq });
     const before = await xrpBalance(dex, alice.address);

@@ -34,7 +34,14 @@ export function innerPayment(from: Wallet, to: string, drops: bigint, seq: numbe
 }
 
 /** An outer Batch of `inners` (each wrapped as RawTransaction), signed by nobody yet. */
-export function batchOf(outer: Wallet, seq: number, mode: number, inners: Json[], fee: bigint, extra: Json = {}): Json {
+export function batchOf(
+  outer: Wallet,
+  seq: number,
+  mode: number,
+  inners: Json[],
+  fee: bigint,
+  extra: Json = {},
+): Json {
   return {
     TransactionType: 'Batch',
     Account: outer.address,
@@ -49,7 +56,7 @@ export function batchOf(outer: Wallet, seq: number, mode: number, inners: Json[]
 
 /** Single-signs `tx` with `wallet` (BatchSigners are not signing fields: add them before or after). */
 export function signedBlob(wallet: Wallet, tx: Json): { blob: string; hash: string } {
-  const full = { ...tx, SigningPubKey: wallet.publicKey };
+  const full: Json = { ...tx, SigningPubKey: wallet.publicKey };
   full.TxnSignature = sign(encodeForSigning(full as never), wallet.privateKey);
   const blob = encode(full as never);
   return { blob, hash: hashes.hashSignedTx(blob) };
@@ -115,12 +122,15 @@ export async function lookup(dex: Dex, hash: string): Promise<TxLookup> {
 export async function ledgerTransactions(
   dex: Dex,
 ): Promise<Array<{ type: string; hash: string; result: string; index: number; parent?: string }>> {
-  const r = await request<{ ledger: { transactions: Array<{ tx_json: Json; meta: Json; hash: string }> } }>(dex, {
-    command: 'ledger',
-    ledger_index: 'validated',
-    transactions: true,
-    expand: true,
-  });
+  const r = await request<{ ledger: { transactions: Array<{ tx_json: Json; meta: Json; hash: string }> } }>(
+    dex,
+    {
+      command: 'ledger',
+      ledger_index: 'validated',
+      transactions: true,
+      expand: true,
+    },
+  );
   return r.ledger.transactions
     .map((t) => ({
       type: String(t.tx_json.TransactionType),

@@ -92,7 +92,8 @@ function preflightInners(ctx: PreflightContext, flags: number): Ter {
     }
     const fee = parseAmount(t.Fee);
     if (!fee || fee.kind !== 'xrp' || fee.drops !== 0n) return 'temBAD_FEE';
-    if ((ctx.preflightInner?.(t) ?? 'temINVALID_INNER_BATCH') !== 'tesSUCCESS') return 'temINVALID_INNER_BATCH';
+    if ((ctx.preflightInner?.(t) ?? 'temINVALID_INNER_BATCH') !== 'tesSUCCESS')
+      return 'temINVALID_INNER_BATCH';
     const seq = Number(t.Sequence ?? 0);
     const ticketed = t.TicketSequence !== undefined;
     if (ticketed === (seq !== 0)) return 'temSEQ_AND_TICKET';
@@ -196,7 +197,12 @@ export const batch: Transactor = {
    * inner transaction's own minimum fee, and one base fee per BatchSigner signature (each
    * signer of a multi-signing BatchSigner counts). The engine adds the outer's own Signers.
    */
-  baseFee(tx: JsonObject, config: CoreConfig, _view: StateReader, feeOf?: (other: JsonObject) => bigint): bigint {
+  baseFee(
+    tx: JsonObject,
+    config: CoreConfig,
+    _view: StateReader,
+    feeOf?: (other: JsonObject) => bigint,
+  ): bigint {
     const base = config.baseFee;
     let total = base + base;
     const inners = innerTransactions(tx) ?? [];
