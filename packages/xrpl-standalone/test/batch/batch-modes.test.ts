@@ -4,8 +4,8 @@
 // base fee 10 drops; a Batch must pay 2 × 10 + each inner's own fee (10 for a payment) + 10 per
 // BatchSigner signature (rippled's Batch::calculateBaseFee); inner transactions pay nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet } from 'xrpl';
-import { funded, startDex, xrpBalance, type Dex } from '../dex/helpers';
+import { Wallet, signMultiBatch } from 'xrpl';
+import { xrpBalance, type Dex } from '../dex/helpers';
 import {
   MODE,
   batchOf,
@@ -14,8 +14,8 @@ import {
   ledgerTransactions,
   lookup,
   sequenceOf,
-  signedBlob,
-  submitBlob,
+  startBatchLedger,
+  submitSigned,
 } from './helpers';
 
 const BASE = 10n;
@@ -29,20 +29,11 @@ let bob: Wallet;
 let carol: Wallet;
 
 beforeAll(async () => {
-  dex = await startDex();
-  alice = await funded(dex, 10_000);
-  bob = await funded(dex, 10_000);
-  carol = await funded(dex, 10_000);
+  ({ dex, alice, bob, carol } = await startBatchLedger());
 });
 afterAll(async () => dex.close());
 
-/** Submits a signed Batch and closes the ledger; returns the engine result and the outer hash. */
-async function run(signer: Wallet, tx: Record<string, unknown>): Promise<{ result?: string; hash: string }> {
-  const { blob, hash } = signedBlob(signer, tx);
-  const reply = await submitBlob(dex, blob);
-  dex.ledger.closeLedger();
-  return { result: reply.engine_result ?? reply.error, hash };
-}
+const run = (signer: Wallet, tx: Record<string, unknown>) => submitSigned(dex, signer, tx);
 
 describe('the outer fee', () => {
   it('is 2 base fees plus every inner fee: one drop less is telINSUF_FEE_P, xrpl.js autofills it', async () => {
@@ -205,7 +196,6 @@ describe('the other modes', () => {
       innerPayment(alice, carol.address, 2n * XRP, seq + 3),
     ];
     const unsignedBob = batchOf(alice, seq, MODE.independent, inners, feeOf(4, 1));
-    const { signMultiBatch } = await import('xrpl');
     signMultiBatch(bob, unsignedBob as never);
     const { result, hash } = await run(alice, unsignedBob);
     expect(result).toBe('tesSUCCESS');

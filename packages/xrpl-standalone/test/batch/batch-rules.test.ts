@@ -18,7 +18,9 @@ import {
   lookup,
   sequenceOf,
   signedBlob,
+  startBatchLedger,
   submitBlob,
+  submitSigned,
   type Json,
 } from './helpers';
 
@@ -32,17 +34,12 @@ let bob: Wallet;
 let carol: Wallet;
 
 beforeAll(async () => {
-  dex = await startDex();
-  alice = await funded(dex, 10_000);
-  bob = await funded(dex, 10_000);
-  carol = await funded(dex, 10_000);
+  ({ dex, alice, bob, carol } = await startBatchLedger());
 });
 afterAll(async () => dex.close());
 
-async function result(signer: Wallet, tx: Json, on: Dex = dex): Promise<string | undefined> {
-  const reply = await submitBlob(on, signedBlob(signer, tx).blob);
-  on.ledger.closeLedger();
-  return reply.engine_result ?? `${reply.error}: ${reply.error_exception}`;
+async function result(signer: Wallet, tx: Json, on: Dex = dex): Promise<string> {
+  return (await submitSigned(on, signer, tx)).result;
 }
 
 /** A two-payment batch of alice's, with `change` applied to its JSON before signing. */

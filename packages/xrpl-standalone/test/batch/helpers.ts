@@ -4,7 +4,7 @@
 import { encode, encodeForSigning } from 'ripple-binary-codec';
 import { sign } from 'ripple-keypairs';
 import { hashes, type Wallet } from 'xrpl';
-import { request, type Dex } from '../dex/helpers';
+import { funded, request, startDex, type Dex } from '../dex/helpers';
 
 export const TF_INNER_BATCH_TXN = 0x40000000;
 
@@ -60,6 +60,36 @@ export function signedBlob(wallet: Wallet, tx: Json): { blob: string; hash: stri
   full.TxnSignature = sign(encodeForSigning(full as never), wallet.privateKey);
   const blob = encode(full as never);
   return { blob, hash: hashes.hashSignedTx(blob) };
+}
+
+export interface BatchLedger {
+  dex: Dex;
+  alice: Wallet;
+  bob: Wallet;
+  carol: Wallet;
+}
+
+/** A ledger with the default (mainnet) amendments and three accounts of 10,000 XRP each. */
+export async function startBatchLedger(): Promise<BatchLedger> {
+  const dex = await startDex();
+  return {
+    dex,
+    alice: await funded(dex, 10_000),
+    bob: await funded(dex, 10_000),
+    carol: await funded(dex, 10_000),
+  };
+}
+
+/** Signs, submits and closes the ledger: the engine result (or "error: exception") and the hash. */
+export async function submitSigned(
+  dex: Dex,
+  signer: Wallet,
+  tx: Json,
+): Promise<{ result: string; hash: string }> {
+  const { blob, hash } = signedBlob(signer, tx);
+  const reply = await submitBlob(dex, blob);
+  dex.ledger.closeLedger();
+  return { result: reply.engine_result ?? `${reply.error}: ${reply.error_exception}`, hash };
 }
 
 export interface SubmitReply {
