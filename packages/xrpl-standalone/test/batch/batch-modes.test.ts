@@ -3,11 +3,17 @@
 // and what a failed AllOrNothing batch leaves. Every figure below is worked out from the rules:
 // base fee 10 drops; a Batch must pay 2 × 10 + each inner's own fee (10 for a payment) + 10 per
 // BatchSigner signature (rippled's Batch::calculateBaseFee); inner transactions pay nothing.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet, signMultiBatch } from 'xrpl';
-import { xrpBalance, type Dex } from '../dex/helpers';
+import { decode } from 'ripple-binary-codec';
+import { Wallet, combineBatchSigners, signMultiBatch } from 'xrpl';
+import { funded, xrpBalance, type Dex } from '../dex/helpers';
+import { startTestLedger } from '../support/ledger';
 import {
   MODE,
+  TF_INNER_BATCH_TXN,
   batchOf,
   innerHash,
   innerPayment,
@@ -214,6 +220,72 @@ describe('the other modes', () => {
   });
 });
 
+describe('xrpl.js 5', () => {
+  it('autofill, signMultiBatch by each other account, combineBatchSigners, sign and submit', async () => {
+    const aliceSeq = await sequenceOf(dex, alice.address);
+    const bobSeq = await sequenceOf(dex, bob.address);
+    const carolSeq = await sequenceOf(dex, carol.address);
+    const before = {
+      alice: await xrpBalance(dex, alice.address),
+      bob: await xrpBalance(dex, bob.address),
+      carol: await xrpBalance(dex, carol.address),
+    };
+    const payment = (from: Wallet, to: Wallet, drops: bigint) => ({
+      RawTransaction: {
+        TransactionType: 'Payment',
+        Flags: TF_INNER_BATCH_TXN,
+        Account: from.address,
+        Destination: to.address,
+        Amount: drops.toString(),
+      },
+    });
+    // A three-way swap: alice → bob 1 XRP, bob → carol 2 XRP, carol → alice 3 XRP.
+    const batch = await dex.client.autofill(
+      {
+        TransactionType: 'Batch',
+        Account: alice.address,
+        Flags: MODE.allOrNothing,
+        RawTransactions: [
+          payment(alice, bob, XRP),
+          payment(bob, carol, 2n * XRP),
+          payment(carol, alice, 3n * XRP),
+        ],
+      } as never,
+      2,
+    );
+    const inners = (
+      batch as unknown as { RawTransactions: Array<{ RawTransaction: Record<string, unknown> }> }
+    ).RawTransactions;
+    // autofill: the outer takes alice's next sequence, her inner the one after; bob and carol theirs.
+    expect(inners.map((r) => r.RawTransaction.Sequence)).toEqual([aliceSeq + 1, bobSeq, carolSeq]);
+    // (2 + 3 payments + 2 BatchSigners) × 10 = 70 drops, × xrpl.js's 1.2 cushion = 84.
+    expect((batch as unknown as { Fee: string }).Fee).toBe('84');
+    const byBob = structuredClone(batch);
+    const byCarol = structuredClone(batch);
+    signMultiBatch(bob, byBob);
+    signMultiBatch(carol, byCarol);
+    const combined = combineBatchSigners([byBob, byCarol]);
+    const signed = alice.sign(decode(combined) as never);
+    const reply = await dex.client.request({ command: 'submit', tx_blob: signed.tx_blob });
+    expect(reply.result.engine_result).toBe('tesSUCCESS');
+    dex.ledger.closeLedger();
+    // Alice: −84 fee −1 +3; bob: +1 −2; carol: +2 −3; no fee for bob or carol.
+    expect(await xrpBalance(dex, alice.address)).toBe(before.alice - 84n + 2n * XRP);
+    expect(await xrpBalance(dex, bob.address)).toBe(before.bob - XRP);
+    expect(await xrpBalance(dex, carol.address)).toBe(before.carol - XRP);
+    expect(await sequenceOf(dex, alice.address)).toBe(aliceSeq + 2);
+    expect(await sequenceOf(dex, bob.address)).toBe(bobSeq + 1);
+    expect(await sequenceOf(dex, carol.address)).toBe(carolSeq + 1);
+    for (const r of inners) {
+      expect(await lookup(dex, innerHash(r.RawTransaction))).toMatchObject({
+        found: true,
+        result: 'tesSUCCESS',
+        meta: { ParentBatchID: signed.hash },
+      });
+    }
+  });
+});
+
 describe('sequences and tickets', () => {
   it('an inner transaction may use a ticket: it is consumed, the account sequence is not', async () => {
     const seq = await sequenceOf(dex, bob.address);
@@ -273,5 +345,43 @@ describe('streams', () => {
       { hash: innerHash(inners[0] as Record<string, unknown>), parent: hash },
       { hash: innerHash(inners[1] as Record<string, unknown>), parent: hash },
     ]);
+  });
+});
+
+describe('persistence', () => {
+  it('inner transactions are kept with their ledger across a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'xrpl-standalone-batch-'));
+    try {
+      const first = await startTestLedger({ dataDir, faucet: false });
+      const a = await funded(first, 100);
+      const seq = await sequenceOf(first, a.address);
+      const inners = [
+        innerPayment(a, carol.address, XRP, seq + 1),
+        innerPayment(a, carol.address, XRP, seq + 2),
+      ];
+      const { result, hash } = await submitSigned(
+        first,
+        a,
+        batchOf(a, seq, MODE.allOrNothing, inners, feeOf(2)),
+      );
+      expect(result).toBe('tesSUCCESS');
+      const validated = (await lookup(first, hash)).ledgerIndex;
+      await first.close();
+      const second = await startTestLedger({ dataDir, faucet: false });
+      try {
+        for (const inner of inners) {
+          expect(await lookup(second, innerHash(inner))).toMatchObject({
+            found: true,
+            result: 'tesSUCCESS',
+            ledgerIndex: validated,
+            meta: { ParentBatchID: hash },
+          });
+        }
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
