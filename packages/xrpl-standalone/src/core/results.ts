@@ -94,8 +94,6 @@ const MESSAGES: Record<string, string> = {
   telNETWORK_ID_MAKES_TX_NON_CANONICAL:
     'Transactions submitted to this node/network must NOT include a NetworkID field.',
   temMALFORMED: 'Malformed transaction.',
-  temARRAY_EMPTY: 'Malformed: ArrayEmpty.',
-  temARRAY_TOO_LARGE: 'Malformed: ArrayTooLarge.',
   temINVALID_INNER_BATCH: 'Malformed: Invalid inner batch transaction.',
   temBAD_AMM_TOKENS: 'Malformed: Invalid LPTokens.',
   temBAD_AMOUNT: 'Malformed: Bad amount.',
@@ -135,6 +133,8 @@ const MESSAGES: Record<string, string> = {
   temSEQ_AND_TICKET: 'Transaction contains a TicketSequence and a non-zero Sequence.',
   temCANNOT_PREAUTH_SELF: 'Malformed: An account may not preauthorize itself.',
   temBAD_TRANSFER_FEE: 'Malformed: Transfer fee is outside valid range.',
+  temARRAY_EMPTY: 'Malformed: Array is empty.',
+  temARRAY_TOO_LARGE: 'Malformed: Array is too large.',
   terRETRY: 'Retry transaction.',
   terFUNDS_SPENT: 'DEPRECATED.',
   terINSUF_FEE_B: "Account balance can't pay fee.",
