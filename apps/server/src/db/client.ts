@@ -71,8 +71,11 @@ const PGLITE_SHARED_BUFFERS = ['-c', 'shared_buffers=16MB'];
  * zero-filling each 16MB segment in 8KB writes cost ~100 ms of CPU whenever the WAL crossed into a
  * new one — a spike in the indexer's catch-up (docs/market-data.md). Without it the segment is made
  * by one write at its end. fsync is already off in PGlite; nothing else about durability changes.
+ * Segments a checkpoint no longer needs are deleted, not renamed for reuse (`wal_recycle=off`): a
+ * recycled segment keeps every byte of the rows it logged until it is overwritten, so a deleted row
+ * (a secret removed by a migration, issue 34) would live on in the data directory's files.
  */
-const PGLITE_WAL = ['-c', 'wal_init_zero=off'];
+const PGLITE_WAL = ['-c', 'wal_init_zero=off', '-c', 'wal_recycle=off'];
 export const PGLITE_MEMORY_OPTIONS = {
   initDbStartParams: [...PGLITE_SHARED_BUFFERS, ...PGLITE_WAL],
   startParams: [...PGlite.defaultStartParams, ...PGLITE_SHARED_BUFFERS, ...PGLITE_WAL],

@@ -73,12 +73,12 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
 
   app.post('/api/wallets', auth, async (request) => {
     const body = parseInput(createWalletSchema, request.body);
-    return withinWallets(request, () => service.create(userId(request), body.name));
+    return withinWallets(request, () => service.create(userId(request), body.name, idempotencyKey(request)));
   });
 
   app.post('/api/wallets/import', auth, async (request) => {
     const body = parseInput(importWalletSchema, request.body);
-    return withinWallets(request, () => service.import(userId(request), body));
+    return withinWallets(request, () => service.import(userId(request), body, idempotencyKey(request)));
   });
 
   app.post('/api/wallets/transfer', auth, async (request) => {
