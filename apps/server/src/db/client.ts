@@ -237,7 +237,12 @@ interface Journal {
  * drizzle's migrator) lets the same files run inside any schema: drizzle-kit qualifies foreign keys
  * with "public", which would point a test schema's tables at the public ones.
  */
-export async function migrate(sql: SqlRunner, schemaName = 'public'): Promise<string[]> {
+export async function migrate(
+  sql: SqlRunner,
+  schemaName = 'public',
+  /** Stop before this migration (tests build a database as an older version left it). */
+  opts: { stopBefore?: string } = {},
+): Promise<string[]> {
   const journal = JSON.parse(
     await readFile(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8'),
   ) as Journal;
@@ -247,6 +252,7 @@ export async function migrate(sql: SqlRunner, schemaName = 'public'): Promise<st
   const done = new Set((await sql.query<{ tag: string }>('select tag from _migrations')).map((r) => r.tag));
   const applied: string[] = [];
   for (const entry of [...journal.entries].sort((a, b) => a.idx - b.idx)) {
+    if (entry.tag === opts.stopBefore) break;
     if (done.has(entry.tag)) continue;
     let text = await readFile(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), 'utf8');
     if (schemaName !== 'public') text = text.replaceAll('"public".', '');
