@@ -8,6 +8,7 @@ CREATE TABLE "secret_purges" (
 ALTER TABLE "wallets" ADD COLUMN "request_key" text;--> statement-breakpoint
 ALTER TABLE "reward_claims" ADD COLUMN "request_key" text;--> statement-breakpoint
 ALTER TABLE "airdrop_claims" ADD COLUMN "request_key" text;--> statement-breakpoint
+ALTER TABLE "faucet_grants" ADD COLUMN "request_key" text;--> statement-breakpoint
 CREATE INDEX "wallets_request_idx" ON "wallets" USING btree ("user_id","request_key") WHERE "wallets"."request_key" is not null;--> statement-breakpoint
 CREATE INDEX "reward_claims_request_idx" ON "reward_claims" USING btree ("user_id","request_key") WHERE "reward_claims"."request_key" is not null;--> statement-breakpoint
 CREATE INDEX "airdrop_claims_request_idx" ON "airdrop_claims" USING btree ("user_id","request_key") WHERE "airdrop_claims"."request_key" is not null;--> statement-breakpoint

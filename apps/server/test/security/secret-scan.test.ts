@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
-import { decodeSeed, Wallet } from 'xrpl';
+import { decodeSeed, ECDSA, Wallet } from 'xrpl';
 import { SecretScanner, describeHits, type WalletSecret } from '../helpers/secret-scan';
 
 // The canary's scanner can fail: a known secret planted in each encoding — written by the encoders
@@ -15,7 +15,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-scan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const secp = Wallet.generate();
-const ed = Wallet.generate('ed25519');
+const ed = Wallet.generate(ECDSA.ed25519);
 // BIP39 test vector words (a key pair along m/44'/144'/0'/0/0, no family seed).
 const MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const fromWords = Wallet.fromMnemonic(MNEMONIC, { mnemonicEncoding: 'bip39' });

@@ -129,12 +129,12 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     });
     app.post('/api/wallets/:id/fund', auth, async (request) => {
       const row = await service.owned(userId(request), walletParam(request));
-      return faucet.fundXrp(userId(request), row, request.ip);
+      return faucet.fundXrp(userId(request), row, request.ip, idempotencyKey(request));
     });
     if (config.XRPL_NETWORK === 'standalone') {
       app.post('/api/wallets/:id/fund-rlusd', auth, async (request) => {
         const row = await service.owned(userId(request), walletParam(request));
-        return faucet.fundRlusd(userId(request), row, request.ip);
+        return faucet.fundRlusd(userId(request), row, request.ip, idempotencyKey(request));
       });
     }
   }
