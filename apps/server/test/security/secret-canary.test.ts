@@ -58,6 +58,7 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const METRICS_TOKEN = randomBytes(16).toString('hex');
 
 /** A child process's whole output and exit code (the key rotation script, pg_dump). */
 function run(cmd: string, args: string[], env: Record<string, string>, cwd = SERVER_DIR) {
@@ -86,6 +87,7 @@ describe(`secret canary (${MODE})`, () => {
       PLATFORM_BOOTSTRAP: 'on',
       DEMO_SEED: 'off',
       LEDGER_CLOSE_INTERVAL_MS: '500',
+      METRICS_TOKEN: METRICS_TOKEN,
       ...(PG_URL
         ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, SOCKET_TOKEN_SECRET: randomBytes(32).toString('hex') }
         : {}),
@@ -166,6 +168,30 @@ describe(`secret canary (${MODE})`, () => {
       const res = await ok(await post(alice, '/api/wallets/import', body, `canary-import-${i}`));
       if (address) expect(res.wallet_address).toBe(address);
       known.push(secret);
+    }
+
+    // Error paths that could echo a body: malformed JSON, a secret in a field of the wrong kind, a
+    // seed with a bad checksum, words that are no mnemonic — each with a key (a 4xx answer is stored).
+    const echoed = Wallet.generate();
+    const badWords = generateMnemonic(wordlist, 128).split(' ').reverse().join(' ');
+    known.push({ label: 'sent in refused imports', seed: echoed.seed!, mnemonic: badWords });
+    const refused = [
+      `{"seed": "${echoed.seed}", `,
+      JSON.stringify({ type: echoed.seed, seed: echoed.seed }),
+      JSON.stringify({ seed: echoed.seed, name: { nested: echoed.seed } }),
+      JSON.stringify({ type: 'privateKey', privateKey: `${echoed.seed}` }),
+      JSON.stringify({ type: 'mnemonic', mnemonic: badWords, wordCount: 12 }),
+    ];
+    for (const [i, body] of refused.entries()) {
+      const res = await fetch(`${base()}/api/wallets/import`, {
+        method: 'POST',
+        headers: { ...alice, 'idempotency-key': `canary-refused-${i}` },
+        body,
+      });
+      expect(res.status, body).toBe(400);
+      const answer = await res.text();
+      expect(answer).not.toContain(echoed.seed!);
+      expect(answer).not.toContain(badWords);
     }
 
     // 3. Money in: the faucet (the genesis account signs).
@@ -274,6 +300,15 @@ describe(`secret canary (${MODE})`, () => {
       ),
     );
 
+    /** What Prometheus scrapes (searched like the logs). */
+    const metrics: string[] = [];
+    const scrape = async () => {
+      const res = await fetch(`${base()}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(res.status).toBe(200);
+      metrics.push(await res.text());
+    };
+    await scrape();
+
     // 7. A master key rotation (server stopped: one process per embedded database), then a
     // signature under the new key.
     await server.stop();
@@ -300,6 +335,7 @@ describe(`secret canary (${MODE})`, () => {
         'canary-transfer-2',
       ),
     );
+    await scrape();
     await server.stop();
     const exercised = Date.now();
 
@@ -333,6 +369,8 @@ describe(`secret canary (${MODE})`, () => {
     expect((log.match(/"level":20,/g) ?? []).length).toBeGreaterThan(50);
     hits.push(...scanner.scanText(log, 'server output'));
     hits.push(...scanner.scanBuffer(Buffer.concat([rotation.stdout, rotation.stderr]), 'key rotation output'));
+    expect(metrics.join('')).toContain('http_request');
+    hits.push(...scanner.scanText(metrics.join('\n'), 'metrics'));
     let dumpBytes = 0;
     if (PG_URL) {
       // Skipped never: with TEST_DATABASE_URL the dump must run and be searched.
