@@ -282,7 +282,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
  */
 function withSafeSerializers(logger: AppDeps['logger']): FastifyServerOptions['logger'] {
   if (!logger) return false;
-  const base = (typeof logger === 'object' ? logger : {}) as { serializers?: object; stream?: LogDestination };
+  const base = (typeof logger === 'object' ? logger : {}) as {
+    serializers?: object;
+    stream?: LogDestination;
+  };
   return {
     ...base,
     serializers: { ...base.serializers, ...safeSerializers },

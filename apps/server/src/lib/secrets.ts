@@ -95,10 +95,7 @@ export function withoutSecrets<T>(value: T, known: readonly string[] = []): Scru
 }
 
 /** `"seed":"…"` (any secret field name, JSON-escaped value) → `"seed":"[redacted]"`. */
-const JSON_SECRET_PAIR = new RegExp(
-  `"(${SECRET_FIELDS.join('|')})"(\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`,
-  'g',
-);
+const JSON_SECRET_PAIR = new RegExp(`"(${SECRET_FIELDS.join('|')})"(\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'g');
 
 /**
  * One serialized log line (pino's JSON, before any pretty printing) without secrets: secret-named

@@ -290,7 +290,8 @@ describe('airdrop crash safety', () => {
       expect(rows.length).toBe(new Set(rows.map((r) => r.userId)).size);
       const wrong = retried.filter((a) => {
         const mine = byAddress.get(a.address);
-        if (mine?.status === 'paid') return !(a.status === 200 && a.body.hash === mine.hash && a.body.amount === FIXED);
+        if (mine?.status === 'paid')
+          return !(a.status === 200 && a.body.hash === mine.hash && a.body.amount === FIXED);
         return a.status === 200;
       });
       expect(wrong, JSON.stringify(wrong.slice(0, 5))).toEqual([]);

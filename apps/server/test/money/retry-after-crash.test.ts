@@ -34,7 +34,8 @@ const post = (who: SignedIn, url: string, payload: object, key: string) =>
   t.app.inject({ method: 'POST', url, headers: { ...who.headers, 'idempotency-key': key }, payload });
 
 /** What a kill -9 after the effect leaves: the effect, and no answer stored for the key. */
-const loseAnswer = (key: string) => t.database.db.delete(idempotentRequests).where(eq(idempotentRequests.key, key));
+const loseAnswer = (key: string) =>
+  t.database.db.delete(idempotentRequests).where(eq(idempotentRequests.key, key));
 
 /** Ledger transactions recorded for the intents a key named. */
 const signedFor = async (key: string) =>
@@ -87,7 +88,14 @@ describe('a retry after the first answer was lost answers with the first attempt
     const swap = await retried(
       bob,
       '/api/swap',
-      { walletAddress: bobWallet.address, ...market(), amount: '10', type: 'BUY', slippage: '5', baseAsset: 'XRP' },
+      {
+        walletAddress: bobWallet.address,
+        ...market(),
+        amount: '10',
+        type: 'BUY',
+        slippage: '5',
+        baseAsset: 'XRP',
+      },
       'retry-swap-1',
     );
     expect(swap.first.statusCode, swap.first.body).toBe(200);
@@ -114,7 +122,12 @@ describe('a retry after the first answer was lost answers with the first attempt
 
   it('faucet: the first payout, not 429 "funded less than a minute ago"', async () => {
     const fresh = await fundedWallet(t, bob, 0);
-    const { first, again, signedAgain } = await retried(bob, `/api/wallets/${fresh.id}/fund`, {}, 'retry-fund-1');
+    const { first, again, signedAgain } = await retried(
+      bob,
+      `/api/wallets/${fresh.id}/fund`,
+      {},
+      'retry-fund-1',
+    );
     expect(first.statusCode, first.body).toBe(200);
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json<{ hash: string }>().hash).toBe(first.json<{ hash: string }>().hash);
@@ -125,7 +138,14 @@ describe('a retry after the first answer was lost answers with the first attempt
     const add = await retried(
       bob,
       '/api/add-liquidity',
-      { wallet: bobWallet.address, ...market(), mode: 'single-asset', selectedAsset: { currency: 'XRP' }, amountXrp: '5', amountToken: '' },
+      {
+        wallet: bobWallet.address,
+        ...market(),
+        mode: 'single-asset',
+        selectedAsset: { currency: 'XRP' },
+        amountXrp: '5',
+        amountToken: '',
+      },
       'retry-add-1',
     );
     expect(add.first.statusCode, add.first.body).toBe(200);
@@ -138,7 +158,12 @@ describe('a retry after the first answer was lost answers with the first attempt
       payload: market(),
     });
     const price = slot.json<{ price: string }>().price;
-    const bid = await retried(bob, '/api/amm-bid', { wallet: bobWallet.address, ...market(), maxPrice: price }, 'retry-bid-1');
+    const bid = await retried(
+      bob,
+      '/api/amm-bid',
+      { wallet: bobWallet.address, ...market(), maxPrice: price },
+      'retry-bid-1',
+    );
     expect(bid.first.statusCode, bid.first.body).toBe(200);
     // Checked again, the slot's price after its own bid would be "moved".
     expect(bid.again.statusCode, bid.again.body).toBe(200);
@@ -176,7 +201,10 @@ describe('a retry after the first answer was lost answers with the first attempt
     expect(first.statusCode, first.body).toBe(200);
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json()).toEqual(first.json());
-    const claims = await t.database.db.select().from(rewardClaims).where(eq(rewardClaims.userId, alice.user.id));
+    const claims = await t.database.db
+      .select()
+      .from(rewardClaims)
+      .where(eq(rewardClaims.userId, alice.user.id));
     expect(claims).toHaveLength(1);
   }, 60_000);
 
@@ -205,12 +233,19 @@ describe('a retry after the first answer was lost answers with the first attempt
     expect((await t.app.platform.jobs.waitFor(drop.jobId, { timeoutMs: 60_000 })).status).toBe('completed');
 
     // One allocation: after the first claim the airdrop is fully claimed.
-    const claim = await retried(alice, `/api/airdrops/${drop.id}/claim`, { destinationWalletId: aliceWallet.id }, 'retry-claim-1');
+    const claim = await retried(
+      alice,
+      `/api/airdrops/${drop.id}/claim`,
+      { destinationWalletId: aliceWallet.id },
+      'retry-claim-1',
+    );
     expect(claim.first.statusCode, claim.first.body).toBe(200);
     expect(claim.again.statusCode, claim.again.body).toBe(200);
     expect(claim.again.json()).toEqual(claim.first.json());
     const rows = await t.database.db.select().from(airdropClaims).where(eq(airdropClaims.airdropId, drop.id));
-    expect(rows.map((r) => [r.status, r.hash])).toEqual([['paid', claim.first.json<{ hash: string }>().hash]]);
+    expect(rows.map((r) => [r.status, r.hash])).toEqual([
+      ['paid', claim.first.json<{ hash: string }>().hash],
+    ]);
     // The payment is on the ledger once.
     const tx = await client.request({ command: 'tx', transaction: rows[0]!.hash! });
     expect((tx.result.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');

@@ -89,7 +89,10 @@ describe('stored answers', () => {
     await forgetAnswer('import-key-0001');
     const retry = await post('/api/wallets/import', { seed: w.seed }, 'import-key-0001');
     expect(retry.statusCode, retry.body).toBe(200);
-    expect(retry.json()).toMatchObject({ id: (first.json() as { id: number }).id, wallet_address: w.address });
+    expect(retry.json()).toMatchObject({
+      id: (first.json() as { id: number }).id,
+      wallet_address: w.address,
+    });
     // Without the key it is a second import: refused as before.
     expect((await post('/api/wallets/import', { seed: w.seed })).statusCode).toBe(400);
   });
@@ -108,13 +111,23 @@ describe('stored answers', () => {
     const text = JSON.stringify(stored);
     expect(text).not.toContain(seed);
     expect(text.toLowerCase()).not.toContain(words);
-    expect(stored).toMatchObject({ id: 1, secret_shown_once: true, secret_notice: SECRET_MESSAGES.shownOnce });
+    expect(stored).toMatchObject({
+      id: 1,
+      secret_shown_once: true,
+      secret_notice: SECRET_MESSAGES.shownOnce,
+    });
     // An answer that never carried a secret is stored as it was.
-    expect(storableAnswer({ id: 2, hash: 'AB'.repeat(32) }, { seed })).toEqual({ id: 2, hash: 'AB'.repeat(32) });
+    expect(storableAnswer({ id: 2, hash: 'AB'.repeat(32) }, { seed })).toEqual({
+      id: 2,
+      hash: 'AB'.repeat(32),
+    });
   });
 
   it('answers expire after 24 h: the key then runs as a new request, and the sweep deletes old rows', async () => {
-    const first = (await post('/api/wallets', {}, 'create-key-0003')).json() as { id: number; wallet_seed: string };
+    const first = (await post('/api/wallets', {}, 'create-key-0003')).json() as {
+      id: number;
+      wallet_seed: string;
+    };
     seeds.push(first.wallet_seed);
     const age = (key: string, hours: number) =>
       t.database.db
@@ -167,7 +180,11 @@ describe('migration 0021 and the purge', () => {
         await database.sql.query(
           `insert into idempotent_requests (user_id, key, route, body_hash, state, lease_until, status_code, response, created_at)
            values (9001, $1, 'POST /api/wallets', 'h', 'done', now(), 200, $2, now() - $3 * interval '1 hour')`,
-          [`old-${i}`, JSON.stringify({ id: i, wallet_address: w.address, wallet_seed: w.seed }), i < 5 ? 30 : 1],
+          [
+            `old-${i}`,
+            JSON.stringify({ id: i, wallet_address: w.address, wallet_seed: w.seed }),
+            i < 5 ? 30 : 1,
+          ],
         );
       }
       await database.close();

@@ -63,7 +63,11 @@ const METRICS_TOKEN = randomBytes(16).toString('hex');
 /** A child process's whole output and exit code (the key rotation script, pg_dump). */
 function run(cmd: string, args: string[], env: Record<string, string>, cwd = SERVER_DIR) {
   return new Promise<{ code: number | null; stdout: Buffer; stderr: Buffer }>((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -89,7 +93,11 @@ describe(`secret canary (${MODE})`, () => {
       LEDGER_CLOSE_INTERVAL_MS: '500',
       METRICS_TOKEN: METRICS_TOKEN,
       ...(PG_URL
-        ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, SOCKET_TOKEN_SECRET: randomBytes(32).toString('hex') }
+        ? {
+            DATABASE_URL: PG_URL,
+            DATABASE_SCHEMA: schema,
+            SOCKET_TOKEN_SECRET: randomBytes(32).toString('hex'),
+          }
         : {}),
     };
     const start = async (key: string) => {
@@ -137,16 +145,23 @@ describe(`secret canary (${MODE})`, () => {
     expect(replayedWalletSchema.parse(replay).id).toBe(keyed.id);
     expect(JSON.stringify(replay)).not.toContain(String(keyed.wallet_seed));
     const apiPlain = await ok(await post(bob, '/api/wallets', { name: 'plain' }));
-    for (const w of [web, keyed, apiPlain]) known.push({ label: `created ${w.wallet_address}`, seed: String(w.wallet_seed) });
+    for (const w of [web, keyed, apiPlain])
+      known.push({ label: `created ${w.wallet_address}`, seed: String(w.wallet_seed) });
 
     // 2. Imports: seeds of both key types, BIP39 and RFC-1751 words, a private key; with keys.
     const secpSeed = Wallet.generate();
     const edSeed = Wallet.generate(ECDSA.ed25519);
     const bip39 = generateMnemonic(wordlist, 128);
-    const rfcWords = keyToRFC1751Mnemonic(Buffer.from(decodeSeed(Wallet.generate().seed!).bytes).toString('hex'));
+    const rfcWords = keyToRFC1751Mnemonic(
+      Buffer.from(decodeSeed(Wallet.generate().seed!).bytes).toString('hex'),
+    );
     const byKey = Wallet.generate(ECDSA.ed25519);
     const imports: Array<[object, WalletSecret, string]> = [
-      [{ seed: secpSeed.seed }, { label: 'imported seed (secp256k1)', seed: secpSeed.seed! }, secpSeed.address],
+      [
+        { seed: secpSeed.seed },
+        { label: 'imported seed (secp256k1)', seed: secpSeed.seed! },
+        secpSeed.address,
+      ],
       [{ seed: edSeed.seed }, { label: 'imported seed (Ed25519)', seed: edSeed.seed! }, edSeed.address],
       [
         { type: 'mnemonic', mnemonic: bip39, wordCount: 12 },
@@ -215,7 +230,10 @@ describe(`secret canary (${MODE})`, () => {
       liquidityPairType: 'XRP',
       walletId,
     });
-    const deployed = await ok(await post(alice, '/api/deploy-token', launch(web.id, 'CNRY'), 'canary-deploy-1'), 202);
+    const deployed = await ok(
+      await post(alice, '/api/deploy-token', launch(web.id, 'CNRY'), 'canary-deploy-1'),
+      202,
+    );
     const job = await jobDone(alice, String(deployed.jobId));
     expect(job.status, JSON.stringify(job)).toBe('completed');
     const token = job.result as DeployResult;
@@ -266,7 +284,12 @@ describe(`secret canary (${MODE})`, () => {
     );
     expect((await jobDone(bob, String(airdrop.jobId))).status).toBe('completed');
     await ok(
-      await post(alice, `/api/airdrops/${airdrop.id}/claim`, { destinationWalletId: web.id }, 'canary-claim-1'),
+      await post(
+        alice,
+        `/api/airdrops/${airdrop.id}/claim`,
+        { destinationWalletId: web.id },
+        'canary-claim-1',
+      ),
     );
 
     // 6. A deploy that fails after its staged wallets were funded (the paying wallet refuses the
@@ -276,7 +299,10 @@ describe(`secret canary (${MODE})`, () => {
     await client.connect();
     try {
       const w = Wallet.fromSeed(String(apiPlain.wallet_seed));
-      await client.submitAndWait({ TransactionType: 'AccountSet', Account: w.address, SetFlag: 9 }, { wallet: w });
+      await client.submitAndWait(
+        { TransactionType: 'AccountSet', Account: w.address, SetFlag: 9 },
+        { wallet: w },
+      );
     } finally {
       await client.disconnect();
     }
@@ -341,7 +367,9 @@ describe(`secret canary (${MODE})`, () => {
 
     // Every secret the custody store holds, opened with the (rotated) master key.
     const database = await openDatabase(
-      PG_URL ? { url: PG_URL, schema, migrate: false } : { dataDir: path.join(dataDir, 'db'), migrate: false },
+      PG_URL
+        ? { url: PG_URL, schema, migrate: false }
+        : { dataDir: path.join(dataDir, 'db'), migrate: false },
     );
     const held = await database.db.select().from(wallets);
     await database.close();
@@ -352,7 +380,10 @@ describe(`secret canary (${MODE})`, () => {
       roles.set(row.role, (roles.get(row.role) ?? 0) + 1);
       if (row.address === GENESIS_ADDRESS) continue;
       const w = openWallet(keyring, row);
-      secrets.push({ label: `${row.role} ${row.address}`, ...(w.seed ? { seed: w.seed } : { privateKey: w.privateKey }) });
+      secrets.push({
+        label: `${row.role} ${row.address}`,
+        ...(w.seed ? { seed: w.seed } : { privateKey: w.privateKey }),
+      });
     }
     // Every path made its wallets: users' (created, imported, the adopted hot wallet), the failed
     // deploy's staged pair, the airdrop's, the platform's.
@@ -368,7 +399,9 @@ describe(`secret canary (${MODE})`, () => {
     // The log really is at trace level: every request's line (debug) is in it.
     expect((log.match(/"level":20,/g) ?? []).length).toBeGreaterThan(50);
     hits.push(...scanner.scanText(log, 'server output'));
-    hits.push(...scanner.scanBuffer(Buffer.concat([rotation.stdout, rotation.stderr]), 'key rotation output'));
+    hits.push(
+      ...scanner.scanBuffer(Buffer.concat([rotation.stdout, rotation.stderr]), 'key rotation output'),
+    );
     expect(metrics.join('')).toContain('http_request');
     hits.push(...scanner.scanText(metrics.join('\n'), 'metrics'));
     let dumpBytes = 0;

@@ -27,7 +27,8 @@ const secrets: WalletSecret[] = [
 const scanner = new SecretScanner(secrets);
 
 /** Random filler around a planted value, so it sits at an arbitrary offset of a larger file. */
-const around = (inner: Buffer) => Buffer.concat([randomBytes(1000 + Math.floor(Math.random() * 50)), inner, randomBytes(700)]);
+const around = (inner: Buffer) =>
+  Buffer.concat([randomBytes(1000 + Math.floor(Math.random() * 50)), inner, randomBytes(700)]);
 
 function plant(name: string, bytes: Buffer): string {
   const file = path.join(dir, 'planted', name);
@@ -46,11 +47,17 @@ describe('the secret scanner', () => {
       ['seed-utf16be', Buffer.from(`x${secp.seed}`, 'utf16le').swap16(), /^seed utf-16be$/],
       ...[0, 1, 2].map((k): [string, Buffer, RegExp] => [
         `seed-base64-${k}`,
-        Buffer.from(Buffer.concat([randomBytes(k), Buffer.from(secp.seed!), randomBytes(5)]).toString('base64')),
+        Buffer.from(
+          Buffer.concat([randomBytes(k), Buffer.from(secp.seed!), randomBytes(5)]).toString('base64'),
+        ),
         new RegExp(`^seed base64 \\+${k}$`),
       ]),
       ['entropy-raw', entropy, /^seed entropy raw bytes$/],
-      ['entropy-hex', Buffer.from(`\\x${randomBytes(7).toString('hex')}${entropy.toString('hex')}`), /^seed entropy hex utf-8$/],
+      [
+        'entropy-hex',
+        Buffer.from(`\\x${randomBytes(7).toString('hex')}${entropy.toString('hex')}`),
+        /^seed entropy hex utf-8$/,
+      ],
       ['entropy-HEX', Buffer.from(entropy.toString('hex').toUpperCase()), /^seed entropy HEX utf-8$/],
       ['entropy-hex-utf16', Buffer.from(entropy.toString('hex'), 'utf16le'), /^seed entropy hex utf-16le$/],
       ...[0, 1, 2].map((k): [string, Buffer, RegExp] => [
@@ -61,7 +68,11 @@ describe('the secret scanner', () => {
       ['key-hex', Buffer.from(`"privateKey":"${key}"`), /^private key/],
       ['key-hex-lower', Buffer.from(key.toLowerCase()), /^private key/],
       ['key-raw', Buffer.from(key.slice(2), 'hex'), /^private key raw bytes$/],
-      ['key-base64', Buffer.from(Buffer.from(key.slice(2), 'hex').toString('base64')), /^private key base64 \+0$/],
+      [
+        'key-base64',
+        Buffer.from(Buffer.from(key.slice(2), 'hex').toString('base64')),
+        /^private key base64 \+0$/,
+      ],
     ];
     for (const [name, bytes, encoding] of cases) {
       const where = plant(name, bytes);
@@ -80,7 +91,12 @@ describe('the secret scanner', () => {
       ['ed-key', Buffer.from(ed.privateKey.slice(2).toLowerCase()), 'ed', /^private key hex utf-8$/],
       ['words-utf8', Buffer.from(`{"mnemonic":"${MNEMONIC}"}`), 'words', /^mnemonic utf-8$/],
       ['words-utf16be', Buffer.from(MNEMONIC, 'utf16le').swap16(), 'words', /^mnemonic utf-16be$/],
-      ['words-base64', Buffer.from(Buffer.from(`  ${MNEMONIC}`).toString('base64')), 'words', /^mnemonic base64 \+2$/],
+      [
+        'words-base64',
+        Buffer.from(Buffer.from(`  ${MNEMONIC}`).toString('base64')),
+        'words',
+        /^mnemonic base64 \+2$/,
+      ],
       ['words-key', Buffer.from(fromWords.privateKey), 'words', /^private key/],
     ];
     for (const [name, bytes, label, encoding] of cases) {
@@ -101,8 +117,14 @@ describe('the secret scanner', () => {
     await db.query('insert into answers values (1, $1)', [JSON.stringify({ wallet_seed: ed.seed })]);
     await db.close();
     const hits = scanner.scanDirectory(dataDir);
-    expect(hits.some((h) => h.label === 'ed' && h.where.startsWith('base/')), describeHits(hits)).toBe(true);
-    expect(hits.some((h) => h.label === 'ed' && h.where.startsWith('pg_wal/')), describeHits(hits)).toBe(true);
+    expect(
+      hits.some((h) => h.label === 'ed' && h.where.startsWith('base/')),
+      describeHits(hits),
+    ).toBe(true);
+    expect(
+      hits.some((h) => h.label === 'ed' && h.where.startsWith('pg_wal/')),
+      describeHits(hits),
+    ).toBe(true);
     const line = JSON.stringify({ level: 10, msg: 'imported', body: { mnemonic: MNEMONIC } });
     expect(scanner.scanText(line, 'log').map((h) => h.label)).toContain('words');
     rmSync(dataDir, { recursive: true, force: true });

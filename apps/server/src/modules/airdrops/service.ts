@@ -409,7 +409,10 @@ export class AirdropService {
   }
 
   /** Paid: its amount and hash; released: 'Claim failed.' with the ledger's word; still paying: 502. */
-  private async claimOutcome(claim: AirdropClaimRow | undefined, claimId: number): Promise<ClaimAirdropResult> {
+  private async claimOutcome(
+    claim: AirdropClaimRow | undefined,
+    claimId: number,
+  ): Promise<ClaimAirdropResult> {
     if (!claim) throw badGateway(AIRDROP_MESSAGES.processing, { claimId });
     if (claim.status === 'paid' && claim.hash) return { amount: claim.amount, hash: claim.hash };
     throw await this.claimFailure(claim.hash);

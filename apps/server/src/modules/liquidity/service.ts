@@ -214,7 +214,12 @@ export class LiquidityService {
    * withdrawal of its last LP tokens deletes it; a retry answers from that withdrawal): its account
    * is the one whose token balance changed, its LP token the `03…` currency the wallet's changed.
    */
-  private moved(changes: BalanceChanges, pool: Pick<Pool, 'account' | 'lpCurrency'> | undefined, m: Market, wallet: string) {
+  private moved(
+    changes: BalanceChanges,
+    pool: Pick<Pool, 'account' | 'lpCurrency'> | undefined,
+    m: Market,
+    wallet: string,
+  ) {
     const of = (account: string, match: (b: { currency: string; issuer?: string }) => boolean) =>
       (changes.find((c) => c.account === account)?.balances ?? [])
         .filter(match)
@@ -223,10 +228,12 @@ export class LiquidityService {
       a.kind === 'xrp' ? b.currency === 'XRP' : b.currency === a.currency && b.issuer === a.issuer;
     pool ??= {
       account:
-        changes.find((c) => c.account !== wallet && c.account !== m.token.issuer && c.balances.some(is(m.token)))
-          ?.account ?? '',
+        changes.find(
+          (c) => c.account !== wallet && c.account !== m.token.issuer && c.balances.some(is(m.token)),
+        )?.account ?? '',
       lpCurrency:
-        changes.find((c) => c.account === wallet)?.balances.find((b) => isLpCurrency(b.currency))?.currency ?? '',
+        changes.find((c) => c.account === wallet)?.balances.find((b) => isLpCurrency(b.currency))?.currency ??
+        '',
     };
     return {
       base: of(pool.account, is(m.base)),
@@ -690,7 +697,12 @@ export class LiquidityService {
     return this.bidResult(outcome, pool, m, wallet.address);
   }
 
-  private async bidResult(outcome: SubmissionOutcome, pool: Pool, m: Market, wallet: string): Promise<AmmBidResult> {
+  private async bidResult(
+    outcome: SubmissionOutcome,
+    pool: Pool,
+    m: Market,
+    wallet: string,
+  ): Promise<AmmBidResult> {
     if (outcome.status !== 'success') {
       if (outcome.result === 'tecAMM_FAILED')
         throw badRequest(LIQUIDITY_MESSAGES.bidPriceMoved, { hash: outcome.hash, result: outcome.result });

@@ -150,7 +150,8 @@ export class Faucet {
   ): Promise<{ success: true; amount: string; hash?: string }> {
     const intent = `faucet:xrp:${row.id}:${requestKey ?? randomUUID()}`;
     const done = requestKey ? await this.deps.submissions.existing(intent) : undefined;
-    if (done) return this.paid(done, dropsToXrp(xrpToDrops(this.deps.config.FAUCET_XRP)), 'Faucet payment failed');
+    if (done)
+      return this.paid(done, dropsToXrp(xrpToDrops(this.deps.config.FAUCET_XRP)), 'Faucet payment failed');
     return this.withGrant(userId, row.id, 'xrp', ip, requestKey, () => this.payXrp(userId, row, intent));
   }
 
@@ -161,9 +162,15 @@ export class Faucet {
     requestKey?: string,
   ): Promise<{ success: true; amount: string; hash: string }> {
     const key = requestKey ?? randomUUID();
-    const done = requestKey ? await this.deps.submissions.existing(`faucet:rlusd:${row.id}:${key}`) : undefined;
+    const done = requestKey
+      ? await this.deps.submissions.existing(`faucet:rlusd:${row.id}:${key}`)
+      : undefined;
     if (done)
-      return this.paid(done, new Decimal(this.deps.config.FAUCET_RLUSD).toFixed(), 'RLUSD faucet payment failed');
+      return this.paid(
+        done,
+        new Decimal(this.deps.config.FAUCET_RLUSD).toFixed(),
+        'RLUSD faucet payment failed',
+      );
     return this.withGrant(userId, row.id, 'rlusd', ip, requestKey, () => this.payRlusd(userId, row, key));
   }
 
