@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { SECRET_MESSAGES } from '@ledgerpad/shared';
 import type { Database } from '../db/client';
 import { conflict } from './errors';
@@ -49,6 +50,14 @@ const hashBody = (body: unknown): string =>
     .update(JSON.stringify(body ?? null))
     .digest('hex');
 
+/**
+ * `column` (a row's creation time) is within an Idempotency-Key's life: a row a request recorded
+ * under its key is that request's effect only for as long as the key itself is remembered.
+ */
+export function withinKeyLife(column: AnyPgColumn): SQL {
+  return sql`${column} > now() - ${IDEMPOTENCY_TTL_MS} * interval '1 millisecond'`;
+}
+
 /** The answer as it may be stored: no secret, and a note where one was left out. */
 export function storableAnswer(response: unknown, requestBody: unknown): unknown {
   const { value, removed } = withoutSecrets(response, secretsOf(requestBody));
@@ -81,7 +90,7 @@ export function registerIdempotency(
   const settle = new Map<string, () => void>();
   const renewals = new Map<string, NodeJS.Timeout>();
 
-  const expired = sql`${idempotentRequests.createdAt} < now() - ${IDEMPOTENCY_TTL_MS} * interval '1 millisecond'`;
+  const expired = sql`not ${withinKeyLife(idempotentRequests.createdAt)}`;
   const load = async (userId: number, key: string) =>
     (
       await db

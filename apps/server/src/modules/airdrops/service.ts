@@ -28,7 +28,7 @@ import type { Db } from '../../db/client';
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
-import { IDEMPOTENCY_TTL_MS } from '../../lib/idempotency';
+import { withinKeyLife } from '../../lib/idempotency';
 import { rowsOf } from '../../db/results';
 import {
   type AppError,
@@ -433,7 +433,7 @@ export class AirdropService {
           eq(airdropClaims.userId, userId),
           eq(airdropClaims.airdropId, airdropId),
           eq(airdropClaims.requestKey, requestKey),
-          sql`${airdropClaims.createdAt} > now() - ${IDEMPOTENCY_TTL_MS} * interval '1 millisecond'`,
+          withinKeyLife(airdropClaims.createdAt),
         ),
       )
       .orderBy(desc(airdropClaims.id))

@@ -16,7 +16,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
-import { IDEMPOTENCY_TTL_MS } from '../../lib/idempotency';
+import { withinKeyLife } from '../../lib/idempotency';
 import { rowsOf } from '../../db/results';
 import {
   AppError,
@@ -209,7 +209,7 @@ export class RewardsService {
           eq(rewardClaims.userId, userId),
           eq(rewardClaims.tokenId, tokenId),
           eq(rewardClaims.requestKey, requestKey),
-          sql`${rewardClaims.createdAt} > now() - ${IDEMPOTENCY_TTL_MS} * interval '1 millisecond'`,
+          withinKeyLife(rewardClaims.createdAt),
         ),
       );
     if (!claim) return undefined;

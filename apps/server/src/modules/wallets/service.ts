@@ -1,6 +1,6 @@
 import { lockedByToken } from '../../ledger/escrows';
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
 import { convertStringToHex, RippledError, Wallet, type AccountLinesTrustline, type Client } from 'xrpl';
 import {
   currencyToTicker,
@@ -36,7 +36,7 @@ import { batchedRead, batchedRows, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import { badRequest, fieldError, ledgerUnavailable, notFound } from '../../lib/errors';
-import { IDEMPOTENCY_TTL_MS } from '../../lib/idempotency';
+import { withinKeyLife } from '../../lib/idempotency';
 import type { XrplConnection } from '../../ledger/connection';
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
@@ -194,7 +194,7 @@ export class WalletService {
           eq(wallets.userId, userId),
           eq(wallets.role, 'user'),
           eq(wallets.requestKey, requestKey),
-          sql`${wallets.createdAt} > now() - ${IDEMPOTENCY_TTL_MS} * interval '1 millisecond'`,
+          withinKeyLife(wallets.createdAt),
         ),
       );
     return row;
