@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import { replayedWalletSchema, SECRET_MESSAGES } from '@ledgerpad/shared';
@@ -213,6 +215,54 @@ describe('migration 0021 and the purge', () => {
       expect(describeHits(scanner.scanDirectory(dataDir))).toBe('');
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe("migration 0021 and the purge on the suite's database", () => {
+  it('strips the stored seeds, deletes expired answers and rewrites the table, once (PGlite in memory, or PostgreSQL on its pass)', async () => {
+    const url = process.env.TEST_DATABASE_URL;
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const database = await openDatabase(url ? { url, schema, migrate: false } : { migrate: false });
+    try {
+      await migrate(database.sql, url ? schema : 'public', { stopBefore: '0021_secrets_out' });
+      const old = Array.from({ length: 6 }, () => Wallet.generate());
+      for (const [i, w] of old.entries()) {
+        await database.sql.query(
+          `insert into idempotent_requests (user_id, key, route, body_hash, state, lease_until, status_code, response, created_at)
+           values (7, $1, 'POST /api/wallets', 'h', 'done', now(), 200, $2, now() - $3 * interval '1 hour')`,
+          [
+            `old-${i}`,
+            JSON.stringify({ id: i, note: i === 5 ? `seed ${w.seed}` : 'x', wallet_seed: w.seed }),
+            i < 2 ? 25 : 2,
+          ],
+        );
+      }
+      await migrate(database.sql, url ? schema : 'public');
+      const logged: string[] = [];
+      const log = { warn: (_o: unknown, msg: string) => logged.push(msg) } as never;
+      const report = await purgeStoredSecrets(database, log);
+      // 6 rows judged by the migration (2 expired, 4 stripped); the seed inside `note` only by the purge.
+      expect(report).toMatchObject({ purges: [{ name: '0021_idempotent_answers', rows: 6 }], scrubbed: 1 });
+      expect(report!.compacted).toEqual(
+        database.driver === 'pglite'
+          ? ['vacuum full idempotent_requests', 'pg_switch_wal()', 'checkpoint']
+          : ['vacuum full idempotent_requests'],
+      );
+      expect(logged[0]).toMatch(database.driver === 'pglite' ? /backups/ : /WAL archive/);
+      const rows = await database.db.select().from(idempotentRequests);
+      expect(rows.map((r) => r.key).sort()).toEqual(['old-2', 'old-3', 'old-4', 'old-5']);
+      const text = JSON.stringify(rows);
+      for (const w of old) expect(text).not.toContain(w.seed!);
+      expect(await purgeStoredSecrets(database, log)).toBeUndefined();
+    } finally {
+      await database.close();
+      if (url) {
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        await admin.query(`drop schema if exists ${schema} cascade`);
+        await admin.end();
+      }
     }
   }, 120_000);
 });
