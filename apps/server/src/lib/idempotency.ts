@@ -154,7 +154,9 @@ export function registerIdempotency(
           .code(row.statusCode ?? 200)
           .header('idempotent-replayed', 'true')
           .header('cache-control', 'private, no-store');
-        return reply.send(row.response);
+        // Stored without secrets; scrubbed again on the way out, for a row an older version wrote
+        // (an instance not yet upgraded during a rolling upgrade).
+        return reply.send(storableAnswer(row.response, null));
       }
       if (row) {
         // Running elsewhere: take it over only when its lease ran out (its instance is gone).

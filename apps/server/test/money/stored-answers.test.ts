@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -97,6 +97,24 @@ describe('stored answers', () => {
     });
     // Without the key it is a second import: refused as before.
     expect((await post('/api/wallets/import', { seed: w.seed })).statusCode).toBe(400);
+  });
+
+  it('a row an older version stored with the seed (a rolling upgrade) is replayed without it', async () => {
+    const w = Wallet.generate();
+    await t.database.db.insert(idempotentRequests).values({
+      userId: alice.user.id,
+      key: 'create-key-old1',
+      route: 'POST /api/wallets',
+      bodyHash: createHash('sha256').update(JSON.stringify({})).digest('hex'),
+      state: 'done',
+      leaseUntil: new Date(),
+      statusCode: 200,
+      response: { id: 77, wallet_address: w.address, wallet_name: null, created_at: '', wallet_seed: w.seed },
+    });
+    const replay = await post('/api/wallets', {}, 'create-key-old1');
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).not.toContain(w.seed!);
+    expect(replay.json()).toMatchObject({ id: 77, secret_shown_once: true });
   });
 
   it('a stored answer drops secret fields and scrubs any seed or request secret echoed in it', () => {
