@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import { and, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { SECRET_MESSAGES } from '@ledgerpad/shared';
 import type { Database } from '../db/client';
@@ -293,6 +293,29 @@ export async function purgeStoredSecrets(
     .where(isNull(secretPurges.doneAt))
     .returning({ name: secretPurges.name, rows: secretPurges.rows });
   if (!purges.length) return undefined;
+  try {
+    return await purge(database, log, purges);
+  } catch (err) {
+    // Given back: the next start (this instance's or another's) runs it again.
+    await db
+      .update(secretPurges)
+      .set({ doneAt: null })
+      .where(
+        inArray(
+          secretPurges.name,
+          purges.map((p) => p.name),
+        ),
+      );
+    throw err;
+  }
+}
+
+async function purge(
+  database: Database,
+  log: FastifyBaseLogger,
+  purges: PurgeReport['purges'],
+): Promise<PurgeReport> {
+  const { db } = database;
   let scrubbed = 0;
   for (const row of await db.select().from(idempotentRequests)) {
     const answer = withoutSecrets(row.response);
