@@ -188,7 +188,8 @@ describe(`secret canary (${MODE})`, () => {
     // Error paths that could echo a body: malformed JSON, a secret in a field of the wrong kind, a
     // seed with a bad checksum, words that are no mnemonic — each with a key (a 4xx answer is stored).
     const echoed = Wallet.generate();
-    const badWords = generateMnemonic(wordlist, 128).split(' ').reverse().join(' ');
+    // Eleven real words and one that is in no list: never a valid BIP39 or RFC-1751 phrase.
+    const badWords = [...generateMnemonic(wordlist, 128).split(' ').slice(0, 11), 'ledgerpadx'].join(' ');
     known.push({ label: 'sent in refused imports', seed: echoed.seed!, mnemonic: badWords });
     const refused = [
       `{"seed": "${echoed.seed}", `,
