@@ -6,11 +6,12 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import pino from 'pino';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { AppError } from './lib/errors';
 import { fromLedgerError } from './ledger/errors';
-import { registerIdempotency } from './lib/idempotency';
+import { registerIdempotency, type IdempotencyStore } from './lib/idempotency';
 import { loadOrCreateSecret } from './lib/secret-file';
 import { isAdmin, registerAdmin } from './modules/admin';
 import { registerApiDocs } from './modules/api-docs';
@@ -41,7 +42,7 @@ import { registerPrivateCaching } from './plugins/caching';
 import { createOriginPolicy, registerHostCheck } from './plugins/origin';
 import { registerAccessControl } from './plugins/access';
 import { registerEdgeChecks } from './plugins/edge';
-import { redactUrl, safeSerializers } from './lib/log-safety';
+import { redactUrl, safeSerializers, scrubbingStream, type LogDestination } from './lib/log-safety';
 import { registerRateLimits } from './plugins/rate-limit';
 import { registerMetrics, type Metrics } from './plugins/metrics';
 import type { LedgerConnection } from './ledger/connection';
@@ -64,6 +65,8 @@ declare module 'fastify' {
     uploads: UploadsApi;
     /** Prometheus metrics (main.ts serves them on METRICS_PORT too). */
     metrics: Metrics;
+    /** Stored idempotent answers (tests run the expiry sweep and the secret purge by hand). */
+    idempotency: IdempotencyStore;
   }
 }
 
@@ -130,7 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPrivateCaching(app);
   // After the session, CSRF and edge checks: a retried write with the same Idempotency-Key gets the
   // first answer instead of running again (docs/money.md "Done once").
-  registerIdempotency(app, db);
+  app.decorate('idempotency', registerIdempotency(app, deps.database));
   const socketSecret = deps.config.SOCKET_TOKEN_SECRET
     ? Buffer.from(deps.config.SOCKET_TOKEN_SECRET, 'utf8')
     : await loadOrCreateSecret(path.join(deps.config.dataDir, 'socket-token.key'));
@@ -272,11 +275,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
-/** Adds the serializers that keep secrets and query parameters out of every log line. */
+/**
+ * Adds the serializers that keep secrets and query parameters out of every log line, and under them
+ * the stream every line passes through on its way out (to stdout, the pretty printer or a test's
+ * buffer), which redacts secret fields and family seeds wherever a line carries them.
+ */
 function withSafeSerializers(logger: AppDeps['logger']): FastifyServerOptions['logger'] {
   if (!logger) return false;
-  const base = typeof logger === 'object' ? logger : {};
-  return { ...base, serializers: { ...(base as { serializers?: object }).serializers, ...safeSerializers } };
+  const base = (typeof logger === 'object' ? logger : {}) as {
+    serializers?: object;
+    stream?: LogDestination;
+  };
+  return {
+    ...base,
+    serializers: { ...base.serializers, ...safeSerializers },
+    stream: scrubbingStream(base.stream ?? pino.destination(1)),
+  };
 }
 
 const FASTIFY_4XX_CODES: Record<number, string> = {

@@ -28,6 +28,11 @@ export const wallets = pgTable(
      * before any XRP moves, so a failed deploy leaves its wallets for the admin refund tool.
      */
     jobId: uuid('job_id'),
+    /**
+     * The Idempotency-Key of the request that created or imported it: that request's retry (its
+     * first answer lost to a crash) answers with this wallet instead of making a second one.
+     */
+    requestKey: text('request_key'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -38,6 +43,9 @@ export const wallets = pgTable(
       .on(t.role)
       .where(sql`${t.userId} is null and ${t.archivedAt} is null`),
     index('wallets_address_idx').on(t.address),
+    index('wallets_request_idx')
+      .on(t.userId, t.requestKey)
+      .where(sql`${t.requestKey} is not null`),
     // One wallet per role per deploy job: a step that runs again finds the wallet it made.
     uniqueIndex('wallets_job_role_uq')
       .on(t.jobId, t.role)

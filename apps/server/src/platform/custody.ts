@@ -64,6 +64,8 @@ export interface NewWallet {
   wallet: Wallet;
   /** The deploy job a staged wallet belongs to. */
   jobId?: string | null;
+  /** The Idempotency-Key of the request that makes it (its retry finds it instead of making another). */
+  requestKey?: string | null;
 }
 
 export async function insertWallet(db: Db, keyring: Keyring, w: NewWallet): Promise<WalletRow> {
@@ -74,6 +76,7 @@ export async function insertWallet(db: Db, keyring: Keyring, w: NewWallet): Prom
       role: w.role ?? 'user',
       name: w.name ?? null,
       jobId: w.jobId ?? null,
+      requestKey: w.requestKey ?? null,
       address: w.wallet.classicAddress,
       ...sealWallet(keyring, w.wallet),
     })

@@ -164,6 +164,38 @@ export const createdWalletSchema = walletSchema.extend({
 });
 export type CreatedWallet = z.infer<typeof createdWalletSchema>;
 
+/**
+ * Request and answer fields that carry a wallet secret. The server keeps their values out of
+ * everything it writes but the sealed custody store: stored idempotent answers lose them, log lines
+ * show them redacted (docs/key-custody.md "Never written").
+ */
+export const SECRET_FIELDS = [
+  'wallet_seed',
+  'seed',
+  'secret',
+  'mnemonic',
+  'privateKey',
+  'private_key',
+  'master_seed',
+  'master_key',
+  'passphrase',
+] as const;
+
+export const SECRET_MESSAGES = {
+  shownOnce:
+    "A wallet's seed is shown once, in the first answer to the request that created it, and never again: this is the same wallet, without its seed.",
+} as const;
+
+/**
+ * `POST /api/wallets` replayed with the same Idempotency-Key (a retry after a lost answer): the same
+ * wallet, without its seed, and a note that it was shown once.
+ */
+export const replayedWalletSchema = walletSchema.extend({
+  secret_shown_once: z.literal(true),
+  secret_notice: z.string(),
+});
+export type ReplayedWallet = z.infer<typeof replayedWalletSchema>;
+
 export const walletTokenSchema = z.object({
   /** Ticker decoded from the ledger code (hex codes become text); LP codes stay hex. */
   currency: z.string(),

@@ -18,6 +18,7 @@ import { registerAirdropJobs } from './jobs';
 import { AirdropPayer } from './payer';
 import { AirdropService } from './service';
 import { parseInput } from '../../lib/validation';
+import { idempotencyKey } from '../../plugins/edge';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -74,12 +75,21 @@ export function registerAirdrops(
     return items;
   });
   app.post('/api/airdrops', user, async (request: FastifyRequest, reply) => {
-    const created = await service.create(request.user!.id, parseInput(createAirdropSchema, request.body));
+    const created = await service.create(
+      request.user!.id,
+      parseInput(createAirdropSchema, request.body),
+      idempotencyKey(request),
+    );
     return reply.code(202).send(created);
   });
   app.post('/api/airdrops/:id/claim', user, (request): Promise<ClaimAirdropResult> => {
     const id = pathId((request.params as { id?: string }).id, AIRDROP_MESSAGES.notFound);
-    return service.claim(request.user!.id, id, parseInput(claimAirdropSchema, request.body));
+    return service.claim(
+      request.user!.id,
+      id,
+      parseInput(claimAirdropSchema, request.body),
+      idempotencyKey(request),
+    );
   });
   app.get(
     '/api/airdrops/allocations/:walletId/:tokenCode/:issuer',

@@ -110,6 +110,12 @@ export class DeployService {
     }
   }
 
+  /** The deploy a request with this job key started (deployJobKey), if any. */
+  async startedBy(jobKey: string): Promise<{ jobId: string } | undefined> {
+    const job = await this.deps.jobs.byKey(jobKey);
+    return job ? { jobId: job.id } : undefined;
+  }
+
   /**
    * Checks everything a deploy needs before any transaction, then enqueues its job. A user's deploy
    * passes `attempt` first; the platform's own launches (demo) are not attempts.
@@ -307,4 +313,9 @@ export class DeployService {
     const line = res.result.lines.find((l) => l.currency === RLUSD_CURRENCY_HEX);
     return new Decimal(line?.balance ?? '0');
   }
+}
+
+/** The job key of a user's deploy request with an Idempotency-Key: one job per request. */
+export function deployJobKey(userId: number, requestKey: string | undefined): string | undefined {
+  return requestKey ? `${DEPLOY_JOB}:request:${userId}:${requestKey}` : undefined;
 }

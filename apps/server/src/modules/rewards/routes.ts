@@ -15,6 +15,7 @@ import type { WalletsApi } from '../wallets';
 import { registerRewardClaimJob } from './job';
 import { RewardsService } from './service';
 import { parseInput } from '../../lib/validation';
+import { idempotencyKey } from '../../plugins/edge';
 
 /**
  * Creator rewards (spec 001 §7 "Dashboard and rewards"): GET /api/rewards/summary,
@@ -59,7 +60,7 @@ export function registerRewards(
     return pageSlice(request, reply, page, await service.claimTotals(request.user!.id));
   });
   app.post('/api/claim-rewards', user, (request): Promise<ClaimRewardsResult> =>
-    service.claim(request.user!.id, parseInput(claimRewardsSchema, request.body)),
+    service.claim(request.user!.id, parseInput(claimRewardsSchema, request.body), idempotencyKey(request)),
   );
   return service;
 }

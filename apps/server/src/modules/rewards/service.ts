@@ -16,6 +16,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
+import { withinKeyLife } from '../../lib/idempotency';
 import { rowsOf } from '../../db/results';
 import {
   AppError,
@@ -96,21 +97,32 @@ export class RewardsService {
    * in one database transaction (a crash leaves either nothing or a claim its job will pay), then
    * waits for the payment.
    */
-  async claim(userId: number, b: z.output<typeof claimRewardsSchema>): Promise<ClaimRewardsResult> {
+  async claim(
+    userId: number,
+    b: z.output<typeof claimRewardsSchema>,
+    requestKey?: string,
+  ): Promise<ClaimRewardsResult> {
     const token = await this.deps.tokens.byIssuer(b.issuer, b.token);
     if (!token) throw notFound(REWARD_MESSAGES.tokenNotFound);
     if (token.deployerUserId !== userId) throw forbidden(REWARD_MESSAGES.notCreator);
-    const wallet = (await this.deps.wallets.list(userId)).find((w) => w.address === b.wallet);
-    // The same answer whether the address is another user's wallet or nobody's.
-    if (!wallet) throw notFound(REWARD_MESSAGES.walletNotFound);
-    if (!this.deps.canPay) throw ledgerUnavailable(REWARD_MESSAGES.unavailable);
-    await this.assertPayable(
-      wallet.address,
-      token.rewardCurrency,
-      claimAmount(token.totalReward, token.totalClaimed, b.percent),
-    );
-
-    const reserved = await this.reserve(userId, token.id, wallet.address, b.percent);
+    // A retry of a claim whose first attempt reserved it (then was cut: kill -9, a lost answer)
+    // answers with that claim: checked again, the reward it took would read as "nothing to claim",
+    // or as a second claim of the same percent of what is left.
+    const earlier = await this.claimOfRequest(userId, token.id, requestKey);
+    const reserved =
+      earlier ??
+      (await (async () => {
+        const wallet = (await this.deps.wallets.list(userId)).find((w) => w.address === b.wallet);
+        // The same answer whether the address is another user's wallet or nobody's.
+        if (!wallet) throw notFound(REWARD_MESSAGES.walletNotFound);
+        if (!this.deps.canPay) throw ledgerUnavailable(REWARD_MESSAGES.unavailable);
+        await this.assertPayable(
+          wallet.address,
+          token.rewardCurrency,
+          claimAmount(token.totalReward, token.totalClaimed, b.percent),
+        );
+        return this.reserve(userId, token.id, wallet.address, b.percent, requestKey);
+      })());
     const job = await this.deps.jobs
       .waitFor(reserved.jobId, { timeoutMs: CLAIM_WAIT_MS })
       .catch(() => undefined);
@@ -182,11 +194,35 @@ export class RewardsService {
    * together reserve more than is unclaimed: the second one's condition is re-checked against the
    * first one's committed row. A claim that lost the race re-reads and claims its percent of the rest.
    */
+  /** The claim (and its payment job) the request with this Idempotency-Key reserved, within the key's life. */
+  private async claimOfRequest(
+    userId: number,
+    tokenId: number,
+    requestKey: string | undefined,
+  ): Promise<{ claimId: number; jobId: string } | undefined> {
+    if (!requestKey) return undefined;
+    const [claim] = await this.deps.db
+      .select({ id: rewardClaims.id })
+      .from(rewardClaims)
+      .where(
+        and(
+          eq(rewardClaims.userId, userId),
+          eq(rewardClaims.tokenId, tokenId),
+          eq(rewardClaims.requestKey, requestKey),
+          withinKeyLife(rewardClaims.createdAt),
+        ),
+      );
+    if (!claim) return undefined;
+    const job = await this.deps.jobs.byKey(`${REWARD_CLAIM_JOB}:${claim.id}`);
+    return job ? { claimId: claim.id, jobId: job.id } : undefined;
+  }
+
   private async reserve(
     userId: number,
     tokenId: number,
     walletAddress: string,
     percent: number,
+    requestKey: string | undefined,
   ): Promise<{ claimId: number; jobId: string }> {
     for (let attempt = 1; ; attempt++) {
       const token = await this.deps.tokens.byId(tokenId);
@@ -203,8 +239,9 @@ export class RewardsService {
                and total_reward - total_claimed >= ${amount}::numeric
             returning id, reward_currency
           )
-          insert into ${rewardClaims} (user_id, token_id, wallet_address, amount, currency, status)
-          select ${userId}, id, ${walletAddress}, ${amount}, reward_currency, 'pending' from reserved
+          insert into ${rewardClaims} (user_id, token_id, wallet_address, amount, currency, status, request_key)
+          select ${userId}, id, ${walletAddress}, ${amount}, reward_currency, 'pending', ${requestKey ?? null}
+            from reserved
           returning id`);
         const row = rowsOf<{ id: number | string }>(rows)[0];
         if (!row) return undefined;

@@ -73,12 +73,12 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
 
   app.post('/api/wallets', auth, async (request) => {
     const body = parseInput(createWalletSchema, request.body);
-    return withinWallets(request, () => service.create(userId(request), body.name));
+    return withinWallets(request, () => service.create(userId(request), body.name, idempotencyKey(request)));
   });
 
   app.post('/api/wallets/import', auth, async (request) => {
     const body = parseInput(importWalletSchema, request.body);
-    return withinWallets(request, () => service.import(userId(request), body));
+    return withinWallets(request, () => service.import(userId(request), body, idempotencyKey(request)));
   });
 
   app.post('/api/wallets/transfer', auth, async (request) => {
@@ -129,12 +129,12 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     });
     app.post('/api/wallets/:id/fund', auth, async (request) => {
       const row = await service.owned(userId(request), walletParam(request));
-      return faucet.fundXrp(userId(request), row, request.ip);
+      return faucet.fundXrp(userId(request), row, request.ip, idempotencyKey(request));
     });
     if (config.XRPL_NETWORK === 'standalone') {
       app.post('/api/wallets/:id/fund-rlusd', auth, async (request) => {
         const row = await service.owned(userId(request), walletParam(request));
-        return faucet.fundRlusd(userId(request), row, request.ip);
+        return faucet.fundRlusd(userId(request), row, request.ip, idempotencyKey(request));
       });
     }
   }

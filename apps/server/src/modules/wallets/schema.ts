@@ -15,6 +15,8 @@ export const faucetGrants = pgTable(
     walletId: bigint('wallet_id', { mode: 'number' }).notNull(),
     /** 'xrp' or 'rlusd'. */
     asset: text('asset').notNull(),
+    /** The paying request's Idempotency-Key: its retry pays under this grant, not a second one. */
+    requestKey: text('request_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('faucet_grants_user_idx').on(t.userId, t.asset, t.createdAt)],

@@ -17,6 +17,8 @@ import {
   WALLET_STATUS,
   type CreatedWallet,
   type ImportWalletRequest,
+  type ReplayedWallet,
+  SECRET_MESSAGES,
   type RemoveTrustlineRequest,
   type TransferRequest,
   type TransferResponse,
@@ -34,6 +36,7 @@ import { batchedRead, batchedRows, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import { badRequest, fieldError, ledgerUnavailable, notFound } from '../../lib/errors';
+import { withinKeyLife } from '../../lib/idempotency';
 import type { XrplConnection } from '../../ledger/connection';
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
@@ -177,20 +180,48 @@ export class WalletService {
     });
   }
 
-  async create(userId: number, name?: string): Promise<CreatedWallet> {
+  /**
+   * The wallet the request with this Idempotency-Key made, if it made one within the key's life: a
+   * retry whose first attempt was cut after the insert (kill -9, a lost answer) finds it.
+   */
+  private async madeBy(userId: number, requestKey: string | undefined): Promise<WalletRow | undefined> {
+    if (!requestKey) return undefined;
+    const [row] = await this.db
+      .select()
+      .from(wallets)
+      .where(
+        and(
+          eq(wallets.userId, userId),
+          eq(wallets.role, 'user'),
+          eq(wallets.requestKey, requestKey),
+          withinKeyLife(wallets.createdAt),
+        ),
+      );
+    return row;
+  }
+
+  async create(userId: number, name?: string, requestKey?: string): Promise<CreatedWallet | ReplayedWallet> {
+    // A retry of a create whose first attempt made the wallet: the same wallet, never its seed
+    // again (the first attempt may have answered before it was cut).
+    const made = await this.madeBy(userId, requestKey);
+    if (made) return { ...summary(made), secret_shown_once: true, secret_notice: SECRET_MESSAGES.shownOnce };
     const wallet = Wallet.generate();
     const row = await this.withWalletSlot(userId, async (db) =>
       insertWallet(db, this.deps.keyring, {
         userId,
         name: name || (await this.defaultName(userId, db)),
         wallet,
+        requestKey,
       }),
     );
     // The only response that ever carries a seed.
     return { ...summary(row), wallet_seed: wallet.seed! };
   }
 
-  async import(userId: number, body: ImportWalletRequest): Promise<WalletSummary> {
+  async import(userId: number, body: ImportWalletRequest, requestKey?: string): Promise<WalletSummary> {
+    // A retry of an import that went through answers with it, not 'Wallet Already Exists'.
+    const made = await this.madeBy(userId, requestKey);
+    if (made) return summary(made);
     const candidates = walletsFromImport(body);
     const wallet = await this.pickExisting(candidates);
     const [existing] = await this.db
@@ -206,6 +237,7 @@ export class WalletService {
           .set({
             archivedAt: null,
             name: body.name || existing.name,
+            requestKey: requestKey ?? null,
             ...sealWallet(this.deps.keyring, wallet),
           })
           .where(eq(wallets.id, existing.id))
@@ -219,6 +251,7 @@ export class WalletService {
           userId,
           name: body.name || (await this.defaultName(userId, db)),
           wallet,
+          requestKey,
         }),
       );
       return summary(row);
