@@ -104,10 +104,12 @@ export {
 export {
   classicAddressSchema,
   EDGE_MESSAGES,
+  ID_MAX,
   IDEMPOTENCY_KEY,
   idSchema,
   parseId,
   resolveDestination,
+  wholeNumberSchema,
 } from './schemas/common';
 export {
   type AuthorizeTrustLineRequest,

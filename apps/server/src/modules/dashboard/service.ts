@@ -16,7 +16,7 @@ import {
   type TrustLinesResponse,
   Decimal,
 } from '@ledgerpad/shared';
-import { badRequest, forbidden, ledgerUnavailable, notFound } from '../../lib/errors';
+import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionService, TxRequest } from '../../ledger/submission-service';
 import type { Platform } from '../../platform';
@@ -84,8 +84,7 @@ export class DashboardService {
     return this.deps.tokens.hasDeployed(userId);
   }
 
-  async userTokens(userId: number, requestedUserId: number) {
-    if (userId !== requestedUserId) throw forbidden(M.ownTokensOnly);
+  async userTokens(userId: number) {
     return (await this.deps.tokens.deployedBy(userId)).map(toTokenView);
   }
 

@@ -51,7 +51,7 @@ import type {
   SubmissionService,
   SubmitRequest,
 } from '../../ledger/submission-service';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Parsed } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
 import type { LedgerReadCache } from '../../platform/read-cache';
@@ -886,8 +886,4 @@ export class TradingService {
   }
 
   /** A user id in a path must be the session's own. */
-  static ownUser(sessionUserId: number, param: string): void {
-    if (!/^\d+$/.test(param)) throw badRequest('userId must be a number.');
-    if (Number(param) !== sessionUserId) throw forbidden('You can only view your own orders.');
-  }
 }
