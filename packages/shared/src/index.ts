@@ -509,7 +509,12 @@ export {
   xrpNeeded,
   xrpToDrops,
 } from './money';
-export { EXPLAINED_LEDGER_RESULTS, ledgerResultMessage } from './ledger-results';
+export {
+  type AccountRole,
+  EXPLAINED_LEDGER_RESULTS,
+  ledgerResultMessage,
+  missingAccountMessage,
+} from './ledger-results';
 export {
   type AssetAmount,
   type Holdings,

@@ -440,7 +440,7 @@ describe('malformed input on every route', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 120_000);
 
   it('refuses every malformed or out-of-range id in a body with a 400 naming the field, on every route that reads one', async () => {
     const failures: string[] = [];

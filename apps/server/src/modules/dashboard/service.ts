@@ -17,6 +17,7 @@ import {
   Decimal,
 } from '@ledgerpad/shared';
 import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
+import { accountMissing } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionService, TxRequest } from '../../ledger/submission-service';
 import type { Platform } from '../../platform';
@@ -233,8 +234,11 @@ export class DashboardService {
 
   private async holderLine(issuer: Issuer, holder: string): Promise<AccountLinesTrustline> {
     const [line] = await this.lines(issuer.token, holder);
-    if (!line) throw badRequest(M.noLine);
-    return line;
+    if (line) return line;
+    // No line: say so — or, when the address is not even an account, that (issue 34).
+    if (!(await this.deps.wallets.accountState(holder)).activated)
+      throw accountMissing('holder', holder, 'accountAddress');
+    throw badRequest(M.noLine);
   }
 
   /** The issuer's TrustSet toward a holder: only the flags change (its own limit stays as it is, normally 0). */
