@@ -168,8 +168,8 @@ export const configSchema = z
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     /** A claimed job's lease: after a crash another instance takes the job over once it expires. */
     JOB_LEASE_MS: z.coerce.number().int().min(1000).default(15_000),
-    /** How long a keeper round holds a bonding curve (another instance takes over after it). */
-    BONDING_KEEPER_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+    /** A bonding keeper round's lease on its curve, renewed while it runs (a dead holder's is taken over). */
+    BONDING_KEEPER_LEASE_MS: z.coerce.number().int().min(1000).default(10_000),
   })
   .superRefine((c, ctx) => {
     if (c.XRPL_NETWORK !== 'standalone' && !c.XRPL_URL) {
