@@ -84,6 +84,8 @@ export const configSchema = z
     RATE_LIMIT_WRITE_PER_MIN: z.coerce.number().int().min(1).default(300),
     /** Reads computed per question (plugins/rate-limit.ts EXPENSIVE_ROUTES), per user or IP, together. */
     RATE_LIMIT_EXPENSIVE_PER_MIN: z.coerce.number().int().min(1).default(300),
+    /** Where the per-minute limits count: auto = the database with DATABASE_URL (shared by every instance), else memory. */
+    RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'database']).default('auto'),
     /** A socket whose unsent data exceeds this is closed instead of buffering without bound. */
     WS_MAX_BUFFERED_BYTES: z.coerce
       .number()
