@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client';
 import { createTestDatabase } from '../db';
@@ -63,33 +64,29 @@ describe('per-minute limits on two instances of one PostgreSQL', () => {
   });
 
   it('shares the write budget of a signed-in user, and the sign-in budget of an address', async () => {
+    /** `n` requests, one after another, alternately on A and B: their statuses. */
+    const alternately = async (n: number, options: InjectOptions) => {
+      const codes: number[] = [];
+      for (let i = 0; i < n; i++) codes.push((await (i % 2 ? b : a).app.inject(options)).statusCode);
+      return codes;
+    };
     const alice = await a.signIn('alice');
-    const writes: number[] = [];
-    for (let i = 0; i < WRITES + 1; i++) {
-      const t = i % 2 ? b : a;
-      const res = await t.app.inject({
-        method: 'PUT',
-        url: '/api/user/slippage',
-        headers: alice.headers,
-        payload: { slippage: '1' },
-      });
-      writes.push(res.statusCode);
-    }
+    const writes = await alternately(WRITES + 1, {
+      method: 'PUT',
+      url: '/api/user/slippage',
+      headers: alice.headers,
+      payload: { slippage: '1' },
+    });
     expect(writes.slice(0, WRITES)).toEqual(Array(WRITES).fill(200));
     expect(writes[WRITES]).toBe(429);
 
-    const signIns: number[] = [];
-    for (let i = 0; i < SIGN_INS + 1; i++) {
-      const t = i % 2 ? b : a;
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/telegram',
-        remoteAddress: '198.51.100.4',
-        headers: { origin: TEST_ORIGIN },
-        payload: { id: 1, auth_date: 1, hash: '0'.repeat(64) },
-      });
-      signIns.push(res.statusCode);
-    }
+    const signIns = await alternately(SIGN_INS + 1, {
+      method: 'POST',
+      url: '/api/auth/telegram',
+      remoteAddress: '198.51.100.4',
+      headers: { origin: TEST_ORIGIN },
+      payload: { id: 1, auth_date: 1, hash: '0'.repeat(64) },
+    });
     expect(signIns.slice(0, SIGN_INS)).toEqual(Array(SIGN_INS).fill(401));
     expect(signIns[SIGN_INS]).toBe(429);
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import {
   desiredLadder,
@@ -242,23 +242,26 @@ export class LadderKeeper {
     return sql`now() + ${`${this.leaseMs} milliseconds`}::interval`;
   }
 
-  private async claim(id: number): Promise<CurveRow | undefined> {
+  /** The active curve's lease for this keeper, where its lease is `free`. */
+  private async take(id: number, free: SQL | undefined): Promise<CurveRow | undefined> {
     const [row] = await this.deps.db
       .update(bondingCurves)
       .set({ keeperOwner: this.owner, keeperUntil: this.leaseEnd })
-      .where(
-        and(
-          eq(bondingCurves.id, id),
-          eq(bondingCurves.status, 'active'),
-          or(
-            isNull(bondingCurves.keeperOwner),
-            eq(bondingCurves.keeperOwner, this.owner),
-            lt(bondingCurves.keeperUntil, sql`now()`),
-            ...(this.goneHolders.size ? [inArray(bondingCurves.keeperOwner, [...this.goneHolders])] : []),
-          ),
-        ),
-      )
+      .where(and(eq(bondingCurves.id, id), eq(bondingCurves.status, 'active'), free))
       .returning();
+    return row;
+  }
+
+  private async claim(id: number): Promise<CurveRow | undefined> {
+    const row = await this.take(
+      id,
+      or(
+        isNull(bondingCurves.keeperOwner),
+        eq(bondingCurves.keeperOwner, this.owner),
+        lt(bondingCurves.keeperUntil, sql`now()`),
+        ...(this.goneHolders.size ? [inArray(bondingCurves.keeperOwner, [...this.goneHolders])] : []),
+      ),
+    );
     if (row) return row;
     // Held: by a live keeper (wait), or by one that is certainly gone — take that one over now.
     const [held] = await this.deps.db
@@ -266,17 +269,7 @@ export class LadderKeeper {
       .from(bondingCurves)
       .where(eq(bondingCurves.id, id));
     if (!held?.owner || !holderIsGone(held.owner)) return undefined;
-    const [taken] = await this.deps.db
-      .update(bondingCurves)
-      .set({ keeperOwner: this.owner, keeperUntil: this.leaseEnd })
-      .where(
-        and(
-          eq(bondingCurves.id, id),
-          eq(bondingCurves.status, 'active'),
-          eq(bondingCurves.keeperOwner, held.owner),
-        ),
-      )
-      .returning();
+    const taken = await this.take(id, eq(bondingCurves.keeperOwner, held.owner));
     this.goneHolders.add(held.owner);
     if (taken)
       this.deps.log.info({ curveId: id, holder: held.owner }, 'took over the lease of a keeper that is gone');
