@@ -44,6 +44,7 @@ import { registerAccessControl } from './plugins/access';
 import { registerEdgeChecks } from './plugins/edge';
 import { redactUrl, safeSerializers, scrubbingStream, type LogDestination } from './lib/log-safety';
 import { registerRateLimits } from './plugins/rate-limit';
+import { SharedCounters } from './plugins/rate-limit-store';
 import { registerMetrics, type Metrics } from './plugins/metrics';
 import type { LedgerConnection } from './ledger/connection';
 import { createPlatform, type Platform } from './platform';
@@ -128,7 +129,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxPerUser: deps.config.SESSIONS_PER_USER,
     isAdmin: (userId) => isAdmin(db, userId),
   });
-  const limits = await registerRateLimits(app, deps.config);
+  // One budget across instances on PostgreSQL (docs/security.md "Rate limits"); memory on PGlite.
+  const sharedLimits =
+    deps.config.RATE_LIMIT_STORE === 'database' ||
+    (deps.config.RATE_LIMIT_STORE === 'auto' && deps.database.driver === 'postgres');
+  const limits = await registerRateLimits(
+    app,
+    deps.config,
+    sharedLimits ? new SharedCounters(deps.database.sql) : undefined,
+  );
   registerCsrf(app, origins);
   registerPrivateCaching(app);
   // After the session, CSRF and edge checks: a retried write with the same Idempotency-Key gets the

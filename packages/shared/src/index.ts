@@ -104,10 +104,12 @@ export {
 export {
   classicAddressSchema,
   EDGE_MESSAGES,
+  ID_MAX,
   IDEMPOTENCY_KEY,
   idSchema,
   parseId,
   resolveDestination,
+  wholeNumberSchema,
 } from './schemas/common';
 export {
   type AuthorizeTrustLineRequest,
@@ -511,7 +513,12 @@ export {
   xrpNeeded,
   xrpToDrops,
 } from './money';
-export { EXPLAINED_LEDGER_RESULTS, ledgerResultMessage } from './ledger-results';
+export {
+  type AccountRole,
+  EXPLAINED_LEDGER_RESULTS,
+  ledgerResultMessage,
+  missingAccountMessage,
+} from './ledger-results';
 export {
   type AssetAmount,
   type Holdings,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LP_CURRENCY_PREFIX, RLUSD_CURRENCY_HEX } from './constants';
 import { currencyToTicker, isHexCurrency, tickerToCurrency } from './currency';
-import { parseId } from './schemas/common';
+import { idSchema } from './schemas/common';
 
 // Token identity (issue 24): who may say what a token is called, and when a listing is "verified".
 // A listing is verified only when the lister proved control of the issuer (one of their own
@@ -135,15 +135,7 @@ export function rankVerifiedFirst<T extends Pick<TokenIdentity, 'verified'>>(ite
 }
 
 /** A token id in a body (`token_id`). */
-export const tokenIdSchema = z.unknown().transform((v, ctx) => {
-  // Never coerced ('0x10', '1e0', true are not ids): the one id rule of schemas/common.ts.
-  const id = parseId(v);
-  if (id === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'token_id must be a positive whole number' });
-    return z.NEVER;
-  }
-  return id;
-});
+export const tokenIdSchema = idSchema('token_id');
 
 /** POST /api/listing/claims: a claim code for this listing, bound to the caller. */
 export const claimChallengeRequestSchema = z.object({ token_id: tokenIdSchema });

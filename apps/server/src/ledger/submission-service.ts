@@ -416,6 +416,23 @@ export class SubmissionService {
     return total;
   });
 
+  /**
+   * The account's transactions in flight (recorded, not final) whose transaction `match`es, oldest
+   * first, followed from now on. A caller about to sign what another caller of the same account may
+   * have signed a moment ago (the TrustSet of a line that several buys need) follows that one
+   * instead; run under the account's funds lease, the answer holds across instances.
+   */
+  async inFlight(account: string, match: (tx: Record<string, unknown>) => boolean): Promise<SubmissionRow[]> {
+    const rows = await this.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(and(eq(ledgerSubmissions.account, account), inArray(ledgerSubmissions.status, [...OPEN])))
+      .orderBy(ledgerSubmissions.id);
+    const out = rows.filter((r) => match(decode(r.txBlob) as Record<string, unknown>));
+    for (const row of out) this.tracker.track(row);
+    return out;
+  }
+
   /** The records of many intents in one look-up (by intent key; open ones are followed from now on). */
   async recorded(intentKeys: string[]): Promise<Map<string, SubmissionRow>> {
     const out = new Map<string, SubmissionRow>();

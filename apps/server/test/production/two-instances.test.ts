@@ -11,6 +11,7 @@ import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
 import { masterKeyFromBytes } from '../../src/keys/envelope';
 import {
   buildServer,
+  CHILD_ORIGIN,
   json,
   signInOverHttp,
   startChildServer,
@@ -156,6 +157,21 @@ describe('two instances on one PostgreSQL', () => {
     });
     expect(saved.status, await saved.text()).toBe(200);
     expect((await json(await fetch(`${b.base}/api/config/fees`))).airdrop_fee_xrp).toBe('3.5');
+  });
+
+  it('spends one sign-in budget on both (RATE_LIMIT_AUTH_PER_MIN, 10 a minute): the 11th is refused by either', async () => {
+    // The rate limits count in PostgreSQL, shared by the instances (issue 34): alternate A and B.
+    const codes: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await fetch(`${(i % 2 ? b : a).base}/api/auth/telegram`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: CHILD_ORIGIN },
+        body: JSON.stringify({ id: 1, auth_date: 1, hash: '0'.repeat(64) }),
+      });
+      codes.push(res.status);
+    }
+    expect(codes.slice(0, 10).filter((c) => c === 429)).toEqual([]);
+    expect(codes.slice(10)).toEqual([429, 429]);
   });
 
   it('a deploy started on A is finished by B after kill -9 of A, once; its updates reach a socket on B', async () => {

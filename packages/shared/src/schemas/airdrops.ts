@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AMOUNT_DECIMALS } from '../constants';
 import { tokenCodeSchema } from '../currency';
-import { classicAddressSchema, idSchema, lineText, multiLineText, parseId } from './common';
+import { classicAddressSchema, idSchema, lineText, multiLineText } from './common';
 import { Decimal } from '../money';
 import { isServedLogoUrl } from './listing';
 
@@ -157,14 +157,7 @@ export interface CreateAirdropResult {
 }
 
 export const claimAirdropSchema = z.object({
-  destinationWalletId: z.unknown().transform((v, ctx) => {
-    const id = parseId(v);
-    if (id === undefined) {
-      ctx.addIssue({ code: 'custom', message: AIRDROP_MESSAGES.selectWallet });
-      return z.NEVER;
-    }
-    return id;
-  }),
+  destinationWalletId: idSchema('destinationWalletId', AIRDROP_MESSAGES.selectWallet),
 });
 
 export interface ClaimAirdropResult {

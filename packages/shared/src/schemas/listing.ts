@@ -24,7 +24,6 @@ export const LISTING_MESSAGES = {
   logoUrl: 'The logo must be an image uploaded here. Please upload it again.',
   createdAt: 'Created date must be a valid date, not in the future.',
   currency: 'Currency must be a 3-character code or 40 hexadecimal characters.',
-  accountNotFound: 'This address was not found on the XRP Ledger. Check the issuer address.',
   issuesNothing: 'This address does not issue any token.',
   currencyNotIssued: 'This issuer does not issue that currency.',
   pickCurrency: 'This issuer issues several tokens. Please choose one.',

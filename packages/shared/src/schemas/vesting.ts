@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema, wholeNumberSchema } from './common';
 
 // 'Lock the dev allocation' (issue 28): one schema for the deploy form's section and the deploy
 // request's `vesting` field. A share unlocks after a cliff, the rest in monthly tranches; the server
@@ -54,8 +55,9 @@ export type VestingTrancheStatus = 'locked' | 'due' | 'released' | 'missing';
 
 /** POST /api/dashboard/vesting/release: the escrow to finish (owner and the create's sequence). */
 export const vestingReleaseSchema = z.object({
-  tokenId: z.coerce.number().int().positive(),
-  escrowSequence: z.coerce.number().int().positive(),
+  tokenId: idSchema('tokenId'),
+  // An escrow's sequence is a ledger number (UInt32), not a row id: the same strict whole number.
+  escrowSequence: wholeNumberSchema('escrowSequence', { min: 1, max: 4_294_967_295 }),
   csrf_token: z.string().optional(),
 });
 export type VestingReleaseRequest = z.output<typeof vestingReleaseSchema>;
@@ -65,7 +67,7 @@ export type VestingReleaseRequest = z.output<typeof vestingReleaseSchema>;
  * schedule (its deployer only). The server's keeper then finishes each tranche once it is due.
  */
 export const vestingAutoReleaseSchema = z.object({
-  tokenId: z.coerce.number().int().positive(),
+  tokenId: idSchema('tokenId'),
   enabled: z.boolean(),
   csrf_token: z.string().optional(),
 });

@@ -4,6 +4,7 @@ import { tokenCodeSchema } from '../currency';
 import {
   classicAddressSchema,
   destinationAddressSchema,
+  ID_MAX,
   idSchema,
   lineText,
   multiLineText,
@@ -138,7 +139,11 @@ export const balancesRequestSchema = z
     /** Wallet ids or addresses to refresh; absent = all of the user's wallets. */
     wallets: z
       .array(
-        z.union([z.number().int(), z.string().max(64), z.object({ id: z.number().int() }).passthrough()]),
+        z.union([
+          z.number().int().min(1).max(ID_MAX),
+          z.string().max(64),
+          z.object({ id: z.number().int().min(1).max(ID_MAX) }).passthrough(),
+        ]),
       )
       .max(100)
       .optional(),

@@ -25,7 +25,7 @@ import {
 } from '@ledgerpad/shared';
 import { batchedCall, batchedRead, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
-import { ledgerFailure } from '../../ledger/errors';
+import { accountMissing, ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import { withinKeyLife } from '../../lib/idempotency';
@@ -259,6 +259,9 @@ export class AirdropService {
     const line = (await this.deps.wallets.lines(wallet.address, b.issuerAddress)).find((l) =>
       sameCurrency(l.currency, currency),
     );
+    // No line with it: the issuer may not even be an account (a line proves it is one).
+    if (!line && !(await this.deps.wallets.accountState(b.issuerAddress)).activated)
+      throw accountMissing('issuer', b.issuerAddress, 'issuerAddress');
     const balance = new Decimal(line?.balance ?? '0');
 
     // XRP: the airdrop fee and the new wallet's funding, from what is above the wallet's reserve.

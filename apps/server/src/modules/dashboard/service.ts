@@ -16,7 +16,8 @@ import {
   type TrustLinesResponse,
   Decimal,
 } from '@ledgerpad/shared';
-import { badRequest, forbidden, ledgerUnavailable, notFound } from '../../lib/errors';
+import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
+import { accountMissing } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, SubmissionService, TxRequest } from '../../ledger/submission-service';
 import type { Platform } from '../../platform';
@@ -84,8 +85,7 @@ export class DashboardService {
     return this.deps.tokens.hasDeployed(userId);
   }
 
-  async userTokens(userId: number, requestedUserId: number) {
-    if (userId !== requestedUserId) throw forbidden(M.ownTokensOnly);
+  async userTokens(userId: number) {
     return (await this.deps.tokens.deployedBy(userId)).map(toTokenView);
   }
 
@@ -254,8 +254,11 @@ export class DashboardService {
 
   private async holderLine(issuer: Issuer, holder: string): Promise<AccountLinesTrustline> {
     const [line] = await this.lines(issuer.token, holder);
-    if (!line) throw badRequest(M.noLine);
-    return line;
+    if (line) return line;
+    // No line: say so — or, when the address is not even an account, that (issue 34).
+    if (!(await this.deps.wallets.accountState(holder)).activated)
+      throw accountMissing('holder', holder, 'accountAddress');
+    throw badRequest(M.noLine);
   }
 
   /** The issuer's TrustSet toward a holder: only the flags change (its own limit stays as it is, normally 0). */

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { RippledError, type Client } from 'xrpl';
+import type { Client } from 'xrpl';
 import {
   currencyToTicker,
   LISTING_MESSAGES,
@@ -11,13 +11,14 @@ import {
   Decimal,
 } from '@ledgerpad/shared';
 import { lookalikeOf } from '@ledgerpad/shared/lookalike';
-import { badRequest, conflict, fieldError, ledgerUnavailable, notFound } from '../../lib/errors';
+import { badRequest, conflict, fieldError, ledgerUnavailable } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import { wallets } from '../../platform/custody-schema';
 import { verifiedIdentities, type TokenRegistry, type TokenRow } from '../tokens';
 import { isStoredUpload } from '../uploads';
 import { readIssuerFacts } from '../../ledger/account-root';
+import { aboutAccount } from '../../ledger/errors';
 import { firstTrustLineTime } from './ledger-proofs';
 import { tokenIdentityEvents } from './schema';
 
@@ -56,9 +57,6 @@ export interface ListingDeps {
   platform: Platform;
 }
 
-const ledgerErrorName = (err: unknown) =>
-  err instanceof RippledError ? (err.data as { error?: string } | undefined)?.error : undefined;
-
 export class ListingService {
   constructor(private readonly deps: ListingDeps) {}
 
@@ -68,14 +66,13 @@ export class ListingService {
     return client;
   }
 
-  /** Runs a ledger read; an unknown account is a 404 the user can act on, never a 502. */
-  private async read<T>(fn: (client: Client) => Promise<T>): Promise<T> {
-    try {
-      return await fn(this.client());
-    } catch (err) {
-      if (ledgerErrorName(err) === 'actNotFound') throw notFound(LISTING_MESSAGES.accountNotFound);
-      throw err;
-    }
+  /**
+   * Runs a ledger read about the issuer `account`: an unknown account is the 400 naming it that
+   * every route answers (docs/server-conventions.md), never a 502.
+   */
+  private read<T>(account: string, fn: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.client();
+    return aboutAccount(account, 'issuer', () => fn(client));
   }
 
   /** The network's configured RLUSD issuer (the platform's own on the stand-alone ledger). */
@@ -104,6 +101,7 @@ export class ListingService {
   /** The currencies `account` issues with the amount outstanding (gateway_balances, validated ledger). */
   async issuedTokens(account: string): Promise<IssuedToken[]> {
     const result = await this.read(
+      account,
       async (client) =>
         (
           await client.request({
@@ -137,7 +135,7 @@ export class ListingService {
 
   /** Blackholed and RequireAuth as the ledger says now (the rule: `ledger/account-root.ts`). */
   async issuerState(account: string): Promise<IssuerState> {
-    const facts = await this.read((client) => readIssuerFacts(client, account));
+    const facts = await this.read(account, (client) => readIssuerFacts(client, account));
     return { blackholed: facts.blackholed, requireAuth: facts.requireAuth };
   }
 

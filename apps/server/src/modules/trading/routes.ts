@@ -10,13 +10,12 @@ import {
   type OrderStatus,
   type OrderUpdated,
 } from '@ledgerpad/shared';
-import { badRequest } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import { ledgerReader } from '../../ledger/local-ledger';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
-import { idempotencyKey, userPost } from '../../plugins/edge';
+import { idempotencyKey, idParam, ownUserParam, userPost } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { registerTradingFeeJob } from './fee-job';
@@ -119,7 +118,7 @@ export function registerTrading(
   userPost(app, '/api/add-trustline', addTrustlineSchema, (u, b, k) => service.addTrustline(u, b, k));
   userPost(app, '/api/limit-order', limitOrderSchema, (u, b, k) => service.limitOrder(u, b, k));
   app.get<{ Params: { userId: string } }>('/api/orders/get-orders/:userId', user, async (request, reply) => {
-    TradingService.ownUser(request.user!.id, request.params.userId);
+    ownUserParam(request, { bad: 'userId must be a number.', notOwn: 'You can only view your own orders.' });
     reply.header('cache-control', 'private, no-store');
     // Paged (`?limit=&offset=`, X-Total-Count; docs/paging.md): the filters and the page together.
     const page = pageOf(request, ORDERS_PAGE);
@@ -138,9 +137,8 @@ export function registerTrading(
     return await service.checkOrders(request.user!.id);
   });
   app.delete<{ Params: { orderId: string } }>('/api/cancel-order/:orderId', user, async (request) => {
-    const id = request.params.orderId;
-    if (!/^\d{1,15}$/.test(id)) throw badRequest('orderId must be a number.');
-    return await service.cancelOrder(request.user!.id, Number(id), idempotencyKey(request));
+    const id = idParam(request, 'orderId', 'orderId must be a number.');
+    return await service.cancelOrder(request.user!.id, id, idempotencyKey(request));
   });
   return service;
 }

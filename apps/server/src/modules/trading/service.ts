@@ -51,7 +51,7 @@ import type {
   SubmissionService,
   SubmitRequest,
 } from '../../ledger/submission-service';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { Parsed } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
 import type { LedgerReadCache } from '../../platform/read-cache';
@@ -161,6 +161,20 @@ type OmitFirst<T extends unknown[]> = T extends [unknown, ...infer R] ? R : neve
 
 const balanceChangesOf = new WeakMap<TransactionMetadata, BalanceChanges>();
 
+/** Rounds of ensureLine: its own TrustSet, then again after ones that did not apply. */
+const LINE_ROUNDS = 3;
+
+/** A TrustSet that opens (or keeps) the line `asset`: a positive limit to its issuer. */
+function opensLine(tx: Record<string, unknown>, asset: { currency: string; issuer: string }): boolean {
+  const limit = tx.LimitAmount as { currency?: string; issuer?: string; value?: string } | undefined;
+  return (
+    tx.TransactionType === 'TrustSet' &&
+    limit?.currency === asset.currency &&
+    limit.issuer === asset.issuer &&
+    new Decimal(limit.value ?? 0).gt(0)
+  );
+}
+
 const fixed6 = (d: Decimal) => fixedDecimals(d, AMOUNT_DECIMALS);
 const plain = (d: Decimal) => toLedgerValue(d);
 
@@ -225,7 +239,7 @@ export class TradingService {
       listed,
       name: quoteName,
       asset: quote,
-    } = await quoteAssetOf(this.deps, issuer, currency, baseAsset);
+    } = await quoteAssetOf({ ...this.deps, client: this.reader }, issuer, currency, baseAsset);
     if (quote.kind === 'iou' && quote.currency === currency && quote.issuer === issuer)
       throw badRequest(SWAP_MESSAGES.selectWalletAndToken);
     return { token: { kind: 'iou', currency, issuer }, quote, quoteName, tokenId: listed?.id ?? null };
@@ -511,7 +525,7 @@ export class TradingService {
     order: Order,
     intent: string,
   ): Promise<ReadyOrder> {
-    const { funds, submissions } = this.deps;
+    const { funds } = this.deps;
     const line = await this.missingLine(wallet.address, m, order.type);
     const needsLine = line !== undefined;
     if (order.type === 'BUY') await this.requireAuthorized(wallet.address, m);
@@ -537,16 +551,7 @@ export class TradingService {
     // Nothing is signed, not even the trust line, for a trade the market cannot fill.
     const probe = await this.simulate(wallet.address, order.type, m, sendMax ?? order.amount);
     if (probe.received.lte(0)) throw await this.noLiquidity(m, order.type);
-    if (line) {
-      const req = this.trustLineRequest(userId, wallet, line, `${intent}:line`, 'swap-trustline');
-      const row = await funds.withAccount(wallet.address, async () => {
-        await whole();
-        return submissions.prepare(req);
-      });
-      const opened = await submissions.follow(req, row);
-      if (opened.status !== 'success')
-        throw ledgerFailure(opened, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened.result)}`);
-    }
+    if (line) await this.openLine(userId, wallet, line, `${intent}:line`, whole);
     return { ...order, wallet, intent, ...(sendMax ? { sendMax } : {}) };
   }
 
@@ -641,6 +646,63 @@ export class TradingService {
     return new Map(rows.map((r) => [r.hash, r.blob]));
   });
 
+  /**
+   * The trust line `asset` of `wallet`, signed once however many actions need it at the same time
+   * (issue 34: 50 concurrent buys from 10 wallets signed 50 TrustSets for 20 lines). Under the
+   * wallet's funds lease — across instances — a line already on the ledger is used; a TrustSet of
+   * this line already in flight (another buy, tab or instance, or the add-trustline button) is
+   * followed; only otherwise is one signed, `check` run right before it. When the TrustSet that was
+   * followed fails without applying (expired, sequence taken: nothing charged), the next action to
+   * come signs another; one that applied and failed (tec: the reserve, the issuer's rules) fails every
+   * action that waited for it, with its sentence — theirs would fail the same way. Undefined when
+   * the line was there already.
+   */
+  private async ensureLine(
+    userId: number,
+    wallet: WalletRow,
+    asset: { currency: string; issuer: string },
+    intentKey: string,
+    purpose: string,
+    check: () => Promise<unknown>,
+  ): Promise<SubmissionOutcome | undefined> {
+    const { funds, submissions } = this.deps;
+    for (let round = 1; ; round++) {
+      const step = await funds.withAccount(wallet.address, async () => {
+        if (await this.canHold(wallet.address, { kind: 'iou', ...asset })) return undefined;
+        const [open] = await submissions.inFlight(wallet.address, (tx) => opensLine(tx, asset));
+        if (open) return { row: open };
+        await check();
+        const req = this.trustLineRequest(
+          userId,
+          wallet,
+          asset,
+          round === 1 ? intentKey : `${intentKey}:again-${round}`,
+          purpose,
+        );
+        return { row: await submissions.prepare(req), req };
+      });
+      if (!step) return undefined;
+      const outcome = step.req
+        ? await submissions.follow(step.req, step.row)
+        : ((await submissions.existing(step.row.intentKey)) ?? (await submissions.wait(step.row.hash)));
+      if (outcome.status === 'success') return outcome;
+      if (step.req || outcome.result.startsWith('tec') || round >= LINE_ROUNDS) return outcome;
+    }
+  }
+
+  /** ensureLine for a trade: a line that could not be opened stops the trade with its sentence. */
+  private async openLine(
+    userId: number,
+    wallet: WalletRow,
+    asset: { currency: string; issuer: string },
+    intentKey: string,
+    check: () => Promise<unknown>,
+  ): Promise<void> {
+    const opened = await this.ensureLine(userId, wallet, asset, intentKey, 'swap-trustline', check);
+    if (opened && opened.status !== 'success')
+      throw ledgerFailure(opened, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened.result)}`);
+  }
+
   private trustLineRequest(
     userId: number,
     wallet: WalletRow,
@@ -674,24 +736,13 @@ export class TradingService {
   ): Promise<AddTrustlineResult> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, undefined);
-    const req = this.trustLineRequest(
-      userId,
-      wallet,
-      m.token,
-      `trustline:${userId}:${idempotencyKey ?? randomUUID()}`,
-      'add-trustline',
-    );
-    const done = await this.deps.submissions.existing(req.intentKey);
+    const intentKey = `trustline:${userId}:${idempotencyKey ?? randomUUID()}`;
+    const done = await this.deps.submissions.existing(intentKey);
     const res =
       done ??
-      (await (async () => {
-        if (await this.hasLine(wallet.address, m)) return undefined;
-        const row = await this.deps.funds.withAccount(wallet.address, async () => {
-          await this.deps.funds.requireXrp(wallet.address, { transactions: 1, newObjects: 1 });
-          return this.deps.submissions.prepare(req);
-        });
-        return this.deps.submissions.follow(req, row);
-      })());
+      (await this.ensureLine(userId, wallet, m.token, intentKey, 'add-trustline', () =>
+        this.deps.funds.requireXrp(wallet.address, { transactions: 1, newObjects: 1 }),
+      ));
     if (!res) return { status: 'success', existed: true };
     if (res.status !== 'success') {
       return {
@@ -740,16 +791,7 @@ export class TradingService {
       });
     };
     await check(needsLine);
-    if (needsLine) {
-      const req = this.trustLineRequest(userId, wallet, m.token, `${intent}:line`, 'swap-trustline');
-      const row = await funds.withAccount(wallet.address, async () => {
-        await check(true);
-        return submissions.prepare(req);
-      });
-      const line = await submissions.follow(req, row);
-      if (line.status !== 'success')
-        throw ledgerFailure(line, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(line.result)}`);
-    }
+    if (needsLine) await this.openLine(userId, wallet, m.token, `${intent}:line`, () => check(true));
     const amount = new Decimal(b.amount);
     const price = new Decimal(b.price);
     const [takerGets, takerPays] =
@@ -886,8 +928,4 @@ export class TradingService {
   }
 
   /** A user id in a path must be the session's own. */
-  static ownUser(sessionUserId: number, param: string): void {
-    if (!/^\d+$/.test(param)) throw badRequest('userId must be a number.');
-    if (Number(param) !== sessionUserId) throw forbidden('You can only view your own orders.');
-  }
 }

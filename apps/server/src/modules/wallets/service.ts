@@ -38,7 +38,7 @@ import type { Keyring } from '../../keys/envelope';
 import { badRequest, fieldError, ledgerUnavailable, notFound } from '../../lib/errors';
 import { withinKeyLife } from '../../lib/idempotency';
 import type { XrplConnection } from '../../ledger/connection';
-import { ledgerFailure } from '../../ledger/errors';
+import { accountMissing, ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, SubmissionService, SubmitRequest } from '../../ledger/submission-service';
 import { customFeePercent } from '../users';
@@ -572,6 +572,8 @@ export class WalletService {
         await this.funds.requireXrp(row.address, { transactions: 1 });
       };
       await check();
+      // Tokens can only go to an account: a recipient that does not exist is named (issue 34).
+      if (!recipient.activated) throw accountMissing('recipient', destination, 'recipient');
       if (destination !== body.token.issuer) {
         const theirs = (await this.lines(destination, body.token.issuer)).find(
           (l) => tickerToCurrency(l.currency) === currency,
