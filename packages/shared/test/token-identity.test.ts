@@ -51,7 +51,7 @@ describe('identityKey', () => {
       ['PaperMoon', 'Paper Moon'],
       ['LedgerCat', 'Ledger Cat'],
       ['HarborLight', 'Harbor Light'],
-    ])
+    ] as Array<[string, string]>)
       expect(identityKey(a)).toBe(identityKey(b));
     // The renames that kept the badge.
     expect(identityKey('R1pple USD')).toBe(identityKey('Ripple USD'));

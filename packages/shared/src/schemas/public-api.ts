@@ -67,6 +67,7 @@ const publicPriceSchema = z.object({
 /** One row of GET /api/holders (HoldersRecord). */
 export const publicHoldersRecordSchema = z.looseObject({
   issuer_address: address,
+  currency: z.string().describe('The token’s ledger currency code (an issuer may list several).'),
   holders_count: z.number().int().nonnegative(),
 });
 const publicHoldersListSchema = z.array(publicHoldersRecordSchema);

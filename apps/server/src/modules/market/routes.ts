@@ -16,6 +16,7 @@ import {
   type TokenStatsView,
   type TradeView,
 } from '@ledgerpad/shared';
+import { identityKey } from '@ledgerpad/shared/lookalike';
 import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
@@ -287,24 +288,33 @@ export function registerMarket(
   }
 
   app.get<{ Params: { query: string } }>('/api/swapsearch/search-tokens/:query', pub, async (request) => {
-    const q = request.params.query.trim().toLowerCase();
+    const raw = request.params.query.trim();
+    const q = raw.toLowerCase();
     // eslint-disable-next-line no-control-regex -- refusing control characters is the point
     if (!q || q.length > 64 || /[\u0000-\u001f\u007f]/.test(q)) {
       throw badRequest('query must be 1 to 64 characters of text.');
     }
+    // The lookalike fold (issue 35): 'paper moon', 'PaperMoon' and 'P4per M00n' find the same tokens.
+    const folded = identityKey(raw);
     const found: TokenSuggestion[] = [];
     for (const t of (await snapshot.get()).tokens) {
-      if ([t.name, t.ticker, t.issuer_address].some((f) => f.toLowerCase().includes(q))) {
+      const byText =
+        folded !== '' && (identityKey(t.name).includes(folded) || identityKey(t.ticker).includes(folded));
+      if (byText || t.issuer_address.toLowerCase().includes(q)) {
         found.push({
           ticker: t.ticker,
           name: t.name,
           issuer_address: t.issuer_address,
+          currency: t.currency,
           verified: t.verified,
+          verified_by: t.verified_by,
+          verified_domain: t.verified_domain ?? null,
           lookalike_of: t.lookalike_of,
+          same_as: t.same_as ?? null,
         });
       }
     }
-    // Verified tokens first: a same-ticker fake never comes before the real one (issue 24).
+    // A token that gives way to another (same ticker, less ledger history) never comes first.
     return rankVerifiedFirst(found).slice(0, SEARCH_MAX);
   });
 
@@ -338,10 +348,20 @@ export function registerMarket(
     },
   );
 
-  app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/trades', pub, async (request, reply) => {
-    const issuer = issuerQuery(request.params.issuer, 'issuer');
-    const { limit = RECENT_TRADES_DEFAULT } = parseInput(recentTradesQuerySchema, request.query);
-    return cached(request, reply, `trades:${issuer}:${limit}`, async () => {
+  app.get<{ Params: { issuer: string }; Querystring: { currency?: string; limit?: unknown } }>(
+    '/api/tokens/:issuer/trades',
+    pub,
+    async (request, reply) => {
+      const issuer = issuerQuery(request.params.issuer, 'issuer');
+      const { limit = RECENT_TRADES_DEFAULT } = parseInput(recentTradesQuerySchema, { limit: request.query.limit });
+      if (request.query.currency !== undefined) {
+        // One token of an issuer with several (issue 35): its own trades.
+        const currency = currencyParam(request.query.currency, 'currency');
+        return cached(request, reply, `trades:${issuer}:${currency}:${limit}`, async () =>
+          tradesOf(await tokens.resolve(issuer, currency), limit),
+        );
+      }
+      return cached(request, reply, `trades:${issuer}:${limit}`, async () => {
       // One statement: the issuer's token (its first listed, as `byIssuer`) and its pair as two
       // scalar subqueries, evaluated once before the scan (a statement costs ~1 ms on PGlite).
       const first = (column: typeof tokenRows.id | typeof tokenRows.liquidityPair) =>
@@ -375,17 +395,46 @@ export function registerMarket(
         quoteAmount: r.quoteAmount,
         quote,
       }));
-    });
-  });
+      });
+    },
+  );
 
-  app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/risk', pub, async (request, reply) => {
-    const issuer = issuerQuery(request.params.issuer, 'issuer');
-    return cached(request, reply, `risk:${issuer}`, async () => {
-      const token = await tokens.byIssuer(issuer);
-      if (!token) throw notFound('Token not found');
-      return await risk.of(token);
-    });
-  });
+  /** One token's recent trades in its own pair, newest first. */
+  async function tradesOf(token: { id: number; liquidityPair: string }, limit: number): Promise<TradeView[]> {
+    const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
+    const rows = await db
+      .select()
+      .from(marketTrades)
+      .where(and(eq(marketTrades.tokenId, token.id), eq(marketTrades.quote, quote)))
+      .orderBy(desc(marketTrades.time), desc(marketTrades.ledgerIndex), desc(marketTrades.txIndex))
+      .limit(limit);
+    return rows.map((r) => ({
+      hash: r.hash,
+      time: r.time.getTime(),
+      ledgerIndex: r.ledgerIndex,
+      account: r.account,
+      side: r.side === 'SELL' ? 'SELL' : 'BUY',
+      price: r.price,
+      tokenAmount: r.tokenAmount,
+      quoteAmount: r.quoteAmount,
+      quote,
+    }));
+  }
+
+  // Per token (issue 35): `?currency=` names it; without it, the issuer's only listed token (an
+  // issuer with several is asked which: 400), so one token's report never shows as another's.
+  app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(
+    '/api/tokens/:issuer/risk',
+    pub,
+    async (request, reply) => {
+      const issuer = issuerQuery(request.params.issuer, 'issuer');
+      const currency =
+        request.query.currency === undefined ? undefined : currencyParam(request.query.currency, 'currency');
+      return cached(request, reply, `risk:${issuer}:${currency ?? ''}`, async () =>
+        risk.of(await tokens.resolve(issuer, currency)),
+      );
+    },
+  );
 
   app.get<{ Params: { issuer: string; ticker: string } }>(
     '/api/wallets/open-orders/:issuer/:ticker',

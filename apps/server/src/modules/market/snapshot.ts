@@ -40,7 +40,8 @@ export interface Snapshot {
   tokensBody: Body;
   prices: PriceRecord[];
   pricesBody: Body;
-  holders: Array<{ issuer_address: string; holders_count: number }>;
+  /** Per token: an issuer with several tokens has a row per currency (issue 35). */
+  holders: Array<{ issuer_address: string; currency: string; holders_count: number }>;
   holdersBody: Body;
   priceByKey: Map<string, PriceRecord>;
   holdersByToken: Map<number, number>;
@@ -349,6 +350,7 @@ export class MarketSnapshot {
     const holdersByToken = new Map(holderCounts.map((h) => [h.tokenId, h.n]));
     const holders = rows.map((t) => ({
       issuer_address: t.issuerAddress,
+      currency: t.currency,
       holders_count: holdersByToken.get(t.id) ?? 0,
     }));
     const blackholed = new Map(facts.map((f) => [f.issuerAddress, f.blackholed]));
