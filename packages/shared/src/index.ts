@@ -301,6 +301,7 @@ export {
   RECENT_TRADES_DEFAULT,
   recentTradesQuerySchema,
   RISK_LEVEL_TEXT,
+  type HolderCluster,
   type RiskReport,
   type RiskSeverity,
   type RiskSignal,
@@ -568,7 +569,9 @@ export {
 export {
   devLockText,
   type DevLockView,
+  devUnlockedLabel,
   devUnlockedTitle,
+  ESCROW_STATE_TEXT,
   type TokenDevUnlocked,
   VESTING_AUTO_RELEASE_MESSAGES,
   type VestingAutoReleaseRequest,
@@ -591,6 +594,9 @@ export {
 } from './schemas/vesting';
 export {
   addUtcMonths,
+  devAllocationAmount,
+  type EscrowLockState,
+  escrowLockState,
   rippleTime,
   type VestingTranche,
   vestingTrancheCount,

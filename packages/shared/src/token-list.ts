@@ -37,8 +37,8 @@ export interface PriceRecord {
 /** GET /api/holders: one row per listed token (an issuer with several has a row per currency). */
 export interface HoldersRecord {
   issuer_address: string;
-  /** Absent from servers before issue 35 (one row per issuer then). */
-  currency?: string;
+  /** The token's ledger code (issue 35; servers before it sent one row per issuer, without it). */
+  currency: string;
   holders_count: number;
 }
 

@@ -21,6 +21,7 @@ export function registerDeploy(
     jobs: platform.jobs,
     settings: platform.settings,
     wallets,
+    tokens,
     bootstrapped: () => platform.accounts.bootstrapped(),
     funds: platform.funds,
     reserves: () => ({

@@ -72,6 +72,8 @@ type Proof =
   | { binding: false; evidence: string; domain: string; toml: ReturnType<typeof checkToml> };
 
 const HOUR_MS = 3600_000;
+/** The public history's length: the latest events. */
+const HISTORY_MAX = 200;
 
 /** How the history names a method of proof, in words. */
 const METHOD_WORDS: Record<string, string> = {
@@ -401,12 +403,13 @@ export class IdentityService {
 
   /** A token's identity history, oldest first, in words (no user is named). */
   async history(tokenId: number): Promise<IdentityEventView[]> {
-    const rows = await this.db
+    const latest = await this.db
       .select()
       .from(tokenIdentityEvents)
       .where(eq(tokenIdentityEvents.tokenId, tokenId))
-      .orderBy(asc(tokenIdentityEvents.id));
-    return rows.map((e) => {
+      .orderBy(desc(tokenIdentityEvents.id))
+      .limit(HISTORY_MAX);
+    return latest.reverse().map((e) => {
       const before = (e.before ?? {}) as Record<string, unknown>;
       const after = (e.after ?? {}) as Record<string, unknown>;
       const changed =

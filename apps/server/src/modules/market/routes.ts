@@ -26,6 +26,7 @@ import type { TokenRegistry } from '../tokens';
 import { EscrowLocks } from './escrow-locks';
 import { deployWallets } from '../vesting';
 import { createMarketIndexer } from './indexer';
+import { ledgerFactsProvider } from './identity-facts';
 import { openOrders } from './order-book';
 import { RiskReader } from './risk';
 import { tokens as tokenRows } from '../tokens/schema';
@@ -64,6 +65,9 @@ const currencyParam = (value: unknown, field: string): string => parseInput(toke
 
 const issuerQuery = (value: unknown, field = 'issuer'): string =>
   parseInput(classicAddressSchema(field), value);
+
+/** How often the same-ticker order is decided again from the moving ledger facts. */
+const IDENTITY_REFRESH_MS = 30_000;
 
 /** The market module: the indexer's handler on the platform's ledger follower, and the public market API. */
 export function registerMarket(
@@ -105,6 +109,7 @@ export function registerMarket(
           // The escrow reads start first: the build the ledger triggers waits for them.
           onLedger: (ledger) => {
             locks.ledgerIndexed(ledger);
+            refreshIdentities();
             void snapshot
               .ledgerIndexed(platform.indexer?.behind ?? 0, ledger.transactions.length)
               ?.catch((err: unknown) => app.log.warn({ err }, 'snapshot failed'));
@@ -115,6 +120,23 @@ export function registerMarket(
     );
   }
   tokens.onChange(() => snapshot.invalidate());
+  // Tokens sharing a ticker or a name are ordered by the ledger facts this module records (issue 35).
+  tokens.useLedgerFacts(ledgerFactsProvider(() => snapshot.lastXrpUsd()));
+  // The facts move with the ledger (holders, lines, volume): the order is decided again at most every
+  // IDENTITY_REFRESH_MS, one run at a time (idempotent: every instance reaches the same marks).
+  let lastIdentityRefresh = 0;
+  let identityRefresh: Promise<unknown> | undefined;
+  function refreshIdentities(): void {
+    if (identityRefresh || Date.now() - lastIdentityRefresh < IDENTITY_REFRESH_MS) return;
+    lastIdentityRefresh = Date.now();
+    identityRefresh = tokens
+      .refreshLookalikes()
+      .catch((err: unknown) => app.log.warn({ err }, 'identity refresh failed'))
+      .finally(() => (identityRefresh = undefined));
+  }
+  app.addHook('onClose', async () => {
+    await identityRefresh;
+  });
   const pub = { config: { access: 'public' as const } };
   // The token page's reads: computed once per indexed ledger, whoever asks (platform/read-cache.ts).
   const cache = platform.readCache;

@@ -259,6 +259,11 @@ export class MarketSnapshot {
     return this.refresh();
   }
 
+  /** The XRP/USD price of the last snapshot built (USD per XRP), or null: no build yet, or no pool. */
+  lastXrpUsd(): string | null {
+    return this.current?.xrpUsd ?? null;
+  }
+
   private async xrpUsd(): Promise<string | null> {
     const issuer = await this.deps.rlusdIssuer();
     if (!issuer || !this.deps.client) return null;
