@@ -23,6 +23,7 @@ import { DEPLOY_JOB, deployStepNames, type DeployPayload } from '../../src/modul
 import { TestSocket } from '../helpers/socket-client';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { testLogo } from '../helpers/test-logo';
 
 // Deploys on the embedded ledger (closing every second, like `npm start`), checked on the ledger
 // afterwards against numbers worked out here from the form: flags, keys, supply, pool, fee, LP.
@@ -39,6 +40,7 @@ let bob: SignedIn;
 let aliceWallet: { id: number; address: string };
 let feeWallet: string;
 let rlusdIssuer: string;
+const logos: string[] = [];
 
 const form = (over: Record<string, unknown> = {}) => ({
   name: 'Moon Token',
@@ -48,7 +50,8 @@ const form = (over: Record<string, unknown> = {}) => ({
   devAllocation: '10',
   liquidityAmount: '100',
   ammFee: '0.5',
-  logoUrl: '/images/logo-test.webp',
+  // A stored logo of its own for each form (issue 35: no two tokens share a logo).
+  logoUrl: logos.shift()!,
   twitterLink: 'https://x.com/moon',
   telegramLink: '',
   websiteLink: 'https://moon.example',
@@ -135,6 +138,7 @@ beforeAll(async () => {
   alice = await t.signIn('alice_deploy');
   bob = await t.signIn('bob_deploy');
   aliceWallet = await newWallet(alice);
+  for (let i = 0; i < 40; i++) logos.push(await testLogo(t.database.db));
 }, 120_000);
 
 afterAll(async () => {

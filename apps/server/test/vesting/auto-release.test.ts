@@ -15,6 +15,7 @@ import { vestingAutoRelease } from '../../src/modules/vesting/schema';
 import type { DeployPayload } from '../../src/modules/deploy';
 import type { SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { testLogo } from '../helpers/test-logo';
 
 // Issue 28, 'Release automatically when due': the deployer opts a schedule in on the dashboard and
 // the server's keeper finishes each due tranche after a validated ledger, with no request, once —
@@ -96,7 +97,7 @@ beforeAll(async () => {
       devAllocation: '10',
       liquidityAmount: '100',
       ammFee: '0.5',
-      logoUrl: '/images/logo-test.webp',
+      logoUrl: await testLogo(t.database.db),
       blackholeIssuer: true,
       requireAuth: false,
       liquidityPairType: 'XRP',
@@ -253,7 +254,7 @@ describe('a round killed after recording its EscrowFinish', () => {
         devAllocation: '10',
         liquidityAmount: '100',
         ammFee: '0.5',
-        logoUrl: '/images/logo-test.webp',
+        logoUrl: await testLogo(t.database.db),
         blackholeIssuer: true,
         requireAuth: false,
         liquidityPairType: 'XRP',

@@ -13,6 +13,7 @@ import { jobs } from '../../src/platform/jobs';
 import type { DeployPayload } from '../../src/modules/deploy';
 import type { SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { testLogo } from '../helpers/test-logo';
 
 // Issue 28: a deploy that locks the dev allocation on the ledger, read back from the ledger's own
 // objects, and a due tranche released from the dashboard. Figures: supply 1,000,000, dev 10% =
@@ -87,7 +88,7 @@ beforeAll(async () => {
     devAllocation: '10',
     liquidityAmount: '100',
     ammFee: '0.5',
-    logoUrl: '/images/logo-test.webp',
+    logoUrl: await testLogo(t.database.db),
     blackholeIssuer: true,
     requireAuth: false,
     liquidityPairType: 'XRP',

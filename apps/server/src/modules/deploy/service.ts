@@ -139,13 +139,6 @@ export class DeployService {
   ): Promise<{ jobId: string }> {
     if (form.honeypot) throw badRequest(DEPLOY_MESSAGES.formErrors);
     if (!OWN_LOGO.test(form.logoUrl)) throw badRequest(DEPLOY_MESSAGES.logo);
-    // Issue 35: the logo is an upload of ours that exists, and no other token's; the ticker and name
-    // pass the identity rules every door applies (XRP's and RLUSD's, a protected token's refused).
-    if (!(await isStoredUpload(this.deps.db, form.logoUrl))) throw fieldError('logoUrl', LISTING_MESSAGES.logoUrl);
-    if ((await this.deps.tokens.logoTakenBy(form.logoUrl)) !== undefined)
-      throw fieldError('logoUrl', IDENTITY_MESSAGES.logoInUse);
-    const refusal = await this.deps.tokens.identityRefusal({ door: 'deploy', ticker: form.ticker, name: form.name });
-    if (refusal) throw fieldError(refusal.field, refusal.message);
     if (form.launchType === 'bonding' && !form.blackholeIssuer)
       throw badRequest(DEPLOY_MESSAGES.bondingBlackhole);
     if (form.launchType === 'bonding' && form.requireAuth)
@@ -157,6 +150,13 @@ export class DeployService {
     if (rlusdPair && new Decimal(form.liquidityAmount).precision(true) > 15) {
       throw badRequest('RLUSD liquidity can have at most 15 significant digits.');
     }
+    // Issue 35: the logo is an upload of ours that exists, and no other token's; the ticker and name
+    // pass the identity rules every door applies (XRP's and RLUSD's, a protected token's refused).
+    if (!(await isStoredUpload(this.deps.db, form.logoUrl))) throw fieldError('logoUrl', LISTING_MESSAGES.logoUrl);
+    if ((await this.deps.tokens.logoTakenBy(form.logoUrl)) !== undefined)
+      throw fieldError('logoUrl', IDENTITY_MESSAGES.logoInUse);
+    const refusal = await this.deps.tokens.identityRefusal({ door: 'deploy', ticker: form.ticker, name: form.name });
+    if (refusal) throw fieldError(refusal.field, refusal.message);
     const client = this.deps.client;
     if (!client) throw ledgerUnavailable();
 
