@@ -105,11 +105,13 @@ export function registerMarket(
           listTokens: () => tokens.ledgerKeys(),
           rlusdIssuer: rlusd,
           publishTrade: deps.publishTrade,
+          // A newly listed token's holders are in: its same-ticker order is decided with them at once.
+          onSynced: () => refreshIdentities(true),
           onTokensChanged: (listener) => tokens.onChange(listener),
           // The escrow reads start first: the build the ledger triggers waits for them.
           onLedger: (ledger) => {
             locks.ledgerIndexed(ledger);
-            refreshIdentities();
+            refreshIdentities(false);
             void snapshot
               .ledgerIndexed(platform.indexer?.behind ?? 0, ledger.transactions.length)
               ?.catch((err: unknown) => app.log.warn({ err }, 'snapshot failed'));
@@ -121,18 +123,29 @@ export function registerMarket(
   }
   tokens.onChange(() => snapshot.invalidate());
   // Tokens sharing a ticker or a name are ordered by the ledger facts this module records (issue 35).
-  tokens.useLedgerFacts(ledgerFactsProvider(() => snapshot.lastXrpUsd()));
+  tokens.useLedgerFacts(ledgerFactsProvider(() => snapshot.lastXrpUsd(), platform.connection?.client));
   // The facts move with the ledger (holders, lines, volume): the order is decided again at most every
   // IDENTITY_REFRESH_MS, one run at a time (idempotent: every instance reaches the same marks).
   let lastIdentityRefresh = 0;
   let identityRefresh: Promise<unknown> | undefined;
-  function refreshIdentities(): void {
-    if (identityRefresh || Date.now() - lastIdentityRefresh < IDENTITY_REFRESH_MS) return;
+  let again = false;
+  function refreshIdentities(now: boolean): void {
+    if (identityRefresh) {
+      again ||= now;
+      return;
+    }
+    if (!now && Date.now() - lastIdentityRefresh < IDENTITY_REFRESH_MS) return;
     lastIdentityRefresh = Date.now();
     identityRefresh = tokens
       .refreshLookalikes()
       .catch((err: unknown) => app.log.warn({ err }, 'identity refresh failed'))
-      .finally(() => (identityRefresh = undefined));
+      .finally(() => {
+        identityRefresh = undefined;
+        if (again) {
+          again = false;
+          refreshIdentities(true);
+        }
+      });
   }
   app.addHook('onClose', async () => {
     await identityRefresh;

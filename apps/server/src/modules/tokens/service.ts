@@ -152,8 +152,10 @@ export class TokenRegistry {
       .values({ ...token, ...identity })
       .onConflictDoNothing()
       .returning();
-    // A new token may share a ticker or name with others: the ledger facts order them again.
-    if (row) await this.refreshLookalikes(db);
+    // A new token may share a ticker or name with others: the ledger facts order them again — at
+    // once outside a transaction; inside a caller's (a deploy's last step), when the market indexer
+    // first reads the new token (its `onSynced`), so no ledger read runs in the transaction.
+    if (row && db === this.db) await this.refreshLookalikes(db);
     // Inside a caller's transaction the row is not visible to others until it commits; a rebuild
     // that runs first misses it, and the next ledger's rebuild picks it up.
     if (row) queueMicrotask(() => this.changed());
