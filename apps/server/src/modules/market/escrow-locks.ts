@@ -116,8 +116,12 @@ export class EscrowLocks {
     private readonly deployWallets?: DeployWallets,
   ) {}
 
+  /** The last indexed ledger's close time (Unix ms): escrows are judged at the ledger's time. */
+  private closeTimeMs: number | undefined;
+
   /** The indexer committed a ledger: read again the listed issuers whose escrows it changed. */
   ledgerIndexed(ledger: IndexedLedger): void {
+    if (ledger.closeTime > 0) this.closeTimeMs = ledger.closeTime;
     for (const issuer of escrowIssuersTouched(ledger)) {
       if (!this.listed.has(issuer)) continue;
       const read = this.read(issuer);
@@ -151,9 +155,10 @@ export class EscrowLocks {
     }
     await Promise.all(this.changed);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    // The time escrows are judged at: this build's (a FinishAfter passing changes no ledger object,
-    // so the next build after it shows the escrow as due, not locked).
-    const closeTime = rippleTime.fromUnixMs(Date.now());
+    // The time escrows are judged at: the last indexed ledger's close (the embedded ledger's clock
+    // may run behind the wall clock), else now. A FinishAfter passing changes no ledger object; the
+    // next build after it shows the escrow as due, not locked.
+    const closeTime = rippleTime.fromUnixMs(this.closeTimeMs ?? Date.now());
     for (const t of tokens) {
       const mine = (this.byIssuer.get(t.issuer_address) ?? []).filter((e) => e.currency === t.currency);
       // Only once the issuer's escrows are known: an unread issuer gets no mark either way.
