@@ -368,7 +368,7 @@ export function assessRisk(input: RiskInput): RiskReport {
         lock.status === 'locked'
           ? 'All of it is in escrows on the XRP Ledger with an unlock date still ahead and no condition: the deployer cannot sell it before then.'
           : lock.status === 'partial'
-            ? `Only ${lock.lockedPercent}% of it is locked on the XRP Ledger: the rest ${due ? 'can be released now' : 'can be sold at any time'}.`
+            ? `Only ${lock.lockedPercent === '0' ? 'a sliver (under 0.01%)' : `${lock.lockedPercent}%`} of it is locked on the XRP Ledger: the rest ${due ? 'can be released now' : 'can be sold at any time'}.`
             : due
               ? 'Its escrows have reached their unlock date: the deployer can release and sell it now.'
               : conditional

@@ -113,7 +113,14 @@ export async function devLockOf(client: Client, db: Db, token: TokenRow): Promis
     lockedAmount: locked.toFixed(),
     dueAmount: due.toFixed(),
     until: last === null ? null : rippleTime.toIso(last),
-    text: devLockText(dev, lockedShare.toFixed(), last === null ? null : day(last), status, due.gt(0)),
+    // A sliver (1 token of 100,000) reads '<0.01% of it', never '0% locked' next to a lock date.
+    text: devLockText(
+      dev,
+      lockedShare.eq(0) && locked.gt(0) ? '<0.01' : lockedShare.toFixed(),
+      last === null ? null : day(last),
+      status,
+      due.gt(0),
+    ),
     escrows: mine.map(({ e, state }) => ({ ...toEscrowView(e), state })),
     allLockedPercent: pct(sum(judged.filter((x) => x.state === 'locked')), new Decimal(token.supply)),
   };
