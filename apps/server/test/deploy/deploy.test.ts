@@ -300,7 +300,7 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
       const list = (await t.app.inject({ url: '/api/tokens?limit=10' })).json() as TokenView[];
       listed = list.find((x) => x.issuer_address === result.issuer_address);
     } while (!listed?.dev_unlocked && Date.now() < deadline);
-    expect(listed?.dev_unlocked).toEqual({ percent: '10' });
+    expect(listed?.dev_unlocked).toEqual({ percent: '10', lockedPercent: '0' });
     expect(listed?.ledger_lock).toBeUndefined();
   });
 

@@ -189,7 +189,8 @@ describe('opted in', () => {
     const report = (
       await t.app.inject({ url: `/api/tokens/${result.issuer_address}/risk` })
     ).json() as RiskReport;
-    expect(report.devLock).toMatchObject({ status: 'locked', lockedPercent: '7.5', lockedAmount: '75000' });
+    // 75,000 of the 100,000 allocation still locked: 75% of it, amber (issue 35: a share of the allocation).
+    expect(report.devLock).toMatchObject({ status: 'partial', lockedPercent: '75', lockedAmount: '75000' });
   });
 
   it('a second instance, and a round run again after a lost write, sign nothing more', async () => {

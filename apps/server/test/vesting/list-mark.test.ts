@@ -211,6 +211,6 @@ describe('the token list mark of a locked allocation', () => {
       interval: 100,
     });
     // The dev's whole 10% is back on the wallet's line: the list now marks it 'unlocked'.
-    expect((await listed()).dev_unlocked).toEqual({ percent: '10' });
+    expect((await listed()).dev_unlocked).toEqual({ percent: '10', lockedPercent: '0' });
   });
 });
