@@ -275,6 +275,7 @@ describe('logos and links', () => {
     }
 
     // A deploy: a logo that is not stored, or another token's, is refused before anything is signed.
+    const walletId = ((await post('/api/wallets', alice, {})).json() as { id: number }).id;
     const deploy = (logoUrl: string) =>
       post('/api/deploy-token', alice, {
         name: 'Logo Check',
@@ -285,7 +286,7 @@ describe('logos and links', () => {
         liquidityAmount: '10',
         ammFee: '0.5',
         logoUrl,
-        walletId: 1,
+        walletId,
       });
     const missing = await deploy(`/cdn/logos/${'ab'.repeat(32)}.png`);
     expect([missing.statusCode, missing.json().message]).toEqual([400, LISTING_MESSAGES.logoUrl]);

@@ -220,6 +220,8 @@ describe('one fold at every door: spacing, separators, look-alike digits', () =>
 
     // Deploys: a reserved name, a protected ticker or name, however written, refused before anything is signed.
     const logo = await testLogo(t.database.db);
+    // A wallet of Erin's own (the wallet is checked first); nothing is signed, so it needs no XRP.
+    const walletId = ((await post('/api/wallets', erin, {})).json() as { id: number }).id;
     const deploy = (over: object) =>
       post('/api/deploy-token', erin, {
         name: 'Fresh Token',
@@ -230,7 +232,7 @@ describe('one fold at every door: spacing, separators, look-alike digits', () =>
         liquidityAmount: '10',
         ammFee: '0.5',
         logoUrl: logo,
-        walletId: 1,
+        walletId,
         ...over,
       });
     for (const [over, field, message] of [

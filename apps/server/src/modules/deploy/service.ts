@@ -150,13 +150,6 @@ export class DeployService {
     if (rlusdPair && new Decimal(form.liquidityAmount).precision(true) > 15) {
       throw badRequest('RLUSD liquidity can have at most 15 significant digits.');
     }
-    // Issue 35: the logo is an upload of ours that exists, and no other token's; the ticker and name
-    // pass the identity rules every door applies (XRP's and RLUSD's, a protected token's refused).
-    if (!(await isStoredUpload(this.deps.db, form.logoUrl))) throw fieldError('logoUrl', LISTING_MESSAGES.logoUrl);
-    if ((await this.deps.tokens.logoTakenBy(form.logoUrl)) !== undefined)
-      throw fieldError('logoUrl', IDENTITY_MESSAGES.logoInUse);
-    const refusal = await this.deps.tokens.identityRefusal({ door: 'deploy', ticker: form.ticker, name: form.name });
-    if (refusal) throw fieldError(refusal.field, refusal.message);
     const client = this.deps.client;
     if (!client) throw ledgerUnavailable();
 
@@ -167,6 +160,13 @@ export class DeployService {
       throw err;
     });
     await this.refuseConcurrent(wallet.id);
+    // Issue 35: the logo is an upload of ours that exists, and no other token's; the ticker and name
+    // pass the identity rules every door applies (XRP's and RLUSD's, a protected token's refused).
+    if (!(await isStoredUpload(this.deps.db, form.logoUrl))) throw fieldError('logoUrl', LISTING_MESSAGES.logoUrl);
+    if ((await this.deps.tokens.logoTakenBy(form.logoUrl)) !== undefined)
+      throw fieldError('logoUrl', IDENTITY_MESSAGES.logoInUse);
+    const refusal = await this.deps.tokens.identityRefusal({ door: 'deploy', ticker: form.ticker, name: form.name });
+    if (refusal) throw fieldError(refusal.field, refusal.message);
 
     const network = this.deps.config.XRPL_NETWORK;
     if (network === 'standalone') await this.deps.bootstrapped();
