@@ -21,10 +21,13 @@ type Shown = Pick<TokenIdentity, 'verified' | 'lookalike_of'> &
 export function IdentityBadge({
   token,
   compact = false,
+  plain = false,
 }: {
   token: Shown;
   /** Only the unverified mark and the warning (dense tables). */
   compact?: boolean;
+  /** Inside a button or a clickable row: the 'same ticker as' mark as text, not a link. */
+  plain?: boolean;
 }) {
   const full = { verified_by: null, verified_domain: null, same_as: null, ...token };
   const text = identityBadge(full);
@@ -51,7 +54,7 @@ export function IdentityBadge({
           ✓ {full.verified_domain} vouches
         </span>
       )}
-      <IdentityMark token={full} />
+      <IdentityMark token={full} plain={plain} />
     </>
   );
 }
@@ -59,8 +62,10 @@ export function IdentityBadge({
 /** 'same ticker as ZETA' (a link to it) or 'looks like RLUSD', or nothing. */
 export function IdentityMark({
   token,
+  plain = false,
 }: {
   token: Pick<TokenIdentity, 'lookalike_of'> & Partial<Pick<TokenIdentity, 'same_as'>>;
+  plain?: boolean;
 }) {
   const mark = identityMark({ lookalike_of: token.lookalike_of, same_as: token.same_as ?? null });
   if (!mark) return null;
@@ -73,7 +78,7 @@ export function IdentityMark({
       title={same ? IDENTITY_MESSAGES.sameAsTitle : undefined}
     >
       ⚠{' '}
-      {same ? (
+      {same && !plain ? (
         <Link
           to={tokenPath(same.issuer_address, same.currency)}
           onClick={(e) => e.stopPropagation()}
