@@ -64,7 +64,7 @@ export function AboutPanel({ token }: { token: TokenView }) {
             })}
           </ol>
         )}
-        <p className="muted small">{IDENTITY_MESSAGES.sameAsTitle}</p>
+        {token.same_as && <p className="muted small">{IDENTITY_MESSAGES.sameAsTitle}</p>}
       </details>
     </section>
   );
