@@ -36,7 +36,8 @@ export const RESERVED_IDENTITIES: ReadonlyArray<{ ticker: string; names: readonl
 
 const reservedKeys = (): Map<string, string> => {
   const out = new Map<string, string>();
-  for (const r of RESERVED_IDENTITIES) for (const n of [r.ticker, ...r.names]) out.set(identityKey(n), r.ticker);
+  for (const r of RESERVED_IDENTITIES)
+    for (const n of [r.ticker, ...r.names]) out.set(identityKey(n), r.ticker);
   return out;
 };
 let reserved: Map<string, string> | undefined;

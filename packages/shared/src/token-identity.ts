@@ -80,8 +80,7 @@ export const IDENTITY_MESSAGES = {
     `This token’s code reads as ${reserved}, which is reserved: it cannot be listed.`,
   verifiedTicker: (ticker: string) =>
     `This ticker reads as ${ticker}, the ticker of a verified token: choose another ticker.`,
-  verifiedName: (ticker: string) =>
-    `This name reads as the verified token ${ticker}: choose another name.`,
+  verifiedName: (ticker: string) => `This name reads as the verified token ${ticker}: choose another name.`,
   airdropToken: (ticker: string) =>
     `This token reads as ${ticker}, another issuer’s verified token: lookalike tokens cannot be airdropped.`,
   airdropProject: (ticker: string) =>
@@ -182,10 +181,7 @@ export function foldIdentity(text: string, skeleton: (s: string) => string = (s)
   const visible = Array.from(text.normalize('NFKC'))
     .filter((c) => !INVISIBLE.has(c.codePointAt(0)!))
     .join('');
-  let out = skeleton(visible)
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase();
+  let out = skeleton(visible).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
   out = Array.from(out, (c) => LOOKALIKE_CHARS[c] ?? c).join('');
   out = out.replace(SEPARATORS, '');
   for (const [pair, to] of LOOKALIKE_PAIRS) out = out.replace(pair, to);
@@ -295,14 +291,18 @@ export const tokenPath = (issuer: string, currency?: string): string =>
   currency ? `/token/${issuer}/${encodeURIComponent(currency)}` : `/token/${issuer}`;
 
 /** The badge text of a token: what was proven ('Controls the issuer', 'example.com vouches', …) or 'Unverified'. */
-export function identityBadge(t: Pick<TokenIdentity, 'verified' | 'verified_by' | 'verified_domain'>): string {
+export function identityBadge(
+  t: Pick<TokenIdentity, 'verified' | 'verified_by' | 'verified_domain'>,
+): string {
   if (!t.verified) return IDENTITY_MESSAGES.unverified;
   if (t.verified_by === 'toml' && t.verified_domain) return `${t.verified_domain} vouches`;
   return t.verified_by ? BADGE_TEXT[t.verified_by] : IDENTITY_MESSAGES.verified;
 }
 
 /** The badge's tooltip: exactly what the proof shows. */
-export function identityBadgeTitle(t: Pick<TokenIdentity, 'verified' | 'verified_by' | 'verified_domain'>): string {
+export function identityBadgeTitle(
+  t: Pick<TokenIdentity, 'verified' | 'verified_by' | 'verified_domain'>,
+): string {
   if (!t.verified) return IDENTITY_MESSAGES.unverifiedTitle;
   const base = t.verified_by ? BADGE_TITLE[t.verified_by] : BADGE_TITLE.admin;
   // A domain's vouch on top of another proof is said too.
@@ -321,8 +321,10 @@ export function identityMark(t: Pick<TokenIdentity, 'lookalike_of' | 'same_as'>)
 }
 
 /** A suggestion of the swap autocomplete (spec 001 §3 "Suggestion", plus its identity). */
-export interface TokenSuggestion
-  extends Pick<TokenIdentity, 'verified' | 'verified_by' | 'verified_domain' | 'lookalike_of' | 'same_as'> {
+export interface TokenSuggestion extends Pick<
+  TokenIdentity,
+  'verified' | 'verified_by' | 'verified_domain' | 'lookalike_of' | 'same_as'
+> {
   ticker: string;
   name: string;
   issuer_address: string;

@@ -226,7 +226,9 @@ export function searchTokenRows<
  * with more ledger history, or a reserved identity) after the rest, each part in its given order:
  * a squatter's ZETA never comes before the one it copies (issue 35).
  */
-export function giveWayLast<T extends { token: Pick<TokenListToken, 'lookalike_of'> }>(rows: readonly T[]): T[] {
+export function giveWayLast<T extends { token: Pick<TokenListToken, 'lookalike_of'> }>(
+  rows: readonly T[],
+): T[] {
   return [...rows.filter((r) => !r.token.lookalike_of), ...rows.filter((r) => r.token.lookalike_of)];
 }
 

@@ -91,7 +91,13 @@ describe('reserved identities and phrases', () => {
     expect(phraseNamesProtected('ZetaProtocol community drop', zeta)).toBe('ZETA');
     expect(phraseNamesProtected('Moon Cats airdrop', zeta)).toBeNull();
     // The airdropped token's own ticker and name are its own.
-    expect(phraseNamesProtected('Zeta Protocol airdrop', zeta, new Set([identityKey('ZETA'), identityKey('Zeta Protocol')]))).toBeNull();
+    expect(
+      phraseNamesProtected(
+        'Zeta Protocol airdrop',
+        zeta,
+        new Set([identityKey('ZETA'), identityKey('Zeta Protocol')]),
+      ),
+    ).toBeNull();
     // Two-letter tickers are not looked for inside words of a phrase.
     expect(phraseNamesProtected('Claim on Friday', [{ ticker: 'ON', name: 'Onward' }])).toBeNull();
   });
@@ -185,9 +191,17 @@ describe('images and ranking', () => {
     expect(t(null, false)).toBe('Unverified');
     for (const text of ['wallet', 'challenge', 'deploy', 'toml', 'admin'].map((m) => t(m)))
       expect(text).not.toMatch(/real|official|verified/i);
-    const same = { match: 'ticker' as const, ticker: 'ZETA', name: 'Zeta', issuer_address: 'r1', currency: 'X' };
+    const same = {
+      match: 'ticker' as const,
+      ticker: 'ZETA',
+      name: 'Zeta',
+      issuer_address: 'r1',
+      currency: 'X',
+    };
     expect(identityMark({ lookalike_of: 'ZETA', same_as: same })).toBe('same ticker as ZETA');
-    expect(identityMark({ lookalike_of: 'ZETA', same_as: { ...same, match: 'name' } })).toBe('same name as Zeta');
+    expect(identityMark({ lookalike_of: 'ZETA', same_as: { ...same, match: 'name' } })).toBe(
+      'same name as Zeta',
+    );
     expect(identityMark({ lookalike_of: 'RLUSD', same_as: null })).toBe('looks like RLUSD');
     expect(identityMark({ lookalike_of: null, same_as: null })).toBeNull();
   });

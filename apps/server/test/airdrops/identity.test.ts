@@ -38,7 +38,8 @@ describe('the fake RLUSD airdrop', () => {
     const fake = await issueToken(client, { ticker: 'RLUSD', amounts: ['1000'] });
     expect(fake.currency).toBe(RLUSD_CURRENCY_HEX);
     const holder = fake.holders[0]!;
-    for (const ticker of ['USDR', 'Z3N']) await issueToken(client, { ticker, amounts: [], issuer: fake.issuer });
+    for (const ticker of ['USDR', 'Z3N'])
+      await issueToken(client, { ticker, amounts: [], issuer: fake.issuer });
     for (const ticker of ['USDR', 'Z3N']) {
       await submitOk(client, holder, {
         TransactionType: 'TrustSet',
@@ -59,7 +60,15 @@ describe('the fake RLUSD airdrop', () => {
     // A protected token: ZEN, listed by the platform's owner from its own issuer (verified).
     const zen = await issueToken(client, { ticker: 'ZEN', amounts: ['10'] });
     await post('/api/wallets/import', owner, { seed: zen.issuer.seed });
-    expect((await post('/api/admin/tokens/add', owner, { issuer_address: zen.issuer.address, name: 'Zen Garden', description: '' })).json().token).toMatchObject({ verified: true });
+    expect(
+      (
+        await post('/api/admin/tokens/add', owner, {
+          issuer_address: zen.issuer.address,
+          name: 'Zen Garden',
+          description: '',
+        })
+      ).json().token,
+    ).toMatchObject({ verified: true });
 
     const drop = (over: object) =>
       post('/api/airdrops', mallory, {
@@ -85,12 +94,32 @@ describe('the fake RLUSD airdrop', () => {
       [{ twitter: '' }, 'tokenCode', IDENTITY_MESSAGES.rlusdCode],
       [{ twitter: '', tokenCode: RLUSD_CURRENCY_HEX }, 'tokenCode', IDENTITY_MESSAGES.rlusdCode],
       // Another code of the fake issuer, under the same project name: the name is refused.
-      [{ twitter: '', tokenCode: 'USDR', projectName: 'RLUSD Official Airdrop' }, 'projectName', IDENTITY_MESSAGES.airdropProject('RLUSD')],
-      [{ twitter: '', tokenCode: 'USDR', projectName: 'R L U S D community drop' }, 'projectName', IDENTITY_MESSAGES.airdropProject('RLUSD')],
-      [{ twitter: '', tokenCode: 'USDR', projectName: 'USDR drop', tagline: 'Claim your free X R P' }, 'tagline', IDENTITY_MESSAGES.airdropProject('XRP')],
-      [{ twitter: '', tokenCode: 'USDR', projectName: 'Zen Garden drop' }, 'projectName', IDENTITY_MESSAGES.airdropProject('ZEN')],
+      [
+        { twitter: '', tokenCode: 'USDR', projectName: 'RLUSD Official Airdrop' },
+        'projectName',
+        IDENTITY_MESSAGES.airdropProject('RLUSD'),
+      ],
+      [
+        { twitter: '', tokenCode: 'USDR', projectName: 'R L U S D community drop' },
+        'projectName',
+        IDENTITY_MESSAGES.airdropProject('RLUSD'),
+      ],
+      [
+        { twitter: '', tokenCode: 'USDR', projectName: 'USDR drop', tagline: 'Claim your free X R P' },
+        'tagline',
+        IDENTITY_MESSAGES.airdropProject('XRP'),
+      ],
+      [
+        { twitter: '', tokenCode: 'USDR', projectName: 'Zen Garden drop' },
+        'projectName',
+        IDENTITY_MESSAGES.airdropProject('ZEN'),
+      ],
       // A lookalike of a protected token from another issuer.
-      [{ twitter: '', tokenCode: 'Z3N', projectName: 'Garden drop' }, 'tokenCode', IDENTITY_MESSAGES.airdropToken('ZEN')],
+      [
+        { twitter: '', tokenCode: 'Z3N', projectName: 'Garden drop' },
+        'tokenCode',
+        IDENTITY_MESSAGES.airdropToken('ZEN'),
+      ],
     ];
     for (const [over, field, message] of refusals) {
       const r = await drop(over);
@@ -101,12 +130,17 @@ describe('the fake RLUSD airdrop', () => {
       ]);
     }
     // Nothing was recorded: no airdrop, so no claim and no trust line to the fake issuer, ever.
-    expect(await t.database.db.select().from(airdrops).where(eq(airdrops.issuerAddress, fake.issuer.address))).toEqual(
-      [],
-    );
+    expect(
+      await t.database.db.select().from(airdrops).where(eq(airdrops.issuerAddress, fake.issuer.address)),
+    ).toEqual([]);
 
     // The same wallet's neutral token under its own name passes every identity rule.
-    const honest = await drop({ twitter: '', website: '', tokenCode: 'USDR', projectName: 'USDR community drop' });
+    const honest = await drop({
+      twitter: '',
+      website: '',
+      tokenCode: 'USDR',
+      projectName: 'USDR community drop',
+    });
     expect(honest.statusCode, honest.body).toBe(202);
   });
 });

@@ -2,7 +2,13 @@ import type { JobStatusView, DeployResult } from '@ledgerpad/shared';
 import { describe, expect, it } from 'vitest';
 import { decode } from 'xrpl';
 import { ledgerSubmissions } from '../../src/ledger/schema';
-import { json, openUserSocket, signInOverHttp, uploadLogoOverHttp, useCrashRig } from '../helpers/child-server';
+import {
+  json,
+  openUserSocket,
+  signInOverHttp,
+  uploadLogoOverHttp,
+  useCrashRig,
+} from '../helpers/child-server';
 import type { TestSocket } from '../helpers/socket-client';
 
 // kill -9 of the real server (embedded PGlite and ledger in one process) during a deploy, at four

@@ -51,7 +51,10 @@ const form = (over: Record<string, unknown> = {}) => ({
   // verified token deployed before it.
   ...(forms++ === 0
     ? { name: 'Moon Token', ticker: 'MOON' }
-    : { name: `Moon Token ${SUFFIX[forms % SUFFIX.length]}${SUFFIX[Math.floor(forms / SUFFIX.length)]}`, ticker: `MN${SUFFIX[forms % SUFFIX.length]}${SUFFIX[Math.floor(forms / SUFFIX.length)]}` }),
+    : {
+        name: `Moon Token ${SUFFIX[forms % SUFFIX.length]}${SUFFIX[Math.floor(forms / SUFFIX.length)]}`,
+        ticker: `MN${SUFFIX[forms % SUFFIX.length]}${SUFFIX[Math.floor(forms / SUFFIX.length)]}`,
+      }),
   description: 'A token for the test',
   supply: '1000000',
   devAllocation: '10',

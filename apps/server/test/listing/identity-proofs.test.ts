@@ -78,7 +78,12 @@ const metadata = (name: string, extra: object = {}) => ({
 });
 
 async function listAs(who: SignedIn, issuer: string, extra: object = {}): Promise<TokenView> {
-  const res = await post(ADD, who, { issuer_address: issuer, name: 'Listed Name', description: '', ...extra });
+  const res = await post(ADD, who, {
+    issuer_address: issuer,
+    name: 'Listed Name',
+    description: '',
+    ...extra,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return (res.json() as { token: TokenView }).token;
 }
@@ -99,12 +104,19 @@ describe('a stranger’s TOML claim', () => {
     const { issuer, currency } = await issueToken(client, { ticker: 'TOM', amounts: ['9'] });
     // Alice controls the listing (the issuer is her wallet) with her own links.
     await importWallet(alice, issuer.seed!);
-    const listed = await listAs(alice, issuer.address, { name: 'Tom Real', websiteLink: 'https://tom.example' });
+    const listed = await listAs(alice, issuer.address, {
+      name: 'Tom Real',
+      websiteLink: 'https://tom.example',
+    });
     expect(listed).toMatchObject({ verified: true, verified_by: 'wallet', metadata_by: 'issuer' });
 
     // The issuer's domain publishes a valid xrp-ledger.toml listing it, naming nobody.
     const domain = `127.0.0.1:${tomlPort}`;
-    await submitAndWait(client, { TransactionType: 'AccountSet', Account: issuer.address, Domain: hex(domain) }, issuer);
+    await submitAndWait(
+      client,
+      { TransactionType: 'AccountSet', Account: issuer.address, Domain: hex(domain) },
+      issuer,
+    );
     tomlBody = `[[ISSUERS]]\naddress = "${issuer.address}"\n\n[[CURRENCIES]]\ncode = "TOM"\nissuer = "${issuer.address}"\nname = "Tom"\n`;
 
     // Mallory, any signed-in user, 'claims' it through the TOML with her phishing links.
@@ -144,7 +156,9 @@ describe('a stranger’s TOML claim', () => {
       ...metadata('Tom Real Three'),
     });
     expect(byAlice.json().token).toMatchObject({ name: 'Tom Real Two' });
-    expect((await get(`/api/listing/control?token_id=${listed.id}`, alice)).json()).toMatchObject({ controller: true });
+    expect((await get(`/api/listing/control?token_id=${listed.id}`, alice)).json()).toMatchObject({
+      controller: true,
+    });
     const named = await post('/api/listing/claims/verify', mallory, {
       token_id: listed.id,
       method: 'toml',
@@ -172,7 +186,11 @@ describe('a phishing-shaped memo', () => {
       `Ledgerpad: make mallory_phish (user #${mallory.user.id}) controller of PHI listing #${listed.id}. Code ${code.code}`,
     );
     const verify = () =>
-      post('/api/listing/claims/verify', mallory, { token_id: listed.id, method: 'challenge', ...metadata('Phished') });
+      post('/api/listing/claims/verify', mallory, {
+        token_id: listed.id,
+        method: 'challenge',
+        ...metadata('Phished'),
+      });
     const send = async (memoText: string) => {
       const sent = await submitAndWait(
         client,
@@ -249,7 +267,9 @@ describe('claim codes', () => {
     const stored = await t.database.db
       .select()
       .from(listingChallenges)
-      .where(and(eq(listingChallenges.tokenId, otherListed.id), eq(listingChallenges.userId, mallory.user.id)));
+      .where(
+        and(eq(listingChallenges.tokenId, otherListed.id), eq(listingChallenges.userId, mallory.user.id)),
+      );
     expect(stored).toHaveLength(CLAIM_CODES_PER_HOUR);
     // Another user, or another listing, is not held back by Mallory's codes.
     expect((await post('/api/listing/claims', bob, { token_id: otherListed.id })).statusCode).toBe(200);
@@ -262,7 +282,12 @@ describe('logos and links', () => {
     const a = await issueToken(client, { ticker: 'LGA', amounts: ['1'] });
     const b = await issueToken(client, { ticker: 'LGB', amounts: ['1'] });
     await listAs(bob, a.issuer.address, { logoUrl: logo });
-    const reuse = await post(ADD, mallory, { issuer_address: b.issuer.address, name: 'Copy', description: '', logoUrl: logo });
+    const reuse = await post(ADD, mallory, {
+      issuer_address: b.issuer.address,
+      name: 'Copy',
+      description: '',
+      logoUrl: logo,
+    });
     expect([reuse.statusCode, reuse.json().message]).toEqual([400, IDENTITY_MESSAGES.logoInUse]);
     for (const [field, url, message] of [
       ['websiteLink', 'https://user:pw@lgb.example/', DEPLOY_MESSAGES.linkUserinfo],
@@ -270,7 +295,12 @@ describe('logos and links', () => {
       ['twitterLink', 'https://phish.example/lgb', DEPLOY_MESSAGES.twitter],
       ['websiteLink', 'http://lgb.example/', DEPLOY_MESSAGES.websiteHttps],
     ] as const) {
-      const r = await post(ADD, mallory, { issuer_address: b.issuer.address, name: 'Copy', description: '', [field]: url });
+      const r = await post(ADD, mallory, {
+        issuer_address: b.issuer.address,
+        name: 'Copy',
+        description: '',
+        [field]: url,
+      });
       expect([r.statusCode, r.json().message], url).toEqual([400, message]);
     }
 

@@ -73,7 +73,13 @@ const importWallet = async (who: SignedIn, seed: string) => {
   expect(res.statusCode, res.body).toBe(200);
 };
 
-const metadata = (name: string) => ({ name, description: '', twitterLink: '', telegramLink: '', websiteLink: '' });
+const metadata = (name: string) => ({
+  name,
+  description: '',
+  twitterLink: '',
+  telegramLink: '',
+  websiteLink: '',
+});
 
 describe('the ZETA squat', () => {
   it('a squatter’s ZETA, issued and listed first with a proof of its own issuer, gives way to the real ZETA by ledger facts', async () => {
@@ -110,7 +116,9 @@ describe('the ZETA squat', () => {
     });
 
     // The real issuer proves control with a claim code signed in its own wallet (xrpl.js here).
-    const code = (await post('/api/listing/claims', alice, { token_id: listed.id })).json() as ClaimChallengeView;
+    const code = (
+      await post('/api/listing/claims', alice, { token_id: listed.id })
+    ).json() as ClaimChallengeView;
     const sent = await submitAndWait(client, code.transaction as AccountSet, real.issuer);
     expect((sent.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');
     const claim = await post('/api/listing/claims/verify', alice, {
@@ -140,22 +148,46 @@ describe('the ZETA squat', () => {
     }
 
     // An admin checks the real one: the squatter keeps its own (true) badge and its mark.
-    expect((await post(`/api/admin/tokens/${listed.id}/verify`, owner, { verified: true })).statusCode).toBe(200);
-    expect(await view(squat.issuer.address)).toMatchObject({ verified: true, lookalike_of: 'ZETA', same_as: sameAsReal });
+    expect((await post(`/api/admin/tokens/${listed.id}/verify`, owner, { verified: true })).statusCode).toBe(
+      200,
+    );
+    expect(await view(squat.issuer.address)).toMatchObject({
+      verified: true,
+      lookalike_of: 'ZETA',
+      same_as: sameAsReal,
+    });
 
     // An admin's decision applies to both sides: checking the squatter instead (by mistake) would
     // put it first and mark the real one; withdrawn, the admin's check of the real one stands again.
-    expect((await post(`/api/admin/tokens/${listed.id}/verify`, owner, { verified: false })).statusCode).toBe(200);
-    expect((await post(`/api/admin/tokens/${fake.id}/verify`, owner, { verified: true })).statusCode).toBe(200);
+    expect((await post(`/api/admin/tokens/${listed.id}/verify`, owner, { verified: false })).statusCode).toBe(
+      200,
+    );
+    expect((await post(`/api/admin/tokens/${fake.id}/verify`, owner, { verified: true })).statusCode).toBe(
+      200,
+    );
     expect(await view(real.issuer.address)).toMatchObject({
       lookalike_of: 'ZETA',
       same_as: { match: 'ticker', issuer_address: squat.issuer.address },
     });
-    expect(await view(squat.issuer.address)).toMatchObject({ verified_by: 'admin', lookalike_of: null, same_as: null });
-    expect((await post(`/api/admin/tokens/${fake.id}/verify`, owner, { verified: false })).statusCode).toBe(200);
+    expect(await view(squat.issuer.address)).toMatchObject({
+      verified_by: 'admin',
+      lookalike_of: null,
+      same_as: null,
+    });
+    expect((await post(`/api/admin/tokens/${fake.id}/verify`, owner, { verified: false })).statusCode).toBe(
+      200,
+    );
     // The admin's withdrawal also withdrew the squatter's wallet proof; the facts decide again.
-    expect(await view(squat.issuer.address)).toMatchObject({ verified: false, lookalike_of: 'ZETA', same_as: sameAsReal });
-    expect(await view(real.issuer.address)).toMatchObject({ verified: false, lookalike_of: null, same_as: null });
+    expect(await view(squat.issuer.address)).toMatchObject({
+      verified: false,
+      lookalike_of: 'ZETA',
+      same_as: sameAsReal,
+    });
+    expect(await view(real.issuer.address)).toMatchObject({
+      verified: false,
+      lookalike_of: null,
+      same_as: null,
+    });
   });
 });
 
@@ -182,7 +214,10 @@ describe('one fold at every door: spacing, separators, look-alike digits', () =>
       ['X R P', 'XRP'],
     ]) {
       const r = await post(ADD, bob, { issuer_address: rusd.issuer.address, name, description: '' });
-      expect([r.statusCode, r.json().message], name).toEqual([400, IDENTITY_MESSAGES.reservedName(reserved!)]);
+      expect([r.statusCode, r.json().message], name).toEqual([
+        400,
+        IDENTITY_MESSAGES.reservedName(reserved!),
+      ]);
     }
 
     // Harbor Light (three holders, unverified) and, later, HarborLight (one holder) listed from its
@@ -201,7 +236,10 @@ describe('one fold at every door: spacing, separators, look-alike digits', () =>
     // Search folds the query too: the one with more history first, however it is typed.
     for (const q of ['harbor', 'harbor%20light', 'H4RB0R']) {
       const found = (await get(`/api/swapsearch/search-tokens/${q}`)).json() as TokenSuggestion[];
-      expect(found.map((f) => f.issuer_address), q).toEqual([harbor.issuer.address, harbor2.issuer.address]);
+      expect(
+        found.map((f) => f.issuer_address),
+        q,
+      ).toEqual([harbor.issuer.address, harbor2.issuer.address]);
     }
 
     // Renames: the controller (and an admin) cannot rename into a reserved or a protected identity.
@@ -216,7 +254,10 @@ describe('one fold at every door: spacing, separators, look-alike digits', () =>
       else expect(r.statusCode, r.body).toBe(200);
     }
     const adminRename = await post(`/api/admin/tokens/${copy.id}/update`, owner, metadata('X R P'));
-    expect([adminRename.statusCode, adminRename.json().message]).toEqual([400, IDENTITY_MESSAGES.reservedName('XRP')]);
+    expect([adminRename.statusCode, adminRename.json().message]).toEqual([
+      400,
+      IDENTITY_MESSAGES.reservedName('XRP'),
+    ]);
 
     // Deploys: a reserved name, a protected ticker or name, however written, refused before anything is signed.
     const logo = await testLogo(t.database.db);
@@ -257,8 +298,12 @@ describe('a change of controller', () => {
     await importWallet(dave, token.issuer.seed!);
     const listed = await listAs(dave, token.issuer.address, 'Hand Over');
     // … then the issuer signs a claim naming Erin (the key changed hands): a binding proof.
-    const code = (await post('/api/listing/claims', erin, { token_id: listed.id })).json() as ClaimChallengeView;
-    expect(code.claim_text).toContain(`make erin_next (user #${erin.user.id}) controller of HND listing #${listed.id}`);
+    const code = (
+      await post('/api/listing/claims', erin, { token_id: listed.id })
+    ).json() as ClaimChallengeView;
+    expect(code.claim_text).toContain(
+      `make erin_next (user #${erin.user.id}) controller of HND listing #${listed.id}`,
+    );
     const sent = await submitAndWait(client, code.transaction as AccountSet, token.issuer);
     const claim = await post('/api/listing/claims/verify', erin, {
       token_id: listed.id,
@@ -272,7 +317,9 @@ describe('a change of controller', () => {
       controller: false,
       lost_control: { token_id: listed.id, ticker: 'HND', method: 'challenge', evidence: sent.hash },
     });
-    expect(lost.lost_control!.message).toMatch(/^You are no longer the controller of HND: another user proved control/);
+    expect(lost.lost_control!.message).toMatch(
+      /^You are no longer the controller of HND: another user proved control/,
+    );
     expect(((await get('/api/listing/lost-control', dave)).json() as unknown[]).length).toBe(1);
     expect((await get(`/api/listing/control?token_id=${listed.id}`, erin)).json()).toMatchObject({
       controller: true,

@@ -341,7 +341,9 @@ describe('B lists A’s token, A proves control', () => {
       links: { Website: `https://${domain}/`, Twitter: '', Telegram: '' },
     });
     expect(identityBadge(vouched.json().token)).toBe(`${domain} vouches`);
-    expect((await get(`/api/listing/control?token_id=${listed.id}`, alice)).json()).toMatchObject({ controller: false });
+    expect((await get(`/api/listing/control?token_id=${listed.id}`, alice)).json()).toMatchObject({
+      controller: false,
+    });
     expect((await events(listed.id)).at(-1)).toMatchObject({ action: 'toml', after: { evidence: url } });
 
     // With the claim line of Alice's code in the token's entry, the domain names her: controller.
@@ -351,8 +353,13 @@ describe('B lists A’s token, A proves control', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().note).toBeUndefined();
     expect(ok.json().token).toMatchObject({ name: 'Toml Token', verified: true, verified_by: 'toml' });
-    expect((await get(`/api/listing/control?token_id=${listed.id}`, alice)).json()).toMatchObject({ controller: true });
-    expect((await events(listed.id)).at(-1)!.after).toMatchObject({ evidence: url, controllerUserId: alice.user.id });
+    expect((await get(`/api/listing/control?token_id=${listed.id}`, alice)).json()).toMatchObject({
+      controller: true,
+    });
+    expect((await events(listed.id)).at(-1)!.after).toMatchObject({
+      evidence: url,
+      controllerUserId: alice.user.id,
+    });
   });
 });
 
@@ -473,7 +480,10 @@ describe('no impersonation', () => {
     expect([asBob.statusCode, asBob.json().message]).toEqual([400, IDENTITY_MESSAGES.verifiedName('BOB')]);
     const ripple = await issueToken(client, { ticker: 'RUSD', amounts: ['1'] });
     const asRlusd = await post(ADD, carol, listing(ripple.issuer.address, { name: 'Ripple USD' }));
-    expect([asRlusd.statusCode, asRlusd.json().message]).toEqual([400, IDENTITY_MESSAGES.reservedName('RLUSD')]);
+    expect([asRlusd.statusCode, asRlusd.json().message]).toEqual([
+      400,
+      IDENTITY_MESSAGES.reservedName('RLUSD'),
+    ]);
   });
 
   it('ranks verified tokens first in search and the swap autocomplete', async () => {

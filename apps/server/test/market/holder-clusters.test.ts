@@ -19,7 +19,11 @@ describe('clusterHolders', () => {
       ['e', { funder: 'F', at: at(60 * 5 + 1) }],
       ['x', { funder: 'G', at: at(1) }],
     ]);
-    const groups = clusterHolders([h('a'), h('b'), h('c'), h('d'), h('e'), h('x')], fundings, new Decimal(100));
+    const groups = clusterHolders(
+      [h('a'), h('b'), h('c'), h('d'), h('e'), h('x')],
+      fundings,
+      new Decimal(100),
+    );
     expect(groups.map((g) => [g.accounts.sort(), g.funder, g.sharePercent])).toEqual([
       [['a', 'b', 'c'], 'F', '30'],
       [['d', 'e'], 'F', '20'],
@@ -55,17 +59,35 @@ describe('rankGroup and decideIdentities', () => {
 
   it('lets ledger facts outweigh the earlier issuance, and never a proof of control alone', () => {
     // 1 issued first with a wallet proof; 2 later with more holders and lines.
-    const order = rankGroup([row(1, { verifiedBy: 'wallet' }), row(2)], new Map([[1, facts(1)], [2, facts(4)]]));
+    const order = rankGroup(
+      [row(1, { verifiedBy: 'wallet' }), row(2)],
+      new Map([
+        [1, facts(1)],
+        [2, facts(4)],
+      ]),
+    );
     expect(order.map((r) => r.id)).toEqual([2, 1]);
     // Equal facts: the earlier issuance decides.
     expect(rankGroup([row(2), row(1)], new Map()).map((r) => r.id)).toEqual([1, 2]);
   });
 
   it('puts an admin’s decision, then a vouching domain, before the facts; a hidden listing last', () => {
-    const f = new Map([[1, facts(9)], [2, facts(1)], [3, facts(1)]]);
-    expect(rankGroup([row(1), row(2, { verifiedDomain: 'zeta.example' })], f).map((r) => r.id)).toEqual([2, 1]);
-    expect(rankGroup([row(1), row(2, { verifiedDomain: 'x' }), row(3, { verifiedBy: 'admin' })], f).map((r) => r.id)).toEqual([3, 2, 1]);
-    expect(rankGroup([row(1, { isActive: false, verifiedBy: 'admin' }), row(2)], f).map((r) => r.id)).toEqual([2, 1]);
+    const f = new Map([
+      [1, facts(9)],
+      [2, facts(1)],
+      [3, facts(1)],
+    ]);
+    expect(rankGroup([row(1), row(2, { verifiedDomain: 'zeta.example' })], f).map((r) => r.id)).toEqual([
+      2, 1,
+    ]);
+    expect(
+      rankGroup([row(1), row(2, { verifiedDomain: 'x' }), row(3, { verifiedBy: 'admin' })], f).map(
+        (r) => r.id,
+      ),
+    ).toEqual([3, 2, 1]);
+    expect(rankGroup([row(1, { isActive: false, verifiedBy: 'admin' }), row(2)], f).map((r) => r.id)).toEqual(
+      [2, 1],
+    );
   });
 
   it('marks every member below one it shares a key with, and reserved identities apart', () => {
@@ -78,7 +100,10 @@ describe('rankGroup and decideIdentities', () => {
     const out = decideIdentities(rows, new Map(), 'rRLUSD');
     expect(out.get(1)).toMatchObject({ lookalikeOf: null, sameAs: null });
     expect(out.get(2)).toMatchObject({ lookalikeOf: 'ZETA', sameAs: { id: 1, match: 'ticker' } });
-    expect(out.get(3)).toMatchObject({ lookalikeOf: 'ZETA', sameAs: { id: 1, match: 'name', name: 'Zeta Protocol' } });
+    expect(out.get(3)).toMatchObject({
+      lookalikeOf: 'ZETA',
+      sameAs: { id: 1, match: 'name', name: 'Zeta Protocol' },
+    });
     expect(out.get(4)).toEqual({ lookalikeOf: 'RLUSD', sameAs: null, mayBeVerified: false });
   });
 });

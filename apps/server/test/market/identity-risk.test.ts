@@ -215,7 +215,9 @@ describe('a lock is green only when the ledger guarantees it', () => {
     const r = await riskWhen(token.issuer_address, (x) => x.devLock?.status === 'partial');
     const until = rippleTime.toIso(finishAfter).slice(0, 10);
     expect(r.devLock).toMatchObject({ lockedPercent: '0', lockedAmount: '1' });
-    expect(r.devLock!.text).toBe(`Dev allocation 10% — <0.01% of it locked on the ledger until ${until}; the rest can be sold`);
+    expect(r.devLock!.text).toBe(
+      `Dev allocation 10% — <0.01% of it locked on the ledger until ${until}; the rest can be sold`,
+    );
     expect(r.signals.find((s) => s.id === 'dev-allocation')!.severity).toBe('warn');
     const row = await listed(token.issuer_address, (x) => x.dev_unlocked !== undefined);
     expect(row.dev_unlocked).toEqual({ percent: '10', lockedPercent: '0' });
@@ -226,11 +228,19 @@ describe('a lock is green only when the ledger guarantees it', () => {
 describe('one page per token: an issuer with two currencies', () => {
   it('answers risk, holders, trades, history and claims per currency', async () => {
     // SAFE: 12 holders of 100. RUGG: 990 in one wallet and 10 in another.
-    const safe = await issueToken(client, { ticker: 'SAFE', amounts: Array.from({ length: 12 }, () => '100') });
+    const safe = await issueToken(client, {
+      ticker: 'SAFE',
+      amounts: Array.from({ length: 12 }, () => '100'),
+    });
     const rugg = await issueToken(client, { ticker: 'RUGG', amounts: ['990', '10'], issuer: safe.issuer });
     const issuer = safe.issuer.address;
     for (const currency of [safe.currency, rugg.currency]) {
-      const r = await post('/api/admin/tokens/add', bob, { issuer_address: issuer, currency, name: 'Two Of One', description: '' });
+      const r = await post('/api/admin/tokens/add', bob, {
+        issuer_address: issuer,
+        currency,
+        name: 'Two Of One',
+        description: '',
+      });
       expect(r.statusCode, r.body).toBe(200);
     }
 
@@ -242,17 +252,23 @@ describe('one page per token: an issuer with two currencies', () => {
     expect([safeRisk.holders, safeRisk.top10SharePercent]).toEqual([12, '83.33']);
     expect([ruggRisk.holders, ruggRisk.top10SharePercent]).toEqual([2, '100']);
     // The ledger code works as the currency too.
-    expect(((await get(`/api/tokens/${issuer}/risk?currency=${rugg.currency}`)).json() as RiskReport).holders).toBe(2);
+    expect(
+      ((await get(`/api/tokens/${issuer}/risk?currency=${rugg.currency}`)).json() as RiskReport).holders,
+    ).toBe(2);
 
     const tokens = (await get(`/api/tokens/issuer/${issuer}/tokens`)).json() as TokenView[];
     expect(tokens.map((x) => x.ticker).sort()).toEqual(['RUGG', 'SAFE']);
-    expect(((await get(`/api/tokens/issuer/${issuer}?currency=RUGG`)).json() as TokenView).currency).toBe(rugg.currency);
+    expect(((await get(`/api/tokens/issuer/${issuer}?currency=RUGG`)).json() as TokenView).currency).toBe(
+      rugg.currency,
+    );
     expect((await get(`/api/tokens/${issuer}/trades?currency=RUGG`)).statusCode).toBe(200);
 
     // The list's holder column: a row per currency.
     await vi.waitFor(
       async () => {
-        const rows = ((await get('/api/holders')).json() as HoldersRecord[]).filter((h) => h.issuer_address === issuer);
+        const rows = ((await get('/api/holders')).json() as HoldersRecord[]).filter(
+          (h) => h.issuer_address === issuer,
+        );
         expect(rows.map((h) => [h.currency, h.holders_count]).sort()).toEqual(
           [
             [rugg.currency, 2],
@@ -265,7 +281,9 @@ describe('one page per token: an issuer with two currencies', () => {
 
     // Claims are per listing, so per currency: RUGG's claim text names RUGG.
     const ruggToken = tokens.find((x) => x.ticker === 'RUGG')!;
-    const code = (await post('/api/listing/claims', bob, { token_id: ruggToken.id })).json() as ClaimChallengeView;
+    const code = (
+      await post('/api/listing/claims', bob, { token_id: ruggToken.id })
+    ).json() as ClaimChallengeView;
     expect(code).toMatchObject({ ticker: 'RUGG', currency: rugg.currency });
     expect(code.claim_text).toContain(`controller of RUGG listing #${ruggToken.id}`);
     const history = await get(`/api/tokens/${issuer}/identity-history?currency=RUGG`);
@@ -278,7 +296,10 @@ describe('holder clusters', () => {
   it('groups 25 wallets funded by one account in a row, holding 90%, with their combined share', async () => {
     const currency = tickerToCurrency('CLU');
     // Ten independent holders of 10 each (funded by the ledger's genesis, a platform account).
-    const { issuer } = await issueToken(client, { ticker: 'CLU', amounts: Array.from({ length: 10 }, () => '10') });
+    const { issuer } = await issueToken(client, {
+      ticker: 'CLU',
+      amounts: Array.from({ length: 10 }, () => '10'),
+    });
     // One account funds 25 wallets in a row; each takes 36 CLU: 900 of the 1,000 issued.
     const funder = await fundedAccount(client, 800);
     const sybils: Wallet[] = [];
@@ -296,7 +317,11 @@ describe('holder clusters', () => {
         Amount: { currency, issuer: issuer.address, value: '36' },
       });
     }
-    const res = await post('/api/admin/tokens/add', bob, { issuer_address: issuer.address, name: 'Cluster Coin', description: '' });
+    const res = await post('/api/admin/tokens/add', bob, {
+      issuer_address: issuer.address,
+      name: 'Cluster Coin',
+      description: '',
+    });
     expect(res.statusCode, res.body).toBe(200);
 
     const r = (await get(`/api/tokens/${issuer.address}/risk`)).json() as RiskReport;

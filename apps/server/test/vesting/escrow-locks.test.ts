@@ -98,7 +98,9 @@ describe('the list mark rules', () => {
       until: rippleTime.toIso(60),
     });
     // Only escrows that lock nothing: no mark at all (issue 35: a conditional escrow turned it green).
-    expect(summarize([escrow('100000', null, 999_999, CONDITION), escrow('1', null, 500)], '1000000', 50)).toBeUndefined();
+    expect(
+      summarize([escrow('100000', null, 999_999, CONDITION), escrow('1', null, 500)], '1000000', 50),
+    ).toBeUndefined();
     expect(summarize([], '1000000', 50)).toBeUndefined();
   });
 
@@ -106,7 +108,10 @@ describe('the list mark rules', () => {
     const row = { source: 'deploy', devAllocation: '10', supply: '1000000' };
     const dev = 'rDev';
     // Allocation 10% of 1,000,000 = 100,000. One token for ten years: 1 / 100,000 = 0.001% → '0' (2 decimals, down).
-    expect(devUnlocked(row, dev, [escrow('1', 10_000, null, null, dev)], 50)).toEqual({ percent: '10', lockedPercent: '0' });
+    expect(devUnlocked(row, dev, [escrow('1', 10_000, null, null, dev)], 50)).toEqual({
+      percent: '10',
+      lockedPercent: '0',
+    });
     // 25,000 locked: 25% of the allocation.
     expect(devUnlocked(row, dev, [escrow('25000', 10_000, null, null, dev)], 50)).toEqual({
       percent: '10',
@@ -118,9 +123,22 @@ describe('the list mark rules', () => {
       lockedPercent: '0',
     });
     // All of it locked, in two tranches: no mark. Someone else's escrow does not count for the dev.
-    expect(devUnlocked(row, dev, [escrow('60000', 100, null, null, dev), escrow('40000', 200, null, null, dev)], 50)).toBeUndefined();
-    expect(devUnlocked(row, dev, [escrow('100000', 100, null, null, 'rOther')], 50)).toEqual({ percent: '10', lockedPercent: '0' });
+    expect(
+      devUnlocked(
+        row,
+        dev,
+        [escrow('60000', 100, null, null, dev), escrow('40000', 200, null, null, dev)],
+        50,
+      ),
+    ).toBeUndefined();
+    expect(devUnlocked(row, dev, [escrow('100000', 100, null, null, 'rOther')], 50)).toEqual({
+      percent: '10',
+      lockedPercent: '0',
+    });
     // Due (the ledger passed its FinishAfter): unlocked again.
-    expect(devUnlocked(row, dev, [escrow('100000', 40, null, null, dev)], 50)).toEqual({ percent: '10', lockedPercent: '0' });
+    expect(devUnlocked(row, dev, [escrow('100000', 40, null, null, dev)], 50)).toEqual({
+      percent: '10',
+      lockedPercent: '0',
+    });
   });
 });

@@ -84,7 +84,12 @@ export type LinkKind = 'twitter' | 'telegram' | 'website';
  * 'https://x.com@evil.example' reads as X and goes elsewhere), and the label matches the target.
  */
 export function linkRefusal(kind: LinkKind, value: string): string | null {
-  const message = kind === 'twitter' ? DEPLOY_MESSAGES.twitter : kind === 'telegram' ? DEPLOY_MESSAGES.telegram : DEPLOY_MESSAGES.website;
+  const message =
+    kind === 'twitter'
+      ? DEPLOY_MESSAGES.twitter
+      : kind === 'telegram'
+        ? DEPLOY_MESSAGES.telegram
+        : DEPLOY_MESSAGES.website;
   let url: URL;
   try {
     url = new URL(value);

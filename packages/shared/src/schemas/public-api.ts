@@ -48,10 +48,15 @@ const publicTokenSchema = z.looseObject({
   is_market_listed: z.boolean(),
   is_active: z.boolean(),
   created_at: z.string(),
-  verified: z.boolean().describe('A proof holds: see verified_by (what was proven), never "the real project".'),
+  verified: z
+    .boolean()
+    .describe('A proof holds: see verified_by (what was proven), never "the real project".'),
   verified_by: z.enum(['deploy', 'wallet', 'challenge', 'toml', 'admin', 'platform']).nullable(),
   verified_domain: z.string().nullable().optional(),
-  lookalike_of: z.string().nullable().describe('A reserved identity it reads as, or the token it gives way to.'),
+  lookalike_of: z
+    .string()
+    .nullable()
+    .describe('A reserved identity it reads as, or the token it gives way to.'),
   same_as: sameAsSchema.nullable().optional(),
 });
 const publicTokenListSchema = z.array(publicTokenSchema);

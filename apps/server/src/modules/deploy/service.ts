@@ -162,10 +162,15 @@ export class DeployService {
     await this.refuseConcurrent(wallet.id);
     // Issue 35: the logo is an upload of ours that exists, and no other token's; the ticker and name
     // pass the identity rules every door applies (XRP's and RLUSD's, a protected token's refused).
-    if (!(await isStoredUpload(this.deps.db, form.logoUrl))) throw fieldError('logoUrl', LISTING_MESSAGES.logoUrl);
+    if (!(await isStoredUpload(this.deps.db, form.logoUrl)))
+      throw fieldError('logoUrl', LISTING_MESSAGES.logoUrl);
     if ((await this.deps.tokens.logoTakenBy(form.logoUrl)) !== undefined)
       throw fieldError('logoUrl', IDENTITY_MESSAGES.logoInUse);
-    const refusal = await this.deps.tokens.identityRefusal({ door: 'deploy', ticker: form.ticker, name: form.name });
+    const refusal = await this.deps.tokens.identityRefusal({
+      door: 'deploy',
+      ticker: form.ticker,
+      name: form.name,
+    });
     if (refusal) throw fieldError(refusal.field, refusal.message);
 
     const network = this.deps.config.XRPL_NETWORK;

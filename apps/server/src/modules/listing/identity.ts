@@ -176,7 +176,9 @@ export class IdentityService {
       own_wallet: ownWallet,
       code: code?.code ?? '',
       claim_text: text,
-      expires_at: (code?.expiresAt ?? new Date(Date.now() + CLAIM_CHALLENGE_TTL_MINUTES * 60_000)).toISOString(),
+      expires_at: (
+        code?.expiresAt ?? new Date(Date.now() + CLAIM_CHALLENGE_TTL_MINUTES * 60_000)
+      ).toISOString(),
       transaction: {
         TransactionType: 'AccountSet',
         Account: row.issuerAddress,
@@ -208,7 +210,10 @@ export class IdentityService {
         )
         .orderBy(asc(listingChallenges.createdAt));
       if (recent.length >= CLAIM_CODES_PER_HOUR) {
-        const retryAfter = Math.max(1, Math.ceil((recent[0]!.createdAt.getTime() + HOUR_MS - Date.now()) / 1000));
+        const retryAfter = Math.max(
+          1,
+          Math.ceil((recent[0]!.createdAt.getTime() + HOUR_MS - Date.now()) / 1000),
+        );
         throw rateLimited(IDENTITY_MESSAGES.codeLimit, { retryAfter });
       }
       const code = `ledgerpad-claim-${randomBytes(16).toString('hex')}`;
@@ -287,7 +292,11 @@ export class IdentityService {
   async claim(userId: number, body: ClaimVerifyRequest): Promise<{ row: TokenRow; note?: string }> {
     const row = await this.token(body.token_id);
     const proof = await this.prove(userId, row, body.method);
-    if (!proof.binding) return { row: await this.verifyFromToml(userId, row, proof), note: IDENTITY_MESSAGES.tomlVerifiedOnly(proof.domain) };
+    if (!proof.binding)
+      return {
+        row: await this.verifyFromToml(userId, row, proof),
+        note: IDENTITY_MESSAGES.tomlVerifiedOnly(proof.domain),
+      };
     const patch = await this.metadataPatch(row, body);
     const updated = await this.db.transaction(async (tx) => {
       const next = await this.deps.tokens.update(
@@ -358,7 +367,12 @@ export class IdentityService {
           issuer: row.issuerAddress,
           currency: row.currency,
         });
-        patch = { ...patch, ...metadataColumns({ ...m, name: named ? row.name : m.name }), logoUrl: null, metadataBy: 'issuer' };
+        patch = {
+          ...patch,
+          ...metadataColumns({ ...m, name: named ? row.name : m.name }),
+          logoUrl: null,
+          metadataBy: 'issuer',
+        };
       }
     }
     const updated = await this.db.transaction(async (tx) => {
@@ -574,9 +588,13 @@ function eventText(
     case 'admin.update':
       return 'A Ledgerpad admin edited the listing.';
     case 'admin.verify':
-      return after.verified ? 'A Ledgerpad admin checked the listing.' : 'A Ledgerpad admin withdrew its check.';
+      return after.verified
+        ? 'A Ledgerpad admin checked the listing.'
+        : 'A Ledgerpad admin withdrew its check.';
     case 'admin.hide':
-      return after.hidden ? 'A Ledgerpad admin hid the listing.' : 'A Ledgerpad admin showed the listing again.';
+      return after.hidden
+        ? 'A Ledgerpad admin hid the listing.'
+        : 'A Ledgerpad admin showed the listing again.';
     default:
       return action;
   }

@@ -169,7 +169,10 @@ export class ListingService {
   }
 
   /** The door's identity rules for a name (and the ledger ticker) of this token: 400 naming the field. */
-  async assertIdentity(door: 'listing' | 'rename', t: { ticker: string; name: string; issuer: string; currency: string }) {
+  async assertIdentity(
+    door: 'listing' | 'rename',
+    t: { ticker: string; name: string; issuer: string; currency: string },
+  ) {
     const refusal = await this.deps.tokens.identityRefusal({ door, ...t });
     if (refusal) throw fieldError(refusal.field, refusal.message);
   }

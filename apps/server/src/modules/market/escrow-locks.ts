@@ -164,7 +164,12 @@ export class EscrowLocks {
       // Only once the issuer's escrows are known: an unread issuer gets no mark either way.
       const row = byId.get(t.id);
       if (row && this.byIssuer.has(t.issuer_address)) {
-        const unlocked = devUnlocked(row, row.deployJobId ? devs.get(row.deployJobId) : undefined, mine, closeTime);
+        const unlocked = devUnlocked(
+          row,
+          row.deployJobId ? devs.get(row.deployJobId) : undefined,
+          mine,
+          closeTime,
+        );
         if (unlocked) t.dev_unlocked = unlocked;
       }
       // A dev allocation not locked in full shows only its amber mark: a green 'locked' beside it

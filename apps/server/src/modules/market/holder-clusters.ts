@@ -43,7 +43,8 @@ async function readFunding(client: Client, account: string): Promise<Funding | u
   if (!tx || tx.TransactionType !== 'Payment' || tx.Destination !== account || tx.Account === account)
     return undefined; // the history does not reach its creation (a pruned server): unknown
   const created = (e!.meta?.AffectedNodes ?? []).some((n) => {
-    const c = (n as { CreatedNode?: { LedgerEntryType?: string; NewFields?: { Account?: string } } }).CreatedNode;
+    const c = (n as { CreatedNode?: { LedgerEntryType?: string; NewFields?: { Account?: string } } })
+      .CreatedNode;
     return c?.LedgerEntryType === 'AccountRoot' && c.NewFields?.Account === account;
   });
   if (!created) return undefined;

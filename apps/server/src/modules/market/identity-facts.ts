@@ -54,7 +54,9 @@ async function linesFromLedger(
  */
 export function ledgerFactsProvider(xrpUsd: () => string | null, client?: Client): LedgerFactsProvider {
   return async (db: Db, tokenIds: number[]) => {
-    const out = new Map<number, LedgerFacts>(tokenIds.map((id) => [id, { holders: 0, trustLines: 0, volume: '0' }]));
+    const out = new Map<number, LedgerFacts>(
+      tokenIds.map((id) => [id, { holders: 0, trustLines: 0, volume: '0' }]),
+    );
     if (tokenIds.length === 0) return out;
     const excluded = [...(await platformHolders(db)).keys()];
     const notExcluded = excluded.length
@@ -72,11 +74,15 @@ export function ledgerFactsProvider(xrpUsd: () => string | null, client?: Client
       .from(marketHolders)
       .where(inArray(marketHolders.tokenId, tokenIds))
       .groupBy(marketHolders.tokenId);
-    for (const l of lines) out.set(l.tokenId, { ...out.get(l.tokenId)!, holders: l.holders, trustLines: l.lines });
+    for (const l of lines)
+      out.set(l.tokenId, { ...out.get(l.tokenId)!, holders: l.holders, trustLines: l.lines });
     const synced = new Set(
-      (await db.select({ id: marketSynced.tokenId }).from(marketSynced).where(inArray(marketSynced.tokenId, tokenIds))).map(
-        (r) => r.id,
-      ),
+      (
+        await db
+          .select({ id: marketSynced.tokenId })
+          .from(marketSynced)
+          .where(inArray(marketSynced.tokenId, tokenIds))
+      ).map((r) => r.id),
     );
     const unsynced = tokenIds.filter((id) => !synced.has(id));
     if (client && unsynced.length > 0) {
@@ -103,7 +109,11 @@ export function ledgerFactsProvider(xrpUsd: () => string | null, client?: Client
     const usd = xrpUsd();
     for (const v of volumes) {
       const inXrp =
-        v.quote === 'XRP' ? new Decimal(v.volume) : usd && new Decimal(usd).gt(0) ? new Decimal(v.volume).div(usd) : null;
+        v.quote === 'XRP'
+          ? new Decimal(v.volume)
+          : usd && new Decimal(usd).gt(0)
+            ? new Decimal(v.volume).div(usd)
+            : null;
       if (!inXrp) continue;
       const f = out.get(v.tokenId)!;
       out.set(v.tokenId, { ...f, volume: new Decimal(f.volume).plus(inXrp).toFixed() });

@@ -388,7 +388,9 @@ export function registerMarket(
     pub,
     async (request, reply) => {
       const issuer = issuerQuery(request.params.issuer, 'issuer');
-      const { limit = RECENT_TRADES_DEFAULT } = parseInput(recentTradesQuerySchema, { limit: request.query.limit });
+      const { limit = RECENT_TRADES_DEFAULT } = parseInput(recentTradesQuerySchema, {
+        limit: request.query.limit,
+      });
       if (request.query.currency !== undefined) {
         // One token of an issuer with several (issue 35): its own trades.
         const currency = currencyParam(request.query.currency, 'currency');
@@ -397,39 +399,39 @@ export function registerMarket(
         );
       }
       return cached(request, reply, `trades:${issuer}:${limit}`, async () => {
-      // One statement: the issuer's token (its first listed, as `byIssuer`) and its pair as two
-      // scalar subqueries, evaluated once before the scan (a statement costs ~1 ms on PGlite).
-      const first = (column: typeof tokenRows.id | typeof tokenRows.liquidityPair) =>
-        sql`(select ${column} from ${tokenRows} where ${tokenRows.issuerAddress} = ${issuer} order by ${tokenRows.id} limit 1)`;
-      const rows = await db
-        .select({ trade: marketTrades, pair: sql<string>`${first(tokenRows.liquidityPair)}` })
-        .from(marketTrades)
-        .where(
-          and(
-            eq(marketTrades.tokenId, sql`${first(tokenRows.id)}`),
-            eq(
-              marketTrades.quote,
-              sql`case when ${first(tokenRows.liquidityPair)} = 'RLUSD' then 'RLUSD' else 'XRP' end`,
+        // One statement: the issuer's token (its first listed, as `byIssuer`) and its pair as two
+        // scalar subqueries, evaluated once before the scan (a statement costs ~1 ms on PGlite).
+        const first = (column: typeof tokenRows.id | typeof tokenRows.liquidityPair) =>
+          sql`(select ${column} from ${tokenRows} where ${tokenRows.issuerAddress} = ${issuer} order by ${tokenRows.id} limit 1)`;
+        const rows = await db
+          .select({ trade: marketTrades, pair: sql<string>`${first(tokenRows.liquidityPair)}` })
+          .from(marketTrades)
+          .where(
+            and(
+              eq(marketTrades.tokenId, sql`${first(tokenRows.id)}`),
+              eq(
+                marketTrades.quote,
+                sql`case when ${first(tokenRows.liquidityPair)} = 'RLUSD' then 'RLUSD' else 'XRP' end`,
+              ),
             ),
-          ),
-        )
-        // Newest first along the (token, time) index; ledger and tx order break ties within a close.
-        .orderBy(desc(marketTrades.time), desc(marketTrades.ledgerIndex), desc(marketTrades.txIndex))
-        .limit(limit);
-      // No trades: a token without any yet, or no token (the one case that needs a second look).
-      if (rows.length === 0 && !(await tokens.byIssuer(issuer))) throw notFound('Token not found');
-      const quote = rows[0]?.pair === 'RLUSD' ? 'RLUSD' : 'XRP';
-      return rows.map(({ trade: r }): TradeView => ({
-        hash: r.hash,
-        time: r.time.getTime(),
-        ledgerIndex: r.ledgerIndex,
-        account: r.account,
-        side: r.side === 'SELL' ? 'SELL' : 'BUY',
-        price: r.price,
-        tokenAmount: r.tokenAmount,
-        quoteAmount: r.quoteAmount,
-        quote,
-      }));
+          )
+          // Newest first along the (token, time) index; ledger and tx order break ties within a close.
+          .orderBy(desc(marketTrades.time), desc(marketTrades.ledgerIndex), desc(marketTrades.txIndex))
+          .limit(limit);
+        // No trades: a token without any yet, or no token (the one case that needs a second look).
+        if (rows.length === 0 && !(await tokens.byIssuer(issuer))) throw notFound('Token not found');
+        const quote = rows[0]?.pair === 'RLUSD' ? 'RLUSD' : 'XRP';
+        return rows.map(({ trade: r }): TradeView => ({
+          hash: r.hash,
+          time: r.time.getTime(),
+          ledgerIndex: r.ledgerIndex,
+          account: r.account,
+          side: r.side === 'SELL' ? 'SELL' : 'BUY',
+          price: r.price,
+          tokenAmount: r.tokenAmount,
+          quoteAmount: r.quoteAmount,
+          quote,
+        }));
       });
     },
   );

@@ -62,7 +62,8 @@ export async function tokenIdentityRefusal(
   rlusdIssuer: string | undefined,
   c: TokenIdentityCheck,
 ): Promise<IdentityRefusal | null> {
-  const platformRlusd = c.currency === RLUSD_CURRENCY_HEX && c.issuer !== undefined && c.issuer === rlusdIssuer;
+  const platformRlusd =
+    c.currency === RLUSD_CURRENCY_HEX && c.issuer !== undefined && c.issuer === rlusdIssuer;
   if (!platformRlusd) {
     const tickerReserved = reservedIdentityOf(c.ticker);
     if (tickerReserved && c.door === 'deploy')

@@ -60,7 +60,9 @@ export function rankGroup(members: RankRow[], facts: ReadonlyMap<number, LedgerF
     (f(a).holders > f(b).holders ? 1 : 0) +
     (f(a).trustLines > f(b).trustLines ? 1 : 0) +
     (new Decimal(f(a).volume).gt(f(b).volume) ? 1 : 0);
-  const score = new Map(members.map((a) => [a.id, members.reduce((s, b) => s + (a === b ? 0 : beats(a, b)), 0)]));
+  const score = new Map(
+    members.map((a) => [a.id, members.reduce((s, b) => s + (a === b ? 0 : beats(a, b)), 0)]),
+  );
   const tier = (r: RankRow) =>
     (r.isActive ? 0 : 4) + (r.verifiedBy && PINNED.has(r.verifiedBy) ? 0 : 2) + (r.verifiedDomain ? 0 : 1);
   return [...members].sort(

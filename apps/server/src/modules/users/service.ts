@@ -120,6 +120,9 @@ export async function claimLabel(db: Db, userId: number): Promise<string> {
     .from(users)
     .where(eq(users.id, userId));
   const raw = row?.username ?? row?.demo ?? row?.first ?? '';
-  const clean = raw.normalize('NFKC').replace(/[^\p{L}\p{N}_.-]/gu, '').slice(0, 32);
+  const clean = raw
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}_.-]/gu, '')
+    .slice(0, 32);
   return clean || 'user';
 }

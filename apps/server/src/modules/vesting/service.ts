@@ -95,7 +95,9 @@ export async function devLockOf(client: Client, db: Db, token: TokenRow): Promis
   const allocation = devAllocationAmount(token.supply, token.devAllocation);
   const locked = sum(locking);
   const due = sum(mine.filter((x) => x.state === 'due'));
-  const lockedShare = allocation.gt(0) ? Decimal.min(100, new Decimal(pct(locked, allocation))) : new Decimal(0);
+  const lockedShare = allocation.gt(0)
+    ? Decimal.min(100, new Decimal(pct(locked, allocation)))
+    : new Decimal(0);
   const last = locking.reduce<number | null>((m, x) => Math.max(m ?? 0, x.e.finishAfter!), null);
   const dev = new Decimal(token.devAllocation).toFixed();
   const status = !allocation.gt(0)

@@ -15,15 +15,21 @@ export function LostControlNotice({ userId }: { userId: number | undefined }) {
   });
   if (!lost.data || lost.data.length === 0) return null;
   return (
-    <section className="panel lost-control" role="alert" aria-labelledby="lost-control-title" data-testid="lost-control">
+    <section
+      className="panel lost-control"
+      role="alert"
+      aria-labelledby="lost-control-title"
+      data-testid="lost-control"
+    >
       <h2 id="lost-control-title">Listings you no longer control</h2>
       <ul>
         {lost.data.map((l) => (
           <li key={l.token_id}>
-            {l.message}{' '}
-            <Link to={tokenPath(l.issuer_address, l.currency)}>See its history</Link>
+            {l.message} <Link to={tokenPath(l.issuer_address, l.currency)}>See its history</Link>
             {' · '}
-            <Link to={`/list-token?${new URLSearchParams({ claim: l.issuer_address, currency: l.currency }).toString()}`}>
+            <Link
+              to={`/list-token?${new URLSearchParams({ claim: l.issuer_address, currency: l.currency }).toString()}`}
+            >
               Prove control again
             </Link>
           </li>
