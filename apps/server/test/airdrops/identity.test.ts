@@ -4,7 +4,8 @@ import type { Client } from 'xrpl';
 import { DEPLOY_MESSAGES, IDENTITY_MESSAGES, RLUSD_CURRENCY_HEX, tickerToCurrency } from '@ledgerpad/shared';
 import { airdrops } from '../../src/modules/airdrops/schema';
 import { submitOk } from '../helpers/submit-and-wait';
-import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
+import type { SignedIn, TestApp } from '../helpers/test-app';
+import { identityApp, identityCalls } from '../listing/identity-world';
 import { issueToken } from '../listing/issuer-fixture';
 
 // Issue 35, the fake RLUSD airdrop, tried with outside xrpl.js wallets: an outside issuer of
@@ -19,9 +20,7 @@ let mallory: SignedIn;
 let owner: SignedIn;
 
 beforeAll(async () => {
-  t = await createTestApp({ closeIntervalMs: 100, env: { PLATFORM_BOOTSTRAP: 'on' } });
-  await t.app.ready();
-  await t.app.platform.accounts.bootstrapped();
+  t = await identityApp();
   client = t.ledger!.client;
   [mallory, owner] = await Promise.all([t.signIn('mallory_drop'), t.signInOwner()]);
 }, 120_000);
@@ -29,8 +28,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const post = (url: string, who: SignedIn, payload: object) =>
-  t.app.inject({ method: 'POST', url, headers: who.headers, payload });
+const post = (url: string, who: SignedIn, payload: object) => identityCalls(t).post(url, who, payload);
 
 describe('the fake RLUSD airdrop', () => {
   it('refuses RLUSD’s code from another issuer, a project name or tagline naming a protected token, and a Twitter link elsewhere', async () => {

@@ -10,12 +10,12 @@ import {
   LISTING_MESSAGES,
   claimMemo,
   type ClaimChallengeView,
-  type TokenView,
 } from '@ledgerpad/shared';
 import { listingChallenges } from '../../src/modules/listing/schema';
 import { submitAndWait } from '../helpers/submit-and-wait';
 import { testLogo } from '../helpers/test-logo';
-import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
+import type { SignedIn, TestApp } from '../helpers/test-app';
+import { identityApp, identityCalls, metadata as identityMetadata } from './identity-world';
 import { issueToken } from './issuer-fixture';
 
 // Issue 35, proofs bind the claimer, tried with outside xrpl.js wallets on the embedded ledger and a
@@ -38,6 +38,7 @@ let mallory: SignedIn;
 let toml: Server;
 let tomlPort: number;
 let tomlBody = '';
+let calls: ReturnType<typeof identityCalls>;
 
 beforeAll(async () => {
   toml = createServer((req, res) => {
@@ -46,13 +47,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => toml.listen(0, '127.0.0.1', resolve));
   tomlPort = (toml.address() as AddressInfo).port;
-  t = await createTestApp({
-    closeIntervalMs: 100,
-    env: { PLATFORM_BOOTSTRAP: 'on', TOML_FETCH_ALLOW_LOOPBACK: 'true' },
-  });
-  await t.app.ready();
-  await t.app.platform.accounts.bootstrapped();
+  t = await identityApp({ TOML_FETCH_ALLOW_LOOPBACK: 'true' });
   client = t.ledger!.client;
+  calls = identityCalls(t);
   [alice, bob, mallory] = await Promise.all([
     t.signIn('alice_real'),
     t.signIn('bob_other'),
@@ -64,34 +61,14 @@ afterAll(async () => {
   await new Promise((r) => toml?.close(r));
 });
 
-const post = (url: string, who: SignedIn, payload: object) =>
-  t.app.inject({ method: 'POST', url, headers: who.headers, payload });
-const get = (url: string, who?: SignedIn) => t.app.inject({ url, headers: who ? who.headers : {} });
+const post = (url: string, who: SignedIn, payload: object) => calls.post(url, who, payload);
+const get = (url: string, who?: SignedIn) => calls.get(url, who);
 const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex').toUpperCase();
-const metadata = (name: string, extra: object = {}) => ({
-  name,
-  description: 'Mine.',
-  twitterLink: '',
-  telegramLink: '',
-  websiteLink: '',
-  ...extra,
-});
-
-async function listAs(who: SignedIn, issuer: string, extra: object = {}): Promise<TokenView> {
-  const res = await post(ADD, who, {
-    issuer_address: issuer,
-    name: 'Listed Name',
-    description: '',
-    ...extra,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { token: TokenView }).token;
-}
-
-const importWallet = async (who: SignedIn, seed: string) => {
-  const res = await post('/api/wallets/import', who, { seed });
-  expect(res.statusCode, res.body).toBe(200);
-};
+const listAs = (who: SignedIn, issuer: string, fields: Record<string, unknown> = {}) =>
+  calls.listAs(who, issuer, fields);
+const importWallet = (who: SignedIn, seed: string) => calls.importWallet(who, seed);
+const metadata = (name: string, extra: object = {}) =>
+  identityMetadata(name, { description: 'Mine.', ...extra });
 
 const codeFor = async (who: SignedIn, tokenId: number): Promise<ClaimChallengeView> => {
   const res = await post('/api/listing/claims', who, { token_id: tokenId });

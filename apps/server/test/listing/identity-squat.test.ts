@@ -7,11 +7,11 @@ import {
   type IdentityEventView,
   type ListingControlView,
   type TokenSuggestion,
-  type TokenView,
 } from '@ledgerpad/shared';
 import { submitAndWait } from '../helpers/submit-and-wait';
 import { testLogo } from '../helpers/test-logo';
-import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
+import type { SignedIn, TestApp } from '../helpers/test-app';
+import { identityApp, identityCalls, metadata } from './identity-world';
 import { issueToken } from './issuer-fixture';
 
 // Issue 35, the badge kept by the wrong party, tried as a scammer would with outside xrpl.js
@@ -33,12 +33,12 @@ let carol: SignedIn;
 let dave: SignedIn;
 let erin: SignedIn;
 let owner: SignedIn;
+let calls: ReturnType<typeof identityCalls>;
 
 beforeAll(async () => {
-  t = await createTestApp({ closeIntervalMs: 100, env: { PLATFORM_BOOTSTRAP: 'on' } });
-  await t.app.ready();
-  await t.app.platform.accounts.bootstrapped();
+  t = await identityApp();
   client = t.ledger!.client;
+  calls = identityCalls(t);
   [alice, bob, carol, dave, erin, owner] = await Promise.all([
     t.signIn('alice_zeta'),
     t.signIn('bob_squat'),
@@ -52,34 +52,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const post = (url: string, who: SignedIn, payload: object) =>
-  t.app.inject({ method: 'POST', url, headers: who.headers, payload });
-const get = (url: string, who?: SignedIn) => t.app.inject({ url, headers: who ? who.headers : {} });
-
-async function listAs(who: SignedIn, issuer: string, name: string): Promise<TokenView> {
-  const res = await post(ADD, who, { issuer_address: issuer, name, description: '' });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { token: TokenView }).token;
-}
-
-const view = async (issuer: string): Promise<TokenView> => {
-  const res = await get(`/api/tokens/issuer/${issuer}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as TokenView;
-};
-
-const importWallet = async (who: SignedIn, seed: string) => {
-  const res = await post('/api/wallets/import', who, { seed });
-  expect(res.statusCode, res.body).toBe(200);
-};
-
-const metadata = (name: string) => ({
-  name,
-  description: '',
-  twitterLink: '',
-  telegramLink: '',
-  websiteLink: '',
-});
+const post = (url: string, who: SignedIn, payload: object) => calls.post(url, who, payload);
+const get = (url: string, who?: SignedIn) => calls.get(url, who);
+const listAs = (who: SignedIn, issuer: string, name: string) => calls.listAs(who, issuer, { name });
+const view = (issuer: string) => calls.view(issuer);
+const importWallet = (who: SignedIn, seed: string) => calls.importWallet(who, seed);
 
 describe('the ZETA squat', () => {
   it('a squatter’s ZETA, issued and listed first with a proof of its own issuer, gives way to the real ZETA by ledger facts', async () => {

@@ -3,7 +3,7 @@ import type { Client } from 'xrpl';
 import { Decimal } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import type { LedgerFacts, LedgerFactsProvider } from '../tokens';
-import { platformHolders } from './holders';
+import { holderNotAmong, platformHolders } from './holders';
 import { tokens as tokenRows } from '../tokens/schema';
 import { marketHolders, marketPools, marketSynced, marketTrades } from './schema';
 
@@ -59,12 +59,7 @@ export function ledgerFactsProvider(xrpUsd: () => string | null, client?: Client
     );
     if (tokenIds.length === 0) return out;
     const excluded = [...(await platformHolders(db)).keys()];
-    const notExcluded = excluded.length
-      ? sql` and ${marketHolders.account} not in (${sql.join(
-          excluded.map((a) => sql`${a}`),
-          sql`, `,
-        )})`
-      : sql``;
+    const notExcluded = holderNotAmong(excluded);
     const lines = await db
       .select({
         tokenId: marketHolders.tokenId,

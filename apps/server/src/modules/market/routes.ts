@@ -66,6 +66,21 @@ const currencyParam = (value: unknown, field: string): string => parseInput(toke
 const issuerQuery = (value: unknown, field = 'issuer'): string =>
   parseInput(classicAddressSchema(field), value);
 
+/** A recorded trade as the API answers it. */
+function tradeView(r: typeof marketTrades.$inferSelect, quote: 'XRP' | 'RLUSD'): TradeView {
+  return {
+    hash: r.hash,
+    time: r.time.getTime(),
+    ledgerIndex: r.ledgerIndex,
+    account: r.account,
+    side: r.side === 'SELL' ? 'SELL' : 'BUY',
+    price: r.price,
+    tokenAmount: r.tokenAmount,
+    quoteAmount: r.quoteAmount,
+    quote,
+  };
+}
+
 /** How often the same-ticker order is decided again from the moving ledger facts. */
 const IDENTITY_REFRESH_MS = 30_000;
 
@@ -421,17 +436,7 @@ export function registerMarket(
         // No trades: a token without any yet, or no token (the one case that needs a second look).
         if (rows.length === 0 && !(await tokens.byIssuer(issuer))) throw notFound('Token not found');
         const quote = rows[0]?.pair === 'RLUSD' ? 'RLUSD' : 'XRP';
-        return rows.map(({ trade: r }): TradeView => ({
-          hash: r.hash,
-          time: r.time.getTime(),
-          ledgerIndex: r.ledgerIndex,
-          account: r.account,
-          side: r.side === 'SELL' ? 'SELL' : 'BUY',
-          price: r.price,
-          tokenAmount: r.tokenAmount,
-          quoteAmount: r.quoteAmount,
-          quote,
-        }));
+        return rows.map(({ trade }) => tradeView(trade, quote));
       });
     },
   );
@@ -445,17 +450,7 @@ export function registerMarket(
       .where(and(eq(marketTrades.tokenId, token.id), eq(marketTrades.quote, quote)))
       .orderBy(desc(marketTrades.time), desc(marketTrades.ledgerIndex), desc(marketTrades.txIndex))
       .limit(limit);
-    return rows.map((r) => ({
-      hash: r.hash,
-      time: r.time.getTime(),
-      ledgerIndex: r.ledgerIndex,
-      account: r.account,
-      side: r.side === 'SELL' ? 'SELL' : 'BUY',
-      price: r.price,
-      tokenAmount: r.tokenAmount,
-      quoteAmount: r.quoteAmount,
-      quote,
-    }));
+    return rows.map((r) => tradeView(r, quote));
   }
 
   // Per token (issue 35): `?currency=` names it; without it, the issuer's only listed token (an

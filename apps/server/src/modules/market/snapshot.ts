@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import { toTokenView, type TokenRegistry } from '../tokens';
 import { DayChanges } from './day-change';
 import type { EscrowLocks } from './escrow-locks';
-import { platformHolders } from './holders';
+import { holderNotAmong, platformHolders } from './holders';
 import { issuerFacts, marketHolders, marketPools } from './schema';
 
 // The public market data, built once per validated ledger into memory with precomputed compressed
@@ -339,12 +339,7 @@ export class MarketSnapshot {
     // Holders as the risk panel counts them: AMM pools, curve accounts (the unsold supply is the
     // market, not a holder) and Ledgerpad's own accounts are left out; the issuer has no line.
     const excluded = [...new Set([...(await platformHolders(db)).keys(), ...curveAccounts])];
-    const notExcluded = excluded.length
-      ? sql` and ${marketHolders.account} not in (${sql.join(
-          excluded.map((a) => sql`${a}`),
-          sql`, `,
-        )})`
-      : sql``;
+    const notExcluded = holderNotAmong(excluded);
     const holderCounts = await db
       .select({ tokenId: marketHolders.tokenId, n: sql<number>`count(*)::int` })
       .from(marketHolders)
