@@ -226,7 +226,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publishOrderUpdate: realtime.publishOrderUpdate,
     curves: bonding.registry,
   });
-  registerAirdrops(app, { platform, wallets: wallets.service, sweepMs: deps.config.AIRDROP_SWEEP_MS });
+  registerAirdrops(app, {
+    platform,
+    wallets: wallets.service,
+    sweepMs: deps.config.AIRDROP_SWEEP_MS,
+    identity: (check) => tokens.airdropRefusal(check),
+  });
   registerLiquidity(app, { platform, tokens, wallets: wallets.service });
   registerRewards(app, { platform, tokens, wallets: wallets.service });
   const market = registerMarket(app, {

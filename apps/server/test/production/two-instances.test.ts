@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -189,10 +189,20 @@ describe('two instances on one PostgreSQL', () => {
     const socket = await TestSocket.open(`${b.base.replace('http', 'ws')}/ws?token=${token}`);
     await socket.next('ready');
 
+    // A stored logo of its own (issue 35: a deploy names a logo that exists), as an upload leaves it.
+    const bytes = randomBytes(64);
+    const logo = `${createHash('sha256').update(bytes).digest('hex')}.png`;
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    await db.query(
+      `insert into ${schema}.uploaded_logos (name, content_type, bytes, size) values ($1, 'image/png', $2, $3)`,
+      [logo, bytes, bytes.length],
+    );
+    await db.end();
     const started = await post(
       a.base,
       '/api/deploy-token',
-      ammLaunchBody(wallet.id, { name: 'Two Instance Token', ticker: 'TWOI' }),
+      ammLaunchBody(wallet.id, { name: 'Two Instance Token', ticker: 'TWOI' }, `/cdn/logos/${logo}`),
     );
     expect(started.status, await started.clone().text()).toBe(202);
     const { jobId } = (await started.json()) as { jobId: string };

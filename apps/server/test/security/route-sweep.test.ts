@@ -128,6 +128,9 @@ describe('lists that grow are paged', () => {
     'GET /api/tokens/:issuer/trades': 'bounded by ?limit (at most 100)',
     'GET /api/wallets/open-orders/:issuer/:ticker': 'the top 50 offers of each side of the book',
     'GET /api/swapsearch/search-tokens/:query': 'at most SEARCH_MAX matches',
+    'GET /api/tokens/issuer/:issuerAddress/tokens': 'one issuer’s listed tokens (a handful)',
+    'GET /api/tokens/:issuer/identity-history': 'one token’s identity events, the latest 200',
+    'GET /api/listing/lost-control': 'the listings the caller lost, one row per token',
     'GET /api/admin/fee-overrides': 'at most 100 users matching the search',
     'GET /api/check-orders-status': "an action's result: the user's resting orders that changed",
   };

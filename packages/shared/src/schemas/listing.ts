@@ -121,6 +121,15 @@ export const metadataUpdateRequestSchema = listingMetadataSchema.extend({
 /** Admin Tokens tab: POST /api/admin/tokens/:id/update (the created date is an admin's to set). */
 export const adminUpdateTokenSchema = listingFormSchema.extend({ csrf_token: z.string().optional() });
 
+/**
+ * A token named in a path and query: its issuer and, for an issuer with several listed tokens, its
+ * currency (a ticker or the ledger code): `/api/tokens/{issuer}/risk?currency=`, the history, …
+ */
+export const tokenRefSchema = z.object({
+  issuer: classicAddressSchema('issuer'),
+  currency: tokenCodeSchema('currency').optional(),
+});
+
 /** POST /api/gateway-balances. */
 export const gatewayBalancesRequestSchema = z.object({ account: classicAddressSchema('account') });
 
@@ -148,4 +157,6 @@ export interface GatewayBalancesResponse {
 export interface ListTokenResponse {
   success: true;
   token: TokenView;
+  /** A sentence about what the proof did not do (a TOML that vouches without naming the caller). */
+  note?: string;
 }

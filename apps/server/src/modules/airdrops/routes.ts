@@ -16,7 +16,7 @@ import type { WalletsApi } from '../wallets';
 import { isStoredUpload } from '../uploads';
 import { registerAirdropJobs } from './jobs';
 import { AirdropPayer } from './payer';
-import { AirdropService } from './service';
+import { AirdropService, type AirdropsDeps } from './service';
 import { parseInput } from '../../lib/validation';
 import { idempotencyKey } from '../../plugins/edge';
 
@@ -38,7 +38,13 @@ const AIRDROP_SWEEP_MS = 10_000;
  */
 export function registerAirdrops(
   app: FastifyInstance,
-  deps: { platform: Platform; wallets: WalletsApi; sweepMs?: number },
+  deps: {
+    platform: Platform;
+    wallets: WalletsApi;
+    sweepMs?: number;
+    /** The identity rules every door applies (the tokens module's `airdropRefusal`). */
+    identity?: AirdropsDeps['identity'];
+  },
 ): AirdropService {
   const { platform } = deps;
   const db = platform.database.db;
@@ -63,6 +69,7 @@ export function registerAirdrops(
     canPay: submissions !== undefined,
     funds: platform.funds,
     isStoredLogo: (url) => isStoredUpload(db, url),
+    identity: deps.identity,
   });
   app.decorate('airdrops', service);
   const user = { config: { access: 'user' as const } };

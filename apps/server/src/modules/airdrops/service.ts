@@ -119,6 +119,16 @@ export interface AirdropsDeps {
   now?: () => number;
   /** Whether a logo URL names an image our upload route stored (only those are kept and shown). */
   isStoredLogo?: (servedUrl: string) => Promise<boolean>;
+  /**
+   * Why an airdrop may not run under this token and these words (issue 35: RLUSD's code from
+   * another issuer, a lookalike of XRP, RLUSD or a protected token, a project name naming one).
+   */
+  identity?: (check: {
+    issuer: string;
+    currency: string;
+    projectName: string;
+    tagline: string;
+  }) => Promise<{ field: string; message: string } | null>;
 }
 
 /**
@@ -250,6 +260,15 @@ export class AirdropService {
       throw badRequest(AIRDROP_MESSAGES.token);
     }
     if (isLpCurrency(currency)) throw badRequest(AIRDROP_MESSAGES.lpToken);
+    // Every door checks identity: the token code, the project name and the tagline (the links were
+    // checked by the schema: https, no user:pw@, a 'Twitter' link on X/Twitter).
+    const refusal = await this.deps.identity?.({
+      issuer: b.issuerAddress,
+      currency,
+      projectName: b.projectName,
+      tagline: b.tagline,
+    });
+    if (refusal) throw fieldError(refusal.field, refusal.message);
     if (b.logoUrl && !(await (this.deps.isStoredLogo?.(b.logoUrl) ?? Promise.resolve(false)))) {
       throw fieldError('logoUrl', AIRDROP_MESSAGES.logo);
     }

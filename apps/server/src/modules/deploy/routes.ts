@@ -22,6 +22,7 @@ export function registerDeploy(
     jobs: platform.jobs,
     settings: platform.settings,
     wallets,
+    tokens,
     bootstrapped: () => platform.accounts.bootstrapped(),
     funds: platform.funds,
     reserves: () => ({

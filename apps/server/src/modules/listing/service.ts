@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import {
   currencyToTicker,
+  IDENTITY_MESSAGES,
   LISTING_MESSAGES,
   listingRefusal,
   tickerToCurrency,
@@ -10,12 +11,11 @@ import {
   type ListTokenRequest,
   Decimal,
 } from '@ledgerpad/shared';
-import { lookalikeOf } from '@ledgerpad/shared/lookalike';
 import { badRequest, conflict, fieldError, ledgerUnavailable } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import { wallets } from '../../platform/custody-schema';
-import { verifiedIdentities, type TokenRegistry, type TokenRow } from '../tokens';
+import { type TokenRegistry, type TokenRow } from '../tokens';
 import { isStoredUpload } from '../uploads';
 import { readIssuerFacts } from '../../ledger/account-root';
 import { aboutAccount } from '../../ledger/errors';
@@ -157,10 +157,22 @@ export class ListingService {
     }
   }
 
-  async assertStoredLogo(url: string): Promise<void> {
+  /** The logo is an upload of ours, and no other token's (one token, one logo: issue 35). */
+  async assertStoredLogo(url: string, tokenId?: number): Promise<void> {
     if (!(await isStoredUpload(this.deps.platform.database.db, url))) {
       throw fieldError('logoUrl', LISTING_MESSAGES.logoUrl);
     }
+    if ((await this.deps.tokens.logoTakenBy(url, tokenId)) !== undefined)
+      throw fieldError('logoUrl', IDENTITY_MESSAGES.logoInUse);
+  }
+
+  /** The door's identity rules for a name (and the ledger ticker) of this token: 400 naming the field. */
+  async assertIdentity(
+    door: 'listing' | 'rename',
+    t: { ticker: string; name: string; issuer: string; currency: string },
+  ) {
+    const refusal = await this.deps.tokens.identityRefusal({ door, ...t });
+    if (refusal) throw fieldError(refusal.field, refusal.message);
   }
 
   /** When the token appeared on the ledger (its first trust line); null when history does not reach it. */
@@ -203,14 +215,14 @@ export class ListingService {
       await this.assertListable(issuer, token.currency, admin);
       await this.assertNotListed(issuer, token.currency);
     }
+    const ticker = currencyToTicker(token.currency);
+    await this.assertIdentity('listing', { ticker, name: body.name, issuer, currency: token.currency });
     if (body.logoUrl) await this.assertStoredLogo(body.logoUrl);
 
     const state = await this.issuerState(issuer);
-    const ticker = currencyToTicker(token.currency);
     const db = this.deps.platform.database.db;
     const ownWallet = await this.ownsWallet(userId, issuer);
     const platformListing = admin && issuer === (await this.rlusdIssuer());
-    const like = lookalikeOf({ ticker, name: body.name }, await verifiedIdentities(db));
     const proven = ownWallet || platformListing;
     const createdAt =
       admin && body.created_at
@@ -235,24 +247,31 @@ export class ListingService {
       source: 'listing',
       listedByUserId: userId,
       createdAt,
-      verified: proven && (platformListing || like === null),
+      // The marks (a reserved identity worn, a same-ticker token with more ledger history) are set
+      // by the registry's ranking right after the insert; a proof is never undone by them.
+      verified: proven,
       verifiedBy: platformListing ? 'platform' : ownWallet ? 'wallet' : null,
       verifiedAt: proven ? new Date() : null,
       controllerUserId: ownWallet ? userId : null,
-      lookalikeOf: platformListing ? null : like,
       metadataBy: proven ? (platformListing ? 'admin' : 'issuer') : admin ? 'admin' : 'lister',
       // undefined keeps the table's default.
       ...Object.fromEntries(Object.entries(adminFlags).filter(([, v]) => v !== undefined)),
     });
     // Two listings of one token at once: the unique index keeps the first.
     if (!row) throw conflict(LISTING_MESSAGES.alreadyListed);
+    const marked = (await this.deps.tokens.byId(row.id)) ?? row;
     await db.insert(tokenIdentityEvents).values({
       tokenId: row.id,
       userId,
       action: 'list',
       method: row.verifiedBy,
-      after: { verified: row.verified, lookalike_of: row.lookalikeOf, metadata_by: row.metadataBy },
+      after: {
+        verified: marked.verified,
+        lookalike_of: marked.lookalikeOf,
+        metadata_by: marked.metadataBy,
+        controllerUserId: marked.controllerUserId,
+      },
     });
-    return row;
+    return marked;
   }
 }

@@ -147,7 +147,7 @@ function WalletPositions({ position }: { position: PositionView }) {
                     {shortAddress(token.issuer)}
                   </span>
                   <span className="positions-identity">
-                    <IdentityBadge token={identity(token.tokenCode, token.issuer)} compact />
+                    <IdentityBadge token={identity(token.tokenCode, token.issuer)} compact plain />
                   </span>
                 </th>
                 <td className="num" data-label="Balance" title={token.balance}>

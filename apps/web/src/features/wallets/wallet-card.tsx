@@ -12,6 +12,8 @@ import {
   shortAddress,
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
+import { IdentityBadge } from '../../components/identity-badge';
+import { useTokenIdentities, type KnownIdentity } from '../../lib/token-identities';
 import { MESSAGES } from './messages';
 import { availableXrp } from '../../lib/wallet-funds';
 import { tokenKey, tokenLabel } from './tokens';
@@ -55,6 +57,8 @@ export function WalletCard({
 }: WalletCardProps) {
   const titleId = useId();
   const navigate = useNavigate();
+  // Each token's identity marks, as the list shows them (issue 35: a fake RLUSD reads so here too).
+  const identity = useTokenIdentities();
   const name = wallet.wallet_name ?? 'Wallet';
   const inactive = balance?.status === WALLET_STATUS.inactive;
 
@@ -156,6 +160,7 @@ export function WalletCard({
               <TokenRow
                 key={tokenKey(token)}
                 token={token}
+                identity={token.lpName ? undefined : identity(token.currencyCode, token.issuer)}
                 onOpen={
                   token.lpName
                     ? undefined
@@ -181,11 +186,14 @@ export function WalletCard({
 
 function TokenRow({
   token,
+  identity,
   onOpen,
   onSetLimit,
   onRemove,
 }: {
   token: WalletToken;
+  /** The token's identity marks (none for LP tokens: they are no listing). */
+  identity?: KnownIdentity;
   /** Non-LP tokens open the swap page for this wallet and token. */
   onOpen?: () => void;
   onSetLimit: () => void;
@@ -196,6 +204,7 @@ function TokenRow({
     <>
       <span className="token-name">
         <strong>{label}</strong>
+        {identity && <IdentityBadge token={identity} compact plain />}
         <span className="muted small" title={token.realIssuer}>
           {shortAddress(token.realIssuer)}
         </span>
