@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'xrpl';
 import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
 import { rowsOf } from '../../src/db/results';
+import { testLogo } from '../helpers/test-logo';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { idempotentRequests } from '../../src/lib/idempotency-schema';
 import { airdropClaims, airdrops } from '../../src/modules/airdrops/schema';
@@ -71,7 +72,11 @@ afterAll(() => t?.close());
 
 describe('a retry after the first answer was lost answers with the first attempt', () => {
   it('deploy: the same job, not a second deploy (nor "a deploy is already running from this wallet")', async () => {
-    const body = ammLaunchBody(aliceWallet.id, { name: 'Retry Token', ticker: 'RTRY' });
+    const body = ammLaunchBody(
+      aliceWallet.id,
+      { name: 'Retry Token', ticker: 'RTRY' },
+      await testLogo(t.database.db),
+    );
     const { first, again } = await retried(alice, '/api/deploy-token', body, 'retry-deploy-1');
     expect(first.statusCode, first.body).toBe(202);
     expect(again.statusCode, again.body).toBe(202);

@@ -21,6 +21,7 @@ import {
   signInOwnerOverHttp,
   startChildServer,
   type ChildServer,
+  uploadLogoOverHttp,
 } from '../helpers/child-server';
 import { SERVER_DIR } from '../helpers/server-process';
 import { describeHits, SecretScanner, type WalletSecret } from '../helpers/secret-scan';
@@ -217,7 +218,12 @@ describe(`secret canary (${MODE})`, () => {
     }
 
     // 4. A deploy (issuer, hot wallet and the pool's liquidity signed by server-made keys).
-    const launch = (walletId: unknown, ticker: string, devAllocation = '0') => ({
+    const launch = async (
+      owner: Record<string, string>,
+      walletId: unknown,
+      ticker: string,
+      devAllocation = '0',
+    ) => ({
       name: `Canary ${ticker}`,
       ticker,
       description: '',
@@ -225,14 +231,14 @@ describe(`secret canary (${MODE})`, () => {
       devAllocation,
       liquidityAmount: '100',
       ammFee: '0.3',
-      logoUrl: '/images/canary.webp',
+      logoUrl: await uploadLogoOverHttp(base(), owner),
       blackholeIssuer: false,
       requireAuth: false,
       liquidityPairType: 'XRP',
       walletId,
     });
     const deployed = await ok(
-      await post(alice, '/api/deploy-token', launch(web.id, 'CNRY'), 'canary-deploy-1'),
+      await post(alice, '/api/deploy-token', await launch(alice, web.id, 'CNRY'), 'canary-deploy-1'),
       202,
     );
     const job = await jobDone(alice, String(deployed.jobId));
@@ -308,7 +314,7 @@ describe(`secret canary (${MODE})`, () => {
       await client.disconnect();
     }
     const failing = await ok(
-      await post(bob, '/api/deploy-token', launch(apiPlain.id, 'CNRF', '10'), 'canary-deploy-2'),
+      await post(bob, '/api/deploy-token', await launch(bob, apiPlain.id, 'CNRF', '10'), 'canary-deploy-2'),
       202,
     );
     expect((await jobDone(bob, String(failing.jobId))).status).toBe('failed');
