@@ -53,3 +53,6 @@ export * from '../modules/uploads/schema';
 
 // The dev allocation's automatic release (issue 28): who opted in, and the keeper's lease.
 export * from '../modules/vesting/schema';
+
+// Self-custody (issue 38): what a browser key or a wallet app is asked to sign, recorded first.
+export * from '../platform/intents/schema';
