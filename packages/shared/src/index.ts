@@ -227,6 +227,7 @@ export {
   type WalletToken,
   xrplStatusSchema,
   addSelfCustodyWalletSchema,
+  walletSchema,
   type AddSelfCustodyWalletRequest,
 } from './schemas/wallets';
 export {
@@ -248,7 +249,10 @@ export {
   VAULT_LOCK_MINUTES_CHOICES,
   VAULT_LOCK_MINUTES_DEFAULT,
   VAULT_MIN_ITERATIONS,
+  VAULT_PASSPHRASE_MIN,
   VAULT_TARGET_MS,
+  vaultPassphraseSchema,
+  type VaultPassphrase,
   WALLET_APP_NAMES,
   WALLET_APPS,
   WALLET_KINDS,

@@ -53,7 +53,13 @@ export const VAULT_TARGET_MS = 250;
 export const VAULT_LOCK_MINUTES_DEFAULT = 15;
 export const VAULT_LOCK_MINUTES_CHOICES = [5, 15, 30, 60] as const;
 
+/** A browser wallet's passphrase: long enough that 600,000+ PBKDF2 rounds make guessing slow. */
+export const VAULT_PASSPHRASE_MIN = 10;
+
 export const SELF_CUSTODY_MESSAGES = {
+  passphraseShort: `Use a passphrase of at least ${VAULT_PASSPHRASE_MIN} characters.`,
+  passphraseMismatch: 'The two passphrases differ.',
+  wrongPassphrase: 'Wrong passphrase.',
   notSupported:
     "This wallet's key stays in your browser or wallet app, and this action cannot ask it to sign yet. Use a custodial wallet for it.",
   mismatch: (field: string) => `The signed transaction does not match what was prepared: ${field} differs.`,
@@ -95,6 +101,18 @@ export const signedBlobSchema = z
 /** Transaction JSON as the server built it (fields named as the ledger names them). */
 export const txJsonSchema = z.record(z.string(), z.unknown());
 export type TxJson = z.infer<typeof txJsonSchema>;
+
+/** The passphrase fields of the browser wallet forms (create, import, unlock before export). */
+export const vaultPassphraseSchema = z
+  .object({
+    passphrase: z.string().min(VAULT_PASSPHRASE_MIN, SELF_CUSTODY_MESSAGES.passphraseShort).max(1024),
+    confirm: z.string(),
+  })
+  .refine((v) => v.passphrase === v.confirm, {
+    path: ['confirm'],
+    message: SELF_CUSTODY_MESSAGES.passphraseMismatch,
+  });
+export type VaultPassphrase = z.infer<typeof vaultPassphraseSchema>;
 
 // --- adding a self-custody wallet: challenge, then proof ---
 

@@ -158,11 +158,14 @@ export const balancesRequestSchema = z
 
 // --- responses ---
 
-/** Who signs for the wallet (docs/self-custody.md); older answers without it are custodial. */
+/**
+ * Who signs for the wallet (docs/self-custody.md). The server always sends both; an answer without
+ * them (an older server, a fixture) reads as custodial.
+ */
 const walletKindFields = {
-  kind: walletKindSchema.default('custodial'),
+  kind: walletKindSchema.optional(),
   /** For 'external' wallets: the wallet app (xaman, crossmark, gemwallet, walletconnect, ledger). */
-  wallet_app: walletAppSchema.nullable().default(null),
+  wallet_app: walletAppSchema.nullable().optional(),
 };
 
 export const walletSchema = z.object({

@@ -9,9 +9,12 @@ import {
   type WalletToken,
   formatToken,
   formatXrp,
+  serverSigns,
   shortAddress,
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
+import { WalletKindBadge } from '../../components/wallet-kind-badge';
+import { KeyStatus } from './key-status';
 import { MESSAGES } from './messages';
 import { availableXrp } from '../../lib/wallet-funds';
 import { tokenKey, tokenLabel } from './tokens';
@@ -29,6 +32,8 @@ export interface WalletCardProps {
   onRemove: () => void;
   onSetLimit: (token: WalletToken) => void;
   onRemoveTrustline: (token: WalletToken) => void;
+  /** A browser wallet's key, shown after its passphrase. */
+  onExport: () => void;
 }
 
 function MoreIcon() {
@@ -52,6 +57,7 @@ export function WalletCard({
   onRemove,
   onSetLimit,
   onRemoveTrustline,
+  onExport,
 }: WalletCardProps) {
   const titleId = useId();
   const navigate = useNavigate();
@@ -80,6 +86,7 @@ export function WalletCard({
       <header className="wallet-card-header">
         <div className="wallet-title">
           <h2 id={titleId}>{name}</h2>
+          <WalletKindBadge kind={wallet.kind} app={wallet.wallet_app} />
           {inactive && (
             <span
               className="badge badge-inactive"
@@ -116,6 +123,8 @@ export function WalletCard({
           duration={WALLETS_NOTIFICATION_MS}
         />
       </div>
+
+      <KeyStatus wallet={wallet} onExport={onExport} />
 
       {balance === undefined ? (
         <div className="wallet-balance-block" aria-busy="true" aria-label="Loading balance">
@@ -168,8 +177,9 @@ export function WalletCard({
                           },
                         })
                 }
-                onSetLimit={() => onSetLimit(token)}
-                onRemove={() => onRemoveTrustline(token)}
+                // Trust-line changes are signed on the server: custodial wallets only, for now.
+                onSetLimit={serverSigns(wallet.kind) ? () => onSetLimit(token) : undefined}
+                onRemove={serverSigns(wallet.kind) ? () => onRemoveTrustline(token) : undefined}
               />
             ))}
           </ul>
@@ -188,8 +198,8 @@ function TokenRow({
   token: WalletToken;
   /** Non-LP tokens open the swap page for this wallet and token. */
   onOpen?: () => void;
-  onSetLimit: () => void;
-  onRemove: () => void;
+  onSetLimit?: () => void;
+  onRemove?: () => void;
 }) {
   const label = tokenLabel(token);
   const body = (
@@ -229,21 +239,23 @@ function TokenRow({
       ) : (
         <div className="token-main static">{body}</div>
       )}
-      <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger className="icon-button small" aria-label={`Trust line actions for ${label}`}>
-          <MoreIcon />
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content className="dropdown" align="end" sideOffset={4}>
-            <DropdownMenu.Item className="dropdown-item" onSelect={onSetLimit}>
-              Set limit
-            </DropdownMenu.Item>
-            <DropdownMenu.Item className="dropdown-item danger" onSelect={onRemove}>
-              Remove trust line
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+      {onSetLimit && onRemove && (
+        <DropdownMenu.Root modal={false}>
+          <DropdownMenu.Trigger className="icon-button small" aria-label={`Trust line actions for ${label}`}>
+            <MoreIcon />
+          </DropdownMenu.Trigger>
+          <DropdownMenu.Portal>
+            <DropdownMenu.Content className="dropdown" align="end" sideOffset={4}>
+              <DropdownMenu.Item className="dropdown-item" onSelect={onSetLimit}>
+                Set limit
+              </DropdownMenu.Item>
+              <DropdownMenu.Item className="dropdown-item danger" onSelect={onRemove}>
+                Remove trust line
+              </DropdownMenu.Item>
+            </DropdownMenu.Content>
+          </DropdownMenu.Portal>
+        </DropdownMenu.Root>
+      )}
     </li>
   );
 }
