@@ -59,7 +59,7 @@ export async function connectApp(
     return { address: account.address, publicKey: account.publicKey };
   } catch (err) {
     throw new WalletAppError(
-      readable(err, `Could not connect to the wallet app. Is it installed and unlocked?`),
+      appFailure(err, `Could not connect to the wallet app. Is it installed and unlocked?`),
     );
   }
 }
@@ -84,15 +84,17 @@ export async function signInApp(
       if (!signed.tx_blob) throw new Error('no signed transaction');
       blobs.push(signed.tx_blob);
     } catch (err) {
-      throw new WalletAppError(readable(err, 'The wallet app did not sign the transaction.'));
+      throw new WalletAppError(appFailure(err, 'The wallet app did not sign the transaction.'));
     }
   }
   return blobs;
 }
 
-function readable(err: unknown, fallback: string): string {
-  const code = (err as { code?: string } | null)?.code;
-  if (code === 'SIGN_REJECTED' || /reject/i.test(String((err as Error | null)?.message ?? '')))
+function appFailure(cause: unknown, otherwise: string): string {
+  // The wallet app's refusal (xrpl-connect's WalletError code), in our words; anything else reads
+  // as `otherwise` (the app's own texts are not written for this screen).
+  const code = (cause as { code?: string } | null)?.code;
+  if (code === 'SIGN_REJECTED' || /reject/i.test(String((cause as Error | null)?.message ?? '')))
     return 'The request was rejected in the wallet app.';
-  return fallback;
+  return otherwise;
 }
