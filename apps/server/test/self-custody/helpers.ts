@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { decode, encode, Wallet } from 'xrpl';
+import type { Wallet } from 'xrpl';
+import { decode, encode } from 'xrpl';
 import type { SigningIntent, WalletSummary } from '@ledgerpad/shared';
 import type { SignedIn } from '../helpers/test-app';
 

@@ -14,7 +14,7 @@ export function LockSetting() {
       </label>
       <select
         id={id}
-        className="input input-compact"
+        className="input"
         value={lockMinutes()}
         onChange={(e) => setLockMinutes(Number(e.target.value))}
       >
