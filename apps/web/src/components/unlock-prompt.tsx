@@ -10,8 +10,8 @@ import {
   unlockCancelled,
 } from '../lib/signer/lock';
 import { WrongPassphraseError } from '../lib/signer/vault';
-import { TextField } from './form-field';
-import { Modal, SubmitActions } from './modal';
+import { Modal } from './modal';
+import { PassphraseForm } from './passphrase-form';
 
 /**
  * The passphrase prompt of a locked browser wallet, shown when a transaction of it is to be signed
@@ -21,9 +21,7 @@ import { Modal, SubmitActions } from './modal';
 export function UnlockPrompt() {
   useSyncExternalStore(subscribe, snapshot);
   const asked = pendingUnlock();
-  const [passphrase, setPassphrase] = useState('');
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
 
   useEffect(() => {
     const active = () => touch();
@@ -36,61 +34,32 @@ export function UnlockPrompt() {
   }, []);
 
   if (!asked) return null;
-
-  const submit = async () => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      await unlock(asked.address, passphrase);
-      setPassphrase('');
-      unlockAnswered();
-    } catch (err) {
-      setFailure(
-        err instanceof WrongPassphraseError ? SELF_CUSTODY_MESSAGES.wrongPassphrase : (err as Error).message,
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
-  const cancel = () => {
-    setPassphrase('');
-    setFailure(undefined);
-    unlockCancelled();
-  };
-
   return (
     <Modal
       open
-      onOpenChange={(o) => !o && !busy && cancel()}
+      onOpenChange={(o) => !o && !busy && unlockCancelled()}
       dismissible={!busy}
       title={`Unlock ${asked.name}`}
       description="This browser wallet's key is encrypted in this browser. Enter its passphrase to sign."
       className="unlock-modal"
     >
-      <form
-        className="form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
+      <PassphraseForm
+        submitLabel="Unlock"
+        pendingLabel="Unlocking…"
+        onBusy={setBusy}
+        onCancel={unlockCancelled}
+        onSubmit={async (passphrase) => {
+          try {
+            await unlock(asked.address, passphrase);
+            unlockAnswered();
+            return undefined;
+          } catch (err) {
+            return err instanceof WrongPassphraseError
+              ? SELF_CUSTODY_MESSAGES.wrongPassphrase
+              : (err as Error).message;
+          }
         }}
-      >
-        <TextField
-          label="Passphrase"
-          type="password"
-          autoComplete="current-password"
-          autoFocus
-          value={passphrase}
-          onChange={(e) => setPassphrase(e.target.value)}
-          invalid={Boolean(failure)}
-        />
-        {failure && (
-          <p role="alert" className="form-error">
-            {failure}
-          </p>
-        )}
-        <SubmitActions onCancel={cancel} label="Unlock" pending={busy} pendingLabel="Unlocking…" />
-      </form>
+      />
     </Modal>
   );
 }

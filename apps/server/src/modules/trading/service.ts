@@ -473,15 +473,9 @@ export class TradingService {
     const intents = this.intents;
     const known = await intents.known(intentKey);
     if (known) return { status: 'sign', intent: known };
-    const { funds } = this.deps;
     const line = await this.missingLine(wallet.address, m, order.type);
     if (order.type === 'BUY') await this.requireAuthorized(wallet.address, m);
-    let sendMax: string | undefined;
-    if (order.type === 'SELL') {
-      const held = await funds.requireToken(wallet.address, m.token, order.amount, this.tokenName(m));
-      if (held.gt(order.amount) && fixed6(held) === fixed6(new Decimal(order.amount)))
-        sendMax = held.toFixed();
-    }
+    const sendMax = await this.wholeBalance(wallet.address, m, order);
     const spend = sendMax ?? order.amount;
     const feeWallet = await this.deps.feeWallet();
     const check: SwapIntentCheck = {
@@ -701,14 +695,7 @@ export class TradingService {
     const line = await this.missingLine(wallet.address, m, order.type);
     const needsLine = line !== undefined;
     if (order.type === 'BUY') await this.requireAuthorized(wallet.address, m);
-    let sendMax: string | undefined;
-    if (order.type === 'SELL') {
-      const held = await funds.requireToken(wallet.address, m.token, order.amount, this.tokenName(m));
-      // "100%" of a balance with more than 6 decimals arrives as its 6-decimal floor: sell the exact
-      // balance, so the position closes without dust.
-      if (held.gt(order.amount) && fixed6(held) === fixed6(new Decimal(order.amount)))
-        sendMax = held.toFixed();
-    }
+    const sendMax = await this.wholeBalance(wallet.address, m, order);
     const whole = async () => {
       const spend = await this.xrpSpend(userId, m, order.type, order.amount);
       if (order.type === 'BUY') await this.requireQuoteToken(userId, wallet.address, m, order.amount);
@@ -734,6 +721,18 @@ export class TradingService {
         throw ledgerFailure(opened, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened.result)}`);
     }
     return { ...order, wallet, intent, ...(sendMax ? { sendMax } : {}) };
+  }
+
+  /**
+   * A SELL needs the tokens. "100%" of a balance with more than 6 decimals arrives as its 6-decimal
+   * floor: then the exact balance, so the position closes without dust (undefined otherwise).
+   */
+  private async wholeBalance(address: string, m: Market, order: Order): Promise<string | undefined> {
+    if (order.type !== 'SELL') return undefined;
+    const held = await this.deps.funds.requireToken(address, m.token, order.amount, this.tokenName(m));
+    return held.gt(order.amount) && fixed6(held) === fixed6(new Decimal(order.amount))
+      ? held.toFixed()
+      : undefined;
   }
 
   /** The trade itself: one at a time per user and market, simulated right before it is signed. */

@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { vaultPassphraseSchema, WALLETS_NOTIFICATION_MS, type WalletSummary } from '@ledgerpad/shared';
-import { CopyButton } from '../../components/copy-button';
+import { vaultPassphraseSchema, type WalletSummary } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
-import { Modal, ModalActions, SubmitActions } from '../../components/modal';
+import { Modal, SubmitActions } from '../../components/modal';
 import { userMessage } from '../../lib/api';
+import { SeedModal } from './seed-modal';
 import { addBrowserWallet, newKey } from './self-custody';
 
 interface Form {
@@ -65,7 +65,6 @@ export function BrowserWalletModal({
   const [stage, setStage] = useState<'form' | 'securing' | 'proving' | 'backup'>('form');
   const [failure, setFailure] = useState<string>();
   const [backup, setBackup] = useState<{ wallet: WalletSummary; seed: string } | null>(null);
-  const [saved, setSaved] = useState(false);
   const {
     register,
     handleSubmit,
@@ -95,49 +94,15 @@ export function BrowserWalletModal({
 
   if (stage === 'backup' && backup)
     return (
-      <Modal
-        open
-        onOpenChange={(open) => !open && saved && onClose()}
-        dismissible={saved}
-        role="alertdialog"
+      <SeedModal
+        wallet={{ ...backup.wallet, wallet_seed: backup.seed }}
         title="Back up your browser wallet"
         description="Only this browser holds the key, encrypted with your passphrase. Write the seed down: it is the only way to restore the wallet in another browser, and Ledgerpad cannot recover it."
-        className="seed-modal"
-      >
-        <p className="seed-wallet">
-          <span className="muted">{backup.wallet.wallet_name ?? 'Browser wallet'}</span>
-          <code className="address">{backup.wallet.wallet_address}</code>
-        </p>
-        <div className="seed-box">
-          <code className="seed" aria-label="Wallet seed">
-            {backup.seed}
-          </code>
-          <CopyButton
-            value={backup.seed}
-            label="Copy seed"
-            showLabel
-            copiedMessage="Seed copied"
-            failedMessage="Failed to copy the seed."
-            duration={WALLETS_NOTIFICATION_MS}
-          />
-        </div>
-        <label className="checkbox">
-          <input type="checkbox" checked={saved} onChange={(e) => setSaved(e.target.checked)} />
-          <span>I saved it</span>
-        </label>
-        <ModalActions>
-          <button
-            type="button"
-            disabled={!saved}
-            onClick={() => {
-              setBackup(null);
-              onClose();
-            }}
-          >
-            Done
-          </button>
-        </ModalActions>
-      </Modal>
+        onClose={() => {
+          setBackup(null);
+          onClose();
+        }}
+      />
     );
 
   return (

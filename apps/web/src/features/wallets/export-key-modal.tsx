@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { SELF_CUSTODY_MESSAGES, WALLETS_NOTIFICATION_MS, type WalletSummary } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
-import { TextField } from '../../components/form-field';
-import { Modal, ModalActions, SubmitActions } from '../../components/modal';
+import { Modal, ModalActions } from '../../components/modal';
+import { PassphraseForm } from '../../components/passphrase-form';
 import {
   open as openRecord,
   vaultStore,
@@ -15,27 +15,8 @@ import {
  * import) is shown in this dialog only; closing it drops it. Nothing is sent anywhere.
  */
 export function ExportKeyModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () => void }) {
-  const [passphrase, setPassphrase] = useState('');
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
   const [secret, setSecret] = useState<VaultSecret | null>(null);
-
-  const submit = async () => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const record = await vaultStore.get(wallet.wallet_address);
-      if (!record) throw new Error('This browser does not hold the key of this wallet.');
-      setSecret(await openRecord(record, passphrase));
-      setPassphrase('');
-    } catch (err) {
-      setFailure(
-        err instanceof WrongPassphraseError ? SELF_CUSTODY_MESSAGES.wrongPassphrase : (err as Error).message,
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const close = () => {
     setSecret(null);
@@ -74,29 +55,24 @@ export function ExportKeyModal({ wallet, onClose }: { wallet: WalletSummary; onC
           </ModalActions>
         </>
       ) : (
-        <form
-          className="form"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
+        <PassphraseForm
+          submitLabel="Show key"
+          pendingLabel="Decrypting…"
+          onBusy={setBusy}
+          onCancel={close}
+          onSubmit={async (passphrase) => {
+            const record = await vaultStore.get(wallet.wallet_address);
+            if (!record) return 'This browser does not hold the key of this wallet.';
+            try {
+              setSecret(await openRecord(record, passphrase));
+              return undefined;
+            } catch (err) {
+              return err instanceof WrongPassphraseError
+                ? SELF_CUSTODY_MESSAGES.wrongPassphrase
+                : (err as Error).message;
+            }
           }}
-        >
-          <TextField
-            label="Passphrase"
-            type="password"
-            autoComplete="current-password"
-            value={passphrase}
-            onChange={(e) => setPassphrase(e.target.value)}
-            invalid={Boolean(failure)}
-          />
-          {failure && (
-            <p role="alert" className="form-error">
-              {failure}
-            </p>
-          )}
-          <SubmitActions onCancel={close} label="Show key" pending={busy} pendingLabel="Decrypting…" />
-        </form>
+        />
       )}
     </Modal>
   );
