@@ -250,6 +250,8 @@ describe('self-custody wallets in Chromium', () => {
     const recipient = Wallet.generate().classicAddress;
     await send(page, 'Wallet 1', recipient, '4');
     await page.getByRole('dialog', { name: 'Transfer sent' }).waitFor(LEDGER_WAIT);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await screenshotWidths(page, 'self-custody-wallet-app');
     const payment = gem.signed.at(-1)!;
     expect(payment).toMatchObject({
       TransactionType: 'Payment',

@@ -154,7 +154,8 @@ export function WalletCard({
           Send
         </button>
         {fundButton('xrp', 'Fund with test XRP')}
-        {rlusdFaucet && fundButton('rlusd', 'Fund with test RLUSD')}
+        {/* The RLUSD faucet opens the trust line with the wallet's key: custodial wallets only. */}
+        {rlusdFaucet && serverSigns(wallet.kind) && fundButton('rlusd', 'Fund with test RLUSD')}
       </div>
 
       {balance && balance.tokens.length > 0 && (
