@@ -1,14 +1,12 @@
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Wallet } from 'xrpl';
-import { decode, encode } from 'xrpl';
+import { decode } from 'xrpl';
 import type { SigningIntent, WalletSummary } from '@ledgerpad/shared';
 import type { SignedIn } from '../helpers/test-app';
 
 // The "browser" of the self-custody tests: a real xrpl.js Wallet held by the test signs what the
 // server prepared, as the web app's vault does (apps/web/src/lib/signer).
-
-export type Inject = FastifyInstance['inject'];
 
 export async function call(
   app: FastifyInstance,
@@ -73,4 +71,3 @@ export function intentOf(res: { statusCode: number; body: string; json(): unknow
 
 /** A blob's fields, as the ledger reads it. */
 export const fieldsOf = (blob: string) => decode(blob) as Record<string, unknown>;
-export const reencode = (tx: Record<string, unknown>) => encode(tx as never);
