@@ -36,6 +36,7 @@ import { registerTokens, tokenLogosInUse } from './modules/tokens';
 import { registerUsers } from './modules/users';
 import { registerUploads, type LogoPublisher, type UploadsApi } from './modules/uploads';
 import { registerWallets } from './modules/wallets';
+import { registerSigning } from './modules/signing';
 import { registerSessions } from './plugins/auth';
 import { registerCsrf } from './plugins/csrf';
 import { registerPrivateCaching } from './plugins/caching';
@@ -200,6 +201,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerConfig(app, { platform });
   registerListing(app, { tokens, platform });
   const wallets = await registerWallets(app, platform);
+  // Where signed intents of self-custody wallets come back (each action registers its finisher).
+  registerSigning(app, platform);
   // The market snapshot (built below) knows the XRP/USD price the curve routes show market caps in.
   const later: { market?: MarketSnapshot } = {};
   const bonding = registerBonding(app, {

@@ -56,3 +56,6 @@ export * from '../modules/vesting/schema';
 
 // One request budget across instances (issue 34): the rate limits' counters on PostgreSQL.
 export * from '../plugins/rate-limit-schema';
+
+// Self-custody (issue 38): what a browser key or a wallet app is asked to sign, recorded first.
+export * from '../platform/intents/schema';

@@ -10,6 +10,7 @@ import {
   multiLineText,
   wholeNumberSchema,
 } from './common';
+import { signedBlobSchema, walletAppSchema, walletKindSchema } from './self-custody';
 
 // Shapes of the wallet calls (spec 001 §3 Wallet, §5 Transfer / Import wallet, §7 Wallets, §8).
 // Money is text: XRP as a decimal string of XRP, tokens as rippled's decimal strings; never floats.
@@ -126,6 +127,15 @@ export const transferSchema = z
   });
 export type TransferRequest = z.infer<typeof transferSchema>;
 
+/** POST /api/wallets/self-custody: the signed ownership proof of a challenge (docs/self-custody.md). */
+export const addSelfCustodyWalletSchema = z.object({
+  challengeId: z.string().uuid('challengeId must be a challenge id'),
+  signedTx: signedBlobSchema,
+  name: lineText('name', WALLET_NAME_MAX, { html: 'strip' }).optional(),
+  csrf_token: z.string().optional(),
+});
+export type AddSelfCustodyWalletRequest = z.infer<typeof addSelfCustodyWalletSchema>;
+
 export const removeTrustlineSchema = z.object({
   walletId: walletIdSchema,
   issuer: classicAddressSchema('issuer'),
@@ -153,11 +163,22 @@ export const balancesRequestSchema = z
 
 // --- responses ---
 
+/**
+ * Who signs for the wallet (docs/self-custody.md). The server always sends both; an answer without
+ * them (an older server, a fixture) reads as custodial.
+ */
+const walletKindFields = {
+  kind: walletKindSchema.optional(),
+  /** For 'external' wallets: the wallet app (xaman, crossmark, gemwallet, walletconnect, ledger). */
+  wallet_app: walletAppSchema.nullable().optional(),
+};
+
 export const walletSchema = z.object({
   id: z.number().int(),
   wallet_address: z.string(),
   wallet_name: z.string().nullable(),
   created_at: z.string(),
+  ...walletKindFields,
 });
 export type WalletSummary = z.infer<typeof walletSchema>;
 
@@ -223,6 +244,7 @@ export const walletBalanceSchema = z.object({
   id: z.number().int(),
   wallet_address: z.string(),
   wallet_name: z.string().nullable(),
+  ...walletKindFields,
   /** XRP, decimal string. */
   balance: z.string(),
   status: z.enum([WALLET_STATUS.active, WALLET_STATUS.inactive]),

@@ -8,7 +8,7 @@ import type { JobRunner } from '../../platform/jobs';
 import { applyShare, type PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import { ledgerAmount, type Asset } from './plan';
-import { tradingTrades } from './schema';
+import { tradingTrades, type TradeRow } from './schema';
 import { TRADING_FEE_JOB } from './trade-records';
 
 // The platform fee of one validated trade: a Payment from the trader's wallet to the fee wallet,
@@ -17,6 +17,30 @@ import { TRADING_FEE_JOB } from './trade-records';
 // earlier intent is known not to have paid: the fee is never charged twice.
 
 const MAX_ATTEMPTS = 5;
+
+export interface RewardDeps {
+  settings: PlatformSettings;
+  tokens: TokenRegistry;
+}
+
+/**
+ * The creator's share of a paid platform fee, accrued on the token (once per paid fee: the caller
+ * runs it in the step or statement that marked the fee paid).
+ */
+export async function accrueCreatorReward(deps: RewardDeps, trade: TradeRow): Promise<void> {
+  const token = trade.tokenId ? await deps.tokens.byId(trade.tokenId) : undefined;
+  // Rewards accrue in the token's own pair: a trade of an XRP-paired token quoted in RLUSD (or
+  // the reverse) pays its fee, but adds nothing to a total kept in the other currency.
+  const pair = token?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
+  if (token?.source === 'deploy' && token.deployerUserId && trade.quote === pair) {
+    const reward = applyShare(trade.fee, (await deps.settings.all()).creator_reward_share);
+    const amount =
+      trade.quote === 'XRP'
+        ? dropsToDecimal(decimalToDrops(reward))
+        : reward.toSignificantDigits(15, Decimal.ROUND_DOWN);
+    if (amount.gt(0)) await deps.tokens.accrueReward(token.id, amount.toFixed(), trade.quote);
+  }
+}
 
 export function registerTradingFeeJob(deps: {
   db: Db;
@@ -70,18 +94,7 @@ export function registerTradingFeeJob(deps: {
           .update(tradingTrades)
           .set({ feeStatus: 'paid', feeHash: paid.hash })
           .where(eq(tradingTrades.id, trade.id));
-        const token = trade.tokenId ? await deps.tokens.byId(trade.tokenId) : undefined;
-        // Rewards accrue in the token's own pair: a trade of an XRP-paired token quoted in RLUSD (or
-        // the reverse) pays its fee, but adds nothing to a total kept in the other currency.
-        const pair = token?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
-        if (token?.source === 'deploy' && token.deployerUserId && trade.quote === pair) {
-          const reward = applyShare(trade.fee, (await deps.settings.all()).creator_reward_share);
-          const amount =
-            quote.kind === 'xrp'
-              ? dropsToDecimal(decimalToDrops(reward))
-              : reward.toSignificantDigits(15, Decimal.ROUND_DOWN);
-          if (amount.gt(0)) await deps.tokens.accrueReward(token.id, amount.toFixed(), trade.quote);
-        }
+        await accrueCreatorReward(deps, trade);
         return true;
       });
       return { status: 'paid', hash: paid.hash };

@@ -14,11 +14,12 @@ import { pageOf, sendPageHeaders } from '../../lib/paging';
 import { ledgerReader } from '../../ledger/local-ledger';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
-import { rlusdIssuer } from '../../platform/accounts';
+import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
+import { platformWallet } from '../../platform/custody';
 import { idempotencyKey, idParam, ownUserParam, userPost } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
-import { registerTradingFeeJob } from './fee-job';
+import { accrueCreatorReward, registerTradingFeeJob } from './fee-job';
 import { OrderRecords } from './orders';
 import { TradingService } from './service';
 import { TRADE_PURPOSES, TradeRecorder, tradingObligations, type CurveAccounts } from './trade-records';
@@ -77,7 +78,12 @@ export function registerTrading(
     recorder,
     publishOrderUpdate,
     cache: platform.readCache,
+    intents: platform.intents,
+    feeWallet: async () => (await platformWallet(db, PLATFORM_ROLES.fee))?.address,
+    rewards: (trade) => accrueCreatorReward({ settings: platform.settings, tokens }, trade),
   });
+  // A self-custody wallet's swap, once signed in the browser or its wallet app (docs/self-custody.md).
+  platform.intents?.register('swap', service.swapFinisher());
   // What a wallet owes that its ledger balance does not show yet: checked before it signs anything.
   platform.funds.addObligations(tradingObligations(db, rlusd, (u) => recorder.feePercent(u)));
   // Every validated trade is recorded as it is finalized — also the ones a restart resolves, whose

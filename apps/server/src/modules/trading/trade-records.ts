@@ -175,9 +175,33 @@ export class TradeRecorder {
       hash,
       ledgerIndex: sub.ledgerIndex,
       fee: plain(fee),
-      feeStatus: fee.gt(0) ? 'pending' : 'none',
+      // A self-custody wallet's trade carries its fee as the next transaction of its own signed
+      // intent (docs/self-custody.md): no job can sign for it; the intent settles the fee.
+      feeStatus: sub.signer === 'wallet' ? 'intent' : fee.gt(0) ? 'pending' : 'none',
       tokenId: listed?.id ?? null,
     });
+  }
+
+  /**
+   * The fee a self-custody trade's intent carried (the amount the wallet signed), paid or not by
+   * that intent's fee transaction: recorded once (from 'intent'), with the creator's share of a
+   * paid one. Idempotent: a second call finds the fee settled already.
+   */
+  async settleIntentFee(
+    tradeHash: string,
+    fee: string,
+    paid: { hash: string; status: 'success' | 'failed' } | undefined,
+    rewards: (trade: TradeRow) => Promise<void>,
+  ): Promise<TradeRow | undefined> {
+    const ok = paid?.status === 'success';
+    const status = new Decimal(fee).gt(0) ? (ok ? 'paid' : 'failed') : 'none';
+    const [row] = await this.deps.db
+      .update(tradingTrades)
+      .set({ fee, feeStatus: status, feeHash: paid?.hash ?? null })
+      .where(and(eq(tradingTrades.hash, tradeHash), eq(tradingTrades.feeStatus, 'intent')))
+      .returning();
+    if (row && status === 'paid') await rewards(row);
+    return row;
   }
 
   // Every trade of a validated ledger is recorded as it is finalized: the trades of one ledger look

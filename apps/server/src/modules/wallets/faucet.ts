@@ -10,7 +10,8 @@ import type { SubmissionOutcome, SubmissionService } from '../../ledger/submissi
 import { PLATFORM_ROLES, recordGenesis } from '../../platform/accounts';
 import type { Quotas } from '../../platform/quotas';
 import { users } from '../users/schema';
-import { openWallet, platformWallet, type WalletRow } from '../../platform/custody';
+import { platformWallet, type WalletRow } from '../../platform/custody';
+import type { Wallet } from 'xrpl';
 import { faucetGrants } from './schema';
 import type { WalletService } from './service';
 
@@ -190,8 +191,9 @@ export class Faucet {
   ): Promise<{ success: true; amount: string; hash?: string }> {
     const { config } = this.deps;
     if (config.XRPL_NETWORK === 'testnet') {
-      // The public faucet pays to the address; the key never leaves the server (fundWallet only reads it).
-      const res = await this.deps.connection.client.fundWallet(openWallet(this.deps.keyring, row));
+      // The public faucet pays to the address; fundWallet reads nothing else of the wallet (a
+      // self-custody wallet has no key here to open at all).
+      const res = await this.deps.connection.client.fundWallet({ classicAddress: row.address } as Wallet);
       return { success: true, amount: String(res.balance) };
     }
     if (config.XRPL_NETWORK !== 'standalone') throw notFound('No faucet on this network');
