@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { request, type APIRequestContext, type Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { AccountSetAsfFlags, Client, Wallet } from 'xrpl';
@@ -11,6 +12,8 @@ export interface DeploySpec {
   ticker: string;
   pair?: 'XRP' | 'RLUSD';
   blackholeIssuer?: boolean;
+  /** Percent of the supply sent to the deployer's wallet (not locked); default 0. */
+  devAllocation?: string;
 }
 
 const POLL_MS = 200;
@@ -55,7 +58,20 @@ async function newDeployer(
       await api.post(`${url}/api/wallets/${created[0]!.id}/fund-rlusd`, { headers, data: {} }),
     );
   }
-  const logo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#1461db' } })
+  return { userId: user.id, headers, wallets: created, logoUrl: await uploadLogo(api, url, headers) };
+}
+
+/**
+ * A logo of its own, uploaded as the deploy page does: a 64×64 PNG of a random colour. Every token
+ * needs its own (issue 35: a deploy may not show another token's logo), and the suite shares one server.
+ */
+export async function uploadLogo(
+  api: APIRequestContext,
+  url: string,
+  headers: Record<string, string>,
+): Promise<string> {
+  const background = `#${randomBytes(3).toString('hex')}`;
+  const logo = await sharp({ create: { width: 64, height: 64, channels: 3, background } })
     .png()
     .toBuffer();
   const upload = await ok(
@@ -65,7 +81,7 @@ async function newDeployer(
       multipart: { logo: { name: 'logo.png', mimeType: 'image/png', buffer: logo } },
     }),
   );
-  return { userId: user.id, headers, wallets: created, logoUrl: String(upload.servedUrl) };
+  return String(upload.servedUrl);
 }
 
 /** POST /api/deploy-token from `walletId`; the job id. */
@@ -133,7 +149,8 @@ export async function deployWithApi(
 ): Promise<{
   tokens: DeployResult[];
   headers: Record<string, string>;
-  wallet: { id: number; wallet_address: string };
+  /** The deployer's wallet, with its seed (shown once at creation), as an outside wallet would sign. */
+  wallet: { id: number; wallet_address: string; wallet_seed: string };
 }> {
   if (tokens.length > 5) throw new Error('at most 5 deploys per user a minute');
   const user = await newDeployer(
@@ -144,8 +161,9 @@ export async function deployWithApi(
     tokens.some((t) => t.pair === 'RLUSD'),
   );
   const results: DeployResult[] = [];
-  for (const t of tokens) {
-    const jobId = await startDeploy(api, url, user.headers, user.wallets[0]!.id, user.logoUrl, t);
+  for (const [i, t] of tokens.entries()) {
+    const logoUrl = i === 0 ? user.logoUrl : await uploadLogo(api, url, user.headers);
+    const jobId = await startDeploy(api, url, user.headers, user.wallets[0]!.id, logoUrl, t);
     const status = await waitForJob(api, url, jobId);
     if (status.status !== 'completed') throw new Error(`deploy failed: ${status.error}`);
     results.push(status.result!);

@@ -63,6 +63,7 @@ CREATE TABLE "referral_claims" (
 	"currency" text NOT NULL,
 	"status" text NOT NULL,
 	"hash" text,
+	"request_key" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -91,6 +92,7 @@ CREATE INDEX "reward_payouts_token_idx" ON "reward_payouts" USING btree ("token_
 CREATE INDEX "reward_split_events_token_idx" ON "reward_split_events" USING btree ("token_id","id");--> statement-breakpoint
 CREATE INDEX "referral_accruals_referrer_idx" ON "referral_accruals" USING btree ("referrer_user_id","id");--> statement-breakpoint
 CREATE INDEX "referral_claims_user_idx" ON "referral_claims" USING btree ("user_id","id");--> statement-breakpoint
+CREATE INDEX "referral_claims_request_idx" ON "referral_claims" USING btree ("user_id","request_key") WHERE "referral_claims"."request_key" is not null;--> statement-breakpoint
 CREATE INDEX "referrals_referrer_idx" ON "referrals" USING btree ("referrer_user_id");--> statement-breakpoint
 -- A token's split history is public and append-only, like the identity history.
 CREATE FUNCTION reward_split_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$

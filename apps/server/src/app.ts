@@ -6,11 +6,12 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import pino from 'pino';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { AppError } from './lib/errors';
 import { fromLedgerError } from './ledger/errors';
-import { registerIdempotency } from './lib/idempotency';
+import { registerIdempotency, type IdempotencyStore } from './lib/idempotency';
 import { loadOrCreateSecret } from './lib/secret-file';
 import { isAdmin, registerAdmin } from './modules/admin';
 import { registerApiDocs } from './modules/api-docs';
@@ -36,14 +37,16 @@ import { registerTokens, tokenLogosInUse } from './modules/tokens';
 import { registerUsers } from './modules/users';
 import { registerUploads, type LogoPublisher, type UploadsApi } from './modules/uploads';
 import { registerWallets } from './modules/wallets';
+import { registerSigning } from './modules/signing';
 import { registerSessions } from './plugins/auth';
 import { registerCsrf } from './plugins/csrf';
 import { registerPrivateCaching } from './plugins/caching';
 import { createOriginPolicy, registerHostCheck } from './plugins/origin';
 import { registerAccessControl } from './plugins/access';
 import { registerEdgeChecks } from './plugins/edge';
-import { redactUrl, safeSerializers } from './lib/log-safety';
+import { redactUrl, safeSerializers, scrubbingStream, type LogDestination } from './lib/log-safety';
 import { registerRateLimits } from './plugins/rate-limit';
+import { SharedCounters } from './plugins/rate-limit-store';
 import { registerMetrics, type Metrics } from './plugins/metrics';
 import type { LedgerConnection } from './ledger/connection';
 import { createPlatform, type Platform } from './platform';
@@ -65,6 +68,8 @@ declare module 'fastify' {
     uploads: UploadsApi;
     /** Prometheus metrics (main.ts serves them on METRICS_PORT too). */
     metrics: Metrics;
+    /** Stored idempotent answers (tests run the expiry sweep and the secret purge by hand). */
+    idempotency: IdempotencyStore;
   }
 }
 
@@ -126,12 +131,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxPerUser: deps.config.SESSIONS_PER_USER,
     isAdmin: (userId) => isAdmin(db, userId),
   });
-  const limits = await registerRateLimits(app, deps.config);
+  // One budget across instances on PostgreSQL (docs/security.md "Rate limits"); memory on PGlite.
+  const sharedLimits =
+    deps.config.RATE_LIMIT_STORE === 'database' ||
+    (deps.config.RATE_LIMIT_STORE === 'auto' && deps.database.driver === 'postgres');
+  const limits = await registerRateLimits(
+    app,
+    deps.config,
+    sharedLimits ? new SharedCounters(deps.database.sql) : undefined,
+  );
   registerCsrf(app, origins);
   registerPrivateCaching(app);
   // After the session, CSRF and edge checks: a retried write with the same Idempotency-Key gets the
   // first answer instead of running again (docs/money.md "Done once").
-  registerIdempotency(app, db);
+  app.decorate('idempotency', registerIdempotency(app, deps.database));
   const socketSecret = deps.config.SOCKET_TOKEN_SECRET
     ? Buffer.from(deps.config.SOCKET_TOKEN_SECRET, 'utf8')
     : await loadOrCreateSecret(path.join(deps.config.dataDir, 'socket-token.key'));
@@ -190,6 +203,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerConfig(app, { platform });
   registerListing(app, { tokens, platform });
   const wallets = await registerWallets(app, platform);
+  // Where signed intents of self-custody wallets come back (each action registers its finisher).
+  registerSigning(app, platform);
   // The market snapshot (built below) knows the XRP/USD price the curve routes show market caps in.
   const later: { market?: MarketSnapshot } = {};
   const bonding = registerBonding(app, {
@@ -220,7 +235,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     curves: bonding.registry,
     onFeePaid: [referrals.accrue],
   });
-  registerAirdrops(app, { platform, wallets: wallets.service, sweepMs: deps.config.AIRDROP_SWEEP_MS });
+  registerAirdrops(app, {
+    platform,
+    wallets: wallets.service,
+    sweepMs: deps.config.AIRDROP_SWEEP_MS,
+    identity: (check) => tokens.airdropRefusal(check),
+  });
   registerLiquidity(app, { platform, tokens, wallets: wallets.service });
   registerRewards(app, { platform, tokens, wallets: wallets.service, payments });
   const market = registerMarket(app, {
@@ -278,11 +298,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
-/** Adds the serializers that keep secrets and query parameters out of every log line. */
+/**
+ * Adds the serializers that keep secrets and query parameters out of every log line, and under them
+ * the stream every line passes through on its way out (to stdout, the pretty printer or a test's
+ * buffer), which redacts secret fields and family seeds wherever a line carries them.
+ */
 function withSafeSerializers(logger: AppDeps['logger']): FastifyServerOptions['logger'] {
   if (!logger) return false;
-  const base = typeof logger === 'object' ? logger : {};
-  return { ...base, serializers: { ...(base as { serializers?: object }).serializers, ...safeSerializers } };
+  const base = (typeof logger === 'object' ? logger : {}) as {
+    serializers?: object;
+    stream?: LogDestination;
+  };
+  return {
+    ...base,
+    serializers: { ...base.serializers, ...safeSerializers },
+    stream: scrubbingStream(base.stream ?? pino.destination(1)),
+  };
 }
 
 const FASTIFY_4XX_CODES: Record<number, string> = {

@@ -88,6 +88,8 @@ export const configSchema = z
     RATE_LIMIT_WRITE_PER_MIN: z.coerce.number().int().min(1).default(300),
     /** Reads computed per question (plugins/rate-limit.ts EXPENSIVE_ROUTES), per user or IP, together. */
     RATE_LIMIT_EXPENSIVE_PER_MIN: z.coerce.number().int().min(1).default(300),
+    /** Where the per-minute limits count: auto = the database with DATABASE_URL (shared by every instance), else memory. */
+    RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'database']).default('auto'),
     /** A socket whose unsent data exceeds this is closed instead of buffering without bound. */
     WS_MAX_BUFFERED_BYTES: z.coerce
       .number()
@@ -172,8 +174,8 @@ export const configSchema = z
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     /** A claimed job's lease: after a crash another instance takes the job over once it expires. */
     JOB_LEASE_MS: z.coerce.number().int().min(1000).default(15_000),
-    /** How long a keeper round holds a bonding curve (another instance takes over after it). */
-    BONDING_KEEPER_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+    /** A bonding keeper round's lease on its curve, renewed while it runs (a dead holder's is taken over). */
+    BONDING_KEEPER_LEASE_MS: z.coerce.number().int().min(1000).default(10_000),
   })
   .superRefine((c, ctx) => {
     if (c.XRPL_NETWORK !== 'standalone' && !c.XRPL_URL) {

@@ -5,6 +5,8 @@ export const SPA_ROUTES = [
   '/terms',
   '/privacy-policy',
   '/token/:issuerAddress',
+  // One page per token (issue 35): an issuer with several listed tokens has a page for each.
+  '/token/:issuerAddress/:currency',
   '/deploy-list',
   '/swap',
   '/wallets',

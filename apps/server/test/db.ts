@@ -60,8 +60,7 @@ function pgliteTemplate(): Promise<Blob> {
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new schema in the
  * PostgreSQL named by TEST_DATABASE_URL (dropped again by close()).
  */
-export async function createTestDatabase(): Promise<Database> {
-  const url = process.env.TEST_DATABASE_URL;
+export async function createTestDatabase(url = process.env.TEST_DATABASE_URL): Promise<Database> {
   if (!url) return openDatabase({ loadDataDir: await pgliteTemplate() });
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const database = await openDatabase({ url, schema });

@@ -36,6 +36,13 @@ describe('ledger failures escaping a route', () => {
     t.app.get('/api/test/ledger-read', open, async () =>
       t.ledger!.client.request({ command: 'account_info', account: unfunded, ledger_index: 'validated' }),
     );
+    t.app.get('/api/test/ledger-refused', open, async () =>
+      t.ledger!.client.request({
+        command: 'ledger_entry',
+        index: '00'.repeat(32),
+        ledger_index: 'validated',
+      }),
+    );
     t.app.get('/api/test/ledger-silent', open, async () => silentClient.request({ command: 'ping' }));
     t.app.get('/api/test/ledger-connecting', open, async () =>
       connectingClient!.request({ command: 'ping' }),
@@ -52,11 +59,21 @@ describe('ledger failures escaping a route', () => {
   });
 
   it('a refusal by the ledger server (RippledError) is a 502 naming the ledger error', async () => {
-    const res = await t.app.inject('/api/test/ledger-read');
+    const res = await t.app.inject('/api/test/ledger-refused');
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({
       error: 'bad_gateway',
       message: LEDGER_REFUSED_MESSAGE,
+      ledgerError: 'entryNotFound',
+    });
+  });
+
+  it('an account that does not exist (actNotFound) is the request’s mistake: a 400 naming it, not a 502', async () => {
+    const res = await t.app.inject('/api/test/ledger-read');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'bad_request',
+      message: `The account ${unfunded.slice(0, 6)}…${unfunded.slice(-4)} does not exist on the XRP Ledger.`,
       ledgerError: 'actNotFound',
     });
   });

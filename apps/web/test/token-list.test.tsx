@@ -214,6 +214,87 @@ describe('token list', () => {
     expect(within(row(2)).queryByTestId('lister-links-note')).toBeNull();
   });
 
+  it('marks a squatter’s ZETA “same ticker as ZETA”, linking the real one, and searches put it below (issue 35)', async () => {
+    // The squatter's ZETA is listed first (newest), with a proof of its own issuer; ledger facts
+    // made the real one the one it gives way to.
+    const real = {
+      ...token(1),
+      lookalike_of: null,
+      id: 101,
+      ticker: 'ZETA',
+      name: 'Zeta Protocol',
+      currency: 'ZETA',
+      issuer_address: issuer(20),
+    };
+    const squat = {
+      ...token(0),
+      id: 102,
+      ticker: 'ZETA',
+      name: 'Zeta Protocol',
+      currency: 'ZETA',
+      issuer_address: issuer(21),
+      verified: true,
+      verified_by: 'wallet' as const,
+      metadata_by: 'issuer' as const,
+      lookalike_of: 'ZETA',
+      same_as: {
+        match: 'ticker' as const,
+        ticker: 'ZETA',
+        name: 'Zeta Protocol',
+        issuer_address: issuer(20),
+        currency: 'ZETA',
+      },
+      created_at: new Date(NOW).toISOString(),
+    };
+    stubFetch((path) => {
+      if (path.startsWith('/api/tokens')) return { body: [squat, real] };
+      if (path === '/api/prices') return { body: [] };
+      if (path === '/api/holders') return { body: [] };
+      if (path === '/api/blackhole-status/bulk') return { body: {} };
+      return undefined;
+    });
+    await renderList();
+    // Newest first without a search: the squatter's row comes first, with its mark.
+    const first = screen.getAllByTestId('token-row')[0]!;
+    expect(within(first).getByTestId('lookalike-warning').textContent).toBe('⚠ same ticker as ZETA');
+    expect(within(first).getByTestId('same-as-link').getAttribute('href')).toBe(`/token/${issuer(20)}/ZETA`);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search tokens' }), { target: { value: 'zeta' } });
+    const rows = screen.getAllByTestId('token-row');
+    expect(rows.map((r) => within(r).queryByTestId('lookalike-warning')?.textContent ?? null)).toEqual([
+      null,
+      '⚠ same ticker as ZETA',
+    ]);
+    // The fold: however it is typed.
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search tokens' }), {
+      target: { value: 'Z3TA Pr0tocol' },
+    });
+    expect(screen.getAllByTestId('token-row')).toHaveLength(2);
+  });
+
+  it('gives an issuer’s two tokens their own holders and their own pages (issue 35)', async () => {
+    const safe = { ...token(2), id: 201, ticker: 'SAFE', currency: 'SAFE', issuer_address: issuer(22) };
+    const rugg = { ...token(3), id: 202, ticker: 'RUGG', currency: 'RUGG', issuer_address: issuer(22) };
+    stubFetch((path) => {
+      if (path.startsWith('/api/tokens')) return { body: [safe, rugg] };
+      if (path === '/api/prices') return { body: [] };
+      if (path === '/api/holders')
+        return {
+          body: [
+            { issuer_address: issuer(22), currency: 'SAFE', holders_count: 12 },
+            { issuer_address: issuer(22), currency: 'RUGG', holders_count: 1 },
+          ],
+        };
+      if (path === '/api/blackhole-status/bulk') return { body: {} };
+      return undefined;
+    });
+    await renderList();
+    await vi.waitFor(() =>
+      expect(screen.getAllByTestId('holders').map((h) => h.textContent)).toEqual(['12', '1']),
+    );
+    fireEvent.click(screen.getAllByTestId('token-row')[1]!);
+    expect(screen.getByTestId('location').textContent).toBe(`/token/${issuer(22)}/RUGG`);
+  });
+
   it('opens /token/{issuer} when a row is clicked', async () => {
     await renderList();
     fireEvent.click(screen.getAllByTestId('token-row')[3]!);

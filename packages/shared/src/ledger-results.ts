@@ -1,3 +1,5 @@
+import { shortAddress } from './format';
+
 // Every ledger result a user can meet, as one sentence a trader understands (docs/money.md
 // "Explained"). The server answers failures with this sentence as `message` and the ledger's code as
 // `result`; the web shows the same sentence for codes it meets itself. One table, used everywhere.
@@ -126,3 +128,14 @@ export function ledgerResultMessage(code: string): string {
 
 /** The codes with a sentence of their own (tests walk them). */
 export const EXPLAINED_LEDGER_RESULTS: readonly string[] = Object.keys(SENTENCES);
+
+/** Who an address is to the request that named it: the word its 'does not exist' sentence uses. */
+export type AccountRole = 'issuer' | 'account' | 'recipient' | 'holder' | 'destination';
+
+/**
+ * An address the user gave (or chose) that has no account on the ledger: their mistake, a 400
+ * naming it (shortened, as the screens show addresses), never the 502 of a ledger that refused.
+ */
+export function missingAccountMessage(role: AccountRole, address: string): string {
+  return `The ${role} ${shortAddress(address)} does not exist on the XRP Ledger.`;
+}

@@ -1,48 +1,52 @@
 import unhomoglyph from 'unhomoglyph';
 import { RLUSD_TICKER } from './constants';
+import { foldIdentity, foldedPhrases } from './token-identity';
 
-// The lookalike rule of token identity (issue 24), apart from token-identity.ts because it carries
-// Unicode's confusables table (unhomoglyph, ~100 KB): only the server decides lookalikes, so the
-// web bundle never loads it. Import it as '@ledgerpad/shared/lookalike'.
+// The lookalike rule of token identity (issues 24, 35), apart from token-identity.ts because it
+// carries Unicode's confusables table (unhomoglyph, ~100 KB): only the server decides lookalikes, so
+// the web bundle never loads it. Import it as '@ledgerpad/shared/lookalike'.
 
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
-/** Zero-width characters, soft hyphen, word joiner, BOM and the bidi controls (overrides, isolates, marks). */
-const INVISIBLE: ReadonlySet<number> = new Set([
-  0xad,
-  0x34f,
-  0x61c,
-  0x115f,
-  0x1160,
-  0x17b4,
-  0x17b5,
-  0x180e,
-  ...range(0x200b, 0x200f),
-  ...range(0x202a, 0x202e),
-  ...range(0x2060, 0x2069),
-  0xfeff,
-]);
+/** Unicode's confusables skeleton (Cyrillic/Greek homoglyphs …), applied twice: some map in two steps. */
+const skeleton = (s: string) => unhomoglyph(unhomoglyph(s.toLowerCase()).toLowerCase());
 
+const memo = new Map<string, string>();
 /**
- * The key two tickers or names are compared by: NFKC (full-width and compatibility forms),
- * invisible and bidi characters removed, Unicode's confusable characters mapped to their Latin
- * "skeleton" (Cyrillic/Greek homoglyphs, 0/O, 1/l …, via unhomoglyph, which ships Unicode's
- * confusables.txt), case ignored, spaces collapsed.
+ * The key two tickers or names are compared by: `foldIdentity` with Unicode's confusables. Every
+ * door (deploy, listing, rename, airdrop, admin), search and the autocomplete compare by it.
  */
 export function identityKey(text: string): string {
-  const visible = Array.from(text.normalize('NFKC'))
-    .filter((c) => !INVISIBLE.has(c.codePointAt(0)!))
-    .join('');
-  return unhomoglyph(unhomoglyph(visible.toLowerCase()).toLowerCase())
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+  let key = memo.get(text);
+  if (key === undefined) {
+    key = foldIdentity(text, skeleton);
+    // Tickers and names repeat (every snapshot, every search): bounded, cleared when full.
+    if (memo.size > 50_000) memo.clear();
+    memo.set(text, key);
+  }
+  return key;
 }
 
+/** The folded word runs of a free text (`foldedPhrases` with `identityKey`). */
+export const identityPhrases = (text: string): Set<string> => foldedPhrases(text, identityKey);
+
 /** Identities no user token may wear: the ledger's own currency and the platform's stablecoin. */
-const RESERVED_IDENTITIES: ReadonlyArray<{ ticker: string; name: string }> = [
-  { ticker: 'XRP', name: 'XRP' },
-  { ticker: RLUSD_TICKER, name: 'Ripple USD' },
+export const RESERVED_IDENTITIES: ReadonlyArray<{ ticker: string; names: readonly string[] }> = [
+  { ticker: 'XRP', names: ['XRP', 'Ripple', 'XRP Ledger'] },
+  { ticker: RLUSD_TICKER, names: [RLUSD_TICKER, 'Ripple USD', 'RLUSD Stablecoin'] },
 ];
+
+const reservedKeys = (): Map<string, string> => {
+  const out = new Map<string, string>();
+  for (const r of RESERVED_IDENTITIES)
+    for (const n of [r.ticker, ...r.names]) out.set(identityKey(n), r.ticker);
+  return out;
+};
+let reserved: Map<string, string> | undefined;
+
+/** The reserved identity ('XRP', 'RLUSD') a ticker or name folds to, or null. */
+export function reservedIdentityOf(text: string): string | null {
+  reserved ??= reservedKeys();
+  return reserved.get(identityKey(text)) ?? null;
+}
 
 export interface IdentityCandidate {
   id?: number;
@@ -50,21 +54,44 @@ export interface IdentityCandidate {
   name: string;
 }
 
+/** The keys a token is known by: its ticker's and its name's (empty ones left out). */
+export function identityKeys(t: { ticker: string; name: string }): Set<string> {
+  return new Set([identityKey(t.ticker), identityKey(t.name)].filter((k) => k !== ''));
+}
+
 /**
- * The ticker of the verified token (or reserved identity) this one looks like, or null. Matching
- * is on the ticker or the name, each by `identityKey`; a token never looks like itself.
+ * The ticker of the reserved identity or other token this one reads as, or null: a ticker or a
+ * name equal, by `identityKey`, to one of theirs (a token never reads as itself).
  */
 export function lookalikeOf(
   candidate: IdentityCandidate,
-  verified: ReadonlyArray<IdentityCandidate>,
+  others: ReadonlyArray<IdentityCandidate>,
 ): string | null {
-  const ticker = identityKey(candidate.ticker);
-  const name = identityKey(candidate.name);
-  for (const v of [...RESERVED_IDENTITIES, ...verified]) {
-    if ('id' in v && v.id !== undefined && v.id === candidate.id) continue;
-    const vt = identityKey(v.ticker);
-    const vn = identityKey(v.name);
-    if (ticker === vt || (name !== '' && name === vn) || name === vt || ticker === vn) return v.ticker;
+  const mine = identityKeys(candidate);
+  const reservedHit = [...mine].map((k) => (reserved ??= reservedKeys()).get(k)).find(Boolean);
+  if (reservedHit) return reservedHit;
+  for (const v of others) {
+    if (v.id !== undefined && v.id === candidate.id) continue;
+    for (const k of identityKeys(v)) if (mine.has(k)) return v.ticker;
   }
+  return null;
+}
+
+/**
+ * The protected identity a free text (an airdrop's project name) names, or null: a run of its
+ * words folding to a reserved identity or to a protected token's ticker or name (keys of 3 or more
+ * characters: 'ON' inside 'Claim on Friday' is no one's). `own`: the keys of the token the text is
+ * about (its own ticker and name are allowed).
+ */
+export function phraseNamesProtected(
+  text: string,
+  protectedTokens: ReadonlyArray<IdentityCandidate>,
+  own: ReadonlySet<string> = new Set(),
+): string | null {
+  const phrases = identityPhrases(text);
+  reserved ??= reservedKeys();
+  for (const [key, ticker] of reserved) if (phrases.has(key) && !own.has(key)) return ticker;
+  for (const t of protectedTokens)
+    for (const k of identityKeys(t)) if (k.length >= 3 && phrases.has(k) && !own.has(k)) return t.ticker;
   return null;
 }

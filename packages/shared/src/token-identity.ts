@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { LP_CURRENCY_PREFIX, RLUSD_CURRENCY_HEX } from './constants';
 import { currencyToTicker, isHexCurrency, tickerToCurrency } from './currency';
-import { parseId } from './schemas/common';
+import { idSchema } from './schemas/common';
 
-// Token identity (issue 24): who may say what a token is called, and when a listing is "verified".
-// A listing is verified only when the lister proved control of the issuer (one of their own
-// Ledgerpad wallets, a one-time challenge sent by the issuer on the ledger, or the issuer's
-// xrp-ledger.toml) or the token was deployed here; facts come from the ledger. Lookalike rules live
-// here, once, for the server (which decides) and the web (which shows the result).
+// Token identity (issues 24 and 35, docs/token-identity.md): who may say what a token is called,
+// and what its badge means. A badge states exactly what was proven — the controller controls the
+// issuer, the issuer's domain vouches for it, it was deployed here, an admin checked it — and never
+// 'the real project'. Tokens whose tickers or names fold to the same key are ordered by ledger facts
+// (the server's `rankSameIdentity`), and every one but the first reads 'same ticker as …'. The fold,
+// the messages, the link rules and the claim texts live here, once, for the server (which decides)
+// and the web (which shows the result); the confusables table stays in `lookalike.ts` (server only).
 
 /** How control of the issuer was proven (or who vouched for the listing). */
 export const VERIFICATION_METHODS = ['deploy', 'wallet', 'challenge', 'toml', 'admin', 'platform'] as const;
@@ -22,20 +24,68 @@ export type MetadataSource = 'issuer' | 'lister' | 'admin';
 
 /** A claim challenge is valid this long after it is issued. */
 export const CLAIM_CHALLENGE_TTL_MINUTES = 60;
+/** A live code is handed out again (not replaced) while it has at least this long left. */
+export const CLAIM_CODE_REUSE_MIN_MINUTES = 15;
+/** Claim codes one user may be issued for one listing per hour (a reload reuses the live one). */
+export const CLAIM_CODES_PER_HOUR = 5;
 /** The memo type of a claim transaction (hex of this text on the ledger). */
 const CLAIM_MEMO_TYPE = 'ledgerpad/claim';
+/** The field of the token's [[CURRENCIES]] entry in xrp-ledger.toml that names its controller. */
+export const TOML_CLAIM_FIELD = 'ledgerpad_claim';
+
+/** How the badge names each proof: what was proven, never 'the real project'. */
+const BADGE_TEXT: Record<VerificationMethod, string> = {
+  deploy: 'Deployed here',
+  wallet: 'Controls the issuer',
+  challenge: 'Controls the issuer',
+  toml: 'Domain vouches',
+  admin: 'Checked by Ledgerpad',
+  platform: 'Listed by Ledgerpad',
+};
+
+/** The badge's tooltip: what exactly the proof shows, and what it does not. */
+const BADGE_TITLE: Record<VerificationMethod, string> = {
+  deploy: 'Deployed through Ledgerpad: the issuer was created here. It says nothing about who is behind it.',
+  wallet:
+    'The listing’s controller proved control of the issuer (its key is in their Ledgerpad wallet). Anyone can issue any ticker: this is not proof of a project.',
+  challenge:
+    'The listing’s controller proved control of the issuer (the issuer signed a claim naming them). Anyone can issue any ticker: this is not proof of a project.',
+  toml: 'The issuer’s Domain publishes an xrp-ledger.toml listing this issuer and currency.',
+  admin: 'A Ledgerpad admin checked this listing.',
+  platform: 'Listed by Ledgerpad itself (the network’s RLUSD).',
+};
 
 export const IDENTITY_MESSAGES = {
   unverified: 'Unverified',
+  /** Kept for readers of the old single word; the badge now says what was proven (`identityBadge`). */
   verified: 'Verified',
+  unverifiedTitle: 'Nobody proved control of the issuer: name, logo and links may not be the issuer’s',
   linksByLister: 'added by the lister, not the issuer',
   looksLike: (ticker: string) => `looks like ${ticker}`,
+  sameTicker: (ticker: string) => `same ticker as ${ticker}`,
+  sameName: (name: string) => `same name as ${name}`,
+  sameAsTitle:
+    'Another token with this ticker or name has more ledger history (first issuance, holders, trust lines, volume, a vouching domain). Check the issuer before you buy.',
   // Refusals when listing (each says why and what to do).
   xrp: 'XRP is the ledger’s own currency and cannot be listed as a token.',
   lpToken: 'LP tokens (codes starting with 03) belong to an AMM pool and cannot be listed.',
   rlusdCode: 'The RLUSD currency code is reserved for Ripple’s RLUSD issuer: this issuer is not it.',
   rlusdIssuer: 'The RLUSD issuer is listed by Ledgerpad itself, not by users.',
   rlusdTicker: 'RLUSD is reserved for Ripple’s stablecoin: choose another ticker.',
+  reservedTicker: (ticker: string, reserved: string) =>
+    `${ticker} reads as ${reserved}, which is reserved: choose another ticker.`,
+  reservedName: (reserved: string) =>
+    `This name reads as ${reserved}, which is reserved: choose another name.`,
+  reservedListing: (reserved: string) =>
+    `This token’s code reads as ${reserved}, which is reserved: it cannot be listed.`,
+  verifiedTicker: (ticker: string) =>
+    `This ticker reads as ${ticker}, the ticker of a verified token: choose another ticker.`,
+  verifiedName: (ticker: string) => `This name reads as the verified token ${ticker}: choose another name.`,
+  airdropToken: (ticker: string) =>
+    `This token reads as ${ticker}, another issuer’s verified token: lookalike tokens cannot be airdropped.`,
+  airdropProject: (ticker: string) =>
+    `The project name reads as ${ticker}, which is not the airdropped token: name your own project.`,
+  logoInUse: 'This logo is another token’s: upload your own.',
   // Claims.
   claimIntro:
     'Prove you control this issuer, and your name, description, logo and links replace the listing’s.',
@@ -44,7 +94,8 @@ export const IDENTITY_MESSAGES = {
   challengeMissing: 'Ask for a claim code first.',
   challengeExpired: 'This claim code has expired. Ask for a new one.',
   challengeNotFound:
-    'No validated transaction from this issuer carries the claim code yet. Send it, wait a few seconds, then check again.',
+    'No validated transaction from this issuer carries your claim text yet. Send it, wait a few seconds, then check again.',
+  codeLimit: `At most ${CLAIM_CODES_PER_HOUR} claim codes per listing an hour: use the code you have, or try again later.`,
   issuerCannotSign: 'This issuer can no longer sign (it is blackholed), so it cannot send a claim code.',
   noDomain: 'This issuer has no Domain set on the ledger, so there is no xrp-ledger.toml to read.',
   badDomain: 'The issuer’s Domain is not a valid domain name.',
@@ -53,11 +104,111 @@ export const IDENTITY_MESSAGES = {
   tomlNoIssuer: (url: string) => `${url} does not list this issuer under [[ISSUERS]].`,
   tomlNoCurrency: (url: string, ticker: string) =>
     `${url} does not list ${ticker} from this issuer under [[CURRENCIES]].`,
+  tomlVerifiedOnly: (domain: string) =>
+    `${domain} vouches for this token, so the listing now says so; its ${TOML_CLAIM_FIELD} line does not name you, so nobody became its controller.`,
   notController: 'Only the issuer’s proven controller or an admin can change this listing.',
   tokenNotFound: 'Token not found',
   alreadyListedHelp:
     'If you control this issuer, claim the listing: prove control and your details replace the lister’s.',
+  lostControl: (ticker: string, when: string, how: string) =>
+    `You are no longer the controller of ${ticker}: another user proved control of the issuer (${how}) on ${when}.`,
 } as const;
+
+/** What the claim transaction's memo (and the TOML's claim line) says, in words the issuer reads. */
+export function claimText(c: {
+  user: string;
+  userId: number;
+  ticker: string;
+  tokenId: number;
+  code: string;
+}): string {
+  return `Ledgerpad: make ${c.user} (user #${c.userId}) controller of ${c.ticker} listing #${c.tokenId}. Code ${c.code}`;
+}
+
+// --- The lookalike fold ---------------------------------------------------------------------------
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+/** Zero-width characters, soft hyphen, word joiner, BOM and the bidi controls (overrides, isolates, marks). */
+const INVISIBLE: ReadonlySet<number> = new Set([
+  0xad,
+  0x34f,
+  0x61c,
+  0x115f,
+  0x1160,
+  0x17b4,
+  0x17b5,
+  0x180e,
+  ...range(0x200b, 0x200f),
+  ...range(0x202a, 0x202e),
+  ...range(0x2060, 0x2069),
+  0xfeff,
+]);
+
+/** Digits, symbols and letter pairs that read as a letter in a token list (after lower-casing). */
+const LOOKALIKE_PAIRS: ReadonlyArray<[RegExp, string]> = [
+  [/rn/g, 'm'],
+  [/vv/g, 'w'],
+];
+const LOOKALIKE_CHARS: Readonly<Record<string, string>> = {
+  '0': 'o',
+  '1': 'l',
+  i: 'l',
+  '|': 'l',
+  '!': 'l',
+  '2': 'z',
+  '3': 'e',
+  '4': 'a',
+  '@': 'a',
+  '5': 's',
+  $: 's',
+  '6': 'g',
+  '7': 't',
+  '8': 'b',
+  '9': 'g',
+};
+/** Spaces, punctuation, symbols, control and format characters: separators, never part of a name. */
+const SEPARATORS = /[\p{White_Space}\p{P}\p{S}\p{C}]/gu;
+
+/**
+ * THE lookalike fold (issue 35): NFKC (full-width and compatibility forms), invisible and bidi
+ * characters removed, `skeleton` (Unicode's confusables — the server passes unhomoglyph's, see
+ * `@ledgerpad/shared/lookalike` `identityKey`; the web, which only folds what a user types into a
+ * search box, leaves it out), accents removed, case ignored, look-alike digits and letters mapped
+ * (0→o, 1/i/|→l, 5/$→s, rn→m …), and every space and separator removed: 'R1pple  U.S.D', 'X R P',
+ * 'PaperMoon' and 'Paper Moon' fold alike. Empty when nothing readable is left.
+ */
+export function foldIdentity(text: string, skeleton: (s: string) => string = (s) => s): string {
+  const visible = Array.from(text.normalize('NFKC'))
+    .filter((c) => !INVISIBLE.has(c.codePointAt(0)!))
+    .join('');
+  let out = skeleton(visible).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  out = Array.from(out, (c) => LOOKALIKE_CHARS[c] ?? c).join('');
+  out = out.replace(SEPARATORS, '');
+  for (const [pair, to] of LOOKALIKE_PAIRS) out = out.replace(pair, to);
+  return out;
+}
+
+/**
+ * The folded runs of consecutive words of a free text (a project name, a tagline): 'Ripple USD
+ * (RLUSD) Official Airdrop' gives 'ripple', 'rippleusd', 'rlusd', … so a protected identity inside
+ * a longer name is found whatever its spacing ('R L U S D' gives 'rlusd' too).
+ */
+export function foldedPhrases(text: string, fold: (s: string) => string, maxWords = 8): Set<string> {
+  const words = text
+    .normalize('NFKC')
+    .split(/[\p{White_Space}()[\]{}<>,;:"'“”‘’«»/\\|-]+/u)
+    .map(fold)
+    .filter((w) => w !== '');
+  const out = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    let run = '';
+    for (let j = i; j < Math.min(words.length, i + maxWords); j++) {
+      run += words[j];
+      out.add(run);
+    }
+  }
+  return out;
+}
 
 // --- What may be listed ---------------------------------------------------------------------------
 
@@ -107,52 +258,106 @@ export function isOwnImageUrl(url: string | null | undefined): url is string {
 
 // --- Views and requests ---------------------------------------------------------------------------
 
+/** The token a same-ticker (or same-name) token gives way to: the page its mark links to. */
+export interface SameAsRef {
+  /** What the two share after the lookalike fold. */
+  match: 'ticker' | 'name';
+  ticker: string;
+  name: string;
+  issuer_address: string;
+  currency: string;
+}
+
 /** The identity fields every token view carries (TokenView extends this). */
 export interface TokenIdentity {
-  /** Control of the issuer proven (or deployed here, or vouched for by an admin) and not a lookalike. */
+  /** A proof holds (control of the issuer, the issuer's domain, deployed here, an admin) and the token wears no reserved identity. */
   verified: boolean;
   verified_by: VerificationMethod | null;
-  /** The ticker of the verified token this one looks like ('looks like {TICKER}'), or null. */
+  /** The issuer's Domain whose xrp-ledger.toml lists this token ('{domain} vouches'), or null. */
+  verified_domain?: string | null;
+  /**
+   * The ticker of what this token looks like: a reserved identity ('XRP', 'RLUSD': 'looks like
+   * RLUSD') or the token with more ledger history it shares a ticker or name with (`same_as`).
+   */
   lookalike_of: string | null;
+  /** The token with more ledger history sharing this one's ticker or name ('same ticker as …'), or null. */
+  same_as?: SameAsRef | null;
   /** Who wrote the name, description, logo and links ('lister': not proven to be the issuer). */
   metadata_by: MetadataSource;
 }
 
-/** The badge text of a token: 'Verified' or 'Unverified'. */
-export const identityBadge = (t: Pick<TokenIdentity, 'verified'>): string =>
-  t.verified ? IDENTITY_MESSAGES.verified : IDENTITY_MESSAGES.unverified;
+/** The path of a token's page: one page per (issuer, currency). */
+export const tokenPath = (issuer: string, currency?: string): string =>
+  currency ? `/token/${issuer}/${encodeURIComponent(currency)}` : `/token/${issuer}`;
+
+/** The badge text of a token: what was proven ('Controls the issuer', 'example.com vouches', …) or 'Unverified'. */
+export function identityBadge(
+  t: Pick<TokenIdentity, 'verified' | 'verified_by' | 'verified_domain'>,
+): string {
+  if (!t.verified) return IDENTITY_MESSAGES.unverified;
+  if (t.verified_by === 'toml' && t.verified_domain) return `${t.verified_domain} vouches`;
+  return t.verified_by ? BADGE_TEXT[t.verified_by] : IDENTITY_MESSAGES.verified;
+}
+
+/** The badge's tooltip: exactly what the proof shows. */
+export function identityBadgeTitle(
+  t: Pick<TokenIdentity, 'verified' | 'verified_by' | 'verified_domain'>,
+): string {
+  if (!t.verified) return IDENTITY_MESSAGES.unverifiedTitle;
+  const base = t.verified_by ? BADGE_TITLE[t.verified_by] : BADGE_TITLE.admin;
+  // A domain's vouch on top of another proof is said too.
+  return t.verified_domain && t.verified_by !== 'toml'
+    ? `${base} ${t.verified_domain}’s xrp-ledger.toml also lists it.`
+    : base;
+}
+
+/** The mark of a token that gives way to another: 'same ticker as ZETA', 'looks like RLUSD', or null. */
+export function identityMark(t: Pick<TokenIdentity, 'lookalike_of' | 'same_as'>): string | null {
+  if (t.same_as)
+    return t.same_as.match === 'ticker'
+      ? IDENTITY_MESSAGES.sameTicker(t.same_as.ticker)
+      : IDENTITY_MESSAGES.sameName(t.same_as.name);
+  return t.lookalike_of ? IDENTITY_MESSAGES.looksLike(t.lookalike_of) : null;
+}
 
 /** A suggestion of the swap autocomplete (spec 001 §3 "Suggestion", plus its identity). */
-export interface TokenSuggestion extends Pick<TokenIdentity, 'verified' | 'lookalike_of'> {
+export interface TokenSuggestion extends Pick<
+  TokenIdentity,
+  'verified' | 'verified_by' | 'verified_domain' | 'lookalike_of' | 'same_as'
+> {
   ticker: string;
   name: string;
   issuer_address: string;
+  /** The ledger code (an issuer may issue several tokens). */
+  currency?: string;
 }
 
-/** Verified first, then the rest in their given order (search results, the swap autocomplete). */
-export function rankVerifiedFirst<T extends Pick<TokenIdentity, 'verified'>>(items: readonly T[]): T[] {
-  return [...items.filter((t) => t.verified), ...items.filter((t) => !t.verified)];
+/**
+ * Search and autocomplete order: tokens that give way to no other first (ledger facts decided it,
+ * `rankSameIdentity`), then those with a proof, each group in its given order. A squatter's token
+ * never comes before the one it copies, whatever it proved.
+ */
+export function rankVerifiedFirst<T extends Pick<TokenIdentity, 'verified' | 'lookalike_of'>>(
+  items: readonly T[],
+): T[] {
+  const rank = (t: T) => (t.lookalike_of ? 2 : 0) + (t.verified ? 0 : 1);
+  return items
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => rank(a.t) - rank(b.t) || a.i - b.i)
+    .map((x) => x.t);
 }
 
 /** A token id in a body (`token_id`). */
-export const tokenIdSchema = z.unknown().transform((v, ctx) => {
-  // Never coerced ('0x10', '1e0', true are not ids): the one id rule of schemas/common.ts.
-  const id = parseId(v);
-  if (id === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'token_id must be a positive whole number' });
-    return z.NEVER;
-  }
-  return id;
-});
+export const tokenIdSchema = idSchema('token_id');
 
 /** POST /api/listing/claims: a claim code for this listing, bound to the caller. */
 export const claimChallengeRequestSchema = z.object({ token_id: tokenIdSchema });
 
-/** The AccountSet that carries a claim code: no flag, no field changed, only the memo. */
+/** The AccountSet that carries a claim: no flag, no field changed, only the memo that says what it grants. */
 export interface ClaimTransaction {
   TransactionType: 'AccountSet';
   Account: string;
-  Memos: Array<{ Memo: { MemoType: string; MemoData: string } }>;
+  Memos: Array<{ Memo: { MemoType: string; MemoData: string; MemoFormat?: string } }>;
 }
 
 /** POST /api/listing/claims: what the issuer must send (or that there is nothing to send). */
@@ -160,16 +365,34 @@ export interface ClaimChallengeView {
   token_id: number;
   issuer_address: string;
   ticker: string;
+  currency?: string;
   /** The issuer is one of the caller's Ledgerpad wallets: the 'wallet' method proves it as is. */
   own_wallet: boolean;
-  /** The claim code as text (the memo's data), and when it stops counting. */
+  /** The claim code (inside the text), and when it stops counting. */
   code: string;
+  /** What the memo says, in words the issuer reads in its wallet before it signs ('Ledgerpad: make …'). */
+  claim_text: string;
   expires_at: string;
   transaction: ClaimTransaction;
   /** The issuer's Domain (for the TOML method), if it has one. */
   domain: string | null;
   /** Where the TOML method looks, when the issuer has a Domain. */
   toml_url: string | null;
+  /** The line to add to the token's [[CURRENCIES]] entry to be made controller through the TOML. */
+  toml_line: string;
+}
+
+/** A change of controller that took a listing away from the caller (shown to the user who lost it). */
+export interface ControlLossView {
+  token_id: number;
+  ticker: string;
+  issuer_address: string;
+  currency: string;
+  at: string;
+  method: string | null;
+  /** The transaction hash or TOML URL of the proof. */
+  evidence: string | null;
+  message: string;
 }
 
 /** GET /api/listing/control?token_id=: may the caller edit this listing? */
@@ -178,6 +401,22 @@ export interface ListingControlView {
   controller: boolean;
   admin: boolean;
   own_wallet: boolean;
+  /** The caller controlled this listing before and another user's proof replaced them. */
+  lost_control?: ControlLossView | null;
+}
+
+/** One public row of a token's identity history (GET /api/tokens/{issuer}/identity-history). */
+export interface IdentityEventView {
+  at: string;
+  /** 'list' | 'claim' | 'metadata' | 'toml' | 'admin.update' | 'admin.verify' | 'admin.hide'. */
+  action: string;
+  method: string | null;
+  /** True when this event changed who controls the listing. */
+  controller_changed: boolean;
+  /** The transaction hash or TOML URL of a proof. */
+  evidence: string | null;
+  /** One sentence for people. */
+  text: string;
 }
 
 /** Admin Tokens tab: POST /api/admin/tokens/:id/verify and /hide. */
@@ -189,11 +428,11 @@ export const adminHideTokenSchema = z.object({
   hidden: z.boolean({ message: 'hidden must be true or false' }),
   csrf_token: z.string().optional(),
 });
-/** The claim memo's fields as the ledger stores them (hex of UTF-8 text). */
-export function claimMemo(code: string): { MemoType: string; MemoData: string } {
+/** The claim memo's fields as the ledger stores them (hex of UTF-8 text; `text/plain` so wallets show it). */
+export function claimMemo(text: string): { MemoType: string; MemoData: string; MemoFormat: string } {
   const hex = (s: string) =>
     Array.from(new TextEncoder().encode(s), (b) => b.toString(16).padStart(2, '0'))
       .join('')
       .toUpperCase();
-  return { MemoType: hex(CLAIM_MEMO_TYPE), MemoData: hex(code) };
+  return { MemoType: hex(CLAIM_MEMO_TYPE), MemoData: hex(text), MemoFormat: hex('text/plain') };
 }

@@ -10,6 +10,7 @@ import {
   toDecimal,
 } from './format';
 import type { TokenView } from './schemas/tokens';
+import { foldIdentity } from './token-identity';
 
 // The public token list's rules (spec 000 §2, §4, §5): rows derived from the token, its price record
 // and holders count, search, sorting and pagination. Pure: the web page and tests share them.
@@ -33,9 +34,11 @@ export interface PriceRecord {
   change24h?: string | null;
 }
 
-/** GET /api/holders. */
+/** GET /api/holders: one row per listed token (an issuer with several has a row per currency). */
 export interface HoldersRecord {
   issuer_address: string;
+  /** The token's ledger code (issue 35; servers before it sent one row per issuer, without it). */
+  currency: string;
   holders_count: number;
 }
 
@@ -87,13 +90,20 @@ export function mergePrices(
   return next ?? known;
 }
 
-/** Holders list → issuer → count; anything malformed is dropped. */
+/**
+ * Holders list → count by token (`priceRecordKey(currency, issuer)`), and by issuer for rows
+ * without a currency; anything malformed is dropped. A token reads its own row (issue 35: an
+ * issuer's second token never shows the first one's holders).
+ */
 export function holdersByIssuer(list: unknown): Map<string, number> {
   const out = new Map<string, number>();
   if (!Array.isArray(list)) return out;
   for (const h of list as Partial<HoldersRecord>[]) {
-    if (h && typeof h.issuer_address === 'string' && Number.isInteger(h.holders_count))
-      out.set(h.issuer_address, h.holders_count!);
+    if (!h || typeof h.issuer_address !== 'string' || !Number.isInteger(h.holders_count)) continue;
+    out.set(
+      typeof h.currency === 'string' ? priceRecordKey(h.currency, h.issuer_address) : h.issuer_address,
+      h.holders_count!,
+    );
   }
   return out;
 }
@@ -118,6 +128,9 @@ export type TokenListToken = Pick<
       | 'is_blackholed'
       | 'verified'
       | 'lookalike_of'
+      | 'same_as'
+      | 'verified_by'
+      | 'verified_domain'
       | 'metadata_by'
       | 'ledger_lock'
       | 'dev_unlocked'
@@ -179,7 +192,10 @@ export function toTokenRow(
     marketCapFull: marketCap ? formatUsdFull(marketCap) : '',
     change24h: record?.change24h ? `${record.change24h}%` : null,
     marketCapFont: figureFontClass(marketCapFormatted),
-    holdersCount: stats.holders.get(token.issuer_address) ?? null,
+    holdersCount:
+      stats.holders.get(priceRecordKey(token.currency, token.issuer_address)) ??
+      stats.holders.get(token.issuer_address) ??
+      null,
     ageFormatted: age.text,
     ageDays: age.days,
     createdMs: Date.parse(token.created_at) || 0,
@@ -188,15 +204,32 @@ export function toTokenRow(
   };
 }
 
-/** Case-insensitive substring match over name, ticker and issuer_address (spec 000 §5). */
+/**
+ * Case-insensitive substring match over name, ticker and issuer_address (spec 000 §5), names and
+ * tickers compared by the lookalike fold (issue 35: 'paper moon' finds 'PaperMoon' and 'P4per M00n').
+ */
 export function searchTokenRows<
   T extends { token: Pick<TokenListToken, 'name' | 'ticker' | 'issuer_address'> },
 >(rows: readonly T[], query: string): T[] {
   const q = query.trim().toLowerCase();
   if (!q) return [...rows];
-  return rows.filter(({ token: t }) =>
-    [t.name, t.ticker, t.issuer_address].some((f) => f.toLowerCase().includes(q)),
+  const folded = foldIdentity(q);
+  return rows.filter(
+    ({ token: t }) =>
+      [t.name, t.ticker, t.issuer_address].some((f) => f.toLowerCase().includes(q)) ||
+      (folded !== '' && [t.name, t.ticker].some((f) => foldIdentity(f).includes(folded))),
   );
+}
+
+/**
+ * Search results with every token that gives way to another (`lookalike_of`: same ticker as a token
+ * with more ledger history, or a reserved identity) after the rest, each part in its given order:
+ * a squatter's ZETA never comes before the one it copies (issue 35).
+ */
+export function giveWayLast<T extends { token: Pick<TokenListToken, 'lookalike_of'> }>(
+  rows: readonly T[],
+): T[] {
+  return [...rows.filter((r) => !r.token.lookalike_of), ...rows.filter((r) => r.token.lookalike_of)];
 }
 
 /** Sortable columns; created_at is the Age column (ascending = oldest first). */

@@ -89,3 +89,31 @@ export function vestingTranches(allocation: string, v: VestingSettings, start: n
     .filter((t) => t.amount.gt(0))
     .map((t, i) => ({ index: i + 1, amount: t.amount.toFixed(), unlockAt: t.unlockAt }));
 }
+
+/**
+ * The dev allocation's amount: `percent` of `supply`, rounded down to the supply's 15 significant
+ * digits (what the deploy sends the deployer; `splitSupply` keeps the rest in the hot wallet).
+ */
+export function devAllocationAmount(supply: string, percent: string): Decimal {
+  const s = new Decimal(supply);
+  const intDigits = s.gte(1) ? s.trunc().toFixed().length : 0;
+  const places = Math.max(0, 15 - intDigits);
+  return s.mul(percent).div(100).toDecimalPlaces(places, Decimal.ROUND_DOWN);
+}
+
+/**
+ * What an escrow guarantees at a validated close (issue 35): 'locked' only with a FinishAfter the
+ * ledger has not passed and no Condition — a crypto-condition can be fulfilled at any time, and an
+ * escrow with only a CancelAfter can be finished with its fulfilment at once. 'due': its FinishAfter
+ * has passed (rippled finishes it once a ledger closed after it), it can be released now.
+ */
+export type EscrowLockState = 'locked' | 'due' | 'conditional' | 'no-finish-after';
+
+export function escrowLockState(
+  e: { finishAfter: number | null; condition: string | null },
+  closeTime: number,
+): EscrowLockState {
+  if (e.condition) return 'conditional';
+  if (e.finishAfter === null) return 'no-finish-after';
+  return closeTime > e.finishAfter ? 'due' : 'locked';
+}

@@ -4,8 +4,11 @@ import {
   classicAddressSchema,
   lineText,
   multiLineText,
+  ID_MAX,
+  idSchema,
   parseId,
   resolveDestination,
+  wholeNumberSchema,
 } from '../src/schemas/common';
 
 const address = encodeAccountID(new Uint8Array(20).fill(7));
@@ -14,7 +17,18 @@ describe('edge validation helpers', () => {
   it('parses ids strictly', () => {
     expect(parseId('6')).toBe(6);
     expect(parseId(6)).toBe(6);
+    // The largest id is the int4 bound (users.id): one more is no id, whichever way it is written.
+    expect(parseId('2147483647')).toBe(ID_MAX);
+    expect(parseId(ID_MAX)).toBe(2_147_483_647);
     for (const bad of [
+      '2147483648',
+      2_147_483_648,
+      '9223372036854775808',
+      1e308,
+      '0xf',
+      '15e0',
+      ' 15',
+      '15.0',
       '0x6',
       '6e0',
       '+6',
@@ -31,6 +45,24 @@ describe('edge validation helpers', () => {
       null,
     ]) {
       expect(parseId(bad), String(bad)).toBeUndefined();
+    }
+    const id = idSchema('tokenId');
+    expect(id.safeParse('15').data).toBe(15);
+    expect(id.safeParse('0xf').error?.issues[0]?.message).toBe(
+      'tokenId must be a whole number from 1 to 2147483647',
+    );
+    expect(idSchema('userId', 'Enter valid user ID').safeParse('15e0').error?.issues[0]?.message).toBe(
+      'Enter valid user ID',
+    );
+  });
+
+  it('reads whole numbers as written', () => {
+    const n = wholeNumberSchema('limit', { min: 0, max: 100 });
+    expect(n.safeParse('0').data).toBe(0);
+    expect(n.safeParse('10').data).toBe(10);
+    expect(n.safeParse(10).data).toBe(10);
+    for (const bad of ['010', '00', '+1', '1e1', '0xa', ' 1', '1.0', '', '101', -1, 1.5, true]) {
+      expect(n.safeParse(bad).success, String(bad)).toBe(false);
     }
   });
 

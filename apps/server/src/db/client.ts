@@ -71,8 +71,11 @@ const PGLITE_SHARED_BUFFERS = ['-c', 'shared_buffers=16MB'];
  * zero-filling each 16MB segment in 8KB writes cost ~100 ms of CPU whenever the WAL crossed into a
  * new one — a spike in the indexer's catch-up (docs/market-data.md). Without it the segment is made
  * by one write at its end. fsync is already off in PGlite; nothing else about durability changes.
+ * Segments a checkpoint no longer needs are deleted, not renamed for reuse (`wal_recycle=off`): a
+ * recycled segment keeps every byte of the rows it logged until it is overwritten, so a deleted row
+ * (a secret removed by a migration, issue 34) would live on in the data directory's files.
  */
-const PGLITE_WAL = ['-c', 'wal_init_zero=off'];
+const PGLITE_WAL = ['-c', 'wal_init_zero=off', '-c', 'wal_recycle=off'];
 export const PGLITE_MEMORY_OPTIONS = {
   initDbStartParams: [...PGLITE_SHARED_BUFFERS, ...PGLITE_WAL],
   startParams: [...PGlite.defaultStartParams, ...PGLITE_SHARED_BUFFERS, ...PGLITE_WAL],
@@ -234,7 +237,12 @@ interface Journal {
  * drizzle's migrator) lets the same files run inside any schema: drizzle-kit qualifies foreign keys
  * with "public", which would point a test schema's tables at the public ones.
  */
-export async function migrate(sql: SqlRunner, schemaName = 'public'): Promise<string[]> {
+export async function migrate(
+  sql: SqlRunner,
+  schemaName = 'public',
+  /** Stop before this migration (tests build a database as an older version left it). */
+  opts: { stopBefore?: string } = {},
+): Promise<string[]> {
   const journal = JSON.parse(
     await readFile(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8'),
   ) as Journal;
@@ -244,6 +252,7 @@ export async function migrate(sql: SqlRunner, schemaName = 'public'): Promise<st
   const done = new Set((await sql.query<{ tag: string }>('select tag from _migrations')).map((r) => r.tag));
   const applied: string[] = [];
   for (const entry of [...journal.entries].sort((a, b) => a.idx - b.idx)) {
+    if (entry.tag === opts.stopBefore) break;
     if (done.has(entry.tag)) continue;
     let text = await readFile(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), 'utf8');
     if (schemaName !== 'public') text = text.replaceAll('"public".', '');

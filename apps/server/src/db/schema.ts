@@ -54,3 +54,9 @@ export * from '../modules/uploads/schema';
 
 // The dev allocation's automatic release (issue 28): who opted in, and the keeper's lease.
 export * from '../modules/vesting/schema';
+
+// One request budget across instances (issue 34): the rate limits' counters on PostgreSQL.
+export * from '../plugins/rate-limit-schema';
+
+// Self-custody (issue 38): what a browser key or a wallet app is asked to sign, recorded first.
+export * from '../platform/intents/schema';

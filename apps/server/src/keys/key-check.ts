@@ -1,5 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { sealedOf } from '../platform/custody';
 import { custodyKeyCheck, wallets } from '../platform/custody-schema';
 import { KeyCustodyError, type Keyring, type MasterKey, type SealedSecret } from './envelope';
 
@@ -53,7 +54,13 @@ const held = (keyring: Keyring): string[] => keyring.ids();
  */
 export async function verifyMasterKey(db: Db, keyring: Keyring): Promise<{ created: boolean }> {
   // Every key a wallet is sealed with must be here (a half-finished rotation needs both).
-  const used = await db.selectDistinct({ keyId: wallets.keyId }).from(wallets);
+  // Self-custody wallets have no key here at all (docs/self-custody.md).
+  const used = (
+    await db.selectDistinct({ keyId: wallets.keyId }).from(wallets).where(isNotNull(wallets.keyId))
+  )
+    .map((r) => r.keyId)
+    .filter((id): id is string => id !== null)
+    .map((keyId) => ({ keyId }));
   const missing = used.map((r) => r.keyId).filter((id) => !keyring.has(id));
   if (missing.length) throw new MasterKeyMismatchError(missing.sort(), held(keyring));
 
@@ -66,16 +73,7 @@ export async function verifyMasterKey(db: Db, keyring: Keyring): Promise<{ creat
       const [w] = await db.select().from(wallets).where(eq(wallets.keyId, keyId)).limit(1);
       if (!w) continue;
       try {
-        keyring.open(
-          {
-            ciphertext: w.secretCiphertext,
-            nonce: w.secretNonce,
-            wrappedKey: w.dataKeyWrapped,
-            wrappedKeyNonce: w.dataKeyNonce,
-            keyId: w.keyId,
-          },
-          w.address,
-        );
+        keyring.open(sealedOf(w), w.address);
       } catch {
         throw new MasterKeyMismatchError([keyId], held(keyring));
       }

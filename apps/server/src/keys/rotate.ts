@@ -18,7 +18,8 @@ export async function rewrapAll(
     const rows = await t.select().from(wallets).for('update');
     let rewrapped = 0;
     for (const row of rows) {
-      if (row.keyId === target.id) continue;
+      // Self-custody wallets hold no key here (docs/self-custody.md): nothing to re-wrap.
+      if (row.kind !== 'custodial' || row.keyId === target.id) continue;
       const sealed = keyring.rewrap(sealedOf(row), target);
       await t
         .update(wallets)

@@ -1,5 +1,6 @@
-import { BLACKHOLE_ADDRESSES } from '@ledgerpad/shared';
+import { BLACKHOLE_ADDRESSES, type AccountRole } from '@ledgerpad/shared';
 import type { Client, LedgerIndex } from 'xrpl';
+import { aboutAccount } from './errors';
 
 // What an account's root says about it as an issuer, read one way for every module (listing, the
 // dashboard, the market indexer, the risk panel), so "blackholed" means the same thing everywhere.
@@ -73,4 +74,23 @@ export async function readIssuerFacts(
     transferRate: a.TransferRate ?? null,
   };
   return { ...f, blackholed: isBlackholed(f) };
+}
+
+/**
+ * The address a user gave exists on the validated ledger, else a 400 naming it ("The issuer r… does
+ * not exist on the XRP Ledger."): checked before anything is signed, so a typo or an unfunded
+ * address is the user's mistake said plainly — not a TrustSet paid for nothing, nor a 502.
+ */
+export async function requireAccount(
+  reader: Pick<Client, 'request'>,
+  address: string,
+  role: AccountRole,
+  field?: string,
+): Promise<void> {
+  await aboutAccount(
+    address,
+    role,
+    () => reader.request({ command: 'account_info', account: address, ledger_index: 'validated' }),
+    field,
+  );
 }

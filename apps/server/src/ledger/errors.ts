@@ -1,5 +1,10 @@
 import { ConnectionError, RippledError } from 'xrpl';
-import { LEDGER_REFUSED_MESSAGE, ledgerResultMessage } from '@ledgerpad/shared';
+import {
+  LEDGER_REFUSED_MESSAGE,
+  ledgerResultMessage,
+  missingAccountMessage,
+  type AccountRole,
+} from '@ledgerpad/shared';
 import { AppError, badGateway, badRequest, ledgerUnavailable } from '../lib/errors';
 
 // Ledger failures as users should read them: an unreachable ledger (xrpl.js ConnectionError and its
@@ -12,10 +17,40 @@ export function fromLedgerError(err: unknown): unknown {
   if (err instanceof AppError) return err;
   if (err instanceof ConnectionError || isSocketNotOpen(err)) return ledgerUnavailable();
   if (err instanceof RippledError) {
-    const name = (err.data as { error?: string } | undefined)?.error;
+    const data = err.data as
+      { error?: string; account?: string; request?: { account?: unknown } } | undefined;
+    const name = data?.error;
+    // An account that does not exist is what the request asked about, not a ledger outage: a 400
+    // naming it, for any read a route did not turn into its own sentence first (issue 34). Routes
+    // check the addresses users give before they sign (`requireAccount`); this is the net under them.
+    const account = typeof data?.request?.account === 'string' ? data.request.account : data?.account;
+    if (name === 'actNotFound' && typeof account === 'string') return accountMissing('account', account);
     return badGateway(LEDGER_REFUSED_MESSAGE, { ledgerError: name ?? 'unknown' });
   }
   return err;
+}
+
+/** 400: an address of the request has no account on the ledger (named, as the screens show it). */
+export const accountMissing = (role: AccountRole, address: string, field?: string): AppError =>
+  badRequest(missingAccountMessage(role, address), {
+    ledgerError: 'actNotFound',
+    ...(field ? { field } : {}),
+  });
+
+/** A ledger read about `address` whose actNotFound becomes the 400 naming it (`role`, `field`). */
+export async function aboutAccount<T>(
+  address: string,
+  role: AccountRole,
+  read: () => Promise<T>,
+  field?: string,
+): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof RippledError && (err.data as { error?: string } | undefined)?.error === 'actNotFound')
+      throw accountMissing(role, address, field);
+    throw err;
+  }
 }
 
 /**

@@ -18,6 +18,8 @@ export interface LedgerEscrow {
   /** Ripple time, seconds; null when absent. */
   finishAfter: number | null;
   cancelAfter: number | null;
+  /** The crypto-condition (hex), when the escrow has one: it can then be finished at any time. */
+  condition: string | null;
   previousTxnId: string;
 }
 
@@ -28,6 +30,7 @@ interface RawEscrow {
   Amount: string | { currency: string; issuer: string; value: string };
   FinishAfter?: number;
   CancelAfter?: number;
+  Condition?: string;
   PreviousTxnID: string;
 }
 
@@ -64,6 +67,7 @@ export async function readEscrows(client: Client, account: string): Promise<Ledg
         amount: new Decimal(o.Amount.value).toFixed(),
         finishAfter: o.FinishAfter ?? null,
         cancelAfter: o.CancelAfter ?? null,
+        condition: o.Condition ?? null,
         previousTxnId: o.PreviousTxnID,
       });
     }

@@ -19,6 +19,12 @@ export const ledgerSubmissions = pgTable(
     walletId: bigint('wallet_id', { mode: 'number' }),
     hash: text('hash').notNull().unique(),
     txBlob: text('tx_blob').notNull(),
+    /**
+     * Who signed: 'platform' (a key the platform holds, signed by this service) or 'wallet' (a
+     * self-custody wallet signed it and the intents checked it: docs/self-custody.md). The service
+     * never re-signs, gap-fills or gives back sequences of a 'wallet' row: it holds no key for them.
+     */
+    signer: text('signer').notNull().default('platform'),
     /** pending → submitted → success | failed (final). */
     status: text('status').notNull().default('pending'),
     /** Preliminary engine result of the latest submit. */

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { decode, validate, type Wallet } from 'xrpl';
+import { decode, hashes, validate, type Wallet } from 'xrpl';
 import { batchedRead } from '../db/batched';
 import type { Database } from '../db/client';
 import { pgErrorCode } from '../db/results';
@@ -19,6 +19,7 @@ import {
   type SubmissionLog,
   type SubmissionOutcome,
   type SubmissionRow,
+  type SignedRequest,
   type SubmitRequest,
 } from './submission-types';
 import { xrpOutflow } from './xrp-outflow';
@@ -28,6 +29,7 @@ export type {
   SignerSource,
   SubmissionLog,
   SubmissionOutcome,
+  SignedRequest,
   SubmissionRow,
   SubmitRequest,
   TxRequest,
@@ -169,7 +171,9 @@ export class SubmissionService {
    */
   async follow(req: SubmitRequest, row: SubmissionRow): Promise<SubmissionOutcome> {
     let outcome = await this.wait(row.hash);
-    for (let n = 2; this.resign && outcome.result === 'tefPAST_SEQ' && n <= MAX_RESIGNS + 1; n++) {
+    // A wallet-signed transaction is never signed again here: we hold no key for it.
+    const resign = this.resign && row.signer !== 'wallet';
+    for (let n = 2; resign && outcome.result === 'tefPAST_SEQ' && n <= MAX_RESIGNS + 1; n++) {
       this.log.info({ intentKey: req.intentKey, attempt: n }, 'sequence moved under us: signing again');
       const again = await this.prepare({ ...req, intentKey: resignedIntentKey(req.intentKey, n) });
       outcome = await this.wait(again.hash);
@@ -208,6 +212,54 @@ export class SubmissionService {
       queue.push({ req, resolve, reject });
       if (queue.length === 1) void this.allocator.withAccount(req.account, () => this.drain(req.account));
     });
+  }
+
+  /**
+   * Records a transaction a self-custody wallet signed — checked first, field by field, against the
+   * intent it was prepared as (platform/intents) — then follows and sends it exactly like one this
+   * service signed: recorded before it is sent, tracked by hash, reconciled and finalized by the
+   * same code. Idempotent by intent key: a second call answers the first record (the caller
+   * compares its hash with the blob it holds). No sequence is allocated: the wallet's own
+   * transaction carries it, and sequences of a 'wallet' row are never given back or gap-filled.
+   */
+  async recordSigned(req: SignedRequest): Promise<SubmissionRow> {
+    const existing = await this.findIntent(req.intentKey);
+    if (existing) return existing;
+    if (!this.opts.connection.isConnected() || this.tracker.validatedIndex === 0) throw ledgerUnavailable();
+    const tx = decode(req.blob) as {
+      TransactionType: string;
+      Sequence?: number;
+      LastLedgerSequence?: number;
+    };
+    const hash = hashes.hashSignedTx(req.blob);
+    const [inserted] = await this.db
+      .insert(ledgerSubmissions)
+      .values({
+        intentKey: req.intentKey,
+        account: req.account,
+        sequence: tx.Sequence ?? 0,
+        lastLedgerSequence: tx.LastLedgerSequence ?? this.tracker.validatedIndex + this.window,
+        txType: tx.TransactionType,
+        purpose: req.purpose,
+        userId: req.userId ?? null,
+        walletId: req.walletId ?? null,
+        hash,
+        txBlob: req.blob,
+        status: 'pending',
+        signer: 'wallet',
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!inserted) {
+      // Recorded meanwhile (the same intent, or these very bytes under it): that record answers.
+      const again = (await this.findIntent(req.intentKey)) ?? (await this.rowByHash(hash));
+      if (!again) throw new Error(`submission of ${req.intentKey} vanished`);
+      if (!isFinal(again)) this.tracker.track({ ...again });
+      return { ...again };
+    }
+    this.tracker.track(inserted);
+    void this.tracker.send(inserted.hash);
+    return inserted;
   }
 
   /**
@@ -416,6 +468,23 @@ export class SubmissionService {
     return total;
   });
 
+  /**
+   * The account's transactions in flight (recorded, not final) whose transaction `match`es, oldest
+   * first, followed from now on. A caller about to sign what another caller of the same account may
+   * have signed a moment ago (the TrustSet of a line that several buys need) follows that one
+   * instead; run under the account's funds lease, the answer holds across instances.
+   */
+  async inFlight(account: string, match: (tx: Record<string, unknown>) => boolean): Promise<SubmissionRow[]> {
+    const rows = await this.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(and(eq(ledgerSubmissions.account, account), inArray(ledgerSubmissions.status, [...OPEN])))
+      .orderBy(ledgerSubmissions.id);
+    const out = rows.filter((r) => match(decode(r.txBlob) as Record<string, unknown>));
+    for (const row of out) this.tracker.track(row);
+    return out;
+  }
+
   /** The records of many intents in one look-up (by intent key; open ones are followed from now on). */
   async recorded(intentKeys: string[]): Promise<Map<string, SubmissionRow>> {
     const out = new Map<string, SubmissionRow>();
@@ -496,6 +565,8 @@ export class SubmissionService {
    * fill it with a no-op AccountSet so the account's later transactions are not stuck behind it.
    */
   private async releaseSequence(row: SubmissionRow): Promise<void> {
+    // A wallet-signed sequence is the wallet's: nothing of ours to give back or fill.
+    if (row.signer === 'wallet') return;
     if (await this.allocator.giveBack(row)) return;
     if (this.tracker.isStopped) return;
     try {
@@ -523,6 +594,7 @@ export class SubmissionService {
    * makes two transactions of an intent apply.
    */
   private async fillGapsBefore(row: SubmissionRow): Promise<void> {
+    if (row.signer === 'wallet') return;
     const info = await this.opts.connection.client.request({
       command: 'account_info',
       account: row.account,

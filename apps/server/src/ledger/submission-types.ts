@@ -19,6 +19,17 @@ export interface SubmitRequest {
   walletId?: number | null;
 }
 
+/** A transaction a self-custody wallet signed, checked against its intent (platform/intents). */
+export interface SignedRequest {
+  intentKey: string;
+  account: string;
+  /** The signed transaction, hex. */
+  blob: string;
+  purpose: string;
+  userId?: number | null;
+  walletId?: number | null;
+}
+
 export type BalanceChanges = ReturnType<typeof getBalanceChanges>;
 
 export interface SubmissionOutcome {

@@ -65,6 +65,14 @@ export const ledgerUnavailable = (
 export const serviceDisabled = (message: string, details?: Record<string, unknown>) =>
   new AppError('SERVICE_DISABLED', message, details);
 
+/** An answer given before and stored (a self-custody intent's refusal), given again as it was. */
+export const replayedError = (code: string | undefined, message: string, details?: Record<string, unknown>) =>
+  new AppError(
+    code !== undefined && code in ERROR_STATUS ? (code as ErrorCode) : 'BAD_REQUEST',
+    message,
+    details,
+  );
+
 /** One field problem of a validation error: a dotted path and the message shown beside the field. */
 export interface FieldIssue {
   path: string;

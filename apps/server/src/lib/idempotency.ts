@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { SECRET_MESSAGES } from '@ledgerpad/shared';
+import type { Database } from '../db/client';
 import { conflict } from './errors';
-import { idempotentRequests } from './idempotency-schema';
+import { idempotentRequests, secretPurges } from './idempotency-schema';
+import { secretsOf, withoutSecrets } from './secrets';
 
 // Done once (docs/money.md "Done once"): a state-changing request of a signed-in user that carries
 // an `Idempotency-Key` runs once. Its answer is stored with the key; a retry — a double click, a
@@ -12,6 +15,11 @@ import { idempotentRequests } from './idempotency-schema';
 // while the first still runs waits for it. Modules also derive their ledger intent keys from the
 // same key, so a request whose instance died mid-way converges on the same transactions when it is
 // run again after its lease.
+//
+// What is stored never carries a secret: a created wallet's seed is in the first answer only. The
+// stored copy drops every secret field (and any seed or request secret echoed elsewhere in it), and
+// says so: a replay answers the same wallet with `secret_shown_once` and a notice. Rows expire 24 h
+// after they were made: a key older than that runs as new, and every instance's sweep deletes them.
 
 /**
  * A running request holds its key for this long and renews it while it runs, so when its instance
@@ -20,6 +28,11 @@ import { idempotentRequests } from './idempotency-schema';
 const LEASE_MS = 6_000;
 const RENEW_MS = 2_000;
 const POLL_MS = 50;
+/** How long an answer is kept and replayed (Stripe's rule too): after it, the row is deleted. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How often each instance deletes expired rows (a plain DELETE: instances never get in each other's way). */
+const SWEEP_MS = 10 * 60 * 1000;
+const SWEEP_BATCH = 1000;
 
 const IDEMPOTENCY_MESSAGES = {
   reused: 'This Idempotency-Key was already used for a different request.',
@@ -37,16 +50,51 @@ const hashBody = (body: unknown): string =>
     .update(JSON.stringify(body ?? null))
     .digest('hex');
 
-export function registerIdempotency(app: FastifyInstance, db: Db): void {
+/**
+ * `column` (a row's creation time) is within an Idempotency-Key's life: a row a request recorded
+ * under its key is that request's effect only for as long as the key itself is remembered.
+ */
+export function withinKeyLife(column: AnyPgColumn): SQL {
+  return sql`${column} > now() - ${IDEMPOTENCY_TTL_MS} * interval '1 millisecond'`;
+}
+
+/** The answer as it may be stored: no secret, and a note where one was left out. */
+export function storableAnswer(response: unknown, requestBody: unknown): unknown {
+  const { value, removed } = withoutSecrets(response, secretsOf(requestBody));
+  if (!removed.length || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return { ...value, secret_shown_once: true, secret_notice: SECRET_MESSAGES.shownOnce };
+}
+
+export interface IdempotencyStore {
+  /** Deletes every row older than the TTL; resolves with how many went. */
+  sweep(): Promise<number>;
+  /** Runs a purge a migration asked for (see purgeStoredSecrets); undefined when none is pending. */
+  purgeStoredSecrets(): Promise<PurgeReport | undefined>;
+}
+
+export interface IdempotencyOptions {
+  /** Milliseconds between two sweeps of this instance; 0 stops the loop (tests sweep by hand). */
+  sweepMs?: number;
+  log?: FastifyBaseLogger;
+}
+
+export function registerIdempotency(
+  app: FastifyInstance,
+  database: Database,
+  opts: IdempotencyOptions = {},
+): IdempotencyStore {
+  const db = database.db;
+  const log = opts.log ?? app.log;
   const owned = new WeakMap<FastifyRequest, Owned>();
   const running = new Map<string, Promise<void>>();
   const settle = new Map<string, () => void>();
   const renewals = new Map<string, NodeJS.Timeout>();
 
+  const expired = sql`not ${withinKeyLife(idempotentRequests.createdAt)}`;
   const load = async (userId: number, key: string) =>
     (
       await db
-        .select()
+        .select({ row: idempotentRequests, expired: sql<boolean>`${expired}` })
         .from(idempotentRequests)
         .where(and(eq(idempotentRequests.userId, userId), eq(idempotentRequests.key, key)))
     )[0];
@@ -90,7 +138,15 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
         })
         .onConflictDoNothing()
         .returning({ key: idempotentRequests.key });
-      let row = claimed.length ? undefined : await load(userId, key);
+      const found = claimed.length ? undefined : await load(userId, key);
+      if (found?.expired) {
+        // Past its 24 h: deleted on sight (the sweep would have), and the request runs as new.
+        await db
+          .delete(idempotentRequests)
+          .where(and(eq(idempotentRequests.userId, userId), eq(idempotentRequests.key, key), expired));
+        continue;
+      }
+      let row = found?.row;
       if (row && (row.route !== route || row.bodyHash !== bodyHash))
         throw conflict(IDEMPOTENCY_MESSAGES.reused);
       if (row?.state === 'done') {
@@ -98,7 +154,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
           .code(row.statusCode ?? 200)
           .header('idempotent-replayed', 'true')
           .header('cache-control', 'private, no-store');
-        return reply.send(row.response);
+        // Stored without secrets; scrubbed again on the way out, for a row an older version wrote
+        // (an instance not yet upgraded during a rolling upgrade).
+        return reply.send(storableAnswer(row.response, null));
       }
       if (row) {
         // Running elsewhere: take it over only when its lease ran out (its instance is gone).
@@ -139,9 +197,14 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
             response = payload;
           }
         }
+        // The first answer goes out whole (the seed, once); the stored copy never holds a secret.
         await db
           .update(idempotentRequests)
-          .set({ state: 'done', statusCode: reply.statusCode, response: response as never })
+          .set({
+            state: 'done',
+            statusCode: reply.statusCode,
+            response: storableAnswer(response, request.body) as never,
+          })
           .where(where);
       }
     } finally {
@@ -153,4 +216,140 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     }
     return payload;
   });
+
+  const sweep = async (): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      // In batches: a backlog (a long-stopped instance) never holds one long delete.
+      const gone = await db
+        .delete(idempotentRequests)
+        .where(
+          sql`(${idempotentRequests.userId}, ${idempotentRequests.key}) in (
+            select user_id, key from ${idempotentRequests} where ${expired} limit ${SWEEP_BATCH})`,
+        )
+        .returning({ key: idempotentRequests.key });
+      total += gone.length;
+      if (gone.length < SWEEP_BATCH) return total;
+    }
+  };
+  const store: IdempotencyStore = {
+    sweep,
+    purgeStoredSecrets: () => purgeStoredSecrets(database, log),
+  };
+
+  // The owned sweep loop: every instance runs it (deleting expired rows twice is harmless), from
+  // ready to close; a sweep in progress is awaited on close.
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const every = opts.sweepMs ?? SWEEP_MS;
+  const tick = () => {
+    sweeping = sweep().catch((err: unknown) => log.warn({ err }, 'idempotency sweep failed'));
+  };
+  app.addHook('onReady', async () => {
+    await store.purgeStoredSecrets().catch((err: unknown) => {
+      log.error({ err }, 'purging stored secrets failed; it runs again at the next start');
+    });
+    if (every > 0) {
+      tick();
+      timer = setInterval(tick, every);
+      timer.unref();
+    }
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    await sweeping;
+  });
+  return store;
+}
+
+export interface PurgeReport {
+  /** The purges a migration asked for, and the rows each changed or deleted. */
+  purges: Array<{ name: string; rows: number }>;
+  /** Stored answers still carrying a secret by the server's own rule, scrubbed now. */
+  scrubbed: number;
+  /** What was done to the files (VACUUM FULL, a WAL switch and checkpoint on PGlite). */
+  compacted: string[];
+}
+
+/**
+ * A migration that removed secrets from rows (0021: seeds in stored answers) leaves the old row
+ * versions in the table's pages until they are rewritten, and in the WAL until its segments are
+ * removed. The first instance to start afterwards takes the purge (one statement: one instance
+ * does it), scrubs what the migration's SQL could not judge (a seed echoed inside another field),
+ * rewrites the table (VACUUM FULL) and, on the embedded PGlite (its data directory is the whole
+ * database), switches to a new WAL segment and checkpoints: with `wal_recycle=off` (db/client.ts)
+ * the segments that held the old rows are deleted instead of renamed for reuse. On PostgreSQL the
+ * WAL, its archive, replicas and backups are the operator's: the log line says what to do
+ * (docs/key-custody.md).
+ */
+export async function purgeStoredSecrets(
+  database: Database,
+  log: FastifyBaseLogger,
+): Promise<PurgeReport | undefined> {
+  const { db } = database;
+  const purges = await db
+    .update(secretPurges)
+    .set({ doneAt: new Date() })
+    .where(isNull(secretPurges.doneAt))
+    .returning({ name: secretPurges.name, rows: secretPurges.rows });
+  if (!purges.length) return undefined;
+  try {
+    return await purge(database, log, purges);
+  } catch (err) {
+    // Given back: the next start (this instance's or another's) runs it again.
+    await db
+      .update(secretPurges)
+      .set({ doneAt: null })
+      .where(
+        inArray(
+          secretPurges.name,
+          purges.map((p) => p.name),
+        ),
+      );
+    throw err;
+  }
+}
+
+async function purge(
+  database: Database,
+  log: FastifyBaseLogger,
+  purges: PurgeReport['purges'],
+): Promise<PurgeReport> {
+  const { db } = database;
+  let scrubbed = 0;
+  for (const row of await db.select().from(idempotentRequests)) {
+    const answer = withoutSecrets(row.response);
+    if (!answer.changed) continue;
+    await db
+      .update(idempotentRequests)
+      .set({ response: storableAnswer(row.response, null) as never })
+      .where(and(eq(idempotentRequests.userId, row.userId), eq(idempotentRequests.key, row.key)));
+    scrubbed++;
+  }
+  const compacted: string[] = [];
+  await database.sql.exec('vacuum full idempotent_requests');
+  compacted.push('vacuum full idempotent_requests');
+  if (database.driver === 'pglite') {
+    await database.sql.exec('set wal_recycle = off');
+    await database.sql.query('select pg_switch_wal()');
+    await database.sql.exec('checkpoint');
+    compacted.push('pg_switch_wal()', 'checkpoint');
+  }
+  const report: PurgeReport = { purges, scrubbed, compacted };
+  const rows = purges.reduce((n, p) => n + p.rows, 0);
+  if (database.driver === 'pglite') {
+    log.warn(
+      report,
+      `Removed wallet secrets from ${rows + scrubbed} stored answers and from the database's files. ` +
+        'Copies of the data directory made before this start (backups) still hold them: delete them.',
+    );
+  } else {
+    log.warn(
+      report,
+      `Removed wallet secrets from ${rows + scrubbed} stored answers and rewrote the table. PostgreSQL's ` +
+        'WAL, WAL archive, replicas and backups made before now may still hold them: run CHECKPOINT ' +
+        'and rotate the WAL (docs/key-custody.md "Secrets found stored and removed"), and delete older backups.',
+    );
+  }
+  return report;
 }

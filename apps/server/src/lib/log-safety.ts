@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { stdSerializers } from 'pino';
+import { scrubLogLine } from './secrets';
 
 // What the logs may carry. A failed query's parameters can include a wallet's sealed secret, its
 // nonce and wrapped data key, and a request URL can carry a socket token or a sign-in link token:
@@ -92,3 +93,22 @@ function safeRequestSerializer(req: FastifyRequest | { method?: string; url?: st
 }
 
 export const safeSerializers = { err: safeErrorSerializer, req: safeRequestSerializer };
+
+/** Where pino writes its lines: stdout's sonic-boom, pino-pretty's stream, a test's buffer. */
+export interface LogDestination {
+  write(chunk: string): unknown;
+  flushSync?(): void;
+  flush?(cb?: (err?: Error | null) => void): void;
+}
+
+/**
+ * Every line on its way to `dest` without secrets (lib/secrets.ts scrubLogLine): whatever a future
+ * log call passes — a request body, an error quoting its input — a seed never reaches the output.
+ */
+export function scrubbingStream(dest: LogDestination): LogDestination {
+  return {
+    write: (chunk: string) => dest.write(scrubLogLine(String(chunk))),
+    ...(dest.flushSync ? { flushSync: () => dest.flushSync!() } : {}),
+    ...(dest.flush ? { flush: (cb?: (err?: Error | null) => void) => dest.flush!(cb) } : {}),
+  };
+}

@@ -5,6 +5,8 @@ import type { Db } from '../db/client';
 import type { Keyring, SealedSecret } from '../keys/envelope';
 import type { SignerSource } from '../ledger/submission-service';
 import { walletFromSeed } from '../ledger/sign';
+import { SELF_CUSTODY_MESSAGES } from '@ledgerpad/shared';
+import { badRequest } from '../lib/errors';
 import { wallets } from './custody-schema';
 
 // Sealing and opening wallet secrets. Decrypted keys live only for the duration of one signature;
@@ -21,7 +23,23 @@ function secretOf(wallet: Wallet): WalletSecret {
     : { kind: 'keypair', publicKey: wallet.publicKey, privateKey: wallet.privateKey };
 }
 
+/** The wallet kinds (docs/self-custody.md): only a custodial wallet's key is on the server. */
+export const WALLET_KIND = { custodial: 'custodial', browser: 'browser', external: 'external' } as const;
+
+/** A custodial wallet's sealed secret; a self-custody wallet has none (its key never reaches us). */
 export function sealedOf(row: WalletRow): SealedSecret {
+  if (
+    row.kind !== WALLET_KIND.custodial ||
+    !row.secretCiphertext ||
+    !row.secretNonce ||
+    !row.dataKeyWrapped ||
+    !row.dataKeyNonce ||
+    !row.keyId
+  )
+    // Asked to sign for a wallet whose key is in the user's browser or wallet app: the action must
+    // be prepared as an intent for the wallet to sign (docs/self-custody.md "Adding an action").
+    // Actions that do not support self-custody wallets yet answer this sentence, not a 500.
+    throw badRequest(SELF_CUSTODY_MESSAGES.notSupported, { walletKind: row.kind });
   return {
     ciphertext: row.secretCiphertext,
     nonce: row.secretNonce,
@@ -64,6 +82,34 @@ export interface NewWallet {
   wallet: Wallet;
   /** The deploy job a staged wallet belongs to. */
   jobId?: string | null;
+  /** The Idempotency-Key of the request that makes it (its retry finds it instead of making another). */
+  requestKey?: string | null;
+}
+
+export interface NewSelfCustodyWallet {
+  userId: number;
+  name: string;
+  address: string;
+  publicKey: string;
+  kind: 'browser' | 'external';
+  walletApp: string | null;
+}
+
+/** A self-custody wallet: its address and public key only — no secret column is ever filled. */
+export async function insertSelfCustodyWallet(db: Db, w: NewSelfCustodyWallet): Promise<WalletRow> {
+  const [row] = await db
+    .insert(wallets)
+    .values({
+      userId: w.userId,
+      role: 'user',
+      name: w.name,
+      address: w.address,
+      kind: w.kind,
+      walletApp: w.walletApp,
+      publicKey: w.publicKey,
+    })
+    .returning();
+  return row!;
 }
 
 export async function insertWallet(db: Db, keyring: Keyring, w: NewWallet): Promise<WalletRow> {
@@ -74,6 +120,7 @@ export async function insertWallet(db: Db, keyring: Keyring, w: NewWallet): Prom
       role: w.role ?? 'user',
       name: w.name ?? null,
       jobId: w.jobId ?? null,
+      requestKey: w.requestKey ?? null,
       address: w.wallet.classicAddress,
       ...sealWallet(keyring, w.wallet),
     })
@@ -94,6 +141,8 @@ export async function platformWallet(db: Db, role: string): Promise<WalletRow | 
 export function createSignerSource(db: Db, keyring: Keyring): SignerSource {
   // Each account's signing batch reads its key row: the batches of one turn (a burst of swaps, one
   // account each) read theirs in one statement (db/batched.ts).
+  // A custodial record of the address wins over a self-custody one (two users may hold the same
+  // address in different ways: one imported its seed here, the other keeps it in the browser).
   const rowOf = batchedRead(async (accounts: string[]) => {
     const rows = await db
       .select()
@@ -101,7 +150,11 @@ export function createSignerSource(db: Db, keyring: Keyring): SignerSource {
       .where(inArray(wallets.address, accounts))
       .orderBy(wallets.id);
     const by = new Map<string, WalletRow>();
-    for (const row of rows) if (!by.has(row.address)) by.set(row.address, row);
+    for (const row of rows) {
+      const seen = by.get(row.address);
+      if (!seen || (seen.kind !== WALLET_KIND.custodial && row.kind === WALLET_KIND.custodial))
+        by.set(row.address, row);
+    }
     return by;
   });
   return {
@@ -113,7 +166,9 @@ export function createSignerSource(db: Db, keyring: Keyring): SignerSource {
     async walletsFor(accounts: string[]): Promise<Map<string, Wallet>> {
       const out = new Map<string, Wallet>();
       const rows = await Promise.all([...new Set(accounts)].map((a) => rowOf(a)));
-      for (const row of rows) if (row) out.set(row.address, openWallet(keyring, row));
+      // A self-custody account is left out: signing it is refused with its own sentence.
+      for (const row of rows)
+        if (row?.kind === WALLET_KIND.custodial) out.set(row.address, openWallet(keyring, row));
       return out;
     },
   };

@@ -12,6 +12,7 @@ import { createMemoryBus, type EventBus } from '../realtime/event-bus';
 import { createPostgresBus } from '../realtime/pg-event-bus';
 import { userTopic } from '../realtime/topics';
 import { LedgerFollower } from './indexer/follower';
+import { IntentService } from './intents';
 import { JobRunner, toJobStatus } from './jobs';
 import { LedgerReadCache } from './read-cache';
 import { PlatformSettings } from './settings';
@@ -66,6 +67,11 @@ export interface Platform {
   submissions?: SubmissionService;
   /** Funds checks before signing (ledger/funds.ts); undefined without a ledger connection. */
   funds?: Funds;
+  /**
+   * Actions of self-custody wallets: prepared as intents, signed in the browser or a wallet app,
+   * checked and submitted (docs/self-custody.md); undefined without a ledger connection.
+   */
+  intents?: IntentService;
   accounts: PlatformAccounts;
   bus: EventBus;
   /** Persisted background jobs; modules register their handlers before the app is ready. */
@@ -134,6 +140,10 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
     : undefined;
   const funds =
     submissions && connection ? new Funds({ db, client: connection.client, submissions }) : undefined;
+  const intents =
+    submissions && connection
+      ? new IntentService({ db, connection, submissions, funds, log: log.child({ component: 'intents' }) })
+      : undefined;
   const ownBus = !deps.eventBus;
   const bus = deps.eventBus ?? (await createEventBus(deps));
 
@@ -204,6 +214,7 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
     keyring,
     submissions,
     funds,
+    intents,
     bus,
     accounts: {
       // A bootstrap that failed (ledger unreachable at start) is tried again by whoever needs it.
@@ -237,6 +248,12 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
         }),
       );
       await submissions.start();
+      // Intents whose signed blobs arrived before a crash: followed to the end and finished.
+      void intents
+        ?.resume()
+        .catch((err: unknown) =>
+          log.warn({ err: err instanceof Error ? err.message : String(err) }, 'intent resume failed'),
+        );
       if (config.XRPL_NETWORK === 'standalone') {
         await recordGenesis(db, keyring);
         // In the background: the API is usable at once; only the RLUSD faucet waits for it.

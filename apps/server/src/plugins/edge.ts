@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EDGE_MESSAGES, IDEMPOTENCY_KEY, parseId } from '@ledgerpad/shared';
 import type { z } from 'zod';
-import { fieldError, validationError } from '../lib/errors';
+import { fieldError, forbidden, validationError } from '../lib/errors';
 import { parseInput, type Parsed } from '../lib/validation';
 
 // Checks every request gets before any route runs, so no route can forget them: a malformed
@@ -75,10 +75,32 @@ export function userPost<S extends z.ZodType, T>(
   );
 }
 
-/** A numeric path parameter: strictly a positive decimal integer, else 400 naming it. */
-export function idParam(request: FastifyRequest, name = 'id'): number {
+/**
+ * A user id in the path (`/api/positions/:userId` and friends): parsed with the shared id rule (400
+ * `bad`) and then compared with the session's — a path id is never a way to read someone else's
+ * data, so another user's id is a plain 403 `notOwn`.
+ */
+export function ownUserParam(
+  request: FastifyRequest,
+  messages: { notOwn: string; bad?: string },
+  name = 'userId',
+): number {
+  const id = idParam(request, name, messages.bad);
+  if (id !== request.user!.id) throw forbidden(messages.notOwn);
+  return id;
+}
+
+/**
+ * An id in the path: the shared id rule (`parseId`: decimal digits as written, 1 to ID_MAX), else
+ * 400 naming the parameter — or `message` where the module has its own sentence.
+ */
+export function idParam(
+  request: FastifyRequest,
+  name = 'id',
+  message: string = EDGE_MESSAGES.id(name),
+): number {
   const raw = (request.params as Record<string, unknown> | undefined)?.[name];
   const id = parseId(raw);
-  if (id === undefined) throw fieldError(name, EDGE_MESSAGES.id(name));
+  if (id === undefined) throw fieldError(name, message);
   return id;
 }

@@ -2,6 +2,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { rateLimited } from '../lib/errors';
+import { sharedRateLimitStore, type SharedCounters } from './rate-limit-store';
 
 /** Limits key on the user when signed in (shared NATs stay usable), else on the client IP. */
 const userOrIpKey = (request: FastifyRequest): string =>
@@ -43,9 +44,14 @@ export interface RateLimits {
   demo: { max: number; timeWindow: number; keyGenerator: (r: FastifyRequest) => string };
 }
 
+/** How often an instance deletes the shared counters of windows long over. */
+const SWEEP_MS = 60_000;
+
 /**
  * Registers the global per-user/IP limit (every route) and a tighter one for state-changing
  * requests. Must be registered after the session hook (keys use request.user) and before routes.
+ * With `shared` (PostgreSQL), every limit — these, the sign-in and upload routes' own — counts in
+ * the database every instance uses (rate-limit-store.ts); without it, in this process's memory.
  */
 export async function registerRateLimits(
   app: FastifyInstance,
@@ -57,8 +63,27 @@ export async function registerRateLimits(
     | 'RATE_LIMIT_WRITE_PER_MIN'
     | 'RATE_LIMIT_EXPENSIVE_PER_MIN'
   >,
+  shared?: SharedCounters,
 ): Promise<RateLimits> {
+  if (shared) {
+    // An owned loop: started with the app, stopped (and its statement awaited) when it closes.
+    let timer: NodeJS.Timeout | undefined;
+    let sweeping: Promise<unknown> = Promise.resolve();
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        sweeping = shared.sweep().catch((err: unknown) => app.log.warn({ err }, 'rate-limit sweep failed'));
+      }, SWEEP_MS);
+      timer.unref();
+    });
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await sweeping;
+    });
+  }
   await app.register(fastifyRateLimit, {
+    // A limiter that cannot count (the database is unreachable) lets the request through: the
+    // routes that matter need the database anyway, and the health check reports it.
+    ...(shared ? { store: sharedRateLimitStore(shared), skipOnError: true } : {}),
     global: true,
     max: config.RATE_LIMIT_READ_PER_MIN,
     timeWindow: MINUTE,

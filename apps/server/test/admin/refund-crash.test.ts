@@ -9,7 +9,13 @@ import type {
   StagedWalletView,
 } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
-import { json, signInOverHttp, signInOwnerOverHttp, useCrashRig } from '../helpers/child-server';
+import {
+  json,
+  signInOverHttp,
+  signInOwnerOverHttp,
+  uploadLogoOverHttp,
+  useCrashRig,
+} from '../helpers/child-server';
 import { xrpBalance } from '../helpers/ledger-reads';
 
 // kill -9 of the real server (embedded PGlite and ledger in one process) while an admin refund of a
@@ -64,7 +70,7 @@ describe('admin refund crash safety', () => {
       devAllocation: '10',
       liquidityAmount: '10',
       ammFee: '0.5',
-      logoUrl: '/images/refund.webp',
+      logoUrl: await uploadLogoOverHttp(server.base, user),
       blackholeIssuer: true,
       requireAuth: false,
       liquidityPairType: 'XRP',

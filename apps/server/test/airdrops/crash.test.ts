@@ -7,9 +7,12 @@ import { airdropClaims, airdrops } from '../../src/modules/airdrops/schema';
 import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
 
 // kill -9 of the real server while an airdrop is being created, and again while 200 claims on an
-// allocation covering 150 are being paid, then restarts with nobody retrying: the allocation moves
-// into the airdrop wallet exactly once, every reserved claim is paid exactly once (or released),
-// never twice, never more than the 150, and the airdrop wallet keeps exactly what was not paid.
+// allocation covering 150 are being paid, then restarts: the allocation moves into the airdrop
+// wallet exactly once, every reserved claim is paid exactly once (or released), never twice, never
+// more than the 150, and the airdrop wallet keeps exactly what was not paid. Each claim carries an
+// Idempotency-Key, and after the restart every claimer retries with it (issue 34): a claim that was
+// paid answers paid with its hash — never 'This airdrop has been fully claimed.' — and a retry never
+// makes a second claim.
 
 type AccountTx = {
   tx_json?: { TransactionType: string; Account: string; Destination?: string };
@@ -126,6 +129,13 @@ describe('airdrop crash safety', () => {
       await sleep(200);
     }
 
+    const claim = (base: string, c: (typeof claimers)[number]) =>
+      fetch(`${base}/api/airdrops/${airdropId}/claim`, {
+        method: 'POST',
+        headers: { ...c.headers, 'idempotency-key': `crash-claim-${c.name}` },
+        body: JSON.stringify({ destinationWalletId: c.id }),
+      });
+
     // 2. 200 claims at once on 150 allocations; kill -9 while they are being paid: once the first
     // payout from the airdrop wallet is validated (the others signed, in flight or not yet
     // signed). A fixed delay killed before any payout on a loaded machine; a minute without one
@@ -148,11 +158,7 @@ describe('airdrop crash safety', () => {
       });
       await client.request({ command: 'subscribe', accounts: [payer!] });
       const sent = claimers.map((c) =>
-        fetch(`${server.base}/api/airdrops/${airdropId}/claim`, {
-          method: 'POST',
-          headers: c.headers,
-          body: JSON.stringify({ destinationWalletId: c.id }),
-        }).then(
+        claim(server.base, c).then(
           (r) => r.status,
           () => 'dropped' as const,
         ),
@@ -164,6 +170,18 @@ describe('airdrop crash safety', () => {
     await Promise.all(claims);
 
     server = await rig.start();
+    // Every claimer retries with its key, as a client whose request was cut does. "Still being
+    // processed" (502: the killed instance's payout leases run out first) is asked again. An answer
+    // comes once the claim is settled, so afterwards nothing reserved is still unpaid.
+    const retried = await Promise.all(
+      claimers.map(async (c) => {
+        for (;;) {
+          const r = await claim(server.base, c);
+          const body = (await r.json()) as { amount?: string; hash?: string; message?: string };
+          if (r.status !== 502) return { address: c.address, status: r.status, body };
+        }
+      }),
+    );
     const received = new Map<string, number>();
     let airdropWallet = '';
     let deposits: AccountTx[] = [];
@@ -265,12 +283,27 @@ describe('airdrop crash safety', () => {
       expect(paid.length).toBeLessThanOrEqual(150);
       expect(paid.every((r) => new Decimal(r.amount).eq(FIXED))).toBe(true);
       expect(row!.claimedCount).toBe(paid.length);
+      // The retries told the truth: each paid claim answered paid with its own hash (the finding:
+      // a paid claim's retry answered 400 'This airdrop has been fully claimed.'), one claim per
+      // claimer however often it was sent, and a refusal only where nothing was paid.
+      const byAddress = new Map(rows.map((r) => [r.walletAddress, r]));
+      expect(rows.length).toBe(new Set(rows.map((r) => r.userId)).size);
+      const wrong = retried.filter((a) => {
+        const mine = byAddress.get(a.address);
+        if (mine?.status === 'paid')
+          return !(a.status === 200 && a.body.hash === mine.hash && a.body.amount === FIXED);
+        return a.status === 200;
+      });
+      expect(wrong, JSON.stringify(wrong.slice(0, 5))).toEqual([]);
+      const answeredPaid = retried.filter((a) => a.status === 200).length;
+      expect(answeredPaid).toBe(paid.length);
       const unpaid = new Decimal(TOTAL).minus(new Decimal(FIXED).mul(paid.length));
       expect(new Decimal(row!.remaining).eq(unpaid)).toBe(true);
       // The airdrop wallet's ledger balance is exactly the allocation not paid.
       expect(onLedger.eq(unpaid)).toBe(true);
       process.stdout.write(
-        `airdrop crash test: ${paid.length}/${CLAIMERS} claims paid once each (150 allocations) after two kill -9\n`,
+        `airdrop crash test: ${paid.length}/${CLAIMERS} claims paid once each (150 allocations) after two kill -9; ` +
+          `${answeredPaid} retries answered paid with their hash, ${retried.length - answeredPaid} refused (none paid)\n`,
       );
     } finally {
       await database.close();

@@ -146,6 +146,8 @@ describe('GET /api/docs', () => {
       '/api/bonding/{issuer}': `/api/bonding/${curve.issuer_address}`,
       '/api/pump/bonding/marketcap/{id}': `/api/pump/bonding/marketcap/${bonding.token_id}`,
       '/api/tokens/issuer/{issuerAddress}': `/api/tokens/issuer/${amm.issuer_address}`,
+      '/api/tokens/issuer/{issuerAddress}/tokens': `/api/tokens/issuer/${amm.issuer_address}/tokens`,
+      '/api/tokens/{issuer}/identity-history': `/api/tokens/${amm.issuer_address}/identity-history`,
       '/api/swapsearch/search-tokens/{query}': '/api/swapsearch/search-tokens/docs',
       '/api/wallets/open-orders/{issuer}/{ticker}': `/api/wallets/open-orders/${amm.issuer_address}/DOCS`,
       '/api/xrp-usd-price': '/api/xrp-usd-price',

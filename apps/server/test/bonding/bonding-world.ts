@@ -2,7 +2,13 @@ import { expect } from 'vitest';
 import { Wallet, type Client, type SubmittableTransaction } from 'xrpl';
 import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
-import { json, signInOverHttp, signInOwnerOverHttp, type ChildServer } from '../helpers/child-server';
+import {
+  json,
+  signInOverHttp,
+  signInOwnerOverHttp,
+  uploadLogoOverHttp,
+  type ChildServer,
+} from '../helpers/child-server';
 import { submitAndWait, submitNow, waitValidated } from '../helpers/submit-and-wait';
 import type { SignedIn } from '../helpers/test-app';
 import { runDeploy } from '../helpers/trading-world';
@@ -69,6 +75,8 @@ export const send = (client: Client, wallet: Wallet, tx: SubmittableTransaction)
 export function curveLaunchBody(
   walletId: number | unknown,
   token: { name: string; ticker: string; pair?: 'XRP' | 'RLUSD' },
+  /** A stored logo of its own (`runDeploy` stores one when it is left out). */
+  logoUrl?: string,
 ): Record<string, unknown> {
   return {
     name: token.name,
@@ -77,7 +85,7 @@ export function curveLaunchBody(
     supply: '1000000000',
     devAllocation: '0',
     ammFee: '0.3',
-    logoUrl: '/images/x.webp',
+    ...(logoUrl ? { logoUrl } : {}),
     blackholeIssuer: true,
     requireAuth: false,
     liquidityPairType: token.pair ?? 'XRP',
@@ -131,7 +139,11 @@ export async function launchCurveOverHttp(
   const creator = await signInOverHttp(server.base, `${token.ticker.toLowerCase()}_creator`);
   const wallet = await json(await post('/api/wallets', creator, {}));
   for (let i = 0; i < 2; i++) await post(`/api/wallets/${wallet.id}/fund`, creator, {});
-  const launch = await post('/api/deploy-token', creator, curveLaunchBody(wallet.id, token));
+  const launch = await post(
+    '/api/deploy-token',
+    creator,
+    curveLaunchBody(wallet.id, token, await uploadLogoOverHttp(server.base, creator)),
+  );
   expect(launch.status, await launch.clone().text()).toBe(202);
   const { jobId } = (await launch.json()) as { jobId: string };
   for (let i = 0; i < 300; i++) {

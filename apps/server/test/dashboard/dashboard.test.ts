@@ -168,11 +168,19 @@ describe('a deployed token', () => {
     expect(after.flags & issuerFreeze).toBe(0);
   });
 
-  it('refuses a freeze of a line that does not exist and of another currency', async () => {
+  it('refuses a freeze of a line that does not exist, of an account that does not, and of another currency', async () => {
     const url = `/api/dashboard/trust-lines/${token.row.id}/freeze`;
-    const noLine = await post(alice, url, { accountAddress: Wallet.generate().classicAddress, freeze: true });
+    const lineless = await fundedUserWallet(t, mallory);
+    const noLine = await post(alice, url, { accountAddress: lineless.address, freeze: true });
     expect(noLine.statusCode).toBe(400);
     expect(noLine.json().message).toBe(DASHBOARD_MESSAGES.noLine);
+    // An address with no account at all is named (issue 34), not 'no trust line'.
+    const ghost = Wallet.generate().classicAddress;
+    const noAccount = await post(alice, url, { accountAddress: ghost, freeze: true });
+    expect(noAccount.statusCode).toBe(400);
+    expect(noAccount.json().message).toBe(
+      `The holder ${ghost.slice(0, 6)}…${ghost.slice(-4)} does not exist on the XRP Ledger.`,
+    );
     const other = await post(alice, url, {
       accountAddress: bobWallet.address,
       currency: 'USD',

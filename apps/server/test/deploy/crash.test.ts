@@ -2,7 +2,13 @@ import type { JobStatusView, DeployResult } from '@ledgerpad/shared';
 import { describe, expect, it } from 'vitest';
 import { decode } from 'xrpl';
 import { ledgerSubmissions } from '../../src/ledger/schema';
-import { json, openUserSocket, signInOverHttp, useCrashRig } from '../helpers/child-server';
+import {
+  json,
+  openUserSocket,
+  signInOverHttp,
+  uploadLogoOverHttp,
+  useCrashRig,
+} from '../helpers/child-server';
 import type { TestSocket } from '../helpers/socket-client';
 
 // kill -9 of the real server (embedded PGlite and ledger in one process) during a deploy, at four
@@ -72,7 +78,7 @@ describe('deploy crash safety', () => {
         devAllocation: '20',
         liquidityAmount: '50',
         ammFee: '0.3',
-        logoUrl: '/images/crash.webp',
+        logoUrl: await uploadLogoOverHttp(server.base, headers),
         blackholeIssuer: true,
         requireAuth: false,
         liquidityPairType: 'XRP',

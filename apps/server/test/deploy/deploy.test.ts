@@ -23,6 +23,7 @@ import { DEPLOY_JOB, deployStepNames, type DeployPayload } from '../../src/modul
 import { TestSocket } from '../helpers/socket-client';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { testLogo } from '../helpers/test-logo';
 
 // Deploys on the embedded ledger (closing every second, like `npm start`), checked on the ledger
 // afterwards against numbers worked out here from the form: flags, keys, supply, pool, fee, LP.
@@ -39,16 +40,28 @@ let bob: SignedIn;
 let aliceWallet: { id: number; address: string };
 let feeWallet: string;
 let rlusdIssuer: string;
+const logos: string[] = [];
+let moonLogo = '';
 
+/** Letters that fold to no other (no I/L/O): each form a name and ticker of its own (issue 35). */
+const SUFFIX = 'ABCDEFGHJKMNPQRSTUVWXYZ';
+let forms = 0;
 const form = (over: Record<string, unknown> = {}) => ({
-  name: 'Moon Token',
-  ticker: 'MOON',
+  // The first form is Moon Token; every later one its own name and ticker, so no deploy reads as a
+  // verified token deployed before it.
+  ...(forms++ === 0
+    ? { name: 'Moon Token', ticker: 'MOON' }
+    : {
+        name: `Moon Token ${SUFFIX[forms % SUFFIX.length]}${SUFFIX[Math.floor(forms / SUFFIX.length)]}`,
+        ticker: `MN${SUFFIX[forms % SUFFIX.length]}${SUFFIX[Math.floor(forms / SUFFIX.length)]}`,
+      }),
   description: 'A token for the test',
   supply: '1000000',
   devAllocation: '10',
   liquidityAmount: '100',
   ammFee: '0.5',
-  logoUrl: '/images/logo-test.webp',
+  // A stored logo of its own for each form (issue 35: no two tokens share a logo).
+  logoUrl: logos.shift()!,
   twitterLink: 'https://x.com/moon',
   telegramLink: '',
   websiteLink: 'https://moon.example',
@@ -135,6 +148,7 @@ beforeAll(async () => {
   alice = await t.signIn('alice_deploy');
   bob = await t.signIn('bob_deploy');
   aliceWallet = await newWallet(alice);
+  for (let i = 0; i < 40; i++) logos.push(await testLogo(t.database.db));
 }, 120_000);
 
 afterAll(async () => {
@@ -155,7 +169,9 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
     // Measured in closes with 3 s closes (1 s again afterwards): the figure is about the pipeline,
     // not about whether a loaded CI machine reacts within one second (the bench measures 1 s).
     t.ledger.setCloseInterval(3000);
-    const out = await deploy(alice, form()).finally(() => t.ledger.setCloseInterval(1000));
+    const moon = form();
+    moonLogo = moon.logoUrl;
+    const out = await deploy(alice, moon).finally(() => t.ledger.setCloseInterval(1000));
     jobId = out.jobId;
     expect(out.status.status, JSON.stringify(out.status)).toBe('completed');
     expect(out.status.steps.every((s) => s.status === 'done')).toBe(true);
@@ -171,6 +187,9 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
       'fund-issuer',
       'fund-hot-wallet',
       'issuer-default-ripple',
+      // A dev allocation: the issuer allows token escrow before the blackhole (issue 35), so the
+      // deployer can still lock it on the ledger later.
+      'issuer-allow-locking',
       'hot-trust-line',
       'dev-trust-line',
       'issue-supply',
@@ -185,7 +204,7 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
 
   it('lands within two ledger closes of the first submit', () => {
     const indexes = Object.values(result.ledgers ?? {}).filter((v): v is number => typeof v === 'number');
-    expect(indexes.length).toBe(11);
+    expect(indexes.length).toBe(12);
     // Two closes: every transaction in two consecutive ledgers after the request.
     expect(new Set(indexes).size, JSON.stringify(result.ledgers)).toBeLessThanOrEqual(2);
     expect(Math.max(...indexes) - Math.min(...indexes)).toBeLessThanOrEqual(1);
@@ -198,9 +217,9 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
     expect(root.Flags & LSF_DISABLE_MASTER).toBeTruthy();
     expect(root.Flags & LSF_REQUIRE_AUTH).toBe(0);
     expect(root.RegularKey).toBe(BLACKHOLE);
-    // issuer_reserve 1.1 XRP minus the issuer's own 5 transactions at 10 drops (DefaultRipple, the
-    // two issues, the regular key, disable master).
-    expect(BigInt(root.Balance)).toBe(1_100_000n - 5n * 10n);
+    // issuer_reserve 1.1 XRP minus the issuer's own 6 transactions at 10 drops (DefaultRipple,
+    // AllowTrustLineLocking, the two issues, the regular key, disable master).
+    expect(BigInt(root.Balance)).toBe(1_100_000n - 6n * 10n);
   });
 
   it('issued exactly the supply: 10% to the wallet, the rest in the pool at 0.5%', async () => {
@@ -257,7 +276,7 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
       require_auth: false,
       liquidity_pair: 'XRP',
       links: { Twitter: 'https://x.com/moon', Telegram: '', Website: 'https://moon.example' },
-      local_image_path: 'logo-test.webp',
+      local_image_path: moonLogo.split('/').pop(),
     });
     const list = (await t.app.inject({ method: 'GET', url: '/api/tokens?limit=10' })).json() as Array<{
       issuer_address: string;
@@ -296,7 +315,7 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
       const list = (await t.app.inject({ url: '/api/tokens?limit=10' })).json() as TokenView[];
       listed = list.find((x) => x.issuer_address === result.issuer_address);
     } while (!listed?.dev_unlocked && Date.now() < deadline);
-    expect(listed?.dev_unlocked).toEqual({ percent: '10' });
+    expect(listed?.dev_unlocked).toEqual({ percent: '10', lockedPercent: '0' });
     expect(listed?.ledger_lock).toBeUndefined();
   });
 

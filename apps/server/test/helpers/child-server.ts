@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll } from 'vitest';
 import { Client } from 'xrpl';
 import { openDatabase, type Database } from '../../src/db/client';
@@ -95,6 +96,23 @@ export async function signInOverHttp(base: string, username: string): Promise<Re
     (await json(await fetch(`${base}/api/csrf-token`, { headers: { cookie } }))) as { token: string }
   ).token;
   return { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json', origin: CHILD_ORIGIN };
+}
+
+/**
+ * A logo of its own, uploaded through POST /api/upload as a browser would (issue 35: a deploy names
+ * a stored logo no other token shows): a 64×64 PNG of a random colour. Returns its served URL.
+ */
+export async function uploadLogoOverHttp(base: string, headers: Record<string, string>): Promise<string> {
+  const color = `#${randomBytes(3).toString('hex')}`;
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: color } })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  form.append('logo', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'logo.png');
+  const { 'content-type': _json, ...rest } = headers;
+  const res = await fetch(`${base}/api/upload`, { method: 'POST', headers: rest, body: form });
+  if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+  return String((await json(res)).servedUrl);
 }
 
 /**

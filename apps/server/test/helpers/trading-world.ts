@@ -5,6 +5,7 @@ import type { DeployResult, JobStatusView, SwapResult } from '@ledgerpad/shared'
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { jobs } from '../../src/platform/jobs';
 import { tokenBalance, xrpBalance } from './ledger-reads';
+import { testLogo } from './test-logo';
 import type { SignedIn } from './test-app';
 import type { WalletTestApp } from '../wallets/wallet-app';
 
@@ -25,15 +26,22 @@ export async function fundedWallet(
   return { id, address };
 }
 
-/** The deploy form of an XRP-paired token with a 100 XRP pool at a 0.3% fee (POST /api/deploy-token). */
-export const ammLaunchBody = (walletId: number | unknown, token: { name: string; ticker: string }) => ({
+/**
+ * The deploy form of an XRP-paired token with a 100 XRP pool at a 0.3% fee (POST /api/deploy-token).
+ * `logoUrl`: a stored logo of its own (`testLogo`); `runDeploy` stores one when it is left out.
+ */
+export const ammLaunchBody = (
+  walletId: number | unknown,
+  token: { name: string; ticker: string },
+  logoUrl?: string,
+) => ({
   ...token,
   description: '',
   supply: '1000000',
   devAllocation: '0',
   liquidityAmount: '100',
   ammFee: '0.3',
-  logoUrl: '/images/x.webp',
+  ...(logoUrl ? { logoUrl } : {}),
   blackholeIssuer: false,
   requireAuth: false,
   liquidityPairType: 'XRP',
@@ -59,7 +67,8 @@ export async function runDeploy(
     method: 'POST',
     url: '/api/deploy-token',
     headers: owner.headers,
-    payload: body,
+    // Every token its own stored logo (issue 35: a deploy names a logo that exists, no other token's).
+    payload: { ...body, logoUrl: body.logoUrl ?? (await testLogo(t.database.db)) },
   });
   expect(res.statusCode, res.body).toBe(202);
   const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, { timeoutMs });

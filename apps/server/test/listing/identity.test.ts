@@ -6,6 +6,7 @@ import { Wallet, type AccountSet, type Client } from 'xrpl';
 import {
   AIRDROP_MESSAGES,
   IDENTITY_MESSAGES,
+  identityBadge,
   type Airdrop,
   RLUSD_CURRENCY_HEX,
   type ClaimChallengeView,
@@ -146,7 +147,13 @@ describe('B lists A’s token, A proves control', () => {
 
     await importWallet(alice, issuer.seed!);
     const control = (await get(`/api/listing/control?token_id=${listed.id}`, alice)).json();
-    expect(control).toEqual({ token_id: listed.id, controller: false, admin: false, own_wallet: true });
+    expect(control).toEqual({
+      token_id: listed.id,
+      controller: false,
+      admin: false,
+      own_wallet: true,
+      lost_control: null,
+    });
 
     const claim = await post('/api/listing/claims/verify', alice, {
       token_id: listed.id,
@@ -163,6 +170,7 @@ describe('B lists A’s token, A proves control', () => {
       metadata_by: 'issuer',
       links: { Website: 'https://issuer.example', Twitter: '', Telegram: '' },
     });
+    expect(identityBadge(claim.json().token)).toBe('Controls the issuer');
 
     // The controller rewrites it at any time.
     const edit = await post(`/api/listing/tokens/${listed.id}/metadata`, alice, metadata('Real Own Two'));
@@ -200,11 +208,23 @@ describe('B lists A’s token, A proves control', () => {
     expect(code.code).toMatch(/^ledgerpad-claim-[0-9a-f]{32}$/);
     expect(code.code).not.toBe(carolCode.code);
     expect(code).toMatchObject({ token_id: listed.id, issuer_address: issuer.address, own_wallet: false });
-    // Exactly what a wallet must sign: a zero-effect AccountSet whose memo is the code (hex of text).
+    // Exactly what a wallet must sign: a zero-effect AccountSet whose memo says, in words the issuer
+    // reads before signing, what it grants and to whom (issue 35), with the code inside.
+    expect(code.claim_text).toBe(
+      `Ledgerpad: make alice (user #${alice.user.id}) controller of CLM listing #${listed.id}. Code ${code.code}`,
+    );
     expect(code.transaction).toEqual({
       TransactionType: 'AccountSet',
       Account: issuer.address,
-      Memos: [{ Memo: { MemoType: hex('ledgerpad/claim'), MemoData: hex(code.code) } }],
+      Memos: [
+        {
+          Memo: {
+            MemoType: hex('ledgerpad/claim'),
+            MemoData: hex(code.claim_text),
+            MemoFormat: hex('text/plain'),
+          },
+        },
+      ],
     });
     expect(new Date(code.expires_at).getTime() - Date.now()).toBeGreaterThan(59 * 60_000);
 
@@ -305,11 +325,41 @@ describe('B lists A’s token, A proves control', () => {
     tomlBody = 'this is = = not toml';
     expect((await claim()).json().message).toBe(IDENTITY_MESSAGES.tomlParse(url));
 
+    // The file lists the issuer and the token but names nobody: the domain vouches for the listing,
+    // whose metadata becomes the TOML's own (the caller's form is not the issuer's word), and nobody
+    // becomes controller (issue 35).
     tomlBody = `[[ISSUERS]]\naddress = "${issuer.address}"\nname = "Toml Inc"\n\n[[CURRENCIES]]\ncode = "TML"\nissuer = "${issuer.address}"\ndisplay_decimals = 2\n`;
+    const vouched = await claim();
+    expect(vouched.statusCode, vouched.body).toBe(200);
+    expect(vouched.json().note).toBe(IDENTITY_MESSAGES.tomlVerifiedOnly(domain));
+    expect(vouched.json().token).toMatchObject({
+      name: 'Toml Inc',
+      verified: true,
+      verified_by: 'toml',
+      verified_domain: domain,
+      metadata_by: 'issuer',
+      links: { Website: `https://${domain}/`, Twitter: '', Telegram: '' },
+    });
+    expect(identityBadge(vouched.json().token)).toBe(`${domain} vouches`);
+    expect((await get(`/api/listing/control?token_id=${listed.id}`, alice)).json()).toMatchObject({
+      controller: false,
+    });
+    expect((await events(listed.id)).at(-1)).toMatchObject({ action: 'toml', after: { evidence: url } });
+
+    // With the claim line of Alice's code in the token's entry, the domain names her: controller.
+    tomlBody = `[[ISSUERS]]\naddress = "${issuer.address}"\nname = "Toml Inc"\n\n[[CURRENCIES]]\ncode = "TML"\nissuer = "${issuer.address}"\n${shown.toml_line}\n`;
+    expect(shown.toml_line).toBe(`ledgerpad_claim = "${shown.claim_text}"`);
     const ok = await claim();
     expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().note).toBeUndefined();
     expect(ok.json().token).toMatchObject({ name: 'Toml Token', verified: true, verified_by: 'toml' });
-    expect((await events(listed.id)).at(-1)!.after).toMatchObject({ evidence: url });
+    expect((await get(`/api/listing/control?token_id=${listed.id}`, alice)).json()).toMatchObject({
+      controller: true,
+    });
+    expect((await events(listed.id)).at(-1)!.after).toMatchObject({
+      evidence: url,
+      controllerUserId: alice.user.id,
+    });
   });
 });
 
@@ -400,36 +450,40 @@ describe('no impersonation', () => {
     expect([verify.statusCode, verify.json().message]).toEqual([400, IDENTITY_MESSAGES.rlusdCode]);
   });
 
-  it('lists a lookalike of a verified token only as unverified, with the warning, even from the issuer’s own wallet', async () => {
+  it('marks a lookalike of a verified token by ledger facts, keeping its own proof; refuses a name reading as another token', async () => {
     const real = await issueToken(client, { ticker: 'BOB', amounts: ['10'] });
     await importWallet(alice, real.issuer.seed!);
     const verified = await listAs(alice, real.issuer.address, { name: 'Bob Token' });
     expect(verified).toMatchObject({ verified: true, verified_by: 'wallet', metadata_by: 'issuer' });
 
-    // B0B (a zero for the O), from its own issuer, listed by that issuer's owner.
+    // B0B (a zero for the O), from its own issuer, listed by that issuer's owner: its proof stands
+    // (it does control that issuer), but it was issued later with no more holders, so it gives way.
     const zero = await issueToken(client, { ticker: 'B0B', amounts: ['10'] });
     await importWallet(bob, zero.issuer.seed!);
     const fake = await listAs(bob, zero.issuer.address, { name: 'Other Thing' });
     expect(fake).toMatchObject({
       ticker: 'B0B',
-      verified: false,
+      verified: true,
       verified_by: 'wallet',
       lookalike_of: 'BOB',
+      same_as: { match: 'ticker', ticker: 'BOB', issuer_address: real.issuer.address, currency: 'BOB' },
     });
 
-    // Lower case, and a name that spells the verified ticker.
+    // Lower case gives way too.
     const lower = await issueToken(client, { ticker: 'bob', amounts: ['1'] });
     expect(await listAs(carol, lower.issuer.address, { name: 'Plain' })).toMatchObject({
       lookalike_of: 'BOB',
     });
+    // A name spelling another token's ticker (its own ticker differs), or RLUSD's name: refused.
     const named = await issueToken(client, { ticker: 'ZZQ', amounts: ['1'] });
-    expect(await listAs(carol, named.issuer.address, { name: 'B0B' })).toMatchObject({ lookalike_of: 'BOB' });
-    // The reserved identity of RLUSD: a name that reads 'Ripple USD'.
+    const asBob = await post(ADD, carol, listing(named.issuer.address, { name: 'B0B' }));
+    expect([asBob.statusCode, asBob.json().message]).toEqual([400, IDENTITY_MESSAGES.verifiedName('BOB')]);
     const ripple = await issueToken(client, { ticker: 'RUSD', amounts: ['1'] });
-    expect(await listAs(carol, ripple.issuer.address, { name: 'Ripple USD' })).toMatchObject({
-      verified: false,
-      lookalike_of: 'RLUSD',
-    });
+    const asRlusd = await post(ADD, carol, listing(ripple.issuer.address, { name: 'Ripple USD' }));
+    expect([asRlusd.statusCode, asRlusd.json().message]).toEqual([
+      400,
+      IDENTITY_MESSAGES.reservedName('RLUSD'),
+    ]);
   });
 
   it('ranks verified tokens first in search and the swap autocomplete', async () => {
@@ -446,15 +500,29 @@ describe('no impersonation', () => {
         ticker: 'RNK',
         name: 'Rank Real',
         issuer_address: real.issuer.address,
+        currency: 'RNK',
         verified: true,
+        verified_by: 'wallet',
+        verified_domain: null,
         lookalike_of: null,
+        same_as: null,
       },
       {
         ticker: 'RNK',
         name: 'Rank Copy',
         issuer_address: copy.issuer.address,
+        currency: 'RNK',
         verified: false,
+        verified_by: null,
+        verified_domain: null,
         lookalike_of: 'RNK',
+        same_as: {
+          match: 'ticker',
+          ticker: 'RNK',
+          name: 'Rank Real',
+          issuer_address: real.issuer.address,
+          currency: 'RNK',
+        },
       },
     ]);
     const list = (await get('/api/tokens')).json() as TokenView[];

@@ -93,16 +93,19 @@ describe('POST /api/gateway-balances', () => {
     expect(res.json().tokens).toEqual([]);
   });
 
-  it('refuses a bad address with a 400 naming the field, and an unknown account with a 404', async () => {
+  it('refuses a bad address with a 400 naming the field, and an unknown account with a 400 naming it', async () => {
     const bad = await post(BALANCES, alice, { account: 'rNotAnAddress' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('account must be a valid XRPL address');
     const missing = await post(BALANCES, alice, {});
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe('account must be a valid XRPL address');
-    const unknown = await post(BALANCES, alice, { account: Wallet.generate().address });
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().message).toBe(LISTING_MESSAGES.accountNotFound);
+    const ghost = Wallet.generate().address;
+    const unknown = await post(BALANCES, alice, { account: ghost });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe(
+      `The issuer ${ghost.slice(0, 6)}…${ghost.slice(-4)} does not exist on the XRP Ledger.`,
+    );
   });
 });
 
@@ -228,9 +231,12 @@ describe('POST /api/admin/tokens/add', () => {
   });
 
   it('answers an unknown issuer, an account that issues nothing and a wrong currency with a clear 4xx', async () => {
-    const unknown = await post(ADD, alice, form(Wallet.generate().address));
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().message).toBe(LISTING_MESSAGES.accountNotFound);
+    const ghost = Wallet.generate().address;
+    const unknown = await post(ADD, alice, form(ghost));
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe(
+      `The issuer ${ghost.slice(0, 6)}…${ghost.slice(-4)} does not exist on the XRP Ledger.`,
+    );
 
     const plain = await fundedAccount(client, 20);
     const nothing = await post(ADD, alice, form(plain.address));

@@ -38,6 +38,7 @@ import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import { submitOk } from '../helpers/submit-and-wait';
 import { tokenBalance } from '../helpers/ledger-reads';
+import { testLogo } from '../helpers/test-logo';
 
 // The market indexer on the embedded ledger: trades made directly with xrpl.js (not through
 // Ledgerpad) become trades, candles, holders and live frames; issuer facts follow the ledger; a
@@ -67,7 +68,7 @@ async function deploy(ticker: string, blackhole: boolean): Promise<DeployResult>
       devAllocation: '0',
       liquidityAmount: '100',
       ammFee: '0.3',
-      logoUrl: '/images/x.webp',
+      logoUrl: await testLogo(t.database.db),
       blackholeIssuer: blackhole,
       requireAuth: false,
       liquidityPairType: 'XRP',

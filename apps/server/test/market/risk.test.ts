@@ -1,11 +1,11 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Wallet } from 'xrpl';
-import { Client, type SubmittableTransaction } from 'xrpl';
+import { Client, Wallet, type SubmittableTransaction } from 'xrpl';
 import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
 import { NO_NEW_HOLDERS_SENTENCE, type RiskReport, type RiskSignal } from '@ledgerpad/shared';
 import { assessRisk, HOLDERS_NOTE, readRiskInput, type RiskTokenRef } from '../../src/modules/market/risk';
 import { submitAndWait } from '../helpers/submit-and-wait';
+import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { blackhole, fundedAccount } from '../listing/issuer-fixture';
 
 // The risk signals (issue 24), each on a ledger state built with xrpl.js on the embedded ledger and
@@ -89,8 +89,17 @@ const ref = (w: World, devSharePercent: string | null = null): RiskTokenRef => (
   devSharePercent,
 });
 
+/**
+ * The holders here are funded by the ledger's genesis account one after another, which in the app
+ * is one of Ledgerpad's own accounts (`platformHolders`): its fundings say nothing about ownership
+ * (issue 35's holder clusters ignore them), as the route's platform map says.
+ */
+const GENESIS = Wallet.fromSeed(STANDALONE_GENESIS_SEED).address;
+
 async function report(w: World, excluded: Map<string, string> = new Map()): Promise<RiskReport> {
-  return assessRisk(await readRiskInput(client, ref(w), excluded));
+  return assessRisk(
+    await readRiskInput(client, ref(w), new Map([[GENESIS, 'Ledgerpad genesis account'], ...excluded])),
+  );
 }
 
 const signal = (r: RiskReport, id: RiskSignal['id']) => r.signals.find((s) => s.id === id);

@@ -20,6 +20,7 @@ import { tradingTrades } from '../../src/modules/trading/schema';
 import type { SignedIn } from '../helpers/test-app';
 import { deployToken, fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { testLogo } from '../helpers/test-logo';
 
 // Checked before signing (issue 23), on the embedded ledger and checked with xrpl.js afterwards:
 // every signing route refuses an amount above what the wallet can pay with 400 'Insufficient
@@ -243,7 +244,7 @@ describe('checked before signing: nothing reaches the ledger', () => {
       devAllocation: '10',
       liquidityAmount: '100',
       ammFee: '0.3',
-      logoUrl: '/images/x.webp',
+      logoUrl: await testLogo(t.database.db),
       blackholeIssuer: false,
       requireAuth: false,
       liquidityPairType: 'XRP',

@@ -14,6 +14,7 @@ import { createTestApp, type SignedIn } from '../helpers/test-app';
 import { submitAndWait } from '../helpers/submit-and-wait';
 import { fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { testLogo } from '../helpers/test-logo';
 
 // Done once, and not competing with oneself (issue 23), on the embedded ledger checked with
 // xrpl.js: 3 wallets × 10 XRP at the default 0.50% slippage on a 1,000-XRP pool all fill, sent as
@@ -87,7 +88,7 @@ beforeAll(async () => {
     devAllocation: '0',
     liquidityAmount: '1000',
     ammFee: '0.3',
-    logoUrl: '/images/x.webp',
+    logoUrl: await testLogo(t.database.db),
     blackholeIssuer: false,
     requireAuth: false,
     liquidityPairType: 'XRP',

@@ -15,6 +15,7 @@ import type { SignedIn } from '../helpers/test-app';
 import { submitAndWait } from '../helpers/submit-and-wait';
 import { fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { testLogo } from '../helpers/test-logo';
 
 // Exact accounting (issue 23): the positions worked example, by hand. The token is paired with
 // RLUSD, so its XRP book holds only the offers placed here and nothing on an AMM: every trade below
@@ -141,7 +142,7 @@ beforeAll(async () => {
     devAllocation: '50',
     liquidityAmount: '100',
     ammFee: '0.3',
-    logoUrl: '/images/x.webp',
+    logoUrl: await testLogo(t.database.db),
     blackholeIssuer: false,
     requireAuth: false,
     liquidityPairType: 'RLUSD',

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
 import { masterKeyFromBytes } from '../../src/keys/envelope';
 import {
   buildServer,
+  CHILD_ORIGIN,
   json,
   signInOverHttp,
   startChildServer,
@@ -158,6 +159,21 @@ describe('two instances on one PostgreSQL', () => {
     expect((await json(await fetch(`${b.base}/api/config/fees`))).airdrop_fee_xrp).toBe('3.5');
   });
 
+  it('spends one sign-in budget on both (RATE_LIMIT_AUTH_PER_MIN, 10 a minute): the 11th is refused by either', async () => {
+    // The rate limits count in PostgreSQL, shared by the instances (issue 34): alternate A and B.
+    const codes: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await fetch(`${(i % 2 ? b : a).base}/api/auth/telegram`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: CHILD_ORIGIN },
+        body: JSON.stringify({ id: 1, auth_date: 1, hash: '0'.repeat(64) }),
+      });
+      codes.push(res.status);
+    }
+    expect(codes.slice(0, 10).filter((c) => c === 429)).toEqual([]);
+    expect(codes.slice(10)).toEqual([429, 429]);
+  });
+
   it('a deploy started on A is finished by B after kill -9 of A, once; its updates reach a socket on B', async () => {
     const creator = await signInOverHttp(a.base, 'creator_two');
     const post = (base: string, route: string, body: unknown) =>
@@ -173,10 +189,20 @@ describe('two instances on one PostgreSQL', () => {
     const socket = await TestSocket.open(`${b.base.replace('http', 'ws')}/ws?token=${token}`);
     await socket.next('ready');
 
+    // A stored logo of its own (issue 35: a deploy names a logo that exists), as an upload leaves it.
+    const bytes = randomBytes(64);
+    const logo = `${createHash('sha256').update(bytes).digest('hex')}.png`;
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    await db.query(
+      `insert into ${schema}.uploaded_logos (name, content_type, bytes, size) values ($1, 'image/png', $2, $3)`,
+      [logo, bytes, bytes.length],
+    );
+    await db.end();
     const started = await post(
       a.base,
       '/api/deploy-token',
-      ammLaunchBody(wallet.id, { name: 'Two Instance Token', ticker: 'TWOI' }),
+      ammLaunchBody(wallet.id, { name: 'Two Instance Token', ticker: 'TWOI' }, `/cdn/logos/${logo}`),
     );
     expect(started.status, await started.clone().text()).toBe(202);
     const { jobId } = (await started.json()) as { jobId: string };

@@ -192,7 +192,17 @@ describe('validation at the edge', () => {
   });
 
   it('takes ids in paths and bodies only as positive decimal integers', async () => {
-    const tries = [`0x${walletId.toString(16)}`, `${walletId}e0`, `+${walletId}`, `${walletId}.0`, '0', '-1'];
+    const tries = [
+      `0x${walletId.toString(16)}`,
+      `${walletId}e0`,
+      `+${walletId}`,
+      `${walletId}.0`,
+      ` ${walletId}`,
+      `0${walletId}`,
+      '0',
+      '-1',
+      '2147483648',
+    ];
     for (const id of tries) {
       const res = await t.app.inject({
         method: 'PUT',
@@ -201,7 +211,7 @@ describe('validation at the edge', () => {
         payload: { name: 'renamed' },
       });
       expect(res.statusCode, id).toBe(400);
-      expect(res.json().message).toBe('id must be a positive whole number');
+      expect(res.json().message).toBe('id must be a whole number from 1 to 2147483647');
       const body = await post('/api/wallets/remove-trustline', {
         walletId: id,
         issuer: Wallet.generate().classicAddress,

@@ -128,6 +128,9 @@ describe('lists that grow are paged', () => {
     'GET /api/tokens/:issuer/trades': 'bounded by ?limit (at most 100)',
     'GET /api/wallets/open-orders/:issuer/:ticker': 'the top 50 offers of each side of the book',
     'GET /api/swapsearch/search-tokens/:query': 'at most SEARCH_MAX matches',
+    'GET /api/tokens/issuer/:issuerAddress/tokens': 'one issuer’s listed tokens (a handful)',
+    'GET /api/tokens/:issuer/identity-history': 'one token’s identity events, the latest 200',
+    'GET /api/listing/lost-control': 'the listings the caller lost, one row per token',
     'GET /api/admin/fee-overrides': 'at most 100 users matching the search',
     'GET /api/check-orders-status': "an action's result: the user's resting orders that changed",
     'GET /api/referrals/me': 'one balance per reward currency (XRP, RLUSD)',
@@ -300,7 +303,100 @@ describe('malformed input on every route', () => {
     },
     { what: 'huge numbers', payload: { amount: '9'.repeat(400), walletId: 1e308, destinationTag: 2 ** 40 } },
   ];
-  const BAD_IDS = ['0x6', '-1', '6e0', '+6', '6.0', '99999999999999999999', '%00', 'NaN'];
+  /**
+   * Ids are integers as written (docs/server-conventions.md): hex, exponent, padding, decimals, a
+   * sign or a leading zero are not id 6, and a number past the int4/int8 columns is no id at all.
+   */
+  const BAD_IDS = [
+    '0x6',
+    '0xf',
+    '-1',
+    '0',
+    '6e0',
+    '15e0',
+    '+6',
+    '6.0',
+    '15.0',
+    '%206',
+    '6%20',
+    '06',
+    '2147483648',
+    '4294967296',
+    '9007199254740993',
+    '9223372036854775808',
+    '99999999999999999999',
+    '%00',
+    'NaN',
+  ];
+  /** The same forms as JSON values of a body's id fields (numbers where JSON can say them). */
+  const BAD_BODY_IDS: unknown[] = [
+    '0xf',
+    '15e0',
+    ' 15',
+    '15.0',
+    '+15',
+    '015',
+    '',
+    0,
+    -1,
+    1.5,
+    2147483648,
+    2 ** 53 + 2,
+    1e308,
+    '2147483648',
+    '9223372036854775808',
+    true,
+    null,
+    [15],
+  ];
+  /** Every id field name a body of ours may carry. */
+  const ID_FIELDS = [
+    'id',
+    'walletId',
+    'wallet_id',
+    'sourceWalletId',
+    'destinationWalletId',
+    'userId',
+    'tokenId',
+    'token_id',
+    'escrowSequence',
+    'orderId',
+    'airdropId',
+  ];
+  /** Numbers a search, filter or page parameter may be fed: past int4, int8, 2^53 and the float range. */
+  const HUGE_NUMBERS = [
+    '2147483648',
+    '-2147483649',
+    '9223372036854775808',
+    '99999999999999999999999999',
+    '1e309',
+  ];
+  /** Every query parameter name a route of ours reads. */
+  const QUERY_FIELDS = [
+    'search',
+    'q',
+    'page',
+    'limit',
+    'offset',
+    'from',
+    'to',
+    'token_id',
+    'tokenId',
+    'id',
+    'userId',
+    'walletId',
+    'wallet_id',
+    'all',
+    'status',
+    'type',
+    'wallet',
+    'issuer',
+    'symbol',
+    'ticker',
+    'tokenCode',
+    'currency',
+    'resolution',
+  ];
   /** Path parameters that are free text (a search box): any text is a query, but never a NUL. */
   const FREE_TEXT = new Set([':query']);
 
@@ -324,9 +420,22 @@ describe('malformed input on every route', () => {
     const failures: string[] = [];
     for (const route of routes.filter((r) => r.url.includes(':'))) {
       const freeText = [...FREE_TEXT].some((p) => route.url.endsWith(p));
-      for (const bad of BAD_IDS) {
-        const url = route.url.replace(/:(\w+)/g, bad);
-        const res = await send(route, callerOf(route, mallory), {
+      // The caller's own ids written another way (`0x…`, `…e0`, `+…`, `….0`, padded, a leading
+      // zero): read as the id, they would answer her resource with a 2xx.
+      const own = (name: string) => (/user/i.test(name) ? mallory.user.id : malloryWallet.id);
+      const spelled = (name: string) => {
+        const id = own(name);
+        return [`0x${id.toString(16)}`, `${id}e0`, `%2B${id}`, `${id}.0`, `%20${id}`, `${id}%20`, `0${id}`];
+      };
+      const forms = [
+        ...BAD_IDS.map((bad) => ({ what: bad, url: route.url.replace(/:(\w+)/g, bad) })),
+        ...[0, 1, 2, 3, 4, 5, 6].map((i) => ({
+          what: `own id spelled #${i}`,
+          url: route.url.replace(/:(\w+)/g, (_m, name: string) => spelled(name)[i]!),
+        })),
+      ];
+      for (const { what: bad, url } of forms) {
+        const res = await send(route, route.access === 'admin' ? owner : callerOf(route, mallory), {
           url,
           ...(WRITE.has(route.method) ? { payload: {} } : {}),
         });
@@ -337,6 +446,84 @@ describe('malformed input on every route', () => {
       }
     }
     expect(failures).toEqual([]);
+  }, 120_000);
+
+  it('refuses every malformed or out-of-range id in a body with a 400 naming the field, on every route that reads one', async () => {
+    const failures: string[] = [];
+    const readers: string[] = [];
+    for (const route of routes.filter((r) => WRITE.has(r.method))) {
+      const url = fill(route.url, { userId: mallory.user.id, id: malloryWallet.id });
+      const who = route.access === 'admin' ? owner : callerOf(route, mallory);
+      for (const field of ID_FIELDS) {
+        // Which routes read this field: their schema names it when it holds no id at all.
+        const probe = await send(route, who, { url, payload: { [field]: 'not-an-id' } });
+        const named = (res: LightMyRequestResponse) =>
+          res.statusCode === 400 &&
+          ((res.json() as { fields?: Array<{ path: string }> }).fields ?? []).some((f) => f.path === field);
+        if (probe.statusCode >= 500) failures.push(describeFailure(route, `${field} not-an-id`, probe));
+        if (!named(probe)) continue;
+        readers.push(`${route.method} ${route.url} ${field}`);
+        for (const bad of BAD_BODY_IDS) {
+          // An escrow's sequence is a UInt32 of the ledger, not a row id: 2^31 is one.
+          if (field === 'escrowSequence' && String(bad) === '2147483648') continue;
+          const res = await send(route, who, { url, payload: { [field]: bad } });
+          // Refused naming the field — or by a limit that counts refused forms too (the deploy's
+          // attempts): never accepted, never a 5xx.
+          if (!(named(res) || res.statusCode === 429))
+            failures.push(describeFailure(route, `${field}=${JSON.stringify(bad)}`, res));
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    // The sweep met the body ids it is about (the vesting routes' among them).
+    expect(readers).toEqual(
+      expect.arrayContaining([
+        'POST /api/dashboard/vesting/release tokenId',
+        'POST /api/dashboard/vesting/release escrowSequence',
+        'PUT /api/dashboard/vesting/auto-release tokenId',
+        'POST /api/wallets/transfer walletId',
+        'POST /api/admin/refund wallet_id',
+        'POST /api/admin/admins/add userId',
+        'POST /api/admin/fee-overrides/update userId',
+        'POST /api/listing/claims token_id',
+        'POST /api/airdrops/:id/claim destinationWalletId',
+      ]),
+    );
+  }, 240_000);
+
+  it('answers huge numbers in every search, filter and page parameter of every route without a 5xx', async () => {
+    const failures: string[] = [];
+    // Queries are read by GET routes (a write's query is ignored; the bad-query sweep above covers it).
+    for (const route of routes.filter((r) => r.method === 'GET' && r.url !== '/ws')) {
+      const base = fill(route.url, { userId: mallory.user.id, id: malloryWallet.id });
+      // Admin routes as the owner (the fee-override search is one), every other one as mallory.
+      const who = route.access === 'admin' ? owner : callerOf(route, mallory);
+      const body = WRITE.has(route.method) ? { payload: {} } : {};
+      const clean = await send(route, who, { url: base, ...body });
+      for (const n of HUGE_NUMBERS) {
+        // One parameter at a time (a route may refuse the first bad one before it reads the next).
+        for (const field of QUERY_FIELDS) {
+          const res = await send(route, who, { url: `${base}?${field}=${encodeURIComponent(n)}`, ...body });
+          if (res.statusCode >= 500 && clean.statusCode < 500)
+            failures.push(describeFailure(route, `?${field}=${n}`, res));
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+
+  it('answers the admin user search with the users it matches for any number, never a 500', async () => {
+    for (const search of ['2147483648', '2147483647', '9223372036854775808', String(mallory.user.id)]) {
+      const res = await t.app.inject({
+        url: `/api/admin/fee-overrides?search=${search}`,
+        headers: { cookie: owner.cookie },
+      });
+      expect(res.statusCode, search).toBe(200);
+      const ids = (res.json() as Array<{ id: number }>).map((u) => u.id);
+      // Only mallory's own id finds mallory (by id); a number past int4 finds nobody by id.
+      if (search === String(mallory.user.id)) expect(ids).toContain(mallory.user.id);
+      else expect(ids).not.toContain(mallory.user.id);
+    }
   });
 
   /** Values a field may be fed that are not what it wants (issue 23's list and friends). */

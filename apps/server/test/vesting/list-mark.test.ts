@@ -14,6 +14,7 @@ import { submitAndWait } from '../helpers/submit-and-wait';
 import type { DeployPayload } from '../../src/modules/deploy';
 import type { SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { testLogo } from '../helpers/test-logo';
 
 // Issue 28, the token list's lock mark: /api/tokens carries `ledger_lock` read from the issuer's
 // escrow objects, refreshed when a validated ledger creates or finishes an escrow of the token.
@@ -64,7 +65,7 @@ beforeAll(async () => {
     devAllocation: '10',
     liquidityAmount: '100',
     ammFee: '0.5',
-    logoUrl: '/images/logo-test.webp',
+    logoUrl: await testLogo(t.database.db),
     blackholeIssuer: true,
     requireAuth: false,
     liquidityPairType: 'XRP',
@@ -210,6 +211,6 @@ describe('the token list mark of a locked allocation', () => {
       interval: 100,
     });
     // The dev's whole 10% is back on the wallet's line: the list now marks it 'unlocked'.
-    expect((await listed()).dev_unlocked).toEqual({ percent: '10' });
+    expect((await listed()).dev_unlocked).toEqual({ percent: '10', lockedPercent: '0' });
   });
 });

@@ -65,6 +65,8 @@ const PAGES: PageRoute[] = [
   { path: 'privacy-policy', title: 'Privacy Policy', element: <PrivacyPage /> },
   // Token detail is public (second spec §6).
   { path: 'token/:issuerAddress', title: 'Token', element: <TokenPage /> },
+  // One page per token (issue 35): /token/{issuer} asks which when the issuer lists several.
+  { path: 'token/:issuerAddress/:currency', title: 'Token', element: <TokenPage /> },
   { path: 'deploy-list', title: 'Deploy and List', element: <DeployPage />, signIn: true },
   { path: 'swap', title: 'Swap', element: <SwapPage />, signIn: true },
   { path: 'wallets', title: 'Wallets', element: <WalletsPage />, signIn: true },

@@ -9,6 +9,8 @@ import { PageSkeleton } from './page-skeleton';
 const SignedInNav = lazy(() => import('./signed-in-nav').then((m) => ({ default: m.SignedInNav })));
 // The toast area (sonner) is a chunk of its own, fetched after the page.
 const Toaster = lazy(() => import('./toaster').then((m) => ({ default: m.Toaster })));
+// A browser wallet's passphrase prompt: signed-in users only, in a chunk of its own.
+const UnlockPrompt = lazy(() => import('./unlock-prompt').then((m) => ({ default: m.UnlockPrompt })));
 
 export function Layout() {
   const { pathname } = useLocation();
@@ -71,6 +73,11 @@ export function Layout() {
       <Suspense fallback={null}>
         <Toaster />
       </Suspense>
+      {signedIn && (
+        <Suspense fallback={null}>
+          <UnlockPrompt />
+        </Suspense>
+      )}
     </div>
   );
 }

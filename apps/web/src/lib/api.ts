@@ -174,7 +174,19 @@ export function userMessage(
   return `${fallback}: ${reason}`;
 }
 
+/**
+ * Errors of the signing step written for people (lib/signer): a cancelled passphrase prompt, a
+ * wallet app that refused or is on another account, a key that could not be read.
+ */
+const SIGNING_ERRORS = new Set([
+  'SigningCancelledError',
+  'WalletAppError',
+  'InvalidKeyError',
+  'WrongPassphraseError',
+]);
+
 function serverSentence(err: unknown): string | undefined {
+  if (err instanceof Error && SIGNING_ERRORS.has(err.name)) return err.message;
   if (!(err instanceof ApiError) || err.status === 0) return undefined;
   const readable = (err.status >= 400 && err.status < 500) || err.status === 502 || err.status === 503;
   // Only what our server wrote in its JSON body (a proxy's 'Bad Gateway' page is not a sentence).

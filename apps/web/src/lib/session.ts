@@ -94,6 +94,8 @@ export function useSessionActions() {
       // Logged only (spec §8): the local session is cleared either way.
     }
     resetCsrfToken();
+    // Browser wallets lock at sign-out (if their code was never loaded, none is unlocked).
+    void import('./signer/lock').then((m) => m.lockAll());
     queryClient.setQueryData(USER_KEY, null);
     queryClient.setQueryData(HAS_DEPLOYED_KEY, false);
     queryClient.removeQueries({ queryKey: ADMIN_KEY });

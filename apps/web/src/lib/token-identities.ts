@@ -3,15 +3,15 @@ import { TOKEN_FETCH_LIMIT, type TokenIdentity, type TokenView } from '@ledgerpa
 import { apiGetAll } from './api';
 
 // The identity of listed tokens by (currency, issuer), for screens that name tokens from the ledger
-// (positions, dashboard) and mark them 'Unverified' the same way the list does (issue 24). One
+// (positions, dashboard, wallets, airdrops) and mark them the way the list does (issues 24, 35). One
 // public read of the token list, shared by those screens and kept a minute.
 
-export type IdentityLookup = (
-  currency: string,
-  issuer: string,
-) => Pick<TokenIdentity, 'verified' | 'lookalike_of'>;
+export type KnownIdentity = Pick<TokenIdentity, 'verified' | 'lookalike_of'> &
+  Partial<Pick<TokenIdentity, 'verified_by' | 'verified_domain' | 'same_as'>>;
 
-const UNKNOWN = { verified: false, lookalike_of: null } as const;
+export type IdentityLookup = (currency: string, issuer: string) => KnownIdentity;
+
+const UNKNOWN: KnownIdentity = { verified: false, lookalike_of: null };
 
 export function useTokenIdentities(): IdentityLookup {
   const { data } = useQuery({

@@ -1,5 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { shortAddress, walletBalanceSchema, type WalletBalance } from '@ledgerpad/shared';
+import {
+  shortAddress,
+  walletBalanceSchema,
+  walletKindLabel,
+  type WalletApp,
+  type WalletBalance,
+  type WalletKind,
+} from '@ledgerpad/shared';
 import { apiPost } from './api';
 
 // The signed-in user's wallets with their ledger balances (POST /api/wallets/balances): one query,
@@ -25,9 +32,19 @@ export function useWalletBalances(enabled = true, parseError = 'Invalid API resp
   });
 }
 
-/** How lists name a wallet: its name with the short address, or the short address ('Main (rAbCdE…WxYz)'). */
-export function walletLabel(w: { wallet_address: string; wallet_name?: string | null }): string {
-  return w.wallet_name
+/**
+ * How lists name a wallet: its name with the short address, or the short address, and who signs
+ * for it when known ('Main (rAbCdE…WxYz) · Browser key'): every picker says which wallets the
+ * server signs for and which sign in the browser or a wallet app (docs/self-custody.md).
+ */
+export function walletLabel(w: {
+  wallet_address: string;
+  wallet_name?: string | null;
+  kind?: WalletKind;
+  wallet_app?: WalletApp | null;
+}): string {
+  const name = w.wallet_name
     ? `${w.wallet_name} (${shortAddress(w.wallet_address)})`
     : shortAddress(w.wallet_address);
+  return w.kind ? `${name} · ${walletKindLabel(w.kind, w.wallet_app)}` : name;
 }

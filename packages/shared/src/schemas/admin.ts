@@ -1,7 +1,7 @@
 import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
 import { Decimal } from '../money';
-import { idSchema, parseId } from './common';
+import { idSchema } from './common';
 
 // The admin panel's calls (spec 001 §3, §7, §8): fees, platform settings, admins, fee overrides,
 // rewards and wallet overviews, and the audit trail.
@@ -87,14 +87,7 @@ export const platformConfigUpdateSchema = z.union([
 /** POST /api/admin/admins/add and /remove. */
 export const adminUserSchema = z.object({
   // Never coerced: '0x10', '1e0', true or '' are not user 16 or 1 (spec 001 §5 'Enter valid user ID').
-  userId: z.unknown().transform((v, ctx) => {
-    const id = parseId(v);
-    if (id === undefined) {
-      ctx.addIssue({ code: 'custom', message: ADMIN_MESSAGES.validUserId });
-      return z.NEVER;
-    }
-    return id;
-  }),
+  userId: idSchema('userId', ADMIN_MESSAGES.validUserId),
 });
 
 export interface AdminView {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { AMOUNT_DECIMALS } from '../constants';
 import { tokenCodeSchema } from '../currency';
-import { classicAddressSchema, idSchema, lineText, multiLineText, parseId } from './common';
+import { classicAddressSchema, idSchema, lineText, multiLineText } from './common';
 import { Decimal } from '../money';
 import { isServedLogoUrl } from './listing';
+import { linkRefusal, type LinkKind } from './deploy';
 
 // Airdrops (spec 001 §2 "Airdrops", §4 "Airdrop" and "Airdrop creation payload", §6 "Airdrop",
 // §8): a creator moves a token allocation into a dedicated airdrop wallet; signed-in users claim a
@@ -61,11 +62,15 @@ const amountText = (field: string) =>
 const optionalAmount = (field: string) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), amountText(field).optional());
 
-const optionalUrl = (field: string) =>
+/** A labelled link: the token forms' rule (`linkRefusal`: https, no user:pw@, the label's own site). */
+const optionalUrl = (field: string, kind: LinkKind) =>
   z.preprocess(
     (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
     lineText(field, 200)
-      .refine((v) => /^https?:\/\/[^\s]+$/i.test(v), AIRDROP_MESSAGES.url(field))
+      .superRefine((v, ctx) => {
+        const why = linkRefusal(kind, v);
+        if (why) ctx.addIssue({ code: 'custom', message: why });
+      })
       .optional(),
   );
 
@@ -111,8 +116,8 @@ export const createAirdropSchema = z
         }
         return d;
       }),
-    website: optionalUrl('website'),
-    twitter: optionalUrl('twitter'),
+    website: optionalUrl('website', 'website'),
+    twitter: optionalUrl('twitter', 'twitter'),
     trustlineMode: z
       .enum(['auto', 'manual'], { message: 'trustlineMode must be auto or manual.' })
       .optional()
@@ -157,14 +162,7 @@ export interface CreateAirdropResult {
 }
 
 export const claimAirdropSchema = z.object({
-  destinationWalletId: z.unknown().transform((v, ctx) => {
-    const id = parseId(v);
-    if (id === undefined) {
-      ctx.addIssue({ code: 'custom', message: AIRDROP_MESSAGES.selectWallet });
-      return z.NEVER;
-    }
-    return id;
-  }),
+  destinationWalletId: idSchema('destinationWalletId', AIRDROP_MESSAGES.selectWallet),
 });
 
 export interface ClaimAirdropResult {

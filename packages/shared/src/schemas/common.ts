@@ -4,11 +4,18 @@ import { z } from 'zod';
 // Validation at the edge, written once: every route and form builds its fields from these, so an
 // address, an id or a piece of text is checked the same way everywhere, before anything runs.
 
+/**
+ * The largest id any route accepts: the users table's ids are PostgreSQL `integer` (int4) and
+ * every other table's are far from it, so one bound for every id keeps a number the database
+ * would refuse ("out of range for type integer", a 500) out of every query (docs/server-conventions.md).
+ */
+export const ID_MAX = 2_147_483_647;
+
 export const EDGE_MESSAGES = {
   address: (field: string) => `${field} must be a valid XRPL address`,
   xAddressNetwork: (field: string, network: 'mainnet' | 'test') =>
     `${field} is an X-address for ${network === 'mainnet' ? 'a test network' : 'mainnet'}; use an address of this network (${network === 'mainnet' ? 'mainnet' : 'test network'})`,
-  id: (field: string) => `${field} must be a positive whole number`,
+  id: (field: string) => `${field} must be a whole number from 1 to ${ID_MAX}`,
   controlChars: (field: string) => `${field} must not contain control characters`,
   idempotencyKey: 'Idempotency-Key must be 8-128 letters, digits or . _ : -',
 } as const;
@@ -61,23 +68,29 @@ export function resolveDestination(
     : { address: decoded.classicAddress, tag: decoded.tag };
 }
 
-/** Ids are positive decimal integers: `0x6`, `6e0`, `+6`, `6.0` or ` 6` are not id 6. */
-const ID_TEXT = /^[1-9][0-9]{0,15}$/;
+/**
+ * Ids are integers as written: positive decimal digits with no sign, no leading zero (is `015`
+ * fifteen or octal thirteen?), no spaces, no `0x`, exponent or decimals — `0x6`, `6e0`, `+6`, `6.0`,
+ * ` 6` or `06` are not id 6 — and at most ID_MAX. A JSON number is taken as the number it is.
+ */
+const ID_TEXT = /^[1-9][0-9]{0,9}$/;
 
 export function parseId(value: unknown): number | undefined {
-  if (typeof value === 'number') {
-    return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-  }
-  if (typeof value === 'string' && ID_TEXT.test(value)) {
-    const n = Number(value);
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  return undefined;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && ID_TEXT.test(value)
+        ? Number(value)
+        : NaN;
+  return Number.isSafeInteger(n) && n > 0 && n <= ID_MAX ? n : undefined;
 }
+
+/** Whole numbers as written: digits, no sign, no leading zero (but 0 itself). */
+const WHOLE_TEXT = /^(0|[1-9][0-9]{0,15})$/;
 
 /**
  * A whole number from JSON (an integer) or a form/path (strict decimal text), never coerced: '',
- * '0x10', '1e0', ' 1', true or 1.5 are 400 naming the field and the range.
+ * '0x10', '1e0', ' 1', '01', true or 1.5 are 400 naming the field and the range.
  */
 export const wholeNumberSchema = (
   field: string,
@@ -88,7 +101,7 @@ export const wholeNumberSchema = (
   const message = range.message ?? `${field} must be a whole number from ${min} to ${max}.`;
   return z.unknown().transform((v, ctx) => {
     const n =
-      typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : Number.NaN;
+      typeof v === 'number' ? v : typeof v === 'string' && WHOLE_TEXT.test(v) ? Number(v) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) {
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;
@@ -97,12 +110,16 @@ export const wholeNumberSchema = (
   });
 };
 
-/** An id from JSON (a number) or a path/query (strict decimal text). */
-export const idSchema = (field = 'id') =>
+/**
+ * THE id schema: every id a route reads — path, query or body — goes through it (or `parseId`,
+ * its plain-function form), so no route can accept `0xf`, `15e0`, `" 15"` or a number past ID_MAX.
+ * `message` replaces the default sentence where the spec has its own ('Enter valid user ID').
+ */
+export const idSchema = (field = 'id', message: string = EDGE_MESSAGES.id(field)) =>
   z.unknown().transform((v, ctx) => {
     const id = parseId(v);
     if (id === undefined) {
-      ctx.addIssue({ code: 'custom', message: EDGE_MESSAGES.id(field) });
+      ctx.addIssue({ code: 'custom', message });
       return z.NEVER;
     }
     return id;

@@ -25,6 +25,9 @@ export const DEPLOY_MESSAGES = {
   twitter: 'Twitter link must start with https://x.com/ or https://twitter.com/',
   telegram: 'Telegram link must be a valid public or invite link starting with https://t.me/',
   website: 'Website must start with http(s):// and be a valid URL.',
+  // Issue 35: links are https only and carry no user name or password.
+  websiteHttps: 'Website must be an https:// link.',
+  linkUserinfo: 'Links may not contain a user name or password (user:pw@).',
   wallet: 'Please select a wallet to deploy the token.',
   logo: 'Please upload a logo.',
   formErrors: 'Please correct the errors in the form.',
@@ -68,35 +71,60 @@ const percent = (min: string, max: string, message: string) =>
     message,
   );
 
-const optionalLink = (ok: (url: URL) => boolean, message: string) =>
-  text()
-    .refine((v) => {
-      if (v === '' || v === 'N/A') return true;
-      try {
-        return ok(new URL(v));
-      } catch {
-        return false;
-      }
-    }, message)
-    .optional();
+/** Where each labelled link may point (a 'Twitter' link goes to X/Twitter, a 'Telegram' one to t.me). */
+const LINK_HOSTS = {
+  twitter: ['x.com', 'twitter.com', 'www.x.com', 'www.twitter.com', 'mobile.twitter.com', 'mobile.x.com'],
+  telegram: ['t.me', 'telegram.me'],
+} as const;
+export type LinkKind = 'twitter' | 'telegram' | 'website';
 
-const hostIs = (url: URL, hosts: string[]) =>
-  url.protocol === 'https:' && hosts.includes(url.hostname.toLowerCase()) && url.pathname.length > 1;
+/**
+ * Why a labelled link is refused, or null (issue 35, every door: deploy, listing, claims, airdrops,
+ * admin, and the view of rows stored before the rule): https only, no user name or password (a
+ * 'https://x.com@evil.example' reads as X and goes elsewhere), and the label matches the target.
+ */
+export function linkRefusal(kind: LinkKind, value: string): string | null {
+  const message =
+    kind === 'twitter'
+      ? DEPLOY_MESSAGES.twitter
+      : kind === 'telegram'
+        ? DEPLOY_MESSAGES.telegram
+        : DEPLOY_MESSAGES.website;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return message;
+  }
+  if (url.username !== '' || url.password !== '' || /^[a-z]+:\/\/[^/?#]*@/i.test(value))
+    return DEPLOY_MESSAGES.linkUserinfo;
+  if (kind === 'website') {
+    if (url.protocol === 'http:') return DEPLOY_MESSAGES.websiteHttps;
+    return url.protocol === 'https:' && url.hostname.includes('.') ? null : message;
+  }
+  const hosts: readonly string[] = LINK_HOSTS[kind];
+  return url.protocol === 'https:' && hosts.includes(url.hostname.toLowerCase()) && url.pathname.length > 1
+    ? null
+    : message;
+}
+
+const optionalLink = (kind: LinkKind) =>
+  text()
+    .superRefine((v, ctx) => {
+      if (v === '' || v === 'N/A') return;
+      const why = linkRefusal(kind, v);
+      if (why) ctx.addIssue({ code: 'custom', message: why });
+    })
+    .optional();
 
 /**
  * The Twitter, Telegram and Website links of the token forms (deploy and listing, spec 001 §5):
  * optional, 'N/A' or empty means none.
  */
 export const tokenLinkFields = {
-  twitterLink: optionalLink(
-    (u) => hostIs(u, ['x.com', 'twitter.com', 'www.x.com', 'www.twitter.com']),
-    DEPLOY_MESSAGES.twitter,
-  ),
-  telegramLink: optionalLink((u) => hostIs(u, ['t.me']), DEPLOY_MESSAGES.telegram),
-  websiteLink: optionalLink(
-    (u) => u.protocol === 'https:' || u.protocol === 'http:',
-    DEPLOY_MESSAGES.website,
-  ),
+  twitterLink: optionalLink('twitter'),
+  telegramLink: optionalLink('telegram'),
+  websiteLink: optionalLink('website'),
 };
 
 export const LIQUIDITY_PAIRS = ['XRP', 'RLUSD'] as const;

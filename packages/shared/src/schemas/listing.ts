@@ -24,7 +24,6 @@ export const LISTING_MESSAGES = {
   logoUrl: 'The logo must be an image uploaded here. Please upload it again.',
   createdAt: 'Created date must be a valid date, not in the future.',
   currency: 'Currency must be a 3-character code or 40 hexadecimal characters.',
-  accountNotFound: 'This address was not found on the XRP Ledger. Check the issuer address.',
   issuesNothing: 'This address does not issue any token.',
   currencyNotIssued: 'This issuer does not issue that currency.',
   pickCurrency: 'This issuer issues several tokens. Please choose one.',
@@ -122,6 +121,15 @@ export const metadataUpdateRequestSchema = listingMetadataSchema.extend({
 /** Admin Tokens tab: POST /api/admin/tokens/:id/update (the created date is an admin's to set). */
 export const adminUpdateTokenSchema = listingFormSchema.extend({ csrf_token: z.string().optional() });
 
+/**
+ * A token named in a path and query: its issuer and, for an issuer with several listed tokens, its
+ * currency (a ticker or the ledger code): `/api/tokens/{issuer}/risk?currency=`, the history, …
+ */
+export const tokenRefSchema = z.object({
+  issuer: classicAddressSchema('issuer'),
+  currency: tokenCodeSchema('currency').optional(),
+});
+
 /** POST /api/gateway-balances. */
 export const gatewayBalancesRequestSchema = z.object({ account: classicAddressSchema('account') });
 
@@ -149,4 +157,6 @@ export interface GatewayBalancesResponse {
 export interface ListTokenResponse {
   success: true;
   token: TokenView;
+  /** A sentence about what the proof did not do (a TOML that vouches without naming the caller). */
+  note?: string;
 }

@@ -65,12 +65,29 @@ export interface RiskSignal {
     | 'amm-clawback'
     | 'transfer-fee'
     | 'top-holders'
+    | 'holder-clusters'
     | 'lp-locked'
     | 'dev-allocation';
   severity: RiskSeverity;
   label: string;
   value: string;
   sentence: string;
+}
+
+/**
+ * Top holders funded together (issue 35): by the same account within a short span of one another,
+ * or by another top holder — likely one owner. The top 10 counts a cluster as one holder.
+ */
+export interface HolderCluster {
+  /** The account that funded most of them (null when they were chained through one another). */
+  funder: string | null;
+  accounts: string[];
+  /** Their combined balance (decimal string) and share of the supply (percent). */
+  balance: string;
+  sharePercent: string;
+  /** When the first and the last of them was funded (ISO). */
+  fundedFrom: string | null;
+  fundedTo: string | null;
 }
 
 /** An account left out of holders and the top 10, and why. */
@@ -99,8 +116,13 @@ export interface RiskReport {
   devLock?: DevLockView | null;
   /** Holders with a positive balance, the excluded accounts not counted. */
   holders: number;
-  /** Share of the supply held by the ten largest holders (excluded accounts left out), in percent. */
+  /**
+   * Share of the supply held by the ten largest holders (excluded accounts left out; a cluster of
+   * wallets funded together counts as one holder), in percent.
+   */
   top10SharePercent: string;
+  /** Top holders funded together, largest first (absent from servers before issue 35). */
+  clusters?: HolderCluster[];
   /** Who was left out of holders and the top 10 (the issuer, AMM pools, the curve, platform accounts). */
   excluded: ExcludedHolder[];
   /** Holder lines the issuer froze, and deep-froze (neither send nor receive). */

@@ -14,6 +14,15 @@ const decimal = z.string().describe('A decimal number as a string.');
 const address = z.string().describe('A classic XRPL address (r...).');
 const pair = z.enum(['XRP', 'RLUSD']);
 
+/** The token a same-ticker token gives way to (SameAsRef). */
+const sameAsSchema = z.object({
+  match: z.enum(['ticker', 'name']),
+  ticker: z.string(),
+  name: z.string(),
+  issuer_address: z.string(),
+  currency: z.string(),
+});
+
 /** One row of GET /api/tokens (TokenView). */
 const publicTokenSchema = z.looseObject({
   id: z.number().int(),
@@ -39,8 +48,30 @@ const publicTokenSchema = z.looseObject({
   is_market_listed: z.boolean(),
   is_active: z.boolean(),
   created_at: z.string(),
+  verified: z
+    .boolean()
+    .describe('A proof holds: see verified_by (what was proven), never "the real project".'),
+  verified_by: z.enum(['deploy', 'wallet', 'challenge', 'toml', 'admin', 'platform']).nullable(),
+  verified_domain: z.string().nullable().optional(),
+  lookalike_of: z
+    .string()
+    .nullable()
+    .describe('A reserved identity it reads as, or the token it gives way to.'),
+  same_as: sameAsSchema.nullable().optional(),
 });
 const publicTokenListSchema = z.array(publicTokenSchema);
+
+/** GET /api/tokens/{issuer}/identity-history (IdentityEventView). */
+const publicIdentityHistorySchema = z.array(
+  z.object({
+    at: z.string(),
+    action: z.string(),
+    method: z.string().nullable(),
+    controller_changed: z.boolean(),
+    evidence: z.string().nullable(),
+    text: z.string(),
+  }),
+);
 
 /** One row of GET /api/prices (PriceRecord, spec 000 §3). */
 export const publicPriceRecordSchema = z.looseObject({
@@ -67,6 +98,7 @@ const publicPriceSchema = z.object({
 /** One row of GET /api/holders (HoldersRecord). */
 export const publicHoldersRecordSchema = z.looseObject({
   issuer_address: address,
+  currency: z.string().describe('The token’s ledger currency code (an issuer may list several).'),
   holders_count: z.number().int().nonnegative(),
 });
 const publicHoldersListSchema = z.array(publicHoldersRecordSchema);
@@ -149,6 +181,18 @@ const publicRiskReportSchema = z.looseObject({
   devLock: z.looseObject({}).nullable().optional(),
   holders: z.number().int().nonnegative(),
   top10SharePercent: decimal,
+  clusters: z
+    .array(
+      z.object({
+        funder: z.string().nullable(),
+        accounts: z.array(address),
+        balance: decimal,
+        sharePercent: decimal,
+        fundedFrom: z.string().nullable(),
+        fundedTo: z.string().nullable(),
+      }),
+    )
+    .optional(),
   excluded: z.array(z.object({ account: address, label: z.string() })),
   frozenHolders: z.number().int().nonnegative(),
   deepFrozenHolders: z.number().int().nonnegative(),
@@ -195,8 +239,12 @@ export const publicTokenSuggestionListSchema = z.array(
     ticker: z.string(),
     name: z.string(),
     issuer_address: address,
+    currency: z.string().optional(),
     verified: z.boolean(),
+    verified_by: z.string().nullable().optional(),
+    verified_domain: z.string().nullable().optional(),
     lookalike_of: z.string().nullable().optional(),
+    same_as: sameAsSchema.nullable().optional(),
   }),
 );
 
@@ -327,14 +375,20 @@ const PUBLIC_MARKET_ROUTES: readonly PublicRoute[] = [
   {
     path: '/api/tokens/{issuer}/trades',
     summary: 'Recent trades, newest first.',
-    parameters: [issuerPath, q('limit', false)],
+    parameters: [issuerPath, q('currency', false), q('limit', false)],
     response: publicTradeListSchema,
   },
   {
     path: '/api/tokens/{issuer}/risk',
-    summary: 'What a buyer should know before trading.',
-    parameters: [issuerPath],
+    summary: 'What a buyer should know before trading (?currency= for an issuer with several tokens).',
+    parameters: [issuerPath, q('currency', false)],
     response: publicRiskReportSchema,
+  },
+  {
+    path: '/api/tokens/{issuer}/identity-history',
+    summary: 'Every listing, claim, vouch and change of controller of a token, oldest first.',
+    parameters: [issuerPath, q('currency', false)],
+    response: publicIdentityHistorySchema,
   },
   {
     path: '/api/bonding/{issuer}',
@@ -358,10 +412,16 @@ const PUBLIC_MARKET_ROUTES: readonly PublicRoute[] = [
 const PUBLIC_PLATFORM_ROUTES: readonly PublicRoute[] = [
   {
     path: '/api/tokens/issuer/{issuerAddress}',
-    summary: 'The listed token of an issuer.',
-    parameters: [{ name: 'issuerAddress', in: 'path', required: true }],
+    summary: 'The listed token of an issuer (?currency= names one of several).',
+    parameters: [{ name: 'issuerAddress', in: 'path', required: true }, q('currency', false)],
     // One listed token (TokenView), as a row of GET /api/tokens.
     response: publicTokenSchema,
+  },
+  {
+    path: '/api/tokens/issuer/{issuerAddress}/tokens',
+    summary: 'Every listed token of an issuer.',
+    parameters: [{ name: 'issuerAddress', in: 'path', required: true }],
+    response: publicTokenListSchema,
   },
   {
     path: '/api/swapsearch/search-tokens/{query}',

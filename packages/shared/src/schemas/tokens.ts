@@ -56,6 +56,9 @@ export interface TokenView extends TokenIdentity {
 
 export const TOKEN_MESSAGES = {
   notFoundForIssuer: 'No tokens found for this issuer.',
+  /** Issue 35: one page (and one risk report, trade list, history) per token, not per issuer. */
+  severalTokens: 'This issuer has several listed tokens: add ?currency= with the one you mean.',
+  notFoundForCurrency: 'This issuer has no listed token with that currency.',
   alreadyListed: 'Token Already Listed',
 } as const;
 

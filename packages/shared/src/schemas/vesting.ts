@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idSchema, wholeNumberSchema } from './common';
+import type { EscrowLockState } from '../vesting';
 
 // 'Lock the dev allocation' (issue 28): one schema for the deploy form's section and the deploy
 // request's `vesting` field. A share unlocks after a cliff, the rest in monthly tranches; the server
@@ -54,8 +56,9 @@ export type VestingTrancheStatus = 'locked' | 'due' | 'released' | 'missing';
 
 /** POST /api/dashboard/vesting/release: the escrow to finish (owner and the create's sequence). */
 export const vestingReleaseSchema = z.object({
-  tokenId: z.coerce.number().int().positive(),
-  escrowSequence: z.coerce.number().int().positive(),
+  tokenId: idSchema('tokenId'),
+  // An escrow's sequence is a ledger number (UInt32), not a row id: the same strict whole number.
+  escrowSequence: wholeNumberSchema('escrowSequence', { min: 1, max: 4_294_967_295 }),
   csrf_token: z.string().optional(),
 });
 export type VestingReleaseRequest = z.output<typeof vestingReleaseSchema>;
@@ -65,7 +68,7 @@ export type VestingReleaseRequest = z.output<typeof vestingReleaseSchema>;
  * schedule (its deployer only). The server's keeper then finishes each tranche once it is due.
  */
 export const vestingAutoReleaseSchema = z.object({
-  tokenId: z.coerce.number().int().positive(),
+  tokenId: idSchema('tokenId'),
   enabled: z.boolean(),
   csrf_token: z.string().optional(),
 });
@@ -100,25 +103,29 @@ export interface EscrowView {
 }
 
 /**
- * The dev allocation on the risk panel: how much of the supply the deployer's wallet still has in
- * escrows on the ledger and until when. 'unlocked': a dev allocation above 0 with no escrow of the
- * deployer's wallet left (never locked, or every tranche released); 'not-locked': no allocation.
+ * The dev allocation on the risk panel (issues 28, 35): how much of the allocation the deployer's
+ * wallet has in escrows that lock it — a FinishAfter the ledger has not reached and no Condition —
+ * stated as a share of the allocation. 'locked': all of it; 'partial': some (amber); 'unlocked':
+ * none (never locked, released, due, or only in escrows that lock nothing); 'not-locked': no allocation.
  */
 export interface DevLockView {
-  status: 'locked' | 'unlocked' | 'not-locked';
+  status: 'locked' | 'partial' | 'unlocked' | 'not-locked';
   /** A Ledgerpad schedule locked it at deploy (an 'unlocked' one was released, not never locked). */
   scheduled: boolean;
+  /** The dev allocation, percent of the supply. */
   devSharePercent: string;
-  /** Percent of the supply in the deployer's escrows. */
+  /** Percent of the dev allocation in escrows that lock it (rounded down; capped at 100). */
   lockedPercent: string;
   lockedAmount: string;
-  /** The last FinishAfter of those escrows (ISO), when any. */
+  /** In the deployer's escrows past their FinishAfter: unlocked — can be released now. */
+  dueAmount: string;
+  /** The last FinishAfter of the locking escrows (ISO), when any. */
   until: string | null;
-  /** The line the panel shows, e.g. 'Dev allocation 10% — 7.5% locked on the ledger until 2026-07-31'. */
+  /** The line the panel shows, e.g. 'Dev allocation 10% — 75% of it locked on the ledger until 2026-07-31'. */
   text: string;
-  /** The deployer's escrows of this token. */
-  escrows: EscrowView[];
-  /** Percent of the supply any holder has in escrows of this token. */
+  /** The deployer's escrows of this token, each with what it guarantees now. */
+  escrows: Array<EscrowView & { state: EscrowLockState }>;
+  /** Percent of the supply any holder has in locking escrows of this token. */
   allLockedPercent: string;
 }
 
@@ -158,13 +165,32 @@ export interface VestingReleaseResult {
   amount: string;
 }
 
-/** The risk panel's dev-lock line, worded once. `until`: 'YYYY-MM-DD'. Unlocked: 'Dev allocation 10% — unlocked'. */
-export const devLockText = (dev: string, locked: string, until: string | null, unlocked: boolean): string =>
-  unlocked
-    ? `Dev allocation ${dev}% — unlocked`
-    : until
-      ? `Dev allocation ${dev}% — ${locked}% locked on the ledger until ${until}`
-      : `Dev allocation ${dev}% — not locked`;
+/** What an escrow of the panel's list says beside its amount and date. */
+export const ESCROW_STATE_TEXT: Record<EscrowLockState, string> = {
+  locked: 'locked',
+  due: 'unlocked — can be released now',
+  conditional: 'has a crypto-condition: can be finished at any time, not a lock',
+  'no-finish-after': 'no unlock date: not a lock',
+};
+
+/**
+ * The risk panel's dev-lock line, worded once (`until`: 'YYYY-MM-DD'; `locked`: percent of the
+ * allocation). 'Dev allocation 10% — locked on the ledger until 2031-01-01', '… — 0.01% of it locked
+ * on the ledger until …', '… — unlocked — can be released now', '… — unlocked'.
+ */
+export const devLockText = (
+  dev: string,
+  locked: string,
+  until: string | null,
+  status: DevLockView['status'],
+  due: boolean,
+): string => {
+  if (status === 'locked' && until) return `Dev allocation ${dev}% — locked on the ledger until ${until}`;
+  if (status === 'partial' && until)
+    return `Dev allocation ${dev}% — ${locked}% of it locked on the ledger until ${until}; the rest ${due ? 'unlocked — can be released now' : 'can be sold'}`;
+  if (status === 'unlocked') return `Dev allocation ${dev}% — unlocked${due ? ' — can be released now' : ''}`;
+  return `Dev allocation ${dev}% — not locked`;
+};
 
 export const VESTING_RELEASE_MESSAGES = {
   notFound: 'No locked tranche of yours matches this token and sequence.',
@@ -212,8 +238,16 @@ export const ledgerLockTitle = (lock: TokenLedgerLock): string => {
 export interface TokenDevUnlocked {
   /** The dev allocation, percent of the supply. */
   percent: string;
+  /** Percent of the allocation in escrows that lock it (issue 35: a 1-token escrow is no lock); '0' when none. */
+  lockedPercent?: string;
 }
+
+/** The mark's label: 'unlocked', or 'partly unlocked' when some of the allocation is locked. */
+export const devUnlockedLabel = (u: TokenDevUnlocked): string =>
+  u.lockedPercent && u.lockedPercent !== '0' ? 'partly unlocked' : 'unlocked';
 
 /** The 'unlocked' mark's tooltip and accessible name. */
 export const devUnlockedTitle = (u: TokenDevUnlocked): string =>
-  `Dev allocation ${u.percent}% — unlocked: not in escrow on the ledger, the deployer can sell it`;
+  u.lockedPercent && u.lockedPercent !== '0'
+    ? `Dev allocation ${u.percent}% — only ${u.lockedPercent}% of it locked on the ledger: the deployer can sell the rest`
+    : `Dev allocation ${u.percent}% — unlocked: not in escrow on the ledger, the deployer can sell it`;

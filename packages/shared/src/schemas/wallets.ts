@@ -4,11 +4,13 @@ import { tokenCodeSchema } from '../currency';
 import {
   classicAddressSchema,
   destinationAddressSchema,
+  ID_MAX,
   idSchema,
   lineText,
   multiLineText,
   wholeNumberSchema,
 } from './common';
+import { signedBlobSchema, walletAppSchema, walletKindSchema } from './self-custody';
 
 // Shapes of the wallet calls (spec 001 §3 Wallet, §5 Transfer / Import wallet, §7 Wallets, §8).
 // Money is text: XRP as a decimal string of XRP, tokens as rippled's decimal strings; never floats.
@@ -125,6 +127,15 @@ export const transferSchema = z
   });
 export type TransferRequest = z.infer<typeof transferSchema>;
 
+/** POST /api/wallets/self-custody: the signed ownership proof of a challenge (docs/self-custody.md). */
+export const addSelfCustodyWalletSchema = z.object({
+  challengeId: z.string().uuid('challengeId must be a challenge id'),
+  signedTx: signedBlobSchema,
+  name: lineText('name', WALLET_NAME_MAX, { html: 'strip' }).optional(),
+  csrf_token: z.string().optional(),
+});
+export type AddSelfCustodyWalletRequest = z.infer<typeof addSelfCustodyWalletSchema>;
+
 export const removeTrustlineSchema = z.object({
   walletId: walletIdSchema,
   issuer: classicAddressSchema('issuer'),
@@ -138,7 +149,11 @@ export const balancesRequestSchema = z
     /** Wallet ids or addresses to refresh; absent = all of the user's wallets. */
     wallets: z
       .array(
-        z.union([z.number().int(), z.string().max(64), z.object({ id: z.number().int() }).passthrough()]),
+        z.union([
+          z.number().int().min(1).max(ID_MAX),
+          z.string().max(64),
+          z.object({ id: z.number().int().min(1).max(ID_MAX) }).passthrough(),
+        ]),
       )
       .max(100)
       .optional(),
@@ -148,11 +163,22 @@ export const balancesRequestSchema = z
 
 // --- responses ---
 
+/**
+ * Who signs for the wallet (docs/self-custody.md). The server always sends both; an answer without
+ * them (an older server, a fixture) reads as custodial.
+ */
+const walletKindFields = {
+  kind: walletKindSchema.optional(),
+  /** For 'external' wallets: the wallet app (xaman, crossmark, gemwallet, walletconnect, ledger). */
+  wallet_app: walletAppSchema.nullable().optional(),
+};
+
 export const walletSchema = z.object({
   id: z.number().int(),
   wallet_address: z.string(),
   wallet_name: z.string().nullable(),
   created_at: z.string(),
+  ...walletKindFields,
 });
 export type WalletSummary = z.infer<typeof walletSchema>;
 
@@ -163,6 +189,38 @@ export const createdWalletSchema = walletSchema.extend({
   wallet_seed: z.string(),
 });
 export type CreatedWallet = z.infer<typeof createdWalletSchema>;
+
+/**
+ * Request and answer fields that carry a wallet secret. The server keeps their values out of
+ * everything it writes but the sealed custody store: stored idempotent answers lose them, log lines
+ * show them redacted (docs/key-custody.md "Never written").
+ */
+export const SECRET_FIELDS = [
+  'wallet_seed',
+  'seed',
+  'secret',
+  'mnemonic',
+  'privateKey',
+  'private_key',
+  'master_seed',
+  'master_key',
+  'passphrase',
+] as const;
+
+export const SECRET_MESSAGES = {
+  shownOnce:
+    "A wallet's seed is shown once, in the first answer to the request that created it, and never again: this is the same wallet, without its seed.",
+} as const;
+
+/**
+ * `POST /api/wallets` replayed with the same Idempotency-Key (a retry after a lost answer): the same
+ * wallet, without its seed, and a note that it was shown once.
+ */
+export const replayedWalletSchema = walletSchema.extend({
+  secret_shown_once: z.literal(true),
+  secret_notice: z.string(),
+});
+export type ReplayedWallet = z.infer<typeof replayedWalletSchema>;
 
 export const walletTokenSchema = z.object({
   /** Ticker decoded from the ledger code (hex codes become text); LP codes stay hex. */
@@ -186,6 +244,7 @@ export const walletBalanceSchema = z.object({
   id: z.number().int(),
   wallet_address: z.string(),
   wallet_name: z.string().nullable(),
+  ...walletKindFields,
   /** XRP, decimal string. */
   balance: z.string(),
   status: z.enum([WALLET_STATUS.active, WALLET_STATUS.inactive]),

@@ -16,6 +16,8 @@ import { withMantissaScale, type MantissaScale } from './number';
  */
 export const DEFAULT_AMENDMENTS: readonly string[] = Object.freeze([
   'AMM',
+  // Batch (XLS-56) as rippled 3.4.1 runs it, on mainnet since 2026-10-09.
+  'BatchV1_1',
   // Checks and CheckCashMakesTrustLine are retired in rippled 3.2 (always on, listed for `feature`).
   'CheckCashMakesTrustLine',
   'Checks',
@@ -41,6 +43,7 @@ export const DEFAULT_AMENDMENTS: readonly string[] = Object.freeze([
   'fixAMMv1_1',
   'fixAMMv1_2',
   'fixAMMv1_3',
+  'fixBatchV1_2',
   'fixCheckThreading',
   'fixMasterKeyAsRegularKey',
   'fixPreviousTxnID',

@@ -158,6 +158,13 @@ export interface LedgerNodeApi {
   prepareSubmits(txBlobs: readonly string[], done: (prepared: PreparedSubmission[]) => void): void;
   /** prepareSubmits uses the signature thread from this many checks on (Infinity: never). */
   signatureThreadMin: number;
+  /**
+   * The least fee `tx` (JSON) must pay against the open ledger, in drops: rippled's
+   * calculateBaseFee (a Batch: twice the base fee, its inner transactions' fees and one base fee
+   * per BatchSigner signature; a multi-signed transaction one more per signer; AccountDelete and
+   * AMMCreate the owner reserve). What `sign` fills in as Fee.
+   */
+  requiredFee(tx: JsonObject): bigint;
   /** Apply a transaction blob to a scratch copy of the open ledger (rippled's `simulate`); keeps nothing. */
   simulate(txBlob: string): SimulateResult;
   /** Close the open ledger into a validated one; retry held transactions; returns the new ledger's record. */

@@ -19,7 +19,8 @@ import {
 import { INVALID, VALID, type SignatureJob } from './signature-thread';
 import { checkMultiSignAuthority, checkMultiSignatures, txSigners } from './multisign';
 import { accountRootKey, ownerDirKey, ticketKey } from './keylets';
-import { TF_UNIVERSAL, hasFlag, LSF } from './ledger-flags';
+import { TF, TF_UNIVERSAL, hasFlag, LSF } from './ledger-flags';
+import { batchEnabled } from './batch-txs';
 import { isTec, isTes, type Ter } from './results';
 import type { StateReader, ViewContext } from './state/apply-view';
 import { ApplyView } from './state/apply-view';
@@ -233,15 +234,35 @@ function transactorFor(tx: JsonObject): Transactor | undefined {
   return TRANSACTORS[tx.TransactionType as string];
 }
 
-/** rippled preflight0/preflight1/preflight2 plus the transactor's own preflight. */
+/**
+ * rippled's preflight1 rule for tfInnerBatchTxn: only with Batch enabled, and only inside a batch
+ * (a transaction carrying it anywhere else is an attempt to skip its signature and fee).
+ */
+function innerBatchFlagRule(rules: Rules, inBatch: boolean): Ter | undefined {
+  if (!batchEnabled(rules)) return 'temINVALID_FLAG';
+  if (!inBatch) return 'temINVALID_INNER_BATCH';
+  return undefined;
+}
+
+/** A Batch's inner transaction, preflighted under the batch's ledger (rippled's tapBATCH). */
+function preflightFor(config: CoreConfig, rules: Rules): (inner: JsonObject) => Ter {
+  return (inner) => preflight(inner, config, false, rules, true);
+}
+
+/**
+ * rippled preflight0/preflight1/preflight2 plus the transactor's own preflight. `inBatch`: an inner
+ * transaction of a Batch (no signature, no fee of its own).
+ */
 export function preflight(
   tx: JsonObject,
   config: CoreConfig,
   dryRun = false,
   rules: Rules = DEFAULT_RULES,
+  inBatch = false,
 ): Ter {
   const t = transactorFor(tx);
   if (!t) return 'temUNKNOWN';
+  if (t.enabled && !t.enabled(rules)) return 'temDISABLED';
   // rippled preflight1 looks at a Delegate field first (amendment, self-delegation, type).
   const delegated = delegatePreflight(tx, rules);
   if (delegated !== 'tesSUCCESS') return delegated;
@@ -257,23 +278,40 @@ export function preflight(
   const pk = tx.SigningPubKey;
   if (typeof pk !== 'string') return 'temMALFORMED';
   if (pk !== '' && !isWellFormedKey(pk)) return 'temBAD_SIGNATURE';
-  // A dry run (simulate) is unsigned: rippled's tapDRY_RUN skips the signature requirement.
-  if (pk === '' && tx.Signers === undefined && !dryRun) return 'temBAD_SIGNATURE';
-  if (tx.TicketSequence !== undefined && Number(tx.Sequence ?? 0) !== 0) return 'temSEQ_AND_TICKET';
+  // A dry run (simulate) is unsigned: rippled's tapDRY_RUN skips the signature requirement; so is
+  // a batch's inner transaction, and its Sequence/TicketSequence rule is the batch's to report.
+  if (pk === '' && tx.Signers === undefined && !dryRun && !inBatch) return 'temBAD_SIGNATURE';
+  if (!inBatch && tx.TicketSequence !== undefined && Number(tx.Sequence ?? 0) !== 0)
+    return 'temSEQ_AND_TICKET';
   const flags = Number(tx.Flags ?? 0) >>> 0;
-  const allowed = (TF_UNIVERSAL | (t.flagsMask ?? 0)) >>> 0;
+  // tfInnerBatchTxn is universal (rippled's tfUniversalMask) except on a Batch itself.
+  const type = tx.TransactionType;
+  const allowed = (TF_UNIVERSAL | (t.flagsMask ?? 0) | (type === 'Batch' ? 0 : TF.innerBatchTxn)) >>> 0;
   if ((flags & ~allowed) >>> 0 !== 0) return 'temINVALID_FLAG';
-  return t.preflight ? t.preflight({ tx, config, rules }) : 'tesSUCCESS';
+  if ((flags & TF.innerBatchTxn) !== 0) {
+    const ter = innerBatchFlagRule(rules, inBatch);
+    if (ter) return ter;
+  }
+  if (!t.preflight) return 'tesSUCCESS';
+  if (type === 'Batch')
+    return t.preflight({ tx, config, rules, preflightInner: preflightFor(config, rules) });
+  return t.preflight({ tx, config, rules });
 }
 
 export function requiredFee(tx: JsonObject, config: CoreConfig, view: StateReader): bigint {
   const t = transactorFor(tx);
-  const base = t?.baseFee ? t.baseFee(tx, config, view) : config.baseFee;
+  const base = t?.baseFee
+    ? t.baseFee(tx, config, view, (other) => requiredFee(other, config, view))
+    : config.baseFee;
   // A multi-signed transaction pays one base fee per signature on top (rippled calculateBaseFee).
   return tx.Signers !== undefined ? base + BigInt(txSigners(tx).length) * config.baseFee : base;
 }
 
-/** Common preclaim: account, sequence/ticket, prior tx, last ledger, fee, authorization. */
+/**
+ * Common preclaim: account, sequence/ticket, prior tx, last ledger, fee, authorization. A batch's
+ * inner transaction (`inBatch`) has no fee to check (it is zero) and no signature of its own: the
+ * outer transaction's signer and BatchSigners authorized it.
+ */
 export function preclaim(
   view: StateReader,
   tx: JsonObject,
@@ -282,6 +320,7 @@ export function preclaim(
   dryRun = false,
   rules: Rules = DEFAULT_RULES,
   parentCloseTime = 0,
+  inBatch = false,
 ): Ter {
   const account = tx.Account as string;
   const acct = readAccount(view, account);
@@ -305,13 +344,15 @@ export function preclaim(
   const payer = tx.Delegate === undefined ? acct : readAccount(view, feePayerOf(tx));
   if (!payer) return 'terNO_ACCOUNT';
 
-  const fee = feeDrops(tx) as bigint;
-  if (fee < requiredFee(tx, config, view)) return 'telINSUF_FEE_P';
-  const balance = xrpBalance(payer);
-  if (fee > 0n && balance < fee) return 'terINSUF_FEE_B';
+  if (!inBatch) {
+    const fee = feeDrops(tx) as bigint;
+    if (fee < requiredFee(tx, config, view)) return 'telINSUF_FEE_P';
+    const balance = xrpBalance(payer);
+    if (fee > 0n && balance < fee) return 'terINSUF_FEE_B';
+  }
 
   // Authorization (Transactor::checkSign); an unsigned dry run has no key to check.
-  if (dryRun && tx.SigningPubKey === '' && tx.Signers === undefined) {
+  if (inBatch || (dryRun && tx.SigningPubKey === '' && tx.Signers === undefined)) {
     // nothing to authorize
   } else if (tx.Signers !== undefined) {
     const ter = checkMultiSignAuthority(view, tx);
@@ -418,13 +459,15 @@ export function applyTransaction(
   txId: string,
   txIndex: number,
   dryRun = false,
+  parentBatchId?: string,
 ): ApplyOutcome {
   const config = vctx.config;
   // The ledger's amendments, for preflight and preclaim as for the transactor (rippled's Rules).
   const rules = ledgerRules(base);
-  let ter = preflight(tx, config, dryRun, rules);
+  const inBatch = parentBatchId !== undefined;
+  let ter = preflight(tx, config, dryRun, rules, inBatch);
   if (!isTes(ter)) return { ter, applied: false, feeBurned: 0n };
-  ter = preclaim(base, tx, config, vctx.ledgerSeq, dryRun, rules, vctx.parentCloseTime);
+  ter = preclaim(base, tx, config, vctx.ledgerSeq, dryRun, rules, vctx.parentCloseTime, inBatch);
   if (!isTes(ter) && !isTec(ter)) return { ter, applied: false, feeBurned: 0n };
 
   const view = new ApplyView(base, vctx);
@@ -466,6 +509,8 @@ export function applyTransaction(
     fee = payFeeAndConsume(view, tx, txId).charged;
   }
   const meta = view.buildMetadata(txId, txIndex, ter, delivered);
+  // An inner transaction names its Batch (rippled's TxMeta sfParentBatchID).
+  if (inBatch) meta.ParentBatchID = parentBatchId;
   return { ter, applied: true, meta, changes: view.changes(), feeBurned: fee };
 }
 

@@ -29,12 +29,15 @@ import {
   type SignatureWork,
   hasMalformedSigningKey,
   localChecks,
+  requiredFee,
   type DecodedTx,
   type RpcError,
 } from './engine';
+import { applyBatchInners, batchLocalChecks } from './batch-apply';
+import { isInnerBatchTxn } from './batch-txs';
 import { sha512HalfHex, u16, u32 } from './hash';
 import { signatureThread } from './signature-thread';
-import { DEFAULT_AMENDMENTS, rulesFor } from './amendments';
+import { DEFAULT_AMENDMENTS, ledgerRules, rulesFor } from './amendments';
 import { amendmentsKey, feeSettingsKey, skipListKey, LEDGER_NAMESPACE } from './keylets';
 import { ledgerHeaderHash, newStateMap, transactionTreeHashOfLeaves, txLeafHashOf } from './ledger-hash';
 import { isTec, isTer, isTes, terCode, terMessage, type Ter } from './results';
@@ -508,7 +511,11 @@ export class LedgerNode implements LedgerNodeApi {
     const prepared = input instanceof Prepared ? input : undefined;
     const decoded = prepared ? prepared.decoded : decodeBlob(typeof input === 'string' ? input : input.blob);
     if ('error' in decoded) return this.rpcFailure('', decoded);
-    const local = localChecks(decoded.tx);
+    const local = isInnerBatchTxn(decoded.tx)
+      ? // rippled's checkValidity: an inner transaction is never valid outside its Batch, whatever
+        // the amendments (it carries no signature and pays no fee of its own).
+        'Batch inner transactions are never considered validly signed.'
+      : localChecks(decoded.tx);
     if (local) {
       return this.rpcFailure(
         decoded.txId,
@@ -534,6 +541,17 @@ export class LedgerNode implements LedgerNodeApi {
         { error: 'invalidTransaction', error_exception: 'fails local checks: Invalid signature.' },
         decoded.tx,
       );
+    }
+    if (decoded.tx.TransactionType === 'Batch') {
+      // The inner transactions' local checks and the BatchSigners' signatures (STTx::checkSign).
+      const reason = batchLocalChecks(decoded.tx, ledgerRules(this.open));
+      if (reason) {
+        return this.rpcFailure(
+          decoded.txId,
+          { error: 'invalidTransaction', error_exception: `fails local checks: ${reason}` },
+          decoded.tx,
+        );
+      }
     }
     const ter = this.applyToOpen(decoded);
     if (isTer(ter) && !this.held.some((h) => h.txId === decoded.txId)) {
@@ -602,6 +620,10 @@ export class LedgerNode implements LedgerNodeApi {
   private simulateUncached(txBlob: string): SimulateResult {
     const decoded = decodeBlob(txBlob);
     if ('error' in decoded) return { rpcError: decoded };
+    // rippled's simulate refuses a Batch: its inner transactions would need a second dry run.
+    if (decoded.tx.TransactionType === 'Batch') {
+      return { rpcError: { error: 'notImpl', error_message: 'Not implemented.' } };
+    }
     const local = localChecks(decoded.tx);
     if (local) {
       return { rpcError: { error: 'invalidTransaction', error_exception: `fails local checks: ${local}` } };
@@ -630,21 +652,48 @@ export class LedgerNode implements LedgerNodeApi {
     const out = applyTransaction(this.open, this.viewContext(), d.tx, d.txId, this.open.transactions.length);
     if (out.applied && out.meta && out.changes) {
       for (const [k, v] of out.changes) this.open.set(k, v);
-      const meta = out.meta;
-      if (
-        isTes(out.ter) &&
-        (d.tx.TransactionType === 'Payment' ||
-          d.tx.TransactionType === 'CheckCash' ||
-          d.tx.TransactionType === 'AccountDelete')
-      ) {
-        meta.delivered_amount = meta.DeliveredAmount ?? d.tx.Amount;
-      }
-      const rec = makeTxRecord(d, meta, this.open.seq);
-      this.open.transactions.push(rec);
-      this.open.txIds.add(d.txId);
+      this.recordApplied(d, out.ter, out.meta);
       this.open.feesBurned += out.feeBurned;
+      // The outer Batch applied: now its inner transactions, each recorded as its own.
+      if (isTes(out.ter) && d.tx.TransactionType === 'Batch') this.applyBatch(d);
     }
     return out.ter;
+  }
+
+  /** A transaction applied to the open ledger joins its transaction list. */
+  private recordApplied(d: DecodedTx, ter: Ter, meta: JsonObject): void {
+    if (
+      isTes(ter) &&
+      (d.tx.TransactionType === 'Payment' ||
+        d.tx.TransactionType === 'CheckCash' ||
+        d.tx.TransactionType === 'AccountDelete')
+    ) {
+      meta.delivered_amount = meta.DeliveredAmount ?? d.tx.Amount;
+    }
+    const rec = makeTxRecord(d, meta, this.open.seq);
+    this.open.transactions.push(rec);
+    this.open.txIds.add(d.txId);
+  }
+
+  /** rippled's applyBatchTransactions on the open ledger, right after the outer Batch. */
+  private applyBatch(outer: DecodedTx): void {
+    const open = this.open;
+    const out = applyBatchInners(
+      open,
+      this.viewContext(),
+      outer.tx,
+      outer.txId,
+      open.transactions.length,
+      (id) => open.txIds.has(id),
+    );
+    for (const [k, v] of out.changes) open.set(k, v);
+    for (const a of out.applied) {
+      this.recordApplied({ tx: a.inner.tx, txId: a.inner.txId, blob: a.inner.blob }, a.ter, a.meta);
+    }
+  }
+
+  requiredFee(tx: JsonObject): bigint {
+    return requiredFee(tx, this.config, this.open);
   }
 
   closeLedger(closeTime?: number, genesis = false): ClosedLedgerRecord {

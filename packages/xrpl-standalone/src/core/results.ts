@@ -94,6 +94,7 @@ const MESSAGES: Record<string, string> = {
   telNETWORK_ID_MAKES_TX_NON_CANONICAL:
     'Transactions submitted to this node/network must NOT include a NetworkID field.',
   temMALFORMED: 'Malformed transaction.',
+  temINVALID_INNER_BATCH: 'Malformed: Invalid inner batch transaction.',
   temBAD_AMM_TOKENS: 'Malformed: Invalid LPTokens.',
   temBAD_AMOUNT: 'Malformed: Bad amount.',
   temBAD_CURRENCY: 'Malformed: Bad currency.',

@@ -55,7 +55,9 @@ export function signTransaction(node: LedgerNodeApi, params: JsonObject, admin: 
   const signer = deriveAddress(keypair.publicKey);
   if (signer !== tx.Account && root.RegularKey !== signer)
     throw new RpcError('badSecret', 'Secret does not match account.');
-  tx.Fee ??= node.config.baseFee.toString();
+  // rippled's sign fills the transaction's own minimum fee (calculateBaseFee): a Batch's, an
+  // AccountDelete's owner reserve.
+  tx.Fee ??= node.requiredFee(tx).toString();
   if (tx.Sequence === undefined && tx.TicketSequence === undefined) tx.Sequence = Number(root.Sequence);
   let blob: string;
   try {

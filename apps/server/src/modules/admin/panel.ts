@@ -18,6 +18,7 @@ import {
   REFERRAL_SHARE_MAX_PERCENT,
   RLUSD_CURRENCY_HEX,
   isValidStepCount,
+  parseId,
   type AdminView,
   type AdminWalletRow,
   type AuditPage,
@@ -258,11 +259,15 @@ export class AdminPanel {
   /** Users by name, email, messenger id or user id (at most 100), with their fee override. */
   async feeOverrides(search: string | undefined): Promise<FeeOverrideView[]> {
     const q = (search ?? '').trim();
+    const asUserId = parseId(q);
     const where = q
       ? or(
           ilike(users.username, `%${q.replace(/[%_\\]/g, '\\$&')}%`),
           ilike(users.email, `%${q.replace(/[%_\\]/g, '\\$&')}%`),
-          ...(/^\d{1,15}$/.test(q) ? [eq(users.id, Number(q)), eq(users.telegramId, Number(q))] : []),
+          // A number is also a user id (when it can be one: users.id is an int4, and a number past
+          // it made PostgreSQL fail the whole search) or a messenger id (int8; 15 digits fit).
+          ...(asUserId !== undefined ? [eq(users.id, asUserId)] : []),
+          ...(/^[1-9]\d{0,14}$/.test(q) ? [eq(users.telegramId, Number(q))] : []),
         )
       : undefined;
     const rows = await this.deps.db

@@ -13,12 +13,13 @@ import {
   Decimal,
   dropsToXrp,
   ledgerResultMessage,
+  missingAccountMessage,
 } from '@ledgerpad/shared';
 import type { AccountInfoResponse, Client } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { LSF } from '../../ledger/account-root';
-import { ledgerFailure } from '../../ledger/errors';
+import { accountMissing, ledgerFailure } from '../../ledger/errors';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { rlusdIssuer } from '../../platform/accounts';
@@ -267,6 +268,13 @@ export class StagedWalletRefunds {
         reserves: submissions.reserves,
       });
       if (plan.drops <= 0n) throw badRequest('Nothing to refund: the XRP left is what the ledger requires.');
+      // A destination with no account is created by a payment of at least the base reserve; less
+      // could only fail on the ledger (tecNO_DST_INSUF_XRP): said before anything is signed.
+      if (!dest && plan.drops < submissions.reserves.reserveBase)
+        throw badRequest(
+          `${missingAccountMessage('destination', b.destination_address)} A refund of ${dropsToXrp(plan.drops)} XRP is less than the ${dropsToXrp(submissions.reserves.reserveBase)} XRP that would create it.`,
+          { field: 'destination_address' },
+        );
       tx =
         plan.method === 'account-delete'
           ? { TransactionType: 'AccountDelete', Destination: b.destination_address }
@@ -285,6 +293,9 @@ export class StagedWalletRefunds {
             );
       if (!line || !new Decimal(line.balance).gt(0))
         throw badRequest(`Nothing to refund: the wallet holds no ${b.type === 'rlusd' ? 'RLUSD' : 'token'}.`);
+      // Tokens go only to an account (tecNO_DST otherwise, after paying the fee).
+      if (!(await this.account(b.destination_address)))
+        throw accountMissing('destination', b.destination_address, 'destination_address');
       tx = {
         TransactionType: 'Payment',
         Destination: b.destination_address,

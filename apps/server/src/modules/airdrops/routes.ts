@@ -16,8 +16,9 @@ import type { WalletsApi } from '../wallets';
 import { isStoredUpload } from '../uploads';
 import { registerAirdropJobs } from './jobs';
 import { AirdropPayer } from './payer';
-import { AirdropService } from './service';
+import { AirdropService, type AirdropsDeps } from './service';
 import { parseInput } from '../../lib/validation';
+import { idempotencyKey } from '../../plugins/edge';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,7 +38,13 @@ const AIRDROP_SWEEP_MS = 10_000;
  */
 export function registerAirdrops(
   app: FastifyInstance,
-  deps: { platform: Platform; wallets: WalletsApi; sweepMs?: number },
+  deps: {
+    platform: Platform;
+    wallets: WalletsApi;
+    sweepMs?: number;
+    /** The identity rules every door applies (the tokens module's `airdropRefusal`). */
+    identity?: AirdropsDeps['identity'];
+  },
 ): AirdropService {
   const { platform } = deps;
   const db = platform.database.db;
@@ -62,6 +69,7 @@ export function registerAirdrops(
     canPay: submissions !== undefined,
     funds: platform.funds,
     isStoredLogo: (url) => isStoredUpload(db, url),
+    identity: deps.identity,
   });
   app.decorate('airdrops', service);
   const user = { config: { access: 'user' as const } };
@@ -74,12 +82,21 @@ export function registerAirdrops(
     return items;
   });
   app.post('/api/airdrops', user, async (request: FastifyRequest, reply) => {
-    const created = await service.create(request.user!.id, parseInput(createAirdropSchema, request.body));
+    const created = await service.create(
+      request.user!.id,
+      parseInput(createAirdropSchema, request.body),
+      idempotencyKey(request),
+    );
     return reply.code(202).send(created);
   });
   app.post('/api/airdrops/:id/claim', user, (request): Promise<ClaimAirdropResult> => {
     const id = pathId((request.params as { id?: string }).id, AIRDROP_MESSAGES.notFound);
-    return service.claim(request.user!.id, id, parseInput(claimAirdropSchema, request.body));
+    return service.claim(
+      request.user!.id,
+      id,
+      parseInput(claimAirdropSchema, request.body),
+      idempotencyKey(request),
+    );
   });
   app.get(
     '/api/airdrops/allocations/:walletId/:tokenCode/:issuer',

@@ -81,10 +81,18 @@ export const airdropClaims = pgTable(
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     /** Payer rounds that took the claim up; a claim that never gets signed is released after some. */
     attempts: integer('attempts').notNull().default(0),
+    /**
+     * The claiming request's Idempotency-Key: a retry of that request (its first attempt cut by a
+     * crash or a timeout) answers from this claim instead of being refused as a second claim.
+     */
+    requestKey: text('request_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    index('airdrop_claims_request_idx')
+      .on(t.userId, t.requestKey)
+      .where(sql`${t.requestKey} is not null`),
     uniqueIndex('airdrop_claims_user_uq')
       .on(t.airdropId, t.userId)
       .where(sql`${t.status} <> 'failed'`),

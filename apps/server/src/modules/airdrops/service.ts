@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { randomInt } from 'node:crypto';
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { claimAirdropSchema, createAirdropSchema } from '@ledgerpad/shared';
 import {
   isOwnImageUrl,
@@ -25,9 +25,10 @@ import {
 } from '@ledgerpad/shared';
 import { batchedCall, batchedRead, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
-import { ledgerFailure } from '../../ledger/errors';
+import { accountMissing, ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
+import { withinKeyLife } from '../../lib/idempotency';
 import { rowsOf } from '../../db/results';
 import {
   type AppError,
@@ -74,6 +75,8 @@ interface Reservation {
   airdropId: number;
   walletId: number;
   walletAddress: string;
+  /** The claiming request's Idempotency-Key (its retry answers from this claim). */
+  requestKey: string | null;
 }
 
 export interface CreateJobPayload {
@@ -116,6 +119,16 @@ export interface AirdropsDeps {
   now?: () => number;
   /** Whether a logo URL names an image our upload route stored (only those are kept and shown). */
   isStoredLogo?: (servedUrl: string) => Promise<boolean>;
+  /**
+   * Why an airdrop may not run under this token and these words (issue 35: RLUSD's code from
+   * another issuer, a lookalike of XRP, RLUSD or a protected token, a project name naming one).
+   */
+  identity?: (check: {
+    issuer: string;
+    currency: string;
+    projectName: string;
+    tagline: string;
+  }) => Promise<{ field: string; message: string } | null>;
 }
 
 /**
@@ -222,7 +235,18 @@ export class AirdropService {
    * POST /api/airdrops: validates against the source wallet's ledger state, then records the airdrop
    * and its creation job together (a crash leaves either nothing or an airdrop its job finishes).
    */
-  async create(userId: number, b: z.output<typeof createAirdropSchema>): Promise<CreateAirdropResult> {
+  async create(
+    userId: number,
+    b: z.output<typeof createAirdropSchema>,
+    requestKey?: string,
+  ): Promise<CreateAirdropResult> {
+    // A retry of a creation whose first attempt enqueued its job (then was cut: kill -9, a lost
+    // answer) answers with that airdrop and job; the checks below would count its tokens twice.
+    const jobKey = requestKey ? `${AIRDROP_CREATE_JOB}:request:${userId}:${requestKey}` : undefined;
+    const earlier = jobKey ? await this.deps.jobs.byKey(jobKey) : undefined;
+    if (earlier) {
+      return { success: true, id: (earlier.payload as CreateJobPayload).airdropId, jobId: earlier.id };
+    }
     if (b.deadline.getTime() <= this.now()) {
       throw fieldError('deadline', AIRDROP_MESSAGES.deadline);
     }
@@ -236,6 +260,15 @@ export class AirdropService {
       throw badRequest(AIRDROP_MESSAGES.token);
     }
     if (isLpCurrency(currency)) throw badRequest(AIRDROP_MESSAGES.lpToken);
+    // Every door checks identity: the token code, the project name and the tagline (the links were
+    // checked by the schema: https, no user:pw@, a 'Twitter' link on X/Twitter).
+    const refusal = await this.deps.identity?.({
+      issuer: b.issuerAddress,
+      currency,
+      projectName: b.projectName,
+      tagline: b.tagline,
+    });
+    if (refusal) throw fieldError(refusal.field, refusal.message);
     if (b.logoUrl && !(await (this.deps.isStoredLogo?.(b.logoUrl) ?? Promise.resolve(false)))) {
       throw fieldError('logoUrl', AIRDROP_MESSAGES.logo);
     }
@@ -245,6 +278,9 @@ export class AirdropService {
     const line = (await this.deps.wallets.lines(wallet.address, b.issuerAddress)).find((l) =>
       sameCurrency(l.currency, currency),
     );
+    // No line with it: the issuer may not even be an account (a line proves it is one).
+    if (!line && !(await this.deps.wallets.accountState(b.issuerAddress)).activated)
+      throw accountMissing('issuer', b.issuerAddress, 'issuerAddress');
     const balance = new Decimal(line?.balance ?? '0');
 
     // XRP: the airdrop fee and the new wallet's funding, from what is above the wallet's reserve.
@@ -337,7 +373,7 @@ export class AirdropService {
           type: AIRDROP_CREATE_JOB,
           userId,
           payload,
-          key: `${AIRDROP_CREATE_JOB}:${row!.id}`,
+          key: jobKey ?? `${AIRDROP_CREATE_JOB}:${row!.id}`,
           steps: ['create-wallet', 'fund', ...(feeAddress ? ['fee'] : []), 'trust', 'deposit', 'activate'],
         },
         tx as unknown as Db,
@@ -355,7 +391,17 @@ export class AirdropService {
     userId: number,
     airdropId: number,
     b: z.output<typeof claimAirdropSchema>,
+    requestKey?: string,
   ): Promise<ClaimAirdropResult> {
+    // A retry of a claim whose first attempt reserved (and maybe paid) before it was cut — a kill -9,
+    // an answer lost to a timeout — answers with that claim's outcome. Checked before anything else:
+    // the checks below would now see the first attempt's own effect (the allocation taken, "fully
+    // claimed") and refuse the very claim that was paid.
+    const mine = await this.claimOfRequest(userId, airdropId, requestKey);
+    if (mine) {
+      if (mine.status === 'pending') this.deps.payer?.wake();
+      return this.claimOutcome(mine.status === 'pending' ? await this.settle(mine.id) : mine, mine.id);
+    }
     const airdrop = await this.get(airdropId);
     if (!airdrop || airdrop.status === 'failed') throw notFound(AIRDROP_MESSAGES.notFound);
     const wallet = await this.deps.wallets.owned(userId, b.destinationWalletId).catch(() => {
@@ -374,12 +420,47 @@ export class AirdropService {
     }
     const hasLine = await this.assertCanReceive(wallet.address, airdrop);
 
-    const claimId = await this.reserve(userId, airdrop.id, wallet.id, wallet.address);
+    const claimId = await this.reserve(userId, airdrop.id, wallet.id, wallet.address, requestKey);
     this.deps.payer!.wake(hasLine === undefined ? undefined : { id: claimId, hasLine });
-    const claim = await this.deps.payer!.settled(claimId, CLAIM_WAIT_MS);
+    return this.claimOutcome(await this.settle(claimId), claimId);
+  }
+
+  private settle(claimId: number): Promise<AirdropClaimRow | undefined> {
+    if (!this.deps.payer) throw ledgerUnavailable(AIRDROP_MESSAGES.unavailable);
+    return this.deps.payer.settled(claimId, CLAIM_WAIT_MS);
+  }
+
+  /** Paid: its amount and hash; released: 'Claim failed.' with the ledger's word; still paying: 502. */
+  private async claimOutcome(
+    claim: AirdropClaimRow | undefined,
+    claimId: number,
+  ): Promise<ClaimAirdropResult> {
     if (!claim) throw badGateway(AIRDROP_MESSAGES.processing, { claimId });
     if (claim.status === 'paid' && claim.hash) return { amount: claim.amount, hash: claim.hash };
     throw await this.claimFailure(claim.hash);
+  }
+
+  /** The claim the request with this Idempotency-Key reserved, within the key's life. */
+  private async claimOfRequest(
+    userId: number,
+    airdropId: number,
+    requestKey: string | undefined,
+  ): Promise<AirdropClaimRow | undefined> {
+    if (!requestKey) return undefined;
+    const [row] = await this.db
+      .select()
+      .from(airdropClaims)
+      .where(
+        and(
+          eq(airdropClaims.userId, userId),
+          eq(airdropClaims.airdropId, airdropId),
+          eq(airdropClaims.requestKey, requestKey),
+          withinKeyLife(airdropClaims.createdAt),
+        ),
+      )
+      .orderBy(desc(airdropClaims.id))
+      .limit(1);
+    return row;
   }
 
   /** 'Claim failed.' with what the ledger said about the payment (its sentence and code), if anything. */
@@ -437,8 +518,9 @@ export class AirdropService {
     airdropId: number,
     walletId: number,
     walletAddress: string,
+    requestKey: string | undefined,
   ): Promise<number> {
-    return this.reservations({ userId, airdropId, walletId, walletAddress });
+    return this.reservations({ userId, airdropId, walletId, walletAddress, requestKey: requestKey ?? null });
   }
 
   private readonly reservations = batchedCall(async (asks: Reservation[]) => {
@@ -501,6 +583,7 @@ export class AirdropService {
             walletId: d.ask.walletId,
             walletAddress: d.ask.walletAddress,
             amount: d.amount,
+            requestKey: d.ask.requestKey,
             status: 'pending' as const,
           })),
         )

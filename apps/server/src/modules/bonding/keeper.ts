@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import {
   desiredLadder,
@@ -16,6 +15,7 @@ import {
 import type { Db } from '../../db/client';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type { SubmissionService, TxRequest } from '../../ledger/submission-service';
+import { holderIsGone, newLeaseHolder } from '../../platform/lease-holder';
 import type { PlatformSettings } from '../../platform/settings';
 import { bondingCurves } from './schema';
 import { paramsOf, type BondingRegistry, type CurveRow } from './service';
@@ -27,13 +27,17 @@ import { paramsOf, type BondingRegistry, type CurveRow } from './service';
 // the crossing's ledger closed, so the new ladder is in the next ledger. Reconciling is idempotent:
 // whatever the ledger shows is corrected the next time, so a missed round costs a ledger, never money.
 //
-// One keeper acts on a curve at a time, on any instance: a short lease on the curve row, and no
-// round while another process has transactions of the curve account in flight. A round that could
-// not run for either reason (or failed) is not dropped: the curve is looked at again after every
-// ledger close until a round has run, so a lease left by a killed process delays the ladder until
-// it expires plus at most two ledgers, never until the next crossing or restart.
+// One keeper acts on a curve at a time, on any instance: a short lease on the curve row, renewed
+// while the round runs, and no round while another process has transactions of the curve account
+// in flight. A round that could not run for either reason (or failed) is not dropped: the curve is
+// looked at again after every ledger close until a round has run. A lease dies with its holder
+// (issue 34): the lease names the keeper's process (platform/lease-holder.ts), and a keeper that
+// finds the lease of a process certainly gone — killed on this host, or this process id in a former
+// life — takes it at once, so after a kill -9 and a restart the ladder is back within a ledger or
+// two of the restart instead of after the lease; a holder on another host is waited out, at most
+// one (short) lease.
 
-const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_LEASE_MS = 10_000;
 /** A partly crossed offer still matches its chunk within these (the ledger rounds each crossing). */
 const QUOTE_TOLERANCE = 3n;
 const TOKEN_RELATIVE_TOLERANCE = new Decimal('1e-12');
@@ -77,7 +81,10 @@ export interface RoundReport {
 }
 
 export class LadderKeeper {
-  private readonly owner = `${hostname()}:${process.pid}/${randomBytes(6).toString('hex')}`;
+  private readonly holder = newLeaseHolder();
+  /** Lease holders known to be gone (platform/lease-holder.ts): their leases are taken at once. */
+  private readonly goneHolders = new Set<string>();
+  private readonly owner = this.holder.id;
   private readonly pending = new Set<number>();
   private readonly running = new Set<number>();
   /** Curves whose last round could not run (a foreign lease, foreign transactions, an error). */
@@ -118,9 +125,17 @@ export class LadderKeeper {
     };
     this.deps.client.on('transaction', onTx);
     this.deps.client.on('ledgerClosed', onClosed);
+    // A round deferred for transactions of the curve account in flight (a killed process's, found
+    // and settled by this one after a restart) runs as soon as the last of them is final, not a
+    // ledger later: the close that validated them may have been handled before they were marked.
+    const offFinalized = this.deps.submissions.onFinalized((row) => {
+      const c = this.watched.get(row.account);
+      if (c && this.deferred.has(c.id)) this.poke([c.id]);
+    });
     this.unwatch.push(
       () => this.deps.client.off('transaction', onTx),
       () => this.deps.client.off('ledgerClosed', onClosed),
+      offFinalized,
     );
     if (this.deps.onConnected) {
       this.unwatch.push(
@@ -136,6 +151,7 @@ export class LadderKeeper {
     this.pending.clear();
     this.deferred.clear();
     await this.idle();
+    this.holder.release();
   }
 
   /** Follows these curves on the ledger's streams (the registry's live list, re-read when it changes). */
@@ -174,6 +190,10 @@ export class LadderKeeper {
   /** Every curve still on its curve (start-up, a new follower claim). */
   async pokeAll(): Promise<void> {
     const rows = await this.deps.registry.live();
+    // Leases of keepers that are gone (the process this one replaces, after a crash): the first
+    // round's claim takes them in its one statement.
+    for (const r of rows)
+      if (r.keeperOwner && holderIsGone(r.keeperOwner)) this.goneHolders.add(r.keeperOwner);
     this.poke(rows.filter((r) => r.status === 'active').map((r) => r.id));
   }
 
@@ -218,24 +238,67 @@ export class LadderKeeper {
     }
   }
 
-  private async claim(id: number): Promise<CurveRow | undefined> {
-    const until = sql`now() + ${`${this.leaseMs} milliseconds`}::interval`;
+  private get leaseEnd() {
+    return sql`now() + ${`${this.leaseMs} milliseconds`}::interval`;
+  }
+
+  /** The active curve's lease for this keeper, where its lease is `free`. */
+  private async take(id: number, free: SQL | undefined): Promise<CurveRow | undefined> {
     const [row] = await this.deps.db
       .update(bondingCurves)
-      .set({ keeperOwner: this.owner, keeperUntil: until })
-      .where(
-        and(
-          eq(bondingCurves.id, id),
-          eq(bondingCurves.status, 'active'),
-          or(
-            isNull(bondingCurves.keeperOwner),
-            eq(bondingCurves.keeperOwner, this.owner),
-            lt(bondingCurves.keeperUntil, sql`now()`),
-          ),
-        ),
-      )
+      .set({ keeperOwner: this.owner, keeperUntil: this.leaseEnd })
+      .where(and(eq(bondingCurves.id, id), eq(bondingCurves.status, 'active'), free))
       .returning();
     return row;
+  }
+
+  private async claim(id: number): Promise<CurveRow | undefined> {
+    const row = await this.take(
+      id,
+      or(
+        isNull(bondingCurves.keeperOwner),
+        eq(bondingCurves.keeperOwner, this.owner),
+        lt(bondingCurves.keeperUntil, sql`now()`),
+        ...(this.goneHolders.size ? [inArray(bondingCurves.keeperOwner, [...this.goneHolders])] : []),
+      ),
+    );
+    if (row) return row;
+    // Held: by a live keeper (wait), or by one that is certainly gone — take that one over now.
+    const [held] = await this.deps.db
+      .select({ owner: bondingCurves.keeperOwner })
+      .from(bondingCurves)
+      .where(eq(bondingCurves.id, id));
+    if (!held?.owner || !holderIsGone(held.owner)) return undefined;
+    const taken = await this.take(id, eq(bondingCurves.keeperOwner, held.owner));
+    this.goneHolders.add(held.owner);
+    if (taken)
+      this.deps.log.info({ curveId: id, holder: held.owner }, 'took over the lease of a keeper that is gone');
+    return taken;
+  }
+
+  /**
+   * Renews the curve's lease every third of it while a round runs (a slow round keeps its curve; a
+   * killed one's lease is over within one lease). `lost` turns true if another keeper took it (this
+   * process stalled past the lease): the round then signs nothing more.
+   */
+  private keepLease(id: number): { readonly lost: boolean; stop(): void } {
+    let lost = false;
+    const renew = async () => {
+      const renewed = await this.deps.db
+        .update(bondingCurves)
+        .set({ keeperUntil: this.leaseEnd })
+        .where(and(eq(bondingCurves.id, id), eq(bondingCurves.keeperOwner, this.owner)))
+        .returning({ id: bondingCurves.id });
+      if (renewed.length === 0) lost = true;
+    };
+    const timer = setInterval(() => void renew().catch(() => undefined), Math.max(100, this.leaseMs / 3));
+    timer.unref();
+    return {
+      get lost() {
+        return lost;
+      },
+      stop: () => clearInterval(timer),
+    };
   }
 
   private async release(id: number): Promise<void> {
@@ -279,13 +342,18 @@ export class LadderKeeper {
         return;
       }
       this.deferred.delete(id);
-      await this.round(curve);
+      const lease = this.keepLease(id);
+      try {
+        await this.round(curve, lease);
+      } finally {
+        lease.stop();
+      }
     } finally {
       await this.release(id);
     }
   }
 
-  private async round(curve: CurveRow): Promise<void> {
+  private async round(curve: CurveRow, lease: { readonly lost: boolean }): Promise<void> {
     const { client, submissions } = this.deps;
     const startedAt = performance.now();
     const validated = submissions.ledgerIndex;
@@ -360,6 +428,8 @@ export class LadderKeeper {
       else if (old) txs.push({ TransactionType: 'OfferCancel', OfferSequence: old.seq });
     }
     const round = randomBytes(6).toString('hex');
+    // Another keeper has the curve now (this process stalled past its lease): it makes the ladder.
+    if (lease.lost) throw new Error('the keeper lease on this curve was taken over');
     // Asked for together, signed as one batch with consecutive sequences (in this order).
     const rows = await Promise.all(
       txs.map((tx, i) =>

@@ -6,10 +6,9 @@ import {
   type BurnWalletsResponse,
   burnRequestSchema,
 } from '@ledgerpad/shared';
-import { badRequest, forbidden } from '../../lib/errors';
 import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
-import { idempotencyKey } from '../../plugins/edge';
+import { idempotencyKey, ownUserParam } from '../../plugins/edge';
 import type { WalletsApi } from '../wallets';
 import { BurnService } from './service';
 import { parseInput } from '../../lib/validation';
@@ -31,10 +30,7 @@ export function registerBurn(
     '/api/burn/wallets/:userId',
     user,
     async (request, reply): Promise<BurnWalletsResponse> => {
-      const { userId } = request.params;
-      if (!/^\d+$/.test(userId)) throw badRequest(BURN_MESSAGES.badUserId);
-      // The id is in the path: someone else's is refused plainly rather than answered with ours.
-      if (Number(userId) !== request.user!.id) throw forbidden(BURN_MESSAGES.notOwnUser);
+      ownUserParam(request, { bad: BURN_MESSAGES.badUserId, notOwn: BURN_MESSAGES.notOwnUser });
       reply.header('cache-control', 'private, no-store');
       const page = pageOf(request, USER_LIST_PAGE);
       return { wallets: pageSlice(request, reply, page, await service.wallets(request.user!.id)) };

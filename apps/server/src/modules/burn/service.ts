@@ -16,6 +16,7 @@ import {
   insufficientTokenMessage,
   ledgerResultMessage,
 } from '@ledgerpad/shared';
+import { requireAccount } from '../../ledger/account-root';
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
@@ -93,6 +94,8 @@ export class BurnService {
     if (!outcome) {
       const lines = await this.deps.wallets.lines(wallet.address, b.issuerAddress);
       const line = lines.find((l) => l.account === b.issuerAddress && l.currency.toUpperCase() === currency);
+      // No line with it: the issuer may not even be an account (a line proves it is one).
+      if (!line) await requireAccount(client, b.issuerAddress, 'issuer', 'issuerAddress');
       const held = Decimal.max(new Decimal(line?.balance ?? 0), 0);
       const ticker = displayTicker(currency);
       if (new Decimal(b.amount).gt(held)) {

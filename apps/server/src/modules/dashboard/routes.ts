@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   ADMIN_LIST_PAGE,
   authorizeTrustLineSchema,
+  DASHBOARD_MESSAGES,
   dashboardSetLimitSchema,
   freezeTrustLineSchema,
   syncTrustLinesSchema,
@@ -13,7 +14,7 @@ import {
 import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput, type Parsed } from '../../lib/validation';
 import type { Platform } from '../../platform';
-import { idempotencyKey, idParam } from '../../plugins/edge';
+import { idempotencyKey, idParam, ownUserParam } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { DashboardService } from './service';
@@ -38,7 +39,8 @@ export function registerDashboard(
   // Lists are paged (`?limit=&offset=`, X-Total-Count; docs/paging.md); the shapes stay the spec's.
   app.get('/api/dashboard/user-tokens/:userId', auth, async (request, reply): Promise<UserTokensResponse> => {
     const page = pageOf(request, USER_LIST_PAGE);
-    const tokens = await service.userTokens(userId(request), idParam(request, 'userId'));
+    ownUserParam(request, { notOwn: DASHBOARD_MESSAGES.ownTokensOnly });
+    const tokens = await service.userTokens(userId(request));
     return { tokens: pageSlice(request, reply, page, tokens) };
   });
 

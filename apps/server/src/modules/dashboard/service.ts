@@ -16,9 +16,10 @@ import {
   type TrustLinesResponse,
   Decimal,
 } from '@ledgerpad/shared';
-import { badRequest, forbidden, ledgerUnavailable, notFound } from '../../lib/errors';
+import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
+import { accountMissing } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
-import type { SubmissionService, TxRequest } from '../../ledger/submission-service';
+import type { SubmissionOutcome, SubmissionService, TxRequest } from '../../ledger/submission-service';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import { STAGED_ROLES, type WalletRow } from '../../platform/custody';
@@ -84,8 +85,7 @@ export class DashboardService {
     return this.deps.tokens.hasDeployed(userId);
   }
 
-  async userTokens(userId: number, requestedUserId: number) {
-    if (userId !== requestedUserId) throw forbidden(M.ownTokensOnly);
+  async userTokens(userId: number) {
     return (await this.deps.tokens.deployedBy(userId)).map(toTokenView);
   }
 
@@ -223,6 +223,10 @@ export class DashboardService {
           return submissions.prepare(req);
         }),
       ));
+    return this.succeeded(outcome, fallback);
+  }
+
+  private succeeded(outcome: SubmissionOutcome, fallback: string): string {
     if (outcome.status !== 'success') {
       const result = outcome.result === 'tefMASTER_DISABLED' ? M.issuerKeyDisabled : undefined;
       throw badRequest(result ?? M.ledgerRefused(fallback, outcome.result), {
@@ -232,10 +236,29 @@ export class DashboardService {
     return outcome.hash;
   }
 
+  /**
+   * The hash of the transaction a request with this Idempotency-Key already made (its first
+   * attempt cut by a crash or a lost answer): the retry answers with it, before any check that
+   * would now see the change made ("already frozen", "already blackholed") and answer without it.
+   */
+  private async recorded(
+    tokenId: number,
+    what: string,
+    key: string | undefined,
+    fallback: string,
+  ): Promise<string | undefined> {
+    if (!key) return undefined;
+    const outcome = await this.submissions().existing(`dashboard:${what}:${tokenId}:${key}`);
+    return outcome ? this.succeeded(outcome, fallback) : undefined;
+  }
+
   private async holderLine(issuer: Issuer, holder: string): Promise<AccountLinesTrustline> {
     const [line] = await this.lines(issuer.token, holder);
-    if (!line) throw badRequest(M.noLine);
-    return line;
+    if (line) return line;
+    // No line: say so — or, when the address is not even an account, that (issue 34).
+    if (!(await this.deps.wallets.accountState(holder)).activated)
+      throw accountMissing('holder', holder, 'accountAddress');
+    throw badRequest(M.noLine);
   }
 
   /** The issuer's TrustSet toward a holder: only the flags change (its own limit stays as it is, normally 0). */
@@ -253,6 +276,9 @@ export class DashboardService {
     body: FreezeTrustLineRequest,
     key?: string,
   ): Promise<DashboardWriteResponse> {
+    await this.owned(userId, tokenId);
+    const earlier = await this.recorded(tokenId, 'freeze', key, M.freezeFailed);
+    if (earlier) return { success: true, hash: earlier };
     const issuer = await this.signer(userId, tokenId);
     if (body.currency && !sameCurrency(body.currency, issuer.token.currency)) {
       throw badRequest(M.wrongCurrency);
@@ -278,6 +304,9 @@ export class DashboardService {
     body: AuthorizeTrustLineRequest,
     key?: string,
   ): Promise<DashboardWriteResponse> {
+    await this.owned(userId, tokenId);
+    const earlier = await this.recorded(tokenId, 'authorize', key, M.authorizeFailed);
+    if (earlier) return { success: true, hash: earlier };
     const issuer = await this.signer(userId, tokenId);
     if (!body.authorized) throw badRequest(M.cannotUnauthorize);
     if (!issuer.state.requireAuth) throw badRequest(M.requireAuthOff);
@@ -298,6 +327,8 @@ export class DashboardService {
    */
   async disableRequireAuth(userId: number, tokenId: number, key?: string): Promise<DashboardWriteResponse> {
     const token = await this.owned(userId, tokenId);
+    const earlier = await this.recorded(tokenId, 'disable-require-auth', key, M.disableRequireAuthFailed);
+    if (earlier) return { success: true, hash: earlier };
     if (!(await this.issuers.issuerState(token.issuerAddress)).requireAuth) {
       await this.deps.tokens.update(token.id, { requireAuth: false });
       return { success: true };
@@ -324,6 +355,8 @@ export class DashboardService {
   async blackhole(userId: number, tokenId: number, key?: string): Promise<DashboardWriteResponse> {
     const token = await this.owned(userId, tokenId);
     const blackholed = async () => (await this.issuers.issuerState(token.issuerAddress)).blackholed;
+    const earlier = await this.recorded(tokenId, 'blackhole-disable-master', key, M.blackholeFailed);
+    if (earlier) return { success: true, hash: earlier };
     if (await blackholed()) {
       await this.deps.tokens.update(token.id, { isBlackholed: true });
       return { success: true };

@@ -1,5 +1,5 @@
 import type { TxRequest } from '../../ledger/submission-service';
-import { Decimal, type VestingTranche } from '@ledgerpad/shared';
+import { Decimal, devAllocationAmount, type VestingTranche } from '@ledgerpad/shared';
 
 // The deploy as a graph of ledger transactions. Each step names the account that signs it and the
 // steps it depends on; the job submits a step as soon as every dependency has applied to the open
@@ -70,11 +70,8 @@ export interface PlannedStep {
  * are exact in the ledger's 16-digit representation and add up to the supply.
  */
 export function splitSupply(supply: string, devPercent: string): { dev: string; hot: string } {
-  const s = new Decimal(supply);
-  const intDigits = s.gte(1) ? s.trunc().toFixed().length : 0;
-  const places = Math.max(0, 15 - intDigits);
-  const dev = s.mul(devPercent).div(100).toDecimalPlaces(places, Decimal.ROUND_DOWN);
-  return { dev: dev.toFixed(), hot: s.minus(dev).toFixed() };
+  const dev = devAllocationAmount(supply, devPercent);
+  return { dev: dev.toFixed(), hot: new Decimal(supply).minus(dev).toFixed() };
 }
 
 type AddStep = (name: string, account: DeployAccount, after: string[], tx: TxRequest) => void;
@@ -134,9 +131,11 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
     issuerReady.push('issuer-require-auth');
   }
   const lock = dev && (p.vesting?.length ?? 0) > 0;
-  if (lock) {
+  if (dev) {
     // Before the blackhole (below): once the issuer cannot sign, nobody can set or clear the flag,
-    // so the holders' escrows of this token stay possible, and no one can ever refuse them.
+    // so the holders' escrows of this token stay possible, and no one can ever refuse them. Set for
+    // every dev allocation, locked at deploy or not: a deployer who locks it later can (issue 35:
+    // and the risk panel tells a real lock from a conditional escrow).
     add('issuer-allow-locking', 'issuer', issuerReady, {
       TransactionType: 'AccountSet',
       SetFlag: ASF_ALLOW_TRUSTLINE_LOCKING,
@@ -230,7 +229,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       'create-amm',
       'issue-supply',
       ...(dev ? ['dev-allocation'] : []),
-      ...(lock ? ['issuer-allow-locking'] : []),
+      ...(dev ? ['issuer-allow-locking'] : []),
     ];
     addBlackhole(add, issuerDone);
   }

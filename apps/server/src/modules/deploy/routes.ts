@@ -6,7 +6,8 @@ import type { BondingRegistry } from '../bonding';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { registerDeployJob } from './job';
-import { DeployService } from './service';
+import { deployJobKey, DeployService } from './service';
+import { idempotencyKey } from '../../plugins/edge';
 
 /** POST /api/deploy-token, and the deploy job's handler on the platform's job runner. */
 export function registerDeploy(
@@ -21,6 +22,7 @@ export function registerDeploy(
     jobs: platform.jobs,
     settings: platform.settings,
     wallets,
+    tokens,
     bootstrapped: () => platform.accounts.bootstrapped(),
     funds: platform.funds,
     reserves: () => ({
@@ -41,9 +43,15 @@ export function registerDeploy(
 
   app.post('/api/deploy-token', { config: { access: 'user' } }, async (request, reply) => {
     const userId = request.user!.id;
+    // A retry of a deploy whose first attempt enqueued its job (then was cut: kill -9, a lost
+    // answer) answers with that job: checked again, its own job would read as a deploy already
+    // running from the wallet, and the XRP it spends as missing.
+    const jobKey = deployJobKey(userId, idempotencyKey(request));
+    const earlier = jobKey ? await service.startedBy(jobKey) : undefined;
+    if (earlier) return reply.code(202).send(earlier);
     // The attempt counts before the form is parsed: an invalid form is an attempt too (spec 001 §5).
     await service.attempt(userId);
-    const started = await service.start(userId, parseInput(deployRequestSchema, request.body));
+    const started = await service.start(userId, parseInput(deployRequestSchema, request.body), { jobKey });
     return reply.code(202).send(started);
   });
   return service;

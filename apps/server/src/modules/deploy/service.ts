@@ -3,6 +3,8 @@ import {
   DEPLOY_LOCK_MS,
   DEPLOY_MAX_ATTEMPTS,
   DEPLOY_MESSAGES,
+  IDENTITY_MESSAGES,
+  LISTING_MESSAGES,
   RLUSD_CURRENCY_HEX,
   ammFeeToTradingFee,
   deployCost,
@@ -20,12 +22,22 @@ import type { Client } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Funds } from '../../ledger/funds';
-import { AppError, badRequest, conflict, ledgerUnavailable, notFound, rateLimited } from '../../lib/errors';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  fieldError,
+  ledgerUnavailable,
+  notFound,
+  rateLimited,
+} from '../../lib/errors';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import { jobs as jobsTable, type JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import { users } from '../users/schema';
+import type { TokenRegistry } from '../tokens';
+import { isStoredUpload } from '../uploads';
 import type { WalletsApi } from '../wallets';
 import { deployAttempts } from './schema';
 import { DEPLOY_JOB, deployStepNames, type DeployPayload } from './job';
@@ -87,6 +99,8 @@ export interface DeployServiceDeps {
   jobs: JobRunner;
   settings: PlatformSettings;
   wallets: WalletsApi;
+  /** The identity rules every door applies, and who shows which logo. */
+  tokens: Pick<TokenRegistry, 'identityRefusal' | 'logoTakenBy'>;
   bootstrapped: () => Promise<unknown>;
   reserves: () => { owner: bigint; base: bigint };
   /** Funds checks before anything is signed (absent without a ledger). */
@@ -108,6 +122,12 @@ export class DeployService {
     if (locked !== undefined) {
       throw rateLimited(DEPLOY_MESSAGES.tooManyAttempts, { retryAfter: locked });
     }
+  }
+
+  /** The deploy a request with this job key started (deployJobKey), if any. */
+  async startedBy(jobKey: string): Promise<{ jobId: string } | undefined> {
+    const job = await this.deps.jobs.byKey(jobKey);
+    return job ? { jobId: job.id } : undefined;
   }
 
   /**
@@ -146,6 +166,18 @@ export class DeployService {
       throw err;
     });
     await this.refuseConcurrent(wallet.id);
+    // Issue 35: the logo is an upload of ours that exists, and no other token's; the ticker and name
+    // pass the identity rules every door applies (XRP's and RLUSD's, a protected token's refused).
+    if (!(await isStoredUpload(this.deps.db, form.logoUrl)))
+      throw fieldError('logoUrl', LISTING_MESSAGES.logoUrl);
+    if ((await this.deps.tokens.logoTakenBy(form.logoUrl)) !== undefined)
+      throw fieldError('logoUrl', IDENTITY_MESSAGES.logoInUse);
+    const refusal = await this.deps.tokens.identityRefusal({
+      door: 'deploy',
+      ticker: form.ticker,
+      name: form.name,
+    });
+    if (refusal) throw fieldError(refusal.field, refusal.message);
 
     const network = this.deps.config.XRPL_NETWORK;
     if (network === 'standalone') await this.deps.bootstrapped();
@@ -307,4 +339,9 @@ export class DeployService {
     const line = res.result.lines.find((l) => l.currency === RLUSD_CURRENCY_HEX);
     return new Decimal(line?.balance ?? '0');
   }
+}
+
+/** The job key of a user's deploy request with an Idempotency-Key: one job per request. */
+export function deployJobKey(userId: number, requestKey: string | undefined): string | undefined {
+  return requestKey ? `${DEPLOY_JOB}:request:${userId}:${requestKey}` : undefined;
 }

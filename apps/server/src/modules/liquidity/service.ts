@@ -33,6 +33,7 @@ import {
   dropsToDecimal,
   insufficientTokenMessage,
   ledgerResultMessage,
+  isLpCurrency,
   lpName,
 } from '@ledgerpad/shared';
 import { getBalanceChanges, RippledError, type Client, type TransactionMetadata } from 'xrpl';
@@ -208,13 +209,32 @@ export class LiquidityService {
   }
 
   /** What a validated AMM transaction moved: the pool's sides (the AMM account's changes) and the LP tokens. */
-  private moved(changes: BalanceChanges, pool: Pool, m: Market, wallet: string) {
+  /**
+   * What one AMM transaction moved, from its balance changes. `pool` undefined: the pool is gone (a
+   * withdrawal of its last LP tokens deletes it; a retry answers from that withdrawal): its account
+   * is the one whose token balance changed, its LP token the `03…` currency the wallet's changed.
+   */
+  private moved(
+    changes: BalanceChanges,
+    pool: Pick<Pool, 'account' | 'lpCurrency'> | undefined,
+    m: Market,
+    wallet: string,
+  ) {
     const of = (account: string, match: (b: { currency: string; issuer?: string }) => boolean) =>
       (changes.find((c) => c.account === account)?.balances ?? [])
         .filter(match)
         .reduce((s, b) => s.plus(b.value), new Decimal(0));
     const is = (a: Asset) => (b: { currency: string; issuer?: string }) =>
       a.kind === 'xrp' ? b.currency === 'XRP' : b.currency === a.currency && b.issuer === a.issuer;
+    pool ??= {
+      account:
+        changes.find(
+          (c) => c.account !== wallet && c.account !== m.token.issuer && c.balances.some(is(m.token)),
+        )?.account ?? '',
+      lpCurrency:
+        changes.find((c) => c.account === wallet)?.balances.find((b) => isLpCurrency(b.currency))?.currency ??
+        '',
+    };
     return {
       base: of(pool.account, is(m.base)),
       token: of(pool.account, is(m.token)),
@@ -338,6 +358,11 @@ export class LiquidityService {
   ): Promise<RemoveLiquidityResult> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
+    const intentKey = `remove-liquidity:${userId}:${idempotencyKey ?? randomUUID()}`;
+    // A retry whose first attempt withdrew answers with that withdrawal; checked again, the LP
+    // tokens it redeemed would read as "more than held" (and the pool may be gone with them).
+    const done = idempotencyKey ? await this.deps.submissions.existing(intentKey) : undefined;
+    if (done) return this.removed(done, await this.poolOrNone(m), m, wallet.address);
     const pool = await this.pool(m);
     const held = await this.lpHeld(wallet.address, pool);
     const lp = new Decimal(b.amountLp);
@@ -371,7 +396,7 @@ export class LiquidityService {
     for (const a of outSides) if (!(await this.hasLine(wallet.address, a))) newLines++;
     const outcome = await this.checked(
       {
-        intentKey: `remove-liquidity:${userId}:${idempotencyKey ?? randomUUID()}`,
+        intentKey,
         account: wallet.address,
         tx: { TransactionType: 'AMMWithdraw', Asset: issue(m.base), Asset2: issue(m.token), ...tx },
         purpose: 'remove-liquidity',
@@ -380,8 +405,17 @@ export class LiquidityService {
       },
       () => this.deps.funds.requireXrp(wallet.address, { transactions: 1, newObjects: newLines }),
     );
+    return this.removed(outcome, pool, m, wallet.address);
+  }
+
+  private removed(
+    outcome: SubmissionOutcome,
+    pool: Pool | undefined,
+    m: Market,
+    wallet: string,
+  ): RemoveLiquidityResult {
     if (outcome.status !== 'success') this.fail(LIQUIDITY_MESSAGES.removeFailed, outcome);
-    const moved = this.moved(outcome.balanceChanges, pool, m, wallet.address);
+    const moved = this.moved(outcome.balanceChanges, pool, m, wallet);
     return {
       status: 'success',
       message: LIQUIDITY_MESSAGES.removed,
@@ -627,6 +661,11 @@ export class LiquidityService {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const pool = await this.pool(m);
+    const intentKey = `amm-bid:${userId}:${idempotencyKey ?? randomUUID()}`;
+    // A retry whose first attempt won the slot answers with that bid; checked again, the slot's
+    // new price (its own bid) would read as "price moved" or "too low".
+    const done = idempotencyKey ? await this.deps.submissions.existing(intentKey) : undefined;
+    if (done) return this.bidResult(done, pool, m, wallet.address);
     const held = await this.lpHeld(wallet.address, pool);
     const now = this.slotView(pool);
     if (held.lt(now.price))
@@ -641,7 +680,7 @@ export class LiquidityService {
     if (new Decimal(now.price).gt(b.maxPrice)) throw badRequest(LIQUIDITY_MESSAGES.bidPriceMoved);
     const outcome = await this.checked(
       {
-        intentKey: `amm-bid:${userId}:${idempotencyKey ?? randomUUID()}`,
+        intentKey,
         account: wallet.address,
         tx: {
           TransactionType: 'AMMBid',
@@ -655,12 +694,21 @@ export class LiquidityService {
       },
       () => this.deps.funds.requireXrp(wallet.address, { transactions: 1 }),
     );
+    return this.bidResult(outcome, pool, m, wallet.address);
+  }
+
+  private async bidResult(
+    outcome: SubmissionOutcome,
+    pool: Pool,
+    m: Market,
+    wallet: string,
+  ): Promise<AmmBidResult> {
     if (outcome.status !== 'success') {
       if (outcome.result === 'tecAMM_FAILED')
         throw badRequest(LIQUIDITY_MESSAGES.bidPriceMoved, { hash: outcome.hash, result: outcome.result });
       this.fail(LIQUIDITY_MESSAGES.bidFailed, outcome);
     }
-    const moved = this.moved(outcome.balanceChanges, pool, m, wallet.address);
+    const moved = this.moved(outcome.balanceChanges, pool, m, wallet);
     return {
       status: 'success',
       hash: outcome.hash,

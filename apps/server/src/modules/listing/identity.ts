@@ -1,33 +1,44 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import {
   CLAIM_CHALLENGE_TTL_MINUTES,
+  CLAIM_CODE_REUSE_MIN_MINUTES,
+  CLAIM_CODES_PER_HOUR,
   IDENTITY_MESSAGES,
   RLUSD_CURRENCY_HEX,
+  TOML_CLAIM_FIELD,
   claimMemo,
+  claimText,
+  listingMetadataSchema,
   type ClaimChallengeView,
   type ClaimMethod,
   type ClaimVerifyRequest,
+  type ControlLossView,
+  type IdentityEventView,
   type ListingControlView,
   type ListingForm,
   type ListingMetadata,
 } from '@ledgerpad/shared';
-import { lookalikeOf } from '@ledgerpad/shared/lookalike';
 import type { Db } from '../../db/client';
-import { badRequest, forbidden, ledgerUnavailable, notFound } from '../../lib/errors';
+import { badRequest, forbidden, ledgerUnavailable, notFound, rateLimited } from '../../lib/errors';
 import { readIssuerFacts } from '../../ledger/account-root';
 import type { Platform } from '../../platform';
 import { recordAdminAudit } from '../admin';
-import { verifiedIdentities, type NewToken, type TokenRegistry, type TokenRow } from '../tokens';
+import { type NewToken, type TokenRegistry, type TokenRow } from '../tokens';
+import { claimLabel } from '../users';
 import { findClaimTransaction } from './ledger-proofs';
-import { listingChallenges, tokenIdentityEvents } from './schema';
+import { listingChallenges, tokenIdentityEvents, type ListingChallengeRow } from './schema';
 import { metadataColumns, type ListingService } from './service';
 import { checkToml, domainOf, fetchToml, tomlUrl } from './toml';
 
-// Who may say what a listed token is (docs/token-identity.md): a user proves control of the issuer
-// (own wallet, a claim code sent by the issuer, or the issuer's xrp-ledger.toml) and their name,
-// description, logo and links replace the lister's; a proven controller rewrites them at any time;
-// admins edit, verify or hide any listing, each with an audit row.
+// Who may say what a listed token is (docs/token-identity.md). A proof makes a user the listing's
+// controller only when it carries something only that user could put there (issue 35): their own
+// wallet holding the issuer; a claim transaction whose memo names them, the ticker and the listing
+// in words the issuer reads before signing; or their claim text in the issuer's xrp-ledger.toml.
+// A TOML without it verifies the listing from the TOML's own metadata and makes nobody controller.
+// A controller is never displaced by a proof that does not bind the new claimer; every change of
+// controller is public in the token's history and shown to the user who lost it. Admins edit,
+// verify or hide any listing, each with an audit row.
 
 export interface IdentityDeps {
   tokens: TokenRegistry;
@@ -48,11 +59,28 @@ const metadataOf = (r: TokenRow) => ({
 const identityOf = (r: TokenRow) => ({
   verified: r.verified,
   verifiedBy: r.verifiedBy,
+  verifiedDomain: r.verifiedDomain,
   controllerUserId: r.controllerUserId,
   lookalikeOf: r.lookalikeOf,
   metadataBy: r.metadataBy,
   isActive: r.isActive,
 });
+
+/** What a proof showed. */
+type Proof =
+  | { binding: true; evidence: string | null; challengeId?: number; domain?: string }
+  | { binding: false; evidence: string; domain: string; toml: ReturnType<typeof checkToml> };
+
+const HOUR_MS = 3600_000;
+/** The public history's length: the latest events. */
+const HISTORY_MAX = 200;
+
+/** How the history names a method of proof, in words. */
+const METHOD_WORDS: Record<string, string> = {
+  wallet: 'the issuer is the controller’s own Ledgerpad wallet',
+  challenge: 'the issuer signed a claim naming the controller',
+  toml: 'the issuer’s xrp-ledger.toml names the controller',
+};
 
 export class IdentityService {
   constructor(private readonly deps: IdentityDeps) {}
@@ -67,120 +95,173 @@ export class IdentityService {
     return client;
   }
 
+  private get allowLoopback(): boolean {
+    return this.deps.platform.config.TOML_FETCH_ALLOW_LOOPBACK;
+  }
+
   async token(tokenId: number): Promise<TokenRow> {
     const row = await this.deps.tokens.byId(tokenId);
     if (!row) throw notFound(IDENTITY_MESSAGES.tokenNotFound);
     return row;
   }
 
-  /** The metadata columns a form writes, its logo checked to be an upload of ours. */
-  private async metadataPatch(m: ListingMetadata): Promise<Partial<NewToken>> {
-    if (m.logoUrl) await this.deps.listing.assertStoredLogo(m.logoUrl);
+  /** The metadata columns a form writes, checked by the rename door's rules and the logo rules. */
+  private async metadataPatch(row: TokenRow, m: ListingMetadata): Promise<Partial<NewToken>> {
+    await this.deps.listing.assertIdentity('rename', {
+      ticker: row.ticker,
+      name: m.name,
+      issuer: row.issuerAddress,
+      currency: row.currency,
+    });
+    if (m.logoUrl) await this.deps.listing.assertStoredLogo(m.logoUrl, row.id);
     return metadataColumns(m);
-  }
-
-  /** Does the name (or the ticker) look like another verified token's? */
-  private async lookalike(row: TokenRow, name: string): Promise<string | null> {
-    const fakeRlusd =
-      row.currency === RLUSD_CURRENCY_HEX && row.issuerAddress !== (await this.deps.listing.rlusdIssuer());
-    if (fakeRlusd) return 'RLUSD';
-    return lookalikeOf({ id: row.id, ticker: row.ticker, name }, await verifiedIdentities(this.db));
   }
 
   async control(userId: number, admin: boolean, tokenId: number): Promise<ListingControlView> {
     const row = await this.token(tokenId);
+    const controller = row.controllerUserId === userId;
     return {
       token_id: row.id,
-      controller: row.controllerUserId === userId,
+      controller,
       admin,
       own_wallet: await this.deps.listing.ownsWallet(userId, row.issuerAddress),
+      lost_control: controller ? null : ((await this.lostControl(userId, [row.id]))[0] ?? null),
     };
   }
 
+  /** The user's claim codes for a listing that still count (unused, unexpired, issued with their text). */
+  private async liveCodes(userId: number, tokenId: number, db: Db = this.db): Promise<ListingChallengeRow[]> {
+    return db
+      .select()
+      .from(listingChallenges)
+      .where(
+        and(
+          eq(listingChallenges.tokenId, tokenId),
+          eq(listingChallenges.userId, userId),
+          isNull(listingChallenges.usedAt),
+          isNotNull(listingChallenges.claimText),
+          gt(listingChallenges.expiresAt, new Date()),
+        ),
+      )
+      .orderBy(desc(listingChallenges.id));
+  }
+
   /**
-   * A claim code for (listing, user): random, stored, valid for CLAIM_CHALLENGE_TTL_MINUTES; the
-   * answer spells out the zero-effect AccountSet that carries it, for any wallet to sign.
+   * A claim code for (listing, user), valid CLAIM_CHALLENGE_TTL_MINUTES, and the claim text it sits
+   * in ('Ledgerpad: make alice (user #7) controller of ZETA listing #12. Code …'). A live code with
+   * time left is handed out again, so reloading the page never kills a code already sent; new
+   * codes are limited to CLAIM_CODES_PER_HOUR per listing and user (429 beyond).
    */
   async challenge(userId: number, tokenId: number): Promise<ClaimChallengeView> {
     const row = await this.token(tokenId);
     const client = this.client();
-    const [ownWallet, facts, ledgerIndex] = await Promise.all([
+    const [ownWallet, facts, ledgerIndex, domainHex] = await Promise.all([
       this.deps.listing.ownsWallet(userId, row.issuerAddress),
       readIssuerFacts(client, row.issuerAddress).catch(() => undefined),
       client.getLedgerIndex(),
+      client
+        .request({ command: 'account_info', account: row.issuerAddress, ledger_index: 'validated' })
+        .then((r) => (r.result.account_data as { Domain?: string }).Domain)
+        .catch(() => undefined),
     ]);
-    const domainHex = await client
-      .request({ command: 'account_info', account: row.issuerAddress, ledger_index: 'validated' })
-      .then((r) => (r.result.account_data as { Domain?: string }).Domain)
-      .catch(() => undefined);
     const domain = domainOf(domainHex);
-    const allowLoopback = this.deps.platform.config.TOML_FETCH_ALLOW_LOOPBACK;
-    const code = `ledgerpad-claim-${randomBytes(16).toString('hex')}`;
-    const expiresAt = new Date(Date.now() + CLAIM_CHALLENGE_TTL_MINUTES * 60_000);
     // An issuer that can never sign again cannot send a code; the TOML and wallet ways remain.
-    if (!facts?.blackholed) {
-      await this.db.insert(listingChallenges).values({
-        tokenId: row.id,
-        userId,
-        issuerAddress: row.issuerAddress,
-        code,
-        ledgerIndex,
-        expiresAt,
-      });
-    }
+    const code = facts?.blackholed ? undefined : await this.issueCode(userId, row, ledgerIndex);
+    const text = code?.claimText ?? '';
     return {
       token_id: row.id,
       issuer_address: row.issuerAddress,
       ticker: row.ticker,
+      currency: row.currency,
       own_wallet: ownWallet,
-      code: facts?.blackholed ? '' : code,
-      expires_at: expiresAt.toISOString(),
+      code: code?.code ?? '',
+      claim_text: text,
+      expires_at: (
+        code?.expiresAt ?? new Date(Date.now() + CLAIM_CHALLENGE_TTL_MINUTES * 60_000)
+      ).toISOString(),
       transaction: {
         TransactionType: 'AccountSet',
         Account: row.issuerAddress,
-        Memos: facts?.blackholed ? [] : [{ Memo: claimMemo(code) }],
+        Memos: code ? [{ Memo: claimMemo(text) }] : [],
       },
       domain,
-      toml_url: domain ? tomlUrl(domain, allowLoopback) : null,
+      toml_url: domain ? tomlUrl(domain, this.allowLoopback) : null,
+      toml_line: text ? `${TOML_CLAIM_FIELD} = "${text}"` : '',
     };
   }
 
-  /** Checks the proof; answers what to record about it (a transaction hash or the TOML URL). */
-  private async prove(
-    userId: number,
-    row: TokenRow,
-    method: ClaimMethod,
-  ): Promise<{ evidence: string | null; challengeId?: number }> {
-    if (method === 'wallet') {
-      if (!(await this.deps.listing.ownsWallet(userId, row.issuerAddress)))
-        throw badRequest(IDENTITY_MESSAGES.notOwnWallet);
-      return { evidence: null };
-    }
-    const client = this.client();
-    if (method === 'challenge') {
-      const [c] = await this.db
-        .select()
+  /** The live code to hand out (reused while it has time left), or a new one within the hourly limit. */
+  private async issueCode(userId: number, row: TokenRow, ledgerIndex: number): Promise<ListingChallengeRow> {
+    const user = await claimLabel(this.db, userId);
+    return this.db.transaction(async (tx) => {
+      // One user's requests for one listing queue here: a double reload issues one code.
+      await tx.execute(sql`select pg_advisory_xact_lock(${row.id}::int, ${userId}::int)`);
+      const [live] = await this.liveCodes(userId, row.id, tx as Db);
+      if (live && live.expiresAt.getTime() - Date.now() >= CLAIM_CODE_REUSE_MIN_MINUTES * 60_000) return live;
+      const recent = await tx
+        .select({ createdAt: listingChallenges.createdAt })
         .from(listingChallenges)
         .where(
           and(
             eq(listingChallenges.tokenId, row.id),
             eq(listingChallenges.userId, userId),
-            isNull(listingChallenges.usedAt),
+            gt(listingChallenges.createdAt, new Date(Date.now() - HOUR_MS)),
           ),
         )
-        .orderBy(desc(listingChallenges.id))
-        .limit(1);
-      if (!c) throw badRequest(IDENTITY_MESSAGES.challengeMissing);
-      if (c.expiresAt.getTime() < Date.now()) throw badRequest(IDENTITY_MESSAGES.challengeExpired);
-      const hash = await findClaimTransaction(
+        .orderBy(asc(listingChallenges.createdAt));
+      if (recent.length >= CLAIM_CODES_PER_HOUR) {
+        const retryAfter = Math.max(
+          1,
+          Math.ceil((recent[0]!.createdAt.getTime() + HOUR_MS - Date.now()) / 1000),
+        );
+        throw rateLimited(IDENTITY_MESSAGES.codeLimit, { retryAfter });
+      }
+      const code = `ledgerpad-claim-${randomBytes(16).toString('hex')}`;
+      const [created] = await tx
+        .insert(listingChallenges)
+        .values({
+          tokenId: row.id,
+          userId,
+          issuerAddress: row.issuerAddress,
+          code,
+          claimText: claimText({ user, userId, ticker: row.ticker, tokenId: row.id, code }),
+          ledgerIndex,
+          expiresAt: new Date(Date.now() + CLAIM_CHALLENGE_TTL_MINUTES * 60_000),
+        })
+        .returning();
+      return created!;
+    });
+  }
+
+  /** Checks the proof; says whether it binds the caller, and what to record (a transaction hash or the TOML URL). */
+  private async prove(userId: number, row: TokenRow, method: ClaimMethod): Promise<Proof> {
+    if (method === 'wallet') {
+      if (!(await this.deps.listing.ownsWallet(userId, row.issuerAddress)))
+        throw badRequest(IDENTITY_MESSAGES.notOwnWallet);
+      return { binding: true, evidence: null };
+    }
+    const client = this.client();
+    const codes = await this.liveCodes(userId, row.id);
+    if (method === 'challenge') {
+      if (codes.length === 0) {
+        const [any] = await this.db
+          .select({ id: listingChallenges.id })
+          .from(listingChallenges)
+          .where(and(eq(listingChallenges.tokenId, row.id), eq(listingChallenges.userId, userId)))
+          .limit(1);
+        throw badRequest(any ? IDENTITY_MESSAGES.challengeExpired : IDENTITY_MESSAGES.challengeMissing);
+      }
+      // Every live code counts (a reload may have been handed a newer one after the older was sent).
+      const byMemo = new Map(codes.map((c) => [claimMemo(c.claimText!).MemoData, c]));
+      const found = await findClaimTransaction(
         client,
         row.issuerAddress,
-        claimMemo(c.code).MemoData,
-        c.ledgerIndex,
-        c.expiresAt,
+        [...byMemo.keys()],
+        Math.min(...codes.map((c) => c.ledgerIndex)),
+        new Date(Math.max(...codes.map((c) => c.expiresAt.getTime()))),
       );
-      if (!hash) throw badRequest(IDENTITY_MESSAGES.challengeNotFound);
-      return { evidence: hash, challengeId: c.id };
+      if (!found) throw badRequest(IDENTITY_MESSAGES.challengeNotFound);
+      return { binding: true, evidence: found.hash, challengeId: byMemo.get(found.memoDataHex)!.id };
     }
     const info = await client.request({
       command: 'account_info',
@@ -191,42 +272,51 @@ export class IdentityService {
     if (!domainHex) throw badRequest(IDENTITY_MESSAGES.noDomain);
     const domain = domainOf(domainHex);
     if (!domain) throw badRequest(IDENTITY_MESSAGES.badDomain);
-    const allowLoopback = this.deps.platform.config.TOML_FETCH_ALLOW_LOOPBACK;
-    const url = tomlUrl(domain, allowLoopback);
-    const text = await fetchToml(url, { allowLoopback });
-    checkToml(text, url, row.issuerAddress, row.currency, row.ticker);
-    return { evidence: url };
+    const url = tomlUrl(domain, this.allowLoopback);
+    const text = await fetchToml(url, { allowLoopback: this.allowLoopback });
+    const toml = checkToml(text, url, row.issuerAddress, row.currency, row.ticker);
+    // The domain names a controller only with the claim text of one of the caller's live codes.
+    const line = toml.currency[TOML_CLAIM_FIELD];
+    const code = typeof line === 'string' ? codes.find((c) => c.claimText === line.trim()) : undefined;
+    if (code) return { binding: true, evidence: url, challengeId: code.id, domain };
+    return { binding: false, evidence: url, domain, toml };
   }
 
   /**
-   * Proves control by `method`; on success the caller becomes the listing's controller, their
-   * metadata replaces the listing's, and the listing is verified unless it looks like another
-   * verified token. One transaction: the row, the code's use and the history row.
+   * Checks a proof. Binding (own wallet, the signed claim text, the claim text in the TOML): the
+   * caller becomes the listing's controller — replacing any other, publicly in the history — and
+   * their metadata replaces the listing's. Not binding (a TOML without the caller's claim text): the
+   * listing is verified from the TOML (its name and description, the domain as website) when it has
+   * no controller, the domain's vouch is recorded, and nobody becomes controller.
    */
-  async claim(userId: number, body: ClaimVerifyRequest): Promise<TokenRow> {
+  async claim(userId: number, body: ClaimVerifyRequest): Promise<{ row: TokenRow; note?: string }> {
     const row = await this.token(body.token_id);
-    const { evidence, challengeId } = await this.prove(userId, row, body.method);
-    const patch = await this.metadataPatch(body);
-    const like = await this.lookalike(row, body.name);
+    const proof = await this.prove(userId, row, body.method);
+    if (!proof.binding)
+      return {
+        row: await this.verifyFromToml(userId, row, proof),
+        note: IDENTITY_MESSAGES.tomlVerifiedOnly(proof.domain),
+      };
+    const patch = await this.metadataPatch(row, body);
     const updated = await this.db.transaction(async (tx) => {
       const next = await this.deps.tokens.update(
         row.id,
         {
           ...patch,
           controllerUserId: userId,
-          verified: like === null,
+          verified: true,
           verifiedBy: body.method,
           verifiedAt: new Date(),
-          lookalikeOf: like,
+          verifiedDomain: proof.domain ?? row.verifiedDomain,
           metadataBy: 'issuer',
         },
         tx as Db,
       );
-      if (challengeId !== undefined) {
+      if (proof.challengeId !== undefined) {
         await tx
           .update(listingChallenges)
-          .set({ usedAt: new Date(), txHash: evidence })
-          .where(eq(listingChallenges.id, challengeId));
+          .set({ usedAt: new Date(), txHash: proof.evidence })
+          .where(eq(listingChallenges.id, proof.challengeId));
       }
       await tx.insert(tokenIdentityEvents).values({
         tokenId: row.id,
@@ -234,29 +324,81 @@ export class IdentityService {
         action: 'claim',
         method: body.method,
         before: { ...metadataOf(row), ...identityOf(row) },
-        after: { ...metadataOf(next!), ...identityOf(next!), evidence },
+        after: { ...metadataOf(next!), ...identityOf(next!), evidence: proof.evidence },
       });
       return next!;
     });
     this.deps.tokens.changed();
     await this.deps.tokens.refreshLookalikes();
-    return updated;
+    return { row: (await this.deps.tokens.byId(updated.id)) ?? updated };
+  }
+
+  /** The non-binding TOML proof: the domain vouches; the TOML's own metadata when nobody controls the listing. */
+  private async verifyFromToml(
+    userId: number,
+    row: TokenRow,
+    proof: Extract<Proof, { binding: false }>,
+  ): Promise<TokenRow> {
+    let patch: Partial<NewToken> = {
+      verified: true,
+      verifiedBy: row.verifiedBy ?? 'toml',
+      verifiedAt: row.verifiedAt ?? new Date(),
+      verifiedDomain: proof.domain,
+    };
+    if (row.controllerUserId === null) {
+      // The caller's form is not the issuer's word: the TOML's is (and a logo the lister chose goes).
+      const text = (v: unknown) => (typeof v === 'string' ? v : '');
+      const fromToml = listingMetadataSchema.safeParse({
+        name: text(proof.toml.currency.name) || text(proof.toml.issuer.name),
+        description: text(proof.toml.currency.desc) || text(proof.toml.issuer.desc),
+        websiteLink: `https://${proof.domain}/`,
+      });
+      const keep = listingMetadataSchema.safeParse({
+        name: row.name,
+        description: fromToml.success ? fromToml.data.description : '',
+        websiteLink: `https://${proof.domain}/`,
+      });
+      const m = fromToml.success ? fromToml.data : keep.success ? keep.data : undefined;
+      if (m) {
+        const named = await this.deps.tokens.identityRefusal({
+          door: 'rename',
+          ticker: row.ticker,
+          name: m.name,
+          issuer: row.issuerAddress,
+          currency: row.currency,
+        });
+        patch = {
+          ...patch,
+          ...metadataColumns({ ...m, name: named ? row.name : m.name }),
+          logoUrl: null,
+          metadataBy: 'issuer',
+        };
+      }
+    }
+    const updated = await this.db.transaction(async (tx) => {
+      const next = await this.deps.tokens.update(row.id, patch, tx as Db);
+      await tx.insert(tokenIdentityEvents).values({
+        tokenId: row.id,
+        userId,
+        action: 'toml',
+        method: 'toml',
+        before: { ...metadataOf(row), ...identityOf(row) },
+        after: { ...metadataOf(next!), ...identityOf(next!), evidence: proof.evidence },
+      });
+      return next!;
+    });
+    this.deps.tokens.changed();
+    await this.deps.tokens.refreshLookalikes();
+    return (await this.deps.tokens.byId(updated.id)) ?? updated;
   }
 
   /** The proven controller (or an admin, through its own route) replaces the metadata at any time. */
   async updateMetadata(userId: number, tokenId: number, m: ListingMetadata): Promise<TokenRow> {
     const row = await this.token(tokenId);
     if (row.controllerUserId !== userId) throw forbidden(IDENTITY_MESSAGES.notController);
-    const patch = await this.metadataPatch(m);
-    const like = await this.lookalike(row, m.name);
-    // Renamed to look like another verified token: the badge goes (an admin can restore it).
-    const verified = row.verifiedBy !== null && like === null;
+    const patch = await this.metadataPatch(row, m);
     const updated = await this.db.transaction(async (tx) => {
-      const next = await this.deps.tokens.update(
-        row.id,
-        { ...patch, verified, lookalikeOf: like, metadataBy: 'issuer' },
-        tx as Db,
-      );
+      const next = await this.deps.tokens.update(row.id, { ...patch, metadataBy: 'issuer' }, tx as Db);
       await tx.insert(tokenIdentityEvents).values({
         tokenId: row.id,
         userId,
@@ -268,7 +410,79 @@ export class IdentityService {
     });
     this.deps.tokens.changed();
     await this.deps.tokens.refreshLookalikes();
-    return updated;
+    return (await this.deps.tokens.byId(updated.id)) ?? updated;
+  }
+
+  // --- The public history, and who lost control ---------------------------------------------
+
+  /** A token's identity history, oldest first, in words (no user is named). */
+  async history(tokenId: number): Promise<IdentityEventView[]> {
+    const latest = await this.db
+      .select()
+      .from(tokenIdentityEvents)
+      .where(eq(tokenIdentityEvents.tokenId, tokenId))
+      .orderBy(desc(tokenIdentityEvents.id))
+      .limit(HISTORY_MAX);
+    return latest.reverse().map((e) => {
+      const before = (e.before ?? {}) as Record<string, unknown>;
+      const after = (e.after ?? {}) as Record<string, unknown>;
+      const changed =
+        'controllerUserId' in after && (before.controllerUserId ?? null) !== (after.controllerUserId ?? null);
+      const evidence = typeof after.evidence === 'string' ? after.evidence : null;
+      return {
+        at: e.createdAt.toISOString(),
+        action: e.action,
+        method: e.method,
+        controller_changed: e.action !== 'list' && changed,
+        evidence,
+        text: eventText(e.action, e.method, before, after, changed),
+      };
+    });
+  }
+
+  /**
+   * The listings this user controlled and lost to another user's proof (newest first), each with
+   * when and how: the dashboard and the claim page show them.
+   */
+  async lostControl(userId: number, tokenIds?: number[]): Promise<ControlLossView[]> {
+    const rows = await this.db
+      .select()
+      .from(tokenIdentityEvents)
+      .where(
+        and(
+          inArray(tokenIdentityEvents.action, ['claim', 'admin.update']),
+          sql`(${tokenIdentityEvents.before}->>'controllerUserId') = ${String(userId)}`,
+          sql`coalesce(${tokenIdentityEvents.after}->>'controllerUserId', '') <> ${String(userId)}`,
+          tokenIds ? inArray(tokenIdentityEvents.tokenId, tokenIds) : undefined,
+        ),
+      )
+      .orderBy(desc(tokenIdentityEvents.id));
+    const out: ControlLossView[] = [];
+    const seen = new Set<number>();
+    for (const e of rows) {
+      if (seen.has(e.tokenId)) continue;
+      seen.add(e.tokenId);
+      const token = await this.deps.tokens.byId(e.tokenId);
+      // Control won back since: nothing lost.
+      if (!token || token.controllerUserId === userId) continue;
+      const after = (e.after ?? {}) as Record<string, unknown>;
+      const when = e.createdAt.toISOString();
+      out.push({
+        token_id: token.id,
+        ticker: token.ticker,
+        issuer_address: token.issuerAddress,
+        currency: token.currency,
+        at: when,
+        method: e.method,
+        evidence: typeof after.evidence === 'string' ? after.evidence : null,
+        message: IDENTITY_MESSAGES.lostControl(
+          token.ticker,
+          when.slice(0, 16).replace('T', ' ') + ' UTC',
+          METHOD_WORDS[e.method ?? ''] ?? 'an admin’s decision',
+        ),
+      });
+    }
+    return out;
   }
 
   // --- Admin Tokens tab -----------------------------------------------------------------------
@@ -300,27 +514,30 @@ export class IdentityService {
     });
     this.deps.tokens.changed();
     await this.deps.tokens.refreshLookalikes();
-    return updated;
+    return (await this.deps.tokens.byId(updated.id)) ?? updated;
   }
 
-  /** An admin edits any listing: metadata and the created date; the lookalike mark follows the name. */
+  /** An admin edits any listing: metadata and the created date, under the same identity rules as anyone. */
   async adminUpdate(adminId: number, tokenId: number, form: ListingForm): Promise<TokenRow> {
     const row = await this.token(tokenId);
-    const patch = await this.metadataPatch(form);
+    const patch = await this.metadataPatch(row, form);
     const createdAt = form.created_at
       ? new Date(form.created_at.length === 10 ? `${form.created_at}T00:00:00Z` : form.created_at)
       : row.createdAt;
-    const like = row.verified ? null : await this.lookalike(row, form.name);
     return this.adminChange(
       adminId,
       row,
       'token.update',
-      { ...patch, createdAt, lookalikeOf: like, metadataBy: 'admin' },
+      { ...patch, createdAt, metadataBy: 'admin' },
       (r) => ({ ...metadataOf(r), createdAt: r.createdAt.toISOString() }),
     );
   }
 
-  /** An admin vouches for a listing (or withdraws the badge). RLUSD's code from another issuer stays refused. */
+  /**
+   * An admin vouches for a listing (or withdraws the badge). The decision ranks it first among the
+   * tokens sharing its ticker or name, so it applies to both sides. RLUSD's code from another
+   * issuer stays refused.
+   */
   async adminVerify(adminId: number, tokenId: number, verified: boolean): Promise<TokenRow> {
     const row = await this.token(tokenId);
     if (
@@ -330,13 +547,8 @@ export class IdentityService {
     )
       throw badRequest(IDENTITY_MESSAGES.rlusdCode);
     const patch: Partial<NewToken> = verified
-      ? { verified: true, verifiedBy: 'admin', verifiedAt: new Date(), lookalikeOf: null }
-      : {
-          verified: false,
-          verifiedBy: null,
-          verifiedAt: null,
-          lookalikeOf: await this.lookalike(row, row.name),
-        };
+      ? { verified: true, verifiedBy: 'admin', verifiedAt: new Date() }
+      : { verified: false, verifiedBy: null, verifiedAt: null, verifiedDomain: null };
     return this.adminChange(adminId, row, 'token.verify', patch, (r) => ({
       verified: r.verified,
       verifiedBy: r.verifiedBy,
@@ -349,5 +561,41 @@ export class IdentityService {
     return this.adminChange(adminId, row, 'token.hide', { isActive: !hidden }, (r) => ({
       hidden: !r.isActive,
     }));
+  }
+}
+
+/** One history row in words. */
+function eventText(
+  action: string,
+  method: string | null,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  controllerChanged: boolean,
+): string {
+  switch (action) {
+    case 'list':
+      return after.verified
+        ? 'Listed from the issuer’s own wallet (or by Ledgerpad).'
+        : 'Listed by a user who did not prove control of the issuer.';
+    case 'claim':
+      return controllerChanged
+        ? `${before.controllerUserId ? 'The controller changed' : 'A controller was proven'}: ${METHOD_WORDS[method ?? ''] ?? 'proof of control'}.`
+        : `The controller proved control again: ${METHOD_WORDS[method ?? ''] ?? 'proof of control'}.`;
+    case 'toml':
+      return `${String(after.verifiedDomain ?? 'The issuer’s domain')} vouches for this token in its xrp-ledger.toml; nobody became controller.`;
+    case 'metadata':
+      return 'The controller updated the name, description, logo or links.';
+    case 'admin.update':
+      return 'A Ledgerpad admin edited the listing.';
+    case 'admin.verify':
+      return after.verified
+        ? 'A Ledgerpad admin checked the listing.'
+        : 'A Ledgerpad admin withdrew its check.';
+    case 'admin.hide':
+      return after.hidden
+        ? 'A Ledgerpad admin hid the listing.'
+        : 'A Ledgerpad admin showed the listing again.';
+    default:
+      return action;
   }
 }

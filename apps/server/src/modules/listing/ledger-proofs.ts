@@ -70,31 +70,36 @@ export async function firstTrustLineTime(
   return null;
 }
 
-/** Hex of a memo field, compared case-insensitively. */
-const memoMatches = (tx: Record<string, unknown>, memoDataHex: string): boolean => {
+/** The memo data (hex) of a transaction that equals one of `wanted` (upper-case hex), if any. */
+const memoAmong = (tx: Record<string, unknown>, wanted: ReadonlySet<string>): string | undefined => {
   const memos = (tx.Memos as Array<{ Memo?: { MemoData?: string } }> | undefined) ?? [];
-  return memos.some((m) => (m.Memo?.MemoData ?? '').toUpperCase() === memoDataHex.toUpperCase());
+  return memos.map((m) => (m.Memo?.MemoData ?? '').toUpperCase()).find((d) => wanted.has(d));
 };
 
 /**
- * The hash of a successful, validated transaction sent by `issuer` from `fromLedger` on, carrying
- * `memoDataHex`, and closed no later than `notAfter`; undefined when there is none (yet).
+ * The first successful, validated transaction sent by `issuer` from `fromLedger` on, carrying one
+ * of `memoDataHexes` exactly (the whole memo: a code alone, or a text naming another user or
+ * listing, is not it), and closed no later than `notAfter`; undefined when there is none (yet).
  */
 export async function findClaimTransaction(
   client: Client,
   issuer: string,
-  memoDataHex: string,
+  memoDataHexes: string[],
   fromLedger: number,
   notAfter: Date,
-): Promise<string | undefined> {
+): Promise<{ hash: string; memoDataHex: string } | undefined> {
+  const wanted = new Set(memoDataHexes.map((h) => h.toUpperCase()));
   for await (const e of issuerHistory(client, issuer, fromLedger)) {
     const tx = e.tx_json ?? e.tx;
     if (!tx || tx.Account !== issuer || e.validated === false) continue;
     const result = (e.meta as { TransactionResult?: string } | undefined)?.TransactionResult;
-    if (result !== 'tesSUCCESS' || !memoMatches(tx, memoDataHex)) continue;
+    if (result !== 'tesSUCCESS') continue;
+    const memo = memoAmong(tx, wanted);
+    if (!memo) continue;
     const at = closeTime(e);
     if (at && at.getTime() > notAfter.getTime()) continue;
-    return e.hash ?? (tx.hash as string | undefined);
+    const hash = e.hash ?? (tx.hash as string | undefined);
+    if (hash) return { hash, memoDataHex: memo };
   }
   return undefined;
 }

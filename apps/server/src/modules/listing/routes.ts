@@ -6,12 +6,15 @@ import {
   adminVerifyTokenSchema,
   claimChallengeRequestSchema,
   claimVerifyRequestSchema,
+  tokenRefSchema,
   gatewayBalancesRequestSchema,
   idSchema,
   listTokenRequestSchema,
   metadataUpdateRequestSchema,
   type ClaimChallengeView,
+  type ControlLossView,
   type GatewayBalancesResponse,
+  type IdentityEventView,
   type ListingControlView,
   type ListTokenResponse,
   type TokenView,
@@ -75,8 +78,30 @@ export function registerListing(
 
   app.post('/api/listing/claims/verify', user, async (request): Promise<ListTokenResponse> => {
     const body = parseInput(claimVerifyRequestSchema, request.body);
-    return { success: true, token: toTokenView(await identity.claim(request.user!.id, body)) };
+    const { row, note } = await identity.claim(request.user!.id, body);
+    return { success: true, token: toTokenView(row), ...(note ? { note } : {}) };
   });
+
+  // The listings the caller controlled and lost to another user's proof (the dashboard shows them).
+  app.get('/api/listing/lost-control', user, async (request, reply): Promise<ControlLossView[]> => {
+    reply.header('cache-control', 'private, no-store');
+    return identity.lostControl(request.user!.id);
+  });
+
+  // Every listing, claim, TOML vouch, rewrite and admin decision of a token, public (issue 35): a
+  // change of controller is never silent. Names no user.
+  app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(
+    '/api/tokens/:issuer/identity-history',
+    { config: { access: 'public' as const } },
+    async (request): Promise<IdentityEventView[]> => {
+      const { issuer, currency } = parseInput(tokenRefSchema, {
+        issuer: request.params.issuer,
+        currency: request.query.currency,
+      });
+      const row = await deps.tokens.resolve(issuer, currency);
+      return identity.history(row.id);
+    },
+  );
 
   app.post('/api/listing/tokens/:id/metadata', user, async (request): Promise<ListTokenResponse> => {
     const body = parseInput(metadataUpdateRequestSchema, request.body);

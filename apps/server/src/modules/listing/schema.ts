@@ -29,6 +29,11 @@ export const listingChallenges = pgTable(
       .references(() => users.id),
     issuerAddress: text('issuer_address').notNull(),
     code: text('code').notNull(),
+    /**
+     * What the issuer signs ('Ledgerpad: make alice (user #7) controller of ZETA listing #12. Code
+     * …'), fixed when the code is issued; null for codes issued before issue 35 (never accepted).
+     */
+    claimText: text('claim_text'),
     /** The validated ledger when the code was issued. */
     ledgerIndex: integer('ledger_index').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -43,6 +48,8 @@ export const listingChallenges = pgTable(
   ],
 );
 
+export type ListingChallengeRow = typeof listingChallenges.$inferSelect;
+
 /**
  * What happened to a listing's identity, newest last: listed, claimed (with the proof), metadata
  * replaced. Before and after hold the fields that changed. Admin changes are also in admin_audit.
@@ -53,7 +60,7 @@ export const tokenIdentityEvents = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     tokenId: bigint('token_id', { mode: 'number' }).notNull(),
     userId: integer('user_id'),
-    /** 'list' | 'claim' | 'metadata' | 'admin.update' | 'admin.verify' | 'admin.hide'. */
+    /** 'list' | 'claim' | 'toml' | 'metadata' | 'admin.update' | 'admin.verify' | 'admin.hide'. */
     action: text('action').notNull(),
     /** The proof of a claim ('wallet' | 'challenge' | 'toml'), the transaction hash or TOML URL in `after`. */
     method: text('method'),

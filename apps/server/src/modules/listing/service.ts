@@ -1,7 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { RippledError, type Client } from 'xrpl';
+import type { Client } from 'xrpl';
 import {
   currencyToTicker,
+  IDENTITY_MESSAGES,
   LISTING_MESSAGES,
   listingRefusal,
   tickerToCurrency,
@@ -10,14 +11,14 @@ import {
   type ListTokenRequest,
   Decimal,
 } from '@ledgerpad/shared';
-import { lookalikeOf } from '@ledgerpad/shared/lookalike';
-import { badRequest, conflict, fieldError, ledgerUnavailable, notFound } from '../../lib/errors';
+import { badRequest, conflict, fieldError, ledgerUnavailable } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import { wallets } from '../../platform/custody-schema';
-import { verifiedIdentities, type TokenRegistry, type TokenRow } from '../tokens';
+import { type TokenRegistry, type TokenRow } from '../tokens';
 import { isStoredUpload } from '../uploads';
 import { readIssuerFacts } from '../../ledger/account-root';
+import { aboutAccount } from '../../ledger/errors';
 import { firstTrustLineTime } from './ledger-proofs';
 import { tokenIdentityEvents } from './schema';
 
@@ -56,9 +57,6 @@ export interface ListingDeps {
   platform: Platform;
 }
 
-const ledgerErrorName = (err: unknown) =>
-  err instanceof RippledError ? (err.data as { error?: string } | undefined)?.error : undefined;
-
 export class ListingService {
   constructor(private readonly deps: ListingDeps) {}
 
@@ -68,14 +66,13 @@ export class ListingService {
     return client;
   }
 
-  /** Runs a ledger read; an unknown account is a 404 the user can act on, never a 502. */
-  private async read<T>(fn: (client: Client) => Promise<T>): Promise<T> {
-    try {
-      return await fn(this.client());
-    } catch (err) {
-      if (ledgerErrorName(err) === 'actNotFound') throw notFound(LISTING_MESSAGES.accountNotFound);
-      throw err;
-    }
+  /**
+   * Runs a ledger read about the issuer `account`: an unknown account is the 400 naming it that
+   * every route answers (docs/server-conventions.md), never a 502.
+   */
+  private read<T>(account: string, fn: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.client();
+    return aboutAccount(account, 'issuer', () => fn(client));
   }
 
   /** The network's configured RLUSD issuer (the platform's own on the stand-alone ledger). */
@@ -104,6 +101,7 @@ export class ListingService {
   /** The currencies `account` issues with the amount outstanding (gateway_balances, validated ledger). */
   async issuedTokens(account: string): Promise<IssuedToken[]> {
     const result = await this.read(
+      account,
       async (client) =>
         (
           await client.request({
@@ -137,7 +135,7 @@ export class ListingService {
 
   /** Blackholed and RequireAuth as the ledger says now (the rule: `ledger/account-root.ts`). */
   async issuerState(account: string): Promise<IssuerState> {
-    const facts = await this.read((client) => readIssuerFacts(client, account));
+    const facts = await this.read(account, (client) => readIssuerFacts(client, account));
     return { blackholed: facts.blackholed, requireAuth: facts.requireAuth };
   }
 
@@ -159,10 +157,22 @@ export class ListingService {
     }
   }
 
-  async assertStoredLogo(url: string): Promise<void> {
+  /** The logo is an upload of ours, and no other token's (one token, one logo: issue 35). */
+  async assertStoredLogo(url: string, tokenId?: number): Promise<void> {
     if (!(await isStoredUpload(this.deps.platform.database.db, url))) {
       throw fieldError('logoUrl', LISTING_MESSAGES.logoUrl);
     }
+    if ((await this.deps.tokens.logoTakenBy(url, tokenId)) !== undefined)
+      throw fieldError('logoUrl', IDENTITY_MESSAGES.logoInUse);
+  }
+
+  /** The door's identity rules for a name (and the ledger ticker) of this token: 400 naming the field. */
+  async assertIdentity(
+    door: 'listing' | 'rename',
+    t: { ticker: string; name: string; issuer: string; currency: string },
+  ) {
+    const refusal = await this.deps.tokens.identityRefusal({ door, ...t });
+    if (refusal) throw fieldError(refusal.field, refusal.message);
   }
 
   /** When the token appeared on the ledger (its first trust line); null when history does not reach it. */
@@ -205,14 +215,14 @@ export class ListingService {
       await this.assertListable(issuer, token.currency, admin);
       await this.assertNotListed(issuer, token.currency);
     }
+    const ticker = currencyToTicker(token.currency);
+    await this.assertIdentity('listing', { ticker, name: body.name, issuer, currency: token.currency });
     if (body.logoUrl) await this.assertStoredLogo(body.logoUrl);
 
     const state = await this.issuerState(issuer);
-    const ticker = currencyToTicker(token.currency);
     const db = this.deps.platform.database.db;
     const ownWallet = await this.ownsWallet(userId, issuer);
     const platformListing = admin && issuer === (await this.rlusdIssuer());
-    const like = lookalikeOf({ ticker, name: body.name }, await verifiedIdentities(db));
     const proven = ownWallet || platformListing;
     const createdAt =
       admin && body.created_at
@@ -237,24 +247,31 @@ export class ListingService {
       source: 'listing',
       listedByUserId: userId,
       createdAt,
-      verified: proven && (platformListing || like === null),
+      // The marks (a reserved identity worn, a same-ticker token with more ledger history) are set
+      // by the registry's ranking right after the insert; a proof is never undone by them.
+      verified: proven,
       verifiedBy: platformListing ? 'platform' : ownWallet ? 'wallet' : null,
       verifiedAt: proven ? new Date() : null,
       controllerUserId: ownWallet ? userId : null,
-      lookalikeOf: platformListing ? null : like,
       metadataBy: proven ? (platformListing ? 'admin' : 'issuer') : admin ? 'admin' : 'lister',
       // undefined keeps the table's default.
       ...Object.fromEntries(Object.entries(adminFlags).filter(([, v]) => v !== undefined)),
     });
     // Two listings of one token at once: the unique index keeps the first.
     if (!row) throw conflict(LISTING_MESSAGES.alreadyListed);
+    const marked = (await this.deps.tokens.byId(row.id)) ?? row;
     await db.insert(tokenIdentityEvents).values({
       tokenId: row.id,
       userId,
       action: 'list',
       method: row.verifiedBy,
-      after: { verified: row.verified, lookalike_of: row.lookalikeOf, metadata_by: row.metadataBy },
+      after: {
+        verified: marked.verified,
+        lookalike_of: marked.lookalikeOf,
+        metadata_by: marked.metadataBy,
+        controllerUserId: marked.controllerUserId,
+      },
     });
-    return row;
+    return marked;
   }
 }

@@ -170,9 +170,19 @@ function readCapped(res: http.IncomingMessage, maxBytes: number, deadline: numbe
   });
 }
 
+/** The token's entry of [[CURRENCIES]] (and its issuer's of [[ISSUERS]]), as far as Ledgerpad reads them. */
+export interface TomlCurrency {
+  code: string;
+  issuer: string;
+  name?: unknown;
+  desc?: unknown;
+  /** `ledgerpad_claim` (TOML_CLAIM_FIELD): the claim text naming the user the domain makes controller. */
+  [field: string]: unknown;
+}
+
 interface TomlShape {
-  ISSUERS?: Array<{ address?: unknown }>;
-  CURRENCIES?: Array<{ code?: unknown; issuer?: unknown }>;
+  ISSUERS?: Array<{ address?: unknown; name?: unknown; desc?: unknown }>;
+  CURRENCIES?: Array<Record<string, unknown>>;
 }
 
 const sameCode = (code: unknown, currency: string): boolean => {
@@ -186,9 +196,16 @@ const sameCode = (code: unknown, currency: string): boolean => {
 
 /**
  * Checks a fetched xrp-ledger.toml: the issuer under [[ISSUERS]] and (currency, issuer) under
- * [[CURRENCIES]]. Throws the 400 naming what is missing.
+ * [[CURRENCIES]]. Throws the 400 naming what is missing; returns the currency's entry and the
+ * issuer's (their names and descriptions are the listing's metadata when the TOML verifies it).
  */
-export function checkToml(text: string, url: string, issuer: string, currency: string, ticker: string): void {
+export function checkToml(
+  text: string,
+  url: string,
+  issuer: string,
+  currency: string,
+  ticker: string,
+): { currency: TomlCurrency; issuer: { name?: unknown; desc?: unknown } } {
   let doc: TomlShape;
   try {
     doc = parseToml(text) as TomlShape;
@@ -196,8 +213,10 @@ export function checkToml(text: string, url: string, issuer: string, currency: s
     throw badRequest(IDENTITY_MESSAGES.tomlParse(url));
   }
   const issuers = Array.isArray(doc.ISSUERS) ? doc.ISSUERS : [];
-  if (!issuers.some((i) => i && i.address === issuer)) throw badRequest(IDENTITY_MESSAGES.tomlNoIssuer(url));
+  const issuerEntry = issuers.find((i) => i && i.address === issuer);
+  if (!issuerEntry) throw badRequest(IDENTITY_MESSAGES.tomlNoIssuer(url));
   const currencies = Array.isArray(doc.CURRENCIES) ? doc.CURRENCIES : [];
-  if (!currencies.some((c) => c && c.issuer === issuer && sameCode(c.code, currency)))
-    throw badRequest(IDENTITY_MESSAGES.tomlNoCurrency(url, ticker));
+  const entry = currencies.find((c) => c && c.issuer === issuer && sameCode(c.code, currency));
+  if (!entry) throw badRequest(IDENTITY_MESSAGES.tomlNoCurrency(url, ticker));
+  return { currency: entry as TomlCurrency, issuer: issuerEntry };
 }

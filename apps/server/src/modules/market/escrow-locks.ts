@@ -1,5 +1,7 @@
 import {
   Decimal,
+  devAllocationAmount,
+  escrowLockState,
   rippleTime,
   type TokenDevUnlocked,
   type TokenLedgerLock,
@@ -40,38 +42,53 @@ export function escrowIssuersTouched(ledger: IndexedLedger): Set<string> {
   return out;
 }
 
-/** One token's mark from its escrows; undefined when it has none. */
-export function summarize(escrows: LedgerEscrow[], supply: string): TokenLedgerLock | undefined {
-  if (escrows.length === 0) return undefined;
-  const amount = escrows.reduce((s, e) => s.plus(e.amount), new Decimal(0));
+/**
+ * One token's mark from its escrows at `closeTime` (Ripple seconds); undefined when none locks
+ * anything. Only escrows the ledger guarantees count (issue 35, `escrowLockState`): a FinishAfter
+ * not reached yet and no Condition — a conditional escrow, one with only a CancelAfter, or a due one
+ * locks nothing.
+ */
+export function summarize(
+  escrows: LedgerEscrow[],
+  supply: string,
+  closeTime: number,
+): TokenLedgerLock | undefined {
+  const locking = escrows.filter((e) => escrowLockState(e, closeTime) === 'locked');
+  if (locking.length === 0) return undefined;
+  const amount = locking.reduce((s, e) => s.plus(e.amount), new Decimal(0));
   const whole = new Decimal(supply);
-  // An escrow with only a CancelAfter (a crypto-condition one) is free at that time at the latest.
-  const dates = escrows
-    .map((e) => e.finishAfter ?? e.cancelAfter)
-    .filter((d): d is number => d !== null)
-    .sort((a, b) => a - b);
+  const dates = locking.map((e) => e.finishAfter!).sort((a, b) => a - b);
   return {
     percent: whole.gt(0) ? amount.div(whole).mul(100).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed() : '0',
     amount: amount.toFixed(),
-    escrows: escrows.length,
-    firstUnlock: dates.length ? rippleTime.toIso(dates[0]!) : null,
-    until: dates.length ? rippleTime.toIso(dates[dates.length - 1]!) : null,
+    escrows: locking.length,
+    firstUnlock: rippleTime.toIso(dates[0]!),
+    until: rippleTime.toIso(dates[dates.length - 1]!),
   };
 }
 
 /**
- * The 'unlocked' mark: a Ledgerpad deploy with a dev allocation above 0 and no escrow of the token
- * owned by the deployer's wallet (never locked, or every tranche released). Undefined otherwise —
- * also for tokens without a known dev allocation (listed from the ledger, curve launches).
+ * The 'unlocked' mark: a Ledgerpad deploy with a dev allocation above 0 that the deployer's wallet
+ * does not hold in full in escrows that lock it (never locked, released, due, conditional, or a
+ * token amount of it: issue 35), with the share of the allocation that is locked. Undefined when
+ * all of it is locked — and for tokens without a known dev allocation (listed, curve launches).
  */
 export function devUnlocked(
-  row: Pick<TokenRow, 'source' | 'devAllocation'>,
+  row: Pick<TokenRow, 'source' | 'devAllocation' | 'supply'>,
   devWallet: string | undefined,
   escrows: LedgerEscrow[],
+  closeTime: number,
 ): TokenDevUnlocked | undefined {
   if (row.source !== 'deploy' || !devWallet || !new Decimal(row.devAllocation).gt(0)) return undefined;
-  if (escrows.some((e) => e.owner === devWallet)) return undefined;
-  return { percent: new Decimal(row.devAllocation).toFixed() };
+  const allocation = devAllocationAmount(row.supply, row.devAllocation);
+  const locked = escrows
+    .filter((e) => e.owner === devWallet && escrowLockState(e, closeTime) === 'locked')
+    .reduce((s, e) => s.plus(e.amount), new Decimal(0));
+  if (allocation.gt(0) && locked.gte(allocation)) return undefined;
+  const share = allocation.gt(0)
+    ? locked.div(allocation).mul(100).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed()
+    : '0';
+  return { percent: new Decimal(row.devAllocation).toFixed(), lockedPercent: share };
 }
 
 /** The deployer's wallet of each deploy job (vesting's `deployWallets`). */
@@ -99,8 +116,12 @@ export class EscrowLocks {
     private readonly deployWallets?: DeployWallets,
   ) {}
 
+  /** The last indexed ledger's close time (Unix ms): escrows are judged at the ledger's time. */
+  private closeTimeMs: number | undefined;
+
   /** The indexer committed a ledger: read again the listed issuers whose escrows it changed. */
   ledgerIndexed(ledger: IndexedLedger): void {
+    if (ledger.closeTime > 0) this.closeTimeMs = ledger.closeTime;
     for (const issuer of escrowIssuersTouched(ledger)) {
       if (!this.listed.has(issuer)) continue;
       const read = this.read(issuer);
@@ -134,16 +155,27 @@ export class EscrowLocks {
     }
     await Promise.all(this.changed);
     const byId = new Map(rows.map((r) => [r.id, r]));
+    // The time escrows are judged at: the last indexed ledger's close (the embedded ledger's clock
+    // may run behind the wall clock), else now. A FinishAfter passing changes no ledger object; the
+    // next build after it shows the escrow as due, not locked.
+    const closeTime = rippleTime.fromUnixMs(this.closeTimeMs ?? Date.now());
     for (const t of tokens) {
       const mine = (this.byIssuer.get(t.issuer_address) ?? []).filter((e) => e.currency === t.currency);
-      const lock = summarize(mine, t.supply);
-      if (lock) t.ledger_lock = lock;
       // Only once the issuer's escrows are known: an unread issuer gets no mark either way.
       const row = byId.get(t.id);
       if (row && this.byIssuer.has(t.issuer_address)) {
-        const unlocked = devUnlocked(row, row.deployJobId ? devs.get(row.deployJobId) : undefined, mine);
+        const unlocked = devUnlocked(
+          row,
+          row.deployJobId ? devs.get(row.deployJobId) : undefined,
+          mine,
+          closeTime,
+        );
         if (unlocked) t.dev_unlocked = unlocked;
       }
+      // A dev allocation not locked in full shows only its amber mark: a green 'locked' beside it
+      // (a sliver in escrow) would read as the opposite.
+      const lock = t.dev_unlocked ? undefined : summarize(mine, t.supply, closeTime);
+      if (lock) t.ledger_lock = lock;
     }
   }
 

@@ -1,6 +1,7 @@
-import { eq, isNull, or } from 'drizzle-orm';
+import { eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { wallets } from '../../platform/custody-schema';
+import { marketHolders } from './schema';
 
 // Accounts that hold a token without being its holders: the platform's own and the bonding curves.
 
@@ -24,4 +25,17 @@ export async function platformHolders(db: Db): Promise<Map<string, string>> {
     .from(wallets)
     .where(or(isNull(wallets.userId), eq(wallets.role, 'bonding_curve')));
   return new Map(rows.map((r) => [r.address, ROLE_LABELS[r.role] ?? 'Ledgerpad account']));
+}
+
+/**
+ * ` and market_holders.account not in (…)`: a holder count's condition leaving these accounts out
+ * (empty when there are none). The list's Holders column and the same-ticker order count alike.
+ */
+export function holderNotAmong(accounts: readonly string[]): SQL {
+  return accounts.length
+    ? sql` and ${marketHolders.account} not in (${sql.join(
+        accounts.map((a) => sql`${a}`),
+        sql`, `,
+      )})`
+    : sql``;
 }

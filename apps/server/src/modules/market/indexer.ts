@@ -44,6 +44,8 @@ export interface MarketIndexerDeps {
   publishTrade: (trade: NewTrade) => Promise<void>;
   /** Read model the routes serve from; told after each committed ledger. */
   onLedger?: (ledger: IndexedLedger) => void;
+  /** Told after a ledger that read tokens in full for the first time (their holders are in). */
+  onSynced?: (tokenIds: number[]) => void;
   /** Told when this instance lists or changes a token. */
   onTokensChanged?: (listener: () => void) => void;
 }
@@ -593,7 +595,10 @@ export function createMarketIndexer(deps: MarketIndexerDeps, db: Db): LedgerHand
       try {
         await announce(ledger, p);
       } finally {
-        setImmediate(() => deps.onLedger?.(ledger));
+        setImmediate(() => {
+          deps.onLedger?.(ledger);
+          if (p.synced.length > 0) deps.onSynced?.(p.synced);
+        });
       }
     },
   };

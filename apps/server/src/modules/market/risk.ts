@@ -7,6 +7,7 @@ import {
   RLUSD_CURRENCY_HEX,
   type DevLockView,
   type ExcludedHolder,
+  type HolderCluster,
   type RiskReport,
   type RiskSeverity,
   type RiskSignal,
@@ -16,6 +17,7 @@ import { ledgerUnavailable } from '../../lib/errors';
 import { readIssuerFacts, type IssuerFacts } from '../../ledger/account-root';
 import type { TokenRow } from '../tokens';
 import { devLockOf } from '../vesting';
+import { clusterHolders, FundingReader, TOP_HOLDERS_TRACED, type Funding } from './holder-clusters';
 import { platformHolders } from './holders';
 import { marketPools } from './schema';
 import type { MarketSnapshot } from './snapshot';
@@ -54,6 +56,8 @@ export interface RiskInput {
   devSharePercent: string | null;
   /** The deployer's escrows of the token (issue 28); absent for tokens Ledgerpad did not deploy. */
   devLock?: DevLockView | null;
+  /** How the largest holders were funded (issue 35: holder clusters); absent: not read. */
+  fundings?: ReadonlyMap<string, Funding>;
 }
 
 export interface RiskTokenRef {
@@ -117,11 +121,15 @@ async function canNeverSign(client: Client, account: string): Promise<boolean> {
   }
 }
 
-/** Reads what the assessment needs from the validated ledger. `platform`: `platformHolders`. */
+/**
+ * Reads what the assessment needs from the validated ledger. `platform`: `platformHolders`.
+ * `fundings`: reads who funded the largest holders (the route keeps one reader; tests pass theirs).
+ */
 export async function readRiskInput(
   client: Client,
   token: RiskTokenRef,
   platform: ReadonlyMap<string, string>,
+  fundings: FundingReader = new FundingReader(client),
 ): Promise<RiskInput> {
   const facts = await readIssuerFacts(client, token.issuer);
   const main = await ammOf(client, token, token.quote);
@@ -161,6 +169,7 @@ export async function readRiskInput(
       ),
     };
   }
+  const traced = largestHolders(holders, excluded).slice(0, TOP_HOLDERS_TRACED);
   return {
     issuer: token.issuer,
     facts,
@@ -169,7 +178,23 @@ export async function readRiskInput(
     pools,
     lp,
     devSharePercent: token.devSharePercent,
+    fundings: await fundings.of(traced.map((h) => h.account)),
   };
+}
+
+/** Holders with a positive balance, the excluded accounts left out, largest first. */
+function largestHolders(holders: RiskHolder[], excluded: ReadonlyMap<string, string>): RiskHolder[] {
+  return holders
+    .filter((h) => !excluded.has(h.account) && new Decimal(h.balance).gt(0))
+    .sort((a, b) => new Decimal(b.balance).cmp(a.balance));
+}
+
+/** How long a cluster's fundings took, in words ('2 minutes', 'under a minute'). */
+function spanText(c: HolderCluster): string {
+  if (!c.fundedFrom || !c.fundedTo) return 'a short time';
+  const minutes = Math.round((Date.parse(c.fundedTo) - Date.parse(c.fundedFrom)) / 60_000);
+  if (minutes < 1) return 'under a minute';
+  return minutes < 120 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(minutes / 60)} hours`;
 }
 
 /** What holders and the top 10 leave out, said wherever they are shown. */
@@ -328,9 +353,12 @@ export function assessRisk(input: RiskInput): RiskReport {
   }
 
   if (input.devLock && input.devLock.status !== 'not-locked') {
-    // Read from the ledger's escrow objects: provable, unlike a promise in a description.
+    // Read from the ledger's escrow objects: provable, unlike a promise in a description. Green only
+    // when the ledger guarantees it (issue 35): the whole allocation in escrows with a FinishAfter
+    // still ahead and no Condition.
     const lock = input.devLock;
-    // Unlocked (never locked, or every tranche released) is a warning: the deployer can sell it now.
+    const conditional = lock.escrows.some((e) => e.state === 'conditional' || e.state === 'no-finish-after');
+    const due = lock.dueAmount !== '0';
     add({
       id: 'dev-allocation',
       severity: lock.status === 'locked' ? 'good' : 'warn',
@@ -338,10 +366,16 @@ export function assessRisk(input: RiskInput): RiskReport {
       value: lock.text.replace(/^Dev allocation /, ''),
       sentence:
         lock.status === 'locked'
-          ? 'Held in escrows on the XRP Ledger: the deployer cannot sell a tranche before its unlock date.'
-          : lock.scheduled
-            ? 'Every tranche of the deployer’s escrows has been released: the allocation can be sold.'
-            : 'Not in escrow on the XRP Ledger: the deployer can sell it at any time.',
+          ? 'All of it is in escrows on the XRP Ledger with an unlock date still ahead and no condition: the deployer cannot sell it before then.'
+          : lock.status === 'partial'
+            ? `Only ${lock.lockedPercent === '0' ? 'a sliver (under 0.01%)' : `${lock.lockedPercent}%`} of it is locked on the XRP Ledger: the rest ${due ? 'can be released now' : 'can be sold at any time'}.`
+            : due
+              ? 'Its escrows have reached their unlock date: the deployer can release and sell it now.'
+              : conditional
+                ? 'Its escrow has a crypto-condition (or no unlock date): it can be finished at any time, so it is not a lock.'
+                : lock.scheduled
+                  ? 'Every tranche of the deployer’s escrows has been released: the allocation can be sold.'
+                  : 'Not in escrow on the XRP Ledger: the deployer can sell it at any time.',
     });
   } else if (input.devSharePercent !== null) {
     add({
@@ -354,13 +388,24 @@ export function assessRisk(input: RiskInput): RiskReport {
   }
 
   // Holders and the top 10: the issuer has no line of its own; AMM pools, the curve and platform
-  // accounts hold tokens that are the market, not a holder's.
+  // accounts hold tokens that are the market, not a holder's. Wallets funded together (one owner,
+  // most likely) count as one holder in the top 10.
   const supply = input.holders.reduce((s, h) => s.plus(Decimal.max(h.balance, 0)), new Decimal(0));
-  const counted = input.holders
-    .filter((h) => !input.excluded.has(h.account) && new Decimal(h.balance).gt(0))
-    .map((h) => new Decimal(h.balance))
-    .sort((a, b) => b.cmp(a));
-  const top10 = counted.slice(0, 10).reduce((s, b) => s.plus(b), new Decimal(0));
+  const largest = largestHolders(input.holders, input.excluded);
+  const clusters = input.fundings
+    ? clusterHolders(
+        largest.slice(0, TOP_HOLDERS_TRACED),
+        input.fundings,
+        supply,
+        new Set(input.excluded.keys()),
+      )
+    : [];
+  const inCluster = new Set(clusters.flatMap((c) => c.accounts));
+  const entities = [
+    ...clusters.map((c) => new Decimal(c.balance)),
+    ...largest.filter((h) => !inCluster.has(h.account)).map((h) => new Decimal(h.balance)),
+  ].sort((a, b) => b.cmp(a));
+  const top10 = entities.slice(0, 10).reduce((s, b) => s.plus(b), new Decimal(0));
   const top10SharePercent = pct(top10, supply);
   const excluded: ExcludedHolder[] = [
     { account: input.issuer, label: 'Issuer' },
@@ -373,8 +418,23 @@ export function assessRisk(input: RiskInput): RiskReport {
     severity: new Decimal(top10SharePercent).gt(50) ? 'warn' : 'info',
     label: 'Top 10 holders',
     value: `${top10SharePercent}%`,
-    sentence: `The 10 largest holders own ${top10SharePercent}% of the supply (${HOLDERS_NOTE}).`,
+    sentence: `The 10 largest holders own ${top10SharePercent}% of the supply (${HOLDERS_NOTE}${clusters.length ? '; wallets funded together count as one' : ''}).`,
   });
+  if (clusters.length > 0) {
+    const biggest = clusters[0]!;
+    const share = new Decimal(biggest.sharePercent);
+    const wallets = clusters.reduce((n, c) => n + c.accounts.length, 0);
+    const together = clusters.reduce((s, c) => s.plus(c.balance), new Decimal(0));
+    add({
+      id: 'holder-clusters',
+      severity: share.gt(50) ? 'danger' : share.gt(10) ? 'warn' : 'info',
+      label: 'Holders funded together',
+      value: `${wallets} wallets in ${clusters.length} group${clusters.length === 1 ? '' : 's'}: ${pct(together, supply)}%`,
+      sentence:
+        `${biggest.accounts.length} of the largest holders were funded ${biggest.funder ? `by the same account (${biggest.funder})` : 'by one another'} ` +
+        `within ${spanText(biggest)}: together they hold ${biggest.sharePercent}% of the supply, likely one owner.`,
+    });
+  }
 
   let lpLockedPercent: string | null = null;
   if (input.lp) {
@@ -417,8 +477,9 @@ export function assessRisk(input: RiskInput): RiskReport {
     transferFeePercent,
     devSharePercent: input.devSharePercent,
     devLock: input.devLock ?? null,
-    holders: counted.length,
+    holders: largest.length,
     top10SharePercent,
+    clusters,
     excluded,
     frozenHolders: frozen,
     deepFrozenHolders: deep,
@@ -432,6 +493,7 @@ export function assessRisk(input: RiskInput): RiskReport {
 /** The route's reader: one report per token and validated ledger. */
 export class RiskReader {
   private readonly cache = new Map<string, { ledger: number; report: RiskReport }>();
+  private fundings: FundingReader | undefined;
 
   constructor(
     private readonly deps: {
@@ -471,6 +533,7 @@ export class RiskReader {
         devSharePercent: token.source === 'deploy' ? new Decimal(token.devAllocation).toFixed() : null,
       },
       platform,
+      (this.fundings ??= new FundingReader(client)),
     );
     const devLock = await devLockOf(client, this.deps.db, token);
     const report = assessRisk({ ...input, devLock });

@@ -16,6 +16,7 @@ import {
   type TokenStatsView,
   type TradeView,
 } from '@ledgerpad/shared';
+import { identityKey } from '@ledgerpad/shared/lookalike';
 import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
@@ -25,6 +26,7 @@ import type { TokenRegistry } from '../tokens';
 import { EscrowLocks } from './escrow-locks';
 import { deployWallets } from '../vesting';
 import { createMarketIndexer } from './indexer';
+import { ledgerFactsProvider } from './identity-facts';
 import { openOrders } from './order-book';
 import { RiskReader } from './risk';
 import { tokens as tokenRows } from '../tokens/schema';
@@ -64,6 +66,24 @@ const currencyParam = (value: unknown, field: string): string => parseInput(toke
 const issuerQuery = (value: unknown, field = 'issuer'): string =>
   parseInput(classicAddressSchema(field), value);
 
+/** A recorded trade as the API answers it. */
+function tradeView(r: typeof marketTrades.$inferSelect, quote: 'XRP' | 'RLUSD'): TradeView {
+  return {
+    hash: r.hash,
+    time: r.time.getTime(),
+    ledgerIndex: r.ledgerIndex,
+    account: r.account,
+    side: r.side === 'SELL' ? 'SELL' : 'BUY',
+    price: r.price,
+    tokenAmount: r.tokenAmount,
+    quoteAmount: r.quoteAmount,
+    quote,
+  };
+}
+
+/** How often the same-ticker order is decided again from the moving ledger facts. */
+const IDENTITY_REFRESH_MS = 30_000;
+
 /** The market module: the indexer's handler on the platform's ledger follower, and the public market API. */
 export function registerMarket(
   app: FastifyInstance,
@@ -100,10 +120,13 @@ export function registerMarket(
           listTokens: () => tokens.ledgerKeys(),
           rlusdIssuer: rlusd,
           publishTrade: deps.publishTrade,
+          // A newly listed token's holders are in: its same-ticker order is decided with them at once.
+          onSynced: () => refreshIdentities(true),
           onTokensChanged: (listener) => tokens.onChange(listener),
           // The escrow reads start first: the build the ledger triggers waits for them.
           onLedger: (ledger) => {
             locks.ledgerIndexed(ledger);
+            refreshIdentities(false);
             void snapshot
               .ledgerIndexed(platform.indexer?.behind ?? 0, ledger.transactions.length)
               ?.catch((err: unknown) => app.log.warn({ err }, 'snapshot failed'));
@@ -114,6 +137,34 @@ export function registerMarket(
     );
   }
   tokens.onChange(() => snapshot.invalidate());
+  // Tokens sharing a ticker or a name are ordered by the ledger facts this module records (issue 35).
+  tokens.useLedgerFacts(ledgerFactsProvider(() => snapshot.lastXrpUsd(), platform.connection?.client));
+  // The facts move with the ledger (holders, lines, volume): the order is decided again at most every
+  // IDENTITY_REFRESH_MS, one run at a time (idempotent: every instance reaches the same marks).
+  let lastIdentityRefresh = 0;
+  let identityRefresh: Promise<unknown> | undefined;
+  let again = false;
+  function refreshIdentities(now: boolean): void {
+    if (identityRefresh) {
+      again ||= now;
+      return;
+    }
+    if (!now && Date.now() - lastIdentityRefresh < IDENTITY_REFRESH_MS) return;
+    lastIdentityRefresh = Date.now();
+    identityRefresh = tokens
+      .refreshLookalikes()
+      .catch((err: unknown) => app.log.warn({ err }, 'identity refresh failed'))
+      .finally(() => {
+        identityRefresh = undefined;
+        if (again) {
+          again = false;
+          refreshIdentities(true);
+        }
+      });
+  }
+  app.addHook('onClose', async () => {
+    await identityRefresh;
+  });
   const pub = { config: { access: 'public' as const } };
   // The token page's reads: computed once per indexed ledger, whoever asks (platform/read-cache.ts).
   const cache = platform.readCache;
@@ -287,24 +338,33 @@ export function registerMarket(
   }
 
   app.get<{ Params: { query: string } }>('/api/swapsearch/search-tokens/:query', pub, async (request) => {
-    const q = request.params.query.trim().toLowerCase();
+    const raw = request.params.query.trim();
+    const q = raw.toLowerCase();
     // eslint-disable-next-line no-control-regex -- refusing control characters is the point
     if (!q || q.length > 64 || /[\u0000-\u001f\u007f]/.test(q)) {
       throw badRequest('query must be 1 to 64 characters of text.');
     }
+    // The lookalike fold (issue 35): 'paper moon', 'PaperMoon' and 'P4per M00n' find the same tokens.
+    const folded = identityKey(raw);
     const found: TokenSuggestion[] = [];
     for (const t of (await snapshot.get()).tokens) {
-      if ([t.name, t.ticker, t.issuer_address].some((f) => f.toLowerCase().includes(q))) {
+      const byText =
+        folded !== '' && (identityKey(t.name).includes(folded) || identityKey(t.ticker).includes(folded));
+      if (byText || t.issuer_address.toLowerCase().includes(q)) {
         found.push({
           ticker: t.ticker,
           name: t.name,
           issuer_address: t.issuer_address,
+          currency: t.currency,
           verified: t.verified,
+          verified_by: t.verified_by,
+          verified_domain: t.verified_domain ?? null,
           lookalike_of: t.lookalike_of,
+          same_as: t.same_as ?? null,
         });
       }
     }
-    // Verified tokens first: a same-ticker fake never comes before the real one (issue 24).
+    // A token that gives way to another (same ticker, less ledger history) never comes first.
     return rankVerifiedFirst(found).slice(0, SEARCH_MAX);
   });
 
@@ -338,54 +398,75 @@ export function registerMarket(
     },
   );
 
-  app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/trades', pub, async (request, reply) => {
-    const issuer = issuerQuery(request.params.issuer, 'issuer');
-    const { limit = RECENT_TRADES_DEFAULT } = parseInput(recentTradesQuerySchema, request.query);
-    return cached(request, reply, `trades:${issuer}:${limit}`, async () => {
-      // One statement: the issuer's token (its first listed, as `byIssuer`) and its pair as two
-      // scalar subqueries, evaluated once before the scan (a statement costs ~1 ms on PGlite).
-      const first = (column: typeof tokenRows.id | typeof tokenRows.liquidityPair) =>
-        sql`(select ${column} from ${tokenRows} where ${tokenRows.issuerAddress} = ${issuer} order by ${tokenRows.id} limit 1)`;
-      const rows = await db
-        .select({ trade: marketTrades, pair: sql<string>`${first(tokenRows.liquidityPair)}` })
-        .from(marketTrades)
-        .where(
-          and(
-            eq(marketTrades.tokenId, sql`${first(tokenRows.id)}`),
-            eq(
-              marketTrades.quote,
-              sql`case when ${first(tokenRows.liquidityPair)} = 'RLUSD' then 'RLUSD' else 'XRP' end`,
+  app.get<{ Params: { issuer: string }; Querystring: { currency?: string; limit?: unknown } }>(
+    '/api/tokens/:issuer/trades',
+    pub,
+    async (request, reply) => {
+      const issuer = issuerQuery(request.params.issuer, 'issuer');
+      const { limit = RECENT_TRADES_DEFAULT } = parseInput(recentTradesQuerySchema, {
+        limit: request.query.limit,
+      });
+      if (request.query.currency !== undefined) {
+        // One token of an issuer with several (issue 35): its own trades.
+        const currency = currencyParam(request.query.currency, 'currency');
+        return cached(request, reply, `trades:${issuer}:${currency}:${limit}`, async () =>
+          tradesOf(await tokens.resolve(issuer, currency), limit),
+        );
+      }
+      return cached(request, reply, `trades:${issuer}:${limit}`, async () => {
+        // One statement: the issuer's token (its first listed, as `byIssuer`) and its pair as two
+        // scalar subqueries, evaluated once before the scan (a statement costs ~1 ms on PGlite).
+        const first = (column: typeof tokenRows.id | typeof tokenRows.liquidityPair) =>
+          sql`(select ${column} from ${tokenRows} where ${tokenRows.issuerAddress} = ${issuer} order by ${tokenRows.id} limit 1)`;
+        const rows = await db
+          .select({ trade: marketTrades, pair: sql<string>`${first(tokenRows.liquidityPair)}` })
+          .from(marketTrades)
+          .where(
+            and(
+              eq(marketTrades.tokenId, sql`${first(tokenRows.id)}`),
+              eq(
+                marketTrades.quote,
+                sql`case when ${first(tokenRows.liquidityPair)} = 'RLUSD' then 'RLUSD' else 'XRP' end`,
+              ),
             ),
-          ),
-        )
-        // Newest first along the (token, time) index; ledger and tx order break ties within a close.
-        .orderBy(desc(marketTrades.time), desc(marketTrades.ledgerIndex), desc(marketTrades.txIndex))
-        .limit(limit);
-      // No trades: a token without any yet, or no token (the one case that needs a second look).
-      if (rows.length === 0 && !(await tokens.byIssuer(issuer))) throw notFound('Token not found');
-      const quote = rows[0]?.pair === 'RLUSD' ? 'RLUSD' : 'XRP';
-      return rows.map(({ trade: r }): TradeView => ({
-        hash: r.hash,
-        time: r.time.getTime(),
-        ledgerIndex: r.ledgerIndex,
-        account: r.account,
-        side: r.side === 'SELL' ? 'SELL' : 'BUY',
-        price: r.price,
-        tokenAmount: r.tokenAmount,
-        quoteAmount: r.quoteAmount,
-        quote,
-      }));
-    });
-  });
+          )
+          // Newest first along the (token, time) index; ledger and tx order break ties within a close.
+          .orderBy(desc(marketTrades.time), desc(marketTrades.ledgerIndex), desc(marketTrades.txIndex))
+          .limit(limit);
+        // No trades: a token without any yet, or no token (the one case that needs a second look).
+        if (rows.length === 0 && !(await tokens.byIssuer(issuer))) throw notFound('Token not found');
+        const quote = rows[0]?.pair === 'RLUSD' ? 'RLUSD' : 'XRP';
+        return rows.map(({ trade }) => tradeView(trade, quote));
+      });
+    },
+  );
 
-  app.get<{ Params: { issuer: string } }>('/api/tokens/:issuer/risk', pub, async (request, reply) => {
-    const issuer = issuerQuery(request.params.issuer, 'issuer');
-    return cached(request, reply, `risk:${issuer}`, async () => {
-      const token = await tokens.byIssuer(issuer);
-      if (!token) throw notFound('Token not found');
-      return await risk.of(token);
-    });
-  });
+  /** One token's recent trades in its own pair, newest first. */
+  async function tradesOf(token: { id: number; liquidityPair: string }, limit: number): Promise<TradeView[]> {
+    const quote = token.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
+    const rows = await db
+      .select()
+      .from(marketTrades)
+      .where(and(eq(marketTrades.tokenId, token.id), eq(marketTrades.quote, quote)))
+      .orderBy(desc(marketTrades.time), desc(marketTrades.ledgerIndex), desc(marketTrades.txIndex))
+      .limit(limit);
+    return rows.map((r) => tradeView(r, quote));
+  }
+
+  // Per token (issue 35): `?currency=` names it; without it, the issuer's only listed token (an
+  // issuer with several is asked which: 400), so one token's report never shows as another's.
+  app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(
+    '/api/tokens/:issuer/risk',
+    pub,
+    async (request, reply) => {
+      const issuer = issuerQuery(request.params.issuer, 'issuer');
+      const currency =
+        request.query.currency === undefined ? undefined : currencyParam(request.query.currency, 'currency');
+      return cached(request, reply, `risk:${issuer}:${currency ?? ''}`, async () =>
+        risk.of(await tokens.resolve(issuer, currency)),
+      );
+    },
+  );
 
   app.get<{ Params: { issuer: string; ticker: string } }>(
     '/api/wallets/open-orders/:issuer/:ticker',

@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import { toTokenView, type TokenRegistry } from '../tokens';
 import { DayChanges } from './day-change';
 import type { EscrowLocks } from './escrow-locks';
-import { platformHolders } from './holders';
+import { holderNotAmong, platformHolders } from './holders';
 import { issuerFacts, marketHolders, marketPools } from './schema';
 
 // The public market data, built once per validated ledger into memory with precomputed compressed
@@ -40,7 +40,8 @@ export interface Snapshot {
   tokensBody: Body;
   prices: PriceRecord[];
   pricesBody: Body;
-  holders: Array<{ issuer_address: string; holders_count: number }>;
+  /** Per token: an issuer with several tokens has a row per currency (issue 35). */
+  holders: Array<{ issuer_address: string; currency: string; holders_count: number }>;
   holdersBody: Body;
   priceByKey: Map<string, PriceRecord>;
   holdersByToken: Map<number, number>;
@@ -258,6 +259,11 @@ export class MarketSnapshot {
     return this.refresh();
   }
 
+  /** The XRP/USD price of the last snapshot built (USD per XRP), or null: no build yet, or no pool. */
+  lastXrpUsd(): string | null {
+    return this.current?.xrpUsd ?? null;
+  }
+
   private async xrpUsd(): Promise<string | null> {
     const issuer = await this.deps.rlusdIssuer();
     if (!issuer || !this.deps.client) return null;
@@ -333,12 +339,7 @@ export class MarketSnapshot {
     // Holders as the risk panel counts them: AMM pools, curve accounts (the unsold supply is the
     // market, not a holder) and Ledgerpad's own accounts are left out; the issuer has no line.
     const excluded = [...new Set([...(await platformHolders(db)).keys(), ...curveAccounts])];
-    const notExcluded = excluded.length
-      ? sql` and ${marketHolders.account} not in (${sql.join(
-          excluded.map((a) => sql`${a}`),
-          sql`, `,
-        )})`
-      : sql``;
+    const notExcluded = holderNotAmong(excluded);
     const holderCounts = await db
       .select({ tokenId: marketHolders.tokenId, n: sql<number>`count(*)::int` })
       .from(marketHolders)
@@ -349,6 +350,7 @@ export class MarketSnapshot {
     const holdersByToken = new Map(holderCounts.map((h) => [h.tokenId, h.n]));
     const holders = rows.map((t) => ({
       issuer_address: t.issuerAddress,
+      currency: t.currency,
       holders_count: holdersByToken.get(t.id) ?? 0,
     }));
     const blackholed = new Map(facts.map((f) => [f.issuerAddress, f.blackholed]));

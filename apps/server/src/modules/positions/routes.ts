@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { POSITIONS_MESSAGES, USER_LIST_PAGE, type PositionsResponse } from '@ledgerpad/shared';
-import { badRequest, forbidden } from '../../lib/errors';
 import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
+import { ownUserParam } from '../../plugins/edge';
 import type { MarketSnapshot } from '../market';
 import type { WalletsApi } from '../wallets';
 import { positionFillsHandler } from './fills';
@@ -29,10 +29,7 @@ export function registerPositions(
     '/api/positions/:userId',
     { config: { access: 'user' as const } },
     async (request, reply): Promise<PositionsResponse> => {
-      const { userId } = request.params;
-      if (!/^\d+$/.test(userId)) throw badRequest(POSITIONS_MESSAGES.badUserId);
-      // Someone else's positions are refused outright: the id is in the path, so say so plainly.
-      if (Number(userId) !== request.user!.id) throw forbidden(POSITIONS_MESSAGES.notOwnUser);
+      ownUserParam(request, { bad: POSITIONS_MESSAGES.badUserId, notOwn: POSITIONS_MESSAGES.notOwnUser });
       // Paged like every list (docs/paging.md); the shape stays the spec's.
       const page = pageOf(request, USER_LIST_PAGE);
       return { positions: pageSlice(request, reply, page, await service.positions(request.user!.id)) };

@@ -11,6 +11,7 @@ import {
 import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
+import { idempotencyKey } from '../../plugins/edge';
 import type { FeeWalletPayments } from '../rewards';
 import type { WalletsApi } from '../wallets';
 import { registerReferralClaimJob } from './job';
@@ -58,7 +59,7 @@ export function registerReferrals(
     return pageSlice(request, reply, page, await service.earnings(request.user!.id));
   });
   app.post('/api/referrals/claim', user, (request): Promise<ReferralClaimResult> =>
-    service.claim(request.user!.id, parseInput(referralClaimSchema, request.body)),
+    service.claim(request.user!.id, parseInput(referralClaimSchema, request.body), idempotencyKey(request)),
   );
   app.get(
     '/api/admin/referrals',

@@ -101,10 +101,17 @@ export const referralClaims = pgTable(
     /** 'pending' | 'paid' | 'failed'. */
     status: text('status').notNull(),
     hash: text('hash'),
+    /** The claiming request's Idempotency-Key: its retry answers from this claim (no second claim). */
+    requestKey: text('request_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('referral_claims_user_idx').on(t.userId, t.id)],
+  (t) => [
+    index('referral_claims_user_idx').on(t.userId, t.id),
+    index('referral_claims_request_idx')
+      .on(t.userId, t.requestKey)
+      .where(sql`${t.requestKey} is not null`),
+  ],
 );
 
 export type ReferralClaimRow = typeof referralClaims.$inferSelect;

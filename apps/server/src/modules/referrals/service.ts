@@ -24,6 +24,7 @@ import {
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/results';
 import { ledgerSubmissions } from '../../ledger/schema';
+import { withinKeyLife } from '../../lib/idempotency';
 import { badGateway, badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
@@ -248,9 +249,70 @@ export class ReferralsService {
   /**
    * POST /api/referrals/claim: everything claimable in one currency (earned − claimed, rounded down
    * to 6 decimals; the rest stays for later) to one of the caller's wallets. Reserved and recorded
-   * with its payment job in one transaction, then paid by the job, as creator rewards are.
+   * with its payment job in one transaction, then paid by the job, as creator rewards are. A retry
+   * of a claim whose first attempt reserved it (then was cut: kill -9, a lost answer; the same
+   * Idempotency-Key) answers with that claim: checked again, the amount it took would read as
+   * "nothing to claim" (docs/money.md "Done once").
    */
-  async claim(userId: number, b: z.output<typeof referralClaimSchema>): Promise<ReferralClaimResult> {
+  async claim(
+    userId: number,
+    b: z.output<typeof referralClaimSchema>,
+    requestKey?: string,
+  ): Promise<ReferralClaimResult> {
+    const reserved =
+      (await this.claimOfRequest(userId, b.currency, requestKey)) ??
+      (await this.newClaim(userId, b, requestKey));
+    const job = await this.deps.jobs
+      .waitFor(reserved.jobId, { timeoutMs: CLAIM_WAIT_MS })
+      .catch(() => undefined);
+    const [claim] = await this.deps.db
+      .select()
+      .from(referralClaims)
+      .where(eq(referralClaims.id, reserved.claimId));
+    if (claim?.status === 'paid' && claim.hash)
+      return { claimed: claim.amount, to: claim.walletAddress, currency: claim.currency, hash: claim.hash };
+    if (!job) throw badGateway(REFERRAL_MESSAGES.stillProcessing, { claimId: reserved.claimId });
+    const [sub] = claim?.hash
+      ? await this.deps.db
+          .select({ result: ledgerSubmissions.result })
+          .from(ledgerSubmissions)
+          .where(eq(ledgerSubmissions.hash, claim.hash))
+      : [];
+    throw badRequest(REFERRAL_MESSAGES.claimFailed, {
+      ...(claim?.hash ? { hash: claim.hash } : {}),
+      ...(sub?.result ? { result: sub.result, reason: ledgerResultMessage(sub.result) } : {}),
+    });
+  }
+
+  /** The claim (and its payment job) the request with this Idempotency-Key reserved, within the key's life. */
+  private async claimOfRequest(
+    userId: number,
+    currency: string,
+    requestKey: string | undefined,
+  ): Promise<{ claimId: number; jobId: string } | undefined> {
+    if (!requestKey) return undefined;
+    const [claim] = await this.deps.db
+      .select({ id: referralClaims.id })
+      .from(referralClaims)
+      .where(
+        and(
+          eq(referralClaims.userId, userId),
+          eq(referralClaims.currency, currency),
+          eq(referralClaims.requestKey, requestKey),
+          withinKeyLife(referralClaims.createdAt),
+        ),
+      );
+    if (!claim) return undefined;
+    const job = await this.deps.jobs.byKey(`${REFERRAL_CLAIM_JOB}:${claim.id}`);
+    return job ? { claimId: claim.id, jobId: job.id } : undefined;
+  }
+
+  /** A new claim: the wallet and the payment checked, then the reservation with its job. */
+  private async newClaim(
+    userId: number,
+    b: z.output<typeof referralClaimSchema>,
+    requestKey: string | undefined,
+  ): Promise<{ claimId: number; jobId: string }> {
     const wallet = (await this.deps.wallets.list(userId)).find((w) => w.address === b.wallet);
     if (!wallet) throw notFound(REFERRAL_MESSAGES.walletNotFound);
     if (!this.deps.payments.canPay) throw ledgerUnavailable(REFERRAL_MESSAGES.unavailable);
@@ -279,8 +341,9 @@ export class ReferralsService {
              and earned - claimed >= ${amount}::numeric
           returning user_id
         )
-        insert into ${referralClaims} (user_id, wallet_address, amount, currency, status)
-        select user_id, ${wallet.address}, ${amount}, ${b.currency}, 'pending' from reserved
+        insert into ${referralClaims} (user_id, wallet_address, amount, currency, status, request_key)
+        select user_id, ${wallet.address}, ${amount}, ${b.currency}, 'pending', ${requestKey ?? null}
+          from reserved
         returning id`);
       const row = rowsOf<{ id: number | string }>(rows)[0];
       if (!row) return undefined;
@@ -293,26 +356,7 @@ export class ReferralsService {
     });
     // A concurrent claim took it first: what is left is claimed by the next click.
     if (!reserved) throw badRequest(REFERRAL_MESSAGES.nothingToClaim);
-    const job = await this.deps.jobs
-      .waitFor(reserved.jobId, { timeoutMs: CLAIM_WAIT_MS })
-      .catch(() => undefined);
-    const [claim] = await this.deps.db
-      .select()
-      .from(referralClaims)
-      .where(eq(referralClaims.id, reserved.claimId));
-    if (claim?.status === 'paid' && claim.hash)
-      return { claimed: claim.amount, to: claim.walletAddress, currency: claim.currency, hash: claim.hash };
-    if (!job) throw badGateway(REFERRAL_MESSAGES.stillProcessing, { claimId: reserved.claimId });
-    const [sub] = claim?.hash
-      ? await this.deps.db
-          .select({ result: ledgerSubmissions.result })
-          .from(ledgerSubmissions)
-          .where(eq(ledgerSubmissions.hash, claim.hash))
-      : [];
-    throw badRequest(REFERRAL_MESSAGES.claimFailed, {
-      ...(claim?.hash ? { hash: claim.hash } : {}),
-      ...(sub?.result ? { result: sub.result, reason: ledgerResultMessage(sub.result) } : {}),
-    });
+    return reserved;
   }
 
   /** GET /api/admin/referrals: the programme's totals and every referrer, biggest earners first. */

@@ -1,4 +1,4 @@
-import { claimRewardsSchema, rewardSplitUpdateSchema } from '@ledgerpad/shared';
+import { claimRewardsSchema, idSchema, rewardSplitUpdateSchema } from '@ledgerpad/shared';
 import type { FastifyInstance } from 'fastify';
 import {
   USER_LIST_PAGE,
@@ -11,7 +11,7 @@ import {
 import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
-import { idParam } from '../../plugins/edge';
+import { idParam, idempotencyKey } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { FeeWalletPayments } from './fee-wallet-payment';
@@ -19,7 +19,6 @@ import { registerRewardClaimJob } from './job';
 import { RewardsService } from './service';
 import { RewardSplits } from './splits';
 import { parseInput } from '../../lib/validation';
-import { fieldError } from '../../lib/errors';
 
 /**
  * Creator rewards (spec 001 §7 "Dashboard and rewards"): GET /api/rewards/summary,
@@ -57,7 +56,7 @@ export function registerRewards(
     return pageSlice(request, reply, page, await service.claimTotals(request.user!.id));
   });
   app.post('/api/claim-rewards', user, (request): Promise<ClaimRewardsResult> =>
-    service.claim(request.user!.id, parseInput(claimRewardsSchema, request.body)),
+    service.claim(request.user!.id, parseInput(claimRewardsSchema, request.body), idempotencyKey(request)),
   );
 
   // A token's reward split: public (where its rewards go is as public as the payments on the ledger),
@@ -76,9 +75,8 @@ export function registerRewards(
   );
   app.get('/api/rewards/payouts', user, async (request, reply): Promise<RewardPayoutView[]> => {
     reply.headers(noStore);
-    const raw = (request.query as Record<string, unknown>).token_id;
-    const tokenId = typeof raw === 'string' && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : undefined;
-    if (tokenId === undefined) throw fieldError('token_id', 'token_id must be a token id.');
+    // The one id rule (issue 34): digits as written, 1 to ID_MAX, else a 400 naming token_id.
+    const tokenId = parseInput(idSchema('token_id'), (request.query as Record<string, unknown>).token_id);
     const page = pageOf(request, USER_LIST_PAGE);
     return pageSlice(request, reply, page, await service.payouts(request.user!.id, tokenId));
   });

@@ -31,10 +31,17 @@ export const rewardClaims = pgTable(
     /** 'pending' | 'paid' | 'failed'. */
     status: text('status').notNull(),
     hash: text('hash'),
+    /** The claiming request's Idempotency-Key: its retry answers from this claim (no second claim). */
+    requestKey: text('request_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('reward_claims_token_idx').on(t.tokenId, t.createdAt)],
+  (t) => [
+    index('reward_claims_token_idx').on(t.tokenId, t.createdAt),
+    index('reward_claims_request_idx')
+      .on(t.userId, t.requestKey)
+      .where(sql`${t.requestKey} is not null`),
+  ],
 );
 
 export type RewardClaimRow = typeof rewardClaims.$inferSelect;

@@ -16,10 +16,11 @@ import {
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerSubmissions } from '../../ledger/schema';
+import { withinKeyLife } from '../../lib/idempotency';
 import { rowsOf } from '../../db/results';
 import { badGateway, badRequest, conflict, forbidden, ledgerUnavailable, notFound } from '../../lib/errors';
 import type { JobRunner } from '../../platform/jobs';
-import type { TokenRegistry } from '../tokens';
+import type { TokenRegistry, TokenRow } from '../tokens';
 import { tokens } from '../tokens/schema';
 import type { WalletsApi } from '../wallets';
 import type { FeeWalletPayments, RewardCurrency } from './fee-wallet-payment';
@@ -99,27 +100,21 @@ export class RewardsService {
    * will pay), then waits for the payments. Without a split the claim pays the chosen wallet of the
    * creator; with one, every recipient its share (docs/rewards.md "Splits").
    */
-  async claim(userId: number, b: z.output<typeof claimRewardsSchema>): Promise<ClaimRewardsResult> {
+  async claim(
+    userId: number,
+    b: z.output<typeof claimRewardsSchema>,
+    requestKey?: string,
+  ): Promise<ClaimRewardsResult> {
     const token = await this.deps.tokens.byIssuer(b.issuer, b.token);
     if (!token) throw notFound(REWARD_MESSAGES.tokenNotFound);
     if (!isCreator(token, userId)) throw forbidden(REWARD_MESSAGES.notCreator);
     const split = await splitOf(this.deps.db, token.id);
-    let wallet: string | undefined;
-    if (split.length > 0) {
-      if (b.wallet) throw badRequest(REWARD_MESSAGES.splitClaimNoWallet);
-    } else {
-      if (!b.wallet) throw badRequest(REWARD_MESSAGES.selectWallet);
-      // The same answer whether the address is another user's wallet or nobody's.
-      wallet = (await this.deps.wallets.list(userId)).find((w) => w.address === b.wallet)?.address;
-      if (!wallet) throw notFound(REWARD_MESSAGES.walletNotFound);
-    }
-    if (!this.deps.payments.canPay) throw ledgerUnavailable(REWARD_MESSAGES.unavailable);
-    const currency = rewardCurrencyOf(token);
-    const amount = claimAmount(token.totalReward, token.totalClaimed, b.percent);
-    if (!new Decimal(amount).gt(0)) throw badRequest(REWARD_MESSAGES.nothingToClaim);
-    await this.assertPayable(currency, amount, wallet ? [{ address: wallet, bps: BPS_TOTAL }] : split);
-
-    const reserved = await this.reserve(userId, token.id, wallet, b.percent);
+    // A retry of a claim whose first attempt reserved it (then was cut: kill -9, a lost answer)
+    // answers with that claim and its payouts: checked again, the reward it took would read as
+    // "nothing to claim", or as a second claim of the same percent of what is left.
+    const reserved =
+      (await this.claimOfRequest(userId, token.id, requestKey)) ??
+      (await this.newClaim(userId, token, split, b, requestKey));
     const job = await this.deps.jobs
       .waitFor(reserved.jobId, { timeoutMs: CLAIM_WAIT_MS })
       .catch(() => undefined);
@@ -174,6 +169,34 @@ export class RewardsService {
   }
 
   /**
+   * A new claim: the one wallet (without a split, one of the creator's own) or the split's recipients
+   * checked, then the reservation with its payouts and job.
+   */
+  private async newClaim(
+    userId: number,
+    token: TokenRow,
+    split: ReadonlyArray<{ address: string; bps: number }>,
+    b: z.output<typeof claimRewardsSchema>,
+    requestKey: string | undefined,
+  ): Promise<{ claimId: number; jobId: string }> {
+    let wallet: string | undefined;
+    if (split.length > 0) {
+      if (b.wallet) throw badRequest(REWARD_MESSAGES.splitClaimNoWallet);
+    } else {
+      if (!b.wallet) throw badRequest(REWARD_MESSAGES.selectWallet);
+      // The same answer whether the address is another user's wallet or nobody's.
+      wallet = (await this.deps.wallets.list(userId)).find((w) => w.address === b.wallet)?.address;
+      if (!wallet) throw notFound(REWARD_MESSAGES.walletNotFound);
+    }
+    if (!this.deps.payments.canPay) throw ledgerUnavailable(REWARD_MESSAGES.unavailable);
+    const currency = rewardCurrencyOf(token);
+    const amount = claimAmount(token.totalReward, token.totalClaimed, b.percent);
+    if (!new Decimal(amount).gt(0)) throw badRequest(REWARD_MESSAGES.nothingToClaim);
+    await this.assertPayable(currency, amount, wallet ? [{ address: wallet, bps: BPS_TOTAL }] : split);
+    return this.reserve(userId, token.id, wallet, b.percent, requestKey);
+  }
+
+  /**
    * Before anything is reserved: each recipient can receive its part (an RLUSD trust line for RLUSD;
    * an XRP part to an account not activated yet must reach the base reserve) and the fee wallet can
    * pay them all with their network fees. The one-wallet claim answers with the spec's sentences.
@@ -208,6 +231,29 @@ export class RewardsService {
     );
   }
 
+  /** The claim (and its payment job) the request with this Idempotency-Key reserved, within the key's life. */
+  private async claimOfRequest(
+    userId: number,
+    tokenId: number,
+    requestKey: string | undefined,
+  ): Promise<{ claimId: number; jobId: string } | undefined> {
+    if (!requestKey) return undefined;
+    const [claim] = await this.deps.db
+      .select({ id: rewardClaims.id })
+      .from(rewardClaims)
+      .where(
+        and(
+          eq(rewardClaims.userId, userId),
+          eq(rewardClaims.tokenId, tokenId),
+          eq(rewardClaims.requestKey, requestKey),
+          withinKeyLife(rewardClaims.createdAt),
+        ),
+      );
+    if (!claim) return undefined;
+    const job = await this.deps.jobs.byKey(`${REWARD_CLAIM_JOB}:${claim.id}`);
+    return job ? { claimId: claim.id, jobId: job.id } : undefined;
+  }
+
   /**
    * The reservation: one statement adds the amount to total_claimed only where the unclaimed reward
    * still covers it, and inserts the claim from the row it updated; the payouts follow in the same
@@ -221,6 +267,7 @@ export class RewardsService {
     tokenId: number,
     wallet: string | undefined,
     percent: number,
+    requestKey: string | undefined,
   ): Promise<{ claimId: number; jobId: string }> {
     for (let attempt = 1; ; attempt++) {
       const token = await this.deps.tokens.byId(tokenId);
@@ -237,8 +284,9 @@ export class RewardsService {
                and total_reward - total_claimed >= ${amount}::numeric
             returning id, reward_currency
           )
-          insert into ${rewardClaims} (user_id, token_id, wallet_address, amount, currency, status)
-          select ${userId}, id, ${wallet ?? ''}, ${amount}, reward_currency, 'pending' from reserved
+          insert into ${rewardClaims} (user_id, token_id, wallet_address, amount, currency, status, request_key)
+          select ${userId}, id, ${wallet ?? ''}, ${amount}, reward_currency, 'pending', ${requestKey ?? null}
+            from reserved
           returning id, currency as reward_currency`);
         const row = rowsOf<{ id: number | string; reward_currency: string }>(rows)[0];
         if (!row) return undefined;

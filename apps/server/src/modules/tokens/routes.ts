@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { classicAddressSchema, TOKEN_MESSAGES } from '@ledgerpad/shared';
+import { classicAddressSchema, TOKEN_MESSAGES, tokenRefSchema } from '@ledgerpad/shared';
+import { parseInput } from '../../lib/validation';
 import { badRequest, notFound } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
@@ -19,16 +20,41 @@ export function registerTokens(
   const cache = platform.readCache;
   // A listing or an edit here changes what the cached public reads answer (a 404 becomes a token).
   tokens.onChange(() => cache.invalidate());
-  app.get<{ Params: { issuerAddress: string } }>(
+  const issuerParam = (value: string) => {
+    const issuer = classicAddressSchema('issuerAddress').safeParse(value);
+    if (!issuer.success) throw badRequest(issuer.error.issues[0]!.message);
+    return issuer.data;
+  };
+  // The spec's read: the issuer's listed token (its first listed when it has several, as before);
+  // `?currency=` names one (issue 35: one page per token).
+  app.get<{ Params: { issuerAddress: string }; Querystring: { currency?: string } }>(
     '/api/tokens/issuer/:issuerAddress',
     { config: { access: 'public' } },
     async (request) => {
-      const issuer = classicAddressSchema('issuerAddress').safeParse(request.params.issuerAddress);
-      if (!issuer.success) throw badRequest(issuer.error.issues[0]!.message);
-      return cache.get(`token:${issuer.data}`, async () => {
-        const row = await tokens.byIssuer(issuer.data);
+      const issuer = issuerParam(request.params.issuerAddress);
+      if (request.query.currency !== undefined) {
+        const { currency } = parseInput(tokenRefSchema, { issuer, currency: request.query.currency });
+        return cache.get(`token:${issuer}:${currency}`, async () =>
+          toTokenView(await tokens.resolve(issuer, currency)),
+        );
+      }
+      return cache.get(`token:${issuer}`, async () => {
+        const row = await tokens.byIssuer(issuer);
         if (!row) throw notFound(TOKEN_MESSAGES.notFoundForIssuer);
         return toTokenView(row);
+      });
+    },
+  );
+  // Every listed token of an issuer: `/token/{issuer}` asks which one when there are several.
+  app.get<{ Params: { issuerAddress: string } }>(
+    '/api/tokens/issuer/:issuerAddress/tokens',
+    { config: { access: 'public' } },
+    async (request) => {
+      const issuer = issuerParam(request.params.issuerAddress);
+      return cache.get(`tokens-of:${issuer}`, async () => {
+        const rows = await tokens.allOfIssuer(issuer);
+        if (rows.length === 0) throw notFound(TOKEN_MESSAGES.notFoundForIssuer);
+        return rows.map(toTokenView);
       });
     },
   );

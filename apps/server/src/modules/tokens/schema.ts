@@ -5,6 +5,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   text,
@@ -76,8 +77,18 @@ export const tokens = pgTable(
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     /** The user who proved control of the issuer (may edit the metadata at any time). */
     controllerUserId: integer('controller_user_id').references(() => users.id),
-    /** The ticker of a verified token (or reserved identity) this one looks like. */
+    /**
+     * What this token reads as: a reserved identity ('XRP', 'RLUSD'), or the ticker of the token it
+     * gives way to (`same_as`). Recomputed from ledger facts (`refreshLookalikes`), never from listing order.
+     */
     lookalikeOf: text('lookalike_of'),
+    /**
+     * The token with more ledger history sharing this one's ticker or name after the lookalike fold
+     * (`SameAsRef`: match, ticker, name, issuer, currency, id), or null.
+     */
+    sameAs: jsonb('same_as'),
+    /** The issuer's Domain whose xrp-ledger.toml lists this token (the TOML proof), or null. */
+    verifiedDomain: text('verified_domain'),
     /** Who wrote name, description, logo and links: 'issuer' | 'lister' | 'admin'. */
     metadataBy: text('metadata_by').notNull().default('lister'),
     listedAt: timestamp('listed_at', { withTimezone: true }).notNull().defaultNow(),

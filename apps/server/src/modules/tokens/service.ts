@@ -1,27 +1,62 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  RLUSD_CURRENCY_HEX,
-  RLUSD_TICKER,
   isOwnImageUrl,
+  linkRefusal,
+  TOKEN_MESSAGES,
+  type LinkKind,
   type MetadataSource,
+  type SameAsRef,
   type TokenView,
   type VerificationMethod,
 } from '@ledgerpad/shared';
-import { lookalikeOf, type IdentityCandidate } from '@ledgerpad/shared/lookalike';
 import { batchedRows } from '../../db/batched';
+import { badRequest, notFound } from '../../lib/errors';
 import type { Db } from '../../db/client';
+import {
+  airdropIdentityRefusal,
+  logoTakenBy,
+  tokenIdentityRefusal,
+  type AirdropIdentityCheck,
+  type IdentityRefusal,
+  type TokenIdentityCheck,
+} from './doors';
+import { decideIdentities, sameIdentityGroups, type LedgerFacts, type RankRow } from './identity-rank';
 import { tokens } from './schema';
 
 export type TokenRow = typeof tokens.$inferSelect;
 export type NewToken = typeof tokens.$inferInsert;
 
-const NO_LINK = (v: string | null): string => (v && v !== 'N/A' ? v : '');
+/**
+ * A stored link as the API shows it: '' for none, and for one a row kept from before the link rule
+ * that points elsewhere than its label says, or carries a user name or password (issue 35).
+ */
+const shownLink = (kind: LinkKind, v: string | null): string =>
+  v && v !== 'N/A' && linkRefusal(kind, v) === null ? v : '';
+const NULL_IF_EMPTY = (v: string) => (v === '' ? null : v);
+
+/** The stored `same_as` (jsonb) as the view's reference, or null. */
+function sameAsOf(value: unknown): SameAsRef | null {
+  const v = value as Partial<SameAsRef> | null;
+  if (!v || typeof v.ticker !== 'string' || typeof v.issuer_address !== 'string') return null;
+  return {
+    match: v.match === 'name' ? 'name' : 'ticker',
+    ticker: v.ticker,
+    name: String(v.name ?? ''),
+    issuer_address: v.issuer_address,
+    currency: String(v.currency ?? ''),
+  };
+}
 
 const METHODS: ReadonlySet<string> = new Set(['deploy', 'wallet', 'challenge', 'toml', 'admin', 'platform']);
 
 export function toTokenView(row: TokenRow): TokenView {
   // Images only from us: a logo that is not a path on our origin (a row from before the rule) is not shown.
   const logoUrl = isOwnImageUrl(row.logoUrl) ? row.logoUrl : null;
+  const links = {
+    Twitter: shownLink('twitter', row.twitterLink),
+    Telegram: shownLink('telegram', row.telegramLink),
+    Website: shownLink('website', row.websiteLink),
+  };
   return {
     id: row.id,
     name: row.name,
@@ -34,14 +69,10 @@ export function toTokenView(row: TokenRow): TokenView {
     local_image_path: logoUrl ? (logoUrl.split('/').pop() ?? null) : null,
     logoUrl,
     telegramFileId: row.telegramFileId,
-    twitterLink: row.twitterLink,
-    telegramLink: row.telegramLink,
-    websiteLink: row.websiteLink,
-    links: {
-      Twitter: NO_LINK(row.twitterLink),
-      Telegram: NO_LINK(row.telegramLink),
-      Website: NO_LINK(row.websiteLink),
-    },
+    twitterLink: NULL_IF_EMPTY(links.Twitter),
+    telegramLink: NULL_IF_EMPTY(links.Telegram),
+    websiteLink: NULL_IF_EMPTY(links.Website),
+    links,
     launch_type: row.launchType === 'bonding' ? 'bonding' : row.source === 'deploy' ? 'amm' : 'listing',
     is_bonding_curve: row.launchType === 'bonding',
     bonding_active: row.launchType === 'bonding' && row.bondingActive,
@@ -60,34 +91,32 @@ export function toTokenView(row: TokenRow): TokenView {
     verified: row.verified,
     verified_by:
       row.verifiedBy && METHODS.has(row.verifiedBy) ? (row.verifiedBy as VerificationMethod) : null,
-    lookalike_of: row.verified ? null : row.lookalikeOf,
+    verified_domain: row.verifiedDomain,
+    lookalike_of: row.lookalikeOf,
+    same_as: sameAsOf(row.sameAs),
     metadata_by: (['issuer', 'lister', 'admin'].includes(row.metadataBy)
       ? row.metadataBy
       : 'lister') as MetadataSource,
   };
 }
 
-/** The identity a new row gets: deployed here → verified by construction unless it looks like a verified token. */
-async function identityOnInsert(db: Db, token: NewToken): Promise<Partial<NewToken>> {
+/** The identity a new row gets: deployed here → verified by construction (the ranking marks it after). */
+function identityOnInsert(token: NewToken): Partial<NewToken> {
   if (token.verified !== undefined || token.source !== 'deploy') return {};
-  const like = lookalikeOf({ ticker: token.ticker, name: token.name }, await verifiedIdentities(db));
   return {
-    verified: like === null,
+    verified: true,
     verifiedBy: 'deploy',
     verifiedAt: new Date(),
     controllerUserId: token.deployerUserId ?? null,
     metadataBy: 'issuer',
-    lookalikeOf: like,
   };
 }
 
-/** Ticker and name of every verified token (what a new or unproven listing must not look like). */
-export async function verifiedIdentities(db: Db): Promise<IdentityCandidate[]> {
-  return db
-    .select({ id: tokens.id, ticker: tokens.ticker, name: tokens.name })
-    .from(tokens)
-    .where(eq(tokens.verified, true));
-}
+/**
+ * Ledger facts of these tokens (holders, trust lines, volume), read through `db` (a caller's
+ * transaction, when inside one). Set by the market module, which records them.
+ */
+export type LedgerFactsProvider = (db: Db, tokenIds: number[]) => Promise<Map<number, LedgerFacts>>;
 
 /** The tokens module's interface to the others (deploy writes, listing writes, dashboard reads). */
 export class TokenRegistry {
@@ -117,14 +146,16 @@ export class TokenRegistry {
 
   /** Inserts a token; returns undefined when (issuer, currency) or the deploy job is already listed. */
   async insert(token: NewToken, db: Db = this.db): Promise<TokenRow | undefined> {
-    const identity = await identityOnInsert(db, token);
+    const identity = identityOnInsert(token);
     const [row] = await db
       .insert(tokens)
       .values({ ...token, ...identity })
       .onConflictDoNothing()
       .returning();
-    // A token verified on arrival may be what older unproven listings look like.
-    if (row?.verified) await this.refreshLookalikes(db);
+    // A new token may share a ticker or name with others: the ledger facts order them again — at
+    // once outside a transaction; inside a caller's (a deploy's last step), when the market indexer
+    // first reads the new token (its `onSynced`), so no ledger read runs in the transaction.
+    if (row && db === this.db) await this.refreshLookalikes(db);
     // Inside a caller's transaction the row is not visible to others until it commits; a rebuild
     // that runs first misses it, and the next ledger's rebuild picks it up.
     if (row) queueMicrotask(() => this.changed());
@@ -154,6 +185,28 @@ export class TokenRegistry {
       this.db.select().from(tokens).where(inArray(tokens.issuerAddress, issuers)).orderBy(tokens.id),
     (r) => r.issuerAddress,
   );
+
+  /** Every listed token of an issuer, oldest listing first (one page per token: the chooser). */
+  async allOfIssuer(issuerAddress: string): Promise<TokenRow[]> {
+    return (await this.issuedBy(issuerAddress)).map((r) => ({ ...r }));
+  }
+
+  /**
+   * The token of (issuer, currency) — one page, one risk report, one history per token (issue 35).
+   * Without a currency: the issuer's only listed token; 400 when it has several (which one would be
+   * a guess), 404 when none.
+   */
+  async resolve(issuerAddress: string, currency?: string): Promise<TokenRow> {
+    const rows = await this.issuedBy(issuerAddress);
+    if (rows.length === 0) throw notFound(TOKEN_MESSAGES.notFoundForIssuer);
+    if (currency === undefined) {
+      if (rows.length > 1) throw badRequest(TOKEN_MESSAGES.severalTokens);
+      return { ...rows[0]! };
+    }
+    const row = rows.find((r) => r.currency === currency);
+    if (!row) throw notFound(TOKEN_MESSAGES.notFoundForCurrency);
+    return { ...row };
+  }
 
   /** Tokens this user deployed here (the dashboard's list), newest first. */
   async deployedBy(userId: number): Promise<TokenRow[]> {
@@ -213,10 +266,36 @@ export class TokenRegistry {
     return this.db.select().from(tokens).orderBy(desc(tokens.listedAt), desc(tokens.id));
   }
 
+  private factsProvider: LedgerFactsProvider | undefined;
+
+  /** Why a deploy's, listing's or rename's ticker and name may not be used (`doors.ts`), or null. */
+  async identityRefusal(check: TokenIdentityCheck, db: Db = this.db): Promise<IdentityRefusal | null> {
+    return tokenIdentityRefusal(db, await this.rlusdIssuer(db), check);
+  }
+
+  /** Why an airdrop may not run under this token, project name and tagline, or null. */
+  async airdropRefusal(check: AirdropIdentityCheck): Promise<IdentityRefusal | null> {
+    return airdropIdentityRefusal(this.db, await this.rlusdIssuer(this.db), check);
+  }
+
+  /** The id of another token already showing this logo (one token, one logo), if any. */
+  logoTakenBy(logoUrl: string, exceptId?: number): Promise<number | undefined> {
+    return logoTakenBy(this.db, logoUrl, exceptId);
+  }
+
+  /** The market module hands in how to read ledger facts (it records them); without it every fact is 0. */
+  useLedgerFacts(provider: LedgerFactsProvider): void {
+    this.factsProvider = provider;
+  }
+
   /**
-   * Recomputes `lookalike_of` of every unverified row after an identity changed (a token verified,
-   * renamed, or listed): against the verified tokens and the reserved identities, and RLUSD's code
-   * under any issuer but the network's RLUSD issuer. Returns how many rows changed.
+   * Recomputes every row's identity marks (issue 35, `decideIdentities`): a reserved identity worn
+   * ('looks like RLUSD', never verified: RLUSD's code from another issuer included), and for tokens
+   * sharing a ticker or a name after the lookalike fold, which one each gives way to, by ledger
+   * facts. `verified` follows the proof (`verified_by`) unless the row wears a reserved identity: a
+   * real issuer's proof is never downgraded by someone else's listing. Run after every listing,
+   * claim, rename and admin decision, at start, and as the facts move (the market's ledgers).
+   * Returns how many rows changed.
    */
   async refreshLookalikes(db: Db = this.db): Promise<number> {
     const rlusdIssuer = await this.rlusdIssuer(db);
@@ -228,19 +307,39 @@ export class TokenRegistry {
         currency: tokens.currency,
         issuerAddress: tokens.issuerAddress,
         verified: tokens.verified,
+        verifiedBy: tokens.verifiedBy,
+        verifiedDomain: tokens.verifiedDomain,
+        createdAt: tokens.createdAt,
+        isActive: tokens.isActive,
         lookalikeOf: tokens.lookalikeOf,
+        sameAs: tokens.sameAs,
       })
       .from(tokens);
-    const verified = rows.filter((r) => r.verified);
+    const grouped = sameIdentityGroups(rows as RankRow[]).flat();
+    const facts =
+      grouped.length && this.factsProvider
+        ? await this.factsProvider(
+            db,
+            grouped.map((r) => r.id),
+          )
+        : new Map<number, LedgerFacts>();
+    const decided = decideIdentities(rows as RankRow[], facts, rlusdIssuer);
     let changed = 0;
     for (const r of rows) {
-      const fakeRlusd = r.currency === RLUSD_CURRENCY_HEX && r.issuerAddress !== rlusdIssuer;
-      const like = r.verified && !fakeRlusd ? null : fakeRlusd ? RLUSD_TICKER : lookalikeOf(r, verified);
-      if (like === r.lookalikeOf && !(fakeRlusd && r.verified)) continue;
-      // A verified row wearing RLUSD's code from another issuer loses its badge.
+      const d = decided.get(r.id)!;
+      const verified = r.verifiedBy !== null && d.mayBeVerified;
+      const sameAs = d.sameAs;
+      // jsonb reorders keys: compared field by field.
+      const stored = r.sameAs as Record<string, unknown> | null;
+      const same =
+        sameAs === null
+          ? stored === null
+          : stored !== null &&
+            (Object.keys(sameAs) as Array<keyof typeof sameAs>).every((k) => stored[k] === sameAs[k]);
+      if (d.lookalikeOf === r.lookalikeOf && same && verified === r.verified) continue;
       await db
         .update(tokens)
-        .set(fakeRlusd ? { lookalikeOf: like, verified: false } : { lookalikeOf: like })
+        .set({ lookalikeOf: d.lookalikeOf, sameAs, verified })
         .where(eq(tokens.id, r.id));
       changed++;
     }

@@ -11,9 +11,10 @@ import { tradingTrades } from './schema';
 import { TRADING_FEE_JOB } from './trade-records';
 
 // The platform fee of one validated trade: a Payment from the trader's wallet to the fee wallet,
-// then the fee recorded as paid, with the creator's and the referrer's shares (fee-paid.ts). A persisted job, so it survives a crash and runs
-// once across instances. A failed payment is retried with a new intent, but only after every
-// earlier intent is known not to have paid: the fee is never charged twice.
+// then the fee recorded as paid, with the creator's and the referrer's shares (fee-paid.ts). A
+// persisted job, so it survives a crash and runs once across instances. A failed payment is retried
+// with a new intent, but only after every earlier intent is known not to have paid: the fee is never
+// charged twice.
 
 const MAX_ATTEMPTS = 5;
 

@@ -7,12 +7,14 @@ import { tradingTrades, type TradeRow } from './schema';
 
 // The one place where a trade's platform fee becomes paid, and so the one place the accounting that
 // follows a paid fee hangs off: the creator's share (rewards) and the referrer's share (referrals).
-// Whoever pays the fee — today the fee job's own Payment after the trade, later the trade's own
-// all-or-nothing Batch — records it here: `markPaid` turns a recorded trade's fee from owed to paid,
-// `recorded` takes a trade whose row is written with its fee already paid. The accruals run in the
-// same database transaction as the change of status, and only for the call that changed it, so a
-// fee is accounted once however often a job step, a sweep or a restart repeats the call.
-// test/architecture/fee-paid.test.ts checks that nothing else writes a paid fee status.
+// Whoever pays the fee records it here: `markPaid` turns a recorded trade's fee from owed to paid
+// (the fee job's own Payment after a custodial trade); `settleIntent` settles the fee a self-custody
+// wallet paid with the next transaction of its own signed intent (docs/self-custody.md); `recorded`
+// takes a trade whose row is written with its fee already paid (the trade's own all-or-nothing
+// Batch, issue 36). The accruals run in the same database transaction as the change of status, and
+// only for the call that changed it, so a fee is accounted once however often a job step, a sweep,
+// a finisher or a restart repeats the call. test/architecture/fee-paid.test.ts checks that nothing
+// else writes a fee status that can be paid.
 
 /**
  * Something that accrues from a paid fee, inside the transaction that records it: it reads and writes
@@ -44,6 +46,29 @@ export class FeeSettlement {
       if (!row) return false;
       await this.accrue(tx as unknown as Db, row);
       return true;
+    });
+  }
+
+  /**
+   * A self-custody trade's fee (status 'intent': the wallet signed it as the transaction after the
+   * trade, to the fee wallet), settled once its intent finished: `fee` as signed, paid when that
+   * transaction succeeded (the accruals run), failed when it did not, none for a zero fee. Only from
+   * 'intent', in one database transaction with the accruals: a second call changes nothing.
+   */
+  async settleIntent(
+    tradeHash: string,
+    fee: string,
+    paid: { hash: string; status: 'success' | 'failed' } | undefined,
+  ): Promise<TradeRow | undefined> {
+    const status = new Decimal(fee).gt(0) ? (paid?.status === 'success' ? 'paid' : 'failed') : 'none';
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(tradingTrades)
+        .set({ fee, feeStatus: status, feeHash: paid?.hash ?? null })
+        .where(and(eq(tradingTrades.hash, tradeHash), eq(tradingTrades.feeStatus, 'intent')))
+        .returning();
+      if (row?.feeStatus === 'paid') await this.accrue(tx as unknown as Db, row);
+      return row;
     });
   }
 

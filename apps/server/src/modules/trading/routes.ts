@@ -10,13 +10,13 @@ import {
   type OrderStatus,
   type OrderUpdated,
 } from '@ledgerpad/shared';
-import { badRequest } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import { ledgerReader } from '../../ledger/local-ledger';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
-import { rlusdIssuer } from '../../platform/accounts';
-import { idempotencyKey, userPost } from '../../plugins/edge';
+import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
+import { platformWallet } from '../../platform/custody';
+import { idempotencyKey, idParam, ownUserParam, userPost } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { registerTradingFeeJob } from './fee-job';
@@ -85,7 +85,12 @@ export function registerTrading(
     recorder,
     publishOrderUpdate,
     cache: platform.readCache,
+    intents: platform.intents,
+    feeWallet: async () => (await platformWallet(db, PLATFORM_ROLES.fee))?.address,
+    settlement,
   });
+  // A self-custody wallet's swap, once signed in the browser or its wallet app (docs/self-custody.md).
+  platform.intents?.register('swap', service.swapFinisher());
   // What a wallet owes that its ledger balance does not show yet: checked before it signs anything.
   platform.funds.addObligations(tradingObligations(db, rlusd, (u) => recorder.feePercent(u)));
   // Every validated trade is recorded as it is finalized — also the ones a restart resolves, whose
@@ -125,7 +130,7 @@ export function registerTrading(
   userPost(app, '/api/add-trustline', addTrustlineSchema, (u, b, k) => service.addTrustline(u, b, k));
   userPost(app, '/api/limit-order', limitOrderSchema, (u, b, k) => service.limitOrder(u, b, k));
   app.get<{ Params: { userId: string } }>('/api/orders/get-orders/:userId', user, async (request, reply) => {
-    TradingService.ownUser(request.user!.id, request.params.userId);
+    ownUserParam(request, { bad: 'userId must be a number.', notOwn: 'You can only view your own orders.' });
     reply.header('cache-control', 'private, no-store');
     // Paged (`?limit=&offset=`, X-Total-Count; docs/paging.md): the filters and the page together.
     const page = pageOf(request, ORDERS_PAGE);
@@ -144,9 +149,8 @@ export function registerTrading(
     return await service.checkOrders(request.user!.id);
   });
   app.delete<{ Params: { orderId: string } }>('/api/cancel-order/:orderId', user, async (request) => {
-    const id = request.params.orderId;
-    if (!/^\d{1,15}$/.test(id)) throw badRequest('orderId must be a number.');
-    return await service.cancelOrder(request.user!.id, Number(id), idempotencyKey(request));
+    const id = idParam(request, 'orderId', 'orderId must be a number.');
+    return await service.cancelOrder(request.user!.id, id, idempotencyKey(request));
   });
   return service;
 }

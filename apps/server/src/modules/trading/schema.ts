@@ -32,6 +32,10 @@ export const tradingTrades = pgTable(
     hash: text('hash').notNull(),
     ledgerIndex: integer('ledger_index'),
     fee: numeric('fee').notNull(),
+    /**
+     * 'pending' (its job pays it), 'paid', 'failed', 'none', or 'intent': a self-custody trade whose
+     * fee is the next transaction of its own signed intent, settled when that intent finishes.
+     */
     feeStatus: text('fee_status').notNull(),
     feeHash: text('fee_hash'),
     /** The listed token the trade was in (creator rewards accrue to it), if listed. */

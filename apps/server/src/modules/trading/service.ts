@@ -34,6 +34,10 @@ import {
   type quoteRequestSchema,
   type swapBatchSchema,
   type swapRequestSchema,
+  type IntentRequired,
+  type WalletKind,
+  SELF_CUSTODY_MESSAGES,
+  serverSigns,
   dropsToXrp,
 } from '@ledgerpad/shared';
 import { inArray } from 'drizzle-orm';
@@ -50,8 +54,11 @@ import type {
   SubmissionOutcome,
   SubmissionService,
   SubmitRequest,
+  TxRequest,
 } from '../../ledger/submission-service';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { AppError, badRequest, notFound, serviceDisabled } from '../../lib/errors';
+import type { IntentFinisher, IntentService } from '../../platform/intents';
+import type { FeeSettlement } from './fee-paid';
 import type { Parsed } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
 import type { LedgerReadCache } from '../../platform/read-cache';
@@ -99,6 +106,15 @@ export interface TradingDeps {
   recorder: TradeRecorder;
   /** Curve launches: a buy that meets the anti-snipe cap is told so. */
   curves?: CurveAccounts;
+  /** Intents of self-custody wallets (docs/self-custody.md). */
+  intents?: IntentService;
+  /** The platform fee wallet's address (a self-custody swap pays its fee to it in its own intent). */
+  feeWallet: () => Promise<string | undefined>;
+  /**
+   * Where a self-custody swap's fee, paid by its own intent, is recorded with the creator's and the
+   * referrer's shares (fee-paid.ts: the one place a fee becomes paid).
+   */
+  settlement: Pick<FeeSettlement, 'settleIntent'>;
   /** Pushes `orderUpdated` to the order owner's sockets. */
   publishOrderUpdate: (u: OrderUpdate) => Promise<void> | void;
   /**
@@ -154,12 +170,50 @@ interface ReadyOrder extends Order {
  * the same open ledger, read-only), so a repeated quote does not derive them again.
  */
 type SwapInput = Parsed<typeof swapRequestSchema>;
+
+/** What a self-custody swap's checks need again when it is signed. */
+interface SwapIntentCheck {
+  type: TradeSide;
+  amount: string;
+  /** The exact spend (the whole balance on a 100% sell). */
+  spend: string;
+  line: boolean;
+}
+
+/** A self-custody swap's intent context: what its finisher needs. */
+interface SwapIntentContext {
+  market: {
+    token: { currency: string; issuer: string };
+    quote: Asset;
+    quoteName: QuoteAsset;
+    tokenId: number | null;
+  };
+  order: Pick<Order, 'type' | 'amount'>;
+  check: SwapIntentCheck;
+  /** The platform fee the intent pays (in the quote asset). */
+  fee: string;
+  opensLine: boolean;
+}
 type LimitOrderInput = Parsed<typeof limitOrderSchema>;
 
 /** A function's parameters after the first (the `db` a service passes from its deps). */
 type OmitFirst<T extends unknown[]> = T extends [unknown, ...infer R] ? R : never;
 
 const balanceChangesOf = new WeakMap<TransactionMetadata, BalanceChanges>();
+
+/** Rounds of ensureLine: its own TrustSet, then again after ones that did not apply. */
+const LINE_ROUNDS = 3;
+
+/** A TrustSet that opens (or keeps) the line `asset`: a positive limit to its issuer. */
+function opensLine(tx: Record<string, unknown>, asset: { currency: string; issuer: string }): boolean {
+  const limit = tx.LimitAmount as { currency?: string; issuer?: string; value?: string } | undefined;
+  return (
+    tx.TransactionType === 'TrustSet' &&
+    limit?.currency === asset.currency &&
+    limit.issuer === asset.issuer &&
+    new Decimal(limit.value ?? 0).gt(0)
+  );
+}
 
 const fixed6 = (d: Decimal) => fixedDecimals(d, AMOUNT_DECIMALS);
 const plain = (d: Decimal) => toLedgerValue(d);
@@ -225,7 +279,7 @@ export class TradingService {
       listed,
       name: quoteName,
       asset: quote,
-    } = await quoteAssetOf(this.deps, issuer, currency, baseAsset);
+    } = await quoteAssetOf({ ...this.deps, client: this.reader }, issuer, currency, baseAsset);
     if (quote.kind === 'iou' && quote.currency === currency && quote.issuer === issuer)
       throw badRequest(SWAP_MESSAGES.selectWalletAndToken);
     return { token: { kind: 'iou', currency, issuer }, quote, quoteName, tokenId: listed?.id ?? null };
@@ -400,7 +454,7 @@ export class TradingService {
    * can fill it; then the trust line when a BUY needs one, then the trade with the slippage floor
    * as DeliverMin. The ledger refuses to execute below the floor; nothing executed = no platform fee.
    */
-  async swap(userId: number, s: SwapInput, idempotencyKey?: string): Promise<SwapResult> {
+  async swap(userId: number, s: SwapInput, idempotencyKey?: string): Promise<SwapResult | IntentRequired> {
     const { wallet, m } = await this.walletAndMarket(userId, s);
     const given = s.expected ?? '';
     const order: Order = {
@@ -410,11 +464,153 @@ export class TradingService {
       ...(/^\d+(\.\d+)?$/.test(given) && new Decimal(given).gt(0) ? { expected: given } : {}),
     };
     const intent = `swap:${userId}:${idempotencyKey ?? randomUUID()}`;
+    if (!serverSigns(wallet.kind as WalletKind)) return this.swapIntent(userId, wallet, m, order, intent);
     // A retried request (same Idempotency-Key) gets the first one's trade: nothing checked or signed again.
     const done = await this.deps.submissions.existing(`${intent}:trade`);
     if (done) return this.swapResult(wallet.address, m, order, done);
     const ready = await this.prepareTrade(userId, wallet, m, order, intent);
     return this.trade(userId, m, ready);
+  }
+
+  /**
+   * A market swap of a self-custody wallet (docs/self-custody.md): the same checks as a custodial
+   * one (balances with the fee, network fees and a new line's reserve, authorization, liquidity),
+   * then one intent the wallet signs at once — the trust line a BUY needs, the trade with its
+   * slippage floor, and the platform fee as a payment to the fee wallet (the quote's fee, the
+   * amount the box disclosed) — each submitted only after the one before succeeded. Where the
+   * ledger has Batch, these become one all-or-nothing Batch (the intent's 'batch' mode).
+   */
+  private async swapIntent(
+    userId: number,
+    wallet: WalletRow,
+    m: Market,
+    order: Order,
+    intentKey: string,
+  ): Promise<IntentRequired> {
+    const intents = this.intents;
+    const known = await intents.known(intentKey);
+    if (known) return { status: 'sign', intent: known };
+    const line = await this.missingLine(wallet.address, m, order.type);
+    if (order.type === 'BUY') await this.requireAuthorized(wallet.address, m);
+    const sendMax = await this.wholeBalance(wallet.address, m, order);
+    const spend = sendMax ?? order.amount;
+    const feeWallet = await this.deps.feeWallet();
+    const check: SwapIntentCheck = {
+      type: order.type,
+      amount: order.amount,
+      spend,
+      line: line !== undefined,
+    };
+    await this.checkSwapIntent(userId, wallet.address, m, check);
+    const sim = await this.simulate(wallet.address, order.type, m, spend);
+    if (sim.received.lte(0) || sim.spent.lte(0)) throw await this.noLiquidity(m, order.type);
+    const expected = order.expected ? new Decimal(order.expected) : sim.received;
+    const [pay, get] = order.type === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
+    const payment = marketPayment(wallet.address, pay, spend, get, minimumReceive(expected, order.slippage));
+    if (sendMax) payment.SendMax = { currency: m.token.currency, issuer: m.token.issuer, value: sendMax };
+    // The fee the quote disclosed: on what the simulated trade moves (the part on a bonding curve
+    // pays its fee inside the curve's price).
+    const notional = order.type === 'BUY' ? sim.spent : sim.received;
+    const { fee } = await this.deps.recorder.feeBreakdown(
+      userId,
+      m.token,
+      m.quote,
+      order.type,
+      notional,
+      sim.changes ?? [],
+    );
+    if (fee.gt(0) && !feeWallet) throw serviceDisabled('The platform fee wallet is not set up yet.');
+    const txs: Array<{ tx: TxRequest; purpose: string }> = [];
+    if (line)
+      txs.push({
+        tx: this.trustLineRequest(userId, wallet, line, '', 'swap-trustline').tx,
+        purpose: 'swap-trustline',
+      });
+    txs.push({ tx: { ...payment }, purpose: 'swap' });
+    if (fee.gt(0))
+      txs.push({
+        tx: { TransactionType: 'Payment', Destination: feeWallet!, Amount: ledgerAmount(m.quote, fee) },
+        purpose: 'trading-fee',
+      });
+    const context: SwapIntentContext = {
+      market: { token: m.token, quote: m.quote, quoteName: m.quoteName, tokenId: m.tokenId },
+      order: { type: order.type, amount: order.amount },
+      check,
+      fee: plain(fee),
+      opensLine: line !== undefined,
+    };
+    const prepared = await intents.prepare({
+      userId,
+      wallet,
+      purpose: 'swap',
+      intentKey,
+      txs,
+      context: context as unknown as Record<string, unknown>,
+    });
+    return { status: 'sign', intent: prepared };
+  }
+
+  /** The funds a self-custody swap needs, checked when it is prepared and again when it is signed. */
+  private async checkSwapIntent(
+    userId: number,
+    address: string,
+    m: Market,
+    c: SwapIntentCheck,
+  ): Promise<void> {
+    const { funds } = this.deps;
+    const xrp = await this.xrpSpend(userId, m, c.type, c.amount);
+    if (c.type === 'BUY') await this.requireQuoteToken(userId, address, m, c.amount);
+    else await funds.requireToken(address, m.token, c.spend, this.tokenName(m));
+    await funds.requireXrp(address, {
+      ...xrp,
+      transactions: 2 + (c.line ? 1 : 0),
+      newObjects: c.line ? 1 : 0,
+    });
+  }
+
+  /** The finisher of self-custody swaps (registered with the intents by the module). */
+  swapFinisher(): IntentFinisher {
+    const marketOf = (ctx: SwapIntentContext): Market => ({
+      token: { kind: 'iou', currency: ctx.market.token.currency, issuer: ctx.market.token.issuer },
+      quote: ctx.market.quote,
+      quoteName: ctx.market.quoteName,
+      tokenId: ctx.market.tokenId,
+    });
+    return {
+      recheck: async (intent) => {
+        const ctx = intent.context as unknown as SwapIntentContext;
+        // The trust line may have been opened meanwhile; the funds are counted as prepared.
+        await this.checkSwapIntent(intent.userId, intent.account, marketOf(ctx), ctx.check);
+      },
+      finish: async (intent, outcomes) => {
+        const ctx = intent.context as unknown as SwapIntentContext;
+        let at = 0;
+        if (ctx.opensLine) {
+          const opened = outcomes[0]!;
+          if (opened.status !== 'success')
+            throw ledgerFailure(
+              opened,
+              `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened.result)}`,
+            );
+          at = 1;
+        }
+        const trade = outcomes[at]!;
+        const m = marketOf(ctx);
+        const result = await this.swapResult(intent.account, m, ctx.order, trade);
+        const feeOutcome = outcomes[at + 1];
+        await this.deps.settlement.settleIntent(
+          trade.hash,
+          ctx.fee,
+          feeOutcome ? { hash: feeOutcome.hash, status: feeOutcome.status } : undefined,
+        );
+        return { ...result, fee: ctx.fee };
+      },
+    };
+  }
+
+  private get intents(): IntentService {
+    if (!this.deps.intents) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
+    return this.deps.intents;
   }
 
   /**
@@ -511,18 +707,11 @@ export class TradingService {
     order: Order,
     intent: string,
   ): Promise<ReadyOrder> {
-    const { funds, submissions } = this.deps;
+    const { funds } = this.deps;
     const line = await this.missingLine(wallet.address, m, order.type);
     const needsLine = line !== undefined;
     if (order.type === 'BUY') await this.requireAuthorized(wallet.address, m);
-    let sendMax: string | undefined;
-    if (order.type === 'SELL') {
-      const held = await funds.requireToken(wallet.address, m.token, order.amount, this.tokenName(m));
-      // "100%" of a balance with more than 6 decimals arrives as its 6-decimal floor: sell the exact
-      // balance, so the position closes without dust.
-      if (held.gt(order.amount) && fixed6(held) === fixed6(new Decimal(order.amount)))
-        sendMax = held.toFixed();
-    }
+    const sendMax = await this.wholeBalance(wallet.address, m, order);
     const whole = async () => {
       const spend = await this.xrpSpend(userId, m, order.type, order.amount);
       if (order.type === 'BUY') await this.requireQuoteToken(userId, wallet.address, m, order.amount);
@@ -537,17 +726,20 @@ export class TradingService {
     // Nothing is signed, not even the trust line, for a trade the market cannot fill.
     const probe = await this.simulate(wallet.address, order.type, m, sendMax ?? order.amount);
     if (probe.received.lte(0)) throw await this.noLiquidity(m, order.type);
-    if (line) {
-      const req = this.trustLineRequest(userId, wallet, line, `${intent}:line`, 'swap-trustline');
-      const row = await funds.withAccount(wallet.address, async () => {
-        await whole();
-        return submissions.prepare(req);
-      });
-      const opened = await submissions.follow(req, row);
-      if (opened.status !== 'success')
-        throw ledgerFailure(opened, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened.result)}`);
-    }
+    if (line) await this.openLine(userId, wallet, line, `${intent}:line`, whole);
     return { ...order, wallet, intent, ...(sendMax ? { sendMax } : {}) };
+  }
+
+  /**
+   * A SELL needs the tokens. "100%" of a balance with more than 6 decimals arrives as its 6-decimal
+   * floor: then the exact balance, so the position closes without dust (undefined otherwise).
+   */
+  private async wholeBalance(address: string, m: Market, order: Order): Promise<string | undefined> {
+    if (order.type !== 'SELL') return undefined;
+    const held = await this.deps.funds.requireToken(address, m.token, order.amount, this.tokenName(m));
+    return held.gt(order.amount) && fixed6(held) === fixed6(new Decimal(order.amount))
+      ? held.toFixed()
+      : undefined;
   }
 
   /** The trade itself: one at a time per user and market, simulated right before it is signed. */
@@ -641,6 +833,63 @@ export class TradingService {
     return new Map(rows.map((r) => [r.hash, r.blob]));
   });
 
+  /**
+   * The trust line `asset` of `wallet`, signed once however many actions need it at the same time
+   * (issue 34: 50 concurrent buys from 10 wallets signed 50 TrustSets for 20 lines). Under the
+   * wallet's funds lease — across instances — a line already on the ledger is used; a TrustSet of
+   * this line already in flight (another buy, tab or instance, or the add-trustline button) is
+   * followed; only otherwise is one signed, `check` run right before it. When the TrustSet that was
+   * followed fails without applying (expired, sequence taken: nothing charged), the next action to
+   * come signs another; one that applied and failed (tec: the reserve, the issuer's rules) fails every
+   * action that waited for it, with its sentence — theirs would fail the same way. Undefined when
+   * the line was there already.
+   */
+  private async ensureLine(
+    userId: number,
+    wallet: WalletRow,
+    asset: { currency: string; issuer: string },
+    intentKey: string,
+    purpose: string,
+    check: () => Promise<unknown>,
+  ): Promise<SubmissionOutcome | undefined> {
+    const { funds, submissions } = this.deps;
+    for (let round = 1; ; round++) {
+      const step = await funds.withAccount(wallet.address, async () => {
+        if (await this.canHold(wallet.address, { kind: 'iou', ...asset })) return undefined;
+        const [open] = await submissions.inFlight(wallet.address, (tx) => opensLine(tx, asset));
+        if (open) return { row: open };
+        await check();
+        const req = this.trustLineRequest(
+          userId,
+          wallet,
+          asset,
+          round === 1 ? intentKey : `${intentKey}:again-${round}`,
+          purpose,
+        );
+        return { row: await submissions.prepare(req), req };
+      });
+      if (!step) return undefined;
+      const outcome = step.req
+        ? await submissions.follow(step.req, step.row)
+        : ((await submissions.existing(step.row.intentKey)) ?? (await submissions.wait(step.row.hash)));
+      if (outcome.status === 'success') return outcome;
+      if (step.req || outcome.result.startsWith('tec') || round >= LINE_ROUNDS) return outcome;
+    }
+  }
+
+  /** ensureLine for a trade: a line that could not be opened stops the trade with its sentence. */
+  private async openLine(
+    userId: number,
+    wallet: WalletRow,
+    asset: { currency: string; issuer: string },
+    intentKey: string,
+    check: () => Promise<unknown>,
+  ): Promise<void> {
+    const opened = await this.ensureLine(userId, wallet, asset, intentKey, 'swap-trustline', check);
+    if (opened && opened.status !== 'success')
+      throw ledgerFailure(opened, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened.result)}`);
+  }
+
   private trustLineRequest(
     userId: number,
     wallet: WalletRow,
@@ -674,24 +923,13 @@ export class TradingService {
   ): Promise<AddTrustlineResult> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, undefined);
-    const req = this.trustLineRequest(
-      userId,
-      wallet,
-      m.token,
-      `trustline:${userId}:${idempotencyKey ?? randomUUID()}`,
-      'add-trustline',
-    );
-    const done = await this.deps.submissions.existing(req.intentKey);
+    const intentKey = `trustline:${userId}:${idempotencyKey ?? randomUUID()}`;
+    const done = await this.deps.submissions.existing(intentKey);
     const res =
       done ??
-      (await (async () => {
-        if (await this.hasLine(wallet.address, m)) return undefined;
-        const row = await this.deps.funds.withAccount(wallet.address, async () => {
-          await this.deps.funds.requireXrp(wallet.address, { transactions: 1, newObjects: 1 });
-          return this.deps.submissions.prepare(req);
-        });
-        return this.deps.submissions.follow(req, row);
-      })());
+      (await this.ensureLine(userId, wallet, m.token, intentKey, 'add-trustline', () =>
+        this.deps.funds.requireXrp(wallet.address, { transactions: 1, newObjects: 1 }),
+      ));
     if (!res) return { status: 'success', existed: true };
     if (res.status !== 'success') {
       return {
@@ -740,16 +978,7 @@ export class TradingService {
       });
     };
     await check(needsLine);
-    if (needsLine) {
-      const req = this.trustLineRequest(userId, wallet, m.token, `${intent}:line`, 'swap-trustline');
-      const row = await funds.withAccount(wallet.address, async () => {
-        await check(true);
-        return submissions.prepare(req);
-      });
-      const line = await submissions.follow(req, row);
-      if (line.status !== 'success')
-        throw ledgerFailure(line, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(line.result)}`);
-    }
+    if (needsLine) await this.openLine(userId, wallet, m.token, `${intent}:line`, () => check(true));
     const amount = new Decimal(b.amount);
     const price = new Decimal(b.price);
     const [takerGets, takerPays] =
@@ -886,8 +1115,4 @@ export class TradingService {
   }
 
   /** A user id in a path must be the session's own. */
-  static ownUser(sessionUserId: number, param: string): void {
-    if (!/^\d+$/.test(param)) throw badRequest('userId must be a number.');
-    if (Number(param) !== sessionUserId) throw forbidden('You can only view your own orders.');
-  }
 }

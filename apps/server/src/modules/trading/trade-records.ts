@@ -53,7 +53,7 @@ export interface TradeRecorderDeps {
   rlusdIssuer: () => Promise<string | undefined>;
   curves?: CurveAccounts;
   /** Where a trade recorded with its fee already paid has that fee accounted (fee-paid.ts). */
-  settlement?: FeeSettlement;
+  settlement: FeeSettlement;
 }
 
 const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
@@ -178,7 +178,9 @@ export class TradeRecorder {
       hash,
       ledgerIndex: sub.ledgerIndex,
       fee: plain(fee),
-      feeStatus: fee.gt(0) ? 'pending' : 'none',
+      // A self-custody wallet's trade carries its fee as the next transaction of its own signed
+      // intent (docs/self-custody.md): no job can sign for it; the intent settles the fee.
+      feeStatus: sub.signer === 'wallet' ? 'intent' : fee.gt(0) ? 'pending' : 'none',
       tokenId: listed?.id ?? null,
     });
   }
@@ -202,7 +204,7 @@ export class TradeRecorder {
     const write = async (tx: Db) => {
       const [row] = await tx.insert(tradingTrades).values(values).onConflictDoNothing().returning();
       // A fee paid by the trade's own transaction is accounted with the row, once (the insert ran).
-      if (row) await this.deps.settlement?.recorded(tx, row);
+      if (row) await this.deps.settlement.recorded(tx, row);
       if (row && row.feeStatus === 'pending') {
         await this.deps.jobs.enqueue(
           {

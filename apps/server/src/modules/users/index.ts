@@ -1,5 +1,6 @@
 // What the rest of the server uses of the users module.
 export {
+  claimLabel,
   customFeePercent,
   demoSignIn,
   demoUserExists,

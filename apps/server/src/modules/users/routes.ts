@@ -4,12 +4,15 @@ import {
   DEFAULT_SLIPPAGE_PERCENT,
   slippagePreferenceSchema,
   type SlippagePreference,
+  wholeNumberSchema,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
-import { badRequest, forbidden } from '../../lib/errors';
+import { forbidden } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { users } from './schema';
 import { toPublicUser } from './service';
+
+const slippageIdSchema = wholeNumberSchema('id', { min: 1, message: 'The id must be a number.' });
 
 export function registerUsers(app: FastifyInstance, deps: { db: Db }): void {
   const { db } = deps;
@@ -38,9 +41,10 @@ export function registerUsers(app: FastifyInstance, deps: { db: Db }): void {
     { config: { access: 'user' } },
     async (request, reply): Promise<SlippagePreference> => {
       const user = request.user!;
-      if (!/^\d{1,20}$/.test(request.params.id)) throw badRequest('The id must be a number.');
-      const own = user.telegramId !== null ? String(user.telegramId) : String(user.id);
-      if (request.params.id !== own) throw forbidden('You can only read your own slippage.');
+      // A messenger id is not a row id (Telegram's run past ID_MAX): the same digits-as-written
+      // rule with its own range.
+      const id = parseInput(slippageIdSchema, request.params.id);
+      if (id !== (user.telegramId ?? user.id)) throw forbidden('You can only read your own slippage.');
       reply.header('cache-control', 'private, no-store');
       return { slippage: user.slippage ?? DEFAULT_SLIPPAGE_PERCENT };
     },

@@ -118,3 +118,21 @@ export async function customFeePercent(db: Db, userId: number): Promise<string |
   return isRowId(userId) ? ((await read(userId)) ?? null) : null;
 }
 const feeReaders = new WeakMap<Db, (userId: number) => Promise<string | null | undefined>>();
+
+/**
+ * How a claim's text names a user ('Ledgerpad: make alice (user #7) controller of …'): the
+ * username, the demo name or the first name, reduced to letters, digits and `_.-` (it goes into a
+ * ledger memo and a TOML string); 'user' when none is left. The user id beside it is what binds.
+ */
+export async function claimLabel(db: Db, userId: number): Promise<string> {
+  const [row] = await db
+    .select({ username: users.username, demo: users.demoUsername, first: users.firstName })
+    .from(users)
+    .where(eq(users.id, userId));
+  const raw = row?.username ?? row?.demo ?? row?.first ?? '';
+  const clean = raw
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}_.-]/gu, '')
+    .slice(0, 32);
+  return clean || 'user';
+}

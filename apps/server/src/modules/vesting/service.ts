@@ -2,7 +2,9 @@ import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import {
   Decimal,
+  devAllocationAmount,
   devLockText,
+  escrowLockState,
   ledgerResultMessage,
   rippleTime,
   VESTING_AUTO_RELEASE_MESSAGES,
@@ -71,40 +73,58 @@ export async function deployWallets(db: Db, jobIds: string[]): Promise<Map<strin
 }
 
 /**
- * The risk panel's dev lock: the deployer's escrows of the token (found in the issuer's directory, so
- * ones the deployer made outside Ledgerpad count too), as a share of the supply, until the last
- * FinishAfter. 'unlocked' when a dev allocation above 0 has no escrow of the deployer's wallet left —
- * never locked, or every tranche released (docs/vesting.md "Unlocked dev allocations");
- * 'not-locked' when there is no allocation to lock.
+ * The risk panel's dev lock (issues 28, 35): the deployer's escrows of the token (found in the
+ * issuer's directory, so ones the deployer made outside Ledgerpad count too), each judged by what
+ * the ledger guarantees at the validated close (`escrowLockState`: only a future FinishAfter and no
+ * Condition locks), summed against the dev allocation — so a 1-token escrow reads 0.0…% of it
+ * locked, amber, not a lock. 'not-locked' when there is no allocation to lock.
  */
 export async function devLockOf(client: Client, db: Db, token: TokenRow): Promise<DevLockView | null> {
   const payload = await deployPayloadOf(db, token);
   if (!payload) return null;
-  const all = await tokenEscrows(client, token.issuerAddress, token.currency);
-  const mine = all
-    .filter((e) => e.owner === payload.userAddress)
-    .sort((a, b) => (a.finishAfter ?? 0) - (b.finishAfter ?? 0));
-  const supply = new Decimal(token.supply);
-  const locked = mine.reduce((s, e) => s.plus(e.amount), new Decimal(0));
-  const anyLocked = all.reduce((s, e) => s.plus(e.amount), new Decimal(0));
-  const last = mine.reduce<number | null>(
-    (m, e) => Math.max(m ?? 0, e.finishAfter ?? e.cancelAfter ?? 0),
-    null,
-  );
-  const devAllocation = new Decimal(token.devAllocation);
-  const dev = devAllocation.toFixed();
-  const status = mine.length > 0 ? 'locked' : devAllocation.gt(0) ? 'unlocked' : 'not-locked';
-  const lockedPercent = pct(locked, supply);
+  const [all, { closeTime }] = await Promise.all([
+    tokenEscrows(client, token.issuerAddress, token.currency),
+    validatedClose(client),
+  ]);
+  const judged = all.map((e) => ({ e, state: escrowLockState(e, closeTime) }));
+  const mine = judged
+    .filter(({ e }) => e.owner === payload.userAddress)
+    .sort((a, b) => (a.e.finishAfter ?? 0) - (b.e.finishAfter ?? 0));
+  const sum = (xs: typeof judged) => xs.reduce((s, x) => s.plus(x.e.amount), new Decimal(0));
+  const locking = mine.filter((x) => x.state === 'locked');
+  const allocation = devAllocationAmount(token.supply, token.devAllocation);
+  const locked = sum(locking);
+  const due = sum(mine.filter((x) => x.state === 'due'));
+  const lockedShare = allocation.gt(0)
+    ? Decimal.min(100, new Decimal(pct(locked, allocation)))
+    : new Decimal(0);
+  const last = locking.reduce<number | null>((m, x) => Math.max(m ?? 0, x.e.finishAfter!), null);
+  const dev = new Decimal(token.devAllocation).toFixed();
+  const status = !allocation.gt(0)
+    ? 'not-locked'
+    : locked.gte(allocation)
+      ? 'locked'
+      : locked.gt(0)
+        ? 'partial'
+        : 'unlocked';
   return {
     status,
     scheduled: Boolean(payload.vesting?.tranches.length),
     devSharePercent: dev,
-    lockedPercent,
+    lockedPercent: lockedShare.toFixed(),
     lockedAmount: locked.toFixed(),
+    dueAmount: due.toFixed(),
     until: last === null ? null : rippleTime.toIso(last),
-    text: devLockText(dev, lockedPercent, last === null ? null : day(last), status === 'unlocked'),
-    escrows: mine.map(toEscrowView),
-    allLockedPercent: pct(anyLocked, supply),
+    // A sliver (1 token of 100,000) reads '<0.01% of it', never '0% locked' next to a lock date.
+    text: devLockText(
+      dev,
+      lockedShare.eq(0) && locked.gt(0) ? '<0.01' : lockedShare.toFixed(),
+      last === null ? null : day(last),
+      status,
+      due.gt(0),
+    ),
+    escrows: mine.map(({ e, state }) => ({ ...toEscrowView(e), state })),
+    allLockedPercent: pct(sum(judged.filter((x) => x.state === 'locked')), new Decimal(token.supply)),
   };
 }
 

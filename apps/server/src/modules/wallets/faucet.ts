@@ -6,11 +6,12 @@ import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import { badRequest, notFound, rateLimited, serviceDisabled } from '../../lib/errors';
 import type { XrplConnection } from '../../ledger/connection';
-import type { SubmissionService } from '../../ledger/submission-service';
+import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { PLATFORM_ROLES, recordGenesis } from '../../platform/accounts';
 import type { Quotas } from '../../platform/quotas';
 import { users } from '../users/schema';
-import { openWallet, platformWallet, type WalletRow } from '../../platform/custody';
+import { platformWallet, type WalletRow } from '../../platform/custody';
+import type { Wallet } from 'xrpl';
 import { faucetGrants } from './schema';
 import type { WalletService } from './service';
 
@@ -50,7 +51,12 @@ export class Faucet {
    * user FAUCET_PER_USER_PER_HOUR times an hour per asset. The user's row is locked for the check,
    * so parallel requests can't slip past together; the limits hold across instances.
    */
-  private async grant(userId: number, walletId: number, asset: Asset): Promise<number> {
+  private async grant(
+    userId: number,
+    walletId: number,
+    asset: Asset,
+    requestKey: string | undefined,
+  ): Promise<number> {
     const now = Date.now();
     const perHour = this.deps.config.FAUCET_PER_USER_PER_HOUR;
     return this.deps.db.transaction(async (tx) => {
@@ -79,7 +85,7 @@ export class Faucet {
       }
       const [row] = await tx
         .insert(faucetGrants)
-        .values({ userId, walletId, asset, createdAt: new Date(now) })
+        .values({ userId, walletId, asset, requestKey: requestKey ?? null, createdAt: new Date(now) })
         .returning({ id: faucetGrants.id });
       return row!.id;
     });
@@ -94,8 +100,27 @@ export class Faucet {
     walletId: number,
     asset: Asset,
     ip: string,
+    requestKey: string | undefined,
     pay: () => Promise<T>,
   ): Promise<T> {
+    // A retry of a payout whose first attempt took its grant (then was cut before it paid): pays
+    // under that grant. Checked again, the first attempt's grant would read as "funded less than a
+    // minute ago".
+    const [granted] = requestKey
+      ? await this.deps.db
+          .select({ id: faucetGrants.id })
+          .from(faucetGrants)
+          .where(
+            and(
+              eq(faucetGrants.userId, userId),
+              eq(faucetGrants.walletId, walletId),
+              eq(faucetGrants.asset, asset),
+              eq(faucetGrants.requestKey, requestKey),
+              gt(faucetGrants.createdAt, new Date(Date.now() - HOUR_MS)),
+            ),
+          )
+      : [];
+    if (granted) return pay();
     const perIp = this.deps.config.FAUCET_PER_IP_PER_HOUR;
     const ipRule = {
       bucket: `faucet_ip:${asset}`,
@@ -104,7 +129,7 @@ export class Faucet {
       message: `the faucet pays at most ${perIp} times an hour per address.`,
     };
     return this.deps.quotas.within(ipRule, ip, 1, async () => {
-      const id = await this.grant(userId, walletId, asset);
+      const id = await this.grant(userId, walletId, asset, requestKey);
       try {
         return await pay();
       } catch (err) {
@@ -114,30 +139,61 @@ export class Faucet {
     });
   }
 
-  fundXrp(
+  /**
+   * Pays the faucet's XRP. With an Idempotency-Key the payment's intent is named by it: a retry
+   * answers with the payment its first attempt made, before any limit is counted again.
+   */
+  async fundXrp(
     userId: number,
     row: WalletRow,
     ip: string,
+    requestKey?: string,
   ): Promise<{ success: true; amount: string; hash?: string }> {
-    return this.withGrant(userId, row.id, 'xrp', ip, () => this.payXrp(userId, row));
+    const intent = `faucet:xrp:${row.id}:${requestKey ?? randomUUID()}`;
+    const done = requestKey ? await this.deps.submissions.existing(intent) : undefined;
+    if (done)
+      return this.paid(done, dropsToXrp(xrpToDrops(this.deps.config.FAUCET_XRP)), 'Faucet payment failed');
+    return this.withGrant(userId, row.id, 'xrp', ip, requestKey, () => this.payXrp(userId, row, intent));
   }
 
-  fundRlusd(
+  async fundRlusd(
     userId: number,
     row: WalletRow,
     ip: string,
+    requestKey?: string,
   ): Promise<{ success: true; amount: string; hash: string }> {
-    return this.withGrant(userId, row.id, 'rlusd', ip, () => this.payRlusd(userId, row));
+    const key = requestKey ?? randomUUID();
+    const done = requestKey
+      ? await this.deps.submissions.existing(`faucet:rlusd:${row.id}:${key}`)
+      : undefined;
+    if (done)
+      return this.paid(
+        done,
+        new Decimal(this.deps.config.FAUCET_RLUSD).toFixed(),
+        'RLUSD faucet payment failed',
+      );
+    return this.withGrant(userId, row.id, 'rlusd', ip, requestKey, () => this.payRlusd(userId, row, key));
+  }
+
+  private paid(
+    out: SubmissionOutcome,
+    amount: string,
+    failed: string,
+  ): { success: true; amount: string; hash: string } {
+    if (out.status !== 'success') throw badRequest(`${failed} (${out.result})`);
+    return { success: true, amount, hash: out.hash };
   }
 
   private async payXrp(
     userId: number,
     row: WalletRow,
+    intentKey: string,
   ): Promise<{ success: true; amount: string; hash?: string }> {
     const { config } = this.deps;
     if (config.XRPL_NETWORK === 'testnet') {
-      // The public faucet pays to the address; the key never leaves the server (fundWallet only reads it).
-      const res = await this.deps.connection.client.fundWallet(openWallet(this.deps.keyring, row));
+      // The public faucet pays to the address; fundWallet reads nothing else of the wallet (a
+      // self-custody wallet has no key here to open at all).
+      const res = await this.deps.connection.client.fundWallet({ classicAddress: row.address } as Wallet);
       return { success: true, amount: String(res.balance) };
     }
     if (config.XRPL_NETWORK !== 'standalone') throw notFound('No faucet on this network');
@@ -146,20 +202,20 @@ export class Faucet {
       (await recordGenesis(this.deps.db, this.deps.keyring));
     const drops = xrpToDrops(config.FAUCET_XRP);
     const out = await this.deps.submissions.submit({
-      intentKey: `faucet:xrp:${row.id}:${randomUUID()}`,
+      intentKey,
       account: genesis.address,
       tx: { TransactionType: 'Payment', Destination: row.address, Amount: drops.toString() },
       purpose: 'faucet',
       userId,
       walletId: row.id,
     });
-    if (out.status !== 'success') throw badRequest(`Faucet payment failed (${out.result})`);
-    return { success: true, amount: dropsToXrp(drops), hash: out.hash };
+    return this.paid(out, dropsToXrp(drops), 'Faucet payment failed');
   }
 
   private async payRlusd(
     userId: number,
     row: WalletRow,
+    key: string,
   ): Promise<{ success: true; amount: string; hash: string }> {
     await this.deps.bootstrapped();
     const issuer = await platformWallet(this.deps.db, PLATFORM_ROLES.rlusdIssuer);
@@ -168,7 +224,7 @@ export class Faucet {
     const lines = await this.deps.wallets.lines(row.address, issuer.address);
     if (!lines.some((l) => l.currency === RLUSD_CURRENCY_HEX)) {
       const trust = await this.deps.submissions.submit({
-        intentKey: `faucet:rlusd-trust:${row.id}:${randomUUID()}`,
+        intentKey: `faucet:rlusd-trust:${row.id}:${key}`,
         account: row.address,
         tx: {
           TransactionType: 'TrustSet',
@@ -183,7 +239,7 @@ export class Faucet {
       }
     }
     const out = await this.deps.submissions.submit({
-      intentKey: `faucet:rlusd:${row.id}:${randomUUID()}`,
+      intentKey: `faucet:rlusd:${row.id}:${key}`,
       account: issuer.address,
       tx: {
         TransactionType: 'Payment',
@@ -194,7 +250,6 @@ export class Faucet {
       userId,
       walletId: row.id,
     });
-    if (out.status !== 'success') throw badRequest(`RLUSD faucet payment failed (${out.result})`);
-    return { success: true, amount, hash: out.hash };
+    return this.paid(out, amount, 'RLUSD faucet payment failed');
   }
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  addSelfCustodyWalletSchema,
+  ownershipChallengeRequestSchema,
   balancesRequestSchema,
   createWalletSchema,
   importWalletSchema,
@@ -14,7 +16,8 @@ import type { Platform } from '../../platform';
 import { DAY_MS } from '../../platform/quotas';
 import { idempotencyKey, idParam } from '../../plugins/edge';
 import { Faucet } from './faucet';
-import { summary, WalletService } from './service';
+import { OwnershipProofs } from './self-custody';
+import { summary, WalletService, type TransferSpend } from './service';
 import { registerTrustlineLimit } from './trustline-limit';
 
 /** What other modules use of the wallets module: a user's wallets, ownership-checked. */
@@ -30,7 +33,7 @@ const userId = (request: FastifyRequest) => request.user!.id;
  * from the platform; this module builds none of them.
  */
 export async function registerWallets(app: FastifyInstance, platform: Platform): Promise<WalletsModule> {
-  const { config, database, keyring, connection, submissions, funds } = platform;
+  const { config, database, keyring, connection, submissions, funds, intents } = platform;
   const db = database.db;
   const service = new WalletService({
     db,
@@ -38,8 +41,22 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     connection,
     submissions,
     funds,
+    intents,
     tradingFeePercent: async () => (await platform.settings.all()).trading_fee_percent,
     network: config.XRPL_NETWORK,
+  });
+  // A self-custody wallet's transfer, once signed in the browser or wallet app: checked again
+  // before it is sent, answered as the custodial route answers (docs/self-custody.md).
+  intents?.register('transfer', {
+    recheck: (intent) =>
+      service.checkTransfer(intent.account, (intent.context as { spend: TransferSpend }).spend),
+    finish: async (_intent, [outcome]) => service.transferResult(outcome!),
+  });
+  const proofs = new OwnershipProofs({
+    db,
+    connection,
+    wallets: service,
+    origin: () => config.PUBLIC_ORIGIN ?? 'this site',
   });
 
   // Every wallet route needs a signed-in user (the access default); ownership is checked in the service.
@@ -73,12 +90,31 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
 
   app.post('/api/wallets', auth, async (request) => {
     const body = parseInput(createWalletSchema, request.body);
-    return withinWallets(request, () => service.create(userId(request), body.name));
+    return withinWallets(request, () => service.create(userId(request), body.name, idempotencyKey(request)));
   });
 
   app.post('/api/wallets/import', auth, async (request) => {
     const body = parseInput(importWalletSchema, request.body);
-    return withinWallets(request, () => service.import(userId(request), body));
+    return withinWallets(request, () => service.import(userId(request), body, idempotencyKey(request)));
+  });
+
+  // Self-custody wallets (docs/self-custody.md): a one-time challenge, then its signed proof.
+  const challengesRule = {
+    bucket: 'wallet_challenges',
+    limit: 120,
+    windowMs: 3600_000,
+    message: 'too many ownership checks this hour.',
+  };
+  app.post('/api/wallets/challenge', auth, async (request) => {
+    const body = parseInput(ownershipChallengeRequestSchema, request.body);
+    return platform.quotas.within(challengesRule, String(userId(request)), 1, () =>
+      proofs.challenge(userId(request), body),
+    );
+  });
+
+  app.post('/api/wallets/self-custody', auth, async (request) => {
+    const body = parseInput(addSelfCustodyWalletSchema, request.body);
+    return withinWallets(request, () => proofs.add(userId(request), body));
   });
 
   app.post('/api/wallets/transfer', auth, async (request) => {
@@ -129,12 +165,12 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     });
     app.post('/api/wallets/:id/fund', auth, async (request) => {
       const row = await service.owned(userId(request), walletParam(request));
-      return faucet.fundXrp(userId(request), row, request.ip);
+      return faucet.fundXrp(userId(request), row, request.ip, idempotencyKey(request));
     });
     if (config.XRPL_NETWORK === 'standalone') {
       app.post('/api/wallets/:id/fund-rlusd', auth, async (request) => {
         const row = await service.owned(userId(request), walletParam(request));
-        return faucet.fundRlusd(userId(request), row, request.ip);
+        return faucet.fundRlusd(userId(request), row, request.ip, idempotencyKey(request));
       });
     }
   }

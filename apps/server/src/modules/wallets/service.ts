@@ -15,8 +15,11 @@ import {
   tickerToCurrency,
   WALLET_MESSAGES,
   WALLET_STATUS,
+  SELF_CUSTODY_MESSAGES,
   type CreatedWallet,
   type ImportWalletRequest,
+  type ReplayedWallet,
+  SECRET_MESSAGES,
   type RemoveTrustlineRequest,
   type TransferRequest,
   type TransferResponse,
@@ -24,6 +27,10 @@ import {
   type WalletBalance,
   type WalletSummary,
   type WalletToken,
+  type WalletApp,
+  type WalletKind,
+  type IntentRequired,
+  serverSigns,
   Decimal,
   dropsToXrp,
   normalizeTokenValue,
@@ -34,12 +41,20 @@ import { batchedRead, batchedRows, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import { badRequest, fieldError, ledgerUnavailable, notFound } from '../../lib/errors';
+import { withinKeyLife } from '../../lib/idempotency';
 import type { XrplConnection } from '../../ledger/connection';
-import { ledgerFailure } from '../../ledger/errors';
+import { accountMissing, ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
-import type { SubmissionOutcome, SubmissionService, SubmitRequest } from '../../ledger/submission-service';
+import type {
+  SubmissionOutcome,
+  SubmissionService,
+  SubmitRequest,
+  TxRequest,
+} from '../../ledger/submission-service';
+import type { IntentService } from '../../platform/intents';
 import { customFeePercent } from '../users';
-import { insertWallet, sealWallet, type WalletRow } from '../../platform/custody';
+import { insertSelfCustodyWallet, insertWallet, sealWallet, type WalletRow } from '../../platform/custody';
+import { pgErrorCode } from '../../db/results';
 import { walletsFromImport } from './keys-import';
 import { users } from '../users/schema';
 import { wallets } from '../../platform/custody-schema';
@@ -59,7 +74,13 @@ export interface WalletServiceDeps {
   tradingFeePercent?: () => Promise<string>;
   /** Which network X-addresses must be made for. */
   network: 'standalone' | 'testnet' | 'mainnet';
+  /** Intents for self-custody wallets (absent without a ledger). */
+  intents?: IntentService;
 }
+
+/** What a transfer spends, checked before it is signed (kept in a self-custody intent for its recheck). */
+export type TransferSpend =
+  { xrp: string } | { token: { currency: string; issuer: string }; value: string; ownIssue: boolean };
 
 interface AccountState {
   activated: boolean;
@@ -75,12 +96,21 @@ function rippledError(err: unknown): string | undefined {
   return err instanceof RippledError ? (err.data as { error?: string } | undefined)?.error : undefined;
 }
 
+/** Who signs for a wallet, as every wallet answer carries it (docs/self-custody.md). */
+export function kindOf(row: WalletRow): Pick<WalletSummary, 'kind' | 'wallet_app'> {
+  return {
+    kind: row.kind as WalletKind,
+    wallet_app: row.kind === 'external' ? ((row.walletApp as WalletApp | null) ?? null) : null,
+  };
+}
+
 export function summary(row: WalletRow): WalletSummary {
   return {
     id: row.id,
     wallet_address: row.address,
     wallet_name: row.name,
     created_at: row.createdAt.toISOString(),
+    ...kindOf(row),
   };
 }
 
@@ -177,20 +207,48 @@ export class WalletService {
     });
   }
 
-  async create(userId: number, name?: string): Promise<CreatedWallet> {
+  /**
+   * The wallet the request with this Idempotency-Key made, if it made one within the key's life: a
+   * retry whose first attempt was cut after the insert (kill -9, a lost answer) finds it.
+   */
+  private async madeBy(userId: number, requestKey: string | undefined): Promise<WalletRow | undefined> {
+    if (!requestKey) return undefined;
+    const [row] = await this.db
+      .select()
+      .from(wallets)
+      .where(
+        and(
+          eq(wallets.userId, userId),
+          eq(wallets.role, 'user'),
+          eq(wallets.requestKey, requestKey),
+          withinKeyLife(wallets.createdAt),
+        ),
+      );
+    return row;
+  }
+
+  async create(userId: number, name?: string, requestKey?: string): Promise<CreatedWallet | ReplayedWallet> {
+    // A retry of a create whose first attempt made the wallet: the same wallet, never its seed
+    // again (the first attempt may have answered before it was cut).
+    const made = await this.madeBy(userId, requestKey);
+    if (made) return { ...summary(made), secret_shown_once: true, secret_notice: SECRET_MESSAGES.shownOnce };
     const wallet = Wallet.generate();
     const row = await this.withWalletSlot(userId, async (db) =>
       insertWallet(db, this.deps.keyring, {
         userId,
         name: name || (await this.defaultName(userId, db)),
         wallet,
+        requestKey,
       }),
     );
     // The only response that ever carries a seed.
     return { ...summary(row), wallet_seed: wallet.seed! };
   }
 
-  async import(userId: number, body: ImportWalletRequest): Promise<WalletSummary> {
+  async import(userId: number, body: ImportWalletRequest, requestKey?: string): Promise<WalletSummary> {
+    // A retry of an import that went through answers with it, not 'Wallet Already Exists'.
+    const made = await this.madeBy(userId, requestKey);
+    if (made) return summary(made);
     const candidates = walletsFromImport(body);
     const wallet = await this.pickExisting(candidates);
     const [existing] = await this.db
@@ -206,6 +264,11 @@ export class WalletService {
           .set({
             archivedAt: null,
             name: body.name || existing.name,
+            requestKey: requestKey ?? null,
+            // Its seed is given to the server now: a custodial wallet from here on.
+            kind: 'custodial',
+            walletApp: null,
+            publicKey: null,
             ...sealWallet(this.deps.keyring, wallet),
           })
           .where(eq(wallets.id, existing.id))
@@ -219,6 +282,7 @@ export class WalletService {
           userId,
           name: body.name || (await this.defaultName(userId, db)),
           wallet,
+          requestKey,
         }),
       );
       return summary(row);
@@ -230,6 +294,68 @@ export class WalletService {
       ) {
         throw badRequest(WALLET_MESSAGES.alreadyExists);
       }
+      throw err;
+    }
+  }
+
+  /**
+   * A self-custody wallet whose ownership was proven (self-custody.ts): it joins the user's list with
+   * its kind, app and public key and no secret. Adding an address the user removed earlier brings
+   * the same record back as self-custody (a sealed seed it had is dropped: the user holds the key).
+   */
+  async adoptSelfCustody(
+    userId: number,
+    w: {
+      address: string;
+      publicKey: string;
+      kind: 'browser' | 'external';
+      walletApp: string | null;
+      name?: string;
+    },
+  ): Promise<WalletSummary> {
+    const [existing] = await this.db
+      .select()
+      .from(wallets)
+      .where(and(eq(wallets.userId, userId), eq(wallets.address, w.address)));
+    if (existing && !existing.archivedAt)
+      throw badRequest(
+        existing.kind === 'custodial' ? SELF_CUSTODY_MESSAGES.custodialExists : WALLET_MESSAGES.alreadyExists,
+      );
+    const fields = { kind: w.kind, walletApp: w.walletApp, publicKey: w.publicKey };
+    if (existing) {
+      const [row] = await this.withWalletSlot(userId, (db) =>
+        db
+          .update(wallets)
+          .set({
+            ...fields,
+            archivedAt: null,
+            name: w.name || existing.name,
+            secretKind: null,
+            secretCiphertext: null,
+            secretNonce: null,
+            dataKeyWrapped: null,
+            dataKeyNonce: null,
+            keyId: null,
+          })
+          .where(eq(wallets.id, existing.id))
+          .returning(),
+      );
+      return summary(row!);
+    }
+    try {
+      const row = await this.withWalletSlot(userId, async (db) =>
+        insertSelfCustodyWallet(db, {
+          userId,
+          address: w.address,
+          publicKey: w.publicKey,
+          kind: w.kind,
+          walletApp: w.walletApp,
+          name: w.name || (await this.defaultName(userId, db)),
+        }),
+      );
+      return summary(row);
+    } catch (err) {
+      if (pgErrorCode(err) === '23505') throw badRequest(WALLET_MESSAGES.alreadyExists);
       throw err;
     }
   }
@@ -384,6 +510,7 @@ export class WalletService {
       id: row.id,
       wallet_address: row.address,
       wallet_name: row.name,
+      ...kindOf(row),
       balance: dropsToXrp(state.balanceDrops),
       status: state.balanceDrops > 0n ? WALLET_STATUS.active : WALLET_STATUS.inactive,
       ledgerReserve: dropsToXrp(reserve),
@@ -469,13 +596,24 @@ export class WalletService {
     return { trustlines };
   }
 
-  async transfer(userId: number, body: TransferRequest, idempotencyKey?: string): Promise<TransferResponse> {
+  async transfer(
+    userId: number,
+    body: TransferRequest,
+    idempotencyKey?: string,
+  ): Promise<TransferResponse | IntentRequired> {
     // A bot filled the hidden field: refuse like any failed transfer, without telling it why.
     if (body.honeypot) throw badRequest(WALLET_MESSAGES.transferFailed);
     const row = await this.owned(userId, body.walletId);
     const intentKey = `transfer:${userId}:${idempotencyKey ?? randomUUID()}`;
     // A retried request (same Idempotency-Key) gets the first attempt's result, never a second payment.
-    const previous = idempotencyKey ? await this.submissions.existing(intentKey) : undefined;
+    if (idempotencyKey && !serverSigns(row.kind as WalletKind)) {
+      const known = await this.intentService.known(intentKey);
+      if (known) return { status: 'sign', intent: known };
+    }
+    const previous =
+      idempotencyKey && serverSigns(row.kind as WalletKind)
+        ? await this.submissions.existing(intentKey)
+        : undefined;
     if (previous) return this.transferResult(previous);
 
     const resolved = resolveDestination(body.recipient, this.deps.network, 'recipient');
@@ -502,7 +640,7 @@ export class WalletService {
     let amount: string | { currency: string; issuer: string; value: string };
     // Checked before signing (and again under the wallet's funds lease): the amount and the network
     // fee from what is left after the reserve, the transactions in flight and the fees owed.
-    let check: () => Promise<unknown>;
+    let spend: TransferSpend;
     if (!body.token) {
       let drops: bigint;
       try {
@@ -511,8 +649,8 @@ export class WalletService {
         throw badRequest('Enter an XRP amount with at most 6 decimals.');
       }
       if (drops <= 0n) throw badRequest('Amount must be greater than zero.');
-      check = () => this.funds.requireXrp(row.address, { amount: drops, transactions: 1 });
-      await check();
+      spend = { xrp: drops.toString() };
+      await this.checkTransfer(row.address, spend);
       if (!recipient.activated) {
         const base = (await this.reserveDrops(0)).base;
         if (drops < base) {
@@ -532,13 +670,11 @@ export class WalletService {
       if (new Decimal(value).lte(0)) throw badRequest('Amount must be greater than zero.');
       const currency = tickerToCurrency(body.token.currency);
       const token = { currency, issuer: body.token.issuer };
-      const ownIssue = body.token.issuer === row.address;
-      check = async () => {
-        // The issuer sends its own token out of nothing; anyone else needs the tokens.
-        if (!ownIssue) await this.funds.requireToken(row.address, token, value, currencyToTicker(currency));
-        await this.funds.requireXrp(row.address, { transactions: 1 });
-      };
-      await check();
+      // The issuer sends its own token out of nothing; anyone else needs the tokens.
+      spend = { token, value, ownIssue: body.token.issuer === row.address };
+      await this.checkTransfer(row.address, spend);
+      // Tokens can only go to an account: a recipient that does not exist is named (issue 34).
+      if (!recipient.activated) throw accountMissing('recipient', destination, 'recipient');
       if (destination !== body.token.issuer) {
         const theirs = (await this.lines(destination, body.token.issuer)).find(
           (l) => tickerToCurrency(l.currency) === currency,
@@ -559,14 +695,48 @@ export class WalletService {
         { Memo: { MemoType: convertStringToHex('text/plain'), MemoData: convertStringToHex(body.memo) } },
       ];
     }
+    if (!serverSigns(row.kind as WalletKind)) {
+      // The key is in the user's browser or wallet app: the exact payment, recorded, to be signed
+      // there (docs/self-custody.md); the intent's finisher answers as below once it is submitted.
+      const intent = await this.intentService.prepare({
+        userId,
+        wallet: row,
+        purpose: 'transfer',
+        intentKey,
+        txs: [{ tx: tx as TxRequest, purpose: 'transfer' }],
+        context: { spend },
+      });
+      return { status: 'sign', intent };
+    }
     const outcome = await this.checkedSubmit(
-      { intentKey, account: row.address, tx, purpose: 'transfer', userId, walletId: row.id },
-      check,
+      { intentKey, account: row.address, tx: tx as TxRequest, purpose: 'transfer', userId, walletId: row.id },
+      () => this.checkTransfer(row.address, spend),
     );
     return this.transferResult(outcome);
   }
 
-  private transferResult(outcome: SubmissionOutcome): TransferResponse {
+  /** The funds a transfer needs: the amount (or the tokens) and the network fee. */
+  async checkTransfer(address: string, spend: TransferSpend): Promise<void> {
+    if ('xrp' in spend) {
+      await this.funds.requireXrp(address, { amount: BigInt(spend.xrp), transactions: 1 });
+      return;
+    }
+    if (!spend.ownIssue)
+      await this.funds.requireToken(
+        address,
+        spend.token,
+        spend.value,
+        currencyToTicker(spend.token.currency),
+      );
+    await this.funds.requireXrp(address, { transactions: 1 });
+  }
+
+  private get intentService(): IntentService {
+    if (!this.deps.intents) throw ledgerUnavailable();
+    return this.deps.intents;
+  }
+
+  transferResult(outcome: SubmissionOutcome): TransferResponse {
     if (outcome.status !== 'success') throw ledgerFailure(outcome);
     const d = outcome.deliveredAmount;
     return {

@@ -306,6 +306,12 @@ export class JobRunner {
     return job;
   }
 
+  /** The job enqueued with this key, if any (a retried request finds the job its first attempt made). */
+  async byKey(key: string): Promise<Job | undefined> {
+    const [row] = await this.db.select().from(jobs).where(eq(jobs.key, key));
+    return row ? toJob(row) : undefined;
+  }
+
   async get(id: string): Promise<Job | undefined> {
     if (!UUID.test(id)) return undefined;
     const [row] = await this.db.select().from(jobs).where(eq(jobs.id, id));

@@ -1,7 +1,15 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { AIRDROP_MESSAGES, isOwnImageUrl, type Airdrop, AIRDROP_COUNTDOWN_MS } from '@ledgerpad/shared';
+import {
+  AIRDROP_MESSAGES,
+  isOwnImageUrl,
+  tokenPath,
+  type Airdrop,
+  AIRDROP_COUNTDOWN_MS,
+} from '@ledgerpad/shared';
+import { IdentityBadge } from '../../components/identity-badge';
 import { Modal } from '../../components/modal';
+import { useTokenIdentities, type KnownIdentity } from '../../lib/token-identities';
 import { useSession } from '../../lib/session';
 import { useAirdrops } from './api';
 import { ClaimModal } from './claim-modal';
@@ -30,6 +38,7 @@ export function AirdropsPage() {
   const session = useSession();
   const userId = session.status === 'signed-in' ? session.user.id : undefined;
   const airdrops = useAirdrops(userId);
+  const identity = useTokenIdentities();
   const now = useMinuteClock();
   const [claiming, setClaiming] = useState<Airdrop>();
   const [signIn, setSignIn] = useState(false);
@@ -72,7 +81,13 @@ export function AirdropsPage() {
       ) : (
         <ul className="airdrop-grid" aria-label="Airdrops">
           {airdrops.data.map((a) => (
-            <AirdropCard key={a.id} airdrop={a} now={now} onClaim={() => onClaim(a)} />
+            <AirdropCard
+              key={a.id}
+              airdrop={a}
+              now={now}
+              onClaim={() => onClaim(a)}
+              identity={identity(a.token_code, a.issuer_address)}
+            />
           ))}
         </ul>
       )}
@@ -92,10 +107,13 @@ export function AirdropCard({
   airdrop: a,
   now,
   onClaim,
+  identity,
 }: {
   airdrop: Airdrop;
   now: number;
   onClaim: () => void;
+  /** The airdropped token's identity marks, as the list shows them (issue 35). */
+  identity?: KnownIdentity;
 }) {
   const state = cardState(a, now);
   const token = tokenName(a);
@@ -119,7 +137,8 @@ export function AirdropCard({
       <dl className="airdrop-facts">
         <dt>Token</dt>
         <dd>
-          <Link to={`/token/${a.issuer_address}`}>{token}</Link>
+          <Link to={tokenPath(a.issuer_address, a.token_code)}>{token}</Link>
+          {identity && <IdentityBadge token={identity} compact />}
         </dd>
         <dt>Per claim</dt>
         <dd data-testid="per-claim">

@@ -154,7 +154,8 @@ export function CreateAirdropPage() {
       // The schema names fields as the request does; the form says what the labels say.
       for (const [name, label] of Object.entries(FIELD_LABELS)) {
         const e = (errors as Record<string, { message?: string } | undefined>)[name];
-        if (e?.message) e.message = e.message.replace(name, label);
+        // Only where a message names the field ('tagline must …'); the link rules already say 'Twitter'.
+        if (e?.message?.startsWith(name)) e.message = label + e.message.slice(name.length);
       }
       if (!errors.deadline && !deadlineOk(v.deadline, Date.now()))
         errors.deadline = { type: 'validate', message: AIRDROP_MESSAGES.deadline };

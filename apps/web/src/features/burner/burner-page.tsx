@@ -14,6 +14,8 @@ import {
 } from '@ledgerpad/shared';
 import { Modal, ModalActions } from '../../components/modal';
 import { WalletListState } from '../../components/wallet-list-state';
+import { WalletKindBadge } from '../../components/wallet-kind-badge';
+import { useWalletKinds } from '../../lib/wallet-kinds';
 import { userMessage } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useBurn, useBurnWallets } from './api';
@@ -49,6 +51,7 @@ export function BurnerPage() {
   const session = useSession();
   const userId = session.status === 'signed-in' ? session.user.id : undefined;
   const wallets = useBurnWallets(userId);
+  const kinds = useWalletKinds();
   const burn = useBurn();
   const formId = useId();
 
@@ -165,6 +168,10 @@ export function BurnerPage() {
                     disabled={busy}
                   >
                     <span className="burner-mono burner-address">{w.walletAddress}</span>
+                    <WalletKindBadge
+                      kind={kinds.get(w.walletAddress)?.kind}
+                      app={kinds.get(w.walletAddress)?.app}
+                    />
                     <span className="burner-figure">{formatXrp(w.xrpBalance)} XRP</span>
                   </button>
                 </li>

@@ -9,6 +9,7 @@ import { groupDigits, useIssuerWallet, useUserTokens } from './api';
 import { ClaimRewardsModal } from './claim-rewards-modal';
 import { IssuerPanel } from './issuer-panel';
 import { LoadError } from './load-error';
+import { LostControlNotice } from './lost-control';
 import { PayoutHistory } from './payout-history';
 import { RewardSplitPanel } from './reward-split-panel';
 import { useRewardTotals } from './rewards';
@@ -37,6 +38,8 @@ export function DashboardPage() {
           Instructions
         </button>
       </div>
+
+      <LostControlNotice userId={userId} />
 
       <section className="panel" aria-labelledby="your-tokens-title">
         <h2 id="your-tokens-title">Your tokens</h2>
@@ -71,7 +74,7 @@ export function DashboardPage() {
                   )}
                   <span className="token-pick-text">
                     <strong>{t.ticker}</strong>
-                    <IdentityBadge token={t} compact />
+                    <IdentityBadge token={t} compact plain />
                     <span className="muted small">{t.name}</span>
                   </span>
                 </button>

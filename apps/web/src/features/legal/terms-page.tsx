@@ -48,13 +48,25 @@ export function TermsPage() {
       </p>
       <h2>1. The service</h2>
       <p>
-        Ledgerpad provides tools to create, list, trade and manage tokens on the XRP Ledger. The platform is
-        non-custodial and does not store private keys. Transactions are recorded on the public XRP Ledger and
-        are final once validated: nobody, including us, can reverse them.
+        Ledgerpad provides tools to create, list, trade and manage tokens on the XRP Ledger. Transactions are
+        recorded on the public XRP Ledger and are final once validated: nobody, including us, can reverse
+        them.
+      </p>
+      <h3 id="custody">Who holds your keys</h3>
+      <p>
+        For self-custody wallets the platform is non-custodial and does not store private keys: a{' '}
+        <strong>browser wallet</strong>&apos;s key is created or imported in your browser and kept there,
+        encrypted with your passphrase, and a <strong>wallet app</strong>&apos;s key (Xaman, Crossmark,
+        GemWallet, WalletConnect, Ledger) stays in the app. Neither ever reaches our servers, and we cannot
+        sign for those wallets: every transaction of theirs is prepared by us and signed by you. If you lose
+        the key and its passphrase, we cannot recover them.
       </p>
       <p>
-        The wallet tools can also create wallets for you. A wallet&apos;s secret is shown to you once, when it
-        is created; keep it safe, because whoever holds it controls the wallet.
+        <strong>Custodial wallets</strong> are the exception, and only when you choose them: a wallet made
+        with Create Wallet, or imported with its key kept on the server, has its key stored encrypted on our
+        server, which signs the transactions you ask for. Its secret is shown to you once, when it is created;
+        keep it safe, because whoever holds it controls the wallet. Every wallet is labelled with who holds
+        its key.
       </p>
       <h2>2. Eligibility</h2>
       <p>

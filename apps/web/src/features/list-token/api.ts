@@ -1,6 +1,7 @@
 import {
   LISTING_MESSAGES,
   type ClaimChallengeView,
+  type ControlLossView,
   type ClaimVerifyInput,
   type GatewayBalancesResponse,
   type ListingControlView,
@@ -59,8 +60,12 @@ export async function listToken(body: Record<string, unknown>): Promise<ListToke
 
 // --- Claims (issue 24): proof of control of a listed token's issuer ---
 
+/** Every listed token of the issuer (one claim per listing: an issuer with several asks which). */
 export const fetchListed = (issuer: string) =>
-  apiGet<TokenView>(`/api/tokens/issuer/${encodeURIComponent(issuer)}`);
+  apiGet<TokenView[]>(`/api/tokens/issuer/${encodeURIComponent(issuer)}/tokens`);
+
+/** The listings the signed-in user controlled and lost to another user's proof. */
+export const fetchLostControl = () => apiGet<ControlLossView[]>('/api/listing/lost-control');
 
 export const fetchControl = (tokenId: number) =>
   apiGet<ListingControlView>(`/api/listing/control?token_id=${tokenId}`);

@@ -12,6 +12,7 @@ import {
   type ListingMetadata,
   type ListingMetadataInput,
   type TokenView,
+  tokenPath,
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { IdentityBadge } from '../../components/identity-badge';
@@ -43,7 +44,7 @@ const EMPTY: ListingMetadataInput = {
   logoUrl: '',
 };
 
-export function ClaimListing({ issuer }: { issuer: string }) {
+export function ClaimListing({ issuer, currency }: { issuer: string; currency?: string }) {
   const listed = useQuery({
     queryKey: ['listing', 'claim', issuer],
     queryFn: () => fetchListed(issuer),
@@ -61,7 +62,37 @@ export function ClaimListing({ issuer }: { issuer: string }) {
       </section>
     );
   }
-  return <ClaimPanel token={listed.data} />;
+  // One claim per listing (issue 35): the currency named, the only one, or the issuer's choice.
+  const wanted = currency?.toUpperCase();
+  const token =
+    listed.data.length === 1
+      ? listed.data[0]
+      : listed.data.find((t) => t.currency.toUpperCase() === wanted || t.ticker.toUpperCase() === wanted);
+  if (!token) return <ClaimChooser tokens={listed.data} />;
+  return <ClaimPanel key={token.id} token={token} />;
+}
+
+function ClaimChooser({ tokens }: { tokens: TokenView[] }) {
+  return (
+    <section className="panel claim-panel" aria-labelledby="claim-choose-title" data-testid="claim-chooser">
+      <h2 id="claim-choose-title" className="section-label">
+        Which listing do you claim?
+      </h2>
+      <p className="muted">This issuer has several listed tokens; each listing is claimed on its own.</p>
+      <ul className="claim-choices">
+        {tokens.map((t) => (
+          <li key={t.currency}>
+            <Link
+              to={`/list-token?${new URLSearchParams({ claim: t.issuer_address, currency: t.currency }).toString()}`}
+            >
+              <strong>{t.ticker}</strong> <span className="muted">{t.name}</span>
+            </Link>{' '}
+            <IdentityBadge token={t} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }
 
 function ClaimPanel({ token }: { token: TokenView }) {
@@ -69,20 +100,32 @@ function ClaimPanel({ token }: { token: TokenView }) {
     queryKey: ['listing', 'control', token.id],
     queryFn: () => fetchControl(token.id),
   });
-  const [done, setDone] = useState<TokenView | null>(null);
+  const [done, setDone] = useState<{ token: TokenView; note?: string } | null>(null);
   if (done) {
+    const t = done.token;
     return (
       <section className="panel listed" role="status">
-        <h2>{done.verified ? 'Listing claimed' : 'Listing updated'}</h2>
-        <p>
-          <strong>{done.name}</strong> ({done.ticker}) now shows your details. <IdentityBadge token={done} />
-        </p>
-        <Link className="button-link listing-link" to={`/token/${done.issuer_address}`}>
+        <h2>
+          {done.note
+            ? 'Listing verified from the issuer’s domain'
+            : t.verified
+              ? 'Listing claimed'
+              : 'Listing updated'}
+        </h2>
+        {done.note ? (
+          <p data-testid="claim-note">{done.note}</p>
+        ) : (
+          <p>
+            <strong>{t.name}</strong> ({t.ticker}) now shows your details. <IdentityBadge token={t} />
+          </p>
+        )}
+        <Link className="button-link listing-link" to={tokenPath(t.issuer_address, t.currency)}>
           View token page
         </Link>
       </section>
     );
   }
+  const lost = control.data?.lost_control;
   return (
     <section className="panel claim-panel" aria-labelledby="claim-title">
       <h2 id="claim-title" className="section-label">
@@ -93,6 +136,11 @@ function ClaimPanel({ token }: { token: TokenView }) {
         <IdentityBadge token={token} />
       </p>
       <p className="address muted small">{token.issuer_address}</p>
+      {lost && (
+        <p className="form-error" role="alert" data-testid="lost-control">
+          {lost.message}
+        </p>
+      )}
       {control.isPending ? (
         <p className="muted">Checking…</p>
       ) : control.data?.controller ? (
@@ -111,7 +159,7 @@ function ProveControl({
 }: {
   token: TokenView;
   ownWallet: boolean;
-  onDone: (t: TokenView) => void;
+  onDone: (r: { token: TokenView; note?: string }) => void;
 }) {
   const [method, setMethod] = useState<ClaimMethod>(ownWallet ? 'wallet' : 'challenge');
   const code = useQuery({
@@ -151,7 +199,9 @@ function ProveControl({
             <strong>Send a claim code from the issuer</strong>
             <span className="muted small">
               Sign this transaction with the issuer in any wallet (Xaman, …): an AccountSet that changes
-              nothing and carries the code as a memo. Valid {CLAIM_CHALLENGE_TTL_MINUTES} minutes.
+              nothing. Its memo says, in words the issuer reads before signing, that it makes you the
+              controller of this listing. Valid {CLAIM_CHALLENGE_TTL_MINUTES} minutes; reloading this page
+              keeps the same code.
             </span>
           </span>
         </label>
@@ -160,6 +210,10 @@ function ProveControl({
             <p className="muted">Getting a claim code…</p>
           ) : code.data && code.data.code ? (
             <div className="claim-code">
+              <p className="small">The memo reads:</p>
+              <blockquote className="claim-text" data-testid="claim-text">
+                {code.data.claim_text}
+              </blockquote>
               <p className="small">
                 Claim code: <code data-testid="claim-code">{code.data.code}</code>
               </p>
@@ -185,11 +239,25 @@ function ProveControl({
             <strong>My site’s xrp-ledger.toml lists this token</strong>
             <span className="muted small">
               {code.data?.toml_url
-                ? `We read ${code.data.toml_url}: [[ISSUERS]] must list the issuer, [[CURRENCIES]] ${token.ticker} with this issuer.`
+                ? `We read ${code.data.toml_url}: [[ISSUERS]] must list the issuer, [[CURRENCIES]] ${token.ticker} with this issuer. To be made controller, add this line to that [[CURRENCIES]] entry; without it the listing is verified from the file and nobody becomes controller.`
                 : IDENTITY_MESSAGES.noDomain}
             </span>
           </span>
         </label>
+        {method === 'toml' && code.data?.toml_url && code.data.toml_line && (
+          <div className="claim-code">
+            <pre className="claim-tx" data-testid="toml-line">
+              {code.data.toml_line}
+            </pre>
+            <CopyButton
+              value={code.data.toml_line}
+              label="Copy line"
+              showLabel
+              copiedMessage="Line copied"
+              failedMessage="Failed to copy."
+            />
+          </div>
+        )}
       </fieldset>
       <MetadataForm token={token} method={method} onDone={onDone} />
     </>
@@ -204,7 +272,7 @@ function MetadataForm({
   token: TokenView;
   /** The proof to check; null when the caller already controls the listing. */
   method: ClaimMethod | null;
-  onDone: (t: TokenView) => void;
+  onDone: (r: { token: TokenView; note?: string }) => void;
 }) {
   const errorId = useId();
   const queryClient = useQueryClient();
@@ -233,7 +301,7 @@ function MetadataForm({
         ? await claimListing({ ...body, token_id: token.id, method })
         : await updateListing(token.id, body);
       await queryClient.invalidateQueries({ queryKey: ['tokens'] });
-      onDone(res.token);
+      onDone({ token: res.token, note: res.note });
     } catch (err) {
       setFailure(
         err instanceof ListingError ? err.message : 'The claim could not be checked. Please try again.',

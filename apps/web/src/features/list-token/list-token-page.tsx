@@ -72,7 +72,7 @@ export function ListTokenPage() {
     return (
       <div className="list-token-page">
         <h1>Claim a Listing</h1>
-        <ClaimListing issuer={claim} />
+        <ClaimListing issuer={claim} currency={params.get('currency') ?? undefined} />
       </div>
     );
   }
@@ -367,7 +367,11 @@ function ListedView({ token, onAnother }: { token: TokenView; onAnother: () => v
           <p className="muted">
             Nobody has proven control of this issuer yet, so the listing shows as Unverified and its links as{' '}
             {IDENTITY_MESSAGES.linksByLister}.{' '}
-            <Link to={`/list-token?claim=${token.issuer_address}`}>Do you control the issuer? Claim it</Link>
+            <Link
+              to={`/list-token?${new URLSearchParams({ claim: token.issuer_address, currency: token.currency }).toString()}`}
+            >
+              Do you control the issuer? Claim it
+            </Link>
           </p>
         )}
         <div className="form-actions">

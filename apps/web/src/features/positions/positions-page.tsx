@@ -1,3 +1,5 @@
+import { WalletKindBadge } from '../../components/wallet-kind-badge';
+import { useWalletKinds } from '../../lib/wallet-kinds';
 import type { KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
@@ -79,6 +81,7 @@ function formatXrp(value: string, signed = false): string {
 
 function WalletPositions({ position }: { position: PositionView }) {
   const identity = useTokenIdentities();
+  const signer = useWalletKinds().get(position.wallet);
   const navigate = useNavigate();
   const title = position.walletName ?? 'Wallet';
   const open = (token: PositionToken) =>
@@ -95,7 +98,8 @@ function WalletPositions({ position }: { position: PositionView }) {
     <section className="panel positions-wallet" aria-label={`Positions of ${title}`}>
       <h2 className="positions-wallet-title">
         {title}{' '}
-        <span className="muted positions-mono positions-address">{shortAddress(position.wallet)}</span>
+        <span className="muted positions-mono positions-address">{shortAddress(position.wallet)}</span>{' '}
+        <WalletKindBadge kind={signer?.kind} app={signer?.app} />
       </h2>
       <div className="positions-table-wrap">
         <table className="positions-table">
@@ -147,7 +151,7 @@ function WalletPositions({ position }: { position: PositionView }) {
                     {shortAddress(token.issuer)}
                   </span>
                   <span className="positions-identity">
-                    <IdentityBadge token={identity(token.tokenCode, token.issuer)} compact />
+                    <IdentityBadge token={identity(token.tokenCode, token.issuer)} compact plain />
                   </span>
                 </th>
                 <td className="num" data-label="Balance" title={token.balance}>

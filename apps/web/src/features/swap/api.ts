@@ -14,6 +14,7 @@ import {
   type WalletBalance,
 } from '@ledgerpad/shared';
 import { ApiError, apiGet, apiPost, apiPut, isFinalAnswer, userMessage } from '../../lib/api';
+import { runSigned } from '../../lib/signer';
 import { useLedgerAction } from '../../lib/ledger-action';
 import { useSession } from '../../lib/session';
 import { BALANCES_KEY } from '../../lib/wallet-balances';
@@ -168,11 +169,17 @@ export function useTradeAction() {
             return {
               order: await apiPost<LimitOrderResult>('/api/limit-order', { ...body, price: req.price }, init),
             };
+          // A self-custody wallet signs the prepared trade (and its fee) itself (lib/signer).
           return {
-            swap: await apiPost<SwapResult>(
-              '/api/swap',
-              { ...body, slippage: req.slippage, ...(o.expected ? { expected: o.expected } : {}) },
-              init,
+            swap: await runSigned<SwapResult>(
+              o.wallet,
+              () =>
+                apiPost(
+                  '/api/swap',
+                  { ...body, slippage: req.slippage, ...(o.expected ? { expected: o.expected } : {}) },
+                  init,
+                ),
+              key(`signed:${o.wallet.wallet_address}`),
             ),
           };
         }),

@@ -3,7 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import {
   DEFAULT_TOKEN_SORT,
+  devUnlockedLabel,
   devUnlockedTitle,
+  giveWayLast,
   ledgerLockLabel,
   ledgerLockTitle,
   nextTokenSort,
@@ -15,6 +17,7 @@ import {
   TOKEN_FETCH_LIMIT,
   TOKEN_PRICE_REFRESH_MS,
   tokenLinks,
+  tokenPath,
   toTokenRow,
   type TokenRow,
   type TokenSort,
@@ -94,10 +97,12 @@ export function TokenList() {
   const now = useHourClock();
 
   const rows = useMemo(() => tokens.map((t) => toTokenRow(t, stats, now)), [tokens, stats, now]);
-  const shown = useMemo(
-    () => paginate(sortTokenRows(searchTokenRows(rows, search), sort), page),
-    [rows, search, sort, page],
-  );
+  // A search never puts a token that gives way (same ticker as one with more ledger history) first.
+  const shown = useMemo(() => {
+    const sorted = sortTokenRows(searchTokenRows(rows, search), sort);
+    return paginate(search.trim() ? giveWayLast(sorted) : sorted, page);
+  }, [rows, search, sort, page]);
+  const pathOf = useTokenPaths(tokens);
 
   return (
     <section className="panel token-list" aria-labelledby="listed-tokens-title">
@@ -120,7 +125,8 @@ export function TokenList() {
           loading={isPending}
           sort={sort}
           onSort={setSort}
-          onOpen={(row) => navigate(`/token/${row.token.issuer_address}`)}
+          onOpen={(row) => navigate(pathOf(row.token))}
+          pathOf={pathOf}
         />
       ) : (
         <div className="table-scroll">
@@ -169,7 +175,8 @@ export function TokenList() {
                   <TokenListRow
                     key={`${row.token.issuer_address}|${row.token.currency}`}
                     row={row}
-                    onOpen={() => navigate(`/token/${row.token.issuer_address}`)}
+                    onOpen={() => navigate(pathOf(row.token))}
+                    path={pathOf(row.token)}
                   />
                 ))
               )}
@@ -190,7 +197,22 @@ export function TokenList() {
   );
 }
 
-function TokenListRow({ row, onOpen }: { row: TokenRow; onOpen: () => void }) {
+/**
+ * One page per token (issue 35): `/token/{issuer}` for an issuer with one listed token (the spec's
+ * path), `/token/{issuer}/{currency}` when it lists several.
+ */
+type PathOf = (t: Pick<TokenView, 'issuer_address' | 'currency'>) => string;
+
+function useTokenPaths(tokens: readonly TokenView[]): PathOf {
+  return useMemo(() => {
+    const seen = new Set<string>();
+    const several = new Set<string>();
+    for (const t of tokens) (seen.has(t.issuer_address) ? several : seen).add(t.issuer_address);
+    return (t) => tokenPath(t.issuer_address, several.has(t.issuer_address) ? t.currency : undefined);
+  }, [tokens]);
+}
+
+function TokenListRow({ row, onOpen, path }: { row: TokenRow; onOpen: () => void; path: string }) {
   const t = row.token;
   const links = tokenLinks(t.links);
   return (
@@ -199,7 +221,7 @@ function TokenListRow({ row, onOpen }: { row: TokenRow; onOpen: () => void }) {
         <TokenLogo token={t} />
       </td>
       <td>
-        <TickerLink token={t} />
+        <TickerLink token={t} to={path} />
         <LockMark token={t} />
         <UnlockedMark token={t} />
       </td>
@@ -278,12 +300,14 @@ function TokenCards({
   sort,
   onSort,
   onOpen,
+  pathOf,
 }: {
   rows: TokenRow[];
   loading: boolean;
   sort: TokenSort;
   onSort: (sort: TokenSort) => void;
   onOpen: (row: TokenRow) => void;
+  pathOf: PathOf;
 }) {
   return (
     <>
@@ -319,7 +343,12 @@ function TokenCards({
       ) : (
         <ul className="token-cards" aria-label="Tokens">
           {rows.map((row) => (
-            <TokenCard key={`${row.token.issuer_address}|${row.token.currency}`} row={row} onOpen={onOpen} />
+            <TokenCard
+              key={`${row.token.issuer_address}|${row.token.currency}`}
+              row={row}
+              onOpen={onOpen}
+              path={pathOf(row.token)}
+            />
           ))}
         </ul>
       )}
@@ -327,14 +356,14 @@ function TokenCards({
   );
 }
 
-function TokenCard({ row, onOpen }: { row: TokenRow; onOpen: (row: TokenRow) => void }) {
+function TokenCard({ row, onOpen, path }: { row: TokenRow; onOpen: (row: TokenRow) => void; path: string }) {
   const t = row.token;
   const change = row.change24h;
   return (
     <li className="token-card" data-testid="token-row" onClick={() => onOpen(row)}>
       <TokenLogo token={t} />
       <div className="token-card-name">
-        <TickerLink token={t} />
+        <TickerLink token={t} to={path} />
         <span className="muted small token-card-age">
           {row.ageFormatted} · {row.pair}
         </span>
@@ -379,19 +408,23 @@ function TokenLogo({ token: t }: { token: TokenRow['token'] }) {
 }
 
 /** The ticker as a real link (keyboards, screen readers; the row click serves the mouse), with its identity mark. */
-function TickerLink({ token: t }: { token: TokenRow['token'] }) {
+function TickerLink({ token: t, to }: { token: TokenRow['token']; to: string }) {
   return (
     <>
-      <Link
-        to={`/token/${t.issuer_address}`}
-        className="ticker"
-        title={t.name}
-        onClick={(e) => e.stopPropagation()}
-      >
+      <Link to={to} className="ticker" title={t.name} onClick={(e) => e.stopPropagation()}>
         {t.ticker}
       </Link>
       {t.verified !== undefined && (
-        <IdentityBadge token={{ verified: t.verified, lookalike_of: t.lookalike_of ?? null }} compact />
+        <IdentityBadge
+          token={{
+            verified: t.verified,
+            verified_by: t.verified_by ?? null,
+            verified_domain: t.verified_domain ?? null,
+            lookalike_of: t.lookalike_of ?? null,
+            same_as: t.same_as ?? null,
+          }}
+          compact
+        />
       )}
     </>
   );
@@ -446,5 +479,5 @@ function PadlockMark({
 export function UnlockedMark({ token: t }: { token: Pick<TokenView, 'dev_unlocked'> }) {
   const u = t.dev_unlocked;
   if (!u) return null;
-  return <PadlockMark kind="unlocked-mark" title={devUnlockedTitle(u)} label="unlocked" />;
+  return <PadlockMark kind="unlocked-mark" title={devUnlockedTitle(u)} label={devUnlockedLabel(u)} />;
 }

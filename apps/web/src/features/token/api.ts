@@ -5,6 +5,7 @@ import {
   type BondingView,
   type ChartResolution,
   type HistoryResponse,
+  type IdentityEventView,
   type OrderBookView,
   type RiskReport,
   type TokenStatsView,
@@ -30,18 +31,41 @@ export const tokenKeys = {
   bondingCap: (tokenId: number) => ['token', tokenId, 'bonding-market-cap'] as const,
 };
 
-export function useTokenDetails(issuer: string) {
+/** The token of the page: `currency` names one of the issuer's tokens (`/token/{issuer}/{currency}`). */
+export function useTokenDetails(issuer: string, currency?: string) {
   return useQuery({
-    queryKey: ['token', issuer, 'details'],
-    queryFn: ({ signal }) => apiGet<TokenView>(`/api/tokens/issuer/${issuer}`, pub(signal)),
+    queryKey: ['token', issuer, 'details', currency ?? ''],
+    queryFn: ({ signal }) =>
+      apiGet<TokenView>(`/api/tokens/issuer/${issuer}${currency ? `?${q({ currency })}` : ''}`, pub(signal)),
     // 'Token not found' is an answer, not a hiccup: only retry what may pass the second time.
     retry: (count, error) => count < 1 && (error as { status?: number }).status !== 404,
   });
 }
 
+/** Every listed token of the issuer: `/token/{issuer}` asks which one when there are several. */
+export function useIssuerTokens(issuer: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['token', issuer, 'list'],
+    queryFn: ({ signal }) => apiGet<TokenView[]>(`/api/tokens/issuer/${issuer}/tokens`, pub(signal)),
+    retry: (count, error) => count < 1 && (error as { status?: number }).status !== 404,
+    enabled,
+  });
+}
+
+/** A token's public identity history (listing, claims, vouches, changes of controller). */
+export function useIdentityHistory(issuer: string, currency: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['token', issuer, 'identity-history', currency],
+    queryFn: ({ signal }) =>
+      apiGet<IdentityEventView[]>(`/api/tokens/${issuer}/identity-history?${q({ currency })}`, pub(signal)),
+    enabled,
+  });
+}
+
 export function useTokenStats(issuer: string, currency: string) {
   return useQuery({
-    queryKey: tokenKeys.stats(issuer),
+    // Keyed by currency too (issue 35: an issuer's two tokens never share a figure).
+    queryKey: [...tokenKeys.stats(issuer), currency],
     queryFn: ({ signal }) =>
       apiGet<TokenStatsView>(`/api/tokens/${issuer}/stats?${q({ currency })}`, pub(signal)),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
@@ -50,8 +74,9 @@ export function useTokenStats(issuer: string, currency: string) {
 
 export function useRecentTrades(issuer: string, currency: string) {
   return useQuery({
-    queryKey: tokenKeys.trades(issuer),
-    queryFn: ({ signal }) => apiGet<TradeView[]>(`/api/tokens/${issuer}/trades?limit=30`, pub(signal)),
+    queryKey: [...tokenKeys.trades(issuer), currency],
+    queryFn: ({ signal }) =>
+      apiGet<TradeView[]>(`/api/tokens/${issuer}/trades?${q({ currency, limit: 30 })}`, pub(signal)),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
     enabled: currency.length > 0,
   });
@@ -59,17 +84,17 @@ export function useRecentTrades(issuer: string, currency: string) {
 
 export function useOrderBook(issuer: string, currency: string) {
   return useQuery({
-    queryKey: tokenKeys.book(issuer),
+    queryKey: [...tokenKeys.book(issuer), currency],
     queryFn: ({ signal }) =>
       apiGet<OrderBookView>(`/api/wallets/open-orders/${issuer}/${currency}`, pub(signal)),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
   });
 }
 
-export function useRisk(issuer: string) {
+export function useRisk(issuer: string, currency: string) {
   return useQuery({
-    queryKey: ['token', issuer, 'risk'],
-    queryFn: ({ signal }) => apiGet<RiskReport>(`/api/tokens/${issuer}/risk`, pub(signal)),
+    queryKey: ['token', issuer, 'risk', currency],
+    queryFn: ({ signal }) => apiGet<RiskReport>(`/api/tokens/${issuer}/risk?${q({ currency })}`, pub(signal)),
     refetchInterval: 60_000,
   });
 }
@@ -94,7 +119,7 @@ export function fetchHistory(
 /** The price-change strip's data: the last day (and one bar) at 5-minute resolution. */
 export function useChangeHistory(issuer: string, currency: string) {
   return useQuery({
-    queryKey: ['token', issuer, 'changes'],
+    queryKey: ['token', issuer, 'changes', currency],
     queryFn: ({ signal }) =>
       fetchHistory(currency, issuer, LAST_PRICE_RESOLUTION, LAST_PRICE_LOOKBACK_S, 24 * 12 + 2, signal),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
@@ -106,7 +131,7 @@ export function useChangeHistory(issuer: string, currency: string) {
 /** A curve launch's curve and its progress (GET /api/bonding/{issuer}); refreshed with the figures. */
 export function useBondingCurve(issuer: string, currency: string, enabled: boolean) {
   return useQuery({
-    queryKey: tokenKeys.bonding(issuer),
+    queryKey: [...tokenKeys.bonding(issuer), currency],
     queryFn: ({ signal }) => apiGet<BondingView>(`/api/bonding/${issuer}?${q({ currency })}`, pub(signal)),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
     enabled,

@@ -1,4 +1,11 @@
-import { formatFull, type DevLockView, type RiskReport } from '@ledgerpad/shared';
+import {
+  ESCROW_STATE_TEXT,
+  formatFull,
+  shortAddress,
+  type DevLockView,
+  type HolderCluster,
+  type RiskReport,
+} from '@ledgerpad/shared';
 import { explorerTxUrl, useLedgerNetwork } from '../../lib/auth-methods';
 
 // What a buyer should know before trading, read from the ledger by the server (issue 24): the
@@ -38,6 +45,9 @@ export function RiskPanel({
                 {s.id === 'dev-allocation' && risk.devLock && risk.devLock.escrows.length > 0 && (
                   <EscrowList lock={risk.devLock} />
                 )}
+                {s.id === 'holder-clusters' && risk.clusters && risk.clusters.length > 0 && (
+                  <ClusterList clusters={risk.clusters} />
+                )}
               </div>
             ))}
           </dl>
@@ -57,16 +67,26 @@ export function RiskPanel({
   );
 }
 
-/** The deployer's escrows, each linked to the transaction that created it on the explorer. */
+/**
+ * The deployer's escrows, each linked to the transaction that created it on the explorer, with what
+ * it guarantees now (issue 35): 'locked' only with an unlock date ahead and no condition.
+ */
 function EscrowList({ lock }: { lock: DevLockView }) {
   const network = useLedgerNetwork();
   return (
-    <ul className="risk-escrows" aria-label="Escrows locking the dev allocation" data-testid="risk-escrows">
+    <ul className="risk-escrows" aria-label="The deployer’s escrows of this token" data-testid="risk-escrows">
       {lock.escrows.map((e) => {
         const url = explorerTxUrl(network, e.createdBy);
-        const label = `${formatFull(e.amount)} until ${(e.finishAfter ?? e.cancelAfter ?? '').slice(0, 10)}`;
+        // Older servers sent no state: a date is all they knew.
+        const state = e.state ?? 'locked';
+        const when = e.finishAfter
+          ? `until ${e.finishAfter.slice(0, 10)}`
+          : e.cancelAfter
+            ? `cancellable after ${e.cancelAfter.slice(0, 10)}`
+            : '';
+        const label = `${formatFull(e.amount)} ${state === 'locked' ? when : `— ${ESCROW_STATE_TEXT[state]}`}`;
         return (
-          <li key={e.index}>
+          <li key={e.index} className={`escrow-${state}`} data-state={state}>
             {url ? (
               <a href={url} target="_blank" rel="noreferrer">
                 {label}
@@ -77,6 +97,21 @@ function EscrowList({ lock }: { lock: DevLockView }) {
           </li>
         );
       })}
+    </ul>
+  );
+}
+
+/** Top holders funded together: each group with its wallets' count, funder and combined share. */
+function ClusterList({ clusters }: { clusters: HolderCluster[] }) {
+  return (
+    <ul className="risk-clusters" aria-label="Holders funded together" data-testid="risk-clusters">
+      {clusters.map((c) => (
+        <li key={c.accounts[0]} title={c.accounts.join('\n')}>
+          {c.accounts.length} wallets{' '}
+          {c.funder ? `funded by ${shortAddress(c.funder)}` : 'funding one another'}:{' '}
+          <strong>{c.sharePercent}%</strong>
+        </li>
+      ))}
     </ul>
   );
 }

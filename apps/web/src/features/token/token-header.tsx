@@ -107,7 +107,10 @@ export function TokenHeader({
           </nav>
         )}
         {/* The real issuer is never locked out of a listing someone else made (issue 24). */}
-        <Link className="claim-link" to={`/list-token?claim=${token.issuer_address}`}>
+        <Link
+          className="claim-link"
+          to={`/list-token?${new URLSearchParams({ claim: token.issuer_address, currency: token.currency }).toString()}`}
+        >
           {token.verified ? 'Issuer? Update this listing' : 'Is this your token? Claim this listing'}
         </Link>
       </div>

@@ -18,9 +18,11 @@ import {
   useOrderBook,
   useRecentTrades,
   useRisk,
+  useIssuerTokens,
   useTokenDetails,
   useTokenStats,
 } from './api';
+import { AboutPanel } from './about-panel';
 import { BondingPanel } from './bonding-panel';
 import { OrderBook } from './order-book';
 import { PriceChart, type PriceChartHandle } from './price-chart';
@@ -28,18 +30,25 @@ import { RecentTrades } from './recent-trades';
 import { RewardSplitCard } from './reward-split-card';
 import { RiskPanel } from './risk-panel';
 import { StatsBar } from './stats-bar';
+import { TokenChooser } from './token-chooser';
 import { TokenHeader } from './token-header';
 import { useLiveTrades } from './use-live-trades';
 import './token.css';
 
 const MAX_TRADES = 30;
 
-/** /token/{issuerAddress}: a token's market on the ledger, public (spec 000 §2, 001 §4). */
+/**
+ * /token/{issuerAddress}[/{currency}]: a token's market on the ledger, public (spec 000 §2, 001 §4).
+ * One page per token (issue 35): an issuer listing several tokens gets a chooser at /token/{issuer}.
+ */
 export function TokenPage() {
-  const { issuerAddress = '' } = useParams();
-  const details = useTokenDetails(issuerAddress);
+  const { issuerAddress = '', currency } = useParams();
+  const details = useTokenDetails(issuerAddress, currency);
+  const all = useIssuerTokens(issuerAddress, currency === undefined);
 
-  if (details.isPending) return <PageSkeleton />;
+  if (details.isPending || (currency === undefined && all.isPending)) return <PageSkeleton />;
+  if (currency === undefined && all.data && all.data.length > 1)
+    return <TokenChooser issuer={issuerAddress} tokens={all.data} />;
   if (details.isError) {
     const status = (details.error as { status?: number }).status;
     const notFound = status === 404 || status === 400;
@@ -48,7 +57,9 @@ export function TokenPage() {
         <h1>{notFound ? 'Token not found' : 'Failed to fetch token details'}</h1>
         <p className="muted">
           {notFound
-            ? 'No listed token has this issuer address.'
+            ? currency
+              ? 'This issuer has no listed token with that currency.'
+              : 'No listed token has this issuer address.'
             : 'The token could not be loaded. Check your connection and try again.'}
         </p>
         {notFound ? (
@@ -63,7 +74,7 @@ export function TokenPage() {
       </section>
     );
   }
-  return <TokenMarket key={issuerAddress} token={details.data} />;
+  return <TokenMarket key={`${issuerAddress}|${details.data.currency}`} token={details.data} />;
 }
 
 function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenDetails>['data']> }) {
@@ -75,7 +86,7 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
   const history = useChangeHistory(issuer, currency);
   const book = useOrderBook(issuer, currency);
   const trades = useRecentTrades(issuer, currency);
-  const risk = useRisk(issuer);
+  const risk = useRisk(issuer, currency);
   const chart = useRef<PriceChartHandle>(null);
   const [liveTrades, setLiveTrades] = useState<TradeView[]>([]);
 
@@ -186,14 +197,7 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
           <OrderBook book={book.data} loading={book.isPending} failed={book.isError} quote={quote} />
           <RiskPanel risk={risk.data} loading={risk.isPending} failed={risk.isError} />
           <RewardSplitCard tokenId={token.id} />
-          {token.description && (
-            <section className="panel" aria-labelledby="about-title">
-              <h2 id="about-title" className="panel-title">
-                About {token.name}
-              </h2>
-              <p className="token-description">{token.description}</p>
-            </section>
-          )}
+          <AboutPanel token={token} />
         </aside>
       </div>
     </div>

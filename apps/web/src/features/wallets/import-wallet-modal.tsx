@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'sonner';
 import {
   importWalletSchema,
@@ -8,16 +9,25 @@ import {
   WALLETS_NOTIFICATION_MS,
   type ImportWalletRequest,
   type WalletSummary,
+  vaultPassphraseSchema,
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { Modal, SubmitActions } from '../../components/modal';
 import { apiPost, hasStatus, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
+import { PassphraseFields } from './browser-wallet-modal';
 import { MESSAGES } from './messages';
+import { addBrowserWallet, keyFromImport } from './self-custody';
 
 type Mode = 'seed' | 'mnemonic' | 'privateKey';
 
+/** Where the key is kept: sealed on the server (custodial) or only in this browser (self-custody). */
+type Custody = 'server' | 'browser';
+
 interface ImportForm {
+  custody: Custody;
+  passphrase: string;
+  confirm: string;
   type: Mode;
   seed: string;
   mnemonic: string;
@@ -33,6 +43,9 @@ const MODES: Array<{ value: Mode; label: string }> = [
 ];
 
 const EMPTY: ImportForm = {
+  custody: 'server',
+  passphrase: '',
+  confirm: '',
   type: 'seed',
   seed: '',
   mnemonic: '',
@@ -51,8 +64,28 @@ function toRequest(v: ImportForm): ImportWalletRequest {
 }
 
 // The server's schema checks the form (spec §5 Import wallet): 'Please fill in all fields.',
-// 'Please enter exactly N words.'. Its field names are the form's.
-const resolver = requestResolver<ImportForm>(importWalletSchema, toRequest);
+// 'Please enter exactly N words.'. Its field names are the form's. A browser import checks the
+// same fields (nothing of them is sent) and its passphrase.
+const requestCheck = requestResolver<ImportForm>(importWalletSchema, toRequest);
+const passphraseCheck = zodResolver(vaultPassphraseSchema);
+const resolver: Resolver<ImportForm> = async (values, ctx, opts) => {
+  const first = await requestCheck(values, ctx, opts);
+  if (values.custody !== 'browser') return first;
+  const second = await passphraseCheck(
+    { passphrase: values.passphrase, confirm: values.confirm } as never,
+    ctx,
+    opts as never,
+  );
+  const errors = { ...first.errors, ...second.errors } as FieldErrors<ImportForm>;
+  return Object.keys(errors).length ? { values: {}, errors } : { values, errors: {} };
+};
+
+const CUSTODY_TEXT: Record<Custody, string> = {
+  server:
+    'Custodial: the key is stored encrypted on the Ledgerpad server, which signs your transactions for you.',
+  browser:
+    'Self-custody: the key stays in this browser, encrypted with your passphrase. It is never sent to the server; you sign each transaction here.',
+};
 
 /**
  * Import Wallet: by seed, mnemonic (12/14/16/24 words) or private key. 'Wallet Already Exists' (a
@@ -80,6 +113,8 @@ export function ImportWalletModal({
     formState: { errors },
   } = useForm<ImportForm>({ resolver, defaultValues: EMPTY });
   const mode = watch('type');
+  const custody = watch('custody');
+  const [stage, setStage] = useState<'securing' | 'proving'>();
   const wordCount = Number(watch('wordCount'));
   const typedWords = mnemonicWords(watch('mnemonic') ?? '').length;
 
@@ -93,7 +128,22 @@ export function ImportWalletModal({
     setBusy(true);
     setFailure(undefined);
     try {
-      const wallet = await apiPost<WalletSummary>('/api/wallets/import', toRequest(values));
+      // In the browser: nothing of the key leaves it (only the ownership proof's signature does).
+      const wallet =
+        values.custody === 'browser'
+          ? await addBrowserWallet(
+              await keyFromImport(
+                values.type === 'mnemonic'
+                  ? { type: 'mnemonic', mnemonic: values.mnemonic }
+                  : values.type === 'privateKey'
+                    ? { type: 'privateKey', privateKey: values.privateKey }
+                    : { type: 'seed', seed: values.seed },
+              ),
+              values.passphrase,
+              values.name.trim() || undefined,
+              setStage,
+            )
+          : await apiPost<WalletSummary>('/api/wallets/import', toRequest(values));
       reset(EMPTY);
       toast.success(`${wallet.wallet_name ?? 'Wallet'} imported`, { duration: WALLETS_NOTIFICATION_MS });
       onImported(wallet);
@@ -104,9 +154,11 @@ export function ImportWalletModal({
         return;
       }
       // A 400 says what is wrong with what was typed (an invalid mnemonic, key or seed).
-      setFailure(hasStatus(err, 400) ? userMessage(err, MESSAGES.importFailed) : MESSAGES.importFailed);
+      if (err instanceof Error && err.name === 'InvalidKeyError') setFailure(err.message);
+      else setFailure(hasStatus(err, 400) ? userMessage(err, MESSAGES.importFailed) : MESSAGES.importFailed);
     } finally {
       setBusy(false);
+      setStage(undefined);
     }
   });
 
@@ -137,9 +189,23 @@ export function ImportWalletModal({
       onOpenChange={(open) => !open && close()}
       dismissible={!busy}
       title="Import Wallet"
-      description="Add a wallet you already have. Its key is stored encrypted on the server."
+      description="Add a wallet you already have, and choose who keeps its key."
     >
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
+        <fieldset className="segmented" disabled={busy}>
+          <legend className="field-label">Keep the key</legend>
+          <label className="segment">
+            <input type="radio" value="server" {...register('custody', { onChange: () => clearErrors() })} />
+            <span>On the server</span>
+          </label>
+          <label className="segment">
+            <input type="radio" value="browser" {...register('custody', { onChange: () => clearErrors() })} />
+            <span>Only in this browser</span>
+          </label>
+        </fieldset>
+        <p className="custody-note" data-testid="custody-note">
+          {CUSTODY_TEXT[custody]}
+        </p>
         <fieldset className="segmented" disabled={busy}>
           <legend className="field-label">Import with</legend>
           {MODES.map((m) => (
@@ -195,6 +261,9 @@ export function ImportWalletModal({
           errorId={errorId}
           {...register('name')}
         />
+        {custody === 'browser' && (
+          <PassphraseFields register={register as never} errors={errors} errorId={errorId} />
+        )}
         <FormErrors
           id={errorId}
           messages={[
@@ -203,10 +272,23 @@ export function ImportWalletModal({
             errors.privateKey?.message,
             errors.wordCount?.message,
             errors.name?.message,
+            errors.passphrase?.message,
+            errors.confirm?.message,
             failure,
           ]}
         />
-        <SubmitActions onCancel={close} label="Import" pending={busy} pendingLabel="Importing…" />
+        <SubmitActions
+          onCancel={close}
+          label="Import"
+          pending={busy}
+          pendingLabel={
+            stage === 'securing'
+              ? 'Encrypting the key…'
+              : stage === 'proving'
+                ? 'Proving ownership…'
+                : 'Importing…'
+          }
+        />
       </form>
     </Modal>
   );

@@ -9,7 +9,18 @@ import { MESSAGES } from './messages';
  * page's state while this modal is open; closing is possible only after "I saved it" is ticked, and
  * the page drops the seed when it closes.
  */
-export function SeedModal({ wallet, onClose }: { wallet: CreatedWallet; onClose: () => void }) {
+export function SeedModal({
+  wallet,
+  onClose,
+  title = 'Save your wallet seed',
+  description = "This is the only time the seed is shown. Anyone who has it controls the wallet, and without it the wallet can't be restored elsewhere.",
+}: {
+  wallet: CreatedWallet;
+  onClose: () => void;
+  /** A browser wallet's backup says who holds the key instead. */
+  title?: string;
+  description?: string;
+}) {
   const [saved, setSaved] = useState(false);
   const checkId = useId();
   return (
@@ -18,8 +29,8 @@ export function SeedModal({ wallet, onClose }: { wallet: CreatedWallet; onClose:
       onOpenChange={(open) => !open && saved && onClose()}
       dismissible={saved}
       role="alertdialog"
-      title="Save your wallet seed"
-      description="This is the only time the seed is shown. Anyone who has it controls the wallet, and without it the wallet can't be restored elsewhere."
+      title={title}
+      description={description}
       className="seed-modal"
     >
       <p className="seed-wallet">

@@ -19,6 +19,9 @@ import { ConfirmActions, Modal, ModalActions, SubmitActions } from '../../compon
 import { apiPost, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
+import { runSigned } from '../../lib/signer';
+import { WalletKindBadge } from '../../components/wallet-kind-badge';
+import { useLedgerNetwork } from './queries';
 import { MESSAGES } from './messages';
 import { sanitizeAmount } from '../../lib/amount-input';
 import { availableXrp } from '../../lib/wallet-funds';
@@ -130,12 +133,21 @@ export function TransferModal({
   const selected = watch('token');
   const others = ownWallets.filter((w) => w.wallet_address !== wallet.wallet_address);
 
+  const network = useLedgerNetwork();
+  // Custodial: the server signs. Browser key / wallet app: the server answers the exact payment,
+  // signed here or in the app, then checked and sent by the server (lib/signer).
   const send = useMutation({
     mutationFn: async (attempt: Attempt) =>
       transferResponseSchema.parse(
-        await apiPost('/api/wallets/transfer', attempt.request, {
-          headers: { 'Idempotency-Key': attempt.key },
-        }),
+        await runSigned(
+          wallet,
+          () =>
+            apiPost('/api/wallets/transfer', attempt.request, {
+              headers: { 'Idempotency-Key': attempt.key },
+            }),
+          `${attempt.key}.signed`,
+          network,
+        ),
       ),
     onSuccess: (result, attempt) => setStep({ name: 'success', attempt, result }),
     onError: (err, attempt) =>
@@ -178,7 +190,8 @@ export function TransferModal({
         step.name === 'form' ? (
           <>
             From <strong>{wallet.wallet_name ?? 'Wallet'}</strong>{' '}
-            <code title={wallet.wallet_address}>{shortAddress(wallet.wallet_address)}</code>
+            <code title={wallet.wallet_address}>{shortAddress(wallet.wallet_address)}</code>{' '}
+            <WalletKindBadge kind={wallet.kind} app={wallet.wallet_app} />
           </>
         ) : undefined
       }
@@ -316,6 +329,8 @@ export function TransferModal({
           </dl>
           <p className="muted small">
             Ledger payments can&apos;t be reversed. A small network fee in XRP is added.
+            {wallet.kind === 'browser' && ' You sign it in this browser (your passphrase if it is locked).'}
+            {wallet.kind === 'external' && ' You approve it in your wallet app.'}
           </p>
           <ConfirmActions
             pending={sending}

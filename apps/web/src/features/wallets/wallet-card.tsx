@@ -9,9 +9,14 @@ import {
   type WalletToken,
   formatToken,
   formatXrp,
+  serverSigns,
   shortAddress,
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
+import { IdentityBadge } from '../../components/identity-badge';
+import { useTokenIdentities, type KnownIdentity } from '../../lib/token-identities';
+import { WalletKindBadge } from '../../components/wallet-kind-badge';
+import { KeyStatus } from './key-status';
 import { MESSAGES } from './messages';
 import { availableXrp } from '../../lib/wallet-funds';
 import { tokenKey, tokenLabel } from './tokens';
@@ -29,6 +34,8 @@ export interface WalletCardProps {
   onRemove: () => void;
   onSetLimit: (token: WalletToken) => void;
   onRemoveTrustline: (token: WalletToken) => void;
+  /** A browser wallet's key, shown after its passphrase. */
+  onExport: () => void;
 }
 
 function MoreIcon() {
@@ -52,9 +59,12 @@ export function WalletCard({
   onRemove,
   onSetLimit,
   onRemoveTrustline,
+  onExport,
 }: WalletCardProps) {
   const titleId = useId();
   const navigate = useNavigate();
+  // Each token's identity marks, as the list shows them (issue 35: a fake RLUSD reads so here too).
+  const identity = useTokenIdentities();
   const name = wallet.wallet_name ?? 'Wallet';
   const inactive = balance?.status === WALLET_STATUS.inactive;
 
@@ -80,6 +90,7 @@ export function WalletCard({
       <header className="wallet-card-header">
         <div className="wallet-title">
           <h2 id={titleId}>{name}</h2>
+          <WalletKindBadge kind={wallet.kind} app={wallet.wallet_app} />
           {inactive && (
             <span
               className="badge badge-inactive"
@@ -117,6 +128,8 @@ export function WalletCard({
         />
       </div>
 
+      <KeyStatus wallet={wallet} onExport={onExport} />
+
       {balance === undefined ? (
         <div className="wallet-balance-block" aria-busy="true" aria-label="Loading balance">
           <div className="skeleton-line skeleton-amount" />
@@ -145,7 +158,8 @@ export function WalletCard({
           Send
         </button>
         {fundButton('xrp', 'Fund with test XRP')}
-        {rlusdFaucet && fundButton('rlusd', 'Fund with test RLUSD')}
+        {/* The RLUSD faucet opens the trust line with the wallet's key: custodial wallets only. */}
+        {rlusdFaucet && serverSigns(wallet.kind) && fundButton('rlusd', 'Fund with test RLUSD')}
       </div>
 
       {balance && balance.tokens.length > 0 && (
@@ -156,6 +170,7 @@ export function WalletCard({
               <TokenRow
                 key={tokenKey(token)}
                 token={token}
+                identity={token.lpName ? undefined : identity(token.currencyCode, token.issuer)}
                 onOpen={
                   token.lpName
                     ? undefined
@@ -168,8 +183,9 @@ export function WalletCard({
                           },
                         })
                 }
-                onSetLimit={() => onSetLimit(token)}
-                onRemove={() => onRemoveTrustline(token)}
+                // Trust-line changes are signed on the server: custodial wallets only, for now.
+                onSetLimit={serverSigns(wallet.kind) ? () => onSetLimit(token) : undefined}
+                onRemove={serverSigns(wallet.kind) ? () => onRemoveTrustline(token) : undefined}
               />
             ))}
           </ul>
@@ -181,21 +197,25 @@ export function WalletCard({
 
 function TokenRow({
   token,
+  identity,
   onOpen,
   onSetLimit,
   onRemove,
 }: {
   token: WalletToken;
+  /** The token's identity marks (none for LP tokens: they are no listing). */
+  identity?: KnownIdentity;
   /** Non-LP tokens open the swap page for this wallet and token. */
   onOpen?: () => void;
-  onSetLimit: () => void;
-  onRemove: () => void;
+  onSetLimit?: () => void;
+  onRemove?: () => void;
 }) {
   const label = tokenLabel(token);
   const body = (
     <>
       <span className="token-name">
         <strong>{label}</strong>
+        {identity && <IdentityBadge token={identity} compact plain />}
         <span className="muted small" title={token.realIssuer}>
           {shortAddress(token.realIssuer)}
         </span>
@@ -229,21 +249,23 @@ function TokenRow({
       ) : (
         <div className="token-main static">{body}</div>
       )}
-      <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger className="icon-button small" aria-label={`Trust line actions for ${label}`}>
-          <MoreIcon />
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content className="dropdown" align="end" sideOffset={4}>
-            <DropdownMenu.Item className="dropdown-item" onSelect={onSetLimit}>
-              Set limit
-            </DropdownMenu.Item>
-            <DropdownMenu.Item className="dropdown-item danger" onSelect={onRemove}>
-              Remove trust line
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+      {onSetLimit && onRemove && (
+        <DropdownMenu.Root modal={false}>
+          <DropdownMenu.Trigger className="icon-button small" aria-label={`Trust line actions for ${label}`}>
+            <MoreIcon />
+          </DropdownMenu.Trigger>
+          <DropdownMenu.Portal>
+            <DropdownMenu.Content className="dropdown" align="end" sideOffset={4}>
+              <DropdownMenu.Item className="dropdown-item" onSelect={onSetLimit}>
+                Set limit
+              </DropdownMenu.Item>
+              <DropdownMenu.Item className="dropdown-item danger" onSelect={onRemove}>
+                Remove trust line
+              </DropdownMenu.Item>
+            </DropdownMenu.Content>
+          </DropdownMenu.Portal>
+        </DropdownMenu.Root>
+      )}
     </li>
   );
 }

@@ -13,7 +13,11 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Modal, ModalActions } from '../../components/modal';
 import { apiDelete, apiPost, userMessage } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
+import { BrowserWalletModal } from './browser-wallet-modal';
+import { ConnectAppModal } from './connect-app-modal';
+import { ExportKeyModal } from './export-key-modal';
 import { ImportWalletModal } from './import-wallet-modal';
+import { LockSetting } from './lock-setting';
 import { MESSAGES } from './messages';
 import { sumXrp } from './money';
 import {
@@ -49,6 +53,9 @@ function useRefreshFailureToast(
 
 type Open =
   | { kind: 'import' }
+  | { kind: 'browser-create' }
+  | { kind: 'connect-app' }
+  | { kind: 'export'; walletId: number }
   | { kind: 'exists' }
   | { kind: 'transfer'; walletId: number }
   | { kind: 'rename'; walletId: number }
@@ -165,7 +172,27 @@ export function WalletsPage() {
           <button type="button" className="btn-secondary" onClick={() => openDialog({ kind: 'import' })}>
             Import Wallet
           </button>
+          <button
+            type="button"
+            className="btn-secondary"
+            onClick={() => openDialog({ kind: 'browser-create' })}
+          >
+            Create browser wallet
+          </button>
+          <button type="button" className="btn-secondary" onClick={() => openDialog({ kind: 'connect-app' })}>
+            Connect wallet app
+          </button>
         </div>
+      </section>
+
+      <section className="panel custody-panel" aria-label="Who holds your keys">
+        <p className="custody-note">
+          <strong>Custodial</strong> wallets (Create Wallet, or Import with the key on the server): the key is
+          stored encrypted on the Ledgerpad server, which signs for you. <strong>Browser key</strong> and{' '}
+          <strong>wallet app</strong> wallets: the key never reaches the server, which cannot sign for them;
+          you approve each transaction in this browser or in the app.
+        </p>
+        <LockSetting />
       </section>
 
       {list.isPending ? (
@@ -208,6 +235,7 @@ export function WalletsPage() {
               onRemove={() => openDialog({ kind: 'remove', walletId: w.id })}
               onSetLimit={(token) => openDialog({ kind: 'set-limit', walletId: w.id, token })}
               onRemoveTrustline={(token) => openDialog({ kind: 'remove-trustline', walletId: w.id, token })}
+              onExport={() => openDialog({ kind: 'export', walletId: w.id })}
             />
           ))}
         </div>
@@ -224,6 +252,16 @@ export function WalletsPage() {
           }}
           onAlreadyExists={() => setOpen({ kind: 'exists' })}
         />
+      )}
+
+      {open?.kind === 'browser-create' && (
+        <BrowserWalletModal onClose={close} onAdded={() => void refresh()} />
+      )}
+
+      {open?.kind === 'connect-app' && <ConnectAppModal onClose={close} onAdded={() => void refresh()} />}
+
+      {open?.kind === 'export' && walletOf(open.walletId) && (
+        <ExportKeyModal wallet={walletOf(open.walletId)!} onClose={close} />
       )}
 
       {open?.kind === 'exists' && (

@@ -7,6 +7,7 @@ import { ammDelete } from './amm-delete';
 import { ammDeposit } from './amm-deposit';
 import { ammVote } from './amm-vote';
 import { ammWithdraw } from './amm-withdraw';
+import { batch } from './batch';
 import { checkCancel } from './check-cancel';
 import { checkCash } from './check-cash';
 import { checkCreate } from './check-create';
@@ -50,6 +51,7 @@ export const TRANSACTORS: Record<string, Transactor> = {
   AMMVote: ammVote,
   AMMBid: ammBid,
   AMMDelete: ammDelete,
+  Batch: batch,
 };
 
 /** Lets other modules (e.g. DEX/AMM transactors) register their types without editing this map. */

@@ -10,6 +10,11 @@ export interface PreflightContext {
   config: CoreConfig;
   /** The applying ledger's amendments (rippled's ctx.rules). */
   rules: Rules;
+  /**
+   * For a Batch only: the engine's preflight of one of its inner transactions (rippled's
+   * preflight with tapBATCH), so the transactor needs no import of the engine.
+   */
+  preflightInner?: (inner: JsonObject) => Ter;
 }
 
 export interface PreclaimContext {
@@ -41,9 +46,19 @@ export interface ApplyContext {
 export interface Transactor {
   /** Transaction-specific flags allowed besides the universal ones. */
   readonly flagsMask?: number;
+  /** Whether the ledger's amendments enable this type (else temDISABLED before anything else). */
+  enabled?(rules: Rules): boolean;
   preflight?(ctx: PreflightContext): Ter;
   preclaim?(ctx: PreclaimContext): Ter;
   doApply(ctx: ApplyContext): Ter;
-  /** Minimum fee in drops when not the base fee (rippled calculateBaseFee). */
-  baseFee?(tx: JsonObject, config: CoreConfig, view: StateReader): bigint;
+  /**
+   * Minimum fee in drops when not the base fee (rippled calculateBaseFee). `feeOf` is the engine's
+   * own rule for another transaction (a Batch adds up its inner transactions' fees).
+   */
+  baseFee?(
+    tx: JsonObject,
+    config: CoreConfig,
+    view: StateReader,
+    feeOf?: (other: JsonObject) => bigint,
+  ): bigint;
 }

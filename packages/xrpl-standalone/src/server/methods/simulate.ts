@@ -3,7 +3,7 @@
 // by design: a signed transaction is refused (transactionSigned). Fee, Sequence, SigningPubKey
 // and NetworkID are filled as rippled's simulate fills them. With `binary: true` the transaction
 // and its metadata come back serialized (tx_blob, meta_blob) instead of as JSON.
-import { encode } from 'ripple-binary-codec';
+import { decode, encode } from 'ripple-binary-codec';
 import type { JsonObject } from '../../core/contract';
 import { terCode, terMessage, type Ter } from '../../core/results';
 import type { MethodSpec } from '../context';
@@ -108,6 +108,13 @@ export const simulateMethod: MethodSpec = {
     }
     const out = node.simulate(blob);
     if (out.rpcError === undefined && isSigned(out.tx)) throw new RpcError('transactionSigned');
+    if (out.rpcError?.error === 'notImpl') {
+      // rippled refuses a Batch (notImpl) after its signed-transaction check.
+      if (params.tx_blob !== undefined && isSigned(decode(blob) as JsonObject)) {
+        throw new RpcError('transactionSigned');
+      }
+      throw new RpcError('notImpl');
+    }
     if (out.rpcError) {
       const extra = out.rpcError.error_exception ? { error_exception: out.rpcError.error_exception } : {};
       if (out.rpcError.error === 'invalidParams')

@@ -74,7 +74,7 @@ export function TokenPicker({
                   setOpen(false);
                 }}
               >
-                <strong>{s.ticker}</strong> <IdentityBadge token={s} />{' '}
+                <strong>{s.ticker}</strong> <IdentityBadge token={s} plain />{' '}
                 <span className="muted">{s.name}</span>
                 <span className="muted small suggestion-issuer">{s.issuer_address}</span>
               </button>

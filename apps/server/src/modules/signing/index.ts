@@ -1,0 +1,1 @@
+export { registerSigning } from './routes';

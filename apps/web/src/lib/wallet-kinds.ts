@@ -1,0 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
+import { walletListResponseSchema, type WalletApp, type WalletKind } from '@ledgerpad/shared';
+import { apiGetAllPages } from './api';
+
+// Who signs for each of the user's wallets, by address: screens whose own answers name wallets by
+// address only (positions, burner, orders) label them with it (docs/self-custody.md).
+
+export type WalletKinds = Map<string, { kind?: WalletKind; app?: WalletApp | null }>;
+
+export function useWalletKinds(enabled = true): WalletKinds {
+  const { data } = useQuery({
+    queryKey: ['wallets', 'kinds'],
+    queryFn: async ({ signal }) =>
+      walletListResponseSchema.parse(
+        await apiGetAllPages(
+          '/api/wallets',
+          (page: { wallets: unknown[] }) => page.wallets,
+          (first, all) => ({ ...first, wallets: all }),
+          { signal },
+        ),
+      ).wallets,
+    enabled,
+    staleTime: 60_000,
+  });
+  return new Map((data ?? []).map((w) => [w.wallet_address, { kind: w.kind, app: w.wallet_app }]));
+}

@@ -1,0 +1,267 @@
+import type { Browser, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decode, Wallet } from 'xrpl';
+import { type DeployResult } from '@ledgerpad/shared';
+import { launchBrowser, screenshotWidths } from '../support/browser';
+import { deployAsNewUser } from '../support/deploy';
+import { installFakeGemWallet } from '../support/fake-gemwallet';
+import { useBrowser } from '../support/fixture';
+import { startServer, type RunningServer } from '../support/server';
+import { demoSignIn } from '../support/sign-in';
+
+// Self-custody wallets in Chromium against the real server and ledger (docs/self-custody.md): a
+// browser wallet created in the page signs a market buy, a sell and a transfer; its seed is in no
+// request the page sends; a signed blob changed on the way (re-signed with the right key) is
+// refused by the intent check; a wallet app (a protocol-faithful GemWallet stand-in) connects,
+// proves ownership and signs a transfer.
+
+const run = Date.now().toString(36).slice(-4).toUpperCase();
+const TICKER = `K${run}`;
+const PASSPHRASE = 'a long test passphrase';
+const LEDGER_WAIT = { timeout: 30_000 };
+
+let server: RunningServer;
+let deployer: Browser;
+let token: DeployResult;
+
+/** Every URL and body the page sends, for "the seed appears in no request". */
+function captureRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (r) => seen.push(`${r.method()} ${r.url()}\n${r.postData() ?? ''}`));
+  return seen;
+}
+
+const card = (page: Page, name: RegExp | string) => page.getByRole('article', { name });
+
+async function openWallets(page: Page, user: string): Promise<void> {
+  await demoSignIn(page, server.url, user);
+  await page.goto(`${server.url}/wallets`);
+  await page.getByRole('heading', { name: 'Wallets', level: 1 }).waitFor();
+}
+
+async function fundXrp(page: Page, name: string): Promise<void> {
+  await card(page, name).getByRole('button', { name: 'Fund with test XRP' }).click();
+  await expect
+    .poll(() => card(page, name).getByTestId('wallet-balance').textContent(), LEDGER_WAIT)
+    .toMatch(/^1,000 XRP/);
+}
+
+/** Send → Review → Confirm; answers the unlock prompt when one opens. Returns the dialog. */
+async function send(page: Page, walletName: string, to: string, amount: string, unlock?: string) {
+  await card(page, walletName).getByRole('button', { name: 'Send' }).click();
+  const modal = page.getByRole('dialog', { name: 'Send' });
+  await modal.getByLabel('Recipient address').fill(to);
+  await modal.getByLabel('Amount').fill(amount);
+  await modal.getByRole('button', { name: 'Review' }).click();
+  await page.getByRole('button', { name: 'Confirm and send' }).click();
+  if (unlock) {
+    const prompt = page.getByRole('dialog', { name: new RegExp(`^Unlock ${walletName}`) });
+    await prompt.waitFor();
+    await screenshotWidths(page, 'self-custody-unlock-prompt');
+    await prompt.getByLabel('Passphrase').fill(unlock);
+    await prompt.getByRole('button', { name: 'Unlock' }).click();
+  }
+}
+
+beforeAll(async () => {
+  // Its own server with the platform accounts (fee wallet, RLUSD), as `npm start` runs.
+  server = await startServer({ PLATFORM_BOOTSTRAP: 'on' });
+  deployer = await launchBrowser();
+  [token] = await deployAsNewUser(deployer, server.url, `scdev_${run.toLowerCase()}`, [
+    { name: `Keys ${run}`, ticker: TICKER },
+  ]);
+}, 240_000);
+
+afterAll(async () => {
+  await deployer?.close();
+  await server?.stop();
+});
+
+describe('self-custody wallets in Chromium', () => {
+  const t = useBrowser();
+
+  it('a browser wallet made in the page buys, sells and transfers; its seed is in no request', async () => {
+    const { page } = t;
+    const requests = captureRequests(page);
+    await openWallets(page, `keeper_${run.toLowerCase()}`);
+
+    await page.getByRole('button', { name: 'Create browser wallet' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a browser wallet' });
+    await dialog.getByLabel('Name (optional)').fill('Pocket');
+    await dialog.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+    await dialog.getByLabel('Repeat the passphrase').fill(PASSPHRASE);
+    await screenshotWidths(page, 'self-custody-create-dialog');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const backup = page.getByRole('alertdialog', { name: 'Back up your browser wallet' });
+    await backup.waitFor({ timeout: 30_000 });
+    const seed = (await backup.getByLabel('Wallet seed').textContent())!.trim();
+    expect(seed).toMatch(/^sEd/);
+    const address = Wallet.fromSeed(seed).classicAddress;
+    await backup.getByLabel('I saved it').check();
+    await backup.getByRole('button', { name: 'Done' }).click();
+
+    const pocket = card(page, 'Pocket');
+    await pocket.getByTestId('wallet-kind').filter({ hasText: 'Browser key' }).waitFor();
+    await pocket.getByText('Unlocked in this browser').waitFor();
+    await fundXrp(page, 'Pocket');
+    // A custodial wallet beside it, labelled as such.
+    await page.getByRole('button', { name: 'Create Wallet' }).click();
+    const seedModal = page.getByRole('alertdialog', { name: 'Save your wallet seed' });
+    await seedModal.getByLabel('I saved it').check();
+    await seedModal.getByRole('button', { name: 'Done' }).click();
+    await page.getByTestId('wallet-kind').filter({ hasText: 'Custodial' }).first().waitFor();
+    await screenshotWidths(page, 'self-custody-wallets-page');
+
+    // Buy on the swap page from the browser wallet: it signs here, the server checks and submits.
+    await page.goto(`${server.url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
+    const select = page.getByLabel('Wallet', { exact: true });
+    const option = select.locator('option', { hasText: 'Pocket' });
+    expect(await option.textContent()).toContain('Browser key');
+    await select.selectOption((await option.getAttribute('value'))!);
+    const quoted = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/amm-info');
+    // The token's pool holds 10 XRP: 0.2 XRP moves its price by a few percent.
+    await page.getByLabel('Amount (XRP)').fill('0.2');
+    await quoted;
+    await page.getByTestId('disclosure').waitFor();
+    const submitted = page.waitForResponse((r) =>
+      /\/api\/intents\/[^/]+\/submit$/.test(new URL(r.url()).pathname),
+    );
+    await page.locator('.trade-box button[type="submit"]').click();
+    // A new page load starts locked (unlocked keys live in the tab's memory only): the prompt.
+    const prompt = page.getByRole('dialog', { name: 'Unlock Pocket' });
+    await prompt.getByLabel('Passphrase').fill(PASSPHRASE);
+    await prompt.getByRole('button', { name: 'Unlock' }).click();
+    expect((await submitted).status()).toBe(200);
+    await page.getByTestId('you-received').waitFor(LEDGER_WAIT);
+    expect(await page.getByTestId('trade-status').textContent()).toBe('✅ 1 swap(s) successful!');
+
+    // Sell all of it.
+    await page.getByRole('tab', { name: 'Sell' }).click();
+    await page
+      .getByRole('group', { name: 'Tokens in this wallet' })
+      .getByRole('button', { name: new RegExp(TICKER) })
+      .click();
+    const sellQuote = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/amm-info');
+    await page.getByRole('button', { name: '100%' }).click();
+    await sellQuote;
+    const sold = page.waitForResponse((r) =>
+      /\/api\/intents\/[^/]+\/submit$/.test(new URL(r.url()).pathname),
+    );
+    await page.locator('.trade-box button[type="submit"]').click();
+    expect((await sold).status()).toBe(200);
+    await expect
+      .poll(() => page.getByTestId('trade-status').textContent(), LEDGER_WAIT)
+      .toBe('✅ 1 swap(s) successful!');
+
+    // Lock, then transfer XRP: the passphrase prompt opens before the wallet signs.
+    await page.goto(`${server.url}/wallets`);
+    await page.getByRole('button', { name: 'Lock all now' }).click();
+    await card(page, 'Pocket').getByText('Locked', { exact: true }).waitFor();
+    const recipient = Wallet.generate().classicAddress;
+    await send(page, 'Pocket', recipient, '2', PASSPHRASE);
+    await page.getByRole('dialog', { name: 'Transfer sent' }).waitFor(LEDGER_WAIT);
+
+    // Neither the seed, its key, nor the passphrase was in any request the page sent.
+    const wallet = Wallet.fromSeed(seed);
+    expect(requests.length).toBeGreaterThan(20);
+    for (const secret of [seed, wallet.privateKey, PASSPHRASE])
+      expect(requests.filter((r) => r.includes(secret))).toEqual([]);
+    // …while the address went to the server (the ownership proof, the trades).
+    expect(requests.some((r) => r.includes(address))).toBe(true);
+  }, 240_000);
+
+  it('refuses a blob changed on the way (re-signed with the right key) with the sentence; nothing moves', async () => {
+    const { page } = t;
+    const requests = captureRequests(page);
+    const key = Wallet.generate();
+    await openWallets(page, `tamper_${run.toLowerCase()}`);
+    // Import an existing key into this browser only.
+    await page.getByRole('button', { name: 'Import Wallet' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import Wallet' });
+    await dialog.getByText('Only in this browser').click();
+    await dialog.getByTestId('custody-note').filter({ hasText: 'never sent to the server' }).waitFor();
+    await dialog.getByRole('textbox', { name: 'Seed' }).fill(key.seed!);
+    await dialog.getByLabel('Name (optional)').fill('Imported');
+    await dialog.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+    await dialog.getByLabel('Repeat the passphrase').fill(PASSPHRASE);
+    await screenshotWidths(page, 'self-custody-import-dialog');
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await card(page, 'Imported')
+      .getByTestId('wallet-kind')
+      .filter({ hasText: 'Browser key' })
+      .waitFor(LEDGER_WAIT);
+    await fundXrp(page, 'Imported');
+
+    // The attacker's proxy: the signed payment's Amount raised, then signed again with the wallet's
+    // own key — only the server's comparison with what it prepared can catch it.
+    const recipient = Wallet.generate().classicAddress;
+    let altered = false;
+    await page.route('**/api/intents/*/submit', async (route: Route) => {
+      const body = route.request().postDataJSON() as { blobs: string[] };
+      const tx = decode(body.blobs[0]!) as Record<string, unknown>;
+      delete tx.TxnSignature;
+      delete tx.SigningPubKey;
+      const changed = key.sign({ ...tx, Amount: String(Number(tx.Amount) * 10) } as never).tx_blob;
+      altered = true;
+      await route.continue({ postData: JSON.stringify({ blobs: [changed] }) });
+    });
+    await send(page, 'Imported', recipient, '3');
+    const failed = page.getByRole('dialog', { name: 'Transfer failed' });
+    await failed.waitFor(LEDGER_WAIT);
+    expect(altered).toBe(true);
+    expect(await failed.getByRole('alert').textContent()).toBe(
+      'The signed transaction does not match what was prepared: Amount differs.',
+    );
+    // Nothing was sent: the recipient does not exist on the ledger.
+    const info = await page.request.post(`${server.url}/api/wallets/balances`, {
+      headers: { 'x-csrf-token': await csrf(page) },
+      data: {},
+    });
+    const imported = ((await info.json()) as Array<{ wallet_address: string; balance: string }>).find(
+      (w) => w.wallet_address === key.classicAddress,
+    );
+    expect(imported?.balance).toBe('1000');
+    expect(requests.filter((r) => r.includes(key.seed!) || r.includes(PASSPHRASE))).toEqual([]);
+  }, 180_000);
+
+  it('connects a wallet app through xrpl-connect (GemWallet), proves ownership and signs a transfer there', async () => {
+    const { page } = t;
+    const app = Wallet.generate();
+    const gem = await installFakeGemWallet(page.context(), app);
+    await openWallets(page, `gem_${run.toLowerCase()}`);
+    await page.getByRole('button', { name: 'Connect wallet app' }).click();
+    await page
+      .getByRole('dialog', { name: 'Connect a wallet app' })
+      .getByRole('button', { name: 'GemWallet' })
+      .click();
+    const appCard = card(page, /Wallet 1/);
+    await appCard.getByTestId('wallet-kind').filter({ hasText: 'GemWallet' }).waitFor(LEDGER_WAIT);
+    await appCard.getByText(app.classicAddress).waitFor();
+    // Connected (installed? then the account), then the ownership challenge signed in the app.
+    expect(gem.requests.slice(0, 2)).toEqual(['REQUEST_IS_INSTALLED/V3', 'REQUEST_GET_PUBLIC_KEY/V3']);
+    expect(gem.requests).toContain('REQUEST_SIGN_TRANSACTION/V3');
+    expect(gem.signed[0]).toMatchObject({
+      TransactionType: 'AccountSet',
+      Account: app.classicAddress,
+      Sequence: 0,
+    });
+
+    await fundXrp(page, 'Wallet 1');
+    const recipient = Wallet.generate().classicAddress;
+    await send(page, 'Wallet 1', recipient, '4');
+    await page.getByRole('dialog', { name: 'Transfer sent' }).waitFor(LEDGER_WAIT);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await screenshotWidths(page, 'self-custody-wallet-app');
+    const payment = gem.signed.at(-1)!;
+    expect(payment).toMatchObject({
+      TransactionType: 'Payment',
+      Account: app.classicAddress,
+      Destination: recipient,
+      Amount: '4000000',
+    });
+  }, 180_000);
+});
+
+async function csrf(page: Page): Promise<string> {
+  return ((await (await page.request.get(`${server.url}/api/csrf-token`)).json()) as { token: string }).token;
+}

@@ -1,0 +1,57 @@
+import type { BrowserContext } from 'playwright-core';
+import type { Wallet } from 'xrpl';
+
+// A stand-in for the GemWallet browser extension, for tests only: it speaks exactly the messages
+// GemWallet's content script answers (GemWallet/gemwallet-extension, content/index.ts) and that
+// xrpl-connect's GemWalletAdapter sends through @gemwallet/api: window.postMessage requests tagged
+// { source: 'GEM_WALLET_MSG_REQUEST', messageId, app: 'gem-wallet', type, payload }, answered with
+// { source: 'GEM_WALLET_MSG_RESPONSE', messagedId (GemWallet's spelling), result | error }
+// — REQUEST_IS_INSTALLED/V3 with a flat `isInstalled`, REQUEST_GET_PUBLIC_KEY/V3 with
+// `result: { address, publicKey }`, REQUEST_SIGN_TRANSACTION/V3 (payload `{ transaction }`) with
+// `result: { signature }` (the signed blob). Where the extension asks its user to approve, this
+// one approves at once; the key lives in the test process (the extension's background page).
+
+export interface FakeGemWallet {
+  /** Request types in the order the page sent them. */
+  readonly requests: string[];
+  /** The transactions it was asked to sign, as sent. */
+  readonly signed: Array<Record<string, unknown>>;
+}
+
+export async function installFakeGemWallet(context: BrowserContext, wallet: Wallet): Promise<FakeGemWallet> {
+  const state: FakeGemWallet = { requests: [], signed: [] };
+  await context.exposeBinding('__fakeGemWallet', (_source, type: string, payload: unknown) => {
+    state.requests.push(type);
+    if (type === 'REQUEST_GET_PUBLIC_KEY/V3')
+      return { result: { address: wallet.classicAddress, publicKey: wallet.publicKey } };
+    if (type === 'REQUEST_SIGN_TRANSACTION/V3') {
+      const tx = (payload as { transaction: Record<string, unknown> }).transaction;
+      state.signed.push(tx);
+      return { result: { signature: wallet.sign(tx as never).tx_blob } };
+    }
+    return { error: { name: 'Error', message: `The test wallet does not answer ${type}` } };
+  });
+  await context.addInitScript(() => {
+    type Request = { source?: string; messageId?: number; type?: string; payload?: unknown };
+    const answer = (window as unknown as { __fakeGemWallet: (t: string, p: unknown) => Promise<object> })
+      .__fakeGemWallet;
+    window.addEventListener('message', (event: MessageEvent<Request>) => {
+      // As the content script: only this page's own requests.
+      if (event.origin !== window.origin || event.source !== window) return;
+      const data = event.data;
+      if (!data || data.source !== 'GEM_WALLET_MSG_REQUEST' || !data.type) return;
+      const reply = (body: object) =>
+        window.postMessage(
+          { source: 'GEM_WALLET_MSG_RESPONSE', messagedId: data.messageId, ...body },
+          window.location.origin,
+        );
+      if (data.type === 'REQUEST_IS_INSTALLED/V3') {
+        void answer(data.type, undefined);
+        reply({ isInstalled: true });
+        return;
+      }
+      void answer(data.type, data.payload).then(reply);
+    });
+  });
+  return state;
+}
