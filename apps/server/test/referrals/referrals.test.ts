@@ -216,7 +216,8 @@ describe('referrals', () => {
     const before = await t.database.db.select().from(referralAccruals);
     await buy(bob, bobWallet, '5');
     expect(await t.database.db.select().from(referralAccruals)).toHaveLength(before.length);
-  });
+    // Four swaps, each awaiting its fee's payment on the ledger: room for a loaded machine.
+  }, 120_000);
 
   it('stops earning when the window ends, and applies a new share to later trades', async () => {
     // A referral whose window is over (bound 13 months ago, for 12).

@@ -4,7 +4,14 @@ import type { JobStatusView, DeployResult, ReferralSummary } from '@ledgerpad/sh
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { referralClaims } from '../../src/modules/referrals/schema';
 import { rewardClaims, rewardPayouts } from '../../src/modules/rewards/schema';
-import { CHILD_ORIGIN, json, signInOverHttp, useCrashRig, type ChildServer } from '../helpers/child-server';
+import {
+  CHILD_ORIGIN,
+  json,
+  signInOverHttp,
+  uploadLogoOverHttp,
+  useCrashRig,
+  type ChildServer,
+} from '../helpers/child-server';
 
 // kill -9 of the real server (embedded PGlite and persistent ledger in one process, as `npm start`)
 // in the middle of reward payouts, then a restart with nobody retrying: a creator's claim split
@@ -122,7 +129,7 @@ describe('reward payout crash safety', () => {
       devAllocation: '0',
       liquidityAmount: '100',
       ammFee: '0.3',
-      logoUrl: '/images/x.webp',
+      logoUrl: await uploadLogoOverHttp(server.base, creatorHeaders),
       blackholeIssuer: false,
       requireAuth: false,
       liquidityPairType: 'XRP',

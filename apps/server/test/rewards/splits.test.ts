@@ -17,6 +17,7 @@ import type { SignedIn } from '../helpers/test-app';
 import { seed, type TradingWorld } from '../helpers/trading-world';
 import { submitOk } from '../helpers/submit-and-wait';
 import { fundedAccount } from '../listing/issuer-fixture';
+import { addSelfCustody } from '../self-custody/helpers';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // Creator reward splits on the embedded ledger: the creator alone sets up to 5 recipients (basis
@@ -306,6 +307,48 @@ describe('creator reward splits', () => {
     expect((await claimedDrops()) - (creatorShareDrops - claimable)).toBe(parts[0]! + parts[2]!);
     const rows = await t.database.db.select().from(rewardPayouts).where(eq(rewardPayouts.tokenId, tokenId));
     expect(rows.filter((p) => p.status === 'failed')).toHaveLength(1);
+  });
+
+  it("counts the creator's self-custody wallet as their own: accepted before it is on the ledger, paid its share", async () => {
+    // A browser wallet of the creator (the server holds no key for it, but can pay to it), not yet
+    // an account on the ledger: accepted as one of the creator's wallets, not as an unknown account.
+    const browser = Wallet.generate();
+    const added = await addSelfCustody(t.app, creator, browser);
+    expect(added.kind).toBe('browser');
+    const split = [
+      { address: browser.classicAddress, bps: 5000 },
+      { address: creatorWallet.address, bps: 5000 },
+    ];
+    const saved = await setSplit(creator, split);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((saved.json() as RewardSplitView).recipients).toEqual(split);
+
+    // Once activated (20 XRP from an outside account), a claim pays it its half.
+    await submitOk(client, outside, {
+      TransactionType: 'Payment',
+      Account: outside.classicAddress,
+      Destination: browser.classicAddress,
+      Amount: '20000000',
+    });
+    await buy('4');
+    const claimable = creatorShareDrops - (await claimedDrops());
+    const before = await Promise.all([xrpOf(browser.classicAddress), xrpOf(creatorWallet.address)]);
+    const res = await post('/api/claim-rewards', creator, {
+      token: token.currency,
+      issuer: token.issuer_address,
+      percent: 100,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // floor(claimable × 5,000 / 10,000) each; the odd drop, if any, to the first (the browser wallet).
+    const half = (claimable * 5000n) / 10_000n;
+    const parts = [claimable - half, half];
+    expect((res.json() as ClaimRewardsResult).payouts?.map((p) => [p.address, p.amount, p.status])).toEqual([
+      [browser.classicAddress, xrp6(parts[0]!), 'paid'],
+      [creatorWallet.address, xrp6(parts[1]!), 'paid'],
+    ]);
+    const after = await Promise.all([xrpOf(browser.classicAddress), xrpOf(creatorWallet.address)]);
+    expect(after[0]! - before[0]!).toBe(parts[0]);
+    expect(after[1]! - before[1]!).toBe(parts[1]);
   });
 });
 
