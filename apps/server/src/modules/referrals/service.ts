@@ -24,11 +24,10 @@ import {
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/results';
 import { ledgerSubmissions } from '../../ledger/schema';
-import { withinKeyLife } from '../../lib/idempotency';
 import { badGateway, badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
-import type { FeeWalletPayments, RewardCurrency } from '../rewards';
+import { claimOfRequest, type FeeWalletPayments, type RewardCurrency } from '../rewards';
 import type { FeePaidListener } from '../trading';
 import { users } from '../users/schema';
 import type { WalletsApi } from '../wallets';
@@ -260,8 +259,11 @@ export class ReferralsService {
     requestKey?: string,
   ): Promise<ReferralClaimResult> {
     const reserved =
-      (await this.claimOfRequest(userId, b.currency, requestKey)) ??
-      (await this.newClaim(userId, b, requestKey));
+      (await claimOfRequest(this.deps, referralClaims, REFERRAL_CLAIM_JOB, {
+        userId,
+        requestKey,
+        scope: eq(referralClaims.currency, b.currency),
+      })) ?? (await this.newClaim(userId, b, requestKey));
     const job = await this.deps.jobs
       .waitFor(reserved.jobId, { timeoutMs: CLAIM_WAIT_MS })
       .catch(() => undefined);
@@ -282,29 +284,6 @@ export class ReferralsService {
       ...(claim?.hash ? { hash: claim.hash } : {}),
       ...(sub?.result ? { result: sub.result, reason: ledgerResultMessage(sub.result) } : {}),
     });
-  }
-
-  /** The claim (and its payment job) the request with this Idempotency-Key reserved, within the key's life. */
-  private async claimOfRequest(
-    userId: number,
-    currency: string,
-    requestKey: string | undefined,
-  ): Promise<{ claimId: number; jobId: string } | undefined> {
-    if (!requestKey) return undefined;
-    const [claim] = await this.deps.db
-      .select({ id: referralClaims.id })
-      .from(referralClaims)
-      .where(
-        and(
-          eq(referralClaims.userId, userId),
-          eq(referralClaims.currency, currency),
-          eq(referralClaims.requestKey, requestKey),
-          withinKeyLife(referralClaims.createdAt),
-        ),
-      );
-    if (!claim) return undefined;
-    const job = await this.deps.jobs.byKey(`${REFERRAL_CLAIM_JOB}:${claim.id}`);
-    return job ? { claimId: claim.id, jobId: job.id } : undefined;
   }
 
   /** A new claim: the wallet and the payment checked, then the reservation with its job. */

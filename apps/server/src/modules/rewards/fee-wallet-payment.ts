@@ -6,19 +6,61 @@ import {
   dropsToXrp,
   type DecimalValue,
 } from '@ledgerpad/shared';
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { RippledError, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import { LSF } from '../../ledger/account-root';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { AppError, serviceDisabled } from '../../lib/errors';
+import { withinKeyLife } from '../../lib/idempotency';
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
+import type { JobRunner } from '../../platform/jobs';
 
 // Payments the platform fee wallet makes to people: creator rewards (one wallet, or every recipient of
 // a split) and referral earnings. One way to check a destination can receive, one way to check the
 // fee wallet can pay, one way to pay — each payment with its own intent key, so however often a job
 // runs, each is signed at most once (the submission service records it before it is sent).
+
+/** A claims table whose rows record the claiming request's Idempotency-Key. */
+export type RequestKeyedClaims = PgTable & {
+  id: AnyPgColumn;
+  userId: AnyPgColumn;
+  requestKey: AnyPgColumn;
+  createdAt: AnyPgColumn;
+};
+
+/**
+ * The claim (and its payment job, `<jobType>:<claim id>`) that the request with this Idempotency-Key
+ * reserved, within the key's life; `scope` narrows it (the token, the currency). A retried claim
+ * answers from it (docs/money.md "Done once"): checked again, the amount its first attempt reserved
+ * would read as "Nothing to claim.", or a second claim would be made.
+ */
+export async function claimOfRequest(
+  deps: { db: Db; jobs: JobRunner },
+  claims: RequestKeyedClaims,
+  jobType: string,
+  request: { userId: number; requestKey: string | undefined; scope: SQL },
+): Promise<{ claimId: number; jobId: string } | undefined> {
+  if (!request.requestKey) return undefined;
+  const [claim] = await deps.db
+    .select({ id: claims.id })
+    .from(claims)
+    .where(
+      and(
+        eq(claims.userId, request.userId),
+        eq(claims.requestKey, request.requestKey),
+        withinKeyLife(claims.createdAt),
+        request.scope,
+      ),
+    );
+  if (!claim) return undefined;
+  const claimId = Number(claim.id);
+  const job = await deps.jobs.byKey(`${jobType}:${claimId}`);
+  return job ? { claimId, jobId: job.id } : undefined;
+}
 
 export interface FeeWalletPaymentDeps {
   db: Db;

@@ -2,4 +2,4 @@
 // claim that pays them out. The fee wallet's payments (who can receive, paying once per intent) are
 // shared with the referrals module.
 export { createFeeWalletPayments, registerRewards } from './routes';
-export { FeeWalletPayments, type RewardCurrency } from './fee-wallet-payment';
+export { FeeWalletPayments, claimOfRequest, type RewardCurrency } from './fee-wallet-payment';

@@ -16,14 +16,13 @@ import {
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerSubmissions } from '../../ledger/schema';
-import { withinKeyLife } from '../../lib/idempotency';
 import { rowsOf } from '../../db/results';
 import { badGateway, badRequest, conflict, forbidden, ledgerUnavailable, notFound } from '../../lib/errors';
 import type { JobRunner } from '../../platform/jobs';
 import type { TokenRegistry, TokenRow } from '../tokens';
 import { tokens } from '../tokens/schema';
 import type { WalletsApi } from '../wallets';
-import type { FeeWalletPayments, RewardCurrency } from './fee-wallet-payment';
+import { claimOfRequest, type FeeWalletPayments, type RewardCurrency } from './fee-wallet-payment';
 import { rewardClaims, rewardPayouts, type RewardClaimRow, type RewardPayoutRow } from './schema';
 import { isCreator, rewardCurrencyOf, splitOf } from './splits';
 
@@ -113,8 +112,11 @@ export class RewardsService {
     // answers with that claim and its payouts: checked again, the reward it took would read as
     // "nothing to claim", or as a second claim of the same percent of what is left.
     const reserved =
-      (await this.claimOfRequest(userId, token.id, requestKey)) ??
-      (await this.newClaim(userId, token, split, b, requestKey));
+      (await claimOfRequest(this.deps, rewardClaims, REWARD_CLAIM_JOB, {
+        userId,
+        requestKey,
+        scope: eq(rewardClaims.tokenId, token.id),
+      })) ?? (await this.newClaim(userId, token, split, b, requestKey));
     const job = await this.deps.jobs
       .waitFor(reserved.jobId, { timeoutMs: CLAIM_WAIT_MS })
       .catch(() => undefined);
@@ -229,29 +231,6 @@ export class RewardsService {
       payments,
       REWARD_MESSAGES.platformCannotPay,
     );
-  }
-
-  /** The claim (and its payment job) the request with this Idempotency-Key reserved, within the key's life. */
-  private async claimOfRequest(
-    userId: number,
-    tokenId: number,
-    requestKey: string | undefined,
-  ): Promise<{ claimId: number; jobId: string } | undefined> {
-    if (!requestKey) return undefined;
-    const [claim] = await this.deps.db
-      .select({ id: rewardClaims.id })
-      .from(rewardClaims)
-      .where(
-        and(
-          eq(rewardClaims.userId, userId),
-          eq(rewardClaims.tokenId, tokenId),
-          eq(rewardClaims.requestKey, requestKey),
-          withinKeyLife(rewardClaims.createdAt),
-        ),
-      );
-    if (!claim) return undefined;
-    const job = await this.deps.jobs.byKey(`${REWARD_CLAIM_JOB}:${claim.id}`);
-    return job ? { claimId: claim.id, jobId: job.id } : undefined;
   }
 
   /**
