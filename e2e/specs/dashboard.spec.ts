@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect, inject, it } from 'vitest';
 import { Client, Wallet } from 'xrpl';
 import { DASHBOARD_MESSAGES, type DeployResult, type JobStatusView } from '@ledgerpad/shared';
 import { screenshotWidths } from '../support/browser';
+import { uploadLogo } from '../support/deploy';
 import { useBrowser } from '../support/fixture';
 
 // /dashboard in Chromium against the shared server: a token deployed through the app's own API
@@ -56,29 +56,23 @@ async function deployToken(
       await page.request.post(`${url}/api/wallets/${String(wallet.id)}/fund-rlusd`, { headers, data: {} }),
     );
   }
-  const logo = await sharp({ create: { width: 96, height: 96, channels: 3, background: '#2f7bff' } })
-    .png()
-    .toBuffer();
-  const upload = await ok(
-    'upload',
-    await page.request.post(`${url}/api/upload`, {
-      headers,
-      multipart: { logo: { name: 'logo.png', mimeType: 'image/png', buffer: logo } },
-    }),
-  );
+  // A logo of its own: every token needs one (issue 35), and the two tests here deploy two.
+  const logoUrl = await uploadLogo(page.request, url, headers);
   const deploy = await ok(
     'deploy',
     await page.request.post(`${url}/api/deploy-token`, {
       headers,
       data: {
-        name: 'Dash Token',
+        // A name of its own too: the first test's token, blackholed, is protected (issue 35), and a
+        // second 'Dash Token' would read as it.
+        name: `Dash ${ticker}`,
         ticker,
         description: 'Deployed for the dashboard test',
         supply: '1000000',
         devAllocation: '10',
         liquidityAmount: '50',
         ammFee: '0.5',
-        logoUrl: upload.servedUrl,
+        logoUrl,
         twitterLink: '',
         telegramLink: '',
         websiteLink: '',

@@ -34,6 +34,7 @@ const ROUTES = [
   '/list-token',
   '/burner',
   '/dashboard',
+  '/referrals',
   '/admin',
 ];
 
@@ -242,7 +243,7 @@ describe('app shell in Chromium', () => {
     const menu = page.getByRole('menu');
     await menu.waitFor();
     const items = menu.getByRole('menuitem');
-    expect(await items.allTextContents()).toEqual(['Burner', 'Buy XRP']);
+    expect(await items.allTextContents()).toEqual(['Burner', 'Buy XRP', 'Referrals']);
     const burnerBox = await items.nth(0).boundingBox();
     const buyBox = await items.nth(1).boundingBox();
     expect(burnerBox && buyBox && burnerBox.y + burnerBox.height <= buyBox.y).toBe(true);

@@ -28,7 +28,8 @@ import { registerBonding, type BondingApi } from './modules/bonding';
 import { registerBurn } from './modules/burn';
 import { registerVesting, type VestingApi } from './modules/vesting';
 import { registerLiquidity } from './modules/liquidity';
-import { registerRewards } from './modules/rewards';
+import { createFeeWalletPayments, registerRewards } from './modules/rewards';
+import { createReferralBinding, registerReferrals } from './modules/referrals';
 import { registerPositions } from './modules/positions';
 import { registerHealth } from './modules/health';
 import { registerListing } from './modules/listing';
@@ -192,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits,
     socketSecret,
     quotas: platform.quotas,
+    referrals: createReferralBinding(platform),
   });
   registerUsers(app, { db });
   registerAdmin(app, { platform });
@@ -222,12 +224,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJobs(app, { jobs: platform.jobs });
   registerBurn(app, { platform, wallets: wallets.service });
   app.decorate('vesting', registerVesting(app, { platform, tokens, wallets: wallets.service }));
+  // The fee wallet pays creator rewards and referral earnings alike; a paid trading fee accrues both.
+  const payments = createFeeWalletPayments(platform);
+  const referrals = registerReferrals(app, { platform, wallets: wallets.service, payments });
   registerTrading(app, {
     platform,
     tokens,
     wallets: wallets.service,
     publishOrderUpdate: realtime.publishOrderUpdate,
     curves: bonding.registry,
+    onFeePaid: [referrals.accrue],
   });
   registerAirdrops(app, {
     platform,
@@ -236,7 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     identity: (check) => tokens.airdropRefusal(check),
   });
   registerLiquidity(app, { platform, tokens, wallets: wallets.service });
-  registerRewards(app, { platform, tokens, wallets: wallets.service });
+  registerRewards(app, { platform, tokens, wallets: wallets.service, payments });
   const market = registerMarket(app, {
     platform,
     tokens,

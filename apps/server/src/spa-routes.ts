@@ -17,5 +17,6 @@ export const SPA_ROUTES = [
   '/list-token',
   '/burner',
   '/dashboard',
+  '/referrals',
   '/admin',
 ] as const;

@@ -33,8 +33,9 @@ export * from '../modules/market/schema';
 // Trading (issue 13): trades made here and their platform fee.
 export * from '../modules/trading/schema';
 
-// Creator-reward claims (issue 13).
+// Creator-reward claims (issue 13); reward splits and their payouts, referrals (issue 37).
 export * from '../modules/rewards/schema';
+export * from '../modules/referrals/schema';
 export * from '../modules/airdrops/schema';
 
 // Bonding-curve launches (issue 16).

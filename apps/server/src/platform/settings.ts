@@ -37,6 +37,12 @@ export const SETTING_DEFAULTS = {
   /** The part of each trading fee that accrues to the token's creator, as a fraction 'a/b' or a decimal. */
   creator_reward_share: '1/3',
   /**
+   * Referrals (docs/referrals.md): the referrer's share of the platform fee a referred user's trades
+   * pay, in percent (0–50, 2 decimals), for this many months after the referred user signed up (1–60).
+   */
+  referral_share_percent: '20',
+  referral_months: '12',
+  /**
    * Curve launches (docs/bonding-curve.md). The virtual quote reserve sets the curve's starting
    * price and its graduation amount (2.837 × the reserve is raised when the curve sells out):
    * 1,000 XRP graduates at about 2,834 XRP raised; the RLUSD figure matches it at 2.2 RLUSD/XRP.
@@ -79,8 +85,12 @@ export class PlatformSettings {
     return new Map(keys.map((k) => [k, rows]));
   });
 
-  async all(): Promise<Settings> {
-    const rows = (await this.rows('all')) ?? [];
+  /**
+   * Every setting. `executor`: read in that database transaction (a caller inside one must: on PGlite
+   * a read on the pool would wait for the transaction it is part of).
+   */
+  async all(executor?: Db): Promise<Settings> {
+    const rows = executor ? await executor.select().from(platformSettings) : ((await this.rows('all')) ?? []);
     const out: Settings = { ...SETTING_DEFAULTS };
     for (const row of rows) {
       if (!(row.key in SETTING_DEFAULTS)) continue;

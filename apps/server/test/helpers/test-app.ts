@@ -57,9 +57,10 @@ export interface TestApp {
   logs: string[];
   /**
    * Signs in through the demo endpoint (creating an ordinary user on first use). Each username
-   * keeps its own device cookie, like one browser per person.
+   * keeps its own device cookie, like one browser per person. `ref`: the referral code of the link
+   * the browser followed (`?ref=`, bound only at the sign-in that creates the user).
    */
-  signIn(username: string): Promise<SignedIn>;
+  signIn(username: string, ref?: string): Promise<SignedIn>;
   /** Signs in as the owner (user id 1, an admin) through a fresh one-time owner link. */
   signInOwner(): Promise<SignedIn>;
   close(): Promise<void>;
@@ -213,11 +214,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
 
   const devices = new Map<string, string>();
-  const signIn = async (username: string): Promise<SignedIn> => {
+  const signIn = async (username: string, ref?: string): Promise<SignedIn> => {
     const device = devices.get(username.toLowerCase());
     const res = await app.inject({
       method: 'POST',
-      url: '/api/auth/demo',
+      url: `/api/auth/demo${ref ? `?ref=${encodeURIComponent(ref)}` : ''}`,
       headers: { origin: TEST_ORIGIN, ...(device ? { cookie: device } : {}) },
       payload: { username },
     });

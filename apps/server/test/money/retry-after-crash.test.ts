@@ -1,12 +1,13 @@
 import { count, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'xrpl';
-import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
+import { Decimal, type DeployResult, type JobStatusView, type ReferralSummary } from '@ledgerpad/shared';
 import { rowsOf } from '../../src/db/results';
 import { testLogo } from '../helpers/test-logo';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { idempotentRequests } from '../../src/lib/idempotency-schema';
 import { airdropClaims, airdrops } from '../../src/modules/airdrops/schema';
+import { referralClaims } from '../../src/modules/referrals/schema';
 import { rewardClaims } from '../../src/modules/rewards/schema';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { jobs } from '../../src/platform/jobs';
@@ -64,7 +65,9 @@ beforeAll(async () => {
   client = t.connection.client;
   await t.app.platform.accounts.bootstrapped();
   alice = await t.signIn('retry_alice');
-  bob = await t.signIn('retry_bob');
+  // Bob signs up through Alice's referral link: his trades' fees earn her the referral share.
+  const link = await t.app.inject({ url: '/api/referrals/me', headers: { cookie: alice.cookie } });
+  bob = await t.signIn('retry_bob', link.json<ReferralSummary>().code);
   aliceWallet = await fundedWallet(t, alice, 3);
   bobWallet = await fundedWallet(t, bob, 3);
 }, 180_000);
@@ -211,6 +214,35 @@ describe('a retry after the first answer was lost answers with the first attempt
       .from(rewardClaims)
       .where(eq(rewardClaims.userId, alice.user.id));
     expect(claims).toHaveLength(1);
+  }, 60_000);
+
+  it("referral claim: the first claim's payment, not 'Nothing to claim.' nor a second claim", async () => {
+    // Bob's swap above paid its fee: Alice, who referred him, has her share of it to claim.
+    const before = (
+      await t.app.inject({ url: '/api/referrals/me', headers: { cookie: alice.cookie } })
+    ).json<ReferralSummary>();
+    const claimable = before.balances.find((b) => b.currency === 'XRP')!.claimable;
+    expect(Number(claimable)).toBeGreaterThan(0);
+    const { first, again } = await retried(
+      alice,
+      '/api/referrals/claim',
+      { wallet: aliceWallet.address, currency: 'XRP' },
+      'retry-referral-1',
+    );
+    expect(first.statusCode, first.body).toBe(200);
+    const paid = first.json<{ claimed: string; to: string; hash: string }>();
+    expect(new Decimal(paid.claimed).eq(claimable), `${paid.claimed} claimed of ${claimable}`).toBe(true);
+    expect(paid.to).toBe(aliceWallet.address);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    const claims = await t.database.db
+      .select()
+      .from(referralClaims)
+      .where(eq(referralClaims.userId, alice.user.id));
+    expect(claims.map((c) => [c.status, c.hash])).toEqual([['paid', paid.hash]]);
+    // Paid on the ledger once.
+    const tx = await client.request({ command: 'tx', transaction: claims[0]!.hash! });
+    expect((tx.result.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');
   }, 60_000);
 
   it("airdrop: the creation's airdrop and job; a claim of the last allocation answers paid with its hash, not 'fully claimed'", async () => {

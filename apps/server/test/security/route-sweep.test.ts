@@ -133,6 +133,9 @@ describe('lists that grow are paged', () => {
     'GET /api/listing/lost-control': 'the listings the caller lost, one row per token',
     'GET /api/admin/fee-overrides': 'at most 100 users matching the search',
     'GET /api/check-orders-status': "an action's result: the user's resting orders that changed",
+    'GET /api/referrals/me': 'one balance per reward currency (XRP, RLUSD)',
+    'GET /api/admin/referrals': 'totals per currency and the 500 biggest referrers',
+    'GET /api/rewards/splits/:tokenId': 'at most 5 recipients and the last 100 changes',
   };
 
   it('pages every GET route that answers a list, or names the bound that keeps it short', async () => {

@@ -7,9 +7,11 @@ import {
   SWAP_MESSAGES,
   xrpToDrops,
   type DeployResult,
+  type ReferralSummary,
   type SwapResult,
 } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
+import { referralAccruals } from '../../src/modules/referrals/schema';
 import { tradingTrades } from '../../src/modules/trading/schema';
 import { tokens as tokensTable } from '../../src/modules/tokens/schema';
 import { PLATFORM_ROLES } from '../../src/platform/accounts';
@@ -29,6 +31,7 @@ let t: WalletTestApp;
 let world: TradingWorld;
 let owner: SignedIn;
 let alice: SignedIn;
+let carol: SignedIn;
 let token: DeployResult;
 const browser = Wallet.generate();
 let walletId: number;
@@ -39,7 +42,10 @@ beforeAll(async () => {
   await t.app.platform.accounts.bootstrapped();
   world = seed(t);
   owner = await t.signIn('creator');
-  alice = await t.signIn('alice');
+  // Alice signs up through Carol's referral link: Carol earns a share of Alice's paid fees.
+  carol = await t.signIn('carol');
+  const link = await callApp(t.app, carol, 'GET', '/api/referrals/me');
+  alice = await t.signIn('alice', link.json<ReferralSummary>().code);
   const ownerWallet = await world.wallet(owner, 1);
   token = await world.deploy(owner, ownerWallet.id, { name: 'Self Coin', ticker: 'SELF' });
   walletId = (await addSelfCustody(t.app, alice, browser)).id;
@@ -146,6 +152,17 @@ describe('market swaps from a browser wallet', () => {
       .from(tokensTable)
       .where(eq(tokensTable.issuerAddress, token.issuer_address));
     expect(Number(listed!.totalReward)).toBeCloseTo(0.025, 6);
+    // …and, in the same settlement, the referrer's: 20% of the 75,000-drop fee = 15,000 drops
+    // (floor(75,000 × 2,000 / 10,000); referral_share_percent 20), once, for this trade.
+    const earned = await t.database.db
+      .select()
+      .from(referralAccruals)
+      .where(eq(referralAccruals.tradeId, row!.id));
+    expect(earned.map((e) => [e.referrerUserId, e.currency, e.fee, e.amount])).toEqual([
+      [carol.user.id, 'XRP', '0.075', '0.015'],
+    ]);
+    const me = (await call(carol, 'GET', '/api/referrals/me')).json<ReferralSummary>();
+    expect(me.balances.find((b) => b.currency === 'XRP')).toMatchObject({ earned: '0.015' });
   });
 
   it('refuses an intent signed without its fee, or with another floor, and sends nothing', async () => {

@@ -13,7 +13,7 @@ export interface WalletTestApp {
   ledger: StandaloneLedger;
   connection: XrplConnection;
   logs: string[];
-  signIn(username: string): Promise<SignedIn>;
+  signIn(username: string, ref?: string): Promise<SignedIn>;
   signInOwner(): Promise<SignedIn>;
   close(): Promise<void>;
 }

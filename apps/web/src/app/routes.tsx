@@ -40,6 +40,9 @@ const AirdropsPage = lazy(() =>
 const CreateAirdropPage = lazy(() =>
   import('../features/airdrops/create-airdrop-page').then((m) => ({ default: m.CreateAirdropPage })),
 );
+const ReferralsPage = lazy(() =>
+  import('../features/referrals/referrals-page').then((m) => ({ default: m.ReferralsPage })),
+);
 const AdminPage = lazy(() => import('../features/admin/admin-page').then((m) => ({ default: m.AdminPage })));
 const NotFoundPage = lazy(() =>
   import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
@@ -75,6 +78,7 @@ const PAGES: PageRoute[] = [
   { path: 'list-token', title: 'List Any Token', element: <ListTokenPage />, signIn: true },
   { path: 'burner', title: 'Token Burner', element: <BurnerPage />, signIn: true },
   { path: 'dashboard', title: 'Token Dashboard', element: <DashboardPage />, signIn: true },
+  { path: 'referrals', title: 'Referrals', element: <ReferralsPage />, signIn: true },
   { path: 'admin', title: 'Admin', element: <AdminPage />, signIn: true },
 ];
 

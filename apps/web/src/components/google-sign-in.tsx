@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { UserResponse } from '@ledgerpad/shared';
 import { apiPost } from '../lib/api';
+import { withReferral } from '../lib/referral-link';
 import { useSessionActions } from '../lib/session';
 
 // Google sign-in with Google Identity Services' token client (spec 000 §7): GIS asks the user in
@@ -77,7 +78,7 @@ export function GoogleSignIn({ clientId, returnTo }: { clientId: string; returnT
       const res = await fetch(USERINFO_URL, { headers: { authorization: `Bearer ${token}` } });
       const userInfo = res.ok ? ((await res.json()) as Record<string, unknown>) : null;
       if (!userInfo || typeof userInfo.email !== 'string' || !userInfo.email) return;
-      const { user } = await apiPost<UserResponse>('/api/auth/google', { token, userInfo });
+      const { user } = await apiPost<UserResponse>(withReferral('/api/auth/google'), { token, userInfo });
       signedIn(user, returnTo);
     } catch {
       // Login failures are not shown to the user (spec 000 §8); the button simply comes back.

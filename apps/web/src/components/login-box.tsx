@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { UserResponse } from '@ledgerpad/shared';
 import { apiPost, userMessage } from '../lib/api';
 import { useAuthMethods } from '../lib/auth-methods';
+import { withReferral } from '../lib/referral-link';
 import { useSessionActions } from '../lib/session';
 import { GoogleSignIn } from './google-sign-in';
 
@@ -22,7 +23,9 @@ export function LoginBox({ returnTo }: { returnTo?: string }) {
     setBusy(true);
     setError(undefined);
     try {
-      const { user } = await apiPost<UserResponse>('/api/auth/demo', { username: username.trim() });
+      const { user } = await apiPost<UserResponse>(withReferral('/api/auth/demo'), {
+        username: username.trim(),
+      });
       signedIn(user, returnTo);
     } catch (err) {
       setError(userMessage(err, 'Network Error'));
@@ -74,7 +77,7 @@ function TelegramButton({ botUsername, returnTo }: { botUsername: string; return
     const callback = '__ledgerpadTelegramAuth';
     (window as unknown as Record<string, unknown>)[callback] = async (auth: unknown) => {
       try {
-        const { user } = await apiPost<UserResponse>('/api/auth/telegram', auth);
+        const { user } = await apiPost<UserResponse>(withReferral('/api/auth/telegram'), auth);
         signedIn(user, returnTo);
       } catch {
         // Login failures are logged only (spec §8).

@@ -91,6 +91,7 @@ export function MobileNav({
               Buy XRP
             </button>
             {hasDeployed && <DrawerLink to="/dashboard" label="Token Dashboard" onClick={close} />}
+            <DrawerLink to="/referrals" label="Referrals" onClick={close} />
           </section>
           <button
             type="button"

@@ -10,7 +10,7 @@ export const MENU_ITEMS = [
 ] as const;
 
 /** The routes behind the 'XRPL Tools' dropdown; the trigger reads as active on them. */
-export const TOOLS_PATHS = ['/burner', '/dashboard'] as const;
+export const TOOLS_PATHS = ['/burner', '/dashboard', '/referrals'] as const;
 
 /** Shown after the menu to admins only (GET /api/admin/check said yes). */
 export const ADMIN_ITEM = { to: '/admin', label: 'Admin' } as const;

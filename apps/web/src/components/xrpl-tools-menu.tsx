@@ -5,8 +5,8 @@ import { useHoverMenu } from '../lib/use-pointer-leave-close';
 import { TOOLS_PATHS } from './nav-items';
 
 /**
- * The 'XRPL Tools' dropdown of the desktop menu bar (spec §2): Burner, Buy XRP, and Token Dashboard
- * for users who deployed a token. Radix gives it the menu keyboard model (Enter/Space/arrows open
+ * The 'XRPL Tools' dropdown of the desktop menu bar (spec §2): Burner, Buy XRP, Token Dashboard
+ * for users who deployed a token, and Referrals (issue 37: every user's link and earnings). Radix gives it the menu keyboard model (Enter/Space/arrows open
  * and move, Escape closes and returns focus to the trigger); it also closes on navigation, on an
  * outside click and 300 ms after the pointer leaves. Non-modal, so the rest of the page keeps its
  * hover and the pointer-leave rule can see the pointer.
@@ -72,6 +72,11 @@ export function XrplToolsMenu({
               </NavLink>
             </DropdownMenu.Item>
           )}
+          <DropdownMenu.Item asChild>
+            <NavLink to="/referrals" className="dropdown-item">
+              Referrals
+            </NavLink>
+          </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>

@@ -10,6 +10,7 @@ import {
   type UserResponse,
 } from '@ledgerpad/shared';
 import { apiGet, apiPost, resetCsrfToken } from './api';
+import { forgetReferral } from './referral-link';
 
 export type SessionState =
   { status: 'loading' } | { status: 'anonymous' } | { status: 'signed-in'; user: User };
@@ -73,6 +74,8 @@ export function useSessionActions() {
   const signedIn = useCallback(
     (user: User, returnTo = '/') => {
       resetCsrfToken();
+      // A referral binds at the first sign-in only: whatever this one did, the code is spent.
+      forgetReferral();
       queryClient.setQueryData(USER_KEY, user);
       // GET /api/user carries what a login response does not (isAdmin).
       void queryClient.invalidateQueries({ queryKey: USER_KEY });

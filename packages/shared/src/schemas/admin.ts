@@ -58,6 +58,9 @@ export const PLATFORM_CONFIG_KEYS = [
   'hot_wallet_reserve',
   'airdrop_fee_xrp',
   'creator_reward_share',
+  // Referrals (docs/referrals.md): the referrer's share of a referred user's trading fees, and for how long.
+  'referral_share_percent',
+  'referral_months',
   // Curve launches (docs/bonding-curve.md): fixed into each curve when it launches.
   'bonding_virtual_xrp',
   'bonding_virtual_rlusd',

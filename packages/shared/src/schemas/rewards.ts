@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AMOUNT_DECIMALS } from '../constants';
 import { tokenCodeSchema } from '../currency';
 import { classicAddressSchema } from './common';
-import { Decimal } from '../money';
+import { Decimal, microsToUnits, unitsToMicros } from '../money';
 
 // Creator rewards (spec 001 §2 "claim rewards modal", §6 "Claim rewards", §7 "Dashboard and
 // rewards", §8): a token's creator earns a share of the platform fee on every trade of it, and claims
@@ -30,15 +30,132 @@ export const REWARD_MESSAGES = {
   notActivated: (amount: string, reserve: string) =>
     `This wallet is not activated on the XRP Ledger yet: a reward of ${amount} XRP is less than the ${reserve} XRP that activates it. Send it at least ${reserve} XRP first, or claim into another wallet.`,
   platformCannotPay: 'The platform cannot pay rewards right now. Please try again later.',
+  // Reward splits (issue 37): a claim pays each recipient of the token's split its share.
+  splitClaimNoWallet:
+    "This token's rewards are split: a claim pays every recipient its share, so no wallet is chosen. Reload the page to see the split.",
+  recipientCannotReceive: (address: string, why: string) => `${address} cannot receive this reward: ${why}`,
 } as const;
 
-/** POST /api/claim-rewards: `percent` of the token's unclaimed reward to one of the caller's wallets. */
+/** The most recipients a creator's reward split may have. */
+export const REWARD_SPLIT_MAX = 5;
+/** A split's shares are basis points of the claim and add up to exactly this. */
+export const BPS_TOTAL = 10_000;
+
+export const REWARD_SPLIT_MESSAGES = {
+  tooMany: `A split has at most ${REWARD_SPLIT_MAX} recipients.`,
+  share: 'Each share must be a percent from 0.01 to 100, with at most 2 decimals.',
+  sum: 'The shares must add up to exactly 100%.',
+  duplicate: 'Each address may appear only once in the split.',
+  notCreator: 'Only the creator of this token can change its reward split.',
+  unknownAccount: (address: string) =>
+    `${address} is not an account on the XRP Ledger. Use an activated account or one of your own wallets.`,
+  cannotReceive: (address: string, why: string) => `${address} cannot receive this token's rewards: ${why}`,
+  saved: 'Reward split saved.',
+  removed: 'Reward split removed: claims pay the wallet you choose.',
+} as const;
+
+/** One recipient of a split: an XRP Ledger address and its share in basis points (1 = 0.01%). */
+export const rewardSplitRecipientSchema = z.object({
+  address: classicAddressSchema('address'),
+  bps: z
+    .number({ message: REWARD_SPLIT_MESSAGES.share })
+    .int(REWARD_SPLIT_MESSAGES.share)
+    .min(1, REWARD_SPLIT_MESSAGES.share)
+    .max(BPS_TOTAL, REWARD_SPLIT_MESSAGES.share),
+});
+export type RewardSplitRecipient = z.output<typeof rewardSplitRecipientSchema>;
+
+/**
+ * POST /api/rewards/splits/:tokenId: the whole split at once (an empty list removes it: claims pay
+ * the wallet the creator chooses). At most 5 recipients, each address once, shares adding up to
+ * exactly 10,000 basis points. The dashboard's editor checks its rows with this same schema.
+ */
+export const rewardSplitUpdateSchema = z.object({
+  recipients: z
+    .array(rewardSplitRecipientSchema)
+    .max(REWARD_SPLIT_MAX, REWARD_SPLIT_MESSAGES.tooMany)
+    .superRefine((rows, ctx) => {
+      const seen = new Set<string>();
+      rows.forEach((r, i) => {
+        if (seen.has(r.address))
+          ctx.addIssue({ code: 'custom', path: [i, 'address'], message: REWARD_SPLIT_MESSAGES.duplicate });
+        seen.add(r.address);
+      });
+      if (rows.length > 0 && rows.reduce((t, r) => t + r.bps, 0) !== BPS_TOTAL)
+        ctx.addIssue({ code: 'custom', message: REWARD_SPLIT_MESSAGES.sum });
+    }),
+});
+export type RewardSplitUpdate = z.input<typeof rewardSplitUpdateSchema>;
+
+/** A percent typed in the editor ('33.33') → basis points (3333); null when not 0.01–100 in 0.01 steps. */
+export function percentToBps(text: string): number | null {
+  const v = text.trim();
+  if (!/^\d{1,3}(\.\d{1,2})?$/.test(v)) return null;
+  const bps = new Decimal(v).mul(100).toNumber();
+  return bps >= 1 && bps <= BPS_TOTAL ? bps : null;
+}
+
+/** Basis points → the percent the editor shows (3333 → '33.33', 5000 → '50'). */
+export function bpsToPercent(bps: number): string {
+  return new Decimal(bps).div(100).toFixed();
+}
+
+/**
+ * How a claim of `amount` (6 decimals, as `claimAmount` gives it) is divided among a split's
+ * recipients, exactly, in whole micro-units (XRP drops; millionths of RLUSD): each recipient gets
+ * floor(amount × bps / 10,000); what those floors leave (fewer micro-units than there are
+ * recipients) goes to the first recipient. The parts always add up to the amount.
+ */
+export function splitAmounts(amount: string, recipients: ReadonlyArray<{ bps: number }>): string[] {
+  const total = unitsToMicros(amount);
+  if (recipients.length === 0) return [];
+  const parts = recipients.map((r) => (total * BigInt(r.bps)) / BigInt(BPS_TOTAL));
+  const rest = total - parts.reduce((t, p) => t + p, 0n);
+  parts[0] = parts[0]! + rest;
+  return parts.map((p) => microsToUnits(p).toFixed(6));
+}
+
+/** GET /api/rewards/splits/:tokenId (public): the token's split and every change to it. */
+export interface RewardSplitView {
+  token_id: number;
+  /** Empty: no split (the creator's claims pay one wallet of theirs). */
+  recipients: RewardSplitRecipient[];
+  history: RewardSplitChange[];
+}
+
+/** One change of a split, as the token's public history shows it (newest first). */
+export interface RewardSplitChange {
+  at: string;
+  before: RewardSplitRecipient[];
+  after: RewardSplitRecipient[];
+}
+
+/** One payment of a claim to one recipient (GET /api/rewards/payouts). */
+export interface RewardPayoutView {
+  id: number;
+  claim_id: number;
+  token_id: number;
+  address: string;
+  amount: string;
+  currency: string;
+  /** 'pending' while it is being paid, 'paid' (with its hash), 'failed' (its amount went back). */
+  status: 'pending' | 'paid' | 'failed';
+  hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * POST /api/claim-rewards: `percent` of the token's unclaimed reward to one of the caller's wallets,
+ * or, when the token has a reward split, to every recipient of the split (then without `wallet`).
+ */
 export const claimRewardsSchema = z.object({
   wallet: z
     .string({ message: REWARD_MESSAGES.selectWallet })
     .trim()
     .min(1, REWARD_MESSAGES.selectWallet)
-    .pipe(classicAddressSchema('wallet')),
+    .pipe(classicAddressSchema('wallet'))
+    .optional(),
   /** The token's ticker or its 40-hex currency code. */
   token: tokenCodeSchema('token', { message: REWARD_MESSAGES.token }),
   issuer: classicAddressSchema('issuer'),
@@ -67,12 +184,21 @@ export const claimRewardsSchema = z.object({
 });
 export type ClaimRewardsRequest = z.input<typeof claimRewardsSchema>;
 
-/** POST /api/claim-rewards answer: the amount paid (6 decimals) and the wallet it went to. */
+/**
+ * POST /api/claim-rewards answer: the amount paid (6 decimals) and the wallet it went to. A split
+ * claim names its first recipient in `to`/`hash` and every payment in `payouts`.
+ */
 export interface ClaimRewardsResult {
   claimed: string;
   to: string;
   currency: string;
   hash: string;
+  payouts?: Array<{
+    address: string;
+    amount: string;
+    hash: string | null;
+    status: RewardPayoutView['status'];
+  }>;
 }
 
 /** GET /api/rewards/summary: one row per token the caller created. */

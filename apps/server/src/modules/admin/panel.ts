@@ -13,6 +13,9 @@ import {
   BONDING_CURVE_SUPPLY,
   OWNER_USER_ID,
   PLATFORM_CONFIG_KEYS,
+  REFERRAL_MONTHS_MAX,
+  REFERRAL_MONTHS_MIN,
+  REFERRAL_SHARE_MAX_PERCENT,
   RLUSD_CURRENCY_HEX,
   isValidStepCount,
   parseId,
@@ -36,7 +39,7 @@ import { badRequest, forbidden } from '../../lib/errors';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { wallets } from '../../platform/custody-schema';
 import { platformWallet } from '../../platform/custody';
-import type { PlatformSettings, SettingKey } from '../../platform/settings';
+import { applyShare, type PlatformSettings, type SettingKey } from '../../platform/settings';
 import type { Config } from '../../config';
 import { tokens } from '../tokens/schema';
 import { users } from '../users/schema';
@@ -153,6 +156,20 @@ export class AdminPanel {
     }
     const bonding = checkBondingSetting(key, v);
     if (bonding !== undefined) return bonding;
+    if (key === 'referral_share_percent') {
+      if (!/^\d{1,3}(\.\d{1,2})?$/.test(v) || new Decimal(v).gt(REFERRAL_SHARE_MAX_PERCENT))
+        throw badRequest(
+          `referral_share_percent must be a percent from 0 to ${REFERRAL_SHARE_MAX_PERCENT} with at most 2 decimals.`,
+        );
+      return v;
+    }
+    if (key === 'referral_months') {
+      if (!/^\d{1,3}$/.test(v) || Number(v) < REFERRAL_MONTHS_MIN || Number(v) > REFERRAL_MONTHS_MAX)
+        throw badRequest(
+          `referral_months must be a whole number from ${REFERRAL_MONTHS_MIN} to ${REFERRAL_MONTHS_MAX}.`,
+        );
+      return v;
+    }
     // creator_reward_share: 'a/b' or a decimal, between 0 and 1.
     const m = /^(\d+)\/(\d+)$/.exec(v);
     const share = m
@@ -179,6 +196,15 @@ export class AdminPanel {
     const checked: Array<[PlatformConfigKey, string]> = [];
     for (const [key, value] of entries) checked.push([key, await this.checkSetting(key, value)]);
     const before = await this.deps.settings.all();
+    // The creator's and the referrer's shares both come out of the same fee: together at most all of it.
+    const after = { ...before, ...Object.fromEntries(checked) };
+    const shares = applyShare(1, after.creator_reward_share).plus(
+      new Decimal(after.referral_share_percent).div(100),
+    );
+    if (shares.gt(1))
+      throw badRequest(
+        'creator_reward_share and referral_share_percent together must not exceed 100% of the trading fee.',
+      );
     await this.deps.db.transaction(async (tx) => {
       for (const [key, value] of checked) {
         await this.setting(tx as Db, key, value);

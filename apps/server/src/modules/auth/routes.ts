@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { demoAuthSchema, googleAuthSchema, type AuthMethods } from '@ledgerpad/shared';
+import {
+  REFERRAL_QUERY_PARAM,
+  demoAuthSchema,
+  googleAuthSchema,
+  parseReferralCode,
+  type AuthMethods,
+} from '@ledgerpad/shared';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { serviceDisabled, unauthorized } from '../../lib/errors';
@@ -8,7 +14,7 @@ import type { SessionManager } from '../../plugins/auth';
 import type { OriginPolicy } from '../../plugins/origin';
 import type { RateLimits } from '../../plugins/rate-limit';
 import { randomToken, sha256Hex } from '../../lib/crypto';
-import { demoSignIn, demoUserExists, toPublicUser, upsertUser } from '../users';
+import { demoSignIn, demoUserExists, toPublicUser, upsertUser, type SignedInUser } from '../users';
 import { DAY_MS, type Quotas } from '../../platform/quotas';
 import type { UserRow } from '../users/schema';
 import { verifyGoogleAccessToken } from './google';
@@ -24,6 +30,13 @@ export interface AuthRouteDeps {
   limits: RateLimits;
   socketSecret: Buffer;
   quotas: Quotas;
+  /** Binds a new user to the referrer whose code the sign-in carries (`?ref=`), at the first sign-in. */
+  referrals?: {
+    bindFirstSignIn(
+      tx: Db,
+      input: { userId: number; code: string | undefined; sessionUserId?: number; deviceHash?: string },
+    ): Promise<boolean>;
+  };
 }
 
 const DEVICE_COOKIE = 'ledgerpad_device';
@@ -52,6 +65,35 @@ export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
     preHandler: origins.requireAllowedOrigin,
   });
 
+  /**
+   * Creates or finds the user and, when this sign-in created them, binds their referral in the same
+   * transaction: the code in the request's `?ref=` (a bad or missing code binds nothing and never
+   * blocks the sign-in), unless the browser is signed in as that referrer right now, or (demo) is the
+   * device the referrer signed up with. A returning user's `?ref=` is ignored: the referral binds at
+   * the first sign-in only, and never changes (docs/referrals.md).
+   */
+  const signUp = (
+    request: FastifyRequest,
+    find: (tx: Db) => Promise<SignedInUser>,
+    deviceHash?: string,
+  ): Promise<SignedInUser> =>
+    db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const user = await find(tx);
+      if (user.created && deps.referrals) {
+        const bound = await deps.referrals.bindFirstSignIn(tx, {
+          userId: user.id,
+          code: parseReferralCode(
+            (request.query as Record<string, unknown> | undefined)?.[REFERRAL_QUERY_PARAM],
+          ),
+          sessionUserId: request.user?.id,
+          deviceHash,
+        });
+        if (bound) request.log.info({ userId: user.id }, 'referral bound at first sign-in');
+      }
+      return user;
+    });
+
   const finishSignIn = async (request: FastifyRequest, reply: FastifyReply, user: UserRow) => {
     await sessions.signIn(request, reply, user.id);
     request.user = user;
@@ -77,14 +119,16 @@ export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
     }
     const auth = verifyTelegramAuth(request.body, config.TELEGRAM_BOT_TOKEN, Math.floor(Date.now() / 1000));
     // first_name as Telegram has it: the header greets 'Welcome, ' + first_name (spec 000 §2).
-    const user = await upsertUser(
-      db,
-      { telegramId: auth.id },
-      {
-        username: auth.username ?? null,
-        firstName: auth.first_name ?? null,
-        photoUrl: auth.photo_url ?? null,
-      },
+    const user = await signUp(request, (tx) =>
+      upsertUser(
+        tx,
+        { telegramId: auth.id },
+        {
+          username: auth.username ?? null,
+          firstName: auth.first_name ?? null,
+          photoUrl: auth.photo_url ?? null,
+        },
+      ),
     );
     return finishSignIn(request, reply, user);
   });
@@ -99,10 +143,12 @@ export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
       tokenInfoUrl: config.GOOGLE_TOKENINFO_URL,
       userInfoUrl: config.GOOGLE_USERINFO_URL,
     });
-    const user = await upsertUser(
-      db,
-      { googleId: identity.googleId },
-      { email: identity.email, firstName: identity.firstName, photoUrl: identity.photoUrl },
+    const user = await signUp(request, (tx) =>
+      upsertUser(
+        tx,
+        { googleId: identity.googleId },
+        { email: identity.email, firstName: identity.firstName, photoUrl: identity.photoUrl },
+      ),
     );
     return finishSignIn(request, reply, user);
   });
@@ -124,9 +170,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
       }
       const deviceHash = sha256Hex(device);
       // Only a new demo user counts against the address's daily allowance; signing back in is free.
+      const signIn = () => signUp(request, (tx) => demoSignIn(tx, username, deviceHash), deviceHash);
       const user = (await demoUserExists(db, username))
-        ? await demoSignIn(db, username, deviceHash)
-        : await deps.quotas.within(demoUsersRule, request.ip, 1, () => demoSignIn(db, username, deviceHash));
+        ? await signIn()
+        : await deps.quotas.within(demoUsersRule, request.ip, 1, signIn);
       return finishSignIn(request, reply, user);
     });
   }

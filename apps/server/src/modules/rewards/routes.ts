@@ -1,66 +1,96 @@
-import { claimRewardsSchema } from '@ledgerpad/shared';
+import { claimRewardsSchema, idSchema, rewardSplitUpdateSchema } from '@ledgerpad/shared';
 import type { FastifyInstance } from 'fastify';
 import {
   USER_LIST_PAGE,
   type ClaimRewardsResult,
   type RewardClaimTotal,
+  type RewardPayoutView,
+  type RewardSplitView,
   type RewardSummaryRow,
 } from '@ledgerpad/shared';
 import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
-import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
-import { platformWallet } from '../../platform/custody';
+import { rlusdIssuer } from '../../platform/accounts';
+import { idParam, idempotencyKey } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
+import { FeeWalletPayments } from './fee-wallet-payment';
 import { registerRewardClaimJob } from './job';
 import { RewardsService } from './service';
+import { RewardSplits } from './splits';
 import { parseInput } from '../../lib/validation';
-import { idempotencyKey } from '../../plugins/edge';
 
 /**
  * Creator rewards (spec 001 §7 "Dashboard and rewards"): GET /api/rewards/summary,
- * GET /api/rewards/claim-totals and POST /api/claim-rewards, all for the signed-in user's own tokens.
+ * GET /api/rewards/claim-totals and POST /api/claim-rewards, all for the signed-in user's own tokens;
+ * the reward split (issue 37): GET (public) and POST /api/rewards/splits/:tokenId, and the payout
+ * history GET /api/rewards/payouts?token_id=.
  */
 export function registerRewards(
   app: FastifyInstance,
-  deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi },
+  deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi; payments: FeeWalletPayments },
 ): RewardsService {
-  const { platform } = deps;
+  const { platform, payments } = deps;
   const db = platform.database.db;
-  const submissions = platform.submissions;
-  if (submissions) {
-    registerRewardClaimJob({
-      db,
-      jobs: platform.jobs,
-      submissions,
-      rlusdIssuer: () => rlusdIssuer(db, platform.config.XRPL_NETWORK),
-    });
-  }
+  if (payments.canPay) registerRewardClaimJob({ db, jobs: platform.jobs, payments });
   const service = new RewardsService({
     db,
     jobs: platform.jobs,
     tokens: deps.tokens,
     wallets: deps.wallets,
-    canPay: submissions !== undefined,
-    funds: platform.funds,
-    feeWallet: async () => (await platformWallet(db, PLATFORM_ROLES.fee))?.address,
-    rlusdIssuer: () => rlusdIssuer(db, platform.config.XRPL_NETWORK),
+    payments,
   });
+  const splits = new RewardSplits({ db, tokens: deps.tokens, wallets: deps.wallets, payments });
   const user = { config: { access: 'user' as const } };
+  const noStore = { 'cache-control': 'private, no-store' };
 
   app.get('/api/rewards/summary', user, async (request, reply): Promise<RewardSummaryRow[]> => {
-    reply.header('cache-control', 'private, no-store');
+    reply.headers(noStore);
     // Paged like every list (docs/paging.md): one row per token the user earns on.
     const page = pageOf(request, USER_LIST_PAGE);
     return pageSlice(request, reply, page, await service.summary(request.user!.id));
   });
   app.get('/api/rewards/claim-totals', user, async (request, reply): Promise<RewardClaimTotal[]> => {
-    reply.header('cache-control', 'private, no-store');
+    reply.headers(noStore);
     const page = pageOf(request, USER_LIST_PAGE);
     return pageSlice(request, reply, page, await service.claimTotals(request.user!.id));
   });
   app.post('/api/claim-rewards', user, (request): Promise<ClaimRewardsResult> =>
     service.claim(request.user!.id, parseInput(claimRewardsSchema, request.body), idempotencyKey(request)),
   );
+
+  // A token's reward split: public (where its rewards go is as public as the payments on the ledger),
+  // changed only by its creator.
+  app.get(
+    '/api/rewards/splits/:tokenId',
+    { config: { access: 'public' as const } },
+    async (request): Promise<RewardSplitView> => splits.view(idParam(request, 'tokenId')),
+  );
+  app.post('/api/rewards/splits/:tokenId', user, async (request): Promise<RewardSplitView> =>
+    splits.set(
+      request.user!.id,
+      idParam(request, 'tokenId'),
+      parseInput(rewardSplitUpdateSchema, request.body),
+    ),
+  );
+  app.get('/api/rewards/payouts', user, async (request, reply): Promise<RewardPayoutView[]> => {
+    reply.headers(noStore);
+    // The one id rule (issue 34): digits as written, 1 to ID_MAX, else a 400 naming token_id.
+    const tokenId = parseInput(idSchema('token_id'), (request.query as Record<string, unknown>).token_id);
+    const page = pageOf(request, USER_LIST_PAGE);
+    return pageSlice(request, reply, page, await service.payouts(request.user!.id, tokenId));
+  });
   return service;
+}
+
+/** The fee wallet's payments, built once at the composition root for rewards and referrals alike. */
+export function createFeeWalletPayments(platform: Platform): FeeWalletPayments {
+  const db = platform.database.db;
+  return new FeeWalletPayments({
+    db,
+    client: platform.connection?.client,
+    submissions: platform.submissions,
+    funds: platform.funds,
+    rlusdIssuer: () => rlusdIssuer(db, platform.config.XRPL_NETWORK),
+  });
 }

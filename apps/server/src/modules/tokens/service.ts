@@ -162,8 +162,8 @@ export class TokenRegistry {
     return row;
   }
 
-  async byId(id: number): Promise<TokenRow | undefined> {
-    const [row] = await this.db.select().from(tokens).where(eq(tokens.id, id));
+  async byId(id: number, db: Db = this.db): Promise<TokenRow | undefined> {
+    const [row] = await db.select().from(tokens).where(eq(tokens.id, id));
     return row;
   }
 
@@ -241,10 +241,11 @@ export class TokenRegistry {
 
   /**
    * Adds a creator reward in one statement, so concurrent trades never lose an accrual. The reward
-   * currency is the token's quote asset (its fees are paid in it).
+   * currency is the token's quote asset (its fees are paid in it). `db`: the transaction that records
+   * the fee paid (trading's FeeSettlement), so the two happen together or not at all.
    */
-  async accrueReward(id: number, amount: string, currency: string): Promise<void> {
-    await this.db
+  async accrueReward(id: number, amount: string, currency: string, db: Db = this.db): Promise<void> {
+    await db
       .update(tokens)
       .set({
         totalReward: sql`${tokens.totalReward} + ${amount}::numeric`,

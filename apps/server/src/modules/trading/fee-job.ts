@@ -1,53 +1,28 @@
 import { eq } from 'drizzle-orm';
-import { RLUSD_CURRENCY_HEX, Decimal, decimalToDrops, dropsToDecimal } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import type { SubmissionService } from '../../ledger/submission-service';
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import type { JobRunner } from '../../platform/jobs';
-import { applyShare, type PlatformSettings } from '../../platform/settings';
-import type { TokenRegistry } from '../tokens';
+import type { FeeSettlement } from './fee-paid';
 import { ledgerAmount, type Asset } from './plan';
-import { tradingTrades, type TradeRow } from './schema';
+import { tradingTrades } from './schema';
 import { TRADING_FEE_JOB } from './trade-records';
 
 // The platform fee of one validated trade: a Payment from the trader's wallet to the fee wallet,
-// then the creator's share accrued on the token. A persisted job, so it survives a crash and runs
-// once across instances. A failed payment is retried with a new intent, but only after every
-// earlier intent is known not to have paid: the fee is never charged twice.
+// then the fee recorded as paid, with the creator's and the referrer's shares (fee-paid.ts). A
+// persisted job, so it survives a crash and runs once across instances. A failed payment is retried
+// with a new intent, but only after every earlier intent is known not to have paid: the fee is never
+// charged twice.
 
 const MAX_ATTEMPTS = 5;
-
-export interface RewardDeps {
-  settings: PlatformSettings;
-  tokens: TokenRegistry;
-}
-
-/**
- * The creator's share of a paid platform fee, accrued on the token (once per paid fee: the caller
- * runs it in the step or statement that marked the fee paid).
- */
-export async function accrueCreatorReward(deps: RewardDeps, trade: TradeRow): Promise<void> {
-  const token = trade.tokenId ? await deps.tokens.byId(trade.tokenId) : undefined;
-  // Rewards accrue in the token's own pair: a trade of an XRP-paired token quoted in RLUSD (or
-  // the reverse) pays its fee, but adds nothing to a total kept in the other currency.
-  const pair = token?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
-  if (token?.source === 'deploy' && token.deployerUserId && trade.quote === pair) {
-    const reward = applyShare(trade.fee, (await deps.settings.all()).creator_reward_share);
-    const amount =
-      trade.quote === 'XRP'
-        ? dropsToDecimal(decimalToDrops(reward))
-        : reward.toSignificantDigits(15, Decimal.ROUND_DOWN);
-    if (amount.gt(0)) await deps.tokens.accrueReward(token.id, amount.toFixed(), trade.quote);
-  }
-}
 
 export function registerTradingFeeJob(deps: {
   db: Db;
   jobs: JobRunner;
   submissions: SubmissionService;
-  settings: PlatformSettings;
-  tokens: TokenRegistry;
+  settlement: FeeSettlement;
   rlusdIssuer: () => Promise<string | undefined>;
 }): void {
   const { db, submissions } = deps;
@@ -89,12 +64,9 @@ export function registerTradingFeeJob(deps: {
         }
         paid = { hash: outcome.hash };
       }
+      // The fee is recorded as paid and its shares accrued in one transaction, once (fee-paid.ts).
       await ctx.step('record', async () => {
-        await db
-          .update(tradingTrades)
-          .set({ feeStatus: 'paid', feeHash: paid.hash })
-          .where(eq(tradingTrades.id, trade.id));
-        await accrueCreatorReward(deps, trade);
+        await deps.settlement.markPaid(trade.id, paid.hash);
         return true;
       });
       return { status: 'paid', hash: paid.hash };

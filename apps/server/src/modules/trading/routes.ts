@@ -19,7 +19,8 @@ import { platformWallet } from '../../platform/custody';
 import { idempotencyKey, idParam, ownUserParam, userPost } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
-import { accrueCreatorReward, registerTradingFeeJob } from './fee-job';
+import { registerTradingFeeJob } from './fee-job';
+import { creatorShareListener, FeeSettlement, type FeePaidListener } from './fee-paid';
 import { OrderRecords } from './orders';
 import { TradingService } from './service';
 import { TRADE_PURPOSES, TradeRecorder, tradingObligations, type CurveAccounts } from './trade-records';
@@ -36,12 +37,17 @@ export function registerTrading(
     publishOrderUpdate: (userId: number, update: OrderUpdated) => Promise<void>;
     /** Curve launches: the curve's prices carry their fee, so the part of a trade on a curve pays none here. */
     curves?: CurveAccounts;
+    /** What else accrues from a paid trading fee (the referrer's share), besides the creator's. */
+    onFeePaid?: FeePaidListener[];
   },
 ): TradingService | undefined {
   const { platform, tokens, wallets } = deps;
   if (!platform.submissions || !platform.connection || !platform.funds) return undefined;
   const db = platform.database.db;
   const rlusd = () => rlusdIssuer(db, platform.config.XRPL_NETWORK);
+  const settlement = new FeeSettlement(db);
+  settlement.onPaid(creatorShareListener({ settings: platform.settings, tokens }));
+  for (const listener of deps.onFeePaid ?? []) settlement.onPaid(listener);
   const recorder = new TradeRecorder({
     db,
     jobs: platform.jobs,
@@ -49,6 +55,7 @@ export function registerTrading(
     tokens,
     rlusdIssuer: rlusd,
     curves: deps.curves,
+    settlement,
   });
   const orders = new OrderRecords(db, rlusd, {
     recorder,
@@ -80,7 +87,7 @@ export function registerTrading(
     cache: platform.readCache,
     intents: platform.intents,
     feeWallet: async () => (await platformWallet(db, PLATFORM_ROLES.fee))?.address,
-    rewards: (trade) => accrueCreatorReward({ settings: platform.settings, tokens }, trade),
+    settlement,
   });
   // A self-custody wallet's swap, once signed in the browser or its wallet app (docs/self-custody.md).
   platform.intents?.register('swap', service.swapFinisher());
@@ -113,8 +120,7 @@ export function registerTrading(
     db,
     jobs: platform.jobs,
     submissions: platform.submissions,
-    settings: platform.settings,
-    tokens,
+    settlement,
     rlusdIssuer: rlusd,
   });
   const user = { config: { access: 'user' as const } };

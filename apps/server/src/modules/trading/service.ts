@@ -58,7 +58,7 @@ import type {
 } from '../../ledger/submission-service';
 import { AppError, badRequest, notFound, serviceDisabled } from '../../lib/errors';
 import type { IntentFinisher, IntentService } from '../../platform/intents';
-import type { TradeRow } from './schema';
+import type { FeeSettlement } from './fee-paid';
 import type { Parsed } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
 import type { LedgerReadCache } from '../../platform/read-cache';
@@ -110,8 +110,11 @@ export interface TradingDeps {
   intents?: IntentService;
   /** The platform fee wallet's address (a self-custody swap pays its fee to it in its own intent). */
   feeWallet: () => Promise<string | undefined>;
-  /** The creator's share of a paid fee (trading/fee-job.ts `accrueCreatorReward`). */
-  rewards: (trade: TradeRow) => Promise<void>;
+  /**
+   * Where a self-custody swap's fee, paid by its own intent, is recorded with the creator's and the
+   * referrer's shares (fee-paid.ts: the one place a fee becomes paid).
+   */
+  settlement: Pick<FeeSettlement, 'settleIntent'>;
   /** Pushes `orderUpdated` to the order owner's sockets. */
   publishOrderUpdate: (u: OrderUpdate) => Promise<void> | void;
   /**
@@ -595,11 +598,10 @@ export class TradingService {
         const m = marketOf(ctx);
         const result = await this.swapResult(intent.account, m, ctx.order, trade);
         const feeOutcome = outcomes[at + 1];
-        await this.deps.recorder.settleIntentFee(
+        await this.deps.settlement.settleIntent(
           trade.hash,
           ctx.fee,
           feeOutcome ? { hash: feeOutcome.hash, status: feeOutcome.status } : undefined,
-          (row) => this.deps.rewards(row),
         );
         return { ...result, fee: ctx.fee };
       },

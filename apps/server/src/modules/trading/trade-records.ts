@@ -21,6 +21,7 @@ import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import { customFeePercent } from '../users';
+import type { FeeSettlement } from './fee-paid';
 import { tradeMoved, tradingFee, type Asset } from './plan';
 import { tradingOrders, tradingTrades, type TradeRow } from './schema';
 
@@ -51,6 +52,8 @@ export interface TradeRecorderDeps {
   tokens: TokenRegistry;
   rlusdIssuer: () => Promise<string | undefined>;
   curves?: CurveAccounts;
+  /** Where a trade recorded with its fee already paid has that fee accounted (fee-paid.ts). */
+  settlement: FeeSettlement;
 }
 
 const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
@@ -182,28 +185,6 @@ export class TradeRecorder {
     });
   }
 
-  /**
-   * The fee a self-custody trade's intent carried (the amount the wallet signed), paid or not by
-   * that intent's fee transaction: recorded once (from 'intent'), with the creator's share of a
-   * paid one. Idempotent: a second call finds the fee settled already.
-   */
-  async settleIntentFee(
-    tradeHash: string,
-    fee: string,
-    paid: { hash: string; status: 'success' | 'failed' } | undefined,
-    rewards: (trade: TradeRow) => Promise<void>,
-  ): Promise<TradeRow | undefined> {
-    const ok = paid?.status === 'success';
-    const status = new Decimal(fee).gt(0) ? (ok ? 'paid' : 'failed') : 'none';
-    const [row] = await this.deps.db
-      .update(tradingTrades)
-      .set({ fee, feeStatus: status, feeHash: paid?.hash ?? null })
-      .where(and(eq(tradingTrades.hash, tradeHash), eq(tradingTrades.feeStatus, 'intent')))
-      .returning();
-    if (row && status === 'paid') await rewards(row);
-    return row;
-  }
-
   // Every trade of a validated ledger is recorded as it is finalized: the trades of one ledger look
   // their rows up together (db/batched.ts).
   private readonly tradeByHash = batchedRead(async (hashes: string[]) => {
@@ -222,6 +203,8 @@ export class TradeRecorder {
   async insert(values: typeof tradingTrades.$inferInsert, executor?: Db): Promise<TradeRow> {
     const write = async (tx: Db) => {
       const [row] = await tx.insert(tradingTrades).values(values).onConflictDoNothing().returning();
+      // A fee paid by the trade's own transaction is accounted with the row, once (the insert ran).
+      if (row) await this.deps.settlement.recorded(tx, row);
       if (row && row.feeStatus === 'pending') {
         await this.deps.jobs.enqueue(
           {

@@ -7,5 +7,6 @@ export {
   toPublicUser,
   upsertUser,
   type ProfileFields,
+  type SignedInUser,
 } from './service';
 export { registerUsers } from './routes';

@@ -29,22 +29,32 @@ export interface ProfileFields {
 
 type Identity = { telegramId: number } | { googleId: string };
 
+/** A signed-in user's row, and whether this sign-in created it (their first: referrals bind then). */
+export type SignedInUser = UserRow & { created: boolean };
+
 /**
  * Creates the user for an identity or refreshes its profile from the identity provider. Sign-in
- * never creates the owner: user id 1 exists from the first start (migration 0003).
+ * never creates the owner: user id 1 exists from the first start (migration 0003). `created` is
+ * true only for the sign-in whose insert made the row (two first sign-ins at once: one of them).
  */
-export async function upsertUser(db: Db, identity: Identity, profile: ProfileFields): Promise<UserRow> {
+export async function upsertUser(db: Db, identity: Identity, profile: ProfileFields): Promise<SignedInUser> {
   const target = 'telegramId' in identity ? users.telegramId : users.googleId;
+  const [inserted] = await db
+    .insert(users)
+    .values({ ...identity, ...profile })
+    .onConflictDoNothing({ target })
+    .returning();
+  if (inserted) return { ...inserted, created: true };
   // Fields left undefined keep their stored value; null clears (the provider says there is none).
   const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
   for (const [k, v] of Object.entries(profile)) if (v !== undefined) (set as Record<string, unknown>)[k] = v;
-  const [row] = await db
-    .insert(users)
-    .values({ ...identity, ...profile })
-    .onConflictDoUpdate({ target, set })
-    .returning();
+  const where =
+    'telegramId' in identity
+      ? eq(users.telegramId, identity.telegramId)
+      : eq(users.googleId, identity.googleId);
+  const [row] = await db.update(users).set(set).where(where).returning();
   if (!row) throw new Error('upsert returned no row');
-  return row;
+  return { ...row, created: false };
 }
 
 /** Names a demo user may not take: they would read as the platform's own accounts. */
@@ -59,7 +69,7 @@ const DEMO_MESSAGES = {
  * Demo sign-in: creates an ordinary user bound to the browser's device secret, or signs that same
  * browser back in. Another browser presenting the name is refused, so a demo name is not a password.
  */
-export async function demoSignIn(db: Db, username: string, deviceHash: string): Promise<UserRow> {
+export async function demoSignIn(db: Db, username: string, deviceHash: string): Promise<SignedInUser> {
   const name = username.toLowerCase();
   if (RESERVED_DEMO_NAMES.has(name)) throw badRequest(DEMO_MESSAGES.reserved);
   const sameDevice = (row: UserRow) =>
@@ -67,18 +77,18 @@ export async function demoSignIn(db: Db, username: string, deviceHash: string): 
   const [existing] = await db.select().from(users).where(eq(users.demoUsername, name)).limit(1);
   if (existing) {
     if (!sameDevice(existing)) throw forbidden(DEMO_MESSAGES.taken);
-    return existing;
+    return { ...existing, created: false };
   }
   const [created] = await db
     .insert(users)
     .values({ demoUsername: name, demoDeviceHash: deviceHash, username, firstName: username })
     .onConflictDoNothing({ target: users.demoUsername })
     .returning();
-  if (created) return created;
+  if (created) return { ...created, created: true };
   // Another request created the name between our read and insert.
   const [winner] = await db.select().from(users).where(eq(users.demoUsername, name)).limit(1);
   if (!winner || !sameDevice(winner)) throw forbidden(DEMO_MESSAGES.taken);
-  return winner;
+  return { ...winner, created: false };
 }
 
 /** Whether a demo name is taken already (signing in with it creates no user). */

@@ -7,6 +7,7 @@ import type {
   FeeOverrideView,
   PlatformConfigEntry,
   PlatformConfigKey,
+  ReferralsOverview,
   RefundResult,
   RewardsOverviewRow,
   StagedWalletBalance,
@@ -31,6 +32,12 @@ export const useRewardsOverview = () =>
   useQuery({
     queryKey: [...ADMIN_KEY, 'rewards'],
     queryFn: ({ signal }) => apiGet<RewardsOverviewRow[]>('/api/admin/rewards-overview', { signal }),
+  });
+
+export const useReferralsOverview = () =>
+  useQuery({
+    queryKey: [...ADMIN_KEY, 'referrals'],
+    queryFn: ({ signal }) => apiGet<ReferralsOverview>('/api/admin/referrals', { signal }),
   });
 
 export const useFeeConfig = () =>

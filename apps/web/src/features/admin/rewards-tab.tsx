@@ -1,5 +1,5 @@
 import { ADMIN_MESSAGES, displayTicker, Decimal } from '@ledgerpad/shared';
-import { useRewardsOverview } from './api';
+import { useReferralsOverview, useRewardsOverview } from './api';
 
 /** reward − claimed, exactly (decimal strings from the server). */
 function unclaimed(totalReward: string, totalClaimed: string): string {
@@ -10,8 +10,17 @@ function unclaimed(totalReward: string, totalClaimed: string): string {
   }
 }
 
-/** Creator rewards per token: total, claimed and what is still owed. */
+/** Creator rewards per token: total, claimed and what is still owed; then the referral programme. */
 export function RewardsTab() {
+  return (
+    <div className="admin-stack">
+      <CreatorRewards />
+      <ReferralTotals />
+    </div>
+  );
+}
+
+function CreatorRewards() {
   const rewards = useRewardsOverview();
   return (
     <section className="panel" aria-labelledby="admin-rewards-heading">
@@ -66,6 +75,95 @@ export function RewardsTab() {
             </tbody>
           </table>
         </div>
+      )}
+    </section>
+  );
+}
+
+/** The referral programme: earned and claimed per currency, and every referrer (docs/referrals.md). */
+function ReferralTotals() {
+  const overview = useReferralsOverview();
+  return (
+    <section className="panel" aria-labelledby="admin-referrals-heading">
+      <h2 id="admin-referrals-heading">Referrals</h2>
+      {overview.isPending ? (
+        <p className="muted" aria-busy="true">
+          Loading referrals…
+        </p>
+      ) : overview.isError ? (
+        <div role="alert">
+          <p className="form-error">Failed to fetch referrals.</p>
+          <button type="button" className="btn-secondary" onClick={() => void overview.refetch()}>
+            Retry
+          </button>
+        </div>
+      ) : (
+        <>
+          <dl className="admin-referral-totals">
+            <div>
+              <dt>Referred users</dt>
+              <dd data-testid="referred-users">{overview.data.referred_users}</dd>
+            </div>
+            {overview.data.totals.flatMap((t) => [
+              <div key={`${t.currency}-earned`}>
+                <dt>Earned ({t.currency})</dt>
+                <dd>{t.earned}</dd>
+              </div>,
+              <div key={`${t.currency}-claimed`}>
+                <dt>Claimed ({t.currency})</dt>
+                <dd>{t.claimed}</dd>
+              </div>,
+              <div key={`${t.currency}-owed`}>
+                <dt>Owed to referrers ({t.currency})</dt>
+                <dd data-testid={`referral-owed-${t.currency}`}>{unclaimed(t.earned, t.claimed)}</dd>
+              </div>,
+            ])}
+          </dl>
+          {overview.data.referrers.length === 0 ? (
+            <p className="empty-state">Nobody has signed up through a referral link yet.</p>
+          ) : (
+            <div className="table-scroll admin-table-wrap">
+              <table className="admin-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Referrer</th>
+                    <th scope="col">Code</th>
+                    <th scope="col" className="num">
+                      Referred
+                    </th>
+                    <th scope="col" className="num">
+                      Earned XRP
+                    </th>
+                    <th scope="col" className="num">
+                      Claimed XRP
+                    </th>
+                    <th scope="col" className="num">
+                      Earned RLUSD
+                    </th>
+                    <th scope="col" className="num">
+                      Claimed RLUSD
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {overview.data.referrers.map((r) => (
+                    <tr key={r.user_id}>
+                      <td>
+                        #{r.user_id} {r.username ?? ''}
+                      </td>
+                      <td>{r.code ?? '—'}</td>
+                      <td className="num">{r.referred}</td>
+                      <td className="num">{r.earned_xrp}</td>
+                      <td className="num">{r.claimed_xrp}</td>
+                      <td className="num">{r.earned_rlusd}</td>
+                      <td className="num">{r.claimed_rlusd}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
       )}
     </section>
   );

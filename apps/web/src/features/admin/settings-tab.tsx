@@ -26,6 +26,14 @@ const SETTING_LABELS: Record<PlatformConfigKey, { label: string; hint: string }>
   hot_wallet_reserve: { label: 'Hot wallet reserve (XRP)', hint: 'At least the ledger’s base reserve.' },
   airdrop_fee_xrp: { label: 'Airdrop fee (XRP)', hint: 'Charged per airdrop.' },
   creator_reward_share: { label: 'Creator reward share', hint: 'a/b or a decimal from 0 to 1.' },
+  referral_share_percent: {
+    label: 'Referral share (%)',
+    hint: 'Of a referred user’s trading fees, 0–50; with the creator share at most 100%.',
+  },
+  referral_months: {
+    label: 'Referral months',
+    hint: 'How long a referral earns, 1–60 (fixed when it binds).',
+  },
   bonding_virtual_xrp: {
     label: 'Curve virtual reserve (XRP)',
     hint: 'Sets the start price; 2.84× it is raised at graduation.',

@@ -5,20 +5,22 @@ import {
   REWARD_PERCENT_MAX,
   REWARD_PERCENT_MIN,
   REWARD_PERCENT_STEP,
+  bpsToPercent,
   claimAmount,
   claimRewardsSchema,
+  splitAmounts,
   unclaimedReward,
   type ClaimRewardsResult,
   type TokenView,
   CLAIM_SUCCESS_AUTO_CLOSE_MS,
 } from '@ledgerpad/shared';
-import { FormErrors, SelectField } from '../../components/form-field';
+import { FormErrors } from '../../components/form-field';
+import { WalletSelectField } from '../../components/wallet-select-field';
 import { Modal, ModalActions } from '../../components/modal';
 import { requestResolver } from '../../lib/form-resolver';
-import { walletLabel } from '../../lib/wallet-balances';
 import { userMessage } from '../../lib/api';
 import { groupDigits, shortAddress } from './api';
-import { useClaimRewards, useClaimWallets, useRewardTotals } from './rewards';
+import { useClaimRewards, useRewardSplit, useRewardTotals } from './rewards';
 
 /** How long the success view stays before the modal closes itself (spec 001 §9). */
 
@@ -35,7 +37,10 @@ interface ClaimForm {
 export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClose: () => void }) {
   const errorId = useId();
   const totals = useRewardTotals(token);
-  const wallets = useClaimWallets(true);
+  const split = useRewardSplit(token.id);
+  // With a split, the claim pays its recipients (no wallet to choose); without one, a wallet of yours.
+  const recipients = split.data?.recipients ?? [];
+  const splitting = recipients.length > 0;
   const claim = useClaimRewards();
   const [done, setDone] = useState<ClaimRewardsResult | null>(null);
   const {
@@ -45,7 +50,7 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
     formState: { errors },
   } = useForm<ClaimForm>({
     resolver: requestResolver<ClaimForm>(claimRewardsSchema, (v) => ({
-      wallet: v.wallet,
+      wallet: splitting ? undefined : v.wallet,
       token: token.currency,
       issuer: token.issuer_address,
       percent: Number(v.percent),
@@ -57,6 +62,7 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
   const amount = claimAmount(totals.totalReward, totals.totalClaimed, percent);
   const nothing = !(Number(unclaimed) > 0);
   const busy = claim.isPending;
+  const parts = splitting ? splitAmounts(amount, recipients) : [];
 
   useEffect(() => {
     if (!done) return;
@@ -66,7 +72,12 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
 
   const submit = handleSubmit((v) =>
     claim.mutate(
-      { wallet: v.wallet, token: token.currency, issuer: token.issuer_address, percent: Number(v.percent) },
+      {
+        ...(splitting ? {} : { wallet: v.wallet }),
+        token: token.currency,
+        issuer: token.issuer_address,
+        percent: Number(v.percent),
+      },
       { onSuccess: setDone },
     ),
   );
@@ -81,13 +92,31 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
     >
       {done ? (
         <div className="confirm-body" role="status">
-          <p>
-            Claimed <strong>{groupDigits(done.claimed)}</strong> {done.currency} to{' '}
-            <span className="address" title={done.to}>
-              {shortAddress(done.to)}
-            </span>
-            .
-          </p>
+          {done.payouts ? (
+            <>
+              <p>
+                Claimed <strong>{groupDigits(done.claimed)}</strong> {done.currency}, paid to:
+              </p>
+              <ul className="claim-payouts">
+                {done.payouts.map((p) => (
+                  <li key={p.address}>
+                    <span className="address" title={p.address}>
+                      {shortAddress(p.address)}
+                    </span>{' '}
+                    {groupDigits(p.amount)} {done.currency}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <p>
+              Claimed <strong>{groupDigits(done.claimed)}</strong> {done.currency} to{' '}
+              <span className="address" title={done.to}>
+                {shortAddress(done.to)}
+              </span>
+              .
+            </p>
+          )}
           <ModalActions>
             <button type="button" onClick={onClose}>
               Done
@@ -116,20 +145,32 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
               </dd>
             </div>
           </dl>
-          <SelectField
-            label="Wallet"
-            invalid={Boolean(errors.wallet)}
-            errorId={errorId}
-            disabled={busy}
-            {...register('wallet')}
-          >
-            <option value="">{wallets.isPending ? 'Loading wallets…' : 'Select a wallet'}</option>
-            {wallets.data?.map((w) => (
-              <option key={w.id} value={w.wallet_address}>
-                {walletLabel(w)}
-              </option>
-            ))}
-          </SelectField>
+          {split.isPending ? (
+            <p className="muted" aria-busy="true">
+              Loading the reward split…
+            </p>
+          ) : splitting ? (
+            <div className="field">
+              <p className="field-label">Paid to the reward split</p>
+              <ul className="claim-payouts" data-testid="split-parts">
+                {recipients.map((r, i) => (
+                  <li key={r.address}>
+                    <span className="address" title={r.address}>
+                      {shortAddress(r.address)}
+                    </span>{' '}
+                    {bpsToPercent(r.bps)}% · {parts[i]} {totals.currency}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : (
+            <WalletSelectField
+              invalid={Boolean(errors.wallet)}
+              errorId={errorId}
+              disabled={busy}
+              {...register('wallet')}
+            />
+          )}
           <div className="field">
             <label className="field-label" htmlFor={`${errorId}-percent`}>
               Percent to claim: {percent}%
@@ -147,7 +188,7 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
             />
           </div>
           <p>
-            You receive{' '}
+            {splitting ? 'The claim pays' : 'You receive'}{' '}
             <strong data-testid="claim-amount">
               {amount} {totals.currency}
             </strong>
@@ -165,7 +206,7 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
             <button type="button" className="btn-secondary" onClick={onClose} disabled={busy}>
               Cancel
             </button>
-            <button type="submit" disabled={nothing || busy}>
+            <button type="submit" disabled={nothing || busy || split.isPending}>
               {busy ? 'Claiming...' : 'Claim'}
             </button>
           </ModalActions>

@@ -10,6 +10,8 @@ import { ClaimRewardsModal } from './claim-rewards-modal';
 import { IssuerPanel } from './issuer-panel';
 import { LoadError } from './load-error';
 import { LostControlNotice } from './lost-control';
+import { PayoutHistory } from './payout-history';
+import { RewardSplitPanel } from './reward-split-panel';
 import { useRewardTotals } from './rewards';
 import { TrustLinesPanel } from './trust-lines-panel';
 import { VestingPanel } from './vesting-panel';
@@ -182,9 +184,12 @@ function TokenManager({ token }: { token: TokenView }) {
           </button>
         </div>
         <p id="claim-note" className="muted small">
-          Rewards accrue from trading fees on {token.ticker}.
+          Rewards accrue from trading fees on {token.ticker}. With a reward split, a claim pays every
+          recipient its share.
         </p>
       </section>
+      <RewardSplitPanel token={token} />
+      <PayoutHistory token={token} />
       {claiming && <ClaimRewardsModal token={token} onClose={closeClaim} />}
     </>
   );

@@ -1,14 +1,17 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
 import type {
   ClaimRewardsRequest,
   ClaimRewardsResult,
   RewardClaimTotal,
+  RewardPayoutView,
+  RewardSplitUpdate,
+  RewardSplitView,
   RewardSummaryRow,
   TokenView,
-  WalletSummary,
 } from '@ledgerpad/shared';
-import { apiGet, apiPost, hasStatus } from '../../lib/api';
+import { apiGet, apiGetAll, apiPost, hasStatus } from '../../lib/api';
+import { useMyWallets } from '../../lib/my-wallets';
 
 // Creator rewards of the dashboard (spec 001 §7 "Dashboard and rewards"): the earned and claimed
 // totals of the user's tokens, their wallets (the claim's destinations) and the claim itself.
@@ -54,14 +57,7 @@ export function useRewardTotals(token: TokenView): RewardTotals {
 }
 
 /** The user's wallets, the places a claim can be paid to. */
-export function useClaimWallets(enabled: boolean) {
-  return useQuery({
-    queryKey: [...KEY, 'wallets'],
-    queryFn: async ({ signal }) =>
-      (await apiGet<{ wallets: WalletSummary[] }>('/api/wallets', { signal })).wallets,
-    enabled,
-  });
-}
+export const useClaimWallets = (enabled: boolean) => useMyWallets(enabled);
 
 /** A claim, with one Idempotency-Key per claim: a retried request never pays twice. */
 export function useClaimRewards() {
@@ -77,4 +73,33 @@ export function useClaimRewards() {
       },
     },
   );
+}
+
+const splitKey = (tokenId: number) => [...KEY, 'split', tokenId] as const;
+const payoutsKey = (tokenId: number) => [...KEY, 'payouts', tokenId] as const;
+
+/** The token's reward split (public on the server) and its change history. */
+export function useRewardSplit(tokenId: number) {
+  return useQuery({
+    queryKey: splitKey(tokenId),
+    queryFn: ({ signal }) => apiGet<RewardSplitView>(`/api/rewards/splits/${tokenId}`, { signal }),
+  });
+}
+
+/** Saves the whole split (an empty list removes it); the split and the claim's view are read again. */
+export function useSaveRewardSplit(tokenId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RewardSplitUpdate) => apiPost<RewardSplitView>(`/api/rewards/splits/${tokenId}`, body),
+    onSuccess: (view) => queryClient.setQueryData(splitKey(tokenId), view),
+  });
+}
+
+/** Every payment of the token's claims, newest first (recipient, amount, transaction, time). */
+export function useRewardPayouts(tokenId: number) {
+  return useQuery({
+    queryKey: payoutsKey(tokenId),
+    queryFn: ({ signal }) =>
+      apiGetAll<RewardPayoutView>(`/api/rewards/payouts?token_id=${tokenId}`, { signal }),
+  });
 }

@@ -27,6 +27,7 @@ import { BondingPanel } from './bonding-panel';
 import { OrderBook } from './order-book';
 import { PriceChart, type PriceChartHandle } from './price-chart';
 import { RecentTrades } from './recent-trades';
+import { RewardSplitCard } from './reward-split-card';
 import { RiskPanel } from './risk-panel';
 import { StatsBar } from './stats-bar';
 import { TokenChooser } from './token-chooser';
@@ -195,6 +196,7 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
         <aside className="tp-side">
           <OrderBook book={book.data} loading={book.isPending} failed={book.isError} quote={quote} />
           <RiskPanel risk={risk.data} loading={risk.isPending} failed={risk.isError} />
+          <RewardSplitCard tokenId={token.id} />
           <AboutPanel token={token} />
         </aside>
       </div>

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  USER_LIST_PAGE,
+  referralClaimSchema,
+  type ReferralClaimResult,
+  type ReferralClaimView,
+  type ReferralEarningView,
+  type ReferralsOverview,
+  type ReferralSummary,
+} from '@ledgerpad/shared';
+import { pageOf, pageSlice } from '../../lib/paging';
+import { parseInput } from '../../lib/validation';
+import type { Platform } from '../../platform';
+import { idempotencyKey } from '../../plugins/edge';
+import type { FeeWalletPayments } from '../rewards';
+import type { WalletsApi } from '../wallets';
+import { registerReferralClaimJob } from './job';
+import { ReferralBinding, ReferralsService } from './service';
+
+/** The referral binding of a new user's first sign-in, for the auth routes (built before them). */
+export function createReferralBinding(platform: Platform): ReferralBinding {
+  return new ReferralBinding(platform.settings);
+}
+
+/**
+ * GET /api/referrals/me (code, link, referred users, earnings), GET /api/referrals/claims and
+ * /earnings (history), POST /api/referrals/claim, and the admin's GET /api/admin/referrals. The
+ * service's `accrue` is what trading's fee settlement runs for every paid fee.
+ */
+export function registerReferrals(
+  app: FastifyInstance,
+  deps: { platform: Platform; wallets: WalletsApi; payments: FeeWalletPayments },
+): ReferralsService {
+  const { platform, payments } = deps;
+  const service = new ReferralsService({
+    db: platform.database.db,
+    jobs: platform.jobs,
+    settings: platform.settings,
+    wallets: deps.wallets,
+    payments,
+  });
+  if (payments.canPay)
+    registerReferralClaimJob({ db: deps.platform.database.db, jobs: deps.platform.jobs, payments });
+  const user = { config: { access: 'user' as const } };
+  const noStore = { 'cache-control': 'private, no-store' };
+
+  app.get('/api/referrals/me', user, async (request, reply): Promise<ReferralSummary> => {
+    reply.headers(noStore);
+    return service.summary(request.user!.id);
+  });
+  app.get('/api/referrals/claims', user, async (request, reply): Promise<ReferralClaimView[]> => {
+    reply.headers(noStore);
+    const page = pageOf(request, USER_LIST_PAGE);
+    return pageSlice(request, reply, page, await service.claims(request.user!.id));
+  });
+  app.get('/api/referrals/earnings', user, async (request, reply): Promise<ReferralEarningView[]> => {
+    reply.headers(noStore);
+    const page = pageOf(request, USER_LIST_PAGE);
+    return pageSlice(request, reply, page, await service.earnings(request.user!.id));
+  });
+  app.post('/api/referrals/claim', user, (request): Promise<ReferralClaimResult> =>
+    service.claim(request.user!.id, parseInput(referralClaimSchema, request.body), idempotencyKey(request)),
+  );
+  app.get(
+    '/api/admin/referrals',
+    { config: { access: 'admin' as const } },
+    async (_request, reply): Promise<ReferralsOverview> => {
+      reply.headers(noStore);
+      return service.overview();
+    },
+  );
+  return service;
+}

@@ -1,0 +1,110 @@
+import { and, eq, ne } from 'drizzle-orm';
+import { Decimal, decimalToDrops, dropsToDecimal } from '@ledgerpad/shared';
+import type { Db } from '../../db/client';
+import { applyShare, type PlatformSettings } from '../../platform/settings';
+import type { TokenRegistry } from '../tokens';
+import { tradingTrades, type TradeRow } from './schema';
+
+// The one place where a trade's platform fee becomes paid, and so the one place the accounting that
+// follows a paid fee hangs off: the creator's share (rewards) and the referrer's share (referrals).
+// Whoever pays the fee records it here: `markPaid` turns a recorded trade's fee from owed to paid
+// (the fee job's own Payment after a custodial trade); `settleIntent` settles the fee a self-custody
+// wallet paid with the next transaction of its own signed intent (docs/self-custody.md); `recorded`
+// takes a trade whose row is written with its fee already paid (the trade's own all-or-nothing
+// Batch, issue 36). The accruals run in the same database transaction as the change of status, and
+// only for the call that changed it, so a fee is accounted once however often a job step, a sweep,
+// a finisher or a restart repeats the call. test/architecture/fee-paid.test.ts checks that nothing
+// else writes a fee status that can be paid.
+
+/**
+ * Something that accrues from a paid fee, inside the transaction that records it: it reads and writes
+ * only through `tx` (on PGlite a read on the pool would wait for this very transaction).
+ */
+export type FeePaidListener = (tx: Db, trade: TradeRow) => Promise<void>;
+
+export class FeeSettlement {
+  private readonly listeners: FeePaidListener[] = [];
+
+  constructor(private readonly db: Db) {}
+
+  /** Adds an accrual (the composition root wires the referrals module's here). */
+  onPaid(listener: FeePaidListener): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Records that the payment `hash` paid the fee of trade `tradeId` and runs the accruals, in one
+   * database transaction; false (and nothing accrued) when the fee was recorded as paid before.
+   */
+  async markPaid(tradeId: number, hash: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(tradingTrades)
+        .set({ feeStatus: 'paid', feeHash: hash })
+        .where(and(eq(tradingTrades.id, tradeId), ne(tradingTrades.feeStatus, 'paid')))
+        .returning();
+      if (!row) return false;
+      await this.accrue(tx as unknown as Db, row);
+      return true;
+    });
+  }
+
+  /**
+   * A self-custody trade's fee (status 'intent': the wallet signed it as the transaction after the
+   * trade, to the fee wallet), settled once its intent finished: `fee` as signed, paid when that
+   * transaction succeeded (the accruals run), failed when it did not, none for a zero fee. Only from
+   * 'intent', in one database transaction with the accruals: a second call changes nothing.
+   */
+  async settleIntent(
+    tradeHash: string,
+    fee: string,
+    paid: { hash: string; status: 'success' | 'failed' } | undefined,
+  ): Promise<TradeRow | undefined> {
+    const status = new Decimal(fee).gt(0) ? (paid?.status === 'success' ? 'paid' : 'failed') : 'none';
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(tradingTrades)
+        .set({ fee, feeStatus: status, feeHash: paid?.hash ?? null })
+        .where(and(eq(tradingTrades.hash, tradeHash), eq(tradingTrades.feeStatus, 'intent')))
+        .returning();
+      if (row?.feeStatus === 'paid') await this.accrue(tx as unknown as Db, row);
+      return row;
+    });
+  }
+
+  /**
+   * A trade row just inserted (in `tx`, the inserting transaction): when its fee was paid by the
+   * trade's own transaction, the accruals run now, in that transaction.
+   */
+  async recorded(tx: Db, row: TradeRow): Promise<void> {
+    if (row.feeStatus === 'paid') await this.accrue(tx, row);
+  }
+
+  private async accrue(tx: Db, row: TradeRow): Promise<void> {
+    for (const listener of this.listeners) await listener(tx, row);
+  }
+}
+
+/**
+ * The creator's share of a paid fee: `creator_reward_share` of it, into the token's total reward,
+ * in the token's own pair only (a trade of an XRP-paired token quoted in RLUSD, or the reverse, pays
+ * its fee but adds nothing to a total kept in the other currency); rounded down to drops (XRP) or 15
+ * significant digits (RLUSD). Only tokens deployed here have a creator. docs/rewards.md.
+ */
+export function creatorShareListener(deps: {
+  settings: PlatformSettings;
+  tokens: TokenRegistry;
+}): FeePaidListener {
+  return async (tx, trade) => {
+    // Inside the transaction that records the fee paid: every read goes through it.
+    const token = trade.tokenId ? await deps.tokens.byId(trade.tokenId, tx) : undefined;
+    const pair = token?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
+    if (token?.source !== 'deploy' || !token.deployerUserId || trade.quote !== pair) return;
+    const reward = applyShare(trade.fee, (await deps.settings.all(tx)).creator_reward_share);
+    const amount =
+      trade.quote === 'XRP'
+        ? dropsToDecimal(decimalToDrops(reward))
+        : reward.toSignificantDigits(15, Decimal.ROUND_DOWN);
+    if (amount.gt(0)) await deps.tokens.accrueReward(token.id, amount.toFixed(), trade.quote, tx);
+  };
+}
