@@ -15,6 +15,7 @@ import { bondingCurves } from '../../src/modules/bonding/schema';
 import { PLATFORM_ROLES } from '../../src/platform/accounts';
 import { platformWallet } from '../../src/platform/custody';
 import { fundedWallet } from '../helpers/trading-world';
+import { testLogo } from '../helpers/test-logo';
 import type { SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import {
@@ -590,7 +591,8 @@ describe('curve routes and launch rules', () => {
     // any balance is read, so an empty wallet will do.
     const carol = await t.signIn('curve_carol');
     const w = await fundedWallet(t, carol, 0);
-    const base = curveLaunchBody(w.id, { name: 'Bad Curve', ticker: 'BADC' });
+    // A stored logo of its own, so each refusal is the curve rule's, not the logo's (issue 35).
+    const base = curveLaunchBody(w.id, { name: 'Bad Curve', ticker: 'BADC' }, await testLogo(t.database.db));
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ supply: '5000' }, 'A bonding curve launch has a supply of 1,000,000,000.'],
       [{ devAllocation: '5' }, 'A bonding curve launch has no dev allocation: everyone buys on the curve.'],

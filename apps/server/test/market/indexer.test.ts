@@ -805,10 +805,14 @@ describe('public market API', () => {
       // Deployed here: verified by construction.
       {
         ticker: 'ALFA',
+        currency: Buffer.from('ALFA', 'ascii').toString('hex').toUpperCase().padEnd(40, '0'),
         name: 'Token ALFA',
         issuer_address: tokenA.issuer_address,
         verified: true,
+        verified_by: 'deploy',
+        verified_domain: null,
         lookalike_of: null,
+        same_as: null,
       },
     ]);
     const amm = (await get(`/api/amm_info?issuer=${tokenB.issuer_address}&ticker=BRAV`)).json() as {

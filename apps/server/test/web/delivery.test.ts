@@ -120,7 +120,7 @@ describe('web delivery', () => {
   });
 
   it("answers unknown pages with the app's 404 page and a 404 status; unknown files and API routes plainly", async () => {
-    for (const url of ['/no-such-page', '/terms/', '/token/abc/extra']) {
+    for (const url of ['/no-such-page', '/terms/', '/token/abc/extra/more']) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type']).toMatch(/text\/html/);
