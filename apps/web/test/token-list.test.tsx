@@ -183,6 +183,67 @@ describe('token list', () => {
     expect(tickers()[0]).toBe(TOKENS[11]!.ticker);
   });
 
+  it("shows 24h change, 24h volume and liquidity, each sortable both ways; 'no market' without a pool (issue 39)", async () => {
+    // Volumes fall with the index (token 0 traded most), liquidity rises; token 11 has no market.
+    prices = TOKENS.slice(0, 11).map((_, i) => ({
+      ...price(i),
+      change24h: i === 0 ? '-3.25' : i === 1 ? '+196.60' : i === 2 ? '+0.50' : null,
+      volume24h: String((11 - i) * 100),
+      volume24hUSD: String((11 - i) * 200),
+      liquidity: String((i + 1) * 1000),
+      liquidityUSD: String((i + 1) * 2000),
+    }));
+    await renderList();
+    const header = (name: string) => screen.getByRole('button', { name: new RegExp(`^${name}`) });
+    const row = (i: number) => screen.getAllByTestId('token-row')[i]!;
+    await vi.waitFor(() => expect(within(row(0)).getByTestId('volume-24h').textContent).toBe('$2.2K'));
+    expect(within(row(0)).getByTestId('volume-24h').getAttribute('title')).toBe('$2,200.00');
+    expect(within(row(0)).getByTestId('liquidity').textContent).toBe('$2K');
+    expect(within(row(1)).getByTestId('change-24h').textContent).toBe('+196.60%');
+    expect(within(row(1)).getByTestId('change-24h').className).toContain('up');
+    expect(within(row(0)).getByTestId('change-24h').className).toContain('down');
+
+    // 24h change: ascending, the tokens without a change last; flipped, still last.
+    fireEvent.click(header('24h'));
+    expect(header('24h').closest('th')!.getAttribute('aria-sort')).toBe('ascending');
+    expect(tickers().slice(0, 3)).toEqual([0, 2, 1].map((i) => TOKENS[i]!.ticker));
+    fireEvent.click(header('24h'));
+    expect(header('24h').closest('th')!.getAttribute('aria-sort')).toBe('descending');
+    expect(tickers().slice(0, 3)).toEqual([1, 2, 0].map((i) => TOKENS[i]!.ticker));
+
+    // Volume: ascending is the least traded first; the token with no market sorts last both ways.
+    fireEvent.click(header('Vol 24h'));
+    expect(header('Vol 24h').closest('th')!.getAttribute('aria-sort')).toBe('ascending');
+    expect(header('24h').closest('th')!.getAttribute('aria-sort')).toBeNull();
+    expect(tickers()[0]).toBe(TOKENS[10]!.ticker);
+    fireEvent.click(header('Vol 24h'));
+    expect(header('Vol 24h').closest('th')!.getAttribute('aria-sort')).toBe('descending');
+    expect(tickers()[0]).toBe(TOKENS[0]!.ticker);
+
+    fireEvent.click(header('Liquidity'));
+    expect(tickers()[0]).toBe(TOKENS[0]!.ticker);
+    fireEvent.click(header('Liquidity'));
+    expect(header('Liquidity').closest('th')!.getAttribute('aria-sort')).toBe('descending');
+    expect(tickers()[0]).toBe(TOKENS[10]!.ticker);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    // The token with no pool: 'no market', not '0.000000 XRP' and '$0'.
+    const last = screen.getAllByTestId('token-row').at(-1)!;
+    expect(last.querySelector('.ticker')!.textContent).toBe(TOKENS[11]!.ticker);
+    expect(within(last).getByTestId('no-market').textContent).toBe('no market');
+    expect(within(last).queryByTestId('price')).toBeNull();
+    expect(within(last).getByTestId('volume-24h').textContent).toBe('—');
+    expect(within(last).getByTestId('liquidity').textContent).toBe('—');
+  });
+
+  it('shows volume and liquidity in the pair unit when no USD price is known', async () => {
+    prices = [{ ...price(0), volume24h: '1234.5', volume24hUSD: null, liquidity: '200', liquidityUSD: '0' }];
+    await renderList();
+    const row = screen.getAllByTestId('token-row')[0]!;
+    await vi.waitFor(() => expect(within(row).getByTestId('volume-24h').textContent).toBe('1.234K XRP'));
+    expect(within(row).getByTestId('volume-24h').getAttribute('title')).toBe('1,234.5 XRP');
+    expect(within(row).getByTestId('liquidity').textContent).toBe('200 XRP');
+  });
+
   it('searches name, ticker and issuer case-insensitively and resets to page 1', async () => {
     await renderList();
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
@@ -323,6 +384,9 @@ describe('token list', () => {
       expect(within(cards[1]!).getByTestId('change-24h').textContent).toBe('+12.50%');
       expect(within(cards[1]!).getByTestId('change-24h').className).toContain('up');
       expect(within(cards[2]!).getByTestId('change-24h').textContent).toBe('—');
+      // Volume and liquidity on the card too (issue 39); these records carry neither: '—'.
+      expect(within(cards[0]!).getByTestId('volume-24h').textContent).toBe('—');
+      expect(within(cards[0]!).getByTestId('liquidity').textContent).toBe('—');
       // The sort menu stands in for the header row: by market cap, biggest first, then flipped.
       fireEvent.change(screen.getByLabelText('Sort by'), { target: { value: 'marketCap' } });
       expect(tickers()[0]).toBe(TOKENS[3]!.ticker);

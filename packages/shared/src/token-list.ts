@@ -1,6 +1,7 @@
 import { TOKENS_PER_PAGE } from './constants';
 import {
   figureFontClass,
+  formatAmount,
   formatFull,
   formatPrice,
   formatUsd,
@@ -26,6 +27,12 @@ export interface PriceRecord {
   liquidityPair: 'XRP' | 'RLUSD';
   /** USD value of the pool, both sides (this server adds it). */
   liquidityUSD?: string;
+  /** The pool's value, both sides, in its quote asset (issue 39; a curve's: what it holds). */
+  liquidity?: string;
+  /** The quote asset traded in the last 24 hours, from the indexer's trades (issue 39). */
+  volume24h?: string;
+  /** The same in USD; null without an XRP/USD price (issue 39). */
+  volume24hUSD?: string | null;
   /**
    * Percent change of the price over the last 24 hours ('+1.23', '-4.56'; this server adds it): from
    * the last trade 24 h ago (or the first trade, for a younger token) to the price now; null without
@@ -71,6 +78,9 @@ export function mergePrices(
       prev.marketCapInUSD === r.marketCapInUSD &&
       prev.liquidityPair === pair &&
       prev.liquidityUSD === r.liquidityUSD &&
+      prev.liquidity === r.liquidity &&
+      prev.volume24h === r.volume24h &&
+      prev.volume24hUSD === r.volume24hUSD &&
       prev.change24h === r.change24h
     )
       continue;
@@ -84,6 +94,9 @@ export function mergePrices(
       marketCapInUSD: String(r.marketCapInUSD ?? '0'),
       liquidityPair: pair,
       liquidityUSD: r.liquidityUSD,
+      liquidity: r.liquidity,
+      volume24h: r.volume24h,
+      volume24hUSD: r.volume24hUSD,
       change24h: typeof r.change24h === 'string' && /^[+-]\d+\.\d{2}$/.test(r.change24h) ? r.change24h : null,
     });
   }
@@ -153,6 +166,18 @@ export interface TokenRow {
   marketCapFull: string;
   /** '+1.23%' / '-4.56%', or null (shown as '—'). */
   change24h: string | null;
+  /** The 24h change as a number text ('1.23', '-4.56') for sorting; null without one. */
+  change24hValue: string | null;
+  /** No price record: a listed token with no pool or curve ('no market', issue 39). */
+  noMarket: boolean;
+  /** The last 24 h's volume in USD and as shown ('$12.3K'; in the pair's unit without a USD price). */
+  volumeUsd: string | null;
+  volumeFormatted: string;
+  volumeFull: string;
+  /** The pool's value (both sides) in USD and as shown. */
+  liquidityUsd: string | null;
+  liquidityFormatted: string;
+  liquidityFull: string;
   marketCapFont: '' | 'small' | 'tiny';
   holdersCount: number | null;
   ageFormatted: string;
@@ -161,6 +186,12 @@ export interface TokenRow {
   isNew: boolean;
   isBlackholed: boolean;
 }
+
+/** A decimal figure that is zero or more (a volume may be '0'). */
+const isValidFigure = (v: unknown): v is string => {
+  const d = typeof v === 'string' ? toDecimal(v) : null;
+  return d !== null && !d.isNeg();
+};
 
 export function toTokenRow(
   token: TokenListToken,
@@ -179,6 +210,11 @@ export function toTokenRow(
   const marketCapFormatted = formatUsd(marketCap);
   const unit = pair === 'RLUSD' ? 'USD' : 'XRP';
   const age = tokenAge(token.created_at, now);
+  const volumeUsd = record && isValidFigure(record.volume24hUSD) ? record.volume24hUSD! : null;
+  const liquidityUsd = record && isValidPrice(record.liquidityUSD) ? record.liquidityUSD! : null;
+  // Without an XRP/USD price the figure is still known in the pair's own unit: shown so, with it.
+  const inPair = (value: string | undefined): string =>
+    isValidFigure(value) ? `${formatAmount(value)} ${pair}` : '—';
   return {
     token,
     price,
@@ -191,6 +227,22 @@ export function toTokenRow(
     marketCapFormatted,
     marketCapFull: marketCap ? formatUsdFull(marketCap) : '',
     change24h: record?.change24h ? `${record.change24h}%` : null,
+    change24hValue: record?.change24h ?? null,
+    noMarket: !record,
+    volumeUsd,
+    volumeFormatted: !record ? '—' : volumeUsd ? formatUsd(volumeUsd) : inPair(record.volume24h),
+    volumeFull: volumeUsd
+      ? formatUsdFull(volumeUsd)
+      : record?.volume24h
+        ? `${formatFull(record.volume24h)} ${pair}`
+        : '',
+    liquidityUsd,
+    liquidityFormatted: !record ? '—' : liquidityUsd ? formatUsd(liquidityUsd) : inPair(record.liquidity),
+    liquidityFull: liquidityUsd
+      ? formatUsdFull(liquidityUsd)
+      : record?.liquidity
+        ? `${formatFull(record.liquidity)} ${pair}`
+        : '',
     marketCapFont: figureFontClass(marketCapFormatted),
     holdersCount:
       stats.holders.get(priceRecordKey(token.currency, token.issuer_address)) ??
@@ -233,7 +285,17 @@ export function giveWayLast<T extends { token: Pick<TokenListToken, 'lookalike_o
 }
 
 /** Sortable columns; created_at is the Age column (ascending = oldest first). */
-export type TokenSortKey = 'ticker' | 'price' | 'pair' | 'marketCap' | 'created_at' | 'issuer' | 'holders';
+export type TokenSortKey =
+  | 'ticker'
+  | 'price'
+  | 'pair'
+  | 'marketCap'
+  | 'change24h'
+  | 'volume'
+  | 'liquidity'
+  | 'created_at'
+  | 'issuer'
+  | 'holders';
 export type SortDirection = 'asc' | 'desc';
 export interface TokenSort {
   key: TokenSortKey;
@@ -283,6 +345,20 @@ export function sortTokenRows(rows: readonly TokenRow[], sort: TokenSort): Token
       case 'marketCap':
         return (
           missingLast(a.marketCap, b.marketCap) || sign * compareNullableDecimal(a.marketCap, b.marketCap)
+        );
+      case 'change24h':
+        return (
+          missingLast(a.change24hValue, b.change24hValue) ||
+          sign * compareNullableDecimal(a.change24hValue, b.change24hValue)
+        );
+      case 'volume':
+        return (
+          missingLast(a.volumeUsd, b.volumeUsd) || sign * compareNullableDecimal(a.volumeUsd, b.volumeUsd)
+        );
+      case 'liquidity':
+        return (
+          missingLast(a.liquidityUsd, b.liquidityUsd) ||
+          sign * compareNullableDecimal(a.liquidityUsd, b.liquidityUsd)
         );
       case 'holders':
         return (

@@ -649,6 +649,88 @@ describe('public market API', () => {
       );
   });
 
+  it('gives each price its 24h volume (the trades of the last 24 h, exact) and its liquidity (both sides of the pool)', async () => {
+    type Rec = Record<string, string | null>;
+    const recordOf = async () => {
+      await caughtUp();
+      await t.app.marketSnapshot.refresh();
+      return ((await get('/api/prices')).json() as Rec[]).find((x) => x.issuer === tokenA.issuer_address)!;
+    };
+    const before = await recordOf();
+    // Two trades made here with xrpl.js: a buy for 10 XRP and a sell of half of what it bought.
+    // Each one's XRP is what the pool's XRP side moved by (the AMM is the only counterparty).
+    const moved: Decimal[] = [];
+    const traded = async (tx: SubmittableTransaction) => {
+      const p0 = await pool(tokenA);
+      await submit(tx, trader);
+      const p1 = await pool(tokenA);
+      moved.push(new Decimal((p1.xrp - p0.xrp).toString()).abs().div(1e6));
+    };
+    const held = await lineBalance(trader.classicAddress, tokenA);
+    await traded({
+      TransactionType: 'OfferCreate',
+      Account: trader.classicAddress,
+      TakerGets: '10000000',
+      TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '1' },
+      Flags: 0x00080000 | 0x00020000, // tfSell | tfImmediateOrCancel
+    });
+    const bought = (await lineBalance(trader.classicAddress, tokenA)).minus(held);
+    await traded({
+      TransactionType: 'OfferCreate',
+      Account: trader.classicAddress,
+      TakerGets: {
+        currency: tokenA.currency,
+        issuer: tokenA.issuer_address,
+        value: bought.div(2).toSignificantDigits(15).toFixed(),
+      },
+      TakerPays: '1',
+      Flags: 0x00080000 | 0x00020000,
+    });
+    const after = await recordOf();
+    const expected = new Decimal(before.volume24h!).plus(moved[0]!).plus(moved[1]!);
+    expect(new Decimal(after.volume24h!).eq(expected), `${after.volume24h} vs ${expected.toFixed()}`).toBe(
+      true,
+    );
+    expect(
+      new Decimal(after.volume24hUSD!).minus(expected.mul(xrpUsd)).abs().lte('0.01'),
+      `${after.volume24hUSD} vs ${expected.mul(xrpUsd).toFixed()}`,
+    ).toBe(true);
+    // Liquidity: both sides of the pool in XRP (twice the XRP side), and in USD.
+    const p = await pool(tokenA);
+    const xrpSide = new Decimal(p.xrp.toString()).div(1e6);
+    expect(after.liquidity).toBe(xrpSide.mul(2).toFixed());
+    expect(new Decimal(after.liquidityUSD!).minus(xrpSide.mul(2).mul(xrpUsd)).abs().lte('0.01')).toBe(true);
+
+    // The window: a trade 25 h ago no longer counts, one 23 h ago still does.
+    const [listedA] = await t.database.db
+      .select()
+      .from(tokensTable)
+      .where(eq(tokensTable.issuerAddress, tokenA.issuer_address));
+    const old = (hours: number, quoteAmount: string) => ({
+      tokenId: listedA!.id,
+      quote: 'XRP',
+      ledgerIndex: 1,
+      txIndex: hours,
+      hash: `VOLUME-WINDOW-${hours}`,
+      account: trader.classicAddress,
+      side: 'BUY',
+      price: '0.001',
+      tokenAmount: '1000',
+      quoteAmount,
+      time: new Date(Date.now() - hours * 3_600_000),
+    });
+    await t.database.db.insert(marketTrades).values([old(25, '1000'), old(23, '0.000001')]);
+    try {
+      const windowed = await recordOf();
+      expect(windowed.volume24h).toBe(expected.plus('0.000001').toFixed());
+    } finally {
+      await t.database.db.delete(marketTrades).where(sql`${marketTrades.hash} like 'VOLUME-WINDOW-%'`);
+    }
+    // A token without trades in the window reads '0', not nothing.
+    const b = ((await get('/api/prices')).json() as Rec[]).find((x) => x.issuer === tokenB.issuer_address)!;
+    expect(new Decimal(b.volume24h!).gte(0)).toBe(true);
+  });
+
   it("answers one token's figures from the snapshot: price, market cap, liquidity, holders", async () => {
     const p = await pool(tokenB);
     const xrpReserve = new Decimal(p.xrp.toString()).div(1e6);
@@ -770,10 +852,16 @@ describe('public market API', () => {
     const n = ok.t!.length;
     expect(n).toBeGreaterThan(0);
     for (const k of ['o', 'h', 'l', 'c', 'v']) expect(ok[k]).toHaveLength(n);
+    // BRAV's last trade (other tests trade ALFA after it).
+    const [listedB] = await t.database.db
+      .select()
+      .from(tokensTable)
+      .where(eq(tokensTable.issuerAddress, tokenB.issuer_address));
     const last = (
       await t.database.db
         .select()
         .from(marketTrades)
+        .where(eq(marketTrades.tokenId, listedB!.id))
         .orderBy(sql`${marketTrades.id} desc`)
         .limit(1)
     )[0]!;

@@ -83,6 +83,9 @@ export const publicPriceRecordSchema = z.looseObject({
   marketCapInUSD: decimal,
   liquidityPair: pair,
   liquidityUSD: decimal.optional(),
+  liquidity: decimal.optional(),
+  volume24h: decimal.optional(),
+  volume24hUSD: decimal.nullable().optional(),
   change24h: z.string().nullable().optional(),
 });
 const publicPriceListSchema = z.array(publicPriceRecordSchema);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/results';
-import { marketCandles } from './schema';
+import { marketCandles, marketTrades } from './schema';
 
 // The list's 24h change (issue 25, the phone list's column): the price 24 hours ago per token, from
 // the indexer's 5-minute candles in the token's own pair — the close of the last bar that ended by
@@ -76,3 +76,33 @@ export class DayChanges {
     }
   }
 }
+
+/**
+ * The list's 24h volume (issue 39): per token and quote asset, the sum of the quote amounts of the
+ * indexer's trades whose ledger closed in the last 24 hours — exact `numeric` sums, as text. One
+ * statement per snapshot build (the (token, time) index), so a trade shows in the next list.
+ */
+export async function dayVolumes(
+  db: Db,
+  tokenIds: readonly number[],
+  nowMs = Date.now(),
+): Promise<Map<string, string>> {
+  if (tokenIds.length === 0) return new Map();
+  const t = marketTrades;
+  const since = new Date(nowMs - DAY_SECONDS * 1000);
+  const res = await db.execute<{ id: number | string; quote: string; volume: string }>(sql`
+    select ${t.tokenId} as id, ${t.quote} as quote, sum(${t.quoteAmount})::text as volume
+    from ${t}
+    where ${t.tokenId} in (${sql.join(
+      tokenIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}) and ${t.time} > ${since.toISOString()}::timestamptz
+    group by ${t.tokenId}, ${t.quote}
+  `);
+  const out = new Map<string, string>();
+  for (const r of rowsOf<{ id: number | string; quote: string; volume: string }>(res))
+    out.set(volumeKey(Number(r.id), r.quote), r.volume);
+  return out;
+}
+
+export const volumeKey = (tokenId: number, quote: string) => `${tokenId}|${quote}`;

@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import { toTokenView, type TokenRegistry } from '../tokens';
-import { DayChanges } from './day-change';
+import { DayChanges, dayVolumes, volumeKey } from './day-change';
 import type { EscrowLocks } from './escrow-locks';
 import { holderNotAmong, platformHolders } from './holders';
 import { issuerFacts, marketHolders, marketPools } from './schema';
@@ -32,6 +32,12 @@ export interface Body {
 export interface PriceRecord extends SharedPriceRecord {
   /** USD value of the pool (both sides). */
   liquidityUSD: string;
+  /** The pool's value (both sides) in its quote asset; a curve's: what it holds for sellers. */
+  liquidity: string;
+  /** The quote asset traded in the last 24 h (the indexer's trades), exact. */
+  volume24h: string;
+  /** The same in USD (RLUSD counts as USD), 2 decimals; null without an XRP/USD price. */
+  volume24hUSD: string | null;
 }
 
 export interface Snapshot {
@@ -128,8 +134,9 @@ function priceRecord(
   quote: 'XRP' | 'RLUSD',
   spot: Decimal,
   usd: Decimal | null,
-  liquidityUsd: Decimal | null,
+  liquidity: Decimal,
 ): PriceRecord {
+  const liquidityUsd = usdOf(liquidity, quote, usd);
   const inXrp = quote === 'XRP' ? spot : usd && usd.gt(0) ? spot.div(usd) : null;
   const inUsd = usdOf(spot, quote, usd);
   const sig = (d: Decimal | null) => (d ? d.toSignificantDigits(15).toFixed() : '0');
@@ -142,6 +149,10 @@ function priceRecord(
     marketCapInUSD: inUsd ? inUsd.mul(t.supply).toDecimalPlaces(2).toFixed() : '0',
     liquidityPair: quote,
     liquidityUSD: liquidityUsd ? liquidityUsd.toDecimalPlaces(2).toFixed() : '0',
+    liquidity: liquidity.toFixed(),
+    // Filled in by the build from the trades (`addDayVolumes`).
+    volume24h: '0',
+    volume24hUSD: null,
   };
 }
 
@@ -299,6 +310,25 @@ export class MarketSnapshot {
     }
   }
 
+  /** Each record's 24h volume in its quote asset and in USD, from the indexer's trades. */
+  private async addDayVolumes(
+    rows: Array<{ id: number; currency: string; issuerAddress: string }>,
+    prices: PriceRecord[],
+    usd: Decimal | null,
+  ): Promise<void> {
+    const idOf = new Map(rows.map((t) => [key(t.currency, t.issuerAddress), t.id]));
+    const ids = prices.flatMap((p) => idOf.get(key(p.tokenCode, p.issuer)) ?? []);
+    const volumes = await dayVolumes(this.deps.db, ids);
+    for (const p of prices) {
+      const id = idOf.get(key(p.tokenCode, p.issuer));
+      const volume = new Decimal(
+        id === undefined ? '0' : (volumes.get(volumeKey(id, p.liquidityPair)) ?? '0'),
+      );
+      p.volume24h = volume.toFixed();
+      p.volume24hUSD = usdOf(volume, p.liquidityPair, usd)?.toDecimalPlaces(2).toFixed() ?? null;
+    }
+  }
+
   private async build(): Promise<Snapshot> {
     const prev = this.current;
     const { db } = this.deps;
@@ -322,8 +352,7 @@ export class MarketSnapshot {
       const curve = curves.get(t.id);
       if (curve) {
         // On its curve: the curve's price; its "liquidity" is what the curve holds for sellers.
-        const raisedUsd = usdOf(new Decimal(curve.raised), curve.quote, usd);
-        prices.push(priceRecord(t, curve.quote, new Decimal(curve.price), usd, raisedUsd));
+        prices.push(priceRecord(t, curve.quote, new Decimal(curve.price), usd, new Decimal(curve.raised)));
         continue;
       }
       // The token's own pair first (the one it launched with), the other as a fallback.
@@ -332,10 +361,10 @@ export class MarketSnapshot {
       const quote = pool.quote === 'RLUSD' ? 'RLUSD' : 'XRP';
       const spot = new Decimal(pool.quoteAmount).div(pool.tokenAmount);
       // Both sides of the pool are worth the same: twice its quote side.
-      const liquidityUsd = usdOf(new Decimal(pool.quoteAmount), quote, usd)?.mul(2) ?? null;
-      prices.push(priceRecord(t, quote, spot, usd, liquidityUsd));
+      prices.push(priceRecord(t, quote, spot, usd, new Decimal(pool.quoteAmount).mul(2)));
     }
     await this.addDayChanges(rows, prices);
+    await this.addDayVolumes(rows, prices, usd);
     // Holders as the risk panel counts them: AMM pools, curve accounts (the unsold supply is the
     // market, not a holder) and Ledgerpad's own accounts are left out; the issuer has no line.
     const excluded = [...new Set([...(await platformHolders(db)).keys(), ...curveAccounts])];

@@ -36,6 +36,9 @@ const CARD_SORTS: ReadonlyArray<{ key: TokenSortKey; label: string }> = [
   { key: 'created_at', label: 'Age' },
   { key: 'price', label: 'Price' },
   { key: 'marketCap', label: 'Market cap' },
+  { key: 'change24h', label: '24h change' },
+  { key: 'volume', label: '24h volume' },
+  { key: 'liquidity', label: 'Liquidity' },
   { key: 'holders', label: 'Holders' },
   { key: 'ticker', label: 'Ticker' },
 ];
@@ -47,6 +50,9 @@ const COLUMNS: ReadonlyArray<{ label: string; sort?: TokenSortKey; className?: s
   { label: 'Price', sort: 'price', className: 'num' },
   { label: 'LP', sort: 'pair' },
   { label: 'MC (USD)', sort: 'marketCap', className: 'num' },
+  { label: '24h', sort: 'change24h', className: 'num' },
+  { label: 'Vol 24h', sort: 'volume', className: 'num' },
+  { label: 'Liquidity', sort: 'liquidity', className: 'num' },
   { label: 'Age', sort: 'created_at' },
   { label: 'Issuer', sort: 'issuer' },
   { label: 'Holders', sort: 'holders', className: 'num' },
@@ -226,17 +232,40 @@ function TokenListRow({ row, onOpen, path }: { row: TokenRow; onOpen: () => void
         <UnlockedMark token={t} />
       </td>
       <td className="num">
-        <span className={`figure ${row.priceFont}`} data-testid="price" title={row.priceFull}>
-          {row.priceFormatted}
-        </span>{' '}
-        <span className="unit">{priceUnit(row)}</span>
+        {row.noMarket ? (
+          <NoMarket />
+        ) : (
+          <>
+            <span className={`figure ${row.priceFont}`} data-testid="price" title={row.priceFull}>
+              {row.priceFormatted}
+            </span>{' '}
+            <span className="unit">{priceUnit(row)}</span>
+          </>
+        )}
       </td>
       <td>
         <span className={`pair pair-${row.pair.toLowerCase()}`}>{row.pair}</span>
       </td>
       <td className="num">
-        <span className={`figure ${row.marketCapFont}`} data-testid="market-cap" title={row.marketCapFull}>
-          {row.marketCapFormatted}
+        {row.noMarket ? (
+          <span className="muted">—</span>
+        ) : (
+          <span className={`figure ${row.marketCapFont}`} data-testid="market-cap" title={row.marketCapFull}>
+            {row.marketCapFormatted}
+          </span>
+        )}
+      </td>
+      <td className="num">
+        <Change24h row={row} />
+      </td>
+      <td className="num">
+        <span className="figure" data-testid="volume-24h" title={row.volumeFull}>
+          {row.volumeFormatted}
+        </span>
+      </td>
+      <td className="num">
+        <span className="figure" data-testid="liquidity" title={row.liquidityFull}>
+          {row.liquidityFormatted}
         </span>
       </td>
       <td className="age" data-testid="age">
@@ -284,6 +313,32 @@ function TokenListRow({ row, onOpen, path }: { row: TokenRow; onOpen: () => void
         {links.length > 0 && t.metadata_by && <ListerLinksNote token={{ metadata_by: t.metadata_by }} />}
       </td>
     </tr>
+  );
+}
+
+/** A listed token with neither a pool nor a curve: nothing to price it by (issue 39). */
+function NoMarket() {
+  return (
+    <span
+      className="muted no-market"
+      data-testid="no-market"
+      title="No pool or bonding curve to trade in yet"
+    >
+      no market
+    </span>
+  );
+}
+
+/** The 24h change, green up and red down; '—' without trades to compare with. */
+function Change24h({ row }: { row: TokenRow }) {
+  const change = row.change24h;
+  return (
+    <span
+      className={`figure change ${change === null ? 'muted' : change.startsWith('-') ? 'down' : 'up'}`}
+      data-testid="change-24h"
+    >
+      {change ?? '—'}
+    </span>
   );
 }
 
@@ -358,7 +413,6 @@ function TokenCards({
 
 function TokenCard({ row, onOpen, path }: { row: TokenRow; onOpen: (row: TokenRow) => void; path: string }) {
   const t = row.token;
-  const change = row.change24h;
   return (
     <li className="token-card" data-testid="token-row" onClick={() => onOpen(row)}>
       <TokenLogo token={t} />
@@ -373,23 +427,38 @@ function TokenCard({ row, onOpen, path }: { row: TokenRow; onOpen: (row: TokenRo
       <dl className="token-card-figures">
         <div>
           <dt>Price</dt>
-          <dd className="figure" data-testid="price" title={row.priceFull}>
-            {row.priceFormatted} <span className="unit">{priceUnit(row)}</span>
-          </dd>
+          {row.noMarket ? (
+            <dd>
+              <NoMarket />
+            </dd>
+          ) : (
+            <dd className="figure" data-testid="price" title={row.priceFull}>
+              {row.priceFormatted} <span className="unit">{priceUnit(row)}</span>
+            </dd>
+          )}
         </div>
         <div>
           <dt>MC</dt>
           <dd className="figure" data-testid="market-cap" title={row.marketCapFull}>
-            {row.marketCapFormatted}
+            {row.noMarket ? '—' : row.marketCapFormatted}
           </dd>
         </div>
         <div>
           <dt>24h</dt>
-          <dd
-            className={`figure ${change === null ? 'muted' : change.startsWith('-') ? 'down' : 'up'}`}
-            data-testid="change-24h"
-          >
-            {change ?? '—'}
+          <dd>
+            <Change24h row={row} />
+          </dd>
+        </div>
+        <div>
+          <dt>Vol 24h</dt>
+          <dd className="figure" data-testid="volume-24h" title={row.volumeFull}>
+            {row.volumeFormatted}
+          </dd>
+        </div>
+        <div>
+          <dt>Liquidity</dt>
+          <dd className="figure" data-testid="liquidity" title={row.liquidityFull}>
+            {row.liquidityFormatted}
           </dd>
         </div>
       </dl>
