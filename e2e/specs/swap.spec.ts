@@ -105,7 +105,7 @@ describe('swap in Chromium', () => {
     await row.waitFor({ timeout: 20_000 });
   });
 
-  it('asks for a second, explicit confirmation naming the impact of a 20% buy', async () => {
+  it('asks for a second, explicit confirmation naming the impact of a 20% buy, in its own step', async () => {
     const { page, url } = t;
     await fundedTrader(page, url, `whale_${run.toLowerCase()}`);
     const sent = watchCalls(page, ['/api/swap']);
@@ -127,8 +127,10 @@ describe('swap in Chromium', () => {
       name: `Confirm: buy at ${quote.priceImpactPercent}% price impact`,
     });
     await confirm.waitFor();
+    // Its own step (issue 39): a dialog naming the impact, whose button takes a deliberate click.
     await page
-      .getByText(`This trade moves the price by ${quote.priceImpactPercent}%. Press again to confirm.`)
+      .getByRole('alertdialog', { name: 'High price impact' })
+      .getByText(`This trade moves the price by ${quote.priceImpactPercent}%`)
       .waitFor();
     expect(sent.calls).toEqual([]);
     const swapped = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/swap');

@@ -13,7 +13,7 @@ import {
 } from '@ledgerpad/shared';
 import { AdminPage, CHECKING_CREDENTIALS, NOT_AN_ADMIN } from '../src/features/admin/admin-page';
 import { auditValue } from '../src/features/admin/audit-tab';
-import { stubFetch, withProviders, type FetchAnswer } from './support';
+import { clickWhenReady, stubFetch, withProviders, type FetchAnswer } from './support';
 
 // The /admin page (spec 001 §2 Admin) against stubbed API answers: the credential check first (a
 // non-admin gets the refusal and no admin data is asked for), the owner's lock, unclaimed rewards
@@ -299,7 +299,7 @@ describe('deployment wallets', () => {
     fireEvent.change(select, { target: { value: OWNER_WALLET } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Review' }));
     const balancesBefore = calls.filter((c) => c === '/api/admin/staged-wallets/balances').length;
-    fireEvent.click(await within(dialog).findByRole('button', { name: 'Confirm refund' }));
+    await clickWhenReady(within(dialog).findByRole('button', { name: 'Confirm refund' }));
     expect(await within(dialog).findByTestId('refund-hash')).toHaveProperty('textContent', REFUND.hash);
     const init = sent('/api/admin/refund')!;
     expect(JSON.parse(init.body as string)).toEqual({
@@ -325,7 +325,7 @@ describe('deployment wallets', () => {
     const dialog = await openRefund();
     fireEvent.change(within(dialog).getByLabelText('Or enter an address'), { target: { value: FEE_WALLET } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Review' }));
-    fireEvent.click(await within(dialog).findByRole('button', { name: 'Confirm refund' }));
+    await clickWhenReady(within(dialog).findByRole('button', { name: 'Confirm refund' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
       `${ADMIN_MESSAGES.refundFailed}: tecNO_DST_INSUF_XRP`,
     );

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIQUIDITY_MESSAGES, type WalletBalance } from '@ledgerpad/shared';
 import { LiquidityTab } from '../src/features/swap/liquidity-tab';
-import { stubFetch, withProviders, type FetchAnswer } from './support';
+import { clickWhenReady, stubFetch, withProviders, type FetchAnswer } from './support';
 
 // The Liquidity tab of /swap against stubbed API answers: the LP balance (0.00 when it cannot be
 // read), the both-assets ratio field, the LP presets (100% = 99.99%) and cap, the screen's own
@@ -336,7 +336,7 @@ describe('Liquidity tab', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Bid for the slot' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Bid for the auction slot' });
     expect(dialog.textContent).toContain('2.345678 LP-LIQ');
-    fireEvent.click(screen.getByRole('button', { name: 'Bid' }));
+    await clickWhenReady(screen.getByRole('button', { name: 'Bid' }));
     await screen.findByText(LIQUIDITY_MESSAGES.bidSuccess);
     expect(sent).toEqual([
       {

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { vi } from 'vitest';
+import { fireEvent, waitFor } from '@testing-library/react';
+import { expect, vi } from 'vitest';
 
 // What the browser gives a page, stood in per test: fetch answers (with the server's payload
 // shapes) and a router. The components and hooks under test are the real ones.
@@ -63,4 +64,14 @@ window.matchMedia = (() => fakeMql) as unknown as typeof window.matchMedia;
 export function setMobileViewport(mobile: boolean): void {
   mobileViewport = mobile;
   mqlListeners.forEach((fn) => fn());
+}
+
+/**
+ * Clicks a confirm button once it takes a click: confirmations (DeliberateButton, issue 39) stay
+ * disabled for a moment after they appear, so a double click can't satisfy them; a user waits too.
+ */
+export async function clickWhenReady(button: HTMLElement | Promise<HTMLElement>): Promise<void> {
+  const el = await button;
+  await waitFor(() => expect((el as HTMLButtonElement).disabled).toBe(false));
+  fireEvent.click(el);
 }

@@ -323,7 +323,7 @@ describe('warnings scale with harm', () => {
     expect(submitButton().textContent).toBe('Buy');
   });
 
-  it('above 15%: the first click asks to confirm, naming the impact; only the second one sends', async () => {
+  it('above 15%: a click opens its own confirmation step naming the impact; only a deliberate click there sends', async () => {
     withImpact('18.23');
     await open();
     await typeAmount();
@@ -331,24 +331,31 @@ describe('warnings scale with harm', () => {
       'High price impact: 18.23%. You will be asked to confirm.',
     );
     fireEvent.click(submitButton());
-    expect(await screen.findByRole('button', { name: 'Confirm: buy at 18.23% price impact' })).toBeTruthy();
-    expect(screen.getByRole('alert').textContent).toBe(
-      'This trade moves the price by 18.23%. Press again to confirm.',
-    );
+    const dialog = await screen.findByRole('alertdialog', { name: 'High price impact' });
+    expect(dialog.textContent).toContain('This trade moves the price by 18.23%');
+    const confirm = within(dialog).getByRole('button', { name: 'Confirm: buy at 18.23% price impact' });
+    // Just appeared: not ready for a click (the second click of a double click lands here).
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(confirm);
     expect(calls('/api/swap')).toHaveLength(0);
-    fireEvent.click(screen.getByRole('button', { name: 'Confirm: buy at 18.23% price impact' }));
+    await waitFor(() => expect((confirm as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(confirm);
     await waitFor(() => expect(calls('/api/swap')).toHaveLength(1));
     expect(await screen.findByText('✅ 1 swap(s) successful!')).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
-  it('a new amount drops an armed confirmation: it named another trade', async () => {
+  it('leaving the confirmation step sends nothing, and the next click asks again', async () => {
     withImpact('18.23');
     await open();
     await typeAmount();
     fireEvent.click(submitButton());
-    await screen.findByRole('button', { name: /^Confirm/ });
-    fireEvent.change(amountField(), { target: { value: '11' } });
-    expect(screen.queryByRole('button', { name: /^Confirm/ })).toBeNull();
+    await screen.findByRole('alertdialog', { name: 'High price impact' });
+    fireEvent.keyDown(screen.getByRole('alertdialog'), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(calls('/api/swap')).toHaveLength(0);
+    fireEvent.click(submitButton());
+    expect(await screen.findByRole('alertdialog', { name: 'High price impact' })).toBeTruthy();
     expect(calls('/api/swap')).toHaveLength(0);
   });
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { DeliberateButton } from './deliberate-button';
 import { Modal, ModalActions } from './modal';
 
 export interface ConfirmDialogProps {
@@ -16,7 +17,10 @@ export interface ConfirmDialogProps {
   onConfirm: () => void;
 }
 
-/** Asks before an action that can't be undone from here (remove a wallet, a trust line). */
+/**
+ * Asks before an action that can't be undone from here (remove a wallet, a trust line, a trade at a
+ * high price impact). Its confirm button only takes a deliberate click (DeliberateButton, issue 39).
+ */
 export function ConfirmDialog({
   open,
   onOpenChange,
@@ -41,14 +45,9 @@ export function ConfirmDialog({
         <button type="button" className="btn-secondary" onClick={() => onOpenChange(false)} disabled={busy}>
           Cancel
         </button>
-        <button
-          type="button"
-          className={danger ? 'btn-danger' : undefined}
-          onClick={onConfirm}
-          disabled={busy}
-        >
+        <DeliberateButton className={danger ? 'btn-danger' : undefined} onClick={onConfirm} disabled={busy}>
           {busy ? busyLabel : confirmLabel}
-        </button>
+        </DeliberateButton>
       </ModalActions>
     </Modal>
   );

@@ -1,5 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { DELIBERATE_DELAY_MS, DeliberateButton } from './deliberate-button';
 
 export interface ModalProps {
   open: boolean;
@@ -19,8 +20,35 @@ export interface ModalProps {
 }
 
 /**
+ * Since when the modal's box last appeared or changed size (issue 39): a click outside it within
+ * DELIBERATE_DELAY_MS of that was aimed at what stood there before — the second click of a double
+ * click on 'Review' lands on the backdrop once the confirm step is smaller — and must not throw the
+ * form away. Returns the content's ref callback and whether an outside press is too early.
+ */
+function useSettledBox(open: boolean): { ref: (el: HTMLDivElement | null) => void; tooEarly: () => boolean } {
+  const changedAt = useRef(0);
+  const observer = useRef<ResizeObserver | null>(null);
+  useEffect(() => {
+    if (open) changedAt.current = Date.now();
+  }, [open]);
+  const ref = useCallback((el: HTMLDivElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!el) return;
+    changedAt.current = Date.now();
+    if (typeof ResizeObserver === 'undefined') return;
+    observer.current = new ResizeObserver(() => {
+      changedAt.current = Date.now();
+    });
+    observer.current.observe(el);
+  }, []);
+  return { ref, tooEarly: () => Date.now() - changedAt.current < DELIBERATE_DELAY_MS };
+}
+
+/**
  * The app's modal on Radix Dialog: focus trapped and returned to the opener, Escape and outside
- * click close it (unless `dismissible` is false), scrolls inside itself on small screens.
+ * click close it (unless `dismissible` is false), scrolls inside itself on small screens. An outside
+ * click right after it appeared or changed size does not close it (`useSettledBox`).
  */
 export function Modal({
   open,
@@ -32,19 +60,24 @@ export function Modal({
   role = 'dialog',
   className,
 }: ModalProps) {
+  const box = useSettledBox(open);
   const block = (event: Event) => {
     if (!dismissible) event.preventDefault();
+  };
+  const blockOutside = (event: Event) => {
+    if (!dismissible || box.tooEarly()) event.preventDefault();
   };
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (next || dismissible ? onOpenChange(next) : undefined)}>
       <Dialog.Portal>
         <Dialog.Overlay className="overlay" />
         <Dialog.Content
+          ref={box.ref}
           className={className ? `dialog modal ${className}` : 'dialog modal'}
           role={role}
           onEscapeKeyDown={block}
-          onPointerDownOutside={block}
-          onInteractOutside={block}
+          onPointerDownOutside={blockOutside}
+          onInteractOutside={blockOutside}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <div className="modal-header">
@@ -77,7 +110,8 @@ export function ModalActions({ children }: { children: ReactNode }) {
 
 /**
  * A confirm step's Back and confirm buttons (a two-step modal: form, then "confirm and send"). While
- * `pending`, both are disabled; `label` is the confirm button's text as the caller words it.
+ * `pending`, both are disabled; `label` is the confirm button's text as the caller words it. The
+ * confirm button is a DeliberateButton: the second click of a double click on 'Review' is not it.
  */
 export function ConfirmActions({
   onBack,
@@ -95,9 +129,9 @@ export function ConfirmActions({
       <button type="button" className="btn-secondary" disabled={pending} onClick={onBack}>
         Back
       </button>
-      <button type="button" disabled={pending} onClick={onConfirm}>
+      <DeliberateButton disabled={pending} onClick={onConfirm}>
         {label}
-      </button>
+      </DeliberateButton>
     </ModalActions>
   );
 }

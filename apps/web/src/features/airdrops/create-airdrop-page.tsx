@@ -18,6 +18,7 @@ import {
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { LogoPicker } from '../../components/logo-picker';
 import { Modal, ModalActions } from '../../components/modal';
+import { DeliberateButton } from '../../components/deliberate-button';
 import { userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
@@ -474,9 +475,7 @@ export function CreateAirdropPage() {
           <button type="button" className="btn-secondary" onClick={() => setConfirm(undefined)}>
             Cancel
           </button>
-          <button type="button" onClick={() => void send(values)}>
-            Create anyway
-          </button>
+          <DeliberateButton onClick={() => void send(values)}>Create anyway</DeliberateButton>
         </ModalActions>
       </Modal>
 

@@ -34,7 +34,10 @@ export interface SwapForm {
   ticked: readonly string[];
   randomized: boolean;
   range: { min: string; max: string };
-  /** Above 15% impact: the first click armed the confirmation; the next one sends. */
+  /**
+   * Above 15% impact: the first click opened the confirmation step (a dialog whose confirm button
+   * takes only a deliberate click, issue 39); its confirm sends.
+   */
   impactArmed: boolean;
   /** Above 50% impact: the user ticked 'I understand'. */
   impactAccepted: boolean;
@@ -55,6 +58,7 @@ export type SwapAction =
   | { type: 'randomized'; on: boolean }
   | { type: 'range'; min?: string; max?: string }
   | { type: 'armImpact' }
+  | { type: 'disarmImpact' }
   | { type: 'acceptImpact'; on: boolean }
   /** The order went out: the amount is cleared so a second click can't repeat it by accident. */
   | { type: 'sent' };
@@ -130,6 +134,8 @@ export function swapFormReducer(state: SwapForm, action: SwapAction): SwapForm {
       };
     case 'armImpact':
       return { ...state, impactArmed: true };
+    case 'disarmImpact':
+      return { ...state, impactArmed: false };
     case 'acceptImpact':
       return { ...state, impactAccepted: action.on };
     case 'sent':

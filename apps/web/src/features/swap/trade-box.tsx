@@ -23,6 +23,7 @@ import {
   type TradeDisclosure,
   type WalletBalance,
 } from '@ledgerpad/shared';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { userMessage } from '../../lib/api';
 import { walletLabel } from '../../lib/wallet-balances';
 import { availableDrops, hasTrustLine, spendableDrops, tokenBalance } from '../../lib/wallet-funds';
@@ -187,10 +188,16 @@ export function TradeBox(p: TradeBoxProps) {
     impactAccepted: form.impactAccepted,
   });
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!ready.sendable || !token || trade.busy) return;
-    if (disclosure?.level === 'confirm' && !form.impactArmed) return dispatch({ type: 'armImpact' });
+    // Above 15% impact the trade is its own step: a dialog that a double click can't confirm.
+    if (disclosure?.level === 'confirm') return dispatch({ type: 'armImpact' });
+    void send();
+  };
+
+  const send = async () => {
+    if (!ready.sendable || !token || trade.busy) return;
     let orderAmounts: string[];
     if (randomized) {
       const range = randomRange(form.range.min, form.range.max);
@@ -309,7 +316,7 @@ export function TradeBox(p: TradeBoxProps) {
       : `${kind === 'limit' ? 'Place ' : ''}${side === 'BUY' ? 'Buy' : 'Sell'}${kind === 'limit' ? ' Order' : ''}${form.multi ? ` (${targets.length} wallets)` : ''}`;
 
   return (
-    <form className="trade-box" onSubmit={(e) => void submit(e)} noValidate>
+    <form className="trade-box" onSubmit={submit} noValidate>
       {randomized ? (
         <div className="random-range">
           <AmountField
@@ -437,7 +444,6 @@ export function TradeBox(p: TradeBoxProps) {
         busy={trade.busy}
         tone={side === 'BUY' ? 'buy' : 'sell'}
         disclosure={disclosure}
-        armed={form.impactArmed}
         accepted={form.impactAccepted}
         onAccept={(on) => dispatch({ type: 'acceptImpact', on })}
       />
@@ -447,6 +453,26 @@ export function TradeBox(p: TradeBoxProps) {
         </p>
       )}
       <StatusLine status={status} testId="trade-status" />
+      {disclosure?.level === 'confirm' && (
+        <ConfirmDialog
+          open={form.impactArmed}
+          onOpenChange={(open) => dispatch({ type: open ? 'armImpact' : 'disarmImpact' })}
+          title="High price impact"
+          confirmLabel={`Confirm: ${label.toLowerCase()} at ${disclosure.priceImpactPercent}% price impact`}
+          busyLabel={BUSY[form.mode]}
+          busy={trade.busy}
+          danger
+          onConfirm={() => {
+            dispatch({ type: 'disarmImpact' });
+            void send();
+          }}
+        >
+          <p>
+            This trade moves the price by {disclosure.priceImpactPercent}%: you may get far less than the
+            price shown before it.
+          </p>
+        </ConfirmDialog>
+      )}
     </form>
   );
 }

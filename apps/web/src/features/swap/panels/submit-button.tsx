@@ -2,8 +2,9 @@ import type { TradeDisclosure } from '@ledgerpad/shared';
 import type { Readiness } from '../readiness';
 
 // The swap box's button: disabled with the reason as its words until the order can be sent
-// ('Enter an amount', 'Insufficient XRP balance', …); above 15% price impact the first click asks for
-// a second one that names the impact; above 50% it stays disabled until 'I understand' is ticked.
+// ('Enter an amount', 'Insufficient XRP balance', …); above 15% price impact a click opens a
+// confirmation step naming the impact (trade-box.tsx, a ConfirmDialog a double click can't satisfy);
+// above 50% it stays disabled until 'I understand' is ticked.
 
 export function SubmitButton({
   readiness,
@@ -12,7 +13,6 @@ export function SubmitButton({
   busy,
   tone,
   disclosure,
-  armed,
   accepted,
   onAccept,
 }: {
@@ -23,19 +23,12 @@ export function SubmitButton({
   busy: boolean;
   tone: 'buy' | 'sell';
   disclosure: TradeDisclosure | null;
-  armed: boolean;
   accepted: boolean;
   onAccept: (on: boolean) => void;
 }) {
   const level = disclosure?.level ?? 'ok';
   const impact = disclosure?.priceImpactPercent;
-  const words = busy
-    ? busyLabel
-    : !readiness.sendable
-      ? readiness.reason
-      : level === 'confirm' && armed
-        ? `Confirm: ${label.toLowerCase()} at ${impact}% price impact`
-        : label;
+  const words = busy ? busyLabel : !readiness.sendable ? readiness.reason : label;
   return (
     <div className="submit-block">
       {level === 'warn' && (
@@ -45,9 +38,7 @@ export function SubmitButton({
       )}
       {level === 'confirm' && (
         <p className="impact-warning confirm" role="alert">
-          {armed
-            ? `This trade moves the price by ${impact}%. Press again to confirm.`
-            : `High price impact: ${impact}%. You will be asked to confirm.`}
+          {`High price impact: ${impact}%. You will be asked to confirm.`}
         </p>
       )}
       {level === 'block' && (
