@@ -424,6 +424,27 @@ describe('the button says why it cannot send', () => {
     await screen.findByTestId('disclosure');
     expect(submitButton().textContent).toBe('Buy');
   });
+
+  it("never rewrites input: '-5' and '1e3' stay as typed, read invalid and are never quoted (issue 39)", async () => {
+    quote = () => ({ body: quoteView({ spend: '2.5', receive: '100', effectivePrice: '0.025' }) });
+    await open();
+    for (const typed of ['-5', '1e3', '5 XRP', '1.2.3']) {
+      fireEvent.change(amountField(), { target: { value: typed } });
+      expect(amountField().value).toBe(typed);
+      expect(amountField().getAttribute('aria-invalid')).toBe('true');
+      expect(screen.getByTestId('swap-amount-text-error').textContent).toMatch(/^Not an amount/);
+      expect(submitButton().textContent).toBe(SWAP_MESSAGES.invalidAmount);
+      expect(submitButton().disabled).toBe(true);
+    }
+    // A comma is the decimal point: the same amount, not a rewrite into another one.
+    fireEvent.change(amountField(), { target: { value: '2,5' } });
+    expect(amountField().value).toBe('2.5');
+    expect(amountField().getAttribute('aria-invalid')).toBeNull();
+    expect(screen.queryByTestId('swap-amount-text-error')).toBeNull();
+    await screen.findByTestId('disclosure');
+    // One quote, for 2.5: none for any of the invalid texts.
+    expect(sentBodies('/api/amm-info').map((b) => b.amountXrp)).toEqual(['2.5']);
+  });
 });
 
 describe('what is sent', () => {

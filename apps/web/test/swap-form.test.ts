@@ -14,10 +14,12 @@ const run = (actions: SwapAction[], from: SwapForm = initialSwapForm()) =>
 const token = { issuer: 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe', code: 'TKN', ticker: 'TKN' };
 
 describe('swap form store', () => {
-  it('keeps what an amount may hold: a pasted 7th decimal goes, a comma is the point, letters never enter', () => {
+  it('keeps what an amount may hold: a pasted 7th decimal goes, a comma is the point, invalid text stays invalid', () => {
     expect(run([{ type: 'amount', value: '1.1234567' }]).amount).toBe('1.123456');
     expect(run([{ type: 'amount', value: ' 12,5 ' }]).amount).toBe('12.5');
-    expect(run([{ type: 'amount', value: '1e5' }]).amount).toBe('15');
+    // Issue 39: never rewritten into another amount ('1e5' used to become '15', '-5' '5').
+    expect(run([{ type: 'amount', value: '1e5' }]).amount).toBe('1e5');
+    expect(run([{ type: 'amount', value: '-5' }]).amount).toBe('-5');
     expect(run([{ type: 'slippage', value: '0.555' }]).slippage).toBe('0.55');
     expect(run([{ type: 'price', value: '0.0000000000000012345' }]).price).toBe('0.000000000000001');
   });

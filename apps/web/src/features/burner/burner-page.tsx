@@ -20,6 +20,7 @@ import { userMessage } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useBurn, useBurnWallets } from './api';
 import './burner.css';
+import { AmountField } from '../../components/amount-field';
 
 const tokenKey = (t: Pick<BurnToken, 'tokenCode' | 'issuer'>) => `${t.tokenCode}|${t.issuer}`;
 /** A token amount with thousands separators, digits as given (the one number format). */
@@ -224,23 +225,15 @@ export function BurnerPage() {
               )}
             </p>
             <form className="form burner-form" onSubmit={onSubmit} noValidate>
-              <div className="field">
-                <label className="field-label" htmlFor={`${formId}-amount`}>
-                  Amount to burn
-                </label>
-                <input
-                  id={`${formId}-amount`}
-                  className="input"
-                  inputMode="decimal"
-                  autoComplete="off"
-                  placeholder="0.0"
-                  value={amount}
-                  onChange={(e) => onAmount(e.target.value)}
-                  disabled={busy}
-                  aria-invalid={errors.length > 0 || reason?.detail !== undefined || undefined}
-                  aria-describedby={errors.length || reason?.detail ? `${formId}-errors` : undefined}
-                />
-              </div>
+              <AmountField
+                id={`${formId}-amount`}
+                label="Amount to burn"
+                value={amount}
+                onChange={onAmount}
+                disabled={busy}
+                invalid={errors.length > 0 || reason?.detail !== undefined}
+                describedBy={errors.length || reason?.detail ? `${formId}-errors` : undefined}
+              />
               <div className="field">
                 <label className="field-label" htmlFor={`${formId}-percent`}>
                   Percent of balance: {percent}%

@@ -29,6 +29,7 @@ import {
   FEE_VOTE_STEP_PERCENT,
   PERCENT_PRESETS,
 } from '@ledgerpad/shared';
+import { AmountField } from '../../components/amount-field';
 import { sanitizeAmount } from '../../lib/amount-input';
 import { ApiError, apiPost, hasStatus, userMessage } from '../../lib/api';
 import { useLedgerAction } from '../../lib/ledger-action';
@@ -298,9 +299,8 @@ export function LiquidityTab({
   };
 
   // The LP amount is capped at the balance as it is typed (spec 001 §5).
-  const setLp = (raw: string) => {
-    const v = sanitizeAmount(raw, 15);
-    setAmountLp(v !== '' && v !== '.' && new Decimal(v).gt(lpBalance) ? new Decimal(lpBalance).toFixed() : v);
+  const setLp = (v: string) => {
+    setAmountLp(positive(v) && new Decimal(v).gt(lpBalance) ? new Decimal(lpBalance).toFixed() : v);
   };
 
   const expected = price.data?.expected;
@@ -336,20 +336,13 @@ export function LiquidityTab({
     </div>
   );
   const amountField = (id: string, s: Side, value: string, onChange: (v: string) => void) => (
-    <div className="field">
-      <label className="field-label" htmlFor={id}>
-        Amount ({unit(s)})
-      </label>
-      <div className="input-with-max">
-        <input
-          id={id}
-          className="input"
-          inputMode="decimal"
-          placeholder="0.0"
-          value={value}
-          onChange={(e) => onChange(sanitizeAmount(e.target.value, AMOUNT_DECIMALS))}
-          onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
-        />
+    <AmountField
+      id={id}
+      label={`Amount (${unit(s)})`}
+      value={value}
+      onChange={onChange}
+      decimals={AMOUNT_DECIMALS}
+      action={
         <button
           type="button"
           className="btn-secondary max-button"
@@ -362,8 +355,8 @@ export function LiquidityTab({
         >
           Max
         </button>
-      </div>
-    </div>
+      }
+    />
   );
   const assetChoice = (label: string) =>
     toggle<Side>(
@@ -510,40 +503,24 @@ export function LiquidityTab({
                   setAmountLp('');
                 },
               )}
-              <div className="field">
-                <label className="field-label" htmlFor="liq-amount-lp">
-                  LP tokens to withdraw
-                </label>
-                <input
-                  id="liq-amount-lp"
-                  className="input"
-                  inputMode="decimal"
-                  placeholder="0.0"
-                  value={amountLp}
-                  onChange={(e) => setLp(e.target.value)}
-                  onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
-                />
-                <div className="presets" role="group" aria-label="LP amount presets">
-                  {PERCENT_PRESETS.map((p) => (
-                    <button
-                      type="button"
-                      key={p}
-                      disabled={!new Decimal(lpBalance).gt(0)}
-                      onClick={() =>
-                        setAmountLp(
-                          new Decimal(lpBalance)
-                            // 100% withdraws 99.99% (spec 001 §9): never the pool's last token.
-                            .mul(p === 100 ? LP_FULL_REMOVAL_FRACTION : p / 100)
-                            .toSignificantDigits(15, Decimal.ROUND_DOWN)
-                            .toFixed(),
-                        )
-                      }
-                    >
-                      {p}%
-                    </button>
-                  ))}
-                </div>
-              </div>
+              <AmountField
+                id="liq-amount-lp"
+                label="LP tokens to withdraw"
+                value={amountLp}
+                onChange={setLp}
+                decimals={15}
+                presetsLabel="LP amount presets"
+                presets={PERCENT_PRESETS.map((p) => ({
+                  label: `${p}%`,
+                  value: new Decimal(lpBalance).gt(0)
+                    ? new Decimal(lpBalance)
+                        // 100% withdraws 99.99% (spec 001 §9): never the pool's last token.
+                        .mul(p === 100 ? LP_FULL_REMOVAL_FRACTION : p / 100)
+                        .toSignificantDigits(15, Decimal.ROUND_DOWN)
+                        .toFixed()
+                    : null,
+                }))}
+              />
               {withdraw === 'single' && (
                 <>
                   {assetChoice('Asset to withdraw')}

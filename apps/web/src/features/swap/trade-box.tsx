@@ -31,7 +31,7 @@ import { useQuote, useTradeAction, type TradeRequest, type WalletOutcome } from 
 import { randomAmounts, randomRange } from './batch';
 import { isRandomized, sideOf, type SwapAction, type SwapForm, type TokenChoice } from './form';
 import { StatusLine, useDebounced, useResultLine } from './hooks';
-import { AmountField } from './panels/amount-field';
+import { AmountField } from '../../components/amount-field';
 import { Disclosure } from './panels/disclosure';
 import { SubmitButton } from './panels/submit-button';
 import { TradeResults } from './panels/trade-results';
