@@ -125,6 +125,7 @@ describe('lists that grow are paged', () => {
     'GET /api/admin/wallet-overview': 'totals of the platform wallets',
     'GET /api/tradingview/history': 'at most 5,000 bars (from/to and the resolution)',
     'GET /api/docs': 'the OpenAPI document: its lists are the fixed set of documented routes',
+    'GET /api/docs/openapi.json': 'the same OpenAPI document at its stable JSON address',
     'GET /api/tokens/:issuer/trades': 'bounded by ?limit (at most 100)',
     'GET /api/wallets/open-orders/:issuer/:ticker': 'the top 50 offers of each side of the book',
     'GET /api/swapsearch/search-tokens/:query': 'at most SEARCH_MAX matches',

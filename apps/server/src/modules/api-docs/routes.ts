@@ -1,21 +1,40 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVER_DIR } from '../../paths';
 import { buildOpenApiDocument } from './openapi';
+import { OPENAPI_JSON_PATH, renderApiDocsPage } from './page';
 
-/** GET /api/docs: the public API's OpenAPI 3.1 document (JSON, the same for everyone). */
+/**
+ * A browser's navigation (Accept naming text/html before any JSON) gets the page; every other
+ * client — curl, fetch, code generators, which send `*\/*` or application/json — the JSON, as before.
+ */
+function wantsHtml(request: FastifyRequest): boolean {
+  const accept = String(request.headers.accept ?? '');
+  const html = accept.indexOf('text/html');
+  const json = accept.indexOf('application/json');
+  return html !== -1 && (json === -1 || html < json);
+}
+
+/**
+ * GET /api/docs: the public API's OpenAPI 3.1 document — a readable page in a browser (issue 39),
+ * the JSON for everything else; GET /api/docs/openapi.json: the JSON at a URL that never changes
+ * with the client's headers.
+ */
 export function registerApiDocs(app: FastifyInstance, deps: { version?: string } = {}): void {
   const version =
     deps.version ??
     (JSON.parse(readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as { version: string }).version;
   // Built and serialized once: the schemas do not change while the process runs.
-  const body = JSON.stringify(buildOpenApiDocument(version));
-  app.get('/api/docs', { config: { access: 'public' } }, async (_request, reply) =>
-    reply
-      // Changes only with a deploy: shared caches may keep it a few minutes.
-      .header('cache-control', 'public, max-age=300')
-      .type('application/json; charset=utf-8')
-      .send(body),
-  );
+  const doc = buildOpenApiDocument(version);
+  const json = JSON.stringify(doc);
+  const page = renderApiDocsPage(doc);
+  // Changes only with a deploy: shared caches may keep it a few minutes.
+  const cached = (reply: FastifyReply) => reply.header('cache-control', 'public, max-age=300');
+  const sendJson = (reply: FastifyReply) => cached(reply).type('application/json; charset=utf-8').send(json);
+  app.get('/api/docs', { config: { access: 'public' } }, async (request, reply) => {
+    reply.header('vary', 'Accept');
+    return wantsHtml(request) ? cached(reply).type('text/html; charset=utf-8').send(page) : sendJson(reply);
+  });
+  app.get(OPENAPI_JSON_PATH, { config: { access: 'public' } }, async (_request, reply) => sendJson(reply));
 }

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLIC_API_ROUTES } from '@ledgerpad/shared';
+import { buildOpenApiDocument } from '../../src/modules/api-docs/openapi';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+// GET /api/docs as a page (issue 39): a browser gets readable HTML of the OpenAPI routes, under the
+// app's own CSP and with nothing from another origin; the JSON stays at /api/docs/openapi.json (and
+// at /api/docs for any client that does not ask for HTML). The document's content is tested in
+// api-docs.test.ts.
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({ ledger: 'none' });
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+describe('GET /api/docs in a browser', () => {
+  it('is an HTML page of every documented route, with a link to the JSON', async () => {
+    const res = await t.app.inject({ url: '/api/docs', headers: { accept: BROWSER_ACCEPT } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers.vary).toContain('Accept');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    const html = res.body;
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<h1>Ledgerpad public API</h1>');
+    expect(html).toContain('<a href="/api/docs/openapi.json">');
+    expect(html).toContain(`<h2>${PUBLIC_API_ROUTES.length} routes</h2>`);
+    for (const route of PUBLIC_API_ROUTES) {
+      const method = (route.method ?? 'get').toUpperCase();
+      // Paths hold { } (never HTML-special); summaries are escaped.
+      expect(html).toContain(`<code>${route.path}</code>`);
+      expect(html).toContain(`${method} ${route.path}`);
+    }
+    // The 200 body of a route, as its JSON schema.
+    expect(html).toContain('200 response (JSON schema)');
+  });
+
+  it('runs under the app CSP and loads nothing: no script, no stylesheet link, no other origin', async () => {
+    const res = await t.app.inject({ url: '/api/docs', headers: { accept: BROWSER_ACCEPT } });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    const html = res.body;
+    expect(html).not.toMatch(/<script\b/i);
+    expect(html).not.toMatch(/<link\b/i);
+    expect(html).not.toMatch(/<img\b/i);
+    expect(html).not.toMatch(/\b(src|href)="(https?:)?\/\//i);
+    expect(html).not.toMatch(/@import|url\(/i);
+  });
+});
+
+describe('the JSON document', () => {
+  it('stays at /api/docs/openapi.json, and at /api/docs for clients that do not ask for HTML', async () => {
+    const expected = JSON.parse(JSON.stringify(buildOpenApiDocument('0'))) as { paths: unknown };
+    for (const [url, accept] of [
+      ['/api/docs/openapi.json', BROWSER_ACCEPT],
+      ['/api/docs/openapi.json', undefined],
+      ['/api/docs', undefined],
+      ['/api/docs', '*/*'],
+      ['/api/docs', 'application/json'],
+      ['/api/docs', 'application/json, text/html'],
+    ] as const) {
+      const res = await t.app.inject({ url, headers: accept ? { accept } : {} });
+      expect(res.statusCode, `${url} ${accept}`).toBe(200);
+      expect(res.headers['content-type'], `${url} ${accept}`).toBe('application/json; charset=utf-8');
+      const doc = res.json() as { openapi: string; paths: unknown };
+      expect(doc.openapi).toBe('3.1.0');
+      expect(doc.paths).toEqual(expected.paths);
+    }
+  });
+});
