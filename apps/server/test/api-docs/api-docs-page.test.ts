@@ -42,14 +42,17 @@ describe('GET /api/docs in a browser', () => {
     expect(html).toContain('200 response (JSON schema)');
   });
 
-  it('runs under the app CSP and loads nothing: no script, no stylesheet link, no other origin', async () => {
+  it('runs under the app CSP and loads nothing but its icon: no script, no stylesheet link, no other origin', async () => {
     const res = await t.app.inject({ url: '/api/docs', headers: { accept: BROWSER_ACCEPT } });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     const html = res.body;
     expect(html).not.toMatch(/<script\b/i);
-    expect(html).not.toMatch(/<link\b/i);
+    // One link: the app's own icon (same origin; without it the browser asks for /favicon.ico).
+    expect(html.match(/<link\b[^>]*>/gi)).toEqual([
+      '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    ]);
     expect(html).not.toMatch(/<img\b/i);
     expect(html).not.toMatch(/\b(src|href)="(https?:)?\/\//i);
     expect(html).not.toMatch(/@import|url\(/i);

@@ -20,12 +20,18 @@ export interface ModalProps {
 }
 
 /**
- * Since when the modal's box last appeared or changed size (issue 39): a click outside it within
- * DELIBERATE_DELAY_MS of that was aimed at what stood there before — the second click of a double
- * click on 'Review' lands on the backdrop once the confirm step is smaller — and must not throw the
- * form away. Returns the content's ref callback and whether an outside press is too early.
+ * Since when the modal last appeared, changed size or was pressed inside (issue 39): a press outside
+ * it within DELIBERATE_DELAY_MS of that was aimed at what stood there before — the second click of a
+ * double click on 'Review' lands on the backdrop once the confirm step is smaller — and must not
+ * throw the form away. A press inside counts too: the second press of a double click can come before
+ * the browser reports the new size (a ResizeObserver fires with the next frame). Returns the
+ * content's ref callback, its pointerdown (capture) handler, and whether an outside press is too early.
  */
-function useSettledBox(open: boolean): { ref: (el: HTMLDivElement | null) => void; tooEarly: () => boolean } {
+function useSettledBox(open: boolean): {
+  ref: (el: HTMLDivElement | null) => void;
+  pressedInside: () => void;
+  tooEarly: () => boolean;
+} {
   const changedAt = useRef(0);
   const observer = useRef<ResizeObserver | null>(null);
   useEffect(() => {
@@ -42,7 +48,13 @@ function useSettledBox(open: boolean): { ref: (el: HTMLDivElement | null) => voi
     });
     observer.current.observe(el);
   }, []);
-  return { ref, tooEarly: () => Date.now() - changedAt.current < DELIBERATE_DELAY_MS };
+  return {
+    ref,
+    pressedInside: () => {
+      changedAt.current = Date.now();
+    },
+    tooEarly: () => Date.now() - changedAt.current < DELIBERATE_DELAY_MS,
+  };
 }
 
 /**
@@ -73,6 +85,7 @@ export function Modal({
         <Dialog.Overlay className="overlay" />
         <Dialog.Content
           ref={box.ref}
+          onPointerDownCapture={box.pressedInside}
           className={className ? `dialog modal ${className}` : 'dialog modal'}
           role={role}
           onEscapeKeyDown={block}

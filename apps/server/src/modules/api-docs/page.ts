@@ -2,7 +2,7 @@ import type { OpenApiDocument } from './openapi';
 
 // GET /api/docs in a browser (issue 39: it was raw JSON): the same OpenAPI document as a readable
 // page, written here from the document itself, so it can't drift from the JSON. Static HTML with one
-// inline stylesheet: no script, no font, nothing from another origin, so the app's CSP (`default-src
+// inline stylesheet and the app's own icon: no script, no font, nothing from another origin, so the app's CSP (`default-src
 // 'self'`, inline styles allowed) serves it unchanged and it works offline.
 
 /** Where the JSON document stays (and `/api/docs` itself for a client that does not ask for HTML). */
@@ -94,6 +94,7 @@ export function renderApiDocsPage(doc: OpenApiDocument): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(doc.info.title)} · Ledgerpad</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>${STYLE}</style>
 </head>
 <body>
