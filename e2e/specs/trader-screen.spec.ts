@@ -164,6 +164,9 @@ describe("the trader's screen in Chromium", () => {
     expect(sent.calls).toEqual([]);
     expect(await modal.locator('.review-amount').textContent()).toBe('1.5 XRP');
     await screenshotWidths(page, 'trader-review-step');
+    // The form is kept behind the confirm step.
+    await modal.getByRole('button', { name: 'Back' }).click();
+    expect(await modal.getByLabel('Amount').inputValue()).toBe('1.5');
   });
 
   it('a double click on a 20%-impact Buy opens its confirmation and sends nothing; a deliberate click sends', async () => {
