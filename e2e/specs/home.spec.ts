@@ -91,6 +91,10 @@ describe('home page in Chromium', () => {
       'Price',
       'LP',
       'MC (USD)',
+      // Issue 39: what traders scan for.
+      '24h',
+      'Vol 24h',
+      'Liquidity',
       'Age',
       'Issuer',
       'Holders',
@@ -223,7 +227,7 @@ describe('home page in Chromium', () => {
     await page.waitForURL(`${url}/token/${deployed.get(ticker('E'))!.issuer_address}`);
   });
 
-  it('shows the RLUSD-paired token with its USD price', async () => {
+  it('shows the RLUSD-paired token with its USD price, in RLUSD', async () => {
     const { page, url } = t;
     await page.goto(url);
     await page.getByPlaceholder('Search tokens by name, ticker, or issuer...').fill(ticker('K'));
@@ -238,7 +242,8 @@ describe('home page in Chromium', () => {
     const prices = (await (await page.request.get(`${url}/api/prices`)).json()) as PriceRecord[];
     const record = prices.find((p) => p.issuer === deployed.get(ticker('K'))!.issuer_address)!;
     expect(await price.textContent()).toBe(formatPrice(record.priceInUSD));
-    expect(await row.locator('.unit').textContent()).toBe('USD');
+    // Named by its quote asset, as on the token page (issue 39).
+    expect(await row.locator('.unit').textContent()).toBe('RLUSD');
   });
 
   it('states every fact of the terms and the privacy policy', async () => {

@@ -1,7 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
-import type { DeployResult, QuoteView } from '@ledgerpad/shared';
+import {
+  formatFull,
+  formatPrice,
+  type DeployResult,
+  type PriceRecord,
+  type QuoteView,
+  type TokenStatsView,
+} from '@ledgerpad/shared';
 import { launchBrowser, screenshotWidths } from '../support/browser';
 import { deployWithApi } from '../support/deploy';
 import { useBrowser } from '../support/fixture';
@@ -62,6 +69,8 @@ describe("the trader's screen in Chromium", () => {
   const t = useBrowser();
   let deployer: Browser;
   let token: DeployResult;
+  /** Tokens of the list that traded (1, 0.3 and 0.1 XRP). */
+  let traded: DeployResult[];
 
   beforeAll(async () => {
     deployer = await launchBrowser();
@@ -72,6 +81,7 @@ describe("the trader's screen in Chromium", () => {
       ...['A', 'B', 'C'].map((x) => ({ name: `Trader List ${x} ${run}`, ticker: `${x}${run}` })),
     ]);
     token = made.tokens[0]!;
+    traded = made.tokens.slice(1);
     // The list's tokens trade different amounts: different volumes, changes and liquidity to sort.
     for (const [i, xrp] of ['1', '0.3', '0.1'].entries()) {
       const listed = made.tokens[i + 1]!;
@@ -143,6 +153,45 @@ describe("the trader's screen in Chromium", () => {
     expect(cut).toEqual([]);
     expect(await page.locator('.token-card [data-testid="volume-24h"]').count()).toBeGreaterThan(0);
     expect(console.problems).toEqual([]);
+  });
+
+  it('one price: the list, the token page, the swap box and the API agree at 1280 and 375 px; the last trade is labelled', async () => {
+    const { page, url } = t;
+    const one = traded[0]!;
+    await fundedUser(page, url, `tsprice_${run.toLowerCase()}`);
+    const stats = (await (
+      await page.request.get(`${url}/api/tokens/${one.issuer_address}/stats`)
+    ).json()) as TokenStatsView;
+    const price = stats.priceInXRP!;
+    const records = (await (await page.request.get(`${url}/api/prices`)).json()) as PriceRecord[];
+    expect(records.find((r) => r.issuer === one.issuer_address)!.priceInXRP).toBe(price);
+    const full = `${formatFull(price)} XRP`;
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      await page.goto(url);
+      await page.getByPlaceholder('Search tokens by name, ticker, or issuer...').fill(one.ticker);
+      const listed = page.getByTestId('token-row').getByTestId('price');
+      await expect.poll(() => listed.getAttribute('title'), { timeout: 15_000 }).toBe(full);
+
+      await page.goto(`${url}/token/${one.issuer_address}`);
+      const headline = page.getByTestId('price');
+      await expect
+        .poll(() => headline.getAttribute('title'), { timeout: 15_000 })
+        .toMatch(new RegExp(`^${full.replace(/[.]/g, '\\.')}:`));
+      expect(await headline.locator('.figure').textContent()).toBe(formatPrice(price));
+      // The last trade's own (average) price, beside it and named so: not the token's price.
+      const last = page.getByTestId('live-price');
+      await expect.poll(() => last.locator('.figure').textContent(), { timeout: 15_000 }).not.toBe('—');
+      expect(await page.locator('.token-last').textContent()).toMatch(/^Last trade /);
+
+      await page.goto(`${url}/swap?issuer=${one.issuer_address}&currency=${one.currency}`);
+      const swapPrice = page.getByTestId('swap-price');
+      await expect.poll(() => swapPrice.getAttribute('title'), { timeout: 15_000 }).toBe(full);
+    }
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${url}/token/${one.issuer_address}`);
+    await page.getByTestId('price').waitFor();
+    await screenshotWidths(page, 'trader-token-page');
   });
 
   it("a double click on Send's 'Review' shows the confirm step and sends nothing; the form is kept", async () => {

@@ -208,7 +208,8 @@ export function toTokenRow(
   const marketCap = record ? record.marketCapInUSD : null;
   const priceFormatted = formatPrice(price);
   const marketCapFormatted = formatUsd(marketCap);
-  const unit = pair === 'RLUSD' ? 'USD' : 'XRP';
+  // The quote asset by its name everywhere (issue 39): an RLUSD pair's price reads RLUSD, as on its page.
+  const unit = pair;
   const age = tokenAge(token.created_at, now);
   const volumeUsd = record && isValidFigure(record.volume24hUSD) ? record.volume24hUSD! : null;
   const liquidityUsd = record && isValidPrice(record.liquidityUSD) ? record.liquidityUSD! : null;

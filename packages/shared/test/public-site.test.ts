@@ -127,7 +127,7 @@ describe('toTokenRow', () => {
     expect(rx.priceFont).toBe('');
     const rr = toTokenRow(r, stats, NOW);
     expect(rr).toMatchObject({ price: '3', pair: 'RLUSD', marketCapFormatted: '$3M', isBlackholed: true });
-    expect(rr.priceFull).toBe('3 USD');
+    expect(rr.priceFull).toBe('3 RLUSD');
     expect(rr.holdersCount).toBeNull();
     const none = toTokenRow(token(3), noStats, NOW);
     expect(none).toMatchObject({

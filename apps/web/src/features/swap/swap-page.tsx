@@ -2,6 +2,8 @@ import { useEffect, useMemo, useReducer, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import * as Tabs from '@radix-ui/react-tabs';
 import {
+  formatFull,
+  formatPrice,
   RLUSD_CURRENCY_HEX,
   RLUSD_TICKER,
   TRUSTLINE_MESSAGES,
@@ -229,7 +231,20 @@ export function SwapPage() {
           <>
             {form.token && !rlusdMode && (
               <p className="swap-market muted" data-testid="market-cap">
-                {form.token.ticker} · Market cap{' '}
+                {form.token.ticker} ·{' '}
+                {/* One price (issue 39): the pool's spot or the curve's next offer, as list and page show it. */}
+                <span
+                  data-testid="swap-price"
+                  title={marketPrice ? `${formatFull(marketPrice)} ${tokenQuote}` : undefined}
+                >
+                  Price{' '}
+                  {marketPrice
+                    ? `${formatPrice(marketPrice)} ${tokenQuote}`
+                    : stats.isPending
+                      ? '…'
+                      : 'no market'}
+                </span>{' '}
+                · Market cap{' '}
                 {stats.isPending ? 'Loading...' : statFigure(stats.data?.marketCapInUSD ?? null, true)}
               </p>
             )}

@@ -342,8 +342,12 @@ function Change24h({ row }: { row: TokenRow }) {
   );
 }
 
-/** The Price column's unit: USD for RLUSD pairs (spec 000 §3), else XRP; always written beside it. */
-const priceUnit = (row: TokenRow) => (row.pair === 'RLUSD' ? 'USD' : 'XRP');
+/**
+ * The Price column's unit, always written beside it: the pair's quote asset by its name (issue 39:
+ * the same RLUSD price read 'USD' here and 'RLUSD' on the token page). Spec 000 §3's USD price of an
+ * RLUSD pair is that RLUSD price (RLUSD counts as a dollar).
+ */
+const priceUnit = (row: TokenRow) => row.pair;
 
 /**
  * Phones (below 768 px): one card per token with what a trader scans for — ticker, price with its

@@ -20,18 +20,25 @@ import { IdentityBadge, ListerLinksNote } from '../../components/identity-badge'
 export function TokenHeader({
   token,
   price,
+  lastTrade,
   quote,
   changes,
   changesLoading,
 }: {
   token: TokenView;
-  /** The latest price in the quote asset, null before any is known. */
+  /**
+   * The token's price in the quote asset (the pool's spot, or the curve's next offer: the list's and
+   * the API's), null without a market.
+   */
   price: string | null;
+  /** The last trade's average price, shown beside it as 'last'. */
+  lastTrade: string | null;
   quote: 'XRP' | 'RLUSD';
   changes: PriceChange[];
   changesLoading: boolean;
 }) {
   const badge = tokenBadge(token);
+  const unit = quote === 'RLUSD' ? 'RLUSD' : 'XRP';
   const links = tokenLinks(token.links);
   const copyIssuer = async () => {
     try {
@@ -78,9 +85,29 @@ export function TokenHeader({
         </div>
       </div>
       <div className="token-price-block">
-        <p className="token-price" data-testid="live-price" title={price ? formatFull(price) : undefined}>
-          <span className="figure">{price ? formatPrice(price) : '—'}</span>{' '}
-          <span className="unit">{quote === 'RLUSD' ? 'RLUSD' : 'XRP'}</span>
+        <p
+          className="token-price"
+          data-testid="price"
+          title={
+            price
+              ? `${formatFull(price)} ${unit}: ${token.is_bonding_curve && token.bonding_active ? "the curve's next price" : "the pool's spot price"}, as the token list and market cap use it`
+              : undefined
+          }
+        >
+          {price ? (
+            <>
+              <span className="figure">{formatPrice(price)}</span> <span className="unit">{unit}</span>
+            </>
+          ) : (
+            <span className="figure">no market</span>
+          )}
+        </p>
+        <p className="muted small token-last">
+          Last trade{' '}
+          <span data-testid="live-price" title={lastTrade ? `${formatFull(lastTrade)} ${unit}` : undefined}>
+            <span className="figure">{lastTrade ? formatPrice(lastTrade) : '—'}</span>
+            {lastTrade && <span className="unit"> {unit}</span>}
+          </span>
         </p>
         <ul className="price-changes" aria-label="Price change">
           {changes.map((c) => (

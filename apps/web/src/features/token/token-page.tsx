@@ -129,8 +129,11 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
     const d = usableChart(history.data);
     return d ? String(d.c[d.c.length - 1]) : null;
   }, [history.data]);
-  const statsPrice = stats.data ? (quote === 'RLUSD' ? stats.data.priceInUSD : stats.data.priceInXRP) : null;
-  const latest = live.price ?? lastClose ?? statsPrice;
+  // One price (issue 39): the headline is the token's price as the list, market cap and API define
+  // it — the pool's spot, or the curve's next offer — from the same snapshot (GET .../stats, read
+  // again after each trade); the last trade's own average price is shown beside it, labelled 'last'.
+  const spot = stats.data ? (quote === 'RLUSD' ? stats.data.priceInUSD : stats.data.priceInXRP) : null;
+  const lastTrade = live.price ?? lastClose;
   const changes = useMemo(
     () =>
       priceChanges(
@@ -166,7 +169,8 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
     <div className="token-page">
       <TokenHeader
         token={token}
-        price={latest}
+        price={spot}
+        lastTrade={lastTrade}
         quote={quote}
         changes={changes}
         changesLoading={history.isPending}
