@@ -194,6 +194,35 @@ describe("the trader's screen in Chromium", () => {
     await screenshotWidths(page, 'trader-token-page');
   });
 
+  it('buys and sells from the token page, beside the chart, with the swap box of /swap', async () => {
+    const { page, url } = t;
+    const one = traded[1]!;
+    await page.setViewportSize(DESKTOP);
+    await fundedUser(page, url, `tstp_${run.toLowerCase()}`);
+    await page.goto(`${url}/token/${one.issuer_address}`);
+    const box = page.getByRole('region', { name: `Trade ${one.ticker}` });
+    await box.getByLabel('Amount (XRP)').fill('0.3');
+    await box.getByTestId('disclosure').waitFor();
+    await screenshotWidths(page, 'trader-token-trade');
+    await page.setViewportSize(DESKTOP);
+    const bought = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/swap');
+    await box.locator('button[type="submit"]').click();
+    expect((await bought).status()).toBe(200);
+    await box.getByTestId('you-received').waitFor();
+    expect(await box.getByTestId('you-received').textContent()).toMatch(
+      new RegExp(`^You received .+ ${one.ticker}$`),
+    );
+
+    await box.getByRole('tab', { name: 'Sell' }).click();
+    await box.getByRole('button', { name: '50%' }).click();
+    await box.getByRole('button', { name: 'Sell', exact: true }).waitFor({ timeout: 15_000 });
+    const sold = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/swap');
+    await box.getByRole('button', { name: 'Sell', exact: true }).click();
+    expect((await sold).status()).toBe(200);
+    await box.getByTestId('you-received').waitFor();
+    expect(await box.getByTestId('you-received').textContent()).toMatch(/^You received .+ XRP$/);
+  });
+
   it("a double click on Send's 'Review' shows the confirm step and sends nothing; the form is kept", async () => {
     const { page, url } = t;
     await page.setViewportSize(DESKTOP);

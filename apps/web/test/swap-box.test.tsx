@@ -9,7 +9,7 @@ import {
   type User,
   type WalletBalance,
 } from '@ledgerpad/shared';
-import { SwapPage } from '../src/features/swap/swap-page';
+import { SwapPage, SwapPanel } from '../src/features/swap/swap-page';
 import { stubFetch, withProviders, type FetchAnswer } from './support';
 
 // The swap box against stubbed API answers (the server's payload shapes): what it discloses before
@@ -555,5 +555,43 @@ describe('what is sent', () => {
     expect(field.value).toBe('1.25');
     fireEvent.blur(field);
     await waitFor(() => expect(sentBodies('/api/user/slippage')).toEqual([{ slippage: '1.25' }]));
+  });
+});
+
+describe('on the token page (issue 39: trade where you look)', () => {
+  it('is the same box with its token fixed: Buy and Sell, market and limit, no picker, no liquidity or RLUSD mode', async () => {
+    quote = () => ({
+      body: quoteView({ spend: '1', receive: '100', effectivePrice: '0.01', fee: '0.0075' }),
+    });
+    swap = (b) => ({
+      body: {
+        status: 'success',
+        swappedAmount: '100.000000',
+        spent: String(b.amount),
+        received: '100',
+        quote: 'XRP',
+        hash: 'H'.repeat(64),
+        fee: '0.0075',
+        message: '✅ 1 swap(s) successful!',
+      } satisfies SwapResult,
+    });
+    render(withProviders(<SwapPanel lockedToken={{ issuer: ISSUER, code: 'TKN', ticker: 'TKN' }} />));
+    await screen.findByLabelText('Wallet');
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Buy', 'Sell']);
+    const modes = within(screen.getByRole('group', { name: 'Order mode' })).getAllByRole('button');
+    expect(modes.map((m) => m.textContent)).toEqual(['Market', 'Limit']);
+    expect(screen.queryByLabelText(/^Token/)).toBeNull();
+    // The same disclosure and guards as /swap, for this token.
+    fireEvent.change(amountField(), { target: { value: '1' } });
+    await screen.findByTestId('disclosure');
+    expect(screen.getByTestId('swap-price').textContent).toBe('Price 0.0081 XRP');
+    fireEvent.click(submitButton());
+    await screen.findByText('✅ 1 swap(s) successful!');
+    expect(sentBodies('/api/swap')[0]).toMatchObject({
+      issuer: ISSUER,
+      token: 'TKN',
+      amount: '1',
+      type: 'BUY',
+    });
   });
 });

@@ -56,17 +56,43 @@ export function SwapPage() {
   const location = useLocation();
   const [params] = useSearchParams();
   const nav = (location.state ?? {}) as NavState;
+  const issuer = nav.issuerAddress ?? params.get('issuer');
+  const code = nav.tokenCode ?? params.get('currency');
+  return (
+    <div className="swap-page">
+      <h1>Swap</h1>
+      <SwapPanel
+        initialToken={issuer && code ? { issuer, code, ticker: displayTicker(code) } : null}
+        initialWallet={nav.walletAddress}
+      />
+    </div>
+  );
+}
+
+/**
+ * The swap box: wallet choice (one or several), order modes, Buy/Sell/Liquidity and the trade box
+ * with its disclosure, warnings and guards. /swap shows it whole; the token page (issue 39: trade
+ * where you look) shows it with its token fixed (`lockedToken`): Buy and Sell, market and limit, no
+ * token picker, no XRP ⇄ RLUSD or liquidity (those stay on /swap). One component, not a copy.
+ */
+export function SwapPanel({
+  initialToken = null,
+  initialWallet,
+  lockedToken,
+}: {
+  initialToken?: TokenChoice | null;
+  initialWallet?: string;
+  lockedToken?: TokenChoice;
+}) {
   const balances = useWalletBalances();
   const wallets = useMemo(() => balances.data ?? [], [balances.data]);
 
-  const [form, dispatch] = useReducer(swapFormReducer, null, () => {
-    const issuer = nav.issuerAddress ?? params.get('issuer');
-    const code = nav.tokenCode ?? params.get('currency');
-    return initialSwapForm({
-      walletAddress: nav.walletAddress ?? localStorage.getItem(WALLET_KEY),
-      token: issuer && code ? { issuer, code, ticker: displayTicker(code) } : null,
-    });
-  });
+  const [form, dispatch] = useReducer(swapFormReducer, null, () =>
+    initialSwapForm({
+      walletAddress: initialWallet ?? localStorage.getItem(WALLET_KEY),
+      token: lockedToken ?? initialToken,
+    }),
+  );
   const wallet = wallets.find((w) => w.wallet_address === form.walletAddress) ?? wallets[0];
   useEffect(() => {
     if (wallet) localStorage.setItem(WALLET_KEY, wallet.wallet_address);
@@ -144,8 +170,7 @@ export function SwapPage() {
         : null;
 
   return (
-    <div className="swap-page">
-      <h1>Swap</h1>
+    <>
       <div className="panel swap-card">
         <WalletSelect
           wallets={wallets}
@@ -168,7 +193,7 @@ export function SwapPage() {
         )}
         {/* Order modes (spec 001 §4): changing mode clears amounts and estimates. */}
         <div className="direction mode-switch" role="group" aria-label="Order mode" hidden={liquidity}>
-          {MODES.map(([m, text]) => (
+          {(lockedToken ? MODES.filter(([m]) => m !== 'rlusd') : MODES).map(([m, text]) => (
             <button
               key={m}
               type="button"
@@ -201,26 +226,37 @@ export function SwapPage() {
               <Tabs.Trigger value="SELL" className="swap-tab sell">
                 Sell
               </Tabs.Trigger>
-              <Tabs.Trigger value="LIQUIDITY" className="swap-tab pool">
-                Liquidity
-              </Tabs.Trigger>
-            </Tabs.List>
-            <Tabs.Content value="BUY" className="swap-side">
-              <TokenPicker value={form.token} onChange={(token) => dispatch({ type: 'token', token })} />
-            </Tabs.Content>
-            <Tabs.Content value="SELL" className="swap-side">
-              {wallet && (
-                <HeldTokens
-                  tokens={held}
-                  value={form.token}
-                  onChange={(token) => dispatch({ type: 'token', token })}
-                />
+              {!lockedToken && (
+                <Tabs.Trigger value="LIQUIDITY" className="swap-tab pool">
+                  Liquidity
+                </Tabs.Trigger>
               )}
-            </Tabs.Content>
-            <Tabs.Content value="LIQUIDITY" className="swap-side">
-              <TokenPicker value={form.token} onChange={(token) => dispatch({ type: 'token', token })} />
-              <LiquidityTab wallet={wallet} token={form.token} base={tokenQuote} rlusdIssuer={rlusdIssuer} />
-            </Tabs.Content>
+            </Tabs.List>
+            {!lockedToken && (
+              <>
+                <Tabs.Content value="BUY" className="swap-side">
+                  <TokenPicker value={form.token} onChange={(token) => dispatch({ type: 'token', token })} />
+                </Tabs.Content>
+                <Tabs.Content value="SELL" className="swap-side">
+                  {wallet && (
+                    <HeldTokens
+                      tokens={held}
+                      value={form.token}
+                      onChange={(token) => dispatch({ type: 'token', token })}
+                    />
+                  )}
+                </Tabs.Content>
+                <Tabs.Content value="LIQUIDITY" className="swap-side">
+                  <TokenPicker value={form.token} onChange={(token) => dispatch({ type: 'token', token })} />
+                  <LiquidityTab
+                    wallet={wallet}
+                    token={form.token}
+                    base={tokenQuote}
+                    rlusdIssuer={rlusdIssuer}
+                  />
+                </Tabs.Content>
+              </>
+            )}
           </Tabs.Root>
         )}
         {rlusdMode && !rlusd.isPending && !rlusdIssuer && (
@@ -291,6 +327,6 @@ export function SwapPage() {
           </button>
         </div>
       </Modal>
-    </div>
+    </>
   );
 }

@@ -32,6 +32,7 @@ import { RiskPanel } from './risk-panel';
 import { StatsBar } from './stats-bar';
 import { TokenChooser } from './token-chooser';
 import { TokenHeader } from './token-header';
+import { TradePanel } from './trade-panel';
 import { useLiveTrades } from './use-live-trades';
 import './token.css';
 
@@ -181,7 +182,7 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
           className="button-link trade-button"
           to={`/swap?${new URLSearchParams({ issuer, currency }).toString()}`}
         >
-          Trade
+          Open in Swap
         </Link>
       </div>
       {token.is_bonding_curve && (
@@ -198,6 +199,7 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
           <RecentTrades trades={tradeRows} loading={trades.isPending} failed={trades.isError} />
         </div>
         <aside className="tp-side">
+          <TradePanel token={token} />
           <OrderBook book={book.data} loading={book.isPending} failed={book.isError} quote={quote} />
           <RiskPanel risk={risk.data} loading={risk.isPending} failed={risk.isError} />
           <RewardSplitCard tokenId={token.id} />
