@@ -1,7 +1,9 @@
 import { lazy, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from '../components/layout';
+import type { TokenView } from '@ledgerpad/shared';
 import { RequireSignIn } from '../components/require-sign-in';
+import { TokenTradePanel } from './token-trade-panel';
 import { HomePage } from '../features/token-list/home-page';
 
 // Every page is its own chunk: the first visit downloads the shell and the page it opens, no more.
@@ -59,14 +61,17 @@ interface PageRoute {
   signIn?: boolean;
 }
 
+/** The token page's buy/sell box (issue 39): the swap feature's panel, placed by the app. */
+const tokenTrade = (token: TokenView) => <TokenTradePanel token={token} />;
+
 // The route table of both specs' section 2.
 const PAGES: PageRoute[] = [
   { path: 'terms', title: 'Terms of Service', element: <TermsPage /> },
   { path: 'privacy-policy', title: 'Privacy Policy', element: <PrivacyPage /> },
   // Token detail is public (second spec §6).
-  { path: 'token/:issuerAddress', title: 'Token', element: <TokenPage /> },
+  { path: 'token/:issuerAddress', title: 'Token', element: <TokenPage trade={tokenTrade} /> },
   // One page per token (issue 35): /token/{issuer} asks which when the issuer lists several.
-  { path: 'token/:issuerAddress/:currency', title: 'Token', element: <TokenPage /> },
+  { path: 'token/:issuerAddress/:currency', title: 'Token', element: <TokenPage trade={tokenTrade} /> },
   { path: 'deploy-list', title: 'Deploy and List', element: <DeployPage />, signIn: true },
   { path: 'swap', title: 'Swap', element: <SwapPage />, signIn: true },
   { path: 'wallets', title: 'Wallets', element: <WalletsPage />, signIn: true },

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import {
@@ -6,6 +6,7 @@ import {
   priceChanges,
   usableChart,
   type NewTrade,
+  type TokenView,
   type TradeView,
   Decimal,
 } from '@ledgerpad/shared';
@@ -32,7 +33,6 @@ import { RiskPanel } from './risk-panel';
 import { StatsBar } from './stats-bar';
 import { TokenChooser } from './token-chooser';
 import { TokenHeader } from './token-header';
-import { TradePanel } from './trade-panel';
 import { useLiveTrades } from './use-live-trades';
 import './token.css';
 
@@ -42,7 +42,10 @@ const MAX_TRADES = 30;
  * /token/{issuerAddress}[/{currency}]: a token's market on the ledger, public (spec 000 §2, 001 §4).
  * One page per token (issue 35): an issuer listing several tokens gets a chooser at /token/{issuer}.
  */
-export function TokenPage() {
+/** What the app puts beside the chart for a token (the swap box, issue 39), if anything. */
+export type TokenTradeSlot = (token: TokenView) => ReactNode;
+
+export function TokenPage({ trade }: { trade?: TokenTradeSlot } = {}) {
   const { issuerAddress = '', currency } = useParams();
   const details = useTokenDetails(issuerAddress, currency);
   const all = useIssuerTokens(issuerAddress, currency === undefined);
@@ -75,10 +78,16 @@ export function TokenPage() {
       </section>
     );
   }
-  return <TokenMarket key={`${issuerAddress}|${details.data.currency}`} token={details.data} />;
+  return <TokenMarket key={`${issuerAddress}|${details.data.currency}`} token={details.data} trade={trade} />;
 }
 
-function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenDetails>['data']> }) {
+function TokenMarket({
+  token,
+  trade,
+}: {
+  token: NonNullable<ReturnType<typeof useTokenDetails>['data']>;
+  trade?: TokenTradeSlot;
+}) {
   const issuer = token.issuer_address;
   const currency = token.currency;
   const quote = token.liquidity_pair === 'RLUSD' ? 'RLUSD' : 'XRP';
@@ -199,7 +208,7 @@ function TokenMarket({ token }: { token: NonNullable<ReturnType<typeof useTokenD
           <RecentTrades trades={tradeRows} loading={trades.isPending} failed={trades.isError} />
         </div>
         <aside className="tp-side">
-          <TradePanel token={token} />
+          {trade?.(token)}
           <OrderBook book={book.data} loading={book.isPending} failed={book.isError} quote={quote} />
           <RiskPanel risk={risk.data} loading={risk.isPending} failed={risk.isError} />
           <RewardSplitCard tokenId={token.id} />

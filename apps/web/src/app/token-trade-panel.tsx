@@ -1,16 +1,21 @@
 import { lazy, Suspense } from 'react';
 import { useLocation } from 'react-router';
 import { displayTicker, type TokenView } from '@ledgerpad/shared';
-import { LoginBox } from '../../components/login-box';
-import { useSession } from '../../lib/session';
+import { LoginBox } from '../components/login-box';
+import { useSession } from '../lib/session';
 
 // Trade where you look (issue 39): the token page's buy/sell box beside the chart — the /swap box
 // itself with the token fixed (SwapPanel's `lockedToken`): the same wallet choice, disclosure,
-// warnings and guards. Loaded when shown, so a visitor's token page does not carry it.
+// warnings and guards. Features never import each other, so the app puts the swap feature's panel
+// into the token page's slot (routes.tsx). Loaded when shown: a visitor's token page does not carry it.
 
-const SwapPanel = lazy(() => import('../swap/swap-page').then((m) => ({ default: m.SwapPanel })));
+const SwapPanel = lazy(() => import('../features/swap/swap-page').then((m) => ({ default: m.SwapPanel })));
 
-export function TradePanel({ token }: { token: Pick<TokenView, 'issuer_address' | 'currency' | 'ticker'> }) {
+export function TokenTradePanel({
+  token,
+}: {
+  token: Pick<TokenView, 'issuer_address' | 'currency' | 'ticker'>;
+}) {
   const session = useSession();
   const { pathname, search } = useLocation();
   const ticker = displayTicker(token.ticker);
