@@ -244,6 +244,28 @@ describe('token list', () => {
     expect(within(row).getByTestId('liquidity').textContent).toBe('200 XRP');
   });
 
+  it('sorts volume and liquidity by their XRP figures when no USD price is known', async () => {
+    prices = TOKENS.slice(0, 3).map((_, i) => ({
+      ...price(i),
+      volume24h: String([5, 50, 0.5][i]),
+      volume24hUSD: null,
+      liquidity: String([300, 20, 100][i]),
+      liquidityUSD: '0',
+    }));
+    await renderList();
+    const header = (name: string) => screen.getByRole('button', { name: new RegExp(`^${name}`) });
+    await vi.waitFor(() =>
+      expect(within(screen.getAllByTestId('token-row')[0]!).getByTestId('volume-24h').textContent).toBe(
+        '5 XRP',
+      ),
+    );
+    fireEvent.click(header('Vol 24h'));
+    fireEvent.click(header('Vol 24h'));
+    expect(tickers().slice(0, 3)).toEqual([1, 0, 2].map((i) => TOKENS[i]!.ticker));
+    fireEvent.click(header('Liquidity'));
+    expect(tickers().slice(0, 3)).toEqual([1, 2, 0].map((i) => TOKENS[i]!.ticker));
+  });
+
   it('searches name, ticker and issuer case-insensitively and resets to page 1', async () => {
     await renderList();
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));

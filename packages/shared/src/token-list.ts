@@ -172,10 +172,14 @@ export interface TokenRow {
   noMarket: boolean;
   /** The last 24 h's volume in USD and as shown ('$12.3K'; in the pair's unit without a USD price). */
   volumeUsd: string | null;
+  /** What the Vol 24h column sorts by: the USD figure, or without one the pair's (see sortTokenRows). */
+  volumeSort: string | null;
   volumeFormatted: string;
   volumeFull: string;
   /** The pool's value (both sides) in USD and as shown. */
   liquidityUsd: string | null;
+  /** What the Liquidity column sorts by: the USD figure, or without one the pair's. */
+  liquiditySort: string | null;
   liquidityFormatted: string;
   liquidityFull: string;
   marketCapFont: '' | 'small' | 'tiny';
@@ -231,6 +235,7 @@ export function toTokenRow(
     change24hValue: record?.change24h ?? null,
     noMarket: !record,
     volumeUsd,
+    volumeSort: volumeUsd ?? (record && isValidFigure(record.volume24h) ? record.volume24h! : null),
     volumeFormatted: !record ? '—' : volumeUsd ? formatUsd(volumeUsd) : inPair(record.volume24h),
     volumeFull: volumeUsd
       ? formatUsdFull(volumeUsd)
@@ -238,6 +243,7 @@ export function toTokenRow(
         ? `${formatFull(record.volume24h)} ${pair}`
         : '',
     liquidityUsd,
+    liquiditySort: liquidityUsd ?? (record && isValidPrice(record.liquidity) ? record.liquidity! : null),
     liquidityFormatted: !record ? '—' : liquidityUsd ? formatUsd(liquidityUsd) : inPair(record.liquidity),
     liquidityFull: liquidityUsd
       ? formatUsdFull(liquidityUsd)
@@ -352,14 +358,16 @@ export function sortTokenRows(rows: readonly TokenRow[], sort: TokenSort): Token
           missingLast(a.change24hValue, b.change24hValue) ||
           sign * compareNullableDecimal(a.change24hValue, b.change24hValue)
         );
+      // In USD. Without an XRP/USD price (no XRP/RLUSD pool on the network) the XRP pairs' figures
+      // are in XRP and sort by it: the price is missing for every XRP row alike, never for some.
       case 'volume':
         return (
-          missingLast(a.volumeUsd, b.volumeUsd) || sign * compareNullableDecimal(a.volumeUsd, b.volumeUsd)
+          missingLast(a.volumeSort, b.volumeSort) || sign * compareNullableDecimal(a.volumeSort, b.volumeSort)
         );
       case 'liquidity':
         return (
-          missingLast(a.liquidityUsd, b.liquidityUsd) ||
-          sign * compareNullableDecimal(a.liquidityUsd, b.liquidityUsd)
+          missingLast(a.liquiditySort, b.liquiditySort) ||
+          sign * compareNullableDecimal(a.liquiditySort, b.liquiditySort)
         );
       case 'holders':
         return (
