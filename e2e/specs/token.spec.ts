@@ -128,7 +128,8 @@ describe('demo market in Chromium', () => {
     await page.getByTestId('token-row').click();
     await page.waitForURL(`${server.url}/token/${target.issuer_address}`);
     await page.getByRole('heading', { level: 1, name: new RegExp(target.ticker) }).waitFor();
-    expect(await page.title()).toBe('Token · Ledgerpad');
+    // The tab names the token (issue 39).
+    await expect.poll(() => page.title()).toBe(`${target.ticker} · Ledgerpad`);
   });
 
   it('shows the chart, stats, price changes, order book, trades and risk panel of a token', async () => {

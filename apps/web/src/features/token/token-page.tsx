@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import {
   LIVE_PRICE_DEBOUNCE_MS,
+  displayTicker,
   priceChanges,
   usableChart,
   type NewTrade,
@@ -134,6 +135,10 @@ function TokenMarket({
     [quote, followTrades],
   );
   const live = useLiveTrades(currency, issuer, onTrade);
+  // Each token's tab says which token it is (issue 39: every one read 'Token · Ledgerpad').
+  useEffect(() => {
+    document.title = `${displayTicker(token.ticker)} · Ledgerpad`;
+  }, [token.ticker]);
 
   const lastClose = useMemo(() => {
     const d = usableChart(history.data);
