@@ -69,6 +69,16 @@ describe('token burner in Chromium', () => {
 
     await page.goto(`${url}/burner`);
     await page.getByRole('heading', { name: 'Token Burner', level: 1 }).waitFor();
+    // Named, not only an address (issue 39).
+    const named = (await (await page.request.get(`${url}/api/wallets`)).json()) as {
+      wallets: Array<{ wallet_address: string; wallet_name: string | null }>;
+    };
+    const name = named.wallets.find((w) => w.wallet_address === address)!.wallet_name;
+    expect(name).toBe('Wallet 1');
+    await page
+      .getByRole('button', { name: new RegExp(address) })
+      .getByText('Wallet 1', { exact: true })
+      .waitFor();
     await page.getByRole('button', { name: new RegExp(address) }).click();
     await page.getByRole('button', { name: new RegExp(TICKER) }).click();
     await page.getByLabel(/Percent of balance/).fill('25');

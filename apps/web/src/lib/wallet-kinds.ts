@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { walletListResponseSchema, type WalletApp, type WalletKind } from '@ledgerpad/shared';
 import { apiGetAllPages } from './api';
 
-// Who signs for each of the user's wallets, by address: screens whose own answers name wallets by
+// Who signs for each of the user's wallets, and its name, by address: screens whose own answers name wallets by
 // address only (positions, burner, orders) label them with it (docs/self-custody.md).
 
-export type WalletKinds = Map<string, { kind?: WalletKind; app?: WalletApp | null }>;
+export type WalletKinds = Map<string, { kind?: WalletKind; app?: WalletApp | null; name?: string | null }>;
 
 export function useWalletKinds(enabled = true): WalletKinds {
   const { data } = useQuery({
@@ -22,5 +22,7 @@ export function useWalletKinds(enabled = true): WalletKinds {
     enabled,
     staleTime: 60_000,
   });
-  return new Map((data ?? []).map((w) => [w.wallet_address, { kind: w.kind, app: w.wallet_app }]));
+  return new Map(
+    (data ?? []).map((w) => [w.wallet_address, { kind: w.kind, app: w.wallet_app, name: w.wallet_name }]),
+  );
 }

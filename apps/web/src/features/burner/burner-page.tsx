@@ -168,6 +168,10 @@ export function BurnerPage() {
                     onClick={() => chooseWallet(w)}
                     disabled={busy}
                   >
+                    {/* The wallet's name first (issue 39: the list showed raw addresses only). */}
+                    {kinds.get(w.walletAddress)?.name && (
+                      <span className="burner-wallet-name">{kinds.get(w.walletAddress)!.name}</span>
+                    )}
                     <span className="burner-mono burner-address">{w.walletAddress}</span>
                     <WalletKindBadge
                       kind={kinds.get(w.walletAddress)?.kind}
