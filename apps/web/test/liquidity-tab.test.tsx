@@ -227,12 +227,21 @@ describe('Liquidity tab', () => {
     expect(fee.value).toBe('');
     expect(button(LIQUIDITY_MESSAGES.fillAll).disabled).toBe(true);
     expect(sent).toEqual([]);
-    writes['/api/amm-vote'] = { body: { status: 'success', hash: 'A', tradingFee: 250 } };
+    writes['/api/amm-vote'] = {
+      body: {
+        status: 'success',
+        hash: 'A',
+        tradingFee: 301,
+        voteWeightPercent: '0.07',
+        message: LIQUIDITY_MESSAGES.voteRecorded('0.07', '0.301'),
+      },
+    };
     fireEvent.change(fee, { target: { value: '0.25' } });
     click('Submit Vote');
+    // The pool's fee after the vote is stated, not only the fee voted for (issue 39).
     await waitFor(() =>
       expect(screen.getByTestId('liquidity-status').textContent).toBe(
-        '✅ Vote submitted successfully for fee: 0.25%',
+        '✅ Vote submitted successfully for fee: 0.25%. Your vote (weight 0.07%) is recorded; the pool fee is now 0.301%.',
       ),
     );
     expect(sent[0]).toMatchObject({

@@ -287,7 +287,13 @@ export function LiquidityTab({
       const tradingFee = new Decimal(fee).mul(FEE_VOTE_MULTIPLIER).toDecimalPlaces(0).toNumber();
       const res = await vote.run({ ...market, baseAsset: base, tradingFee });
       if (!res) return;
-      showStatus(LIQUIDITY_MESSAGES.voteSuccess(new Decimal(fee).toFixed()));
+      // The spec's sentence names the fee voted for; the pool's fee after it is the server's (read
+      // from the pool at the vote's ledger: a vote moves the fee by its weight only, issue 39).
+      showStatus(
+        res.message
+          ? `${LIQUIDITY_MESSAGES.voteSuccess(new Decimal(fee).toFixed())}. ${res.message}.`
+          : LIQUIDITY_MESSAGES.voteSuccess(new Decimal(fee).toFixed()),
+      );
       refresh();
     } catch (err) {
       showStatus(
