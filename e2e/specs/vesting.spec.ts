@@ -133,7 +133,7 @@ describe('a locked dev allocation in Chromium', () => {
     await dev.waitFor(LEDGER_WAIT);
     await expect
       .poll(() => dev.textContent(), LEDGER_WAIT)
-      .toMatch(/10% — 10% locked on the ledger until \d{4}-\d{2}-\d{2}/);
+      .toMatch(/10% — locked on the ledger until \d{4}-\d{2}-\d{2}/);
     expect(await page.getByTestId('risk-escrows').locator('li').count()).toBe(4);
     await screenshotWidths(page, 'vesting-token-risk');
 
