@@ -512,6 +512,14 @@ export class SubmissionService {
   }
 
   /**
+   * The network fee of a Batch of one account's transactions of these types, in drops, at the
+   * ledger's current fees: twice the base fee plus each one's own (what `submitBatch` signs).
+   */
+  batchFee(innerTypes: string[]): bigint {
+    return batchFee(innerTypes, this.tracker);
+  }
+
+  /**
    * Signs, records and submits a Batch (XLS-56) of one account's transactions as ONE intent, and waits
    * for it: the outer transaction (fee: twice the base fee plus each inner one's own) and every inner
    * one (tfInnerBatchTxn, no fee, no signature; the sequences after the outer's) are recorded with
@@ -584,10 +592,7 @@ export class SubmissionService {
       tx: {
         TransactionType: 'Batch',
         Flags: BATCH_MODE_FLAGS[req.mode],
-        Fee: batchFee(
-          inner.map((r) => r.tx.TransactionType),
-          this.tracker,
-        ).toString(),
+        Fee: this.batchFee(inner.map((r) => r.tx.TransactionType)).toString(),
       },
     };
     const txJson = draftTx(outer, this.tracker, this.window);
