@@ -457,18 +457,23 @@ export class SubmissionService {
   private async prepareOne(req: SubmitRequest, forcedSequence?: number): Promise<SubmissionRow> {
     const existing = await this.findIntent(req.intentKey);
     if (existing) return existing;
-    const wallets = await this.walletOf(req.account);
     const txJson = draftTx(req, this.tracker, this.window);
     validate(txJson);
+    return this.recordOne({ req, txJson, sequence: forcedSequence });
+  }
+
+  /** Signs and records one entry (a transaction, or a Batch with its inner ones); the caller holds the account. */
+  private async recordOne(entry: Signable): Promise<SubmissionRow> {
+    const wallets = await this.walletOf(entry.req.account);
     let answer: SubmissionRow | Error;
     try {
-      [answer] = (await signAndRecord(this.recording, [{ req, txJson, sequence: forcedSequence }], wallets, {
-        strict: true,
-      })) as [SubmissionRow | Error];
+      [answer] = (await signAndRecord(this.recording, [entry], wallets, { strict: true })) as [
+        SubmissionRow | Error,
+      ];
     } catch (err) {
       if (pgErrorCode(err) === '23505') {
         // The same intent raced in from elsewhere; it won, this attempt allocated nothing.
-        const again = await this.findIntent(req.intentKey);
+        const again = await this.findIntent(entry.req.intentKey);
         if (again) return again;
       }
       throw err;
@@ -600,21 +605,7 @@ export class SubmissionService {
       ...txJson,
       RawTransactions: inner.map((r, k) => ({ RawTransaction: innerBatchTx(r, k + 2).tx })),
     });
-    const wallets = await this.walletOf(req.account);
-    let answer: SubmissionRow | Error;
-    try {
-      [answer] = (await signAndRecord(this.recording, [{ req: outer, txJson, inner }], wallets, {
-        strict: true,
-      })) as [SubmissionRow | Error];
-    } catch (err) {
-      if (pgErrorCode(err) === '23505') {
-        const again = await this.findIntent(req.intentKey);
-        if (again) return again;
-      }
-      throw err;
-    }
-    if (answer instanceof Error) throw answer;
-    return answer;
+    return this.recordOne({ req: outer, txJson, inner });
   }
 
   /**

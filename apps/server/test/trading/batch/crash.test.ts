@@ -1,11 +1,17 @@
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import type { Client } from 'xrpl';
 import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../../src/ledger/schema';
 import { tradingTrades } from '../../../src/modules/trading/schema';
 import { jobs } from '../../../src/platform/jobs';
-import { json, signInOverHttp, useCrashRig } from '../../helpers/child-server';
+import { json, useCrashRig } from '../../helpers/child-server';
+import {
+  accountHistory,
+  buyRlusd,
+  fundedTraders,
+  rlusdMarket,
+  type AccountTx,
+} from '../../helpers/crash-trading';
 
 // kill -9 of the real server (embedded PGlite and persistent ledger in one process, as `npm start`)
 // while custodial swaps — each its trade and its platform fee in ONE all-or-nothing Batch (issue 36)
@@ -19,23 +25,6 @@ const USERS = 8;
 const PER_USER = 3;
 const SWAPS = USERS * PER_USER;
 
-type AccountTx = {
-  tx_json?: {
-    TransactionType: string;
-    Account: string;
-    Destination?: string;
-    Amount?: unknown;
-    DeliverMax?: unknown;
-  };
-  meta?: { TransactionResult: string; ParentBatchID?: string };
-  hash?: string;
-};
-
-async function history(client: Client, account: string): Promise<AccountTx[]> {
-  const r = await client.request({ command: 'account_tx', account, limit: 400 });
-  return r.result.transactions as unknown as AccountTx[];
-}
-
 describe('a Batch swap survives kill -9', () => {
   const rig = useCrashRig('batch-crash', {
     PLATFORM_BOOTSTRAP: 'on',
@@ -46,51 +35,17 @@ describe('a Batch swap survives kill -9', () => {
 
   it('recorded once, settled once: every filled trade paid its fee exactly once, in its own Batch', async () => {
     let server = await rig.start();
-    let rlusd: string | undefined;
-    for (let i = 0; i < 100 && !rlusd; i++) {
-      const r = await fetch(`${server.base}/api/config/rlusd`);
-      if (r.ok) rlusd = (await json(r)).issuer as string | undefined;
-      if (!rlusd) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(rlusd).toBeTruthy();
-    const traders = await Promise.all(
-      Array.from({ length: USERS }, async (_, u) => {
-        const headers = await signInOverHttp(server.base, `batch_crash_${u}`);
-        const post = (url: string, body: object) =>
-          fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
-        const wallet = await json(await post('/api/wallets', {}));
-        const funded = await post(`/api/wallets/${wallet.id}/fund`, {});
-        expect(funded.status, await funded.text()).toBe(200);
-        return { headers, address: String(wallet.wallet_address), post };
-      }),
-    );
+    const traders = await fundedTraders(server.base, 'batch_crash', USERS);
+    const rlusd = await rlusdMarket(server.base, traders[0]!);
     const swap = (base: string, u: number, k: number) =>
-      fetch(`${base}/api/swap`, {
-        method: 'POST',
-        headers: { ...traders[u]!.headers, 'idempotency-key': `batch-crash-${u}-${k}` },
-        body: JSON.stringify({
-          walletAddress: traders[u]!.address,
-          issuer: rlusd,
-          token: RLUSD_CURRENCY_HEX,
-          amount: new Decimal(1).plus(new Decimal(u * PER_USER + k + 1).div(1e6)).toFixed(),
-          type: 'BUY',
-          slippage: '50',
-          baseAsset: 'XRP',
-        }),
-      });
-    // The bootstrap funds the XRP/RLUSD pool shortly after start: quote until it answers.
-    for (let i = 0; ; i++) {
-      const q = await fetch(`${server.base}/api/amm-info`, {
-        method: 'POST',
-        headers: traders[0]!.headers,
-        body: JSON.stringify({ issuer: rlusd, token: RLUSD_CURRENCY_HEX, amountXrp: '1', tradeType: 'BUY' }),
-      });
-      if (q.ok) break;
-      if (i > 150) throw new Error(`no XRP/RLUSD pool: ${await q.text()}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    let firstAnswered!: () => void;
-    const oneAnswered = new Promise<void>((resolve) => (firstAnswered = resolve));
+      buyRlusd(
+        base,
+        traders[u]!,
+        rlusd,
+        // Distinct amounts, so every swap is told apart on the ledger.
+        new Decimal(1).plus(new Decimal(u * PER_USER + k + 1).div(1e6)).toFixed(),
+        `batch-crash-${u}-${k}`,
+      );
     // The RLUSD trust lines first: then every swap is one Batch, and the kill meets several in flight.
     for (const { address, post } of traders) {
       const line = await post('/api/add-trustline', {
@@ -100,6 +55,8 @@ describe('a Batch swap survives kill -9', () => {
       });
       expect(line.status, await line.text()).toBe(200);
     }
+    let firstAnswered!: () => void;
+    const oneAnswered = new Promise<void>((resolve) => (firstAnswered = resolve));
     const inFlight = Array.from({ length: SWAPS }, (_, i) =>
       swap(server.base, Math.floor(i / PER_USER), i % PER_USER).then(
         async (r) => {
@@ -134,7 +91,7 @@ describe('a Batch swap survives kill -9', () => {
     await rig.withLedger(async (client) => {
       // A few closes more: a Batch signed twice would show now.
       await new Promise((r) => setTimeout(r, 3_000));
-      for (const { address } of traders) onLedger.set(address, await history(client, address));
+      for (const { address } of traders) onLedger.set(address, await accountHistory(client, address));
     });
     await rig.stop();
 
