@@ -7,6 +7,7 @@ import {
   type DeployResult,
   type QuoteView,
   type ReferralSummary,
+  type SwapBatchResult,
   type SwapResult,
 } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
@@ -188,6 +189,40 @@ describe('a swap and its platform fee in one all-or-nothing Batch', () => {
     expect(trade!.feeStatus).toBe('paid');
     expect(new Decimal(trade!.fee).mul(1e6).toFixed(0)).toBe(expectedFee.toString());
     expect(new Decimal(s.fee).mul(1e6).toFixed(0)).toBe(expectedFee.toString());
+  }, 120_000);
+
+  it('a multi-wallet buy (POST /api/swap/batch): each wallet its own Batch, each fee exactly once', async () => {
+    const second = await w.wallet(alice, 2);
+    const feeBefore = await w.xrp(feeWallet);
+    const res = await post('/api/swap/batch', alice, {
+      issuer: token.issuer_address,
+      token: 'BFEE',
+      type: 'BUY',
+      slippage: '1',
+      baseAsset: 'XRP',
+      orders: [
+        { walletAddress: aliceWallet, amount: '3' },
+        { walletAddress: second.address, amount: '2.5' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const b = res.json() as SwapBatchResult;
+    expect(b).toMatchObject({ status: 'success', succeeded: 2, failed: 0 });
+    // 0.75% of 3 XRP and of 2.5 XRP: 22,500 + 18,750 drops.
+    expect(feeOf(3_000_000n) + feeOf(2_500_000n)).toBe(41_250n);
+    expect((await w.xrp(feeWallet)) - feeBefore).toBe(41_250n);
+    const parents = new Set<string>();
+    for (const item of b.results) {
+      const [trade] = await t.database.db
+        .select()
+        .from(tradingTrades)
+        .where(eq(tradingTrades.hash, item.swap!.hash));
+      expect(trade!.feeStatus).toBe('paid');
+      const parent = (await tx(item.swap!.hash)).meta.ParentBatchID!;
+      expect((await tx(trade!.feeHash!)).meta.ParentBatchID).toBe(parent);
+      parents.add(parent);
+    }
+    expect(parents.size).toBe(2);
   }, 120_000);
 
   it('a trade that fails in the Batch charges no fee: rolled back with it, only the network fee paid', async () => {
