@@ -163,7 +163,7 @@ export async function signAndRecord(
   rows.sort((a, b) => a.sequence - b.sequence);
   // A Batch's inner transactions are never sent alone: they travel inside their outer transaction
   // and are settled with it (settle.ts).
-  const sent = rows.filter((r) => r.parentHash === null);
+  const sent = rows.filter((r) => !r.parentHash);
   for (const row of sent) ctx.tracker.track(row);
   for (const row of sent) void ctx.tracker.send(row.hash);
   const byKey = new Map(rows.map((r) => [r.intentKey, r]));

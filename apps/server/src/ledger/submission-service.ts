@@ -167,7 +167,7 @@ export class SubmissionService {
       // of its dependents. (Per account, recording order is sequence order.)
       .orderBy(ledgerSubmissions.id);
     // A Batch's inner transactions are settled with their outer (followed through it).
-    for (const row of open) if (row.parentHash === null) this.tracker.track(row);
+    for (const row of open) if (!row.parentHash) this.tracker.track(row);
     if (open.length) this.log.info({ open: open.length }, 'resuming unfinished ledger submissions');
     await this.tracker.start();
   }
@@ -616,7 +616,7 @@ export class SubmissionService {
     const row = await this.findIntent(intentKey);
     if (!row) return undefined;
     // A Batch's inner transaction of a Batch signed again carries the derived key too.
-    const moved = row.result === 'tefPAST_SEQ' || (row.parentHash !== null && row.result === 'not-applied');
+    const moved = row.result === 'tefPAST_SEQ' || (!!row.parentHash && row.result === 'not-applied');
     if (this.resign && moved) {
       const keys = Array.from({ length: MAX_RESIGNS }, (_, i) => resignedIntentKey(intentKey, i + 2));
       const later = [...(await this.recorded(keys)).values()].sort((a, b) => b.id - a.id)[0];
@@ -696,7 +696,7 @@ export class SubmissionService {
     const row = await this.byHash(hash);
     if (isFinal(row)) return row.result ?? 'unknown';
     // An inner transaction of a Batch is in the open ledger when its outer is.
-    if (row.parentHash !== null) return this.engineResult(row.parentHash);
+    if (row.parentHash) return this.engineResult(row.parentHash);
     this.tracker.track(row);
     return this.engineResult(hash);
   }
@@ -707,7 +707,7 @@ export class SubmissionService {
     if (t) return new Promise((resolve) => t.waiters.push({ resolve }));
     const row = await this.byHash(hash);
     if (isFinal(row)) return outcomeOf(row);
-    if (row.parentHash !== null) {
+    if (row.parentHash) {
       // An inner transaction of a Batch is settled with its outer, in the same statement.
       await this.wait(row.parentHash);
       return outcomeOf(await this.byHash(hash));

@@ -92,7 +92,7 @@ export class SubmissionTracker implements SettleContext {
 
   track(row: SubmissionRow): void {
     // A Batch's inner transaction is followed through its outer (settled with it), never alone.
-    if (row.parentHash !== null || this.tracked.has(row.hash)) return;
+    if (row.parentHash || this.tracked.has(row.hash)) return;
     this.tracked.set(row.hash, {
       row,
       lastSubmitLedger: 0,

@@ -169,7 +169,7 @@ export class TradeRecorder {
     const listed = await this.deps.tokens.byIssuer(token.issuer, token.currency);
     // A trade of an all-or-nothing Batch carried its fee as the Batch's next inner transaction:
     // applied together, so the fee is paid — that payment's amount, recorded with the row.
-    const paid = sub.parentHash !== null ? await this.feeOfBatch(sub.parentHash) : undefined;
+    const paid = sub.parentHash ? await this.feeOfBatch(sub.parentHash) : undefined;
     return this.insert(
       {
         userId: sub.userId,
