@@ -27,7 +27,13 @@ export interface LedgerRig {
 }
 
 export async function createLedgerRig(
-  opts: { closeIntervalMs?: number; dataDir?: string; service?: Partial<SubmissionServiceOptions> } = {},
+  opts: {
+    closeIntervalMs?: number;
+    dataDir?: string;
+    service?: Partial<SubmissionServiceOptions>;
+    /** The ledger's amendments by name (default: the stand-alone's, mainnet's set). */
+    amendments?: readonly string[];
+  } = {},
 ): Promise<LedgerRig> {
   // As the app's embedded ledger: admin methods only for the connection that has its credentials.
   const admin = newLedgerAdmin();
@@ -36,6 +42,7 @@ export async function createLedgerRig(
     closeIntervalMs: opts.closeIntervalMs ?? 0,
     dataDir: opts.dataDir,
     admin,
+    ...(opts.amendments ? { amendments: opts.amendments } : {}),
   });
   const database = await createTestDatabase();
   const connection = createXrplConnection('standalone', ledger.url, {
