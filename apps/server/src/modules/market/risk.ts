@@ -443,10 +443,12 @@ export function assessRisk(input: RiskInput): RiskReport {
       .reduce((s, h) => s.plus(h.balance), new Decimal(0));
     lpLockedPercent = pct(burned, new Decimal(input.lp.supply));
     const locked = new Decimal(lpLockedPercent);
+    // Burned = held by accounts that can never sign (issue 37: 'Burn the LP' at deploy, a curve's
+    // graduation, or anyone's own burn): named as such, with its share of the pool's LP tokens.
     add({
       id: 'lp-locked',
       severity: locked.eq(0) ? 'warn' : locked.gte(95) ? 'good' : 'info',
-      label: 'LP locked',
+      label: locked.eq(0) ? 'LP locked' : 'LP burned',
       value: `${lpLockedPercent}%`,
       sentence: locked.eq(0)
         ? 'None of the pool is locked: its liquidity providers can withdraw all of it.'
