@@ -177,7 +177,10 @@ export {
   type DeployResult,
   type FeesConfig,
   type JobStatusView,
+  lpBurnedLabel,
+  lpBurnedTitle,
   TOKEN_MESSAGES,
+  type TokenLpBurned,
   type TokenView,
 } from './schemas/tokens';
 export {

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DeployResult, type JobStatusView, type RiskReport } from '@ledgerpad/shared';
+import { type DeployResult, type JobStatusView, type RiskReport, type TokenView } from '@ledgerpad/shared';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import { ammLaunchBody, fundedWallet, runDeploy } from '../helpers/trading-world';
 import type { SignedIn } from '../helpers/test-app';
@@ -86,6 +86,18 @@ async function walletNames(): Promise<Map<string, string>> {
   return new Map(r.wallets.map((w) => [w.wallet_address, w.wallet_name]));
 }
 
+/** The list's entry once `ready` holds (the list reads the ledger in the background, per ledger). */
+async function listed(issuer: string, ready: (v: TokenView) => boolean): Promise<TokenView | undefined> {
+  let found: TokenView | undefined;
+  const deadline = Date.now() + 30_000;
+  do {
+    if (found) await new Promise((r) => setTimeout(r, 250));
+    const list = (await t.app.inject({ url: '/api/tokens?limit=50' })).json() as TokenView[];
+    found = list.find((x) => x.issuer_address === issuer);
+  } while ((!found || !ready(found)) && Date.now() < deadline);
+  return found;
+}
+
 describe('deploy with Burn the LP', () => {
   let result: DeployResult;
   let jobId: string;
@@ -162,6 +174,11 @@ describe('deploy with Burn the LP', () => {
     });
     expect(risk.verdict).not.toContain(NO_LOCK);
     expect(risk.signals.some((s) => s.sentence === NO_LOCK)).toBe(false);
+  });
+
+  it("marks the token 'LP burned' in the list, read from the ledger", async () => {
+    const token = await listed(result.issuer_address, (v) => v.lp_burned !== undefined);
+    expect(token?.lp_burned).toEqual({ percent: '100' });
   });
 });
 

@@ -616,6 +616,8 @@ export function CurveFacts({ values, curve }: { values: Values; curve: FeesConfi
       <dd>{values.ammFee}%</dd>
       <dt>Issuer</dt>
       <dd>Blackholed at launch</dd>
+      <dt>LP tokens</dt>
+      <dd>Burned at graduation: no one can ever withdraw the pool</dd>
       {curve.snipe_ledgers > 0 && (
         <>
           <dt>Anti-snipe</dt>
