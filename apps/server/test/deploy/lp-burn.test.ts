@@ -171,6 +171,8 @@ describe('deploy with Burn the LP', () => {
       severity: 'good',
       label: 'LP burned',
       value: '100%',
+      sentence:
+        'All of the pool’s LP tokens are burned (held by accounts that can never sign): its liquidity can never be withdrawn.',
     });
     expect(risk.verdict).not.toContain(NO_LOCK);
     expect(risk.signals.some((s) => s.sentence === NO_LOCK)).toBe(false);

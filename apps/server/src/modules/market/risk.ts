@@ -392,7 +392,9 @@ export function assessRisk(input: RiskInput): RiskReport {
       value: `${lpLockedPercent}%`,
       sentence: locked.eq(0)
         ? 'None of the pool is locked: its liquidity providers can withdraw all of it.'
-        : `${lpLockedPercent}% of the pool’s LP tokens are burned (held by accounts that can never sign); the rest can be withdrawn.`,
+        : locked.eq(100)
+          ? 'All of the pool’s LP tokens are burned (held by accounts that can never sign): its liquidity can never be withdrawn.'
+          : `${lpLockedPercent}% of the pool’s LP tokens are burned (held by accounts that can never sign); the rest can be withdrawn.`,
     });
   }
 
