@@ -180,7 +180,6 @@ export {
   lpBurnedLabel,
   lpBurnedTitle,
   TOKEN_MESSAGES,
-  type TokenLpBurned,
   type TokenView,
 } from './schemas/tokens';
 export {

@@ -222,8 +222,9 @@ export type DeployFormCore = Pick<
   | 'logoUrl'
   | 'blackholeIssuer'
   | 'requireAuth'
+  | 'burnLp'
   | 'liquidityPairType'
-> & { burnLp?: boolean };
+>;
 
 /** The pool's trading fee as the ledger writes it (TradingFee, 1/100,000): percent × 1000. */
 export function ammFeeToTradingFee(percent: string): number {

@@ -13,10 +13,10 @@ import { lpBurnedPercent, readLpBurn } from './lp-holders';
 /** Pools read at once (the ledger server is shared with the app). */
 const READ_CONCURRENCY = 4;
 /** How long a read stands without a change of the pool's LP supply. */
-export const LP_BURN_REFRESH_MS = 60_000;
+const LP_BURN_REFRESH_MS = 60_000;
 
 /** The pool of a token the indexer knows (market_pools). */
-export interface LpPool {
+interface LpPool {
   tokenId: number;
   quote: string;
   ammAccount: string;
@@ -95,10 +95,5 @@ export class LpBurns {
       // Only when a mark changed: a refresh that finds the same must not rebuild the list.
       if (changed) this.loaded();
     });
-  }
-
-  /** The reads under way (tests wait for them). */
-  async settled(): Promise<void> {
-    await this.loading;
   }
 }
