@@ -177,6 +177,8 @@ export {
   type DeployResult,
   type FeesConfig,
   type JobStatusView,
+  lpBurnedLabel,
+  lpBurnedTitle,
   TOKEN_MESSAGES,
   type TokenView,
 } from './schemas/tokens';

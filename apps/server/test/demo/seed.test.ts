@@ -170,5 +170,28 @@ describe('demo seed', () => {
       comet = await curve('COMET');
     }
     expect(comet.status).toBe('graduated');
+
+    // Issue 37: the blackholed instant launches burned their LP, the others kept it; the risk panel
+    // reads each from the ledger.
+    const burnJobs = await t.database.db
+      .select({ payload: jobs.payload, result: jobs.result })
+      .from(jobs)
+      .where(sql`${jobs.type} = 'deploy' and ${jobs.status} = 'completed'`);
+    let burned = 0;
+    let kept = 0;
+    for (const d of burnJobs) {
+      const p = d.payload as { launchType?: string; form: { blackholeIssuer: boolean; burnLp?: boolean } };
+      if (p.launchType === 'bonding') continue;
+      const r = d.result as { issuer_address: string };
+      const risk = (await t.app.inject({ url: `/api/tokens/${r.issuer_address}/risk` })).json() as {
+        lpLockedPercent: string;
+      };
+      expect(p.form.burnLp).toBe(p.form.blackholeIssuer);
+      expect(risk.lpLockedPercent, r.issuer_address).toBe(p.form.burnLp ? '100' : '0');
+      if (p.form.burnLp) burned++;
+      else kept++;
+    }
+    expect(burned).toBeGreaterThan(0);
+    expect(kept).toBeGreaterThan(0);
   }, 300_000);
 });

@@ -157,6 +157,13 @@ const deployFields = z.object({
   telegramFileId: z.string().max(256).nullable().optional(),
   blackholeIssuer: z.boolean().default(true),
   requireAuth: z.boolean().default(false),
+  /**
+   * 'Burn the LP' (issue 37): after the pool opens, the hot wallet that holds the creator's LP tokens
+   * is blackholed in the deploy's own transactions, so no key can ever withdraw the pool. The web form
+   * sends it on by default; an API request without it keeps the LP tokens, as before (like `vesting`),
+   * and the kept LP is marked. Instant AMM launches only (a curve's graduation always burns).
+   */
+  burnLp: z.boolean().optional(),
   liquidityPairType: z.enum(LIQUIDITY_PAIRS).default('XRP'),
   /** 'amm': an instant AMM pool (the default); 'bonding': a bonding curve (docs/bonding-curve.md). */
   launchType: z.enum(LAUNCH_TYPES).default('amm'),
@@ -215,6 +222,7 @@ export type DeployFormCore = Pick<
   | 'logoUrl'
   | 'blackholeIssuer'
   | 'requireAuth'
+  | 'burnLp'
   | 'liquidityPairType'
 >;
 

@@ -52,7 +52,25 @@ export interface TokenView extends TokenIdentity {
   ledger_lock?: TokenLedgerLock;
   /** A Ledgerpad deploy's dev allocation not in escrow on the ledger (the list's 'unlocked' mark). */
   dev_unlocked?: TokenDevUnlocked;
+  /**
+   * The share of the token's pool's LP tokens held by accounts that can never sign, read from the
+   * ledger (issue 37: the list's 'LP burned' mark); absent: none burned, no pool, or not read yet.
+   */
+  lp_burned?: TokenLpBurned;
 }
+
+/** `TokenView.lp_burned`: percent of the pool's LP tokens burned (2 places, above 0). */
+export interface TokenLpBurned {
+  percent: string;
+}
+
+/** The list's mark: 'LP burned' when all of it is, else the share. */
+export const lpBurnedLabel = (b: TokenLpBurned): string =>
+  b.percent === '100' ? 'LP burned' : `LP ${b.percent}% burned`;
+
+/** The mark's tooltip: what it means for a buyer. */
+export const lpBurnedTitle = (b: TokenLpBurned): string =>
+  `${b.percent}% of the pool’s LP tokens are held by accounts that can never sign: that part of the pool can never be withdrawn.`;
 
 export const TOKEN_MESSAGES = {
   notFoundForIssuer: 'No tokens found for this issuer.',
@@ -196,6 +214,8 @@ export const DEPLOY_STEP_GROUPS: ReadonlyArray<{ label: string; steps: readonly 
   },
   { label: 'Create the AMM pool', steps: ['create-amm'] },
   { label: 'Service fee', steps: ['service-fee'] },
+  { label: 'Burn the LP tokens: lock the hot wallet’s regular key', steps: ['burn-lp-regular-key'] },
+  { label: 'Burn the LP tokens: disable the hot wallet’s master key', steps: ['burn-lp-disable-master'] },
   { label: 'Blackhole: set the regular key', steps: ['blackhole-regular-key'] },
   { label: 'Blackhole: disable the master key', steps: ['blackhole-disable-master'] },
   { label: 'List the token', steps: ['list-token'] },
@@ -221,6 +241,8 @@ export const DEPLOY_STEP_LABELS: Record<string, string> = {
   'send-rlusd': 'Send RLUSD liquidity to the hot wallet',
   'create-amm': 'Create the AMM pool',
   'service-fee': 'Service fee',
+  'burn-lp-regular-key': 'Burn the LP tokens: lock the hot wallet’s regular key',
+  'burn-lp-disable-master': 'Burn the LP tokens: disable the hot wallet’s master key',
   'blackhole-regular-key': 'Blackhole: set the regular key',
   'blackhole-disable-master': 'Blackhole: disable the master key',
   'list-token': 'List the token',

@@ -550,6 +550,9 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
                     telegramLink: i % 2 === 0 ? `https://t.me/${t.ticker.toLowerCase()}_demo` : '',
                     websiteLink: `https://${t.ticker.toLowerCase()}.example`,
                     blackholeIssuer: t.blackhole,
+                    // Good practice shown (issue 37): a blackholed launch burns its LP too; the
+                    // others keep it, and the risk panel tells the two apart.
+                    burnLp: t.blackhole && !t.curve,
                     requireAuth: false,
                     liquidityPairType: t.pair,
                     launchType: t.curve ? 'bonding' : 'amm',

@@ -120,6 +120,7 @@ function planOf(p: DeployPayload, issuerAddress: string, hotAddress: string): Pl
     tradingFee: p.tradingFee,
     requireAuth: p.form.requireAuth,
     blackhole: p.form.blackholeIssuer,
+    burnLp: p.form.burnLp === true,
     vesting: p.vesting?.tranches ?? null,
   });
 }
@@ -256,8 +257,11 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
           .then((r) => (r.result as { amm?: { account?: string } }).amm?.account ?? null)
           .catch(() => null);
     const tokenId = await deps.db.transaction(async (tx) => {
-      // An instant launch's hot wallet becomes the user's; a curve account stays the platform's.
-      if (!bonding) await adoptStagedWallet(tx, staged.hotId, `${p.form.ticker} liquidity`);
+      // An instant launch's hot wallet becomes the user's (it holds their LP tokens), unless the LP
+      // was burned: then no key can sign for it and it stays hidden like the blackholed issuer. A
+      // curve account stays the platform's.
+      if (!bonding && p.form.burnLp !== true)
+        await adoptStagedWallet(tx, staged.hotId, `${p.form.ticker} liquidity`);
       const row =
         (await deps.tokens.insert(
           {

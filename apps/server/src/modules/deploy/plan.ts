@@ -50,6 +50,11 @@ export interface PlanInput {
   tradingFee: number;
   requireAuth: boolean;
   blackhole: boolean;
+  /**
+   * 'Burn the LP' (issue 37, docs/launch-protection.md): the hot wallet, which holds every LP token
+   * AMMCreate issued, is blackholed right after the pool opens, so no key can ever withdraw it.
+   */
+  burnLp?: boolean;
   /** The dev allocation's vesting tranches (docs/vesting.md); absent or empty: not locked. */
   vesting?: VestingTranche[] | null;
 }
@@ -103,13 +108,22 @@ function openPlan(
   return { steps, add };
 }
 
-/** The issuer's key thrown away, once `after` has applied: a regular key no one holds, then no master key. */
-function addBlackhole(add: AddStep, after: string[]): void {
-  add('blackhole-regular-key', 'issuer', after, {
+/**
+ * An account's keys thrown away, once `after` has applied: a regular key no one holds, then no
+ * master key. rippled refuses asfDisableMaster while the account has neither a regular key nor a
+ * signer list (tecNO_ALTERNATIVE_KEY), hence ACCOUNT_ONE as the regular key rather than none.
+ */
+function addBlackhole(
+  add: AddStep,
+  after: string[],
+  account: DeployAccount = 'issuer',
+  prefix: 'blackhole' | 'burn-lp' = 'blackhole',
+): void {
+  add(`${prefix}-regular-key`, account, after, {
     TransactionType: 'SetRegularKey',
     RegularKey: BLACKHOLE_ADDRESS,
   });
-  add('blackhole-disable-master', 'issuer', ['blackhole-regular-key'], {
+  add(`${prefix}-disable-master`, account, [`${prefix}-regular-key`], {
     TransactionType: 'AccountSet',
     SetFlag: ASF_DISABLE_MASTER,
   });
@@ -223,6 +237,11 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       Destination: p.feeAddress,
       Amount: p.serviceFeeDrops,
     });
+  }
+  if (p.burnLp) {
+    // The hot wallet's last transaction was AMMCreate, which gave it every LP token of the pool:
+    // blackholed now, those LP tokens can never be redeemed (AMMWithdraw) nor sent anywhere.
+    addBlackhole(add, ['create-amm'], 'hot', 'burn-lp');
   }
   if (p.blackhole) {
     const issuerDone = [

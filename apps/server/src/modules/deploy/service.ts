@@ -252,6 +252,9 @@ export class DeployService {
         blackholeIssuer: form.blackholeIssuer,
         requireAuth: form.requireAuth,
         liquidityPairType: form.liquidityPairType,
+        // Fixed in the payload (no new column): the job plans the burn from it and the list reads
+        // the burn from the ledger. A curve's graduation burns its pool's LP whatever the form says.
+        burnLp: !bonding && form.burnLp === true,
       },
       currency: tickerToCurrency(form.ticker),
       devAmount: dev,

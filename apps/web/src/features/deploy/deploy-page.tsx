@@ -57,6 +57,8 @@ interface Values extends DeployFormCore {
   telegramFileId: string | null;
   launchType: LaunchType;
   walletId: string;
+  /** 'Burn the LP' (issue 37): on by default, sent for instant AMM launches. */
+  burnLp: boolean;
   /** 'Lock the dev allocation' (on by default; sent only with an allocation above 0). */
   vesting: VestingValues;
   /** Hidden from people; bots fill it. */
@@ -78,6 +80,7 @@ const DEFAULTS: Values = {
   telegramFileId: null,
   blackholeIssuer: true,
   requireAuth: false,
+  burnLp: true,
   liquidityPairType: 'XRP',
   launchType: 'amm',
   walletId: '',
@@ -88,6 +91,8 @@ const DEFAULTS: Values = {
 const toRequest = (v: Values) => ({
   ...v,
   walletId: v.walletId === '' ? undefined : Number(v.walletId),
+  // A curve's graduation burns its pool's LP whatever the form says: sent for AMM launches only.
+  burnLp: v.launchType === 'amm' ? v.burnLp : undefined,
   vesting: v.launchType === 'amm' ? vestingRequest(v.vesting, v.devAllocation) : undefined,
 });
 
@@ -414,6 +419,18 @@ export function DeployPage() {
               errorId={errorsId}
             />
           )}
+          {!bonding && (
+            <>
+              <label className="checkbox">
+                <input type="checkbox" {...register('burnLp')} /> Burn the LP (recommended)
+              </label>
+              <p className="field-hint" id="burn-lp-hint">
+                {values.burnLp
+                  ? 'Your LP tokens go to an account no key can ever sign for, in the deploy’s own transactions: nobody, you included, can ever withdraw the pool, and the risk panel shows it as burned.'
+                  : 'Keep: the LP tokens stay in your “liquidity” wallet and you can withdraw the pool at any time. Buyers see “None of the pool is locked” on the risk panel.'}
+              </p>
+            </>
+          )}
           <label className="checkbox">
             <input type="checkbox" disabled={bonding} {...register('blackholeIssuer')} /> Blackhole the issuer
             (no one can ever mint more or change the token)
@@ -469,6 +486,12 @@ export function DeployPage() {
               <dd>{values.blackholeIssuer ? 'Blackholed after launch' : 'Kept (you can manage it)'}</dd>
               <dt>Require authorization</dt>
               <dd>{values.requireAuth ? 'Yes' : 'No'}</dd>
+              <dt>LP tokens</dt>
+              <dd data-testid="preview-lp">
+                {values.burnLp
+                  ? 'Burned at launch: no one can ever withdraw the pool'
+                  : 'Kept in your liquidity wallet: you can withdraw the pool (shown to buyers)'}
+              </dd>
               {showVesting && (
                 <>
                   <dt>Dev allocation lock</dt>
@@ -593,6 +616,8 @@ export function CurveFacts({ values, curve }: { values: Values; curve: FeesConfi
       <dd>{values.ammFee}%</dd>
       <dt>Issuer</dt>
       <dd>Blackholed at launch</dd>
+      <dt>LP tokens</dt>
+      <dd>Burned at graduation: no one can ever withdraw the pool</dd>
       {curve.snipe_ledgers > 0 && (
         <>
           <dt>Anti-snipe</dt>
