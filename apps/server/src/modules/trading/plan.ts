@@ -1,5 +1,13 @@
+import { OfferCreateFlags, PaymentFlags } from 'xrpl';
 import type { BalanceChanges } from '../../ledger/submission-service';
-import { Decimal, decimalToDrops, dropsToDecimal, slippageFloor, type DecimalValue } from '@ledgerpad/shared';
+import {
+  Decimal,
+  decimalToDrops,
+  dropsToDecimal,
+  slippageFloor,
+  type DecimalValue,
+  type LedgerAmount,
+} from '@ledgerpad/shared';
 
 // The ledger side of a market trade, pure: a Payment to oneself that spends exactly the amount given
 // (SendMax, with an Amount no market can fill and tfPartialPayment) and delivers at least the
@@ -10,12 +18,12 @@ import { Decimal, decimalToDrops, dropsToDecimal, slippageFloor, type DecimalVal
 // quality, i.e. where the pool's marginal price reaches the limit, so a trade with a large price
 // impact fills far less than its slippage allows (or nothing). DeliverMin bounds the average.
 
-const TF_IMMEDIATE_OR_CANCEL = 0x00020000;
-const TF_SELL = 0x00080000;
-const TF_PARTIAL_PAYMENT = 0x00020000;
+const TF_IMMEDIATE_OR_CANCEL = OfferCreateFlags.tfImmediateOrCancel;
+const TF_SELL = OfferCreateFlags.tfSell;
+const TF_PARTIAL_PAYMENT = PaymentFlags.tfPartialPayment;
 
 export type Asset = { kind: 'xrp' } | { kind: 'iou'; currency: string; issuer: string };
-export type LedgerAmount = string | { currency: string; issuer: string; value: string };
+export type { LedgerAmount };
 
 /** A ledger amount of `value` units of `asset`: XRP as whole drops (rounded down), IOUs to 15 digits. */
 export function ledgerAmount(
