@@ -5,6 +5,7 @@ import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { tradingTrades } from '../../src/modules/trading/schema';
 import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
+import { sleep } from '../helpers/wait';
 
 // kill -9 of the real server (embedded PGlite and persistent ledger in one process, as `npm start`)
 // while 100 market swaps from 20 users are in flight, then a restart with nobody retrying: every
@@ -40,7 +41,7 @@ describe('trading crash safety', () => {
     for (let i = 0; i < 100 && !rlusd; i++) {
       const r = await fetch(`${server.base}/api/config/rlusd`);
       if (r.ok) rlusd = (await json(r)).issuer as string | undefined;
-      if (!rlusd) await new Promise((resolve) => setTimeout(resolve, 200));
+      if (!rlusd) await sleep(200);
     }
     expect(rlusd).toBeTruthy();
 
@@ -80,7 +81,7 @@ describe('trading crash safety', () => {
       });
       if (q.ok) break;
       if (i > 150) throw new Error(`no XRP/RLUSD pool: ${await q.text()}`);
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
     }
     let answered = 0;
     let thirdAnswered!: () => void;
@@ -139,11 +140,11 @@ describe('trading crash safety', () => {
           ({ address }) => feesOnLedger.get(address)!.length < swapsOnLedger.get(address)!.length,
         );
         if (pending.length === 0 || Date.now() > deadline) break;
-        await new Promise((r) => setTimeout(r, 500));
+        await sleep(500);
       }
       settledMs = Date.now() - restartedAt;
       // A few more closes: a doubled fee would show up now.
-      await new Promise((r) => setTimeout(r, 3_000));
+      await sleep(3_000);
       await read();
     });
     await rig.stop();
