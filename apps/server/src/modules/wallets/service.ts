@@ -386,36 +386,30 @@ export class WalletService {
   }
 
   async accountState(address: string): Promise<AccountState> {
-    try {
-      const info = await this.client.request({
-        command: 'account_info',
-        account: address,
-        ledger_index: 'validated',
-      });
-      return {
-        activated: true,
-        balanceDrops: BigInt(info.result.account_data.Balance),
-        ownerCount: info.result.account_data.OwnerCount,
-      };
-    } catch (err) {
-      if (rippledError(err) === 'actNotFound') return { activated: false, balanceDrops: 0n, ownerCount: 0 };
-      throw err;
-    }
+    const root = await this.validatedRoot(address);
+    return root
+      ? { activated: true, balanceDrops: BigInt(root.Balance), ownerCount: root.OwnerCount }
+      : { activated: false, balanceDrops: 0n, ownerCount: 0 };
   }
 
   private async recipientInfo(address: string): Promise<{ activated: boolean; requireTag: boolean }> {
+    const root = await this.validatedRoot(address);
+    return root
+      ? { activated: true, requireTag: (root.Flags & LedgerEntry.AccountRootFlags.lsfRequireDestTag) !== 0 }
+      : { activated: false, requireTag: false };
+  }
+
+  /** The account's root at the validated ledger; undefined when the account does not exist. */
+  private async validatedRoot(address: string) {
     try {
       const info = await this.client.request({
         command: 'account_info',
         account: address,
         ledger_index: 'validated',
       });
-      return {
-        activated: true,
-        requireTag: (info.result.account_data.Flags & LedgerEntry.AccountRootFlags.lsfRequireDestTag) !== 0,
-      };
+      return info.result.account_data;
     } catch (err) {
-      if (rippledError(err) === 'actNotFound') return { activated: false, requireTag: false };
+      if (rippledError(err) === 'actNotFound') return undefined;
       throw err;
     }
   }
