@@ -588,6 +588,7 @@ export {
   parseDecimal,
   parseXrpDrops,
   plainDecimal,
+  platformFee,
   platformFeeDrops,
   spendableXrp,
   toLedgerValue,

@@ -4,6 +4,7 @@ import {
   Decimal,
   decimalToDrops,
   dropsToDecimal,
+  platformFee,
   slippageFloor,
   type DecimalValue,
   type LedgerAmount,
@@ -136,9 +137,7 @@ export function tradeMoved(
   return { spent: Decimal.max(paid, 0), received: Decimal.max(got, 0) };
 }
 
-/** The platform's fee on a trade's notional (its quote-asset side), rounded down to what the ledger can pay. */
+/** The platform's fee on a trade's notional (its quote-asset side): the money layer's one fee rule. */
 export function tradingFee(notional: DecimalValue, percent: DecimalValue, quote: Asset): Decimal {
-  const raw = new Decimal(notional).mul(percent).div(100);
-  if (quote.kind === 'xrp') return dropsToDecimal(decimalToDrops(raw));
-  return raw.toSignificantDigits(15, Decimal.ROUND_DOWN);
+  return platformFee(notional, percent, quote.kind);
 }
