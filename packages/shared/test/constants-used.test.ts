@@ -57,8 +57,8 @@ const LITERALS: Array<{ pattern: RegExp; use: string; except?: string[] }> = [
   },
   { pattern: /'1_?000_?000_?000_?000_?000'/, use: 'TRUST_LINE_MAX_LIMIT' },
   {
-    pattern: /'793_?100_?000'|\b793_100_000n?\b/,
-    use: 'BONDING_CURVE_SUPPLY',
+    pattern: /'793_?100_?000'|\b793_100_000n?\b|['`][^'`\n]*793,100,000/,
+    use: 'BONDING_CURVE_SUPPLY (groupDigits of it in a message)',
     except: ['packages/shared/src/bonding.ts'],
   },
   {
