@@ -1,3 +1,4 @@
+import { DEFAULT_RESERVE_BASE_DROPS, DEFAULT_RESERVE_INCREMENT_DROPS } from '@ledgerpad/shared';
 import { and, inArray, sql } from 'drizzle-orm';
 import { decode, type LedgerStream, type RippledError, type TransactionMetadata } from 'xrpl';
 import type { Database } from '../db/client';
@@ -48,8 +49,8 @@ export class SubmissionTracker implements SettleContext {
   /** Latest validated ledger index seen on the stream. */
   validatedIndex = 0;
   baseFee = 10n;
-  reserveBase = 1_000_000n;
-  reserveIncrement = 200_000n;
+  reserveBase = DEFAULT_RESERVE_BASE_DROPS;
+  reserveIncrement = DEFAULT_RESERVE_INCREMENT_DROPS;
   private lastTickLedger = 0;
   private tickRunning: Promise<void> | undefined;
   private tickAgain = false;

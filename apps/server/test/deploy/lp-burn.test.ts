@@ -5,6 +5,7 @@ import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import { ammLaunchBody, fundedWallet, runDeploy } from '../helpers/trading-world';
 import type { SignedIn } from '../helpers/test-app';
 import { testLogo } from '../helpers/test-logo';
+import { sleep } from '../helpers/wait';
 
 // Issue 37, 'Burn the LP': a deploy with `burnLp` blackholes the hot wallet that AMMCreate gave every
 // LP token to, in the deploy's own persisted steps; 'Keep' leaves them withdrawable and the risk panel
@@ -91,7 +92,7 @@ async function listed(issuer: string, ready: (v: TokenView) => boolean): Promise
   let found: TokenView | undefined;
   const deadline = Date.now() + 30_000;
   do {
-    if (found) await new Promise((r) => setTimeout(r, 250));
+    if (found) await sleep(250);
     const list = (await t.app.inject({ url: '/api/tokens?limit=50' })).json() as TokenView[];
     found = list.find((x) => x.issuer_address === issuer);
   } while ((!found || !ready(found)) && Date.now() < deadline);

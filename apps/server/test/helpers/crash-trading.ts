@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { Client } from 'xrpl';
 import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
 import { json, signInOverHttp } from './child-server';
+import { sleep } from './wait';
 
 // What the trading crash tests share: a real server's XRP/RLUSD market (the platform bootstrap's
 // pool), traders signed in and funded over HTTP, their RLUSD buys with an Idempotency-Key, and an
@@ -40,7 +41,7 @@ export async function rlusdMarket(base: string, quoter: Trader): Promise<string>
   for (let i = 0; i < 100 && !rlusd; i++) {
     const r = await fetch(`${base}/api/config/rlusd`);
     if (r.ok) rlusd = (await json(r)).issuer as string | undefined;
-    if (!rlusd) await new Promise((resolve) => setTimeout(resolve, 200));
+    if (!rlusd) await sleep(200);
   }
   expect(rlusd).toBeTruthy();
   for (let i = 0; ; i++) {
@@ -52,7 +53,7 @@ export async function rlusdMarket(base: string, quoter: Trader): Promise<string>
     });
     if (q.ok) return rlusd!;
     if (i > 150) throw new Error(`no XRP/RLUSD pool: ${await q.text()}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
 }
 

@@ -10,6 +10,7 @@ import {
   rlusdMarket,
   type AccountTx,
 } from '../helpers/crash-trading';
+import { sleep } from '../helpers/wait';
 
 // kill -9 of the real server (embedded PGlite and persistent ledger in one process, as `npm start`)
 // while 100 market swaps from 20 users are in flight, then a restart with nobody retrying: every
@@ -98,11 +99,11 @@ describe('trading crash safety', () => {
           ({ address }) => feesOnLedger.get(address)!.length < swapsOnLedger.get(address)!.length,
         );
         if (pending.length === 0 || Date.now() > deadline) break;
-        await new Promise((r) => setTimeout(r, 500));
+        await sleep(500);
       }
       settledMs = Date.now() - restartedAt;
       // A few more closes: a doubled fee would show up now.
-      await new Promise((r) => setTimeout(r, 3_000));
+      await sleep(3_000);
       await read();
     });
     await rig.stop();

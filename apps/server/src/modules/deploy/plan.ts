@@ -1,5 +1,6 @@
+import { AccountSetAsfFlags, TrustSetFlags } from 'xrpl';
 import type { TxRequest } from '../../ledger/submission-service';
-import { Decimal, devAllocationAmount, type VestingTranche } from '@ledgerpad/shared';
+import { Decimal, devAllocationAmount, TRUST_LINE_MAX_LIMIT, type VestingTranche } from '@ledgerpad/shared';
 
 // The deploy as a graph of ledger transactions. Each step names the account that signs it and the
 // steps it depends on; the job submits a step as soon as every dependency has applied to the open
@@ -19,12 +20,12 @@ import { Decimal, devAllocationAmount, type VestingTranche } from '@ledgerpad/sh
 /** rippled's ACCOUNT_ONE: no key can sign for it, so a regular key set to it is a black hole. */
 export const BLACKHOLE_ADDRESS = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 
-const ASF_REQUIRE_AUTH = 2;
-const ASF_DISABLE_MASTER = 4;
-const ASF_DEFAULT_RIPPLE = 8;
+const ASF_REQUIRE_AUTH = AccountSetAsfFlags.asfRequireAuth;
+const ASF_DISABLE_MASTER = AccountSetAsfFlags.asfDisableMaster;
+const ASF_DEFAULT_RIPPLE = AccountSetAsfFlags.asfDefaultRipple;
 /** XLS-85: holders may escrow the issuer's token. Set before the blackhole, it can never be cleared. */
-const ASF_ALLOW_TRUSTLINE_LOCKING = 17;
-const TF_SETF_AUTH = 0x00010000;
+const ASF_ALLOW_TRUSTLINE_LOCKING = AccountSetAsfFlags.asfAllowTrustLineLocking;
+const TF_SETF_AUTH = TrustSetFlags.tfSetfAuth;
 
 export type DeployAccount = 'user' | 'issuer' | 'hot';
 
@@ -270,7 +271,7 @@ export interface CurvePlanInput {
 }
 
 /** A trust-line limit no RLUSD balance of the curve can reach. */
-const CURVE_RLUSD_LIMIT = '1000000000000000';
+const CURVE_RLUSD_LIMIT = TRUST_LINE_MAX_LIMIT;
 
 /**
  * A curve launch (docs/bonding-curve.md): the issuer and the platform-held curve account, the whole

@@ -1,4 +1,8 @@
-import { deployRequestSchema } from '@ledgerpad/shared';
+import {
+  deployRequestSchema,
+  DEFAULT_RESERVE_BASE_DROPS,
+  DEFAULT_RESERVE_INCREMENT_DROPS,
+} from '@ledgerpad/shared';
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
@@ -26,8 +30,8 @@ export function registerDeploy(
     bootstrapped: () => platform.accounts.bootstrapped(),
     funds: platform.funds,
     reserves: () => ({
-      owner: platform.submissions?.reserves.reserveIncrement ?? 200_000n,
-      base: platform.submissions?.reserves.reserveBase ?? 1_000_000n,
+      owner: platform.submissions?.reserves.reserveIncrement ?? DEFAULT_RESERVE_INCREMENT_DROPS,
+      base: platform.submissions?.reserves.reserveBase ?? DEFAULT_RESERVE_BASE_DROPS,
     }),
   });
   if (platform.submissions && platform.connection) {

@@ -39,6 +39,7 @@ import {
   SELF_CUSTODY_MESSAGES,
   serverSigns,
   dropsToXrp,
+  TRUST_LINE_MAX_LIMIT,
 } from '@ledgerpad/shared';
 import { inArray } from 'drizzle-orm';
 import { decode, getBalanceChanges, type Client, type TransactionMetadata } from 'xrpl';
@@ -89,7 +90,7 @@ import {
 // validates, made by a persisted job (once). docs/batch-in-the-app.md.
 
 /** The limit of the trust lines trading opens: far above any supply a token launched here can have. */
-const TRUST_LIMIT = '1000000000000000';
+const TRUST_LIMIT = TRUST_LINE_MAX_LIMIT;
 
 export interface TradingDeps {
   db: Db;
