@@ -1,4 +1,4 @@
-import { encode, hashes, type Wallet } from 'xrpl';
+import { encode, GlobalFlags, hashes, type Wallet } from 'xrpl';
 import type { Database } from '../db/client';
 import { ledgerSubmissions } from './schema';
 import type { SequenceAllocator } from './sequence-allocator';
@@ -26,7 +26,7 @@ export interface Signable {
 }
 
 /** tfInnerBatchTxn: the flag every inner transaction of a Batch carries. */
-export const TF_INNER_BATCH_TXN = 0x40000000;
+export const TF_INNER_BATCH_TXN: number = GlobalFlags.tfInnerBatchTxn;
 
 /**
  * A transaction's own minimum fee (rippled's calculateBaseFee): AMMCreate and AccountDelete burn one
@@ -57,7 +57,8 @@ export function innerBatchTx(
   req: SubmitRequest,
   sequence: number,
 ): { tx: Record<string, unknown>; blob: string; hash: string } {
-  const flags = typeof req.tx.Flags === 'number' ? req.tx.Flags : 0;
+  const given = req.tx.Flags;
+  const flags = typeof given === 'number' ? given : 0;
   const tx: Record<string, unknown> = {
     ...req.tx,
     Account: req.account,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { decode, hashes, validate, type Wallet } from 'xrpl';
+import { BatchFlags, decode, hashes, validate, type Wallet } from 'xrpl';
 import { batchedRead } from '../db/batched';
 import type { Database } from '../db/client';
 import { pgErrorCode } from '../db/results';
@@ -87,10 +87,10 @@ export const resignedIntentKey = (intentKey: string, n: number): string => `${in
 
 /** The Batch mode flags (XLS-56). */
 const BATCH_MODE_FLAGS: Record<BatchMode, number> = {
-  allOrNothing: 0x00010000,
-  onlyOne: 0x00020000,
-  untilFailure: 0x00040000,
-  independent: 0x00080000,
+  allOrNothing: BatchFlags.tfAllOrNothing,
+  onlyOne: BatchFlags.tfOnlyOne,
+  untilFailure: BatchFlags.tfUntilFailure,
+  independent: BatchFlags.tfIndependent,
 };
 
 /** An amendment's ID: the first half of SHA-512 of its name (rippled's amendment table). */

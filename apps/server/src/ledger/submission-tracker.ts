@@ -1,6 +1,6 @@
 import { DEFAULT_RESERVE_BASE_DROPS, DEFAULT_RESERVE_INCREMENT_DROPS } from '@ledgerpad/shared';
 import { and, inArray, sql } from 'drizzle-orm';
-import { decode, type LedgerStream, type RippledError, type TransactionMetadata } from 'xrpl';
+import { BatchFlags, decode, type LedgerStream, type RippledError, type TransactionMetadata } from 'xrpl';
 import type { Database } from '../db/client';
 import type { XrplConnection } from './connection';
 import { ledgerSubmissions } from './schema';
@@ -20,7 +20,7 @@ import {
 // after a gap, expires the hopeless, resends the stuck (the same bytes, never re-signed) and settles.
 
 /** tfAllOrNothing: a Batch whose inner transactions apply together or not at all. */
-const TF_ALL_OR_NOTHING = 0x00010000;
+const TF_ALL_OR_NOTHING: number = BatchFlags.tfAllOrNothing;
 
 /** tem/tef results (other than these) mean the transaction can never apply and its sequence is free. */
 const RETRYABLE_TEF = new Set(['tefPAST_SEQ', 'tefALREADY']);

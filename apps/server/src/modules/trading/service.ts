@@ -42,7 +42,7 @@ import {
   TRUST_LINE_MAX_LIMIT,
 } from '@ledgerpad/shared';
 import { inArray } from 'drizzle-orm';
-import { decode, getBalanceChanges, type Client, type TransactionMetadata } from 'xrpl';
+import { decode, getBalanceChanges, GlobalFlags, type Client, type TransactionMetadata } from 'xrpl';
 import { batchedRead } from '../../db/batched';
 import type { Db } from '../../db/client';
 import { readIssuerFacts } from '../../ledger/account-root';
@@ -178,7 +178,7 @@ interface ReadyOrder extends Order {
 }
 
 /** tfInnerBatchTxn: what marks a Batch's inner transaction (XLS-56). */
-const TF_INNER_BATCH_TXN = 0x40000000;
+const TF_INNER_BATCH_TXN: number = GlobalFlags.tfInnerBatchTxn;
 
 /** What a trade and its fee payment cost in network fees: two transactions, or one Batch of both. */
 const TRADE_AND_FEE_BATCH = ['Payment', 'Payment'];
