@@ -691,3 +691,11 @@ export {
   vestingTrancheCount,
   vestingTranches,
 } from './vesting';
+export {
+  ammSwapOut,
+  FIRST_BUY_NETWORK_XRP,
+  FIRST_BUY_XRP,
+  firstBuyPreview,
+  type FirstBuyInput,
+  type FirstBuyPreview,
+} from './first-buy';
