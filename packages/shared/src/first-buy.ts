@@ -34,6 +34,13 @@ export function ammSwapOut(
   return out.toSignificantDigits(15, Decimal.ROUND_DOWN);
 }
 
+/**
+ * The trading fee the first buy pays: AMMCreate gives the pool's creator (the deploy's hot wallet,
+ * which makes the buy) the auction slot for 24 hours, and the slot holder trades at the discounted
+ * fee, TradingFee / 10 rounded down (XLS-30; rippled AMMCreate.cpp, AUCTION_SLOT_DISCOUNTED_FEE_FRACTION).
+ */
+export const firstBuyTradingFee = (tradingFee: number): number => Math.floor(tradingFee / 10);
+
 export interface FirstBuyInput {
   /** XRP deposited in the pool. */
   liquidityXrp: DecimalValue;
@@ -45,7 +52,7 @@ export interface FirstBuyInput {
   lockedAmount: DecimalValue;
   /** The first buy in XRP ('' or '0': none). */
   buyXrp: string;
-  /** The pool's TradingFee (1/100,000). */
+  /** The pool's TradingFee (1/100,000); the buy pays its auction-slot discount (`firstBuyTradingFee`). */
   tradingFee: number;
   /** The platform's trading fee in percent ('0' when it charges none). */
   feePercent: string;
@@ -76,7 +83,7 @@ export function firstBuyPreview(p: FirstBuyInput): FirstBuyPreview {
   // The pool swaps drops (the ledger's XRP amounts are whole drops).
   const tokensOut =
     buyDrops > 0n
-      ? ammSwapOut(poolDrops.toString(), poolTokens, buyDrops.toString(), p.tradingFee)
+      ? ammSwapOut(poolDrops.toString(), poolTokens, buyDrops.toString(), firstBuyTradingFee(p.tradingFee))
       : new Decimal(0);
   const feeDrops = buyDrops > 0n ? platformFeeDrops(buyDrops, p.feePercent) : 0n;
   const locked = new Decimal(p.lockedAmount);

@@ -696,6 +696,7 @@ export {
   FIRST_BUY_NETWORK_XRP,
   FIRST_BUY_XRP,
   firstBuyPreview,
+  firstBuyTradingFee,
   type FirstBuyInput,
   type FirstBuyPreview,
 } from './first-buy';

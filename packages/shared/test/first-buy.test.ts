@@ -24,7 +24,8 @@ describe('the first buy (issue 37)', () => {
     });
     expect(p.startPrice.toFixed()).toBe(new Decimal(100).div(900000).toFixed());
     expect(p.marketCap.toFixed()).toBe(new Decimal(100).div(900000).mul(1000000).toFixed());
-    const out = ammSwapOut('100000000', '900000', '10000000', 1000);
+    // The buyer holds the pool's auction slot: TradingFee 1000 (1%) discounted to 100.
+    const out = ammSwapOut('100000000', '900000', '10000000', 100);
     expect(p.tokensOut.toFixed()).toBe(out.toFixed());
     expect(p.creatorLocked.toFixed()).toBe('60000');
     expect(p.creatorUnlocked.toFixed()).toBe(out.plus(40000).toFixed());

@@ -25,6 +25,7 @@ export function registerDeploy(
     tokens,
     bootstrapped: () => platform.accounts.bootstrapped(),
     funds: platform.funds,
+    batchEnabled: () => platform.submissions?.batchEnabled() ?? Promise.resolve(false),
     reserves: () => ({
       owner: platform.submissions?.reserves.reserveIncrement ?? 200_000n,
       base: platform.submissions?.reserves.reserveBase ?? 1_000_000n,
