@@ -28,6 +28,29 @@ afterAll(async () => {
   await t?.close();
 });
 
+/**
+ * XLS-30's swap-out, worked out here (not the shared function under test):
+ * out = B × (1 − A / (A + a(1 − f))), A and B the pool's XRP (drops) and tokens, f in 1/100,000.
+ */
+function xls30Out(poolDrops: Decimal.Value, poolTokens: Decimal.Value, inDrops: Decimal.Value, fee: number) {
+  const a = new Decimal(inDrops).mul(new Decimal(1).minus(new Decimal(fee).div(100_000)));
+  const A = new Decimal(poolDrops);
+  return new Decimal(poolTokens).mul(new Decimal(1).minus(A.div(A.plus(a))));
+}
+
+/** The wallet's balance of the deployed token, from the validated ledger. */
+async function held(address: string, r: DeployResult): Promise<Decimal> {
+  const lines = await t.connection.client.request({
+    command: 'account_lines',
+    account: address,
+    peer: r.issuer_address,
+    ledger_index: 'validated',
+  });
+  return new Decimal(lines.result.lines.find((l) => l.currency === r.currency)!.balance);
+}
+
+const digits15 = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
+
 interface LedgerTx {
   hash: string;
   TransactionType: string;
@@ -54,7 +77,7 @@ describe('deploy with a first buy (Batch on the ledger)', () => {
   // The pool's fee is 0.3% (TradingFee 300), but AMMCreate gives its creator — the hot wallet that
   // makes the buy — the 24-hour auction slot, whose discounted fee is TradingFee / 10 (XLS-30,
   // rippled AMMCreate.cpp): the buy pays 0.03%.
-  const TRADING_FEE = new Decimal(Math.floor(300 / 10)).div(100_000);
+  const SLOT_FEE = Math.floor(300 / 10);
 
   beforeAll(async () => {
     expect(await t.app.platform.submissions!.batchEnabled()).toBe(true);
@@ -112,21 +135,10 @@ describe('deploy with a first buy (Batch on the ledger)', () => {
   });
 
   it("gives the creator the XLS-30 swap-out of the pool's opening reserves", async () => {
-    // out = B × (1 − A / (A + a(1 − f))): A, B the pool's opening XRP (drops) and tokens.
-    const a = BUY_DROPS.mul(new Decimal(1).minus(TRADING_FEE));
-    const out = POOL_TOKENS.mul(new Decimal(1).minus(POOL_DROPS.div(POOL_DROPS.plus(a))));
-    const lines = await t.connection.client.request({
-      command: 'account_lines',
-      account: wallet.address,
-      peer: result.issuer_address,
-      ledger_index: 'validated',
-    });
-    const held = new Decimal(lines.result.lines.find((l) => l.currency === result.currency)!.balance);
-    const bought = held.minus(DEV);
+    const out = xls30Out(POOL_DROPS, POOL_TOKENS, BUY_DROPS, SLOT_FEE);
+    const bought = (await held(wallet.address, result)).minus(DEV);
     // The ledger keeps 16 significant digits and rounds in the pool's favour.
-    expect(bought.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed()).toBe(
-      out.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed(),
-    );
+    expect(digits15(bought)).toBe(digits15(out));
     expect(bought.lte(out)).toBe(true);
     // And the pool took exactly the 10 XRP.
     const amm = await t.connection.client.request({
@@ -189,20 +201,8 @@ describe('deploy with a first buy, without Batch on the ledger', () => {
       result = job.result as DeployResult;
       // No dev allocation: the buy opened the creator's trust line, and it holds the swap-out of
       // 5 XRP into 100 XRP / 1,000,000 tokens at the slot's 0.03%.
-      const a = new Decimal(5_000_000).mul(new Decimal(1).minus(new Decimal(30).div(100_000)));
-      const out = new Decimal(1_000_000).mul(
-        new Decimal(1).minus(new Decimal(100_000_000).div(new Decimal(100_000_000).plus(a))),
-      );
-      const lines = await t.connection.client.request({
-        command: 'account_lines',
-        account: w.address,
-        peer: result.issuer_address,
-        ledger_index: 'validated',
-      });
-      const held = new Decimal(lines.result.lines.find((l) => l.currency === result.currency)!.balance);
-      expect(held.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed()).toBe(
-        out.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed(),
-      );
+      const out = xls30Out(100_000_000, 1_000_000, 5_000_000, 30);
+      expect(digits15(await held(w.address, result))).toBe(digits15(out));
     } finally {
       submissions.batchEnabled = batchEnabled;
     }
