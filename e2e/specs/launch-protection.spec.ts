@@ -8,9 +8,10 @@ import { ARTIFACTS_DIR } from '../support/browser';
 import { useBrowser } from '../support/fixture';
 import { demoSignIn } from '../support/sign-in';
 
-// Issue 37 in Chromium: a deploy through /deploy-list with 'Burn the LP' (on by default), the
-// preview saying so, the two burn steps in the progress modal, then the token page's risk panel
-// reading 'LP burned' from the ledger with no pool caution, and the list's 'LP burned' mark.
+// Issue 37 in Chromium: a deploy through /deploy-list with 'Burn the LP' (on by default) and the
+// creator's first buy of 10 XRP, the preview saying so (starting price, market cap, the buy's cost
+// and tokens), the two burn steps in the progress modal, then the token page's risk panel reading
+// 'LP burned' from the ledger with no pool caution, and the list's 'LP burned' mark.
 
 const LEDGER_WAIT = { timeout: 45_000 };
 const NO_LOCK = 'None of the pool is locked';
@@ -75,6 +76,7 @@ describe('launch protection in Chromium', () => {
     await page.getByLabel('Dev allocation (%)').fill('0');
     await page.getByLabel('Liquidity amount (XRP)').fill('100');
     await page.getByLabel('AMM fee (%)').fill('0.5');
+    await page.getByLabel('Your first buy (XRP, optional)').fill('10');
     await page.getByLabel('Description').fill('Deployed by the launch protection test.');
 
     // On by default, with what it means; 'Keep' says what buyers will see.
@@ -94,6 +96,15 @@ describe('launch protection in Chromium', () => {
     expect(await page.getByTestId('preview-lp').textContent()).toBe(
       'Burned at launch: no one can ever withdraw the pool',
     );
+    // 100 XRP against 1,000,000 tokens: 0.0001 XRP each, 100 XRP of market cap. The first buy: 10 XRP
+    // at the pool creator's auction-slot fee (0.5% / 10), 1e6 × (1 − 1e8 / (1e8 + 1e7 × 0.9995)),
+    // and the 0.75% platform fee on it.
+    expect(await page.getByTestId('start-price').textContent()).toBe(`0.0001 XRP per ${ticker}`);
+    expect(await page.getByTestId('market-cap').textContent()).toBe('100 XRP');
+    expect(await page.getByTestId('first-buy-cost').textContent()).toContain(
+      '10 XRP + 0.075 XRP platform fee (0.75%) = 10.075 XRP',
+    );
+    expect(await page.getByTestId('first-buy-tokens').textContent()).toBe(`90867.7667166689 ${ticker}`);
     await page.getByRole('button', { name: 'Deploy', exact: true }).click();
 
     const modal = page.getByRole('alertdialog', { name: 'Deploying your token' });

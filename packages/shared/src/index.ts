@@ -695,3 +695,12 @@ export {
   vestingTrancheCount,
   vestingTranches,
 } from './vesting';
+export {
+  ammSwapOut,
+  FIRST_BUY_NETWORK_XRP,
+  FIRST_BUY_XRP,
+  firstBuyPreview,
+  firstBuyTradingFee,
+  type FirstBuyInput,
+  type FirstBuyPreview,
+} from './first-buy';

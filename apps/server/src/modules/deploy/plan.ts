@@ -58,7 +58,25 @@ export interface PlanInput {
   burnLp?: boolean;
   /** The dev allocation's vesting tranches (docs/vesting.md); absent or empty: not locked. */
   vesting?: VestingTranche[] | null;
+  /** The creator's first buy from the new pool (docs/launch-protection.md); absent: none. */
+  firstBuy?: FirstBuyPlan | null;
 }
+
+/**
+ * The first buy as fixed at enqueue: the hot wallet (funded by the creator for it) pays `drops` into
+ * the new pool and the pool's tokens go to the creator's wallet, at least `deliverMin` (the XLS-30
+ * swap-out, docs/launch-protection.md); `feeDrops` is the platform's trading fee on it. With `batch`,
+ * AMMCreate, the buy and the fee are one tfAllOrNothing Batch of the hot wallet: one ledger, nothing
+ * between them. Without Batch on the ledger they are plan steps right after AMMCreate.
+ */
+export interface FirstBuyPlan {
+  drops: string;
+  feeDrops: string;
+  deliverMin: string;
+  batch: boolean;
+}
+
+const TF_PARTIAL_PAYMENT = 0x00020000;
 
 /** The step that locks tranche `index` (1-based) of the dev allocation. */
 const lockStepName = (index: number): string => `lock-dev-${index}`;
@@ -68,6 +86,11 @@ export interface PlannedStep {
   account: DeployAccount;
   after: string[];
   tx: TxRequest;
+  /**
+   * A Batch step: these transactions of `account`, in order, in one tfAllOrNothing Batch (`tx` is
+   * the first of them). Their intent keys are the step's key and each one's name.
+   */
+  inner?: Array<{ name: string; tx: TxRequest }>;
 }
 
 /**
@@ -133,6 +156,9 @@ function addBlackhole(
 export function planDeploy(p: PlanInput): PlannedStep[] {
   const token = (value: string) => ({ currency: p.currency, issuer: p.issuerAddress, value });
   const dev = new Decimal(p.devAmount).gt(0);
+  const buy = p.firstBuy && BigInt(p.firstBuy.drops) > 0n ? p.firstBuy : null;
+  // The first buy lands in the creator's own trust line: opened (and authorized) as the dev line.
+  const userLine = dev || buy !== null;
   const { steps, add } = openPlan(
     { address: p.issuerAddress, drops: p.issuerFundDrops },
     { step: 'fund-hot-wallet', address: p.hotAddress, drops: p.hotFundDrops },
@@ -166,7 +192,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       LimitAmount: { currency: p.rlusd.currency, issuer: p.rlusd.issuer, value: p.liquidity },
     });
   }
-  if (dev) {
+  if (userLine) {
     add('dev-trust-line', 'user', issuerReady, {
       TransactionType: 'TrustSet',
       LimitAmount: token(p.supply),
@@ -181,7 +207,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       Flags: TF_SETF_AUTH,
     });
     hotLineReady.push('authorize-hot-line');
-    if (dev) {
+    if (userLine) {
       add('authorize-dev-line', 'issuer', ['dev-trust-line'], {
         TransactionType: 'TrustSet',
         LimitAmount: { currency: p.currency, issuer: p.userAddress, value: '0' },
@@ -223,14 +249,56 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
     });
     poolReady.push('send-rlusd');
   }
-  add('create-amm', 'hot', poolReady, {
+  const ammCreate: TxRequest = {
     TransactionType: 'AMMCreate',
     Amount: p.rlusd
       ? { currency: p.rlusd.currency, issuer: p.rlusd.issuer, value: p.liquidity }
       : p.liquidity,
     Amount2: token(p.hotAmount),
     TradingFee: p.tradingFee,
-  });
+  };
+  if (!buy) {
+    add('create-amm', 'hot', poolReady, ammCreate);
+  } else {
+    // The hot wallet spends the creator's XRP (sent with its funding) through the new pool into the
+    // creator's line: a partial payment limited by SendMax takes exactly what those drops buy.
+    const firstBuy: TxRequest = {
+      TransactionType: 'Payment',
+      Destination: p.userAddress,
+      Amount: token(p.hotAmount),
+      SendMax: buy.drops,
+      DeliverMin: token(buy.deliverMin),
+      Flags: TF_PARTIAL_PAYMENT,
+    };
+    const fee: TxRequest | null =
+      p.feeAddress && BigInt(buy.feeDrops) > 0n
+        ? { TransactionType: 'Payment', Destination: p.feeAddress, Amount: buy.feeDrops }
+        : null;
+    if (buy.batch) {
+      steps.push({
+        name: 'create-amm',
+        account: 'hot',
+        after: [...poolReady, ...devLineReady],
+        tx: ammCreate,
+        inner: [
+          { name: 'amm-create', tx: ammCreate },
+          { name: 'first-buy', tx: firstBuy },
+          ...(fee ? [{ name: 'first-buy-fee', tx: fee }] : []),
+        ],
+      });
+    } else {
+      add('create-amm', 'hot', poolReady, ammCreate);
+      add('first-buy', 'hot', ['create-amm', ...devLineReady], firstBuy);
+      if (fee) add('first-buy-fee', 'hot', ['first-buy'], fee);
+    }
+  }
+  // The hot wallet's last transaction before its burn (or hand-over) is the first buy's.
+  const poolDone =
+    buy && !buy.batch
+      ? p.feeAddress && BigInt(buy.feeDrops) > 0n
+        ? 'first-buy-fee'
+        : 'first-buy'
+      : 'create-amm';
   if (p.feeAddress && BigInt(p.serviceFeeDrops) > 0n) {
     // Charged once the pool exists: a deploy that fails earlier costs no service fee.
     add('service-fee', 'user', ['create-amm'], {
@@ -242,11 +310,12 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
   if (p.burnLp) {
     // The hot wallet's last transaction was AMMCreate, which gave it every LP token of the pool:
     // blackholed now, those LP tokens can never be redeemed (AMMWithdraw) nor sent anywhere.
-    addBlackhole(add, ['create-amm'], 'hot', 'burn-lp');
+    addBlackhole(add, [poolDone], 'hot', 'burn-lp');
   }
   if (p.blackhole) {
     const issuerDone = [
       'create-amm',
+      ...(poolDone !== 'create-amm' ? [poolDone] : []),
       'issue-supply',
       ...(dev ? ['dev-allocation'] : []),
       ...(dev ? ['issuer-allow-locking'] : []),

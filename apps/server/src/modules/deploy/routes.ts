@@ -29,6 +29,7 @@ export function registerDeploy(
     tokens,
     bootstrapped: () => platform.accounts.bootstrapped(),
     funds: platform.funds,
+    batchEnabled: () => platform.submissions?.batchEnabled() ?? Promise.resolve(false),
     reserves: () => ({
       owner: platform.submissions?.reserves.reserveIncrement ?? DEFAULT_RESERVE_INCREMENT_DROPS,
       base: platform.submissions?.reserves.reserveBase ?? DEFAULT_RESERVE_BASE_DROPS,

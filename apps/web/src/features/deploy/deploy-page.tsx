@@ -37,6 +37,7 @@ import { useSession } from '../../lib/session';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
 import { availableXrp } from '../../lib/wallet-funds';
 import { startDeploy } from './api';
+import { LaunchFigures } from './launch-figures';
 import { ProgressModal } from './progress-modal';
 import {
   VESTING_FORM_DEFAULTS,
@@ -81,6 +82,7 @@ const DEFAULTS: Values = {
   blackholeIssuer: true,
   requireAuth: false,
   burnLp: true,
+  firstBuyXrp: '',
   liquidityPairType: 'XRP',
   launchType: 'amm',
   walletId: '',
@@ -93,6 +95,11 @@ const toRequest = (v: Values) => ({
   walletId: v.walletId === '' ? undefined : Number(v.walletId),
   // A curve's graduation burns its pool's LP whatever the form says: sent for AMM launches only.
   burnLp: v.launchType === 'amm' ? v.burnLp : undefined,
+  // The first buy is an instant XRP-paired launch's; empty means none.
+  firstBuyXrp:
+    v.launchType === 'amm' && v.liquidityPairType === 'XRP' && v.firstBuyXrp?.trim()
+      ? v.firstBuyXrp.trim()
+      : undefined,
   vesting: v.launchType === 'amm' ? vestingRequest(v.vesting, v.devAllocation) : undefined,
 });
 
@@ -358,6 +365,16 @@ export function DeployPage() {
                 {...register('liquidityAmount')}
               />
             )}
+            {!bonding && values.liquidityPairType === 'XRP' && (
+              <TextField
+                label="Your first buy (XRP, optional)"
+                inputMode="decimal"
+                placeholder="0"
+                invalid={!!fieldErrors.firstBuyXrp}
+                errorId={errorsId}
+                {...register('firstBuyXrp')}
+              />
+            )}
             <TextField
               label={bonding ? 'Pool fee after graduation (%)' : 'AMM fee (%)'}
               type="number"
@@ -504,6 +521,19 @@ export function DeployPage() {
               )}
             </dl>
           )}
+          {!bonding && fees.data && (
+            <LaunchFigures
+              supply={values.supply}
+              devAllocation={values.devAllocation}
+              locked={showVesting && values.vesting.enabled}
+              liquidityAmount={values.liquidityAmount}
+              pair={values.liquidityPairType}
+              ammFee={values.ammFee}
+              firstBuyXrp={toRequest(values).firstBuyXrp ?? ''}
+              feePercent={fees.data.trading_fee_percent ?? '0'}
+              ticker={values.ticker}
+            />
+          )}
           {!bonding && showVesting && values.vesting.enabled && (
             <VestingPreview values={values.vesting} allocation={devAmount} ticker={values.ticker} />
           )}
@@ -533,6 +563,14 @@ export function DeployPage() {
                     : 'Trust line reserve and network fees'}
               </dt>
               <dd>{cost.extras} XRP</dd>
+              {cost.firstBuy !== '0' && (
+                <>
+                  <dt>Your first buy and its platform fee</dt>
+                  <dd>
+                    {cost.firstBuy} XRP + {cost.firstBuyFee} XRP
+                  </dd>
+                </>
+              )}
               <dt>Total</dt>
               <dd>
                 <strong>{cost.xrp} XRP</strong>
