@@ -1,4 +1,4 @@
-import { AccountSetAsfFlags, TrustSetFlags } from 'xrpl';
+import { AccountSetAsfFlags, PaymentFlags, TrustSetFlags } from 'xrpl';
 import type { TxRequest } from '../../ledger/submission-service';
 import { Decimal, devAllocationAmount, TRUST_LINE_MAX_LIMIT, type VestingTranche } from '@ledgerpad/shared';
 
@@ -75,8 +75,6 @@ export interface FirstBuyPlan {
   deliverMin: string;
   batch: boolean;
 }
-
-const TF_PARTIAL_PAYMENT = 0x00020000;
 
 /** The step that locks tranche `index` (1-based) of the dev allocation. */
 const lockStepName = (index: number): string => `lock-dev-${index}`;
@@ -268,7 +266,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       Amount: token(p.hotAmount),
       SendMax: buy.drops,
       DeliverMin: token(buy.deliverMin),
-      Flags: TF_PARTIAL_PAYMENT,
+      Flags: PaymentFlags.tfPartialPayment,
     };
     const fee: TxRequest | null =
       p.feeAddress && BigInt(buy.feeDrops) > 0n
