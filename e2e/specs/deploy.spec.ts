@@ -165,17 +165,18 @@ describe('deploy page in Chromium', () => {
     // Compact: the current step and a count while it runs.
     await expect
       .poll(() => modal.getByTestId('deploy-count').textContent(), LEDGER_WAIT)
-      .toMatch(/^Step \d+ of 13: /);
+      .toMatch(/^Step \d+ of 16: /);
     await modal.getByText(`Deployment completed: ${ticker} is live and listed.`).waitFor(LEDGER_WAIT);
-    expect(await modal.getByTestId('deploy-count').textContent()).toBe('All 13 steps done');
-    // Steps that run side by side are one line: 13 steps on 10 lines (funding both wallets, the two
-    // trust lines, the supply and the dev allocation), every line done.
+    expect(await modal.getByTestId('deploy-count').textContent()).toBe('All 16 steps done');
+    // Steps that run side by side are one line: 16 steps on 13 lines (funding both wallets, the two
+    // trust lines, the supply and the dev allocation; the issuer allows token escrow for the dev
+    // allocation, and the form burns the LP by default: 2 steps), every line done.
     const steps = modal.locator('.deploy-step');
-    expect(await steps.count()).toBe(10);
-    expect(await modal.locator('.deploy-step[data-status="done"]').count()).toBe(10);
+    expect(await steps.count()).toBe(13);
+    expect(await modal.locator('.deploy-step[data-status="done"]').count()).toBe(13);
     expect(await modal.getByText('· 2 of 2, side by side').count()).toBe(3);
     // The embedded ledger has no public explorer: each transaction shows its hash to copy, no link.
-    expect(await modal.getByRole('button', { name: 'Copy transaction hash' }).count()).toBe(11);
+    expect(await modal.getByRole('button', { name: 'Copy transaction hash' }).count()).toBe(14);
     expect(await modal.locator('.deploy-step-tx a').count()).toBe(0);
     const issuer = (await modal.locator('.deploy-result code').first().textContent())!.trim();
     // At 375 × 800 the result — the issuer, the links — and Close stay on screen.

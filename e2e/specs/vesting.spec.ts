@@ -97,8 +97,9 @@ describe('a locked dev allocation in Chromium', () => {
 
     const modal = page.getByRole('alertdialog', { name: 'Deploying your token' });
     await modal.getByText(`Deployment completed: ${ticker} is live and listed.`).waitFor(LEDGER_WAIT);
-    // 11 steps of a deploy + the issuer's flag + 4 escrows + the wallets and the listing = 18.
-    expect(await modal.getByTestId('deploy-count').textContent()).toBe('All 18 steps done');
+    // 11 steps of a deploy + the issuer's flag + 4 escrows + the LP burn's 2 (on by default) + the
+    // wallets and the listing = 20.
+    expect(await modal.getByTestId('deploy-count').textContent()).toBe('All 20 steps done');
     const issuer = (await modal.locator('.deploy-result code').first().textContent())!.trim();
     await modal.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
 
@@ -133,7 +134,7 @@ describe('a locked dev allocation in Chromium', () => {
     await dev.waitFor(LEDGER_WAIT);
     await expect
       .poll(() => dev.textContent(), LEDGER_WAIT)
-      .toMatch(/10% — 10% locked on the ledger until \d{4}-\d{2}-\d{2}/);
+      .toMatch(/10% — locked on the ledger until \d{4}-\d{2}-\d{2}/);
     expect(await page.getByTestId('risk-escrows').locator('li').count()).toBe(4);
     await screenshotWidths(page, 'vesting-token-risk');
 

@@ -130,6 +130,13 @@ export const configSchema = z
       .default('1000'),
     /** Faucet payouts per user per hour and asset (each wallet additionally at most once a minute). */
     FAUCET_PER_USER_PER_HOUR: z.coerce.number().int().min(1).default(10),
+    /**
+     * A custodial AMM swap's platform fee paid inside the trade's own all-or-nothing Batch (XLS-56)
+     * where the ledger has Batch (docs/batch-in-the-app.md); off = always the fee job after the trade.
+     * auto = on, except under NODE_ENV=test (the tests of the fee job's path run it; the Batch tests
+     * set it on).
+     */
+    TRADE_FEE_BATCH: z.enum(['auto', 'on', 'off']).default('auto'),
     /** Create the stand-alone platform accounts and XRP/RLUSD pool at start; auto = not under NODE_ENV=test. */
     PLATFORM_BOOTSTRAP: z.enum(['auto', 'on', 'off']).default('auto'),
     /**

@@ -119,6 +119,8 @@ describe('the deploy form in curve mode', () => {
     fireEvent.change(supply, { target: { value: '21000000' } });
     fireEvent.click(screen.getByLabelText('Requi', { exact: false }));
     expect(screen.getByLabelText('Dev allocation (%)')).toBeTruthy();
+    // Issue 37: an instant launch burns its LP unless the creator unchecks it.
+    expect((screen.getByLabelText('Burn the LP (recommended)') as HTMLInputElement).checked).toBe(true);
 
     fireEvent.click(screen.getByLabelText('Bonding curve'));
     await waitFor(() => expect(supply.value).toBe('1000000000'));
@@ -126,6 +128,8 @@ describe('the deploy form in curve mode', () => {
     expect(screen.queryByLabelText('Dev allocation (%)')).toBeNull();
     expect(screen.queryByLabelText('Liquidity amount (XRP)')).toBeNull();
     expect(screen.getByLabelText('Pool fee after graduation (%)')).toBeTruthy();
+    // A curve's graduation burns its pool's LP: no choice to make.
+    expect(screen.queryByLabelText('Burn the LP (recommended)')).toBeNull();
     const blackhole = screen.getByLabelText('Blackhole the issuer', { exact: false }) as HTMLInputElement;
     const requireAuth = screen.getByLabelText('Require authorization', { exact: false }) as HTMLInputElement;
     expect([blackhole.checked, blackhole.disabled, requireAuth.checked, requireAuth.disabled]).toEqual([
@@ -153,5 +157,6 @@ describe('the deploy form in curve mode', () => {
     expect(facts).toContain('0.00000002806265 XRP');
     expect(facts).toContain('85.00536 XRP');
     expect(facts).toContain('At most 10,000,000 tokens a ledger for the first 5 ledgers');
+    expect(facts).toContain('Burned at graduation: no one can ever withdraw the pool');
   });
 });

@@ -488,6 +488,40 @@ describe('token list', () => {
     }
   });
 
+  it("marks a token whose pool's LP is burned 'LP burned', or the share burned, table and cards", async () => {
+    const burned: TokenView[] = TOKENS.map((t, i) =>
+      i === 0
+        ? { ...t, lp_burned: { percent: '100' } }
+        : i === 1
+          ? { ...t, lp_burned: { percent: '40.5' } }
+          : t,
+    );
+    stubFetch((path) => {
+      if (path.startsWith('/api/tokens')) return { body: burned };
+      if (path === '/api/prices') return { body: prices };
+      return undefined;
+    });
+    for (const mobile of [false, true]) {
+      setMobileViewport(mobile);
+      try {
+        render(withProviders(<TokenList />));
+        await screen.findAllByTestId('token-row');
+        const marks = screen.getAllByTestId('lp-burned-mark');
+        expect(marks.map((m) => within(m).getAllByText(/LP/)[0]!.textContent).sort()).toEqual([
+          'LP 40.5% burned',
+          'LP burned',
+        ]);
+        const all = marks.find((m) => within(m).queryByText('LP burned'))!;
+        expect(all.getAttribute('title')).toBe(
+          '100% of the pool’s LP tokens are held by accounts that can never sign: that part of the pool can never be withdrawn.',
+        );
+      } finally {
+        setMobileViewport(false);
+        cleanup();
+      }
+    }
+  });
+
   it('refetches the list on the 10 s price cadence: a token launched meanwhile appears without a reload', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     vi.setSystemTime(NOW);

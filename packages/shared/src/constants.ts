@@ -5,6 +5,19 @@
 /** Drops in one XRP. */
 export const DROPS_PER_XRP = 1_000_000n;
 
+// Ledger protocol facts the server and the shared arithmetic both need. Flags and time conversion on
+// the server come from xrpl.js (AccountSetAsfFlags, TrustSetFlags, rippleTimeToUnixTime, …); these
+// are the few facts that code without xrpl.js (this package) reads too. The constants test fails on a
+// hand-typed copy of any of them.
+
+/** Seconds between the Unix epoch and the Ripple epoch (2000-01-01T00:00:00Z). */
+export const RIPPLE_EPOCH_UNIX_S = 946_684_800;
+/** The trust-line limit the platform opens lines with: far above any supply a token here can have. */
+export const TRUST_LINE_MAX_LIMIT = '1000000000000000';
+/** The ledger's base and owner reserves before the first validated ledger is seen (1 XRP, 0.2 XRP). */
+export const DEFAULT_RESERVE_BASE_DROPS = 1_000_000n;
+export const DEFAULT_RESERVE_INCREMENT_DROPS = 200_000n;
+
 /** What users read when the XRP Ledger cannot be reached (a 503 they can retry). */
 export const LEDGER_UNAVAILABLE_MESSAGE = 'The XRP Ledger is not reachable right now. Please try again.';
 /** What users read when the ledger server refused a request (a 502). */

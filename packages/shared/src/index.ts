@@ -22,7 +22,10 @@ export {
   DEPLOY_POLL_DELAY_MS,
   DEPLOY_POLL_INTERVAL_MS,
   DROPDOWN_CLOSE_DELAY_MS,
+  DEFAULT_RESERVE_BASE_DROPS,
+  DEFAULT_RESERVE_INCREMENT_DROPS,
   DROPS_PER_XRP,
+  TRUST_LINE_MAX_LIMIT,
   ESTIMATE_DEBOUNCE_MS,
   FEATURES_PER_ROW,
   FEE_VOTE_MAX_PERCENT,
@@ -177,6 +180,8 @@ export {
   type DeployResult,
   type FeesConfig,
   type JobStatusView,
+  lpBurnedLabel,
+  lpBurnedTitle,
   TOKEN_MESSAGES,
   type TokenView,
 } from './schemas/tokens';
@@ -585,6 +590,7 @@ export {
   parseDecimal,
   parseXrpDrops,
   plainDecimal,
+  platformFee,
   platformFeeDrops,
   spendableXrp,
   toLedgerValue,
@@ -689,3 +695,12 @@ export {
   vestingTrancheCount,
   vestingTranches,
 } from './vesting';
+export {
+  ammSwapOut,
+  FIRST_BUY_NETWORK_XRP,
+  FIRST_BUY_XRP,
+  firstBuyPreview,
+  firstBuyTradingFee,
+  type FirstBuyInput,
+  type FirstBuyPreview,
+} from './first-buy';

@@ -90,6 +90,10 @@ const SENTENCES: Record<string, string> = {
   tefALREADY: 'This transaction was already submitted.',
   tefMAX_LEDGER: 'The transaction did not make it into a ledger in time. Nothing was sent: please try again.',
   expired: 'The transaction did not make it into a ledger in time. Nothing was sent: please try again.',
+  // A Batch's inner transaction (issue 36): the Batch applied, this one did not.
+  'rolled-back':
+    'It was rolled back with the rest of its all-or-nothing batch: nothing moved and no platform fee was charged, only the network fee.',
+  'not-applied': 'Its batch did not apply it. Nothing was sent.',
   terPRE_SEQ: 'An earlier transaction of this wallet has not reached the ledger yet; this one waits for it.',
   terQUEUED: 'The network queued the transaction; it applies in one of the next ledgers.',
   telINSUF_FEE_P: 'The network is busy and asks for a higher fee right now. Please try again in a moment.',

@@ -214,7 +214,20 @@ function percentUnits(percent: string): bigint {
 }
 const UNIT = 10n ** 18n;
 
-/** The platform fee on an XRP amount, rounded down to a drop (as the fee job charges it). */
+/**
+ * The platform fee: `percent`% of a trade's notional on its quote side, rounded down to what the
+ * ledger can pay — whole drops for XRP, 15 significant digits for a token (docs/money.md). The one fee
+ * rule: the server's trade records and balance checks and the web's readiness all charge it, and
+ * `platformFeeDrops` is the same rule on drops.
+ */
+export function platformFee(notional: DecimalValue, percent: DecimalValue, quote: 'xrp' | 'iou'): Decimal {
+  const raw = new Decimal(notional).mul(percent).div(100);
+  return quote === 'xrp'
+    ? dropsToDecimal(decimalToDrops(raw))
+    : raw.toSignificantDigits(15, Decimal.ROUND_DOWN);
+}
+
+/** `platformFee` of an XRP amount in drops (as the fee job charges it): exact bigint arithmetic. */
 export function platformFeeDrops(amount: bigint, feePercent: string): bigint {
   return (amount * percentUnits(feePercent)) / UNIT;
 }

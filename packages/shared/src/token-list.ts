@@ -147,6 +147,7 @@ export type TokenListToken = Pick<
       | 'metadata_by'
       | 'ledger_lock'
       | 'dev_unlocked'
+      | 'lp_burned'
     >
   >;
 

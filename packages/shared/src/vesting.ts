@@ -1,11 +1,9 @@
+import { RIPPLE_EPOCH_UNIX_S as RIPPLE_EPOCH_OFFSET } from './constants';
 import { Decimal } from './money';
 import type { VestingSettings } from './schemas/vesting';
 
 // The dev allocation's vesting schedule (issue 28, docs/vesting.md): pure arithmetic, shared by the
 // deploy (which turns each tranche into one EscrowCreate), the dashboard and the form's preview.
-
-/** Seconds between the Unix epoch and the Ripple epoch (2000-01-01T00:00:00Z). */
-const RIPPLE_EPOCH_OFFSET = 946_684_800;
 
 /**
  * The one conversion between ledger times (seconds since the Ripple epoch: FinishAfter,

@@ -16,6 +16,8 @@ describe('business constants', () => {
     expect(c.ORDERS_PAGE_SIZE).toBe(20);
     expect(c.MNEMONIC_WORD_COUNTS).toEqual([12, 14, 16, 24]);
     expect(c.DROPS_PER_XRP).toBe(1000000n);
+    expect(new Date(c.RIPPLE_EPOCH_UNIX_S * 1000).toISOString()).toBe('2000-01-01T00:00:00.000Z');
+    expect(c.TRUST_LINE_MAX_LIMIT).toBe('1' + '0'.repeat(15));
     expect(c.RLUSD_CURRENCY_HEX.startsWith('524C5553440000')).toBe(true);
     expect(c.RLUSD_CURRENCY_HEX).toHaveLength(40);
     expect(c.PRICE_CHANGE_INTERVALS.map((i) => i.seconds)).toEqual([300, 3600, 14400, 86400]);

@@ -24,6 +24,8 @@ const MUST_EXPLAIN = [
   'tefPAST_SEQ',
   'terPRE_SEQ',
   'expired',
+  'rolled-back',
+  'not-applied',
 ];
 
 describe('ledgerResultMessage', () => {

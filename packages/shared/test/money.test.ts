@@ -12,6 +12,7 @@ import {
   maxSpendWithFee,
   normalizeTokenValue,
   parseXrpDrops,
+  platformFee,
   platformFeeDrops,
   spendableXrp,
   toLedgerValue,
@@ -101,6 +102,19 @@ describe('what a wallet can spend', () => {
     expect(platformFeeDrops(1_000_001n, '0.75')).toBe(7_500n);
     expect(platformFeeDrops(99_000_000n, '0.75')).toBe(742_500n);
     expect(platformFeeDrops(99_000_000n, '0')).toBe(0n);
+  });
+  it('is one fee rule for XRP and tokens: the notional × percent, rounded down to what the ledger pays', () => {
+    // XRP: 0.75% of 1.000001 = 0.0075000075 → 0.0075 (7500 drops, the drop's fraction dropped).
+    expect(platformFee('1.000001', '0.75', 'xrp').toFixed()).toBe('0.0075');
+    // A token: 0.75% of 1234.56789012345678 = 9.25925917592592585 → 15 significant digits, down.
+    expect(platformFee('1234.56789012345678', '0.75', 'iou').toFixed()).toBe('9.25925917592592');
+    expect(platformFee('10', '0', 'iou').toFixed()).toBe('0');
+    // platformFeeDrops is the same rule on drops, for every amount and rate tried.
+    for (const drops of [1n, 133n, 1_000_001n, 99_000_000n, 123_456_789_012n])
+      for (const rate of ['0', '0.1', '0.75', '1.5', '2.25'])
+        expect(decimalToDrops(platformFee(dropsToXrp(drops), rate, 'xrp'))).toBe(
+          platformFeeDrops(drops, rate),
+        );
   });
   it('finds the largest amount whose fee still fits', () => {
     // s = 100 XRP: 100 / 1.0075 = 99.2555831 XRP, but the fee is floored: a = 99.255584 pays

@@ -1,20 +1,21 @@
 import { BLACKHOLE_ADDRESSES, type AccountRole } from '@ledgerpad/shared';
-import type { Client, LedgerIndex } from 'xrpl';
+import { LedgerEntry, type Client, type LedgerIndex } from 'xrpl';
 import { aboutAccount } from './errors';
 
 // What an account's root says about it as an issuer, read one way for every module (listing, the
 // dashboard, the market indexer, the risk panel), so "blackholed" means the same thing everywhere.
 
-/** AccountRoot flags (rippled LedgerFormats.h). */
+/** AccountRoot flags, by the names this code reads them with (values: xrpl.js's AccountRootFlags). */
+const F = LedgerEntry.AccountRootFlags;
 export const LSF = {
-  requireDestTag: 0x00020000,
-  requireAuth: 0x00040000,
-  disableMaster: 0x00100000,
-  noFreeze: 0x00200000,
-  globalFreeze: 0x00400000,
-  defaultRipple: 0x00800000,
-  depositAuth: 0x01000000,
-  allowTrustLineClawback: 0x80000000,
+  requireDestTag: F.lsfRequireDestTag,
+  requireAuth: F.lsfRequireAuth,
+  disableMaster: F.lsfDisableMaster,
+  noFreeze: F.lsfNoFreeze,
+  globalFreeze: F.lsfGlobalFreeze,
+  defaultRipple: F.lsfDefaultRipple,
+  depositAuth: F.lsfDepositAuth,
+  allowTrustLineClawback: F.lsfAllowTrustLineClawback,
 } as const;
 
 export interface IssuerFacts {

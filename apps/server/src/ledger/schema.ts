@@ -25,6 +25,12 @@ export const ledgerSubmissions = pgTable(
      * never re-signs, gap-fills or gives back sequences of a 'wallet' row: it holds no key for them.
      */
     signer: text('signer').notNull().default('platform'),
+    /**
+     * An inner transaction of a Batch (XLS-56, docs/batch-in-the-app.md): the outer Batch's hash. Its
+     * blob is the unsigned inner transaction, never sent alone; it is settled with its outer, in the
+     * same statement, from the outer's validated ledger (applied, or rolled back / not applied).
+     */
+    parentHash: text('parent_hash'),
     /** pending → submitted → success | failed (final). */
     status: text('status').notNull().default('pending'),
     /** Preliminary engine result of the latest submit. */
@@ -38,7 +44,10 @@ export const ledgerSubmissions = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     finalizedAt: timestamp('finalized_at', { withTimezone: true }),
   },
-  (t) => [index('ledger_submissions_open_idx').on(t.status, t.account, t.sequence)],
+  (t) => [
+    index('ledger_submissions_open_idx').on(t.status, t.account, t.sequence),
+    index('ledger_submissions_parent_idx').on(t.parentHash),
+  ],
 );
 
 /** Next sequence to hand out per signing account, so independent transactions share a ledger. */

@@ -26,12 +26,25 @@ export interface SettleContext {
   finalizedListeners: Set<(row: SubmissionRow) => void>;
   idleWaiters: Array<() => void>;
   releaseSequence(row: SubmissionRow): Promise<void>;
+  /**
+   * The verdicts of the inner transactions of the Batches among `outers`, read from the outer's
+   * validated ledger (docs/batch-in-the-app.md): recorded in the same statement as their outer, so
+   * no crash leaves a Batch settled and its inner transactions open.
+   */
+  innerVerdicts?(outers: Array<{ row: SubmissionRow; verdict: Verdict }>): Promise<Verdict[]>;
 }
 
 /** Under PostgreSQL's 65,535 parameters per statement (five a row). */
 const CHUNK = 2_000;
 
 export async function settle(ctx: SettleContext, verdicts: Verdict[]): Promise<void> {
+  // Before anything changes: a Batch's inner outcomes are asked for first, so a failed read leaves
+  // the outer followed (the next step tries again) instead of settling it without them.
+  const batches = verdicts.flatMap((v) => {
+    const row = ctx.tracked.get(v.hash)?.row;
+    return row?.txType === 'Batch' ? [{ row, verdict: v }] : [];
+  });
+  const inner = batches.length && ctx.innerVerdicts ? await ctx.innerVerdicts(batches) : [];
   const live = verdicts.flatMap((v) => {
     const t = ctx.tracked.get(v.hash);
     if (!t) return [];
@@ -43,11 +56,12 @@ export async function settle(ctx: SettleContext, verdicts: Verdict[]): Promise<v
   // The records this instance finalized: another instance following the same record may finalize
   // it first, and then it alone tells listeners and hands the sequence back.
   const ours = new Set<string>();
-  for (let at = 0; at < live.length; at += CHUNK) {
-    const values = live
+  const all = [...inner, ...live.map(({ v }) => v)];
+  for (let at = 0; at < all.length; at += CHUNK) {
+    const values = all
       .slice(at, at + CHUNK)
       .map(
-        ({ v }) =>
+        (v) =>
           sql`(${v.hash}, ${v.result === 'tesSUCCESS' ? 'success' : 'failed'}, ${v.result}, ${v.ledgerIndex}::bigint, ${v.meta === null ? null : JSON.stringify(v.meta)}::jsonb)`,
       );
     const updated = await ctx.db.execute(sql`
@@ -65,10 +79,20 @@ export async function settle(ctx: SettleContext, verdicts: Verdict[]): Promise<v
     .where(
       inArray(
         ledgerSubmissions.hash,
-        live.map(({ v }) => v.hash),
+        all.map((v) => v.hash),
       ),
     );
   const byHash = new Map(rows.map((r) => [r.hash, r]));
+  // Inner transactions first: a listener that records a trade hears it before its Batch. Their
+  // unused sequences are given back (or filled) from the last down, before their outer's, so a
+  // Batch that never applied hands all of its sequences back.
+  const release: SubmissionRow[] = [];
+  for (const v of inner) {
+    const row = byHash.get(v.hash);
+    if (!row || !ours.has(v.hash)) continue;
+    if (!v.consumed) release.push(row);
+    for (const listener of ctx.finalizedListeners) listener(row);
+  }
   for (const { v, t } of live) {
     const row = byHash.get(v.hash);
     if (!row) continue;
@@ -81,8 +105,11 @@ export async function settle(ctx: SettleContext, verdicts: Verdict[]): Promise<v
       );
     }
     if (!ours.has(v.hash)) continue;
-    if (!v.consumed) await ctx.releaseSequence(row);
+    if (!v.consumed && row.txType === 'Batch') release.push(row);
+    else if (!v.consumed) await ctx.releaseSequence(row);
     for (const listener of ctx.finalizedListeners) listener(row);
   }
+  release.sort((a, b) => a.account.localeCompare(b.account) || b.sequence - a.sequence);
+  for (const row of release) await ctx.releaseSequence(row);
   if (ctx.tracked.size === 0) for (const w of ctx.idleWaiters.splice(0)) w();
 }

@@ -1,4 +1,4 @@
-import type { Wallet } from 'xrpl';
+import { encode, GlobalFlags, hashes, type Wallet } from 'xrpl';
 import type { Database } from '../db/client';
 import { ledgerSubmissions } from './schema';
 import type { SequenceAllocator } from './sequence-allocator';
@@ -17,6 +17,58 @@ export interface Signable {
   txJson: Record<string, unknown>;
   /** A gap fill's own sequence; otherwise one is allocated. */
   sequence?: number;
+  /**
+   * A Batch's inner transactions, of the same account (XLS-56; docs/batch-in-the-app.md): they take
+   * the sequences right after the outer's and are recorded with it, each as its own row whose
+   * `parent_hash` is the outer's hash.
+   */
+  inner?: SubmitRequest[];
+}
+
+/** tfInnerBatchTxn: the flag every inner transaction of a Batch carries. */
+export const TF_INNER_BATCH_TXN: number = GlobalFlags.tfInnerBatchTxn;
+
+/**
+ * A transaction's own minimum fee (rippled's calculateBaseFee): AMMCreate and AccountDelete burn one
+ * owner reserve instead of the base fee.
+ */
+export function ownFee(type: string, ledger: { baseFee: bigint; reserveIncrement: bigint }): bigint {
+  return type === 'AMMCreate' || type === 'AccountDelete' ? ledger.reserveIncrement : ledger.baseFee;
+}
+
+/**
+ * The fee of a Batch of one account's transactions (rippled's Batch::calculateBaseFee, no
+ * BatchSigners): twice the base fee plus each inner transaction's own fee
+ * (docs/xrpl-standalone-batch.md "The fee"). Two payments at a 10-drop base: 40 drops.
+ */
+export function batchFee(
+  innerTypes: string[],
+  ledger: { baseFee: bigint; reserveIncrement: bigint },
+): bigint {
+  return innerTypes.reduce((sum, type) => sum + ownFee(type, ledger), 2n * ledger.baseFee);
+}
+
+/**
+ * An inner transaction of a Batch at `sequence`: tfInnerBatchTxn, no fee, no signature (the outer's
+ * signature covers it), and its hash — the ID of its canonical serialization, which is how the
+ * ledger records it and how `tx` finds it.
+ */
+export function innerBatchTx(
+  req: SubmitRequest,
+  sequence: number,
+): { tx: Record<string, unknown>; blob: string; hash: string } {
+  const given = req.tx.Flags;
+  const flags = typeof given === 'number' ? given : 0;
+  const tx: Record<string, unknown> = {
+    ...req.tx,
+    Account: req.account,
+    Sequence: sequence,
+    Fee: '0',
+    SigningPubKey: '',
+    Flags: (flags | TF_INNER_BATCH_TXN) >>> 0,
+  };
+  const blob = encode(tx as Parameters<typeof encode>[0]);
+  return { tx, blob, hash: hashes.hashSignedTx(blob) };
 }
 
 export interface RecordContext {
@@ -42,8 +94,7 @@ export function draftTx(
   window: number,
 ): Record<string, unknown> {
   // AMMCreate and AccountDelete burn one owner reserve instead of the base fee.
-  const type = req.tx.TransactionType;
-  const fee = type === 'AMMCreate' || type === 'AccountDelete' ? ledger.reserveIncrement : ledger.baseFee;
+  const fee = ownFee(req.tx.TransactionType, ledger);
   return {
     ...req.tx,
     Account: req.account,
@@ -67,7 +118,8 @@ export async function signAndRecord(
   const answers: Array<SubmissionRow | Error> = new Array<SubmissionRow | Error>(entries.length);
   const counts = new Map<string, number>();
   for (const e of entries)
-    if (e.sequence === undefined) counts.set(e.req.account, (counts.get(e.req.account) ?? 0) + 1);
+    if (e.sequence === undefined)
+      counts.set(e.req.account, (counts.get(e.req.account) ?? 0) + 1 + (e.inner?.length ?? 0));
   const lastLedgerSequence = ctx.tracker.validatedIndex + ctx.window;
   const rows = await ctx.db.transaction(async (t) => {
     const first = counts.size ? await ctx.allocator.allocate(t, counts) : new Map<string, number>();
@@ -81,10 +133,22 @@ export async function signAndRecord(
         if (!wallet || wallet.classicAddress !== account) throw new Error(`No key held for ${account}`);
         e.txJson.Sequence = sequence;
         e.txJson.LastLedgerSequence = lastLedgerSequence;
+        const inner = (e.inner ?? []).map((r, k) => ({
+          req: r,
+          seq: sequence + 1 + k,
+          ...innerBatchTx(r, sequence + 1 + k),
+        }));
+        if (inner.length) e.txJson.RawTransactions = inner.map((i) => ({ RawTransaction: i.tx }));
         const signed = signTransaction(wallet, e.txJson);
         values.push(rowValues(e.req, sequence, lastLedgerSequence, signed));
+        for (const i of inner) {
+          values.push({
+            ...rowValues(i.req, i.seq, lastLedgerSequence, { hash: i.hash, tx_blob: i.blob }),
+            parentHash: signed.hash,
+          });
+        }
         // Sequences go only to transactions that sign, so a refused one leaves no gap.
-        if (e.sequence === undefined) next.set(account, sequence + 1);
+        if (e.sequence === undefined) next.set(account, sequence + 1 + inner.length);
       } catch (err) {
         if (opts.strict) throw err;
         answers[i] = err instanceof Error ? err : new Error(String(err));
@@ -98,8 +162,11 @@ export async function signAndRecord(
     return t.insert(ledgerSubmissions).values(values).returning();
   });
   rows.sort((a, b) => a.sequence - b.sequence);
-  for (const row of rows) ctx.tracker.track(row);
-  for (const row of rows) void ctx.tracker.send(row.hash);
+  // A Batch's inner transactions are never sent alone: they travel inside their outer transaction
+  // and are settled with it (settle.ts).
+  const sent = rows.filter((r) => !r.parentHash);
+  for (const row of sent) ctx.tracker.track(row);
+  for (const row of sent) void ctx.tracker.send(row.hash);
   const byKey = new Map(rows.map((r) => [r.intentKey, r]));
   entries.forEach((e, i) => {
     const row = byKey.get(e.req.intentKey);

@@ -1,6 +1,15 @@
 import { createHash, createPrivateKey, createPublicKey, sign as nodeSign, type KeyObject } from 'node:crypto';
 import BigNumber from 'bignumber.js';
-import { decodeSeed, encode, encodeForSigning, hashes, validate, ValidationError, Wallet } from 'xrpl';
+import {
+  decodeSeed,
+  encode,
+  encodeForSigning,
+  GlobalFlags,
+  hashes,
+  validate,
+  ValidationError,
+  Wallet,
+} from 'xrpl';
 
 // Ed25519 keys through Node's own crypto (OpenSSL) instead of the pure-JavaScript curve xrpl.js
 // uses: opening a wallet from its seed and signing cost about a quarter of the time, which is what
@@ -124,7 +133,8 @@ export function signTransaction(
   }
   validate(tx);
   const flags = tx.Flags as number | Record<string, boolean> | undefined;
-  const inner = typeof flags === 'number' ? (flags & 0x40000000) !== 0 : flags?.tfInnerBatchTxn === true;
+  const inner =
+    typeof flags === 'number' ? (flags & GlobalFlags.tfInnerBatchTxn) !== 0 : flags?.tfInnerBatchTxn === true;
   if (inner) {
     throw new ValidationError('Cannot sign a Batch inner transaction.');
   }

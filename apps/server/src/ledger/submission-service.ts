@@ -1,5 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import { decode, hashes, validate, type Wallet } from 'xrpl';
+import { createHash } from 'node:crypto';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { BatchFlags, decode, hashes, validate, type Wallet } from 'xrpl';
 import { batchedRead } from '../db/batched';
 import type { Database } from '../db/client';
 import { pgErrorCode } from '../db/results';
@@ -7,14 +8,25 @@ import { ledgerUnavailable } from '../lib/errors';
 import type { XrplConnection } from './connection';
 import { ledgerSubmissions } from './schema';
 import { SequenceAllocator } from './sequence-allocator';
-import { draftTx, signAndRecord, type RecordContext, type Signable } from './sign-and-record';
+import {
+  batchFee,
+  draftTx,
+  innerBatchTx,
+  signAndRecord,
+  type RecordContext,
+  type Signable,
+} from './sign-and-record';
 import { SubmissionTracker } from './submission-tracker';
 import {
   asError,
+  rippledErrorName,
   isFinal,
   OPEN,
   outcomeOf,
   silentLog,
+  type BatchMode,
+  type BatchOutcome,
+  type BatchRequest,
   type SignerSource,
   type SubmissionLog,
   type SubmissionOutcome,
@@ -26,6 +38,9 @@ import { xrpOutflow } from './xrp-outflow';
 
 export type {
   BalanceChanges,
+  BatchMode,
+  BatchOutcome,
+  BatchRequest,
   SignerSource,
   SubmissionLog,
   SubmissionOutcome,
@@ -70,11 +85,40 @@ const MAX_RESIGNS = 3;
 /** The derived intent key of the n-th signing of an intent (n ≥ 2). */
 export const resignedIntentKey = (intentKey: string, n: number): string => `${intentKey}#resign-${n}`;
 
+/** The Batch mode flags (XLS-56). */
+const BATCH_MODE_FLAGS: Record<BatchMode, number> = {
+  allOrNothing: BatchFlags.tfAllOrNothing,
+  onlyOne: BatchFlags.tfOnlyOne,
+  untilFailure: BatchFlags.tfUntilFailure,
+  independent: BatchFlags.tfIndependent,
+};
+
+/** An amendment's ID: the first half of SHA-512 of its name (rippled's amendment table). */
+const amendmentId = (name: string): string =>
+  createHash('sha512').update(name).digest().subarray(0, 32).toString('hex').toUpperCase();
+/**
+ * The amendments that enable the Batch transactor: BatchV1_1 (mainnet, with fixBatchV1_2) or the
+ * first `Batch` (rippled 2.5–3.1; its signer bug concerns BatchSigners, which the platform's
+ * one-account Batches never carry).
+ */
+const BATCH_AMENDMENTS = ['BatchV1_1', 'Batch'].map(amendmentId);
+/** The ledger's Amendments object (a singleton; its index is fixed). */
+const AMENDMENTS_INDEX = '7DB0788C020F02780A673DC74757F23823FA3014C1866E72CC4CD8B226CD6EF4';
+/** Ledgers after which a "no Batch here" answer is asked again (an amendment may pass meanwhile). */
+const BATCH_RECHECK_LEDGERS = 256;
+
 interface Queued {
   req: SubmitRequest;
   resolve: (row: SubmissionRow) => void;
   reject: (err: unknown) => void;
 }
+
+/** A Batch request under the derived keys of its n-th signing (after tefPAST_SEQ). */
+const resignedBatch = (req: BatchRequest, n: number): BatchRequest => ({
+  ...req,
+  intentKey: resignedIntentKey(req.intentKey, n),
+  inner: req.inner.map((i) => ({ ...i, intentKey: resignedIntentKey(i.intentKey, n) })),
+});
 
 export class SubmissionService {
   private readonly db: Database['db'];
@@ -86,6 +130,9 @@ export class SubmissionService {
   private readonly recording: RecordContext;
   private readonly queues = new Map<string, Queued[]>();
   private started = false;
+  /** The connected ledger has Batch: yes for good once seen; no until BATCH_RECHECK_LEDGERS later. */
+  private batchAnswer: { enabled: boolean; at: number } | undefined;
+  private batchAsking: Promise<boolean> | undefined;
 
   constructor(private readonly opts: SubmissionServiceOptions) {
     this.db = opts.database.db;
@@ -119,7 +166,8 @@ export class SubmissionService {
       // recorded after it, so resending in this order after a restart keeps every dependency ahead
       // of its dependents. (Per account, recording order is sequence order.)
       .orderBy(ledgerSubmissions.id);
-    for (const row of open) this.tracker.track(row);
+    // A Batch's inner transactions are settled with their outer (followed through it).
+    for (const row of open) if (!row.parentHash) this.tracker.track(row);
     if (open.length) this.log.info({ open: open.length }, 'resuming unfinished ledger submissions');
     await this.tracker.start();
   }
@@ -409,18 +457,23 @@ export class SubmissionService {
   private async prepareOne(req: SubmitRequest, forcedSequence?: number): Promise<SubmissionRow> {
     const existing = await this.findIntent(req.intentKey);
     if (existing) return existing;
-    const wallets = await this.walletOf(req.account);
     const txJson = draftTx(req, this.tracker, this.window);
     validate(txJson);
+    return this.recordOne({ req, txJson, sequence: forcedSequence });
+  }
+
+  /** Signs and records one entry (a transaction, or a Batch with its inner ones); the caller holds the account. */
+  private async recordOne(entry: Signable): Promise<SubmissionRow> {
+    const wallets = await this.walletOf(entry.req.account);
     let answer: SubmissionRow | Error;
     try {
-      [answer] = (await signAndRecord(this.recording, [{ req, txJson, sequence: forcedSequence }], wallets, {
-        strict: true,
-      })) as [SubmissionRow | Error];
+      [answer] = (await signAndRecord(this.recording, [entry], wallets, { strict: true })) as [
+        SubmissionRow | Error,
+      ];
     } catch (err) {
       if (pgErrorCode(err) === '23505') {
         // The same intent raced in from elsewhere; it won, this attempt allocated nothing.
-        const again = await this.findIntent(req.intentKey);
+        const again = await this.findIntent(entry.req.intentKey);
         if (again) return again;
       }
       throw err;
@@ -430,13 +483,141 @@ export class SubmissionService {
   }
 
   /**
+   * Whether the connected ledger applies Batch transactions: its Amendments object (a `ledger_entry`
+   * any server answers; the admin-only `feature` is not available on public servers) lists BatchV1_1
+   * (or the first Batch). Asked once and kept: a yes for good, a no until BATCH_RECHECK_LEDGERS
+   * ledgers later; a failed read is a no, not kept (the fallback path is always safe).
+   */
+  async batchEnabled(): Promise<boolean> {
+    const known = this.batchAnswer;
+    if (known && (known.enabled || this.tracker.validatedIndex - known.at < BATCH_RECHECK_LEDGERS))
+      return known.enabled;
+    this.batchAsking ??= (async () => {
+      try {
+        const res = await this.opts.connection.client.request({
+          command: 'ledger_entry',
+          index: AMENDMENTS_INDEX,
+          ledger_index: 'validated',
+        });
+        const node = res.result.node as { Amendments?: string[] } | undefined;
+        const enabled = (node?.Amendments ?? []).some((id) => BATCH_AMENDMENTS.includes(id.toUpperCase()));
+        this.batchAnswer = { enabled, at: this.tracker.validatedIndex };
+        return enabled;
+      } catch (err) {
+        if (rippledErrorName(err) === 'entryNotFound') {
+          // A ledger without any amendment enabled.
+          this.batchAnswer = { enabled: false, at: this.tracker.validatedIndex };
+        }
+        return false;
+      } finally {
+        this.batchAsking = undefined;
+      }
+    })();
+    return this.batchAsking;
+  }
+
+  /**
+   * The network fee of a Batch of one account's transactions of these types, in drops, at the
+   * ledger's current fees: twice the base fee plus each one's own (what `submitBatch` signs).
+   */
+  batchFee(innerTypes: string[]): bigint {
+    return batchFee(innerTypes, this.tracker);
+  }
+
+  /**
+   * Signs, records and submits a Batch (XLS-56) of one account's transactions as ONE intent, and waits
+   * for it: the outer transaction (fee: twice the base fee plus each inner one's own) and every inner
+   * one (tfInnerBatchTxn, no fee, no signature; the sequences after the outer's) are recorded with
+   * their hashes in one database transaction before anything is sent. After validation each inner
+   * outcome is reconciled from the outer's ledger, in the same statement that settles the outer
+   * (docs/batch-in-the-app.md). Idempotent by the outer intent key: a second call follows the first
+   * record, signing nothing. As `submit`, a Batch whose sequence moved under us (tefPAST_SEQ: nothing
+   * of it applied) is signed again under derived keys.
+   */
+  async submitBatch(req: BatchRequest): Promise<BatchOutcome> {
+    return this.followBatch(req, await this.prepareBatch(req));
+  }
+
+  /** Records and sends a Batch without waiting (the outer's record); see `submitBatch`. */
+  async prepareBatch(req: BatchRequest): Promise<SubmissionRow> {
+    if (req.inner.length < 2 || req.inner.length > 8) throw new Error('A Batch holds 2 to 8 transactions');
+    if (!this.opts.connection.isConnected() || this.tracker.validatedIndex === 0) {
+      const existing = await this.findIntent(req.intentKey);
+      if (existing) return existing;
+      throw ledgerUnavailable();
+    }
+    await this.allocator.ensureAccount(req.account);
+    return this.allocator.withAccount(req.account, () => this.prepareBatchOne(req));
+  }
+
+  /** Waits for a prepared Batch's final outcome and its inner transactions' (see `submitBatch`). */
+  async followBatch(req: BatchRequest, row: SubmissionRow): Promise<BatchOutcome> {
+    let outcome = await this.wait(row.hash);
+    for (let n = 2; this.resign && outcome.result === 'tefPAST_SEQ' && n <= MAX_RESIGNS + 1; n++) {
+      this.log.info(
+        { intentKey: req.intentKey, attempt: n },
+        'sequence moved under us: signing the Batch again',
+      );
+      const again = await this.prepareBatch(resignedBatch(req, n));
+      outcome = await this.wait(again.hash);
+    }
+    return { batch: outcome, inner: await this.innerOutcomes(outcome.hash) };
+  }
+
+  /** The final outcomes of a settled Batch's inner transactions, in the order they were signed. */
+  async innerOutcomes(batchHash: string): Promise<SubmissionOutcome[]> {
+    const rows = await this.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(eq(ledgerSubmissions.parentHash, batchHash))
+      .orderBy(asc(ledgerSubmissions.sequence));
+    return rows.map(outcomeOf);
+  }
+
+  /** Signs and records one Batch; the caller holds the account. */
+  private async prepareBatchOne(req: BatchRequest): Promise<SubmissionRow> {
+    const existing = await this.findIntent(req.intentKey);
+    if (existing) return existing;
+    const inner: SubmitRequest[] = req.inner.map((i) => ({
+      intentKey: i.intentKey,
+      account: req.account,
+      tx: i.tx,
+      purpose: i.purpose,
+      userId: req.userId,
+      walletId: req.walletId,
+    }));
+    // Each inner transaction is checked on its own before any sequence is allocated.
+    for (const [k, r] of inner.entries()) validate(innerBatchTx(r, k + 2).tx);
+    const outer: SubmitRequest = {
+      intentKey: req.intentKey,
+      account: req.account,
+      purpose: req.purpose,
+      userId: req.userId,
+      walletId: req.walletId,
+      tx: {
+        TransactionType: 'Batch',
+        Flags: BATCH_MODE_FLAGS[req.mode],
+        Fee: this.batchFee(inner.map((r) => r.tx.TransactionType)).toString(),
+      },
+    };
+    const txJson = draftTx(outer, this.tracker, this.window);
+    validate({
+      ...txJson,
+      RawTransactions: inner.map((r, k) => ({ RawTransaction: innerBatchTx(r, k + 2).tx })),
+    });
+    return this.recordOne({ req: outer, txJson, inner });
+  }
+
+  /**
    * The outcome of an intent already recorded (final or awaited), or undefined if never seen. When the
    * intent was signed again after tefPAST_SEQ, the latest signing's outcome.
    */
   async existing(intentKey: string): Promise<SubmissionOutcome | undefined> {
     const row = await this.findIntent(intentKey);
     if (!row) return undefined;
-    if (this.resign && row.result === 'tefPAST_SEQ') {
+    // A Batch's inner transaction of a Batch signed again carries the derived key too.
+    const moved = row.result === 'tefPAST_SEQ' || (!!row.parentHash && row.result === 'not-applied');
+    if (this.resign && moved) {
       const keys = Array.from({ length: MAX_RESIGNS }, (_, i) => resignedIntentKey(intentKey, i + 2));
       const later = [...(await this.recorded(keys)).values()].sort((a, b) => b.id - a.id)[0];
       if (later) return this.wait(later.hash);
@@ -514,6 +695,8 @@ export class SubmissionService {
     }
     const row = await this.byHash(hash);
     if (isFinal(row)) return row.result ?? 'unknown';
+    // An inner transaction of a Batch is in the open ledger when its outer is.
+    if (row.parentHash) return this.engineResult(row.parentHash);
     this.tracker.track(row);
     return this.engineResult(hash);
   }
@@ -524,6 +707,11 @@ export class SubmissionService {
     if (t) return new Promise((resolve) => t.waiters.push({ resolve }));
     const row = await this.byHash(hash);
     if (isFinal(row)) return outcomeOf(row);
+    if (row.parentHash) {
+      // An inner transaction of a Batch is settled with its outer, in the same statement.
+      await this.wait(row.parentHash);
+      return outcomeOf(await this.byHash(hash));
+    }
     // Open in the database but not tracked here (another instance owns it): follow it too.
     this.tracker.track(row);
     return this.wait(hash);

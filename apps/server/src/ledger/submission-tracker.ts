@@ -1,5 +1,6 @@
-import { inArray, sql } from 'drizzle-orm';
-import type { LedgerStream, RippledError, TransactionMetadata } from 'xrpl';
+import { DEFAULT_RESERVE_BASE_DROPS, DEFAULT_RESERVE_INCREMENT_DROPS } from '@ledgerpad/shared';
+import { and, inArray, sql } from 'drizzle-orm';
+import { BatchFlags, decode, type LedgerStream, type RippledError, type TransactionMetadata } from 'xrpl';
 import type { Database } from '../db/client';
 import type { XrplConnection } from './connection';
 import { ledgerSubmissions } from './schema';
@@ -17,6 +18,9 @@ import {
 // Follows every open transaction of this process to its final state: subscribes to the ledger
 // stream (again after each reconnect), reads each validated ledger for our hashes, asks per hash
 // after a gap, expires the hopeless, resends the stuck (the same bytes, never re-signed) and settles.
+
+/** tfAllOrNothing: a Batch whose inner transactions apply together or not at all. */
+const TF_ALL_OR_NOTHING: number = BatchFlags.tfAllOrNothing;
 
 /** tem/tef results (other than these) mean the transaction can never apply and its sequence is free. */
 const RETRYABLE_TEF = new Set(['tefPAST_SEQ', 'tefALREADY']);
@@ -45,8 +49,8 @@ export class SubmissionTracker implements SettleContext {
   /** Latest validated ledger index seen on the stream. */
   validatedIndex = 0;
   baseFee = 10n;
-  reserveBase = 1_000_000n;
-  reserveIncrement = 200_000n;
+  reserveBase = DEFAULT_RESERVE_BASE_DROPS;
+  reserveIncrement = DEFAULT_RESERVE_INCREMENT_DROPS;
   private lastTickLedger = 0;
   private tickRunning: Promise<void> | undefined;
   private tickAgain = false;
@@ -88,7 +92,8 @@ export class SubmissionTracker implements SettleContext {
   }
 
   track(row: SubmissionRow): void {
-    if (this.tracked.has(row.hash)) return;
+    // A Batch's inner transaction is followed through its outer (settled with it), never alone.
+    if (row.parentHash || this.tracked.has(row.hash)) return;
     this.tracked.set(row.hash, {
       row,
       lastSubmitLedger: 0,
@@ -100,6 +105,64 @@ export class SubmissionTracker implements SettleContext {
 
   settle(verdicts: Verdict[]): Promise<void> {
     return settle(this, verdicts);
+  }
+
+  /**
+   * What became of each inner transaction of these Batches (docs/batch-in-the-app.md). An outer that
+   * applied (in a validated ledger, whatever its inner transactions did): each inner is looked up by
+   * hash — found, it applied with its own result and metadata (ParentBatchID = the outer's hash);
+   * absent, it never will apply (an inner is applied only inside its Batch, in the same ledger):
+   * 'rolled-back' under tfAllOrNothing (one inner failed, so none applied), else 'not-applied' (the
+   * mode stopped before it). An outer that never applied (expired, tem, tef, its sequence taken):
+   * every inner 'not-applied'. Unused inner sequences are given back.
+   */
+  async innerVerdicts(outers: Array<{ row: SubmissionRow; verdict: Verdict }>): Promise<Verdict[]> {
+    const rows = await this.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(
+        and(
+          inArray(
+            ledgerSubmissions.parentHash,
+            outers.map((o) => o.verdict.hash),
+          ),
+          inArray(ledgerSubmissions.status, [...OPEN]),
+        ),
+      );
+    const out: Verdict[] = [];
+    for (const { row: outer, verdict } of outers) {
+      // Only an outer tesSUCCESS applies its inner transactions (a tec Batch charged its fee only).
+      const applied = verdict.result === 'tesSUCCESS' && verdict.ledgerIndex !== null;
+      const flags = (decode(outer.txBlob) as { Flags?: number }).Flags ?? 0;
+      const absent = applied && (flags & TF_ALL_OR_NOTHING) !== 0 ? 'rolled-back' : 'not-applied';
+      for (const row of rows.filter((r) => r.parentHash === verdict.hash)) {
+        const found = applied ? await this.innerInLedger(row.hash, verdict.ledgerIndex!) : undefined;
+        out.push(found ?? { hash: row.hash, result: absent, ledgerIndex: null, meta: null, consumed: false });
+      }
+    }
+    return out;
+  }
+
+  /** An inner transaction in its Batch's ledger, or undefined when the ledger does not hold it. */
+  private async innerInLedger(hash: string, ledgerIndex: number): Promise<Verdict | undefined> {
+    try {
+      const res = await this.client.request({
+        command: 'tx',
+        transaction: hash,
+        min_ledger: ledgerIndex,
+        max_ledger: ledgerIndex,
+      });
+      const r = res.result as unknown as { validated?: boolean; meta?: TransactionMetadata | string };
+      if (!r.validated || !r.meta || typeof r.meta !== 'object') {
+        throw new Error(`inner transaction ${hash} not validated in ledger ${ledgerIndex}`);
+      }
+      return { hash, result: r.meta.TransactionResult, ledgerIndex, meta: r.meta, consumed: true };
+    } catch (err) {
+      // Absent only when the server searched that ledger; otherwise ask again on the next step.
+      const searchedAll = (err as { data?: { searched_all?: boolean } }).data?.searched_all;
+      if (rippledErrorName(err) === 'txnNotFound' && searchedAll !== false) return undefined;
+      throw err;
+    }
   }
 
   async send(hash: string): Promise<void> {

@@ -19,6 +19,32 @@ export interface SubmitRequest {
   walletId?: number | null;
 }
 
+/** A Batch's mode (XLS-56): which of its inner transactions apply. */
+export type BatchMode = 'allOrNothing' | 'onlyOne' | 'untilFailure' | 'independent';
+
+/**
+ * Several transactions of one account signed, recorded and submitted as one Batch (XLS-56), one
+ * intent: the outer transaction under `intentKey`, each inner under its own key (all recorded before
+ * anything is sent). docs/batch-in-the-app.md.
+ */
+export interface BatchRequest {
+  intentKey: string;
+  account: string;
+  mode: BatchMode;
+  /** 2–8 transactions of `account`, in the order the ledger applies them. */
+  inner: Array<{ intentKey: string; tx: TxRequest; purpose: string }>;
+  purpose: string;
+  userId?: number | null;
+  walletId?: number | null;
+}
+
+/** A Batch's final outcome: the outer transaction's, and each inner one's in request order. */
+export interface BatchOutcome {
+  batch: SubmissionOutcome;
+  /** success / its validated result; failed with 'rolled-back' or 'not-applied' when it never applied. */
+  inner: SubmissionOutcome[];
+}
+
 /** A transaction a self-custody wallet signed, checked against its intent (platform/intents). */
 export interface SignedRequest {
   intentKey: string;

@@ -1,5 +1,5 @@
 import { like, or, eq } from 'drizzle-orm';
-import { Wallet, type Client } from 'xrpl';
+import { AccountSetAsfFlags, Wallet, type Client } from 'xrpl';
 import { RLUSD_CURRENCY_HEX, RLUSD_ISSUERS, Decimal, xrpToDrops } from '@ledgerpad/shared';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -24,7 +24,6 @@ export const PLATFORM_ROLES = {
   service: 'service',
 } as const;
 
-const ASF_DEFAULT_RIPPLE = 8;
 const TRUST_LIMIT = '1000000000000';
 const PLATFORM_WALLET_XRP = '1000';
 
@@ -182,7 +181,7 @@ export async function bootstrapStandalone(opts: {
   await Promise.all([
     step(db, submissions, `bootstrap:default-ripple:${issuer.address}`, {
       account: issuer.address,
-      tx: { TransactionType: 'AccountSet', SetFlag: ASF_DEFAULT_RIPPLE },
+      tx: { TransactionType: 'AccountSet', SetFlag: AccountSetAsfFlags.asfDefaultRipple },
       purpose: 'bootstrap',
     }).then((o) => {
       if (o.status !== 'success') throw new Error(`DefaultRipple on the RLUSD issuer failed: ${o.result}`);

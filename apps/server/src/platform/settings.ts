@@ -8,6 +8,7 @@ import {
   dropsToXrp,
   parseDecimal,
   type DecimalValue,
+  DEFAULT_RESERVE_BASE_DROPS,
 } from '@ledgerpad/shared';
 import { batchedRead } from '../db/batched';
 import type { Db } from '../db/client';
@@ -114,7 +115,7 @@ export class PlatformSettings {
    */
   async fees(
     ownerReserveDrops: bigint,
-    baseReserveDrops = 1_000_000n,
+    baseReserveDrops = DEFAULT_RESERVE_BASE_DROPS,
     baseFeeDrops = 10n,
   ): Promise<FeesConfig> {
     const s = await this.all();

@@ -116,6 +116,15 @@ describe('admin panel', () => {
       const bad = await call(owner, 'POST', '/api/admin/platform-config/update', { key, value });
       expect(bad.statusCode, `${key}=${value}`).toBe(400);
     }
+    // The curve's supply in the refusals is BONDING_CURVE_SUPPLY, grouped (not typed again).
+    const steps = await call(owner, 'POST', '/api/admin/platform-config/update', {
+      key: 'bonding_steps',
+      value: '7',
+    });
+    expect(steps.statusCode).toBe(400);
+    expect(steps.json().message).toBe(
+      'bonding_steps must divide 793,100,000 and be from 10 to 10,000 (e.g. 100, 200, 500, 1000).',
+    );
     const entries = await audit();
     expect(entries.find((e) => e.target === 'service_fee')).toMatchObject({
       before: { value: '15' },

@@ -17,6 +17,7 @@ import {
   useCrashRig,
 } from '../helpers/child-server';
 import { xrpBalance } from '../helpers/ledger-reads';
+import { sleep } from '../helpers/wait';
 
 // kill -9 of the real server (embedded PGlite and ledger in one process) while an admin refund of a
 // failed deploy's staged wallet is in flight: the refund transaction is in the ledger's open ledger
@@ -85,7 +86,7 @@ describe('admin refund crash safety', () => {
       )) as unknown as JobStatusView;
       if (job.status === 'failed' || job.status === 'completed') break;
       if (i > 600) throw new Error(`deploy did not end: ${JSON.stringify(job)}`);
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/tecNO_PERMISSION/);

@@ -14,6 +14,7 @@ import type { SignedIn } from '../helpers/test-app';
 import { deployToken, fundedWallet } from '../helpers/trading-world';
 import { tokenBalance } from '../helpers/ledger-reads';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { waitValidated } from '../helpers/submit-and-wait';
 
 // 200 people claim at once on one airdrop whose allocation covers 150 (fixed 500, total 75,250):
 // exactly 150 are paid on the ledger, each once and exactly 500; the other 50 are refused with the
@@ -92,13 +93,7 @@ beforeAll(async () => {
     await client.request({ command: 'submit', tx_blob: signed.tx_blob });
     hashes.push(signed.hash);
   }
-  for (const hash of hashes) {
-    for (;;) {
-      const r = await client.request({ command: 'tx', transaction: hash }).catch(() => undefined);
-      if (r?.result.validated) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  for (const hash of hashes) await waitValidated(client, hash);
 }, 240_000);
 
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { airdropClaims, airdrops } from '../../src/modules/airdrops/schema';
 import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
+import { sleep } from '../helpers/wait';
 
 // kill -9 of the real server while an airdrop is being created, and again while 200 claims on an
 // allocation covering 150 are being paid, then restarts: the allocation moves into the airdrop
@@ -25,7 +26,6 @@ async function history(client: Client, account: string): Promise<AccountTx[]> {
   return r.result.transactions as unknown as AccountTx[];
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Ledgers a signed transaction may take to validate (the submission service's default window). */
 const SUBMISSION_WINDOW = 20;
 const CLAIMERS = 200;

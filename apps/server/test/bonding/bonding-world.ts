@@ -13,6 +13,7 @@ import { submitAndWait, submitNow, waitValidated } from '../helpers/submit-and-w
 import type { SignedIn } from '../helpers/test-app';
 import { runDeploy } from '../helpers/trading-world';
 import type { WalletTestApp } from '../wallets/wallet-app';
+import { sleep } from '../helpers/wait';
 
 // What the bonding tests share: a ledger closed by the test (a closer it can pause, so "the next
 // ledger" is a ledger the test chose), outside wallets funded from genesis (no Ledgerpad call), and
@@ -122,7 +123,6 @@ export async function launchCurveOverHttp(
   settings: Record<string, string>,
   token: { name: string; ticker: string },
 ): Promise<{ deployed: DeployResult; creatorWallet: string }> {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   // The owner's one-time link is printed right after the server starts listening.
   for (let i = 0; i < 100 && !server.output.join('').includes('Owner sign-in'); i++) await sleep(50);
   const owner = await signInOwnerOverHttp(server);

@@ -6,6 +6,7 @@ import {
   type BondingParams,
   type BondingView,
   type QuoteView,
+  type RiskReport,
   type TokenView,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
@@ -408,6 +409,20 @@ describe('a bonding-curve launch', () => {
     ).result.account_data;
     expect(info.RegularKey).toBe('rrrrrrrrrrrrrrrrrrrrBZbvji');
     expect(info.Flags & 0x00100000).toBeTruthy();
+    const signers = await client().request({
+      command: 'account_objects',
+      account: curveAddress,
+      type: 'signer_list',
+      ledger_index: 'validated',
+    });
+    expect(signers.result.account_objects).toEqual([]);
+    // Issue 37: the risk panel reads the graduation's LP as burned, all of it, from the ledger.
+    const risk = (await t.app.inject({ url: `/api/tokens/${issuer}/risk` })).json() as RiskReport;
+    expect(risk.lpLockedPercent).toBe('100');
+    expect(risk.signals.find((s) => s.id === 'lp-locked')).toMatchObject({
+      label: 'LP burned',
+      value: '100%',
+    });
 
     // The fees the prices carried went to the fee wallet; the token reads 'Graduated'.
     expect(BigInt(c!.feesSwept)).toBe(fees);

@@ -6,6 +6,7 @@ import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { useCrashRig } from '../helpers/child-server';
 import { submitAndWait } from '../helpers/submit-and-wait';
 import { launchCurveOverHttp } from './bonding-world';
+import { sleep } from '../helpers/wait';
 
 // kill -9 of the real server twice while a curve graduates — once when the ladder has started to
 // come down, once right after the pool was created — then restarts with nobody retrying: the
@@ -15,8 +16,6 @@ type AccountTx = {
   tx_json?: { TransactionType: string; Account: string; Destination?: string; Amount?: unknown };
   meta?: { TransactionResult: string };
 };
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function history(client: Client, account: string): Promise<AccountTx[]> {
   const r = await client.request({ command: 'account_tx', account, limit: 400 });

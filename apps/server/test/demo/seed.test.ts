@@ -5,6 +5,7 @@ import { marketCandles, marketPools, marketTrades } from '../../src/modules/mark
 import { jobs } from '../../src/platform/jobs';
 import { tokens } from '../../src/modules/tokens/schema';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { until } from '../helpers/wait';
 
 // The demo market on an empty embedded ledger: fourteen tokens through the real deploy job (twelve
 // instant AMM launches, two bonding curves), then demo traders' swaps that the indexer turns into
@@ -25,11 +26,12 @@ afterAll(async () => {
 
 describe('demo seed', () => {
   it('deploys fourteen tokens through the deploy job and trades them on the ledger', async () => {
-    let job: { id: string } | undefined;
-    for (let i = 0; i < 100 && !job; i++) {
-      [job] = await t.database.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.key, DEMO_SEED_JOB));
-      if (!job) await new Promise((r) => setTimeout(r, 50));
-    }
+    const job = await until(
+      'the demo seed job',
+      async () =>
+        (await t.database.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.key, DEMO_SEED_JOB)))[0],
+      { timeoutMs: 5_000, everyMs: 50 },
+    );
     const status = async () =>
       ((await t.app.inject({ url: '/api/demo/status' })).json() as { demo: string }).demo;
     expect(await status()).toBe('seeding');
@@ -164,11 +166,37 @@ describe('demo seed', () => {
     const sprout = await curve('SPRT');
     expect(sprout.status).toBe('active');
     expect(Number(sprout.percent)).toBeGreaterThan(0);
-    let comet = await curve('COMET');
-    for (let i = 0; i < 200 && comet.status !== 'graduated'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      comet = await curve('COMET');
-    }
+    const comet = await until(
+      'COMET graduated',
+      async () => {
+        const c = await curve('COMET');
+        return c.status === 'graduated' ? c : undefined;
+      },
+      { timeoutMs: 20_000, everyMs: 100 },
+    );
     expect(comet.status).toBe('graduated');
+
+    // Issue 37: the blackholed instant launches burned their LP, the others kept it; the risk panel
+    // reads each from the ledger.
+    const burnJobs = await t.database.db
+      .select({ payload: jobs.payload, result: jobs.result })
+      .from(jobs)
+      .where(sql`${jobs.type} = 'deploy' and ${jobs.status} = 'completed'`);
+    let burned = 0;
+    let kept = 0;
+    for (const d of burnJobs) {
+      const p = d.payload as { launchType?: string; form: { blackholeIssuer: boolean; burnLp?: boolean } };
+      if (p.launchType === 'bonding') continue;
+      const r = d.result as { issuer_address: string };
+      const risk = (await t.app.inject({ url: `/api/tokens/${r.issuer_address}/risk` })).json() as {
+        lpLockedPercent: string;
+      };
+      expect(p.form.burnLp).toBe(p.form.blackholeIssuer);
+      expect(risk.lpLockedPercent, r.issuer_address).toBe(p.form.burnLp ? '100' : '0');
+      if (p.form.burnLp) burned++;
+      else kept++;
+    }
+    expect(burned).toBeGreaterThan(0);
+    expect(kept).toBeGreaterThan(0);
   }, 300_000);
 });

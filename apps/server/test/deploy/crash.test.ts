@@ -14,7 +14,8 @@ import type { TestSocket } from '../helpers/socket-client';
 // kill -9 of the real server (embedded PGlite and ledger in one process) during a deploy, at four
 // different points, then a restart on the same data: each job completes, every ledger step applied
 // exactly once, and the paying wallet's XRP is exactly what the deploys cost. Every deploy locks its
-// dev allocation on the ledger (issue 28): the flag and the escrows are crash-safe steps too.
+// dev allocation on the ledger (issue 28) and burns its LP (issue 37): the flag, the escrows and the
+// hot wallet's blackhole are crash-safe steps too.
 
 const DROPS = 1_000_000n;
 type Status = JobStatusView<DeployResult>;
@@ -23,12 +24,15 @@ type Status = JobStatusView<DeployResult>;
 const KILL_POINTS: Array<{ label: string; when: (s: Status) => boolean }> = [
   { label: 'staged wallets recorded, nothing funded', when: (s) => stepIs(s, 'create-wallets', 'done') },
   { label: 'issuing the supply', when: (s) => stepIs(s, 'issue-supply', 'running') },
-  { label: 'pool created, fee and blackhole pending', when: (s) => stepIs(s, 'create-amm', 'done') },
+  { label: 'pool created, fee, LP burn and blackhole pending', when: (s) => stepIs(s, 'create-amm', 'done') },
   { label: 'locking the dev allocation', when: (s) => stepIs(s, 'lock-dev-3', 'running') },
 ];
 /** The default schedule (25% after 24 h, the rest over 6 months): 7 escrows, 1 AccountSet. */
 const TRANCHES = 7;
-const LEDGER_STEPS = 11 + 1 + TRANCHES;
+/** 11 steps, the issuer's escrow flag, the escrows, the LP burn's regular key and master key. */
+const LEDGER_STEPS = 11 + 1 + TRANCHES + 2;
+const ACCOUNT_ONE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
+const LSF_DISABLE_MASTER = 0x00100000;
 
 const stepIs = (s: Status, name: string, status: string) =>
   s.steps.some((x) => x.name === name && x.status === status);
@@ -84,6 +88,7 @@ describe('deploy crash safety', () => {
         liquidityPairType: 'XRP',
         walletId: wallet.id,
         vesting: { enabled: true },
+        burnLp: true,
       });
       expect(res.status, await res.clone().text()).toBe(202);
       const { jobId } = (await res.json()) as { jobId: string };
@@ -132,6 +137,22 @@ describe('deploy crash safety', () => {
         );
         // DefaultRipple, AllowTrustLineLocking, supply, dev allocation, regular key, disable master.
         expect(sent).toHaveLength(6);
+        // The hot wallet: trust line, AMMCreate, then its own blackhole (the LP burn), once each.
+        const hotTxs = await client.request({
+          command: 'account_tx',
+          account: r.hot_wallet_address,
+          limit: 50,
+        });
+        const hotSent = hotTxs.result.transactions
+          .map((t) => (t as unknown as { tx_json: { Account: string; TransactionType: string } }).tx_json)
+          .filter((t) => t.Account === r.hot_wallet_address)
+          .map((t) => t.TransactionType)
+          .sort();
+        expect(hotSent).toEqual(['AMMCreate', 'AccountSet', 'SetRegularKey', 'TrustSet']);
+        const hot = await client.request({ command: 'account_info', account: r.hot_wallet_address });
+        const root = hot.result.account_data as { Flags: number; RegularKey?: string };
+        expect(root.Flags & LSF_DISABLE_MASTER).toBe(LSF_DISABLE_MASTER);
+        expect(root.RegularKey).toBe(ACCOUNT_ONE);
         // The dev's 20% (100,000) is all in escrows: out of the obligations, under `locked`.
         const lines = await client.request({ command: 'gateway_balances', account: r.issuer_address });
         expect(lines.result.obligations?.[r.currency]).toBe('400000');
@@ -170,7 +191,7 @@ describe('deploy crash safety', () => {
       let userFees = 0n;
       for (const jobId of jobIds) {
         const mine = rows.filter((r) => r.intentKey.startsWith(`deploy:${jobId}:`));
-        // 19 ledger steps (no RequireAuth), each validated successfully exactly once.
+        // 21 ledger steps (no RequireAuth), each validated successfully exactly once.
         const ok = mine.filter((r) => r.status === 'success');
         expect(ok).toHaveLength(LEDGER_STEPS);
         expect(new Set(ok.map((r) => r.intentKey.replace(/:again-\d+$/, ''))).size).toBe(LEDGER_STEPS);

@@ -24,6 +24,7 @@ import { TestSocket } from '../helpers/socket-client';
 import { TEST_ORIGIN, type SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import { testLogo } from '../helpers/test-logo';
+import { until } from '../helpers/wait';
 
 // Deploys on the embedded ledger (closing every second, like `npm start`), checked on the ledger
 // afterwards against numbers worked out here from the form: flags, keys, supply, pool, fee, LP.
@@ -308,13 +309,15 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
       sentence: 'Not in escrow on the XRP Ledger: the deployer can sell it at any time.',
     });
     // The list reads the issuer's escrows in the background; the mark is there once they are in.
-    let listed: TokenView | undefined;
-    const deadline = Date.now() + 20_000;
-    do {
-      if (listed) await new Promise((r) => setTimeout(r, 200));
-      const list = (await t.app.inject({ url: '/api/tokens?limit=10' })).json() as TokenView[];
-      listed = list.find((x) => x.issuer_address === result.issuer_address);
-    } while (!listed?.dev_unlocked && Date.now() < deadline);
+    const listed = await until(
+      'the dev allocation mark in the list',
+      async () => {
+        const list = (await t.app.inject({ url: '/api/tokens?limit=10' })).json() as TokenView[];
+        const found = list.find((x) => x.issuer_address === result.issuer_address);
+        return found?.dev_unlocked ? found : undefined;
+      },
+      { timeoutMs: 20_000, everyMs: 200 },
+    );
     expect(listed?.dev_unlocked).toEqual({ percent: '10', lockedPercent: '0' });
     expect(listed?.ledger_lock).toBeUndefined();
   });

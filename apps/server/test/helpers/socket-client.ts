@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { sleep } from './wait';
 
 export interface Frame {
   event: string;
@@ -82,7 +83,7 @@ export class TestSocket {
     const deadline = Date.now() + timeoutMs;
     while (!this.closed) {
       if (Date.now() > deadline) throw new Error('socket still open');
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
     return this.closed;
   }

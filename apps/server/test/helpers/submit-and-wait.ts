@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Client, SubmittableTransaction, TxResponse, Wallet } from 'xrpl';
+import { sleep } from './wait';
 
 // The one set of helpers tests use to put a transaction on the ledger with xrpl.js directly (not
 // through the platform's submission service).
@@ -28,7 +29,7 @@ export async function submitAndWait(
     const validated = await client.request({ command: 'ledger', ledger_index: 'validated' });
     if (Number(validated.result.ledger_index) > prepared.LastLedgerSequence!)
       throw new Error(`${tx.TransactionType} ${hash} expired unvalidated`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await sleep(25);
   }
 }
 
@@ -57,7 +58,7 @@ export async function waitValidated(
     } catch {
       // not in a ledger yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }
 

@@ -19,6 +19,7 @@ import { startEmbeddedLedger } from '../../src/ledger/embedded-ledger';
 import type { LocalLedgerRequest } from '../../src/ledger/local-ledger';
 import { issueOwnerLink, OWNER_LINK_PATH } from '../../src/modules/auth/sign-in-links';
 import { createTestDatabase } from '../db';
+import { sleep } from './wait';
 
 /** Quotas no test trips by accident: many demo users from one address, many wallets and payouts. */
 export const GENEROUS_QUOTAS = {
@@ -63,6 +64,13 @@ export interface TestApp {
   signIn(username: string, ref?: string): Promise<SignedIn>;
   /** Signs in as the owner (user id 1, an admin) through a fresh one-time owner link. */
   signInOwner(): Promise<SignedIn>;
+  /**
+   * Returns when the world is quiet (as atproto's dev-env `processAll`): no submission in flight, the
+   * job runner idle (nothing running, nothing claimable), and the indexer at the validated ledger —
+   * closing ledgers itself when the app's ledger closes only on request. Await it instead of a sleep
+   * or a poll after anything that starts background work.
+   */
+  settle(options?: { timeoutMs?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -244,6 +252,37 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     return finish(cookie, (me.json() as { user: User }).user);
   };
 
+  // Ledgers close only on request with the embedded ledger's default interval 0.
+  const manualCloses = !options.ledgerUrl && (options.closeIntervalMs ?? 0) === 0;
+  const settle = async ({ timeoutMs = 60_000 }: { timeoutMs?: number } = {}): Promise<void> => {
+    const { jobs, submissions, indexer } = app.platform;
+    const end = Date.now() + timeoutMs;
+    const busy = () => (submissions?.openCount ?? 0) > 0 || jobs.running > 0;
+    for (;;) {
+      if (Date.now() > end)
+        throw new Error(
+          `test app did not settle in ${timeoutMs} ms: ${submissions?.openCount ?? 0} submissions, ${jobs.running} jobs`,
+        );
+      // A job may be waiting for its transaction to validate: close a ledger for it, then look again.
+      if (busy() && manualCloses && ledger)
+        await ledger.client.request({ command: 'ledger_accept' } as never);
+      const jobsIdle = await Promise.race([jobs.idle().then(() => true), sleep(30).then(() => false)]);
+      if (!jobsIdle || busy()) continue;
+      if (ledger?.isConnected() && indexer) {
+        const left = end - Date.now();
+        let timer: NodeJS.Timeout | undefined;
+        const caught = await Promise.race([
+          indexer.caughtUp().then(() => true),
+          new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, left)))),
+        ]);
+        clearTimeout(timer);
+        if (!caught) continue; // the deadline check above reports it
+      }
+      // What the indexer's handlers started (jobs, submissions) makes this another round.
+      if (!busy()) return;
+    }
+  };
+
   return {
     app,
     database,
@@ -254,6 +293,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logs,
     signIn,
     signInOwner,
+    settle,
     close: async () => {
       for (const cleanup of cleanups.reverse()) await cleanup();
     },

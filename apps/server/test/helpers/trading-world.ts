@@ -1,4 +1,4 @@
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Client } from 'xrpl';
 import type { DeployResult, JobStatusView, SwapResult } from '@ledgerpad/shared';
@@ -141,14 +141,7 @@ export function seed(t: WalletTestApp): TradingWorld {
     },
     feeJob,
     feePaid,
-    feesSettled: async () => {
-      const fees = await t.database.db
-        .select()
-        .from(jobs)
-        .where(like(jobs.key, `${TRADING_FEE_JOB}:%`));
-      for (const j of fees) await t.app.platform.jobs.waitFor(j.id, { timeoutMs: 30_000 });
-      await t.app.platform.submissions!.idle();
-    },
+    feesSettled: () => t.settle({ timeoutMs: 30_000 }),
     xrp: (address) => xrpBalance(t.connection.client, address),
     tokens: (address, token) =>
       tokenBalance(t.connection.client, address, token.issuer_address, token.currency),

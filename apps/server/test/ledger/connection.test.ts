@@ -10,7 +10,7 @@ import { createXrplConnection, reconnectDelay } from '../../src/ledger/connectio
 import { SubmissionService } from '../../src/ledger/submission-service';
 import { createSignerSource, insertWallet } from '../../src/platform/custody';
 import { createTestDatabase } from '../db';
-import { until } from './helpers';
+import { until } from '../helpers/wait';
 
 describe('reconnect backoff', () => {
   it('waits 1 s × 2^attempt, capped at 30 s', () => {

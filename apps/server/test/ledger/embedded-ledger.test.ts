@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from 'xrpl';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { until } from './helpers';
+import { until } from '../helpers/wait';
 
 // The embedded ledger in a worker thread (LEDGER_THREAD=thread) keeps the same port rules as in the
 // API's thread: its admin credentials reach the worker, only the app's connection carries them, and

@@ -9,6 +9,7 @@ import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { createSignerSource, insertWallet } from '../../src/platform/custody';
 import { createTestDatabase } from '../db';
 import { xrpBalance } from '../helpers/ledger-reads';
+import { sleep } from '../helpers/wait';
 
 /** A ledger, a database, a connection and a submission service signing for wallets recorded in it. */
 export interface LedgerRig {
@@ -27,7 +28,13 @@ export interface LedgerRig {
 }
 
 export async function createLedgerRig(
-  opts: { closeIntervalMs?: number; dataDir?: string; service?: Partial<SubmissionServiceOptions> } = {},
+  opts: {
+    closeIntervalMs?: number;
+    dataDir?: string;
+    service?: Partial<SubmissionServiceOptions>;
+    /** The ledger's amendments by name (default: the stand-alone's, mainnet's set). */
+    amendments?: readonly string[];
+  } = {},
 ): Promise<LedgerRig> {
   // As the app's embedded ledger: admin methods only for the connection that has its credentials.
   const admin = newLedgerAdmin();
@@ -36,6 +43,7 @@ export async function createLedgerRig(
     closeIntervalMs: opts.closeIntervalMs ?? 0,
     dataDir: opts.dataDir,
     admin,
+    ...(opts.amendments ? { amendments: opts.amendments } : {}),
   });
   const database = await createTestDatabase();
   const connection = createXrplConnection('standalone', ledger.url, {
@@ -91,21 +99,10 @@ export async function closeUntil<T>(ledger: StandaloneLedger, done: Promise<T>, 
     settled = true;
   });
   for (let i = 0; i < maxCloses && !settled; i++) {
-    await new Promise((r) => setTimeout(r, 30));
+    await sleep(30);
     if (!settled) ledger.closeLedger();
   }
   return watched;
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits until `check` is true (polling), failing after `ms`. */
-export async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await sleep(20);
-  }
 }
 
 /**
@@ -118,7 +115,7 @@ export async function acceptUntil<T>(client: Client, done: Promise<T>, maxCloses
     settled = true;
   });
   for (let i = 0; i < maxCloses && !settled; i++) {
-    await new Promise((r) => setTimeout(r, 30));
+    await sleep(30);
     if (!settled) await client.request({ command: 'ledger_accept' } as never);
   }
   return watched;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
 import { isLocalLedgerUrl, reconnectDelay } from '../../src/ledger/connection';
 import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
+import { sleep } from '../helpers/wait';
 
 // The ledger goes away under the running app and comes back on the same port: the app serves ledger
 // routes (a read and a signed write) within 2 s of its return, whatever the outage's length — a
@@ -41,11 +42,11 @@ describe('the ledger restarted under the app', () => {
     const port = t.standalone!.port;
 
     await t.standalone!.close();
-    while (await connected()) await new Promise((r) => setTimeout(r, 20));
+    while (await connected()) await sleep(20);
     const down = await t.app.inject({ url: `/api/wallets/${first}/trustlines`, headers: alice.headers });
     expect(down.statusCode).toBe(503);
     // The outage: long enough that the old 1 s, 2 s, 4 s schedule would wait 4 s more after it.
-    await new Promise((r) => setTimeout(r, OUTAGE_MS));
+    await sleep(OUTAGE_MS);
 
     restarted = await startStandaloneLedger({ port, closeIntervalMs: 200, dataDir: dir });
     const back = performance.now();
@@ -53,7 +54,7 @@ describe('the ledger restarted under the app', () => {
     while (read === undefined && performance.now() - back < 10_000) {
       const r = await t.app.inject({ url: `/api/wallets/${first}/trustlines`, headers: alice.headers });
       if (r.statusCode === 200) read = performance.now() - back;
-      else await new Promise((resolve) => setTimeout(resolve, 25));
+      else await sleep(25);
     }
     const paid = await fund(second);
     const wrote = performance.now() - back;

@@ -6,7 +6,8 @@ import { ledgerAccounts, ledgerSubmissions } from '../../src/ledger/schema';
 import { SubmissionService } from '../../src/ledger/submission-service';
 import { createSignerSource } from '../../src/platform/custody';
 import { createTestApp } from '../helpers/test-app';
-import { acceptUntil, closeUntil, createLedgerRig, until, type LedgerRig } from './helpers';
+import { until } from '../helpers/wait';
+import { acceptUntil, closeUntil, createLedgerRig, type LedgerRig } from './helpers';
 
 // The submission service against the embedded ledger, driven one ledger close at a time.
 

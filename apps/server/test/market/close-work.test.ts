@@ -3,6 +3,7 @@ import { Wallet } from 'xrpl';
 import { openDatabase, PGLITE_SLICE_MS } from '../../src/db/client';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { sleep } from '../helpers/wait';
 
 // What a ledger close costs the API's event loop (docs/benchmarks.md, issue 27 part 4): PGlite lets
 // the loop run between statements, and a ledger without transactions keeps the market snapshot.
@@ -77,7 +78,7 @@ describe('the market snapshot at a ledger close', () => {
       for (;;) {
         await vi.waitFor(() => expect(snapshot['building']).toBeUndefined(), { timeout: 10_000 });
         const started = snapshot['startedAt'];
-        await new Promise((r) => setTimeout(r, 100));
+        await sleep(100);
         if (snapshot['building'] === undefined && snapshot['startedAt'] === started) return snapshot.get();
       }
     };

@@ -16,6 +16,7 @@ import { submitAndWait } from '../helpers/submit-and-wait';
 import { fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import { testLogo } from '../helpers/test-logo';
+import { until } from '../helpers/wait';
 
 // Exact accounting (issue 23): the positions worked example, by hand. The token is paired with
 // RLUSD, so its XRP book holds only the offers placed here and nothing on an AMM: every trade below
@@ -250,11 +251,14 @@ describe('positions: the worked example', () => {
     const posxPool = await pool({ currency: RLUSD_CURRENCY_HEX, issuer: rlusd }, tokens('0'));
     const p = posxPool.a.div(posxPool.b).toSignificantDigits(15).div(rlusdPerXrp).toSignificantDigits(15);
     // The snapshot follows the ledger; wait until it prices RLUSD as the pool now does.
-    for (let i = 0; i < 100; i++) {
-      const now = (await t.app.inject({ url: '/api/xrp-usd-price' })).json() as { price: string };
-      if (new Decimal(now.price).eq(rlusdPerXrp)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until(
+      'the snapshot pricing RLUSD as the pool does',
+      async () => {
+        const now = (await t.app.inject({ url: '/api/xrp-usd-price' })).json() as { price: string };
+        return new Decimal(now.price).eq(rlusdPerXrp);
+      },
+      { timeoutMs: 10_000, everyMs: 100 },
+    );
     const res = await t.app.inject({
       url: `/api/positions/${quinn.user.id}`,
       headers: { cookie: quinn.cookie },

@@ -17,19 +17,12 @@ import {
   type JobRunnerOptions,
 } from '../../src/platform/jobs';
 import { createTestDatabase } from '../db';
+import { sleep, until } from '../helpers/wait';
 
 // The persisted job runner against a real database: PGlite by default, PostgreSQL with
 // TEST_DATABASE_URL (then the two-instance test gives each runner its own connection pool).
 
 const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 function gate(): { open: () => void; wait: Promise<void> } {
   let open!: () => void;
@@ -280,7 +273,7 @@ describe('job runner', () => {
         [
           'bad',
           async () => {
-            await new Promise((r) => setTimeout(r, 20));
+            await sleep(20);
             throw new JobFailure(null, 'The AMM pool already exists.');
           },
         ],
@@ -382,7 +375,7 @@ describe('job runner', () => {
     await until(() => runs.b === 1);
     let stopped = false;
     const stopping = first.stop().then(() => (stopped = true));
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     expect(stopped).toBe(false); // still draining: step b is running
     slow.open();
     await stopping;
@@ -421,7 +414,7 @@ describe('job runner', () => {
             step,
             name,
           ]);
-          await new Promise((r) => setTimeout(r, 5));
+          await sleep(5);
         });
       }
       return name;

@@ -19,6 +19,7 @@ import {
 } from '../helpers/child-server';
 import { TestSocket } from '../helpers/socket-client';
 import { ammLaunchBody } from '../helpers/trading-world';
+import { sleep } from '../helpers/wait';
 
 // Two real instances, as production runs them: the compiled server (`node dist/main.js`) on one
 // PostgreSQL (a fresh schema) and one ledger, with the same shared secrets and their own data
@@ -219,7 +220,7 @@ describe('two instances on one PostgreSQL', () => {
       if (s.status === 'completed' || s.status === 'failed')
         throw new Error(`finished before the kill: ${s.status}`);
       if (s.steps.some((x) => x.name === 'create-wallets' && x.status === 'done')) break;
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
     // Updates of the job A runs reach the socket B holds (through PostgreSQL LISTEN/NOTIFY).
     const fromA = await socket.next('jobUpdated', 10_000);

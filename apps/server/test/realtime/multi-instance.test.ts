@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../../src/db/client';
 import { channelName, NOTIFY_MAX_BYTES } from '../../src/realtime/pg-event-bus';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { TestSocket } from '../helpers/socket-client';
+import { until } from '../helpers/wait';
 
 // Two server instances on one PostgreSQL: an event published on A reaches a socket held by B.
 // Uses TEST_DATABASE_URL, else the local PostgreSQL of the README and CI (.ci/run). Without a
@@ -88,8 +89,7 @@ describe('event bus across instances (PostgreSQL LISTEN/NOTIFY)', () => {
     const off = b.app.realtime.bus.subscribe('test:big', (p) => received.push(p));
     const big = { blob: 'y'.repeat(NOTIFY_MAX_BYTES * 2) };
     await a.app.realtime.bus.publish('test:big', big);
-    const deadline = Date.now() + 3000;
-    while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => received.length > 0, 3000);
     off();
     expect(received).toEqual([big]);
     await expect(
@@ -112,12 +112,14 @@ describe('event bus across instances (PostgreSQL LISTEN/NOTIFY)', () => {
     }
     const received: unknown[] = [];
     const off = b.app.realtime.bus.subscribe('test:after-reconnect', (p) => received.push(p));
-    const deadline = Date.now() + 8000;
     // Events published while B is reconnecting are lost (best-effort); keep publishing until one lands.
-    while (received.length === 0 && Date.now() < deadline) {
-      await a.app.realtime.bus.publish('test:after-reconnect', { n: 1 });
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until(
+      async () => {
+        await a.app.realtime.bus.publish('test:after-reconnect', { n: 1 });
+        return received.length > 0;
+      },
+      { timeoutMs: 8000, everyMs: 100 },
+    );
     off();
     expect(received.length).toBeGreaterThan(0);
   }, 15_000);

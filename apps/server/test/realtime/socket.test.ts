@@ -5,6 +5,7 @@ import { signSocketToken } from '../../src/modules/auth/socket-token';
 import { createTestDatabase } from '../db';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 import { TestSocket } from '../helpers/socket-client';
+import { sleep, until } from '../helpers/wait';
 
 const ISSUER = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const OTHER_ISSUER = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
@@ -173,7 +174,7 @@ describe('live socket /ws', () => {
     const big = 'x'.repeat(4000);
     for (let i = 0; i < 5000 && t.app.realtime.hub.stats.droppedSlow === before; i++) {
       await t.app.realtime.publishTrade({ ...trade('SLOW', ISSUER), price: big });
-      if (i % 50 === 0) await new Promise((r) => setTimeout(r, 1));
+      if (i % 50 === 0) await sleep(1);
     }
     expect(t.app.realtime.hub.stats.droppedSlow).toBe(before + 1);
     (s.ws as unknown as { _socket: { resume(): void } })._socket.resume();
@@ -197,15 +198,14 @@ describe('sockets per IP', () => {
       first.close();
       await first.waitClosed();
       // The server notices the close asynchronously.
-      const deadline = Date.now() + 3000;
-      let third: TestSocket | undefined;
-      while (!third && Date.now() < deadline) {
-        third = await TestSocket.open(`${url}?token=${token}`).catch(() => undefined);
-        if (!third) await new Promise((r) => setTimeout(r, 50));
-      }
+      const third = await until(() => TestSocket.open(`${url}?token=${token}`).catch(() => undefined), {
+        what: 'a third socket after the first closed',
+        timeoutMs: 3000,
+        everyMs: 50,
+      });
       expect(third).toBeDefined();
       second.close();
-      third?.close();
+      third.close();
     } finally {
       await t.close();
     }
@@ -223,10 +223,7 @@ describe('socket heartbeat', () => {
       await healthy.next('ready');
       await dead.next('ready');
       (dead.ws as unknown as { _socket: { pause(): void } })._socket.pause();
-      const deadline = Date.now() + 3000;
-      while (t.app.realtime.hub.stats.droppedDead < 1 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await until(() => t.app.realtime.hub.stats.droppedDead >= 1, { timeoutMs: 3000, everyMs: 50 });
       expect(t.app.realtime.hub.stats.droppedDead).toBe(1);
       expect(t.app.realtime.hub.connectionCount).toBe(1);
       expect(healthy.closed).toBeNull();

@@ -12,6 +12,7 @@ import {
   useCrashRig,
   type ChildServer,
 } from '../helpers/child-server';
+import { sleep, until } from '../helpers/wait';
 
 // kill -9 of the real server (embedded PGlite and persistent ledger in one process, as `npm start`)
 // in the middle of reward payouts, then a restart with nobody retrying: a creator's claim split
@@ -30,18 +31,8 @@ type AccountTx = {
   hash?: string;
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `read` until it answers something (not undefined), at most `ms`. */
-async function until<T>(what: string, read: () => Promise<T | undefined>, ms = 120_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`still waiting: ${what}`);
-    await sleep(250);
-  }
-}
+/** The crash rig's child process answers slowly on a loaded machine. */
+const SLOW = { timeoutMs: 120_000, everyMs: 250 };
 
 /** Drops as the API writes XRP amounts (6 decimals) and back. */
 const xrp6 = (d: bigint) => `${d / 1_000_000n}.${(d % 1_000_000n).toString().padStart(6, '0')}`;
@@ -137,11 +128,15 @@ describe('reward payout crash safety', () => {
     });
     expect(deploy.status, await deploy.clone().text()).toBe(202);
     const { jobId } = (await deploy.json()) as { jobId: string };
-    const token = await until('the deploy', async () => {
-      const s = (await creator.get(`/api/job-status/${jobId}`)) as unknown as JobStatusView<DeployResult>;
-      if (s.status === 'failed') throw new Error(`deploy failed: ${JSON.stringify(s)}`);
-      return s.status === 'completed' ? s.result! : undefined;
-    });
+    const token = await until(
+      'the deploy',
+      async () => {
+        const s = (await creator.get(`/api/job-status/${jobId}`)) as unknown as JobStatusView<DeployResult>;
+        if (s.status === 'failed') throw new Error(`deploy failed: ${JSON.stringify(s)}`);
+        return s.status === 'completed' ? s.result! : undefined;
+      },
+      SLOW,
+    );
     const me = (await creator.get('/api/user')) as unknown as { user: { id: number } };
     const mine = (await creator.get(`/api/dashboard/user-tokens/${me.user.id}`)) as unknown as {
       tokens: Array<{ id: number }>;
@@ -164,38 +159,45 @@ describe('reward payout crash safety', () => {
     }
     // The fee payments on the ledger: the trader's Payments to the fee wallet (the trader's only
     // Payments to another account). From them, the creator's third and the referrer's 20%.
-    const feePayments = await until('three fee payments', () =>
-      rig.withLedger(async (c) => {
-        const r = await c.request({
-          command: 'account_tx',
-          account: traderWallet.wallet_address,
-          limit: 100,
-        });
-        const fees = (r.result.transactions as unknown as AccountTx[]).filter(
-          (t) =>
-            t.tx_json?.TransactionType === 'Payment' &&
-            t.tx_json.Account === traderWallet.wallet_address &&
-            t.tx_json.Destination !== traderWallet.wallet_address &&
-            t.meta?.TransactionResult === 'tesSUCCESS',
-        );
-        return fees.length === 3 ? fees : undefined;
-      }),
+    const feePayments = await until(
+      'three fee payments',
+      () =>
+        rig.withLedger(async (c) => {
+          const r = await c.request({
+            command: 'account_tx',
+            account: traderWallet.wallet_address,
+            limit: 100,
+          });
+          const fees = (r.result.transactions as unknown as AccountTx[]).filter(
+            (t) =>
+              t.tx_json?.TransactionType === 'Payment' &&
+              t.tx_json.Account === traderWallet.wallet_address &&
+              t.tx_json.Destination !== traderWallet.wallet_address &&
+              t.meta?.TransactionResult === 'tesSUCCESS',
+          );
+          return fees.length === 3 ? fees : undefined;
+        }),
+      SLOW,
     );
     const feeWallet = feePayments[0]!.tx_json!.Destination!;
     const fees = feePayments.map((t) => BigInt((t.tx_json!.DeliverMax ?? t.tx_json!.Amount)!));
     const creatorShare = fees.reduce((s, f) => s + f / 3n, 0n);
     const referralShare = fees.reduce((s, f) => s + (f * 2000n) / 10_000n, 0n);
     // Both accrued (the fee jobs record the fee paid after the payment validates).
-    await until('the accruals', async () => {
-      const summary = (await creator.get('/api/rewards/summary')) as unknown as Array<{
-        total_reward: string;
-      }>;
-      const me = (await as(referrerHeaders).get('/api/referrals/me')) as unknown as ReferralSummary;
-      const earned = me.balances.find((b) => b.currency === 'XRP')!.earned;
-      return drops(summary[0]!.total_reward) === creatorShare && drops(earned) === referralShare
-        ? true
-        : undefined;
-    });
+    await until(
+      'the accruals',
+      async () => {
+        const summary = (await creator.get('/api/rewards/summary')) as unknown as Array<{
+          total_reward: string;
+        }>;
+        const me = (await as(referrerHeaders).get('/api/referrals/me')) as unknown as ReferralSummary;
+        const earned = me.balances.find((b) => b.currency === 'XRP')!.earned;
+        return drops(summary[0]!.total_reward) === creatorShare && drops(earned) === referralShare
+          ? true
+          : undefined;
+      },
+      SLOW,
+    );
 
     // The split: the creator's wallet and four other users' wallets, 30 / 25 / 20 / 15 / 10 %.
     const others = [];
@@ -232,15 +234,21 @@ describe('reward payout crash safety', () => {
     server = await rig.start();
     // Sessions live in the database: the same cookies work on the restarted server.
     const afterRestart = creator;
-    const paid = await until('the split payouts', async () => {
-      const rows = (await afterRestart.get(`/api/rewards/payouts?token_id=${tokenId}`)) as unknown as Array<{
-        address: string;
-        amount: string;
-        status: string;
-        hash: string;
-      }>;
-      return rows.length === 5 && rows.every((p) => p.status === 'paid') ? rows : undefined;
-    });
+    const paid = await until(
+      'the split payouts',
+      async () => {
+        const rows = (await afterRestart.get(
+          `/api/rewards/payouts?token_id=${tokenId}`,
+        )) as unknown as Array<{
+          address: string;
+          amount: string;
+          status: string;
+          hash: string;
+        }>;
+        return rows.length === 5 && rows.every((p) => p.status === 'paid') ? rows : undefined;
+      },
+      SLOW,
+    );
     for (const [i, address] of recipients.entries())
       expect(paid.find((p) => p.address === address)?.amount, address).toBe(xrp6(parts[i]!));
 
@@ -262,19 +270,29 @@ describe('reward payout crash safety', () => {
 
     server = await rig.start();
     const referrerAgain = referrer;
-    await until('the referral payout', async () => {
-      const rows = (await referrerAgain.get('/api/referrals/claims')) as unknown as Array<{ status: string }>;
-      return rows.length === 1 && rows[0]!.status === 'paid' ? true : undefined;
-    });
+    await until(
+      'the referral payout',
+      async () => {
+        const rows = (await referrerAgain.get('/api/referrals/claims')) as unknown as Array<{
+          status: string;
+        }>;
+        return rows.length === 1 && rows[0]!.status === 'paid' ? true : undefined;
+      },
+      SLOW,
+    );
 
     // On the ledger, after a few more closes (a doubled payment would show by now): exactly one
     // payment from the fee wallet to each recipient, of exactly its share.
     await rig.withLedger(async (c) => {
       const start = (await c.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger_index;
-      await until('5 more ledgers', async () => {
-        const now = (await c.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger_index;
-        return now >= start + 5 ? true : undefined;
-      });
+      await until(
+        '5 more ledgers',
+        async () => {
+          const now = (await c.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger_index;
+          return now >= start + 5 ? true : undefined;
+        },
+        SLOW,
+      );
       const r = await c.request({ command: 'account_tx', account: feeWallet, limit: 400 });
       const payments = (r.result.transactions as unknown as AccountTx[]).filter(
         (t) =>

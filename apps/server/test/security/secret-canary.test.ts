@@ -25,6 +25,7 @@ import {
 } from '../helpers/child-server';
 import { SERVER_DIR } from '../helpers/server-process';
 import { describeHits, SecretScanner, type WalletSecret } from '../helpers/secret-scan';
+import { sleep } from '../helpers/wait';
 
 // The secret canary (issue 34): wallets are made by every path — the web's create (no key), the
 // API's with and without an Idempotency-Key, imports by seed (secp256k1, Ed25519), by BIP39 and
@@ -58,7 +59,6 @@ afterAll(async () => {
   }
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const METRICS_TOKEN = randomBytes(16).toString('hex');
 
 /** A child process's whole output and exit code (the key rotation script, pg_dump). */

@@ -4,6 +4,7 @@ import { Wallet, type Client } from 'xrpl';
 import { SELF_CUSTODY_MESSAGES, type SigningIntent } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
+import { sleep } from '../helpers/wait';
 
 // kill -9 of the real server (embedded PGlite and embedded ledger in one process) around a
 // self-custody transfer: between "intent returned" and "blob received", and right after the blob
@@ -82,7 +83,7 @@ describe('self-custody intents across kill -9', () => {
     for (;;) {
       const s = await json(await get(`/api/intents/${b.id}`));
       if (s.status !== 'prepared') break;
-      await new Promise((r) => setTimeout(r, 10));
+      await sleep(10);
     }
     await rig.kill();
     const bFirst = await answered;
@@ -103,7 +104,7 @@ describe('self-custody intents across kill -9', () => {
         const v = (await client.request({ command: 'ledger', ledger_index: 'validated' })).result
           .ledger_index;
         if (Number(v) >= c.lastLedgerSequence) return;
-        await new Promise((r) => setTimeout(r, 250));
+        await sleep(250);
       }
     });
     const cLate = await submit(c, cBlobs);

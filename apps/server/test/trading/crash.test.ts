@@ -1,10 +1,16 @@
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import type { Client } from 'xrpl';
-import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { tradingTrades } from '../../src/modules/trading/schema';
-import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
+import { useCrashRig } from '../helpers/child-server';
+import {
+  accountHistory,
+  buyRlusd,
+  fundedTraders,
+  rlusdMarket,
+  type AccountTx,
+} from '../helpers/crash-trading';
+import { sleep } from '../helpers/wait';
 
 // kill -9 of the real server (embedded PGlite and persistent ledger in one process, as `npm start`)
 // while 100 market swaps from 20 users are in flight, then a restart with nobody retrying: every
@@ -13,17 +19,6 @@ import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
 const USERS = 20;
 const PER_USER = 5;
 const SWAPS = USERS * PER_USER;
-
-type AccountTx = {
-  tx_json?: { TransactionType: string; Account: string; Destination?: string };
-  meta?: { TransactionResult: string };
-  hash?: string;
-};
-
-async function history(client: Client, account: string): Promise<AccountTx[]> {
-  const r = await client.request({ command: 'account_tx', account, limit: 400 });
-  return r.result.transactions as unknown as AccountTx[];
-}
 
 describe('trading crash safety', () => {
   const rig = useCrashRig('trade-crash', {
@@ -35,53 +30,18 @@ describe('trading crash safety', () => {
 
   it('kill -9 during 100 concurrent swaps from 20 users: every validated swap is recorded and charged exactly once', async () => {
     let server = await rig.start();
+    const traders = await fundedTraders(server.base, 'crash_trader', USERS);
     // The XRP/RLUSD pool the platform bootstrap creates on the stand-alone ledger.
-    let rlusd: string | undefined;
-    for (let i = 0; i < 100 && !rlusd; i++) {
-      const r = await fetch(`${server.base}/api/config/rlusd`);
-      if (r.ok) rlusd = (await json(r)).issuer as string | undefined;
-      if (!rlusd) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(rlusd).toBeTruthy();
-
-    const traders = await Promise.all(
-      Array.from({ length: USERS }, async (_, u) => {
-        const headers = await signInOverHttp(server.base, `crash_trader_${u}`);
-        const post = (url: string, body: object) =>
-          fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
-        const wallet = await json(await post('/api/wallets', {}));
-        const funded = await post(`/api/wallets/${wallet.id}/fund`, {});
-        expect(funded.status, await funded.text()).toBe(200);
-        return { headers, address: String(wallet.wallet_address) };
-      }),
-    );
+    const rlusd = await rlusdMarket(server.base, traders[0]!);
     const swap = (base: string, u: number, k: number) =>
-      fetch(`${base}/api/swap`, {
-        method: 'POST',
-        headers: { ...traders[u]!.headers, 'idempotency-key': `crash-swap-${u}-${k}` },
-        body: JSON.stringify({
-          walletAddress: traders[u]!.address,
-          issuer: rlusd,
-          token: RLUSD_CURRENCY_HEX,
-          // Distinct amounts, so every swap is told apart on the ledger.
-          amount: new Decimal(1).plus(new Decimal(u * PER_USER + k + 1).div(1e6)).toFixed(),
-          type: 'BUY',
-          slippage: '50',
-          baseAsset: 'XRP',
-        }),
-      });
-
-    // The platform bootstrap funds the XRP/RLUSD pool shortly after start: quote until it answers.
-    for (let i = 0; ; i++) {
-      const q = await fetch(`${server.base}/api/amm-info`, {
-        method: 'POST',
-        headers: traders[0]!.headers,
-        body: JSON.stringify({ issuer: rlusd, token: RLUSD_CURRENCY_HEX, amountXrp: '1', tradeType: 'BUY' }),
-      });
-      if (q.ok) break;
-      if (i > 150) throw new Error(`no XRP/RLUSD pool: ${await q.text()}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      buyRlusd(
+        base,
+        traders[u]!,
+        rlusd,
+        // Distinct amounts, so every swap is told apart on the ledger.
+        new Decimal(1).plus(new Decimal(u * PER_USER + k + 1).div(1e6)).toFixed(),
+        `crash-swap-${u}-${k}`,
+      );
     let answered = 0;
     let thirdAnswered!: () => void;
     const threeAnswered = new Promise<void>((resolve) => (thirdAnswered = resolve));
@@ -115,7 +75,7 @@ describe('trading crash safety', () => {
         swapsOnLedger = new Map();
         feesOnLedger = new Map();
         for (const { address } of traders) {
-          const txs = (await history(client, address)).filter(
+          const txs = (await accountHistory(client, address)).filter(
             (t) =>
               t.tx_json?.TransactionType === 'Payment' &&
               t.tx_json.Account === address &&
@@ -139,11 +99,11 @@ describe('trading crash safety', () => {
           ({ address }) => feesOnLedger.get(address)!.length < swapsOnLedger.get(address)!.length,
         );
         if (pending.length === 0 || Date.now() > deadline) break;
-        await new Promise((r) => setTimeout(r, 500));
+        await sleep(500);
       }
       settledMs = Date.now() - restartedAt;
       // A few more closes: a doubled fee would show up now.
-      await new Promise((r) => setTimeout(r, 3_000));
+      await sleep(3_000);
       await read();
     });
     await rig.stop();

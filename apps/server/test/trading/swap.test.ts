@@ -466,8 +466,7 @@ describe('market swaps', () => {
     };
     const indexer = t.app.platform.indexer!;
     const nextLedger = async (after: number) => {
-      const until = Date.now() + 20_000;
-      while (indexer.lastIndexed <= after && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      await indexer.caughtUp(after + 1);
       expect(indexer.lastIndexed).toBeGreaterThan(after);
     };
     const rate = (fee: string | null) =>

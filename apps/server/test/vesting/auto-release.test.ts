@@ -16,6 +16,7 @@ import type { DeployPayload } from '../../src/modules/deploy';
 import type { SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import { testLogo } from '../helpers/test-logo';
+import { until } from '../helpers/wait';
 
 // Issue 28, 'Release automatically when due': the deployer opts a schedule in on the dashboard and
 // the server's keeper finishes each due tranche after a validated ledger, with no request, once —
@@ -165,9 +166,10 @@ describe('opted in', () => {
     expect(on.statusCode, on.body).toBe(200);
     expect(on.json()).toEqual({ tokenId: result.token_id, enabled: true });
     // No release request: the app's keeper, poked by the opt-in and by each validated ledger.
-    const deadline = Date.now() + 30_000;
-    while ((await devLine()) !== '25000' && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 200));
+    await until('the released tranche on the dev line', async () => (await devLine()) === '25000', {
+      timeoutMs: 30_000,
+      everyMs: 200,
+    });
     expect(await devLine()).toBe('25000');
     await t.app.vesting.keeper!.idle();
     const rows = await releases();

@@ -45,10 +45,7 @@ async function listed(): Promise<TokenView> {
 async function closeAndIndex(): Promise<void> {
   await client().request({ command: 'ledger_accept' } as never);
   const r = await client().request({ command: 'ledger', ledger_index: 'validated' });
-  const target = r.result.ledger_index;
-  const deadline = Date.now() + 20_000;
-  while ((t.app.platform.indexer?.lastIndexed ?? 0) < target && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 50));
+  await t.app.platform.indexer!.caughtUp(r.result.ledger_index);
 }
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { StandaloneLedger } from 'xrpl-standalone';
 import type { Database } from '../../src/db/client';
 import type { XrplConnection } from '../../src/ledger/connection';
-import { createTestApp, type SignedIn } from '../helpers/test-app';
+import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
 
 // createTestApp with the logger on at trace level into a buffer, so tests can prove no seed ever
 // reaches the logs, and with the stand-alone ledger closing on a short timer.
@@ -15,6 +15,8 @@ export interface WalletTestApp {
   logs: string[];
   signIn(username: string, ref?: string): Promise<SignedIn>;
   signInOwner(): Promise<SignedIn>;
+  /** The test app's `settle()`: no submission in flight, jobs idle, the indexer at the validated ledger. */
+  settle: TestApp['settle'];
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function createWalletTestApp(
     logs: t.logs,
     signIn: t.signIn,
     signInOwner: t.signInOwner,
+    settle: t.settle,
     close: t.close,
   };
 }

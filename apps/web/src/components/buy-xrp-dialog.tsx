@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -121,6 +121,13 @@ function OnrampWidgetModal({ config, onClose }: { config: OnrampWidgetConfig; on
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
+  // Lets the widget wind down (it answers with its close event), and closes at once either way.
+  // Changes only with the environment, so the effect below keeps its listeners.
+  const requestClose = useCallback(() => {
+    frame.current?.contentWindow?.postMessage({ event_id: ONRAMP_CLOSE_REQUEST }, onrampOrigin(environment));
+    onCloseRef.current();
+  }, [environment]);
+
   useEffect(() => {
     const origin = onrampOrigin(environment);
     const onMessage = (message: MessageEvent) => {
@@ -157,13 +164,7 @@ function OnrampWidgetModal({ config, onClose }: { config: OnrampWidgetConfig; on
       window.removeEventListener('keydown', onKey);
       document.body.style.overflow = overflow;
     };
-  }, [environment]);
-
-  // Lets the widget wind down (it answers with its close event), and closes at once either way.
-  function requestClose() {
-    frame.current?.contentWindow?.postMessage({ event_id: ONRAMP_CLOSE_REQUEST }, onrampOrigin(environment));
-    onCloseRef.current();
-  }
+  }, [environment, requestClose]);
 
   return createPortal(
     <div

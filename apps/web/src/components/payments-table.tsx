@@ -1,5 +1,6 @@
 import { shortAddress } from '@ledgerpad/shared';
 import { CopyButton } from './copy-button';
+import './card-table.css';
 import './payments-table.css';
 
 /** One payment the platform made to someone: a reward payout or a referral claim. */
@@ -30,7 +31,7 @@ export function PaymentsTable({
 }) {
   return (
     <div className="table-scroll">
-      <table className="payments-table">
+      <table className="payments-table card-table">
         <thead>
           <tr>
             <th scope="col">Time</th>

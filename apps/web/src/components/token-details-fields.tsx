@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { LISTING_DESCRIPTION_MAX, type UploadPurpose, type UploadResponse } from '@ledgerpad/shared';
 import { TextAreaField, TextField } from './form-field';
@@ -27,6 +28,34 @@ export function tokenDetailsErrors(
   ).map((name) => errors[name]?.message);
 }
 
+export interface TokenDetailsLogo {
+  purpose: UploadPurpose;
+  hint: string;
+  /** The uploaded logo's served URL for the form's `logoUrl`; undefined when it is removed. */
+  onLogoUrl: (url: string | undefined) => void;
+  onBusy: (busy: boolean) => void;
+  onRefused?: (message: string | undefined) => void;
+}
+
+/**
+ * A form's logo upload, wired once for the listing, claim and admin forms: `uploading` holds the
+ * submit button while the file is sent, `refused` is the picker's refusal (a form refuses to submit
+ * with one rather than drop the logo silently), `logo` goes to TokenDetailsFields. `setLogoUrl` puts
+ * the served URL (undefined: removed) into the form.
+ */
+export function useLogoUpload(
+  look: { purpose: UploadPurpose; hint: string },
+  setLogoUrl: (url: string | undefined) => void,
+): { uploading: boolean; refused: string | undefined; logo: TokenDetailsLogo } {
+  const [uploading, setUploading] = useState(false);
+  const [refused, setRefused] = useState<string>();
+  return {
+    uploading,
+    refused,
+    logo: { ...look, onBusy: setUploading, onRefused: setRefused, onLogoUrl: setLogoUrl },
+  };
+}
+
 export function TokenDetailsFields({
   register,
   invalid,
@@ -43,14 +72,7 @@ export function TokenDetailsFields({
   disabled?: boolean;
   /** The description as typed, for its counter. */
   description: string;
-  logo: {
-    purpose: UploadPurpose;
-    hint: string;
-    /** The uploaded logo's served URL for the form's `logoUrl`; undefined when it is removed. */
-    onLogoUrl: (url: string | undefined) => void;
-    onBusy: (busy: boolean) => void;
-    onRefused?: (message: string | undefined) => void;
-  };
+  logo: TokenDetailsLogo;
   /** The created date is an admin's to set (a user's is ignored): hidden where it cannot apply. */
   createdDate?: boolean;
 }) {

@@ -25,7 +25,7 @@ export function XrplToolsMenu({
   const trigger = useRef<HTMLButtonElement>(null);
   const active = TOOLS_PATHS.some((path) => pathname === path);
 
-  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => setOpen(false), [pathname, setOpen]);
 
   return (
     <DropdownMenu.Root {...rootProps}>

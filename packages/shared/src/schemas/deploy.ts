@@ -7,6 +7,7 @@ export { stripHtml };
 import { Decimal } from '../money';
 import { IDENTITY_MESSAGES, isRlusdTicker } from '../token-identity';
 import { vestingSchema } from './vesting';
+import { FIRST_BUY_XRP } from '../first-buy';
 
 // The deploy form of spec 001 §3/§5, one schema for the web form and POST /api/deploy-token.
 // Amounts are decimal strings; percentages too. Nothing here is ever a float that gets charged.
@@ -40,6 +41,8 @@ export const DEPLOY_MESSAGES = {
   bondingDev: 'A bonding curve launch has no dev allocation: everyone buys on the curve.',
   bondingBlackhole: 'A bonding curve launch blackholes its issuer: the supply is fixed.',
   bondingRequireAuth: 'A bonding curve launch cannot require authorization: anyone may buy.',
+  firstBuy: 'First buy must be an amount of XRP with at most 6 decimals.',
+  firstBuyPair: 'A first buy needs an instant launch paired with XRP.',
 } as const;
 
 /** A text input as the forms send it: HTML tags stripped, then trimmed. */
@@ -157,6 +160,22 @@ const deployFields = z.object({
   telegramFileId: z.string().max(256).nullable().optional(),
   blackholeIssuer: z.boolean().default(true),
   requireAuth: z.boolean().default(false),
+  /**
+   * 'Burn the LP' (issue 37): after the pool opens, the hot wallet that holds the creator's LP tokens
+   * is blackholed in the deploy's own transactions, so no key can ever withdraw the pool. The web form
+   * sends it on by default; an API request without it keeps the LP tokens, as before (like `vesting`),
+   * and the kept LP is marked. Instant AMM launches only (a curve's graduation always burns).
+   */
+  burnLp: z.boolean().optional(),
+  /**
+   * The creator's first buy, in XRP (issue 37): the paying wallet buys from the new pool in the
+   * pool's own all-or-nothing Batch, so no one trades between them. Empty or '0': none.
+   */
+  firstBuyXrp: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || FIRST_BUY_XRP.test(v), DEPLOY_MESSAGES.firstBuy)
+    .optional(),
   liquidityPairType: z.enum(LIQUIDITY_PAIRS).default('XRP'),
   /** 'amm': an instant AMM pool (the default); 'bonding': a bonding curve (docs/bonding-curve.md). */
   launchType: z.enum(LAUNCH_TYPES).default('amm'),
@@ -174,9 +193,19 @@ const deployFields = z.object({
  * liquidity of its own and a blackholed issuer; an instant launch needs its liquidity.
  */
 function launchRules(
-  v: { launchType: LaunchType; liquidityAmount: string; supply: string; devAllocation: string },
+  v: {
+    launchType: LaunchType;
+    liquidityAmount: string;
+    supply: string;
+    devAllocation: string;
+    liquidityPairType: LiquidityPair;
+    firstBuyXrp?: string;
+  },
   ctx: z.RefinementCtx,
 ): void {
+  const buys = v.firstBuyXrp !== undefined && isDecimal(v.firstBuyXrp) && new Decimal(v.firstBuyXrp).gt(0);
+  if (buys && (v.launchType !== 'amm' || v.liquidityPairType !== 'XRP'))
+    ctx.addIssue({ code: 'custom', path: ['firstBuyXrp'], message: DEPLOY_MESSAGES.firstBuyPair });
   if (v.launchType === 'amm') {
     if (!isDecimal(v.liquidityAmount) || !new Decimal(v.liquidityAmount).gt(0))
       ctx.addIssue({ code: 'custom', path: ['liquidityAmount'], message: DEPLOY_MESSAGES.liquidity });
@@ -215,6 +244,8 @@ export type DeployFormCore = Pick<
   | 'logoUrl'
   | 'blackholeIssuer'
   | 'requireAuth'
+  | 'burnLp'
+  | 'firstBuyXrp'
   | 'liquidityPairType'
 >;
 

@@ -1,7 +1,8 @@
 import { OWNER_USER_ID, RLUSD_PAIR_HOT_WALLET_RESERVE_XRP } from '../constants';
 import type { BondingConfigView, LaunchType } from '../bonding';
 import type { LiquidityPair } from './deploy';
-import { Decimal } from '../money';
+import { Decimal, dropsToDecimal, platformFeeDrops, xrpToDrops } from '../money';
+import { FIRST_BUY_NETWORK_XRP, FIRST_BUY_XRP } from '../first-buy';
 import { vestingTrancheCount } from '../vesting';
 import { VESTING_MAX_TRANCHES, type TokenDevUnlocked, type TokenLedgerLock } from './vesting';
 import type { TokenIdentity } from '../token-identity';
@@ -52,7 +53,25 @@ export interface TokenView extends TokenIdentity {
   ledger_lock?: TokenLedgerLock;
   /** A Ledgerpad deploy's dev allocation not in escrow on the ledger (the list's 'unlocked' mark). */
   dev_unlocked?: TokenDevUnlocked;
+  /**
+   * The share of the token's pool's LP tokens held by accounts that can never sign, read from the
+   * ledger (issue 37: the list's 'LP burned' mark); absent: none burned, no pool, or not read yet.
+   */
+  lp_burned?: TokenLpBurned;
 }
+
+/** `TokenView.lp_burned`: percent of the pool's LP tokens burned (2 places, above 0). */
+export interface TokenLpBurned {
+  percent: string;
+}
+
+/** The list's mark: 'LP burned' when all of it is, else the share. */
+export const lpBurnedLabel = (b: TokenLpBurned): string =>
+  b.percent === '100' ? 'LP burned' : `LP ${b.percent}% burned`;
+
+/** The mark's tooltip: what it means for a buyer. */
+export const lpBurnedTitle = (b: TokenLpBurned): string =>
+  `${b.percent}% of the pool’s LP tokens are held by accounts that can never sign: that part of the pool can never be withdrawn.`;
 
 export const TOKEN_MESSAGES = {
   notFoundForIssuer: 'No tokens found for this issuer.',
@@ -91,6 +110,8 @@ interface DeployCostInput {
   launchType?: LaunchType;
   /** The dev allocation locked in escrows: each tranche's escrow holds one owner reserve. */
   vesting?: { enabled: boolean; cliffPercent: string; months: number };
+  /** The creator's first buy in XRP (docs/launch-protection.md). */
+  firstBuyXrp?: string;
 }
 
 interface DeployCost {
@@ -105,6 +126,9 @@ interface DeployCost {
   liquidityXrp: string;
   /** Reserve of the trust line and the vesting escrows the deploy opens in the paying wallet, and network fees. */
   extras: string;
+  /** The first buy and the platform's trading fee on it ('0' without a first buy). */
+  firstBuy: string;
+  firstBuyFee: string;
 }
 
 /**
@@ -129,8 +153,16 @@ export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: numb
         : fees.hot_wallet_reserve,
   );
   const liquidityXrp = rlusdPair || bonding ? new Decimal(0) : new Decimal(form.liquidityAmount);
+  const buyDrops =
+    !bonding && !rlusdPair && form.firstBuyXrp && FIRST_BUY_XRP.test(form.firstBuyXrp)
+      ? xrpToDrops(form.firstBuyXrp)
+      : 0n;
+  const buyFeeDrops = buyDrops > 0n ? platformFeeDrops(buyDrops, fees.trading_fee_percent ?? '0') : 0n;
+  const firstBuy = dropsToDecimal(buyDrops);
+  const firstBuyFee = dropsToDecimal(buyFeeDrops);
+  // The first buy lands in the paying wallet's own trust line: one owner reserve, as the dev line's.
   const devLine =
-    !bonding && new Decimal(form.devAllocation || '0').gt(0)
+    !bonding && (new Decimal(form.devAllocation || '0').gt(0) || buyDrops > 0n)
       ? new Decimal(fees.owner_reserve)
       : new Decimal(0);
   // Each escrow is an object the paying wallet owns until it is released: one owner reserve each.
@@ -138,8 +170,17 @@ export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: numb
     devLine.gt(0) && form.vesting?.enabled
       ? new Decimal(fees.owner_reserve).mul(vestingTrancheCount(form.vesting))
       : new Decimal(0);
-  const extras = devLine.plus(escrows).plus(fees.network_fee_allowance);
-  const xrp = liquidityXrp.plus(serviceFee).plus(issuerReserve).plus(hotWalletReserve).plus(extras);
+  const extras = devLine
+    .plus(escrows)
+    .plus(fees.network_fee_allowance)
+    .plus(buyDrops > 0n ? FIRST_BUY_NETWORK_XRP : 0);
+  const xrp = liquidityXrp
+    .plus(serviceFee)
+    .plus(issuerReserve)
+    .plus(hotWalletReserve)
+    .plus(extras)
+    .plus(firstBuy)
+    .plus(firstBuyFee);
   return {
     xrp: xrp.toFixed(),
     rlusd: rlusdPair && !bonding ? new Decimal(form.liquidityAmount).toFixed() : '0',
@@ -148,6 +189,8 @@ export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: numb
     hotWalletReserve: hotWalletReserve.toFixed(),
     liquidityXrp: liquidityXrp.toFixed(),
     extras: extras.toFixed(),
+    firstBuy: firstBuy.toFixed(),
+    firstBuyFee: firstBuyFee.toFixed(),
   };
 }
 
@@ -195,7 +238,11 @@ export const DEPLOY_STEP_GROUPS: ReadonlyArray<{ label: string; steps: readonly 
     steps: Array.from({ length: VESTING_MAX_TRANCHES }, (_, i) => `lock-dev-${i + 1}`),
   },
   { label: 'Create the AMM pool', steps: ['create-amm'] },
+  { label: 'Your first buy', steps: ['first-buy'] },
+  { label: 'Platform fee on your first buy', steps: ['first-buy-fee'] },
   { label: 'Service fee', steps: ['service-fee'] },
+  { label: 'Burn the LP tokens: lock the hot wallet’s regular key', steps: ['burn-lp-regular-key'] },
+  { label: 'Burn the LP tokens: disable the hot wallet’s master key', steps: ['burn-lp-disable-master'] },
   { label: 'Blackhole: set the regular key', steps: ['blackhole-regular-key'] },
   { label: 'Blackhole: disable the master key', steps: ['blackhole-disable-master'] },
   { label: 'List the token', steps: ['list-token'] },
@@ -220,7 +267,11 @@ export const DEPLOY_STEP_LABELS: Record<string, string> = {
   'dev-allocation': 'Dev allocation to your wallet',
   'send-rlusd': 'Send RLUSD liquidity to the hot wallet',
   'create-amm': 'Create the AMM pool',
+  'first-buy': 'Your first buy',
+  'first-buy-fee': 'Platform fee on your first buy',
   'service-fee': 'Service fee',
+  'burn-lp-regular-key': 'Burn the LP tokens: lock the hot wallet’s regular key',
+  'burn-lp-disable-master': 'Burn the LP tokens: disable the hot wallet’s master key',
   'blackhole-regular-key': 'Blackhole: set the regular key',
   'blackhole-disable-master': 'Blackhole: disable the master key',
   'list-token': 'List the token',

@@ -184,8 +184,12 @@ export function getRoundedLPTokensBy(
   return adjustLPTokens(lptBalance, tokens, isDeposit);
 }
 
-/** Re-derives the deposit for the adjusted tokens; never more than the requested amount. */
-export function adjustAssetInByTokens(
+/**
+ * Re-derives the deposit (`isDeposit`) or the withdrawal for the adjusted tokens; never more than
+ * the requested amount (rippled adjustAssetInByTokens / adjustAssetOutByTokens, fixAMMv1_3).
+ */
+function adjustAssetByTokens(
+  isDeposit: boolean,
   balance: Amt,
   amount: Amt,
   lptBalance: Amt,
@@ -193,35 +197,33 @@ export function adjustAssetInByTokens(
   tfee: number,
 ): { tokens: Amt; amount: Amt } {
   if (!fixAMMv1_3()) return { tokens, amount };
-  let assetAdj = ammAssetIn(balance, lptBalance, tokens, tfee);
+  const assetFor = isDeposit ? ammAssetIn : ammAssetOut;
+  let assetAdj = assetFor(balance, lptBalance, tokens, tfee);
   let tokensAdj = tokens;
   if (assetAdj.value.gt(amount.value)) {
     const adjAmount = subAmt(amount, subAmt(assetAdj, amount));
-    const t = lpTokensOut(balance, adjAmount, lptBalance, tfee);
-    tokensAdj = adjustLPTokens(lptBalance, t, true);
-    assetAdj = ammAssetIn(balance, lptBalance, tokensAdj, tfee);
+    const t = (isDeposit ? lpTokensOut : lpTokensIn)(balance, adjAmount, lptBalance, tfee);
+    tokensAdj = adjustLPTokens(lptBalance, t, isDeposit);
+    assetAdj = assetFor(balance, lptBalance, tokensAdj, tfee);
   }
   return { tokens: tokensAdj, amount: assetAdj.value.lt(amount.value) ? assetAdj : amount };
 }
 
-export function adjustAssetOutByTokens(
+export const adjustAssetInByTokens = (
   balance: Amt,
   amount: Amt,
   lptBalance: Amt,
   tokens: Amt,
   tfee: number,
-): { tokens: Amt; amount: Amt } {
-  if (!fixAMMv1_3()) return { tokens, amount };
-  let assetAdj = ammAssetOut(balance, lptBalance, tokens, tfee);
-  let tokensAdj = tokens;
-  if (assetAdj.value.gt(amount.value)) {
-    const adjAmount = subAmt(amount, subAmt(assetAdj, amount));
-    const t = lpTokensIn(balance, adjAmount, lptBalance, tfee);
-    tokensAdj = adjustLPTokens(lptBalance, t, false);
-    assetAdj = ammAssetOut(balance, lptBalance, tokensAdj, tfee);
-  }
-  return { tokens: tokensAdj, amount: assetAdj.value.lt(amount.value) ? assetAdj : amount };
-}
+) => adjustAssetByTokens(true, balance, amount, lptBalance, tokens, tfee);
+
+export const adjustAssetOutByTokens = (
+  balance: Amt,
+  amount: Amt,
+  lptBalance: Amt,
+  tokens: Amt,
+  tfee: number,
+) => adjustAssetByTokens(false, balance, amount, lptBalance, tokens, tfee);
 
 export function adjustFracByTokens(lptBalance: Amt, tokens: Amt, frac?: Num): Num {
   if (!fixAMMv1_3() && frac) return frac;

@@ -20,7 +20,8 @@ const TYPES = definitions.TYPES as Record<string, number>;
 const RESULTS = definitions.TRANSACTION_RESULTS as Record<string, number>;
 const TX_TYPES = definitions.TRANSACTION_TYPES as Record<string, number>;
 const LE_TYPES = definitions.LEDGER_ENTRY_TYPES as Record<string, number>;
-const BASE10_U64 = new Set([
+/** UInt64 fields whose JSON is base-10 text (MPT amounts), not hex; the decoder reads the same set. */
+export const BASE10_U64: ReadonlySet<string> = new Set([
   'MaximumAmount',
   'OutstandingAmount',
   'MPTAmount',

@@ -5,6 +5,7 @@ import definitions from 'ripple-binary-codec/dist/enums/definitions.json';
 import { decode } from 'ripple-binary-codec';
 import { addressFromHex } from './account-id';
 import type { JsonObject } from './contract';
+import { BASE10_U64 } from './serializer';
 
 interface FieldDef {
   name: string;
@@ -24,13 +25,6 @@ for (const [name, info] of definitions.FIELDS as Array<
 const TX_TYPE_NAMES = new Map<number, string>();
 for (const [name, code] of Object.entries(definitions.TRANSACTION_TYPES as Record<string, number>))
   TX_TYPE_NAMES.set(code, name);
-const BASE10_U64 = new Set([
-  'MaximumAmount',
-  'OutstandingAmount',
-  'MPTAmount',
-  'LockedAmount',
-  'ConfidentialOutstandingAmount',
-]);
 
 class Fallback extends Error {}
 

@@ -64,6 +64,10 @@ export function locateTx(node: LedgerNodeApi, record: TxRecord): TxLocation {
   return { ledgerHash: view?.header.ledger_hash, validated: Boolean(view?.closed) };
 }
 
+/** A validated transaction's CTID on this node's network. */
+const ctidOf = (node: LedgerNodeApi, record: TxRecord): string | undefined =>
+  encodeCtid(record.ledgerIndex, Number(record.meta.TransactionIndex ?? 0), node.config.networkId ?? 0);
+
 /** The `tx` method's result. */
 export function formatTxResult(
   node: LedgerNodeApi,
@@ -79,11 +83,7 @@ export function formatTxResult(
       : { tx_json: txJsonForApi(record.tx, apiVersion) };
     out.hash = record.hash;
     if (closed) {
-      const ctid = encodeCtid(
-        record.ledgerIndex,
-        Number(record.meta.TransactionIndex ?? 0),
-        node.config.networkId ?? 0,
-      );
+      const ctid = ctidOf(node, record);
       if (ctid) out.ctid = ctid;
       if (binary) out.meta_blob = record.metaBlob;
       else {
@@ -102,11 +102,7 @@ export function formatTxResult(
   const out: JsonObject = binary ? { tx: record.blob } : txJsonForApi(record.tx, apiVersion);
   out.hash = record.hash;
   if (closed) {
-    const ctid = encodeCtid(
-      record.ledgerIndex,
-      Number(record.meta.TransactionIndex ?? 0),
-      node.config.networkId ?? 0,
-    );
+    const ctid = ctidOf(node, record);
     if (ctid) out.ctid = ctid;
     out.meta = binary ? record.metaBlob : record.meta;
     out.ledger_index = record.ledgerIndex;

@@ -31,6 +31,7 @@ import {
   Decimal,
   dropsToXrp,
   ADMIN_FEE_OVERRIDE_LIST_CAP,
+  groupDigits,
 } from '@ledgerpad/shared';
 import { isValidClassicAddress, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
@@ -45,6 +46,9 @@ import { tokens } from '../tokens/schema';
 import { users } from '../users/schema';
 import { adminAudit, admins } from './schema';
 import { addAdmin, recordAdminAudit, removeAdmin } from './service';
+
+/** The curve supply, grouped as the setting refusals write it. */
+const CURVE_SUPPLY_TEXT = groupDigits(BONDING_CURVE_SUPPLY.toString());
 
 // The admin panel's server side (spec 001 §7): every write is validated, applied and written to the
 // append-only audit trail in one database transaction, with the value before and after.
@@ -467,7 +471,7 @@ function checkBondingSetting(key: PlatformConfigKey, v: string): string | undefi
     case 'bonding_steps':
       if (!/^\d+$/.test(v) || !isValidStepCount(Number(v)))
         throw badRequest(
-          'bonding_steps must divide 793,100,000 and be from 10 to 10,000 (e.g. 100, 200, 500, 1000).',
+          `bonding_steps must divide ${CURVE_SUPPLY_TEXT} and be from 10 to 10,000 (e.g. 100, 200, 500, 1000).`,
         );
       return v;
     case 'bonding_fine_steps':
@@ -480,7 +484,9 @@ function checkBondingSetting(key: PlatformConfigKey, v: string): string | undefi
         new Decimal(v).lte(0) ||
         new Decimal(v).gt(BONDING_CURVE_SUPPLY.toString())
       )
-        throw badRequest('bonding_snipe_tokens must be a positive amount of at most 793,100,000 tokens.');
+        throw badRequest(
+          `bonding_snipe_tokens must be a positive amount of at most ${CURVE_SUPPLY_TEXT} tokens.`,
+        );
       return v;
     default:
       return undefined;

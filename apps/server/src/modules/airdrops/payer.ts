@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { ValidationError } from 'xrpl';
-import { sameCurrency, Decimal } from '@ledgerpad/shared';
+import { sameCurrency, Decimal, TRUST_LINE_MAX_LIMIT } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/results';
 import type { SubmissionRow, SubmissionService, SubmitRequest } from '../../ledger/submission-service';
@@ -31,7 +31,7 @@ const ROUND_SIZE = 1_000;
 /** Trust-line hints kept at most (each is consumed by the round that takes its claim up). */
 const HINTS_MAX = 10_000;
 /** Trust line limit a claimer's wallet gets in auto mode (no cap in practice). */
-const CLAIMER_TRUST_LIMIT = '1000000000000000';
+const CLAIMER_TRUST_LIMIT = TRUST_LINE_MAX_LIMIT;
 
 const claimIntentKey = (claimId: number, part: 'trust' | 'pay') =>
   `${AIRDROP_CLAIM_JOB}:claim-${claimId}:${part}`;

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { ValidationError, type Client } from 'xrpl';
+import { AccountSetAsfFlags, ValidationError, type Client } from 'xrpl';
 import {
   BLACKHOLE_ADDRESSES,
   RLUSD_CURRENCY_HEX,
@@ -28,7 +28,7 @@ import { FEE_SWEEP_JOB, GRADUATION_JOB, paramsOf, type BondingRegistry, type Cur
 // Both are persisted jobs: every ledger write has an intent key, so kill -9 at any point resumes
 // without signing anything twice.
 
-const ASF_DISABLE_MASTER = 4;
+const ASF_DISABLE_MASTER = AccountSetAsfFlags.asfDisableMaster;
 /** rippled's ACCOUNT_ONE: no key signs for it. */
 const BLACKHOLE = BLACKHOLE_ADDRESSES[1];
 /** Network fees kept back for the curve account's last transactions (refund, burn, lock). */

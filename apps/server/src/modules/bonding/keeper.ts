@@ -11,6 +11,7 @@ import {
   Decimal,
   microsToUnits,
   unitsToMicros,
+  type LedgerAmount,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { ledgerSubmissions } from '../../ledger/schema';
@@ -41,8 +42,6 @@ const DEFAULT_LEASE_MS = 10_000;
 /** A partly crossed offer still matches its chunk within these (the ledger rounds each crossing). */
 const QUOTE_TOLERANCE = 3n;
 const TOKEN_RELATIVE_TOLERANCE = new Decimal('1e-12');
-
-type LedgerAmount = string | { currency: string; issuer: string; value: string };
 
 interface LiveOffer {
   seq: number;

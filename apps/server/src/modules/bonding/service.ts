@@ -11,6 +11,7 @@ import {
   type BondingView,
   Decimal,
   microsToUnits,
+  BONDING_CURVE_SUPPLY,
 } from '@ledgerpad/shared';
 import { batchedRows } from '../../db/batched';
 import type { Db } from '../../db/client';
@@ -57,7 +58,7 @@ export function curveView(c: CurveRow, xrpUsd: string | null): BondingView {
   const p = paramsOf(c);
   const held = new Decimal(c.held);
   const sold = Decimal.max(0, new Decimal(BONDING_TOTAL_SUPPLY.toString()).minus(held));
-  const progress = bondingProgress(p, Decimal.min(sold, '793100000'));
+  const progress = bondingProgress(p, Decimal.min(sold, BONDING_CURVE_SUPPLY.toString()));
   const price = microsToUnits(stepPrice(p, progress.sold));
   const usdPerQuote = c.quote === 'RLUSD' ? new Decimal(1) : xrpUsd ? new Decimal(xrpUsd) : null;
   const marketCap = price.mul(BONDING_TOTAL_SUPPLY.toString());

@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { RLUSD_CURRENCY_HEX, type FeesConfig } from '@ledgerpad/shared';
+import { DEFAULT_RESERVE_INCREMENT_DROPS, RLUSD_CURRENCY_HEX, type FeesConfig } from '@ledgerpad/shared';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
-
-/** The ledger's owner reserve before the first ledger is seen (0.2 XRP on every public network). */
-const DEFAULT_OWNER_RESERVE_DROPS = 200_000n;
 
 /** GET /api/config/fees (what a deploy costs, from platform config and the ledger's reserves) and /rlusd. */
 export function registerConfig(
@@ -14,7 +11,7 @@ export function registerConfig(
   const { platform } = deps;
   app.get('/api/config/fees', { config: { access: 'public' } }, async (): Promise<FeesConfig> =>
     platform.settings.fees(
-      platform.submissions?.reserves.reserveIncrement ?? DEFAULT_OWNER_RESERVE_DROPS,
+      platform.submissions?.reserves.reserveIncrement ?? DEFAULT_RESERVE_INCREMENT_DROPS,
       platform.submissions?.reserves.reserveBase,
       platform.submissions?.reserves.baseFee,
     ),

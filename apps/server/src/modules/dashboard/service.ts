@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { AccountLinesTrustline } from 'xrpl';
+import { AccountSetAsfFlags, TrustSetFlags, type AccountLinesTrustline } from 'xrpl';
 import {
   DASHBOARD_MESSAGES as M,
   RLUSD_CURRENCY_HEX,
@@ -34,12 +34,6 @@ import { setTrustlineLimit, type WalletsApi } from '../wallets';
 // trust lines, and the issuer's own transactions on them (freeze, authorize, clear RequireAuth,
 // blackhole), signed by the issuer wallet the deploy left in custody. Everything shown is read from
 // the validated ledger; the token row only says who may look and which wallet signs.
-
-const TF_SETF_AUTH = 0x00010000;
-const TF_SET_FREEZE = 0x00100000;
-const TF_CLEAR_FREEZE = 0x00200000;
-const ASF_REQUIRE_AUTH = 2;
-const ASF_DISABLE_MASTER = 4;
 
 export interface DashboardDeps {
   tokens: TokenRegistry;
@@ -286,7 +280,7 @@ export class DashboardService {
     await this.assertHolder(issuer.token, body.accountAddress);
     const line = await this.holderLine(issuer, body.accountAddress);
     if ((line.freeze === true) === body.freeze) return { success: true };
-    const flags = body.freeze ? TF_SET_FREEZE : TF_CLEAR_FREEZE;
+    const flags = body.freeze ? TrustSetFlags.tfSetFreeze : TrustSetFlags.tfClearFreeze;
     const hash = await this.submit(
       issuer,
       userId,
@@ -313,7 +307,7 @@ export class DashboardService {
     await this.assertHolder(issuer.token, body.accountAddress);
     const line = await this.holderLine(issuer, body.accountAddress);
     if (line.authorized === true) return { success: true };
-    const tx = this.trustSet(issuer, line, TF_SETF_AUTH);
+    const tx = this.trustSet(issuer, line, TrustSetFlags.tfSetfAuth);
     return {
       success: true,
       hash: await this.submit(issuer, userId, 'authorize', tx, M.authorizeFailed, key),
@@ -336,7 +330,7 @@ export class DashboardService {
     const issuer = await this.signer(userId, tokenId);
     let hash: string | undefined;
     try {
-      const tx = { TransactionType: 'AccountSet', ClearFlag: ASF_REQUIRE_AUTH };
+      const tx = { TransactionType: 'AccountSet', ClearFlag: AccountSetAsfFlags.asfRequireAuth };
       hash = await this.submit(issuer, userId, 'disable-require-auth', tx, M.disableRequireAuthFailed, key);
     } catch (err) {
       if ((await this.issuers.issuerState(token.issuerAddress)).requireAuth) throw err;
@@ -376,7 +370,7 @@ export class DashboardService {
         issuer,
         userId,
         'blackhole-disable-master',
-        { TransactionType: 'AccountSet', SetFlag: ASF_DISABLE_MASTER },
+        { TransactionType: 'AccountSet', SetFlag: AccountSetAsfFlags.asfDisableMaster },
         M.blackholeFailed,
         key,
       );

@@ -8,9 +8,10 @@ import {
   Decimal,
   decimalToDrops,
   deployRequestSchema,
+  TRUST_LINE_MAX_LIMIT,
 } from '@ledgerpad/shared';
 import sharp from 'sharp';
-import { Wallet } from 'xrpl';
+import { OfferCreateFlags, rippleTimeToUnixTime, Wallet } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { parseInput } from '../../lib/validation';
@@ -236,7 +237,6 @@ function demoEnabled(platform: Platform): boolean {
  */
 const DEMO_HISTORY_DAYS = 3;
 export const DEMO_HISTORY_MS = DEMO_HISTORY_DAYS * 86_400_000;
-const RIPPLE_EPOCH_MS = 946_684_800_000;
 
 /**
  * The clock offset to start the embedded ledger with (main.ts and the test app, before the app is
@@ -297,7 +297,7 @@ async function moveLedgerClock(platform: Platform, offsetMs: number): Promise<vo
 /** A validated ledger's close time (the ledger's clock, which may run behind the wall clock). */
 async function ledgerCloseDate(platform: Platform, ledgerIndex: number | 'validated'): Promise<Date> {
   const r = await platform.connection!.client.request({ command: 'ledger', ledger_index: ledgerIndex });
-  return new Date(RIPPLE_EPOCH_MS + r.result.ledger.close_time * 1000);
+  return new Date(rippleTimeToUnixTime(r.result.ledger.close_time));
 }
 
 /**
@@ -357,7 +357,7 @@ async function fundTradersRlusd(
         TransactionType: 'OfferCreate',
         TakerGets: TRADER_RLUSD_SWAP_DROPS,
         TakerPays: { ...rlusd, value: '1' },
-        Flags: 0x00080000 | 0x00020000,
+        Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
       },
       purpose: 'demo',
     });
@@ -500,7 +500,7 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
           TransactionType: 'OfferCreate',
           TakerGets: '4000000000',
           TakerPays: { ...rlusd, value: '1' },
-          Flags: 0x00080000 | 0x00020000,
+          Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
         },
         purpose: 'demo',
       });
@@ -550,6 +550,9 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
                     telegramLink: i % 2 === 0 ? `https://t.me/${t.ticker.toLowerCase()}_demo` : '',
                     websiteLink: `https://${t.ticker.toLowerCase()}.example`,
                     blackholeIssuer: t.blackhole,
+                    // Good practice shown (issue 37): a blackholed launch burns its LP too; the
+                    // others keep it, and the risk panel tells the two apart.
+                    burnLp: t.blackhole && !t.curve,
                     requireAuth: false,
                     liquidityPairType: t.pair,
                     launchType: t.curve ? 'bonding' : 'amm',
@@ -581,7 +584,7 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
             account: w.address,
             tx: {
               TransactionType: 'TrustSet',
-              LimitAmount: { currency: t.currency, issuer: t.issuer_address, value: '1000000000000000' },
+              LimitAmount: { currency: t.currency, issuer: t.issuer_address, value: TRUST_LINE_MAX_LIMIT },
             },
             purpose: 'demo',
           }),
@@ -702,7 +705,11 @@ class DemoTrading {
     const out = await platform.submissions!.submit({
       intentKey: `demo:trade:${randomUUID()}`,
       account: trader,
-      tx: { TransactionType: 'OfferCreate', Flags: 0x00080000 | 0x00020000, ...tx },
+      tx: {
+        TransactionType: 'OfferCreate',
+        Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
+        ...tx,
+      },
       purpose: 'demo',
     });
     return out.status === 'success';

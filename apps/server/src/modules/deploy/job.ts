@@ -15,7 +15,14 @@ import { adoptStagedWallet, stageDeployWallets } from '../../platform/custody';
 import { JobFailure, JobLeaseLost, type JobContext, type JobRunner } from '../../platform/jobs';
 import type { BondingRegistry } from '../bonding';
 import type { TokenRegistry } from '../tokens';
-import { planCurveLaunch, planDeploy, type DeployAccount, type PlannedStep, type PlanInput } from './plan';
+import {
+  planCurveLaunch,
+  planDeploy,
+  type DeployAccount,
+  type FirstBuyPlan,
+  type PlannedStep,
+  type PlanInput,
+} from './plan';
 
 /** Final results of a transaction that never applied: safe to sign the step again. */
 const NEVER_APPLIED = new Set(['tefPAST_SEQ', 'expired']);
@@ -54,6 +61,8 @@ export interface DeployPayload extends Pick<
    * and the tranches with their FinishAfter, fixed at enqueue so a re-run signs the same escrows.
    */
   vesting?: { settings: VestingSettings; start: number; tranches: VestingTranche[] } | null;
+  /** The creator's first buy, fixed at enqueue — with whether the ledger had Batch then. */
+  firstBuy?: FirstBuyPlan | null;
   /** A curve launch's parameters, fixed at enqueue (docs/bonding-curve.md). */
   bonding?: {
     virtualQuote: string;
@@ -78,6 +87,8 @@ export interface DeployJobDeps {
 interface StepValue {
   hash: string;
   ledgerIndex: number | null;
+  /** A Batch step's inner transactions' hashes, in order. */
+  inner?: string[];
 }
 
 /** A step not started because a step it depends on failed; it stays pending. */
@@ -120,7 +131,9 @@ function planOf(p: DeployPayload, issuerAddress: string, hotAddress: string): Pl
     tradingFee: p.tradingFee,
     requireAuth: p.form.requireAuth,
     blackhole: p.form.blackholeIssuer,
+    burnLp: p.form.burnLp === true,
     vesting: p.vesting?.tranches ?? null,
+    firstBuy: p.firstBuy ?? null,
   });
 }
 
@@ -166,6 +179,48 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
     applied.set(step.name, { promise, resolve, reject });
   }
 
+  // A Batch step (the pool and the creator's first buy): one intent of the submission service, so a
+  // re-run after kill -9 follows the recorded Batch (its intent key) instead of signing another.
+  // Dependents wait for its validation, not its engine result: under tfAllOrNothing the outer
+  // applies (tesSUCCESS) even when its inner transactions were rolled back.
+  const runBatchStep = async (step: PlannedStep): Promise<StepValue> => {
+    const key = ctx.intentKey(step.name);
+    const req = {
+      intentKey: key,
+      account: accounts[step.account],
+      mode: 'allOrNothing' as const,
+      inner: step.inner!.map((i) => ({
+        intentKey: `${key}:${i.name}`,
+        tx: i.tx,
+        purpose: `deploy:${i.name}`,
+      })),
+      purpose: `deploy:${step.name}`,
+      userId: p.userId,
+      walletId: null,
+    };
+    const row = await deps.submissions.prepareBatch(req).catch((err: unknown) => {
+      if (err instanceof ValidationError) {
+        throw new JobFailure(step.name, `${label(step.name)} failed: the ledger would refuse it (malformed)`);
+      }
+      throw err;
+    });
+    await ctx.setTxHash(step.name, row.hash);
+    const outcome = await deps.submissions.followBatch(req, row);
+    const failed = outcome.inner.find((o) => o.status !== 'success');
+    if (outcome.batch.status !== 'success' || failed) {
+      const result = outcome.batch.status !== 'success' ? outcome.batch.result : failed!.result;
+      throw new JobFailure(
+        step.name,
+        `${label(step.name)} failed: ${ledgerResultMessage(result)} (${result})`,
+      );
+    }
+    return {
+      hash: outcome.batch.hash,
+      ledgerIndex: outcome.batch.ledgerIndex,
+      inner: outcome.inner.map((o) => o.hash),
+    };
+  };
+
   const runStep = async (step: PlannedStep): Promise<StepValue> => {
     const gate = applied.get(step.name)!;
     try {
@@ -175,6 +230,11 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
       throw new DependencyFailed(step.name);
     }
     try {
+      if (step.inner) {
+        const value = await ctx.step(step.name, () => runBatchStep(step), { txHash: (v) => v.hash });
+        gate.resolve();
+        return value;
+      }
       const value = await ctx.step(
         step.name,
         async (): Promise<StepValue> => {
@@ -256,8 +316,11 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
           .then((r) => (r.result as { amm?: { account?: string } }).amm?.account ?? null)
           .catch(() => null);
     const tokenId = await deps.db.transaction(async (tx) => {
-      // An instant launch's hot wallet becomes the user's; a curve account stays the platform's.
-      if (!bonding) await adoptStagedWallet(tx, staged.hotId, `${p.form.ticker} liquidity`);
+      // An instant launch's hot wallet becomes the user's (it holds their LP tokens), unless the LP
+      // was burned: then no key can sign for it and it stays hidden like the blackholed issuer. A
+      // curve account stays the platform's.
+      if (!bonding && p.form.burnLp !== true)
+        await adoptStagedWallet(tx, staged.hotId, `${p.form.ticker} liquidity`);
       const row =
         (await deps.tokens.insert(
           {

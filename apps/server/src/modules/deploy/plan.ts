@@ -1,5 +1,6 @@
+import { AccountSetAsfFlags, PaymentFlags, TrustSetFlags } from 'xrpl';
 import type { TxRequest } from '../../ledger/submission-service';
-import { Decimal, devAllocationAmount, type VestingTranche } from '@ledgerpad/shared';
+import { Decimal, devAllocationAmount, TRUST_LINE_MAX_LIMIT, type VestingTranche } from '@ledgerpad/shared';
 
 // The deploy as a graph of ledger transactions. Each step names the account that signs it and the
 // steps it depends on; the job submits a step as soon as every dependency has applied to the open
@@ -19,12 +20,12 @@ import { Decimal, devAllocationAmount, type VestingTranche } from '@ledgerpad/sh
 /** rippled's ACCOUNT_ONE: no key can sign for it, so a regular key set to it is a black hole. */
 export const BLACKHOLE_ADDRESS = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 
-const ASF_REQUIRE_AUTH = 2;
-const ASF_DISABLE_MASTER = 4;
-const ASF_DEFAULT_RIPPLE = 8;
+const ASF_REQUIRE_AUTH = AccountSetAsfFlags.asfRequireAuth;
+const ASF_DISABLE_MASTER = AccountSetAsfFlags.asfDisableMaster;
+const ASF_DEFAULT_RIPPLE = AccountSetAsfFlags.asfDefaultRipple;
 /** XLS-85: holders may escrow the issuer's token. Set before the blackhole, it can never be cleared. */
-const ASF_ALLOW_TRUSTLINE_LOCKING = 17;
-const TF_SETF_AUTH = 0x00010000;
+const ASF_ALLOW_TRUSTLINE_LOCKING = AccountSetAsfFlags.asfAllowTrustLineLocking;
+const TF_SETF_AUTH = TrustSetFlags.tfSetfAuth;
 
 export type DeployAccount = 'user' | 'issuer' | 'hot';
 
@@ -50,8 +51,29 @@ export interface PlanInput {
   tradingFee: number;
   requireAuth: boolean;
   blackhole: boolean;
+  /**
+   * 'Burn the LP' (issue 37, docs/launch-protection.md): the hot wallet, which holds every LP token
+   * AMMCreate issued, is blackholed right after the pool opens, so no key can ever withdraw it.
+   */
+  burnLp?: boolean;
   /** The dev allocation's vesting tranches (docs/vesting.md); absent or empty: not locked. */
   vesting?: VestingTranche[] | null;
+  /** The creator's first buy from the new pool (docs/launch-protection.md); absent: none. */
+  firstBuy?: FirstBuyPlan | null;
+}
+
+/**
+ * The first buy as fixed at enqueue: the hot wallet (funded by the creator for it) pays `drops` into
+ * the new pool and the pool's tokens go to the creator's wallet, at least `deliverMin` (the XLS-30
+ * swap-out, docs/launch-protection.md); `feeDrops` is the platform's trading fee on it. With `batch`,
+ * AMMCreate, the buy and the fee are one tfAllOrNothing Batch of the hot wallet: one ledger, nothing
+ * between them. Without Batch on the ledger they are plan steps right after AMMCreate.
+ */
+export interface FirstBuyPlan {
+  drops: string;
+  feeDrops: string;
+  deliverMin: string;
+  batch: boolean;
 }
 
 /** The step that locks tranche `index` (1-based) of the dev allocation. */
@@ -62,6 +84,11 @@ export interface PlannedStep {
   account: DeployAccount;
   after: string[];
   tx: TxRequest;
+  /**
+   * A Batch step: these transactions of `account`, in order, in one tfAllOrNothing Batch (`tx` is
+   * the first of them). Their intent keys are the step's key and each one's name.
+   */
+  inner?: Array<{ name: string; tx: TxRequest }>;
 }
 
 /**
@@ -103,13 +130,22 @@ function openPlan(
   return { steps, add };
 }
 
-/** The issuer's key thrown away, once `after` has applied: a regular key no one holds, then no master key. */
-function addBlackhole(add: AddStep, after: string[]): void {
-  add('blackhole-regular-key', 'issuer', after, {
+/**
+ * An account's keys thrown away, once `after` has applied: a regular key no one holds, then no
+ * master key. rippled refuses asfDisableMaster while the account has neither a regular key nor a
+ * signer list (tecNO_ALTERNATIVE_KEY), hence ACCOUNT_ONE as the regular key rather than none.
+ */
+function addBlackhole(
+  add: AddStep,
+  after: string[],
+  account: DeployAccount = 'issuer',
+  prefix: 'blackhole' | 'burn-lp' = 'blackhole',
+): void {
+  add(`${prefix}-regular-key`, account, after, {
     TransactionType: 'SetRegularKey',
     RegularKey: BLACKHOLE_ADDRESS,
   });
-  add('blackhole-disable-master', 'issuer', ['blackhole-regular-key'], {
+  add(`${prefix}-disable-master`, account, [`${prefix}-regular-key`], {
     TransactionType: 'AccountSet',
     SetFlag: ASF_DISABLE_MASTER,
   });
@@ -118,6 +154,9 @@ function addBlackhole(add: AddStep, after: string[]): void {
 export function planDeploy(p: PlanInput): PlannedStep[] {
   const token = (value: string) => ({ currency: p.currency, issuer: p.issuerAddress, value });
   const dev = new Decimal(p.devAmount).gt(0);
+  const buy = p.firstBuy && BigInt(p.firstBuy.drops) > 0n ? p.firstBuy : null;
+  // The first buy lands in the creator's own trust line: opened (and authorized) as the dev line.
+  const userLine = dev || buy !== null;
   const { steps, add } = openPlan(
     { address: p.issuerAddress, drops: p.issuerFundDrops },
     { step: 'fund-hot-wallet', address: p.hotAddress, drops: p.hotFundDrops },
@@ -151,7 +190,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       LimitAmount: { currency: p.rlusd.currency, issuer: p.rlusd.issuer, value: p.liquidity },
     });
   }
-  if (dev) {
+  if (userLine) {
     add('dev-trust-line', 'user', issuerReady, {
       TransactionType: 'TrustSet',
       LimitAmount: token(p.supply),
@@ -166,7 +205,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       Flags: TF_SETF_AUTH,
     });
     hotLineReady.push('authorize-hot-line');
-    if (dev) {
+    if (userLine) {
       add('authorize-dev-line', 'issuer', ['dev-trust-line'], {
         TransactionType: 'TrustSet',
         LimitAmount: { currency: p.currency, issuer: p.userAddress, value: '0' },
@@ -208,14 +247,56 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
     });
     poolReady.push('send-rlusd');
   }
-  add('create-amm', 'hot', poolReady, {
+  const ammCreate: TxRequest = {
     TransactionType: 'AMMCreate',
     Amount: p.rlusd
       ? { currency: p.rlusd.currency, issuer: p.rlusd.issuer, value: p.liquidity }
       : p.liquidity,
     Amount2: token(p.hotAmount),
     TradingFee: p.tradingFee,
-  });
+  };
+  if (!buy) {
+    add('create-amm', 'hot', poolReady, ammCreate);
+  } else {
+    // The hot wallet spends the creator's XRP (sent with its funding) through the new pool into the
+    // creator's line: a partial payment limited by SendMax takes exactly what those drops buy.
+    const firstBuy: TxRequest = {
+      TransactionType: 'Payment',
+      Destination: p.userAddress,
+      Amount: token(p.hotAmount),
+      SendMax: buy.drops,
+      DeliverMin: token(buy.deliverMin),
+      Flags: PaymentFlags.tfPartialPayment,
+    };
+    const fee: TxRequest | null =
+      p.feeAddress && BigInt(buy.feeDrops) > 0n
+        ? { TransactionType: 'Payment', Destination: p.feeAddress, Amount: buy.feeDrops }
+        : null;
+    if (buy.batch) {
+      steps.push({
+        name: 'create-amm',
+        account: 'hot',
+        after: [...poolReady, ...devLineReady],
+        tx: ammCreate,
+        inner: [
+          { name: 'amm-create', tx: ammCreate },
+          { name: 'first-buy', tx: firstBuy },
+          ...(fee ? [{ name: 'first-buy-fee', tx: fee }] : []),
+        ],
+      });
+    } else {
+      add('create-amm', 'hot', poolReady, ammCreate);
+      add('first-buy', 'hot', ['create-amm', ...devLineReady], firstBuy);
+      if (fee) add('first-buy-fee', 'hot', ['first-buy'], fee);
+    }
+  }
+  // The hot wallet's last transaction before its burn (or hand-over) is the first buy's.
+  const poolDone =
+    buy && !buy.batch
+      ? p.feeAddress && BigInt(buy.feeDrops) > 0n
+        ? 'first-buy-fee'
+        : 'first-buy'
+      : 'create-amm';
   if (p.feeAddress && BigInt(p.serviceFeeDrops) > 0n) {
     // Charged once the pool exists: a deploy that fails earlier costs no service fee.
     add('service-fee', 'user', ['create-amm'], {
@@ -224,9 +305,15 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       Amount: p.serviceFeeDrops,
     });
   }
+  if (p.burnLp) {
+    // The hot wallet's last transaction was AMMCreate, which gave it every LP token of the pool:
+    // blackholed now, those LP tokens can never be redeemed (AMMWithdraw) nor sent anywhere.
+    addBlackhole(add, [poolDone], 'hot', 'burn-lp');
+  }
   if (p.blackhole) {
     const issuerDone = [
       'create-amm',
+      ...(poolDone !== 'create-amm' ? [poolDone] : []),
       'issue-supply',
       ...(dev ? ['dev-allocation'] : []),
       ...(dev ? ['issuer-allow-locking'] : []),
@@ -251,7 +338,7 @@ export interface CurvePlanInput {
 }
 
 /** A trust-line limit no RLUSD balance of the curve can reach. */
-const CURVE_RLUSD_LIMIT = '1000000000000000';
+const CURVE_RLUSD_LIMIT = TRUST_LINE_MAX_LIMIT;
 
 /**
  * A curve launch (docs/bonding-curve.md): the issuer and the platform-held curve account, the whole

@@ -1,4 +1,8 @@
-import { deployRequestSchema } from '@ledgerpad/shared';
+import {
+  deployRequestSchema,
+  DEFAULT_RESERVE_BASE_DROPS,
+  DEFAULT_RESERVE_INCREMENT_DROPS,
+} from '@ledgerpad/shared';
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
@@ -25,9 +29,10 @@ export function registerDeploy(
     tokens,
     bootstrapped: () => platform.accounts.bootstrapped(),
     funds: platform.funds,
+    batchEnabled: () => platform.submissions?.batchEnabled() ?? Promise.resolve(false),
     reserves: () => ({
-      owner: platform.submissions?.reserves.reserveIncrement ?? 200_000n,
-      base: platform.submissions?.reserves.reserveBase ?? 1_000_000n,
+      owner: platform.submissions?.reserves.reserveIncrement ?? DEFAULT_RESERVE_INCREMENT_DROPS,
+      base: platform.submissions?.reserves.reserveBase ?? DEFAULT_RESERVE_BASE_DROPS,
     }),
   });
   if (platform.submissions && platform.connection) {

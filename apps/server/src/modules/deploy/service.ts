@@ -7,6 +7,9 @@ import {
   LISTING_MESSAGES,
   RLUSD_CURRENCY_HEX,
   ammFeeToTradingFee,
+  ammSwapOut,
+  firstBuyTradingFee,
+  FIRST_BUY_NETWORK_XRP,
   deployCost,
   feePercentToPpm,
   type DeployRequest,
@@ -105,6 +108,8 @@ export interface DeployServiceDeps {
   reserves: () => { owner: bigint; base: bigint };
   /** Funds checks before anything is signed (absent without a ledger). */
   funds?: Funds;
+  /** Whether the ledger applies Batch: the first buy then shares the pool's Batch. */
+  batchEnabled?: () => Promise<boolean>;
 }
 
 export class DeployService {
@@ -187,12 +192,14 @@ export class DeployService {
     const cost = deployCost(form, fees, userId);
     const bonding = form.launchType === 'bonding';
     const serviceFeeDrops = xrpToDrops(cost.serviceFee);
+    const buyDrops = xrpToDrops(cost.firstBuy);
+    const buyFeeDrops = xrpToDrops(cost.firstBuyFee);
     const feeAddress =
-      serviceFeeDrops > 0n
+      serviceFeeDrops > 0n || buyFeeDrops > 0n
         ? settings.service_fee_destination ||
           (await platformWallet(this.deps.db, PLATFORM_ROLES.fee))?.address
         : null;
-    if (serviceFeeDrops > 0n && !feeAddress) {
+    if ((serviceFeeDrops > 0n || buyFeeDrops > 0n) && !feeAddress) {
       throw ledgerUnavailable('The platform fee wallet is not set up yet. Please try again later.');
     }
     const rlusd = rlusdPair ? await rlusdIssuer(this.deps.db, network) : undefined;
@@ -205,8 +212,8 @@ export class DeployService {
     // 'Insufficient balance: you have X XRP available, this needs Y XRP.'
     if (this.deps.funds) {
       await this.deps.funds.requireXrp(wallet.address, {
-        amount: neededDrops - serviceFeeDrops,
-        platformFee: serviceFeeDrops,
+        amount: neededDrops - serviceFeeDrops - buyFeeDrops,
+        platformFee: serviceFeeDrops + buyFeeDrops,
       });
     } else {
       const state = await this.deps.wallets.accountState(wallet.address);
@@ -231,6 +238,23 @@ export class DeployService {
         ? await this.vestingPlan(client, dev, form.vesting)
         : null;
     const link = (v: string | undefined) => (v && v !== 'N/A' ? v : null);
+    const tradingFee = ammFeeToTradingFee(form.ammFee);
+    // The first buy's tokens, worked out as the web preview does (shared `ammSwapOut`), are its
+    // DeliverMin: the ledger delivers at least what the creator was shown, or nothing at all.
+    const firstBuy =
+      buyDrops > 0n
+        ? {
+            drops: buyDrops.toString(),
+            feeDrops: buyFeeDrops.toString(),
+            deliverMin: ammSwapOut(
+              xrpToDrops(form.liquidityAmount).toString(),
+              hot,
+              buyDrops.toString(),
+              firstBuyTradingFee(tradingFee),
+            ).toFixed(),
+            batch: (await this.deps.batchEnabled?.()) ?? false,
+          }
+        : null;
     const payload: DeployPayload = {
       userId,
       walletId: wallet.id,
@@ -252,6 +276,10 @@ export class DeployService {
         blackholeIssuer: form.blackholeIssuer,
         requireAuth: form.requireAuth,
         liquidityPairType: form.liquidityPairType,
+        // Fixed in the payload (no new column): the job plans the burn from it and the list reads
+        // the burn from the ledger. A curve's graduation burns its pool's LP whatever the form says.
+        burnLp: !bonding && form.burnLp === true,
+        ...(firstBuy ? { firstBuyXrp: cost.firstBuy } : {}),
       },
       currency: tickerToCurrency(form.ticker),
       devAmount: dev,
@@ -263,11 +291,17 @@ export class DeployService {
           : xrpToDrops(form.liquidityAmount).toString(),
       rlusd: rlusdPair && rlusd ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusd } : null,
       issuerFundDrops: xrpToDrops(cost.issuerReserve).toString(),
-      hotFundDrops: (xrpToDrops(cost.hotWalletReserve) + xrpToDrops(cost.liquidityXrp)).toString(),
+      // With a first buy the hot wallet also carries its XRP, its fee and the Batch's network fees.
+      hotFundDrops: (
+        xrpToDrops(cost.hotWalletReserve) +
+        xrpToDrops(cost.liquidityXrp) +
+        (firstBuy ? buyDrops + buyFeeDrops + xrpToDrops(FIRST_BUY_NETWORK_XRP) : 0n)
+      ).toString(),
       serviceFeeDrops: serviceFeeDrops.toString(),
-      tradingFee: ammFeeToTradingFee(form.ammFee),
+      tradingFee,
       launchType: form.launchType,
       vesting,
+      firstBuy,
       ...(bonding
         ? {
             bonding: {

@@ -36,7 +36,15 @@ import {
   isLpCurrency,
   lpName,
 } from '@ledgerpad/shared';
-import { getBalanceChanges, RippledError, type Client, type TransactionMetadata } from 'xrpl';
+import {
+  AMMDepositFlags,
+  AMMWithdrawFlags,
+  getBalanceChanges,
+  RippledError,
+  rippleTimeToUnixTime,
+  type Client,
+  type TransactionMetadata,
+} from 'xrpl';
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type {
@@ -65,14 +73,6 @@ import { foldPosition, positionFigures, type PositionEventInput } from './positi
 // AMM liquidity from custodial wallets: AMMDeposit, AMMWithdraw and AMMVote through the submission
 // service, and the pool's LP numbers read from `amm_info` (the open ledger, where the next
 // transaction applies). Refusals that need no ledger happen before anything is signed.
-
-/** AMMDeposit / AMMWithdraw sub-transaction flags (rippled TxFlags.h). */
-const TF = {
-  lpToken: 0x00010000,
-  singleAsset: 0x00080000,
-  twoAsset: 0x00100000,
-  oneAssetLPToken: 0x00200000,
-} as const;
 
 export interface LiquidityDeps {
   client: Client;
@@ -105,7 +105,6 @@ interface Pool extends PoolState {
 
 /** rippled's last (tailing) 72-minute interval of a slot: its owner can be outbid at the minimum. */
 const TAILING_INTERVAL = 19;
-const RIPPLE_EPOCH_MS = 946_684_800_000;
 
 type AccountTxEntry = {
   hash?: string;
@@ -291,13 +290,13 @@ export class LiquidityService {
         ? {
             Amount: ledgerAmount(m.base, b.amountXrp),
             Amount2: ledgerAmount(m.token, b.amountToken),
-            Flags: TF.twoAsset,
+            Flags: AMMDepositFlags.tfTwoAsset,
           }
         : (() => {
             const side = this.side(m, b, b.selectedAsset);
             return {
               Amount: ledgerAmount(side, side === m.token ? b.amountToken : b.amountXrp),
-              Flags: TF.singleAsset,
+              Flags: AMMDepositFlags.tfSingleAsset,
             };
           })();
     // The deposit's assets from the wallet's balances; a first deposit opens the LP token line
@@ -379,7 +378,7 @@ export class LiquidityService {
     const lpIn = { currency: pool.lpCurrency, issuer: pool.account, value: plain(lp) };
     let tx: Record<string, unknown>;
     if (b.mode === 'double') {
-      tx = { LPTokenIn: lpIn, Flags: TF.lpToken };
+      tx = { LPTokenIn: lpIn, Flags: AMMWithdrawFlags.tfLPToken };
     } else {
       const side = this.side(m, b, b.selectedAsset);
       const min: LedgerAmount =
@@ -388,7 +387,7 @@ export class LiquidityService {
           : side.kind === 'xrp'
             ? '0'
             : { currency: side.currency, issuer: side.issuer, value: '0' };
-      tx = { LPTokenIn: lpIn, Amount: min, Flags: TF.oneAssetLPToken };
+      tx = { LPTokenIn: lpIn, Amount: min, Flags: AMMWithdrawFlags.tfOneAssetLPToken };
     }
     // What comes out may need a trust line the wallet lacks (the token, RLUSD): its reserve.
     const outSides = b.mode === 'double' ? [m.base, m.token] : [this.side(m, b, b.selectedAsset)];
@@ -572,7 +571,7 @@ export class LiquidityService {
       const time = e.close_time_iso
         ? Date.parse(e.close_time_iso)
         : typeof tx.date === 'number'
-          ? RIPPLE_EPOCH_MS + tx.date * 1000
+          ? rippleTimeToUnixTime(tx.date)
           : null;
       history.push({
         hash: String(e.hash ?? tx.hash ?? ''),

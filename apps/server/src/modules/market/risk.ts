@@ -1,7 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import {
-  BLACKHOLE_ADDRESSES,
   NO_NEW_HOLDERS_SENTENCE,
   RISK_LEVEL_TEXT,
   RLUSD_CURRENCY_HEX,
@@ -15,6 +14,7 @@ import {
 import type { Db } from '../../db/client';
 import { ledgerUnavailable } from '../../lib/errors';
 import { readIssuerFacts, type IssuerFacts } from '../../ledger/account-root';
+import { lines, lpBurnedPercent, readLpBurn, type LpBurn } from './lp-holders';
 import type { TokenRow } from '../tokens';
 import { devLockOf } from '../vesting';
 import { clusterHolders, FundingReader, TOP_HOLDERS_TRACED, type Funding } from './holder-clusters';
@@ -28,11 +28,6 @@ import { Decimal } from '@ledgerpad/shared';
 // its LP tokens) so no signal can mislead: holders and the top 10 leave out the issuer, AMM pools,
 // the bonding-curve account and Ledgerpad's own accounts (and say so); every flag comes with its
 // severity and one sentence of consequence; the verdict is the worst signal.
-
-/** LP holders checked for a black hole (the largest first); the rest count as withdrawable. */
-const LP_HOLDERS_CHECKED = 20;
-/** Pages of the issuer's trust lines read (400 each). */
-const MAX_LINE_PAGES = 25;
 
 export interface RiskHolder {
   account: string;
@@ -52,7 +47,7 @@ export interface RiskInput {
   /** The token's AMM pools (their accounts also sit in `excluded`). */
   pools: string[];
   /** The main pool's LP tokens: total, and the checked holders with whether they can ever withdraw. */
-  lp: { supply: string; holders: Array<{ account: string; balance: string; burned: boolean }> } | null;
+  lp: LpBurn | null;
   devSharePercent: string | null;
   /** The deployer's escrows of the token (issue 28); absent for tokens Ledgerpad did not deploy. */
   devLock?: DevLockView | null;
@@ -87,40 +82,6 @@ async function ammOf(client: Client, token: RiskTokenRef, quote: Asset) {
   }
 }
 
-async function lines(client: Client, account: string, maxPages = MAX_LINE_PAGES) {
-  const out: Array<{
-    account: string;
-    balance: string;
-    currency: string;
-    freeze?: boolean;
-    deep_freeze?: boolean;
-  }> = [];
-  let marker: unknown;
-  for (let page = 0; page < maxPages; page++) {
-    const r = await client.request({
-      command: 'account_lines',
-      account,
-      ledger_index: 'validated',
-      limit: 400,
-      ...(marker ? { marker } : {}),
-    });
-    out.push(...(r.result.lines as typeof out));
-    marker = r.result.marker;
-    if (!marker) break;
-  }
-  return out;
-}
-
-/** A holder that can never sign again (a black-hole address, or a blackholed account) burned its LP tokens. */
-async function canNeverSign(client: Client, account: string): Promise<boolean> {
-  if ((BLACKHOLE_ADDRESSES as readonly string[]).includes(account)) return true;
-  try {
-    return (await readIssuerFacts(client, account)).blackholed;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Reads what the assessment needs from the validated ledger. `platform`: `platformHolders`.
  * `fundings`: reads who funded the largest holders (the route keeps one reader; tests pass theirs).
@@ -150,25 +111,7 @@ export async function readRiskInput(
       frozen: l.freeze === true,
       deepFrozen: l.deep_freeze === true,
     }));
-  let lp: RiskInput['lp'] = null;
-  if (main && new Decimal(main.lpSupply).gt(0)) {
-    const top = (await lines(client, main.account, 1))
-      .filter((l) => l.currency === main.lpCurrency)
-      .map((l) => ({ account: l.account, balance: new Decimal(l.balance).neg() }))
-      .filter((h) => h.balance.gt(0))
-      .sort((a, b) => b.balance.cmp(a.balance))
-      .slice(0, LP_HOLDERS_CHECKED);
-    lp = {
-      supply: main.lpSupply,
-      holders: await Promise.all(
-        top.map(async (h) => ({
-          account: h.account,
-          balance: h.balance.toFixed(),
-          burned: await canNeverSign(client, h.account),
-        })),
-      ),
-    };
-  }
+  const lp = main && new Decimal(main.lpSupply).gt(0) ? await readLpBurn(client, main) : null;
   const traced = largestHolders(holders, excluded).slice(0, TOP_HOLDERS_TRACED);
   return {
     issuer: token.issuer,
@@ -438,19 +381,20 @@ export function assessRisk(input: RiskInput): RiskReport {
 
   let lpLockedPercent: string | null = null;
   if (input.lp) {
-    const burned = input.lp.holders
-      .filter((h) => h.burned)
-      .reduce((s, h) => s.plus(h.balance), new Decimal(0));
-    lpLockedPercent = pct(burned, new Decimal(input.lp.supply));
+    lpLockedPercent = lpBurnedPercent(input.lp);
     const locked = new Decimal(lpLockedPercent);
+    // Burned = held by accounts that can never sign (issue 37: 'Burn the LP' at deploy, a curve's
+    // graduation, or anyone's own burn): named as such, with its share of the pool's LP tokens.
     add({
       id: 'lp-locked',
       severity: locked.eq(0) ? 'warn' : locked.gte(95) ? 'good' : 'info',
-      label: 'LP locked',
+      label: locked.eq(0) ? 'LP locked' : 'LP burned',
       value: `${lpLockedPercent}%`,
       sentence: locked.eq(0)
         ? 'None of the pool is locked: its liquidity providers can withdraw all of it.'
-        : `${lpLockedPercent}% of the pool’s LP tokens are burned (held by accounts that can never sign); the rest can be withdrawn.`,
+        : locked.eq(100)
+          ? 'All of the pool’s LP tokens are burned (held by accounts that can never sign): its liquidity can never be withdrawn.'
+          : `${lpLockedPercent}% of the pool’s LP tokens are burned (held by accounts that can never sign); the rest can be withdrawn.`,
     });
   }
 

@@ -24,6 +24,7 @@ import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import type { TokenRegistry } from '../tokens';
 import { EscrowLocks } from './escrow-locks';
+import { LpBurns } from './lp-burns';
 import { deployWallets } from '../vesting';
 import { createMarketIndexer } from './indexer';
 import { ledgerFactsProvider } from './identity-facts';
@@ -103,6 +104,11 @@ export function registerMarket(
     () => snapshot.invalidate(),
     (jobIds) => deployWallets(db, jobIds),
   );
+  const lpBurns = new LpBurns(
+    platform.connection?.client,
+    (err, pool) => app.log.warn({ err, pool }, 'LP holders read failed'),
+    () => snapshot.invalidate(),
+  );
   const snapshot = new MarketSnapshot({
     db,
     client: platform.connection?.client,
@@ -111,6 +117,7 @@ export function registerMarket(
     ledgerIndex: () => platform.indexer?.lastIndexed ?? 0,
     curves: deps.curves,
     locks,
+    lpBurns,
   });
   if (platform.indexer && platform.connection) {
     platform.indexer.register(

@@ -15,6 +15,7 @@ import type { Db } from '../../db/client';
 import { toTokenView, type TokenRegistry } from '../tokens';
 import { DayChanges, dayVolumes, volumeKey } from './day-change';
 import type { EscrowLocks } from './escrow-locks';
+import type { LpBurns } from './lp-burns';
 import { holderNotAmong, platformHolders } from './holders';
 import { issuerFacts, marketHolders, marketPools } from './schema';
 
@@ -185,6 +186,8 @@ export class MarketSnapshot {
       curves?: CurveMarkets;
       /** The list's lock mark: token escrows per issuer, read from the ledger when they change. */
       locks?: EscrowLocks;
+      /** The list's 'LP burned' mark: who holds each pool's LP tokens, read from the ledger. */
+      lpBurns?: LpBurns;
     },
   ) {
     this.dayChanges = new DayChanges(deps.db);
@@ -336,6 +339,7 @@ export class MarketSnapshot {
     const tokens = rows.map(toTokenView);
     await this.deps.locks?.apply(tokens, rows);
     const pools = await db.select().from(marketPools);
+    this.deps.lpBurns?.apply(tokens, rows, pools);
     const facts = await db.select().from(issuerFacts);
     const xrpUsd = await this.xrpUsd();
     const usd = xrpUsd ? new Decimal(xrpUsd) : null;

@@ -5,6 +5,7 @@ import {
   decimalToDrops,
   dropsToXrp,
   type DecimalValue,
+  DEFAULT_RESERVE_BASE_DROPS,
 } from '@ledgerpad/shared';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -144,7 +145,7 @@ export class FeeWalletPayments {
           'no-rlusd-line',
           'it is not activated on the XRP Ledger, so it has no RLUSD trust line.',
         );
-      const base = BigInt(this.deps.submissions?.reserves.reserveBase ?? 1_000_000);
+      const base = BigInt(this.deps.submissions?.reserves.reserveBase ?? DEFAULT_RESERVE_BASE_DROPS);
       if (opts.amount !== undefined && decimalToDrops(opts.amount) < base)
         return refuse(
           false,

@@ -73,6 +73,22 @@ export class FeeSettlement {
   }
 
   /**
+   * A custodial trade whose fee was paid by `hash`, the fee Payment of the trade's own all-or-nothing
+   * Batch (issue 36, docs/batch-in-the-app.md): its row just inserted in `tx` (the inserting
+   * transaction, with no fee job) turns paid and the accruals run, in that transaction. The fee is
+   * paid if and only if the trade filled: the ledger applied both or neither.
+   */
+  async paidInBatch(tx: Db, tradeId: number, hash: string): Promise<TradeRow | undefined> {
+    const [row] = await tx
+      .update(tradingTrades)
+      .set({ feeStatus: 'paid', feeHash: hash })
+      .where(and(eq(tradingTrades.id, tradeId), ne(tradingTrades.feeStatus, 'paid')))
+      .returning();
+    if (row) await this.accrue(tx as unknown as Db, row);
+    return row;
+  }
+
+  /**
    * A trade row just inserted (in `tx`, the inserting transaction): when its fee was paid by the
    * trade's own transaction, the accruals run now, in that transaction.
    */

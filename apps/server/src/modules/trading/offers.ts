@@ -1,4 +1,4 @@
-import type { TransactionMetadata } from 'xrpl';
+import { rippleTimeToUnixTime, type TransactionMetadata } from 'xrpl';
 import { Decimal, amountValue } from '@ledgerpad/shared';
 
 // What one validated transaction did to offers, read from its metadata alone (pure): the rows of
@@ -28,8 +28,6 @@ export interface OfferChange {
   /** Unix milliseconds, when the offer has an Expiration. */
   expiresAt: number | null;
 }
-
-const RIPPLE_EPOCH_S = 946_684_800;
 
 const value = (a: Amount): Decimal => amountValue(a);
 const currencyOf = (a: Amount) => (typeof a === 'string' ? 'XRP' : a.currency);
@@ -150,7 +148,7 @@ export function offerChanges(
       filledTokens: plain(filledTokens),
       ...placed(o),
       remainingTokens: plain(remaining),
-      expiresAt: fields.Expiration ? (fields.Expiration + RIPPLE_EPOCH_S) * 1000 : null,
+      expiresAt: fields.Expiration ? rippleTimeToUnixTime(fields.Expiration) : null,
     });
   }
   return out;

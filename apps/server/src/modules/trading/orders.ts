@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, isNull, lte, min } from 'drizzle-orm';
 import type { OrderStatus as SharedOrderStatus, OrderView } from '@ledgerpad/shared';
 import { RLUSD_CURRENCY_HEX, Decimal } from '@ledgerpad/shared';
-import type { Client, TransactionMetadata } from 'xrpl';
+import { rippleTimeToUnixTime, type Client, type TransactionMetadata } from 'xrpl';
 import type { Db } from '../../db/client';
 import { wallets } from '../../platform/custody-schema';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
@@ -277,7 +277,7 @@ export class OrderRecords {
     }
     const closed = await client.request({ command: 'ledger', ledger_index: 'validated' });
     const ledger = closed.result.ledger;
-    const closeMs = (Number(ledger.close_time) + 946_684_800) * 1000;
+    const closeMs = rippleTimeToUnixTime(Number(ledger.close_time));
     updates.push(...(await this.expire(this.db, Number(ledger.ledger_index), closeMs)));
     return updates.filter((u) => u.userId === userId);
   }

@@ -1,5 +1,14 @@
+import { OfferCreateFlags, PaymentFlags } from 'xrpl';
 import type { BalanceChanges } from '../../ledger/submission-service';
-import { Decimal, decimalToDrops, dropsToDecimal, slippageFloor, type DecimalValue } from '@ledgerpad/shared';
+import {
+  Decimal,
+  decimalToDrops,
+  dropsToDecimal,
+  platformFee,
+  slippageFloor,
+  type DecimalValue,
+  type LedgerAmount,
+} from '@ledgerpad/shared';
 
 // The ledger side of a market trade, pure: a Payment to oneself that spends exactly the amount given
 // (SendMax, with an Amount no market can fill and tfPartialPayment) and delivers at least the
@@ -10,12 +19,12 @@ import { Decimal, decimalToDrops, dropsToDecimal, slippageFloor, type DecimalVal
 // quality, i.e. where the pool's marginal price reaches the limit, so a trade with a large price
 // impact fills far less than its slippage allows (or nothing). DeliverMin bounds the average.
 
-const TF_IMMEDIATE_OR_CANCEL = 0x00020000;
-const TF_SELL = 0x00080000;
-const TF_PARTIAL_PAYMENT = 0x00020000;
+const TF_IMMEDIATE_OR_CANCEL = OfferCreateFlags.tfImmediateOrCancel;
+const TF_SELL = OfferCreateFlags.tfSell;
+const TF_PARTIAL_PAYMENT = PaymentFlags.tfPartialPayment;
 
 export type Asset = { kind: 'xrp' } | { kind: 'iou'; currency: string; issuer: string };
-export type LedgerAmount = string | { currency: string; issuer: string; value: string };
+export type { LedgerAmount };
 
 /** A ledger amount of `value` units of `asset`: XRP as whole drops (rounded down), IOUs to 15 digits. */
 export function ledgerAmount(
@@ -128,9 +137,7 @@ export function tradeMoved(
   return { spent: Decimal.max(paid, 0), received: Decimal.max(got, 0) };
 }
 
-/** The platform's fee on a trade's notional (its quote-asset side), rounded down to what the ledger can pay. */
+/** The platform's fee on a trade's notional (its quote-asset side): the money layer's one fee rule. */
 export function tradingFee(notional: DecimalValue, percent: DecimalValue, quote: Asset): Decimal {
-  const raw = new Decimal(notional).mul(percent).div(100);
-  if (quote.kind === 'xrp') return dropsToDecimal(decimalToDrops(raw));
-  return raw.toSignificantDigits(15, Decimal.ROUND_DOWN);
+  return platformFee(notional, percent, quote.kind);
 }

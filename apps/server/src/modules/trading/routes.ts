@@ -44,6 +44,7 @@ export function registerTrading(
   const { platform, tokens, wallets } = deps;
   if (!platform.submissions || !platform.connection || !platform.funds) return undefined;
   const db = platform.database.db;
+  const submissions = platform.submissions;
   const rlusd = () => rlusdIssuer(db, platform.config.XRPL_NETWORK);
   const settlement = new FeeSettlement(db);
   settlement.onPaid(creatorShareListener({ settings: platform.settings, tokens }));
@@ -87,6 +88,12 @@ export function registerTrading(
     cache: platform.readCache,
     intents: platform.intents,
     feeWallet: async () => (await platformWallet(db, PLATFORM_ROLES.fee))?.address,
+    // issue 36: the fee in the trade's own all-or-nothing Batch, where the ledger has Batch.
+    feeInBatch: async () => {
+      const mode = platform.config.TRADE_FEE_BATCH;
+      const wanted = mode === 'on' || (mode === 'auto' && platform.config.NODE_ENV !== 'test');
+      return wanted && (await submissions.batchEnabled());
+    },
     settlement,
   });
   // A self-custody wallet's swap, once signed in the browser or its wallet app (docs/self-custody.md).

@@ -39,9 +39,10 @@ import {
   SELF_CUSTODY_MESSAGES,
   serverSigns,
   dropsToXrp,
+  TRUST_LINE_MAX_LIMIT,
 } from '@ledgerpad/shared';
 import { inArray } from 'drizzle-orm';
-import { decode, getBalanceChanges, type Client, type TransactionMetadata } from 'xrpl';
+import { decode, getBalanceChanges, GlobalFlags, type Client, type TransactionMetadata } from 'xrpl';
 import { batchedRead } from '../../db/batched';
 import type { Db } from '../../db/client';
 import { readIssuerFacts } from '../../ledger/account-root';
@@ -51,6 +52,7 @@ import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type {
   BalanceChanges,
+  BatchRequest,
   SubmissionOutcome,
   SubmissionService,
   SubmitRequest,
@@ -68,7 +70,7 @@ import type { WalletsApi } from '../wallets';
 import { unrestedOffer } from './offers';
 import { quoteAssetOf } from './quote-asset';
 import { toOrderView, type OrderRecords, type OrderUpdate } from './orders';
-import type { CurveAccounts, TradeRecorder } from './trade-records';
+import { FEE_PURPOSE, type CurveAccounts, type TradeRecorder } from './trade-records';
 import {
   ledgerAmount,
   marketOffer,
@@ -81,11 +83,14 @@ import {
 
 // Market trades from custodial wallets: a quote is the trade itself simulated against the open
 // ledger from the same wallet (rippled's `simulate`: book and pool together, as the payment engine
-// executes them), and the swap submits that payment with the slippage floor as DeliverMin. The
-// platform fee is a separate payment after the trade validates, made by a persisted job (once).
+// executes them), and the swap submits that payment with the slippage floor as DeliverMin. Where the
+// ledger has Batch, a trade through an AMM pair and its platform fee's payment are one all-or-nothing
+// Batch (a trade that fails charges nothing, one that fills pays its fee); otherwise (and for a token
+// on its bonding curve, a market without a pool) the fee is a separate payment after the trade
+// validates, made by a persisted job (once). docs/batch-in-the-app.md.
 
 /** The limit of the trust lines trading opens: far above any supply a token launched here can have. */
-const TRUST_LIMIT = '1000000000000000';
+const TRUST_LIMIT = TRUST_LINE_MAX_LIMIT;
 
 export interface TradingDeps {
   db: Db;
@@ -110,6 +115,12 @@ export interface TradingDeps {
   intents?: IntentService;
   /** The platform fee wallet's address (a self-custody swap pays its fee to it in its own intent). */
   feeWallet: () => Promise<string | undefined>;
+  /**
+   * Whether a custodial market trade through an AMM pays its platform fee inside its own
+   * all-or-nothing Batch (issue 36, docs/batch-in-the-app.md): the setting and the ledger's Batch
+   * amendment. Absent or false: the fee job pays it after the trade.
+   */
+  feeInBatch?: () => Promise<boolean>;
   /**
    * Where a self-custody swap's fee, paid by its own intent, is recorded with the creator's and the
    * referrer's shares (fee-paid.ts: the one place a fee becomes paid).
@@ -162,7 +173,15 @@ interface ReadyOrder extends Order {
   intent: string;
   /** A SELL of the whole balance: the line's exact value, so no dust is left behind. */
   sendMax?: string;
+  /** The trade and its fee go in one all-or-nothing Batch (`inBatch`). */
+  batch: boolean;
 }
+
+/** tfInnerBatchTxn: what marks a Batch's inner transaction (XLS-56). */
+const TF_INNER_BATCH_TXN: number = GlobalFlags.tfInnerBatchTxn;
+
+/** What a trade and its fee payment cost in network fees: two transactions, or one Batch of both. */
+const TRADE_AND_FEE_BATCH = ['Payment', 'Payment'];
 
 /**
  * The balance changes of a simulated trade's metadata, by the metadata object: the embedded ledger
@@ -425,9 +444,13 @@ export class TradingService {
       { feePercent, curve },
     );
     // Every transaction the swap signs pays the network fee: the trust line a buy opens first, the
-    // trade, and the fee payment after it. A new trust line locks one owner reserve.
+    // trade, and the fee payment after it — or, where the trade and its fee go in one Batch, that
+    // Batch's fee (twice the base fee plus each inner one's). A new trust line locks one owner reserve.
     const txFee = sim.feeDrops ?? this.deps.submissions.reserves.baseFee;
-    const transactions = 1n + (sim.opensLine ? 1n : 0n) + (fees.fee.gt(0) ? 1n : 0n);
+    const batch = fees.fee.gt(0) && (await this.inBatch(m, { curve, pool: spot !== null }));
+    const tradeFees = batch
+      ? this.deps.submissions.batchFee(TRADE_AND_FEE_BATCH)
+      : txFee * (1n + (fees.fee.gt(0) ? 1n : 0n));
     return {
       status: 'success',
       tokenAmountRounded: fixed6(sim.received),
@@ -442,7 +465,7 @@ export class TradingService {
       feePercent,
       feeInPrice: plain(fees.feeInPrice),
       ...(fees.curveFeePercent ? { curveFeePercent: fees.curveFeePercent } : {}),
-      networkFee: dropsToXrp(txFee * transactions),
+      networkFee: dropsToXrp((sim.opensLine ? txFee : 0n) + tradeFees),
       reserve: dropsToXrp(sim.opensLine ? this.deps.submissions.reserves.reserveIncrement : 0n),
       opensTrustLine: sim.opensLine === true,
     };
@@ -696,6 +719,47 @@ export class TradingService {
   }
 
   /**
+   * Whether a custodial market trade in `m` and its platform fee go in one all-or-nothing Batch
+   * (docs/batch-in-the-app.md): the setting and the ledger's Batch amendment (`feeInBatch`), a pool in
+   * the pair (an AMM takes any input, so the trade spends what it was told and the fee signed with
+   * it is the fee on what it moves), and no bonding curve on the token (its fee is inside its
+   * prices; it stays on the fee job's path, as book-only markets and limit orders do). `known`: the
+   * token's curve account and whether the pair has a pool, when the caller read them.
+   */
+  private async inBatch(m: Market, known?: { curve: string | undefined; pool: boolean }): Promise<boolean> {
+    if (!(await this.deps.feeInBatch?.())) return false;
+    const curve = known
+      ? known.curve
+      : await this.deps.curves?.activeCurveAccount(m.token.issuer, m.token.currency);
+    if (curve) return false;
+    return known ? known.pool : (await this.spotPrice(m)) !== null;
+  }
+
+  /**
+   * The platform fee's payment of a trade in a Batch: the fee on what the trade, simulated right
+   * before it is signed, moves (the quote's rule); undefined when it rounds to nothing.
+   */
+  private async feePayment(
+    userId: number,
+    m: Market,
+    type: TradeSide,
+    sim: Simulated,
+  ): Promise<TxRequest | undefined> {
+    const notional = type === 'BUY' ? sim.spent : sim.received;
+    const { fee } = await this.deps.recorder.feeBreakdown(
+      userId,
+      m.token,
+      m.quote,
+      type,
+      notional,
+      sim.changes ?? [],
+    );
+    const feeWallet = await this.deps.feeWallet();
+    if (!fee.gt(0) || !feeWallet) return undefined;
+    return { TransactionType: 'Payment', Destination: feeWallet, Amount: ledgerAmount(m.quote, fee) };
+  }
+
+  /**
    * Everything checked before the first signature: the balances (the trade, its fee, the network
    * fees and the trust line's reserve), the token's authorization, the market's liquidity. Then the
    * trust line a BUY needs, signed under the wallet's funds lease with the whole action checked again.
@@ -712,13 +776,15 @@ export class TradingService {
     const needsLine = line !== undefined;
     if (order.type === 'BUY') await this.requireAuthorized(wallet.address, m);
     const sendMax = await this.wholeBalance(wallet.address, m, order);
+    const batch = await this.inBatch(m);
     const whole = async () => {
       const spend = await this.xrpSpend(userId, m, order.type, order.amount);
       if (order.type === 'BUY') await this.requireQuoteToken(userId, wallet.address, m, order.amount);
-      // The trade, the platform fee's payment and, for a new line, its TrustSet and its reserve.
+      // The trade, the platform fee's payment (as two transactions, or one Batch of both: four base
+      // fees) and, for a new line, its TrustSet and its reserve.
       await funds.requireXrp(wallet.address, {
         ...spend,
-        transactions: 2 + (needsLine ? 1 : 0),
+        transactions: (batch ? 4 : 2) + (needsLine ? 1 : 0),
         newObjects: needsLine ? 1 : 0,
       });
     };
@@ -727,7 +793,7 @@ export class TradingService {
     const probe = await this.simulate(wallet.address, order.type, m, sendMax ?? order.amount);
     if (probe.received.lte(0)) throw await this.noLiquidity(m, order.type);
     if (line) await this.openLine(userId, wallet, line, `${intent}:line`, whole);
-    return { ...order, wallet, intent, ...(sendMax ? { sendMax } : {}) };
+    return { ...order, wallet, intent, batch, ...(sendMax ? { sendMax } : {}) };
   }
 
   /**
@@ -750,15 +816,47 @@ export class TradingService {
       const spend = o.sendMax ?? o.amount;
       // The screen's quote is the floor's base, unless the user's own trades in this market moved it.
       let expected = o.expected && !stale ? new Decimal(o.expected) : undefined;
-      if (!expected) {
-        const sim = await this.simulate(o.wallet.address, o.type, m, spend);
+      // In a Batch the fee is signed with the trade: on what the trade simulated right now moves.
+      let sim: Simulated | undefined;
+      if (!expected || o.batch) {
+        sim = await this.simulate(o.wallet.address, o.type, m, spend);
         if (sim.received.lte(0)) throw await this.noLiquidity(m, o.type);
-        expected = sim.received;
+        expected ??= sim.received;
       }
       const [pay, get] = o.type === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
       const payment = marketPayment(o.wallet.address, pay, spend, get, minimumReceive(expected, o.slippage));
       if (o.sendMax)
         payment.SendMax = { currency: m.token.currency, issuer: m.token.issuer, value: o.sendMax };
+      const feeTx = o.batch && sim ? await this.feePayment(userId, m, o.type, sim) : undefined;
+      // Under the wallet's funds lease: the whole action checked again right before it is signed.
+      const check = async (transactions: number) => {
+        const spendXrp = await this.xrpSpend(userId, m, o.type, o.amount);
+        if (o.type === 'SELL') await funds.requireToken(o.wallet.address, m.token, spend, this.tokenName(m));
+        else await this.requireQuoteToken(userId, o.wallet.address, m, o.amount);
+        await funds.requireXrp(o.wallet.address, { ...spendXrp, transactions });
+      };
+      if (feeTx) {
+        // One intent, one all-or-nothing Batch: the trade, then its fee to the fee wallet. A trade
+        // that fails rolls the fee back with it; one that fills has paid it (recorded as paid).
+        const batch: BatchRequest = {
+          intentKey: `${o.intent}:batch`,
+          account: o.wallet.address,
+          mode: 'allOrNothing',
+          purpose: 'swap-batch',
+          userId,
+          walletId: o.wallet.id,
+          inner: [
+            { intentKey: `${o.intent}:trade`, tx: { ...payment }, purpose: 'swap' },
+            { intentKey: `${o.intent}:fee`, tx: feeTx, purpose: FEE_PURPOSE },
+          ],
+        };
+        const row = await funds.withAccount(o.wallet.address, async () => {
+          await check(4);
+          return submissions.prepareBatch(batch);
+        });
+        const { inner } = await submissions.followBatch(batch, row);
+        return this.swapResult(o.wallet.address, m, o, inner[0]!);
+      }
       const req: SubmitRequest = {
         intentKey: `${o.intent}:trade`,
         account: o.wallet.address,
@@ -768,10 +866,7 @@ export class TradingService {
         walletId: o.wallet.id,
       };
       const row = await funds.withAccount(o.wallet.address, async () => {
-        const spendXrp = await this.xrpSpend(userId, m, o.type, o.amount);
-        if (o.type === 'SELL') await funds.requireToken(o.wallet.address, m.token, spend, this.tokenName(m));
-        else await this.requireQuoteToken(userId, o.wallet.address, m, o.amount);
-        await funds.requireXrp(o.wallet.address, { ...spendXrp, transactions: 2 });
+        await check(2);
         return submissions.prepare(req);
       });
       return this.swapResult(o.wallet.address, m, o, await submissions.follow(req, row));
@@ -789,9 +884,13 @@ export class TradingService {
     const txFee = await this.txFee(outcome.hash);
     const moved = tradeMoved(outcome.balanceChanges, address, pay, get, txFee);
     if (outcome.status !== 'success' || moved.received.lte(0)) {
+      // A trade rolled back with its Batch left no result on the ledger: its simulation now names
+      // the cause (the record keeps 'rolled-back'; nothing moved and no platform fee was paid).
+      const result =
+        outcome.result === 'rolled-back' ? await this.rolledBackCause(outcome.hash) : outcome.result;
       // tecPATH_PARTIAL: less than DeliverMin was available — the market moved past the slippage.
-      if (outcome.result === 'tecPATH_PARTIAL') throw ledgerFailure(outcome, SWAP_MESSAGES.slippageExceeded);
-      if (outcome.result === 'tecPATH_DRY' || outcome.status === 'success')
+      if (result === 'tecPATH_PARTIAL') throw ledgerFailure(outcome, SWAP_MESSAGES.slippageExceeded);
+      if (result === 'tecPATH_DRY' || outcome.status === 'success')
         throw await this.noLiquidity(m, order.type, { result: outcome.result, hash: outcome.hash });
       throw ledgerFailure(outcome);
     }
@@ -816,6 +915,29 @@ export class TradingService {
             : `✅ Swapped ${fixed6(moved.spent)} RLUSD → ${fixed6(moved.received)} XRP`
           : '✅ 1 swap(s) successful!',
     };
+  }
+
+  /**
+   * Why the trade of a rolled-back Batch failed, as far as the ledger can tell now: its inner
+   * transaction simulated alone against the open ledger (its engine result; 'rolled-back' when it
+   * would apply now, or cannot be simulated).
+   */
+  private async rolledBackCause(hash: string): Promise<string> {
+    const blob = await this.signedBlob(hash);
+    if (!blob) return 'rolled-back';
+    // As a transaction of its own: no inner flag, and the fee and sequence simulate fills in.
+    const tx = decode(blob) as Record<string, unknown>;
+    for (const field of ['Sequence', 'Fee', 'SigningPubKey']) delete tx[field];
+    tx.Flags = (Number(tx.Flags ?? 0) & ~TF_INNER_BATCH_TXN) >>> 0;
+    try {
+      const res = (await this.reader.request({ command: 'simulate', tx_json: tx } as never)) as {
+        result: { engine_result: string };
+      };
+      const result = res.result.engine_result;
+      return result.startsWith('tes') ? 'rolled-back' : result;
+    } catch {
+      return 'rolled-back';
+    }
   }
 
   /** The network fee the trade transaction paid, in drops: from the blob the submission service signed. */

@@ -33,6 +33,8 @@ import { tradingOrders, tradingTrades, type TradeRow } from './schema';
 export const TRADING_FEE_JOB = 'trading-fee';
 /** Submissions that are trades made here. */
 export const TRADE_PURPOSES = ['swap', 'limit-order'] as const;
+/** The fee Payment's purpose: the fee job's, and the fee inner transaction of a trade's Batch. */
+export const FEE_PURPOSE = 'trading-fee';
 
 /** The bonding module's answer: the account of the token's curve while the token trades on it. */
 export interface CurveAccounts {
@@ -165,24 +167,42 @@ export class TradeRecorder {
       getBalanceChanges(sub.meta as TransactionMetadata),
     );
     const listed = await this.deps.tokens.byIssuer(token.issuer, token.currency);
-    return this.insert({
-      userId: sub.userId,
-      walletId: sub.walletId,
-      walletAddress: sub.account,
-      issuer: token.issuer,
-      currency: token.currency,
-      quote: quote.kind === 'xrp' ? 'XRP' : 'RLUSD',
-      side,
-      spent: plain(moved.spent),
-      received: plain(moved.received),
-      hash,
-      ledgerIndex: sub.ledgerIndex,
-      fee: plain(fee),
-      // A self-custody wallet's trade carries its fee as the next transaction of its own signed
-      // intent (docs/self-custody.md): no job can sign for it; the intent settles the fee.
-      feeStatus: sub.signer === 'wallet' ? 'intent' : fee.gt(0) ? 'pending' : 'none',
-      tokenId: listed?.id ?? null,
-    });
+    // A trade of an all-or-nothing Batch carried its fee as the Batch's next inner transaction:
+    // applied together, so the fee is paid — that payment's amount, recorded with the row.
+    const paid = sub.parentHash ? await this.feeOfBatch(sub.parentHash) : undefined;
+    return this.insert(
+      {
+        userId: sub.userId,
+        walletId: sub.walletId,
+        walletAddress: sub.account,
+        issuer: token.issuer,
+        currency: token.currency,
+        quote: quote.kind === 'xrp' ? 'XRP' : 'RLUSD',
+        side,
+        spent: plain(moved.spent),
+        received: plain(moved.received),
+        hash,
+        ledgerIndex: sub.ledgerIndex,
+        fee: paid ? paid.fee : plain(fee),
+        // A self-custody wallet's trade carries its fee as the next transaction of its own signed
+        // intent (docs/self-custody.md): no job can sign for it; the intent settles the fee.
+        feeStatus: sub.signer === 'wallet' ? 'intent' : fee.gt(0) || paid ? 'pending' : 'none',
+        tokenId: listed?.id ?? null,
+      },
+      undefined,
+      paid?.hash,
+    );
+  }
+
+  /** The fee Payment of a trade's Batch, when it applied: its hash and amount (XRP in XRP). */
+  private async feeOfBatch(batchHash: string): Promise<{ hash: string; fee: string } | undefined> {
+    const [row] = await this.deps.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(and(eq(ledgerSubmissions.parentHash, batchHash), eq(ledgerSubmissions.purpose, FEE_PURPOSE)));
+    if (row?.status !== 'success') return undefined;
+    const amount = (decode(row.txBlob) as { Amount?: LedgerAmount }).Amount;
+    return amount === undefined ? undefined : { hash: row.hash, fee: plain(amountValue(amount)) };
   }
 
   // Every trade of a validated ledger is recorded as it is finalized: the trades of one ledger look
@@ -199,13 +219,20 @@ export class TradeRecorder {
     return new Map(rows.map((r) => [r.hash, r]));
   });
 
-  /** The trade row and its fee job together (or neither), once per hash. */
-  async insert(values: typeof tradingTrades.$inferInsert, executor?: Db): Promise<TradeRow> {
+  /**
+   * The trade row and its fee job together (or neither), once per hash. `paidBy`: the fee Payment
+   * of the trade's own Batch paid the fee — the row turns paid through FeeSettlement in the same
+   * transaction, and no fee job is made.
+   */
+  async insert(values: typeof tradingTrades.$inferInsert, executor?: Db, paidBy?: string): Promise<TradeRow> {
     const write = async (tx: Db) => {
       const [row] = await tx.insert(tradingTrades).values(values).onConflictDoNothing().returning();
+      if (!row) return undefined;
+      // The Batch paid it: paid now, its accruals in this transaction, no job.
+      if (paidBy) return (await this.deps.settlement.paidInBatch(tx, row.id, paidBy)) ?? row;
       // A fee paid by the trade's own transaction is accounted with the row, once (the insert ran).
-      if (row) await this.deps.settlement.recorded(tx, row);
-      if (row && row.feeStatus === 'pending') {
+      await this.deps.settlement.recorded(tx, row);
+      if (row.feeStatus === 'pending') {
         await this.deps.jobs.enqueue(
           {
             type: TRADING_FEE_JOB,
@@ -301,6 +328,8 @@ export function tradingObligations(
             eq(ledgerSubmissions.purpose, 'swap'),
             eq(ledgerSubmissions.status, 'success'),
             isNull(tradingTrades.id),
+            // A Batch's trade paid its fee in the same Batch: nothing is owed.
+            isNull(ledgerSubmissions.parentHash),
             gt(ledgerSubmissions.updatedAt, sql`now() - interval '10 minutes'`),
           ),
         ),

@@ -1,7 +1,15 @@
 import { lockedByToken } from '../../ledger/escrows';
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
-import { convertStringToHex, RippledError, Wallet, type AccountLinesTrustline, type Client } from 'xrpl';
+import {
+  convertStringToHex,
+  LedgerEntry,
+  RippledError,
+  TrustSetFlags,
+  Wallet,
+  type AccountLinesTrustline,
+  type Client,
+} from 'xrpl';
 import {
   currencyToTicker,
   isLpCurrency,
@@ -35,7 +43,8 @@ import {
   dropsToXrp,
   normalizeTokenValue,
   xrpToDrops,
-  DROPS_PER_XRP,
+  DEFAULT_RESERVE_BASE_DROPS,
+  DEFAULT_RESERVE_INCREMENT_DROPS,
 } from '@ledgerpad/shared';
 import { batchedRead, batchedRows, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
@@ -87,10 +96,6 @@ interface AccountState {
   balanceDrops: bigint;
   ownerCount: number;
 }
-
-const TF_SET_NO_RIPPLE = 0x00020000;
-const LSF_REQUIRE_DEST_TAG = 0x00020000;
-const TF_CLEAR_FREEZE = 0x00200000;
 
 function rippledError(err: unknown): string | undefined {
   return err instanceof RippledError ? (err.data as { error?: string } | undefined)?.error : undefined;
@@ -381,33 +386,30 @@ export class WalletService {
   }
 
   async accountState(address: string): Promise<AccountState> {
-    try {
-      const info = await this.client.request({
-        command: 'account_info',
-        account: address,
-        ledger_index: 'validated',
-      });
-      return {
-        activated: true,
-        balanceDrops: BigInt(info.result.account_data.Balance),
-        ownerCount: info.result.account_data.OwnerCount,
-      };
-    } catch (err) {
-      if (rippledError(err) === 'actNotFound') return { activated: false, balanceDrops: 0n, ownerCount: 0 };
-      throw err;
-    }
+    const root = await this.validatedRoot(address);
+    return root
+      ? { activated: true, balanceDrops: BigInt(root.Balance), ownerCount: root.OwnerCount }
+      : { activated: false, balanceDrops: 0n, ownerCount: 0 };
   }
 
   private async recipientInfo(address: string): Promise<{ activated: boolean; requireTag: boolean }> {
+    const root = await this.validatedRoot(address);
+    return root
+      ? { activated: true, requireTag: (root.Flags & LedgerEntry.AccountRootFlags.lsfRequireDestTag) !== 0 }
+      : { activated: false, requireTag: false };
+  }
+
+  /** The account's root at the validated ledger; undefined when the account does not exist. */
+  private async validatedRoot(address: string) {
     try {
       const info = await this.client.request({
         command: 'account_info',
         account: address,
         ledger_index: 'validated',
       });
-      return { activated: true, requireTag: (info.result.account_data.Flags & LSF_REQUIRE_DEST_TAG) !== 0 };
+      return info.result.account_data;
     } catch (err) {
-      if (rippledError(err) === 'actNotFound') return { activated: false, requireTag: false };
+      if (rippledError(err) === 'actNotFound') return undefined;
       throw err;
     }
   }
@@ -416,8 +418,8 @@ export class WalletService {
   async reserveDrops(ownerCount: number): Promise<{ base: bigint; increment: bigint; total: bigint }> {
     const res = await this.client.request({ command: 'server_state' });
     const v = res.result.state.validated_ledger;
-    const base = BigInt(v?.reserve_base ?? DROPS_PER_XRP);
-    const increment = BigInt(v?.reserve_inc ?? 200_000);
+    const base = BigInt(v?.reserve_base ?? DEFAULT_RESERVE_BASE_DROPS);
+    const increment = BigInt(v?.reserve_inc ?? DEFAULT_RESERVE_INCREMENT_DROPS);
     return { base, increment, total: base + BigInt(ownerCount) * increment };
   }
 
@@ -774,7 +776,7 @@ export class WalletService {
           LimitAmount: { currency: line.currency, issuer: body.issuer, value: '0' },
           QualityIn: 0,
           QualityOut: 0,
-          Flags: TF_SET_NO_RIPPLE | TF_CLEAR_FREEZE,
+          Flags: TrustSetFlags.tfSetNoRipple | TrustSetFlags.tfClearFreeze,
         },
         purpose: 'remove-trustline',
         userId,

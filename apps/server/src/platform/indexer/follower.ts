@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { LedgerStream, TransactionMetadata } from 'xrpl';
+import { rippleTimeToUnixTime, type LedgerStream, type TransactionMetadata } from 'xrpl';
 import type { Database, Db } from '../../db/client';
 import type { XrplConnection } from '../../ledger/connection';
 import { ledgerCursor } from './schema';
@@ -71,7 +71,6 @@ export interface FollowerOptions {
   batchLedgers?: number;
 }
 
-const RIPPLE_EPOCH_MS = 946_684_800_000;
 /** Ledgers read ahead while catching up. */
 const FETCH_AHEAD = 12;
 /**
@@ -303,7 +302,7 @@ export class LedgerFollower {
       return { hash: String(entry.hash ?? (tx as { hash?: string }).hash), tx, meta };
     });
     transactions.sort((a, b) => a.meta.TransactionIndex - b.meta.TransactionIndex);
-    return { index, closeTime: RIPPLE_EPOCH_MS + ledger.close_time * 1000, transactions };
+    return { index, closeTime: rippleTimeToUnixTime(ledger.close_time), transactions };
   }
 
   private fetchAhead(index: number): void {

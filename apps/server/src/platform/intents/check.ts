@@ -1,5 +1,5 @@
 import { SELF_CUSTODY_MESSAGES, type TxJson } from '@ledgerpad/shared';
-import { decode, deriveAddress, encode, hashes, verifySignature } from 'xrpl';
+import { decode, deriveAddress, encode, GlobalFlags, hashes, LedgerEntry, verifySignature } from 'xrpl';
 import { badRequest } from '../../lib/errors';
 
 // The check between a wallet's signature and the ledger: a signed blob is submitted only when it is
@@ -10,10 +10,6 @@ import { badRequest } from '../../lib/errors';
 
 /** What a single signature adds to a transaction; nothing else may differ from the intent. */
 const SIGNATURE_FIELDS = new Set(['SigningPubKey', 'TxnSignature']);
-/** AccountRoot flag: the master key is disabled (rippled's lsfDisableMaster). */
-const LSF_DISABLE_MASTER = 0x00100000;
-/** Inner transactions of a Batch carry this flag and no signature of their own (XLS-56). */
-const TF_INNER_BATCH_TXN = 0x40000000;
 
 type Tx = Record<string, unknown>;
 
@@ -113,7 +109,7 @@ export function checkSignedBatch(expectedOuter: TxJson, expectedInner: TxJson[],
     // An inner transaction is authorized by the outer signature only.
     if (got.TxnSignature !== undefined || (got.SigningPubKey !== undefined && got.SigningPubKey !== ''))
       throw badRequest(SELF_CUSTODY_MESSAGES.extraField(`${prefix}TxnSignature`));
-    if (typeof got.Flags !== 'number' || (got.Flags & TF_INNER_BATCH_TXN) === 0)
+    if (typeof got.Flags !== 'number' || (got.Flags & GlobalFlags.tfInnerBatchTxn) === 0)
       throw badRequest(SELF_CUSTODY_MESSAGES.mismatch(`${prefix}Flags`), { field: `${prefix}Flags` });
     compareFields(inner, got, new Set(), prefix);
   });
@@ -144,7 +140,7 @@ export function authorizeKey(
     throw badRequest(SELF_CUSTODY_MESSAGES.wrongKey);
   }
   if (signer === account) {
-    if (keys && (keys.flags & LSF_DISABLE_MASTER) !== 0)
+    if (keys && (keys.flags & LedgerEntry.AccountRootFlags.lsfDisableMaster) !== 0)
       throw badRequest(SELF_CUSTODY_MESSAGES.masterDisabled);
     return 'master';
   }

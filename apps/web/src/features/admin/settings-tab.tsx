@@ -3,6 +3,8 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import {
   ADMIN_MESSAGES,
+  BONDING_CURVE_SUPPLY,
+  groupDigits,
   PLATFORM_CONFIG_KEYS,
   type FeeOverrideView,
   type PlatformConfigKey,
@@ -42,7 +44,10 @@ const SETTING_LABELS: Record<PlatformConfigKey, { label: string; hint: string }>
     label: 'Curve virtual reserve (RLUSD)',
     hint: 'The same for RLUSD-paired curves.',
   },
-  bonding_steps: { label: 'Curve steps', hint: 'A divisor of 793,100,000 (100, 200, 500, 1000…).' },
+  bonding_steps: {
+    label: 'Curve steps',
+    hint: `A divisor of ${groupDigits(BONDING_CURVE_SUPPLY.toString())} (100, 200, 500, 1000…).`,
+  },
   bonding_fine_steps: { label: 'Curve fine steps', hint: 'Offers one step each around the price (1–64).' },
   bonding_snipe_ledgers: {
     label: 'Anti-snipe ledgers',

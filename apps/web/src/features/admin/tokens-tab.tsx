@@ -16,7 +16,7 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
 import { IdentityBadge } from '../../components/identity-badge';
-import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
+import { TokenDetailsFields, tokenDetailsErrors, useLogoUpload } from '../../components/token-details-fields';
 import { apiPost, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { ADMIN_KEY, useListedTokens } from './api';
@@ -130,7 +130,6 @@ function TokenFormProblems(props: {
 function AddTokenForm({ onAdded }: { onAdded: () => void }) {
   const errorId = useId();
   const queryClient = useQueryClient();
-  const [uploading, setUploading] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState('');
   const {
@@ -140,6 +139,10 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
     watch,
     formState: { errors, isSubmitted },
   } = useForm<TokenForm>({ resolver, defaultValues: EMPTY });
+  const { uploading, logo } = useLogoUpload(
+    { purpose: 'admin', hint: 'Optional. JPEG, PNG or WebP, at most 1 MB, square-ish.' },
+    (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),
+  );
   const all = errors as Record<string, FieldError | undefined>;
   // The schema's field names: the code field answers for `currency` and `ticker`.
   const messages = [
@@ -207,12 +210,7 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
           errorId={errorId}
           disabled={busy}
           description={description}
-          logo={{
-            purpose: 'admin',
-            hint: 'Optional. JPEG, PNG or WebP, at most 1 MB, square-ish.',
-            onBusy: setUploading,
-            onLogoUrl: (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),
-          }}
+          logo={logo}
         />
         <fieldset className="admin-flags" disabled={busy}>
           <legend className="field-label">Flags</legend>
@@ -359,7 +357,6 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
   const errorId = useId();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const [uploading, setUploading] = useState(false);
   const [failure, setFailure] = useState<string>();
   const { register, handleSubmit, setValue, watch, formState } = useForm<
     ListingFormInput,
@@ -377,6 +374,10 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
       created_at: token.created_at.slice(0, 10),
     },
   });
+  const { uploading, logo } = useLogoUpload(
+    { purpose: 'admin', hint: 'Leave empty to keep the current logo. JPEG, PNG or WebP, up to 1 MB.' },
+    (url) => setValue('logoUrl', url ?? token.logoUrl ?? ''),
+  );
   const errors = formState.errors;
   const submit = handleSubmit(async (v) => {
     setBusy(true);
@@ -414,12 +415,7 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
         errorId={errorId}
         disabled={busy}
         description={watch('description') ?? ''}
-        logo={{
-          purpose: 'admin',
-          hint: 'Leave empty to keep the current logo. JPEG, PNG or WebP, up to 1 MB.',
-          onBusy: setUploading,
-          onLogoUrl: (url) => setValue('logoUrl', url ?? token.logoUrl ?? ''),
-        }}
+        logo={logo}
       />
       <TokenFormProblems errorId={errorId} messages={messages} failure={failure} />
       <div className="admin-actions">

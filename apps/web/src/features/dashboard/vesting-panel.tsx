@@ -9,6 +9,7 @@ import type {
 } from '@ledgerpad/shared';
 import { apiGet, apiPost, apiPut, userMessage } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
+import { VestingTable } from '../../components/vesting-table';
 import { groupDigits } from './api';
 
 // The dashboard's locked dev allocations (issue 28, docs/vesting.md): each tranche, its amount and
@@ -24,8 +25,6 @@ const STATUS_TEXT: Record<VestingTrancheView['status'], string> = {
   released: 'Released',
   missing: 'Not created',
 };
-
-const when = (iso: string) => iso.slice(0, 16).replace('T', ' ') + ' UTC';
 
 export function VestingPanel() {
   const schedule = useQuery({
@@ -60,61 +59,43 @@ export function VestingPanel() {
           </h3>
           <AutoReleaseToggle token={tok} />
           <div className="table-scroll">
-            <table className="vesting-table">
-              <thead>
-                <tr>
-                  <th>Tranche</th>
-                  <th>Amount</th>
-                  <th>Unlocks</th>
-                  <th>Status</th>
-                  <th aria-label="Action" />
-                </tr>
-              </thead>
-              <tbody>
-                {tok.tranches.map((t) => {
-                  const busy =
-                    release.isPending &&
-                    release.variables?.tokenId === tok.tokenId &&
-                    release.variables.escrowSequence === t.escrowSequence;
-                  return (
-                    <tr key={t.index} data-status={t.status}>
-                      <td data-label="Tranche">{t.index}</td>
-                      <td data-label="Amount">
-                        {groupDigits(t.amount)} {tok.ticker}
-                      </td>
-                      <td data-label="Unlocks">{when(t.unlockAt)}</td>
-                      <td data-label="Status">
-                        <span className={`vesting-status vesting-${t.status}`}>{STATUS_TEXT[t.status]}</span>
-                      </td>
-                      <td className="vesting-action">
-                        {t.status === 'due' && t.escrowSequence !== null && (
-                          <button
-                            type="button"
-                            disabled={release.isPending}
-                            aria-busy={busy}
-                            onClick={() =>
-                              release.mutate(
-                                { tokenId: tok.tokenId, escrowSequence: t.escrowSequence! },
-                                {
-                                  onSuccess: (r) =>
-                                    toast.success(`Released ${groupDigits(r.amount)} ${tok.ticker}`),
-                                  onError: (err) =>
-                                    toast.error('Could not release the tranche.', {
-                                      description: userMessage(err),
-                                    }),
-                                },
-                              )
-                            }
-                          >
-                            {busy ? 'Releasing…' : 'Release'}
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+            <VestingTable
+              withStatus
+              rows={tok.tranches.map((t) => {
+                const busy =
+                  release.isPending &&
+                  release.variables?.tokenId === tok.tokenId &&
+                  release.variables.escrowSequence === t.escrowSequence;
+                return {
+                  index: t.index,
+                  amount: `${groupDigits(t.amount)} ${tok.ticker}`,
+                  unlockAt: t.unlockAt,
+                  status: { key: t.status, text: STATUS_TEXT[t.status] },
+                  action: t.status === 'due' && t.escrowSequence !== null && (
+                    <button
+                      type="button"
+                      disabled={release.isPending}
+                      aria-busy={busy}
+                      onClick={() =>
+                        release.mutate(
+                          { tokenId: tok.tokenId, escrowSequence: t.escrowSequence! },
+                          {
+                            onSuccess: (r) =>
+                              toast.success(`Released ${groupDigits(r.amount)} ${tok.ticker}`),
+                            onError: (err) =>
+                              toast.error('Could not release the tranche.', {
+                                description: userMessage(err),
+                              }),
+                          },
+                        )
+                      }
+                    >
+                      {busy ? 'Releasing…' : 'Release'}
+                    </button>
+                  ),
+                };
+              })}
+            />
           </div>
         </div>
       ))}

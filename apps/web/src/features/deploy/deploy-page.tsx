@@ -37,6 +37,7 @@ import { useSession } from '../../lib/session';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
 import { availableXrp } from '../../lib/wallet-funds';
 import { startDeploy } from './api';
+import { LaunchFigures } from './launch-figures';
 import { ProgressModal } from './progress-modal';
 import {
   VESTING_FORM_DEFAULTS,
@@ -57,6 +58,8 @@ interface Values extends DeployFormCore {
   telegramFileId: string | null;
   launchType: LaunchType;
   walletId: string;
+  /** 'Burn the LP' (issue 37): on by default, sent for instant AMM launches. */
+  burnLp: boolean;
   /** 'Lock the dev allocation' (on by default; sent only with an allocation above 0). */
   vesting: VestingValues;
   /** Hidden from people; bots fill it. */
@@ -78,6 +81,8 @@ const DEFAULTS: Values = {
   telegramFileId: null,
   blackholeIssuer: true,
   requireAuth: false,
+  burnLp: true,
+  firstBuyXrp: '',
   liquidityPairType: 'XRP',
   launchType: 'amm',
   walletId: '',
@@ -88,6 +93,13 @@ const DEFAULTS: Values = {
 const toRequest = (v: Values) => ({
   ...v,
   walletId: v.walletId === '' ? undefined : Number(v.walletId),
+  // A curve's graduation burns its pool's LP whatever the form says: sent for AMM launches only.
+  burnLp: v.launchType === 'amm' ? v.burnLp : undefined,
+  // The first buy is an instant XRP-paired launch's; empty means none.
+  firstBuyXrp:
+    v.launchType === 'amm' && v.liquidityPairType === 'XRP' && v.firstBuyXrp?.trim()
+      ? v.firstBuyXrp.trim()
+      : undefined,
   vesting: v.launchType === 'amm' ? vestingRequest(v.vesting, v.devAllocation) : undefined,
 });
 
@@ -353,6 +365,16 @@ export function DeployPage() {
                 {...register('liquidityAmount')}
               />
             )}
+            {!bonding && values.liquidityPairType === 'XRP' && (
+              <TextField
+                label="Your first buy (XRP, optional)"
+                inputMode="decimal"
+                placeholder="0"
+                invalid={!!fieldErrors.firstBuyXrp}
+                errorId={errorsId}
+                {...register('firstBuyXrp')}
+              />
+            )}
             <TextField
               label={bonding ? 'Pool fee after graduation (%)' : 'AMM fee (%)'}
               type="number"
@@ -414,6 +436,18 @@ export function DeployPage() {
               errorId={errorsId}
             />
           )}
+          {!bonding && (
+            <>
+              <label className="checkbox">
+                <input type="checkbox" {...register('burnLp')} /> Burn the LP (recommended)
+              </label>
+              <p className="field-hint" id="burn-lp-hint">
+                {values.burnLp
+                  ? 'Your LP tokens go to an account no key can ever sign for, in the deploy’s own transactions: nobody, you included, can ever withdraw the pool, and the risk panel shows it as burned.'
+                  : 'Keep: the LP tokens stay in your “liquidity” wallet and you can withdraw the pool at any time. Buyers see “None of the pool is locked” on the risk panel.'}
+              </p>
+            </>
+          )}
           <label className="checkbox">
             <input type="checkbox" disabled={bonding} {...register('blackholeIssuer')} /> Blackhole the issuer
             (no one can ever mint more or change the token)
@@ -469,6 +503,12 @@ export function DeployPage() {
               <dd>{values.blackholeIssuer ? 'Blackholed after launch' : 'Kept (you can manage it)'}</dd>
               <dt>Require authorization</dt>
               <dd>{values.requireAuth ? 'Yes' : 'No'}</dd>
+              <dt>LP tokens</dt>
+              <dd data-testid="preview-lp">
+                {values.burnLp
+                  ? 'Burned at launch: no one can ever withdraw the pool'
+                  : 'Kept in your liquidity wallet: you can withdraw the pool (shown to buyers)'}
+              </dd>
               {showVesting && (
                 <>
                   <dt>Dev allocation lock</dt>
@@ -480,6 +520,19 @@ export function DeployPage() {
                 </>
               )}
             </dl>
+          )}
+          {!bonding && fees.data && (
+            <LaunchFigures
+              supply={values.supply}
+              devAllocation={values.devAllocation}
+              locked={showVesting && values.vesting.enabled}
+              liquidityAmount={values.liquidityAmount}
+              pair={values.liquidityPairType}
+              ammFee={values.ammFee}
+              firstBuyXrp={toRequest(values).firstBuyXrp ?? ''}
+              feePercent={fees.data.trading_fee_percent ?? '0'}
+              ticker={values.ticker}
+            />
           )}
           {!bonding && showVesting && values.vesting.enabled && (
             <VestingPreview values={values.vesting} allocation={devAmount} ticker={values.ticker} />
@@ -510,6 +563,14 @@ export function DeployPage() {
                     : 'Trust line reserve and network fees'}
               </dt>
               <dd>{cost.extras} XRP</dd>
+              {cost.firstBuy !== '0' && (
+                <>
+                  <dt>Your first buy and its platform fee</dt>
+                  <dd>
+                    {cost.firstBuy} XRP + {cost.firstBuyFee} XRP
+                  </dd>
+                </>
+              )}
               <dt>Total</dt>
               <dd>
                 <strong>{cost.xrp} XRP</strong>
@@ -593,6 +654,8 @@ export function CurveFacts({ values, curve }: { values: Values; curve: FeesConfi
       <dd>{values.ammFee}%</dd>
       <dt>Issuer</dt>
       <dd>Blackholed at launch</dd>
+      <dt>LP tokens</dt>
+      <dd>Burned at graduation: no one can ever withdraw the pool</dd>
       {curve.snipe_ledgers > 0 && (
         <>
           <dt>Anti-snipe</dt>

@@ -8,6 +8,7 @@ import {
   type VestingSettingsInput,
 } from '@ledgerpad/shared';
 import { TextField } from '../../components/form-field';
+import { VestingTable } from '../../components/vesting-table';
 
 // 'Lock the dev allocation' (issue 28): the deploy form's section and the preview's schedule. The
 // settings are checked by the request's own schema (vestingSchema inside deployRequestSchema).
@@ -82,8 +83,6 @@ export function VestingSection({
   );
 }
 
-const when = (ripple: number) => rippleTime.toIso(ripple).slice(0, 16).replace('T', ' ') + ' UTC';
-
 /** The preview's schedule, from now (the server fixes the real start when it takes the deploy). */
 export function VestingPreview({
   values,
@@ -101,26 +100,13 @@ export function VestingPreview({
   return (
     <div className="vesting-preview" data-testid="vesting-preview">
       <h3>Dev allocation locked on the ledger</h3>
-      <table className="vesting-table">
-        <thead>
-          <tr>
-            <th>Tranche</th>
-            <th>Amount</th>
-            <th>Unlocks</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tranches.map((t) => (
-            <tr key={t.index}>
-              <td>{t.index}</td>
-              <td>
-                {formatMoney(t.amount, ticker)} {ticker}
-              </td>
-              <td>{when(t.unlockAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <VestingTable
+        rows={tranches.map((t) => ({
+          index: t.index,
+          amount: `${formatMoney(t.amount, ticker)} ${ticker}`,
+          unlockAt: rippleTime.toIso(t.unlockAt),
+        }))}
+      />
     </div>
   );
 }

@@ -17,7 +17,7 @@ import {
 import { CopyButton } from '../../components/copy-button';
 import { IdentityBadge } from '../../components/identity-badge';
 import { FormErrors } from '../../components/form-field';
-import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
+import { TokenDetailsFields, tokenDetailsErrors, useLogoUpload } from '../../components/token-details-fields';
 import { hasStatus } from '../../lib/api';
 import {
   claimListing,
@@ -277,8 +277,6 @@ function MetadataForm({
   const errorId = useId();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const [uploading, setUploading] = useState(false);
-  const [logoRefused, setLogoRefused] = useState<string>();
   const [failure, setFailure] = useState<string>();
   const {
     register,
@@ -290,6 +288,11 @@ function MetadataForm({
     resolver: zodResolver(listingMetadataSchema),
     defaultValues: EMPTY,
   });
+  const {
+    uploading,
+    refused: logoRefused,
+    logo,
+  } = useLogoUpload(LISTING_LOGO, (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }));
   const fieldErrors = tokenDetailsErrors(errors);
   const submit = handleSubmit(async (values) => {
     if (logoRefused) return setFailure(LISTING_MESSAGES.logoRefused);
@@ -323,12 +326,7 @@ function MetadataForm({
         disabled={busy}
         description={watch('description') ?? ''}
         createdDate={false}
-        logo={{
-          ...LISTING_LOGO,
-          onBusy: setUploading,
-          onRefused: setLogoRefused,
-          onLogoUrl: (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),
-        }}
+        logo={logo}
       />
       <FormErrors
         id={errorId}

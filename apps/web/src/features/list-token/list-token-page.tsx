@@ -17,7 +17,7 @@ import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
 import { fetchIssuer, ListingError, listToken, type IssuerDetails } from './api';
 import { IdentityBadge } from '../../components/identity-badge';
-import { TokenDetailsFields, tokenDetailsErrors } from '../../components/token-details-fields';
+import { TokenDetailsFields, tokenDetailsErrors, useLogoUpload } from '../../components/token-details-fields';
 import { ClaimListing } from './claim-listing';
 import { LISTING_LOGO } from './listing-logo';
 import './list-token.css';
@@ -225,10 +225,8 @@ function ListingFormPanel({
 }) {
   const errorId = useId();
   const queryClient = useQueryClient();
-  const [uploading, setUploading] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure>();
-  const [logoRefused, setLogoRefused] = useState<string>();
   const token = details.tokens.find((t) => t.currency === currency) as IssuedToken;
   const listedCode = details.listed?.currency;
 
@@ -242,6 +240,11 @@ function ListingFormPanel({
     resolver: zodResolver(listingFormSchema),
     defaultValues: EMPTY,
   });
+  const {
+    uploading,
+    refused: logoRefused,
+    logo,
+  } = useLogoUpload(LISTING_LOGO, (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }));
   const description = watch('description') ?? '';
   const fieldErrors = tokenDetailsErrors(errors);
   const invalid = fieldErrors.some(Boolean);
@@ -332,12 +335,7 @@ function ListingFormPanel({
           errorId={errorId}
           disabled={disabled}
           description={description}
-          logo={{
-            ...LISTING_LOGO,
-            onBusy: setUploading,
-            onRefused: setLogoRefused,
-            onLogoUrl: (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }),
-          }}
+          logo={logo}
         />
         <FormErrors
           id={errorId}

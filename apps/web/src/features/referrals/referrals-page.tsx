@@ -179,7 +179,7 @@ function EarningHistory() {
         <p className="empty-state">Nothing earned yet: share your link.</p>
       ) : (
         <div className="table-scroll">
-          <table className="payments-table">
+          <table className="payments-table card-table">
             <thead>
               <tr>
                 <th scope="col">Time</th>

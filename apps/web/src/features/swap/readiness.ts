@@ -5,6 +5,7 @@ import {
   dropsToXrp,
   insufficientBalanceLabel,
   parseXrpDrops,
+  platformFee,
   platformFeeDrops,
   plainDecimal,
   shortfall,
@@ -67,7 +68,7 @@ export function estimatedNeeds(wallet: WalletBalance, o: NeedsInput): AssetAmoun
     xrpAmount = parseXrpDrops(o.amount) ?? 0n;
     xrpFee = o.feePercent ? platformFeeDrops(xrpAmount, o.feePercent) : 0n;
   } else {
-    const fee = o.feePercent ? new Decimal(o.amount).mul(o.feePercent).div(100) : new Decimal(0);
+    const fee = o.feePercent ? platformFee(o.amount, o.feePercent, 'iou') : new Decimal(0);
     needs.push({ asset: o.quoteAsset, amount: plainDecimal(new Decimal(o.amount).plus(fee)) });
   }
   const xrp = o.reserves

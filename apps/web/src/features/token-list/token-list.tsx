@@ -8,6 +8,8 @@ import {
   giveWayLast,
   ledgerLockLabel,
   ledgerLockTitle,
+  lpBurnedLabel,
+  lpBurnedTitle,
   nextTokenSort,
   pageLabel,
   paginate,
@@ -230,6 +232,7 @@ function TokenListRow({ row, onOpen, path }: { row: TokenRow; onOpen: () => void
         <TickerLink token={t} to={path} />
         <LockMark token={t} />
         <UnlockedMark token={t} />
+        <LpBurnedMark token={t} />
       </td>
       <td className="num">
         {row.noMarket ? (
@@ -427,6 +430,7 @@ function TokenCard({ row, onOpen, path }: { row: TokenRow; onOpen: (row: TokenRo
         </span>
         <LockMark token={t} />
         <UnlockedMark token={t} />
+        <LpBurnedMark token={t} />
       </div>
       <dl className="token-card-figures">
         <div>
@@ -516,6 +520,9 @@ function LockMark({ token: t }: { token: Pick<TokenView, 'ledger_lock'> }) {
 const PADLOCK_ICONS = {
   'lock-mark':
     'M4 7V5a4 4 0 1 1 8 0v2h.5A1.5 1.5 0 0 1 14 8.5v6a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 2 14.5v-6A1.5 1.5 0 0 1 3.5 7H4zm2 0h4V5a2 2 0 1 0-4 0v2z',
+  // A flame: burned.
+  'lp-burned-mark':
+    'M8 1c.5 2.5 3.5 4 3.5 7.5A3.5 3.5 0 0 1 8 12a3.5 3.5 0 0 1-3.5-3.5C4.5 7 5.5 6 6 5c.3 1.3 1 2 1.7 2.3C7.5 5.2 7.6 3 8 1zM3 13h10v2H3z',
   'unlocked-mark':
     'M12 5a2 2 0 1 0-4 0v2h4.5A1.5 1.5 0 0 1 14 8.5v6a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 2 14.5v-6A1.5 1.5 0 0 1 3.5 7H6V5a4 4 0 1 1 8 0v1h-2V5z',
 };
@@ -532,7 +539,13 @@ function PadlockMark({
 }) {
   return (
     <span
-      className={kind === 'lock-mark' ? 'lock-mark' : 'lock-mark unlocked-mark'}
+      className={
+        kind === 'unlocked-mark'
+          ? 'lock-mark unlocked-mark'
+          : kind === 'lock-mark'
+            ? 'lock-mark'
+            : 'lock-mark lp-burned-mark'
+      }
       title={title}
       data-testid={kind}
     >
@@ -553,4 +566,14 @@ export function UnlockedMark({ token: t }: { token: Pick<TokenView, 'dev_unlocke
   const u = t.dev_unlocked;
   if (!u) return null;
   return <PadlockMark kind="unlocked-mark" title={devUnlockedTitle(u)} label={devUnlockedLabel(u)} />;
+}
+
+/**
+ * The 'LP burned' mark (issue 37): the share of the token's pool held by accounts that can never
+ * sign, read from the ledger by the server; green, the risk panel's colour for it.
+ */
+export function LpBurnedMark({ token: t }: { token: Pick<TokenView, 'lp_burned'> }) {
+  const b = t.lp_burned;
+  if (!b) return null;
+  return <PadlockMark kind="lp-burned-mark" title={lpBurnedTitle(b)} label={lpBurnedLabel(b)} />;
 }

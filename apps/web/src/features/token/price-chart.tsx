@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import {
   CandlestickSeries,
   ColorType,
@@ -70,13 +70,17 @@ export function PriceChart({
   const last = useRef<Bar | null>(null);
   /** Prices are drawn × this (see chartScale). */
   const factor = useRef(1);
-  const drawn = <T extends { open: number; high: number; low: number; close: number }>(b: T): T => ({
-    ...b,
-    open: b.open * factor.current,
-    high: b.high * factor.current,
-    low: b.low * factor.current,
-    close: b.close * factor.current,
-  });
+  // Both read refs only, so they are made once and the data effect needs nothing more than its keys.
+  const drawn = useCallback(
+    <T extends { open: number; high: number; low: number; close: number }>(b: T): T => ({
+      ...b,
+      open: b.open * factor.current,
+      high: b.high * factor.current,
+      low: b.low * factor.current,
+      close: b.close * factor.current,
+    }),
+    [],
+  );
   const seconds = CHART_RESOLUTIONS.find((r) => r.code === resolution)!.seconds;
 
   // One chart for the page's life; it follows its container's width.
@@ -113,6 +117,36 @@ export function PriceChart({
     };
   }, []);
 
+  const show = useCallback(
+    (bars: Bar[]) => {
+      last.current = bars.at(-1) ?? null;
+      const min = bars.reduce((m, b) => Math.min(m, b.low), Number.POSITIVE_INFINITY);
+      const precision = precisionFor(Number.isFinite(min) ? min : 0);
+      const { factor: f, inner } = chartScale(precision);
+      factor.current = f;
+      candles.current?.applyOptions({
+        priceFormat: {
+          type: 'custom',
+          minMove: 10 ** -inner,
+          // Labels only (display): the drawn value divided back to the price.
+          formatter: (drawnPrice: number) => (drawnPrice / f).toFixed(precision),
+        },
+      });
+      candles.current?.setData(
+        bars.map(({ volume: _v, ...b }) => drawn({ ...b, time: b.time as UTCTimestamp })),
+      );
+      volume.current?.setData(
+        bars.map((b) => ({
+          time: b.time as UTCTimestamp,
+          value: b.volume,
+          color: b.close >= b.open ? 'rgba(31,199,126,0.45)' : 'rgba(255,84,112,0.45)',
+        })),
+      );
+      chart.current?.timeScale().fitContent();
+    },
+    [drawn],
+  );
+
   useEffect(() => {
     const controller = new AbortController();
     setState('loading');
@@ -144,34 +178,7 @@ export function PriceChart({
         setState('error');
       });
     return () => controller.abort();
-  }, [currency, issuer, resolution, seconds]);
-
-  function show(bars: Bar[]) {
-    last.current = bars.at(-1) ?? null;
-    const min = bars.reduce((m, b) => Math.min(m, b.low), Number.POSITIVE_INFINITY);
-    const precision = precisionFor(Number.isFinite(min) ? min : 0);
-    const { factor: f, inner } = chartScale(precision);
-    factor.current = f;
-    candles.current?.applyOptions({
-      priceFormat: {
-        type: 'custom',
-        minMove: 10 ** -inner,
-        // Labels only (display): the drawn value divided back to the price.
-        formatter: (drawnPrice: number) => (drawnPrice / f).toFixed(precision),
-      },
-    });
-    candles.current?.setData(
-      bars.map(({ volume: _v, ...b }) => drawn({ ...b, time: b.time as UTCTimestamp })),
-    );
-    volume.current?.setData(
-      bars.map((b) => ({
-        time: b.time as UTCTimestamp,
-        value: b.volume,
-        color: b.close >= b.open ? 'rgba(31,199,126,0.45)' : 'rgba(255,84,112,0.45)',
-      })),
-    );
-    chart.current?.timeScale().fitContent();
-  }
+  }, [currency, issuer, resolution, seconds, show]);
 
   useImperativeHandle(
     ref,
@@ -212,7 +219,7 @@ export function PriceChart({
         setState('ok');
       },
     }),
-    [seconds],
+    [seconds, drawn],
   );
 
   return (

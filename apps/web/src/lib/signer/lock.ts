@@ -140,11 +140,11 @@ export function unlockCancelled(): void {
 /** The secret of an unlocked wallet, for one signature or an export (the caller drops it). */
 export async function withSecret<T>(
   address: string,
-  use: (secret: VaultSecret) => T | Promise<T>,
+  read: (secret: VaultSecret) => T | Promise<T>,
 ): Promise<T> {
   const key = keys.get(address);
   const record = await vaultStore.get(address);
   if (!key || !record) throw new SigningCancelledError();
   touch();
-  return use(await openWithKey(record, key));
+  return read(await openWithKey(record, key));
 }

@@ -304,19 +304,26 @@ export class IouValue {
 
   /** rippled STAmount::getText for IOUs. */
   toString(): string {
-    if (this.mantissa === 0n) return '0';
-    const raw = this.mantissa.toString();
-    const sign = this.negative ? '-' : '';
-    const off = this.exponent;
-    if (off !== 0 && (off < -25 || off > -5)) return `${sign}${raw}e${off}`;
-    const val = '0'.repeat(27) + raw + '0'.repeat(23);
-    const cut = off + 43;
-    const pre = val.slice(0, cut).replace(/^0+/, '');
-    const post = val.slice(cut).replace(/0+$/, '');
-    return sign + (pre === '' ? '0' : pre) + (post === '' ? '' : `.${post}`);
+    return iouText(this.mantissa, this.exponent, this.negative);
   }
 
   toJSON(): string {
     return this.toString();
   }
+}
+
+/**
+ * rippled's STAmount::getText for a token value: `mantissa` × 10^`exponent` (mantissa ≥ 0, in
+ * rippled's normalized range), plain decimal between 1e-25 and 1e-5 scale, else `<m>e<exp>`.
+ */
+export function iouText(mantissa: bigint, exponent: number, negative: boolean): string {
+  if (mantissa === 0n) return '0';
+  const raw = mantissa.toString();
+  const sign = negative ? '-' : '';
+  if (exponent !== 0 && (exponent < -25 || exponent > -5)) return `${sign}${raw}e${exponent}`;
+  const val = '0'.repeat(27) + raw + '0'.repeat(23);
+  const cut = exponent + 43;
+  const pre = val.slice(0, cut).replace(/^0+/, '');
+  const post = val.slice(cut).replace(/0+$/, '');
+  return sign + (pre === '' ? '0' : pre) + (post === '' ? '' : `.${post}`);
 }

@@ -3,6 +3,7 @@
 // AMM pool balances and walking an order book in quality order.
 import { decodeAccountID } from 'ripple-address-codec';
 import type { LedgerEntry } from '../contract';
+import { iouText } from '../amount/iou-value';
 import { Num, toIouPrecision } from '../number';
 import { type Amt, type Issue, XRP_ISSUE, isXrp, xrpDrops, zeroAmt } from '../../amm/amount';
 import { ammIndex } from '../../amm/ids';
@@ -63,30 +64,23 @@ export function amtFromJson(json: unknown): Amt {
   return { issue: { currency: o.currency, issuer: o.issuer }, value: Num.parse(o.value) };
 }
 
-function iouText(n0: Num): string {
+/** A Num as rippled writes a token value (IOU precision first). */
+function numText(n0: Num): string {
   if (n0.isZero()) return '0';
   const n = toIouPrecision(n0);
   const negative = n.mantissa < 0n;
-  const raw = (negative ? -n.mantissa : n.mantissa).toString();
-  const off = n.exponent;
-  const sign = negative ? '-' : '';
-  if (off !== 0 && (off < -25 || off > -5)) return `${sign}${raw}e${off}`;
-  const val = '0'.repeat(27) + raw + '0'.repeat(23);
-  const cut = off + 43;
-  const pre = val.slice(0, cut).replace(/^0+/, '');
-  const post = val.slice(cut).replace(/0+$/, '');
-  return sign + (pre === '' ? '0' : pre) + (post === '' ? '' : `.${post}`);
+  return iouText(negative ? -n.mantissa : n.mantissa, n.exponent, negative);
 }
 
 /** Amt to rippled's JSON amount (STAmount::getText for token values). */
 export function amtToJson(a: Amt): string | Record<string, string> {
   if (isXrp(a.issue)) return a.value.toBigInt().toString();
-  return { currency: a.issue.currency, issuer: a.issue.issuer, value: iouText(a.value) };
+  return { currency: a.issue.currency, issuer: a.issue.issuer, value: numText(a.value) };
 }
 
 /** STAmount-style text of a bare number (book_offers "quality"). */
 export function numberText(n: Num): string {
-  return iouText(n);
+  return numText(n);
 }
 
 export function accountKey(address: string): string {

@@ -7,6 +7,7 @@
 import definitions from 'ripple-binary-codec/dist/enums/definitions.json';
 import type { Rules } from '../amendments';
 import { TF } from '../ledger-flags';
+import { VAULT_AND_LENDING_TYPES } from '../vault-lending-types';
 
 /** rippled kPermissionMaxSize: at most this many permissions per Delegate. */
 export const MAX_PERMISSIONS = 10;
@@ -78,21 +79,7 @@ const NOT_DELEGABLE = new Set([
   'EnableAmendment',
   'SetFee',
   'UNLModify',
-  'VaultCreate',
-  'VaultSet',
-  'VaultDelete',
-  'VaultDeposit',
-  'VaultWithdraw',
-  'VaultClawback',
-  'LoanBrokerSet',
-  'LoanBrokerDelete',
-  'LoanBrokerCoverDeposit',
-  'LoanBrokerCoverWithdraw',
-  'LoanBrokerCoverClawback',
-  'LoanSet',
-  'LoanDelete',
-  'LoanManage',
-  'LoanPay',
+  ...VAULT_AND_LENDING_TYPES,
   'ConfidentialMPTConvert',
   'SponsorshipTransfer',
 ]);

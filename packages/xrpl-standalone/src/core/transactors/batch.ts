@@ -25,6 +25,7 @@ import { checkMultiSignAuthority } from '../multisign';
 import type { Ter } from '../results';
 import type { StateReader } from '../state/apply-view';
 import type { PreclaimContext, PreflightContext, Transactor } from './types';
+import { VAULT_AND_LENDING_TYPES } from '../vault-lending-types';
 
 /** What rippled charges for an impossible batch (an inner Batch, too many inners): INITIAL_XRP. */
 const UNPAYABLE_FEE = 100_000_000_000_000_000n;
@@ -34,23 +35,7 @@ const UNPAYABLE_FEE = 100_000_000_000_000_000n;
  * lending transactions). None is implemented here, so their own preflight would refuse them too;
  * the list keeps the result rippled gives, checked where rippled checks it.
  */
-const DISABLED_INNER_TYPES = new Set([
-  'VaultCreate',
-  'VaultSet',
-  'VaultDelete',
-  'VaultDeposit',
-  'VaultWithdraw',
-  'VaultClawback',
-  'LoanBrokerSet',
-  'LoanBrokerDelete',
-  'LoanBrokerCoverDeposit',
-  'LoanBrokerCoverWithdraw',
-  'LoanBrokerCoverClawback',
-  'LoanSet',
-  'LoanDelete',
-  'LoanManage',
-  'LoanPay',
-]);
+const DISABLED_INNER_TYPES = new Set(VAULT_AND_LENDING_TYPES);
 
 function popcount(n: number): number {
   let c = 0;

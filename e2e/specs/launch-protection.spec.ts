@@ -1,0 +1,145 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS_DIR } from '../support/browser';
+import { useBrowser } from '../support/fixture';
+import { demoSignIn } from '../support/sign-in';
+
+// Issue 37 in Chromium: a deploy through /deploy-list with 'Burn the LP' (on by default) and the
+// creator's first buy of 10 XRP, the preview saying so (starting price, market cap, the buy's cost
+// and tokens), the two burn steps in the progress modal, then the token page's risk panel reading
+// 'LP burned' from the ledger with no pool caution, and the list's 'LP burned' mark.
+
+const LEDGER_WAIT = { timeout: 45_000 };
+const NO_LOCK = 'None of the pool is locked';
+let counter = 0;
+const unique = (p: string) => `${p}${Date.now().toString(36).slice(-4)}${++counter}`;
+
+let logoFile: string;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-lp-e2e-'));
+  logoFile = path.join(dir, 'logo.png');
+  // A logo of its own (issue 35: no two tokens share one): a colour no other spec uses.
+  const shade = (Date.now() % 200) + 30;
+  writeFileSync(
+    logoFile,
+    await sharp({ create: { width: 128, height: 128, channels: 3, background: { r: 200, g: shade, b: 40 } } })
+      .png()
+      .toBuffer(),
+  );
+});
+
+async function newFundedWallet(page: Page, url: string): Promise<string> {
+  await page.goto(`${url}/wallets`);
+  await page.getByRole('heading', { name: 'Wallets', level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'Create Wallet' }).click();
+  const modal = page.getByRole('alertdialog', { name: 'Save your wallet seed' });
+  await modal.waitFor();
+  const address = (await modal.locator('.seed-wallet .address').textContent())!.trim();
+  await modal.getByLabel('I saved it').check();
+  await modal.getByRole('button', { name: 'Done' }).click();
+  await modal.waitFor({ state: 'detached' });
+  const card = page.getByRole('article', { name: 'Wallet 1' });
+  await card.getByRole('button', { name: 'Fund with test XRP' }).click();
+  await expect
+    .poll(() => card.getByTestId('wallet-balance').textContent(), LEDGER_WAIT)
+    .toMatch(/^1,000 XRP/);
+  return address;
+}
+
+describe('launch protection in Chromium', () => {
+  const t = useBrowser();
+
+  it("deploys with 'Burn the LP': the risk panel shows 'LP burned' and no pool caution", async () => {
+    const { page, url } = t;
+    await demoSignIn(page, url, unique('lp_'));
+    const address = await newFundedWallet(page, url);
+    await page.goto(`${url}/deploy-list`);
+    await page.getByRole('heading', { name: 'Deploy and List Token', level: 1 }).waitFor();
+
+    const wallet = page.getByLabel('Wallet');
+    const label = new RegExp(address.slice(0, 6));
+    await expect
+      .poll(async () => (await wallet.locator('option').allTextContents()).some((x) => label.test(x)))
+      .toBe(true);
+    await wallet.selectOption(
+      (await wallet.locator('option', { hasText: label }).first().getAttribute('value'))!,
+    );
+    const ticker = unique('BR').toUpperCase().slice(0, 8);
+    await page.getByLabel('Token name').fill(`Pyre ${ticker}`);
+    await page.getByLabel('Ticker').fill(ticker);
+    await page.getByLabel('Supply').fill('1000000');
+    await page.getByLabel('Dev allocation (%)').fill('0');
+    await page.getByLabel('Liquidity amount (XRP)').fill('100');
+    await page.getByLabel('AMM fee (%)').fill('0.5');
+    await page.getByLabel('Your first buy (XRP, optional)').fill('10');
+    await page.getByLabel('Description').fill('Deployed by the launch protection test.');
+
+    // On by default, with what it means; 'Keep' says what buyers will see.
+    const burn = page.getByLabel('Burn the LP (recommended)');
+    expect(await burn.isChecked()).toBe(true);
+    expect(await page.locator('#burn-lp-hint').textContent()).toContain('no key can ever sign for');
+    await burn.uncheck();
+    expect(await page.locator('#burn-lp-hint').textContent()).toContain(NO_LOCK);
+    await burn.check();
+
+    const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/upload') && r.ok());
+    await page.locator('input[type=file]').setInputFiles(logoFile);
+    await uploaded;
+    await page.getByAltText('Logo preview').waitFor();
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('heading', { name: 'Token Preview' }).waitFor();
+    expect(await page.getByTestId('preview-lp').textContent()).toBe(
+      'Burned at launch: no one can ever withdraw the pool',
+    );
+    // 100 XRP against 1,000,000 tokens: 0.0001 XRP each, 100 XRP of market cap. The first buy: 10 XRP
+    // at the pool creator's auction-slot fee (0.5% / 10), 1e6 × (1 − 1e8 / (1e8 + 1e7 × 0.9995)),
+    // and the 0.75% platform fee on it.
+    expect(await page.getByTestId('start-price').textContent()).toBe(`0.0001 XRP per ${ticker}`);
+    expect(await page.getByTestId('market-cap').textContent()).toBe('100 XRP');
+    expect(await page.getByTestId('first-buy-cost').textContent()).toContain(
+      '10 XRP + 0.075 XRP platform fee (0.75%) = 10.075 XRP',
+    );
+    expect(await page.getByTestId('first-buy-tokens').textContent()).toBe(`90867.7667166689 ${ticker}`);
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+
+    const modal = page.getByRole('alertdialog', { name: 'Deploying your token' });
+    await modal.waitFor();
+    await modal.getByText(`Deployment completed: ${ticker} is live and listed.`).waitFor(LEDGER_WAIT);
+    for (const step of [
+      'Burn the LP tokens: lock the hot wallet’s regular key',
+      'Burn the LP tokens: disable the hot wallet’s master key',
+    ]) {
+      const line = modal.locator('.deploy-step', { hasText: step });
+      expect(await line.getAttribute('data-status')).toBe('done');
+    }
+    await modal.getByRole('link', { name: 'Open the token page' }).click();
+
+    const panel = page.getByTestId('risk-panel');
+    const lp = panel.getByTestId('risk-lp-locked');
+    await lp.waitFor(LEDGER_WAIT);
+    expect(await lp.locator('dt').textContent()).toBe('LP burned');
+    expect(await lp.locator('dd').textContent()).toBe('100%');
+    expect(await lp.getAttribute('class')).toContain('good');
+    expect(await panel.textContent()).not.toContain(NO_LOCK);
+    expect(await panel.getByTestId('risk-verdict').textContent()).not.toContain(NO_LOCK);
+    await panel.scrollIntoViewIfNeeded();
+    await panel.screenshot({ path: `${ARTIFACTS_DIR}/launch-protection-risk-panel.png` });
+
+    // The list marks it, once its pool's LP holders have been read from the ledger.
+    await page.goto(`${url}/`);
+    const row = page
+      .getByTestId('token-row')
+      .filter({ has: page.getByRole('link', { name: ticker, exact: true }) });
+    await row.waitFor(LEDGER_WAIT);
+    // The list refetches on its 10 s cadence: the mark comes without a reload.
+    await expect
+      .poll(() => row.getByTestId('lp-burned-mark').count(), { timeout: 45_000, interval: 500 })
+      .toBe(1);
+    expect(await row.getByTestId('lp-burned-mark').getAttribute('title')).toContain('100%');
+  });
+});
