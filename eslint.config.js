@@ -34,13 +34,6 @@ export default tseslint.config(
     },
   },
   {
-    // Not yet: the trader's screen rework (branch i39-trader, issue 39) rewrites these two effects'
-    // inputs now; its five intentional omissions (an error cleared only on input changes, a computed
-    // side that follows the typed one) get fixed with it. Delete this block once it is merged.
-    files: ['apps/web/src/features/swap/liquidity-tab.tsx', 'apps/web/src/features/swap/trade-box.tsx'],
-    rules: { 'react-hooks/exhaustive-deps': 'off' },
-  },
-  {
     // CLIs, scripts and benchmarks talk to a terminal on purpose.
     files: [
       'scripts/**',

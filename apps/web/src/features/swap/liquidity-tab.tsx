@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   AMOUNT_DECIMALS,
@@ -174,21 +174,29 @@ export function LiquidityTab({
   // Both assets: the other amount follows the pool ratio, 300 ms after typing (cleared with it).
   const typed = edited === 'base' ? amountBase : amountToken;
   const settled = useDebounced(typed, ESTIMATE_DEBOUNCE_MS);
+  // The pool refreshes every 5 s; the computed side follows the typed one, not each refresh, so the
+  // effect reads the latest pool through a ref and runs on typing (and once the pool is known:
+  // typing before it loaded still fills the other side).
+  const poolRef = useRef(pool);
+  poolRef.current = pool;
+  const poolKnown = pool !== undefined;
   useEffect(() => {
+    const pool = poolRef.current;
     if (deposit !== 'DOUBLE' || !pool) return;
     const setOther = edited === 'base' ? setAmountToken : setAmountBase;
     if (!positive(settled)) return setOther('');
     const ratio =
       edited === 'base' ? new Decimal(pool.token).div(pool.base) : new Decimal(pool.base).div(pool.token);
     setOther(fixed6(new Decimal(settled).mul(ratio)));
-    // The pool refreshes every 5 s; the computed side follows the typed one, not each refresh.
-    // (Once the pool is known, too: typing before it loaded still fills the other side.)
-  }, [settled, edited, deposit, pool !== undefined]);
+  }, [settled, edited, deposit, poolKnown]);
 
-  // A stale error goes as soon as the user changes something.
+  // A stale error goes as soon as the user changes something: only on input changes, not when the
+  // status itself appears (so the status is read through a ref, not a dependency).
+  const statusRef = useRef({ status, clearStatus });
+  statusRef.current = { status, clearStatus };
   useEffect(() => {
+    const { status, clearStatus } = statusRef.current;
     if (status && !status.ok) clearStatus();
-    // Only on input changes, not when the status itself appears.
   }, [amountBase, amountToken, amountLp, limitPrice, fee, action, deposit, withdraw, side, view]);
 
   const refresh = () => {

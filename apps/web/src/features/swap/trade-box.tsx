@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, type Dispatch, type FormEvent } from 'react';
+import { useEffect, useRef, type Dispatch, type FormEvent } from 'react';
 import {
   ALL_IN_FRACTION,
   AMOUNT_DECIMALS,
@@ -83,11 +83,15 @@ export function TradeBox(p: TradeBoxProps) {
   // A changed input makes a shown error stale: it goes (a success keeps fading on its own). The
   // amount the screen clears itself after an order is not such a change: its result stays.
   const clearedBySend = useRef(false);
+  // Read through a ref: the effect runs on input changes, not when the status itself appears.
+  const statusRef = useRef({ status, clearStatus });
+  statusRef.current = { status, clearStatus };
   useEffect(() => {
     if (clearedBySend.current) {
       clearedBySend.current = false;
       return;
     }
+    const { status, clearStatus } = statusRef.current;
     if (status && !status.ok) clearStatus();
   }, [form.amount, form.price, form.token, form.walletAddress, form.mode, form.tab, form.ticked]);
 
@@ -105,7 +109,8 @@ export function TradeBox(p: TradeBoxProps) {
         })
       : [];
   const validAmount = tradeAmountSchema.safeParse(form.amount).success;
-  const preShort = useMemo(() => {
+  // A short loop over the chosen wallets, worked out each render (its inputs change with every render).
+  const preShort = (() => {
     if (!token) return null;
     for (const w of targets) {
       const amount = randomized ? form.range.max : form.amount;
@@ -114,18 +119,7 @@ export function TradeBox(p: TradeBoxProps) {
       if (short) return { wallet: w, short };
     }
     return null;
-  }, [
-    targets,
-    token,
-    form.amount,
-    form.range.max,
-    randomized,
-    kind,
-    side,
-    quoteAsset,
-    p.reserves,
-    p.feePercent,
-  ]);
+  })();
 
   // The quote: the trade simulated on the ledger from the selected wallet (single-wallet market
   // orders; a batch's wallets are estimated by the server as each executes).
