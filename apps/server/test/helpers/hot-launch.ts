@@ -110,7 +110,7 @@ export async function buildHotLaunch(
     Destination: buyers[0]!.address,
     Amount: '1',
   });
-  const lastLedger = template.LastLedgerSequence! + 40;
+  const lastLedger = template.LastLedgerSequence! + 200;
   const hashes: string[] = [];
   for (const b of buyers) {
     const tx: Payment = {
