@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { Wallet, type Payment } from 'xrpl';
 import type { DeployResult } from '@ledgerpad/shared';
 import { bondingCurves, bondingTrades } from '../../src/modules/bonding/schema';
+import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { tradingTrades } from '../../src/modules/trading/schema';
+import { jobs } from '../../src/platform/jobs';
 import { PLATFORM_ROLES, STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { platformWallet } from '../../src/platform/custody';
 import { curveLaunchBody } from '../bonding/bonding-world';
@@ -266,6 +268,13 @@ export async function hotBurst(
     kind === 'curve'
       ? await db.select().from(bondingCurves).where(eq(bondingCurves.curveAddress, token.hot_wallet_address))
       : [];
+  // A trade whose fee was not in its own Batch pays it by a job (docs/trading.md): wait for those.
+  const fees = await db
+    .select()
+    .from(jobs)
+    .where(like(jobs.key, `${TRADING_FEE_JOB}:%`));
+  for (const j of fees) await t.app.platform.jobs.waitFor(j.id, { timeoutMs: 300_000 });
+  await t.app.platform.submissions!.idle();
   const rows = await db.select().from(tradingTrades).where(eq(tradingTrades.issuer, token.issuer_address));
   const byWallet = new Map<string, typeof rows>();
   for (const r of rows) byWallet.set(r.walletAddress, [...(byWallet.get(r.walletAddress) ?? []), r]);
@@ -290,7 +299,8 @@ export async function hotBurst(
     result.perLedger[index] = (result.perLedger[index] ?? 0) + 1;
     const spentDrops = BigInt(new Decimal(row.spent).mul(1_000_000).toFixed(0));
     if (kind === 'amm') {
-      // 0.75% of the executed notional, rounded down to the drop, paid to the fee wallet.
+      // 0.75% of the executed notional, rounded down to the drop, paid to the fee wallet (in the
+      // trade's own Batch, or by the fee job).
       const fee = (spentDrops * FEE_PPM) / 1_000_000n;
       const recorded = BigInt(new Decimal(row.fee).mul(1_000_000).toFixed(0));
       if (recorded !== fee) return problem(`fee ${recorded} drops recorded, ${fee} by the rule`);
