@@ -23,7 +23,13 @@ export async function benchHotLaunch(opts: { users?: number } = {}): Promise<Hot
   const t0 = performance.now();
   // Setup closes every 200 ms; the bursts run at production's 1 s.
   const t = await createWalletTestApp(
-    { PLATFORM_BOOTSTRAP: 'on', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000' },
+    // The fee in the trade's own Batch, as in production ('auto' leaves it to the fee job in tests).
+    {
+      PLATFORM_BOOTSTRAP: 'on',
+      TRADE_FEE_BATCH: 'on',
+      RATE_LIMIT_WRITE_PER_MIN: '1000000',
+      RATE_LIMIT_READ_PER_MIN: '1000000',
+    },
     { closeIntervalMs: 200 },
   );
   try {

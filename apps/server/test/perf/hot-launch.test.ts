@@ -18,7 +18,11 @@ let world: HotLaunchWorld;
 
 beforeAll(async () => {
   // Setup closes fast; the burst runs at production's 1 s.
-  t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
+  t = await createWalletTestApp(
+    // The fee in the trade's own Batch, as in production ('auto' leaves it to the fee job in tests).
+    { PLATFORM_BOOTSTRAP: 'on', TRADE_FEE_BATCH: 'on' },
+    { closeIntervalMs: 200 },
+  );
   world = await buildHotLaunch(t, { users: USERS, xrpEach: 30, tag: 'T' });
   t.ledger.setCloseInterval(1000);
 }, 180_000);
