@@ -32,9 +32,11 @@ const recorded = () =>
 // marked "(PostgreSQL)". The other sections do not touch the database's engine (ledger, fan-out) or
 // start `npm start` on its own PGlite (first-start memory).
 const POSTGRES_SECTIONS = ['trading', 'airdrop', 'indexer', 'positions', 'public'];
+// The first pass stays on PGlite: `npm start` (first-start memory) would read DATABASE_URL itself.
+const { DATABASE_URL: _postgres, ...pglite } = process.env;
 const runs: Array<{ workspace: string; args: string[]; env: NodeJS.ProcessEnv }> = workspaces.flatMap(
   (workspace) => [
-    { workspace, args: [], env: process.env },
+    { workspace, args: [], env: pglite },
     ...(workspace === 'apps/server' && process.env.DATABASE_URL
       ? [
           {
