@@ -27,14 +27,37 @@ const recorded = () =>
         .map((line) => JSON.parse(line) as RecordedFigure)
     : [];
 
+// Issue 40, the production path: with DATABASE_URL set (the local PostgreSQL CI uses), the server's
+// database-bound sections run a second time on it, each in a fresh schema (test/db.ts), their rows
+// marked "(PostgreSQL)". The other sections do not touch the database's engine (ledger, fan-out) or
+// start `npm start` on its own PGlite (first-start memory).
+const POSTGRES_SECTIONS = ['trading', 'airdrop', 'indexer', 'positions', 'public'];
+// The first pass stays on PGlite: `npm start` (first-start memory) would read DATABASE_URL itself.
+const { DATABASE_URL: _postgres, ...pglite } = process.env;
+const runs: Array<{ workspace: string; args: string[]; env: NodeJS.ProcessEnv }> = workspaces.flatMap(
+  (workspace) => [
+    { workspace, args: [], env: pglite },
+    ...(workspace === 'apps/server' && process.env.DATABASE_URL
+      ? [
+          {
+            workspace,
+            args: ['--', ...POSTGRES_SECTIONS],
+            env: { ...process.env, TEST_DATABASE_URL: process.env.DATABASE_URL },
+          },
+        ]
+      : []),
+  ],
+);
+
 const started = Date.now();
-for (const workspace of workspaces) {
-  console.log(`\n## ${workspace}\n`);
+for (const { workspace, args, env } of runs) {
+  const postgres = env.TEST_DATABASE_URL ? ' on PostgreSQL' : '';
+  console.log(`\n## ${workspace}${postgres}\n`);
   const before = recorded().length;
-  const run = spawnSync('npm', ['run', 'bench', '-w', workspace], {
+  const run = spawnSync('npm', ['run', 'bench', '-w', workspace, ...args], {
     cwd: root,
     stdio: 'inherit',
-    env: process.env,
+    env,
   });
   // A bench reports its own misses; one that exits badly without reporting a miss (a crash before
   // its first figure) still gets a row.
@@ -43,7 +66,7 @@ for (const workspace of workspaces) {
     .some((f) => f.pass === false);
   if (run.status !== 0 && !missed) {
     reportFailure(
-      workspace,
+      `${workspace}${postgres}`,
       run.error ?? (run.signal ? `killed by ${run.signal}` : `exit code ${run.status}`),
     );
   }

@@ -2,6 +2,7 @@ import { atLeast, atMost, report, reportFailure, type Figure } from '../../../sc
 import { benchAirdrops } from './airdrops';
 import { benchBonding } from './bonding';
 import { benchDeploy } from './deploy';
+import { benchHotLaunch, type HotLaunchBenchResult } from './hot-launch';
 import { benchFirstStartMemory, MEMORY_TARGETS as MEMORY } from './first-start-memory';
 import { benchIndexer, INDEXER_TARGETS } from './indexer';
 import { benchMarket } from './market';
@@ -27,6 +28,7 @@ interface Section<R> {
 const section = <R>(s: Section<R>) => s as unknown as Section<unknown>;
 
 const SUBSCRIBERS = 10_000;
+const HOT_LAUNCH_USERS = Number(process.env.HOT_LAUNCH_USERS ?? 1000);
 
 const sections: Array<Section<unknown>> = [
   section({
@@ -233,6 +235,20 @@ const sections: Array<Section<unknown>> = [
     ],
   }),
   section({
+    name: `hot launch (${HOT_LAUNCH_USERS.toLocaleString('en-US')} users buy a new curve token, then a new AMM token, over HTTP)`,
+    run: () => benchHotLaunch({ users: HOT_LAUNCH_USERS }),
+    figures: (r) => [
+      ...hotLaunchFigures(r, 'curve'),
+      ...hotLaunchFigures(r, 'amm'),
+      {
+        figure: 'peak RSS (server, ledger and clients in one process)',
+        value: r.peakRssMb,
+        unit: 'MB',
+        target: atMost(1024),
+      },
+    ],
+  }),
+  section({
     name: 'first-start memory (npm start, empty data dir, then again)',
     run: () => benchFirstStartMemory(),
     figures: (r) => [
@@ -252,7 +268,59 @@ const sections: Array<Section<unknown>> = [
   }),
 ];
 
+/** One burst of the hot launch: each of issue 40's targets a row. */
+function hotLaunchFigures(r: HotLaunchBenchResult, kind: 'curve' | 'amm'): Figures {
+  const b = r[kind];
+  const label = kind === 'curve' ? 'curve' : 'AMM';
+  return [
+    {
+      figure: `${label}: requests answered`,
+      value: b.answered,
+      unit: '',
+      digits: 0,
+      target: atLeast(b.requests),
+    },
+    { figure: `${label}: 5xx answers`, value: b.status5xx, unit: '', digits: 0, target: atMost(0) },
+    {
+      figure: `${label}: refusals without a sentence`,
+      value: b.refusalsWithoutMessage,
+      unit: '',
+      digits: 0,
+      target: atMost(0),
+      note: Object.entries(b.refusals)
+        .map(([m, n]) => `${n}× ${m}`)
+        .join('; ')
+        .slice(0, 120),
+    },
+    {
+      figure: `${label}: buys executed once with their fee`,
+      value: b.executedOnce,
+      unit: '',
+      digits: 0,
+      target: atLeast(b.requests),
+      note: b.problems[0]?.slice(0, 120),
+    },
+    {
+      figure: `${label}: ledger closes after the last request`,
+      value: b.closesAfterLastRequest,
+      unit: '',
+      digits: 0,
+      target: atMost(3),
+      note: `per ledger ${JSON.stringify(b.perLedger)}`,
+    },
+    {
+      figure: `${label}: answer p99`,
+      value: b.answerMs.p99,
+      unit: 'ms',
+      target: atMost(3000),
+      note: `median ${b.answerMs.median} ms; all in ${b.burstMs} ms`,
+    },
+  ];
+}
+
 const only = process.argv.slice(2);
+// On PostgreSQL (TEST_DATABASE_URL, the root script's second pass) every row says so.
+const engine = process.env.TEST_DATABASE_URL ? ' (PostgreSQL)' : '';
 let failed = 0;
 for (const s of sections) {
   if (only.length && !only.some((o) => s.name.includes(o))) continue;
@@ -260,11 +328,11 @@ for (const s of sections) {
   try {
     const result = await s.run();
     console.log(JSON.stringify(result, null, 2));
-    for (const f of s.figures(result)) if (!report({ section: s.name, ...f })) failed++;
+    for (const f of s.figures(result)) if (!report({ section: `${s.name}${engine}`, ...f })) failed++;
   } catch (err) {
     failed++;
     console.error(`${s.name} failed:`, err);
-    reportFailure(s.name, err);
+    reportFailure(`${s.name}${engine}`, err);
   }
 }
 if (failed > 0) {

@@ -1,0 +1,58 @@
+import { pathToFileURL } from 'node:url';
+import { buildHotLaunch, hotBurst, rssPeak, type BurstResult } from '../test/helpers/hot-launch';
+import { createWalletTestApp } from '../test/wallets/wallet-app';
+
+// Issue 40's hot launch: 1,000 signed-in users (HOT_LAUNCH_USERS in bench/run.ts), each with its own funded
+// custodial wallet, buy one new curve token at once, then one new instant-AMM token, through the
+// HTTP API of a listening server (one Idempotency-Key each), ledgers closing every second. Every buy
+// is then checked against the database and the validated ledger (test/helpers/hot-launch.ts, the
+// same check as test/perf/hot-launch.test.ts at 100 users). The RSS is this process's: the server,
+// its embedded ledger and the 1,000 clients together, so it over-counts the server's.
+
+export interface HotLaunchBenchResult {
+  name: string;
+  users: number;
+  setupMs: number;
+  curve: Omit<BurstResult, 'problems'> & { problems: string[] };
+  amm: Omit<BurstResult, 'problems'> & { problems: string[] };
+  peakRssMb: number;
+}
+
+export async function benchHotLaunch(opts: { users?: number } = {}): Promise<HotLaunchBenchResult> {
+  const users = opts.users ?? 1000;
+  const t0 = performance.now();
+  // Setup closes every 200 ms; the bursts run at production's 1 s.
+  const t = await createWalletTestApp(
+    // The fee in the trade's own Batch, as in production ('auto' leaves it to the fee job in tests).
+    {
+      PLATFORM_BOOTSTRAP: 'on',
+      TRADE_FEE_BATCH: 'on',
+      RATE_LIMIT_WRITE_PER_MIN: '1000000',
+      RATE_LIMIT_READ_PER_MIN: '1000000',
+    },
+    { closeIntervalMs: 200 },
+  );
+  try {
+    const world = await buildHotLaunch(t, { users, xrpEach: 30, tag: 'B' });
+    t.ledger.setCloseInterval(1000);
+    const setupMs = Math.round(performance.now() - t0);
+    const rss = rssPeak();
+    const curve = await hotBurst(world, 'curve', '0.5');
+    const amm = await hotBurst(world, 'amm', '0.02');
+    const short = (r: BurstResult) => ({ ...r, problems: r.problems.slice(0, 10) });
+    return {
+      name: 'hot launch',
+      users,
+      setupMs,
+      curve: short(curve),
+      amm: short(amm),
+      peakRssMb: rss.stop(),
+    };
+  } finally {
+    await t.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(JSON.stringify(await benchHotLaunch(), null, 2));
+}
