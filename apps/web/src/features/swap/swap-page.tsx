@@ -266,10 +266,12 @@ export function SwapPanel({
         {!liquidity && (
           <>
             {form.token && !rlusdMode && (
-              <p className="swap-market muted" data-testid="market-cap">
+              // Each figure stays on one line (a narrow trade box breaks the line between them).
+              <p className="swap-market muted">
                 {form.token.ticker} ·{' '}
                 {/* One price (issue 39): the pool's spot or the curve's next offer, as list and page show it. */}
                 <span
+                  className="swap-market-figure"
                   data-testid="swap-price"
                   title={marketPrice ? `${formatFull(marketPrice)} ${tokenQuote}` : undefined}
                 >
@@ -280,8 +282,11 @@ export function SwapPanel({
                       ? '…'
                       : 'no market'}
                 </span>{' '}
-                · Market cap{' '}
-                {stats.isPending ? 'Loading...' : statFigure(stats.data?.marketCapInUSD ?? null, true)}
+                ·{' '}
+                <span className="swap-market-figure" data-testid="market-cap">
+                  Market cap{' '}
+                  {stats.isPending ? 'Loading...' : statFigure(stats.data?.marketCapInUSD ?? null, true)}
+                </span>
               </p>
             )}
             <TradeBox
