@@ -684,11 +684,11 @@ export {
   type VestingSettings,
   type VestingSettingsInput,
   type VestingTrancheView,
+  type EscrowLockState,
 } from './schemas/vesting';
 export {
   addUtcMonths,
   devAllocationAmount,
-  type EscrowLockState,
   escrowLockState,
   rippleTime,
   type VestingTranche,

@@ -1,6 +1,6 @@
 import { RIPPLE_EPOCH_UNIX_S as RIPPLE_EPOCH_OFFSET } from './constants';
 import { Decimal } from './money';
-import type { VestingSettings } from './schemas/vesting';
+import type { EscrowLockState, VestingSettings } from './schemas/vesting';
 
 // The dev allocation's vesting schedule (issue 28, docs/vesting.md): pure arithmetic, shared by the
 // deploy (which turns each tranche into one EscrowCreate), the dashboard and the form's preview.
@@ -105,8 +105,6 @@ export function devAllocationAmount(supply: string, percent: string): Decimal {
  * escrow with only a CancelAfter can be finished with its fulfilment at once. 'due': its FinishAfter
  * has passed (rippled finishes it once a ledger closed after it), it can be released now.
  */
-export type EscrowLockState = 'locked' | 'due' | 'conditional' | 'no-finish-after';
-
 export function escrowLockState(
   e: { finishAfter: number | null; condition: string | null },
   closeTime: number,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { idSchema, wholeNumberSchema } from './common';
-import type { EscrowLockState } from '../vesting';
 
 // 'Lock the dev allocation' (issue 28): one schema for the deploy form's section and the deploy
 // request's `vesting` field. A share unlocks after a cliff, the rest in monthly tranches; the server
@@ -48,6 +47,9 @@ export const vestingSchema = z.object({
     .max(12, VESTING_MESSAGES.months)
     .default(VESTING_DEFAULTS.months),
 });
+/** What an escrow guarantees (escrowLockState in ../vesting.ts works it out from the ledger's fields). */
+export type EscrowLockState = 'locked' | 'due' | 'conditional' | 'no-finish-after';
+
 export type VestingSettings = z.output<typeof vestingSchema>;
 export type VestingSettingsInput = z.input<typeof vestingSchema>;
 
