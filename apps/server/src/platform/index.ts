@@ -30,27 +30,6 @@ import { createSignerSource } from './custody';
 // platform's own accounts and the event bus. Modules receive what they need from here; none of them
 // builds any of it.
 
-/** Jobs whose completion is logged at info (the rest at most at debug: fee sweeps, claims). */
-const SIGNIFICANT_JOBS = new Set([
-  'deploy',
-  'bonding-graduate',
-  'demo-seed',
-  'airdrop-create',
-  'airdrop-close',
-]);
-
-/** Ledger writes logged at info when final, by submission purpose. */
-const SIGNIFICANT_PURPOSES: Record<string, string> = {
-  swap: 'trade',
-  'limit-order': 'limit order',
-  'cancel-order': 'order cancel',
-  'admin-refund': 'refund',
-  'bonding:refund': 'curve deposit refund',
-  'reward-claim': 'reward claim',
-  transfer: 'transfer',
-  burn: 'burn',
-};
-
 export interface PlatformAccounts {
   /** Settles when the stand-alone platform accounts (RLUSD issuer, pool, fee wallets) exist. */
   bootstrapped(): Promise<unknown>;
@@ -76,6 +55,12 @@ export interface Platform {
   bus: EventBus;
   /** Persisted background jobs; modules register their handlers before the app is ready. */
   jobs: JobRunner;
+  /**
+   * Names the ledger writes of a module that get one info line when final (`<what> done` or
+   * `<what> failed (<result>)`), by submission purpose: `logWrites({ swap: 'trade' })`. Each module
+   * names its own; the rest are logged at most at debug.
+   */
+  logWrites(names: Record<string, string>): void;
   /** Platform configuration (fees, reserves) with its defaults. */
   settings: PlatformSettings;
   /** Sliding-window limits on what one visitor or user can make the server keep (docs/production.md). */
@@ -184,9 +169,6 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
   });
   // The owner's sockets may be on another instance: job changes go through the bus.
   jobs.onChange((job) => {
-    if (job.status === 'completed' && SIGNIFICANT_JOBS.has(job.type)) {
-      log.info({ jobId: job.id, type: job.type, userId: job.userId }, `${job.type} completed`);
-    }
     if (job.userId === null) return;
     const frame: SocketServerMessage = { event: 'jobUpdated', data: { jobId: job.id, ...toJobStatus(job) } };
     bus
@@ -200,8 +182,14 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
     ? new LedgerFollower({ database, connection, log: log.child({ component: 'indexer' }) })
     : undefined;
 
+  // Ledger writes logged at info when final, by submission purpose (modules name theirs).
+  const loggedWrites = new Map<string, string>();
+
   let unwatch: Array<() => void> = [];
   return {
+    logWrites: (names) => {
+      for (const [purpose, what] of Object.entries(names)) loggedWrites.set(purpose, what);
+    },
     jobs,
     indexer,
     readCache: new LedgerReadCache({ ledger: () => indexer?.lastIndexed ?? 0 }),
@@ -239,7 +227,7 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
       // One info line per significant ledger write (trades, refunds, claims): the console's story.
       unwatch.push(
         submissions.onFinalized((row) => {
-          const what = SIGNIFICANT_PURPOSES[row.purpose];
+          const what = loggedWrites.get(row.purpose);
           if (!what) return;
           log.info(
             { purpose: row.purpose, result: row.result, hash: row.hash, userId: row.userId },

@@ -35,6 +35,7 @@ function memoryLog(): JobLog & { lines: Array<{ level: string; msg: string; obj:
   const lines: Array<{ level: string; msg: string; obj: object }> = [];
   return {
     lines,
+    debug: (obj, msg) => lines.push({ level: 'debug', msg, obj }),
     info: (obj, msg) => lines.push({ level: 'info', msg, obj }),
     warn: (obj, msg) => lines.push({ level: 'warn', msg, obj }),
     error: (obj, msg) => lines.push({ level: 'error', msg, obj }),
@@ -465,6 +466,27 @@ describe('job runner', () => {
     const failed = await runner.waitFor(job.id);
     expect(runs).toBe(0);
     expect(failed).toMatchObject({ status: 'failed', attempts: 4, error: DEFAULT_FAILURE_MESSAGE });
+  });
+
+  it('logs a completed job at the level its type registered (debug unless it asks for info)', async () => {
+    const log = memoryLog();
+    const runner = makeRunner({ log });
+    runner.register('t-followed', () => Promise.resolve('ok'), { completedLog: 'info' });
+    runner.register('t-routine', () => Promise.resolve('ok'));
+    runner.start();
+    const followed = await runner.enqueue({ type: 't-followed', payload: {} });
+    const routine = await runner.enqueue({ type: 't-routine', payload: {} });
+    await runner.waitFor(followed.id);
+    await runner.waitFor(routine.id);
+    const completed = log.lines.filter((l) => l.msg.endsWith(' completed'));
+    expect(completed.map((l) => [l.level, l.msg]).sort()).toEqual([
+      ['debug', 't-routine completed'],
+      ['info', 't-followed completed'],
+    ]);
+    expect(completed.find((l) => l.level === 'info')!.obj).toMatchObject({
+      jobId: followed.id,
+      type: 't-followed',
+    });
   });
 
   it('enqueues once per key, keeps the owner, and answers unknown ids with undefined', async () => {

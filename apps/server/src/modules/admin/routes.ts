@@ -19,6 +19,7 @@ import { parseInput } from '../../lib/validation';
 /** The admin panel's routes: every one `access: 'admin'` (401 anonymous, 403 non-admins), CSRF on writes. */
 export function registerAdmin(app: FastifyInstance, deps: { platform: Platform }): void {
   const { platform } = deps;
+  platform.logWrites({ 'admin-refund': 'refund' });
   const panel = new AdminPanel({
     db: platform.database.db,
     settings: platform.settings,

@@ -66,7 +66,7 @@ export function registerAirdropJobs(deps: AirdropJobDeps): void {
         throw err;
       }
     },
-    { failureMessage: AIRDROP_MESSAGES.createFailed },
+    { failureMessage: AIRDROP_MESSAGES.createFailed, completedLog: 'info' },
   );
 
   // The end of an airdrop: no more claims (status), then, once every reserved claim is settled,
@@ -136,7 +136,7 @@ export function registerAirdropJobs(deps: AirdropJobDeps): void {
       });
       return returned;
     },
-    { maxAttempts: 30, failureMessage: 'The airdrop could not be closed.' },
+    { maxAttempts: 30, failureMessage: 'The airdrop could not be closed.', completedLog: 'info' },
   );
 }
 

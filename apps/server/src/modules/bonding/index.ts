@@ -22,6 +22,7 @@ export function registerBonding(
   deps: { platform: Platform; tokens: TokenRegistry; xrpUsd: () => Promise<string | null> },
 ): BondingApi {
   const { platform } = deps;
+  platform.logWrites({ 'bonding:refund': 'curve deposit refund' });
   const db = platform.database.db;
   const registry = new BondingRegistry(db, () => platform.submissions?.ledgerIndex ?? 0);
   bondingRoutes(app, { registry, xrpUsd: deps.xrpUsd, cache: platform.readCache });

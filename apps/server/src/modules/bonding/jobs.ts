@@ -153,7 +153,7 @@ export function registerBondingJobs(jobs: JobRunner, deps: BondingJobDeps): void
   jobs.register<{ curveId: number }, { ammAccount: string | null }>(
     GRADUATION_JOB,
     (ctx) => graduate(ctx, deps),
-    { maxAttempts: 20, failureMessage: 'The curve could not graduate.' },
+    { maxAttempts: 20, failureMessage: 'The curve could not graduate.', completedLog: 'info' },
   );
 }
 

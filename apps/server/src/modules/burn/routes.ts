@@ -19,6 +19,7 @@ export function registerBurn(
   deps: { platform: Platform; wallets: WalletsApi },
 ): BurnService {
   const { platform } = deps;
+  platform.logWrites({ burn: 'burn' });
   const service = new BurnService({
     wallets: deps.wallets,
     client: platform.connection?.client,

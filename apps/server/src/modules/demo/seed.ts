@@ -390,7 +390,10 @@ export function registerDemo(app: FastifyInstance, deps: DemoDeps): void {
   if (!enabled) return;
   const onReady = (fn: () => Promise<void>) => app.addHook('onReady', fn);
   const onClose = (fn: () => Promise<void>) => app.addHook('onClose', fn);
-  platform.jobs.register(DEMO_SEED_JOB, (ctx) => runSeed(ctx, deps), { maxAttempts: 10 });
+  platform.jobs.register(DEMO_SEED_JOB, (ctx) => runSeed(ctx, deps), {
+    maxAttempts: 10,
+    completedLog: 'info',
+  });
   const trading = new DemoTrading(deps);
   onReady(async () => {
     const listed = await deps.tokens.listActive(1);

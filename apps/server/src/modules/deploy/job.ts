@@ -142,6 +142,7 @@ const label = (step: string) => DEPLOY_STEP_LABELS[step] ?? step;
 export function registerDeployJob(jobs: JobRunner, deps: DeployJobDeps): void {
   jobs.register<DeployPayload, DeployResult>(DEPLOY_JOB, (ctx) => runDeploy(ctx, deps), {
     failureMessage: 'Something went wrong while deploying. Please try again.',
+    completedLog: 'info',
   });
 }
 

@@ -31,6 +31,7 @@ export function registerRewards(
   deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi; payments: FeeWalletPayments },
 ): RewardsService {
   const { platform, payments } = deps;
+  platform.logWrites({ 'reward-claim': 'reward claim' });
   const db = platform.database.db;
   if (payments.canPay) registerRewardClaimJob({ db, jobs: platform.jobs, payments });
   const service = new RewardsService({

@@ -42,6 +42,7 @@ export function registerTrading(
   },
 ): TradingService | undefined {
   const { platform, tokens, wallets } = deps;
+  platform.logWrites({ swap: 'trade', 'limit-order': 'limit order', 'cancel-order': 'order cancel' });
   if (!platform.submissions || !platform.connection || !platform.funds) return undefined;
   const db = platform.database.db;
   const submissions = platform.submissions;

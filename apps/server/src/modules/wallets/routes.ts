@@ -34,6 +34,7 @@ const userId = (request: FastifyRequest) => request.user!.id;
  */
 export async function registerWallets(app: FastifyInstance, platform: Platform): Promise<WalletsModule> {
   const { config, database, keyring, connection, submissions, funds, intents } = platform;
+  platform.logWrites({ transfer: 'transfer' });
   const db = database.db;
   const service = new WalletService({
     db,

@@ -4,20 +4,18 @@ export {
   DEFAULT_FAILURE_MESSAGE,
   JobFailure,
   JobLeaseLost,
-  JobRunner,
   toJobStatus,
-  type EnqueueInput,
   type HandlerOptions,
   type Job,
   type JobContext,
   type JobHandler,
   type JobLog,
-  type JobRunnerOptions,
   type JobStatus,
   type JobStatusView,
   type JobStep,
   type ParallelStep,
   type StepOptions,
   type StepStatus,
-} from './runner';
+} from './job';
+export { JobRunner, type EnqueueInput, type JobRunnerOptions } from './runner';
 export { jobs } from './schema';
