@@ -61,6 +61,15 @@ export const ledgerUnavailable = (
   message: string = LEDGER_UNAVAILABLE_MESSAGE,
   details?: Record<string, unknown>,
 ) => new AppError('LEDGER_UNAVAILABLE', message, details);
+/**
+ * The one rule when the ledger is away: a route whose work needs the ledger is registered anyway and
+ * answers 503 with the sentence (never a 404 for a missing route, never a made-up '0'). Routes
+ * reach such a service through this: `withLedger(service).swap(…)`.
+ */
+export function withLedger<T>(value: T | undefined): T {
+  if (value === undefined) throw ledgerUnavailable();
+  return value;
+}
 /** A feature that is switched off or not set up on this network (503). */
 export const serviceDisabled = (message: string, details?: Record<string, unknown>) =>
   new AppError('SERVICE_DISABLED', message, details);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EDGE_MESSAGES, IDEMPOTENCY_KEY, parseId } from '@ledgerpad/shared';
 import type { z } from 'zod';
-import { fieldError, forbidden, validationError } from '../lib/errors';
+import { fieldError, validationError } from '../lib/errors';
 import { parseInput, type Parsed } from '../lib/validation';
 
 // Checks every request gets before any route runs, so no route can forget them: a malformed
@@ -73,21 +73,6 @@ export function userPost<S extends z.ZodType, T>(
   app.post(path, { config: { access: 'user' } }, async (request) =>
     handle(request.user!.id, parseInput(schema, request.body), idempotencyKey(request)),
   );
-}
-
-/**
- * A user id in the path (`/api/positions/:userId` and friends): parsed with the shared id rule (400
- * `bad`) and then compared with the session's — a path id is never a way to read someone else's
- * data, so another user's id is a plain 403 `notOwn`.
- */
-export function ownUserParam(
-  request: FastifyRequest,
-  messages: { notOwn: string; bad?: string },
-  name = 'userId',
-): number {
-  const id = idParam(request, name, messages.bad);
-  if (id !== request.user!.id) throw forbidden(messages.notOwn);
-  return id;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type BurnResult,
   type DeployResult,
   type SwapResult,
+  EDGE_MESSAGES,
 } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import type { SignedIn } from '../helpers/test-app';
@@ -116,10 +117,10 @@ describe('GET /api/burn/wallets/{userId}', () => {
   it("refuses another user's id (403) and a non-numeric id (400)", async () => {
     const other = await walletsOf(bob, alice.user.id);
     expect(other.statusCode).toBe(403);
-    expect(other.json()).toMatchObject({ message: BURN_MESSAGES.notOwnUser });
+    expect(other.json()).toMatchObject({ message: EDGE_MESSAGES.notOwnUser });
     const bad = await walletsOf(alice, 'abc');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ message: BURN_MESSAGES.badUserId });
+    expect(bad.json()).toMatchObject({ message: EDGE_MESSAGES.id('userId') });
     const anonymous = await t.app.inject({ method: 'GET', url: `/api/burn/wallets/${alice.user.id}` });
     expect(anonymous.statusCode).toBe(401);
   });

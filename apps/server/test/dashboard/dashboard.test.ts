@@ -7,6 +7,7 @@ import {
   type SyncTrustLinesResponse,
   type TrustLinesResponse,
   type UserTokensResponse,
+  EDGE_MESSAGES,
 } from '@ledgerpad/shared';
 import { TokenRegistry } from '../../src/modules/tokens';
 import type { SignedIn } from '../helpers/test-app';
@@ -94,7 +95,7 @@ describe('a deployed token', () => {
     ]);
     const foreign = await get(mallory, `/api/dashboard/user-tokens/${alice.user.id}`);
     expect(foreign.statusCode).toBe(403);
-    expect(foreign.json().message).toBe(DASHBOARD_MESSAGES.ownTokensOnly);
+    expect(foreign.json().message).toBe(EDGE_MESSAGES.notOwnUser);
     expect(foreign.body).not.toContain(token.issuer);
     expect((await get(mallory, '/api/dashboard/user-tokens/abc')).statusCode).toBe(400);
   });

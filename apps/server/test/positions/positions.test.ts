@@ -3,11 +3,11 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'xrpl';
 import {
-  POSITIONS_MESSAGES,
   positionsResponseSchema,
   type DeployResult,
   type PositionsResponse,
   type SwapResult,
+  EDGE_MESSAGES,
 } from '@ledgerpad/shared';
 import { marketTrades } from '../../src/modules/market/schema';
 import type { SignedIn } from '../helpers/test-app';
@@ -173,10 +173,10 @@ describe('GET /api/positions/{userId}', () => {
   it("refuses another user's positions and a userId that is not a number", async () => {
     const theirs = await positionsOf(bob, alice.user.id);
     expect(theirs.statusCode).toBe(403);
-    expect(theirs.json()).toMatchObject({ message: POSITIONS_MESSAGES.notOwnUser });
+    expect(theirs.json()).toMatchObject({ message: EDGE_MESSAGES.notOwnUser });
     const bad = await positionsOf(bob, 'abc');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ message: POSITIONS_MESSAGES.badUserId });
+    expect(bad.json()).toMatchObject({ message: EDGE_MESSAGES.id('userId') });
     const anonymous = await t.app.inject({ method: 'GET', url: `/api/positions/${alice.user.id}` });
     expect(anonymous.statusCode).toBe(401);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { CURRENCY_MESSAGES } from '@ledgerpad/shared';
+import { CURRENCY_MESSAGES, EDGE_MESSAGES } from '@ledgerpad/shared';
 import type { ApiRoute } from '../../src/plugins/access';
 import { TokenRegistry } from '../../src/modules/tokens';
 import { createTestApp, type SignedIn, type TestApp } from '../helpers/test-app';
@@ -105,6 +105,35 @@ describe('the route table', () => {
     expect(find('GET', '/api/admin/check')?.access).toBe('admin');
     expect(find('GET', '/api/health')?.access).toBe('public');
     expect(routes.length).toBeGreaterThan(15);
+  });
+
+  it("checks a path's user id at the edge, one rule for every route that names one", async () => {
+    const own = routes.filter((r) => r.ownUser);
+    expect(own.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'GET /api/burn/wallets/:userId',
+      'GET /api/dashboard/user-tokens/:userId',
+      'GET /api/orders/get-orders/:userId',
+      'GET /api/positions/:userId',
+    ]);
+    // Every signed-in route whose path names a user is among them (the plugin decides, not the route).
+    expect(routes.filter((r) => r.access === 'user' && r.url.includes(':userId'))).toEqual(own);
+    const failures: string[] = [];
+    for (const route of own) {
+      const foreign = await send(route, mallory, { url: fill(route.url, { userId: alice.user.id, id: 0 }) });
+      if (
+        foreign.statusCode !== 403 ||
+        foreign.json<{ message: string }>().message !== EDGE_MESSAGES.notOwnUser
+      ) {
+        failures.push(describeFailure(route, 'foreign user id', foreign));
+      }
+      const bad = await send(route, mallory, { url: route.url.replace(':userId', 'abc') });
+      if (bad.statusCode !== 400 || bad.json<{ message: string }>().message !== EDGE_MESSAGES.id('userId')) {
+        failures.push(describeFailure(route, 'malformed user id', bad));
+      }
+      const mine = await send(route, mallory, { url: fill(route.url, { userId: mallory.user.id, id: 0 }) });
+      if (mine.statusCode !== 200) failures.push(describeFailure(route, 'own user id', mine));
+    }
+    expect(failures).toEqual([]);
   });
 });
 

@@ -12,8 +12,6 @@ export const BURN_MESSAGES = {
   burnFailed: 'Failed to burn tokens.',
   fetchFailed: 'Failed to fetch wallets.',
   walletNotFound: 'Wallet not found.',
-  notOwnUser: 'You can only view your own wallets.',
-  badUserId: 'userId must be a number.',
   notHeld: 'This wallet holds none of that token.',
   moreThanHeld: 'You cannot burn more than the wallet holds.',
   issuerCannotBurn:

@@ -18,6 +18,8 @@ export const EDGE_MESSAGES = {
   id: (field: string) => `${field} must be a whole number from 1 to ${ID_MAX}`,
   controlChars: (field: string) => `${field} must not contain control characters`,
   idempotencyKey: 'Idempotency-Key must be 8-128 letters, digits or . _ : -',
+  /** A signed-in route's `:userId` that is not the caller's (one sentence for every such route). */
+  notOwnUser: 'You can only view your own data: the user id in the path is not yours.',
 } as const;
 
 /**

@@ -28,7 +28,6 @@ export const DASHBOARD_MESSAGES = {
   ripIssuer: 'RIP Issuer Wallet',
   // Ours (the spec has no text for these).
   tokenNotFound: 'Token not found',
-  ownTokensOnly: 'You can only view your own tokens.',
   issuerBlackholed:
     'The issuer wallet is blackholed: it can no longer sign, so its flags and trust lines can never be changed again.',
   issuerKeyDisabled: 'The issuer wallet’s master key is disabled, so Ledgerpad can no longer sign for it.',

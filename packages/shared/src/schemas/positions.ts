@@ -8,8 +8,6 @@ export const POSITIONS_MESSAGES = {
   fetchFailed: 'Failed to fetch positions.',
   onlyXrp: 'Your wallets hold only XRP. Buy a token on the Swap page to see positions here.',
   noWallets: 'You have no wallets yet. Create one on the Wallets page.',
-  notOwnUser: 'You can only view your own positions.',
-  badUserId: 'userId must be a number.',
 } as const;
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal string');

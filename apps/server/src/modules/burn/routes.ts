@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  BURN_MESSAGES,
   USER_LIST_PAGE,
   type BurnResult,
   type BurnWalletsResponse,
@@ -8,7 +7,7 @@ import {
 } from '@ledgerpad/shared';
 import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
-import { idempotencyKey, ownUserParam } from '../../plugins/edge';
+import { idempotencyKey } from '../../plugins/edge';
 import type { WalletsApi } from '../wallets';
 import { BurnService } from './service';
 import { parseInput } from '../../lib/validation';
@@ -27,16 +26,12 @@ export function registerBurn(
     funds: platform.funds,
   });
   const user = { config: { access: 'user' as const } };
-  app.get<{ Params: { userId: string } }>(
-    '/api/burn/wallets/:userId',
-    user,
-    async (request, reply): Promise<BurnWalletsResponse> => {
-      ownUserParam(request, { bad: BURN_MESSAGES.badUserId, notOwn: BURN_MESSAGES.notOwnUser });
-      reply.header('cache-control', 'private, no-store');
-      const page = pageOf(request, USER_LIST_PAGE);
-      return { wallets: pageSlice(request, reply, page, await service.wallets(request.user!.id)) };
-    },
-  );
+  // `:userId` is the caller's own: the access plugin checks it (plugins/access.ts).
+  app.get('/api/burn/wallets/:userId', user, async (request, reply): Promise<BurnWalletsResponse> => {
+    reply.header('cache-control', 'private, no-store');
+    const page = pageOf(request, USER_LIST_PAGE);
+    return { wallets: pageSlice(request, reply, page, await service.wallets(request.user!.id)) };
+  });
   app.post('/api/burn/burn', user, async (request): Promise<BurnResult> => {
     return await service.burn(
       request.user!.id,

@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
+import { withLedger } from '../../lib/errors';
 import { userPost } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
@@ -26,22 +27,28 @@ export function registerLiquidity(
   deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi },
 ): LiquidityService | undefined {
   const { platform } = deps;
-  if (!platform.submissions || !platform.connection || !platform.funds) return undefined;
-  const service = new LiquidityService({
-    client: platform.connection.client,
-    submissions: platform.submissions,
-    funds: platform.funds,
-    tokens: deps.tokens,
-    wallets: deps.wallets,
-    rlusdIssuer: () => rlusdIssuer(platform.database.db, platform.config.XRPL_NETWORK),
-  });
-  userPost(app, '/api/add-liquidity', addLiquiditySchema, (u, b, k) => service.add(u, b, k));
-  userPost(app, '/api/remove-liquidity', removeLiquiditySchema, (u, b, k) => service.remove(u, b, k));
-  userPost(app, '/api/amm-vote', ammVoteSchema, (u, b, k) => service.vote(u, b, k));
-  userPost(app, '/api/lp-token-balance', lpBalanceSchema, (u, b) => service.lpBalance(u, b));
-  userPost(app, '/api/get-lp-price', lpPriceSchema, (_u, b) => service.lpPrice(b));
-  userPost(app, '/api/lp-position', lpPositionSchema, (u, b) => service.position(u, b));
-  userPost(app, '/api/amm-auction', ammAuctionSchema, (_u, b) => service.auction(b));
-  userPost(app, '/api/amm-bid', ammBidSchema, (u, b, k) => service.bid(u, b, k));
+  const { submissions, connection, funds } = platform;
+  // Without a ledger the routes are there and answer 503 (withLedger), as every ledger route does.
+  const service =
+    submissions && connection && funds
+      ? new LiquidityService({
+          client: connection.client,
+          submissions,
+          funds,
+          tokens: deps.tokens,
+          wallets: deps.wallets,
+          rlusdIssuer: () => rlusdIssuer(platform.database.db, platform.config.XRPL_NETWORK),
+        })
+      : undefined;
+  userPost(app, '/api/add-liquidity', addLiquiditySchema, (u, b, k) => withLedger(service).add(u, b, k));
+  userPost(app, '/api/remove-liquidity', removeLiquiditySchema, (u, b, k) =>
+    withLedger(service).remove(u, b, k),
+  );
+  userPost(app, '/api/amm-vote', ammVoteSchema, (u, b, k) => withLedger(service).vote(u, b, k));
+  userPost(app, '/api/lp-token-balance', lpBalanceSchema, (u, b) => withLedger(service).lpBalance(u, b));
+  userPost(app, '/api/get-lp-price', lpPriceSchema, (_u, b) => withLedger(service).lpPrice(b));
+  userPost(app, '/api/lp-position', lpPositionSchema, (u, b) => withLedger(service).position(u, b));
+  userPost(app, '/api/amm-auction', ammAuctionSchema, (_u, b) => withLedger(service).auction(b));
+  userPost(app, '/api/amm-bid', ammBidSchema, (u, b, k) => withLedger(service).bid(u, b, k));
   return service;
 }

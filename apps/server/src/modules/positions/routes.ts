@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { POSITIONS_MESSAGES, USER_LIST_PAGE, type PositionsResponse } from '@ledgerpad/shared';
+import { USER_LIST_PAGE, type PositionsResponse } from '@ledgerpad/shared';
 import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
-import { ownUserParam } from '../../plugins/edge';
 import type { MarketSnapshot } from '../market';
 import type { WalletsApi } from '../wallets';
 import { positionFillsHandler } from './fills';
@@ -25,11 +24,11 @@ export function registerPositions(
   });
   // Fills of custodial wallets' resting offers and their XRP ⇄ RLUSD trades, ledger by ledger.
   deps.platform.indexer?.register(positionFillsHandler(rlusd));
-  app.get<{ Params: { userId: string } }>(
+  // `:userId` is the caller's own: the access plugin checks it (plugins/access.ts).
+  app.get(
     '/api/positions/:userId',
     { config: { access: 'user' as const } },
     async (request, reply): Promise<PositionsResponse> => {
-      ownUserParam(request, { bad: POSITIONS_MESSAGES.badUserId, notOwn: POSITIONS_MESSAGES.notOwnUser });
       // Paged like every list (docs/paging.md); the shape stays the spec's.
       const page = pageOf(request, USER_LIST_PAGE);
       return { positions: pageSlice(request, reply, page, await service.positions(request.user!.id)) };

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { submitSignedSchema } from '@ledgerpad/shared';
-import { notFound } from '../../lib/errors';
+import { withLedger } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 
@@ -13,10 +13,7 @@ const intentId = (request: FastifyRequest): string => String((request.params as 
 
 export function registerSigning(app: FastifyInstance, platform: Platform): void {
   const auth = { config: { access: 'user' as const } };
-  const intents = () => {
-    if (!platform.intents) throw notFound('Signing is not available without a ledger');
-    return platform.intents;
-  };
+  const intents = () => withLedger(platform.intents);
 
   app.get('/api/intents/:id', auth, async (request, reply) => {
     reply.header('cache-control', 'private, no-store');

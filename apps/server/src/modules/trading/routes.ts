@@ -10,13 +10,14 @@ import {
   type OrderStatus,
   type OrderUpdated,
 } from '@ledgerpad/shared';
+import { withLedger } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import { ledgerReader } from '../../ledger/local-ledger';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
-import { idempotencyKey, idParam, ownUserParam, userPost } from '../../plugins/edge';
+import { idempotencyKey, idParam, userPost } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { registerTradingFeeJob } from './fee-job';
@@ -43,7 +44,11 @@ export function registerTrading(
 ): TradingService | undefined {
   const { platform, tokens, wallets } = deps;
   platform.logWrites({ swap: 'trade', 'limit-order': 'limit order', 'cancel-order': 'order cancel' });
-  if (!platform.submissions || !platform.connection || !platform.funds) return undefined;
+  if (!platform.submissions || !platform.connection || !platform.funds) {
+    // The routes are there without a ledger too, and answer 503 (withLedger), as every ledger route does.
+    tradingRoutes(app, undefined);
+    return undefined;
+  }
   const db = platform.database.db;
   const submissions = platform.submissions;
   const rlusd = () => rlusdIssuer(db, platform.config.XRPL_NETWORK);
@@ -131,18 +136,25 @@ export function registerTrading(
     settlement,
     rlusdIssuer: rlusd,
   });
+  tradingRoutes(app, service);
+  return service;
+}
+
+function tradingRoutes(app: FastifyInstance, service: TradingService | undefined): void {
   const user = { config: { access: 'user' as const } };
-  userPost(app, '/api/amm-info', quoteRequestSchema, (u, b) => service.quote(u, b));
-  userPost(app, '/api/swap', swapRequestSchema, (u, b, k) => service.swap(u, b, k));
-  userPost(app, '/api/swap/batch', swapBatchSchema, (u, b, k) => service.swapBatch(u, b, k));
-  userPost(app, '/api/add-trustline', addTrustlineSchema, (u, b, k) => service.addTrustline(u, b, k));
-  userPost(app, '/api/limit-order', limitOrderSchema, (u, b, k) => service.limitOrder(u, b, k));
-  app.get<{ Params: { userId: string } }>('/api/orders/get-orders/:userId', user, async (request, reply) => {
-    ownUserParam(request, { bad: 'userId must be a number.', notOwn: 'You can only view your own orders.' });
+  userPost(app, '/api/amm-info', quoteRequestSchema, (u, b) => withLedger(service).quote(u, b));
+  userPost(app, '/api/swap', swapRequestSchema, (u, b, k) => withLedger(service).swap(u, b, k));
+  userPost(app, '/api/swap/batch', swapBatchSchema, (u, b, k) => withLedger(service).swapBatch(u, b, k));
+  userPost(app, '/api/add-trustline', addTrustlineSchema, (u, b, k) =>
+    withLedger(service).addTrustline(u, b, k),
+  );
+  userPost(app, '/api/limit-order', limitOrderSchema, (u, b, k) => withLedger(service).limitOrder(u, b, k));
+  // `:userId` is the caller's own: the access plugin checks it (plugins/access.ts).
+  app.get('/api/orders/get-orders/:userId', user, async (request, reply) => {
     reply.header('cache-control', 'private, no-store');
     // Paged (`?limit=&offset=`, X-Total-Count; docs/paging.md): the filters and the page together.
     const page = pageOf(request, ORDERS_PAGE);
-    const { items, total } = await service.listOrders(
+    const { items, total } = await withLedger(service).listOrders(
       request.user!.id,
       parseInput(ordersQuerySchema, request.query),
       page,
@@ -154,11 +166,10 @@ export function registerTrading(
   // a token readable by scripts is what the cookie session avoids — docs/trading.md).
   app.get('/api/check-orders-status', user, async (request, reply) => {
     reply.header('cache-control', 'private, no-store');
-    return await service.checkOrders(request.user!.id);
+    return await withLedger(service).checkOrders(request.user!.id);
   });
   app.delete<{ Params: { orderId: string } }>('/api/cancel-order/:orderId', user, async (request) => {
     const id = idParam(request, 'orderId', 'orderId must be a number.');
-    return await service.cancelOrder(request.user!.id, id, idempotencyKey(request));
+    return await withLedger(service).cancelOrder(request.user!.id, id, idempotencyKey(request));
   });
-  return service;
 }

@@ -5,6 +5,7 @@ import {
   slippagePreferenceSchema,
   type SlippagePreference,
   wholeNumberSchema,
+  EDGE_MESSAGES,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { forbidden } from '../../lib/errors';
@@ -44,7 +45,7 @@ export function registerUsers(app: FastifyInstance, deps: { db: Db }): void {
       // A messenger id is not a row id (Telegram's run past ID_MAX): the same digits-as-written
       // rule with its own range.
       const id = parseInput(slippageIdSchema, request.params.id);
-      if (id !== (user.telegramId ?? user.id)) throw forbidden('You can only read your own slippage.');
+      if (id !== (user.telegramId ?? user.id)) throw forbidden(EDGE_MESSAGES.notOwnUser);
       reply.header('cache-control', 'private, no-store');
       return { slippage: user.slippage ?? DEFAULT_SLIPPAGE_PERCENT };
     },

@@ -10,6 +10,7 @@ import {
   transferSchema,
   USER_LIST_PAGE,
 } from '@ledgerpad/shared';
+import { withLedger } from '../../lib/errors';
 import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
@@ -152,26 +153,30 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     return { trustlines: pageSlice(request, reply, page, view.trustlines) };
   });
 
-  // Faucets exist only where money is free: stand-alone (genesis) and testnet. No route on mainnet.
-  if (config.XRPL_NETWORK !== 'mainnet' && connection && submissions) {
-    const faucet = new Faucet({
-      db,
-      keyring,
-      connection,
-      submissions,
-      wallets: service,
-      config,
-      bootstrapped: () => platform.accounts.bootstrapped(),
-      quotas: platform.quotas,
-    });
+  // Faucets exist only where money is free: stand-alone (genesis) and testnet. No route on mainnet;
+  // without a ledger the routes answer 503 (withLedger), as every ledger route does.
+  if (config.XRPL_NETWORK !== 'mainnet') {
+    const faucet =
+      connection && submissions
+        ? new Faucet({
+            db,
+            keyring,
+            connection,
+            submissions,
+            wallets: service,
+            config,
+            bootstrapped: () => platform.accounts.bootstrapped(),
+            quotas: platform.quotas,
+          })
+        : undefined;
     app.post('/api/wallets/:id/fund', auth, async (request) => {
       const row = await service.owned(userId(request), walletParam(request));
-      return faucet.fundXrp(userId(request), row, request.ip, idempotencyKey(request));
+      return withLedger(faucet).fundXrp(userId(request), row, request.ip, idempotencyKey(request));
     });
     if (config.XRPL_NETWORK === 'standalone') {
       app.post('/api/wallets/:id/fund-rlusd', auth, async (request) => {
         const row = await service.owned(userId(request), walletParam(request));
-        return faucet.fundRlusd(userId(request), row, request.ip, idempotencyKey(request));
+        return withLedger(faucet).fundRlusd(userId(request), row, request.ip, idempotencyKey(request));
       });
     }
   }
