@@ -136,7 +136,18 @@ export class SubmissionTracker implements SettleContext {
       const flags = (decode(outer.txBlob) as { Flags?: number }).Flags ?? 0;
       const absent = applied && (flags & TF_ALL_OR_NOTHING) !== 0 ? 'rolled-back' : 'not-applied';
       for (const row of rows.filter((r) => r.parentHash === verdict.hash)) {
-        const found = applied ? await this.innerInLedger(row.hash, verdict.ledgerIndex!) : undefined;
+        const known = applied ? verdict.inLedger?.get(row.hash) : undefined;
+        const found = known
+          ? {
+              hash: row.hash,
+              result: known.TransactionResult,
+              ledgerIndex: verdict.ledgerIndex,
+              meta: known,
+              consumed: true,
+            }
+          : applied
+            ? await this.innerInLedger(row.hash, verdict.ledgerIndex!)
+            : undefined;
         out.push(found ?? { hash: row.hash, result: absent, ledgerIndex: null, meta: null, consumed: false });
       }
     }
@@ -381,6 +392,9 @@ export class SubmissionTracker implements SettleContext {
     const ledger = res.result.ledger as unknown as { transactions?: unknown[] };
     if (!res.result.validated || !Array.isArray(ledger.transactions)) return false;
     const ours: Verdict[] = [];
+    // Every transaction of the ledger, so a Batch's inner ones are found without a request each (a
+    // hot launch's AMM buys are Batches: two sequential `tx` requests per buy held up the step).
+    const inLedger = new Map<string, TransactionMetadata>();
     for (const item of ledger.transactions) {
       const tx = item as {
         hash?: string;
@@ -390,8 +404,10 @@ export class SubmissionTracker implements SettleContext {
       };
       const hash = tx.hash ?? tx.tx_json?.hash;
       const meta = tx.meta ?? tx.metaData;
-      if (!hash || !meta || typeof meta !== 'object' || !this.tracked.has(hash)) continue;
-      ours.push({ hash, result: meta.TransactionResult, ledgerIndex, meta, consumed: true });
+      if (!hash || !meta || typeof meta !== 'object') continue;
+      inLedger.set(hash, meta);
+      if (!this.tracked.has(hash)) continue;
+      ours.push({ hash, result: meta.TransactionResult, ledgerIndex, meta, consumed: true, inLedger });
     }
     await this.settle(ours);
     return true;
