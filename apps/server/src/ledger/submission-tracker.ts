@@ -25,6 +25,9 @@ const TF_ALL_OR_NOTHING: number = BatchFlags.tfAllOrNothing;
 /** tem/tef results (other than these) mean the transaction can never apply and its sequence is free. */
 const RETRYABLE_TEF = new Set(['tefPAST_SEQ', 'tefALREADY']);
 
+/** Most ledgers a step reads one by one after falling behind; further behind, it asks per hash. */
+const MAX_SCAN_LEDGERS = 256;
+
 export interface TrackerOptions {
   database: Database;
   connection: XrplConnection;
@@ -342,7 +345,10 @@ export class SubmissionTracker implements SettleContext {
     // Ledgers closed while the previous step ran are read too (a few at most); after a longer gap
     // (a disconnect) asking per hash is cheaper.
     const from = this.lastTickLedger > 0 ? this.lastTickLedger + 1 : ledgerIndex;
-    let scanned = ledgerIndex - from < 10;
+    // One request per ledger against one per transaction in flight: a step that fell behind under
+    // load (a hot launch's 1,000 buys, issue 40) reads the ledgers it missed rather than asking for
+    // each hash one after the other, which made the next step later still.
+    let scanned = ledgerIndex - from < Math.min(MAX_SCAN_LEDGERS, Math.max(10, this.tracked.size));
     for (let index = from; scanned && index <= ledgerIndex && this.tracked.size > 0; index++) {
       try {
         scanned = await this.scanLedger(index);
@@ -362,6 +368,10 @@ export class SubmissionTracker implements SettleContext {
         await this.settleUnseen(hash, t, ledgerIndex);
       }
     }
+    // Resent together: each `send` writes its submit to the socket before its first await, so a
+    // wallet's transactions still go out in sequence order, and their records share one statement
+    // (recordSubmitted) instead of one awaited statement each.
+    const resend: Array<Promise<void>> = [];
     for (const [hash, t] of [...this.tracked]) {
       const stuck =
         t.row.status === 'pending' ||
@@ -369,7 +379,10 @@ export class SubmissionTracker implements SettleContext {
           /^(tel|ter)/.test(t.row.engineResult) &&
           t.row.engineResult !== 'terQUEUED') ||
         ledgerIndex - t.lastSubmitLedger >= this.opts.resubmitAfter;
-      if (stuck) await this.send(hash);
+      if (stuck) resend.push(this.send(hash));
+    }
+    await Promise.all(resend);
+    for (const [hash, t] of [...this.tracked]) {
       // terPRE_SEQ for ledgers on end: the account's sequence is behind ours and nothing of ours is
       // in flight to close the gap (a sequence given out and lost): fill it so this one can apply.
       const signedAt = t.row.lastLedgerSequence - this.opts.window;
