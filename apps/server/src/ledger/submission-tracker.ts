@@ -349,13 +349,20 @@ export class SubmissionTracker implements SettleContext {
     // load (a hot launch's 1,000 buys, issue 40) reads the ledgers it missed rather than asking for
     // each hash one after the other, which made the next step later still.
     let scanned = ledgerIndex - from < Math.min(MAX_SCAN_LEDGERS, Math.max(10, this.tracked.size));
+    // What the ledgers read hold of ours, settled in one go: each settle is statements that wait
+    // their turn behind every request's on a busy database, so one per ledger read kept a step that
+    // fell behind from catching up (issue 40: the callers heard of their validated trades 30–40 s late).
+    const found: Verdict[] = [];
     for (let index = from; scanned && index <= ledgerIndex && this.tracked.size > 0; index++) {
       try {
-        scanned = await this.scanLedger(index);
+        const ours = await this.scanLedger(index);
+        scanned = ours !== undefined;
+        if (ours) found.push(...ours);
       } catch {
         scanned = false;
       }
     }
+    await this.settle(found);
     if (!scanned) {
       // We may have missed ledgers (disconnect) or the ledger could not be read: ask per hash.
       for (const hash of [...this.tracked.keys()]) await this.lookup(hash);
@@ -394,8 +401,8 @@ export class SubmissionTracker implements SettleContext {
     }
   }
 
-  /** Reads the ledger's transactions in one request and settles ours. */
-  private async scanLedger(ledgerIndex: number): Promise<boolean> {
+  /** Reads the ledger's transactions in one request: ours, to settle (undefined: not readable). */
+  private async scanLedger(ledgerIndex: number): Promise<Verdict[] | undefined> {
     const res = await this.client.request({
       command: 'ledger',
       ledger_index: ledgerIndex,
@@ -403,7 +410,7 @@ export class SubmissionTracker implements SettleContext {
       expand: true,
     });
     const ledger = res.result.ledger as unknown as { transactions?: unknown[] };
-    if (!res.result.validated || !Array.isArray(ledger.transactions)) return false;
+    if (!res.result.validated || !Array.isArray(ledger.transactions)) return undefined;
     const ours: Verdict[] = [];
     // Every transaction of the ledger, so a Batch's inner ones are found without a request each (a
     // hot launch's AMM buys are Batches: two sequential `tx` requests per buy held up the step).
@@ -422,8 +429,7 @@ export class SubmissionTracker implements SettleContext {
       if (!this.tracked.has(hash)) continue;
       ours.push({ hash, result: meta.TransactionResult, ledgerIndex, meta, consumed: true, inLedger });
     }
-    await this.settle(ours);
-    return true;
+    return ours;
   }
 
   /**
