@@ -16,6 +16,12 @@ export interface Verdict {
   meta: TransactionMetadata | null;
   /** The transaction used its sequence (it is in a ledger, or the sequence was taken elsewhere). */
   consumed: boolean;
+  /**
+   * Every transaction of the validated ledger this verdict was read from, by hash, when the whole
+   * ledger was read (the tracker's scan): a Batch's inner transactions are looked up here instead of
+   * by one `tx` request each.
+   */
+  inLedger?: ReadonlyMap<string, TransactionMetadata>;
 }
 
 /** What settling touches: the tracker's state and the hook that gives an unused sequence back. */

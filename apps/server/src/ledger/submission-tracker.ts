@@ -25,6 +25,9 @@ const TF_ALL_OR_NOTHING: number = BatchFlags.tfAllOrNothing;
 /** tem/tef results (other than these) mean the transaction can never apply and its sequence is free. */
 const RETRYABLE_TEF = new Set(['tefPAST_SEQ', 'tefALREADY']);
 
+/** Most ledgers a step reads one by one after falling behind; further behind, it asks per hash. */
+const MAX_SCAN_LEDGERS = 256;
+
 export interface TrackerOptions {
   database: Database;
   connection: XrplConnection;
@@ -136,7 +139,18 @@ export class SubmissionTracker implements SettleContext {
       const flags = (decode(outer.txBlob) as { Flags?: number }).Flags ?? 0;
       const absent = applied && (flags & TF_ALL_OR_NOTHING) !== 0 ? 'rolled-back' : 'not-applied';
       for (const row of rows.filter((r) => r.parentHash === verdict.hash)) {
-        const found = applied ? await this.innerInLedger(row.hash, verdict.ledgerIndex!) : undefined;
+        const known = applied ? verdict.inLedger?.get(row.hash) : undefined;
+        const found = known
+          ? {
+              hash: row.hash,
+              result: known.TransactionResult,
+              ledgerIndex: verdict.ledgerIndex,
+              meta: known,
+              consumed: true,
+            }
+          : applied
+            ? await this.innerInLedger(row.hash, verdict.ledgerIndex!)
+            : undefined;
         out.push(found ?? { hash: row.hash, result: absent, ledgerIndex: null, meta: null, consumed: false });
       }
     }
@@ -331,14 +345,24 @@ export class SubmissionTracker implements SettleContext {
     // Ledgers closed while the previous step ran are read too (a few at most); after a longer gap
     // (a disconnect) asking per hash is cheaper.
     const from = this.lastTickLedger > 0 ? this.lastTickLedger + 1 : ledgerIndex;
-    let scanned = ledgerIndex - from < 10;
+    // One request per ledger against one per transaction in flight: a step that fell behind under
+    // load (a hot launch's 1,000 buys, issue 40) reads the ledgers it missed rather than asking for
+    // each hash one after the other, which made the next step later still.
+    let scanned = ledgerIndex - from < Math.min(MAX_SCAN_LEDGERS, Math.max(10, this.tracked.size));
+    // What the ledgers read hold of ours, settled in one go: each settle is statements that wait
+    // their turn behind every request's on a busy database, so one per ledger read kept a step that
+    // fell behind from catching up (issue 40: the callers heard of their validated trades 30–40 s late).
+    const found: Verdict[] = [];
     for (let index = from; scanned && index <= ledgerIndex && this.tracked.size > 0; index++) {
       try {
-        scanned = await this.scanLedger(index);
+        const ours = await this.scanLedger(index);
+        scanned = ours !== undefined;
+        if (ours) found.push(...ours);
       } catch {
         scanned = false;
       }
     }
+    await this.settle(found);
     if (!scanned) {
       // We may have missed ledgers (disconnect) or the ledger could not be read: ask per hash.
       for (const hash of [...this.tracked.keys()]) await this.lookup(hash);
@@ -351,6 +375,10 @@ export class SubmissionTracker implements SettleContext {
         await this.settleUnseen(hash, t, ledgerIndex);
       }
     }
+    // Resent together: each `send` writes its submit to the socket before its first await, so a
+    // wallet's transactions still go out in sequence order, and their records share one statement
+    // (recordSubmitted) instead of one awaited statement each.
+    const resend: Array<Promise<void>> = [];
     for (const [hash, t] of [...this.tracked]) {
       const stuck =
         t.row.status === 'pending' ||
@@ -358,7 +386,10 @@ export class SubmissionTracker implements SettleContext {
           /^(tel|ter)/.test(t.row.engineResult) &&
           t.row.engineResult !== 'terQUEUED') ||
         ledgerIndex - t.lastSubmitLedger >= this.opts.resubmitAfter;
-      if (stuck) await this.send(hash);
+      if (stuck) resend.push(this.send(hash));
+    }
+    await Promise.all(resend);
+    for (const [hash, t] of [...this.tracked]) {
       // terPRE_SEQ for ledgers on end: the account's sequence is behind ours and nothing of ours is
       // in flight to close the gap (a sequence given out and lost): fill it so this one can apply.
       const signedAt = t.row.lastLedgerSequence - this.opts.window;
@@ -370,8 +401,8 @@ export class SubmissionTracker implements SettleContext {
     }
   }
 
-  /** Reads the ledger's transactions in one request and settles ours. */
-  private async scanLedger(ledgerIndex: number): Promise<boolean> {
+  /** Reads the ledger's transactions in one request: ours, to settle (undefined: not readable). */
+  private async scanLedger(ledgerIndex: number): Promise<Verdict[] | undefined> {
     const res = await this.client.request({
       command: 'ledger',
       ledger_index: ledgerIndex,
@@ -379,8 +410,11 @@ export class SubmissionTracker implements SettleContext {
       expand: true,
     });
     const ledger = res.result.ledger as unknown as { transactions?: unknown[] };
-    if (!res.result.validated || !Array.isArray(ledger.transactions)) return false;
+    if (!res.result.validated || !Array.isArray(ledger.transactions)) return undefined;
     const ours: Verdict[] = [];
+    // Every transaction of the ledger, so a Batch's inner ones are found without a request each (a
+    // hot launch's AMM buys are Batches: two sequential `tx` requests per buy held up the step).
+    const inLedger = new Map<string, TransactionMetadata>();
     for (const item of ledger.transactions) {
       const tx = item as {
         hash?: string;
@@ -390,11 +424,12 @@ export class SubmissionTracker implements SettleContext {
       };
       const hash = tx.hash ?? tx.tx_json?.hash;
       const meta = tx.meta ?? tx.metaData;
-      if (!hash || !meta || typeof meta !== 'object' || !this.tracked.has(hash)) continue;
-      ours.push({ hash, result: meta.TransactionResult, ledgerIndex, meta, consumed: true });
+      if (!hash || !meta || typeof meta !== 'object') continue;
+      inLedger.set(hash, meta);
+      if (!this.tracked.has(hash)) continue;
+      ours.push({ hash, result: meta.TransactionResult, ledgerIndex, meta, consumed: true, inLedger });
     }
-    await this.settle(ours);
-    return true;
+    return ours;
   }
 
   /**
