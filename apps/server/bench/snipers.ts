@@ -2,7 +2,11 @@ import { pathToFileURL } from 'node:url';
 import Decimal from 'decimal.js';
 import { Client, type SubmittableTransaction, type Wallet } from 'xrpl';
 import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
+import { curveLaunchBody, outsideWallets, startCloser } from '../test/bonding/bonding-world';
 import { fundedAccount } from '../test/listing/issuer-fixture';
+import { fundedWallet, runDeploy } from '../test/helpers/trading-world';
+import { until } from '../test/helpers/wait';
+import { createWalletTestApp } from '../test/wallets/wallet-app';
 import { submitAndWait } from '../test/helpers/submit-and-wait';
 
 // Issue 37's sniper bench, on the embedded ledger through xrpl.js as bots trade: a fresh pool (100 XRP,
@@ -174,6 +178,150 @@ async function run(ledger: StandaloneLedger, client: Client, transferRate: numbe
   return [payBots, offerBots, late].filter((g) => g.tokens.gt(0));
 }
 
+/**
+ * The curve launch's anti-sniper window (issue 37): the same 20 bots, through xrpl.js, buying
+ * CURVE_BUY tokens each in the first ledger they can (half Payment, half OfferCreate), then one
+ * buyer of CURVE_BUY after the window; a curve of x0 = 30 XRP, the per-ledger cap off (so only the
+ * surcharge differs), the window off and on (25% decaying over 120 s of ledger time, the defaults).
+ */
+const CURVE_BUY = '2000000';
+
+async function curveRun(antiSniper: boolean): Promise<{ groups: Group[]; ratePercent: string }> {
+  const t = await createWalletTestApp(
+    { PLATFORM_BOOTSTRAP: 'on', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000' },
+    { closeIntervalMs: 0 },
+  );
+  const closer = startCloser(t, 100);
+  try {
+    await t.app.platform.accounts.bootstrapped();
+    const settings = t.app.platform.settings;
+    await settings.set('bonding_virtual_xrp', '30');
+    await settings.set('bonding_snipe_ledgers', '0');
+    const client = t.connection.client;
+    const owner = await t.signInOwner();
+    const w = await fundedWallet(t, owner);
+    const wallets = await outsideWallets(client, BOTS + 1, 1000);
+    const launched = await runDeploy(
+      t,
+      owner,
+      { ...curveLaunchBody(w.id, { name: 'Sniped Curve', ticker: 'SNIPE' }), antiSniper },
+      180_000,
+    );
+    const token = { currency: launched.currency, issuer: launched.issuer_address };
+    // Every bot's trust line in one ledger, then the ladder as the keeper priced it.
+    const lines = await Promise.all(
+      wallets.map(async (b) => {
+        const prepared = await client.autofill({
+          TransactionType: 'TrustSet',
+          Account: b.address,
+          LimitAmount: { ...token, value: '1000000000' },
+        });
+        return b.sign(prepared).tx_blob;
+      }),
+    );
+    for (const blob of lines) await client.request({ command: 'submit', tx_blob: blob });
+    await until('the trust lines', async () => {
+      const r = await client.request({
+        command: 'account_lines',
+        account: wallets[BOTS]!.address,
+        ledger_index: 'validated',
+      });
+      return r.result.lines.length > 0;
+    });
+    await t.app.bonding.keeper!.idle();
+    closer.pause();
+    const bots = wallets.slice(0, BOTS).map((b, i) => ({
+      w: b,
+      kind: (i % 2 === 0 ? 'payment' : 'offer') as 'payment' | 'offer',
+    }));
+    const payBots: Group = { label: 'bots, Payment', tokens: new Decimal(0), drops: new Decimal(0) };
+    const offerBots: Group = { label: 'bots, OfferCreate', tokens: new Decimal(0), drops: new Decimal(0) };
+    const late: Group = { label: 'late buyer (after window)', tokens: new Decimal(0), drops: new Decimal(0) };
+    const anti = await t.app.bonding.registry.antiSniper(token.issuer, token.currency);
+    const ratePercent = anti ? new Decimal(anti.ppm.toString()).div(10_000).toFixed() : '0';
+    await curveLedger(
+      t.ledger,
+      client,
+      token,
+      bots.map((b) => ({ ...b, group: b.kind === 'payment' ? payBots : offerBots })),
+    );
+    closer.resume();
+    // After the window: ledger time past it and the ladder re-priced plain.
+    await until(
+      'the window over',
+      async () => !(await t.app.bonding.registry.antiSniper(token.issuer, token.currency)),
+      120_000,
+    );
+    // Two more closes so the keeper's plain ladder is on the ledger.
+    const at = t.app.platform.submissions!.ledgerIndex;
+    await until('two closes', () => t.app.platform.submissions!.ledgerIndex >= at + 2);
+    await t.app.bonding.keeper!.idle();
+    closer.pause();
+    await curveLedger(t.ledger, client, token, [{ w: wallets[BOTS]!, kind: 'offer', group: late }]);
+    closer.resume();
+    return { groups: [payBots, offerBots, late], ratePercent };
+  } finally {
+    closer.stop();
+    await t.close();
+  }
+}
+
+const curveBuyTx = (
+  w: Wallet,
+  token: { currency: string; issuer: string },
+  kind: 'payment' | 'offer',
+): SubmittableTransaction =>
+  kind === 'payment'
+    ? {
+        TransactionType: 'Payment',
+        Account: w.address,
+        Destination: w.address,
+        Amount: { ...token, value: CURVE_BUY },
+        SendMax: '500000000',
+      }
+    : {
+        TransactionType: 'OfferCreate',
+        Account: w.address,
+        TakerPays: { ...token, value: CURVE_BUY },
+        TakerGets: '500000000',
+        Flags: IOC,
+      };
+
+async function curveLedger(
+  ledger: Pick<StandaloneLedger, 'closeLedger'>,
+  client: Client,
+  token: { currency: string; issuer: string },
+  bots: Array<{ w: Wallet; kind: 'payment' | 'offer'; group: Group }>,
+): Promise<void> {
+  const before = await Promise.all(bots.map((b) => state(client, b.w, token.issuer)));
+  const signed = await Promise.all(
+    bots.map(async (b) => {
+      const prepared = await client.autofill(curveBuyTx(b.w, token, b.kind));
+      return { ...b, fee: new Decimal(prepared.Fee!), blob: b.w.sign(prepared).tx_blob };
+    }),
+  );
+  for (const s of signed) await client.request({ command: 'submit', tx_blob: s.blob });
+  ledger.closeLedger();
+  for (const [i, s] of signed.entries()) {
+    const after = await state(client, s.w, token.issuer);
+    s.group.tokens = s.group.tokens.plus(after.tokens.minus(before[i]!.tokens));
+    s.group.drops = s.group.drops.plus(before[i]!.drops.minus(after.drops).minus(s.fee));
+  }
+}
+
+export async function benchCurveSnipers(): Promise<void> {
+  for (const on of [false, true]) {
+    const { groups, ratePercent } = await curveRun(on);
+    process.stdout.write(
+      `curve launch, anti-sniper window ${on ? `on (${ratePercent}% in the bots' ledger)` : 'off'}: ${BOTS} bots × ${CURVE_BUY} tokens in the first ledger, then 1 × ${CURVE_BUY} after the window\n`,
+    );
+    for (const g of groups)
+      process.stdout.write(
+        `  ${g.label.padEnd(26)} ${g.tokens.toFixed().padStart(9)} tokens  ${perToken(g)} XRP/token\n`,
+      );
+  }
+}
+
 export async function benchSnipers(): Promise<void> {
   const ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: 50 });
   const client = new Client(ledger.url);
@@ -199,7 +347,7 @@ export async function benchSnipers(): Promise<void> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  benchSnipers().catch((err: unknown) => {
+  (process.argv.includes('--curve') ? benchCurveSnipers() : benchSnipers()).catch((err: unknown) => {
     console.error(err);
     process.exit(1);
   });

@@ -26,6 +26,8 @@ const curveConfig: BondingConfigView = {
   deposit_xrp_rlusd_pair: '7.5',
   snipe_ledgers: 5,
   snipe_tokens: '10000000',
+  anti_sniper_start_percent: '25',
+  anti_sniper_window_seconds: 120,
 };
 
 const view = (patch: Partial<BondingView> = {}): BondingView => ({

@@ -194,8 +194,9 @@ export function desiredLadder(
   p: BondingParams,
   sold: Value,
   feePpm: bigint,
-  opts: { sellCap?: Value } = {},
+  opts: { sellCap?: Value; surchargePpm?: bigint } = {},
 ): LadderChunk[] {
+  const surcharge = opts.surchargePpm ?? 0n;
   const s = clampSold(sold);
   const S = stepTokens(p);
   const N = p.steps;
@@ -203,14 +204,17 @@ export function desiredLadder(
   const pos = (step: number) => new Decimal((BigInt(step) * S).toString());
   const chunk = (side: 'sell' | 'buy', lo: Decimal, hi: Decimal): LadderChunk => {
     const value = curveValueAt(p, hi) - curveValueAt(p, lo);
-    const fee = feeOn(value, feePpm);
+    // The anti-sniper surcharge (sell side only) raises the value the fee is charged on:
+    // V' = V + ⌊V·r⌋, asked V' + ⌊V'·f⌋ — so `curveFeeInside` reads back exactly ⌊V'·f⌋.
+    const priced = side === 'sell' ? value + feeOn(value, surcharge) : value;
+    const fee = feeOn(priced, feePpm);
     return {
       side,
       lo: lo.toFixed(),
       hi: hi.toFixed(),
       tokens: hi.minus(lo).toFixed(),
       value,
-      quote: side === 'sell' ? value + fee : value - fee,
+      quote: side === 'sell' ? priced + fee : value - fee,
     };
   };
   const out: LadderChunk[] = [];
@@ -244,6 +248,27 @@ export function desiredLadder(
   for (let k = j - 1; k >= fineLow; k--) out.push(chunk('buy', pos(k), pos(k + 1)));
   for (const [a, b] of blocksDown(fineLow)) out.push(chunk('buy', pos(a), pos(b)));
   return out.filter((c) => new Decimal(c.tokens).gt(0) && c.quote > 0n);
+}
+
+/**
+ * The anti-sniper window of a curve launch (issue 37, docs/launch-protection.md): for `windowSeconds`
+ * of ledger time after the launch ledger closed, the curve's sell offers carry a surcharge that
+ * starts at `startPpm` and steps down linearly in ANTI_SNIPER_STEPS equal steps (12 s each in a
+ * 2-minute window) to 0 at the window's end. `elapsedSeconds` is the close time of the last
+ * validated ledger less the launch ledger's: the keeper prices the next ledger's offers with it.
+ */
+export const ANTI_SNIPER_STEPS = 10;
+
+export interface AntiSniperParams {
+  /** The surcharge at the window's start, parts per million of the curve's value (250000 = 25%). */
+  startPpm: number;
+  windowSeconds: number;
+}
+
+export function antiSniperRatePpm(a: AntiSniperParams, elapsedSeconds: number): bigint {
+  if (a.startPpm <= 0 || a.windowSeconds <= 0 || elapsedSeconds >= a.windowSeconds) return 0n;
+  const step = Math.max(0, Math.floor((elapsedSeconds * ANTI_SNIPER_STEPS) / a.windowSeconds));
+  return (BigInt(a.startPpm) * BigInt(ANTI_SNIPER_STEPS - step)) / BigInt(ANTI_SNIPER_STEPS);
 }
 
 /** The most offers a ladder can ever need (over every whole-step position and the one after it). */
@@ -320,6 +345,9 @@ export interface BondingConfigView {
   deposit_xrp_rlusd_pair: string;
   snipe_ledgers: number;
   snipe_tokens: string;
+  /** The anti-sniper window a launch that opts in gets: the surcharge at launch (percent) and seconds. */
+  anti_sniper_start_percent: string;
+  anti_sniper_window_seconds: number;
 }
 
 export function bondingConfigView(
@@ -330,6 +358,8 @@ export function bondingConfigView(
     bonding_fine_steps: string;
     bonding_snipe_ledgers: string;
     bonding_snipe_tokens: string;
+    anti_sniper_start_percent: string;
+    anti_sniper_window_seconds: string;
   },
   reserves: { base: bigint; owner: bigint },
 ): BondingConfigView {
@@ -352,6 +382,8 @@ export function bondingConfigView(
     deposit_xrp_rlusd_pair: microsToDecimal(curveDepositDrops(px, reserves, true)),
     snipe_ledgers: Number(settings.bonding_snipe_ledgers),
     snipe_tokens: settings.bonding_snipe_tokens,
+    anti_sniper_start_percent: settings.anti_sniper_start_percent,
+    anti_sniper_window_seconds: Number(settings.anti_sniper_window_seconds),
   };
 }
 

@@ -395,6 +395,7 @@ export {
   type QuoteAsset,
   quoteRequestSchema,
   type QuoteView,
+  type AntiSniperQuote,
   type SlippagePreference,
   slippagePreferenceSchema,
   slippageSchema,
@@ -545,6 +546,9 @@ export {
   createAirdropSchema,
 } from './schemas/airdrops';
 export {
+  ANTI_SNIPER_STEPS,
+  antiSniperRatePpm,
+  type AntiSniperParams,
   BONDING_CURVE_SUPPLY,
   BONDING_TOTAL_SUPPLY,
   type BondingConfigView,

@@ -1,7 +1,9 @@
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import {
+  antiSniperRatePpm,
   BONDING_CURVE_SUPPLY,
+  curveFeeInside,
   BONDING_POOL_RESERVE,
   boundaryValue,
   bondingProgress,
@@ -173,5 +175,35 @@ describe('the bonding curve', () => {
     expect(isValidStepCount(1000)).toBe(true);
     expect(isValidStepCount(300)).toBe(false);
     expect(isValidStepCount(3)).toBe(false);
+  });
+});
+
+describe('the anti-sniper surcharge (issue 37)', () => {
+  const a = { startPpm: 250_000, windowSeconds: 120 };
+  it('steps down from the start rate in ten equal steps to 0 at the end of the window', () => {
+    expect(antiSniperRatePpm(a, 0)).toBe(250_000n);
+    expect(antiSniperRatePpm(a, 11)).toBe(250_000n); // 12 s a step
+    expect(antiSniperRatePpm(a, 12)).toBe(225_000n);
+    expect(antiSniperRatePpm(a, 60)).toBe(125_000n);
+    expect(antiSniperRatePpm(a, 119)).toBe(25_000n);
+    expect(antiSniperRatePpm(a, 120)).toBe(0n);
+    expect(antiSniperRatePpm(a, -3)).toBe(250_000n); // a clock behind the launch: the start rate
+    expect(antiSniperRatePpm({ startPpm: 0, windowSeconds: 120 }, 0)).toBe(0n);
+    expect(antiSniperRatePpm({ startPpm: 250_000, windowSeconds: 0 }, 0)).toBe(0n);
+  });
+
+  it('raises the sell side only, the fee charged on the surcharged value', () => {
+    const p = { virtualQuote: 30_000_000n, steps: 200, fineSteps: 6 };
+    const plain = desiredLadder(p, '0', 7_500n);
+    const guarded = desiredLadder(p, '0', 7_500n, { surchargePpm: 250_000n });
+    expect(guarded.map((c) => [c.side, c.lo, c.hi])).toEqual(plain.map((c) => [c.side, c.lo, c.hi]));
+    for (const [i, c] of guarded.entries()) {
+      const v = plain[i]!.value;
+      const priced = v + (v * 250_000n) / 1_000_000n;
+      expect(c.quote).toBe(c.side === 'sell' ? priced + (priced * 7_500n) / 1_000_000n : plain[i]!.quote);
+      // The follower's fee rule reads back exactly the fee on the surcharged value.
+      if (c.side === 'sell')
+        expect(curveFeeInside('sell', c.quote, 7_500n)).toBe((priced * 7_500n) / 1_000_000n);
+    }
   });
 });

@@ -57,6 +57,13 @@ export const SETTING_DEFAULTS = {
   /** Anti-snipe: for this many ledgers after launch at most `bonding_snipe_tokens` are for sale per ledger. */
   bonding_snipe_ledgers: '5',
   bonding_snipe_tokens: '10000000',
+  /**
+   * The anti-sniper window of curve launches that opt in (issue 37, docs/launch-protection.md): the
+   * surcharge on the curve's sell prices at launch, in percent (0–50), stepping down to 0 over the
+   * window, in seconds of ledger time (0–600). Fixed into each launch at deploy.
+   */
+  anti_sniper_start_percent: '25',
+  anti_sniper_window_seconds: '120',
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

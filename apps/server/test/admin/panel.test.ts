@@ -125,6 +125,37 @@ describe('admin panel', () => {
     expect(steps.json().message).toBe(
       'bonding_steps must divide 793,100,000 and be from 10 to 10,000 (e.g. 100, 200, 500, 1000).',
     );
+    // The anti-sniper window's bounds (issue 37): a rate of 0–50%, a window of 0–600 s.
+    for (const [key, value, message] of [
+      [
+        'anti_sniper_start_percent',
+        '50.5',
+        'anti_sniper_start_percent must be a percent from 0 to 50 with at most 2 decimals.',
+      ],
+      [
+        'anti_sniper_start_percent',
+        '-1',
+        'anti_sniper_start_percent must be a percent from 0 to 50 with at most 2 decimals.',
+      ],
+      [
+        'anti_sniper_window_seconds',
+        '601',
+        'anti_sniper_window_seconds must be a whole number of seconds from 0 to 600 (10 minutes).',
+      ],
+      [
+        'anti_sniper_window_seconds',
+        '1.5',
+        'anti_sniper_window_seconds must be a whole number of seconds from 0 to 600 (10 minutes).',
+      ],
+    ] as const) {
+      const bad = await call(owner, 'POST', '/api/admin/platform-config/update', { key, value });
+      expect(bad.statusCode, `${key}=${value}`).toBe(400);
+      expect(bad.json().message).toBe(message);
+    }
+    const sniper = await call(owner, 'POST', '/api/admin/platform-config/update', {
+      settings: { anti_sniper_start_percent: '50', anti_sniper_window_seconds: '600' },
+    });
+    expect(sniper.statusCode, sniper.body).toBe(200);
     const entries = await audit();
     expect(entries.find((e) => e.target === 'service_fee')).toMatchObject({
       before: { value: '15' },

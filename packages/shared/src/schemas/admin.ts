@@ -68,6 +68,9 @@ export const PLATFORM_CONFIG_KEYS = [
   'bonding_fine_steps',
   'bonding_snipe_ledgers',
   'bonding_snipe_tokens',
+  // The anti-sniper window of curve launches (docs/launch-protection.md): fixed into each at deploy.
+  'anti_sniper_start_percent',
+  'anti_sniper_window_seconds',
 ] as const;
 export type PlatformConfigKey = (typeof PLATFORM_CONFIG_KEYS)[number];
 

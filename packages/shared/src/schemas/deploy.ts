@@ -168,6 +168,13 @@ const deployFields = z.object({
    */
   burnLp: z.boolean().optional(),
   /**
+   * The anti-sniper window (issue 37, docs/launch-protection.md): for the first minutes of a curve
+   * launch its sell offers carry a surcharge decaying to 0 (the admin's start rate and window, fixed
+   * at deploy). The web form sends it on by default; an API request without it launches without, as
+   * before (like `burnLp`). Curve launches only: an instant launch ignores it.
+   */
+  antiSniper: z.boolean().optional(),
+  /**
    * The creator's first buy, in XRP (issue 37): the paying wallet buys from the new pool in the
    * pool's own all-or-nothing Batch, so no one trades between them. Empty or '0': none.
    */
@@ -245,6 +252,7 @@ export type DeployFormCore = Pick<
   | 'blackholeIssuer'
   | 'requireAuth'
   | 'burnLp'
+  | 'antiSniper'
   | 'firstBuyXrp'
   | 'liquidityPairType'
 >;

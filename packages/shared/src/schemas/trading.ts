@@ -136,6 +136,12 @@ export const quoteRequestSchema = z
     path: ['amount'],
   });
 
+export interface AntiSniperQuote {
+  percent: string;
+  endsInSeconds: number;
+  fee: string;
+}
+
 export interface QuoteView {
   status: 'success';
   /** What the trade would receive (tokens for a BUY, the quote asset for a SELL), 6 decimals. */
@@ -164,6 +170,13 @@ export interface QuoteView {
   feeInPrice?: string;
   /** The curve's fee rate in percent when part of the trade crosses a curve. */
   curveFeePercent?: string;
+  /**
+   * A curve launch's anti-sniper window (issue 37, docs/launch-protection.md), while it lasts and
+   * the trade buys on the curve: the surcharge inside the curve's prices now, in percent; the
+   * seconds of ledger time until it ends; and what of this buy's price it is, in the quote asset
+   * (already inside `spend`, not charged again).
+   */
+  antiSniper?: AntiSniperQuote;
   /**
    * Network fees of every transaction the trade signs, in XRP: the trust line (when a buy opens one),
    * the trade, and the fee payment (when there is a fee).

@@ -488,6 +488,16 @@ function checkBondingSetting(key: PlatformConfigKey, v: string): string | undefi
           `bonding_snipe_tokens must be a positive amount of at most ${CURVE_SUPPLY_TEXT} tokens.`,
         );
       return v;
+    case 'anti_sniper_start_percent':
+      if (!/^\d+(\.\d{1,2})?$/.test(v) || new Decimal(v).gt(50))
+        throw badRequest('anti_sniper_start_percent must be a percent from 0 to 50 with at most 2 decimals.');
+      return v;
+    case 'anti_sniper_window_seconds':
+      if (!/^\d+$/.test(v) || Number(v) > 600)
+        throw badRequest(
+          'anti_sniper_window_seconds must be a whole number of seconds from 0 to 600 (10 minutes).',
+        );
+      return v;
     default:
       return undefined;
   }

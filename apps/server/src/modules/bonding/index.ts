@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform';
 import type { TokenRegistry } from '../tokens';
+import { AntiSniperClock } from './anti-sniper';
 import { createBondingIndexer } from './indexer';
 import { registerBondingJobs } from './jobs';
 import { LadderKeeper } from './keeper';
@@ -24,11 +25,14 @@ export function registerBonding(
   const { platform } = deps;
   platform.logWrites({ 'bonding:refund': 'curve deposit refund' });
   const db = platform.database.db;
-  const registry = new BondingRegistry(db, () => platform.submissions?.ledgerIndex ?? 0);
+  const validated = () => platform.submissions?.ledgerIndex ?? 0;
+  const registry = new BondingRegistry(db, validated);
   bondingRoutes(app, { registry, xrpUsd: deps.xrpUsd, cache: platform.readCache });
   if (!platform.connection || !platform.submissions || !platform.indexer) return { registry };
 
   const client = platform.connection.client;
+  const antiSniper = new AntiSniperClock(db, () => client, validated);
+  registry.antiSniperClock = antiSniper;
   const keeper = new LadderKeeper({
     db,
     client,
@@ -38,6 +42,7 @@ export function registerBonding(
     settings: platform.settings,
     log: app.log.child({ component: 'bonding-keeper' }),
     leaseMs: platform.config.BONDING_KEEPER_LEASE_MS,
+    antiSniper,
   });
   registerBondingJobs(platform.jobs, {
     db,

@@ -18,6 +18,7 @@ import { ledgerSubmissions } from '../../ledger/schema';
 import type { SubmissionService, TxRequest } from '../../ledger/submission-service';
 import { holderIsGone, newLeaseHolder } from '../../platform/lease-holder';
 import type { PlatformSettings } from '../../platform/settings';
+import type { AntiSniperClock } from './anti-sniper';
 import { bondingCurves } from './schema';
 import { paramsOf, type BondingRegistry, type CurveRow } from './service';
 
@@ -68,6 +69,8 @@ export interface KeeperDeps {
   concurrency?: number;
   /** How long a round holds the curve (BONDING_KEEPER_LEASE_MS). */
   leaseMs?: number;
+  /** Anti-sniper windows (docs/launch-protection.md): the surcharge the sell offers carry. */
+  antiSniper?: AntiSniperClock;
 }
 
 export interface RoundReport {
@@ -97,6 +100,8 @@ export class LadderKeeper {
   private readonly concurrency: number;
   /** The live curves this keeper follows on the ledger's streams, by account. */
   private watched = new Map<string, { id: number; snipeUntil: number | null }>();
+  /** Curves whose last round priced an anti-sniper surcharge: re-priced after every close. */
+  private readonly surcharged = new Set<number>();
   private readonly unwatch: Array<() => void> = [];
 
   constructor(private readonly deps: KeeperDeps) {
@@ -118,7 +123,7 @@ export class LadderKeeper {
     // Deferred rounds: tried again after every close until they have run.
     const onClosed = (ev: { ledger_index: number }) => {
       const due = [...this.watched.values()]
-        .filter((c) => c.snipeUntil === null || ev.ledger_index <= c.snipeUntil)
+        .filter((c) => c.snipeUntil === null || ev.ledger_index <= c.snipeUntil || this.surcharged.has(c.id))
         .map((c) => c.id);
       if (due.length || this.deferred.size) this.poke([...due, ...this.deferred]);
     };
@@ -383,12 +388,15 @@ export class LadderKeeper {
     const capped =
       curve.snipeLedgers > 0 &&
       (curve.launchLedger === null || nextLedger < curve.launchLedger + curve.snipeLedgers);
-    const desired = desiredLadder(
-      paramsOf(curve),
-      sold,
-      feePpm,
-      capped ? { sellCap: curve.snipeTokens } : {},
-    );
+    // Anti-sniper window: the sell offers for the next ledger carry the surcharge of the last
+    // validated ledger's close time; re-priced after every close until it is 0.
+    const surcharge = await this.deps.antiSniper?.rate(curve, validated);
+    if (surcharge) this.surcharged.add(curve.id);
+    else this.surcharged.delete(curve.id);
+    const desired = desiredLadder(paramsOf(curve), sold, feePpm, {
+      ...(capped ? { sellCap: curve.snipeTokens } : {}),
+      ...(surcharge ? { surchargePpm: surcharge.ppm } : {}),
+    });
     const live = offers.map((o) => this.liveOffer(curve, o)).filter((o): o is LiveOffer => o !== undefined);
 
     // Match what is on the ledger with what should be; the rest is replaced, created or cancelled.

@@ -17,6 +17,7 @@ import { batchedRows } from '../../db/batched';
 import type { Db } from '../../db/client';
 import type { CurveMarket } from '../market';
 import { wallets } from '../../platform/custody-schema';
+import type { AntiSniperClock, AntiSniperNow } from './anti-sniper';
 import { bondingCurves } from './schema';
 
 export type CurveRow = typeof bondingCurves.$inferSelect;
@@ -90,11 +91,23 @@ export function curveView(c: CurveRow, xrpUsd: string | null): BondingView {
 /** The curves' registry: what the other modules ask of the bonding module. */
 export class BondingRegistry {
   private readonly listeners = new Set<() => void>();
+  /** The anti-sniper windows' clock (with a ledger connection). */
+  antiSniperClock?: AntiSniperClock;
   constructor(
     private readonly db: Db,
     /** The last validated ledger (the anti-snipe window counts ledgers); 0 without a ledger. */
     private readonly validatedLedger: () => number = () => 0,
   ) {}
+
+  /**
+   * The anti-sniper surcharge inside the curve's sell prices now (issue 37), while the token's curve
+   * launch is in its window; undefined otherwise. The quote shows it as its own line.
+   */
+  async antiSniper(issuer: string, currency: string): Promise<AntiSniperNow | undefined> {
+    const c = await this.byIssuer(issuer, currency);
+    if (!c || !this.antiSniperClock) return undefined;
+    return this.antiSniperClock.rate(c);
+  }
 
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);

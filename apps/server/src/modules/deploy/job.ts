@@ -6,6 +6,7 @@ import {
   type VestingSettings,
   type VestingTranche,
   ledgerResultMessage,
+  type AntiSniperParams,
 } from '@ledgerpad/shared';
 import { ValidationError, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
@@ -71,6 +72,8 @@ export interface DeployPayload extends Pick<
     snipeLedgers: number;
     snipeTokens: string;
     feePpm: number;
+    /** The anti-sniper window (docs/launch-protection.md); absent (older jobs) or null: none. */
+    antiSniper?: AntiSniperParams | null;
   };
 }
 

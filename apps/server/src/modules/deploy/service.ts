@@ -279,6 +279,7 @@ export class DeployService {
         // Fixed in the payload (no new column): the job plans the burn from it and the list reads
         // the burn from the ledger. A curve's graduation burns its pool's LP whatever the form says.
         burnLp: !bonding && form.burnLp === true,
+        antiSniper: bonding && form.antiSniper === true,
         ...(firstBuy ? { firstBuyXrp: cost.firstBuy } : {}),
       },
       currency: tickerToCurrency(form.ticker),
@@ -316,6 +317,15 @@ export class DeployService {
               snipeLedgers: Number(settings.bonding_snipe_ledgers),
               snipeTokens: settings.bonding_snipe_tokens,
               feePpm: Number(feePercentToPpm(settings.trading_fee_percent)),
+              // The anti-sniper window (docs/launch-protection.md), fixed now like the rest: the
+              // keeper prices the curve's sell offers with it; no column, the job's payload keeps it.
+              antiSniper:
+                form.antiSniper === true
+                  ? {
+                      startPpm: Number(feePercentToPpm(settings.anti_sniper_start_percent)),
+                      windowSeconds: Number(settings.anti_sniper_window_seconds),
+                    }
+                  : null,
             },
           }
         : {}),

@@ -40,6 +40,10 @@ import {
   serverSigns,
   dropsToXrp,
   TRUST_LINE_MAX_LIMIT,
+  curveFeeInside,
+  microsToUnits,
+  unitsToMicros,
+  type AntiSniperQuote,
 } from '@ledgerpad/shared';
 import { inArray } from 'drizzle-orm';
 import { decode, getBalanceChanges, GlobalFlags, type Client, type TransactionMetadata } from 'xrpl';
@@ -385,6 +389,27 @@ export class TradingService {
     }
   }
 
+  /**
+   * The anti-sniper line of a buy on a curve in its window (issue 37): the rate, the time left and
+   * the surcharge inside what the buy pays the curve. The curve's sell offers ask V' + ⌊V'·f⌋ with
+   * V' = V + ⌊V·r⌋ (shared `desiredLadder`), so the surcharge inside V' = paid − fee is read back as
+   * the fee is (`curveFeeInside`): within a micro per crossed offer.
+   */
+  private async antiSniperLine(
+    m: Market,
+    onCurve: Decimal,
+    feeInPrice: Decimal,
+  ): Promise<AntiSniperQuote | undefined> {
+    const now = await this.deps.curves?.antiSniper?.(m.token.issuer, m.token.currency);
+    if (!now) return undefined;
+    const priced = unitsToMicros(onCurve) - unitsToMicros(feeInPrice);
+    return {
+      percent: new Decimal(now.ppm.toString()).div(10_000).toFixed(),
+      endsInSeconds: now.endsInSeconds,
+      fee: plain(microsToUnits(curveFeeInside('sell', priced, now.ppm))),
+    };
+  }
+
   /** 'Insufficient Liquidity', or the launch protection's cap when that is what a buy met. */
   private async noLiquidity(m: Market, type: 'BUY' | 'SELL', details?: Record<string, unknown>) {
     const cap =
@@ -448,6 +473,10 @@ export class TradingService {
     // Batch's fee (twice the base fee plus each inner one's). A new trust line locks one owner reserve.
     const txFee = sim.feeDrops ?? this.deps.submissions.reserves.baseFee;
     const batch = fees.fee.gt(0) && (await this.inBatch(m, { curve, pool: spot !== null }));
+    const antiSniper =
+      q.tradeType === 'BUY' && fees.onCurve.gt(0)
+        ? await this.antiSniperLine(m, fees.onCurve, fees.feeInPrice)
+        : undefined;
     const tradeFees = batch
       ? this.deps.submissions.batchFee(TRADE_AND_FEE_BATCH)
       : txFee * (1n + (fees.fee.gt(0) ? 1n : 0n));
@@ -465,6 +494,7 @@ export class TradingService {
       feePercent,
       feeInPrice: plain(fees.feeInPrice),
       ...(fees.curveFeePercent ? { curveFeePercent: fees.curveFeePercent } : {}),
+      ...(antiSniper ? { antiSniper } : {}),
       networkFee: dropsToXrp((sim.opensLine ? txFee : 0n) + tradeFees),
       reserve: dropsToXrp(sim.opensLine ? this.deps.submissions.reserves.reserveIncrement : 0n),
       opensTrustLine: sim.opensLine === true,

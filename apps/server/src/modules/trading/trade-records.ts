@@ -45,6 +45,11 @@ export interface CurveAccounts {
    * to buy met that cap, not a lack of liquidity.
    */
   launchProtection?(issuer: string, currency: string): Promise<string | undefined>;
+  /**
+   * While the token's curve launch is in its anti-sniper window (issue 37): the surcharge inside the
+   * curve's sell prices (ppm of the curve's value) and the seconds of ledger time left.
+   */
+  antiSniper?(issuer: string, currency: string): Promise<{ ppm: bigint; endsInSeconds: number } | undefined>;
 }
 
 export interface TradeRecorderDeps {
@@ -104,20 +109,28 @@ export class TradeRecorder {
     changes: ReturnType<typeof getBalanceChanges>,
     /** The user's rate and the token's curve account, when the caller read them already. */
     known?: { feePercent: string; curve: string | undefined },
-  ): Promise<{ fee: Decimal; feePercent: string; feeInPrice: Decimal; curveFeePercent: string | null }> {
+  ): Promise<{
+    fee: Decimal;
+    feePercent: string;
+    feeInPrice: Decimal;
+    curveFeePercent: string | null;
+    /** What the trade moved through the curve account, in the quote asset. */
+    onCurve: Decimal;
+  }> {
     const curve = known
       ? known.curve
       : await this.deps.curves?.activeCurveAccount(token.issuer, token.currency);
     const onCurve = curve ? quoteMoved(changes, curve, quote) : new Decimal(0);
     const feePercent = known ? known.feePercent : await this.feePercent(userId);
     const fee = tradingFee(Decimal.max(0, notional.minus(onCurve)), feePercent, quote);
-    if (!onCurve.gt(0)) return { fee, feePercent, feeInPrice: new Decimal(0), curveFeePercent: null };
+    if (!onCurve.gt(0))
+      return { fee, feePercent, feeInPrice: new Decimal(0), curveFeePercent: null, onCurve };
     // The curve prices with the platform's fee for everyone (no per-user override).
     const curveFeePercent = (await this.deps.settings.all()).trading_fee_percent;
     const micros = unitsToMicros(onCurve);
     // The trader buys from the curve's sell offers, or sells into its buy offers.
     const inside = curveFeeInside(side === 'BUY' ? 'sell' : 'buy', micros, feePercentToPpm(curveFeePercent));
-    return { fee, feePercent, feeInPrice: microsToUnits(inside), curveFeePercent };
+    return { fee, feePercent, feeInPrice: microsToUnits(inside), curveFeePercent, onCurve };
   }
 
   private async isQuote(asset: Asset): Promise<boolean> {

@@ -57,6 +57,14 @@ const SETTING_LABELS: Record<PlatformConfigKey, { label: string; hint: string }>
     label: 'Anti-snipe tokens per ledger',
     hint: 'At most this many for sale per ledger.',
   },
+  anti_sniper_start_percent: {
+    label: 'Anti-sniper fee at launch (%)',
+    hint: 'Surcharge on a curve’s prices when it opens, 0–50, decaying to 0.',
+  },
+  anti_sniper_window_seconds: {
+    label: 'Anti-sniper window (seconds)',
+    hint: 'How long the surcharge lasts, 0–600 (fixed at each launch).',
+  },
 };
 
 /**

@@ -60,6 +60,8 @@ interface Values extends DeployFormCore {
   walletId: string;
   /** 'Burn the LP' (issue 37): on by default, sent for instant AMM launches. */
   burnLp: boolean;
+  /** The anti-sniper window (issue 37): on by default, sent for curve launches. */
+  antiSniper: boolean;
   /** 'Lock the dev allocation' (on by default; sent only with an allocation above 0). */
   vesting: VestingValues;
   /** Hidden from people; bots fill it. */
@@ -82,6 +84,7 @@ const DEFAULTS: Values = {
   blackholeIssuer: true,
   requireAuth: false,
   burnLp: true,
+  antiSniper: true,
   firstBuyXrp: '',
   liquidityPairType: 'XRP',
   launchType: 'amm',
@@ -95,6 +98,7 @@ const toRequest = (v: Values) => ({
   walletId: v.walletId === '' ? undefined : Number(v.walletId),
   // A curve's graduation burns its pool's LP whatever the form says: sent for AMM launches only.
   burnLp: v.launchType === 'amm' ? v.burnLp : undefined,
+  antiSniper: v.launchType === 'bonding' ? v.antiSniper : undefined,
   // The first buy is an instant XRP-paired launch's; empty means none.
   firstBuyXrp:
     v.launchType === 'amm' && v.liquidityPairType === 'XRP' && v.firstBuyXrp?.trim()
@@ -111,6 +115,14 @@ const resolver = requestResolver<Values>(
     if (values.walletId === '') errors.walletId = { type: 'required', message: DEPLOY_MESSAGES.wallet };
   },
 );
+
+/** The anti-sniper window in words, from the platform's settings (GET /api/config/fees → bonding). */
+function antiSniperText(curve: FeesConfig['bonding'] | undefined): string {
+  if (!curve) return 'The curve’s prices carry a surcharge for the first minutes, decaying to 0.';
+  const s = curve.anti_sniper_window_seconds;
+  const span = s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} seconds`;
+  return `For the first ${span} every buy on the curve — on Ledgerpad or straight on the ledger — pays a surcharge that starts at ${curve.anti_sniper_start_percent}% and steps down to 0. It stays in the curve and goes into the pool at graduation.`;
+}
 
 /** What a curve launch fixes (docs/bonding-curve.md): the curve's supply, no dev share or liquidity. */
 const CURVE_FIELDS = {
@@ -448,6 +460,18 @@ export function DeployPage() {
               </p>
             </>
           )}
+          {bonding && (
+            <>
+              <label className="checkbox">
+                <input type="checkbox" {...register('antiSniper')} /> Anti-sniper window (recommended)
+              </label>
+              <p className="field-hint" id="anti-sniper-hint">
+                {values.antiSniper
+                  ? antiSniperText(fees.data?.bonding)
+                  : 'Off: the curve sells at its own price from the first ledger on.'}
+              </p>
+            </>
+          )}
           <label className="checkbox">
             <input type="checkbox" disabled={bonding} {...register('blackholeIssuer')} /> Blackhole the issuer
             (no one can ever mint more or change the token)
@@ -656,6 +680,12 @@ export function CurveFacts({ values, curve }: { values: Values; curve: FeesConfi
       <dd>Blackholed at launch</dd>
       <dt>LP tokens</dt>
       <dd>Burned at graduation: no one can ever withdraw the pool</dd>
+      {values.antiSniper && (
+        <>
+          <dt>Anti-sniper fee</dt>
+          <dd>{antiSniperText(curve)}</dd>
+        </>
+      )}
       {curve.snipe_ledgers > 0 && (
         <>
           <dt>Anti-snipe</dt>

@@ -32,6 +32,7 @@ import { randomAmounts, randomRange } from './batch';
 import { isRandomized, sideOf, type SwapAction, type SwapForm, type TokenChoice } from './form';
 import { StatusLine, useDebounced, useResultLine } from './hooks';
 import { AmountField } from '../../components/amount-field';
+import { AntiSniperLine } from './panels/anti-sniper';
 import { Disclosure } from './panels/disclosure';
 import { SubmitButton } from './panels/submit-button';
 import { TradeResults } from './panels/trade-results';
@@ -416,12 +417,22 @@ export function TradeBox(p: TradeBoxProps) {
         ) : !token || !validAmount ? (
           <p className="muted">Choose a token and an amount to see what you pay and receive.</p>
         ) : disclosure ? (
-          <Disclosure
-            d={disclosure}
-            assetName={assetName}
-            slippage={form.slippage}
-            wallets={form.multi ? targets.length : 1}
-          />
+          <>
+            <Disclosure
+              d={disclosure}
+              assetName={assetName}
+              slippage={form.slippage}
+              wallets={form.multi ? targets.length : 1}
+            />
+            {quote.data?.antiSniper && (
+              <AntiSniperLine
+                a={quote.data.antiSniper}
+                asset={disclosure.feeAsset}
+                assetName={assetName}
+                at={quote.dataUpdatedAt}
+              />
+            )}
+          </>
         ) : quoteState.state === 'failed' ? (
           <p className="error">{quoteState.message}</p>
         ) : preShort || exactShort ? (
