@@ -227,14 +227,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The fee wallet pays creator rewards and referral earnings alike; a paid trading fee accrues both.
   const payments = createFeeWalletPayments(platform);
   const referrals = registerReferrals(app, { platform, wallets: wallets.service, payments });
-  registerTrading(app, {
+  const trading = registerTrading(app, {
     platform,
     tokens,
     wallets: wallets.service,
+    delegations: wallets.delegations,
     publishOrderUpdate: realtime.publishOrderUpdate,
     curves: bonding.registry,
     onFeePaid: [referrals.accrue],
   });
+  // A self-custody wallet's delegation shows the fees its delegated trades owe (trading keeps them).
+  if (trading) wallets.delegations?.setOwedFees((address) => trading.owedFees(address));
   registerAirdrops(app, {
     platform,
     wallets: wallets.service,

@@ -285,6 +285,13 @@ export {
   type WalletKind,
 } from './schemas/self-custody';
 export {
+  DELEGATED_PERMISSIONS,
+  DELEGATION_MESSAGES,
+  walletDelegationSchema,
+  type DelegatedPermission,
+  type WalletDelegation,
+} from './schemas/delegation';
+export {
   figureFontClass,
   formatAmount,
   formatCount,

@@ -75,6 +75,8 @@ const SENTENCES: Record<string, string> = {
   tecDIR_FULL: 'The account owns too many ledger objects for this.',
   terNO_ACCOUNT: 'The wallet is not activated on the XRP Ledger yet: send it some XRP first.',
   terINSUF_FEE_B: 'The wallet cannot pay the network fee.',
+  terNO_DELEGATE_PERMISSION:
+    'This wallet has not granted Ledgerpad this permission (or revoked it): nothing was sent.',
   // Permissions and keys
   tecNO_PERMISSION: 'The XRP Ledger does not allow this account to do that.',
   tecNEED_MASTER_KEY: 'Only the wallet’s master key can do this.',

@@ -98,6 +98,7 @@ export function draftTx(
   return {
     ...req.tx,
     Account: req.account,
+    ...(req.delegate ? { Delegate: req.delegate } : {}),
     Sequence: 1,
     Fee: req.tx.Fee ?? fee.toString(),
     LastLedgerSequence: ledger.validatedIndex + window,
@@ -129,8 +130,10 @@ export async function signAndRecord(
       const account = e.req.account;
       const sequence = e.sequence ?? next.get(account)!;
       try {
-        const wallet = wallets.get(account);
-        if (!wallet || wallet.classicAddress !== account) throw new Error(`No key held for ${account}`);
+        // A delegated transaction is signed by its delegate (the account's sequence, the delegate's key).
+        const signer = e.req.delegate ?? account;
+        const wallet = wallets.get(signer);
+        if (!wallet || wallet.classicAddress !== signer) throw new Error(`No key held for ${signer}`);
         e.txJson.Sequence = sequence;
         e.txJson.LastLedgerSequence = lastLedgerSequence;
         const inner = (e.inner ?? []).map((r, k) => ({

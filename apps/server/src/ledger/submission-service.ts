@@ -113,6 +113,18 @@ interface Queued {
   reject: (err: unknown) => void;
 }
 
+/**
+ * The no-op that fills an unused sequence of `row`'s account: an AccountSet signed with the
+ * account's key, or — for a delegated transaction (a self-custody wallet's, signed by its
+ * delegate, which may not send AccountSet) — the delegate's OfferCancel of an offer that cannot
+ * exist (the gap's own sequence never made one): tesSUCCESS, nothing changed but the sequence.
+ */
+function gapFiller(row: SubmissionRow, sequence = row.sequence): Pick<SubmitRequest, 'tx' | 'delegate'> {
+  const delegate = (decode(row.txBlob) as { Delegate?: string }).Delegate;
+  if (!delegate) return { tx: { TransactionType: 'AccountSet' } };
+  return { tx: { TransactionType: 'OfferCancel', OfferSequence: sequence }, delegate };
+}
+
 /** A Batch request under the derived keys of its n-th signing (after tefPAST_SEQ). */
 const resignedBatch = (req: BatchRequest, n: number): BatchRequest => ({
   ...req,
@@ -375,7 +387,7 @@ export class SubmissionService {
     });
     const entries = [...fresh.values()];
     if (entries.length === 0) return results;
-    const wallets = await this.walletsFor([...new Set(entries.map((e) => e.req.account))]);
+    const wallets = await this.walletsFor([...new Set(entries.map((e) => e.req.delegate ?? e.req.account))]);
     let answers: Array<SubmissionRow | Error>;
     try {
       answers = await signAndRecord(this.recording, entries, wallets, { strict: true });
@@ -402,11 +414,15 @@ export class SubmissionService {
     return out;
   }
 
-  /** The key of one account, as a map for `signAndRecord`. */
-  private async walletOf(account: string): Promise<Map<string, Wallet>> {
-    const wallet = await this.opts.signers.walletFor(account);
-    if (wallet.classicAddress !== account) throw new Error('Signer does not match the account');
-    return new Map([[account, wallet]]);
+  /** The signing keys of entries of one account (its own, or its delegates'), as a map for `signAndRecord`. */
+  private async walletOf(entries: Array<{ req: SubmitRequest }>): Promise<Map<string, Wallet>> {
+    const out = new Map<string, Wallet>();
+    for (const signer of new Set(entries.map((e) => e.req.delegate ?? e.req.account))) {
+      const wallet = await this.opts.signers.walletFor(signer);
+      if (wallet.classicAddress !== signer) throw new Error('Signer does not match the account');
+      out.set(signer, wallet);
+    }
+    return out;
   }
 
   /** Signs and records the requests queued for one account; the caller holds the account. */
@@ -428,8 +444,8 @@ export class SubmissionService {
         (i, r) => ('refused' in r ? reject(batch[i]!, r.refused) : resolve(batch[i]!, r)),
       );
       if (fresh.size === 0) return;
-      const wallets = await this.walletOf(account);
       const entries = [...fresh.values()];
+      const wallets = await this.walletOf(entries);
       let answers: Array<SubmissionRow | Error>;
       try {
         answers = await signAndRecord(this.recording, entries, wallets, { strict: false });
@@ -464,7 +480,7 @@ export class SubmissionService {
 
   /** Signs and records one entry (a transaction, or a Batch with its inner ones); the caller holds the account. */
   private async recordOne(entry: Signable): Promise<SubmissionRow> {
-    const wallets = await this.walletOf(entry.req.account);
+    const wallets = await this.walletOf([entry]);
     let answer: SubmissionRow | Error;
     try {
       [answer] = (await signAndRecord(this.recording, [entry], wallets, { strict: true })) as [
@@ -762,7 +778,7 @@ export class SubmissionService {
         {
           intentKey: `gap-fill:${row.account}:${row.sequence}:${row.hash}`,
           account: row.account,
-          tx: { TransactionType: 'AccountSet' },
+          ...gapFiller(row),
           purpose: 'sequence-gap-fill',
         },
         row.sequence,
@@ -802,7 +818,7 @@ export class SubmissionService {
         {
           intentKey: `gap-fill:${row.account}:${seq}:pre-seq:${row.hash}`,
           account: row.account,
-          tx: { TransactionType: 'AccountSet' },
+          ...gapFiller(row, seq),
           purpose: 'sequence-gap-fill',
         },
         seq,

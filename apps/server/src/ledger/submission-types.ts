@@ -17,6 +17,12 @@ export interface SubmitRequest {
   purpose: string;
   userId?: number | null;
   walletId?: number | null;
+  /**
+   * A delegated transaction (XLS-75, docs/self-custody.md "Delegated trading"): `account` is a
+   * self-custody wallet that granted this platform-held account its permission; the delegate signs
+   * and pays the fee, the transaction carries `Delegate` and uses the account's sequence.
+   */
+  delegate?: string;
 }
 
 /** A Batch's mode (XLS-56): which of its inner transactions apply. */

@@ -11,6 +11,7 @@ import {
   wholeNumberSchema,
 } from './common';
 import { signedBlobSchema, walletAppSchema, walletKindSchema } from './self-custody';
+import { walletDelegationSchema } from './delegation';
 
 // Shapes of the wallet calls (spec 001 §3 Wallet, §5 Transfer / Import wallet, §7 Wallets, §8).
 // Money is text: XRP as a decimal string of XRP, tokens as rippled's decimal strings; never floats.
@@ -179,6 +180,8 @@ export const walletSchema = z.object({
   wallet_name: z.string().nullable(),
   created_at: z.string(),
   ...walletKindFields,
+  /** Self-custody wallets: the delegation read from the ledger (null: never enabled). */
+  delegation: walletDelegationSchema.nullable().optional(),
 });
 export type WalletSummary = z.infer<typeof walletSchema>;
 

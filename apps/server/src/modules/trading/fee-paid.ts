@@ -1,4 +1,4 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import { Decimal, decimalToDrops, dropsToDecimal } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { applyShare, type PlatformSettings } from '../../platform/settings';
@@ -69,6 +69,25 @@ export class FeeSettlement {
         .returning();
       if (row?.feeStatus === 'paid') await this.accrue(tx as unknown as Db, row);
       return row;
+    });
+  }
+
+  /**
+   * Fees a self-custody wallet owed (status 'owed': trades placed through its delegate, or limit
+   * orders it signed, whose fee nothing but the wallet can pay — docs/self-custody.md "Delegated
+   * trading") paid by the wallet's signed payment `hash`: each turns paid and its accruals run, in
+   * one database transaction, only from 'owed' (a second call changes nothing). Answers how many.
+   */
+  async settleOwed(tradeIds: number[], hash: string): Promise<number> {
+    if (tradeIds.length === 0) return 0;
+    return this.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(tradingTrades)
+        .set({ feeStatus: 'paid', feeHash: hash })
+        .where(and(inArray(tradingTrades.id, tradeIds), eq(tradingTrades.feeStatus, 'owed')))
+        .returning();
+      for (const row of rows) await this.accrue(tx as unknown as Db, row);
+      return rows.length;
     });
   }
 

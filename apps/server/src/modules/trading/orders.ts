@@ -1,13 +1,13 @@
 import { and, count, desc, eq, gte, inArray, isNull, lte, min } from 'drizzle-orm';
 import type { OrderStatus as SharedOrderStatus, OrderView } from '@ledgerpad/shared';
 import { RLUSD_CURRENCY_HEX, Decimal } from '@ledgerpad/shared';
-import { rippleTimeToUnixTime, type Client, type TransactionMetadata } from 'xrpl';
+import { decode, rippleTimeToUnixTime, type Client, type TransactionMetadata } from 'xrpl';
 import type { Db } from '../../db/client';
 import { wallets } from '../../platform/custody-schema';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
 import { offerChanges, type OfferChange, type OrderStatus } from './offers';
 import { tradingOrders, type OrderRow, type tradingTrades } from './schema';
-import type { TradeRecorder } from './trade-records';
+import { owedByWallet, type TradeRecorder } from './trade-records';
 import { tradingFee } from './plan';
 import { ledgerSubmissions } from '../../ledger/schema';
 
@@ -303,6 +303,9 @@ export class OrderRecords {
         sequence: ledgerSubmissions.sequence,
         userId: ledgerSubmissions.userId,
         walletId: ledgerSubmissions.walletId,
+        signer: ledgerSubmissions.signer,
+        purpose: ledgerSubmissions.purpose,
+        blob: ledgerSubmissions.txBlob,
       })
       .from(ledgerSubmissions)
       .where(
@@ -319,6 +322,7 @@ export class OrderRecords {
         ? { kind: 'iou' as const, currency: c.quoteCurrency, issuer: c.quoteIssuer }
         : { kind: 'xrp' as const };
       const fee = tradingFee(c.filledQuote, await this.fills.feePercent(sub.userId), quoteAsset);
+      const owed = owedByWallet(sub, decode(sub.blob) as Tx);
       out.push({
         userId: sub.userId,
         walletId: sub.walletId,
@@ -332,7 +336,8 @@ export class OrderRecords {
         hash: `fill:${hash}:${c.owner}:${c.sequence}`,
         ledgerIndex: ledger.index,
         fee: sig(fee),
-        feeStatus: fee.gt(0) ? 'pending' : 'none',
+        // A self-custody wallet's order (delegated or signed by it) owes its fee until it pays it.
+        feeStatus: !fee.gt(0) ? 'none' : owed ? 'owed' : 'pending',
         tokenId: await this.fills.tokenId(c.tokenIssuer, c.tokenCurrency),
       });
     }

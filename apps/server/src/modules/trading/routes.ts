@@ -19,7 +19,7 @@ import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import { idempotencyKey, idParam, userPost } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
-import type { WalletsApi } from '../wallets';
+import type { DelegationsApi, WalletsApi } from '../wallets';
 import { registerTradingFeeJob } from './fee-job';
 import { creatorShareListener, FeeSettlement, type FeePaidListener } from './fee-paid';
 import { OrderRecords } from './orders';
@@ -35,6 +35,8 @@ export function registerTrading(
     platform: Platform;
     tokens: TokenRegistry;
     wallets: WalletsApi;
+    /** Delegated trading of self-custody wallets (docs/self-custody.md). */
+    delegations?: DelegationsApi;
     publishOrderUpdate: (userId: number, update: OrderUpdated) => Promise<void>;
     /** Curve launches: the curve's prices carry their fee, so the part of a trade on a curve pays none here. */
     curves?: CurveAccounts;
@@ -101,9 +103,13 @@ export function registerTrading(
       return wanted && (await submissions.batchEnabled());
     },
     settlement,
+    delegations: deps.delegations,
   });
   // A self-custody wallet's swap, once signed in the browser or its wallet app (docs/self-custody.md).
   platform.intents?.register('swap', service.swapFinisher());
+  // Its limit orders, cancels and the payment of fees its delegated trades owe.
+  for (const [purpose, finisher] of Object.entries(service.orderFinishers()))
+    platform.intents?.register(purpose, finisher);
   // What a wallet owes that its ledger balance does not show yet: checked before it signs anything.
   platform.funds.addObligations(tradingObligations(db, rlusd, (u) => recorder.feePercent(u)));
   // Every validated trade is recorded as it is finalized — also the ones a restart resolves, whose
@@ -168,6 +174,10 @@ function tradingRoutes(app: FastifyInstance, service: TradingService | undefined
     reply.header('cache-control', 'private, no-store');
     return await withLedger(service).checkOrders(request.user!.id);
   });
+  // The platform fees a self-custody wallet's delegated trades owe, as one payment it signs.
+  app.post('/api/wallets/:id/owed-fees', user, async (request) =>
+    service.payOwedFees(request.user!.id, idParam(request, 'id'), idempotencyKey(request)),
+  );
   app.delete<{ Params: { orderId: string } }>('/api/cancel-order/:orderId', user, async (request) => {
     const id = idParam(request, 'orderId', 'orderId must be a number.');
     return await withLedger(service).cancelOrder(request.user!.id, id, idempotencyKey(request));

@@ -44,8 +44,10 @@ import {
   microsToUnits,
   unitsToMicros,
   type AntiSniperQuote,
+  DELEGATION_MESSAGES,
+  type DelegatedPermission,
 } from '@ledgerpad/shared';
-import { inArray } from 'drizzle-orm';
+import { and, eq, inArray, max } from 'drizzle-orm';
 import { decode, getBalanceChanges, GlobalFlags, type Client, type TransactionMetadata } from 'xrpl';
 import { batchedRead } from '../../db/batched';
 import type { Db } from '../../db/client';
@@ -70,11 +72,12 @@ import type { JobRunner } from '../../platform/jobs';
 import type { LedgerReadCache } from '../../platform/read-cache';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
-import type { WalletsApi } from '../wallets';
+import type { DelegationsApi, WalletsApi } from '../wallets';
 import { unrestedOffer } from './offers';
 import { quoteAssetOf } from './quote-asset';
 import { toOrderView, type OrderRecords, type OrderUpdate } from './orders';
 import { FEE_PURPOSE, type CurveAccounts, type TradeRecorder } from './trade-records';
+import { tradingTrades } from './schema';
 import {
   ledgerAmount,
   marketOffer,
@@ -129,7 +132,12 @@ export interface TradingDeps {
    * Where a self-custody swap's fee, paid by its own intent, is recorded with the creator's and the
    * referrer's shares (fee-paid.ts: the one place a fee becomes paid).
    */
-  settlement: Pick<FeeSettlement, 'settleIntent'>;
+  settlement: Pick<FeeSettlement, 'settleIntent' | 'settleOwed'>;
+  /**
+   * Delegated trading of self-custody wallets (docs/self-custody.md "Delegated trading"): the
+   * user's delegate account when the wallet's ledger entry grants it the permission.
+   */
+  delegations?: DelegationsApi;
   /** Pushes `orderUpdated` to the order owner's sockets. */
   publishOrderUpdate: (u: OrderUpdate) => Promise<void> | void;
   /**
@@ -973,7 +981,10 @@ export class TradingService {
   /** The network fee the trade transaction paid, in drops: from the blob the submission service signed. */
   private async txFee(hash: string): Promise<string> {
     const blob = await this.signedBlob(hash);
-    return blob ? String((decode(blob) as { Fee?: string }).Fee ?? '0') : '0';
+    if (!blob) return '0';
+    const tx = decode(blob) as { Fee?: string; Delegate?: string };
+    // A delegated transaction's fee is the delegate's: the wallet's balance never paid it.
+    return tx.Delegate ? '0' : String(tx.Fee ?? '0');
   }
 
   /** Signed blobs by hash: the swaps of a burst that validated together read theirs in one statement. */
@@ -1003,6 +1014,7 @@ export class TradingService {
     intentKey: string,
     purpose: string,
     check: () => Promise<unknown>,
+    delegate?: string,
   ): Promise<SubmissionOutcome | undefined> {
     const { funds, submissions } = this.deps;
     for (let round = 1; ; round++) {
@@ -1017,6 +1029,7 @@ export class TradingService {
           asset,
           round === 1 ? intentKey : `${intentKey}:again-${round}`,
           purpose,
+          delegate,
         );
         return { row: await submissions.prepare(req), req };
       });
@@ -1036,8 +1049,9 @@ export class TradingService {
     asset: { currency: string; issuer: string },
     intentKey: string,
     check: () => Promise<unknown>,
+    delegate?: string,
   ): Promise<void> {
-    const opened = await this.ensureLine(userId, wallet, asset, intentKey, 'swap-trustline', check);
+    const opened = await this.ensureLine(userId, wallet, asset, intentKey, 'swap-trustline', check, delegate);
     if (opened && opened.status !== 'success')
       throw ledgerFailure(opened, `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened.result)}`);
   }
@@ -1048,6 +1062,7 @@ export class TradingService {
     asset: { currency: string; issuer: string },
     intentKey: string,
     purpose: string,
+    delegate?: string,
   ): SubmitRequest {
     return {
       intentKey,
@@ -1059,6 +1074,7 @@ export class TradingService {
       purpose,
       userId,
       walletId: wallet.id,
+      ...(delegate ? { delegate } : {}),
     };
   }
 
@@ -1109,13 +1125,23 @@ export class TradingService {
    * already at that price or better, the rest rests). The order row is written from the validated
    * metadata, as the order indexer would write it.
    */
-  async limitOrder(userId: number, b: LimitOrderInput, idempotencyKey?: string): Promise<LimitOrderResult> {
+  async limitOrder(
+    userId: number,
+    b: LimitOrderInput,
+    idempotencyKey?: string,
+  ): Promise<LimitOrderResult | IntentRequired> {
     const { wallet, m } = await this.walletAndMarket(userId, b);
     const intent = `limit:${userId}:${idempotencyKey ?? randomUUID()}`;
     const { funds, submissions } = this.deps;
     // A retried request (same Idempotency-Key) answers from the first one's offer.
     const done = await submissions.existing(`${intent}:offer`);
     if (done) return this.limitResult(wallet.address, done);
+    // A self-custody wallet: through its delegate when the ledger says it may, else signed by the wallet.
+    const delegate = await this.delegateFor(userId, wallet, 'OfferCreate');
+    if (delegate === null) {
+      const known = await this.intents.known(intent);
+      if (known) return { status: 'sign', intent: known };
+    }
     const needsLine = b.type === 'BUY' && !(await this.hasLine(wallet.address, m));
     if (b.type === 'BUY') await this.requireAuthorized(wallet.address, m);
     // An offer's funds must be there when it is placed and when it fills; a resting offer locks an
@@ -1130,7 +1156,6 @@ export class TradingService {
       });
     };
     await check(needsLine);
-    if (needsLine) await this.openLine(userId, wallet, m.token, `${intent}:line`, () => check(true));
     const amount = new Decimal(b.amount);
     const price = new Decimal(b.price);
     const [takerGets, takerPays] =
@@ -1147,24 +1172,221 @@ export class TradingService {
       const closed = await this.deps.client.request({ command: 'ledger', ledger_index: 'validated' });
       expiration = Number(closed.result.ledger.close_time) + b.expiresInMinutes * 60;
     }
+    const offer: TxRequest = {
+      TransactionType: 'OfferCreate',
+      TakerGets: takerGets,
+      TakerPays: takerPays,
+      ...(expiration ? { Expiration: expiration } : {}),
+    };
+    if (delegate === null) {
+      // No delegation: the wallet signs the trust line (if a buy needs one) and the offer.
+      const txs: Array<{ tx: TxRequest; purpose: string }> = [];
+      if (needsLine)
+        txs.push({
+          tx: this.trustLineRequest(userId, wallet, m.token, '', 'swap-trustline').tx,
+          purpose: 'swap-trustline',
+        });
+      txs.push({ tx: offer, purpose: 'limit-order' });
+      const prepared = await this.intents.prepare({
+        userId,
+        wallet,
+        purpose: 'limit-order',
+        intentKey: intent,
+        txs,
+        context: { type: b.type, amount: b.amount, opensLine: needsLine },
+      });
+      return { status: 'sign', intent: prepared };
+    }
+    if (needsLine)
+      await this.openLine(userId, wallet, m.token, `${intent}:line`, () => check(true), delegate);
     const req: SubmitRequest = {
       intentKey: `${intent}:offer`,
       account: wallet.address,
-      tx: {
-        TransactionType: 'OfferCreate',
-        TakerGets: takerGets,
-        TakerPays: takerPays,
-        ...(expiration ? { Expiration: expiration } : {}),
-      },
+      tx: offer,
       purpose: 'limit-order',
       userId,
       walletId: wallet.id,
+      ...(delegate ? { delegate } : {}),
     };
     const row = await funds.withAccount(wallet.address, async () => {
       await check(false);
+      if (delegate) await this.catchUpSequence(wallet.address);
       return submissions.prepare(req);
     });
     return this.limitResult(wallet.address, await submissions.follow(req, row));
+  }
+
+  /**
+   * Who signs a trading transaction of `wallet`: undefined for a custodial wallet (the server, with
+   * its key); the delegate's address for a self-custody wallet whose ledger entry grants it the
+   * permission (docs/self-custody.md "Delegated trading") — refused while the wallet owes platform
+   * fees of earlier delegated trades, except a cancel —; null when the wallet must sign itself.
+   */
+  private async delegateFor(
+    userId: number,
+    wallet: WalletRow,
+    permission: DelegatedPermission,
+  ): Promise<string | undefined | null> {
+    if (serverSigns(wallet.kind as WalletKind)) return undefined;
+    const delegate = await this.deps.delegations?.activeDelegate(userId, wallet, permission);
+    // Without delegation an action is an intent the wallet signs.
+    if (!delegate) {
+      if (!this.deps.intents) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
+      return null;
+    }
+    if (permission !== 'OfferCancel') {
+      const owed = await this.owedFees(wallet.address);
+      const parts = [
+        ...(new Decimal(owed.xrp).gt(0) ? [`${owed.xrp} XRP`] : []),
+        ...(new Decimal(owed.rlusd).gt(0) ? [`${owed.rlusd} RLUSD`] : []),
+      ];
+      if (parts.length) throw badRequest(DELEGATION_MESSAGES.feesOwed(parts.join(' and ')));
+    }
+    return delegate;
+  }
+
+  /**
+   * A self-custody wallet signs its own transactions too (intents, or elsewhere): before the
+   * delegate signs one with the wallet's sequence, ours moves past the ledger's open sequence and
+   * every transaction of the wallet we are still following.
+   */
+  private async catchUpSequence(address: string): Promise<void> {
+    const info = await this.deps.client.request({
+      command: 'account_info',
+      account: address,
+      ledger_index: 'current',
+    });
+    const [open] = await this.deps.db
+      .select({ top: max(ledgerSubmissions.sequence) })
+      .from(ledgerSubmissions)
+      .where(
+        and(
+          eq(ledgerSubmissions.account, address),
+          inArray(ledgerSubmissions.status, ['pending', 'submitted']),
+        ),
+      );
+    const top = open?.top ?? null;
+    const next = Math.max(info.result.account_data.Sequence, top === null ? 0 : Number(top) + 1);
+    await this.deps.submissions.sawSequence(address, next);
+  }
+
+  /**
+   * Platform fees a self-custody wallet's delegated or signed limit trades owe (fee status 'owed':
+   * nothing can sign their payment but the wallet), by quote currency.
+   */
+  async owedFees(address: string): Promise<{ xrp: string; rlusd: string }> {
+    const rows = await this.deps.db
+      .select({ quote: tradingTrades.quote, fee: tradingTrades.fee, id: tradingTrades.id })
+      .from(tradingTrades)
+      .where(and(eq(tradingTrades.walletAddress, address), eq(tradingTrades.feeStatus, 'owed')));
+    const sum = (q: string) =>
+      plain(rows.filter((r) => r.quote === q).reduce((t, r) => t.plus(r.fee), new Decimal(0)));
+    return { xrp: sum('XRP'), rlusd: sum('RLUSD') };
+  }
+
+  /**
+   * POST /api/wallets/{id}/owed-fees: the payment(s) to the fee wallet of every fee the wallet owes
+   * now, as one intent the wallet signs; its finisher records those fees paid (FeeSettlement).
+   */
+  async payOwedFees(userId: number, walletId: number, idempotencyKey?: string): Promise<IntentRequired> {
+    const wallet = await this.deps.wallets.owned(userId, walletId);
+    if (serverSigns(wallet.kind as WalletKind)) throw badRequest(DELEGATION_MESSAGES.noFeesOwed);
+    const intentKey = `owed-fees:${userId}:${idempotencyKey ?? randomUUID()}`;
+    const known = await this.intents.known(intentKey);
+    if (known) return { status: 'sign', intent: known };
+    const rows = await this.deps.db
+      .select({ quote: tradingTrades.quote, fee: tradingTrades.fee, id: tradingTrades.id })
+      .from(tradingTrades)
+      .where(and(eq(tradingTrades.walletAddress, wallet.address), eq(tradingTrades.feeStatus, 'owed')));
+    if (rows.length === 0) throw badRequest(DELEGATION_MESSAGES.noFeesOwed);
+    const feeWallet = await this.deps.feeWallet();
+    if (!feeWallet) throw serviceDisabled('The platform fee wallet is not set up yet.');
+    const rlusd = await this.deps.rlusdIssuer();
+    const txs: Array<{ tx: TxRequest; purpose: string }> = [];
+    const groups: Array<{ quote: string; ids: number[] }> = [];
+    for (const q of ['XRP', 'RLUSD']) {
+      const mine = rows.filter((r) => r.quote === q);
+      const total = mine.reduce((t, r) => t.plus(r.fee), new Decimal(0));
+      if (mine.length === 0 || total.lte(0)) continue;
+      const asset: Asset =
+        q === 'XRP' ? { kind: 'xrp' } : { kind: 'iou', currency: RLUSD_CURRENCY_HEX, issuer: rlusd! };
+      txs.push({
+        tx: { TransactionType: 'Payment', Destination: feeWallet, Amount: ledgerAmount(asset, total, 'up') },
+        purpose: FEE_PURPOSE,
+      });
+      groups.push({ quote: q, ids: mine.map((r) => r.id) });
+    }
+    if (txs.length === 0) throw badRequest(DELEGATION_MESSAGES.noFeesOwed);
+    const prepared = await this.intents.prepare({
+      userId,
+      wallet,
+      purpose: 'owed-fees',
+      intentKey,
+      txs,
+      context: { groups },
+    });
+    return { status: 'sign', intent: prepared };
+  }
+
+  /** The finishers of self-custody limit orders, cancels and owed-fee payments. */
+  orderFinishers(): Record<'limit-order' | 'cancel-order' | 'owed-fees', IntentFinisher> {
+    return {
+      'limit-order': {
+        finish: async (intent, outcomes) => {
+          const ctx = intent.context as { opensLine?: boolean };
+          if (ctx.opensLine) {
+            const opened = outcomes[0];
+            if (!opened || opened.status !== 'success')
+              throw ledgerFailure(
+                opened ?? { result: 'expired' },
+                `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened?.result ?? 'expired')}`,
+              );
+          }
+          const offer = outcomes[ctx.opensLine ? 1 : 0];
+          return this.limitResult(intent.account, offer ?? this.notSent(intent.account));
+        },
+      },
+      'cancel-order': {
+        finish: async (intent, [outcome]) => {
+          const ctx = intent.context as { orderId: number };
+          return this.cancelResult(
+            intent.userId,
+            ctx.orderId,
+            intent.account,
+            outcome ?? this.notSent(intent.account),
+          );
+        },
+      },
+      'owed-fees': {
+        finish: async (intent, outcomes) => {
+          const ctx = intent.context as { groups: Array<{ quote: string; ids: number[] }> };
+          const paid: Array<{ quote: string; hash: string; trades: number }> = [];
+          for (const [i, g] of ctx.groups.entries()) {
+            const o = outcomes[i];
+            if (!o || o.status !== 'success') throw ledgerFailure(o ?? { result: 'expired' });
+            const n = await this.deps.settlement.settleOwed(g.ids, o.hash);
+            paid.push({ quote: g.quote, hash: o.hash, trades: n });
+          }
+          return { status: 'success', paid, owed: await this.owedFees(intent.account) };
+        },
+      },
+    };
+  }
+
+  /** An outcome for a step that was never submitted (a step before it failed). */
+  private notSent(account: string): SubmissionOutcome {
+    return {
+      id: 0,
+      intentKey: '',
+      hash: '',
+      account,
+      sequence: 0,
+      txType: '',
+      status: 'failed',
+      result: 'expired',
+      ledgerIndex: null,
+      balanceChanges: [],
+    };
   }
 
   /**
@@ -1204,38 +1426,72 @@ export class TradingService {
   }
 
   /** DELETE /api/cancel-order/{orderId}: OfferCancel for the owner's resting order. */
-  async cancelOrder(userId: number, orderId: number, idempotencyKey?: string): Promise<OrderView> {
+  async cancelOrder(
+    userId: number,
+    orderId: number,
+    idempotencyKey?: string,
+  ): Promise<OrderView | IntentRequired> {
     const order = await this.deps.orders.get(orderId);
     // Someone else's order answers as a missing one: ids are not a way to learn about others.
     if (!order || order.userId !== userId) throw notFound(ORDER_MESSAGES.notFound);
     const wallet = await this.wallet(userId, order.walletAddress);
+    const intentKey = `cancel-order:${userId}:${orderId}:${idempotencyKey ?? randomUUID()}`;
+    const { funds, submissions } = this.deps;
+    const retried = await submissions.existing(intentKey);
+    if (retried) return this.cancelResult(userId, orderId, wallet.address, retried);
+    const delegate = await this.delegateFor(userId, wallet, 'OfferCancel');
+    if (delegate === null) {
+      const known = await this.intents.known(intentKey);
+      if (known) return { status: 'sign', intent: known };
+    }
+    if (!RESTING_STATUSES.includes(order.status as never)) throw badRequest(ORDER_MESSAGES.notCancellable);
+    const tx: TxRequest = { TransactionType: 'OfferCancel', OfferSequence: order.offerSequence };
+    if (delegate === null) {
+      await funds.requireXrp(wallet.address, { transactions: 1 });
+      const prepared = await this.intents.prepare({
+        userId,
+        wallet,
+        purpose: 'cancel-order',
+        intentKey,
+        txs: [{ tx, purpose: 'cancel-order' }],
+        context: { orderId },
+      });
+      return { status: 'sign', intent: prepared };
+    }
     const req: SubmitRequest = {
-      intentKey: `cancel-order:${userId}:${orderId}:${idempotencyKey ?? randomUUID()}`,
+      intentKey,
       account: wallet.address,
-      tx: { TransactionType: 'OfferCancel', OfferSequence: order.offerSequence },
+      tx,
       purpose: 'cancel-order',
       userId,
       walletId: wallet.id,
+      ...(delegate ? { delegate } : {}),
     };
-    const { funds, submissions } = this.deps;
-    const retried = await submissions.existing(req.intentKey);
-    if (!retried && !RESTING_STATUSES.includes(order.status as never))
-      throw badRequest(ORDER_MESSAGES.notCancellable);
-    const outcome =
-      retried ??
-      (await submissions.follow(
-        req,
-        await funds.withAccount(wallet.address, async () => {
-          await funds.requireXrp(wallet.address, { transactions: 1 });
-          return submissions.prepare(req);
-        }),
-      ));
+    const outcome = await submissions.follow(
+      req,
+      await funds.withAccount(wallet.address, async () => {
+        await funds.requireXrp(wallet.address, { transactions: 1 });
+        if (delegate) await this.catchUpSequence(wallet.address);
+        return submissions.prepare(req);
+      }),
+    );
+    return this.cancelResult(userId, orderId, wallet.address, outcome);
+  }
+
+  /** The answer for a cancel's final outcome: the order row, updated from the validated metadata. */
+  private async cancelResult(
+    userId: number,
+    orderId: number,
+    address: string,
+    outcome: SubmissionOutcome,
+  ): Promise<OrderView> {
     if (outcome.status !== 'success' || !outcome.meta || outcome.ledgerIndex === null) {
       throw ledgerFailure(outcome, `${ORDER_MESSAGES.cancelFailed} ${ledgerResultMessage(outcome.result)}`);
     }
+    const order = (await this.deps.orders.get(orderId))!;
     const tx = {
       TransactionType: 'OfferCancel',
-      Account: wallet.address,
+      Account: address,
       OfferSequence: order.offerSequence,
     };
     const quoteIou = await this.deps.orders.quoteIou();

@@ -168,7 +168,8 @@ export class TradeRecorder {
       sub.account,
       payAsset,
       getAsset,
-      String(tx.Fee ?? '0'),
+      // A delegated transaction's fee is the delegate's, not in the wallet's balance change.
+      tx.Delegate !== undefined ? '0' : String(tx.Fee ?? '0'),
     );
     if (moved.received.lte(0) || moved.spent.lte(0)) return null;
     const notional = side === 'BUY' ? moved.spent : moved.received;
@@ -183,6 +184,9 @@ export class TradeRecorder {
     // A trade of an all-or-nothing Batch carried its fee as the Batch's next inner transaction:
     // applied together, so the fee is paid — that payment's amount, recorded with the row.
     const paid = sub.parentHash ? await this.feeOfBatch(sub.parentHash) : undefined;
+    const owes = owedByWallet(sub, tx) && fee.gt(0);
+    const walletSigned = sub.signer === 'wallet';
+    const due = fee.gt(0) || paid !== undefined;
     return this.insert(
       {
         userId: sub.userId,
@@ -197,9 +201,11 @@ export class TradeRecorder {
         hash,
         ledgerIndex: sub.ledgerIndex,
         fee: paid ? paid.fee : plain(fee),
-        // A self-custody wallet's trade carries its fee as the next transaction of its own signed
-        // intent (docs/self-custody.md): no job can sign for it; the intent settles the fee.
-        feeStatus: sub.signer === 'wallet' ? 'intent' : fee.gt(0) || paid ? 'pending' : 'none',
+        // A self-custody wallet's market swap carries its fee as the next transaction of its own
+        // signed intent (docs/self-custody.md): no job can sign for it; the intent settles the fee.
+        // A trade its delegate placed, or a limit order it signed, owes the fee until the wallet
+        // signs its payment ('owed', docs/self-custody.md "Delegated trading").
+        feeStatus: owes ? 'owed' : walletSigned ? 'intent' : due ? 'pending' : 'none',
         tokenId: listed?.id ?? null,
       },
       undefined,
@@ -293,6 +299,15 @@ export class TradeRecorder {
   }
 }
 
+/**
+ * A trade whose platform fee a self-custody wallet owes until it signs the fee's payment: one its
+ * delegate signed (a `Delegate` field: the delegate may not send Payment), or a limit order the
+ * wallet signed itself (its fills come later, with no intent of theirs to carry the fee).
+ */
+export function owedByWallet(sub: { signer: string; purpose: string }, tx: Record<string, unknown>): boolean {
+  return tx.Delegate !== undefined || (sub.signer === 'wallet' && sub.purpose === 'limit-order');
+}
+
 /** How much of the quote asset `account`'s balance moved in a transaction (either way). */
 function quoteMoved(changes: ReturnType<typeof getBalanceChanges>, account: string, quote: Asset): Decimal {
   const mine = changes.find((c) => c.account === account)?.balances ?? [];
@@ -324,7 +339,13 @@ export function tradingObligations(
       db
         .select({ account: tradingTrades.walletAddress, quote: tradingTrades.quote, fee: tradingTrades.fee })
         .from(tradingTrades)
-        .where(and(inArray(tradingTrades.walletAddress, accounts), eq(tradingTrades.feeStatus, 'pending'))),
+        // Owed fees of self-custody wallets too: the wallet keeps what it must still pay.
+        .where(
+          and(
+            inArray(tradingTrades.walletAddress, accounts),
+            inArray(tradingTrades.feeStatus, ['pending', 'owed']),
+          ),
+        ),
       db
         .select({
           account: ledgerSubmissions.account,

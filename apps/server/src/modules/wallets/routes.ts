@@ -16,6 +16,7 @@ import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import { DAY_MS } from '../../platform/quotas';
 import { idempotencyKey, idParam } from '../../plugins/edge';
+import { Delegations } from './delegation';
 import { Faucet } from './faucet';
 import { OwnershipProofs } from './self-custody';
 import { summary, WalletService, type TransferSpend } from './service';
@@ -25,6 +26,8 @@ import { registerTrustlineLimit } from './trustline-limit';
 export interface WalletsModule {
   /** Wallet records work without a ledger; its ledger calls answer 503 then. */
   service: WalletService;
+  /** Delegated trading of self-custody wallets (absent without a ledger). */
+  delegations?: Delegations;
 }
 
 const userId = (request: FastifyRequest) => request.user!.id;
@@ -54,6 +57,20 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
       service.checkTransfer(intent.account, (intent.context as { spend: TransferSpend }).spend),
     finish: async (_intent, [outcome]) => service.transferResult(outcome!),
   });
+  const delegations =
+    connection && submissions && funds
+      ? new Delegations({
+          db,
+          keyring,
+          connection,
+          submissions,
+          funds,
+          intents,
+          wallets: service,
+          network: config.XRPL_NETWORK,
+        })
+      : undefined;
+  if (delegations) intents?.register('delegate-set', delegations.finisher());
   const proofs = new OwnershipProofs({
     db,
     connection,
@@ -82,7 +99,15 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
   app.get('/api/wallets', auth, async (request, reply) => {
     const page = pageOf(request, USER_LIST_PAGE);
     const rows = await service.list(userId(request));
-    return { wallets: pageSlice(request, reply, page, rows.map(summary)) };
+    const shown = pageSlice(request, reply, page, rows);
+    // A self-custody wallet's delegation is read from the ledger (docs/self-custody.md).
+    const withDelegation = await Promise.all(
+      shown.map(async (row) => {
+        const delegation = await delegations?.stateOf(userId(request), row).catch(() => null);
+        return delegation ? { ...summary(row), delegation } : summary(row);
+      }),
+    );
+    return { wallets: withDelegation };
   });
 
   app.post('/api/wallets/balances', auth, async (request) => {
@@ -130,6 +155,21 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
   });
 
   const walletParam = (request: FastifyRequest) => idParam(request, 'id');
+
+  // Delegated trading (docs/self-custody.md "Delegated trading"): the state, read from the ledger;
+  // turning it on or off answers the DelegateSet the wallet signs.
+  if (delegations) {
+    app.get('/api/wallets/:id/delegation', auth, async (request) => {
+      const row = await service.owned(userId(request), walletParam(request));
+      return { delegation: await delegations.stateOf(userId(request), row) };
+    });
+    app.post('/api/wallets/:id/delegation', auth, async (request) =>
+      delegations.enable(userId(request), walletParam(request), idempotencyKey(request)),
+    );
+    app.delete('/api/wallets/:id/delegation', auth, async (request) =>
+      delegations.revoke(userId(request), walletParam(request), idempotencyKey(request)),
+    );
+  }
 
   app.delete('/api/wallets/:id', auth, async (request) => {
     await service.archive(userId(request), walletParam(request));
@@ -182,5 +222,5 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
   }
 
   registerTrustlineLimit(app, { service, submissions, funds });
-  return { service };
+  return { service, delegations };
 }

@@ -16,6 +16,7 @@ import { CopyButton } from '../../components/copy-button';
 import { IdentityBadge } from '../../components/identity-badge';
 import { useTokenIdentities, type KnownIdentity } from '../../lib/token-identities';
 import { WalletKindBadge } from '../../components/wallet-kind-badge';
+import { DelegationRow } from './delegation-row';
 import { KeyStatus } from './key-status';
 import { MESSAGES } from './messages';
 import { availableXrp } from '../../lib/wallet-funds';
@@ -129,6 +130,7 @@ export function WalletCard({
       </div>
 
       <KeyStatus wallet={wallet} onExport={onExport} />
+      {!inactive && <DelegationRow wallet={wallet} />}
 
       {balance === undefined ? (
         <div className="wallet-balance-block" aria-busy="true" aria-label="Loading balance">
