@@ -98,6 +98,7 @@ export function registerTrading(
   });
   // A self-custody wallet's swap, once signed in the browser or its wallet app (docs/self-custody.md).
   platform.intents?.register('swap', service.swapFinisher());
+  platform.intents?.register('add-trustline', service.addTrustlineFinisher());
   // What a wallet owes that its ledger balance does not show yet: checked before it signs anything.
   platform.funds.addObligations(tradingObligations(db, rlusd, (u) => recorder.feePercent(u)));
   // Every validated trade is recorded as it is finalized — also the ones a restart resolves, whose

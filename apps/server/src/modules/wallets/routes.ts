@@ -18,7 +18,7 @@ import { idempotencyKey, idParam } from '../../plugins/edge';
 import { Faucet } from './faucet';
 import { OwnershipProofs } from './self-custody';
 import { summary, WalletService, type TransferSpend } from './service';
-import { registerTrustlineLimit } from './trustline-limit';
+import { limitResult, registerTrustlineLimit } from './trustline-limit';
 
 /** What other modules use of the wallets module: a user's wallets, ownership-checked. */
 export interface WalletsModule {
@@ -51,6 +51,18 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     recheck: (intent) =>
       service.checkTransfer(intent.account, (intent.context as { spend: TransferSpend }).spend),
     finish: async (_intent, [outcome]) => service.transferResult(outcome!),
+  });
+  // A self-custody wallet's trust-line removal and limit change: the network fee checked again.
+  const oneFee = async (intent: { account: string }) => {
+    await funds?.requireXrp(intent.account, { transactions: 1 });
+  };
+  intents?.register('remove-trustline', {
+    recheck: oneFee,
+    finish: async (_intent, [outcome]) => service.removedResult(outcome!),
+  });
+  intents?.register('set-trustline-limit', {
+    recheck: oneFee,
+    finish: async (intent, [outcome]) => limitResult(outcome!, (intent.context as { limit: string }).limit),
   });
   const proofs = new OwnershipProofs({
     db,
@@ -175,6 +187,6 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     }
   }
 
-  registerTrustlineLimit(app, { service, submissions, funds });
+  registerTrustlineLimit(app, { service, submissions, funds, intents });
   return { service };
 }
