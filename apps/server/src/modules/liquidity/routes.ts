@@ -14,7 +14,7 @@ import { rlusdIssuer } from '../../platform/accounts';
 import { userPost } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
-import { LiquidityService } from './service';
+import { AMM_INTENT_PURPOSES, LiquidityService } from './service';
 
 /**
  * POST /api/add-liquidity, /api/remove-liquidity, /api/amm-vote, /api/amm-bid (CSRF: every POST),
@@ -34,7 +34,10 @@ export function registerLiquidity(
     tokens: deps.tokens,
     wallets: deps.wallets,
     rlusdIssuer: () => rlusdIssuer(platform.database.db, platform.config.XRPL_NETWORK),
+    intents: platform.intents,
   });
+  // Deposits, withdrawals and votes of self-custody wallets, once signed (docs/self-custody.md).
+  for (const purpose of AMM_INTENT_PURPOSES) platform.intents?.register(purpose, service.finisher(purpose));
   userPost(app, '/api/add-liquidity', addLiquiditySchema, (u, b, k) => service.add(u, b, k));
   userPost(app, '/api/remove-liquidity', removeLiquiditySchema, (u, b, k) => service.remove(u, b, k));
   userPost(app, '/api/amm-vote', ammVoteSchema, (u, b, k) => service.vote(u, b, k));
