@@ -470,15 +470,17 @@ describe('transfers from a browser wallet: the server prepares, the browser sign
     expect(res.json()).toMatchObject({ success: true, delivered_amount: '40.5' });
     expect(await tokenBalance(client(), recipient.classicAddress, issuer.classicAddress, 'TST')).toBe('40.5');
     expect(await tokenBalance(client(), browser.classicAddress, issuer.classicAddress, 'TST')).toBe('59.5');
-  });
-
-  it('answers actions that cannot ask a self-custody wallet to sign yet with a sentence, not a 500', async () => {
-    const res = await call(alice, 'POST', '/api/wallets/remove-trustline', {
+    // A line still holding tokens cannot be removed: refused with the balance, nothing prepared.
+    const removal = await call(alice, 'POST', '/api/wallets/remove-trustline', {
       walletId: wallet.id,
-      issuer: genesis.classicAddress,
+      issuer: issuer.classicAddress,
       currency: 'TST',
     });
-    expect(res.statusCode).toBe(400);
+    expect(removal.statusCode).toBe(400);
+    expect(removal.json().message).toContain('This trust line still holds 59.5 TST.');
+  });
+
+  it('answers an add-trustline for a token that is not listed with a sentence, not a 500', async () => {
     const limit = await call(alice, 'POST', '/api/add-trustline', {
       wallet: browser.classicAddress,
       issuer: genesis.classicAddress,

@@ -6,6 +6,7 @@ import {
   type Airdrop,
   type AirdropAllocation,
   type ClaimAirdropResult,
+  type IntentRequired,
   claimAirdropSchema,
   createAirdropSchema,
 } from '@ledgerpad/shared';
@@ -16,7 +17,7 @@ import type { WalletsApi } from '../wallets';
 import { isStoredUpload } from '../uploads';
 import { registerAirdropJobs } from './jobs';
 import { AirdropPayer } from './payer';
-import { AirdropService, type AirdropsDeps } from './service';
+import { AIRDROP_LINE_INTENT, AirdropService, type AirdropsDeps } from './service';
 import { parseInput } from '../../lib/validation';
 import { idempotencyKey } from '../../plugins/edge';
 
@@ -70,7 +71,10 @@ export function registerAirdrops(
     funds: platform.funds,
     isStoredLogo: (url) => isStoredUpload(db, url),
     identity: deps.identity,
+    intents: platform.intents,
   });
+  // A claim into a self-custody wallet whose trust line it signed (docs/self-custody.md).
+  platform.intents?.register(AIRDROP_LINE_INTENT, service.claimLineFinisher());
   app.decorate('airdrops', service);
   const user = { config: { access: 'user' as const } };
 
@@ -89,7 +93,7 @@ export function registerAirdrops(
     );
     return reply.code(202).send(created);
   });
-  app.post('/api/airdrops/:id/claim', user, (request): Promise<ClaimAirdropResult> => {
+  app.post('/api/airdrops/:id/claim', user, (request): Promise<ClaimAirdropResult | IntentRequired> => {
     const id = pathId((request.params as { id?: string }).id, AIRDROP_MESSAGES.notFound);
     return service.claim(
       request.user!.id,

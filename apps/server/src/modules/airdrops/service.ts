@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { claimAirdropSchema, createAirdropSchema } from '@ledgerpad/shared';
 import {
@@ -22,6 +22,11 @@ import {
   insufficientTokenMessage,
   insufficientXrpMessage,
   ledgerResultMessage,
+  serverSigns,
+  TRUST_LINE_MAX_LIMIT,
+  TRUSTLINE_MESSAGES,
+  type IntentRequired,
+  type WalletKind,
 } from '@ledgerpad/shared';
 import { batchedCall, batchedRead, isRowId } from '../../db/batched';
 import type { Db } from '../../db/client';
@@ -41,6 +46,7 @@ import {
 import { PLATFORM_ROLES } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import { wallets as walletsTable } from '../../platform/custody-schema';
+import type { IntentFinisher, IntentService } from '../../platform/intents';
 import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { WalletsApi } from '../wallets';
@@ -68,6 +74,16 @@ const AIRDROP_WALLET_FEE_ALLOWANCE_DROPS = 60_000n;
 const SOURCE_NETWORK_FEES_DROPS = 1_000n;
 /** How long the claim route waits for the payment before it answers. */
 const CLAIM_WAIT_MS = 60_000;
+
+/** The intent purpose of a self-custody claimer's trust line (then the claim itself). */
+export const AIRDROP_LINE_INTENT = 'airdrop-claim-line';
+
+/** What the claim's trust-line intent keeps for its finisher. */
+interface ClaimLineContext {
+  airdropId: number;
+  walletId: number;
+  requestKey: string | null;
+}
 
 /** One claim's reservation request (batched per turn: `reserve`). */
 interface Reservation {
@@ -113,6 +129,8 @@ export interface AirdropsDeps {
   settings: PlatformSettings;
   /** False without a ledger connection: creation and claims are refused before anything is recorded. */
   canPay: boolean;
+  /** Self-custody wallets' signing intents: a claim into one signs its own trust line (docs/self-custody.md). */
+  intents?: IntentService;
   /** Funds checks before anything is signed (absent without a ledger, like the payer). */
   funds?: Funds;
   /** The clock deadlines are compared with (ms); default Date.now. */
@@ -392,7 +410,7 @@ export class AirdropService {
     airdropId: number,
     b: z.output<typeof claimAirdropSchema>,
     requestKey?: string,
-  ): Promise<ClaimAirdropResult> {
+  ): Promise<ClaimAirdropResult | IntentRequired> {
     // A retry of a claim whose first attempt reserved (and maybe paid) before it was cut — a kill -9,
     // an answer lost to a timeout — answers with that claim's outcome. Checked before anything else:
     // the checks below would now see the first attempt's own effect (the allocation taken, "fully
@@ -419,10 +437,70 @@ export class AirdropService {
       if (!line) throw badRequest(AIRDROP_MESSAGES.trustlineMissing(airdrop.currency));
     }
     const hasLine = await this.assertCanReceive(wallet.address, airdrop);
+    // A self-custody wallet's trust line is its own signature: the payer cannot open it. The claim
+    // answers the TrustSet as an intent; once the wallet signed it and it applied, the intent's
+    // finisher makes this very claim (the line there now), which the platform's payment pays.
+    if (hasLine === false && !serverSigns(wallet.kind as WalletKind)) {
+      const intents = this.deps.intents;
+      if (!intents) throw badRequest(AIRDROP_MESSAGES.trustlineMissing(airdrop.currency));
+      const intentKey = `${AIRDROP_LINE_INTENT}:${userId}:${airdropId}:${requestKey ?? randomUUID()}`;
+      const known = await intents.known(intentKey);
+      if (known) return { status: 'sign', intent: known };
+      const context: ClaimLineContext = { airdropId, walletId: wallet.id, requestKey: requestKey ?? null };
+      const intent = await intents.prepare({
+        userId,
+        wallet,
+        purpose: AIRDROP_LINE_INTENT,
+        intentKey,
+        txs: [
+          {
+            tx: {
+              TransactionType: 'TrustSet',
+              LimitAmount: {
+                currency: airdrop.currency,
+                issuer: airdrop.issuerAddress,
+                value: TRUST_LINE_MAX_LIMIT,
+              },
+            },
+            purpose: AIRDROP_LINE_INTENT,
+          },
+        ],
+        context: context as unknown as Record<string, unknown>,
+      });
+      return { status: 'sign', intent };
+    }
 
     const claimId = await this.reserve(userId, airdrop.id, wallet.id, wallet.address, requestKey);
     this.deps.payer!.wake(hasLine === undefined ? undefined : { id: claimId, hasLine });
     return this.claimOutcome(await this.settle(claimId), claimId);
+  }
+
+  /**
+   * The finisher of a claim into a self-custody wallet that had to open its trust line: the line's
+   * TrustSet applied, the claim is made as any other (keyed by the request's Idempotency-Key, or the
+   * intent's id: finished twice, after a restart, it finds its own claim and answers its outcome).
+   */
+  claimLineFinisher(): IntentFinisher {
+    return {
+      recheck: async (intent) => {
+        await this.deps.funds?.requireXrp(intent.account, { transactions: 1, newObjects: 1 });
+      },
+      finish: async (intent, [outcome]) => {
+        if (outcome!.status !== 'success')
+          throw ledgerFailure(
+            outcome!,
+            `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(outcome!.result)}`,
+          );
+        const ctx = intent.context as unknown as ClaimLineContext;
+        const claimed = await this.claim(
+          intent.userId,
+          ctx.airdropId,
+          { destinationWalletId: ctx.walletId },
+          ctx.requestKey ?? intent.id,
+        );
+        return claimed;
+      },
+    };
   }
 
   private settle(claimId: number): Promise<AirdropClaimRow | undefined> {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   USER_LIST_PAGE,
   type BurnResult,
+  type IntentRequired,
   type BurnWalletsResponse,
   burnRequestSchema,
 } from '@ledgerpad/shared';
@@ -24,7 +25,10 @@ export function registerBurn(
     client: platform.connection?.client,
     submissions: platform.submissions,
     funds: platform.funds,
+    intents: platform.intents,
   });
+  // A self-custody wallet's burn, once signed in the browser or its wallet app (docs/self-custody.md).
+  platform.intents?.register('burn', service.finisher());
   const user = { config: { access: 'user' as const } };
   // `:userId` is the caller's own: the access plugin checks it (plugins/access.ts).
   app.get('/api/burn/wallets/:userId', user, async (request, reply): Promise<BurnWalletsResponse> => {
@@ -32,7 +36,7 @@ export function registerBurn(
     const page = pageOf(request, USER_LIST_PAGE);
     return { wallets: pageSlice(request, reply, page, await service.wallets(request.user!.id)) };
   });
-  app.post('/api/burn/burn', user, async (request): Promise<BurnResult> => {
+  app.post('/api/burn/burn', user, async (request): Promise<BurnResult | IntentRequired> => {
     return await service.burn(
       request.user!.id,
       parseInput(burnRequestSchema, request.body),

@@ -15,12 +15,17 @@ import {
   dropsToXrp,
   insufficientTokenMessage,
   ledgerResultMessage,
+  SELF_CUSTODY_MESSAGES,
+  serverSigns,
+  type IntentRequired,
+  type WalletKind,
 } from '@ledgerpad/shared';
 import { requireAccount } from '../../ledger/account-root';
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, SubmissionService } from '../../ledger/submission-service';
 import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
+import { requireNeed, type FundsNeed, type IntentFinisher, type IntentService } from '../../platform/intents';
 import type { WalletsApi } from '../wallets';
 
 // The token burner: a holder pays tokens back to their issuer, which takes them out of circulation
@@ -34,6 +39,16 @@ export interface BurnDeps {
   client?: Client;
   submissions?: SubmissionService;
   funds?: Funds;
+  /** Self-custody wallets' signing intents (docs/self-custody.md). */
+  intents?: IntentService;
+}
+
+/** What the finisher of a self-custody wallet's burn needs. */
+interface BurnIntentContext {
+  issuer: string;
+  currency: string;
+  amount: string;
+  need: FundsNeed;
 }
 
 export class BurnService {
@@ -76,7 +91,7 @@ export class BurnService {
     userId: number,
     b: z.output<typeof burnRequestSchema>,
     idempotencyKey?: string,
-  ): Promise<BurnResult> {
+  ): Promise<BurnResult | IntentRequired> {
     const { client, submissions, funds } = this.deps;
     if (!client || !submissions || !funds) throw ledgerUnavailable();
     const currency = currencyCode(b.tokenCode);
@@ -90,7 +105,13 @@ export class BurnService {
     // A retried request (same Idempotency-Key) answers with the first one's transaction, without
     // checking the balance it already lowered.
     const intentKey = `burn:${userId}:${idempotencyKey ?? randomUUID()}`;
-    let outcome = idempotencyKey ? await submissions.existing(intentKey) : undefined;
+    const selfCustody = !serverSigns(wallet.kind as WalletKind);
+    if (selfCustody) {
+      if (!this.deps.intents) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
+      const known = idempotencyKey ? await this.deps.intents.known(intentKey) : undefined;
+      if (known) return { status: 'sign', intent: known };
+    }
+    let outcome = idempotencyKey && !selfCustody ? await submissions.existing(intentKey) : undefined;
     if (!outcome) {
       const lines = await this.deps.wallets.lines(wallet.address, b.issuerAddress);
       const line = lines.find((l) => l.account === b.issuerAddress && l.currency.toUpperCase() === currency);
@@ -126,6 +147,25 @@ export class BurnService {
       };
       // The burn's network fee from above the wallet's reserve (checked again under its lease).
       await funds.requireXrp(wallet.address, { transactions: 1 });
+      if (selfCustody) {
+        // The wallet signs the exact payment in the browser or its app; the 'burn' finisher
+        // answers as below, the tokens and the fee checked again before it is sent.
+        const need: FundsNeed = {
+          transactions: 1,
+          tokens: [{ currency: line!.currency, issuer: b.issuerAddress, value: b.amount, name: ticker }],
+        };
+        await requireNeed(funds, wallet.address, need);
+        const context: BurnIntentContext = { issuer: b.issuerAddress, currency, amount: b.amount, need };
+        const intent = await this.deps.intents!.prepare({
+          userId,
+          wallet,
+          purpose: 'burn',
+          intentKey,
+          txs: [{ tx: req.tx, purpose: 'burn' }],
+          context: context as unknown as Record<string, unknown>,
+        });
+        return { status: 'sign', intent };
+      }
       const row = await funds.withAccount(wallet.address, async () => {
         await funds.requireToken(
           wallet.address,
@@ -138,17 +178,54 @@ export class BurnService {
       });
       outcome = await submissions.follow(req, row);
     }
+    return this.burned(client, outcome, wallet.address, {
+      issuer: b.issuerAddress,
+      currency,
+      amount: b.amount,
+    });
+  }
+
+  /** The finisher of a self-custody wallet's burn (registered by the module). */
+  finisher(): IntentFinisher {
+    return {
+      recheck: async (intent) => {
+        if (!this.deps.funds) throw ledgerUnavailable();
+        await requireNeed(
+          this.deps.funds,
+          intent.account,
+          (intent.context as unknown as BurnIntentContext).need,
+        );
+      },
+      finish: async (intent, [outcome]) => {
+        if (!this.deps.client) throw ledgerUnavailable();
+        return this.burned(
+          this.deps.client,
+          outcome!,
+          intent.account,
+          intent.context as unknown as BurnIntentContext,
+        );
+      },
+    };
+  }
+
+  /** The answer of a burn from its payment's outcome (both kinds of wallet). */
+  private async burned(
+    client: Client,
+    outcome: SubmissionOutcome,
+    address: string,
+    b: { issuer: string; currency: string; amount: string },
+  ): Promise<BurnResult> {
     if (outcome.status !== 'success') {
       throw ledgerFailure(outcome, `${BURN_MESSAGES.burnFailed} ${ledgerResultMessage(outcome.result)}`);
     }
     return {
       status: 'success',
-      burned: burnedBy(outcome, wallet.address, b.issuerAddress, currency) ?? new Decimal(b.amount).toFixed(),
-      token: displayTicker(currency),
-      tokenCode: currency,
-      issuer: b.issuerAddress,
+      burned: burnedBy(outcome, address, b.issuer, b.currency) ?? new Decimal(b.amount).toFixed(),
+      token: displayTicker(b.currency),
+      tokenCode: b.currency,
+      issuer: b.issuer,
       hash: outcome.hash,
-      outstandingSupply: await this.outstanding(client, b.issuerAddress, currency, outcome.ledgerIndex),
+      outstandingSupply: await this.outstanding(client, b.issuer, b.currency, outcome.ledgerIndex),
     };
   }
 

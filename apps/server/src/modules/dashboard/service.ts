@@ -425,6 +425,8 @@ export class DashboardService {
       { walletId: holder.id, issuer: token.issuerAddress, currency: token.currency, limit: body.limitAmount },
       key,
     );
+    // Without intents the route refuses a self-custody holder with its sentence (a 400).
+    if (!('hash' in res)) throw badRequest(M.limitHolderOnly);
     return { success: true, hash: res.hash };
   }
 }

@@ -15,7 +15,7 @@ import { withLedger } from '../../lib/errors';
 import { userPost } from '../../plugins/edge';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
-import { LiquidityService } from './service';
+import { AMM_INTENT_PURPOSES, LiquidityService } from './service';
 
 /**
  * POST /api/add-liquidity, /api/remove-liquidity, /api/amm-vote, /api/amm-bid (CSRF: every POST),
@@ -38,8 +38,12 @@ export function registerLiquidity(
           tokens: deps.tokens,
           wallets: deps.wallets,
           rlusdIssuer: () => rlusdIssuer(platform.database.db, platform.config.XRPL_NETWORK),
+          intents: platform.intents,
         })
       : undefined;
+  // Deposits, withdrawals and votes of self-custody wallets, once signed (docs/self-custody.md).
+  if (service)
+    for (const purpose of AMM_INTENT_PURPOSES) platform.intents?.register(purpose, service.finisher(purpose));
   userPost(app, '/api/add-liquidity', addLiquiditySchema, (u, b, k) => withLedger(service).add(u, b, k));
   userPost(app, '/api/remove-liquidity', removeLiquiditySchema, (u, b, k) =>
     withLedger(service).remove(u, b, k),

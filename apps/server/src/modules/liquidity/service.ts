@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   LIQUIDITY_MESSAGES,
   RLUSD_CURRENCY_HEX,
+  SELF_CUSTODY_MESSAGES,
   WALLET_MESSAGES,
   type addLiquiditySchema,
   type ammAuctionSchema,
@@ -35,6 +36,9 @@ import {
   ledgerResultMessage,
   isLpCurrency,
   lpName,
+  serverSigns,
+  type IntentRequired,
+  type WalletKind,
 } from '@ledgerpad/shared';
 import {
   AMMDepositFlags,
@@ -54,6 +58,8 @@ import type {
   SubmitRequest,
 } from '../../ledger/submission-service';
 import { badRequest, notFound } from '../../lib/errors';
+import type { WalletRow } from '../../platform/custody';
+import { requireNeed, type FundsNeed, type IntentFinisher, type IntentService } from '../../platform/intents';
 import type { Parsed } from '../../lib/validation';
 import type { TokenRegistry } from '../tokens';
 import { ledgerAmount, quoteAssetOf, type Asset, type LedgerAmount } from '../trading';
@@ -81,7 +87,19 @@ export interface LiquidityDeps {
   tokens: TokenRegistry;
   wallets: WalletsApi;
   rlusdIssuer: () => Promise<string | undefined>;
+  /** Self-custody wallets' signing intents (docs/self-custody.md). */
+  intents?: IntentService;
 }
+
+/** The market an AMM action of a self-custody wallet is on, as its intent's context keeps it. */
+interface AmmIntentContext {
+  market: { issuer: string; token: string; baseAsset?: QuoteAsset };
+  need: FundsNeed;
+}
+
+/** The AMM actions a self-custody wallet signs, by submission purpose. */
+export const AMM_INTENT_PURPOSES = ['add-liquidity', 'remove-liquidity', 'amm-vote'] as const;
+type AmmPurpose = (typeof AMM_INTENT_PURPOSES)[number];
 
 interface Market {
   token: Asset & { kind: 'iou' };
@@ -261,6 +279,54 @@ export class LiquidityService {
     return submissions.follow(req, row);
   }
 
+  /**
+   * One AMM transaction of `wallet`: for a custodial wallet checked, signed and followed here; for
+   * a self-custody wallet the same checks, then the exact transaction as an intent its browser or
+   * wallet app signs (docs/self-custody.md) — `need` checked again before the blob is sent, and the
+   * finisher of `req.purpose` answering what `answer` answers here.
+   */
+  private async run<T>(
+    wallet: WalletRow,
+    req: SubmitRequest & { purpose: AmmPurpose },
+    need: FundsNeed,
+    market: AmmIntentContext['market'],
+    answer: (outcome: SubmissionOutcome) => Promise<T>,
+  ): Promise<T | IntentRequired> {
+    if (serverSigns(wallet.kind as WalletKind))
+      return answer(await this.checked(req, () => requireNeed(this.deps.funds, wallet.address, need)));
+    const intents = this.deps.intents;
+    if (!intents) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
+    const known = await intents.known(req.intentKey);
+    if (known) return { status: 'sign', intent: known };
+    await requireNeed(this.deps.funds, wallet.address, need);
+    const context: AmmIntentContext = { market, need };
+    const intent = await intents.prepare({
+      userId: req.userId!,
+      wallet,
+      purpose: req.purpose,
+      intentKey: req.intentKey,
+      txs: [{ tx: req.tx, purpose: req.purpose }],
+      context: context as unknown as Record<string, unknown>,
+    });
+    return { status: 'sign', intent };
+  }
+
+  /** The finisher of a self-custody wallet's AMM action (registered by the module for each purpose). */
+  finisher(purpose: AmmPurpose): IntentFinisher {
+    const ctxOf = (intent: { context: unknown }) => intent.context as AmmIntentContext;
+    return {
+      recheck: (intent) => requireNeed(this.deps.funds, intent.account, ctxOf(intent).need),
+      finish: async (intent, [outcome]) => {
+        const { issuer, token, baseAsset } = ctxOf(intent).market;
+        const m = await this.market(issuer, token, baseAsset);
+        if (purpose === 'add-liquidity') return this.added(outcome!, m, intent.account);
+        if (purpose === 'remove-liquidity')
+          return this.removed(outcome!, await this.poolOrNone(m), m, intent.account);
+        return this.voted(outcome!, m, intent.account);
+      },
+    };
+  }
+
   /** The name people read for one side of the pool. */
   private assetName(m: Market, a: Asset): string {
     return a.kind === 'xrp' ? 'XRP' : a === m.base ? m.baseName : currencyToTicker(a.currency);
@@ -281,7 +347,7 @@ export class LiquidityService {
     userId: number,
     b: Parsed<typeof addLiquiditySchema>,
     idempotencyKey?: string,
-  ): Promise<AddLiquidityResult> {
+  ): Promise<AddLiquidityResult | IntentRequired> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const pool = await this.pool(m);
@@ -310,19 +376,19 @@ export class LiquidityService {
         ];
     const lpLine =
       (await this.lpHeld(wallet.address, pool)).isZero() && !(await this.hasLpLine(wallet.address, pool));
-    const check = async () => {
-      let drops = 0n;
-      for (const [asset, value] of deposits) {
-        if (asset.kind === 'xrp') drops += decimalToDrops(value);
-        else await this.deps.funds.requireToken(wallet.address, asset, value, this.assetName(m, asset));
-      }
-      await this.deps.funds.requireXrp(wallet.address, {
-        amount: drops,
-        transactions: 1,
-        newObjects: lpLine ? 1 : 0,
-      });
+    const need: FundsNeed = {
+      transactions: 1,
+      newObjects: lpLine ? 1 : 0,
+      tokens: [],
     };
-    const outcome = await this.checked(
+    let drops = 0n;
+    for (const [asset, value] of deposits) {
+      if (asset.kind === 'xrp') drops += decimalToDrops(value);
+      else need.tokens!.push({ ...asset, value, name: this.assetName(m, asset) });
+    }
+    if (drops > 0n) need.xrpDrops = drops.toString();
+    return this.run(
+      wallet,
       {
         intentKey: `add-liquidity:${userId}:${idempotencyKey ?? randomUUID()}`,
         account: wallet.address,
@@ -331,10 +397,21 @@ export class LiquidityService {
         userId,
         walletId: wallet.id,
       },
-      check,
+      need,
+      { issuer: b.issuer, token: b.token, ...(b.baseAsset ? { baseAsset: b.baseAsset } : {}) },
+      async (outcome) => this.added(outcome, m, wallet.address, pool),
     );
+  }
+
+  /** The answer of a deposit from its outcome (both kinds of wallet). */
+  private async added(
+    outcome: SubmissionOutcome,
+    m: Market,
+    address: string,
+    pool?: Pool,
+  ): Promise<AddLiquidityResult> {
     if (outcome.status !== 'success') this.fail(LIQUIDITY_MESSAGES.addFailed, outcome);
-    const moved = this.moved(outcome.balanceChanges, pool, m, wallet.address);
+    const moved = this.moved(outcome.balanceChanges, pool ?? (await this.poolOrNone(m)), m, address);
     return {
       status: 'success',
       message: LIQUIDITY_MESSAGES.added,
@@ -354,13 +431,17 @@ export class LiquidityService {
     userId: number,
     b: Parsed<typeof removeLiquiditySchema>,
     idempotencyKey?: string,
-  ): Promise<RemoveLiquidityResult> {
+  ): Promise<RemoveLiquidityResult | IntentRequired> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const intentKey = `remove-liquidity:${userId}:${idempotencyKey ?? randomUUID()}`;
+    const selfCustody = !serverSigns(wallet.kind as WalletKind);
+    // A self-custody wallet's retry answers the intent it was given (before the checks below).
+    const known = idempotencyKey && selfCustody ? await this.deps.intents?.known(intentKey) : undefined;
+    if (known) return { status: 'sign', intent: known };
     // A retry whose first attempt withdrew answers with that withdrawal; checked again, the LP
     // tokens it redeemed would read as "more than held" (and the pool may be gone with them).
-    const done = idempotencyKey ? await this.deps.submissions.existing(intentKey) : undefined;
+    const done = idempotencyKey && !selfCustody ? await this.deps.submissions.existing(intentKey) : undefined;
     if (done) return this.removed(done, await this.poolOrNone(m), m, wallet.address);
     const pool = await this.pool(m);
     const held = await this.lpHeld(wallet.address, pool);
@@ -393,7 +474,8 @@ export class LiquidityService {
     const outSides = b.mode === 'double' ? [m.base, m.token] : [this.side(m, b, b.selectedAsset)];
     let newLines = 0;
     for (const a of outSides) if (!(await this.hasLine(wallet.address, a))) newLines++;
-    const outcome = await this.checked(
+    return this.run(
+      wallet,
       {
         intentKey,
         account: wallet.address,
@@ -402,9 +484,10 @@ export class LiquidityService {
         userId,
         walletId: wallet.id,
       },
-      () => this.deps.funds.requireXrp(wallet.address, { transactions: 1, newObjects: newLines }),
+      { transactions: 1, newObjects: newLines },
+      { issuer: b.issuer, token: b.token, ...(b.baseAsset ? { baseAsset: b.baseAsset } : {}) },
+      async (outcome) => this.removed(outcome, pool, m, wallet.address),
     );
-    return this.removed(outcome, pool, m, wallet.address);
   }
 
   private removed(
@@ -452,13 +535,14 @@ export class LiquidityService {
     userId: number,
     b: Parsed<typeof ammVoteSchema>,
     idempotencyKey?: string,
-  ): Promise<AmmVoteResult> {
+  ): Promise<AmmVoteResult | IntentRequired> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, b.baseAsset);
     const pool = await this.pool(m);
     // Only LP token holders vote: refused here rather than paying a fee for tecAMM_INVALID_TOKENS.
     if ((await this.lpHeld(wallet.address, pool)).lte(0)) throw badRequest(LIQUIDITY_MESSAGES.noLpTokens);
-    const outcome = await this.checked(
+    return this.run(
+      wallet,
       {
         intentKey: `amm-vote:${userId}:${idempotencyKey ?? randomUUID()}`,
         account: wallet.address,
@@ -472,13 +556,19 @@ export class LiquidityService {
         userId,
         walletId: wallet.id,
       },
-      () => this.deps.funds.requireXrp(wallet.address, { transactions: 1 }),
+      { transactions: 1 },
+      { issuer: b.issuer, token: b.token, ...(b.baseAsset ? { baseAsset: b.baseAsset } : {}) },
+      (outcome) => this.voted(outcome, m, wallet.address),
     );
+  }
+
+  /** The answer of a vote from its outcome (both kinds of wallet). */
+  private async voted(outcome: SubmissionOutcome, m: Market, address: string): Promise<AmmVoteResult> {
     if (outcome.status !== 'success') this.fail(LIQUIDITY_MESSAGES.voteFailed, outcome);
     // What the vote changed, read from the pool as of the ledger that validated it: the fee now in
     // force and this wallet's slot (its weight), not a success for a change that did not happen.
     const after = await this.voteSlots(m, outcome.ledgerIndex);
-    const mine = after.slots.find((v) => v.account === wallet.address);
+    const mine = after.slots.find((v) => v.account === address);
     if (!mine) throw ledgerFailure(outcome, LIQUIDITY_MESSAGES.voteNotRecorded);
     // vote_weight is in 1/100,000 of the pool's LP tokens; trading_fee in 1/100,000.
     const weight = new Decimal(mine.vote_weight).div(1000).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2);

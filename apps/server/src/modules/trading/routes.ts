@@ -110,6 +110,7 @@ export function registerTrading(
   // Its limit orders, cancels and the payment of fees its delegated trades owe.
   for (const [purpose, finisher] of Object.entries(service.orderFinishers()))
     platform.intents?.register(purpose, finisher);
+  platform.intents?.register('add-trustline', service.addTrustlineFinisher());
   // What a wallet owes that its ledger balance does not show yet: checked before it signs anything.
   platform.funds.addObligations(tradingObligations(db, rlusd, (u) => recorder.feePercent(u)));
   // Every validated trade is recorded as it is finalized — also the ones a restart resolves, whose
@@ -176,7 +177,7 @@ function tradingRoutes(app: FastifyInstance, service: TradingService | undefined
   });
   // The platform fees a self-custody wallet's delegated trades owe, as one payment it signs.
   app.post('/api/wallets/:id/owed-fees', user, async (request) =>
-    service.payOwedFees(request.user!.id, idParam(request, 'id'), idempotencyKey(request)),
+    withLedger(service).payOwedFees(request.user!.id, idParam(request, 'id'), idempotencyKey(request)),
   );
   app.delete<{ Params: { orderId: string } }>('/api/cancel-order/:orderId', user, async (request) => {
     const id = idParam(request, 'orderId', 'orderId must be a number.');

@@ -1088,10 +1088,32 @@ export class TradingService {
     userId: number,
     b: Parsed<typeof addTrustlineSchema>,
     idempotencyKey?: string,
-  ): Promise<AddTrustlineResult> {
+  ): Promise<AddTrustlineResult | IntentRequired> {
     const wallet = await this.wallet(userId, b.wallet);
     const m = await this.market(b.issuer, b.token, undefined);
     const intentKey = `trustline:${userId}:${idempotencyKey ?? randomUUID()}`;
+    if (!serverSigns(wallet.kind as WalletKind)) {
+      // The wallet signs its own TrustSet (docs/self-custody.md); the 'add-trustline' finisher
+      // answers as below. A line already there sends nothing.
+      const known = idempotencyKey ? await this.intents.known(intentKey) : undefined;
+      if (known) return { status: 'sign', intent: known };
+      if (await this.canHold(wallet.address, m.token)) return { status: 'success', existed: true };
+      await this.deps.funds.requireXrp(wallet.address, { transactions: 1, newObjects: 1 });
+      const intent = await this.intents.prepare({
+        userId,
+        wallet,
+        purpose: 'add-trustline',
+        intentKey,
+        txs: [
+          {
+            tx: this.trustLineRequest(userId, wallet, m.token, '', 'add-trustline').tx,
+            purpose: 'add-trustline',
+          },
+        ],
+        context: {},
+      });
+      return { status: 'sign', intent };
+    }
     const done = await this.deps.submissions.existing(intentKey);
     const res =
       done ??
@@ -1099,15 +1121,17 @@ export class TradingService {
         this.deps.funds.requireXrp(wallet.address, { transactions: 1, newObjects: 1 }),
       ));
     if (!res) return { status: 'success', existed: true };
-    if (res.status !== 'success') {
-      return {
-        status: 'error',
-        hash: res.hash,
-        result: res.result,
-        error: `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(res.result)}`,
-      };
-    }
-    return { status: 'success', hash: res.hash };
+    return lineResult(res);
+  }
+
+  /** The finisher of a self-custody wallet's add-trustline (registered by the module). */
+  addTrustlineFinisher(): IntentFinisher {
+    return {
+      recheck: async (intent) => {
+        await this.deps.funds.requireXrp(intent.account, { transactions: 1, newObjects: 1 });
+      },
+      finish: async (_intent, [outcome]) => lineResult(outcome!),
+    };
   }
 
   /** RequireAuth tokens need the wallet's line authorized by the issuer before a BUY. */
@@ -1523,4 +1547,16 @@ export class TradingService {
   }
 
   /** A user id in a path must be the session's own. */
+}
+
+/** The answer of POST /api/add-trustline from its TrustSet's outcome (both kinds of wallet). */
+function lineResult(res: SubmissionOutcome): AddTrustlineResult {
+  if (res.status !== 'success')
+    return {
+      status: 'error',
+      hash: res.hash,
+      result: res.result,
+      error: `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(res.result)}`,
+    };
+  return { status: 'success', hash: res.hash };
 }

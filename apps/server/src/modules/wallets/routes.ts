@@ -20,7 +20,7 @@ import { Delegations } from './delegation';
 import { Faucet } from './faucet';
 import { OwnershipProofs } from './self-custody';
 import { summary, WalletService, type TransferSpend } from './service';
-import { registerTrustlineLimit } from './trustline-limit';
+import { limitResult, registerTrustlineLimit } from './trustline-limit';
 
 /** What other modules use of the wallets module: a user's wallets, ownership-checked. */
 export interface WalletsModule {
@@ -71,6 +71,18 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
         })
       : undefined;
   if (delegations) intents?.register('delegate-set', delegations.finisher());
+  // A self-custody wallet's trust-line removal and limit change: the network fee checked again.
+  const oneFee = async (intent: { account: string }) => {
+    await funds?.requireXrp(intent.account, { transactions: 1 });
+  };
+  intents?.register('remove-trustline', {
+    recheck: oneFee,
+    finish: async (_intent, [outcome]) => service.removedResult(outcome!),
+  });
+  intents?.register('set-trustline-limit', {
+    recheck: oneFee,
+    finish: async (intent, [outcome]) => limitResult(outcome!, (intent.context as { limit: string }).limit),
+  });
   const proofs = new OwnershipProofs({
     db,
     connection,
@@ -221,6 +233,6 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
     }
   }
 
-  registerTrustlineLimit(app, { service, submissions, funds });
+  registerTrustlineLimit(app, { service, submissions, funds, intents });
   return { service, delegations };
 }

@@ -749,11 +749,20 @@ export class WalletService {
     };
   }
 
-  async removeTrustline(userId: number, body: RemoveTrustlineRequest, idempotencyKey?: string) {
+  async removeTrustline(
+    userId: number,
+    body: RemoveTrustlineRequest,
+    idempotencyKey?: string,
+  ): Promise<{ success: true; hash: string } | IntentRequired> {
     const row = await this.owned(userId, body.walletId);
     const intentKey = `remove-trustline:${row.id}:${idempotencyKey ?? randomUUID()}`;
+    const selfCustody = !serverSigns(row.kind as WalletKind);
+    if (selfCustody && idempotencyKey) {
+      const known = await this.intentService.known(intentKey);
+      if (known) return { status: 'sign', intent: known };
+    }
     // A retried request answers from the first one's transaction (the line is gone by then).
-    const previous = idempotencyKey ? await this.submissions.existing(intentKey) : undefined;
+    const previous = idempotencyKey && !selfCustody ? await this.submissions.existing(intentKey) : undefined;
     if (previous) return this.removedResult(previous);
     const currency = tickerToCurrency(body.currency);
     const line = (await this.lines(row.address, body.issuer)).find(
@@ -765,29 +774,37 @@ export class WalletService {
         `This trust line still holds ${line.balance} ${currencyToTicker(line.currency)}. Send or burn the tokens first: only an empty trust line can be removed.`,
       );
     }
-    const outcome = await this.checkedSubmit(
-      {
-        intentKey,
-        account: row.address,
-        // Back to the default state (limit 0, no-ripple, not frozen) so the ledger deletes the line
-        // and returns its owner reserve.
-        tx: {
-          TransactionType: 'TrustSet',
-          LimitAmount: { currency: line.currency, issuer: body.issuer, value: '0' },
-          QualityIn: 0,
-          QualityOut: 0,
-          Flags: TrustSetFlags.tfSetNoRipple | TrustSetFlags.tfClearFreeze,
-        },
-        purpose: 'remove-trustline',
+    // Back to the default state (limit 0, no-ripple, not frozen) so the ledger deletes the line
+    // and returns its owner reserve.
+    const tx: TxRequest = {
+      TransactionType: 'TrustSet',
+      LimitAmount: { currency: line.currency, issuer: body.issuer, value: '0' },
+      QualityIn: 0,
+      QualityOut: 0,
+      Flags: TrustSetFlags.tfSetNoRipple | TrustSetFlags.tfClearFreeze,
+    };
+    if (selfCustody) {
+      // Signed in the browser or wallet app (docs/self-custody.md); the 'remove-trustline'
+      // finisher answers as below.
+      const intent = await this.intentService.prepare({
         userId,
-        walletId: row.id,
-      },
+        wallet: row,
+        purpose: 'remove-trustline',
+        intentKey,
+        txs: [{ tx, purpose: 'remove-trustline' }],
+        context: {},
+      });
+      return { status: 'sign', intent };
+    }
+    const outcome = await this.checkedSubmit(
+      { intentKey, account: row.address, tx, purpose: 'remove-trustline', userId, walletId: row.id },
       () => this.funds.requireXrp(row.address, { transactions: 1 }),
     );
     return this.removedResult(outcome);
   }
 
-  private removedResult(outcome: SubmissionOutcome) {
+  /** The answer of a trust line's removal from its TrustSet's outcome (both kinds of wallet). */
+  removedResult(outcome: SubmissionOutcome): { success: true; hash: string } {
     if (outcome.status !== 'success')
       throw ledgerFailure(
         outcome,

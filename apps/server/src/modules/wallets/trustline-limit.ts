@@ -7,6 +7,10 @@ import {
   TRUSTLINE_LIMIT_MESSAGES,
   type SetTrustlineLimitRequest,
   type SetTrustlineLimitResponse,
+  type IntentRequired,
+  SELF_CUSTODY_MESSAGES,
+  type WalletKind,
+  serverSigns,
   Decimal,
   ledgerResultMessage,
   normalizeTokenValue,
@@ -16,6 +20,7 @@ import { parseInput } from '../../lib/validation';
 import { ledgerFailure } from '../../ledger/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, SubmissionService, SubmitRequest } from '../../ledger/submission-service';
+import type { IntentService } from '../../platform/intents';
 import { idempotencyKey } from '../../plugins/edge';
 import type { WalletService } from './service';
 
@@ -28,6 +33,8 @@ export interface TrustlineLimitDeps {
   /** Absent when the app runs without a ledger: the route then answers 503. */
   submissions?: SubmissionService;
   funds?: Funds;
+  /** Self-custody wallets' signing intents (docs/self-custody.md). */
+  intents?: IntentService;
 }
 
 export async function setTrustlineLimit(
@@ -35,12 +42,18 @@ export async function setTrustlineLimit(
   userId: number,
   body: SetTrustlineLimitRequest,
   idempotencyKey?: string,
-): Promise<SetTrustlineLimitResponse> {
+): Promise<SetTrustlineLimitResponse | IntentRequired> {
   const row = await deps.service.owned(userId, body.walletId);
-  const { submissions, funds } = deps;
+  const { submissions, funds, intents } = deps;
   if (!submissions || !funds) throw ledgerUnavailable();
   const intentKey = `set-limit:${row.id}:${idempotencyKey ?? randomUUID()}`;
-  const previous = idempotencyKey ? await submissions.existing(intentKey) : undefined;
+  const selfCustody = !serverSigns(row.kind as WalletKind);
+  if (selfCustody) {
+    if (!intents) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
+    const known = idempotencyKey ? await intents.known(intentKey) : undefined;
+    if (known) return { status: 'sign', intent: known };
+  }
+  const previous = idempotencyKey && !selfCustody ? await submissions.existing(intentKey) : undefined;
   if (previous) return limitResult(previous, normalizeTokenValue(body.limit));
   const currency = tickerToCurrency(body.currency);
   const limit = normalizeTokenValue(body.limit);
@@ -57,13 +70,26 @@ export async function setTrustlineLimit(
       balance: line.balance,
     });
   }
+  const tx: SubmitRequest['tx'] = {
+    TransactionType: 'TrustSet',
+    LimitAmount: { currency: line.currency, issuer: body.issuer, value: limit },
+  };
+  if (selfCustody) {
+    // Signed in the browser or wallet app; the 'set-trustline-limit' finisher answers as below.
+    const intent = await intents!.prepare({
+      userId,
+      wallet: row,
+      purpose: 'set-trustline-limit',
+      intentKey,
+      txs: [{ tx, purpose: 'set-trustline-limit' }],
+      context: { limit },
+    });
+    return { status: 'sign', intent };
+  }
   const req: SubmitRequest = {
     intentKey,
     account: row.address,
-    tx: {
-      TransactionType: 'TrustSet',
-      LimitAmount: { currency: line.currency, issuer: body.issuer, value: limit },
-    },
+    tx,
     purpose: 'set-trustline-limit',
     userId,
     walletId: row.id,
@@ -75,7 +101,7 @@ export async function setTrustlineLimit(
   return limitResult(await submissions.follow(req, signed), limit);
 }
 
-function limitResult(outcome: SubmissionOutcome, limit: string): SetTrustlineLimitResponse {
+export function limitResult(outcome: SubmissionOutcome, limit: string): SetTrustlineLimitResponse {
   if (outcome.status !== 'success')
     throw ledgerFailure(outcome, `${TRUSTLINE_LIMIT_MESSAGES.failed} ${ledgerResultMessage(outcome.result)}`);
   return { success: true, hash: outcome.hash, limit };
@@ -86,7 +112,7 @@ export function registerTrustlineLimit(app: FastifyInstance, deps: TrustlineLimi
   app.post(
     '/api/wallets/set-trustline-limit',
     { config: { access: 'user' } },
-    async (request: FastifyRequest): Promise<SetTrustlineLimitResponse> => {
+    async (request: FastifyRequest): Promise<SetTrustlineLimitResponse | IntentRequired> => {
       const body = parseInput(setTrustlineLimitSchema, request.body);
       return await setTrustlineLimit(deps, request.user!.id, body, idempotencyKey(request));
     },

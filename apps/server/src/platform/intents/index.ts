@@ -2,3 +2,4 @@
 // action for a browser key or a wallet app and to finish it once signed.
 export { IntentService, stepKey, type IntentFinisher, type PrepareIntent } from './service';
 export type { IntentRow } from './schema';
+export { requireNeed, type FundsNeed } from './needs';

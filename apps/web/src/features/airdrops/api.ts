@@ -8,6 +8,7 @@ import {
 } from '@ledgerpad/shared';
 import { apiGet, apiPost } from '../../lib/api';
 import { useLedgerAction } from '../../lib/ledger-action';
+import { runSigned, type SigningWallet } from '../../lib/signer';
 import { BALANCES_KEY } from '../../lib/wallet-balances';
 
 // The airdrop pages' calls (docs/airdrops.md): the public board, claims, creation and its job.
@@ -26,12 +27,18 @@ export function useAirdrops(userId: number | undefined) {
 /** A claim, with one Idempotency-Key per claim (a retried request is the same claim). */
 export function useClaim(airdropId: number) {
   const queryClient = useQueryClient();
-  return useLedgerAction(async (destinationWalletId: number, key) => {
+  return useLedgerAction(async (destination: SigningWallet & { id: number }, key) => {
     try {
-      return await apiPost<ClaimAirdropResult>(
-        `/api/airdrops/${airdropId}/claim`,
-        { destinationWalletId },
-        { idempotencyKey: key() },
+      // A self-custody wallet without the token's line signs its TrustSet; the platform pays the claim.
+      return await runSigned<ClaimAirdropResult>(
+        destination,
+        () =>
+          apiPost(
+            `/api/airdrops/${airdropId}/claim`,
+            { destinationWalletId: destination.id },
+            { idempotencyKey: key() },
+          ),
+        key('signed'),
       );
     } finally {
       void queryClient.invalidateQueries({ queryKey: AIRDROPS_KEY });

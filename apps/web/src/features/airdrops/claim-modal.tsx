@@ -30,7 +30,16 @@ export function ClaimModal({ airdrop, onClose }: { airdrop: Airdrop; onClose: ()
     }
     setError(undefined);
     try {
-      const res = await claim.run(Number(walletId));
+      // Who signs, if anything is to be signed (a self-custody wallet's trust line): the same
+      // fields on a retry, so the retry keeps its Idempotency-Key.
+      const w = list.find((x) => x.id === Number(walletId));
+      const res = await claim.run({
+        id: Number(walletId),
+        wallet_address: w?.wallet_address ?? '',
+        wallet_name: w?.wallet_name ?? null,
+        kind: w?.kind,
+        wallet_app: w?.wallet_app ?? null,
+      });
       if (res) setResult(res);
     } catch (err) {
       setError(userMessage(err, AIRDROP_MESSAGES.claimFailed));

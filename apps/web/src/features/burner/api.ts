@@ -9,6 +9,7 @@ import {
 } from '@ledgerpad/shared';
 import { apiGet, apiPost } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
+import { runSigned, type SigningWallet } from '../../lib/signer';
 
 // Server state of the burner: the user's wallets with the tokens they hold, and the burn itself.
 
@@ -33,8 +34,13 @@ export function useBurnWallets(userId: number | undefined) {
 export function useBurn() {
   const queryClient = useQueryClient();
   return useLedgerMutation(
-    async (body: BurnRequest, key): Promise<BurnResult> => {
-      const answer = await apiPost('/api/burn/burn', body, { idempotencyKey: key() });
+    async ({ body, wallet }: { body: BurnRequest; wallet: SigningWallet }, key): Promise<BurnResult> => {
+      // A self-custody wallet signs the payment to the issuer itself (lib/signer).
+      const answer = await runSigned(
+        wallet,
+        () => apiPost('/api/burn/burn', body, { idempotencyKey: key() }),
+        key('signed'),
+      );
       const parsed = burnResultSchema.safeParse(answer);
       if (!parsed.success) throw new Error(BURN_MESSAGES.burnFailed);
       return parsed.data;

@@ -112,12 +112,21 @@ export function BurnerPage() {
     event.preventDefault();
     if (busy || reason || !wallet || !token) return;
     setErrors([]);
+    const signer = kinds.get(wallet.walletAddress);
     burn.mutate(
       {
-        walletAddress: wallet.walletAddress,
-        issuerAddress: token.issuer,
-        tokenCode: token.tokenCode,
-        amount: value,
+        body: {
+          walletAddress: wallet.walletAddress,
+          issuerAddress: token.issuer,
+          tokenCode: token.tokenCode,
+          amount: value,
+        },
+        wallet: {
+          wallet_address: wallet.walletAddress,
+          kind: signer?.kind,
+          wallet_app: signer?.app,
+          wallet_name: signer?.name,
+        },
       },
       {
         onSuccess: (answer) => {

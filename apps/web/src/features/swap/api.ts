@@ -216,11 +216,17 @@ export function useTrustlineAction() {
   return useLedgerAction(
     async (req: TrustlineRequest, key): Promise<TrustlineOutcome[]> => {
       const results = await Promise.allSettled(
+        // A self-custody wallet signs its own TrustSet (lib/signer).
         req.wallets.map((w) =>
-          apiPost<AddTrustlineResult>(
-            '/api/add-trustline',
-            { wallet: w.wallet_address, issuer: req.issuer, token: req.token },
-            { idempotencyKey: key(w.wallet_address) },
+          runSigned<AddTrustlineResult>(
+            w,
+            () =>
+              apiPost(
+                '/api/add-trustline',
+                { wallet: w.wallet_address, issuer: req.issuer, token: req.token },
+                { idempotencyKey: key(w.wallet_address) },
+              ),
+            key(`signed:${w.wallet_address}`),
           ),
         ),
       );

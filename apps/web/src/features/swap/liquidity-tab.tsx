@@ -32,8 +32,9 @@ import {
 import { AmountField } from '../../components/amount-field';
 import { sanitizeAmount } from '../../lib/amount-input';
 import { ApiError, apiPost, hasStatus, userMessage } from '../../lib/api';
-import { useLedgerAction } from '../../lib/ledger-action';
+import { useLedgerAction, type KeyFor } from '../../lib/ledger-action';
 import { ledgerReserves, usePlatformFees } from '../../lib/platform-fees';
+import { runSigned } from '../../lib/signer';
 import { BALANCES_KEY } from '../../lib/wallet-balances';
 import { availableDrops, spendableDrops, tokenBalance } from '../../lib/wallet-funds';
 import { AuctionSlot } from './auction-slot';
@@ -204,14 +205,21 @@ export function LiquidityTab({
     void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
   };
 
+  // A self-custody wallet signs its deposit, withdrawal or vote itself (lib/signer).
+  const signed = <T,>(route: string, body: Record<string, unknown>, key: KeyFor) =>
+    runSigned<T>(
+      wallet ?? { wallet_address: String(body.wallet) },
+      () => apiPost(route, body, { idempotencyKey: key() }),
+      key('signed'),
+    );
   const add = useLedgerAction((body: Record<string, unknown>, key) =>
-    apiPost<AddLiquidityResult>('/api/add-liquidity', body, { idempotencyKey: key() }),
+    signed<AddLiquidityResult>('/api/add-liquidity', body, key),
   );
   const remove = useLedgerAction((body: Record<string, unknown>, key) =>
-    apiPost<RemoveLiquidityResult>('/api/remove-liquidity', body, { idempotencyKey: key() }),
+    signed<RemoveLiquidityResult>('/api/remove-liquidity', body, key),
   );
   const vote = useLedgerAction((body: Record<string, unknown>, key) =>
-    apiPost<AmmVoteResult>('/api/amm-vote', body, { idempotencyKey: key() }),
+    signed<AmmVoteResult>('/api/amm-vote', body, key),
   );
   const busy = add.busy || remove.busy || vote.busy;
 

@@ -12,11 +12,12 @@ import {
 import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, SubmitActions } from '../../components/modal';
 import { apiPost, userMessage } from '../../lib/api';
+import { runSigned, type SigningWallet } from '../../lib/signer';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
 import { requestResolver } from '../../lib/form-resolver';
 import { MESSAGES } from './messages';
 import { sanitizeAmount } from '../../lib/amount-input';
-import { useTrustlines } from './queries';
+import { useLedgerNetwork, useTrustlines } from './queries';
 import { tokenLabel } from './tokens';
 
 interface LimitForm {
@@ -29,16 +30,20 @@ interface LimitForm {
  */
 export function SetLimitModal({
   walletId,
+  wallet,
   token,
   onClose,
   onDone,
 }: {
   walletId: number;
+  /** Who signs the TrustSet: the server (custodial) or the wallet itself (lib/signer). */
+  wallet: SigningWallet;
   token: WalletToken;
   onClose: () => void;
   onDone: () => void;
 }) {
   const errorId = useId();
+  const network = useLedgerNetwork();
   const lines = useTrustlines(walletId);
   const line = lines.data?.find(
     (l) => l.issuer === token.issuer && sameCurrency(l.currencyCode, token.currencyCode),
@@ -59,9 +64,12 @@ export function SetLimitModal({
 
   // A TrustSet on the ledger: one Idempotency-Key per click.
   const save = useLedgerMutation((v: LimitForm, key) =>
-    apiPost<SetTrustlineLimitResponse>('/api/wallets/set-trustline-limit', request(v), {
-      idempotencyKey: key(),
-    }),
+    runSigned<SetTrustlineLimitResponse>(
+      wallet,
+      () => apiPost('/api/wallets/set-trustline-limit', request(v), { idempotencyKey: key() }),
+      key('signed'),
+      network,
+    ),
   );
   const saved = (res: SetTrustlineLimitResponse) => {
     toast.success(`${tokenLabel(token)} limit set to ${formatToken(res.limit)}`, {

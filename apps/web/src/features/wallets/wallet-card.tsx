@@ -185,9 +185,9 @@ export function WalletCard({
                           },
                         })
                 }
-                // Trust-line changes are signed on the server: custodial wallets only, for now.
-                onSetLimit={serverSigns(wallet.kind) ? () => onSetLimit(token) : undefined}
-                onRemove={serverSigns(wallet.kind) ? () => onRemoveTrustline(token) : undefined}
+                // Every kind: a self-custody wallet signs the TrustSet itself (lib/signer).
+                onSetLimit={() => onSetLimit(token)}
+                onRemove={() => onRemoveTrustline(token)}
               />
             ))}
           </ul>

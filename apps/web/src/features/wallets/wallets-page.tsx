@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Modal, ModalActions } from '../../components/modal';
 import { apiDelete, apiPost, userMessage } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
+import { runSigned } from '../../lib/signer';
 import { BrowserWalletModal } from './browser-wallet-modal';
 import { ConnectAppModal } from './connect-app-modal';
 import { ExportKeyModal } from './export-key-modal';
@@ -72,7 +73,8 @@ export function WalletsPage() {
   const balances = useWalletBalances(list.isSuccess && list.data.length > 0);
   const refresh = useRefreshWallets();
   const embedded = useEmbeddedLedger();
-  const faucet = useFaucet(() => void refresh(), useLedgerNetwork());
+  const network = useLedgerNetwork();
+  const faucet = useFaucet(() => void refresh(), network);
   const [open, setOpen] = useState<Open | null>(null);
   const close = () => setOpen(null);
 
@@ -112,12 +114,19 @@ export function WalletsPage() {
     onSettled: () => void refresh(),
   });
   // Removing a trust line signs a ledger transaction: one Idempotency-Key per click.
+  // A self-custody wallet signs the TrustSet itself (lib/signer).
   const removeTrustline = useLedgerMutation(
     (v: { walletId: number; token: WalletToken }, key) =>
-      apiPost(
-        '/api/wallets/remove-trustline',
-        { walletId: v.walletId, issuer: v.token.issuer, currency: v.token.currencyCode },
-        { idempotencyKey: key() },
+      runSigned(
+        walletOf(v.walletId) ?? { wallet_address: '' },
+        () =>
+          apiPost(
+            '/api/wallets/remove-trustline',
+            { walletId: v.walletId, issuer: v.token.issuer, currency: v.token.currencyCode },
+            { idempotencyKey: key() },
+          ),
+        key('signed'),
+        network,
       ),
     { onSettled: () => void refresh() },
   );
@@ -316,9 +325,10 @@ export function WalletsPage() {
         </ConfirmDialog>
       )}
 
-      {open?.kind === 'set-limit' && (
+      {open?.kind === 'set-limit' && walletOf(open.walletId) && (
         <SetLimitModal
           walletId={open.walletId}
+          wallet={walletOf(open.walletId)!}
           token={open.token}
           onClose={close}
           onDone={() => void refresh()}

@@ -1,0 +1,233 @@
+import { eq, like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Wallet } from 'xrpl';
+import {
+  Decimal,
+  TRUST_LINE_MAX_LIMIT,
+  type ClaimAirdropResult,
+  type CreateAirdropResult,
+  type DeployResult,
+} from '@ledgerpad/shared';
+import { ledgerSubmissions } from '../../src/ledger/schema';
+import { airdropClaims, airdrops as airdropsTable } from '../../src/modules/airdrops/schema';
+import { tokens as tokensTable } from '../../src/modules/tokens/schema';
+import { signingIntents } from '../../src/platform/intents/schema';
+import { submitOk } from '../helpers/submit-and-wait';
+import type { SignedIn } from '../helpers/test-app';
+import { seed, type TradingWorld } from '../helpers/trading-world';
+import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
+import { addSelfCustody, call as callApp, intentOf, signIntent } from './helpers';
+
+// Money the platform pays INTO a self-custody wallet (docs/self-custody.md): an airdrop claim (the
+// airdrop wallet's payment; the claimer's trust line is the only thing the wallet signs) and a
+// creator's reward claim (the fee wallet's payment, nothing signed by the wallet at all).
+
+let t: WalletTestApp;
+let world: TradingWorld;
+let creator: SignedIn;
+let alice: SignedIn;
+let bob: SignedIn;
+let token: DeployResult;
+let aliceWallet: { id: number; address: string };
+const bobBrowser = Wallet.generate();
+let bobWalletId: number;
+
+beforeAll(async () => {
+  t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on', FAUCET_XRP: '1000' });
+  await t.app.platform.accounts.bootstrapped();
+  world = seed(t);
+  creator = await t.signIn('creator');
+  const creatorWallet = await world.wallet(creator, 1);
+  token = await world.deploy(creator, creatorWallet.id, { name: 'Drop Coin', ticker: 'DROP' });
+  // Alice buys tokens (a custodial trade: its fee accrues the creator's reward) to airdrop them.
+  alice = await t.signIn('alice');
+  aliceWallet = await world.wallet(alice, 1);
+  await world.swap(alice, {
+    walletAddress: aliceWallet.address,
+    issuer: token.issuer_address,
+    token: token.currency,
+    amount: '40',
+    type: 'BUY',
+    slippage: '1',
+  });
+  bob = await t.signIn('bob');
+  bobWalletId = (await addSelfCustody(t.app, bob, bobBrowser)).id;
+  expect((await callApp(t.app, bob, 'POST', `/api/wallets/${bobWalletId}/fund`)).statusCode).toBe(200);
+}, 180_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const call = (...args: Parameters<typeof callApp> extends [unknown, ...infer R] ? R : never) =>
+  callApp(t.app, ...args);
+
+async function airdrop(over: Record<string, unknown> = {}) {
+  const res = await call(alice, 'POST', '/api/airdrops', {
+    sourceWalletId: aliceWallet.id,
+    tokenCode: token.currency,
+    issuerAddress: token.issuer_address,
+    projectName: 'Drop Project',
+    tagline: 'Free DROP',
+    logoUrl: '',
+    description: 'An airdrop',
+    perUserType: 'fixed',
+    totalTokenAmount: '300',
+    fixedAmount: '100',
+    deadline: new Date(Date.now() + 3600_000).toISOString(),
+    website: '',
+    twitter: '',
+    trustlineMode: 'auto',
+    ...over,
+  });
+  expect(res.statusCode, res.body).toBe(202);
+  const body = res.json() as CreateAirdropResult;
+  const job = await t.app.platform.jobs.waitFor(body.jobId, { timeoutMs: 60_000 });
+  expect(job.status, job.error ?? '').toBe('completed');
+  const [row] = await t.database.db.select().from(airdropsTable).where(eq(airdropsTable.id, body.id));
+  return row!;
+}
+
+async function stepsOf(intentId: string) {
+  const [row] = await t.database.db.select().from(signingIntents).where(eq(signingIntents.id, intentId));
+  return t.database.db
+    .select()
+    .from(ledgerSubmissions)
+    .where(like(ledgerSubmissions.intentKey, `${row!.intentKey}:step-%`));
+}
+
+describe('an airdrop claimed into a browser wallet', () => {
+  it('without the line: the wallet signs only its TrustSet, the airdrop wallet pays; a changed blob is refused', async () => {
+    const drop = await airdrop();
+    const headers = { 'idempotency-key': 'claim-bob-0001' };
+    const res = await call(
+      bob,
+      'POST',
+      `/api/airdrops/${drop.id}/claim`,
+      { destinationWalletId: bobWalletId },
+      headers,
+    );
+    const intent = intentOf(res);
+    expect(intent.txs).toHaveLength(1);
+    expect(intent.txs[0]).toMatchObject({
+      TransactionType: 'TrustSet',
+      Account: bobBrowser.classicAddress,
+      LimitAmount: { currency: token.currency, issuer: token.issuer_address, value: TRUST_LINE_MAX_LIMIT },
+    });
+    // Nothing is reserved until the line is there: the allocation is still whole.
+    expect(
+      (await t.database.db.select().from(airdropClaims).where(eq(airdropClaims.airdropId, drop.id))).length,
+    ).toBe(0);
+    // Retried, the same request answers the same intent.
+    const again = intentOf(
+      await call(
+        bob,
+        'POST',
+        `/api/airdrops/${drop.id}/claim`,
+        { destinationWalletId: bobWalletId },
+        headers,
+      ),
+    );
+    expect(again.id).toBe(intent.id);
+    // A line with a smaller limit than prepared: refused, nothing sent.
+    const changed = await call(bob, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(bobBrowser, intent, (tx) => ({
+        ...tx,
+        LimitAmount: { currency: token.currency, issuer: token.issuer_address, value: '1' },
+      })),
+    });
+    expect(changed.statusCode).toBe(400);
+    expect(changed.json().message).toBe(
+      'The signed transaction does not match what was prepared: LimitAmount differs.',
+    );
+    expect(await stepsOf(intent.id)).toHaveLength(0);
+
+    const xrpBefore = await world.xrp(bobBrowser.classicAddress);
+    const ok = await call(bob, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(bobBrowser, intent),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const paid = ok.json() as ClaimAirdropResult;
+    expect(paid.amount).toBe('100');
+    // On the ledger: the 100 tokens arrived; the wallet paid only its TrustSet's 10-drop fee.
+    expect(await world.tokens(bobBrowser.classicAddress, token)).toBe('100');
+    expect(await world.xrp(bobBrowser.classicAddress)).toBe(xrpBefore - 10n);
+    const [claim] = await t.database.db
+      .select()
+      .from(airdropClaims)
+      .where(eq(airdropClaims.airdropId, drop.id));
+    expect(claim).toMatchObject({
+      status: 'paid',
+      hash: paid.hash,
+      amount: '100',
+      requestKey: 'claim-bob-0001',
+    });
+    // The payment is the platform's (the airdrop wallet's), not the wallet's.
+    const [payment] = await t.database.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(eq(ledgerSubmissions.hash, paid.hash));
+    expect(payment).toMatchObject({ account: drop.airdropAddress, status: 'success' });
+    expect(payment!.signer).not.toBe('wallet');
+    // Posted again: the same answer, nothing sent or paid twice.
+    const twice = await call(bob, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(bobBrowser, intent),
+    });
+    expect(twice.json()).toEqual(paid);
+    expect(await world.tokens(bobBrowser.classicAddress, token)).toBe('100');
+  });
+
+  it('with the line already there: nothing to sign, the claim is paid as for a custodial wallet', async () => {
+    const drop = await airdrop({ totalTokenAmount: '50', fixedAmount: '25' });
+    const xrpBefore = await world.xrp(bobBrowser.classicAddress);
+    const res = await call(bob, 'POST', `/api/airdrops/${drop.id}/claim`, {
+      destinationWalletId: bobWalletId,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ amount: '25' });
+    expect(await world.tokens(bobBrowser.classicAddress, token)).toBe('125');
+    expect(await world.xrp(bobBrowser.classicAddress)).toBe(xrpBefore);
+  });
+
+  it('manual mode without the line: refused with the sentence, nothing prepared', async () => {
+    const drop = await airdrop({ totalTokenAmount: '50', fixedAmount: '25', trustlineMode: 'manual' });
+    const carol = await t.signIn('carol');
+    const carolBrowser = Wallet.generate();
+    const carolId = (await addSelfCustody(t.app, carol, carolBrowser)).id;
+    expect((await call(carol, 'POST', `/api/wallets/${carolId}/fund`)).statusCode).toBe(200);
+    const res = await call(carol, 'POST', `/api/airdrops/${drop.id}/claim`, { destinationWalletId: carolId });
+    expect(res.statusCode).toBe(400);
+    // The wallet opens its line itself (here straight on the ledger), then claims with nothing to sign.
+    await submitOk(t.connection.client, carolBrowser, {
+      TransactionType: 'TrustSet',
+      Account: carolBrowser.classicAddress,
+      LimitAmount: { currency: token.currency, issuer: token.issuer_address, value: '1000' },
+    });
+    const ok = await call(carol, 'POST', `/api/airdrops/${drop.id}/claim`, { destinationWalletId: carolId });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await world.tokens(carolBrowser.classicAddress, token)).toBe('25');
+  });
+});
+
+describe("a creator's rewards claimed into a browser wallet", () => {
+  it('pays the unclaimed reward from the fee wallet: nothing signed by the wallet', async () => {
+    const browser = Wallet.generate();
+    const id = (await addSelfCustody(t.app, creator, browser)).id;
+    expect((await call(creator, 'POST', `/api/wallets/${id}/fund`)).statusCode).toBe(200);
+    const [row] = await t.database.db
+      .select()
+      .from(tokensTable)
+      .where(eq(tokensTable.issuerAddress, token.issuer_address));
+    // The creator's third of alice's 0.75% fee on 40 XRP: 0.1 XRP.
+    expect(new Decimal(row!.totalReward).toFixed()).toBe('0.1');
+    const before = await world.xrp(browser.classicAddress);
+    const res = await call(creator, 'POST', '/api/claim-rewards', {
+      wallet: browser.classicAddress,
+      token: token.currency,
+      issuer: token.issuer_address,
+      percent: 100,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ claimed: '0.100000', to: browser.classicAddress });
+    expect(await world.xrp(browser.classicAddress)).toBe(before + 100_000n);
+  });
+});
