@@ -223,6 +223,35 @@ describe('the disclosure, worked out by hand', () => {
     expect(row('rate')).toContain('1 TKN = 0.0₅1037 XRP');
   });
 
+  it("a curve buy has a price impact against the curve's next price, and the same warnings (issue 39)", async () => {
+    // 900 XRP up the curve averages 0.0₅1228 XRP per token where the next chunk asks 0.0₅102:
+    // (0.00001228 − 0.0000102) / 0.0000102 = 20.39%: above 15%, its own confirmation step.
+    quote = () => ({
+      body: quoteView({
+        spend: '900',
+        receive: '73289902.28',
+        effectivePrice: '0.00001228',
+        spotPrice: '0.0000102',
+        priceImpactPercent: '20.39',
+        impactAgainst: 'curve',
+        fee: '0',
+        feeInPrice: '6.699',
+        curveFeePercent: '0.75',
+      }),
+    });
+    wallets = [wallet(A, 'Main', '1001')];
+    await open();
+    fireEvent.change(amountField(), { target: { value: '900' } });
+    await screen.findByTestId('disclosure');
+    expect(row('price-impact')).toBe("20.39% against the curve's next price");
+    expect(screen.getByTestId('price-impact').closest('.disclosure-row')!.className).toContain(
+      'impact-confirm',
+    );
+    expect(screen.getByRole('alert').textContent).toBe(
+      'High price impact: 20.39%. You will be asked to confirm.',
+    );
+  });
+
   it('XRP ⇄ RLUSD, RLUSD → XRP: pays RLUSD plus XRP network fees; the fee comes out of the XRP received', async () => {
     wallets = [
       wallet(A, 'Main', '101', {

@@ -401,6 +401,8 @@ export {
   SWAP_BATCH_MESSAGES,
   SWAP_MESSAGES,
   type SwapBatchItem,
+  type SwapBatchQuote,
+  type SwapBatchQuoteItem,
   type SwapBatchResult,
   swapBatchSchema,
   swapRequestSchema,

@@ -79,6 +79,8 @@ export interface TradeDisclosure {
   /** Before the trade: the pool's spot price (quote per token), when known. */
   spotPrice: string | null;
   priceImpactPercent: string | null;
+  /** What the impact is measured against: the pool's spot, a curve's next price, the book's best. */
+  impactAgainst: 'pool' | 'curve' | 'book' | null;
   level: ImpactLevel;
   /** Less than the whole amount would execute at any price. */
   partial: boolean;
@@ -139,6 +141,7 @@ export function tradeDisclosure(
     inversePrice: price.gt(0) ? plain(new Decimal(1).div(price).toSignificantDigits(15)) : '0',
     spotPrice: quote.spotPrice,
     priceImpactPercent: quote.priceImpactPercent,
+    impactAgainst: quote.impactAgainst ?? null,
     level: impactLevel(quote.priceImpactPercent),
     partial: quote.partial,
   };

@@ -134,6 +134,7 @@ export function registerTrading(
   userPost(app, '/api/amm-info', quoteRequestSchema, (u, b) => service.quote(u, b));
   userPost(app, '/api/swap', swapRequestSchema, (u, b, k) => service.swap(u, b, k));
   userPost(app, '/api/swap/batch', swapBatchSchema, (u, b, k) => service.swapBatch(u, b, k));
+  userPost(app, '/api/swap/batch/quote', swapBatchSchema, (u, b) => service.quoteBatch(u, b));
   userPost(app, '/api/add-trustline', addTrustlineSchema, (u, b, k) => service.addTrustline(u, b, k));
   userPost(app, '/api/limit-order', limitOrderSchema, (u, b, k) => service.limitOrder(u, b, k));
   app.get<{ Params: { userId: string } }>('/api/orders/get-orders/:userId', user, async (request, reply) => {

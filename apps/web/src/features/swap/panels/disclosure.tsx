@@ -112,6 +112,12 @@ export function Disclosure({
       </Row>
       <Row label="Price impact" testId="price-impact" tone={`impact-${d.level}`}>
         {d.priceImpactPercent === null ? '—' : `${d.priceImpactPercent}%`}
+        {d.priceImpactPercent !== null && d.impactAgainst && d.impactAgainst !== 'pool' && (
+          <span className="muted small" data-testid="impact-against">
+            {' '}
+            against the {d.impactAgainst === 'curve' ? "curve's next price" : "book's best offer"}
+          </span>
+        )}
       </Row>
       {d.partial && (
         <p className="form-error disclosure-note" role="note">
