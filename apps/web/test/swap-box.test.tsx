@@ -61,6 +61,7 @@ const wallet = (address: string, name: string | null, balance: string, extra: Pa
 let wallets: WalletBalance[];
 let quote: (body: Record<string, unknown>) => FetchAnswer;
 let swap: (body: Record<string, unknown>) => FetchAnswer;
+let batchQuote: (body: Record<string, unknown>) => FetchAnswer;
 let pair: 'XRP' | 'RLUSD';
 let savedSlippage: string;
 let fetchMock: ReturnType<typeof stubFetch>['fn'];
@@ -79,6 +80,7 @@ beforeEach(() => {
   wallets = [wallet(A, 'Main', '101')];
   quote = () => undefined;
   swap = () => undefined;
+  batchQuote = () => undefined;
   ({ fn: fetchMock } = stubFetch((path, body) => {
     const b = (body ?? {}) as Record<string, unknown>;
     if (path === '/api/session') return { body: { user: USER } };
@@ -104,6 +106,7 @@ beforeEach(() => {
         },
       };
     if (path === '/api/amm-info') return quote(b);
+    if (path === '/api/swap/batch/quote') return batchQuote(b);
     if (path === '/api/swap') return swap(b);
     return undefined;
   }));
@@ -528,7 +531,28 @@ describe('what is sent', () => {
 
   it("a multi-wallet buy names each wallet's outcome, styled by the worst, and never says 'Check logs'", async () => {
     wallets = [wallet(A, 'Main', '101'), wallet(B, null, '101'), wallet(C, 'Sniper', '101')];
-    quote = () => ({ body: quoteView({ spend: '2', receive: '100', effectivePrice: '0.02', fee: '0.015' }) });
+    // Each wallet's own quote after the ones before it (issue 39): 100, 98 and 96.1 TKN; the second
+    // opens its trust line.
+    const receives = ['100', '98', '96.1'];
+    batchQuote = (b) => {
+      expect(b).toMatchObject({ type: 'BUY', slippage: '0.50', issuer: ISSUER, token: 'TKN' });
+      return {
+        body: {
+          status: 'success',
+          wallets: (b.orders as Array<{ walletAddress: string; amount: string }>).map((o, i) => ({
+            walletAddress: o.walletAddress,
+            amount: o.amount,
+            quote: quoteView({
+              spend: o.amount,
+              receive: receives[i]!,
+              effectivePrice: '0.02',
+              fee: '0.015',
+              ...(i === 1 ? { opensTrustLine: true, reserve: '0.2', networkFee: '0.00004' } : {}),
+            }),
+          })),
+        },
+      };
+    };
     swap = (b) =>
       b.walletAddress === B
         ? {
@@ -547,10 +571,23 @@ describe('what is sent', () => {
     );
     ticks.forEach((t) => fireEvent.click(t));
     fireEvent.change(amountField(), { target: { value: '2' } });
-    // The selected wallet's estimate, for each of them.
-    expect((await screen.findByTestId('disclosure')).textContent).toContain(
-      'Each of the 3 wallets places this order.',
+    // Each wallet's own figures before the click: amount, fee, trust line, estimate and the minimum
+    // its trade signs (× 0.995: 99.5, 97.51, 95.6195).
+    await screen.findByTestId('batch-disclosure');
+    const rows = screen.getAllByTestId('batch-wallet');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[0]!).getByTestId('batch-amount').textContent).toBe('2 XRP');
+    expect(within(rows[0]!).getByTestId('batch-fee').textContent).toBe('0.015 XRP');
+    expect(within(rows[0]!).queryByTestId('batch-trust-line')).toBeNull();
+    expect(within(rows[1]!).getByTestId('batch-trust-line').textContent).toBe(
+      'reserve 0.2 XRP locked, not spent',
     );
+    expect(rows.map((r) => within(r).getByTestId('batch-minimum').textContent)).toEqual([
+      '99.5 TKN',
+      '97.51 TKN',
+      '95.6195 TKN',
+    ]);
+    expect(rows[2]!.textContent).toContain('Sniper');
     fireEvent.click(screen.getByRole('button', { name: 'Buy (3 wallets)' }));
     const result = await screen.findByTestId('trade-results');
     expect(result.querySelector('.trade-results-summary')!.textContent).toBe(
@@ -570,9 +607,44 @@ describe('what is sent', () => {
     expect(screen.getByTestId('trade-results')).toBe(result);
     expect((screen.getByLabelText('Amount (XRP)') as HTMLInputElement).value).toBe('');
     expect(result.closest('[role]')!.getAttribute('role')).toBe('alert');
-    // Each wallet its own key.
+    // Each wallet its own key; one after another in the quoted order, each with the estimate shown.
     const keys = sentHeaders('/api/swap').map((h) => h['idempotency-key']);
     expect(new Set(keys).size).toBe(3);
+    expect(sentBodies('/api/swap').map((b) => [b.walletAddress, b.expected])).toEqual([
+      [A, '100'],
+      [B, '98'],
+      [C, '96.1'],
+    ]);
+  });
+
+  it('a randomized buy draws its amounts before the click, shows each wallet, and sends those amounts (issue 39)', async () => {
+    wallets = [wallet(A, 'Main', '101'), wallet(B, 'Second', '101')];
+    batchQuote = (b) => ({
+      body: {
+        status: 'success',
+        wallets: (b.orders as Array<{ walletAddress: string; amount: string }>).map((o) => ({
+          walletAddress: o.walletAddress,
+          amount: o.amount,
+          quote: quoteView({ spend: o.amount, receive: '50', effectivePrice: '0.05', fee: '0.01' }),
+        })),
+      },
+    });
+    swap = (b) => okSwap(b);
+    await open();
+    fireEvent.click(screen.getByLabelText('Multi-wallet mode'));
+    within(screen.getByRole('list', { name: 'Wallets to trade from' }))
+      .getAllByRole('checkbox')
+      .forEach((t) => fireEvent.click(t));
+    fireEvent.click(screen.getByLabelText('Randomized buys'));
+    fireEvent.change(screen.getByLabelText('Min (XRP)'), { target: { value: '1' } });
+    fireEvent.change(screen.getByLabelText('Max (XRP)'), { target: { value: '3' } });
+    await screen.findByTestId('batch-disclosure');
+    const shown = screen.getAllByTestId('batch-amount').map((el) => el.textContent!.replace(' XRP', ''));
+    expect(shown).toHaveLength(2);
+    for (const a of shown) expect(Number(a) >= 1 && Number(a) <= 3).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Buy (2 wallets)' }));
+    await screen.findByTestId('trade-results');
+    expect(sentBodies('/api/swap').map((b) => b.amount)).toEqual(shown);
   });
 
   it('starts from the saved slippage and saves a typed one on blur', async () => {

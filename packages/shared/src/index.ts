@@ -612,6 +612,7 @@ export {
   type AssetAmount,
   type Holdings,
   impactLevel,
+  impactLevelRank,
   insufficientBalanceLabel,
   minimumReceived,
   shortfall,

@@ -42,6 +42,10 @@ export function impactLevel(impactPercent: string | null | undefined): ImpactLev
   return 'ok';
 }
 
+/** The levels in order of harm: a batch warns as its worst wallet. */
+export const impactLevelRank = (level: ImpactLevel): number =>
+  (['ok', 'warn', 'confirm', 'block'] as const).indexOf(level);
+
 /** An amount of one asset: 'XRP', 'RLUSD' or a token's ledger code. */
 export interface AssetAmount {
   asset: string;
