@@ -170,8 +170,10 @@ describe('the disclosure, worked out by hand', () => {
     await open();
     fireEvent.change(amountField(), { target: { value: '100' } });
     await screen.findByTestId('disclosure');
-    // 100 + 0.75 + 0.00003 + 0.2 = 100.95003 XRP, to the drop.
-    expect(row('you-pay')).toBe('100.95003 XRP');
+    // 100 + 0.75 + 0.00003 = 100.75003 XRP, to the drop; the 0.2 XRP reserve is locked, not paid:
+    // its own line (issue 39). The balance check still counts it.
+    expect(row('you-pay')).toBe('100.75003 XRP');
+    expect(screen.getByText('Reserve locked')).toBeTruthy();
     expect(row('pay-amount')).toBe('100 XRP');
     expect(row('platform-fee')).toBe('0.75 XRP');
     expect(screen.getByText('Platform fee (0.75%)')).toBeTruthy();
@@ -217,8 +219,9 @@ describe('the disclosure, worked out by hand', () => {
     expect(screen.getByText("Platform fee (0.75%), in the curve's price")).toBeTruthy();
     // No second fee line with 0: the fee is shown once, where it is paid.
     expect(screen.queryByTestId('platform-fee')).toBeNull();
-    // 5 + 0.00002 + 0.2 = 5.20002 XRP.
-    expect(row('you-pay')).toBe('5.20002 XRP');
+    // 5 + 0.00002 = 5.00002 XRP paid; 0.2 XRP locked.
+    expect(row('you-pay')).toBe('5.00002 XRP');
+    expect(row('reserve')).toContain('0.2 XRP');
     expect(row('you-receive')).toBe('≈ 4,821,766.3 TKN');
     // 4,821,766.3 × 0.995 = 4,797,657.4685.
     expect(row('minimum-received')).toBe('4,797,657.4685 TKN');
@@ -300,10 +303,15 @@ describe('the disclosure, worked out by hand', () => {
     expect(row('you-pay')).toBe('10 RLUSD + 0.00002 XRP');
     expect(row('platform-fee')).toBe('0.03409 XRP from what you receive');
     expect(row('you-receive')).toBe('≈ 4.545454 XRP');
-    // 4.545454 − 0.03409 = 4.511364 XRP kept.
-    expect(row('receive-after-fee')).toBe('≈ 4.511364 XRP');
-    // 4.545454 × 0.995 = 4.52272673 → the ledger's floor is whole drops, rounded down.
-    expect(row('minimum-received')).toBe('4.522726 XRP');
+    // 4.545454 − 0.03409 − 0.00002 = 4.511344 XRP kept, net of the platform fee and network fees.
+    expect(screen.getByText('After the platform fee and network fees')).toBeTruthy();
+    expect(row('receive-after-fee')).toBe('≈ 4.511344 XRP');
+    // 4.545454 × 0.995 = 4.52272673 → the ledger's floor is whole drops, rounded down: 4.522726.
+    expect(row('minimum-floor')).toBe('4.522726 XRP');
+    // Net (issue 39): the fee on the floor, 0.75% of 4.522726 = 0.03392 XRP (to the drop), and the
+    // network fees come out of it: 4.522726 − 0.03392 − 0.00002 = 4.488786 XRP.
+    expect(screen.getByText('Minimum received after fees (0.50% slippage)')).toBeTruthy();
+    expect(row('minimum-received')).toBe('4.488786 XRP');
     expect(row('rate')).toContain('1 RLUSD = 0.4545 XRP');
     expect(row('rate')).toContain('1 XRP = 2.2 RLUSD');
     expect(submitButton().textContent).toBe('Swap');
@@ -440,6 +448,46 @@ describe('the button says why it cannot send', () => {
     expect(submitButton().textContent).toBe('Insufficient TKN balance');
     expect(screen.getByTestId('submit-detail').textContent).toBe(
       'Insufficient balance: you have 50 TKN available, this needs 50.5 TKN.',
+    );
+  });
+
+  it("a sell's result is net: the platform fee and the network fees come out of what it received (issue 39)", async () => {
+    wallets = [
+      wallet(A, 'Main', '101', {
+        tokens: [{ currency: 'TKN', currencyCode: 'TKN', issuer: ISSUER, realIssuer: ISSUER, value: '5000' }],
+        trustlines: [{ currency: 'TKN', currencyCode: 'TKN', issuer: ISSUER }],
+      }),
+    ];
+    quote = () => ({
+      body: quoteView({
+        spend: '1000',
+        receive: '10.810075',
+        effectivePrice: '0.010810075',
+        fee: '0.081075',
+        networkFee: '0.00002',
+      }),
+    });
+    swap = () => ({
+      body: {
+        status: 'success',
+        swappedAmount: '10.810075',
+        spent: '1000',
+        received: '10.810075',
+        quote: 'XRP',
+        hash: 'H'.repeat(64),
+        fee: '0.081075',
+        message: '✅ 1 swap(s) successful!',
+      } satisfies SwapResult,
+    });
+    await open();
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Sell' }), { button: 0 });
+    fireEvent.click(await screen.findByRole('button', { name: /^TKN/ }));
+    fireEvent.change(amountField(), { target: { value: '1000' } });
+    await screen.findByTestId('disclosure');
+    fireEvent.click(submitButton());
+    // 10.810075 − 0.081075 − 0.00002 = 10.72898 XRP kept.
+    expect((await screen.findByTestId('you-received')).textContent).toBe(
+      'You received 10.72898 XRP after the platform fee and network fees',
     );
   });
 

@@ -309,9 +309,26 @@ export function TradeBox(p: TradeBoxProps) {
     }
     const swaps = done.flatMap((o) => (o.ok && o.swap ? [o.swap] : []));
     if (swaps.length > 0) {
-      const total = swaps.reduce((sum, s) => sum.plus(s.received), new Decimal(0));
       const got = side === 'BUY' ? token.code : quoteAsset;
-      showReceived(`You received ${formatMoney(total.toFixed(), got)} ${assetName(got)}`, true);
+      // Net (issue 39): a sell's platform fee comes out of what it received, and so do the network
+      // fees when that is XRP (each wallet's, as its quote disclosed them). A buy's fees were paid
+      // on top: what it received is what it keeps.
+      const networkFees = done.reduce((sum, o) => {
+        const i = targets.indexOf(o.wallet);
+        const d = batchMode ? batchRows?.[i]?.disclosure : disclosure;
+        return sum.plus(o.ok && o.swap && d ? d.networkFee : 0);
+      }, new Decimal(0));
+      const total = swaps.reduce(
+        (sum, s) => sum.plus(s.received).minus(side === 'SELL' ? s.fee : 0),
+        new Decimal(0),
+      );
+      const net = got === 'XRP' ? total.minus(networkFees) : total;
+      const after =
+        side === 'SELL' ? ` after the platform fee${got === 'XRP' ? ' and network fees' : ''}` : '';
+      showReceived(
+        `You received ${formatMoney(Decimal.max(0, net).toFixed(), got)} ${assetName(got)}${after}`,
+        true,
+      );
     }
     if (done.length > 0) {
       clearedBySend.current = form.amount !== '' || form.range.min !== '' || form.range.max !== '';

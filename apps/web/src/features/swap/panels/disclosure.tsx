@@ -70,7 +70,7 @@ export function Disclosure({
         <p className="muted small disclosure-note">Each of the {wallets} wallets places this order.</p>
       )}
       <Row label="You pay" testId="you-pay" strong>
-        {join(d.totalPay.map((p) => <span key={p.asset}>{money(p.amount, p.asset)}</span>))}
+        {join(d.youPay.map((p) => <span key={p.asset}>{money(p.amount, p.asset)}</span>))}
       </Row>
       <Row label="Amount" sub testId="pay-amount">
         {money(d.amount, d.payAsset)}
@@ -94,21 +94,42 @@ export function Disclosure({
         {money(d.networkFee, 'XRP')}
       </Row>
       {positive(d.reserve) && (
-        <Row label="Trust line reserve" sub testId="reserve">
-          {money(d.reserve, 'XRP')} <span className="muted">locked while the wallet holds the line</span>
+        <Row label="Reserve locked" testId="reserve">
+          {money(d.reserve, 'XRP')}{' '}
+          <span className="muted">for the new trust line: locked while the wallet holds it, not spent</span>
         </Row>
       )}
       <Row label="You receive (estimate)" strong testId="you-receive">
         ≈ {money(d.receive, d.receiveAsset)}
       </Row>
-      {d.side === 'SELL' && charged && (
-        <Row label="After the platform fee" sub testId="receive-after-fee">
-          ≈ {money(d.receiveAfterFee, d.receiveAsset)}
+      {d.side === 'SELL' && (charged || d.receiveAsset === 'XRP') && (
+        <Row
+          label={`After the ${[charged ? 'platform fee' : '', d.receiveAsset === 'XRP' ? 'network fees' : ''].filter(Boolean).join(' and ')}`}
+          sub
+          testId="receive-after-fee"
+        >
+          ≈ {money(d.receiveNet, d.receiveAsset)}
         </Row>
       )}
-      <Row label={`Minimum received (${slippage}% slippage)`} testId="minimum-received">
-        {money(d.minimumReceived, d.receiveAsset)}
-      </Row>
+      {d.minimumNet === d.minimumReceived ? (
+        <Row label={`Minimum received (${slippage}% slippage)`} testId="minimum-received">
+          {money(d.minimumReceived, d.receiveAsset)}
+        </Row>
+      ) : (
+        <>
+          <Row label={`Minimum received after fees (${slippage}% slippage)`} testId="minimum-received">
+            {money(d.minimumNet, d.receiveAsset)}
+          </Row>
+          <Row label="The trade's floor, before fees" sub testId="minimum-floor">
+            {money(d.minimumReceived, d.receiveAsset)}
+          </Row>
+        </>
+      )}
+      {d.side === 'BUY' && (
+        <p className="muted small disclosure-note" data-testid="net-note">
+          Net figures: the fees are paid on top, in what you pay, not out of what you receive.
+        </p>
+      )}
       <Row label="Rate" testId="rate">
         <span title={`${formatFull(d.price)} ${assetName(quote)}`}>
           1 {assetName(token)} = {formatPrice(d.price)} {assetName(quote)}
