@@ -220,7 +220,9 @@ describe("the trader's screen in Chromium", () => {
     await box.getByRole('button', { name: 'Sell', exact: true }).click();
     expect((await sold).status()).toBe(200);
     await box.getByTestId('you-received').waitFor();
-    expect(await box.getByTestId('you-received').textContent()).toMatch(/^You received .+ XRP$/);
+    expect(await box.getByTestId('you-received').textContent()).toMatch(
+      /^You received .+ XRP after the platform fee and network fees$/,
+    );
   });
 
   it("a double click on Send's 'Review' shows the confirm step and sends nothing; the form is kept", async () => {

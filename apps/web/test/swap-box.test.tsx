@@ -61,6 +61,7 @@ const wallet = (address: string, name: string | null, balance: string, extra: Pa
 let wallets: WalletBalance[];
 let quote: (body: Record<string, unknown>) => FetchAnswer;
 let swap: (body: Record<string, unknown>) => FetchAnswer;
+let batchQuote: (body: Record<string, unknown>) => FetchAnswer;
 let pair: 'XRP' | 'RLUSD';
 let savedSlippage: string;
 let fetchMock: ReturnType<typeof stubFetch>['fn'];
@@ -79,6 +80,7 @@ beforeEach(() => {
   wallets = [wallet(A, 'Main', '101')];
   quote = () => undefined;
   swap = () => undefined;
+  batchQuote = () => undefined;
   ({ fn: fetchMock } = stubFetch((path, body) => {
     const b = (body ?? {}) as Record<string, unknown>;
     if (path === '/api/session') return { body: { user: USER } };
@@ -104,6 +106,7 @@ beforeEach(() => {
         },
       };
     if (path === '/api/amm-info') return quote(b);
+    if (path === '/api/swap/batch/quote') return batchQuote(b);
     if (path === '/api/swap') return swap(b);
     return undefined;
   }));
@@ -167,8 +170,10 @@ describe('the disclosure, worked out by hand', () => {
     await open();
     fireEvent.change(amountField(), { target: { value: '100' } });
     await screen.findByTestId('disclosure');
-    // 100 + 0.75 + 0.00003 + 0.2 = 100.95003 XRP, to the drop.
-    expect(row('you-pay')).toBe('100.95003 XRP');
+    // 100 + 0.75 + 0.00003 = 100.75003 XRP, to the drop; the 0.2 XRP reserve is locked, not paid:
+    // its own line (issue 39). The balance check still counts it.
+    expect(row('you-pay')).toBe('100.75003 XRP');
+    expect(screen.getByText('Reserve locked')).toBeTruthy();
     expect(row('pay-amount')).toBe('100 XRP');
     expect(row('platform-fee')).toBe('0.75 XRP');
     expect(screen.getByText('Platform fee (0.75%)')).toBeTruthy();
@@ -214,13 +219,43 @@ describe('the disclosure, worked out by hand', () => {
     expect(screen.getByText("Platform fee (0.75%), in the curve's price")).toBeTruthy();
     // No second fee line with 0: the fee is shown once, where it is paid.
     expect(screen.queryByTestId('platform-fee')).toBeNull();
-    // 5 + 0.00002 + 0.2 = 5.20002 XRP.
-    expect(row('you-pay')).toBe('5.20002 XRP');
+    // 5 + 0.00002 = 5.00002 XRP paid; 0.2 XRP locked.
+    expect(row('you-pay')).toBe('5.00002 XRP');
+    expect(row('reserve')).toContain('0.2 XRP');
     expect(row('you-receive')).toBe('≈ 4,821,766.3 TKN');
     // 4,821,766.3 × 0.995 = 4,797,657.4685.
     expect(row('minimum-received')).toBe('4,797,657.4685 TKN');
     // Prices this small read with the subscript zero count.
     expect(row('rate')).toContain('1 TKN = 0.0₅1037 XRP');
+  });
+
+  it("a curve buy has a price impact against the curve's next price, and the same warnings (issue 39)", async () => {
+    // 900 XRP up the curve averages 0.0₅1228 XRP per token where the next chunk asks 0.0₅102:
+    // (0.00001228 − 0.0000102) / 0.0000102 = 20.39%: above 15%, its own confirmation step.
+    quote = () => ({
+      body: quoteView({
+        spend: '900',
+        receive: '73289902.28',
+        effectivePrice: '0.00001228',
+        spotPrice: '0.0000102',
+        priceImpactPercent: '20.39',
+        impactAgainst: 'curve',
+        fee: '0',
+        feeInPrice: '6.699',
+        curveFeePercent: '0.75',
+      }),
+    });
+    wallets = [wallet(A, 'Main', '1001')];
+    await open();
+    fireEvent.change(amountField(), { target: { value: '900' } });
+    await screen.findByTestId('disclosure');
+    expect(row('price-impact')).toBe("20.39% against the curve's next price");
+    expect(screen.getByTestId('price-impact').closest('.disclosure-row')!.className).toContain(
+      'impact-confirm',
+    );
+    expect(screen.getByRole('alert').textContent).toBe(
+      'High price impact: 20.39%. You will be asked to confirm.',
+    );
   });
 
   it('XRP ⇄ RLUSD, RLUSD → XRP: pays RLUSD plus XRP network fees; the fee comes out of the XRP received', async () => {
@@ -268,10 +303,15 @@ describe('the disclosure, worked out by hand', () => {
     expect(row('you-pay')).toBe('10 RLUSD + 0.00002 XRP');
     expect(row('platform-fee')).toBe('0.03409 XRP from what you receive');
     expect(row('you-receive')).toBe('≈ 4.545454 XRP');
-    // 4.545454 − 0.03409 = 4.511364 XRP kept.
-    expect(row('receive-after-fee')).toBe('≈ 4.511364 XRP');
-    // 4.545454 × 0.995 = 4.52272673 → the ledger's floor is whole drops, rounded down.
-    expect(row('minimum-received')).toBe('4.522726 XRP');
+    // 4.545454 − 0.03409 − 0.00002 = 4.511344 XRP kept, net of the platform fee and network fees.
+    expect(screen.getByText('After the platform fee and network fees')).toBeTruthy();
+    expect(row('receive-after-fee')).toBe('≈ 4.511344 XRP');
+    // 4.545454 × 0.995 = 4.52272673 → the ledger's floor is whole drops, rounded down: 4.522726.
+    expect(row('minimum-floor')).toBe('4.522726 XRP');
+    // Net (issue 39): the fee on the floor, 0.75% of 4.522726 = 0.03392 XRP (to the drop), and the
+    // network fees come out of it: 4.522726 − 0.03392 − 0.00002 = 4.488786 XRP.
+    expect(screen.getByText('Minimum received after fees (0.50% slippage)')).toBeTruthy();
+    expect(row('minimum-received')).toBe('4.488786 XRP');
     expect(row('rate')).toContain('1 RLUSD = 0.4545 XRP');
     expect(row('rate')).toContain('1 XRP = 2.2 RLUSD');
     expect(submitButton().textContent).toBe('Swap');
@@ -411,6 +451,46 @@ describe('the button says why it cannot send', () => {
     );
   });
 
+  it("a sell's result is net: the platform fee and the network fees come out of what it received (issue 39)", async () => {
+    wallets = [
+      wallet(A, 'Main', '101', {
+        tokens: [{ currency: 'TKN', currencyCode: 'TKN', issuer: ISSUER, realIssuer: ISSUER, value: '5000' }],
+        trustlines: [{ currency: 'TKN', currencyCode: 'TKN', issuer: ISSUER }],
+      }),
+    ];
+    quote = () => ({
+      body: quoteView({
+        spend: '1000',
+        receive: '10.810075',
+        effectivePrice: '0.010810075',
+        fee: '0.081075',
+        networkFee: '0.00002',
+      }),
+    });
+    swap = () => ({
+      body: {
+        status: 'success',
+        swappedAmount: '10.810075',
+        spent: '1000',
+        received: '10.810075',
+        quote: 'XRP',
+        hash: 'H'.repeat(64),
+        fee: '0.081075',
+        message: '✅ 1 swap(s) successful!',
+      } satisfies SwapResult,
+    });
+    await open();
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Sell' }), { button: 0 });
+    fireEvent.click(await screen.findByRole('button', { name: /^TKN/ }));
+    fireEvent.change(amountField(), { target: { value: '1000' } });
+    await screen.findByTestId('disclosure');
+    fireEvent.click(submitButton());
+    // 10.810075 − 0.081075 − 0.00002 = 10.72898 XRP kept.
+    expect((await screen.findByTestId('you-received')).textContent).toBe(
+      'You received 10.72898 XRP after the platform fee and network fees',
+    );
+  });
+
   it('a stale validation message clears as the input becomes valid; a pasted 7th decimal is dropped, the rest kept', async () => {
     quote = () => ({ body: quoteView({ spend: '1.123456', receive: '100', effectivePrice: '0.01123456' }) });
     await open();
@@ -499,7 +579,28 @@ describe('what is sent', () => {
 
   it("a multi-wallet buy names each wallet's outcome, styled by the worst, and never says 'Check logs'", async () => {
     wallets = [wallet(A, 'Main', '101'), wallet(B, null, '101'), wallet(C, 'Sniper', '101')];
-    quote = () => ({ body: quoteView({ spend: '2', receive: '100', effectivePrice: '0.02', fee: '0.015' }) });
+    // Each wallet's own quote after the ones before it (issue 39): 100, 98 and 96.1 TKN; the second
+    // opens its trust line.
+    const receives = ['100', '98', '96.1'];
+    batchQuote = (b) => {
+      expect(b).toMatchObject({ type: 'BUY', slippage: '0.50', issuer: ISSUER, token: 'TKN' });
+      return {
+        body: {
+          status: 'success',
+          wallets: (b.orders as Array<{ walletAddress: string; amount: string }>).map((o, i) => ({
+            walletAddress: o.walletAddress,
+            amount: o.amount,
+            quote: quoteView({
+              spend: o.amount,
+              receive: receives[i]!,
+              effectivePrice: '0.02',
+              fee: '0.015',
+              ...(i === 1 ? { opensTrustLine: true, reserve: '0.2', networkFee: '0.00004' } : {}),
+            }),
+          })),
+        },
+      };
+    };
     swap = (b) =>
       b.walletAddress === B
         ? {
@@ -518,10 +619,23 @@ describe('what is sent', () => {
     );
     ticks.forEach((t) => fireEvent.click(t));
     fireEvent.change(amountField(), { target: { value: '2' } });
-    // The selected wallet's estimate, for each of them.
-    expect((await screen.findByTestId('disclosure')).textContent).toContain(
-      'Each of the 3 wallets places this order.',
+    // Each wallet's own figures before the click: amount, fee, trust line, estimate and the minimum
+    // its trade signs (× 0.995: 99.5, 97.51, 95.6195).
+    await screen.findByTestId('batch-disclosure');
+    const rows = screen.getAllByTestId('batch-wallet');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[0]!).getByTestId('batch-amount').textContent).toBe('2 XRP');
+    expect(within(rows[0]!).getByTestId('batch-fee').textContent).toBe('0.015 XRP');
+    expect(within(rows[0]!).queryByTestId('batch-trust-line')).toBeNull();
+    expect(within(rows[1]!).getByTestId('batch-trust-line').textContent).toBe(
+      'reserve 0.2 XRP locked, not spent',
     );
+    expect(rows.map((r) => within(r).getByTestId('batch-minimum').textContent)).toEqual([
+      '99.5 TKN',
+      '97.51 TKN',
+      '95.6195 TKN',
+    ]);
+    expect(rows[2]!.textContent).toContain('Sniper');
     fireEvent.click(screen.getByRole('button', { name: 'Buy (3 wallets)' }));
     const result = await screen.findByTestId('trade-results');
     expect(result.querySelector('.trade-results-summary')!.textContent).toBe(
@@ -541,9 +655,44 @@ describe('what is sent', () => {
     expect(screen.getByTestId('trade-results')).toBe(result);
     expect((screen.getByLabelText('Amount (XRP)') as HTMLInputElement).value).toBe('');
     expect(result.closest('[role]')!.getAttribute('role')).toBe('alert');
-    // Each wallet its own key.
+    // Each wallet its own key; one after another in the quoted order, each with the estimate shown.
     const keys = sentHeaders('/api/swap').map((h) => h['idempotency-key']);
     expect(new Set(keys).size).toBe(3);
+    expect(sentBodies('/api/swap').map((b) => [b.walletAddress, b.expected])).toEqual([
+      [A, '100'],
+      [B, '98'],
+      [C, '96.1'],
+    ]);
+  });
+
+  it('a randomized buy draws its amounts before the click, shows each wallet, and sends those amounts (issue 39)', async () => {
+    wallets = [wallet(A, 'Main', '101'), wallet(B, 'Second', '101')];
+    batchQuote = (b) => ({
+      body: {
+        status: 'success',
+        wallets: (b.orders as Array<{ walletAddress: string; amount: string }>).map((o) => ({
+          walletAddress: o.walletAddress,
+          amount: o.amount,
+          quote: quoteView({ spend: o.amount, receive: '50', effectivePrice: '0.05', fee: '0.01' }),
+        })),
+      },
+    });
+    swap = (b) => okSwap(b);
+    await open();
+    fireEvent.click(screen.getByLabelText('Multi-wallet mode'));
+    within(screen.getByRole('list', { name: 'Wallets to trade from' }))
+      .getAllByRole('checkbox')
+      .forEach((t) => fireEvent.click(t));
+    fireEvent.click(screen.getByLabelText('Randomized buys'));
+    fireEvent.change(screen.getByLabelText('Min (XRP)'), { target: { value: '1' } });
+    fireEvent.change(screen.getByLabelText('Max (XRP)'), { target: { value: '3' } });
+    await screen.findByTestId('batch-disclosure');
+    const shown = screen.getAllByTestId('batch-amount').map((el) => el.textContent!.replace(' XRP', ''));
+    expect(shown).toHaveLength(2);
+    for (const a of shown) expect(Number(a) >= 1 && Number(a) <= 3).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Buy (2 wallets)' }));
+    await screen.findByTestId('trade-results');
+    expect(sentBodies('/api/swap').map((b) => b.amount)).toEqual(shown);
   });
 
   it('starts from the saved slippage and saves a typed one on blur', async () => {

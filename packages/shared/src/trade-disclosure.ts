@@ -3,7 +3,15 @@ import {
   PRICE_IMPACT_CONFIRM_PERCENT,
   PRICE_IMPACT_WARN_PERCENT,
 } from './constants';
-import { Decimal, decimalToDrops, dropsToXrp, parseDecimal, toLedgerValue, type DecimalValue } from './money';
+import {
+  Decimal,
+  decimalToDrops,
+  dropsToXrp,
+  parseDecimal,
+  platformFee,
+  toLedgerValue,
+  type DecimalValue,
+} from './money';
 import type { QuoteView, TradeSide } from './schemas/trading';
 
 // What the swap box says before the click (issue 25, docs/swap-box.md), from the server's quote: what
@@ -42,6 +50,10 @@ export function impactLevel(impactPercent: string | null | undefined): ImpactLev
   return 'ok';
 }
 
+/** The levels in order of harm: a batch warns as its worst wallet. */
+export const impactLevelRank = (level: ImpactLevel): number =>
+  (['ok', 'warn', 'confirm', 'block'] as const).indexOf(level);
+
 /** An amount of one asset: 'XRP', 'RLUSD' or a token's ledger code. */
 export interface AssetAmount {
   asset: string;
@@ -66,19 +78,34 @@ export interface TradeDisclosure {
   networkFee: string;
   reserve: string;
   opensTrustLine: boolean;
-  /** Everything the wallet gives up, per asset (amount, fee, network fees and reserve added up). */
+  /**
+   * Everything the wallet must have, per asset (amount, fee, network fees and the reserve a new line
+   * locks): what the balance check counts.
+   */
   totalPay: AssetAmount[];
+  /** What the wallet spends, per asset: `totalPay` without the reserve, which stays locked, not paid (issue 39). */
+  youPay: AssetAmount[];
   /** About what arrives; for a sell, what is left after the fee paid from it. */
   receive: string;
   receiveAfterFee: string;
-  /** The least the ledger will deliver at the chosen slippage (else nothing trades). */
+  /** The least the ledger will deliver at the chosen slippage (else nothing trades): the floor signed. */
   minimumReceived: string;
+  /**
+   * What that floor leaves once the fees come out of it (issue 39): a sell's platform fee (on what it
+   * receives) and, when it receives XRP, the network fees; a buy's fees are paid from the other asset,
+   * so its net minimum is the floor.
+   */
+  minimumNet: string;
+  /** About what is left: `receive` less a sell's fee and, in XRP, the network fees. */
+  receiveNet: string;
   /** Quote asset per token, and tokens per quote asset, as this trade executes. */
   price: string;
   inversePrice: string;
   /** Before the trade: the pool's spot price (quote per token), when known. */
   spotPrice: string | null;
   priceImpactPercent: string | null;
+  /** What the impact is measured against: the pool's spot, a curve's next price, the book's best. */
+  impactAgainst: 'pool' | 'curve' | 'book' | null;
   level: ImpactLevel;
   /** Less than the whole amount would execute at any price. */
   partial: boolean;
@@ -115,8 +142,21 @@ export function tradeDisclosure(
   add('XRP', networkFee);
   add('XRP', reserve);
   const totalPay = [...totals].map(([asset, amount]) => ({ asset, amount: plain(amount) }));
+  const youPay = [...totals].flatMap(([asset, amount]) => {
+    const spent = asset === 'XRP' ? amount.minus(reserve) : amount;
+    return spent.gt(0) ? [{ asset, amount: plain(spent) }] : [];
+  });
 
   const receiveAfterFee = side === 'SELL' ? Decimal.max(0, receive.minus(fee)) : receive;
+  const floor = minimumReceived(quote.receive, slippagePercent, receiveAsset === 'XRP');
+  // Fees that come out of what arrives: a sell's platform fee (its rate on what it receives), and
+  // the network fees when that is XRP.
+  const outOfReceived = (got: Decimal, feeOnIt: Decimal) =>
+    Decimal.max(0, got.minus(side === 'SELL' ? feeOnIt : 0).minus(receiveAsset === 'XRP' ? networkFee : 0));
+  const floorFee =
+    side === 'SELL' && quote.feePercent && fee.gt(0)
+      ? platformFee(floor, quote.feePercent, quoteAsset === 'XRP' ? 'xrp' : 'iou')
+      : new Decimal(0);
   const price = new Decimal(quote.effectivePrice);
   return {
     side,
@@ -132,13 +172,17 @@ export function tradeDisclosure(
     reserve: plain(reserve),
     opensTrustLine: quote.opensTrustLine === true,
     totalPay,
+    youPay,
     receive: plain(receive),
     receiveAfterFee: plain(receiveAfterFee),
-    minimumReceived: minimumReceived(quote.receive, slippagePercent, receiveAsset === 'XRP'),
+    minimumReceived: floor,
+    minimumNet: plain(outOfReceived(new Decimal(floor), floorFee)),
+    receiveNet: plain(outOfReceived(receive, fee)),
     price: plain(price),
     inversePrice: price.gt(0) ? plain(new Decimal(1).div(price).toSignificantDigits(15)) : '0',
     spotPrice: quote.spotPrice,
     priceImpactPercent: quote.priceImpactPercent,
+    impactAgainst: quote.impactAgainst ?? null,
     level: impactLevel(quote.priceImpactPercent),
     partial: quote.partial,
   };

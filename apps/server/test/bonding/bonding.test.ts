@@ -304,6 +304,20 @@ describe('a bonding-curve launch', () => {
     const inside = new Decimal(q.feeInPrice!).mul(1_000_000);
     expect(inside.minus(feeByHand.toString()).abs().lte(chunks.length)).toBe(true);
     expect(inside.gt(0)).toBe(true);
+    // Price impact against the curve's next price (issue 39): the first chunk [1, 2) at its value
+    // plus the fee, per token; the trade's average price is 5 XRP over what it buys.
+    const next = new Decimal((X(2n) - X(1n) + feeOn(X(2n) - X(1n))).toString())
+      .div(1_000_000)
+      .div(S.toString());
+    // (the ledger's offer quality and this division agree to 15 significant digits)
+    expect(new Decimal(q.spotPrice!).toSignificantDigits(15).toFixed(), next.toFixed()).toBe(
+      next.toSignificantDigits(15).toFixed(),
+    );
+    const average = new Decimal(q.spend).div(q.receive);
+    expect(q.impactAgainst).toBe('curve');
+    const spot = new Decimal(q.spotPrice!);
+    expect(q.priceImpactPercent).toBe(average.minus(spot).div(spot).mul(100).toDecimalPlaces(2).toFixed(2));
+    expect(Number(q.priceImpactPercent)).toBeGreaterThan(0);
   });
 
   it('graduates when the last curve token sells: ladder down, pool at the final price, LP tokens locked', async () => {

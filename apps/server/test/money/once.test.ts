@@ -6,6 +6,8 @@ import {
   type DeployResult,
   type JobStatusView,
   type QuoteView,
+  minimumReceived,
+  type SwapBatchQuote,
   type SwapBatchResult,
   type SwapResult,
 } from '@ledgerpad/shared';
@@ -182,6 +184,74 @@ describe('multi-wallet buys do not compete with themselves', () => {
     );
     for (const w of wallets) expect(await swapsOf(w.address)).toHaveLength(1);
     expect((await poolXrp()).eq(1060)).toBe(true);
+  });
+
+  it('a batch quoted first: each wallet its own figures after the ones before it, and the floor signed is the one shown (issue 39)', async () => {
+    const pia = await t.signIn('pia_batch_quote');
+    const wallets = [
+      await fundedWallet(t, pia, 1),
+      await fundedWallet(t, pia, 1),
+      await fundedWallet(t, pia, 1),
+    ];
+    // A randomized buy's amounts, fixed before the click.
+    const amounts = ['12', '7.5', '20'];
+    const body = {
+      issuer: token.issuer_address,
+      token: 'ONCE',
+      type: 'BUY',
+      slippage: '0.50',
+      orders: wallets.map((w, i) => ({ walletAddress: w.address, amount: amounts[i]! })),
+    };
+    const pool = await client.request({
+      command: 'amm_info',
+      asset: { currency: 'XRP' },
+      asset2: { currency: token.currency, issuer: token.issuer_address },
+      ledger_index: 'validated',
+    });
+    const x = new Decimal(pool.result.amm.amount as string).div(1e6);
+    const y = new Decimal((pool.result.amm.amount2 as { value: string }).value);
+    const res = await post('/api/swap/batch/quote', pia, body);
+    expect(res.statusCode, res.body).toBe(200);
+    const quoted = (res.json() as SwapBatchQuote).wallets;
+    expect(quoted.map((q) => [q.walletAddress, q.amount])).toEqual(
+      wallets.map((w, i) => [w.address, amounts[i]]),
+    );
+    // Each wallet alone would be quoted by the ledger; after the ones before it, the pool (x·y = k,
+    // 0.3% fee on the input) has given out what they took: wallet i gets out(C_i) − out(C_{i−1}).
+    const out = (c: Decimal) => y.mul(new Decimal(1).minus(x.div(x.plus(c.mul('0.997')))));
+    let before = new Decimal(0);
+    for (const [i, q] of quoted.entries()) {
+      const after = before.plus(amounts[i]!);
+      const byHand = out(after).minus(out(before));
+      expect(new Decimal(q.quote!.receive).minus(byHand).abs().div(byHand).lt('1e-9'), q.quote!.receive).toBe(
+        true,
+      );
+      // Its own amount, fee (0.75%), network fees and the trust line its first buy opens.
+      expect(q.quote).toMatchObject({
+        spend: amounts[i],
+        fee: new Decimal(amounts[i]!).mul('0.0075').toFixed(),
+        opensTrustLine: true,
+        reserve: '0.2',
+      });
+      expect(q.minimumReceived).toBe(minimumReceived(q.quote!.receive, '0.50', false));
+      before = after;
+    }
+    const sent = await post('/api/swap/batch', pia, {
+      ...body,
+      orders: body.orders.map((o, i) => ({ ...o, expected: quoted[i]!.quote!.receive })),
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const batch = sent.json() as SwapBatchResult;
+    expect(batch.results.map((r) => r.status)).toEqual(['success', 'success', 'success']);
+    for (const [i, w] of wallets.entries()) {
+      // The floor the ledger held the trade to is the minimum the screen showed, to the digit.
+      const r = await client.request({ command: 'account_tx', account: w.address, limit: 20 });
+      const swapTx = r.result.transactions
+        .map((e) => (e as unknown as { tx_json: Record<string, unknown> }).tx_json)
+        .find((tx) => tx.TransactionType === 'Payment' && tx.Destination === w.address)!;
+      expect((swapTx.DeliverMin as { value: string }).value).toBe(quoted[i]!.minimumReceived);
+      expect(new Decimal(batch.results[i]!.swap!.received).gte(quoted[i]!.minimumReceived!)).toBe(true);
+    }
   });
 });
 

@@ -11,12 +11,31 @@ import {
 // What a wallet can pay with, by the shared money layer's rule (packages/shared/src/money.ts): the
 // one definition of spendable XRP on the web. Balances come from POST /api/wallets/balances.
 
-type Funds = Pick<WalletBalance, 'balance' | 'ledgerReserve'>;
+type Funds = Pick<WalletBalance, 'balance' | 'ledgerReserve'> & Partial<Pick<WalletBalance, 'spendable'>>;
 
-/** Balance − the reserve it already locks, in drops, never below 0: the 'available' XRP people see. */
+/**
+ * XRP the server counts as already committed (issue 39): transactions in flight and platform fees
+ * still owed (a trade's fee paid by the fee job after it). The server's funds check takes it off the
+ * balance; so does every figure here, or ALL IN right after a trade asks for what the server refuses.
+ */
+const committedDrops = (w: Funds): bigint => parseXrpDrops(w.spendable?.committed ?? '0') ?? 0n;
+
+/** Balance − the reserve it already locks − what is committed, in drops, never below 0: the 'available' XRP people see. */
 export function availableDrops(w: Funds): bigint {
-  const left = (parseXrpDrops(w.balance) ?? 0n) - (parseXrpDrops(w.ledgerReserve) ?? 0n);
+  const left = (parseXrpDrops(w.balance) ?? 0n) - (parseXrpDrops(w.ledgerReserve) ?? 0n) - committedDrops(w);
   return left > 0n ? left : 0n;
+}
+
+/** The ledger's reserves and network fee as the server sent them with the wallet (undefined for an older answer). */
+export function walletReserves(w: Funds): LedgerReserves | undefined {
+  const s = w.spendable;
+  if (!s) return undefined;
+  const reserveBase = parseXrpDrops(s.baseReserve);
+  const reserveIncrement = parseXrpDrops(s.ownerReserve);
+  const baseFee = parseXrpDrops(s.networkFee);
+  return reserveBase === undefined || reserveIncrement === undefined || baseFee === undefined
+    ? undefined
+    : { reserveBase, reserveIncrement, baseFee };
 }
 
 /** Available XRP as text ('12.5'). */
@@ -35,7 +54,13 @@ export function spendableDrops(
   const locked = parseXrpDrops(w.ledgerReserve) ?? reserves.reserveBase;
   const owned =
     reserves.reserveIncrement > 0n ? (locked - reserves.reserveBase) / reserves.reserveIncrement : 0n;
-  return spendableXrp(parseXrpDrops(w.balance) ?? 0n, Number(owned > 0n ? owned : 0n), reserves, action);
+  return spendableXrp(
+    parseXrpDrops(w.balance) ?? 0n,
+    Number(owned > 0n ? owned : 0n),
+    reserves,
+    action,
+    committedDrops(w),
+  );
 }
 
 /** The wallet's balance of a token (its ledger code and issuer); '0' without a line. */

@@ -156,6 +156,11 @@ export interface QuoteView {
   spotPrice: string | null;
   /** How much worse than spot the trade executes, in percent (2 decimals). */
   priceImpactPercent: string | null;
+  /**
+   * What `spotPrice` and the impact are measured against (issue 39, additive): the pool's spot, a
+   * bonding curve's next price (its first offer, the curve's fee in it), or the book's best offer.
+   */
+  impactAgainst?: 'pool' | 'curve' | 'book';
   /** The platform's trading fee on this trade, in the quote asset (paid as its own payment after the trade). */
   fee: string;
   /** Less than the whole amount would execute at any price. */
@@ -246,13 +251,44 @@ export const swapBatchSchema = z.object({
   slippage: slippageSchema,
   baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
   orders: z
-    .array(z.object({ walletAddress: classicAddressSchema('walletAddress'), amount: tradeAmountSchema }), {
-      message: SWAP_MESSAGES.selectWallets,
-    })
+    .array(
+      z.object({
+        walletAddress: classicAddressSchema('walletAddress'),
+        amount: tradeAmountSchema,
+        /**
+         * What the batch quote said this wallet receives after the wallets before it traded (issue
+         * 39, additive): the floor signed is this less the slippage — the minimum the screen showed.
+         */
+        expected: decimalText('expected must be a decimal amount.')
+          .refine((v) => isDecimal(v) && new Decimal(v).gt(0), 'expected must be a decimal amount.')
+          .optional(),
+      }),
+      {
+        message: SWAP_MESSAGES.selectWallets,
+      },
+    )
     .min(1, SWAP_MESSAGES.selectWallets)
     .max(SWAP_BATCH_MAX, `At most ${SWAP_BATCH_MAX} wallets per request.`)
     .refine((o) => new Set(o.map((x) => x.walletAddress)).size === o.length, 'Each wallet can appear once.'),
 });
+
+/**
+ * POST /api/swap/batch/quote (issue 39): each wallet's own quote before the click, in the order the
+ * batch trades — each on the market the wallets before it leave (its `receive` and price are after
+ * theirs). `minimumReceived` is the floor its trade will sign (the shared `minimumReceived` of that
+ * `receive` at the batch's slippage); a wallet that cannot trade has its sentence instead.
+ */
+export interface SwapBatchQuoteItem {
+  walletAddress: string;
+  amount: string;
+  quote?: QuoteView;
+  minimumReceived?: string;
+  error?: string;
+}
+export interface SwapBatchQuote {
+  status: 'success';
+  wallets: SwapBatchQuoteItem[];
+}
 
 /** One wallet's outcome in a batch: its trade, or why it failed (the sentence and the ledger code). */
 export interface SwapBatchItem {

@@ -141,3 +141,53 @@ export function tradeMoved(
 export function tradingFee(notional: DecimalValue, percent: DecimalValue, quote: Asset): Decimal {
   return platformFee(notional, percent, quote.kind);
 }
+
+/**
+ * The market a batch walks, as far as the walk needs it: a pool's two reserves and its trading fee
+ * (the input side first), or the book's offers in the order a trade takes them (each what it takes
+ * of the input and gives of the output, as funded).
+ */
+export type MarketDepth =
+  | { kind: 'pool'; input: Decimal; output: Decimal; feeFraction: Decimal }
+  | { kind: 'book'; offers: Array<{ takes: Decimal; gives: Decimal }> };
+
+/** What `spent` of the input asset gets from the market (a pool's swap-in, or the book walked). */
+export function walkOut(depth: MarketDepth, spent: Decimal): Decimal {
+  if (spent.lte(0)) return new Decimal(0);
+  if (depth.kind === 'pool') {
+    // XLS-30 swap in: out = B · (1 − A / (A + in · (1 − fee))).
+    const inAfterFee = spent.mul(new Decimal(1).minus(depth.feeFraction));
+    return depth.output.mul(new Decimal(1).minus(depth.input.div(depth.input.plus(inAfterFee))));
+  }
+  let left = spent;
+  let out = new Decimal(0);
+  for (const o of depth.offers) {
+    if (left.lte(0)) break;
+    if (o.takes.lte(0)) continue;
+    const take = Decimal.min(left, o.takes);
+    out = out.plus(o.gives.mul(take).div(o.takes));
+    left = left.minus(take);
+  }
+  return out;
+}
+
+/**
+ * Multi-wallet trades one after another (issue 39): how much of what wallet i would get alone it gets
+ * after the wallets before it traded, by the walk: (walk(C_i) − walk(C_{i−1})) / walk(a_i), C_i the
+ * amounts up to and with wallet i's. The first wallet's share is 1: its quote is the ledger's own
+ * simulation; the others' quotes are scaled by their share, so the walk's model only sets the
+ * degradation, never the level.
+ */
+export function sequentialShares(depth: MarketDepth, amounts: readonly DecimalValue[]): Decimal[] {
+  let before = new Decimal(0);
+  return amounts.map((a) => {
+    const amount = new Decimal(a);
+    const after = before.plus(amount);
+    const alone = walkOut(depth, amount);
+    const share = alone.gt(0)
+      ? walkOut(depth, after).minus(walkOut(depth, before)).div(alone)
+      : new Decimal(1);
+    before = after;
+    return Decimal.min(1, Decimal.max(0, share));
+  });
+}

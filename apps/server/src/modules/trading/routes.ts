@@ -152,6 +152,7 @@ function tradingRoutes(app: FastifyInstance, service: TradingService | undefined
   userPost(app, '/api/amm-info', quoteRequestSchema, (u, b) => withLedger(service).quote(u, b));
   userPost(app, '/api/swap', swapRequestSchema, (u, b, k) => withLedger(service).swap(u, b, k));
   userPost(app, '/api/swap/batch', swapBatchSchema, (u, b, k) => withLedger(service).swapBatch(u, b, k));
+  userPost(app, '/api/swap/batch/quote', swapBatchSchema, (u, b) => withLedger(service).quoteBatch(u, b));
   userPost(app, '/api/add-trustline', addTrustlineSchema, (u, b, k) =>
     withLedger(service).addTrustline(u, b, k),
   );

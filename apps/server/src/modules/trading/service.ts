@@ -14,6 +14,7 @@ import {
   currencyToTicker,
   fixedDecimals,
   ledgerResultMessage,
+  minimumReceived,
   platformFeeDrops,
   toLedgerValue,
   xrpToDrops,
@@ -25,6 +26,8 @@ import {
   type QuoteAsset,
   type QuoteView,
   type SwapBatchItem,
+  type SwapBatchQuote,
+  type SwapBatchQuoteItem,
   type SwapBatchResult,
   type SwapResult,
   type TradeSide,
@@ -48,7 +51,14 @@ import {
   type DelegatedPermission,
 } from '@ledgerpad/shared';
 import { and, eq, inArray, max } from 'drizzle-orm';
-import { decode, getBalanceChanges, GlobalFlags, type Client, type TransactionMetadata } from 'xrpl';
+import {
+  decode,
+  getBalanceChanges,
+  GlobalFlags,
+  type Client,
+  type Currency,
+  type TransactionMetadata,
+} from 'xrpl';
 import { batchedRead } from '../../db/batched';
 import type { Db } from '../../db/client';
 import { readIssuerFacts } from '../../ledger/account-root';
@@ -83,9 +93,11 @@ import {
   marketOffer,
   marketPayment,
   minimumReceive,
+  sequentialShares,
   tradeMoved,
   tradingFee,
   type Asset,
+  type MarketDepth,
 } from './plan';
 
 // Market trades from custodial wallets: a quote is the trade itself simulated against the open
@@ -177,6 +189,8 @@ interface Order {
   slippage: string;
   /** What the screen's quote said the trade receives (the slippage floor's base), if it sent it. */
   expected?: string;
+  /** `expected` is the batch quote's, after the batch's earlier wallets: the user's own trades before it are in it. */
+  expectedInBatch?: boolean;
 }
 
 /** An order checked and ready to trade: its exact spend, and the intent its transactions use. */
@@ -418,6 +432,36 @@ export class TradingService {
     };
   }
 
+  /**
+   * Without a pool, the price the trade's first fill would pay (quote asset per token): the best
+   * offer on the side it takes — a bonding curve's next chunk (its price with the curve's fee in
+   * it, as the trade pays it) or the book's best order. A curve or book trade's impact is measured
+   * against it (issue 39), as a pool trade's is against the pool's spot.
+   */
+  private async nextOfferPrice(m: Market, type: TradeSide): Promise<Decimal | null> {
+    const token: Currency = { currency: m.token.currency, issuer: m.token.issuer };
+    const quote: Currency =
+      m.quote.kind === 'xrp' ? { currency: 'XRP' } : { currency: m.quote.currency, issuer: m.quote.issuer };
+    try {
+      const r = await this.reader.request({
+        command: 'book_offers',
+        // A buy takes offers giving the token; a sell takes offers giving the quote asset.
+        taker_gets: type === 'BUY' ? token : quote,
+        taker_pays: type === 'BUY' ? quote : token,
+        limit: 1,
+        ledger_index: 'current',
+      });
+      const [best] = r.result.offers;
+      if (!best) return null;
+      const gets = amountValue((best.taker_gets_funded ?? best.TakerGets) as LedgerAmount);
+      const pays = amountValue((best.taker_pays_funded ?? best.TakerPays) as LedgerAmount);
+      const [q, t] = type === 'BUY' ? [pays, gets] : [gets, pays];
+      return t.gt(0) && q.gt(0) ? q.div(t) : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** 'Insufficient Liquidity', or the launch protection's cap when that is what a buy met. */
   private async noLiquidity(m: Market, type: 'BUY' | 'SELL', details?: Record<string, unknown>) {
     const cap =
@@ -452,20 +496,25 @@ export class TradingService {
       ),
     ]);
     const amount = (q.tradeType === 'BUY' ? q.amountXrp : q.amountToken)!;
-    const [sim, spot] = await Promise.all([
+    const [sim, spot, next] = await Promise.all([
       this.simulate(wallet.address, q.tradeType, m, amount),
       this.spotPrice(m),
+      this.nextOfferPrice(m, q.tradeType),
     ]);
     if (sim.received.lte(0) || sim.spent.lte(0)) throw await this.noLiquidity(m, q.tradeType);
     const tokens = q.tradeType === 'BUY' ? sim.received : sim.spent;
     const notional = q.tradeType === 'BUY' ? sim.spent : sim.received;
     const price = notional.div(tokens);
+    // Impact against the pool's spot; without a pool, against the first offer the trade takes (a
+    // curve's next price, or the book's best): a curve buy is warned and guarded as a pool buy is.
+    const reference = spot ?? next;
+    const impactAgainst = spot ? 'pool' : next ? (curve ? 'curve' : 'book') : undefined;
     const impact =
-      spot && spot.gt(0)
-        ? (q.tradeType === 'BUY' ? price.minus(spot) : spot.minus(price))
-            .div(spot)
-            .mul(100)
-            .toDecimalPlaces(2)
+      reference && reference.gt(0)
+        ? Decimal.max(
+            0,
+            (q.tradeType === 'BUY' ? price.minus(reference) : reference.minus(price)).div(reference).mul(100),
+          ).toDecimalPlaces(2)
         : null;
     const fees = await this.deps.recorder.feeBreakdown(
       userId,
@@ -495,8 +544,9 @@ export class TradingService {
       receive: plain(sim.received),
       quote: m.quoteName,
       effectivePrice: plain(price),
-      spotPrice: spot ? plain(spot) : null,
+      spotPrice: reference ? plain(reference) : null,
       priceImpactPercent: impact ? impact.toFixed(2) : null,
+      ...(impactAgainst ? { impactAgainst } : {}),
       fee: plain(fees.fee),
       partial: sim.spent.lt(amount),
       feePercent,
@@ -703,7 +753,13 @@ export class TradingService {
         const intent = `swap-batch:${userId}:${key}:${i}`;
         try {
           if (!wallet) throw notFound(WALLET_MESSAGES.notFound);
-          const order: Order = { type: b.type, amount: o.amount, slippage: b.slippage };
+          // The batch quote's figure for this wallet (after the wallets before it): its floor as shown.
+          const order: Order = {
+            type: b.type,
+            amount: o.amount,
+            slippage: b.slippage,
+            ...(o.expected ? { expected: o.expected, expectedInBatch: true } : {}),
+          };
           const done = await this.deps.submissions.existing(`${intent}:trade`);
           if (done) return this.item(o.walletAddress, await this.swapResult(wallet.address, m, order, done));
           return await this.prepareTrade(userId, wallet, m, order, intent);
@@ -733,6 +789,131 @@ export class TradingService {
       message: failed === 0 ? SWAP_BATCH_MESSAGES.success(succeeded) : SWAP_BATCH_MESSAGES.failed(failed),
       results,
     };
+  }
+
+  /**
+   * POST /api/swap/batch/quote (issue 39): each wallet's own quote before the click — its amount,
+   * the platform fee, network fees, a new trust line and its reserve — with what it receives after
+   * the wallets before it traded (`sequentialShares` on the market's depth scales its own simulated
+   * figure), and the floor its trade will sign: `minimumReceived` of that, the same shared rule the
+   * batch's trade applies to the `expected` the screen sends back.
+   */
+  async quoteBatch(userId: number, b: Parsed<typeof swapBatchSchema>): Promise<SwapBatchQuote> {
+    const m = await this.market(b.issuer, b.token, b.baseAsset);
+    const quotes = await Promise.all(
+      b.orders.map(async (o) => {
+        try {
+          return await this.quote(userId, {
+            issuer: b.issuer,
+            token: b.token,
+            tradeType: b.type,
+            ...(b.type === 'BUY' ? { amountXrp: o.amount } : { amountToken: o.amount }),
+            ...(b.baseAsset ? { baseAsset: b.baseAsset } : {}),
+            wallet: o.walletAddress,
+          });
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          return err.message;
+        }
+      }),
+    );
+    // Only the wallets that can trade move the market for the ones after them.
+    const depth = await this.marketDepth(m, b.type);
+    const trading = b.orders.filter((_, i) => typeof quotes[i] !== 'string');
+    const shares = depth
+      ? sequentialShares(
+          depth,
+          trading.map((o) => o.amount),
+        )
+      : [];
+    let k = 0;
+    const wallets: SwapBatchQuoteItem[] = b.orders.map((o, i) => {
+      const q = quotes[i]!;
+      if (typeof q === 'string') return { walletAddress: o.walletAddress, amount: o.amount, error: q };
+      const share = shares[k++] ?? new Decimal(1);
+      const receive = new Decimal(q.receive).mul(share);
+      const received =
+        m.quote.kind === 'xrp' && b.type === 'SELL'
+          ? receive.toDecimalPlaces(6, Decimal.ROUND_DOWN)
+          : receive.toSignificantDigits(15, Decimal.ROUND_DOWN);
+      const tokens = b.type === 'BUY' ? received : new Decimal(q.spend);
+      const notional = b.type === 'BUY' ? new Decimal(q.spend) : received;
+      const price = tokens.gt(0) ? notional.div(tokens) : new Decimal(q.effectivePrice);
+      const spot = q.spotPrice ? new Decimal(q.spotPrice) : null;
+      const impact =
+        spot && spot.gt(0)
+          ? Decimal.max(0, (b.type === 'BUY' ? price.minus(spot) : spot.minus(price)).div(spot).mul(100))
+          : null;
+      const quote: QuoteView = {
+        ...q,
+        receive: plain(received),
+        tokenAmountRounded: fixed6(received),
+        effectivePrice: plain(price),
+        priceImpactPercent: impact ? impact.toFixed(2) : q.priceImpactPercent,
+        // A sell's fee is on what it receives.
+        ...(b.type === 'SELL' ? { fee: plain(this.feeOn(new Decimal(q.fee), share, m)) } : {}),
+      };
+      return {
+        walletAddress: o.walletAddress,
+        amount: o.amount,
+        quote,
+        minimumReceived: minimumReceived(
+          quote.receive,
+          b.slippage,
+          b.type === 'SELL' && m.quote.kind === 'xrp',
+        ),
+      };
+    });
+    return { status: 'success', wallets };
+  }
+
+  /** A sell's fee scaled with what it receives: XRP down to the drop, an issued amount to 15 digits. */
+  private feeOn(fee: Decimal, share: Decimal, m: Market): Decimal {
+    const scaled = fee.mul(share);
+    return m.quote.kind === 'xrp'
+      ? scaled.toDecimalPlaces(6, Decimal.ROUND_DOWN)
+      : scaled.toSignificantDigits(15);
+  }
+
+  /** The pool (reserves and fee, the trade's input side first) or, without one, the book it takes. */
+  private async marketDepth(m: Market, type: TradeSide): Promise<MarketDepth | null> {
+    const quote: Currency =
+      m.quote.kind === 'xrp' ? { currency: 'XRP' } : { currency: m.quote.currency, issuer: m.quote.issuer };
+    const token: Currency = { currency: m.token.currency, issuer: m.token.issuer };
+    try {
+      const r = await this.reader.request({
+        command: 'amm_info',
+        asset: quote,
+        asset2: token,
+        ledger_index: 'current',
+      });
+      const q = amountValue(r.result.amm.amount as LedgerAmount);
+      const t = amountValue(r.result.amm.amount2 as LedgerAmount);
+      const feeFraction = new Decimal(r.result.amm.trading_fee).div(100_000);
+      return type === 'BUY'
+        ? { kind: 'pool', input: q, output: t, feeFraction }
+        : { kind: 'pool', input: t, output: q, feeFraction };
+    } catch {
+      // No pool: the book (a bonding curve's ladder, or orders).
+    }
+    try {
+      const r = await this.reader.request({
+        command: 'book_offers',
+        taker_gets: type === 'BUY' ? token : quote,
+        taker_pays: type === 'BUY' ? quote : token,
+        limit: 200,
+        ledger_index: 'current',
+      });
+      return {
+        kind: 'book',
+        offers: r.result.offers.map((o) => ({
+          takes: amountValue((o.taker_pays_funded ?? o.TakerPays) as LedgerAmount),
+          gives: amountValue((o.taker_gets_funded ?? o.TakerGets) as LedgerAmount),
+        })),
+      };
+    } catch {
+      return null;
+    }
   }
 
   private item(walletAddress: string, swap: SwapResult): SwapBatchItem {
@@ -853,7 +1034,7 @@ export class TradingService {
       const { funds, submissions } = this.deps;
       const spend = o.sendMax ?? o.amount;
       // The screen's quote is the floor's base, unless the user's own trades in this market moved it.
-      let expected = o.expected && !stale ? new Decimal(o.expected) : undefined;
+      let expected = o.expected && (!stale || o.expectedInBatch) ? new Decimal(o.expected) : undefined;
       // In a Batch the fee is signed with the trade: on what the trade simulated right now moves.
       let sim: Simulated | undefined;
       if (!expected || o.batch) {

@@ -8,6 +8,7 @@ import {
   type QuoteAsset,
   type QuoteView,
   type SlippagePreference,
+  type SwapBatchQuote,
   type SwapResult,
   type TokenStatsView,
   type TokenSuggestion,
@@ -67,6 +68,38 @@ export function useQuote(input: QuoteInput | null) {
     enabled: input !== null,
     retry: false,
     // The market moves with every ledger: an estimate older than a few seconds is asked again.
+    refetchInterval: 5_000,
+  });
+}
+
+export interface BatchQuoteInput {
+  issuer: string;
+  token: string;
+  side: 'BUY' | 'SELL';
+  slippage: string;
+  baseAsset?: QuoteAsset;
+  orders: Array<{ walletAddress: string; amount: string }>;
+}
+
+/** Multi-wallet market orders: each wallet's own quote, after the wallets before it (issue 39). */
+export function useBatchQuote(input: BatchQuoteInput | null) {
+  return useQuery({
+    queryKey: ['swap', 'batch-quote', input],
+    queryFn: ({ signal }) =>
+      apiPost<SwapBatchQuote>(
+        '/api/swap/batch/quote',
+        {
+          issuer: input!.issuer,
+          token: input!.token,
+          type: input!.side,
+          slippage: input!.slippage,
+          ...(input!.baseAsset ? { baseAsset: input!.baseAsset } : {}),
+          orders: input!.orders,
+        },
+        { signal },
+      ),
+    enabled: input !== null,
+    retry: false,
     refetchInterval: 5_000,
   });
 }
@@ -137,6 +170,11 @@ export interface TradeRequest {
   slippage: string;
   price?: string;
   orders: WalletOrder[];
+  /**
+   * One after another, in this order (issue 39): each wallet's `expected` is the batch quote's,
+   * after the wallets before it, so each request goes once the one before it has its answer.
+   */
+  sequential?: boolean;
 }
 
 /** What happened to one wallet's order. */
@@ -154,36 +192,44 @@ export function useTradeAction() {
   return useLedgerAction(
     async (req: TradeRequest, key): Promise<WalletOutcome[]> => {
       const fallback = req.kind === 'limit' ? SWAP_MESSAGES.limitFailed : SWAP_MESSAGES.swapRetry;
-      const results = await Promise.allSettled(
-        req.orders.map(async (o) => {
-          const body = {
-            walletAddress: o.wallet.wallet_address,
-            issuer: req.issuer,
-            token: req.token,
-            amount: o.amount,
-            type: req.side,
-            ...(req.baseAsset ? { baseAsset: req.baseAsset } : {}),
-          };
-          const init = { idempotencyKey: key(o.wallet.wallet_address) };
-          if (req.kind === 'limit')
-            return {
-              order: await apiPost<LimitOrderResult>('/api/limit-order', { ...body, price: req.price }, init),
-            };
-          // A self-custody wallet signs the prepared trade (and its fee) itself (lib/signer).
+      const one = async (o: WalletOrder) => {
+        const body = {
+          walletAddress: o.wallet.wallet_address,
+          issuer: req.issuer,
+          token: req.token,
+          amount: o.amount,
+          type: req.side,
+          ...(req.baseAsset ? { baseAsset: req.baseAsset } : {}),
+        };
+        const init = { idempotencyKey: key(o.wallet.wallet_address) };
+        if (req.kind === 'limit')
           return {
-            swap: await runSigned<SwapResult>(
-              o.wallet,
-              () =>
-                apiPost(
-                  '/api/swap',
-                  { ...body, slippage: req.slippage, ...(o.expected ? { expected: o.expected } : {}) },
-                  init,
-                ),
-              key(`signed:${o.wallet.wallet_address}`),
-            ),
+            order: await apiPost<LimitOrderResult>('/api/limit-order', { ...body, price: req.price }, init),
           };
-        }),
-      );
+        // A self-custody wallet signs the prepared trade (and its fee) itself (lib/signer).
+        return {
+          swap: await runSigned<SwapResult>(
+            o.wallet,
+            () =>
+              apiPost(
+                '/api/swap',
+                { ...body, slippage: req.slippage, ...(o.expected ? { expected: o.expected } : {}) },
+                init,
+              ),
+            key(`signed:${o.wallet.wallet_address}`),
+          ),
+        };
+      };
+      const results: PromiseSettledResult<Awaited<ReturnType<typeof one>>>[] = [];
+      if (req.sequential) {
+        for (const o of req.orders)
+          results.push(
+            await one(o).then(
+              (value) => ({ status: 'fulfilled' as const, value }),
+              (reason: unknown) => ({ status: 'rejected' as const, reason }),
+            ),
+          );
+      } else results.push(...(await Promise.allSettled(req.orders.map(one))));
       void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
       return results.map((r, i): WalletOutcome => {
         const wallet = req.orders[i]!.wallet;

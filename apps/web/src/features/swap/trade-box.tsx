@@ -1,4 +1,4 @@
-import { useEffect, useRef, type Dispatch, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, type Dispatch, type FormEvent } from 'react';
 import {
   ALL_IN_FRACTION,
   AMOUNT_DECIMALS,
@@ -9,6 +9,7 @@ import {
   SWAP_MESSAGES,
   XRP_PRESETS,
   allInDrops,
+  slippageSchema,
   dropsToXrp,
   formatMoney,
   formatPrice,
@@ -21,19 +22,20 @@ import {
   type LedgerReserves,
   type QuoteAsset,
   type TradeDisclosure,
+  impactLevelRank,
   type WalletBalance,
 } from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { userMessage } from '../../lib/api';
 import { walletLabel } from '../../lib/wallet-balances';
 import { availableDrops, hasTrustLine, spendableDrops, tokenBalance } from '../../lib/wallet-funds';
-import { useQuote, useTradeAction, type TradeRequest, type WalletOutcome } from './api';
+import { useBatchQuote, useQuote, useTradeAction, type TradeRequest, type WalletOutcome } from './api';
 import { randomAmounts, randomRange } from './batch';
 import { isRandomized, sideOf, type SwapAction, type SwapForm, type TokenChoice } from './form';
 import { StatusLine, useDebounced, useResultLine } from './hooks';
 import { AmountField } from '../../components/amount-field';
 import { AntiSniperLine } from './panels/anti-sniper';
-import { Disclosure } from './panels/disclosure';
+import { BatchDisclosure, Disclosure, type BatchRow } from './panels/disclosure';
 import { SubmitButton } from './panels/submit-button';
 import { TradeResults } from './panels/trade-results';
 import { estimatedNeeds, holdingsOf, readiness, walletShortfall, type QuoteState } from './readiness';
@@ -123,9 +125,49 @@ export function TradeBox(p: TradeBoxProps) {
   })();
 
   // The quote: the trade simulated on the ledger from the selected wallet (single-wallet market
-  // orders; a batch's wallets are estimated by the server as each executes).
+  // orders). Multi-wallet market orders get each wallet's own quote after the wallets before it
+  // (the batch quote, issue 39): amount, fee, minimum and new trust line shown per wallet.
   const debounced = useDebounced(form.amount, ESTIMATE_DEBOUNCE_MS);
-  const wantsQuote = kind === 'market' && !randomized && wallet !== undefined && token !== null;
+  const batchMode = form.multi && kind === 'market' && form.mode !== 'rlusd';
+  const wantsQuote = kind === 'market' && !batchMode && !randomized && wallet !== undefined && token !== null;
+  // A randomized buy's amounts are drawn once per range and set of wallets, before the click: the
+  // amounts shown are the amounts sent.
+  const drawn = useMemo(() => {
+    if (!randomized) return null;
+    const range = randomRange(form.range.min, form.range.max);
+    return typeof range === 'string' ? null : randomAmounts(range, targets.length);
+  }, [randomized, form.range.min, form.range.max, targets.length]);
+  const orderAmounts: string[] | null = randomized ? drawn : targets.map(() => form.amount);
+  const batchQuote = useBatchQuote(
+    batchMode &&
+      token &&
+      orderAmounts &&
+      !preShort &&
+      (randomized || (validAmount && debounced === form.amount)) &&
+      slippageSchema.safeParse(form.slippage).success
+      ? {
+          issuer: token.issuer,
+          token: token.code,
+          side,
+          slippage: form.slippage,
+          orders: targets.map((w, i) => ({ walletAddress: w.wallet_address, amount: orderAmounts[i]! })),
+        }
+      : null,
+  );
+  const batchRows: BatchRow[] | null =
+    batchMode && token && batchQuote.data && !batchQuote.isPlaceholderData
+      ? batchQuote.data.wallets.map((item) => ({
+          wallet: targets.find((w) => w.wallet_address === item.walletAddress),
+          address: item.walletAddress,
+          amount: item.amount,
+          disclosure: item.quote ? tradeDisclosure(side, token.code, item.quote, form.slippage || '0') : null,
+          error: item.error ?? null,
+        }))
+      : null;
+  const batchFresh =
+    batchRows !== null &&
+    batchRows.length === targets.length &&
+    batchRows.every((r, i) => r.address === targets[i]!.wallet_address && r.amount === orderAmounts?.[i]);
   const quote = useQuote(
     wantsQuote && validAmount && !preShort && tradeAmountSchema.safeParse(debounced).success
       ? {
@@ -139,24 +181,53 @@ export function TradeBox(p: TradeBoxProps) {
       : null,
   );
   const fresh = debounced === form.amount && quote.data !== undefined && !quote.isPlaceholderData;
+  // In a batch the warnings follow its worst wallet (the last ones meet the most impact).
+  const batchWorst =
+    batchFresh && batchRows.every((r) => r.disclosure)
+      ? batchRows
+          .map((r) => r.disclosure!)
+          .reduce((a, b) => (impactLevelRank(b.level) > impactLevelRank(a.level) ? b : a))
+      : null;
+  const batchError = batchFresh ? batchRows.find((r) => r.error) : undefined;
   const disclosure: TradeDisclosure | null =
     wantsQuote && fresh && token && quote.data
       ? tradeDisclosure(side, token.code, quote.data, form.slippage || '0')
-      : null;
-  const quoteState: QuoteState = disclosure
-    ? { state: 'ready', disclosure }
-    : quote.error && debounced === form.amount
-      ? {
-          state: 'failed',
-          message: userMessage(quote.error, SWAP_MESSAGES.insufficientLiquidity),
-        }
-      : { state: 'pending' };
+      : batchWorst;
+  const quoteState: QuoteState = batchError
+    ? {
+        state: 'failed',
+        message: `${batchError.wallet ? walletLabel(batchError.wallet) : batchError.address}: ${batchError.error}`,
+      }
+    : disclosure
+      ? { state: 'ready', disclosure }
+      : batchMode && batchQuote.error
+        ? { state: 'failed', message: userMessage(batchQuote.error, SWAP_MESSAGES.insufficientLiquidity) }
+        : quote.error && debounced === form.amount
+          ? {
+              state: 'failed',
+              message: userMessage(quote.error, SWAP_MESSAGES.insufficientLiquidity),
+            }
+          : { state: 'pending' };
 
   // With the quote, the exact needs (the user's own fee, the network fees, the trust line's reserve).
-  const exactShort =
-    disclosure && wallet && token
+  const exactShort = (() => {
+    if (!token) return null;
+    if (batchFresh) {
+      for (const r of batchRows) {
+        if (!r.wallet || !r.disclosure) continue;
+        const short = walletShortfall(
+          r.disclosure.totalPay,
+          holdingsOf(r.wallet, token, p.rlusdIssuer),
+          assetName,
+        );
+        if (short) return { ...short, detail: `${walletLabel(r.wallet)}: ${short.detail}` };
+      }
+      return null;
+    }
+    return disclosure && wallet && !batchMode
       ? walletShortfall(disclosure.totalPay, holdingsOf(wallet, token, p.rlusdIssuer), assetName)
       : null;
+  })();
   const short = preShort
     ? {
         ...preShort.short,
@@ -178,7 +249,7 @@ export function TradeBox(p: TradeBoxProps) {
     price: form.price,
     slippage: form.slippage,
     short,
-    needsQuote: wantsQuote,
+    needsQuote: wantsQuote || batchMode,
     quote: quoteState,
     impactAccepted: form.impactAccepted,
   });
@@ -193,12 +264,9 @@ export function TradeBox(p: TradeBoxProps) {
 
   const send = async () => {
     if (!ready.sendable || !token || trade.busy) return;
-    let orderAmounts: string[];
-    if (randomized) {
-      const range = randomRange(form.range.min, form.range.max);
-      if (typeof range === 'string') return;
-      orderAmounts = randomAmounts(range, targets.length);
-    } else orderAmounts = targets.map(() => form.amount);
+    if (!orderAmounts) return;
+    // A batch sends what it showed: each wallet's amount and the estimate its minimum came from.
+    if (batchMode && !batchFresh) return;
     const request: TradeRequest = {
       kind,
       side,
@@ -212,8 +280,14 @@ export function TradeBox(p: TradeBoxProps) {
         amount: orderAmounts[i]!,
         // The estimate the user saw (this wallet's, this amount): the ledger refuses to deliver
         // less than it minus the slippage.
-        ...(w === wallet && disclosure ? { expected: disclosure.receive } : {}),
+        ...(batchMode && batchRows?.[i]?.disclosure
+          ? { expected: batchRows[i]!.disclosure!.receive }
+          : !batchMode && w === wallet && disclosure
+            ? { expected: disclosure.receive }
+            : {}),
       })),
+      // Each wallet's estimate is after the ones before it: they go one after another, in order.
+      ...(batchMode ? { sequential: true } : {}),
     };
     clearStatus();
     let outcomes: WalletOutcome[] | undefined;
@@ -236,9 +310,26 @@ export function TradeBox(p: TradeBoxProps) {
     }
     const swaps = done.flatMap((o) => (o.ok && o.swap ? [o.swap] : []));
     if (swaps.length > 0) {
-      const total = swaps.reduce((sum, s) => sum.plus(s.received), new Decimal(0));
       const got = side === 'BUY' ? token.code : quoteAsset;
-      showReceived(`You received ${formatMoney(total.toFixed(), got)} ${assetName(got)}`, true);
+      // Net (issue 39): a sell's platform fee comes out of what it received, and so do the network
+      // fees when that is XRP (each wallet's, as its quote disclosed them). A buy's fees were paid
+      // on top: what it received is what it keeps.
+      const networkFees = done.reduce((sum, o) => {
+        const i = targets.indexOf(o.wallet);
+        const d = batchMode ? batchRows?.[i]?.disclosure : disclosure;
+        return sum.plus(o.ok && o.swap && d ? d.networkFee : 0);
+      }, new Decimal(0));
+      const total = swaps.reduce(
+        (sum, s) => sum.plus(s.received).minus(side === 'SELL' ? s.fee : 0),
+        new Decimal(0),
+      );
+      const net = got === 'XRP' ? total.minus(networkFees) : total;
+      const after =
+        side === 'SELL' ? ` after the platform fee${got === 'XRP' ? ' and network fees' : ''}` : '';
+      showReceived(
+        `You received ${formatMoney(Decimal.max(0, net).toFixed(), got)} ${assetName(got)}${after}`,
+        true,
+      );
     }
     if (done.length > 0) {
       clearedBySend.current = form.amount !== '' || form.range.min !== '' || form.range.max !== '';
@@ -412,8 +503,13 @@ export function TradeBox(p: TradeBoxProps) {
           ) : (
             <p className="muted">Choose a token, an amount and a price.</p>
           )
+        ) : batchMode && batchFresh ? (
+          <BatchDisclosure rows={batchRows} assetName={assetName} slippage={form.slippage} />
         ) : randomized ? (
-          <p className="muted">Each ticked wallet buys a random amount between the min and the max.</p>
+          <p className="muted">
+            Each ticked wallet buys a random amount between the min and the max
+            {orderAmounts ? ': estimating each wallet…' : '.'}
+          </p>
         ) : !token || !validAmount ? (
           <p className="muted">Choose a token and an amount to see what you pay and receive.</p>
         ) : disclosure ? (

@@ -9,6 +9,7 @@ import {
   type TransferResponse,
   type WalletBalance,
   WALLETS_NOTIFICATION_MS,
+  dropsToXrp,
   formatMoney,
   parseXrpDrops,
   shortAddress,
@@ -24,7 +25,7 @@ import { WalletKindBadge } from '../../components/wallet-kind-badge';
 import { useLedgerNetwork } from './queries';
 import { MESSAGES } from './messages';
 import { sanitizeAmount } from '../../lib/amount-input';
-import { availableXrp } from '../../lib/wallet-funds';
+import { availableXrp, spendableDrops, walletReserves } from '../../lib/wallet-funds';
 import { compareDecimal } from './money';
 import { tokenKey, tokenLabel } from './tokens';
 
@@ -78,7 +79,12 @@ export function TransferModal({
   const errorId = useId();
   const [step, setStep] = useState<Step>({ name: 'form' });
   const held = wallet.tokens.filter((t) => compareDecimal(t.value, '0') === 1);
-  const xrpAvailable = availableXrp(wallet);
+  // What a transfer can send: available (fees still owed and transactions in flight taken off) less
+  // its own network fee — the server's rule, so sending exactly 'Available' goes through (issue 39).
+  const reserves = walletReserves(wallet);
+  const xrpAvailable = reserves
+    ? dropsToXrp(spendableDrops(wallet, reserves, { transactions: 1 }))
+    : availableXrp(wallet);
 
   const tokenOf = (key: string) => held.find((t) => tokenKey(t) === key);
   const availableOf = (key: string) => (key === XRP ? xrpAvailable : (tokenOf(key)?.value ?? '0'));
