@@ -4,7 +4,10 @@ import { antiSniperRatePpm, type AntiSniperParams } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { jobs } from '../../platform/jobs/schema';
 import { tokens } from '../tokens/schema';
-import type { CurveRow } from './service';
+import type { bondingCurves } from './schema';
+
+// The curve row from its table, not from service.ts: the service imports this clock.
+type CurveRow = typeof bondingCurves.$inferSelect;
 
 // The anti-sniper window of a curve launch (issue 37, docs/launch-protection.md). Its parameters are
 // fixed in the deploy job's payload (`bonding.antiSniper`, no column); its clock is the ledger's:
