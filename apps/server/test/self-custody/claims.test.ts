@@ -231,3 +231,48 @@ describe("a creator's rewards claimed into a browser wallet", () => {
     expect(await world.xrp(browser.classicAddress)).toBe(before + 100_000n);
   });
 });
+
+describe("the issuer dashboard's limit change for a browser holder", () => {
+  it("answers the holder's TrustSet as an intent; the signed one sets the limit on the ledger", async () => {
+    const holder = Wallet.generate();
+    const id = (await addSelfCustody(t.app, creator, holder)).id;
+    expect((await call(creator, 'POST', `/api/wallets/${id}/fund`)).statusCode).toBe(200);
+    await submitOk(t.connection.client, holder, {
+      TransactionType: 'TrustSet',
+      Account: holder.classicAddress,
+      LimitAmount: { currency: token.currency, issuer: token.issuer_address, value: '1000' },
+    });
+    const intent = intentOf(
+      await call(creator, 'POST', '/api/dashboard/set-trust-line-limit', {
+        issuerAddress: token.issuer_address,
+        holderAddress: holder.classicAddress,
+        currency: token.currency,
+        limitAmount: '250000',
+      }),
+    );
+    expect(intent.txs[0]).toMatchObject({
+      TransactionType: 'TrustSet',
+      Account: holder.classicAddress,
+      LimitAmount: { currency: token.currency, issuer: token.issuer_address, value: '250000' },
+    });
+    const changed = await call(creator, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(holder, intent, (tx) => ({ ...tx, Fee: '1000' })),
+    });
+    expect(changed.json().message).toBe(
+      'The signed transaction does not match what was prepared: Fee differs.',
+    );
+    expect(await stepsOf(intent.id)).toHaveLength(0);
+    const ok = await call(creator, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(holder, intent),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ success: true, limit: '250000' });
+    const lines = await t.connection.client.request({
+      command: 'account_lines',
+      account: holder.classicAddress,
+      peer: token.issuer_address,
+      ledger_index: 'validated',
+    });
+    expect(lines.result.lines[0]).toMatchObject({ limit: '250000' });
+  });
+});
