@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import {
   Decimal,
+  SELF_CUSTODY_MESSAGES,
   TRUST_LINE_MAX_LIMIT,
   type ClaimAirdropResult,
   type CreateAirdropResult,
@@ -205,6 +206,31 @@ describe('an airdrop claimed into a browser wallet', () => {
     const ok = await call(carol, 'POST', `/api/airdrops/${drop.id}/claim`, { destinationWalletId: carolId });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(await world.tokens(carolBrowser.classicAddress, token)).toBe('25');
+  });
+});
+
+describe('an airdrop created from a browser wallet', () => {
+  it('is refused with the sentence before anything is recorded (not a job failing after a 202)', async () => {
+    const before = await t.database.db.select().from(airdropsTable);
+    const res = await call(bob, 'POST', '/api/airdrops', {
+      sourceWalletId: bobWalletId,
+      tokenCode: token.currency,
+      issuerAddress: token.issuer_address,
+      projectName: 'Bob Drop',
+      tagline: 'Free DROP',
+      logoUrl: '',
+      description: 'An airdrop',
+      perUserType: 'fixed',
+      totalTokenAmount: '50',
+      fixedAmount: '25',
+      deadline: new Date(Date.now() + 3600_000).toISOString(),
+      website: '',
+      twitter: '',
+      trustlineMode: 'auto',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(SELF_CUSTODY_MESSAGES.notSupported);
+    expect(await t.database.db.select().from(airdropsTable)).toHaveLength(before.length);
   });
 });
 
