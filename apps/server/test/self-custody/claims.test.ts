@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import {
   Decimal,
+  SELF_CUSTODY_MESSAGES,
   TRUST_LINE_MAX_LIMIT,
   type ClaimAirdropResult,
   type CreateAirdropResult,
@@ -208,6 +209,31 @@ describe('an airdrop claimed into a browser wallet', () => {
   });
 });
 
+describe('an airdrop created from a browser wallet', () => {
+  it('is refused with the sentence before anything is recorded (not a job failing after a 202)', async () => {
+    const before = await t.database.db.select().from(airdropsTable);
+    const res = await call(bob, 'POST', '/api/airdrops', {
+      sourceWalletId: bobWalletId,
+      tokenCode: token.currency,
+      issuerAddress: token.issuer_address,
+      projectName: 'Bob Drop',
+      tagline: 'Free DROP',
+      logoUrl: '',
+      description: 'An airdrop',
+      perUserType: 'fixed',
+      totalTokenAmount: '50',
+      fixedAmount: '25',
+      deadline: new Date(Date.now() + 3600_000).toISOString(),
+      website: '',
+      twitter: '',
+      trustlineMode: 'auto',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(SELF_CUSTODY_MESSAGES.notSupported);
+    expect(await t.database.db.select().from(airdropsTable)).toHaveLength(before.length);
+  });
+});
+
 describe("a creator's rewards claimed into a browser wallet", () => {
   it('pays the unclaimed reward from the fee wallet: nothing signed by the wallet', async () => {
     const browser = Wallet.generate();
@@ -229,5 +255,50 @@ describe("a creator's rewards claimed into a browser wallet", () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ claimed: '0.100000', to: browser.classicAddress });
     expect(await world.xrp(browser.classicAddress)).toBe(before + 100_000n);
+  });
+});
+
+describe("the issuer dashboard's limit change for a browser holder", () => {
+  it("answers the holder's TrustSet as an intent; the signed one sets the limit on the ledger", async () => {
+    const holder = Wallet.generate();
+    const id = (await addSelfCustody(t.app, creator, holder)).id;
+    expect((await call(creator, 'POST', `/api/wallets/${id}/fund`)).statusCode).toBe(200);
+    await submitOk(t.connection.client, holder, {
+      TransactionType: 'TrustSet',
+      Account: holder.classicAddress,
+      LimitAmount: { currency: token.currency, issuer: token.issuer_address, value: '1000' },
+    });
+    const intent = intentOf(
+      await call(creator, 'POST', '/api/dashboard/set-trust-line-limit', {
+        issuerAddress: token.issuer_address,
+        holderAddress: holder.classicAddress,
+        currency: token.currency,
+        limitAmount: '250000',
+      }),
+    );
+    expect(intent.txs[0]).toMatchObject({
+      TransactionType: 'TrustSet',
+      Account: holder.classicAddress,
+      LimitAmount: { currency: token.currency, issuer: token.issuer_address, value: '250000' },
+    });
+    const changed = await call(creator, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(holder, intent, (tx) => ({ ...tx, Fee: '1000' })),
+    });
+    expect(changed.json().message).toBe(
+      'The signed transaction does not match what was prepared: Fee differs.',
+    );
+    expect(await stepsOf(intent.id)).toHaveLength(0);
+    const ok = await call(creator, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(holder, intent),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ success: true, limit: '250000' });
+    const lines = await t.connection.client.request({
+      command: 'account_lines',
+      account: holder.classicAddress,
+      peer: token.issuer_address,
+      ledger_index: 'validated',
+    });
+    expect(lines.result.lines[0]).toMatchObject({ limit: '250000' });
   });
 });

@@ -23,6 +23,7 @@ import {
   insufficientXrpMessage,
   ledgerResultMessage,
   serverSigns,
+  SELF_CUSTODY_MESSAGES,
   TRUST_LINE_MAX_LIMIT,
   TRUSTLINE_MESSAGES,
   type IntentRequired,
@@ -271,6 +272,10 @@ export class AirdropService {
     const wallet = await this.deps.wallets.owned(userId, b.sourceWalletId).catch(() => {
       throw notFound(AIRDROP_MESSAGES.walletNotFound);
     });
+    // The creation job signs the source wallet's funding, fee and deposit: a self-custody wallet
+    // cannot be asked to yet (docs/self-custody.md), so it is refused here, before anything is
+    // recorded — not a job that fails after a 202.
+    if (!serverSigns(wallet.kind as WalletKind)) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
     let currency: string;
     try {
       currency = isHexCurrency(b.tokenCode) ? b.tokenCode.toUpperCase() : tickerToCurrency(b.tokenCode);

@@ -15,6 +15,7 @@ import {
   type SyncTrustLinesResponse,
   type TrustLinesResponse,
   Decimal,
+  type IntentRequired,
 } from '@ledgerpad/shared';
 import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import { accountMissing } from '../../ledger/errors';
@@ -412,7 +413,7 @@ export class DashboardService {
     userId: number,
     body: DashboardSetLimitRequest,
     key?: string,
-  ): Promise<DashboardWriteResponse> {
+  ): Promise<DashboardWriteResponse | IntentRequired> {
     const token = (await this.deps.tokens.deployedBy(userId)).find(
       (t) => t.issuerAddress === body.issuerAddress && sameCurrency(t.currency, body.currency),
     );
@@ -420,13 +421,19 @@ export class DashboardService {
     const holder = (await this.deps.wallets.list(userId)).find((w) => w.address === body.holderAddress);
     if (!holder) throw badRequest(M.limitHolderOnly);
     const res = await setTrustlineLimit(
-      { service: this.deps.wallets, submissions: this.submissions(), funds: this.funds() },
+      {
+        service: this.deps.wallets,
+        submissions: this.submissions(),
+        funds: this.funds(),
+        intents: this.deps.platform.intents,
+      },
       userId,
       { walletId: holder.id, issuer: token.issuerAddress, currency: token.currency, limit: body.limitAmount },
       key,
     );
-    // Without intents the route refuses a self-custody holder with its sentence (a 400).
-    if (!('hash' in res)) throw badRequest(M.limitHolderOnly);
+    // A self-custody holder signs its own TrustSet: the intent, answered once signed as the
+    // Wallets page's limit change is (docs/self-custody.md).
+    if (!('hash' in res)) return res;
     return { success: true, hash: res.hash };
   }
 }

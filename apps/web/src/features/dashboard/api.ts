@@ -9,6 +9,7 @@ import type {
 } from '@ledgerpad/shared';
 import { formatFull, shortAddress as shortenAddress } from '@ledgerpad/shared';
 import { apiGet, apiGetAllPages, apiPost, userMessage } from '../../lib/api';
+import { runSigned, type SigningWallet } from '../../lib/signer';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
 
 // Server state of the dashboard (spec 001 §7 "Dashboard and rewards"). What the issuer and its
@@ -144,10 +145,17 @@ export const dashboardCalls = {
     ),
   sync: (tokenId: number, body: { issuerAddress: string; currency: string }, idempotencyKey: string) =>
     apiPost<SyncTrustLinesResponse>(`/api/dashboard/sync-trust-lines/${tokenId}`, body, { idempotencyKey }),
+  /** The holder signs its own TrustSet: on the server (custodial) or in the browser / its app. */
   setLimit: (
     body: { issuerAddress: string; holderAddress: string; currency: string; limitAmount: string },
     idempotencyKey: string,
-  ) => apiPost<DashboardWriteResponse>('/api/dashboard/set-trust-line-limit', body, { idempotencyKey }),
+    holder: SigningWallet,
+  ) =>
+    runSigned<DashboardWriteResponse>(
+      holder,
+      () => apiPost('/api/dashboard/set-trust-line-limit', body, { idempotencyKey }),
+      `${idempotencyKey}.signed`,
+    ),
   blackhole: (tokenId: number, idempotencyKey: string) =>
     apiPost<DashboardWriteResponse>(`/api/dashboard/blackhole-issuer/${tokenId}`, {}, { idempotencyKey }),
   disableRequireAuth: (tokenId: number, idempotencyKey: string) =>

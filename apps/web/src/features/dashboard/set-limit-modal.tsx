@@ -11,6 +11,7 @@ import {
 import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, SubmitActions } from '../../components/modal';
 import { userMessage } from '../../lib/api';
+import { useWalletKinds } from '../../lib/wallet-kinds';
 import { dashboardCalls, groupDigits, shortAddress, useDashboardWrite } from './api';
 
 // The limit field of the shared request schema: the same rules the server applies.
@@ -33,6 +34,7 @@ export function SetLimitModal({
   onClose: () => void;
 }) {
   const errorId = useId();
+  const holder = useWalletKinds().get(line.account_address);
   const ticker = currencyToTicker(token.currency);
   const {
     register,
@@ -50,6 +52,12 @@ export function SetLimitModal({
           limitAmount: v.limitAmount,
         },
         key,
+        {
+          wallet_address: line.account_address,
+          kind: holder?.kind,
+          wallet_app: holder?.app,
+          wallet_name: holder?.name,
+        },
       ),
     {
       fallback: DASHBOARD_MESSAGES.setLimitFailed,
