@@ -1,0 +1,57 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { buildHotLaunch, hotBurst } from '../test/helpers/hot-launch';
+import { createWalletTestApp } from '../test/wallets/wallet-app';
+import { timeStatements } from './statement-time';
+
+// Issue 40's profiling driver (docs/benchmarks.md "Why the hot launch takes so many closes"): the
+// hot launch's world at HOT_LAUNCH_USERS users (default 100), then its bursts (HOT_KIND: 'curve',
+// 'amm' or both), each printed with PGlite's time per statement text. HOT_PROF=<dir> also writes
+// a CPU profile of each burst alone (not the setup) to <dir>/<kind>-<users>.cpuprofile.
+//   npx tsx bench/hot-profile.ts        (in apps/server)
+
+const users = Number(process.env.HOT_LAUNCH_USERS ?? 100);
+const kinds = (process.env.HOT_KIND ?? 'curve,amm').split(',') as Array<'curve' | 'amm'>;
+const profileDir = process.env.HOT_PROF;
+
+const t = await createWalletTestApp(
+  {
+    PLATFORM_BOOTSTRAP: 'on',
+    TRADE_FEE_BATCH: 'on',
+    RATE_LIMIT_WRITE_PER_MIN: '1000000',
+    RATE_LIMIT_READ_PER_MIN: '1000000',
+  },
+  { closeIntervalMs: 200 },
+);
+try {
+  const world = await buildHotLaunch(t, { users, xrpEach: 30, tag: 'P' });
+  t.ledger.setCloseInterval(1000);
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  for (const kind of kinds) {
+    const printTimes = timeStatements(`the ${kind} burst`);
+    if (profileDir) await session.post('Profiler.start');
+    const r = await hotBurst(world, kind, kind === 'curve' ? '0.5' : '0.02');
+    if (profileDir) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(`${profileDir}/${kind}-${users}.cpuprofile`, JSON.stringify(profile));
+    }
+    printTimes();
+    console.log(
+      kind,
+      JSON.stringify({
+        ok: r.ok,
+        burstMs: r.burstMs,
+        answerMs: r.answerMs,
+        closesAfterLastRequest: r.closesAfterLastRequest,
+        perLedger: r.perLedger,
+        problems: r.problems.slice(0, 3),
+        refusals: r.refusals,
+      }),
+    );
+  }
+  session.disconnect();
+} finally {
+  await t.close();
+}
