@@ -372,6 +372,7 @@ export {
 export {
   publicBondingSchema,
   PUBLIC_API_ROUTES,
+  publicRouteDoc,
   publicAirdropSchema,
   publicErrorSchema,
   publicFeesConfigSchema,

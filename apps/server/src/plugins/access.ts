@@ -1,5 +1,11 @@
-import type { FastifyInstance, FastifyRequest, HTTPMethods, preHandlerHookHandler } from 'fastify';
-import { EDGE_MESSAGES, type PublicRoute } from '@ledgerpad/shared';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyRequest,
+  HTTPMethods,
+  preHandlerHookHandler,
+} from 'fastify';
+import { EDGE_MESSAGES, publicRouteDoc, type PublicRoute } from '@ledgerpad/shared';
 import { forbidden } from '../lib/errors';
 import { requireAdmin, requireUser } from './auth';
 import { idParam } from './edge';
@@ -44,6 +50,18 @@ export interface ApiRoute {
 
 /** Fastify's `/api/tokens/:issuer` as OpenAPI writes it, `/api/tokens/{issuer}`. */
 export const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+/**
+ * The options of a public route that GET /api/docs documents: `app.get('/api/tokens/:issuer/stats',
+ * documented('/api/tokens/{issuer}/stats'), …)`. The summary, parameters and response schema are the
+ * route's entry in packages/shared (public-api.ts); `config` adds route settings (rate limit, CSRF).
+ */
+export function documented(
+  path: string,
+  opts: { method?: 'get' | 'post'; config?: Omit<FastifyContextConfig, 'access' | 'docs'> } = {},
+): { config: FastifyContextConfig } {
+  return { config: { ...opts.config, access: 'public', docs: publicRouteDoc(path, opts.method) } };
+}
 
 /** A route's declared documentation must be of this route: same path, same method, public. */
 function checkDocs(url: string, method: HTTPMethods, access: RouteAccess, docs: PublicRoute): void {

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
 import { PUBLIC_API_ROUTES } from '@ledgerpad/shared';
+import { documented, registerAccessControl } from '../../src/plugins/access';
 import { buildOpenApiDocument } from '../../src/modules/api-docs/openapi';
+import { documentedRoutes } from '../../src/modules/api-docs/routes';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 // GET /api/docs as a page (issue 39): a browser gets readable HTML of the OpenAPI routes, under the
@@ -61,7 +64,9 @@ describe('GET /api/docs in a browser', () => {
 
 describe('the JSON document', () => {
   it('stays at /api/docs/openapi.json, and at /api/docs for clients that do not ask for HTML', async () => {
-    const expected = JSON.parse(JSON.stringify(buildOpenApiDocument('0'))) as { paths: unknown };
+    const expected = JSON.parse(JSON.stringify(buildOpenApiDocument('0', documentedRoutes(t.app)))) as {
+      paths: unknown;
+    };
     for (const [url, accept] of [
       ['/api/docs/openapi.json', BROWSER_ACCEPT],
       ['/api/docs/openapi.json', undefined],
@@ -77,5 +82,34 @@ describe('the JSON document', () => {
       expect(doc.openapi).toBe('3.1.0');
       expect(doc.paths).toEqual(expected.paths);
     }
+  });
+});
+
+describe('the document is generated from the route table', () => {
+  it('has one operation per route that declares its documentation, each catalogue entry declared by one route', () => {
+    const declared = t.app.apiRoutes.filter((r) => r.docs);
+    // Every declaring route is public and documents itself (its path in OpenAPI form, its method).
+    for (const r of declared) {
+      expect(r.access, r.url).toBe('public');
+      expect(r.docs!.path).toBe(r.url.replace(/:(\w+)/g, '{$1}'));
+      expect(r.docs!.method ?? 'get').toBe(r.method.toLowerCase());
+    }
+    const key = (d: { path: string; method?: string }) => `${d.method ?? 'get'} ${d.path}`;
+    expect(declared.map((r) => key(r.docs!)).sort()).toEqual(PUBLIC_API_ROUTES.map(key).sort());
+  });
+
+  it('refuses to register a route that declares the documentation of another route or is not public', async () => {
+    const app = Fastify();
+    registerAccessControl(app);
+    expect(() =>
+      app.get('/api/tokens/:issuer/trades', documented('/api/tokens/{issuer}/stats'), async () => ({})),
+    ).toThrow(/declares the documentation of get \/api\/tokens\/\{issuer\}\/stats/);
+    expect(() => app.post('/api/tokens', documented('/api/tokens'), async () => ({}))).toThrow(
+      /declares the documentation/,
+    );
+    expect(() => documented('/api/not-documented')).toThrow(
+      /No public API documentation for GET \/api\/not-documented/,
+    );
+    await app.close();
   });
 });

@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { files, rel, SRC } from './source-files';
 
 // The accounting of a paid trading fee (the creator's share, the referrer's share) hangs off one
 // place: trading's FeeSettlement (modules/trading/fee-paid.ts). It runs when a recorded trade's fee
@@ -12,16 +11,6 @@ import { describe, expect, it } from 'vitest';
 // that no other code writes a fee status that can be 'paid' — a literal 'paid', or any value that is
 // not one of the statuses that owe or settle nothing (a variable could hold 'paid') — or a trade row.
 
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
-
-const rel = (p: string) => path.relative(SRC, p);
 const sources = files(SRC).map((f) => ({ file: rel(f), text: readFileSync(f, 'utf8') }));
 
 describe('the paid trading fee is accounted in one place', () => {

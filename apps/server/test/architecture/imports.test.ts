@@ -1,21 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { files, rel, SRC } from './source-files';
 
 // The server's shape, checked on every run: no import cycles anywhere in src, and a feature module
 // is reached from outside only through what it exports (`index.ts`) or its tables (`schema.ts`);
 // only the composition root (app.ts) registers a module's routes, through `register<Feature>` from
 // the module's index.ts; plugins and the socket layer get what they need of modules injected.
-
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
 
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
@@ -42,7 +33,6 @@ for (const file of files(SRC)) {
   }
   graph.set(file, deps);
 }
-const rel = (p: string) => path.relative(SRC, p);
 const moduleOf = (p: string) => /^modules\/([^/]+)\//.exec(rel(p))?.[1];
 
 describe('server architecture', () => {

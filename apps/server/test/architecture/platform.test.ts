@@ -1,23 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { files, rel, SRC } from './source-files';
 
 // The platform (src/platform, plugins, app.ts) serves the modules without knowing them: a module
 // says how its jobs are logged where it registers them (`completedLog`), so the platform never
 // names a module's job type. And the platform's files hold one class each (errors aside): the job
 // runner is runner.ts (JobRunner) and job-run.ts (JobRun), not two classes in one file.
 
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
-
-const rel = (p: string) => path.relative(SRC, p);
 const all = files(SRC);
 const platformFiles = all.filter((f) => /^(platform|plugins)\/|^app\.ts$/.test(rel(f)));
 

@@ -505,3 +505,14 @@ const PUBLIC_PLATFORM_ROUTES: readonly PublicRoute[] = [
 
 /** Every route GET /api/docs documents. */
 export const PUBLIC_API_ROUTES: readonly PublicRoute[] = [...PUBLIC_MARKET_ROUTES, ...PUBLIC_PLATFORM_ROUTES];
+
+/**
+ * The documentation of one public route, for the route to declare (`config: { docs: publicRouteDoc(…) }`):
+ * the server's OpenAPI document is generated from the routes that declare one, and a route whose
+ * path or method is not its documentation's refuses to register (apps/server/src/plugins/access.ts).
+ */
+export function publicRouteDoc(path: string, method: 'get' | 'post' = 'get'): PublicRoute {
+  const doc = PUBLIC_API_ROUTES.find((r) => r.path === path && (r.method ?? 'get') === method);
+  if (!doc) throw new Error(`No public API documentation for ${method.toUpperCase()} ${path}`);
+  return doc;
+}

@@ -20,6 +20,7 @@ import { AirdropPayer } from './payer';
 import { AIRDROP_LINE_INTENT, AirdropService, type AirdropsDeps } from './service';
 import { parseInput } from '../../lib/validation';
 import { idempotencyKey } from '../../plugins/edge';
+import { documented } from '../../plugins/access';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -78,7 +79,7 @@ export function registerAirdrops(
   app.decorate('airdrops', service);
   const user = { config: { access: 'user' as const } };
 
-  app.get('/api/airdrops', { config: { access: 'public' } }, async (request, reply): Promise<Airdrop[]> => {
+  app.get('/api/airdrops', documented('/api/airdrops'), async (request, reply): Promise<Airdrop[]> => {
     reply.header('cache-control', 'private, no-store');
     const page = pageOf(request, AIRDROPS_PAGE);
     const { items, total } = await service.list(request.user?.id, page);

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { PUBLIC_API_ROUTES, publicErrorSchema, type PublicRoute } from '@ledgerpad/shared';
+import { publicErrorSchema, type PublicRoute } from '@ledgerpad/shared';
 
-// The OpenAPI 3.1 document of the public API (the market reads, and the platform's other public routes), built from the shared response schemas with
-// zod's own z.toJSONSchema (zod 4 speaks JSON Schema draft 2020-12, which OpenAPI 3.1 uses as is):
-// no generator dependency, and the document cannot drift from the schemas the test validates with.
+// The OpenAPI 3.1 document of the public API (the market reads, and the platform's other public
+// routes), generated from the route table: each public route that declares its documentation
+// (`documented(…)` from plugins/access.ts: summary, parameters, response schema from packages/shared)
+// is one operation, its path and method the route's own. zod's own z.toJSONSchema writes the schemas
+// (zod 4 speaks JSON Schema draft 2020-12, which OpenAPI 3.1 uses as is): no generator dependency,
+// and the document cannot drift from the routes nor from the schemas the test validates with.
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
   // `io: 'output'`: what the server sends (a request body: 'input', what a client may send); the
@@ -60,8 +63,8 @@ function operation(route: PublicRoute) {
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
 
-/** The whole document; built once (the schemas do not change while the server runs). */
-export function buildOpenApiDocument(version: string) {
+/** The whole document, of the documented routes of the route table; built once at start-up. */
+export function buildOpenApiDocument(version: string, routes: readonly PublicRoute[]) {
   return {
     openapi: '3.1.0',
     info: {
@@ -72,7 +75,11 @@ export function buildOpenApiDocument(version: string) {
         'needs before signing in (configuration, search, order book, health, session). No session ' +
         'needed; every route is a read. Amounts and prices are decimal strings.',
     },
-    paths: Object.fromEntries(PUBLIC_API_ROUTES.map((r) => [r.path, operation(r)])),
+    // A path with two documented methods gets both operations.
+    paths: routes.reduce<Record<string, Record<string, unknown>>>((paths, r) => {
+      paths[r.path] = { ...paths[r.path], ...operation(r) };
+      return paths;
+    }, {}),
     components: { schemas: { Error: jsonSchema(publicErrorSchema) } },
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PublicRoute } from '@ledgerpad/shared';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVER_DIR } from '../../paths';
@@ -16,6 +17,11 @@ function wantsHtml(request: FastifyRequest): boolean {
   return html !== -1 && (json === -1 || html < json);
 }
 
+/** The documentation the routes declared, in the order they were registered. */
+export function documentedRoutes(app: FastifyInstance): PublicRoute[] {
+  return app.apiRoutes.flatMap((r) => (r.docs ? [r.docs] : []));
+}
+
 /**
  * GET /api/docs: the public API's OpenAPI 3.1 document — a readable page in a browser (issue 39),
  * the JSON for everything else; GET /api/docs/openapi.json: the JSON at a URL that never changes
@@ -25,10 +31,15 @@ export function registerApiDocs(app: FastifyInstance, deps: { version?: string }
   const version =
     deps.version ??
     (JSON.parse(readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as { version: string }).version;
-  // Built and serialized once: the schemas do not change while the process runs.
-  const doc = buildOpenApiDocument(version);
-  const json = JSON.stringify(doc);
-  const page = renderApiDocsPage(doc);
+  // Generated from the route table once every module has registered its routes (onReady), then
+  // served as built: the routes and schemas do not change while the process runs.
+  let json = '';
+  let page = '';
+  app.addHook('onReady', async () => {
+    const doc = buildOpenApiDocument(version, documentedRoutes(app));
+    json = JSON.stringify(doc);
+    page = renderApiDocsPage(doc);
+  });
   // Changes only with a deploy: shared caches may keep it a few minutes.
   const cached = (reply: FastifyReply) => reply.header('cache-control', 'public, max-age=300');
   const sendJson = (reply: FastifyReply) => cached(reply).type('application/json; charset=utf-8').send(json);

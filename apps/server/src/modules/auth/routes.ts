@@ -21,6 +21,7 @@ import { verifyGoogleAccessToken } from './google';
 import { OWNER_LINK_PATH, redeemSignInLink, signInLinkRefusedPage } from './sign-in-links';
 import { signSocketToken } from './socket-token';
 import { verifyTelegramAuth } from './telegram';
+import { documented } from '../../plugins/access';
 
 export interface AuthRouteDeps {
   config: Config;
@@ -103,7 +104,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
 
   const publicRoute = { config: { access: 'public' as const } };
 
-  app.get('/api/auth/methods', publicRoute, async (): Promise<AuthMethods> => ({
+  app.get('/api/auth/methods', documented('/api/auth/methods'), async (): Promise<AuthMethods> => ({
     telegram: { enabled: telegramEnabled, botUsername: config.TELEGRAM_BOT_USERNAME ?? null },
     google: { enabled: googleEnabled, clientId: config.GOOGLE_CLIENT_ID ?? null },
     demo: { enabled: demoEnabled },

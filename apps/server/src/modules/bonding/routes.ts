@@ -5,6 +5,7 @@ import { parseInput } from '../../lib/validation';
 import type { LedgerReadCache } from '../../platform/read-cache';
 import { idParam } from '../../plugins/edge';
 import { curveView, type BondingRegistry } from './service';
+import { documented } from '../../plugins/access';
 
 const NO_CURVE = 'This token has no bonding curve.';
 
@@ -20,24 +21,27 @@ export function bondingRoutes(
     cache: Pick<LedgerReadCache, 'get' | 'invalidate'>;
   },
 ): void {
-  const pub = { config: { access: 'public' as const } };
   // Both reads are kept per indexed ledger (platform/read-cache.ts); a curve changed here (launched,
   // graduating) is read again at once.
   deps.registry.onChange(() => deps.cache.invalidate());
 
-  app.get('/api/pump/bonding/marketcap/:id', pub, async (request) => {
-    const id = idParam(request, 'id');
-    return deps.cache.get(`bonding-cap:${id}`, async () => {
-      const curve = await deps.registry.byToken(id);
-      if (!curve) throw notFound(NO_CURVE);
-      const view = curveView(curve, await deps.xrpUsd());
-      return { market_cap_usd: view.market_cap_usd ?? '0' };
-    });
-  });
+  app.get(
+    '/api/pump/bonding/marketcap/:id',
+    documented('/api/pump/bonding/marketcap/{id}'),
+    async (request) => {
+      const id = idParam(request, 'id');
+      return deps.cache.get(`bonding-cap:${id}`, async () => {
+        const curve = await deps.registry.byToken(id);
+        if (!curve) throw notFound(NO_CURVE);
+        const view = curveView(curve, await deps.xrpUsd());
+        return { market_cap_usd: view.market_cap_usd ?? '0' };
+      });
+    },
+  );
 
   app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(
     '/api/bonding/:issuer',
-    pub,
+    documented('/api/bonding/{issuer}'),
     async (request, reply): Promise<BondingView> => {
       const issuer = parseInput(classicAddressSchema('issuer'), request.params.issuer);
       const code = request.query.currency?.trim();

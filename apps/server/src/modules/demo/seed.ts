@@ -23,6 +23,7 @@ import { jobs as jobsTable, type JobContext } from '../../platform/jobs';
 import type { DeployService } from '../deploy';
 import { TokenRegistry } from '../tokens';
 import { ImageStore } from '../uploads';
+import { documented } from '../../plugins/access';
 
 // The demo market of the embedded default: on an empty database, a dozen tokens deployed through
 // the real deploy job (XRP and RLUSD pairs, blackholed and not, generated logos and links), then
@@ -376,7 +377,7 @@ export type DemoStatus = 'off' | 'seeding' | 'ready' | 'failed';
 export function registerDemo(app: FastifyInstance, deps: DemoDeps): void {
   const { platform } = deps;
   const enabled = demoEnabled(platform);
-  app.get('/api/demo/status', { config: { access: 'public' } }, async (): Promise<{ demo: DemoStatus }> => {
+  app.get('/api/demo/status', documented('/api/demo/status'), async (): Promise<{ demo: DemoStatus }> => {
     if (!enabled) return { demo: 'off' };
     const [seed] = await platform.database.db
       .select({ status: jobsTable.status })

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { LedgerHealth } from '../../ledger/connection';
 import { SERVER_DIR } from '../../paths';
+import { documented } from '../../plugins/access';
 
 const require = createRequire(import.meta.url);
 const pkgVersion = (name: string): string => {
@@ -43,37 +44,41 @@ export function registerHealth(app: FastifyInstance, deps: HealthDeps): void {
   // answer is the status alone: versions and the internal ledger URL help an attacker, not a visitor.
   // No exception for loopback callers: behind a reverse proxy on the same host every visitor's
   // request comes from 127.0.0.1.
-  app.get('/api/health', { config: { access: 'public', rateLimit: false } }, async (request, reply) => {
-    const dbUp = await deps.pingDatabase();
-    // Connected is not enough: a hung ledger keeps its socket open, a stalled one answers pings
-    // (ledger/liveness.ts). Either is a 503, so a load balancer stops sending traffic here.
-    const ledger = deps.ledger.health?.();
-    const ledgerUp = ledger ? ledger.healthy : deps.ledger.isConnected();
-    const ok = dbUp && ledgerUp;
-    reply.code(ok ? 200 : 503).header('cache-control', 'no-store');
-    const status = ok ? 'ok' : 'degraded';
-    if (deps.details !== 'public' && !(await request.isAdmin())) return { status };
-    return {
-      status,
-      versions,
-      database: { driver: deps.databaseDriver, connected: dbUp },
-      ledger: {
-        network: deps.ledger.network,
-        url: deps.ledger.url,
-        connected: ledger ? ledger.connected : ledgerUp,
-        ...(ledger
-          ? {
-              healthy: ledger.healthy,
-              ...(ledger.reason ? { problem: ledger.reason } : {}),
-              responsive: ledger.responsive,
-              validatedIndex: ledger.validatedIndex,
-              lagSeconds: seconds(ledger.lagMs),
-              maxLagSeconds: seconds(ledger.maxLagMs),
-              pingMs: ledger.pingMs ?? null,
-            }
-          : {}),
-      },
-      uptimeSeconds: Math.round(process.uptime()),
-    };
-  });
+  app.get(
+    '/api/health',
+    documented('/api/health', { config: { rateLimit: false } }),
+    async (request, reply) => {
+      const dbUp = await deps.pingDatabase();
+      // Connected is not enough: a hung ledger keeps its socket open, a stalled one answers pings
+      // (ledger/liveness.ts). Either is a 503, so a load balancer stops sending traffic here.
+      const ledger = deps.ledger.health?.();
+      const ledgerUp = ledger ? ledger.healthy : deps.ledger.isConnected();
+      const ok = dbUp && ledgerUp;
+      reply.code(ok ? 200 : 503).header('cache-control', 'no-store');
+      const status = ok ? 'ok' : 'degraded';
+      if (deps.details !== 'public' && !(await request.isAdmin())) return { status };
+      return {
+        status,
+        versions,
+        database: { driver: deps.databaseDriver, connected: dbUp },
+        ledger: {
+          network: deps.ledger.network,
+          url: deps.ledger.url,
+          connected: ledger ? ledger.connected : ledgerUp,
+          ...(ledger
+            ? {
+                healthy: ledger.healthy,
+                ...(ledger.reason ? { problem: ledger.reason } : {}),
+                responsive: ledger.responsive,
+                validatedIndex: ledger.validatedIndex,
+                lagSeconds: seconds(ledger.lagMs),
+                maxLagSeconds: seconds(ledger.maxLagMs),
+                pingMs: ledger.pingMs ?? null,
+              }
+            : {}),
+        },
+        uptimeSeconds: Math.round(process.uptime()),
+      };
+    },
+  );
 }

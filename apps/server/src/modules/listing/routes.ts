@@ -25,6 +25,7 @@ import type { Platform } from '../../platform';
 import { toTokenView, type TokenRegistry } from '../tokens';
 import { IdentityService } from './identity';
 import { ListingService } from './service';
+import { documented } from '../../plugins/access';
 
 /**
  * Listing an existing token (spec 001 §2 /list-token, §7): what an account issues, read from the
@@ -92,7 +93,7 @@ export function registerListing(
   // change of controller is never silent. Names no user.
   app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(
     '/api/tokens/:issuer/identity-history',
-    { config: { access: 'public' as const } },
+    documented('/api/tokens/{issuer}/identity-history'),
     async (request): Promise<IdentityEventView[]> => {
       const { issuer, currency } = parseInput(tokenRefSchema, {
         issuer: request.params.issuer,

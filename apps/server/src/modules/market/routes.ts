@@ -33,6 +33,7 @@ import { RiskReader } from './risk';
 import { tokens as tokenRows } from '../tokens/schema';
 import { marketCandles, marketTrades } from './schema';
 import { lazyBody, makeBody, MarketSnapshot, priceKey, type Body, type CurveMarkets } from './snapshot';
+import { documented } from '../../plugins/access';
 
 /** TradingView resolutions → seconds. */
 const RESOLUTION_SECONDS: Record<HistoryResolution, number> = {
@@ -172,7 +173,6 @@ export function registerMarket(
   app.addHook('onClose', async () => {
     await identityRefresh;
   });
-  const pub = { config: { access: 'public' as const } };
   // The token page's reads: computed once per indexed ledger, whoever asks (platform/read-cache.ts).
   const cache = platform.readCache;
   // Kept as the serialized body, not the object: a hit is then a header check and a write (no
@@ -216,40 +216,48 @@ export function registerMarket(
     return sendBody(request, reply, makeBody(rows.slice(page.offset, page.offset + page.limit)));
   };
 
-  app.get('/api/tokens', pub, async (request, reply) =>
+  app.get('/api/tokens', documented('/api/tokens'), async (request, reply) =>
     sendList(request, reply, (s) => ({ rows: s.tokens, body: s.tokensBody })),
   );
 
-  app.get('/api/prices', pub, async (request, reply) =>
+  app.get('/api/prices', documented('/api/prices'), async (request, reply) =>
     sendList(request, reply, (s) => ({ rows: s.prices, body: s.pricesBody })),
   );
 
-  app.get('/api/holders', pub, async (request, reply) =>
+  app.get('/api/holders', documented('/api/holders'), async (request, reply) =>
     sendList(request, reply, (s) => ({ rows: s.holders, body: s.holdersBody })),
   );
 
-  app.get<{ Querystring: { tokenCode?: string; issuer?: string } }>('/api/price', pub, async (request) => {
-    const issuer = issuerQuery(request.query.issuer);
-    const code = currencyParam(request.query.tokenCode ?? '', 'tokenCode');
-    const p = (await snapshot.get()).priceByKey.get(priceKey(code, issuer));
-    if (!p) throw notFound('No price for this token yet.');
-    return {
-      priceInXRP: p.priceInXRP,
-      priceInUSD: p.priceInUSD,
-      supply: p.supply,
-      marketCapInUSD: p.marketCapInUSD,
-    };
-  });
+  app.get<{ Querystring: { tokenCode?: string; issuer?: string } }>(
+    '/api/price',
+    documented('/api/price'),
+    async (request) => {
+      const issuer = issuerQuery(request.query.issuer);
+      const code = currencyParam(request.query.tokenCode ?? '', 'tokenCode');
+      const p = (await snapshot.get()).priceByKey.get(priceKey(code, issuer));
+      if (!p) throw notFound('No price for this token yet.');
+      return {
+        priceInXRP: p.priceInXRP,
+        priceInUSD: p.priceInUSD,
+        supply: p.supply,
+        marketCapInUSD: p.marketCapInUSD,
+      };
+    },
+  );
 
   // A public read that happens to be a POST (the issuer list is long): no CSRF token even with a
   // session cookie, since it changes nothing (visitors have no token to send).
-  app.post('/api/blackhole-status/bulk', { config: { ...pub.config, csrf: false } }, async (request) => {
-    const { issuers } = parseInput(blackholedBulkSchema, request.body);
-    const known = (await snapshot.get()).blackholed;
-    return Object.fromEntries(issuers.map((i) => [i, known.get(i) ?? false]));
-  });
+  app.post(
+    '/api/blackhole-status/bulk',
+    documented('/api/blackhole-status/bulk', { method: 'post', config: { csrf: false } }),
+    async (request) => {
+      const { issuers } = parseInput(blackholedBulkSchema, request.body);
+      const known = (await snapshot.get()).blackholed;
+      return Object.fromEntries(issuers.map((i) => [i, known.get(i) ?? false]));
+    },
+  );
 
-  app.get('/api/xrp-usd-price', pub, async () => {
+  app.get('/api/xrp-usd-price', documented('/api/xrp-usd-price'), async () => {
     const price = (await snapshot.get()).xrpUsd;
     if (!price) throw ledgerUnavailable('The XRP/USD price is not available yet.');
     return { price };
@@ -257,7 +265,7 @@ export function registerMarket(
 
   app.get<{ Querystring: { issuer?: string; ticker?: string } }>(
     '/api/amm_info',
-    pub,
+    documented('/api/amm_info'),
     async (request, reply) => {
       const issuer = issuerQuery(request.query.issuer);
       const currency = currencyParam(request.query.ticker ?? '', 'ticker');
@@ -283,7 +291,7 @@ export function registerMarket(
     },
   );
 
-  app.get('/api/tradingview/history', pub, async (request, reply) => {
+  app.get('/api/tradingview/history', documented('/api/tradingview/history'), async (request, reply) => {
     const q = parseInput(priceHistoryQuerySchema, request.query);
     const issuer = issuerQuery(q.issuer);
     const currency = currencyParam(q.symbol, 'symbol');
@@ -344,40 +352,44 @@ export function registerMarket(
     };
   }
 
-  app.get<{ Params: { query: string } }>('/api/swapsearch/search-tokens/:query', pub, async (request) => {
-    const raw = request.params.query.trim();
-    const q = raw.toLowerCase();
-    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-    if (!q || q.length > 64 || /[\u0000-\u001f\u007f]/.test(q)) {
-      throw badRequest('query must be 1 to 64 characters of text.');
-    }
-    // The lookalike fold (issue 35): 'paper moon', 'PaperMoon' and 'P4per M00n' find the same tokens.
-    const folded = identityKey(raw);
-    const found: TokenSuggestion[] = [];
-    for (const t of (await snapshot.get()).tokens) {
-      const byText =
-        folded !== '' && (identityKey(t.name).includes(folded) || identityKey(t.ticker).includes(folded));
-      if (byText || t.issuer_address.toLowerCase().includes(q)) {
-        found.push({
-          ticker: t.ticker,
-          name: t.name,
-          issuer_address: t.issuer_address,
-          currency: t.currency,
-          verified: t.verified,
-          verified_by: t.verified_by,
-          verified_domain: t.verified_domain ?? null,
-          lookalike_of: t.lookalike_of,
-          same_as: t.same_as ?? null,
-        });
+  app.get<{ Params: { query: string } }>(
+    '/api/swapsearch/search-tokens/:query',
+    documented('/api/swapsearch/search-tokens/{query}'),
+    async (request) => {
+      const raw = request.params.query.trim();
+      const q = raw.toLowerCase();
+      // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+      if (!q || q.length > 64 || /[\u0000-\u001f\u007f]/.test(q)) {
+        throw badRequest('query must be 1 to 64 characters of text.');
       }
-    }
-    // A token that gives way to another (same ticker, less ledger history) never comes first.
-    return rankVerifiedFirst(found).slice(0, SEARCH_MAX);
-  });
+      // The lookalike fold (issue 35): 'paper moon', 'PaperMoon' and 'P4per M00n' find the same tokens.
+      const folded = identityKey(raw);
+      const found: TokenSuggestion[] = [];
+      for (const t of (await snapshot.get()).tokens) {
+        const byText =
+          folded !== '' && (identityKey(t.name).includes(folded) || identityKey(t.ticker).includes(folded));
+        if (byText || t.issuer_address.toLowerCase().includes(q)) {
+          found.push({
+            ticker: t.ticker,
+            name: t.name,
+            issuer_address: t.issuer_address,
+            currency: t.currency,
+            verified: t.verified,
+            verified_by: t.verified_by,
+            verified_domain: t.verified_domain ?? null,
+            lookalike_of: t.lookalike_of,
+            same_as: t.same_as ?? null,
+          });
+        }
+      }
+      // A token that gives way to another (same ticker, less ledger history) never comes first.
+      return rankVerifiedFirst(found).slice(0, SEARCH_MAX);
+    },
+  );
 
   app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(
     '/api/tokens/:issuer/stats',
-    pub,
+    documented('/api/tokens/{issuer}/stats'),
     async (request): Promise<TokenStatsView> => {
       const issuer = issuerQuery(request.params.issuer, 'issuer');
       const currency =
@@ -407,7 +419,7 @@ export function registerMarket(
 
   app.get<{ Params: { issuer: string }; Querystring: { currency?: string; limit?: unknown } }>(
     '/api/tokens/:issuer/trades',
-    pub,
+    documented('/api/tokens/{issuer}/trades'),
     async (request, reply) => {
       const issuer = issuerQuery(request.params.issuer, 'issuer');
       const { limit = RECENT_TRADES_DEFAULT } = parseInput(recentTradesQuerySchema, {
@@ -464,7 +476,7 @@ export function registerMarket(
   // issuer with several is asked which: 400), so one token's report never shows as another's.
   app.get<{ Params: { issuer: string }; Querystring: { currency?: string } }>(
     '/api/tokens/:issuer/risk',
-    pub,
+    documented('/api/tokens/{issuer}/risk'),
     async (request, reply) => {
       const issuer = issuerQuery(request.params.issuer, 'issuer');
       const currency =
@@ -477,7 +489,7 @@ export function registerMarket(
 
   app.get<{ Params: { issuer: string; ticker: string } }>(
     '/api/wallets/open-orders/:issuer/:ticker',
-    pub,
+    documented('/api/wallets/open-orders/{issuer}/{ticker}'),
     async (request, reply) => {
       const issuer = issuerQuery(request.params.issuer, 'issuer');
       const currency = currencyParam(request.params.ticker, 'ticker');

@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import { toTokenView, TokenRegistry } from './service';
+import { documented } from '../../plugins/access';
 
 /**
  * The token registry and its one route. Returns the registry: the other modules read and list
@@ -29,7 +30,7 @@ export function registerTokens(
   // `?currency=` names one (issue 35: one page per token).
   app.get<{ Params: { issuerAddress: string }; Querystring: { currency?: string } }>(
     '/api/tokens/issuer/:issuerAddress',
-    { config: { access: 'public' } },
+    documented('/api/tokens/issuer/{issuerAddress}'),
     async (request) => {
       const issuer = issuerParam(request.params.issuerAddress);
       if (request.query.currency !== undefined) {
@@ -48,7 +49,7 @@ export function registerTokens(
   // Every listed token of an issuer: `/token/{issuer}` asks which one when there are several.
   app.get<{ Params: { issuerAddress: string } }>(
     '/api/tokens/issuer/:issuerAddress/tokens',
-    { config: { access: 'public' } },
+    documented('/api/tokens/issuer/{issuerAddress}/tokens'),
     async (request) => {
       const issuer = issuerParam(request.params.issuerAddress);
       return cache.get(`tokens-of:${issuer}`, async () => {

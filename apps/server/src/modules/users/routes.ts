@@ -12,6 +12,7 @@ import { forbidden } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { users } from './schema';
 import { toPublicUser } from './service';
+import { documented } from '../../plugins/access';
 
 const slippageIdSchema = wholeNumberSchema('id', { min: 1, message: 'The id must be a number.' });
 
@@ -28,7 +29,7 @@ export function registerUsers(app: FastifyInstance, deps: { db: Db }): void {
   // Who is signed in, 200 either way (`user: null` for a visitor): the web app asks this on load, as
   // GET /api/user answers a visitor 401 — a failed request in every visitor's console for an
   // expected state. The spec's keep-alive ping still goes to /api/user, for signed-in users.
-  app.get('/api/session', { config: { access: 'public' } }, async (request, reply) => {
+  app.get('/api/session', documented('/api/session'), async (request, reply) => {
     reply.header('cache-control', 'private, no-store');
     const user = request.user;
     return { user: user ? { ...toPublicUser(user), isAdmin: await request.isAdmin() } : null };

@@ -21,6 +21,7 @@ import { Faucet } from './faucet';
 import { OwnershipProofs } from './self-custody';
 import { summary, WalletService, type TransferSpend } from './service';
 import { limitResult, registerTrustlineLimit } from './trustline-limit';
+import { documented } from '../../plugins/access';
 
 /** What other modules use of the wallets module: a user's wallets, ownership-checked. */
 export interface WalletsModule {
@@ -103,7 +104,7 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
   const withinWallets = <T>(request: FastifyRequest, fn: () => Promise<T>) =>
     platform.quotas.within(walletsRule, String(userId(request)), 1, fn);
 
-  app.get('/api/wallets/xrpl/status', { config: { access: 'public' } }, async () => ({
+  app.get('/api/wallets/xrpl/status', documented('/api/wallets/xrpl/status'), async () => ({
     connected: platform.ledger.isConnected(),
   }));
 
