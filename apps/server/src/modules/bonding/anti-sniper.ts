@@ -4,7 +4,9 @@ import { antiSniperRatePpm, type AntiSniperParams } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { jobs } from '../../platform/jobs/schema';
 import { tokens } from '../tokens/schema';
-import type { CurveRow } from './service';
+import type { bondingCurves } from './schema';
+
+type CurveRow = typeof bondingCurves.$inferSelect;
 
 // The anti-sniper window of a curve launch (issue 37, docs/launch-protection.md). Its parameters are
 // fixed in the deploy job's payload (`bonding.antiSniper`, no column); its clock is the ledger's:
