@@ -119,6 +119,46 @@ describe('positions page', () => {
     expect(screen.queryByText(/hold only XRP/)).toBeNull();
   });
 
+  it('shows a kept LP position with its pool share, what it holds and its value (issue 37)', async () => {
+    answer = () => ({
+      body: {
+        positions: [
+          {
+            wallet: W2,
+            walletName: 'MOON liquidity',
+            xrpBalance: '1.2',
+            tokens: [],
+            liquidity: [
+              {
+                lpCurrency: '03ABCDEF0123456789ABCDEF0123456789ABCDEF',
+                ammAccount: W1,
+                ticker: 'MOON',
+                tokenCode: MOON,
+                issuer: ISSUER,
+                quote: 'XRP',
+                lpBalance: '9486832.98',
+                sharePercent: '100',
+                pooledQuote: '90',
+                pooledTokens: '1000000',
+                valueInXRP: '180',
+              },
+            ],
+          },
+        ],
+      },
+    });
+    mount();
+    const table = await screen.findByRole('table', { name: 'Pool shares of MOON liquidity' });
+    const [, row] = within(table).getAllByRole('row');
+    expect(within(row!).getByRole('rowheader').textContent).toContain('MOON/XRP');
+    expect(
+      within(row!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['9.486M', '100%', '90 XRP + 1M MOON', '180']);
+    expect(screen.queryByText(/hold only XRP/)).toBeNull();
+  });
+
   it('opens /swap with the wallet, issuer and token code from a token row', async () => {
     mount();
     const row = await screen.findByRole('row', { name: 'Trade MOON on the Swap page' });

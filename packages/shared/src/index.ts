@@ -449,6 +449,8 @@ export {
   positionsResponseSchema,
   type PositionToken,
   type PositionView,
+  type PositionLiquidity,
+  lpPositionFigures,
 } from './schemas/positions';
 export {
   BURN_MESSAGES,

@@ -189,4 +189,43 @@ describe('GET /api/positions/{userId}', () => {
     expect(positions[0]!.tokens).toEqual([]);
     expect(new D(positions[0]!.xrpBalance).gt(0)).toBe(true);
   });
+
+  it("values the creator's kept LP tokens at the pool: share, what it holds, twice its XRP side (issue 37)", async () => {
+    // The deploy kept its LP (no burnLp): the owner's "POSN liquidity" wallet holds every LP token.
+    const res = await positionsOf(owner);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = positionsResponseSchema.parse(res.json());
+    const withLp = body.positions.filter((p) => p.liquidity?.length);
+    expect(withLp).toHaveLength(1);
+    const lp = withLp[0]!.liquidity![0]!;
+    const line = (
+      await client.request({
+        command: 'account_lines',
+        account: withLp[0]!.wallet,
+        ledger_index: 'validated',
+      })
+    ).result.lines.find((l) => l.currency.startsWith('03'))!;
+    const amm = (
+      await client.request({ command: 'amm_info', amm_account: line.account, ledger_index: 'validated' })
+    ).result.amm;
+    const share = new D(line.balance).div(amm.lp_token.value);
+    const poolXrp = new D(amm.amount as string).div(1e6);
+    const poolTokens = new D((amm.amount2 as { value: string }).value);
+    expect(lp).toEqual({
+      lpCurrency: line.currency,
+      ammAccount: line.account,
+      ticker: 'POSN',
+      tokenCode: token.currency,
+      issuer: token.issuer_address,
+      quote: 'XRP',
+      lpBalance: new D(line.balance).toFixed(),
+      sharePercent: share.mul(100).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
+      pooledQuote: share.mul(poolXrp).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
+      pooledTokens: share.mul(poolTokens).toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed(),
+      // The tokens at the pool's own price (XRP ÷ tokens) are worth its XRP side again.
+      valueInXRP: share.mul(poolXrp).mul(2).toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
+    });
+    // The only LP holder: the whole pool.
+    expect(lp.sharePercent).toBe('100');
+  });
 });

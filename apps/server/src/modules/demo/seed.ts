@@ -557,6 +557,11 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
                     // Good practice shown (issue 37): a blackholed launch burns its LP too; the
                     // others keep it, and the risk panel tells the two apart.
                     burnLp: t.blackhole && !t.curve,
+                    // …and locks its dev allocation in escrows (a 25% cliff after a day, the rest a
+                    // month later: two escrows, docs/vesting.md), in the deploy's own ledgers.
+                    ...(t.blackhole && !t.curve && new Decimal(t.dev).gt(0)
+                      ? { vesting: { enabled: true, cliffPercent: '25', cliffHours: '24', months: 1 } }
+                      : {}),
                     requireAuth: false,
                     liquidityPairType: t.pair,
                     launchType: t.curve ? 'bonding' : 'amm',

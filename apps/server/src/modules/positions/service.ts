@@ -7,6 +7,10 @@ import {
   RLUSD_TICKER,
   type PositionToken,
   type PositionView,
+  type PositionLiquidity,
+  lpPositionFigures,
+  amountValue,
+  type LedgerAmount,
   Decimal,
   dropsToXrp,
 } from '@ledgerpad/shared';
@@ -49,7 +53,11 @@ export class PositionsService {
             wallets.accountState(r.address),
             wallets.lines(r.address),
             this.deps.client ? lockedByToken(this.deps.client, r.address) : new Map<string, Decimal>(),
-          ]),
+          ]).then(async ([state, lines, locked]) => {
+            const lp = lines.filter((l) => isLpCurrency(l.currency) && new Decimal(l.balance).gt(0));
+            const pools = await Promise.all(lp.map((l) => this.pool(l.account)));
+            return [state, lines, locked, lp.map((l, j) => ({ line: l, pool: pools[j] }))] as const;
+          }),
         ),
       ),
       this.deps.rlusdIssuer?.(),
@@ -59,7 +67,7 @@ export class PositionsService {
       snap.xrpUsd && new Decimal(snap.xrpUsd).gt(0) ? new Decimal(1).div(snap.xrpUsd) : null;
     const isRlusd = (currency: string, issuer: string) => currency === RLUSD_CURRENCY_HEX && issuer === rlusd;
     return rows.map((row, i) => {
-      const [state, lines, locked] = ledger[i]!;
+      const [state, lines, locked, lpLines] = ledger[i]!;
       const mine = bases.get(row.address) ?? new Map<string, CostBasis>();
       const tokens: PositionToken[] = [];
       const seen = new Set<string>();
@@ -95,13 +103,87 @@ export class PositionsService {
           this.token(currency, issuer, '0', basis, snap, { rlusd: isRlusd(currency, issuer), xrpPerRlusd }),
         );
       }
+      const liquidity: PositionLiquidity[] = [];
+      for (const { line, pool } of lpLines) {
+        if (!pool) continue;
+        const xrpPerQuote = pool.quote === 'XRP' ? '1' : xrpPerRlusd ? xrpPerRlusd.toFixed() : null;
+        liquidity.push({
+          lpCurrency: line.currency,
+          ammAccount: line.account,
+          ticker:
+            pool.token.currency === RLUSD_CURRENCY_HEX ? RLUSD_TICKER : currencyToTicker(pool.token.currency),
+          tokenCode: pool.token.currency,
+          issuer: pool.token.issuer,
+          quote: pool.quote,
+          lpBalance: new Decimal(line.balance).toFixed(),
+          ...lpPositionFigures({
+            lpBalance: line.balance,
+            lpSupply: pool.lpSupply,
+            poolQuote: pool.poolQuote,
+            poolTokens: pool.poolTokens,
+            xrpPerQuote,
+          }),
+        });
+      }
       return {
         wallet: row.address,
         walletName: row.name,
         xrpBalance: dropsToXrp(state.balanceDrops),
         tokens,
+        ...(liquidity.length ? { liquidity } : {}),
       };
     });
+  }
+
+  /**
+   * A pool by its AMM account on the validated ledger: its LP supply, and which side is the quote
+   * (XRP, else RLUSD) and which the token. Undefined without a ledger, for a pool gone, or one with
+   * neither XRP nor RLUSD (no value in XRP to give).
+   */
+  private async pool(ammAccount: string): Promise<
+    | {
+        lpSupply: string;
+        quote: 'XRP' | 'RLUSD';
+        poolQuote: string;
+        poolTokens: string;
+        token: { currency: string; issuer: string };
+      }
+    | undefined
+  > {
+    const client = this.deps.client;
+    if (!client) return undefined;
+    try {
+      const r = await client.request({
+        command: 'amm_info',
+        amm_account: ammAccount,
+        ledger_index: 'validated',
+      });
+      const a = r.result.amm.amount as LedgerAmount;
+      const b = r.result.amm.amount2 as LedgerAmount;
+      const rlusd = await this.deps.rlusdIssuer?.();
+      const isRlusd = (x: LedgerAmount) =>
+        typeof x !== 'string' && x.currency === RLUSD_CURRENCY_HEX && x.issuer === rlusd;
+      const [quote, token] =
+        typeof a === 'string'
+          ? [a, b]
+          : typeof b === 'string'
+            ? [b, a]
+            : isRlusd(a)
+              ? [a, b]
+              : isRlusd(b)
+                ? [b, a]
+                : [];
+      if (!quote || !token || typeof token === 'string') return undefined;
+      return {
+        lpSupply: r.result.amm.lp_token.value,
+        quote: typeof quote === 'string' ? 'XRP' : 'RLUSD',
+        poolQuote: amountValue(quote).toFixed(),
+        poolTokens: token.value,
+        token: { currency: token.currency, issuer: token.issuer },
+      };
+    } catch {
+      return undefined;
+    }
   }
 
   private token(

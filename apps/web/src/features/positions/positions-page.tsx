@@ -27,7 +27,7 @@ export function PositionsPage() {
   const userId = session.status === 'signed-in' ? session.user.id : undefined;
   const positions = usePositions(userId);
   const list = positions.data;
-  const anyTokens = list?.some((p) => p.tokens.length > 0) ?? false;
+  const anyTokens = list?.some((p) => p.tokens.length > 0 || (p.liquidity?.length ?? 0) > 0) ?? false;
 
   return (
     <div className="positions-page">
@@ -183,6 +183,55 @@ function WalletPositions({ position }: { position: PositionView }) {
           </tbody>
         </table>
       </div>
+      {position.liquidity && position.liquidity.length > 0 && (
+        <div className="positions-table-wrap">
+          <table className="positions-table positions-liquidity" aria-label={`Pool shares of ${title}`}>
+            <thead>
+              <tr>
+                <th scope="col">Pool</th>
+                <th scope="col" className="num">
+                  LP tokens
+                </th>
+                <th scope="col" className="num">
+                  Share
+                </th>
+                <th scope="col" className="num">
+                  Holds
+                </th>
+                <th scope="col" className="num">
+                  Value (XRP)
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {position.liquidity.map((lp) => (
+                <tr key={lp.ammAccount}>
+                  <th scope="row">
+                    <span className="positions-ticker">
+                      {lp.ticker}/{lp.quote}
+                    </span>
+                    <span className="muted small positions-mono positions-issuer">
+                      {shortAddress(lp.ammAccount)}
+                    </span>
+                  </th>
+                  <td className="num" data-label="LP tokens" title={lp.lpBalance}>
+                    {formatAmount(lp.lpBalance)}
+                  </td>
+                  <td className="num" data-label="Share" title={`${lp.sharePercent}%`}>
+                    {formatAmount(lp.sharePercent)}%
+                  </td>
+                  <td className="num" data-label="Holds">
+                    {formatAmount(lp.pooledQuote)} {lp.quote} + {formatAmount(lp.pooledTokens)} {lp.ticker}
+                  </td>
+                  <td className="num" data-label="Value (XRP)">
+                    {formatXrp(lp.valueInXRP)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }
