@@ -302,6 +302,55 @@ describe('limit orders of a browser wallet through its delegate', () => {
     expect(await world.xrp(browser.classicAddress)).toBe(walletBefore);
     expect(await world.xrp(delegate)).toBe(delegateBefore);
   });
+
+  it('a resting delegated sell crossed later by someone else’s buy: the order indexer records the fill, its fee owed', async () => {
+    // The pool's price now, in XRP per token; the sell rests at half again above it.
+    const amm = await world.client.request({
+      command: 'amm_info',
+      asset: { currency: 'XRP' },
+      asset2: { currency: token.currency, issuer: token.issuer_address },
+      ledger_index: 'validated',
+    });
+    const pool = amm.result.amm;
+    const spot = new Decimal(String(pool.amount)).div(1e6).div((pool.amount2 as { value: string }).value);
+    const price = spot.mul(1.5).toSignificantDigits(6).toFixed();
+    const res = await limit({ type: 'SELL', amount: '100', price });
+    expect(res.statusCode, res.body).toBe(200);
+    const placed = res.json() as LimitOrderResult;
+    expect(placed.order.status).toBe('open');
+    // A custodial buyer of 40 XRP moves the pool's price past it (×1.96): the payment takes the offer.
+    const buyer = await world.wallet(owner, 1);
+    await world.swap(owner, {
+      walletAddress: buyer.address,
+      issuer: token.issuer_address,
+      token: token.currency,
+      amount: '40',
+      type: 'BUY',
+      slippage: '50',
+    });
+    await t.settle({ timeoutMs: 30_000 });
+    const fill = await until('the fill recorded', async () => {
+      const rows = await t.database.db
+        .select()
+        .from(tradingTrades)
+        .where(eq(tradingTrades.walletAddress, browser.classicAddress));
+      return rows.find((r) => r.hash.startsWith('fill:') && r.side === 'SELL');
+    });
+    // 0.75% of the XRP the 100 tokens brought, owed (no job: nothing can sign it but the wallet).
+    const expected = new Decimal(fill.received).mul('0.0075').toDecimalPlaces(6, Decimal.ROUND_DOWN);
+    expect(fill.feeStatus).toBe('owed');
+    expect(new Decimal(fill.fee).toFixed()).toBe(expected.toFixed());
+    const state = (await call(alice, 'GET', `/api/wallets/${walletId}/delegation`)).json() as {
+      delegation: WalletDelegation;
+    };
+    expect(state.delegation.fees_owed.xrp).toBe(fill.fee);
+    // Paid for what follows.
+    const intent = intentOf(await call(alice, 'POST', `/api/wallets/${walletId}/owed-fees`));
+    const paid = await call(alice, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(browser, intent),
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+  });
 });
 
 describe('a multi-wallet buy mixing kinds (POST /api/swap/batch)', () => {

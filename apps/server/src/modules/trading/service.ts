@@ -1070,6 +1070,7 @@ export class TradingService {
           purpose,
           delegate,
         );
+        if (delegate) await this.catchUpSequence(wallet.address);
         return { row: await submissions.prepare(req), req };
       });
       if (!step) return undefined;
