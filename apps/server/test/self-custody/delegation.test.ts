@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet } from 'xrpl';
+import { OfferCreateFlags, Wallet } from 'xrpl';
 import {
   DELEGATION_MESSAGES,
   Decimal,
@@ -8,6 +8,7 @@ import {
   type DeployResult,
   type LimitOrderResult,
   type OrderView,
+  type SwapBatchResult,
   type WalletDelegation,
   type WalletSummary,
 } from '@ledgerpad/shared';
@@ -300,6 +301,116 @@ describe('limit orders of a browser wallet through its delegate', () => {
     expect(lookup).toBeInstanceOf(Error);
     expect(await world.xrp(browser.classicAddress)).toBe(walletBefore);
     expect(await world.xrp(delegate)).toBe(delegateBefore);
+  });
+
+  it('a resting delegated sell crossed later by someone else’s buy: the order indexer records the fill, its fee owed', async () => {
+    // The pool's price now, in XRP per token; the sell rests at half again above it.
+    const amm = await world.client.request({
+      command: 'amm_info',
+      asset: { currency: 'XRP' },
+      asset2: { currency: token.currency, issuer: token.issuer_address },
+      ledger_index: 'validated',
+    });
+    const pool = amm.result.amm;
+    const spot = new Decimal(String(pool.amount)).div(1e6).div((pool.amount2 as { value: string }).value);
+    const price = spot.mul(1.5).toSignificantDigits(6).toFixed();
+    const res = await limit({ type: 'SELL', amount: '100', price });
+    expect(res.statusCode, res.body).toBe(200);
+    const placed = res.json() as LimitOrderResult;
+    expect(placed.order.status).toBe('open');
+    // A custodial buyer of 40 XRP moves the pool's price past it (×1.96): the payment takes the offer.
+    const buyer = await world.wallet(owner, 1);
+    await world.swap(owner, {
+      walletAddress: buyer.address,
+      issuer: token.issuer_address,
+      token: token.currency,
+      amount: '40',
+      type: 'BUY',
+      slippage: '50',
+    });
+    await t.settle({ timeoutMs: 30_000 });
+    const fill = await until('the fill recorded', async () => {
+      const rows = await t.database.db
+        .select()
+        .from(tradingTrades)
+        .where(eq(tradingTrades.walletAddress, browser.classicAddress));
+      return rows.find((r) => r.hash.startsWith('fill:') && r.side === 'SELL');
+    });
+    // 0.75% of the XRP the 100 tokens brought, owed (no job: nothing can sign it but the wallet).
+    const expected = new Decimal(fill.received).mul('0.0075').toDecimalPlaces(6, Decimal.ROUND_DOWN);
+    expect(fill.feeStatus).toBe('owed');
+    expect(new Decimal(fill.fee).toFixed()).toBe(expected.toFixed());
+    const state = (await call(alice, 'GET', `/api/wallets/${walletId}/delegation`)).json() as {
+      delegation: WalletDelegation;
+    };
+    expect(state.delegation.fees_owed.xrp).toBe(fill.fee);
+    // Paid for what follows.
+    const intent = intentOf(await call(alice, 'POST', `/api/wallets/${walletId}/owed-fees`));
+    const paid = await call(alice, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(browser, intent),
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+  });
+});
+
+describe('a multi-wallet buy mixing kinds (POST /api/swap/batch)', () => {
+  it('custodial signs on the server, the delegated browser wallet through its delegate, the other answers its intent', async () => {
+    const custodial = await world.wallet(alice, 1);
+    const other = Wallet.generate();
+    const otherId = (await addSelfCustody(t.app, alice, other, { name: 'No delegation' })).id;
+    expect((await call(alice, 'POST', `/api/wallets/${otherId}/fund`)).statusCode).toBe(200);
+    const delegate = await delegateAddress();
+    const before = await world.xrp(browser.classicAddress);
+    const delegateBefore = await world.xrp(delegate);
+    const res = await call(alice, 'POST', '/api/swap/batch', {
+      issuer: token.issuer_address,
+      token: token.currency,
+      type: 'BUY',
+      slippage: '5',
+      orders: [
+        { walletAddress: custodial.address, amount: '1' },
+        { walletAddress: browser.classicAddress, amount: '1' },
+        { walletAddress: other.classicAddress, amount: '1' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const batch = res.json() as SwapBatchResult;
+    expect(batch.results.map((r) => r.status)).toEqual(['success', 'success', 'sign']);
+    expect(batch).toMatchObject({ status: 'success', succeeded: 2, failed: 0, toSign: 1 });
+
+    // The delegated one: an immediate-or-cancel OfferCreate of the wallet, signed by its delegate,
+    // spending exactly 1 XRP of the wallet (the delegate paid the 10-drop network fee), its
+    // 0.75% fee (7,500 drops) owed.
+    const delegated = batch.results[1]!.swap!;
+    const json = ((await txOf(delegated.hash)).tx_json ?? (await txOf(delegated.hash))) as Record<
+      string,
+      unknown
+    >;
+    expect(json).toMatchObject({
+      TransactionType: 'OfferCreate',
+      Account: browser.classicAddress,
+      Delegate: delegate,
+      TakerGets: '1000000',
+      Flags: OfferCreateFlags.tfImmediateOrCancel | OfferCreateFlags.tfSell,
+    });
+    expect(delegated).toMatchObject({ status: 'success', spent: '1', fee: '0.0075' });
+    expect(await world.xrp(browser.classicAddress)).toBe(before - 1_000_000n);
+    expect(await world.xrp(delegate)).toBe(delegateBefore - 10n);
+    const [trade] = await t.database.db
+      .select()
+      .from(tradingTrades)
+      .where(eq(tradingTrades.hash, delegated.hash));
+    expect(trade).toMatchObject({ feeStatus: 'owed', fee: '0.0075' });
+    expect(batch.results[0]!.swap).toMatchObject({ status: 'success', spent: '1' });
+
+    // The wallet without delegation signs its swap (trust line, trade, fee) as POST /api/swap's.
+    const intent = batch.results[2]!.intent!;
+    expect(intent.txs.map((tx) => tx.TransactionType)).toEqual(['TrustSet', 'Payment', 'Payment']);
+    const signed = await call(alice, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(other, intent),
+    });
+    expect(signed.statusCode, signed.body).toBe(200);
+    expect(signed.json()).toMatchObject({ status: 'success', spent: '1', fee: '0.0075' });
   });
 });
 

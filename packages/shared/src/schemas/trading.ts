@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AMOUNT_DECIMALS, DEFAULT_SLIPPAGE_PERCENT, MIN_AMOUNT, SLIPPAGE_DECIMALS } from '../constants';
 import { tokenCodeSchema } from '../currency';
 import { classicAddressSchema, wholeNumberSchema } from './common';
+import type { SigningIntent } from './self-custody';
 import { Decimal } from '../money';
 
 // Swaps and quotes (spec 001 §5, §7, §8): the bodies the swap screen sends and the server checks
@@ -293,8 +294,13 @@ export interface SwapBatchQuote {
 /** One wallet's outcome in a batch: its trade, or why it failed (the sentence and the ledger code). */
 export interface SwapBatchItem {
   walletAddress: string;
-  status: 'success' | 'partial' | 'failed';
+  /**
+   * 'sign': a self-custody wallet without delegated trading — its swap is this intent, to be signed
+   * and posted to /api/intents/{id}/submit (docs/self-custody.md "Multi-wallet buys").
+   */
+  status: 'success' | 'partial' | 'failed' | 'sign';
   swap?: SwapResult;
+  intent?: SigningIntent;
   error?: string;
   /** The ledger's result code when the ledger refused it. */
   result?: string;
@@ -304,6 +310,8 @@ export interface SwapBatchResult {
   status: 'success' | 'partial' | 'failed';
   succeeded: number;
   failed: number;
+  /** Self-custody wallets whose swap waits for their signature (items with status 'sign'). */
+  toSign?: number;
   /** '✅ N swap(s) successful!' or '⚠️ N swap(s) failed. Check logs.' (spec 001 §8). */
   message: string;
   results: SwapBatchItem[];

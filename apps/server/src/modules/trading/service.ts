@@ -201,6 +201,11 @@ interface ReadyOrder extends Order {
   sendMax?: string;
   /** The trade and its fee go in one all-or-nothing Batch (`inBatch`). */
   batch: boolean;
+  /**
+   * A self-custody wallet's trade sent by its delegate (docs/self-custody.md "Multi-wallet buys"):
+   * an immediate-or-cancel OfferCreate with the slippage floor as its price, its fee owed.
+   */
+  delegate?: string;
 }
 
 /** tfInnerBatchTxn: what marks a Batch's inner transaction (XLS-56). */
@@ -762,6 +767,16 @@ export class TradingService {
           };
           const done = await this.deps.submissions.existing(`${intent}:trade`);
           if (done) return this.item(o.walletAddress, await this.swapResult(wallet.address, m, order, done));
+          if (!serverSigns(wallet.kind as WalletKind)) {
+            // A self-custody wallet trades through its delegate when it granted one, otherwise
+            // its swap is the intent it signs (the same one POST /api/swap answers).
+            const delegate = await this.delegateFor(userId, wallet, 'OfferCreate');
+            if (delegate === null) {
+              const signing = await this.swapIntent(userId, wallet, m, order, intent);
+              return { walletAddress: o.walletAddress, status: 'sign', intent: signing.intent };
+            }
+            return await this.prepareDelegated(userId, wallet, m, order, intent, delegate!);
+          }
           return await this.prepareTrade(userId, wallet, m, order, intent);
         } catch (err) {
           return failure(o.walletAddress, err);
@@ -770,7 +785,7 @@ export class TradingService {
     );
     const results: SwapBatchItem[] = [];
     for (const p of prepared) {
-      if (!('intent' in p)) {
+      if (!('wallet' in p)) {
         results.push(p);
         continue;
       }
@@ -781,11 +796,13 @@ export class TradingService {
       }
     }
     const failed = results.filter((r) => r.status === 'failed').length;
-    const succeeded = results.length - failed;
+    const toSign = results.filter((r) => r.status === 'sign').length;
+    const succeeded = results.length - failed - toSign;
     return {
-      status: failed === 0 ? 'success' : succeeded === 0 ? 'failed' : 'partial',
+      status: failed === 0 ? 'success' : succeeded === 0 && toSign === 0 ? 'failed' : 'partial',
       succeeded,
       failed,
+      ...(toSign ? { toSign } : {}),
       message: failed === 0 ? SWAP_BATCH_MESSAGES.success(succeeded) : SWAP_BATCH_MESSAGES.failed(failed),
       results,
     };
@@ -1016,6 +1033,35 @@ export class TradingService {
   }
 
   /**
+   * prepareTrade for a self-custody wallet's delegate: the same checks (the wallet pays the trade,
+   * the fee it will owe and a new line's reserve; the delegate pays the network fees), the trust
+   * line a BUY needs by a delegated TrustSet.
+   */
+  private async prepareDelegated(
+    userId: number,
+    wallet: WalletRow,
+    m: Market,
+    order: Order,
+    intent: string,
+    delegate: string,
+  ): Promise<ReadyOrder> {
+    const { funds } = this.deps;
+    const line = await this.missingLine(wallet.address, m, order.type);
+    if (order.type === 'BUY') await this.requireAuthorized(wallet.address, m);
+    const sendMax = await this.wholeBalance(wallet.address, m, order);
+    const whole = async () => {
+      const spend = await this.xrpSpend(userId, m, order.type, order.amount);
+      if (order.type === 'BUY') await this.requireQuoteToken(userId, wallet.address, m, order.amount);
+      await funds.requireXrp(wallet.address, { ...spend, transactions: 0, newObjects: line ? 1 : 0 });
+    };
+    await whole();
+    const probe = await this.simulate(wallet.address, order.type, m, sendMax ?? order.amount);
+    if (probe.received.lte(0)) throw await this.noLiquidity(m, order.type);
+    if (line) await this.openLine(userId, wallet, line, `${intent}:line`, whole, delegate);
+    return { ...order, wallet, intent, batch: false, delegate, ...(sendMax ? { sendMax } : {}) };
+  }
+
+  /**
    * A SELL needs the tokens. "100%" of a balance with more than 6 decimals arrives as its 6-decimal
    * floor: then the exact balance, so the position closes without dust (undefined otherwise).
    */
@@ -1046,6 +1092,29 @@ export class TradingService {
       const payment = marketPayment(o.wallet.address, pay, spend, get, minimumReceive(expected, o.slippage));
       if (o.sendMax)
         payment.SendMax = { currency: m.token.currency, issuer: m.token.issuer, value: o.sendMax };
+      if (o.delegate) {
+        // The delegate's immediate-or-cancel offer: the whole spend at no worse than the floor.
+        const offer = marketOffer(pay, spend, get, minimumReceive(expected, o.slippage));
+        const req: SubmitRequest = {
+          intentKey: `${o.intent}:trade`,
+          account: o.wallet.address,
+          tx: { ...offer },
+          purpose: 'swap',
+          userId,
+          walletId: o.wallet.id,
+          delegate: o.delegate,
+        };
+        const row = await funds.withAccount(o.wallet.address, async () => {
+          const spendXrp = await this.xrpSpend(userId, m, o.type, o.amount);
+          if (o.type === 'SELL')
+            await funds.requireToken(o.wallet.address, m.token, spend, this.tokenName(m));
+          else await this.requireQuoteToken(userId, o.wallet.address, m, o.amount);
+          await funds.requireXrp(o.wallet.address, { ...spendXrp, transactions: 0 });
+          await this.catchUpSequence(o.wallet.address);
+          return submissions.prepare(req);
+        });
+        return this.swapResult(o.wallet.address, m, o, await submissions.follow(req, row));
+      }
       const feeTx = o.batch && sim ? await this.feePayment(userId, m, o.type, sim) : undefined;
       // Under the wallet's funds lease: the whole action checked again right before it is signed.
       const check = async (transactions: number) => {
@@ -1212,6 +1281,7 @@ export class TradingService {
           purpose,
           delegate,
         );
+        if (delegate) await this.catchUpSequence(wallet.address);
         return { row: await submissions.prepare(req), req };
       });
       if (!step) return undefined;
