@@ -5,6 +5,7 @@ import {
   ESTIMATE_DEBOUNCE_MS,
   FEE_VOTE_MULTIPLIER,
   LIQUIDITY_MESSAGES,
+  singleWithdrawLimit,
   LP_FULL_REMOVAL_FRACTION,
   RLUSD_CURRENCY_HEX,
   dropsToXrp,
@@ -241,6 +242,22 @@ export function LiquidityTab({
   const removeReady = ((): Reason => {
     if (!market) return { ok: false, reason: LIQUIDITY_MESSAGES.selectWalletAndToken };
     if (!positive(amountLp)) return { ok: false, reason: LIQUIDITY_MESSAGES.enterLp };
+    // A limit the shown expectation cannot meet: the ledger would refuse it and keep the network
+    // fee, so it is not sent (issue 39; the server refuses it before signing with the same rule).
+    const shown = price.data?.expected;
+    if (withdraw === 'single' && limitPrice !== '' && shown) {
+      const payout = side === 'base' ? shown.singleBase : shown.singleToken;
+      const limit = singleWithdrawLimit(amountLp, limitPrice, payout);
+      if (limit && !limit.met)
+        return {
+          ok: false,
+          reason: 'Limit price cannot be met',
+          detail: LIQUIDITY_MESSAGES.limitUnmet(payout, limit.needed, unit(side)).replace(
+            ' Nothing was signed:',
+            ' Nothing will be sent:',
+          ),
+        };
+    }
     return { ok: true };
   })();
   const voteReady = ((): Reason => {
