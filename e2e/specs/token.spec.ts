@@ -129,7 +129,7 @@ describe('demo market in Chromium', () => {
     await page.waitForURL(`${server.url}/token/${target.issuer_address}`);
     await page.getByRole('heading', { level: 1, name: new RegExp(target.ticker) }).waitFor();
     // The tab names the token (issue 39).
-    await expect.poll(() => page.title()).toBe(`${target.ticker} · Ledgerpad`);
+    await expect.poll(() => page.title()).toBe(`${target.name} (${target.ticker}) · Ledgerpad`);
   });
 
   it('shows the chart, stats, price changes, order book, trades and risk panel of a token', async () => {

@@ -223,6 +223,11 @@ describe("the trader's screen in Chromium", () => {
     expect(await box.getByTestId('you-received').textContent()).toMatch(
       /^You received .+ XRP after the platform fee and network fees$/,
     );
+    // What is left of it, on /positions (looked at at both widths).
+    await page.goto(`${url}/positions`);
+    await page.getByRole('heading', { name: 'Positions', level: 1 }).waitFor();
+    await page.getByText(one.ticker).first().waitFor({ timeout: 15_000 });
+    await screenshotWidths(page, 'trader-positions');
   });
 
   it("a double click on Send's 'Review' shows the confirm step and sends nothing; the form is kept", async () => {

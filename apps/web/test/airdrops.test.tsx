@@ -117,6 +117,15 @@ describe('airdrop card', () => {
     expect(screen.getByText(/You have already claimed this airdrop\./)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Claim' })).toBeNull();
   });
+
+  it("the creator's own airdrop: no Claim (the server refuses it), a sentence instead (issue 39)", () => {
+    render(
+      withProviders(<AirdropCard airdrop={{ ...AIRDROP, is_creator: true }} now={NOW} onClaim={() => {}} />),
+    );
+    expect(screen.getByTestId('airdrop-card').dataset.state).toBe('own');
+    expect(screen.getByTestId('own-airdrop').textContent).toBe('Your airdrop: it is for others to claim.');
+    expect(screen.queryByRole('button', { name: 'Claim' })).toBeNull();
+  });
 });
 
 describe('airdrops board', () => {

@@ -219,6 +219,28 @@ describe('Liquidity tab', () => {
     });
   });
 
+  it('a single-asset withdrawal whose limit the expected payout cannot meet is not sent (issue 39)', async () => {
+    renderTab();
+    click('Remove');
+    await waitFor(() => expect(screen.getByTestId('lp-balance').textContent).toContain('100'));
+    click('Single-Asset (Fee Applies)');
+    click('25%');
+    // 25 LP at 20 LP per XRP asks for at least 25 ÷ 20 = 1.25 XRP; the pool is expected to pay 0.99.
+    fireEvent.change(screen.getByLabelText('Limit price (LP tokens per XRP, optional)'), {
+      target: { value: '20' },
+    });
+    await waitFor(() => expect(button('Limit price cannot be met').disabled).toBe(true));
+    expect(screen.getByTestId('liquidity-submit-detail').textContent).toBe(
+      'This withdrawal is expected to pay 0.99 XRP, less than the 1.25 XRP your limit price asks for (LP tokens ÷ limit price): the ledger would refuse it. Nothing will be sent: lower the limit price or withdraw in another mode.',
+    );
+    // At 30 LP per XRP it asks for 0.8333… XRP: it can be met, and the button is back.
+    fireEvent.change(screen.getByLabelText('Limit price (LP tokens per XRP, optional)'), {
+      target: { value: '30' },
+    });
+    expect(button('Remove Liquidity').disabled).toBe(false);
+    expect(sent.filter((x) => x.path === '/api/remove-liquidity')).toEqual([]);
+  });
+
   it('votes with the percent × 1000; other values are cleared and empty is refused', async () => {
     renderTab();
     click('Vote on Fee');

@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -117,6 +117,47 @@ describe('positions page', () => {
     const savings = screen.getByRole('region', { name: 'Positions of Savings' });
     expect(within(savings).getAllByRole('row')).toHaveLength(2);
     expect(screen.queryByText(/hold only XRP/)).toBeNull();
+  });
+
+  it("the platform's own RLUSD is not marked unverified; an unlisted token is (issue 39)", async () => {
+    const RLUSD_ISSUER = 'rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De';
+    const RLUSD_HEX = '524C555344000000000000000000000000000000';
+    answer = () => ({
+      body: {
+        positions: [
+          {
+            ...withTokens()[0]!,
+            tokens: [
+              ...withTokens()[0]!.tokens,
+              {
+                tokenCode: RLUSD_HEX,
+                ticker: 'RLUSD',
+                issuer: RLUSD_ISSUER,
+                balance: '25',
+                valueInXRP: '11',
+                realizedPNL: '0',
+                unrealizedPNL: '0',
+                totalPNL: '0',
+              },
+            ],
+          },
+        ],
+      },
+    });
+    vi.unstubAllGlobals();
+    stubFetch((path) => {
+      if (path === '/api/session') return { body: { user: USER } };
+      if (path === `/api/positions/${USER.id}`) return answer();
+      if (path === '/api/config/rlusd') return { body: { issuer: RLUSD_ISSUER, currency: RLUSD_HEX } };
+      return undefined;
+    });
+    mount();
+    const trading = await screen.findByRole('region', { name: 'Positions of Trading' });
+    const rows = within(trading).getAllByRole('row');
+    const rlusd = rows.find((r) => r.textContent!.includes('RLUSD'))!;
+    const moon = rows.find((r) => r.textContent!.includes('MOON'))!;
+    await waitFor(() => expect(moon.textContent).toContain('Unverified'));
+    await waitFor(() => expect(rlusd.textContent).not.toContain('Unverified'));
   });
 
   it('shows a kept LP position with its pool share, what it holds and its value (issue 37)', async () => {

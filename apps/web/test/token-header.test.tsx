@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TokenView } from '@ledgerpad/shared';
 import { TokenHeader } from '../src/features/token/token-header';
 import { withProviders } from './support';
+import { tokenTabTitle } from '../src/features/token/token-page';
 
 // One price (issue 39): the token page's headline is the token's price as the list and the API give
 // it (the pool's spot, a curve's next offer); the last trade's average price is beside it, labelled.
@@ -64,5 +65,13 @@ describe('TokenHeader', () => {
     cleanup();
     header(token(), null, null);
     expect(screen.getByTestId('price').textContent).toBe('no market');
+  });
+});
+
+describe('the token tab title (issue 39)', () => {
+  it("names the token: 'NAME (TICKER) · Ledgerpad', the ticker alone when the name is it", () => {
+    expect(tokenTabTitle('Comet Coin', 'COMET')).toBe('Comet Coin (COMET) · Ledgerpad');
+    expect(tokenTabTitle('COMET', 'COMET')).toBe('COMET · Ledgerpad');
+    expect(tokenTabTitle('  ', 'COMET')).toBe('COMET · Ledgerpad');
   });
 });

@@ -432,6 +432,7 @@ export {
   ammVoteSchema,
   isTokenSide,
   LIQUIDITY_MESSAGES,
+  singleWithdrawLimit,
   type LpBalanceResult,
   lpBalanceSchema,
   type LpPositionEvent,

@@ -197,6 +197,11 @@ describe('airdrops', () => {
     expect(mine.find((a) => a.id === fixed.id)).toMatchObject({ has_claimed: true, claimed_count: 1 });
     const anon = (await get('/api/airdrops')).json() as Airdrop[];
     expect(anon.find((a) => a.id === fixed.id)?.has_claimed).toBe(false);
+    // Only its creator is told it is theirs: the screen offers them no Claim (issue 39).
+    const own = (await get('/api/airdrops', alice)).json() as Airdrop[];
+    expect(own.find((a) => a.id === fixed.id)?.is_creator).toBe(true);
+    expect(mine.find((a) => a.id === fixed.id)?.is_creator).toBe(false);
+    expect(anon.find((a) => a.id === fixed.id)?.is_creator).toBe(false);
   });
 
   it('pays a double click once: two claims of one user sent together are one payment and one refusal', async () => {

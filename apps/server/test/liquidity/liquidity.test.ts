@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'xrpl';
 import {
   LIQUIDITY_MESSAGES,
-  ledgerResultMessage,
   type AddLiquidityResult,
   type AmmVoteResult,
   type DeployResult,
@@ -290,7 +289,9 @@ describe('liquidity', () => {
     expect(close(price.lpPerToken, before.lp.div(before.tokens.mul(2)))).toBe(true);
     expect(price.tradingFee).toBe(300);
 
-    // A limit below this withdrawal's effective price (lp / out) is refused by the ledger.
+    // A limit below this withdrawal's effective price (lp / out) asks for more than it pays: refused
+    // before signing with both figures (issue 39; before, the ledger refused it, tecAMM_FAILED, and
+    // kept the network fee).
     const effective = lp.div(out);
     const tooLow = effective.mul('0.99').toSignificantDigits(10).toFixed();
     const refused = await post('/api/remove-liquidity', alice, {
@@ -301,11 +302,15 @@ describe('liquidity', () => {
       limitPrice: tooLow,
     });
     expect(refused.statusCode).toBe(400);
+    const needed = lp.div(tooLow).toSignificantDigits(15, Decimal.ROUND_UP).toFixed();
     expect(refused.json()).toMatchObject({
-      message: `Failed to remove liquidity: ${ledgerResultMessage('tecAMM_FAILED')}`,
-      result: 'tecAMM_FAILED',
+      message: LIQUIDITY_MESSAGES.limitUnmet(price.expected!.singleBase, needed, 'XRP'),
     });
+    expect(new Decimal(needed).gt(out)).toBe(true);
     expect((await pool()).lp.eq(before.lp)).toBe(true);
+    // Nothing was signed for it.
+    const signed = await t.database.db.select().from(ledgerSubmissions);
+    expect(signed.filter((r) => r.txType === 'AMMWithdraw' && r.result === 'tecAMM_FAILED')).toEqual([]);
 
     const res = await post('/api/remove-liquidity', alice, {
       ...market(),

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { TOKEN_FETCH_LIMIT, type TokenIdentity, type TokenView } from '@ledgerpad/shared';
-import { apiGetAll } from './api';
+import { apiGet, apiGetAll } from './api';
 
 // The identity of listed tokens by (currency, issuer), for screens that name tokens from the ledger
 // (positions, dashboard, wallets, airdrops) and mark them the way the list does (issues 24, 35). One
@@ -20,7 +20,19 @@ export function useTokenIdentities(): IdentityLookup {
       apiGetAll<TokenView>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, { signal, credentials: false }),
     staleTime: 60_000,
   });
-  const byKey = new Map((data ?? []).map((t) => [`${t.currency}|${t.issuer_address}`, t]));
+  // The platform's own RLUSD (the network's, from its configuration) is not a listed token but is
+  // the one the platform trades against: verified (issue 39: positions called it 'Unverified').
+  const rlusd = useQuery({
+    queryKey: ['config', 'rlusd'],
+    queryFn: () =>
+      apiGet<{ issuer: string | null; currency: string }>('/api/config/rlusd', { credentials: false }),
+    staleTime: Infinity,
+  });
+  const byKey = new Map<string, KnownIdentity>(
+    (data ?? []).map((t) => [`${t.currency}|${t.issuer_address}`, t]),
+  );
+  if (rlusd.data?.issuer)
+    byKey.set(`${rlusd.data.currency}|${rlusd.data.issuer}`, { verified: true, lookalike_of: null });
   // A token nobody listed is not verified either: nobody proved anything about it.
   return (currency, issuer) => byKey.get(`${currency}|${issuer}`) ?? UNKNOWN;
 }

@@ -189,6 +189,8 @@ export interface Airdrop {
   total_token_amount: string;
   expiry: string;
   has_claimed: boolean;
+  /** The signed-in user created it (issue 39, additive): creators cannot claim, so no Claim is offered. */
+  is_creator?: boolean;
   website_url: string | null;
   twitter_url: string | null;
   status: AirdropStatus;

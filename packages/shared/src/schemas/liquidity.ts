@@ -48,7 +48,33 @@ export const LIQUIDITY_MESSAGES = {
   bidPriceMoved: 'The auction slot price went up since it was shown. Please look at the new price.',
   bidSuccess: '✅ You hold the auction slot: your trades in this pool pay the discounted fee.',
   bidFailed: 'Failed to bid for the auction slot',
+  /**
+   * A single-asset withdrawal whose limit price asks for more than it is expected to pay (issue 39):
+   * the ledger would refuse it (tecAMM_FAILED) and keep the network fee, so it is not signed.
+   */
+  limitUnmet: (expected: string, needed: string, unit: string) =>
+    `This withdrawal is expected to pay ${expected} ${unit}, less than the ${needed} ${unit} your limit price asks for (LP tokens ÷ limit price): the ledger would refuse it. Nothing was signed: lower the limit price or withdraw in another mode.`,
 } as const;
+
+/**
+ * Whether a single-asset withdrawal's limit can be met: the least the limit asks for (LP tokens ÷
+ * limit price) against the expected payout. The server checks it before signing, the screen before
+ * the click; null when there is no limit.
+ */
+export function singleWithdrawLimit(
+  amountLp: string,
+  limitPrice: string,
+  expected: string,
+): { met: boolean; needed: string } | null {
+  if (!/^\d+(\.\d+)?$/.test(limitPrice) || !/^\d+(\.\d+)?$/.test(amountLp)) return null;
+  const price = new Decimal(limitPrice);
+  if (price.lte(0)) return null;
+  const needed = new Decimal(amountLp).div(price);
+  return {
+    met: new Decimal(expected).gte(needed),
+    needed: needed.toSignificantDigits(15, Decimal.ROUND_UP).toFixed(),
+  };
+}
 
 const tokenCode = tokenCodeSchema('token', { message: LIQUIDITY_MESSAGES.selectWalletAndToken });
 

@@ -10,6 +10,10 @@ import { Decimal } from '../money';
 
 export const SWAP_MESSAGES = {
   selectWalletAndToken: 'Please select a wallet and token.',
+  /** A wallet is selected, no token yet (issue 39: the spec's sentence asked for a wallet too). */
+  selectToken: 'Please select a token.',
+  /** A token is chosen, no wallet yet. */
+  selectWallet: 'Please select a wallet.',
   invalidAmount: 'Please enter a valid amount.',
   limitPrice: 'Please enter a price for the limit order.',
   insufficientLiquidity: 'Insufficient Liquidity',

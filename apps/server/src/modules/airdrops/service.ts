@@ -232,6 +232,7 @@ export class AirdropService {
       total_token_amount: r.totalAmount,
       expiry: r.expiry.toISOString(),
       has_claimed: claimed.has(r.id),
+      is_creator: userId !== undefined && r.creatorUserId === userId,
       website_url: r.websiteUrl,
       twitter_url: r.twitterUrl,
       status: statusOf(r, now),

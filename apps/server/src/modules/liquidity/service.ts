@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   LIQUIDITY_MESSAGES,
+  singleWithdrawLimit,
   RLUSD_CURRENCY_HEX,
   SELF_CUSTODY_MESSAGES,
   WALLET_MESSAGES,
@@ -462,6 +463,23 @@ export class LiquidityService {
       tx = { LPTokenIn: lpIn, Flags: AMMWithdrawFlags.tfLPToken };
     } else {
       const side = this.side(m, b, b.selectedAsset);
+      // A limit the expected payout cannot meet is refused here, not by the ledger after signing
+      // (tecAMM_FAILED, the network fee lost): the same figure the screen shows (issue 39).
+      if (b.limitPrice !== '') {
+        const isToken = side === m.token;
+        const expected = payout(
+          singleWithdrawOut(isToken ? pool.token : pool.base, lp, pool.lpTotal, pool.tradingFee),
+          !isToken && m.base.kind === 'xrp',
+        );
+        const limit = singleWithdrawLimit(plain(lp), b.limitPrice, plain(expected));
+        if (limit && !limit.met) {
+          const unit = this.assetName(m, side);
+          throw badRequest(LIQUIDITY_MESSAGES.limitUnmet(plain(expected), limit.needed, unit), {
+            expected: plain(expected),
+            needed: limit.needed,
+          });
+        }
+      }
       const min: LedgerAmount =
         b.limitPrice !== ''
           ? ledgerAmount(side, lp.div(b.limitPrice), 'up')

@@ -184,6 +184,10 @@ export function AirdropCard({
           <p className="airdrop-claimed-note" role="status">
             ✓ {AIRDROP_MESSAGES.alreadyClaimed}
           </p>
+        ) : state === 'own' ? (
+          <p className="muted" data-testid="own-airdrop">
+            Your airdrop: it is for others to claim.
+          </p>
         ) : state === 'expired' ? (
           <p className="muted">{AIRDROP_MESSAGES.expired}</p>
         ) : state === 'closed' ? (

@@ -108,10 +108,12 @@ export function perClaim(a: Pick<Airdrop, 'fixed_amount' | 'min_amount' | 'max_a
 
 /** The board's state of one airdrop for the signed-in caller. */
 export function cardState(
-  a: Pick<Airdrop, 'status' | 'has_claimed' | 'expiry' | 'claimed_count' | 'max_claims'>,
+  a: Pick<Airdrop, 'status' | 'has_claimed' | 'expiry' | 'claimed_count' | 'max_claims' | 'is_creator'>,
   now: number,
 ) {
   if (a.has_claimed) return 'claimed' as const;
+  // The creator funded it: the server refuses their claim, so none is offered (issue 39).
+  if (a.is_creator) return 'own' as const;
   if (a.status === 'expired' || new Date(a.expiry).getTime() <= now) return 'expired' as const;
   if (a.status === 'closed' || a.claimed_count >= a.max_claims) return 'closed' as const;
   return 'active' as const;

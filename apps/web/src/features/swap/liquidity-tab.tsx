@@ -5,6 +5,8 @@ import {
   ESTIMATE_DEBOUNCE_MS,
   FEE_VOTE_MULTIPLIER,
   LIQUIDITY_MESSAGES,
+  SWAP_MESSAGES,
+  singleWithdrawLimit,
   LP_FULL_REMOVAL_FRACTION,
   RLUSD_CURRENCY_HEX,
   dropsToXrp,
@@ -92,6 +94,13 @@ export function LiquidityTab({
 
   const address = wallet?.wallet_address;
   const market = token && address ? { wallet: address, issuer: token.issuer, token: token.code } : null;
+  // What is missing, by name (issue 39: 'Please select a wallet and token.' with a wallet selected).
+  const missing =
+    token && !address
+      ? SWAP_MESSAGES.selectWallet
+      : address && !token
+        ? SWAP_MESSAGES.selectToken
+        : LIQUIDITY_MESSAGES.selectWalletAndToken;
   const baseRef: PoolAssetRef = base === 'RLUSD' ? { currency: 'RLUSD' } : { currency: 'XRP' };
   const selectedAsset = (s: Side): PoolAssetRef =>
     s === 'base' ? baseRef : { currency: token!.code, issuer: token!.issuer };
@@ -228,7 +237,7 @@ export function LiquidityTab({
   const short = (needs: AssetAmount[]): Shortfall | null =>
     walletShortfall(needs, holdings, (a) => (a === 'token' ? unit('token') : a));
   const addReady = ((): Reason => {
-    if (!market) return { ok: false, reason: LIQUIDITY_MESSAGES.selectWalletAndToken };
+    if (!market) return { ok: false, reason: missing };
     const needs: AssetAmount[] = [];
     if (deposit === 'DOUBLE') {
       if (!positive(amountBase) || !positive(amountToken))
@@ -247,12 +256,28 @@ export function LiquidityTab({
     return s ? { ok: false, reason: s.label, detail: s.detail } : { ok: true };
   })();
   const removeReady = ((): Reason => {
-    if (!market) return { ok: false, reason: LIQUIDITY_MESSAGES.selectWalletAndToken };
+    if (!market) return { ok: false, reason: missing };
     if (!positive(amountLp)) return { ok: false, reason: LIQUIDITY_MESSAGES.enterLp };
+    // A limit the shown expectation cannot meet: the ledger would refuse it and keep the network
+    // fee, so it is not sent (issue 39; the server refuses it before signing with the same rule).
+    const shown = price.data?.expected;
+    if (withdraw === 'single' && limitPrice !== '' && shown) {
+      const payout = side === 'base' ? shown.singleBase : shown.singleToken;
+      const limit = singleWithdrawLimit(amountLp, limitPrice, payout);
+      if (limit && !limit.met)
+        return {
+          ok: false,
+          reason: 'Limit price cannot be met',
+          detail: LIQUIDITY_MESSAGES.limitUnmet(payout, limit.needed, unit(side)).replace(
+            ' Nothing was signed:',
+            ' Nothing will be sent:',
+          ),
+        };
+    }
     return { ok: true };
   })();
   const voteReady = ((): Reason => {
-    if (!market) return { ok: false, reason: LIQUIDITY_MESSAGES.selectWalletAndToken };
+    if (!market) return { ok: false, reason: missing };
     if (fee.trim() === '' || fee === '.') return { ok: false, reason: LIQUIDITY_MESSAGES.fillAll };
     return { ok: true };
   })();

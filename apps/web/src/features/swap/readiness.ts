@@ -131,9 +131,10 @@ const PRICE_RE = /^\d+(\.\d{1,15})?$/;
 
 export function readiness(r: ReadinessInput): Readiness {
   const no = (reason: string, detail?: string): Readiness => ({ sendable: false, reason, detail });
-  if (!r.hasWallet) return no(SWAP_MESSAGES.selectWalletAndToken);
+  // The spec's sentence where both are missing; otherwise only what is (issue 39).
+  if (!r.hasWallet) return no(r.hasToken ? SWAP_MESSAGES.selectWallet : SWAP_MESSAGES.selectWalletAndToken);
   if (r.multi && r.targets === 0) return no(SWAP_MESSAGES.selectWallets);
-  if (!r.hasToken) return no(SWAP_MESSAGES.selectWalletAndToken);
+  if (!r.hasToken) return no(SWAP_MESSAGES.selectToken);
   if (r.randomized) {
     if (r.range.min === '' && r.range.max === '') return no('Enter a min and max amount');
     if (typeof randomRange(r.range.min, r.range.max) === 'string') return no(SWAP_MESSAGES.randomRange);

@@ -44,6 +44,13 @@ const MAX_TRADES = 30;
  * One page per token (issue 35): an issuer listing several tokens gets a chooser at /token/{issuer}.
  */
 /** What the app puts beside the chart for a token (the swap box, issue 39), if anything. */
+/** A token page's tab title: 'NAME (TICKER) · Ledgerpad', or the ticker alone when it is the name. */
+export function tokenTabTitle(name: string, ticker: string): string {
+  const t = displayTicker(ticker);
+  const n = name.trim();
+  return n && n !== t ? `${n} (${t}) · Ledgerpad` : `${t} · Ledgerpad`;
+}
+
 export type TokenTradeSlot = (token: TokenView) => ReactNode;
 
 export function TokenPage({ trade }: { trade?: TokenTradeSlot } = {}) {
@@ -137,8 +144,8 @@ function TokenMarket({
   const live = useLiveTrades(currency, issuer, onTrade);
   // Each token's tab says which token it is (issue 39: every one read 'Token · Ledgerpad').
   useEffect(() => {
-    document.title = `${displayTicker(token.ticker)} · Ledgerpad`;
-  }, [token.ticker]);
+    document.title = tokenTabTitle(token.name, token.ticker);
+  }, [token.name, token.ticker]);
 
   const lastClose = useMemo(() => {
     const d = usableChart(history.data);
