@@ -16,10 +16,15 @@ export const FIRST_BUY_XRP = /^\d+(\.\d{1,6})?$/;
 
 /**
  * XLS-30's swap of `amountIn` into a pool (rippled AMMHelpers `swapAssetIn`):
- *   out = B × (1 − A / (A + a × (1 − f))),  f = tradingFee / 100,000,
- * with A, B the pool's balances of the asset paid in and the asset taken out. The ledger rounds
- * in the pool's favour; the result is rounded down to 15 significant digits, what an issued amount
- * holds without a doubt about its 16th.
+ *   out = B − (A × B) / (A + a × (1 − f)),  f = tradingFee / 100,000,
+ * with A, B the pool's balances of the asset paid in and the asset taken out, worked out step by
+ * step as the ledger does: rippled's `Number` keeps 16 significant digits and rounds each step in
+ * the pool's favour (fixAMMv1_1: A × B and the ratio up, the denominator and the result down).
+ * The steps matter, not only the formula: B − ratio cancels most of the digits of two numbers near
+ * B, so for a large pool the ledger's result is exact only to B's 16th digit (2,500 XRP and 490M
+ * tokens, 10 XRP in: the ledger gives 1951219.0263327, the exact formula 1951219.02633272 — a
+ * DeliverMin of the latter fails the buy, and with it the pool's all-or-nothing Batch). The result
+ * is rounded down to 15 significant digits, what an issued amount's text holds.
  */
 export function ammSwapOut(
   poolIn: DecimalValue,
@@ -27,12 +32,27 @@ export function ammSwapOut(
   amountIn: DecimalValue,
   tradingFee: number,
 ): Decimal {
-  const a = new Decimal(amountIn).mul(new Decimal(1).minus(new Decimal(tradingFee).div(100_000)));
-  if (a.lte(0)) return new Decimal(0);
-  const poolA = new Decimal(poolIn);
-  const out = new Decimal(poolOut).mul(new Decimal(1).minus(poolA.div(poolA.plus(a))));
-  return out.toSignificantDigits(15, Decimal.ROUND_DOWN);
+  const a = new Exact(amountIn);
+  if (a.lte(0) || tradingFee >= 100_000) return new Decimal(0);
+  const poolA = new Exact(poolIn);
+  const poolB = new Exact(poolOut);
+  const numerator = numberStep(poolA.mul(poolB), 'up');
+  const fee = numberStep(new Exact(tradingFee).div(100_000), 'up');
+  const keep = numberStep(new Exact(1).minus(fee), 'down');
+  const denom = numberStep(poolA.plus(numberStep(a.mul(keep), 'down')), 'down');
+  const ratio = numberStep(numerator.div(denom), 'up');
+  const out = numberStep(poolB.minus(ratio), 'down');
+  if (out.lte(0)) return new Decimal(0);
+  return new Decimal(out.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed());
 }
+
+/** Wide enough that a product or quotient of two 16-digit numbers is exact before a step rounds it. */
+const Exact = Decimal.clone({ precision: 80 });
+type Exact = InstanceType<typeof Exact>;
+
+/** One operation of rippled's `Number` (16-digit mantissa): rounded toward +∞ or −∞. */
+const numberStep = (x: Exact, mode: 'up' | 'down'): Exact =>
+  x.toSignificantDigits(16, mode === 'up' ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR);
 
 /**
  * The trading fee the first buy pays: AMMCreate gives the pool's creator (the deploy's hot wallet,

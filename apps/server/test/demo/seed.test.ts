@@ -198,5 +198,11 @@ describe('demo seed', () => {
     }
     expect(burned).toBeGreaterThan(0);
     expect(kept).toBeGreaterThan(0);
+    // The XRP-paired good-practice launches' creators bought first, inside the pool's Batch: a
+    // buy the ledger refused would have rolled the Batch back and failed the deploy.
+    const firstBuys = burnJobs.filter(
+      (d) => (d.payload as { form: { firstBuyXrp?: string } }).form.firstBuyXrp,
+    );
+    expect(firstBuys.length).toBeGreaterThanOrEqual(3);
   }, 300_000);
 });

@@ -33,6 +33,8 @@ import { documented } from '../../plugins/access';
 
 export const DEMO_SEED_JOB = 'demo-seed';
 const DEPLOYERS = 3;
+/** The creator's first buy on the demo's good-practice launches (docs/launch-protection.md). */
+const DEMO_FIRST_BUY_XRP = '10';
 const TRADERS = 6;
 const BURST_TRADES = 240;
 
@@ -561,6 +563,10 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
                     // month later: two escrows, docs/vesting.md), in the deploy's own ledgers.
                     ...(t.blackhole && !t.curve && new Decimal(t.dev).gt(0)
                       ? { vesting: { enabled: true, cliffPercent: '25', cliffHours: '24', months: 1 } }
+                      : {}),
+                    // …and its creator buys first, in the pool's own all-or-nothing Batch.
+                    ...(t.blackhole && !t.curve && t.pair === 'XRP'
+                      ? { firstBuyXrp: DEMO_FIRST_BUY_XRP }
                       : {}),
                     requireAuth: false,
                     liquidityPairType: t.pair,
