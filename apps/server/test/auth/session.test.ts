@@ -264,8 +264,14 @@ describe('sessions, CSRF and roles', () => {
     expect(res.statusCode).toBe(404);
   });
 
-  it('GET /api/csrf-token needs a session', async () => {
-    expect((await t.app.inject({ url: '/api/csrf-token' })).statusCode).toBe(401);
+  it('GET /api/csrf-token gives a token only to a session: 204 and no body without one', async () => {
+    const none = await t.app.inject({ url: '/api/csrf-token' });
+    expect(none.statusCode).toBe(204);
+    expect(none.body).toBe('');
+    const s = await t.signIn('csrf_token_owner');
+    const own = await t.app.inject({ url: '/api/csrf-token', headers: { cookie: s.cookie } });
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toEqual({ token: s.csrfToken });
   });
 
   it('sign-in checks Origin instead of CSRF', async () => {

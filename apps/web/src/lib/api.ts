@@ -130,7 +130,8 @@ async function getCsrfToken(): Promise<string | undefined> {
       credentials: 'include',
       headers: { accept: 'application/json' },
     });
-    if (!res.ok) return undefined;
+    // 204: no session yet (a sign-in's own request), so no token to send.
+    if (!res.ok || res.status === 204) return undefined;
     csrfToken = ((await res.json()) as { token: string }).token;
     return csrfToken;
   } catch {

@@ -8,7 +8,7 @@ import {
 } from '@ledgerpad/shared';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { serviceDisabled, unauthorized } from '../../lib/errors';
+import { serviceDisabled } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { SessionManager } from '../../plugins/auth';
 import type { OriginPolicy } from '../../plugins/origin';
@@ -210,9 +210,12 @@ export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
   });
 
   app.get('/api/csrf-token', publicRoute, async (request, reply) => {
-    if (!request.session) throw unauthorized('Sign in required');
     // Per-session token; never cache it in a shared cache.
     reply.header('cache-control', 'no-store');
+    // No session, no token: 204, not an error — a sign-in's own POST asks before there is a
+    // session (it needs none: the CSRF check applies to sessions), and a 401 there was logged in
+    // every visitor's console (issue 39).
+    if (!request.session) return reply.code(204).send();
     return { token: request.session.csrfToken };
   });
 
