@@ -104,6 +104,8 @@ describe('a locked dev allocation in Chromium', () => {
     await modal.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
 
     await page.goto(`${url}/dashboard`);
+    // The schedule sits with the token it belongs to: select it first.
+    await page.locator('.token-pick', { hasText: ticker }).click();
     const panel = page.getByTestId('vesting-panel');
     await panel.waitFor(LEDGER_WAIT);
     const rows = panel.locator('tbody tr');

@@ -79,7 +79,7 @@ describe('Release automatically when due', () => {
       await held;
       return first();
     };
-    render(withProviders(<VestingPanel />));
+    render(withProviders(<VestingPanel tokenId={7} />));
     const toggle = await screen.findByRole('switch', { name: 'Release automatically when due' });
     expect((toggle as HTMLInputElement).checked).toBe(false);
     fireEvent.click(toggle);
@@ -95,7 +95,7 @@ describe('Release automatically when due', () => {
 
   it('shows a refused change next to the switch and keeps the stored state', async () => {
     putAnswer = async () => ({ status: 404, body: { message: VESTING_AUTO_RELEASE_MESSAGES.notFound } });
-    render(withProviders(<VestingPanel />));
+    render(withProviders(<VestingPanel tokenId={7} />));
     const toggle = await screen.findByRole('switch', { name: 'Release automatically when due' });
     fireEvent.click(toggle);
     const alert = await screen.findByRole('alert');
@@ -108,10 +108,23 @@ describe('Release automatically when due', () => {
   it("shows the keeper's last failure beside an enabled switch", async () => {
     const why = VESTING_AUTO_RELEASE_MESSAGES.failed('Releasing the tranche failed: no XRP for the fee.');
     stored = schedule(true, why);
-    render(withProviders(<VestingPanel />));
+    render(withProviders(<VestingPanel tokenId={7} />));
     const panel = await screen.findByTestId('vesting-panel');
     const toggle = await within(panel).findByRole('switch', { name: 'Release automatically when due' });
     expect((toggle as HTMLInputElement).checked).toBe(true);
     expect((await within(panel).findByRole('alert')).textContent).toBe(why);
+  });
+
+  it("shows only the selected token's schedule", async () => {
+    stored = {
+      tokens: [
+        ...schedule(false).tokens,
+        { ...schedule(false).tokens[0]!, tokenId: 8, ticker: 'OTHER', currency: 'OTHER' },
+      ],
+    };
+    render(withProviders(<VestingPanel tokenId={8} />));
+    const panel = await screen.findByTestId('vesting-panel');
+    expect((await within(panel).findByRole('heading', { level: 3 })).textContent).toContain('OTHER');
+    expect(within(panel).queryByText(/VEST/)).toBeNull();
   });
 });

@@ -84,8 +84,6 @@ export function DashboardPage() {
         )}
       </section>
 
-      <VestingPanel />
-
       {selected ? (
         <TokenManager key={selected.id} token={selected} />
       ) : (
@@ -141,6 +139,8 @@ function TokenManager({ token }: { token: TokenView }) {
           </div>
         </dl>
       </section>
+
+      <VestingPanel tokenId={token.id} />
 
       {issuer.isPending ? (
         <section className="panel">

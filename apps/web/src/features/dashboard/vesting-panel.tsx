@@ -26,7 +26,8 @@ const STATUS_TEXT: Record<VestingTrancheView['status'], string> = {
   missing: 'Not created',
 };
 
-export function VestingPanel() {
+/** The schedule of the token selected on the dashboard (issue 39: it sits with that token, not above the list). */
+export function VestingPanel({ tokenId }: { tokenId: number }) {
   const schedule = useQuery({
     queryKey: vestingKey,
     queryFn: ({ signal }) => apiGet<VestingScheduleView>('/api/dashboard/vesting', { signal }),
@@ -39,7 +40,7 @@ export function VestingPanel() {
       apiPost<VestingReleaseResult>('/api/dashboard/vesting/release', vars, { idempotencyKey: key() }),
     { onSettled: () => void queryClient.invalidateQueries({ queryKey: vestingKey }) },
   );
-  const tokens = schedule.data?.tokens ?? [];
+  const tokens = (schedule.data?.tokens ?? []).filter((t) => t.tokenId === tokenId);
   if (!schedule.isPending && tokens.length === 0) return null;
   return (
     <section className="panel vesting-panel" aria-labelledby="vesting-title" data-testid="vesting-panel">
