@@ -35,14 +35,18 @@ import { LISTING_LOGO } from './listing-logo';
 // — and its name, description, logo and links replace the lister's. A proven controller comes back
 // here to update the listing at any time.
 
-const EMPTY: ListingMetadataInput = {
-  name: '',
-  description: '',
-  twitterLink: '',
-  telegramLink: '',
-  websiteLink: '',
-  logoUrl: '',
-};
+/**
+ * The form starts from the listing as it stands (issue 39: it started empty and a claim without a
+ * new upload wiped the logo); the claimer edits what is not theirs.
+ */
+const currentDetails = (t: TokenView): ListingMetadataInput => ({
+  name: t.name,
+  description: t.description,
+  twitterLink: t.twitterLink ?? '',
+  telegramLink: t.telegramLink ?? '',
+  websiteLink: t.websiteLink ?? '',
+  logoUrl: t.logoUrl ?? '',
+});
 
 export function ClaimListing({ issuer, currency }: { issuer: string; currency?: string }) {
   const listed = useQuery({
@@ -286,7 +290,7 @@ function MetadataForm({
     formState: { errors, isSubmitted },
   } = useForm<ListingMetadataInput, unknown, ListingMetadata>({
     resolver: zodResolver(listingMetadataSchema),
-    defaultValues: EMPTY,
+    defaultValues: currentDetails(token),
   });
   const {
     uploading,
@@ -294,6 +298,7 @@ function MetadataForm({
     logo,
   } = useLogoUpload(LISTING_LOGO, (url) => setValue('logoUrl', url ?? '', { shouldValidate: isSubmitted }));
   const fieldErrors = tokenDetailsErrors(errors);
+  const logoUrl = watch('logoUrl');
   const submit = handleSubmit(async (values) => {
     if (logoRefused) return setFailure(LISTING_MESSAGES.logoRefused);
     setBusy(true);
@@ -316,8 +321,14 @@ function MetadataForm({
   return (
     <form className="form" onSubmit={(e) => void submit(e)} noValidate>
       <p className="field-hint">
-        Your details: they replace the listing’s name, description, logo and links.
+        Your details: they replace the listing’s name, description, logo and links. The form starts from what
+        the listing shows now — check every link before you send it: each becomes yours.
       </p>
+      {logoUrl && (
+        <p className="claim-current-logo muted small" data-testid="current-logo">
+          <img src={logoUrl} alt="" width={32} height={32} /> Current logo, kept unless you upload another.
+        </p>
+      )}
       <TokenDetailsFields
         // The created date is not rendered here (createdDate false), so it is never registered.
         register={(name) => register(name as Exclude<typeof name, 'created_at'>)}
