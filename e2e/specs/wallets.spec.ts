@@ -332,7 +332,9 @@ describe('wallets page with RLUSD (bootstrapped embedded ledger)', () => {
       issuerAddress: expect.stringMatching(/^r/),
       tokenCode: '524C555344000000000000000000000000000000',
     });
-  });
+    // Many forms, each waited on in turn (a wallet created, trust lines, transfers): ~45 s alone on the
+    // 2-core machine, so the default 60 s left too little room under load.
+  }, 120_000);
 
   it('at 375 px nothing scrolls sideways: page, cards with tokens, transfer and import modals', async () => {
     const page = t.page;
