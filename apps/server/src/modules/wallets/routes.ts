@@ -171,18 +171,17 @@ export async function registerWallets(app: FastifyInstance, platform: Platform):
 
   // Delegated trading (docs/self-custody.md "Delegated trading"): the state, read from the ledger;
   // turning it on or off answers the DelegateSet the wallet signs.
-  if (delegations) {
-    app.get('/api/wallets/:id/delegation', auth, async (request) => {
-      const row = await service.owned(userId(request), walletParam(request));
-      return { delegation: await delegations.stateOf(userId(request), row) };
-    });
-    app.post('/api/wallets/:id/delegation', auth, async (request) =>
-      delegations.enable(userId(request), walletParam(request), idempotencyKey(request)),
-    );
-    app.delete('/api/wallets/:id/delegation', auth, async (request) =>
-      delegations.revoke(userId(request), walletParam(request), idempotencyKey(request)),
-    );
-  }
+  // Without a ledger the routes are there and answer 503 (withLedger), as every ledger route does.
+  app.get('/api/wallets/:id/delegation', auth, async (request) => {
+    const row = await service.owned(userId(request), walletParam(request));
+    return { delegation: await withLedger(delegations).stateOf(userId(request), row) };
+  });
+  app.post('/api/wallets/:id/delegation', auth, async (request) =>
+    withLedger(delegations).enable(userId(request), walletParam(request), idempotencyKey(request)),
+  );
+  app.delete('/api/wallets/:id/delegation', auth, async (request) =>
+    withLedger(delegations).revoke(userId(request), walletParam(request), idempotencyKey(request)),
+  );
 
   app.delete('/api/wallets/:id', auth, async (request) => {
     await service.archive(userId(request), walletParam(request));
