@@ -210,14 +210,16 @@ describe('swap in Chromium', () => {
     await page.getByTestId('disclosure').waitFor();
     await page.getByRole('button', { name: 'Buy (3 wallets)' }).click();
     const results = page.getByTestId('trade-results');
-    await results.waitFor({ timeout: 30_000 });
+    // The wallets trade one after another (issue 39: each signs the floor it was shown), each
+    // waiting for its ledger: three trust lines and three swaps in turn.
+    await results.waitFor({ timeout: 100_000 });
     expect(await results.locator('.trade-results-summary').textContent()).toBe('✅ 3 swap(s) successful!');
     const lines = await results.getByRole('listitem').allTextContents();
     expect(lines).toHaveLength(3);
     for (const line of lines)
       expect(line).toMatch(new RegExp(`spent 0\\.1 XRP, received [\\d,.]+ ${TICKER}$`));
     expect(sent.calls).toHaveLength(3);
-  });
+  }, 150_000);
 
   it('says what is missing on the button for bad input, keeps 6 of 7 pasted decimals, and sends nothing', async () => {
     const { page, url } = t;
