@@ -207,7 +207,9 @@ describe('swap in Chromium', () => {
     await page.getByLabel('Randomized buys').uncheck();
     await page.getByLabel('Amount (XRP)').fill('0.1');
     expect(await page.getByLabel('Slippage (%)').inputValue()).toBe('0.50');
-    await page.getByTestId('disclosure').waitFor();
+    // Each wallet's own line (issue 39): its amount, fee, floor and trust line before the click.
+    const rows = page.getByTestId('batch-disclosure').getByTestId('batch-wallet');
+    await expect.poll(() => rows.count()).toBe(3);
     await page.getByRole('button', { name: 'Buy (3 wallets)' }).click();
     const results = page.getByTestId('trade-results');
     // The wallets trade one after another (issue 39: each signs the floor it was shown), each
