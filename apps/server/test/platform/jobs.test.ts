@@ -478,7 +478,12 @@ describe('job runner', () => {
     const routine = await runner.enqueue({ type: 't-routine', payload: {} });
     await runner.waitFor(followed.id);
     await runner.waitFor(routine.id);
-    const completed = log.lines.filter((l) => l.msg.endsWith(' completed'));
+    // Only these two jobs' lines: on a shared PostgreSQL database the runner may also finish a job
+    // another test (or an earlier run) left behind.
+    const ours = new Set([followed.id, routine.id]);
+    const completed = log.lines.filter(
+      (l) => l.msg.endsWith(' completed') && ours.has((l.obj as { jobId?: string } | undefined)?.jobId ?? ''),
+    );
     expect(completed.map((l) => [l.level, l.msg]).sort()).toEqual([
       ['debug', 't-routine completed'],
       ['info', 't-followed completed'],
