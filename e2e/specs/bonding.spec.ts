@@ -178,7 +178,7 @@ describe('bonding curve in Chromium', () => {
     expect(after! - first).toBeLessThanOrEqual(1_000);
     // On its curve the stats bar shows the market cap only (spec 000 §2).
     expect(await page.getByTestId('stats-bar').locator('dt').allTextContents()).toEqual(['Market Cap']);
-  });
+  }, 150_000);
 
   it('graduates when a third buyer takes the rest: Graduated badge and the AMM pool', async () => {
     const { page, url } = t;
