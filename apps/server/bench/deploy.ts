@@ -5,6 +5,7 @@ import { planDeploy } from '../src/modules/deploy';
 import { PLATFORM_ROLES } from '../src/platform/accounts';
 import { insertWallet, platformWallet } from '../src/platform/custody';
 import { createTestApp } from '../test/helpers/test-app';
+import { testLogo } from '../test/helpers/test-logo';
 
 // Ledger closes from a deploy's first submit to done, on the embedded ledger closing every second
 // (as `npm start` runs it), through the real app (POST /api/deploy-token, the job, the submission
@@ -26,7 +27,6 @@ const FORM = {
   devAllocation: '10',
   liquidityAmount: '100',
   ammFee: '0.5',
-  logoUrl: '/images/bench.webp',
   blackholeIssuer: true,
   requireAuth: false,
   liquidityPairType: 'XRP',
@@ -66,6 +66,8 @@ export async function benchDeploy(
         ...FORM,
         name: `Bench Token ${i}`,
         ticker: `BNCH${i}`,
+        // A stored logo of its own (issue 35: a deploy names an image uploaded here, no other token's).
+        logoUrl: await testLogo(t.database.db),
         walletId: wallet.id,
       });
       if (res.statusCode !== 202) throw new Error(`deploy refused: ${res.body}`);

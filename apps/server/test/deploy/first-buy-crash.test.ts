@@ -80,6 +80,19 @@ describe('first buy crash safety', () => {
         )
       ).data as unknown as Status;
     socket.close();
+    if (final.status !== 'completed') {
+      // The servers' own lines (both runs) say which transaction went out when.
+      console.error(rig.output.join('').slice(-60_000));
+      await rig.stop();
+      const database = await rig.openDatabase();
+      const rows = await database.db.select().from(ledgerSubmissions).orderBy(ledgerSubmissions.id);
+      console.error(
+        rows
+          .map((x) => [x.id, x.intentKey, x.account.slice(0, 5), x.sequence, x.lastLedgerSequence, x.hash.slice(0, 6), x.status, x.engineResult, x.result, x.submitCount, String(x.createdAt), String(x.updatedAt)].join(' '))
+          .join('\n'),
+      );
+      await database.close();
+    }
     expect(final.status, JSON.stringify(final)).toBe('completed');
     const r = final.result!;
 

@@ -270,7 +270,7 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
               });
             await ctx.setTxHash(step.name, row.hash);
             const engine = await deps.submissions.engineResult(row.hash);
-            if (engine === 'tesSUCCESS') gate.resolve();
+            if (engine === 'tesSUCCESS' && !step.validateFirst) gate.resolve();
             const outcome = await deps.submissions.wait(row.hash);
             if (outcome.status === 'success') return { hash: outcome.hash, ledgerIndex: outcome.ledgerIndex };
             if (NEVER_APPLIED.has(outcome.result) && attempt < STEP_RESIGNS) continue;

@@ -89,6 +89,16 @@ export interface PlannedStep {
    * the first of them). Their intent keys are the step's key and each one's name.
    */
   inner?: Array<{ name: string; tx: TxRequest }>;
+  /**
+   * Dependents wait for this step's validation, not its open-ledger result. Set on the payments
+   * that create the deploy's accounts: a new account's first Sequence is the index of the ledger
+   * that validates its creation, so transactions signed for it while the creation is only in the
+   * open ledger carry sequences guessed from that ledger. Had the creation slipped a ledger (a
+   * crash losing the open ledger, a payment left out of consensus), the first of them met
+   * tefPAST_SEQ while a later one — the supply's issue — applied ahead of the trust line it needed
+   * (tecPATH_DRY: the first-buy crash test under load).
+   */
+  validateFirst?: boolean;
 }
 
 /**
@@ -123,6 +133,7 @@ function openPlan(
     Destination: second.address,
     Amount: second.drops,
   });
+  for (const step of steps) step.validateFirst = true;
   add('issuer-default-ripple', 'issuer', ['fund-issuer'], {
     TransactionType: 'AccountSet',
     SetFlag: ASF_DEFAULT_RIPPLE,
