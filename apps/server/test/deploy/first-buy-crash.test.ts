@@ -88,7 +88,22 @@ describe('first buy crash safety', () => {
       const rows = await database.db.select().from(ledgerSubmissions).orderBy(ledgerSubmissions.id);
       console.error(
         rows
-          .map((x) => [x.id, x.intentKey, x.account.slice(0, 5), x.sequence, x.lastLedgerSequence, x.hash.slice(0, 6), x.status, x.engineResult, x.result, x.submitCount, String(x.createdAt), String(x.updatedAt)].join(' '))
+          .map((x) =>
+            [
+              x.id,
+              x.intentKey,
+              x.account.slice(0, 5),
+              x.sequence,
+              x.lastLedgerSequence,
+              x.hash.slice(0, 6),
+              x.status,
+              x.engineResult,
+              x.result,
+              x.submitCount,
+              String(x.createdAt),
+              String(x.updatedAt),
+            ].join(' '),
+          )
           .join('\n'),
       );
       await database.close();
