@@ -10,6 +10,7 @@ import {
   EDGE_MESSAGES,
 } from '@ledgerpad/shared';
 import { marketTrades } from '../../src/modules/market/schema';
+import { tradingTrades } from '../../src/modules/trading/schema';
 import { userFeePercent } from '../../src/modules/trading';
 import type { SignedIn } from '../helpers/test-app';
 import {
@@ -102,6 +103,30 @@ async function settled(): Promise<void> {
   await t.app.marketSnapshot.refresh();
 }
 
+/**
+ * What a trade made here cost besides its executed amounts, in XRP: the platform fee (its percent of
+ * the trade's XRP, rounded down to the drop) and the network fees the ledger charged for the trade
+ * and for the fee's own payment (read from the validated transactions).
+ */
+async function feesOf(hash: string, xrpAmount: string, userId: number): Promise<Decimal> {
+  const percent = await userFeePercent(t.database.db, t.app.platform.settings, userId);
+  const platform = new D(xrpAmount).mul(1e6).mul(percent).div(100).floor();
+  const [row] = await t.database.db.select().from(tradingTrades).where(eq(tradingTrades.hash, hash));
+  expect(row?.feeHash, `the fee of ${hash} is paid`).toBeTruthy();
+  // API v2 answers the transaction's fields in tx_json.
+  const fee = async (h: string) => {
+    const r = (await client.request({ command: 'tx', transaction: h })).result as {
+      Fee?: string;
+      tx_json?: { Fee?: string };
+    };
+    return new D((r.tx_json ?? r).Fee!);
+  };
+  return platform
+    .plus(await fee(hash))
+    .plus(await fee(row!.feeHash!))
+    .div(1e6);
+}
+
 const near = (actual: string, expected: Decimal, within = '0.000001') =>
   expect(new D(actual).minus(expected).abs().lte(within), `${actual} vs ${expected.toFixed()}`).toBe(true);
 /** The ledger's swap rounds each step to 16 digits in the pool's favour: a drop either way of the formula. */
@@ -166,14 +191,19 @@ describe('GET /api/positions/{userId}', () => {
       .orderBy(asc(marketTrades.ledgerIndex), asc(marketTrades.txIndex));
     expect(rows.map((r) => r.side)).toEqual(['BUY', 'BUY', 'SELL']);
 
-    // Average cost by hand: buys add tokens and XRP; the sell realizes proceeds − avg × qty and
-    // keeps the average for what is left.
+    // Average cost by hand, net of fees (issue 39): buys add tokens and XRP with their fees; the
+    // sell realizes its proceeds less its fees − avg × qty and keeps the average for what is left.
     const [b1, b2, s1] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+    const [f1, f2, f3] = await Promise.all(
+      [b1, b2, s1].map((r) => feesOf(r.hash, r.quoteAmount, alice.user.id)),
+    );
+    // 0.75% of 10 XRP is 0.075 XRP, and each transaction pays at least the 10-drop base fee.
+    expect(f1!.gte('0.07502')).toBe(true);
     const qtyBought = new D(b1.tokenAmount).plus(b2.tokenAmount);
-    const costBought = new D(b1.quoteAmount).plus(b2.quoteAmount);
+    const costBought = new D(b1.quoteAmount).plus(f1!).plus(b2.quoteAmount).plus(f2!);
     const avg = costBought.div(qtyBought);
     expect(new D(s1.tokenAmount).eq(30000)).toBe(true);
-    const realized = new D(s1.quoteAmount).minus(avg.mul(s1.tokenAmount));
+    const realized = new D(s1.quoteAmount).minus(f3!).minus(avg.mul(s1.tokenAmount));
     const heldByTrades = qtyBought.minus(s1.tokenAmount);
     // 5,000 tokens left by transfer (not a sale): they take their average cost with them.
     const balance = await tokensOf(trader.address);

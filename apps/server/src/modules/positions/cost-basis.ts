@@ -9,6 +9,11 @@ export interface CostTrade {
   tokenAmount: DecimalValue;
   /** What the trade paid (BUY) or got (SELL), already in XRP; null when it can't be counted in XRP. */
   xrpAmount: DecimalValue | null;
+  /**
+   * What the trade cost besides its executed amounts, in XRP: the platform fee and the network fees
+   * (issue 39). A BUY's cost includes them; a SELL's proceeds are net of them. Absent: none known.
+   */
+  feeXrp?: DecimalValue;
 }
 
 export interface CostBasis {
@@ -27,8 +32,8 @@ export const emptyBasis = (): CostBasis => ({
 });
 
 /**
- * Runs the trades, oldest first, from `start`. A BUY adds its tokens and its XRP to the cost. A
- * SELL realizes its proceeds minus the average cost of what it sold, and lowers the cost in
+ * Runs the trades, oldest first, from `start`. A BUY adds its tokens and its XRP, fees included, to
+ * the cost. A SELL realizes its proceeds net of its fees minus the average cost of what it sold, and lowers the cost in
  * proportion to the tokens sold (the average stays). Tokens sold beyond what the trades bought
  * arrived some other way (a transfer, an airdrop): they count as bought at the price of the sale
  * itself, so that part realizes nothing. Trades without an XRP amount (`xrpAmount` null) are skipped.
@@ -45,12 +50,13 @@ export function costBasis(trades: Iterable<CostTrade>, start: CostBasis = emptyB
     if (trade.xrpAmount === null) continue;
     const qty = toFixed(trade.tokenAmount);
     if (qty <= 0n) continue;
-    const xrp = toFixed(trade.xrpAmount);
+    const fee = trade.feeXrp === undefined ? 0n : toFixed(trade.feeXrp);
     if (trade.side === 'BUY') {
       quantity += qty;
-      cost += xrp;
+      cost += toFixed(trade.xrpAmount) + fee;
       continue;
     }
+    const xrp = toFixed(trade.xrpAmount) - fee;
     if (quantity <= 0n) continue;
     const whole = qty <= quantity;
     const covered = whole ? qty : quantity;

@@ -12,6 +12,7 @@ import {
   amountValue,
   type LedgerAmount,
   Decimal,
+  dropsToDecimal,
   dropsToXrp,
 } from '@ledgerpad/shared';
 import { inArray, sql } from 'drizzle-orm';
@@ -314,7 +315,9 @@ export class PositionsService {
       mine.set(key, costBasis(inXrp(group.trades, usd), mine.get(key)));
       changed.push(group);
       latest.set(group.account, Math.max(latest.get(group.account) ?? -1, group.lastLedger));
-      if (group.rlusdQuoted) priced.add(group.account);
+      // An RLUSD trade's XRP value moves with the price; an unsettled fee may still change: neither
+      // can be kept in a checkpoint.
+      if (group.rlusdQuoted || group.unsettled) priced.add(group.account);
     }
     const advance = [...latest].filter(([account]) => !priced.has(account));
     if (advance.length) await this.checkpoint(advance, changed, out);
@@ -367,12 +370,23 @@ export class PositionsService {
   }
 }
 
+/**
+ * The trades in XRP: an RLUSD amount at the current XRP/USD price (none without one). Each with its
+ * fees in XRP — the platform fee (in the trade's quote asset, converted the same way) and the
+ * network fees in drops — so the basis is net of fees (issue 39).
+ */
 function* inXrp(trades: Iterable<PositionTrade>, usd: Decimal | null): Generator<CostTrade> {
   for (const t of trades) {
+    const toXrp = (v: string) => (t.quote === 'XRP' ? new Decimal(v) : usd ? new Decimal(v).div(usd) : null);
+    const network = t.networkDrops === '0' ? null : dropsToDecimal(t.networkDrops);
+    const platform = t.platformFee === '0' ? null : toXrp(t.platformFee);
     yield {
       side: t.side,
       tokenAmount: t.tokenAmount,
       xrpAmount: t.quote === 'XRP' ? t.quoteAmount : usd ? new Decimal(t.quoteAmount).div(usd) : null,
+      ...(network || platform
+        ? { feeXrp: (platform ?? new Decimal(0)).plus(network ?? new Decimal(0)) }
+        : {}),
     };
   }
 }
