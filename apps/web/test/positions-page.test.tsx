@@ -245,7 +245,7 @@ describe('positions page', () => {
     expect(within(again).queryByText('exceeds pool depth')).toBeNull();
   });
 
-  it('at 375 px the depth mark and spot stay inside the card (no sideways scroll)', async () => {
+  it('keeps the value, spot and depth mark in one column beside the phone card’s label', async () => {
     answer = () => ({
       body: {
         positions: [
