@@ -188,7 +188,7 @@ function* decodePositionTrades(encoded: string): Generator<PositionTrade> {
 const truthy = (v: unknown) => v === true || v === 't';
 
 /**
- * Every trade of these accounts, grouped per account and asset in ledger order: the market
+ * Every trade of these accounts (the user's wallets), grouped per account and asset in ledger order: the market
  * indexer's rows (the trades they took, listed tokens) and this module's fills (their resting offers
  * filled by others, their XRP ⇄ RLUSD trades), merged by (ledger, transaction), each with its fees
  * (the trading module's `tradeFees`, by transaction and account). One aggregate pass; each group
@@ -197,11 +197,12 @@ const truthy = (v: unknown) => v === true || v === 't';
  */
 export async function positionTrades(
   db: Db,
+  userId: number,
   accounts: string[],
   after: ReadonlyMap<string, number> = new Map(),
 ): Promise<PositionTradeGroup[]> {
   if (accounts.length === 0) return [];
-  const fees = await tradeFees(db, accounts, after);
+  const fees = await tradeFees(db, userId, accounts, after);
   // The fees as a recordset the query joins by (hash|account); exact decimals and drops as text.
   const feeRows = JSON.stringify(
     [...fees].map(([key, f]) => ({

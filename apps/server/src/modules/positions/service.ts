@@ -55,7 +55,7 @@ export class PositionsService {
     const addresses = rows.map((r) => r.address);
     // The ledger reads run beside the database ones; RLUSD trades need the snapshot's XRP/USD price.
     const [[snap, bases], ledger, rlusd] = await Promise.all([
-      this.deps.snapshot.get().then(async (s) => [s, await this.bases(addresses, s.xrpUsd)] as const),
+      this.deps.snapshot.get().then(async (s) => [s, await this.bases(userId, addresses, s.xrpUsd)] as const),
       Promise.all(
         rows.map((r) =>
           Promise.all([
@@ -282,6 +282,7 @@ export class PositionsService {
    * way (the bases are exact decimals), so a checkpoint changes no digit, only the work.
    */
   private async bases(
+    userId: number,
     addresses: string[],
     xrpUsd: string | null,
   ): Promise<Map<string, Map<string, CostBasis>>> {
@@ -309,7 +310,7 @@ export class PositionsService {
     const latest = new Map<string, number>();
     const priced = new Set<string>();
     const changed: Array<{ account: string; currency: string; issuer: string }> = [];
-    for (const group of await positionTrades(db, addresses, through)) {
+    for (const group of await positionTrades(db, userId, addresses, through)) {
       const mine = of(group.account);
       const key = priceKey(group.currency, group.issuer);
       mine.set(key, costBasis(inXrp(group.trades, usd), mine.get(key)));

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { decode } from 'xrpl';
 import { Decimal } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
@@ -53,7 +53,8 @@ type FeeRow = {
 };
 
 /**
- * The fees of these wallets' trades in ledgers after `after` (wallet → ledger; -1 or absent: all),
+ * The fees of the user's trades from these wallets in ledgers after `after` (wallet → ledger; -1 or
+ * absent: all), read along the trades' (user, time) index and the submissions' (status, account) one,
  * keyed by `tradeFeeKey(transaction hash, wallet)`. A fill of a resting offer is keyed by the
  * transaction that filled it (several of the wallet's offers filled by one transaction add up); its
  * network fee is its fee payment's only (the order's own transaction was earlier, and a trade of its
@@ -61,6 +62,7 @@ type FeeRow = {
  */
 export async function tradeFees(
   db: Db,
+  userId: number,
   accounts: string[],
   after: ReadonlyMap<string, number> = new Map(),
 ): Promise<Map<string, TradeFees>> {
@@ -76,23 +78,20 @@ export async function tradeFees(
              s.tx_blob as trade_blob, s.parent_hash as trade_parent, o.tx_blob as outer_blob,
              f.tx_blob as fee_blob, f.parent_hash as fee_parent
         from (values ${from}) a(account, after)
-        join ${tradingTrades} tt on tt.wallet_address = a.account
+        join ${tradingTrades} tt on tt.user_id = ${userId} and tt.wallet_address = a.account
              and coalesce(tt.ledger_index, 2147483647) > a.after
         left join ${ledgerSubmissions} s on s.hash = tt.hash
         left join ${ledgerSubmissions} o on o.hash = s.parent_hash
         left join ${ledgerSubmissions} f on f.hash = tt.fee_hash and f.status = 'success'`),
-    db
-      .select({ hash: ledgerSubmissions.hash, account: ledgerSubmissions.account })
-      .from(ledgerSubmissions)
-      .leftJoin(tradingTrades, eq(tradingTrades.hash, ledgerSubmissions.hash))
-      .where(
-        and(
-          eq(ledgerSubmissions.status, 'success'),
-          inArray(ledgerSubmissions.account, accounts),
-          inArray(ledgerSubmissions.purpose, [...TRADE_PURPOSES]),
-          isNull(tradingTrades.id),
-        ),
-      ),
+    db.execute<{ hash: string; account: string }>(sql`
+      select s.hash, s.account
+        from (values ${from}) a(account, after)
+        join ${ledgerSubmissions} s on s.status = 'success' and s.account = a.account
+             and s.ledger_index > a.after and s.purpose in (${sql.join(
+               TRADE_PURPOSES.map((p) => sql`${p}`),
+               sql`, `,
+             )})
+       where not exists (select 1 from ${tradingTrades} tt where tt.hash = s.hash)`),
   ]);
   for (const r of rowsOf<FeeRow>(recorded)) {
     const fill = r.hash.startsWith('fill:');
@@ -109,7 +108,7 @@ export async function tradeFees(
       settled: (before?.settled ?? true) && FINAL.has(r.status),
     });
   }
-  for (const r of unrecorded) {
+  for (const r of rowsOf<{ hash: string; account: string }>(unrecorded)) {
     const key = tradeFeeKey(r.hash, r.account);
     if (!out.has(key)) out.set(key, { platformFee: '0', networkDrops: 0n, settled: false });
   }
