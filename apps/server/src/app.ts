@@ -254,7 +254,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   later.market = market;
   app.decorate('marketSnapshot', market);
-  registerPositions(app, { platform, wallets: wallets.service, snapshot: market });
+  registerPositions(app, {
+    platform,
+    wallets: wallets.service,
+    snapshot: market,
+    curves: bonding.registry,
+  });
   registerApiDocs(app);
   const uploads = await registerUploads(app, {
     config: deps.config,

@@ -43,6 +43,7 @@ const withTokens = (): PositionView[] => [
         issuer: ISSUER,
         balance: '1000',
         valueInXRP: '20.5',
+        realisableXRP: '20.1',
         realizedPNL: '4.410181',
         unrealizedPNL: '-1.25',
         totalPNL: '3.160181',
@@ -88,7 +89,14 @@ function mount() {
   );
 }
 
-const COLUMNS = ['Token', 'Balance', 'Value (XRP)', 'Realized PNL', 'Unrealized PNL', 'Total PNL'];
+const COLUMNS = [
+  'Token',
+  'Balance',
+  'Value (XRP)',
+  'Realized PNL (net of fees)',
+  'Unrealized PNL (net of fees)',
+  'Total PNL (net of fees)',
+];
 
 describe('positions page', () => {
   it('groups rows by wallet, XRP first, with the spec’s columns and signed, coloured PNL', async () => {
@@ -107,7 +115,9 @@ describe('positions page', () => {
     expect(within(xrp!).getAllByRole('cell')[0]!.textContent).toBe('1,234.5');
     expect(within(moon!).getByRole('rowheader').textContent).toContain('MOON');
     const [, value, realized, unrealized, total] = within(moon!).getAllByRole('cell');
-    expect(value!.textContent).toBe('20.5');
+    // What a sale would return, spot beside it; 20.1 is within 90% of 20.5: no depth mark.
+    expect(value!.textContent).toBe('20.1spot 20.5');
+    expect(within(value!).queryByText('exceeds pool depth')).toBeNull();
     expect(realized!.textContent).toBe('+4.410181');
     expect(realized!.className).toContain('positive');
     expect(unrealized!.textContent).toBe('−1.25');
@@ -135,6 +145,7 @@ describe('positions page', () => {
                 issuer: RLUSD_ISSUER,
                 balance: '25',
                 valueInXRP: '11',
+                realisableXRP: '10.9',
                 realizedPNL: '0',
                 unrealizedPNL: '0',
                 totalPNL: '0',
@@ -198,6 +209,61 @@ describe('positions page', () => {
         .map((c) => c.textContent),
     ).toEqual(['9.486M', '100%', '90 XRP + 1M MOON', '180']);
     expect(screen.queryByText(/hold only XRP/)).toBeNull();
+  });
+
+  it('marks a holding whose sale would return under 90% of spot: larger than its pool (issue 39)', async () => {
+    const whale = (realisableXRP: string): PositionView[] => [
+      {
+        wallet: W1,
+        walletName: 'Trading',
+        xrpBalance: '5',
+        tokens: [
+          {
+            tokenCode: MOON,
+            ticker: 'MOON',
+            issuer: ISSUER,
+            balance: '104500000',
+            valueInXRP: '291.87',
+            realisableXRP,
+            realizedPNL: '0',
+            unrealizedPNL: '-3.5',
+            totalPNL: '-3.5',
+          },
+        ],
+      },
+    ];
+    // 0.9 × 291.87 = 262.683: 262.682999 is below it, 262.683 is not.
+    answer = () => ({ body: { positions: whale('262.682999') } });
+    mount();
+    const row = await screen.findByRole('row', { name: 'Trade MOON on the Swap page' });
+    const [, value] = within(row).getAllByRole('cell');
+    expect(value!.textContent).toBe('262.682999spot 291.87exceeds pool depth');
+    cleanup();
+    answer = () => ({ body: { positions: whale('262.683') } });
+    mount();
+    const again = await screen.findByRole('row', { name: 'Trade MOON on the Swap page' });
+    expect(within(again).queryByText('exceeds pool depth')).toBeNull();
+  });
+
+  it('keeps the value, spot and depth mark in one column beside the phone card’s label', async () => {
+    answer = () => ({
+      body: {
+        positions: [
+          {
+            ...withTokens()[0]!,
+            tokens: [{ ...withTokens()[0]!.tokens[0]!, valueInXRP: '291.87', realisableXRP: '73.9' }],
+          },
+        ],
+      },
+    });
+    mount();
+    const row = await screen.findByRole('row', { name: 'Trade MOON on the Swap page' });
+    const [, value] = within(row).getAllByRole('cell');
+    // One child beside the phone card's label (the value's lines stack inside it), so the flex line
+    // holds the label and one column, never three items side by side.
+    expect(value!.children).toHaveLength(1);
+    expect(value!.firstElementChild!.className).toBe('positions-value');
+    expect(value!.textContent).toContain('exceeds pool depth');
   });
 
   it('opens /swap with the wallet, issuer and token code from a token row', async () => {

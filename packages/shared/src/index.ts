@@ -452,6 +452,7 @@ export {
   type PositionView,
   type PositionLiquidity,
   lpPositionFigures,
+  exceedsDepth,
 } from './schemas/positions';
 export {
   BURN_MESSAGES,

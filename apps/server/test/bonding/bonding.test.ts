@@ -5,6 +5,7 @@ import {
   desiredLadder,
   type BondingParams,
   type BondingView,
+  type PositionsResponse,
   type QuoteView,
   type RiskReport,
   type TokenView,
@@ -318,6 +319,51 @@ describe('a bonding-curve launch', () => {
     const spot = new Decimal(q.spotPrice!);
     expect(q.priceImpactPercent).toBe(average.minus(spot).div(spot).mul(100).toDecimalPlaces(2).toFixed(2));
     expect(Number(q.priceImpactPercent)).toBeGreaterThan(0);
+
+    // Positions (issue 39): the holding is marked at selling it back into the curve's ladder — its
+    // bids on the ledger, best price first, each taking tokens for drops at its own price — with no
+    // platform fee (the curve's prices carry it); its cost is the 5 XRP and the trade's network fee.
+    await settled();
+    const held = new Decimal(await tokenBalance(client(), wallet.address, issuer, currency));
+    const bids = (await offersOf(client(), curveAddress))
+      .filter((o) => typeof o.taker_gets === 'string')
+      .map((o) => ({
+        drops: new Decimal(o.taker_gets as string),
+        tokens: new Decimal((o.taker_pays as { value: string }).value),
+      }))
+      .sort((a, b) => b.drops.div(b.tokens).comparedTo(a.drops.div(a.tokens)));
+    let rest = held;
+    let back = new Decimal(0);
+    for (const bid of bids) {
+      if (rest.lte(0)) break;
+      const take = Decimal.min(rest, bid.tokens);
+      back = back.plus(bid.drops.mul(take).div(bid.tokens));
+      rest = rest.minus(take);
+    }
+    expect(rest.isZero()).toBe(true);
+    const sale = back.div(1e6).toDecimalPlaces(6, Decimal.ROUND_DOWN);
+    const tx = (await client().request({ command: 'tx', transaction: s.hash })).result as {
+      Fee?: string;
+      tx_json?: { Fee?: string };
+    };
+    const cost = new Decimal(5).plus(new Decimal((tx.tx_json ?? tx).Fee!).div(1e6));
+    const res = await t.app.inject({
+      url: `/api/positions/${alice.user.id}`,
+      headers: { cookie: alice.cookie },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const pos = (res.json() as PositionsResponse).positions
+      .find((p) => p.wallet === wallet.address)!
+      .tokens.find((x) => x.tokenCode === currency)!;
+    expect(new Decimal(pos.balance).eq(held)).toBe(true);
+    // Within a drop of the walk (the server walks book_offers' funded amounts).
+    expect(new Decimal(pos.realisableXRP).minus(sale).abs().lte('0.000001'), pos.realisableXRP).toBe(true);
+    // Selling straight back loses the curve's fee both ways: below the 5 XRP paid, below spot.
+    expect(sale.lt(5)).toBe(true);
+    expect(new Decimal(pos.realisableXRP).lt(pos.valueInXRP)).toBe(true);
+    expect(
+      new Decimal(pos.unrealizedPNL).minus(new Decimal(pos.realisableXRP).minus(cost)).abs().lte('0.000001'),
+    ).toBe(true);
   });
 
   it('graduates when the last curve token sells: ladder down, pool at the final price, LP tokens locked', async () => {

@@ -8,8 +8,9 @@ import {
   type JobStatusView,
   type PositionsResponse,
 } from '@ledgerpad/shared';
-import { eq } from 'drizzle-orm';
-import { TRADING_FEE_JOB } from '../../src/modules/trading';
+import { and, asc, eq, like } from 'drizzle-orm';
+import { TRADING_FEE_JOB, userFeePercent } from '../../src/modules/trading';
+import { tradingTrades } from '../../src/modules/trading/schema';
 import { jobs } from '../../src/platform/jobs';
 import type { SignedIn } from '../helpers/test-app';
 import { submitAndWait } from '../helpers/submit-and-wait';
@@ -20,21 +21,25 @@ import { until } from '../helpers/wait';
 
 // Exact accounting (issue 23): the positions worked example, by hand. The token is paired with
 // RLUSD, so its XRP book holds only the offers placed here and nothing on an AMM: every trade below
-// executes at the book's exact price.
+// executes at the book's exact price. Net of fees (issue 39): each trade made here costs its
+// platform fee p (its percent of the XRP, in drops, rounded down) and network fees n (the ledger's
+// Fee of the trade and of the fee's payment; a fill's only its fee payment's) — a buy's cost adds
+// them, a sale's proceeds lose them. The sale signed outside has no fee known here (none counted).
 //
-//   1. buy 100 at 0.5 (a swap: 50 XRP)              qty 100, cost 50
-//   2. sell 40 at 2.0 (a swap: 80 XRP)              realized 80 − 40 × 0.5 = 60; qty 60, cost 30
-//   3. limit sell 20 at 3.0 filled by another        realized 60 + (60 − 20 × 0.5) = 110; qty 40, cost 20
+//   1. buy 100 at 0.5 (a swap: 50 XRP)              qty 100, cost c1 = 50 + p1 + n1
+//   2. sell 40 at 2.0 (a swap: 80 XRP)              realized 80 − p2 − n2 − 0.4·c1; qty 60, cost 0.6·c1
+//   3. limit sell 20 at 3.0 filled by another        realized += 60 − p3 − n3 − 0.2·c1; qty 40, cost 0.4·c1
 //      account (60 XRP)
-//   4. sell 10 at 2.0 signed outside Ledgerpad       realized 110 + (20 − 10 × 0.5) = 125; qty 30, cost 15
+//   4. sell 10 at 2.0 signed outside Ledgerpad       realized += 20 − 0.1·c1; qty 30, cost 0.3·c1
 //      with the wallet's own seed (20 XRP)
-//   5. limit buy 10 at 0.4 filled by another         qty 40, cost 19
+//   5. limit buy 10 at 0.4 filled by another         qty 40, cost 0.3·c1 + 4 + p5 + n5
 //      account (4 XRP)
 //
-// Balance 40 (100 − 40 − 20 − 10 + 10), realized 125, cost 19; at price p (XRP per token, the
-// RLUSD pool's spot ÷ the XRP/RLUSD pool's RLUSD per XRP): value 40p, unrealized 40p − 19, total
-// 106 + 40p, each to 6 decimals. Then an XRP → RLUSD swap of 10 XRP: RLUSD appears as a holding,
-// cost 10 XRP, valued at the XRP/RLUSD pool's price.
+// Without fees: realized 160 − 35 = 125, cost 15 + 4 = 19. Balance 40 (100 − 40 − 20 − 10 + 10),
+// valued at spot p (XRP per token, the RLUSD pool's spot ÷ the XRP/RLUSD pool's RLUSD per XRP): 40p;
+// marked at what selling the 40 into the RLUSD pool returns (constant product, less the platform
+// fee, in XRP): unrealized = that − cost. Then an XRP → RLUSD swap of 10 XRP: RLUSD appears as a
+// holding, cost 10 + p6 + n6, marked at what selling it back into the XRP/RLUSD pool returns.
 
 let t: WalletTestApp;
 let world: TradingWorld;
@@ -45,6 +50,12 @@ let token: DeployResult;
 let rlusd: string;
 
 const TF_IMMEDIATE_OR_CANCEL = 0x00020000;
+/** Within a millionth: the ledger's swap rounds each step to 16 digits in the pool's favour. */
+const near = (actual: string, expected: Decimal) =>
+  expect(
+    new Decimal(actual).minus(expected).abs().lte('0.000001'),
+    `${actual} vs ${expected.toFixed()}`,
+  ).toBe(true);
 const xrp = (v: string) => new Decimal(v).mul(1e6).toFixed(0);
 
 const post = (url: string, who: SignedIn, payload: Record<string, unknown>) =>
@@ -115,7 +126,32 @@ async function pool(asset: object, asset2: object) {
   });
   const v = (a: unknown) =>
     typeof a === 'string' ? new Decimal(a).div(1e6) : new Decimal((a as { value: string }).value);
-  return { a: v(r.result.amm.amount), b: v(r.result.amm.amount2) };
+  // amm_info answers the sides in the order asked; the fee as a fraction (TradingFee is 1/100,000).
+  return {
+    a: v(r.result.amm.amount),
+    b: v(r.result.amm.amount2),
+    fee: new Decimal(r.result.amm.trading_fee).div(100_000),
+  };
+}
+
+/** Selling `b` of a pool's side T for its side X: (X − x)(T + b(1 − f)) = X·T. */
+const swapOut = (X: Decimal, T: Decimal, b: Decimal | number, f: Decimal) =>
+  X.minus(X.mul(T).div(T.plus(new Decimal(b).mul(new Decimal(1).minus(f)))));
+
+/** The network fee the ledger charged for a validated transaction, in XRP (API v2: in tx_json). */
+async function networkFee(hash: string): Promise<Decimal> {
+  const r = (await client.request({ command: 'tx', transaction: hash })).result as {
+    Fee?: string;
+    tx_json?: { Fee?: string };
+  };
+  return new Decimal((r.tx_json ?? r).Fee!).div(1e6);
+}
+
+/** A trade's recorded row: its fee's payment is a transaction of its own (no Batch in tests). */
+async function feePaymentFee(tradeHash: string): Promise<Decimal> {
+  const [row] = await t.database.db.select().from(tradingTrades).where(eq(tradingTrades.hash, tradeHash));
+  expect(row?.feeHash, `the fee of ${tradeHash} is paid`).toBeTruthy();
+  return networkFee(row!.feeHash!);
 }
 
 beforeAll(async () => {
@@ -196,13 +232,15 @@ describe('positions: the worked example', () => {
         baseAsset: 'XRP',
       });
       expect(r.statusCode, r.body).toBe(200);
-      return r.json() as { received: string; spent: string };
+      return r.json() as { received: string; spent: string; hash: string };
     };
     // 1. buy 100 at 0.5.
-    expect(await swap('BUY', '50')).toMatchObject({ spent: '50', received: '100' });
+    const step1 = await swap('BUY', '50');
+    expect(step1).toMatchObject({ spent: '50', received: '100' });
     expect(await offer(maker, xrp('100'), tokens('50'))).toBe('tesSUCCESS');
     // 2. sell 40 at 2.0.
-    expect(await swap('SELL', '40')).toMatchObject({ spent: '40', received: '80' });
+    const step2 = await swap('SELL', '40');
+    expect(step2).toMatchObject({ spent: '40', received: '80' });
     // 3. a limit sell of 20 at 3.0 rests; an outside account buys it.
     const limitSell = await post('/api/limit-order', quinn, {
       walletAddress: wallet,
@@ -244,7 +282,35 @@ describe('positions: the worked example', () => {
     });
     expect(toRlusd.statusCode, toRlusd.body).toBe(200);
 
-    await t.app.platform.indexer!.caughtUp();
+    // Every platform fee paid (their payments' network fees are in the figures).
+    await settled();
+    const percent = await userFeePercent(t.database.db, t.app.platform.settings, quinn.user.id);
+    // p: the percent of the trade's XRP, rounded down to the drop.
+    const platform = (xrpAmount: string) =>
+      new Decimal(xrpAmount).mul(1e6).mul(percent).div(100).floor().div(1e6);
+    const [p1, p2, p3, p5, p6] = ['50', '80', '60', '4', '10'].map(platform) as Decimal[];
+    expect(p1!.toFixed()).toBe(new Decimal(50).mul(percent).div(100).toFixed());
+    const n1 = (await networkFee(step1.hash)).plus(await feePaymentFee(step1.hash));
+    const n2 = (await networkFee(step2.hash)).plus(await feePaymentFee(step2.hash));
+    // The fills of the resting orders, in order (step 3's sell, step 5's buy): their fee payments.
+    const fills = await t.database.db
+      .select()
+      .from(tradingTrades)
+      .where(and(eq(tradingTrades.walletAddress, wallet), like(tradingTrades.hash, 'fill:%')))
+      .orderBy(asc(tradingTrades.id));
+    expect(fills.map((f) => [f.side, f.fee])).toEqual([
+      ['SELL', p3!.toFixed()],
+      ['BUY', p5!.toFixed()],
+    ]);
+    const n3 = await networkFee(fills[0]!.feeHash!);
+    const n5 = await networkFee(fills[1]!.feeHash!);
+    const toRlusdHash = (toRlusd.json() as { hash: string }).hash;
+    const n6 = (await networkFee(toRlusdHash)).plus(await feePaymentFee(toRlusdHash));
+    const c1 = new Decimal(50).plus(p1!).plus(n1);
+    const realized = new Decimal(160).minus(p2!).minus(n2).minus(p3!).minus(n3).minus(c1.mul('0.7'));
+    const cost = c1.mul('0.3').plus(4).plus(p5!).plus(n5);
+    // Each trade here paid at least a 10-drop network fee for itself and for its fee's payment.
+    expect(n1.gte('0.00002') && n3.gte('0.00001')).toBe(true);
     // Prices from the pools, by hand: RLUSD per XRP, then the token's RLUSD spot in XRP.
     const xrpRlusd = await pool({ currency: 'XRP' }, { currency: RLUSD_CURRENCY_HEX, issuer: rlusd });
     const rlusdPerXrp = xrpRlusd.b.div(xrpRlusd.a).toSignificantDigits(15);
@@ -267,14 +333,22 @@ describe('positions: the worked example', () => {
     const mine = (res.json() as PositionsResponse).positions.find((x) => x.wallet === wallet)!;
     const r6 = (d: Decimal) => d.toDecimalPlaces(6, Decimal.ROUND_HALF_UP).toFixed();
     const posx = mine.tokens.find((x) => x.tokenCode === token.currency)!;
+    // Selling the 40 into the RLUSD pool: RLUSD out, less the platform fee on it, in XRP (6 decimals, down).
+    const rlusdOut = swapOut(posxPool.a, posxPool.b, 40, posxPool.fee);
+    const sale = rlusdOut
+      .minus(rlusdOut.mul(percent).div(100))
+      .div(rlusdPerXrp)
+      .toDecimalPlaces(6, Decimal.ROUND_DOWN);
+    expect(sale.lt(p.mul(40))).toBe(true);
     expect(posx).toMatchObject({
       ticker: 'POSX',
       balance: '40',
-      realizedPNL: '125',
+      realizedPNL: r6(realized),
       valueInXRP: r6(p.mul(40)),
-      unrealizedPNL: r6(p.mul(40).minus(19)),
-      totalPNL: r6(p.mul(40).plus(106)),
     });
+    near(posx.realisableXRP, sale);
+    near(posx.unrealizedPNL, sale.minus(cost));
+    near(posx.totalPNL, realized.plus(sale).minus(cost));
     // RLUSD: what the ledger holds, cost 10 XRP, worth balance ÷ (RLUSD per XRP).
     const lines = await client.request({
       command: 'account_lines',
@@ -285,14 +359,20 @@ describe('positions: the worked example', () => {
     const held = new Decimal(lines.result.lines[0]!.balance);
     const usd = mine.tokens.find((x) => x.tokenCode === RLUSD_CURRENCY_HEX)!;
     const value = held.mul(new Decimal(1).div(rlusdPerXrp));
+    // Marked at selling it back into the XRP/RLUSD pool: XRP out in whole drops, less the fee's drops.
+    const now = await pool({ currency: 'XRP' }, { currency: RLUSD_CURRENCY_HEX, issuer: rlusd });
+    const drops = swapOut(now.a.mul(1e6), now.b, held, now.fee).floor();
+    const back = drops.minus(drops.mul(percent).div(100).floor()).div(1e6);
+    const rlusdCost = new Decimal(10).plus(p6!).plus(n6);
     expect(usd).toMatchObject({
       ticker: 'RLUSD',
       balance: held.toFixed(),
       realizedPNL: '0',
       valueInXRP: r6(value),
-      unrealizedPNL: r6(value.minus(10)),
-      totalPNL: r6(value.minus(10)),
     });
+    near(usd.realisableXRP, back);
+    near(usd.unrealizedPNL, back.minus(rlusdCost));
+    near(usd.totalPNL, back.minus(rlusdCost));
   }, 90_000);
 
   it('a 100% sell of a balance with more than 6 decimals leaves no dust', async () => {

@@ -1,8 +1,10 @@
 import { tickerToCurrency } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet } from 'xrpl';
+import { Wallet, encode } from 'xrpl';
+import { ledgerSubmissions } from '../../src/ledger/schema';
 import { marketPools, marketTrades } from '../../src/modules/market/schema';
+import { tradingTrades } from '../../src/modules/trading/schema';
 import { PositionsService } from '../../src/modules/positions';
 import { positionBases, positionCheckpoints, positionFills } from '../../src/modules/positions/schema';
 import { tokens as tokensTable } from '../../src/modules/tokens/schema';
@@ -29,13 +31,14 @@ const trade = (
   tokenAmount: string,
   quoteAmount: string,
   quote = 'XRP',
+  account = wallet,
 ) => ({
   tokenId,
   quote,
   ledgerIndex,
   txIndex: 0,
   hash: (++hash).toString(16).padStart(64, '0'),
-  account: wallet,
+  account,
   side,
   price: '1',
   tokenAmount,
@@ -83,16 +86,21 @@ beforeAll(async () => {
     ledgerIndex: 1,
   });
   await t.app.marketSnapshot.refresh();
-  service = new PositionsService({
+  service = serviceOf(wallet, '80');
+}, 60_000);
+
+/** Positions of one wallet holding `balance` CKPT (no ledger: nothing to sell into, realisable 0). */
+function serviceOf(address: string, balance: string): PositionsService {
+  return new PositionsService({
     db: database.db,
     snapshot: t.app.marketSnapshot,
     wallets: {
-      list: async () => [{ address: wallet, name: 'Checkpoint' }] as never,
+      list: async () => [{ address, name: 'Checkpoint' }] as never,
       accountState: async () => ({ activated: true, balanceDrops: 10_000_000n, ownerCount: 1 }),
       lines: async () => [
         {
           account: issuer,
-          balance: '80',
+          balance,
           currency,
           limit: '1e9',
           limit_peer: '0',
@@ -102,7 +110,7 @@ beforeAll(async () => {
       ],
     },
   });
-}, 60_000);
+}
 
 afterAll(async () => {
   await t?.close();
@@ -154,5 +162,74 @@ describe('position checkpoints', () => {
     expect(await fresh()).toEqual(after);
     // From scratch the RLUSD trade is among the first folded: no checkpoint is kept at all.
     expect(await checkpoint()).toBeUndefined();
+  });
+
+  it("counts a trade's fees and does not keep it in a checkpoint until its fee is paid (issue 39)", async () => {
+    const other = Wallet.generate().classicAddress;
+    const mine = serviceOf(other, '50');
+    const through = async () =>
+      (await database.db.select().from(positionCheckpoints).where(eq(positionCheckpoints.account, other)))[0]
+        ?.throughLedger;
+    /** A validated submission of `other` whose blob says it paid `fee` drops. */
+    const submitted = (h: string, fee: string, purpose: string) => ({
+      intentKey: `ckpt:${h}`,
+      account: other,
+      sequence: Number.parseInt(h.slice(-4), 16),
+      lastLedgerSequence: 100,
+      txType: 'Payment',
+      purpose,
+      hash: h,
+      txBlob: encode({
+        TransactionType: 'Payment',
+        Account: other,
+        Destination: other,
+        Amount: '1',
+        Fee: fee,
+        Sequence: 1,
+      }),
+      status: 'success',
+      ledgerIndex: 20,
+    });
+    // Buy 100 for 100 XRP here (its transaction paid 12 drops); its 0.75 XRP fee not paid yet.
+    const buy = trade(20, 'BUY', '100', '100', 'XRP', other);
+    await database.db.insert(marketTrades).values(buy);
+    await database.db.insert(ledgerSubmissions).values(submitted(buy.hash, '12', 'swap'));
+    await database.db.insert(tradingTrades).values({
+      userId: 1,
+      walletId: 1,
+      walletAddress: other,
+      issuer,
+      currency,
+      quote: 'XRP',
+      side: 'BUY',
+      spent: '100',
+      received: '100',
+      hash: buy.hash,
+      ledgerIndex: 20,
+      fee: '0.75',
+      feeStatus: 'pending',
+    });
+    await mine.positions(1);
+    // The fee's payment (and its network fee) is still to come: no checkpoint.
+    expect(await through()).toBeUndefined();
+    // Paid, by a payment that cost 10 drops: cost 100 + 0.75 + 0.000012 + 0.00001 = 100.750022.
+    const paid = 'E'.repeat(60) + '0001';
+    await database.db.insert(ledgerSubmissions).values(submitted(paid, '10', 'trading-fee'));
+    await database.db
+      .update(tradingTrades)
+      .set({ feeStatus: 'paid', feeHash: paid })
+      .where(eq(tradingTrades.hash, buy.hash));
+    await mine.positions(1);
+    expect(await through()).toBe(20);
+    // Sell 50 for 80 XRP elsewhere (no fee known): realized 80 − 50 × 1.00750022 = 29.624989.
+    await database.db.insert(marketTrades).values(trade(21, 'SELL', '50', '80', 'XRP', other));
+    const [after] = (await mine.positions(1))[0]!.tokens;
+    expect(await through()).toBe(21);
+    expect(after!.realizedPNL).toBe('29.624989');
+    // Nothing to sell into here: realisable 0, so unrealized is minus the 50 left's cost 50.375011.
+    expect(after).toMatchObject({ realisableXRP: '0', unrealizedPNL: '-50.375011' });
+    await database.db.delete(positionBases);
+    await database.db.delete(positionCheckpoints);
+    expect((await mine.positions(1))[0]!.tokens[0]).toEqual(after);
   });
 });

@@ -78,6 +78,36 @@ describe('average-cost basis', () => {
     expect(s(costBasis([sell('5', '5')]).realized)).toBe('0');
   });
 
+  it('counts fees: a buy costs its fees too, a sale realizes its proceeds net of its fees (issue 39)', () => {
+    // buy 100 for 50 XRP, fees 0.375 + 0.00002: cost 50.37502
+    // buy 100 for 100 XRP, fees 0.75 + 0.00002: cost 50.37502 + 100.75002 = 151.12504; average 0.7556252
+    // sell 50 for 100 XRP, fees 0.75 + 0.00002: net 99.24998; cost of what was sold 50 × 0.7556252 =
+    //   37.78126; realized 99.24998 − 37.78126 = 61.46872; left 150 costing 151.12504 − 37.78126 = 113.34378
+    const b = costBasis([
+      { ...buy('100', '50'), feeXrp: '0.37502' },
+      { ...buy('100', '100'), feeXrp: '0.75002' },
+      { ...sell('50', '100'), feeXrp: '0.75002' },
+    ]);
+    expect([b.quantity, b.cost, b.realized].map(s)).toEqual(['150', '113.34378', '61.46872']);
+    // Without fees the same trades give the worked example's 62.5: the fees cost 1.03128 of it.
+    expect(s(costBasis(worked).realized.minus(b.realized))).toBe('1.03128');
+  });
+
+  it('marks the balance at what selling it would return when that is given (issue 39)', () => {
+    // 150 held at spot 1.2 (value 180), but selling all would return 150: unrealized 150 − 112.5 = 37.5.
+    const f = positionFigures(costBasis(worked), '150', '1.2', '150');
+    expect([f.valueInXRP, f.realisableXRP, f.unrealizedPNL, f.totalPNL].map(s)).toEqual([
+      '180',
+      '150',
+      '37.5',
+      '100',
+    ]);
+    // 170 held (20 arrived without a trade), selling all returns 136: 0.8 each. The trades' 150 at
+    // 0.8 = 120 against their cost 112.5: unrealized 7.5; the 20 enter at 0.8 (16), no PNL on them.
+    const g = positionFigures(costBasis(worked), '170', '1.2', '136');
+    expect([g.cost, g.unrealizedPNL].map(s)).toEqual(['128.5', '7.5']);
+  });
+
   it('keeps issued-currency precision and rounds outputs to 6 decimals', () => {
     // buy 3 for 1 XRP: average 0.333…; sell 1 for 1 XRP: realized 1 − 1/3 = 0.666667 (rounded)
     const b = costBasis([buy('3', '1'), sell('1', '1')]);

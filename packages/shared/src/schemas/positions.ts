@@ -23,11 +23,21 @@ export const positionTokenSchema = z.object({
   balance: decimal,
   /** Held in the wallet's own escrows (a locked dev allocation): not spendable until released. */
   locked: decimal.optional(),
-  /** balance × current price in XRP, 6 decimals. */
+  /** Spot value: balance × current price in XRP, 6 decimals (shown beside the realisable value). */
   valueInXRP: decimal,
+  /**
+   * What selling the whole spendable balance now would return, in XRP (issue 39): through the
+   * token's pool (the ledger's swap math) or, without one, its curve's ladder or the book's bids; net
+   * of the platform's fee on the sale; an RLUSD result at the XRP/RLUSD price. '0' without a market.
+   * 6 decimals, rounded down. Below spot when the position is large against the market's depth.
+   */
+  realisableXRP: decimal,
   /** Proceeds of sales minus their average cost, XRP, 6 decimals. */
   realizedPNL: decimal,
-  /** valueInXRP minus the cost of what is still held, XRP, 6 decimals. */
+  /**
+   * realisableXRP minus the cost of what is still held, XRP, 6 decimals: the holding is marked at
+   * what selling it would return, not at spot.
+   */
   unrealizedPNL: decimal,
   totalPNL: decimal,
 });
@@ -70,6 +80,18 @@ export const positionSchema = z.object({
   liquidity: z.array(positionLiquiditySchema).optional(),
 });
 export type PositionView = z.infer<typeof positionSchema>;
+
+/**
+ * A holding whose sale would return less than this share of its spot value reads as larger than its
+ * market's depth (the positions page marks it).
+ */
+export const DEPTH_WARNING_RATIO = '0.9';
+
+/** The holding would sell for well below spot: it is large against its pool's (or book's) depth. */
+export function exceedsDepth(token: Pick<PositionToken, 'valueInXRP' | 'realisableXRP'>): boolean {
+  const spot = new Decimal(token.valueInXRP);
+  return spot.gt(0) && new Decimal(token.realisableXRP).lt(spot.mul(DEPTH_WARNING_RATIO));
+}
 
 export const positionsResponseSchema = z.object({ positions: z.array(positionSchema) });
 export type PositionsResponse = z.infer<typeof positionsResponseSchema>;

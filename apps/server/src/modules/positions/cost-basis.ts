@@ -9,6 +9,11 @@ export interface CostTrade {
   tokenAmount: DecimalValue;
   /** What the trade paid (BUY) or got (SELL), already in XRP; null when it can't be counted in XRP. */
   xrpAmount: DecimalValue | null;
+  /**
+   * What the trade cost besides its executed amounts, in XRP: the platform fee and the network fees
+   * (issue 39). A BUY's cost includes them; a SELL's proceeds are net of them. Absent: none known.
+   */
+  feeXrp?: DecimalValue;
 }
 
 export interface CostBasis {
@@ -27,8 +32,8 @@ export const emptyBasis = (): CostBasis => ({
 });
 
 /**
- * Runs the trades, oldest first, from `start`. A BUY adds its tokens and its XRP to the cost. A
- * SELL realizes its proceeds minus the average cost of what it sold, and lowers the cost in
+ * Runs the trades, oldest first, from `start`. A BUY adds its tokens and its XRP, fees included, to
+ * the cost. A SELL realizes its proceeds net of its fees minus the average cost of what it sold, and lowers the cost in
  * proportion to the tokens sold (the average stays). Tokens sold beyond what the trades bought
  * arrived some other way (a transfer, an airdrop): they count as bought at the price of the sale
  * itself, so that part realizes nothing. Trades without an XRP amount (`xrpAmount` null) are skipped.
@@ -45,12 +50,13 @@ export function costBasis(trades: Iterable<CostTrade>, start: CostBasis = emptyB
     if (trade.xrpAmount === null) continue;
     const qty = toFixed(trade.tokenAmount);
     if (qty <= 0n) continue;
-    const xrp = toFixed(trade.xrpAmount);
+    const fee = trade.feeXrp === undefined ? 0n : toFixed(trade.feeXrp);
     if (trade.side === 'BUY') {
       quantity += qty;
-      cost += xrp;
+      cost += toFixed(trade.xrpAmount) + fee;
       continue;
     }
+    const xrp = toFixed(trade.xrpAmount) - fee;
     if (quantity <= 0n) continue;
     const whole = qty <= quantity;
     const covered = whole ? qty : quantity;
@@ -87,35 +93,50 @@ function fromFixed(n: bigint): Decimal {
 export interface PositionFigures {
   /** The ledger balance's XRP cost after reconciling with the trades. */
   cost: Decimal;
+  /** Balance × spot price. */
   valueInXRP: Decimal;
+  /** What selling the balance now would return (net of the sale's platform fee); the PNL's mark. */
+  realisableXRP: Decimal;
   realizedPNL: Decimal;
   unrealizedPNL: Decimal;
   totalPNL: Decimal;
 }
 
 /**
- * The position of a ledger balance given the trades' basis and the current price (XRP per token).
- * The ledger is the truth for the quantity: tokens beyond what the trades explain (transfers in,
- * airdrops, a dev allocation) enter at the current price, so they add value but no profit; tokens
- * missing from it (sent away, burned) leave at average cost, which is not a sale, so nothing is
- * realized.
+ * The position of a ledger balance given the trades' basis, the current spot price (XRP per token)
+ * and what selling the whole balance would return now (`realisable`, XRP; spot × balance when not
+ * given). The ledger is the truth for the quantity: tokens beyond what the trades explain (transfers
+ * in, airdrops, a dev allocation) enter at the realisable average price (realisable ÷ balance), so
+ * they add value but no profit; tokens missing from it (sent away, burned) leave at average cost,
+ * which is not a sale, so nothing is realized. Unrealized PNL is realisable − cost: a holding is
+ * marked at what it could be sold for, not at spot (issue 39).
  */
 export function positionFigures(
   basis: CostBasis,
   balance: DecimalValue,
   price: DecimalValue,
+  realisable?: DecimalValue,
 ): PositionFigures {
   const held = Decimal.max(new Decimal(balance), 0);
-  const p = new Decimal(price);
+  const valueInXRP = held.mul(price);
+  const realisableXRP = realisable === undefined ? valueInXRP : new Decimal(realisable);
   let cost: Decimal;
-  if (held.gt(basis.quantity)) cost = basis.cost.plus(held.minus(basis.quantity).mul(p));
-  else if (held.lt(basis.quantity)) cost = basis.cost.mul(held).div(basis.quantity);
-  else cost = basis.cost;
-  const valueInXRP = held.mul(p);
-  const unrealizedPNL = valueInXRP.minus(cost);
+  let unrealizedPNL: Decimal;
+  if (held.gt(basis.quantity)) {
+    // The trades' tokens take their share of the realisable value; the rest enter at that same
+    // average, so they carry neither profit nor loss (written so that share cancels exactly).
+    const traded =
+      realisable === undefined ? basis.quantity.mul(price) : realisableXRP.mul(basis.quantity).div(held);
+    unrealizedPNL = traded.minus(basis.cost);
+    cost = realisableXRP.minus(unrealizedPNL);
+  } else {
+    cost = held.lt(basis.quantity) ? basis.cost.mul(held).div(basis.quantity) : basis.cost;
+    unrealizedPNL = realisableXRP.minus(cost);
+  }
   return {
     cost,
     valueInXRP,
+    realisableXRP,
     realizedPNL: basis.realized,
     unrealizedPNL,
     totalPNL: basis.realized.plus(unrealizedPNL),

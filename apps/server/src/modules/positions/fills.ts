@@ -6,9 +6,10 @@ import { wallets } from '../../platform/custody-schema';
 import { balanceChanges } from '../../platform/indexer/balance-changes';
 import { canTrade, consumedOffers } from '../../platform/indexer/consumed-offers';
 import type { IndexedLedger, IndexedTx, LedgerHandler } from '../../platform/indexer/follower';
-import { decodeTrades, type AccountTrade } from '../market';
+import { type AccountTrade } from '../market';
 import { marketTrades } from '../market/schema';
 import { tokens } from '../tokens/schema';
+import { tradeFees } from '../trading';
 import { positionFills } from './schema';
 
 // The trades positions need that the market indexer's rows do not carry (docs/positions.md "Exact
@@ -129,8 +130,16 @@ export function positionFillsHandler(
   };
 }
 
-/** One trade of an account in one asset, as the cost basis reads it (the market's own shape). */
-export type PositionTrade = AccountTrade;
+/**
+ * One trade of an account in one asset, as the cost basis reads it: the market's shape, with what the
+ * trade cost besides its executed amounts when it was made here (issue 39; '0' for a trade made
+ * elsewhere, whose fees are not known): the platform fee in the quote asset and the network fees in
+ * drops.
+ */
+export interface PositionTrade extends AccountTrade {
+  platformFee: string;
+  networkDrops: string;
+}
 
 export interface PositionTradeGroup {
   account: string;
@@ -141,6 +150,8 @@ export interface PositionTradeGroup {
   lastLedger: number;
   /** Some of these trades are RLUSD-quoted (valued at the current XRP/USD price when read). */
   rlusdQuoted: boolean;
+  /** Some of these trades' fees may still change (not recorded yet, or a fee still to be paid). */
+  unsettled: boolean;
 }
 
 /** One account's trades of one token, as the positions query groups them. */
@@ -151,53 +162,97 @@ type TradeGroupRow = {
   trades: string;
   last_ledger: number;
   rlusd: boolean;
+  unsettled: boolean;
 };
 
+/** Reads a group's compact trades: 'BX12.5 3.75 0.028125 24,SR…' (side, quote, amounts, fees). */
+function* decodePositionTrades(encoded: string): Generator<PositionTrade> {
+  for (const item of encoded.split(',')) {
+    const [amount, quoteAmount, platformFee, networkDrops] = item.slice(2).split(' ') as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    yield {
+      side: item[0] === 'S' ? 'SELL' : 'BUY',
+      quote: item[1] === 'X' ? 'XRP' : 'RLUSD',
+      tokenAmount: amount,
+      quoteAmount,
+      platformFee,
+      networkDrops,
+    };
+  }
+}
+
+const truthy = (v: unknown) => v === true || v === 't';
+
 /**
- * Every trade of these accounts, grouped per account and asset in ledger order: the market
+ * Every trade of these accounts (the user's wallets), grouped per account and asset in ledger order: the market
  * indexer's rows (the trades they took, listed tokens) and this module's fills (their resting offers
- * filled by others, their XRP ⇄ RLUSD trades), merged by (ledger, transaction). One aggregate pass;
- * each group comes back as one compact string. `after` (account → ledger) keeps only the trades in
- * later ledgers, read as a range of the (account, ledger) indexes: what a checkpoint does not cover.
+ * filled by others, their XRP ⇄ RLUSD trades), merged by (ledger, transaction), each with its fees
+ * (the trading module's `tradeFees`, by transaction and account). One aggregate pass; each group
+ * comes back as one compact string. `after` (account → ledger) keeps only the trades in later
+ * ledgers, read as a range of the (account, ledger) indexes: what a checkpoint does not cover.
  */
 export async function positionTrades(
   db: Db,
+  userId: number,
   accounts: string[],
   after: ReadonlyMap<string, number> = new Map(),
 ): Promise<PositionTradeGroup[]> {
   if (accounts.length === 0) return [];
+  const fees = await tradeFees(db, userId, accounts, after);
+  // The fees as a recordset the query joins by (hash|account); exact decimals and drops as text.
+  const feeRows = JSON.stringify(
+    [...fees].map(([key, f]) => ({
+      key,
+      platform_fee: f.platformFee,
+      network_drops: f.networkDrops.toString(),
+      unsettled: !f.settled,
+    })),
+  );
   // One row per account with the ledger its trades start after (-1: all of them).
   const from = sql.join(
     accounts.map((a) => sql`(${a}::text, ${after.get(a) ?? -1}::integer)`),
     sql`, `,
   );
-  // The market's compact form (decodeTrades): side, quote, token amount, quote amount.
+  // The compact form (decodePositionTrades): side, quote, token amount, quote amount, fees.
   const code = (t: 't' | 'f') =>
     sql.raw(`case when ${t}.side = 'SELL' then 'S' else 'B' end || case when ${t}.quote = 'XRP' then 'X' else 'R' end
-          || ${t}.token_amount::text || ' ' || ${t}.quote_amount::text`);
+          || ${t}.token_amount::text || ' ' || ${t}.quote_amount::text
+          || ' ' || coalesce(nf.platform_fee, '0') || ' ' || coalesce(nf.network_drops, '0')`);
   const res = await db.execute<TradeGroupRow>(sql`
+    with nf as (
+      select * from jsonb_to_recordset(${feeRows}::jsonb)
+        as nf(key text, platform_fee text, network_drops text, unsettled boolean)
+    )
     select account, currency, issuer,
            string_agg(code, ',' order by ledger_index, tx_index, src, id) as trades,
-           max(ledger_index) as last_ledger, bool_or(quote <> 'XRP') as rlusd
+           max(ledger_index) as last_ledger, bool_or(quote <> 'XRP') as rlusd,
+           bool_or(unsettled) as unsettled
       from (
         select t.account, k.currency, k.issuer_address as issuer, t.ledger_index, t.tx_index, 0 as src, t.id,
-               t.quote, ${code('t')} as code
+               t.quote, ${code('t')} as code, coalesce(nf.unsettled, false) as unsettled
           from (values ${from}) a(account, after)
           join ${marketTrades} t on t.account = a.account and t.ledger_index > a.after
           join ${tokens} k on k.id = t.token_id
+          left join nf on nf.key = t.hash || '|' || t.account
         union all
         select f.account, f.currency, f.issuer, f.ledger_index, f.tx_index, 1 as src, f.id,
-               f.quote, ${code('f')} as code
+               f.quote, ${code('f')} as code, coalesce(nf.unsettled, false) as unsettled
           from (values ${from}) a(account, after)
           join ${positionFills} f on f.account = a.account and f.ledger_index > a.after
+          left join nf on nf.key = f.hash || '|' || f.account
       ) x
      group by account, currency, issuer`);
   return rowsOf<TradeGroupRow>(res).map((g) => ({
     account: g.account,
     currency: g.currency,
     issuer: g.issuer,
-    trades: decodeTrades(g.trades),
+    trades: decodePositionTrades(g.trades),
     lastLedger: Number(g.last_ledger),
-    rlusdQuoted: g.rlusd === true || (g.rlusd as unknown) === 't',
+    rlusdQuoted: truthy(g.rlusd),
+    unsettled: truthy(g.unsettled),
   }));
 }

@@ -4,6 +4,7 @@ import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import type { MarketSnapshot } from '../market';
+import { userFeePercent } from '../trading';
 import type { WalletsApi } from '../wallets';
 import { positionFillsHandler } from './fills';
 import { PositionsService } from './service';
@@ -11,7 +12,13 @@ import { PositionsService } from './service';
 /** GET /api/positions/{userId}: the signed-in user's own positions only. */
 export function registerPositions(
   app: FastifyInstance,
-  deps: { platform: Platform; wallets: WalletsApi; snapshot: MarketSnapshot },
+  deps: {
+    platform: Platform;
+    wallets: WalletsApi;
+    snapshot: MarketSnapshot;
+    /** The bonding module's registry: a curve token's sale goes into its ladder (fee inside its prices). */
+    curves?: { activeCurveAccount(issuer: string, currency: string): Promise<string | undefined> };
+  },
 ): PositionsService {
   const db = deps.platform.database.db;
   const rlusd = () => rlusdIssuer(db, deps.platform.config.XRPL_NETWORK);
@@ -21,6 +28,8 @@ export function registerPositions(
     snapshot: deps.snapshot,
     rlusdIssuer: rlusd,
     client: deps.platform.connection?.client,
+    curves: deps.curves,
+    feePercent: (userId) => userFeePercent(db, deps.platform.settings, userId),
   });
   // Fills of custodial wallets' resting offers and their XRP ⇄ RLUSD trades, ledger by ledger.
   deps.platform.indexer?.register(positionFillsHandler(rlusd));

@@ -12,6 +12,7 @@ import {
   amountValue,
   type LedgerAmount,
   Decimal,
+  dropsToDecimal,
   dropsToXrp,
 } from '@ledgerpad/shared';
 import { inArray, sql } from 'drizzle-orm';
@@ -20,6 +21,7 @@ import { priceKey, type MarketSnapshot } from '../market';
 import type { WalletsApi } from '../wallets';
 import { costBasis, emptyBasis, positionFigures, round6, type CostBasis, type CostTrade } from './cost-basis';
 import { positionTrades, type PositionTrade } from './fills';
+import { realisableXrp, sellDepth, type SellDepth } from './realisable';
 import { positionBases, positionCheckpoints } from './schema';
 
 // Positions: per wallet of the user, its XRP and each token it holds on the validated ledger, with
@@ -34,6 +36,13 @@ export interface PositionsDeps {
   rlusdIssuer?: () => Promise<string | undefined>;
   /** Reads the wallets' escrows: tokens locked in them show as locked (absent without a ledger). */
   client?: Client;
+  /**
+   * The bonding module's answer: a token's curve account while it trades on it (its ladder's bids
+   * carry the platform's fee inside their prices, so a sale into them is charged none here).
+   */
+  curves?: { activeCurveAccount(issuer: string, currency: string): Promise<string | undefined> };
+  /** The user's trading fee in percent (the trading module's rule): a sale's realisable value is net of it. */
+  feePercent?: (userId: number) => Promise<string>;
 }
 
 export class PositionsService {
@@ -46,7 +55,7 @@ export class PositionsService {
     const addresses = rows.map((r) => r.address);
     // The ledger reads run beside the database ones; RLUSD trades need the snapshot's XRP/USD price.
     const [[snap, bases], ledger, rlusd] = await Promise.all([
-      this.deps.snapshot.get().then(async (s) => [s, await this.bases(addresses, s.xrpUsd)] as const),
+      this.deps.snapshot.get().then(async (s) => [s, await this.bases(userId, addresses, s.xrpUsd)] as const),
       Promise.all(
         rows.map((r) =>
           Promise.all([
@@ -66,6 +75,20 @@ export class PositionsService {
     const xrpPerRlusd =
       snap.xrpUsd && new Decimal(snap.xrpUsd).gt(0) ? new Decimal(1).div(snap.xrpUsd) : null;
     const isRlusd = (currency: string, issuer: string) => currency === RLUSD_CURRENCY_HEX && issuer === rlusd;
+    // The sell side of each token some wallet holds (read once per token), and the user's fee rate.
+    const held = new Map<string, { currency: string; issuer: string }>();
+    for (const [, lines] of ledger)
+      for (const l of lines)
+        if (!isLpCurrency(l.currency) && new Decimal(l.balance).gt(0))
+          held.set(priceKey(l.currency, l.account), { currency: l.currency, issuer: l.account });
+    const [depths, feePercent] = await Promise.all([
+      Promise.all(
+        [...held].map(async ([k, tok]) => [k, await this.depth(tok, snap, isRlusd, rlusd)] as const),
+      ).then((all) => new Map(all)),
+      this.deps.feePercent ? this.deps.feePercent(userId) : Promise.resolve('0'),
+    ]);
+    const realisable = (currency: string, issuer: string, balance: string) =>
+      realisableXrp(depths.get(priceKey(currency, issuer)), new Decimal(balance), feePercent, xrpPerRlusd);
     return rows.map((row, i) => {
       const [state, lines, locked, lpLines] = ledger[i]!;
       const mine = bases.get(row.address) ?? new Map<string, CostBasis>();
@@ -82,16 +105,18 @@ export class PositionsService {
         // loss, or when its tokens are locked in the wallet's escrows.
         if (balance.lte(0) && (!basis || basis.realized.isZero()) && !inEscrow?.gt(0)) continue;
         seen.add(k);
+        const spendable = balance.gt(0) ? line.balance : '0';
         const view = this.token(
           line.currency,
           line.account,
-          balance.gt(0) ? line.balance : '0',
+          spendable,
           basis,
           snap,
           {
             rlusd: isRlusd(line.currency, line.account),
             xrpPerRlusd,
           },
+          realisable(line.currency, line.account, spendable),
         );
         tokens.push(inEscrow?.gt(0) ? { ...view, locked: inEscrow.toFixed() } : view);
       }
@@ -100,7 +125,15 @@ export class PositionsService {
         if (seen.has(k) || basis.realized.isZero()) continue;
         const [currency, issuer] = k.split('|') as [string, string];
         tokens.push(
-          this.token(currency, issuer, '0', basis, snap, { rlusd: isRlusd(currency, issuer), xrpPerRlusd }),
+          this.token(
+            currency,
+            issuer,
+            '0',
+            basis,
+            snap,
+            { rlusd: isRlusd(currency, issuer), xrpPerRlusd },
+            new Decimal(0),
+          ),
         );
       }
       const liquidity: PositionLiquidity[] = [];
@@ -186,6 +219,31 @@ export class PositionsService {
     }
   }
 
+  /**
+   * Where a sale of the token would go: RLUSD into the XRP/RLUSD pool; a listed token into its
+   * market (the snapshot's pair: its pool, else its curve's ladder or the book). Undefined without a
+   * ledger or a market (no price: its realisable value is 0).
+   */
+  private async depth(
+    token: { currency: string; issuer: string },
+    snap: Awaited<ReturnType<MarketSnapshot['get']>>,
+    isRlusd: (currency: string, issuer: string) => boolean,
+    rlusd: string | undefined,
+  ): Promise<SellDepth | undefined> {
+    const client = this.deps.client;
+    if (!client) return undefined;
+    if (isRlusd(token.currency, token.issuer)) return sellDepth(client, token, { kind: 'XRP' }, undefined);
+    const record = snap.priceByKey.get(priceKey(token.currency, token.issuer));
+    if (!record || !new Decimal(record.priceInXRP).gt(0)) return undefined;
+    if (record.liquidityPair === 'RLUSD' && !rlusd) return undefined;
+    const quote =
+      record.liquidityPair === 'RLUSD'
+        ? { kind: 'RLUSD' as const, issuer: rlusd! }
+        : { kind: 'XRP' as const };
+    const curve = await this.deps.curves?.activeCurveAccount(token.issuer, token.currency);
+    return sellDepth(client, token, quote, curve);
+  }
+
   private token(
     currency: string,
     issuer: string,
@@ -193,17 +251,19 @@ export class PositionsService {
     basis: CostBasis | undefined,
     snap: Awaited<ReturnType<MarketSnapshot['get']>>,
     rlusd: { rlusd: boolean; xrpPerRlusd: Decimal | null },
+    realisable: Decimal,
   ): PositionToken {
     const price = rlusd.rlusd
       ? (rlusd.xrpPerRlusd ?? '0')
       : (snap.priceByKey.get(priceKey(currency, issuer))?.priceInXRP ?? '0');
-    const f = positionFigures(basis ?? emptyBasis(), balance, price);
+    const f = positionFigures(basis ?? emptyBasis(), balance, price, realisable);
     return {
       tokenCode: currency,
       ticker: rlusd.rlusd ? RLUSD_TICKER : currencyToTicker(currency),
       issuer,
       balance: new Decimal(balance).toFixed(),
       valueInXRP: round6(f.valueInXRP),
+      realisableXRP: f.realisableXRP.toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
       realizedPNL: round6(f.realizedPNL),
       unrealizedPNL: round6(f.unrealizedPNL),
       totalPNL: round6(f.totalPNL),
@@ -222,6 +282,7 @@ export class PositionsService {
    * way (the bases are exact decimals), so a checkpoint changes no digit, only the work.
    */
   private async bases(
+    userId: number,
     addresses: string[],
     xrpUsd: string | null,
   ): Promise<Map<string, Map<string, CostBasis>>> {
@@ -249,13 +310,15 @@ export class PositionsService {
     const latest = new Map<string, number>();
     const priced = new Set<string>();
     const changed: Array<{ account: string; currency: string; issuer: string }> = [];
-    for (const group of await positionTrades(db, addresses, through)) {
+    for (const group of await positionTrades(db, userId, addresses, through)) {
       const mine = of(group.account);
       const key = priceKey(group.currency, group.issuer);
       mine.set(key, costBasis(inXrp(group.trades, usd), mine.get(key)));
       changed.push(group);
       latest.set(group.account, Math.max(latest.get(group.account) ?? -1, group.lastLedger));
-      if (group.rlusdQuoted) priced.add(group.account);
+      // An RLUSD trade's XRP value moves with the price; an unsettled fee may still change: neither
+      // can be kept in a checkpoint.
+      if (group.rlusdQuoted || group.unsettled) priced.add(group.account);
     }
     const advance = [...latest].filter(([account]) => !priced.has(account));
     if (advance.length) await this.checkpoint(advance, changed, out);
@@ -308,12 +371,23 @@ export class PositionsService {
   }
 }
 
+/**
+ * The trades in XRP: an RLUSD amount at the current XRP/USD price (none without one). Each with its
+ * fees in XRP — the platform fee (in the trade's quote asset, converted the same way) and the
+ * network fees in drops — so the basis is net of fees (issue 39).
+ */
 function* inXrp(trades: Iterable<PositionTrade>, usd: Decimal | null): Generator<CostTrade> {
   for (const t of trades) {
+    const toXrp = (v: string) => (t.quote === 'XRP' ? new Decimal(v) : usd ? new Decimal(v).div(usd) : null);
+    const network = t.networkDrops === '0' ? null : dropsToDecimal(t.networkDrops);
+    const platform = t.platformFee === '0' ? null : toXrp(t.platformFee);
     yield {
       side: t.side,
       tokenAmount: t.tokenAmount,
       xrpAmount: t.quote === 'XRP' ? t.quoteAmount : usd ? new Decimal(t.quoteAmount).div(usd) : null,
+      ...(network || platform
+        ? { feeXrp: (platform ?? new Decimal(0)).plus(network ?? new Decimal(0)) }
+        : {}),
     };
   }
 }

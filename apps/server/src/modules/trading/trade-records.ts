@@ -67,14 +67,24 @@ const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFi
 const assetOf = (a: LedgerAmount): Asset =>
   typeof a === 'string' ? { kind: 'xrp' } : { kind: 'iou', currency: a.currency, issuer: a.issuer };
 
+/**
+ * The user's trading fee in percent: an admin's override for this user, else the platform's. The one
+ * rule every quote, trade record and position (its realisable value, net of the sell's fee) uses.
+ */
+export async function userFeePercent(
+  db: Db,
+  settings: Pick<PlatformSettings, 'all'>,
+  userId: number,
+): Promise<string> {
+  return (await customFeePercent(db, userId)) ?? (await settings.all()).trading_fee_percent;
+}
+
 export class TradeRecorder {
   constructor(private readonly deps: TradeRecorderDeps) {}
 
   /** The user's trading fee in percent: an admin's override for this user, else the platform's. */
-  async feePercent(userId: number): Promise<string> {
-    return (
-      (await customFeePercent(this.deps.db, userId)) ?? (await this.deps.settings.all()).trading_fee_percent
-    );
+  feePercent(userId: number): Promise<string> {
+    return userFeePercent(this.deps.db, this.deps.settings, userId);
   }
 
   /**

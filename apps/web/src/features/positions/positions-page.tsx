@@ -4,6 +4,7 @@ import type { KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   POSITIONS_MESSAGES,
+  exceedsDepth,
   formatAmount,
   type PositionToken,
   type PositionView,
@@ -19,7 +20,8 @@ import './positions.css';
 
 /**
  * /positions (spec 001 §2 Positions): per wallet, the XRP row then each token with its value and
- * profit and loss in XRP (average cost, docs/positions.md). A token row opens the swap screen on
+ * profit and loss in XRP (average cost, net of fees, docs/positions.md). A token's value is what
+ * selling it now would return, spot beside it, marked when well below spot (issue 39). A token row opens the swap screen on
  * that wallet and token. Refreshes every 5 s.
  */
 export function PositionsPage() {
@@ -113,13 +115,13 @@ function WalletPositions({ position }: { position: PositionView }) {
                 Value (XRP)
               </th>
               <th scope="col" className="num">
-                Realized PNL
+                Realized PNL (net of fees)
               </th>
               <th scope="col" className="num">
-                Unrealized PNL
+                Unrealized PNL (net of fees)
               </th>
               <th scope="col" className="num">
-                Total PNL
+                Total PNL (net of fees)
               </th>
             </tr>
           </thead>
@@ -166,16 +168,29 @@ function WalletPositions({ position }: { position: PositionView }) {
                     </span>
                   )}
                 </td>
-                <td className="num" data-label="Value (XRP)">
-                  {formatXrp(token.valueInXRP)}
+                <td
+                  className="num"
+                  data-label="Value (XRP)"
+                  title="What selling the whole balance now would return, after the platform fee; spot: balance × the current price"
+                >
+                  <span className="positions-value">
+                    <span className="positions-realisable">{formatXrp(token.realisableXRP)}</span>
+                    {!isZero(token.valueInXRP) && (
+                      <span className="muted small positions-spot">spot {formatXrp(token.valueInXRP)}</span>
+                    )}
+                    {exceedsDepth(token) && <span className="small positions-depth">exceeds pool depth</span>}
+                  </span>
                 </td>
-                <td className={`num ${pnlClass(token.realizedPNL)}`} data-label="Realized PNL">
+                <td className={`num ${pnlClass(token.realizedPNL)}`} data-label="Realized PNL (net of fees)">
                   {formatXrp(token.realizedPNL, true)}
                 </td>
-                <td className={`num ${pnlClass(token.unrealizedPNL)}`} data-label="Unrealized PNL">
+                <td
+                  className={`num ${pnlClass(token.unrealizedPNL)}`}
+                  data-label="Unrealized PNL (net of fees)"
+                >
                   {formatXrp(token.unrealizedPNL, true)}
                 </td>
-                <td className={`num ${pnlClass(token.totalPNL)}`} data-label="Total PNL">
+                <td className={`num ${pnlClass(token.totalPNL)}`} data-label="Total PNL (net of fees)">
                   {formatXrp(token.totalPNL, true)}
                 </td>
               </tr>
