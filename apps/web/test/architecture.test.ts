@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 // The web app's shape, checked on every run (as the server's is in apps/server/test/architecture):
 // a feature (src/features/<name>/) never imports another feature; shared UI (src/components) and
 // the app's libraries (src/lib) never import a feature; and nothing imports in a cycle. Only the
-// route table (src/app) composes the features.
+// route table (src/app) composes the features. Server state reads through key factories and
+// api.ts hooks (issue 41).
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 
@@ -106,6 +107,53 @@ describe('web architecture', () => {
     const api = readFileSync(API, 'utf8');
     expect(api.match(helper)?.length).toBeGreaterThan(0);
     expect(/\(err\.body as/.test(api)).toBe(true);
+  });
+
+  // Server state (issue 41): every query key comes from a key factory — `lib/query-keys.ts` for
+  // state more than one feature reads or refreshes, `features/<name>/keys.ts` for a feature's own —
+  // so a query and its invalidations, setQueryData and removals cannot drift apart. And queries are
+  // read through hooks in the feature's `api.ts` (or lib for shared state), never written inside a
+  // component.
+  const isKeyFactory = (f: string) =>
+    rel(f) === path.join('lib', 'query-keys.ts') ||
+    /^features\/[^/]+\/keys\.ts$/.test(rel(f).split(path.sep).join('/'));
+  // Not yet moved to a factory: reworked on a parallel branch (issue 41's positions work); the
+  // merge gives it its keys.ts and drops this line.
+  const KEYS_PENDING = new Set([path.join('features', 'positions', 'api.ts')]);
+  // An array literal as a key: in a query's options, in a cache read or write, or kept as a constant.
+  const INLINE_KEY = [
+    /\bqueryKey\s*:\s*\[/g,
+    /\b(?:set|get)Quer(?:y|ies)Data\s*(?:<[^>]*>)?\s*\(\s*\[/g,
+    /\b\w*(?:KEY|Key)\s*=\s*\[/g,
+  ];
+  const inlineKeys = (text: string) => INLINE_KEY.flatMap((re) => [...text.matchAll(re)].map((m) => m[0]));
+
+  it('query keys come from the key factories only', () => {
+    const found = [...graph.keys()]
+      .filter((f) => !isKeyFactory(f) && !KEYS_PENDING.has(rel(f)))
+      .flatMap((f) => inlineKeys(readFileSync(f, 'utf8')).map((k) => `${rel(f)}: ${k}`));
+    expect(found).toEqual([]);
+    // The factories exist and the patterns are live.
+    const factories = [...graph.keys()].filter(isKeyFactory).map(rel);
+    expect(factories).toContain(path.join('lib', 'query-keys.ts'));
+    expect(factories.length).toBeGreaterThan(10);
+    expect(inlineKeys("useQuery({ queryKey: ['a', id], queryFn })")).toHaveLength(1);
+    expect(inlineKeys("queryClient.setQueryData<View>([...ROOT, 'x'], v)")).toHaveLength(1);
+    expect(inlineKeys("const ORDERS_KEY = ['orders'] as const;")).toHaveLength(1);
+    expect(inlineKeys('useQuery({ queryKey: orderKeys.list(userId, filters), queryFn })')).toEqual([]);
+  });
+
+  it('queries live in api.ts (or lib), not in components', () => {
+    const QUERY_HOOK = /\buse(?:Suspense)?(?:Infinite)?Quer(?:y|ies)\s*\(/g;
+    const allowed = (f: string) =>
+      layer(f) === 'lib' || (featureOf(f) !== undefined && path.basename(f) === 'api.ts');
+    const found = [...graph.keys()]
+      .filter((f) => !allowed(f))
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(QUERY_HOOK)].map((m) => `${rel(f)}: ${m[0]}`));
+    expect(found).toEqual([]);
+    // The pattern is live: the feature calls do match it.
+    const tokenApi = readFileSync(path.join(SRC, 'features', 'token', 'api.ts'), 'utf8');
+    expect(tokenApi.match(QUERY_HOOK)?.length).toBeGreaterThan(5);
   });
 
   it('has no import cycles in apps/web/src', () => {

@@ -1,8 +1,6 @@
 import { OWNER_USER_ID } from '@ledgerpad/shared';
 import { useSession } from './session';
 
-export { ADMIN_KEY } from './session';
-
 // Whether the signed-in user is an admin, from the user object GET /api/user returns (its
 // `isAdmin`), shared by the header (an 'Admin' link for admins only) and the /admin page. No screen
 // probes GET /api/admin/check (a 403 for everyone else); the server decides on every admin call.

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AuthMethods } from '@ledgerpad/shared';
 import { apiGet } from './api';
+import { configKeys } from './query-keys';
 
 /**
  * The public sign-in methods call (GET /api/auth/methods): one cached query for the login box, the
  * card on-ramp, the faucet buttons and the transaction links.
  */
 const authMethodsQuery = {
-  queryKey: ['auth-methods'],
+  queryKey: configKeys.authMethods(),
   queryFn: () => apiGet<AuthMethods>('/api/auth/methods', { credentials: false }),
   staleTime: Infinity,
 } as const;

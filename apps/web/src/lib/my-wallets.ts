@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { WalletSummary } from '@ledgerpad/shared';
 import { apiGet } from './api';
+import { walletKeys } from './query-keys';
 
 /**
  * The signed-in user's wallets (GET /api/wallets): where a reward or referral claim can be paid, and
@@ -8,7 +9,7 @@ import { apiGet } from './api';
  */
 export function useMyWallets(enabled = true) {
   return useQuery({
-    queryKey: ['wallets', 'mine'],
+    queryKey: walletKeys.mine(),
     queryFn: async ({ signal }) =>
       (await apiGet<{ wallets: WalletSummary[] }>('/api/wallets', { signal })).wallets,
     enabled,

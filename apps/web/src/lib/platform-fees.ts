@@ -1,15 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { parseXrpDrops, type FeesConfig, type LedgerReserves } from '@ledgerpad/shared';
 import { apiGet } from './api';
+import { configKeys } from './query-keys';
 
 // GET /api/config/fees: the platform's current fees (what the admin set: the home page, the deploy
 // notice, the terms and the swap screen show these, never constants) and the ledger's reserves.
 
-const FEES_KEY = ['config', 'fees'] as const;
-
 export function usePlatformFees() {
   return useQuery({
-    queryKey: FEES_KEY,
+    queryKey: configKeys.fees(),
     queryFn: ({ signal }) => apiGet<FeesConfig>('/api/config/fees', { signal, credentials: false }),
     staleTime: 60_000,
   });

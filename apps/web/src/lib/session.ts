@@ -10,15 +10,11 @@ import {
   type UserResponse,
 } from '@ledgerpad/shared';
 import { apiGet, apiPost, resetCsrfToken } from './api';
+import { adminKeys, sessionKeys } from './query-keys';
 import { forgetReferral } from './referral-link';
 
 export type SessionState =
   { status: 'loading' } | { status: 'anonymous' } | { status: 'signed-in'; user: User };
-
-const USER_KEY = ['user'] as const;
-/** Everything under this key is admin data; it is dropped when the session changes. */
-export const ADMIN_KEY = ['admin'] as const;
-const HAS_DEPLOYED_KEY = ['has-deployed'] as const;
 
 /**
  * Session (spec §4): loading, then signed-in or anonymous (on 401 or after 5 s). The first read is
@@ -28,12 +24,12 @@ const HAS_DEPLOYED_KEY = ['has-deployed'] as const;
 export function useSession(): SessionState {
   const queryClient = useQueryClient();
   const { data, isPending } = useQuery({
-    queryKey: USER_KEY,
+    queryKey: sessionKeys.user(),
     queryFn: async ({ signal }) => {
       const timeout = AbortSignal.timeout(USER_REQUEST_TIMEOUT_MS);
       const init = { signal: AbortSignal.any([signal, timeout]) };
       try {
-        const known = queryClient.getQueryData<User | null>(USER_KEY);
+        const known = queryClient.getQueryData<User | null>(sessionKeys.user());
         if (known) return (await apiGet<UserResponse>('/api/user', init)).user;
         return (await apiGet<SessionResponse>('/api/session', init)).user;
       } catch {
@@ -51,7 +47,7 @@ export function useSession(): SessionState {
 /** Token Dashboard shows only for users who deployed a token; any failure reads as "no". */
 export function useHasDeployed(enabled: boolean): boolean {
   const { data } = useQuery({
-    queryKey: HAS_DEPLOYED_KEY,
+    queryKey: sessionKeys.hasDeployed(),
     queryFn: async () => {
       try {
         return (await apiGet<HasDeployedResponse>('/api/dashboard/has-deployed-token')).hasDeployed === true;
@@ -76,12 +72,12 @@ export function useSessionActions() {
       resetCsrfToken();
       // A referral binds at the first sign-in only: whatever this one did, the code is spent.
       forgetReferral();
-      queryClient.setQueryData(USER_KEY, user);
+      queryClient.setQueryData(sessionKeys.user(), user);
       // GET /api/user carries what a login response does not (isAdmin).
-      void queryClient.invalidateQueries({ queryKey: USER_KEY });
-      void queryClient.invalidateQueries({ queryKey: HAS_DEPLOYED_KEY });
+      void queryClient.invalidateQueries({ queryKey: sessionKeys.user() });
+      void queryClient.invalidateQueries({ queryKey: sessionKeys.hasDeployed() });
       // The admin check (and any admin data) belonged to the previous session.
-      queryClient.removeQueries({ queryKey: ADMIN_KEY });
+      queryClient.removeQueries({ queryKey: adminKeys.all() });
       // The login boxes live on / and on the page that asked for a sign-in: no new history entry.
       void navigate(returnTo, { replace: true });
     },
@@ -96,9 +92,9 @@ export function useSessionActions() {
     resetCsrfToken();
     // Browser wallets lock at sign-out (if their code was never loaded, none is unlocked).
     void import('./signer/lock').then((m) => m.lockAll());
-    queryClient.setQueryData(USER_KEY, null);
-    queryClient.setQueryData(HAS_DEPLOYED_KEY, false);
-    queryClient.removeQueries({ queryKey: ADMIN_KEY });
+    queryClient.setQueryData(sessionKeys.user(), null);
+    queryClient.setQueryData(sessionKeys.hasDeployed(), false);
+    queryClient.removeQueries({ queryKey: adminKeys.all() });
     void navigate('/');
   }, [queryClient, navigate]);
   return { signedIn, logout };

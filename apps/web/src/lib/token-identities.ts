@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { TOKEN_FETCH_LIMIT, type TokenIdentity, type TokenView } from '@ledgerpad/shared';
 import { apiGet, apiGetAll } from './api';
+import { configKeys, listedTokenKeys } from './query-keys';
 
 // The identity of listed tokens by (currency, issuer), for screens that name tokens from the ledger
 // (positions, dashboard, wallets, airdrops) and mark them the way the list does (issues 24, 35). One
@@ -13,21 +14,26 @@ export type IdentityLookup = (currency: string, issuer: string) => KnownIdentity
 
 const UNKNOWN: KnownIdentity = { verified: false, lookalike_of: null };
 
+/** The network's RLUSD (GET /api/config/rlusd): one query for the swap's XRP ⇄ RLUSD mode and the identities. */
+export function useRlusd() {
+  return useQuery({
+    queryKey: configKeys.rlusd(),
+    queryFn: () =>
+      apiGet<{ issuer: string | null; currency: string }>('/api/config/rlusd', { credentials: false }),
+    staleTime: Infinity,
+  });
+}
+
 export function useTokenIdentities(): IdentityLookup {
   const { data } = useQuery({
-    queryKey: ['token-identities'],
+    queryKey: listedTokenKeys.identities(),
     queryFn: ({ signal }) =>
       apiGetAll<TokenView>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, { signal, credentials: false }),
     staleTime: 60_000,
   });
   // The platform's own RLUSD (the network's, from its configuration) is not a listed token but is
   // the one the platform trades against: verified (issue 39: positions called it 'Unverified').
-  const rlusd = useQuery({
-    queryKey: ['config', 'rlusd'],
-    queryFn: () =>
-      apiGet<{ issuer: string | null; currency: string }>('/api/config/rlusd', { credentials: false }),
-    staleTime: Infinity,
-  });
+  const rlusd = useRlusd();
   const byKey = new Map<string, KnownIdentity>(
     (data ?? []).map((t) => [`${t.currency}|${t.issuer_address}`, t]),
   );

@@ -8,17 +8,17 @@ import {
   type WalletKind,
 } from '@ledgerpad/shared';
 import { apiPost } from './api';
+import { walletKeys } from './query-keys';
 
 // The signed-in user's wallets with their ledger balances (POST /api/wallets/balances): one query,
 // shared by the Wallets page and the Swap screen.
 
-export const BALANCES_KEY = ['wallets', 'balances'] as const;
 /** Balances refresh on their own now and then: payments can arrive from outside the app. */
 const BALANCES_REFRESH_MS = 30_000;
 
 export function useWalletBalances(enabled = true, parseError = 'Invalid API response') {
   return useQuery({
-    queryKey: BALANCES_KEY,
+    queryKey: walletKeys.balances(),
     queryFn: async ({ signal }): Promise<WalletBalance[]> => {
       const parsed = walletBalanceSchema
         .array()

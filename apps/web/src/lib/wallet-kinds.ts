@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { walletListResponseSchema, type WalletApp, type WalletKind } from '@ledgerpad/shared';
 import { apiGetAllPages } from './api';
+import { walletKeys } from './query-keys';
 
 // Who signs for each of the user's wallets, and its name, by address: screens whose own answers name wallets by
 // address only (positions, burner, orders) label them with it (docs/self-custody.md).
@@ -9,7 +10,7 @@ export type WalletKinds = Map<string, { kind?: WalletKind; app?: WalletApp | nul
 
 export function useWalletKinds(enabled = true): WalletKinds {
   const { data } = useQuery({
-    queryKey: ['wallets', 'kinds'],
+    queryKey: walletKeys.kinds(),
     queryFn: async ({ signal }) =>
       walletListResponseSchema.parse(
         await apiGetAllPages(

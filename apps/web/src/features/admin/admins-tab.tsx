@@ -4,7 +4,8 @@ import { toast } from 'sonner';
 import { ADMIN_MESSAGES, OWNER_USER_ID, type AdminView } from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { userMessage } from '../../lib/api';
-import { ADMIN_KEY, addAdmin, removeAdmin, useAdmins } from './api';
+import { addAdmin, removeAdmin, useAdmins } from './api';
+import { adminKeys } from './keys';
 
 const adminName = (a: AdminView) => a.username ?? a.email ?? `User ${a.user_id}`;
 
@@ -20,8 +21,8 @@ export function AdminsTab() {
   const [removeError, setRemoveError] = useState('');
 
   const saved = (list: AdminView[]) => {
-    queryClient.setQueryData([...ADMIN_KEY, 'admins'], list);
-    void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
+    queryClient.setQueryData(adminKeys.admins(), list);
+    void queryClient.invalidateQueries({ queryKey: adminKeys.audit() });
   };
 
   const onAdd = async (e: FormEvent) => {

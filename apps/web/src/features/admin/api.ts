@@ -15,13 +15,11 @@ import type {
   TokenView,
   WalletOverview,
 } from '@ledgerpad/shared';
-import { ADMIN_KEY } from '../../lib/admin-check';
 import { apiGet, apiGetAll, apiPost } from '../../lib/api';
+import { adminKeys } from './keys';
 
 // Server state of the /admin page (spec 001 §2 Admin, §8). Every call is admin-only on the server;
 // the page asks for nothing but the credential check until that check says yes.
-
-export { ADMIN_KEY } from '../../lib/admin-check';
 
 export interface AllWallets {
   user_wallets: AdminWalletRow[];
@@ -30,31 +28,31 @@ export interface AllWallets {
 
 export const useRewardsOverview = () =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'rewards'],
+    queryKey: adminKeys.rewards(),
     queryFn: ({ signal }) => apiGet<RewardsOverviewRow[]>('/api/admin/rewards-overview', { signal }),
   });
 
 export const useReferralsOverview = () =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'referrals'],
+    queryKey: adminKeys.referrals(),
     queryFn: ({ signal }) => apiGet<ReferralsOverview>('/api/admin/referrals', { signal }),
   });
 
 export const useFeeConfig = () =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'fee-config'],
+    queryKey: adminKeys.feeConfig(),
     queryFn: ({ signal }) => apiGet<FeeConfigView>('/api/admin/fee-config', { signal }),
   });
 
 export const usePlatformConfig = () =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'platform-config'],
+    queryKey: adminKeys.platformConfig(),
     queryFn: ({ signal }) => apiGet<PlatformConfigEntry[]>('/api/admin/platform-config', { signal }),
   });
 
 export const useFeeOverrides = (search: string) =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'fee-overrides', search],
+    queryKey: adminKeys.feeOverridesFor(search),
     queryFn: ({ signal }) =>
       apiGet<FeeOverrideView[]>(
         `/api/admin/fee-overrides${search ? `?search=${encodeURIComponent(search)}` : ''}`,
@@ -65,25 +63,25 @@ export const useFeeOverrides = (search: string) =>
 
 export const useAdmins = () =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'admins'],
+    queryKey: adminKeys.admins(),
     queryFn: ({ signal }) => apiGet<AdminView[]>('/api/admin/admins', { signal }),
   });
 
 export const useWalletOverview = () =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'wallet-overview'],
+    queryKey: adminKeys.walletOverview(),
     queryFn: ({ signal }) => apiGet<WalletOverview>('/api/admin/wallet-overview', { signal }),
   });
 
 export const useAllWallets = () =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'all-wallets'],
+    queryKey: adminKeys.allWallets(),
     queryFn: ({ signal }) => apiGet<AllWallets>('/api/admin/all-wallets', { signal }),
   });
 
 export const useAudit = (page: number) =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'audit', page],
+    queryKey: adminKeys.auditPage(page),
     queryFn: ({ signal }) => apiGet<AuditPage>(`/api/admin/audit?page=${page}`, { signal }),
     placeholderData: (prev) => prev,
   });
@@ -102,7 +100,7 @@ export const removeAdmin = (userId: number) => apiPost<AdminView[]>('/api/admin/
 
 export const useStagedWallets = (all: boolean) =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'staged-wallets', all],
+    queryKey: adminKeys.stagedWalletsOf(all),
     queryFn: ({ signal }) =>
       apiGetAll<StagedWalletView>(`/api/admin/staged-wallets${all ? '?all=true' : ''}`, { signal }),
     placeholderData: (prev) => prev,
@@ -110,7 +108,7 @@ export const useStagedWallets = (all: boolean) =>
 
 export const useStagedBalances = () =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'staged-balances'],
+    queryKey: adminKeys.stagedBalances(),
     queryFn: ({ signal }) =>
       apiGet<Record<string, StagedWalletBalance>>('/api/admin/staged-wallets/balances', { signal }),
   });
@@ -128,7 +126,7 @@ export const refund = (body: RefundRequest, idempotencyKey: string) =>
 /** The listed tokens, from the public list (what visitors see on /). */
 export const useListedTokens = () =>
   useQuery({
-    queryKey: [...ADMIN_KEY, 'tokens'],
+    queryKey: adminKeys.tokens(),
     // Every listing, hidden ones included (issue 24: the Tokens tab edits, verifies and hides any).
     queryFn: ({ signal }) => apiGetAll<TokenView>('/api/admin/tokens', { signal }),
   });

@@ -9,7 +9,8 @@ import {
 } from '@ledgerpad/shared';
 import { LoadFailed } from './load-failed';
 import { RefundDialog, type RefundTarget } from './refund-dialog';
-import { ADMIN_KEY, useAllWallets, useStagedBalances, useStagedWallets } from './api';
+import { useAllWallets, useStagedBalances, useStagedWallets } from './api';
+import { adminKeys } from './keys';
 
 const TYPE_LABEL: Record<StagedWalletView['type'], string> = { issuer: 'Issuer', hot: 'Hot wallet' };
 
@@ -79,8 +80,13 @@ export function DeployWalletsTab() {
         onClose={() => setTarget(null)}
         onBusy={(busy) => setRefundingId(busy && target ? target.wallet.id : null)}
         onRefunded={() => {
-          for (const key of ['staged-balances', 'staged-wallets', 'audit', 'wallet-overview'])
-            void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, key] });
+          for (const queryKey of [
+            adminKeys.stagedBalances(),
+            adminKeys.stagedWallets(),
+            adminKeys.audit(),
+            adminKeys.walletOverview(),
+          ])
+            void queryClient.invalidateQueries({ queryKey });
         }}
       />
     </section>

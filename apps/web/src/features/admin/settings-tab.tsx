@@ -11,8 +11,8 @@ import {
   SEARCH_DEBOUNCE_MS,
 } from '@ledgerpad/shared';
 import { userMessage } from '../../lib/api';
+import { adminKeys } from './keys';
 import {
-  ADMIN_KEY,
   updateFeeConfig,
   updateFeeOverride,
   updatePlatformConfig,
@@ -80,7 +80,7 @@ function useSave(failMessage: string) {
     setError('');
     try {
       const done = await save();
-      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'audit'] });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.audit() });
       toast.success(done);
     } catch (err) {
       setError(userMessage(err, failMessage, { lead: true }));
@@ -137,7 +137,7 @@ function FeeSection() {
     e.preventDefault();
     void run(async () => {
       const saved = await updateFeeConfig(shown.trim());
-      queryClient.setQueryData([...ADMIN_KEY, 'fee-config'], saved);
+      queryClient.setQueryData(adminKeys.feeConfig(), saved);
       setValue(undefined);
       return `Trading fee set to ${saved.fee_percentage}%`;
     });
@@ -193,7 +193,7 @@ function PlatformSection() {
     e.preventDefault();
     void run(async () => {
       const saved = await updatePlatformConfig(edits);
-      queryClient.setQueryData([...ADMIN_KEY, 'platform-config'], saved);
+      queryClient.setQueryData(adminKeys.platformConfig(), saved);
       setEdits({});
       return 'Settings saved';
     });
@@ -286,7 +286,7 @@ function OverrideRow({ user }: { user: FeeOverrideView }) {
     run(async () => {
       await updateFeeOverride(user.id, fee);
       setValue(undefined);
-      await queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'fee-overrides'] });
+      await queryClient.invalidateQueries({ queryKey: adminKeys.feeOverrides() });
       return fee === null ? `${name} uses the default fee` : `${name}'s fee set to ${fee}%`;
     });
 

@@ -19,7 +19,9 @@ import { IdentityBadge } from '../../components/identity-badge';
 import { TokenDetailsFields, tokenDetailsErrors, useLogoUpload } from '../../components/token-details-fields';
 import { apiPost, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
-import { ADMIN_KEY, useListedTokens } from './api';
+import { useListedTokens } from './api';
+import { adminKeys } from './keys';
+import { listedTokenKeys } from '../../lib/query-keys';
 import { LoadFailed } from './load-failed';
 
 /** Spec 001 §3 "Admin token (add/list)": what an admin types; supply and blackhole come from the ledger. */
@@ -165,8 +167,8 @@ function AddTokenForm({ onAdded }: { onAdded: () => void }) {
     try {
       const { token } = await apiPost<ListTokenResponse>('/api/admin/tokens/add', toRequest(values));
       toast.success(`${token.name} (${token.ticker}) added`);
-      void queryClient.invalidateQueries({ queryKey: [...ADMIN_KEY, 'tokens'] });
-      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.tokens() });
+      void queryClient.invalidateQueries({ queryKey: listedTokenKeys.all() });
       onAdded();
     } catch (err) {
       setFailure(userMessage(err, ADMIN_MESSAGES.addTokenFailed, { lead: true }));
@@ -268,8 +270,8 @@ function ListedTokens() {
     try {
       await apiPost<ListTokenResponse>(`/api/admin/tokens/${t.id}/${path}`, body);
       toast.success(done);
-      await queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
-      await queryClient.invalidateQueries({ queryKey: ['tokens'] });
+      await queryClient.invalidateQueries({ queryKey: adminKeys.all() });
+      await queryClient.invalidateQueries({ queryKey: listedTokenKeys.all() });
     } catch (err) {
       toast.error(userMessage(err, ADMIN_MESSAGES.saveFailed, { lead: true }));
     } finally {
@@ -389,8 +391,8 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
         created_at: v.created_at || undefined,
       });
       toast.success(`${token.ticker} saved.`);
-      await queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
-      await queryClient.invalidateQueries({ queryKey: ['tokens'] });
+      await queryClient.invalidateQueries({ queryKey: adminKeys.all() });
+      await queryClient.invalidateQueries({ queryKey: listedTokenKeys.all() });
       onClose();
     } catch (err) {
       setFailure(userMessage(err, ADMIN_MESSAGES.saveFailed, { lead: true }));

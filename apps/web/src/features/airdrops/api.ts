@@ -9,16 +9,15 @@ import {
 import { apiGet, apiPost } from '../../lib/api';
 import { useLedgerAction } from '../../lib/ledger-action';
 import { runSigned, type SigningWallet } from '../../lib/signer';
-import { BALANCES_KEY } from '../../lib/wallet-balances';
+import { walletKeys } from '../../lib/query-keys';
+import { airdropKeys } from './keys';
 
 // The airdrop pages' calls (docs/airdrops.md): the public board, claims, creation and its job.
-
-export const AIRDROPS_KEY = ['airdrops'] as const;
 
 /** GET /api/airdrops; keyed by user so a sign-in re-reads has_claimed. */
 export function useAirdrops(userId: number | undefined) {
   return useQuery({
-    queryKey: [...AIRDROPS_KEY, userId ?? 0],
+    queryKey: airdropKeys.board(userId),
     queryFn: ({ signal }) => apiGet<Airdrop[]>('/api/airdrops', { signal }),
     refetchInterval: 60_000,
   });
@@ -41,8 +40,8 @@ export function useClaim(airdropId: number) {
         key('signed'),
       );
     } finally {
-      void queryClient.invalidateQueries({ queryKey: AIRDROPS_KEY });
-      void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
+      void queryClient.invalidateQueries({ queryKey: airdropKeys.all() });
+      void queryClient.invalidateQueries({ queryKey: walletKeys.balances() });
     }
   });
 }
@@ -50,7 +49,7 @@ export function useClaim(airdropId: number) {
 /** What the wallet's live airdrops already hold back of this token. */
 export function useAllocated(walletId: string, tokenCode: string | undefined, issuer: string | undefined) {
   return useQuery({
-    queryKey: ['airdrop-allocations', walletId, tokenCode, issuer],
+    queryKey: airdropKeys.allocations(walletId, tokenCode, issuer),
     queryFn: ({ signal }) =>
       apiGet<AirdropAllocation>(
         `/api/airdrops/allocations/${encodeURIComponent(walletId)}/${encodeURIComponent(tokenCode!)}/${encodeURIComponent(issuer!)}`,

@@ -23,7 +23,9 @@ import { userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
 import { availableXrp } from '../../lib/wallet-funds';
-import { AIRDROPS_KEY, createAirdrop, useAllocated } from './api';
+import { createAirdrop, useAllocated } from './api';
+import { airdropKeys } from './keys';
+import { walletKeys } from '../../lib/query-keys';
 import { useLedgerAction } from '../../lib/ledger-action';
 import { usePlatformFees } from '../../lib/platform-fees';
 import { useJobStatus } from '../../lib/use-job-status';
@@ -483,8 +485,8 @@ export function CreateAirdropPage() {
         <CreateProgress
           jobId={jobId}
           onDone={() => {
-            void queryClient.invalidateQueries({ queryKey: AIRDROPS_KEY });
-            void queryClient.invalidateQueries({ queryKey: ['wallets'] });
+            void queryClient.invalidateQueries({ queryKey: airdropKeys.all() });
+            void queryClient.invalidateQueries({ queryKey: walletKeys.all() });
             void navigate('/airdrops');
           }}
           onClose={() => setJobId(undefined)}

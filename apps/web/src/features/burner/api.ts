@@ -10,14 +10,13 @@ import {
 import { apiGet, apiPost } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
 import { runSigned, type SigningWallet } from '../../lib/signer';
+import { burnerKeys } from './keys';
 
 // Server state of the burner: the user's wallets with the tokens they hold, and the burn itself.
 
-const BURN_WALLETS_KEY = ['burn-wallets'] as const;
-
 export function useBurnWallets(userId: number | undefined) {
   return useQuery({
-    queryKey: [...BURN_WALLETS_KEY, userId ?? 0],
+    queryKey: burnerKeys.walletsOf(userId),
     queryFn: async ({ signal }): Promise<BurnWallet[]> => {
       const parsed = burnWalletsResponseSchema.safeParse(
         await apiGet(`/api/burn/wallets/${userId}`, { signal }),
@@ -46,6 +45,6 @@ export function useBurn() {
       return parsed.data;
     },
     // Balances changed on the ledger: reload the wallet list (the page re-finds its selection in it).
-    { onSettled: () => void queryClient.invalidateQueries({ queryKey: BURN_WALLETS_KEY }) },
+    { onSettled: () => void queryClient.invalidateQueries({ queryKey: burnerKeys.wallets() }) },
   );
 }

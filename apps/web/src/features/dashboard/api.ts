@@ -1,25 +1,34 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type {
+  ClaimRewardsRequest,
+  ClaimRewardsResult,
+  ControlLossView,
   DashboardWriteResponse,
   IssuerWalletResponse,
+  RewardClaimTotal,
+  RewardPayoutView,
+  RewardSplitUpdate,
+  RewardSplitView,
+  RewardSummaryRow,
   SyncTrustLinesResponse,
+  TokenView,
   TrustLinesResponse,
   UserTokensResponse,
+  VestingAutoReleaseResult,
+  VestingReleaseResult,
+  VestingScheduleView,
 } from '@ledgerpad/shared';
 import { formatFull, shortAddress as shortenAddress } from '@ledgerpad/shared';
-import { apiGet, apiGetAllPages, apiPost, userMessage } from '../../lib/api';
+import { apiGet, apiGetAll, apiGetAllPages, apiPost, apiPut, hasStatus, userMessage } from '../../lib/api';
 import { runSigned, type SigningWallet } from '../../lib/signer';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
+import { useMyWallets } from '../../lib/my-wallets';
+import { dashboardKeys } from './keys';
 
 // Server state of the dashboard (spec 001 §7 "Dashboard and rewards"). What the issuer and its
 // lines look like is read from the ledger by the server on every fetch; after a write the affected
 // queries are fetched again, so the page shows the ledger, never a guess.
-
-const KEY = ['dashboard'] as const;
-const tokensKey = (userId: number | undefined) => [...KEY, 'tokens', userId] as const;
-const issuerKey = (tokenId: number) => [...KEY, 'issuer', tokenId] as const;
-const linesKey = (tokenId: number) => [...KEY, 'lines', tokenId] as const;
 
 /** The spec's §8 sentence as the title, the server's reason (what the ledger allows) under it. */
 function toastFailure(fallback: string, err: unknown): void {
@@ -28,7 +37,7 @@ function toastFailure(fallback: string, err: unknown): void {
 
 export function useUserTokens(userId: number | undefined) {
   return useQuery({
-    queryKey: tokensKey(userId),
+    queryKey: dashboardKeys.tokensOf(userId),
     queryFn: async ({ signal }) =>
       (await apiGet<UserTokensResponse>(`/api/dashboard/user-tokens/${userId}`, { signal })).tokens,
     enabled: userId !== undefined,
@@ -37,7 +46,7 @@ export function useUserTokens(userId: number | undefined) {
 
 export function useIssuerWallet(tokenId: number) {
   return useQuery({
-    queryKey: issuerKey(tokenId),
+    queryKey: dashboardKeys.issuer(tokenId),
     queryFn: ({ signal }) =>
       apiGet<IssuerWalletResponse>(`/api/dashboard/issuer-wallet/${tokenId}`, { signal }),
     retry: 1,
@@ -46,7 +55,7 @@ export function useIssuerWallet(tokenId: number) {
 
 export function useTrustLines(tokenId: number) {
   return useQuery({
-    queryKey: linesKey(tokenId),
+    queryKey: dashboardKeys.lines(tokenId),
     // A token's holders are paged (docs/paging.md): every page, joined.
     queryFn: ({ signal }) =>
       apiGetAllPages<TrustLinesResponse, TrustLinesResponse['trustLines'][number]>(
@@ -62,7 +71,7 @@ export function useTrustLines(tokenId: number) {
 /** The caller's own wallet addresses: the only holders whose limit the dashboard can set. */
 export function useOwnAddresses() {
   return useQuery({
-    queryKey: [...KEY, 'own-wallets'],
+    queryKey: dashboardKeys.ownWallets(),
     queryFn: async ({ signal }) => {
       const res = await apiGet<{ wallets: Array<{ wallet_address: string }> }>('/api/wallets', { signal });
       return new Set(res.wallets.map((w) => w.wallet_address));
@@ -75,9 +84,9 @@ function useRefresh(tokenId: number) {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: [...KEY, 'tokens'] }),
-      queryClient.invalidateQueries({ queryKey: issuerKey(tokenId) }),
-      queryClient.invalidateQueries({ queryKey: linesKey(tokenId) }),
+      queryClient.invalidateQueries({ queryKey: dashboardKeys.tokens() }),
+      queryClient.invalidateQueries({ queryKey: dashboardKeys.issuer(tokenId) }),
+      queryClient.invalidateQueries({ queryKey: dashboardKeys.lines(tokenId) }),
     ]);
 }
 
@@ -122,7 +131,7 @@ export function useIssuerNow(tokenId: number) {
   const queryClient = useQueryClient();
   return () =>
     queryClient.fetchQuery({
-      queryKey: issuerKey(tokenId),
+      queryKey: dashboardKeys.issuer(tokenId),
       queryFn: ({ signal }) =>
         apiGet<IssuerWalletResponse>(`/api/dashboard/issuer-wallet/${tokenId}`, { signal }),
       staleTime: 0,
@@ -168,3 +177,139 @@ export function groupDigits(text: string): string {
 }
 
 export const shortAddress = (a: string) => shortenAddress(a);
+
+// Creator rewards of the dashboard (spec 001 §7 "Dashboard and rewards"): the earned and claimed
+// totals of the user's tokens, their wallets (the claim's destinations) and the claim itself.
+// A 404 on the rewards endpoints is ignored: the token row's own totals stand in.
+
+/** A read whose 404 means "not available here": no data instead of an error. */
+async function orNothing<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (hasStatus(err, 404)) return null;
+    throw err;
+  }
+}
+
+export interface RewardTotals {
+  totalReward: string;
+  totalClaimed: string;
+  currency: string;
+}
+
+/** The selected token's totals: the rewards endpoints when they answer, else the token row. */
+export function useRewardTotals(token: TokenView): RewardTotals {
+  const summary = useQuery({
+    queryKey: dashboardKeys.rewardSummary(),
+    queryFn: ({ signal }) => orNothing(apiGet<RewardSummaryRow[]>('/api/rewards/summary', { signal })),
+    retry: false,
+  });
+  const claimed = useQuery({
+    queryKey: dashboardKeys.rewardClaimTotals(),
+    queryFn: ({ signal }) => orNothing(apiGet<RewardClaimTotal[]>('/api/rewards/claim-totals', { signal })),
+    retry: false,
+  });
+  const s = summary.data?.find((r) => r.id === token.id);
+  const c = claimed.data?.find((r) => r.token_id === token.id);
+  return {
+    totalReward: s?.total_reward ?? token.total_reward,
+    totalClaimed: c?.total_claimed ?? token.total_claimed,
+    currency: s?.reward_currency ?? token.reward_currency,
+  };
+}
+
+/** The user's wallets, the places a claim can be paid to. */
+export const useClaimWallets = (enabled: boolean) => useMyWallets(enabled);
+
+/** A claim, with one Idempotency-Key per claim: a retried request never pays twice. */
+export function useClaimRewards() {
+  const queryClient = useQueryClient();
+  return useLedgerMutation(
+    (body: ClaimRewardsRequest, key) =>
+      apiPost<ClaimRewardsResult>('/api/claim-rewards', body, { idempotencyKey: key() }),
+    {
+      // Claimed or not, the totals moved (a failed claim's reservation is given back): read them again.
+      onSettled: () => {
+        void queryClient.invalidateQueries({ queryKey: dashboardKeys.rewards() });
+        void queryClient.invalidateQueries({ queryKey: dashboardKeys.tokens() });
+      },
+    },
+  );
+}
+
+/** The token's reward split (public on the server) and its change history. */
+export function useRewardSplit(tokenId: number) {
+  return useQuery({
+    queryKey: dashboardKeys.rewardSplit(tokenId),
+    queryFn: ({ signal }) => apiGet<RewardSplitView>(`/api/rewards/splits/${tokenId}`, { signal }),
+  });
+}
+
+/** Saves the whole split (an empty list removes it); the split and the claim's view are read again. */
+export function useSaveRewardSplit(tokenId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RewardSplitUpdate) => apiPost<RewardSplitView>(`/api/rewards/splits/${tokenId}`, body),
+    onSuccess: (view) => queryClient.setQueryData(dashboardKeys.rewardSplit(tokenId), view),
+  });
+}
+
+/** Every payment of the token's claims, newest first (recipient, amount, transaction, time). */
+export function useRewardPayouts(tokenId: number) {
+  return useQuery({
+    queryKey: dashboardKeys.rewardPayouts(tokenId),
+    queryFn: ({ signal }) =>
+      apiGetAll<RewardPayoutView>(`/api/rewards/payouts?token_id=${tokenId}`, { signal }),
+  });
+}
+
+/** The user's vesting schedules (docs/vesting.md); a tranche becomes due with time, so read again now and then. */
+export function useVestingSchedule() {
+  return useQuery({
+    queryKey: dashboardKeys.vesting(),
+    queryFn: ({ signal }) => apiGet<VestingScheduleView>('/api/dashboard/vesting', { signal }),
+    refetchInterval: 15_000,
+  });
+}
+
+/** 'Release' on a due tranche (one Idempotency-Key per click); the schedule is read again either way. */
+export function useReleaseTranche() {
+  const queryClient = useQueryClient();
+  return useLedgerMutation(
+    (vars: { tokenId: number; escrowSequence: number }, key) =>
+      apiPost<VestingReleaseResult>('/api/dashboard/vesting/release', vars, { idempotencyKey: key() }),
+    { onSettled: () => void queryClient.invalidateQueries({ queryKey: dashboardKeys.vesting() }) },
+  );
+}
+
+/** The 'Release automatically when due' switch of one token: saved, shown at once, then read again. */
+export function useSaveAutoRelease(tokenId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (enabled: boolean) =>
+      apiPut<VestingAutoReleaseResult>('/api/dashboard/vesting/auto-release', { tokenId, enabled }),
+    onSuccess: (r) => {
+      queryClient.setQueryData<VestingScheduleView>(dashboardKeys.vesting(), (old) =>
+        old
+          ? {
+              ...old,
+              tokens: old.tokens.map((x) =>
+                x.tokenId === r.tokenId ? { ...x, autoRelease: r.enabled, autoReleaseError: null } : x,
+              ),
+            }
+          : old,
+      );
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.vesting() });
+    },
+  });
+}
+
+/** Listings this user controlled and another user's proof took over (issue 35). */
+export function useLostControl(userId: number | undefined) {
+  return useQuery({
+    queryKey: dashboardKeys.lostControl(userId),
+    queryFn: ({ signal }) => apiGet<ControlLossView[]>('/api/listing/lost-control', { signal }),
+    enabled: userId !== undefined,
+  });
+}

@@ -19,8 +19,7 @@ import { WalletSelectField } from '../../components/wallet-select-field';
 import { Modal, ModalActions } from '../../components/modal';
 import { requestResolver } from '../../lib/form-resolver';
 import { userMessage } from '../../lib/api';
-import { groupDigits, shortAddress } from './api';
-import { useClaimRewards, useRewardSplit, useRewardTotals } from './rewards';
+import { groupDigits, shortAddress, useClaimRewards, useRewardSplit, useRewardTotals } from './api';
 
 /** How long the success view stays before the modal closes itself (spec 001 §9). */
 

@@ -1,18 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { tokenPath, type ControlLossView } from '@ledgerpad/shared';
-import { apiGet } from '../../lib/api';
+import { tokenPath } from '@ledgerpad/shared';
+import { useLostControl } from './api';
 
 // A change of controller is shown to the user who lost it (issue 35): every listing this user
 // controlled and another user's binding proof took over, with when, how and the proof. Silent when
 // there is none (or the read fails: the token pages' public history says it too).
 
 export function LostControlNotice({ userId }: { userId: number | undefined }) {
-  const lost = useQuery({
-    queryKey: ['dashboard', 'lost-control', userId],
-    queryFn: ({ signal }) => apiGet<ControlLossView[]>('/api/listing/lost-control', { signal }),
-    enabled: userId !== undefined,
-  });
+  const lost = useLostControl(userId);
   if (!lost.data || lost.data.length === 0) return null;
   return (
     <section

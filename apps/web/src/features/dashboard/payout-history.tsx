@@ -1,8 +1,7 @@
 import type { TokenView } from '@ledgerpad/shared';
 import { PaymentsTable } from '../../components/payments-table';
-import { groupDigits } from './api';
+import { groupDigits, useRewardPayouts } from './api';
 import { LoadError } from './load-error';
-import { useRewardPayouts } from './rewards';
 
 /**
  * Every payment of the token's reward claims (issue 37): when, to whom, how much, and the ledger

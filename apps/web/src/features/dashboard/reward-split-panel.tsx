@@ -16,9 +16,8 @@ import { FormErrors } from '../../components/form-field';
 import { userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { walletLabel } from '../../lib/wallet-balances';
-import { shortAddress } from './api';
+import { shortAddress, useClaimWallets, useRewardSplit, useSaveRewardSplit } from './api';
 import { LoadError } from './load-error';
-import { useClaimWallets, useRewardSplit, useSaveRewardSplit } from './rewards';
 
 // The creator's reward split (issue 37, docs/rewards.md "Splits"): up to 5 addresses with their
 // shares, typed as percents (2 decimals) and sent as basis points; the form is checked with the

@@ -1,23 +1,14 @@
 import { useId } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import type {
-  VestingAutoReleaseResult,
-  VestingReleaseResult,
-  VestingScheduleView,
-  VestingTrancheView,
-} from '@ledgerpad/shared';
-import { apiGet, apiPost, apiPut, userMessage } from '../../lib/api';
-import { useLedgerMutation } from '../../lib/ledger-mutation';
+import type { VestingScheduleView, VestingTrancheView } from '@ledgerpad/shared';
+import { userMessage } from '../../lib/api';
 import { VestingTable } from '../../components/vesting-table';
-import { groupDigits } from './api';
+import { groupDigits, useReleaseTranche, useSaveAutoRelease, useVestingSchedule } from './api';
 
 // The dashboard's locked dev allocations (issue 28, docs/vesting.md): each tranche, its amount and
 // unlock date, and its status as the ledger has it (an escrow still there, or gone because it was
 // released); 'Release' on the due ones finishes the escrow into the same wallet, and 'Release
 // automatically when due' lets the server's keeper do it after the ledger passes each unlock.
-
-const vestingKey = ['dashboard', 'vesting'] as const;
 
 const STATUS_TEXT: Record<VestingTrancheView['status'], string> = {
   locked: 'Locked',
@@ -28,18 +19,8 @@ const STATUS_TEXT: Record<VestingTrancheView['status'], string> = {
 
 /** The schedule of the token selected on the dashboard (issue 39: it sits with that token, not above the list). */
 export function VestingPanel({ tokenId }: { tokenId: number }) {
-  const schedule = useQuery({
-    queryKey: vestingKey,
-    queryFn: ({ signal }) => apiGet<VestingScheduleView>('/api/dashboard/vesting', { signal }),
-    // A tranche becomes due with time: read the ledger again now and then.
-    refetchInterval: 15_000,
-  });
-  const queryClient = useQueryClient();
-  const release = useLedgerMutation(
-    (vars: { tokenId: number; escrowSequence: number }, key) =>
-      apiPost<VestingReleaseResult>('/api/dashboard/vesting/release', vars, { idempotencyKey: key() }),
-    { onSettled: () => void queryClient.invalidateQueries({ queryKey: vestingKey }) },
-  );
+  const schedule = useVestingSchedule();
+  const release = useReleaseTranche();
   const tokens = (schedule.data?.tokens ?? []).filter((t) => t.tokenId === tokenId);
   if (!schedule.isPending && tokens.length === 0) return null;
   return (
@@ -112,28 +93,8 @@ type ScheduleToken = VestingScheduleView['tokens'][number];
  * and the keeper's last failure are shown beside it.
  */
 function AutoReleaseToggle({ token }: { token: ScheduleToken }) {
-  const queryClient = useQueryClient();
   const errorId = useId();
-  const save = useMutation({
-    mutationFn: (enabled: boolean) =>
-      apiPut<VestingAutoReleaseResult>('/api/dashboard/vesting/auto-release', {
-        tokenId: token.tokenId,
-        enabled,
-      }),
-    onSuccess: (r) => {
-      queryClient.setQueryData<VestingScheduleView>(vestingKey, (old) =>
-        old
-          ? {
-              ...old,
-              tokens: old.tokens.map((x) =>
-                x.tokenId === r.tokenId ? { ...x, autoRelease: r.enabled, autoReleaseError: null } : x,
-              ),
-            }
-          : old,
-      );
-      void queryClient.invalidateQueries({ queryKey: vestingKey });
-    },
-  });
+  const save = useSaveAutoRelease(token.tokenId);
   const checked = save.isPending ? save.variables : token.autoRelease;
   const error = save.isError ? userMessage(save.error) : token.autoReleaseError;
   return (

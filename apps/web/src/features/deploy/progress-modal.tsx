@@ -16,6 +16,7 @@ import { CopyButton } from '../../components/copy-button';
 import { Modal } from '../../components/modal';
 import { explorerTxUrl, useLedgerNetwork, type LedgerNetwork } from '../../lib/auth-methods';
 import { useJobStatus } from '../../lib/use-job-status';
+import { listedTokenKeys, sessionKeys, walletKeys } from '../../lib/query-keys';
 
 // The deployment progress modal (spec 001 §2, §4), compact (issue 25): the current step with a count
 // ('Step 7 of 13'), the steps that run side by side as one line, and the result — issuer, links and
@@ -85,9 +86,9 @@ export function ProgressModal({ jobId, ticker }: { jobId: string; ticker: string
   useEffect(() => {
     if (!completed) return;
     // The new token shows on the home list, and the Token Dashboard menu entry appears, at once.
-    void queryClient.invalidateQueries({ queryKey: ['tokens'] });
-    void queryClient.invalidateQueries({ queryKey: ['has-deployed'] });
-    void queryClient.invalidateQueries({ queryKey: ['wallets'] });
+    void queryClient.invalidateQueries({ queryKey: listedTokenKeys.all() });
+    void queryClient.invalidateQueries({ queryKey: sessionKeys.hasDeployed() });
+    void queryClient.invalidateQueries({ queryKey: walletKeys.all() });
   }, [completed, queryClient]);
 
   const message =

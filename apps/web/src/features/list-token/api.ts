@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import {
+  CLAIM_CHALLENGE_TTL_MINUTES,
   LISTING_MESSAGES,
   type ClaimChallengeView,
   type ControlLossView,
@@ -10,6 +12,7 @@ import {
   type TokenView,
 } from '@ledgerpad/shared';
 import { apiGet, apiPost, hasStatus, userMessage } from '../../lib/api';
+import { listingKeys } from './keys';
 
 // The calls of the listing page (spec 001 §7): what the issuer issues, whether it is listed, the
 // logo upload and the listing itself. Failures become the spec's §8 messages here, once.
@@ -88,4 +91,31 @@ export async function updateListing(tokenId: number, body: ListingMetadata): Pro
   } catch (err) {
     throw new ListingError(userMessage(err) ?? 'The listing could not be updated. Please try again.');
   }
+}
+
+/** The issuer's listing, to claim (a 404: nothing listed yet). */
+export function useListedForClaim(issuer: string) {
+  return useQuery({
+    queryKey: listingKeys.claim(issuer),
+    queryFn: () => fetchListed(issuer),
+    retry: false,
+  });
+}
+
+/** Who controls the listing now, and how. */
+export function useListingControl(tokenId: number) {
+  return useQuery({
+    queryKey: listingKeys.control(tokenId),
+    queryFn: () => fetchControl(tokenId),
+  });
+}
+
+/** The claim's one-time code, kept while it is valid (less a margin to use it). */
+export function useClaimCode(tokenId: number) {
+  return useQuery({
+    queryKey: listingKeys.code(tokenId),
+    queryFn: () => requestClaimCode(tokenId),
+    staleTime: (CLAIM_CHALLENGE_TTL_MINUTES - 5) * 60_000,
+    retry: false,
+  });
 }

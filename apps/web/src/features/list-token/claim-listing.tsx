@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -21,12 +21,13 @@ import { TokenDetailsFields, tokenDetailsErrors, useLogoUpload } from '../../com
 import { hasStatus } from '../../lib/api';
 import {
   claimListing,
-  fetchControl,
-  fetchListed,
   ListingError,
-  requestClaimCode,
   updateListing,
+  useClaimCode,
+  useListedForClaim,
+  useListingControl,
 } from './api';
+import { listedTokenKeys } from '../../lib/query-keys';
 import { LISTING_LOGO } from './listing-logo';
 
 // /list-token?claim={issuer} (issue 24): the real issuer is never locked out of a listing someone
@@ -49,11 +50,7 @@ const currentDetails = (t: TokenView): ListingMetadataInput => ({
 });
 
 export function ClaimListing({ issuer, currency }: { issuer: string; currency?: string }) {
-  const listed = useQuery({
-    queryKey: ['listing', 'claim', issuer],
-    queryFn: () => fetchListed(issuer),
-    retry: false,
-  });
+  const listed = useListedForClaim(issuer);
   if (listed.isPending) return <p className="muted">Loading the listing…</p>;
   if (listed.isError) {
     const missing = hasStatus(listed.error, 404);
@@ -100,10 +97,7 @@ function ClaimChooser({ tokens }: { tokens: TokenView[] }) {
 }
 
 function ClaimPanel({ token }: { token: TokenView }) {
-  const control = useQuery({
-    queryKey: ['listing', 'control', token.id],
-    queryFn: () => fetchControl(token.id),
-  });
+  const control = useListingControl(token.id);
   const [done, setDone] = useState<{ token: TokenView; note?: string } | null>(null);
   if (done) {
     const t = done.token;
@@ -166,12 +160,7 @@ function ProveControl({
   onDone: (r: { token: TokenView; note?: string }) => void;
 }) {
   const [method, setMethod] = useState<ClaimMethod>(ownWallet ? 'wallet' : 'challenge');
-  const code = useQuery({
-    queryKey: ['listing', 'code', token.id],
-    queryFn: () => requestClaimCode(token.id),
-    staleTime: (CLAIM_CHALLENGE_TTL_MINUTES - 5) * 60_000,
-    retry: false,
-  });
+  const code = useClaimCode(token.id);
   const tx = code.data ? JSON.stringify(code.data.transaction, null, 2) : '';
   return (
     <>
@@ -308,7 +297,7 @@ function MetadataForm({
       const res = method
         ? await claimListing({ ...body, token_id: token.id, method })
         : await updateListing(token.id, body);
-      await queryClient.invalidateQueries({ queryKey: ['tokens'] });
+      await queryClient.invalidateQueries({ queryKey: listedTokenKeys.all() });
       onDone({ token: res.token, note: res.note });
     } catch (err) {
       setFailure(

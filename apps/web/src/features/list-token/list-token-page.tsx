@@ -15,6 +15,7 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
+import { listedTokenKeys } from '../../lib/query-keys';
 import { fetchIssuer, ListingError, listToken, type IssuerDetails } from './api';
 import { IdentityBadge } from '../../components/identity-badge';
 import { TokenDetailsFields, tokenDetailsErrors, useLogoUpload } from '../../components/token-details-fields';
@@ -262,7 +263,7 @@ function ListingFormPanel({
         issuer_address: details.account,
         currency: token.currency,
       });
-      await queryClient.invalidateQueries({ queryKey: ['tokens'] });
+      await queryClient.invalidateQueries({ queryKey: listedTokenKeys.all() });
       onListed(res.token);
     } catch (err) {
       if (err instanceof ListingError && err.alreadyListed) onAlreadyListed(token.ascii);

@@ -10,6 +10,7 @@ import {
 } from '@ledgerpad/shared';
 import { apiDelete, apiGet } from '../../lib/api';
 import { onSocketEvent } from '../../lib/live-socket';
+import { orderKeys } from './keys';
 
 // Server state of the orders page (spec 001 §2 Orders, §7): the list (GET, filtered by the server),
 // the cancel (DELETE), the 60 s status check and the live orderUpdated frames.
@@ -25,9 +26,6 @@ export interface OrderFilters {
 }
 
 export const NO_FILTERS: OrderFilters = { wallet: '', status: '', type: '', from: '', to: '' };
-
-const ORDERS_KEY = ['orders'] as const;
-const ordersKey = (userId: number, filters: OrderFilters) => [...ORDERS_KEY, userId, filters] as const;
 
 /** The list's query string: dates become the start of `from` and the end of `to` in local time. */
 function ordersQuery(filters: OrderFilters): string {
@@ -49,7 +47,7 @@ function ordersQuery(filters: OrderFilters): string {
 
 export function useOrders(userId: number | undefined, filters: OrderFilters) {
   return useQuery({
-    queryKey: ordersKey(userId ?? 0, filters),
+    queryKey: orderKeys.list(userId ?? 0, filters),
     queryFn: ({ signal }) =>
       apiGet<OrderView[]>(`/api/orders/get-orders/${userId}${ordersQuery(filters)}`, { signal }),
     enabled: userId !== undefined,
@@ -66,7 +64,7 @@ export function useUpdateCachedOrders(userId: number | undefined) {
   return useCallback(
     (update: (orders: OrderView[]) => OrderView[]) => {
       if (userId === undefined) return;
-      queryClient.setQueriesData<OrderView[]>({ queryKey: [...ORDERS_KEY, userId] }, (old) =>
+      queryClient.setQueriesData<OrderView[]>({ queryKey: orderKeys.ofUser(userId) }, (old) =>
         old ? update(old) : old,
       );
     },
@@ -86,7 +84,7 @@ export function useOrdersStatusCheck(userId: number | undefined) {
     const timer = setInterval(() => {
       void apiGet<CheckOrdersResult>('/api/check-orders-status')
         .catch(() => undefined)
-        .then(() => queryClient.invalidateQueries({ queryKey: [...ORDERS_KEY, userId] }));
+        .then(() => queryClient.invalidateQueries({ queryKey: orderKeys.ofUser(userId) }));
     }, ORDERS_STATUS_CHECK_MS);
     return () => clearInterval(timer);
   }, [queryClient, userId]);

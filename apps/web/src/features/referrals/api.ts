@@ -8,27 +8,26 @@ import type {
 } from '@ledgerpad/shared';
 import { apiGet, apiGetAll, apiPost } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
+import { referralKeys } from './keys';
 
 // Server state of /referrals (docs/referrals.md): the user's code and earnings, their claims and
 // accruals, their wallets (where a claim can be paid) and the claim itself.
 
-const KEY = ['referrals'] as const;
-
 export const useReferralSummary = () =>
   useQuery({
-    queryKey: [...KEY, 'me'],
+    queryKey: referralKeys.summary(),
     queryFn: ({ signal }) => apiGet<ReferralSummary>('/api/referrals/me', { signal }),
   });
 
 export const useReferralClaims = () =>
   useQuery({
-    queryKey: [...KEY, 'claims'],
+    queryKey: referralKeys.claims(),
     queryFn: ({ signal }) => apiGetAll<ReferralClaimView>('/api/referrals/claims', { signal }),
   });
 
 export const useReferralEarnings = () =>
   useQuery({
-    queryKey: [...KEY, 'earnings'],
+    queryKey: referralKeys.earnings(),
     queryFn: ({ signal }) => apiGetAll<ReferralEarningView>('/api/referrals/earnings', { signal }),
   });
 
@@ -39,6 +38,6 @@ export function useClaimReferral() {
     (body: ReferralClaimRequest, key) =>
       apiPost<ReferralClaimResult>('/api/referrals/claim', body, { idempotencyKey: key() }),
     // Paid or not, the balances moved (a failed claim's amount is given back): read them again.
-    { onSettled: () => void queryClient.invalidateQueries({ queryKey: KEY }) },
+    { onSettled: () => void queryClient.invalidateQueries({ queryKey: referralKeys.all() }) },
   );
 }

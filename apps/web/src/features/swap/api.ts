@@ -4,7 +4,11 @@ import {
   TRUSTLINE_MESSAGES,
   slippageSchema,
   type AddTrustlineResult,
+  type AmmAuctionView,
   type LimitOrderResult,
+  type LpBalanceResult,
+  type LpPositionResult,
+  type LpPriceResult,
   type QuoteAsset,
   type QuoteView,
   type SlippagePreference,
@@ -18,7 +22,9 @@ import { ApiError, apiGet, apiPost, apiPut, isFinalAnswer, userMessage } from '.
 import { runSigned } from '../../lib/signer';
 import { useLedgerAction } from '../../lib/ledger-action';
 import { useSession } from '../../lib/session';
-import { BALANCES_KEY } from '../../lib/wallet-balances';
+import { walletKeys } from '../../lib/query-keys';
+import { useRlusd } from '../../lib/token-identities';
+import { liquidityKeys, swapKeys } from './keys';
 
 // The swap screen's calls, as hooks: token search (debounced by the caller), the estimate (the
 // server simulates the very trade on the ledger), the token's market figures, the saved slippage,
@@ -29,7 +35,7 @@ export type { TokenSuggestion };
 
 export function useTokenSearch(query: string) {
   return useQuery({
-    queryKey: ['swap', 'search', query],
+    queryKey: swapKeys.search(query),
     queryFn: ({ signal }) =>
       apiGet<TokenSuggestion[]>(`/api/swapsearch/search-tokens/${encodeURIComponent(query)}`, {
         signal,
@@ -51,7 +57,7 @@ export interface QuoteInput {
 
 export function useQuote(input: QuoteInput | null) {
   return useQuery({
-    queryKey: ['swap', 'quote', input],
+    queryKey: swapKeys.quote(input),
     queryFn: ({ signal }) =>
       apiPost<QuoteView>(
         '/api/amm-info',
@@ -84,7 +90,7 @@ export interface BatchQuoteInput {
 /** Multi-wallet market orders: each wallet's own quote, after the wallets before it (issue 39). */
 export function useBatchQuote(input: BatchQuoteInput | null) {
   return useQuery({
-    queryKey: ['swap', 'batch-quote', input],
+    queryKey: swapKeys.batchQuote(input),
     queryFn: ({ signal }) =>
       apiPost<SwapBatchQuote>(
         '/api/swap/batch/quote',
@@ -106,7 +112,7 @@ export function useBatchQuote(input: BatchQuoteInput | null) {
 
 export function useMarketStats(issuer: string | null, currency: string | null) {
   return useQuery({
-    queryKey: ['swap', 'stats', issuer, currency],
+    queryKey: swapKeys.stats(issuer, currency),
     queryFn: ({ signal }) =>
       apiGet<TokenStatsView>(`/api/tokens/${issuer}/stats?currency=${currency}`, {
         signal,
@@ -118,15 +124,8 @@ export function useMarketStats(issuer: string | null, currency: string | null) {
   });
 }
 
-/** The network's RLUSD (XRP ⇄ RLUSD mode). */
-export function useRlusd() {
-  return useQuery({
-    queryKey: ['config', 'rlusd'],
-    queryFn: () =>
-      apiGet<{ issuer: string | null; currency: string }>('/api/config/rlusd', { credentials: false }),
-    staleTime: Infinity,
-  });
-}
+/** The network's RLUSD (XRP ⇄ RLUSD mode): the one query lib shares with the token identities. */
+export { useRlusd };
 
 /**
  * The user's saved market slippage (0.50 when none; a failed read keeps 0.50, spec 001 §8), and
@@ -136,7 +135,7 @@ export function useSlippagePreference() {
   const queryClient = useQueryClient();
   const session = useSession();
   const prefId = session.status === 'signed-in' ? String(session.user.telegram_id ?? session.user.id) : null;
-  const key = ['swap', 'slippage', prefId];
+  const key = swapKeys.slippage(prefId);
   const saved = useQuery({
     queryKey: key,
     queryFn: ({ signal }) => apiGet<SlippagePreference>(`/api/user/slippage/${prefId}`, { signal }),
@@ -230,7 +229,7 @@ export function useTradeAction() {
             ),
           );
       } else results.push(...(await Promise.allSettled(req.orders.map(one))));
-      void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
+      void queryClient.invalidateQueries({ queryKey: walletKeys.balances() });
       return results.map((r, i): WalletOutcome => {
         const wallet = req.orders[i]!.wallet;
         if (r.status === 'fulfilled') return { wallet, ok: true, ...r.value };
@@ -276,7 +275,7 @@ export function useTrustlineAction() {
           ),
         ),
       );
-      void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
+      void queryClient.invalidateQueries({ queryKey: walletKeys.balances() });
       return results.map((r, i): TrustlineOutcome => {
         const wallet = req.wallets[i]!;
         if (r.status === 'fulfilled' && r.value.status === 'success')
@@ -293,4 +292,90 @@ export function useTrustlineAction() {
     },
     { unsettled: (outcomes) => outcomes.some((o) => !o.ok && o.unknown) },
   );
+}
+
+/** A pool of the Liquidity tab: the token (ledger code) against its base. */
+export interface PoolToken {
+  issuer: string;
+  code: string;
+}
+type PoolBase = 'XRP' | 'RLUSD';
+
+/** The wallet's LP tokens of the pool (POST /api/lp-token-balance). */
+export function useLpBalance(address: string | undefined, token: PoolToken | null, base: PoolBase) {
+  const market = token && address ? { wallet: address, issuer: token.issuer, token: token.code } : null;
+  return useQuery({
+    queryKey: liquidityKeys.lpBalance(address, token?.issuer, token?.code, base),
+    queryFn: ({ signal }) =>
+      apiPost<LpBalanceResult>(
+        '/api/lp-token-balance',
+        { ...market!, baseCurrency: base, baseIssuer: '' },
+        { signal },
+      ),
+    enabled: market !== null,
+    retry: false,
+  });
+}
+
+/**
+ * The pool and what an LP amount or a deposit is worth in it (POST /api/get-lp-price), every 5 s.
+ * Keyed by the (debounced) amounts; `body` is the request those amounts make.
+ */
+export function useLpPrice(input: {
+  token: PoolToken | null;
+  base: PoolBase;
+  amountLp: string;
+  deposit: { depositBase: string; depositToken: string };
+  body: Record<string, string>;
+  enabled: boolean;
+}) {
+  const { token, base, amountLp, deposit, body, enabled } = input;
+  return useQuery({
+    queryKey: liquidityKeys.lpPrice(token?.issuer, token?.code, base, amountLp, deposit),
+    queryFn: ({ signal }) =>
+      apiPost<LpPriceResult>(
+        '/api/get-lp-price',
+        { issuer: token!.issuer, token: token!.code, baseAsset: base, ...body },
+        { signal },
+      ),
+    enabled: token !== null && enabled,
+    retry: false,
+    refetchInterval: 5_000,
+    placeholderData: (prev) => prev,
+  });
+}
+
+/** The pool's auction slot (XLS-30 AMMBid), every 30 s. */
+export function useAuctionSlot(token: PoolToken | null, base: PoolBase) {
+  return useQuery({
+    queryKey: liquidityKeys.auction(token?.issuer, token?.code, base),
+    queryFn: ({ signal }) =>
+      apiPost<AmmAuctionView>(
+        '/api/amm-auction',
+        { issuer: token!.issuer, token: token!.code, baseAsset: base },
+        { signal },
+      ),
+    enabled: token !== null,
+    refetchInterval: 30_000,
+  });
+}
+
+/** The wallet's position in the pool, read again whenever its LP balance changes. */
+export function useLpPosition(
+  wallet: string | undefined,
+  token: PoolToken | null,
+  base: PoolBase,
+  lpBalance: string,
+  holds: boolean,
+) {
+  return useQuery({
+    queryKey: liquidityKeys.position(wallet, token?.issuer, token?.code, base, lpBalance),
+    queryFn: ({ signal }) =>
+      apiPost<LpPositionResult>(
+        '/api/lp-position',
+        { wallet, issuer: token!.issuer, token: token!.code, baseAsset: base },
+        { signal },
+      ),
+    enabled: Boolean(wallet && token && holds),
+  });
 }

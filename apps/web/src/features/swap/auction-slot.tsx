@@ -1,16 +1,11 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  LIQUIDITY_MESSAGES,
-  formatToken,
-  shortAddress,
-  type AmmAuctionView,
-  type AmmBidResult,
-  Decimal,
-} from '@ledgerpad/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { LIQUIDITY_MESSAGES, formatToken, shortAddress, type AmmBidResult, Decimal } from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { apiPost, userMessage } from '../../lib/api';
 import { useLedgerAction } from '../../lib/ledger-action';
+import { useAuctionSlot } from './api';
+import { liquidityKeys } from './keys';
 
 // The pool's auction slot (XLS-30 AMMBid): whoever holds it trades in this pool at a tenth of the
 // fee for 24 hours. Its price — in LP tokens, burned — is shown first; the bid pays at most that.
@@ -30,17 +25,7 @@ export function AuctionSlot({
 }) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const slot = useQuery({
-    queryKey: ['liquidity', 'auction', token?.issuer, token?.code, base],
-    queryFn: ({ signal }) =>
-      apiPost<AmmAuctionView>(
-        '/api/amm-auction',
-        { issuer: token!.issuer, token: token!.code, baseAsset: base },
-        { signal },
-      ),
-    enabled: token !== null,
-    refetchInterval: 30_000,
-  });
+  const slot = useAuctionSlot(token, base);
   const bid = useLedgerAction((maxPrice: string, key) =>
     apiPost<AmmBidResult>(
       '/api/amm-bid',
@@ -52,10 +37,10 @@ export function AuctionSlot({
     try {
       if (!(await bid.run(maxPrice))) return;
       onStatus(LIQUIDITY_MESSAGES.bidSuccess);
-      void queryClient.invalidateQueries({ queryKey: ['liquidity'] });
+      void queryClient.invalidateQueries({ queryKey: liquidityKeys.all() });
     } catch (err) {
       onStatus(`❌ ${LIQUIDITY_MESSAGES.bidFailed}: ${userMessage(err, 'Unknown error')}`);
-      void queryClient.invalidateQueries({ queryKey: ['liquidity', 'auction'] });
+      void queryClient.invalidateQueries({ queryKey: liquidityKeys.auctions() });
     } finally {
       setConfirming(false);
     }

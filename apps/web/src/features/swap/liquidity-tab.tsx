@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   AMOUNT_DECIMALS,
   ESTIMATE_DEBOUNCE_MS,
@@ -21,8 +21,6 @@ import {
   type AddLiquidityResult,
   type AmmVoteResult,
   type AssetAmount,
-  type LpBalanceResult,
-  type LpPriceResult,
   type PoolAssetRef,
   type RemoveLiquidityResult,
   type WalletBalance,
@@ -37,10 +35,12 @@ import { ApiError, apiPost, hasStatus, userMessage } from '../../lib/api';
 import { useLedgerAction, type KeyFor } from '../../lib/ledger-action';
 import { ledgerReserves, usePlatformFees } from '../../lib/platform-fees';
 import { runSigned } from '../../lib/signer';
-import { BALANCES_KEY } from '../../lib/wallet-balances';
+import { walletKeys } from '../../lib/query-keys';
 import { availableDrops, spendableDrops, tokenBalance } from '../../lib/wallet-funds';
+import { useLpBalance, useLpPrice } from './api';
 import { AuctionSlot } from './auction-slot';
 import { StatusLine, useDebounced, useFading } from './hooks';
+import { liquidityKeys } from './keys';
 import { LpPosition } from './lp-position';
 import { walletShortfall, type Shortfall } from './readiness';
 import './liquidity.css';
@@ -106,17 +106,7 @@ export function LiquidityTab({
     s === 'base' ? baseRef : { currency: token!.code, issuer: token!.issuer };
   const unit = (s: Side) => (s === 'base' ? base : (token?.ticker ?? 'token'));
 
-  const balance = useQuery({
-    queryKey: ['liquidity', 'lp-balance', address, token?.issuer, token?.code, base],
-    queryFn: ({ signal }) =>
-      apiPost<LpBalanceResult>(
-        '/api/lp-token-balance',
-        { ...market!, baseCurrency: base, baseIssuer: '' },
-        { signal },
-      ),
-    enabled: market !== null,
-    retry: false,
-  });
+  const balance = useLpBalance(address, token, base);
   const lpBalance = balance.data?.balance ?? '0';
   const lpShown =
     balance.isError || !balance.data || new Decimal(lpBalance).isZero() ? '0.00' : formatToken(lpBalance);
@@ -155,29 +145,21 @@ export function LiquidityTab({
     depositToken: deposit === 'DOUBLE' || side === 'token' ? amountToken : '',
   };
   const debouncedDeposit = useDebounced(depositNow, ESTIMATE_DEBOUNCE_MS);
-  const price = useQuery({
-    queryKey: ['liquidity', 'lp-price', token?.issuer, token?.code, base, debouncedLp, debouncedDeposit],
-    queryFn: ({ signal }) =>
-      apiPost<LpPriceResult>(
-        '/api/get-lp-price',
-        {
-          issuer: token!.issuer,
-          token: token!.code,
-          baseAsset: base,
-          ...(positive(debouncedLp) ? { amountLp: debouncedLp } : {}),
-          ...(action === 'ADD' && positive(debouncedDeposit.depositBase)
-            ? { depositBase: debouncedDeposit.depositBase }
-            : {}),
-          ...(action === 'ADD' && positive(debouncedDeposit.depositToken)
-            ? { depositToken: debouncedDeposit.depositToken }
-            : {}),
-        },
-        { signal },
-      ),
-    enabled: token !== null && view === 'actions',
-    retry: false,
-    refetchInterval: 5_000,
-    placeholderData: (prev) => prev,
+  const price = useLpPrice({
+    token,
+    base,
+    amountLp: debouncedLp,
+    deposit: debouncedDeposit,
+    body: {
+      ...(positive(debouncedLp) ? { amountLp: debouncedLp } : {}),
+      ...(action === 'ADD' && positive(debouncedDeposit.depositBase)
+        ? { depositBase: debouncedDeposit.depositBase }
+        : {}),
+      ...(action === 'ADD' && positive(debouncedDeposit.depositToken)
+        ? { depositToken: debouncedDeposit.depositToken }
+        : {}),
+    },
+    enabled: view === 'actions',
   });
   const pool = price.data?.pool;
 
@@ -210,8 +192,8 @@ export function LiquidityTab({
   }, [amountBase, amountToken, amountLp, limitPrice, fee, action, deposit, withdraw, side, view]);
 
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ['liquidity'] });
-    void queryClient.invalidateQueries({ queryKey: BALANCES_KEY });
+    void queryClient.invalidateQueries({ queryKey: liquidityKeys.all() });
+    void queryClient.invalidateQueries({ queryKey: walletKeys.balances() });
   };
 
   // A self-custody wallet signs its deposit, withdrawal or vote itself (lib/signer).

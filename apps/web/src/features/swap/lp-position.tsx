@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import type { LpPositionResult } from '@ledgerpad/shared';
-import { apiPost } from '../../lib/api';
 import { Decimal, formatMoney } from '@ledgerpad/shared';
+import { useLpPosition } from './api';
 
 // "Your position" under the Liquidity tab (docs/liquidity.md, "LP position"): the wallet's share of
 // the pool, what it is worth, and how it did against simply holding what it deposited — the fees the
@@ -34,16 +33,7 @@ export function LpPosition({
   lpBalance: string;
 }) {
   const holds = new Decimal(lpBalance || '0').gt(0);
-  const position = useQuery({
-    queryKey: ['liquidity', 'position', wallet, token?.issuer, token?.code, base, lpBalance],
-    queryFn: ({ signal }) =>
-      apiPost<LpPositionResult>(
-        '/api/lp-position',
-        { wallet, issuer: token!.issuer, token: token!.code, baseAsset: base },
-        { signal },
-      ),
-    enabled: Boolean(wallet && token && holds),
-  });
+  const position = useLpPosition(wallet, token, base, lpBalance, holds);
   if (!wallet || !token) return null;
   return (
     <section className="lp-position" aria-labelledby="lp-position-title" data-testid="lp-position">

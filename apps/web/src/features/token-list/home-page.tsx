@@ -1,13 +1,12 @@
 import { lazy, Suspense, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ONRAMP_MESSAGES, PUBLIC_LINKS, TOKEN_PRICE_REFRESH_MS } from '@ledgerpad/shared';
-import { apiGet } from '../../lib/api';
+import { ONRAMP_MESSAGES, PUBLIC_LINKS } from '@ledgerpad/shared';
 import { useOnrampConfig } from '../../lib/onramp';
 import { useSession } from '../../lib/session';
 import { LoginBox } from '../../components/login-box';
 import { usePlatformFees } from '../../lib/platform-fees';
 import { CardSection, HOW_IT_WORKS, keyFeatures } from './card-sections';
+import { useDemoStatus } from './api';
 import { TokenList } from './token-list';
 import './home.css';
 
@@ -22,14 +21,7 @@ const BuyXrpDialog = lazy(() =>
  * tokens and trades for a live network's.
  */
 function DemoNotice() {
-  const { data } = useQuery({
-    queryKey: ['demo-status'],
-    queryFn: () =>
-      apiGet<{ demo: 'off' | 'seeding' | 'ready' | 'failed' }>('/api/demo/status', { credentials: false }),
-    staleTime: 60_000,
-    // While the first start seeds the market, ask again with the list's cadence until it is ready.
-    refetchInterval: (query) => (query.state.data?.demo === 'seeding' ? TOKEN_PRICE_REFRESH_MS : false),
-  });
+  const { data } = useDemoStatus();
   if (!data || data.demo === 'off' || data.demo === 'failed') return null;
   return (
     <p className="demo-notice" data-testid="demo-notice">

@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import {
   DEFAULT_TOKEN_SORT,
@@ -16,8 +15,6 @@ import {
   searchTokenRows,
   shortAddress,
   sortTokenRows,
-  TOKEN_FETCH_LIMIT,
-  TOKEN_PRICE_REFRESH_MS,
   tokenLinks,
   tokenPath,
   toTokenRow,
@@ -27,9 +24,8 @@ import {
   type TokenView,
 } from '@ledgerpad/shared';
 import { IdentityBadge, ListerLinksNote } from '../../components/identity-badge';
-import { apiGetAll } from '../../lib/api';
-import { landingData } from '../../lib/landing-data';
 import { useIsMobile } from '../../lib/use-is-mobile';
+import { useListedTokens } from './api';
 import { useTokenStats } from './use-token-stats';
 
 const HOUR_MS = 3_600_000;
@@ -77,29 +73,7 @@ export function TokenList() {
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<TokenSort>(DEFAULT_TOKEN_SORT);
   const mobile = useIsMobile();
-  // Public call (no credentials); a failed fetch keeps what was shown, silently (spec §8). The list
-  // refreshes on the price cadence (10 s): a token launched anywhere appears without a reload, and a
-  // visitor who opens the page while the first start seeds the market sees its tokens arrive.
-  const { data: tokens = [], isPending } = useQuery({
-    queryKey: ['tokens'],
-    refetchInterval: TOKEN_PRICE_REFRESH_MS,
-    // A failed first load shows the empty list; a failed refresh keeps the rows it had.
-    retry: 1,
-    // On a fresh load of `/` the server embedded this very read: rows with the first render. It is
-    // stale at once, so the usual fetch follows and replaces it.
-    initialData: () => {
-      const embedded = landingData('tokens');
-      return Array.isArray(embedded) ? (embedded as TokenView[]) : undefined;
-    },
-    initialDataUpdatedAt: 0,
-    queryFn: async ({ signal }) => {
-      const list = await apiGetAll<TokenView>(`/api/tokens?limit=${TOKEN_FETCH_LIMIT}`, {
-        signal,
-        credentials: false,
-      });
-      return Array.isArray(list) ? list : [];
-    },
-  });
+  const { data: tokens = [], isPending } = useListedTokens();
   const issuers = useMemo(() => [...new Set(tokens.map((t) => t.issuer_address))], [tokens]);
   const stats = useTokenStats(issuers);
   const now = useHourClock();

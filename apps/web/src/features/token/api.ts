@@ -7,6 +7,7 @@ import {
   type HistoryResponse,
   type IdentityEventView,
   type OrderBookView,
+  type RewardSplitView,
   type RiskReport,
   type TokenStatsView,
   type TokenView,
@@ -14,6 +15,7 @@ import {
   LAST_PRICE_LOOKBACK_S,
 } from '@ledgerpad/shared';
 import { apiGet } from '../../lib/api';
+import { tokenKeys } from './keys';
 
 // The token page's reads: all public calls (no cookies), each its own query so a slow one never
 // holds the others back. Figures refresh every 10 s (spec 000 §9) and after every live trade.
@@ -22,19 +24,10 @@ const pub = (signal: AbortSignal) => ({ signal, credentials: false as const });
 const q = (params: Record<string, string | number>) =>
   new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 
-export const tokenKeys = {
-  all: (issuer: string) => ['token', issuer] as const,
-  stats: (issuer: string) => ['token', issuer, 'stats'] as const,
-  trades: (issuer: string) => ['token', issuer, 'trades'] as const,
-  book: (issuer: string) => ['token', issuer, 'book'] as const,
-  bonding: (issuer: string) => ['token', issuer, 'bonding'] as const,
-  bondingCap: (tokenId: number) => ['token', tokenId, 'bonding-market-cap'] as const,
-};
-
 /** The token of the page: `currency` names one of the issuer's tokens (`/token/{issuer}/{currency}`). */
 export function useTokenDetails(issuer: string, currency?: string) {
   return useQuery({
-    queryKey: ['token', issuer, 'details', currency ?? ''],
+    queryKey: tokenKeys.detailsOf(issuer, currency),
     queryFn: ({ signal }) =>
       apiGet<TokenView>(`/api/tokens/issuer/${issuer}${currency ? `?${q({ currency })}` : ''}`, pub(signal)),
     // 'Token not found' is an answer, not a hiccup: only retry what may pass the second time.
@@ -45,7 +38,7 @@ export function useTokenDetails(issuer: string, currency?: string) {
 /** Every listed token of the issuer: `/token/{issuer}` asks which one when there are several. */
 export function useIssuerTokens(issuer: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['token', issuer, 'list'],
+    queryKey: tokenKeys.issuerTokens(issuer),
     queryFn: ({ signal }) => apiGet<TokenView[]>(`/api/tokens/issuer/${issuer}/tokens`, pub(signal)),
     retry: (count, error) => count < 1 && (error as { status?: number }).status !== 404,
     enabled,
@@ -55,7 +48,7 @@ export function useIssuerTokens(issuer: string, enabled: boolean) {
 /** A token's public identity history (listing, claims, vouches, changes of controller). */
 export function useIdentityHistory(issuer: string, currency: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['token', issuer, 'identity-history', currency],
+    queryKey: tokenKeys.identityHistory(issuer, currency),
     queryFn: ({ signal }) =>
       apiGet<IdentityEventView[]>(`/api/tokens/${issuer}/identity-history?${q({ currency })}`, pub(signal)),
     enabled,
@@ -65,7 +58,7 @@ export function useIdentityHistory(issuer: string, currency: string, enabled: bo
 export function useTokenStats(issuer: string, currency: string) {
   return useQuery({
     // Keyed by currency too (issue 35: an issuer's two tokens never share a figure).
-    queryKey: [...tokenKeys.stats(issuer), currency],
+    queryKey: tokenKeys.statsOf(issuer, currency),
     queryFn: ({ signal }) =>
       apiGet<TokenStatsView>(`/api/tokens/${issuer}/stats?${q({ currency })}`, pub(signal)),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
@@ -74,7 +67,7 @@ export function useTokenStats(issuer: string, currency: string) {
 
 export function useRecentTrades(issuer: string, currency: string) {
   return useQuery({
-    queryKey: [...tokenKeys.trades(issuer), currency],
+    queryKey: tokenKeys.tradesOf(issuer, currency),
     queryFn: ({ signal }) =>
       apiGet<TradeView[]>(`/api/tokens/${issuer}/trades?${q({ currency, limit: 30 })}`, pub(signal)),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
@@ -84,7 +77,7 @@ export function useRecentTrades(issuer: string, currency: string) {
 
 export function useOrderBook(issuer: string, currency: string) {
   return useQuery({
-    queryKey: [...tokenKeys.book(issuer), currency],
+    queryKey: tokenKeys.bookOf(issuer, currency),
     queryFn: ({ signal }) =>
       apiGet<OrderBookView>(`/api/wallets/open-orders/${issuer}/${currency}`, pub(signal)),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
@@ -93,7 +86,7 @@ export function useOrderBook(issuer: string, currency: string) {
 
 export function useRisk(issuer: string, currency: string) {
   return useQuery({
-    queryKey: ['token', issuer, 'risk', currency],
+    queryKey: tokenKeys.risk(issuer, currency),
     queryFn: ({ signal }) => apiGet<RiskReport>(`/api/tokens/${issuer}/risk?${q({ currency })}`, pub(signal)),
     refetchInterval: 60_000,
   });
@@ -119,7 +112,7 @@ export function fetchHistory(
 /** The price-change strip's data: the last day (and one bar) at 5-minute resolution. */
 export function useChangeHistory(issuer: string, currency: string) {
   return useQuery({
-    queryKey: ['token', issuer, 'changes', currency],
+    queryKey: tokenKeys.changes(issuer, currency),
     queryFn: ({ signal }) =>
       fetchHistory(currency, issuer, LAST_PRICE_RESOLUTION, LAST_PRICE_LOOKBACK_S, 24 * 12 + 2, signal),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
@@ -131,7 +124,7 @@ export function useChangeHistory(issuer: string, currency: string) {
 /** A curve launch's curve and its progress (GET /api/bonding/{issuer}); refreshed with the figures. */
 export function useBondingCurve(issuer: string, currency: string, enabled: boolean) {
   return useQuery({
-    queryKey: [...tokenKeys.bonding(issuer), currency],
+    queryKey: tokenKeys.bondingOf(issuer, currency),
     queryFn: ({ signal }) => apiGet<BondingView>(`/api/bonding/${issuer}?${q({ currency })}`, pub(signal)),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
     enabled,
@@ -149,5 +142,14 @@ export function useBondingMarketCap(tokenId: number, enabled: boolean) {
       apiGet<{ market_cap_usd: string }>(`/api/pump/bonding/marketcap/${tokenId}`, pub(signal)),
     refetchInterval: TOKEN_PRICE_REFRESH_MS,
     enabled,
+  });
+}
+
+/** Where the token's creator rewards go (issue 37): public, like the payments it leads to. */
+export function useRewardSplit(tokenId: number) {
+  return useQuery({
+    queryKey: tokenKeys.rewardSplit(tokenId),
+    queryFn: ({ signal }) => apiGet<RewardSplitView>(`/api/rewards/splits/${tokenId}`, pub(signal)),
+    staleTime: 60_000,
   });
 }

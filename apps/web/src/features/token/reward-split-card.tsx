@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { bpsToPercent, shortAddress, type RewardSplitView } from '@ledgerpad/shared';
-import { apiGet } from '../../lib/api';
+import { bpsToPercent, shortAddress } from '@ledgerpad/shared';
+import { useRewardSplit } from './api';
 
 /**
  * Where this token's creator rewards go (issue 37, docs/rewards.md "Splits"): the creator's split and
@@ -8,12 +7,7 @@ import { apiGet } from '../../lib/api';
  * a split.
  */
 export function RewardSplitCard({ tokenId }: { tokenId: number }) {
-  const split = useQuery({
-    queryKey: ['token', tokenId, 'reward-split'],
-    queryFn: ({ signal }) =>
-      apiGet<RewardSplitView>(`/api/rewards/splits/${tokenId}`, { signal, credentials: false }),
-    staleTime: 60_000,
-  });
+  const split = useRewardSplit(tokenId);
   const view = split.data;
   if (!view || (view.recipients.length === 0 && view.history.length === 0)) return null;
   return (

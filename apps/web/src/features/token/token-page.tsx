@@ -12,8 +12,8 @@ import {
   Decimal,
 } from '@ledgerpad/shared';
 import { PageSkeleton } from '../../components/page-skeleton';
+import { tokenKeys } from './keys';
 import {
-  tokenKeys,
   useBondingCurve,
   useBondingMarketCap,
   useChangeHistory,
@@ -179,7 +179,7 @@ function TokenMarket({
   const graduatedNow = bonding && curve.data?.status === 'graduated';
   useEffect(() => {
     if (!graduatedNow) return;
-    void queryClient.invalidateQueries({ queryKey: ['token', issuer, 'details'] });
+    void queryClient.invalidateQueries({ queryKey: tokenKeys.details(issuer) });
     void queryClient.invalidateQueries({ queryKey: tokenKeys.stats(issuer) });
   }, [graduatedNow, issuer, queryClient]);
   // Spec 000 §4: on an active curve the market cap comes from the bonding endpoint.

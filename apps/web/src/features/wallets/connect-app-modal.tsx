@@ -3,7 +3,7 @@ import { WALLET_APP_NAMES, type WalletApp, type WalletSummary } from '@ledgerpad
 import { Modal, ModalActions } from '../../components/modal';
 import { userMessage } from '../../lib/api';
 import { READY_APPS, UNCONFIGURED_APPS } from '../../lib/signer/external-apps';
-import { useLedgerNetwork } from './queries';
+import { useLedgerNetwork } from './api';
 import { connectWalletApp } from './self-custody';
 
 /**

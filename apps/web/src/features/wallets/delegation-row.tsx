@@ -4,7 +4,7 @@ import { Decimal, serverSigns, type WalletSummary } from '@ledgerpad/shared';
 import { apiDelete, apiPost, userMessage } from '../../lib/api';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { runSigned, SigningCancelledError } from '../../lib/signer';
-import { useLedgerNetwork, useRefreshWallets } from './queries';
+import { useLedgerNetwork, useRefreshWallets } from './api';
 
 // Delegated trading on a self-custody wallet's card (docs/self-custody.md "Delegated trading"): the
 // state the ledger holds (the server reads its Delegate entry), Enable / Revoke — each one

@@ -17,7 +17,7 @@ import { useLedgerMutation } from '../../lib/ledger-mutation';
 import { requestResolver } from '../../lib/form-resolver';
 import { MESSAGES } from './messages';
 import { sanitizeAmount } from '../../lib/amount-input';
-import { useLedgerNetwork, useTrustlines } from './queries';
+import { useLedgerNetwork, useTrustlines } from './api';
 import { tokenLabel } from './tokens';
 
 interface LimitForm {

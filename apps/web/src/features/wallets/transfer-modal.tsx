@@ -22,7 +22,7 @@ import { requestResolver } from '../../lib/form-resolver';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { runSigned } from '../../lib/signer';
 import { WalletKindBadge } from '../../components/wallet-kind-badge';
-import { useLedgerNetwork } from './queries';
+import { useLedgerNetwork } from './api';
 import { MESSAGES } from './messages';
 import { sanitizeAmount } from '../../lib/amount-input';
 import { availableXrp, spendableDrops, walletReserves } from '../../lib/wallet-funds';

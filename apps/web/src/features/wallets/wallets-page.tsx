@@ -27,7 +27,7 @@ import {
   useRefreshWallets,
   useWalletBalances,
   useWalletList,
-} from './queries';
+} from './api';
 import { RenameWalletModal } from './rename-wallet-modal';
 import { SeedModal } from './seed-modal';
 import { SetLimitModal } from './set-limit-modal';

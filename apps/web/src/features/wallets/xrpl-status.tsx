@@ -1,4 +1,4 @@
-import { useXrplStatus } from './queries';
+import { useXrplStatus } from './api';
 
 /** The ledger connection as a small pill, polled every second (spec §4). */
 export function XrplStatus() {

@@ -11,13 +11,11 @@ import {
 import { apiGet } from '../../lib/api';
 import { useWalletBalances as useSharedWalletBalances } from '../../lib/wallet-balances';
 import { useLedgerNetwork } from '../../lib/auth-methods';
+import { walletPageKeys } from './keys';
 import { MESSAGES } from './messages';
 
 // Server state of the Wallets page. Wallet records (GET /api/wallets) work without the ledger;
 // balances need it. Keeping them apart lets the cards show even when the ledger is down.
-
-const WALLETS_KEY = ['wallets'] as const;
-const STATUS_KEY = ['xrpl-status'] as const;
 
 interface Schema<T> {
   safeParse(data: unknown): { success: true; data: T } | { success: false };
@@ -32,7 +30,7 @@ function parsed<T>(schema: Schema<T>, data: unknown): T {
 
 export function useWalletList() {
   return useQuery({
-    queryKey: WALLETS_KEY,
+    queryKey: walletPageKeys.list(),
     queryFn: async ({ signal }): Promise<WalletSummary[]> =>
       parsed(walletListResponseSchema, await apiGet('/api/wallets', { signal })).wallets,
   });
@@ -45,13 +43,13 @@ export function useWalletBalances(enabled: boolean) {
 /** Refetches the wallet list and every balance (after a create, import, transfer, fund, removal). */
 export function useRefreshWallets() {
   const queryClient = useQueryClient();
-  return useCallback(() => queryClient.invalidateQueries({ queryKey: WALLETS_KEY }), [queryClient]);
+  return useCallback(() => queryClient.invalidateQueries({ queryKey: walletPageKeys.list() }), [queryClient]);
 }
 
 /** Polled every second on this page (spec §4); a failed poll reads as disconnected. */
 export function useXrplStatus() {
   return useQuery({
-    queryKey: STATUS_KEY,
+    queryKey: walletPageKeys.xrplStatus(),
     queryFn: async ({ signal }) => {
       try {
         return parsed(xrplStatusSchema, await apiGet('/api/wallets/xrpl/status', { signal })).connected;
@@ -75,7 +73,7 @@ export { useLedgerNetwork };
 /** A wallet's trust lines with their limits (the Set limit modal shows the current one). */
 export function useTrustlines(walletId: number | undefined) {
   return useQuery({
-    queryKey: ['wallets', 'trustlines', walletId],
+    queryKey: walletPageKeys.trustlines(walletId),
     queryFn: async ({ signal }): Promise<Trustline[]> =>
       parsed(trustlinesResponseSchema, await apiGet(`/api/wallets/${walletId}/trustlines`, { signal }))
         .trustlines,
