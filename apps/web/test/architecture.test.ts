@@ -117,9 +117,6 @@ describe('web architecture', () => {
   const isKeyFactory = (f: string) =>
     rel(f) === path.join('lib', 'query-keys.ts') ||
     /^features\/[^/]+\/keys\.ts$/.test(rel(f).split(path.sep).join('/'));
-  // Not yet moved to a factory: reworked on a parallel branch (issue 41's positions work); the
-  // merge gives it its keys.ts and drops this line.
-  const KEYS_PENDING = new Set([path.join('features', 'positions', 'api.ts')]);
   // An array literal as a key: in a query's options, in a cache read or write, or kept as a constant.
   const INLINE_KEY = [
     /\bqueryKey\s*:\s*\[/g,
@@ -130,7 +127,7 @@ describe('web architecture', () => {
 
   it('query keys come from the key factories only', () => {
     const found = [...graph.keys()]
-      .filter((f) => !isKeyFactory(f) && !KEYS_PENDING.has(rel(f)))
+      .filter((f) => !isKeyFactory(f))
       .flatMap((f) => inlineKeys(readFileSync(f, 'utf8')).map((k) => `${rel(f)}: ${k}`));
     expect(found).toEqual([]);
     // The factories exist and the patterns are live.

@@ -6,14 +6,13 @@ import {
   type PositionView,
 } from '@ledgerpad/shared';
 import { apiGet } from '../../lib/api';
+import { positionKeys } from './keys';
 
 // Server state of the positions page: the user's own positions, refreshed every 5 s (spec §9).
 
-const POSITIONS_KEY = ['positions'] as const;
-
 export function usePositions(userId: number | undefined) {
   return useQuery({
-    queryKey: [...POSITIONS_KEY, userId ?? 0],
+    queryKey: positionKeys.of(userId),
     queryFn: async ({ signal }): Promise<PositionView[]> => {
       const parsed = positionsResponseSchema.safeParse(await apiGet(`/api/positions/${userId}`, { signal }));
       if (!parsed.success) throw new Error(POSITIONS_MESSAGES.fetchFailed);
