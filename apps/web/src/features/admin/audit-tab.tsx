@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Pagination } from '../../components/pagination';
 import { useAudit } from './api';
-import { LoadFailed } from './load-failed';
+import { LoadFailed } from '../../components/load-failed';
 
 /**
  * A before/after value: `{ value }` shows as the value, `{ value, …details }` as the value with its
@@ -35,7 +35,7 @@ export function AuditTab() {
           Loading the audit trail…
         </p>
       ) : audit.isError ? (
-        <LoadFailed what="the audit trail" onRetry={() => void audit.refetch()} />
+        <LoadFailed message="Failed to load the audit trail." onRetry={() => void audit.refetch()} />
       ) : audit.data.entries.length === 0 ? (
         <p className="empty-state">Nothing has been changed yet.</p>
       ) : (

@@ -7,7 +7,7 @@ import {
   type StagedWalletView,
   Decimal,
 } from '@ledgerpad/shared';
-import { LoadFailed } from './load-failed';
+import { LoadFailed } from '../../components/load-failed';
 import { RefundDialog, type RefundTarget } from './refund-dialog';
 import { useAllWallets, useStagedBalances, useStagedWallets } from './api';
 import { adminKeys } from './keys';
@@ -55,7 +55,7 @@ export function DeployWalletsTab() {
           Loading deployment wallets…
         </p>
       ) : staged.isError ? (
-        <LoadFailed what="the deployment wallets" onRetry={() => void staged.refetch()} />
+        <LoadFailed message="Failed to load the deployment wallets." onRetry={() => void staged.refetch()} />
       ) : staged.data.length === 0 ? (
         <p className="empty-state">
           {showAll ? 'No deploy has staged a wallet yet.' : 'No orphaned deployment wallets.'}

@@ -1,4 +1,5 @@
 import { ADMIN_MESSAGES, displayTicker, Decimal } from '@ledgerpad/shared';
+import { LoadFailed } from '../../components/load-failed';
 import { useReferralsOverview, useRewardsOverview } from './api';
 
 /** reward − claimed, exactly (decimal strings from the server). */
@@ -30,12 +31,7 @@ function CreatorRewards() {
           Loading rewards…
         </p>
       ) : rewards.isError ? (
-        <div role="alert">
-          <p className="form-error">{ADMIN_MESSAGES.fetchRewardsFailed}</p>
-          <button type="button" className="btn-secondary" onClick={() => void rewards.refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed message={ADMIN_MESSAGES.fetchRewardsFailed} onRetry={() => void rewards.refetch()} />
       ) : rewards.data.length === 0 ? (
         <p className="empty-state">No token has creator rewards yet.</p>
       ) : (
@@ -91,12 +87,7 @@ function ReferralTotals() {
           Loading referrals…
         </p>
       ) : overview.isError ? (
-        <div role="alert">
-          <p className="form-error">Failed to fetch referrals.</p>
-          <button type="button" className="btn-secondary" onClick={() => void overview.refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadFailed message="Failed to fetch referrals." onRetry={() => void overview.refetch()} />
       ) : (
         <>
           <dl className="admin-referral-totals">

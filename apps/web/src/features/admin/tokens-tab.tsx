@@ -22,7 +22,7 @@ import { requestResolver } from '../../lib/form-resolver';
 import { useListedTokens } from './api';
 import { adminKeys } from './keys';
 import { listedTokenKeys } from '../../lib/query-keys';
-import { LoadFailed } from './load-failed';
+import { LoadFailed } from '../../components/load-failed';
 
 /** Spec 001 §3 "Admin token (add/list)": what an admin types; supply and blackhole come from the ledger. */
 interface TokenForm {
@@ -288,7 +288,7 @@ function ListedTokens() {
           Loading tokens…
         </p>
       ) : tokens.isError ? (
-        <LoadFailed what="the tokens" onRetry={() => void tokens.refetch()} />
+        <LoadFailed message="Failed to load the tokens." onRetry={() => void tokens.refetch()} />
       ) : tokens.data.length === 0 ? (
         <p className="empty-state">No token is listed yet.</p>
       ) : (

@@ -8,7 +8,7 @@ import { useSession } from '../../lib/session';
 import { groupDigits, useIssuerWallet, useRewardTotals, useUserTokens } from './api';
 import { ClaimRewardsModal } from './claim-rewards-modal';
 import { IssuerPanel } from './issuer-panel';
-import { LoadError } from './load-error';
+import { LoadFailed } from '../../components/load-failed';
 import { LostControlNotice } from './lost-control';
 import { PayoutHistory } from './payout-history';
 import { RewardSplitPanel } from './reward-split-panel';
@@ -47,7 +47,8 @@ export function DashboardPage() {
             Loading your tokens…
           </p>
         ) : tokens.isError ? (
-          <LoadError
+          <LoadFailed
+            className="error-inline"
             message="Could not load your tokens."
             error={tokens.error}
             onRetry={() => void tokens.refetch()}
@@ -149,7 +150,8 @@ function TokenManager({ token }: { token: TokenView }) {
         </section>
       ) : issuer.isError ? (
         <section className="panel">
-          <LoadError
+          <LoadFailed
+            className="error-inline"
             message="Could not read the issuer wallet from the ledger."
             error={issuer.error}
             onRetry={() => void issuer.refetch()}

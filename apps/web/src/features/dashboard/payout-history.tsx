@@ -1,7 +1,7 @@
 import type { TokenView } from '@ledgerpad/shared';
 import { PaymentsTable } from '../../components/payments-table';
 import { groupDigits, useRewardPayouts } from './api';
-import { LoadError } from './load-error';
+import { LoadFailed } from '../../components/load-failed';
 
 /**
  * Every payment of the token's reward claims (issue 37): when, to whom, how much, and the ledger
@@ -17,7 +17,8 @@ export function PayoutHistory({ token }: { token: TokenView }) {
           Loading payouts…
         </p>
       ) : payouts.isError ? (
-        <LoadError
+        <LoadFailed
+          className="error-inline"
           message="Could not load the payouts."
           error={payouts.error}
           onRetry={() => void payouts.refetch()}

@@ -17,7 +17,7 @@ import { userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { walletLabel } from '../../lib/wallet-balances';
 import { shortAddress, useClaimWallets, useRewardSplit, useSaveRewardSplit } from './api';
-import { LoadError } from './load-error';
+import { LoadFailed } from '../../components/load-failed';
 
 // The creator's reward split (issue 37, docs/rewards.md "Splits"): up to 5 addresses with their
 // shares, typed as percents (2 decimals) and sent as basis points; the form is checked with the
@@ -59,7 +59,8 @@ export function RewardSplitPanel({ token }: { token: TokenView }) {
           Loading the split…
         </p>
       ) : split.isError ? (
-        <LoadError
+        <LoadFailed
+          className="error-inline"
           message="Could not load the split."
           error={split.error}
           onRetry={() => void split.refetch()}

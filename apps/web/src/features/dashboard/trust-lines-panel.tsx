@@ -14,7 +14,7 @@ import {
   useOwnAddresses,
   useTrustLines,
 } from './api';
-import { LoadError } from './load-error';
+import { LoadFailed } from '../../components/load-failed';
 import { SetLimitModal } from './set-limit-modal';
 
 /**
@@ -93,7 +93,8 @@ export function TrustLinesPanel({
           Loading trust lines…
         </p>
       ) : lines.isError ? (
-        <LoadError
+        <LoadFailed
+          className="error-inline"
           message={DASHBOARD_MESSAGES.fetchTrustLinesFailed}
           error={lines.error}
           onRetry={() => void lines.refetch()}

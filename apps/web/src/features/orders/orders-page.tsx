@@ -7,6 +7,7 @@ import {
   formatAmount,
   type OrderView,
 } from '@ledgerpad/shared';
+import { LoadFailed } from '../../components/load-failed';
 import { Pagination } from '../../components/pagination';
 import { isFinalAnswer } from '../../lib/api';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
@@ -109,12 +110,11 @@ export function OrdersPage() {
             Loading orders…
           </p>
         ) : orders.isError ? (
-          <div role="alert" className="orders-state">
-            <p className="form-error">{ORDER_MESSAGES.fetchFailed}</p>
-            <button type="button" className="btn-secondary" onClick={() => void orders.refetch()}>
-              Retry
-            </button>
-          </div>
+          <LoadFailed
+            className="orders-state"
+            message={ORDER_MESSAGES.fetchFailed}
+            onRetry={() => void orders.refetch()}
+          />
         ) : list.length === 0 ? (
           filtered ? (
             <p className="empty-state">

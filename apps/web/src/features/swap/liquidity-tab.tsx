@@ -38,6 +38,7 @@ import { runSigned } from '../../lib/signer';
 import { walletKeys } from '../../lib/query-keys';
 import { availableDrops, spendableDrops, tokenBalance } from '../../lib/wallet-funds';
 import { useLpBalance, useLpPrice } from './api';
+import type { TokenChoice } from './form';
 import { AuctionSlot } from './auction-slot';
 import { StatusLine, useDebounced, useFading } from './hooks';
 import { liquidityKeys } from './keys';
@@ -50,13 +51,6 @@ import './liquidity.css';
 // and the LP tokens the deposit will issue (the server's XLS-30 computation on the pool as it is
 // now); the buttons say why they cannot send, including amounts above the balance (nothing sent).
 // The LP balance falls back to 0.00 when it cannot be read.
-
-interface TokenRef {
-  issuer: string;
-  /** Ledger currency code (3 letters or 40 hex). */
-  code: string;
-  ticker: string;
-}
 
 const positive = (v: string) => /^\d*\.?\d+$/.test(v) && new Decimal(v).gt(0);
 const fixed6 = (d: Decimal) => truncateDecimals(d, AMOUNT_DECIMALS);
@@ -71,7 +65,7 @@ export function LiquidityTab({
   rlusdIssuer = null,
 }: {
   wallet: WalletBalance | undefined;
-  token: TokenRef | null;
+  token: TokenChoice | null;
   /** The pair's base asset (XRP, or RLUSD for an RLUSD-paired token). */
   base?: 'XRP' | 'RLUSD';
   rlusdIssuer?: string | null;
