@@ -15,7 +15,7 @@ import {
   useTrustLines,
 } from './api';
 import { LoadFailed } from '../../components/load-failed';
-import { SetLimitModal } from './set-limit-modal';
+import { SetLineLimit } from './set-line-limit';
 
 /**
  * The trust lines table: every holder's line as the ledger has it (limit and balance on the
@@ -195,7 +195,7 @@ export function TrustLinesPanel({
         Only a holder can change its own limit on the XRP Ledger, so Set limit appears on lines held by your
         own wallets.
       </p>
-      {limitFor && <SetLimitModal token={token} line={limitFor} onClose={() => setLimitFor(null)} />}
+      {limitFor && <SetLineLimit token={token} line={limitFor} onClose={() => setLimitFor(null)} />}
     </section>
   );
 }

@@ -30,7 +30,7 @@ import {
 } from './api';
 import { RenameWalletModal } from './rename-wallet-modal';
 import { SeedModal } from './seed-modal';
-import { SetLimitModal } from './set-limit-modal';
+import { SetWalletLimit } from './set-wallet-limit';
 import { tokenLabel } from './tokens';
 import { TransferModal } from './transfer-modal';
 import { useFaucet } from './use-faucet';
@@ -326,7 +326,7 @@ export function WalletsPage() {
       )}
 
       {open?.kind === 'set-limit' && walletOf(open.walletId) && (
-        <SetLimitModal
+        <SetWalletLimit
           walletId={open.walletId}
           wallet={walletOf(open.walletId)!}
           token={open.token}
