@@ -27,6 +27,7 @@ import { IdentityBadge, ListerLinksNote } from '../../components/identity-badge'
 import { useIsMobile } from '../../lib/use-is-mobile';
 import { useListedTokens } from './api';
 import { useTokenStats } from './use-token-stats';
+import './token-list.css';
 
 const HOUR_MS = 3_600_000;
 /** What a phone can sort its cards by (the table's sortable columns that the cards show). */

@@ -36,6 +36,7 @@ import { TransferModal } from './transfer-modal';
 import { useFaucet } from './use-faucet';
 import { WalletCard } from './wallet-card';
 import { XrplStatus } from './xrpl-status';
+import './wallets.css';
 
 /** Toasts `message` once per failed refetch of a query that already has data. */
 function useRefreshFailureToast(
