@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 // a feature (src/features/<name>/) never imports another feature; shared UI (src/components) and
 // the app's libraries (src/lib) never import a feature; and nothing imports in a cycle. Only the
 // route table (src/app) composes the features. Server state reads through key factories and
-// api.ts hooks (issue 41).
+// api.ts hooks, and the shared widgets (amount field, load-failed, set-limit form, vesting table) are
+// written once, in src/components (issue 41).
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 
@@ -151,6 +152,98 @@ describe('web architecture', () => {
     // The pattern is live: the feature calls do match it.
     const tokenApi = readFileSync(path.join(SRC, 'features', 'token', 'api.ts'), 'utf8');
     expect(tokenApi.match(QUERY_HOOK)?.length).toBeGreaterThan(5);
+  });
+
+  // One of each (issue 41): the amount field, the load-failed block, the set-limit form and the
+  // vesting table live in src/components and the features use them; none is written again in a
+  // feature (the liquidity tab, the burner and the dashboard each had their own).
+  const SHARED: Record<string, string> = {
+    AmountField: 'amount-field.tsx',
+    LoadFailed: 'load-failed.tsx',
+    LoadError: 'load-failed.tsx',
+    SetLimitModal: 'set-limit-modal.tsx',
+    VestingTable: 'vesting-table.tsx',
+  };
+  const DEFINES = /\b(?:function|const|class)\s+([A-Z]\w*)\b/g;
+
+  it('the shared widgets are defined once, in components/', () => {
+    const found = [...graph.keys()].flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(DEFINES)]
+        .filter((m) => SHARED[m[1]!] && rel(f) !== path.join('components', SHARED[m[1]!]!))
+        .map((m) => `${rel(f)}: ${m[1]}`),
+    );
+    expect(found).toEqual([]);
+    for (const file of new Set(Object.values(SHARED)))
+      expect(graph.has(path.join(SRC, 'components', file)), file).toBe(true);
+  });
+
+  // The `<input …/>` elements of a file, attributes and all (an attribute may hold `=>`).
+  const inputs = (text: string) => {
+    const out: string[] = [];
+    for (let at = text.indexOf('<input'); at !== -1; at = text.indexOf('<input', at + 1)) {
+      let depth = 0;
+      let end = at;
+      while (end < text.length && !(depth === 0 && text.startsWith('/>', end))) {
+        if (text[end] === '{') depth += 1;
+        if (text[end] === '}') depth -= 1;
+        end += 1;
+      }
+      out.push(text.slice(at, end + 2));
+    }
+    return out;
+  };
+
+  it('swap, liquidity and the burner type amounts only through AmountField', () => {
+    // A decimal text input there is an amount or a price: AmountField reads it (never rewriting '-5'
+    // into 5, saying it is not an amount). The slippage percent is the one field of its own.
+    const ALLOWED = ['id="swap-slippage"'];
+    const found = [...graph.keys()]
+      .filter((f) => ['swap', 'burner'].includes(featureOf(f) ?? ''))
+      .flatMap((f) =>
+        inputs(readFileSync(f, 'utf8'))
+          .filter((el) => /inputMode="decimal"/.test(el) && !ALLOWED.some((a) => el.includes(a)))
+          .map((el) => `${rel(f)}: ${el.replace(/\s+/g, ' ').slice(0, 80)}`),
+      );
+    expect(found).toEqual([]);
+    // Only the field asks whether the text is an amount.
+    const readers = [...graph.keys()]
+      .filter((f) => /\bamountTextError\(/.test(readFileSync(f, 'utf8')))
+      .map(rel)
+      .sort();
+    expect(readers).toEqual([
+      path.join('components', 'amount-field.tsx'),
+      path.join('lib', 'amount-input.ts'),
+    ]);
+    // The parser is live: it finds the field's own input, and the swap does use the field.
+    const field = inputs(readFileSync(path.join(SRC, 'components', 'amount-field.tsx'), 'utf8'));
+    expect(field.filter((el) => el.includes('inputMode="decimal"'))).toHaveLength(1);
+    const tradeBox = readFileSync(path.join(SRC, 'features', 'swap', 'trade-box.tsx'), 'utf8');
+    expect(tradeBox.match(/<AmountField\b/g)?.length).toBeGreaterThan(2);
+    expect(inputs(tradeBox).some((el) => el.includes(ALLOWED[0]!))).toBe(true);
+  });
+
+  it('no feature writes its own load-failed block or set-limit field', () => {
+    // A failed read: an alert with the sentence and a Retry button (components/load-failed.tsx).
+    const LOAD_FAILED =
+      /role="alert"[^>]*>\s*<p className="form-error">[\s\S]{0,300}?<\/p>\s*<button\b[\s\S]{0,200}?>\s*Retry\s*<\/button>/g;
+    const NEW_LIMIT = /label="New limit"/g;
+    const found = [...graph.keys()].flatMap((f) => {
+      const text = readFileSync(f, 'utf8');
+      return [
+        ...(rel(f) === path.join('components', 'load-failed.tsx') ? [] : [...text.matchAll(LOAD_FAILED)]),
+        ...(rel(f) === path.join('components', 'set-limit-modal.tsx') ? [] : [...text.matchAll(NEW_LIMIT)]),
+      ].map((m) => `${rel(f)}: ${m[0].replace(/\s+/g, ' ').slice(0, 80)}`);
+    });
+    expect(found).toEqual([]);
+    // The patterns are live: the block as the admin tabs wrote it, and the one set-limit form.
+    const adminBlock = `<div role="alert">
+      <p className="form-error">Failed to load {what}.</p>
+      <button type="button" className="btn-secondary" onClick={() => void tokens.refetch()}>
+        Retry
+      </button>`;
+    expect(adminBlock.match(LOAD_FAILED)).toHaveLength(1);
+    const setLimit = readFileSync(path.join(SRC, 'components', 'set-limit-modal.tsx'), 'utf8');
+    expect(setLimit.match(NEW_LIMIT)).toHaveLength(1);
   });
 
   it('has no import cycles in apps/web/src', () => {

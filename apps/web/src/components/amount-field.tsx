@@ -2,7 +2,7 @@ import type { KeyboardEvent, ReactNode } from 'react';
 import { amountTextError, sanitizeAmount } from '../lib/amount-input';
 
 /**
- * The app's one amount field (issue 39): swap, liquidity and the burner. It never rewrites what was
+ * The app's one amount field (issue 39): swap, liquidity and the burner, their limit prices too. It never rewrites what was
  * typed into something else: text that is not an amount stays as typed and the field says so
  * (aria-invalid, the reason under it), so '-5' is refused rather than sent as 5 (lib/amount-input.ts).
  * With `decimals`, a well-formed amount keeps what fits. Enter does not submit the form from here
@@ -21,6 +21,8 @@ export function AmountField({
   disabled,
   invalid,
   describedBy,
+  placeholder = '0.0',
+  children,
 }: {
   id: string;
   label: ReactNode;
@@ -38,6 +40,10 @@ export function AmountField({
   /** The caller's own reason the amount is wrong (over the balance, …), shown elsewhere. */
   invalid?: boolean;
   describedBy?: string;
+  /** What the empty field reads ('No limit' where the amount is optional). */
+  placeholder?: string;
+  /** A note that belongs to the field (the market price under a limit price), under the input. */
+  children?: ReactNode;
 }) {
   const textError = amountTextError(value);
   const errorId = `${id}-text-error`;
@@ -47,7 +53,7 @@ export function AmountField({
       className="input"
       inputMode="decimal"
       autoComplete="off"
-      placeholder="0.0"
+      placeholder={placeholder}
       value={value}
       disabled={disabled}
       onChange={(e) => onChange(sanitizeAmount(e.target.value, decimals))}
@@ -74,6 +80,7 @@ export function AmountField({
           {textError}
         </p>
       )}
+      {children}
       {balance && (
         <p className="muted small field-balance" data-testid={`${id}-balance`}>
           {balance}

@@ -10,21 +10,24 @@ export function LoadFailed({
   error,
   onRetry,
   className,
+  as: Tag = 'div',
 }: {
   message: string;
   /** The failed call: its reason is shown under the sentence (lib/api.ts's userMessage rule). */
   error?: unknown;
   onRetry: () => void;
   className?: string;
+  /** A page whose whole content failed shows it as its panel (`section`). */
+  as?: 'div' | 'section';
 }) {
   const reason = error === undefined ? null : userMessage(error);
   return (
-    <div role="alert" className={className}>
+    <Tag role="alert" className={className}>
       <p className="form-error">{message}</p>
       {reason && reason !== message && <p className="muted small">{reason}</p>}
       <button type="button" className="btn-secondary" onClick={onRetry}>
         Retry
       </button>
-    </div>
+    </Tag>
   );
 }

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { LoadFailed } from './load-failed';
 
 /**
  * What a page built on the user's wallets shows before it has them: loading, the load failed (with
@@ -23,15 +24,7 @@ export function WalletListState({
         <p className="muted">{loading}</p>
       </section>
     );
-  if (failed)
-    return (
-      <section className="panel" role="alert">
-        <p className="form-error">{error}</p>
-        <button type="button" className="btn-secondary" onClick={onRetry}>
-          Retry
-        </button>
-      </section>
-    );
+  if (failed) return <LoadFailed as="section" className="panel" message={error} onRetry={onRetry} />;
   return (
     <section className="panel">
       <p className="muted">

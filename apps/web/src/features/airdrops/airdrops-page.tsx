@@ -8,6 +8,7 @@ import {
   AIRDROP_COUNTDOWN_MS,
 } from '@ledgerpad/shared';
 import { IdentityBadge } from '../../components/identity-badge';
+import { LoadFailed } from '../../components/load-failed';
 import { Modal } from '../../components/modal';
 import { useTokenIdentities, type KnownIdentity } from '../../lib/token-identities';
 import { useSession } from '../../lib/session';
@@ -68,12 +69,12 @@ export function AirdropsPage() {
           <p className="muted">Loading airdrops…</p>
         </section>
       ) : airdrops.isError ? (
-        <section className="panel" role="alert">
-          <p className="form-error">Could not load the airdrops.</p>
-          <button type="button" className="btn-secondary" onClick={() => void airdrops.refetch()}>
-            Retry
-          </button>
-        </section>
+        <LoadFailed
+          as="section"
+          className="panel"
+          message="Could not load the airdrops."
+          onRetry={() => void airdrops.refetch()}
+        />
       ) : airdrops.data.length === 0 ? (
         <section className="panel">
           <p className="muted">No airdrops yet.</p>

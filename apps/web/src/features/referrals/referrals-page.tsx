@@ -13,6 +13,7 @@ import {
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { FormErrors } from '../../components/form-field';
+import { LoadFailed } from '../../components/load-failed';
 import { Modal, ModalActions } from '../../components/modal';
 import { PaymentsTable } from '../../components/payments-table';
 import { WalletSelectField } from '../../components/wallet-select-field';
@@ -47,12 +48,12 @@ export function ReferralsPage() {
           </p>
         </section>
       ) : summary.isError ? (
-        <section className="panel" role="alert">
-          <p className="form-error">{userMessage(summary.error, 'Could not load your referrals.')}</p>
-          <button type="button" className="btn-secondary" onClick={() => void summary.refetch()}>
-            Retry
-          </button>
-        </section>
+        <LoadFailed
+          as="section"
+          className="panel"
+          message={userMessage(summary.error, 'Could not load your referrals.')}
+          onRetry={() => void summary.refetch()}
+        />
       ) : (
         <>
           <section className="panel" aria-labelledby="ref-link-title">

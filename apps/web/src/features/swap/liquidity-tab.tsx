@@ -30,7 +30,6 @@ import {
   PERCENT_PRESETS,
 } from '@ledgerpad/shared';
 import { AmountField } from '../../components/amount-field';
-import { sanitizeAmount } from '../../lib/amount-input';
 import { ApiError, apiPost, hasStatus, userMessage } from '../../lib/api';
 import { useLedgerAction, type KeyFor } from '../../lib/ledger-action';
 import { ledgerReserves, usePlatformFees } from '../../lib/platform-fees';
@@ -560,20 +559,14 @@ export function LiquidityTab({
                       '—'
                     )}
                   </p>
-                  <div className="field">
-                    <label className="field-label" htmlFor="liq-limit">
-                      Limit price (LP tokens per {unit(side)}, optional)
-                    </label>
-                    <input
-                      id="liq-limit"
-                      className="input"
-                      inputMode="decimal"
-                      placeholder="No limit"
-                      value={limitPrice}
-                      onChange={(e) => setLimitPrice(sanitizeAmount(e.target.value, 15))}
-                      onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
-                    />
-                  </div>
+                  <AmountField
+                    id="liq-limit"
+                    label={`Limit price (LP tokens per ${unit(side)}, optional)`}
+                    placeholder="No limit"
+                    value={limitPrice}
+                    onChange={setLimitPrice}
+                    decimals={15}
+                  />
                   <p className="muted liquidity-note" role="note">
                     Single-asset withdrawals incur a fee because they change the pool balance.
                   </p>

@@ -430,19 +430,13 @@ export function TradeBox(p: TradeBoxProps) {
       )}
 
       {kind === 'limit' ? (
-        <div className="field">
-          <label className="field-label" htmlFor="swap-price">
-            Limit price ({quoteAsset} per token)
-          </label>
-          <input
-            id="swap-price"
-            className="input"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="0.0"
-            value={form.price}
-            onChange={(e) => dispatch({ type: 'price', value: e.target.value })}
-          />
+        <AmountField
+          id="swap-price"
+          label={`Limit price (${quoteAsset} per token)`}
+          value={form.price}
+          onChange={(v) => dispatch({ type: 'price', value: v })}
+          decimals={15}
+        >
           <p className="muted small" data-testid="market-price">
             Market price:{' '}
             {p.marketPriceLoading && token ? (
@@ -464,7 +458,7 @@ export function TradeBox(p: TradeBoxProps) {
               </button>
             )}
           </p>
-        </div>
+        </AmountField>
       ) : (
         <div className="field slippage-field">
           <label className="field-label" htmlFor="swap-slippage">
