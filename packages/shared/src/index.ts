@@ -354,6 +354,7 @@ export {
   CHART_RESOLUTIONS,
   type ChartResolution,
   type ExcludedHolder,
+  HISTORY_RESOLUTION_SECONDS,
   type HistoryResolution,
   type HistoryResponse,
   NO_NEW_HOLDERS_SENTENCE,

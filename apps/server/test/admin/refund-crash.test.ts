@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { Wallet } from 'xrpl';
+import { Wallet, AccountSetAsfFlags } from 'xrpl';
 import type {
   AuditPage,
   JobStatusView,
@@ -25,7 +25,7 @@ import { sleep } from '../helpers/wait';
 // request with the same Idempotency-Key answers with the one transaction: exactly one refund on the
 // ledger, exactly the amount the reserves leave, one audit row.
 
-const ASF_DEPOSIT_AUTH = 9;
+const ASF_DEPOSIT_AUTH = AccountSetAsfFlags.asfDepositAuth;
 const IDEMPOTENCY_KEY = '0b7f3c1e-6a2d-4e59-9c8b-3f1a2b4c5d6e';
 
 type AccountTx = {

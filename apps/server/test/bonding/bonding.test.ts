@@ -33,6 +33,7 @@ import {
   xrpBalance,
   type Closer,
 } from './bonding-world';
+import { LedgerEntry, OfferCreateFlags, PaymentFlags } from 'xrpl';
 
 // A curve launch on the embedded ledger, end to end, checked through xrpl.js. pump.fun's curve with
 // a 30 XRP virtual reserve (their 30 SOL): 200 steps of S = 3,965,500 tokens, a step j..j+1 costing
@@ -126,7 +127,7 @@ describe('a bonding-curve launch', () => {
       ledger_index: 'validated',
     });
     expect(info.result.account_data.RegularKey).toBe('rrrrrrrrrrrrrrrrrrrrBZbvji');
-    expect(info.result.account_data.Flags & 0x00100000).toBeTruthy(); // lsfDisableMaster
+    expect(info.result.account_data.Flags & LedgerEntry.AccountRootFlags.lsfDisableMaster).toBeTruthy(); // lsfDisableMaster
     expect(await tokenBalance(client(), curveAddress, issuer, currency)).toBe('1000000000');
     // Fine steps 0..5, then the aligned blocks [6,8) [8,16) [16,32) [32,64) [64,128) [128,192) [192,200).
     const wanted = ladderWanted('0');
@@ -208,7 +209,7 @@ describe('a bonding-curve launch', () => {
       Account: outsider.classicAddress,
       TakerGets: { currency, issuer, value: (S + S / 2n).toString() },
       TakerPays: '1',
-      Flags: 0x00020000 | 0x00080000, // immediate or cancel, sell
+      Flags: OfferCreateFlags.tfImmediateOrCancel | OfferCreateFlags.tfSell,
     });
     const fee = BigInt(r.tx_json?.Fee ?? '0');
     expect((r.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');
@@ -468,7 +469,7 @@ describe('a bonding-curve launch', () => {
       await client().request({ command: 'account_info', account: curveAddress, ledger_index: 'validated' })
     ).result.account_data;
     expect(info.RegularKey).toBe('rrrrrrrrrrrrrrrrrrrrBZbvji');
-    expect(info.Flags & 0x00100000).toBeTruthy();
+    expect(info.Flags & LedgerEntry.AccountRootFlags.lsfDisableMaster).toBeTruthy();
     const signers = await client().request({
       command: 'account_objects',
       account: curveAddress,
@@ -529,7 +530,7 @@ describe('anti-snipe', () => {
               Destination: b.classicAddress,
               Amount: { currency: launched.currency, issuer: launched.issuer_address, value: '2000000' },
               SendMax: '50000000',
-              Flags: 0x00020000, // partial payment: take what is for sale
+              Flags: PaymentFlags.tfPartialPayment, // take what is for sale
             }),
           ),
         );
@@ -597,7 +598,7 @@ describe('launch protection', () => {
         Destination: buyer!.classicAddress,
         Amount: { currency: launched.currency, issuer: launched.issuer_address, value: '6000000' },
         SendMax: '50000000',
-        Flags: 0x00020000, // partial payment: take what is for sale
+        Flags: PaymentFlags.tfPartialPayment, // take what is for sale
       });
       const none = await quote();
       expect([none.statusCode, none.json().message]).toEqual([

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet } from 'xrpl';
+import { Wallet, LedgerEntry } from 'xrpl';
 import {
   DASHBOARD_MESSAGES,
   type IssuerWalletResponse,
@@ -25,9 +25,9 @@ import {
 // leaves one, its holders' lines read from the ledger, the issuer's freeze and blackhole checked on
 // the ledger afterwards, and every route refusing anyone but the deployer.
 
-const LSF_LOW_FREEZE = 0x00400000;
-const LSF_HIGH_FREEZE = 0x00800000;
-const LSF_DISABLE_MASTER = 0x00100000;
+const LSF_LOW_FREEZE = LedgerEntry.RippleStateFlags.lsfLowFreeze;
+const LSF_HIGH_FREEZE = LedgerEntry.RippleStateFlags.lsfHighFreeze;
+const LSF_DISABLE_MASTER = LedgerEntry.AccountRootFlags.lsfDisableMaster;
 const ACCOUNT_ONE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 
 let t: WalletTestApp;

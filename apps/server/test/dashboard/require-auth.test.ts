@@ -13,15 +13,16 @@ import {
   submitTx,
   type FixtureToken,
 } from './token-fixture';
+import { AccountSetAsfFlags, LedgerEntry } from 'xrpl';
 
 // A token whose issuer requires authorization: the deployer authorizes a holder's line from the
 // dashboard (checked on the RippleState), the holder can then receive the token, and RequireAuth is
 // cleared from the AccountRoot. Last, an issuer blackholed behind the app's back (the row still
 // says it is not) is refused from what the ledger says.
 
-const LSF_LOW_AUTH = 0x00040000;
-const LSF_HIGH_AUTH = 0x00080000;
-const LSF_REQUIRE_AUTH = 0x00040000;
+const LSF_LOW_AUTH = LedgerEntry.RippleStateFlags.lsfLowAuth;
+const LSF_HIGH_AUTH = LedgerEntry.RippleStateFlags.lsfHighAuth;
+const LSF_REQUIRE_AUTH = LedgerEntry.AccountRootFlags.lsfRequireAuth;
 
 let t: WalletTestApp;
 let alice: SignedIn;
@@ -111,7 +112,10 @@ describe('RequireAuth', () => {
 
   it('refuses writes for an issuer blackholed on the ledger even when the row does not know it', async () => {
     await submitOk(t, token.issuer, { TransactionType: 'SetRegularKey', RegularKey: BLACKHOLE_ADDRESS });
-    await submitOk(t, token.issuer, { TransactionType: 'AccountSet', SetFlag: 4 });
+    await submitOk(t, token.issuer, {
+      TransactionType: 'AccountSet',
+      SetFlag: AccountSetAsfFlags.asfDisableMaster,
+    });
     const registry = new TokenRegistry(t.database.db);
     expect((await registry.byId(token.row.id))?.isBlackholed).toBe(false);
     const res = await post(alice, `/api/dashboard/trust-lines/${token.row.id}/freeze`, {

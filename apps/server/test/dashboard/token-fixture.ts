@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { decodeAccountID, Wallet } from 'xrpl';
+import { decodeAccountID, Wallet, AccountSetAsfFlags, TrustSetFlags } from 'xrpl';
 import { tickerToCurrency } from '@ledgerpad/shared';
 import type { TxRequest } from '../../src/ledger/submission-service';
 import { PLATFORM_ROLES } from '../../src/platform/accounts';
@@ -16,9 +16,9 @@ import type { WalletTestApp } from '../wallets/wallet-app';
 // the accounts' sequences stay the service's.
 
 export const TRUST_LIMIT = '1000000000';
-const ASF_REQUIRE_AUTH = 2;
-const ASF_DEFAULT_RIPPLE = 8;
-const TF_SETF_AUTH = 0x00010000;
+const ASF_REQUIRE_AUTH = AccountSetAsfFlags.asfRequireAuth;
+const ASF_DEFAULT_RIPPLE = AccountSetAsfFlags.asfDefaultRipple;
+const TF_SETF_AUTH = TrustSetFlags.tfSetfAuth;
 
 /** Signs `tx` for `account` (a key the platform holds) and expects tesSUCCESS on a validated ledger. */
 export async function submitOk(t: WalletTestApp, account: string, tx: TxRequest) {

@@ -6,6 +6,7 @@ import { jobs } from '../../src/platform/jobs';
 import { tokens } from '../../src/modules/tokens/schema';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import { until } from '../helpers/wait';
+import { rippleTimeToUnixTime } from 'xrpl';
 
 // The demo market on an empty embedded ledger: fourteen tokens through the real deploy job (twelve
 // instant AMM launches, two bonding curves), then demo traders' swaps that the indexer turns into
@@ -132,7 +133,7 @@ describe('demo seed', () => {
         .select({ at: tokens.createdAt })
         .from(tokens)
         .where(eq(tokens.issuerAddress, r.issuer_address));
-      expect(row!.at.getTime()).toBe(946_684_800_000 + closed.result.ledger.close_time * 1000);
+      expect(row!.at.getTime()).toBe(rippleTimeToUnixTime(closed.result.ledger.close_time));
     }
     const created = await t.database.db.select({ at: tokens.createdAt }).from(tokens);
     expect(created).toHaveLength(14);

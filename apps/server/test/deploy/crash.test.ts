@@ -1,6 +1,6 @@
 import type { JobStatusView, DeployResult } from '@ledgerpad/shared';
 import { describe, expect, it } from 'vitest';
-import { decode } from 'xrpl';
+import { decode, LedgerEntry } from 'xrpl';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import {
   json,
@@ -32,7 +32,7 @@ const TRANCHES = 7;
 /** 11 steps, the issuer's escrow flag, the escrows, the LP burn's regular key and master key. */
 const LEDGER_STEPS = 11 + 1 + TRANCHES + 2;
 const ACCOUNT_ONE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
-const LSF_DISABLE_MASTER = 0x00100000;
+const LSF_DISABLE_MASTER = LedgerEntry.AccountRootFlags.lsfDisableMaster;
 
 const stepIs = (s: Status, name: string, status: string) =>
   s.steps.some((x) => x.name === name && x.status === status);

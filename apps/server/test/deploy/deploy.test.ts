@@ -13,7 +13,7 @@ import {
   type TokenView,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
-import { decode } from 'xrpl';
+import { decode, LedgerEntry } from 'xrpl';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { PLATFORM_ROLES } from '../../src/platform/accounts';
 import { platformWallet } from '../../src/platform/custody';
@@ -29,9 +29,9 @@ import { until } from '../helpers/wait';
 // Deploys on the embedded ledger (closing every second, like `npm start`), checked on the ledger
 // afterwards against numbers worked out here from the form: flags, keys, supply, pool, fee, LP.
 
-const LSF_REQUIRE_AUTH = 0x00040000;
-const LSF_DISABLE_MASTER = 0x00100000;
-const LSF_DEFAULT_RIPPLE = 0x00800000;
+const LSF_REQUIRE_AUTH = LedgerEntry.AccountRootFlags.lsfRequireAuth;
+const LSF_DISABLE_MASTER = LedgerEntry.AccountRootFlags.lsfDisableMaster;
+const LSF_DEFAULT_RIPPLE = LedgerEntry.AccountRootFlags.lsfDefaultRipple;
 const BLACKHOLE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 const DROPS = 1_000_000n;
 

@@ -6,12 +6,13 @@ import { ammLaunchBody, fundedWallet, runDeploy } from '../helpers/trading-world
 import type { SignedIn } from '../helpers/test-app';
 import { testLogo } from '../helpers/test-logo';
 import { sleep } from '../helpers/wait';
+import { LedgerEntry } from 'xrpl';
 
 // Issue 37, 'Burn the LP': a deploy with `burnLp` blackholes the hot wallet that AMMCreate gave every
 // LP token to, in the deploy's own persisted steps; 'Keep' leaves them withdrawable and the risk panel
 // says so. Checked on the embedded ledger through xrpl.js, against numbers worked out here.
 
-const LSF_DISABLE_MASTER = 0x00100000;
+const LSF_DISABLE_MASTER = LedgerEntry.AccountRootFlags.lsfDisableMaster;
 /** rippled's ACCOUNT_ONE: the regular key no one holds (docs/launch-protection.md). */
 const ACCOUNT_ONE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 const NO_LOCK = 'None of the pool is locked: its liquidity providers can withdraw all of it.';

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ECDSA, Wallet, verifySignature } from 'xrpl';
+import {
+  ECDSA,
+  Wallet,
+  verifySignature,
+  AccountSetAsfFlags,
+  AMMDepositFlags,
+  GlobalFlags,
+  OfferCreateFlags,
+  TrustSetFlags,
+} from 'xrpl';
 import { signTransaction, walletFromSeed } from '../../src/ledger/sign';
+import { TRUST_LINE_MAX_LIMIT } from '@ledgerpad/shared';
 
 // The native Ed25519 path must be indistinguishable from xrpl.js: the same keys from a seed, the
 // same signed bytes and hash for every kind of transaction the platform signs.
@@ -12,16 +22,25 @@ const kinds = (account: string, destination: string): Array<Record<string, unkno
     { TransactionType: 'Payment', Destination: destination, Amount: '1234567' },
     // xrpl.js drops a Payment amount's trailing zeros before signing.
     { TransactionType: 'Payment', Destination: destination, Amount: token('12.5000'), SendMax: token('13') },
-    { TransactionType: 'TrustSet', LimitAmount: token('1000000000000000'), Flags: 0x00020000 },
-    { TransactionType: 'OfferCreate', TakerGets: '5000000', TakerPays: token('0.000001'), Flags: 0x000a0000 },
+    {
+      TransactionType: 'TrustSet',
+      LimitAmount: token(TRUST_LINE_MAX_LIMIT),
+      Flags: TrustSetFlags.tfSetNoRipple,
+    },
+    {
+      TransactionType: 'OfferCreate',
+      TakerGets: '5000000',
+      TakerPays: token('0.000001'),
+      Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
+    },
     {
       TransactionType: 'AMMDeposit',
       Asset: { currency: 'XRP' },
       Asset2: { currency: 'ABC', issuer },
       Amount: '1000',
-      Flags: 0x00080000,
+      Flags: AMMDepositFlags.tfSingleAsset,
     },
-    { TransactionType: 'AccountSet', SetFlag: 8, Memos: undefined },
+    { TransactionType: 'AccountSet', SetFlag: AccountSetAsfFlags.asfDefaultRipple, Memos: undefined },
     // Fields on both sides of TxnSignature in canonical order (the blob is built around it):
     // a Blob sorting after it (Domain), a Hash256, tags, memos (an array, last).
     {
@@ -76,6 +95,6 @@ describe('native Ed25519 signing', () => {
     const base = kinds(ed.classicAddress, issuer)[0]!;
     expect(() => signTransaction(ed, { ...base, TxnSignature: 'AB' })).toThrow(/TxnSignature/);
     expect(() => signTransaction(ed, { ...base, Amount: '-1' })).toThrow();
-    expect(() => signTransaction(ed, { ...base, Flags: 0x40000000 })).toThrow(/Batch inner/);
+    expect(() => signTransaction(ed, { ...base, Flags: GlobalFlags.tfInnerBatchTxn })).toThrow(/Batch inner/);
   });
 });

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type SubmittableTransaction, type Wallet } from 'xrpl';
+import { Client, type SubmittableTransaction, type Wallet, AccountSetAsfFlags, OfferCreateFlags } from 'xrpl';
 import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
 import { submitAndWait } from '../helpers/submit-and-wait';
 import { fundedAccount } from '../listing/issuer-fixture';
@@ -26,7 +26,7 @@ afterAll(async () => {
   await ledger?.close();
 });
 
-const IOC = 0x00020000;
+const IOC = OfferCreateFlags.tfImmediateOrCancel;
 /** TransferRate 1.5: a 50% transfer fee (rippled stores 1e9 × (1 + fee)). */
 const RATE_50 = 1_500_000_000;
 
@@ -113,7 +113,14 @@ describe("the issuer's TransferRate on buys from the token's AMM pool", () => {
     issuer = await fundedAccount(client, 100);
     const hot = await fundedAccount(client, 300);
     token = { currency: 'SNP', issuer: issuer.address };
-    await ok({ TransactionType: 'AccountSet', Account: issuer.address, SetFlag: 8 }, issuer);
+    await ok(
+      {
+        TransactionType: 'AccountSet',
+        Account: issuer.address,
+        SetFlag: AccountSetAsfFlags.asfDefaultRipple,
+      },
+      issuer,
+    );
     await ok(
       { TransactionType: 'TrustSet', Account: hot.address, LimitAmount: { ...token, value: '1000000' } },
       hot,

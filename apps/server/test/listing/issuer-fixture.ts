@@ -1,5 +1,5 @@
 import type { Client } from 'xrpl';
-import { Wallet } from 'xrpl';
+import { Wallet, AccountSetAsfFlags, rippleTimeToUnixTime } from 'xrpl';
 import { tickerToCurrency } from '@ledgerpad/shared';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { submitOk } from '../helpers/submit-and-wait';
@@ -8,8 +8,8 @@ import { submitOk } from '../helpers/submit-and-wait';
 // funded from the stand-alone genesis account, DefaultRipple set, holders' trust lines, amounts
 // issued, and (optionally) blackholed. Test fixture only: the app itself never signs like this.
 
-const ASF_DEFAULT_RIPPLE = 8;
-const ASF_DISABLE_MASTER = 4;
+const ASF_DEFAULT_RIPPLE = AccountSetAsfFlags.asfDefaultRipple;
+const ASF_DISABLE_MASTER = AccountSetAsfFlags.asfDisableMaster;
 export const ACCOUNT_ONE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 
 const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
@@ -19,7 +19,7 @@ const submit = submitOk;
 /** When a validated transaction's ledger closed, as the `tx` answer says. */
 export function closedAt(res: { close_time_iso?: string; tx_json?: { date?: number } }): Date {
   if (res.close_time_iso) return new Date(res.close_time_iso);
-  return new Date((res.tx_json!.date! + 946_684_800) * 1000);
+  return new Date(rippleTimeToUnixTime(res.tx_json!.date!));
 }
 
 /**

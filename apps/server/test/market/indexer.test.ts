@@ -8,6 +8,9 @@ import {
   type Payment,
   type SubmittableTransaction,
   type TransactionMetadata,
+  AccountSetAsfFlags,
+  OfferCreateFlags,
+  PaymentFlags,
 } from 'xrpl';
 import {
   RLUSD_CURRENCY_HEX,
@@ -186,7 +189,7 @@ describe('market indexer', () => {
           Account: trader.classicAddress,
           TakerGets: '10000000',
           TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '1' },
-          Flags: 0x00080000 | 0x00020000, // tfSell | tfImmediateOrCancel
+          Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
         },
         trader,
       );
@@ -247,7 +250,7 @@ describe('market indexer', () => {
       Amount: { currency: tokenB.currency, issuer: tokenB.issuer_address, value: '1000' },
       SendMax: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: half.toFixed() },
       Paths: [[{ currency: 'XRP' }]],
-      Flags: 0x00020000, // tfPartialPayment: deliver what the SendMax buys
+      Flags: PaymentFlags.tfPartialPayment, // deliver what the SendMax buys
     };
     const aBefore = await lineBalance(trader.classicAddress, tokenA);
     const bBefore = await lineBalance(trader.classicAddress, tokenB);
@@ -292,7 +295,7 @@ describe('market indexer', () => {
         Account: trader.classicAddress,
         TakerGets: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: all.toFixed() },
         TakerPays: '1',
-        Flags: 0x00080000 | 0x00020000,
+        Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
       },
       trader,
     );
@@ -305,7 +308,7 @@ describe('market indexer', () => {
     const submissions = t.app.platform.submissions!;
     for (const [i, tx] of [
       { TransactionType: 'SetRegularKey', RegularKey: 'rrrrrrrrrrrrrrrrrrrrrhoLvTp' },
-      { TransactionType: 'AccountSet', SetFlag: 4 },
+      { TransactionType: 'AccountSet', SetFlag: AccountSetAsfFlags.asfDisableMaster },
     ].entries()) {
       const out = await submissions.submit({
         intentKey: `test-blackhole-${i}`,
@@ -341,7 +344,7 @@ describe('market indexer', () => {
           Account: trader.classicAddress,
           TakerGets: '1000000',
           TakerPays: { currency: tokenB.currency, issuer: tokenB.issuer_address, value: '0.000001' },
-          Flags: 0x00080000 | 0x00020000,
+          Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
         },
         trader,
       );
@@ -391,7 +394,7 @@ describe('market indexer', () => {
             Account: trader.classicAddress,
             TakerGets: String(1_000_000 + round * 137_000),
             TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '0.000001' },
-            Flags: 0x00080000 | 0x00020000,
+            Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
           },
           trader,
         ),
@@ -401,7 +404,7 @@ describe('market indexer', () => {
             Account: second.classicAddress,
             TakerGets: String(2_000_000 + round * 71_000),
             TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '0.000001' },
-            Flags: 0x00080000 | 0x00020000,
+            Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
           },
           second,
         ),
@@ -413,7 +416,7 @@ describe('market indexer', () => {
           // A sell: at most 100 tokens for 1,000 drops (the pool pays about 100 drops a token).
           TakerGets: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '100' },
           TakerPays: String(1_000 + round * 7),
-          Flags: 0x00020000,
+          Flags: OfferCreateFlags.tfImmediateOrCancel,
         },
         trader,
       );
@@ -423,7 +426,7 @@ describe('market indexer', () => {
           Account: trader.classicAddress,
           TakerGets: String(500_000 + round * 10_000),
           TakerPays: { currency: tokenB.currency, issuer: tokenB.issuer_address, value: '0.000001' },
-          Flags: 0x00080000 | 0x00020000,
+          Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
         },
         trader,
       );
@@ -672,7 +675,7 @@ describe('public market API', () => {
       Account: trader.classicAddress,
       TakerGets: '10000000',
       TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '1' },
-      Flags: 0x00080000 | 0x00020000, // tfSell | tfImmediateOrCancel
+      Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
     });
     const bought = (await lineBalance(trader.classicAddress, tokenA)).minus(held);
     await traded({
@@ -684,7 +687,7 @@ describe('public market API', () => {
         value: bought.div(2).toSignificantDigits(15).toFixed(),
       },
       TakerPays: '1',
-      Flags: 0x00080000 | 0x00020000,
+      Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
     });
     const after = await recordOf();
     const expected = new Decimal(before.volume24h!).plus(moved[0]!).plus(moved[1]!);
@@ -1016,7 +1019,7 @@ describe('order book and risk', () => {
         Account: trader.classicAddress,
         TakerGets: '3000000',
         TakerPays: { currency: tokenA.currency, issuer: tokenA.issuer_address, value: '0.000001' },
-        Flags: 0x00080000 | 0x00020000,
+        Flags: OfferCreateFlags.tfSell | OfferCreateFlags.tfImmediateOrCancel,
       },
       trader,
     );

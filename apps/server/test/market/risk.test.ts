@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, Wallet, type SubmittableTransaction } from 'xrpl';
+import { Client, Wallet, type SubmittableTransaction, AccountSetAsfFlags, TrustSetFlags } from 'xrpl';
 import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
 import { NO_NEW_HOLDERS_SENTENCE, type RiskReport, type RiskSignal } from '@ledgerpad/shared';
 import { assessRisk, HOLDERS_NOTE, readRiskInput, type RiskTokenRef } from '../../src/modules/market/risk';
@@ -25,8 +25,19 @@ afterAll(async () => {
   await ledger?.close();
 });
 
-const ASF = { requireAuth: 2, noFreeze: 6, globalFreeze: 7, defaultRipple: 8, clawback: 16 } as const;
-const TF = { setfAuth: 0x00010000, setFreeze: 0x00100000, setDeepFreeze: 0x00400000 } as const;
+const A = AccountSetAsfFlags;
+const ASF = {
+  requireAuth: A.asfRequireAuth,
+  noFreeze: A.asfNoFreeze,
+  globalFreeze: A.asfGlobalFreeze,
+  defaultRipple: A.asfDefaultRipple,
+  clawback: A.asfAllowTrustLineClawback,
+} as const;
+const TF = {
+  setfAuth: TrustSetFlags.tfSetfAuth,
+  setFreeze: TrustSetFlags.tfSetFreeze,
+  setDeepFreeze: TrustSetFlags.tfSetDeepFreeze,
+} as const;
 
 async function ok(tx: SubmittableTransaction, wallet: Wallet) {
   const r = await submitAndWait(client, tx, wallet);

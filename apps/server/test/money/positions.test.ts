@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet, type Client } from 'xrpl';
+import { Wallet, type Client, OfferCreateFlags } from 'xrpl';
 import {
   Decimal,
   RLUSD_CURRENCY_HEX,
@@ -49,7 +49,7 @@ let ownerWallet: { id: number; address: string };
 let token: DeployResult;
 let rlusd: string;
 
-const TF_IMMEDIATE_OR_CANCEL = 0x00020000;
+const TF_IMMEDIATE_OR_CANCEL = OfferCreateFlags.tfImmediateOrCancel;
 /** Within a millionth: the ledger's swap rounds each step to 16 digits in the pool's favour. */
 const near = (actual: string, expected: Decimal) =>
   expect(

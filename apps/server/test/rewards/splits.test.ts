@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBalanceChanges, Wallet, type Client, type TransactionMetadata } from 'xrpl';
+import { getBalanceChanges, Wallet, type Client, type TransactionMetadata, AccountSetAsfFlags } from 'xrpl';
 import {
   Decimal,
   REWARD_MESSAGES,
@@ -151,7 +151,7 @@ describe('creator reward splits', () => {
     await submitOk(client, tagged, {
       TransactionType: 'AccountSet',
       Account: tagged.classicAddress,
-      SetFlag: 1,
+      SetFlag: AccountSetAsfFlags.asfRequireDest,
     });
     const needsTag = await setSplit(creator, [{ address: tagged.classicAddress, bps: 10_000 }]);
     expect(needsTag.statusCode).toBe(400);
@@ -290,7 +290,7 @@ describe('creator reward splits', () => {
     await submitOk(client, outside, {
       TransactionType: 'AccountSet',
       Account: outside.classicAddress,
-      SetFlag: 1,
+      SetFlag: AccountSetAsfFlags.asfRequireDest,
     });
     const res = await post('/api/claim-rewards', creator, {
       token: token.currency,

@@ -7,7 +7,7 @@ import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Client, decodeSeed, ECDSA, keyToRFC1751Mnemonic, Wallet } from 'xrpl';
+import { Client, decodeSeed, ECDSA, keyToRFC1751Mnemonic, Wallet, AccountSetAsfFlags } from 'xrpl';
 import { replayedWalletSchema, type DeployResult, type StagedWalletView } from '@ledgerpad/shared';
 import { openDatabase } from '../../src/db/client';
 import { Keyring, parseMasterKey } from '../../src/keys/envelope';
@@ -307,7 +307,7 @@ describe(`secret canary (${MODE})`, () => {
     try {
       const w = Wallet.fromSeed(String(apiPlain.wallet_seed));
       await client.submitAndWait(
-        { TransactionType: 'AccountSet', Account: w.address, SetFlag: 9 },
+        { TransactionType: 'AccountSet', Account: w.address, SetFlag: AccountSetAsfFlags.asfDepositAuth },
         { wallet: w },
       );
     } finally {

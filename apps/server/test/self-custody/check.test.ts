@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encode, Wallet } from 'xrpl';
+import { encode, Wallet, BatchFlags, GlobalFlags, LedgerEntry } from 'xrpl';
 import { SELF_CUSTODY_MESSAGES } from '@ledgerpad/shared';
 import { AppError } from '../../src/lib/errors';
 import { authorizeKey, checkSigned, checkSignedBatch } from '../../src/platform/intents/check';
@@ -79,10 +79,13 @@ describe('authorizeKey', () => {
     expect(
       authorizeKey(wallet.classicAddress, other.publicKey, { flags: 0, regularKey: other.classicAddress }),
     ).toBe('regular');
-    // lsfDisableMaster
-    expect(refusal(() => authorizeKey(wallet.classicAddress, wallet.publicKey, { flags: 0x00100000 }))).toBe(
-      SELF_CUSTODY_MESSAGES.masterDisabled,
-    );
+    expect(
+      refusal(() =>
+        authorizeKey(wallet.classicAddress, wallet.publicKey, {
+          flags: LedgerEntry.AccountRootFlags.lsfDisableMaster,
+        }),
+      ),
+    ).toBe(SELF_CUSTODY_MESSAGES.masterDisabled);
   });
 });
 
@@ -93,7 +96,7 @@ describe('checkSignedBatch (the seam for a trade and its fee, all or nothing)', 
     Sequence: sequence,
     Fee: '0',
     SigningPubKey: '',
-    Flags: 0x40000000,
+    Flags: GlobalFlags.tfInnerBatchTxn,
   });
   const trade = inner(
     { TransactionType: 'Payment', Destination: wallet.classicAddress, Amount: '1000', SendMax: '1000' },
@@ -103,7 +106,7 @@ describe('checkSignedBatch (the seam for a trade and its fee, all or nothing)', 
   const outer = {
     TransactionType: 'Batch',
     Account: wallet.classicAddress,
-    Flags: 0x00010000,
+    Flags: BatchFlags.tfAllOrNothing,
     Sequence: 10,
     Fee: '40',
     LastLedgerSequence: 200,
@@ -130,7 +133,7 @@ describe('checkSignedBatch (the seam for a trade and its fee, all or nothing)', 
     expect(refusal(() => checkSignedBatch(outer, [trade, fee], wallet.sign(dropped as never).tx_blob))).toBe(
       SELF_CUSTODY_MESSAGES.mismatch('RawTransactions'),
     );
-    const allowPartial = { ...outer, Flags: 0x00020000 };
+    const allowPartial = { ...outer, Flags: BatchFlags.tfOnlyOne };
     expect(
       refusal(() => checkSignedBatch(outer, [trade, fee], wallet.sign(allowPartial as never).tx_blob)),
     ).toBe(SELF_CUSTODY_MESSAGES.mismatch('Flags'));

@@ -1,6 +1,6 @@
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { convertStringToHex, Wallet } from 'xrpl';
+import { convertStringToHex, Wallet, AccountSetAsfFlags, PaymentFlags } from 'xrpl';
 import {
   INTENT_LEDGER_WINDOW,
   SELF_CUSTODY_MESSAGES,
@@ -179,7 +179,7 @@ describe('adding a self-custody wallet: proof of ownership', () => {
     await submitOk(client(), account, {
       TransactionType: 'AccountSet',
       Account: account.classicAddress,
-      SetFlag: 4,
+      SetFlag: AccountSetAsfFlags.asfDisableMaster,
     });
     // The master key is disabled now: its proof is refused with the reason.
     const ch = await challenge(alice, account.classicAddress);
@@ -301,7 +301,7 @@ describe('transfers from a browser wallet: the server prepares, the browser sign
     ['Amount', (tx) => ({ ...tx, Amount: '9000000' })],
     ['Destination', (tx) => ({ ...tx, Destination: genesis.classicAddress })],
     ['Fee', (tx) => ({ ...tx, Fee: '12' })],
-    ['Flags', (tx) => ({ ...tx, Flags: 0x00020000 })],
+    ['Flags', (tx) => ({ ...tx, Flags: PaymentFlags.tfPartialPayment })],
     ['Sequence', (tx) => ({ ...tx, Sequence: Number(tx.Sequence) + 1 })],
     ['LastLedgerSequence', (tx) => ({ ...tx, LastLedgerSequence: Number(tx.LastLedgerSequence) + 100 })],
   ];
@@ -428,7 +428,7 @@ describe('transfers from a browser wallet: the server prepares, the browser sign
     await submitOk(client(), issuer, {
       TransactionType: 'AccountSet',
       Account: issuer.classicAddress,
-      SetFlag: 8,
+      SetFlag: AccountSetAsfFlags.asfDefaultRipple,
     });
     await submitOk(client(), browser, {
       TransactionType: 'TrustSet',

@@ -1,6 +1,15 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet, type AccountSet, type Client, type OfferCreate, type Payment, type TrustSet } from 'xrpl';
+import {
+  Wallet,
+  type AccountSet,
+  type Client,
+  type OfferCreate,
+  type Payment,
+  type TrustSet,
+  AccountSetAsfFlags,
+  OfferCreateFlags,
+} from 'xrpl';
 import {
   ORDER_MESSAGES,
   SWAP_MESSAGES,
@@ -78,7 +87,7 @@ const outsiderSells = (tokens: string, price: string) =>
     Account: outsider.classicAddress,
     TakerGets: { currency: TOKEN, issuer: issuer.classicAddress, value: tokens },
     TakerPays: String(new Decimal(tokens).mul(price).mul(1e6).toFixed(0)),
-    Flags: 0x00020000, // tfImmediateOrCancel: it takes, it never rests
+    Flags: OfferCreateFlags.tfImmediateOrCancel, // it takes, it never rests
   });
 
 beforeAll(async () => {
@@ -98,7 +107,11 @@ beforeAll(async () => {
     });
   }
   // Issuers of tradable tokens ripple by default (AMMCreate requires it), as Ledgerpad's deploys do.
-  await submit(issuer, { TransactionType: 'AccountSet', Account: issuer.classicAddress, SetFlag: 8 });
+  await submit(issuer, {
+    TransactionType: 'AccountSet',
+    Account: issuer.classicAddress,
+    SetFlag: AccountSetAsfFlags.asfDefaultRipple,
+  });
   await submit(outsider, {
     TransactionType: 'TrustSet',
     Account: outsider.classicAddress,

@@ -1,13 +1,14 @@
 import Decimal from 'decimal.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet, type Client, type Payment } from 'xrpl';
+import { Wallet, type Client, type Payment, OfferCreateFlags } from 'xrpl';
 import {
   SWAP_MESSAGES,
   type AddTrustlineResult,
   type DeployResult,
   type QuoteView,
   type SwapResult,
+  TRUST_LINE_MAX_LIMIT,
 } from '@ledgerpad/shared';
 import { PLATFORM_ROLES, STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { platformWallet } from '../../src/platform/custody';
@@ -230,7 +231,7 @@ describe('market swaps', () => {
         Account: whale.address,
         TakerGets: '30000000',
         TakerPays: { currency: token.currency, issuer: token.issuer_address, value: '1' },
-        Flags: 0x00020000 | 0x00080000,
+        Flags: OfferCreateFlags.tfImmediateOrCancel | OfferCreateFlags.tfSell,
       },
       whale,
     );
@@ -316,7 +317,7 @@ describe('market swaps', () => {
         ledger_index: 'validated',
       });
       expect(lines.result.lines.map((l) => [l.currency, l.limit])).toEqual([
-        [token.currency, '1000000000000000'],
+        [token.currency, TRUST_LINE_MAX_LIMIT],
       ]);
     }
     // Once there, asking again sends nothing.
@@ -429,7 +430,7 @@ describe('market swaps', () => {
         Account: buyer.address,
         TakerGets: '2000000',
         TakerPays: { currency: token.currency, issuer: token.issuer_address, value: '0.000001' },
-        Flags: 0x00020000 | 0x00080000, // immediate or cancel, sell exactly 2 XRP
+        Flags: OfferCreateFlags.tfImmediateOrCancel | OfferCreateFlags.tfSell, // sell exactly 2 XRP
       },
       buyer,
     );

@@ -7,7 +7,7 @@ import {
   type TokenView,
   type VestingScheduleView,
 } from '@ledgerpad/shared';
-import { Wallet, xrpToDrops, type TransactionMetadata } from 'xrpl';
+import { Wallet, xrpToDrops, type TransactionMetadata, OfferCreateFlags } from 'xrpl';
 import { jobs } from '../../src/platform/jobs';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { submitAndWait } from '../helpers/submit-and-wait';
@@ -143,7 +143,7 @@ describe('the token list mark of a locked allocation', () => {
           Account: outsider.address,
           TakerPays: { ...token, value: '1000' },
           TakerGets: xrpToDrops(1),
-          Flags: 0x00020000, // tfImmediateOrCancel
+          Flags: OfferCreateFlags.tfImmediateOrCancel,
         },
         outsider,
       ),

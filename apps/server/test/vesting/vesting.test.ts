@@ -14,14 +14,15 @@ import type { DeployPayload } from '../../src/modules/deploy';
 import type { SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import { testLogo } from '../helpers/test-logo';
+import { LedgerEntry } from 'xrpl';
 
 // Issue 28: a deploy that locks the dev allocation on the ledger, read back from the ledger's own
 // objects, and a due tranche released from the dashboard. Figures: supply 1,000,000, dev 10% =
 // 100,000; 25% cliff after 0.01 h (36 s) = 25,000; the rest, 75,000, over 2 months = 37,500 each,
 // unlocking one and two calendar months after the cliff.
 
-const LSF_ALLOW_TRUSTLINE_LOCKING = 0x40000000;
-const LSF_DISABLE_MASTER = 0x00100000;
+const LSF_ALLOW_TRUSTLINE_LOCKING = LedgerEntry.AccountRootFlags.lsfAllowTrustLineLocking;
+const LSF_DISABLE_MASTER = LedgerEntry.AccountRootFlags.lsfDisableMaster;
 const BLACKHOLE = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 
 let t: WalletTestApp;

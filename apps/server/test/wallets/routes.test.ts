@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classicAddressToXAddress, Wallet } from 'xrpl';
+import { classicAddressToXAddress, Wallet, AMMDepositFlags, LedgerEntry } from 'xrpl';
 import { RLUSD_CURRENCY_HEX, type WalletBalance } from '@ledgerpad/shared';
 import { PLATFORM_ROLES } from '../../src/platform/accounts';
 import { ledgerSubmissions } from '../../src/ledger/schema';
@@ -359,7 +359,7 @@ describe('wallets API', () => {
         account: issuer,
         ledger_index: 'validated',
       });
-      expect(info.result.account_data.Flags & 0x00800000).toBeTruthy(); // lsfDefaultRipple
+      expect(info.result.account_data.Flags & LedgerEntry.AccountRootFlags.lsfDefaultRipple).toBeTruthy();
       const amm = await t.connection.client.request({
         command: 'amm_info',
         asset: { currency: 'XRP' },
@@ -442,7 +442,7 @@ describe('wallets API', () => {
           Asset: { currency: 'XRP' },
           Asset2: { currency: RLUSD_CURRENCY_HEX, issuer },
           Amount: '10000000',
-          Flags: 0x00080000, // tfSingleAsset
+          Flags: AMMDepositFlags.tfSingleAsset,
         },
         purpose: 'test',
       });

@@ -167,15 +167,22 @@ export type ChartResolution = (typeof CHART_RESOLUTIONS)[number]['code'];
 // Query and body shapes of the public market routes, parsed at the route edge. Numbers in queries
 // are never coerced ('0x10', '1e3' or '' are not numbers): the shared whole-number rule.
 
-/** The chart resolutions GET /api/history answers (TradingView's names; D and 1D are one day). */
-export const HISTORY_RESOLUTIONS = ['1', '5', '15', '60', '240', 'D', '1D'] as const;
-export type HistoryResolution = (typeof HISTORY_RESOLUTIONS)[number];
+/** The chart resolutions GET /api/history answers: the chart's, and TradingView's 'D' for a day. */
+export type HistoryResolution = ChartResolution | 'D';
+const HISTORY_RESOLUTIONS: readonly HistoryResolution[] = [...CHART_RESOLUTIONS.map((r) => r.code), 'D'];
+/** Each history resolution's length in seconds (CHART_RESOLUTIONS', 'D' as '1D'). */
+export const HISTORY_RESOLUTION_SECONDS = Object.fromEntries([
+  ...CHART_RESOLUTIONS.map((r) => [r.code, r.seconds]),
+  ['D', CHART_RESOLUTIONS.find((r) => r.code === '1D')!.seconds],
+]) as Record<HistoryResolution, number>;
 
 /** GET /api/history?symbol=&issuer=&resolution=&from=&to= */
 export const priceHistoryQuerySchema = z.object({
   symbol: z.string({ message: 'symbol is required.' }).min(1, 'symbol is required.'),
   issuer: z.string({ message: 'issuer is required.' }),
-  resolution: z.enum(HISTORY_RESOLUTIONS, { message: 'resolution must be one of 1, 5, 15, 60, 240, 1D.' }),
+  resolution: z.enum(HISTORY_RESOLUTIONS, {
+    message: `resolution must be one of ${CHART_RESOLUTIONS.map((r) => r.code).join(', ')}.`,
+  }),
   from: wholeNumberSchema('from'),
   to: wholeNumberSchema('to'),
 });

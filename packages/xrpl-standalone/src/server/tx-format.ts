@@ -2,19 +2,19 @@
 // ledger, streams). v2 moves the transaction under `tx_json`, the hash beside it, and replaces a
 // Payment's `Amount` with `DeliverMax`; v1 keeps the flat shape and adds `DeliverMax` beside `Amount`.
 import type { JsonObject, LedgerNodeApi, TxRecord } from '../core/contract';
+import { RIPPLE_EPOCH_OFFSET } from '../core/ledger-node';
 
-const RIPPLE_EPOCH = 946_684_800;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 export type ApiVersion = 1 | 2;
 
 export function closeTimeIso(closeTime: number): string {
-  return new Date((closeTime + RIPPLE_EPOCH) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return new Date((closeTime + RIPPLE_EPOCH_OFFSET) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** rippled's to_string(NetClock::time_point): "2024-Jan-01 00:00:00.000000000 UTC". */
 export function closeTimeHuman(closeTime: number): string {
-  const d = new Date((closeTime + RIPPLE_EPOCH) * 1000);
+  const d = new Date((closeTime + RIPPLE_EPOCH_OFFSET) * 1000);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getUTCFullYear()}-${MONTHS[d.getUTCMonth()]}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(
     d.getUTCMinutes(),

@@ -1,4 +1,4 @@
-import { RLUSD_CURRENCY_HEX, type NewTrade, Decimal, dropsToXrp } from '@ledgerpad/shared';
+import { CHART_RESOLUTIONS, RLUSD_CURRENCY_HEX, type NewTrade, Decimal, dropsToXrp } from '@ledgerpad/shared';
 import { readIssuerFacts, type IssuerFacts } from '../../ledger/account-root';
 import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
@@ -14,7 +14,8 @@ import { extractTrades, type ExtractedTrade, type MarketIndex, type Quote } from
 // `prepare` (at that ledger's index, so a replay reads the same state); `write` runs inside the
 // follower's transaction; `committed` announces the trades on the live socket.
 
-const RESOLUTIONS = [60, 300, 900, 3600, 14_400, 86_400] as const;
+/** The candle lengths kept: the chart's resolutions, in seconds. */
+const RESOLUTIONS = CHART_RESOLUTIONS.map((r) => r.seconds);
 /** Ledger reads (pools, issuer facts) of one batch in flight at once. */
 const READ_CONCURRENCY = 8;
 

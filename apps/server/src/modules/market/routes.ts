@@ -9,7 +9,7 @@ import {
   priceHistoryQuerySchema,
   recentTradesQuerySchema,
   tokenCodeSchema,
-  type HistoryResolution,
+  HISTORY_RESOLUTION_SECONDS,
   rankVerifiedFirst,
   type TokenSuggestion,
   type NewTrade,
@@ -35,16 +35,6 @@ import { marketCandles, marketTrades } from './schema';
 import { lazyBody, makeBody, MarketSnapshot, priceKey, type Body, type CurveMarkets } from './snapshot';
 import { documented } from '../../plugins/access';
 
-/** TradingView resolutions → seconds. */
-const RESOLUTION_SECONDS: Record<HistoryResolution, number> = {
-  '1': 60,
-  '5': 300,
-  '15': 900,
-  '60': 3600,
-  '240': 14_400,
-  D: 86_400,
-  '1D': 86_400,
-};
 const MAX_BARS = 5_000;
 const SEARCH_MAX = 10;
 
@@ -295,7 +285,7 @@ export function registerMarket(
     const q = parseInput(priceHistoryQuerySchema, request.query);
     const issuer = issuerQuery(q.issuer);
     const currency = currencyParam(q.symbol, 'symbol');
-    const seconds = RESOLUTION_SECONDS[q.resolution]!;
+    const seconds = HISTORY_RESOLUTION_SECONDS[q.resolution];
     if (q.from >= q.to) throw badRequest('from must be before to.');
     if ((q.to - q.from) / seconds > MAX_BARS) {
       throw badRequest(`At most ${MAX_BARS} bars per request: narrow the range.`);

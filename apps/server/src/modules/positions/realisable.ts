@@ -4,6 +4,7 @@ import {
   RLUSD_CURRENCY_HEX,
   ammSwapOut,
   amountValue,
+  dropsToDecimal,
   platformFee,
   type LedgerAmount,
 } from '@ledgerpad/shared';
@@ -101,7 +102,7 @@ export function realisableXrp(
   let charged: Decimal;
   if (depth.kind === 'pool') {
     const raw = ammSwapOut(depth.poolTokens, depth.poolQuote, balance, depth.tradingFee);
-    out = depth.quote === 'XRP' ? raw.floor().div(1_000_000) : raw;
+    out = depth.quote === 'XRP' ? dropsToDecimal(raw.floor().toFixed(0)) : raw;
     charged = out;
   } else {
     out = new Decimal(0);

@@ -8,6 +8,7 @@ import { Num, toIouPrecision } from '../number';
 import { type Amt, type Issue, XRP_ISSUE, isXrp, xrpDrops, zeroAmt } from '../../amm/amount';
 import { ammIndex } from '../../amm/ids';
 import { accountRootKey, bookBaseKey, dirPageKey, trustLineKey } from '../keylets';
+import { LSF } from '../ledger-flags';
 
 // Keylets are SHA-512 hashes; the order book walks the same few accounts and lines over and
 // over, so their indexes are memoized (bounded, cleared when full).
@@ -34,9 +35,6 @@ export interface ReserveConfig {
   reserveIncrement: bigint;
 }
 
-const LSF_GLOBAL_FREEZE = 0x00400000;
-const LSF_LOW_FREEZE = 0x00400000;
-const LSF_HIGH_FREEZE = 0x00800000;
 const QUALITY_ONE = 1_000_000_000;
 
 const hexes = new Map<string, string>();
@@ -111,7 +109,7 @@ export function lineBalance(view: ReadLedger, holder: string, issue: Issue): Num
 
 export function isGlobalFrozen(view: ReadLedger, issuer: string): boolean {
   const root = readAccount(view, issuer);
-  return root !== undefined && (Number(root.Flags ?? 0) & LSF_GLOBAL_FREEZE) !== 0;
+  return root !== undefined && (Number(root.Flags ?? 0) & LSF.globalFreeze) !== 0;
 }
 
 /** rippled isFrozen: global freeze of the issuer or the issuer froze the holder's line. */
@@ -122,7 +120,7 @@ export function isFrozen(view: ReadLedger, holder: string, issue: Issue): boolea
   const line = trustLine(view, holder, issue.issuer, issue.currency);
   if (!line) return false;
   const issuerIsHigh = accountHex(issue.issuer) > accountHex(holder);
-  return (Number(line.Flags ?? 0) & (issuerIsHigh ? LSF_HIGH_FREEZE : LSF_LOW_FREEZE)) !== 0;
+  return (Number(line.Flags ?? 0) & (issuerIsHigh ? LSF.highFreeze : LSF.lowFreeze)) !== 0;
 }
 
 export function ownerCount(view: ReadLedger, address: string): number {

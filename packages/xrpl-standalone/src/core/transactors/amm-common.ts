@@ -25,6 +25,7 @@ import {
   readAmm,
   type AmmState,
 } from '../book/read';
+import { LSF } from '../ledger-flags';
 
 export const TRADING_FEE_THRESHOLD = 1000;
 
@@ -164,7 +165,7 @@ export function deleteAmmAccount(view: ApplyView, amm: AmmState): Ter {
     const ter = trustDelete(view, line, low, high);
     if (ter !== 'tesSUCCESS') return 'tecINTERNAL';
     const other = low === ammAccount ? high : low;
-    const otherReserve = low === ammAccount ? 0x00020000 : 0x00010000;
+    const otherReserve = low === ammAccount ? LSF.highReserve : LSF.lowReserve;
     if ((Number(line.Flags ?? 0) & otherReserve) !== 0) adjustOwnerCount(view, other, -1);
   }
   const sle = view.read(amm.index);

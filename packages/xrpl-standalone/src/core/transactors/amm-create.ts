@@ -21,28 +21,23 @@ import {
   sendOrThrow,
 } from './amm-common';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
-
-const LSF_DEFAULT_RIPPLE = 0x00800000;
-const LSF_DISABLE_MASTER = 0x00100000;
-const LSF_DEPOSIT_AUTH = 0x01000000;
-const LSF_AMM_NODE = 0x01000000;
-const LSF_REQUIRE_AUTH = 0x00040000;
+import { LSF } from '../ledger-flags';
 
 function noDefaultRipple(view: PreclaimContext['view'], issue: Issue): boolean {
   if (isXrp(issue)) return false;
   const acct = readAccount(view, issue.issuer);
-  return acct !== undefined && (Number(acct.Flags ?? 0) & LSF_DEFAULT_RIPPLE) === 0;
+  return acct !== undefined && (Number(acct.Flags ?? 0) & LSF.defaultRipple) === 0;
 }
 
 function requireAuth(view: PreclaimContext['view'], issue: Issue, account: string): Ter {
   if (isXrp(issue) || issue.issuer === account) return 'tesSUCCESS';
   const iss = readAccount(view, issue.issuer);
   if (!iss) return 'terNO_ACCOUNT';
-  if ((Number(iss.Flags ?? 0) & LSF_REQUIRE_AUTH) === 0) return 'tesSUCCESS';
+  if ((Number(iss.Flags ?? 0) & LSF.requireAuth) === 0) return 'tesSUCCESS';
   const line = view.read(trustLineKey(account, issue.issuer, issue.currency));
   if (!line) return 'tecNO_LINE';
   const issuerHigh = (line.HighLimit as { issuer: string }).issuer === issue.issuer;
-  return (Number(line.Flags ?? 0) & (issuerHigh ? 0x00080000 : 0x00040000)) !== 0
+  return (Number(line.Flags ?? 0) & (issuerHigh ? LSF.highAuth : LSF.lowAuth)) !== 0
     ? 'tesSUCCESS'
     : 'tecNO_AUTH';
 }
@@ -76,7 +71,7 @@ export const ammCreate: Transactor = {
     for (const a of [amount, amount2]) {
       if (!isXrp(a.issue)) {
         const iss = readAccount(view, a.issue.issuer);
-        if (iss && (Number(iss.Flags ?? 0) & 0x00400000) !== 0) return 'tecFROZEN';
+        if (iss && (Number(iss.Flags ?? 0) & LSF.globalFreeze) !== 0) return 'tecFROZEN';
       }
     }
     if (noDefaultRipple(view, amount.issue) || noDefaultRipple(view, amount2.issue)) return 'terNO_RIPPLE';
@@ -115,7 +110,7 @@ export const ammCreate: Transactor = {
       Account: ammAccount,
       AMMID: index,
       Balance: '0',
-      Flags: LSF_DISABLE_MASTER | LSF_DEFAULT_RIPPLE | LSF_DEPOSIT_AUTH,
+      Flags: LSF.disableMaster | LSF.defaultRipple | LSF.depositAuth,
       OwnerCount: 0,
       PreviousTxnID: '0'.repeat(64),
       PreviousTxnLgrSeq: 0,
@@ -151,7 +146,7 @@ export const ammCreate: Transactor = {
           const key = trustLineKey(ammAccount, a.issue.issuer, a.issue.currency);
           const line = view.peek(key);
           if (!line) return 'tecINTERNAL';
-          line.Flags = (Number(line.Flags ?? 0) | LSF_AMM_NODE) >>> 0;
+          line.Flags = (Number(line.Flags ?? 0) | LSF.ammNode) >>> 0;
           view.update(line);
         }
       }

@@ -36,6 +36,7 @@ import {
   trustLine,
 } from '../book/read';
 import type { ApplyContext, PreclaimContext, PreflightContext, Transactor } from './types';
+import { LSF } from '../ledger-flags';
 
 // Cross-currency payments use the same order-book strands (registered once, on first import).
 registerStrandBuilder(crossCurrencyStrands);
@@ -47,7 +48,6 @@ export const TF_OFFER = {
   sell: 0x00080000,
 };
 const LSF_OFFER = { passive: 0x00010000, sell: 0x00020000 };
-const LSF_REQUIRE_AUTH = 0x00040000;
 const QUALITY_ONE = 1_000_000_000;
 // rippled STAmount::cMaxNative, cMaxValue and cMaxOffset.
 const MAX_NATIVE_DROPS = 100_000_000_000_000_000n;
@@ -85,16 +85,16 @@ function checkAcceptAsset(view: PreclaimContext['view'], account: string, issue:
   const issuer = readAcct(view, issue.issuer);
   if (!issuer) return 'tecNO_ISSUER';
   if (account === issue.issuer) return 'tesSUCCESS';
-  if ((Number(issuer.Flags ?? 0) & LSF_REQUIRE_AUTH) !== 0) {
+  if ((Number(issuer.Flags ?? 0) & LSF.requireAuth) !== 0) {
     const line = trustLine(view, account, issue.issuer, issue.currency);
     if (!line) return 'tecNO_LINE';
     const issuerHigh = accountHex(issue.issuer) > accountHex(account);
-    const flag = issuerHigh ? 0x00080000 : 0x00040000;
+    const flag = issuerHigh ? LSF.highAuth : LSF.lowAuth;
     if ((Number(line.Flags ?? 0) & flag) === 0) return 'tecNO_AUTH';
   }
   // Deep freeze by either side means the account may not receive the token (XLS-77).
   const line = trustLine(view, account, issue.issuer, issue.currency);
-  if (line && (Number(line.Flags ?? 0) & (0x02000000 | 0x04000000)) !== 0) return 'tecFROZEN';
+  if (line && (Number(line.Flags ?? 0) & (LSF.lowDeepFreeze | LSF.highDeepFreeze)) !== 0) return 'tecFROZEN';
   return 'tesSUCCESS';
 }
 

@@ -6,23 +6,24 @@ import { accountRootIndex, signerListIndex } from '../keylets';
 import { compareDecimal, negateDecimal, negateText, parseDecimal } from '../decimal';
 import { ownedEntries } from '../owner-dir';
 import { optionalBool, requireAccount, resolveLedger } from '../params';
+import { LSF } from '../../core/ledger-flags';
 
 const ACCOUNT_FLAGS: Array<[string, number]> = [
-  ['defaultRipple', 0x00800000],
-  ['depositAuth', 0x01000000],
-  ['disableMasterKey', 0x00100000],
-  ['disallowIncomingXRP', 0x00080000],
-  ['globalFreeze', 0x00400000],
-  ['noFreeze', 0x00200000],
-  ['passwordSpent', 0x00010000],
-  ['requireAuthorization', 0x00040000],
-  ['requireDestinationTag', 0x00020000],
-  ['disallowIncomingCheck', 0x08000000],
-  ['disallowIncomingNFTokenOffer', 0x04000000],
-  ['disallowIncomingPayChan', 0x10000000],
-  ['disallowIncomingTrustline', 0x20000000],
-  ['allowTrustLineClawback', 0x80000000],
-  ['allowTrustLineLocking', 0x40000000],
+  ['defaultRipple', LSF.defaultRipple],
+  ['depositAuth', LSF.depositAuth],
+  ['disableMasterKey', LSF.disableMaster],
+  ['disallowIncomingXRP', LSF.disallowXRP],
+  ['globalFreeze', LSF.globalFreeze],
+  ['noFreeze', LSF.noFreeze],
+  ['passwordSpent', LSF.passwordSpent],
+  ['requireAuthorization', LSF.requireAuth],
+  ['requireDestinationTag', LSF.requireDestTag],
+  ['disallowIncomingCheck', LSF.disallowIncomingCheck],
+  ['disallowIncomingNFTokenOffer', LSF.disallowIncomingNFTokenOffer],
+  ['disallowIncomingPayChan', LSF.disallowIncomingPayChan],
+  ['disallowIncomingTrustline', LSF.disallowIncomingTrustline],
+  ['allowTrustLineClawback', LSF.allowTrustLineClawback],
+  ['allowTrustLineLocking', LSF.allowTrustLineLocking],
 ];
 
 /** The AccountRoot of `account` in `view`, or actNotFound with the ledger fields rippled adds. */

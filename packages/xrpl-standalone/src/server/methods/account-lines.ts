@@ -5,9 +5,22 @@ import { ownedEntries } from '../owner-dir';
 import { pageEntries, readDirMarker } from '../paging';
 import { optionalAccount, optionalBool, readLimit, requireAccount, resolveLedger } from '../params';
 import { lineFromSide, readAccountRoot } from './account-info';
+import { LSF } from '../../core/ledger-flags';
 
-const LOW = { reserve: 0x10000, auth: 0x40000, noRipple: 0x100000, freeze: 0x400000, deepFreeze: 0x2000000 };
-const HIGH = { reserve: 0x20000, auth: 0x80000, noRipple: 0x200000, freeze: 0x800000, deepFreeze: 0x4000000 };
+const LOW = {
+  reserve: LSF.lowReserve,
+  auth: LSF.lowAuth,
+  noRipple: LSF.lowNoRipple,
+  freeze: LSF.lowFreeze,
+  deepFreeze: LSF.lowDeepFreeze,
+};
+const HIGH = {
+  reserve: LSF.highReserve,
+  auth: LSF.highAuth,
+  noRipple: LSF.highNoRipple,
+  freeze: LSF.highFreeze,
+  deepFreeze: LSF.highDeepFreeze,
+};
 
 export const accountLinesMethod: MethodSpec = {
   handler: ({ node, params }) => {

@@ -19,12 +19,11 @@ import {
 import type { MethodSpec } from '../context';
 import { RpcError } from '../errors';
 import { isObject, resolveLedger } from '../params';
-
-const RIPPLE_EPOCH_MS = Date.UTC(2000, 0, 1);
+import { RIPPLE_EPOCH_OFFSET } from '../../core/ledger-node';
 
 /** rippled to_iso8601 of a NetClock time: "2023-11-07T21:17:42+0000". */
 function iso8601(rippleSeconds: number): string {
-  return new Date(RIPPLE_EPOCH_MS + rippleSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+0000');
+  return new Date((RIPPLE_EPOCH_OFFSET + rippleSeconds) * 1000).toISOString().replace(/\.\d{3}Z$/, '+0000');
 }
 
 function readIssue(params: JsonObject, field: string): Issue {

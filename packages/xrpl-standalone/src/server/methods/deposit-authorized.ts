@@ -5,8 +5,7 @@ import { RpcError, invalidField, missingField } from '../errors';
 import { accountRootIndex } from '../keylets';
 import { resolveLedger } from '../params';
 import { isValidClassicAddress } from 'ripple-address-codec';
-
-const LSF_DEPOSIT_AUTH = 0x01000000;
+import { LSF } from '../../core/ledger-flags';
 
 function readAddress(
   value: unknown,
@@ -27,7 +26,7 @@ export const depositAuthorizedMethod: MethodSpec = {
     if (!view.read(accountRootIndex(source))) throw new RpcError('srcActNotFound', undefined, fields);
     const dest = view.read(accountRootIndex(destination));
     if (!dest) throw new RpcError('dstActNotFound', undefined, fields);
-    const requiresAuth = (Number(dest.Flags ?? 0) & LSF_DEPOSIT_AUTH) !== 0;
+    const requiresAuth = (Number(dest.Flags ?? 0) & LSF.depositAuth) !== 0;
     const authorized =
       source === destination ||
       !requiresAuth ||

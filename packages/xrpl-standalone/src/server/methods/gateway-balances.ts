@@ -8,6 +8,7 @@ import { addDecimal, formatDecimal, negateDecimal, parseDecimal, type Decimal } 
 import { ownedEntries } from '../owner-dir';
 import { isObject, requireAccount, resolveLedger } from '../params';
 import { lineFromSide, readAccountRoot } from './account-info';
+import { LSF } from '../../core/ledger-flags';
 
 function readHotWallets(params: JsonObject): Set<string> {
   const value = params.hotwallet;
@@ -59,7 +60,7 @@ export const gatewayBalancesMethod: MethodSpec = {
       if (balance.mantissa === 0n) continue;
       const flags = Number(entry.Flags ?? 0);
       // A freeze this account (the gateway) set on its side of the line (rippled's getFreeze()).
-      const frozen = (flags & (line.isLow ? 0x400000 : 0x800000)) !== 0;
+      const frozen = (flags & (line.isLow ? LSF.lowFreeze : LSF.highFreeze)) !== 0;
       if (hotWallets.has(line.peer)) {
         // A hot wallet's balance, from the hot wallet's side.
         pushPeer(balances, line.peer, line.currency, negateDecimal(balance));

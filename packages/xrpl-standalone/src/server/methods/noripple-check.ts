@@ -5,10 +5,7 @@ import { RpcError, invalidField, missingField } from '../errors';
 import { ownedEntries } from '../owner-dir';
 import { optionalBool, readLimit, requireAccount, resolveLedger } from '../params';
 import { readAccountRoot } from './account-info';
-
-const LSF_DEFAULT_RIPPLE = 0x00800000;
-const TF_SET_NO_RIPPLE = 0x00020000;
-const TF_CLEAR_NO_RIPPLE = 0x00040000;
+import { ASF, LSF, TF } from '../../core/ledger-flags';
 
 export const norippleCheckMethod: MethodSpec = {
   handler: ({ node, params }) => {
@@ -31,14 +28,14 @@ export const norippleCheckMethod: MethodSpec = {
       transactions.push({ ...tx, Sequence: seq, Account: account, Fee: fee });
       seq += 1;
     };
-    const defaultRipple = (Number(root.Flags ?? 0) & LSF_DEFAULT_RIPPLE) !== 0;
+    const defaultRipple = (Number(root.Flags ?? 0) & LSF.defaultRipple) !== 0;
     if (defaultRipple && !gateway) {
       problems.push(
         'You appear to have set your default ripple flag even though you are not a gateway. This is not recommended unless you are experimenting',
       );
     } else if (gateway && !defaultRipple) {
       problems.push('You should immediately set your default ripple flag');
-      fill({ TransactionType: 'AccountSet', SetFlag: 8 });
+      fill({ TransactionType: 'AccountSet', SetFlag: ASF.defaultRipple });
     }
     for (const entry of ownedEntries(view, account)) {
       if (limit <= 0) break;
@@ -46,7 +43,7 @@ export const norippleCheckMethod: MethodSpec = {
       const low = entry.LowLimit as { currency: string; issuer: string; value: string };
       const high = entry.HighLimit as { currency: string; issuer: string; value: string };
       const isLow = low.issuer === account;
-      const noRipple = (Number(entry.Flags ?? 0) & (isLow ? 0x100000 : 0x200000)) !== 0;
+      const noRipple = (Number(entry.Flags ?? 0) & (isLow ? LSF.lowNoRipple : LSF.highNoRipple)) !== 0;
       let problem: string;
       if (noRipple && gateway) problem = 'You should clear the no ripple flag on your ';
       else if (!gateway && !noRipple) problem = 'You should probably set the no ripple flag on your ';
@@ -58,7 +55,7 @@ export const norippleCheckMethod: MethodSpec = {
       fill({
         TransactionType: 'TrustSet',
         LimitAmount: { currency: myLimit.currency, issuer: peerLimit.issuer, value: myLimit.value },
-        Flags: noRipple ? TF_CLEAR_NO_RIPPLE : TF_SET_NO_RIPPLE,
+        Flags: noRipple ? TF.clearNoRipple : TF.setNoRipple,
       });
     }
     const result: JsonObject = { problems, ...fields };
