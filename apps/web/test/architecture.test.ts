@@ -246,6 +246,32 @@ describe('web architecture', () => {
     expect(setLimit.match(NEW_LIMIT)).toHaveLength(1);
   });
 
+  it('every form reads its schema through lib/form-resolver, the one zod wiring', () => {
+    // One way to put zod into a form: react-hook-form with a resolver from lib/form-resolver.ts
+    // (schemaResolver, requestResolver, allResolvers) — no form imports @hookform/resolvers itself,
+    // hand-rolls a resolver function, or runs a schema in its submit handler instead.
+    const RESOLVER_LIB = path.join('lib', 'form-resolver.ts');
+    const DIRECT = /from\s+['"]@hookform\/resolvers/;
+    const INLINE = /resolver:\s*(?:async\s*)?\(/;
+    const forms = [...graph.keys()].filter((f) => /\buseForm\b/.test(readFileSync(f, 'utf8')));
+    expect(forms.length).toBeGreaterThan(10);
+    const wrong = [...graph].flatMap(([f, deps]) => {
+      if (rel(f) === RESOLVER_LIB) return [];
+      const text = readFileSync(f, 'utf8');
+      return [
+        ...(DIRECT.test(text) ? [`${rel(f)} imports @hookform/resolvers`] : []),
+        ...(INLINE.test(text) ? [`${rel(f)} writes its own resolver`] : []),
+        ...(forms.includes(f) && !deps.some((d) => rel(d) === RESOLVER_LIB)
+          ? [`${rel(f)} has a form without lib/form-resolver`]
+          : []),
+      ];
+    });
+    expect(wrong).toEqual([]);
+    // The patterns are live: the two hand-made wirings this rule replaced.
+    expect(DIRECT.test("import { zodResolver } from '@hookform/resolvers/zod';")).toBe(true);
+    expect(INLINE.test('resolver: async (values, ctx, opts) => {')).toBe(true);
+  });
+
   it('has no import cycles in apps/web/src', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();

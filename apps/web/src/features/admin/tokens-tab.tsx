@@ -2,7 +2,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm, type FieldError } from 'react-hook-form';
 import { toast } from 'sonner';
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ADMIN_MESSAGES,
   EDGE_MESSAGES,
@@ -18,7 +17,7 @@ import { FormErrors, TextField } from '../../components/form-field';
 import { IdentityBadge } from '../../components/identity-badge';
 import { TokenDetailsFields, tokenDetailsErrors, useLogoUpload } from '../../components/token-details-fields';
 import { apiPost, userMessage } from '../../lib/api';
-import { requestResolver } from '../../lib/form-resolver';
+import { requestResolver, schemaResolver } from '../../lib/form-resolver';
 import { useListedTokens } from './api';
 import { adminKeys } from './keys';
 import { listedTokenKeys } from '../../lib/query-keys';
@@ -365,7 +364,7 @@ function EditToken({ token, onClose }: { token: TokenView; onClose: () => void }
     unknown,
     ListingForm
   >({
-    resolver: zodResolver(listingFormSchema),
+    resolver: schemaResolver(listingFormSchema),
     defaultValues: {
       name: token.name,
       description: token.description,

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -27,6 +26,7 @@ import {
   useListedForClaim,
   useListingControl,
 } from './api';
+import { schemaResolver } from '../../lib/form-resolver';
 import { listedTokenKeys } from '../../lib/query-keys';
 import { LISTING_LOGO } from './listing-logo';
 
@@ -278,7 +278,7 @@ function MetadataForm({
     watch,
     formState: { errors, isSubmitted },
   } = useForm<ListingMetadataInput, unknown, ListingMetadata>({
-    resolver: zodResolver(listingMetadataSchema),
+    resolver: schemaResolver(listingMetadataSchema),
     defaultValues: currentDetails(token),
   });
   const {

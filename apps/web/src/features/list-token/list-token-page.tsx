@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -15,6 +14,7 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, ModalActions } from '../../components/modal';
+import { schemaResolver } from '../../lib/form-resolver';
 import { listedTokenKeys } from '../../lib/query-keys';
 import { fetchIssuer, ListingError, listToken, type IssuerDetails } from './api';
 import { IdentityBadge } from '../../components/identity-badge';
@@ -238,7 +238,7 @@ function ListingFormPanel({
     watch,
     formState: { errors, isSubmitted },
   } = useForm<ListingFormInput, unknown, ListingForm>({
-    resolver: zodResolver(listingFormSchema),
+    resolver: schemaResolver(listingFormSchema),
     defaultValues: EMPTY,
   });
   const {

@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { vaultPassphraseSchema, type WalletSummary } from '@ledgerpad/shared';
 import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, SubmitActions } from '../../components/modal';
 import { userMessage } from '../../lib/api';
+import { requestResolver } from '../../lib/form-resolver';
 import { SeedModal } from './seed-modal';
 import { addBrowserWallet, newKey } from './self-custody';
 
@@ -47,8 +47,6 @@ export function PassphraseFields({
   );
 }
 
-export const passphraseResolver = zodResolver(vaultPassphraseSchema);
-
 /**
  * Create a browser wallet: the key is generated here, encrypted with the user's passphrase
  * (PBKDF2-SHA256 ≥ 600,000 rounds, AES-GCM) into this browser's storage, and never sent anywhere;
@@ -70,10 +68,8 @@ export function BrowserWalletModal({
     handleSubmit,
     formState: { errors },
   } = useForm<Form>({
-    resolver: async (values, ctx, opts) => {
-      const r = await passphraseResolver(values as never, ctx, opts as never);
-      return Object.keys(r.errors).length ? { values: {}, errors: r.errors } : { values, errors: {} };
-    },
+    // The schema reads the passphrase and its repeat; the name is the form's own.
+    resolver: requestResolver<Form>(vaultPassphraseSchema, (v) => v),
     defaultValues: { name: '', passphrase: '', confirm: '' },
   });
   const busy = stage === 'securing' || stage === 'proving';

@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
-import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, type Resolver } from 'react-hook-form';
 import { toast } from 'sonner';
 import {
   importWalletSchema,
@@ -14,7 +13,7 @@ import {
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { Modal, SubmitActions } from '../../components/modal';
 import { apiPost, hasStatus, userMessage } from '../../lib/api';
-import { requestResolver } from '../../lib/form-resolver';
+import { allResolvers, requestResolver } from '../../lib/form-resolver';
 import { PassphraseFields } from './browser-wallet-modal';
 import { MESSAGES } from './messages';
 import { addBrowserWallet, keyFromImport } from './self-custody';
@@ -67,18 +66,13 @@ function toRequest(v: ImportForm): ImportWalletRequest {
 // 'Please enter exactly N words.'. Its field names are the form's. A browser import checks the
 // same fields (nothing of them is sent) and its passphrase.
 const requestCheck = requestResolver<ImportForm>(importWalletSchema, toRequest);
-const passphraseCheck = zodResolver(vaultPassphraseSchema);
-const resolver: Resolver<ImportForm> = async (values, ctx, opts) => {
-  const first = await requestCheck(values, ctx, opts);
-  if (values.custody !== 'browser') return first;
-  const second = await passphraseCheck(
-    { passphrase: values.passphrase, confirm: values.confirm } as never,
-    ctx,
-    opts as never,
-  );
-  const errors = { ...first.errors, ...second.errors } as FieldErrors<ImportForm>;
-  return Object.keys(errors).length ? { values: {}, errors } : { values, errors: {} };
-};
+const passphraseCheck = requestResolver<ImportForm>(vaultPassphraseSchema, (v) => ({
+  passphrase: v.passphrase,
+  confirm: v.confirm,
+}));
+const browserCheck = allResolvers(requestCheck, passphraseCheck);
+const resolver: Resolver<ImportForm> = (values, ctx, opts) =>
+  (values.custody === 'browser' ? browserCheck : requestCheck)(values, ctx, opts);
 
 const CUSTODY_TEXT: Record<Custody, string> = {
   server:

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
@@ -12,6 +11,7 @@ import {
 import { FormErrors, TextField } from '../../components/form-field';
 import { Modal, SubmitActions } from '../../components/modal';
 import { apiPut, userMessage } from '../../lib/api';
+import { schemaResolver } from '../../lib/form-resolver';
 import { MESSAGES } from './messages';
 
 /** Rename (PUT /api/wallets/{id}/name); an empty name is the spec's 'Please fill in all fields.'. */
@@ -30,7 +30,7 @@ export function RenameWalletModal({
     handleSubmit,
     formState: { errors },
   } = useForm<{ name: string }>({
-    resolver: zodResolver(renameWalletSchema) as never,
+    resolver: schemaResolver(renameWalletSchema) as never,
     defaultValues: { name: wallet.wallet_name ?? '' },
   });
   const rename = useMutation({
