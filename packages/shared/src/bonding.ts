@@ -1,4 +1,6 @@
 import { Decimal, microsToUnits, unitsToMicros, type DecimalValue } from './money';
+import type { z } from 'zod';
+import type { publicBondingSchema } from './schemas/public-api';
 
 // The bonding curve of a curve launch (docs/bonding-curve.md), pure and exact: pump.fun's constant
 // product over virtual reserves, x·y = k with y the virtual token reserve (1,073,000,000 at launch)
@@ -387,33 +389,8 @@ export function bondingConfigView(
   };
 }
 
-/** GET /api/bonding/{issuer}: a curve's state and progress (quote amounts in the quote asset). */
-export interface BondingView {
-  token_id: number;
-  status: 'active' | 'graduating' | 'graduated';
-  quote: 'XRP' | 'RLUSD';
-  curve_address: string;
-  /** Tokens sold on the curve, of `curve_supply`, and the share in percent (2 decimals). */
-  sold: string;
-  curve_supply: string;
-  percent: string;
-  /** Raised so far and at graduation. */
-  raised: string;
-  target: string;
-  /** The next token's price (ex fee) and the price the AMM pool opens at. */
-  price: string;
-  end_price: string;
-  /** price × the 1,000,000,000 supply, in the quote asset and in USD (null before the XRP/USD price is known). */
-  market_cap: string;
-  market_cap_usd: string | null;
-  launch_ledger: number | null;
-  /** Until this ledger (exclusive) at most `snipe_tokens` are for sale per ledger. */
-  snipe_until_ledger: number | null;
-  snipe_tokens: string;
-  steps: number;
-  amm_account: string | null;
-  graduated_ledger: number | null;
-}
+/** GET /api/bonding/{issuer}: a curve's state and progress, typed from its response schema (issue 41). */
+export type BondingView = z.infer<typeof publicBondingSchema>;
 
 /**
  * What a buy that meets the anti-snipe cap is told (the keeper sells no more per ledger in the

@@ -1,55 +1,32 @@
 import type { DevLockView } from './vesting';
 import { z } from 'zod';
 import { classicAddressSchema, wholeNumberSchema } from './common';
+import type {
+  publicHistorySchema,
+  publicOrderBookSchema,
+  publicTokenStatsSchema,
+  publicTradeSchema,
+} from './public-api';
 
 // The token page's public market calls (beside spec 000 §7's): one token's figures, its recent
 // trades, its order book and its risk report. Amounts and prices are decimal strings.
 
+// The public answers below are typed from their response schemas (schemas/public-api.ts), one
+// type per shape (issue 41): the schema the OpenAPI document and its test use is the type.
+
 /** GET /api/tokens/{issuer}/stats: the token's figures from the per-ledger snapshot. */
-export interface TokenStatsView {
-  issuer: string;
-  currency: string;
-  liquidityPair: 'XRP' | 'RLUSD';
-  /** Null until the token has a pool with both sides. */
-  priceInXRP: string | null;
-  priceInUSD: string | null;
-  marketCapInUSD: string | null;
-  /** USD value of the pool, both sides. */
-  liquidityUSD: string | null;
-  supply: string;
-  holders: number;
-  /** The validated ledger these figures are from. */
-  ledger: number;
-}
+export type TokenStatsView = z.infer<typeof publicTokenStatsSchema>;
 
 /** GET /api/tokens/{issuer}/trades: newest first. */
-export interface TradeView {
-  hash: string;
-  /** Unix milliseconds of the ledger's close. */
-  time: number;
-  ledgerIndex: number;
-  account: string;
-  side: 'BUY' | 'SELL';
-  /** In the quote asset (XRP or RLUSD) per token. */
-  price: string;
-  tokenAmount: string;
-  quoteAmount: string;
-  quote: 'XRP' | 'RLUSD';
-}
+export type TradeView = z.infer<typeof publicTradeSchema>;
 
 export const RECENT_TRADES_DEFAULT = 50;
 const RECENT_TRADES_MAX = 200;
 
-/** One side's row of GET /api/wallets/open-orders/{issuer}/{ticker}: price in the quote asset. */
-export interface BookRow {
-  price: string;
-  amount: string;
-}
-
-export interface OrderBookView {
-  buyOrders: BookRow[];
-  sellOrders: BookRow[];
-}
+/** GET /api/wallets/open-orders/{issuer}/{ticker}: the token's order book. */
+export type OrderBookView = z.infer<typeof publicOrderBookSchema>;
+/** One side's row of the book: price in the quote asset. */
+export type BookRow = OrderBookView['buyOrders'][number];
 
 /** How much a risk signal should worry a buyer: red, amber, green, or plain information. */
 export type RiskSeverity = 'danger' | 'warn' | 'good' | 'info';
@@ -149,9 +126,7 @@ export const RISK_LEVEL_TEXT: Record<RiskSeverity, string> = {
 export const NO_NEW_HOLDERS_SENTENCE = 'No new wallet can ever be authorized to hold this token.';
 
 /** GET /api/tradingview/history (TradingView UDF). */
-export type HistoryResponse =
-  | { s: 'ok'; t: number[]; o: number[]; h: number[]; l: number[]; c: number[]; v: number[] }
-  | { s: 'no_data'; nextTime?: number };
+export type HistoryResponse = z.infer<typeof publicHistorySchema>;
 
 /** The chart's resolutions: the UDF code and its length in seconds. */
 export const CHART_RESOLUTIONS = [

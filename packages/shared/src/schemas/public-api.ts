@@ -5,9 +5,12 @@ import { xrplStatusSchema } from './wallets';
 
 // Response shapes of the public API (issue 29): what integrators and bots read. The server's
 // GET /api/docs turns these into an OpenAPI 3.1 document with zod's own z.toJSONSchema, and a test
-// checks every public route's real answer against them. They describe the interfaces the routes are
-// typed with (TokenView, PriceRecord, RiskReport, BondingView, ...), which stay the source of the
-// TypeScript types; objects are loose (an added field is not a breaking change for a reader).
+// checks every public route's real answer against them. Where a schema is the whole shape (token
+// stats, trades, the order book, chart history, a bonding curve) it is also the TypeScript type
+// (`TokenStatsView = z.infer<...>`, issue 41: one type per shape); where it is loose (an added field
+// is not a breaking change for a reader) it documents part of an interface the server is typed with
+// (TokenView, PriceRecord, RiskReport, ...), and packages/shared/test/one-type-per-shape.test.ts
+// lists those on purpose.
 // Amounts and prices are decimal strings, never floats (docs/money.md); chart bars are numbers.
 
 const decimal = z.string().describe('A decimal number as a string.');
@@ -138,27 +141,31 @@ const publicAmmInfoSchema = z.object({
   }),
 });
 
-/** GET /api/tokens/{issuer}/stats (TokenStatsView). */
+/** GET /api/tokens/{issuer}/stats (TokenStatsView is its type). */
 export const publicTokenStatsSchema = z.object({
   issuer: address,
   currency: z.string(),
   liquidityPair: pair,
+  /** Null until the token has a pool with both sides. */
   priceInXRP: decimal.nullable(),
   priceInUSD: decimal.nullable(),
   marketCapInUSD: decimal.nullable(),
+  /** USD value of the pool, both sides. */
   liquidityUSD: decimal.nullable(),
   supply: decimal,
   holders: z.number().int().nonnegative(),
+  /** The validated ledger these figures are from. */
   ledger: z.number().int(),
 });
 
-/** One row of GET /api/tokens/{issuer}/trades (TradeView), newest first. */
+/** One row of GET /api/tokens/{issuer}/trades (TradeView is its type), newest first. */
 export const publicTradeSchema = z.object({
   hash: z.string(),
   time: z.number().int().describe('Unix milliseconds of the ledger close.'),
   ledgerIndex: z.number().int(),
   account: address,
   side: z.enum(['BUY', 'SELL']),
+  /** In the quote asset (XRP or RLUSD) per token. */
   price: decimal,
   tokenAmount: decimal,
   quoteAmount: decimal,
@@ -207,22 +214,27 @@ const publicRiskReportSchema = z.looseObject({
   verdict: z.string(),
 });
 
-/** GET /api/bonding/{issuer} (BondingView). */
+/** GET /api/bonding/{issuer}: a curve's state and progress, quote amounts in the quote asset (BondingView is its type). */
 export const publicBondingSchema = z.object({
   token_id: z.number().int(),
   status: z.enum(['active', 'graduating', 'graduated']),
   quote: pair,
   curve_address: address,
+  /** Tokens sold on the curve, of `curve_supply`, and the share in percent (2 decimals). */
   sold: decimal,
   curve_supply: decimal,
   percent: decimal,
+  /** Raised so far and at graduation. */
   raised: decimal,
   target: decimal,
+  /** The next token's price (ex fee) and the price the AMM pool opens at. */
   price: decimal,
   end_price: decimal,
+  /** price × the 1,000,000,000 supply, in the quote asset and in USD (null before the XRP/USD price is known). */
   market_cap: decimal,
   market_cap_usd: decimal.nullable(),
   launch_ledger: z.number().int().nullable(),
+  /** Until this ledger (exclusive) at most `snipe_tokens` are for sale per ledger. */
   snipe_until_ledger: z.number().int().nullable(),
   snipe_tokens: decimal,
   steps: z.number().int(),

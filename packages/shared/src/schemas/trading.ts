@@ -237,9 +237,7 @@ export interface AddTrustlineResult {
 
 /** PUT /api/user/slippage: the user's saved market slippage (the same rule as a swap's). */
 export const slippagePreferenceSchema = z.object({ slippage: slippageSchema });
-export interface SlippagePreference {
-  slippage: string;
-}
+export type SlippagePreference = z.infer<typeof slippagePreferenceSchema>;
 
 /** Most wallets one multi-wallet request may trade from. */
 const SWAP_BATCH_MAX = 50;

@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// One TypeScript type per shape (issue 41): where packages/shared has a zod schema for a shape, its
+// type is `z.infer<typeof thatSchema>`, not an interface written beside it and kept in step by hand.
+// A hand-written type (an interface, or a type alias that is not derived with typeof/z.*) must not
+// share its name stem with an exported schema: `FooView` beside `fooViewSchema`, or beside the
+// public answer's `publicFooViewSchema` / `publicFooSchema` / `publicFooListSchema`.
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** Exported hand-written types: interfaces, and aliases not derived from a schema or a constant. */
+const HAND_TYPE = /^export (?:interface (\w+)|type (\w+)(?:<[^=]*>)? =(?![^;]*\b(?:typeof|z\.)))/gm;
+const SCHEMA = /^export const (\w+Schema)\b/gm;
+
+/** The schema names a hand-written type of this name would duplicate. */
+function twins(type: string): string[] {
+  const lower = type[0]!.toLowerCase() + type.slice(1);
+  const bare = type.replace(/View$/, '');
+  return [`${lower}Schema`, `public${type}Schema`, `public${bare}Schema`, `public${bare}ListSchema`];
+}
+
+function pairs(sources: { file: string; text: string }[]): string[] {
+  const schemas = new Map<string, string>();
+  for (const { file, text } of sources) for (const m of text.matchAll(SCHEMA)) schemas.set(m[1]!, file);
+  return sources.flatMap(({ file, text }) =>
+    [...text.matchAll(HAND_TYPE)].flatMap((m) => {
+      const type = (m[1] ?? m[2])!;
+      return twins(type)
+        .filter((s) => schemas.has(s))
+        .map((s) => `${type} (${file}) beside ${s} (${schemas.get(s)})`);
+    }),
+  );
+}
+
+// Written by hand on purpose, each for a stated reason: the schema is not the type's shape.
+const KEPT: Record<string, string> = {
+  // Loose objects: the schema checks the fields an integrator may rely on and lets the rest through;
+  // the interface is the whole answer the server builds (more fields, narrower unions).
+  PriceRecord: 'publicPriceRecordSchema is loose and documents part of the record',
+  HoldersRecord: 'publicHoldersRecordSchema is loose',
+  Airdrop: 'publicAirdropSchema is loose and documents part of the row',
+  FeesConfig: 'publicFeesConfigSchema is loose; its `bonding` is `{}` where FeesConfig has BondingConfigView',
+  // TokenIdentity's verified_by is a VerificationMethod union and required; the schema says string, optional.
+  TokenSuggestion: 'publicTokenSuggestionListSchema is wider than TokenIdentity',
+};
+
+describe('one type per shape', () => {
+  const sources = files(SRC).map((f) => ({ file: path.relative(SRC, f), text: readFileSync(f, 'utf8') }));
+
+  it('no hand-written type repeats a schema of the same name stem', () => {
+    const found = pairs(sources).filter((p) => !(p.split(' ')[0]! in KEPT));
+    expect(found).toEqual([]);
+  });
+
+  it('every kept hand-written twin still exists (the list shrinks when one is converted)', () => {
+    const kept = new Set(pairs(sources).map((p) => p.split(' ')[0]!));
+    expect(Object.keys(KEPT).filter((t) => !kept.has(t))).toEqual([]);
+  });
+
+  it('the rule sees a duplicate and lets an inferred type pass', () => {
+    const dup = `export const fooViewSchema = z.object({ a: z.string() });\nexport interface FooView {\n  a: string;\n}\n`;
+    const pub = `export const publicBarSchema = z.object({});\nexport type BarView = { a: string };\n`;
+    const inferred = `export const bazSchema = z.object({});\nexport type Baz = z.infer<typeof bazSchema>;\n`;
+    expect(pairs([{ file: 'a.ts', text: dup }])).toEqual(['FooView (a.ts) beside fooViewSchema (a.ts)']);
+    expect(pairs([{ file: 'b.ts', text: pub }])).toEqual(['BarView (b.ts) beside publicBarSchema (b.ts)']);
+    expect(pairs([{ file: 'c.ts', text: inferred }])).toEqual([]);
+  });
+});
