@@ -8,7 +8,13 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import { CHART_RESOLUTIONS, usableChart, type ChartResolution, type NewTrade } from '@ledgerpad/shared';
+import {
+  CHART_RESOLUTIONS,
+  formatPrice,
+  usableChart,
+  type ChartResolution,
+  type NewTrade,
+} from '@ledgerpad/shared';
 import { fetchHistory } from './api';
 
 // The candlestick + volume chart (TradingView lightweight-charts) with a resolution switcher. Bars
@@ -46,6 +52,15 @@ const MAX_CHART_DECIMALS = 6;
 function chartScale(precision: number): { factor: number; inner: number } {
   const k = Math.max(0, precision - MAX_CHART_DECIMALS);
   return { factor: 10 ** k, inner: precision - k };
+}
+
+/**
+ * A price-axis label: the drawn value divided back to the price, in the one price format every
+ * other figure of the page uses (subscript zeros: '0.0₅8' beside the header's '0.0₅8123', not
+ * '0.000008000' — issue 39's one number format).
+ */
+export function chartPriceLabel(drawnPrice: number, factor: number, precision: number): string {
+  return formatPrice((drawnPrice / factor).toFixed(precision));
 }
 
 export function PriceChart({
@@ -108,6 +123,9 @@ export function PriceChart({
     volume.current = c.addSeries(HistogramSeries, {
       priceScaleId: 'volume',
       priceFormat: { type: 'volume' },
+      // The volume's last value on the price axis read as a price ('0' beside the candles' label).
+      lastValueVisible: false,
+      priceLineVisible: false,
     });
     c.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
     chart.current = c;
@@ -129,7 +147,7 @@ export function PriceChart({
           type: 'custom',
           minMove: 10 ** -inner,
           // Labels only (display): the drawn value divided back to the price.
-          formatter: (drawnPrice: number) => (drawnPrice / f).toFixed(precision),
+          formatter: (drawnPrice: number) => chartPriceLabel(drawnPrice, f, precision),
         },
       });
       candles.current?.setData(
