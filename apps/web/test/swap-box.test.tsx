@@ -181,8 +181,12 @@ describe('the disclosure, worked out by hand', () => {
     expect(row('reserve')).toContain('0.2 XRP');
     expect(row('you-receive')).toBe('≈ 12,345.678901 TKN');
     // 12,345.678901 × (1 − 0.005) = 12,345.678901 − 61.728394505 = 12,283.950506495, which a ledger
-    // amount carries whole (14 significant digits).
-    expect(row('minimum-received')).toBe('12,283.950506495 TKN');
+    // amount carries whole (14 significant digits) and the screen shows at 6 decimals, rounded down;
+    // the whole floor is in the tooltip.
+    expect(row('minimum-received')).toBe('12,283.950506 TKN');
+    expect(screen.getByTestId('minimum-received').querySelector('[title]')?.getAttribute('title')).toBe(
+      '12,283.950506495 TKN',
+    );
     expect(screen.getByText('Minimum received (0.50% slippage)')).toBeTruthy();
     // 100 / 12,345.678901 = 0.0081000… XRP per TKN; 123.45678901 TKN per XRP, 4 significant digits.
     expect(row('rate')).toContain('1 TKN = 0.0081 XRP');

@@ -67,8 +67,13 @@ export const TABLE_SIGNIFICANT_DIGITS = 4;
 export const PRICE_SUBSCRIPT_MIN_ZEROS = 4;
 /** XRP as money: to the drop. */
 export const XRP_DECIMALS = 6;
-/** Token amounts as money: up to 15 significant digits (what a ledger amount carries). */
+/** Token amounts: up to 15 significant digits (what a ledger amount carries), the full figure. */
 export const TOKEN_SIGNIFICANT_DIGITS = 15;
+/**
+ * Token amounts on screen: at most this many decimals, rounded down (issue 39: '≈ 149,374.478732276
+ * NEWC' read as noise); the full figure stays in the tooltip (`formatFull`).
+ */
+export const TOKEN_DECIMALS = 6;
 /** Compact dollars ($8.4K, $1.23M). */
 export const USD_COMPACT_SIGNIFICANT_DIGITS = 3;
 /** Font classes for long figures: tiny above 12 characters, small above 9. */

@@ -3,6 +3,7 @@ import {
   NUMBER_SHORTENING,
   PRICE_SUBSCRIPT_MIN_ZEROS,
   TABLE_SIGNIFICANT_DIGITS,
+  TOKEN_DECIMALS,
   TOKEN_SIGNIFICANT_DIGITS,
   USD_COMPACT_SIGNIFICANT_DIGITS,
   XRP_DECIMALS,
@@ -16,8 +17,9 @@ import { Decimal } from './money';
 //
 // - Prices in tables: 4 significant digits, tiny ones with a subscript zero count (0.0₈1156 for
 //   0.000000001156); the full figure in the tooltip (`formatFull`).
-// - Money the user checks: XRP to the drop (up to 6 decimals), tokens up to 15 significant digits,
-//   rounded down (a screen never promises more than the ledger holds), thousands separated.
+// - Money the user checks: XRP to the drop (up to 6 decimals), tokens to at most 6 decimals (dust in
+//   4 significant digits), rounded down (a screen never promises more than the ledger holds),
+//   thousands separated; the full figure in the tooltip.
 // - Amounts in tables: 4 significant digits, shortened with K/M/B/T.
 // - Market caps and liquidity: compact dollars ($8.4K).
 
@@ -120,11 +122,17 @@ export function formatXrp(value: unknown): string {
   return group((r.isZero() ? new Decimal(0) : r).toFixed());
 }
 
-/** A token amount as money: up to 15 significant digits, rounded down, thousands separated. */
+/**
+ * A token amount as money: at most 6 decimals (of its 15 significant digits), rounded down — a screen
+ * never promises more than the ledger holds — thousands separated. Dust below 0.000001 keeps 4
+ * significant digits with the subscript zero count ('0.0₇1234'), so a holding never reads 0.
+ */
 export function formatToken(value: unknown): string {
   const d = toDecimal(value);
   if (!d) return '—';
-  const r = d.toSignificantDigits(TOKEN_SIGNIFICANT_DIGITS, Decimal.ROUND_DOWN);
+  const full = d.toSignificantDigits(TOKEN_SIGNIFICANT_DIGITS, Decimal.ROUND_DOWN);
+  const r = full.toDecimalPlaces(TOKEN_DECIMALS, Decimal.ROUND_DOWN);
+  if (r.isZero() && !full.isZero()) return significant(full, TABLE_SIGNIFICANT_DIGITS, Decimal.ROUND_DOWN);
   return group((r.isZero() ? new Decimal(0) : r).toFixed());
 }
 

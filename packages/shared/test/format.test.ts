@@ -83,14 +83,20 @@ table('formatXrp', formatXrp, [
   ['-0.0000001', '0'],
 ]);
 
-// Tokens as money: up to 15 significant digits, rounded down.
+// Tokens as money: at most 6 decimals, rounded down; dust below 0.000001 in 4 significant digits.
 table('formatToken', formatToken, [
   ['0', '0'],
-  ['1e-15', '0.000000000000001'],
+  // Fourteen zeros after the point, then 1: below the 6 decimals, so its significant digits.
+  ['1e-15', '0.0₁₄1'],
+  ['0.00000012349', '0.0₆1234'],
+  ['-0.0000001', '-0.0₆1'],
+  ['0.000001', '0.000001'],
   ['1e15', '1,000,000,000,000,000'],
   ['-3.5', '-3.5'],
   ['999.99997', '999.99997'],
-  ['1234567.123456789012345', '1,234,567.12345678'],
+  // Issue 39's example: 149,374.478732276 reads 149,374.478732 (rounded down).
+  ['149374.478732276', '149,374.478732'],
+  ['1234567.123456789012345', '1,234,567.123456'],
 ]);
 
 // Compact dollars: 3 significant digits (half up), K/M/B/T.
@@ -124,7 +130,9 @@ table('formatCount', formatCount, [
 describe('the rest of the format', () => {
   it('formats money by its asset, percentages and short addresses', () => {
     expect(formatMoney('5.0000001', 'XRP')).toBe('5');
-    expect(formatMoney('5.0000001', 'RLUSD')).toBe('5.0000001');
+    // RLUSD and tokens: at most 6 decimals, rounded down (the full figure in the tooltip).
+    expect(formatMoney('5.0000001', 'RLUSD')).toBe('5');
+    expect(formatMoney('5.1234567', 'RLUSD')).toBe('5.123456');
     expect(formatPercent('18.456')).toBe('18.46%');
     expect(formatPercent('-0.5', 1)).toBe('-0.5%');
     expect(shortAddress('rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe')).toBe('rPT1Sj…pAYe');
