@@ -6,6 +6,7 @@ import {
   type BurnResult,
   type BurnWalletsResponse,
   type DeployResult,
+  formatToken,
 } from '@ledgerpad/shared';
 import { launchBrowser } from '../support/browser';
 import { deployAsNewUser } from '../support/deploy';
@@ -93,8 +94,9 @@ describe('token burner in Chromium', () => {
 
     const modal = page.getByRole('alertdialog', { name: /Tokens burned/ });
     await modal.waitFor();
+    // On screen in the one token format (at most 6 decimals, rounded down).
     expect((await modal.getByTestId('burned-amount').textContent())?.replaceAll(',', '')).toBe(
-      `${amount} ${TICKER}`,
+      `${formatToken(amount).replaceAll(',', '')} ${TICKER}`,
     );
     await modal.getByRole('button', { name: 'Close', exact: true }).last().click();
     await modal.waitFor({ state: 'detached' });
@@ -104,7 +106,7 @@ describe('token burner in Chromium', () => {
     const tokenButton = page.getByRole('button', { name: new RegExp(TICKER) });
     await expect
       .poll(async () => (await tokenButton.textContent())?.replaceAll(',', ''), { timeout: 10_000 })
-      .toContain(after);
+      .toContain(formatToken(after).replaceAll(',', ''));
     expect(await tokenButton.getAttribute('aria-pressed')).toBe('true');
   });
 
