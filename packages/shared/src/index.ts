@@ -349,7 +349,6 @@ export {
   onrampWidgetUrl,
 } from './onramp';
 export {
-  blackholedBulkSchema,
   type BookRow,
   CHART_RESOLUTIONS,
   type ChartResolution,
@@ -385,6 +384,7 @@ export {
   type PublicRoute,
   publicTokenStatsSchema,
   publicTradeSchema,
+  blackholedBulkSchema,
 } from './schemas/public-api';
 export {
   changePercent,

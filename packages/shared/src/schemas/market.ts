@@ -1,6 +1,6 @@
 import type { DevLockView } from './vesting';
 import { z } from 'zod';
-import { classicAddressSchema, wholeNumberSchema } from './common';
+import { wholeNumberSchema } from './common';
 import type {
   publicHistorySchema,
   publicOrderBookSchema,
@@ -165,14 +165,4 @@ export const priceHistoryQuerySchema = z.object({
 /** GET /api/tokens/{issuer}/trades?limit= */
 export const recentTradesQuerySchema = z.object({
   limit: wholeNumberSchema('limit', { min: 1, max: RECENT_TRADES_MAX }).optional(),
-});
-
-/** Issuers one POST /api/tokens/blackholed may ask about. */
-const BLACKHOLED_BULK_MAX = 10_000;
-
-/** POST /api/tokens/blackholed { issuers } */
-export const blackholedBulkSchema = z.object({
-  issuers: z
-    .array(classicAddressSchema('issuers'), { message: 'issuers must be a list of addresses.' })
-    .max(BLACKHOLED_BULK_MAX, `issuers can hold at most ${BLACKHOLED_BULK_MAX} addresses.`),
 });

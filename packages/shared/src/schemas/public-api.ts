@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { authMethodsSchema, sessionResponseSchema } from './auth';
-import { blackholedBulkSchema } from './market';
 import { xrplStatusSchema } from './wallets';
+import { classicAddressSchema } from './common';
 
 // Response shapes of the public API (issue 29): what integrators and bots read. The server's
 // GET /api/docs turns these into an OpenAPI 3.1 document with zod's own z.toJSONSchema, and a test
@@ -77,6 +77,19 @@ const publicIdentityHistorySchema = z.array(
 );
 
 /** One row of GET /api/prices (PriceRecord, spec 000 §3). */
+
+// The public routes' request bodies that live nowhere else (here, not in market.ts: market.ts
+// reads its response types from this file, so the import runs one way).
+/** Issuers one POST /api/tokens/blackholed may ask about. */
+const BLACKHOLED_BULK_MAX = 10_000;
+
+/** POST /api/tokens/blackholed { issuers } */
+export const blackholedBulkSchema = z.object({
+  issuers: z
+    .array(classicAddressSchema('issuers'), { message: 'issuers must be a list of addresses.' })
+    .max(BLACKHOLED_BULK_MAX, `issuers can hold at most ${BLACKHOLED_BULK_MAX} addresses.`),
+});
+
 export const publicPriceRecordSchema = z.looseObject({
   tokenCode: z.string(),
   issuer: address,
