@@ -69,6 +69,9 @@ async function settled(): Promise<void> {
   await t.app.platform.indexer!.caughtUp();
   await t.app.bonding.keeper!.idle();
   await t.app.platform.submissions!.idle();
+  // The market snapshot (the prices positions and the list read) is rebuilt after the indexer
+  // announces a ledger, on the next turn: a fresh build sees everything indexed above.
+  await t.app.marketSnapshot.refresh();
 }
 
 beforeAll(async () => {

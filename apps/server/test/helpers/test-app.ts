@@ -279,7 +279,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         if (!caught) continue; // the deadline check above reports it
       }
       // What the indexer's handlers started (jobs, submissions) makes this another round.
-      if (!busy()) return;
+      if (busy()) continue;
+      // The market snapshot rebuilds after the indexer's announcement, on a later turn: a build
+      // started now sees everything indexed, so prices read next are the settled ones.
+      await app.marketSnapshot?.refresh();
+      return;
     }
   };
 
