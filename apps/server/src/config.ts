@@ -179,7 +179,7 @@ export const configSchema = z
     /** Serve /metrics without a token on this separate port (bound to METRICS_HOST). */
     METRICS_PORT: port.optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-    /** A claimed job's lease: after a crash another instance takes the job over once it expires. */
+    /** A claimed job's (and airdrop claim's) lease: after a crash another instance takes it over once it expires. */
     JOB_LEASE_MS: z.coerce.number().int().min(1000).default(15_000),
     /** A bonding keeper round's lease on its curve, renewed while it runs (a dead holder's is taken over). */
     BONDING_KEEPER_LEASE_MS: z.coerce.number().int().min(1000).default(10_000),

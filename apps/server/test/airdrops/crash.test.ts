@@ -203,7 +203,7 @@ describe('airdrop crash safety', () => {
             t.meta?.TransactionResult === 'tesSUCCESS',
         );
       // Until every reserved claim is settled: the claims the airdrop counts (pending or paid) are
-      // all on the ledger. The killed instance's claim leases (15 s) expire first.
+      // all on the ledger. The killed instance's claim leases (JOB_LEASE_MS, 3 s here) expire first.
       for (let i = 0; ; i++) {
         const list = (await json(await fetch(`${server.base}/api/airdrops`))) as unknown as Array<{
           id: number;

@@ -23,6 +23,7 @@ import { AIRDROP_CLAIM_JOB, releaseClaim } from './service';
 // do; a claim released with nothing signed is released only under our unexpired lease.
 
 /** How long a leased claim is ours without renewal (an instance killed mid-round lets go after it). */
+/** The default claim lease (JOB_LEASE_MS's default: a claim is work as a job is). */
 const CLAIM_LEASE_MS = 15_000;
 /** Rounds that took a claim up without signing its payment before it is released. */
 const CLAIM_MAX_ATTEMPTS = 8;
@@ -43,6 +44,8 @@ export interface AirdropPayerDeps {
   log: { warn(obj: object, msg: string): void };
   /** How often the payer looks for claims nobody is working on (a restart, another instance). */
   pollMs?: number;
+  /** A claim's lease: after a crash another instance takes the claim over once it expires. */
+  leaseMs?: number;
 }
 
 interface Work {
@@ -69,6 +72,7 @@ export class AirdropPayer {
   private readonly waiters = new Map<number, Set<(row: AirdropClaimRow) => void>>();
   private readonly work = new Set<Promise<unknown>>();
   private readonly pollMs: number;
+  private readonly leaseMs: number;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
@@ -78,6 +82,7 @@ export class AirdropPayer {
 
   constructor(private readonly deps: AirdropPayerDeps) {
     this.pollMs = deps.pollMs ?? 1_000;
+    this.leaseMs = deps.leaseMs ?? CLAIM_LEASE_MS;
   }
 
   start(): void {
@@ -85,7 +90,7 @@ export class AirdropPayer {
     this.stopped = false;
     this.pollTimer = setInterval(() => this.wake(), this.pollMs);
     this.pollTimer.unref();
-    this.renewTimer = setInterval(() => void this.renew(), CLAIM_LEASE_MS / 3);
+    this.renewTimer = setInterval(() => void this.renew(), this.leaseMs / 3);
     this.renewTimer.unref();
     this.wake();
   }
@@ -201,7 +206,7 @@ export class AirdropPayer {
     if (this.inFlight.size === 0) return;
     await this.deps.db
       .update(airdropClaims)
-      .set({ leaseUntil: sql`now() + ${CLAIM_LEASE_MS}::int * interval '1 millisecond'` })
+      .set({ leaseUntil: sql`now() + ${this.leaseMs}::int * interval '1 millisecond'` })
       .where(
         and(
           inArray(airdropClaims.id, [...this.inFlight]),
@@ -218,7 +223,7 @@ export class AirdropPayer {
     const res = await this.deps.db.execute(sql`
       update ${airdropClaims}
          set lease_owner = ${this.owner},
-             lease_until = now() + ${CLAIM_LEASE_MS}::int * interval '1 millisecond',
+             lease_until = now() + ${this.leaseMs}::int * interval '1 millisecond',
              attempts = attempts + 1,
              updated_at = now()
        where id in (
@@ -235,7 +240,7 @@ export class AirdropPayer {
     // Read back through drizzle for typed rows (raw `returning *` keeps the database's column names).
     const claims = await this.deps.db.select().from(airdropClaims).where(inArray(airdropClaims.id, ids));
     for (const c of claims) this.inFlight.add(c.id);
-    const leaseUntil = leasedAt + CLAIM_LEASE_MS;
+    const leaseUntil = leasedAt + this.leaseMs;
     try {
       await this.pay(claims, leaseUntil);
     } finally {

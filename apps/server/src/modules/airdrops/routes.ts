@@ -60,7 +60,14 @@ export function registerAirdrops(
       submissions,
       wallets: deps.wallets,
     });
-    payer = new AirdropPayer({ db, submissions, wallets: deps.wallets, log: app.log });
+    payer = new AirdropPayer({
+      db,
+      submissions,
+      wallets: deps.wallets,
+      log: app.log,
+      // A claim is work as a job is: a dead instance's claims are taken over after the same lease.
+      leaseMs: platform.config.JOB_LEASE_MS,
+    });
   }
   const service = new AirdropService({
     db,
