@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 // Ticker <-> XRPL currency code. XRPL allows 3-character ISO-style codes as-is; anything longer is
 // a 160-bit code written as 40 uppercase hex characters, the ASCII bytes padded with zeros.
 // Codes starting with 0x03 are AMM LP tokens (rippled derives them from the pool's assets), so they
@@ -73,9 +71,9 @@ export const CURRENCY_MESSAGES = {
   lp: 'LP tokens (codes starting with 03) cannot be used here.',
 } as const;
 
-type TokenCodeProblem = 'empty' | 'invalid' | 'xrp' | 'lp';
+export type TokenCodeProblem = 'empty' | 'invalid' | 'xrp' | 'lp';
 
-interface TokenCodeOptions {
+export interface TokenCodeOptions {
   /** Accept tickers that map to a 40-hex code (default true); false: only ledger codes. */
   tickers?: boolean;
   /** Accept AMM LP codes (03…); the spec hides them from token choices, so default false. */
@@ -106,27 +104,3 @@ export function parseTokenCode(
   if (opts.tickers === false || v.length < 2 || v.length > TICKER_MAX_BYTES) return { problem: 'invalid' };
   return { currency: tickerToCurrency(v) };
 }
-
-/**
- * The one zod schema of a token code (output: the ledger currency code). `message` is the spec's
- * text for a missing or unusable code on screens that have one ('Please select a wallet and token.');
- * otherwise the answer names the field and the rule.
- */
-export const tokenCodeSchema = (
-  field = 'token',
-  opts: TokenCodeOptions & { message?: string; messages?: Partial<Record<TokenCodeProblem, string>> } = {},
-) =>
-  z.string({ message: opts.message ?? CURRENCY_MESSAGES.invalid(field) }).transform((v, ctx) => {
-    const parsed = parseTokenCode(v, opts);
-    if ('currency' in parsed) return parsed.currency;
-    const fallback = opts.message ?? CURRENCY_MESSAGES.invalid(field);
-    const message =
-      opts.messages?.[parsed.problem] ??
-      (parsed.problem === 'xrp'
-        ? CURRENCY_MESSAGES.xrp
-        : parsed.problem === 'lp'
-          ? CURRENCY_MESSAGES.lp
-          : fallback);
-    ctx.addIssue({ code: 'custom', message });
-    return z.NEVER;
-  });

@@ -91,8 +91,8 @@ export {
   parseTokenCode,
   sameCurrency,
   tickerToCurrency,
-  tokenCodeSchema,
 } from './currency';
+export { tokenCodeSchema } from './schemas/token-code';
 export {
   type AuthMethods,
   authMethodsSchema,
@@ -511,10 +511,13 @@ export {
   REFERRAL_CODE_ALPHABET,
   REFERRAL_CODE_KEEP_DAYS,
   REFERRAL_CODE_LENGTH,
+  REFERRAL_CODE_PATTERN,
+  REFERRAL_QUERY_PARAM,
+} from './referral-code';
+export {
   REFERRAL_MESSAGES,
   REFERRAL_MONTHS_MAX,
   REFERRAL_MONTHS_MIN,
-  REFERRAL_QUERY_PARAM,
   REFERRAL_SHARE_MAX_PERCENT,
   type ReferralBalanceView,
   type ReferralClaimRequest,
@@ -638,12 +641,9 @@ export {
   tradeDisclosure,
 } from './trade-disclosure';
 export {
-  adminHideTokenSchema,
-  adminVerifyTokenSchema,
   CLAIM_CHALLENGE_TTL_MINUTES,
   CLAIM_CODE_REUSE_MIN_MINUTES,
   CLAIM_CODES_PER_HOUR,
-  claimChallengeRequestSchema,
   type ClaimChallengeView,
   claimMemo,
   type ClaimMethod,
@@ -671,6 +671,11 @@ export {
   type VerificationMethod,
 } from './token-identity';
 export {
+  adminHideTokenSchema,
+  adminVerifyTokenSchema,
+  claimChallengeRequestSchema,
+} from './schemas/token-identity';
+export {
   ADMIN_LIST_PAGE,
   ADMIN_WALLETS_PAGE,
   AIRDROPS_PAGE,
@@ -682,18 +687,12 @@ export {
 export {
   devLockText,
   type DevLockView,
-  devUnlockedLabel,
-  devUnlockedTitle,
   ESCROW_STATE_TEXT,
-  type TokenDevUnlocked,
   VESTING_AUTO_RELEASE_MESSAGES,
   type VestingAutoReleaseRequest,
   type VestingAutoReleaseResult,
   vestingAutoReleaseSchema,
   type EscrowView,
-  ledgerLockLabel,
-  ledgerLockTitle,
-  type TokenLedgerLock,
   VESTING_MESSAGES,
   VESTING_RELEASE_MESSAGES,
   type VestingReleaseRequest,
@@ -706,6 +705,14 @@ export {
   type VestingTrancheView,
   type EscrowLockState,
 } from './schemas/vesting';
+export {
+  devUnlockedLabel,
+  devUnlockedTitle,
+  ledgerLockLabel,
+  ledgerLockTitle,
+  type TokenDevUnlocked,
+  type TokenLedgerLock,
+} from './lock-marks';
 export {
   addUtcMonths,
   devAllocationAmount,

@@ -1,7 +1,5 @@
-import { z } from 'zod';
 import { LP_CURRENCY_PREFIX, RLUSD_CURRENCY_HEX } from './constants';
 import { currencyToTicker, isHexCurrency, tickerToCurrency } from './currency';
-import { idSchema } from './schemas/common';
 
 // Token identity (issues 24 and 35, docs/token-identity.md): who may say what a token is called,
 // and what its badge means. A badge states exactly what was proven — the controller controls the
@@ -347,12 +345,6 @@ export function rankVerifiedFirst<T extends Pick<TokenIdentity, 'verified' | 'lo
     .map((x) => x.t);
 }
 
-/** A token id in a body (`token_id`). */
-export const tokenIdSchema = idSchema('token_id');
-
-/** POST /api/listing/claims: a claim code for this listing, bound to the caller. */
-export const claimChallengeRequestSchema = z.object({ token_id: tokenIdSchema });
-
 /** The AccountSet that carries a claim: no flag, no field changed, only the memo that says what it grants. */
 export interface ClaimTransaction {
   TransactionType: 'AccountSet';
@@ -419,15 +411,6 @@ export interface IdentityEventView {
   text: string;
 }
 
-/** Admin Tokens tab: POST /api/admin/tokens/:id/verify and /hide. */
-export const adminVerifyTokenSchema = z.object({
-  verified: z.boolean({ message: 'verified must be true or false' }),
-  csrf_token: z.string().optional(),
-});
-export const adminHideTokenSchema = z.object({
-  hidden: z.boolean({ message: 'hidden must be true or false' }),
-  csrf_token: z.string().optional(),
-});
 /** The claim memo's fields as the ledger stores them (hex of UTF-8 text; `text/plain` so wallets show it). */
 export function claimMemo(text: string): { MemoType: string; MemoData: string; MemoFormat: string } {
   const hex = (s: string) =>

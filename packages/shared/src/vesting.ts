@@ -2,6 +2,9 @@ import { RIPPLE_EPOCH_UNIX_S as RIPPLE_EPOCH_OFFSET } from './constants';
 import { Decimal } from './money';
 import type { EscrowLockState, VestingSettings } from './schemas/vesting';
 
+/** Most tranches a schedule can have: the cliff and 12 monthly ones. */
+export const VESTING_MAX_TRANCHES = 13;
+
 // The dev allocation's vesting schedule (issue 28, docs/vesting.md): pure arithmetic, shared by the
 // deploy (which turns each tranche into one EscrowCreate), the dashboard and the form's preview.
 

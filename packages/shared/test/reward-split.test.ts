@@ -8,7 +8,8 @@ import {
   rewardSplitUpdateSchema,
   splitAmounts,
 } from '../src/schemas/rewards';
-import { parseReferralCode, referralClaimSchema } from '../src/schemas/referrals';
+import { parseReferralCode } from '../src/referral-code';
+import { referralClaimSchema } from '../src/schemas/referrals';
 
 // The split rules the dashboard's editor and the route share, and the division of a claim among the
 // recipients: floor of each share in micro-units, the remainder to the first recipient.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AMOUNT_DECIMALS } from '../constants';
-import { tokenCodeSchema } from '../currency';
+import { tokenCodeSchema } from './token-code';
 import { classicAddressSchema, idSchema, lineText, multiLineText } from './common';
 import { Decimal } from '../money';
 import { isServedLogoUrl } from './listing';

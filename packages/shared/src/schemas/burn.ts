@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tokenCodeSchema } from '../currency';
+import { tokenCodeSchema } from './token-code';
 import { Decimal } from '../money';
 import { classicAddressSchema } from './common';
 

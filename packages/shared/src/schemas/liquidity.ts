@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AMOUNT_DECIMALS, FEE_VOTE_MULTIPLIER } from '../constants';
-import { sameCurrency, tokenCodeSchema } from '../currency';
+import { sameCurrency } from '../currency';
+import { tokenCodeSchema } from './token-code';
 import { classicAddressSchema } from './common';
 import { QUOTE_ASSETS } from './trading';
 import { Decimal } from '../money';

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { LISTING_DESCRIPTION_MAX } from '../constants';
-import { tokenCodeSchema } from '../currency';
+import { tokenCodeSchema } from './token-code';
 import { classicAddressSchema, multiLineText } from './common';
 import { cleanText, isTokenName, tokenLinkFields } from './deploy';
 import { TOKEN_MESSAGES, type TokenView } from './tokens';
 import { IMAGE_URL_PREFIX, LOGO_URL_PREFIX, STORED_IMAGE_NAME } from './uploads';
-import { CLAIM_METHODS, IDENTITY_MESSAGES, tokenIdSchema } from '../token-identity';
+import { CLAIM_METHODS, IDENTITY_MESSAGES } from '../token-identity';
+import { tokenIdSchema } from './token-identity';
 
 // Listing an existing token by its issuer address (spec 001 §2 "List token", §5 "Token listing",
 // §7 POST /api/gateway-balances and POST /api/admin/tokens/add, §8 "Listing"). One form schema for

@@ -1,19 +1,12 @@
 import { z } from 'zod';
 import { classicAddressSchema } from './common';
+import { REFERRAL_CODE_PATTERN } from '../referral-code';
 import { REWARD_MESSAGES } from './rewards';
 
 // Referrals (issue 37): every user has a code; a visitor who signs up through `/?ref=<code>` is
 // bound to that referrer at their first sign-in, pays nothing extra, and the referrer earns a share
 // of the platform fee on that user's trades for a while (admin settings), claimed to one of the
 // referrer's own wallets. docs/referrals.md.
-
-/** The query parameter of a referral link: `https://…/?ref=<code>`. */
-export const REFERRAL_QUERY_PARAM = 'ref';
-/** Codes are 8 characters of an alphabet without look-alikes (no 0/o, 1/l/i). */
-export const REFERRAL_CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
-export const REFERRAL_CODE_LENGTH = 8;
-/** How long a browser keeps a referral code it was given before the visitor signs up. */
-export const REFERRAL_CODE_KEEP_DAYS = 30;
 
 /** Bounds of the admin settings (platform config keys `referral_share_percent`, `referral_months`). */
 export const REFERRAL_SHARE_MAX_PERCENT = 50;
@@ -32,17 +25,7 @@ export const REFERRAL_MESSAGES = {
 } as const;
 
 /** A referral code as typed or linked: case-insensitive, compared in lower case. */
-export const referralCodeSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(new RegExp(`^[${REFERRAL_CODE_ALPHABET}]{${REFERRAL_CODE_LENGTH}}$`));
-
-/** The code in a sign-in request's query (`?ref=`), or nothing: a bad code never blocks a sign-in. */
-export function parseReferralCode(value: unknown): string | undefined {
-  const r = referralCodeSchema.safeParse(value);
-  return r.success ? r.data : undefined;
-}
+export const referralCodeSchema = z.string().trim().toLowerCase().regex(REFERRAL_CODE_PATTERN);
 
 /** POST /api/referrals/claim: every unclaimed earning in one currency, to one of the caller's wallets. */
 export const referralClaimSchema = z.object({

@@ -4,7 +4,8 @@ import type { LiquidityPair } from './deploy';
 import { Decimal, dropsToDecimal, platformFeeDrops, xrpToDrops } from '../money';
 import { FIRST_BUY_NETWORK_XRP, FIRST_BUY_XRP } from '../first-buy';
 import { vestingTrancheCount } from '../vesting';
-import { VESTING_MAX_TRANCHES, type TokenDevUnlocked, type TokenLedgerLock } from './vesting';
+import { VESTING_MAX_TRANCHES } from '../vesting';
+import type { TokenDevUnlocked, TokenLedgerLock } from '../lock-marks';
 import type { TokenIdentity } from '../token-identity';
 
 // Tokens as the API returns them (spec 000 §3 "Token", spec 001 §3 "Token (deploy/dashboard)"),

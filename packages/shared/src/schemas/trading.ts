@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AMOUNT_DECIMALS, DEFAULT_SLIPPAGE_PERCENT, MIN_AMOUNT, SLIPPAGE_DECIMALS } from '../constants';
-import { tokenCodeSchema } from '../currency';
+import { tokenCodeSchema } from './token-code';
 import { classicAddressSchema, wholeNumberSchema } from './common';
 import type { SigningIntent } from './self-custody';
 import { Decimal } from '../money';

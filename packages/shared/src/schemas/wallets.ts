@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MNEMONIC_WORD_COUNTS } from '../constants';
-import { tokenCodeSchema } from '../currency';
+import { tokenCodeSchema } from './token-code';
 import {
   classicAddressSchema,
   destinationAddressSchema,

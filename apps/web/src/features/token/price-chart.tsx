@@ -246,6 +246,8 @@ export function PriceChart({
       aria-label="Price chart"
       data-flash={flash ?? undefined}
       data-testid="chart"
+      // 'ok' once the first candle is drawn: what the bench's "until its first candle" waits for.
+      data-state={state}
     >
       <div className="chart-toolbar">
         <h2 className="panel-title">Price ({quote === 'RLUSD' ? 'RLUSD' : 'XRP'})</h2>

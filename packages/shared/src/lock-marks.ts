@@ -1,0 +1,56 @@
+// The token list's lock marks, worded once. Plain types and functions, no zod: the landing list
+// shows them, and in a schema module they brought zod into the landing route's JavaScript (issue 40).
+
+/**
+ * The token list's lock mark (`TokenView.ledger_lock`): the token's escrows by **any** holder, read
+ * from the issuer's escrow objects on the ledger (docs/vesting.md "The list mark"). Absent when no
+ * escrow of the token is on the ledger.
+ */
+export interface TokenLedgerLock {
+  /** Locked share of the supply, rounded down to 2 decimals ('0' when below 0.01%). */
+  percent: string;
+  /** The token amount in escrows (decimal string). */
+  amount: string;
+  escrows: number;
+  /** ISO: the earliest and the latest FinishAfter (CancelAfter when an escrow has none); null if none. */
+  firstUnlock: string | null;
+  until: string | null;
+}
+
+/** The mark's label: '7.5% locked' ('<0.01% locked' for a sliver). */
+export const ledgerLockLabel = (lock: Pick<TokenLedgerLock, 'percent'>): string =>
+  `${lock.percent === '0' ? '<0.01' : lock.percent}% locked`;
+
+/** The mark's tooltip and accessible name: what is locked, where, and until when (UTC days). */
+export const ledgerLockTitle = (lock: TokenLedgerLock): string => {
+  const share = ledgerLockLabel(lock).replace(' locked', '');
+  const where = `${share} of the supply locked on the ledger in ${lock.escrows} escrow${lock.escrows === 1 ? '' : 's'}`;
+  const first = lock.firstUnlock?.slice(0, 10);
+  const last = lock.until?.slice(0, 10);
+  if (!last) return `${where}, with no unlock date`;
+  if (!first || first === last) return `${where} until ${last}`;
+  return `${where} until ${last} (first unlock ${first})`;
+};
+
+/**
+ * The token list's 'unlocked' mark (`TokenView.dev_unlocked`): a Ledgerpad deploy whose dev
+ * allocation (above 0) has no escrow of the deployer's wallet on the ledger — never locked, or every
+ * tranche released (docs/vesting.md "Unlocked dev allocations"). Absent for tokens without a known
+ * dev allocation (listed from the ledger, curve launches) and for locked ones.
+ */
+export interface TokenDevUnlocked {
+  /** The dev allocation, percent of the supply. */
+  percent: string;
+  /** Percent of the allocation in escrows that lock it (issue 35: a 1-token escrow is no lock); '0' when none. */
+  lockedPercent?: string;
+}
+
+/** The mark's label: 'unlocked', or 'partly unlocked' when some of the allocation is locked. */
+export const devUnlockedLabel = (u: TokenDevUnlocked): string =>
+  u.lockedPercent && u.lockedPercent !== '0' ? 'partly unlocked' : 'unlocked';
+
+/** The 'unlocked' mark's tooltip and accessible name. */
+export const devUnlockedTitle = (u: TokenDevUnlocked): string =>
+  u.lockedPercent && u.lockedPercent !== '0'
+    ? `Dev allocation ${u.percent}% — only ${u.lockedPercent}% of it locked on the ledger: the deployer can sell the rest`
+    : `Dev allocation ${u.percent}% — unlocked: not in escrow on the ledger, the deployer can sell it`;
