@@ -214,6 +214,8 @@ interface ColdLoad {
   jsBytes: number;
   /** The content encodings those responses came in. */
   encodings: Set<string>;
+  /** Each script counted: its path and encoded bytes, in the order they finished. */
+  scripts: Array<{ path: string; bytes: number }>;
   lcp: number;
 }
 
@@ -233,7 +235,8 @@ async function coldLoad(
     await cdp.send('Network.enable');
     // gzip only: the figure is the issue's "(gzip)", whatever better encoding the server also has.
     await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'gzip' } });
-    const scripts = new Map<string, string>();
+    const scripts = new Map<string, { encoding: string; path: string }>();
+    const counted: ColdLoad['scripts'] = [];
     let jsBytes = 0;
     let counting = true;
     cdp.on('Network.responseReceived', (e) => {
@@ -241,14 +244,18 @@ async function coldLoad(
       const headers = Object.fromEntries(
         Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]),
       );
-      scripts.set(e.requestId, String(headers['content-encoding'] ?? 'identity'));
+      scripts.set(e.requestId, {
+        encoding: String(headers['content-encoding'] ?? 'identity'),
+        path: new URL(e.response.url).pathname,
+      });
     });
     const encodings = new Set<string>();
     cdp.on('Network.loadingFinished', (e) => {
-      const encoding = scripts.get(e.requestId);
-      if (!counting || encoding === undefined) return;
+      const script = scripts.get(e.requestId);
+      if (!counting || script === undefined) return;
       jsBytes += e.encodedDataLength;
-      encodings.add(encoding);
+      encodings.add(script.encoding);
+      counted.push({ path: script.path, bytes: e.encodedDataLength });
     });
     await page.addInitScript(() => {
       const w = window as unknown as { __lcp: number };
@@ -261,7 +268,7 @@ async function coldLoad(
     await ready(page);
     counting = false;
     const lcp = await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
-    return { jsBytes, encodings, lcp };
+    return { jsBytes, encodings, lcp, scripts: counted };
   } finally {
     await context.close();
   }
@@ -300,6 +307,10 @@ async function networkReport(browser: Browser, base: string) {
   }
   const show = (name: string, runs: ColdLoad[]) => {
     console.log(`${name}, ${RUNS} cold loads (JS from the network, gzip):`);
+    // What the median run fetched, largest first: where the bytes are.
+    const typical = [...runs].sort((a, b) => a.jsBytes - b.jsBytes)[Math.floor(runs.length / 2)]!;
+    for (const s of [...typical.scripts].sort((a, b) => b.bytes - a.bytes))
+      console.log(`    ${s.path.padEnd(48)} ${kb(s.bytes).padStart(7)} KB`);
     runs.forEach((r, i) =>
       console.log(
         `  run ${i + 1}: JS ${kb(r.jsBytes)} KB (${[...r.encodings].join(', ')}), LCP ${r.lcp.toFixed(0)} ms`,
