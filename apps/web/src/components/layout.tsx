@@ -2,12 +2,14 @@ import { lazy, Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { PUBLIC_LINKS } from '@ledgerpad/shared';
 import { useIsAdmin } from '../lib/admin-check';
+import { useAfterIdle } from '../lib/use-after-idle';
 import { useHasDeployed, useSession, useSessionActions } from '../lib/session';
 import { PageSkeleton } from './page-skeleton';
 
 // The menus and drawer (and Radix with them) load only for signed-in users.
 const SignedInNav = lazy(() => import('./signed-in-nav').then((m) => ({ default: m.SignedInNav })));
-// The toast area (sonner) is a chunk of its own, fetched after the page.
+// The toast area (sonner) is a chunk of its own, fetched once the page is idle: no first screen
+// shows a toast, and on `/` it competed with the list's own chunks.
 const Toaster = lazy(() => import('./toaster').then((m) => ({ default: m.Toaster })));
 // A browser wallet's passphrase prompt: signed-in users only, in a chunk of its own.
 const UnlockPrompt = lazy(() => import('./unlock-prompt').then((m) => ({ default: m.UnlockPrompt })));
@@ -19,6 +21,7 @@ export function Layout() {
   const signedIn = session.status === 'signed-in';
   const hasDeployed = useHasDeployed(signedIn);
   const isAdmin = useIsAdmin();
+  const idle = useAfterIdle();
 
   return (
     <div className="app">
@@ -70,9 +73,11 @@ export function Layout() {
         </nav>
         <p>© {new Date().getFullYear()} Ledgerpad. All rights reserved.</p>
       </footer>
-      <Suspense fallback={null}>
-        <Toaster />
-      </Suspense>
+      {idle && (
+        <Suspense fallback={null}>
+          <Toaster />
+        </Suspense>
+      )}
       {signedIn && (
         <Suspense fallback={null}>
           <UnlockPrompt />
