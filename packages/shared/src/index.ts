@@ -350,8 +350,6 @@ export {
 } from './onramp';
 export {
   type BookRow,
-  CHART_RESOLUTIONS,
-  type ChartResolution,
   type ExcludedHolder,
   HISTORY_RESOLUTION_SECONDS,
   type HistoryResolution,
@@ -369,6 +367,7 @@ export {
   type TokenStatsView,
   type TradeView,
 } from './schemas/market';
+export { CHART_RESOLUTIONS, type ChartResolution } from './chart';
 export {
   publicBondingSchema,
   PUBLIC_API_ROUTES,
@@ -481,13 +480,10 @@ export {
   RESTING_STATUSES,
 } from './schemas/orders';
 export {
-  BPS_TOTAL,
-  bpsToPercent,
   claimAmount,
   type ClaimRewardsRequest,
   type ClaimRewardsResult,
   claimRewardsSchema,
-  percentToBps,
   REWARD_MESSAGES,
   REWARD_PERCENT_MAX,
   REWARD_PERCENT_MIN,
@@ -506,6 +502,7 @@ export {
   splitAmounts,
   unclaimedReward,
 } from './schemas/rewards';
+export { BPS_TOTAL, bpsToPercent, percentToBps } from './basis-points';
 export {
   parseReferralCode,
   REFERRAL_CODE_ALPHABET,
@@ -685,9 +682,7 @@ export {
   USER_LIST_PAGE,
 } from './schemas/paging';
 export {
-  devLockText,
   type DevLockView,
-  ESCROW_STATE_TEXT,
   VESTING_AUTO_RELEASE_MESSAGES,
   type VestingAutoReleaseRequest,
   type VestingAutoReleaseResult,
@@ -706,6 +701,8 @@ export {
   type EscrowLockState,
 } from './schemas/vesting';
 export {
+  devLockText,
+  ESCROW_STATE_TEXT,
   devUnlockedLabel,
   devUnlockedTitle,
   ledgerLockLabel,

@@ -1,4 +1,6 @@
-// The token list's lock marks, worded once. Plain types and functions, no zod: the landing list
+import type { DevLockView, EscrowLockState } from './schemas/vesting';
+
+// The token list's lock marks and the risk panel's lock lines, worded once. Plain types and functions, no zod: the landing list
 // shows them, and in a schema module they brought zod into the landing route's JavaScript (issue 40).
 
 /**
@@ -54,3 +56,30 @@ export const devUnlockedTitle = (u: TokenDevUnlocked): string =>
   u.lockedPercent && u.lockedPercent !== '0'
     ? `Dev allocation ${u.percent}% — only ${u.lockedPercent}% of it locked on the ledger: the deployer can sell the rest`
     : `Dev allocation ${u.percent}% — unlocked: not in escrow on the ledger, the deployer can sell it`;
+
+/** What an escrow of the panel's list says beside its amount and date. */
+export const ESCROW_STATE_TEXT: Record<EscrowLockState, string> = {
+  locked: 'locked',
+  due: 'unlocked — can be released now',
+  conditional: 'has a crypto-condition: can be finished at any time, not a lock',
+  'no-finish-after': 'no unlock date: not a lock',
+};
+
+/**
+ * The risk panel's dev-lock line, worded once (`until`: 'YYYY-MM-DD'; `locked`: percent of the
+ * allocation). 'Dev allocation 10% — locked on the ledger until 2031-01-01', '… — 0.01% of it locked
+ * on the ledger until …', '… — unlocked — can be released now', '… — unlocked'.
+ */
+export const devLockText = (
+  dev: string,
+  locked: string,
+  until: string | null,
+  status: DevLockView['status'],
+  due: boolean,
+): string => {
+  if (status === 'locked' && until) return `Dev allocation ${dev}% — locked on the ledger until ${until}`;
+  if (status === 'partial' && until)
+    return `Dev allocation ${dev}% — ${locked}% of it locked on the ledger until ${until}; the rest ${due ? 'unlocked — can be released now' : 'can be sold'}`;
+  if (status === 'unlocked') return `Dev allocation ${dev}% — unlocked${due ? ' — can be released now' : ''}`;
+  return `Dev allocation ${dev}% — not locked`;
+};

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { BPS_TOTAL, bpsToPercent, percentToBps } from '../src/basis-points';
 import {
-  BPS_TOTAL,
   REWARD_SPLIT_MESSAGES,
-  bpsToPercent,
   claimRewardsSchema,
-  percentToBps,
   rewardSplitUpdateSchema,
   splitAmounts,
 } from '../src/schemas/rewards';

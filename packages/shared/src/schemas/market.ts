@@ -1,5 +1,6 @@
 import type { DevLockView } from './vesting';
 import { z } from 'zod';
+import { CHART_RESOLUTIONS, type ChartResolution } from '../chart';
 import { wholeNumberSchema } from './common';
 import type {
   publicHistorySchema,
@@ -127,17 +128,6 @@ export const NO_NEW_HOLDERS_SENTENCE = 'No new wallet can ever be authorized to 
 
 /** GET /api/tradingview/history (TradingView UDF). */
 export type HistoryResponse = z.infer<typeof publicHistorySchema>;
-
-/** The chart's resolutions: the UDF code and its length in seconds. */
-export const CHART_RESOLUTIONS = [
-  { code: '1', label: '1m', seconds: 60 },
-  { code: '5', label: '5m', seconds: 300 },
-  { code: '15', label: '15m', seconds: 900 },
-  { code: '60', label: '1h', seconds: 3_600 },
-  { code: '240', label: '4h', seconds: 14_400 },
-  { code: '1D', label: '1d', seconds: 86_400 },
-] as const;
-export type ChartResolution = (typeof CHART_RESOLUTIONS)[number]['code'];
 
 // Query and body shapes of the public market routes, parsed at the route edge. Numbers in queries
 // are never coerced ('0x10', '1e3' or '' are not numbers): the shared whole-number rule.

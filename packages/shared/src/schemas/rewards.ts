@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AMOUNT_DECIMALS } from '../constants';
 import { tokenCodeSchema } from './token-code';
 import { classicAddressSchema } from './common';
+import { BPS_TOTAL } from '../basis-points';
 import { Decimal, microsToUnits, unitsToMicros } from '../money';
 
 // Creator rewards (spec 001 §2 "claim rewards modal", §6 "Claim rewards", §7 "Dashboard and
@@ -38,8 +39,7 @@ export const REWARD_MESSAGES = {
 
 /** The most recipients a creator's reward split may have. */
 export const REWARD_SPLIT_MAX = 5;
-/** A split's shares are basis points of the claim and add up to exactly this. */
-export const BPS_TOTAL = 10_000;
+// A split's shares are basis points of the claim and add up to exactly BPS_TOTAL.
 
 export const REWARD_SPLIT_MESSAGES = {
   tooMany: `A split has at most ${REWARD_SPLIT_MAX} recipients.`,
@@ -86,19 +86,6 @@ export const rewardSplitUpdateSchema = z.object({
     }),
 });
 export type RewardSplitUpdate = z.input<typeof rewardSplitUpdateSchema>;
-
-/** A percent typed in the editor ('33.33') → basis points (3333); null when not 0.01–100 in 0.01 steps. */
-export function percentToBps(text: string): number | null {
-  const v = text.trim();
-  if (!/^\d{1,3}(\.\d{1,2})?$/.test(v)) return null;
-  const bps = new Decimal(v).mul(100).toNumber();
-  return bps >= 1 && bps <= BPS_TOTAL ? bps : null;
-}
-
-/** Basis points → the percent the editor shows (3333 → '33.33', 5000 → '50'). */
-export function bpsToPercent(bps: number): string {
-  return new Decimal(bps).div(100).toFixed();
-}
 
 /**
  * How a claim of `amount` (6 decimals, as `claimAmount` gives it) is divided among a split's

@@ -164,33 +164,6 @@ export interface VestingReleaseResult {
   amount: string;
 }
 
-/** What an escrow of the panel's list says beside its amount and date. */
-export const ESCROW_STATE_TEXT: Record<EscrowLockState, string> = {
-  locked: 'locked',
-  due: 'unlocked — can be released now',
-  conditional: 'has a crypto-condition: can be finished at any time, not a lock',
-  'no-finish-after': 'no unlock date: not a lock',
-};
-
-/**
- * The risk panel's dev-lock line, worded once (`until`: 'YYYY-MM-DD'; `locked`: percent of the
- * allocation). 'Dev allocation 10% — locked on the ledger until 2031-01-01', '… — 0.01% of it locked
- * on the ledger until …', '… — unlocked — can be released now', '… — unlocked'.
- */
-export const devLockText = (
-  dev: string,
-  locked: string,
-  until: string | null,
-  status: DevLockView['status'],
-  due: boolean,
-): string => {
-  if (status === 'locked' && until) return `Dev allocation ${dev}% — locked on the ledger until ${until}`;
-  if (status === 'partial' && until)
-    return `Dev allocation ${dev}% — ${locked}% of it locked on the ledger until ${until}; the rest ${due ? 'unlocked — can be released now' : 'can be sold'}`;
-  if (status === 'unlocked') return `Dev allocation ${dev}% — unlocked${due ? ' — can be released now' : ''}`;
-  return `Dev allocation ${dev}% — not locked`;
-};
-
 export const VESTING_RELEASE_MESSAGES = {
   notFound: 'No locked tranche of yours matches this token and sequence.',
   notDue: (when: string) => `This tranche unlocks at ${when}; it cannot be released before.`,
