@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { AIRDROP_MESSAGES, type Airdrop, type ClaimAirdropResult } from '@ledgerpad/shared';
 import { userMessage } from '../../lib/api';
-import { Modal, ModalActions } from '../../components/modal';
+import { CloseActions, Modal, ModalActions } from '../../components/modal';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
 import { useClaim } from './api';
 import { grouped, perClaim, tokenName } from './rules';
@@ -64,11 +64,7 @@ export function ClaimModal({ airdrop, onClose }: { airdrop: Airdrop; onClose: ()
             .
           </p>
           <p className="muted small airdrop-hash">Transaction: {result.hash}</p>
-          <ModalActions>
-            <button type="button" onClick={onClose}>
-              Close
-            </button>
-          </ModalActions>
+          <CloseActions onClose={onClose} label="Close" />
         </>
       ) : (
         <form
