@@ -1,6 +1,6 @@
 import { Decimal, microsToUnits, unitsToMicros, type DecimalValue } from './money';
 import type { z } from 'zod';
-import type { publicBondingSchema } from './schemas/public-api';
+import type { bondingConfigViewSchema, publicBondingSchema } from './schemas/public-api';
 
 // The bonding curve of a curve launch (docs/bonding-curve.md), pure and exact: pump.fun's constant
 // product over virtual reserves, x·y = k with y the virtual token reserve (1,073,000,000 at launch)
@@ -331,26 +331,7 @@ function curveDepositDrops(
 const CURVE_FEE_ALLOWANCE_DROPS = 500_000n;
 
 /** The curve settings as the deploy preview shows them (GET /api/config/fees → bonding). */
-export interface BondingConfigView {
-  steps: number;
-  fine_steps: number;
-  virtual_xrp: string;
-  virtual_rlusd: string;
-  /** Raised when the curve sells out, in the quote asset. */
-  graduation_xrp: string;
-  graduation_rlusd: string;
-  /** Price of the first token (ex fee), in the quote asset. */
-  start_price_xrp: string;
-  start_price_rlusd: string;
-  /** XRP the launch puts in the curve account (XRP pair / RLUSD pair). */
-  deposit_xrp: string;
-  deposit_xrp_rlusd_pair: string;
-  snipe_ledgers: number;
-  snipe_tokens: string;
-  /** The anti-sniper window a launch that opts in gets: the surcharge at launch (percent) and seconds. */
-  anti_sniper_start_percent: string;
-  anti_sniper_window_seconds: number;
-}
+export type BondingConfigView = z.infer<typeof bondingConfigViewSchema>;
 
 export function bondingConfigView(
   settings: {

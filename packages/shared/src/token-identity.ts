@@ -257,14 +257,15 @@ export function isOwnImageUrl(url: string | null | undefined): url is string {
 // --- Views and requests ---------------------------------------------------------------------------
 
 /** The token a same-ticker (or same-name) token gives way to: the page its mark links to. */
-export interface SameAsRef {
+export const sameAsRefSchema = z.object({
   /** What the two share after the lookalike fold. */
-  match: 'ticker' | 'name';
-  ticker: string;
-  name: string;
-  issuer_address: string;
-  currency: string;
-}
+  match: z.enum(['ticker', 'name']),
+  ticker: z.string(),
+  name: z.string(),
+  issuer_address: z.string(),
+  currency: z.string(),
+});
+export type SameAsRef = z.infer<typeof sameAsRefSchema>;
 
 /** The identity fields every token view carries (TokenView extends this). */
 export interface TokenIdentity {
@@ -318,17 +319,23 @@ export function identityMark(t: Pick<TokenIdentity, 'lookalike_of' | 'same_as'>)
   return t.lookalike_of ? IDENTITY_MESSAGES.looksLike(t.lookalike_of) : null;
 }
 
-/** A suggestion of the swap autocomplete (spec 001 §3 "Suggestion", plus its identity). */
-export interface TokenSuggestion extends Pick<
-  TokenIdentity,
-  'verified' | 'verified_by' | 'verified_domain' | 'lookalike_of' | 'same_as'
-> {
-  ticker: string;
-  name: string;
-  issuer_address: string;
+/**
+ * A suggestion of the swap autocomplete (spec 001 §3 "Suggestion", plus its identity): the server's
+ * type and GET /api/swapsearch/search-tokens/{query}'s documented answer (issue 41: one type per shape).
+ */
+export const tokenSuggestionSchema = z.object({
+  ticker: z.string(),
+  name: z.string(),
+  issuer_address: z.string().describe('A classic XRPL address (r...).'),
   /** The ledger code (an issuer may issue several tokens). */
-  currency?: string;
-}
+  currency: z.string().optional(),
+  verified: z.boolean(),
+  verified_by: z.enum(VERIFICATION_METHODS).nullable(),
+  verified_domain: z.string().nullable().optional(),
+  lookalike_of: z.string().nullable(),
+  same_as: sameAsRefSchema.nullable().optional(),
+});
+export type TokenSuggestion = z.infer<typeof tokenSuggestionSchema>;
 
 /**
  * Search and autocomplete order: tokens that give way to no other first (ledger facts decided it,

@@ -10,6 +10,8 @@ import {
   tokenAge,
   toDecimal,
 } from './format';
+import type { z } from 'zod';
+import type { holdersRecordSchema, priceRecordSchema } from './schemas/public-api';
 import type { TokenView } from './schemas/tokens';
 import { foldIdentity } from './token-identity';
 
@@ -17,37 +19,10 @@ import { foldIdentity } from './token-identity';
 // and holders count, search, sorting and pagination. Pure: the web page and tests share them.
 
 /** GET /api/prices, one record per token with a pool (spec 000 §3 "Price record"). */
-export interface PriceRecord {
-  tokenCode: string;
-  issuer: string;
-  priceInXRP: string;
-  priceInUSD: string;
-  supply: string;
-  marketCapInUSD: string;
-  liquidityPair: 'XRP' | 'RLUSD';
-  /** USD value of the pool, both sides (this server adds it). */
-  liquidityUSD?: string;
-  /** The pool's value, both sides, in its quote asset (issue 39; a curve's: what it holds). */
-  liquidity?: string;
-  /** The quote asset traded in the last 24 hours, from the indexer's trades (issue 39). */
-  volume24h?: string;
-  /** The same in USD; null without an XRP/USD price (issue 39). */
-  volume24hUSD?: string | null;
-  /**
-   * Percent change of the price over the last 24 hours ('+1.23', '-4.56'; this server adds it): from
-   * the last trade 24 h ago (or the first trade, for a younger token) to the price now; null without
-   * trades.
-   */
-  change24h?: string | null;
-}
+export type PriceRecord = z.infer<typeof priceRecordSchema>;
 
 /** GET /api/holders: one row per listed token (an issuer with several has a row per currency). */
-export interface HoldersRecord {
-  issuer_address: string;
-  /** The token's ledger code (issue 35; servers before it sent one row per issuer, without it). */
-  currency: string;
-  holders_count: number;
-}
+export type HoldersRecord = z.infer<typeof holdersRecordSchema>;
 
 /** POST /api/blackhole-status/bulk: issuer → blackholed. */
 export type BlackholeMap = Record<string, boolean>;

@@ -1,15 +1,10 @@
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { Wallet, AccountSetAsfFlags } from 'xrpl';
-import type {
-  AuditPage,
-  JobStatusView,
-  RefundResult,
-  StagedWalletBalance,
-  StagedWalletView,
-} from '@ledgerpad/shared';
+import type { AuditPage, RefundResult, StagedWalletBalance, StagedWalletView } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import {
+  jobEndedOverHttp,
   json,
   signInOverHttp,
   signInOwnerOverHttp,
@@ -17,7 +12,6 @@ import {
   useCrashRig,
 } from '../helpers/child-server';
 import { xrpBalance } from '../helpers/ledger-reads';
-import { sleep } from '../helpers/wait';
 
 // kill -9 of the real server (embedded PGlite and ledger in one process) while an admin refund of a
 // failed deploy's staged wallet is in flight: the refund transaction is in the ledger's open ledger
@@ -79,15 +73,7 @@ describe('admin refund crash safety', () => {
     });
     expect(deploy.status, await deploy.clone().text()).toBe(202);
     const { jobId } = (await deploy.json()) as { jobId: string };
-    let job: JobStatusView;
-    for (let i = 0; ; i++) {
-      job = (await json(
-        await fetch(`${server.base}/api/job-status/${jobId}`, { headers: user }),
-      )) as unknown as JobStatusView;
-      if (job.status === 'failed' || job.status === 'completed') break;
-      if (i > 600) throw new Error(`deploy did not end: ${JSON.stringify(job)}`);
-      await sleep(100);
-    }
+    const job = await jobEndedOverHttp(server.base, jobId, user, 60_000);
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/tecNO_PERMISSION/);
 

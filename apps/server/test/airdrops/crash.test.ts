@@ -4,8 +4,14 @@ import type { Client } from 'xrpl';
 import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { airdropClaims, airdrops } from '../../src/modules/airdrops/schema';
-import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
-import { sleep } from '../helpers/wait';
+import {
+  jobEndedOverHttp,
+  json,
+  rlusdIssuerOverHttp,
+  signInOverHttp,
+  useCrashRig,
+} from '../helpers/child-server';
+import { sleep, until } from '../helpers/wait';
 
 // kill -9 of the real server while an airdrop is being created, and again while 200 claims on an
 // allocation covering 150 are being paid, then restarts: the allocation moves into the airdrop
@@ -46,13 +52,7 @@ describe('airdrop crash safety', () => {
 
   it('kill -9 during creation and during claims: tokens move once, each claim is paid at most once', async () => {
     let server = await rig.start();
-    let rlusd: string | undefined;
-    for (let i = 0; i < 100 && !rlusd; i++) {
-      const r = await fetch(`${server.base}/api/config/rlusd`);
-      if (r.ok) rlusd = (await json(r)).issuer as string | undefined;
-      if (!rlusd) await sleep(200);
-    }
-    expect(rlusd).toBeTruthy();
+    const rlusd = await rlusdIssuerOverHttp(server.base);
 
     const person = async (name: string) => {
       const headers = await signInOverHttp(server.base, name);
@@ -69,24 +69,26 @@ describe('airdrop crash safety', () => {
     };
     const creator = await person('crash_airdrop_creator');
     // The creator holds RLUSD (bought from the bootstrap's XRP/RLUSD pool once it exists).
-    for (let i = 0; ; i++) {
-      const r = await fetch(`${server.base}/api/swap`, {
-        method: 'POST',
-        headers: creator.headers,
-        body: JSON.stringify({
-          walletAddress: creator.address,
-          issuer: rlusd,
-          token: RLUSD_CURRENCY_HEX,
-          amount: '5',
-          type: 'BUY',
-          slippage: '50',
-          baseAsset: 'XRP',
-        }),
-      });
-      if (r.ok) break;
-      if (i > 150) throw new Error(`no RLUSD bought: ${await r.text()}`);
-      await sleep(200);
-    }
+    await until(
+      'RLUSD bought from the bootstrap pool',
+      async () => {
+        const r = await fetch(`${server.base}/api/swap`, {
+          method: 'POST',
+          headers: creator.headers,
+          body: JSON.stringify({
+            walletAddress: creator.address,
+            issuer: rlusd,
+            token: RLUSD_CURRENCY_HEX,
+            amount: '5',
+            type: 'BUY',
+            slippage: '50',
+            baseAsset: 'XRP',
+          }),
+        });
+        return r.ok;
+      },
+      { timeoutMs: 30_000, everyMs: 200 },
+    );
     const claimers: Array<Awaited<ReturnType<typeof person>>> = [];
     for (let i = 0; i < CLAIMERS; i += 25)
       claimers.push(
@@ -117,17 +119,8 @@ describe('airdrop crash safety', () => {
     await rig.kill();
 
     server = await rig.start();
-    for (let i = 0; ; i++) {
-      const r = await json(
-        await fetch(`${server.base}/api/job-status/${jobId}`, {
-          headers: { cookie: creator.headers.cookie! },
-        }),
-      );
-      if (r.status === 'completed') break;
-      expect(r.status, JSON.stringify(r)).not.toBe('failed');
-      if (i > 300) throw new Error('creation did not finish');
-      await sleep(200);
-    }
+    const creation = await jobEndedOverHttp(server.base, jobId, creator.headers);
+    expect(creation.status, JSON.stringify(creation)).toBe('completed');
 
     const claim = (base: string, c: (typeof claimers)[number]) =>
       fetch(`${base}/api/airdrops/${airdropId}/claim`, {
@@ -204,16 +197,18 @@ describe('airdrop crash safety', () => {
         );
       // Until every reserved claim is settled: the claims the airdrop counts (pending or paid) are
       // all on the ledger. The killed instance's claim leases (JOB_LEASE_MS, 3 s here) expire first.
-      for (let i = 0; ; i++) {
-        const list = (await json(await fetch(`${server.base}/api/airdrops`))) as unknown as Array<{
-          id: number;
-          claimed_count: number;
-        }>;
-        const counted = list.find((a) => a.id === airdropId)?.claimed_count ?? -1;
-        if ((await payouts()).length === counted) break;
-        if (i > 240) throw new Error(`claims still unsettled: ${counted} counted`);
-        await sleep(500);
-      }
+      await until(
+        'every counted claim on the ledger',
+        async () => {
+          const list = (await json(await fetch(`${server.base}/api/airdrops`))) as unknown as Array<{
+            id: number;
+            claimed_count: number;
+          }>;
+          const counted = list.find((a) => a.id === airdropId)?.claimed_count ?? -1;
+          return (await payouts()).length === counted;
+        },
+        { timeoutMs: 120_000, everyMs: 500 },
+      );
       // Payments signed before now validate on their own, up to their LastLedgerSequence (at most
       // the submission window past the validated ledger they were signed at): once the ledger
       // after that is validated, a doubled payment would show up. Counted in ledgers, not in

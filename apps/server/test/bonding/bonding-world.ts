@@ -1,9 +1,11 @@
 import { expect } from 'vitest';
 import { Wallet, type Client, type SubmittableTransaction } from 'xrpl';
-import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
+import type { DeployResult } from '@ledgerpad/shared';
 import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import {
+  jobEndedOverHttp,
   json,
+  rlusdIssuerOverHttp,
   signInOverHttp,
   signInOwnerOverHttp,
   uploadLogoOverHttp,
@@ -13,7 +15,7 @@ import { submitAndWait, submitNow, waitValidated } from '../helpers/submit-and-w
 import type { SignedIn } from '../helpers/test-app';
 import { runDeploy } from '../helpers/trading-world';
 import type { WalletTestApp } from '../wallets/wallet-app';
-import { sleep } from '../helpers/wait';
+import { until } from '../helpers/wait';
 
 // What the bonding tests share: a ledger closed by the test (a closer it can pause, so "the next
 // ledger" is a ledger the test chose), outside wallets funded from genesis (no Ledgerpad call), and
@@ -124,18 +126,17 @@ export async function launchCurveOverHttp(
   token: { name: string; ticker: string },
 ): Promise<{ deployed: DeployResult; creatorWallet: string }> {
   // The owner's one-time link is printed right after the server starts listening.
-  for (let i = 0; i < 100 && !server.output.join('').includes('Owner sign-in'); i++) await sleep(50);
+  await until('the owner link printed', () => server.output.join('').includes('Owner sign-in'), {
+    timeoutMs: 5_000,
+    everyMs: 50,
+  });
   const owner = await signInOwnerOverHttp(server);
   const post = (url: string, headers: Record<string, string>, body: unknown) =>
     fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
   const saved = await post('/api/admin/platform-config/update', owner, { settings });
   expect(saved.status, await saved.text()).toBe(200);
   // The fee wallet exists once the bootstrap is done.
-  for (let i = 0; i < 200; i++) {
-    const r = await fetch(`${server.base}/api/config/rlusd`);
-    if (r.ok && (await json(r)).issuer) break;
-    await sleep(200);
-  }
+  await rlusdIssuerOverHttp(server.base, 40_000);
   const creator = await signInOverHttp(server.base, `${token.ticker.toLowerCase()}_creator`);
   const wallet = await json(await post('/api/wallets', creator, {}));
   for (let i = 0; i < 2; i++) await post(`/api/wallets/${wallet.id}/fund`, creator, {});
@@ -146,14 +147,7 @@ export async function launchCurveOverHttp(
   );
   expect(launch.status, await launch.clone().text()).toBe(202);
   const { jobId } = (await launch.json()) as { jobId: string };
-  for (let i = 0; i < 300; i++) {
-    const s = (await json(
-      await fetch(`${server.base}/api/job-status/${jobId}`, { headers: creator }),
-    )) as unknown as JobStatusView<DeployResult>;
-    if (s.status === 'failed') throw new Error(s.error ?? 'deploy failed');
-    if (s.status === 'completed')
-      return { deployed: s.result!, creatorWallet: String(wallet.wallet_address) };
-    await sleep(200);
-  }
-  throw new Error('curve launch did not finish');
+  const s = await jobEndedOverHttp<DeployResult>(server.base, jobId, creator, 60_000);
+  if (s.status === 'failed') throw new Error(s.error ?? 'deploy failed');
+  return { deployed: s.result!, creatorWallet: String(wallet.wallet_address) };
 }

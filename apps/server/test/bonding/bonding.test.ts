@@ -18,6 +18,7 @@ import { PLATFORM_ROLES } from '../../src/platform/accounts';
 import { platformWallet } from '../../src/platform/custody';
 import { fundedWallet } from '../helpers/trading-world';
 import { testLogo } from '../helpers/test-logo';
+import { until } from '../helpers/wait';
 import type { SignedIn } from '../helpers/test-app';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import {
@@ -633,7 +634,10 @@ describe('an indexer that falls behind', () => {
         (c) => c.issuerAddress === launched.issuer_address,
       )!;
     // Until the indexer has seen the curve's first ladder (the launch) and everything after it.
-    for (let i = 0; i < 50 && (await row()).launchLedger === null; i++) await settled();
+    await until('the launch ledger indexed', async () => {
+      await settled();
+      return (await row()).launchLedger !== null;
+    });
     await settled();
     const curve = await row();
     expect(curve!.status).toBe('active');

@@ -6,7 +6,7 @@ import { STANDALONE_GENESIS_SEED } from '../../src/platform/accounts';
 import { useCrashRig } from '../helpers/child-server';
 import { submitAndWait } from '../helpers/submit-and-wait';
 import { launchCurveOverHttp } from './bonding-world';
-import { sleep } from '../helpers/wait';
+import { until } from '../helpers/wait';
 
 // kill -9 of the real server twice while a curve graduates — once when the ladder has started to
 // come down, once right after the pool was created — then restarts with nobody retrying: the
@@ -54,11 +54,13 @@ describe('graduation crash safety', () => {
     };
     let c = await connect();
     // Wait for the keeper's ladder, then an outside wallet buys the whole curve.
-    for (let i = 0; i < 200; i++) {
-      const r = await c.request({ command: 'account_offers', account: curve, ledger_index: 'validated' });
-      if ((r.result.offers ?? []).length > 0) break;
-      await sleep(100);
-    }
+    const curveOffers = async (client: Client) =>
+      (await client.request({ command: 'account_offers', account: curve, ledger_index: 'validated' })).result
+        .offers ?? [];
+    await until('the keeper’s ladder', async () => (await curveOffers(c)).length > 0, {
+      timeoutMs: 20_000,
+      everyMs: 100,
+    });
     const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
     const buyer = Wallet.generate();
     await submitAndWait(
@@ -97,37 +99,44 @@ describe('graduation crash safety', () => {
     // Eight whole steps (chunks [0,1) … [5,6) and [6,8)), so the curve has bids to take down;
     // then, once they are posted, the other 192 steps.
     await buy('31724000');
-    for (;;) {
-      const r = await c.request({ command: 'account_offers', account: curve, ledger_index: 'validated' });
-      if ((r.result.offers ?? []).some((o) => typeof o.taker_gets === 'string')) break;
-      await sleep(50);
-    }
+    await until(
+      'the curve’s bids',
+      async () => (await curveOffers(c)).some((o) => typeof o.taker_gets === 'string'),
+      {
+        timeoutMs: 60_000,
+        everyMs: 50,
+      },
+    );
     await buy('761376000');
 
     // First kill: as soon as the graduation has cancelled an offer of the ladder.
-    for (;;) {
-      if ((await history(c, curve)).some((x) => x.tx_json?.TransactionType === 'OfferCancel')) break;
-      await sleep(20);
-    }
+    const seen = (type: string) =>
+      until(
+        `a ${type} of the graduation`,
+        async () => (await history(c, curve)).some((x) => x.tx_json?.TransactionType === type),
+        {
+          timeoutMs: 120_000,
+          everyMs: 20,
+        },
+      );
+    await seen('OfferCancel');
     await rig.kill();
     server = await rig.start();
     c = await connect();
     // Second kill: right after the pool was created.
-    for (;;) {
-      if ((await history(c, curve)).some((x) => x.tx_json?.TransactionType === 'AMMCreate')) break;
-      await sleep(20);
-    }
+    await seen('AMMCreate');
     await rig.kill();
     server = await rig.start();
     c = await connect();
-    let view: BondingView | undefined;
-    for (let i = 0; i < 600; i++) {
-      const r = await fetch(`${server.base}/api/bonding/${issuer}`);
-      view = (await r.json()) as BondingView;
-      if (view.status === 'graduated') break;
-      await sleep(200);
-    }
-    expect(view?.status).toBe('graduated');
+    const view = await until(
+      'the curve graduated',
+      async () => {
+        const v = (await (await fetch(`${server.base}/api/bonding/${issuer}`)).json()) as BondingView;
+        return v.status === 'graduated' && v;
+      },
+      { timeoutMs: 120_000, everyMs: 200 },
+    );
+    expect(view.status).toBe('graduated');
 
     // Exactly once, on the ledger itself.
     const txs = await history(c, curve);

@@ -10,6 +10,8 @@ import { openDatabase, type Database } from '../../src/db/client';
 import { SERVER_DIR, spawnServer, type ServerProcess } from './server-process';
 import { TestSocket } from './socket-client';
 import { GENEROUS_QUOTAS } from './test-app';
+import { until } from './wait';
+import type { JobStatusView } from '@ledgerpad/shared';
 
 // The real server as `npm start` runs it (`node --import tsx src/main.ts`: embedded PGlite and the
 // embedded persistent ledger in one process), for the tests that kill it with SIGKILL.
@@ -113,6 +115,43 @@ export async function uploadLogoOverHttp(base: string, headers: Record<string, s
   const res = await fetch(`${base}/api/upload`, { method: 'POST', headers: rest, body: form });
   if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
   return String((await json(res)).servedUrl);
+}
+
+/**
+ * The RLUSD issuer of a server started with PLATFORM_BOOTSTRAP=on, once GET /api/config/rlusd names
+ * it (the bootstrap creates it shortly after start; nothing over HTTP announces it, so it is polled).
+ */
+export function rlusdIssuerOverHttp(base: string, timeoutMs = 20_000): Promise<string> {
+  return until(
+    'the RLUSD issuer of the bootstrap',
+    async () => {
+      const r = await fetch(`${base}/api/config/rlusd`);
+      return r.ok ? ((await json(r)).issuer as string | undefined) : undefined;
+    },
+    { timeoutMs, everyMs: 200 },
+  );
+}
+
+/**
+ * A job's status over GET /api/job-status once it has ended (completed or failed). For a child
+ * process, where the test app's `settle()` cannot reach; a test that holds a socket awaits the
+ * `jobUpdated` frame instead (`openUserSocket`).
+ */
+export function jobEndedOverHttp<R = unknown>(
+  base: string,
+  jobId: string,
+  headers: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<JobStatusView<R>> {
+  return until(
+    `job ${jobId} ended`,
+    async () => {
+      const res = await fetch(`${base}/api/job-status/${jobId}`, { headers: { cookie: headers.cookie! } });
+      const s = (await json(res)) as unknown as JobStatusView<R>;
+      return s.status === 'completed' || s.status === 'failed' ? s : undefined;
+    },
+    { timeoutMs, everyMs: 200 },
+  );
 }
 
 /**

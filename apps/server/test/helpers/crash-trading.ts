@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import type { Client } from 'xrpl';
 import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
-import { json, signInOverHttp } from './child-server';
-import { sleep } from './wait';
+import { json, rlusdIssuerOverHttp, signInOverHttp } from './child-server';
+import { until } from './wait';
 
 // What the trading crash tests share: a real server's XRP/RLUSD market (the platform bootstrap's
 // pool), traders signed in and funded over HTTP, their RLUSD buys with an Idempotency-Key, and an
@@ -37,24 +37,21 @@ export interface Trader {
  * a quote (the bootstrap funds it shortly after start); `quoter` asks the quote.
  */
 export async function rlusdMarket(base: string, quoter: Trader): Promise<string> {
-  let rlusd: string | undefined;
-  for (let i = 0; i < 100 && !rlusd; i++) {
-    const r = await fetch(`${base}/api/config/rlusd`);
-    if (r.ok) rlusd = (await json(r)).issuer as string | undefined;
-    if (!rlusd) await sleep(200);
-  }
-  expect(rlusd).toBeTruthy();
-  for (let i = 0; ; i++) {
-    const q = await quoter.post('/api/amm-info', {
-      issuer: rlusd,
-      token: RLUSD_CURRENCY_HEX,
-      amountXrp: '1',
-      tradeType: 'BUY',
-    });
-    if (q.ok) return rlusd!;
-    if (i > 150) throw new Error(`no XRP/RLUSD pool: ${await q.text()}`);
-    await sleep(200);
-  }
+  const rlusd = await rlusdIssuerOverHttp(base);
+  await until(
+    'an XRP/RLUSD pool that quotes',
+    async () =>
+      (
+        await quoter.post('/api/amm-info', {
+          issuer: rlusd,
+          token: RLUSD_CURRENCY_HEX,
+          amountXrp: '1',
+          tradeType: 'BUY',
+        })
+      ).ok,
+    { timeoutMs: 30_000, everyMs: 200 },
+  );
+  return rlusd;
 }
 
 /** `n` users signed in over HTTP (`<prefix>_<i>`), each with a new wallet the faucet funded. */

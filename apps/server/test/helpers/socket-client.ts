@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { sleep } from './wait';
+import { until } from './wait';
 
 export interface Frame {
   event: string;
@@ -80,12 +80,7 @@ export class TestSocket {
 
   /** Resolves when the server closes the socket. */
   async waitClosed(timeoutMs = 5000): Promise<{ code: number }> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.closed) {
-      if (Date.now() > deadline) throw new Error('socket still open');
-      await sleep(20);
-    }
-    return this.closed;
+    return until(() => this.closed, { timeoutMs, what: 'the server to close the socket' });
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Client, SubmittableTransaction, TxResponse, Wallet } from 'xrpl';
-import { sleep } from './wait';
+import { until } from './wait';
 
 // The one set of helpers tests use to put a transaction on the ledger with xrpl.js directly (not
 // through the platform's submission service).
@@ -19,18 +19,23 @@ export async function submitAndWait(
   const submitted = await client.request({ command: 'submit', tx_blob });
   const prelim = submitted.result.engine_result;
   if (!/^(tes|tec|ter)/.test(prelim)) throw new Error(`${tx.TransactionType} rejected: ${prelim}`);
-  for (;;) {
-    try {
-      const r = await client.request({ command: 'tx', transaction: hash });
-      if (r.result.validated) return r.result;
-    } catch {
-      // txnNotFound until it is in a ledger
-    }
-    const validated = await client.request({ command: 'ledger', ledger_index: 'validated' });
-    if (Number(validated.result.ledger_index) > prepared.LastLedgerSequence!)
-      throw new Error(`${tx.TransactionType} ${hash} expired unvalidated`);
-    await sleep(25);
-  }
+  return until(
+    `${tx.TransactionType} ${hash} validated`,
+    async () => {
+      try {
+        const r = await client.request({ command: 'tx', transaction: hash });
+        if (r.result.validated) return r.result;
+      } catch {
+        // txnNotFound until it is in a ledger
+      }
+      const validated = await client.request({ command: 'ledger', ledger_index: 'validated' });
+      if (Number(validated.result.ledger_index) > prepared.LastLedgerSequence!)
+        throw new Error(`${tx.TransactionType} ${hash} expired unvalidated`);
+      return undefined;
+    },
+    // The LastLedgerSequence ends the wait long before this on a ledger that closes.
+    { timeoutMs: 120_000, everyMs: 25 },
+  );
 }
 
 /** `submitAndWait` that expects the validated result to be tesSUCCESS. */
@@ -48,18 +53,22 @@ export async function waitValidated(
   client: Client,
   hash: string,
 ): Promise<{ ledger: number; result: string }> {
-  for (;;) {
-    try {
-      const r = await client.request({ command: 'tx', transaction: hash });
-      if (r.result.validated) {
-        const meta = r.result.meta as { TransactionResult: string };
-        return { ledger: r.result.ledger_index!, result: meta.TransactionResult };
+  return until(
+    `${hash} validated`,
+    async () => {
+      try {
+        const r = await client.request({ command: 'tx', transaction: hash });
+        if (r.result.validated) {
+          const meta = r.result.meta as { TransactionResult: string };
+          return { ledger: r.result.ledger_index!, result: meta.TransactionResult };
+        }
+      } catch {
+        // not in a ledger yet
       }
-    } catch {
-      // not in a ledger yet
-    }
-    await sleep(20);
-  }
+      return undefined;
+    },
+    { timeoutMs: 120_000, everyMs: 20 },
+  );
 }
 
 /** Signs and submits into the open ledger (not waiting): the hash. */

@@ -17,7 +17,6 @@ import { submitAndWait } from '../helpers/submit-and-wait';
 import { fundedWallet, seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 import { testLogo } from '../helpers/test-logo';
-import { until } from '../helpers/wait';
 
 // Exact accounting (issue 23): the positions worked example, by hand. The token is paired with
 // RLUSD, so its XRP book holds only the offers placed here and nothing on an AMM: every trade below
@@ -316,14 +315,12 @@ describe('positions: the worked example', () => {
     const rlusdPerXrp = xrpRlusd.b.div(xrpRlusd.a).toSignificantDigits(15);
     const posxPool = await pool({ currency: RLUSD_CURRENCY_HEX, issuer: rlusd }, tokens('0'));
     const p = posxPool.a.div(posxPool.b).toSignificantDigits(15).div(rlusdPerXrp).toSignificantDigits(15);
-    // The snapshot follows the ledger; wait until it prices RLUSD as the pool now does.
-    await until(
-      'the snapshot pricing RLUSD as the pool does',
-      async () => {
-        const now = (await t.app.inject({ url: '/api/xrp-usd-price' })).json() as { price: string };
-        return new Decimal(now.price).eq(rlusdPerXrp);
-      },
-      { timeoutMs: 10_000, everyMs: 100 },
+    // The snapshot follows the ledger: once the test world is quiet (the indexer at the validated
+    // ledger, the snapshot rebuilt after it) it prices RLUSD as the pool now does.
+    await t.settle();
+    const xrpUsd = (await t.app.inject({ url: '/api/xrp-usd-price' })).json() as { price: string };
+    expect(new Decimal(xrpUsd.price).eq(rlusdPerXrp), `${xrpUsd.price} ≠ ${rlusdPerXrp.toFixed()}`).toBe(
+      true,
     );
     const res = await t.app.inject({
       url: `/api/positions/${quinn.user.id}`,

@@ -1,6 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import type { UserResponse } from '@ledgerpad/shared';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { demoAuthSchema, type UserResponse } from '@ledgerpad/shared';
 import { apiPost, userMessage } from '../lib/api';
+import { requestResolver } from '../lib/form-resolver';
 import { useAuthMethods } from '../lib/auth-methods';
 import { withReferral } from '../lib/referral-link';
 import { useSessionActions } from '../lib/session';
@@ -14,21 +16,27 @@ import { GoogleSignIn } from './google-sign-in';
 export function LoginBox({ returnTo }: { returnTo?: string }) {
   const { data: methods } = useAuthMethods();
   const { signedIn } = useSessionActions();
-  const [username, setUsername] = useState('');
-  const [error, setError] = useState<string>();
+  // The server's own check of a demo username (3-32 letters, digits or underscores), on the trimmed name.
+  const { register, handleSubmit, watch, formState } = useForm<{ username: string }>({
+    resolver: requestResolver(demoAuthSchema, (v) => ({ username: v.username.trim() })),
+    defaultValues: { username: '' },
+  });
+  /** The server's refusal, or 'Network Error'. */
+  const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const username = watch('username');
+  const error = formState.errors.username?.message ?? failure;
 
-  const demoSignIn = async (e: FormEvent) => {
-    e.preventDefault();
+  const demoSignIn = async (values: { username: string }) => {
     setBusy(true);
-    setError(undefined);
+    setFailure(undefined);
     try {
       const { user } = await apiPost<UserResponse>(withReferral('/api/auth/demo'), {
-        username: username.trim(),
+        username: values.username.trim(),
       });
       signedIn(user, returnTo);
     } catch (err) {
-      setError(userMessage(err, 'Network Error'));
+      setFailure(userMessage(err, 'Network Error'));
     } finally {
       setBusy(false);
     }
@@ -46,12 +54,11 @@ export function LoginBox({ returnTo }: { returnTo?: string }) {
         )}
       </div>
       {methods?.demo.enabled && (
-        <form className="demo-login" onSubmit={demoSignIn}>
+        <form className="demo-login" onSubmit={(e) => void handleSubmit(demoSignIn)(e)}>
           <label htmlFor="demo-username">Demo account (embedded ledger)</label>
           <input
             id="demo-username"
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
+            {...register('username')}
             placeholder="Pick a username"
             autoComplete="username"
           />

@@ -122,6 +122,20 @@ export function ModalActions({ children }: { children: ReactNode }) {
 }
 
 /**
+ * A finished modal's one button (a sent payment, a paid claim): it closes the modal. Its text is
+ * the caller's ('Done' after an action, 'Close' or 'OK' after a message).
+ */
+export function CloseActions({ onClose, label = 'Done' }: { onClose: () => void; label?: string }) {
+  return (
+    <ModalActions>
+      <button type="button" onClick={onClose}>
+        {label}
+      </button>
+    </ModalActions>
+  );
+}
+
+/**
  * A confirm step's Back and confirm buttons (a two-step modal: form, then "confirm and send"). While
  * `pending`, both are disabled; `label` is the confirm button's text as the caller words it. The
  * confirm button is a DeliberateButton: the second click of a double click on 'Review' is not it.

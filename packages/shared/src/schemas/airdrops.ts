@@ -170,31 +170,7 @@ export interface ClaimAirdropResult {
   hash: string;
 }
 
-export type AirdropStatus = 'active' | 'expired' | 'closed';
-
-/** One row of GET /api/airdrops (the spec's Airdrop entity, plus its status). */
-export interface Airdrop {
-  id: number;
-  project_name: string;
-  tagline: string;
-  logo_url: string;
-  description: string;
-  issuer_address: string;
-  token_code: string;
-  fixed_amount: string | null;
-  min_amount: string | null;
-  max_amount: string | null;
-  max_claims: number;
-  claimed_count: number;
-  total_token_amount: string;
-  expiry: string;
-  has_claimed: boolean;
-  /** The signed-in user created it (issue 39, additive): creators cannot claim, so no Claim is offered. */
-  is_creator?: boolean;
-  website_url: string | null;
-  twitter_url: string | null;
-  status: AirdropStatus;
-}
+export type { Airdrop, AirdropStatus } from './airdrop-view';
 
 export interface AirdropAllocation {
   allocated: string;

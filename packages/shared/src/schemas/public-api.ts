@@ -2,29 +2,22 @@ import { z } from 'zod';
 import { authMethodsSchema, sessionResponseSchema } from './auth';
 import { xrplStatusSchema } from './wallets';
 import { classicAddressSchema } from './common';
+import { airdropSchema } from './airdrop-view';
+import { sameAsRefSchema, tokenSuggestionSchema } from '../token-identity';
 
 // Response shapes of the public API (issue 29): what integrators and bots read. The server's
 // GET /api/docs turns these into an OpenAPI 3.1 document with zod's own z.toJSONSchema, and a test
 // checks every public route's real answer against them. Where a schema is the whole shape (token
 // stats, trades, the order book, chart history, a bonding curve) it is also the TypeScript type
-// (`TokenStatsView = z.infer<...>`, issue 41: one type per shape); where it is loose (an added field
-// is not a breaking change for a reader) it documents part of an interface the server is typed with
-// (TokenView, PriceRecord, RiskReport, ...), and packages/shared/test/one-type-per-shape.test.ts
-// lists those on purpose.
+// (`TokenStatsView = z.infer<...>`, issue 41: one type per shape); where the answer is loose (an added
+// field is not a breaking change for a reader) the public schema is the strict shape's `.loose()`
+// (price and holders records, fees, airdrops), and the remaining loose ones (TokenView, RiskReport,
+// ...) document part of a server type whose name they do not share.
 // Amounts and prices are decimal strings, never floats (docs/money.md); chart bars are numbers.
 
 const decimal = z.string().describe('A decimal number as a string.');
 const address = z.string().describe('A classic XRPL address (r...).');
 const pair = z.enum(['XRP', 'RLUSD']);
-
-/** The token a same-ticker token gives way to (SameAsRef). */
-const sameAsSchema = z.object({
-  match: z.enum(['ticker', 'name']),
-  ticker: z.string(),
-  name: z.string(),
-  issuer_address: z.string(),
-  currency: z.string(),
-});
 
 /** One row of GET /api/tokens (TokenView). */
 const publicTokenSchema = z.looseObject({
@@ -60,7 +53,7 @@ const publicTokenSchema = z.looseObject({
     .string()
     .nullable()
     .describe('A reserved identity it reads as, or the token it gives way to.'),
-  same_as: sameAsSchema.nullable().optional(),
+  same_as: sameAsRefSchema.nullable().optional(),
 });
 const publicTokenListSchema = z.array(publicTokenSchema);
 
@@ -90,7 +83,7 @@ export const blackholedBulkSchema = z.object({
     .max(BLACKHOLED_BULK_MAX, `issuers can hold at most ${BLACKHOLED_BULK_MAX} addresses.`),
 });
 
-export const publicPriceRecordSchema = z.looseObject({
+export const priceRecordSchema = z.object({
   tokenCode: z.string(),
   issuer: address,
   priceInXRP: decimal,
@@ -98,12 +91,23 @@ export const publicPriceRecordSchema = z.looseObject({
   supply: decimal,
   marketCapInUSD: decimal,
   liquidityPair: pair,
+  /** USD value of the pool, both sides (this server adds it). */
   liquidityUSD: decimal.optional(),
+  /** The pool's value, both sides, in its quote asset (issue 39; a curve's: what it holds). */
   liquidity: decimal.optional(),
+  /** The quote asset traded in the last 24 hours, from the indexer's trades (issue 39). */
   volume24h: decimal.optional(),
+  /** The same in USD; null without an XRP/USD price (issue 39). */
   volume24hUSD: decimal.nullable().optional(),
+  /**
+   * Percent change of the price over the last 24 hours ('+1.23', '-4.56'; this server adds it): from
+   * the last trade 24 h ago (or the first trade, for a younger token) to the price now; null without
+   * trades.
+   */
   change24h: z.string().nullable().optional(),
 });
+// The documented answer is loose: a field added later is not a breaking change for a reader.
+export const publicPriceRecordSchema = priceRecordSchema.loose();
 const publicPriceListSchema = z.array(publicPriceRecordSchema);
 
 /** GET /api/price?tokenCode=&issuer= */
@@ -115,11 +119,13 @@ const publicPriceSchema = z.object({
 });
 
 /** One row of GET /api/holders (HoldersRecord). */
-export const publicHoldersRecordSchema = z.looseObject({
+export const holdersRecordSchema = z.object({
   issuer_address: address,
+  /** The token's ledger code (issue 35; servers before it sent one row per issuer, without it). */
   currency: z.string().describe('The token’s ledger currency code (an issuer may list several).'),
   holders_count: z.number().int().nonnegative(),
 });
+export const publicHoldersRecordSchema = holdersRecordSchema.loose();
 const publicHoldersListSchema = z.array(publicHoldersRecordSchema);
 
 /** GET /api/tradingview/history (TradingView UDF; HistoryResponse). */
@@ -262,19 +268,7 @@ const publicBondingMarketCapSchema = z.object({ market_cap_usd: decimal });
 const publicXrpUsdPriceSchema = z.object({ price: decimal });
 
 /** GET /api/swapsearch/search-tokens/{query}: up to 10 suggestions, verified tokens first (TokenSuggestion). */
-export const publicTokenSuggestionListSchema = z.array(
-  z.object({
-    ticker: z.string(),
-    name: z.string(),
-    issuer_address: address,
-    currency: z.string().optional(),
-    verified: z.boolean(),
-    verified_by: z.string().nullable().optional(),
-    verified_domain: z.string().nullable().optional(),
-    lookalike_of: z.string().nullable().optional(),
-    same_as: sameAsSchema.nullable().optional(),
-  }),
-);
+export const publicTokenSuggestionListSchema = z.array(tokenSuggestionSchema);
 
 const bookRow = z.object({ price: decimal, amount: decimal });
 
@@ -284,19 +278,52 @@ export const publicOrderBookSchema = z.object({ buyOrders: z.array(bookRow), sel
 /** POST /api/blackhole-status/bulk: each asked issuer → whether it is blackholed. */
 const publicBlackholeBulkSchema = z.record(z.string(), z.boolean());
 
-/** GET /api/config/fees: what a deploy costs (FeesConfig), from the platform's settings and the ledger. */
-export const publicFeesConfigSchema = z.looseObject({
+/** The curve settings as the deploy preview shows them (GET /api/config/fees → bonding; BondingConfigView). */
+export const bondingConfigViewSchema = z.object({
+  steps: z.number().int(),
+  fine_steps: z.number().int(),
+  virtual_xrp: decimal,
+  virtual_rlusd: decimal,
+  /** Raised when the curve sells out, in the quote asset. */
+  graduation_xrp: decimal,
+  graduation_rlusd: decimal,
+  /** Price of the first token (ex fee), in the quote asset. */
+  start_price_xrp: decimal,
+  start_price_rlusd: decimal,
+  /** XRP the launch puts in the curve account (XRP pair / RLUSD pair). */
+  deposit_xrp: decimal,
+  deposit_xrp_rlusd_pair: decimal,
+  snipe_ledgers: z.number().int(),
+  snipe_tokens: decimal,
+  /** The anti-sniper window a launch that opts in gets: the surcharge at launch (percent) and seconds. */
+  anti_sniper_start_percent: decimal,
+  anti_sniper_window_seconds: z.number().int(),
+});
+
+/** GET /api/config/fees: what a deploy costs (FeesConfig), from the platform's settings and the ledger. XRP amounts are decimal strings of XRP. */
+export const feesConfigSchema = z.object({
   service_fee: decimal,
   issuer_reserve: decimal,
   hot_wallet_reserve: decimal,
   airdrop_fee_xrp: decimal,
+  /** The ledger's owner reserve (a trust line the deploy opens in the paying wallet costs one). */
   owner_reserve: decimal,
+  /** Transaction fees the deploy's own transactions may burn from the paying wallet, in XRP. */
   network_fee_allowance: decimal,
+  /**
+   * The platform's trading fee in percent, as the admin set it (the home page, the terms and the
+   * swap screen show the current one; a user's own override is in their quotes).
+   */
   trading_fee_percent: decimal.optional(),
+  /** The ledger's base reserve and the network fee of one ordinary transaction, in XRP. */
   base_reserve: decimal.optional(),
   base_fee: decimal.optional(),
-  bonding: z.looseObject({}).describe('The bonding curve settings (BondingConfigView).'),
+  /** Curve launches: the curve's figures and the deposit a launch puts in the curve account. */
+  bonding: bondingConfigViewSchema,
 });
+export const publicFeesConfigSchema = feesConfigSchema
+  .extend({ bonding: bondingConfigViewSchema.loose() })
+  .loose();
 
 /** GET /api/config/rlusd: the network's RLUSD (null issuer where it has none). */
 const publicRlusdConfigSchema = z.object({ currency: z.string(), issuer: address.nullable() });
@@ -308,26 +335,7 @@ const publicHealthSchema = z.looseObject({ status: z.enum(['ok', 'degraded']) })
 const publicDemoStatusSchema = z.object({ demo: z.enum(['off', 'seeding', 'ready', 'failed']) });
 
 /** One row of GET /api/airdrops (Airdrop); `has_claimed` is the signed-in caller's, false for a visitor. */
-export const publicAirdropSchema = z.looseObject({
-  id: z.number().int(),
-  project_name: z.string(),
-  tagline: z.string(),
-  logo_url: z.string(),
-  description: z.string(),
-  issuer_address: address,
-  token_code: z.string(),
-  fixed_amount: decimal.nullable(),
-  min_amount: decimal.nullable(),
-  max_amount: decimal.nullable(),
-  max_claims: z.number().int(),
-  claimed_count: z.number().int(),
-  total_token_amount: decimal,
-  expiry: z.string(),
-  has_claimed: z.boolean(),
-  website_url: z.string().nullable(),
-  twitter_url: z.string().nullable(),
-  status: z.enum(['active', 'expired', 'closed']),
-});
+export const publicAirdropSchema = airdropSchema.loose();
 const publicAirdropListSchema = z.array(publicAirdropSchema);
 
 /** The error body every route answers a 4xx/5xx with. */

@@ -1,5 +1,7 @@
+import type { z } from 'zod';
 import { OWNER_USER_ID, RLUSD_PAIR_HOT_WALLET_RESERVE_XRP } from '../constants';
-import type { BondingConfigView, LaunchType } from '../bonding';
+import type { LaunchType } from '../bonding';
+import type { feesConfigSchema } from './public-api';
 import type { LiquidityPair } from './deploy';
 import { Decimal, dropsToDecimal, platformFeeDrops, xrpToDrops } from '../money';
 import { FIRST_BUY_NETWORK_XRP, FIRST_BUY_XRP } from '../first-buy';
@@ -83,26 +85,7 @@ export const TOKEN_MESSAGES = {
 } as const;
 
 /** GET /api/config/fees. XRP amounts are decimal strings of XRP. */
-export interface FeesConfig {
-  service_fee: string;
-  issuer_reserve: string;
-  hot_wallet_reserve: string;
-  airdrop_fee_xrp: string;
-  /** The ledger's owner reserve (a trust line the deploy opens in the paying wallet costs one). */
-  owner_reserve: string;
-  /** Transaction fees the deploy's own transactions may burn from the paying wallet, in XRP. */
-  network_fee_allowance: string;
-  /**
-   * The platform's trading fee in percent, as the admin set it (the home page, the terms and the
-   * swap screen show the current one; a user's own override is in their quotes).
-   */
-  trading_fee_percent?: string;
-  /** The ledger's base reserve and the network fee of one ordinary transaction, in XRP. */
-  base_reserve?: string;
-  base_fee?: string;
-  /** Curve launches: the curve's figures and the deposit a launch puts in the curve account. */
-  bonding: BondingConfigView;
-}
+export type FeesConfig = z.infer<typeof feesConfigSchema>;
 
 interface DeployCostInput {
   liquidityPairType: LiquidityPair;

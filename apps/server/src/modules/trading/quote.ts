@@ -15,7 +15,7 @@ import {
   unitsToMicros,
   type AntiSniperQuote,
 } from '@ledgerpad/shared';
-import { type Currency } from 'xrpl';
+import type { BookOffersRequest, IssuedCurrency } from 'xrpl';
 import { AppError } from '../../lib/errors';
 import type { Parsed } from '../../lib/validation';
 import { sequentialShares, type MarketDepth } from './plan';
@@ -55,24 +55,37 @@ export abstract class Quotes extends TrustLines {
    * against it (issue 39), as a pool trade's is against the pool's spot.
    */
   private async nextOfferPrice(m: Market, type: TradeSide): Promise<Decimal | null> {
-    const token: Currency = { currency: m.token.currency, issuer: m.token.issuer };
-    const quote: Currency =
-      m.quote.kind === 'xrp' ? { currency: 'XRP' } : { currency: m.quote.currency, issuer: m.quote.issuer };
+    const [best] = (await this.bookOffers(m, type, 1)) ?? [];
+    if (!best) return null;
+    // A buy pays the quote asset for the token; a sell pays the token for the quote asset.
+    const [q, t] = type === 'BUY' ? [best.takes, best.gives] : [best.gives, best.takes];
+    return t.gt(0) && q.gt(0) ? q.div(t) : null;
+  }
+
+  /**
+   * The book a trade takes, best first, each offer as what the taker pays (`takes`) and gets
+   * (`gives`), funded amounts where the ledger gives them; null when the ledger cannot answer.
+   */
+  private async bookOffers(
+    m: Market,
+    type: TradeSide,
+    limit: number,
+  ): Promise<{ takes: Decimal; gives: Decimal }[] | null> {
+    const { token, quote } = marketAssets(m);
     try {
-      const r = await this.reader.request({
+      const request: BookOffersRequest = {
         command: 'book_offers',
         // A buy takes offers giving the token; a sell takes offers giving the quote asset.
         taker_gets: type === 'BUY' ? token : quote,
         taker_pays: type === 'BUY' ? quote : token,
-        limit: 1,
+        limit,
         ledger_index: 'current',
-      });
-      const [best] = r.result.offers;
-      if (!best) return null;
-      const gets = amountValue((best.taker_gets_funded ?? best.TakerGets) as LedgerAmount);
-      const pays = amountValue((best.taker_pays_funded ?? best.TakerPays) as LedgerAmount);
-      const [q, t] = type === 'BUY' ? [pays, gets] : [gets, pays];
-      return t.gt(0) && q.gt(0) ? q.div(t) : null;
+      };
+      const r = await this.reader.request(request);
+      return r.result.offers.map((o) => ({
+        takes: amountValue((o.taker_pays_funded ?? o.TakerPays) as LedgerAmount),
+        gives: amountValue((o.taker_gets_funded ?? o.TakerGets) as LedgerAmount),
+      }));
     } catch {
       return null;
     }
@@ -252,9 +265,7 @@ export abstract class Quotes extends TrustLines {
 
   /** The pool (reserves and fee, the trade's input side first) or, without one, the book it takes. */
   private async marketDepth(m: Market, type: TradeSide): Promise<MarketDepth | null> {
-    const quote: Currency =
-      m.quote.kind === 'xrp' ? { currency: 'XRP' } : { currency: m.quote.currency, issuer: m.quote.issuer };
-    const token: Currency = { currency: m.token.currency, issuer: m.token.issuer };
+    const { token, quote } = marketAssets(m);
     try {
       const r = await this.reader.request({
         command: 'amm_info',
@@ -271,23 +282,16 @@ export abstract class Quotes extends TrustLines {
     } catch {
       // No pool: the book (a bonding curve's ladder, or orders).
     }
-    try {
-      const r = await this.reader.request({
-        command: 'book_offers',
-        taker_gets: type === 'BUY' ? token : quote,
-        taker_pays: type === 'BUY' ? quote : token,
-        limit: 200,
-        ledger_index: 'current',
-      });
-      return {
-        kind: 'book',
-        offers: r.result.offers.map((o) => ({
-          takes: amountValue((o.taker_pays_funded ?? o.TakerPays) as LedgerAmount),
-          gives: amountValue((o.taker_gets_funded ?? o.TakerGets) as LedgerAmount),
-        })),
-      };
-    } catch {
-      return null;
-    }
+    const offers = await this.bookOffers(m, type, 200);
+    return offers && { kind: 'book', offers };
   }
+}
+
+/** The market's two assets as the ledger's book and pool requests name them. */
+function marketAssets(m: Market): { token: IssuedCurrency; quote: IssuedCurrency | { currency: 'XRP' } } {
+  return {
+    token: { currency: m.token.currency, issuer: m.token.issuer },
+    quote:
+      m.quote.kind === 'xrp' ? { currency: 'XRP' } : { currency: m.quote.currency, issuer: m.quote.issuer },
+  };
 }

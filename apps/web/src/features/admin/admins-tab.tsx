@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { ADMIN_MESSAGES, OWNER_USER_ID, type AdminView } from '@ledgerpad/shared';
+import { ADMIN_MESSAGES, OWNER_USER_ID, adminUserSchema, type AdminView } from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { userMessage } from '../../lib/api';
+import { requestResolver } from '../../lib/form-resolver';
 import { addAdmin, removeAdmin, useAdmins } from './api';
 import { adminKeys } from './keys';
 
@@ -13,9 +15,21 @@ const adminName = (a: AdminView) => a.username ?? a.email ?? `User ${a.user_id}`
 export function AdminsTab() {
   const queryClient = useQueryClient();
   const admins = useAdmins();
-  const [userId, setUserId] = useState('');
+  // The server's own check of the id ('Enter valid user ID' for '', 'abc', '0x10', ...), on the trimmed text.
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<{ userId: string }>({
+    resolver: requestResolver(adminUserSchema, (v) => ({ userId: v.userId.trim() })),
+    defaultValues: { userId: '' },
+  });
   const [adding, setAdding] = useState(false);
-  const [addError, setAddError] = useState('');
+  /** The server's refusal; cleared when the id is edited. */
+  const [failure, setFailure] = useState('');
+  const invalid = errors.userId?.message;
+  const addError = invalid ?? failure;
   const [removing, setRemoving] = useState<AdminView | null>(null);
   const [removeBusy, setRemoveBusy] = useState(false);
   const [removeError, setRemoveError] = useState('');
@@ -25,21 +39,16 @@ export function AdminsTab() {
     void queryClient.invalidateQueries({ queryKey: adminKeys.audit() });
   };
 
-  const onAdd = async (e: FormEvent) => {
-    e.preventDefault();
-    const id = userId.trim();
-    if (!/^\d+$/.test(id) || Number(id) <= 0 || !Number.isSafeInteger(Number(id))) {
-      setAddError(ADMIN_MESSAGES.validUserId);
-      return;
-    }
+  const onAdd = async (values: { userId: string }) => {
+    const id = values.userId.trim();
     setAdding(true);
-    setAddError('');
+    setFailure('');
     try {
       saved(await addAdmin(Number(id)));
-      setUserId('');
+      reset();
       toast.success(`User ${id} is now an admin`);
     } catch (err) {
-      setAddError(userMessage(err, ADMIN_MESSAGES.addAdminFailed, { lead: true }));
+      setFailure(userMessage(err, ADMIN_MESSAGES.addAdminFailed, { lead: true }));
     } finally {
       setAdding(false);
     }
@@ -64,18 +73,14 @@ export function AdminsTab() {
     <div className="admin-stack">
       <section className="panel" aria-labelledby="admin-add-heading">
         <h2 id="admin-add-heading">Add an admin</h2>
-        <form className="admin-inline-form" onSubmit={(e) => void onAdd(e)} noValidate>
+        <form className="admin-inline-form" onSubmit={(e) => void handleSubmit(onAdd)(e)} noValidate>
           <label className="field">
             <span className="field-label">User ID</span>
             <input
               className="input"
               inputMode="numeric"
-              value={userId}
-              aria-invalid={addError === ADMIN_MESSAGES.validUserId || undefined}
-              onChange={(e) => {
-                setUserId(e.target.value);
-                setAddError('');
-              }}
+              aria-invalid={invalid ? true : undefined}
+              {...register('userId', { onChange: () => setFailure('') })}
               disabled={adding}
             />
           </label>

@@ -9,7 +9,7 @@ import {
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { FormErrors, SelectField, TextField } from '../../components/form-field';
-import { ConfirmActions, Modal, ModalActions, SubmitActions } from '../../components/modal';
+import { CloseActions, ConfirmActions, Modal, SubmitActions } from '../../components/modal';
 import { ApiError, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
@@ -251,11 +251,7 @@ function RefundFlow({
               />
             </div>
           </div>
-          <ModalActions>
-            <button type="button" onClick={onClose}>
-              Done
-            </button>
-          </ModalActions>
+          <CloseActions onClose={onClose} />
         </div>
       )}
     </Modal>

@@ -1,8 +1,15 @@
 import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { AIRDROP_MESSAGES, type Airdrop, type ClaimAirdropResult } from '@ledgerpad/shared';
+import {
+  AIRDROP_MESSAGES,
+  claimAirdropSchema,
+  type Airdrop,
+  type ClaimAirdropResult,
+} from '@ledgerpad/shared';
 import { userMessage } from '../../lib/api';
-import { Modal, ModalActions } from '../../components/modal';
+import { requestResolver } from '../../lib/form-resolver';
+import { CloseActions, Modal, ModalActions } from '../../components/modal';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
 import { useClaim } from './api';
 import { grouped, perClaim, tokenName } from './rules';
@@ -15,26 +22,33 @@ export function ClaimModal({ airdrop, onClose }: { airdrop: Airdrop; onClose: ()
   const id = useId();
   const wallets = useWalletBalances();
   const claim = useClaim(airdrop.id);
-  const [walletId, setWalletId] = useState('');
-  const [error, setError] = useState<string>();
+  // The select's value is the request's own field: the server's schema says 'Select a wallet.'.
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<{ destinationWalletId: string }>({
+    resolver: requestResolver(claimAirdropSchema, (v) => v),
+    defaultValues: { destinationWalletId: '' },
+  });
+  /** The server's refusal (or 'Claim failed.'); cleared when another wallet is chosen. */
+  const [failure, setFailure] = useState<string>();
   const [result, setResult] = useState<ClaimAirdropResult>();
   const busy = claim.busy;
   const token = tokenName(airdrop);
   const list = wallets.data ?? [];
+  const invalid = errors.destinationWalletId?.message;
+  const error = invalid ?? failure;
 
-  const submit = async () => {
+  const submit = async ({ destinationWalletId }: { destinationWalletId: string }) => {
     if (busy) return;
-    if (walletId === '') {
-      setError(AIRDROP_MESSAGES.selectWallet);
-      return;
-    }
-    setError(undefined);
+    setFailure(undefined);
     try {
       // Who signs, if anything is to be signed (a self-custody wallet's trust line): the same
       // fields on a retry, so the retry keeps its Idempotency-Key.
-      const w = list.find((x) => x.id === Number(walletId));
+      const w = list.find((x) => x.id === Number(destinationWalletId));
       const res = await claim.run({
-        id: Number(walletId),
+        id: Number(destinationWalletId),
         wallet_address: w?.wallet_address ?? '',
         wallet_name: w?.wallet_name ?? null,
         kind: w?.kind,
@@ -42,7 +56,7 @@ export function ClaimModal({ airdrop, onClose }: { airdrop: Airdrop; onClose: ()
       });
       if (res) setResult(res);
     } catch (err) {
-      setError(userMessage(err, AIRDROP_MESSAGES.claimFailed));
+      setFailure(userMessage(err, AIRDROP_MESSAGES.claimFailed));
     }
   };
 
@@ -64,21 +78,10 @@ export function ClaimModal({ airdrop, onClose }: { airdrop: Airdrop; onClose: ()
             .
           </p>
           <p className="muted small airdrop-hash">Transaction: {result.hash}</p>
-          <ModalActions>
-            <button type="button" onClick={onClose}>
-              Close
-            </button>
-          </ModalActions>
+          <CloseActions onClose={onClose} label="Close" />
         </>
       ) : (
-        <form
-          className="form"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
+        <form className="form" noValidate onSubmit={(e) => void handleSubmit(submit)(e)}>
           <p className="muted">
             Each claim pays {perClaim(airdrop)} {token}. One claim per user.
           </p>
@@ -94,13 +97,9 @@ export function ClaimModal({ airdrop, onClose }: { airdrop: Airdrop; onClose: ()
               <select
                 id={`${id}-wallet`}
                 className="input"
-                value={walletId}
                 disabled={busy}
-                aria-invalid={error === AIRDROP_MESSAGES.selectWallet || undefined}
-                onChange={(e) => {
-                  setWalletId(e.target.value);
-                  setError(undefined);
-                }}
+                aria-invalid={invalid ? true : undefined}
+                {...register('destinationWalletId', { onChange: () => setFailure(undefined) })}
               >
                 <option value="">{wallets.isPending ? 'Loading wallets…' : 'Select a wallet'}</option>
                 {list.map((w) => (

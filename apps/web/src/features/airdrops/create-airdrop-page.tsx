@@ -17,7 +17,7 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { LogoPicker } from '../../components/logo-picker';
-import { Modal, ModalActions } from '../../components/modal';
+import { CloseActions, Modal, ModalActions } from '../../components/modal';
 import { DeliberateButton } from '../../components/deliberate-button';
 import { userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
@@ -557,13 +557,7 @@ function CreateProgress({
         ))}
         {!status && <li className="airdrop-step running">Starting…</li>}
       </ol>
-      {failed && (
-        <ModalActions>
-          <button type="button" onClick={onClose}>
-            Close
-          </button>
-        </ModalActions>
-      )}
+      {failed && <CloseActions onClose={onClose} label="Close" />}
     </Modal>
   );
 }

@@ -16,7 +16,7 @@ import {
 } from '@ledgerpad/shared';
 import { FormErrors } from '../../components/form-field';
 import { WalletSelectField } from '../../components/wallet-select-field';
-import { Modal, ModalActions } from '../../components/modal';
+import { CloseActions, Modal, ModalActions } from '../../components/modal';
 import { requestResolver } from '../../lib/form-resolver';
 import { userMessage } from '../../lib/api';
 import { groupDigits, shortAddress, useClaimRewards, useRewardSplit, useRewardTotals } from './api';
@@ -116,11 +116,7 @@ export function ClaimRewardsModal({ token, onClose }: { token: TokenView; onClos
               .
             </p>
           )}
-          <ModalActions>
-            <button type="button" onClick={onClose}>
-              Done
-            </button>
-          </ModalActions>
+          <CloseActions onClose={onClose} />
         </div>
       ) : (
         <form className="form" noValidate onSubmit={(e) => void submit(e)}>

@@ -14,7 +14,7 @@ import {
 import { CopyButton } from '../../components/copy-button';
 import { FormErrors } from '../../components/form-field';
 import { LoadFailed } from '../../components/load-failed';
-import { Modal, ModalActions } from '../../components/modal';
+import { CloseActions, Modal, ModalActions } from '../../components/modal';
 import { PaymentsTable } from '../../components/payments-table';
 import { WalletSelectField } from '../../components/wallet-select-field';
 import { userMessage } from '../../lib/api';
@@ -265,11 +265,7 @@ function ClaimReferralModal({ balance, onClose }: { balance: ReferralBalanceView
             </span>
             .
           </p>
-          <ModalActions>
-            <button type="button" onClick={onClose}>
-              Done
-            </button>
-          </ModalActions>
+          <CloseActions onClose={onClose} />
         </div>
       ) : (
         <form className="form" noValidate onSubmit={(e) => void submit(e)}>

@@ -16,7 +16,7 @@ import {
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
-import { ConfirmActions, Modal, ModalActions, SubmitActions } from '../../components/modal';
+import { CloseActions, ConfirmActions, Modal, ModalActions, SubmitActions } from '../../components/modal';
 import { apiPost, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
@@ -368,11 +368,7 @@ export function TransferModal({
               duration={WALLETS_NOTIFICATION_MS}
             />
           </div>
-          <ModalActions>
-            <button type="button" onClick={onClose}>
-              Done
-            </button>
-          </ModalActions>
+          <CloseActions onClose={onClose} />
         </div>
       )}
 

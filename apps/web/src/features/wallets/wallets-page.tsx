@@ -10,7 +10,7 @@ import {
   formatXrp,
 } from '@ledgerpad/shared';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { Modal, ModalActions } from '../../components/modal';
+import { CloseActions, Modal } from '../../components/modal';
 import { apiDelete, apiPost, userMessage } from '../../lib/api';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
 import { runSigned } from '../../lib/signer';
@@ -282,11 +282,7 @@ export function WalletsPage() {
           title={MESSAGES.alreadyExists}
           description="This wallet is already in your list."
         >
-          <ModalActions>
-            <button type="button" onClick={close}>
-              OK
-            </button>
-          </ModalActions>
+          <CloseActions onClose={close} label="OK" />
         </Modal>
       )}
 

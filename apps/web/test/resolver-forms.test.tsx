@@ -1,0 +1,76 @@
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AIRDROP_MESSAGES, demoAuthSchema, type Airdrop } from '@ledgerpad/shared';
+import { LoginBox } from '../src/components/login-box';
+import { ClaimModal } from '../src/features/airdrops/claim-modal';
+import { stubFetch, withProviders } from './support';
+
+// Forms that moved from useState to react-hook-form with the one resolver (issue 41): the server's
+// own schema answers a bad field in the browser, with the server's sentence, and nothing is sent;
+// a good one is sent as before (the demo sign-in's name trimmed).
+
+let posts: Array<{ path: string; body: unknown }>;
+
+beforeEach(() => {
+  posts = [];
+  stubFetch((path, body) => {
+    if (body !== undefined) posts.push({ path, body });
+    if (path === '/api/csrf-token') return { body: { token: 'csrf' } };
+    if (path === '/api/auth/methods')
+      return {
+        body: {
+          telegram: { enabled: false, botUsername: null },
+          google: { enabled: false, clientId: null },
+          demo: { enabled: true },
+        },
+      };
+    if (path.startsWith('/api/auth/demo'))
+      return { body: { user: { id: 5, username: 'alice_1', isAdmin: false } } };
+    return undefined;
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const demoMessage = demoAuthSchema.shape.username.safeParse('a b').error!.issues[0]!.message;
+
+describe('the demo sign-in', () => {
+  it('answers a name the server would refuse with its sentence, sending nothing', async () => {
+    render(withProviders(<LoginBox />));
+    fireEvent.change(await screen.findByLabelText('Demo account (embedded ledger)'), {
+      target: { value: 'a b' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(demoMessage);
+    expect(posts.filter((p) => p.path.startsWith('/api/auth/demo'))).toEqual([]);
+  });
+
+  it('signs in with the trimmed name; the button waits for a name', async () => {
+    render(withProviders(<LoginBox />));
+    const input = await screen.findByLabelText('Demo account (embedded ledger)');
+    const button = screen.getByRole('button', { name: 'Sign in' });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(input, { target: { value: '  alice_1 ' } });
+    expect((button as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(button);
+    await waitFor(() =>
+      expect(posts.find((p) => p.path.startsWith('/api/auth/demo'))?.body).toEqual({ username: 'alice_1' }),
+    );
+  });
+});
+
+describe('the airdrop claim', () => {
+  it('asks for a wallet before anything is sent', async () => {
+    const airdrop = { id: 3, project_name: 'Drop', token_code: 'DRP', fixed_amount: '10' } as Airdrop;
+    render(withProviders(<ClaimModal airdrop={airdrop} onClose={() => {}} />));
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim' }));
+    await waitFor(() => expect(screen.getByText(AIRDROP_MESSAGES.selectWallet)).toBeTruthy());
+    expect(screen.getByLabelText('Destination wallet').getAttribute('aria-invalid')).toBe('true');
+    expect(posts.filter((p) => p.path.includes('/claim'))).toEqual([]);
+  });
+});
+
+// The admins tab's add form: admin-page.test.tsx ('Enter valid user ID' without sending).
