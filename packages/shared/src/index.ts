@@ -660,17 +660,17 @@ export {
   listingRefusal,
   type MetadataSource,
   rankVerifiedFirst,
-  type SameAsRef,
   TOML_CLAIM_FIELD,
   type TokenIdentity,
   tokenPath,
-  type TokenSuggestion,
   type VerificationMethod,
 } from './token-identity';
 export {
   adminHideTokenSchema,
   adminVerifyTokenSchema,
   claimChallengeRequestSchema,
+  type SameAsRef,
+  type TokenSuggestion,
 } from './schemas/token-identity';
 export {
   ADMIN_LIST_PAGE,

@@ -1,5 +1,7 @@
 import { LP_CURRENCY_PREFIX, RLUSD_CURRENCY_HEX } from './constants';
 import { currencyToTicker, isHexCurrency, tickerToCurrency } from './currency';
+import type { SameAsRef } from './schemas/token-identity';
+import type { VerificationMethod } from './verification-methods';
 
 // Token identity (issues 24 and 35, docs/token-identity.md): who may say what a token is called,
 // and what its badge means. A badge states exactly what was proven — the controller controls the
@@ -9,9 +11,7 @@ import { currencyToTicker, isHexCurrency, tickerToCurrency } from './currency';
 // the messages, the link rules and the claim texts live here, once, for the server (which decides)
 // and the web (which shows the result); the confusables table stays in `lookalike.ts` (server only).
 
-/** How control of the issuer was proven (or who vouched for the listing). */
-export const VERIFICATION_METHODS = ['deploy', 'wallet', 'challenge', 'toml', 'admin', 'platform'] as const;
-export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
+export { VERIFICATION_METHODS, type VerificationMethod } from './verification-methods';
 
 /** The ways a lister can prove control of an issuer themselves. */
 export const CLAIM_METHODS = ['wallet', 'challenge', 'toml'] as const;
@@ -255,17 +255,8 @@ export function isOwnImageUrl(url: string | null | undefined): url is string {
 }
 
 // --- Views and requests ---------------------------------------------------------------------------
-
-/** The token a same-ticker (or same-name) token gives way to: the page its mark links to. */
-export const sameAsRefSchema = z.object({
-  /** What the two share after the lookalike fold. */
-  match: z.enum(['ticker', 'name']),
-  ticker: z.string(),
-  name: z.string(),
-  issuer_address: z.string(),
-  currency: z.string(),
-});
-export type SameAsRef = z.infer<typeof sameAsRefSchema>;
+// (Their zod schemas — SameAsRef, TokenSuggestion, the claim and admin requests — are in
+// schemas/token-identity.ts: this module runs on the landing list, zod stays off it.)
 
 /** The identity fields every token view carries (TokenView extends this). */
 export interface TokenIdentity {
@@ -318,24 +309,6 @@ export function identityMark(t: Pick<TokenIdentity, 'lookalike_of' | 'same_as'>)
       : IDENTITY_MESSAGES.sameName(t.same_as.name);
   return t.lookalike_of ? IDENTITY_MESSAGES.looksLike(t.lookalike_of) : null;
 }
-
-/**
- * A suggestion of the swap autocomplete (spec 001 §3 "Suggestion", plus its identity): the server's
- * type and GET /api/swapsearch/search-tokens/{query}'s documented answer (issue 41: one type per shape).
- */
-export const tokenSuggestionSchema = z.object({
-  ticker: z.string(),
-  name: z.string(),
-  issuer_address: z.string().describe('A classic XRPL address (r...).'),
-  /** The ledger code (an issuer may issue several tokens). */
-  currency: z.string().optional(),
-  verified: z.boolean(),
-  verified_by: z.enum(VERIFICATION_METHODS).nullable(),
-  verified_domain: z.string().nullable().optional(),
-  lookalike_of: z.string().nullable(),
-  same_as: sameAsRefSchema.nullable().optional(),
-});
-export type TokenSuggestion = z.infer<typeof tokenSuggestionSchema>;
 
 /**
  * Search and autocomplete order: tokens that give way to no other first (ledger facts decided it,

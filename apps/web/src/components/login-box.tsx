@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { demoAuthSchema, type UserResponse } from '@ledgerpad/shared';
+import type { UserResponse } from '@ledgerpad/shared';
 import { apiPost, userMessage } from '../lib/api';
-import { requestResolver } from '../lib/form-resolver';
+import { lazyResolver } from '../lib/lazy-resolver';
 import { useAuthMethods } from '../lib/auth-methods';
 import { withReferral } from '../lib/referral-link';
 import { useSessionActions } from '../lib/session';
 import { GoogleSignIn } from './google-sign-in';
+
+const demoResolver = lazyResolver(() => import('./demo-sign-in-check').then((m) => m.demoSignInResolver));
 
 /**
  * The login box of the home page and of the sign-in prompt on tool pages. Telegram and Google appear
@@ -16,9 +18,9 @@ import { GoogleSignIn } from './google-sign-in';
 export function LoginBox({ returnTo }: { returnTo?: string }) {
   const { data: methods } = useAuthMethods();
   const { signedIn } = useSessionActions();
-  // The server's own check of a demo username (3-32 letters, digits or underscores), on the trimmed name.
+  // The server's own check of a demo username, loaded at the first submit (the box is on `/`).
   const { register, handleSubmit, watch, formState } = useForm<{ username: string }>({
-    resolver: requestResolver(demoAuthSchema, (v) => ({ username: v.username.trim() })),
+    resolver: demoResolver,
     defaultValues: { username: '' },
   });
   /** The server's refusal, or 'Network Error'. */

@@ -3,7 +3,7 @@ import { authMethodsSchema, sessionResponseSchema } from './auth';
 import { xrplStatusSchema } from './wallets';
 import { classicAddressSchema } from './common';
 import { airdropSchema } from './airdrop-view';
-import { sameAsRefSchema, tokenSuggestionSchema } from '../token-identity';
+import { sameAsRefSchema, tokenSuggestionSchema } from './token-identity';
 
 // Response shapes of the public API (issue 29): what integrators and bots read. The server's
 // GET /api/docs turns these into an OpenAPI 3.1 document with zod's own z.toJSONSchema, and a test
