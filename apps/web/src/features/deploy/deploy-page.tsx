@@ -32,6 +32,7 @@ import { LogoPicker } from '../../components/logo-picker';
 import { hasStatus, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { useLedgerAction } from '../../lib/ledger-action';
+import type { SigningWallet } from '../../lib/signer';
 import { usePlatformFees } from '../../lib/platform-fees';
 import { useSession } from '../../lib/session';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
@@ -163,7 +164,9 @@ export function DeployPage() {
   const [job, setJob] = useState<{ id: string; ticker: string }>();
   const [deployError, setDeployError] = useState<string>();
   // One Idempotency-Key per deploy: a retry after a lost answer is the same deploy, never a second.
-  const start = useLedgerAction((body: DeployRequest, key) => startDeploy(body, key()));
+  const start = useLedgerAction(({ body, wallet }: { body: DeployRequest; wallet: SigningWallet }, key) =>
+    startDeploy(body, wallet, key),
+  );
   const deploying = start.busy;
   const errorsId = useId();
 
@@ -231,7 +234,8 @@ export function DeployPage() {
     setDeployError(undefined);
     try {
       const body = deployRequestSchema.parse(toRequest(values)) as DeployRequest;
-      const started = await start.run(body);
+      if (!wallet) return setDeployError(DEPLOY_MESSAGES.wallet);
+      const started = await start.run({ body, wallet });
       if (started) setJob({ id: started.jobId, ticker: values.ticker });
     } catch (err) {
       setDeployError(
