@@ -173,7 +173,7 @@ describe('self-custody wallets in Chromium', () => {
     expect(requests.some((r) => r.includes(address))).toBe(true);
   }, 240_000);
 
-  it('a browser wallet deploys a token (one signed funding), claims an airdrop into itself and creates one', async () => {
+  it('a browser wallet deploys a token (one signed funding), claims an airdrop into itself, creates one, and places a delegated limit order', async () => {
     const { page } = t;
     const project = `SC drop ${run}`;
     // An airdrop of the suite's token, made through the API by a custodial holder elsewhere.
@@ -319,6 +319,35 @@ describe('self-custody wallets in Chromium', () => {
     const ownCard = page.getByTestId('airdrop-card').filter({ hasText: ownDrop });
     await ownCard.waitFor(LEDGER_WAIT);
     expect(await ownCard.getByTestId('per-claim').textContent()).toBe(`10 ${TICKER}`);
+
+    // Delegated trading on (one DelegateSet signed here), then a limit order with no signature:
+    // the page loads locked, and no passphrase prompt opens — Ledgerpad's delegate signs it.
+    await page.goto(`${server.url}/wallets`);
+    const launcher = card(page, 'Launcher');
+    await launcher.getByRole('button', { name: 'Enable delegated trading' }).click();
+    const fourth = page.getByRole('dialog', { name: 'Unlock Launcher' });
+    await fourth.getByLabel('Passphrase').fill(PASSPHRASE);
+    await fourth.getByRole('button', { name: 'Unlock' }).click();
+    await launcher.getByText(/^Delegated trading is on/).waitFor(LEDGER_WAIT);
+    await page.goto(`${server.url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
+    const select = page.getByLabel('Wallet', { exact: true });
+    await select.selectOption(
+      (await select.locator('option', { hasText: 'Launcher' }).first().getAttribute('value'))!,
+    );
+    const submits = requests.length;
+    await page.getByRole('button', { name: 'Limit', exact: true }).click();
+    await page.getByTestId('market-price').filter({ hasText: 'XRP' }).waitFor();
+    await page.getByLabel('Amount (XRP)').fill('2');
+    // A bid far below the market rests on the book.
+    await page.getByLabel('Limit price (XRP per token)').fill('0.000001');
+    const placed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/limit-order');
+    await page.getByRole('button', { name: 'Place Buy Order' }).click();
+    expect((await placed).status()).toBe(200);
+    const status = page.getByTestId('trade-status').filter({ hasText: 'limit order' });
+    await status.waitFor({ timeout: 20_000 });
+    expect(await status.textContent()).toBe('📌 1 limit order(s) placed.');
+    expect(await page.getByRole('dialog', { name: 'Unlock Launcher' }).count()).toBe(0);
+    expect(requests.slice(submits).filter((r) => /\/api\/intents\/[^/]+\/submit/.test(r))).toEqual([]);
 
     // Neither the seed, its key, nor the passphrase was in any request the page sent.
     const wallet = Wallet.fromSeed(seed);
