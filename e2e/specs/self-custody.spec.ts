@@ -235,6 +235,11 @@ describe('self-custody wallets in Chromium', () => {
     await walletSelect.selectOption(
       (await walletSelect.locator('option', { hasText: 'Launcher' }).first().getAttribute('value'))!,
     );
+    // What would need the wallet's signature mid-launch is refused on the form, with the sentence.
+    await page.getByLabel('Dev allocation (%)').fill('10');
+    await page.getByTestId('self-custody-limits').waitFor();
+    await page.getByLabel('Dev allocation (%)').fill('0');
+    await page.getByTestId('self-custody-limits').waitFor({ state: 'detached' });
     await page.getByLabel('Token name').fill(`Launch ${run}`);
     await page.getByLabel('Ticker').fill(ticker);
     await page.getByLabel('Supply').fill('1000000');
