@@ -334,6 +334,19 @@ describe('an airdrop created from a browser wallet', () => {
     });
     expect(twice.json()).toEqual(created);
     expect(await t.database.db.select().from(airdropsTable)).toHaveLength(airdropsBefore + 1);
+    // A crash after the finisher recorded the airdrop but before the intent was marked done: the
+    // start sweep runs the finisher again, which finds its airdrop (no second one, no second job).
+    await t.database.db
+      .update(signingIntents)
+      .set({ status: 'submitted', result: null })
+      .where(eq(signingIntents.id, intent.id));
+    expect(await t.app.platform.intents!.resume()).toBe(1);
+    const [resumed] = await t.database.db
+      .select()
+      .from(signingIntents)
+      .where(eq(signingIntents.id, intent.id));
+    expect(resumed).toMatchObject({ status: 'done', result: created });
+    expect(await t.database.db.select().from(airdropsTable)).toHaveLength(airdropsBefore + 1);
 
     // The airdrop pays claims like any other: alice's custodial wallet gets its 30.
     const claimed = await call(alice, 'POST', `/api/airdrops/${created.id}/claim`, {

@@ -13,6 +13,7 @@ import { PLATFORM_ROLES } from '../../src/platform/accounts';
 import { platformWallet, STAGED_ROLES } from '../../src/platform/custody';
 import { wallets as walletsTable } from '../../src/platform/custody-schema';
 import { signingIntents } from '../../src/platform/intents/schema';
+import { jobs } from '../../src/platform/jobs';
 import type { SignedIn } from '../helpers/test-app';
 import { testLogo } from '../helpers/test-logo';
 import { ammLaunchBody, seed, type TradingWorld } from '../helpers/trading-world';
@@ -153,6 +154,20 @@ describe('a deploy funded from a browser wallet', () => {
       blobs: signIntent(browser, intent),
     });
     expect(twice.json()).toEqual({ jobId });
+    // A crash after the finisher enqueued the job but before the intent was marked done: the start
+    // sweep runs the finisher again, which finds the job by its key (one deploy, one job).
+    await t.database.db
+      .update(signingIntents)
+      .set({ status: 'submitted', result: null })
+      .where(eq(signingIntents.id, intent.id));
+    expect(await t.app.platform.intents!.resume()).toBe(1);
+    const [resumed] = await t.database.db
+      .select()
+      .from(signingIntents)
+      .where(eq(signingIntents.id, intent.id));
+    expect(resumed).toMatchObject({ status: 'done', result: { jobId } });
+    const deployJobs = await t.database.db.select().from(jobs).where(eq(jobs.type, 'deploy'));
+    expect(deployJobs.map((j) => j.id)).toEqual([jobId]);
   });
 
   it('refuses what would need more signatures of the wallet (a dev allocation) with the sentence, before anything', async () => {
