@@ -8,12 +8,15 @@ import { installFakeGemWallet } from '../support/fake-gemwallet';
 import { useBrowser } from '../support/fixture';
 import { startServer, type RunningServer } from '../support/server';
 import { demoSignIn } from '../support/sign-in';
+import { buyToken, fundedUser } from '../support/trader';
+import sharp from 'sharp';
 
 // Self-custody wallets in Chromium against the real server and ledger (docs/self-custody.md): a
 // browser wallet created in the page signs a market buy, a sell and a transfer; its seed is in no
 // request the page sends; a signed blob changed on the way (re-signed with the right key) is
 // refused by the intent check; a wallet app (a protocol-faithful GemWallet stand-in) connects,
-// proves ownership and signs a transfer.
+// proves ownership and signs a transfer; a browser wallet funds a deploy with one signed intent and
+// claims an airdrop into itself.
 
 const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `K${run}`;
@@ -169,6 +172,193 @@ describe('self-custody wallets in Chromium', () => {
     // …while the address went to the server (the ownership proof, the trades).
     expect(requests.some((r) => r.includes(address))).toBe(true);
   }, 240_000);
+
+  it('a browser wallet deploys a token (one signed funding), claims an airdrop into itself, creates one, and places a delegated limit order', async () => {
+    const { page } = t;
+    const project = `SC drop ${run}`;
+    // An airdrop of the suite's token, made through the API by a custodial holder elsewhere.
+    const other = await page.context().browser()!.newContext();
+    try {
+      const p2 = await other.newPage();
+      const holder = await fundedUser(p2, server.url, `scholder_${run.toLowerCase()}`);
+      await buyToken(p2, server.url, holder, holder.wallets[0]!.wallet_address, token, '2');
+      const made = await p2.request.post(`${server.url}/api/airdrops`, {
+        headers: holder.headers,
+        data: {
+          sourceWalletId: holder.wallets[0]!.id,
+          tokenCode: token.currency,
+          issuerAddress: token.issuer_address,
+          projectName: project,
+          tagline: 'For browser wallets',
+          logoUrl: '',
+          description: 'An e2e airdrop',
+          perUserType: 'fixed',
+          totalTokenAmount: '100',
+          fixedAmount: '50',
+          deadline: new Date(Date.now() + 3600_000).toISOString(),
+          website: '',
+          twitter: '',
+          trustlineMode: 'auto',
+        },
+      });
+      expect(made.status(), await made.text()).toBe(202);
+    } finally {
+      await other.close();
+    }
+
+    const requests = captureRequests(page);
+    await openWallets(page, `launcher_${run.toLowerCase()}`);
+    await page.getByRole('button', { name: 'Create browser wallet' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a browser wallet' });
+    await dialog.getByLabel('Name (optional)').fill('Launcher');
+    await dialog.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+    await dialog.getByLabel('Repeat the passphrase').fill(PASSPHRASE);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const backup = page.getByRole('alertdialog', { name: 'Back up your browser wallet' });
+    await backup.waitFor({ timeout: 30_000 });
+    const seed = (await backup.getByLabel('Wallet seed').textContent())!.trim();
+    await backup.getByLabel('I saved it').check();
+    await backup.getByRole('button', { name: 'Done' }).click();
+    await fundXrp(page, 'Launcher');
+
+    // Deploy from it: the page asks the passphrase, the wallet signs the two fundings, the
+    // platform's job launches the token.
+    const ticker = `L${run}`;
+    await page.goto(`${server.url}/deploy-list`);
+    await page.getByRole('heading', { name: 'Deploy and List Token', level: 1 }).waitFor();
+    const walletSelect = page.getByLabel('Wallet');
+    await expect
+      .poll(async () =>
+        (await walletSelect.locator('option').allTextContents()).some((o) => o.includes('Launcher')),
+      )
+      .toBe(true);
+    await walletSelect.selectOption(
+      (await walletSelect.locator('option', { hasText: 'Launcher' }).first().getAttribute('value'))!,
+    );
+    // What would need the wallet's signature mid-launch is refused on the form, with the sentence.
+    await page.getByLabel('Dev allocation (%)').fill('10');
+    await page.getByTestId('self-custody-limits').waitFor();
+    await page.getByLabel('Dev allocation (%)').fill('0');
+    await page.getByTestId('self-custody-limits').waitFor({ state: 'detached' });
+    await page.getByLabel('Token name').fill(`Launch ${run}`);
+    await page.getByLabel('Ticker').fill(ticker);
+    await page.getByLabel('Supply').fill('1000000');
+    await page.getByLabel('Liquidity amount (XRP)').fill('10');
+    await page.getByLabel('AMM fee (%)').fill('0.5');
+    await page.getByLabel('Description').fill('Deployed from a browser wallet.');
+    const logo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
+    const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/upload') && r.ok());
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'l.png', mimeType: 'image/png', buffer: logo });
+    await uploaded;
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('heading', { name: 'Token Preview' }).waitFor();
+    const funded = page.waitForResponse((r) =>
+      /\/api\/intents\/[^/]+\/submit$/.test(new URL(r.url()).pathname),
+    );
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const prompt = page.getByRole('dialog', { name: 'Unlock Launcher' });
+    await prompt.getByLabel('Passphrase').fill(PASSPHRASE);
+    await prompt.getByRole('button', { name: 'Unlock' }).click();
+    expect((await funded).status()).toBe(200);
+    const progress = page.getByRole('alertdialog', { name: 'Deploying your token' });
+    await progress
+      .getByText(`Deployment completed: ${ticker} is live and listed.`)
+      .waitFor({ timeout: 120_000 });
+
+    // Claim the airdrop into the same wallet: it signs only its trust line; the platform pays.
+    await page.goto(`${server.url}/airdrops`);
+    const drop = page.getByTestId('airdrop-card').filter({ hasText: project });
+    await drop.getByRole('button', { name: 'Claim' }).click({ timeout: 60_000 });
+    const modal = page.getByRole('dialog', { name: `Claim ${project}` });
+    const destination = modal.getByLabel('Destination wallet');
+    await destination.selectOption(
+      (await destination.locator('option', { hasText: 'Launcher' }).first().getAttribute('value'))!,
+    );
+    await modal.getByRole('button', { name: 'Claim', exact: true }).click();
+    const again = page.getByRole('dialog', { name: 'Unlock Launcher' });
+    await again.getByLabel('Passphrase').fill(PASSPHRASE);
+    await again.getByRole('button', { name: 'Unlock' }).click();
+    const done = page.getByRole('alertdialog', { name: 'Airdrop claimed' });
+    await done.getByTestId('claimed-amount').waitFor({ timeout: 70_000 });
+    expect(await done.getByTestId('claimed-amount').textContent()).toBe(`50 ${TICKER}`);
+
+    await done.getByRole('button', { name: 'Close', exact: true }).last().click();
+
+    // And airdrops 20 of them from the form: the wallet signs the airdrop wallet's funding, the
+    // fee and a Check of the 20; the job cashes it and the airdrop opens.
+    const ownDrop = `SC own ${run}`;
+    await page.goto(`${server.url}/airdrop/create`);
+    await page.getByRole('heading', { name: 'Create Airdrop', level: 1 }).waitFor();
+    const source = page.getByLabel('Source wallet');
+    await expect
+      .poll(async () =>
+        (await source.locator('option').allTextContents()).some((o) => o.includes('Launcher')),
+      )
+      .toBe(true);
+    await source.selectOption(
+      (await source.locator('option', { hasText: 'Launcher' }).first().getAttribute('value'))!,
+    );
+    const tokenSelect = page.getByLabel('Token', { exact: true });
+    await expect.poll(() => tokenSelect.locator('option', { hasText: TICKER }).count()).toBe(1);
+    await tokenSelect.selectOption(
+      (await tokenSelect.locator('option', { hasText: TICKER }).getAttribute('value'))!,
+    );
+    await page.getByLabel('Project name').fill(ownDrop);
+    await page.getByLabel('Tagline').fill('From a browser wallet');
+    await page.getByLabel('Total token amount').fill('20');
+    await page.getByLabel('Amount per user').fill('10');
+    const signedDrop = page.waitForResponse((r) =>
+      /\/api\/intents\/[^/]+\/submit$/.test(new URL(r.url()).pathname),
+    );
+    await page.getByRole('button', { name: 'Create Airdrop' }).click();
+    const third = page.getByRole('dialog', { name: 'Unlock Launcher' });
+    await third.getByLabel('Passphrase').fill(PASSPHRASE);
+    await third.getByRole('button', { name: 'Unlock' }).click();
+    const signedAnswer = await signedDrop;
+    expect(signedAnswer.status(), await signedAnswer.text()).toBe(200);
+    await page.waitForURL(`${server.url}/airdrops`, { timeout: 60_000 });
+    const ownCard = page.getByTestId('airdrop-card').filter({ hasText: ownDrop });
+    await ownCard.waitFor(LEDGER_WAIT);
+    expect(await ownCard.getByTestId('per-claim').textContent()).toBe(`10 ${TICKER}`);
+
+    // Delegated trading on (one DelegateSet signed here), then a limit order with no signature:
+    // the page loads locked, and no passphrase prompt opens — Ledgerpad's delegate signs it.
+    await page.goto(`${server.url}/wallets`);
+    const launcher = card(page, 'Launcher');
+    await launcher.getByRole('button', { name: 'Enable delegated trading' }).click();
+    const fourth = page.getByRole('dialog', { name: 'Unlock Launcher' });
+    await fourth.getByLabel('Passphrase').fill(PASSPHRASE);
+    await fourth.getByRole('button', { name: 'Unlock' }).click();
+    await launcher.getByText(/^Delegated trading is on/).waitFor(LEDGER_WAIT);
+    await page.goto(`${server.url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
+    const select = page.getByLabel('Wallet', { exact: true });
+    await select.selectOption(
+      (await select.locator('option', { hasText: 'Launcher' }).first().getAttribute('value'))!,
+    );
+    const submits = requests.length;
+    await page.getByRole('button', { name: 'Limit', exact: true }).click();
+    await page.getByTestId('market-price').filter({ hasText: 'XRP' }).waitFor();
+    await page.getByLabel('Amount (XRP)').fill('2');
+    // A bid far below the market rests on the book.
+    await page.getByLabel('Limit price (XRP per token)').fill('0.000001');
+    const placed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/limit-order');
+    await page.getByRole('button', { name: 'Place Buy Order' }).click();
+    expect((await placed).status()).toBe(200);
+    const status = page.getByTestId('trade-status').filter({ hasText: 'limit order' });
+    await status.waitFor({ timeout: 20_000 });
+    expect(await status.textContent()).toBe('📌 1 limit order(s) placed.');
+    expect(await page.getByRole('dialog', { name: 'Unlock Launcher' }).count()).toBe(0);
+    expect(requests.slice(submits).filter((r) => /\/api\/intents\/[^/]+\/submit/.test(r))).toEqual([]);
+
+    // Neither the seed, its key, nor the passphrase was in any request the page sent.
+    const wallet = Wallet.fromSeed(seed);
+    for (const secret of [seed, wallet.privateKey, PASSPHRASE])
+      expect(requests.filter((r) => r.includes(secret))).toEqual([]);
+  }, 300_000);
 
   it('refuses a blob changed on the way (re-signed with the right key) with the sentence; nothing moves', async () => {
     const { page } = t;

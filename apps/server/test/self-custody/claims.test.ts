@@ -3,13 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import {
   Decimal,
-  SELF_CUSTODY_MESSAGES,
   TRUST_LINE_MAX_LIMIT,
+  xrpToDrops,
   type ClaimAirdropResult,
   type CreateAirdropResult,
   type DeployResult,
 } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../src/ledger/schema';
+import { PLATFORM_ROLES } from '../../src/platform/accounts';
+import { platformWallet } from '../../src/platform/custody';
 import { airdropClaims, airdrops as airdropsTable } from '../../src/modules/airdrops/schema';
 import { tokens as tokensTable } from '../../src/modules/tokens/schema';
 import { signingIntents } from '../../src/platform/intents/schema';
@@ -210,27 +212,149 @@ describe('an airdrop claimed into a browser wallet', () => {
 });
 
 describe('an airdrop created from a browser wallet', () => {
-  it('is refused with the sentence before anything is recorded (not a job failing after a 202)', async () => {
-    const before = await t.database.db.select().from(airdropsTable);
-    const res = await call(bob, 'POST', '/api/airdrops', {
-      sourceWalletId: bobWalletId,
-      tokenCode: token.currency,
-      issuerAddress: token.issuer_address,
-      projectName: 'Bob Drop',
-      tagline: 'Free DROP',
-      logoUrl: '',
-      description: 'An airdrop',
-      perUserType: 'fixed',
-      totalTokenAmount: '50',
-      fixedAmount: '25',
-      deadline: new Date(Date.now() + 3600_000).toISOString(),
-      website: '',
-      twitter: '',
-      trustlineMode: 'auto',
+  const form = (over: Record<string, unknown> = {}) => ({
+    sourceWalletId: bobWalletId,
+    tokenCode: token.currency,
+    issuerAddress: token.issuer_address,
+    projectName: 'Bob Drop',
+    tagline: 'Free DROP',
+    logoUrl: '',
+    description: 'An airdrop',
+    perUserType: 'fixed',
+    totalTokenAmount: '60',
+    fixedAmount: '30',
+    deadline: new Date(Date.now() + 3600_000).toISOString(),
+    website: '',
+    twitter: '',
+    trustlineMode: 'auto',
+    ...over,
+  });
+
+  it('is one intent (funding, fee, Check); signed, the job cashes the Check and the airdrop pays claims', async () => {
+    // bob's browser wallet holds 125 DROP from the claims above.
+    expect(await world.tokens(bobBrowser.classicAddress, token)).toBe('125');
+    const airdropsBefore = (await t.database.db.select().from(airdropsTable)).length;
+    // More tokens than held: refused before anything is prepared or recorded.
+    const tooMuch = await call(bob, 'POST', '/api/airdrops', form({ totalTokenAmount: '500' }));
+    expect(tooMuch.statusCode).toBe(400);
+
+    const headers = { 'idempotency-key': 'create-bob-0001' };
+    const body = form();
+    const intent = intentOf(await call(bob, 'POST', '/api/airdrops', body, headers));
+    const { reserveBase, reserveIncrement } = t.app.platform.submissions!.reserves;
+    // The airdrop wallet's funding: base reserve + its one line + the 60,000-drop fee allowance.
+    const fundDrops = reserveBase + reserveIncrement + 60_000n;
+    const feeDrops = xrpToDrops((await t.app.platform.settings.all()).airdrop_fee_xrp);
+    const feeWallet = (await platformWallet(t.database.db, PLATFORM_ROLES.fee))!.address;
+    expect(intent.txs).toHaveLength(3);
+    const airdropAddress = intent.txs[0]!.Destination as string;
+    expect(intent.txs[0]).toMatchObject({
+      TransactionType: 'Payment',
+      Account: bobBrowser.classicAddress,
+      Amount: fundDrops.toString(),
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(SELF_CUSTODY_MESSAGES.notSupported);
-    expect(await t.database.db.select().from(airdropsTable)).toHaveLength(before.length);
+    expect(intent.txs[1]).toMatchObject({
+      TransactionType: 'Payment',
+      Destination: feeWallet,
+      Amount: feeDrops.toString(),
+    });
+    expect(intent.txs[2]).toMatchObject({
+      TransactionType: 'CheckCreate',
+      Destination: airdropAddress,
+      SendMax: { currency: token.currency, issuer: token.issuer_address, value: '60' },
+    });
+    // Nothing recorded until the wallet's transactions applied; a retry answers the same intent.
+    expect(await t.database.db.select().from(airdropsTable)).toHaveLength(airdropsBefore);
+    expect(intentOf(await call(bob, 'POST', '/api/airdrops', body, headers)).id).toBe(intent.id);
+
+    // Changed on the way (re-signed with the right key): the Check's amount, the funding's
+    // destination, the fee's amount — each refused by name, nothing sent.
+    for (const [change, field] of [
+      [
+        (tx: Record<string, unknown>, i: number) =>
+          i === 2 ? { ...tx, SendMax: { ...(tx.SendMax as object), value: '1' } } : tx,
+        'SendMax',
+      ],
+      [
+        (tx: Record<string, unknown>, i: number) =>
+          i === 0 ? { ...tx, Destination: Wallet.generate().classicAddress } : tx,
+        'Destination',
+      ],
+      [(tx: Record<string, unknown>, i: number) => (i === 1 ? { ...tx, Amount: '1' } : tx), 'Amount'],
+    ] as const) {
+      const refused = await call(bob, 'POST', `/api/intents/${intent.id}/submit`, {
+        blobs: signIntent(bobBrowser, intent, change),
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(
+        `The signed transaction does not match what was prepared: ${field} differs.`,
+      );
+    }
+    expect(await stepsOf(intent.id)).toHaveLength(0);
+
+    const xrpBefore = await world.xrp(bobBrowser.classicAddress);
+    const feeBefore = await world.xrp(feeWallet);
+    const ok = await call(bob, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(bobBrowser, intent),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const created = ok.json() as CreateAirdropResult;
+    const job = await t.app.platform.jobs.waitFor(created.jobId, { timeoutMs: 60_000 });
+    expect(job.status, job.error ?? '').toBe('completed');
+    const [row] = await t.database.db.select().from(airdropsTable).where(eq(airdropsTable.id, created.id));
+    expect(row).toMatchObject({
+      status: 'active',
+      airdropAddress,
+      sourceAddress: bobBrowser.classicAddress,
+      totalAmount: '60',
+      remaining: '60',
+    });
+    // On the ledger: the allocation moved by the cashed Check; the wallet paid the funding, the
+    // fee and three 10-drop network fees (the Check's reserve came back when it was cashed).
+    expect(await world.tokens(airdropAddress, token)).toBe('60');
+    expect(await world.tokens(bobBrowser.classicAddress, token)).toBe('65');
+    expect(await world.xrp(bobBrowser.classicAddress)).toBe(xrpBefore - fundDrops - feeDrops - 30n);
+    expect(await world.xrp(feeWallet)).toBe(feeBefore + feeDrops);
+    const checks = await t.connection.client.request({
+      command: 'account_objects',
+      account: bobBrowser.classicAddress,
+      type: 'check',
+      ledger_index: 'validated',
+    });
+    expect(checks.result.account_objects).toHaveLength(0);
+    const signed = (await stepsOf(intent.id)).sort((a, b) => a.sequence - b.sequence);
+    expect(signed.map((r) => [r.txType, r.signer, r.status])).toEqual([
+      ['Payment', 'wallet', 'success'],
+      ['Payment', 'wallet', 'success'],
+      ['CheckCreate', 'wallet', 'success'],
+    ]);
+    // Posted again: the same answer, no second airdrop or job.
+    const twice = await call(bob, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(bobBrowser, intent),
+    });
+    expect(twice.json()).toEqual(created);
+    expect(await t.database.db.select().from(airdropsTable)).toHaveLength(airdropsBefore + 1);
+    // A crash after the finisher recorded the airdrop but before the intent was marked done: the
+    // start sweep runs the finisher again, which finds its airdrop (no second one, no second job).
+    await t.database.db
+      .update(signingIntents)
+      .set({ status: 'submitted', result: null })
+      .where(eq(signingIntents.id, intent.id));
+    expect(await t.app.platform.intents!.resume()).toBe(1);
+    const [resumed] = await t.database.db
+      .select()
+      .from(signingIntents)
+      .where(eq(signingIntents.id, intent.id));
+    expect(resumed).toMatchObject({ status: 'done', result: created });
+    expect(await t.database.db.select().from(airdropsTable)).toHaveLength(airdropsBefore + 1);
+
+    // The airdrop pays claims like any other: alice's custodial wallet gets its 30.
+    const claimed = await call(alice, 'POST', `/api/airdrops/${created.id}/claim`, {
+      destinationWalletId: aliceWallet.id,
+    });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    expect(claimed.json()).toMatchObject({ amount: '30' });
+    expect(await world.tokens(airdropAddress, token)).toBe('30');
   });
 });
 

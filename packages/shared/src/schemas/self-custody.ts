@@ -62,6 +62,9 @@ export const SELF_CUSTODY_MESSAGES = {
   wrongPassphrase: 'Wrong passphrase.',
   notSupported:
     "This wallet's key stays in your browser or wallet app, and this action cannot ask it to sign yet. Use a custodial wallet for it.",
+  /** A deploy funded from a self-custody wallet (docs/self-custody.md "Deploy"): what it cannot have yet. */
+  deployLimits:
+    'A deploy from a wallet whose key stays in your browser or wallet app cannot have a dev allocation, a first buy or an RLUSD pair yet: set the dev allocation to 0 and no first buy, choose the XRP pair, or deploy from a custodial wallet.',
   mismatch: (field: string) => `The signed transaction does not match what was prepared: ${field} differs.`,
   missingField: (field: string) =>
     `The signed transaction does not match what was prepared: ${field} is missing.`,

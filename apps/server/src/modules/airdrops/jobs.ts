@@ -9,7 +9,8 @@ import { wallets as walletsTable } from '../../platform/custody-schema';
 import { JobFailure, type JobContext, type JobRunner } from '../../platform/jobs';
 import type { WalletsApi } from '../wallets';
 import { airdropClaims, airdrops } from './schema';
-import { AIRDROP_CLOSE_JOB, AIRDROP_CREATE_JOB, AIRDROP_WALLET_ROLE, type CreateJobPayload } from './service';
+import { AIRDROP_CREATE_JOB, AIRDROP_WALLET_ROLE, type CreateJobPayload } from './record';
+import { AIRDROP_CLOSE_JOB } from './service';
 
 // The airdrop jobs (creation, close), persisted so each survives kill -9 and runs once across
 // instances. Every ledger write has an intent key made from the job, so however often a job runs,
@@ -148,6 +149,15 @@ async function runCreate(
   const p = ctx.payload;
   const fail = AIRDROP_MESSAGES.createFailed;
   const w = await ctx.step('create-wallet', async () => {
+    // A self-custody source funded the wallet made for its intent (recorded with the airdrop).
+    if (p.selfCustody) {
+      const [made] = await db
+        .select()
+        .from(walletsTable)
+        .where(eq(walletsTable.id, p.selfCustody.airdropWalletId));
+      if (!made) throw new Error(`Airdrop wallet of job ${ctx.jobId} is missing`);
+      return { id: made.id, address: made.address };
+    }
     // One wallet per job and role (unique index): a step run again after a crash finds it.
     const wallet = Wallet.generate();
     await db
@@ -192,8 +202,10 @@ async function runCreate(
         ).hash,
       { txHash: (h) => h },
     );
-  await fromSource('fund', { TransactionType: 'Payment', Destination: w.address, Amount: p.fundDrops });
-  if (p.feeAddress && BigInt(p.feeDrops) > 0n) {
+  // A self-custody source's funding and fee were its signed intent's (self-custody-create.ts).
+  if (!p.selfCustody)
+    await fromSource('fund', { TransactionType: 'Payment', Destination: w.address, Amount: p.fundDrops });
+  if (!p.selfCustody && p.feeAddress && BigInt(p.feeDrops) > 0n) {
     await fromSource('fee', { TransactionType: 'Payment', Destination: p.feeAddress, Amount: p.feeDrops });
   }
   await ctx.step(
@@ -214,11 +226,39 @@ async function runCreate(
       ).hash,
     { txHash: (h) => h },
   );
-  await fromSource('deposit', {
-    TransactionType: 'Payment',
-    Destination: w.address,
-    Amount: token(p.currency, p.issuer, p.total),
-  });
+  if (p.selfCustody) {
+    // The source's Check, cashed by the airdrop wallet for exactly the allocation: tecPATH_PARTIAL
+    // (the source spent the tokens since) fails the creation as an unpaid deposit would.
+    const checkId = p.selfCustody.checkId;
+    await ctx.step(
+      'deposit',
+      async () =>
+        (
+          await submitStep(
+            submissions,
+            'deposit',
+            {
+              intentKey: ctx.intentKey('deposit'),
+              account: w.address,
+              tx: {
+                TransactionType: 'CheckCash',
+                CheckID: checkId,
+                Amount: token(p.currency, p.issuer, p.total),
+              },
+              userId: p.userId,
+            },
+            fail,
+          )
+        ).hash,
+      { txHash: (h) => h },
+    );
+  } else {
+    await fromSource('deposit', {
+      TransactionType: 'Payment',
+      Destination: w.address,
+      Amount: token(p.currency, p.issuer, p.total),
+    });
+  }
   await ctx.step('activate', async () => {
     await db
       .update(airdrops)

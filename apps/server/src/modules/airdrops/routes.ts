@@ -18,6 +18,7 @@ import { isStoredUpload } from '../uploads';
 import { registerAirdropJobs } from './jobs';
 import { AirdropPayer } from './payer';
 import { AIRDROP_LINE_INTENT, AirdropService, type AirdropsDeps } from './service';
+import { AIRDROP_CREATE_INTENT, SelfCustodyCreation } from './self-custody-create';
 import { parseInput } from '../../lib/validation';
 import { idempotencyKey } from '../../plugins/edge';
 import { documented } from '../../plugins/access';
@@ -69,6 +70,17 @@ export function registerAirdrops(
       leaseMs: platform.config.JOB_LEASE_MS,
     });
   }
+  // A creation from a self-custody source: one intent, then the same job (docs/self-custody.md).
+  const selfCustody = platform.intents
+    ? new SelfCustodyCreation({
+        db,
+        jobs: platform.jobs,
+        intents: platform.intents,
+        keyring: platform.keyring,
+        funds: platform.funds,
+      })
+    : undefined;
+  if (selfCustody) platform.intents!.register(AIRDROP_CREATE_INTENT, selfCustody.finisher());
   const service = new AirdropService({
     db,
     jobs: platform.jobs,
@@ -80,6 +92,7 @@ export function registerAirdrops(
     isStoredLogo: (url) => isStoredUpload(db, url),
     identity: deps.identity,
     intents: platform.intents,
+    selfCustody,
   });
   // A claim into a self-custody wallet whose trust line it signed (docs/self-custody.md).
   platform.intents?.register(AIRDROP_LINE_INTENT, service.claimLineFinisher());
@@ -99,7 +112,9 @@ export function registerAirdrops(
       parseInput(createAirdropSchema, request.body),
       idempotencyKey(request),
     );
-    return reply.code(202).send(created);
+    // A self-custody source answers what its wallet signs (200, as every intent); the signed
+    // intent's answer is the 202's body, the job started.
+    return reply.code('status' in created ? 200 : 202).send(created);
   });
   app.post('/api/airdrops/:id/claim', user, (request): Promise<ClaimAirdropResult | IntentRequired> => {
     const id = pathId((request.params as { id?: string }).id, AIRDROP_MESSAGES.notFound);

@@ -52,6 +52,8 @@ import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { WalletsApi } from '../wallets';
 import { airdropClaims, airdrops, type AirdropClaimRow, type AirdropRow } from './schema';
+import { AIRDROP_CREATE_JOB, recordAirdrop, type AirdropValues, type CreateJobPayload } from './record';
+import { createIntentKey, type SelfCustodyCreation } from './self-custody-create';
 
 // Airdrops (see docs/airdrops.md). Creation checks the form against the ledger, records the airdrop
 // and its creation job in one database transaction; the job moves the whole allocation into a
@@ -62,10 +64,9 @@ import { airdropClaims, airdrops, type AirdropClaimRow, type AirdropRow } from '
 
 /** A claim's random share is drawn in millionths (a fraction, not money). */
 const DRAW_STEPS = 1_000_000;
-export const AIRDROP_CREATE_JOB = 'airdrop-create';
 export const AIRDROP_CLAIM_JOB = 'airdrop-claim';
 export const AIRDROP_CLOSE_JOB = 'airdrop-close';
-export const AIRDROP_WALLET_ROLE = 'airdrop';
+export { AIRDROP_CREATE_JOB, AIRDROP_WALLET_ROLE, type CreateJobPayload } from './record';
 
 /** Claim amounts are drawn and paid with this many decimals. */
 const CLAIM_DECIMALS = 6;
@@ -96,21 +97,6 @@ interface Reservation {
   requestKey: string | null;
 }
 
-export interface CreateJobPayload {
-  airdropId: number;
-  userId: number;
-  sourceWalletId: number;
-  sourceAddress: string;
-  currency: string;
-  issuer: string;
-  total: string;
-  /** XRP the source wallet sends the new airdrop wallet: base reserve + one line + fee allowance. */
-  fundDrops: string;
-  /** The airdrop fee to the platform fee wallet (none when 0 or no fee wallet is set up). */
-  feeDrops: string;
-  feeAddress: string | null;
-}
-
 /** What the claim route needs of the payer (payer.ts): a nudge, and the claim once settled. */
 export interface ClaimPayer {
   /**
@@ -132,6 +118,8 @@ export interface AirdropsDeps {
   canPay: boolean;
   /** Self-custody wallets' signing intents: a claim into one signs its own trust line (docs/self-custody.md). */
   intents?: IntentService;
+  /** A creation from a self-custody source: one intent the wallet signs (absent without a ledger). */
+  selfCustody?: SelfCustodyCreation;
   /** Funds checks before anything is signed (absent without a ledger, like the payer). */
   funds?: Funds;
   /** The clock deadlines are compared with (ms); default Date.now. */
@@ -259,7 +247,7 @@ export class AirdropService {
     userId: number,
     b: z.output<typeof createAirdropSchema>,
     requestKey?: string,
-  ): Promise<CreateAirdropResult> {
+  ): Promise<CreateAirdropResult | IntentRequired> {
     // A retry of a creation whose first attempt enqueued its job (then was cut: kill -9, a lost
     // answer) answers with that airdrop and job; the checks below would count its tokens twice.
     const jobKey = requestKey ? `${AIRDROP_CREATE_JOB}:request:${userId}:${requestKey}` : undefined;
@@ -267,16 +255,22 @@ export class AirdropService {
     if (earlier) {
       return { success: true, id: (earlier.payload as CreateJobPayload).airdropId, jobId: earlier.id };
     }
+    // A self-custody source's retry answers its intent (signed or not: posting the blobs again
+    // answers the first posting's outcome).
+    const intentKey = requestKey ? createIntentKey(userId, requestKey) : undefined;
+    const known = intentKey ? await this.deps.intents?.known(intentKey) : undefined;
+    if (known) return { status: 'sign', intent: known };
     if (b.deadline.getTime() <= this.now()) {
       throw fieldError('deadline', AIRDROP_MESSAGES.deadline);
     }
     const wallet = await this.deps.wallets.owned(userId, b.sourceWalletId).catch(() => {
       throw notFound(AIRDROP_MESSAGES.walletNotFound);
     });
-    // The creation job signs the source wallet's funding, fee and deposit: a self-custody wallet
-    // cannot be asked to yet (docs/self-custody.md), so it is refused here, before anything is
-    // recorded — not a job that fails after a 202.
-    if (!serverSigns(wallet.kind as WalletKind)) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
+    // The creation job signs a custodial source's funding, fee and deposit; a self-custody source
+    // signs them as one intent (self-custody-create.ts). Without intents (no ledger), refused here,
+    // before anything is recorded — not a job that fails after a 202.
+    const selfCustody = !serverSigns(wallet.kind as WalletKind);
+    if (selfCustody && !this.deps.selfCustody) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
     let currency: string;
     try {
       currency = isHexCurrency(b.tokenCode) ? b.tokenCode.toUpperCase() : tickerToCurrency(b.tokenCode);
@@ -317,9 +311,11 @@ export class AirdropService {
     // creation's transactions from this wallet: 'Insufficient balance: you have X XRP available,
     // this needs Y XRP.' (the funds check counts transactions in flight and fees owed too).
     if (this.deps.funds) {
+      // A self-custody source's Check holds an owner reserve until the job cashes it.
       await this.deps.funds.requireXrp(wallet.address, {
         amount: fundDrops + SOURCE_NETWORK_FEES_DROPS,
         platformFee: feeDrops,
+        ...(selfCustody ? { newObjects: 1 } : {}),
       });
     } else {
       const needed = feeDrops + fundDrops + SOURCE_NETWORK_FEES_DROPS;
@@ -330,14 +326,49 @@ export class AirdropService {
       feeDrops > 0n ? ((await platformWallet(this.db, PLATFORM_ROLES.fee))?.address ?? null) : null;
 
     const total = new Decimal(b.totalTokenAmount);
-    return this.db.transaction(async (tx) => {
-      // One creation per wallet at a time: two forms can't both count the same tokens.
-      await tx
-        .select({ id: walletsTable.id })
-        .from(walletsTable)
-        .where(eq(walletsTable.id, wallet.id))
-        .for('update');
-      const [pending] = await tx
+    const values: AirdropValues = {
+      creatorUserId: userId,
+      sourceWalletId: wallet.id,
+      sourceAddress: wallet.address,
+      projectName: b.projectName,
+      tagline: b.tagline,
+      logoUrl: b.logoUrl,
+      description: b.description,
+      issuerAddress: b.issuerAddress,
+      currency,
+      perUserType: b.perUserType,
+      fixedAmount: b.fixedAmount,
+      minAmount: b.randomMin,
+      maxAmount: b.randomMax,
+      maxClaims: b.maxRecipients,
+      totalAmount: total.toFixed(),
+      remaining: total.toFixed(),
+      expiry: b.deadline,
+      websiteUrl: b.website ?? null,
+      twitterUrl: b.twitter ?? null,
+      trustlineMode: b.trustlineMode,
+    };
+    const payload: Omit<CreateJobPayload, 'airdropId'> = {
+      userId,
+      sourceWalletId: wallet.id,
+      sourceAddress: wallet.address,
+      currency,
+      issuer: b.issuerAddress,
+      total: total.toFixed(),
+      fundDrops: fundDrops.toString(),
+      feeDrops: feeAddress ? feeDrops.toString() : '0',
+      feeAddress,
+    };
+    const refuseUnfree = (pendingSum: string | null | undefined) => {
+      const free = balance.minus(pendingSum ?? '0');
+      if (total.gt(free))
+        throw badRequest(
+          `${AIRDROP_MESSAGES.insufficientTokens(Decimal.max(free, 0).toFixed())} ${insufficientTokenMessage(free, total, currencyToTicker(currency))}`,
+          { available: Decimal.max(free, 0).toFixed(), needed: total.toFixed() },
+        );
+    };
+    const pendingOf = (db: Db) =>
+      db
         .select({ sum: sql<string | null>`sum(${airdrops.totalAmount}::numeric)::text` })
         .from(airdrops)
         .where(
@@ -348,62 +379,26 @@ export class AirdropService {
             eq(airdrops.status, 'pending'),
           ),
         );
-      const free = balance.minus(pending?.sum ?? '0');
-      if (total.gt(free))
-        throw badRequest(
-          `${AIRDROP_MESSAGES.insufficientTokens(Decimal.max(free, 0).toFixed())} ${insufficientTokenMessage(free, total, currencyToTicker(currency))}`,
-          { available: Decimal.max(free, 0).toFixed(), needed: total.toFixed() },
-        );
-      const [row] = await tx
-        .insert(airdrops)
-        .values({
-          creatorUserId: userId,
-          sourceWalletId: wallet.id,
-          sourceAddress: wallet.address,
-          projectName: b.projectName,
-          tagline: b.tagline,
-          logoUrl: b.logoUrl,
-          description: b.description,
-          issuerAddress: b.issuerAddress,
-          currency,
-          perUserType: b.perUserType,
-          fixedAmount: b.fixedAmount,
-          minAmount: b.randomMin,
-          maxAmount: b.randomMax,
-          maxClaims: b.maxRecipients,
-          totalAmount: total.toFixed(),
-          remaining: total.toFixed(),
-          expiry: b.deadline,
-          websiteUrl: b.website ?? null,
-          twitterUrl: b.twitter ?? null,
-          trustlineMode: b.trustlineMode,
-          status: 'pending',
-        })
-        .returning();
-      const payload: CreateJobPayload = {
-        airdropId: row!.id,
-        userId,
-        sourceWalletId: wallet.id,
-        sourceAddress: wallet.address,
-        currency,
-        issuer: b.issuerAddress,
-        total: total.toFixed(),
-        fundDrops: fundDrops.toString(),
-        feeDrops: feeAddress ? feeDrops.toString() : '0',
-        feeAddress,
-      };
-      const job = await this.deps.jobs.enqueue(
-        {
-          type: AIRDROP_CREATE_JOB,
-          userId,
-          payload,
-          key: jobKey ?? `${AIRDROP_CREATE_JOB}:${row!.id}`,
-          steps: ['create-wallet', 'fund', ...(feeAddress ? ['fee'] : []), 'trust', 'deposit', 'activate'],
-        },
-        tx as unknown as Db,
+    if (selfCustody) {
+      // Nothing is recorded until the wallet's transactions applied (an intent never signed leaves
+      // no airdrop): the tokens are checked now, and again right before the blobs are sent.
+      refuseUnfree((await pendingOf(this.db))[0]?.sum);
+      return this.deps.selfCustody!.prepare(
+        wallet,
+        values,
+        payload,
+        intentKey ?? createIntentKey(userId, randomUUID()),
       );
-      await tx.update(airdrops).set({ jobId: job.id }).where(eq(airdrops.id, row!.id));
-      return { success: true as const, id: row!.id, jobId: job.id };
+    }
+    return this.db.transaction(async (tx) => {
+      // One creation per wallet at a time: two forms can't both count the same tokens.
+      await tx
+        .select({ id: walletsTable.id })
+        .from(walletsTable)
+        .where(eq(walletsTable.id, wallet.id))
+        .for('update');
+      refuseUnfree((await pendingOf(tx as unknown as Db))[0]?.sum);
+      return recordAirdrop(tx as unknown as Db, this.deps.jobs, values, payload, jobKey);
     });
   }
 

@@ -540,7 +540,7 @@ async function runSeed(ctx: JobContext, deps: DemoDeps): Promise<{ tokens: numbe
             const jobId =
               existing?.id ??
               (
-                await deps.deploy.start(
+                await deps.deploy.startJob(
                   OWNER_USER_ID,
                   // Parsed as a user's form is: the demo's catalog meets the same rules and defaults.
                   parseInput(deployRequestSchema, {

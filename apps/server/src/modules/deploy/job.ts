@@ -64,6 +64,11 @@ export interface DeployPayload extends Pick<
   vesting?: { settings: VestingSettings; start: number; tranches: VestingTranche[] } | null;
   /** The creator's first buy, fixed at enqueue — with whether the ledger had Batch then. */
   firstBuy?: FirstBuyPlan | null;
+  /**
+   * Funded from a self-custody wallet (self-custody.ts): its signed intent made the issuer and the
+   * hot wallet (curve account); the hot wallet's funding carries the service fee, which it pays.
+   */
+  selfFunded?: boolean;
   /** A curve launch's parameters, fixed at enqueue (docs/bonding-curve.md). */
   bonding?: {
     virtualQuote: string;
@@ -102,6 +107,31 @@ export function deployStepNames(payload: DeployPayload): string[] {
 }
 
 function planOf(p: DeployPayload, issuerAddress: string, hotAddress: string): PlannedStep[] {
+  const plan = planFor(p, issuerAddress, hotAddress);
+  return p.selfFunded ? withoutCreatorSteps(plan) : plan;
+}
+
+/**
+ * A self-funded deploy's plan: the creator's funding steps are done (the wallet's signed intent,
+ * validated before the job was enqueued), and the one other step of the creator's wallet a deploy
+ * without dev allocation, first buy or RLUSD has — the service fee — is the hot wallet's (or the
+ * curve account's), before the LP burn blackholes it. Any other creator step cannot be signed here.
+ */
+function withoutCreatorSteps(plan: PlannedStep[]): PlannedStep[] {
+  const funded = new Set(plan.filter((s) => s.account === 'user' && s.validateFirst).map((s) => s.name));
+  const fee = plan.some((s) => s.name === 'service-fee');
+  return plan
+    .filter((s) => !funded.has(s.name))
+    .map((s) => {
+      const after = s.after.filter((d) => !funded.has(d));
+      if (s.name === 'burn-lp-regular-key' && fee) after.push('service-fee');
+      if (s.account !== 'user') return { ...s, after };
+      if (s.name === 'service-fee') return { ...s, after, account: 'hot' as const };
+      throw new Error(`Deploy step ${s.name} needs the creator's own signature`);
+    });
+}
+
+function planFor(p: DeployPayload, issuerAddress: string, hotAddress: string): PlannedStep[] {
   if (p.launchType === 'bonding') {
     return planCurveLaunch({
       userAddress: p.userAddress,

@@ -11,6 +11,7 @@ import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { registerDeployJob } from './job';
 import { deployJobKey, DeployService } from './service';
+import { DEPLOY_INTENT, deployIntentKey, SelfCustodyDeploy } from './self-custody';
 import { idempotencyKey } from '../../plugins/edge';
 
 /** POST /api/deploy-token, and the deploy job's handler on the platform's job runner. */
@@ -19,6 +20,18 @@ export function registerDeploy(
   deps: { platform: Platform; tokens: TokenRegistry; wallets: WalletsApi; bonding?: BondingRegistry },
 ): DeployService {
   const { platform, tokens, wallets } = deps;
+  // A deploy funded from a self-custody wallet: one signed intent, then the same job.
+  const intents = platform.intents;
+  const selfCustody = intents
+    ? new SelfCustodyDeploy({
+        db: platform.database.db,
+        keyring: platform.keyring,
+        jobs: platform.jobs,
+        intents,
+        funds: platform.funds,
+      })
+    : undefined;
+  if (selfCustody) intents!.register(DEPLOY_INTENT, selfCustody.finisher());
   const service = new DeployService({
     db: platform.database.db,
     config: platform.config,
@@ -30,6 +43,8 @@ export function registerDeploy(
     bootstrapped: () => platform.accounts.bootstrapped(),
     funds: platform.funds,
     batchEnabled: () => platform.submissions?.batchEnabled() ?? Promise.resolve(false),
+    selfCustody,
+    baseFee: () => platform.submissions?.reserves.baseFee ?? 0n,
     reserves: () => ({
       owner: platform.submissions?.reserves.reserveIncrement ?? DEFAULT_RESERVE_INCREMENT_DROPS,
       base: platform.submissions?.reserves.reserveBase ?? DEFAULT_RESERVE_BASE_DROPS,
@@ -51,13 +66,22 @@ export function registerDeploy(
     // A retry of a deploy whose first attempt enqueued its job (then was cut: kill -9, a lost
     // answer) answers with that job: checked again, its own job would read as a deploy already
     // running from the wallet, and the XRP it spends as missing.
-    const jobKey = deployJobKey(userId, idempotencyKey(request));
+    const requestKey = idempotencyKey(request);
+    const jobKey = deployJobKey(userId, requestKey);
     const earlier = jobKey ? await service.startedBy(jobKey) : undefined;
     if (earlier) return reply.code(202).send(earlier);
+    // A self-custody wallet's retry answers its funding intent (posted again once signed, the
+    // intent answers the job it started).
+    const known = requestKey ? await intents?.known(deployIntentKey(userId, requestKey)) : undefined;
+    if (known) return reply.code(200).send({ status: 'sign', intent: known });
     // The attempt counts before the form is parsed: an invalid form is an attempt too (spec 001 §5).
     await service.attempt(userId);
-    const started = await service.start(userId, parseInput(deployRequestSchema, request.body), { jobKey });
-    return reply.code(202).send(started);
+    const started = await service.start(userId, parseInput(deployRequestSchema, request.body), {
+      jobKey,
+      requestKey,
+    });
+    // A self-custody wallet answers what it signs (200, as every intent); signed, the job's 202 body.
+    return reply.code('status' in started ? 200 : 202).send(started);
   });
   return service;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import {
   DEPLOY_LOCK_MS,
@@ -18,8 +19,12 @@ import {
   insufficientTokenMessage,
   insufficientXrpMessage,
   rippleTime,
+  SELF_CUSTODY_MESSAGES,
+  serverSigns,
   vestingTranches,
   xrpToDrops,
+  type IntentRequired,
+  type WalletKind,
 } from '@ledgerpad/shared';
 import type { Client } from 'xrpl';
 import type { Config } from '../../config';
@@ -45,6 +50,7 @@ import type { WalletsApi } from '../wallets';
 import { deployAttempts } from './schema';
 import { DEPLOY_JOB, deployStepNames, type DeployPayload } from './job';
 import { splitSupply } from './plan';
+import { deployIntentKey, type SelfCustodyDeploy } from './self-custody';
 
 /**
  * Per-user deploy attempts (spec 001 §5): the 5 attempts of a 60 s window pass; the next one locks
@@ -110,6 +116,10 @@ export interface DeployServiceDeps {
   funds?: Funds;
   /** Whether the ledger applies Batch: the first buy then shares the pool's Batch. */
   batchEnabled?: () => Promise<boolean>;
+  /** A deploy funded from a self-custody wallet: one intent, then the job (absent without a ledger). */
+  selfCustody?: SelfCustodyDeploy;
+  /** The ledger's base fee in drops (the hot wallet's one more transaction when it pays the fee). */
+  baseFee?: () => bigint;
 }
 
 export class DeployService {
@@ -146,8 +156,8 @@ export class DeployService {
      * `jobKey`: enqueue once per key. `platform`: the platform's own launches (demo); they may
      * also give a curve launch its own virtual XRP reserve (`virtualXrp`).
      */
-    opts: { jobKey?: string; platform?: boolean; virtualXrp?: string } = {},
-  ): Promise<{ jobId: string }> {
+    opts: { jobKey?: string; platform?: boolean; virtualXrp?: string; requestKey?: string } = {},
+  ): Promise<{ jobId: string } | IntentRequired> {
     if (form.honeypot) throw badRequest(DEPLOY_MESSAGES.formErrors);
     if (!OWN_LOGO.test(form.logoUrl)) throw badRequest(DEPLOY_MESSAGES.logo);
     if (form.launchType === 'bonding' && !form.blackholeIssuer)
@@ -170,6 +180,19 @@ export class DeployService {
       }
       throw err;
     });
+    // A self-custody wallet funds the deploy's fresh accounts with one signed intent; what would
+    // need more of its signatures (its own trust line for a dev allocation or a first buy, escrows,
+    // RLUSD sent after the hot wallet's line) is not offered yet (docs/self-custody.md "Deploy").
+    const selfFunded = !serverSigns(wallet.kind as WalletKind);
+    if (selfFunded) {
+      if (!this.deps.selfCustody) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
+      if (
+        new Decimal(form.devAllocation || '0').gt(0) ||
+        new Decimal(form.firstBuyXrp || '0').gt(0) ||
+        form.liquidityPairType === 'RLUSD'
+      )
+        throw badRequest(SELF_CUSTODY_MESSAGES.deployLimits);
+    }
     await this.refuseConcurrent(wallet.id);
     // Issue 35: the logo is an upload of ours that exists, and no other token's; the ticker and name
     // pass the identity rules every door applies (XRP's and RLUSD's, a protected token's refused).
@@ -292,12 +315,17 @@ export class DeployService {
           : xrpToDrops(form.liquidityAmount).toString(),
       rlusd: rlusdPair && rlusd ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusd } : null,
       issuerFundDrops: xrpToDrops(cost.issuerReserve).toString(),
-      // With a first buy the hot wallet also carries its XRP, its fee and the Batch's network fees.
+      // With a first buy the hot wallet also carries its XRP, its fee and the Batch's network fees;
+      // funded from a self-custody wallet, the service fee and that payment's network fee.
       hotFundDrops: (
         xrpToDrops(cost.hotWalletReserve) +
         xrpToDrops(cost.liquidityXrp) +
-        (firstBuy ? buyDrops + buyFeeDrops + xrpToDrops(FIRST_BUY_NETWORK_XRP) : 0n)
+        (firstBuy ? buyDrops + buyFeeDrops + xrpToDrops(FIRST_BUY_NETWORK_XRP) : 0n) +
+        (selfFunded && serviceFeeDrops > 0n && feeAddress
+          ? serviceFeeDrops + (this.deps.baseFee?.() ?? 0n)
+          : 0n)
       ).toString(),
+      ...(selfFunded ? { selfFunded: true } : {}),
       serviceFeeDrops: serviceFeeDrops.toString(),
       tradingFee,
       launchType: form.launchType,
@@ -330,6 +358,12 @@ export class DeployService {
           }
         : {}),
     };
+    if (selfFunded)
+      return this.deps.selfCustody!.prepare(
+        wallet,
+        payload,
+        deployIntentKey(userId, opts.requestKey ?? randomUUID()),
+      );
     const job = await this.deps.jobs.enqueue({
       type: DEPLOY_JOB,
       userId,
@@ -338,6 +372,17 @@ export class DeployService {
       key: opts.jobKey,
     });
     return { jobId: job.id };
+  }
+
+  /** A deploy the platform signs for (its own wallets: the demo's launches): the job it started. */
+  async startJob(
+    userId: number,
+    form: DeployRequest,
+    opts: { jobKey?: string; platform?: boolean; virtualXrp?: string } = {},
+  ): Promise<{ jobId: string }> {
+    const started = await this.start(userId, form, opts);
+    if ('status' in started) throw new Error('A platform launch must be from a custodial wallet');
+    return started;
   }
 
   /**

@@ -49,6 +49,11 @@ export interface JobRunnerOptions {
 }
 
 export interface EnqueueInput<P> {
+  /**
+   * The job's id, when something had to name the job before it existed (a self-custody deploy's
+   * staged wallets, made before the wallet signed their funding); default a fresh UUID.
+   */
+  id?: string;
   type: string;
   userId?: number | null;
   payload: P;
@@ -125,7 +130,7 @@ export class JobRunner {
    */
   async enqueue<P>(input: EnqueueInput<P>, executor: Db = this.db): Promise<Job<P>> {
     const values = {
-      id: randomUUID(),
+      id: input.id ?? randomUUID(),
       type: input.type,
       userId: input.userId ?? null,
       key: input.key ?? null,

@@ -60,8 +60,21 @@ export function useAllocated(walletId: string, tokenCode: string | undefined, is
   });
 }
 
-export const createAirdrop = (body: CreateAirdropRequest, idempotencyKey: string) =>
-  apiPost<CreateAirdropResult>('/api/airdrops', body, {
-    signal: AbortSignal.timeout(2 * 60_000),
-    idempotencyKey,
-  });
+/**
+ * POST /api/airdrops. A self-custody source signs the funding, the fee and the Check of the
+ * allocation (one intent, lib/signer); the answer is then the started job, as for a custodial one.
+ */
+export const createAirdrop = (
+  body: CreateAirdropRequest,
+  wallet: SigningWallet,
+  key: (part?: string) => string,
+) =>
+  runSigned<CreateAirdropResult>(
+    wallet,
+    () =>
+      apiPost('/api/airdrops', body, {
+        signal: AbortSignal.timeout(2 * 60_000),
+        idempotencyKey: key(),
+      }),
+    key('signed'),
+  );

@@ -27,6 +27,7 @@ import { createAirdrop, useAllocated } from './api';
 import { airdropKeys } from './keys';
 import { walletKeys } from '../../lib/query-keys';
 import { useLedgerAction } from '../../lib/ledger-action';
+import type { SigningWallet } from '../../lib/signer';
 import { usePlatformFees } from '../../lib/platform-fees';
 import { useJobStatus } from '../../lib/use-job-status';
 import { checkBalance, coversFee, deadlineOk, grouped, leftover, recipients } from './rules';
@@ -131,8 +132,9 @@ export function CreateAirdropPage() {
   const errorsId = useId();
   const [uploading, setUploading] = useState(false);
   // One Idempotency-Key per airdrop: a retry after a lost answer is the same airdrop.
-  const create = useLedgerAction((body: Parameters<typeof createAirdrop>[0], key) =>
-    createAirdrop(body, key()),
+  const create = useLedgerAction(
+    ({ body, wallet }: { body: Parameters<typeof createAirdrop>[0]; wallet: SigningWallet }, key) =>
+      createAirdrop(body, wallet, key),
   );
   const submitting = create.busy;
   const [submitError, setSubmitError] = useState<string>();
@@ -209,7 +211,10 @@ export function CreateAirdropPage() {
     setConfirm(undefined);
     setSubmitError(undefined);
     try {
-      const created = await create.run(toRequest(v));
+      const body = toRequest(v);
+      const source = wallets.find((w) => w.id === body.sourceWalletId);
+      if (!source) return setSubmitError(AIRDROP_MESSAGES.selectWallet);
+      const created = await create.run({ body, wallet: source });
       if (created) setJobId(created.jobId);
     } catch (err) {
       setSubmitError(userMessage(err, AIRDROP_MESSAGES.createFailed, { lead: true }));

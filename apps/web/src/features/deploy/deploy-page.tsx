@@ -26,12 +26,15 @@ import {
   AMM_FEE_MIN_PERCENT,
   AMM_FEE_STEP_PERCENT,
   OWNER_USER_ID,
+  SELF_CUSTODY_MESSAGES,
+  serverSigns,
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
 import { LogoPicker } from '../../components/logo-picker';
 import { hasStatus, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { useLedgerAction } from '../../lib/ledger-action';
+import type { SigningWallet } from '../../lib/signer';
 import { usePlatformFees } from '../../lib/platform-fees';
 import { useSession } from '../../lib/session';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
@@ -92,6 +95,9 @@ const DEFAULTS: Values = {
   vesting: VESTING_FORM_DEFAULTS,
   honeypot: '',
 };
+
+/** A decimal text above zero (the form's fields may hold anything while typed). */
+const POSITIVE = /^0*[1-9]|^0*\.\d*[1-9]/;
 
 const toRequest = (v: Values) => ({
   ...v,
@@ -163,7 +169,9 @@ export function DeployPage() {
   const [job, setJob] = useState<{ id: string; ticker: string }>();
   const [deployError, setDeployError] = useState<string>();
   // One Idempotency-Key per deploy: a retry after a lost answer is the same deploy, never a second.
-  const start = useLedgerAction((body: DeployRequest, key) => startDeploy(body, key()));
+  const start = useLedgerAction(({ body, wallet }: { body: DeployRequest; wallet: SigningWallet }, key) =>
+    startDeploy(body, wallet, key),
+  );
   const deploying = start.busy;
   const errorsId = useId();
 
@@ -225,13 +233,26 @@ export function DeployPage() {
       ? new Decimal(cost.rlusd).minus(rlusdOf(wallet))
       : undefined;
   const insufficient = !wallet || !cost || shortXrp!.gt(0) || (shortRlusd !== undefined && shortRlusd.gt(0));
+  // A self-custody wallet signs one thing, the funding of the new accounts (docs/self-custody.md
+  // "Deploy"): what would need its signature in the middle of the launch is not offered yet.
+  const selfCustody = wallet !== undefined && !serverSigns(wallet.kind);
+  const asked = toRequest(values);
+  const selfCustodyRefusal =
+    selfCustody &&
+    (POSITIVE.test(asked.devAllocation) ||
+      POSITIVE.test(asked.firstBuyXrp ?? '') ||
+      asked.liquidityPairType === 'RLUSD')
+      ? SELF_CUSTODY_MESSAGES.deployLimits
+      : undefined;
 
   const deploy = async () => {
     if (start.busy || !attempt()) return;
     setDeployError(undefined);
     try {
       const body = deployRequestSchema.parse(toRequest(values)) as DeployRequest;
-      const started = await start.run(body);
+      if (!wallet) return setDeployError(DEPLOY_MESSAGES.wallet);
+      if (selfCustodyRefusal) return setDeployError(selfCustodyRefusal);
+      const started = await start.run({ body, wallet });
       if (started) setJob({ id: started.jobId, ticker: values.ticker });
     } catch (err) {
       setDeployError(
@@ -290,7 +311,15 @@ export function DeployPage() {
             label="Wallet"
             invalid={!!fieldErrors.walletId}
             errorId={errorsId}
-            hint={wallet ? `Available: ${formatMoney(availableXrp(wallet), 'XRP')} XRP` : undefined}
+            hint={
+              wallet
+                ? `Available: ${formatMoney(availableXrp(wallet), 'XRP')} XRP${
+                    selfCustody
+                      ? '. This wallet signs once, here or in its app: the funding of the new issuer and pool accounts, which the platform holds as in every deploy.'
+                      : ''
+                  }`
+                : undefined
+            }
             {...register('walletId')}
           >
             <option value="">{balances.isPending ? 'Loading wallets…' : 'Select a wallet'}</option>
@@ -300,6 +329,11 @@ export function DeployPage() {
               </option>
             ))}
           </SelectField>
+          {selfCustodyRefusal && (
+            <p role="alert" className="form-error" data-testid="self-custody-limits">
+              {selfCustodyRefusal}
+            </p>
+          )}
           <div className="field">
             <fieldset className="segmented" aria-describedby="launch-type-hint">
               <legend className="field-label">Launch</legend>
