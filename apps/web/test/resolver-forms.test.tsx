@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN_MESSAGES, AIRDROP_MESSAGES, demoAuthSchema, type Airdrop } from '@ledgerpad/shared';
 import { LoginBox } from '../src/components/login-box';
@@ -34,6 +34,9 @@ beforeEach(() => {
           fee_receiver_wallet: null,
         },
       };
+    if (path === '/api/admin/fee-overrides')
+      return { body: [{ id: 9, username: 'olga', email: null, custom_fee_percentage: '0.2' }] };
+    if (path === '/api/admin/fee-overrides/update') return { body: {} };
     if (path.startsWith('/api/auth/demo'))
       return { body: { user: { id: 5, username: 'alice_1', isAdmin: false } } };
     return undefined;
@@ -102,5 +105,26 @@ describe('the trading fee', () => {
       }),
     );
     await waitFor(() => expect(input.value).toBe('0.25'));
+  });
+});
+
+describe('a per-user fee override', () => {
+  it('answers a bad fee with the server’s sentence; empty saves the platform’s fee (null)', async () => {
+    render(withProviders(<SettingsTab />));
+    const input = (await screen.findByLabelText('Fee % for olga')) as HTMLInputElement;
+    expect(input.value).toBe('0.2');
+    const row = input.closest('li')!;
+    fireEvent.change(input, { target: { value: '-1' } });
+    fireEvent.click(within(row).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(within(row).getByRole('alert').textContent).toBe(ADMIN_MESSAGES.feeRange));
+    expect(posts.filter((p) => p.path === '/api/admin/fee-overrides/update')).toEqual([]);
+    fireEvent.change(input, { target: { value: '' } });
+    fireEvent.click(within(row).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(posts.find((p) => p.path === '/api/admin/fee-overrides/update')?.body).toEqual({
+        userId: 9,
+        custom_fee_percentage: null,
+      }),
+    );
   });
 });

@@ -6,6 +6,7 @@ import {
   ADMIN_MESSAGES,
   BONDING_CURVE_SUPPLY,
   feeConfigUpdateSchema,
+  feeOverrideUpdateSchema,
   groupDigits,
   PLATFORM_CONFIG_KEYS,
   type FeeConfigView,
@@ -292,15 +293,28 @@ function OverridesSection() {
 }
 
 function OverrideRow({ user }: { user: FeeOverrideView }) {
-  const [value, setValue] = useState<string | undefined>(undefined);
   const { queryClient, busy, error, run } = useSave(ADMIN_MESSAGES.saveFailed);
-  const shown = value ?? user.custom_fee_percentage ?? '';
   const name = user.username ?? user.email ?? `User ${user.id}`;
+  // Empty is the platform's fee (null); anything else goes through the server's own percent check.
+  const feeOf = (v: { custom_fee_percentage: string }) => v.custom_fee_percentage.trim() || null;
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<{ custom_fee_percentage: string }>({
+    resolver: requestResolver(feeOverrideUpdateSchema, (v) => ({
+      userId: user.id,
+      custom_fee_percentage: feeOf(v),
+    })),
+    defaultValues: { custom_fee_percentage: user.custom_fee_percentage ?? '' },
+  });
+  const shown = errors.custom_fee_percentage?.message ?? error;
 
   const save = (fee: string | null) =>
     run(async () => {
       await updateFeeOverride(user.id, fee);
-      setValue(undefined);
+      reset({ custom_fee_percentage: fee ?? '' });
       await queryClient.invalidateQueries({ queryKey: adminKeys.feeOverrides() });
       return fee === null ? `${name} uses the default fee` : `${name}'s fee set to ${fee}%`;
     });
@@ -316,18 +330,16 @@ function OverrideRow({ user }: { user: FeeOverrideView }) {
       </div>
       <form
         className="admin-override-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save(shown.trim() === '' ? null : shown.trim());
-        }}
+        onSubmit={(e) => void handleSubmit((v) => save(feeOf(v)))(e)}
+        noValidate
       >
         <input
           className="input"
           inputMode="decimal"
           aria-label={`Fee % for ${name}`}
           placeholder="Default"
-          value={shown}
-          onChange={(e) => setValue(e.target.value)}
+          aria-invalid={errors.custom_fee_percentage ? true : undefined}
+          {...register('custom_fee_percentage')}
           disabled={busy}
         />
         <span aria-hidden="true">%</span>
@@ -343,9 +355,9 @@ function OverrideRow({ user }: { user: FeeOverrideView }) {
           Default
         </button>
       </form>
-      {error && (
+      {shown && (
         <p className="form-error admin-override-error" role="alert">
-          {error}
+          {shown}
         </p>
       )}
     </li>
