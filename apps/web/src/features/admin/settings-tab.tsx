@@ -201,6 +201,9 @@ function FeeForm({ current }: { current: FeeConfigView }) {
 
 function PlatformSection() {
   const config = usePlatformConfig();
+  // Not on react-hook-form (issue 41 looked): platformConfigUpdateSchema checks only the keys (each
+  // value's rule is the server's, per key, and its sentence comes back in the error line), and the
+  // form sends only the keys edited, so a resolver would check nothing the browser can.
   const [edits, setEdits] = useState<Partial<Record<PlatformConfigKey, string>>>({});
   const { queryClient, busy, error, run } = useSave(ADMIN_MESSAGES.saveSettingsFailed);
   const current = new Map((config.data ?? []).map((e) => [e.key, e.value]));
