@@ -10,7 +10,8 @@ import {
   rlusdMarket,
   type AccountTx,
 } from '../helpers/crash-trading';
-import { sleep, until } from '../helpers/wait';
+import { until } from '../helpers/wait';
+import { ledgersPass } from '../helpers/submit-and-wait';
 
 // kill -9 of the real server (embedded PGlite and persistent ledger in one process, as `npm start`)
 // while 100 market swaps from 20 users are in flight, then a restart with nobody retrying: every
@@ -105,7 +106,7 @@ describe('trading crash safety', () => {
       ).catch(() => undefined);
       settledMs = Date.now() - restartedAt;
       // A few more closes: a doubled fee would show up now.
-      await sleep(3_000);
+      await ledgersPass(client, 3);
       await read();
     });
     await rig.stop();
