@@ -1,7 +1,8 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AIRDROP_MESSAGES, demoAuthSchema, type Airdrop } from '@ledgerpad/shared';
+import { ADMIN_MESSAGES, AIRDROP_MESSAGES, demoAuthSchema, type Airdrop } from '@ledgerpad/shared';
 import { LoginBox } from '../src/components/login-box';
+import { SettingsTab } from '../src/features/admin/settings-tab';
 import { ClaimModal } from '../src/features/airdrops/claim-modal';
 import { stubFetch, withProviders } from './support';
 
@@ -24,6 +25,18 @@ beforeEach(() => {
           demo: { enabled: true },
         },
       };
+    if (path === '/api/admin/fee-config')
+      return { body: { fee_percentage: '0.5', fee_receiver_wallet: null } };
+    if (path === '/api/admin/fee-config/update')
+      return {
+        body: {
+          fee_percentage: (body as { fee_percentage: string }).fee_percentage,
+          fee_receiver_wallet: null,
+        },
+      };
+    if (path === '/api/admin/fee-overrides')
+      return { body: [{ id: 9, username: 'olga', email: null, custom_fee_percentage: '0.2' }] };
+    if (path === '/api/admin/fee-overrides/update') return { body: {} };
     if (path.startsWith('/api/auth/demo'))
       return { body: { user: { id: 5, username: 'alice_1', isAdmin: false } } };
     return undefined;
@@ -74,3 +87,44 @@ describe('the airdrop claim', () => {
 });
 
 // The admins tab's add form: admin-page.test.tsx ('Enter valid user ID' without sending).
+
+describe('the trading fee', () => {
+  it('answers an out-of-range fee with the server’s sentence, sending nothing; a good one is saved', async () => {
+    render(withProviders(<SettingsTab />));
+    const input = (await screen.findByLabelText('Trading fee (%)')) as HTMLInputElement;
+    expect(input.value).toBe('0.5');
+    fireEvent.change(input, { target: { value: '2x' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save fee' }));
+    await waitFor(() => expect(screen.getByText(ADMIN_MESSAGES.feeRange)).toBeTruthy());
+    expect(posts.filter((p) => p.path === '/api/admin/fee-config/update')).toEqual([]);
+    fireEvent.change(input, { target: { value: ' 0.25 ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save fee' }));
+    await waitFor(() =>
+      expect(posts.find((p) => p.path === '/api/admin/fee-config/update')?.body).toEqual({
+        fee_percentage: '0.25',
+      }),
+    );
+    await waitFor(() => expect(input.value).toBe('0.25'));
+  });
+});
+
+describe('a per-user fee override', () => {
+  it('answers a bad fee with the server’s sentence; empty saves the platform’s fee (null)', async () => {
+    render(withProviders(<SettingsTab />));
+    const input = (await screen.findByLabelText('Fee % for olga')) as HTMLInputElement;
+    expect(input.value).toBe('0.2');
+    const row = input.closest('li')!;
+    fireEvent.change(input, { target: { value: '-1' } });
+    fireEvent.click(within(row).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(within(row).getByRole('alert').textContent).toBe(ADMIN_MESSAGES.feeRange));
+    expect(posts.filter((p) => p.path === '/api/admin/fee-overrides/update')).toEqual([]);
+    fireEvent.change(input, { target: { value: '' } });
+    fireEvent.click(within(row).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(posts.find((p) => p.path === '/api/admin/fee-overrides/update')?.body).toEqual({
+        userId: 9,
+        custom_fee_percentage: null,
+      }),
+    );
+  });
+});

@@ -80,3 +80,17 @@ export async function submitNow(client: Client, wallet: Wallet, tx: SubmittableT
     throw new Error(`${tx.TransactionType}: ${r.result.engine_result}`);
   return hash;
 }
+
+/**
+ * Waits until `n` more ledgers are validated after now: 'a few more closes' counted in ledgers, not
+ * in seconds (a loaded machine closes fewer ledgers in a given time than an idle one).
+ */
+export async function ledgersPass(client: Client, n: number, timeoutMs = 60_000): Promise<void> {
+  const index = async () =>
+    Number((await client.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger_index);
+  const from = await index();
+  await until(`${n} more validated ledgers`, async () => (await index()) >= from + n, {
+    timeoutMs,
+    everyMs: 100,
+  });
+}

@@ -10,7 +10,8 @@ import {
   rlusdMarket,
   type AccountTx,
 } from '../helpers/crash-trading';
-import { sleep } from '../helpers/wait';
+import { until } from '../helpers/wait';
+import { ledgersPass } from '../helpers/submit-and-wait';
 
 // kill -9 of the real server (embedded PGlite and persistent ledger in one process, as `npm start`)
 // while 100 market swaps from 20 users are in flight, then a restart with nobody retrying: every
@@ -92,18 +93,20 @@ describe('trading crash safety', () => {
         }
       };
       // Until every validated swap has its fee payment on the ledger (fee jobs run after restart).
-      const deadline = Date.now() + 90_000;
-      for (;;) {
-        await read();
-        const pending = traders.filter(
-          ({ address }) => feesOnLedger.get(address)!.length < swapsOnLedger.get(address)!.length,
-        );
-        if (pending.length === 0 || Date.now() > deadline) break;
-        await sleep(500);
-      }
+      await until(
+        'every validated swap with its fee payment on the ledger',
+        async () => {
+          await read();
+          return traders.every(
+            ({ address }) => feesOnLedger.get(address)!.length >= swapsOnLedger.get(address)!.length,
+          );
+        },
+        { timeoutMs: 90_000, everyMs: 500 },
+        // Out of time: the assertions below name the trader whose fee is missing.
+      ).catch(() => undefined);
       settledMs = Date.now() - restartedAt;
       // A few more closes: a doubled fee would show up now.
-      await sleep(3_000);
+      await ledgersPass(client, 3);
       await read();
     });
     await rig.stop();

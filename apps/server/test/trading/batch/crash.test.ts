@@ -12,7 +12,7 @@ import {
   rlusdMarket,
   type AccountTx,
 } from '../../helpers/crash-trading';
-import { sleep } from '../../helpers/wait';
+import { ledgersPass } from '../../helpers/submit-and-wait';
 
 // kill -9 of the real server (embedded PGlite and persistent ledger in one process, as `npm start`)
 // while custodial swaps — each its trade and its platform fee in ONE all-or-nothing Batch (issue 36)
@@ -91,7 +91,7 @@ describe('a Batch swap survives kill -9', () => {
     const onLedger = new Map<string, AccountTx[]>();
     await rig.withLedger(async (client) => {
       // A few closes more: a Batch signed twice would show now.
-      await sleep(3_000);
+      await ledgersPass(client, 3);
       for (const { address } of traders) onLedger.set(address, await accountHistory(client, address));
     });
     await rig.stop();

@@ -1,16 +1,21 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import {
   ADMIN_MESSAGES,
   BONDING_CURVE_SUPPLY,
+  feeConfigUpdateSchema,
+  feeOverrideUpdateSchema,
   groupDigits,
   PLATFORM_CONFIG_KEYS,
+  type FeeConfigView,
   type FeeOverrideView,
   type PlatformConfigKey,
   SEARCH_DEBOUNCE_MS,
 } from '@ledgerpad/shared';
 import { userMessage } from '../../lib/api';
+import { requestResolver } from '../../lib/form-resolver';
 import { adminKeys } from './keys';
 import {
   updateFeeConfig,
@@ -129,62 +134,76 @@ export function SettingsTab() {
 
 function FeeSection() {
   const fee = useFeeConfig();
-  const [value, setValue] = useState<string | undefined>(undefined);
-  const { queryClient, busy, error, run } = useSave(ADMIN_MESSAGES.saveFailed);
-  const shown = value ?? fee.data?.fee_percentage ?? '';
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    void run(async () => {
-      const saved = await updateFeeConfig(shown.trim());
-      queryClient.setQueryData(adminKeys.feeConfig(), saved);
-      setValue(undefined);
-      return `Trading fee set to ${saved.fee_percentage}%`;
-    });
-  };
-
   return (
     <section className="panel" aria-labelledby="admin-fee-heading">
       <h2 id="admin-fee-heading">Trading fee</h2>
       <Loaded query={fee} failed="Failed to load the fee.">
-        {() => (
-          <form onSubmit={onSubmit} className="admin-form">
-            <label className="field">
-              <span className="field-label">Trading fee (%)</span>
-              <input
-                className="input"
-                inputMode="decimal"
-                value={shown}
-                onChange={(e) => setValue(e.target.value)}
-                disabled={busy}
-              />
-            </label>
-            <div className="field">
-              <span className="field-label">Fee receiver wallet</span>
-              <p className="address admin-readonly" aria-label="Fee receiver wallet">
-                {fee.data?.fee_receiver_wallet ?? 'Not configured'}
-              </p>
-              <span className="field-hint">{ADMIN_MESSAGES.feeReceiverFixed}</span>
-            </div>
-            {error && (
-              <p className="form-error" role="alert">
-                {error}
-              </p>
-            )}
-            <div className="admin-actions">
-              <button type="submit" disabled={busy}>
-                {busy ? 'Saving…' : 'Save fee'}
-              </button>
-            </div>
-          </form>
-        )}
+        {() => <FeeForm current={fee.data!} />}
       </Loaded>
     </section>
   );
 }
 
+/** The fee form, once the fee is loaded: the server's own schema checks the percent before it is sent. */
+function FeeForm({ current }: { current: FeeConfigView }) {
+  const { queryClient, busy, error, run } = useSave(ADMIN_MESSAGES.saveFailed);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<{ fee_percentage: string }>({
+    resolver: requestResolver(feeConfigUpdateSchema, (v) => ({ fee_percentage: v.fee_percentage.trim() })),
+    defaultValues: { fee_percentage: current.fee_percentage },
+  });
+  const shown = errors.fee_percentage?.message ?? error;
+
+  const onSubmit = ({ fee_percentage }: { fee_percentage: string }) =>
+    run(async () => {
+      const saved = await updateFeeConfig(fee_percentage.trim());
+      queryClient.setQueryData(adminKeys.feeConfig(), saved);
+      reset({ fee_percentage: saved.fee_percentage });
+      return `Trading fee set to ${saved.fee_percentage}%`;
+    });
+
+  return (
+    <form onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="admin-form" noValidate>
+      <label className="field">
+        <span className="field-label">Trading fee (%)</span>
+        <input
+          className="input"
+          inputMode="decimal"
+          aria-invalid={errors.fee_percentage ? true : undefined}
+          {...register('fee_percentage')}
+          disabled={busy}
+        />
+      </label>
+      <div className="field">
+        <span className="field-label">Fee receiver wallet</span>
+        <p className="address admin-readonly" aria-label="Fee receiver wallet">
+          {current.fee_receiver_wallet ?? 'Not configured'}
+        </p>
+        <span className="field-hint">{ADMIN_MESSAGES.feeReceiverFixed}</span>
+      </div>
+      {shown && (
+        <p className="form-error" role="alert">
+          {shown}
+        </p>
+      )}
+      <div className="admin-actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Save fee'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
 function PlatformSection() {
   const config = usePlatformConfig();
+  // Not on react-hook-form (issue 41 looked): platformConfigUpdateSchema checks only the keys (each
+  // value's rule is the server's, per key, and its sentence comes back in the error line), and the
+  // form sends only the keys edited, so a resolver would check nothing the browser can.
   const [edits, setEdits] = useState<Partial<Record<PlatformConfigKey, string>>>({});
   const { queryClient, busy, error, run } = useSave(ADMIN_MESSAGES.saveSettingsFailed);
   const current = new Map((config.data ?? []).map((e) => [e.key, e.value]));
@@ -277,15 +296,28 @@ function OverridesSection() {
 }
 
 function OverrideRow({ user }: { user: FeeOverrideView }) {
-  const [value, setValue] = useState<string | undefined>(undefined);
   const { queryClient, busy, error, run } = useSave(ADMIN_MESSAGES.saveFailed);
-  const shown = value ?? user.custom_fee_percentage ?? '';
   const name = user.username ?? user.email ?? `User ${user.id}`;
+  // Empty is the platform's fee (null); anything else goes through the server's own percent check.
+  const feeOf = (v: { custom_fee_percentage: string }) => v.custom_fee_percentage.trim() || null;
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<{ custom_fee_percentage: string }>({
+    resolver: requestResolver(feeOverrideUpdateSchema, (v) => ({
+      userId: user.id,
+      custom_fee_percentage: feeOf(v),
+    })),
+    defaultValues: { custom_fee_percentage: user.custom_fee_percentage ?? '' },
+  });
+  const shown = errors.custom_fee_percentage?.message ?? error;
 
   const save = (fee: string | null) =>
     run(async () => {
       await updateFeeOverride(user.id, fee);
-      setValue(undefined);
+      reset({ custom_fee_percentage: fee ?? '' });
       await queryClient.invalidateQueries({ queryKey: adminKeys.feeOverrides() });
       return fee === null ? `${name} uses the default fee` : `${name}'s fee set to ${fee}%`;
     });
@@ -301,18 +333,16 @@ function OverrideRow({ user }: { user: FeeOverrideView }) {
       </div>
       <form
         className="admin-override-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save(shown.trim() === '' ? null : shown.trim());
-        }}
+        onSubmit={(e) => void handleSubmit((v) => save(feeOf(v)))(e)}
+        noValidate
       >
         <input
           className="input"
           inputMode="decimal"
           aria-label={`Fee % for ${name}`}
           placeholder="Default"
-          value={shown}
-          onChange={(e) => setValue(e.target.value)}
+          aria-invalid={errors.custom_fee_percentage ? true : undefined}
+          {...register('custom_fee_percentage')}
           disabled={busy}
         />
         <span aria-hidden="true">%</span>
@@ -328,9 +358,9 @@ function OverrideRow({ user }: { user: FeeOverrideView }) {
           Default
         </button>
       </form>
-      {error && (
+      {shown && (
         <p className="form-error admin-override-error" role="alert">
-          {error}
+          {shown}
         </p>
       )}
     </li>

@@ -56,6 +56,10 @@ export function BurnerPage() {
   const burn = useBurn();
   const formId = useId();
 
+  // Not on react-hook-form (issue 41 looked): nothing here is typed into a request field as it is
+  // sent. The wallet and token are picked from lists, the amount and the percent slider drive each
+  // other, and the checks are live, on the button that says what is missing (issue 25), so the
+  // form never submits something wrong; burnRequestSchema is the server's check of what it sends.
   const [walletAddress, setWalletAddress] = useState<string>();
   const [selectedToken, setSelectedToken] = useState<string>();
   const [amount, setAmount] = useState('');

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useReducer, useRef, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   AMOUNT_DECIMALS,
@@ -41,6 +41,7 @@ import type { TokenChoice } from './form';
 import { AuctionSlot } from './auction-slot';
 import { StatusLine, useDebounced, useFading } from './hooks';
 import { liquidityKeys } from './keys';
+import { initialLiquidityForm, liquidityReducer, type LiquiditySide } from './liquidity-form';
 import { LpPosition } from './lp-position';
 import { walletShortfall, type Shortfall } from './readiness';
 import './liquidity.css';
@@ -54,7 +55,7 @@ import './liquidity.css';
 const positive = (v: string) => /^\d*\.?\d+$/.test(v) && new Decimal(v).gt(0);
 const fixed6 = (d: Decimal) => truncateDecimals(d, AMOUNT_DECIMALS);
 
-type Side = 'base' | 'token';
+type Side = LiquiditySide;
 type Reason = { ok: true } | { ok: false; reason: string; detail?: string };
 
 export function LiquidityTab({
@@ -70,17 +71,21 @@ export function LiquidityTab({
   rlusdIssuer?: string | null;
 }) {
   const queryClient = useQueryClient();
-  const [view, setView] = useState<'actions' | 'vote'>('actions');
-  const [action, setAction] = useState<'ADD' | 'REMOVE'>('ADD');
-  const [deposit, setDeposit] = useState<'SINGLE' | 'DOUBLE'>('SINGLE');
-  const [withdraw, setWithdraw] = useState<'double' | 'single'>('double');
-  const [side, setSide] = useState<Side>('base');
-  const [amountBase, setAmountBase] = useState('');
-  const [amountToken, setAmountToken] = useState('');
-  const [edited, setEdited] = useState<Side>('base');
-  const [amountLp, setAmountLp] = useState('');
-  const [limitPrice, setLimitPrice] = useState('');
-  const [fee, setFee] = useState('');
+  // Every input of the tab in one store (liquidity-form.ts), as the swap form keeps its own.
+  const [form, dispatch] = useReducer(liquidityReducer, initialLiquidityForm);
+  const {
+    view,
+    action,
+    deposit,
+    withdraw,
+    side,
+    amountBase,
+    amountToken,
+    edited,
+    amountLp,
+    limitPrice,
+    fee,
+  } = form;
   const [status, showStatus, clearStatus] = useFading();
   const fees = usePlatformFees();
   const reserves = ledgerReserves(fees.data);
@@ -168,7 +173,8 @@ export function LiquidityTab({
   useEffect(() => {
     const pool = poolRef.current;
     if (deposit !== 'DOUBLE' || !pool) return;
-    const setOther = edited === 'base' ? setAmountToken : setAmountBase;
+    const other: Side = edited === 'base' ? 'token' : 'base';
+    const setOther = (value: string) => dispatch({ type: 'amount', side: other, value, typed: false });
     if (!positive(settled)) return setOther('');
     const ratio =
       edited === 'base' ? new Decimal(pool.token).div(pool.base) : new Decimal(pool.base).div(pool.token);
@@ -270,8 +276,7 @@ export function LiquidityTab({
       });
       if (!res) return;
       showStatus(LIQUIDITY_MESSAGES.added);
-      setAmountBase('');
-      setAmountToken('');
+      dispatch({ type: 'added' });
       refresh();
     } catch (err) {
       showStatus(LIQUIDITY_MESSAGES.addFailedLine(userMessage(err, '')));
@@ -290,8 +295,7 @@ export function LiquidityTab({
       });
       if (!res) return;
       showStatus(LIQUIDITY_MESSAGES.removed);
-      setAmountLp('');
-      setLimitPrice('');
+      dispatch({ type: 'removed' });
       refresh();
     } catch (err) {
       showStatus(LIQUIDITY_MESSAGES.removeFailedLine(userMessage(err, '')));
@@ -321,9 +325,7 @@ export function LiquidityTab({
   };
 
   // The LP amount is capped at the balance as it is typed (spec 001 §5).
-  const setLp = (v: string) => {
-    setAmountLp(positive(v) && new Decimal(v).gt(lpBalance) ? new Decimal(lpBalance).toFixed() : v);
-  };
+  const setLp = (value: string) => dispatch({ type: 'lp', value, balance: lpBalance });
 
   const expected = price.data?.expected;
   const money = (v: string, s: Side) => `${formatMoney(v, s === 'base' ? base : 'token')} ${unit(s)}`;
@@ -388,7 +390,7 @@ export function LiquidityTab({
         ['base', base],
         ['token', unit('token')],
       ],
-      setSide,
+      (side) => dispatch({ type: 'side', side }),
     );
   const submit = (
     ready: Reason,
@@ -428,7 +430,7 @@ export function LiquidityTab({
           ['actions', 'Liquidity Actions'],
           ['vote', 'Vote on Fee'],
         ] as const,
-        setView,
+        (view) => dispatch({ type: 'view', view }),
       )}
 
       {view === 'actions' ? (
@@ -440,7 +442,7 @@ export function LiquidityTab({
               ['ADD', 'Add'],
               ['REMOVE', 'Remove'],
             ] as const,
-            setAction,
+            (action) => dispatch({ type: 'action', action }),
           )}
           <p className="muted lp-balance" data-testid="lp-balance">
             LP token balance: <strong>{lpShown}</strong>
@@ -460,32 +462,30 @@ export function LiquidityTab({
                   ['SINGLE', 'Single Asset'],
                   ['DOUBLE', 'Both Assets'],
                 ] as const,
-                (d) => {
-                  setDeposit(d);
-                  setAmountBase('');
-                  setAmountToken('');
-                },
+                (deposit) => dispatch({ type: 'deposit', deposit }),
               )}
               {deposit === 'SINGLE' ? (
                 <>
                   {assetChoice('Asset to deposit')}
                   {side === 'base'
-                    ? amountField('liq-amount-base', 'base', amountBase, setAmountBase)
-                    : amountField('liq-amount-token', 'token', amountToken, setAmountToken)}
+                    ? amountField('liq-amount-base', 'base', amountBase, (value) =>
+                        dispatch({ type: 'amount', side: 'base', value, typed: false }),
+                      )
+                    : amountField('liq-amount-token', 'token', amountToken, (value) =>
+                        dispatch({ type: 'amount', side: 'token', value, typed: false }),
+                      )}
                   <p className="muted liquidity-note">
                     The pool&apos;s trading fee applies to a single-asset deposit.
                   </p>
                 </>
               ) : (
                 <div className="liquidity-pair">
-                  {amountField('liq-amount-base', 'base', amountBase, (v) => {
-                    setEdited('base');
-                    setAmountBase(v);
-                  })}
-                  {amountField('liq-amount-token', 'token', amountToken, (v) => {
-                    setEdited('token');
-                    setAmountToken(v);
-                  })}
+                  {amountField('liq-amount-base', 'base', amountBase, (value) =>
+                    dispatch({ type: 'amount', side: 'base', value, typed: true }),
+                  )}
+                  {amountField('liq-amount-token', 'token', amountToken, (value) =>
+                    dispatch({ type: 'amount', side: 'token', value, typed: true }),
+                  )}
                 </div>
               )}
               <p className="estimate" data-testid="lp-to-receive">
@@ -518,12 +518,8 @@ export function LiquidityTab({
                   ['double', 'Double-Asset (No Fee)'],
                   ['single', 'Single-Asset (Fee Applies)'],
                 ] as const,
-                (w) => {
-                  // Changing the withdrawal type clears the limit price and the LP amount (spec 001 §4).
-                  setWithdraw(w);
-                  setLimitPrice('');
-                  setAmountLp('');
-                },
+                // Changing the withdrawal type clears the limit price and the LP amount (spec 001 §4).
+                (withdraw) => dispatch({ type: 'withdraw', withdraw }),
               )}
               <AmountField
                 id="liq-amount-lp"
@@ -564,7 +560,7 @@ export function LiquidityTab({
                     label={`Limit price (LP tokens per ${unit(side)}, optional)`}
                     placeholder="No limit"
                     value={limitPrice}
-                    onChange={setLimitPrice}
+                    onChange={(value) => dispatch({ type: 'limitPrice', value })}
                     decimals={15}
                   />
                   <p className="muted liquidity-note" role="note">
@@ -594,11 +590,8 @@ export function LiquidityTab({
               step={FEE_VOTE_STEP_PERCENT}
               placeholder="0.000 – 1.000"
               value={fee}
-              onChange={(e) => {
-                const v = e.target.value;
-                // Only 0 to 1 (step 0.001): anything else clears the field (spec 001 §5).
-                setFee(v !== '' && (!/^\d*(\.\d{0,3})?$/.test(v) || new Decimal(v).gt(1)) ? '' : v);
-              }}
+              // Only 0 to 1 (step 0.001): anything else clears the field (liquidity-form.ts).
+              onChange={(e) => dispatch({ type: 'fee', value: e.target.value })}
               onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
             />
           </div>
