@@ -251,13 +251,6 @@ describe('web architecture', () => {
     // (schemaResolver, requestResolver, allResolvers) — no form imports @hookform/resolvers itself,
     // hand-rolls a resolver function, or runs a schema in its submit handler instead.
     const RESOLVER_LIB = path.join('lib', 'form-resolver.ts');
-    // A first screen's form may load its form-resolver check at the first submit (lib/lazy-resolver.ts,
-    // issue 40); the module it loads must itself be wired through form-resolver.
-    const LAZY_LIB = path.join('lib', 'lazy-resolver.ts');
-    const wiredThrough = (f: string, deps: string[]) =>
-      deps.some((d) => rel(d) === RESOLVER_LIB) ||
-      (deps.some((d) => rel(d) === LAZY_LIB) &&
-        deps.some((d) => (graph.get(d) ?? []).some((dd) => rel(dd) === RESOLVER_LIB)));
     const DIRECT = /from\s+['"]@hookform\/resolvers/;
     const INLINE = /resolver:\s*(?:async\s*)?\(/;
     const forms = [...graph.keys()].filter((f) => /\buseForm\b/.test(readFileSync(f, 'utf8')));
@@ -268,7 +261,7 @@ describe('web architecture', () => {
       return [
         ...(DIRECT.test(text) ? [`${rel(f)} imports @hookform/resolvers`] : []),
         ...(INLINE.test(text) ? [`${rel(f)} writes its own resolver`] : []),
-        ...(forms.includes(f) && !wiredThrough(f, deps)
+        ...(forms.includes(f) && !deps.some((d) => rel(d) === RESOLVER_LIB)
           ? [`${rel(f)} has a form without lib/form-resolver`]
           : []),
       ];

@@ -17,7 +17,14 @@ const SHARED = path.resolve(WEB, '../../packages/shared/src');
 const LANDING = ['src/main.tsx', 'src/boot.tsx', 'src/features/token-list/home-page.tsx'];
 /** A token page until its first candle: its route chunk and the trade panel the app gives it. */
 const TOKEN_PAGE = ['src/features/token/token-page.tsx', 'src/app/token-trade-panel.tsx'];
-const FORMS_AND_LEDGER = ['zod', '@hookform/resolvers', 'ripple-address-codec', 'xrpl', 'xrpl-connect'];
+const FORMS_AND_LEDGER = [
+  'zod',
+  'react-hook-form',
+  '@hookform/resolvers',
+  'ripple-address-codec',
+  'xrpl',
+  'xrpl-connect',
+];
 
 /** Static imports and re-exports with what they name; type-only ones are left out (they vanish). */
 const STATIC = /(?:^|\n)\s*(import|export)\s+(type\s+)?([^'"`;]*?)\s*from\s+['"]([^'"]+)['"]/g;

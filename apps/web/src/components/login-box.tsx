@@ -1,14 +1,28 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { lazy, Suspense } from 'react';
 import type { UserResponse } from '@ledgerpad/shared';
-import { apiPost, userMessage } from '../lib/api';
-import { lazyResolver } from '../lib/lazy-resolver';
+import { apiPost } from '../lib/api';
 import { useAuthMethods } from '../lib/auth-methods';
 import { withReferral } from '../lib/referral-link';
 import { useSessionActions } from '../lib/session';
 import { GoogleSignIn } from './google-sign-in';
 
-const demoResolver = lazyResolver(() => import('./demo-sign-in-check').then((m) => m.demoSignInResolver));
+// The demo sign-in form (react-hook-form and the server's zod check, ~40 KB gzip) is a chunk of
+// its own: the box is on `/`, whose first screen is the token list (issue 40).
+const DemoSignInForm = lazy(() => import('./demo-sign-in-form').then((m) => ({ default: m.DemoSignInForm })));
+
+/** The form's frame while its chunk loads: same label and size, nothing to type into yet. */
+function DemoSignInPlaceholder() {
+  return (
+    <div className="demo-login" aria-busy="true">
+      {/* Not a label: the real field takes the name once it is here (nothing to fill before). */}
+      <span className="demo-login-label">Demo account (embedded ledger)</span>
+      <input disabled placeholder="Pick a username" aria-hidden="true" tabIndex={-1} />
+      <button type="button" disabled>
+        Sign in
+      </button>
+    </div>
+  );
+}
 
 /**
  * The login box of the home page and of the sign-in prompt on tool pages. Telegram and Google appear
@@ -17,33 +31,6 @@ const demoResolver = lazyResolver(() => import('./demo-sign-in-check').then((m) 
  */
 export function LoginBox({ returnTo }: { returnTo?: string }) {
   const { data: methods } = useAuthMethods();
-  const { signedIn } = useSessionActions();
-  // The server's own check of a demo username, loaded at the first submit (the box is on `/`).
-  const { register, handleSubmit, watch, formState } = useForm<{ username: string }>({
-    resolver: demoResolver,
-    defaultValues: { username: '' },
-  });
-  /** The server's refusal, or 'Network Error'. */
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const username = watch('username');
-  const error = formState.errors.username?.message ?? failure;
-
-  const demoSignIn = async (values: { username: string }) => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const { user } = await apiPost<UserResponse>(withReferral('/api/auth/demo'), {
-        username: values.username.trim(),
-      });
-      signedIn(user, returnTo);
-    } catch (err) {
-      setFailure(userMessage(err, 'Network Error'));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <section className="panel login-box" aria-labelledby="login-title">
       <h2 id="login-title">Log in to launch and trade</h2>
@@ -56,23 +43,9 @@ export function LoginBox({ returnTo }: { returnTo?: string }) {
         )}
       </div>
       {methods?.demo.enabled && (
-        <form className="demo-login" onSubmit={(e) => void handleSubmit(demoSignIn)(e)}>
-          <label htmlFor="demo-username">Demo account (embedded ledger)</label>
-          <input
-            id="demo-username"
-            {...register('username')}
-            placeholder="Pick a username"
-            autoComplete="username"
-          />
-          <button type="submit" disabled={busy || username.trim().length === 0}>
-            {busy ? 'Signing in…' : 'Sign in'}
-          </button>
-          {error && (
-            <p role="alert" className="error">
-              {error}
-            </p>
-          )}
-        </form>
+        <Suspense fallback={<DemoSignInPlaceholder />}>
+          <DemoSignInForm returnTo={returnTo} />
+        </Suspense>
       )}
     </section>
   );
