@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { BatchFlags, decode, hashes, validate, type Wallet } from 'xrpl';
-import { batchedRead } from '../db/batched';
+import { batchedRead, batchedRows } from '../db/batched';
 import type { Database } from '../db/client';
 import { pgErrorCode } from '../db/results';
 import { ledgerUnavailable } from '../lib/errors';
@@ -266,11 +266,26 @@ export class SubmissionService {
     }
     // Requests for one account that arrive while its previous batch is being signed are signed
     // together: one database transaction allocates their consecutive sequences and records them.
+    // The accounts whose queues filled in one turn are drained together, in that one transaction
+    // (issue 40's hot launch: a thousand buys, one wallet each, were a thousand transactions).
     return new Promise<SubmissionRow>((resolve, reject) => {
       let queue = this.queues.get(req.account);
       if (!queue) this.queues.set(req.account, (queue = []));
       queue.push({ req, resolve, reject });
-      if (queue.length === 1) void this.allocator.withAccount(req.account, () => this.drain(req.account));
+      if (queue.length === 1) this.drainSoon(req.account);
+    });
+  }
+
+  /** Accounts whose queue filled this turn, drained together on the next (see `prepare`). */
+  private readonly toDrain = new Set<string>();
+
+  private drainSoon(account: string): void {
+    this.toDrain.add(account);
+    if (this.toDrain.size > 1) return;
+    setImmediate(() => {
+      const accounts = [...this.toDrain];
+      this.toDrain.clear();
+      void this.allocator.withAccounts(accounts, () => this.drain(accounts));
     });
   }
 
@@ -425,9 +440,9 @@ export class SubmissionService {
     return out;
   }
 
-  /** Signs and records the requests queued for one account; the caller holds the account. */
-  private async drain(account: string): Promise<void> {
-    const batch = this.queues.get(account)?.splice(0) ?? [];
+  /** Signs and records the requests queued for `accounts`; the caller holds them all. */
+  private async drain(accounts: string[]): Promise<void> {
+    const batch = accounts.flatMap((a) => this.queues.get(a)?.splice(0) ?? []);
     if (batch.length === 0) return;
     const pending = new Set(batch);
     const resolve = (item: Queued, row: SubmissionRow) => {
@@ -444,8 +459,17 @@ export class SubmissionService {
         (i, r) => ('refused' in r ? reject(batch[i]!, r.refused) : resolve(batch[i]!, r)),
       );
       if (fresh.size === 0) return;
-      const entries = [...fresh.values()];
-      const wallets = await this.walletOf(entries);
+      // A signer whose key cannot be had refuses its own requests, not the other accounts'.
+      const keys = await this.signingKeys([...fresh.values()].map((e) => e.req.delegate ?? e.req.account));
+      const entries: Array<Signable & { at: number[] }> = [];
+      for (const e of fresh.values()) {
+        const key = keys.get(e.req.delegate ?? e.req.account)!;
+        if (key instanceof Error) for (const i of e.at) reject(batch[i]!, key);
+        else entries.push(e);
+      }
+      if (entries.length === 0) return;
+      const wallets = new Map<string, Wallet>();
+      for (const [signer, key] of keys) if (!(key instanceof Error)) wallets.set(signer, key);
       let answers: Array<SubmissionRow | Error>;
       try {
         answers = await signAndRecord(this.recording, entries, wallets, { strict: false });
@@ -467,6 +491,23 @@ export class SubmissionService {
     } catch (err) {
       for (const item of pending) item.reject(err);
     }
+  }
+
+  /** Each signer's key (as `walletOf` checks it), or the error that refuses its requests. */
+  private async signingKeys(signers: string[]): Promise<Map<string, Wallet | Error>> {
+    const unique = [...new Set(signers)];
+    const keys = await Promise.all(
+      unique.map(async (signer) => {
+        try {
+          const wallet = await this.opts.signers.walletFor(signer);
+          if (wallet.classicAddress !== signer) throw new Error('Signer does not match the account');
+          return wallet;
+        } catch (err) {
+          return asError(err);
+        }
+      }),
+    );
+    return new Map(unique.map((s, i) => [s, keys[i]!]));
   }
 
   /** One transaction on its own (gap fills with a fixed sequence, batch fallbacks); caller holds the account. */
@@ -672,15 +713,24 @@ export class SubmissionService {
    * instead; run under the account's funds lease, the answer holds across instances.
    */
   async inFlight(account: string, match: (tx: Record<string, unknown>) => boolean): Promise<SubmissionRow[]> {
-    const rows = await this.db
-      .select()
-      .from(ledgerSubmissions)
-      .where(and(eq(ledgerSubmissions.account, account), inArray(ledgerSubmissions.status, [...OPEN])))
-      .orderBy(ledgerSubmissions.id);
-    const out = rows.filter((r) => match(decode(r.txBlob) as Record<string, unknown>));
+    const rows = await this.openRows(account);
+    const out = rows.filter((r) => match(decode(r.txBlob) as Record<string, unknown>)).map((r) => ({ ...r }));
     for (const row of out) this.tracker.track(row);
     return out;
   }
+
+  /** The open records of each account asked for in one turn, read together, oldest first (db/batched.ts). */
+  private readonly openRows = batchedRows(
+    (accounts: string[]) =>
+      this.db
+        .select()
+        .from(ledgerSubmissions)
+        .where(
+          and(inArray(ledgerSubmissions.account, accounts), inArray(ledgerSubmissions.status, [...OPEN])),
+        )
+        .orderBy(ledgerSubmissions.id),
+    (row) => row.account,
+  );
 
   /** The records of many intents in one look-up (by intent key; open ones are followed from now on). */
   async recorded(intentKeys: string[]): Promise<Map<string, SubmissionRow>> {
