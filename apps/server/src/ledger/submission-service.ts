@@ -109,6 +109,8 @@ const BATCH_RECHECK_LEDGERS = 256;
 
 interface Queued {
   req: SubmitRequest;
+  /** A Batch, drafted and checked already (`prepareBatch`): signed as it is. */
+  entry?: Signable;
   resolve: (row: SubmissionRow) => void;
   reject: (err: unknown) => void;
 }
@@ -374,6 +376,7 @@ export class SubmissionService {
   private async sortOut(
     reqs: SubmitRequest[],
     answer: (i: number, result: SubmissionRow | { refused: unknown }) => void,
+    prebuilt: Array<Signable | undefined> = [],
   ): Promise<Map<string, Signable & { at: number[] }>> {
     const known = await this.recorded(reqs.map((r) => r.intentKey));
     const fresh = new Map<string, Signable & { at: number[] }>();
@@ -382,6 +385,8 @@ export class SubmissionService {
       if (row) return answer(i, row);
       const same = fresh.get(req.intentKey);
       if (same) return void same.at.push(i);
+      const built = prebuilt[i];
+      if (built) return void fresh.set(req.intentKey, { ...built, at: [i] });
       const txJson = draftTx(req, this.tracker, this.window);
       try {
         validate(txJson);
@@ -457,6 +462,7 @@ export class SubmissionService {
       const fresh = await this.sortOut(
         batch.map((b) => b.req),
         (i, r) => ('refused' in r ? reject(batch[i]!, r.refused) : resolve(batch[i]!, r)),
+        batch.map((b) => b.entry),
       );
       if (fresh.size === 0) return;
       // A signer whose key cannot be had refuses its own requests, not the other accounts'.
@@ -478,8 +484,7 @@ export class SubmissionService {
         // An intent of this batch was recorded elsewhere meanwhile: nothing of the batch was
         // allocated (rolled back); do them one at a time, which resolves the duplicate.
         answers = [];
-        for (const e of entries)
-          answers.push(await this.prepareOne(e.req).catch((e2: unknown) => asError(e2)));
+        for (const e of entries) answers.push(await this.prepareEntry(e).catch((e2: unknown) => asError(e2)));
       }
       entries.forEach((e, k) => {
         const answer = answers[k]!;
@@ -508,6 +513,14 @@ export class SubmissionService {
       }),
     );
     return new Map(unique.map((s, i) => [s, keys[i]!]));
+  }
+
+  /** One entry of a drain on its own (a transaction, or a Batch as drafted); caller holds the account. */
+  private async prepareEntry(e: Signable): Promise<SubmissionRow> {
+    if (!e.inner) return this.prepareOne(e.req);
+    const existing = await this.findIntent(e.req.intentKey);
+    if (existing) return existing;
+    return this.recordOne({ req: e.req, txJson: e.txJson, inner: e.inner });
   }
 
   /** One transaction on its own (gap fills with a fixed sequence, batch fallbacks); caller holds the account. */
@@ -604,7 +617,15 @@ export class SubmissionService {
       throw ledgerUnavailable();
     }
     await this.allocator.ensureAccount(req.account);
-    return this.allocator.withAccount(req.account, () => this.prepareBatchOne(req));
+    // Drafted and checked now; signed and recorded with the account's other queued requests and
+    // the other accounts' of this turn (see `prepare`).
+    const entry = this.draftBatch(req);
+    return new Promise<SubmissionRow>((resolve, reject) => {
+      let queue = this.queues.get(req.account);
+      if (!queue) this.queues.set(req.account, (queue = []));
+      queue.push({ req: entry.req, entry, resolve, reject });
+      if (queue.length === 1) this.drainSoon(req.account);
+    });
   }
 
   /** Waits for a prepared Batch's final outcome and its inner transactions' (see `submitBatch`). */
@@ -631,10 +652,8 @@ export class SubmissionService {
     return rows.map(outcomeOf);
   }
 
-  /** Signs and records one Batch; the caller holds the account. */
-  private async prepareBatchOne(req: BatchRequest): Promise<SubmissionRow> {
-    const existing = await this.findIntent(req.intentKey);
-    if (existing) return existing;
+  /** A Batch's outer transaction and inner ones, drafted and each checked (no sequence yet). */
+  private draftBatch(req: BatchRequest): Signable & { inner: SubmitRequest[] } {
     const inner: SubmitRequest[] = req.inner.map((i) => ({
       intentKey: i.intentKey,
       account: req.account,
@@ -662,7 +681,7 @@ export class SubmissionService {
       ...txJson,
       RawTransactions: inner.map((r, k) => ({ RawTransaction: innerBatchTx(r, k + 2).tx })),
     });
-    return this.recordOne({ req: outer, txJson, inner });
+    return { req: outer, txJson, inner };
   }
 
   /**
