@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   availableXrp,
   Decimal,
@@ -13,6 +13,7 @@ import {
   type XrpAction,
 } from '@ledgerpad/shared';
 import { RippledError, type Client } from 'xrpl';
+import { batchedCall, batchedWrite } from '../db/batched';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/results';
 import { badRequest, conflict } from '../lib/errors';
@@ -224,10 +225,7 @@ export class Funds {
       try {
         return await fn();
       } finally {
-        await this.deps.db
-          .delete(fundsLocks)
-          .where(and(eq(fundsLocks.account, address), eq(fundsLocks.owner, this.owner)))
-          .catch(() => undefined);
+        await this.release(address).catch(() => undefined);
       }
     };
     const next = prev.then(run, run);
@@ -243,15 +241,42 @@ export class Funds {
     // A holder that died leaves its lease to run out: wait past that, then give up.
     const deadline = Date.now() + 2 * this.leaseMs;
     for (;;) {
-      const res = await this.deps.db.execute(sql`
-        insert into ${fundsLocks} (account, owner, expires_at)
-        values (${address}, ${this.owner}, now() + make_interval(secs => ${this.leaseMs / 1000}))
-        on conflict (account) do update set owner = excluded.owner, expires_at = excluded.expires_at
-          where ${fundsLocks.expiresAt} < now()
-        returning owner`);
-      if (rowsOf(res).length > 0) return;
+      if (await this.claim(address)) return;
       if (Date.now() > deadline) throw conflict('This wallet is busy with another action. Please try again.');
       await new Promise((r) => setTimeout(r, LEASE_POLL_MS));
     }
   }
+
+  /**
+   * Takes the leases asked for in one turn in one statement (issue 40's hot launch: a burst of buys,
+   * one wallet each, took one insert per lease, twice per buy). Each answers whether it got its
+   * account's lease: free, or its holder's run out. An account asked twice in one turn cannot be
+   * (withAccount chains an account's callers in this process); if it were, the first one asks.
+   */
+  private readonly claim = batchedCall(async (addresses: string[]): Promise<boolean[]> => {
+    const unique = [...new Set(addresses)];
+    const values = unique.map(
+      (a) => sql`(${a}, ${this.owner}, now() + make_interval(secs => ${this.leaseMs / 1000}))`,
+    );
+    const res = await this.deps.db.execute(sql`
+      insert into ${fundsLocks} (account, owner, expires_at)
+      values ${sql.join(values, sql`, `)}
+      on conflict (account) do update set owner = excluded.owner, expires_at = excluded.expires_at
+        where ${fundsLocks.expiresAt} < now()
+      returning account`);
+    const got = new Set(rowsOf<{ account: string }>(res).map((r) => r.account));
+    const asked = new Set<string>();
+    return addresses.map((a) => {
+      const first = !asked.has(a);
+      asked.add(a);
+      return first && got.has(a);
+    });
+  });
+
+  /** Gives back the leases released in one turn in one statement (only this instance's own). */
+  private readonly release = batchedWrite(async (addresses: string[]) => {
+    await this.deps.db
+      .delete(fundsLocks)
+      .where(and(inArray(fundsLocks.account, [...new Set(addresses)]), eq(fundsLocks.owner, this.owner)));
+  });
 }

@@ -66,18 +66,7 @@ export class SequenceAllocator {
           }),
         );
         const known = read.filter((r): r is { account: string; sequence: number } => 'sequence' in r);
-        if (known.length) {
-          await this.db
-            .insert(ledgerAccounts)
-            .values(known.map((r) => ({ account: r.account, nextSequence: r.sequence })))
-            .onConflictDoUpdate({
-              target: ledgerAccounts.account,
-              set: {
-                nextSequence: sql`greatest(${ledgerAccounts.nextSequence}, excluded.next_sequence)`,
-                updatedAt: new Date(),
-              },
-            });
-        }
+        if (known.length) await Promise.all(known.map((r) => this.firstSequence(r)));
         return new Map(read.map((r) => [r.account, 'err' in r ? r.err : undefined]));
       })();
       for (const account of missing) {
@@ -100,6 +89,28 @@ export class SequenceAllocator {
     );
     return out;
   }
+
+  /**
+   * The sequence rows of the accounts first seen in one turn (a burst of new wallets' first buys,
+   * one `ensureAccount` each), recorded in one statement: never below what the row holds.
+   */
+  private readonly firstSequence = batchedWrite(
+    async (rows: Array<{ account: string; sequence: number }>) => {
+      // One row per account (a statement may not update a row twice): the highest sequence read.
+      const by = new Map<string, number>();
+      for (const r of rows) by.set(r.account, Math.max(r.sequence, by.get(r.account) ?? 0));
+      await this.db
+        .insert(ledgerAccounts)
+        .values([...by].map(([account, nextSequence]) => ({ account, nextSequence })))
+        .onConflictDoUpdate({
+          target: ledgerAccounts.account,
+          set: {
+            nextSequence: sql`greatest(${ledgerAccounts.nextSequence}, excluded.next_sequence)`,
+            updatedAt: new Date(),
+          },
+        });
+    },
+  );
 
   /**
    * Advances each account's next sequence by its count in one statement, inside the caller's

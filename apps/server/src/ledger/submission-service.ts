@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { BatchFlags, decode, hashes, validate, type Wallet } from 'xrpl';
-import { batchedRead } from '../db/batched';
+import { batchedRead, batchedRows } from '../db/batched';
 import type { Database } from '../db/client';
 import { pgErrorCode } from '../db/results';
 import { ledgerUnavailable } from '../lib/errors';
@@ -109,6 +109,8 @@ const BATCH_RECHECK_LEDGERS = 256;
 
 interface Queued {
   req: SubmitRequest;
+  /** A Batch, drafted and checked already (`prepareBatch`): signed as it is. */
+  entry?: Signable;
   resolve: (row: SubmissionRow) => void;
   reject: (err: unknown) => void;
 }
@@ -266,11 +268,26 @@ export class SubmissionService {
     }
     // Requests for one account that arrive while its previous batch is being signed are signed
     // together: one database transaction allocates their consecutive sequences and records them.
+    // The accounts whose queues filled in one turn are drained together, in that one transaction
+    // (issue 40's hot launch: a thousand buys, one wallet each, were a thousand transactions).
     return new Promise<SubmissionRow>((resolve, reject) => {
       let queue = this.queues.get(req.account);
       if (!queue) this.queues.set(req.account, (queue = []));
       queue.push({ req, resolve, reject });
-      if (queue.length === 1) void this.allocator.withAccount(req.account, () => this.drain(req.account));
+      if (queue.length === 1) this.drainSoon(req.account);
+    });
+  }
+
+  /** Accounts whose queue filled this turn, drained together on the next (see `prepare`). */
+  private readonly toDrain = new Set<string>();
+
+  private drainSoon(account: string): void {
+    this.toDrain.add(account);
+    if (this.toDrain.size > 1) return;
+    setImmediate(() => {
+      const accounts = [...this.toDrain];
+      this.toDrain.clear();
+      void this.allocator.withAccounts(accounts, () => this.drain(accounts));
     });
   }
 
@@ -359,6 +376,7 @@ export class SubmissionService {
   private async sortOut(
     reqs: SubmitRequest[],
     answer: (i: number, result: SubmissionRow | { refused: unknown }) => void,
+    prebuilt: Array<Signable | undefined> = [],
   ): Promise<Map<string, Signable & { at: number[] }>> {
     const known = await this.recorded(reqs.map((r) => r.intentKey));
     const fresh = new Map<string, Signable & { at: number[] }>();
@@ -367,6 +385,8 @@ export class SubmissionService {
       if (row) return answer(i, row);
       const same = fresh.get(req.intentKey);
       if (same) return void same.at.push(i);
+      const built = prebuilt[i];
+      if (built) return void fresh.set(req.intentKey, { ...built, at: [i] });
       const txJson = draftTx(req, this.tracker, this.window);
       try {
         validate(txJson);
@@ -425,9 +445,9 @@ export class SubmissionService {
     return out;
   }
 
-  /** Signs and records the requests queued for one account; the caller holds the account. */
-  private async drain(account: string): Promise<void> {
-    const batch = this.queues.get(account)?.splice(0) ?? [];
+  /** Signs and records the requests queued for `accounts`; the caller holds them all. */
+  private async drain(accounts: string[]): Promise<void> {
+    const batch = accounts.flatMap((a) => this.queues.get(a)?.splice(0) ?? []);
     if (batch.length === 0) return;
     const pending = new Set(batch);
     const resolve = (item: Queued, row: SubmissionRow) => {
@@ -442,10 +462,20 @@ export class SubmissionService {
       const fresh = await this.sortOut(
         batch.map((b) => b.req),
         (i, r) => ('refused' in r ? reject(batch[i]!, r.refused) : resolve(batch[i]!, r)),
+        batch.map((b) => b.entry),
       );
       if (fresh.size === 0) return;
-      const entries = [...fresh.values()];
-      const wallets = await this.walletOf(entries);
+      // A signer whose key cannot be had refuses its own requests, not the other accounts'.
+      const keys = await this.signingKeys([...fresh.values()].map((e) => e.req.delegate ?? e.req.account));
+      const entries: Array<Signable & { at: number[] }> = [];
+      for (const e of fresh.values()) {
+        const key = keys.get(e.req.delegate ?? e.req.account)!;
+        if (key instanceof Error) for (const i of e.at) reject(batch[i]!, key);
+        else entries.push(e);
+      }
+      if (entries.length === 0) return;
+      const wallets = new Map<string, Wallet>();
+      for (const [signer, key] of keys) if (!(key instanceof Error)) wallets.set(signer, key);
       let answers: Array<SubmissionRow | Error>;
       try {
         answers = await signAndRecord(this.recording, entries, wallets, { strict: false });
@@ -454,8 +484,7 @@ export class SubmissionService {
         // An intent of this batch was recorded elsewhere meanwhile: nothing of the batch was
         // allocated (rolled back); do them one at a time, which resolves the duplicate.
         answers = [];
-        for (const e of entries)
-          answers.push(await this.prepareOne(e.req).catch((e2: unknown) => asError(e2)));
+        for (const e of entries) answers.push(await this.prepareEntry(e).catch((e2: unknown) => asError(e2)));
       }
       entries.forEach((e, k) => {
         const answer = answers[k]!;
@@ -467,6 +496,31 @@ export class SubmissionService {
     } catch (err) {
       for (const item of pending) item.reject(err);
     }
+  }
+
+  /** Each signer's key (as `walletOf` checks it), or the error that refuses its requests. */
+  private async signingKeys(signers: string[]): Promise<Map<string, Wallet | Error>> {
+    const unique = [...new Set(signers)];
+    const keys = await Promise.all(
+      unique.map(async (signer) => {
+        try {
+          const wallet = await this.opts.signers.walletFor(signer);
+          if (wallet.classicAddress !== signer) throw new Error('Signer does not match the account');
+          return wallet;
+        } catch (err) {
+          return asError(err);
+        }
+      }),
+    );
+    return new Map(unique.map((s, i) => [s, keys[i]!]));
+  }
+
+  /** One entry of a drain on its own (a transaction, or a Batch as drafted); caller holds the account. */
+  private async prepareEntry(e: Signable): Promise<SubmissionRow> {
+    if (!e.inner) return this.prepareOne(e.req);
+    const existing = await this.findIntent(e.req.intentKey);
+    if (existing) return existing;
+    return this.recordOne({ req: e.req, txJson: e.txJson, inner: e.inner });
   }
 
   /** One transaction on its own (gap fills with a fixed sequence, batch fallbacks); caller holds the account. */
@@ -563,7 +617,15 @@ export class SubmissionService {
       throw ledgerUnavailable();
     }
     await this.allocator.ensureAccount(req.account);
-    return this.allocator.withAccount(req.account, () => this.prepareBatchOne(req));
+    // Drafted and checked now; signed and recorded with the account's other queued requests and
+    // the other accounts' of this turn (see `prepare`).
+    const entry = this.draftBatch(req);
+    return new Promise<SubmissionRow>((resolve, reject) => {
+      let queue = this.queues.get(req.account);
+      if (!queue) this.queues.set(req.account, (queue = []));
+      queue.push({ req: entry.req, entry, resolve, reject });
+      if (queue.length === 1) this.drainSoon(req.account);
+    });
   }
 
   /** Waits for a prepared Batch's final outcome and its inner transactions' (see `submitBatch`). */
@@ -590,10 +652,8 @@ export class SubmissionService {
     return rows.map(outcomeOf);
   }
 
-  /** Signs and records one Batch; the caller holds the account. */
-  private async prepareBatchOne(req: BatchRequest): Promise<SubmissionRow> {
-    const existing = await this.findIntent(req.intentKey);
-    if (existing) return existing;
+  /** A Batch's outer transaction and inner ones, drafted and each checked (no sequence yet). */
+  private draftBatch(req: BatchRequest): Signable & { inner: SubmitRequest[] } {
     const inner: SubmitRequest[] = req.inner.map((i) => ({
       intentKey: i.intentKey,
       account: req.account,
@@ -621,7 +681,7 @@ export class SubmissionService {
       ...txJson,
       RawTransactions: inner.map((r, k) => ({ RawTransaction: innerBatchTx(r, k + 2).tx })),
     });
-    return this.recordOne({ req: outer, txJson, inner });
+    return { req: outer, txJson, inner };
   }
 
   /**
@@ -672,15 +732,24 @@ export class SubmissionService {
    * instead; run under the account's funds lease, the answer holds across instances.
    */
   async inFlight(account: string, match: (tx: Record<string, unknown>) => boolean): Promise<SubmissionRow[]> {
-    const rows = await this.db
-      .select()
-      .from(ledgerSubmissions)
-      .where(and(eq(ledgerSubmissions.account, account), inArray(ledgerSubmissions.status, [...OPEN])))
-      .orderBy(ledgerSubmissions.id);
-    const out = rows.filter((r) => match(decode(r.txBlob) as Record<string, unknown>));
+    const rows = await this.openRows(account);
+    const out = rows.filter((r) => match(decode(r.txBlob) as Record<string, unknown>)).map((r) => ({ ...r }));
     for (const row of out) this.tracker.track(row);
     return out;
   }
+
+  /** The open records of each account asked for in one turn, read together, oldest first (db/batched.ts). */
+  private readonly openRows = batchedRows(
+    (accounts: string[]) =>
+      this.db
+        .select()
+        .from(ledgerSubmissions)
+        .where(
+          and(inArray(ledgerSubmissions.account, accounts), inArray(ledgerSubmissions.status, [...OPEN])),
+        )
+        .orderBy(ledgerSubmissions.id),
+    (row) => row.account,
+  );
 
   /** The records of many intents in one look-up (by intent key; open ones are followed from now on). */
   async recorded(intentKeys: string[]): Promise<Map<string, SubmissionRow>> {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { SECRET_MESSAGES } from '@ledgerpad/shared';
+import { batchedCall, batchedWrite } from '../db/batched';
 import type { Database } from '../db/client';
 import { conflict } from './errors';
 import { idempotentRequests, secretPurges } from './idempotency-schema';
@@ -121,6 +122,40 @@ export function registerIdempotency(
     renewTimer = undefined;
   };
 
+  // A burst of requests (issue 40's hot launch: a thousand buys, a key each) claims its keys in one
+  // insert per turn and stores its answers in one update per turn, not one statement each.
+  const claim = batchedCall(
+    async (items: Array<{ userId: number; key: string; route: string; bodyHash: string }>) => {
+      const claimed = await db
+        .insert(idempotentRequests)
+        .values(
+          items.map((i) => ({
+            ...i,
+            state: 'running',
+            leaseUntil: new Date(Date.now() + LEASE_MS),
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ userId: idempotentRequests.userId, key: idempotentRequests.key });
+      // A key asked twice in one turn: the first asker has it, the other finds it running.
+      const got = new Set(claimed.map((c) => `${c.userId}:${c.key}`));
+      return items.map((i) => got.delete(`${i.userId}:${i.key}`));
+    },
+  );
+  const storeAnswers = batchedWrite(
+    async (items: Array<{ userId: number; key: string; statusCode: number; response: unknown }>) => {
+      const values = items.map(
+        (i) =>
+          sql`(${i.userId}::int, ${i.key}::text, ${i.statusCode}::int, ${i.response == null ? null : JSON.stringify(i.response)}::jsonb)`,
+      );
+      await db.execute(sql`
+        update ${idempotentRequests} as r
+           set state = 'done', status_code = v.status_code, response = v.response
+          from (values ${sql.join(values, sql`, `)}) as v(user_id, key, status_code, response)
+         where r.user_id = v.user_id and r.key = v.key`);
+    },
+  );
+
   const expired = sql`not ${withinKeyLife(idempotentRequests.createdAt)}`;
   const load = async (userId: number, key: string) =>
     (
@@ -157,19 +192,8 @@ export function registerIdempotency(
     for (;;) {
       // The same key running in this process: wait for it rather than polling the database.
       await running.get(local);
-      const claimed = await db
-        .insert(idempotentRequests)
-        .values({
-          userId,
-          key,
-          route,
-          bodyHash,
-          state: 'running',
-          leaseUntil: new Date(Date.now() + LEASE_MS),
-        })
-        .onConflictDoNothing()
-        .returning({ key: idempotentRequests.key });
-      const found = claimed.length ? undefined : await load(userId, key);
+      const claimed = await claim({ userId, key, route, bodyHash });
+      const found = claimed ? undefined : await load(userId, key);
       if (found?.expired) {
         // Past its 24 h: deleted on sight (the sweep would have), and the request runs as new.
         await db
@@ -225,14 +249,12 @@ export function registerIdempotency(
           }
         }
         // The first answer goes out whole (the seed, once); the stored copy never holds a secret.
-        await db
-          .update(idempotentRequests)
-          .set({
-            state: 'done',
-            statusCode: reply.statusCode,
-            response: storableAnswer(response, request.body) as never,
-          })
-          .where(where);
+        await storeAnswers({
+          userId: own.userId,
+          key: own.key,
+          statusCode: reply.statusCode,
+          response: storableAnswer(response, request.body),
+        });
       }
     } finally {
       stopRenewing(local);

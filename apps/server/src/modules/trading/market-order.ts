@@ -476,19 +476,17 @@ export abstract class MarketOrders extends Quotes {
       const { funds, submissions } = this.deps;
       const spend = o.sendMax ?? o.amount;
       // The screen's quote is the floor's base, unless the user's own trades in this market moved it.
-      let expected = o.expected && (!stale || o.expectedInBatch) ? new Decimal(o.expected) : undefined;
-      // In a Batch the fee is signed with the trade: on what the trade simulated right now moves.
-      let sim: Simulated | undefined;
-      if (!expected || o.batch) {
-        sim = await this.simulate(o.wallet.address, o.type, m, spend);
+      const screen = o.expected && (!stale || o.expectedInBatch) ? new Decimal(o.expected) : undefined;
+      // Otherwise the trade's simulation is; in a Batch the fee is signed with the trade: on what
+      // the trade simulated right before signing moves.
+      const simulated = async () => {
+        const sim = await this.simulate(o.wallet.address, o.type, m, spend);
         if (sim.received.lte(0)) throw await this.noLiquidity(m, o.type);
-        expected ??= sim.received;
-      }
+        return sim;
+      };
       const [pay, get] = o.type === 'BUY' ? [m.quote, m.token] : [m.token, m.quote];
-      const payment = marketPayment(o.wallet.address, pay, spend, get, minimumReceive(expected, o.slippage));
-      if (o.sendMax)
-        payment.SendMax = { currency: m.token.currency, issuer: m.token.issuer, value: o.sendMax };
       if (o.delegate) {
+        const expected = screen ?? (await simulated()).received;
         // The delegate's immediate-or-cancel offer: the whole spend at no worse than the floor.
         const offer = marketOffer(pay, spend, get, minimumReceive(expected, o.slippage));
         const req: SubmitRequest = {
@@ -511,49 +509,61 @@ export abstract class MarketOrders extends Quotes {
         });
         return this.swapResult(o.wallet.address, m, o, await submissions.follow(req, row));
       }
-      const feeTx = o.batch && sim ? await this.feePayment(userId, m, o.type, sim) : undefined;
-      // Under the wallet's funds lease: the whole action checked again right before it is signed.
+      // Under the wallet's funds lease: the whole action checked again, then (issue 40) the trade
+      // simulated once more right before it is signed, so its floor and its Batch's fee are on the
+      // market as it is now, not as it was before the wait for the lease and the checks (a burst of
+      // buys moves a new curve past a 50% floor in that wait).
       const check = async (transactions: number) => {
         const spendXrp = await this.xrpSpend(userId, m, o.type, o.amount);
         if (o.type === 'SELL') await funds.requireToken(o.wallet.address, m.token, spend, this.tokenName(m));
         else await this.requireQuoteToken(userId, o.wallet.address, m, o.amount);
         await funds.requireXrp(o.wallet.address, { ...spendXrp, transactions });
       };
-      if (feeTx) {
-        // One intent, one all-or-nothing Batch: the trade, then its fee to the fee wallet. A trade
-        // that fails rolls the fee back with it; one that fills has paid it (recorded as paid).
-        const batch: BatchRequest = {
-          intentKey: `${o.intent}:batch`,
+      const signNow = async () => {
+        const sim = !screen || o.batch ? await simulated() : undefined;
+        const floor = minimumReceive(screen ?? sim!.received, o.slippage);
+        const trade = marketPayment(o.wallet.address, pay, spend, get, floor);
+        if (o.sendMax)
+          trade.SendMax = { currency: m.token.currency, issuer: m.token.issuer, value: o.sendMax };
+        const feeTx = o.batch && sim ? await this.feePayment(userId, m, o.type, sim) : undefined;
+        return { trade, feeTx };
+      };
+      const signed = await funds.withAccount(o.wallet.address, async () => {
+        const { trade, feeTx } = await signNow();
+        if (feeTx) {
+          // One intent, one all-or-nothing Batch: the trade, then its fee to the fee wallet. A trade
+          // that fails rolls the fee back with it; one that fills has paid it (recorded as paid).
+          const batch: BatchRequest = {
+            intentKey: `${o.intent}:batch`,
+            account: o.wallet.address,
+            mode: 'allOrNothing',
+            purpose: 'swap-batch',
+            userId,
+            walletId: o.wallet.id,
+            inner: [
+              { intentKey: `${o.intent}:trade`, tx: { ...trade }, purpose: 'swap' },
+              { intentKey: `${o.intent}:fee`, tx: feeTx, purpose: FEE_PURPOSE },
+            ],
+          };
+          await check(4);
+          return { kind: 'batch' as const, batch, row: await submissions.prepareBatch(batch) };
+        }
+        const req: SubmitRequest = {
+          intentKey: `${o.intent}:trade`,
           account: o.wallet.address,
-          mode: 'allOrNothing',
-          purpose: 'swap-batch',
+          tx: { ...trade },
+          purpose: 'swap',
           userId,
           walletId: o.wallet.id,
-          inner: [
-            { intentKey: `${o.intent}:trade`, tx: { ...payment }, purpose: 'swap' },
-            { intentKey: `${o.intent}:fee`, tx: feeTx, purpose: FEE_PURPOSE },
-          ],
         };
-        const row = await funds.withAccount(o.wallet.address, async () => {
-          await check(4);
-          return submissions.prepareBatch(batch);
-        });
-        const { inner } = await submissions.followBatch(batch, row);
+        await check(2);
+        return { kind: 'one' as const, req, row: await submissions.prepare(req) };
+      });
+      if (signed.kind === 'batch') {
+        const { inner } = await submissions.followBatch(signed.batch, signed.row);
         return this.swapResult(o.wallet.address, m, o, inner[0]!);
       }
-      const req: SubmitRequest = {
-        intentKey: `${o.intent}:trade`,
-        account: o.wallet.address,
-        tx: { ...payment },
-        purpose: 'swap',
-        userId,
-        walletId: o.wallet.id,
-      };
-      const row = await funds.withAccount(o.wallet.address, async () => {
-        await check(2);
-        return submissions.prepare(req);
-      });
-      return this.swapResult(o.wallet.address, m, o, await submissions.follow(req, row));
+      return this.swapResult(o.wallet.address, m, o, await submissions.follow(signed.req, signed.row));
     });
   }
 

@@ -13,7 +13,7 @@ import {
   unitsToMicros,
 } from '@ledgerpad/shared';
 import { decode, getBalanceChanges, type TransactionMetadata } from 'xrpl';
-import { batchedRead } from '../../db/batched';
+import { batchedCall, batchedRead } from '../../db/batched';
 import type { Db } from '../../db/client';
 import type { ObligationSource, Obligations } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
@@ -152,7 +152,20 @@ export class TradeRecorder {
    * The trade of one validated submission (by hash), recorded with its fee job; the existing record
    * when there is one; null when it moved nothing (a limit order that only rests) or is not a trade.
    */
-  async record(hash: string): Promise<TradeRow | null> {
+  record(hash: string): Promise<TradeRow | null> {
+    // The route that waited for the trade and the finalize listener ask for the same hash in the
+    // same turn: one of them records it, both get the row.
+    let running = this.recording.get(hash);
+    if (!running) {
+      running = this.recordOnce(hash).finally(() => this.recording.delete(hash));
+      this.recording.set(hash, running);
+    }
+    return running;
+  }
+
+  private readonly recording = new Map<string, Promise<TradeRow | null>>();
+
+  private async recordOnce(hash: string): Promise<TradeRow | null> {
     const existing = await this.tradeByHash(hash);
     if (existing) return { ...existing };
     const sub = await this.submissionByHash(hash);
@@ -225,10 +238,7 @@ export class TradeRecorder {
 
   /** The fee Payment of a trade's Batch, when it applied: its hash and amount (XRP in XRP). */
   private async feeOfBatch(batchHash: string): Promise<{ hash: string; fee: string } | undefined> {
-    const [row] = await this.deps.db
-      .select()
-      .from(ledgerSubmissions)
-      .where(and(eq(ledgerSubmissions.parentHash, batchHash), eq(ledgerSubmissions.purpose, FEE_PURPOSE)));
+    const row = await this.feeRowOf(batchHash);
     if (row?.status !== 'success') return undefined;
     const amount = (decode(row.txBlob) as { Amount?: LedgerAmount }).Amount;
     return amount === undefined ? undefined : { hash: row.hash, fee: plain(amountValue(amount)) };
@@ -239,6 +249,15 @@ export class TradeRecorder {
   private readonly tradeByHash = batchedRead(async (hashes: string[]) => {
     const rows = await this.deps.db.select().from(tradingTrades).where(inArray(tradingTrades.hash, hashes));
     return new Map(rows.map((r) => [r.hash, r]));
+  });
+  private readonly feeRowOf = batchedRead(async (batchHashes: string[]) => {
+    const rows = await this.deps.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(
+        and(inArray(ledgerSubmissions.parentHash, batchHashes), eq(ledgerSubmissions.purpose, FEE_PURPOSE)),
+      );
+    return new Map(rows.map((r) => [r.parentHash!, r]));
   });
   private readonly submissionByHash = batchedRead(async (hashes: string[]) => {
     const rows = await this.deps.db
@@ -254,33 +273,76 @@ export class TradeRecorder {
    * transaction, and no fee job is made.
    */
   async insert(values: typeof tradingTrades.$inferInsert, executor?: Db, paidBy?: string): Promise<TradeRow> {
-    const write = async (tx: Db) => {
-      const [row] = await tx.insert(tradingTrades).values(values).onConflictDoNothing().returning();
-      if (!row) return undefined;
-      // The Batch paid it: paid now, its accruals in this transaction, no job.
-      if (paidBy) return (await this.deps.settlement.paidInBatch(tx, row.id, paidBy)) ?? row;
-      // A fee paid by the trade's own transaction is accounted with the row, once (the insert ran).
-      await this.deps.settlement.recorded(tx, row);
-      if (row.feeStatus === 'pending') {
-        await this.deps.jobs.enqueue(
-          {
-            type: TRADING_FEE_JOB,
-            userId: row.userId,
-            payload: { tradeId: row.id },
-            key: `${TRADING_FEE_JOB}:${row.hash}`,
-          },
-          tx,
-        );
+    if (!executor) return this.insertTogether({ values, paidBy });
+    return (await this.write(executor, [{ values, paidBy }]))[0]!;
+  }
+
+  /**
+   * The trades recorded in one turn (every trade of a validated ledger is finalized together) in
+   * one database transaction: one multi-row insert, then each new row's fee status and job. When
+   * the transaction fails, each is written on its own, so one bad row fails only its own caller.
+   */
+  private readonly insertTogether = batchedCall(
+    async (items: Array<{ values: typeof tradingTrades.$inferInsert; paidBy?: string }>) => {
+      try {
+        return await this.deps.db.transaction((tx) => this.write(tx as Db, items));
+      } catch (err) {
+        if (items.length === 1) return [err instanceof Error ? err : new Error(String(err))];
+        const out: Array<TradeRow | Error> = [];
+        for (const item of items)
+          out.push(
+            await this.deps.db
+              .transaction(async (tx) => (await this.write(tx as Db, [item]))[0]!)
+              .catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))),
+          );
+        return out;
       }
-      return row;
-    };
-    const row = executor ? await write(executor) : await this.deps.db.transaction((tx) => write(tx as Db));
-    if (row) return row;
-    const [existing] = await (executor ?? this.deps.db)
-      .select()
-      .from(tradingTrades)
-      .where(eq(tradingTrades.hash, values.hash));
-    return existing!;
+    },
+  );
+
+  private async write(
+    tx: Db,
+    items: Array<{ values: typeof tradingTrades.$inferInsert; paidBy?: string }>,
+  ): Promise<TradeRow[]> {
+    // A hash inserted twice in one statement: the second row is skipped as a conflict.
+    const inserted = await tx
+      .insert(tradingTrades)
+      .values(items.map((i) => i.values))
+      .onConflictDoNothing()
+      .returning();
+    const fresh = new Map(inserted.map((r) => [r.hash, r]));
+    const out = new Map<string, TradeRow>();
+    for (const { values, paidBy } of items) {
+      const row = fresh.get(values.hash);
+      if (!row || out.has(row.hash)) continue;
+      out.set(row.hash, await this.afterInsert(tx, row, paidBy));
+    }
+    const missing = items.filter((i) => !out.has(i.values.hash)).map((i) => i.values.hash);
+    if (missing.length) {
+      const existing = await tx.select().from(tradingTrades).where(inArray(tradingTrades.hash, missing));
+      for (const r of existing) out.set(r.hash, r);
+    }
+    return items.map((i) => out.get(i.values.hash)!);
+  }
+
+  /** A row the insert just made: its fee paid by its Batch, accounted, or its fee job (once). */
+  private async afterInsert(tx: Db, row: TradeRow, paidBy: string | undefined): Promise<TradeRow> {
+    // The Batch paid it: paid now, its accruals in this transaction, no job.
+    if (paidBy) return (await this.deps.settlement.paidInBatch(tx, row.id, paidBy)) ?? row;
+    // A fee paid by the trade's own transaction is accounted with the row, once (the insert ran).
+    await this.deps.settlement.recorded(tx, row);
+    if (row.feeStatus === 'pending') {
+      await this.deps.jobs.enqueue(
+        {
+          type: TRADING_FEE_JOB,
+          userId: row.userId,
+          payload: { tradeId: row.id },
+          key: `${TRADING_FEE_JOB}:${row.hash}`,
+        },
+        tx,
+      );
+    }
+    return row;
   }
 
   /**
