@@ -41,6 +41,15 @@ interface ManifestChunk {
 type Manifest = Record<string, ManifestChunk>;
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+/** Records the page's largest-contentful-paint time in `window.__lcp` from its first byte on. */
+const observeLcp = (page: Page) =>
+  page.addInitScript(() => {
+    const w = window as unknown as { __lcp: number };
+    w.__lcp = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__lcp = e.startTime;
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+  });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function build(outDir: string): Manifest {
@@ -155,13 +164,7 @@ async function lcpReport(outDir: string) {
     for (let i = 0; i < RUNS; i++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
-      await page.addInitScript(() => {
-        const w = window as unknown as { __lcp: number };
-        w.__lcp = 0;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) w.__lcp = e.startTime;
-        }).observe({ type: 'largest-contentful-paint', buffered: true });
-      });
+      await observeLcp(page);
       await page.goto(server.url, { waitUntil: 'load' });
       await page
         .getByTestId('token-row')
@@ -257,13 +260,7 @@ async function coldLoad(
       encodings.add(script.encoding);
       counted.push({ path: script.path, bytes: e.encodedDataLength });
     });
-    await page.addInitScript(() => {
-      const w = window as unknown as { __lcp: number };
-      w.__lcp = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__lcp = e.startTime;
-      }).observe({ type: 'largest-contentful-paint', buffered: true });
-    });
+    await observeLcp(page);
     await page.goto(url, { waitUntil: 'commit' });
     await ready(page);
     counting = false;
