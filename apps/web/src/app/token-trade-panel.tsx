@@ -1,7 +1,6 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation } from 'react-router';
 import { displayTicker, type TokenView } from '@ledgerpad/shared';
-import { LoginBox } from '../components/login-box';
 import { useSession } from '../lib/session';
 
 // Trade where you look (issue 39): the token page's buy/sell box beside the chart — the /swap box
@@ -10,6 +9,10 @@ import { useSession } from '../lib/session';
 // into the token page's slot (routes.tsx). Loaded when shown: a visitor's token page does not carry it.
 
 const SwapPanel = lazy(() => import('../features/swap/swap-page').then((m) => ({ default: m.SwapPanel })));
+// A visitor's panel is one line and a button; the login box (its demo form brings react-hook-form
+// and zod, ~42 KB gzip) loads when the button is pressed, not before the chart's first candle
+// (issue 40: a cold token page's JavaScript and its largest paint).
+const LoginBox = lazy(() => import('../components/login-box').then((m) => ({ default: m.LoginBox })));
 
 export function TokenTradePanel({
   token,
@@ -31,11 +34,27 @@ export function TokenTradePanel({
       ) : session.status === 'loading' ? (
         <p className="muted">Loading…</p>
       ) : (
-        <>
-          <p className="muted">Log in to buy or sell {ticker} here.</p>
-          <LoginBox returnTo={`${pathname}${search}`} />
-        </>
+        <VisitorPrompt ticker={ticker} returnTo={`${pathname}${search}`} />
       )}
     </section>
+  );
+}
+
+/** Signed out: what logging in gives here, and the login box once asked for. */
+function VisitorPrompt({ ticker, returnTo }: { ticker: string; returnTo: string }) {
+  const [open, setOpen] = useState(false);
+  if (open)
+    return (
+      <Suspense fallback={<p className="muted">Loading…</p>}>
+        <LoginBox returnTo={returnTo} />
+      </Suspense>
+    );
+  return (
+    <div className="tp-visitor">
+      <p className="muted">Log in to buy or sell {ticker} here.</p>
+      <button type="button" onClick={() => setOpen(true)}>
+        Log in to trade
+      </button>
+    </div>
   );
 }
