@@ -315,6 +315,25 @@ function hotLaunchFigures(r: HotLaunchBenchResult, kind: 'curve' | 'amm'): Figur
       target: atMost(3000),
       note: `median ${b.answerMs.median} ms; all in ${b.burstMs} ms`,
     },
+    ...(b.sockets
+      ? [
+          {
+            figure: `${label}: trades missing on the page's ${b.sockets.sockets.toLocaleString('en-US')} sockets`,
+            value: b.sockets.missing,
+            unit: '',
+            digits: 0,
+            target: atMost(0),
+            note: `${b.sockets.trades} trades each; ${b.sockets.duplicates} received twice`,
+          },
+          {
+            figure: `${label}: a trade on every socket after its ledger closed, p99`,
+            value: b.sockets.latencyMs.p99,
+            unit: 'ms',
+            target: atMost(1000),
+            note: `median ${b.sockets.latencyMs.median} ms; max ${b.sockets.latencyMs.max} ms`,
+          },
+        ]
+      : []),
   ];
 }
 

@@ -15,6 +15,7 @@ import { tokenBalance } from './ledger-reads';
 import type { SignedIn } from './test-app';
 import { ammLaunchBody, fundedWallet, runDeploy } from './trading-world';
 import { waitValidated } from './submit-and-wait';
+import { watchTrades, type SocketFigures, type TradeWatchers } from './trade-watchers';
 
 // Issue 40's hot launch, shared by its test (100 users) and its bench row (1,000): signed-in users,
 // each with a funded custodial wallet of its own, buy one new token at once through the real HTTP
@@ -168,6 +169,8 @@ export interface BurstResult {
   /** Ledger closes from the ledger validated when the last request arrived to the last buy's. */
   closesAfterLastRequest: number;
   perLedger: Record<number, number>;
+  /** With `sockets`: the token page's live sockets, each trade's arrival after its ledger closed. */
+  sockets?: SocketFigures;
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -181,6 +184,33 @@ export async function hotBurst(
   w: HotLaunchWorld,
   kind: 'curve' | 'amm',
   amountXrp: string,
+  opts: { sockets?: number } = {},
+): Promise<BurstResult> {
+  const { t } = w;
+  const token = kind === 'curve' ? w.curve : w.amm;
+  const client = t.connection.client;
+  // The token page's visitors, subscribed before the first buy (issue 40: every trade on every
+  // socket within 1 s of its ledger's close).
+  const watchers = opts.sockets
+    ? await watchTrades(
+        w.base,
+        client,
+        { currency: token.currency, issuer: token.issuer_address },
+        opts.sockets,
+      )
+    : undefined;
+  try {
+    return await burst(w, kind, amountXrp, watchers);
+  } finally {
+    watchers?.close();
+  }
+}
+
+async function burst(
+  w: HotLaunchWorld,
+  kind: 'curve' | 'amm',
+  amountXrp: string,
+  watchers: TradeWatchers | undefined,
 ): Promise<BurstResult> {
   const { t } = w;
   const token = kind === 'curve' ? w.curve : w.amm;
@@ -279,6 +309,7 @@ export async function hotBurst(
   const byWallet = new Map<string, typeof rows>();
   for (const r of rows) byWallet.set(r.walletAddress, [...(byWallet.get(r.walletAddress) ?? []), r]);
   let lastLedger = lastRequestLedger;
+  const tradeLedgers = new Map<string, number>();
   await inBatches(w.buyers, 50, async (b, i) => {
     const mine = byWallet.get(b.address) ?? [];
     const problem = (what: string) => result.problems.push(`buyer ${i} (${b.address}): ${what}`);
@@ -296,6 +327,7 @@ export async function hotBurst(
     if (!tx.result.validated) return problem('trade not validated');
     const index = Number(tx.result.ledger_index);
     lastLedger = Math.max(lastLedger, index);
+    tradeLedgers.set(row.hash, index);
     result.perLedger[index] = (result.perLedger[index] ?? 0) + 1;
     const spentDrops = BigInt(new Decimal(row.spent).mul(1_000_000).toFixed(0));
     if (kind === 'amm') {
@@ -334,6 +366,7 @@ export async function hotBurst(
     result.executedOnce++;
   });
   result.closesAfterLastRequest = lastLedger - lastRequestLedger;
+  if (watchers) result.sockets = await watchers.finish(tradeLedgers);
   return result;
 }
 
