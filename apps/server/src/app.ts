@@ -33,7 +33,7 @@ import { createReferralBinding, registerReferrals } from './modules/referrals';
 import { registerPositions } from './modules/positions';
 import { registerHealth } from './modules/health';
 import { registerListing } from './modules/listing';
-import { registerTokens, tokenLogosInUse } from './modules/tokens';
+import { registerTokens, tokenLogosInUse, tokenPageHead } from './modules/tokens';
 import { registerUsers } from './modules/users';
 import { registerUploads, type LogoPublisher, type UploadsApi } from './modules/uploads';
 import { registerWallets } from './modules/wallets';
@@ -289,10 +289,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The landing page carries the list's first reads (the snapshot's bodies as served by /api/tokens,
   // /api/prices and /api/holders), so it renders without waiting for them.
-  const web = await registerWebDelivery(app, deps.config, deps.webDistDir, async () => {
-    const snap = await market.get();
-    return { tokens: snap.tokensBody.json, prices: snap.pricesBody.json, holders: snap.holdersBody.json };
-  });
+  const web = await registerWebDelivery(
+    app,
+    deps.config,
+    deps.webDistDir,
+    async () => {
+      const snap = await market.get();
+      return { tokens: snap.tokensBody.json, prices: snap.pricesBody.json, holders: snap.holdersBody.json };
+    },
+    // A token page's title and link-preview tags: the listing's own name, description and logo.
+    (issuer, currency) => tokenPageHead(tokens, issuer, currency),
+  );
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api') {

@@ -1,9 +1,8 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TokenView } from '@ledgerpad/shared';
+import { tokenTabTitle, type TokenView } from '@ledgerpad/shared';
 import { TokenHeader } from '../src/features/token/token-header';
 import { withProviders } from './support';
-import { tokenTabTitle } from '../src/features/token/token-page';
 
 // One price (issue 39): the token page's headline is the token's price as the list and the API give
 // it (the pool's spot, a curve's next offer); the last trade's average price is beside it, labelled.

@@ -393,6 +393,7 @@ export {
   statFigure,
   statFigureFull,
   tokenBadge,
+  tokenTabTitle,
   tradeMatchesToken,
   usableChart,
 } from './token-page';

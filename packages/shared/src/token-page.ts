@@ -127,3 +127,14 @@ function normalizeCurrency(value: string): string | null {
 /** The ticker to show for a currency code (40-hex codes back to their text). */
 export const displayTicker = (currency: string): string =>
   isHexCurrency(currency) ? currencyToTicker(currency) : currency;
+
+/**
+ * A token page's document title: 'NAME (TICKER) · Ledgerpad', or the ticker alone when the name is
+ * empty or the same. The browser tab (the app) and the page as first sent (the server, for link
+ * previews and crawlers) use this one rule.
+ */
+export function tokenTabTitle(name: string, ticker: string): string {
+  const t = displayTicker(ticker);
+  const n = name.trim();
+  return n && n !== t ? `${n} (${t}) · Ledgerpad` : `${t} · Ledgerpad`;
+}

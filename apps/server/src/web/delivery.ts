@@ -117,6 +117,65 @@ export async function inlineStylesheets(html: string, distDir: string): Promise<
   return out;
 }
 
+/**
+ * What a token's page says about the token before any script runs: link previews (Telegram, X,
+ * Discord) and crawlers read the HTML only. Null for a token that is not listed (or not shown).
+ */
+export type TokenHead = (
+  issuer: string,
+  currency: string | undefined,
+) => Promise<{ title: string; description: string; image: string | null } | null>;
+
+/** Text for an HTML attribute or element: every character that could end or open markup escaped. */
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/** Link previews show about this much of a description; a longer one is cut at a word. */
+export const TOKEN_HEAD_DESCRIPTION_MAX = 200;
+
+/**
+ * index.html with a token's own title, description and Open Graph / Twitter card tags (absolute
+ * URLs on `origin`, as the protocols require). Every text is escaped; a `$` stays literal.
+ */
+export function withTokenHead(
+  html: string,
+  head: { title: string; description: string; image: string | null },
+  origin: string,
+  pagePath: string,
+): string {
+  const cut = (text: string) => {
+    const t = text.replace(/\s+/g, ' ').trim();
+    if (t.length <= TOKEN_HEAD_DESCRIPTION_MAX) return t;
+    const room = t.slice(0, TOKEN_HEAD_DESCRIPTION_MAX - 1);
+    const space = room.lastIndexOf(' ');
+    return `${(space > TOKEN_HEAD_DESCRIPTION_MAX / 2 ? room.slice(0, space) : room).trimEnd()}…`;
+  };
+  const title = escapeHtml(head.title);
+  const description = escapeHtml(cut(head.description));
+  const meta = (attr: 'name' | 'property', key: string, content: string) =>
+    `<meta ${attr}="${key}" content="${content}" />`;
+  const tags = [
+    meta('property', 'og:type', 'website'),
+    meta('property', 'og:site_name', 'Ledgerpad'),
+    meta('property', 'og:title', title),
+    meta('property', 'og:description', description),
+    meta('property', 'og:url', escapeHtml(`${origin}${pagePath}`)),
+    ...(head.image ? [meta('property', 'og:image', escapeHtml(`${origin}${head.image}`))] : []),
+    meta('name', 'twitter:card', 'summary'),
+    meta('name', 'twitter:title', title),
+    meta('name', 'twitter:description', description),
+  ].join('');
+  const described = meta('name', 'description', description);
+  const hasDescription = /<meta\s+name="description"[^>]*>/.test(html);
+  return html
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${title}</title>`)
+    .replace(/<meta\s+name="description"[^>]*>/, () => described)
+    .replace('</head>', () => `${hasDescription ? '' : described}${tags}</head>`);
+}
+
 export interface WebDelivery {
   /** Answers a non-API path no route matched: the SPA's 404 page (status 404), or plain text. */
   notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply>;
@@ -145,6 +204,7 @@ export async function registerWebDelivery(
   config: Config,
   distDir: string | undefined,
   landingData?: LandingData,
+  tokenHead?: TokenHead,
 ): Promise<WebDelivery> {
   const built = distDir !== undefined && existsSync(path.join(distDir, 'index.html'));
   if (built) {
@@ -234,9 +294,32 @@ export async function registerWebDelivery(
     }
     return reply.code(status).header('cache-control', 'no-cache').sendFile('index.html');
   };
+  // A token's page names the token in its title and preview tags; anything else (an unknown or
+  // hidden token, a failed read) gets index.html as built, and the app says what it says.
+  const sendTokenPage = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const params = request.params as { issuerAddress?: string; currency?: string };
+    const head = await tokenHead?.(params.issuerAddress ?? '', params.currency).catch((err: unknown) => {
+      app.log.warn({ err }, 'token page head not written');
+      return null;
+    });
+    if (!head) return sendIndex(reply, 200);
+    const html = await readFile(path.join(distDir!, 'index.html'), 'utf8');
+    const origin = config.PUBLIC_ORIGIN?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
+    return reply
+      .code(200)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(withTokenHead(html, head, origin, request.url.split('?')[0] ?? '/'));
+  };
   for (const route of SPA_ROUTES) {
     app.get(route, (request, reply) =>
-      route === '/' && built ? sendLanding(request, reply) : sendIndex(reply, 200),
+      !built
+        ? sendIndex(reply, 200)
+        : route === '/'
+          ? sendLanding(request, reply)
+          : route.startsWith('/token/')
+            ? sendTokenPage(request, reply)
+            : sendIndex(reply, 200),
     );
   }
 

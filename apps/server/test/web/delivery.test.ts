@@ -4,11 +4,14 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { tokens } from '../../src/modules/tokens/schema';
 import {
   LANDING_DATA_MAX_BYTES,
   LANDING_INLINE_CSS_MAX_BYTES,
+  TOKEN_HEAD_DESCRIPTION_MAX,
   inlineStylesheets,
   landingDataBlock,
+  withTokenHead,
 } from '../../src/web/delivery';
 
 // Static delivery of the built web app through the real server, on a small fake build.
@@ -219,5 +222,86 @@ describe('the landing page carries its first screen and first reads', () => {
   it('leaves out a market too large to embed (the page fetches it)', () => {
     const tokens = JSON.stringify(['x'.repeat(LANDING_DATA_MAX_BYTES)]);
     expect(landingDataBlock({ tokens, prices: '[]', holders: '[]' })).toBe('');
+  });
+});
+
+describe("a token's page names the token before any script runs (link previews, crawlers)", () => {
+  const ISSUER = 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY';
+  const OTHER = 'rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf';
+  const row = (over: Partial<typeof tokens.$inferInsert>) => ({
+    name: 'Comet Coin',
+    ticker: 'COMET',
+    currency: '434F4D4554000000000000000000000000000000',
+    issuerAddress: ISSUER,
+    supply: '1000000',
+    source: 'deploy',
+    ...over,
+  });
+  const tag = (html: string, key: string) =>
+    new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)" />`).exec(html)?.[1];
+
+  beforeAll(async () => {
+    await t.database.db.insert(tokens).values([
+      row({
+        description: 'A comet </title><script>alert(1)</script> worth $& "quoted"',
+        logoUrl: '/images/comet.png',
+      }),
+      // Two tokens of one issuer: /token/{issuer} is a chooser, not one token's page.
+      row({ issuerAddress: OTHER, name: 'Two A', ticker: 'TWA', currency: 'TWA' }),
+      row({ issuerAddress: OTHER, name: 'Two B', ticker: 'TWB', currency: 'TWB', isActive: false }),
+    ]);
+  });
+
+  it("writes the token's title, description and preview tags, every text escaped", async () => {
+    const res = await get(`/token/${ISSUER}/434F4D4554000000000000000000000000000000`, {
+      host: 'ledgerpad.test',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain('<title>Comet Coin (COMET) · Ledgerpad</title>');
+    const description =
+      'A comet &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; worth $&amp; &quot;quoted&quot;';
+    expect(tag(res.body, 'description')).toBe(description);
+    expect(tag(res.body, 'og:title')).toBe('Comet Coin (COMET) · Ledgerpad');
+    expect(tag(res.body, 'og:description')).toBe(description);
+    expect(tag(res.body, 'og:url')).toBe(
+      `http://ledgerpad.test/token/${ISSUER}/434F4D4554000000000000000000000000000000`,
+    );
+    expect(tag(res.body, 'og:image')).toBe('http://ledgerpad.test/images/comet.png');
+    expect(tag(res.body, 'twitter:card')).toBe('summary');
+    expect(res.body).not.toContain('<script>alert');
+    // The rest of the page is the build's: the app still renders it.
+    expect(res.body).toContain('<div id="root"></div>');
+    // An issuer's only token has its page at /token/{issuer} too.
+    expect((await get(`/token/${ISSUER}`)).body).toContain('<title>Comet Coin (COMET) · Ledgerpad</title>');
+  });
+
+  it('sends the page as built for an unknown or hidden token and for a chooser', async () => {
+    expect((await get(`/token/${ISSUER}/ABC`)).body).toBe(INDEX);
+    expect((await get(`/token/${OTHER}/TWB`)).body).toBe(INDEX);
+    expect((await get(`/token/${OTHER}`)).body).toBe(INDEX);
+    expect((await get('/token/not-an-address')).body).toBe(INDEX);
+    const shown = await get(`/token/${OTHER}/TWA`);
+    expect(shown.body).toContain('<title>Two A (TWA) · Ledgerpad</title>');
+    // No logo, no image tag; no description, a sentence of its own.
+    expect(tag(shown.body, 'og:image')).toBeUndefined();
+    expect(tag(shown.body, 'og:description')).toBe(
+      'TWA on the XRP Ledger: price, chart, holders and trading on Ledgerpad.',
+    );
+  });
+
+  it('cuts a long description at a word, and replaces a description the build has', () => {
+    const long = `${'word '.repeat(80)}end`;
+    const html = withTokenHead(
+      '<head><meta name="description" content="build" /><title>x</title></head>',
+      { title: 'T', description: long, image: null },
+      'https://ledgerpad.example',
+      '/token/r/X',
+    );
+    const d = tag(html, 'description')!;
+    expect(d.length).toBeLessThanOrEqual(TOKEN_HEAD_DESCRIPTION_MAX);
+    expect(d.endsWith('word…')).toBe(true);
+    expect(html.match(/name="description"/g)).toHaveLength(1);
+    expect(html).not.toContain('content="build"');
   });
 });

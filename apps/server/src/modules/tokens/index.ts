@@ -10,4 +10,5 @@ export {
 export type { LedgerFacts } from './identity-rank';
 export { protectedIdentities, type IdentityRefusal } from './doors';
 export { tokenLogosInUse } from './logos';
+export { tokenPageHead } from './page-head';
 export { registerTokens } from './routes';

@@ -3,8 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import {
   LIVE_PRICE_DEBOUNCE_MS,
-  displayTicker,
   priceChanges,
+  tokenTabTitle,
   usableChart,
   type NewTrade,
   type TokenView,
@@ -39,20 +39,13 @@ import './token.css';
 
 const MAX_TRADES = 30;
 
+/** What the app puts beside the chart for a token (the swap box, issue 39), if anything. */
+export type TokenTradeSlot = (token: TokenView) => ReactNode;
+
 /**
  * /token/{issuerAddress}[/{currency}]: a token's market on the ledger, public (spec 000 §2, 001 §4).
  * One page per token (issue 35): an issuer listing several tokens gets a chooser at /token/{issuer}.
  */
-/** What the app puts beside the chart for a token (the swap box, issue 39), if anything. */
-/** A token page's tab title: 'NAME (TICKER) · Ledgerpad', or the ticker alone when it is the name. */
-export function tokenTabTitle(name: string, ticker: string): string {
-  const t = displayTicker(ticker);
-  const n = name.trim();
-  return n && n !== t ? `${n} (${t}) · Ledgerpad` : `${t} · Ledgerpad`;
-}
-
-export type TokenTradeSlot = (token: TokenView) => ReactNode;
-
 export function TokenPage({ trade }: { trade?: TokenTradeSlot } = {}) {
   const { issuerAddress = '', currency } = useParams();
   const details = useTokenDetails(issuerAddress, currency);
