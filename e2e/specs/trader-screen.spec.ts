@@ -17,8 +17,10 @@ import { fundedUser } from '../support/trader';
 
 // The trader's screen (issue 39) in Chromium against the shared server (its demo market trading):
 // the desktop list's 24h change, 24h volume and liquidity columns sorted both ways, and the phone's
-// cards keeping every figure whole at 375 px; a double click on Send's 'Review' and on a 20%-impact
-// Buy confirms nothing (a deliberate click afterwards does); /api/docs is a page.
+// cards keeping every figure whole at 375 px; one price (and one 24h change) on the list, the token
+// page, the swap box and the API; a buy and a sell from the token page; a double click on Send's
+// 'Review' and on a 20%-impact Buy confirms nothing (a deliberate click afterwards does); /api/docs
+// is a page.
 
 const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `T${run}`;
@@ -172,6 +174,11 @@ describe("the trader's screen in Chromium", () => {
       await page.getByPlaceholder('Search tokens by name, ticker, or issuer...').fill(one.ticker);
       const listed = page.getByTestId('token-row').getByTestId('price');
       await expect.poll(() => listed.getAttribute('title'), { timeout: 15_000 }).toBe(full);
+      // The 24h change is measured from that price too, on the list and on the page.
+      const change =
+        viewport === DESKTOP
+          ? await page.getByTestId('token-row').getByTestId('change-24h').textContent()
+          : null;
 
       await page.goto(`${url}/token/${one.issuer_address}`);
       const headline = page.getByTestId('price');
@@ -179,6 +186,12 @@ describe("the trader's screen in Chromium", () => {
         .poll(() => headline.getAttribute('title'), { timeout: 15_000 })
         .toMatch(new RegExp(`^${full.replace(/[.]/g, '\\.')}:`));
       expect(await headline.locator('.figure').textContent()).toBe(formatPrice(price));
+      if (change !== null) {
+        expect(change).toMatch(/^[+-]\d+\.\d{2}%$/);
+        await expect
+          .poll(() => page.getByTestId('change-1d').textContent(), { timeout: 15_000 })
+          .toBe(`1d ${change}`);
+      }
       // The last trade's own (average) price, beside it and named so: not the token's price.
       const last = page.getByTestId('live-price');
       await expect.poll(() => last.locator('.figure').textContent(), { timeout: 15_000 }).not.toBe('—');
