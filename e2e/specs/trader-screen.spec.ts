@@ -79,7 +79,13 @@ describe("the trader's screen in Chromium", () => {
     const context = await deployer.newContext();
     const api = context.request;
     const made = await deployWithApi(api, t.url, `tsdev_${run.toLowerCase()}`, [
-      { name: `Trader Screen ${run}`, ticker: TICKER },
+      // All three links: the list's Links column at 1280 px keeps each name whole.
+      {
+        name: `Trader Screen ${run}`,
+        ticker: TICKER,
+        twitterLink: 'https://x.com/ledgerpad',
+        telegramLink: 'https://t.me/ledgerpad',
+      },
       ...['A', 'B', 'C'].map((x) => ({ name: `Trader List ${x} ${run}`, ticker: `${x}${run}` })),
     ]);
     token = made.tokens[0]!;
@@ -138,6 +144,20 @@ describe("the trader's screen in Chromium", () => {
       // Some figure is there to sort: not a column of dashes.
       expect(down.some((v) => v !== null)).toBe(true);
     }
+    // No word of the table broken over two lines ('Web / site', 'Twitt / er', 'XR / P' at 1280 px
+    // before): each link's name and each pair pill is one line box; the token with three links
+    // shows all three.
+    const broken = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('td.links a, [data-testid="token-row"] .pair'))
+        .filter((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return range.getClientRects().length > 1;
+        })
+        .map((el) => el.textContent),
+    );
+    expect(broken).toEqual([]);
+    expect(await page.locator('td.links a', { hasText: /^(Twitter|Telegram)$/ }).count()).toBe(2);
     // Biggest volume first, for the screenshots.
     await page.getByRole('columnheader', { name: 'Vol 24h', exact: true }).getByRole('button').click();
     await page.getByRole('columnheader', { name: 'Vol 24h', exact: true }).getByRole('button').click();
