@@ -104,7 +104,7 @@ describe('launch protection in Chromium', () => {
     expect(await page.getByTestId('first-buy-cost').textContent()).toContain(
       '10 XRP + 0.075 XRP platform fee (0.75%) = 10.075 XRP',
     );
-    expect(await page.getByTestId('first-buy-tokens').textContent()).toBe(`90867.7667166689 ${ticker}`);
+    expect(await page.getByTestId('first-buy-tokens').textContent()).toBe(`90,867.766716 ${ticker}`);
     await page.getByRole('button', { name: 'Deploy', exact: true }).click();
 
     const modal = page.getByRole('alertdialog', { name: 'Deploying your token' });

@@ -17,8 +17,10 @@ import { fundedUser } from '../support/trader';
 
 // The trader's screen (issue 39) in Chromium against the shared server (its demo market trading):
 // the desktop list's 24h change, 24h volume and liquidity columns sorted both ways, and the phone's
-// cards keeping every figure whole at 375 px; a double click on Send's 'Review' and on a 20%-impact
-// Buy confirms nothing (a deliberate click afterwards does); /api/docs is a page.
+// cards keeping every figure whole at 375 px; one price (and one 24h change) on the list, the token
+// page, the swap box and the API; a buy and a sell from the token page; a double click on Send's
+// 'Review' and on a 20%-impact Buy confirms nothing (a deliberate click afterwards does); /api/docs
+// is a page.
 
 const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `T${run}`;
@@ -77,7 +79,13 @@ describe("the trader's screen in Chromium", () => {
     const context = await deployer.newContext();
     const api = context.request;
     const made = await deployWithApi(api, t.url, `tsdev_${run.toLowerCase()}`, [
-      { name: `Trader Screen ${run}`, ticker: TICKER },
+      // All three links: the list's Links column at 1280 px keeps each name whole.
+      {
+        name: `Trader Screen ${run}`,
+        ticker: TICKER,
+        twitterLink: 'https://x.com/ledgerpad',
+        telegramLink: 'https://t.me/ledgerpad',
+      },
       ...['A', 'B', 'C'].map((x) => ({ name: `Trader List ${x} ${run}`, ticker: `${x}${run}` })),
     ]);
     token = made.tokens[0]!;
@@ -136,6 +144,20 @@ describe("the trader's screen in Chromium", () => {
       // Some figure is there to sort: not a column of dashes.
       expect(down.some((v) => v !== null)).toBe(true);
     }
+    // No word of the table broken over two lines ('Web / site', 'Twitt / er', 'XR / P' at 1280 px
+    // before): each link's name and each pair pill is one line box; the token with three links
+    // shows all three.
+    const broken = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('td.links a, [data-testid="token-row"] .pair'))
+        .filter((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return range.getClientRects().length > 1;
+        })
+        .map((el) => el.textContent),
+    );
+    expect(broken).toEqual([]);
+    expect(await page.locator('td.links a', { hasText: /^(Twitter|Telegram)$/ }).count()).toBe(2);
     // Biggest volume first, for the screenshots.
     await page.getByRole('columnheader', { name: 'Vol 24h', exact: true }).getByRole('button').click();
     await page.getByRole('columnheader', { name: 'Vol 24h', exact: true }).getByRole('button').click();
@@ -172,6 +194,11 @@ describe("the trader's screen in Chromium", () => {
       await page.getByPlaceholder('Search tokens by name, ticker, or issuer...').fill(one.ticker);
       const listed = page.getByTestId('token-row').getByTestId('price');
       await expect.poll(() => listed.getAttribute('title'), { timeout: 15_000 }).toBe(full);
+      // The 24h change is measured from that price too, on the list and on the page.
+      const change =
+        viewport === DESKTOP
+          ? await page.getByTestId('token-row').getByTestId('change-24h').textContent()
+          : null;
 
       await page.goto(`${url}/token/${one.issuer_address}`);
       const headline = page.getByTestId('price');
@@ -179,6 +206,12 @@ describe("the trader's screen in Chromium", () => {
         .poll(() => headline.getAttribute('title'), { timeout: 15_000 })
         .toMatch(new RegExp(`^${full.replace(/[.]/g, '\\.')}:`));
       expect(await headline.locator('.figure').textContent()).toBe(formatPrice(price));
+      if (change !== null) {
+        expect(change).toMatch(/^[+-]\d+\.\d{2}%$/);
+        await expect
+          .poll(() => page.getByTestId('change-1d').textContent(), { timeout: 15_000 })
+          .toBe(`1d ${change}`);
+      }
       // The last trade's own (average) price, beside it and named so: not the token's price.
       const last = page.getByTestId('live-price');
       await expect.poll(() => last.locator('.figure').textContent(), { timeout: 15_000 }).not.toBe('—');

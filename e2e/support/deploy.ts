@@ -14,6 +14,9 @@ export interface DeploySpec {
   blackholeIssuer?: boolean;
   /** Percent of the supply sent to the deployer's wallet (not locked); default 0. */
   devAllocation?: string;
+  /** Links besides the website (none by default). */
+  twitterLink?: string;
+  telegramLink?: string;
 }
 
 const POLL_MS = 200;
@@ -106,8 +109,8 @@ async function startDeploy(
         liquidityAmount: '10',
         ammFee: '0.5',
         logoUrl,
-        twitterLink: '',
-        telegramLink: '',
+        twitterLink: t.twitterLink ?? '',
+        telegramLink: t.telegramLink ?? '',
         websiteLink: 'https://example.com/',
         blackholeIssuer: t.blackholeIssuer ?? false,
         requireAuth: false,

@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Decimal, formatPrice, formatXrp } from '@ledgerpad/shared';
+import { Decimal, formatFull, formatPrice, formatXrp } from '@ledgerpad/shared';
 import { LaunchFigures } from '../src/features/deploy/launch-figures';
 
 // The deploy preview's launch figures (issue 37): starting price, market cap, what the creator holds
@@ -39,21 +39,27 @@ describe('LaunchFigures', () => {
     const out = new Decimal(900_000)
       .mul(new Decimal(1).minus(new Decimal(1e8).div(new Decimal(1e8).plus(a))))
       .toSignificantDigits(15, Decimal.ROUND_DOWN);
-    expect(screen.getByTestId('first-buy-tokens').textContent).toBe(`${out.toFixed()} FIRST`);
+    // out = 81,795.8671600134… (15 digits): at most 6 decimals on screen, rounded down, trailing zero
+    // dropped (issue 39: no '149,374.478732276 NEWC'); every digit in the tooltip.
+    expect(out.toFixed()).toBe('81795.8671600134');
+    expect(screen.getByTestId('first-buy-tokens').textContent).toBe('81,795.86716 FIRST');
+    expect(screen.getByTestId('first-buy-tokens').querySelector('[title]')!.getAttribute('title')).toBe(
+      `${formatFull(out.toFixed())} FIRST`,
+    );
     // 0.75% of 10 XRP = 0.075 XRP.
     expect(screen.getByTestId('first-buy-cost').textContent).toContain(
       '10 XRP + 0.075 XRP platform fee (0.75%) = 10.075 XRP',
     );
     // The 100,000 dev tokens are escrowed; the bought ones are free.
     expect(screen.getByTestId('creator-holds').textContent).toContain(
-      `100000 locked, ${out.toFixed()} unlocked`,
+      '100,000 locked, 81,795.86716 unlocked',
     );
   });
 
   it('without a first buy: no cost line, the unlocked dev allocation only', () => {
     render(<LaunchFigures {...base} locked={false} firstBuyXrp="" />);
     expect(screen.queryByTestId('first-buy-cost')).toBeNull();
-    expect(screen.getByTestId('creator-holds').textContent).toContain('0 locked, 100000 unlocked');
+    expect(screen.getByTestId('creator-holds').textContent).toContain('0 locked, 100,000 unlocked');
   });
 
   it('charges no platform fee when the platform charges none on trades', () => {

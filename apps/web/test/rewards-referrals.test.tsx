@@ -193,7 +193,12 @@ describe('referrals page', () => {
         months: 12,
         balances: [
           { currency: 'XRP', earned: '0.0305', claimed: '0', claimable: '0.030500' },
-          { currency: 'RLUSD', earned: '0', claimed: '0', claimable: '0.000000' },
+          {
+            currency: 'RLUSD',
+            earned: '110652.147013286',
+            claimed: '110652.147013286',
+            claimable: '0.000000',
+          },
         ],
       },
     });
@@ -208,12 +213,15 @@ describe('referrals page', () => {
     expect(screen.getByRole('button', { name: 'Copy link' })).toBeTruthy();
     expect(screen.getByTestId('ref-referred').textContent).toBe('3');
     expect((screen.getByRole('button', { name: 'Claim RLUSD' }) as HTMLButtonElement).disabled).toBe(true);
+    // One number format (issue 39): RLUSD at 6 decimals at most, rounded down, never all 15 digits.
+    expect(screen.getAllByText('110,652.147013 RLUSD')).toHaveLength(2);
+    expect(screen.getByTestId('ref-claimable-RLUSD').textContent).toBe('0 RLUSD');
     fireEvent.click(screen.getByRole('button', { name: 'Claim XRP' }));
     await screen.findByRole('option', { name: /Main/ });
-    expect(screen.getByTestId('ref-claim-amount').textContent).toBe('0.030500 XRP');
+    expect(screen.getByTestId('ref-claim-amount').textContent).toBe('0.0305 XRP');
     fireEvent.change(screen.getByRole('combobox', { name: 'Wallet' }), { target: { value: A } });
     fireEvent.click(screen.getByRole('button', { name: 'Claim' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/Claimed 0\.030500 XRP/));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/Claimed 0\.0305 XRP/));
     expect(posts.find((p) => p.path === '/api/referrals/claim')?.body).toEqual({
       wallet: A,
       currency: 'XRP',

@@ -438,6 +438,36 @@ describe('the button says why it cannot send', () => {
     expect(calls('/api/swap')).toHaveLength(0);
   });
 
+  it("ALL IN, 'Available' and the balance check take off the fee still owed, as the server does (issue 39)", async () => {
+    // A trade a moment ago: its 0.081085 XRP platform fee is owed until the fee job pays it.
+    wallets = [
+      wallet(A, 'Main', '101', {
+        spendable: {
+          ownerCount: 0,
+          available: '99.918915',
+          committed: '0.081085',
+          baseReserve: '1',
+          ownerReserve: '0.2',
+          networkFee: '0.00001',
+          tradingFeePercent: '0.75',
+        },
+      }),
+    ];
+    await open();
+    // 101 − 1 reserve − 0.081085 owed = 99.918915 XRP available.
+    expect(screen.getByText('Available: 99.918915 XRP')).toBeTruthy();
+    // ALL IN: 99.2% of 99.918915 − 3 × 0.00001 − 0.2 (the new line) = 99.718885 → 98.921133 XRP
+    // (99,718,885 × 0.992 = 98,921,133.92 drops, down), under the fee's cap 99,718,885 / 1.0075.
+    fireEvent.click(screen.getByRole('button', { name: 'ALL IN' }));
+    expect(amountField().value).toBe('98.921133');
+    // 99.05 fits the balance but not with the fee owed: 99.05 + 0.742875 + 0.00003 + 0.2 = 99.992905.
+    fireEvent.change(amountField(), { target: { value: '99.05' } });
+    expect(submitButton().textContent).toBe('Insufficient XRP balance');
+    expect(screen.getByTestId('submit-detail').textContent).toBe(
+      'Insufficient balance: you have 99.918915 XRP available, this needs 99.992905 XRP.',
+    );
+  });
+
   it('a sell above the holding says which token is short', async () => {
     wallets = [
       wallet(A, 'Main', '101', {
@@ -488,6 +518,14 @@ describe('the button says why it cannot send', () => {
     fireEvent.click(await screen.findByRole('button', { name: /^TKN/ }));
     fireEvent.change(amountField(), { target: { value: '1000' } });
     await screen.findByTestId('disclosure');
+    // Before the click the floor is net too, and says so: 10.810075 × 0.995 = 10.756024 XRP (to the
+    // drop, down) signed; its 0.75% fee 0.08067 XRP (0.0806701… down to the drop) and the 0.00002 XRP
+    // network fees come out of it: 10.756024 − 0.08067 − 0.00002 = 10.675334 XRP.
+    expect(row('receive-after-fee')).toBe('≈ 10.72898 XRP');
+    expect(screen.getByText('After the platform fee and network fees')).toBeTruthy();
+    expect(screen.getByText('Minimum received after fees (0.50% slippage)')).toBeTruthy();
+    expect(row('minimum-received')).toBe('10.675334 XRP');
+    expect(row('minimum-floor')).toBe('10.756024 XRP');
     fireEvent.click(submitButton());
     // 10.810075 − 0.081075 − 0.00002 = 10.72898 XRP kept.
     expect((await screen.findByTestId('you-received')).textContent).toBe(
@@ -694,6 +732,12 @@ describe('what is sent', () => {
     const shown = screen.getAllByTestId('batch-amount').map((el) => el.textContent!.replace(' XRP', ''));
     expect(shown).toHaveLength(2);
     for (const a of shown) expect(Number(a) >= 1 && Number(a) <= 3).toBe(true);
+    // Each wallet's own fee and minimum before the click too: 50 TKN × 0.995 = 49.75 TKN signed.
+    expect(screen.getAllByTestId('batch-fee').map((el) => el.textContent)).toEqual(['0.01 XRP', '0.01 XRP']);
+    expect(screen.getAllByTestId('batch-minimum').map((el) => el.textContent)).toEqual([
+      '49.75 TKN',
+      '49.75 TKN',
+    ]);
     fireEvent.click(screen.getByRole('button', { name: 'Buy (2 wallets)' }));
     await screen.findByTestId('trade-results');
     expect(sentBodies('/api/swap').map((b) => b.amount)).toEqual(shown);

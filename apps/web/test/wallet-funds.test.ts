@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WalletBalance } from '@ledgerpad/shared';
-import { availableDrops, spendableDrops, walletReserves } from '../src/lib/wallet-funds';
+import { availableDrops, spendableDrops, tokenBalance, walletReserves } from '../src/lib/wallet-funds';
 
 // The web's spendable XRP is the server's (issue 39): balance − reserve − what is committed
 // (transactions in flight, platform fees still owed) − the action's own network fees and reserves.
@@ -35,5 +35,28 @@ describe('spendable XRP with what is committed', () => {
 
   it('never below zero', () => {
     expect(availableDrops({ balance: '1.05', ledgerReserve: '1', spendable: spendable('0.1') })).toBe(0n);
+  });
+});
+
+describe('spendable tokens with the fees still owed in them', () => {
+  const RLUSD = '524C555344000000000000000000000000000000';
+  const ISSUER = 'rQhWct2fv4Vc4KRjRgMrxa8xPN9Zx9iLKV';
+  const token = (value: string, owed?: string) => ({
+    currency: 'RLUSD',
+    currencyCode: RLUSD,
+    issuer: ISSUER,
+    realIssuer: ISSUER,
+    value,
+    ...(owed ? { owed } : {}),
+  });
+
+  it("is the line's balance less what the wallet owes in it: 25.5 − 0.19125 = 25.30875 RLUSD", () => {
+    expect(tokenBalance({ tokens: [token('25.5', '0.19125')] }, RLUSD, ISSUER)).toBe('25.30875');
+    expect(tokenBalance({ tokens: [token('25.5')] }, RLUSD, ISSUER)).toBe('25.5');
+  });
+
+  it('never below zero, and 0 without a line', () => {
+    expect(tokenBalance({ tokens: [token('0.1', '0.2')] }, RLUSD, ISSUER)).toBe('0');
+    expect(tokenBalance({ tokens: [] }, RLUSD, ISSUER)).toBe('0');
   });
 });

@@ -118,6 +118,11 @@ export class Funds {
     return { drops, tokens };
   }
 
+  /** What the wallet owes in issued tokens (by `currency|issuer`, the ledger code), not yet paid. */
+  async owedTokens(address: string): Promise<Map<string, Decimal>> {
+    return (await this.owed(address)).tokens ?? new Map();
+  }
+
   /** XRP the wallet's transactions in flight may take plus what it owes, in drops. */
   async committedXrp(address: string): Promise<bigint> {
     const [inFlight, owed] = await Promise.all([

@@ -369,6 +369,32 @@ describe('a bonding-curve launch', () => {
     expect(
       new Decimal(pos.unrealizedPNL).minus(new Decimal(pos.realisableXRP).minus(cost)).abs().lte('0.000001'),
     ).toBe(true);
+
+    // A curve sell is guarded as a buy is (issue 39): its impact is against the curve's best bid, and
+    // selling everything back walks down the ladder, so the average is under that bid by the impact
+    // shown.
+    const sellQuote = await t.app.inject({
+      method: 'POST',
+      url: '/api/amm-info',
+      headers: alice.headers,
+      payload: {
+        issuer,
+        token: 'CURVE',
+        tradeType: 'SELL',
+        amountToken: held.toDecimalPlaces(6, Decimal.ROUND_DOWN).toFixed(),
+        wallet: wallet.address,
+      },
+    });
+    expect(sellQuote.statusCode, sellQuote.body).toBe(200);
+    const sq = sellQuote.json() as QuoteView;
+    expect(sq.impactAgainst).toBe('curve');
+    const bid = new Decimal(sq.spotPrice!);
+    const sellAverage = new Decimal(sq.receive).div(sq.spend);
+    expect(sellAverage.lt(bid)).toBe(true);
+    expect(sq.priceImpactPercent).toBe(
+      bid.minus(sellAverage).div(bid).mul(100).toDecimalPlaces(2).toFixed(2),
+    );
+    expect(Number(sq.priceImpactPercent)).toBeGreaterThan(0);
   });
 
   it('graduates when the last curve token sells: ladder down, pool at the final price, LP tokens locked', async () => {

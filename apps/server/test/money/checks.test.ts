@@ -1,3 +1,4 @@
+import Decimal from 'decimal.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'xrpl';
@@ -355,5 +356,47 @@ describe('checked before signing: nothing reaches the ledger', () => {
     expect(await linesOf(w.address)).toEqual([]);
     // 1.2 − two fees of 10 drops; with the line gone, 0.19998 XRP is above the reserve again.
     expect(await xrpOf(w.address)).toBe(1_199_980n);
+  });
+});
+
+describe("fees still owed in a token (issue 39: the form uses the server's rule)", () => {
+  it("the wallet's balances name the RLUSD fees it owes, and a transfer counts them off as the server does", async () => {
+    const w = await walletWith(owner, '30');
+    const funded = await post(`/api/wallets/${w.id}/fund-rlusd`, owner, {});
+    expect(funded.statusCode, funded.body).toBe(200);
+    const rlusdOf = async () =>
+      (
+        (await post('/api/wallets/balances', owner, { wallets: [w.id] })).json() as WalletBalance[]
+      )[0]!.tokens.find((x) => x.issuer === rlusd)!;
+    const before = await rlusdOf();
+    expect(before.owed).toBeUndefined();
+    // A trade of this wallet whose RLUSD fee the fee job has not paid yet (as after an RLUSD buy).
+    await t.database.db.insert(tradingTrades).values({
+      userId: owner.user.id,
+      walletId: w.id,
+      walletAddress: w.address,
+      issuer: token.issuer_address,
+      currency: token.currency,
+      quote: 'RLUSD',
+      side: 'BUY',
+      spent: '25.5',
+      received: '100',
+      hash: 'AB'.repeat(32),
+      fee: '0.19125',
+      feeStatus: 'pending',
+    });
+    const after = await rlusdOf();
+    expect(after.value).toBe(before.value);
+    expect(after.owed).toBe('0.19125');
+    // What a form may offer is value − owed; one unit above it is refused with that figure.
+    const available = new Decimal(after.value).minus('0.19125');
+    const over = await post('/api/wallets/transfer', owner, {
+      walletId: w.id,
+      recipient: ownerWallet.address,
+      amount: available.plus('0.00001').toFixed(),
+      token: { currency: after.currencyCode, issuer: rlusd },
+    });
+    expect(over.statusCode, over.body).toBe(400);
+    expect((over.json() as { available?: string }).available).toBe(available.toFixed());
   });
 });

@@ -1,4 +1,5 @@
 import {
+  Decimal,
   dropsToXrp,
   parseDecimal,
   parseXrpDrops,
@@ -63,14 +64,21 @@ export function spendableDrops(
   );
 }
 
-/** The wallet's balance of a token (its ledger code and issuer); '0' without a line. */
+/**
+ * What the wallet can spend of a token (its ledger code and issuer): the line's balance less the
+ * platform fees in it still owed (the server's `requireToken` rule, issue 39); '0' without a line.
+ */
 export function tokenBalance(
   w: Pick<WalletBalance, 'tokens'> | undefined,
   code: string,
   issuer: string,
 ): string {
   const t = w?.tokens.find((x) => x.currencyCode === code && x.issuer === issuer);
-  return t && parseDecimal(t.value) ? t.value : '0';
+  if (!t || !parseDecimal(t.value)) return '0';
+  const owed = t.owed && parseDecimal(t.owed) ? new Decimal(t.owed) : undefined;
+  if (!owed?.gt(0)) return t.value;
+  const left = new Decimal(t.value).minus(owed);
+  return left.gt(0) ? left.toFixed() : '0';
 }
 
 /** Whether the wallet already has a trust line to the token (a buy then opens none). */

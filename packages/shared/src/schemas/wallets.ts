@@ -237,6 +237,11 @@ export const walletTokenSchema = z.object({
   value: z.string(),
   /** In the wallet's own escrows (a locked dev allocation): shown as locked, never spendable. */
   locked: z.string().optional(),
+  /**
+   * Platform fees in this token the wallet still owes (a trade's fee the fee job pays after it): part
+   * of `value` on the ledger, but the server's funds check takes it off, so every form does too.
+   */
+  owed: z.string().optional(),
   lpName: z.string().optional(),
 });
 export type WalletToken = z.infer<typeof walletTokenSchema>;

@@ -151,13 +151,18 @@ export abstract class WalletReads extends WalletRecords {
     });
     // Lines with a negative balance are this account's own issues (it is the issuer), not holdings.
     const lines = (await this.lines(row.address)).filter((l) => !l.balance.startsWith('-'));
-    const [tokens, locked] = await Promise.all([
+    const [tokens, locked, owed] = await Promise.all([
       Promise.all(lines.map((l) => this.tokenOf(l))),
       state.activated ? lockedByToken(this.client, row.address) : new Map<string, Decimal>(),
+      this.deps.funds ? this.deps.funds.owedTokens(row.address) : new Map<string, Decimal>(),
     ]);
     for (const tok of tokens) {
-      const l = locked.get(`${tok.currencyCode}|${tok.issuer}`);
+      const key = `${tok.currencyCode}|${tok.issuer}`;
+      const l = locked.get(key);
       if (l?.gt(0)) tok.locked = l.toFixed();
+      // The server's funds check takes a token's unpaid fees off its balance (requireToken): say so.
+      const o = owed.get(key);
+      if (o?.gt(0)) tok.owed = o.toFixed();
     }
     return {
       id: row.id,

@@ -1,9 +1,9 @@
 import { useId } from 'react';
 import { toast } from 'sonner';
-import type { VestingScheduleView, VestingTrancheView } from '@ledgerpad/shared';
+import { formatToken, type VestingScheduleView, type VestingTrancheView } from '@ledgerpad/shared';
 import { userMessage } from '../../lib/api';
 import { VestingTable } from '../../components/vesting-table';
-import { groupDigits, useReleaseTranche, useSaveAutoRelease, useVestingSchedule } from './api';
+import { useReleaseTranche, useSaveAutoRelease, useVestingSchedule } from './api';
 
 // The dashboard's locked dev allocations (issue 28, docs/vesting.md): each tranche, its amount and
 // unlock date, and its status as the ledger has it (an escrow still there, or gone because it was
@@ -50,7 +50,7 @@ export function VestingPanel({ tokenId }: { tokenId: number }) {
                   release.variables.escrowSequence === t.escrowSequence;
                 return {
                   index: t.index,
-                  amount: `${groupDigits(t.amount)} ${tok.ticker}`,
+                  amount: `${formatToken(t.amount)} ${tok.ticker}`,
                   unlockAt: t.unlockAt,
                   status: { key: t.status, text: STATUS_TEXT[t.status] },
                   action: t.status === 'due' && t.escrowSequence !== null && (
@@ -63,7 +63,7 @@ export function VestingPanel({ tokenId }: { tokenId: number }) {
                           { tokenId: tok.tokenId, escrowSequence: t.escrowSequence! },
                           {
                             onSuccess: (r) =>
-                              toast.success(`Released ${groupDigits(r.amount)} ${tok.ticker}`),
+                              toast.success(`Released ${formatToken(r.amount)} ${tok.ticker}`),
                             onError: (err) =>
                               toast.error('Could not release the tranche.', {
                                 description: userMessage(err),

@@ -5,7 +5,9 @@ import {
   dropsToXrp,
   firstBuyPreview,
   formatCount,
+  formatFull,
   formatPrice,
+  formatToken,
   formatXrp,
 } from '@ledgerpad/shared';
 
@@ -60,14 +62,23 @@ export function LaunchFigures(p: LaunchFiguresProps) {
           </dd>
           <dt>Tokens it buys</dt>
           <dd data-testid="first-buy-tokens">
-            {f.tokensOut.toFixed()} {p.ticker}
+            {/* Token amounts at 6 decimals at most (docs/number-format.md); every digit in the tooltip. */}
+            <span className="figure" title={`${formatFull(f.tokensOut.toFixed())} ${p.ticker}`}>
+              {formatToken(f.tokensOut.toFixed())}
+            </span>{' '}
+            {p.ticker}
           </dd>
         </>
       )}
       <dt>You will hold</dt>
       <dd data-testid="creator-holds">
         {formatCount(f.creatorLocked.plus(f.creatorUnlocked).toFixed())} {p.ticker}:{' '}
-        {f.creatorLocked.toFixed()} locked, {f.creatorUnlocked.toFixed()} unlocked
+        <span title={formatFull(f.creatorLocked.toFixed())}>{formatToken(f.creatorLocked.toFixed())}</span>{' '}
+        locked,{' '}
+        <span title={formatFull(f.creatorUnlocked.toFixed())}>
+          {formatToken(f.creatorUnlocked.toFixed())}
+        </span>{' '}
+        unlocked
       </dd>
     </dl>
   );

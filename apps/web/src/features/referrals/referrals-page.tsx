@@ -2,10 +2,9 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   CLAIM_SUCCESS_AUTO_CLOSE_MS,
-  fixedDecimals,
   REFERRAL_MESSAGES,
   bpsToPercent,
-  groupDigits,
+  formatMoney,
   referralClaimSchema,
   shortAddress,
   type ReferralBalanceView,
@@ -22,9 +21,8 @@ import { requestResolver } from '../../lib/form-resolver';
 import { useClaimReferral, useReferralClaims, useReferralEarnings, useReferralSummary } from './api';
 import './referrals.css';
 
-/** An amount as the page shows it: XRP to the drop (6 decimals); RLUSD with every digit it has. */
-const money = (value: string, currency: string) =>
-  `${groupDigits(currency === 'XRP' ? fixedDecimals(value, 6) : value)} ${currency}`;
+/** An amount as money in the one format (docs/number-format.md): XRP to the drop, RLUSD at 6 decimals at most. */
+const money = (value: string, currency: string) => `${formatMoney(value, currency)} ${currency}`;
 
 /**
  * /referrals (issue 37, docs/referrals.md): the user's referral link with a copy button, who signed
@@ -259,7 +257,7 @@ function ClaimReferralModal({ balance, onClose }: { balance: ReferralBalanceView
       {done ? (
         <div className="confirm-body" role="status">
           <p>
-            Claimed <strong>{groupDigits(done.claimed)}</strong> {done.currency} to{' '}
+            Claimed <strong>{formatMoney(done.claimed, done.currency)}</strong> {done.currency} to{' '}
             <span className="address" title={done.to}>
               {shortAddress(done.to)}
             </span>
@@ -271,9 +269,7 @@ function ClaimReferralModal({ balance, onClose }: { balance: ReferralBalanceView
         <form className="form" noValidate onSubmit={(e) => void submit(e)}>
           <p>
             You receive{' '}
-            <strong data-testid="ref-claim-amount">
-              {balance.claimable} {balance.currency}
-            </strong>
+            <strong data-testid="ref-claim-amount">{money(balance.claimable, balance.currency)}</strong>
           </p>
           <WalletSelectField
             invalid={Boolean(errors.wallet)}

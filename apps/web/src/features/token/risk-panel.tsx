@@ -1,6 +1,6 @@
 import {
   ESCROW_STATE_TEXT,
-  formatFull,
+  formatToken,
   shortAddress,
   type DevLockView,
   type HolderCluster,
@@ -84,7 +84,7 @@ function EscrowList({ lock }: { lock: DevLockView }) {
           : e.cancelAfter
             ? `cancellable after ${e.cancelAfter.slice(0, 10)}`
             : '';
-        const label = `${formatFull(e.amount)} ${state === 'locked' ? when : `— ${ESCROW_STATE_TEXT[state]}`}`;
+        const label = `${formatToken(e.amount)} ${state === 'locked' ? when : `— ${ESCROW_STATE_TEXT[state]}`}`;
         return (
           <li key={e.index} className={`escrow-${state}`} data-state={state}>
             {url ? (

@@ -149,15 +149,18 @@ function TokenMarket({
   // again after each trade); the last trade's own average price is shown beside it, labelled 'last'.
   const spot = stats.data ? (quote === 'RLUSD' ? stats.data.priceInUSD : stats.data.priceInXRP) : null;
   const lastTrade = live.price ?? lastClose;
+  // The strip measures from the same price the headline shows (the list's 24h column does too, from
+  // the same candles): after a buy the last trade's average sits below the spot, and measuring from
+  // it read '1d +0.00%' beside the list's '+9.45%' for one token (issue 39).
   const changes = useMemo(
     () =>
       priceChanges(
         history.isError ? undefined : history.data,
         Math.floor(Date.now() / 1000),
         300,
-        live.price,
+        spot ?? live.price,
       ),
-    [history.data, history.isError, live.price],
+    [history.data, history.isError, spot, live.price],
   );
 
   const tradeRows = useMemo(() => {

@@ -25,7 +25,7 @@ import { WalletKindBadge } from '../../components/wallet-kind-badge';
 import { useLedgerNetwork } from './api';
 import { MESSAGES } from './messages';
 import { sanitizeAmount } from '../../lib/amount-input';
-import { availableXrp, spendableDrops, walletReserves } from '../../lib/wallet-funds';
+import { availableXrp, spendableDrops, tokenBalance, walletReserves } from '../../lib/wallet-funds';
 import { compareDecimal } from './money';
 import { tokenKey, tokenLabel } from './tokens';
 
@@ -87,7 +87,12 @@ export function TransferModal({
     : availableXrp(wallet);
 
   const tokenOf = (key: string) => held.find((t) => tokenKey(t) === key);
-  const availableOf = (key: string) => (key === XRP ? xrpAvailable : (tokenOf(key)?.value ?? '0'));
+  // A token's: its balance less its platform fees still owed (the server's requireToken rule).
+  const availableOf = (key: string) => {
+    if (key === XRP) return xrpAvailable;
+    const t = tokenOf(key);
+    return t ? tokenBalance(wallet, t.currencyCode, t.issuer) : '0';
+  };
   const unitOf = (key: string) => {
     const t = tokenOf(key);
     return t ? tokenLabel(t) : XRP;

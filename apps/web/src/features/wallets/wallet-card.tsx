@@ -1,5 +1,6 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useId } from 'react';
+import { toast } from 'sonner';
 import { useNavigate } from 'react-router';
 import {
   WALLET_STATUS,
@@ -7,12 +8,13 @@ import {
   type WalletBalance,
   type WalletSummary,
   type WalletToken,
+  formatFull,
   formatToken,
   formatXrp,
   serverSigns,
   shortAddress,
 } from '@ledgerpad/shared';
-import { CopyButton } from '../../components/copy-button';
+import { CopyButton, copyText } from '../../components/copy-button';
 import { IdentityBadge } from '../../components/identity-badge';
 import { useTokenIdentities, type KnownIdentity } from '../../lib/token-identities';
 import { WalletKindBadge } from '../../components/wallet-kind-badge';
@@ -197,7 +199,7 @@ export function WalletCard({
   );
 }
 
-function TokenRow({
+export function TokenRow({
   token,
   identity,
   onOpen,
@@ -222,7 +224,8 @@ function TokenRow({
           {shortAddress(token.realIssuer)}
         </span>
       </span>
-      <span className="token-value">
+      {/* At most 6 decimals (the one number format); every digit in the tooltip and 'Copy exact balance'. */}
+      <span className="token-value" title={formatFull(token.value)}>
         {formatToken(token.value)}
         {/* Tokens in the wallet's own escrows (a locked dev allocation): never spendable here. */}
         {token.locked && (
@@ -258,6 +261,17 @@ function TokenRow({
           </DropdownMenu.Trigger>
           <DropdownMenu.Portal>
             <DropdownMenu.Content className="dropdown" align="end" sideOffset={4}>
+              <DropdownMenu.Item
+                className="dropdown-item"
+                onSelect={() =>
+                  void copyText(token.value).then(
+                    () => toast.success(MESSAGES.balanceCopied),
+                    () => toast.error(MESSAGES.copyBalanceFailed),
+                  )
+                }
+              >
+                {MESSAGES.copyBalance}
+              </DropdownMenu.Item>
               <DropdownMenu.Item className="dropdown-item" onSelect={onSetLimit}>
                 Set limit
               </DropdownMenu.Item>
