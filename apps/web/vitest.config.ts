@@ -9,5 +9,8 @@ export default defineConfig({
     name: 'web',
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],
+    // A component test takes well under a second alone; beside the server's ledger tests on two
+    // cores, jsdom renders of the swap box took over vitest's default 5 s (seen at this stop's merge).
+    testTimeout: 20_000,
   },
 });
