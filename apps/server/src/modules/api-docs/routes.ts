@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PublicRoute } from '@ledgerpad/shared';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVER_DIR } from '../../paths';
-import { buildOpenApiDocument } from './openapi';
+import { buildOpenApiDocument, type DocumentedRoute } from './openapi';
 import { OPENAPI_JSON_PATH, renderApiDocsPage } from './page';
 
 /**
@@ -18,12 +17,12 @@ function wantsHtml(request: FastifyRequest): boolean {
 }
 
 /** The documentation the routes declared, in the order they were registered. */
-export function documentedRoutes(app: FastifyInstance): PublicRoute[] {
-  return app.apiRoutes.flatMap((r) => (r.docs ? [r.docs] : []));
+export function documentedRoutes(app: FastifyInstance): DocumentedRoute[] {
+  return app.apiRoutes.flatMap(({ docs, access, csrf }) => (docs ? [{ docs, access, csrf }] : []));
 }
 
 /**
- * GET /api/docs: the public API's OpenAPI 3.1 document — a readable page in a browser (issue 39),
+ * GET /api/docs: the API's OpenAPI 3.1 document — a readable page in a browser (issue 39),
  * the JSON for everything else; GET /api/docs/openapi.json: the JSON at a URL that never changes
  * with the client's headers.
  */
