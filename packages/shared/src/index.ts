@@ -101,8 +101,13 @@ export {
   type SessionResponse,
   type TelegramAuth,
   telegramAuthSchema,
+  okResponseSchema,
+  sessionResponseSchema,
+  type TokenResponse,
+  tokenResponseSchema,
   type User,
   type UserResponse,
+  userResponseSchema,
 } from './schemas/auth';
 export {
   classicAddressSchema,
@@ -372,6 +377,7 @@ export {
   publicBondingSchema,
   PUBLIC_API_ROUTES,
   publicRouteDoc,
+  openApiDocumentSchema,
   publicAirdropSchema,
   publicErrorSchema,
   publicFeesConfigSchema,

@@ -10,16 +10,6 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** Routes that do not declare their schemas yet ("METHOD url"). */
 const NOT_DECLARED_YET = new Set([
-  'POST /api/auth/telegram',
-  'POST /api/auth/google',
-  'POST /api/auth/demo',
-  'GET /api/auth/owner-link',
-  'POST /api/auth/logout',
-  'GET /api/csrf-token',
-  'GET /api/auth/socket-token',
-  'GET /api/user',
-  'GET /api/user/slippage/:id',
-  'PUT /api/user/slippage',
   'GET /api/admin/check',
   'GET /api/admin/fee-config',
   'POST /api/admin/fee-config/update',
@@ -107,10 +97,14 @@ const NOT_DECLARED_YET = new Set([
   'POST /api/amm-auction',
   'POST /api/amm-bid',
   'GET /api/positions/:userId',
-  'GET /api/docs',
-  'GET /api/docs/openapi.json',
   'POST /api/upload',
 ]);
+
+/**
+ * Routes that answer no JSON, so have no response schema to declare: the owner's one-time sign-in
+ * link is a top-level navigation answered with a redirect into the app (or an HTML page).
+ */
+const NOT_JSON = new Set(['GET /api/auth/owner-link']);
 
 let t: TestApp;
 let routes: ApiRoute[];
@@ -129,7 +123,7 @@ const key = (r: ApiRoute) => `${r.method} ${r.url}`;
 
 describe('the route table', () => {
   it('has a response schema declared by every /api route (but the shrinking list)', () => {
-    const undeclared = routes.filter((r) => !r.docs).map(key);
+    const undeclared = routes.filter((r) => !r.docs && !NOT_JSON.has(key(r))).map(key);
     expect(undeclared.filter((k) => !NOT_DECLARED_YET.has(k))).toEqual([]);
     // A route that now declares its schemas (or is gone) comes off the list.
     expect([...NOT_DECLARED_YET].filter((k) => !undeclared.includes(k))).toEqual([]);

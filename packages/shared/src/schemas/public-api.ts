@@ -344,6 +344,13 @@ export const publicErrorSchema = z.looseObject({
   message: z.string().describe('One sentence saying what was wrong.'),
 });
 
+/** GET /api/docs/openapi.json: the OpenAPI 3.1 document itself (its parts as OpenAPI defines them). */
+export const openApiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+
 const issuerPath = { name: 'issuer', in: 'path', required: true } as const;
 const q = (name: string, required = true) => ({ name, in: 'query', required }) as const;
 
