@@ -715,6 +715,9 @@ export {
   type VestingSettings,
   type VestingSettingsInput,
   type VestingTrancheView,
+  vestingAutoReleaseResultSchema,
+  vestingReleaseResultSchema,
+  vestingScheduleViewSchema,
   type EscrowLockState,
 } from './schemas/vesting';
 export {

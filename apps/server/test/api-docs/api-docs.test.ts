@@ -202,7 +202,7 @@ describe('GET /api/docs', () => {
       };
     const calls: Array<{
       who: SignedIn | null;
-      method: 'GET' | 'POST';
+      method: 'GET' | 'POST' | 'PUT';
       route: string;
       url: string;
       payload?: object;
@@ -225,6 +225,19 @@ describe('GET /api/docs', () => {
         route: '/api/rewards/splits/:tokenId',
         url: `/api/rewards/splits/${amm.token_id}`,
         payload: { recipients: [] },
+      },
+      { who: owner, method: 'GET', route: '/api/dashboard/vesting', url: '/api/dashboard/vesting' },
+      { who: alice, method: 'GET', route: '/api/positions/:userId', url: `/api/positions/${alice.user.id}` },
+      { who: alice, method: 'GET', route: '/api/user', url: '/api/user' },
+      { who: alice, method: 'GET', route: '/api/csrf-token', url: '/api/csrf-token' },
+      { who: null, method: 'GET', route: '/api/auth/socket-token', url: '/api/auth/socket-token' },
+      { who: null, method: 'GET', route: '/api/docs/openapi.json', url: '/api/docs/openapi.json' },
+      {
+        who: alice,
+        method: 'PUT',
+        route: '/api/user/slippage',
+        url: '/api/user/slippage',
+        payload: { slippage: '1.5' },
       },
       {
         who: null,

@@ -72,9 +72,6 @@ const NOT_DECLARED_YET = new Set([
   'GET /api/job-status/:jobId',
   'GET /api/burn/wallets/:userId',
   'POST /api/burn/burn',
-  'GET /api/dashboard/vesting',
-  'POST /api/dashboard/vesting/release',
-  'PUT /api/dashboard/vesting/auto-release',
   'POST /api/amm-info',
   'POST /api/swap',
   'POST /api/swap/batch',
@@ -96,7 +93,6 @@ const NOT_DECLARED_YET = new Set([
   'POST /api/lp-position',
   'POST /api/amm-auction',
   'POST /api/amm-bid',
-  'GET /api/positions/:userId',
   'POST /api/upload',
 ]);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { classicAddressSchema } from './common';
 import { REFERRAL_CODE_PATTERN } from '../referral-code';
-import { REWARD_MESSAGES } from './rewards';
+import { claimPaymentResultSchema, feePaymentViewSchema, REWARD_MESSAGES } from './rewards';
 
 // Referrals (issue 37): every user has a code; a visitor who signs up through `/?ref=<code>` is
 // bound to that referrer at their first sign-in, pays nothing extra, and the referrer earns a share
@@ -41,13 +41,8 @@ export type ReferralClaimRequest = z.input<typeof referralClaimSchema>;
 // The answers, one schema per shape (issue 41): the routes declare them, GET /api/docs documents
 // them, and the TypeScript types are inferred from them.
 
-/** POST /api/referrals/claim: what was paid, to which wallet, by which transaction. */
-export const referralClaimResultSchema = z.object({
-  claimed: z.string(),
-  to: z.string(),
-  currency: z.string(),
-  hash: z.string(),
-});
+/** POST /api/referrals/claim: what was paid, to which wallet, by which transaction (as a creator's claim). */
+export const referralClaimResultSchema = claimPaymentResultSchema;
 export type ReferralClaimResult = z.infer<typeof referralClaimResultSchema>;
 
 /** What a referrer earned in one currency: earned and claimed so far (pending claims count as claimed). */
@@ -76,15 +71,7 @@ export const referralSummarySchema = z.object({
 export type ReferralSummary = z.infer<typeof referralSummarySchema>;
 
 /** One claim of referral earnings (GET /api/referrals/claims), newest first. */
-export const referralClaimViewSchema = z.object({
-  id: z.number().int(),
-  address: z.string(),
-  amount: z.string(),
-  currency: z.string(),
-  status: z.enum(['pending', 'paid', 'failed']),
-  hash: z.string().nullable(),
-  created_at: z.string(),
-});
+export const referralClaimViewSchema = feePaymentViewSchema;
 export type ReferralClaimView = z.infer<typeof referralClaimViewSchema>;
 
 /** One accrual: the referrer's share of one trade's fee (GET /api/referrals/earnings), newest first. */

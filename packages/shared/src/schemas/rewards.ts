@@ -122,18 +122,24 @@ export const rewardSplitViewSchema = z.object({
 });
 export type RewardSplitView = z.infer<typeof rewardSplitViewSchema>;
 
-/** One payment of a claim to one recipient (GET /api/rewards/payouts). */
-export const rewardPayoutViewSchema = z.object({
+/**
+ * One payment of the fee wallet as its history lists it (a referrer's claim, a creator's payout):
+ * 'pending' while it is being paid, 'paid' (with its hash), 'failed' (its amount went back).
+ */
+export const feePaymentViewSchema = z.object({
   id: z.number().int(),
-  claim_id: z.number().int(),
-  token_id: z.number().int(),
   address: z.string(),
   amount: z.string(),
   currency: z.string(),
-  /** 'pending' while it is being paid, 'paid' (with its hash), 'failed' (its amount went back). */
   status: z.enum(['pending', 'paid', 'failed']),
   hash: z.string().nullable(),
   created_at: z.string(),
+});
+
+/** One payment of a claim to one recipient (GET /api/rewards/payouts). */
+export const rewardPayoutViewSchema = feePaymentViewSchema.extend({
+  claim_id: z.number().int(),
+  token_id: z.number().int(),
   updated_at: z.string(),
 });
 export type RewardPayoutView = z.infer<typeof rewardPayoutViewSchema>;
@@ -181,11 +187,16 @@ export type ClaimRewardsRequest = z.input<typeof claimRewardsSchema>;
  * POST /api/claim-rewards answer: the amount paid (6 decimals) and the wallet it went to. A split
  * claim names its first recipient in `to`/`hash` and every payment in `payouts`.
  */
-export const claimRewardsResultSchema = z.object({
+/** What a claim paid (a creator's reward or a referrer's earnings): how much, to whom, by which transaction. */
+export const claimPaymentResultSchema = z.object({
   claimed: z.string(),
   to: z.string(),
   currency: z.string(),
   hash: z.string(),
+});
+
+export const claimRewardsResultSchema = claimPaymentResultSchema.extend({
+  /** One payment per recipient when the token has a reward split. */
   payouts: z
     .array(
       z.object({

@@ -8,11 +8,6 @@ import {
   referralEarningViewSchema,
   referralsOverviewSchema,
   referralSummarySchema,
-  type ReferralClaimResult,
-  type ReferralClaimView,
-  type ReferralEarningView,
-  type ReferralsOverview,
-  type ReferralSummary,
 } from '@ledgerpad/shared';
 import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
@@ -56,7 +51,7 @@ export function registerReferrals(
       summary: 'Your referral code, link, referred users and earnings.',
       response: referralSummarySchema,
     }),
-    async (request, reply): Promise<ReferralSummary> => {
+    async (request, reply) => {
       reply.headers(noStore);
       return service.summary(request.user!.id);
     },
@@ -68,7 +63,7 @@ export function registerReferrals(
       response: z.array(referralClaimViewSchema),
       paged: true,
     }),
-    async (request, reply): Promise<ReferralClaimView[]> => {
+    async (request, reply) => {
       reply.headers(noStore);
       const page = pageOf(request, USER_LIST_PAGE);
       return pageSlice(request, reply, page, await service.claims(request.user!.id));
@@ -81,7 +76,7 @@ export function registerReferrals(
       response: z.array(referralEarningViewSchema),
       paged: true,
     }),
-    async (request, reply): Promise<ReferralEarningView[]> => {
+    async (request, reply) => {
       reply.headers(noStore);
       const page = pageOf(request, USER_LIST_PAGE);
       return pageSlice(request, reply, page, await service.earnings(request.user!.id));
@@ -94,7 +89,7 @@ export function registerReferrals(
       body: referralClaimSchema,
       response: referralClaimResultSchema,
     }),
-    (request): Promise<ReferralClaimResult> =>
+    (request) =>
       service.claim(request.user!.id, parseInput(referralClaimSchema, request.body), idempotencyKey(request)),
   );
   app.get(
@@ -103,7 +98,7 @@ export function registerReferrals(
       summary: "The referral programme's totals and referrers.",
       response: referralsOverviewSchema,
     }),
-    async (_request, reply): Promise<ReferralsOverview> => {
+    async (_request, reply) => {
       reply.headers(noStore);
       return service.overview();
     },
