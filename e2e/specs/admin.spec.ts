@@ -45,9 +45,10 @@ describe('admin page', () => {
     // The menu is there, without an Admin link.
     await page.getByRole('link', { name: 'Wallets' }).waitFor();
     expect(await page.getByRole('link', { name: 'Admin', exact: true }).count()).toBe(0);
-    await page.waitForTimeout(300);
-    // The user object says they are no admin: no admin route is asked (not even the check, whose
-    // 403 would be a failed request in their console).
+    // Every read the page started has answered (no request for half a second): the user object says
+    // they are no admin, so no admin route was asked (not even the check, whose 403 would be a
+    // failed request in their console).
+    await page.waitForLoadState('networkidle');
     expect(adminCalls).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DeployResult } from '@ledgerpad/shared';
+import { TOKEN_PRICE_REFRESH_MS, type DeployResult } from '@ledgerpad/shared';
 import { launchBrowser } from '../support/browser';
 import { deployWithApi } from '../support/deploy';
 import { useBrowser } from '../support/fixture';
@@ -159,10 +159,15 @@ describe('app shell in Chromium', () => {
     const visitor = t.page;
     const heard = watchConsole(visitor);
     for (const path of routes()) await visit(visitor, path);
-    // Long enough for the token list's 5 s stats round to have run (it used to ask for a CSRF token).
+    // Until the token list has refreshed on its own at least once (its first read, then a round every
+    // TOKEN_PRICE_REFRESH_MS): a refresh round used to ask for a CSRF token.
+    let listReads = 0;
+    visitor.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/api/tokens') listReads += 1;
+    });
     await visitor.goto(t.url);
     await visitor.getByTestId('token-row').first().waitFor({ timeout: 20_000 });
-    await visitor.waitForTimeout(6_000);
+    await expect.poll(() => listReads, { timeout: TOKEN_PRICE_REFRESH_MS * 2 }).toBeGreaterThanOrEqual(2);
     expect(heard.problems).toEqual([]);
 
     const context = await visitor.context().browser()!.newContext({ storageState: seasoned });
@@ -299,10 +304,13 @@ describe('app shell in Chromium', () => {
     const logout = page.getByRole('menuitem', { name: 'Logout' });
     await logout.waitFor();
     await logout.hover();
-    await page.waitForTimeout(400);
     expect(await logout.isVisible()).toBe(true);
+    // Left at once, it closes no sooner than 300 ms later (measured from when the move was done, so
+    // a few ms less than the menu's own timer) and within 2 s.
     await page.mouse.move(10, 600);
+    const left = Date.now();
     await logout.waitFor({ state: 'detached', timeout: 2_000 });
+    expect(Date.now() - left).toBeGreaterThanOrEqual(250);
   });
 
   it('an unknown path shows the 404 page inside the layout, with a way home', async () => {

@@ -276,8 +276,10 @@ describe("the trader's screen in Chromium", () => {
     await modal.getByLabel('Amount').fill('1.5');
     await modal.getByRole('button', { name: 'Review' }).dblclick();
     await modal.getByText('You are about to send').waitFor();
-    // Longer than the guard: had the second click counted, the transfer would be on its way.
-    await page.waitForTimeout(800);
+    // Until the guard has run out (the confirm button enables): had the second click counted, the
+    // transfer would be on its way by then.
+    const send = modal.getByRole('button', { name: 'Confirm and send' });
+    await expect.poll(() => send.isEnabled()).toBe(true);
     expect(await modal.isVisible()).toBe(true);
     expect(sent.calls).toEqual([]);
     expect(await modal.locator('.review-amount').textContent()).toBe('1.5 XRP');
@@ -312,7 +314,15 @@ describe("the trader's screen in Chromium", () => {
     await buy.dblclick();
     const dialog = page.getByRole('alertdialog', { name: 'High price impact' });
     await dialog.waitFor();
-    await page.waitForTimeout(800);
+    // Until the guard has run out (the confirm button enables): had the second click counted, the
+    // swap would be on its way by then.
+    await expect
+      .poll(() =>
+        dialog
+          .getByRole('button', { name: `Confirm: buy at ${quote.priceImpactPercent}% price impact` })
+          .isEnabled(),
+      )
+      .toBe(true);
     expect(sent.calls).toEqual([]);
     expect(await dialog.isVisible()).toBe(true);
     await screenshotWidths(page, 'trader-impact-step');
@@ -332,7 +342,7 @@ describe("the trader's screen in Chromium", () => {
     const console = watchConsole(page);
     await page.setViewportSize(DESKTOP);
     await page.goto(`${url}/api/docs`);
-    await page.getByRole('heading', { name: 'Ledgerpad public API', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Ledgerpad API', level: 1 }).waitFor();
     await page.getByRole('heading', { name: /^GET \/api\/prices$/ }).waitFor();
     expect(await noHorizontalScroll(page)).toBe(true);
     await screenshotWidths(page, 'trader-api-docs');

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { resolveImport } from './import-paths';
 
 // The web app's shape, checked on every run (as the server's is in apps/server/test/architecture):
 // a feature (src/features/<name>/) never imports another feature; shared UI (src/components) and
@@ -22,23 +23,11 @@ function files(dir: string): string[] {
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
-function resolve(from: string, spec: string): string | undefined {
-  const base = path.resolve(path.dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) {
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // try the next form
-    }
-  }
-  return undefined;
-}
-
 const graph = new Map<string, string[]>();
 for (const file of files(SRC)) {
   const deps: string[] = [];
   for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-    const target = resolve(file, (m[1] ?? m[2])!);
+    const target = resolveImport(file, (m[1] ?? m[2])!);
     if (target) deps.push(target);
   }
   graph.set(file, deps);

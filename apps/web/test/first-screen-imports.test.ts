@@ -1,7 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { resolveImport } from './import-paths';
 
 // The landing route's JavaScript (issue 40: ≤ 150 KB gzip from the network until the priced list
 // shows; a token page ≤ 250 KB until its first candle) stays small only if what `/` runs never reaches zod or the address codec: those are for
@@ -30,18 +31,6 @@ const FORMS_AND_LEDGER = [
 const STATIC = /(?:^|\n)\s*(import|export)\s+(type\s+)?([^'"`;]*?)\s*from\s+['"]([^'"]+)['"]/g;
 const SIDE_EFFECT = /(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
 
-function resolveFile(from: string, spec: string): string | undefined {
-  const base = path.resolve(path.dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) {
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // the next form
-    }
-  }
-  return undefined;
-}
-
 /** The runtime names of an import clause (`{ a, type B, c as d }`, `X`, `* as Y`); [] when type-only. */
 function runtimeNames(clause: string): string[] | 'all' {
   const braces = clause.match(/\{([^}]*)\}/);
@@ -64,7 +53,7 @@ const sharedIndex = new Map<string, string>();
   const index = path.join(SHARED, 'index.ts');
   for (const m of readFileSync(index, 'utf8').matchAll(STATIC)) {
     if (m[1] !== 'export' || m[2]) continue;
-    const file = resolveFile(index, m[4]!);
+    const file = resolveImport(index, m[4]!);
     const names = runtimeNames(m[3]!);
     if (!file || names === 'all') continue;
     for (const n of names) sharedIndex.set(n, file);
@@ -89,7 +78,7 @@ function offendingModules(roots: string[], keptOff: string[]): Map<string, strin
           if (target) queue.push({ file: target, by: file });
         }
       } else if (spec.startsWith('.')) {
-        const target = resolveFile(file, spec);
+        const target = resolveImport(file, spec);
         if (target && /\.tsx?$/.test(target)) queue.push({ file: target, by: file });
       } else {
         packages.push(spec);

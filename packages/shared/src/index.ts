@@ -101,8 +101,13 @@ export {
   type SessionResponse,
   type TelegramAuth,
   telegramAuthSchema,
+  okResponseSchema,
+  sessionResponseSchema,
+  type TokenResponse,
+  tokenResponseSchema,
   type User,
   type UserResponse,
+  userResponseSchema,
 } from './schemas/auth';
 export {
   classicAddressSchema,
@@ -372,6 +377,7 @@ export {
   publicBondingSchema,
   PUBLIC_API_ROUTES,
   publicRouteDoc,
+  openApiDocumentSchema,
   publicAirdropSchema,
   publicErrorSchema,
   publicFeesConfigSchema,
@@ -381,6 +387,7 @@ export {
   publicHoldersRecordSchema,
   publicPriceRecordSchema,
   type PublicRoute,
+  type RouteSchemas,
   publicTokenStatsSchema,
   publicTradeSchema,
   blackholedBulkSchema,
@@ -485,6 +492,11 @@ export {
   type ClaimRewardsRequest,
   type ClaimRewardsResult,
   claimRewardsSchema,
+  claimRewardsResultSchema,
+  rewardClaimTotalSchema,
+  rewardPayoutViewSchema,
+  rewardSplitViewSchema,
+  rewardSummaryRowSchema,
   REWARD_MESSAGES,
   REWARD_PERCENT_MAX,
   REWARD_PERCENT_MIN,
@@ -526,6 +538,11 @@ export {
   type ReferralEarningView,
   type ReferralsOverview,
   type ReferralSummary,
+  referralClaimResultSchema,
+  referralClaimViewSchema,
+  referralEarningViewSchema,
+  referralsOverviewSchema,
+  referralSummarySchema,
 } from './schemas/referrals';
 export {
   ADMIN_MESSAGES,
@@ -699,6 +716,9 @@ export {
   type VestingSettings,
   type VestingSettingsInput,
   type VestingTrancheView,
+  vestingAutoReleaseResultSchema,
+  vestingReleaseResultSchema,
+  vestingScheduleViewSchema,
   type EscrowLockState,
 } from './schemas/vesting';
 export {

@@ -5,7 +5,7 @@ import type {
   HTTPMethods,
   preHandlerHookHandler,
 } from 'fastify';
-import { EDGE_MESSAGES, publicRouteDoc, type PublicRoute } from '@ledgerpad/shared';
+import { EDGE_MESSAGES, publicRouteDoc, type PublicRoute, type RouteSchemas } from '@ledgerpad/shared';
 import { forbidden } from '../lib/errors';
 import { requireAdmin, requireUser } from './auth';
 import { idParam } from './edge';
@@ -31,6 +31,11 @@ declare module 'fastify' {
      * GET /api/docs is generated from the routes that declare one (modules/api-docs).
      */
     docs?: PublicRoute;
+    /**
+     * Any other route's summary, body and response schemas (packages/shared; `declared(…)`): its
+     * OpenAPI operation is generated from them and the route's URL (issue 41).
+     */
+    schemas?: RouteSchemas;
   }
   interface FastifyInstance {
     /** Every API route with its declared access (for the authorization suite and audits). */
@@ -44,8 +49,13 @@ export interface ApiRoute {
   access: RouteAccess;
   /** The path names a user (`:userId`) that must be the caller's own. */
   ownUser: boolean;
-  /** The route's OpenAPI documentation, when it declares one (public routes only). */
+  /**
+   * The route's OpenAPI documentation, when it declares one: a public catalogue entry
+   * (`documented`), or its own schemas with the path and path parameters of its URL (`declared`).
+   */
   docs?: PublicRoute;
+  /** A write that needs the session's CSRF token (every unsafe method unless `csrf: false`). */
+  csrf: boolean;
 }
 
 /** Fastify's `/api/tokens/:issuer` as OpenAPI writes it, `/api/tokens/{issuer}`. */
@@ -62,6 +72,37 @@ export function documented(
 ): { config: FastifyContextConfig } {
   return { config: { ...opts.config, access: 'public', docs: publicRouteDoc(path, opts.method) } };
 }
+
+type RouteConfig = Omit<FastifyContextConfig, 'access' | 'docs' | 'schemas'>;
+
+/**
+ * The options of any other /api route: who may call it and its schemas from packages/shared —
+ * `app.get('/api/referrals/me', declared('user', { summary, response: referralSummarySchema }), …)`.
+ * GET /api/docs documents it (with its security: the session cookie, and the CSRF token on a write).
+ */
+export function declared(
+  access: RouteAccess,
+  schemas: RouteSchemas,
+  config: RouteConfig = {},
+): { config: FastifyContextConfig } {
+  return { config: { ...config, access, schemas } };
+}
+
+/** A `declared` route's documentation: its path and path parameters are its URL's. */
+function docOfSchemas(url: string, method: HTTPMethods, schemas: RouteSchemas): PublicRoute {
+  const { query = [], ...rest } = schemas;
+  return {
+    ...rest,
+    path: openApiPath(url),
+    method: method.toLowerCase() as PublicRoute['method'],
+    parameters: [
+      ...[...url.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1]!, in: 'path' as const, required: true })),
+      ...query.map((p) => ({ ...p, in: 'query' as const })),
+    ],
+  };
+}
+
+const UNSAFE_METHODS = new Set<HTTPMethods>(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A route's declared documentation must be of this route: same path, same method, public. */
 function checkDocs(url: string, method: HTTPMethods, access: RouteAccess, docs: PublicRoute): void {
@@ -90,11 +131,13 @@ export function registerAccessControl(app: FastifyInstance): void {
     const access: RouteAccess = route.config?.access ?? 'user';
     const ownUser = access === 'user' && route.url.includes(`:${USER_PARAM}`);
     const methods = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethods[];
-    const docs = route.config?.docs;
+    const { docs: publicDocs, schemas } = route.config ?? {};
     for (const method of methods) {
       if (method === 'HEAD') continue; // Fastify's automatic HEAD twin of a GET
-      if (docs) checkDocs(route.url, method, access, docs);
-      table.push({ method, url: route.url, access, ownUser, ...(docs ? { docs } : {}) });
+      if (publicDocs) checkDocs(route.url, method, access, publicDocs);
+      const docs = publicDocs ?? (schemas ? docOfSchemas(route.url, method, schemas) : undefined);
+      const csrf = UNSAFE_METHODS.has(method) && route.config?.csrf !== false;
+      table.push({ method, url: route.url, access, ownUser, csrf, ...(docs ? { docs } : {}) });
     }
     if (access === 'public') return;
     const guards: preHandlerHookHandler[] =

@@ -11,7 +11,7 @@ declare module 'fastify' {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const CSRF_HEADER = 'x-csrf-token';
+export const CSRF_HEADER = 'x-csrf-token';
 const CSRF_BODY_FIELD = 'csrf_token';
 
 const csrfError = () => csrfRefused('Invalid or missing CSRF token');

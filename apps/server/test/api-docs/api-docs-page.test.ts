@@ -32,15 +32,18 @@ describe('GET /api/docs in a browser', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=300');
     const html = res.body;
     expect(html).toMatch(/^<!doctype html>/);
-    expect(html).toContain('<h1>Ledgerpad public API</h1>');
+    expect(html).toContain('<h1>Ledgerpad API</h1>');
     expect(html).toContain('<a href="/api/docs/openapi.json">');
-    expect(html).toContain(`<h2>${PUBLIC_API_ROUTES.length} routes</h2>`);
-    for (const route of PUBLIC_API_ROUTES) {
+    const declared = documentedRoutes(t.app).map((r) => r.docs);
+    expect(html).toContain(`<h2>${declared.length} routes</h2>`);
+    for (const route of declared) {
       const method = (route.method ?? 'get').toUpperCase();
       // Paths hold { } (never HTML-special); summaries are escaped.
       expect(html).toContain(`<code>${route.path}</code>`);
       expect(html).toContain(`${method} ${route.path}`);
     }
+    // A private route says what it needs (issue 41: they are documented too).
+    expect(html).toContain('Needs the session cookie and the CSRF header.');
     // The 200 body of a route, as its JSON schema.
     expect(html).toContain('200 response (JSON schema)');
   });
@@ -88,14 +91,31 @@ describe('the JSON document', () => {
 describe('the document is generated from the route table', () => {
   it('has one operation per route that declares its documentation, each catalogue entry declared by one route', () => {
     const declared = t.app.apiRoutes.filter((r) => r.docs);
-    // Every declaring route is public and documents itself (its path in OpenAPI form, its method).
+    // Every declaring route documents itself (its path in OpenAPI form, its method).
     for (const r of declared) {
-      expect(r.access, r.url).toBe('public');
       expect(r.docs!.path).toBe(r.url.replace(/:(\w+)/g, '{$1}'));
       expect(r.docs!.method ?? 'get').toBe(r.method.toLowerCase());
     }
     const key = (d: { path: string; method?: string }) => `${d.method ?? 'get'} ${d.path}`;
-    expect(declared.map((r) => key(r.docs!)).sort()).toEqual(PUBLIC_API_ROUTES.map(key).sort());
+    const catalogue = new Set(PUBLIC_API_ROUTES);
+    expect(
+      declared
+        .filter((r) => catalogue.has(r.docs!))
+        .map((r) => key(r.docs!))
+        .sort(),
+    ).toEqual(PUBLIC_API_ROUTES.map(key).sort());
+    // Each operation carries its route's security: none when public, the session cookie when signed
+    // in, and the CSRF header on a write.
+    const doc = buildOpenApiDocument('0', documentedRoutes(t.app));
+    for (const r of declared) {
+      const op = doc.paths[r.docs!.path]![r.method.toLowerCase()] as { security?: unknown };
+      const expected =
+        r.access === 'public'
+          ? undefined
+          : [r.method === 'GET' ? { session: [] } : { session: [], csrf: [] }];
+      expect(op.security, `${r.method} ${r.url}`).toEqual(expected);
+    }
+    expect(doc.components.securitySchemes.csrf).toMatchObject({ in: 'header', name: 'x-csrf-token' });
   });
 
   it('refuses to register a route that declares the documentation of another route or is not public', async () => {

@@ -1,10 +1,14 @@
 import { useState } from 'react';
+import { SELF_CUSTODY_MESSAGES } from '@ledgerpad/shared';
+import { WrongPassphraseError } from '../lib/signer/vault';
 import { TextField } from './form-field';
 import { SubmitActions } from './modal';
 
 /**
  * One passphrase field with its error line and Cancel / submit buttons (unlocking a browser wallet,
- * exporting its key). `onSubmit` answers the sentence to show when the passphrase is refused.
+ * exporting its key). `onSubmit` answers the sentence to show when it refuses the passphrase, or
+ * throws: a wrong passphrase (WrongPassphraseError) reads as the one sentence for it, any other error
+ * as its own message — the mapping written here once for every passphrase prompt.
  */
 export function PassphraseForm({
   submitLabel,
@@ -30,6 +34,10 @@ export function PassphraseForm({
       const refused = await onSubmit(passphrase);
       if (refused) setFailure(refused);
       else setPassphrase('');
+    } catch (err) {
+      setFailure(
+        err instanceof WrongPassphraseError ? SELF_CUSTODY_MESSAGES.wrongPassphrase : (err as Error).message,
+      );
     } finally {
       setBusy(false);
       onBusy?.(false);

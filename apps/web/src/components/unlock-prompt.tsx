@@ -1,5 +1,4 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { SELF_CUSTODY_MESSAGES } from '@ledgerpad/shared';
 import {
   pendingUnlock,
   snapshot,
@@ -9,7 +8,6 @@ import {
   unlockAnswered,
   unlockCancelled,
 } from '../lib/signer/lock';
-import { WrongPassphraseError } from '../lib/signer/vault';
 import { Modal } from './modal';
 import { PassphraseForm } from './passphrase-form';
 
@@ -49,15 +47,9 @@ export function UnlockPrompt() {
         onBusy={setBusy}
         onCancel={unlockCancelled}
         onSubmit={async (passphrase) => {
-          try {
-            await unlock(asked.address, passphrase);
-            unlockAnswered();
-            return undefined;
-          } catch (err) {
-            return err instanceof WrongPassphraseError
-              ? SELF_CUSTODY_MESSAGES.wrongPassphrase
-              : (err as Error).message;
-          }
+          await unlock(asked.address, passphrase);
+          unlockAnswered();
+          return undefined;
         }}
       />
     </Modal>

@@ -26,6 +26,13 @@ export type User = z.infer<typeof userSchema>;
 export const userResponseSchema = z.object({ user: userSchema });
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
+/** GET /api/csrf-token (200 with a session; 204 without) and GET /api/auth/socket-token. */
+export const tokenResponseSchema = z.object({ token: z.string() });
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+/** POST /api/auth/logout, and the other writes that only say they were done. */
+export const okResponseSchema = z.object({ ok: z.literal(true) });
+
 /** GET /api/session: the signed-in user, or null for a visitor (200 either way). */
 export const sessionResponseSchema = z.object({ user: userSchema.nullable() });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;

@@ -344,21 +344,39 @@ export const publicErrorSchema = z.looseObject({
   message: z.string().describe('One sentence saying what was wrong.'),
 });
 
+/** GET /api/docs/openapi.json: the OpenAPI 3.1 document itself (its parts as OpenAPI defines them). */
+export const openApiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+
 const issuerPath = { name: 'issuer', in: 'path', required: true } as const;
 const q = (name: string, required = true) => ({ name, in: 'query', required }) as const;
 
-/** One documented public route: its path, parameters, answer and whether it is a paged list. */
-export interface PublicRoute {
-  path: string;
-  /** GET unless said. */
-  method?: 'get' | 'post';
-  /** A POST's JSON body. */
-  body?: z.ZodType;
+/**
+ * What every /api route declares (issue 41): a one-line summary, its JSON body (where it takes one)
+ * and its answer, as zod schemas from packages/shared. The server's OpenAPI document is generated
+ * from these declarations, so a route and its document cannot drift.
+ */
+export interface RouteSchemas {
   summary: string;
-  parameters: readonly { name: string; in: 'path' | 'query'; required: boolean }[];
+  /** A POST/PUT's JSON body. */
+  body?: z.ZodType;
+  /** The 200 answer. */
   response: z.ZodType;
+  /** Query parameters (path parameters come from the route's own URL). */
+  query?: readonly { name: string; required: boolean }[];
   /** Paged with ?limit=&offset= and X-Total-Count (docs/paging.md). */
   paged?: boolean;
+}
+
+/** One documented public route: its path, parameters, answer and whether it is a paged list. */
+export interface PublicRoute extends Omit<RouteSchemas, 'query'> {
+  path: string;
+  /** GET unless said. */
+  method?: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  parameters: readonly { name: string; in: 'path' | 'query'; required: boolean }[];
 }
 
 /** The public market API, as GET /api/docs documents it (all GET, all public). */

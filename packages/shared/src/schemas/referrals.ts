@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { classicAddressSchema } from './common';
 import { REFERRAL_CODE_PATTERN } from '../referral-code';
-import { REWARD_MESSAGES } from './rewards';
+import { claimPaymentResultSchema, feePaymentViewSchema, REWARD_MESSAGES } from './rewards';
 
 // Referrals (issue 37): every user has a code; a visitor who signs up through `/?ref=<code>` is
 // bound to that referrer at their first sign-in, pays nothing extra, and the referrer earns a share
@@ -38,71 +38,70 @@ export const referralClaimSchema = z.object({
 });
 export type ReferralClaimRequest = z.input<typeof referralClaimSchema>;
 
-export interface ReferralClaimResult {
-  claimed: string;
-  to: string;
-  currency: string;
-  hash: string;
-}
+// The answers, one schema per shape (issue 41): the routes declare them, GET /api/docs documents
+// them, and the TypeScript types are inferred from them.
+
+/** POST /api/referrals/claim: what was paid, to which wallet, by which transaction (as a creator's claim). */
+export const referralClaimResultSchema = claimPaymentResultSchema;
+export type ReferralClaimResult = z.infer<typeof referralClaimResultSchema>;
 
 /** What a referrer earned in one currency: earned and claimed so far (pending claims count as claimed). */
-export interface ReferralBalanceView {
-  currency: 'XRP' | 'RLUSD';
-  earned: string;
-  claimed: string;
+export const referralBalanceViewSchema = z.object({
+  currency: z.enum(['XRP', 'RLUSD']),
+  earned: z.string(),
+  claimed: z.string(),
   /** What a claim pays now: earned − claimed rounded down to 6 decimals. */
-  claimable: string;
-}
+  claimable: z.string(),
+});
+export type ReferralBalanceView = z.infer<typeof referralBalanceViewSchema>;
 
 /** GET /api/referrals/me: the caller's code and link, their referred users and earnings. */
-export interface ReferralSummary {
-  code: string;
+export const referralSummarySchema = z.object({
+  code: z.string(),
   /** The path of the link (`/?ref=<code>`); the page puts its own origin in front. */
-  link_path: string;
+  link_path: z.string(),
   /** Users who signed up through the link. */
-  referred: number;
+  referred: z.number().int(),
   /** Of them, those whose trades still earn the referrer a share (inside their window). */
-  active: number;
-  share_percent: string;
-  months: number;
-  balances: ReferralBalanceView[];
-}
+  active: z.number().int(),
+  share_percent: z.string(),
+  months: z.number().int(),
+  balances: z.array(referralBalanceViewSchema),
+});
+export type ReferralSummary = z.infer<typeof referralSummarySchema>;
 
 /** One claim of referral earnings (GET /api/referrals/claims), newest first. */
-export interface ReferralClaimView {
-  id: number;
-  address: string;
-  amount: string;
-  currency: string;
-  status: 'pending' | 'paid' | 'failed';
-  hash: string | null;
-  created_at: string;
-}
+export const referralClaimViewSchema = feePaymentViewSchema;
+export type ReferralClaimView = z.infer<typeof referralClaimViewSchema>;
 
 /** One accrual: the referrer's share of one trade's fee (GET /api/referrals/earnings), newest first. */
-export interface ReferralEarningView {
-  id: number;
-  currency: string;
+export const referralEarningViewSchema = z.object({
+  id: z.number().int(),
+  currency: z.string(),
   /** The platform fee the trade paid. */
-  fee: string;
+  fee: z.string(),
   /** The referrer's share of it. */
-  amount: string;
-  share_bps: number;
-  created_at: string;
-}
+  amount: z.string(),
+  share_bps: z.number().int(),
+  created_at: z.string(),
+});
+export type ReferralEarningView = z.infer<typeof referralEarningViewSchema>;
 
 /** GET /api/admin/referrals: the programme's totals and its referrers. */
-export interface ReferralsOverview {
-  totals: Array<{ currency: string; earned: string; claimed: string }>;
-  referred_users: number;
-  referrers: Array<{
-    user_id: number;
-    username: string | null;
-    code: string | null;
-    referred: number;
-    earned_xrp: string;
-    claimed_xrp: string;
-    earned_rlusd: string;
-    claimed_rlusd: string;
-  }>;
-}
+export const referralsOverviewSchema = z.object({
+  totals: z.array(z.object({ currency: z.string(), earned: z.string(), claimed: z.string() })),
+  referred_users: z.number().int(),
+  referrers: z.array(
+    z.object({
+      user_id: z.number().int(),
+      username: z.string().nullable(),
+      code: z.string().nullable(),
+      referred: z.number().int(),
+      earned_xrp: z.string(),
+      claimed_xrp: z.string(),
+      earned_rlusd: z.string(),
+      claimed_rlusd: z.string(),
+    }),
+  ),
+});
+export type ReferralsOverview = z.infer<typeof referralsOverviewSchema>;

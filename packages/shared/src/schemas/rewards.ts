@@ -102,35 +102,47 @@ export function splitAmounts(amount: string, recipients: ReadonlyArray<{ bps: nu
   return parts.map((p) => microsToUnits(p).toFixed(6));
 }
 
-/** GET /api/rewards/splits/:tokenId (public): the token's split and every change to it. */
-export interface RewardSplitView {
-  token_id: number;
-  /** Empty: no split (the creator's claims pay one wallet of theirs). */
-  recipients: RewardSplitRecipient[];
-  history: RewardSplitChange[];
-}
+// The answers, one schema per shape (issue 41): the routes declare them, GET /api/docs documents
+// them, and the TypeScript types are inferred from them.
 
 /** One change of a split, as the token's public history shows it (newest first). */
-export interface RewardSplitChange {
-  at: string;
-  before: RewardSplitRecipient[];
-  after: RewardSplitRecipient[];
-}
+export const rewardSplitChangeSchema = z.object({
+  at: z.string(),
+  before: z.array(rewardSplitRecipientSchema),
+  after: z.array(rewardSplitRecipientSchema),
+});
+export type RewardSplitChange = z.infer<typeof rewardSplitChangeSchema>;
+
+/** GET /api/rewards/splits/:tokenId (public): the token's split and every change to it. */
+export const rewardSplitViewSchema = z.object({
+  token_id: z.number().int(),
+  /** Empty: no split (the creator's claims pay one wallet of theirs). */
+  recipients: z.array(rewardSplitRecipientSchema),
+  history: z.array(rewardSplitChangeSchema),
+});
+export type RewardSplitView = z.infer<typeof rewardSplitViewSchema>;
+
+/**
+ * One payment of the fee wallet as its history lists it (a referrer's claim, a creator's payout):
+ * 'pending' while it is being paid, 'paid' (with its hash), 'failed' (its amount went back).
+ */
+export const feePaymentViewSchema = z.object({
+  id: z.number().int(),
+  address: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  status: z.enum(['pending', 'paid', 'failed']),
+  hash: z.string().nullable(),
+  created_at: z.string(),
+});
 
 /** One payment of a claim to one recipient (GET /api/rewards/payouts). */
-export interface RewardPayoutView {
-  id: number;
-  claim_id: number;
-  token_id: number;
-  address: string;
-  amount: string;
-  currency: string;
-  /** 'pending' while it is being paid, 'paid' (with its hash), 'failed' (its amount went back). */
-  status: 'pending' | 'paid' | 'failed';
-  hash: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export const rewardPayoutViewSchema = feePaymentViewSchema.extend({
+  claim_id: z.number().int(),
+  token_id: z.number().int(),
+  updated_at: z.string(),
+});
+export type RewardPayoutView = z.infer<typeof rewardPayoutViewSchema>;
 
 /**
  * POST /api/claim-rewards: `percent` of the token's unclaimed reward to one of the caller's wallets,
@@ -175,31 +187,40 @@ export type ClaimRewardsRequest = z.input<typeof claimRewardsSchema>;
  * POST /api/claim-rewards answer: the amount paid (6 decimals) and the wallet it went to. A split
  * claim names its first recipient in `to`/`hash` and every payment in `payouts`.
  */
-export interface ClaimRewardsResult {
-  claimed: string;
-  to: string;
-  currency: string;
-  hash: string;
-  payouts?: Array<{
-    address: string;
-    amount: string;
-    hash: string | null;
-    status: RewardPayoutView['status'];
-  }>;
-}
+/** What a claim paid (a creator's reward or a referrer's earnings): how much, to whom, by which transaction. */
+export const claimPaymentResultSchema = z.object({
+  claimed: z.string(),
+  to: z.string(),
+  currency: z.string(),
+  hash: z.string(),
+});
+
+export const claimRewardsResultSchema = claimPaymentResultSchema.extend({
+  /** One payment per recipient when the token has a reward split. */
+  payouts: z
+    .array(
+      z.object({
+        address: z.string(),
+        amount: z.string(),
+        hash: z.string().nullable(),
+        status: rewardPayoutViewSchema.shape.status,
+      }),
+    )
+    .optional(),
+});
+export type ClaimRewardsResult = z.infer<typeof claimRewardsResultSchema>;
 
 /** GET /api/rewards/summary: one row per token the caller created. */
-export interface RewardSummaryRow {
-  id: number;
-  total_reward: string;
-  reward_currency: string;
-}
+export const rewardSummaryRowSchema = z.object({
+  id: z.number().int(),
+  total_reward: z.string(),
+  reward_currency: z.string(),
+});
+export type RewardSummaryRow = z.infer<typeof rewardSummaryRowSchema>;
 
 /** GET /api/rewards/claim-totals: what the caller has claimed of each of their tokens. */
-export interface RewardClaimTotal {
-  token_id: number;
-  total_claimed: string;
-}
+export const rewardClaimTotalSchema = z.object({ token_id: z.number().int(), total_claimed: z.string() });
+export type RewardClaimTotal = z.infer<typeof rewardClaimTotalSchema>;
 
 // Sums of issued amounts need more than the default 20 digits.
 

@@ -16,6 +16,7 @@ const escapeHtml = (text: string) =>
 
 interface Operation {
   summary: string;
+  security?: Array<Record<string, unknown>>;
   parameters: Array<{ name: string; in: string; required: boolean }>;
   requestBody?: { content: Record<string, { schema: unknown }> };
   responses: Record<string, { description: string; content: Record<string, { schema: unknown }> }>;
@@ -40,6 +41,10 @@ function operationHtml(path: string, method: string, op: Operation): string {
   const body = op.requestBody
     ? schemaBlock('Request body (JSON schema)', op.requestBody.content['application/json']?.schema)
     : '';
+  // Who may call it, from the operation's security (issue 41: the private routes are documented too).
+  const who = op.security
+    ? `<p class="muted">Needs the session cookie${Object.keys(op.security[0] ?? {}).includes('csrf') ? ' and the CSRF header' : ''}.</p>`
+    : '';
   const ok = op.responses['200'];
   const errors = Object.entries(op.responses)
     .filter(([status]) => status !== '200')
@@ -48,6 +53,7 @@ function operationHtml(path: string, method: string, op: Operation): string {
   return `<section class="op" id="${anchorOf(method, path)}">
 <h2><span class="method ${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span> <code>${escapeHtml(path)}</code></h2>
 <p>${escapeHtml(op.summary)}</p>
+${who}
 ${params}
 ${body}
 ${ok ? schemaBlock('200 response (JSON schema)', ok.content['application/json']?.schema) : ''}
@@ -70,7 +76,8 @@ pre { overflow: auto; padding: 10px; border: 1px solid var(--line); border-radiu
 nav ul { columns: 2 260px; padding-left: 18px; }
 .op { border-top: 1px solid var(--line); padding: 16px 0; }
 .method { display: inline-block; min-width: 52px; padding: 1px 6px; border-radius: 4px; font-size: 0.8rem; text-align: center; color: #fff; background: #2f7d32; }
-.method.post { background: #8a5a00; }
+.method.post, .method.put { background: #8a5a00; }
+.method.delete { background: #a12b2b; }
 table { border-collapse: collapse; margin: 6px 0; }
 th, td { border: 1px solid var(--line); padding: 3px 10px; text-align: left; }
 summary { cursor: pointer; color: var(--accent); margin: 4px 0; }

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PublicRoute } from '@ledgerpad/shared';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { openApiDocumentSchema } from '@ledgerpad/shared';
 import { SERVER_DIR } from '../../paths';
-import { buildOpenApiDocument } from './openapi';
+import { declared } from '../../plugins/access';
+import { buildOpenApiDocument, type DocumentedRoute } from './openapi';
 import { OPENAPI_JSON_PATH, renderApiDocsPage } from './page';
 
 /**
@@ -18,12 +19,12 @@ function wantsHtml(request: FastifyRequest): boolean {
 }
 
 /** The documentation the routes declared, in the order they were registered. */
-export function documentedRoutes(app: FastifyInstance): PublicRoute[] {
-  return app.apiRoutes.flatMap((r) => (r.docs ? [r.docs] : []));
+export function documentedRoutes(app: FastifyInstance): DocumentedRoute[] {
+  return app.apiRoutes.flatMap(({ docs, access, csrf }) => (docs ? [{ docs, access, csrf }] : []));
 }
 
 /**
- * GET /api/docs: the public API's OpenAPI 3.1 document — a readable page in a browser (issue 39),
+ * GET /api/docs: the API's OpenAPI 3.1 document — a readable page in a browser (issue 39),
  * the JSON for everything else; GET /api/docs/openapi.json: the JSON at a URL that never changes
  * with the client's headers.
  */
@@ -43,9 +44,10 @@ export function registerApiDocs(app: FastifyInstance, deps: { version?: string }
   // Changes only with a deploy: shared caches may keep it a few minutes.
   const cached = (reply: FastifyReply) => reply.header('cache-control', 'public, max-age=300');
   const sendJson = (reply: FastifyReply) => cached(reply).type('application/json; charset=utf-8').send(json);
-  app.get('/api/docs', { config: { access: 'public' } }, async (request, reply) => {
+  const docs = (summary: string) => declared('public', { summary, response: openApiDocumentSchema });
+  app.get('/api/docs', docs('This document (a readable page for a browser).'), async (request, reply) => {
     reply.header('vary', 'Accept');
     return wantsHtml(request) ? cached(reply).type('text/html; charset=utf-8').send(page) : sendJson(reply);
   });
-  app.get(OPENAPI_JSON_PATH, { config: { access: 'public' } }, async (_request, reply) => sendJson(reply));
+  app.get(OPENAPI_JSON_PATH, docs('This document, as JSON.'), async (_request, reply) => sendJson(reply));
 }

@@ -3,8 +3,13 @@ import {
   REFERRAL_QUERY_PARAM,
   demoAuthSchema,
   googleAuthSchema,
+  okResponseSchema,
   parseReferralCode,
+  telegramAuthSchema,
+  tokenResponseSchema,
+  userResponseSchema,
   type AuthMethods,
+  type RouteSchemas,
 } from '@ledgerpad/shared';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -21,7 +26,7 @@ import { verifyGoogleAccessToken } from './google';
 import { OWNER_LINK_PATH, redeemSignInLink, signInLinkRefusedPage } from './sign-in-links';
 import { signSocketToken } from './socket-token';
 import { verifyTelegramAuth } from './telegram';
-import { documented } from '../../plugins/access';
+import { declared, documented } from '../../plugins/access';
 
 export interface AuthRouteDeps {
   config: Config;
@@ -61,8 +66,12 @@ export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
   };
 
   // Sign-in has no session yet, so no CSRF token: the Origin check stops cross-site login forgery.
-  const signInRoute = (rateLimit: RateLimits['auth']) => ({
-    config: { csrf: false, rateLimit, access: 'public' as const },
+  const signInRoute = (rateLimit: RateLimits['auth'], how: string, body: RouteSchemas['body']) => ({
+    ...declared(
+      'public',
+      { summary: `Sign in ${how}; sets the session cookie.`, body, response: userResponseSchema },
+      { csrf: false, rateLimit },
+    ),
     preHandler: origins.requireAllowedOrigin,
   });
 
@@ -102,8 +111,6 @@ export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
     return { user: toPublicUser(user) };
   };
 
-  const publicRoute = { config: { access: 'public' as const } };
-
   app.get('/api/auth/methods', documented('/api/auth/methods'), async (): Promise<AuthMethods> => ({
     telegram: { enabled: telegramEnabled, botUsername: config.TELEGRAM_BOT_USERNAME ?? null },
     google: { enabled: googleEnabled, clientId: config.GOOGLE_CLIENT_ID ?? null },
@@ -114,69 +121,81 @@ export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
       : null,
   }));
 
-  app.post('/api/auth/telegram', signInRoute(limits.auth), async (request, reply) => {
-    if (!config.TELEGRAM_BOT_TOKEN) {
-      throw serviceDisabled('Telegram sign-in is not configured on this server (TELEGRAM_BOT_TOKEN)');
-    }
-    const auth = verifyTelegramAuth(request.body, config.TELEGRAM_BOT_TOKEN, Math.floor(Date.now() / 1000));
-    // first_name as Telegram has it: the header greets 'Welcome, ' + first_name (spec 000 §2).
-    const user = await signUp(request, (tx) =>
-      upsertUser(
-        tx,
-        { telegramId: auth.id },
-        {
-          username: auth.username ?? null,
-          firstName: auth.first_name ?? null,
-          photoUrl: auth.photo_url ?? null,
-        },
-      ),
-    );
-    return finishSignIn(request, reply, user);
-  });
+  app.post(
+    '/api/auth/telegram',
+    signInRoute(limits.auth, 'with Telegram', telegramAuthSchema),
+    async (request, reply) => {
+      if (!config.TELEGRAM_BOT_TOKEN) {
+        throw serviceDisabled('Telegram sign-in is not configured on this server (TELEGRAM_BOT_TOKEN)');
+      }
+      const auth = verifyTelegramAuth(request.body, config.TELEGRAM_BOT_TOKEN, Math.floor(Date.now() / 1000));
+      // first_name as Telegram has it: the header greets 'Welcome, ' + first_name (spec 000 §2).
+      const user = await signUp(request, (tx) =>
+        upsertUser(
+          tx,
+          { telegramId: auth.id },
+          {
+            username: auth.username ?? null,
+            firstName: auth.first_name ?? null,
+            photoUrl: auth.photo_url ?? null,
+          },
+        ),
+      );
+      return finishSignIn(request, reply, user);
+    },
+  );
 
-  app.post('/api/auth/google', signInRoute(limits.auth), async (request, reply) => {
-    if (!config.GOOGLE_CLIENT_ID) {
-      throw serviceDisabled('Google sign-in is not configured on this server (GOOGLE_CLIENT_ID)');
-    }
-    const { token } = parseInput(googleAuthSchema, request.body);
-    const identity = await verifyGoogleAccessToken(token, {
-      clientId: config.GOOGLE_CLIENT_ID,
-      tokenInfoUrl: config.GOOGLE_TOKENINFO_URL,
-      userInfoUrl: config.GOOGLE_USERINFO_URL,
-    });
-    const user = await signUp(request, (tx) =>
-      upsertUser(
-        tx,
-        { googleId: identity.googleId },
-        { email: identity.email, firstName: identity.firstName, photoUrl: identity.photoUrl },
-      ),
-    );
-    return finishSignIn(request, reply, user);
-  });
+  app.post(
+    '/api/auth/google',
+    signInRoute(limits.auth, 'with Google', googleAuthSchema),
+    async (request, reply) => {
+      if (!config.GOOGLE_CLIENT_ID) {
+        throw serviceDisabled('Google sign-in is not configured on this server (GOOGLE_CLIENT_ID)');
+      }
+      const { token } = parseInput(googleAuthSchema, request.body);
+      const identity = await verifyGoogleAccessToken(token, {
+        clientId: config.GOOGLE_CLIENT_ID,
+        tokenInfoUrl: config.GOOGLE_TOKENINFO_URL,
+        userInfoUrl: config.GOOGLE_USERINFO_URL,
+      });
+      const user = await signUp(request, (tx) =>
+        upsertUser(
+          tx,
+          { googleId: identity.googleId },
+          { email: identity.email, firstName: identity.firstName, photoUrl: identity.photoUrl },
+        ),
+      );
+      return finishSignIn(request, reply, user);
+    },
+  );
 
   if (demoEnabled) {
-    app.post('/api/auth/demo', signInRoute(limits.demo), async (request, reply) => {
-      const { username } = parseInput(demoAuthSchema, request.body);
-      // The browser's device secret: HttpOnly, so page scripts can't read it; set on first use.
-      let device = request.cookies[DEVICE_COOKIE];
-      if (!device || !/^[A-Za-z0-9_-]{43}$/.test(device)) {
-        device = randomToken(32);
-        reply.setCookie(DEVICE_COOKIE, device, {
-          httpOnly: true,
-          sameSite: 'lax',
-          path: '/api/auth',
-          secure: config.NODE_ENV === 'production',
-          maxAge: DEVICE_COOKIE_MAX_AGE_S,
-        });
-      }
-      const deviceHash = sha256Hex(device);
-      // Only a new demo user counts against the address's daily allowance; signing back in is free.
-      const signIn = () => signUp(request, (tx) => demoSignIn(tx, username, deviceHash), deviceHash);
-      const user = (await demoUserExists(db, username))
-        ? await signIn()
-        : await deps.quotas.within(demoUsersRule, request.ip, 1, signIn);
-      return finishSignIn(request, reply, user);
-    });
+    app.post(
+      '/api/auth/demo',
+      signInRoute(limits.demo, 'as a demo user', demoAuthSchema),
+      async (request, reply) => {
+        const { username } = parseInput(demoAuthSchema, request.body);
+        // The browser's device secret: HttpOnly, so page scripts can't read it; set on first use.
+        let device = request.cookies[DEVICE_COOKIE];
+        if (!device || !/^[A-Za-z0-9_-]{43}$/.test(device)) {
+          device = randomToken(32);
+          reply.setCookie(DEVICE_COOKIE, device, {
+            httpOnly: true,
+            sameSite: 'lax',
+            path: '/api/auth',
+            secure: config.NODE_ENV === 'production',
+            maxAge: DEVICE_COOKIE_MAX_AGE_S,
+          });
+        }
+        const deviceHash = sha256Hex(device);
+        // Only a new demo user counts against the address's daily allowance; signing back in is free.
+        const signIn = () => signUp(request, (tx) => demoSignIn(tx, username, deviceHash), deviceHash);
+        const user = (await demoUserExists(db, username))
+          ? await signIn()
+          : await deps.quotas.within(demoUsersRule, request.ip, 1, signIn);
+        return finishSignIn(request, reply, user);
+      },
+    );
   }
 
   // The owner's one-time link (printed to the console at start). A top-level navigation, so it
@@ -204,31 +223,49 @@ export function registerAuth(app: FastifyInstance, deps: AuthRouteDeps): void {
   );
 
   // Public: signing out without a session is a harmless no-op, and a stale tab must always manage it.
-  app.post('/api/auth/logout', publicRoute, async (request, reply) => {
-    await sessions.signOut(request, reply);
-    return { ok: true };
-  });
+  app.post(
+    '/api/auth/logout',
+    declared('public', { summary: 'Sign out (a no-op without a session).', response: okResponseSchema }),
+    async (request, reply) => {
+      await sessions.signOut(request, reply);
+      return { ok: true };
+    },
+  );
 
-  app.get('/api/csrf-token', publicRoute, async (request, reply) => {
-    // Per-session token; never cache it in a shared cache.
-    reply.header('cache-control', 'no-store');
-    // No session, no token: 204, not an error — a sign-in's own POST asks before there is a
-    // session (it needs none: the CSRF check applies to sessions), and a 401 there was logged in
-    // every visitor's console (issue 39).
-    if (!request.session) return reply.code(204).send();
-    return { token: request.session.csrfToken };
-  });
+  app.get(
+    '/api/csrf-token',
+    declared('public', {
+      summary: "The session's CSRF token for writes (204, no body, without a session).",
+      response: tokenResponseSchema,
+    }),
+    async (request, reply) => {
+      // Per-session token; never cache it in a shared cache.
+      reply.header('cache-control', 'no-store');
+      // No session, no token: 204, not an error — a sign-in's own POST asks before there is a
+      // session (it needs none: the CSRF check applies to sessions), and a 401 there was logged in
+      // every visitor's console (issue 39).
+      if (!request.session) return reply.code(204).send();
+      return { token: request.session.csrfToken };
+    },
+  );
 
   // Public: anonymous visitors get a token for public events (sub null).
-  app.get('/api/auth/socket-token', publicRoute, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return {
-      token: signSocketToken(
-        deps.socketSecret,
-        request.user?.id ?? null,
-        Date.now(),
-        request.session?.id ?? null,
-      ),
-    };
-  });
+  app.get(
+    '/api/auth/socket-token',
+    declared('public', {
+      summary: "A token for the socket (/ws): the user's events, or the public ones for a visitor.",
+      response: tokenResponseSchema,
+    }),
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return {
+        token: signSocketToken(
+          deps.socketSecret,
+          request.user?.id ?? null,
+          Date.now(),
+          request.session?.id ?? null,
+        ),
+      };
+    },
+  );
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { USER_LIST_PAGE, type PositionsResponse } from '@ledgerpad/shared';
+import { USER_LIST_PAGE, positionsResponseSchema, type PositionsResponse } from '@ledgerpad/shared';
 import { pageOf, pageSlice } from '../../lib/paging';
 import type { Platform } from '../../platform';
+import { declared } from '../../plugins/access';
 import { rlusdIssuer } from '../../platform/accounts';
 import type { MarketSnapshot } from '../market';
 import { userFeePercent } from '../trading';
@@ -36,7 +37,11 @@ export function registerPositions(
   // `:userId` is the caller's own: the access plugin checks it (plugins/access.ts).
   app.get(
     '/api/positions/:userId',
-    { config: { access: 'user' as const } },
+    declared('user', {
+      summary: 'Your wallets with their XRP, tokens and LP shares, valued in XRP with profit and loss.',
+      response: positionsResponseSchema,
+      paged: true,
+    }),
     async (request, reply): Promise<PositionsResponse> => {
       // Paged like every list (docs/paging.md); the shape stays the spec's.
       const page = pageOf(request, USER_LIST_PAGE);

@@ -1,16 +1,18 @@
+import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import {
   USER_LIST_PAGE,
   referralClaimSchema,
-  type ReferralClaimResult,
-  type ReferralClaimView,
-  type ReferralEarningView,
-  type ReferralsOverview,
-  type ReferralSummary,
+  referralClaimResultSchema,
+  referralClaimViewSchema,
+  referralEarningViewSchema,
+  referralsOverviewSchema,
+  referralSummarySchema,
 } from '@ledgerpad/shared';
 import { pageOf, pageSlice } from '../../lib/paging';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
+import { declared } from '../../plugins/access';
 import { idempotencyKey } from '../../plugins/edge';
 import type { FeeWalletPayments } from '../rewards';
 import type { WalletsApi } from '../wallets';
@@ -41,30 +43,62 @@ export function registerReferrals(
   });
   if (payments.canPay)
     registerReferralClaimJob({ db: deps.platform.database.db, jobs: deps.platform.jobs, payments });
-  const user = { config: { access: 'user' as const } };
   const noStore = { 'cache-control': 'private, no-store' };
 
-  app.get('/api/referrals/me', user, async (request, reply): Promise<ReferralSummary> => {
-    reply.headers(noStore);
-    return service.summary(request.user!.id);
-  });
-  app.get('/api/referrals/claims', user, async (request, reply): Promise<ReferralClaimView[]> => {
-    reply.headers(noStore);
-    const page = pageOf(request, USER_LIST_PAGE);
-    return pageSlice(request, reply, page, await service.claims(request.user!.id));
-  });
-  app.get('/api/referrals/earnings', user, async (request, reply): Promise<ReferralEarningView[]> => {
-    reply.headers(noStore);
-    const page = pageOf(request, USER_LIST_PAGE);
-    return pageSlice(request, reply, page, await service.earnings(request.user!.id));
-  });
-  app.post('/api/referrals/claim', user, (request): Promise<ReferralClaimResult> =>
-    service.claim(request.user!.id, parseInput(referralClaimSchema, request.body), idempotencyKey(request)),
+  app.get(
+    '/api/referrals/me',
+    declared('user', {
+      summary: 'Your referral code, link, referred users and earnings.',
+      response: referralSummarySchema,
+    }),
+    async (request, reply) => {
+      reply.headers(noStore);
+      return service.summary(request.user!.id);
+    },
+  );
+  app.get(
+    '/api/referrals/claims',
+    declared('user', {
+      summary: 'Your claims of referral earnings, newest first.',
+      response: z.array(referralClaimViewSchema),
+      paged: true,
+    }),
+    async (request, reply) => {
+      reply.headers(noStore);
+      const page = pageOf(request, USER_LIST_PAGE);
+      return pageSlice(request, reply, page, await service.claims(request.user!.id));
+    },
+  );
+  app.get(
+    '/api/referrals/earnings',
+    declared('user', {
+      summary: 'Your share of each referred trade, newest first.',
+      response: z.array(referralEarningViewSchema),
+      paged: true,
+    }),
+    async (request, reply) => {
+      reply.headers(noStore);
+      const page = pageOf(request, USER_LIST_PAGE);
+      return pageSlice(request, reply, page, await service.earnings(request.user!.id));
+    },
+  );
+  app.post(
+    '/api/referrals/claim',
+    declared('user', {
+      summary: 'Claim every unclaimed referral earning in one currency to one of your wallets.',
+      body: referralClaimSchema,
+      response: referralClaimResultSchema,
+    }),
+    (request) =>
+      service.claim(request.user!.id, parseInput(referralClaimSchema, request.body), idempotencyKey(request)),
   );
   app.get(
     '/api/admin/referrals',
-    { config: { access: 'admin' as const } },
-    async (_request, reply): Promise<ReferralsOverview> => {
+    declared('admin', {
+      summary: "The referral programme's totals and referrers.",
+      response: referralsOverviewSchema,
+    }),
+    async (_request, reply) => {
       reply.headers(noStore);
       return service.overview();
     },

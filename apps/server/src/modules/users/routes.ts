@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   DEFAULT_SLIPPAGE_PERCENT,
   slippagePreferenceSchema,
+  userResponseSchema,
   type SlippagePreference,
   wholeNumberSchema,
   EDGE_MESSAGES,
@@ -12,7 +13,7 @@ import { forbidden } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { users } from './schema';
 import { toPublicUser } from './service';
-import { documented } from '../../plugins/access';
+import { declared, documented } from '../../plugins/access';
 
 const slippageIdSchema = wholeNumberSchema('id', { min: 1, message: 'The id must be a number.' });
 
@@ -20,11 +21,15 @@ export function registerUsers(app: FastifyInstance, deps: { db: Db }): void {
   const { db } = deps;
   // The web client pings this every 5 minutes to keep the session alive and learn who is signed in
   // (and whether they are an admin, so no screen has to probe an admin route to find out).
-  app.get('/api/user', { config: { access: 'user' } }, async (request, reply) => {
-    // Personal data: never stored by a shared cache.
-    reply.header('cache-control', 'private, no-store');
-    return { user: { ...toPublicUser(request.user!), isAdmin: await request.isAdmin() } };
-  });
+  app.get(
+    '/api/user',
+    declared('user', { summary: 'The signed-in user (the keep-alive ping).', response: userResponseSchema }),
+    async (request, reply) => {
+      // Personal data: never stored by a shared cache.
+      reply.header('cache-control', 'private, no-store');
+      return { user: { ...toPublicUser(request.user!), isAdmin: await request.isAdmin() } };
+    },
+  );
 
   // Who is signed in, 200 either way (`user: null` for a visitor): the web app asks this on load, as
   // GET /api/user answers a visitor 401 — a failed request in every visitor's console for an
@@ -40,7 +45,10 @@ export function registerUsers(app: FastifyInstance, deps: { db: Db }): void {
   // (Google, demo), their user id: a path id is never a way to read someone else's settings.
   app.get<{ Params: { id: string } }>(
     '/api/user/slippage/:id',
-    { config: { access: 'user' } },
+    declared('user', {
+      summary: 'Your saved slippage (the id is your messenger id, or your user id).',
+      response: slippagePreferenceSchema,
+    }),
     async (request, reply): Promise<SlippagePreference> => {
       const user = request.user!;
       // A messenger id is not a row id (Telegram's run past ID_MAX): the same digits-as-written
@@ -55,7 +63,11 @@ export function registerUsers(app: FastifyInstance, deps: { db: Db }): void {
   // Saves it (the spec shows no save call; the swap screen saves what the user types).
   app.put(
     '/api/user/slippage',
-    { config: { access: 'user' } },
+    declared('user', {
+      summary: 'Save your slippage.',
+      body: slippagePreferenceSchema,
+      response: slippagePreferenceSchema,
+    }),
     async (request): Promise<SlippagePreference> => {
       const { slippage } = parseInput(slippagePreferenceSchema, request.body);
       await db.update(users).set({ slippage, updatedAt: new Date() }).where(eq(users.id, request.user!.id));

@@ -1,14 +1,9 @@
 import { useState } from 'react';
-import { SELF_CUSTODY_MESSAGES, WALLETS_NOTIFICATION_MS, type WalletSummary } from '@ledgerpad/shared';
+import { WALLETS_NOTIFICATION_MS, type WalletSummary } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { Modal, ModalActions } from '../../components/modal';
 import { PassphraseForm } from '../../components/passphrase-form';
-import {
-  open as openRecord,
-  vaultStore,
-  WrongPassphraseError,
-  type VaultSecret,
-} from '../../lib/signer/vault';
+import { open as openRecord, vaultStore, type VaultSecret } from '../../lib/signer/vault';
 
 /**
  * Export a browser wallet's key: after its passphrase, the seed (or the private key of a key-pair
@@ -63,14 +58,8 @@ export function ExportKeyModal({ wallet, onClose }: { wallet: WalletSummary; onC
           onSubmit={async (passphrase) => {
             const record = await vaultStore.get(wallet.wallet_address);
             if (!record) return 'This browser does not hold the key of this wallet.';
-            try {
-              setSecret(await openRecord(record, passphrase));
-              return undefined;
-            } catch (err) {
-              return err instanceof WrongPassphraseError
-                ? SELF_CUSTODY_MESSAGES.wrongPassphrase
-                : (err as Error).message;
-            }
+            setSecret(await openRecord(record, passphrase));
+            return undefined;
           }}
         />
       )}

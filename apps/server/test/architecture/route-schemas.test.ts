@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiRoute } from '../../src/plugins/access';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+// Every /api route declares its response schema (issue 41): a public one through its catalogue
+// entry (`documented`), every other one through `declared(access, { summary, body, response })`
+// with schemas from packages/shared, and GET /api/docs is generated from those declarations. The
+// routes not converted yet are named below, one by one; the list only shrinks: a route on it that
+// now declares its schemas fails the test until it is taken off, and a new route never joins it.
+
+/** Routes that do not declare their schemas yet ("METHOD url"). */
+const NOT_DECLARED_YET = new Set([
+  'GET /api/admin/check',
+  'GET /api/admin/fee-config',
+  'POST /api/admin/fee-config/update',
+  'GET /api/admin/platform-config',
+  'POST /api/admin/platform-config/update',
+  'GET /api/admin/admins',
+  'POST /api/admin/admins/add',
+  'POST /api/admin/admins/remove',
+  'GET /api/admin/fee-overrides',
+  'POST /api/admin/fee-overrides/update',
+  'GET /api/admin/rewards-overview',
+  'GET /api/admin/wallet-overview',
+  'GET /api/admin/all-wallets',
+  'GET /api/admin/audit',
+  'GET /api/admin/staged-wallets',
+  'GET /api/admin/staged-wallets/balances',
+  'POST /api/admin/refund',
+  'POST /api/gateway-balances',
+  'POST /api/admin/tokens/add',
+  'GET /api/listing/control',
+  'POST /api/listing/claims',
+  'POST /api/listing/claims/verify',
+  'GET /api/listing/lost-control',
+  'POST /api/listing/tokens/:id/metadata',
+  'GET /api/admin/tokens',
+  'POST /api/admin/tokens/:id/update',
+  'POST /api/admin/tokens/:id/verify',
+  'POST /api/admin/tokens/:id/hide',
+  'GET /api/wallets',
+  'POST /api/wallets/balances',
+  'POST /api/wallets',
+  'POST /api/wallets/import',
+  'POST /api/wallets/challenge',
+  'POST /api/wallets/self-custody',
+  'POST /api/wallets/transfer',
+  'POST /api/wallets/remove-trustline',
+  'GET /api/wallets/:id/delegation',
+  'POST /api/wallets/:id/delegation',
+  'DELETE /api/wallets/:id/delegation',
+  'DELETE /api/wallets/:id',
+  'PUT /api/wallets/:id/name',
+  'GET /api/wallets/:id/ledger-objects',
+  'GET /api/wallets/:id/trustlines',
+  'POST /api/wallets/:id/fund',
+  'POST /api/wallets/:id/fund-rlusd',
+  'POST /api/wallets/set-trustline-limit',
+  'GET /api/intents/:id',
+  'POST /api/intents/:id/submit',
+  'POST /api/deploy-token',
+  'GET /api/dashboard/has-deployed-token',
+  'GET /api/dashboard/user-tokens/:userId',
+  'GET /api/dashboard/issuer-wallet/:tokenId',
+  'GET /api/dashboard/trust-lines/:tokenId',
+  'POST /api/dashboard/trust-lines/:tokenId/freeze',
+  'POST /api/dashboard/trust-lines/:tokenId/authorize',
+  'POST /api/dashboard/sync-trust-lines/:tokenId',
+  'POST /api/dashboard/set-trust-line-limit',
+  'POST /api/dashboard/blackhole-issuer/:tokenId',
+  'POST /api/dashboard/disable-require-auth/:tokenId',
+  'GET /api/job-status/:jobId',
+  'GET /api/burn/wallets/:userId',
+  'POST /api/burn/burn',
+  'POST /api/amm-info',
+  'POST /api/swap',
+  'POST /api/swap/batch',
+  'POST /api/swap/batch/quote',
+  'POST /api/add-trustline',
+  'POST /api/limit-order',
+  'GET /api/orders/get-orders/:userId',
+  'GET /api/check-orders-status',
+  'POST /api/wallets/:id/owed-fees',
+  'DELETE /api/cancel-order/:orderId',
+  'POST /api/airdrops',
+  'POST /api/airdrops/:id/claim',
+  'GET /api/airdrops/allocations/:walletId/:tokenCode/:issuer',
+  'POST /api/add-liquidity',
+  'POST /api/remove-liquidity',
+  'POST /api/amm-vote',
+  'POST /api/lp-token-balance',
+  'POST /api/get-lp-price',
+  'POST /api/lp-position',
+  'POST /api/amm-auction',
+  'POST /api/amm-bid',
+  'POST /api/upload',
+]);
+
+/**
+ * Routes that answer no JSON, so have no response schema to declare: the owner's one-time sign-in
+ * link is a top-level navigation answered with a redirect into the app (or an HTML page).
+ */
+const NOT_JSON = new Set(['GET /api/auth/owner-link']);
+
+let t: TestApp;
+let routes: ApiRoute[];
+
+beforeAll(async () => {
+  t = await createTestApp({ ledger: 'none' });
+  await t.app.ready();
+  routes = t.app.apiRoutes.filter((r) => r.url.startsWith('/api'));
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const key = (r: ApiRoute) => `${r.method} ${r.url}`;
+
+describe('the route table', () => {
+  it('has a response schema declared by every /api route (but the shrinking list)', () => {
+    const undeclared = routes.filter((r) => !r.docs && !NOT_JSON.has(key(r))).map(key);
+    expect(undeclared.filter((k) => !NOT_DECLARED_YET.has(k))).toEqual([]);
+    // A route that now declares its schemas (or is gone) comes off the list.
+    expect([...NOT_DECLARED_YET].filter((k) => !undeclared.includes(k))).toEqual([]);
+  });
+
+  it('documents each declared route with its own path, method, parameters and access', () => {
+    for (const r of routes.filter((route) => route.docs)) {
+      expect(r.docs!.path, key(r)).toBe(r.url.replace(/:(\w+)/g, '{$1}'));
+      expect(r.docs!.method ?? 'get', key(r)).toBe(r.method.toLowerCase());
+      const pathParams = [...r.url.matchAll(/:(\w+)/g)].map((m) => m[1]);
+      expect(
+        r.docs!.parameters.filter((p) => p.in === 'path').map((p) => p.name),
+        key(r),
+      ).toEqual(pathParams);
+      // A write with a JSON body declares it; a read never has one.
+      if (r.method === 'GET') expect(r.docs!.body, key(r)).toBeUndefined();
+    }
+  });
+});
