@@ -74,10 +74,8 @@ export const vestingAutoReleaseSchema = z.object({
 export type VestingAutoReleaseRequest = z.output<typeof vestingAutoReleaseSchema>;
 
 /** PUT /api/dashboard/vesting/auto-release's answer: the setting as stored. */
-export interface VestingAutoReleaseResult {
-  tokenId: number;
-  enabled: boolean;
-}
+export const vestingAutoReleaseResultSchema = z.object({ tokenId: z.number().int(), enabled: z.boolean() });
+export type VestingAutoReleaseResult = z.infer<typeof vestingAutoReleaseResultSchema>;
 
 export const VESTING_AUTO_RELEASE_MESSAGES = {
   notFound: 'No locked dev allocation of yours matches this token.',
@@ -128,41 +126,49 @@ export interface DevLockView {
   allLockedPercent: string;
 }
 
-export interface VestingTrancheView {
-  index: number;
-  amount: string;
+// The vesting routes' answers, one schema per shape (issue 41): the routes declare them, GET
+// /api/docs documents them, and the types are inferred from them.
+
+export const vestingTrancheViewSchema = z.object({
+  index: z.number().int(),
+  amount: z.string(),
   /** ISO unlock time (the escrow's FinishAfter). */
-  unlockAt: string;
-  status: VestingTrancheStatus;
+  unlockAt: z.string(),
+  status: z.enum(['locked', 'due', 'released', 'missing'] satisfies VestingTrancheStatus[]),
   /** The EscrowCreate's sequence (EscrowFinish's OfferSequence); null when never created. */
-  escrowSequence: number | null;
-  createHash: string | null;
-}
+  escrowSequence: z.number().int().nullable(),
+  createHash: z.string().nullable(),
+});
+export type VestingTrancheView = z.infer<typeof vestingTrancheViewSchema>;
 
 /** GET /api/dashboard/vesting: the signed-in user's locked dev allocations. */
-export interface VestingScheduleView {
-  tokens: Array<{
-    tokenId: number;
-    ticker: string;
-    issuer: string;
-    currency: string;
-    walletAddress: string;
-    /** The validated ledger's close time (ISO): 'due' means past it. */
-    ledgerTime: string;
-    tranches: VestingTrancheView[];
-    /** 'Release automatically when due' is on for this token. */
-    autoRelease: boolean;
-    /** The keeper's last failure to release a due tranche (user-facing); null when none. */
-    autoReleaseError: string | null;
-  }>;
-}
+export const vestingScheduleViewSchema = z.object({
+  tokens: z.array(
+    z.object({
+      tokenId: z.number().int(),
+      ticker: z.string(),
+      issuer: z.string(),
+      currency: z.string(),
+      walletAddress: z.string(),
+      /** The validated ledger's close time (ISO): 'due' means past it. */
+      ledgerTime: z.string(),
+      tranches: z.array(vestingTrancheViewSchema),
+      /** 'Release automatically when due' is on for this token. */
+      autoRelease: z.boolean(),
+      /** The keeper's last failure to release a due tranche (user-facing); null when none. */
+      autoReleaseError: z.string().nullable(),
+    }),
+  ),
+});
+export type VestingScheduleView = z.infer<typeof vestingScheduleViewSchema>;
 
 /** POST /api/dashboard/vesting/release's answer. */
-export interface VestingReleaseResult {
-  status: 'released';
-  hash: string;
-  amount: string;
-}
+export const vestingReleaseResultSchema = z.object({
+  status: z.literal('released'),
+  hash: z.string(),
+  amount: z.string(),
+});
+export type VestingReleaseResult = z.infer<typeof vestingReleaseResultSchema>;
 
 export const VESTING_RELEASE_MESSAGES = {
   notFound: 'No locked tranche of yours matches this token and sequence.',

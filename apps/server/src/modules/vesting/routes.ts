@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import {
   USER_LIST_PAGE,
+  vestingAutoReleaseResultSchema,
   vestingAutoReleaseSchema,
+  vestingReleaseResultSchema,
   vestingReleaseSchema,
+  vestingScheduleViewSchema,
   type VestingAutoReleaseResult,
   type VestingReleaseResult,
   type VestingScheduleView,
@@ -13,6 +16,7 @@ import type { Platform } from '../../platform';
 import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { validatedClose } from '../../ledger/escrows';
+import { declared } from '../../plugins/access';
 import { AutoReleaseKeeper } from './keeper';
 import { VestingService } from './service';
 
@@ -36,19 +40,41 @@ export function registerVesting(
     tokens: deps.tokens,
     wallets: deps.wallets,
   });
-  const auth = { config: { access: 'user' as const } };
   // Paged like every list (docs/paging.md); the shape stays `{ tokens }`.
-  app.get('/api/dashboard/vesting', auth, async (request, reply): Promise<VestingScheduleView> => {
-    const page = pageOf(request, USER_LIST_PAGE);
-    const view = await service.schedule(request.user!.id);
-    return { ...view, tokens: pageSlice(request, reply, page, view.tokens) };
-  });
-  app.post('/api/dashboard/vesting/release', auth, async (request): Promise<VestingReleaseResult> => {
-    return service.release(request.user!.id, parseInput(vestingReleaseSchema, request.body));
-  });
+  app.get(
+    '/api/dashboard/vesting',
+    declared('user', {
+      summary: "Your locked dev allocations: each token's tranches and when they unlock.",
+      response: vestingScheduleViewSchema,
+      paged: true,
+    }),
+    async (request, reply): Promise<VestingScheduleView> => {
+      const page = pageOf(request, USER_LIST_PAGE);
+      const view = await service.schedule(request.user!.id);
+      return { ...view, tokens: pageSlice(request, reply, page, view.tokens) };
+    },
+  );
+  app.post(
+    '/api/dashboard/vesting/release',
+    declared('user', {
+      summary: 'Release a due tranche of your dev allocation (finish its escrow).',
+      body: vestingReleaseSchema,
+      response: vestingReleaseResultSchema,
+    }),
+    async (request): Promise<VestingReleaseResult> => {
+      return service.release(request.user!.id, parseInput(vestingReleaseSchema, request.body));
+    },
+  );
   // 'Release automatically when due' (CSRF like every write; the deployer's own schedules only).
-  app.put('/api/dashboard/vesting/auto-release', auth, async (request): Promise<VestingAutoReleaseResult> =>
-    service.setAutoRelease(request.user!.id, parseInput(vestingAutoReleaseSchema, request.body)),
+  app.put(
+    '/api/dashboard/vesting/auto-release',
+    declared('user', {
+      summary: "Turn 'release automatically when due' on or off for one of your tokens.",
+      body: vestingAutoReleaseSchema,
+      response: vestingAutoReleaseResultSchema,
+    }),
+    async (request): Promise<VestingAutoReleaseResult> =>
+      service.setAutoRelease(request.user!.id, parseInput(vestingAutoReleaseSchema, request.body)),
   );
 
   const connection = platform.connection;
