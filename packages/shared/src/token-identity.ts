@@ -325,58 +325,6 @@ export function rankVerifiedFirst<T extends Pick<TokenIdentity, 'verified' | 'lo
     .map((x) => x.t);
 }
 
-/** The AccountSet that carries a claim: no flag, no field changed, only the memo that says what it grants. */
-export interface ClaimTransaction {
-  TransactionType: 'AccountSet';
-  Account: string;
-  Memos: Array<{ Memo: { MemoType: string; MemoData: string; MemoFormat?: string } }>;
-}
-
-/** POST /api/listing/claims: what the issuer must send (or that there is nothing to send). */
-export interface ClaimChallengeView {
-  token_id: number;
-  issuer_address: string;
-  ticker: string;
-  currency?: string;
-  /** The issuer is one of the caller's Ledgerpad wallets: the 'wallet' method proves it as is. */
-  own_wallet: boolean;
-  /** The claim code (inside the text), and when it stops counting. */
-  code: string;
-  /** What the memo says, in words the issuer reads in its wallet before it signs ('Ledgerpad: make …'). */
-  claim_text: string;
-  expires_at: string;
-  transaction: ClaimTransaction;
-  /** The issuer's Domain (for the TOML method), if it has one. */
-  domain: string | null;
-  /** Where the TOML method looks, when the issuer has a Domain. */
-  toml_url: string | null;
-  /** The line to add to the token's [[CURRENCIES]] entry to be made controller through the TOML. */
-  toml_line: string;
-}
-
-/** A change of controller that took a listing away from the caller (shown to the user who lost it). */
-export interface ControlLossView {
-  token_id: number;
-  ticker: string;
-  issuer_address: string;
-  currency: string;
-  at: string;
-  method: string | null;
-  /** The transaction hash or TOML URL of the proof. */
-  evidence: string | null;
-  message: string;
-}
-
-/** GET /api/listing/control?token_id=: may the caller edit this listing? */
-export interface ListingControlView {
-  token_id: number;
-  controller: boolean;
-  admin: boolean;
-  own_wallet: boolean;
-  /** The caller controlled this listing before and another user's proof replaced them. */
-  lost_control?: ControlLossView | null;
-}
-
 /** One public row of a token's identity history (GET /api/tokens/{issuer}/identity-history). */
 export interface IdentityEventView {
   at: string;

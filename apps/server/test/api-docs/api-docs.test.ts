@@ -7,6 +7,7 @@ import type {
   publicTokenSuggestionListSchema,
   publicHoldersRecordSchema,
   publicPriceRecordSchema,
+  tokenViewDocumentSchema,
 } from '@ledgerpad/shared';
 import {
   PUBLIC_API_ROUTES,
@@ -18,6 +19,7 @@ import {
   type DeployResult,
   type HoldersRecord,
   type PriceRecord,
+  type TokenView,
 } from '@ledgerpad/shared';
 import type { SignedIn } from '../helpers/test-app';
 import { seed, type TradingWorld } from '../helpers/trading-world';
@@ -92,8 +94,59 @@ describe('the response schemas', () => {
       z.output<z.ZodObject<Omit<typeof publicFeesConfigSchema.shape, 'bonding'>>>
     >();
     expectTypeOf<Airdrop>().toExtend<z.output<z.ZodObject<typeof publicAirdropSchema.shape>>>();
+    // TokenView is still an interface; the listing, admin and dashboard routes declare its document.
+    expectTypeOf<TokenView>().toExtend<z.output<z.ZodObject<typeof tokenViewDocumentSchema.shape>>>();
   });
 });
+
+/** A call of a route that declares its schemas (declared(…)): who calls, which route, its URL. */
+interface DeclaredCall {
+  who: SignedIn | null;
+  method: 'GET' | 'POST';
+  route: string;
+  url: string;
+  payload?: object;
+}
+
+/**
+ * Each call answers 200 with a body the schema its route declared accepts, and the document
+ * carries that schema (as zod's JSON Schema), its request body and its security.
+ */
+async function expectDeclaredAnswers(calls: DeclaredCall[]): Promise<void> {
+  const { doc } = await docs();
+  const opOf = (method: string, path: string) =>
+    doc.paths[path]![method] as unknown as {
+      security?: unknown;
+      requestBody?: { content: Record<string, { schema: unknown }> };
+      responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+    };
+  for (const call of calls) {
+    const name = `${call.method} ${call.route}`;
+    const route = t.app.apiRoutes.find((r) => r.method === call.method && r.url === call.route);
+    expect(route?.docs, name).toBeDefined();
+    const res = await t.app.inject({
+      method: call.method,
+      url: call.url,
+      headers: call.who?.headers ?? {},
+      ...(call.payload ? { payload: call.payload } : {}),
+    });
+    expect(res.statusCode, `${name}: ${res.body.slice(0, 200)}`).toBe(200);
+    const parsed = route!.docs!.response.safeParse(res.json());
+    expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
+    const op = opOf(call.method.toLowerCase(), route!.docs!.path);
+    const { $schema: _s, ...schema } = z.toJSONSchema(route!.docs!.response, {
+      io: 'output',
+      unrepresentable: 'any',
+    });
+    expect(op.responses['200']!.content['application/json']!.schema, name).toEqual(schema);
+    if (route!.docs!.body) expect(op.requestBody, name).toBeDefined();
+    expect(op.security, name).toEqual(
+      route!.access === 'public'
+        ? undefined
+        : [call.method === 'GET' ? { session: [] } : { session: [], csrf: [] }],
+    );
+  }
+}
 
 describe('GET /api/docs', () => {
   it('is a public OpenAPI 3.1 JSON document, cacheable, with a path for every public route', async () => {
@@ -193,20 +246,7 @@ describe('GET /api/docs', () => {
     // Issue 41: the private routes declare their schemas too (declared(…)); a sample of them, called
     // for real by the token's creator (owner, an admin) and a trader (alice), each answer checked
     // against the schema its route declared, and the document carrying that schema and its security.
-    const { doc } = await docs();
-    const opOf = (method: string, path: string) =>
-      doc.paths[path]![method] as unknown as {
-        security?: unknown;
-        requestBody?: { content: Record<string, { schema: unknown }> };
-        responses: Record<string, { content: Record<string, { schema: unknown }> }>;
-      };
-    const calls: Array<{
-      who: SignedIn | null;
-      method: 'GET' | 'POST' | 'PUT';
-      route: string;
-      url: string;
-      payload?: object;
-    }> = [
+    const calls: DeclaredCall[] = [
       { who: alice, method: 'GET', route: '/api/referrals/me', url: '/api/referrals/me' },
       { who: alice, method: 'GET', route: '/api/referrals/claims', url: '/api/referrals/claims' },
       { who: alice, method: 'GET', route: '/api/referrals/earnings', url: '/api/referrals/earnings' },
@@ -246,32 +286,7 @@ describe('GET /api/docs', () => {
         url: `/api/rewards/splits/${amm.token_id}`,
       },
     ];
-    for (const call of calls) {
-      const name = `${call.method} ${call.route}`;
-      const route = t.app.apiRoutes.find((r) => r.method === call.method && r.url === call.route);
-      expect(route?.docs, name).toBeDefined();
-      const res = await t.app.inject({
-        method: call.method,
-        url: call.url,
-        headers: call.who?.headers ?? {},
-        ...(call.payload ? { payload: call.payload } : {}),
-      });
-      expect(res.statusCode, `${name}: ${res.body.slice(0, 200)}`).toBe(200);
-      const parsed = route!.docs!.response.safeParse(res.json());
-      expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
-      const op = opOf(call.method.toLowerCase(), route!.docs!.path);
-      const { $schema: _s, ...schema } = z.toJSONSchema(route!.docs!.response, {
-        io: 'output',
-        unrepresentable: 'any',
-      });
-      expect(op.responses['200']!.content['application/json']!.schema, name).toEqual(schema);
-      if (route!.docs!.body) expect(op.requestBody, name).toBeDefined();
-      expect(op.security, name).toEqual(
-        route!.access === 'public'
-          ? undefined
-          : [call.method === 'GET' ? { session: [] } : { session: [], csrf: [] }],
-      );
-    }
+    await expectDeclaredAnswers(calls);
     // Not trivially empty: the creator earns on the trade of the world, and alice has her code.
     const summary = (
       await t.app.inject({ url: '/api/rewards/summary', headers: owner.headers })
@@ -283,6 +298,70 @@ describe('GET /api/docs', () => {
       code: string;
     };
     expect(me.code.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('answers the admin, listing, dashboard and burn routes with bodies their declared schemas accept (real responses)', async () => {
+    // Issue 41, the admin panel, listing, dashboard (trust lines, vesting) and burn modules: each
+    // called for real by the token's creator (owner, an admin) or a trader (alice).
+    const get = (who: SignedIn, url: string, route = url.split('?')[0]!): DeclaredCall => ({
+      who,
+      method: 'GET',
+      route,
+      url,
+    });
+    const token = amm.token_id;
+    await expectDeclaredAnswers([
+      get(owner, '/api/admin/check'),
+      get(owner, '/api/admin/fee-config'),
+      get(owner, '/api/admin/platform-config'),
+      get(owner, '/api/admin/admins'),
+      get(owner, '/api/admin/fee-overrides?search=alice'),
+      get(owner, '/api/admin/rewards-overview'),
+      get(owner, '/api/admin/wallet-overview'),
+      get(owner, '/api/admin/all-wallets'),
+      get(owner, '/api/admin/audit?page=1'),
+      get(owner, '/api/admin/staged-wallets?all=true'),
+      get(owner, '/api/admin/staged-wallets/balances'),
+      get(owner, '/api/admin/tokens'),
+      {
+        who: owner,
+        method: 'POST',
+        route: '/api/gateway-balances',
+        url: '/api/gateway-balances',
+        payload: { account: amm.issuer_address },
+      },
+      get(owner, `/api/listing/control?token_id=${token}`),
+      get(alice, '/api/listing/lost-control'),
+      get(owner, '/api/dashboard/has-deployed-token'),
+      get(owner, `/api/dashboard/user-tokens/${owner.user.id}`, '/api/dashboard/user-tokens/:userId'),
+      get(owner, `/api/dashboard/issuer-wallet/${token}`, '/api/dashboard/issuer-wallet/:tokenId'),
+      get(owner, `/api/dashboard/trust-lines/${token}`, '/api/dashboard/trust-lines/:tokenId'),
+      get(owner, '/api/dashboard/vesting'),
+      get(alice, `/api/burn/wallets/${alice.user.id}`, '/api/burn/wallets/:userId'),
+    ]);
+    // Not trivially empty: the owner is an admin and the deployer, the issuer issues DOCS, alice
+    // holds it and her line is among the token's holders.
+    const balances = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/gateway-balances',
+        headers: owner.headers,
+        payload: { account: amm.issuer_address },
+      })
+    ).json() as { tokens: Array<{ ascii: string }> };
+    expect(balances.tokens.map((x) => x.ascii)).toContain('DOCS');
+    const lines = (
+      await t.app.inject({ url: `/api/dashboard/trust-lines/${token}`, headers: owner.headers })
+    ).json() as { trustLines: unknown[] };
+    expect(lines.trustLines.length).toBeGreaterThan(0);
+    const mine = (
+      await t.app.inject({ url: `/api/dashboard/user-tokens/${owner.user.id}`, headers: owner.headers })
+    ).json() as { tokens: Array<{ id: number }> };
+    expect(mine.tokens.map((x) => x.id)).toContain(token);
+    const burnable = (
+      await t.app.inject({ url: `/api/burn/wallets/${alice.user.id}`, headers: alice.headers })
+    ).json() as { wallets: Array<{ tokens: Array<{ ascii: string }> }> };
+    expect(burnable.wallets.flatMap((w) => w.tokens.map((x) => x.ascii))).toContain('DOCS');
   }, 60_000);
 
   it('documents the error bodies the public routes answer', async () => {

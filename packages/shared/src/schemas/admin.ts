@@ -39,10 +39,19 @@ const feePercentSchema = z
     ADMIN_MESSAGES.feeRange,
   );
 
-export interface FeeConfigView {
-  fee_percentage: string;
-  fee_receiver_wallet: string | null;
-}
+// The answers, one schema per shape (issue 41): the routes declare them, GET /api/docs documents
+// them, and the TypeScript types are inferred from them.
+
+/** GET /api/admin/check: 200 only for admins; whether the caller is the owner (user 1). */
+export const adminCheckSchema = z.object({ isAdmin: z.literal(true), isOwner: z.boolean() });
+export type AdminCheck = z.infer<typeof adminCheckSchema>;
+
+/** GET /api/admin/fee-config (and its update's answer). */
+export const feeConfigViewSchema = z.object({
+  fee_percentage: z.string(),
+  fee_receiver_wallet: z.string().nullable(),
+});
+export type FeeConfigView = z.infer<typeof feeConfigViewSchema>;
 
 /** POST /api/admin/fee-config/update: the platform trading fee; the receiver is shown, not edited. */
 export const feeConfigUpdateSchema = z.object({
@@ -74,10 +83,9 @@ export const PLATFORM_CONFIG_KEYS = [
 ] as const;
 export type PlatformConfigKey = (typeof PLATFORM_CONFIG_KEYS)[number];
 
-export interface PlatformConfigEntry {
-  key: PlatformConfigKey;
-  value: string;
-}
+/** One platform setting (GET /api/admin/platform-config lists them all, in PLATFORM_CONFIG_KEYS order). */
+export const platformConfigEntrySchema = z.object({ key: z.enum(PLATFORM_CONFIG_KEYS), value: z.string() });
+export type PlatformConfigEntry = z.infer<typeof platformConfigEntrySchema>;
 
 /** POST /api/admin/platform-config/update: one `{ key, value }` or several `{ settings: { key: value } }`. */
 export const platformConfigUpdateSchema = z.union([
@@ -93,20 +101,24 @@ export const adminUserSchema = z.object({
   userId: idSchema('userId', ADMIN_MESSAGES.validUserId),
 });
 
-export interface AdminView {
-  user_id: number;
-  username: string | null;
-  email: string | null;
-  created_at: string;
-}
+/** One admin (GET /api/admin/admins, and the answer of adding or removing one). */
+export const adminViewSchema = z.object({
+  user_id: z.number().int(),
+  username: z.string().nullable(),
+  email: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AdminView = z.infer<typeof adminViewSchema>;
 
-export interface FeeOverrideView {
-  id: number;
-  username: string | null;
-  email: string | null;
-  telegram_id: number | null;
-  custom_fee_percentage: string | null;
-}
+/** A user with their fee override (GET /api/admin/fee-overrides; null = the platform's fee). */
+export const feeOverrideViewSchema = z.object({
+  id: z.number().int(),
+  username: z.string().nullable(),
+  email: z.string().nullable(),
+  telegram_id: z.number().int().nullable(),
+  custom_fee_percentage: z.string().nullable(),
+});
+export type FeeOverrideView = z.infer<typeof feeOverrideViewSchema>;
 
 /** POST /api/admin/fee-overrides/update: null = the platform's fee. */
 export const feeOverrideUpdateSchema = z.object({
@@ -114,80 +126,102 @@ export const feeOverrideUpdateSchema = z.object({
   custom_fee_percentage: feePercentSchema.nullable(),
 });
 
-export interface RewardsOverviewRow {
-  token_id: number;
-  ticker: string;
-  issuer_address: string;
-  total_reward: string;
-  total_claimed: string;
-  reward_currency: string;
-}
+/** One token's creator rewards (GET /api/admin/rewards-overview), largest reward first. */
+export const rewardsOverviewRowSchema = z.object({
+  token_id: z.number().int(),
+  ticker: z.string(),
+  issuer_address: z.string(),
+  total_reward: z.string(),
+  total_claimed: z.string(),
+  reward_currency: z.string(),
+});
+export type RewardsOverviewRow = z.infer<typeof rewardsOverviewRowSchema>;
 
-export interface WalletOverview {
-  fee_wallet: {
-    address: string | null;
-    balance: string;
-    unclaimed_reserves: string;
-    rlusd_balance: string;
-    unclaimed_rlusd: string;
-  };
-  service_wallet: { address: string | null; balance: string };
-}
+/** GET /api/admin/wallet-overview: the fee and service wallets' balances (XRP and RLUSD as decimal text). */
+export const walletOverviewSchema = z.object({
+  fee_wallet: z.object({
+    address: z.string().nullable(),
+    balance: z.string(),
+    unclaimed_reserves: z.string(),
+    rlusd_balance: z.string(),
+    unclaimed_rlusd: z.string(),
+  }),
+  service_wallet: z.object({ address: z.string().nullable(), balance: z.string() }),
+});
+export type WalletOverview = z.infer<typeof walletOverviewSchema>;
 
-export interface AdminWalletRow {
-  id: number;
-  user_id: number | null;
-  role: string;
-  address: string;
-  name: string | null;
-  created_at: string;
-}
+/** One custodial wallet, never its secret (GET /api/admin/all-wallets). */
+export const adminWalletRowSchema = z.object({
+  id: z.number().int(),
+  user_id: z.number().int().nullable(),
+  role: z.string(),
+  address: z.string(),
+  name: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AdminWalletRow = z.infer<typeof adminWalletRowSchema>;
 
-export interface AuditEntryView {
-  id: number;
-  admin_user_id: number;
-  action: string;
-  target: string | null;
-  before: unknown;
-  after: unknown;
-  tx_hash: string | null;
-  created_at: string;
-}
+/** GET /api/admin/all-wallets: one page of users' wallets (total in X-Total-Count) and all the platform's. */
+export const adminWalletsSchema = z.object({
+  user_wallets: z.array(adminWalletRowSchema),
+  platform_wallets: z.array(adminWalletRowSchema),
+});
+export type AdminWallets = z.infer<typeof adminWalletsSchema>;
 
-export interface AuditPage {
-  entries: AuditEntryView[];
-  page: number;
-  pageCount: number;
-}
+/** One admin action with what it changed (before and after are the action's own JSON). */
+export const auditEntryViewSchema = z.object({
+  id: z.number().int(),
+  admin_user_id: z.number().int(),
+  action: z.string(),
+  target: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  tx_hash: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AuditEntryView = z.infer<typeof auditEntryViewSchema>;
+
+/** GET /api/admin/audit?page=: one page of the audit trail, newest first. */
+export const auditPageSchema = z.object({
+  entries: z.array(auditEntryViewSchema),
+  page: z.number().int(),
+  pageCount: z.number().int(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 export const AUDIT_PAGE_SIZE = 50;
 
 /** A staged deploy wallet (GET /api/admin/staged-wallets). */
-export interface StagedWalletView {
-  id: number;
-  user_id: number | null;
-  type: 'issuer' | 'hot';
-  wallet_address: string;
+export const stagedWalletViewSchema = z.object({
+  id: z.number().int(),
+  user_id: z.number().int().nullable(),
+  type: z.enum(['issuer', 'hot']),
+  wallet_address: z.string(),
   /** The deploy job's status: failed, completed, … ('unknown' when the job is gone). */
-  job_status: string;
-  created_at: string;
-}
+  job_status: z.string(),
+  created_at: z.string(),
+});
+export type StagedWalletView = z.infer<typeof stagedWalletViewSchema>;
 
-/** GET /api/admin/staged-wallets/balances, keyed by wallet id; amounts as decimal strings. */
-export interface StagedWalletBalance {
-  currency: string | null;
-  xrp: string;
-  token: string;
-  rlusd: string;
+/** One staged wallet's balances; amounts as decimal strings. */
+export const stagedWalletBalanceSchema = z.object({
+  currency: z.string().nullable(),
+  xrp: z.string(),
+  token: z.string(),
+  rlusd: z.string(),
   /** Beyond the spec's shape: false when the account is not on the ledger (never funded, or deleted). */
-  active: boolean;
+  active: z.boolean(),
   /**
    * False when Ledgerpad can no longer sign for it (its master key is disabled: blackholed), so no
    * refund is offered; `reason` says why.
    */
-  can_sign?: boolean;
-  reason?: string;
-}
+  can_sign: z.boolean().optional(),
+  reason: z.string().optional(),
+});
+export type StagedWalletBalance = z.infer<typeof stagedWalletBalanceSchema>;
+
+/** GET /api/admin/staged-wallets/balances, keyed by wallet id. */
+export const stagedWalletBalancesSchema = z.record(z.string().regex(/^\d+$/), stagedWalletBalanceSchema);
 
 export const REFUND_TYPES = ['xrp', 'token', 'rlusd'] as const;
 
@@ -208,11 +242,13 @@ export const refundRequestSchema = z.object({
 export const REFUND_METHODS = ['payment', 'account-delete'] as const;
 export type RefundMethod = (typeof REFUND_METHODS)[number];
 
-export interface RefundResult {
-  status: 'success';
-  amount: string;
-  type: (typeof REFUND_TYPES)[number];
-  method: RefundMethod;
-  hash: string;
-  to: string;
-}
+/** POST /api/admin/refund: what was returned, how, by which transaction. */
+export const refundResultSchema = z.object({
+  status: z.literal('success'),
+  amount: z.string(),
+  type: z.enum(REFUND_TYPES),
+  method: z.enum(REFUND_METHODS),
+  hash: z.string(),
+  to: z.string(),
+});
+export type RefundResult = z.infer<typeof refundResultSchema>;

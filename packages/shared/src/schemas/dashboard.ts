@@ -3,6 +3,7 @@ import { classicAddressSchema } from './common';
 import { ledgerResultMessage } from '../ledger-results';
 import { currencyCodeSchema } from './listing';
 import type { TokenView } from './tokens';
+import { tokenViewDocumentSchema } from './public-api';
 import { setTrustlineLimitSchema } from './wallets';
 
 // The issuer's dashboard (spec 001 §2 "Dashboard", §3 "Trust line", §4, §6 "Token issuer owner",
@@ -47,42 +48,51 @@ export const DASHBOARD_MESSAGES = {
 
 // --- reads ---
 
-export interface HasDeployedResponse {
-  hasDeployed: boolean;
-}
+// The answers, one schema per shape (issue 41): the routes declare them, GET /api/docs documents
+// them, and the types are inferred from them. A TokenView is documented by the public token
+// schema (loose); its type stays the server's TokenView.
+
+/** GET /api/dashboard/has-deployed-token */
+export const hasDeployedResponseSchema = z.object({ hasDeployed: z.boolean() });
+export type HasDeployedResponse = z.infer<typeof hasDeployedResponseSchema>;
 
 /** GET /api/dashboard/user-tokens/{userId}: the tokens the user deployed here, newest first. */
-export interface UserTokensResponse {
+export const userTokensResponseSchema = z.object({ tokens: z.array(tokenViewDocumentSchema) });
+export type UserTokensResponse = Omit<z.infer<typeof userTokensResponseSchema>, 'tokens'> & {
   tokens: TokenView[];
-}
+};
 
 /** GET /api/dashboard/issuer-wallet/{tokenId}: the issuer's AccountRoot, read from the ledger. */
-export interface IssuerWalletResponse {
-  issuerAddress: string;
-  requireAuthEnabled: boolean;
-  isBlackholed: boolean;
-}
+export const issuerWalletResponseSchema = z.object({
+  issuerAddress: z.string(),
+  requireAuthEnabled: z.boolean(),
+  isBlackholed: z.boolean(),
+});
+export type IssuerWalletResponse = z.infer<typeof issuerWalletResponseSchema>;
 
 /**
  * One holder's trust line to the issuer (spec §3 plus the balance). Limit and balance are the
  * holder's side (decimal strings); authorized and freeze are the issuer's flags on the line.
  */
-export interface DashboardTrustLine {
-  account_address: string;
-  currency: string;
-  limit_amount: string;
-  balance: string;
-  authorized: boolean;
-  freeze: boolean;
+export const dashboardTrustLineSchema = z.object({
+  account_address: z.string(),
+  currency: z.string(),
+  limit_amount: z.string(),
+  balance: z.string(),
+  authorized: z.boolean(),
+  freeze: z.boolean(),
   /** 'AMM pool', 'Bonding curve' or a Ledgerpad account's name; null for an ordinary holder. */
-  account_label: string | null;
-}
+  account_label: z.string().nullable(),
+});
+export type DashboardTrustLine = z.infer<typeof dashboardTrustLineSchema>;
 
-export interface TrustLinesResponse {
-  issuerAddress: string;
-  currency: string;
-  trustLines: DashboardTrustLine[];
-}
+/** GET /api/dashboard/trust-lines/{tokenId}: one page of the token's holders (X-Total-Count). */
+export const trustLinesResponseSchema = z.object({
+  issuerAddress: z.string(),
+  currency: z.string(),
+  trustLines: z.array(dashboardTrustLineSchema),
+});
+export type TrustLinesResponse = z.infer<typeof trustLinesResponseSchema>;
 
 // --- writes ---
 
@@ -123,13 +133,18 @@ export const dashboardSetLimitSchema = z.object({
 export type DashboardSetLimitRequest = z.infer<typeof dashboardSetLimitSchema>;
 
 /** Every dashboard write answers success with the hash(es) of what it signed. */
-export interface DashboardWriteResponse {
-  success: true;
+export const dashboardWriteResponseSchema = z.object({
+  success: z.literal(true),
   /** The last transaction's hash; absent when the ledger already was as asked (nothing signed). */
-  hash?: string;
-}
+  hash: z.string().optional(),
+});
+export type DashboardWriteResponse = z.infer<typeof dashboardWriteResponseSchema>;
 
-export interface SyncTrustLinesResponse extends TrustLinesResponse {
-  success: true;
+/** POST /api/dashboard/sync-trust-lines/{tokenId}: the token re-read from the ledger, and its lines. */
+export const syncTrustLinesResponseSchema = trustLinesResponseSchema.extend({
+  success: z.literal(true),
+  token: tokenViewDocumentSchema,
+});
+export type SyncTrustLinesResponse = Omit<z.infer<typeof syncTrustLinesResponseSchema>, 'token'> & {
   token: TokenView;
-}
+};

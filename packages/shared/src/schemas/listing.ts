@@ -7,6 +7,7 @@ import { TOKEN_MESSAGES, type TokenView } from './tokens';
 import { IMAGE_URL_PREFIX, LOGO_URL_PREFIX, STORED_IMAGE_NAME } from './uploads';
 import { CLAIM_METHODS, IDENTITY_MESSAGES } from '../token-identity';
 import { tokenIdSchema } from './token-identity';
+import { tokenViewDocumentSchema } from './public-api';
 
 // Listing an existing token by its issuer address (spec 001 §2 "List token", §5 "Token listing",
 // §7 POST /api/gateway-balances and POST /api/admin/tokens/add, §8 "Listing"). One form schema for
@@ -135,29 +136,34 @@ export const tokenRefSchema = z.object({
 export const gatewayBalancesRequestSchema = z.object({ account: classicAddressSchema('account') });
 
 /** One currency an account issues: its display text, its 160-bit code in hex, the amount outstanding. */
-export interface IssuedToken {
+export const issuedTokenSchema = z.object({
   /** The ledger's code as the API writes it (3 characters or 40 hex). */
-  currency: string;
+  currency: z.string(),
   /** The ticker people read (`currencyToTicker`). */
-  ascii: string;
+  ascii: z.string(),
   /** The code as 40 hex digits (a 3-character code in the ledger's standard 160-bit layout). */
-  hex: string;
+  hex: z.string(),
   /** Outstanding obligations (frozen lines included), a decimal string. */
-  value: string;
-}
+  value: z.string(),
+});
+export type IssuedToken = z.infer<typeof issuedTokenSchema>;
 
-export interface GatewayBalancesResponse {
-  account: string;
-  tokens: IssuedToken[];
+/** POST /api/gateway-balances: what an account issues, and its blackhole and RequireAuth state. */
+export const gatewayBalancesResponseSchema = z.object({
+  account: z.string(),
+  tokens: z.array(issuedTokenSchema),
   /** Beyond the spec's shape: the issuer's blackhole status, as the listing form shows it. */
-  is_blackholed: boolean;
-  require_auth: boolean;
-}
+  is_blackholed: z.boolean(),
+  require_auth: z.boolean(),
+});
+export type GatewayBalancesResponse = z.infer<typeof gatewayBalancesResponseSchema>;
 
-/** What the listing route answers. */
-export interface ListTokenResponse {
-  success: true;
-  token: TokenView;
+/** What the listing routes answer: the listing as it now stands. */
+export const listTokenResponseSchema = z.object({
+  success: z.literal(true),
+  token: tokenViewDocumentSchema,
   /** A sentence about what the proof did not do (a TOML that vouches without naming the caller). */
-  note?: string;
-}
+  note: z.string().optional(),
+});
+/** The token is the server's whole TokenView (an interface; its schema above documents it loosely). */
+export type ListTokenResponse = Omit<z.infer<typeof listTokenResponseSchema>, 'token'> & { token: TokenView };

@@ -56,6 +56,12 @@ const publicTokenSchema = z.looseObject({
   same_as: sameAsRefSchema.nullable().optional(),
 });
 const publicTokenListSchema = z.array(publicTokenSchema);
+/**
+ * The signed-in listing and admin routes that answer a TokenView declare this same loose document
+ * of it. TokenView itself is still an interface built by the server (its ledger marks are types of
+ * other modules): not yet one type per shape.
+ */
+export const tokenViewDocumentSchema = publicTokenSchema;
 
 /** GET /api/tokens/{issuer}/identity-history (IdentityEventView). */
 const publicIdentityHistorySchema = z.array(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobStatusView } from './tokens';
+import type { JobStatusView } from './job-status';
 import { classicAddressSchema } from './common';
 
 // The live socket's messages: JSON `{ event, data }` both ways (spec 000 §7, 001 §7). The spec's

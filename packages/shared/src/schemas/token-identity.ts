@@ -49,3 +49,66 @@ export const tokenSuggestionSchema = z.object({
   same_as: sameAsRefSchema.nullable().optional(),
 });
 export type TokenSuggestion = z.infer<typeof tokenSuggestionSchema>;
+
+// The listing routes' answers about control (issue 41: one schema per shape, types inferred; here
+// and not in token-identity.ts, which stays free of zod for the landing route).
+
+/** The AccountSet that carries a claim: no flag, no field changed, only the memo that says what it grants. */
+export const claimTransactionSchema = z.object({
+  TransactionType: z.literal('AccountSet'),
+  Account: z.string(),
+  Memos: z.array(
+    z.object({
+      Memo: z.object({ MemoType: z.string(), MemoData: z.string(), MemoFormat: z.string().optional() }),
+    }),
+  ),
+});
+export type ClaimTransaction = z.infer<typeof claimTransactionSchema>;
+
+/** POST /api/listing/claims: what the issuer must send (or that there is nothing to send). */
+export const claimChallengeViewSchema = z.object({
+  token_id: z.number().int(),
+  issuer_address: z.string(),
+  ticker: z.string(),
+  currency: z.string().optional(),
+  /** The issuer is one of the caller's Ledgerpad wallets: the 'wallet' method proves it as is. */
+  own_wallet: z.boolean(),
+  /** The claim code (inside the text), and when it stops counting. */
+  code: z.string(),
+  /** What the memo says, in words the issuer reads in its wallet before it signs ('Ledgerpad: make …'). */
+  claim_text: z.string(),
+  expires_at: z.string(),
+  transaction: claimTransactionSchema,
+  /** The issuer's Domain (for the TOML method), if it has one. */
+  domain: z.string().nullable(),
+  /** Where the TOML method looks, when the issuer has a Domain. */
+  toml_url: z.string().nullable(),
+  /** The line to add to the token's [[CURRENCIES]] entry to be made controller through the TOML. */
+  toml_line: z.string(),
+});
+export type ClaimChallengeView = z.infer<typeof claimChallengeViewSchema>;
+
+/** A change of controller that took a listing away from the caller (shown to the user who lost it). */
+export const controlLossViewSchema = z.object({
+  token_id: z.number().int(),
+  ticker: z.string(),
+  issuer_address: z.string(),
+  currency: z.string(),
+  at: z.string(),
+  method: z.string().nullable(),
+  /** The transaction hash or TOML URL of the proof. */
+  evidence: z.string().nullable(),
+  message: z.string(),
+});
+export type ControlLossView = z.infer<typeof controlLossViewSchema>;
+
+/** GET /api/listing/control?token_id=: may the caller edit this listing? */
+export const listingControlViewSchema = z.object({
+  token_id: z.number().int(),
+  controller: z.boolean(),
+  admin: z.boolean(),
+  own_wallet: z.boolean(),
+  /** The caller controlled this listing before and another user's proof replaced them. */
+  lost_control: controlLossViewSchema.nullable().optional(),
+});
+export type ListingControlView = z.infer<typeof listingControlViewSchema>;

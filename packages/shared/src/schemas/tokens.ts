@@ -178,14 +178,6 @@ export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: numb
   };
 }
 
-/** GET /api/job-status/{jobId} (and the socket's jobUpdated frame, with jobId). */
-export interface JobStatusView<R = unknown> {
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  error: string | null;
-  result: R | null;
-  steps: Array<{ name: string; status: 'pending' | 'running' | 'done' | 'failed'; txHash: string | null }>;
-}
-
 export interface DeployResult {
   success: true;
   token_id: number;
