@@ -748,9 +748,6 @@ export {
   type VestingSettings,
   type VestingSettingsInput,
   type VestingTrancheView,
-  vestingAutoReleaseResultSchema,
-  vestingReleaseResultSchema,
-  vestingScheduleViewSchema,
   vestingTrancheViewSchema,
   type EscrowLockState,
 } from './schemas/vesting';

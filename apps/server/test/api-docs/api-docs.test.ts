@@ -102,7 +102,7 @@ describe('the response schemas', () => {
 /** A call of a route that declares its schemas (declared(…)): who calls, which route, its URL. */
 interface DeclaredCall {
   who: SignedIn | null;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   route: string;
   url: string;
   payload?: object;
