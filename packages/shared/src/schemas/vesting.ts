@@ -154,6 +154,12 @@ export interface VestingScheduleView {
     autoRelease: boolean;
     /** The keeper's last failure to release a due tranche (user-facing); null when none. */
     autoReleaseError: string | null;
+    /**
+     * A self-custody creator's allocation still in the issuer's Check (docs/self-custody.md
+     * "Deploy"): not locked until the wallet signs `POST /api/deploy-token/{jobId}/allocation`,
+     * and the sentence saying so. Null once claimed, and for custodial deploys.
+     */
+    unclaimed: { jobId: string; text: string } | null;
   }>;
 }
 
@@ -168,4 +174,7 @@ export const VESTING_RELEASE_MESSAGES = {
   notFound: 'No locked tranche of yours matches this token and sequence.',
   notDue: (when: string) => `This tranche unlocks at ${when}; it cannot be released before.`,
   failed: (why: string) => `Releasing the tranche failed: ${why}`,
+  /** A self-custody owner's release is sent by the platform's service wallet (docs/self-custody.md). */
+  noSender:
+    'Releasing for a wallet whose key stays in your browser or wallet app is not available right now.',
 } as const;

@@ -233,15 +233,16 @@ export function DeployPage() {
       ? new Decimal(cost.rlusd).minus(rlusdOf(wallet))
       : undefined;
   const insufficient = !wallet || !cost || shortXrp!.gt(0) || (shortRlusd !== undefined && shortRlusd.gt(0));
-  // A self-custody wallet signs one thing, the funding of the new accounts (docs/self-custody.md
-  // "Deploy"): what would need its signature in the middle of the launch is not offered yet.
+  // A self-custody wallet signs the funding of the new accounts, and a dev allocation's claim and
+  // locks after the launch (docs/self-custody.md "Deploy"): what would need its signature in the
+  // middle of the launch is not offered yet.
   const selfCustody = wallet !== undefined && !serverSigns(wallet.kind);
   const asked = toRequest(values);
   const selfCustodyRefusal =
     selfCustody &&
-    (POSITIVE.test(asked.devAllocation) ||
-      POSITIVE.test(asked.firstBuyXrp ?? '') ||
-      asked.liquidityPairType === 'RLUSD')
+    (POSITIVE.test(asked.firstBuyXrp ?? '') ||
+      asked.liquidityPairType === 'RLUSD' ||
+      (POSITIVE.test(asked.devAllocation) && asked.requireAuth))
       ? SELF_CUSTODY_MESSAGES.deployLimits
       : undefined;
 
