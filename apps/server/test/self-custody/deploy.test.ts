@@ -1,4 +1,4 @@
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import {
@@ -21,9 +21,10 @@ import { jobs } from '../../src/platform/jobs';
 import type { SignedIn } from '../helpers/test-app';
 import { tokenBalance } from '../helpers/ledger-reads';
 import { testLogo } from '../helpers/test-logo';
-import { ammLaunchBody, seed, type TradingWorld } from '../helpers/trading-world';
-import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
-import { addSelfCustody, call as callApp, intentOf, signIntent } from './helpers';
+import { ammLaunchBody, type TradingWorld } from '../helpers/trading-world';
+import type { WalletTestApp } from '../wallets/wallet-app';
+import { intentOf, signIntent } from './helpers';
+import { selfCustodyWorld, type SelfCustodyWorld } from './world';
 
 // A deploy funded from a browser wallet (docs/self-custody.md "Deploy"): the wallet signs one
 // intent — the issuer's and the hot wallet's funding — and the platform's deploy job, with the
@@ -31,32 +32,21 @@ import { addSelfCustody, call as callApp, intentOf, signIntent } from './helpers
 
 let t: WalletTestApp;
 let world: TradingWorld;
+let call: SelfCustodyWorld['call'];
+let stepsOf: SelfCustodyWorld['stepsOf'];
 let creator: SignedIn;
 const browser = Wallet.generate();
 let walletId: number;
 
 beforeAll(async () => {
-  t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on', FAUCET_XRP: '1000' });
-  await t.app.platform.accounts.bootstrapped();
-  world = seed(t);
+  const w = await selfCustodyWorld();
+  ({ t, world, call, stepsOf } = w);
   creator = await t.signIn('creator');
-  walletId = (await addSelfCustody(t.app, creator, browser)).id;
-  expect((await callApp(t.app, creator, 'POST', `/api/wallets/${walletId}/fund`)).statusCode).toBe(200);
+  walletId = await w.fundedSelfCustody(creator, browser);
 }, 180_000);
 afterAll(async () => {
   await t?.close();
 });
-
-const call = (...args: Parameters<typeof callApp> extends [unknown, ...infer R] ? R : never) =>
-  callApp(t.app, ...args);
-
-async function stepsOf(intentId: string) {
-  const [row] = await t.database.db.select().from(signingIntents).where(eq(signingIntents.id, intentId));
-  return t.database.db
-    .select()
-    .from(ledgerSubmissions)
-    .where(like(ledgerSubmissions.intentKey, `${row!.intentKey}:step-%`));
-}
 
 describe('a deploy funded from a browser wallet', () => {
   it('is one intent (the two fundings); signed, the job launches the token and the hot wallet pays the fee', async () => {
