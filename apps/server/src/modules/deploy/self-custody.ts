@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  Decimal,
   DEPLOY_STEP_LABELS,
   ledgerResultMessage,
   SELF_CUSTODY_MESSAGES,
@@ -37,8 +38,8 @@ export const deployIntentKey = (userId: number, requestKey: string): string =>
 
 /**
  * The allocation intent's key (purpose `ALLOCATION_INTENT`, vesting's): the deploy's job in it
- * (vesting finds the escrows it created by it, `allocationKeyPattern`), the request's key last (a retry answers the same intent; after one
- * expired unsigned, a new request builds a new one).
+ * (vesting finds the escrows it created by it, `allocationKeyPattern`), the request's key last (a
+ * retry answers the same intent; after one expired unsigned, a new request builds a new one).
  */
 export const allocationIntentKey = (userId: number, jobId: string, requestKey: string): string =>
   `${ALLOCATION_INTENT}:${userId}:${jobId}:${requestKey}`;
@@ -134,7 +135,7 @@ export class SelfCustodyDeploy {
       job.type !== DEPLOY_JOB ||
       job.userId !== userId ||
       !payload?.selfFunded ||
-      !(Number(payload.devAmount) > 0)
+      !new Decimal(payload.devAmount).gt(0)
     )
       throw notFound(SELF_CUSTODY_MESSAGES.allocationNotFound);
     const intentKey = allocationIntentKey(userId, jobId, requestKey);
