@@ -280,8 +280,13 @@ describe('self-custody wallets in Chromium', () => {
       /\/api\/intents\/[^/]+\/submit$/.test(new URL(r.url()).pathname),
     );
     await claimBox.getByRole('button', { name: `Claim and lock 100,000 ${ticker}` }).click();
+    // The vault may still be open from the deploy's signature a moment ago: a prompt only if not.
     const unlockClaim = page.getByRole('dialog', { name: 'Unlock Launcher' });
-    if (await unlockClaim.isVisible().catch(() => false)) {
+    const first = await Promise.race([
+      claimed.then(() => 'sent' as const),
+      unlockClaim.waitFor().then(() => 'prompt' as const),
+    ]);
+    if (first === 'prompt') {
       await unlockClaim.getByLabel('Passphrase').fill(PASSPHRASE);
       await unlockClaim.getByRole('button', { name: 'Unlock' }).click();
     }

@@ -43,8 +43,12 @@ export const CHALLENGE_TTL_MS = 5 * 60_000;
 export const INTENT_LEDGER_WINDOW = 60;
 /** Wall-clock bound of an intent besides its LastLedgerSequence (a ledger that stopped closing). */
 export const INTENT_TTL_MS = 10 * 60_000;
-/** At most this many transactions in one intent (a trust line, the trade, its fee; a Batch's inner ones). */
-export const INTENT_MAX_TXS = 8;
+/**
+ * At most this many transactions in one intent (a trust line, the trade, its fee; a Batch's inner
+ * ones; a self-custody deploy's allocation claim: its line, the CheckCash and up to 13 escrows — a
+ * cliff and 12 monthly tranches, docs/self-custody.md "Deploy").
+ */
+export const INTENT_MAX_TXS = 16;
 
 /** The browser vault (apps/web/src/lib/signer/vault.ts): PBKDF2-SHA256 rounds at least, ~250 ms. */
 export const VAULT_MIN_ITERATIONS = 600_000;
