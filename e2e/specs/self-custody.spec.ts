@@ -2,7 +2,7 @@ import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode, Wallet } from 'xrpl';
 import { type DeployResult } from '@ledgerpad/shared';
-import { launchBrowser, screenshotWidths } from '../support/browser';
+import { ARTIFACTS_DIR, launchBrowser, screenshotWidths } from '../support/browser';
 import { deployAsNewUser } from '../support/deploy';
 import { installFakeGemWallet } from '../support/fake-gemwallet';
 import { useBrowser } from '../support/fixture';
@@ -236,10 +236,13 @@ describe('self-custody wallets in Chromium', () => {
       (await walletSelect.locator('option', { hasText: 'Launcher' }).first().getAttribute('value'))!,
     );
     // What would need the wallet's signature mid-launch is refused on the form, with the sentence.
-    await page.getByLabel('Dev allocation (%)').fill('10');
+    await page.getByLabel('Your first buy (XRP, optional)').fill('1');
     await page.getByTestId('self-custody-limits').waitFor();
-    await page.getByLabel('Dev allocation (%)').fill('0');
+    await page.getByLabel('Your first buy (XRP, optional)').fill('');
     await page.getByTestId('self-custody-limits').waitFor({ state: 'detached' });
+    // A dev allocation is offered (issue 38): the issuer writes a Check of it, the wallet claims it
+    // after the launch (the lock section's defaults: 25% after 24 h, the rest over months).
+    await page.getByLabel('Dev allocation (%)').fill('10');
     await page.getByLabel('Token name').fill(`Launch ${run}`);
     await page.getByLabel('Ticker').fill(ticker);
     await page.getByLabel('Supply').fill('1000000');
@@ -268,6 +271,30 @@ describe('self-custody wallets in Chromium', () => {
     await progress
       .getByText(`Deployment completed: ${ticker} is live and listed.`)
       .waitFor({ timeout: 120_000 });
+    // The allocation waits in the issuer's Check, not locked, and the modal says so; one more
+    // signature claims it and locks it in the wallet's own escrows.
+    const claimBox = progress.getByTestId('allocation-claim');
+    await claimBox.getByText('it is not locked', { exact: false }).waitFor();
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/self-custody-allocation-claim.png` });
+    const claimed = page.waitForResponse((r) =>
+      /\/api\/intents\/[^/]+\/submit$/.test(new URL(r.url()).pathname),
+    );
+    await claimBox.getByRole('button', { name: `Claim and lock 100,000 ${ticker}` }).click();
+    // The vault may still be open from the deploy's signature a moment ago: a prompt only if not.
+    const unlockClaim = page.getByRole('dialog', { name: 'Unlock Launcher' });
+    const first = await Promise.race([
+      claimed.then(() => 'sent' as const),
+      unlockClaim.waitFor().then(() => 'prompt' as const),
+    ]);
+    if (first === 'prompt') {
+      await unlockClaim.getByLabel('Passphrase').fill(PASSPHRASE);
+      await unlockClaim.getByRole('button', { name: 'Unlock' }).click();
+    }
+    expect((await claimed).status()).toBe(200);
+    await expect
+      .poll(() => progress.getByTestId('allocation-claimed').textContent(), LEDGER_WAIT)
+      .toMatch(/^Dev allocation claimed: 100,000 L\w+, 7 tranche\(s\) locked on the ledger\.$/);
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/self-custody-allocation-claimed.png` });
 
     // Claim the airdrop into the same wallet: it signs only its trust line; the platform pays.
     await page.goto(`${server.url}/airdrops`);

@@ -1,6 +1,10 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { VESTING_AUTO_RELEASE_MESSAGES, type VestingScheduleView } from '@ledgerpad/shared';
+import {
+  SELF_CUSTODY_MESSAGES,
+  VESTING_AUTO_RELEASE_MESSAGES,
+  type VestingScheduleView,
+} from '@ledgerpad/shared';
 import { VestingPanel } from '../src/features/dashboard/vesting-panel';
 import { withProviders, type FetchAnswer } from './support';
 
@@ -29,6 +33,7 @@ const schedule = (autoRelease: boolean, autoReleaseError: string | null = null):
       ],
       autoRelease,
       autoReleaseError,
+      unclaimed: null,
     },
   ],
 });
@@ -126,5 +131,21 @@ describe('Release automatically when due', () => {
     const panel = await screen.findByTestId('vesting-panel');
     expect((await within(panel).findByRole('heading', { level: 3 })).textContent).toContain('OTHER');
     expect(within(panel).queryByText(/VEST/)).toBeNull();
+  });
+
+  it("says a self-custody creator's unclaimed allocation is not locked, with the claim its wallet signs", async () => {
+    const text = SELF_CUSTODY_MESSAGES.allocationUnlocked;
+    stored = schedule(false);
+    stored.tokens[0]!.tranches[0] = {
+      ...stored.tokens[0]!.tranches[0]!,
+      status: 'missing',
+      escrowSequence: null,
+    };
+    stored.tokens[0]!.unclaimed = { jobId: '00000000-0000-4000-8000-000000000001', text };
+    render(withProviders(<VestingPanel tokenId={7} />));
+    const box = await screen.findByTestId('vesting-unclaimed');
+    expect(within(box).getByRole('status').textContent).toBe(text);
+    expect(within(box).getByRole('button', { name: 'Claim and lock with your wallet' })).toBeTruthy();
+    expect(screen.getByText('Not locked yet')).toBeTruthy();
   });
 });

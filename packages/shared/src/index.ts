@@ -288,6 +288,7 @@ export {
   walletAppSchema,
   walletKindLabel,
   walletKindSchema,
+  type DevAllocationResult,
   type IntentMode,
   type IntentRequired,
   type IntentStatus,

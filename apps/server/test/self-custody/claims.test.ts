@@ -1,4 +1,4 @@
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import {
@@ -17,9 +17,10 @@ import { tokens as tokensTable } from '../../src/modules/tokens/schema';
 import { signingIntents } from '../../src/platform/intents/schema';
 import { submitOk } from '../helpers/submit-and-wait';
 import type { SignedIn } from '../helpers/test-app';
-import { seed, type TradingWorld } from '../helpers/trading-world';
-import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
-import { addSelfCustody, call as callApp, intentOf, signIntent } from './helpers';
+import type { TradingWorld } from '../helpers/trading-world';
+import type { WalletTestApp } from '../wallets/wallet-app';
+import { addSelfCustody, intentOf, signIntent } from './helpers';
+import { selfCustodyWorld, type SelfCustodyWorld } from './world';
 
 // Money the platform pays INTO a self-custody wallet (docs/self-custody.md): an airdrop claim (the
 // airdrop wallet's payment; the claimer's trust line is the only thing the wallet signs) and a
@@ -35,10 +36,12 @@ let aliceWallet: { id: number; address: string };
 const bobBrowser = Wallet.generate();
 let bobWalletId: number;
 
+let call: SelfCustodyWorld['call'];
+let stepsOf: SelfCustodyWorld['stepsOf'];
+
 beforeAll(async () => {
-  t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on', FAUCET_XRP: '1000' });
-  await t.app.platform.accounts.bootstrapped();
-  world = seed(t);
+  const w = await selfCustodyWorld();
+  ({ t, world, call, stepsOf } = w);
   creator = await t.signIn('creator');
   const creatorWallet = await world.wallet(creator, 1);
   token = await world.deploy(creator, creatorWallet.id, { name: 'Drop Coin', ticker: 'DROP' });
@@ -54,15 +57,11 @@ beforeAll(async () => {
     slippage: '1',
   });
   bob = await t.signIn('bob');
-  bobWalletId = (await addSelfCustody(t.app, bob, bobBrowser)).id;
-  expect((await callApp(t.app, bob, 'POST', `/api/wallets/${bobWalletId}/fund`)).statusCode).toBe(200);
+  bobWalletId = await w.fundedSelfCustody(bob, bobBrowser);
 }, 180_000);
 afterAll(async () => {
   await t?.close();
 });
-
-const call = (...args: Parameters<typeof callApp> extends [unknown, ...infer R] ? R : never) =>
-  callApp(t.app, ...args);
 
 async function airdrop(over: Record<string, unknown> = {}) {
   const res = await call(alice, 'POST', '/api/airdrops', {
@@ -88,14 +87,6 @@ async function airdrop(over: Record<string, unknown> = {}) {
   expect(job.status, job.error ?? '').toBe('completed');
   const [row] = await t.database.db.select().from(airdropsTable).where(eq(airdropsTable.id, body.id));
   return row!;
-}
-
-async function stepsOf(intentId: string) {
-  const [row] = await t.database.db.select().from(signingIntents).where(eq(signingIntents.id, intentId));
-  return t.database.db
-    .select()
-    .from(ledgerSubmissions)
-    .where(like(ledgerSubmissions.intentKey, `${row!.intentKey}:step-%`));
 }
 
 describe('an airdrop claimed into a browser wallet', () => {

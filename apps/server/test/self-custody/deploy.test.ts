@@ -1,4 +1,4 @@
-import { eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import {
@@ -6,8 +6,12 @@ import {
   SELF_CUSTODY_MESSAGES,
   xrpToDrops,
   type DeployResult,
+  type DevAllocationResult,
   type JobStatusView,
+  type VestingScheduleView,
 } from '@ledgerpad/shared';
+import { readEscrows } from '../../src/ledger/escrows';
+import type { DeployPayload } from '../../src/modules/deploy';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { PLATFORM_ROLES } from '../../src/platform/accounts';
 import { platformWallet, STAGED_ROLES } from '../../src/platform/custody';
@@ -15,10 +19,12 @@ import { wallets as walletsTable } from '../../src/platform/custody-schema';
 import { signingIntents } from '../../src/platform/intents/schema';
 import { jobs } from '../../src/platform/jobs';
 import type { SignedIn } from '../helpers/test-app';
+import { tokenBalance } from '../helpers/ledger-reads';
 import { testLogo } from '../helpers/test-logo';
-import { ammLaunchBody, seed, type TradingWorld } from '../helpers/trading-world';
-import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
-import { addSelfCustody, call as callApp, intentOf, signIntent } from './helpers';
+import { ammLaunchBody, type TradingWorld } from '../helpers/trading-world';
+import type { WalletTestApp } from '../wallets/wallet-app';
+import { intentOf, signIntent } from './helpers';
+import { selfCustodyWorld, type SelfCustodyWorld } from './world';
 
 // A deploy funded from a browser wallet (docs/self-custody.md "Deploy"): the wallet signs one
 // intent — the issuer's and the hot wallet's funding — and the platform's deploy job, with the
@@ -26,32 +32,21 @@ import { addSelfCustody, call as callApp, intentOf, signIntent } from './helpers
 
 let t: WalletTestApp;
 let world: TradingWorld;
+let call: SelfCustodyWorld['call'];
+let stepsOf: SelfCustodyWorld['stepsOf'];
 let creator: SignedIn;
 const browser = Wallet.generate();
 let walletId: number;
 
 beforeAll(async () => {
-  t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on', FAUCET_XRP: '1000' });
-  await t.app.platform.accounts.bootstrapped();
-  world = seed(t);
+  const w = await selfCustodyWorld();
+  ({ t, world, call, stepsOf } = w);
   creator = await t.signIn('creator');
-  walletId = (await addSelfCustody(t.app, creator, browser)).id;
-  expect((await callApp(t.app, creator, 'POST', `/api/wallets/${walletId}/fund`)).statusCode).toBe(200);
+  walletId = await w.fundedSelfCustody(creator, browser);
 }, 180_000);
 afterAll(async () => {
   await t?.close();
 });
-
-const call = (...args: Parameters<typeof callApp> extends [unknown, ...infer R] ? R : never) =>
-  callApp(t.app, ...args);
-
-async function stepsOf(intentId: string) {
-  const [row] = await t.database.db.select().from(signingIntents).where(eq(signingIntents.id, intentId));
-  return t.database.db
-    .select()
-    .from(ledgerSubmissions)
-    .where(like(ledgerSubmissions.intentKey, `${row!.intentKey}:step-%`));
-}
 
 describe('a deploy funded from a browser wallet', () => {
   it('is one intent (the two fundings); signed, the job launches the token and the hot wallet pays the fee', async () => {
@@ -170,14 +165,181 @@ describe('a deploy funded from a browser wallet', () => {
     expect(deployJobs.map((j) => j.id)).toEqual([jobId]);
   });
 
-  it('refuses what would need more signatures of the wallet (a dev allocation) with the sentence, before anything', async () => {
-    const before = (await t.database.db.select().from(signingIntents)).length;
-    const res = await call(creator, 'POST', '/api/deploy-token', {
-      ...ammLaunchBody(walletId, { name: 'Dev Launch', ticker: 'DEVL' }, await testLogo(t.database.db)),
+  it('with a dev allocation: the issuer writes a Check of it; the wallet claims and locks it with one intent; the platform releases a due tranche', async () => {
+    const body = {
+      ...ammLaunchBody(walletId, { name: 'Self Vest', ticker: 'SVST' }, await testLogo(t.database.db)),
       devAllocation: '10',
+      // 50% after 0.04 h (144 s), the rest a month after the cliff.
+      vesting: { enabled: true, cliffPercent: '50', cliffHours: '0.04', months: 1 },
+    };
+    const intent = intentOf(
+      await call(creator, 'POST', '/api/deploy-token', body, { 'idempotency-key': 'deploy-self-dev-1' }),
+    );
+    const { reserveBase, reserveIncrement, baseFee } = t.app.platform.submissions!.reserves;
+    const fees = await t.app.platform.settings.fees(reserveIncrement, reserveBase);
+    const cost = deployCost(body as never, fees, creator.user.id);
+    // The issuer's funding carries one owner reserve more: the Check it writes.
+    expect(intent.txs[0]!.Amount).toBe((xrpToDrops(cost.issuerReserve) + reserveIncrement).toString());
+    const funded = await call(creator, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(browser, intent),
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(SELF_CUSTODY_MESSAGES.deployLimits);
+    expect(funded.statusCode, funded.body).toBe(200);
+    const { jobId } = funded.json() as { jobId: string };
+    const job = await t.app.platform.jobs.waitFor(jobId, { timeoutMs: 90_000 });
+    expect(job.status, job.error ?? '').toBe('completed');
+    const result = (job as unknown as JobStatusView<DeployResult>).result!;
+    const [row] = await t.database.db.select().from(jobs).where(eq(jobs.id, jobId));
+    const tranches = (row!.payload as DeployPayload).vesting!.tranches;
+    // 10% of 1,000,000 = 100,000: 50,000 at the cliff, 50,000 a month later.
+    expect(tranches.map((x) => x.amount)).toEqual(['50000', '50000']);
+    const token = (address: string) =>
+      tokenBalance(t.connection.client, address, result.issuer_address, result.currency);
+
+    // The allocation waits in the issuer's Check; nothing in the wallet, and the dashboard says so.
+    const checks = await t.connection.client.request({
+      command: 'account_objects',
+      account: browser.classicAddress,
+      type: 'check',
+      ledger_index: 'validated',
+    });
+    expect(checks.result.account_objects).toHaveLength(1);
+    expect(checks.result.account_objects[0]).toMatchObject({
+      Account: result.issuer_address,
+      Destination: browser.classicAddress,
+      SendMax: { currency: result.currency, issuer: result.issuer_address, value: '100000' },
+    });
+    expect(await token(browser.classicAddress)).toBe('0');
+    const schedule = async () =>
+      ((await call(creator, 'GET', '/api/dashboard/vesting')).json() as VestingScheduleView).tokens.find(
+        (x) => x.tokenId === result.token_id,
+      )!;
+    let view = await schedule();
+    expect(view.unclaimed).toEqual({ jobId, text: SELF_CUSTODY_MESSAGES.allocationUnlocked });
+    expect(view.tranches.map((x) => x.status)).toEqual(['missing', 'missing']);
+    // Not someone else's: 404.
+    const stranger = await t.signIn('stranger_dev');
+    expect((await call(stranger, 'POST', `/api/deploy-token/${jobId}/allocation`)).statusCode).toBe(404);
+
+    // The claim and locks: the wallet's line (the supply as its limit), CheckCash of the whole
+    // allocation, then the custodial job's escrows.
+    const headers = { 'idempotency-key': 'claim-dev-1' };
+    const claim = intentOf(await call(creator, 'POST', `/api/deploy-token/${jobId}/allocation`, {}, headers));
+    expect(claim.txs.map((x) => x.TransactionType)).toEqual([
+      'TrustSet',
+      'CheckCash',
+      'EscrowCreate',
+      'EscrowCreate',
+    ]);
+    expect(claim.txs[0]).toMatchObject({
+      LimitAmount: { currency: result.currency, issuer: result.issuer_address, value: '1000000' },
+    });
+    expect(claim.txs[1]).toMatchObject({
+      CheckID: checks.result.account_objects[0]!.index,
+      Amount: { currency: result.currency, issuer: result.issuer_address, value: '100000' },
+    });
+    tranches.forEach((tr, i) =>
+      expect(claim.txs[i + 2]).toMatchObject({
+        Account: browser.classicAddress,
+        Destination: browser.classicAddress,
+        Amount: { currency: result.currency, issuer: result.issuer_address, value: tr.amount },
+        FinishAfter: tr.unlockAt,
+      }),
+    );
+    expect(claim.txs[2]).not.toHaveProperty('CancelAfter');
+    expect(
+      intentOf(await call(creator, 'POST', `/api/deploy-token/${jobId}/allocation`, {}, headers)).id,
+    ).toBe(claim.id);
+    // An earlier unlock, or a cancel that would hand the tokens back: refused by name, nothing sent.
+    for (const [change, message] of [
+      [
+        (tx: Record<string, unknown>, i: number) =>
+          i === 3 ? { ...tx, FinishAfter: (tx.FinishAfter as number) - 86_400 } : tx,
+        SELF_CUSTODY_MESSAGES.mismatch('FinishAfter'),
+      ],
+      [
+        (tx: Record<string, unknown>, i: number) =>
+          i === 2 ? { ...tx, CancelAfter: (tx.FinishAfter as number) + 10 } : tx,
+        SELF_CUSTODY_MESSAGES.extraField('CancelAfter'),
+      ],
+    ] as const) {
+      const refused = await call(creator, 'POST', `/api/intents/${claim.id}/submit`, {
+        blobs: signIntent(browser, claim, change),
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(message);
+    }
+    expect(await stepsOf(claim.id)).toHaveLength(0);
+
+    const xrpBefore = await world.xrp(browser.classicAddress);
+    const claimed = await call(creator, 'POST', `/api/intents/${claim.id}/submit`, {
+      blobs: signIntent(browser, claim),
+    });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    const answer = claimed.json() as DevAllocationResult;
+    expect(answer).toMatchObject({ status: 'claimed', amount: '100000' });
+    expect(answer.locks.map((l) => l.escrowSequence)).toEqual([
+      claim.txs[2]!.Sequence,
+      claim.txs[3]!.Sequence,
+    ]);
+    // All of it in the wallet's two escrows; the wallet paid four network fees (reserves stay its own).
+    expect(await token(browser.classicAddress)).toBe('0');
+    expect(await world.xrp(browser.classicAddress)).toBe(xrpBefore - 4n * baseFee);
+    const escrows = await readEscrows(t.connection.client, browser.classicAddress);
+    expect(escrows.map((e) => [e.amount, e.finishAfter]).sort()).toEqual(
+      tranches.map((tr) => [tr.amount, tr.unlockAt]).sort(),
+    );
+    view = await schedule();
+    expect(view.unclaimed).toBeNull();
+    expect(view.tranches.map((x) => [x.status, x.escrowSequence])).toEqual([
+      ['locked', claim.txs[2]!.Sequence],
+      ['locked', claim.txs[3]!.Sequence],
+    ]);
+    // The Check is gone: asked again, the claim is refused with its sentence.
+    const again = await call(creator, 'POST', `/api/deploy-token/${jobId}/allocation`);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe(SELF_CUSTODY_MESSAGES.allocationClaimed);
+
+    // Release: the cliff falls due; the platform's service wallet sends the EscrowFinish (any account
+    // may finish a time-released escrow), so nothing is signed by the wallet and it pays nothing.
+    const cliff = tranches[0]!.unlockAt;
+    const closeTime = async () =>
+      (await t.connection.client.request({ command: 'ledger', ledger_index: 'validated' })).result.ledger
+        .close_time;
+    while ((await closeTime()) <= cliff)
+      await t.connection.client.request({ command: 'ledger_accept' } as never);
+    const service = (await platformWallet(t.database.db, PLATFORM_ROLES.service))!.address;
+    const [walletXrp, serviceXrp] = [await world.xrp(browser.classicAddress), await world.xrp(service)];
+    const release = { tokenId: result.token_id, escrowSequence: claim.txs[2]!.Sequence };
+    const released = await call(creator, 'POST', '/api/dashboard/vesting/release', release);
+    expect(released.statusCode, released.body).toBe(200);
+    expect(released.json()).toMatchObject({ status: 'released', amount: '50000' });
+    expect(await token(browser.classicAddress)).toBe('50000');
+    expect(await world.xrp(browser.classicAddress)).toBe(walletXrp);
+    expect(await world.xrp(service)).toBe(serviceXrp - baseFee);
+    const [finish] = await t.database.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(eq(ledgerSubmissions.hash, released.json().hash as string));
+    expect(finish).toMatchObject({ account: service, purpose: 'vesting-release', status: 'success' });
+    // Clicked again: the same transaction.
+    const twice = await call(creator, 'POST', '/api/dashboard/vesting/release', release);
+    expect(twice.json().hash).toBe(released.json().hash);
+    expect(await token(browser.classicAddress)).toBe('50000');
+    view = await schedule();
+    expect(view.tranches.map((x) => x.status)).toEqual(['released', 'locked']);
+  }, 240_000);
+
+  it('refuses what would need the wallet mid-job (a first buy; a dev allocation under RequireAuth) with the sentence, before anything', async () => {
+    const before = (await t.database.db.select().from(signingIntents)).length;
+    const logo = await testLogo(t.database.db);
+    for (const extra of [{ devAllocation: '10', requireAuth: true }, { firstBuyXrp: '1' }]) {
+      const res = await call(creator, 'POST', '/api/deploy-token', {
+        ...ammLaunchBody(walletId, { name: 'Dev Launch', ticker: 'DEVL' }, logo),
+        ...extra,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(SELF_CUSTODY_MESSAGES.deployLimits);
+    }
     expect(await t.database.db.select().from(signingIntents)).toHaveLength(before);
   });
 });

@@ -43,8 +43,12 @@ export const CHALLENGE_TTL_MS = 5 * 60_000;
 export const INTENT_LEDGER_WINDOW = 60;
 /** Wall-clock bound of an intent besides its LastLedgerSequence (a ledger that stopped closing). */
 export const INTENT_TTL_MS = 10 * 60_000;
-/** At most this many transactions in one intent (a trust line, the trade, its fee; a Batch's inner ones). */
-export const INTENT_MAX_TXS = 8;
+/**
+ * At most this many transactions in one intent (a trust line, the trade, its fee; a Batch's inner
+ * ones; a self-custody deploy's allocation claim: its line, the CheckCash and up to 13 escrows — a
+ * cliff and 12 monthly tranches, docs/self-custody.md "Deploy").
+ */
+export const INTENT_MAX_TXS = 16;
 
 /** The browser vault (apps/web/src/lib/signer/vault.ts): PBKDF2-SHA256 rounds at least, ~250 ms. */
 export const VAULT_MIN_ITERATIONS = 600_000;
@@ -64,7 +68,15 @@ export const SELF_CUSTODY_MESSAGES = {
     "This wallet's key stays in your browser or wallet app, and this action cannot ask it to sign yet. Use a custodial wallet for it.",
   /** A deploy funded from a self-custody wallet (docs/self-custody.md "Deploy"): what it cannot have yet. */
   deployLimits:
-    'A deploy from a wallet whose key stays in your browser or wallet app cannot have a dev allocation, a first buy or an RLUSD pair yet: set the dev allocation to 0 and no first buy, choose the XRP pair, or deploy from a custodial wallet.',
+    'A deploy from a wallet whose key stays in your browser or wallet app cannot have a first buy, an RLUSD pair, or a dev allocation with Require authorization yet: set no first buy, choose the XRP pair, turn Require authorization off (or the dev allocation to 0), or deploy from a custodial wallet.',
+  /** A self-funded deploy's dev allocation (docs/self-custody.md "Deploy"): the intent after the job. */
+  allocationNotFound: 'No dev allocation of this deploy waits for your wallet.',
+  allocationNotReady:
+    'The deploy has not finished yet: the dev allocation can be claimed once the token is live.',
+  allocationClaimed:
+    'The dev allocation was already claimed: its Check is no longer on the ledger (cashed or cancelled).',
+  allocationUnlocked:
+    'Your dev allocation waits in a Check from the issuer: until your wallet signs its claim and locks, it is not locked (your wallet could cash it without locking it).',
   mismatch: (field: string) => `The signed transaction does not match what was prepared: ${field} differs.`,
   missingField: (field: string) =>
     `The signed transaction does not match what was prepared: ${field} is missing.`,
@@ -187,3 +199,14 @@ export const intentStatusSchema = z.object({
   expiresAt: z.string(),
 });
 export type IntentStatus = z.infer<typeof intentStatusSchema>;
+
+/**
+ * A self-funded deploy's dev allocation once its wallet signed the claim (docs/self-custody.md
+ * "Deploy"): the CheckCash's hash, and each tranche's escrow (its sequence names it for release).
+ */
+export interface DevAllocationResult {
+  status: 'claimed';
+  amount: string;
+  claimHash: string;
+  locks: Array<{ index: number; escrowSequence: number; hash: string }>;
+}

@@ -155,6 +155,12 @@ export const vestingScheduleViewSchema = z.object({
       autoRelease: z.boolean(),
       /** The keeper's last failure to release a due tranche (user-facing); null when none. */
       autoReleaseError: z.string().nullable(),
+      /**
+       * A self-custody creator's allocation still in the issuer's Check (docs/self-custody.md
+       * "Deploy"): not locked until the wallet signs `POST /api/deploy-token/{jobId}/allocation`,
+       * and the sentence saying so. Null once claimed, and for custodial deploys.
+       */
+      unclaimed: z.object({ jobId: z.string(), text: z.string() }).nullable(),
     }),
   ),
 });
@@ -172,4 +178,7 @@ export const VESTING_RELEASE_MESSAGES = {
   notFound: 'No locked tranche of yours matches this token and sequence.',
   notDue: (when: string) => `This tranche unlocks at ${when}; it cannot be released before.`,
   failed: (why: string) => `Releasing the tranche failed: ${why}`,
+  /** A self-custody owner's release is sent by the platform's service wallet (docs/self-custody.md). */
+  noSender:
+    'Releasing for a wallet whose key stays in your browser or wallet app is not available right now.',
 } as const;

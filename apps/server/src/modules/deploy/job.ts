@@ -31,6 +31,8 @@ const NEVER_APPLIED = new Set(['tefPAST_SEQ', 'expired']);
 const STEP_RESIGNS = 3;
 
 export const DEPLOY_JOB = 'deploy';
+/** The step that delivers the dev allocation (a Check of it, in a self-funded deploy). */
+export const DEV_ALLOCATION_STEP = 'dev-allocation';
 
 /** Everything the job needs, fixed at enqueue: code between steps must not read the clock or the ledger. */
 export interface DeployPayload extends Pick<
@@ -114,17 +116,28 @@ function planOf(p: DeployPayload, issuerAddress: string, hotAddress: string): Pl
 /**
  * A self-funded deploy's plan: the creator's funding steps are done (the wallet's signed intent,
  * validated before the job was enqueued), and the one other step of the creator's wallet a deploy
- * without dev allocation, first buy or RLUSD has — the service fee — is the hot wallet's (or the
- * curve account's), before the LP burn blackholes it. Any other creator step cannot be signed here.
+ * without first buy or RLUSD has — the service fee — is the hot wallet's (or the curve account's),
+ * before the LP burn blackholes it. A dev allocation cannot go to the creator's line (the wallet
+ * would have to open it mid-job): the issuer writes a Check of it to the creator's wallet instead,
+ * and the wallet's CheckCash (which opens its line) and its escrows are one more intent after the
+ * job (self-custody.ts `prepareAllocation`). Any other creator step cannot be signed here.
  */
 function withoutCreatorSteps(plan: PlannedStep[]): PlannedStep[] {
   const funded = new Set(plan.filter((s) => s.account === 'user' && s.validateFirst).map((s) => s.name));
   const fee = plan.some((s) => s.name === 'service-fee');
   return plan
-    .filter((s) => !funded.has(s.name))
+    .filter((s) => !funded.has(s.name) && s.name !== 'dev-trust-line' && !s.name.startsWith('lock-dev-'))
     .map((s) => {
       const after = s.after.filter((d) => !funded.has(d));
       if (s.name === 'burn-lp-regular-key' && fee) after.push('service-fee');
+      if (s.name === DEV_ALLOCATION_STEP) {
+        const pay = s.tx as unknown as { Destination: string; Amount: unknown };
+        return {
+          ...s,
+          after: ['issuer-default-ripple'],
+          tx: { TransactionType: 'CheckCreate', Destination: pay.Destination, SendMax: pay.Amount },
+        };
+      }
       if (s.account !== 'user') return { ...s, after };
       if (s.name === 'service-fee') return { ...s, after, account: 'hot' as const };
       throw new Error(`Deploy step ${s.name} needs the creator's own signature`);

@@ -77,7 +77,26 @@ export interface FirstBuyPlan {
 }
 
 /** The step that locks tranche `index` (1-based) of the dev allocation. */
-const lockStepName = (index: number): string => `lock-dev-${index}`;
+export const lockStepName = (index: number): string => `lock-dev-${index}`;
+
+/**
+ * The EscrowCreate locking one tranche of the dev allocation: from the dev's wallet to itself,
+ * released by EscrowFinish after its FinishAfter. No CancelAfter: a cancel would hand the tokens
+ * back early (docs/vesting.md). The deploy job's step, and a self-custody wallet's intent after it.
+ */
+export function devLockTx(
+  userAddress: string,
+  issuerAddress: string,
+  currency: string,
+  t: VestingTranche,
+): TxRequest {
+  return {
+    TransactionType: 'EscrowCreate',
+    Destination: userAddress,
+    Amount: { currency, issuer: issuerAddress, value: t.amount },
+    FinishAfter: t.unlockAt,
+  };
+}
 
 export interface PlannedStep {
   name: string;
@@ -238,15 +257,14 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
     });
   }
   if (lock) {
-    // One escrow per tranche, from the dev's wallet to itself, released by EscrowFinish after its
-    // FinishAfter. No CancelAfter: a cancel would hand the tokens back early (docs/vesting.md).
+    // One escrow per tranche (devLockTx).
     for (const t of p.vesting!) {
-      add(lockStepName(t.index), 'user', ['dev-allocation', 'issuer-allow-locking'], {
-        TransactionType: 'EscrowCreate',
-        Destination: p.userAddress,
-        Amount: token(t.amount),
-        FinishAfter: t.unlockAt,
-      });
+      add(
+        lockStepName(t.index),
+        'user',
+        ['dev-allocation', 'issuer-allow-locking'],
+        devLockTx(p.userAddress, p.issuerAddress, p.currency, t),
+      );
     }
   }
   const poolReady = ['issue-supply', 'fund-hot-wallet'];

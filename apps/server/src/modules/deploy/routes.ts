@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import {
+  SELF_CUSTODY_MESSAGES,
   deployRequestSchema,
   DEFAULT_RESERVE_BASE_DROPS,
   DEFAULT_RESERVE_INCREMENT_DROPS,
 } from '@ledgerpad/shared';
 import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
 import type { BondingRegistry } from '../bonding';
@@ -11,6 +14,7 @@ import type { TokenRegistry } from '../tokens';
 import type { WalletsApi } from '../wallets';
 import { registerDeployJob } from './job';
 import { deployJobKey, DeployService } from './service';
+import { ALLOCATION_INTENT } from '../vesting';
 import { DEPLOY_INTENT, deployIntentKey, SelfCustodyDeploy } from './self-custody';
 import { idempotencyKey } from '../../plugins/edge';
 
@@ -25,13 +29,17 @@ export function registerDeploy(
   const selfCustody = intents
     ? new SelfCustodyDeploy({
         db: platform.database.db,
+        client: () => platform.connection?.client,
         keyring: platform.keyring,
         jobs: platform.jobs,
         intents,
         funds: platform.funds,
       })
     : undefined;
-  if (selfCustody) intents!.register(DEPLOY_INTENT, selfCustody.finisher());
+  if (selfCustody) {
+    intents!.register(DEPLOY_INTENT, selfCustody.finisher());
+    intents!.register(ALLOCATION_INTENT, selfCustody.allocationFinisher());
+  }
   const service = new DeployService({
     db: platform.database.db,
     config: platform.config,
@@ -83,5 +91,19 @@ export function registerDeploy(
     // A self-custody wallet answers what it signs (200, as every intent); signed, the job's 202 body.
     return reply.code('status' in started ? 200 : 202).send(started);
   });
+  // A self-funded deploy's dev allocation (docs/self-custody.md "Deploy"): the intent that claims
+  // and locks it, signed by the creator's wallet once the token is live.
+  app.post<{ Params: { jobId: string } }>(
+    '/api/deploy-token/:jobId/allocation',
+    { config: { access: 'user' } },
+    async (request) => {
+      if (!selfCustody) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
+      return selfCustody.prepareAllocation(
+        request.user!.id,
+        request.params.jobId,
+        idempotencyKey(request) ?? randomUUID(),
+      );
+    },
+  );
   return service;
 }

@@ -1,14 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { DEPLOY_STEP_LABELS, ledgerResultMessage, type IntentRequired } from '@ledgerpad/shared';
+import {
+  Decimal,
+  DEPLOY_STEP_LABELS,
+  ledgerResultMessage,
+  SELF_CUSTODY_MESSAGES,
+  type DevAllocationResult,
+  type IntentRequired,
+} from '@ledgerpad/shared';
+import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
+import { validatedClose } from '../../ledger/escrows';
 import { ledgerFailure } from '../../ledger/errors';
+import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome } from '../../ledger/submission-service';
 import { stageDeployWallets } from '../../platform/custody';
 import type { IntentFinisher, IntentRow, IntentService } from '../../platform/intents';
 import type { JobRunner } from '../../platform/jobs';
 import { DEPLOY_JOB, deployStepNames, type DeployPayload } from './job';
+import { devLockTx, lockStepName } from './plan';
+import { ALLOCATION_CLAIM, ALLOCATION_INTENT } from '../vesting';
 
 // A deploy funded from a self-custody wallet (docs/self-custody.md "Deploy"). A deploy's issuer and
 // hot wallet (or curve account) are fresh accounts the platform makes and holds for every deploy,
@@ -24,6 +36,29 @@ export const DEPLOY_INTENT = 'deploy-fund';
 export const deployIntentKey = (userId: number, requestKey: string): string =>
   `${DEPLOY_INTENT}:${userId}:${requestKey}`;
 
+/**
+ * The allocation intent's key (purpose `ALLOCATION_INTENT`, vesting's): the deploy's job in it
+ * (vesting finds the escrows it created by it, `allocationKeyPattern`), the request's key last (a
+ * retry answers the same intent; after one expired unsigned, a new request builds a new one).
+ */
+export const allocationIntentKey = (userId: number, jobId: string, requestKey: string): string =>
+  `${ALLOCATION_INTENT}:${userId}:${jobId}:${requestKey}`;
+
+/**
+ * A tranche whose unlock is this close (seconds) is not escrowed by the allocation intent: rippled
+ * refuses an EscrowCreate whose FinishAfter has passed (tecNO_PERMISSION), and the wallet signs a
+ * while after the intent is built; the tranche would be due at once anyway. A wallet that signs
+ * later still (an intent lives 60 ledgers) meets that refusal on the tranche, which the answer
+ * names; the claim before it applied, so those tokens are the wallet's, unlocked.
+ */
+const LOCK_MARGIN_SECONDS = 60;
+
+interface AllocationContext {
+  jobId: string;
+  amount: string;
+  tranches: number[];
+}
+
 /** What the intent keeps: the job's payload, fixed now, and the job's id its staged wallets carry. */
 interface FundContext {
   payload: DeployPayload;
@@ -32,6 +67,7 @@ interface FundContext {
 
 export interface SelfCustodyDeployDeps {
   db: Db;
+  client: () => Client | undefined;
   keyring: Keyring;
   jobs: JobRunner;
   intents: IntentService;
@@ -82,6 +118,134 @@ export class SelfCustodyDeploy {
       context: context as unknown as Record<string, unknown>,
     });
     return { status: 'sign', intent };
+  }
+
+  /**
+   * POST /api/deploy-token/{jobId}/allocation: the dev allocation of a finished self-funded deploy,
+   * waiting in the issuer's Check to the creator's wallet, claimed and locked by one intent the
+   * wallet signs: its trust line, the `CheckCash` of the whole allocation, then one `EscrowCreate`
+   * per tranche still ahead (the custodial job's very transactions, `devLockTx`).
+   * The Check is read from the validated ledger: gone (cashed, here or elsewhere) → refused.
+   */
+  async prepareAllocation(userId: number, jobId: string, requestKey: string): Promise<IntentRequired> {
+    const job = await this.deps.jobs.get(jobId);
+    const payload = job?.payload as DeployPayload | undefined;
+    if (
+      !job ||
+      job.type !== DEPLOY_JOB ||
+      job.userId !== userId ||
+      !payload?.selfFunded ||
+      !new Decimal(payload.devAmount).gt(0)
+    )
+      throw notFound(SELF_CUSTODY_MESSAGES.allocationNotFound);
+    const intentKey = allocationIntentKey(userId, jobId, requestKey);
+    const known = await this.deps.intents.known(intentKey);
+    if (known) return { status: 'sign', intent: known };
+    if (job.status !== 'completed') throw badRequest(SELF_CUSTODY_MESSAGES.allocationNotReady);
+    const client = this.deps.client();
+    if (!client) throw ledgerUnavailable();
+    const issuer = (job.result as { issuer_address: string }).issuer_address;
+    const checkId = await this.allocationCheck(client, payload.userAddress, issuer, payload.currency);
+    if (!checkId) throw badRequest(SELF_CUSTODY_MESSAGES.allocationClaimed);
+    const { closeTime } = await validatedClose(client);
+    const ahead = (payload.vesting?.tranches ?? []).filter(
+      (t) => t.unlockAt > closeTime + LOCK_MARGIN_SECONDS,
+    );
+    const context: AllocationContext = {
+      jobId,
+      amount: payload.devAmount,
+      tranches: ahead.map((t) => t.index),
+    };
+    const intent = await this.deps.intents.prepare({
+      userId,
+      wallet: { id: payload.walletId, address: payload.userAddress },
+      purpose: ALLOCATION_INTENT,
+      intentKey,
+      txs: [
+        // The wallet's line first, with the supply as its limit as in a custodial deploy: a line
+        // CheckCash would open has no limit, and emptied into the escrows it would be deleted —
+        // then only the wallet itself could finish them (rippled creates a line on EscrowFinish
+        // only for a destination that sends it), not the platform (vesting's release).
+        {
+          tx: {
+            TransactionType: 'TrustSet',
+            LimitAmount: { currency: payload.currency, issuer, value: payload.form.supply },
+          },
+          purpose: 'deploy:dev-trust-line',
+        },
+        {
+          tx: {
+            TransactionType: 'CheckCash',
+            CheckID: checkId,
+            Amount: { currency: payload.currency, issuer, value: payload.devAmount },
+          },
+          purpose: ALLOCATION_CLAIM,
+        },
+        ...ahead.map((t) => ({
+          tx: devLockTx(payload.userAddress, issuer, payload.currency, t),
+          purpose: `deploy:${lockStepName(t.index)}`,
+        })),
+      ],
+      context: context as unknown as Record<string, unknown>,
+    });
+    return { status: 'sign', intent };
+  }
+
+  /** The issuer's Check of the dev allocation to the creator's wallet, on the validated ledger. */
+  private async allocationCheck(
+    client: Client,
+    owner: string,
+    issuer: string,
+    currency: string,
+  ): Promise<string | undefined> {
+    const r = await client.request({
+      command: 'account_objects',
+      account: owner,
+      type: 'check',
+      ledger_index: 'validated',
+    });
+    const found = (r.result.account_objects as unknown as Array<Record<string, unknown>>).find((o) => {
+      const max = o.SendMax as { currency?: string; issuer?: string } | undefined;
+      return o.Account === issuer && o.Destination === owner && max?.currency === currency;
+    });
+    return found?.index as string | undefined;
+  }
+
+  allocationFinisher(): IntentFinisher {
+    return {
+      // A line and one escrow per tranche: an owner reserve each, and their network fees.
+      recheck: async (intent) => {
+        const n = (intent.context as unknown as AllocationContext).tranches.length;
+        await this.deps.funds?.requireXrp(intent.account, { newObjects: 1 + n, transactions: 2 + n });
+      },
+      finish: (intent, outcomes): Promise<DevAllocationResult> => {
+        const ctx = intent.context as unknown as AllocationContext;
+        const failed = outcomes.find((o) => o && o.status !== 'success');
+        if (failed) {
+          const i = outcomes.indexOf(failed);
+          const what =
+            i === 0
+              ? 'Opening the trust line'
+              : i === 1
+                ? 'Claiming the dev allocation'
+                : 'Locking a tranche';
+          throw ledgerFailure(
+            failed,
+            `${what} failed: ${ledgerResultMessage(failed.result)} (${failed.result})`,
+          );
+        }
+        return Promise.resolve({
+          status: 'claimed',
+          amount: ctx.amount,
+          claimHash: outcomes[1]!.hash,
+          locks: ctx.tranches.map((index, i) => ({
+            index,
+            escrowSequence: (intent.txs as Array<{ Sequence: number }>)[i + 2]!.Sequence,
+            hash: outcomes[i + 2]!.hash,
+          })),
+        });
+      },
+    };
   }
 
   finisher(): IntentFinisher {

@@ -180,16 +180,18 @@ export class DeployService {
       }
       throw err;
     });
-    // A self-custody wallet funds the deploy's fresh accounts with one signed intent; what would
-    // need more of its signatures (its own trust line for a dev allocation or a first buy, escrows,
-    // RLUSD sent after the hot wallet's line) is not offered yet (docs/self-custody.md "Deploy").
+    // A self-custody wallet funds the deploy's fresh accounts with one signed intent, and claims
+    // (and locks) a dev allocation with one more after the job; what would need its signature in
+    // the middle of the job (its line for a first buy, RLUSD sent after the hot wallet's line, a
+    // line the issuer must authorize) is not offered yet (docs/self-custody.md "Deploy").
     const selfFunded = !serverSigns(wallet.kind as WalletKind);
+    const devAllocated = new Decimal(form.devAllocation || '0').gt(0);
     if (selfFunded) {
       if (!this.deps.selfCustody) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
       if (
-        new Decimal(form.devAllocation || '0').gt(0) ||
         new Decimal(form.firstBuyXrp || '0').gt(0) ||
-        form.liquidityPairType === 'RLUSD'
+        form.liquidityPairType === 'RLUSD' ||
+        (devAllocated && form.requireAuth)
       )
         throw badRequest(SELF_CUSTODY_MESSAGES.deployLimits);
     }
@@ -314,7 +316,11 @@ export class DeployService {
           ? form.liquidityAmount
           : xrpToDrops(form.liquidityAmount).toString(),
       rlusd: rlusdPair && rlusd ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusd } : null,
-      issuerFundDrops: xrpToDrops(cost.issuerReserve).toString(),
+      // A self-funded dev allocation is a Check the issuer writes: one owner reserve more, held
+      // until the creator's wallet cashes it.
+      issuerFundDrops: (
+        xrpToDrops(cost.issuerReserve) + (selfFunded && devAllocated ? this.deps.reserves().owner : 0n)
+      ).toString(),
       // With a first buy the hot wallet also carries its XRP, its fee and the Batch's network fees;
       // funded from a self-custody wallet, the service fee and that payment's network fee.
       hotFundDrops: (

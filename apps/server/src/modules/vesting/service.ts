@@ -1,4 +1,4 @@
-import { and, eq, inArray, like, sql } from 'drizzle-orm';
+import { and, eq, inArray, like, or, sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import {
   Decimal,
@@ -9,6 +9,9 @@ import {
   rippleTime,
   VESTING_AUTO_RELEASE_MESSAGES,
   VESTING_RELEASE_MESSAGES,
+  serverSigns,
+  SELF_CUSTODY_MESSAGES,
+  type WalletKind,
   type DevLockView,
   type VestingAutoReleaseRequest,
   type VestingAutoReleaseResult,
@@ -23,7 +26,9 @@ import type { Db } from '../../db/client';
 import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type { SubmissionService } from '../../ledger/submission-service';
-import { AppError, badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
+import { AppError, badRequest, ledgerUnavailable, notFound, serviceDisabled } from '../../lib/errors';
+import { PLATFORM_ROLES } from '../../platform/accounts';
+import { platformWallet } from '../../platform/custody';
 import { jobs } from '../../platform/jobs';
 import type { TokenRegistry, TokenRow } from '../tokens';
 import type { WalletsApi } from '../wallets';
@@ -44,7 +49,16 @@ const pct = (part: Decimal, whole: Decimal) =>
   whole.gt(0) ? part.div(whole).mul(100).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed() : '0';
 const day = (ripple: number) => rippleTime.toIso(ripple).slice(0, 10);
 
-/** The deploy's payload of a token Ledgerpad deployed (wallet, schedule); null otherwise. */
+/**
+ * The intent purpose of a self-funded deploy's dev allocation (claimed and locked by the creator's
+ * wallet after the job, modules/deploy/self-custody.ts), and the key pattern of its records. Here,
+ * not in deploy, for the same reason as `DeployPayload` below.
+ */
+export const ALLOCATION_INTENT = 'deploy-allocation';
+export const allocationKeyPattern = (jobId: string): string => `${ALLOCATION_INTENT}:%:${jobId}:%`;
+/** The submission purpose of that intent's CheckCash (its first step). */
+export const ALLOCATION_CLAIM = 'deploy:claim-dev-allocation';
+
 /**
  * The part of the deploy job's payload (modules/deploy/job.ts `DeployPayload`) vesting reads: a
  * row of the jobs table, read as JSON. Named here rather than imported so vesting does not depend
@@ -52,6 +66,7 @@ const day = (ripple: number) => rippleTime.toIso(ripple).slice(0, 10);
  */
 interface DeployPayload {
   walletId: number;
+  selfFunded?: boolean;
   userAddress: string;
   vesting?: { settings: VestingSettings; start: number; tranches: VestingTranche[] } | null;
 }
@@ -146,20 +161,48 @@ export class VestingService {
     return { client, submissions };
   }
 
-  /** The created escrows of a deploy's schedule: step name → the EscrowCreate's sequence and hash. */
+  /** Whether a self-custody creator's wallet cashed the deploy's Check of its allocation here. */
+  private async claimed(jobId: string): Promise<boolean> {
+    const [row] = await this.deps.db
+      .select({ id: ledgerSubmissions.intentKey })
+      .from(ledgerSubmissions)
+      .where(
+        and(
+          like(ledgerSubmissions.intentKey, allocationKeyPattern(jobId)),
+          eq(ledgerSubmissions.purpose, ALLOCATION_CLAIM),
+          eq(ledgerSubmissions.status, 'success'),
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
+  }
+
+  /**
+   * The created escrows of a deploy's schedule: step name → the EscrowCreate's sequence and hash.
+   * The deploy job's own steps (custodial creator), or the steps of the allocation intent a
+   * self-custody creator signed after the job (their purpose names the step).
+   */
   private async created(jobId: string): Promise<Map<string, { sequence: number; hash: string }>> {
     const rows = await this.deps.db
       .select()
       .from(ledgerSubmissions)
       .where(
         and(
-          like(ledgerSubmissions.intentKey, `deploy:${jobId}:lock-dev-%`),
+          or(
+            like(ledgerSubmissions.intentKey, `deploy:${jobId}:lock-dev-%`),
+            and(
+              like(ledgerSubmissions.intentKey, allocationKeyPattern(jobId)),
+              like(ledgerSubmissions.purpose, 'deploy:lock-dev-%'),
+            ),
+          ),
           eq(ledgerSubmissions.status, 'success'),
         ),
       );
     const out = new Map<string, { sequence: number; hash: string }>();
     for (const r of rows) {
-      const step = r.intentKey.split(':')[2]!;
+      const step = r.intentKey.startsWith('deploy:')
+        ? r.intentKey.split(':')[2]!
+        : r.purpose.slice('deploy:'.length);
       out.set(step, { sequence: r.sequence, hash: r.hash });
     }
     return out;
@@ -186,6 +229,10 @@ export class VestingService {
         tranches: await this.tranches(client, token, payload, closeTime),
         autoRelease: setting?.enabled ?? false,
         autoReleaseError: setting?.enabled && setting.lastError ? setting.lastError : null,
+        unclaimed:
+          payload.selfFunded && !(await this.claimed(token.deployJobId!))
+            ? { jobId: token.deployJobId!, text: SELF_CUSTODY_MESSAGES.allocationUnlocked }
+            : null,
       });
     }
     return { tokens: out };
@@ -235,7 +282,11 @@ export class VestingService {
     userId: number,
     tokenId: number,
     message: string,
-  ): Promise<{ token: TokenRow; payload: DeployPayload; wallet: { id: number; address: string } }> {
+  ): Promise<{
+    token: TokenRow;
+    payload: DeployPayload;
+    wallet: { id: number; address: string; kind: string };
+  }> {
     const token = await this.deps.tokens.byId(tokenId);
     const payload =
       token && token.deployerUserId === userId ? await deployPayloadOf(this.deps.db, token) : null;
@@ -274,6 +325,13 @@ export class VestingService {
       .onConflictDoUpdate({ target: vestingAutoRelease.tokenId, set: { userId, ...values } });
     if (b.enabled) this.onOptIn?.();
     return { tokenId: token.id, enabled: b.enabled };
+  }
+
+  /** The platform's service wallet: the sender of a self-custody owner's EscrowFinish. */
+  private async platformSender(): Promise<string> {
+    const row = await platformWallet(this.deps.db, PLATFORM_ROLES.service);
+    if (!row) throw serviceDisabled(VESTING_RELEASE_MESSAGES.noSender);
+    return row.address;
   }
 
   /** Set by the keeper: an opt-in is looked at at once rather than at the next close. */
@@ -340,19 +398,25 @@ export class VestingService {
     if (entry.FinishAfter !== undefined && !(closeTime > entry.FinishAfter))
       throw badRequest(VESTING_RELEASE_MESSAGES.notDue(rippleTime.toIso(entry.FinishAfter)));
 
+    // rippled lets any account finish an escrow with no Condition once FinishAfter has passed
+    // (EscrowFinish: Owner + OfferSequence; the tokens go to the escrow's Destination, the owner's
+    // own wallet). A self-custody owner's key is not here: the platform's service wallet sends it
+    // and pays its network fee — it moves nothing of its own and nothing anywhere but to the owner.
+    const byPlatform = !serverSigns(wallet.kind as WalletKind);
+    const sender = byPlatform ? await this.platformSender() : owner;
     const req = {
       intentKey,
-      account: owner,
+      account: sender,
       tx: { TransactionType: 'EscrowFinish', Owner: owner, OfferSequence: b.escrowSequence },
       purpose: 'vesting-release',
       userId,
-      walletId: wallet.id,
+      walletId: byPlatform ? null : wallet.id,
     };
     let row;
     if (this.deps.funds) {
       const funds = this.deps.funds;
-      await funds.requireXrp(owner, { transactions: 1 });
-      row = await funds.withAccount(owner, () => submissions.prepare(req));
+      await funds.requireXrp(sender, { transactions: 1 });
+      row = await funds.withAccount(sender, () => submissions.prepare(req));
     } else {
       row = await submissions.prepare(req);
     }

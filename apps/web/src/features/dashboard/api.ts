@@ -22,6 +22,7 @@ import type {
 import { formatFull, shortAddress as shortenAddress } from '@ledgerpad/shared';
 import { apiGet, apiGetAll, apiGetAllPages, apiPost, apiPut, hasStatus, userMessage } from '../../lib/api';
 import { runSigned, type SigningWallet } from '../../lib/signer';
+import { claimAllocation } from '../../lib/dev-allocation';
 import { useLedgerMutation } from '../../lib/ledger-mutation';
 import { useMyWallets } from '../../lib/my-wallets';
 import { dashboardKeys } from './keys';
@@ -279,6 +280,15 @@ export function useReleaseTranche() {
   return useLedgerMutation(
     (vars: { tokenId: number; escrowSequence: number }, key) =>
       apiPost<VestingReleaseResult>('/api/dashboard/vesting/release', vars, { idempotencyKey: key() }),
+    { onSettled: () => void queryClient.invalidateQueries({ queryKey: dashboardKeys.vesting() }) },
+  );
+}
+
+/** A self-custody creator's unclaimed dev allocation, claimed and locked by its wallet; the schedule read again. */
+export function useClaimAllocation() {
+  const queryClient = useQueryClient();
+  return useLedgerMutation(
+    (vars: { jobId: string; wallet: SigningWallet }, key) => claimAllocation(vars.jobId, vars.wallet, key),
     { onSettled: () => void queryClient.invalidateQueries({ queryKey: dashboardKeys.vesting() }) },
   );
 }

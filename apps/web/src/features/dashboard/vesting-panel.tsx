@@ -3,7 +3,8 @@ import { toast } from 'sonner';
 import { formatToken, type VestingScheduleView, type VestingTrancheView } from '@ledgerpad/shared';
 import { userMessage } from '../../lib/api';
 import { VestingTable } from '../../components/vesting-table';
-import { useReleaseTranche, useSaveAutoRelease, useVestingSchedule } from './api';
+import { useWalletKinds } from '../../lib/wallet-kinds';
+import { useClaimAllocation, useReleaseTranche, useSaveAutoRelease, useVestingSchedule } from './api';
 
 // The dashboard's locked dev allocations (issue 28, docs/vesting.md): each tranche, its amount and
 // unlock date, and its status as the ledger has it (an escrow still there, or gone because it was
@@ -39,6 +40,7 @@ export function VestingPanel({ tokenId }: { tokenId: number }) {
           <h3>
             {tok.ticker} <span className="muted small address">{tok.walletAddress}</span>
           </h3>
+          {tok.unclaimed && <UnclaimedAllocation token={tok} />}
           <AutoReleaseToggle token={tok} />
           <div className="table-scroll">
             <VestingTable
@@ -52,7 +54,11 @@ export function VestingPanel({ tokenId }: { tokenId: number }) {
                   index: t.index,
                   amount: `${formatToken(t.amount)} ${tok.ticker}`,
                   unlockAt: t.unlockAt,
-                  status: { key: t.status, text: STATUS_TEXT[t.status] },
+                  // Unclaimed (a self-custody creator's Check not cashed yet): not locked yet.
+                  status: {
+                    key: t.status,
+                    text: tok.unclaimed && t.status === 'missing' ? 'Not locked yet' : STATUS_TEXT[t.status],
+                  },
                   action: t.status === 'due' && t.escrowSequence !== null && (
                     <button
                       type="button"
@@ -86,6 +92,45 @@ export function VestingPanel({ tokenId }: { tokenId: number }) {
 }
 
 type ScheduleToken = VestingScheduleView['tokens'][number];
+
+/**
+ * A self-custody creator's allocation still in the issuer's Check (docs/self-custody.md "Deploy"):
+ * the server's sentence that it is not locked, and the claim the wallet signs (its line, the
+ * CheckCash, the escrows).
+ */
+function UnclaimedAllocation({ token }: { token: ScheduleToken }) {
+  const claim = useClaimAllocation();
+  const info = useWalletKinds().get(token.walletAddress);
+  const error = claim.isError ? userMessage(claim.error) : undefined;
+  return (
+    <div className="vesting-unclaimed" data-testid="vesting-unclaimed">
+      <p role="status">{token.unclaimed!.text}</p>
+      <button
+        type="button"
+        disabled={claim.isPending || !info}
+        aria-busy={claim.isPending}
+        onClick={() =>
+          claim.mutate({
+            jobId: token.unclaimed!.jobId,
+            wallet: {
+              wallet_address: token.walletAddress,
+              kind: info!.kind,
+              wallet_app: info!.app,
+              wallet_name: info!.name,
+            },
+          })
+        }
+      >
+        {claim.isPending ? 'Waiting for your wallet…' : 'Claim and lock with your wallet'}
+      </button>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
 
 /**
  * 'Release automatically when due': a switch stored on the server (PUT

@@ -7,6 +7,7 @@ import {
   DEPLOY_LOCK_MS,
   DEPLOY_MAX_ATTEMPTS,
   DEPLOY_MESSAGES,
+  devAllocationAmount,
   LIQUIDITY_PAIRS,
   RLUSD_CURRENCY_HEX,
   deployCost,
@@ -166,7 +167,11 @@ export function DeployPage() {
   const [lockedUntil, setLockedUntil] = useState(0);
   const [now, setNow] = useState(Date.now());
   const [uploading, setUploading] = useState(false);
-  const [job, setJob] = useState<{ id: string; ticker: string }>();
+  const [job, setJob] = useState<{
+    id: string;
+    ticker: string;
+    claim?: { wallet: SigningWallet; amount: string; locked: boolean };
+  }>();
   const [deployError, setDeployError] = useState<string>();
   // One Idempotency-Key per deploy: a retry after a lost answer is the same deploy, never a second.
   const start = useLedgerAction(({ body, wallet }: { body: DeployRequest; wallet: SigningWallet }, key) =>
@@ -233,15 +238,16 @@ export function DeployPage() {
       ? new Decimal(cost.rlusd).minus(rlusdOf(wallet))
       : undefined;
   const insufficient = !wallet || !cost || shortXrp!.gt(0) || (shortRlusd !== undefined && shortRlusd.gt(0));
-  // A self-custody wallet signs one thing, the funding of the new accounts (docs/self-custody.md
-  // "Deploy"): what would need its signature in the middle of the launch is not offered yet.
+  // A self-custody wallet signs the funding of the new accounts, and a dev allocation's claim and
+  // locks after the launch (docs/self-custody.md "Deploy"): what would need its signature in the
+  // middle of the launch is not offered yet.
   const selfCustody = wallet !== undefined && !serverSigns(wallet.kind);
   const asked = toRequest(values);
   const selfCustodyRefusal =
     selfCustody &&
-    (POSITIVE.test(asked.devAllocation) ||
-      POSITIVE.test(asked.firstBuyXrp ?? '') ||
-      asked.liquidityPairType === 'RLUSD')
+    (POSITIVE.test(asked.firstBuyXrp ?? '') ||
+      asked.liquidityPairType === 'RLUSD' ||
+      (POSITIVE.test(asked.devAllocation) && asked.requireAuth))
       ? SELF_CUSTODY_MESSAGES.deployLimits
       : undefined;
 
@@ -253,7 +259,17 @@ export function DeployPage() {
       if (!wallet) return setDeployError(DEPLOY_MESSAGES.wallet);
       if (selfCustodyRefusal) return setDeployError(selfCustodyRefusal);
       const started = await start.run({ body, wallet });
-      if (started) setJob({ id: started.jobId, ticker: values.ticker });
+      // A self-custody wallet's dev allocation waits in a Check once the job is done: the progress
+      // modal asks the wallet to claim (and lock) it.
+      const dev = devAllocationAmount(body.supply, body.devAllocation || '0');
+      if (started)
+        setJob({
+          id: started.jobId,
+          ticker: values.ticker,
+          ...(selfCustody && dev.gt(0)
+            ? { claim: { wallet, amount: dev.toFixed(), locked: Boolean(body.vesting) } }
+            : {}),
+        });
     } catch (err) {
       setDeployError(
         hasStatus(err, 429) ? DEPLOY_MESSAGES.tooManyAttempts : userMessage(err, DEPLOY_MESSAGES.failed),
@@ -681,7 +697,7 @@ export function DeployPage() {
           </div>
         </div>
       )}
-      {job && <ProgressModal jobId={job.id} ticker={job.ticker} />}
+      {job && <ProgressModal jobId={job.id} ticker={job.ticker} claim={job.claim} />}
     </section>
   );
 }

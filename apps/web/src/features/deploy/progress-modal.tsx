@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import {
@@ -8,13 +8,20 @@ import {
   DEPLOY_POLL_INTERVAL_MS,
   DEPLOY_STEP_GROUPS,
   DEPLOY_STEP_LABELS,
+  groupDigits,
+  SELF_CUSTODY_MESSAGES,
   shortAddress,
+  type DevAllocationResult,
   type DeployResult,
   type JobStatusView,
 } from '@ledgerpad/shared';
 import { CopyButton } from '../../components/copy-button';
 import { Modal } from '../../components/modal';
 import { explorerTxUrl, useLedgerNetwork, type LedgerNetwork } from '../../lib/auth-methods';
+import { userMessage } from '../../lib/api';
+import { claimAllocation } from '../../lib/dev-allocation';
+import { useLedgerAction } from '../../lib/ledger-action';
+import { SigningCancelledError, type SigningWallet } from '../../lib/signer';
 import { useJobStatus } from '../../lib/use-job-status';
 import { listedTokenKeys, sessionKeys, walletKeys } from '../../lib/query-keys';
 
@@ -73,7 +80,71 @@ function groupStatus(steps: Step[]): Step['status'] {
   return 'pending';
 }
 
-export function ProgressModal({ jobId, ticker }: { jobId: string; ticker: string }) {
+/**
+ * A self-custody creator's dev allocation (docs/self-custody.md "Deploy"): the job left it in a Check
+ * from the issuer; the wallet signs its claim and locks here. Until then it is not locked, and the
+ * block says so.
+ */
+function ClaimAllocation({
+  jobId,
+  ticker,
+  claim,
+}: {
+  jobId: string;
+  ticker: string;
+  claim: { wallet: SigningWallet; amount: string; locked: boolean };
+}) {
+  const queryClient = useQueryClient();
+  const action = useLedgerAction((_: null, key) => claimAllocation(jobId, claim.wallet, key));
+  const [done, setDone] = useState<DevAllocationResult>();
+  const [error, setError] = useState<string>();
+  const run = async () => {
+    setError(undefined);
+    try {
+      const r = await action.run(null);
+      if (!r) return;
+      setDone(r);
+      void queryClient.invalidateQueries({ queryKey: walletKeys.all() });
+    } catch (err) {
+      if (!(err instanceof SigningCancelledError)) setError(userMessage(err));
+    }
+  };
+  if (done)
+    return (
+      <p className="deploy-message" role="status" data-testid="allocation-claimed">
+        {`Dev allocation claimed: ${groupDigits(done.amount)} ${ticker}`}
+        {done.locks.length > 0 ? `, ${done.locks.length} tranche(s) locked on the ledger.` : '.'}
+      </p>
+    );
+  return (
+    <div className="deploy-allocation" data-testid="allocation-claim">
+      <p>{SELF_CUSTODY_MESSAGES.allocationUnlocked}</p>
+      <button type="button" onClick={() => void run()} disabled={action.busy} aria-busy={action.busy}>
+        {action.busy
+          ? 'Waiting for your wallet…'
+          : claim.locked
+            ? `Claim and lock ${groupDigits(claim.amount)} ${ticker}`
+            : `Claim ${groupDigits(claim.amount)} ${ticker}`}
+      </button>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function ProgressModal({
+  jobId,
+  ticker,
+  claim,
+}: {
+  jobId: string;
+  ticker: string;
+  /** Set for a self-custody deploy with a dev allocation: the wallet claims it after the job. */
+  claim?: { wallet: SigningWallet; amount: string; locked: boolean };
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { status, timedOut } = useJobStatus<DeployResult>(jobId, {
@@ -169,6 +240,7 @@ export function ProgressModal({ jobId, ticker }: { jobId: string; ticker: string
                   failedMessage="Failed to copy issuer address!"
                 />
               </p>
+              {claim && <ClaimAllocation jobId={jobId} ticker={ticker} claim={claim} />}
               <p className="deploy-links">
                 <Link to={`/token/${result.issuer_address}`}>Open the token page</Link>
                 <Link to="/dashboard">Manage it in the dashboard</Link>
