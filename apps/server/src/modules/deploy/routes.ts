@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   SELF_CUSTODY_MESSAGES,
   deployRequestSchema,
+  intentRequiredSchema,
   DEFAULT_RESERVE_BASE_DROPS,
   DEFAULT_RESERVE_INCREMENT_DROPS,
 } from '@ledgerpad/shared';
@@ -17,6 +18,7 @@ import { deployJobKey, DeployService } from './service';
 import { ALLOCATION_INTENT } from '../vesting';
 import { DEPLOY_INTENT, deployIntentKey, SelfCustodyDeploy } from './self-custody';
 import { idempotencyKey } from '../../plugins/edge';
+import { declared } from '../../plugins/access';
 
 /** POST /api/deploy-token, and the deploy job's handler on the platform's job runner. */
 export function registerDeploy(
@@ -95,7 +97,10 @@ export function registerDeploy(
   // and locks it, signed by the creator's wallet once the token is live.
   app.post<{ Params: { jobId: string } }>(
     '/api/deploy-token/:jobId/allocation',
-    { config: { access: 'user' } },
+    declared('user', {
+      summary: "Claim and lock a self-funded deploy's dev allocation: the intent the creator's wallet signs.",
+      response: intentRequiredSchema,
+    }),
     async (request) => {
       if (!selfCustody) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
       return selfCustody.prepareAllocation(
