@@ -481,9 +481,14 @@ describe('job runner', () => {
     // Only these two jobs' lines: on a shared PostgreSQL database the runner may also finish a job
     // another test (or an earlier run) left behind.
     const ours = new Set([followed.id, routine.id]);
-    const completed = log.lines.filter(
-      (l) => l.msg.endsWith(' completed') && ours.has((l.obj as { jobId?: string } | undefined)?.jobId ?? ''),
-    );
+    const ourLines = () =>
+      log.lines.filter(
+        (l) =>
+          l.msg.endsWith(' completed') && ours.has((l.obj as { jobId?: string } | undefined)?.jobId ?? ''),
+      );
+    // The line follows the completed state's write, which waitFor may see first (on PostgreSQL its
+    // notification can arrive before the runner's next line runs).
+    const completed = await until(() => ourLines().length >= 2 && ourLines());
     expect(completed.map((l) => [l.level, l.msg]).sort()).toEqual([
       ['debug', 't-routine completed'],
       ['info', 't-followed completed'],
