@@ -93,12 +93,20 @@ export async function createLedgerRig(
 }
 
 /** Closes ledgers until `done` settles (the service follows the ledger stream). */
-export async function closeUntil<T>(ledger: StandaloneLedger, done: Promise<T>, maxCloses = 50): Promise<T> {
+export async function closeUntil<T>(
+  ledger: StandaloneLedger,
+  done: Promise<T>,
+  timeoutMs = 25_000,
+): Promise<T> {
   let settled = false;
   const watched = done.finally(() => {
     settled = true;
   });
-  for (let i = 0; i < maxCloses && !settled; i++) {
+  // Bounded by time, not by a count of closes: on a loaded PostgreSQL pass a submission can take
+  // longer than 50 quick closes to be signed and sent, and with no close after that it never
+  // validated (the test then hung to its timeout; seen once in CI's PostgreSQL pass).
+  const deadline = Date.now() + timeoutMs;
+  while (!settled && Date.now() < deadline) {
     await sleep(30);
     if (!settled) ledger.closeLedger();
   }
