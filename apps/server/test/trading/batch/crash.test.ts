@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
+import { Client } from 'xrpl';
 import { RLUSD_CURRENCY_HEX } from '@ledgerpad/shared';
 import { ledgerSubmissions } from '../../../src/ledger/schema';
 import { tradingTrades } from '../../../src/modules/trading/schema';
@@ -56,20 +57,34 @@ describe('a Batch swap survives kill -9', () => {
       });
       expect(line.status, await line.text()).toBe(200);
     }
-    let firstAnswered!: () => void;
-    const oneAnswered = new Promise<void>((resolve) => (firstAnswered = resolve));
+    // The kill must meet a Batch between its record and its answer. Recorded before submitted: a
+    // Batch the ledger's proposed stream shows is recorded, and its answer waits for the next close
+    // (1 s away) and the follower. So: kill at the next proposed Batch once a first swap is answered
+    // (or at the fifth, if they are all submitted before any answer) — a fixed trigger, not a race
+    // with the machine's load.
+    const watcher = new Client(server.ledgerUrl);
+    await watcher.connect();
+    await watcher.request({ command: 'subscribe', streams: ['transactions_proposed'] });
+    let answered = false;
+    let proposed = 0;
+    let killNow!: () => void;
+    const trigger = new Promise<void>((resolve) => (killNow = resolve));
+    watcher.on('transaction', (t) => {
+      const tx = (t as unknown as { tx_json?: { TransactionType?: string } }).tx_json;
+      if (tx?.TransactionType === 'Batch' && (answered || ++proposed >= 5)) killNow();
+    });
     const inFlight = Array.from({ length: SWAPS }, (_, i) =>
       swap(server.base, Math.floor(i / PER_USER), i % PER_USER).then(
         async (r) => {
-          firstAnswered();
+          answered = true;
           return { status: r.status, body: await r.text() };
         },
         () => ({ status: 0, body: 'dropped' }),
       ),
     );
-    // Kill once the first swap is answered: the others are being signed, submitted or followed.
-    await Promise.race([oneAnswered, new Promise((r) => setTimeout(r, 120_000))]);
+    await Promise.race([trigger, new Promise((r) => setTimeout(r, 120_000))]);
     await rig.kill();
+    await watcher.disconnect().catch(() => undefined);
     const killedAt = new Date();
     const first = await Promise.all(inFlight);
     const answeredOk = first.filter((r) => r.status === 200).length;
