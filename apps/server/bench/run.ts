@@ -12,6 +12,7 @@ import { benchRateLimit } from './rate-limit';
 import { benchSocketFanout } from './socket-fanout';
 import { benchTrading } from './trading';
 import { benchTransfers } from './transfers';
+import { benchTwoInstances } from './two-instances';
 
 // `npm run bench -w apps/server`: every server benchmark, one after the other, each run whatever the
 // others did. Each prints its result as JSON, then its figures against the targets of issue 27
@@ -232,6 +233,27 @@ const sections: Array<Section<unknown>> = [
       { figure: 'buyers filled', value: r.filled, unit: '', target: atLeast(r.buyers) },
       { figure: 'ledger closes', value: r.ledgerCloses, unit: '', target: atMost(3) },
       { figure: 'keeper delay after a close, median', value: r.keeperDelayMs.median, unit: 'ms' },
+    ],
+  }),
+  section({
+    name: 'two instances on one PostgreSQL (100 swaps on A, then 100 split across A and B)',
+    run: () => benchTwoInstances(),
+    figures: (r) => [
+      { figure: 'one instance: swaps executed', value: r.one.ok, unit: '', target: atLeast(r.one.swaps) },
+      { figure: 'two instances: swaps executed', value: r.two.ok, unit: '', target: atLeast(r.two.swaps) },
+      {
+        figure: 'two instances: ledger closes (one instance: the target)',
+        value: r.two.closes,
+        unit: '',
+        target: atMost(r.one.closes),
+      },
+      {
+        figure: 'two instances: answer p99 (one instance: the target)',
+        value: r.two.p99Ms,
+        unit: 'ms',
+        target: atMost(r.one.p99Ms),
+        note: `medians ${r.one.medianMs} ms on one, ${r.two.medianMs} ms on two`,
+      },
     ],
   }),
   section({
