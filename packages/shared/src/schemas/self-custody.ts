@@ -77,6 +77,8 @@ export const SELF_CUSTODY_MESSAGES = {
     'The dev allocation and first buy were already claimed: their Checks are no longer on the ledger (cashed or cancelled).',
   allocationUnlocked:
     'Your dev allocation waits in a Check from the issuer: until your wallet signs its claim and locks, it is not locked (your wallet could cash it without locking it).',
+  firstBuyWaiting:
+    "Your first buy's tokens wait in a Check from the launch's hot wallet: your wallet signs its claim to receive them.",
   mismatch: (field: string) => `The signed transaction does not match what was prepared: ${field} differs.`,
   missingField: (field: string) =>
     `The signed transaction does not match what was prepared: ${field} is missing.`,

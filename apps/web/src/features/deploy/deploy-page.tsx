@@ -8,6 +8,8 @@ import {
   DEPLOY_MAX_ATTEMPTS,
   DEPLOY_MESSAGES,
   devAllocationAmount,
+  ammFeeToTradingFee,
+  firstBuyPreview,
   LIQUIDITY_PAIRS,
   RLUSD_CURRENCY_HEX,
   deployCost,
@@ -36,6 +38,7 @@ import { hasStatus, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { useLedgerAction } from '../../lib/ledger-action';
 import type { SigningWallet } from '../../lib/signer';
+import type { AllocationClaim } from './progress-modal';
 import { usePlatformFees } from '../../lib/platform-fees';
 import { useSession } from '../../lib/session';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
@@ -96,9 +99,6 @@ const DEFAULTS: Values = {
   vesting: VESTING_FORM_DEFAULTS,
   honeypot: '',
 };
-
-/** A decimal text above zero (the form's fields may hold anything while typed). */
-const POSITIVE = /^0*[1-9]|^0*\.\d*[1-9]/;
 
 const toRequest = (v: Values) => ({
   ...v,
@@ -170,7 +170,7 @@ export function DeployPage() {
   const [job, setJob] = useState<{
     id: string;
     ticker: string;
-    claim?: { wallet: SigningWallet; amount: string; locked: boolean };
+    claim?: AllocationClaim;
   }>();
   const [deployError, setDeployError] = useState<string>();
   // One Idempotency-Key per deploy: a retry after a lost answer is the same deploy, never a second.
@@ -238,18 +238,13 @@ export function DeployPage() {
       ? new Decimal(cost.rlusd).minus(rlusdOf(wallet))
       : undefined;
   const insufficient = !wallet || !cost || shortXrp!.gt(0) || (shortRlusd !== undefined && shortRlusd.gt(0));
-  // A self-custody wallet signs the funding of the new accounts, and a dev allocation's claim and
-  // locks after the launch (docs/self-custody.md "Deploy"): what would need its signature in the
-  // middle of the launch is not offered yet.
+  // A self-custody wallet signs the funding of the new accounts, and the claim (and locks) of a dev
+  // allocation and a first buy after the launch (docs/self-custody.md "Deploy"): what would need its
+  // signature in the middle of the launch (an RLUSD pair's RLUSD) is not offered yet.
   const selfCustody = wallet !== undefined && !serverSigns(wallet.kind);
   const asked = toRequest(values);
   const selfCustodyRefusal =
-    selfCustody &&
-    (POSITIVE.test(asked.firstBuyXrp ?? '') ||
-      asked.liquidityPairType === 'RLUSD' ||
-      (POSITIVE.test(asked.devAllocation) && asked.requireAuth))
-      ? SELF_CUSTODY_MESSAGES.deployLimits
-      : undefined;
+    selfCustody && asked.liquidityPairType === 'RLUSD' ? SELF_CUSTODY_MESSAGES.deployLimits : undefined;
 
   const deploy = async () => {
     if (start.busy || !attempt()) return;
@@ -259,15 +254,33 @@ export function DeployPage() {
       if (!wallet) return setDeployError(DEPLOY_MESSAGES.wallet);
       if (selfCustodyRefusal) return setDeployError(selfCustodyRefusal);
       const started = await start.run({ body, wallet });
-      // A self-custody wallet's dev allocation waits in a Check once the job is done: the progress
-      // modal asks the wallet to claim (and lock) it.
+      // A self-custody wallet's dev allocation and first buy wait in Checks once the job is done:
+      // the progress modal asks the wallet to claim (and lock) them. The first buy's tokens are the
+      // preview's swap-out (the shared rule the server signs the Check of).
       const dev = devAllocationAmount(body.supply, body.devAllocation || '0');
+      const bought = firstBuyPreview({
+        liquidityXrp: body.liquidityAmount,
+        poolTokens: new Decimal(body.supply).minus(dev),
+        supply: body.supply,
+        devAmount: dev,
+        lockedAmount: 0,
+        buyXrp: body.liquidityPairType === 'XRP' ? (body.firstBuyXrp ?? '') : '',
+        tradingFee: ammFeeToTradingFee(body.ammFee),
+        feePercent: '0',
+      }).tokensOut;
       if (started)
         setJob({
           id: started.jobId,
           ticker: values.ticker,
-          ...(selfCustody && dev.gt(0)
-            ? { claim: { wallet, amount: dev.toFixed(), locked: Boolean(body.vesting) } }
+          ...(selfCustody && (dev.gt(0) || bought.gt(0))
+            ? {
+                claim: {
+                  wallet,
+                  amount: dev.toFixed(),
+                  firstBuy: bought.toFixed(),
+                  locked: Boolean(body.vesting) && dev.gt(0),
+                },
+              }
             : {}),
         });
     } catch (err) {
