@@ -143,11 +143,14 @@ type CurveField = keyof typeof CURVE_FIELDS;
 
 const grouped = (v: string | bigint) => formatCount(v.toString());
 
-function safeCost(values: Values, fees: FeesConfig, userId: number) {
+function safeCost(values: Values, fees: FeesConfig, userId: number, selfCustody: boolean) {
   try {
-    // The escrows' reserves count only for a lock the request would carry.
+    // The escrows' reserves count only for a lock the request would carry. A self-custody wallet's
+    // deploy also funds the Checks its accounts write to it (the server's own rule).
     const lock = vestingSchema.safeParse(toRequest(values).vesting);
-    return deployCost({ ...values, vesting: lock.success ? lock.data : undefined }, fees, userId);
+    return deployCost({ ...values, vesting: lock.success ? lock.data : undefined }, fees, userId, {
+      selfCustody,
+    });
   } catch {
     return undefined;
   }
@@ -231,7 +234,10 @@ export function DeployPage() {
   const wallets = balances.data ?? [];
   const wallet = wallets.find((w) => String(w.id) === values.walletId);
   // Priced in the preview only: there the values have passed the schema (numbers, not half-typed text).
-  const cost = step === 'preview' && fees.data ? safeCost(values, fees.data, userId) : undefined;
+  const cost =
+    step === 'preview' && fees.data
+      ? safeCost(values, fees.data, userId, wallet !== undefined && !serverSigns(wallet.kind))
+      : undefined;
   const shortXrp = wallet && cost ? new Decimal(cost.xrp).minus(available(wallet)) : undefined;
   const shortRlusd =
     wallet && cost && values.liquidityPairType === 'RLUSD'
@@ -655,6 +661,14 @@ export function DeployPage() {
                   <dt>Your first buy and its platform fee</dt>
                   <dd>
                     {cost.firstBuy} XRP + {cost.firstBuyFee} XRP
+                  </dd>
+                </>
+              )}
+              {new Decimal(cost.selfCustodyIssuer).plus(cost.selfCustodyHot).gt(0) && (
+                <>
+                  <dt>Self-custody: the Checks to your wallet (and its pre-authorized line), network fees</dt>
+                  <dd data-testid="self-custody-cost">
+                    {new Decimal(cost.selfCustodyIssuer).plus(cost.selfCustodyHot).toFixed()} XRP
                   </dd>
                 </>
               )}
