@@ -235,10 +235,11 @@ describe('self-custody wallets in Chromium', () => {
     await walletSelect.selectOption(
       (await walletSelect.locator('option', { hasText: 'Launcher' }).first().getAttribute('value'))!,
     );
-    // What would need the wallet's signature mid-launch is refused on the form, with the sentence.
-    await page.getByLabel('Your first buy (XRP, optional)').fill('1');
+    // What would need the wallet's signature mid-launch (an RLUSD pair's RLUSD) is refused on the
+    // form, with the sentence.
+    await page.getByLabel('Liquidity pair').selectOption('RLUSD');
     await page.getByTestId('self-custody-limits').waitFor();
-    await page.getByLabel('Your first buy (XRP, optional)').fill('');
+    await page.getByLabel('Liquidity pair').selectOption('XRP');
     await page.getByTestId('self-custody-limits').waitFor({ state: 'detached' });
     // A dev allocation is offered (issue 38): the issuer writes a Check of it, the wallet claims it
     // after the launch (the lock section's defaults: 25% after 24 h, the rest over months).
@@ -248,6 +249,8 @@ describe('self-custody wallets in Chromium', () => {
     await page.getByLabel('Supply').fill('1000000');
     await page.getByLabel('Liquidity amount (XRP)').fill('10');
     await page.getByLabel('AMM fee (%)').fill('0.5');
+    // A first buy is offered too: the hot wallet buys in the pool's Batch, a Check brings the tokens.
+    await page.getByLabel('Your first buy (XRP, optional)').fill('1');
     await page.getByLabel('Description').fill('Deployed from a browser wallet.');
     const logo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } })
       .png()
@@ -279,7 +282,13 @@ describe('self-custody wallets in Chromium', () => {
     const claimed = page.waitForResponse((r) =>
       /\/api\/intents\/[^/]+\/submit$/.test(new URL(r.url()).pathname),
     );
-    await claimBox.getByRole('button', { name: `Claim and lock 100,000 ${ticker}` }).click();
+    await claimBox.getByText('first buy', { exact: false }).waitFor();
+    // The dev allocation and the first buy's swap-out, one claim: XLS-30 with the pool's 10 XRP and
+    // 900,000 tokens, 1 XRP in at the auction slot's 0.05% (0.5% / 10):
+    // 900,000 × (1 − 10 / (10 + 1 × 0.9995)) = 81,780.990045002… tokens.
+    await claimBox
+      .getByRole('button', { name: new RegExp(`^Claim 181,780\\.99\\d* ${ticker}, locking 100,000$`) })
+      .click();
     // The vault may still be open from the deploy's signature a moment ago: a prompt only if not.
     const unlockClaim = page.getByRole('dialog', { name: 'Unlock Launcher' });
     const first = await Promise.race([
@@ -293,7 +302,9 @@ describe('self-custody wallets in Chromium', () => {
     expect((await claimed).status()).toBe(200);
     await expect
       .poll(() => progress.getByTestId('allocation-claimed').textContent(), LEDGER_WAIT)
-      .toMatch(/^Dev allocation claimed: 100,000 L\w+, 7 tranche\(s\) locked on the ledger\.$/);
+      .toMatch(
+        /^Dev allocation claimed: 100,000 L\w+, 7 tranche\(s\) locked on the ledger\. First buy claimed: 81,780\.99\d* L\w+\.$/,
+      );
     await page.screenshot({ path: `${ARTIFACTS_DIR}/self-custody-allocation-claimed.png` });
 
     // Claim the airdrop into the same wallet: it signs only its trust line; the platform pays.

@@ -52,6 +52,39 @@ describe('the first buy (issue 37)', () => {
     expect(new Decimal(withBuy.xrp).minus(without.xrp).toFixed()).toBe('10.276'); // + line + network
   });
 
+  it('from a self-custody wallet, also carries the Checks and the pre-authorized line (docs/self-custody.md)', () => {
+    const fees = {
+      service_fee: '10',
+      issuer_reserve: '2',
+      hot_wallet_reserve: '4',
+      airdrop_fee_xrp: '1',
+      owner_reserve: '0.2',
+      network_fee_allowance: '0.01',
+      trading_fee_percent: '0.75',
+      base_fee: '0.00001',
+    } as Parameters<typeof deployCost>[1];
+    const form = {
+      liquidityPairType: 'XRP' as const,
+      liquidityAmount: '100',
+      devAllocation: '10',
+      firstBuyXrp: '10',
+      requireAuth: true,
+    };
+    const custodial = deployCost(form, fees, 2);
+    const self = deployCost(form, fees, 2, { selfCustody: true });
+    expect([custodial.selfCustodyIssuer, custodial.selfCustodyHot]).toEqual(['0', '0']);
+    // Issuer: the dev allocation's Check (0.2) and its side of the pre-authorized line (0.2) with
+    // that TrustSet's fee; hot wallet: the service fee's network fee, the first buy's Check and its fee.
+    expect(self.selfCustodyIssuer).toBe('0.40001');
+    expect(self.selfCustodyHot).toBe('0.20002');
+    expect(new Decimal(self.xrp).minus(custodial.xrp).toFixed()).toBe('0.60003');
+    // Without RequireAuth, no pre-authorization; without a service fee (the owner), no fee payment.
+    expect(
+      deployCost({ ...form, requireAuth: false }, fees, 2, { selfCustody: true }).selfCustodyIssuer,
+    ).toBe('0.2');
+    expect(deployCost(form, fees, 1, { selfCustody: true }).selfCustodyHot).toBe('0.20001');
+  });
+
   it('is refused on an RLUSD pair and with more than 6 decimals', () => {
     const form = {
       name: 'First Buy',

@@ -17,42 +17,45 @@ function plans() {
         for (const blackhole of [false, true])
           for (const burnLp of [false, true])
             for (const buy of rlusd ? ['none'] : ['none', 'batch', 'steps'])
-              out.push({
-                name: `amm requireAuth=${requireAuth} dev=${dev} rlusd=${rlusd} blackhole=${blackhole} burnLp=${burnLp} locked=${dev} firstBuy=${buy}`,
-                steps: planDeploy({
-                  userAddress: R,
-                  issuerAddress: R,
-                  hotAddress: R,
-                  feeAddress: R,
-                  currency: 'TST',
-                  supply: '1000',
-                  devAmount: dev ? '10' : '0',
-                  hotAmount: dev ? '990' : '1000',
-                  pair: rlusd ? 'RLUSD' : 'XRP',
-                  liquidity: rlusd ? '100' : '100000000',
-                  rlusd: rlusd ? RLUSD : null,
-                  tradingFee: 300,
-                  requireAuth,
-                  blackhole,
-                  burnLp,
-                  issuerFundDrops: '1100000',
-                  hotFundDrops: '2000000',
-                  serviceFeeDrops: '15000000',
-                  // The dev allocation locked in 13 escrows (the most a schedule makes).
-                  vesting: dev
-                    ? Array.from({ length: 13 }, (_, i) => ({
-                        index: i + 1,
-                        amount: '0.5',
-                        unlockAt: 1000 + i,
-                      }))
-                    : null,
-                  // The creator's first buy: in the pool's Batch, or as steps after it (no Batch).
-                  firstBuy:
-                    buy === 'none'
-                      ? null
-                      : { drops: '10000000', feeDrops: '75000', deliverMin: '1', batch: buy === 'batch' },
-                }),
-              });
+              // Funded from a self-custody wallet (docs/self-custody.md "Deploy"): XRP pairs only.
+              for (const selfFunded of rlusd ? [false] : [false, true])
+                out.push({
+                  name: `amm requireAuth=${requireAuth} dev=${dev} rlusd=${rlusd} blackhole=${blackhole} burnLp=${burnLp} locked=${dev} firstBuy=${buy} selfFunded=${selfFunded}`,
+                  steps: planDeploy({
+                    selfFunded,
+                    userAddress: R,
+                    issuerAddress: R,
+                    hotAddress: R,
+                    feeAddress: R,
+                    currency: 'TST',
+                    supply: '1000',
+                    devAmount: dev ? '10' : '0',
+                    hotAmount: dev ? '990' : '1000',
+                    pair: rlusd ? 'RLUSD' : 'XRP',
+                    liquidity: rlusd ? '100' : '100000000',
+                    rlusd: rlusd ? RLUSD : null,
+                    tradingFee: 300,
+                    requireAuth,
+                    blackhole,
+                    burnLp,
+                    issuerFundDrops: '1100000',
+                    hotFundDrops: '2000000',
+                    serviceFeeDrops: '15000000',
+                    // The dev allocation locked in 13 escrows (the most a schedule makes).
+                    vesting: dev
+                      ? Array.from({ length: 13 }, (_, i) => ({
+                          index: i + 1,
+                          amount: '0.5',
+                          unlockAt: 1000 + i,
+                        }))
+                      : null,
+                    // The creator's first buy: in the pool's Batch, or as steps after it (no Batch).
+                    firstBuy:
+                      buy === 'none'
+                        ? null
+                        : { drops: '10000000', feeDrops: '75000', deliverMin: '1', batch: buy === 'batch' },
+                  }),
+                });
   for (const rlusd of [false, true])
     out.push({
       name: `curve rlusd=${rlusd}`,

@@ -2,9 +2,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import {
+  Decimal,
   deployCost,
+  FIRST_BUY_NETWORK_XRP,
   SELF_CUSTODY_MESSAGES,
   xrpToDrops,
+  type DecimalValue,
   type DeployResult,
   type DevAllocationResult,
   type JobStatusView,
@@ -329,17 +332,268 @@ describe('a deploy funded from a browser wallet', () => {
     expect(view.tranches.map((x) => x.status)).toEqual(['released', 'locked']);
   }, 240_000);
 
-  it('refuses what would need the wallet mid-job (a first buy; a dev allocation under RequireAuth) with the sentence, before anything', async () => {
+  it('refuses what would need the wallet mid-job (an RLUSD pair) with the sentence, before anything', async () => {
     const before = (await t.database.db.select().from(signingIntents)).length;
-    const logo = await testLogo(t.database.db);
-    for (const extra of [{ devAllocation: '10', requireAuth: true }, { firstBuyXrp: '1' }]) {
-      const res = await call(creator, 'POST', '/api/deploy-token', {
-        ...ammLaunchBody(walletId, { name: 'Dev Launch', ticker: 'DEVL' }, logo),
-        ...extra,
-      });
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(SELF_CUSTODY_MESSAGES.deployLimits);
-    }
+    const res = await call(creator, 'POST', '/api/deploy-token', {
+      ...ammLaunchBody(walletId, { name: 'Dev Launch', ticker: 'DEVL' }, await testLogo(t.database.db)),
+      liquidityPairType: 'RLUSD',
+      liquidityAmount: '10',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(SELF_CUSTODY_MESSAGES.deployLimits);
     expect(await t.database.db.select().from(signingIntents)).toHaveLength(before);
   });
+});
+
+/**
+ * XLS-30's swap-out, worked out here (not the shared function the server uses):
+ * out = B × (1 − A / (A + a(1 − f))), A and B the pool's XRP (drops) and tokens, f in 1/100,000 —
+ * the auction slot's fee (TradingFee / 10): AMMCreate gives the hot wallet, which buys, the slot.
+ */
+function xls30Out(poolDrops: DecimalValue, poolTokens: DecimalValue, inDrops: DecimalValue, fee: number) {
+  const a = new Decimal(inDrops).mul(new Decimal(1).minus(new Decimal(fee).div(100_000)));
+  const A = new Decimal(poolDrops);
+  return new Decimal(poolTokens)
+    .mul(new Decimal(1).minus(A.div(A.plus(a))))
+    .toSignificantDigits(15, Decimal.ROUND_DOWN);
+}
+
+interface LedgerTx {
+  hash: string;
+  TransactionType: string;
+  Account: string;
+  Destination?: string;
+  meta: {
+    TransactionIndex: number;
+    TransactionResult: string;
+    ParentBatchID?: string;
+    delivered_amount?: unknown;
+  };
+}
+
+/** The transactions of ledger `index`, in their order. */
+async function ledgerTxs(index: number): Promise<LedgerTx[]> {
+  const ledger = await t.connection.client.request({
+    command: 'ledger',
+    ledger_index: index,
+    transactions: true,
+    expand: true,
+  });
+  const raw = ledger.result.ledger.transactions as unknown as Array<{
+    hash: string;
+    tx_json: Omit<LedgerTx, 'hash' | 'meta'>;
+    meta: LedgerTx['meta'];
+  }>;
+  return raw
+    .map((x) => ({ ...x.tx_json, hash: x.hash, meta: x.meta }))
+    .sort((a, b) => a.meta.TransactionIndex - b.meta.TransactionIndex);
+}
+
+const LSF_DISABLE_MASTER = 0x00100000;
+const LSF_REQUIRE_AUTH = 0x00040000;
+
+describe("a browser wallet's deploy with a first buy, and under RequireAuth", () => {
+  /** Funds the deploy from the browser wallet (its one intent, signed) and runs the job. */
+  async function launch(body: Record<string, unknown>, key: string) {
+    const intent = intentOf(
+      await call(creator, 'POST', '/api/deploy-token', body, { 'idempotency-key': key }),
+    );
+    const xrpBefore = await world.xrp(browser.classicAddress);
+    const funded = await call(creator, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(browser, intent),
+    });
+    expect(funded.statusCode, funded.body).toBe(200);
+    const { jobId } = funded.json() as { jobId: string };
+    const job = await t.app.platform.jobs.waitFor(jobId, { timeoutMs: 120_000 });
+    expect(job.status, job.error ?? '').toBe('completed');
+    const [row] = await t.database.db.select().from(jobs).where(eq(jobs.id, jobId));
+    return {
+      intent,
+      jobId,
+      xrpBefore,
+      result: (job as unknown as JobStatusView<DeployResult>).result!,
+      payload: row!.payload as DeployPayload,
+    };
+  }
+
+  it('buys first in the pool’s own Batch (into the hot wallet), then a Check the wallet cashes after the LP burn: the swap-out exactly, the fee to the drop', async () => {
+    expect(await t.app.platform.submissions!.batchEnabled()).toBe(true);
+    const body = {
+      ...ammLaunchBody(walletId, { name: 'Self First', ticker: 'SFB' }, await testLogo(t.database.db)),
+      blackholeIssuer: true,
+      burnLp: true,
+      firstBuyXrp: '10',
+    };
+    const { reserveBase, reserveIncrement, baseFee } = t.app.platform.submissions!.reserves;
+    const fees = await t.app.platform.settings.fees(reserveIncrement, reserveBase);
+    const cost = deployCost(body as never, fees, creator.user.id);
+    const feeWallet = (await platformWallet(t.database.db, PLATFORM_ROLES.fee))!.address;
+    const feeBefore = await world.xrp(feeWallet);
+    const { intent, jobId, xrpBefore, result, payload } = await launch(body, 'deploy-self-buy-1');
+    // 0.75% of the 10 XRP, rounded down to the drop.
+    const BUY = 10_000_000n;
+    const buyFee = BigInt(
+      new Decimal(BUY.toString()).mul(fees.trading_fee_percent!).div(100).floor().toFixed(),
+    );
+    expect(buyFee).toBe(75_000n);
+    const serviceFee = xrpToDrops(cost.serviceFee);
+    // The hot wallet's funding: its reserve, the pool, the buy, its fee and the Batch's network
+    // fees, the Check's owner reserve and fee, the service fee and its fee.
+    const hotFund =
+      xrpToDrops(cost.hotWalletReserve) +
+      xrpToDrops('100') +
+      BUY +
+      buyFee +
+      xrpToDrops(FIRST_BUY_NETWORK_XRP) +
+      reserveIncrement +
+      baseFee +
+      serviceFee +
+      baseFee;
+    expect(intent.txs[1]!.Amount).toBe(hotFund.toString());
+    expect(intent.txs[0]!.Amount).toBe(xrpToDrops(cost.issuerReserve).toString());
+    expect(await world.xrp(browser.classicAddress)).toBe(
+      xrpBefore - hotFund - xrpToDrops(cost.issuerReserve) - 2n * baseFee,
+    );
+    // The platform: the service fee and the buy's fee, to the drop.
+    expect(await world.xrp(feeWallet)).toBe(feeBefore + serviceFee + buyFee);
+
+    // AMMCreate and the buy (hot wallet → hot wallet) share one ParentBatchID, consecutive.
+    const hot = result.hot_wallet_address;
+    const txs = await ledgerTxs(result.ledgers!['create-amm']!);
+    const create = txs.find((x) => x.TransactionType === 'AMMCreate')!;
+    const buy = txs.find(
+      (x) => x.TransactionType === 'Payment' && x.Account === hot && x.Destination === hot,
+    )!;
+    const fee = txs.find((x) => x.TransactionType === 'Payment' && x.Destination === feeWallet)!;
+    expect(create.meta.ParentBatchID).toBeDefined();
+    expect(buy.meta.ParentBatchID).toBe(create.meta.ParentBatchID);
+    expect(fee.meta.ParentBatchID).toBe(create.meta.ParentBatchID);
+    expect(buy.meta.TransactionResult).toBe('tesSUCCESS');
+    expect(buy.meta.TransactionIndex).toBe(create.meta.TransactionIndex + 1);
+    expect(String(fee.meta.delivered_amount)).toBe(buyFee.toString());
+    const amm = await t.connection.client.request({
+      command: 'amm_info',
+      asset: { currency: 'XRP' },
+      asset2: { currency: result.currency, issuer: result.issuer_address },
+      ledger_index: 'validated',
+    });
+    expect(amm.result.amm.amount).toBe((100_000_000n + BUY).toString());
+
+    // The swap-out of the pool's opening reserves at the slot's 0.03%: the hot wallet's Check of
+    // it to the wallet, written before the LP burn; the hot wallet now has no key.
+    const out = xls30Out(100_000_000, 1_000_000, BUY.toString(), Math.floor(300 / 10));
+    expect(payload.firstBuy!.deliverMin).toBe(out.toFixed());
+    expect(result.ledgers!['first-buy-check']!).toBeLessThanOrEqual(result.ledgers!['burn-lp-regular-key']!);
+    const hotInfo = await t.connection.client.request({
+      command: 'account_info',
+      account: hot,
+      ledger_index: 'validated',
+    });
+    expect(hotInfo.result.account_data.Flags & LSF_DISABLE_MASTER).toBe(LSF_DISABLE_MASTER);
+    const checks = await t.connection.client.request({
+      command: 'account_objects',
+      account: browser.classicAddress,
+      type: 'check',
+      ledger_index: 'validated',
+    });
+    const check = checks.result.account_objects.find((o) => (o as { Account: string }).Account === hot);
+    expect(check).toMatchObject({
+      Destination: browser.classicAddress,
+      SendMax: { currency: result.currency, issuer: result.issuer_address, value: out.toFixed() },
+    });
+    const token = () =>
+      tokenBalance(t.connection.client, browser.classicAddress, result.issuer_address, result.currency);
+    expect(await token()).toBe('0');
+
+    // The claim: the wallet's line, then the CheckCash of exactly the swap-out (no dev allocation).
+    const claim = intentOf(
+      await call(
+        creator,
+        'POST',
+        `/api/deploy-token/${jobId}/allocation`,
+        {},
+        { 'idempotency-key': 'claim-buy-1' },
+      ),
+    );
+    expect(claim.txs.map((x) => x.TransactionType)).toEqual(['TrustSet', 'CheckCash']);
+    expect(claim.txs[1]).toMatchObject({
+      CheckID: (check as { index: string }).index,
+      Amount: { currency: result.currency, issuer: result.issuer_address, value: out.toFixed() },
+    });
+    const before = await world.xrp(browser.classicAddress);
+    const claimed = await call(creator, 'POST', `/api/intents/${claim.id}/submit`, {
+      blobs: signIntent(browser, claim),
+    });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    expect(claimed.json()).toMatchObject({
+      status: 'claimed',
+      amount: '0',
+      firstBuy: out.toFixed(),
+      locks: [],
+    });
+    expect(new Decimal(await token()).eq(out)).toBe(true);
+    expect(await world.xrp(browser.classicAddress)).toBe(before - 2n * baseFee);
+    const again = await call(creator, 'POST', `/api/deploy-token/${jobId}/allocation`);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe(SELF_CUSTODY_MESSAGES.allocationClaimed);
+  }, 240_000);
+
+  it('under RequireAuth the issuer pre-authorizes the wallet’s line before its blackhole: the dev allocation and the first buy cashed into it', async () => {
+    const body = {
+      ...ammLaunchBody(walletId, { name: 'Self Auth', ticker: 'SAUTH' }, await testLogo(t.database.db)),
+      devAllocation: '10',
+      requireAuth: true,
+      blackholeIssuer: true,
+      firstBuyXrp: '5',
+    };
+    const { reserveBase, reserveIncrement, baseFee } = t.app.platform.submissions!.reserves;
+    const fees = await t.app.platform.settings.fees(reserveIncrement, reserveBase);
+    const cost = deployCost(body as never, fees, creator.user.id);
+    const { intent, jobId, result } = await launch(body, 'deploy-self-auth-1');
+    // The issuer's funding: its reserve, the dev Check's owner reserve, the pre-authorized line's
+    // owner reserve and its TrustSet's fee.
+    expect(intent.txs[0]!.Amount).toBe(
+      (xrpToDrops(cost.issuerReserve) + 2n * reserveIncrement + baseFee).toString(),
+    );
+    const issuer = await t.connection.client.request({
+      command: 'account_info',
+      account: result.issuer_address,
+      ledger_index: 'validated',
+    });
+    expect(issuer.result.account_data.Flags & LSF_REQUIRE_AUTH).toBe(LSF_REQUIRE_AUTH);
+    expect(issuer.result.account_data.Flags & LSF_DISABLE_MASTER).toBe(LSF_DISABLE_MASTER);
+    // The line exists, authorized by the issuer, with no limit of the wallet yet.
+    const lines = async () =>
+      (
+        await t.connection.client.request({
+          command: 'account_lines',
+          account: browser.classicAddress,
+          peer: result.issuer_address,
+          ledger_index: 'validated',
+        })
+      ).result.lines.find((l) => l.currency === result.currency)!;
+    expect(await lines()).toMatchObject({ balance: '0', limit: '0', peer_authorized: true });
+
+    const out = xls30Out(100_000_000, 900_000, 5_000_000, Math.floor(300 / 10));
+    const claim = intentOf(
+      await call(
+        creator,
+        'POST',
+        `/api/deploy-token/${jobId}/allocation`,
+        {},
+        { 'idempotency-key': 'claim-auth-1' },
+      ),
+    );
+    expect(claim.txs.map((x) => x.TransactionType)).toEqual(['TrustSet', 'CheckCash', 'CheckCash']);
+    expect(claim.txs[1]).toMatchObject({ Amount: { value: '100000' } });
+    expect(claim.txs[2]).toMatchObject({ Amount: { value: out.toFixed() } });
+    const claimed = await call(creator, 'POST', `/api/intents/${claim.id}/submit`, {
+      blobs: signIntent(browser, claim),
+    });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    expect(claimed.json()).toMatchObject({ status: 'claimed', amount: '100000', firstBuy: out.toFixed() });
+    const line = await lines();
+    expect(line).toMatchObject({ limit: '1000000', peer_authorized: true });
+    expect(new Decimal(line.balance).eq(out.plus(100_000))).toBe(true);
+  }, 240_000);
 });

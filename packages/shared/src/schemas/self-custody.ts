@@ -68,15 +68,17 @@ export const SELF_CUSTODY_MESSAGES = {
     "This wallet's key stays in your browser or wallet app, and this action cannot ask it to sign yet. Use a custodial wallet for it.",
   /** A deploy funded from a self-custody wallet (docs/self-custody.md "Deploy"): what it cannot have yet. */
   deployLimits:
-    'A deploy from a wallet whose key stays in your browser or wallet app cannot have a first buy, an RLUSD pair, or a dev allocation with Require authorization yet: set no first buy, choose the XRP pair, turn Require authorization off (or the dev allocation to 0), or deploy from a custodial wallet.',
+    'A deploy from a wallet whose key stays in your browser or wallet app cannot have an RLUSD pair yet: choose the XRP pair, or deploy from a custodial wallet.',
   /** A self-funded deploy's dev allocation (docs/self-custody.md "Deploy"): the intent after the job. */
-  allocationNotFound: 'No dev allocation of this deploy waits for your wallet.',
+  allocationNotFound: 'No dev allocation or first buy of this deploy waits for your wallet.',
   allocationNotReady:
     'The deploy has not finished yet: the dev allocation can be claimed once the token is live.',
   allocationClaimed:
-    'The dev allocation was already claimed: its Check is no longer on the ledger (cashed or cancelled).',
+    'The dev allocation and first buy were already claimed: their Checks are no longer on the ledger (cashed or cancelled).',
   allocationUnlocked:
     'Your dev allocation waits in a Check from the issuer: until your wallet signs its claim and locks, it is not locked (your wallet could cash it without locking it).',
+  firstBuyWaiting:
+    "Your first buy's tokens wait in a Check from the launch's hot wallet: your wallet signs its claim to receive them.",
   mismatch: (field: string) => `The signed transaction does not match what was prepared: ${field} differs.`,
   missingField: (field: string) =>
     `The signed transaction does not match what was prepared: ${field} is missing.`,
@@ -201,12 +203,16 @@ export const intentStatusSchema = z.object({
 export type IntentStatus = z.infer<typeof intentStatusSchema>;
 
 /**
- * A self-funded deploy's dev allocation once its wallet signed the claim (docs/self-custody.md
- * "Deploy"): the CheckCash's hash, and each tranche's escrow (its sequence names it for release).
+ * A self-funded deploy's dev allocation (and first buy) once its wallet signed the claim
+ * (docs/self-custody.md "Deploy"): the first CheckCash's hash, and each tranche's escrow (its
+ * sequence names it for release).
  */
 export interface DevAllocationResult {
   status: 'claimed';
+  /** The dev allocation cashed ('0' when none was waiting). */
   amount: string;
+  /** The first buy's tokens cashed (the hot wallet's Check); absent: none. */
+  firstBuy?: string;
   claimHash: string;
   locks: Array<{ index: number; escrowSequence: number; hash: string }>;
 }

@@ -96,6 +96,16 @@ interface DeployCostInput {
   vesting?: { enabled: boolean; cliffPercent: string; months: number };
   /** The creator's first buy in XRP (docs/launch-protection.md). */
   firstBuyXrp?: string;
+  /** Require authorization on the issuer (a self-custody deploy's issuer pre-authorizes a line). */
+  requireAuth?: boolean;
+}
+
+export interface DeployCostOptions {
+  /**
+   * Funded from a wallet whose key the server never holds (docs/self-custody.md "Deploy"): the
+   * deploy's accounts write Checks to it and pre-authorize its line, which their fundings carry.
+   */
+  selfCustody?: boolean;
 }
 
 interface DeployCost {
@@ -113,6 +123,17 @@ interface DeployCost {
   /** The first buy and the platform's trading fee on it ('0' without a first buy). */
   firstBuy: string;
   firstBuyFee: string;
+  /**
+   * A self-custody deploy only ('0' otherwise): what the issuer's funding carries beyond a custodial
+   * deploy's — one owner reserve for the dev allocation's Check, and under RequireAuth one for its
+   * side of the creator's pre-authorized line with that TrustSet's network fee.
+   */
+  selfCustodyIssuer: string;
+  /**
+   * And the hot wallet's (the curve account's): the network fee of the service fee it pays, and with
+   * a first buy one owner reserve and one network fee for the Check of the bought tokens.
+   */
+  selfCustodyHot: string;
 }
 
 /**
@@ -121,7 +142,12 @@ interface DeployCost {
  * spec's formula it counts what the ledger would otherwise refuse halfway: the owner reserve of the
  * dev-allocation trust line opened in the paying wallet, and the network fees it pays.
  */
-export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: number): DeployCost {
+export function deployCost(
+  form: DeployCostInput,
+  fees: FeesConfig,
+  userId: number,
+  opts: DeployCostOptions = {},
+): DeployCost {
   const rlusdPair = form.liquidityPairType === 'RLUSD';
   const bonding = form.launchType === 'bonding';
   const serviceFee = userId === OWNER_USER_ID ? new Decimal(0) : new Decimal(fees.service_fee);
@@ -158,13 +184,25 @@ export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: numb
     .plus(escrows)
     .plus(fees.network_fee_allowance)
     .plus(buyDrops > 0n ? FIRST_BUY_NETWORK_XRP : 0);
+  const self = opts.selfCustody === true;
+  const owner = new Decimal(fees.owner_reserve);
+  const txFee = new Decimal(fees.base_fee ?? DEFAULT_BASE_FEE_XRP);
+  const dev = !bonding && new Decimal(form.devAllocation || '0').gt(0);
+  const selfCustodyIssuer = !self
+    ? new Decimal(0)
+    : (dev ? owner : new Decimal(0)).plus(form.requireAuth && (dev || buyDrops > 0n) ? owner.plus(txFee) : 0);
+  const selfCustodyHot = !self
+    ? new Decimal(0)
+    : (serviceFee.gt(0) ? txFee : new Decimal(0)).plus(buyDrops > 0n ? owner.plus(txFee) : 0);
   const xrp = liquidityXrp
     .plus(serviceFee)
     .plus(issuerReserve)
     .plus(hotWalletReserve)
     .plus(extras)
     .plus(firstBuy)
-    .plus(firstBuyFee);
+    .plus(firstBuyFee)
+    .plus(selfCustodyIssuer)
+    .plus(selfCustodyHot);
   return {
     xrp: xrp.toFixed(),
     rlusd: rlusdPair && !bonding ? new Decimal(form.liquidityAmount).toFixed() : '0',
@@ -175,8 +213,13 @@ export function deployCost(form: DeployCostInput, fees: FeesConfig, userId: numb
     extras: extras.toFixed(),
     firstBuy: firstBuy.toFixed(),
     firstBuyFee: firstBuyFee.toFixed(),
+    selfCustodyIssuer: selfCustodyIssuer.toFixed(),
+    selfCustodyHot: selfCustodyHot.toFixed(),
   };
 }
+
+/** The network fee of one ordinary transaction (XRP) when the fees view does not carry the ledger's. */
+const DEFAULT_BASE_FEE_XRP = '0.00001';
 
 export interface DeployResult {
   success: true;
@@ -216,6 +259,7 @@ export const DEPLOY_STEP_GROUPS: ReadonlyArray<{ label: string; steps: readonly 
   { label: 'Create the AMM pool', steps: ['create-amm'] },
   { label: 'Your first buy', steps: ['first-buy'] },
   { label: 'Platform fee on your first buy', steps: ['first-buy-fee'] },
+  { label: 'Your first buy: a Check of its tokens to your wallet', steps: ['first-buy-check'] },
   { label: 'Service fee', steps: ['service-fee'] },
   { label: 'Burn the LP tokens: lock the hot wallet’s regular key', steps: ['burn-lp-regular-key'] },
   { label: 'Burn the LP tokens: disable the hot wallet’s master key', steps: ['burn-lp-disable-master'] },
@@ -245,6 +289,7 @@ export const DEPLOY_STEP_LABELS: Record<string, string> = {
   'create-amm': 'Create the AMM pool',
   'first-buy': 'Your first buy',
   'first-buy-fee': 'Platform fee on your first buy',
+  'first-buy-check': 'Your first buy: a Check of its tokens to your wallet',
   'service-fee': 'Service fee',
   'burn-lp-regular-key': 'Burn the LP tokens: lock the hot wallet’s regular key',
   'burn-lp-disable-master': 'Burn the LP tokens: disable the hot wallet’s master key',

@@ -115,29 +115,21 @@ function planOf(p: DeployPayload, issuerAddress: string, hotAddress: string): Pl
 
 /**
  * A self-funded deploy's plan: the creator's funding steps are done (the wallet's signed intent,
- * validated before the job was enqueued), and the one other step of the creator's wallet a deploy
- * without first buy or RLUSD has — the service fee — is the hot wallet's (or the curve account's),
- * before the LP burn blackholes it. A dev allocation cannot go to the creator's line (the wallet
- * would have to open it mid-job): the issuer writes a Check of it to the creator's wallet instead,
- * and the wallet's CheckCash (which opens its line) and its escrows are one more intent after the
- * job (self-custody.ts `prepareAllocation`). Any other creator step cannot be signed here.
+ * validated before the job was enqueued), and the one other step of the creator's wallet a
+ * self-funded plan has — the service fee — is the hot wallet's (or the curve account's), before the
+ * LP burn blackholes it. What would need the wallet mid-job is planned without it (`selfFunded` in
+ * `planDeploy`): the dev allocation and the first buy's tokens wait in Checks to the wallet, which
+ * its claim cashes after the job (self-custody.ts `prepareAllocation`), on a line the issuer
+ * pre-authorized under RequireAuth. Any other creator step cannot be signed here.
  */
 function withoutCreatorSteps(plan: PlannedStep[]): PlannedStep[] {
   const funded = new Set(plan.filter((s) => s.account === 'user' && s.validateFirst).map((s) => s.name));
   const fee = plan.some((s) => s.name === 'service-fee');
   return plan
-    .filter((s) => !funded.has(s.name) && s.name !== 'dev-trust-line' && !s.name.startsWith('lock-dev-'))
+    .filter((s) => !funded.has(s.name))
     .map((s) => {
       const after = s.after.filter((d) => !funded.has(d));
       if (s.name === 'burn-lp-regular-key' && fee) after.push('service-fee');
-      if (s.name === DEV_ALLOCATION_STEP) {
-        const pay = s.tx as unknown as { Destination: string; Amount: unknown };
-        return {
-          ...s,
-          after: ['issuer-default-ripple'],
-          tx: { TransactionType: 'CheckCreate', Destination: pay.Destination, SendMax: pay.Amount },
-        };
-      }
       if (s.account !== 'user') return { ...s, after };
       if (s.name === 'service-fee') return { ...s, after, account: 'hot' as const };
       throw new Error(`Deploy step ${s.name} needs the creator's own signature`);
@@ -180,6 +172,7 @@ function planFor(p: DeployPayload, issuerAddress: string, hotAddress: string): P
     burnLp: p.form.burnLp === true,
     vesting: p.vesting?.tranches ?? null,
     firstBuy: p.firstBuy ?? null,
+    selfFunded: p.selfFunded === true,
   });
 }
 

@@ -60,6 +60,14 @@ export interface PlanInput {
   vesting?: VestingTranche[] | null;
   /** The creator's first buy from the new pool (docs/launch-protection.md); absent: none. */
   firstBuy?: FirstBuyPlan | null;
+  /**
+   * Funded from a self-custody wallet (docs/self-custody.md "Deploy"): the creator's wallet cannot
+   * sign mid-job, so it opens no line here. The dev allocation is the issuer's Check to it; the first
+   * buy is the hot wallet's buy into itself, then the hot wallet's Check of those tokens to it; under
+   * RequireAuth the issuer pre-authorizes the creator's line (limit 0, tfSetfAuth) before it is
+   * blackholed. The wallet cashes both Checks with one intent after the job.
+   */
+  selfFunded?: boolean;
 }
 
 /**
@@ -185,8 +193,11 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
   const token = (value: string) => ({ currency: p.currency, issuer: p.issuerAddress, value });
   const dev = new Decimal(p.devAmount).gt(0);
   const buy = p.firstBuy && BigInt(p.firstBuy.drops) > 0n ? p.firstBuy : null;
+  const self = p.selfFunded === true;
   // The first buy lands in the creator's own trust line: opened (and authorized) as the dev line.
-  const userLine = dev || buy !== null;
+  // Self-funded, the wallet opens it after the job (its claim); the issuer only pre-authorizes it.
+  const userLine = !self && (dev || buy !== null);
+  const preAuthorize = self && p.requireAuth && (dev || buy !== null);
   const { steps, add } = openPlan(
     { address: p.issuerAddress, drops: p.issuerFundDrops },
     { step: 'fund-hot-wallet', address: p.hotAddress, drops: p.hotFundDrops },
@@ -227,7 +238,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
     });
   }
   const hotLineReady = ['hot-trust-line'];
-  const devLineReady = ['dev-trust-line'];
+  const devLineReady = userLine ? ['dev-trust-line'] : [];
   if (p.requireAuth) {
     add('authorize-hot-line', 'issuer', ['hot-trust-line'], {
       TransactionType: 'TrustSet',
@@ -235,8 +246,10 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       Flags: TF_SETF_AUTH,
     });
     hotLineReady.push('authorize-hot-line');
-    if (userLine) {
-      add('authorize-dev-line', 'issuer', ['dev-trust-line'], {
+    if (userLine || preAuthorize) {
+      // Self-funded, before the line exists: rippled's TrustSet with tfSetfAuth creates the line
+      // authorized (limit 0 on the issuer's side), and the wallet's own TrustSet later keeps it so.
+      add('authorize-dev-line', 'issuer', userLine ? ['dev-trust-line'] : issuerReady, {
         TransactionType: 'TrustSet',
         LimitAmount: { currency: p.currency, issuer: p.userAddress, value: '0' },
         Flags: TF_SETF_AUTH,
@@ -249,14 +262,22 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
     Destination: p.hotAddress,
     Amount: token(p.hotAmount),
   });
-  if (dev) {
+  if (dev && self) {
+    // A Check the wallet cashes after the job (its line opened then): after the issuer's settings
+    // (asfRequireAuth refuses an issuer that owns anything), before the blackhole.
+    add('dev-allocation', 'issuer', issuerReady, {
+      TransactionType: 'CheckCreate',
+      Destination: p.userAddress,
+      SendMax: token(p.devAmount),
+    });
+  } else if (dev) {
     add('dev-allocation', 'issuer', devLineReady, {
       TransactionType: 'Payment',
       Destination: p.userAddress,
       Amount: token(p.devAmount),
     });
   }
-  if (lock) {
+  if (lock && !self) {
     // One escrow per tranche (devLockTx).
     for (const t of p.vesting!) {
       add(
@@ -289,9 +310,11 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
   } else {
     // The hot wallet spends the creator's XRP (sent with its funding) through the new pool into the
     // creator's line: a partial payment limited by SendMax takes exactly what those drops buy.
+    // Self-funded, into its own line (a cross-currency payment to oneself), then a Check to the
+    // creator's wallet (below).
     const firstBuy: TxRequest = {
       TransactionType: 'Payment',
-      Destination: p.userAddress,
+      Destination: self ? p.hotAddress : p.userAddress,
       Amount: token(p.hotAmount),
       SendMax: buy.drops,
       DeliverMin: token(buy.deliverMin),
@@ -305,7 +328,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       steps.push({
         name: 'create-amm',
         account: 'hot',
-        after: [...poolReady, ...devLineReady],
+        after: [...poolReady, ...(self ? [] : devLineReady)],
         tx: ammCreate,
         inner: [
           { name: 'amm-create', tx: ammCreate },
@@ -315,7 +338,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       });
     } else {
       add('create-amm', 'hot', poolReady, ammCreate);
-      add('first-buy', 'hot', ['create-amm', ...devLineReady], firstBuy);
+      add('first-buy', 'hot', ['create-amm', ...(self ? [] : devLineReady)], firstBuy);
       if (fee) add('first-buy-fee', 'hot', ['first-buy'], fee);
     }
   }
@@ -326,6 +349,19 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
         ? 'first-buy-fee'
         : 'first-buy'
       : 'create-amm';
+  const hotDone = [poolDone];
+  if (self && buy) {
+    // The bought tokens (at least DeliverMin, the swap-out the preview showed) reach the creator's
+    // wallet through the hot wallet's Check of exactly that figure, written before the LP burn: a
+    // Check stays cashable by its destination after its writer's keys are gone. Whatever the ledger
+    // delivered above it (its 16th digit) stays with the hot wallet.
+    add('first-buy-check', 'hot', [poolDone], {
+      TransactionType: 'CheckCreate',
+      Destination: p.userAddress,
+      SendMax: token(buy.deliverMin),
+    });
+    hotDone.push('first-buy-check');
+  }
   if (p.feeAddress && BigInt(p.serviceFeeDrops) > 0n) {
     // Charged once the pool exists: a deploy that fails earlier costs no service fee.
     add('service-fee', 'user', ['create-amm'], {
@@ -337,7 +373,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
   if (p.burnLp) {
     // The hot wallet's last transaction was AMMCreate, which gave it every LP token of the pool:
     // blackholed now, those LP tokens can never be redeemed (AMMWithdraw) nor sent anywhere.
-    addBlackhole(add, [poolDone], 'hot', 'burn-lp');
+    addBlackhole(add, hotDone, 'hot', 'burn-lp');
   }
   if (p.blackhole) {
     const issuerDone = [
@@ -346,6 +382,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
       'issue-supply',
       ...(dev ? ['dev-allocation'] : []),
       ...(dev ? ['issuer-allow-locking'] : []),
+      ...(preAuthorize ? ['authorize-dev-line'] : []),
     ];
     addBlackhole(add, issuerDone);
   }

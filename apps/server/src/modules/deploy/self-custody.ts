@@ -14,7 +14,7 @@ import { validatedClose } from '../../ledger/escrows';
 import { ledgerFailure } from '../../ledger/errors';
 import { badRequest, ledgerUnavailable, notFound } from '../../lib/errors';
 import type { Funds } from '../../ledger/funds';
-import type { SubmissionOutcome } from '../../ledger/submission-service';
+import type { SubmissionOutcome, TxRequest } from '../../ledger/submission-service';
 import { stageDeployWallets } from '../../platform/custody';
 import type { IntentFinisher, IntentRow, IntentService } from '../../platform/intents';
 import type { JobRunner } from '../../platform/jobs';
@@ -55,9 +55,17 @@ const LOCK_MARGIN_SECONDS = 60;
 
 interface AllocationContext {
   jobId: string;
+  /** The dev allocation cashed ('0': none, or its Check was gone). */
   amount: string;
+  /** The first buy's tokens cashed (the hot wallet's Check); absent: none. */
+  firstBuy?: string;
+  /** The CheckCash transactions after the line (1 or 2), then one EscrowCreate per tranche. */
+  checks?: number;
   tranches: number[];
 }
+
+/** The purpose of the CheckCash of a self-funded deploy's first buy (the hot wallet's Check). */
+export const FIRST_BUY_CLAIM = 'deploy:claim-first-buy';
 
 /** What the intent keeps: the job's payload, fixed now, and the job's id its staged wallets carry. */
 interface FundContext {
@@ -121,21 +129,24 @@ export class SelfCustodyDeploy {
   }
 
   /**
-   * POST /api/deploy-token/{jobId}/allocation: the dev allocation of a finished self-funded deploy,
-   * waiting in the issuer's Check to the creator's wallet, claimed and locked by one intent the
-   * wallet signs: its trust line, the `CheckCash` of the whole allocation, then one `EscrowCreate`
-   * per tranche still ahead (the custodial job's very transactions, `devLockTx`).
-   * The Check is read from the validated ledger: gone (cashed, here or elsewhere) → refused.
+   * POST /api/deploy-token/{jobId}/allocation: what a finished self-funded deploy left for the
+   * creator's wallet in Checks — the dev allocation (the issuer's) and the first buy's tokens (the
+   * hot wallet's) — claimed (and the allocation locked) by one intent the wallet signs: its trust
+   * line, the `CheckCash` of each Check still there, then one `EscrowCreate` per tranche still ahead
+   * (the custodial job's very transactions, `devLockTx`). The Checks are read from the validated
+   * ledger: none left (cashed, here or elsewhere) → refused; the allocation's gone → no locks.
    */
   async prepareAllocation(userId: number, jobId: string, requestKey: string): Promise<IntentRequired> {
     const job = await this.deps.jobs.get(jobId);
     const payload = job?.payload as DeployPayload | undefined;
+    const buyTokens =
+      payload?.firstBuy && BigInt(payload.firstBuy.drops) > 0n ? payload.firstBuy.deliverMin : null;
     if (
       !job ||
       job.type !== DEPLOY_JOB ||
       job.userId !== userId ||
       !payload?.selfFunded ||
-      !new Decimal(payload.devAmount).gt(0)
+      (!new Decimal(payload.devAmount).gt(0) && !buyTokens)
     )
       throw notFound(SELF_CUSTODY_MESSAGES.allocationNotFound);
     const intentKey = allocationIntentKey(userId, jobId, requestKey);
@@ -144,16 +155,42 @@ export class SelfCustodyDeploy {
     if (job.status !== 'completed') throw badRequest(SELF_CUSTODY_MESSAGES.allocationNotReady);
     const client = this.deps.client();
     if (!client) throw ledgerUnavailable();
-    const issuer = (job.result as { issuer_address: string }).issuer_address;
-    const checkId = await this.allocationCheck(client, payload.userAddress, issuer, payload.currency);
-    if (!checkId) throw badRequest(SELF_CUSTODY_MESSAGES.allocationClaimed);
+    const { issuer_address: issuer, hot_wallet_address: hot } = job.result as {
+      issuer_address: string;
+      hot_wallet_address: string;
+    };
+    const checks = await this.walletChecks(client, payload.userAddress, payload.currency, issuer);
+    const devCheck = new Decimal(payload.devAmount).gt(0) ? checks.get(issuer) : undefined;
+    const buyCheck = buyTokens ? checks.get(hot) : undefined;
+    if (!devCheck && !buyCheck) throw badRequest(SELF_CUSTODY_MESSAGES.allocationClaimed);
     const { closeTime } = await validatedClose(client);
-    const ahead = (payload.vesting?.tranches ?? []).filter(
-      (t) => t.unlockAt > closeTime + LOCK_MARGIN_SECONDS,
-    );
+    const ahead = devCheck
+      ? (payload.vesting?.tranches ?? []).filter((t) => t.unlockAt > closeTime + LOCK_MARGIN_SECONDS)
+      : [];
+    const token = (value: string) => ({ currency: payload.currency, issuer, value });
+    const cashes = [
+      ...(devCheck
+        ? [
+            {
+              tx: { TransactionType: 'CheckCash', CheckID: devCheck, Amount: token(payload.devAmount) },
+              purpose: ALLOCATION_CLAIM,
+            },
+          ]
+        : []),
+      ...(buyCheck && buyTokens
+        ? [
+            {
+              tx: { TransactionType: 'CheckCash', CheckID: buyCheck, Amount: token(buyTokens) },
+              purpose: FIRST_BUY_CLAIM,
+            },
+          ]
+        : []),
+    ] as Array<{ tx: TxRequest; purpose: string }>;
     const context: AllocationContext = {
       jobId,
-      amount: payload.devAmount,
+      amount: devCheck ? payload.devAmount : '0',
+      ...(buyCheck && buyTokens ? { firstBuy: buyTokens } : {}),
+      checks: cashes.length,
       tranches: ahead.map((t) => t.index),
     };
     const intent = await this.deps.intents.prepare({
@@ -165,22 +202,13 @@ export class SelfCustodyDeploy {
         // The wallet's line first, with the supply as its limit as in a custodial deploy: a line
         // CheckCash would open has no limit, and emptied into the escrows it would be deleted —
         // then only the wallet itself could finish them (rippled creates a line on EscrowFinish
-        // only for a destination that sends it), not the platform (vesting's release).
+        // only for a destination that sends it), not the platform (vesting's release). Under
+        // RequireAuth the issuer pre-authorized it during the job (`authorize-dev-line`).
         {
-          tx: {
-            TransactionType: 'TrustSet',
-            LimitAmount: { currency: payload.currency, issuer, value: payload.form.supply },
-          },
+          tx: { TransactionType: 'TrustSet', LimitAmount: token(payload.form.supply) },
           purpose: 'deploy:dev-trust-line',
         },
-        {
-          tx: {
-            TransactionType: 'CheckCash',
-            CheckID: checkId,
-            Amount: { currency: payload.currency, issuer, value: payload.devAmount },
-          },
-          purpose: ALLOCATION_CLAIM,
-        },
+        ...cashes,
         ...ahead.map((t) => ({
           tx: devLockTx(payload.userAddress, issuer, payload.currency, t),
           purpose: `deploy:${lockStepName(t.index)}`,
@@ -191,43 +219,56 @@ export class SelfCustodyDeploy {
     return { status: 'sign', intent };
   }
 
-  /** The issuer's Check of the dev allocation to the creator's wallet, on the validated ledger. */
-  private async allocationCheck(
+  /**
+   * The Checks of the deploy's token to the creator's wallet on the validated ledger, by writer (the
+   * issuer's: the dev allocation; the hot wallet's: the first buy).
+   */
+  private async walletChecks(
     client: Client,
     owner: string,
-    issuer: string,
     currency: string,
-  ): Promise<string | undefined> {
+    issuer: string,
+  ): Promise<Map<string, string>> {
     const r = await client.request({
       command: 'account_objects',
       account: owner,
       type: 'check',
       ledger_index: 'validated',
     });
-    const found = (r.result.account_objects as unknown as Array<Record<string, unknown>>).find((o) => {
+    const found = new Map<string, string>();
+    for (const o of r.result.account_objects as unknown as Array<Record<string, unknown>>) {
       const max = o.SendMax as { currency?: string; issuer?: string } | undefined;
-      return o.Account === issuer && o.Destination === owner && max?.currency === currency;
-    });
-    return found?.index as string | undefined;
+      if (o.Destination === owner && max?.currency === currency && max.issuer === issuer)
+        found.set(o.Account as string, o.index as string);
+    }
+    return found;
   }
 
   allocationFinisher(): IntentFinisher {
     return {
       // A line and one escrow per tranche: an owner reserve each, and their network fees.
       recheck: async (intent) => {
-        const n = (intent.context as unknown as AllocationContext).tranches.length;
-        await this.deps.funds?.requireXrp(intent.account, { newObjects: 1 + n, transactions: 2 + n });
+        const ctx = intent.context as unknown as AllocationContext;
+        const n = ctx.tranches.length;
+        await this.deps.funds?.requireXrp(intent.account, {
+          newObjects: 1 + n,
+          transactions: 1 + (ctx.checks ?? 1) + n,
+        });
       },
       finish: (intent, outcomes): Promise<DevAllocationResult> => {
         const ctx = intent.context as unknown as AllocationContext;
+        const checks = ctx.checks ?? 1;
         const failed = outcomes.find((o) => o && o.status !== 'success');
         if (failed) {
           const i = outcomes.indexOf(failed);
           const what =
             i === 0
               ? 'Opening the trust line'
-              : i === 1
-                ? 'Claiming the dev allocation'
+              : i <= checks
+                ? // The dev allocation's CheckCash comes first, when there is one.
+                  ctx.firstBuy && i === checks
+                  ? 'Claiming your first buy'
+                  : 'Claiming the dev allocation'
                 : 'Locking a tranche';
           throw ledgerFailure(
             failed,
@@ -237,11 +278,12 @@ export class SelfCustodyDeploy {
         return Promise.resolve({
           status: 'claimed',
           amount: ctx.amount,
+          ...(ctx.firstBuy ? { firstBuy: ctx.firstBuy } : {}),
           claimHash: outcomes[1]!.hash,
           locks: ctx.tranches.map((index, i) => ({
             index,
-            escrowSequence: (intent.txs as Array<{ Sequence: number }>)[i + 2]!.Sequence,
-            hash: outcomes[i + 2]!.hash,
+            escrowSequence: (intent.txs as Array<{ Sequence: number }>)[i + 1 + checks]!.Sequence,
+            hash: outcomes[i + 1 + checks]!.hash,
           })),
         });
       },

@@ -181,19 +181,14 @@ export class DeployService {
       throw err;
     });
     // A self-custody wallet funds the deploy's fresh accounts with one signed intent, and claims
-    // (and locks) a dev allocation with one more after the job; what would need its signature in
-    // the middle of the job (its line for a first buy, RLUSD sent after the hot wallet's line, a
-    // line the issuer must authorize) is not offered yet (docs/self-custody.md "Deploy").
+    // (and locks) a dev allocation and a first buy's tokens with one more after the job (Checks; its
+    // line pre-authorized by the issuer under RequireAuth). What would need its signature in the
+    // middle of the job — its RLUSD, sent after the hot wallet's RLUSD line — is not offered yet
+    // (docs/self-custody.md "Deploy").
     const selfFunded = !serverSigns(wallet.kind as WalletKind);
-    const devAllocated = new Decimal(form.devAllocation || '0').gt(0);
     if (selfFunded) {
       if (!this.deps.selfCustody) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
-      if (
-        new Decimal(form.firstBuyXrp || '0').gt(0) ||
-        form.liquidityPairType === 'RLUSD' ||
-        (devAllocated && form.requireAuth)
-      )
-        throw badRequest(SELF_CUSTODY_MESSAGES.deployLimits);
+      if (form.liquidityPairType === 'RLUSD') throw badRequest(SELF_CUSTODY_MESSAGES.deployLimits);
     }
     await this.refuseConcurrent(wallet.id);
     // Issue 35: the logo is an upload of ours that exists, and no other token's; the ticker and name
@@ -213,8 +208,10 @@ export class DeployService {
     if (network === 'standalone') await this.deps.bootstrapped();
     const settings = await this.deps.settings.all();
     const reserves = this.deps.reserves();
-    const fees = await this.deps.settings.fees(reserves.owner, reserves.base);
-    const cost = deployCost(form, fees, userId);
+    const fees = await this.deps.settings.fees(reserves.owner, reserves.base, this.deps.baseFee?.());
+    // A self-custody deploy's fundings carry its Checks and pre-authorized line (the same rule the
+    // deploy page's preview uses).
+    const cost = deployCost(form, fees, userId, { selfCustody: selfFunded });
     const bonding = form.launchType === 'bonding';
     const serviceFeeDrops = xrpToDrops(cost.serviceFee);
     const buyDrops = xrpToDrops(cost.firstBuy);
@@ -317,19 +314,18 @@ export class DeployService {
           : xrpToDrops(form.liquidityAmount).toString(),
       rlusd: rlusdPair && rlusd ? { currency: RLUSD_CURRENCY_HEX, issuer: rlusd } : null,
       // A self-funded dev allocation is a Check the issuer writes: one owner reserve more, held
-      // until the creator's wallet cashes it.
-      issuerFundDrops: (
-        xrpToDrops(cost.issuerReserve) + (selfFunded && devAllocated ? this.deps.reserves().owner : 0n)
-      ).toString(),
+      // until the creator's wallet cashes it; under RequireAuth the issuer's pre-authorization of
+      // the creator's line (its side of a line it created) one more, and that TrustSet's fee.
+      issuerFundDrops: (xrpToDrops(cost.issuerReserve) + xrpToDrops(cost.selfCustodyIssuer)).toString(),
       // With a first buy the hot wallet also carries its XRP, its fee and the Batch's network fees;
-      // funded from a self-custody wallet, the service fee and that payment's network fee.
+      // funded from a self-custody wallet, the service fee and that payment's network fee, and with
+      // a first buy the Check of its tokens to the wallet (an owner reserve and a network fee).
       hotFundDrops: (
         xrpToDrops(cost.hotWalletReserve) +
         xrpToDrops(cost.liquidityXrp) +
         (firstBuy ? buyDrops + buyFeeDrops + xrpToDrops(FIRST_BUY_NETWORK_XRP) : 0n) +
-        (selfFunded && serviceFeeDrops > 0n && feeAddress
-          ? serviceFeeDrops + (this.deps.baseFee?.() ?? 0n)
-          : 0n)
+        (selfFunded && serviceFeeDrops > 0n && feeAddress ? serviceFeeDrops : 0n) +
+        xrpToDrops(cost.selfCustodyHot)
       ).toString(),
       ...(selfFunded ? { selfFunded: true } : {}),
       serviceFeeDrops: serviceFeeDrops.toString(),

@@ -8,6 +8,8 @@ import {
   DEPLOY_MAX_ATTEMPTS,
   DEPLOY_MESSAGES,
   devAllocationAmount,
+  ammFeeToTradingFee,
+  firstBuyPreview,
   LIQUIDITY_PAIRS,
   RLUSD_CURRENCY_HEX,
   deployCost,
@@ -36,6 +38,7 @@ import { hasStatus, userMessage } from '../../lib/api';
 import { requestResolver } from '../../lib/form-resolver';
 import { useLedgerAction } from '../../lib/ledger-action';
 import type { SigningWallet } from '../../lib/signer';
+import type { AllocationClaim } from './progress-modal';
 import { usePlatformFees } from '../../lib/platform-fees';
 import { useSession } from '../../lib/session';
 import { useWalletBalances, walletLabel } from '../../lib/wallet-balances';
@@ -97,9 +100,6 @@ const DEFAULTS: Values = {
   honeypot: '',
 };
 
-/** A decimal text above zero (the form's fields may hold anything while typed). */
-const POSITIVE = /^0*[1-9]|^0*\.\d*[1-9]/;
-
 const toRequest = (v: Values) => ({
   ...v,
   walletId: v.walletId === '' ? undefined : Number(v.walletId),
@@ -143,11 +143,14 @@ type CurveField = keyof typeof CURVE_FIELDS;
 
 const grouped = (v: string | bigint) => formatCount(v.toString());
 
-function safeCost(values: Values, fees: FeesConfig, userId: number) {
+function safeCost(values: Values, fees: FeesConfig, userId: number, selfCustody: boolean) {
   try {
-    // The escrows' reserves count only for a lock the request would carry.
+    // The escrows' reserves count only for a lock the request would carry. A self-custody wallet's
+    // deploy also funds the Checks its accounts write to it (the server's own rule).
     const lock = vestingSchema.safeParse(toRequest(values).vesting);
-    return deployCost({ ...values, vesting: lock.success ? lock.data : undefined }, fees, userId);
+    return deployCost({ ...values, vesting: lock.success ? lock.data : undefined }, fees, userId, {
+      selfCustody,
+    });
   } catch {
     return undefined;
   }
@@ -170,7 +173,7 @@ export function DeployPage() {
   const [job, setJob] = useState<{
     id: string;
     ticker: string;
-    claim?: { wallet: SigningWallet; amount: string; locked: boolean };
+    claim?: AllocationClaim;
   }>();
   const [deployError, setDeployError] = useState<string>();
   // One Idempotency-Key per deploy: a retry after a lost answer is the same deploy, never a second.
@@ -231,25 +234,23 @@ export function DeployPage() {
   const wallets = balances.data ?? [];
   const wallet = wallets.find((w) => String(w.id) === values.walletId);
   // Priced in the preview only: there the values have passed the schema (numbers, not half-typed text).
-  const cost = step === 'preview' && fees.data ? safeCost(values, fees.data, userId) : undefined;
+  const cost =
+    step === 'preview' && fees.data
+      ? safeCost(values, fees.data, userId, wallet !== undefined && !serverSigns(wallet.kind))
+      : undefined;
   const shortXrp = wallet && cost ? new Decimal(cost.xrp).minus(available(wallet)) : undefined;
   const shortRlusd =
     wallet && cost && values.liquidityPairType === 'RLUSD'
       ? new Decimal(cost.rlusd).minus(rlusdOf(wallet))
       : undefined;
   const insufficient = !wallet || !cost || shortXrp!.gt(0) || (shortRlusd !== undefined && shortRlusd.gt(0));
-  // A self-custody wallet signs the funding of the new accounts, and a dev allocation's claim and
-  // locks after the launch (docs/self-custody.md "Deploy"): what would need its signature in the
-  // middle of the launch is not offered yet.
+  // A self-custody wallet signs the funding of the new accounts, and the claim (and locks) of a dev
+  // allocation and a first buy after the launch (docs/self-custody.md "Deploy"): what would need its
+  // signature in the middle of the launch (an RLUSD pair's RLUSD) is not offered yet.
   const selfCustody = wallet !== undefined && !serverSigns(wallet.kind);
   const asked = toRequest(values);
   const selfCustodyRefusal =
-    selfCustody &&
-    (POSITIVE.test(asked.firstBuyXrp ?? '') ||
-      asked.liquidityPairType === 'RLUSD' ||
-      (POSITIVE.test(asked.devAllocation) && asked.requireAuth))
-      ? SELF_CUSTODY_MESSAGES.deployLimits
-      : undefined;
+    selfCustody && asked.liquidityPairType === 'RLUSD' ? SELF_CUSTODY_MESSAGES.deployLimits : undefined;
 
   const deploy = async () => {
     if (start.busy || !attempt()) return;
@@ -259,15 +260,33 @@ export function DeployPage() {
       if (!wallet) return setDeployError(DEPLOY_MESSAGES.wallet);
       if (selfCustodyRefusal) return setDeployError(selfCustodyRefusal);
       const started = await start.run({ body, wallet });
-      // A self-custody wallet's dev allocation waits in a Check once the job is done: the progress
-      // modal asks the wallet to claim (and lock) it.
+      // A self-custody wallet's dev allocation and first buy wait in Checks once the job is done:
+      // the progress modal asks the wallet to claim (and lock) them. The first buy's tokens are the
+      // preview's swap-out (the shared rule the server signs the Check of).
       const dev = devAllocationAmount(body.supply, body.devAllocation || '0');
+      const bought = firstBuyPreview({
+        liquidityXrp: body.liquidityAmount,
+        poolTokens: new Decimal(body.supply).minus(dev),
+        supply: body.supply,
+        devAmount: dev,
+        lockedAmount: 0,
+        buyXrp: body.liquidityPairType === 'XRP' ? (body.firstBuyXrp ?? '') : '',
+        tradingFee: ammFeeToTradingFee(body.ammFee),
+        feePercent: '0',
+      }).tokensOut;
       if (started)
         setJob({
           id: started.jobId,
           ticker: values.ticker,
-          ...(selfCustody && dev.gt(0)
-            ? { claim: { wallet, amount: dev.toFixed(), locked: Boolean(body.vesting) } }
+          ...(selfCustody && (dev.gt(0) || bought.gt(0))
+            ? {
+                claim: {
+                  wallet,
+                  amount: dev.toFixed(),
+                  firstBuy: bought.toFixed(),
+                  locked: Boolean(body.vesting) && dev.gt(0),
+                },
+              }
             : {}),
         });
     } catch (err) {
@@ -642,6 +661,14 @@ export function DeployPage() {
                   <dt>Your first buy and its platform fee</dt>
                   <dd>
                     {cost.firstBuy} XRP + {cost.firstBuyFee} XRP
+                  </dd>
+                </>
+              )}
+              {new Decimal(cost.selfCustodyIssuer).plus(cost.selfCustodyHot).gt(0) && (
+                <>
+                  <dt>Self-custody: the Checks to your wallet (and its pre-authorized line), network fees</dt>
+                  <dd data-testid="self-custody-cost">
+                    {new Decimal(cost.selfCustodyIssuer).plus(cost.selfCustodyHot).toFixed()} XRP
                   </dd>
                 </>
               )}

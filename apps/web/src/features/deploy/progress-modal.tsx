@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import {
+  Decimal,
   DEPLOY_JOB_TIMEOUT_MS,
   DEPLOY_MESSAGES,
   DEPLOY_POLL_DELAY_MS,
@@ -81,9 +82,21 @@ function groupStatus(steps: Step[]): Step['status'] {
 }
 
 /**
- * A self-custody creator's dev allocation (docs/self-custody.md "Deploy"): the job left it in a Check
- * from the issuer; the wallet signs its claim and locks here. Until then it is not locked, and the
- * block says so.
+ * What a self-custody deploy left for the creator's wallet in Checks (docs/self-custody.md
+ * "Deploy"): the dev allocation (`amount`, '0' for none) and the first buy's tokens (`firstBuy`).
+ */
+export interface AllocationClaim {
+  wallet: SigningWallet;
+  amount: string;
+  firstBuy?: string;
+  /** The dev allocation is locked in escrows by the claim. */
+  locked: boolean;
+}
+
+/**
+ * A self-custody creator's dev allocation and first buy (docs/self-custody.md "Deploy"): the job
+ * left them in Checks from the issuer and the hot wallet; the wallet signs their claim (and the
+ * allocation's locks) here. Until then the allocation is not locked, and the block says so.
  */
 function ClaimAllocation({
   jobId,
@@ -92,7 +105,7 @@ function ClaimAllocation({
 }: {
   jobId: string;
   ticker: string;
-  claim: { wallet: SigningWallet; amount: string; locked: boolean };
+  claim: AllocationClaim;
 }) {
   const queryClient = useQueryClient();
   const action = useLedgerAction((_: null, key) => claimAllocation(jobId, claim.wallet, key));
@@ -109,22 +122,37 @@ function ClaimAllocation({
       if (!(err instanceof SigningCancelledError)) setError(userMessage(err));
     }
   };
-  if (done)
+  const dev = new Decimal(claim.amount).gt(0);
+  const buy = new Decimal(claim.firstBuy ?? 0).gt(0);
+  if (done) {
+    const parts = [
+      ...(new Decimal(done.amount).gt(0)
+        ? [
+            `Dev allocation claimed: ${groupDigits(done.amount)} ${ticker}` +
+              (done.locks.length > 0 ? `, ${done.locks.length} tranche(s) locked on the ledger.` : '.'),
+          ]
+        : []),
+      ...(done.firstBuy ? [`First buy claimed: ${groupDigits(done.firstBuy)} ${ticker}.`] : []),
+    ];
     return (
       <p className="deploy-message" role="status" data-testid="allocation-claimed">
-        {`Dev allocation claimed: ${groupDigits(done.amount)} ${ticker}`}
-        {done.locks.length > 0 ? `, ${done.locks.length} tranche(s) locked on the ledger.` : '.'}
+        {parts.join(' ')}
       </p>
     );
+  }
+  const total = new Decimal(claim.amount).plus(claim.firstBuy ?? 0).toFixed();
   return (
     <div className="deploy-allocation" data-testid="allocation-claim">
-      <p>{SELF_CUSTODY_MESSAGES.allocationUnlocked}</p>
+      {dev && <p>{SELF_CUSTODY_MESSAGES.allocationUnlocked}</p>}
+      {buy && <p>{SELF_CUSTODY_MESSAGES.firstBuyWaiting}</p>}
       <button type="button" onClick={() => void run()} disabled={action.busy} aria-busy={action.busy}>
         {action.busy
           ? 'Waiting for your wallet…'
-          : claim.locked
-            ? `Claim and lock ${groupDigits(claim.amount)} ${ticker}`
-            : `Claim ${groupDigits(claim.amount)} ${ticker}`}
+          : claim.locked && buy
+            ? `Claim ${groupDigits(total)} ${ticker}, locking ${groupDigits(claim.amount)}`
+            : claim.locked
+              ? `Claim and lock ${groupDigits(total)} ${ticker}`
+              : `Claim ${groupDigits(total)} ${ticker}`}
       </button>
       {error && (
         <p className="form-error" role="alert">
@@ -142,8 +170,8 @@ export function ProgressModal({
 }: {
   jobId: string;
   ticker: string;
-  /** Set for a self-custody deploy with a dev allocation: the wallet claims it after the job. */
-  claim?: { wallet: SigningWallet; amount: string; locked: boolean };
+  /** Set for a self-custody deploy with a dev allocation or first buy: the wallet claims them after the job. */
+  claim?: AllocationClaim;
 }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
