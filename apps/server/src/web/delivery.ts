@@ -5,7 +5,15 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { displayTicker, onrampOrigin, tokenBadge, type TokenView } from '@ledgerpad/shared';
+import {
+  displayTicker,
+  IDENTITY_MESSAGES,
+  onrampOrigin,
+  priceChanges,
+  tokenBadge,
+  tokenLinks,
+  type TokenView,
+} from '@ledgerpad/shared';
 import type { Config } from '../config';
 import { SPA_ROUTES } from '../spa-routes';
 
@@ -210,8 +218,9 @@ export function tokenDataBlock(data: {
 
 /**
  * A token page's first screen as static markup, put inside #root before any script runs: the
- * layout's header, the token's header (logo, ticker and badge, name, issuer; the price waits for
- * the app) and its description in the 'About' panel — the page's largest text, its LCP element —
+ * layout's header, the token's header (logo, ticker and badge, name, issuer, links; the figures
+ * wait for the app), the stats row, the chart's frame and the token's description in the 'About'
+ * panel (first in its column here: the page's largest text on the first screen, its LCP element) —
  * with the same elements and classes React renders (components/layout.tsx, features/token/
  * token-page.tsx, token-header.tsx, about-panel.tsx: keep them in step). Every text is escaped: a
  * name or description is whatever its lister wrote. The app keeps it until the route's chunk is in
@@ -222,9 +231,31 @@ export function tokenShell(token: TokenView): string {
   const name = escapeHtml(token.name);
   const badge = tokenBadge(token);
   const quote = token.liquidity_pair === 'RLUSD' ? 'RLUSD' : 'XRP';
+  const bonding = token.is_bonding_curve && token.bonding_active;
+  const query = (params: Record<string, string>) => escapeHtml(new URLSearchParams(params).toString());
   const logo = token.logoUrl
     ? `<img class="token-page-logo" src="${escapeHtml(token.logoUrl)}" alt="" width="56" height="56" />`
     : `<span class="token-page-logo token-logo-empty" aria-hidden="true">${escapeHtml(token.ticker.slice(0, 1))}</span>`;
+  const links = tokenLinks(token.links);
+  const linkNav = links.length
+    ? '<nav class="token-links" aria-label="Token links">' +
+      links
+        .map(
+          (l) =>
+            `<a href="${escapeHtml(l.url)}" target="_blank" rel="noopener noreferrer nofollow">${l.label}</a>`,
+        )
+        .join('') +
+      (token.metadata_by === 'lister'
+        ? `<span class="lister-links-note">${escapeHtml(IDENTITY_MESSAGES.linksByLister)}</span>`
+        : '') +
+      '</nav>'
+    : '';
+  const claim = `<a class="claim-link" href="/list-token?${query({ claim: token.issuer_address, currency: token.currency })}">${
+    token.verified ? 'Issuer? Update this listing' : 'Is this your token? Claim this listing'
+  }</a>`;
+  const stats = (bonding ? ['Market Cap'] : ['Market Cap', 'Liquidity', 'Holders'])
+    .map((label) => `<div class="stat"><dt>${label}</dt><dd class="figure">Loading...</dd></div>`)
+    .join('');
   const description = token.description
     ? `<p class="token-description">${escapeHtml(token.description)}</p>`
     : '<p class="muted small">No description.</p>';
@@ -237,8 +268,17 @@ export function tokenShell(token: TokenView): string {
     `<h1>${ticker}${badge ? `<span class="badge badge-${badge.toLowerCase()}">${badge}</span>` : ''}</h1>` +
     `<p class="muted tp-name">${name}</p><button type="button" class="issuer-copy">` +
     `<span class="issuer-label">Issuer</span><span class="issuer-address">${escapeHtml(token.issuer_address)}</span>` +
-    '</button></div></div><div class="token-price-block"><p class="token-price">' +
-    '<span class="figure">…</span></p></div></header>' +
+    '</button></div></div><div class="token-price-block"><p class="token-price"><span class="figure">…</span></p>' +
+    '<p class="muted small token-last">Last trade <span><span class="figure">—</span></span></p>' +
+    '<ul class="price-changes" aria-label="Price change">' +
+    // The strip's intervals as the app shows them while its candles load.
+    priceChanges(undefined, 0, 300)
+      .map(({ label }) => `<li><span class="muted">${label}</span> <span class="muted">…</span></li>`)
+      .join('') +
+    '</ul>' +
+    `${linkNav}${claim}</div></header>` +
+    `<div class="token-actions"><dl class="stats-bar">${stats}</dl>` +
+    `<a class="button-link trade-button" href="/swap?${query({ issuer: token.issuer_address, currency: token.currency })}">Open in Swap</a></div>` +
     '<div class="token-grid"><div class="tp-main"><section class="panel chart-panel">' +
     `<div class="chart-toolbar"><h2 class="panel-title">Price (${quote})</h2></div><div class="chart-area"></div>` +
     '</section></div><aside class="tp-side"><section class="panel about-panel">' +

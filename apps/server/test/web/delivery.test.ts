@@ -350,11 +350,18 @@ describe("a token's page names the token before any script runs (link previews, 
       is_bonding_curve: false,
       bonding_active: false,
       has_graduated_to_amm: true,
+      links: { Website: 'https://x.test/a"><script>alert(3)</script>', Twitter: 'javascript:alert(4)' },
+      metadata_by: 'lister',
     } as unknown as TokenView;
     const shell = tokenShell(token);
     expect(shell).not.toMatch(/<(img|script|b)\b[^>]*alert|<b>|<script|<!--|<\/p><\/main>/);
     expect(shell).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;');
     expect(shell).toContain('&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;&lt;!-- $&amp;');
+    // Links only over http(s), their addresses escaped too.
+    expect(shell).not.toContain('javascript:');
+    expect(shell).toMatch(
+      /<a href="https:\/\/x\.test\/a[^"<>]*" target="_blank" rel="noopener noreferrer nofollow">Website<\/a>/,
+    );
     const block = tokenDataBlock({ issuer: ISSUER, currency: 'X', token });
     const inner = block.slice(block.indexOf('>') + 1, block.lastIndexOf('</script>'));
     expect(inner).not.toContain('<');
