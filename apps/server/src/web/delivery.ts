@@ -266,9 +266,9 @@ export function tokenShell(token: TokenView): string {
     '<main class="main" id="main" tabindex="-1"><div class="token-page" data-shell="token">' +
     `<header class="panel token-header"><div class="token-identity">${logo}<div class="token-titles">` +
     `<h1>${ticker}${badge ? `<span class="badge badge-${badge.toLowerCase()}">${badge}</span>` : ''}</h1>` +
-    `<p class="muted tp-name">${name}</p><button type="button" class="issuer-copy">` +
+    `<p class="muted tp-name">${name}</p><span class="issuer-copy">` +
     `<span class="issuer-label">Issuer</span><span class="issuer-address">${escapeHtml(token.issuer_address)}</span>` +
-    '</button></div></div><div class="token-price-block"><p class="token-price"><span class="figure">…</span></p>' +
+    '</span></div></div><div class="token-price-block"><p class="token-price"><span class="figure">…</span></p>' +
     '<p class="muted small token-last">Last trade <span><span class="figure">—</span></span></p>' +
     '<ul class="price-changes" aria-label="Price change">' +
     // The strip's intervals as the app shows them while its candles load.
