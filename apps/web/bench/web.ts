@@ -41,13 +41,21 @@ interface ManifestChunk {
 type Manifest = Record<string, ManifestChunk>;
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-/** Records the page's largest-contentful-paint time in `window.__lcp` from its first byte on. */
+/**
+ * Records the page's largest-contentful-paint time in `window.__lcp` from its first byte on, and its
+ * element in `window.__lcpElement` (tag and class).
+ */
 const observeLcp = (page: Page) =>
   page.addInitScript(() => {
-    const w = window as unknown as { __lcp: number };
+    const w = window as unknown as { __lcp: number; __lcpElement: string };
     w.__lcp = 0;
+    w.__lcpElement = '';
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__lcp = e.startTime;
+      for (const e of list.getEntries()) {
+        w.__lcp = e.startTime;
+        const el = (e as PerformanceEntry & { element?: Element | null }).element;
+        w.__lcpElement = el ? `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}` : '(removed)';
+      }
     }).observe({ type: 'largest-contentful-paint', buffered: true });
   });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -220,6 +228,10 @@ interface ColdLoad {
   /** Each script counted: its path and encoded bytes, in the order they finished. */
   scripts: Array<{ path: string; bytes: number }>;
   lcp: number;
+  /** The LCP element when the page was ready (tag.class). */
+  lcpElement: string;
+  /** The API reads the page made until it was ready (paths). */
+  apiReads: string[];
 }
 
 /**
@@ -252,6 +264,11 @@ async function coldLoad(
         path: new URL(e.response.url).pathname,
       });
     });
+    const apiReads: string[] = [];
+    cdp.on('Network.requestWillBeSent', (e) => {
+      const u = new URL(e.request.url);
+      if (counting && u.pathname.startsWith('/api/')) apiReads.push(u.pathname);
+    });
     const encodings = new Set<string>();
     cdp.on('Network.loadingFinished', (e) => {
       const script = scripts.get(e.requestId);
@@ -264,8 +281,11 @@ async function coldLoad(
     await page.goto(url, { waitUntil: 'commit' });
     await ready(page);
     counting = false;
-    const lcp = await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
-    return { jsBytes, encodings, lcp, scripts: counted };
+    const { lcp, lcpElement } = await page.evaluate(() => {
+      const w = window as unknown as { __lcp: number; __lcpElement: string };
+      return { lcp: w.__lcp, lcpElement: w.__lcpElement };
+    });
+    return { jsBytes, encodings, lcp, lcpElement, apiReads, scripts: counted };
   } finally {
     await context.close();
   }
@@ -310,9 +330,13 @@ async function networkReport(browser: Browser, base: string) {
       console.log(`    ${s.path.padEnd(48)} ${kb(s.bytes).padStart(7)} KB`);
     runs.forEach((r, i) =>
       console.log(
-        `  run ${i + 1}: JS ${kb(r.jsBytes)} KB (${[...r.encodings].join(', ')}), LCP ${r.lcp.toFixed(0)} ms`,
+        `  run ${i + 1}: JS ${kb(r.jsBytes)} KB (${[...r.encodings].join(', ')}), LCP ${r.lcp.toFixed(0)} ms (${r.lcpElement})`,
       ),
     );
+    const reads = runs[runs.length - 1]!.apiReads.map((p) =>
+      p.replace(/\/r[1-9A-HJ-NP-Za-km-z]{24,34}/, '/{issuer}'),
+    );
+    console.log(`  API reads until ready (last run): ${reads.join(' ') || 'none'}`);
   };
   show('/ until the priced list shows', landing);
   show(`${tokenUrl.slice(base.length)} until its first candle`, tokenPage);

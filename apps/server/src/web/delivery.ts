@@ -1,11 +1,19 @@
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { onrampOrigin } from '@ledgerpad/shared';
+import {
+  displayTicker,
+  IDENTITY_MESSAGES,
+  onrampOrigin,
+  priceChanges,
+  tokenBadge,
+  tokenLinks,
+  type TokenView,
+} from '@ledgerpad/shared';
 import type { Config } from '../config';
 import { SPA_ROUTES } from '../spa-routes';
 
@@ -124,7 +132,15 @@ export async function inlineStylesheets(html: string, distDir: string): Promise<
 export type TokenHead = (
   issuer: string,
   currency: string | undefined,
-) => Promise<{ title: string; description: string; image: string | null } | null>;
+) => Promise<{
+  title: string;
+  description: string;
+  image: string | null;
+  /** The body of `GET /api/tokens/issuer/{issuer}[?currency=]`: the page's first read. */
+  token?: TokenView;
+  /** On `/token/{issuer}`: the body of `GET /api/tokens/issuer/{issuer}/tokens` (its one token). */
+  issuerTokens?: TokenView[];
+} | null>;
 
 /** Text for an HTML attribute or element: every character that could end or open markup escaped. */
 const escapeHtml = (text: string) =>
@@ -174,6 +190,114 @@ export function withTokenHead(
     .replace(/<title>[^<]*<\/title>/, () => `<title>${title}</title>`)
     .replace(/<meta\s+name="description"[^>]*>/, () => described)
     .replace('</head>', () => `${hasDescription ? '' : described}${tags}</head>`);
+}
+
+/** The element id of a token page's embedded first reads; apps/web/src/features/token/token-data.ts reads it. */
+const TOKEN_DATA_ID = 'token-data';
+
+/**
+ * A token page's first reads as an inert JSON data block (as the landing's: never executed, every
+ * `<` written \u003c so no name or description can close the element). `currency` is the page's
+ * own (the URL's, absent on `/token/{issuer}`): the app uses the block only for that page.
+ */
+export function tokenDataBlock(data: {
+  issuer: string;
+  currency: string | undefined;
+  token: TokenView;
+  issuerTokens?: TokenView[];
+}): string {
+  const json = JSON.stringify({
+    issuer: data.issuer,
+    currency: data.currency ?? null,
+    token: data.token,
+    ...(data.issuerTokens ? { issuerTokens: data.issuerTokens } : {}),
+  });
+  if (json.length > LANDING_DATA_MAX_BYTES) return '';
+  return `<script type="application/json" id="${TOKEN_DATA_ID}">${json.replace(/</g, '\\u003c')}</script>`;
+}
+
+/**
+ * A token page's first screen as static markup, put inside #root before any script runs: the
+ * layout's header, the token's header (logo, ticker and badge, name, issuer, links; the figures
+ * wait for the app), the stats row, the chart's frame and the token's description in the 'About'
+ * panel (first in its column here: the page's largest text on the first screen, its LCP element) —
+ * with the same elements and classes React renders (components/layout.tsx, features/token/
+ * token-page.tsx, token-header.tsx, about-panel.tsx: keep them in step). Every text is escaped: a
+ * name or description is whatever its lister wrote. The app keeps it until the route's chunk is in
+ * (src/boot.tsx) and then renders the same page from the embedded read.
+ */
+export function tokenShell(token: TokenView): string {
+  const ticker = escapeHtml(displayTicker(token.ticker));
+  const name = escapeHtml(token.name);
+  const badge = tokenBadge(token);
+  const quote = token.liquidity_pair === 'RLUSD' ? 'RLUSD' : 'XRP';
+  const bonding = token.is_bonding_curve && token.bonding_active;
+  const query = (params: Record<string, string>) => escapeHtml(new URLSearchParams(params).toString());
+  const logo = token.logoUrl
+    ? `<img class="token-page-logo" src="${escapeHtml(token.logoUrl)}" alt="" width="56" height="56" />`
+    : `<span class="token-page-logo token-logo-empty" aria-hidden="true">${escapeHtml(token.ticker.slice(0, 1))}</span>`;
+  const links = tokenLinks(token.links);
+  const linkNav = links.length
+    ? '<nav class="token-links" aria-label="Token links">' +
+      links
+        .map(
+          (l) =>
+            `<a href="${escapeHtml(l.url)}" target="_blank" rel="noopener noreferrer nofollow">${l.label}</a>`,
+        )
+        .join('') +
+      (token.metadata_by === 'lister'
+        ? `<span class="lister-links-note">${escapeHtml(IDENTITY_MESSAGES.linksByLister)}</span>`
+        : '') +
+      '</nav>'
+    : '';
+  const claim = `<a class="claim-link" href="/list-token?${query({ claim: token.issuer_address, currency: token.currency })}">${
+    token.verified ? 'Issuer? Update this listing' : 'Is this your token? Claim this listing'
+  }</a>`;
+  const stats = (bonding ? ['Market Cap'] : ['Market Cap', 'Liquidity', 'Holders'])
+    .map((label) => `<div class="stat"><dt>${label}</dt><dd class="figure">Loading...</dd></div>`)
+    .join('');
+  const description = token.description
+    ? `<p class="token-description">${escapeHtml(token.description)}</p>`
+    : '<p class="muted small">No description.</p>';
+  return (
+    '<div class="app"><a href="#main" class="skip-link">Skip to content</a>' +
+    '<header class="header"><div class="header-inner"><a class="logo" aria-label="Ledgerpad home" href="/">' +
+    '<img src="/favicon.svg" alt="" width="28" height="28" /><span>Ledgerpad</span></a></div></header>' +
+    '<main class="main" id="main" tabindex="-1"><div class="token-page" data-shell="token">' +
+    `<header class="panel token-header"><div class="token-identity">${logo}<div class="token-titles">` +
+    `<h1>${ticker}${badge ? `<span class="badge badge-${badge.toLowerCase()}">${badge}</span>` : ''}</h1>` +
+    `<p class="muted tp-name">${name}</p><span class="issuer-copy">` +
+    `<span class="issuer-label">Issuer</span><span class="issuer-address">${escapeHtml(token.issuer_address)}</span>` +
+    '</span></div></div><div class="token-price-block"><p class="token-price"><span class="figure">…</span></p>' +
+    '<p class="muted small token-last">Last trade <span><span class="figure">—</span></span></p>' +
+    '<ul class="price-changes" aria-label="Price change">' +
+    // The strip's intervals as the app shows them while its candles load.
+    priceChanges(undefined, 0, 300)
+      .map(({ label }) => `<li><span class="muted">${label}</span> <span class="muted">…</span></li>`)
+      .join('') +
+    '</ul>' +
+    `${linkNav}${claim}</div></header>` +
+    `<div class="token-actions"><dl class="stats-bar">${stats}</dl>` +
+    `<a class="button-link trade-button" href="/swap?${query({ issuer: token.issuer_address, currency: token.currency })}">Open in Swap</a></div>` +
+    '<div class="token-grid"><div class="tp-main"><section class="panel chart-panel">' +
+    `<div class="chart-toolbar"><h2 class="panel-title">Price (${quote})</h2></div><div class="chart-area"></div>` +
+    '</section></div><aside class="tp-side"><section class="panel about-panel">' +
+    `<h2 class="panel-title">About ${name}</h2>${description}</section></aside></div>` +
+    '</div></main></div>'
+  );
+}
+
+/**
+ * The build's token page chunk and its stylesheet (`assets/token-page-*.js` / `.css`, Vite's names
+ * for src/features/token/token-page.tsx), when the build has exactly one of each.
+ */
+async function tokenPageAssets(distDir: string): Promise<{ js?: string; css?: string }> {
+  const names = await readdir(path.join(distDir, 'assets')).catch(() => [] as string[]);
+  const one = (re: RegExp) => {
+    const found = names.filter((n) => re.test(n));
+    return found.length === 1 ? `assets/${found[0]}` : undefined;
+  };
+  return { js: one(/^token-page-[\w-]+\.js$/), css: one(/^token-page-[\w-]+\.css$/) };
 }
 
 export interface WebDelivery {
@@ -303,13 +427,61 @@ export async function registerWebDelivery(
       return null;
     });
     if (!head) return sendIndex(reply, 200);
-    const html = await readFile(path.join(distDir!, 'index.html'), 'utf8');
     const origin = config.PUBLIC_ORIGIN?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
-    return reply
+    const base = await tokenPageBuild();
+    let page = withTokenHead(base.html, head, origin, request.url.split('?')[0] ?? '/');
+    // Its first screen and first read (issue 40: the page's LCP): the shell inside #root, the
+    // token's read as a data block, the route's chunk preloaded and its stylesheet inline.
+    if (head.token) {
+      const data = tokenDataBlock({
+        issuer: params.issuerAddress ?? '',
+        currency: params.currency,
+        token: head.token,
+        issuerTokens: head.issuerTokens,
+      });
+      page = page
+        .replace('</head>', () => `${base.head}${data}</head>`)
+        .replace(ROOT, () => `<div id="root">${tokenShell(head.token!)}</div>`);
+    }
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+    reply
       .code(200)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(withTokenHead(html, head, origin, request.url.split('?')[0] ?? '/'));
+      .header('vary', 'accept-encoding');
+    if (!encoding) return reply.send(page);
+    // A few tens of KB (the stylesheets inline): compressed per request, quickly.
+    const buf = Buffer.from(page);
+    return reply
+      .header('content-encoding', encoding)
+      .send(
+        encoding === 'br'
+          ? brotliCompressSync(buf, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } })
+          : gzipSync(buf, { level: 6 }),
+      );
+  };
+  // What every token page adds to index.html (its stylesheets inline, the route's chunk preloaded),
+  // read once per build.
+  let tokenBuild: { key: number; html: string; head: string } | undefined;
+  const tokenPageBuild = async (): Promise<{ html: string; head: string }> => {
+    const key = await stat(path.join(distDir!, 'index.html')).then(
+      (st) => st.mtimeMs,
+      () => 0,
+    );
+    if (tokenBuild?.key === key) return tokenBuild;
+    const html = await inlineStylesheets(await readFile(path.join(distDir!, 'index.html'), 'utf8'), distDir!);
+    const assets = await tokenPageAssets(distDir!);
+    const css = assets.css ? await readFile(path.join(distDir!, assets.css), 'utf8').catch(() => '') : '';
+    const head =
+      (assets.js ? `<link rel="modulepreload" crossorigin href="/${assets.js}">` : '') +
+      (css && css.length <= LANDING_INLINE_CSS_MAX_BYTES && !css.includes('</')
+        ? `<style>${css}</style>`
+        : assets.css
+          ? `<link rel="stylesheet" crossorigin href="/${assets.css}">`
+          : '');
+    tokenBuild = { key, html, head };
+    return tokenBuild;
   };
   for (const route of SPA_ROUTES) {
     app.get(route, (request, reply) =>

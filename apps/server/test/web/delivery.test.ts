@@ -11,8 +11,11 @@ import {
   TOKEN_HEAD_DESCRIPTION_MAX,
   inlineStylesheets,
   landingDataBlock,
+  tokenDataBlock,
+  tokenShell,
   withTokenHead,
 } from '../../src/web/delivery';
+import type { TokenView } from '@ledgerpad/shared';
 
 // Static delivery of the built web app through the real server, on a small fake build.
 
@@ -22,6 +25,8 @@ const INDEX =
   '<link rel="stylesheet" crossorigin href="/assets/index-abc123.css"></head><body><div id="root"></div></body></html>';
 const SHELL = '<div class="app"><h1>Launch and trade XRPL tokens in seconds</h1></div>\n';
 const JS = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+const TOKEN_JS = 'export const TokenPage = 1;';
+const TOKEN_CSS = '.token-description{font-size:1rem}';
 
 let dist: string;
 let t: TestApp;
@@ -33,6 +38,9 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'index.html.br'), brotliCompressSync(INDEX));
   writeFileSync(path.join(dist, 'landing-shell.html'), SHELL);
   writeFileSync(path.join(dist, 'assets', 'index-abc123.css'), CSS);
+  // The token page's route chunk and stylesheet, as Vite names them.
+  writeFileSync(path.join(dist, 'assets', 'token-page-abc123.js'), TOKEN_JS);
+  writeFileSync(path.join(dist, 'assets', 'token-page-abc123.css'), TOKEN_CSS);
   writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const js = path.join(dist, 'assets', 'app-abc123.js');
   writeFileSync(js, JS);
@@ -270,10 +278,94 @@ describe("a token's page names the token before any script runs (link previews, 
     expect(tag(res.body, 'og:image')).toBe('http://ledgerpad.test/images/comet.png');
     expect(tag(res.body, 'twitter:card')).toBe('summary');
     expect(res.body).not.toContain('<script>alert');
-    // The rest of the page is the build's: the app still renders it.
-    expect(res.body).toContain('<div id="root"></div>');
     // An issuer's only token has its page at /token/{issuer} too.
     expect((await get(`/token/${ISSUER}`)).body).toContain('<title>Comet Coin (COMET) · Ledgerpad</title>');
+  });
+
+  it('carries its first screen as escaped static markup and its first read as inert JSON (issue 40)', async () => {
+    const url = `/token/${ISSUER}/434F4D4554000000000000000000000000000000`;
+    const res = await get(url, { 'accept-encoding': 'identity' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const root = /<div id="root">(.*)<\/div>\s*<\/body>/s.exec(res.body)?.[1] ?? '';
+    // The token's header and description inside #root, every text escaped (a description is the
+    // lister's input): the hostile one stays text, no element of its own.
+    expect(root).toContain('data-shell="token"');
+    expect(root).toContain('<h1>COMET</h1><p class="muted tp-name">Comet Coin</p>');
+    expect(root).toContain(`<span class="issuer-address">${ISSUER}</span>`);
+    expect(root).toContain(
+      '<img class="token-page-logo" src="/images/comet.png" alt="" width="56" height="56" />',
+    );
+    expect(root).toContain(
+      '<p class="token-description">A comet &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; worth $&amp; &quot;quoted&quot;</p>',
+    );
+    expect(res.body).not.toContain('<script>alert');
+    // The page's first read, the same body the API serves, in a block nothing in it can close.
+    const block = /<script type="application\/json" id="token-data">(.*?)<\/script>/.exec(res.body)?.[1];
+    expect(block).toBeDefined();
+    const data = JSON.parse(block!) as Record<string, unknown>;
+    const api = (
+      await get(`/api/tokens/issuer/${ISSUER}?currency=434F4D4554000000000000000000000000000000`)
+    ).json();
+    expect(data).toEqual({
+      issuer: ISSUER,
+      currency: '434F4D4554000000000000000000000000000000',
+      token: api,
+    });
+    // The route's chunk preloaded, the stylesheets inline (the shell paints with the HTML).
+    expect(res.body).toContain('<link rel="modulepreload" crossorigin href="/assets/token-page-abc123.js">');
+    expect(res.body).toContain(`<style>${TOKEN_CSS}</style>`);
+    expect(res.body).toContain(`<style>${CSS}</style>`);
+    // Compressed when accepted, the same page.
+    const br = await get(url, { 'accept-encoding': 'gzip, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(res.body);
+    const gz = await get(url, { 'accept-encoding': 'gzip' });
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(res.body);
+    // /token/{issuer} (its one token): both reads the page starts with.
+    const short = await get(`/token/${ISSUER}`);
+    const shortData = JSON.parse(
+      /<script type="application\/json" id="token-data">(.*?)<\/script>/.exec(short.body)![1]!,
+    ) as Record<string, unknown>;
+    expect(shortData).toEqual({
+      issuer: ISSUER,
+      currency: null,
+      token: (await get(`/api/tokens/issuer/${ISSUER}`)).json(),
+      issuerTokens: (await get(`/api/tokens/issuer/${ISSUER}/tokens`)).json(),
+    });
+  });
+
+  it('escapes a hostile name and description everywhere it is written', async () => {
+    const name = '<img src=x onerror=alert(1)>"\'&';
+    const description = '</script><script>alert(2)</script><!-- $& \u2028 </p></main>';
+    const token = {
+      name,
+      ticker: '<b>',
+      description,
+      issuer_address: ISSUER,
+      currency: 'X',
+      logoUrl: null,
+      liquidity_pair: 'XRP',
+      is_bonding_curve: false,
+      bonding_active: false,
+      has_graduated_to_amm: true,
+      links: { Website: 'https://x.test/a"><script>alert(3)</script>', Twitter: 'javascript:alert(4)' },
+      metadata_by: 'lister',
+    } as unknown as TokenView;
+    const shell = tokenShell(token);
+    expect(shell).not.toMatch(/<(img|script|b)\b[^>]*alert|<b>|<script|<!--|<\/p><\/main>/);
+    expect(shell).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;');
+    expect(shell).toContain('&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;&lt;!-- $&amp;');
+    // Links only over http(s), their addresses escaped too.
+    expect(shell).not.toContain('javascript:');
+    expect(shell).toMatch(
+      /<a href="https:\/\/x\.test\/a[^"<>]*" target="_blank" rel="noopener noreferrer nofollow">Website<\/a>/,
+    );
+    const block = tokenDataBlock({ issuer: ISSUER, currency: 'X', token });
+    const inner = block.slice(block.indexOf('>') + 1, block.lastIndexOf('</script>'));
+    expect(inner).not.toContain('<');
+    expect((JSON.parse(inner) as { token: TokenView }).token).toEqual(token);
   });
 
   it('sends the page as built for an unknown or hidden token and for a chooser', async () => {

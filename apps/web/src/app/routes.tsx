@@ -2,6 +2,7 @@ import { lazy, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from '../components/layout';
 import type { TokenView } from '@ledgerpad/shared';
+import type * as TokenPageModule from '../features/token/token-page';
 import { RequireSignIn } from '../components/require-sign-in';
 import { TokenTradePanel } from './token-trade-panel';
 import { HomePage } from '../features/token-list/home-page';
@@ -25,7 +26,17 @@ const DeployPage = lazy(() =>
 const DashboardPage = lazy(() =>
   import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
 );
-const TokenPage = lazy(() => import('../features/token/token-page').then((m) => ({ default: m.TokenPage })));
+// The token page's chunk, kept once loaded: a page whose HTML carries its first screen (the server's
+// static markup, docs/web-delivery.md) loads it before React's first render (boot.tsx), and then
+// renders it at once — a lazy component would suspend on its first render even then, replacing the
+// static markup with the skeleton for a frame.
+let tokenPageModule: typeof TokenPageModule | undefined;
+export const loadTokenPage = () => import('../features/token/token-page').then((m) => (tokenPageModule = m));
+const LazyTokenPage = lazy(() => loadTokenPage().then((m) => ({ default: m.TokenPage })));
+function TokenPage(props: { trade?: TokenPageModule.TokenTradeSlot }) {
+  const Loaded = tokenPageModule?.TokenPage;
+  return Loaded ? <Loaded {...props} /> : <LazyTokenPage {...props} />;
+}
 const SwapPage = lazy(() => import('../features/swap/swap-page').then((m) => ({ default: m.SwapPage })));
 const OrdersPage = lazy(() =>
   import('../features/orders/orders-page').then((m) => ({ default: m.OrdersPage })),

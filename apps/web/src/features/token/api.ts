@@ -16,6 +16,7 @@ import {
 } from '@ledgerpad/shared';
 import { apiGet } from '../../lib/api';
 import { tokenKeys } from './keys';
+import { inlinedToken, TOKEN_DATA_FRESH_MS } from './token-data';
 
 // The token page's reads: all public calls (no cookies), each its own query so a slow one never
 // holds the others back. Figures refresh every 10 s (spec 000 §9) and after every live trade.
@@ -26,8 +27,13 @@ const q = (params: Record<string, string | number>) =>
 
 /** The token of the page: `currency` names one of the issuer's tokens (`/token/{issuer}/{currency}`). */
 export function useTokenDetails(issuer: string, currency?: string) {
+  // The page's HTML carries this read (token-data.ts): the first render has the token, no round trip.
+  const inlined = inlinedToken(issuer, currency);
   return useQuery({
     queryKey: tokenKeys.detailsOf(issuer, currency),
+    initialData: inlined?.token,
+    initialDataUpdatedAt: inlined?.at,
+    ...(inlined ? { staleTime: TOKEN_DATA_FRESH_MS } : {}),
     queryFn: ({ signal }) =>
       apiGet<TokenView>(`/api/tokens/issuer/${issuer}${currency ? `?${q({ currency })}` : ''}`, pub(signal)),
     // 'Token not found' is an answer, not a hiccup: only retry what may pass the second time.
@@ -37,8 +43,12 @@ export function useTokenDetails(issuer: string, currency?: string) {
 
 /** Every listed token of the issuer: `/token/{issuer}` asks which one when there are several. */
 export function useIssuerTokens(issuer: string, enabled: boolean) {
+  const inlined = enabled ? inlinedToken(issuer, undefined)?.issuerTokens : undefined;
   return useQuery({
     queryKey: tokenKeys.issuerTokens(issuer),
+    initialData: inlined,
+    initialDataUpdatedAt: inlined ? inlinedToken(issuer, undefined)?.at : undefined,
+    ...(inlined ? { staleTime: TOKEN_DATA_FRESH_MS } : {}),
     queryFn: ({ signal }) => apiGet<TokenView[]>(`/api/tokens/issuer/${issuer}/tokens`, pub(signal)),
     retry: (count, error) => count < 1 && (error as { status?: number }).status !== 404,
     enabled,
