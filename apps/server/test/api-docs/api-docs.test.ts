@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
+import { Wallet } from 'xrpl';
 import type {
   authMethodsSchema,
   publicAirdropSchema,
@@ -12,6 +13,9 @@ import type {
 import {
   PUBLIC_API_ROUTES,
   publicErrorSchema,
+  transferResponseSchema,
+  type IntentRequired,
+  type TransferResponse,
   type Airdrop,
   type AuthMethods,
   type FeesConfig,
@@ -37,6 +41,7 @@ let owner: SignedIn;
 let alice: SignedIn;
 let amm: DeployResult;
 let curve: DeployResult;
+let trader: { id: number; address: string };
 
 beforeAll(async () => {
   t = await createWalletTestApp({ PLATFORM_BOOTSTRAP: 'on' }, { closeIntervalMs: 200 });
@@ -49,7 +54,7 @@ beforeAll(async () => {
   curve = await launchCurve(t, owner, curveWallet.id, { name: 'Docs Curve', ticker: 'DCRV' });
   // One trade, so the trades list and the chart's bars are not empty.
   alice = await t.signIn('alice_docs');
-  const trader = await world.wallet(alice);
+  trader = await world.wallet(alice);
   await world.swap(alice, {
     walletAddress: trader.address,
     issuer: amm.issuer_address,
@@ -102,7 +107,7 @@ describe('the response schemas', () => {
 /** A call of a route that declares its schemas (declared(…)): who calls, which route, its URL. */
 interface DeclaredCall {
   who: SignedIn | null;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   route: string;
   url: string;
   payload?: object;
@@ -112,7 +117,8 @@ interface DeclaredCall {
  * Each call answers 200 with a body the schema its route declared accepts, and the document
  * carries that schema (as zod's JSON Schema), its request body and its security.
  */
-async function expectDeclaredAnswers(calls: DeclaredCall[]): Promise<void> {
+async function expectDeclaredAnswers(calls: DeclaredCall[]): Promise<unknown[]> {
+  const bodies: unknown[] = [];
   const { doc } = await docs();
   const opOf = (method: string, path: string) =>
     doc.paths[path]![method] as unknown as {
@@ -131,6 +137,7 @@ async function expectDeclaredAnswers(calls: DeclaredCall[]): Promise<void> {
       ...(call.payload ? { payload: call.payload } : {}),
     });
     expect(res.statusCode, `${name}: ${res.body.slice(0, 200)}`).toBe(200);
+    bodies.push(res.json());
     const parsed = route!.docs!.response.safeParse(res.json());
     expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
     const op = opOf(call.method.toLowerCase(), route!.docs!.path);
@@ -146,6 +153,7 @@ async function expectDeclaredAnswers(calls: DeclaredCall[]): Promise<void> {
         : [call.method === 'GET' ? { session: [] } : { session: [], csrf: [] }],
     );
   }
+  return bodies;
 }
 
 describe('GET /api/docs', () => {
@@ -362,6 +370,96 @@ describe('GET /api/docs', () => {
       await t.app.inject({ url: `/api/burn/wallets/${alice.user.id}`, headers: alice.headers })
     ).json() as { wallets: Array<{ tokens: Array<{ ascii: string }> }> };
     expect(burnable.wallets.flatMap((w) => w.tokens.map((x) => x.ascii))).toContain('DOCS');
+  }, 60_000);
+
+  it('answers the wallet and signing routes with bodies their declared schemas accept (real responses)', async () => {
+    // Issue 41, the wallets module: alice's trader wallet (holding DOCS) read, renamed and its limit
+    // set; a new wallet created, funded by the faucets, paid 1 XRP by the trader, then removed.
+    const w = `/api/wallets/${trader.id}`;
+    const call = (method: DeclaredCall['method'], route: string, url: string, payload?: object) => ({
+      who: alice,
+      method,
+      route,
+      url,
+      ...(payload ? { payload } : {}),
+    });
+    await expectDeclaredAnswers([
+      call('GET', '/api/wallets', '/api/wallets'),
+      call('POST', '/api/wallets/balances', '/api/wallets/balances', { wallets: [trader.id] }),
+      call('GET', '/api/wallets/:id/trustlines', `${w}/trustlines`),
+      call('GET', '/api/wallets/:id/ledger-objects', `${w}/ledger-objects`),
+      call('GET', '/api/wallets/:id/delegation', `${w}/delegation`),
+      call('PUT', '/api/wallets/:id/name', `${w}/name`, { name: 'Trader' }),
+      call('POST', '/api/wallets/set-trustline-limit', '/api/wallets/set-trustline-limit', {
+        walletId: trader.id,
+        issuer: amm.issuer_address,
+        currency: 'DOCS',
+        limit: '1000000000',
+      }),
+      call('POST', '/api/wallets/challenge', '/api/wallets/challenge', {
+        address: Wallet.generate().classicAddress,
+        kind: 'browser',
+      }),
+      call('POST', '/api/wallets', '/api/wallets', { name: 'Spare' }),
+    ]);
+    const wallets = (await t.app.inject({ url: '/api/wallets', headers: alice.headers })).json() as {
+      wallets: Array<{ id: number; wallet_name: string; wallet_address: string }>;
+    };
+    const spare = wallets.wallets.find((x) => x.wallet_name === 'Spare')!;
+    const s = `/api/wallets/${spare.id}`;
+    await expectDeclaredAnswers([
+      call('POST', '/api/wallets/:id/fund', `${s}/fund`),
+      call('POST', '/api/wallets/:id/fund-rlusd', `${s}/fund-rlusd`),
+      call('POST', '/api/wallets/transfer', '/api/wallets/transfer', {
+        walletId: trader.id,
+        recipient: spare.wallet_address,
+        amount: '1',
+      }),
+      call('DELETE', '/api/wallets/:id', s),
+    ]);
+    // A self-custody (browser) wallet: its ownership proof, a transfer it signs (the intent, its
+    // status, its signed submission answered as the custodial transfer is) and its delegation's intent.
+    const browser = Wallet.generate();
+    const [challenge] = (await expectDeclaredAnswers([
+      call('POST', '/api/wallets/challenge', '/api/wallets/challenge', {
+        address: browser.classicAddress,
+        kind: 'browser',
+      }),
+    ])) as [{ challengeId: string; tx: Record<string, unknown> }];
+    const [added] = (await expectDeclaredAnswers([
+      call('POST', '/api/wallets/self-custody', '/api/wallets/self-custody', {
+        challengeId: challenge.challengeId,
+        signedTx: browser.sign(challenge.tx as never).tx_blob,
+      }),
+      call('POST', '/api/wallets/transfer', '/api/wallets/transfer', {
+        walletId: trader.id,
+        recipient: browser.classicAddress,
+        amount: '50',
+      }),
+    ])) as [{ id: number }];
+    const [sign] = (await expectDeclaredAnswers([
+      call('POST', '/api/wallets/transfer', '/api/wallets/transfer', {
+        walletId: added.id,
+        recipient: trader.address,
+        amount: '1',
+      }),
+      call('POST', '/api/wallets/:id/delegation', `/api/wallets/${added.id}/delegation`),
+    ])) as [IntentRequired];
+    expect(sign.status).toBe('sign');
+    const blobs = sign.intent.txs.map((tx) => browser.sign(tx as never).tx_blob);
+    const [, sent] = (await expectDeclaredAnswers([
+      call('GET', '/api/intents/:id', `/api/intents/${sign.intent.id}`),
+      call('POST', '/api/intents/:id/submit', `/api/intents/${sign.intent.id}/submit`, { blobs }),
+    ])) as [unknown, TransferResponse];
+    expect(transferResponseSchema.parse(sent).delivered_amount).toBe('1');
+    // Not trivially empty: the trader holds DOCS at its new limit, and was renamed.
+    const lines = (await t.app.inject({ url: `${w}/trustlines`, headers: alice.headers })).json() as {
+      trustlines: Array<{ currency: string; limit: string }>;
+    };
+    expect(lines.trustlines).toContainEqual(
+      expect.objectContaining({ currency: 'DOCS', limit: '1000000000' }),
+    );
+    expect(wallets.wallets.find((x) => x.id === trader.id)?.wallet_name).toBe('Trader');
   }, 60_000);
 
   it('documents the error bodies the public routes answer', async () => {

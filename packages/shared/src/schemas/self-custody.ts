@@ -203,6 +203,15 @@ export const intentStatusSchema = z.object({
 export type IntentStatus = z.infer<typeof intentStatusSchema>;
 
 /**
+ * POST /api/intents/{id}/submit: once the signed transactions succeeded, the answer of the action the
+ * intent was prepared for — the same body its custodial route answers (a transfer's, a swap's, a
+ * deploy's job...), so its shape is that route's.
+ */
+export const intentSubmitResultSchema = z
+  .unknown()
+  .describe("The answer of the intent's action: the body its custodial route answers.");
+
+/**
  * A self-funded deploy's dev allocation (and first buy) once its wallet signed the claim
  * (docs/self-custody.md "Deploy"): the first CheckCash's hash, and each tranche's escrow (its
  * sequence names it for release).

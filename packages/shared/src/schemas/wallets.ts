@@ -353,3 +353,44 @@ export const setTrustlineLimitResponseSchema = z.object({
   limit: z.string(),
 });
 export type SetTrustlineLimitResponse = z.infer<typeof setTrustlineLimitResponseSchema>;
+
+// --- answers of the other wallet routes (issue 41: each route declares its response schema) ---
+
+/** POST /api/wallets: the new wallet with its seed (shown once), or, replayed, the same one without it. */
+export const createWalletResponseSchema = z.union([createdWalletSchema, replayedWalletSchema]);
+
+/** POST /api/wallets/balances: each selected wallet (all of the user's when none is named). */
+export const walletBalancesResponseSchema = z.array(walletBalanceSchema);
+
+/** GET /api/wallets/{id}/delegation: the delegation read from the ledger (null: never enabled). */
+export const walletDelegationResponseSchema = z.object({ delegation: walletDelegationSchema.nullable() });
+
+/** DELETE /api/wallets/{id}: the wallet is archived (its sealed key is kept). */
+export const walletRemovedSchema = z.object({ success: z.literal(true) });
+
+/** POST /api/wallets/remove-trustline: the TrustSet that zeroed the line's limit. */
+export const removeTrustlineResponseSchema = z.object({ success: z.literal(true), hash: z.string() });
+export type RemoveTrustlineResponse = z.infer<typeof removeTrustlineResponseSchema>;
+
+/** GET /api/wallets/{id}/ledger-objects: the wallet's reserve (XRP, decimal strings) and its objects. */
+export const ledgerObjectsResponseSchema = z.object({
+  /** What the reserve locks now: base + owner count × increment (0 for an unactivated account). */
+  reserve: z.string(),
+  baseReserve: z.string(),
+  ownerReserve: z.string(),
+  ownerCount: z.number().int(),
+  /** The account's ledger objects (paged: ?limit=&offset=), each its type and index. */
+  objects: z.array(z.object({ type: z.string(), index: z.string() })),
+});
+export type LedgerObjectsResponse = z.infer<typeof ledgerObjectsResponseSchema>;
+
+/**
+ * POST /api/wallets/{id}/fund and /fund-rlusd (the faucets of the stand-alone ledger and testnet):
+ * what was paid; an XRP payment from testnet's public faucet may come without the hash.
+ */
+export const faucetResultSchema = z.object({
+  success: z.literal(true),
+  amount: z.string(),
+  hash: z.string().optional(),
+});
+export type FaucetResult = z.infer<typeof faucetResultSchema>;

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { submitSignedSchema } from '@ledgerpad/shared';
+import { intentStatusSchema, intentSubmitResultSchema, submitSignedSchema } from '@ledgerpad/shared';
 import { withLedger } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
+import { declared } from '../../plugins/access';
 
 // Signed intents of self-custody wallets come back here (docs/self-custody.md): the blob is
 // checked against exactly what was prepared, submitted through the one submission service, and
@@ -12,16 +13,27 @@ import type { Platform } from '../../platform';
 const intentId = (request: FastifyRequest): string => String((request.params as { id?: unknown }).id ?? '');
 
 export function registerSigning(app: FastifyInstance, platform: Platform): void {
-  const auth = { config: { access: 'user' as const } };
   const intents = () => withLedger(platform.intents);
 
-  app.get('/api/intents/:id', auth, async (request, reply) => {
-    reply.header('cache-control', 'private, no-store');
-    return intents().status(request.user!.id, intentId(request));
-  });
+  app.get(
+    '/api/intents/:id',
+    declared('user', { summary: 'Where one of your signing requests is.', response: intentStatusSchema }),
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return intents().status(request.user!.id, intentId(request));
+    },
+  );
 
-  app.post('/api/intents/:id/submit', auth, async (request) => {
-    const body = parseInput(submitSignedSchema, request.body);
-    return intents().submit(request.user!.id, intentId(request), body.blobs);
-  });
+  app.post(
+    '/api/intents/:id/submit',
+    declared('user', {
+      summary: "Submit a signing request's signed transactions: the answer of the action it was for.",
+      body: submitSignedSchema,
+      response: intentSubmitResultSchema,
+    }),
+    async (request) => {
+      const body = parseInput(submitSignedSchema, request.body);
+      return intents().submit(request.user!.id, intentId(request), body.blobs);
+    },
+  );
 }

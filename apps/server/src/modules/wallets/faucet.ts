@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { RLUSD_CURRENCY_HEX, Decimal, dropsToXrp, xrpToDrops } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX, Decimal, dropsToXrp, xrpToDrops, type FaucetResult } from '@ledgerpad/shared';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
@@ -143,12 +143,7 @@ export class Faucet {
    * Pays the faucet's XRP. With an Idempotency-Key the payment's intent is named by it: a retry
    * answers with the payment its first attempt made, before any limit is counted again.
    */
-  async fundXrp(
-    userId: number,
-    row: WalletRow,
-    ip: string,
-    requestKey?: string,
-  ): Promise<{ success: true; amount: string; hash?: string }> {
+  async fundXrp(userId: number, row: WalletRow, ip: string, requestKey?: string): Promise<FaucetResult> {
     const intent = `faucet:xrp:${row.id}:${requestKey ?? randomUUID()}`;
     const done = requestKey ? await this.deps.submissions.existing(intent) : undefined;
     if (done)
@@ -161,7 +156,7 @@ export class Faucet {
     row: WalletRow,
     ip: string,
     requestKey?: string,
-  ): Promise<{ success: true; amount: string; hash: string }> {
+  ): Promise<FaucetResult & { hash: string }> {
     const key = requestKey ?? randomUUID();
     const done = requestKey
       ? await this.deps.submissions.existing(`faucet:rlusd:${row.id}:${key}`)
@@ -184,11 +179,7 @@ export class Faucet {
     return { success: true, amount, hash: out.hash };
   }
 
-  private async payXrp(
-    userId: number,
-    row: WalletRow,
-    intentKey: string,
-  ): Promise<{ success: true; amount: string; hash?: string }> {
+  private async payXrp(userId: number, row: WalletRow, intentKey: string): Promise<FaucetResult> {
     const { config } = this.deps;
     if (config.XRPL_NETWORK === 'testnet') {
       // The public faucet pays to the address; fundWallet reads nothing else of the wallet (a
@@ -216,7 +207,7 @@ export class Faucet {
     userId: number,
     row: WalletRow,
     key: string,
-  ): Promise<{ success: true; amount: string; hash: string }> {
+  ): Promise<FaucetResult & { hash: string }> {
     await this.deps.bootstrapped();
     const issuer = await platformWallet(this.deps.db, PLATFORM_ROLES.rlusdIssuer);
     if (!issuer) throw serviceDisabled('RLUSD is not set up on this network yet');

@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   currencyToTicker,
   setTrustlineLimitSchema,
+  setTrustlineLimitResponseSchema,
+  intentRequiredSchema,
   tickerToCurrency,
   TRUSTLINE_LIMIT_MESSAGES,
   type SetTrustlineLimitRequest,
@@ -23,6 +25,8 @@ import type { SubmissionOutcome, SubmissionService, SubmitRequest } from '../../
 import type { IntentService } from '../../platform/intents';
 import { idempotencyKey } from '../../plugins/edge';
 import type { WalletService } from './service';
+import { declared } from '../../plugins/access';
+import { z } from 'zod';
 
 // The Wallets page's "Set limit": a TrustSet from the user's own wallet that changes how much of a
 // token the wallet is willing to hold. Only the limit changes; the line's other settings (NoRipple,
@@ -111,7 +115,11 @@ export function limitResult(outcome: SubmissionOutcome, limit: string): SetTrust
 export function registerTrustlineLimit(app: FastifyInstance, deps: TrustlineLimitDeps): void {
   app.post(
     '/api/wallets/set-trustline-limit',
-    { config: { access: 'user' } },
+    declared('user', {
+      summary: "Change the limit of one of a wallet's trust lines.",
+      body: setTrustlineLimitSchema,
+      response: z.union([setTrustlineLimitResponseSchema, intentRequiredSchema]),
+    }),
     async (request: FastifyRequest): Promise<SetTrustlineLimitResponse | IntentRequired> => {
       const body = parseInput(setTrustlineLimitSchema, request.body);
       return await setTrustlineLimit(deps, request.user!.id, body, idempotencyKey(request));

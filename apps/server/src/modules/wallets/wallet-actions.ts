@@ -11,6 +11,7 @@ import {
   type TransferResponse,
   type WalletKind,
   type IntentRequired,
+  type RemoveTrustlineResponse,
   serverSigns,
   Decimal,
   dropsToXrp,
@@ -212,7 +213,7 @@ export abstract class WalletActions extends WalletReads {
     userId: number,
     body: RemoveTrustlineRequest,
     idempotencyKey?: string,
-  ): Promise<{ success: true; hash: string } | IntentRequired> {
+  ): Promise<RemoveTrustlineResponse | IntentRequired> {
     const row = await this.owned(userId, body.walletId);
     const intentKey = `remove-trustline:${row.id}:${idempotencyKey ?? randomUUID()}`;
     const selfCustody = !serverSigns(row.kind as WalletKind);
@@ -263,7 +264,7 @@ export abstract class WalletActions extends WalletReads {
   }
 
   /** The answer of a trust line's removal from its TrustSet's outcome (both kinds of wallet). */
-  removedResult(outcome: SubmissionOutcome): { success: true; hash: string } {
+  removedResult(outcome: SubmissionOutcome): RemoveTrustlineResponse {
     if (outcome.status !== 'success')
       throw ledgerFailure(
         outcome,

@@ -9,6 +9,7 @@ import {
   availableXrp,
   WALLET_STATUS,
   type Trustline,
+  type LedgerObjectsResponse,
   type WalletBalance,
   type WalletToken,
   type Decimal,
@@ -207,7 +208,7 @@ export abstract class WalletReads extends WalletRecords {
     return Promise.all(rows.map((r) => this.balance(r)));
   }
 
-  async ledgerObjects(userId: number, walletId: number) {
+  async ledgerObjects(userId: number, walletId: number): Promise<LedgerObjectsResponse> {
     const row = await this.owned(userId, walletId);
     const state = await this.accountState(row.address);
     const r = await this.reserveDrops(state.ownerCount);
