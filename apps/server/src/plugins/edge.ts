@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { EDGE_MESSAGES, IDEMPOTENCY_KEY, parseId } from '@ledgerpad/shared';
+import { EDGE_MESSAGES, IDEMPOTENCY_KEY, parseId, type RouteSchemas } from '@ledgerpad/shared';
 import type { z } from 'zod';
 import { fieldError, validationError } from '../lib/errors';
 import { parseInput, type Parsed } from '../lib/validation';
@@ -63,14 +63,18 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
  * A signed-in user's POST whose JSON body is parsed at the edge with its shared schema (a 400 with
  * the schema's message otherwise): the handler gets the user's id, the parsed body and the
  * Idempotency-Key. The answer is `private, no-store` as every signed-in route's (plugins/caching.ts).
+ * The route declares its schemas (issue 41): the body schema, and `docs`' summary and response
+ * schema (packages/shared), from which GET /api/docs documents it.
  */
 export function userPost<S extends z.ZodType, T>(
   app: FastifyInstance,
   path: string,
   schema: S,
+  docs: Omit<RouteSchemas, 'body'>,
   handle: (userId: number, body: Parsed<S>, key: string | undefined) => Promise<T>,
 ): void {
-  app.post(path, { config: { access: 'user' } }, async (request) =>
+  // What `declared('user', …)` (plugins/access.ts) puts in a route's config.
+  app.post(path, { config: { access: 'user', schemas: { ...docs, body: schema } } }, async (request) =>
     handle(request.user!.id, parseInput(schema, request.body), idempotencyKey(request)),
   );
 }

@@ -15,6 +15,11 @@ import {
   publicErrorSchema,
   transferResponseSchema,
   type IntentRequired,
+  type AmmAuctionView,
+  Decimal,
+  type LimitOrderResult,
+  type LpBalanceResult,
+  type OrderView,
   type TransferResponse,
   type Airdrop,
   type AuthMethods,
@@ -461,6 +466,83 @@ describe('GET /api/docs', () => {
     );
     expect(wallets.wallets.find((x) => x.id === trader.id)?.wallet_name).toBe('Trader');
   }, 60_000);
+
+  it('answers the trading and liquidity routes with bodies their declared schemas accept (real responses)', async () => {
+    // Issue 41, the trading and liquidity modules: alice's trader wallet quotes and trades DOCS (one
+    // wallet and as a batch), places a limit order far above the market and cancels it, then
+    // deposits XRP into the pool, votes, reads its LP figures, bids for the slot and withdraws.
+    const market = { issuer: amm.issuer_address, token: 'DOCS' };
+    const mine = { ...market, wallet: trader.address };
+    const post = (route: string, payload: object): DeclaredCall => ({
+      who: alice,
+      method: 'POST',
+      route,
+      url: route,
+      payload,
+    });
+    const batch = {
+      ...market,
+      type: 'BUY',
+      slippage: '5',
+      orders: [{ walletAddress: trader.address, amount: '1' }],
+    };
+    const [, , , , placed] = (await expectDeclaredAnswers([
+      post('/api/amm-info', { ...mine, amountXrp: '1', tradeType: 'BUY' }),
+      post('/api/swap/batch/quote', batch),
+      post('/api/swap', {
+        ...market,
+        walletAddress: trader.address,
+        amount: '1',
+        type: 'BUY',
+        slippage: '5',
+      }),
+      post('/api/swap/batch', batch),
+      post('/api/limit-order', {
+        ...market,
+        walletAddress: trader.address,
+        amount: '1',
+        type: 'SELL',
+        price: '1000',
+      }),
+      post('/api/add-trustline', mine),
+    ])) as [unknown, unknown, unknown, unknown, LimitOrderResult];
+    const orders = `/api/orders/get-orders/${alice.user.id}`;
+    await expectDeclaredAnswers([
+      { who: alice, method: 'GET', route: '/api/orders/get-orders/:userId', url: orders },
+      { who: alice, method: 'GET', route: '/api/check-orders-status', url: '/api/check-orders-status' },
+      {
+        who: alice,
+        method: 'DELETE',
+        route: '/api/cancel-order/:orderId',
+        url: `/api/cancel-order/${placed.order.id}`,
+      },
+    ]);
+    const [, , lp, , slot] = (await expectDeclaredAnswers([
+      post('/api/add-liquidity', {
+        ...mine,
+        mode: 'single-asset',
+        selectedAsset: { currency: 'XRP' },
+        amountXrp: '5',
+      }),
+      post('/api/amm-vote', { ...mine, tradingFee: 500 }),
+      post('/api/lp-token-balance', mine),
+      post('/api/get-lp-price', { ...market, amountLp: '1', depositBase: '1' }),
+      post('/api/amm-auction', market),
+      post('/api/lp-position', mine),
+    ])) as [unknown, unknown, LpBalanceResult, unknown, AmmAuctionView];
+    await expectDeclaredAnswers([
+      post('/api/amm-bid', { ...mine, maxPrice: slot.price }),
+      post('/api/remove-liquidity', {
+        ...mine,
+        mode: 'double',
+        amountLp: new Decimal(lp.balance).div(4).toFixed(6),
+      }),
+    ]);
+    // Not trivially empty: the order was listed, then cancelled; alice held LP tokens.
+    const listed = (await t.app.inject({ url: orders, headers: alice.headers })).json() as OrderView[];
+    expect(listed.find((o) => o.id === placed.order.id)?.status).toBe('canceled');
+    expect(new Decimal(lp.balance).gt(0)).toBe(true);
+  }, 90_000);
 
   it('documents the error bodies the public routes answer', async () => {
     const res = await t.app.inject({ url: '/api/tokens/not-an-address/risk' });

@@ -230,75 +230,83 @@ export const lpPriceSchema = z.object({
 });
 
 /** Amounts of a pool's two sides, decimal strings (XRP in XRP). */
-export interface PoolAmounts {
-  base: string;
-  token: string;
-}
+const poolAmountsSchema = z.object({ base: z.string(), token: z.string() });
+export type PoolAmounts = z.infer<typeof poolAmountsSchema>;
 
-export interface AddLiquidityResult {
-  status: 'success';
-  message: string;
-  hash: string;
+/** POST /api/add-liquidity. */
+export const addLiquidityResultSchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  hash: z.string(),
   /** LP tokens the deposit issued to the wallet. */
-  lpTokens: string;
+  lpTokens: z.string(),
   /** What went into the pool. */
-  deposited: PoolAmounts;
-}
+  deposited: poolAmountsSchema,
+});
+export type AddLiquidityResult = z.infer<typeof addLiquidityResultSchema>;
 
-export interface RemoveLiquidityResult {
-  status: 'success';
-  message: string;
-  hash: string;
+/** POST /api/remove-liquidity. */
+export const removeLiquidityResultSchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  hash: z.string(),
   /** LP tokens redeemed. */
-  lpTokens: string;
-  withdrawn: PoolAmounts;
-}
+  lpTokens: z.string(),
+  withdrawn: poolAmountsSchema,
+});
+export type RemoveLiquidityResult = z.infer<typeof removeLiquidityResultSchema>;
 
-export interface LpBalanceResult {
-  status: 'success';
-  balance: string;
+/** POST /api/lp-token-balance. */
+export const lpBalanceResultSchema = z.object({
+  status: z.literal('success'),
+  balance: z.string(),
   /** The pool's LP token currency (03…) and AMM account; absent when the token has no pool. */
-  lpCurrency?: string;
-  ammAccount?: string;
-}
+  lpCurrency: z.string().optional(),
+  ammAccount: z.string().optional(),
+});
+export type LpBalanceResult = z.infer<typeof lpBalanceResultSchema>;
 
-export interface AmmVoteResult {
-  status: 'success';
-  hash: string;
+/** POST /api/amm-vote. */
+export const ammVoteResultSchema = z.object({
+  status: z.literal('success'),
+  hash: z.string(),
   /** The pool's trading fee after the vote (percent × 1000). */
-  tradingFee: number;
+  tradingFee: z.number(),
   /** The vote's weight in the pool: the voter's share of the LP tokens, percent (2 decimals). */
-  voteWeightPercent: string;
+  voteWeightPercent: z.string(),
   /** 'Your vote (weight 0.07%) is recorded; the pool fee is now 0.300%' */
-  message: string;
-}
+  message: z.string(),
+});
+export type AmmVoteResult = z.infer<typeof ammVoteResultSchema>;
 
-export interface LpPriceResult {
-  status: 'success';
+/** POST /api/get-lp-price. */
+export const lpPriceResultSchema = z.object({
+  status: z.literal('success'),
   /** LP tokens per 1 unit of the base asset / of the token: lpTotal ÷ (2 × pool side). */
-  lpPerBase: string;
-  lpPerToken: string;
-  lpTotal: string;
-  pool: PoolAmounts;
+  lpPerBase: z.string(),
+  lpPerToken: z.string(),
+  lpTotal: z.string(),
+  pool: poolAmountsSchema,
   /** The pool's trading fee, percent × 1000. */
-  tradingFee: number;
+  tradingFee: z.number(),
   /** With `amountLp`: what redeeming it withdraws now. */
-  expected?: {
-    double: PoolAmounts;
-    singleBase: string;
-    singleToken: string;
-  };
+  expected: z
+    .object({ double: poolAmountsSchema, singleBase: z.string(), singleToken: z.string() })
+    .optional(),
   /**
    * With `depositBase` and/or `depositToken`: the LP tokens a deposit would issue now (rounded down
    * to 15 digits): both assets (with both, the pool ratio taking what fits: `used`), or each alone
    * (the pool's fee applies).
    */
-  deposit?: {
-    double?: { lpTokens: string; used: PoolAmounts };
-    singleBase?: string;
-    singleToken?: string;
-  };
-}
+  deposit: z
+    .object({
+      double: z.object({ lpTokens: z.string(), used: poolAmountsSchema }).optional(),
+      singleBase: z.string().optional(),
+      singleToken: z.string().optional(),
+    })
+    .optional(),
+});
+export type LpPriceResult = z.infer<typeof lpPriceResultSchema>;
 
 /** POST /api/lp-position: the wallet's share of a pool, and how it has done (docs/liquidity.md). */
 export const lpPositionSchema = z.object({
@@ -309,40 +317,41 @@ export const lpPositionSchema = z.object({
 });
 
 /** One event of a wallet's position in a pool, read from the ledger. Amounts: the wallet's side. */
-export interface LpPositionEvent {
-  hash: string;
-  ledgerIndex: number;
+export const lpPositionEventSchema = z.object({
+  hash: z.string(),
+  ledgerIndex: z.number().int(),
   /** Unix ms of the ledger's close, when known. */
-  time: number | null;
+  time: z.number().nullable(),
   /** create / deposit / withdraw: the wallet's own AMM transaction; transfer: LP tokens moved otherwise; bid: an auction slot bid or its refund. */
-  kind: 'create' | 'deposit' | 'withdraw' | 'transfer' | 'bid';
+  kind: z.enum(['create', 'deposit', 'withdraw', 'transfer', 'bid']),
   /** What the wallet put in (positive) or took out (negative) of each side, and the LP tokens it gained (positive) or gave (negative). */
-  base: string;
-  token: string;
-  lp: string;
-}
+  base: z.string(),
+  token: z.string(),
+  lp: z.string(),
+});
+export type LpPositionEvent = z.infer<typeof lpPositionEventSchema>;
 
-export interface LpPositionResult {
-  status: 'success';
-  quote: QuoteAssetName;
-  lpBalance: string;
-  lpTotal: string;
+/** POST /api/lp-position. */
+export const lpPositionResultSchema = z.object({
+  status: z.literal('success'),
+  quote: z.enum(QUOTE_ASSETS),
+  lpBalance: z.string(),
+  lpTotal: z.string(),
   /** Percent of the pool, up to 6 decimals. */
-  share: string;
+  share: z.string(),
   /** The share's amounts now, and their value in the base asset at the pool's price. */
-  current: PoolAmounts & { value: string };
+  current: poolAmountsSchema.extend({ value: z.string() }),
   /** What is still deposited (average cost: a withdrawal takes its share of the deposits). */
-  deposited: PoolAmounts;
+  deposited: poolAmountsSchema,
   /** The deposited amounts valued at today's pool price: what simply holding them would be worth. */
-  holdValue: string;
+  holdValue: z.string(),
   /** value − holdValue = feesEarned + impermanentLoss, in the base asset. */
-  pnl: string;
-  feesEarned: string;
-  impermanentLoss: string;
-  history: LpPositionEvent[];
-}
-
-type QuoteAssetName = 'XRP' | 'RLUSD';
+  pnl: z.string(),
+  feesEarned: z.string(),
+  impermanentLoss: z.string(),
+  history: z.array(lpPositionEventSchema),
+});
+export type LpPositionResult = z.infer<typeof lpPositionResultSchema>;
 
 /** POST /api/amm-auction: the pool's auction slot and what a bid costs now. */
 export const ammAuctionSchema = z.object({
@@ -351,21 +360,22 @@ export const ammAuctionSchema = z.object({
   baseAsset: z.enum(QUOTE_ASSETS, { message: 'baseAsset must be XRP or RLUSD.' }).optional(),
 });
 
-export interface AmmAuctionView {
-  status: 'success';
+export const ammAuctionViewSchema = z.object({
+  status: z.literal('success'),
   /** The holder and until when (ISO); null when the slot is empty or expired. */
-  holder: string | null;
-  expiresAt: string | null;
+  holder: z.string().nullable(),
+  expiresAt: z.string().nullable(),
   /** 0–19: the slot's 72-minute interval now; null when empty or expired. */
-  interval: number | null;
+  interval: z.number().int().nullable(),
   /** The pool's fee and the slot holder's (TradingFee / 10), percent × 1000. */
-  tradingFee: number;
-  discountedFee: number;
+  tradingFee: z.number(),
+  discountedFee: z.number(),
   /** LP tokens a bid costs now, and what the current holder would get back of its price. */
-  price: string;
-  refund: string;
-  lpCurrency: string;
-}
+  price: z.string(),
+  refund: z.string(),
+  lpCurrency: z.string(),
+});
+export type AmmAuctionView = z.infer<typeof ammAuctionViewSchema>;
 
 /** POST /api/amm-bid: bid for the slot, paying at most `maxPrice` LP tokens (the price shown). */
 export const ammBidSchema = z.object({
@@ -376,10 +386,11 @@ export const ammBidSchema = z.object({
   maxPrice: text.refine((v) => positive(v, 15), 'maxPrice must be the positive LP-token price shown.'),
 });
 
-export interface AmmBidResult {
-  status: 'success';
-  hash: string;
+export const ammBidResultSchema = z.object({
+  status: z.literal('success'),
+  hash: z.string(),
   /** LP tokens the bid paid. */
-  paid: string;
-  slot: AmmAuctionView;
-}
+  paid: z.string(),
+  slot: ammAuctionViewSchema,
+});
+export type AmmBidResult = z.infer<typeof ammBidResultSchema>;

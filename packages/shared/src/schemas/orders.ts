@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { classicAddressSchema } from './common';
-import type { QuoteAsset, TradeSide } from './trading';
+import { quoteAssetSchema, TRADE_SIDES } from './trading';
 
 // Orders (spec 001 §2 Orders, §4, §7): the wallets' offers on the ledger, as the orders screen
 // lists and filters them, and the answers of placing and cancelling one.
@@ -18,33 +18,38 @@ export const ORDER_MESSAGES = {
   placed: (n: number) => `📌 ${n} limit order(s) placed.`,
 } as const;
 
-export interface OrderView {
-  id: number;
-  wallet_address: string;
-  status: OrderStatus;
-  order_type: TradeSide;
+/** One order as the orders screen lists it (GET /api/orders/get-orders/{userId}). */
+export const orderViewSchema = z.object({
+  id: z.number().int(),
+  wallet_address: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  order_type: z.enum(TRADE_SIDES),
   /** The token's currency code as on the ledger (ticker or 40-hex). */
-  token_currency: string;
-  token_issuer: string;
-  quote: QuoteAsset;
+  token_currency: z.string(),
+  token_issuer: z.string(),
+  quote: quoteAssetSchema,
   /** The quote-asset side as placed: what a BUY pays, what a SELL gets. */
-  amount: string;
+  amount: z.string(),
   /** The token side as placed. */
-  expected_tokens: string;
+  expected_tokens: z.string(),
   /** The token side still resting. */
-  remaining_tokens: string;
+  remaining_tokens: z.string(),
   /** Quote asset per token. */
-  price: string;
-  created_at: string;
-  expires_at: string | null;
-  hash: string;
-}
+  price: z.string(),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  hash: z.string(),
+});
+export type OrderView = z.infer<typeof orderViewSchema>;
+export const orderListSchema = z.array(orderViewSchema);
 
-export interface LimitOrderResult {
-  status: 'success';
-  message: string;
-  order: OrderView;
-}
+/** POST /api/limit-order: the order placed. */
+export const limitOrderResultSchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  order: orderViewSchema,
+});
+export type LimitOrderResult = z.infer<typeof limitOrderResultSchema>;
 
 const dateParam = (name: string) =>
   z
@@ -69,7 +74,9 @@ export const ORDERS_LIST_LIMIT = 1000;
 /** GET /api/orders/get-orders: a page is the list the screen had before paging (at most 1000). */
 export const ORDERS_PAGE = { default: ORDERS_LIST_LIMIT, max: ORDERS_LIST_LIMIT } as const;
 
-export interface CheckOrdersResult {
-  checked: number;
-  updated: Array<{ orderId: number; status: OrderStatus }>;
-}
+/** GET /api/check-orders-status: the caller's resting orders checked on the ledger, and those that changed. */
+export const checkOrdersResultSchema = z.object({
+  checked: z.number().int(),
+  updated: z.array(z.object({ orderId: z.number().int(), status: z.enum(ORDER_STATUSES) })),
+});
+export type CheckOrdersResult = z.infer<typeof checkOrdersResultSchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AMOUNT_DECIMALS, DEFAULT_SLIPPAGE_PERCENT, MIN_AMOUNT, SLIPPAGE_DECIMALS } from '../constants';
 import { tokenCodeSchema } from './token-code';
 import { classicAddressSchema, wholeNumberSchema } from './common';
-import type { SigningIntent } from './self-custody';
+import { signingIntentSchema } from './self-custody';
 import { Decimal } from '../money';
 
 // Swaps and quotes (spec 001 §5, §7, §8): the bodies the swap screen sends and the server checks
@@ -61,6 +61,8 @@ export const TRADE_SIDES = ['BUY', 'SELL'] as const;
 export type TradeSide = (typeof TRADE_SIDES)[number];
 export const QUOTE_ASSETS = ['XRP', 'RLUSD'] as const;
 export type QuoteAsset = (typeof QUOTE_ASSETS)[number];
+/** A quote asset in an answer. */
+export const quoteAssetSchema = z.enum(QUOTE_ASSETS);
 
 /**
  * POST /api/swap in both of the spec's shapes: `walletAddress` or `wallet`. BUY spends `amount` of
@@ -141,74 +143,77 @@ export const quoteRequestSchema = z
     path: ['amount'],
   });
 
-export interface AntiSniperQuote {
-  percent: string;
-  endsInSeconds: number;
-  fee: string;
-}
+export const antiSniperQuoteSchema = z.object({
+  percent: z.string(),
+  endsInSeconds: z.number(),
+  fee: z.string(),
+});
+export type AntiSniperQuote = z.infer<typeof antiSniperQuoteSchema>;
 
-export interface QuoteView {
-  status: 'success';
+export const quoteViewSchema = z.object({
+  status: z.literal('success'),
   /** What the trade would receive (tokens for a BUY, the quote asset for a SELL), 6 decimals. */
-  tokenAmountRounded: string;
+  tokenAmountRounded: z.string(),
   /** Exact amounts the ledger would move (decimal strings; XRP in XRP). */
-  spend: string;
-  receive: string;
-  quote: QuoteAsset;
+  spend: z.string(),
+  receive: z.string(),
+  quote: quoteAssetSchema,
   /** Quote asset per token, as executed. */
-  effectivePrice: string;
+  effectivePrice: z.string(),
   /** Quote asset per token before the trade (the pool's spot price, or the best offer). */
-  spotPrice: string | null;
+  spotPrice: z.string().nullable(),
   /** How much worse than spot the trade executes, in percent (2 decimals). */
-  priceImpactPercent: string | null;
+  priceImpactPercent: z.string().nullable(),
   /**
    * What `spotPrice` and the impact are measured against (issue 39, additive): the pool's spot, a
    * bonding curve's next price (its first offer, the curve's fee in it), or the book's best offer.
    */
-  impactAgainst?: 'pool' | 'curve' | 'book';
+  impactAgainst: z.enum(['pool', 'curve', 'book']).optional(),
   /** The platform's trading fee on this trade, in the quote asset (paid as its own payment after the trade). */
-  fee: string;
+  fee: z.string(),
   /** Less than the whole amount would execute at any price. */
-  partial: boolean;
+  partial: z.boolean(),
   // What the swap box discloses before the click (issue 25); additive, so older answers lack them.
   /** The user's trading fee in percent (an admin's override, else the platform's). */
-  feePercent: string;
+  feePercent: z.string(),
   /**
    * The platform's fee already inside the price, in the quote asset: the part of the trade that
    * crossed a bonding curve pays it in the curve's prices ('0' elsewhere). Not charged again.
    */
-  feeInPrice?: string;
+  feeInPrice: z.string().optional(),
   /** The curve's fee rate in percent when part of the trade crosses a curve. */
-  curveFeePercent?: string;
+  curveFeePercent: z.string().optional(),
   /**
    * A curve launch's anti-sniper window (issue 37, docs/launch-protection.md), while it lasts and
    * the trade buys on the curve: the surcharge inside the curve's prices now, in percent; the
    * seconds of ledger time until it ends; and what of this buy's price it is, in the quote asset
    * (already inside `spend`, not charged again).
    */
-  antiSniper?: AntiSniperQuote;
+  antiSniper: antiSniperQuoteSchema.optional(),
   /**
    * Network fees of every transaction the trade signs, in XRP: the trust line (when a buy opens one),
    * the trade, and the fee payment (when there is a fee).
    */
-  networkFee?: string;
+  networkFee: z.string().optional(),
   /** XRP a new trust line locks as owner reserve ('0' when the wallet has the line or sells). */
-  reserve?: string;
+  reserve: z.string().optional(),
   /** A buy opens the wallet's trust line to the token first. */
-  opensTrustLine?: boolean;
-}
+  opensTrustLine: z.boolean().optional(),
+});
+export type QuoteView = z.infer<typeof quoteViewSchema>;
 
-export interface SwapResult {
-  status: 'success' | 'partial';
+export const swapResultSchema = z.object({
+  status: z.enum(['success', 'partial']),
   /** What the trade received (tokens for a BUY, the quote asset for a SELL). */
-  swappedAmount: string;
-  spent: string;
-  received: string;
-  quote: QuoteAsset;
-  hash: string;
-  fee: string;
-  message: string;
-}
+  swappedAmount: z.string(),
+  spent: z.string(),
+  received: z.string(),
+  quote: quoteAssetSchema,
+  hash: z.string(),
+  fee: z.string(),
+  message: z.string(),
+});
+export type SwapResult = z.infer<typeof swapResultSchema>;
 
 /** POST /api/add-trustline (spec 001 §7): one wallet's trust line to a token. */
 export const addTrustlineSchema = z.object({
@@ -225,15 +230,16 @@ export const TRUSTLINE_MESSAGES = {
   batchFailed: '❌ Batch trustline request failed.',
 } as const;
 
-export interface AddTrustlineResult {
-  status: 'success' | 'error';
+export const addTrustlineResultSchema = z.object({
+  status: z.enum(['success', 'error']),
   /** Set when the line was already there (nothing was sent). */
-  existed?: boolean;
-  hash?: string;
-  error?: string;
+  existed: z.boolean().optional(),
+  hash: z.string().optional(),
+  error: z.string().optional(),
   /** The ledger's result code when the ledger refused the line. */
-  result?: string;
-}
+  result: z.string().optional(),
+});
+export type AddTrustlineResult = z.infer<typeof addTrustlineResultSchema>;
 
 /** PUT /api/user/slippage: the user's saved market slippage (the same rule as a swap's). */
 export const slippagePreferenceSchema = z.object({ slippage: slippageSchema });
@@ -281,43 +287,47 @@ export const swapBatchSchema = z.object({
  * theirs). `minimumReceived` is the floor its trade will sign (the shared `minimumReceived` of that
  * `receive` at the batch's slippage); a wallet that cannot trade has its sentence instead.
  */
-export interface SwapBatchQuoteItem {
-  walletAddress: string;
-  amount: string;
-  quote?: QuoteView;
-  minimumReceived?: string;
-  error?: string;
-}
-export interface SwapBatchQuote {
-  status: 'success';
-  wallets: SwapBatchQuoteItem[];
-}
+export const swapBatchQuoteItemSchema = z.object({
+  walletAddress: z.string(),
+  amount: z.string(),
+  quote: quoteViewSchema.optional(),
+  minimumReceived: z.string().optional(),
+  error: z.string().optional(),
+});
+export type SwapBatchQuoteItem = z.infer<typeof swapBatchQuoteItemSchema>;
+export const swapBatchQuoteSchema = z.object({
+  status: z.literal('success'),
+  wallets: z.array(swapBatchQuoteItemSchema),
+});
+export type SwapBatchQuote = z.infer<typeof swapBatchQuoteSchema>;
 
 /** One wallet's outcome in a batch: its trade, or why it failed (the sentence and the ledger code). */
-export interface SwapBatchItem {
-  walletAddress: string;
+export const swapBatchItemSchema = z.object({
+  walletAddress: z.string(),
   /**
    * 'sign': a self-custody wallet without delegated trading — its swap is this intent, to be signed
    * and posted to /api/intents/{id}/submit (docs/self-custody.md "Multi-wallet buys").
    */
-  status: 'success' | 'partial' | 'failed' | 'sign';
-  swap?: SwapResult;
-  intent?: SigningIntent;
-  error?: string;
+  status: z.enum(['success', 'partial', 'failed', 'sign']),
+  swap: swapResultSchema.optional(),
+  intent: signingIntentSchema.optional(),
+  error: z.string().optional(),
   /** The ledger's result code when the ledger refused it. */
-  result?: string;
-}
+  result: z.string().optional(),
+});
+export type SwapBatchItem = z.infer<typeof swapBatchItemSchema>;
 
-export interface SwapBatchResult {
-  status: 'success' | 'partial' | 'failed';
-  succeeded: number;
-  failed: number;
+export const swapBatchResultSchema = z.object({
+  status: z.enum(['success', 'partial', 'failed']),
+  succeeded: z.number(),
+  failed: z.number(),
   /** Self-custody wallets whose swap waits for their signature (items with status 'sign'). */
-  toSign?: number;
+  toSign: z.number().optional(),
   /** '✅ N swap(s) successful!' or '⚠️ N swap(s) failed. Check logs.' (spec 001 §8). */
-  message: string;
-  results: SwapBatchItem[];
-}
+  message: z.string(),
+  results: z.array(swapBatchItemSchema),
+});
+export type SwapBatchResult = z.infer<typeof swapBatchResultSchema>;
 
 export const SWAP_BATCH_MESSAGES = {
   success: (n: number) => `✅ ${n} swap(s) successful!`,

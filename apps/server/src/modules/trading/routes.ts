@@ -7,6 +7,16 @@ import {
   quoteRequestSchema,
   swapBatchSchema,
   swapRequestSchema,
+  addTrustlineResultSchema,
+  checkOrdersResultSchema,
+  intentRequiredSchema,
+  limitOrderResultSchema,
+  orderListSchema,
+  orderViewSchema,
+  quoteViewSchema,
+  swapBatchQuoteSchema,
+  swapBatchResultSchema,
+  swapResultSchema,
   type OrderStatus,
   type OrderUpdated,
 } from '@ledgerpad/shared';
@@ -18,6 +28,8 @@ import type { Platform } from '../../platform';
 import { PLATFORM_ROLES, rlusdIssuer } from '../../platform/accounts';
 import { platformWallet } from '../../platform/custody';
 import { idempotencyKey, idParam, userPost } from '../../plugins/edge';
+import { declared } from '../../plugins/access';
+import { z } from 'zod';
 import type { TokenRegistry } from '../tokens';
 import type { DelegationsApi, WalletsApi } from '../wallets';
 import { registerTradingFeeJob } from './fee-job';
@@ -147,41 +159,110 @@ export function registerTrading(
   return service;
 }
 
+/** A self-custody wallet answers the transaction it signs instead (docs/self-custody.md). */
+const orSign = (response: z.ZodType) => z.union([response, intentRequiredSchema]);
+
 function tradingRoutes(app: FastifyInstance, service: TradingService | undefined): void {
-  const user = { config: { access: 'user' as const } };
-  userPost(app, '/api/amm-info', quoteRequestSchema, (u, b) => withLedger(service).quote(u, b));
-  userPost(app, '/api/swap', swapRequestSchema, (u, b, k) => withLedger(service).swap(u, b, k));
-  userPost(app, '/api/swap/batch', swapBatchSchema, (u, b, k) => withLedger(service).swapBatch(u, b, k));
-  userPost(app, '/api/swap/batch/quote', swapBatchSchema, (u, b) => withLedger(service).quoteBatch(u, b));
-  userPost(app, '/api/add-trustline', addTrustlineSchema, (u, b, k) =>
-    withLedger(service).addTrustline(u, b, k),
+  const trading = () => withLedger(service);
+  userPost(
+    app,
+    '/api/amm-info',
+    quoteRequestSchema,
+    { summary: 'What a market trade would execute now (the swap box quote).', response: quoteViewSchema },
+    (u, b) => trading().quote(u, b),
   );
-  userPost(app, '/api/limit-order', limitOrderSchema, (u, b, k) => withLedger(service).limitOrder(u, b, k));
+  userPost(
+    app,
+    '/api/swap',
+    swapRequestSchema,
+    { summary: 'A market trade from one of your wallets.', response: orSign(swapResultSchema) },
+    (u, b, k) => trading().swap(u, b, k),
+  );
+  userPost(
+    app,
+    '/api/swap/batch',
+    swapBatchSchema,
+    {
+      summary: 'One market trade from several of your wallets, one after another.',
+      response: swapBatchResultSchema,
+    },
+    (u, b, k) => trading().swapBatch(u, b, k),
+  );
+  userPost(
+    app,
+    '/api/swap/batch/quote',
+    swapBatchSchema,
+    {
+      summary: "Each wallet's quote of a multi-wallet trade, in the order it trades.",
+      response: swapBatchQuoteSchema,
+    },
+    (u, b) => trading().quoteBatch(u, b),
+  );
+  userPost(
+    app,
+    '/api/add-trustline',
+    addTrustlineSchema,
+    { summary: "A wallet's trust line to a token.", response: orSign(addTrustlineResultSchema) },
+    (u, b, k) => trading().addTrustline(u, b, k),
+  );
+  userPost(
+    app,
+    '/api/limit-order',
+    limitOrderSchema,
+    { summary: "Place a limit order on the ledger's book.", response: orSign(limitOrderResultSchema) },
+    (u, b, k) => trading().limitOrder(u, b, k),
+  );
   // `:userId` is the caller's own: the access plugin checks it (plugins/access.ts).
-  app.get('/api/orders/get-orders/:userId', user, async (request, reply) => {
-    reply.header('cache-control', 'private, no-store');
-    // Paged (`?limit=&offset=`, X-Total-Count; docs/paging.md): the filters and the page together.
-    const page = pageOf(request, ORDERS_PAGE);
-    const { items, total } = await withLedger(service).listOrders(
-      request.user!.id,
-      parseInput(ordersQuerySchema, request.query),
-      page,
-    );
-    sendPageHeaders(request, reply, page, total);
-    return items;
-  });
+  app.get(
+    '/api/orders/get-orders/:userId',
+    declared('user', {
+      summary: 'Your orders, newest first (filtered by wallet, status, side and date).',
+      response: orderListSchema,
+      query: ['wallet', 'status', 'type', 'from', 'to'].map((name) => ({ name, required: false })),
+      paged: true,
+    }),
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      // Paged (`?limit=&offset=`, X-Total-Count; docs/paging.md): the filters and the page together.
+      const page = pageOf(request, ORDERS_PAGE);
+      const { items, total } = await trading().listOrders(
+        request.user!.id,
+        parseInput(ordersQuerySchema, request.query),
+        page,
+      );
+      sendPageHeaders(request, reply, page, total);
+      return items;
+    },
+  );
   // The session cookie identifies the user (spec 001 §7 has a bearer token from local storage:
   // a token readable by scripts is what the cookie session avoids — docs/trading.md).
-  app.get('/api/check-orders-status', user, async (request, reply) => {
-    reply.header('cache-control', 'private, no-store');
-    return await withLedger(service).checkOrders(request.user!.id);
-  });
-  // The platform fees a self-custody wallet's delegated trades owe, as one payment it signs.
-  app.post('/api/wallets/:id/owed-fees', user, async (request) =>
-    withLedger(service).payOwedFees(request.user!.id, idParam(request, 'id'), idempotencyKey(request)),
+  app.get(
+    '/api/check-orders-status',
+    declared('user', {
+      summary: 'Check your resting orders on the ledger: those whose status changed.',
+      response: checkOrdersResultSchema,
+    }),
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return await trading().checkOrders(request.user!.id);
+    },
   );
-  app.delete<{ Params: { orderId: string } }>('/api/cancel-order/:orderId', user, async (request) => {
-    const id = idParam(request, 'orderId', 'orderId must be a number.');
-    return await withLedger(service).cancelOrder(request.user!.id, id, idempotencyKey(request));
-  });
+  // The platform fees a self-custody wallet's delegated trades owe, as one payment it signs.
+  app.post(
+    '/api/wallets/:id/owed-fees',
+    declared('user', {
+      summary: "Pay the platform fees a self-custody wallet's delegated trades owe: the payment it signs.",
+      response: intentRequiredSchema,
+    }),
+    async (request) =>
+      trading().payOwedFees(request.user!.id, idParam(request, 'id'), idempotencyKey(request)),
+  );
+  app.delete<{ Params: { orderId: string } }>(
+    '/api/cancel-order/:orderId',
+    declared('user', { summary: 'Cancel one of your resting orders.', response: orSign(orderViewSchema) }),
+    async (request) => {
+      const id = idParam(request, 'orderId', 'orderId must be a number.');
+      return await trading().cancelOrder(request.user!.id, id, idempotencyKey(request));
+    },
+  );
 }
