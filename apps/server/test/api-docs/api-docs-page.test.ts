@@ -46,6 +46,11 @@ describe('GET /api/docs in a browser', () => {
     expect(html).toContain('Needs the session cookie and the CSRF header.');
     // The 200 body of a route, as its JSON schema.
     expect(html).toContain('200 response (JSON schema)');
+    // A route that starts a job (a deploy, an airdrop) also shows its 202 body, not as an error.
+    const deploy = html.slice(html.indexOf('<section class="op" id="post-api-deploy-token">'));
+    expect(deploy.startsWith('<section')).toBe(true);
+    expect(deploy.slice(0, deploy.indexOf('</section>'))).toContain('202 response (JSON schema)');
+    expect(html).not.toContain('<li><code>202</code>');
   });
 
   it('runs under the app CSP and loads nothing but its icon: no script, no stylesheet link, no other origin', async () => {

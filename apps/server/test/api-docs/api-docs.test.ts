@@ -15,6 +15,11 @@ import {
   publicErrorSchema,
   transferResponseSchema,
   type IntentRequired,
+  type AirdropAllocation,
+  type ClaimAirdropResult,
+  type CreateAirdropResult,
+  type DeployStarted,
+  type UploadResponse,
   type AmmAuctionView,
   Decimal,
   type LimitOrderResult,
@@ -33,6 +38,9 @@ import {
 import type { SignedIn } from '../helpers/test-app';
 import { seed, type TradingWorld } from '../helpers/trading-world';
 import { launchCurve } from '../bonding/bonding-world';
+import { ammLaunchBody } from '../helpers/trading-world';
+import { multipart } from '../uploads/helpers';
+import sharp from 'sharp';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 
 // GET /api/docs (issue 29): the OpenAPI document lists every public route, and every one of
@@ -116,11 +124,14 @@ interface DeclaredCall {
   route: string;
   url: string;
   payload?: object;
+  /** Besides the caller's session headers (a multipart body's content type). */
+  headers?: Record<string, string>;
 }
 
 /**
- * Each call answers 200 with a body the schema its route declared accepts, and the document
- * carries that schema (as zod's JSON Schema), its request body and its security.
+ * Each call answers 200 with a body the schema its route declared accepts (or 202 with one its
+ * `accepted` schema accepts, where it declares one), and the document carries that schema (as zod's
+ * JSON Schema) under that status, its request body and its security.
  */
 async function expectDeclaredAnswers(calls: DeclaredCall[]): Promise<unknown[]> {
   const bodies: unknown[] = [];
@@ -138,19 +149,21 @@ async function expectDeclaredAnswers(calls: DeclaredCall[]): Promise<unknown[]> 
     const res = await t.app.inject({
       method: call.method,
       url: call.url,
-      headers: call.who?.headers ?? {},
-      ...(call.payload ? { payload: call.payload } : {}),
+      headers: { ...(call.who?.headers ?? {}), ...call.headers },
+      ...(call.payload ? { payload: call.payload as Record<string, unknown> } : {}),
     });
-    expect(res.statusCode, `${name}: ${res.body.slice(0, 200)}`).toBe(200);
+    const status = route!.docs!.accepted && res.statusCode === 202 ? '202' : '200';
+    expect(String(res.statusCode), `${name}: ${res.body.slice(0, 200)}`).toBe(status);
     bodies.push(res.json());
-    const parsed = route!.docs!.response.safeParse(res.json());
+    const declaredSchema = status === '202' ? route!.docs!.accepted! : route!.docs!.response;
+    const parsed = declaredSchema.safeParse(res.json());
     expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
     const op = opOf(call.method.toLowerCase(), route!.docs!.path);
-    const { $schema: _s, ...schema } = z.toJSONSchema(route!.docs!.response, {
+    const { $schema: _s, ...schema } = z.toJSONSchema(declaredSchema, {
       io: 'output',
       unrepresentable: 'any',
     });
-    expect(op.responses['200']!.content['application/json']!.schema, name).toEqual(schema);
+    expect(op.responses[status]!.content['application/json']!.schema, name).toEqual(schema);
     if (route!.docs!.body) expect(op.requestBody, name).toBeDefined();
     expect(op.security, name).toEqual(
       route!.access === 'public'
@@ -543,6 +556,89 @@ describe('GET /api/docs', () => {
     expect(listed.find((o) => o.id === placed.order.id)?.status).toBe('canceled');
     expect(new Decimal(lp.balance).gt(0)).toBe(true);
   }, 90_000);
+
+  it('answers the upload, deploy and airdrop routes with bodies their declared schemas accept (real responses)', async () => {
+    // Issue 41, the uploads, deploy and airdrops modules: the owner uploads a logo and launches a
+    // token with it (202: the deploy job); alice airdrops DOCS from her trader wallet (202: its job),
+    // reads her allocation, and the owner claims a share into a wallet of his.
+    const logo = await multipart([
+      { name: 'purpose', value: 'deploy' },
+      {
+        name: 'logo',
+        data: await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3a7' } })
+          .png()
+          .toBuffer(),
+      },
+    ]);
+    const [uploaded] = (await expectDeclaredAnswers([
+      {
+        who: owner,
+        method: 'POST',
+        route: '/api/upload',
+        url: '/api/upload',
+        payload: logo.payload,
+        headers: { 'content-type': logo.contentType },
+      },
+    ])) as [UploadResponse];
+    const launcher = await world.wallet(owner);
+    const [started] = (await expectDeclaredAnswers([
+      {
+        who: owner,
+        method: 'POST',
+        route: '/api/deploy-token',
+        url: '/api/deploy-token',
+        payload: ammLaunchBody(launcher.id, { name: 'Docs Two', ticker: 'DOCTWO' }, uploaded.servedUrl),
+      },
+    ])) as [DeployStarted];
+    const deployed = await t.app.platform.jobs.waitFor(started.jobId, { timeoutMs: 60_000 });
+    expect(deployed.status, deployed.error ?? '').toBe('completed');
+
+    const [created] = (await expectDeclaredAnswers([
+      {
+        who: alice,
+        method: 'POST',
+        route: '/api/airdrops',
+        url: '/api/airdrops',
+        payload: {
+          sourceWalletId: trader.id,
+          tokenCode: 'DOCS',
+          issuerAddress: amm.issuer_address,
+          projectName: 'Docs Drop',
+          tagline: 'Free DOCS',
+          logoUrl: '',
+          description: 'An airdrop',
+          perUserType: 'fixed',
+          totalTokenAmount: '150',
+          fixedAmount: '10',
+          deadline: new Date(Date.now() + 3600_000).toISOString(),
+          website: '',
+          twitter: '',
+          trustlineMode: 'auto',
+        },
+      },
+    ])) as [CreateAirdropResult];
+    const job = await t.app.platform.jobs.waitFor(created.jobId, { timeoutMs: 30_000 });
+    expect(job.status, job.error ?? '').toBe('completed');
+    const claimer = await world.wallet(owner, 1);
+    const [allocation, claimed] = (await expectDeclaredAnswers([
+      {
+        who: alice,
+        method: 'GET',
+        route: '/api/airdrops/allocations/:walletId/:tokenCode/:issuer',
+        url: `/api/airdrops/allocations/${trader.id}/DOCS/${amm.issuer_address}`,
+      },
+      {
+        who: owner,
+        method: 'POST',
+        route: '/api/airdrops/:id/claim',
+        url: `/api/airdrops/${created.id}/claim`,
+        payload: { destinationWalletId: claimer.id },
+      },
+    ])) as [AirdropAllocation, ClaimAirdropResult];
+    // Not trivially empty: the allocation is the airdrop's total, the claim its fixed share.
+    expect(allocation.allocated).toBe('150');
+    expect(claimed.amount).toBe('10');
+  }, 120_000);
 
   it('documents the error bodies the public routes answer', async () => {
     const res = await t.app.inject({ url: '/api/tokens/not-an-address/risk' });

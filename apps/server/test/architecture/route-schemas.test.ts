@@ -4,18 +4,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 
 // Every /api route declares its response schema (issue 41): a public one through its catalogue
 // entry (`documented`), every other one through `declared(access, { summary, body, response })`
-// with schemas from packages/shared, and GET /api/docs is generated from those declarations. The
-// routes not converted yet are named below, one by one; the list only shrinks: a route on it that
-// now declares its schemas fails the test until it is taken off, and a new route never joins it.
-
-/** Routes that do not declare their schemas yet ("METHOD url"). */
-const NOT_DECLARED_YET = new Set([
-  'POST /api/deploy-token',
-  'POST /api/airdrops',
-  'POST /api/airdrops/:id/claim',
-  'GET /api/airdrops/allocations/:walletId/:tokenCode/:issuer',
-  'POST /api/upload',
-]);
+// with schemas from packages/shared, and GET /api/docs is generated from those declarations. There
+// is no list of routes left to convert: a new route that declares nothing fails the test.
 
 /**
  * Routes that answer no JSON, so have no response schema to declare: the owner's one-time sign-in
@@ -39,11 +29,12 @@ afterAll(async () => {
 const key = (r: ApiRoute) => `${r.method} ${r.url}`;
 
 describe('the route table', () => {
-  it('has a response schema declared by every /api route (but the shrinking list)', () => {
-    const undeclared = routes.filter((r) => !r.docs && !NOT_JSON.has(key(r))).map(key);
-    expect(undeclared.filter((k) => !NOT_DECLARED_YET.has(k))).toEqual([]);
-    // A route that now declares its schemas (or is gone) comes off the list.
-    expect([...NOT_DECLARED_YET].filter((k) => !undeclared.includes(k))).toEqual([]);
+  it('has a response schema declared by every /api route that answers JSON', () => {
+    expect(routes.filter((r) => !r.docs && !NOT_JSON.has(key(r))).map(key)).toEqual([]);
+    // The one exception is a served route, and declares nothing.
+    for (const k of NOT_JSON) expect(routes.find((r) => key(r) === k)?.docs, k).toBeUndefined();
+    // Not vacuous: the table has the app's routes (over a hundred), each with its documentation.
+    expect(routes.filter((r) => r.docs).length).toBeGreaterThan(100);
   });
 
   it('documents each declared route with its own path, method, parameters and access', () => {

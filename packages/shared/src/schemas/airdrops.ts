@@ -155,23 +155,23 @@ export const createAirdropSchema = z
 export type CreateAirdropRequest = z.input<typeof createAirdropSchema>;
 
 /** POST /api/airdrops answers at once; the job moves the tokens (GET /api/job-status/{jobId}). */
-export interface CreateAirdropResult {
-  success: true;
-  id: number;
-  jobId: string;
-}
+export const createAirdropResultSchema = z.object({
+  success: z.literal(true),
+  id: z.number().int(),
+  jobId: z.string(),
+});
+export type CreateAirdropResult = z.infer<typeof createAirdropResultSchema>;
 
 export const claimAirdropSchema = z.object({
   destinationWalletId: idSchema('destinationWalletId', AIRDROP_MESSAGES.selectWallet),
 });
 
-export interface ClaimAirdropResult {
-  amount: string;
-  hash: string;
-}
+/** POST /api/airdrops/{id}/claim: what the claim paid into the chosen wallet. */
+export const claimAirdropResultSchema = z.object({ amount: z.string(), hash: z.string() });
+export type ClaimAirdropResult = z.infer<typeof claimAirdropResultSchema>;
 
 export type { Airdrop, AirdropStatus } from './airdrop-view';
 
-export interface AirdropAllocation {
-  allocated: string;
-}
+/** GET /api/airdrops/allocations/{walletId}/{tokenCode}/{issuer}: what the wallet was allocated. */
+export const airdropAllocationSchema = z.object({ allocated: z.string() });
+export type AirdropAllocation = z.infer<typeof airdropAllocationSchema>;

@@ -235,6 +235,10 @@ export const deployRequestSchema = deployFields
   .superRefine(launchRules);
 export type DeployRequest = z.output<typeof deployRequestSchema>;
 
+/** POST /api/deploy-token's 202: the deploy job started (GET /api/job-status/{jobId} follows it). */
+export const deployStartedSchema = z.object({ jobId: z.string() });
+export type DeployStarted = z.infer<typeof deployStartedSchema>;
+
 /**
  * The deploy form's values that the web form holds and the deploy job keeps alike (the links and the
  * wallet differ: the form holds text, the job nulls and ids).

@@ -371,6 +371,11 @@ export interface RouteSchemas {
   body?: z.ZodType;
   /** The 200 answer. */
   response: z.ZodType;
+  /**
+   * The 202 answer of a route that starts work and answers at once (a deploy's or an airdrop's
+   * job, to follow at GET /api/job-status/{jobId}), besides its 200 answer.
+   */
+  accepted?: z.ZodType;
   /** Query parameters (path parameters come from the route's own URL). */
   query?: readonly { name: string; required: boolean }[];
   /** Paged with ?limit=&offset= and X-Total-Count (docs/paging.md). */

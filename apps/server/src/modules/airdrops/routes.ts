@@ -9,7 +9,12 @@ import {
   type IntentRequired,
   claimAirdropSchema,
   createAirdropSchema,
+  airdropAllocationSchema,
+  claimAirdropResultSchema,
+  createAirdropResultSchema,
+  intentRequiredSchema,
 } from '@ledgerpad/shared';
+import { z } from 'zod';
 import { notFound } from '../../lib/errors';
 import { pageOf, sendPageHeaders } from '../../lib/paging';
 import type { Platform } from '../../platform';
@@ -21,7 +26,7 @@ import { AIRDROP_LINE_INTENT, AirdropService, type AirdropsDeps } from './servic
 import { AIRDROP_CREATE_INTENT, SelfCustodyCreation } from './self-custody-create';
 import { parseInput } from '../../lib/validation';
 import { idempotencyKey } from '../../plugins/edge';
-import { documented } from '../../plugins/access';
+import { declared, documented } from '../../plugins/access';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -97,7 +102,6 @@ export function registerAirdrops(
   // A claim into a self-custody wallet whose trust line it signed (docs/self-custody.md).
   platform.intents?.register(AIRDROP_LINE_INTENT, service.claimLineFinisher());
   app.decorate('airdrops', service);
-  const user = { config: { access: 'user' as const } };
 
   app.get('/api/airdrops', documented('/api/airdrops'), async (request, reply): Promise<Airdrop[]> => {
     reply.header('cache-control', 'private, no-store');
@@ -106,28 +110,50 @@ export function registerAirdrops(
     sendPageHeaders(request, reply, page, total);
     return items;
   });
-  app.post('/api/airdrops', user, async (request: FastifyRequest, reply) => {
-    const created = await service.create(
-      request.user!.id,
-      parseInput(createAirdropSchema, request.body),
-      idempotencyKey(request),
-    );
-    // A self-custody source answers what its wallet signs (200, as every intent); the signed
-    // intent's answer is the 202's body, the job started.
-    return reply.code('status' in created ? 200 : 202).send(created);
-  });
-  app.post('/api/airdrops/:id/claim', user, (request): Promise<ClaimAirdropResult | IntentRequired> => {
-    const id = pathId((request.params as { id?: string }).id, AIRDROP_MESSAGES.notFound);
-    return service.claim(
-      request.user!.id,
-      id,
-      parseInput(claimAirdropSchema, request.body),
-      idempotencyKey(request),
-    );
-  });
+  app.post(
+    '/api/airdrops',
+    declared('user', {
+      summary:
+        "Create an airdrop of one of your tokens: 202 with its job; a self-custody source's answer is the transaction it signs (200).",
+      body: createAirdropSchema,
+      response: intentRequiredSchema,
+      accepted: createAirdropResultSchema,
+    }),
+    async (request: FastifyRequest, reply) => {
+      const created = await service.create(
+        request.user!.id,
+        parseInput(createAirdropSchema, request.body),
+        idempotencyKey(request),
+      );
+      // A self-custody source answers what its wallet signs (200, as every intent); the signed
+      // intent's answer is the 202's body, the job started.
+      return reply.code('status' in created ? 200 : 202).send(created);
+    },
+  );
+  app.post(
+    '/api/airdrops/:id/claim',
+    declared('user', {
+      summary:
+        "Claim your share of an airdrop into one of your wallets; a self-custody wallet's answer is its trust line to sign.",
+      body: claimAirdropSchema,
+      response: z.union([claimAirdropResultSchema, intentRequiredSchema]),
+    }),
+    (request): Promise<ClaimAirdropResult | IntentRequired> => {
+      const id = pathId((request.params as { id?: string }).id, AIRDROP_MESSAGES.notFound);
+      return service.claim(
+        request.user!.id,
+        id,
+        parseInput(claimAirdropSchema, request.body),
+        idempotencyKey(request),
+      );
+    },
+  );
   app.get(
     '/api/airdrops/allocations/:walletId/:tokenCode/:issuer',
-    user,
+    declared('user', {
+      summary: 'What airdrops allocated to one of your wallets in a token.',
+      response: airdropAllocationSchema,
+    }),
     async (request, reply): Promise<AirdropAllocation> => {
       reply.header('cache-control', 'private, no-store');
       const p = request.params as { walletId: string; tokenCode: string; issuer: string };

@@ -81,6 +81,14 @@ function operation(documented: DocumentedRoute) {
           description: route.summary,
           content: { 'application/json': { schema: jsonSchema(route.response) } },
         },
+        ...(route.accepted
+          ? {
+              '202': {
+                description: 'Accepted: the work started (follow it at GET /api/job-status/{jobId}).',
+                content: { 'application/json': { schema: jsonSchema(route.accepted) } },
+              },
+            }
+          : {}),
         '400': errorResponse('A parameter is missing or malformed; the body says which.'),
         ...refusals(documented),
         '404': errorResponse('No such token (or no price, pool or curve for it yet).'),

@@ -46,8 +46,10 @@ function operationHtml(path: string, method: string, op: Operation): string {
     ? `<p class="muted">Needs the session cookie${Object.keys(op.security[0] ?? {}).includes('csrf') ? ' and the CSRF header' : ''}.</p>`
     : '';
   const ok = op.responses['200'];
+  // A route that starts work answers 202 with its job (deploy, airdrop): documented as the 200 is.
+  const accepted = op.responses['202'];
   const errors = Object.entries(op.responses)
-    .filter(([status]) => status !== '200')
+    .filter(([status]) => status !== '200' && status !== '202')
     .map(([status, r]) => `<li><code>${escapeHtml(status)}</code> ${escapeHtml(r.description)}</li>`)
     .join('');
   return `<section class="op" id="${anchorOf(method, path)}">
@@ -57,6 +59,7 @@ ${who}
 ${params}
 ${body}
 ${ok ? schemaBlock('200 response (JSON schema)', ok.content['application/json']?.schema) : ''}
+${accepted ? schemaBlock('202 response (JSON schema)', accepted.content['application/json']?.schema) : ''}
 <ul class="errors">${errors}</ul>
 </section>`;
 }

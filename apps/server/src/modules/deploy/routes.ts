@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   SELF_CUSTODY_MESSAGES,
   deployRequestSchema,
+  deployStartedSchema,
   intentRequiredSchema,
   DEFAULT_RESERVE_BASE_DROPS,
   DEFAULT_RESERVE_INCREMENT_DROPS,
@@ -71,28 +72,38 @@ export function registerDeploy(
     });
   }
 
-  app.post('/api/deploy-token', { config: { access: 'user' } }, async (request, reply) => {
-    const userId = request.user!.id;
-    // A retry of a deploy whose first attempt enqueued its job (then was cut: kill -9, a lost
-    // answer) answers with that job: checked again, its own job would read as a deploy already
-    // running from the wallet, and the XRP it spends as missing.
-    const requestKey = idempotencyKey(request);
-    const jobKey = deployJobKey(userId, requestKey);
-    const earlier = jobKey ? await service.startedBy(jobKey) : undefined;
-    if (earlier) return reply.code(202).send(earlier);
-    // A self-custody wallet's retry answers its funding intent (posted again once signed, the
-    // intent answers the job it started).
-    const known = requestKey ? await intents?.known(deployIntentKey(userId, requestKey)) : undefined;
-    if (known) return reply.code(200).send({ status: 'sign', intent: known });
-    // The attempt counts before the form is parsed: an invalid form is an attempt too (spec 001 §5).
-    await service.attempt(userId);
-    const started = await service.start(userId, parseInput(deployRequestSchema, request.body), {
-      jobKey,
-      requestKey,
-    });
-    // A self-custody wallet answers what it signs (200, as every intent); signed, the job's 202 body.
-    return reply.code('status' in started ? 200 : 202).send(started);
-  });
+  app.post(
+    '/api/deploy-token',
+    declared('user', {
+      summary:
+        "Launch a token: 202 with the deploy job (GET /api/job-status/{jobId}); a self-custody wallet's answer is the funding it signs (200).",
+      body: deployRequestSchema,
+      response: intentRequiredSchema,
+      accepted: deployStartedSchema,
+    }),
+    async (request, reply) => {
+      const userId = request.user!.id;
+      // A retry of a deploy whose first attempt enqueued its job (then was cut: kill -9, a lost
+      // answer) answers with that job: checked again, its own job would read as a deploy already
+      // running from the wallet, and the XRP it spends as missing.
+      const requestKey = idempotencyKey(request);
+      const jobKey = deployJobKey(userId, requestKey);
+      const earlier = jobKey ? await service.startedBy(jobKey) : undefined;
+      if (earlier) return reply.code(202).send(earlier);
+      // A self-custody wallet's retry answers its funding intent (posted again once signed, the
+      // intent answers the job it started).
+      const known = requestKey ? await intents?.known(deployIntentKey(userId, requestKey)) : undefined;
+      if (known) return reply.code(200).send({ status: 'sign', intent: known });
+      // The attempt counts before the form is parsed: an invalid form is an attempt too (spec 001 §5).
+      await service.attempt(userId);
+      const started = await service.start(userId, parseInput(deployRequestSchema, request.body), {
+        jobKey,
+        requestKey,
+      });
+      // A self-custody wallet answers what it signs (200, as every intent); signed, the job's 202 body.
+      return reply.code('status' in started ? 200 : 202).send(started);
+    },
+  );
   // A self-funded deploy's dev allocation (docs/self-custody.md "Deploy"): the intent that claims
   // and locks it, signed by the creator's wallet once the token is live.
   app.post<{ Params: { jobId: string } }>(

@@ -23,6 +23,7 @@ import {
   serverSigns,
   vestingTranches,
   xrpToDrops,
+  type DeployStarted,
   type IntentRequired,
   type WalletKind,
 } from '@ledgerpad/shared';
@@ -140,7 +141,7 @@ export class DeployService {
   }
 
   /** The deploy a request with this job key started (deployJobKey), if any. */
-  async startedBy(jobKey: string): Promise<{ jobId: string } | undefined> {
+  async startedBy(jobKey: string): Promise<DeployStarted | undefined> {
     const job = await this.deps.jobs.byKey(jobKey);
     return job ? { jobId: job.id } : undefined;
   }
@@ -157,7 +158,7 @@ export class DeployService {
      * also give a curve launch its own virtual XRP reserve (`virtualXrp`).
      */
     opts: { jobKey?: string; platform?: boolean; virtualXrp?: string; requestKey?: string } = {},
-  ): Promise<{ jobId: string } | IntentRequired> {
+  ): Promise<DeployStarted | IntentRequired> {
     if (form.honeypot) throw badRequest(DEPLOY_MESSAGES.formErrors);
     if (!OWN_LOGO.test(form.logoUrl)) throw badRequest(DEPLOY_MESSAGES.logo);
     if (form.launchType === 'bonding' && !form.blackholeIssuer)
@@ -381,7 +382,7 @@ export class DeployService {
     userId: number,
     form: DeployRequest,
     opts: { jobKey?: string; platform?: boolean; virtualXrp?: string } = {},
-  ): Promise<{ jobId: string }> {
+  ): Promise<DeployStarted> {
     const started = await this.start(userId, form, opts);
     if ('status' in started) throw new Error('A platform launch must be from a custodial wallet');
     return started;

@@ -5,6 +5,7 @@ import {
   LOGO_URL_PREFIX,
   UPLOAD_MESSAGES,
   uploadFieldsSchema,
+  uploadResponseSchema,
   type UploadResponse,
 } from '@ledgerpad/shared';
 import type { Config } from '../../config';
@@ -100,6 +101,12 @@ export async function registerUploads(app: FastifyInstance, deps: UploadsDeps): 
       {
         config: {
           access: 'user',
+          // Declared as `declared('user', …)` would (plugins/access.ts); the body is a multipart form.
+          schemas: {
+            summary:
+              "Upload a logo: a multipart/form-data body with the image in its `logo` field and `purpose` (deploy, listing, airdrop or admin). The answer is the stored image's address.",
+            response: uploadResponseSchema,
+          },
           // Replaces the global read and write limits on this route (per user, like them).
           rateLimit: { max: uploadsPerMinute(deps.config), timeWindow: MINUTE },
         },
