@@ -413,6 +413,8 @@ export {
   publicPriceRecordSchema,
   type PublicRoute,
   tokenViewDocumentSchema,
+  tokenViewSchema,
+  riskReportSchema,
   type RouteSchemas,
   publicTokenStatsSchema,
   publicTradeSchema,
@@ -770,12 +772,14 @@ export {
 } from './schemas/paging';
 export {
   type DevLockView,
+  devLockViewSchema,
   VESTING_AUTO_RELEASE_MESSAGES,
   type VestingAutoReleaseRequest,
   type VestingAutoReleaseResult,
   vestingAutoReleaseResultSchema,
   vestingAutoReleaseSchema,
   type EscrowView,
+  escrowViewSchema,
   VESTING_MESSAGES,
   VESTING_RELEASE_MESSAGES,
   type VestingReleaseRequest,

@@ -1,23 +1,17 @@
+import type { z } from 'zod';
+import type { tokenDevUnlockedSchema, tokenLedgerLockSchema } from './schemas/token-identity';
 import type { DevLockView, EscrowLockState } from './schemas/vesting';
 
-// The token list's lock marks and the risk panel's lock lines, worded once. Plain types and functions, no zod: the landing list
+// The token list's lock marks and the risk panel's lock lines, worded once. Plain functions, no zod: the landing list
 // shows them, and in a schema module they brought zod into the landing route's JavaScript (issue 40).
+// The marks' types are their schemas' (schemas/token-identity.ts), imported as types only.
 
 /**
  * The token list's lock mark (`TokenView.ledger_lock`): the token's escrows by **any** holder, read
  * from the issuer's escrow objects on the ledger (docs/vesting.md "The list mark"). Absent when no
  * escrow of the token is on the ledger.
  */
-export interface TokenLedgerLock {
-  /** Locked share of the supply, rounded down to 2 decimals ('0' when below 0.01%). */
-  percent: string;
-  /** The token amount in escrows (decimal string). */
-  amount: string;
-  escrows: number;
-  /** ISO: the earliest and the latest FinishAfter (CancelAfter when an escrow has none); null if none. */
-  firstUnlock: string | null;
-  until: string | null;
-}
+export type TokenLedgerLock = z.infer<typeof tokenLedgerLockSchema>;
 
 /** The mark's label: '7.5% locked' ('<0.01% locked' for a sliver). */
 export const ledgerLockLabel = (lock: Pick<TokenLedgerLock, 'percent'>): string =>
@@ -40,12 +34,7 @@ export const ledgerLockTitle = (lock: TokenLedgerLock): string => {
  * tranche released (docs/vesting.md "Unlocked dev allocations"). Absent for tokens without a known
  * dev allocation (listed from the ledger, curve launches) and for locked ones.
  */
-export interface TokenDevUnlocked {
-  /** The dev allocation, percent of the supply. */
-  percent: string;
-  /** Percent of the allocation in escrows that lock it (issue 35: a 1-token escrow is no lock); '0' when none. */
-  lockedPercent?: string;
-}
+export type TokenDevUnlocked = z.infer<typeof tokenDevUnlockedSchema>;
 
 /** The mark's label: 'unlocked', or 'partly unlocked' when some of the allocation is locked. */
 export const devUnlockedLabel = (u: TokenDevUnlocked): string =>

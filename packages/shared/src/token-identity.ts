@@ -1,6 +1,7 @@
 import { LP_CURRENCY_PREFIX, RLUSD_CURRENCY_HEX } from './constants';
 import { currencyToTicker, isHexCurrency, tickerToCurrency } from './currency';
-import type { SameAsRef } from './schemas/token-identity';
+import type { z } from 'zod';
+import type { METADATA_SOURCES, tokenIdentitySchema } from './schemas/token-identity';
 import type { VerificationMethod } from './verification-methods';
 
 // Token identity (issues 24 and 35, docs/token-identity.md): who may say what a token is called,
@@ -18,7 +19,7 @@ export const CLAIM_METHODS = ['wallet', 'challenge', 'toml'] as const;
 export type ClaimMethod = (typeof CLAIM_METHODS)[number];
 
 /** Who wrote a listing's name, description, logo and links. */
-export type MetadataSource = 'issuer' | 'lister' | 'admin';
+export type MetadataSource = (typeof METADATA_SOURCES)[number];
 
 /** A claim challenge is valid this long after it is issued. */
 export const CLAIM_CHALLENGE_TTL_MINUTES = 60;
@@ -258,23 +259,11 @@ export function isOwnImageUrl(url: string | null | undefined): url is string {
 // (Their zod schemas — SameAsRef, TokenSuggestion, the claim and admin requests — are in
 // schemas/token-identity.ts: this module runs on the landing list, zod stays off it.)
 
-/** The identity fields every token view carries (TokenView extends this). */
-export interface TokenIdentity {
-  /** A proof holds (control of the issuer, the issuer's domain, deployed here, an admin) and the token wears no reserved identity. */
-  verified: boolean;
-  verified_by: VerificationMethod | null;
-  /** The issuer's Domain whose xrp-ledger.toml lists this token ('{domain} vouches'), or null. */
-  verified_domain?: string | null;
-  /**
-   * The ticker of what this token looks like: a reserved identity ('XRP', 'RLUSD': 'looks like
-   * RLUSD') or the token with more ledger history it shares a ticker or name with (`same_as`).
-   */
-  lookalike_of: string | null;
-  /** The token with more ledger history sharing this one's ticker or name ('same ticker as …'), or null. */
-  same_as?: SameAsRef | null;
-  /** Who wrote the name, description, logo and links ('lister': not proven to be the issuer). */
-  metadata_by: MetadataSource;
-}
+/**
+ * The identity fields every token view carries (TokenView has them): the type of their schema in
+ * schemas/token-identity.ts (a type-only import: no zod in this module's JavaScript).
+ */
+export type TokenIdentity = z.infer<typeof tokenIdentitySchema>;
 
 /** The path of a token's page: one page per (issuer, currency). */
 export const tokenPath = (issuer: string, currency?: string): string =>

@@ -1,15 +1,6 @@
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Wallet } from 'xrpl';
-import type {
-  authMethodsSchema,
-  publicAirdropSchema,
-  publicFeesConfigSchema,
-  publicTokenSuggestionListSchema,
-  publicHoldersRecordSchema,
-  publicPriceRecordSchema,
-  tokenViewDocumentSchema,
-} from '@ledgerpad/shared';
 import {
   PUBLIC_API_ROUTES,
   publicErrorSchema,
@@ -26,19 +17,11 @@ import {
   type LpBalanceResult,
   type OrderView,
   type TransferResponse,
-  type Airdrop,
-  type AuthMethods,
-  type FeesConfig,
-  type TokenSuggestion,
   type DeployResult,
-  type HoldersRecord,
-  type PriceRecord,
-  type TokenView,
 } from '@ledgerpad/shared';
 import type { SignedIn } from '../helpers/test-app';
-import { seed, type TradingWorld } from '../helpers/trading-world';
+import { ammLaunchBody, seed, type TradingWorld } from '../helpers/trading-world';
 import { launchCurve } from '../bonding/bonding-world';
-import { ammLaunchBody } from '../helpers/trading-world';
 import { multipart } from '../uploads/helpers';
 import sharp from 'sharp';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
@@ -97,25 +80,6 @@ const docs = async () => {
   expect(res.statusCode).toBe(200);
   return { res, doc: res.json() as Doc };
 };
-
-describe('the response schemas', () => {
-  it('accept every value of the interfaces the routes are typed with (checked by npm run typecheck)', () => {
-    // TokenStatsView, TradeView, OrderBookView, HistoryResponse and BondingView are z.infer of their
-    // schemas (one type per shape); the hand-written interfaces left are those the loose schemas document.
-    // Loose objects (extra fields allowed) are checked on their declared fields.
-    expectTypeOf<PriceRecord>().toExtend<z.output<z.ZodObject<typeof publicPriceRecordSchema.shape>>>();
-    expectTypeOf<HoldersRecord>().toExtend<z.output<z.ZodObject<typeof publicHoldersRecordSchema.shape>>>();
-    expectTypeOf<TokenSuggestion[]>().toExtend<z.output<typeof publicTokenSuggestionListSchema>>();
-    expectTypeOf<AuthMethods>().toExtend<z.output<typeof authMethodsSchema>>();
-    // BondingConfigView is an interface (no index signature): the figures' own fields are checked.
-    expectTypeOf<Omit<FeesConfig, 'bonding'>>().toExtend<
-      z.output<z.ZodObject<Omit<typeof publicFeesConfigSchema.shape, 'bonding'>>>
-    >();
-    expectTypeOf<Airdrop>().toExtend<z.output<z.ZodObject<typeof publicAirdropSchema.shape>>>();
-    // TokenView is still an interface; the listing, admin and dashboard routes declare its document.
-    expectTypeOf<TokenView>().toExtend<z.output<z.ZodObject<typeof tokenViewDocumentSchema.shape>>>();
-  });
-});
 
 /** A call of a route that declares its schemas (declared(…)): who calls, which route, its URL. */
 interface DeclaredCall {

@@ -1,4 +1,3 @@
-import type { DevLockView } from './vesting';
 import { z } from 'zod';
 import { CHART_RESOLUTIONS, type ChartResolution } from '../chart';
 import { wholeNumberSchema } from './common';
@@ -7,6 +6,7 @@ import type {
   publicOrderBookSchema,
   publicTokenStatsSchema,
   publicTradeSchema,
+  riskReportSchema,
 } from './public-api';
 
 // The token page's public market calls (beside spec 000 §7's): one token's figures, its recent
@@ -30,90 +30,16 @@ export type OrderBookView = z.infer<typeof publicOrderBookSchema>;
 export type BookRow = OrderBookView['buyOrders'][number];
 
 /** How much a risk signal should worry a buyer: red, amber, green, or plain information. */
-export type RiskSeverity = 'danger' | 'warn' | 'good' | 'info';
-
-/** One fact of the risk panel, with one sentence saying what it means for a holder. */
-export interface RiskSignal {
-  id:
-    | 'issuer-key'
-    | 'require-auth'
-    | 'freeze'
-    | 'frozen-holders'
-    | 'clawback'
-    | 'amm-clawback'
-    | 'transfer-fee'
-    | 'top-holders'
-    | 'holder-clusters'
-    | 'lp-locked'
-    | 'dev-allocation';
-  severity: RiskSeverity;
-  label: string;
-  value: string;
-  sentence: string;
-}
-
-/**
- * Top holders funded together (issue 35): by the same account within a short span of one another,
- * or by another top holder — likely one owner. The top 10 counts a cluster as one holder.
- */
-export interface HolderCluster {
-  /** The account that funded most of them (null when they were chained through one another). */
-  funder: string | null;
-  accounts: string[];
-  /** Their combined balance (decimal string) and share of the supply (percent). */
-  balance: string;
-  sharePercent: string;
-  /** When the first and the last of them was funded (ISO). */
-  fundedFrom: string | null;
-  fundedTo: string | null;
-}
-
-/** An account left out of holders and the top 10, and why. */
-export interface ExcludedHolder {
-  account: string;
-  /** 'Issuer', 'AMM pool', 'Bonding curve' or the platform account's name. */
-  label: string;
-}
+export type RiskSeverity = RiskReport['level'];
 
 /** GET /api/tokens/{issuer}/risk: what a buyer should know about a token before trading it. */
-export interface RiskReport {
-  issuer: string;
-  blackholed: boolean;
-  masterDisabled: boolean;
-  regularKey: string | null;
-  hasSignerList: boolean;
-  requireAuth: boolean;
-  globalFreeze: boolean;
-  noFreeze: boolean;
-  clawback: boolean;
-  /** Transfer fee in percent ('0' when none). */
-  transferFeePercent: string;
-  /** Share of the supply given to the deployer at launch, in percent (null for a listed token). */
-  devSharePercent: string | null;
-  /** The dev allocation's escrows on the ledger (issue 28); null when the token has no deployer. */
-  devLock?: DevLockView | null;
-  /** Holders with a positive balance, the excluded accounts not counted. */
-  holders: number;
-  /**
-   * Share of the supply held by the ten largest holders (excluded accounts left out; a cluster of
-   * wallets funded together counts as one holder), in percent.
-   */
-  top10SharePercent: string;
-  /** Top holders funded together, largest first (absent from servers before issue 35). */
-  clusters?: HolderCluster[];
-  /** Who was left out of holders and the top 10 (the issuer, AMM pools, the curve, platform accounts). */
-  excluded: ExcludedHolder[];
-  /** Holder lines the issuer froze, and deep-froze (neither send nor receive). */
-  frozenHolders: number;
-  deepFrozenHolders: number;
-  /** Share of the pool's LP tokens held by accounts that can never sign (burned), in percent. */
-  lpLockedPercent: string | null;
-  /** The worst signal's severity. */
-  level: RiskSeverity;
-  signals: RiskSignal[];
-  /** One line: the worst signal(s), in words. */
-  verdict: string;
-}
+export type RiskReport = z.infer<typeof riskReportSchema>;
+/** One fact of the risk panel, with one sentence saying what it means for a holder. */
+export type RiskSignal = RiskReport['signals'][number];
+/** Top holders funded together (issue 35): likely one owner; the top 10 counts them as one holder. */
+export type HolderCluster = NonNullable<RiskReport['clusters']>[number];
+/** An account left out of holders and the top 10, and why. */
+export type ExcludedHolder = RiskReport['excluded'][number];
 
 /** The verdict's opening words by the worst severity. */
 export const RISK_LEVEL_TEXT: Record<RiskSeverity, string> = {

@@ -3,7 +3,14 @@ import { authMethodsSchema, sessionResponseSchema } from './auth';
 import { xrplStatusSchema } from './wallets';
 import { classicAddressSchema } from './common';
 import { airdropSchema } from './airdrop-view';
-import { sameAsRefSchema, tokenSuggestionSchema } from './token-identity';
+import { devLockViewSchema } from './vesting';
+import {
+  tokenDevUnlockedSchema,
+  tokenIdentitySchema,
+  tokenLedgerLockSchema,
+  tokenLpBurnedSchema,
+  tokenSuggestionSchema,
+} from './token-identity';
 
 // Response shapes of the public API (issue 29): what integrators and bots read. The server's
 // GET /api/docs turns these into an OpenAPI 3.1 document with zod's own z.toJSONSchema, and a test
@@ -19,8 +26,11 @@ const decimal = z.string().describe('A decimal number as a string.');
 const address = z.string().describe('A classic XRPL address (r...).');
 const pair = z.enum(['XRP', 'RLUSD']);
 
-/** One row of GET /api/tokens (TokenView). */
-const publicTokenSchema = z.looseObject({
+/**
+ * A token as the API returns it (spec 000 §3 "Token", spec 001 §3): one row of GET /api/tokens, and
+ * the answer of the listing, admin and dashboard routes that return one. `TokenView` is its type.
+ */
+export const tokenViewSchema = tokenIdentitySchema.extend({
   id: z.number().int(),
   name: z.string(),
   ticker: z.string(),
@@ -29,11 +39,15 @@ const publicTokenSchema = z.looseObject({
   supply: decimal,
   description: z.string(),
   liquidity_pair: pair,
+  /** Last segment of the logo's served URL (spec 000: "the image file name"). */
   local_image_path: z.string().nullable(),
+  /** Only ever a path on our own origin (`isOwnImageUrl`): a stored external URL is never shown. */
   logoUrl: z.string().nullable(),
+  telegramFileId: z.string().nullable(),
   twitterLink: z.string().nullable(),
   telegramLink: z.string().nullable(),
   websiteLink: z.string().nullable(),
+  links: z.object({ Twitter: z.string(), Telegram: z.string(), Website: z.string() }),
   launch_type: z.enum(['amm', 'listing', 'bonding']),
   is_bonding_curve: z.boolean(),
   bonding_active: z.boolean(),
@@ -43,25 +57,26 @@ const publicTokenSchema = z.looseObject({
   require_auth: z.boolean(),
   is_market_listed: z.boolean(),
   is_active: z.boolean(),
+  total_reward: decimal,
+  reward_currency: z.string(),
+  total_claimed: decimal,
   created_at: z.string(),
-  verified: z
-    .boolean()
-    .describe('A proof holds: see verified_by (what was proven), never "the real project".'),
-  verified_by: z.enum(['deploy', 'wallet', 'challenge', 'toml', 'admin', 'platform']).nullable(),
-  verified_domain: z.string().nullable().optional(),
-  lookalike_of: z
-    .string()
-    .nullable()
-    .describe('A reserved identity it reads as, or the token it gives way to.'),
-  same_as: sameAsRefSchema.nullable().optional(),
+  /** Escrows of the token by any holder, from the ledger (the list's lock mark); absent: none. */
+  ledger_lock: tokenLedgerLockSchema.optional(),
+  /** A Ledgerpad deploy's dev allocation not in escrow on the ledger (the list's 'unlocked' mark). */
+  dev_unlocked: tokenDevUnlockedSchema.optional(),
+  /**
+   * The share of the token's pool's LP tokens held by accounts that can never sign, read from the
+   * ledger (issue 37: the list's 'LP burned' mark); absent: none burned, no pool, or not read yet.
+   */
+  lp_burned: tokenLpBurnedSchema.optional(),
 });
-const publicTokenListSchema = z.array(publicTokenSchema);
 /**
- * The signed-in listing and admin routes that answer a TokenView declare this same loose document
- * of it. TokenView itself is still an interface built by the server (its ledger marks are types of
- * other modules): not yet one type per shape.
+ * The documented answer is loose (a field added later is not a breaking change for a reader): GET
+ * /api/tokens' rows, and the signed-in listing, admin and dashboard routes that answer a TokenView.
  */
-export const tokenViewDocumentSchema = publicTokenSchema;
+export const tokenViewDocumentSchema = tokenViewSchema.loose();
+const publicTokenListSchema = z.array(tokenViewDocumentSchema);
 
 /** GET /api/tokens/{issuer}/identity-history (IdentityEventView). */
 const publicIdentityHistorySchema = z.array(
@@ -201,7 +216,8 @@ const publicTradeListSchema = z.array(publicTradeSchema);
 const severity = z.enum(['danger', 'warn', 'good', 'info']);
 
 /** GET /api/tokens/{issuer}/risk (RiskReport). */
-const publicRiskReportSchema = z.looseObject({
+/** GET /api/tokens/{issuer}/risk: what a buyer should know about a token before trading it (RiskReport). */
+export const riskReportSchema = z.object({
   issuer: address,
   blackholed: z.boolean(),
   masterDisabled: z.boolean(),
@@ -211,33 +227,79 @@ const publicRiskReportSchema = z.looseObject({
   globalFreeze: z.boolean(),
   noFreeze: z.boolean(),
   clawback: z.boolean(),
+  /** Transfer fee in percent ('0' when none). */
   transferFeePercent: decimal,
+  /** Share of the supply given to the deployer at launch, in percent (null for a listed token). */
   devSharePercent: decimal.nullable(),
-  devLock: z.looseObject({}).nullable().optional(),
+  /** The dev allocation's escrows on the ledger (issue 28); null when the token has no deployer. */
+  devLock: devLockViewSchema.nullable().optional(),
+  /** Holders with a positive balance, the excluded accounts not counted. */
   holders: z.number().int().nonnegative(),
+  /**
+   * Share of the supply held by the ten largest holders (excluded accounts left out; a cluster of
+   * wallets funded together counts as one holder), in percent.
+   */
   top10SharePercent: decimal,
+  /**
+   * Top holders funded together, largest first (absent from servers before issue 35): by the same
+   * account within a short span of one another, or by another top holder — likely one owner.
+   */
   clusters: z
     .array(
       z.object({
+        /** The account that funded most of them (null when they were chained through one another). */
         funder: z.string().nullable(),
         accounts: z.array(address),
+        /** Their combined balance (decimal string) and share of the supply (percent). */
         balance: decimal,
         sharePercent: decimal,
+        /** When the first and the last of them was funded (ISO). */
         fundedFrom: z.string().nullable(),
         fundedTo: z.string().nullable(),
       }),
     )
     .optional(),
-  excluded: z.array(z.object({ account: address, label: z.string() })),
+  /** Who was left out of holders and the top 10 (the issuer, AMM pools, the curve, platform accounts). */
+  excluded: z.array(
+    z.object({
+      account: address,
+      /** 'Issuer', 'AMM pool', 'Bonding curve' or the platform account's name. */
+      label: z.string(),
+    }),
+  ),
+  /** Holder lines the issuer froze, and deep-froze (neither send nor receive). */
   frozenHolders: z.number().int().nonnegative(),
   deepFrozenHolders: z.number().int().nonnegative(),
+  /** Share of the pool's LP tokens held by accounts that can never sign (burned), in percent. */
   lpLockedPercent: decimal.nullable(),
+  /** The worst signal's severity. */
   level: severity,
+  /** The facts of the risk panel, each with one sentence saying what it means for a holder. */
   signals: z.array(
-    z.object({ id: z.string(), severity, label: z.string(), value: z.string(), sentence: z.string() }),
+    z.object({
+      id: z.enum([
+        'issuer-key',
+        'require-auth',
+        'freeze',
+        'frozen-holders',
+        'clawback',
+        'amm-clawback',
+        'transfer-fee',
+        'top-holders',
+        'holder-clusters',
+        'lp-locked',
+        'dev-allocation',
+      ]),
+      severity,
+      label: z.string(),
+      value: z.string(),
+      sentence: z.string(),
+    }),
   ),
+  /** One line: the worst signal(s), in words. */
   verdict: z.string(),
 });
+const publicRiskReportSchema = riskReportSchema.loose();
 
 /** GET /api/bonding/{issuer}: a curve's state and progress, quote amounts in the quote asset (BondingView is its type). */
 export const publicBondingSchema = z.object({
@@ -480,7 +542,7 @@ const PUBLIC_PLATFORM_ROUTES: readonly PublicRoute[] = [
     summary: 'The listed token of an issuer (?currency= names one of several).',
     parameters: [{ name: 'issuerAddress', in: 'path', required: true }, q('currency', false)],
     // One listed token (TokenView), as a row of GET /api/tokens.
-    response: publicTokenSchema,
+    response: tokenViewDocumentSchema,
   },
   {
     path: '/api/tokens/issuer/{issuerAddress}/tokens',

@@ -32,6 +32,60 @@ export const sameAsRefSchema = z.object({
 });
 export type SameAsRef = z.infer<typeof sameAsRefSchema>;
 
+/** Who wrote a token's name, description, logo and links ('lister': not proven to be the issuer). */
+export const METADATA_SOURCES = ['issuer', 'lister', 'admin'] as const;
+
+/**
+ * The identity fields every token view carries (`TokenIdentity`, token-identity.ts, is its type;
+ * the marks and folds there read it without zod).
+ */
+export const tokenIdentitySchema = z.object({
+  /** A proof holds (control of the issuer, the issuer's domain, deployed here, an admin) and the token wears no reserved identity. */
+  verified: z
+    .boolean()
+    .describe('A proof holds: see verified_by (what was proven), never "the real project".'),
+  verified_by: z.enum(VERIFICATION_METHODS).nullable(),
+  /** The issuer's Domain whose xrp-ledger.toml lists this token ('{domain} vouches'), or null. */
+  verified_domain: z.string().nullable().optional(),
+  /**
+   * The ticker of what this token looks like: a reserved identity ('XRP', 'RLUSD': 'looks like
+   * RLUSD') or the token with more ledger history it shares a ticker or name with (`same_as`).
+   */
+  lookalike_of: z
+    .string()
+    .nullable()
+    .describe('A reserved identity it reads as, or the token it gives way to.'),
+  /** The token with more ledger history sharing this one's ticker or name ('same ticker as …'), or null. */
+  same_as: sameAsRefSchema.nullable().optional(),
+  /** Who wrote the name, description, logo and links ('lister': not proven to be the issuer). */
+  metadata_by: z.enum(METADATA_SOURCES),
+});
+
+// The token list's marks (lock-marks.ts words them; its types are these schemas' `z.infer`).
+
+/** `TokenView.ledger_lock`: the token's escrows by any holder, read from the ledger. */
+export const tokenLedgerLockSchema = z.object({
+  /** Locked share of the supply, rounded down to 2 decimals ('0' when below 0.01%). */
+  percent: z.string(),
+  /** The token amount in escrows (decimal string). */
+  amount: z.string(),
+  escrows: z.number().int(),
+  /** ISO: the earliest and the latest FinishAfter (CancelAfter when an escrow has none); null if none. */
+  firstUnlock: z.string().nullable(),
+  until: z.string().nullable(),
+});
+
+/** `TokenView.dev_unlocked`: a Ledgerpad deploy's dev allocation not (all) in escrow on the ledger. */
+export const tokenDevUnlockedSchema = z.object({
+  /** The dev allocation, percent of the supply. */
+  percent: z.string(),
+  /** Percent of the allocation in escrows that lock it (issue 35: a 1-token escrow is no lock); '0' when none. */
+  lockedPercent: z.string().optional(),
+});
+
+/** `TokenView.lp_burned`: percent of the pool's LP tokens burned (2 places, above 0). */
+export const tokenLpBurnedSchema = z.object({ percent: z.string() });
+
 /**
  * A suggestion of the swap autocomplete (spec 001 §3 "Suggestion", plus its identity): the server's
  * type and GET /api/swapsearch/search-tokens/{query}'s documented answer (issue 41: one type per shape).

@@ -1,72 +1,23 @@
 import type { z } from 'zod';
 import { OWNER_USER_ID, RLUSD_PAIR_HOT_WALLET_RESERVE_XRP } from '../constants';
 import type { LaunchType } from '../bonding';
-import type { feesConfigSchema } from './public-api';
+import type { feesConfigSchema, tokenViewSchema } from './public-api';
 import type { LiquidityPair } from './deploy';
 import { Decimal, dropsToDecimal, platformFeeDrops, xrpToDrops } from '../money';
 import { FIRST_BUY_NETWORK_XRP, FIRST_BUY_XRP } from '../first-buy';
 import { vestingTrancheCount } from '../vesting';
 import { VESTING_MAX_TRANCHES } from '../vesting';
-import type { TokenDevUnlocked, TokenLedgerLock } from '../lock-marks';
-import type { TokenIdentity } from '../token-identity';
 
 // Tokens as the API returns them (spec 000 §3 "Token", spec 001 §3 "Token (deploy/dashboard)"),
 // the fee configuration of GET /api/config/fees, the deploy's cost rule shared by the preview and
 // the server, and the job-status shape the progress modal reads.
 
-export interface TokenLinks {
-  Twitter: string;
-  Telegram: string;
-  Website: string;
-}
-
-export interface TokenView extends TokenIdentity {
-  id: number;
-  name: string;
-  ticker: string;
-  /** The ledger's currency code (3 characters or 40 hex). */
-  currency: string;
-  issuer_address: string;
-  supply: string;
-  description: string;
-  liquidity_pair: LiquidityPair;
-  /** Last segment of the logo's served URL (spec 000: "the image file name"). */
-  local_image_path: string | null;
-  /** Only ever a path on our own origin (`isOwnImageUrl`): a stored external URL is never shown. */
-  logoUrl: string | null;
-  telegramFileId: string | null;
-  twitterLink: string | null;
-  telegramLink: string | null;
-  websiteLink: string | null;
-  links: TokenLinks;
-  launch_type: 'amm' | 'listing' | 'bonding';
-  is_bonding_curve: boolean;
-  bonding_active: boolean;
-  has_graduated_to_amm: boolean;
-  is_new: boolean;
-  is_blackholed: boolean;
-  require_auth: boolean;
-  is_market_listed: boolean;
-  is_active: boolean;
-  total_reward: string;
-  reward_currency: string;
-  total_claimed: string;
-  created_at: string;
-  /** Escrows of the token by any holder, from the ledger (the list's lock mark); absent: none. */
-  ledger_lock?: TokenLedgerLock;
-  /** A Ledgerpad deploy's dev allocation not in escrow on the ledger (the list's 'unlocked' mark). */
-  dev_unlocked?: TokenDevUnlocked;
-  /**
-   * The share of the token's pool's LP tokens held by accounts that can never sign, read from the
-   * ledger (issue 37: the list's 'LP burned' mark); absent: none burned, no pool, or not read yet.
-   */
-  lp_burned?: TokenLpBurned;
-}
+/** A token as the API returns it: the type of `tokenViewSchema` (public-api.ts). */
+export type TokenView = z.infer<typeof tokenViewSchema>;
+export type TokenLinks = TokenView['links'];
 
 /** `TokenView.lp_burned`: percent of the pool's LP tokens burned (2 places, above 0). */
-export interface TokenLpBurned {
-  percent: string;
-}
+export type TokenLpBurned = NonNullable<TokenView['lp_burned']>;
 
 /** The list's mark: 'LP burned' when all of it is, else the share. */
 export const lpBurnedLabel = (b: TokenLpBurned): string =>

@@ -45,7 +45,8 @@ export const vestingSchema = z.object({
     .default(VESTING_DEFAULTS.months),
 });
 /** What an escrow guarantees (escrowLockState in ../vesting.ts works it out from the ledger's fields). */
-export type EscrowLockState = 'locked' | 'due' | 'conditional' | 'no-finish-after';
+const ESCROW_LOCK_STATES = ['locked', 'due', 'conditional', 'no-finish-after'] as const;
+export type EscrowLockState = (typeof ESCROW_LOCK_STATES)[number];
 
 export type VestingSettings = z.output<typeof vestingSchema>;
 export type VestingSettingsInput = z.input<typeof vestingSchema>;
@@ -87,18 +88,19 @@ export const VESTING_AUTO_RELEASE_MESSAGES = {
 } as const;
 
 /** One escrow of a token as the ledger holds it (anyone's, read from the issuer's directory). */
-export interface EscrowView {
+export const escrowViewSchema = z.object({
   /** The escrow's ledger object id. */
-  index: string;
-  owner: string;
-  destination: string;
-  amount: string;
+  index: z.string(),
+  owner: z.string(),
+  destination: z.string(),
+  amount: z.string(),
   /** ISO times; null when absent. */
-  finishAfter: string | null;
-  cancelAfter: string | null;
+  finishAfter: z.string().nullable(),
+  cancelAfter: z.string().nullable(),
   /** The transaction that created it (an escrow is never modified): its explorer link. */
-  createdBy: string;
-}
+  createdBy: z.string(),
+});
+export type EscrowView = z.infer<typeof escrowViewSchema>;
 
 /**
  * The dev allocation on the risk panel (issues 28, 35): how much of the allocation the deployer's
@@ -106,26 +108,27 @@ export interface EscrowView {
  * stated as a share of the allocation. 'locked': all of it; 'partial': some (amber); 'unlocked':
  * none (never locked, released, due, or only in escrows that lock nothing); 'not-locked': no allocation.
  */
-export interface DevLockView {
-  status: 'locked' | 'partial' | 'unlocked' | 'not-locked';
+export const devLockViewSchema = z.object({
+  status: z.enum(['locked', 'partial', 'unlocked', 'not-locked']),
   /** A Ledgerpad schedule locked it at deploy (an 'unlocked' one was released, not never locked). */
-  scheduled: boolean;
+  scheduled: z.boolean(),
   /** The dev allocation, percent of the supply. */
-  devSharePercent: string;
+  devSharePercent: z.string(),
   /** Percent of the dev allocation in escrows that lock it (rounded down; capped at 100). */
-  lockedPercent: string;
-  lockedAmount: string;
+  lockedPercent: z.string(),
+  lockedAmount: z.string(),
   /** In the deployer's escrows past their FinishAfter: unlocked — can be released now. */
-  dueAmount: string;
+  dueAmount: z.string(),
   /** The last FinishAfter of the locking escrows (ISO), when any. */
-  until: string | null;
+  until: z.string().nullable(),
   /** The line the panel shows, e.g. 'Dev allocation 10% — 75% of it locked on the ledger until 2026-07-31'. */
-  text: string;
+  text: z.string(),
   /** The deployer's escrows of this token, each with what it guarantees now. */
-  escrows: Array<EscrowView & { state: EscrowLockState }>;
+  escrows: z.array(escrowViewSchema.extend({ state: z.enum(ESCROW_LOCK_STATES) })),
   /** Percent of the supply any holder has in locking escrows of this token. */
-  allLockedPercent: string;
-}
+  allLockedPercent: z.string(),
+});
+export type DevLockView = z.infer<typeof devLockViewSchema>;
 
 export const vestingTrancheViewSchema = z.object({
   index: z.number().int(),
