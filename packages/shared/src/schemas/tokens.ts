@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { OWNER_USER_ID, RLUSD_PAIR_HOT_WALLET_RESERVE_XRP } from '../constants';
 import type { LaunchType } from '../bonding';
 import type { feesConfigSchema, tokenViewSchema } from './public-api';
+import type { tokenLpBurnedSchema } from './token-identity';
 import type { LiquidityPair } from './deploy';
 import { Decimal, dropsToDecimal, platformFeeDrops, xrpToDrops } from '../money';
 import { FIRST_BUY_NETWORK_XRP, FIRST_BUY_XRP } from '../first-buy';
@@ -17,7 +18,7 @@ export type TokenView = z.infer<typeof tokenViewSchema>;
 export type TokenLinks = TokenView['links'];
 
 /** `TokenView.lp_burned`: percent of the pool's LP tokens burned (2 places, above 0). */
-export type TokenLpBurned = NonNullable<TokenView['lp_burned']>;
+export type TokenLpBurned = z.infer<typeof tokenLpBurnedSchema>;
 
 /** The list's mark: 'LP burned' when all of it is, else the share. */
 export const lpBurnedLabel = (b: TokenLpBurned): string =>
