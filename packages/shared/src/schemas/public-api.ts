@@ -14,12 +14,10 @@ import {
 
 // Response shapes of the public API (issue 29): what integrators and bots read. The server's
 // GET /api/docs turns these into an OpenAPI 3.1 document with zod's own z.toJSONSchema, and a test
-// checks every public route's real answer against them. Where a schema is the whole shape (token
-// stats, trades, the order book, chart history, a bonding curve) it is also the TypeScript type
-// (`TokenStatsView = z.infer<...>`, issue 41: one type per shape); where the answer is loose (an added
-// field is not a breaking change for a reader) the public schema is the strict shape's `.loose()`
-// (price and holders records, fees, airdrops), and the remaining loose ones (TokenView, RiskReport,
-// ...) document part of a server type whose name they do not share.
+// checks every public route's real answer against them. Each schema is also its shape's TypeScript
+// type (`TokenStatsView = z.infer<...>`, issue 41: one type per shape); where the answer is loose (an
+// added field is not a breaking change for a reader) the public schema is the strict shape's
+// `.loose()` (tokens, price and holders records, the risk report, fees, airdrops).
 // Amounts and prices are decimal strings, never floats (docs/money.md); chart bars are numbers.
 
 const decimal = z.string().describe('A decimal number as a string.');
