@@ -1,7 +1,11 @@
 import { LP_CURRENCY_PREFIX, RLUSD_CURRENCY_HEX } from './constants';
 import { currencyToTicker, isHexCurrency, tickerToCurrency } from './currency';
 import type { z } from 'zod';
-import type { METADATA_SOURCES, tokenIdentitySchema } from './schemas/token-identity';
+import type {
+  identityEventViewSchema,
+  METADATA_SOURCES,
+  tokenIdentitySchema,
+} from './schemas/token-identity';
 import type { VerificationMethod } from './verification-methods';
 
 // Token identity (issues 24 and 35, docs/token-identity.md): who may say what a token is called,
@@ -315,18 +319,7 @@ export function rankVerifiedFirst<T extends Pick<TokenIdentity, 'verified' | 'lo
 }
 
 /** One public row of a token's identity history (GET /api/tokens/{issuer}/identity-history). */
-export interface IdentityEventView {
-  at: string;
-  /** 'list' | 'claim' | 'metadata' | 'toml' | 'admin.update' | 'admin.verify' | 'admin.hide'. */
-  action: string;
-  method: string | null;
-  /** True when this event changed who controls the listing. */
-  controller_changed: boolean;
-  /** The transaction hash or TOML URL of a proof. */
-  evidence: string | null;
-  /** One sentence for people. */
-  text: string;
-}
+export type IdentityEventView = z.infer<typeof identityEventViewSchema>;
 
 /** The claim memo's fields as the ledger stores them (hex of UTF-8 text; `text/plain` so wallets show it). */
 export function claimMemo(text: string): { MemoType: string; MemoData: string; MemoFormat: string } {

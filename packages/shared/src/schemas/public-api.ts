@@ -5,6 +5,7 @@ import { classicAddressSchema } from './common';
 import { airdropSchema } from './airdrop-view';
 import { devLockViewSchema } from './vesting';
 import {
+  identityEventViewSchema,
   tokenDevUnlockedSchema,
   tokenIdentitySchema,
   tokenLedgerLockSchema,
@@ -77,16 +78,7 @@ export const tokenViewDocumentSchema = tokenViewSchema.loose();
 const publicTokenListSchema = z.array(tokenViewDocumentSchema);
 
 /** GET /api/tokens/{issuer}/identity-history (IdentityEventView). */
-const publicIdentityHistorySchema = z.array(
-  z.object({
-    at: z.string(),
-    action: z.string(),
-    method: z.string().nullable(),
-    controller_changed: z.boolean(),
-    evidence: z.string().nullable(),
-    text: z.string(),
-  }),
-);
+const publicIdentityHistorySchema = z.array(identityEventViewSchema);
 
 /** One row of GET /api/prices (PriceRecord, spec 000 §3). */
 

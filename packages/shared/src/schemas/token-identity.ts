@@ -83,6 +83,20 @@ export const tokenDevUnlockedSchema = z.object({
   lockedPercent: z.string().optional(),
 });
 
+/** One public row of a token's identity history (GET /api/tokens/{issuer}/identity-history). */
+export const identityEventViewSchema = z.object({
+  at: z.string(),
+  /** 'list' | 'claim' | 'metadata' | 'toml' | 'admin.update' | 'admin.verify' | 'admin.hide'. */
+  action: z.string(),
+  method: z.string().nullable(),
+  /** True when this event changed who controls the listing. */
+  controller_changed: z.boolean(),
+  /** The transaction hash or TOML URL of a proof. */
+  evidence: z.string().nullable(),
+  /** One sentence for people. */
+  text: z.string(),
+});
+
 /** `TokenView.lp_burned`: percent of the pool's LP tokens burned (2 places, above 0). */
 export const tokenLpBurnedSchema = z.object({ percent: z.string() });
 
