@@ -383,6 +383,10 @@ describe('GET /api/docs', () => {
         kind: 'browser',
       }),
       call('POST', '/api/wallets', '/api/wallets', { name: 'Spare' }),
+      call('POST', '/api/wallets/import', '/api/wallets/import', {
+        seed: Wallet.generate().seed,
+        name: 'Imported',
+      }),
     ]);
     const wallets = (await t.app.inject({ url: '/api/wallets', headers: alice.headers })).json() as {
       wallets: Array<{ id: number; wallet_name: string; wallet_address: string }>;
@@ -463,7 +467,7 @@ describe('GET /api/docs', () => {
       slippage: '5',
       orders: [{ walletAddress: trader.address, amount: '1' }],
     };
-    const [, , , , placed] = (await expectDeclaredAnswers([
+    const [, , , , placed, line] = (await expectDeclaredAnswers([
       post('/api/amm-info', { ...mine, amountXrp: '1', tradeType: 'BUY' }),
       post('/api/swap/batch/quote', batch),
       post('/api/swap', {
@@ -481,8 +485,14 @@ describe('GET /api/docs', () => {
         type: 'SELL',
         price: '1000',
       }),
-      post('/api/add-trustline', mine),
-    ])) as [unknown, unknown, unknown, unknown, LimitOrderResult];
+      // A new line (to the curve's token), then its removal (its balance is 0).
+      post('/api/add-trustline', { ...mine, issuer: curve.issuer_address, token: 'DCRV' }),
+      post('/api/wallets/remove-trustline', {
+        walletId: trader.id,
+        issuer: curve.issuer_address,
+        currency: 'DCRV',
+      }),
+    ])) as [unknown, unknown, unknown, unknown, LimitOrderResult, { status: string; existed?: boolean }];
     const orders = `/api/orders/get-orders/${alice.user.id}`;
     await expectDeclaredAnswers([
       { who: alice, method: 'GET', route: '/api/orders/get-orders/:userId', url: orders },
@@ -515,7 +525,9 @@ describe('GET /api/docs', () => {
         amountLp: new Decimal(lp.balance).div(4).toFixed(6),
       }),
     ]);
-    // Not trivially empty: the order was listed, then cancelled; alice held LP tokens.
+    // Not trivially empty: the line was new; the order was listed, then cancelled; alice held LP tokens.
+    expect(line).toMatchObject({ status: 'success' });
+    expect(line.existed).toBeUndefined();
     const listed = (await t.app.inject({ url: orders, headers: alice.headers })).json() as OrderView[];
     expect(listed.find((o) => o.id === placed.order.id)?.status).toBe('canceled');
     expect(new Decimal(lp.balance).gt(0)).toBe(true);
