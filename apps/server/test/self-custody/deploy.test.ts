@@ -9,6 +9,7 @@ import {
   xrpToDrops,
   type DecimalValue,
   type DeployResult,
+  type DeployClaimView,
   type DevAllocationResult,
   type JobStatusView,
   type VestingScheduleView,
@@ -222,6 +223,10 @@ describe('a deploy funded from a browser wallet', () => {
     // Not someone else's: 404.
     const stranger = await t.signIn('stranger_dev');
     expect((await call(stranger, 'POST', `/api/deploy-token/${jobId}/allocation`)).statusCode).toBe(404);
+    // The dashboard's own claim stays empty: the schedule's "Claim and lock" offers this one.
+    expect((await call(creator, 'GET', `/api/dashboard/deploy-claim/${result.token_id}`)).json()).toEqual({
+      claim: null,
+    });
 
     // The claim and locks: the wallet's line (the supply as its limit), CheckCash of the whole
     // allocation, then the custodial job's escrows.
@@ -416,6 +421,12 @@ describe("a browser wallet's deploy with a first buy, and under RequireAuth", ()
     };
   }
 
+  /** The dashboard's read of what the deploy still leaves in Checks for the wallet. */
+  const dashboardClaim = async (tokenId: number, who: SignedIn = creator) => {
+    const res = await call(who, 'GET', `/api/dashboard/deploy-claim/${tokenId}`);
+    return { status: res.statusCode, body: res.json() as DeployClaimView };
+  };
+
   it('buys first in the pool’s own Batch (into the hot wallet), then a Check the wallet cashes after the LP burn: the swap-out exactly, the fee to the drop', async () => {
     expect(await t.app.platform.submissions!.batchEnabled()).toBe(true);
     const body = {
@@ -505,6 +516,23 @@ describe("a browser wallet's deploy with a first buy, and under RequireAuth", ()
       tokenBalance(t.connection.client, browser.classicAddress, result.issuer_address, result.currency);
     expect(await token()).toBe('0');
 
+    // The modal closed unclaimed: the token's dashboard finds the Check on the ledger and offers
+    // the same claim; to another user the token is not theirs (404).
+    expect(await dashboardClaim(result.token_id)).toEqual({
+      status: 200,
+      body: {
+        claim: {
+          jobId,
+          walletAddress: browser.classicAddress,
+          allocation: null,
+          firstBuy: out.toFixed(),
+          text: SELF_CUSTODY_MESSAGES.firstBuyWaiting,
+        },
+      },
+    });
+    const other = await t.signIn('other_buyer');
+    expect((await dashboardClaim(result.token_id, other)).status).toBe(404);
+
     // The claim: the wallet's line, then the CheckCash of exactly the swap-out (no dev allocation).
     const claim = intentOf(
       await call(
@@ -533,6 +561,8 @@ describe("a browser wallet's deploy with a first buy, and under RequireAuth", ()
     });
     expect(new Decimal(await token()).eq(out)).toBe(true);
     expect(await world.xrp(browser.classicAddress)).toBe(before - 2n * baseFee);
+    // Cashed: the dashboard offers nothing more.
+    expect((await dashboardClaim(result.token_id)).body).toEqual({ claim: null });
     const again = await call(creator, 'POST', `/api/deploy-token/${jobId}/allocation`);
     expect(again.statusCode).toBe(400);
     expect(again.json().message).toBe(SELF_CUSTODY_MESSAGES.allocationClaimed);
@@ -575,6 +605,16 @@ describe("a browser wallet's deploy with a first buy, and under RequireAuth", ()
     expect(await lines()).toMatchObject({ balance: '0', limit: '0', peer_authorized: true });
 
     const out = xls30Out(100_000_000, 900_000, 5_000_000, Math.floor(300 / 10));
+    // No vesting schedule: the dashboard's claim offers both Checks, with both sentences.
+    expect((await dashboardClaim(result.token_id)).body).toEqual({
+      claim: {
+        jobId,
+        walletAddress: browser.classicAddress,
+        allocation: '100000',
+        firstBuy: out.toFixed(),
+        text: `${SELF_CUSTODY_MESSAGES.allocationWaiting} ${SELF_CUSTODY_MESSAGES.firstBuyWaiting}`,
+      },
+    });
     const claim = intentOf(
       await call(
         creator,
@@ -595,5 +635,6 @@ describe("a browser wallet's deploy with a first buy, and under RequireAuth", ()
     const line = await lines();
     expect(line).toMatchObject({ limit: '1000000', peer_authorized: true });
     expect(new Decimal(line.balance).eq(out.plus(100_000))).toBe(true);
+    expect((await dashboardClaim(result.token_id)).body).toEqual({ claim: null });
   }, 240_000);
 });

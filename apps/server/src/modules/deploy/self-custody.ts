@@ -4,9 +4,11 @@ import {
   DEPLOY_STEP_LABELS,
   ledgerResultMessage,
   SELF_CUSTODY_MESSAGES,
+  type DeployClaimView,
   type DevAllocationResult,
   type IntentRequired,
 } from '@ledgerpad/shared';
+import { eq } from 'drizzle-orm';
 import type { Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
@@ -17,7 +19,7 @@ import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, TxRequest } from '../../ledger/submission-service';
 import { stageDeployWallets } from '../../platform/custody';
 import type { IntentFinisher, IntentRow, IntentService } from '../../platform/intents';
-import type { JobRunner } from '../../platform/jobs';
+import { jobs, type JobRunner } from '../../platform/jobs';
 import { DEPLOY_JOB, deployStepNames, type DeployPayload } from './job';
 import { devLockTx, lockStepName } from './plan';
 import { ALLOCATION_CLAIM, ALLOCATION_INTENT } from '../vesting';
@@ -82,6 +84,71 @@ export interface SelfCustodyDeployDeps {
   funds?: Funds;
 }
 
+/** The first buy's tokens a self-funded deploy's hot wallet writes its Check of; null: no first buy. */
+const firstBuyTokens = (payload: DeployPayload): string | null =>
+  payload.firstBuy && BigInt(payload.firstBuy.drops) > 0n ? payload.firstBuy.deliverMin : null;
+
+/**
+ * The Checks of the deploy's token to the creator's wallet on the validated ledger, by writer (the
+ * issuer's: the dev allocation; the hot wallet's: the first buy).
+ */
+async function walletChecks(
+  client: Client,
+  owner: string,
+  currency: string,
+  issuer: string,
+): Promise<Map<string, string>> {
+  const r = await client.request({
+    command: 'account_objects',
+    account: owner,
+    type: 'check',
+    ledger_index: 'validated',
+  });
+  const found = new Map<string, string>();
+  for (const o of r.result.account_objects as unknown as Array<Record<string, unknown>>) {
+    const max = o.SendMax as { currency?: string; issuer?: string } | undefined;
+    if (o.Destination === owner && max?.currency === currency && max.issuer === issuer)
+      found.set(o.Account as string, o.index as string);
+  }
+  return found;
+}
+
+/**
+ * The dashboard's claim of a self-funded deploy (GET /api/dashboard/deploy-claim/{tokenId},
+ * docs/self-custody.md "Claiming later, from the dashboard"): what the completed job left for the
+ * creator's wallet in Checks still on the validated ledger — the same read as the claim's
+ * (`prepareAllocation`), so the Claim button appears exactly when that claim has something to cash.
+ * Null when nothing waits, and when the allocation has a vesting schedule: the schedule's "Claim
+ * and lock" offers it (with the first buy, which that claim cashes too).
+ */
+export async function waitingClaim(db: Db, client: Client, jobId: string): Promise<DeployClaimView['claim']> {
+  const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId));
+  const payload = job?.payload as DeployPayload | undefined;
+  if (!job || job.type !== DEPLOY_JOB || job.status !== 'completed' || !payload?.selfFunded) return null;
+  const buyTokens = firstBuyTokens(payload);
+  const dev = new Decimal(payload.devAmount).gt(0);
+  if (!dev && !buyTokens) return null;
+  const { issuer_address: issuer, hot_wallet_address: hot } = job.result as {
+    issuer_address: string;
+    hot_wallet_address: string;
+  };
+  const checks = await walletChecks(client, payload.userAddress, payload.currency, issuer);
+  const allocation = dev && checks.has(issuer) ? payload.devAmount : null;
+  const firstBuy = buyTokens && checks.has(hot) ? buyTokens : null;
+  if (!allocation && !firstBuy) return null;
+  if (allocation && payload.vesting?.tranches.length) return null;
+  return {
+    jobId,
+    walletAddress: payload.userAddress,
+    allocation,
+    firstBuy,
+    text: [
+      ...(allocation ? [SELF_CUSTODY_MESSAGES.allocationWaiting] : []),
+      ...(firstBuy ? [SELF_CUSTODY_MESSAGES.firstBuyWaiting] : []),
+    ].join(' '),
+  };
+}
+
 export class SelfCustodyDeploy {
   constructor(private readonly deps: SelfCustodyDeployDeps) {}
 
@@ -139,8 +206,7 @@ export class SelfCustodyDeploy {
   async prepareAllocation(userId: number, jobId: string, requestKey: string): Promise<IntentRequired> {
     const job = await this.deps.jobs.get(jobId);
     const payload = job?.payload as DeployPayload | undefined;
-    const buyTokens =
-      payload?.firstBuy && BigInt(payload.firstBuy.drops) > 0n ? payload.firstBuy.deliverMin : null;
+    const buyTokens = payload ? firstBuyTokens(payload) : null;
     if (
       !job ||
       job.type !== DEPLOY_JOB ||
@@ -159,7 +225,7 @@ export class SelfCustodyDeploy {
       issuer_address: string;
       hot_wallet_address: string;
     };
-    const checks = await this.walletChecks(client, payload.userAddress, payload.currency, issuer);
+    const checks = await walletChecks(client, payload.userAddress, payload.currency, issuer);
     const devCheck = new Decimal(payload.devAmount).gt(0) ? checks.get(issuer) : undefined;
     const buyCheck = buyTokens ? checks.get(hot) : undefined;
     if (!devCheck && !buyCheck) throw badRequest(SELF_CUSTODY_MESSAGES.allocationClaimed);
@@ -217,31 +283,6 @@ export class SelfCustodyDeploy {
       context: context as unknown as Record<string, unknown>,
     });
     return { status: 'sign', intent };
-  }
-
-  /**
-   * The Checks of the deploy's token to the creator's wallet on the validated ledger, by writer (the
-   * issuer's: the dev allocation; the hot wallet's: the first buy).
-   */
-  private async walletChecks(
-    client: Client,
-    owner: string,
-    currency: string,
-    issuer: string,
-  ): Promise<Map<string, string>> {
-    const r = await client.request({
-      command: 'account_objects',
-      account: owner,
-      type: 'check',
-      ledger_index: 'validated',
-    });
-    const found = new Map<string, string>();
-    for (const o of r.result.account_objects as unknown as Array<Record<string, unknown>>) {
-      const max = o.SendMax as { currency?: string; issuer?: string } | undefined;
-      if (o.Destination === owner && max?.currency === currency && max.issuer === issuer)
-        found.set(o.Account as string, o.index as string);
-    }
-    return found;
   }
 
   allocationFinisher(): IntentFinisher {
