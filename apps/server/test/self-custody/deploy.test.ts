@@ -4,6 +4,7 @@ import { Wallet } from 'xrpl';
 import {
   Decimal,
   deployCost,
+  RLUSD_CURRENCY_HEX,
   FIRST_BUY_NETWORK_XRP,
   SELF_CUSTODY_MESSAGES,
   xrpToDrops,
@@ -27,6 +28,7 @@ import { tokenBalance } from '../helpers/ledger-reads';
 import { testLogo } from '../helpers/test-logo';
 import { ammLaunchBody, type TradingWorld } from '../helpers/trading-world';
 import type { WalletTestApp } from '../wallets/wallet-app';
+import { curveLaunchBody } from '../bonding/bonding-world';
 import { intentOf, signIntent } from './helpers';
 import { selfCustodyWorld, type SelfCustodyWorld } from './world';
 
@@ -41,12 +43,14 @@ let stepsOf: SelfCustodyWorld['stepsOf'];
 let creator: SignedIn;
 const browser = Wallet.generate();
 let walletId: number;
+let fundedSelfCustody: SelfCustodyWorld['fundedSelfCustody'];
 
 beforeAll(async () => {
   const w = await selfCustodyWorld();
   ({ t, world, call, stepsOf } = w);
   creator = await t.signIn('creator');
   walletId = await w.fundedSelfCustody(creator, browser);
+  fundedSelfCustody = w.fundedSelfCustody;
 }, 180_000);
 afterAll(async () => {
   await t?.close();
@@ -337,17 +341,117 @@ describe('a deploy funded from a browser wallet', () => {
     expect(view.tranches.map((x) => x.status)).toEqual(['released', 'locked']);
   }, 240_000);
 
-  it('refuses what would need the wallet mid-job (an RLUSD pair) with the sentence, before anything', async () => {
+  it('refuses a curve launch with an RLUSD pair with the sentence, before anything', async () => {
     const before = (await t.database.db.select().from(signingIntents)).length;
     const res = await call(creator, 'POST', '/api/deploy-token', {
-      ...ammLaunchBody(walletId, { name: 'Dev Launch', ticker: 'DEVL' }, await testLogo(t.database.db)),
-      liquidityPairType: 'RLUSD',
-      liquidityAmount: '10',
+      ...curveLaunchBody(walletId, { name: 'Dev Curve', ticker: 'DEVC', pair: 'RLUSD' }),
+      logoUrl: await testLogo(t.database.db),
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(SELF_CUSTODY_MESSAGES.deployLimits);
     expect(await t.database.db.select().from(signingIntents)).toHaveLength(before);
   });
+});
+
+describe("a browser wallet's deploy with an RLUSD pair", () => {
+  it('writes a Check of the RLUSD to the freshly funded hot wallet in the same intent; the job cashes it after the line and opens the pool', async () => {
+    // A creator of its own: deploy attempts are limited per user.
+    const creator = await t.signIn('dollar_dev');
+    const dollar = Wallet.generate();
+    const id = await fundedSelfCustody(creator, dollar);
+    const rlusd = (await platformWallet(t.database.db, PLATFORM_ROLES.rlusdIssuer))!.address;
+    // The wallet's own RLUSD line (its key, here), then the faucet's RLUSD into it.
+    await t.connection.client.submitAndWait(
+      {
+        TransactionType: 'TrustSet',
+        Account: dollar.classicAddress,
+        LimitAmount: { currency: RLUSD_CURRENCY_HEX, issuer: rlusd, value: '1000000' },
+      },
+      { wallet: dollar, autofill: true },
+    );
+    const funded = await call(creator, 'POST', `/api/wallets/${id}/fund-rlusd`);
+    expect(funded.statusCode, funded.body).toBe(200);
+    const faucet = new Decimal(t.app.platform.config.FAUCET_RLUSD);
+    const rlusdOf = (account: string) =>
+      tokenBalance(t.connection.client, account, rlusd, RLUSD_CURRENCY_HEX);
+    expect(new Decimal(await rlusdOf(dollar.classicAddress)).eq(faucet)).toBe(true);
+
+    const body = {
+      ...ammLaunchBody(id, { name: 'Self Dollar', ticker: 'SUSD' }, await testLogo(t.database.db)),
+      liquidityPairType: 'RLUSD',
+      liquidityAmount: '250',
+    };
+    const { reserveBase, reserveIncrement, baseFee } = t.app.platform.submissions!.reserves;
+    const fees = await t.app.platform.settings.fees(reserveIncrement, reserveBase);
+    const cost = deployCost(body as never, fees, creator.user.id);
+    const intent = intentOf(
+      await call(creator, 'POST', '/api/deploy-token', body, { 'idempotency-key': 'deploy-self-rlusd-1' }),
+    );
+    // The issuer's reserve; the hot wallet's (RLUSD pair), the service fee, its fee and the
+    // CheckCash's fee; then the Check of exactly the pool's RLUSD to that hot wallet.
+    const serviceFee = xrpToDrops(cost.serviceFee);
+    const hotFund = xrpToDrops(cost.hotWalletReserve) + serviceFee + baseFee + baseFee;
+    expect(intent.txs.map((x) => x.TransactionType)).toEqual(['Payment', 'Payment', 'CheckCreate']);
+    expect(intent.txs[0]!.Amount).toBe(xrpToDrops(cost.issuerReserve).toString());
+    expect(intent.txs[1]!.Amount).toBe(hotFund.toString());
+    const hot = intent.txs[1]!.Destination as string;
+    expect(intent.txs[2]).toMatchObject({
+      Destination: hot,
+      SendMax: { currency: RLUSD_CURRENCY_HEX, issuer: rlusd, value: '250' },
+    });
+    // A Check for more RLUSD is refused by name, nothing sent.
+    const changed = await call(creator, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(dollar, intent, (tx, i) =>
+        i === 2 ? { ...tx, SendMax: { currency: RLUSD_CURRENCY_HEX, issuer: rlusd, value: '251' } } : tx,
+      ),
+    });
+    expect(changed.statusCode).toBe(400);
+    expect(changed.json().message).toBe(SELF_CUSTODY_MESSAGES.mismatch('SendMax'));
+
+    const xrpBefore = await world.xrp(dollar.classicAddress);
+    const signed = await call(creator, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(dollar, intent),
+    });
+    expect(signed.statusCode, signed.body).toBe(200);
+    const { jobId } = signed.json() as { jobId: string };
+    const job = await t.app.platform.jobs.waitFor(jobId, { timeoutMs: 120_000 });
+    expect(job.status, job.error ?? '').toBe('completed');
+    const result = (job as unknown as JobStatusView<DeployResult>).result!;
+    expect(result.hot_wallet_address).toBe(hot);
+
+    // The pool: 250 RLUSD and the whole supply; the wallet's RLUSD down by exactly 250, its XRP by
+    // its two payments and three network fees (the Check's reserve came back when it was cashed).
+    const amm = await t.connection.client.request({
+      command: 'amm_info',
+      asset: { currency: RLUSD_CURRENCY_HEX, issuer: rlusd },
+      asset2: { currency: result.currency, issuer: result.issuer_address },
+      ledger_index: 'validated',
+    });
+    expect(amm.result.amm.amount).toMatchObject({ value: '250' });
+    expect(amm.result.amm.amount2).toMatchObject({ value: '1000000' });
+    expect(new Decimal(await rlusdOf(dollar.classicAddress)).eq(faucet.minus(250))).toBe(true);
+    expect(await world.xrp(dollar.classicAddress)).toBe(
+      xrpBefore - xrpToDrops(cost.issuerReserve) - hotFund - 3n * baseFee,
+    );
+    // The Check was the hot wallet's to cash: CheckCash of exactly 250, signed by the hot wallet,
+    // and no Check is left.
+    const [row] = await t.database.db.select().from(jobs).where(eq(jobs.id, jobId));
+    const payload = row!.payload as DeployPayload;
+    const cashes = await ledgerTxs(result.ledgers!['send-rlusd']!);
+    expect(cashes.find((x) => x.TransactionType === 'CheckCash')).toMatchObject({
+      Account: hot,
+      CheckID: payload.rlusdCheck,
+      Amount: { currency: RLUSD_CURRENCY_HEX, issuer: rlusd, value: '250' },
+      meta: { TransactionResult: 'tesSUCCESS' },
+    });
+    const left = await t.connection.client.request({
+      command: 'account_objects',
+      account: dollar.classicAddress,
+      type: 'check',
+      ledger_index: 'validated',
+    });
+    expect(left.result.account_objects).toHaveLength(0);
+  }, 240_000);
 });
 
 /**

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   Decimal,
   DEPLOY_STEP_LABELS,
@@ -9,7 +9,7 @@ import {
   type IntentRequired,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
-import type { Client } from 'xrpl';
+import { decodeAccountID, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import { validatedClose } from '../../ledger/escrows';
@@ -68,6 +68,25 @@ interface AllocationContext {
 
 /** The purpose of the CheckCash of a self-funded deploy's first buy (the hot wallet's Check). */
 export const FIRST_BUY_CLAIM = 'deploy:claim-first-buy';
+
+/** The purpose of a self-funded RLUSD pair's Check of the pool's RLUSD (the funding's third tx). */
+export const RLUSD_CHECK = 'deploy:rlusd-check';
+
+/** The RLUSD a self-funded AMM launch's funding writes its Check of; null without an RLUSD pool. */
+const rlusdCheck = (p: DeployPayload) =>
+  p.rlusd && p.launchType !== 'bonding'
+    ? { currency: p.rlusd.currency, issuer: p.rlusd.issuer, value: p.liquidity }
+    : null;
+
+/** A Check's ledger id: SHA-512Half of the space key 'C', its writer's AccountID and its Sequence. */
+export function checkId(account: string, sequence: number): string {
+  const key = Buffer.concat([
+    Buffer.from([0x00, 0x43]),
+    Buffer.from(decodeAccountID(account)),
+    Buffer.from(sequence.toString(16).padStart(8, '0'), 'hex'),
+  ]);
+  return createHash('sha512').update(key).digest('hex').slice(0, 64).toUpperCase();
+}
 
 /** What the intent keeps: the job's payload, fixed now, and the job's id its staged wallets carry. */
 interface FundContext {
@@ -189,6 +208,20 @@ export class SelfCustodyDeploy {
           tx: { TransactionType: 'Payment', Destination: staged.hot.address, Amount: payload.hotFundDrops },
           purpose: `deploy:${second}`,
         },
+        // An RLUSD pool: the wallet's RLUSD in a Check to the hot wallet — after its funding (a
+        // Check's destination must exist: tecNO_DST), cashed by the hot wallet after its line.
+        ...(rlusdCheck(payload)
+          ? [
+              {
+                tx: {
+                  TransactionType: 'CheckCreate',
+                  Destination: staged.hot.address,
+                  SendMax: rlusdCheck(payload)!,
+                },
+                purpose: RLUSD_CHECK,
+              },
+            ]
+          : []),
       ],
       context: context as unknown as Record<string, unknown>,
     });
@@ -337,10 +370,13 @@ export class SelfCustodyDeploy {
       recheck: async (intent) => {
         const { payload } = intent.context as unknown as FundContext;
         const fee = BigInt(payload.serviceFeeDrops);
+        // An RLUSD pool's Check is the wallet's object until the hot wallet cashes it: one reserve.
+        const check = rlusdCheck(payload) ? 1 : 0;
         await this.deps.funds?.requireXrp(intent.account, {
           amount: BigInt(payload.issuerFundDrops) + BigInt(payload.hotFundDrops) - fee,
           platformFee: fee,
-          transactions: 2,
+          newObjects: check,
+          transactions: 2 + check,
         });
       },
       finish: (intent, outcomes) => this.finish(intent, outcomes),
@@ -360,17 +396,19 @@ export class SelfCustodyDeploy {
     const { payload, jobId } = intent.context as unknown as FundContext;
     if (failed) {
       const second = payload.launchType === 'bonding' ? 'fund-curve' : 'fund-hot-wallet';
-      const step = failed === outcomes[0] ? 'fund-issuer' : second;
-      throw ledgerFailure(
-        failed,
-        `${DEPLOY_STEP_LABELS[step] ?? step} failed: ${ledgerResultMessage(failed.result)} (${failed.result})`,
-      );
+      const step = failed === outcomes[0] ? 'fund-issuer' : failed === outcomes[1] ? second : null;
+      const what = step ? (DEPLOY_STEP_LABELS[step] ?? step) : 'Writing the Check of your RLUSD';
+      throw ledgerFailure(failed, `${what} failed: ${ledgerResultMessage(failed.result)} (${failed.result})`);
     }
+    // The RLUSD Check's id, from its writer and Sequence as signed: the job's `send-rlusd` cashes it.
+    const txs = intent.txs as Array<{ Sequence: number }>;
     const job = await this.deps.jobs.enqueue({
       id: jobId,
       type: DEPLOY_JOB,
       userId: payload.userId,
-      payload,
+      payload: rlusdCheck(payload)
+        ? { ...payload, rlusdCheck: checkId(intent.account, txs[2]!.Sequence) }
+        : payload,
       steps: deployStepNames(payload),
       key: `${DEPLOY_JOB}:intent:${intent.id}`,
     });
