@@ -302,6 +302,8 @@ export {
   walletAppSchema,
   walletKindLabel,
   walletKindSchema,
+  deployClaimViewSchema,
+  type DeployClaimView,
   type DevAllocationResult,
   type IntentMode,
   type IntentRequired,

@@ -83,6 +83,10 @@ describe('the first buy (issue 37)', () => {
       deployCost({ ...form, requireAuth: false }, fees, 2, { selfCustody: true }).selfCustodyIssuer,
     ).toBe('0.2');
     expect(deployCost(form, fees, 1, { selfCustody: true }).selfCustodyHot).toBe('0.20001');
+    // An RLUSD pair (no first buy): the service fee's network fee and the CheckCash's of the RLUSD.
+    const rlusdPair = { ...form, liquidityPairType: 'RLUSD' as const, firstBuyXrp: undefined };
+    expect(deployCost(rlusdPair, fees, 2, { selfCustody: true }).selfCustodyHot).toBe('0.00002');
+    expect(deployCost(rlusdPair, fees, 2).selfCustodyHot).toBe('0');
   });
 
   it('is refused on an RLUSD pair and with more than 6 decimals', () => {

@@ -17,8 +17,8 @@ function plans() {
         for (const blackhole of [false, true])
           for (const burnLp of [false, true])
             for (const buy of rlusd ? ['none'] : ['none', 'batch', 'steps'])
-              // Funded from a self-custody wallet (docs/self-custody.md "Deploy"): XRP pairs only.
-              for (const selfFunded of rlusd ? [false] : [false, true])
+              // Funded from a self-custody wallet (docs/self-custody.md "Deploy"), RLUSD pairs too.
+              for (const selfFunded of [false, true])
                 out.push({
                   name: `amm requireAuth=${requireAuth} dev=${dev} rlusd=${rlusd} blackhole=${blackhole} burnLp=${burnLp} locked=${dev} firstBuy=${buy} selfFunded=${selfFunded}`,
                   steps: planDeploy({

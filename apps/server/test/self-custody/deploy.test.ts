@@ -4,11 +4,13 @@ import { Wallet } from 'xrpl';
 import {
   Decimal,
   deployCost,
+  RLUSD_CURRENCY_HEX,
   FIRST_BUY_NETWORK_XRP,
   SELF_CUSTODY_MESSAGES,
   xrpToDrops,
   type DecimalValue,
   type DeployResult,
+  type DeployClaimView,
   type DevAllocationResult,
   type JobStatusView,
   type VestingScheduleView,
@@ -26,6 +28,7 @@ import { tokenBalance } from '../helpers/ledger-reads';
 import { testLogo } from '../helpers/test-logo';
 import { ammLaunchBody, type TradingWorld } from '../helpers/trading-world';
 import type { WalletTestApp } from '../wallets/wallet-app';
+import { curveLaunchBody } from '../bonding/bonding-world';
 import { intentOf, signIntent } from './helpers';
 import { selfCustodyWorld, type SelfCustodyWorld } from './world';
 
@@ -40,12 +43,14 @@ let stepsOf: SelfCustodyWorld['stepsOf'];
 let creator: SignedIn;
 const browser = Wallet.generate();
 let walletId: number;
+let fundedSelfCustody: SelfCustodyWorld['fundedSelfCustody'];
 
 beforeAll(async () => {
   const w = await selfCustodyWorld();
   ({ t, world, call, stepsOf } = w);
   creator = await t.signIn('creator');
   walletId = await w.fundedSelfCustody(creator, browser);
+  fundedSelfCustody = w.fundedSelfCustody;
 }, 180_000);
 afterAll(async () => {
   await t?.close();
@@ -222,6 +227,10 @@ describe('a deploy funded from a browser wallet', () => {
     // Not someone else's: 404.
     const stranger = await t.signIn('stranger_dev');
     expect((await call(stranger, 'POST', `/api/deploy-token/${jobId}/allocation`)).statusCode).toBe(404);
+    // The dashboard's own claim stays empty: the schedule's "Claim and lock" offers this one.
+    expect((await call(creator, 'GET', `/api/dashboard/deploy-claim/${result.token_id}`)).json()).toEqual({
+      claim: null,
+    });
 
     // The claim and locks: the wallet's line (the supply as its limit), CheckCash of the whole
     // allocation, then the custodial job's escrows.
@@ -332,17 +341,117 @@ describe('a deploy funded from a browser wallet', () => {
     expect(view.tranches.map((x) => x.status)).toEqual(['released', 'locked']);
   }, 240_000);
 
-  it('refuses what would need the wallet mid-job (an RLUSD pair) with the sentence, before anything', async () => {
+  it('refuses a curve launch with an RLUSD pair with the sentence, before anything', async () => {
     const before = (await t.database.db.select().from(signingIntents)).length;
     const res = await call(creator, 'POST', '/api/deploy-token', {
-      ...ammLaunchBody(walletId, { name: 'Dev Launch', ticker: 'DEVL' }, await testLogo(t.database.db)),
-      liquidityPairType: 'RLUSD',
-      liquidityAmount: '10',
+      ...curveLaunchBody(walletId, { name: 'Dev Curve', ticker: 'DEVC', pair: 'RLUSD' }),
+      logoUrl: await testLogo(t.database.db),
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(SELF_CUSTODY_MESSAGES.deployLimits);
     expect(await t.database.db.select().from(signingIntents)).toHaveLength(before);
   });
+});
+
+describe("a browser wallet's deploy with an RLUSD pair", () => {
+  it('writes a Check of the RLUSD to the freshly funded hot wallet in the same intent; the job cashes it after the line and opens the pool', async () => {
+    // A creator of its own: deploy attempts are limited per user.
+    const creator = await t.signIn('dollar_dev');
+    const dollar = Wallet.generate();
+    const id = await fundedSelfCustody(creator, dollar);
+    const rlusd = (await platformWallet(t.database.db, PLATFORM_ROLES.rlusdIssuer))!.address;
+    // The wallet's own RLUSD line (its key, here), then the faucet's RLUSD into it.
+    await t.connection.client.submitAndWait(
+      {
+        TransactionType: 'TrustSet',
+        Account: dollar.classicAddress,
+        LimitAmount: { currency: RLUSD_CURRENCY_HEX, issuer: rlusd, value: '1000000' },
+      },
+      { wallet: dollar, autofill: true },
+    );
+    const funded = await call(creator, 'POST', `/api/wallets/${id}/fund-rlusd`);
+    expect(funded.statusCode, funded.body).toBe(200);
+    const faucet = new Decimal(t.app.platform.config.FAUCET_RLUSD);
+    const rlusdOf = (account: string) =>
+      tokenBalance(t.connection.client, account, rlusd, RLUSD_CURRENCY_HEX);
+    expect(new Decimal(await rlusdOf(dollar.classicAddress)).eq(faucet)).toBe(true);
+
+    const body = {
+      ...ammLaunchBody(id, { name: 'Self Dollar', ticker: 'SUSD' }, await testLogo(t.database.db)),
+      liquidityPairType: 'RLUSD',
+      liquidityAmount: '250',
+    };
+    const { reserveBase, reserveIncrement, baseFee } = t.app.platform.submissions!.reserves;
+    const fees = await t.app.platform.settings.fees(reserveIncrement, reserveBase);
+    const cost = deployCost(body as never, fees, creator.user.id);
+    const intent = intentOf(
+      await call(creator, 'POST', '/api/deploy-token', body, { 'idempotency-key': 'deploy-self-rlusd-1' }),
+    );
+    // The issuer's reserve; the hot wallet's (RLUSD pair), the service fee, its fee and the
+    // CheckCash's fee; then the Check of exactly the pool's RLUSD to that hot wallet.
+    const serviceFee = xrpToDrops(cost.serviceFee);
+    const hotFund = xrpToDrops(cost.hotWalletReserve) + serviceFee + baseFee + baseFee;
+    expect(intent.txs.map((x) => x.TransactionType)).toEqual(['Payment', 'Payment', 'CheckCreate']);
+    expect(intent.txs[0]!.Amount).toBe(xrpToDrops(cost.issuerReserve).toString());
+    expect(intent.txs[1]!.Amount).toBe(hotFund.toString());
+    const hot = intent.txs[1]!.Destination as string;
+    expect(intent.txs[2]).toMatchObject({
+      Destination: hot,
+      SendMax: { currency: RLUSD_CURRENCY_HEX, issuer: rlusd, value: '250' },
+    });
+    // A Check for more RLUSD is refused by name, nothing sent.
+    const changed = await call(creator, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(dollar, intent, (tx, i) =>
+        i === 2 ? { ...tx, SendMax: { currency: RLUSD_CURRENCY_HEX, issuer: rlusd, value: '251' } } : tx,
+      ),
+    });
+    expect(changed.statusCode).toBe(400);
+    expect(changed.json().message).toBe(SELF_CUSTODY_MESSAGES.mismatch('SendMax'));
+
+    const xrpBefore = await world.xrp(dollar.classicAddress);
+    const signed = await call(creator, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(dollar, intent),
+    });
+    expect(signed.statusCode, signed.body).toBe(200);
+    const { jobId } = signed.json() as { jobId: string };
+    const job = await t.app.platform.jobs.waitFor(jobId, { timeoutMs: 120_000 });
+    expect(job.status, job.error ?? '').toBe('completed');
+    const result = (job as unknown as JobStatusView<DeployResult>).result!;
+    expect(result.hot_wallet_address).toBe(hot);
+
+    // The pool: 250 RLUSD and the whole supply; the wallet's RLUSD down by exactly 250, its XRP by
+    // its two payments and three network fees (the Check's reserve came back when it was cashed).
+    const amm = await t.connection.client.request({
+      command: 'amm_info',
+      asset: { currency: RLUSD_CURRENCY_HEX, issuer: rlusd },
+      asset2: { currency: result.currency, issuer: result.issuer_address },
+      ledger_index: 'validated',
+    });
+    expect(amm.result.amm.amount).toMatchObject({ value: '250' });
+    expect(amm.result.amm.amount2).toMatchObject({ value: '1000000' });
+    expect(new Decimal(await rlusdOf(dollar.classicAddress)).eq(faucet.minus(250))).toBe(true);
+    expect(await world.xrp(dollar.classicAddress)).toBe(
+      xrpBefore - xrpToDrops(cost.issuerReserve) - hotFund - 3n * baseFee,
+    );
+    // The Check was the hot wallet's to cash: CheckCash of exactly 250, signed by the hot wallet,
+    // and no Check is left.
+    const [row] = await t.database.db.select().from(jobs).where(eq(jobs.id, jobId));
+    const payload = row!.payload as DeployPayload;
+    const cashes = await ledgerTxs(result.ledgers!['send-rlusd']!);
+    expect(cashes.find((x) => x.TransactionType === 'CheckCash')).toMatchObject({
+      Account: hot,
+      CheckID: payload.rlusdCheck,
+      Amount: { currency: RLUSD_CURRENCY_HEX, issuer: rlusd, value: '250' },
+      meta: { TransactionResult: 'tesSUCCESS' },
+    });
+    const left = await t.connection.client.request({
+      command: 'account_objects',
+      account: dollar.classicAddress,
+      type: 'check',
+      ledger_index: 'validated',
+    });
+    expect(left.result.account_objects).toHaveLength(0);
+  }, 240_000);
 });
 
 /**
@@ -415,6 +524,12 @@ describe("a browser wallet's deploy with a first buy, and under RequireAuth", ()
       payload: row!.payload as DeployPayload,
     };
   }
+
+  /** The dashboard's read of what the deploy still leaves in Checks for the wallet. */
+  const dashboardClaim = async (tokenId: number, who: SignedIn = creator) => {
+    const res = await call(who, 'GET', `/api/dashboard/deploy-claim/${tokenId}`);
+    return { status: res.statusCode, body: res.json() as DeployClaimView };
+  };
 
   it('buys first in the pool’s own Batch (into the hot wallet), then a Check the wallet cashes after the LP burn: the swap-out exactly, the fee to the drop', async () => {
     expect(await t.app.platform.submissions!.batchEnabled()).toBe(true);
@@ -505,6 +620,23 @@ describe("a browser wallet's deploy with a first buy, and under RequireAuth", ()
       tokenBalance(t.connection.client, browser.classicAddress, result.issuer_address, result.currency);
     expect(await token()).toBe('0');
 
+    // The modal closed unclaimed: the token's dashboard finds the Check on the ledger and offers
+    // the same claim; to another user the token is not theirs (404).
+    expect(await dashboardClaim(result.token_id)).toEqual({
+      status: 200,
+      body: {
+        claim: {
+          jobId,
+          walletAddress: browser.classicAddress,
+          allocation: null,
+          firstBuy: out.toFixed(),
+          text: SELF_CUSTODY_MESSAGES.firstBuyWaiting,
+        },
+      },
+    });
+    const other = await t.signIn('other_buyer');
+    expect((await dashboardClaim(result.token_id, other)).status).toBe(404);
+
     // The claim: the wallet's line, then the CheckCash of exactly the swap-out (no dev allocation).
     const claim = intentOf(
       await call(
@@ -533,6 +665,8 @@ describe("a browser wallet's deploy with a first buy, and under RequireAuth", ()
     });
     expect(new Decimal(await token()).eq(out)).toBe(true);
     expect(await world.xrp(browser.classicAddress)).toBe(before - 2n * baseFee);
+    // Cashed: the dashboard offers nothing more.
+    expect((await dashboardClaim(result.token_id)).body).toEqual({ claim: null });
     const again = await call(creator, 'POST', `/api/deploy-token/${jobId}/allocation`);
     expect(again.statusCode).toBe(400);
     expect(again.json().message).toBe(SELF_CUSTODY_MESSAGES.allocationClaimed);
@@ -575,6 +709,16 @@ describe("a browser wallet's deploy with a first buy, and under RequireAuth", ()
     expect(await lines()).toMatchObject({ balance: '0', limit: '0', peer_authorized: true });
 
     const out = xls30Out(100_000_000, 900_000, 5_000_000, Math.floor(300 / 10));
+    // No vesting schedule: the dashboard's claim offers both Checks, with both sentences.
+    expect((await dashboardClaim(result.token_id)).body).toEqual({
+      claim: {
+        jobId,
+        walletAddress: browser.classicAddress,
+        allocation: '100000',
+        firstBuy: out.toFixed(),
+        text: `${SELF_CUSTODY_MESSAGES.allocationWaiting} ${SELF_CUSTODY_MESSAGES.firstBuyWaiting}`,
+      },
+    });
     const claim = intentOf(
       await call(
         creator,
@@ -595,5 +739,6 @@ describe("a browser wallet's deploy with a first buy, and under RequireAuth", ()
     const line = await lines();
     expect(line).toMatchObject({ limit: '1000000', peer_authorized: true });
     expect(new Decimal(line.balance).eq(out.plus(100_000))).toBe(true);
+    expect((await dashboardClaim(result.token_id)).body).toEqual({ claim: null });
   }, 240_000);
 });

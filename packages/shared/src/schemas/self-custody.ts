@@ -68,7 +68,7 @@ export const SELF_CUSTODY_MESSAGES = {
     "This wallet's key stays in your browser or wallet app, and this action cannot ask it to sign yet. Use a custodial wallet for it.",
   /** A deploy funded from a self-custody wallet (docs/self-custody.md "Deploy"): what it cannot have yet. */
   deployLimits:
-    'A deploy from a wallet whose key stays in your browser or wallet app cannot have an RLUSD pair yet: choose the XRP pair, or deploy from a custodial wallet.',
+    'A bonding curve launch from a wallet whose key stays in your browser or wallet app cannot have an RLUSD pair yet: choose the XRP pair or an instant launch, or deploy from a custodial wallet.',
   /** A self-funded deploy's dev allocation (docs/self-custody.md "Deploy"): the intent after the job. */
   allocationNotFound: 'No dev allocation or first buy of this deploy waits for your wallet.',
   allocationNotReady:
@@ -77,6 +77,8 @@ export const SELF_CUSTODY_MESSAGES = {
     'The dev allocation and first buy were already claimed: their Checks are no longer on the ledger (cashed or cancelled).',
   allocationUnlocked:
     'Your dev allocation waits in a Check from the issuer: until your wallet signs its claim and locks, it is not locked (your wallet could cash it without locking it).',
+  allocationWaiting:
+    'Your dev allocation waits in a Check from the issuer: your wallet signs its claim to receive it.',
   firstBuyWaiting:
     "Your first buy's tokens wait in a Check from the launch's hot wallet: your wallet signs its claim to receive them.",
   mismatch: (field: string) => `The signed transaction does not match what was prepared: ${field} differs.`,
@@ -210,6 +212,28 @@ export type IntentStatus = z.infer<typeof intentStatusSchema>;
 export const intentSubmitResultSchema = z
   .unknown()
   .describe("The answer of the intent's action: the body its custodial route answers.");
+
+/**
+ * GET /api/dashboard/deploy-claim/{tokenId} (docs/self-custody.md "Claiming later, from the
+ * dashboard"): what a self-funded deploy of the caller still leaves for its wallet in Checks on the
+ * validated ledger — the dev allocation (the issuer's Check) and the first buy (the hot wallet's) —
+ * with the sentence the dashboard shows beside its Claim button; null when nothing waits (or a
+ * vesting schedule's "Claim and lock" offers it).
+ */
+export const deployClaimViewSchema = z.object({
+  claim: z
+    .object({
+      jobId: z.string(),
+      walletAddress: z.string(),
+      /** The dev allocation waiting in the issuer's Check; null: none (or cashed). */
+      allocation: z.string().nullable(),
+      /** The first buy's tokens waiting in the hot wallet's Check; null: none (or cashed). */
+      firstBuy: z.string().nullable(),
+      text: z.string(),
+    })
+    .nullable(),
+});
+export type DeployClaimView = z.infer<typeof deployClaimViewSchema>;
 
 /**
  * A self-funded deploy's dev allocation (and first buy) once its wallet signed the claim

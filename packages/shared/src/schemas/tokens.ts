@@ -82,8 +82,9 @@ interface DeployCost {
    */
   selfCustodyIssuer: string;
   /**
-   * And the hot wallet's (the curve account's): the network fee of the service fee it pays, and with
-   * a first buy one owner reserve and one network fee for the Check of the bought tokens.
+   * And the hot wallet's (the curve account's): the network fee of the service fee it pays, with
+   * a first buy one owner reserve and one network fee for the Check of the bought tokens, and with
+   * an RLUSD pair the network fee of its CheckCash of the wallet's RLUSD.
    */
   selfCustodyHot: string;
 }
@@ -145,7 +146,10 @@ export function deployCost(
     : (dev ? owner : new Decimal(0)).plus(form.requireAuth && (dev || buyDrops > 0n) ? owner.plus(txFee) : 0);
   const selfCustodyHot = !self
     ? new Decimal(0)
-    : (serviceFee.gt(0) ? txFee : new Decimal(0)).plus(buyDrops > 0n ? owner.plus(txFee) : 0);
+    : (serviceFee.gt(0) ? txFee : new Decimal(0))
+        .plus(buyDrops > 0n ? owner.plus(txFee) : 0)
+        // An RLUSD pair: the hot wallet cashes the wallet's Check of the pool's RLUSD (its fee).
+        .plus(rlusdPair && !bonding ? txFee : 0);
   const xrp = liquidityXrp
     .plus(serviceFee)
     .plus(issuerReserve)

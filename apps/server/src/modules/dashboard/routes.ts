@@ -5,6 +5,7 @@ import {
   authorizeTrustLineSchema,
   dashboardSetLimitSchema,
   dashboardWriteResponseSchema,
+  deployClaimViewSchema,
   freezeTrustLineSchema,
   hasDeployedResponseSchema,
   intentRequiredSchema,
@@ -70,6 +71,16 @@ export function registerDashboard(
       response: issuerWalletResponseSchema,
     }),
     (request) => service.issuerWallet(userId(request), tokenId(request)),
+  );
+
+  app.get(
+    '/api/dashboard/deploy-claim/:tokenId',
+    declared('user', {
+      summary:
+        'What your self-custody deploy of this token still leaves for your wallet in Checks (dev allocation, first buy), read from the ledger.',
+      response: deployClaimViewSchema,
+    }),
+    (request) => service.deployClaim(userId(request), tokenId(request)),
   );
 
   // A token's holders grow with its success: the web reads every page (features/dashboard/api.ts).

@@ -6,6 +6,7 @@ import {
   RLUSD_CURRENCY_HEX,
   sameCurrency,
   type AuthorizeTrustLineRequest,
+  type DeployClaimView,
   type DashboardSetLimitRequest,
   type DashboardTrustLine,
   type DashboardWriteResponse,
@@ -25,7 +26,7 @@ import type { Platform } from '../../platform';
 import { rlusdIssuer } from '../../platform/accounts';
 import { STAGED_ROLES, type WalletRow } from '../../platform/custody';
 import { wallets as walletsTable } from '../../platform/custody-schema';
-import { BLACKHOLE_ADDRESS } from '../deploy';
+import { BLACKHOLE_ADDRESS, waitingClaim } from '../deploy';
 import { ListingService, type IssuerState } from '../listing';
 import { platformHolders } from '../market';
 import { toTokenView, type TokenRegistry, type TokenRow } from '../tokens';
@@ -99,6 +100,19 @@ export class DashboardService {
       requireAuthEnabled: state.requireAuth,
       isBlackholed: state.blackholed,
     };
+  }
+
+  /**
+   * A self-funded deploy's dev allocation and first buy still waiting in Checks for the creator's
+   * wallet (docs/self-custody.md "Claiming later, from the dashboard"), read from the validated
+   * ledger: the dashboard's Claim, for a creator who closed the deploy's progress modal unclaimed.
+   */
+  async deployClaim(userId: number, tokenId: number): Promise<DeployClaimView> {
+    const token = await this.owned(userId, tokenId);
+    if (token.source !== 'deploy' || !token.deployJobId) return { claim: null };
+    const client = this.deps.platform.connection?.client;
+    if (!client) throw ledgerUnavailable();
+    return { claim: await waitingClaim(this.deps.platform.database.db, client, token.deployJobId) };
   }
 
   private async lines(token: TokenRow, holder?: string): Promise<AccountLinesTrustline[]> {

@@ -4,3 +4,4 @@ export { BLACKHOLE_ADDRESS, planDeploy } from './plan';
 export type { DeployService } from './service';
 export { deployLogosInUse } from './logos';
 export { registerDeploy } from './routes';
+export { waitingClaim } from './self-custody';

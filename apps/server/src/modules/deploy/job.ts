@@ -71,6 +71,11 @@ export interface DeployPayload extends Pick<
    * hot wallet (curve account); the hot wallet's funding carries the service fee, which it pays.
    */
   selfFunded?: boolean;
+  /**
+   * A self-funded RLUSD pair: the ledger id of the wallet's Check of the pool's RLUSD to the hot
+   * wallet (its funding intent's third transaction), which the hot wallet cashes (`send-rlusd`).
+   */
+  rlusdCheck?: string;
   /** A curve launch's parameters, fixed at enqueue (docs/bonding-curve.md). */
   bonding?: {
     virtualQuote: string;
@@ -173,6 +178,7 @@ function planFor(p: DeployPayload, issuerAddress: string, hotAddress: string): P
     vesting: p.vesting?.tranches ?? null,
     firstBuy: p.firstBuy ?? null,
     selfFunded: p.selfFunded === true,
+    rlusdCheck: p.rlusdCheck ?? null,
   });
 }
 

@@ -68,6 +68,8 @@ export interface PlanInput {
    * blackholed. The wallet cashes both Checks with one intent after the job.
    */
   selfFunded?: boolean;
+  /** Self-funded RLUSD pair: the wallet's Check of the pool's RLUSD, cashed by the hot wallet. */
+  rlusdCheck?: string | null;
 }
 
 /**
@@ -289,7 +291,16 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
     }
   }
   const poolReady = ['issue-supply', 'fund-hot-wallet'];
-  if (p.rlusd) {
+  if (p.rlusd && self) {
+    // Self-funded: the wallet's funding intent wrote a Check of the RLUSD to the hot wallet (then
+    // funded, so a valid destination); the hot wallet cashes exactly that once its line exists.
+    add('send-rlusd', 'hot', ['rlusd-trust-line'], {
+      TransactionType: 'CheckCash',
+      CheckID: p.rlusdCheck ?? '',
+      Amount: { currency: p.rlusd.currency, issuer: p.rlusd.issuer, value: p.liquidity },
+    });
+    poolReady.push('send-rlusd');
+  } else if (p.rlusd) {
     add('send-rlusd', 'user', ['rlusd-trust-line'], {
       TransactionType: 'Payment',
       Destination: p.hotAddress,

@@ -1,13 +1,15 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   Decimal,
   DEPLOY_STEP_LABELS,
   ledgerResultMessage,
   SELF_CUSTODY_MESSAGES,
+  type DeployClaimView,
   type DevAllocationResult,
   type IntentRequired,
 } from '@ledgerpad/shared';
-import type { Client } from 'xrpl';
+import { eq } from 'drizzle-orm';
+import { decodeAccountID, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../keys/envelope';
 import { validatedClose } from '../../ledger/escrows';
@@ -17,7 +19,7 @@ import type { Funds } from '../../ledger/funds';
 import type { SubmissionOutcome, TxRequest } from '../../ledger/submission-service';
 import { stageDeployWallets } from '../../platform/custody';
 import type { IntentFinisher, IntentRow, IntentService } from '../../platform/intents';
-import type { JobRunner } from '../../platform/jobs';
+import { jobs, type JobRunner } from '../../platform/jobs';
 import { DEPLOY_JOB, deployStepNames, type DeployPayload } from './job';
 import { devLockTx, lockStepName } from './plan';
 import { ALLOCATION_CLAIM, ALLOCATION_INTENT } from '../vesting';
@@ -67,6 +69,25 @@ interface AllocationContext {
 /** The purpose of the CheckCash of a self-funded deploy's first buy (the hot wallet's Check). */
 export const FIRST_BUY_CLAIM = 'deploy:claim-first-buy';
 
+/** The purpose of a self-funded RLUSD pair's Check of the pool's RLUSD (the funding's third tx). */
+export const RLUSD_CHECK = 'deploy:rlusd-check';
+
+/** The RLUSD a self-funded AMM launch's funding writes its Check of; null without an RLUSD pool. */
+const rlusdCheck = (p: DeployPayload) =>
+  p.rlusd && p.launchType !== 'bonding'
+    ? { currency: p.rlusd.currency, issuer: p.rlusd.issuer, value: p.liquidity }
+    : null;
+
+/** A Check's ledger id: SHA-512Half of the space key 'C', its writer's AccountID and its Sequence. */
+export function checkId(account: string, sequence: number): string {
+  const key = Buffer.concat([
+    Buffer.from([0x00, 0x43]),
+    Buffer.from(decodeAccountID(account)),
+    Buffer.from(sequence.toString(16).padStart(8, '0'), 'hex'),
+  ]);
+  return createHash('sha512').update(key).digest('hex').slice(0, 64).toUpperCase();
+}
+
 /** What the intent keeps: the job's payload, fixed now, and the job's id its staged wallets carry. */
 interface FundContext {
   payload: DeployPayload;
@@ -80,6 +101,71 @@ export interface SelfCustodyDeployDeps {
   jobs: JobRunner;
   intents: IntentService;
   funds?: Funds;
+}
+
+/** The first buy's tokens a self-funded deploy's hot wallet writes its Check of; null: no first buy. */
+const firstBuyTokens = (payload: DeployPayload): string | null =>
+  payload.firstBuy && BigInt(payload.firstBuy.drops) > 0n ? payload.firstBuy.deliverMin : null;
+
+/**
+ * The Checks of the deploy's token to the creator's wallet on the validated ledger, by writer (the
+ * issuer's: the dev allocation; the hot wallet's: the first buy).
+ */
+async function walletChecks(
+  client: Client,
+  owner: string,
+  currency: string,
+  issuer: string,
+): Promise<Map<string, string>> {
+  const r = await client.request({
+    command: 'account_objects',
+    account: owner,
+    type: 'check',
+    ledger_index: 'validated',
+  });
+  const found = new Map<string, string>();
+  for (const o of r.result.account_objects as unknown as Array<Record<string, unknown>>) {
+    const max = o.SendMax as { currency?: string; issuer?: string } | undefined;
+    if (o.Destination === owner && max?.currency === currency && max.issuer === issuer)
+      found.set(o.Account as string, o.index as string);
+  }
+  return found;
+}
+
+/**
+ * The dashboard's claim of a self-funded deploy (GET /api/dashboard/deploy-claim/{tokenId},
+ * docs/self-custody.md "Claiming later, from the dashboard"): what the completed job left for the
+ * creator's wallet in Checks still on the validated ledger — the same read as the claim's
+ * (`prepareAllocation`), so the Claim button appears exactly when that claim has something to cash.
+ * Null when nothing waits, and when the allocation has a vesting schedule: the schedule's "Claim
+ * and lock" offers it (with the first buy, which that claim cashes too).
+ */
+export async function waitingClaim(db: Db, client: Client, jobId: string): Promise<DeployClaimView['claim']> {
+  const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId));
+  const payload = job?.payload as DeployPayload | undefined;
+  if (!job || job.type !== DEPLOY_JOB || job.status !== 'completed' || !payload?.selfFunded) return null;
+  const buyTokens = firstBuyTokens(payload);
+  const dev = new Decimal(payload.devAmount).gt(0);
+  if (!dev && !buyTokens) return null;
+  const { issuer_address: issuer, hot_wallet_address: hot } = job.result as {
+    issuer_address: string;
+    hot_wallet_address: string;
+  };
+  const checks = await walletChecks(client, payload.userAddress, payload.currency, issuer);
+  const allocation = dev && checks.has(issuer) ? payload.devAmount : null;
+  const firstBuy = buyTokens && checks.has(hot) ? buyTokens : null;
+  if (!allocation && !firstBuy) return null;
+  if (allocation && payload.vesting?.tranches.length) return null;
+  return {
+    jobId,
+    walletAddress: payload.userAddress,
+    allocation,
+    firstBuy,
+    text: [
+      ...(allocation ? [SELF_CUSTODY_MESSAGES.allocationWaiting] : []),
+      ...(firstBuy ? [SELF_CUSTODY_MESSAGES.firstBuyWaiting] : []),
+    ].join(' '),
+  };
 }
 
 export class SelfCustodyDeploy {
@@ -122,6 +208,20 @@ export class SelfCustodyDeploy {
           tx: { TransactionType: 'Payment', Destination: staged.hot.address, Amount: payload.hotFundDrops },
           purpose: `deploy:${second}`,
         },
+        // An RLUSD pool: the wallet's RLUSD in a Check to the hot wallet — after its funding (a
+        // Check's destination must exist: tecNO_DST), cashed by the hot wallet after its line.
+        ...(rlusdCheck(payload)
+          ? [
+              {
+                tx: {
+                  TransactionType: 'CheckCreate',
+                  Destination: staged.hot.address,
+                  SendMax: rlusdCheck(payload)!,
+                },
+                purpose: RLUSD_CHECK,
+              },
+            ]
+          : []),
       ],
       context: context as unknown as Record<string, unknown>,
     });
@@ -139,8 +239,7 @@ export class SelfCustodyDeploy {
   async prepareAllocation(userId: number, jobId: string, requestKey: string): Promise<IntentRequired> {
     const job = await this.deps.jobs.get(jobId);
     const payload = job?.payload as DeployPayload | undefined;
-    const buyTokens =
-      payload?.firstBuy && BigInt(payload.firstBuy.drops) > 0n ? payload.firstBuy.deliverMin : null;
+    const buyTokens = payload ? firstBuyTokens(payload) : null;
     if (
       !job ||
       job.type !== DEPLOY_JOB ||
@@ -159,7 +258,7 @@ export class SelfCustodyDeploy {
       issuer_address: string;
       hot_wallet_address: string;
     };
-    const checks = await this.walletChecks(client, payload.userAddress, payload.currency, issuer);
+    const checks = await walletChecks(client, payload.userAddress, payload.currency, issuer);
     const devCheck = new Decimal(payload.devAmount).gt(0) ? checks.get(issuer) : undefined;
     const buyCheck = buyTokens ? checks.get(hot) : undefined;
     if (!devCheck && !buyCheck) throw badRequest(SELF_CUSTODY_MESSAGES.allocationClaimed);
@@ -219,31 +318,6 @@ export class SelfCustodyDeploy {
     return { status: 'sign', intent };
   }
 
-  /**
-   * The Checks of the deploy's token to the creator's wallet on the validated ledger, by writer (the
-   * issuer's: the dev allocation; the hot wallet's: the first buy).
-   */
-  private async walletChecks(
-    client: Client,
-    owner: string,
-    currency: string,
-    issuer: string,
-  ): Promise<Map<string, string>> {
-    const r = await client.request({
-      command: 'account_objects',
-      account: owner,
-      type: 'check',
-      ledger_index: 'validated',
-    });
-    const found = new Map<string, string>();
-    for (const o of r.result.account_objects as unknown as Array<Record<string, unknown>>) {
-      const max = o.SendMax as { currency?: string; issuer?: string } | undefined;
-      if (o.Destination === owner && max?.currency === currency && max.issuer === issuer)
-        found.set(o.Account as string, o.index as string);
-    }
-    return found;
-  }
-
   allocationFinisher(): IntentFinisher {
     return {
       // A line and one escrow per tranche: an owner reserve each, and their network fees.
@@ -296,10 +370,13 @@ export class SelfCustodyDeploy {
       recheck: async (intent) => {
         const { payload } = intent.context as unknown as FundContext;
         const fee = BigInt(payload.serviceFeeDrops);
+        // An RLUSD pool's Check is the wallet's object until the hot wallet cashes it: one reserve.
+        const check = rlusdCheck(payload) ? 1 : 0;
         await this.deps.funds?.requireXrp(intent.account, {
           amount: BigInt(payload.issuerFundDrops) + BigInt(payload.hotFundDrops) - fee,
           platformFee: fee,
-          transactions: 2,
+          newObjects: check,
+          transactions: 2 + check,
         });
       },
       finish: (intent, outcomes) => this.finish(intent, outcomes),
@@ -319,17 +396,19 @@ export class SelfCustodyDeploy {
     const { payload, jobId } = intent.context as unknown as FundContext;
     if (failed) {
       const second = payload.launchType === 'bonding' ? 'fund-curve' : 'fund-hot-wallet';
-      const step = failed === outcomes[0] ? 'fund-issuer' : second;
-      throw ledgerFailure(
-        failed,
-        `${DEPLOY_STEP_LABELS[step] ?? step} failed: ${ledgerResultMessage(failed.result)} (${failed.result})`,
-      );
+      const step = failed === outcomes[0] ? 'fund-issuer' : failed === outcomes[1] ? second : null;
+      const what = step ? (DEPLOY_STEP_LABELS[step] ?? step) : 'Writing the Check of your RLUSD';
+      throw ledgerFailure(failed, `${what} failed: ${ledgerResultMessage(failed.result)} (${failed.result})`);
     }
+    // The RLUSD Check's id, from its writer and Sequence as signed: the job's `send-rlusd` cashes it.
+    const txs = intent.txs as Array<{ Sequence: number }>;
     const job = await this.deps.jobs.enqueue({
       id: jobId,
       type: DEPLOY_JOB,
       userId: payload.userId,
-      payload,
+      payload: rlusdCheck(payload)
+        ? { ...payload, rlusdCheck: checkId(intent.account, txs[2]!.Sequence) }
+        : payload,
       steps: deployStepNames(payload),
       key: `${DEPLOY_JOB}:intent:${intent.id}`,
     });

@@ -183,13 +183,14 @@ export class DeployService {
     });
     // A self-custody wallet funds the deploy's fresh accounts with one signed intent, and claims
     // (and locks) a dev allocation and a first buy's tokens with one more after the job (Checks; its
-    // line pre-authorized by the issuer under RequireAuth). What would need its signature in the
-    // middle of the job — its RLUSD, sent after the hot wallet's RLUSD line — is not offered yet
-    // (docs/self-custody.md "Deploy").
+    // line pre-authorized by the issuer under RequireAuth). An RLUSD pool's RLUSD is a Check the
+    // funding intent writes to the hot wallet, which cashes it once its RLUSD line exists. A curve
+    // launch's RLUSD pair is not offered yet (docs/self-custody.md "Deploy").
     const selfFunded = !serverSigns(wallet.kind as WalletKind);
     if (selfFunded) {
       if (!this.deps.selfCustody) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
-      if (form.liquidityPairType === 'RLUSD') throw badRequest(SELF_CUSTODY_MESSAGES.deployLimits);
+      if (form.liquidityPairType === 'RLUSD' && form.launchType === 'bonding')
+        throw badRequest(SELF_CUSTODY_MESSAGES.deployLimits);
     }
     await this.refuseConcurrent(wallet.id);
     // Issue 35: the logo is an upload of ours that exists, and no other token's; the ticker and name

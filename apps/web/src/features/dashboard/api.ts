@@ -5,6 +5,7 @@ import type {
   ClaimRewardsResult,
   ControlLossView,
   DashboardWriteResponse,
+  DeployClaimView,
   IssuerWalletResponse,
   RewardClaimTotal,
   RewardPayoutView,
@@ -290,6 +291,32 @@ export function useClaimAllocation() {
   return useLedgerMutation(
     (vars: { jobId: string; wallet: SigningWallet }, key) => claimAllocation(vars.jobId, vars.wallet, key),
     { onSettled: () => void queryClient.invalidateQueries({ queryKey: dashboardKeys.vesting() }) },
+  );
+}
+
+/**
+ * What a self-custody deploy of this token still leaves for its wallet in Checks (the first buy,
+ * a dev allocation without vesting), read from the ledger by the server: the dashboard's Claim for
+ * a creator who closed the deploy's progress modal without claiming.
+ */
+export function useDeployClaim(tokenId: number) {
+  return useQuery({
+    queryKey: dashboardKeys.deployClaim(tokenId),
+    queryFn: ({ signal }) => apiGet<DeployClaimView>(`/api/dashboard/deploy-claim/${tokenId}`, { signal }),
+  });
+}
+
+/** The dashboard's Claim: the deploy modal's very claim (`claimAllocation`); both reads again after. */
+export function useClaimDeployChecks(tokenId: number) {
+  const queryClient = useQueryClient();
+  return useLedgerMutation(
+    (vars: { jobId: string; wallet: SigningWallet }, key) => claimAllocation(vars.jobId, vars.wallet, key),
+    {
+      onSettled: () => {
+        void queryClient.invalidateQueries({ queryKey: dashboardKeys.deployClaim(tokenId) });
+        void queryClient.invalidateQueries({ queryKey: dashboardKeys.vesting() });
+      },
+    },
   );
 }
 

@@ -7,6 +7,7 @@ import { Modal, ModalActions } from '../../components/modal';
 import { useSession } from '../../lib/session';
 import { groupDigits, useIssuerWallet, useRewardTotals, useUserTokens } from './api';
 import { ClaimRewardsModal } from './claim-rewards-modal';
+import { DeployClaimPanel } from './deploy-claim-panel';
 import { IssuerPanel } from './issuer-panel';
 import { LoadFailed } from '../../components/load-failed';
 import { LostControlNotice } from './lost-control';
@@ -141,6 +142,7 @@ function TokenManager({ token }: { token: TokenView }) {
       </section>
 
       <VestingPanel tokenId={token.id} />
+      <DeployClaimPanel tokenId={token.id} ticker={token.ticker} />
 
       {issuer.isPending ? (
         <section className="panel">

@@ -10,6 +10,8 @@ export const dashboardKeys = {
   lines: (tokenId: number) => [...dashboardKeys.all(), 'lines', tokenId] as const,
   ownWallets: () => [...dashboardKeys.all(), 'own-wallets'] as const,
   vesting: () => [...dashboardKeys.all(), 'vesting'] as const,
+  /** A self-custody deploy's Checks still waiting for its wallet (first buy, dev allocation). */
+  deployClaim: (tokenId: number) => [...dashboardKeys.all(), 'deploy-claim', tokenId] as const,
   lostControl: (userId: number | undefined) => [...dashboardKeys.all(), 'lost-control', userId] as const,
   /** Every reward read (totals, splits, payouts): a claim refreshes them all. */
   rewards: () => [...dashboardKeys.all(), 'rewards'] as const,

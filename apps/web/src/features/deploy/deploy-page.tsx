@@ -245,12 +245,14 @@ export function DeployPage() {
       : undefined;
   const insufficient = !wallet || !cost || shortXrp!.gt(0) || (shortRlusd !== undefined && shortRlusd.gt(0));
   // A self-custody wallet signs the funding of the new accounts, and the claim (and locks) of a dev
-  // allocation and a first buy after the launch (docs/self-custody.md "Deploy"): what would need its
-  // signature in the middle of the launch (an RLUSD pair's RLUSD) is not offered yet.
+  // allocation and a first buy after the launch (docs/self-custody.md "Deploy"); an RLUSD pool's
+  // RLUSD is a Check in the funding. A curve launch's RLUSD pair is not offered yet.
   const selfCustody = wallet !== undefined && !serverSigns(wallet.kind);
   const asked = toRequest(values);
   const selfCustodyRefusal =
-    selfCustody && asked.liquidityPairType === 'RLUSD' ? SELF_CUSTODY_MESSAGES.deployLimits : undefined;
+    selfCustody && asked.liquidityPairType === 'RLUSD' && asked.launchType === 'bonding'
+      ? SELF_CUSTODY_MESSAGES.deployLimits
+      : undefined;
 
   const deploy = async () => {
     if (start.busy || !attempt()) return;
