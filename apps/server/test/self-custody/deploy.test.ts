@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Wallet } from 'xrpl';
+import { LedgerEntry, Wallet } from 'xrpl';
 import {
   Decimal,
   deployCost,
@@ -498,8 +498,8 @@ async function ledgerTxs(index: number): Promise<LedgerTx[]> {
     .sort((a, b) => a.meta.TransactionIndex - b.meta.TransactionIndex);
 }
 
-const LSF_DISABLE_MASTER = 0x00100000;
-const LSF_REQUIRE_AUTH = 0x00040000;
+const LSF_DISABLE_MASTER = LedgerEntry.AccountRootFlags.lsfDisableMaster;
+const LSF_REQUIRE_AUTH = LedgerEntry.AccountRootFlags.lsfRequireAuth;
 
 describe("a browser wallet's deploy with a first buy, and under RequireAuth", () => {
   /** Funds the deploy from the browser wallet (its one intent, signed) and runs the job. */
