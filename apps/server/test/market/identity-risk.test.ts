@@ -11,7 +11,7 @@ import {
   type RiskReport,
   type TokenView,
 } from '@ledgerpad/shared';
-import { submitAndWait, submitOk } from '../helpers/submit-and-wait';
+import { submitAndWait, submitNow, submitOk, waitValidated } from '../helpers/submit-and-wait';
 import type { SignedIn } from '../helpers/test-app';
 import { ammLaunchBody, runDeploy } from '../helpers/trading-world';
 import { fundedAccount, issueToken } from '../listing/issuer-fixture';
@@ -304,21 +304,49 @@ describe('holder clusters', () => {
     });
     // One account funds 25 wallets in a row; each takes 36 CLU: 900 of the 1,000 issued.
     const funder = await fundedAccount(client, 800);
-    const sybils: Wallet[] = [];
-    for (let i = 0; i < 25; i++) sybils.push(await fundedAccount(client, 25, funder));
-    for (const w of sybils) {
-      await submitOk(client, w, {
-        TransactionType: 'TrustSet',
-        Account: w.address,
-        LimitAmount: { currency, issuer: issuer.address, value: '1000000' },
+    const sybils = Array.from({ length: 25 }, () => Wallet.generate());
+    // Each account's transactions in one run (consecutive sequences, submitted without waiting for
+    // a close in between; a few closes for all), then each one awaited: tesSUCCESS.
+    const inOneRun = async (from: Wallet, txs: SubmittableTransaction[]) => {
+      const info = await client.request({
+        command: 'account_info',
+        account: from.address,
+        ledger_index: 'current',
       });
-      await submitOk(client, issuer, {
+      const first = info.result.account_data.Sequence;
+      const hashes: string[] = [];
+      for (const [i, tx] of txs.entries())
+        hashes.push(await submitNow(client, from, { ...tx, Sequence: first + i }));
+      for (const hash of hashes) expect((await waitValidated(client, hash)).result, hash).toBe('tesSUCCESS');
+    };
+    await inOneRun(
+      funder,
+      sybils.map((w) => ({
+        TransactionType: 'Payment',
+        Account: funder.address,
+        Destination: w.address,
+        Amount: String(25 * 1_000_000),
+      })),
+    );
+    // The trust lines: 25 accounts, one transaction each, at once.
+    await Promise.all(
+      sybils.map((w) =>
+        submitOk(client, w, {
+          TransactionType: 'TrustSet',
+          Account: w.address,
+          LimitAmount: { currency, issuer: issuer.address, value: '1000000' },
+        }),
+      ),
+    );
+    await inOneRun(
+      issuer,
+      sybils.map((w) => ({
         TransactionType: 'Payment',
         Account: issuer.address,
         Destination: w.address,
         Amount: { currency, issuer: issuer.address, value: '36' },
-      });
-    }
+      })),
+    );
     const res = await post('/api/admin/tokens/add', bob, {
       issuer_address: issuer.address,
       name: 'Cluster Coin',

@@ -55,6 +55,35 @@ const send = (
 const describeFailure = (route: ApiRoute, what: string, res: LightMyRequestResponse) =>
   `${route.method} ${route.url} (${what}) → ${res.statusCode} ${res.body.slice(0, 200)}`;
 
+/**
+ * The query fields a route reads, recorded while set (test-only; the huge-number sweep uses it to
+ * try each number only in the fields the route reads). A preValidation hook of this test, after the
+ * edge checks (which scan every query value the same way on every route), hands the route a Proxy
+ * of its query: a key read, tested with `in` or described is recorded; a route that enumerates the
+ * query (spread, Object.keys/entries, for…in, a schema checking for unknown keys) reads them all.
+ */
+type QueryReads = { keys: Set<string>; all: boolean; hooked: boolean };
+let queryReads: QueryReads | null = null;
+const recordQueryReads = (query: object, reads: QueryReads) =>
+  new Proxy(query, {
+    get(target, key, receiver) {
+      if (typeof key === 'string') reads.keys.add(key);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+    has(target, key) {
+      if (typeof key === 'string') reads.keys.add(key);
+      return Reflect.has(target, key);
+    },
+    getOwnPropertyDescriptor(target, key) {
+      if (typeof key === 'string') reads.keys.add(key);
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+    ownKeys(target) {
+      reads.all = true;
+      return Reflect.ownKeys(target);
+    },
+  });
+
 beforeAll(async () => {
   t = await createTestApp({
     closeIntervalMs: 100,
@@ -65,6 +94,15 @@ beforeAll(async () => {
       GOOGLE_TOKENINFO_URL: 'http://127.0.0.1:9/tokeninfo',
       GOOGLE_USERINFO_URL: 'http://127.0.0.1:9/userinfo',
     },
+  });
+  // Added last, so it runs after the app's own preValidation hooks (the edge checks).
+  t.app.addHook('preValidation', async (request) => {
+    const reads = queryReads;
+    if (!reads) return;
+    reads.hooked = true;
+    if (typeof request.query === 'object' && request.query !== null) {
+      request.query = recordQueryReads(request.query, reads);
+    } else reads.all = true;
   });
   await t.app.ready();
   routes = t.app.apiRoutes;
@@ -523,23 +561,56 @@ describe('malformed input on every route', () => {
 
   it('answers huge numbers in every search, filter and page parameter of every route without a 5xx', async () => {
     const failures: string[] = [];
-    // Queries are read by GET routes (a write's query is ignored; the bad-query sweep above covers it).
-    for (const route of routes.filter((r) => r.method === 'GET' && r.url !== '/ws')) {
-      const base = fill(route.url, { userId: mallory.user.id, id: malloryWallet.id });
-      // Admin routes as the owner (the fee-override search is one), every other one as mallory.
-      const who = route.access === 'admin' ? owner : callerOf(route, mallory);
-      const body = WRITE.has(route.method) ? { payload: {} } : {};
-      const clean = await send(route, who, { url: base, ...body });
-      for (const n of HUGE_NUMBERS) {
-        // One parameter at a time (a route may refuse the first bad one before it reads the next).
-        for (const field of QUERY_FIELDS) {
-          const res = await send(route, who, { url: `${base}?${field}=${encodeURIComponent(n)}`, ...body });
+    /** Per route, the query fields it was seen reading ('*': it enumerates its query). */
+    const readers = new Map<string, string[]>();
+    try {
+      // Queries are read by GET routes (a write's query is ignored; the bad-query sweep above covers it).
+      for (const route of routes.filter((r) => r.method === 'GET' && r.url !== '/ws')) {
+        const base = fill(route.url, { userId: mallory.user.id, id: malloryWallet.id });
+        // Admin routes as the owner (the fee-override search is one), every other one as mallory.
+        const who = route.access === 'admin' ? owner : callerOf(route, mallory);
+        // Every field the route reads, in any of the calls below (one may read more once a field is set).
+        const reads: QueryReads = { keys: new Set<string>(), all: false, hooked: false };
+        queryReads = reads;
+        const clean = await send(route, who, { url: base });
+        // A route whose handler answered is one the recorder saw (one the hook did not reach would
+        // seem to read nothing, and be swept only with every field at once).
+        if (clean.statusCode < 300 && !reads.hooked)
+          failures.push(`${route.method} ${route.url}: not recorded`);
+        const check = async (query: string, what: string) => {
+          const res = await send(route, who, { url: `${base}?${query}` });
           if (res.statusCode >= 500 && clean.statusCode < 500)
-            failures.push(describeFailure(route, `?${field}=${n}`, res));
+            failures.push(describeFailure(route, what, res));
+        };
+        // Each number in every field at once: the checks every request gets meet each field, and the
+        // route is seen reading any field it reads only beside another.
+        for (const n of HUGE_NUMBERS) {
+          await check(QUERY_FIELDS.map((f) => `${f}=${encodeURIComponent(n)}`).join('&'), `every field ${n}`);
         }
+        // Then one field at a time (a route may refuse the first bad one before it reads the next),
+        // in the fields it reads: a field it never reads cannot change its answer.
+        const probed = new Set<string>();
+        for (;;) {
+          const next = QUERY_FIELDS.filter((f) => !probed.has(f) && (reads.all || reads.keys.has(f)));
+          if (next.length === 0) break;
+          for (const field of next) {
+            probed.add(field);
+            for (const n of HUGE_NUMBERS) await check(`${field}=${encodeURIComponent(n)}`, `?${field}=${n}`);
+          }
+        }
+        readers.set(`${route.method} ${route.url}`, reads.all ? ['*'] : [...probed]);
       }
+    } finally {
+      queryReads = null;
     }
     expect(failures).toEqual([]);
+    // The discovery sees what known routes read (a discovery that sees nothing would test nothing).
+    expect(readers.get('GET /api/admin/fee-overrides')).toContain('search');
+    expect(readers.get('GET /api/admin/audit')).toContain('page');
+    expect(readers.get('GET /api/wallets')).toEqual(expect.arrayContaining(['limit', 'offset']));
+    expect(readers.get('GET /api/tradingview/history')).toEqual(
+      expect.arrayContaining(['symbol', 'issuer', 'resolution', 'from', 'to']),
+    );
   }, 600_000);
 
   it('answers the admin user search with the users it matches for any number, never a 500', async () => {
@@ -628,10 +699,14 @@ describe('malformed input on every route', () => {
 
   it('answers each bad value in each field of each write route with a 4xx or a clean answer, never a 5xx', async () => {
     const failures: string[] = [];
+    // Each body written once (the huge string's is ~5 MB), sent to every route.
+    const bodies = BAD_VALUES.map(({ what, value }) => ({
+      what,
+      payload: JSON.stringify(Object.fromEntries(FIELDS.map((f) => [f, value]))),
+    }));
     for (const route of routes.filter((r) => WRITE.has(r.method))) {
       const url = fill(route.url, { userId: mallory.user.id, id: malloryWallet.id });
-      for (const { what, value } of BAD_VALUES) {
-        const payload = Object.fromEntries(FIELDS.map((f) => [f, value]));
+      for (const { what, payload } of bodies) {
         const res = await send(route, callerOf(route, mallory), { url, payload });
         if (res.statusCode >= 500) failures.push(describeFailure(route, `every field ${what}`, res));
       }
