@@ -235,12 +235,6 @@ describe('self-custody wallets in Chromium', () => {
     await walletSelect.selectOption(
       (await walletSelect.locator('option', { hasText: 'Launcher' }).first().getAttribute('value'))!,
     );
-    // What would need the wallet's signature mid-launch (an RLUSD pair's RLUSD) is refused on the
-    // form, with the sentence.
-    await page.getByLabel('Liquidity pair').selectOption('RLUSD');
-    await page.getByTestId('self-custody-limits').waitFor();
-    await page.getByLabel('Liquidity pair').selectOption('XRP');
-    await page.getByTestId('self-custody-limits').waitFor({ state: 'detached' });
     // A dev allocation is offered (issue 38): the issuer writes a Check of it, the wallet claims it
     // after the launch (the lock section's defaults: 25% after 24 h, the rest over months).
     await page.getByLabel('Dev allocation (%)').fill('10');

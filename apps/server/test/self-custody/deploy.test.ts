@@ -341,16 +341,73 @@ describe('a deploy funded from a browser wallet', () => {
     expect(view.tranches.map((x) => x.status)).toEqual(['released', 'locked']);
   }, 240_000);
 
-  it('refuses a curve launch with an RLUSD pair with the sentence, before anything', async () => {
-    const before = (await t.database.db.select().from(signingIntents)).length;
-    const res = await call(creator, 'POST', '/api/deploy-token', {
-      ...curveLaunchBody(walletId, { name: 'Dev Curve', ticker: 'DEVC', pair: 'RLUSD' }),
-      logoUrl: await testLogo(t.database.db),
-    });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(SELF_CUSTODY_MESSAGES.deployLimits);
-    expect(await t.database.db.select().from(signingIntents)).toHaveLength(before);
-  });
+  for (const pair of ['XRP', 'RLUSD'] as const) {
+    it(`launches a curve paired with ${pair}: the two fundings signed, the curve account holds the supply and pays the fee`, async () => {
+      // A creator of its own: deploy attempts are limited per user.
+      const who = await t.signIn(`curve_${pair.toLowerCase()}`);
+      const wallet = Wallet.generate();
+      const id = await fundedSelfCustody(who, wallet);
+      const ticker = `CV${pair[0]}`;
+      const body = {
+        ...curveLaunchBody(id, { name: `Self Curve ${pair}`, ticker, pair }),
+        logoUrl: await testLogo(t.database.db),
+      };
+      const intent = intentOf(await call(who, 'POST', '/api/deploy-token', body));
+      const { reserveBase, reserveIncrement, baseFee } = t.app.platform.submissions!.reserves;
+      const fees = await t.app.platform.settings.fees(reserveIncrement, reserveBase);
+      const cost = deployCost(body as never, fees, who.user.id, { selfCustody: true });
+      const serviceFee = xrpToDrops(cost.serviceFee);
+      // A curve needs none of the creator's RLUSD (it raises it): two payments, no Check.
+      expect(intent.txs.map((x) => x.TransactionType)).toEqual(['Payment', 'Payment']);
+      const issuerFund = xrpToDrops(cost.issuerReserve) + xrpToDrops(cost.selfCustodyIssuer);
+      // The curve account: its deposit, the service fee it pays on, and that payment's network fee.
+      const curveFund = xrpToDrops(cost.hotWalletReserve) + serviceFee + xrpToDrops(cost.selfCustodyHot);
+      expect(intent.txs[0]!.Amount).toBe(issuerFund.toString());
+      expect(intent.txs[1]!.Amount).toBe(curveFund.toString());
+      const curve = intent.txs[1]!.Destination as string;
+
+      const feeWallet = (await platformWallet(t.database.db, PLATFORM_ROLES.fee))!.address;
+      const xrpBefore = await world.xrp(wallet.classicAddress);
+      const feeBefore = await world.xrp(feeWallet);
+      const ok = await call(who, 'POST', `/api/intents/${intent.id}/submit`, {
+        blobs: signIntent(wallet, intent),
+      });
+      expect(ok.statusCode, ok.body).toBe(200);
+      const { jobId } = ok.json() as { jobId: string };
+      const job = await t.app.platform.jobs.waitFor(jobId, { timeoutMs: 90_000 });
+      expect(job.status, job.error ?? '').toBe('completed');
+      const result = (job as unknown as JobStatusView<DeployResult>).result!;
+      const issuer = result.issuer_address;
+      // The wallet paid its two fundings and their network fees, nothing more; the fee wallet got
+      // the service fee (from the curve account, the wallet's key being elsewhere).
+      expect(await world.xrp(wallet.classicAddress)).toBe(xrpBefore - issuerFund - curveFund - 2n * baseFee);
+      expect(await world.xrp(feeWallet)).toBe(feeBefore + serviceFee);
+      // The curve account holds the whole supply (and, paired with RLUSD, an RLUSD line to raise it
+      // in); the issuer can never sign.
+      const lines = (
+        await t.connection.client.request({
+          command: 'account_lines',
+          account: curve,
+          ledger_index: 'validated',
+        })
+      ).result.lines;
+      expect(lines.find((l) => l.account === issuer)?.balance).toBe('1000000000');
+      const rlusd = (await platformWallet(t.database.db, PLATFORM_ROLES.rlusdIssuer))!.address;
+      expect(lines.some((l) => l.account === rlusd && l.currency === RLUSD_CURRENCY_HEX)).toBe(
+        pair === 'RLUSD',
+      );
+      const info = await t.connection.client.request({
+        command: 'account_info',
+        account: issuer,
+        ledger_index: 'validated',
+      });
+      expect(info.result.account_data.Flags & LSF_DISABLE_MASTER).toBe(LSF_DISABLE_MASTER);
+      // Listed as a live curve, its quote asset the pair's.
+      const token = await call(who, 'GET', `/api/tokens/issuer/${issuer}`);
+      expect(token.statusCode, token.body).toBe(200);
+      expect(token.json()).toMatchObject({ launch_type: 'bonding', bonding_active: true });
+    }, 180_000);
+  }
 });
 
 describe("a browser wallet's deploy with an RLUSD pair", () => {

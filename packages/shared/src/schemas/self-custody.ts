@@ -66,9 +66,6 @@ export const SELF_CUSTODY_MESSAGES = {
   wrongPassphrase: 'Wrong passphrase.',
   notSupported:
     "This wallet's key stays in your browser or wallet app, and this action cannot ask it to sign yet. Use a custodial wallet for it.",
-  /** A deploy funded from a self-custody wallet (docs/self-custody.md "Deploy"): what it cannot have yet. */
-  deployLimits:
-    'A bonding curve launch from a wallet whose key stays in your browser or wallet app cannot have an RLUSD pair yet: choose the XRP pair or an instant launch, or deploy from a custodial wallet.',
   /** A self-funded deploy's dev allocation (docs/self-custody.md "Deploy"): the intent after the job. */
   allocationNotFound: 'No dev allocation or first buy of this deploy waits for your wallet.',
   allocationNotReady:

@@ -185,13 +185,9 @@ export class DeployService {
     // (and locks) a dev allocation and a first buy's tokens with one more after the job (Checks; its
     // line pre-authorized by the issuer under RequireAuth). An RLUSD pool's RLUSD is a Check the
     // funding intent writes to the hot wallet, which cashes it once its RLUSD line exists. A curve
-    // launch's RLUSD pair is not offered yet (docs/self-custody.md "Deploy").
+    // launch needs none of the creator's RLUSD (the curve account raises it), whatever the pair.
     const selfFunded = !serverSigns(wallet.kind as WalletKind);
-    if (selfFunded) {
-      if (!this.deps.selfCustody) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
-      if (form.liquidityPairType === 'RLUSD' && form.launchType === 'bonding')
-        throw badRequest(SELF_CUSTODY_MESSAGES.deployLimits);
-    }
+    if (selfFunded && !this.deps.selfCustody) throw badRequest(SELF_CUSTODY_MESSAGES.notSupported);
     await this.refuseConcurrent(wallet.id);
     // Issue 35: the logo is an upload of ours that exists, and no other token's; the ticker and name
     // pass the identity rules every door applies (XRP's and RLUSD's, a protected token's refused).

@@ -29,7 +29,6 @@ import {
   AMM_FEE_MIN_PERCENT,
   AMM_FEE_STEP_PERCENT,
   OWNER_USER_ID,
-  SELF_CUSTODY_MESSAGES,
   serverSigns,
 } from '@ledgerpad/shared';
 import { FormErrors, SelectField, TextAreaField, TextField } from '../../components/form-field';
@@ -246,13 +245,8 @@ export function DeployPage() {
   const insufficient = !wallet || !cost || shortXrp!.gt(0) || (shortRlusd !== undefined && shortRlusd.gt(0));
   // A self-custody wallet signs the funding of the new accounts, and the claim (and locks) of a dev
   // allocation and a first buy after the launch (docs/self-custody.md "Deploy"); an RLUSD pool's
-  // RLUSD is a Check in the funding. A curve launch's RLUSD pair is not offered yet.
+  // RLUSD is a Check in the funding.
   const selfCustody = wallet !== undefined && !serverSigns(wallet.kind);
-  const asked = toRequest(values);
-  const selfCustodyRefusal =
-    selfCustody && asked.liquidityPairType === 'RLUSD' && asked.launchType === 'bonding'
-      ? SELF_CUSTODY_MESSAGES.deployLimits
-      : undefined;
 
   const deploy = async () => {
     if (start.busy || !attempt()) return;
@@ -260,7 +254,6 @@ export function DeployPage() {
     try {
       const body = deployRequestSchema.parse(toRequest(values)) as DeployRequest;
       if (!wallet) return setDeployError(DEPLOY_MESSAGES.wallet);
-      if (selfCustodyRefusal) return setDeployError(selfCustodyRefusal);
       const started = await start.run({ body, wallet });
       // A self-custody wallet's dev allocation and first buy wait in Checks once the job is done:
       // the progress modal asks the wallet to claim (and lock) them. The first buy's tokens are the
@@ -366,11 +359,6 @@ export function DeployPage() {
               </option>
             ))}
           </SelectField>
-          {selfCustodyRefusal && (
-            <p role="alert" className="form-error" data-testid="self-custody-limits">
-              {selfCustodyRefusal}
-            </p>
-          )}
           <div className="field">
             <fieldset className="segmented" aria-describedby="launch-type-hint">
               <legend className="field-label">Launch</legend>
