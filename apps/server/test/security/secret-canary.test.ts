@@ -299,6 +299,64 @@ describe(`secret canary (${MODE})`, () => {
       ),
     );
 
+    // 5b. Self-custody wallets (issue 38): a browser wallet and a wallet app's (GemWallet) prove
+    // ownership, are funded, and sign a transfer and a buy of the token the server prepared. Their
+    // seeds and keys stay with the test (the browser's vault, the app): none may reach any byte the
+    // server writes — the database, the logs, the ledger's files.
+    const selfCustody = async (
+      who: Record<string, string>,
+      w: Wallet,
+      kind: 'browser' | 'external',
+      i: number,
+    ) => {
+      const ch = await ok(
+        await post(who, '/api/wallets/challenge', {
+          address: w.classicAddress,
+          kind,
+          ...(kind === 'external' ? { app: 'gemwallet' } : {}),
+        }),
+      );
+      const added = await ok(
+        await post(who, '/api/wallets/self-custody', {
+          challengeId: ch.challengeId,
+          signedTx: w.sign(ch.tx as never).tx_blob,
+          name: `canary ${kind}`,
+        }),
+      );
+      expect(added).toMatchObject({ kind, wallet_address: w.classicAddress });
+      await ok(await post(who, `/api/wallets/${added.id}/fund`, {}, `canary-sc-fund-${i}`));
+      /** The action's intent, signed as prepared by the wallet and submitted. */
+      const signed = async (url: string, body: object, key: string) => {
+        const answer = await ok(await post(who, url, body, key));
+        expect(answer.status).toBe('sign');
+        const intent = answer.intent as { id: string; txs: object[] };
+        const blobs = intent.txs.map((tx) => w.sign(tx as never).tx_blob);
+        return ok(await post(who, `/api/intents/${intent.id}/submit`, { blobs }, `${key}.signed`));
+      };
+      await signed(
+        '/api/wallets/transfer',
+        { walletId: added.id, recipient: String(web.wallet_address), amount: '2', token: null },
+        `canary-sc-transfer-${i}`,
+      );
+      const swap = await signed(
+        '/api/swap',
+        {
+          walletAddress: w.classicAddress,
+          issuer: token.issuer_address,
+          token: token.currency,
+          amount: '5',
+          type: 'BUY',
+          slippage: '5',
+          baseAsset: 'XRP',
+        },
+        `canary-sc-swap-${i}`,
+      );
+      expect(swap.status).toBe('success');
+      known.push({ label: `${kind} wallet ${w.classicAddress}`, seed: w.seed!, privateKey: w.privateKey });
+    };
+    await selfCustody(alice, Wallet.generate(), 'browser', 1);
+    await selfCustody(bob, Wallet.generate(ECDSA.ed25519), 'external', 2);
+
     // 6. A deploy that fails after its staged wallets were funded (the paying wallet refuses the
     // dev allocation: DepositAuth, set with the seed its owner was given), and the admin refund of
     // its issuer wallet.
@@ -386,6 +444,8 @@ describe(`secret canary (${MODE})`, () => {
     for (const row of held) {
       roles.set(row.role, (roles.get(row.role) ?? 0) + 1);
       if (row.address === GENESIS_ADDRESS) continue;
+      // A self-custody row holds no key to open (a check constraint): its secrets are in `known`.
+      if (row.kind !== 'custodial') continue;
       const w = openWallet(keyring, row);
       secrets.push({
         label: `${row.role} ${row.address}`,
@@ -398,6 +458,12 @@ describe(`secret canary (${MODE})`, () => {
     expect(roles.get(STAGED_ROLES.issuer)).toBeGreaterThanOrEqual(2);
     expect(roles.get(STAGED_ROLES.hot)).toBeGreaterThanOrEqual(1);
     expect(roles.get(AIRDROP_WALLET_ROLE)).toBe(1);
+    expect(
+      held
+        .filter((r) => r.kind !== 'custodial')
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(['browser', 'external']);
     for (const role of [PLATFORM_ROLES.fee, PLATFORM_ROLES.rlusdIssuer]) expect(roles.get(role)).toBe(1);
 
     const scanner = new SecretScanner(secrets);
