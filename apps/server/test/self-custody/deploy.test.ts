@@ -23,6 +23,7 @@ import { platformWallet, STAGED_ROLES } from '../../src/platform/custody';
 import { wallets as walletsTable } from '../../src/platform/custody-schema';
 import { signingIntents } from '../../src/platform/intents/schema';
 import { jobs } from '../../src/platform/jobs';
+import { tokens as tokensTable } from '../../src/modules/tokens/schema';
 import type { SignedIn } from '../helpers/test-app';
 import { tokenBalance } from '../helpers/ledger-reads';
 import { testLogo } from '../helpers/test-logo';
@@ -44,6 +45,8 @@ let creator: SignedIn;
 const browser = Wallet.generate();
 let walletId: number;
 let fundedSelfCustody: SelfCustodyWorld['fundedSelfCustody'];
+/** The first test's token (its issuer not blackholed): the issuer dashboard's test uses it. */
+let launched: DeployResult | undefined;
 
 beforeAll(async () => {
   const w = await selfCustodyWorld();
@@ -171,6 +174,70 @@ describe('a deploy funded from a browser wallet', () => {
     expect(resumed).toMatchObject({ status: 'done', result: { jobId } });
     const deployJobs = await t.database.db.select().from(jobs).where(eq(jobs.type, 'deploy'));
     expect(deployJobs.map((j) => j.id)).toEqual([jobId]);
+    launched = result;
+  });
+
+  it("the issuer dashboard's actions work for a browser-wallet creator: the issuer signs, nothing is asked of the wallet", async () => {
+    const token = launched!;
+    const [row] = await t.database.db
+      .select()
+      .from(tokensTable)
+      .where(eq(tokensTable.issuerAddress, token.issuer_address));
+    // A holder: another user's custodial wallet with a line to the token.
+    const holderUser = await t.signIn('dash_holder');
+    const holder = await world.wallet(holderUser, 1);
+    const line = await call(holderUser, 'POST', '/api/add-trustline', {
+      wallet: holder.address,
+      issuer: token.issuer_address,
+      token: token.currency,
+    });
+    expect(line.statusCode, line.body).toBe(200);
+    const xrpBefore = await world.xrp(browser.classicAddress);
+    const intentsBefore = await t.database.db
+      .select()
+      .from(signingIntents)
+      .where(eq(signingIntents.walletId, walletId));
+    const peerFrozen = async () => {
+      const lines = await t.connection.client.request({
+        command: 'account_lines',
+        account: holder.address,
+        peer: token.issuer_address,
+        ledger_index: 'validated',
+      });
+      return lines.result.lines[0]!.freeze_peer === true;
+    };
+
+    const url = `/api/dashboard/trust-lines/${row!.id}/freeze`;
+    const frozen = await call(creator, 'POST', url, { accountAddress: holder.address, freeze: true });
+    expect(frozen.statusCode, frozen.body).toBe(200);
+    expect(frozen.json()).toMatchObject({ success: true, hash: expect.any(String) });
+    expect(await peerFrozen()).toBe(true);
+    const thawed = await call(creator, 'POST', url, { accountAddress: holder.address, freeze: false });
+    expect(thawed.statusCode, thawed.body).toBe(200);
+    expect(await peerFrozen()).toBe(false);
+    const synced = await call(creator, 'POST', `/api/dashboard/sync-trust-lines/${row!.id}`, {});
+    expect(synced.statusCode, synced.body).toBe(200);
+    expect(
+      (synced.json() as { trustLines: Array<{ account_address: string }> }).trustLines.map(
+        (l) => l.account_address,
+      ),
+    ).toContain(holder.address);
+    const blackholed = await call(creator, 'POST', `/api/dashboard/blackhole-issuer/${row!.id}`);
+    expect(blackholed.statusCode, blackholed.body).toBe(200);
+    const issuer = await t.connection.client.request({
+      command: 'account_info',
+      account: token.issuer_address,
+      ledger_index: 'validated',
+    });
+    expect(issuer.result.account_data.Flags & LSF_DISABLE_MASTER).toBe(LSF_DISABLE_MASTER);
+
+    // Nothing asked of the creator's wallet: no intent, not a drop spent; another user: 404.
+    expect(
+      await t.database.db.select().from(signingIntents).where(eq(signingIntents.walletId, walletId)),
+    ).toHaveLength(intentsBefore.length);
+    expect(await world.xrp(browser.classicAddress)).toBe(xrpBefore);
+    const foreign = await call(holderUser, 'POST', url, { accountAddress: holder.address, freeze: true });
+    expect(foreign.statusCode).toBe(404);
   });
 
   it('with a dev allocation: the issuer writes a Check of it; the wallet claims and locks it with one intent; the platform releases a due tranche', async () => {
