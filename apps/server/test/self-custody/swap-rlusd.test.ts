@@ -12,6 +12,7 @@ import {
 import { tradingTrades } from '../../src/modules/trading/schema';
 import { PLATFORM_ROLES } from '../../src/platform/accounts';
 import { platformWallet } from '../../src/platform/custody';
+import { signingIntents } from '../../src/platform/intents/schema';
 import type { SignedIn } from '../helpers/test-app';
 import { intentOf, signIntent } from './helpers';
 import { selfCustodyWorld, type SelfCustodyWorld } from './world';
@@ -256,5 +257,72 @@ describe('XRP ⇄ RLUSD from a browser wallet', () => {
       .where(eq(tradingTrades.hash, result.hash));
     expect(row).toMatchObject({ side: 'SELL', feeStatus: 'paid', feeHash: steps[1]!.hash });
     expect(new Decimal(row!.fee).eq(result.fee)).toBe(true);
+  });
+
+  it('a crash between the trade and its fee: the start sweep sends the fee once and records the trade once', async () => {
+    const q = await quote({ amountXrp: '1', tradeType: 'BUY' });
+    const intent = intentOf(await w.call(alice, 'POST', '/api/swap', formBody('BUY', '1', q.receive)));
+    expect(intent.txs).toHaveLength(2); // the line is there: trade and fee
+    const feeDrops = platformFeeDrops(1_000_000n, '0.75');
+    expect(intent.txs[1]).toMatchObject({ Destination: feeWallet, Amount: feeDrops.toString() });
+    const blobs = signIntent(browser, intent);
+    const xrpBefore = await w.world.xrp(browser.classicAddress);
+    const feeWalletBefore = await w.world.xrp(feeWallet);
+    const rlusdBefore = new Decimal(await w.world.tokens(browser.classicAddress, rlusd));
+
+    // The state a kill -9 leaves after the blobs were claimed and the trade went out, before the fee
+    // step was recorded: the intent 'submitted' with its blobs, step 0 final on the ledger, no step 1.
+    const [row] = await w.t.database.db
+      .update(signingIntents)
+      .set({ status: 'submitted', signed: blobs })
+      .where(eq(signingIntents.id, intent.id))
+      .returning();
+    const submissions = w.t.app.platform.submissions!;
+    const trade = await submissions.recordSigned({
+      intentKey: `${row!.intentKey}:step-0`,
+      account: browser.classicAddress,
+      blob: blobs[0]!,
+      purpose: 'swap',
+      userId: alice.user.id,
+      walletId: intent.walletId,
+    });
+    expect((await submissions.wait(trade.hash)).status).toBe('success');
+    expect(await w.stepsOf(intent.id)).toHaveLength(1);
+    expect(await w.world.xrp(feeWallet)).toBe(feeWalletBefore);
+
+    // The restarted process's sweep: the fee step sent (the trade succeeded), the finisher run.
+    expect(await w.t.app.platform.intents!.resume()).toBe(1);
+    const steps = await w.stepsOf(intent.id);
+    steps.sort((a, b) => a.id - b.id);
+    expect(steps.map((s) => [s.purpose, s.status])).toEqual([
+      ['swap', 'success'],
+      ['trading-fee', 'success'],
+    ]);
+    expect(await w.world.xrp(feeWallet)).toBe(feeWalletBefore + feeDrops);
+    expect(await w.world.xrp(browser.classicAddress)).toBe(xrpBefore - 1_000_000n - feeDrops - 20n);
+    expect(
+      new Decimal(await w.world.tokens(browser.classicAddress, rlusd)).eq(rlusdBefore.plus(q.receive)),
+    ).toBe(true);
+    const trades = await w.t.database.db
+      .select()
+      .from(tradingTrades)
+      .where(eq(tradingTrades.hash, trade.hash));
+    expect(trades).toHaveLength(1);
+    expect(trades[0]).toMatchObject({ side: 'BUY', feeStatus: 'paid', feeHash: steps[1]!.hash });
+
+    // The browser's post, arriving after the restart: the same answer, nothing sent again.
+    const late = await w.call(alice, 'POST', `/api/intents/${intent.id}/submit`, { blobs });
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json()).toMatchObject({
+      status: 'success',
+      hash: trade.hash,
+      spent: '1',
+      received: q.receive,
+    });
+    expect(await w.stepsOf(intent.id)).toHaveLength(2);
+    expect(
+      await w.t.database.db.select().from(tradingTrades).where(eq(tradingTrades.hash, trade.hash)),
+    ).toHaveLength(1);
+    expect(await w.world.xrp(feeWallet)).toBe(feeWalletBefore + feeDrops);
   });
 });
