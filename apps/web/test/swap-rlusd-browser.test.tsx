@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PaymentFlags } from 'xrpl';
 import {
   RLUSD_CURRENCY_HEX,
   type FeesConfig,
@@ -117,7 +118,7 @@ const INTENT: SigningIntent = {
       ...base,
       TransactionType: 'Payment',
       Sequence: 6,
-      Flags: 131072,
+      Flags: PaymentFlags.tfPartialPayment,
       Destination: browser.classicAddress,
       Amount: { currency: RLUSD_CURRENCY_HEX, issuer: RLUSD_ISSUER, value: '1000000000' },
       SendMax: '3000000',
