@@ -192,7 +192,13 @@ describe('XRP ⇄ RLUSD from a browser wallet', () => {
     const feeDrops = BigInt(new Decimal(q.receive).mul(1_000_000).mul('0.0075').floor().toFixed());
     expect(feeDrops).toBe(platformFeeDrops(xrpToDrops(q.receive), '0.75'));
 
-    const intent = intentOf(await w.call(alice, 'POST', '/api/swap', formBody('SELL', half, q.receive)));
+    // The form's request carries its Idempotency-Key: a retry of it answers the same intent.
+    const key = { 'idempotency-key': 'rlusd-sell-0001' };
+    const intent = intentOf(await w.call(alice, 'POST', '/api/swap', formBody('SELL', half, q.receive), key));
+    const retried = intentOf(
+      await w.call(alice, 'POST', '/api/swap', formBody('SELL', half, q.receive), key),
+    );
+    expect(retried).toEqual(intent);
     expect(intent.txs).toHaveLength(2); // the line is there: trade and fee
     const [trade, fee] = intent.txs;
     expect(trade).toMatchObject({
@@ -256,6 +262,15 @@ describe('XRP ⇄ RLUSD from a browser wallet', () => {
       .from(tradingTrades)
       .where(eq(tradingTrades.hash, result.hash));
     expect(row).toMatchObject({ side: 'SELL', feeStatus: 'paid', feeHash: steps[1]!.hash });
+    // The same request once more (a retry after the answer was lost): the same intent, already
+    // done — posting its blobs answers the stored result; nothing is prepared or sent again.
+    const after = intentOf(await w.call(alice, 'POST', '/api/swap', formBody('SELL', half, q.receive), key));
+    expect(after.id).toBe(intent.id);
+    const replay = await w.call(alice, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(browser, intent),
+    });
+    expect(replay.json()).toEqual(result);
+    expect(await w.stepsOf(intent.id)).toHaveLength(2);
     expect(new Decimal(row!.fee).eq(result.fee)).toBe(true);
   });
 
