@@ -340,4 +340,42 @@ describe('XRP ⇄ RLUSD from a browser wallet', () => {
     ).toHaveLength(1);
     expect(await w.world.xrp(feeWallet)).toBe(feeWalletBefore + feeDrops);
   });
+
+  it('the same form from a wallet app (kind external, GemWallet): the same intent, the same drops', async () => {
+    const app = Wallet.generate();
+    const bob = await w.t.signIn('bob_rlusd');
+    await w.fundedSelfCustody(bob, app, { kind: 'external', app: 'gemwallet' });
+    const q = (
+      await w.call(bob, 'POST', '/api/amm-info', {
+        issuer: rlusd.issuer_address,
+        token: rlusd.currency,
+        wallet: app.classicAddress,
+        amountXrp: '2',
+        tradeType: 'BUY',
+      })
+    ).json() as QuoteView;
+    const intent = intentOf(
+      await w.call(bob, 'POST', '/api/swap', {
+        ...formBody('BUY', '2', q.receive),
+        walletAddress: app.classicAddress,
+      }),
+    );
+    const feeDrops = platformFeeDrops(2_000_000n, '0.75');
+    expect(intent.txs.map((tx) => tx.TransactionType)).toEqual(['TrustSet', 'Payment', 'Payment']);
+    expect(intent.txs[1]).toMatchObject({ Account: app.classicAddress, SendMax: '2000000' });
+    expect(intent.txs[2]).toMatchObject({ Destination: feeWallet, Amount: feeDrops.toString() });
+    const xrpBefore = await w.world.xrp(app.classicAddress);
+    const feeWalletBefore = await w.world.xrp(feeWallet);
+    const res = await w.call(bob, 'POST', `/api/intents/${intent.id}/submit`, {
+      blobs: signIntent(app, intent),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'success', spent: '2', received: q.receive });
+    expect(await w.world.xrp(app.classicAddress)).toBe(
+      xrpBefore - 2_000_000n - feeDrops - networkFees(intent.txs),
+    );
+    expect(networkFees(intent.txs)).toBe(30n);
+    expect(await w.world.xrp(feeWallet)).toBe(feeWalletBefore + feeDrops);
+    expect(await w.world.tokens(app.classicAddress, rlusd)).toBe(q.receive);
+  });
 });
