@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SRC } from './source-files';
+import { repoFiles, ROOT } from './source-files';
 
 // One fee rule (issue 41, docs/money.md "One fee rule"): the platform's fee on a trade is
 // `platformFee` (or `platformFeeDrops`, its drop form) from packages/shared/src/money.ts — the
@@ -9,16 +9,8 @@ import { SRC } from './source-files';
 // own: no fee percent multiplied or divided outside money.ts, and no wrapper that renames the rule
 // (trading's `tradingFee` was one; its call sites call `platformFee` now).
 
-const ROOT = path.resolve(SRC, '../../..');
 const DIRS = ['apps/server/src', 'apps/web/src', 'packages/shared/src'];
 const RULE_FILE = 'packages/shared/src/money.ts';
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    return statSync(p).isDirectory() ? walk(p) : /\.tsx?$/.test(p) ? [p] : [];
-  });
-}
 
 /** A fee percent in arithmetic: `feePercent ... .div(`, `.mul(... percentOf(...))`, `fee_percentage ... .mul(`. */
 const FEE_ARITHMETIC =
@@ -48,9 +40,9 @@ function findings(file: string, text: string): string[] {
 }
 
 describe('one fee rule', () => {
-  const sources = DIRS.flatMap((d) => walk(path.join(ROOT, d))).map((f) => ({
-    file: path.relative(ROOT, f).split(path.sep).join('/'),
-    text: readFileSync(f, 'utf8'),
+  const sources = DIRS.flatMap(repoFiles).map((file) => ({
+    file,
+    text: readFileSync(path.join(ROOT, file), 'utf8'),
   }));
 
   it('computes the platform fee only in money.ts', () => {

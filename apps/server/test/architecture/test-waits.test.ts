@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SRC } from './source-files';
+import { repoFiles, ROOT } from './source-files';
 
 // Tests wait on the world, not the clock (issue 41, docs/code-health.md "Tests wait on the world"):
 // one `sleep`/`until` (apps/server/test/helpers/wait.ts), the test app's `settle()` and the promises
@@ -10,16 +10,8 @@ import { SRC } from './source-files';
 // `Promise.race` is a timeout, not a wait, and passes), a deadline loop of its own, or Playwright's
 // `waitForTimeout`.
 
-const ROOT = path.resolve(SRC, '../../..');
 const DIRS = ['apps/server/test', 'apps/web/test', 'e2e/specs', 'e2e/support'];
 const HELPER = 'apps/server/test/helpers/wait.ts';
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    return statSync(p).isDirectory() ? walk(p) : /\.tsx?$/.test(p) ? [p] : [];
-  });
-}
 
 const LOCAL_HELPER =
   /\b(?:const|function)\s+(?:sleep|until|delay|waitUntil)\b\s*(?:=\s*(?:async\s*)?\(|\(|<)/g;
@@ -64,8 +56,8 @@ function findings(file: string, text: string): { waits: string[]; loops: string[
 }
 
 describe('tests wait through one helper', () => {
-  const sources = DIRS.flatMap((d) => walk(path.join(ROOT, d)))
-    .map((f) => ({ file: path.relative(ROOT, f).split(path.sep).join('/'), text: readFileSync(f, 'utf8') }))
+  const sources = DIRS.flatMap(repoFiles)
+    .map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') }))
     .filter((s) => s.file !== HELPER && !s.file.startsWith('apps/server/test/architecture/'));
 
   it('no sleep or until of its own, no bare sleep, no waitForTimeout', () => {
