@@ -86,7 +86,7 @@ const LITERALS: Array<{ pattern: RegExp; use: string; except?: string[]; tests?:
   {
     // The ledger's amount type, under its own name or any other (`type Amount = string | { … }`).
     pattern:
-      /\btype LedgerAmount =|\btype \w+ =\s*string\s*\|\s*\{\s*currency: string;\s*issuer: string;\s*value: string;?\s*\}/,
+      /\btype LedgerAmount =|(?:\btype \w+ =|:)\s*string\s*\|\s*\{\s*currency: string;\s*issuer: string;\s*value: string;?\s*\}/,
     use: 'LedgerAmount from @ledgerpad/shared',
     except: ['packages/shared/src/money.ts'],
     tests: true,
@@ -164,6 +164,7 @@ describe('spec constants', () => {
       "const SUPPLY = '793100000';",
       'type LedgerAmount = string;',
       'type Amount = string | { currency: string; issuer: string; value: string };',
+      'let amount: string | { currency: string; issuer: string; value: string };',
       "const RES = { '240': 14_400 };",
     ])
       expect(caught(line), line).toBe(true);
