@@ -681,6 +681,7 @@ export {
   stepPrice,
 } from './bonding';
 export {
+  allInAmount,
   allInDrops,
   amountValue,
   availableXrp,

@@ -21,13 +21,10 @@ const RENAMED = /\btradingFee\s*\(|\bfunction\s+(?:[Pp]latform|[Tt]rading|[Tt]ra
 /**
  * Fee arithmetic that is not a fee charged, by file and count, and why:
  * - trade-records.ts: what unrecorded trades and resting orders may still owe (the fee-payer's
- *   reserved balance), an upper bound summed unrounded and rounded up once (`decimalToDrops(…, 'up')`);
- * - trade-box.tsx: ALL IN of an RLUSD-quoted buy, the largest amount a + fee(a) fits in the
- *   balance (`balance / (1 + p)`, truncated), the inverse of the rule (`maxSpendWithFee` for drops).
+ *   reserved balance), an upper bound summed unrounded and rounded up once (`decimalToDrops(…, 'up')`).
  */
 const NOT_A_CHARGE: Record<string, number> = {
   'apps/server/src/modules/trading/trade-records.ts': 2,
-  'apps/web/src/features/swap/trade-box.tsx': 1,
 };
 
 function findings(file: string, text: string): string[] {
