@@ -12,6 +12,7 @@ import {
   type TokenView,
   type TradeView,
 } from '@ledgerpad/shared';
+import { until } from '../../apps/server/test/helpers/wait';
 import { ARTIFACTS_DIR, launchBrowser, screenshotOnFailure, screenshotWidths } from '../support/browser';
 import { startServer, type RunningServer } from '../support/server';
 
@@ -59,14 +60,17 @@ beforeAll(async () => {
   await visitor.getByRole('heading', { name: 'Listed Tokens' }).waitFor();
   await visitor.evaluate(() => ((window as unknown as { openedAt: number }).openedAt = Date.now()));
   visitorRowsAtOpen = await visitor.getByTestId('token-row').count();
-  const deadline = Date.now() + SEED_TIMEOUT_MS;
-  for (;;) {
-    const { demo } = await getJson<{ demo: string }>('/api/demo/status');
-    if (demo === 'ready') break;
-    if (demo !== 'seeding' || Date.now() > deadline)
-      throw new Error(`demo seed: ${demo}\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await until(
+    'the demo seed',
+    async () => {
+      const { demo } = await getJson<{ demo: string }>('/api/demo/status');
+      if (demo !== 'ready' && demo !== 'seeding') throw new Error(`demo seed: ${demo}\n${server.output()}`);
+      return demo === 'ready';
+    },
+    { timeoutMs: SEED_TIMEOUT_MS, everyMs: 500 },
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}\n${server.output()}`);
+  });
   tokens = await getJson<TokenView[]>('/api/tokens?limit=10000');
 }, SEED_TIMEOUT_MS + 60_000);
 

@@ -3,6 +3,7 @@ import { request, type APIRequestContext, type Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { AccountSetAsfFlags, Client, Wallet } from 'xrpl';
 import type { DeployResult, JobStatusView } from '@ledgerpad/shared';
+import { until } from '../../apps/server/test/helpers/wait';
 
 // Tokens made through the app's own API, as a user would through the deploy page: a demo user, a
 // wallet funded by the faucet, an uploaded logo, POST /api/deploy-token, the job followed to its end.
@@ -212,20 +213,19 @@ export async function failedDeployAsNewUser(
       await client.disconnect();
     }
     // A server that has just started may still be setting up its fee wallet (503 'try again').
-    const deadline = Date.now() + JOB_TIMEOUT_MS;
-    let jobId: string | undefined;
-    while (!jobId) {
-      try {
-        jobId = await startDeploy(api, url, user.headers, payer.id, user.logoUrl, {
+    const jobId = await until(
+      'the deploy to start (503 while the fee wallet is set up)',
+      () =>
+        startDeploy(api, url, user.headers, payer.id, user.logoUrl, {
           name: 'Stranded Token',
           ticker: 'STRD',
           devAllocation: '10',
-        });
-      } catch (err) {
-        if (!/: 503 /.test(String(err)) || Date.now() > deadline) throw err;
-        await new Promise((r) => setTimeout(r, POLL_MS));
-      }
-    }
+        }).catch((err: unknown) => {
+          if (/: 503 /.test(String(err))) return undefined;
+          throw err;
+        }),
+      { timeoutMs: JOB_TIMEOUT_MS, everyMs: POLL_MS },
+    );
     const status = await waitForJob(api, url, jobId);
     if (status.status !== 'failed')
       throw new Error(`the deploy was meant to fail: ${JSON.stringify(status)}`);
@@ -240,15 +240,16 @@ async function waitForJob(
   url: string,
   jobId: string,
 ): Promise<JobStatusView<DeployResult>> {
-  const deadline = Date.now() + JOB_TIMEOUT_MS;
-  for (;;) {
-    const status = (await ok(
-      'job',
-      await api.get(`${url}/api/job-status/${jobId}`),
-    )) as unknown as JobStatusView<DeployResult>;
-    if (status.status === 'completed' || status.status === 'failed') return status;
-    if (Date.now() > deadline) throw new Error(`deploy job ${jobId} still ${status.status}`);
-    // The job page polls the same way; the job socket would need a session of its own.
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
+  // The job page polls the same way; the job socket would need a session of its own.
+  return until(
+    `deploy job ${jobId} to end`,
+    async () => {
+      const status = (await ok(
+        'job',
+        await api.get(`${url}/api/job-status/${jobId}`),
+      )) as unknown as JobStatusView<DeployResult>;
+      return status.status === 'completed' || status.status === 'failed' ? status : undefined;
+    },
+    { timeoutMs: JOB_TIMEOUT_MS, everyMs: POLL_MS },
+  );
 }

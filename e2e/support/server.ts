@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnServer } from '../../apps/server/test/helpers/server-process';
+import { until } from '../../apps/server/test/helpers/wait';
 
 export interface RunningServer {
   url: string;
@@ -62,14 +63,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
  * line), on the server's own address. Each start prints one; it signs in once.
  */
 export async function ownerLink(server: RunningServer): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const m = /Owner sign-in[^:]*: (http:\/\/\S+)/.exec(server.output());
-    if (m?.[1]) {
-      const link = new URL(m[1]);
-      return `${server.url}${link.pathname}${link.search}`;
-    }
-    if (Date.now() > deadline) throw new Error(`no owner link printed:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const printed = await until(
+    'the owner link printed',
+    () => /Owner sign-in[^:]*: (http:\/\/\S+)/.exec(server.output())?.[1],
+    {
+      timeoutMs: 15_000,
+      everyMs: 100,
+    },
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}:\n${server.output()}`);
+  });
+  const link = new URL(printed);
+  return `${server.url}${link.pathname}${link.search}`;
 }

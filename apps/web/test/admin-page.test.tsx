@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sleep } from '../../server/test/helpers/wait';
 import {
   ADMIN_MESSAGES,
   UPLOAD_MESSAGES,
@@ -157,14 +158,14 @@ describe('credential check', () => {
     expect(screen.queryByRole('tab')).toBeNull();
     // Give any stray query a chance to fire before looking: no admin route, not even the check
     // (it answers non-admins 403, a failed request in their console).
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     expect(adminCalls()).toEqual([]);
   });
 
   it('keeps checking while the user object does not say (a login response), never probing the check route', async () => {
     userAnswer = () => ({ body: { user: USER } });
     render(withProviders(<AdminPage />, '/admin'));
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     expect(screen.getByText(CHECKING_CREDENTIALS)).toBeTruthy();
     expect(adminCalls()).toEqual([]);
   });
@@ -226,7 +227,7 @@ describe('admins', () => {
     fireEvent.change(screen.getByLabelText('User ID'), { target: { value: 'abc' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add admin' }));
     expect((await screen.findByRole('alert')).textContent).toBe(ADMIN_MESSAGES.validUserId);
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     expect(calls.some((p) => p.startsWith('/api/admin/admins/add'))).toBe(false);
   });
 });

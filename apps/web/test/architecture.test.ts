@@ -261,6 +261,42 @@ describe('web architecture', () => {
     expect(INLINE.test('resolver: async (values, ctx, opts) => {')).toBe(true);
   });
 
+  // Feature CSS beside its feature (issue 41): the global stylesheet holds the shell, the tokens
+  // and what several features share; a class only one feature's code names lives in that feature's
+  // own .css (the Wallets page's transfer chips, the 404 and legal pages moved out last).
+  const classesOf = (css: string) =>
+    [
+      ...new Set([...css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/\.([a-zA-Z][\w-]*)/g)].map((m) => m[1]!)),
+    ].filter((c) => !/^\d/.test(c));
+  /** A class named in code: a whole token, not a path segment or a file name (`features/legal/`). */
+  const names = (text: string, cls: string) =>
+    new RegExp(`(?<![\\w/.-])${cls.replace(/[-]/g, '\\-')}(?![\\w/-]|\\.(?:css|tsx?)\\b)`).test(text);
+
+  it('the global styles.css holds no class that only one feature uses', () => {
+    const sources = [...graph.keys()].map((f) => ({ f, text: readFileSync(f, 'utf8') }));
+    const classes = classesOf(readFileSync(path.join(SRC, 'styles.css'), 'utf8'));
+    expect(classes.length).toBeGreaterThan(50);
+    const found = classes.flatMap((cls) => {
+      const users = new Set(
+        sources
+          .filter((s) => names(s.text, cls))
+          .map((s) => {
+            const feature = featureOf(s.f);
+            return feature ? `features/${feature}` : layer(s.f);
+          }),
+      );
+      const [only] = [...users];
+      return users.size === 1 && only!.startsWith('features/') ? [`.${cls} (only ${only})`] : [];
+    });
+    expect(found).toEqual([]);
+    // The rule reads class names, not paths.
+    expect(names('<p className="legal-dates">', 'legal-dates')).toBe(true);
+    expect(names("<article className='panel legal'>", 'legal')).toBe(true);
+    expect(names("import('../features/legal/terms-page')", 'legal')).toBe(false);
+    expect(names("import './legal.css';", 'legal')).toBe(false);
+    expect(classesOf('/* .x */ .a, .b:hover { margin: 0.5rem } .c-d .a {}')).toEqual(['a', 'b', 'c-d']);
+  });
+
   it('has no import cycles in apps/web/src', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sleep } from '../../server/test/helpers/wait';
 import { ConfirmDialog } from '../src/components/confirm-dialog';
 import { DELIBERATE_DELAY_MS, DeliberateButton } from '../src/components/deliberate-button';
 import { Modal } from '../src/components/modal';
@@ -147,7 +148,7 @@ describe('Modal', () => {
     );
     await screen.findByRole('dialog');
     // Radix listens for outside presses from the next tick.
-    await act(() => new Promise((r) => setTimeout(r, 10)));
+    await act(() => sleep(10));
     at(150);
     outsidePress();
     expect(onOpenChange).not.toHaveBeenCalled();

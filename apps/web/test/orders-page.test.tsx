@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sleep } from '../../server/test/helpers/wait';
 import {
   ORDERS_STATUS_CHECK_MS,
   formatAmount,
@@ -239,7 +240,7 @@ describe('live updates', () => {
     const push = (orderId: number | string, status: OrderStatus) =>
       act(async () => {
         FakeSocket.last.receive({ event: 'orderUpdated', data: { orderId, status } });
-        await new Promise((r) => setTimeout(r, 0));
+        await sleep(0);
       });
 
     await push(2, 'partially_filled');

@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sleep } from '../../server/test/helpers/wait';
 import {
   RLUSD_CURRENCY_HEX,
   SWAP_MESSAGES,
@@ -433,7 +434,7 @@ describe('the button says why it cannot send', () => {
       'Insufficient balance: you have 100 XRP available, this needs 100.95003 XRP.',
     );
     fireEvent.click(submitButton());
-    await act(() => new Promise((r) => setTimeout(r, 400)));
+    await act(() => sleep(400));
     expect(calls('/api/amm-info')).toHaveLength(0);
     expect(calls('/api/swap')).toHaveLength(0);
   });
@@ -693,7 +694,7 @@ describe('what is sent', () => {
     ]);
     expect(result.textContent).not.toContain('Check logs');
     // The amount the screen clears after sending is not the user's change: the result stays.
-    await act(() => new Promise((r) => setTimeout(r, 100)));
+    await act(() => sleep(100));
     expect(screen.getByTestId('trade-results')).toBe(result);
     expect((screen.getByLabelText('Amount (XRP)') as HTMLInputElement).value).toBe('');
     expect(result.closest('[role]')!.getAttribute('role')).toBe('alert');

@@ -194,14 +194,18 @@ export {
   DEPLOY_STEP_GROUPS,
   DEPLOY_STEP_LABELS,
   deployCost,
-  type DeployResult,
   type FeesConfig,
   lpBurnedLabel,
   lpBurnedTitle,
   TOKEN_MESSAGES,
   type TokenView,
 } from './schemas/tokens';
-export { type JobStatusView, jobStatusViewSchema } from './schemas/job-status';
+export {
+  type DeployResult,
+  deployResultSchema,
+  type JobStatusView,
+  jobStatusViewSchema,
+} from './schemas/job-status';
 export {
   aspectOk,
   checkLogoDimensions,
@@ -305,6 +309,7 @@ export {
   deployClaimViewSchema,
   type DeployClaimView,
   type DevAllocationResult,
+  devAllocationResultSchema,
   type IntentMode,
   type IntentRequired,
   type IntentStatus,
@@ -676,6 +681,7 @@ export {
   stepPrice,
 } from './bonding';
 export {
+  allInAmount,
   allInDrops,
   amountValue,
   availableXrp,

@@ -256,6 +256,17 @@ export function allInDrops(spendable: bigint, feePercent: string): bigint {
   return share < cap ? share : cap;
 }
 
+/**
+ * ALL IN of a token-quoted buy (RLUSD): 99.2% of the balance, and never more than leaves room for
+ * the platform fee (a + a × p ≤ balance, so a ≤ balance / (1 + p)); unrounded, the form truncates it
+ * to its decimals. `allInDrops` is the XRP form (with reserves and network fees).
+ */
+export function allInAmount(balance: DecimalValue, feePercent: DecimalValue): Decimal {
+  const b = new Decimal(balance);
+  if (b.lte(0)) return new Decimal(0);
+  return Decimal.min(b.mul(ALL_IN_FRACTION), b.div(new Decimal(feePercent).div(100).plus(1)));
+}
+
 // --- The message every signing route answers with when the wallet cannot pay ---
 
 export const MONEY_MESSAGES = {

@@ -84,9 +84,12 @@ const LITERALS: Array<{ pattern: RegExp; use: string; except?: string[]; tests?:
     except: ['packages/shared/src/bonding.ts'],
   },
   {
-    pattern: /\btype LedgerAmount =/,
+    // The ledger's amount type, under its own name or any other (`type Amount = string | { … }`).
+    pattern:
+      /\btype LedgerAmount =|(?:\btype \w+ =|:)\s*string\s*\|\s*\{\s*currency: string;\s*issuer: string;\s*value: string;?\s*\}/,
     use: 'LedgerAmount from @ledgerpad/shared',
     except: ['packages/shared/src/money.ts'],
+    tests: true,
   },
   {
     pattern: /reserve\w*\s*(=|\?\?|:)\s*(BigInt\()?(1_?000_?000|200_?000)n?\b/i,
@@ -160,6 +163,8 @@ describe('spec constants', () => {
       "LimitAmount: token('1000000000000000')",
       "const SUPPLY = '793100000';",
       'type LedgerAmount = string;',
+      'type Amount = string | { currency: string; issuer: string; value: string };',
+      'let amount: string | { currency: string; issuer: string; value: string };',
       "const RES = { '240': 14_400 };",
     ])
       expect(caught(line), line).toBe(true);

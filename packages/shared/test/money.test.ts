@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  allInAmount,
   allInDrops,
   amountValue,
   availableXrp,
@@ -135,6 +136,21 @@ describe('what a wallet can spend', () => {
     // 97.821753 pays floor(978217.53) = 978217 drops: together 98.79997 exactly.
     expect(allInDrops(spendable, '1')).toBe(maxSpendWithFee(spendable, '1'));
     expect(allInDrops(spendable, '1')).toBe(97_821_753n);
+  });
+  it('ALL IN of an RLUSD-quoted buy: 99.2% of the balance, capped by the fee the same way', () => {
+    // 100 RLUSD at 0.75%: 99.2 (100 / 1.0075 = 99.2555… is more); its fee 0.744 → 99.944 ≤ 100.
+    expect(allInAmount('100', '0.75').toFixed()).toBe('99.2');
+    expect(
+      allInAmount('100', '0.75')
+        .plus(platformFee('99.2', '0.75', 'iou'))
+        .lte(100),
+    ).toBe(true);
+    // At 1%: 100 / 1.01 = 99.00990099…, less than 99.2; truncated to 6 places, 99.009900 + its fee
+    // 0.990099 = 99.999999 ≤ 100.
+    const a = truncateDecimals(allInAmount('100', '1'), 6);
+    expect(a).toBe('99.0099');
+    expect(new Decimal(a).plus(platformFee(a, '1', 'iou')).lte(100)).toBe(true);
+    expect(allInAmount('0', '1').toFixed()).toBe('0');
   });
 });
 

@@ -1,5 +1,5 @@
 import { RippledError, type Client } from 'xrpl';
-import { Decimal, rippleTime, type EscrowView } from '@ledgerpad/shared';
+import { Decimal, rippleTime, type EscrowView, type LedgerAmount } from '@ledgerpad/shared';
 
 // Escrows as the validated ledger holds them (XLS-85 token escrow, docs/vesting.md). A token escrow
 // sits in its owner's directory and in the issuer's (IssuerNode), so one `account_objects` of the
@@ -27,7 +27,7 @@ interface RawEscrow {
   index: string;
   Account: string;
   Destination: string;
-  Amount: string | { currency: string; issuer: string; value: string };
+  Amount: LedgerAmount;
   FinishAfter?: number;
   CancelAfter?: number;
   Condition?: string;

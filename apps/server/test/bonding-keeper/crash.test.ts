@@ -4,7 +4,13 @@ import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type LedgerStream, type Wallet } from 'xrpl';
 import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
-import { desiredLadder, soldFromHeld, unitsToMicros, type LadderChunk } from '@ledgerpad/shared';
+import {
+  desiredLadder,
+  soldFromHeld,
+  unitsToMicros,
+  type LadderChunk,
+  type LedgerAmount,
+} from '@ledgerpad/shared';
 import { bondingCurves } from '../../src/modules/bonding/schema';
 import { paramsOf, type CurveRow } from '../../src/modules/bonding/service';
 import { useCrashRig } from '../helpers/child-server';
@@ -26,7 +32,7 @@ const LEASE_LEFT_MS = 10 * 60_000;
 const QUOTE_TOLERANCE = 3n;
 const TOKEN_RELATIVE_TOLERANCE = new Decimal('1e-12');
 
-type Amount = string | { currency: string; issuer: string; value: string };
+type Amount = LedgerAmount;
 type Offer = { taker_gets: Amount; taker_pays: Amount };
 
 describe('bonding keeper after kill -9', () => {

@@ -5,6 +5,7 @@ import {
   maxLadderOffers,
   RLUSD_CURRENCY_HEX,
   tickerToCurrency,
+  deployResultSchema,
   type DeployResult,
   type FeesConfig,
   type JobStatusView,
@@ -176,7 +177,7 @@ describe('deploy: XRP pair, blackholed, dev allocation', () => {
     jobId = out.jobId;
     expect(out.status.status, JSON.stringify(out.status)).toBe('completed');
     expect(out.status.steps.every((s) => s.status === 'done')).toBe(true);
-    result = out.status.result!;
+    result = deployResultSchema.parse(out.status.result);
   }, 90_000);
 
   it('reports success with the token and shows every ledger step with its transaction', async () => {

@@ -11,7 +11,7 @@ import {
   type DecimalValue,
   type DeployResult,
   type DeployClaimView,
-  type DevAllocationResult,
+  devAllocationResultSchema,
   type JobStatusView,
   type VestingScheduleView,
 } from '@ledgerpad/shared';
@@ -354,7 +354,7 @@ describe('a deploy funded from a browser wallet', () => {
       blobs: signIntent(browser, claim),
     });
     expect(claimed.statusCode, claimed.body).toBe(200);
-    const answer = claimed.json() as DevAllocationResult;
+    const answer = devAllocationResultSchema.parse(claimed.json());
     expect(answer).toMatchObject({ status: 'claimed', amount: '100000' });
     expect(answer.locks.map((l) => l.escrowSequence)).toEqual([
       claim.txs[2]!.Sequence,

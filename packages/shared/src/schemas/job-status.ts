@@ -18,6 +18,23 @@ export const jobStatusViewSchema = z.object({
     }),
   ),
 });
+/**
+ * A deploy job's result (spec 001 §3 "Token (deploy/dashboard)"): the job status's `result` once a
+ * deploy completes. Here, not in tokens.ts, which the landing route reads without zod (issue 40).
+ */
+export const deployResultSchema = z.object({
+  success: z.literal(true),
+  token_id: z.number().int(),
+  issuer_address: z.string(),
+  hot_wallet_address: z.string(),
+  currency: z.string(),
+  ticker: z.string(),
+  amm_account: z.string().nullable(),
+  /** The validated ledger index of each of the deploy's transactions, by step. */
+  ledgers: z.record(z.string(), z.number().int().nullable()).optional(),
+});
+export type DeployResult = z.infer<typeof deployResultSchema>;
+
 /** The view with its result typed as the job's kind makes it (`JobStatusView<DeployResult>`). */
 export type JobStatusView<R = unknown> = Omit<z.infer<typeof jobStatusViewSchema>, 'result'> & {
   result: R | null;

@@ -237,12 +237,13 @@ export type DeployClaimView = z.infer<typeof deployClaimViewSchema>;
  * (docs/self-custody.md "Deploy"): the first CheckCash's hash, and each tranche's escrow (its
  * sequence names it for release).
  */
-export interface DevAllocationResult {
-  status: 'claimed';
+export const devAllocationResultSchema = z.object({
+  status: z.literal('claimed'),
   /** The dev allocation cashed ('0' when none was waiting). */
-  amount: string;
+  amount: z.string(),
   /** The first buy's tokens cashed (the hot wallet's Check); absent: none. */
-  firstBuy?: string;
-  claimHash: string;
-  locks: Array<{ index: number; escrowSequence: number; hash: string }>;
-}
+  firstBuy: z.string().optional(),
+  claimHash: z.string(),
+  locks: z.array(z.object({ index: z.number().int(), escrowSequence: z.number().int(), hash: z.string() })),
+});
+export type DevAllocationResult = z.infer<typeof devAllocationResultSchema>;

@@ -177,18 +177,6 @@ export function deployCost(
 /** The network fee of one ordinary transaction (XRP) when the fees view does not carry the ledger's. */
 const DEFAULT_BASE_FEE_XRP = '0.00001';
 
-export interface DeployResult {
-  success: true;
-  token_id: number;
-  issuer_address: string;
-  hot_wallet_address: string;
-  currency: string;
-  ticker: string;
-  amm_account: string | null;
-  /** The validated ledger index of each of the deploy's transactions, by step. */
-  ledgers?: Record<string, number | null>;
-}
-
 /** The deploy job's steps in order, with the label the progress modal shows for each. */
 /**
  * The deploy progress modal's groups (issue 25: steps that run side by side show as one line). A

@@ -9,6 +9,7 @@ import {
   Decimal,
   dropsToDecimal,
   unitsToMicros,
+  type LedgerAmount,
 } from '@ledgerpad/shared';
 import { balanceChanges } from '../../platform/indexer/balance-changes';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
@@ -52,7 +53,7 @@ export interface BondingIndexerDeps {
   onLedger: (ledger: number, touched: number[]) => Promise<void>;
 }
 
-type Amount = string | { currency: string; issuer: string; value: string };
+type Amount = LedgerAmount;
 
 // The fee inside q micros of a curve offer's quote: the shared rule (the swap screen's quote shows it).
 export { curveFeeInside as feeInside } from '@ledgerpad/shared';

@@ -8,6 +8,7 @@ import {
   Decimal,
   microsToUnits,
   unitsToMicros,
+  type LedgerAmount,
 } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { ledgerSubmissions } from '../../ledger/schema';
@@ -44,7 +45,7 @@ export interface BondingJobDeps {
   registry: BondingRegistry;
 }
 
-type Quote = string | { currency: string; issuer: string; value: string };
+type Quote = LedgerAmount;
 
 const quoteAmount = (c: CurveRow, micros: bigint): Quote =>
   c.quote === 'XRP'

@@ -1,4 +1,11 @@
-import { CHART_RESOLUTIONS, RLUSD_CURRENCY_HEX, type NewTrade, Decimal, dropsToXrp } from '@ledgerpad/shared';
+import {
+  CHART_RESOLUTIONS,
+  RLUSD_CURRENCY_HEX,
+  type NewTrade,
+  Decimal,
+  dropsToXrp,
+  type LedgerAmount,
+} from '@ledgerpad/shared';
 import { readIssuerFacts, type IssuerFacts } from '../../ledger/account-root';
 import { sql } from 'drizzle-orm';
 import type { Client } from 'xrpl';
@@ -135,7 +142,7 @@ const HOLDER_COLUMNS: Array<BulkColumn<{ tokenId: number; account: string; balan
   { column: marketHolders.balance, type: 'numeric', value: (h) => h.balance },
 ];
 
-type Amount = string | { currency: string; issuer: string; value: string };
+type Amount = LedgerAmount;
 
 /** A plain decimal text as the ledger writes one: no exponent, no redundant zeros. */
 const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;

@@ -6,6 +6,7 @@ import {
   dropsToXrp,
   type DecimalValue,
   DEFAULT_RESERVE_BASE_DROPS,
+  type LedgerAmount,
 } from '@ledgerpad/shared';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -232,7 +233,7 @@ export class FeeWalletPayments {
     if (!submissions) throw new Error('No ledger connection');
     const feeWallet = await this.feeWallet();
     if (!feeWallet) throw new Error('The platform fee wallet is not set up yet');
-    let amount: string | { currency: string; issuer: string; value: string };
+    let amount: LedgerAmount;
     if (req.currency === 'RLUSD') {
       const issuer = await this.deps.rlusdIssuer();
       if (!issuer) throw new Error('RLUSD issuer unknown');

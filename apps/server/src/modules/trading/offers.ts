@@ -1,12 +1,12 @@
 import { rippleTimeToUnixTime, type TransactionMetadata } from 'xrpl';
-import { Decimal, amountValue } from '@ledgerpad/shared';
+import { Decimal, amountValue, type LedgerAmount, type OrderStatus } from '@ledgerpad/shared';
 
 // What one validated transaction did to offers, read from its metadata alone (pure): the rows of
 // `trading_orders` follow from these, whichever path saw the transaction first — the limit-order
 // route, a cancel, the order indexer or the reconciliation — so they all agree.
 
-export type OrderStatus = 'open' | 'partially_filled' | 'filled' | 'canceled';
-type Amount = string | { currency: string; issuer: string; value: string };
+export type { OrderStatus };
+type Amount = LedgerAmount;
 
 export interface OfferChange {
   owner: string;

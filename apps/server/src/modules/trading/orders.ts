@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNull, lte, min } from 'drizzle-orm';
 import type { OrderStatus as SharedOrderStatus, OrderView } from '@ledgerpad/shared';
-import { RLUSD_CURRENCY_HEX, Decimal } from '@ledgerpad/shared';
+import { RLUSD_CURRENCY_HEX, Decimal, platformFee } from '@ledgerpad/shared';
 import { decode, rippleTimeToUnixTime, type Client, type TransactionMetadata } from 'xrpl';
 import type { Db } from '../../db/client';
 import { wallets } from '../../platform/custody-schema';
@@ -8,7 +8,6 @@ import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follow
 import { offerChanges, type OfferChange, type OrderStatus } from './offers';
 import { tradingOrders, type OrderRow, type tradingTrades } from './schema';
 import { owedByWallet, type TradeRecorder } from './trade-records';
-import { tradingFee } from './plan';
 import { ledgerSubmissions } from '../../ledger/schema';
 
 // The wallets' orders: rows of `trading_orders` written from offer changes (offers.ts), by every
@@ -318,10 +317,11 @@ export class OrderRecords {
     for (const { change: c, hash } of candidates) {
       const sub = placed.find((p) => p.account === c.owner && p.sequence === c.sequence);
       if (!sub || sub.userId === null || sub.walletId === null) continue;
-      const quoteAsset = c.quoteIssuer
-        ? { kind: 'iou' as const, currency: c.quoteCurrency, issuer: c.quoteIssuer }
-        : { kind: 'xrp' as const };
-      const fee = tradingFee(c.filledQuote, await this.fills.feePercent(sub.userId), quoteAsset);
+      const fee = platformFee(
+        c.filledQuote,
+        await this.fills.feePercent(sub.userId),
+        c.quoteIssuer ? 'iou' : 'xrp',
+      );
       const owed = owedByWallet(sub, decode(sub.blob) as Tx);
       out.push({
         userId: sub.userId,

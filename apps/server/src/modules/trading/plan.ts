@@ -4,7 +4,6 @@ import {
   Decimal,
   decimalToDrops,
   dropsToDecimal,
-  platformFee,
   slippageFloor,
   type DecimalValue,
   type LedgerAmount,
@@ -135,11 +134,6 @@ export function tradeMoved(
     .minus(pay.kind === 'xrp' ? fee : 0);
   const got = sum(get).plus(get.kind === 'xrp' ? fee : 0);
   return { spent: Decimal.max(paid, 0), received: Decimal.max(got, 0) };
-}
-
-/** The platform's fee on a trade's notional (its quote-asset side): the money layer's one fee rule. */
-export function tradingFee(notional: DecimalValue, percent: DecimalValue, quote: Asset): Decimal {
-  return platformFee(notional, percent, quote.kind);
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   curveFeeInside,
   decimalToDrops,
   feePercentToPpm,
+  platformFee,
   type DecimalValue,
   type LedgerAmount,
   microsToUnits,
@@ -22,7 +23,7 @@ import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import { customFeePercent } from '../users';
 import type { FeeSettlement } from './fee-paid';
-import { tradeMoved, tradingFee, type Asset } from './plan';
+import { tradeMoved, type Asset } from './plan';
 import { tradingOrders, tradingTrades, type TradeRow } from './schema';
 
 // A platform trade's record and its fee job, written from the validated transaction itself (its
@@ -101,7 +102,7 @@ export class TradeRecorder {
   ): Promise<Decimal> {
     const curve = await this.deps.curves?.activeCurveAccount(token.issuer, token.currency);
     const onCurve = curve ? quoteMoved(changes, curve, quote) : new Decimal(0);
-    return tradingFee(Decimal.max(0, notional.minus(onCurve)), await this.feePercent(userId), quote);
+    return platformFee(Decimal.max(0, notional.minus(onCurve)), await this.feePercent(userId), quote.kind);
   }
 
   /**
@@ -132,7 +133,7 @@ export class TradeRecorder {
       : await this.deps.curves?.activeCurveAccount(token.issuer, token.currency);
     const onCurve = curve ? quoteMoved(changes, curve, quote) : new Decimal(0);
     const feePercent = known ? known.feePercent : await this.feePercent(userId);
-    const fee = tradingFee(Decimal.max(0, notional.minus(onCurve)), feePercent, quote);
+    const fee = platformFee(Decimal.max(0, notional.minus(onCurve)), feePercent, quote.kind);
     if (!onCurve.gt(0))
       return { fee, feePercent, feeInPrice: new Decimal(0), curveFeePercent: null, onCurve };
     // The curve prices with the platform's fee for everyone (no per-user override).

@@ -6,6 +6,7 @@ import {
   amountValue,
   currencyToTicker,
   fixedDecimals,
+  platformFee,
   platformFeeDrops,
   toLedgerValue,
   xrpToDrops,
@@ -42,7 +43,7 @@ import { quoteAssetOf } from './quote-asset';
 import { type OrderRecords, type OrderUpdate } from './orders';
 import { type CurveAccounts, type TradeRecorder } from './trade-records';
 import { tradingTrades } from './schema';
-import { marketOffer, marketPayment, tradeMoved, tradingFee, type Asset } from './plan';
+import { marketOffer, marketPayment, tradeMoved, type Asset } from './plan';
 
 export interface TradingDeps {
   db: Db;
@@ -279,7 +280,7 @@ export abstract class TradingBase {
     amount: string,
   ): Promise<void> {
     if (m.quote.kind !== 'iou') return;
-    const fee = tradingFee(amount, await this.deps.recorder.feePercent(userId), m.quote);
+    const fee = platformFee(amount, await this.deps.recorder.feePercent(userId), m.quote.kind);
     await this.deps.funds.requireToken(address, m.quote, new Decimal(amount).plus(fee), m.quoteName);
   }
 

@@ -17,6 +17,7 @@ import {
   dropsToXrp,
   normalizeTokenValue,
   xrpToDrops,
+  type LedgerAmount,
 } from '@ledgerpad/shared';
 import { badRequest, fieldError, ledgerUnavailable } from '../../lib/errors';
 import { accountMissing, ledgerFailure } from '../../ledger/errors';
@@ -99,7 +100,7 @@ export abstract class WalletActions extends WalletReads {
     if (recipient.requireTag && tag === undefined) {
       throw badRequest('The recipient requires a destination tag.');
     }
-    let amount: string | { currency: string; issuer: string; value: string };
+    let amount: LedgerAmount;
     // Checked before signing (and again under the wallet's funds lease): the amount and the network
     // fee from what is left after the reserve, the transactions in flight and the fees owed.
     let spend: TransferSpend;

@@ -1,4 +1,5 @@
 import type { IndexedTx } from './follower';
+import type { LedgerAmount } from '@ledgerpad/shared';
 
 // What the market indexer (trades) and the positions indexer (fills) both read of a transaction:
 // whether it can trade at all, and the offers it consumed, with their owners and asset keys.
@@ -6,7 +7,7 @@ import type { IndexedTx } from './follower';
 /** Only these transactions can trade; deposits and withdrawals change pools but are not trades. */
 const TRADING_TYPES = new Set(['Payment', 'OfferCreate', 'CheckCash']);
 
-type Amount = string | { currency: string; issuer: string; value: string };
+type Amount = LedgerAmount;
 interface OfferFields {
   Account?: string;
   TakerGets?: Amount;

@@ -1,4 +1,5 @@
 import { LEGAL_EFFECTIVE_DATE } from '@ledgerpad/shared';
+import './legal.css';
 
 // Static legal text (spec: effective February 28, 2025).
 

@@ -7,6 +7,7 @@ import {
   TRADING_FEE_PERCENT,
   Decimal,
 } from '@ledgerpad/shared';
+import './legal.css';
 import { usePlatformFees } from '../../lib/platform-fees';
 
 // Static legal text (spec: both pages effective February 28, 2025; terms updated April 30, 2025).

@@ -1,4 +1,5 @@
 import { Link, useLocation } from 'react-router';
+import './not-found.css';
 
 /** Any path outside the route table. The server answers such paths with index.html and status 404. */
 export function NotFoundPage() {

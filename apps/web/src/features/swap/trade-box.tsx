@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, type Dispatch, type FormEvent } from 'react';
 import {
-  ALL_IN_FRACTION,
+  allInAmount,
   AMOUNT_DECIMALS,
   ESTIMATE_DEBOUNCE_MS,
   ORDER_MESSAGES,
@@ -346,11 +346,7 @@ export function TradeBox(p: TradeBoxProps) {
   const allIn = (): string | null => {
     if (!wallet || !token) return null;
     if (quoteAsset === 'RLUSD') {
-      const fee = new Decimal(p.feePercent ?? '0').div(100);
-      const most = Decimal.min(
-        new Decimal(quoteHeld).mul(ALL_IN_FRACTION),
-        new Decimal(quoteHeld).div(fee.plus(1)),
-      );
+      const most = allInAmount(quoteHeld, p.feePercent ?? '0');
       return most.gt(0) ? truncateDecimals(most, AMOUNT_DECIMALS) : null;
     }
     // 99.2% of what the wallet can spend on this buy, leaving the fee, the network fees and a new
