@@ -271,4 +271,37 @@ describe('a self-custody swap as one all-or-nothing Batch', () => {
     expect(record).toMatchObject({ side: 'SELL', feeStatus: 'paid', feeHash: rows[2]!.hash });
     expect((await ledgerTx(rows[1]!.hash)).meta.ParentBatchID).toBe(rows[0]!.hash);
   });
+  it('a crash after the Batch was claimed, before it was recorded: the start sweep sends it once', async () => {
+    const intent = intentOf(await call(alice, 'POST', '/api/swap', swapBody('BUY', '2')));
+    expect(intent.mode).toBe('batch');
+    const fee = intent.txs[2]!;
+    // 0.75% of 2 XRP: 15,000 drops.
+    expect(fee).toMatchObject({ Destination: feeWallet, Amount: '15000' });
+    const blob = signOuter(intent);
+    const before = await world.xrp(browser.classicAddress);
+    // The state a kill -9 leaves between claiming the blob and recording it: 'submitted', no record.
+    await t.database.db
+      .update(signingIntents)
+      .set({ status: 'submitted', signed: [blob] })
+      .where(eq(signingIntents.id, intent.id));
+    expect(await recordsOf(intent.id)).toHaveLength(0);
+    expect(await t.app.platform.intents!.resume()).toBe(1);
+    const rows = await recordsOf(intent.id);
+    expect(rows.map((r) => [r.purpose, r.status])).toEqual([
+      ['swap-batch', 'success'],
+      ['swap', 'success'],
+      ['trading-fee', 'success'],
+    ]);
+    expect(await world.xrp(browser.classicAddress)).toBe(before - 2_000_000n - 15_000n - 4n * base);
+    // The blob posted after the restart answers the sweep's outcome; nothing is sent again.
+    const res = await submit(intent, blob);
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as SwapResult).hash).toBe(rows[1]!.hash);
+    expect(await recordsOf(intent.id)).toHaveLength(3);
+    const [record] = await t.database.db
+      .select()
+      .from(tradingTrades)
+      .where(eq(tradingTrades.hash, rows[1]!.hash));
+    expect(record).toMatchObject({ feeStatus: 'paid', fee: '0.015', feeHash: rows[2]!.hash });
+  });
 });
