@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { BatchFlags, decode, hashes, validate, type Wallet } from 'xrpl';
+import { BatchFlags, decode, encode, hashes, validate, type Wallet } from 'xrpl';
 import { batchedRead, batchedRows } from '../db/batched';
 import type { Database } from '../db/client';
 import { pgErrorCode } from '../db/results';
@@ -31,6 +31,7 @@ import {
   type SubmissionLog,
   type SubmissionOutcome,
   type SubmissionRow,
+  type SignedBatchRequest,
   type SignedRequest,
   type SubmitRequest,
 } from './submission-types';
@@ -44,6 +45,7 @@ export type {
   SignerSource,
   SubmissionLog,
   SubmissionOutcome,
+  SignedBatchRequest,
   SignedRequest,
   SubmissionRow,
   SubmitRequest,
@@ -337,6 +339,79 @@ export class SubmissionService {
     this.tracker.track(inserted);
     void this.tracker.send(inserted.hash);
     return inserted;
+  }
+
+  /**
+   * `recordSigned` for a Batch a self-custody wallet signed (checked against its intent first):
+   * the outer Batch and each inner transaction (its hash: the ID of its canonical serialization, as
+   * the ledger records it) are recorded in one statement, the inner rows with the outer's hash as
+   * `parent_hash`, before the outer is sent — exactly as `prepareBatch` records a Batch it signs.
+   * The inner ones are never sent alone; they are settled with their outer. Idempotent by the
+   * outer's intent key.
+   */
+  async recordSignedBatch(req: SignedBatchRequest): Promise<SubmissionRow> {
+    const existing = await this.findIntent(req.intentKey);
+    if (existing) return existing;
+    if (!this.opts.connection.isConnected() || this.tracker.validatedIndex === 0) throw ledgerUnavailable();
+    const tx = decode(req.blob) as {
+      TransactionType: string;
+      Sequence?: number;
+      LastLedgerSequence?: number;
+      RawTransactions?: Array<{ RawTransaction: Record<string, unknown> }>;
+    };
+    const raw = tx.RawTransactions ?? [];
+    if (tx.TransactionType !== 'Batch' || raw.length !== req.inner.length)
+      throw new Error(`${req.intentKey} is not a Batch of ${req.inner.length} transactions`);
+    const hash = hashes.hashSignedTx(req.blob);
+    const lastLedgerSequence = tx.LastLedgerSequence ?? this.tracker.validatedIndex + this.window;
+    const common = {
+      account: req.account,
+      lastLedgerSequence,
+      userId: req.userId ?? null,
+      walletId: req.walletId ?? null,
+      status: 'pending' as const,
+      signer: 'wallet',
+    };
+    const innerRows = raw.map(({ RawTransaction: inner }, k) => {
+      const blob = encode(inner as never);
+      return {
+        ...common,
+        intentKey: req.inner[k]!.intentKey,
+        purpose: req.inner[k]!.purpose,
+        sequence: Number(inner.Sequence ?? 0),
+        txType: String(inner.TransactionType),
+        hash: hashes.hashSignedTx(blob),
+        txBlob: blob,
+        parentHash: hash,
+      };
+    });
+    const inserted = await this.db
+      .insert(ledgerSubmissions)
+      .values([
+        {
+          ...common,
+          intentKey: req.intentKey,
+          purpose: req.purpose,
+          sequence: tx.Sequence ?? 0,
+          txType: tx.TransactionType,
+          hash,
+          txBlob: req.blob,
+        },
+        ...innerRows,
+      ])
+      .onConflictDoNothing()
+      .returning();
+    const outer = inserted.find((r) => r.hash === hash);
+    if (!outer || inserted.length !== 1 + innerRows.length) {
+      // Recorded meanwhile (the same intent, or these very bytes): that record answers.
+      const again = (await this.findIntent(req.intentKey)) ?? (await this.rowByHash(hash));
+      if (!again) throw new Error(`submission of ${req.intentKey} vanished`);
+      if (!isFinal(again)) this.tracker.track({ ...again });
+      return { ...again };
+    }
+    this.tracker.track(outer);
+    void this.tracker.send(outer.hash);
+    return outer;
   }
 
   /**

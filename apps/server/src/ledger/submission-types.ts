@@ -62,6 +62,14 @@ export interface SignedRequest {
   walletId?: number | null;
 }
 
+/**
+ * A Batch a self-custody wallet signed (its outer blob), checked against its intent first: each
+ * inner transaction's record key and purpose, in the order of its RawTransactions.
+ */
+export interface SignedBatchRequest extends SignedRequest {
+  inner: Array<{ intentKey: string; purpose: string }>;
+}
+
 export type BalanceChanges = ReturnType<typeof getBalanceChanges>;
 
 export interface SubmissionOutcome {

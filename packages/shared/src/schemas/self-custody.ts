@@ -95,7 +95,6 @@ export const SELF_CUSTODY_MESSAGES = {
     'This wallet signed another transaction since this one was prepared: nothing was sent. Please try again.',
   alreadySigned: 'This transaction was already signed and sent: a different signed copy cannot replace it.',
   notFound: 'Signing request not found',
-  batchNotYet: 'Batch transactions are not supported by this server yet.',
   challengeExpired: 'This ownership check expired or was already used. Please start again.',
   challengeWrongAddress: 'The ownership proof was signed for another address.',
   notOwner:

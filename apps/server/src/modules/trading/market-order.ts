@@ -70,6 +70,8 @@ interface SwapIntentCheck {
   /** The exact spend (the whole balance on a 100% sell). */
   spend: string;
   line: boolean;
+  /** Signed as one Batch (its network fee: four base fees, five with the trust line). */
+  batch?: boolean;
 }
 
 /** A self-custody swap's intent context: what its finisher needs. */
@@ -154,7 +156,9 @@ export abstract class MarketOrders extends Quotes {
    * then one intent the wallet signs at once — the trust line a BUY needs, the trade with its
    * slippage floor, and the platform fee as a payment to the fee wallet (the quote's fee, the
    * amount the box disclosed) — each submitted only after the one before succeeded. Where the
-   * ledger has Batch, these become one all-or-nothing Batch (the intent's 'batch' mode).
+   * ledger has Batch (`feeInBatch`, the custodial swaps' test), these are one all-or-nothing Batch
+   * of the wallet instead (the intent's 'batch' mode): the fee cannot be left out, and a trade that
+   * fails rolls the fee back with it.
    */
   private async swapIntent(
     userId: number,
@@ -177,7 +181,9 @@ export abstract class MarketOrders extends Quotes {
       spend,
       line: line !== undefined,
     };
-    await this.checkSwapIntent(userId, wallet.address, m, check);
+    const canBatch = (await this.deps.feeInBatch?.()) ?? false;
+    // The funds for a Batch's network fee when the ledger has Batch (the fee may still round to nothing).
+    await this.checkSwapIntent(userId, wallet.address, m, { ...check, ...(canBatch ? { batch: true } : {}) });
     const sim = await this.simulate(wallet.address, order.type, m, spend);
     if (sim.received.lte(0) || sim.spent.lte(0)) throw await this.noLiquidity(m, order.type);
     const expected = order.expected ? new Decimal(order.expected) : sim.received;
@@ -206,8 +212,10 @@ export abstract class MarketOrders extends Quotes {
     if (fee.gt(0))
       txs.push({
         tx: { TransactionType: 'Payment', Destination: feeWallet!, Amount: ledgerAmount(m.quote, fee) },
-        purpose: 'trading-fee',
+        purpose: FEE_PURPOSE,
       });
+    const batch = canBatch && fee.gt(0);
+    if (batch) check.batch = true;
     const context: SwapIntentContext = {
       market: { token: m.token, quote: m.quote, quoteName: m.quoteName, tokenId: m.tokenId },
       order: { type: order.type, amount: order.amount },
@@ -222,6 +230,7 @@ export abstract class MarketOrders extends Quotes {
       intentKey,
       txs,
       context: context as unknown as Record<string, unknown>,
+      ...(batch ? { batch: { purpose: 'swap-batch' } } : {}),
     });
     return { status: 'sign', intent: prepared };
   }
@@ -239,7 +248,7 @@ export abstract class MarketOrders extends Quotes {
     else await funds.requireToken(address, m.token, c.spend, this.tokenName(m));
     await funds.requireXrp(address, {
       ...xrp,
-      transactions: 2 + (c.line ? 1 : 0),
+      transactions: (c.batch ? 4 : 2) + (c.line ? 1 : 0),
       newObjects: c.line ? 1 : 0,
     });
   }
@@ -263,7 +272,8 @@ export abstract class MarketOrders extends Quotes {
         let at = 0;
         if (ctx.opensLine) {
           const opened = outcomes[0]!;
-          if (opened.status !== 'success')
+          // In a Batch the line rolls back with a trade that failed: the trade's outcome names why.
+          if (opened.status !== 'success' && !(intent.mode === 'batch' && opened.result === 'rolled-back'))
             throw ledgerFailure(
               opened,
               `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened.result)}`,

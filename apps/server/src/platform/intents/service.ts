@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
-import { RippledError, validate } from 'xrpl';
+import { BatchFlags, GlobalFlags, RippledError, validate } from 'xrpl';
 import {
   INTENT_LEDGER_WINDOW,
   INTENT_TTL_MS,
@@ -15,7 +15,7 @@ import type { Funds } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type { SubmissionOutcome, SubmissionService, TxRequest } from '../../ledger/submission-service';
 import { AppError, badRequest, ledgerUnavailable, notFound, replayedError } from '../../lib/errors';
-import { authorizeKey, checkSigned, type AccountKeys, type SignedTx } from './check';
+import { authorizeKey, checkSigned, checkSignedBatch, type AccountKeys, type SignedTx } from './check';
 import { signingIntents, type IntentRow } from './schema';
 
 // Intents (docs/self-custody.md): for an action on a self-custody wallet the server builds the
@@ -29,6 +29,11 @@ import { signingIntents, type IntentRow } from './schema';
 // LastLedgerSequence (or the blob posted after the restart is submitted once); after it arrived,
 // the blob is on record and the start sweep follows it to the end and runs the finisher, which
 // is idempotent. A blob posted twice finds the first one's record and submits nothing.
+//
+// A 'batch' intent (a swap and its platform fee where the ledger has Batch) is one all-or-nothing
+// Batch of the wallet: the wallet signs the outer only, `checkSignedBatch` checks it and each inner
+// transaction, and the outer and its inner transactions are recorded together (`recordSignedBatch`)
+// as a Batch the submission service signs itself is.
 
 /** What an action registers for its purpose. */
 export interface IntentFinisher {
@@ -40,7 +45,8 @@ export interface IntentFinisher {
   recheck?(intent: IntentRow): Promise<void>;
   /**
    * The action's answer from its transactions' outcomes (in order; undefined for a step never
-   * submitted because one before it failed). Runs at least once per intent, possibly again after a
+   * submitted because one before it failed; for a 'batch' intent, its inner transactions' outcomes,
+   * settled together with the outer's — all applied, or none). Runs at least once per intent, possibly again after a
    * restart: it must be idempotent (records keyed by hash). Throwing a 4xx AppError stores it as
    * the intent's answer.
    */
@@ -62,6 +68,12 @@ export interface PrepareIntent {
   txs: Array<{ tx: TxRequest; purpose: string }>;
   /** What the finisher needs (JSON). */
   context: Record<string, unknown>;
+  /**
+   * The transactions as ONE all-or-nothing Batch of the wallet (XLS-56; the caller asked the
+   * ledger has Batch): `purpose` names the outer's submission record. The wallet signs the outer
+   * only; the finisher hears the inner transactions' outcomes, in order.
+   */
+  batch?: { purpose: string };
 }
 
 export interface IntentServiceDeps {
@@ -122,6 +134,7 @@ export class IntentService {
     const first = await this.nextSequence(req.wallet.address);
     const lastLedgerSequence = submissions.ledgerIndex + INTENT_LEDGER_WINDOW;
     const { baseFee, reserveIncrement } = submissions.reserves;
+    if (req.batch) return this.prepareBatch(req, first, lastLedgerSequence);
     const txs = req.txs.map(({ tx }, i) => {
       const json: TxJson = {
         ...tx,
@@ -135,6 +148,55 @@ export class IntentService {
       return json;
     });
     const context: StoredContext = { ...req.context, stepPurposes: req.txs.map((t) => t.purpose) };
+    return this.record(req, txs.length === 1 ? 'single' : 'sequence', txs, context, lastLedgerSequence);
+  }
+
+  /**
+   * A Batch intent (docs/self-custody.md "Swaps and the platform fee"): the outer Batch at the
+   * wallet's next sequence, tfAllOrNothing, its fee by rippled's Batch fee rule (the submission
+   * service's `batchFee`: twice the base fee plus each inner one's own), carrying the inner
+   * transactions at the sequences after it — tfInnerBatchTxn, Fee 0, no signature, exactly as the
+   * submission service builds a custodial Batch. Stored as [outer, ...inner]; step 0 is the outer,
+   * step k the k-th inner transaction (their submission records' keys).
+   */
+  private async prepareBatch(req: PrepareIntent, first: number, lastLedgerSequence: number) {
+    const account = req.wallet.address;
+    const inner: TxJson[] = req.txs.map(({ tx }, k) => {
+      const flags = typeof tx.Flags === 'number' ? tx.Flags : 0;
+      const json: TxJson = {
+        ...tx,
+        Account: account,
+        Sequence: first + 1 + k,
+        Fee: '0',
+        SigningPubKey: '',
+        Flags: (flags | GlobalFlags.tfInnerBatchTxn) >>> 0,
+      };
+      return json;
+    });
+    const outer: TxJson = {
+      TransactionType: 'Batch',
+      Account: account,
+      Flags: BatchFlags.tfAllOrNothing,
+      Sequence: first,
+      Fee: this.deps.submissions.batchFee(req.txs.map((t) => t.tx.TransactionType)).toString(),
+      LastLedgerSequence: lastLedgerSequence,
+      RawTransactions: inner.map((t) => ({ RawTransaction: t })),
+    };
+    validate(outer as never);
+    const context: StoredContext = {
+      ...req.context,
+      stepPurposes: [req.batch!.purpose, ...req.txs.map((t) => t.purpose)],
+    };
+    return this.record(req, 'batch', [outer, ...inner], context, lastLedgerSequence);
+  }
+
+  private async record(
+    req: PrepareIntent,
+    mode: SigningIntent['mode'],
+    txs: TxJson[],
+    context: StoredContext,
+    lastLedgerSequence: number,
+  ): Promise<SigningIntent> {
     const [row] = await this.deps.db
       .insert(signingIntents)
       .values({
@@ -144,7 +206,7 @@ export class IntentService {
         walletId: req.wallet.id,
         account: req.wallet.address,
         purpose: req.purpose,
-        mode: txs.length === 1 ? 'single' : 'sequence',
+        mode,
         txs,
         context,
         lastLedgerSequence,
@@ -242,7 +304,6 @@ export class IntentService {
    */
   private async claim(row: IntentRow, blobs: string[]): Promise<IntentRow | undefined> {
     const txs = row.txs as TxJson[];
-    const { submissions } = this.deps;
     if (this.expired(row)) {
       await this.deps.db
         .update(signingIntents)
@@ -250,9 +311,13 @@ export class IntentService {
         .where(and(eq(signingIntents.id, row.id), eq(signingIntents.status, 'prepared')));
       throw badRequest(SELF_CUSTODY_MESSAGES.expired);
     }
-    if (row.mode === 'batch') throw badRequest(SELF_CUSTODY_MESSAGES.batchNotYet);
-    if (blobs.length !== txs.length) throw badRequest(SELF_CUSTODY_MESSAGES.count(txs.length));
-    const checked: SignedTx[] = txs.map((tx, i) => checkSigned(tx, blobs[i]!));
+    const batch = row.mode === 'batch';
+    // A Batch is signed as its outer transaction only: one blob.
+    const count = batch ? 1 : txs.length;
+    if (blobs.length !== count) throw badRequest(SELF_CUSTODY_MESSAGES.count(count));
+    const checked: SignedTx[] = batch
+      ? [checkSignedBatch(txs[0]!, txs.slice(1), blobs[0]!)]
+      : txs.map((tx, i) => checkSigned(tx, blobs[i]!));
     const keys = await this.accountKeys(row.account);
     for (const c of checked) authorizeKey(row.account, c.signingPubKey, keys.root);
     // The wallet's sequence moved past it (it signed something else since): it can never apply.
@@ -267,7 +332,7 @@ export class IntentService {
         .where(and(eq(signingIntents.id, row.id), eq(signingIntents.status, 'prepared')))
         .returning();
       if (!claimed) return undefined;
-      await submissions.recordSigned(this.stepRequest(claimed, 0));
+      await this.recordFirst(claimed);
       return claimed;
     };
     return this.deps.funds ? this.deps.funds.withAccount(row.account, record) : record();
@@ -313,6 +378,20 @@ export class IntentService {
     };
   }
 
+  /** Records the first step (a Batch: the outer and its inner transactions, together). */
+  private recordFirst(row: IntentRow) {
+    const { submissions } = this.deps;
+    if (row.mode !== 'batch') return submissions.recordSigned(this.stepRequest(row, 0));
+    const purposes = (row.context as StoredContext).stepPurposes ?? [];
+    return submissions.recordSignedBatch({
+      ...this.stepRequest(row, 0),
+      inner: (row.txs as TxJson[]).slice(1).map((_, k) => ({
+        intentKey: stepKey(row.intentKey, k + 1),
+        purpose: purposes[k + 1] ?? row.purpose,
+      })),
+    });
+  }
+
   /** Follows a claimed intent to its end once per process, then answers (stored or fresh). */
   private drive(row: IntentRow): Promise<unknown> {
     if (row.status === 'done') return Promise.resolve(row.result);
@@ -333,6 +412,17 @@ export class IntentService {
     const { submissions } = this.deps;
     const txs = row.txs as TxJson[];
     const outcomes: Array<SubmissionOutcome | undefined> = [];
+    if (row.mode === 'batch') {
+      // All or nothing: the outer (recorded with its inner transactions when the blob was claimed,
+      // or here after a crash between the two), then each inner transaction's outcome, settled
+      // from the outer's ledger.
+      const outer =
+        (await submissions.existing(stepKey(row.intentKey, 0))) ??
+        (await submissions.wait((await this.recordFirst(row)).hash));
+      outcomes.push(...(await submissions.innerOutcomes(outer.hash)));
+      while (outcomes.length < txs.length - 1) outcomes.push(undefined);
+      return this.finishWith(row, outcomes);
+    }
     for (let i = 0; i < txs.length; i++) {
       let outcome = await submissions.existing(stepKey(row.intentKey, i));
       if (!outcome) {
@@ -346,6 +436,11 @@ export class IntentService {
       if (outcome.status !== 'success') break;
     }
     while (outcomes.length < txs.length) outcomes.push(undefined);
+    return this.finishWith(row, outcomes);
+  }
+
+  /** Runs the finisher on the outcomes and stores its answer (or its refusal). */
+  private async finishWith(row: IntentRow, outcomes: Array<SubmissionOutcome | undefined>): Promise<unknown> {
     try {
       const result = (await this.finisher(row.purpose).finish(row, outcomes)) ?? null;
       await this.deps.db
