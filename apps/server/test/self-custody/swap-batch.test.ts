@@ -305,3 +305,22 @@ describe('a self-custody swap as one all-or-nothing Batch', () => {
     expect(record).toMatchObject({ feeStatus: 'paid', fee: '0.015', feeHash: rows[2]!.hash });
   });
 });
+
+describe("a wallet app's swap where the ledger has Batch", () => {
+  it('stays the sequence intent (a wallet app may not sign a Batch): trade and fee, each signed', async () => {
+    const bob = await t.signIn('bob_app');
+    const app = Wallet.generate();
+    const id = (await addSelfCustody(t.app, bob, app, { kind: 'external', app: 'gemwallet' })).id;
+    expect((await callApp(t.app, bob, 'POST', `/api/wallets/${id}/fund`)).statusCode).toBe(200);
+    const intent = intentOf(
+      await callApp(t.app, bob, 'POST', '/api/swap', {
+        ...swapBody('BUY', '2'),
+        walletAddress: app.classicAddress,
+      }),
+    );
+    expect(intent.mode).toBe('sequence');
+    // [the trust line], the trade, the fee: no Batch among them, none an inner transaction.
+    expect(intent.txs.map((x) => x.TransactionType)).toEqual(['TrustSet', 'Payment', 'Payment']);
+    expect(intent.txs.every((x) => (Number(x.Flags ?? 0) & INNER) >>> 0 === 0)).toBe(true);
+  });
+});

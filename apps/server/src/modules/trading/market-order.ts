@@ -181,7 +181,10 @@ export abstract class MarketOrders extends Quotes {
       spend,
       line: line !== undefined,
     };
-    const canBatch = (await this.deps.feeInBatch?.()) ?? false;
+    // A browser wallet signs with our own xrpl.js, which knows Batch; a wallet app (GemWallet,
+    // Crossmark, Xaman...) may not sign one yet, so its swap stays the sequence intent whose blobs the
+    // server checks and submits itself (docs/self-custody.md "Swaps and the platform fee").
+    const canBatch = wallet.kind === 'browser' && ((await this.deps.feeInBatch?.()) ?? false);
     // The funds for a Batch's network fee when the ledger has Batch (the fee may still round to nothing).
     await this.checkSwapIntent(userId, wallet.address, m, { ...check, ...(canBatch ? { batch: true } : {}) });
     const sim = await this.simulate(wallet.address, order.type, m, spend);
