@@ -99,7 +99,7 @@ describe('a self-custody swap as one all-or-nothing Batch', () => {
         tradeType: 'BUY',
         wallet: browser.classicAddress,
       })
-    ).json() as { fee: string; receive: string; opensTrustLine: boolean };
+    ).json() as { fee: string; receive: string; opensTrustLine: boolean; networkFee: string };
     expect(quote.opensTrustLine).toBe(true);
     const intent = intentOf(
       await call(alice, 'POST', '/api/swap', swapBody('BUY', '10', { expected: quote.receive })),
@@ -115,6 +115,8 @@ describe('a self-custody swap as one all-or-nothing Batch', () => {
       Fee: (5n * base).toString(),
     });
     expect((outer!.RawTransactions as unknown[]).length).toBe(3);
+    // The box disclosed exactly that network fee before the click.
+    expect(xrpToDrops(quote.networkFee)).toBe(5n * base);
     for (const [i, inner] of [line, trade, fee].entries()) {
       expect(inner).toMatchObject({
         Account: browser.classicAddress,

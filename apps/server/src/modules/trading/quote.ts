@@ -149,7 +149,13 @@ export abstract class Quotes extends TrustLines {
     // trade, and the fee payment after it — or, where the trade and its fee go in one Batch, that
     // Batch's fee (twice the base fee plus each inner one's). A new trust line locks one owner reserve.
     const txFee = sim.feeDrops ?? this.deps.submissions.reserves.baseFee;
-    const batch = fees.fee.gt(0) && (await this.inBatch(m, { curve, pool: spot !== null }));
+    // A browser wallet's swap is one Batch wherever the ledger has Batch (market-order.ts
+    // `swapIntent`); a custodial one where its trade crosses a pool and no curve.
+    const batch =
+      fees.fee.gt(0) &&
+      (wallet.kind === 'browser'
+        ? ((await this.deps.feeInBatch?.()) ?? false)
+        : await this.inBatch(m, { curve, pool: spot !== null }));
     const antiSniper =
       q.tradeType === 'BUY' && fees.onCurve.gt(0)
         ? await this.antiSniperLine(m, fees.onCurve, fees.feeInPrice)
