@@ -10,22 +10,53 @@ import type { Wallet } from 'xrpl';
 // `result: { address, publicKey }`, REQUEST_SIGN_TRANSACTION/V3 (payload `{ transaction }`) with
 // `result: { signature }` (the signed blob). Where the extension asks its user to approve, this
 // one approves at once; the key lives in the test process (the extension's background page).
+//
+// signTransaction takes any transaction JSON, a Batch included (the outer with its RawTransactions,
+// signed as a whole: xrpl.js's Wallet.sign). Two switches stand in for what a real extension may
+// answer instead: `refuseBatch` — an extension that cannot sign a Batch answers the request with
+// `error` (serialized as the extension does: `{ name, message }`), which @gemwallet/api throws and
+// xrpl-connect wraps as SIGN_FAILED; `reject` — its user says no: an answer with neither `result`
+// nor `error`, which @gemwallet/api reads as `type: 'reject'`.
 
 export interface FakeGemWallet {
   /** Request types in the order the page sent them. */
   readonly requests: string[];
   /** The transactions it was asked to sign, as sent. */
   readonly signed: Array<Record<string, unknown>>;
+  /** The transactions it was asked to sign and did not (refused or rejected), as sent. */
+  readonly refused: Array<Record<string, unknown>>;
 }
 
-export async function installFakeGemWallet(context: BrowserContext, wallet: Wallet): Promise<FakeGemWallet> {
-  const state: FakeGemWallet = { requests: [], signed: [] };
+export interface FakeGemWalletOptions {
+  /** Answer every Batch with an error, as an extension that cannot sign one. */
+  refuseBatch?: boolean;
+  /** Its user rejects every signing request. */
+  reject?: boolean;
+}
+
+/** The error an extension that cannot sign a Batch answers with (its words, serialized). */
+export const BATCH_REFUSAL = 'Unsupported transaction type: Batch';
+
+export async function installFakeGemWallet(
+  context: BrowserContext,
+  wallet: Wallet,
+  options: FakeGemWalletOptions = {},
+): Promise<FakeGemWallet> {
+  const state: FakeGemWallet = { requests: [], signed: [], refused: [] };
   await context.exposeBinding('__fakeGemWallet', (_source, type: string, payload: unknown) => {
     state.requests.push(type);
     if (type === 'REQUEST_GET_PUBLIC_KEY/V3')
       return { result: { address: wallet.classicAddress, publicKey: wallet.publicKey } };
     if (type === 'REQUEST_SIGN_TRANSACTION/V3') {
       const tx = (payload as { transaction: Record<string, unknown> }).transaction;
+      if (options.reject) {
+        state.refused.push(tx);
+        return {};
+      }
+      if (options.refuseBatch && tx.TransactionType === 'Batch') {
+        state.refused.push(tx);
+        return { error: { name: 'Error', message: BATCH_REFUSAL } };
+      }
       state.signed.push(tx);
       return { result: { signature: wallet.sign(tx as never).tx_blob } };
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BatchFlags, GlobalFlags } from 'xrpl';
+import { BatchFlags, encode, GlobalFlags } from 'xrpl';
 import type { SigningIntent } from '@ledgerpad/shared';
+import type * as External from '../src/lib/signer/external';
 import type * as Lock from '../src/lib/signer/lock';
 import { signIntent } from '../src/lib/signer';
 
@@ -25,10 +26,14 @@ vi.mock('../src/lib/signer/keys', () => ({
     return txs.map(() => 'AB'.repeat(40));
   },
 }));
-vi.mock('../src/lib/signer/external', () => ({
-  signInApp: async (_app: string, _address: string, txs: unknown[]) => {
+vi.mock('../src/lib/signer/external', async (actual) => ({
+  ...(await actual<typeof External>()),
+  signInApp: async (_app: string, _address: string, txs: Array<Record<string, unknown>>) => {
     signed.calls.push({ where: 'external', txs });
-    return txs.map(() => 'CD'.repeat(40));
+    // The app's answer: the signed outer Batch (the web checks it is the Batch before posting it).
+    return txs.map((tx) =>
+      encode({ ...tx, SigningPubKey: `ED${'5F'.repeat(32)}`, TxnSignature: 'CD'.repeat(64) } as never),
+    );
   },
 }));
 

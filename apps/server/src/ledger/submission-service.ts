@@ -129,6 +129,24 @@ function gapFiller(row: SubmissionRow, sequence = row.sequence): Pick<SubmitRequ
   return { tx: { TransactionType: 'OfferCancel', OfferSequence: sequence }, delegate };
 }
 
+/** A self-custody wallet's signed transaction, as `recordWalletSigned` reads it. */
+interface SignedWalletTx {
+  TransactionType: string;
+  Sequence?: number;
+  LastLedgerSequence?: number;
+  RawTransactions?: Array<{ RawTransaction: Record<string, unknown> }>;
+}
+
+/** One inner transaction of a wallet-signed Batch, as recorded beside its outer. */
+interface WalletInnerRow {
+  intentKey: string;
+  purpose: string;
+  sequence: number;
+  txType: string;
+  hash: string;
+  txBlob: string;
+}
+
 /** A Batch request under the derived keys of its n-th signing (after tefPAST_SEQ). */
 const resignedBatch = (req: BatchRequest, n: number): BatchRequest => ({
   ...req,
@@ -301,44 +319,8 @@ export class SubmissionService {
    * compares its hash with the blob it holds). No sequence is allocated: the wallet's own
    * transaction carries it, and sequences of a 'wallet' row are never given back or gap-filled.
    */
-  async recordSigned(req: SignedRequest): Promise<SubmissionRow> {
-    const existing = await this.findIntent(req.intentKey);
-    if (existing) return existing;
-    if (!this.opts.connection.isConnected() || this.tracker.validatedIndex === 0) throw ledgerUnavailable();
-    const tx = decode(req.blob) as {
-      TransactionType: string;
-      Sequence?: number;
-      LastLedgerSequence?: number;
-    };
-    const hash = hashes.hashSignedTx(req.blob);
-    const [inserted] = await this.db
-      .insert(ledgerSubmissions)
-      .values({
-        intentKey: req.intentKey,
-        account: req.account,
-        sequence: tx.Sequence ?? 0,
-        lastLedgerSequence: tx.LastLedgerSequence ?? this.tracker.validatedIndex + this.window,
-        txType: tx.TransactionType,
-        purpose: req.purpose,
-        userId: req.userId ?? null,
-        walletId: req.walletId ?? null,
-        hash,
-        txBlob: req.blob,
-        status: 'pending',
-        signer: 'wallet',
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!inserted) {
-      // Recorded meanwhile (the same intent, or these very bytes under it): that record answers.
-      const again = (await this.findIntent(req.intentKey)) ?? (await this.rowByHash(hash));
-      if (!again) throw new Error(`submission of ${req.intentKey} vanished`);
-      if (!isFinal(again)) this.tracker.track({ ...again });
-      return { ...again };
-    }
-    this.tracker.track(inserted);
-    void this.tracker.send(inserted.hash);
-    return inserted;
+  recordSigned(req: SignedRequest): Promise<SubmissionRow> {
+    return this.recordWalletSigned(req, () => []);
   }
 
   /**
@@ -349,42 +331,49 @@ export class SubmissionService {
    * The inner ones are never sent alone; they are settled with their outer. Idempotent by the
    * outer's intent key.
    */
-  async recordSignedBatch(req: SignedBatchRequest): Promise<SubmissionRow> {
+  recordSignedBatch(req: SignedBatchRequest): Promise<SubmissionRow> {
+    return this.recordWalletSigned(req, (tx) => {
+      const raw = tx.RawTransactions ?? [];
+      if (tx.TransactionType !== 'Batch' || raw.length !== req.inner.length)
+        throw new Error(`${req.intentKey} is not a Batch of ${req.inner.length} transactions`);
+      return raw.map(({ RawTransaction: inner }, k) => {
+        const blob = encode(inner as never);
+        return {
+          intentKey: req.inner[k]!.intentKey,
+          purpose: req.inner[k]!.purpose,
+          sequence: Number(inner.Sequence ?? 0),
+          txType: String(inner.TransactionType),
+          hash: hashes.hashSignedTx(blob),
+          txBlob: blob,
+        };
+      });
+    });
+  }
+
+  /**
+   * What `recordSigned` and `recordSignedBatch` share: the wallet's signed transaction and the rows
+   * `inner` reads from it (a Batch's inner transactions; none otherwise) recorded in one statement,
+   * `signer = 'wallet'`, then the signed one tracked and sent. Idempotent by the intent key; a
+   * conflict (the same intent or these very bytes recorded meanwhile) answers that record.
+   */
+  private async recordWalletSigned(
+    req: SignedRequest,
+    inner: (tx: SignedWalletTx) => WalletInnerRow[],
+  ): Promise<SubmissionRow> {
     const existing = await this.findIntent(req.intentKey);
     if (existing) return existing;
     if (!this.opts.connection.isConnected() || this.tracker.validatedIndex === 0) throw ledgerUnavailable();
-    const tx = decode(req.blob) as {
-      TransactionType: string;
-      Sequence?: number;
-      LastLedgerSequence?: number;
-      RawTransactions?: Array<{ RawTransaction: Record<string, unknown> }>;
-    };
-    const raw = tx.RawTransactions ?? [];
-    if (tx.TransactionType !== 'Batch' || raw.length !== req.inner.length)
-      throw new Error(`${req.intentKey} is not a Batch of ${req.inner.length} transactions`);
+    const tx = decode(req.blob) as unknown as SignedWalletTx;
     const hash = hashes.hashSignedTx(req.blob);
-    const lastLedgerSequence = tx.LastLedgerSequence ?? this.tracker.validatedIndex + this.window;
     const common = {
       account: req.account,
-      lastLedgerSequence,
+      lastLedgerSequence: tx.LastLedgerSequence ?? this.tracker.validatedIndex + this.window,
       userId: req.userId ?? null,
       walletId: req.walletId ?? null,
       status: 'pending' as const,
       signer: 'wallet',
     };
-    const innerRows = raw.map(({ RawTransaction: inner }, k) => {
-      const blob = encode(inner as never);
-      return {
-        ...common,
-        intentKey: req.inner[k]!.intentKey,
-        purpose: req.inner[k]!.purpose,
-        sequence: Number(inner.Sequence ?? 0),
-        txType: String(inner.TransactionType),
-        hash: hashes.hashSignedTx(blob),
-        txBlob: blob,
-        parentHash: hash,
-      };
-    });
+    const innerRows = inner(tx).map((row) => ({ ...common, ...row, parentHash: hash }));
     const inserted = await this.db
       .insert(ledgerSubmissions)
       .values([
@@ -401,17 +390,17 @@ export class SubmissionService {
       ])
       .onConflictDoNothing()
       .returning();
-    const outer = inserted.find((r) => r.hash === hash);
-    if (!outer || inserted.length !== 1 + innerRows.length) {
-      // Recorded meanwhile (the same intent, or these very bytes): that record answers.
+    const signed = inserted.find((r) => r.hash === hash);
+    if (!signed || inserted.length !== 1 + innerRows.length) {
+      // Recorded meanwhile (the same intent, or these very bytes under it): that record answers.
       const again = (await this.findIntent(req.intentKey)) ?? (await this.rowByHash(hash));
       if (!again) throw new Error(`submission of ${req.intentKey} vanished`);
       if (!isFinal(again)) this.tracker.track({ ...again });
       return { ...again };
     }
-    this.tracker.track(outer);
-    void this.tracker.send(outer.hash);
-    return outer;
+    this.tracker.track(signed);
+    void this.tracker.send(signed.hash);
+    return signed;
   }
 
   /**

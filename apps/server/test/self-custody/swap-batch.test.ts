@@ -17,7 +17,7 @@ import { signingIntents } from '../../src/platform/intents/schema';
 import type { SignedIn } from '../helpers/test-app';
 import { seed, type TradingWorld } from '../helpers/trading-world';
 import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
-import { addSelfCustody, call as callApp, intentOf } from './helpers';
+import { addSelfCustody, call as callApp, intentOf, signIntent } from './helpers';
 
 // A self-custody market swap where the ledger has Batch (issue 38): the server prepares ONE
 // all-or-nothing Batch of the browser wallet — [the trust line a BUY needs], the trade and the
@@ -309,20 +309,210 @@ describe('a self-custody swap as one all-or-nothing Batch', () => {
 });
 
 describe("a wallet app's swap where the ledger has Batch", () => {
-  it('stays the sequence intent (a wallet app may not sign a Batch): trade and fee, each signed', async () => {
-    const bob = await t.signIn('bob_app');
-    const app = Wallet.generate();
+  // The wallet app (GemWallet here) is a real xrpl.js Wallet in the test, as the web's wallet app
+  // would sign; which blob comes back, or none, is what each case decides.
+  let bob: SignedIn;
+  const app = Wallet.generate();
+  const appBody = (type: 'BUY' | 'SELL', amount: string) => ({
+    ...swapBody(type, amount),
+    walletAddress: app.classicAddress,
+  });
+  const swapAs = (amount: string, key: string) =>
+    callApp(t.app, bob, 'POST', '/api/swap', appBody('BUY', amount), { 'idempotency-key': key });
+  const fallback = (intent: SigningIntent, reason = 'app-cannot-sign-batch') =>
+    callApp(t.app, bob, 'POST', `/api/intents/${intent.id}/sequence`, { reason });
+  const submitAs = (intent: SigningIntent, blobs: string[]) =>
+    callApp(t.app, bob, 'POST', `/api/intents/${intent.id}/submit`, { blobs });
+
+  beforeAll(async () => {
+    bob = await t.signIn('bob_app');
     const id = (await addSelfCustody(t.app, bob, app, { kind: 'external', app: 'gemwallet' })).id;
     expect((await callApp(t.app, bob, 'POST', `/api/wallets/${id}/fund`)).statusCode).toBe(200);
-    const intent = intentOf(
-      await callApp(t.app, bob, 'POST', '/api/swap', {
-        ...swapBody('BUY', '2'),
-        walletAddress: app.classicAddress,
-      }),
-    );
+  }, 60_000);
+
+  it('is one Batch too: the app signs the outer, the fee inside it, exact to the drop', async () => {
+    const quote = (
+      await callApp(t.app, bob, 'POST', '/api/amm-info', {
+        issuer: token.issuer_address,
+        token: token.currency,
+        amountXrp: '2',
+        tradeType: 'BUY',
+        wallet: app.classicAddress,
+      })
+    ).json() as { fee: string; networkFee: string };
+    // The box discloses the Batch's network fee (trust line, trade, fee: 5 base fees) and the fee.
+    expect(xrpToDrops(quote.networkFee)).toBe(5n * base);
+    expect(quote.fee).toBe('0.015');
+    const intent = intentOf(await swapAs('2', 'app-batch-1'));
+    expect(intent.mode).toBe('batch');
+    const [outer, line, trade, fee] = intent.txs;
+    expect(outer).toMatchObject({
+      TransactionType: 'Batch',
+      Flags: BatchFlags.tfAllOrNothing,
+      Fee: (5n * base).toString(),
+    });
+    expect(line).toMatchObject({ TransactionType: 'TrustSet' });
+    expect(trade).toMatchObject({
+      TransactionType: 'Payment',
+      Destination: app.classicAddress,
+      SendMax: '2000000',
+    });
+    // 0.75% of 2 XRP: 15,000 drops.
+    expect(fee).toMatchObject({ Destination: feeWallet, Amount: '15000' });
+    const before = await world.xrp(app.classicAddress);
+    const feeBefore = await world.xrp(feeWallet);
+    const res = await submitAs(intent, [app.sign(outer as never).tx_blob]);
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json() as SwapResult;
+    expect(result).toMatchObject({ status: 'success', fee: '0.015', spent: '2' });
+    expect(await world.xrp(app.classicAddress)).toBe(before - 2_000_000n - 15_000n - 5n * base);
+    expect(await world.xrp(feeWallet)).toBe(feeBefore + 15_000n);
+    const rows = await recordsOf(intent.id);
+    expect(rows.map((r) => [r.purpose, r.status])).toEqual([
+      ['swap-batch', 'success'],
+      ['swap-trustline', 'success'],
+      ['swap', 'success'],
+      ['trading-fee', 'success'],
+    ]);
+    // A Batch signed and sent cannot be replaced any more.
+    expect((await fallback(intent)).json().message).toBe(SELF_CUSTODY_MESSAGES.batchAlreadySigned);
+  });
+
+  it('an app that cannot sign it: the same transactions one by one, the Batch voided first, only one executes', async () => {
+    const batchIntent = intentOf(await swapAs('3', 'app-batch-2'));
+    expect(batchIntent.mode).toBe('batch');
+    const [outer, trade, fee] = batchIntent.txs;
+    const seq = Number(outer!.Sequence);
+    // 0.75% of 3 XRP: 22,500 drops.
+    expect(fee).toMatchObject({ Destination: feeWallet, Amount: '22500' });
+    // Say the app did sign the Batch but the web could not use its answer: the user holds a valid
+    // signed Batch while the server hands out its sequence version.
+    const batchBlob = app.sign(outer as never).tx_blob;
+
+    // Only the explicit request flag is taken.
+    expect((await fallback(batchIntent, 'because')).statusCode).toBe(400);
+    const res = await fallback(batchIntent);
+    const intent = intentOf(res);
     expect(intent.mode).toBe('sequence');
-    // [the trust line], the trade, the fee: no Batch among them, none an inner transaction.
-    expect(intent.txs.map((x) => x.TransactionType)).toEqual(['TrustSet', 'Payment', 'Payment']);
+    expect(intent.id).not.toBe(batchIntent.id);
+    // The same transactions, not inner ones any more, at the Batch's own sequence: the ledger can
+    // take only one of the two.
+    expect(intent.txs).toHaveLength(2);
+    const strip = (tx: Record<string, unknown>) => {
+      const { Sequence: _s, Fee: _f, SigningPubKey: _k, Flags, LastLedgerSequence: _l, ...rest } = tx;
+      const flags = (Number(Flags ?? 0) & ~INNER) >>> 0;
+      return { ...rest, ...(flags ? { Flags: flags } : {}) };
+    };
+    expect(intent.txs.map(strip)).toEqual([strip(trade!), strip(fee!)]);
+    expect(intent.txs.map((x) => [x.Sequence, x.Fee])).toEqual([
+      [seq, base.toString()],
+      [seq + 1, base.toString()],
+    ]);
     expect(intent.txs.every((x) => (Number(x.Flags ?? 0) & INNER) >>> 0 === 0)).toBe(true);
+
+    // The swap retried with its Idempotency-Key replays its first answer (the Batch intent), whose
+    // replacement, asked again, is the same sequence intent: one swap, never a second one.
+    const retried = await swapAs('3', 'app-batch-2');
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(intentOf(retried).id).toBe(batchIntent.id);
+    expect(intentOf(await fallback(batchIntent)).id).toBe(intent.id);
+    // Recorded: the Batch voided, naming its replacement and why; the replacement names both.
+    const [voided] = await t.database.db
+      .select()
+      .from(signingIntents)
+      .where(eq(signingIntents.id, batchIntent.id));
+    expect(voided).toMatchObject({
+      status: 'voided',
+      signed: null,
+      error: { code: 'INTENT_REPLACED', details: { by: intent.id, reason: 'app-cannot-sign-batch' } },
+    });
+    const [replacement] = await t.database.db
+      .select()
+      .from(signingIntents)
+      .where(eq(signingIntents.id, intent.id));
+    expect(replacement!.context).toMatchObject({
+      fallbackOf: { intent: batchIntent.id, reason: 'app-cannot-sign-batch' },
+      stepPurposes: ['swap', 'trading-fee'],
+    });
+    expect((await callApp(t.app, bob, 'GET', `/api/intents/${batchIntent.id}`)).json()).toMatchObject({
+      status: 'voided',
+      hashes: [],
+    });
+
+    // The voided Batch's blob is refused, nothing sent.
+    const refused = await submitAs(batchIntent, [batchBlob]);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(SELF_CUSTODY_MESSAGES.replaced);
+    expect(await recordsOf(batchIntent.id)).toHaveLength(0);
+
+    const before = await world.xrp(app.classicAddress);
+    const feeBefore = await world.xrp(feeWallet);
+    const done = await submitAs(intent, signIntent(app, intent));
+    expect(done.statusCode, done.body).toBe(200);
+    const result = done.json() as SwapResult;
+    expect(result).toMatchObject({ status: 'success', fee: '0.0225', spent: '3' });
+    // Two transactions at the base fee each, the trade's 3 XRP and the fee of 22,500 drops.
+    expect(await world.xrp(app.classicAddress)).toBe(before - 3_000_000n - 22_500n - 2n * base);
+    expect(await world.xrp(feeWallet)).toBe(feeBefore + 22_500n);
+    const rows = await recordsOf(intent.id);
+    expect(rows.map((r) => [r.purpose, r.status, r.sequence])).toEqual([
+      ['swap', 'success', seq],
+      ['trading-fee', 'success', seq + 1],
+    ]);
+    const [record] = await t.database.db
+      .select()
+      .from(tradingTrades)
+      .where(eq(tradingTrades.hash, result.hash));
+    expect(record).toMatchObject({ fee: '0.0225', feeStatus: 'paid', feeHash: rows[1]!.hash });
+
+    // The signed Batch sent to the ledger elsewhere afterwards: its sequence is spent.
+    const afterSwap = await world.xrp(app.classicAddress);
+    const feeAfter = await world.xrp(feeWallet);
+    const elsewhere = await world.client.request({ command: 'submit', tx_blob: batchBlob });
+    expect(elsewhere.result.engine_result).toBe('tefPAST_SEQ');
+    await world.client.request({ command: 'ledger_accept' } as never);
+    expect(await world.xrp(app.classicAddress)).toBe(afterSwap);
+    expect(await world.xrp(feeWallet)).toBe(feeAfter);
+    // Nothing can be replaced twice, nor a sequence intent replaced at all.
+    expect((await fallback(intent)).json().message).toBe(SELF_CUSTODY_MESSAGES.notBatch);
+  });
+
+  it("a browser wallet's Batch cannot be replaced: our own xrpl.js signs it", async () => {
+    const intent = intentOf(await call(alice, 'POST', '/api/swap', swapBody('BUY', '1')));
+    expect(intent.mode).toBe('batch');
+    const res = await call(alice, 'POST', `/api/intents/${intent.id}/sequence`, {
+      reason: 'app-cannot-sign-batch',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(SELF_CUSTODY_MESSAGES.batchOnly);
+    // Someone else's intent reads as missing.
+    const other = await callApp(t.app, bob, 'POST', `/api/intents/${intent.id}/sequence`, {
+      reason: 'app-cannot-sign-batch',
+    });
+    expect(other.statusCode).toBe(404);
+  });
+
+  it('a Batch and its replacement asked at once: exactly one of them is ever signed and sent', async () => {
+    const batchIntent = intentOf(await swapAs('1', 'app-batch-3'));
+    const blob = app.sign(batchIntent.txs[0] as never).tx_blob;
+    const before = await world.xrp(app.classicAddress);
+    const [sent, replaced] = await Promise.all([submitAs(batchIntent, [blob]), fallback(batchIntent)]);
+    const [row] = await t.database.db
+      .select()
+      .from(signingIntents)
+      .where(eq(signingIntents.id, batchIntent.id));
+    if (sent.statusCode === 200) {
+      // The Batch won: it was not voided, no sequence version exists.
+      expect(replaced.json().message).toBe(SELF_CUSTODY_MESSAGES.batchAlreadySigned);
+      expect(row!.status).toBe('done');
+      expect(await world.xrp(app.classicAddress)).toBe(before - 1_000_000n - 7_500n - 4n * base);
+    } else {
+      // The replacement won: the Batch blob was refused, nothing sent.
+      expect(sent.json().message).toBe(SELF_CUSTODY_MESSAGES.replaced);
+      expect(intentOf(replaced).mode).toBe('sequence');
+      expect(row!.status).toBe('voided');
+      expect(await recordsOf(batchIntent.id)).toHaveLength(0);
+      expect(await world.xrp(app.classicAddress)).toBe(before);
+    }
   });
 });

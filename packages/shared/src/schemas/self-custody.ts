@@ -94,6 +94,13 @@ export const SELF_CUSTODY_MESSAGES = {
   sequenceMoved:
     'This wallet signed another transaction since this one was prepared: nothing was sent. Please try again.',
   alreadySigned: 'This transaction was already signed and sent: a different signed copy cannot replace it.',
+  /** A Batch intent a wallet app could not sign, replaced by the same transactions one by one. */
+  replaced:
+    'This Batch was replaced by the same transactions signed one by one, because your wallet app could not sign it: nothing was sent. Sign those instead.',
+  batchAlreadySigned: 'This Batch was already signed and sent: it cannot be replaced any more.',
+  notBatch: 'Only a Batch can be replaced by its transactions signed one by one.',
+  batchOnly:
+    'This Batch must be signed as it is: only a wallet app that cannot sign a Batch may ask for its transactions one by one.',
   notFound: 'Signing request not found',
   challengeExpired: 'This ownership check expired or was already used. Please start again.',
   challengeWrongAddress: 'The ownership proof was signed for another address.',
@@ -191,10 +198,23 @@ export const submitSignedSchema = z.object({
 });
 export type SubmitSignedRequest = z.infer<typeof submitSignedSchema>;
 
+/**
+ * POST /api/intents/{id}/sequence (docs/self-custody.md "A wallet app that cannot sign a Batch"):
+ * the wallet app could not sign this Batch intent, so the web asks for the same transactions as a
+ * sequence intent. The reason is the explicit request flag the server records with both intents.
+ */
+export const SEQUENCE_FALLBACK_REASONS = ['app-cannot-sign-batch'] as const;
+export const sequenceFallbackSchema = z.object({
+  reason: z.enum(SEQUENCE_FALLBACK_REASONS),
+  csrf_token: z.string().optional(),
+});
+export type SequenceFallbackRequest = z.infer<typeof sequenceFallbackSchema>;
+
 export const intentStatusSchema = z.object({
   id: z.string().uuid(),
   purpose: z.string(),
-  status: z.enum(['prepared', 'submitted', 'done', 'failed', 'expired']),
+  /** 'voided': a Batch a wallet app could not sign, replaced by its sequence intent (never sent). */
+  status: z.enum(['prepared', 'submitted', 'done', 'failed', 'expired', 'voided']),
   hashes: z.array(z.string()),
   expiresAt: z.string(),
 });

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { intentStatusSchema, intentSubmitResultSchema, submitSignedSchema } from '@ledgerpad/shared';
+import {
+  intentRequiredSchema,
+  intentStatusSchema,
+  intentSubmitResultSchema,
+  sequenceFallbackSchema,
+  submitSignedSchema,
+} from '@ledgerpad/shared';
 import { withLedger } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { Platform } from '../../platform';
@@ -34,6 +40,23 @@ export function registerSigning(app: FastifyInstance, platform: Platform): void 
     async (request) => {
       const body = parseInput(submitSignedSchema, request.body);
       return intents().submit(request.user!.id, intentId(request), body.blobs);
+    },
+  );
+
+  // A wallet app that cannot sign a Batch intent asks for the same transactions one by one
+  // (docs/self-custody.md "Swaps and the platform fee"): the Batch is voided first, the answer is
+  // the sequence intent to sign instead (the same one on a retry).
+  app.post(
+    '/api/intents/:id/sequence',
+    declared('user', {
+      summary: 'Replace a Batch your wallet app cannot sign by the same transactions signed one by one.',
+      body: sequenceFallbackSchema,
+      response: intentRequiredSchema,
+    }),
+    async (request) => {
+      const body = parseInput(sequenceFallbackSchema, request.body);
+      const intent = await intents().fallbackToSequence(request.user!.id, intentId(request), body.reason);
+      return { status: 'sign' as const, intent };
     },
   );
 }

@@ -181,10 +181,11 @@ export abstract class MarketOrders extends Quotes {
       spend,
       line: line !== undefined,
     };
-    // A browser wallet signs with our own xrpl.js, which knows Batch; a wallet app (GemWallet,
-    // Crossmark, Xaman...) may not sign one yet, so its swap stays the sequence intent whose blobs the
-    // server checks and submits itself (docs/self-custody.md "Swaps and the platform fee").
-    const canBatch = wallet.kind === 'browser' && ((await this.deps.feeInBatch?.()) ?? false);
+    // Every self-custody wallet is asked for the Batch first: a browser wallet signs it with our own
+    // xrpl.js; a wallet app (GemWallet, Crossmark, Xaman, Ledger) that cannot may ask for the same
+    // transactions as the checked sequence intent instead (`fallbackToSequence`; docs/self-custody.md
+    // "Swaps and the platform fee").
+    const canBatch = (await this.deps.feeInBatch?.()) ?? false;
     // The funds for a Batch's network fee when the ledger has Batch (the fee may still round to nothing).
     await this.checkSwapIntent(userId, wallet.address, m, { ...check, ...(canBatch ? { batch: true } : {}) });
     const sim = await this.simulate(wallet.address, order.type, m, spend);
@@ -233,7 +234,7 @@ export abstract class MarketOrders extends Quotes {
       intentKey,
       txs,
       context: context as unknown as Record<string, unknown>,
-      ...(batch ? { batch: { purpose: 'swap-batch' } } : {}),
+      ...(batch ? { batch: { purpose: 'swap-batch', fallback: wallet.kind === 'external' } } : {}),
     });
     return { status: 'sign', intent: prepared };
   }
@@ -269,6 +270,12 @@ export abstract class MarketOrders extends Quotes {
         const ctx = intent.context as unknown as SwapIntentContext;
         // The trust line may have been opened meanwhile; the funds are counted as prepared.
         await this.checkSwapIntent(intent.userId, intent.account, marketOf(ctx), ctx.check);
+      },
+      // Signed one by one, the trade and its fee pay one base fee each instead of the Batch's.
+      asSequence: (context) => {
+        const ctx = context as unknown as SwapIntentContext;
+        const { batch: _batch, ...check } = ctx.check;
+        return { ...context, check } as Record<string, unknown>;
       },
       finish: async (intent, outcomes) => {
         const ctx = intent.context as unknown as SwapIntentContext;

@@ -14,6 +14,8 @@ import {
   microsToUnits,
   unitsToMicros,
   type AntiSniperQuote,
+  serverSigns,
+  type WalletKind,
 } from '@ledgerpad/shared';
 import type { BookOffersRequest, IssuedCurrency } from 'xrpl';
 import { AppError } from '../../lib/errors';
@@ -149,11 +151,12 @@ export abstract class Quotes extends TrustLines {
     // trade, and the fee payment after it — or, where the trade and its fee go in one Batch, that
     // Batch's fee (twice the base fee plus each inner one's). A new trust line locks one owner reserve.
     const txFee = sim.feeDrops ?? this.deps.submissions.reserves.baseFee;
-    // A browser wallet's swap is one Batch wherever the ledger has Batch (market-order.ts
-    // `swapIntent`); a custodial one where its trade crosses a pool and no curve.
+    // A self-custody wallet's swap is one Batch wherever the ledger has Batch (market-order.ts
+    // `swapIntent`; a wallet app that cannot sign one falls back to the sequence, which costs less);
+    // a custodial one where its trade crosses a pool and no curve.
     const batch =
       fees.fee.gt(0) &&
-      (wallet.kind === 'browser'
+      (!serverSigns(wallet.kind as WalletKind)
         ? ((await this.deps.feeInBatch?.()) ?? false)
         : await this.inBatch(m, { curve, pool: spot !== null }));
     const antiSniper =

@@ -34,6 +34,13 @@ import { signingIntents, type IntentRow } from './schema';
 // Batch of the wallet: the wallet signs the outer only, `checkSignedBatch` checks it and each inner
 // transaction, and the outer and its inner transactions are recorded together (`recordSignedBatch`)
 // as a Batch the submission service signs itself is.
+//
+// A wallet app may be unable to sign a Batch. Where the action allows it (`batch.fallback`), the
+// web then asks for the same transactions as a 'sequence' intent (`fallbackToSequence`, an explicit
+// request recorded on both intents): the Batch intent is voided first (one conditional statement —
+// a Batch already claimed cannot be voided, a voided one can never be claimed), and the sequence
+// intent starts at the Batch's own sequence, so even a Batch blob the app did sign and the user
+// sends elsewhere cannot apply beside it: the ledger takes one transaction per sequence.
 
 /** What an action registers for its purpose. */
 export interface IntentFinisher {
@@ -51,6 +58,11 @@ export interface IntentFinisher {
    * the intent's answer.
    */
   finish(intent: IntentRow, outcomes: Array<SubmissionOutcome | undefined>): Promise<unknown>;
+  /**
+   * The finisher's context for the same action signed as a sequence instead of a Batch (a wallet
+   * app that cannot sign one): what its `recheck` counts may differ (the network fees).
+   */
+  asSequence?(context: Record<string, unknown>): Record<string, unknown>;
 }
 
 export interface PrepareIntent {
@@ -73,7 +85,14 @@ export interface PrepareIntent {
    * ledger has Batch): `purpose` names the outer's submission record. The wallet signs the outer
    * only; the finisher hears the inner transactions' outcomes, in order.
    */
-  batch?: { purpose: string };
+  batch?: {
+    purpose: string;
+    /**
+     * May the wallet ask for the same transactions as a sequence intent instead (a wallet app that
+     * cannot sign a Batch; `fallbackToSequence`)? Never for a wallet our own code signs.
+     */
+    fallback?: boolean;
+  };
 }
 
 export interface IntentServiceDeps {
@@ -90,8 +109,15 @@ export const stepKey = (intentKey: string, i: number): string => `${intentKey}:s
 interface StoredContext {
   /** Each step's submission purpose. */
   stepPurposes: string[];
+  /** A Batch intent whose wallet may ask for its sequence version (`PrepareIntent.batch.fallback`). */
+  sequenceFallback?: boolean;
+  /** A sequence intent made from a Batch intent the wallet app could not sign: which, and why. */
+  fallbackOf?: { intent: string; reason: string };
   [k: string]: unknown;
 }
+
+/** The key of a Batch intent's sequence version (one per Batch intent: a retry answers it). */
+const sequenceKey = (intentKey: string): string => `${intentKey}:sequence`;
 
 const FEE_OF_RESERVE = new Set(['AMMCreate', 'AccountDelete']);
 
@@ -112,12 +138,16 @@ export class IntentService {
     return f;
   }
 
-  /** The intent already recorded under `intentKey` (a retried request), if any. */
+  /**
+   * The intent already recorded under `intentKey` (a retried request), if any; a Batch intent
+   * replaced by its sequence version answers that version (the one that can still be signed).
+   */
   async known(intentKey: string): Promise<SigningIntent | undefined> {
     const [row] = await this.deps.db
       .select()
       .from(signingIntents)
       .where(eq(signingIntents.intentKey, intentKey));
+    if (row?.status === 'voided') return (await this.known(sequenceKey(intentKey))) ?? view(row);
     return row ? view(row) : undefined;
   }
 
@@ -186,8 +216,144 @@ export class IntentService {
     const context: StoredContext = {
       ...req.context,
       stepPurposes: [req.batch!.purpose, ...req.txs.map((t) => t.purpose)],
+      ...(req.batch!.fallback ? { sequenceFallback: true } : {}),
     };
     return this.record(req, 'batch', [outer, ...inner], context, lastLedgerSequence);
+  }
+
+  /**
+   * POST /api/intents/{id}/sequence: the wallet app could not sign this Batch intent (its adapter
+   * failed, it refused other than by its user, or it answered something that is not the Batch), so
+   * the same transactions — the same amounts, destination, fee payment — become a 'sequence'
+   * intent, as a wallet app's swap was before Batch. Only for a Batch whose action allows it
+   * (`batch.fallback`: wallet apps). The Batch intent is voided first and then can never be
+   * claimed; one already claimed cannot be voided. The sequence intent starts at the Batch's own
+   * sequence unless the validated ledger already shows the account past it (then the Batch can
+   * never apply either), so the two can never both execute, whatever happens to a blob. Asked
+   * again, it answers the same sequence intent.
+   */
+  async fallbackToSequence(userId: number, id: string, reason: string): Promise<SigningIntent> {
+    const row = await this.owned(userId, id);
+    const stored = row.context as StoredContext;
+    if (row.mode !== 'batch') throw badRequest(SELF_CUSTODY_MESSAGES.notBatch);
+    if (!stored.sequenceFallback) throw badRequest(SELF_CUSTODY_MESSAGES.batchOnly);
+    const key = sequenceKey(row.intentKey);
+    if (row.status === 'voided') {
+      const done = await this.known(key);
+      if (done) return done;
+    } else if (row.status !== 'prepared') {
+      if (row.status === 'expired') throw badRequest(SELF_CUSTODY_MESSAGES.expired);
+      throw badRequest(SELF_CUSTODY_MESSAGES.batchAlreadySigned);
+    } else if (this.expired(row)) {
+      await this.expire(row);
+      throw badRequest(SELF_CUSTODY_MESSAGES.expired);
+    }
+    const { submissions } = this.deps;
+    if (!this.deps.connection.isConnected() || submissions.ledgerIndex === 0) throw ledgerUnavailable();
+    const txs = row.txs as TxJson[];
+    const batchSequence = Number(txs[0]!.Sequence);
+    const validated = await this.validatedSequence(row.account);
+    const first = validated > batchSequence ? await this.nextSequence(row.account) : batchSequence;
+    const lastLedgerSequence = submissions.ledgerIndex + INTENT_LEDGER_WINDOW;
+    const { baseFee, reserveIncrement } = submissions.reserves;
+    const sequence = txs.slice(1).map((inner, i) => {
+      const { SigningPubKey: _unsigned, Fee: _none, Flags, ...rest } = inner;
+      const flags = (Number(Flags ?? 0) & ~GlobalFlags.tfInnerBatchTxn) >>> 0;
+      const json: TxJson = {
+        ...rest,
+        ...(flags ? { Flags: flags } : {}),
+        Sequence: first + i,
+        Fee: (FEE_OF_RESERVE.has(String(rest.TransactionType)) ? reserveIncrement : baseFee).toString(),
+        LastLedgerSequence: lastLedgerSequence,
+      };
+      validate(json as never);
+      return json;
+    });
+    const finisher = this.finisher(row.purpose);
+    const { stepPurposes, sequenceFallback: _allowed, ...rest } = stored;
+    const context: StoredContext = {
+      ...(finisher.asSequence ? finisher.asSequence(rest) : rest),
+      stepPurposes: stepPurposes.slice(1),
+      fallbackOf: { intent: row.id, reason },
+    };
+    const newId = randomUUID();
+    const made = await this.deps.db.transaction(async (tx) => {
+      // Voided before the sequence intent exists: from here the Batch can never be claimed.
+      if (row.status === 'prepared') {
+        const [voided] = await tx
+          .update(signingIntents)
+          .set({
+            status: 'voided',
+            error: {
+              code: 'INTENT_REPLACED',
+              message: SELF_CUSTODY_MESSAGES.replaced,
+              details: { by: newId, reason },
+            },
+            updatedAt: new Date(),
+          })
+          .where(and(eq(signingIntents.id, row.id), eq(signingIntents.status, 'prepared')))
+          .returning();
+        if (!voided) return undefined;
+      }
+      const [inserted] = await tx
+        .insert(signingIntents)
+        .values({
+          id: newId,
+          intentKey: key,
+          userId: row.userId,
+          walletId: row.walletId,
+          account: row.account,
+          purpose: row.purpose,
+          mode: sequence.length === 1 ? 'single' : 'sequence',
+          txs: sequence,
+          context,
+          lastLedgerSequence,
+          expiresAt: new Date(Date.now() + INTENT_TTL_MS),
+        })
+        .onConflictDoNothing()
+        .returning();
+      return inserted;
+    });
+    if (!made) {
+      // Claimed, voided or replaced meanwhile by another request: answer as that one left it.
+      const now = await this.owned(userId, id);
+      if (now.status === 'voided') {
+        const done = await this.known(key);
+        if (done) return done;
+      }
+      throw badRequest(SELF_CUSTODY_MESSAGES.batchAlreadySigned);
+    }
+    this.deps.log.info(
+      { intent: made.id, replaces: row.id, reason, account: row.account },
+      'a Batch intent replaced by its sequence version',
+    );
+    return view(made);
+  }
+
+  /** The account's Sequence on the validated ledger (0: not on it yet). */
+  private async validatedSequence(account: string): Promise<number> {
+    try {
+      const info = await this.deps.connection.client.request({
+        command: 'account_info',
+        account,
+        ledger_index: 'validated',
+      });
+      return info.result.account_data.Sequence;
+    } catch (err) {
+      if (
+        err instanceof RippledError &&
+        (err.data as { error?: string } | undefined)?.error === 'actNotFound'
+      )
+        return 0;
+      throw err;
+    }
+  }
+
+  private expire(row: IntentRow) {
+    return this.deps.db
+      .update(signingIntents)
+      .set({ status: 'expired', updatedAt: new Date() })
+      .where(and(eq(signingIntents.id, row.id), eq(signingIntents.status, 'prepared')));
   }
 
   private async record(
@@ -289,6 +455,9 @@ export class IntentService {
       else row = await this.owned(userId, id);
     }
     if (row.status === 'expired') throw badRequest(SELF_CUSTODY_MESSAGES.expired);
+    // A Batch replaced by its sequence version: its blob is never sent (the ledger would refuse
+    // one of the two anyway — they share a sequence — but we send neither twice).
+    if (row.status === 'voided') throw badRequest(SELF_CUSTODY_MESSAGES.replaced);
     // Another posting got here first: only its very blobs are answered with its outcome.
     const signed = (row.signed as string[] | null) ?? [];
     const same =
@@ -305,10 +474,7 @@ export class IntentService {
   private async claim(row: IntentRow, blobs: string[]): Promise<IntentRow | undefined> {
     const txs = row.txs as TxJson[];
     if (this.expired(row)) {
-      await this.deps.db
-        .update(signingIntents)
-        .set({ status: 'expired', updatedAt: new Date() })
-        .where(and(eq(signingIntents.id, row.id), eq(signingIntents.status, 'prepared')));
+      await this.expire(row);
       throw badRequest(SELF_CUSTODY_MESSAGES.expired);
     }
     const batch = row.mode === 'batch';

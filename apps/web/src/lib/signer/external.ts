@@ -8,8 +8,18 @@ import type { WalletManager, XrplConnectNetwork } from 'xrpl-connect';
 
 export { READY_APPS, UNCONFIGURED_APPS } from './external-apps';
 
+/**
+ * Why the app did not sign: its user said no ('rejected'); the app failed or refused while signing
+ * ('sign-failed': its adapter's error, an empty answer); or something before signing ('other':
+ * not connected, another account).
+ */
+export type WalletAppFailure = 'rejected' | 'sign-failed' | 'other';
+
 export class WalletAppError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly failure: WalletAppFailure = 'other',
+  ) {
     super(message);
     this.name = 'WalletAppError';
   }
@@ -84,17 +94,30 @@ export async function signInApp(
       if (!signed.tx_blob) throw new Error('no signed transaction');
       blobs.push(signed.tx_blob);
     } catch (err) {
-      throw new WalletAppError(appFailure(err, 'The wallet app did not sign the transaction.'));
+      throw new WalletAppError(
+        appFailure(err, 'The wallet app did not sign the transaction.'),
+        rejectedByUser(err) ? 'rejected' : 'sign-failed',
+      );
     }
   }
   return blobs;
 }
 
+/**
+ * The app's user said no: xrpl-connect's SIGN_REJECTED (or a message saying so), or GemWallet's own
+ * rejection — an answer with neither a result nor an error, which @gemwallet/api reads as
+ * `type: 'reject'` and xrpl-connect's GemWalletAdapter turns into this Error of its own.
+ */
+function rejectedByUser(cause: unknown): boolean {
+  const err = cause as { code?: string; message?: string; originalError?: { message?: string } } | null;
+  if (err?.code === 'SIGN_REJECTED' || /reject/i.test(String(err?.message ?? ''))) return true;
+  return (err?.originalError?.message ?? err?.message) === GEMWALLET_REJECTED;
+}
+const GEMWALLET_REJECTED = 'Failed to sign transaction with GemWallet';
+
 function appFailure(cause: unknown, otherwise: string): string {
-  // The wallet app's refusal (xrpl-connect's WalletError code), in our words; anything else reads
-  // as `otherwise` (the app's own texts are not written for this screen).
-  const code = (cause as { code?: string } | null)?.code;
-  if (code === 'SIGN_REJECTED' || /reject/i.test(String((cause as Error | null)?.message ?? '')))
-    return 'The request was rejected in the wallet app.';
+  // The wallet app's refusal, in our words; anything else reads as `otherwise` (the app's own
+  // texts are not written for this screen).
+  if (rejectedByUser(cause)) return 'The request was rejected in the wallet app.';
   return otherwise;
 }
