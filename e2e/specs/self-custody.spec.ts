@@ -15,8 +15,9 @@ import sharp from 'sharp';
 // browser wallet created in the page signs a market buy, a sell and a transfer; its seed is in no
 // request the page sends; a signed blob changed on the way (re-signed with the right key) is
 // refused by the intent check; a wallet app (a protocol-faithful GemWallet stand-in) connects,
-// proves ownership and signs a transfer; a browser wallet funds a deploy with one signed intent and
-// claims an airdrop into itself.
+// proves ownership, signs a transfer and swaps — its Batch signed, or refused and replaced by the
+// same transactions one by one, or rejected by its user; a browser wallet funds a deploy with one
+// signed intent and claims an airdrop into itself.
 
 const run = Date.now().toString(36).slice(-4).toUpperCase();
 const TICKER = `K${run}`;
@@ -67,8 +68,10 @@ async function send(page: Page, walletName: string, to: string, amount: string, 
 }
 
 beforeAll(async () => {
-  // Its own server with the platform accounts (fee wallet, RLUSD), as `npm start` runs.
-  server = await startServer({ PLATFORM_BOOTSTRAP: 'on' });
+  // Its own server with the platform accounts (fee wallet, RLUSD), as `npm start` runs, and the
+  // platform fee in the trade's own Batch as `npm start` has it on a ledger with Batch (the test
+  // runner's NODE_ENV=test would turn its `auto` off).
+  server = await startServer({ PLATFORM_BOOTSTRAP: 'on', TRADE_FEE_BATCH: 'on' });
   deployer = await launchBrowser();
   [token] = await deployAsNewUser(deployer, server.url, `scdev_${run.toLowerCase()}`, [
     { name: `Keys ${run}`, ticker: TICKER },
@@ -446,10 +449,11 @@ describe('self-custody wallets in Chromium', () => {
     expect(requests.filter((r) => r.includes(key.seed!) || r.includes(PASSPHRASE))).toEqual([]);
   }, 180_000);
 
-  it('connects a wallet app through xrpl-connect (GemWallet), proves ownership and signs a transfer there', async () => {
+  it('connects a wallet app through xrpl-connect (GemWallet), proves ownership, signs a transfer there and swaps (its Batch refused: one by one)', async () => {
     const { page } = t;
     const app = Wallet.generate();
-    const gem = await installFakeGemWallet(page.context(), app);
+    // This GemWallet cannot sign a Batch: it answers the request with an error.
+    const gem = await installFakeGemWallet(page.context(), app, { refuseBatch: true });
     await openWallets(page, `gem_${run.toLowerCase()}`);
     await page.getByRole('button', { name: 'Connect wallet app' }).click();
     await page
@@ -481,8 +485,106 @@ describe('self-custody wallets in Chromium', () => {
       Destination: recipient,
       Amount: '4000000',
     });
-  }, 180_000);
+
+    // A buy: the app is asked for the Batch (trust line, trade and fee, all or nothing) and refuses
+    // it, so the page asks for the same transactions one by one and the app signs those.
+    const buy = () => appBuy(page, 'Wallet 1');
+    const signedBefore = gem.signed.length;
+    const { calls: first } = await buy();
+    expect(first.map((p) => p.replace(/[0-9a-f-]{36}/, '{id}'))).toEqual([
+      '/api/swap',
+      '/api/intents/{id}/sequence',
+      '/api/intents/{id}/submit',
+    ]);
+    expect(gem.refused.map((tx) => tx.TransactionType)).toEqual(['Batch']);
+    const [refused] = gem.refused;
+    const inner = (refused!.RawTransactions as Array<{ RawTransaction: Record<string, unknown> }>).map(
+      (r) => r.RawTransaction,
+    );
+    // The fee disclosed (0.75% of 0.2 XRP: 1,500 drops) inside the refused Batch, then signed
+    // on its own after the trust line and the trade, to the same fee wallet.
+    const signedNow = gem.signed.slice(signedBefore);
+    expect(signedNow.map((tx) => tx.TransactionType)).toEqual(['TrustSet', 'Payment', 'Payment']);
+    expect(signedNow[2]).toMatchObject({ Amount: '1500', Destination: inner[2]!.Destination });
+    expect(inner[2]).toMatchObject({ Amount: '1500' });
+    // The Batch's own sequence: the ledger can take only one of the two.
+    expect(signedNow[0]!.Sequence).toBe(refused!.Sequence);
+
+    // The next buy in this session: the app is not asked for a Batch again.
+    const { calls: second } = await buy();
+    expect(second).toHaveLength(3);
+    expect(gem.refused).toHaveLength(1);
+    expect(gem.signed.slice(signedBefore + 3).map((tx) => tx.TransactionType)).toEqual([
+      'Payment',
+      'Payment',
+    ]);
+  }, 240_000);
+
+  it("a wallet app that signs the Batch: one blob, the fee inside it; its user's reject ends a swap", async () => {
+    const { page } = t;
+    const app = Wallet.generate();
+    const gem = await installFakeGemWallet(page.context(), app);
+    await openWallets(page, `gemb_${run.toLowerCase()}`);
+    await page.getByRole('button', { name: 'Connect wallet app' }).click();
+    await page
+      .getByRole('dialog', { name: 'Connect a wallet app' })
+      .getByRole('button', { name: 'GemWallet' })
+      .click();
+    await card(page, /Wallet 1/)
+      .getByTestId('wallet-kind')
+      .filter({ hasText: 'GemWallet' })
+      .waitFor(LEDGER_WAIT);
+    await fundXrp(page, 'Wallet 1');
+
+    const { calls } = await appBuy(page, 'Wallet 1');
+    expect(calls.map((p) => p.replace(/[0-9a-f-]{36}/, '{id}'))).toEqual([
+      '/api/swap',
+      '/api/intents/{id}/submit',
+    ]);
+    // One signature: the outer Batch, carrying the trust line, the trade and the 1,500-drop fee.
+    const batch = gem.signed.at(-1)!;
+    expect(batch).toMatchObject({ TransactionType: 'Batch', Account: app.classicAddress });
+    const inner = (batch.RawTransactions as Array<{ RawTransaction: Record<string, unknown> }>).map(
+      (r) => r.RawTransaction,
+    );
+    expect(inner.map((tx) => tx.TransactionType)).toEqual(['TrustSet', 'Payment', 'Payment']);
+    expect(inner[2]).toMatchObject({ Amount: '1500' });
+    expect(gem.refused).toEqual([]);
+
+    // Its user says no: the swap ends with the sentence; nothing replaced, nothing sent.
+    gem.reject = true;
+    const { calls: rejected } = await appBuy(page, 'Wallet 1', 'The request was rejected in the wallet app.');
+    expect(rejected).toEqual(['/api/swap']);
+    expect(gem.refused.map((tx) => tx.TransactionType)).toEqual(['Batch']);
+  }, 240_000);
 });
+
+/**
+ * A 0.2 XRP buy of the spec's token on the swap page from `wallet` (a wallet app's): the API calls
+ * of the swap itself, once the box shows the outcome (`failure`: that sentence instead of success).
+ */
+async function appBuy(page: Page, wallet: string, failure?: string): Promise<{ calls: string[] }> {
+  await page.goto(`${server.url}/swap?issuer=${token.issuer_address}&currency=${token.currency}`);
+  const select = page.getByLabel('Wallet', { exact: true });
+  const option = select.locator('option', { hasText: wallet });
+  expect(await option.textContent()).toContain('GemWallet');
+  await select.selectOption((await option.getAttribute('value'))!);
+  const quoted = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/amm-info');
+  await page.getByLabel('Amount (XRP)').fill('0.2');
+  await quoted;
+  await page.getByTestId('disclosure').waitFor();
+  const asked: string[] = [];
+  const listen = (r: { url(): string }) => asked.push(new URL(r.url()).pathname);
+  page.on('request', listen);
+  await page.locator('.trade-box button[type="submit"]').click();
+  if (failure) await page.getByText(failure).first().waitFor(LEDGER_WAIT);
+  else
+    await expect
+      .poll(() => page.getByTestId('trade-status').textContent(), LEDGER_WAIT)
+      .toBe('✅ 1 swap(s) successful!');
+  page.off('request', listen);
+  return { calls: asked.filter((p) => p === '/api/swap' || p.startsWith('/api/intents/')) };
+}
 
 async function csrf(page: Page): Promise<string> {
   return ((await (await page.request.get(`${server.url}/api/csrf-token`)).json()) as { token: string }).token;

@@ -25,35 +25,40 @@ export interface FakeGemWallet {
   readonly signed: Array<Record<string, unknown>>;
   /** The transactions it was asked to sign and did not (refused or rejected), as sent. */
   readonly refused: Array<Record<string, unknown>>;
+  /** Answer every Batch with an error, as an extension that cannot sign one (switchable). */
+  refuseBatch: boolean;
+  /** Its user rejects every signing request (switchable). */
+  reject: boolean;
 }
 
-export interface FakeGemWalletOptions {
-  /** Answer every Batch with an error, as an extension that cannot sign one. */
-  refuseBatch?: boolean;
-  /** Its user rejects every signing request. */
-  reject?: boolean;
-}
+export type FakeGemWalletOptions = Partial<Pick<FakeGemWallet, 'refuseBatch' | 'reject'>>;
 
 /** The error an extension that cannot sign a Batch answers with (its words, serialized). */
-export const BATCH_REFUSAL = 'Unsupported transaction type: Batch';
+const BATCH_REFUSAL = 'Unsupported transaction type: Batch';
 
 export async function installFakeGemWallet(
   context: BrowserContext,
   wallet: Wallet,
   options: FakeGemWalletOptions = {},
 ): Promise<FakeGemWallet> {
-  const state: FakeGemWallet = { requests: [], signed: [], refused: [] };
+  const state: FakeGemWallet = {
+    requests: [],
+    signed: [],
+    refused: [],
+    refuseBatch: options.refuseBatch ?? false,
+    reject: options.reject ?? false,
+  };
   await context.exposeBinding('__fakeGemWallet', (_source, type: string, payload: unknown) => {
     state.requests.push(type);
     if (type === 'REQUEST_GET_PUBLIC_KEY/V3')
       return { result: { address: wallet.classicAddress, publicKey: wallet.publicKey } };
     if (type === 'REQUEST_SIGN_TRANSACTION/V3') {
       const tx = (payload as { transaction: Record<string, unknown> }).transaction;
-      if (options.reject) {
+      if (state.reject) {
         state.refused.push(tx);
         return {};
       }
-      if (options.refuseBatch && tx.TransactionType === 'Batch') {
+      if (state.refuseBatch && tx.TransactionType === 'Batch') {
         state.refused.push(tx);
         return { error: { name: 'Error', message: BATCH_REFUSAL } };
       }
