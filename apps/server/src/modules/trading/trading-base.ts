@@ -89,8 +89,9 @@ export interface TradingDeps {
   /**
    * The platform's per-ledger read cache (platform/read-cache.ts): a quote's database reads — the
    * user's wallets and fee rate, the token row, its curve account — kept until the next indexed
-   * ledger or a local change (a listing, a curve, an admin's fee setting). Quotes only: a swap reads
-   * everything anew.
+   * ledger or a local change (a listing, a curve, an admin's fee setting). A swap keeps
+   * the fee rate, the market's token row and the curve account the same way (issue 40: a burst of
+   * buys reads them once a ledger); its wallet, balances and submissions it reads anew.
    */
   cache?: Pick<LedgerReadCache, 'get'>;
 }
