@@ -225,6 +225,90 @@ describe('a swap and its platform fee in one all-or-nothing Batch', () => {
     expect(parents.size).toBe(2);
   }, 120_000);
 
+  it('a new holder’s buy opens its trust line inside the same Batch (one ledger); a trade that fails takes the line back', async () => {
+    const base = t.app.platform.submissions!.reserves.baseFee;
+    const dave = await t.signIn('batch_dave');
+    const daveWallet = (await w.wallet(dave, 3)).address;
+    const lines = async () =>
+      (await w.client.request({ command: 'account_lines', account: daveWallet })).result.lines;
+    expect(await lines()).toEqual([]);
+    const q = (
+      await post('/api/amm-info', dave, {
+        issuer: token.issuer_address,
+        token: 'BFEE',
+        amountXrp: '5',
+        tradeType: 'BUY',
+        wallet: daveWallet,
+      })
+    ).json() as QuoteView;
+    // One Batch of the TrustSet, the trade and its fee: twice the base fee plus one per inner one.
+    const batchDrops = 2n * base + 3n * base;
+    expect(q).toMatchObject({
+      opensTrustLine: true,
+      networkFee: new Decimal(batchDrops.toString()).div(1e6).toFixed(),
+    });
+    const swap = (expected?: string) =>
+      post('/api/swap', dave, {
+        walletAddress: daveWallet,
+        issuer: token.issuer_address,
+        token: 'BFEE',
+        amount: '5',
+        type: 'BUY',
+        slippage: '0.5',
+        baseAsset: 'XRP',
+        ...(expected ? { expected } : {}),
+      });
+
+    // The floor cannot be met: the Batch rolls back, the line with it; the cause is named from the
+    // trade simulated as the quote does (an offer that opens the line), and only the Batch's fee paid.
+    const xrpBefore = await w.xrp(daveWallet);
+    const refused = await swap(new Decimal(q.receive).mul(2).toFixed());
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.body).toContain(SWAP_MESSAGES.slippageExceeded);
+    expect(xrpBefore - (await w.xrp(daveWallet))).toBe(batchDrops);
+    expect(await lines()).toEqual([]);
+    const [outer] = await t.database.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(and(eq(ledgerSubmissions.txType, 'Batch'), eq(ledgerSubmissions.userId, dave.user.id)))
+      .orderBy(desc(ledgerSubmissions.id))
+      .limit(1);
+    const inner = await t.database.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(eq(ledgerSubmissions.parentHash, outer!.hash))
+      .orderBy(ledgerSubmissions.sequence);
+    expect(inner.map((r) => [r.purpose, r.txType, r.result])).toEqual([
+      ['swap-trustline', 'TrustSet', 'rolled-back'],
+      ['swap', 'Payment', 'rolled-back'],
+      ['trading-fee', 'Payment', 'rolled-back'],
+    ]);
+
+    // Again at the quote: the line, the trade and its fee apply together, in one ledger.
+    const before = await w.xrp(daveWallet);
+    const res = await swap(q.receive);
+    expect(res.statusCode, res.body).toBe(200);
+    const s = res.json() as SwapResult;
+    expect(s).toMatchObject({ status: 'success', spent: '5', received: q.receive, fee: '0.0375' });
+    const [trade] = await t.database.db.select().from(tradingTrades).where(eq(tradingTrades.hash, s.hash));
+    const tradeTx = await tx(s.hash);
+    const [lineRow] = await t.database.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(
+        and(
+          eq(ledgerSubmissions.parentHash, tradeTx.meta.ParentBatchID!),
+          eq(ledgerSubmissions.txType, 'TrustSet'),
+        ),
+      );
+    expect(lineRow).toMatchObject({ purpose: 'swap-trustline', status: 'success', result: 'tesSUCCESS' });
+    expect(lineRow!.ledgerIndex).toBe(trade!.ledgerIndex);
+    expect((await lines()).map((l) => l.account)).toEqual([token.issuer_address]);
+    // The trade, its fee (0.75% of 5 XRP = 37,500 drops) and the Batch's fee; the line's reserve is locked, not spent.
+    expect(before - (await w.xrp(daveWallet))).toBe(5_000_000n + 37_500n + batchDrops);
+    expect(trade).toMatchObject({ feeStatus: 'paid', fee: '0.0375' });
+  }, 120_000);
+
   it('a trade that fails in the Batch charges no fee: rolled back with it, only the network fee paid', async () => {
     const base = t.app.platform.submissions!.reserves.baseFee;
     const q = (

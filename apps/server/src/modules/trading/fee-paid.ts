@@ -2,7 +2,7 @@ import { and, eq, inArray, ne } from 'drizzle-orm';
 import { Decimal, decimalToDrops, dropsToDecimal } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { applyShare, type PlatformSettings } from '../../platform/settings';
-import type { TokenRegistry } from '../tokens';
+import type { TokenRegistry, TokenRow } from '../tokens';
 import { tradingTrades, type TradeRow } from './schema';
 
 // The one place where a trade's platform fee becomes paid, and so the one place the accounting that
@@ -130,12 +130,26 @@ export function creatorShareListener(deps: {
   settings: PlatformSettings;
   tokens: TokenRegistry;
 }): FeePaidListener {
+  // The reads of one recording transaction, kept for it: the trades of a validated ledger are
+  // recorded in one transaction (trade-records.ts), most of them of the same token (issue 40: a hot
+  // launch's burst read the token row and the settings once per trade, inside that transaction).
+  // What is read here — the token's pair, source and creator, the share setting — does not change
+  // within it; the reward total it adds to is written, never read back here.
+  const kept = new WeakMap<
+    Db,
+    { tokens: Map<number, Promise<TokenRow | undefined>>; share?: Promise<string> }
+  >();
   return async (tx, trade) => {
+    let mine = kept.get(tx);
+    if (!mine) kept.set(tx, (mine = { tokens: new Map() }));
     // Inside the transaction that records the fee paid: every read goes through it.
-    const token = trade.tokenId ? await deps.tokens.byId(trade.tokenId, tx) : undefined;
+    let read = trade.tokenId ? mine.tokens.get(trade.tokenId) : undefined;
+    if (trade.tokenId && !read) mine.tokens.set(trade.tokenId, (read = deps.tokens.byId(trade.tokenId, tx)));
+    const token = read ? await read : undefined;
     const pair = token?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
     if (token?.source !== 'deploy' || !token.deployerUserId || trade.quote !== pair) return;
-    const reward = applyShare(trade.fee, (await deps.settings.all(tx)).creator_reward_share);
+    mine.share ??= deps.settings.all(tx).then((all) => all.creator_reward_share);
+    const reward = applyShare(trade.fee, await mine.share);
     const amount =
       trade.quote === 'XRP'
         ? dropsToDecimal(decimalToDrops(reward))

@@ -7,6 +7,8 @@ import {
   TRUSTLINE_MESSAGES,
   WALLET_MESSAGES,
   ledgerResultMessage,
+  amountValue,
+  type LedgerAmount,
   type QuoteAsset,
   type SwapBatchItem,
   type SwapBatchResult,
@@ -29,6 +31,7 @@ import { AppError, notFound, serviceDisabled } from '../../lib/errors';
 import type { IntentFinisher } from '../../platform/intents';
 import type { Parsed } from '../../lib/validation';
 import { FEE_PURPOSE } from './trade-records';
+import { opensLine } from './trust-line';
 import { ledgerAmount, marketOffer, marketPayment, minimumReceive, tradeMoved, type Asset } from './plan';
 import { fixed6, plain, type Market, type Simulated, type SwapInput, type WalletRow } from './trading-base';
 import { Quotes } from './quote';
@@ -54,11 +57,27 @@ interface ReadyOrder extends Order {
   /** The trade and its fee go in one all-or-nothing Batch (`inBatch`). */
   batch: boolean;
   /**
+   * The trust line a BUY still needs, opened inside the trade's own all-or-nothing Batch (issue 40:
+   * a new holder's buy in one ledger, not the line's and then the trade's). Set only where the
+   * custodial swaps sign Batches (`feeInBatch`); elsewhere the line is validated before the trade.
+   */
+  line?: Asset & { kind: 'iou' };
+  /**
    * A self-custody wallet's trade sent by its delegate (docs/self-custody.md "Multi-wallet buys"):
    * an immediate-or-cancel OfferCreate with the slippage floor as its price, its fee owed.
    */
   delegate?: string;
 }
+
+/**
+ * The network fees of a new holder's buy whose trust line is in the trade's Batch, in base fees: the
+ * Batch's two and one per inner transaction — the line, the trade and the platform fee's payment
+ * (inside the Batch, or the fee job's after it).
+ */
+const LINE_BATCH_FEES = 5;
+
+/** Rounds of a trade that follows another action's TrustSet of its line (as ensureLine's). */
+const LINE_ROUNDS_IN_TRADE = 3;
 
 /** tfInnerBatchTxn: what marks a Batch's inner transaction (XLS-56). */
 const TF_INNER_BATCH_TXN: number = GlobalFlags.tfInnerBatchTxn;
@@ -398,6 +417,8 @@ export abstract class MarketOrders extends Quotes {
     sim: Simulated,
   ): Promise<TxRequest | undefined> {
     const notional = type === 'BUY' ? sim.spent : sim.received;
+    // The rate and the curve as the quote reads them, kept per ledger.
+    const [feePercent, curve] = await Promise.all([this.feeRate(userId), this.curveOf(m)]);
     const { fee } = await this.deps.recorder.feeBreakdown(
       userId,
       m.token,
@@ -405,6 +426,7 @@ export abstract class MarketOrders extends Quotes {
       type,
       notional,
       sim.changes ?? [],
+      { feePercent, curve },
     );
     const feeWallet = await this.deps.feeWallet();
     if (!fee.gt(0) || !feeWallet) return undefined;
@@ -429,14 +451,19 @@ export abstract class MarketOrders extends Quotes {
     if (order.type === 'BUY') await this.requireAuthorized(wallet.address, m);
     const sendMax = await this.wholeBalance(wallet.address, m, order);
     const batch = await this.inBatch(m);
+    // Where custodial swaps sign Batches, a new line is the first inner transaction of the trade's
+    // own Batch (issue 40): one ledger for a new holder's buy, and a trade that fails takes its
+    // line (and the line's reserve) back with it.
+    const lineInBatch = line !== undefined && ((await this.deps.feeInBatch?.()) ?? false);
     const whole = async () => {
       const spend = await this.xrpSpend(userId, m, order.type, order.amount);
       if (order.type === 'BUY') await this.requireQuoteToken(userId, wallet.address, m, order.amount);
       // The trade, the platform fee's payment (as two transactions, or one Batch of both: four base
-      // fees) and, for a new line, its TrustSet and its reserve.
+      // fees) and, for a new line, its TrustSet and its reserve — with the line in the Batch, the
+      // Batch's two base fees and one per inner transaction (line, trade, fee) or the fee job's.
       await funds.requireXrp(wallet.address, {
         ...spend,
-        transactions: (batch ? 4 : 2) + (needsLine ? 1 : 0),
+        transactions: lineInBatch ? LINE_BATCH_FEES : (batch ? 4 : 2) + (needsLine ? 1 : 0),
         newObjects: needsLine ? 1 : 0,
       });
     };
@@ -444,8 +471,15 @@ export abstract class MarketOrders extends Quotes {
     // Nothing is signed, not even the trust line, for a trade the market cannot fill.
     const probe = await this.simulate(wallet.address, order.type, m, sendMax ?? order.amount);
     if (probe.received.lte(0)) throw await this.noLiquidity(m, order.type);
-    if (line) await this.openLine(userId, wallet, line, `${intent}:line`, whole);
-    return { ...order, wallet, intent, batch, ...(sendMax ? { sendMax } : {}) };
+    if (line && !lineInBatch) await this.openLine(userId, wallet, line, `${intent}:line`, whole);
+    return {
+      ...order,
+      wallet,
+      intent,
+      batch,
+      ...(sendMax ? { sendMax } : {}),
+      ...(lineInBatch ? { line } : {}),
+    };
   }
 
   /**
@@ -548,42 +582,87 @@ export abstract class MarketOrders extends Quotes {
         const feeTx = o.batch && sim ? await this.feePayment(userId, m, o.type, sim) : undefined;
         return { trade, feeTx };
       };
-      const signed = await funds.withAccount(o.wallet.address, async () => {
-        const { trade, feeTx } = await signNow();
-        if (feeTx) {
-          // One intent, one all-or-nothing Batch: the trade, then its fee to the fee wallet. A trade
-          // that fails rolls the fee back with it; one that fills has paid it (recorded as paid).
-          const batch: BatchRequest = {
-            intentKey: `${o.intent}:batch`,
+      // A new holder's line goes in the trade's Batch (`o.line`) unless the validated ledger has it
+      // by now, or a TrustSet of it is in flight (the add-trustline button, a limit order, another
+      // instance): that one is followed and the trade signed once it is final — one TrustSet per
+      // line, as ensureLine (trust-line.ts) keeps it.
+      for (let round = 1; ; round++) {
+        const signed = await funds.withAccount(o.wallet.address, async () => {
+          let line = o.line;
+          if (line && (await this.canHold(o.wallet.address, line))) line = undefined;
+          if (line) {
+            const asset = line;
+            const [open] = await submissions.inFlight(o.wallet.address, (tx) => opensLine(tx, asset));
+            if (open) return { kind: 'wait' as const, row: open };
+          }
+          const { trade, feeTx } = await signNow();
+          // One intent, one all-or-nothing Batch: the new line, the trade, then its fee to the fee
+          // wallet. A trade that fails rolls the line and the fee back with it; one that fills has
+          // paid the fee (recorded as paid).
+          const inner: BatchRequest['inner'] = [
+            ...(line
+              ? [
+                  {
+                    intentKey: `${o.intent}:line`,
+                    tx: this.trustLineRequest(userId, o.wallet, line, '', 'swap-trustline').tx,
+                    purpose: 'swap-trustline',
+                  },
+                ]
+              : []),
+            { intentKey: `${o.intent}:trade`, tx: { ...trade }, purpose: 'swap' },
+            ...(feeTx ? [{ intentKey: `${o.intent}:fee`, tx: feeTx, purpose: FEE_PURPOSE }] : []),
+          ];
+          if (inner.length > 1) {
+            const batch: BatchRequest = {
+              intentKey: `${o.intent}:batch`,
+              account: o.wallet.address,
+              mode: 'allOrNothing',
+              purpose: 'swap-batch',
+              userId,
+              walletId: o.wallet.id,
+              inner,
+            };
+            // The Batch's two base fees and one per inner transaction, and the fee job's payment
+            // when the fee is not in it.
+            await check(inner.length + 2 + (feeTx ? 0 : 1));
+            return {
+              kind: 'batch' as const,
+              batch,
+              at: line ? 1 : 0,
+              row: await submissions.prepareBatch(batch),
+            };
+          }
+          const req: SubmitRequest = {
+            intentKey: `${o.intent}:trade`,
             account: o.wallet.address,
-            mode: 'allOrNothing',
-            purpose: 'swap-batch',
+            tx: { ...trade },
+            purpose: 'swap',
             userId,
             walletId: o.wallet.id,
-            inner: [
-              { intentKey: `${o.intent}:trade`, tx: { ...trade }, purpose: 'swap' },
-              { intentKey: `${o.intent}:fee`, tx: feeTx, purpose: FEE_PURPOSE },
-            ],
           };
-          await check(4);
-          return { kind: 'batch' as const, batch, row: await submissions.prepareBatch(batch) };
+          await check(2);
+          return { kind: 'one' as const, req, row: await submissions.prepare(req) };
+        });
+        if (signed.kind === 'wait') {
+          const opened = await submissions.wait(signed.row.hash);
+          // Applied and failed (a tec: the reserve, the issuer's rules): this trade's line would fail
+          // the same way. Not applied (expired, rolled back with its Batch): the next round opens it.
+          if (
+            opened.status !== 'success' &&
+            (opened.result.startsWith('tec') || round >= LINE_ROUNDS_IN_TRADE)
+          )
+            throw ledgerFailure(
+              opened,
+              `${TRUSTLINE_MESSAGES.failed}: ${ledgerResultMessage(opened.result)}`,
+            );
+          continue;
         }
-        const req: SubmitRequest = {
-          intentKey: `${o.intent}:trade`,
-          account: o.wallet.address,
-          tx: { ...trade },
-          purpose: 'swap',
-          userId,
-          walletId: o.wallet.id,
-        };
-        await check(2);
-        return { kind: 'one' as const, req, row: await submissions.prepare(req) };
-      });
-      if (signed.kind === 'batch') {
-        const { inner } = await submissions.followBatch(signed.batch, signed.row);
-        return this.swapResult(o.wallet.address, m, o, inner[0]!);
+        if (signed.kind === 'batch') {
+          const { inner } = await submissions.followBatch(signed.batch, signed.row);
+          return this.swapResult(o.wallet.address, m, o, inner[signed.at]!);
+        }
+        return this.swapResult(o.wallet.address, m, o, await submissions.follow(signed.req, signed.row));
       }
-      return this.swapResult(o.wallet.address, m, o, await submissions.follow(signed.req, signed.row));
     });
   }
 
@@ -601,7 +680,9 @@ export abstract class MarketOrders extends Quotes {
       // A trade rolled back with its Batch left no result on the ledger: its simulation now names
       // the cause (the record keeps 'rolled-back'; nothing moved and no platform fee was paid).
       const result =
-        outcome.result === 'rolled-back' ? await this.rolledBackCause(outcome.hash) : outcome.result;
+        outcome.result === 'rolled-back'
+          ? await this.rolledBackCause(outcome.hash, address, m, order.type)
+          : outcome.result;
       // tecPATH_PARTIAL: less than DeliverMin was available — the market moved past the slippage.
       if (result === 'tecPATH_PARTIAL') throw ledgerFailure(outcome, SWAP_MESSAGES.slippageExceeded);
       if (result === 'tecPATH_DRY' || outcome.status === 'success')
@@ -636,11 +717,23 @@ export abstract class MarketOrders extends Quotes {
    * transaction simulated alone against the open ledger (its engine result; 'rolled-back' when it
    * would apply now, or cannot be simulated).
    */
-  private async rolledBackCause(hash: string): Promise<string> {
+  private async rolledBackCause(hash: string, address: string, m: Market, side: TradeSide): Promise<string> {
     const blob = await this.signedBlob(hash);
     if (!blob) return 'rolled-back';
     // As a transaction of its own: no inner flag, and the fee and sequence simulate fills in.
     const tx = decode(blob) as Record<string, unknown>;
+    const get = side === 'BUY' ? m.token : m.quote;
+    if (get.kind === 'iou' && !(await this.canHold(address, get))) {
+      // Its Batch opened the line it receives on (a new holder's buy), rolled back with it: alone
+      // the Payment cannot deliver. The trade simulated as the quote does (an offer that opens the
+      // line) against its floor names the cause.
+      const sendMax = tx.SendMax as LedgerAmount | undefined;
+      const floor = tx.DeliverMin as LedgerAmount | undefined;
+      if (sendMax === undefined) return 'rolled-back';
+      const sim = await this.simulate(address, side, m, amountValue(sendMax).toFixed());
+      if (sim.received.lte(0)) return 'tecPATH_DRY';
+      return floor !== undefined && sim.received.lt(amountValue(floor)) ? 'tecPATH_PARTIAL' : 'rolled-back';
+    }
     for (const field of ['Sequence', 'Fee', 'SigningPubKey']) delete tx[field];
     tx.Flags = (Number(tx.Flags ?? 0) & ~TF_INNER_BATCH_TXN) >>> 0;
     try {

@@ -93,11 +93,6 @@ export abstract class Quotes extends TrustLines {
     }
   }
 
-  /** A quote's database read, kept per ledger when the read cache is there (`TradingDeps.cache`). */
-  private kept<T>(key: string, read: () => Promise<T>): Promise<T> {
-    return this.deps.cache ? this.deps.cache.get(`trading:${key}`, read) : read();
-  }
-
   /** The quote's wallet from the kept list; a wallet made since the list was kept is read anew. */
   private async quoteWallet(userId: number, address: string | undefined): Promise<WalletRow> {
     const all = await this.kept(`wallets:${userId}`, () => this.deps.wallets.list(userId));
@@ -163,9 +158,20 @@ export abstract class Quotes extends TrustLines {
       q.tradeType === 'BUY' && fees.onCurve.gt(0)
         ? await this.antiSniperLine(m, fees.onCurve, fees.feeInPrice)
         : undefined;
-    const tradeFees = batch
-      ? this.deps.submissions.batchFee(TRADE_AND_FEE_BATCH)
-      : txFee * (1n + (fees.fee.gt(0) ? 1n : 0n));
+    // A custodial new holder's line goes in the trade's own Batch where custodial swaps sign
+    // Batches (market-order.ts `prepareTrade`, issue 40): that Batch's fee, with the fee job's
+    // payment after it when the fee is not inside.
+    const lineInBatch =
+      sim.opensLine === true &&
+      serverSigns(wallet.kind as WalletKind) &&
+      ((await this.deps.feeInBatch?.()) ?? false);
+    const networkDrops = lineInBatch
+      ? this.deps.submissions.batchFee(['TrustSet', ...(batch ? TRADE_AND_FEE_BATCH : ['Payment'])]) +
+        (!batch && fees.fee.gt(0) ? txFee : 0n)
+      : (sim.opensLine ? txFee : 0n) +
+        (batch
+          ? this.deps.submissions.batchFee(TRADE_AND_FEE_BATCH)
+          : txFee * (1n + (fees.fee.gt(0) ? 1n : 0n)));
     return {
       status: 'success',
       tokenAmountRounded: fixed6(sim.received),
@@ -182,7 +188,7 @@ export abstract class Quotes extends TrustLines {
       feeInPrice: plain(fees.feeInPrice),
       ...(fees.curveFeePercent ? { curveFeePercent: fees.curveFeePercent } : {}),
       ...(antiSniper ? { antiSniper } : {}),
-      networkFee: dropsToXrp((sim.opensLine ? txFee : 0n) + tradeFees),
+      networkFee: dropsToXrp(networkDrops),
       reserve: dropsToXrp(sim.opensLine ? this.deps.submissions.reserves.reserveIncrement : 0n),
       opensTrustLine: sim.opensLine === true,
     };

@@ -89,8 +89,9 @@ export interface TradingDeps {
   /**
    * The platform's per-ledger read cache (platform/read-cache.ts): a quote's database reads — the
    * user's wallets and fee rate, the token row, its curve account — kept until the next indexed
-   * ledger or a local change (a listing, a curve, an admin's fee setting). Quotes only: a swap reads
-   * everything anew.
+   * ledger or a local change (a listing, a curve, an admin's fee setting). A swap keeps
+   * the fee rate, the market's token row and the curve account the same way (issue 40: a burst of
+   * buys reads them once a ledger); its wallet, balances and submissions it reads anew.
    */
   cache?: Pick<LedgerReadCache, 'get'>;
 }
@@ -138,10 +139,36 @@ export abstract class TradingBase {
     this.reader = deps.reader ?? deps.client;
   }
 
+  /**
+   * A database read kept per indexed ledger when the read cache is there (`TradingDeps.cache`): the
+   * user's fee rate, the market's token row, the token's curve account. A quote's reads, and since
+   * issue 40 a trade's too (a burst of buys read them once per ledger, not once per buy).
+   */
+  protected kept<T>(key: string, read: () => Promise<T>): Promise<T> {
+    return this.deps.cache ? this.deps.cache.get(`trading:${key}`, read) : read();
+  }
+
+  /** The user's trading fee in percent (`TradeRecorder.feePercent`), kept per ledger. */
+  protected feeRate(userId: number): Promise<string> {
+    return this.kept(`fee:${userId}`, () => this.deps.recorder.feePercent(userId));
+  }
+
+  /** The token's active bonding-curve account (undefined without one), kept per ledger. */
+  protected curveOf(m: Market): Promise<string | undefined> {
+    return this.kept(`curve:${m.token.issuer}:${m.token.currency}`, async () =>
+      this.deps.curves?.activeCurveAccount(m.token.issuer, m.token.currency),
+    );
+  }
+
   /** A swap's or a limit order's paying wallet (either of the spec's two field names) and its market. */
   protected async walletAndMarket(userId: number, r: SwapInput | LimitOrderInput) {
-    const wallet = await this.wallet(userId, r.walletAddress ?? r.wallet);
-    return { wallet, m: await this.market(r.issuer, r.token, r.baseAsset) };
+    const [wallet, m] = await Promise.all([
+      this.wallet(userId, r.walletAddress ?? r.wallet),
+      this.kept(`market:${r.issuer}:${r.token}:${r.baseAsset ?? ''}`, () =>
+        this.market(r.issuer, r.token, r.baseAsset),
+      ),
+    ]);
+    return { wallet, m };
   }
 
   protected async wallet(userId: number, address: string | undefined) {
@@ -268,7 +295,7 @@ export abstract class TradingBase {
     const drops = xrpToDrops(amount);
     return {
       amount: drops,
-      platformFee: platformFeeDrops(drops, await this.deps.recorder.feePercent(userId)),
+      platformFee: platformFeeDrops(drops, await this.feeRate(userId)),
     };
   }
 
@@ -280,7 +307,7 @@ export abstract class TradingBase {
     amount: string,
   ): Promise<void> {
     if (m.quote.kind !== 'iou') return;
-    const fee = platformFee(amount, await this.deps.recorder.feePercent(userId), m.quote.kind);
+    const fee = platformFee(amount, await this.feeRate(userId), m.quote.kind);
     await this.deps.funds.requireToken(address, m.quote, new Decimal(amount).plus(fee), m.quoteName);
   }
 
@@ -294,9 +321,7 @@ export abstract class TradingBase {
    */
   protected async inBatch(m: Market, known?: { curve: string | undefined; pool: boolean }): Promise<boolean> {
     if (!(await this.deps.feeInBatch?.())) return false;
-    const curve = known
-      ? known.curve
-      : await this.deps.curves?.activeCurveAccount(m.token.issuer, m.token.currency);
+    const curve = known ? known.curve : await this.curveOf(m);
     if (curve) return false;
     return known ? known.pool : (await this.spotPrice(m)) !== null;
   }

@@ -23,7 +23,7 @@ const TRUST_LIMIT = TRUST_LINE_MAX_LIMIT;
 const LINE_ROUNDS = 3;
 
 /** A TrustSet that opens (or keeps) the line `asset`: a positive limit to its issuer. */
-function opensLine(tx: Record<string, unknown>, asset: { currency: string; issuer: string }): boolean {
+export function opensLine(tx: Record<string, unknown>, asset: { currency: string; issuer: string }): boolean {
   const limit = tx.LimitAmount as { currency?: string; issuer?: string; value?: string } | undefined;
   return (
     tx.TransactionType === 'TrustSet' &&
