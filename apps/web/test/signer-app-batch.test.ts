@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BatchFlags, encode, GlobalFlags } from 'xrpl';
+import { encode } from 'xrpl';
 import type { SigningIntent } from '@ledgerpad/shared';
+import { ACCOUNT, batchIntent, fee, outer, trade } from './batch-swap-intent';
 import { forgetAppsWithoutBatch, runSigned, type SigningWallet } from '../src/lib/signer';
 
 // A wallet app's swap where the ledger has Batch (docs/self-custody.md "Swaps and the platform
@@ -52,41 +53,7 @@ const appError = (message: string) =>
 /** The extension answered neither a result nor an error: GemWallet's own "reject". */
 const gemWalletReject = () => appError('Failed to sign transaction with GemWallet');
 
-const ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
-const FEE_WALLET = 'rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf';
 const PUBKEY = `ED${'5F'.repeat(32)}`;
-const inner = (tx: Record<string, unknown>, sequence: number) => ({
-  ...tx,
-  Account: ACCOUNT,
-  Sequence: sequence,
-  Fee: '0',
-  SigningPubKey: '',
-  Flags: GlobalFlags.tfInnerBatchTxn,
-});
-const trade = inner(
-  { TransactionType: 'Payment', Destination: ACCOUNT, Amount: '1000', SendMax: '3000000' },
-  11,
-);
-const fee = inner({ TransactionType: 'Payment', Destination: FEE_WALLET, Amount: '22500' }, 12);
-const outer = {
-  TransactionType: 'Batch',
-  Account: ACCOUNT,
-  Flags: BatchFlags.tfAllOrNothing,
-  Sequence: 10,
-  Fee: '40',
-  LastLedgerSequence: 120,
-  RawTransactions: [{ RawTransaction: trade }, { RawTransaction: fee }],
-};
-const batchIntent: SigningIntent = {
-  id: '6f1d2f8e-3c4b-4a5d-9e6f-7a8b9c0d1e2f',
-  purpose: 'swap',
-  walletId: 3,
-  account: ACCOUNT,
-  mode: 'batch',
-  txs: [outer, trade, fee],
-  lastLedgerSequence: 120,
-  expiresAt: '2026-11-30T07:00:00.000Z',
-};
 // The server's sequence version: the same transactions, not inner ones, from the Batch's sequence.
 const plain = (tx: Record<string, unknown>, sequence: number) => ({
   ...tx,

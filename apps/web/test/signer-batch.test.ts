@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BatchFlags, encode, GlobalFlags } from 'xrpl';
-import type { SigningIntent } from '@ledgerpad/shared';
+import { encode } from 'xrpl';
 import type * as External from '../src/lib/signer/external';
 import type * as Lock from '../src/lib/signer/lock';
 import { signIntent } from '../src/lib/signer';
+import { ACCOUNT, batchIntent, outer } from './batch-swap-intent';
 
 // A self-custody swap where the ledger has Batch arrives as a 'batch' intent: txs = [the outer
 // Batch carrying RawTransactions, then each inner transaction as prepared]. The wallet signs the
@@ -37,40 +37,7 @@ vi.mock('../src/lib/signer/external', async (actual) => ({
   },
 }));
 
-const ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
-const FEE_WALLET = 'rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf';
-const inner = (tx: Record<string, unknown>, sequence: number) => ({
-  ...tx,
-  Account: ACCOUNT,
-  Sequence: sequence,
-  Fee: '0',
-  SigningPubKey: '',
-  Flags: GlobalFlags.tfInnerBatchTxn,
-});
-const trade = inner(
-  { TransactionType: 'Payment', Destination: ACCOUNT, Amount: '1000', SendMax: '10000000' },
-  11,
-);
-const fee = inner({ TransactionType: 'Payment', Destination: FEE_WALLET, Amount: '75000' }, 12);
-const outer = {
-  TransactionType: 'Batch',
-  Account: ACCOUNT,
-  Flags: BatchFlags.tfAllOrNothing,
-  Sequence: 10,
-  Fee: '40',
-  LastLedgerSequence: 120,
-  RawTransactions: [{ RawTransaction: trade }, { RawTransaction: fee }],
-};
-const intent: SigningIntent = {
-  id: '6f1d2f8e-3c4b-4a5d-9e6f-7a8b9c0d1e2f',
-  purpose: 'swap',
-  walletId: 3,
-  account: ACCOUNT,
-  mode: 'batch',
-  txs: [outer, trade, fee],
-  lastLedgerSequence: 120,
-  expiresAt: '2026-11-30T07:00:00.000Z',
-};
+const intent = batchIntent;
 
 describe("a Batch intent in the web's signer", () => {
   it('a browser wallet signs the outer Batch only, as sent, and answers one blob', async () => {
