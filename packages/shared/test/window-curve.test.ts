@@ -80,3 +80,22 @@ describe('window curve', () => {
     expect(first.quote).toBe(priced + (priced * 7500n) / 1_000_000n);
   });
 });
+
+describe("a window launch's first-buy preview", () => {
+  it('shows the tokens the curve sells for the XRP, not a swap out of a pool', async () => {
+    const { firstBuyPreview } = await import('../src/first-buy');
+    const f = firstBuyPreview({
+      liquidityXrp: '100',
+      poolTokens: B,
+      supply: B,
+      devAmount: 0,
+      lockedAmount: 0,
+      buyXrp: '10',
+      tradingFee: 300,
+      feePercent: '0.75',
+      window: { steps: 200, fineSteps: 6 },
+    });
+    expect(f.tokensOut.toFixed()).toBe(curveTokensFor(p, 0, 10_000_000n, 8)!.toFixed());
+    expect(f.feeDrops).toBe(75_000n);
+  });
+});

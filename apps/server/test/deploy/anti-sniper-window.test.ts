@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerEntry, type SubmittableTransaction, type Wallet } from 'xrpl';
-import type { DeployResult, RiskReport } from '@ledgerpad/shared';
+import type { BondingView, DeployResult, RiskReport } from '@ledgerpad/shared';
 import { bondingCurves } from '../../src/modules/bonding/schema';
 import { ammLaunchBody, fundedWallet, runDeploy } from '../helpers/trading-world';
 import type { SignedIn } from '../helpers/test-app';
@@ -210,6 +210,14 @@ describe('an instant launch with an anti-sniper window', () => {
     const c = await curveRow();
     expect(c.kind).toBe('window');
     expect(c.quoteIn).toBe(BUY.toString());
+    // The token page's curve panel: a window, its pool opening within the window's ledger time.
+    const view = (
+      await t.app.inject({ url: `/api/bonding/${launched.issuer_address}` })
+    ).json() as BondingView;
+    expect(view.kind).toBe('window');
+    expect(view.curve_supply).toBe('500000');
+    expect(view.pool_opens_in_seconds).toBeGreaterThan(0);
+    expect(view.pool_opens_in_seconds).toBeLessThanOrEqual(WINDOW);
   });
 
   it('makes a direct xrpl.js buy inside the window pay the surcharged ask', async () => {

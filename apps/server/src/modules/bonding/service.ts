@@ -104,6 +104,7 @@ export function curveView(c: CurveRow, xrpUsd: string | null): BondingView {
     steps: c.steps,
     amm_account: c.ammAccount,
     graduated_ledger: c.graduatedLedger,
+    ...(isWindowCurve(c) ? { kind: 'window' as const } : {}),
   };
 }
 
@@ -122,6 +123,12 @@ export class BondingRegistry {
    * The anti-sniper surcharge inside the curve's sell prices now (issue 37), while the token's curve
    * launch is in its window; undefined otherwise. The quote shows it as its own line.
    */
+  /** A window launch still on its ladder: seconds of ledger time until its pool opens. */
+  async poolOpensIn(c: CurveRow): Promise<number | undefined> {
+    if (!isWindowCurve(c) || c.status !== 'active' || !this.antiSniperClock) return undefined;
+    return (await this.antiSniperClock.rate(c))?.endsInSeconds ?? 0;
+  }
+
   async antiSniper(issuer: string, currency: string): Promise<AntiSniperNow | undefined> {
     const c = await this.byIssuer(issuer, currency);
     if (!c || !this.antiSniperClock) return undefined;
