@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curveTokensFor, formatToken, windowCurveParams } from '@ledgerpad/shared';
 import { ARTIFACTS_DIR } from '../support/browser';
 import { useBrowser } from '../support/fixture';
+import { ownerSettings } from '../support/owner';
 import { demoSignIn } from '../support/sign-in';
 
 // Issue 37 in Chromium: a deploy through /deploy-list with 'Burn the LP' (on by default) and the
@@ -24,6 +24,8 @@ let counter = 0;
 const unique = (p: string) => `${p}${Date.now().toString(36).slice(-4)}${++counter}`;
 
 let logoFile: string;
+/** The window launch's own logo (issue 35: a logo is one token's). */
+let windowLogoFile: string;
 
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-lp-e2e-'));
@@ -36,22 +38,14 @@ beforeAll(async () => {
       .png()
       .toBuffer(),
   );
+  windowLogoFile = path.join(dir, 'window-logo.png');
+  writeFileSync(
+    windowLogoFile,
+    await sharp({ create: { width: 128, height: 128, channels: 3, background: { r: 40, g: shade, b: 200 } } })
+      .png()
+      .toBuffer(),
+  );
 });
-
-/** The owner's platform settings, through the admin API with the shared server's one-time owner link. */
-async function ownerSettings(settings: Record<string, string>): Promise<void> {
-  const owner = await request.newContext();
-  const signedIn = await owner.get(inject('ownerLink'));
-  expect(signedIn.ok(), await signedIn.text()).toBe(true);
-  const url = inject('serverUrl');
-  const { token } = (await (await owner.get(`${url}/api/csrf-token`)).json()) as { token: string };
-  const saved = await owner.post(`${url}/api/admin/platform-config/update`, {
-    headers: { 'x-csrf-token': token },
-    data: { settings },
-  });
-  expect(saved.ok(), await saved.text()).toBe(true);
-  await owner.dispose();
-}
 
 const WINDOW_SECONDS = 30;
 
@@ -206,11 +200,14 @@ describe('an instant launch with the anti-sniper window in Chromium', () => {
       'When the window ends, the pool opens with your liquidity plus everything the window raised and the tokens not sold, and its LP tokens are burned.',
     );
     const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/upload') && r.ok());
-    await page.locator('input[type=file]').setInputFiles(logoFile);
+    await page.locator('input[type=file]').setInputFiles(windowLogoFile);
     await uploaded;
     await page.getByAltText('Logo preview').waitFor();
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.getByRole('heading', { name: 'Token Preview' }).waitFor();
+    expect(await page.getByTestId('preview-window').textContent()).toBe(
+      `${WINDOW_SECONDS} seconds, a surcharge from 25% down to 0; then the pool opens with all it raised, its LP burned`,
+    );
     expect(await page.getByTestId('preview-lp').textContent()).toBe(
       'Burned when the pool opens: no one can ever withdraw it',
     );

@@ -145,6 +145,13 @@ function antiSniperText(curve: FeesConfig['bonding'] | undefined): string {
   return `For the first ${span} every buy on the curve — on Ledgerpad or straight on the ledger — pays a surcharge that starts at ${curve.anti_sniper_start_percent}% and steps down to 0. It stays in the curve and goes into the pool at graduation.`;
 }
 
+/** The preview's one line of it. */
+function windowSummary(curve: FeesConfig['bonding'] | undefined): string {
+  const s = curve?.anti_sniper_window_seconds ?? 120;
+  const span = s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} seconds`;
+  return `${span}, a surcharge from ${curve?.anti_sniper_start_percent ?? '25'}% down to 0; then the pool opens with all it raised, its LP burned`;
+}
+
 /** The same window on an instant launch: its pre-pool ladder, then the pool (docs/launch-protection.md). */
 export function instantWindowText(curve: FeesConfig['bonding'] | undefined): string {
   const s = curve?.anti_sniper_window_seconds ?? 120;
@@ -670,7 +677,7 @@ export function DeployPage() {
               {windowOn && (
                 <>
                   <dt>Anti-sniper window</dt>
-                  <dd data-testid="preview-window">{instantWindowText(fees.data?.bonding)}</dd>
+                  <dd data-testid="preview-window">{windowSummary(fees.data?.bonding)}</dd>
                 </>
               )}
               {showVesting && (
