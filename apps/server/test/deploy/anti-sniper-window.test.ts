@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerEntry, type SubmittableTransaction, type Wallet } from 'xrpl';
-import type { BondingView, DeployResult, RiskReport } from '@ledgerpad/shared';
+import type { BondingView, DeployResult, RiskReport, TokenView } from '@ledgerpad/shared';
 import { bondingCurves } from '../../src/modules/bonding/schema';
 import { ammLaunchBody, fundedWallet, runDeploy } from '../helpers/trading-world';
 import type { SignedIn } from '../helpers/test-app';
@@ -295,4 +295,20 @@ describe('an instant launch with an anti-sniper window', () => {
     });
     expect(risk.verdict).not.toContain('None of the pool is locked');
   });
+
+  it("is then an instant-AMM token the list marks 'LP burned', read from the ledger", async () => {
+    let found: TokenView | undefined;
+    await until(
+      async () => {
+        const list = (await t.app.inject({ url: '/api/tokens?limit=50' })).json() as TokenView[];
+        found = list.find((x) => x.issuer_address === launched.issuer_address);
+        return found?.lp_burned !== undefined;
+      },
+      { timeoutMs: 30_000, everyMs: 250 },
+      // Not in time: the last entry seen goes back, so the assertion shows what it was.
+    ).catch(() => undefined);
+    expect(found?.has_graduated_to_amm).toBe(true);
+    expect(found?.bonding_active).toBe(false);
+    expect(found?.lp_burned).toEqual({ percent: '100' });
+  }, 45_000);
 });
