@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerEntry, type SubmittableTransaction, type Wallet } from 'xrpl';
-import type { BondingView, DeployResult, RiskReport, TokenView } from '@ledgerpad/shared';
+import type { BondingView, DeployResult, QuoteView, RiskReport, TokenView } from '@ledgerpad/shared';
 import { bondingCurves } from '../../src/modules/bonding/schema';
 import { ammLaunchBody, fundedWallet, runDeploy } from '../helpers/trading-world';
 import type { SignedIn } from '../helpers/test-app';
@@ -228,6 +228,28 @@ describe('an instant launch with an anti-sniper window', () => {
       await until(`the ladder priced at ${r} ppm`, async () => {
         const first = (await sells())[0];
         return first !== undefined && first.drops === ask(restValue, r) && first.tokens.eq(restTokens);
+      });
+      // Ledgerpad's quote for exactly the first chunk's ask: that chunk, with the anti-sniper line
+      // the swap box shows (the same offers the bot crosses).
+      const quote = await t.app.inject({
+        method: 'POST',
+        url: '/api/amm-info',
+        headers: alice.headers,
+        payload: {
+          issuer: launched.issuer_address,
+          token: launched.currency,
+          tradeType: 'BUY',
+          amountXrp: new Decimal(ask(restValue, r).toString()).div(1e6).toFixed(),
+          wallet: wallet.address,
+        },
+      });
+      expect(quote.statusCode, quote.body).toBe(200);
+      const q = quote.json() as QuoteView;
+      expect(q.receive).toBe(restTokens.toFixed());
+      expect(q.antiSniper).toEqual({
+        percent: new Decimal(r.toString()).div(10_000).toFixed(),
+        endsInSeconds: WINDOW - (await rateNow()).elapsed,
+        fee: new Decimal(((restValue * r) / M).toString()).div(1e6).toFixed(),
       });
       const before = await xrpBalance(client(), bot.classicAddress);
       const fee = await buy({
