@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { request } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BondingView } from '@ledgerpad/shared';
 import { useBrowser } from '../support/fixture';
+import { ownerSettings } from '../support/owner';
 import { fundedUser } from '../support/trader';
 
 // A bonding-curve launch in Chromium on the shared server (docs/bonding-curve.md): the owner sets a
@@ -29,18 +29,8 @@ beforeAll(async () => {
       .png()
       .toBuffer(),
   );
-  // The owner's settings, through the admin API with the shared server's one-time owner link.
-  const owner = await request.newContext();
-  const signedIn = await owner.get(inject('ownerLink'));
-  expect(signedIn.ok(), await signedIn.text()).toBe(true);
-  const url = inject('serverUrl');
-  const { token } = (await (await owner.get(`${url}/api/csrf-token`)).json()) as { token: string };
-  const saved = await owner.post(`${url}/api/admin/platform-config/update`, {
-    headers: { 'x-csrf-token': token },
-    data: { settings: { bonding_virtual_xrp: '30', bonding_snipe_ledgers: '0' } },
-  });
-  expect(saved.ok(), await saved.text()).toBe(true);
-  await owner.dispose();
+  // The owner's settings, through the admin API (the owner's session on the shared server).
+  await ownerSettings({ bonding_virtual_xrp: '30', bonding_snipe_ledgers: '0' });
 });
 
 /** A market buy of the curve token on /swap for `xrp` XRP, through the screen. */

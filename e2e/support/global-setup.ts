@@ -1,3 +1,4 @@
+import { request } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { startFakeGoogle } from '../../apps/server/test/helpers/fake-google';
 import { E2E_GOOGLE } from './google';
@@ -30,9 +31,14 @@ export default async function setup(project: TestProject) {
   });
   project.provide('fakeGoogleUrl', google.base);
   project.provide('serverUrl', server.url);
-  // The shared server's one-time owner link: for the one spec that changes platform settings on it
-  // (bonding.spec.ts; the admin spec runs its own server).
-  project.provide('ownerLink', await ownerLink(server));
+  // The shared server's one-time owner link, used here once: the owner's signed-in session (its
+  // cookies) for the specs that change platform settings on it (bonding.spec.ts and
+  // launch-protection.spec.ts, through support/owner.ts; the admin spec runs its own server).
+  const owner = await request.newContext();
+  const signedIn = await owner.get(await ownerLink(server));
+  if (!signedIn.ok()) throw new Error(`owner sign-in: ${signedIn.status()} ${await signedIn.text()}`);
+  project.provide('ownerSession', JSON.stringify(await owner.storageState()));
+  await owner.dispose();
   // The embedded ledger's WebSocket URL, from the server's start line: specs that need ledger state
   // the app has no route for (an issuer with holders) make it there with xrpl.js.
   project.provide('ledgerUrl', /\(ledger: \S+ (wss?:\/\/[^\s)]+)\)/.exec(server.output())?.[1] ?? '');
@@ -45,7 +51,8 @@ export default async function setup(project: TestProject) {
 declare module 'vitest' {
   export interface ProvidedContext {
     serverUrl: string;
-    ownerLink: string;
+    /** The owner's signed-in session on the shared server (a Playwright storage state, JSON). */
+    ownerSession: string;
     ledgerUrl: string;
     fakeGoogleUrl: string;
   }

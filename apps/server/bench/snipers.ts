@@ -4,7 +4,7 @@ import { Client, type SubmittableTransaction, type Wallet } from 'xrpl';
 import { startStandaloneLedger, type StandaloneLedger } from 'xrpl-standalone';
 import { curveLaunchBody, outsideWallets, startCloser } from '../test/bonding/bonding-world';
 import { fundedAccount } from '../test/listing/issuer-fixture';
-import { fundedWallet, runDeploy } from '../test/helpers/trading-world';
+import { ammLaunchBody, fundedWallet, runDeploy } from '../test/helpers/trading-world';
 import { until } from '../test/helpers/wait';
 import { createWalletTestApp } from '../test/wallets/wallet-app';
 import { submitAndWait } from '../test/helpers/submit-and-wait';
@@ -14,7 +14,8 @@ import { submitAndWait } from '../test/helpers/submit-and-wait';
 // buyer of 10,000 after them. Printed: XRP per token each group paid (network fees left out).
 // Two launches: unprotected, and with the issuer's TransferRate at 50% during the first ledger —
 // half the bots buy with Payment, half with OfferCreate (docs/launch-protection.md: only the
-// Payments pay it). Run: `npx tsx bench/snipers.ts` in apps/server.
+// Payments pay it). Run: `npx tsx bench/snipers.ts` in apps/server. `--curve`: a curve launch's
+// window; `--window`: an instant launch's window (its pre-pool ladder, then the pool).
 
 const BOTS = 20;
 const BUY = '10000';
@@ -270,19 +271,20 @@ const curveBuyTx = (
   w: Wallet,
   token: { currency: string; issuer: string },
   kind: 'payment' | 'offer',
+  amount = CURVE_BUY,
 ): SubmittableTransaction =>
   kind === 'payment'
     ? {
         TransactionType: 'Payment',
         Account: w.address,
         Destination: w.address,
-        Amount: { ...token, value: CURVE_BUY },
+        Amount: { ...token, value: amount },
         SendMax: '500000000',
       }
     : {
         TransactionType: 'OfferCreate',
         Account: w.address,
-        TakerPays: { ...token, value: CURVE_BUY },
+        TakerPays: { ...token, value: amount },
         TakerGets: '500000000',
         Flags: IOC,
       };
@@ -292,11 +294,12 @@ async function curveLedger(
   client: Client,
   token: { currency: string; issuer: string },
   bots: Array<{ w: Wallet; kind: 'payment' | 'offer'; group: Group }>,
+  amount = CURVE_BUY,
 ): Promise<void> {
   const before = await Promise.all(bots.map((b) => state(client, b.w, token.issuer)));
   const signed = await Promise.all(
     bots.map(async (b) => {
-      const prepared = await client.autofill(curveBuyTx(b.w, token, b.kind));
+      const prepared = await client.autofill(curveBuyTx(b.w, token, b.kind, amount));
       return { ...b, fee: new Decimal(prepared.Fee!), blob: b.w.sign(prepared).tx_blob };
     }),
   );
@@ -307,6 +310,102 @@ async function curveLedger(
     s.group.tokens = s.group.tokens.plus(after.tokens.minus(before[i]!.tokens));
     s.group.drops = s.group.drops.plus(before[i]!.drops.minus(after.drops).minus(s.fee));
   }
+}
+
+/**
+ * An instant launch with the anti-sniper window (issue 37, docs/launch-protection.md): the same pool as
+ * the unprotected launch above (100 XRP, 1,000,000 tokens, 0.5% fee), launched through the deploy with
+ * the window (25% decaying over 120 s of ledger time, the defaults): 20 bots buy BUY tokens each
+ * through xrpl.js in the first ledger they can (half Payment, half OfferCreate) — on the window's
+ * ladder — then, once the window is over and the pool is open, one buyer of BUY from the pool.
+ */
+async function windowRun(): Promise<{ groups: Group[]; ratePercent: string }> {
+  const t = await createWalletTestApp(
+    { PLATFORM_BOOTSTRAP: 'on', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000' },
+    { closeIntervalMs: 0 },
+  );
+  const closer = startCloser(t, 100);
+  try {
+    await t.app.platform.accounts.bootstrapped();
+    const client = t.connection.client;
+    const owner = await t.signInOwner();
+    const w = await fundedWallet(t, owner, 3);
+    const wallets = await outsideWallets(client, BOTS + 1, 1000);
+    const launched = await runDeploy(
+      t,
+      owner,
+      {
+        ...ammLaunchBody(w.id, { name: 'Sniped Window', ticker: 'SNWIN' }),
+        ammFee: '0.5',
+        blackholeIssuer: true,
+        burnLp: true,
+        antiSniper: true,
+      },
+      180_000,
+    );
+    const token = { currency: launched.currency, issuer: launched.issuer_address };
+    const lines = await Promise.all(
+      wallets.map(async (b) => {
+        const prepared = await client.autofill({
+          TransactionType: 'TrustSet',
+          Account: b.address,
+          LimitAmount: { ...token, value: '1000000000' },
+        });
+        return b.sign(prepared).tx_blob;
+      }),
+    );
+    for (const blob of lines) await client.request({ command: 'submit', tx_blob: blob });
+    await until('the trust lines', async () => {
+      const r = await client.request({
+        command: 'account_lines',
+        account: wallets[BOTS]!.address,
+        ledger_index: 'validated',
+      });
+      return r.result.lines.length > 0;
+    });
+    await t.app.bonding.keeper!.idle();
+    closer.pause();
+    const payBots: Group = { label: 'bots, Payment', tokens: new Decimal(0), drops: new Decimal(0) };
+    const offerBots: Group = { label: 'bots, OfferCreate', tokens: new Decimal(0), drops: new Decimal(0) };
+    const late: Group = { label: 'late buyer (pool open)', tokens: new Decimal(0), drops: new Decimal(0) };
+    const anti = await t.app.bonding.registry.antiSniper(token.issuer, token.currency);
+    const ratePercent = anti ? new Decimal(anti.ppm.toString()).div(10_000).toFixed() : '0';
+    await curveLedger(
+      t.ledger,
+      client,
+      token,
+      wallets.slice(0, BOTS).map((b, i) => {
+        const kind = (i % 2 === 0 ? 'payment' : 'offer') as 'payment' | 'offer';
+        return { w: b, kind, group: kind === 'payment' ? payBots : offerBots };
+      }),
+      BUY,
+    );
+    closer.resume();
+    await until(
+      'the pool open',
+      async () =>
+        (await t.app.bonding.registry.byIssuer(token.issuer, token.currency))?.status === 'graduated',
+      240_000,
+    );
+    closer.pause();
+    await curveLedger(t.ledger, client, token, [{ w: wallets[BOTS]!, kind: 'offer', group: late }], BUY);
+    closer.resume();
+    return { groups: [payBots, offerBots, late], ratePercent };
+  } finally {
+    closer.stop();
+    await t.close();
+  }
+}
+
+export async function benchWindowSnipers(): Promise<void> {
+  const { groups, ratePercent } = await windowRun();
+  process.stdout.write(
+    `instant launch with the anti-sniper window (${ratePercent}% in the bots' ledger): ${BOTS} bots × ${BUY} tokens on its ladder in the first ledger, then 1 × ${BUY} from the pool after the window\n`,
+  );
+  for (const g of groups)
+    process.stdout.write(
+      `  ${g.label.padEnd(26)} ${g.tokens.toFixed().padStart(9)} tokens  ${perToken(g)} XRP/token\n`,
+    );
 }
 
 export async function benchCurveSnipers(): Promise<void> {
@@ -347,7 +446,12 @@ export async function benchSnipers(): Promise<void> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  (process.argv.includes('--curve') ? benchCurveSnipers() : benchSnipers()).catch((err: unknown) => {
+  (process.argv.includes('--curve')
+    ? benchCurveSnipers()
+    : process.argv.includes('--window')
+      ? benchWindowSnipers()
+      : benchSnipers()
+  ).catch((err: unknown) => {
     console.error(err);
     process.exit(1);
   });

@@ -35,26 +35,39 @@ export interface BondingParams {
   steps: number;
   /** Steps on each side of the current point posted as one offer each. */
   fineSteps: number;
+  /**
+   * The virtual token reserve y0 (whole tokens). Absent: a curve launch's 1,073,000,000. An instant
+   * launch's anti-sniper window (its pre-pool ladder, docs/launch-protection.md) uses the future
+   * pool's tokens B, with x0 its XRP A — both real there.
+   */
+  virtualTokens?: bigint;
+  /** Tokens sold on the curve before it graduates (a multiple of `steps`). Absent: 793,100,000. */
+  curveSupply?: bigint;
+  /** Tokens the curve account held before any sale (sold = this − held). Absent: 1,000,000,000. */
+  startHeld?: Value;
 }
 
-export function isValidStepCount(steps: number): boolean {
-  return (
-    Number.isInteger(steps) && steps >= 10 && steps <= 10_000 && BONDING_CURVE_SUPPLY % BigInt(steps) === 0n
-  );
+const virtualTokensOf = (p: BondingParams): bigint => p.virtualTokens ?? BONDING_VIRTUAL_TOKENS;
+/** The curve's sellable supply (its end: sold out there). */
+export const curveSupplyOf = (p: BondingParams): bigint => p.curveSupply ?? BONDING_CURVE_SUPPLY;
+
+export function isValidStepCount(steps: number, curveSupply: bigint = BONDING_CURVE_SUPPLY): boolean {
+  return Number.isInteger(steps) && steps >= 10 && steps <= 10_000 && curveSupply % BigInt(steps) === 0n;
 }
 
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
 
 export function stepTokens(p: BondingParams): bigint {
-  if (!isValidStepCount(p.steps)) throw new Error(`invalid step count ${p.steps}`);
-  return BONDING_CURVE_SUPPLY / BigInt(p.steps);
+  const supply = curveSupplyOf(p);
+  if (!isValidStepCount(p.steps, supply)) throw new Error(`invalid step count ${p.steps}`);
+  return supply / BigInt(p.steps);
 }
 
-const curveK = (p: BondingParams): bigint => p.virtualQuote * BONDING_VIRTUAL_TOKENS;
+const curveK = (p: BondingParams): bigint => p.virtualQuote * virtualTokensOf(p);
 
 /** X(j): micros the curve holds after j whole steps sold (0 ≤ j ≤ steps). */
 export function boundaryValue(p: BondingParams, j: number): bigint {
-  const y = BONDING_VIRTUAL_TOKENS - BigInt(j) * stepTokens(p);
+  const y = virtualTokensOf(p) - BigInt(j) * stepTokens(p);
   return ceilDiv(curveK(p), y) - p.virtualQuote;
 }
 
@@ -65,18 +78,26 @@ export const stepValue = (p: BondingParams, j: number): bigint =>
 /** What the curve has raised when its graduation comes: X(steps). */
 export const graduationTarget = (p: BondingParams): bigint => boundaryValue(p, p.steps);
 
-/** Tokens sold on the curve, from the curve account's token balance (all of the supply started there). */
-export function soldFromHeld(held: Value): Decimal {
-  const s = new Decimal(BONDING_TOTAL_SUPPLY.toString()).minus(held);
-  return Decimal.min(Decimal.max(s, 0), BONDING_CURVE_SUPPLY.toString());
+/**
+ * Tokens sold on the curve, from the curve account's token balance (a curve launch's whole supply
+ * started there; a window launch's pool tokens B: `p.startHeld`).
+ */
+export function soldFromHeld(held: Value, p?: BondingParams): Decimal {
+  const s = new Decimal((p?.startHeld ?? BONDING_TOTAL_SUPPLY).toString()).minus(held);
+  return Decimal.min(Decimal.max(s, 0), curveSupplyOf(p ?? DEFAULT_SHAPE).toString());
 }
 
-export function isSoldOut(sold: Value): boolean {
-  return new Decimal(BONDING_CURVE_SUPPLY.toString()).minus(sold).lte(BONDING_SOLD_OUT_TOLERANCE);
+export function isSoldOut(sold: Value, p?: BondingParams): boolean {
+  return new Decimal(curveSupplyOf(p ?? DEFAULT_SHAPE).toString())
+    .minus(sold)
+    .lte(BONDING_SOLD_OUT_TOLERANCE);
 }
 
-function clampSold(s: Value): Decimal {
-  return Decimal.min(Decimal.max(new Decimal(s), 0), BONDING_CURVE_SUPPLY.toString());
+/** The curve launch's shape (only its supplies are read): what `soldFromHeld` and `isSoldOut` assume without params. */
+const DEFAULT_SHAPE: BondingParams = { virtualQuote: 0n, steps: 0, fineSteps: 0 };
+
+function clampSold(s: Value, p: BondingParams): Decimal {
+  return Decimal.min(Decimal.max(new Decimal(s), 0), curveSupplyOf(p).toString());
 }
 
 /** The step that the token at position s belongs to (the last step at the end of the curve). */
@@ -90,7 +111,7 @@ function stepIndex(p: BondingParams, s: Decimal): number {
  * evenly inside it (rounded down), so W over any partition of a step adds up to D(j) exactly.
  */
 export function curveValueAt(p: BondingParams, sold: Value): bigint {
-  const s = clampSold(sold);
+  const s = clampSold(sold, p);
   const S = stepTokens(p);
   const j = stepIndex(p, s);
   const u = s.minus((BigInt(j) * S).toString());
@@ -100,19 +121,19 @@ export function curveValueAt(p: BondingParams, sold: Value): bigint {
 
 /** The price of the next token (ex fee), micros per token: the average of the step it is in. */
 export function stepPrice(p: BondingParams, sold: Value): Decimal {
-  const j = stepIndex(p, clampSold(sold));
+  const j = stepIndex(p, clampSold(sold, p));
   return new Decimal(stepValue(p, j).toString()).div(stepTokens(p).toString());
 }
 
 /** The curve's marginal price where it ends, k / y_end², micros per token: the AMM opens at it. */
 export function endPrice(p: BondingParams): Decimal {
-  const yEnd = (BONDING_VIRTUAL_TOKENS - BONDING_CURVE_SUPPLY).toString();
+  const yEnd = (virtualTokensOf(p) - curveSupplyOf(p)).toString();
   return new Decimal(curveK(p).toString()).div(new Decimal(yEnd).pow(2));
 }
 
 /** The curve's marginal price at s, k / (y0 − s)², micros per token. */
 export function marginalPrice(p: BondingParams, sold: Value): Decimal {
-  const y = new Decimal(BONDING_VIRTUAL_TOKENS.toString()).minus(clampSold(sold));
+  const y = new Decimal(virtualTokensOf(p).toString()).minus(clampSold(sold, p));
   return new Decimal(curveK(p).toString()).div(y.pow(2));
 }
 
@@ -199,7 +220,7 @@ export function desiredLadder(
   opts: { sellCap?: Value; surchargePpm?: bigint } = {},
 ): LadderChunk[] {
   const surcharge = opts.surchargePpm ?? 0n;
-  const s = clampSold(sold);
+  const s = clampSold(sold, p);
   const S = stepTokens(p);
   const N = p.steps;
   const F = Math.max(1, p.fineSteps);
@@ -279,11 +300,84 @@ export function maxLadderOffers(p: BondingParams): number {
   let most = 0;
   for (let j = 0; j <= p.steps; j++) {
     for (const s of [BigInt(j) * S, BigInt(j) * S + S / 2n]) {
-      if (s > BONDING_CURVE_SUPPLY) continue;
+      if (s > curveSupplyOf(p)) continue;
       most = Math.max(most, desiredLadder(p, s.toString(), 0n).length);
     }
   }
   return most;
+}
+
+/**
+ * An instant launch's anti-sniper window (issue 37, docs/launch-protection.md "Anti-sniper window on
+ * instant-AMM launches"): before its pool opens, the token is sold only by a ladder priced along the
+ * future pool's own constant product — x0 = the pool's XRP A (real, not virtual: it goes into the
+ * pool), y0 = the pool's tokens B — with the window's surcharge on top. The ladder sells at most half
+ * of B (`WINDOW_CURVE_DIVISOR`), rounded down to a multiple of the steps: sold out there, it has
+ * raised exactly A (k / (B/2) − A) and the price is 4× the opening one, and the pool opens early
+ * with 2A and B/2. Half rather than all of B: the pool must keep tokens to trade against.
+ */
+export const WINDOW_CURVE_DIVISOR = 2n;
+
+export function windowCurveParams(a: {
+  /** The pool's XRP A, drops. */
+  poolDrops: bigint;
+  /** The pool's tokens B (what the curve account receives). */
+  poolTokens: Value;
+  steps: number;
+  fineSteps: number;
+}): BondingParams | null {
+  const y0 = BigInt(new Decimal(a.poolTokens).floor().toFixed(0));
+  const steps = BigInt(a.steps);
+  const curveSupply = (y0 / WINDOW_CURVE_DIVISOR / steps) * steps;
+  if (a.poolDrops <= 0n || curveSupply <= 0n || !isValidStepCount(a.steps, curveSupply)) return null;
+  return {
+    virtualQuote: a.poolDrops,
+    steps: a.steps,
+    fineSteps: a.fineSteps,
+    virtualTokens: y0,
+    curveSupply,
+    startHeld: new Decimal(a.poolTokens).toFixed(),
+  };
+}
+
+/**
+ * The tokens `micros` buy on the curve from `sold`, at its plain (unsurcharged, fee-less) price: the
+ * largest s' − sold, s' with `decimals` places, whose value W(s') − W(sold) ≤ micros. The creator's
+ * first buy on a window launch (its fee is charged on top, `platformFeeDrops`). The curve keeps the
+ * micro or so of rounding. Undefined when it would reach past the curve's end.
+ */
+export function curveTokensFor(
+  p: BondingParams,
+  sold: Value,
+  micros: bigint,
+  decimals: number,
+): Decimal | undefined {
+  const target = curveValueAt(p, sold) + micros;
+  if (target >= graduationTarget(p)) return undefined;
+  let lo = 0;
+  let hi = p.steps; // X(lo) ≤ target < X(hi)
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (boundaryValue(p, mid) <= target) lo = mid;
+    else hi = mid;
+  }
+  const S = stepTokens(p);
+  const inside = new Decimal((target - boundaryValue(p, lo)).toString())
+    .mul(S.toString())
+    .div(stepValue(p, lo).toString());
+  const end = new Decimal((BigInt(lo) * S).toString())
+    .plus(inside)
+    .toDecimalPlaces(decimals, Decimal.ROUND_DOWN);
+  return Decimal.max(0, end.minus(sold));
+}
+
+/**
+ * Decimal places a token amount sold from `startHeld` may carry so that both it and the balance left
+ * are exact in the ledger's 16 significant digits (15 in all, as the supply's own limit).
+ */
+export function curveTokenDecimals(startHeld: Value): number {
+  const whole = new Decimal(startHeld).floor().toFixed(0).length;
+  return Math.max(0, 15 - whole);
 }
 
 /** The curve's progress: tokens sold, share of the curve, quote raised and the graduation target. */
@@ -298,15 +392,11 @@ interface BondingProgress {
 }
 
 export function bondingProgress(p: BondingParams, sold: Value): BondingProgress {
-  const s = clampSold(sold);
+  const s = clampSold(sold, p);
   return {
     sold: s.toFixed(),
-    curveSupply: BONDING_CURVE_SUPPLY.toString(),
-    percent: s
-      .mul(100)
-      .div(BONDING_CURVE_SUPPLY.toString())
-      .toDecimalPlaces(2, Decimal.ROUND_DOWN)
-      .toFixed(2),
+    curveSupply: curveSupplyOf(p).toString(),
+    percent: s.mul(100).div(curveSupplyOf(p).toString()).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2),
     raised: curveValueAt(p, s),
     target: graduationTarget(p),
   };

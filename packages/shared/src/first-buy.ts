@@ -1,4 +1,5 @@
 import { Decimal, decimalToDrops, platformFeeDrops, xrpToDrops, type DecimalValue } from './money';
+import { curveTokenDecimals, curveTokensFor, windowCurveParams } from './bonding';
 
 // The creator's first buy at deploy (issue 37, docs/launch-protection.md): bought from the new pool
 // in the pool's own all-or-nothing Batch. The web preview and the deploy service both work it out
@@ -76,6 +77,11 @@ export interface FirstBuyInput {
   tradingFee: number;
   /** The platform's trading fee in percent ('0' when it charges none). */
   feePercent: string;
+  /**
+   * An anti-sniper window (its pre-pool ladder, docs/launch-protection.md): the first buy takes the
+   * tokens its XRP buys on the window's curve at the plain price (`curveTokensFor`), not a swap.
+   */
+  window?: { steps: number; fineSteps: number };
 }
 
 export interface FirstBuyPreview {
@@ -101,10 +107,15 @@ export function firstBuyPreview(p: FirstBuyInput): FirstBuyPreview {
   const buyDrops = FIRST_BUY_XRP.test(p.buyXrp) ? xrpToDrops(p.buyXrp) : 0n;
   const poolDrops = decimalToDrops(p.liquidityXrp);
   // The pool swaps drops (the ledger's XRP amounts are whole drops).
+  const shape = p.window
+    ? windowCurveParams({ poolDrops, poolTokens, steps: p.window.steps, fineSteps: p.window.fineSteps })
+    : null;
   const tokensOut =
-    buyDrops > 0n
-      ? ammSwapOut(poolDrops.toString(), poolTokens, buyDrops.toString(), firstBuyTradingFee(p.tradingFee))
-      : new Decimal(0);
+    buyDrops <= 0n
+      ? new Decimal(0)
+      : shape
+        ? (curveTokensFor(shape, 0, buyDrops, curveTokenDecimals(poolTokens)) ?? new Decimal(0))
+        : ammSwapOut(poolDrops.toString(), poolTokens, buyDrops.toString(), firstBuyTradingFee(p.tradingFee));
   const feeDrops = buyDrops > 0n ? platformFeeDrops(buyDrops, p.feePercent) : 0n;
   const locked = new Decimal(p.lockedAmount);
   return {

@@ -56,6 +56,38 @@ function plans() {
                         : { drops: '10000000', feeDrops: '75000', deliverMin: '1', batch: buy === 'batch' },
                   }),
                 });
+  // An instant launch's anti-sniper window (docs/launch-protection.md): custodial, XRP, LP burned,
+  // issuer blackholed; no pool in the plan, the first buy paid out of the curve account.
+  for (const dev of [false, true])
+    for (const buy of [false, true])
+      out.push({
+        name: `window dev=${dev} locked=${dev} firstBuy=${buy}`,
+        steps: planDeploy({
+          window: true,
+          userAddress: R,
+          issuerAddress: R,
+          hotAddress: R,
+          feeAddress: R,
+          currency: 'TST',
+          supply: '1000',
+          devAmount: dev ? '10' : '0',
+          hotAmount: dev ? '990' : '1000',
+          pair: 'XRP',
+          liquidity: '100000000',
+          rlusd: null,
+          tradingFee: 300,
+          requireAuth: false,
+          blackhole: true,
+          burnLp: true,
+          issuerFundDrops: '1100000',
+          hotFundDrops: '117300000',
+          serviceFeeDrops: '15000000',
+          vesting: dev
+            ? Array.from({ length: 13 }, (_, i) => ({ index: i + 1, amount: '0.5', unlockAt: 1000 + i }))
+            : null,
+          firstBuy: buy ? { drops: '10000000', feeDrops: '75000', deliverMin: '90.5', batch: false } : null,
+        }),
+      });
   for (const rlusd of [false, true])
     out.push({
       name: `curve rlusd=${rlusd}`,
@@ -91,4 +123,39 @@ describe('deploy step groups', () => {
       }
     },
   );
+});
+
+describe('the window launch plan', () => {
+  it('opens no pool and burns nothing itself; the first buy leaves the curve account after the supply', () => {
+    const steps = planDeploy({
+      window: true,
+      userAddress: R,
+      issuerAddress: R,
+      hotAddress: R,
+      feeAddress: R,
+      currency: 'TST',
+      supply: '1000',
+      devAmount: '0',
+      hotAmount: '1000',
+      pair: 'XRP',
+      liquidity: '100000000',
+      rlusd: null,
+      tradingFee: 300,
+      requireAuth: false,
+      blackhole: true,
+      burnLp: true,
+      issuerFundDrops: '1100000',
+      hotFundDrops: '117300000',
+      serviceFeeDrops: '15000000',
+      firstBuy: { drops: '10000000', feeDrops: '75000', deliverMin: '90.5', batch: false },
+    });
+    const names = steps.map((s) => s.name);
+    expect(names).not.toContain('create-amm');
+    expect(names.some((n) => n.startsWith('burn-lp'))).toBe(false);
+    const buy = steps.find((s) => s.name === 'first-buy')!;
+    expect(buy.after).toEqual(['issue-supply', 'dev-trust-line']);
+    expect(buy.tx).toMatchObject({ TransactionType: 'Payment', Amount: { value: '90.5' } });
+    expect(steps.find((s) => s.name === 'first-buy-fee')!.tx).toMatchObject({ Amount: '75000' });
+    expect(names).toContain('blackhole-disable-master');
+  });
 });

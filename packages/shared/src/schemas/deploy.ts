@@ -43,6 +43,17 @@ export const DEPLOY_MESSAGES = {
   bondingRequireAuth: 'A bonding curve launch cannot require authorization: anyone may buy.',
   firstBuy: 'First buy must be an amount of XRP with at most 6 decimals.',
   firstBuyPair: 'A first buy needs an instant launch paired with XRP.',
+  // An instant launch's anti-sniper window (docs/launch-protection.md): a pre-pool ladder, then the pool.
+  windowPair: 'An anti-sniper window on an instant launch needs a pool paired with XRP.',
+  windowKeepLp:
+    "An anti-sniper window's pool always burns its LP tokens: turn on 'Burn the LP', or launch without the window.",
+  windowBlackhole: 'An anti-sniper window blackholes its issuer: the supply is fixed before the pool opens.',
+  windowRequireAuth: 'An anti-sniper window cannot require authorization: anyone may buy on its ladder.',
+  windowSelfCustody:
+    'An anti-sniper window on an instant launch needs a custodial wallet for now: launch from a self-custody wallet without the window.',
+  windowFirstBuy: "A first buy with an anti-sniper window must be less than the pool's XRP.",
+  windowTooFewTokens: (least: string) =>
+    `An anti-sniper window needs at least ${least} tokens in the pool (two for each of its ladder's steps).`,
 } as const;
 
 /** A text input as the forms send it: HTML tags stripped, then trimmed. */
@@ -171,7 +182,9 @@ const deployFields = z.object({
    * The anti-sniper window (issue 37, docs/launch-protection.md): for the first minutes of a curve
    * launch its sell offers carry a surcharge decaying to 0 (the admin's start rate and window, fixed
    * at deploy). The web form sends it on by default; an API request without it launches without, as
-   * before (like `burnLp`). Curve launches only: an instant launch ignores it.
+   * before (like `burnLp`). On an instant launch paired with XRP it is the pre-pool ladder: the token
+   * sells on a surcharged ladder along the future pool's curve for the window, then the pool opens
+   * with what it raised and its LP burned.
    */
   antiSniper: z.boolean().optional(),
   /**

@@ -317,6 +317,13 @@ export const publicBondingSchema = z.object({
   steps: z.number().int(),
   amm_account: address.nullable(),
   graduated_ledger: z.number().int().nullable(),
+  /**
+   * 'window': an instant launch's anti-sniper window, its pre-pool ladder (docs/launch-protection.md):
+   * its pool opens when the window's ledger time is over, whatever is sold. Absent: a curve launch.
+   */
+  kind: z.enum(['curve', 'window']).optional(),
+  /** A window launch still on its ladder: seconds of ledger time until the pool opens (0: opening). */
+  pool_opens_in_seconds: z.number().int().nonnegative().optional(),
 });
 
 /** GET /api/pump/bonding/marketcap/{id} (spec 000 §7). */

@@ -50,6 +50,26 @@ interface DeployCostInput {
   firstBuyXrp?: string;
   /** Require authorization on the issuer (a self-custody deploy's issuer pre-authorizes a line). */
   requireAuth?: boolean;
+  /** The anti-sniper window; on an instant XRP launch, its pre-pool ladder (docs/launch-protection.md). */
+  antiSniper?: boolean;
+}
+
+/**
+ * Whether an instant launch opens with an anti-sniper window (its pre-pool ladder, docs/
+ * launch-protection.md): asked for, paired with XRP, and the admin's window and start rate above 0.
+ * The server's deploy and the web preview decide it with this one rule.
+ */
+export function instantWindow(
+  form: Pick<DeployCostInput, 'launchType' | 'antiSniper' | 'liquidityPairType'>,
+  fees: Pick<FeesConfig, 'bonding'>,
+): boolean {
+  return (
+    (form.launchType ?? 'amm') === 'amm' &&
+    form.antiSniper === true &&
+    form.liquidityPairType === 'XRP' &&
+    Number(fees.bonding.anti_sniper_window_seconds) > 0 &&
+    new Decimal(fees.bonding.anti_sniper_start_percent).gt(0)
+  );
 }
 
 export interface DeployCostOptions {
@@ -105,9 +125,10 @@ export function deployCost(
   const bonding = form.launchType === 'bonding';
   const serviceFee = userId === OWNER_USER_ID ? new Decimal(0) : new Decimal(fees.service_fee);
   const issuerReserve = new Decimal(fees.issuer_reserve);
-  // A curve launch funds the curve account instead of a hot wallet, and brings no liquidity.
+  // A curve launch funds the curve account instead of a hot wallet, and brings no liquidity. An
+  // instant launch with a window funds a curve account too (its pre-pool ladder), with the pool's XRP.
   const hotWalletReserve = new Decimal(
-    bonding
+    bonding || instantWindow(form, fees)
       ? rlusdPair
         ? fees.bonding.deposit_xrp_rlusd_pair
         : fees.bonding.deposit_xrp

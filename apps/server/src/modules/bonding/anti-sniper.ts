@@ -69,6 +69,26 @@ export class AntiSniperClock {
   }
 
   /**
+   * A window launch's window is over at the last validated ledger (ledger time ≥ its seconds): its
+   * pool opens. Not before its launch ledger is known. A launch ledger whose close time cannot be
+   * read any more (history gone) is long past: over. A launch without a window: over.
+   */
+  async windowOver(
+    curve: Pick<CurveRow, 'id' | 'tokenId' | 'launchLedger'>,
+    validated = this.validatedLedger(),
+  ): Promise<boolean> {
+    const a = await this.paramsOf(curve);
+    if (!a) return true;
+    if (curve.launchLedger === null || validated < curve.launchLedger) return false;
+    try {
+      const elapsed = (await this.closeTime(validated)) - (await this.closeTime(curve.launchLedger));
+      return elapsed >= a.windowSeconds;
+    } catch {
+      return true;
+    }
+  }
+
+  /**
    * The surcharge for the next ledger, or undefined when the launch has no window or it is over.
    * The launch ledger's close time unreadable (history gone): the window counts as over — trading
    * never stalls on it.

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform';
 import type { TokenRegistry } from '../tokens';
 import { AntiSniperClock } from './anti-sniper';
-import { createBondingIndexer } from './indexer';
+import { createBondingIndexer, startGraduation } from './indexer';
 import { registerBondingJobs } from './jobs';
 import { LadderKeeper } from './keeper';
 import { bondingRoutes } from './routes';
@@ -43,6 +43,10 @@ export function registerBonding(
     log: app.log.child({ component: 'bonding-keeper' }),
     leaseMs: platform.config.BONDING_KEEPER_LEASE_MS,
     antiSniper,
+    graduate: async (curveId) => {
+      await db.transaction((tx) => startGraduation(platform.jobs, tx, curveId));
+      registry.changed();
+    },
   });
   registerBondingJobs(platform.jobs, {
     db,

@@ -13,9 +13,10 @@ import {
 } from '@ledgerpad/shared';
 import { balanceChanges } from '../../platform/indexer/balance-changes';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
+import type { Db } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
 import { bondingCurves, bondingTrades } from './schema';
-import { FEE_SWEEP_JOB, GRADUATION_JOB, type BondingRegistry, type CurveRow } from './service';
+import { FEE_SWEEP_JOB, GRADUATION_JOB, paramsOf, type BondingRegistry, type CurveRow } from './service';
 
 // The bonding handler of the ledger follower. For every validated ledger, inside the follower's
 // database transaction (so exactly once, across crashes and instances): each crossing of a curve's
@@ -43,6 +44,8 @@ interface Prepared {
   /** Curve id → its token balance at this ledger, for every curve the ledger touched. */
   held: Map<number, string>;
   launched: Set<number>;
+  /** The touched curves' rows (their shape: a window launch's sold counts from its own start). */
+  rows: Map<number, CurveRow>;
 }
 
 export interface BondingIndexerDeps {
@@ -123,7 +126,7 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
 
     async prepare(ledger: IndexedLedger): Promise<Prepared> {
       const byAccount = await curves();
-      const out: Prepared = { trades: [], held: new Map(), launched: new Set() };
+      const out: Prepared = { trades: [], held: new Map(), launched: new Set(), rows: new Map() };
       if (byAccount.size === 0) return out;
       const touched = new Map<number, CurveRow>();
       for (const itx of ledger.transactions) {
@@ -173,12 +176,17 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
       for (const c of touched.values()) {
         const held = await heldAt(c, ledger.index);
         if (held !== undefined) out.held.set(c.id, held);
+        out.rows.set(c.id, c);
       }
       return out;
     },
 
     async write(ledger, tx, prepared) {
       if (prepared.held.size === 0) return;
+      const shapeOf = (id: number) => {
+        const row = prepared.rows.get(id);
+        return row ? paramsOf(row) : undefined;
+      };
       const sums = new Map<number, { in: bigint; out: bigint; fee: bigint; last?: string }>();
       for (const t of prepared.trades) {
         const [row] = await tx
@@ -192,7 +200,7 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
             tokens: t.tokens,
             quote: t.quote.toString(),
             fee: t.fee.toString(),
-            soldAfter: soldFromHeld(prepared.held.get(t.curveId) ?? '0').toFixed(),
+            soldAfter: soldFromHeld(prepared.held.get(t.curveId) ?? '0', shapeOf(t.curveId)).toFixed(),
           })
           .onConflictDoNothing()
           .returning({ id: bondingTrades.id });
@@ -222,22 +230,9 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
           .returning();
         // Sold out can only happen on a launched curve (its first ladder came after its supply).
         if (!c || c.status !== 'active' || c.launchLedger === null) continue;
-        if (isSoldOut(soldFromHeld(held))) {
+        if (isSoldOut(soldFromHeld(held, paramsOf(c)), paramsOf(c))) {
           // The last curve token sold: the ladder comes down and the pool goes up, once.
-          const job = await deps.jobs.enqueue(
-            {
-              type: GRADUATION_JOB,
-              userId: null,
-              payload: { curveId },
-              key: `${GRADUATION_JOB}:${curveId}`,
-              steps: GRADUATION_STEPS,
-            },
-            tx,
-          );
-          await tx
-            .update(bondingCurves)
-            .set({ status: 'graduating', graduationJobId: job.id, updatedAt: new Date() })
-            .where(and(eq(bondingCurves.id, curveId), eq(bondingCurves.status, 'active')));
+          await startGraduation(deps.jobs, tx, curveId);
           continue;
         }
         const owed = BigInt(c.feesAccrued) - BigInt(c.feesSwept);
@@ -267,6 +262,28 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
       await deps.onLedger(ledger.index, [...prepared.held.keys()]);
     },
   };
+}
+
+/**
+ * The graduation job of a curve, enqueued once (keyed by the curve) and the curve marked
+ * 'graduating' in the caller's transaction: on a sold-out curve (the follower), and on a window
+ * launch whose window's ledger time is over (the keeper, docs/launch-protection.md).
+ */
+export async function startGraduation(jobs: JobRunner, tx: Db, curveId: number): Promise<void> {
+  const job = await jobs.enqueue(
+    {
+      type: GRADUATION_JOB,
+      userId: null,
+      payload: { curveId },
+      key: `${GRADUATION_JOB}:${curveId}`,
+      steps: GRADUATION_STEPS,
+    },
+    tx,
+  );
+  await tx
+    .update(bondingCurves)
+    .set({ status: 'graduating', graduationJobId: job.id, updatedAt: new Date() })
+    .where(and(eq(bondingCurves.id, curveId), eq(bondingCurves.status, 'active')));
 }
 
 const GRADUATION_STEPS = [

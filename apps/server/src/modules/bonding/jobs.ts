@@ -20,7 +20,14 @@ import { JobFailure, jobs as jobsTable, type JobContext, type JobRunner } from '
 import { applyShare, type PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import { bondingCurves } from './schema';
-import { FEE_SWEEP_JOB, GRADUATION_JOB, paramsOf, type BondingRegistry, type CurveRow } from './service';
+import {
+  FEE_SWEEP_JOB,
+  GRADUATION_JOB,
+  isWindowCurve,
+  paramsOf,
+  type BondingRegistry,
+  type CurveRow,
+} from './service';
 
 // The two jobs of a curve: paying the fees its prices collected to the platform fee wallet (and
 // the creator's share into the token's rewards), and graduation — ladder down, AMM pool up at the
@@ -283,7 +290,8 @@ async function graduate(
     const ammCreateFee = reserves.reserveIncrement;
     const feesOwed = BigInt(c.feesAccrued) - BigInt(c.feesSwept);
     // What the curve raised: every quote unit traders paid in less what it paid out, less the fees.
-    const raised = BigInt(c.quoteIn) - BigInt(c.quoteOut) - BigInt(c.feesAccrued);
+    // A window launch's curve account also holds the pool's own XRP A (`realQuote`): it goes in too.
+    const raised = BigInt(c.realQuote) + BigInt(c.quoteIn) - BigInt(c.quoteOut) - BigInt(c.feesAccrued);
     let poolQuote: bigint;
     let refund: bigint;
     if (c.quote === 'XRP') {
@@ -296,10 +304,16 @@ async function graduate(
       refund = xrp - keep - ammCreateFee - LAST_FEES_DROPS;
     }
     if (poolQuote <= 0n) throw new JobFailure(null, 'The curve raised nothing to put in a pool');
-    const sold = soldFromHeld(held);
+    const shape = paramsOf(c);
+    const sold = soldFromHeld(held, shape);
     // The AMM opens at the curve's final (marginal) price: tokens = quote ÷ price, never more than held.
-    const price = marginalPrice(paramsOf(c), sold);
-    let tokens = new Decimal(poolQuote.toString()).div(price).toSignificantDigits(15, Decimal.ROUND_DOWN);
+    // A window launch's pool takes every token the account holds: its curve is the pool's own
+    // constant product (A + raised over B − sold), so that is the same price — above it by what the
+    // surcharge added, which deepens the pool for every holder — and nothing is burned.
+    const price = marginalPrice(shape, sold);
+    let tokens = isWindowCurve(c)
+      ? new Decimal(held)
+      : new Decimal(poolQuote.toString()).div(price).toSignificantDigits(15, Decimal.ROUND_DOWN);
     if (tokens.gt(held)) tokens = new Decimal(held);
     const burn = new Decimal(held).minus(tokens);
     return {

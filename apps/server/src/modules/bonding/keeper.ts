@@ -20,7 +20,7 @@ import { holderIsGone, newLeaseHolder } from '../../platform/lease-holder';
 import type { PlatformSettings } from '../../platform/settings';
 import type { AntiSniperClock } from './anti-sniper';
 import { bondingCurves } from './schema';
-import { paramsOf, type BondingRegistry, type CurveRow } from './service';
+import { isWindowCurve, paramsOf, type BondingRegistry, type CurveRow } from './service';
 
 // The keeper: keeps each active curve's ladder on the ledger equal to the ladder its sold amount
 // calls for (`desiredLadder`). It reads the curve account's balance and offers from the current
@@ -71,6 +71,8 @@ export interface KeeperDeps {
   leaseMs?: number;
   /** Anti-sniper windows (docs/launch-protection.md): the surcharge the sell offers carry. */
   antiSniper?: AntiSniperClock;
+  /** A window launch whose window is over: its graduation job, once (keyed by the curve). */
+  graduate?: (curveId: number) => Promise<void>;
 }
 
 export interface RoundReport {
@@ -372,8 +374,16 @@ export class LadderKeeper {
       client.request({ command: 'account_info', account: curve.curveAddress, ledger_index: 'current' }),
     ]);
     const held = lines.result.lines.find((l) => l.currency === curve.currency)?.balance ?? '0';
-    const sold = soldFromHeld(held);
-    if (isSoldOut(sold)) return; // graduation takes it from here
+    const shape = paramsOf(curve);
+    const sold = soldFromHeld(held, shape);
+    if (isSoldOut(sold, shape)) return; // graduation takes it from here
+    // A window launch's ladder lives only as long as its window (ledger time): once it is over the
+    // pool opens instead of a plain ladder going up (docs/launch-protection.md).
+    if (isWindowCurve(curve) && (await this.deps.antiSniper?.windowOver(curve, validated)) !== false) {
+      this.surcharged.delete(curve.id);
+      await this.deps.graduate?.(curve.id);
+      return;
+    }
 
     const feePpm = feePercentToPpm((await this.deps.settings.all()).trading_fee_percent);
     if (Number(feePpm) !== curve.feePpm) {
@@ -393,7 +403,7 @@ export class LadderKeeper {
     const surcharge = await this.deps.antiSniper?.rate(curve, validated);
     if (surcharge) this.surcharged.add(curve.id);
     else this.surcharged.delete(curve.id);
-    const desired = desiredLadder(paramsOf(curve), sold, feePpm, {
+    const desired = desiredLadder(shape, sold, feePpm, {
       ...(capped ? { sellCap: curve.snipeTokens } : {}),
       ...(surcharge ? { surchargePpm: surcharge.ppm } : {}),
     });

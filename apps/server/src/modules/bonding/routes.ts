@@ -55,7 +55,11 @@ export function bondingRoutes(
       return deps.cache.get(`bonding:${issuer}:${currency ?? ''}`, async () => {
         const curve = await deps.registry.byIssuer(issuer, currency);
         if (!curve) throw notFound(NO_CURVE);
-        return curveView(curve, await deps.xrpUsd());
+        const opensIn = await deps.registry.poolOpensIn(curve);
+        return {
+          ...curveView(curve, await deps.xrpUsd()),
+          ...(opensIn !== undefined ? { pool_opens_in_seconds: opensIn } : {}),
+        };
       });
     },
   );

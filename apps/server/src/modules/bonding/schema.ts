@@ -66,6 +66,26 @@ export const bondingCurves = pgTable(
     poolQuote: numeric('pool_quote'),
     poolTokens: numeric('pool_tokens'),
     graduatedLedger: integer('graduated_ledger'),
+    /**
+     * 'curve': a curve launch (docs/bonding-curve.md). 'window': an instant launch's anti-sniper
+     * window, its pre-pool ladder (issue 37, docs/launch-protection.md, migration 0030): x0 and y0
+     * are the future pool's real XRP and tokens, it sells `curve_tokens`, and it graduates when the
+     * window's ledger time is over (or sold out) with `real_quote` + what it raised and every token
+     * it holds.
+     */
+    kind: text('kind').notNull().default('curve'),
+    /** y0, whole tokens; null: the curve launch's 1,073,000,000. */
+    virtualTokens: numeric('virtual_tokens'),
+    /** Tokens sold on the curve before it graduates; null: 793,100,000. */
+    curveTokens: numeric('curve_tokens'),
+    /** Tokens the curve account held before any sale; null: the curve launch's 1,000,000,000. */
+    startHeld: numeric('start_held'),
+    /** The token's supply (its market cap); null: 1,000,000,000. */
+    totalSupply: numeric('total_supply'),
+    /** Quote micros of the curve account that are the pool's own (a window launch's XRP A), not raised. */
+    realQuote: numeric('real_quote').notNull().default('0'),
+    /** A window launch: graduates once this many seconds of ledger time passed since its launch ledger. */
+    graduateAfterSeconds: integer('graduate_after_seconds'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

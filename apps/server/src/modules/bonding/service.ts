@@ -11,7 +11,7 @@ import {
   type BondingView,
   Decimal,
   microsToUnits,
-  BONDING_CURVE_SUPPLY,
+  soldFromHeld,
 } from '@ledgerpad/shared';
 import { batchedRows } from '../../db/batched';
 import type { Db } from '../../db/client';
@@ -28,11 +28,20 @@ const CURVE_WALLET_ROLE = 'bonding_curve';
 export const GRADUATION_JOB = 'bonding-graduate';
 export const FEE_SWEEP_JOB = 'bonding-fee-sweep';
 
-export const paramsOf = (c: Pick<CurveRow, 'virtualQuote' | 'steps' | 'fineSteps'>): BondingParams => ({
+export const paramsOf = (
+  c: Pick<CurveRow, 'virtualQuote' | 'steps' | 'fineSteps' | 'virtualTokens' | 'curveTokens' | 'startHeld'>,
+): BondingParams => ({
   virtualQuote: BigInt(c.virtualQuote),
   steps: c.steps,
   fineSteps: c.fineSteps,
+  // A window launch's own y0, sellable supply and starting balance; a curve launch's are the constants.
+  ...(c.virtualTokens !== null ? { virtualTokens: BigInt(c.virtualTokens) } : {}),
+  ...(c.curveTokens !== null ? { curveSupply: BigInt(c.curveTokens) } : {}),
+  ...(c.startHeld !== null ? { startHeld: c.startHeld } : {}),
 });
+
+/** An instant launch's anti-sniper window (its pre-pool ladder), not a curve launch. */
+export const isWindowCurve = (c: Pick<CurveRow, 'kind'>): boolean => c.kind === 'window';
 
 export interface NewCurve {
   tokenId: number;
@@ -52,17 +61,27 @@ export interface NewCurve {
   snipeTokens: string;
   ammTradingFee: number;
   feePpm: number;
+  /** A window launch (docs/launch-protection.md); absent: a curve launch. */
+  window?: {
+    virtualTokens: string;
+    curveTokens: string;
+    startHeld: string;
+    totalSupply: string;
+    realQuote: string;
+    graduateAfterSeconds: number;
+    /** The curve account's balance and what it was paid once the creator's first buy left it. */
+    held: string;
+    quoteIn: string;
+  };
 }
 
 /** The figures of a curve the token page and the list show (prices in the quote asset). */
 export function curveView(c: CurveRow, xrpUsd: string | null): BondingView {
   const p = paramsOf(c);
-  const held = new Decimal(c.held);
-  const sold = Decimal.max(0, new Decimal(BONDING_TOTAL_SUPPLY.toString()).minus(held));
-  const progress = bondingProgress(p, Decimal.min(sold, BONDING_CURVE_SUPPLY.toString()));
+  const progress = bondingProgress(p, soldFromHeld(c.held, p));
   const price = microsToUnits(stepPrice(p, progress.sold));
   const usdPerQuote = c.quote === 'RLUSD' ? new Decimal(1) : xrpUsd ? new Decimal(xrpUsd) : null;
-  const marketCap = price.mul(BONDING_TOTAL_SUPPLY.toString());
+  const marketCap = price.mul(c.totalSupply ?? BONDING_TOTAL_SUPPLY.toString());
   const graduated = c.status === 'graduated';
   return {
     token_id: c.tokenId,
@@ -85,6 +104,7 @@ export function curveView(c: CurveRow, xrpUsd: string | null): BondingView {
     steps: c.steps,
     amm_account: c.ammAccount,
     graduated_ledger: c.graduatedLedger,
+    ...(isWindowCurve(c) ? { kind: 'window' as const } : {}),
   };
 }
 
@@ -103,6 +123,12 @@ export class BondingRegistry {
    * The anti-sniper surcharge inside the curve's sell prices now (issue 37), while the token's curve
    * launch is in its window; undefined otherwise. The quote shows it as its own line.
    */
+  /** A window launch still on its ladder: seconds of ledger time until its pool opens. */
+  async poolOpensIn(c: CurveRow): Promise<number | undefined> {
+    if (!isWindowCurve(c) || c.status !== 'active' || !this.antiSniperClock) return undefined;
+    return (await this.antiSniperClock.rate(c))?.endsInSeconds ?? 0;
+  }
+
   async antiSniper(issuer: string, currency: string): Promise<AntiSniperNow | undefined> {
     const c = await this.byIssuer(issuer, currency);
     if (!c || !this.antiSniperClock) return undefined;
@@ -123,9 +149,26 @@ export class BondingRegistry {
    * platform-held curve account. Once per token (unique index), however often the step runs.
    */
   async registerCurve(tx: Db, c: NewCurve): Promise<void> {
+    const { window, ...curve } = c;
     await tx
       .insert(bondingCurves)
-      .values({ ...c, held: BONDING_TOTAL_SUPPLY.toString() })
+      .values({
+        ...curve,
+        held: window?.held ?? BONDING_TOTAL_SUPPLY.toString(),
+        ...(window
+          ? {
+              kind: 'window',
+              virtualTokens: window.virtualTokens,
+              curveTokens: window.curveTokens,
+              startHeld: window.startHeld,
+              totalSupply: window.totalSupply,
+              realQuote: window.realQuote,
+              graduateAfterSeconds: window.graduateAfterSeconds,
+              // The creator's first buy (before any offer): sold and paid in, as any buy of the curve.
+              quoteIn: window.quoteIn,
+            }
+          : {}),
+      })
       .onConflictDoNothing();
     await tx
       .update(wallets)

@@ -7,6 +7,7 @@ import {
   type VestingTranche,
   ledgerResultMessage,
   type AntiSniperParams,
+  Decimal,
 } from '@ledgerpad/shared';
 import { ValidationError, type Client } from 'xrpl';
 import type { Db } from '../../db/client';
@@ -86,6 +87,20 @@ export interface DeployPayload extends Pick<
     feePpm: number;
     /** The anti-sniper window (docs/launch-protection.md); absent (older jobs) or null: none. */
     antiSniper?: AntiSniperParams | null;
+    /**
+     * An instant launch's anti-sniper window (launchType 'amm'): the hot wallet is the window's
+     * curve account, x0 = the pool's XRP (drops, `virtualQuote`), y0 = its tokens; absent: a curve
+     * launch's curve.
+     */
+    window?: {
+      virtualTokens: string;
+      curveTokens: string;
+      /** The pool's tokens B, issued to the curve account. */
+      startHeld: string;
+      /** The curve account's deposit (reserves, ladder, AMMCreate fee), drops. */
+      depositDrops: string;
+      graduateAfterSeconds: number;
+    };
   };
 }
 
@@ -179,6 +194,7 @@ function planFor(p: DeployPayload, issuerAddress: string, hotAddress: string): P
     firstBuy: p.firstBuy ?? null,
     selfFunded: p.selfFunded === true,
     rlusdCheck: p.rlusdCheck ?? null,
+    window: p.bonding?.window !== undefined,
   });
 }
 
@@ -348,7 +364,9 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
     plan.map((s, i) => [s.name, (settled[i] as PromiseFulfilledResult<StepValue>).value]),
   );
 
-  const bonding = p.launchType === 'bonding';
+  const window = p.bonding?.window;
+  // A window launch lists as a curve until its pool opens (the bonding module prices and trades it).
+  const bonding = p.launchType === 'bonding' || window !== undefined;
   const listed = await ctx.step('list-token', async () => {
     const amm = bonding
       ? null
@@ -418,6 +436,24 @@ async function runDeploy(ctx: JobContext<DeployPayload>, deps: DeployJobDeps): P
           snipeTokens: p.bonding.snipeTokens,
           ammTradingFee: p.tradingFee,
           feePpm: p.bonding.feePpm,
+          ...(window
+            ? {
+                depositDrops: window.depositDrops,
+                window: {
+                  virtualTokens: window.virtualTokens,
+                  curveTokens: window.curveTokens,
+                  startHeld: window.startHeld,
+                  totalSupply: p.form.supply,
+                  realQuote: p.bonding.virtualQuote,
+                  graduateAfterSeconds: window.graduateAfterSeconds,
+                  // The creator's first buy left the account before any offer: sold, and paid in.
+                  held: p.firstBuy
+                    ? new Decimal(window.startHeld).minus(p.firstBuy.deliverMin).toFixed()
+                    : window.startHeld,
+                  quoteIn: p.firstBuy?.drops ?? '0',
+                },
+              }
+            : {}),
         });
       }
       return row.id;

@@ -70,6 +70,14 @@ export interface PlanInput {
   selfFunded?: boolean;
   /** Self-funded RLUSD pair: the wallet's Check of the pool's RLUSD, cashed by the hot wallet. */
   rlusdCheck?: string | null;
+  /**
+   * An anti-sniper window (docs/launch-protection.md "Anti-sniper window on instant-AMM launches"):
+   * the hot wallet is the window's curve account. It receives the pool's XRP and tokens but opens no
+   * pool: the bonding module's ladder sells for the window and its graduation opens the pool and
+   * burns the LP. The first buy is the curve account's Payment of `deliverMin` tokens (bought at the
+   * curve's plain price) to the creator, before the ladder's first offer.
+   */
+  window?: boolean;
 }
 
 /**
@@ -308,6 +316,7 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
     });
     poolReady.push('send-rlusd');
   }
+  if (p.window) return planWindowRest(p, steps, add, { dev, buy, devLineReady, token });
   const ammCreate: TxRequest = {
     TransactionType: 'AMMCreate',
     Amount: p.rlusd
@@ -397,6 +406,49 @@ export function planDeploy(p: PlanInput): PlannedStep[] {
     ];
     addBlackhole(add, issuerDone);
   }
+  return steps;
+}
+
+/**
+ * The rest of a window launch's plan, once the supply is issued to the curve account: the creator's
+ * first buy out of it (and its fee), the service fee and the issuer's blackhole. No pool and no LP
+ * burn here: the window's graduation does both (modules/bonding/jobs.ts).
+ */
+function planWindowRest(
+  p: PlanInput,
+  steps: PlannedStep[],
+  add: AddStep,
+  s: {
+    dev: boolean;
+    buy: FirstBuyPlan | null;
+    devLineReady: string[];
+    token: (value: string) => { currency: string; issuer: string; value: string };
+  },
+): PlannedStep[] {
+  let issued = 'issue-supply';
+  if (s.buy) {
+    add('first-buy', 'hot', ['issue-supply', ...s.devLineReady], {
+      TransactionType: 'Payment',
+      Destination: p.userAddress,
+      Amount: s.token(s.buy.deliverMin),
+    });
+    issued = 'first-buy';
+    if (p.feeAddress && BigInt(s.buy.feeDrops) > 0n) {
+      add('first-buy-fee', 'hot', ['first-buy'], {
+        TransactionType: 'Payment',
+        Destination: p.feeAddress,
+        Amount: s.buy.feeDrops,
+      });
+    }
+  }
+  if (p.feeAddress && BigInt(p.serviceFeeDrops) > 0n) {
+    add('service-fee', 'user', [issued], {
+      TransactionType: 'Payment',
+      Destination: p.feeAddress,
+      Amount: p.serviceFeeDrops,
+    });
+  }
+  addBlackhole(add, ['issue-supply', ...(s.dev ? ['dev-allocation', 'issuer-allow-locking'] : [])]);
   return steps;
 }
 

@@ -12,6 +12,10 @@ import {
   firstBuyTradingFee,
   FIRST_BUY_NETWORK_XRP,
   deployCost,
+  instantWindow,
+  windowCurveParams,
+  curveTokensFor,
+  curveTokenDecimals,
   feePercentToPpm,
   type DeployRequest,
   tickerToCurrency,
@@ -211,6 +215,16 @@ export class DeployService {
     // deploy page's preview uses).
     const cost = deployCost(form, fees, userId, { selfCustody: selfFunded });
     const bonding = form.launchType === 'bonding';
+    // An instant launch with an anti-sniper window: its pre-pool ladder, then the pool with the LP
+    // burned (docs/launch-protection.md). What it cannot be is refused before anything is signed.
+    const windowLaunch = !bonding && instantWindow(form, fees);
+    if (!bonding && form.antiSniper === true && rlusdPair) throw badRequest(DEPLOY_MESSAGES.windowPair);
+    if (windowLaunch) {
+      if (selfFunded) throw badRequest(DEPLOY_MESSAGES.windowSelfCustody);
+      if (form.burnLp !== true) throw badRequest(DEPLOY_MESSAGES.windowKeepLp);
+      if (!form.blackholeIssuer) throw badRequest(DEPLOY_MESSAGES.windowBlackhole);
+      if (form.requireAuth) throw badRequest(DEPLOY_MESSAGES.windowRequireAuth);
+    }
     const serviceFeeDrops = xrpToDrops(cost.serviceFee);
     const buyDrops = xrpToDrops(cost.firstBuy);
     const buyFeeDrops = xrpToDrops(cost.firstBuyFee);
@@ -261,8 +275,31 @@ export class DeployService {
     const tradingFee = ammFeeToTradingFee(form.ammFee);
     // The first buy's tokens, worked out as the web preview does (shared `ammSwapOut`), are its
     // DeliverMin: the ledger delivers at least what the creator was shown, or nothing at all.
-    const firstBuy =
-      buyDrops > 0n
+    const windowShape = windowLaunch
+      ? windowCurveParams({
+          poolDrops: xrpToDrops(form.liquidityAmount),
+          poolTokens: hot,
+          steps: Number(settings.bonding_steps),
+          fineSteps: Number(settings.bonding_fine_steps),
+        })
+      : null;
+    if (windowLaunch && !windowShape) {
+      const least = (2 * Number(settings.bonding_steps)).toLocaleString('en-US');
+      throw badRequest(DEPLOY_MESSAGES.windowTooFewTokens(least));
+    }
+    // A window launch's first buy: the tokens its XRP buys on the window's curve at the plain price
+    // (no surcharge), paid by the curve account before its first offer (the plan's `first-buy`).
+    const windowBuyTokens =
+      windowShape && buyDrops > 0n ? curveTokensFor(windowShape, 0, buyDrops, curveTokenDecimals(hot)) : null;
+    if (windowShape && buyDrops > 0n && !windowBuyTokens) throw badRequest(DEPLOY_MESSAGES.windowFirstBuy);
+    const firstBuy = windowBuyTokens
+      ? {
+          drops: buyDrops.toString(),
+          feeDrops: buyFeeDrops.toString(),
+          deliverMin: windowBuyTokens.toFixed(),
+          batch: false,
+        }
+      : buyDrops > 0n
         ? {
             drops: buyDrops.toString(),
             feeDrops: buyFeeDrops.toString(),
@@ -299,7 +336,7 @@ export class DeployService {
         // Fixed in the payload (no new column): the job plans the burn from it and the list reads
         // the burn from the ledger. A curve's graduation burns its pool's LP whatever the form says.
         burnLp: !bonding && form.burnLp === true,
-        antiSniper: bonding && form.antiSniper === true,
+        antiSniper: (bonding || windowLaunch) && form.antiSniper === true,
         ...(firstBuy ? { firstBuyXrp: cost.firstBuy } : {}),
       },
       currency: tickerToCurrency(form.ticker),
@@ -331,6 +368,31 @@ export class DeployService {
       launchType: form.launchType,
       vesting,
       firstBuy,
+      ...(windowShape
+        ? {
+            bonding: {
+              // x0 is the pool's real XRP A; the window's curve is fixed now like a curve launch's.
+              virtualQuote: windowShape.virtualQuote.toString(),
+              steps: windowShape.steps,
+              fineSteps: windowShape.fineSteps,
+              // No per-ledger cap: the surcharge is the window's protection.
+              snipeLedgers: 0,
+              snipeTokens: '0',
+              feePpm: Number(feePercentToPpm(settings.trading_fee_percent)),
+              antiSniper: {
+                startPpm: Number(feePercentToPpm(settings.anti_sniper_start_percent)),
+                windowSeconds: Number(settings.anti_sniper_window_seconds),
+              },
+              window: {
+                virtualTokens: windowShape.virtualTokens!.toString(),
+                curveTokens: windowShape.curveSupply!.toString(),
+                startHeld: hot,
+                depositDrops: xrpToDrops(cost.hotWalletReserve).toString(),
+                graduateAfterSeconds: Number(settings.anti_sniper_window_seconds),
+              },
+            },
+          }
+        : {}),
       ...(bonding
         ? {
             bonding: {

@@ -66,6 +66,15 @@ export class LpBurns {
     this.start(wanted);
   }
 
+  /**
+   * Reads that found no burned LP stand no longer: a curve's graduation (or a window launch's) opens
+   * its pool before it blackholes the LP holder, so the pool's first read saw 0%; re-read at the next
+   * build instead of a minute later.
+   */
+  rereadUnburned(): void {
+    for (const [pool, read] of this.byPool) if (read.percent === '0') this.byPool.delete(pool);
+  }
+
   private start(pools: LpPool[]): void {
     const todo = pools.filter((p) => !this.reading.has(p.ammAccount));
     if (todo.length === 0 || this.loading) return;

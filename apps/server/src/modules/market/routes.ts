@@ -100,6 +100,8 @@ export function registerMarket(
     (err, pool) => app.log.warn({ err, pool }, 'LP holders read failed'),
     () => snapshot.invalidate(),
   );
+  // A graduation ends with the LP holder blackholed, after its pool was first read.
+  deps.curves?.onChange?.(() => lpBurns.rereadUnburned());
   const snapshot = new MarketSnapshot({
     db,
     client: platform.connection?.client,

@@ -69,6 +69,8 @@ export interface CurveMarket {
 
 export interface CurveMarkets {
   markets(): Promise<CurveMarket[]>;
+  /** A curve launched or graduated (its pool opened, then its LP burned). */
+  onChange?(listener: () => void): () => void;
 }
 
 export function makeBody(value: unknown, previous?: Body): Body {

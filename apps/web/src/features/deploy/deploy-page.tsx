@@ -66,7 +66,10 @@ interface Values extends DeployFormCore {
   walletId: string;
   /** 'Burn the LP' (issue 37): on by default, sent for instant AMM launches. */
   burnLp: boolean;
-  /** The anti-sniper window (issue 37): on by default, sent for curve launches. */
+  /**
+   * The anti-sniper window (issue 37): on by default, sent for curve launches and for instant launches
+   * paired with XRP from a custodial wallet (there: the pre-pool ladder, then the pool with its LP burned).
+   */
   antiSniper: boolean;
   /** 'Lock the dev allocation' (on by default; sent only with an allocation above 0). */
   vesting: VestingValues;
@@ -99,12 +102,24 @@ const DEFAULTS: Values = {
   honeypot: '',
 };
 
-const toRequest = (v: Values) => ({
+/**
+ * An instant launch's anti-sniper window (docs/launch-protection.md): XRP pairs only, and not from a
+ * self-custody wallet yet (the server refuses it: its first buy is the curve account's, custodial).
+ */
+export const windowAsked = (
+  v: Pick<Values, 'launchType' | 'liquidityPairType' | 'antiSniper'>,
+  selfCustody = false,
+) => v.launchType === 'amm' && v.liquidityPairType === 'XRP' && v.antiSniper && !selfCustody;
+
+const toRequest = (v: Values, selfCustody = false) => ({
   ...v,
   walletId: v.walletId === '' ? undefined : Number(v.walletId),
-  // A curve's graduation burns its pool's LP whatever the form says: sent for AMM launches only.
-  burnLp: v.launchType === 'amm' ? v.burnLp : undefined,
-  antiSniper: v.launchType === 'bonding' ? v.antiSniper : undefined,
+  // A curve's graduation burns its pool's LP whatever the form says: sent for AMM launches only. A
+  // window's pool always burns its LP and its issuer is always blackholed (the server's rule).
+  burnLp: v.launchType === 'amm' ? windowAsked(v, selfCustody) || v.burnLp : undefined,
+  blackholeIssuer: windowAsked(v, selfCustody) || v.blackholeIssuer,
+  requireAuth: !windowAsked(v, selfCustody) && v.requireAuth,
+  antiSniper: v.launchType === 'bonding' ? v.antiSniper : windowAsked(v, selfCustody) ? true : undefined,
   // The first buy is an instant XRP-paired launch's; empty means none.
   firstBuyXrp:
     v.launchType === 'amm' && v.liquidityPairType === 'XRP' && v.firstBuyXrp?.trim()
@@ -130,6 +145,21 @@ function antiSniperText(curve: FeesConfig['bonding'] | undefined): string {
   return `For the first ${span} every buy on the curve — on Ledgerpad or straight on the ledger — pays a surcharge that starts at ${curve.anti_sniper_start_percent}% and steps down to 0. It stays in the curve and goes into the pool at graduation.`;
 }
 
+/** The preview's one line of it. */
+function windowSummary(curve: FeesConfig['bonding'] | undefined): string {
+  const s = curve?.anti_sniper_window_seconds ?? 120;
+  const span = s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} seconds`;
+  return `${span}, a surcharge from ${curve?.anti_sniper_start_percent ?? '25'}% down to 0; then the pool opens with all it raised, its LP burned`;
+}
+
+/** The same window on an instant launch: its pre-pool ladder, then the pool (docs/launch-protection.md). */
+export function instantWindowText(curve: FeesConfig['bonding'] | undefined): string {
+  const s = curve?.anti_sniper_window_seconds ?? 120;
+  const span = s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} seconds`;
+  const start = curve?.anti_sniper_start_percent ?? '25';
+  return `For the first ${span} your token sells only on a ladder priced along your pool’s own curve, and every buy — on Ledgerpad or straight on the ledger — pays a surcharge that starts at ${start}% and steps down to 0. When the window ends, the pool opens with your liquidity plus everything the window raised and the tokens not sold, and its LP tokens are burned.`;
+}
+
 /** What a curve launch fixes (docs/bonding-curve.md): the curve's supply, no dev share or liquidity. */
 const CURVE_FIELDS = {
   supply: BONDING_TOTAL_SUPPLY.toString(),
@@ -146,10 +176,14 @@ function safeCost(values: Values, fees: FeesConfig, userId: number, selfCustody:
   try {
     // The escrows' reserves count only for a lock the request would carry. A self-custody wallet's
     // deploy also funds the Checks its accounts write to it (the server's own rule).
-    const lock = vestingSchema.safeParse(toRequest(values).vesting);
-    return deployCost({ ...values, vesting: lock.success ? lock.data : undefined }, fees, userId, {
-      selfCustody,
-    });
+    const request = toRequest(values, selfCustody);
+    const lock = vestingSchema.safeParse(request.vesting);
+    return deployCost(
+      { ...values, antiSniper: request.antiSniper, vesting: lock.success ? lock.data : undefined },
+      fees,
+      userId,
+      { selfCustody },
+    );
   } catch {
     return undefined;
   }
@@ -201,6 +235,22 @@ export function DeployPage() {
       saved.current = {};
     }
   }, [bonding, form, setValue]);
+  // An instant launch's window burns the LP, blackholes the issuer and lets anyone hold the token
+  // (the server refuses it otherwise): the person's latest choice wins — turning the window on sets
+  // those, and turning one of them off turns the window off.
+  const walletKind = balances.data?.find((w) => String(w.id) === values.walletId)?.kind;
+  const windowOn = windowAsked(values, walletKind !== undefined && !serverSigns(walletKind));
+  const windowField = register('antiSniper', {
+    onChange: (e: { target: { checked: boolean } }) => {
+      if (!e.target.checked || bonding) return;
+      setValue('burnLp', true);
+      setValue('blackholeIssuer', true);
+      setValue('requireAuth', false);
+    },
+  });
+  const offWindow = (when: boolean) => (e: { target: { checked: boolean } }) => {
+    if (!bonding && e.target.checked === when) setValue('antiSniper', false);
+  };
   useEffect(() => {
     if (!locked) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
@@ -252,7 +302,7 @@ export function DeployPage() {
     if (start.busy || !attempt()) return;
     setDeployError(undefined);
     try {
-      const body = deployRequestSchema.parse(toRequest(values)) as DeployRequest;
+      const body = deployRequestSchema.parse(toRequest(values, selfCustody)) as DeployRequest;
       if (!wallet) return setDeployError(DEPLOY_MESSAGES.wallet);
       const started = await start.run({ body, wallet });
       // A self-custody wallet's dev allocation and first buy wait in Checks once the job is done:
@@ -507,10 +557,26 @@ export function DeployPage() {
               errorId={errorsId}
             />
           )}
+          {!bonding && values.liquidityPairType === 'XRP' && (
+            <>
+              <label className="checkbox">
+                <input type="checkbox" disabled={selfCustody} {...windowField} /> Anti-sniper window
+                (recommended)
+              </label>
+              <p className="field-hint" id="anti-sniper-hint">
+                {selfCustody
+                  ? 'Not yet from a self-custody wallet: this launch opens its pool at once.'
+                  : values.antiSniper
+                    ? instantWindowText(fees.data?.bonding)
+                    : 'Off: the pool opens at once, and the first buyers pay only the pool’s own price.'}
+              </p>
+            </>
+          )}
           {!bonding && (
             <>
               <label className="checkbox">
-                <input type="checkbox" {...register('burnLp')} /> Burn the LP (recommended)
+                <input type="checkbox" {...register('burnLp', { onChange: offWindow(false) })} /> Burn the LP
+                (recommended)
               </label>
               <p className="field-hint" id="burn-lp-hint">
                 {values.burnLp
@@ -522,7 +588,7 @@ export function DeployPage() {
           {bonding && (
             <>
               <label className="checkbox">
-                <input type="checkbox" {...register('antiSniper')} /> Anti-sniper window (recommended)
+                <input type="checkbox" {...windowField} /> Anti-sniper window (recommended)
               </label>
               <p className="field-hint" id="anti-sniper-hint">
                 {values.antiSniper
@@ -532,13 +598,27 @@ export function DeployPage() {
             </>
           )}
           <label className="checkbox">
-            <input type="checkbox" disabled={bonding} {...register('blackholeIssuer')} /> Blackhole the issuer
-            (no one can ever mint more or change the token)
+            <input
+              type="checkbox"
+              disabled={bonding}
+              {...register('blackholeIssuer', { onChange: offWindow(false) })}
+            />{' '}
+            Blackhole the issuer (no one can ever mint more or change the token)
           </label>
           <label className="checkbox">
-            <input type="checkbox" disabled={bonding} {...register('requireAuth')} /> Require authorization
-            (holders need your approval)
+            <input
+              type="checkbox"
+              disabled={bonding}
+              {...register('requireAuth', { onChange: offWindow(true) })}
+            />{' '}
+            Require authorization (holders need your approval)
           </label>
+          {windowOn && (
+            <p className="field-hint">
+              With the anti-sniper window the issuer is blackholed, anyone may hold the token and the pool’s
+              LP tokens are burned; changing one of these turns the window off.
+            </p>
+          )}
           {bonding && (
             <p className="field-hint">
               A curve launch always blackholes its issuer and lets anyone hold the token: the supply is fixed
@@ -588,10 +668,18 @@ export function DeployPage() {
               <dd>{values.requireAuth ? 'Yes' : 'No'}</dd>
               <dt>LP tokens</dt>
               <dd data-testid="preview-lp">
-                {values.burnLp
-                  ? 'Burned at launch: no one can ever withdraw the pool'
-                  : 'Kept in your liquidity wallet: you can withdraw the pool (shown to buyers)'}
+                {windowOn
+                  ? 'Burned when the pool opens: no one can ever withdraw it'
+                  : values.burnLp
+                    ? 'Burned at launch: no one can ever withdraw the pool'
+                    : 'Kept in your liquidity wallet: you can withdraw the pool (shown to buyers)'}
               </dd>
+              {windowOn && (
+                <>
+                  <dt>Anti-sniper window</dt>
+                  <dd data-testid="preview-window">{windowSummary(fees.data?.bonding)}</dd>
+                </>
+              )}
               {showVesting && (
                 <>
                   <dt>Dev allocation lock</dt>
@@ -615,6 +703,11 @@ export function DeployPage() {
               firstBuyXrp={toRequest(values).firstBuyXrp ?? ''}
               feePercent={fees.data.trading_fee_percent ?? '0'}
               ticker={values.ticker}
+              window={
+                windowOn
+                  ? { steps: fees.data.bonding.steps, fineSteps: fees.data.bonding.fine_steps }
+                  : undefined
+              }
             />
           )}
           {!bonding && showVesting && values.vesting.enabled && (
@@ -629,7 +722,9 @@ export function DeployPage() {
               <dt>
                 {bonding
                   ? 'Curve account deposit (back at graduation, less its reserves)'
-                  : 'Hot wallet reserve'}
+                  : windowOn
+                    ? 'Window ladder deposit (back when the pool opens, less its reserves)'
+                    : 'Hot wallet reserve'}
               </dt>
               <dd>{cost.hotWalletReserve} XRP</dd>
               {values.liquidityPairType === 'XRP' && !bonding && (

@@ -29,6 +29,11 @@ export interface LaunchFiguresProps {
   /** The platform's trading fee in percent. */
   feePercent: string;
   ticker: string;
+  /**
+   * An anti-sniper window (its pre-pool ladder): the first buy is the ladder's plain price, paid out
+   * before its first offer, not a swap out of the pool (docs/launch-protection.md).
+   */
+  window?: { steps: number; fineSteps: number };
 }
 
 export function LaunchFigures(p: LaunchFiguresProps) {
@@ -42,6 +47,7 @@ export function LaunchFigures(p: LaunchFiguresProps) {
     buyXrp: p.pair === 'XRP' ? p.firstBuyXrp : '',
     tradingFee: ammFeeToTradingFee(p.ammFee),
     feePercent: p.feePercent,
+    ...(p.window ? { window: p.window } : {}),
   });
   return (
     <dl className="deploy-facts" data-testid="launch-figures">
@@ -58,7 +64,10 @@ export function LaunchFigures(p: LaunchFiguresProps) {
           <dt>Your first buy</dt>
           <dd data-testid="first-buy-cost">
             {dropsToXrp(f.buyDrops)} XRP + {dropsToXrp(f.feeDrops)} XRP platform fee ({p.feePercent}%) ={' '}
-            {dropsToXrp(f.totalDrops)} XRP, in the pool’s own transaction: no one can buy before you
+            {dropsToXrp(f.totalDrops)} XRP,{' '}
+            {p.window
+              ? 'at the ladder’s plain price before its first offer: no one can buy before you'
+              : 'in the pool’s own transaction: no one can buy before you'}
           </dd>
           <dt>Tokens it buys</dt>
           <dd data-testid="first-buy-tokens">

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { formatCount, formatFull, formatMoney, formatPrice, type BondingView } from '@ledgerpad/shared';
 
 // The curve of a curve launch (docs/bonding-curve.md): progress to graduation (share of the
@@ -5,6 +6,72 @@ import { formatCount, formatFull, formatMoney, formatPrice, type BondingView } f
 // AMM pool will open at; after graduation, the pool it went into and its locked LP tokens.
 
 const grouped = (value: string) => formatCount(value);
+
+/** m:ss of a count of seconds. */
+const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+
+/**
+ * An instant launch's anti-sniper window (docs/launch-protection.md): the pre-pool ladder, with the
+ * time left before the pool opens — the server's figure (ledger time), counted down here between reads.
+ */
+function WindowPanel({ curve }: { curve: BondingView }) {
+  const q = curve.quote;
+  const [left, setLeft] = useState(curve.pool_opens_in_seconds ?? 0);
+  useEffect(() => {
+    setLeft(curve.pool_opens_in_seconds ?? 0);
+    const t = setInterval(() => setLeft((s) => Math.max(0, s - 1)), 1000);
+    return () => clearInterval(t);
+  }, [curve.pool_opens_in_seconds]);
+  const open = curve.status === 'graduated';
+  return (
+    <section className="panel bonding-panel" aria-labelledby="bonding-title" data-testid="bonding-panel">
+      <div className="bonding-head">
+        <h2 id="bonding-title" className="panel-title">
+          {open ? 'The pool is open' : 'Anti-sniper window'}
+        </h2>
+        {!open && (
+          <span className="bonding-percent" data-testid="pool-opens-in">
+            {curve.status === 'graduating' || left === 0 ? 'Pool opening…' : `Pool opens in ${clock(left)}`}
+          </span>
+        )}
+      </div>
+      {open ? (
+        <p className="bonding-note">
+          The window is over: the pool opened with the creator&apos;s liquidity, everything the window raised
+          and every token it did not sell. Its LP tokens are burned.
+          {curve.amm_account && (
+            <>
+              {' '}
+              Pool account <code className="bonding-address">{curve.amm_account}</code>.
+            </>
+          )}
+        </p>
+      ) : (
+        <>
+          <dl className="bonding-facts">
+            <div>
+              <dt>Sold in the window</dt>
+              <dd>
+                {grouped(curve.sold)} / {grouped(curve.curve_supply)}
+              </dd>
+            </div>
+            <div>
+              <dt>Price now (before the anti-sniper fee)</dt>
+              <dd className="figure" title={`${formatFull(curve.price)} ${q}`}>
+                {formatPrice(curve.price)} {q}
+              </dd>
+            </div>
+          </dl>
+          <p className="muted bonding-note">
+            Until the pool opens the token sells only on this ladder, priced along the pool&apos;s own curve,
+            and every buy — here or straight on the ledger — pays the anti-sniper fee on top. Then the pool
+            opens with everything the window raised and the tokens not sold, and its LP tokens are burned.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
 
 export function BondingPanel({
   curve,
@@ -32,6 +99,7 @@ export function BondingPanel({
       </section>
     );
   }
+  if (curve.kind === 'window') return <WindowPanel curve={curve} />;
   const q = curve.quote;
   const graduated = curve.status === 'graduated';
   const percent = Number(curve.percent);
