@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { buildHotLaunch, hotBurst } from '../test/helpers/hot-launch';
+import { buildHotLaunch, hotBurst, rssPeak } from '../test/helpers/hot-launch';
 import { createWalletTestApp } from '../test/wallets/wallet-app';
 import { timeStatements } from './statement-time';
 
@@ -8,11 +8,16 @@ import { timeStatements } from './statement-time';
 // hot launch's world at HOT_LAUNCH_USERS users (default 100), then its bursts (HOT_KIND: 'curve',
 // 'amm' or both), each printed with PGlite's time per statement text. HOT_PROF=<dir> also writes
 // a CPU profile of each burst alone (not the setup) to <dir>/<kind>-<users>.cpuprofile.
+// As the bench runs it (deployed: the ledger in its worker thread, the buyers in a child process)
+// unless HOT_SHAPE=one-process (ledger, server and clients on one event loop, the earlier shape).
+// HOT_SOCKETS=<n> also opens n page sockets per burst. Prints the server process's peak RSS.
 //   npx tsx bench/hot-profile.ts        (in apps/server)
 
 const users = Number(process.env.HOT_LAUNCH_USERS ?? 100);
 const kinds = (process.env.HOT_KIND ?? 'curve,amm').split(',') as Array<'curve' | 'amm'>;
 const profileDir = process.env.HOT_PROF;
+const deployed = process.env.HOT_SHAPE !== 'one-process';
+const sockets = Number(process.env.HOT_SOCKETS ?? 0);
 
 const t = await createWalletTestApp(
   {
@@ -21,18 +26,22 @@ const t = await createWalletTestApp(
     RATE_LIMIT_WRITE_PER_MIN: '1000000',
     RATE_LIMIT_READ_PER_MIN: '1000000',
   },
-  { closeIntervalMs: 200 },
+  { closeIntervalMs: 200, ledgerThread: deployed },
 );
 try {
   const world = await buildHotLaunch(t, { users, xrpEach: 30, tag: 'P' });
-  t.ledger.setCloseInterval(1000);
+  t.setCloseInterval(1000);
+  const rss = rssPeak();
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
   for (const kind of kinds) {
     const printTimes = timeStatements(`the ${kind} burst`);
     if (profileDir) await session.post('Profiler.start');
-    const r = await hotBurst(world, kind, kind === 'curve' ? '0.5' : '0.02');
+    const r = await hotBurst(world, kind, kind === 'curve' ? '0.5' : '0.02', {
+      sockets,
+      clientProcess: deployed,
+    });
     if (profileDir) {
       const { profile } = await session.post('Profiler.stop');
       writeFileSync(`${profileDir}/${kind}-${users}.cpuprofile`, JSON.stringify(profile));
@@ -48,10 +57,14 @@ try {
         perLedger: r.perLedger,
         problems: r.problems.slice(0, 3),
         refusals: r.refusals,
+        executedOnce: r.executedOnce,
+        sockets: r.sockets,
+        clientRssMb: r.clientRssMb,
       }),
     );
   }
   session.disconnect();
+  console.log(`shape: ${deployed ? 'deployed' : 'one process'}; server process peak RSS ${rss.stop()} MB`);
 } finally {
   await t.close();
 }

@@ -263,10 +263,13 @@ const sections: Array<Section<unknown>> = [
       ...hotLaunchFigures(r, 'curve'),
       ...hotLaunchFigures(r, 'amm'),
       {
-        figure: 'peak RSS (server, ledger and clients in one process)',
+        figure: "peak RSS (the server's process, its ledger thread included)",
         value: r.peakRssMb,
         unit: 'MB',
         target: atMost(1024),
+        note: r.clientRssMb
+          ? `the clients' own process: ${r.clientRssMb} MB`
+          : 'HOT_SHAPE=one-process: the clients counted in',
       },
     ],
   }),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { and, eq, like } from 'drizzle-orm';
 import { Wallet, type Payment } from 'xrpl';
@@ -15,7 +14,8 @@ import { tokenBalance } from './ledger-reads';
 import type { SignedIn } from './test-app';
 import { ammLaunchBody, fundedWallet, runDeploy } from './trading-world';
 import { waitValidated } from './submit-and-wait';
-import { watchTrades, type SocketFigures, type TradeWatchers } from './trade-watchers';
+import { clientProcess, inProcessClients, type BurstClients } from './hot-launch-clients';
+import type { SocketFigures } from './trade-watchers';
 
 // Issue 40's hot launch, shared by its test (100 users) and its bench row (1,000): signed-in users,
 // each with a funded custodial wallet of its own, buy one new token at once through the real HTTP
@@ -171,6 +171,8 @@ export interface BurstResult {
   perLedger: Record<number, number>;
   /** With `sockets`: the token page's live sockets, each trade's arrival after its ledger closed. */
   sockets?: SocketFigures;
+  /** With `clientProcess`: the peak RSS of the clients' own process (not the server's), MB. */
+  clientRssMb?: number;
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -179,30 +181,31 @@ const percentile = (sorted: number[], p: number) =>
 /**
  * Every buyer buys `amountXrp` of the token at once (POST /api/swap over HTTP, one Idempotency-Key
  * each), then waits until everything is validated, indexed and settled, and checks every buy.
+ * `clientProcess`: the buyers and the sockets run in a child process (the bench: the server's loop
+ * and RSS its own, as deployed); otherwise in this one (the 100-user test).
  */
 export async function hotBurst(
   w: HotLaunchWorld,
   kind: 'curve' | 'amm',
   amountXrp: string,
-  opts: { sockets?: number } = {},
+  opts: { sockets?: number; clientProcess?: boolean } = {},
 ): Promise<BurstResult> {
   const { t } = w;
   const token = kind === 'curve' ? w.curve : w.amm;
-  const client = t.connection.client;
-  // The token page's visitors, subscribed before the first buy (issue 40: every trade on every
-  // socket within 1 s of its ledger's close).
-  const watchers = opts.sockets
-    ? await watchTrades(
-        w.base,
-        client,
-        { currency: token.currency, issuer: token.issuer_address },
-        opts.sockets,
-      )
-    : undefined;
+  const hot = { currency: token.currency, issuer: token.issuer_address, ticker: token.ticker };
+  const sockets = opts.sockets ?? 0;
+  const clients = opts.clientProcess
+    ? clientProcess(w.base, t.connection.url, hot, sockets)
+    : inProcessClients(w.base, t.connection.client, hot, sockets);
   try {
-    return await burst(w, kind, amountXrp, watchers);
+    // The token page's visitors, subscribed before the first buy (issue 40: every trade on every
+    // socket within 1 s of its ledger's close).
+    await clients.open();
+    const result = await burst(w, kind, amountXrp, clients);
+    if (opts.clientProcess) result.clientRssMb = (clients as { clientRssMb?: number }).clientRssMb;
+    return result;
   } finally {
-    watchers?.close();
+    clients.close();
   }
 }
 
@@ -210,7 +213,7 @@ async function burst(
   w: HotLaunchWorld,
   kind: 'curve' | 'amm',
   amountXrp: string,
-  watchers: TradeWatchers | undefined,
+  clients: BurstClients,
 ): Promise<BurstResult> {
   const { t } = w;
   const token = kind === 'curve' ? w.curve : w.amm;
@@ -226,36 +229,10 @@ async function burst(
     lastRequestLedger = t.app.platform.submissions!.ledgerIndex;
   };
   t.app.server.on('request', onRequest);
-  const t0 = performance.now();
-  const answers = await Promise.all(
-    w.buyers.map(async (b) => {
-      const start = performance.now();
-      const request = fetch(`${w.base}/api/swap`, {
-        method: 'POST',
-        headers: {
-          ...(b.who.headers as Record<string, string>),
-          'content-type': 'application/json',
-          'idempotency-key': randomUUID(),
-        },
-        body: JSON.stringify({
-          walletAddress: b.address,
-          issuer: token.issuer_address,
-          token: token.ticker,
-          amount: amountXrp,
-          type: 'BUY',
-          slippage: '50',
-        }),
-      });
-      try {
-        const res = await request;
-        const body = (await res.json().catch(() => ({}))) as { message?: string; hash?: string };
-        return { status: res.status, body, ms: performance.now() - start };
-      } catch (err) {
-        return { status: 0, body: { message: String(err) }, ms: performance.now() - start };
-      }
-    }),
+  const { answers, burstMs } = await clients.fire(
+    w.buyers.map((b) => ({ headers: b.who.headers as Record<string, string>, address: b.address })),
+    amountXrp,
   );
-  const burstMs = performance.now() - t0;
   t.app.server.off('request', onRequest);
   if (arrived !== w.buyers.length) throw new Error(`${arrived} of ${w.buyers.length} requests arrived`);
 
@@ -366,7 +343,7 @@ async function burst(
     result.executedOnce++;
   });
   result.closesAfterLastRequest = lastLedger - lastRequestLedger;
-  if (watchers) result.sockets = await watchers.finish(tradeLedgers);
+  result.sockets = await clients.finish(tradeLedgers);
   return result;
 }
 

@@ -52,6 +52,8 @@ export interface TestApp {
   ledger: XrplConnection | undefined;
   /** The embedded ledger server itself (for ledger_accept, restarts); undefined with `ledger: 'none'`. */
   standalone: StandaloneLedger | undefined;
+  /** The embedded ledger's close timer, in this thread or its worker thread (benches: setup fast, measure at 1 s). */
+  setCloseInterval(ms: number): void;
   /** Requests the embedded ledger's port refused (web pages, foreign Host names), as main.ts logs them. */
   ledgerRefusals: RefusedRequest[];
   /** Every log line at trace level, when `captureLogs` is set (to prove what never gets logged). */
@@ -140,6 +142,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
   let ledger: XrplConnection | undefined;
   let standalone: StandaloneLedger | undefined;
+  let setCloseInterval = (_ms: number): void => {
+    throw new Error('no embedded ledger of this app to set the close interval of');
+  };
   let ledgerDep: LedgerConnection;
   const ledgerRefusals: RefusedRequest[] = [];
   // What main.ts gives every ledger connection: the liveness settings of the config.
@@ -164,6 +169,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       onRefused: (r) => ledgerRefusals.push(r),
     });
     standalone = server.standalone;
+    setCloseInterval = server.setCloseInterval;
     cleanups.push(() => server.close());
     // As main.ts: the ledger in this thread answers the app's reads in-process (ledger/local-ledger.ts).
     ledger = createXrplConnection('standalone', server.url, {
@@ -293,6 +299,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     ledger,
     standalone,
+    setCloseInterval: (ms) => setCloseInterval(ms),
     ledgerRefusals,
     logs,
     signIn,

@@ -44,4 +44,28 @@ describe('the embedded ledger in a worker thread', () => {
     ]);
     expect(await current()).toBe(before + 1);
   });
+
+  it('refuses a close interval when it closes only on ledger_accept', () => {
+    expect(() => t.setCloseInterval(100)).toThrow('it has no close timer');
+  });
+});
+
+// A bench sets up on fast closes and measures at production's 1 s, with the ledger in its thread.
+describe('the close interval of the embedded ledger in a worker thread', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ ledgerThread: true, closeIntervalMs: 600_000 });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('follows setCloseInterval across the thread', async () => {
+    const current = async () =>
+      (await t.ledger!.client.request({ command: 'ledger_current' })).result.ledger_current_index;
+    const before = await current();
+    t.setCloseInterval(20);
+    await until(async () => (await current()) >= before + 3, 10_000);
+    expect(() => t.setCloseInterval(0)).toThrow('at least 1 ms');
+  });
 });

@@ -12,6 +12,8 @@ export interface WalletTestApp {
   database: Database;
   ledger: StandaloneLedger;
   connection: XrplConnection;
+  /** The embedded ledger's close interval, in this thread or in its worker thread. */
+  setCloseInterval: TestApp['setCloseInterval'];
   logs: string[];
   signIn(username: string, ref?: string): Promise<SignedIn>;
   signInOwner(): Promise<SignedIn>;
@@ -45,6 +47,7 @@ export async function createWalletTestApp(
     database: t.database,
     ledger: t.standalone ?? inThread,
     connection: t.ledger,
+    setCloseInterval: t.setCloseInterval,
     logs: t.logs,
     signIn: t.signIn,
     signInOwner: t.signInOwner,
