@@ -66,7 +66,10 @@ describe('migration 0019: bonding-curve money columns numeric', () => {
       `select table_name, column_name, data_type from information_schema.columns
         where table_name in ('bonding_curves', 'bonding_trades') and data_type = 'numeric' order by 1, 2`,
     );
+    // Every migration runs, so later money columns are here too — numeric like these: 0030's window
+    // launch (curve_tokens, real_quote, start_held, total_supply, virtual_tokens).
     expect(types.map((t) => `${t.table_name}.${t.column_name}`)).toEqual([
+      'bonding_curves.curve_tokens',
       'bonding_curves.deposit_drops',
       'bonding_curves.fees_accrued',
       'bonding_curves.fees_swept',
@@ -75,8 +78,12 @@ describe('migration 0019: bonding-curve money columns numeric', () => {
       'bonding_curves.pool_tokens',
       'bonding_curves.quote_in',
       'bonding_curves.quote_out',
+      'bonding_curves.real_quote',
       'bonding_curves.snipe_tokens',
+      'bonding_curves.start_held',
+      'bonding_curves.total_supply',
       'bonding_curves.virtual_quote',
+      'bonding_curves.virtual_tokens',
       'bonding_trades.fee',
       'bonding_trades.quote',
       'bonding_trades.sold_after',
