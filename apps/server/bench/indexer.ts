@@ -8,6 +8,7 @@ import { PLATFORM_ROLES } from '../src/platform/accounts';
 import { insertWallet, platformWallet } from '../src/platform/custody';
 import { TestSocket } from '../test/helpers/socket-client';
 import { createTestApp, TEST_ORIGIN } from '../test/helpers/test-app';
+import { testLogo } from '../test/helpers/test-logo';
 
 // The market indexer's two figures, on the embedded ledger through the real app:
 // - catch-up: the indexer stopped while 100 ledgers of swaps are made, then restarted; trades
@@ -77,12 +78,14 @@ export async function benchIndexer(): Promise<IndexerBenchResult> {
       devAllocation: '0',
       liquidityAmount: '500',
       ammFee: '0.3',
-      logoUrl: '/images/bench.webp',
+      // A stored logo of its own (issue 35: a deploy names an image uploaded here, no other token's).
+      logoUrl: await testLogo(t.database.db),
       blackholeIssuer: true,
       requireAuth: false,
       liquidityPairType: 'XRP',
       walletId: wallet.id,
     });
+    if (res.statusCode !== 202) throw new Error(`deploy: ${res.statusCode} ${res.body}`);
     const job = await t.app.platform.jobs.waitFor((res.json() as { jobId: string }).jobId, {
       timeoutMs: 60_000,
     });

@@ -324,7 +324,12 @@ export class TokenRegistry {
           )
         : new Map<number, LedgerFacts>();
     const decided = decideIdentities(rows as RankRow[], facts, rlusdIssuer);
-    let changed = 0;
+    const updates: Array<{
+      id: number;
+      lookalikeOf: string | null;
+      sameAs: string | null;
+      verified: boolean;
+    }> = [];
     for (const r of rows) {
       const d = decided.get(r.id)!;
       const verified = r.verifiedBy !== null && d.mayBeVerified;
@@ -337,13 +342,27 @@ export class TokenRegistry {
           : stored !== null &&
             (Object.keys(sameAs) as Array<keyof typeof sameAs>).every((k) => stored[k] === sameAs[k]);
       if (d.lookalikeOf === r.lookalikeOf && same && verified === r.verified) continue;
-      await db
-        .update(tokens)
-        .set({ lookalikeOf: d.lookalikeOf, sameAs, verified })
-        .where(eq(tokens.id, r.id));
-      changed++;
+      updates.push({
+        id: r.id,
+        lookalikeOf: d.lookalikeOf,
+        sameAs: sameAs === null ? null : JSON.stringify(sameAs),
+        verified,
+      });
     }
-    if (changed && db === this.db) this.changed();
-    return changed;
+    // The changed rows in statements of a thousand, not one each: a first start on a large
+    // registry (or names folding together by the thousand) re-marks thousands of rows.
+    for (let i = 0; i < updates.length; i += 1000) {
+      const part = updates.slice(i, i + 1000);
+      await db.execute(sql`
+        update ${tokens} as t
+           set lookalike_of = v.lookalike_of, same_as = v.same_as::jsonb, verified = v.verified
+          from (select unnest(${sql.param(part.map((u) => u.id))}::int[]) as id,
+                       unnest(${sql.param(part.map((u) => u.lookalikeOf))}::text[]) as lookalike_of,
+                       unnest(${sql.param(part.map((u) => u.sameAs))}::text[]) as same_as,
+                       unnest(${sql.param(part.map((u) => u.verified))}::bool[]) as verified) as v
+         where t.id = v.id`);
+    }
+    if (updates.length && db === this.db) this.changed();
+    return updates.length;
   }
 }
