@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { buildHotLaunch, hotBurst, rssPeak, type BurstResult } from '../test/helpers/hot-launch';
+import { buildHotLaunch, hotBurst, hotLaunchDatabase, type BurstResult } from '../test/helpers/hot-launch';
+import { describeMemoryPeak, memoryPeak, type MemoryPeak } from '../test/helpers/memory-peak';
 import { createWalletTestApp } from '../test/wallets/wallet-app';
 
 // Issue 40's hot launch: 1,000 signed-in users (HOT_LAUNCH_USERS in bench/run.ts), each with its own funded
@@ -11,7 +12,9 @@ import { createWalletTestApp } from '../test/wallets/wallet-app';
 // the embedded ledger in its worker thread, the 1,000 buyers and the 1,000 page sockets in a child
 // process of their own (test/helpers/hot-launch-clients.ts), so the RSS sampled here is the server
 // process's (with its ledger thread) and the server's event loop serves the requests and nothing
-// else. The clients' RSS is reported beside it.
+// else; PGlite in a data directory, as main.ts opens it (`hotLaunchDatabase`; HOT_DB=memory: the
+// tests' in-memory one). The clients' RSS is reported beside it, the server's broken down in the
+// row's note (test/helpers/memory-peak.ts).
 
 /** HOT_SHAPE=one-process: the earlier shape (ledger, server and clients on one loop), for comparison. */
 const deployed = process.env.HOT_SHAPE !== 'one-process';
@@ -24,6 +27,9 @@ export interface HotLaunchBenchResult {
   amm: Omit<BurstResult, 'problems'> & { problems: string[] };
   /** The server process's peak RSS (its ledger thread included, not the clients). */
   peakRssMb: number;
+  /** What made up that peak (heap, external, PGlite, the ledger thread): a line for the note. */
+  memory: string;
+  memoryPeak: MemoryPeak;
   /** The clients' process's peak RSS over the two bursts. */
   clientRssMb: number;
 }
@@ -34,6 +40,7 @@ export async function benchHotLaunch(
   const users = opts.users ?? 1000;
   const sockets = opts.sockets ?? 1000;
   const t0 = performance.now();
+  const db = await hotLaunchDatabase();
   // Setup closes every 200 ms; the bursts run at production's 1 s.
   const t = await createWalletTestApp(
     // The fee in the trade's own Batch, as in production ('auto' leaves it to the fee job in tests).
@@ -45,27 +52,31 @@ export async function benchHotLaunch(
       // The token page's 1,000 sockets come from this one address.
       WS_MAX_CONNECTIONS_PER_IP: String(sockets + 100),
     },
-    { closeIntervalMs: 200, ledgerThread: deployed },
+    { closeIntervalMs: 200, ledgerThread: deployed, database: db.database },
   );
   try {
     const world = await buildHotLaunch(t, { users, xrpEach: 30, tag: 'B' });
     t.setCloseInterval(1000);
     const setupMs = Math.round(performance.now() - t0);
-    const rss = rssPeak();
+    const memory = memoryPeak({ database: t.database, ledgerHeap: t.ledgerHeap });
     const curve = await hotBurst(world, 'curve', '0.5', { sockets, clientProcess: deployed });
     const amm = await hotBurst(world, 'amm', '0.02', { sockets, clientProcess: deployed });
     const short = (r: BurstResult) => ({ ...r, problems: r.problems.slice(0, 10) });
+    const peak = await memory.stop();
     return {
       name: 'hot launch',
       users,
       setupMs,
       curve: short(curve),
       amm: short(amm),
-      peakRssMb: rss.stop(),
+      peakRssMb: peak.atPeak.rssMb,
+      memory: describeMemoryPeak(peak),
+      memoryPeak: peak,
       clientRssMb: Math.max(curve.clientRssMb ?? 0, amm.clientRssMb ?? 0),
     };
   } finally {
     await t.close();
+    await db.close();
   }
 }
 

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { buildHotLaunch, hotBurst, rssPeak } from '../test/helpers/hot-launch';
+import { buildHotLaunch, hotBurst, hotLaunchDatabase } from '../test/helpers/hot-launch';
+import { describeMemoryPeak, memoryPeak } from '../test/helpers/memory-peak';
 import { createWalletTestApp } from '../test/wallets/wallet-app';
 import { timeStatements } from './statement-time';
 
@@ -10,7 +11,8 @@ import { timeStatements } from './statement-time';
 // a CPU profile of each burst alone (not the setup) to <dir>/<kind>-<users>.cpuprofile.
 // As the bench runs it (deployed: the ledger in its worker thread, the buyers in a child process)
 // unless HOT_SHAPE=one-process (ledger, server and clients on one event loop, the earlier shape).
-// HOT_SOCKETS=<n> also opens n page sockets per burst. Prints the server process's peak RSS.
+// HOT_SOCKETS=<n> also opens n page sockets per burst. PGlite in a data directory as deployed
+// (HOT_DB=memory: the tests' in-memory one). Prints the server process's peak RSS, broken down.
 //   npx tsx bench/hot-profile.ts        (in apps/server)
 
 const users = Number(process.env.HOT_LAUNCH_USERS ?? 100);
@@ -19,19 +21,22 @@ const profileDir = process.env.HOT_PROF;
 const deployed = process.env.HOT_SHAPE !== 'one-process';
 const sockets = Number(process.env.HOT_SOCKETS ?? 0);
 
+const db = await hotLaunchDatabase();
 const t = await createWalletTestApp(
   {
     PLATFORM_BOOTSTRAP: 'on',
     TRADE_FEE_BATCH: 'on',
     RATE_LIMIT_WRITE_PER_MIN: '1000000',
     RATE_LIMIT_READ_PER_MIN: '1000000',
+    // The page's sockets come from this one address (as bench/hot-launch.ts).
+    WS_MAX_CONNECTIONS_PER_IP: String(sockets + 100),
   },
-  { closeIntervalMs: 200, ledgerThread: deployed },
+  { closeIntervalMs: 200, ledgerThread: deployed, database: db.database },
 );
 try {
   const world = await buildHotLaunch(t, { users, xrpEach: 30, tag: 'P' });
   t.setCloseInterval(1000);
-  const rss = rssPeak();
+  const memory = memoryPeak({ database: t.database, ledgerHeap: t.ledgerHeap });
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -64,7 +69,10 @@ try {
     );
   }
   session.disconnect();
-  console.log(`shape: ${deployed ? 'deployed' : 'one process'}; server process peak RSS ${rss.stop()} MB`);
+  const peak = await memory.stop();
+  console.log(`shape: ${deployed ? 'deployed' : 'one process'}; server process ${describeMemoryPeak(peak)}`);
+  console.log('each figure at its own highest:', JSON.stringify(peak.max));
 } finally {
   await t.close();
+  await db.close();
 }

@@ -267,9 +267,11 @@ const sections: Array<Section<unknown>> = [
         value: r.peakRssMb,
         unit: 'MB',
         target: atMost(1024),
-        note: r.clientRssMb
-          ? `the clients' own process: ${r.clientRssMb} MB`
-          : 'HOT_SHAPE=one-process: the clients counted in',
+        note: `${r.memory}; ${
+          r.clientRssMb
+            ? `the clients' own process: ${r.clientRssMb} MB`
+            : 'HOT_SHAPE=one-process: the clients counted in'
+        }`,
       },
     ],
   }),

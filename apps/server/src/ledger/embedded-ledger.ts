@@ -33,6 +33,8 @@ export interface EmbeddedLedger {
   local?: LocalLedgerRequest;
   /** Changes the close timer's interval (a bench: setup on fast closes, the measure at 1 s). */
   setCloseInterval(ms: number): void;
+  /** In a worker thread: its own V8 heap (a bench's memory breakdown); in this thread it is ours. */
+  heap?(): Promise<LedgerHeap>;
   close(): Promise<void>;
 }
 
@@ -41,9 +43,19 @@ export type EmbeddedLedgerOptions = Pick<
   'port' | 'host' | 'dataDir' | 'closeIntervalMs' | 'clockOffsetMs'
 >;
 
+/** The ledger thread's V8 heap (its own isolate), in bytes: `v8.getHeapStatistics()`'s figures. */
+export interface LedgerHeap {
+  usedBytes: number;
+  totalBytes: number;
+  externalBytes: number;
+}
+
 /** The worker's messages: its URL once it listens, or the error that stopped it starting. */
 export type WorkerMessage =
-  { url: string } | { error: string } | { closed: true } | { refused: RefusedRequest };
+  { url: string } | { error: string } | { closed: true } | { refused: RefusedRequest } | { heap: LedgerHeap };
+
+/** What the app asks the worker: to close, a new close interval, or its heap's size. */
+export type WorkerRequest = 'close' | 'heap' | { closeIntervalMs: number };
 
 /** What the worker is started with. */
 export interface WorkerData {
@@ -125,12 +137,26 @@ export async function startEmbeddedLedger(
       if ((options.closeIntervalMs ?? 1000) <= 0)
         throw new Error('this ledger closes only on ledger_accept: it has no close timer');
       if (!Number.isFinite(ms) || ms < 1) throw new RangeError('close interval must be at least 1 ms');
-      worker.postMessage({ closeIntervalMs: ms });
+      worker.postMessage({ closeIntervalMs: ms } satisfies WorkerRequest);
     },
+    heap: () =>
+      new Promise<LedgerHeap>((resolve, reject) => {
+        // A thread that has ended answers nothing: refuse instead of leaving the caller waiting.
+        const onExit = () => reject(new Error('the embedded ledger thread has ended'));
+        const onMessage = (m: WorkerMessage) => {
+          if (!('heap' in m)) return;
+          worker.off('message', onMessage);
+          worker.off('exit', onExit);
+          resolve(m.heap);
+        };
+        worker.on('message', onMessage);
+        worker.once('exit', onExit);
+        worker.postMessage('heap' satisfies WorkerRequest);
+      }),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         worker.once('exit', () => resolve());
-        worker.postMessage('close');
+        worker.postMessage('close' satisfies WorkerRequest);
       })),
   };
 }

@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import Decimal from 'decimal.js';
 import { and, eq, like } from 'drizzle-orm';
 import { Wallet, type Payment } from 'xrpl';
 import type { DeployResult } from '@ledgerpad/shared';
+import { openDatabase, type Database } from '../../src/db/client';
 import { bondingCurves, bondingTrades } from '../../src/modules/bonding/schema';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { tradingTrades } from '../../src/modules/trading/schema';
@@ -347,16 +351,22 @@ async function burst(
   return result;
 }
 
-/** RSS of this process, sampled every 100 ms until `stop()`: the peak in MB. */
-export function rssPeak(): { stop(): number } {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 100);
+/**
+ * The benches' database as `npm start` opens it (main.ts: PGlite in DATA_DIR/db): its pages and WAL
+ * in files, which the OS page cache keeps, not in the process. The tests' PGlite is in memory — its
+ * whole data directory and WAL in ArrayBuffers (75 MB at 300 users), and the migrated template's
+ * unpacked tar beside them until a major collection (~90 MB) — so with it the server's RSS row
+ * counted memory a deployed server does not hold. `HOT_DB=memory`: the tests' (for comparison).
+ */
+export async function hotLaunchDatabase(): Promise<{ database?: Database; close(): Promise<void> }> {
+  if (process.env.HOT_DB === 'memory') return { close: async () => {} };
+  const dir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-hot-db-'));
+  const database = await openDatabase({ dataDir: path.join(dir, 'db') });
   return {
-    stop: () => {
-      clearInterval(timer);
-      return Math.round(Math.max(peak, process.memoryUsage().rss) / 1024 / 1024);
+    database,
+    close: async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -15,7 +15,7 @@ import {
   type LedgerConnection,
   type XrplConnection,
 } from '../../src/ledger/connection';
-import { startEmbeddedLedger } from '../../src/ledger/embedded-ledger';
+import { startEmbeddedLedger, type LedgerHeap } from '../../src/ledger/embedded-ledger';
 import type { LocalLedgerRequest } from '../../src/ledger/local-ledger';
 import { issueOwnerLink, OWNER_LINK_PATH } from '../../src/modules/auth/sign-in-links';
 import { createTestDatabase } from '../db';
@@ -54,6 +54,8 @@ export interface TestApp {
   standalone: StandaloneLedger | undefined;
   /** The embedded ledger's close timer, in this thread or its worker thread (benches: setup fast, measure at 1 s). */
   setCloseInterval(ms: number): void;
+  /** The embedded ledger's own heap when it runs in a worker thread (a bench's memory breakdown). */
+  ledgerHeap?: () => Promise<LedgerHeap>;
   /** Requests the embedded ledger's port refused (web pages, foreign Host names), as main.ts logs them. */
   ledgerRefusals: RefusedRequest[];
   /** Every log line at trace level, when `captureLogs` is set (to prove what never gets logged). */
@@ -145,6 +147,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let setCloseInterval = (_ms: number): void => {
     throw new Error('no embedded ledger of this app to set the close interval of');
   };
+  let ledgerHeap: TestApp['ledgerHeap'];
   let ledgerDep: LedgerConnection;
   const ledgerRefusals: RefusedRequest[] = [];
   // What main.ts gives every ledger connection: the liveness settings of the config.
@@ -170,6 +173,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     });
     standalone = server.standalone;
     setCloseInterval = server.setCloseInterval;
+    ledgerHeap = server.heap;
     cleanups.push(() => server.close());
     // As main.ts: the ledger in this thread answers the app's reads in-process (ledger/local-ledger.ts).
     ledger = createXrplConnection('standalone', server.url, {
@@ -300,6 +304,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ledger,
     standalone,
     setCloseInterval: (ms) => setCloseInterval(ms),
+    ledgerHeap,
     ledgerRefusals,
     logs,
     signIn,

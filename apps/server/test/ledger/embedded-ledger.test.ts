@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from 'xrpl';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -47,6 +48,16 @@ describe('the embedded ledger in a worker thread', () => {
 
   it('refuses a close interval when it closes only on ledger_accept', () => {
     expect(() => t.setCloseInterval(100)).toThrow('it has no close timer');
+  });
+
+  // The hot-launch bench's memory breakdown (issue 40): the thread is an isolate of its own, so its
+  // heap is not in this thread's process.memoryUsage() figures; it answers with its own.
+  it("reports its own V8 heap, not this thread's", async () => {
+    const heap = await t.ledgerHeap!();
+    expect(heap.usedBytes).toBeGreaterThan(1024 * 1024);
+    expect(heap.usedBytes).toBeLessThanOrEqual(heap.totalBytes);
+    // This thread holds the test runner, the app and its modules: several times the ledger's heap.
+    expect(heap.totalBytes).toBeLessThan(getHeapStatistics().used_heap_size);
   });
 });
 

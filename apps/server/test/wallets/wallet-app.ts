@@ -14,6 +14,7 @@ export interface WalletTestApp {
   connection: XrplConnection;
   /** The embedded ledger's close interval, in this thread or in its worker thread. */
   setCloseInterval: TestApp['setCloseInterval'];
+  ledgerHeap?: TestApp['ledgerHeap'];
   logs: string[];
   signIn(username: string, ref?: string): Promise<SignedIn>;
   signInOwner(): Promise<SignedIn>;
@@ -24,7 +25,13 @@ export interface WalletTestApp {
 
 export async function createWalletTestApp(
   env: Record<string, string> = {},
-  options: { closeIntervalMs?: number; clockOffsetMs?: number; ledgerThread?: boolean } = {},
+  options: {
+    closeIntervalMs?: number;
+    clockOffsetMs?: number;
+    ledgerThread?: boolean;
+    /** A database opened by the caller (and closed by it): a bench's PGlite in a data directory. */
+    database?: Database;
+  } = {},
 ): Promise<WalletTestApp> {
   const t = await createTestApp({
     env,
@@ -32,6 +39,7 @@ export async function createWalletTestApp(
     closeIntervalMs: options.closeIntervalMs ?? 100,
     clockOffsetMs: options.clockOffsetMs,
     ledgerThread: options.ledgerThread,
+    database: options.database,
   });
   if (!t.ledger || (!t.standalone && !options.ledgerThread))
     throw new Error('wallet tests need the stand-alone ledger');
@@ -48,6 +56,7 @@ export async function createWalletTestApp(
     ledger: t.standalone ?? inThread,
     connection: t.ledger,
     setCloseInterval: t.setCloseInterval,
+    ledgerHeap: t.ledgerHeap,
     logs: t.logs,
     signIn: t.signIn,
     signInOwner: t.signInOwner,
