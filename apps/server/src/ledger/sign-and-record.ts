@@ -1,8 +1,8 @@
-import { encode, GlobalFlags, hashes, type Wallet } from 'xrpl';
+import { encode, GlobalFlags, type Wallet } from 'xrpl';
 import type { Database } from '../db/client';
 import { ledgerSubmissions } from './schema';
 import type { SequenceAllocator } from './sequence-allocator';
-import { signTransaction } from './sign';
+import { signTransaction, transactionId } from './sign';
 import type { SubmissionTracker } from './submission-tracker';
 import type { SubmissionRow, SubmitRequest } from './submission-types';
 
@@ -57,9 +57,16 @@ export function innerBatchTx(
   req: SubmitRequest,
   sequence: number,
 ): { tx: Record<string, unknown>; blob: string; hash: string } {
+  const tx = innerBatchFields(req, sequence);
+  const blob = encode(tx as Parameters<typeof encode>[0]);
+  return { tx, blob, hash: transactionId(blob) };
+}
+
+/** The fields of `innerBatchTx`, not serialized (what a draft checks before it has sequences). */
+export function innerBatchFields(req: SubmitRequest, sequence: number): Record<string, unknown> {
   const given = req.tx.Flags;
   const flags = typeof given === 'number' ? given : 0;
-  const tx: Record<string, unknown> = {
+  return {
     ...req.tx,
     Account: req.account,
     Sequence: sequence,
@@ -67,8 +74,6 @@ export function innerBatchTx(
     SigningPubKey: '',
     Flags: (flags | TF_INNER_BATCH_TXN) >>> 0,
   };
-  const blob = encode(tx as Parameters<typeof encode>[0]);
-  return { tx, blob, hash: hashes.hashSignedTx(blob) };
 }
 
 export interface RecordContext {

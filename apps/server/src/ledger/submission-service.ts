@@ -6,12 +6,13 @@ import type { Database } from '../db/client';
 import { pgErrorCode } from '../db/results';
 import { ledgerUnavailable } from '../lib/errors';
 import type { XrplConnection } from './connection';
+import { decodedTx } from './decoded-tx';
 import { ledgerSubmissions } from './schema';
 import { SequenceAllocator } from './sequence-allocator';
 import {
   batchFee,
   draftTx,
-  innerBatchTx,
+  innerBatchFields,
   signAndRecord,
   type RecordContext,
   type Signable,
@@ -726,8 +727,10 @@ export class SubmissionService {
       userId: req.userId,
       walletId: req.walletId,
     }));
-    // Each inner transaction is checked on its own before any sequence is allocated.
-    for (const [k, r] of inner.entries()) validate(innerBatchTx(r, k + 2).tx);
+    // Each inner transaction is checked on its own before any sequence is allocated (its fields
+    // only: it is serialized once, when it is signed with its outer).
+    const fields = inner.map((r, k) => innerBatchFields(r, k + 2));
+    for (const tx of fields) validate(tx);
     const outer: SubmitRequest = {
       intentKey: req.intentKey,
       account: req.account,
@@ -743,7 +746,7 @@ export class SubmissionService {
     const txJson = draftTx(outer, this.tracker, this.window);
     validate({
       ...txJson,
-      RawTransactions: inner.map((r, k) => ({ RawTransaction: innerBatchTx(r, k + 2).tx })),
+      RawTransactions: fields.map((tx) => ({ RawTransaction: tx })),
     });
     return { req: outer, txJson, inner };
   }
@@ -783,7 +786,7 @@ export class SubmissionService {
       .where(and(inArray(ledgerSubmissions.account, accounts), inArray(ledgerSubmissions.status, [...OPEN])));
     const total = new Map<string, bigint>();
     for (const r of rows) {
-      const out = xrpOutflow(decode(r.blob) as Record<string, unknown>, this.tracker.reserveIncrement);
+      const out = xrpOutflow(decodedTx(r.blob), this.tracker.reserveIncrement);
       total.set(r.account, (total.get(r.account) ?? 0n) + out);
     }
     return total;
@@ -797,7 +800,7 @@ export class SubmissionService {
    */
   async inFlight(account: string, match: (tx: Record<string, unknown>) => boolean): Promise<SubmissionRow[]> {
     const rows = await this.openRows(account);
-    const out = rows.filter((r) => match(decode(r.txBlob) as Record<string, unknown>)).map((r) => ({ ...r }));
+    const out = rows.filter((r) => match(decodedTx(r.txBlob))).map((r) => ({ ...r }));
     for (const row of out) this.tracker.track(row);
     return out;
   }

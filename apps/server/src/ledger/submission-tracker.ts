@@ -1,8 +1,9 @@
 import { DEFAULT_RESERVE_BASE_DROPS, DEFAULT_RESERVE_INCREMENT_DROPS } from '@ledgerpad/shared';
 import { and, inArray, sql } from 'drizzle-orm';
-import { BatchFlags, decode, type LedgerStream, type RippledError, type TransactionMetadata } from 'xrpl';
+import { BatchFlags, type LedgerStream, type RippledError, type TransactionMetadata } from 'xrpl';
 import type { Database } from '../db/client';
 import type { XrplConnection } from './connection';
+import { decodedTx } from './decoded-tx';
 import { ledgerSubmissions } from './schema';
 import type { SequenceAllocator } from './sequence-allocator';
 import { settle, type SettleContext, type Verdict } from './settle';
@@ -136,7 +137,7 @@ export class SubmissionTracker implements SettleContext {
     for (const { row: outer, verdict } of outers) {
       // Only an outer tesSUCCESS applies its inner transactions (a tec Batch charged its fee only).
       const applied = verdict.result === 'tesSUCCESS' && verdict.ledgerIndex !== null;
-      const flags = (decode(outer.txBlob) as { Flags?: number }).Flags ?? 0;
+      const flags = (decodedTx(outer.txBlob) as { Flags?: number }).Flags ?? 0;
       const absent = applied && (flags & TF_ALL_OR_NOTHING) !== 0 ? 'rolled-back' : 'not-applied';
       for (const row of rows.filter((r) => r.parentHash === verdict.hash)) {
         const known = applied ? verdict.inLedger?.get(row.hash) : undefined;

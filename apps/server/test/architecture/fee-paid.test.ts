@@ -70,7 +70,9 @@ describe('the paid trading fee is accounted in one place', () => {
     const settlement = sources.find((s) => s.file === 'modules/trading/fee-paid.ts')!.text;
     const writes = statusWrites(settlement).filter(canPay).length;
     expect(writes).toBeGreaterThanOrEqual(2);
-    expect(settlement.match(/await this\.accrue\(tx as unknown as Db, row\)/g)).toHaveLength(writes);
+    expect(settlement.match(/await this\.accrue\(tx as unknown as Db, (?:\[row\]|rows)\)/g)).toHaveLength(
+      writes,
+    );
   });
 
   it('inserts trade rows only in TradeRecorder.insert, which runs the settlement for a paid fee', () => {

@@ -365,4 +365,80 @@ describe('a swap and its platform fee in one all-or-nothing Batch', () => {
       ['trading-fee', 'failed', 'rolled-back'],
     ]);
   }, 120_000);
+  it('the buys of one ledger, recorded together: each fee paid once, each share rounded as its own', async () => {
+    // Three users carol referred buy at once: their Batches validate in the same ledger (or close
+    // to it) and are recorded in one transaction, the fees turning paid in one update and the
+    // shares accrued in a few statements for all of them (issue 40). The sums must still be the
+    // sums of each trade's own rounded shares: 0.75% of 1.001 XRP is 7,507 drops, of 1.0011 XRP
+    // 7,508 — neither divides by 3 or 5, so a share taken of the sum would differ by a drop.
+    const code = (
+      (
+        await t.app.inject({ method: 'GET', url: '/api/referrals/me', headers: { cookie: carol.cookie } })
+      ).json() as ReferralSummary
+    ).code;
+    const buyers = await Promise.all(
+      ['batch_ledger_a', 'batch_ledger_b', 'batch_ledger_c'].map(async (name) => {
+        const who = await t.signIn(name, code);
+        return { who, wallet: (await w.wallet(who)).address };
+      }),
+    );
+    const earned = async () => {
+      const me = (
+        await t.app.inject({ method: 'GET', url: '/api/referrals/me', headers: { cookie: carol.cookie } })
+      ).json() as ReferralSummary;
+      return new Decimal(me.balances.find((b) => b.currency === 'XRP')!.earned);
+    };
+    const reward = async () => {
+      const [row] = await t.database.db
+        .select()
+        .from(tokensTable)
+        .where(eq(tokensTable.issuerAddress, token.issuer_address));
+      return new Decimal(row!.totalReward);
+    };
+    const [earnedBefore, rewardBefore, feeBefore] = [await earned(), await reward(), await w.xrp(feeWallet)];
+    const amounts = ['1.001', '1.0011', '1.001'];
+    const answers = await Promise.all(
+      buyers.map(({ who, wallet }, i) =>
+        post('/api/swap', who, {
+          walletAddress: wallet,
+          issuer: token.issuer_address,
+          token: 'BFEE',
+          amount: amounts[i],
+          type: 'BUY',
+          slippage: '5',
+          baseAsset: 'XRP',
+        }),
+      ),
+    );
+    let fees = 0n;
+    let referrerShares = 0n;
+    let creatorShares = 0n;
+    const ledgers = new Set<number>();
+    for (const [i, res] of answers.entries()) {
+      expect(res.statusCode, res.body).toBe(200);
+      const s = res.json() as SwapResult;
+      const fee = feeOf(-(await xrpMoved(s.hash, buyers[i]!.wallet)));
+      const [trade] = await t.database.db.select().from(tradingTrades).where(eq(tradingTrades.hash, s.hash));
+      expect(trade).toMatchObject({ feeStatus: 'paid' });
+      expect(new Decimal(trade!.fee).mul(1e6).toFixed(0)).toBe(fee.toString());
+      expect(-(await xrpMoved(trade!.feeHash!, buyers[i]!.wallet))).toBe(fee);
+      const accruals = await t.database.db
+        .select()
+        .from(referralAccruals)
+        .where(eq(referralAccruals.tradeId, trade!.id));
+      expect(accruals).toHaveLength(1);
+      expect(new Decimal(accruals[0]!.amount).mul(1e6).toFixed(0)).toBe(((fee * 2000n) / 10_000n).toString());
+      fees += fee;
+      referrerShares += (fee * 2000n) / 10_000n;
+      creatorShares += fee / 3n;
+      ledgers.add(trade!.ledgerIndex!);
+    }
+    expect(fees).toBe(7_507n + 7_508n + 7_507n);
+    expect((await w.xrp(feeWallet)) - feeBefore).toBe(fees);
+    expect((await earned()).minus(earnedBefore).mul(1e6).toFixed(0)).toBe(referrerShares.toString());
+    expect((await reward()).minus(rewardBefore).mul(1e6).toFixed(0)).toBe(creatorShares.toString());
+    // Summed before rounding, the shares would be a drop more: 4,504 and 7,507 drops.
+    expect([referrerShares, creatorShares]).toEqual([4_503n, 7_506n]);
+    process.stdout.write(`the three buys validated in ${ledgers.size} ledger(s)\n`);
+  }, 120_000);
 });

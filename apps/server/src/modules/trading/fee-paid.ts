@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { Decimal, decimalToDrops, dropsToDecimal } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { applyShare, type PlatformSettings } from '../../platform/settings';
@@ -17,10 +17,12 @@ import { tradingTrades, type TradeRow } from './schema';
 // else writes a fee status that can be paid.
 
 /**
- * Something that accrues from a paid fee, inside the transaction that records it: it reads and writes
- * only through `tx` (on PGlite a read on the pool would wait for this very transaction).
+ * Something that accrues from paid fees, inside the transaction that records them: it reads and
+ * writes only through `tx` (on PGlite a read on the pool would wait for this very transaction).
+ * Given every trade whose fee turned paid in one statement (the trades of a validated ledger whose
+ * Batches paid their fees, issue 40), so it can accrue them with a few statements, not a few each.
  */
-export type FeePaidListener = (tx: Db, trade: TradeRow) => Promise<void>;
+export type FeePaidListener = (tx: Db, trades: TradeRow[]) => Promise<void>;
 
 export class FeeSettlement {
   private readonly listeners: FeePaidListener[] = [];
@@ -44,7 +46,7 @@ export class FeeSettlement {
         .where(and(eq(tradingTrades.id, tradeId), ne(tradingTrades.feeStatus, 'paid')))
         .returning();
       if (!row) return false;
-      await this.accrue(tx as unknown as Db, row);
+      await this.accrue(tx as unknown as Db, [row]);
       return true;
     });
   }
@@ -67,7 +69,7 @@ export class FeeSettlement {
         .set({ fee, feeStatus: status, feeHash: paid?.hash ?? null })
         .where(and(eq(tradingTrades.hash, tradeHash), eq(tradingTrades.feeStatus, 'intent')))
         .returning();
-      if (row?.feeStatus === 'paid') await this.accrue(tx as unknown as Db, row);
+      if (row?.feeStatus === 'paid') await this.accrue(tx as unknown as Db, [row]);
       return row;
     });
   }
@@ -86,25 +88,40 @@ export class FeeSettlement {
         .set({ feeStatus: 'paid', feeHash: hash })
         .where(and(inArray(tradingTrades.id, tradeIds), eq(tradingTrades.feeStatus, 'owed')))
         .returning();
-      for (const row of rows) await this.accrue(tx as unknown as Db, row);
+      await this.accrue(tx as unknown as Db, rows);
       return rows.length;
     });
   }
 
   /**
-   * A custodial trade whose fee was paid by `hash`, the fee Payment of the trade's own all-or-nothing
-   * Batch (issue 36, docs/batch-in-the-app.md): its row just inserted in `tx` (the inserting
-   * transaction, with no fee job) turns paid and the accruals run, in that transaction. The fee is
-   * paid if and only if the trade filled: the ledger applied both or neither.
+   * Custodial trades whose fees were paid by the fee Payments of their own all-or-nothing Batches
+   * (issue 36, docs/batch-in-the-app.md), each `{ tradeId, hash }`: their rows just inserted in `tx`
+   * (the inserting transaction, with no fee job) turn paid and the accruals run, in that
+   * transaction — one update for all of them (issue 40: a ledger's trades are recorded together).
+   * A fee is paid if and only if its trade filled: the ledger applied both or neither. Answers the
+   * rows that turned paid.
    */
-  async paidInBatch(tx: Db, tradeId: number, hash: string): Promise<TradeRow | undefined> {
-    const [row] = await tx
+  async paidInBatch(tx: Db, paid: Array<{ tradeId: number; hash: string }>): Promise<TradeRow[]> {
+    if (paid.length === 0) return [];
+    const hashOf = sql.join(
+      paid.map((p) => sql`when ${p.tradeId} then ${p.hash}`),
+      sql` `,
+    );
+    const rows = await tx
       .update(tradingTrades)
-      .set({ feeStatus: 'paid', feeHash: hash })
-      .where(and(eq(tradingTrades.id, tradeId), ne(tradingTrades.feeStatus, 'paid')))
+      .set({ feeStatus: 'paid', feeHash: sql`(case ${tradingTrades.id} ${hashOf} end)` })
+      .where(
+        and(
+          inArray(
+            tradingTrades.id,
+            paid.map((p) => p.tradeId),
+          ),
+          ne(tradingTrades.feeStatus, 'paid'),
+        ),
+      )
       .returning();
-    if (row) await this.accrue(tx as unknown as Db, row);
-    return row;
+    await this.accrue(tx as unknown as Db, rows);
+    return rows;
   }
 
   /**
@@ -112,11 +129,12 @@ export class FeeSettlement {
    * trade's own transaction, the accruals run now, in that transaction.
    */
   async recorded(tx: Db, row: TradeRow): Promise<void> {
-    if (row.feeStatus === 'paid') await this.accrue(tx, row);
+    if (row.feeStatus === 'paid') await this.accrue(tx, [row]);
   }
 
-  private async accrue(tx: Db, row: TradeRow): Promise<void> {
-    for (const listener of this.listeners) await listener(tx, row);
+  private async accrue(tx: Db, rows: TradeRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    for (const listener of this.listeners) await listener(tx, rows);
   }
 }
 
@@ -139,21 +157,31 @@ export function creatorShareListener(deps: {
     Db,
     { tokens: Map<number, Promise<TokenRow | undefined>>; share?: Promise<string> }
   >();
-  return async (tx, trade) => {
+  return async (tx, trades) => {
     let mine = kept.get(tx);
     if (!mine) kept.set(tx, (mine = { tokens: new Map() }));
-    // Inside the transaction that records the fee paid: every read goes through it.
-    let read = trade.tokenId ? mine.tokens.get(trade.tokenId) : undefined;
-    if (trade.tokenId && !read) mine.tokens.set(trade.tokenId, (read = deps.tokens.byId(trade.tokenId, tx)));
-    const token = read ? await read : undefined;
-    const pair = token?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
-    if (token?.source !== 'deploy' || !token.deployerUserId || trade.quote !== pair) return;
-    mine.share ??= deps.settings.all(tx).then((all) => all.creator_reward_share);
-    const reward = applyShare(trade.fee, await mine.share);
-    const amount =
-      trade.quote === 'XRP'
-        ? dropsToDecimal(decimalToDrops(reward))
-        : reward.toSignificantDigits(15, Decimal.ROUND_DOWN);
-    if (amount.gt(0)) await deps.tokens.accrueReward(token.id, amount.toFixed(), trade.quote, tx);
+    // Each trade's share rounded as its own (the same totals as one accrual per trade), then one
+    // addition per token for all of them.
+    const totals = new Map<number, { amount: Decimal; quote: string }>();
+    for (const trade of trades) {
+      // Inside the transaction that records the fee paid: every read goes through it.
+      let read = trade.tokenId ? mine.tokens.get(trade.tokenId) : undefined;
+      if (trade.tokenId && !read)
+        mine.tokens.set(trade.tokenId, (read = deps.tokens.byId(trade.tokenId, tx)));
+      const token = read ? await read : undefined;
+      const pair = token?.liquidityPair === 'RLUSD' ? 'RLUSD' : 'XRP';
+      if (token?.source !== 'deploy' || !token.deployerUserId || trade.quote !== pair) continue;
+      mine.share ??= deps.settings.all(tx).then((all) => all.creator_reward_share);
+      const reward = applyShare(trade.fee, await mine.share);
+      const amount =
+        trade.quote === 'XRP'
+          ? dropsToDecimal(decimalToDrops(reward))
+          : reward.toSignificantDigits(15, Decimal.ROUND_DOWN);
+      if (!amount.gt(0)) continue;
+      const total = totals.get(token.id);
+      totals.set(token.id, { amount: amount.plus(total?.amount ?? 0), quote: trade.quote });
+    }
+    for (const [id, { amount, quote }] of totals)
+      await deps.tokens.accrueReward(id, amount.toFixed(), quote, tx);
   };
 }

@@ -20,6 +20,7 @@ import {
   serverSigns,
 } from '@ledgerpad/shared';
 import { decode, GlobalFlags } from 'xrpl';
+import { decodedTx } from '../../ledger/decoded-tx';
 import { ledgerFailure } from '../../ledger/errors';
 import type {
   BatchRequest,
@@ -751,7 +752,7 @@ export abstract class MarketOrders extends Quotes {
   private async txFee(hash: string): Promise<string> {
     const blob = await this.signedBlob(hash);
     if (!blob) return '0';
-    const tx = decode(blob) as { Fee?: string; Delegate?: string };
+    const tx = decodedTx(blob) as { Fee?: string; Delegate?: string };
     // A delegated transaction's fee is the delegate's: the wallet's balance never paid it.
     return tx.Delegate ? '0' : String(tx.Fee ?? '0');
   }

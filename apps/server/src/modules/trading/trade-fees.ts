@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { decode } from 'xrpl';
 import { Decimal } from '@ledgerpad/shared';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/results';
+import { decodedTx } from '../../ledger/decoded-tx';
 import { ledgerSubmissions } from '../../ledger/schema';
 import { TRADE_PURPOSES } from './trade-records';
 import { tradingTrades } from './schema';
@@ -36,7 +36,7 @@ export const tradeFeeKey = (hash: string, account: string) => `${hash}|${account
 /** The network fee a wallet paid for a signed transaction: 0 when a delegate paid it (XLS-75). */
 function networkFee(blob: string | null): bigint {
   if (!blob) return 0n;
-  const tx = decode(blob) as { Fee?: string; Delegate?: string };
+  const tx = decodedTx(blob) as { Fee?: string; Delegate?: string };
   return tx.Delegate !== undefined ? 0n : BigInt(tx.Fee ?? '0');
 }
 

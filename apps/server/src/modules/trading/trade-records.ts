@@ -13,9 +13,11 @@ import {
   microsToUnits,
   unitsToMicros,
 } from '@ledgerpad/shared';
-import { decode, getBalanceChanges, type TransactionMetadata } from 'xrpl';
+import { getBalanceChanges, type TransactionMetadata } from 'xrpl';
 import { batchedCall, batchedRead } from '../../db/batched';
 import type { Db } from '../../db/client';
+import { rowsOf as resultRows } from '../../db/results';
+import { decodedTx } from '../../ledger/decoded-tx';
 import type { ObligationSource, Obligations } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
 import type { JobRunner } from '../../platform/jobs';
@@ -172,7 +174,7 @@ export class TradeRecorder {
     const sub = await this.submissionByHash(hash);
     if (!sub || sub.status !== 'success' || !sub.meta || sub.userId === null || sub.walletId === null)
       return null;
-    const tx = decode(sub.txBlob) as Record<string, unknown> & { Fee?: string };
+    const tx = decodedTx(sub.txBlob) as Record<string, unknown> & { Fee?: string };
     let pay: LedgerAmount;
     let get: LedgerAmount;
     if (tx.TransactionType === 'Payment' && tx.SendMax !== undefined) {
@@ -187,8 +189,9 @@ export class TradeRecorder {
       payAsset.kind === 'xrp' || (getAsset.kind !== 'xrp' && (await this.isQuote(payAsset))) ? 'BUY' : 'SELL';
     const [token, quote] = side === 'BUY' ? [getAsset, payAsset] : [payAsset, getAsset];
     if (token.kind !== 'iou') return null;
+    const changes = getBalanceChanges(sub.meta as TransactionMetadata);
     const moved = tradeMoved(
-      getBalanceChanges(sub.meta as TransactionMetadata),
+      changes,
       sub.account,
       payAsset,
       getAsset,
@@ -197,13 +200,7 @@ export class TradeRecorder {
     );
     if (moved.received.lte(0) || moved.spent.lte(0)) return null;
     const notional = side === 'BUY' ? moved.spent : moved.received;
-    const fee = await this.platformFee(
-      sub.userId,
-      token,
-      quote,
-      notional,
-      getBalanceChanges(sub.meta as TransactionMetadata),
-    );
+    const fee = await this.platformFee(sub.userId, token, quote, notional, changes);
     const listed = await this.deps.tokens.byIssuer(token.issuer, token.currency);
     // A trade of an all-or-nothing Batch carried its fee as the Batch's next inner transaction:
     // applied together, so the fee is paid — that payment's amount, recorded with the row.
@@ -241,7 +238,7 @@ export class TradeRecorder {
   private async feeOfBatch(batchHash: string): Promise<{ hash: string; fee: string } | undefined> {
     const row = await this.feeRowOf(batchHash);
     if (row?.status !== 'success') return undefined;
-    const amount = (decode(row.txBlob) as { Amount?: LedgerAmount }).Amount;
+    const amount = (decodedTx(row.txBlob) as { Amount?: LedgerAmount }).Amount;
     return amount === undefined ? undefined : { hash: row.hash, fee: plain(amountValue(amount)) };
   }
 
@@ -313,11 +310,17 @@ export class TradeRecorder {
       .returning();
     const fresh = new Map(inserted.map((r) => [r.hash, r]));
     const out = new Map<string, TradeRow>();
+    // The rows whose Batch paid their fee turn paid together, in one update (issue 40: a validated
+    // ledger's trades are recorded in one transaction; each alone was a few statements a trade).
+    const paid: Array<{ tradeId: number; hash: string }> = [];
     for (const { values, paidBy } of items) {
       const row = fresh.get(values.hash);
       if (!row || out.has(row.hash)) continue;
-      out.set(row.hash, await this.afterInsert(tx, row, paidBy));
+      out.set(row.hash, row);
+      if (paidBy) paid.push({ tradeId: row.id, hash: paidBy });
+      else await this.afterInsert(tx, row);
     }
+    for (const row of await this.deps.settlement.paidInBatch(tx, paid)) out.set(row.hash, row);
     const missing = items.filter((i) => !out.has(i.values.hash)).map((i) => i.values.hash);
     if (missing.length) {
       const existing = await tx.select().from(tradingTrades).where(inArray(tradingTrades.hash, missing));
@@ -326,10 +329,8 @@ export class TradeRecorder {
     return items.map((i) => out.get(i.values.hash)!);
   }
 
-  /** A row the insert just made: its fee paid by its Batch, accounted, or its fee job (once). */
-  private async afterInsert(tx: Db, row: TradeRow, paidBy: string | undefined): Promise<TradeRow> {
-    // The Batch paid it: paid now, its accruals in this transaction, no job.
-    if (paidBy) return (await this.deps.settlement.paidInBatch(tx, row.id, paidBy)) ?? row;
+  /** A row the insert just made, its fee not paid by its Batch: accounted if paid, or its fee job (once). */
+  private async afterInsert(tx: Db, row: TradeRow): Promise<void> {
     // A fee paid by the trade's own transaction is accounted with the row, once (the insert ran).
     await this.deps.settlement.recorded(tx, row);
     if (row.feeStatus === 'pending') {
@@ -343,7 +344,6 @@ export class TradeRecorder {
         tx,
       );
     }
-    return row;
   }
 
   /**
@@ -406,69 +406,55 @@ export function tradingObligations(
   feePercent: (userId: number) => Promise<string>,
 ): ObligationSource {
   // Every funds check asks: the wallets checked in one turn (a burst of claims or swaps) are read
-  // with three statements together instead of three each (db/batched.ts).
+  // together (db/batched.ts), and the three kinds of debt in one statement, not three (issue 40: a
+  // hot launch's buy is checked twice, before its probe and under its funds lease).
   const rowsOf = batchedRead(async (accounts: string[]) => {
-    const [pending, unrecorded, resting] = await Promise.all([
-      db
-        .select({ account: tradingTrades.walletAddress, quote: tradingTrades.quote, fee: tradingTrades.fee })
-        .from(tradingTrades)
-        // Owed fees of self-custody wallets too: the wallet keeps what it must still pay.
-        .where(
-          and(
-            inArray(tradingTrades.walletAddress, accounts),
-            inArray(tradingTrades.feeStatus, ['pending', 'owed']),
-          ),
-        ),
-      db
-        .select({
-          account: ledgerSubmissions.account,
-          blob: ledgerSubmissions.txBlob,
-          userId: ledgerSubmissions.userId,
-        })
-        .from(ledgerSubmissions)
-        .leftJoin(tradingTrades, eq(tradingTrades.hash, ledgerSubmissions.hash))
-        .where(
-          and(
-            inArray(ledgerSubmissions.account, accounts),
-            // Swaps always move something when they succeed (a limit order that only rests has no
-            // record, ever: its fee is counted with the resting orders below).
-            eq(ledgerSubmissions.purpose, 'swap'),
-            eq(ledgerSubmissions.status, 'success'),
-            isNull(tradingTrades.id),
-            // A Batch's trade paid its fee in the same Batch: nothing is owed.
-            isNull(ledgerSubmissions.parentHash),
-            gt(ledgerSubmissions.updatedAt, sql`now() - interval '10 minutes'`),
-          ),
-        ),
-      db
-        .select({
-          account: tradingOrders.walletAddress,
-          userId: tradingOrders.userId,
-          quote: tradingOrders.quote,
-          remaining: tradingOrders.remainingTokens,
-          price: tradingOrders.price,
-        })
-        .from(tradingOrders)
-        .where(
-          and(
-            inArray(tradingOrders.walletAddress, accounts),
-            eq(tradingOrders.orderType, 'BUY'),
-            inArray(tradingOrders.status, [...RESTING_STATUSES]),
-          ),
-        ),
-    ]);
-    const by = new Map<
-      string,
-      { pending: typeof pending; unrecorded: typeof unrecorded; resting: typeof resting }
-    >();
+    const kinds = await db.execute(sql`
+      select 'pending' as kind, ${tradingTrades.walletAddress} as account, ${tradingTrades.quote} as quote,
+             ${tradingTrades.fee}::text as a, null::text as b, null::integer as user_id
+        from ${tradingTrades}
+        -- Owed fees of self-custody wallets too: the wallet keeps what it must still pay.
+        where ${and(
+          inArray(tradingTrades.walletAddress, accounts),
+          inArray(tradingTrades.feeStatus, ['pending', 'owed']),
+        )}
+      union all
+      select 'unrecorded', ${ledgerSubmissions.account}, null, null, ${ledgerSubmissions.txBlob},
+             ${ledgerSubmissions.userId}
+        from ${ledgerSubmissions}
+        left join ${tradingTrades} on ${eq(tradingTrades.hash, ledgerSubmissions.hash)}
+        where ${and(
+          inArray(ledgerSubmissions.account, accounts),
+          // Swaps always move something when they succeed (a limit order that only rests has no
+          // record, ever: its fee is counted with the resting orders below).
+          eq(ledgerSubmissions.purpose, 'swap'),
+          eq(ledgerSubmissions.status, 'success'),
+          isNull(tradingTrades.id),
+          // A Batch's trade paid its fee in the same Batch: nothing is owed.
+          isNull(ledgerSubmissions.parentHash),
+          gt(ledgerSubmissions.updatedAt, sql`now() - interval '10 minutes'`),
+        )}
+      union all
+      select 'resting', ${tradingOrders.walletAddress}, ${tradingOrders.quote},
+             ${tradingOrders.remainingTokens}::text, ${tradingOrders.price}::text, ${tradingOrders.userId}
+        from ${tradingOrders}
+        where ${and(
+          inArray(tradingOrders.walletAddress, accounts),
+          eq(tradingOrders.orderType, 'BUY'),
+          inArray(tradingOrders.status, [...RESTING_STATUSES]),
+        )}`);
+    const by = new Map<string, Debts>();
     const of = (account: string) => {
       let e = by.get(account);
       if (!e) by.set(account, (e = { pending: [], unrecorded: [], resting: [] }));
       return e;
     };
-    for (const r of pending) of(r.account).pending.push(r);
-    for (const r of unrecorded) of(r.account).unrecorded.push(r);
-    for (const r of resting) of(r.account).resting.push(r);
+    type Row = { kind: string; account: string; quote: string; a: string; b: string; user_id: number | null };
+    for (const r of resultRows<Row>(kinds)) {
+      if (r.kind === 'pending') of(r.account).pending.push({ quote: r.quote, fee: r.a });
+      else if (r.kind === 'unrecorded') of(r.account).unrecorded.push({ blob: r.b, userId: r.user_id });
+      else of(r.account).resting.push({ userId: r.user_id!, quote: r.quote, remaining: r.a, price: r.b });
+    }
     return by;
   });
   return async (account) => {
@@ -477,16 +463,15 @@ export function tradingObligations(
   };
 }
 
+/** A wallet's debts as `tradingObligations` reads them. */
+interface Debts {
+  pending: Array<{ quote: string; fee: string }>;
+  unrecorded: Array<{ blob: string; userId: number | null }>;
+  resting: Array<{ userId: number; quote: string; remaining: string; price: string }>;
+}
+
 async function owedFrom(
-  {
-    pending,
-    unrecorded,
-    resting,
-  }: {
-    pending: Array<{ quote: string; fee: string }>;
-    unrecorded: Array<{ blob: string; userId: number | null }>;
-    resting: Array<{ userId: number; quote: string; remaining: string; price: string }>;
-  },
+  { pending, unrecorded, resting }: Debts,
   rlusdIssuer: () => Promise<string | undefined>,
   feePercent: (userId: number) => Promise<string>,
 ): Promise<Obligations> {
@@ -504,7 +489,7 @@ async function owedFrom(
     return percents.get(userId)!;
   };
   for (const u of unrecorded) {
-    const tx = decode(u.blob) as { SendMax?: LedgerAmount; TakerGets?: LedgerAmount };
+    const tx = decodedTx(u.blob) as { SendMax?: LedgerAmount; TakerGets?: LedgerAmount };
     const paid = tx.SendMax ?? tx.TakerGets;
     if (paid === undefined) continue;
     const value = amountValue(paid);
