@@ -113,6 +113,19 @@ describe('a new holder’s curve buy that meets a ladder block mid-ledger', () =
         (r) => (decode(r.txBlob) as { DeliverMin: { value: string } }).DeliverMin.value,
       );
       expect(floors[1]).toBe(floors[0]);
+      // The second attempt was signed on the sequences the first left unused: no gap to fill.
+      const fills = await t.database.db
+        .select()
+        .from(ledgerSubmissions)
+        .where(
+          and(
+            eq(ledgerSubmissions.account, wallet.address),
+            eq(ledgerSubmissions.purpose, 'sequence-gap-fill'),
+          ),
+        );
+      expect(fills).toEqual([]);
+      // Its Batch took the next sequence after the first (whose line and trade gave theirs back).
+      expect(trades[1]!.sequence).toBe(trades[0]!.sequence + 1);
       const rows = await t.database.db
         .select()
         .from(tradingTrades)
