@@ -93,29 +93,38 @@ export async function settle(ctx: SettleContext, verdicts: Verdict[]): Promise<v
   // unused sequences are given back (or filled) from the last down, before their outer's, so a
   // Batch that never applied hands all of its sequences back.
   const release: SubmissionRow[] = [];
+  // Callers hear of an outcome once its unused sequences are back (issue 40: a trade whose Batch
+  // rolled back is signed again at once, on the sequences its first Batch left unused).
+  const answers: Array<() => void> = [];
   for (const v of inner) {
     const row = byHash.get(v.hash);
     if (!row || !ours.has(v.hash)) continue;
     if (!v.consumed) release.push(row);
     for (const listener of ctx.finalizedListeners) listener(row);
   }
-  for (const { v, t } of live) {
-    const row = byHash.get(v.hash);
-    if (!row) continue;
-    const outcome = outcomeOf(row);
-    for (const w of t.waiters) w.resolve(outcome);
-    if (row.status === 'failed') {
-      ctx.log.warn(
-        { hash: v.hash, account: row.account, sequence: row.sequence, result: row.result },
-        'transaction failed',
-      );
+  try {
+    for (const { v, t } of live) {
+      const row = byHash.get(v.hash);
+      if (!row) continue;
+      const outcome = outcomeOf(row);
+      answers.push(() => {
+        for (const w of t.waiters) w.resolve(outcome);
+      });
+      if (row.status === 'failed') {
+        ctx.log.warn(
+          { hash: v.hash, account: row.account, sequence: row.sequence, result: row.result },
+          'transaction failed',
+        );
+      }
+      if (!ours.has(v.hash)) continue;
+      if (!v.consumed && row.txType === 'Batch') release.push(row);
+      else if (!v.consumed) await ctx.releaseSequence(row);
+      for (const listener of ctx.finalizedListeners) listener(row);
     }
-    if (!ours.has(v.hash)) continue;
-    if (!v.consumed && row.txType === 'Batch') release.push(row);
-    else if (!v.consumed) await ctx.releaseSequence(row);
-    for (const listener of ctx.finalizedListeners) listener(row);
+    release.sort((a, b) => a.account.localeCompare(b.account) || b.sequence - a.sequence);
+    for (const row of release) await ctx.releaseSequence(row);
+  } finally {
+    for (const answer of answers) answer();
   }
-  release.sort((a, b) => a.account.localeCompare(b.account) || b.sequence - a.sequence);
-  for (const row of release) await ctx.releaseSequence(row);
   if (ctx.tracked.size === 0) for (const w of ctx.idleWaiters.splice(0)) w();
 }

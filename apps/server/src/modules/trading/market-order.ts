@@ -80,6 +80,19 @@ const LINE_BATCH_FEES = 5;
 /** Rounds of a trade that follows another action's TrustSet of its line (as ensureLine's). */
 const LINE_ROUNDS_IN_TRADE = 3;
 
+/**
+ * Attempts at a custodial trade whose all-or-nothing Batch applied but rolled the trade back (issue
+ * 40): the first and up to two more, each a new intent signed only after the one before it was
+ * validated as rolled back (so two can never both execute), each with the first attempt's floor.
+ */
+const TRADE_ATTEMPTS = 3;
+
+/** Validated ledgers a retry waits for the market to fill at the floor again (the keeper's next round). */
+const RETRY_WAIT_LEDGERS = 2;
+
+/** The intent of the n-th attempt of a trade (n ≥ 2); the first is the intent itself. */
+const attemptIntent = (intent: string, n: number): string => (n === 1 ? intent : `${intent}#attempt-${n}`);
+
 /** tfInnerBatchTxn: what marks a Batch's inner transaction (XLS-56). */
 const TF_INNER_BATCH_TXN: number = GlobalFlags.tfInnerBatchTxn;
 
@@ -164,7 +177,7 @@ export abstract class MarketOrders extends Quotes {
     const intent = `swap:${userId}:${idempotencyKey ?? randomUUID()}`;
     if (!serverSigns(wallet.kind as WalletKind)) return this.swapIntent(userId, wallet, m, order, intent);
     // A retried request (same Idempotency-Key) gets the first one's trade: nothing checked or signed again.
-    const done = await this.deps.submissions.existing(`${intent}:trade`);
+    const done = await this.recordedTrade(intent);
     if (done) return this.swapResult(wallet.address, m, order, done);
     const ready = await this.prepareTrade(userId, wallet, m, order, intent);
     return this.trade(userId, m, ready);
@@ -360,7 +373,7 @@ export abstract class MarketOrders extends Quotes {
             slippage: b.slippage,
             ...(o.expected ? { expected: o.expected, expectedInBatch: true } : {}),
           };
-          const done = await this.deps.submissions.existing(`${intent}:trade`);
+          const done = await this.recordedTrade(intent);
           if (done) return this.item(o.walletAddress, await this.swapResult(wallet.address, m, order, done));
           if (!serverSigns(wallet.kind as WalletKind)) {
             // A self-custody wallet trades through its delegate when it granted one, otherwise
@@ -574,9 +587,11 @@ export abstract class MarketOrders extends Quotes {
         else await this.requireQuoteToken(userId, o.wallet.address, m, o.amount);
         await funds.requireXrp(o.wallet.address, { ...spendXrp, transactions });
       };
+      // A later attempt keeps the first one's floor: the user's, not one moved with the market.
+      let kept: Decimal | undefined;
       const signNow = async () => {
-        const sim = !screen || o.batch ? await simulated() : undefined;
-        const floor = minimumReceive(screen ?? sim!.received, o.slippage);
+        const sim = (!screen && !kept) || o.batch ? await simulated() : undefined;
+        const floor = kept ?? minimumReceive(screen ?? sim!.received, o.slippage);
         const trade = marketPayment(o.wallet.address, pay, spend, get, floor);
         if (o.sendMax)
           trade.SendMax = { currency: m.token.currency, issuer: m.token.issuer, value: o.sendMax };
@@ -587,7 +602,9 @@ export abstract class MarketOrders extends Quotes {
       // by now, or a TrustSet of it is in flight (the add-trustline button, a limit order, another
       // instance): that one is followed and the trade signed once it is final — one TrustSet per
       // line, as ensureLine (trust-line.ts) keeps it.
+      let attempt = 1;
       for (let round = 1; ; round++) {
+        const intent = attemptIntent(o.intent, attempt);
         const signed = await funds.withAccount(o.wallet.address, async () => {
           let line = o.line;
           if (line && (await this.canHold(o.wallet.address, line))) line = undefined;
@@ -604,18 +621,18 @@ export abstract class MarketOrders extends Quotes {
             ...(line
               ? [
                   {
-                    intentKey: `${o.intent}:line`,
+                    intentKey: `${intent}:line`,
                     tx: this.trustLineRequest(userId, o.wallet, line, '', 'swap-trustline').tx,
                     purpose: 'swap-trustline',
                   },
                 ]
               : []),
-            { intentKey: `${o.intent}:trade`, tx: { ...trade }, purpose: 'swap' },
-            ...(feeTx ? [{ intentKey: `${o.intent}:fee`, tx: feeTx, purpose: FEE_PURPOSE }] : []),
+            { intentKey: `${intent}:trade`, tx: { ...trade }, purpose: 'swap' },
+            ...(feeTx ? [{ intentKey: `${intent}:fee`, tx: feeTx, purpose: FEE_PURPOSE }] : []),
           ];
           if (inner.length > 1) {
             const batch: BatchRequest = {
-              intentKey: `${o.intent}:batch`,
+              intentKey: `${intent}:batch`,
               account: o.wallet.address,
               mode: 'allOrNothing',
               purpose: 'swap-batch',
@@ -634,7 +651,7 @@ export abstract class MarketOrders extends Quotes {
             };
           }
           const req: SubmitRequest = {
-            intentKey: `${o.intent}:trade`,
+            intentKey: `${intent}:trade`,
             account: o.wallet.address,
             tx: { ...trade },
             purpose: 'swap',
@@ -660,11 +677,73 @@ export abstract class MarketOrders extends Quotes {
         }
         if (signed.kind === 'batch') {
           const { inner } = await submissions.followBatch(signed.batch, signed.row);
-          return this.swapResult(o.wallet.address, m, o, inner[signed.at]!);
+          const outcome = inner[signed.at]!;
+          // Issue 40: the Batch applied but its trade failed, so all of it rolled back (validated:
+          // it can never apply now). In a hot launch that is a buy that met the ladder mid-ledger
+          // — its fine steps crossed by the buys signed beside it, the rest of the curve in blocks
+          // priced at their average — while the curve itself is still within the floor, as the
+          // keeper's next round shows. Tried again as a new intent, at the first attempt's floor,
+          // once the market fills at that floor again.
+          const floor = (signed.batch.inner[signed.at]!.tx as { DeliverMin?: LedgerAmount }).DeliverMin;
+          if (
+            outcome.result === 'rolled-back' &&
+            floor !== undefined &&
+            attempt < TRADE_ATTEMPTS &&
+            (await this.fillsAgain(o.wallet.address, o.type, m, spend, amountValue(floor)))
+          ) {
+            kept = amountValue(floor);
+            attempt += 1;
+            continue;
+          }
+          return this.swapResult(o.wallet.address, m, o, outcome);
         }
         return this.swapResult(o.wallet.address, m, o, await submissions.follow(signed.req, signed.row));
       }
     });
+  }
+
+  /**
+   * Whether a trade of `spend` would now receive at least `floor`: simulated against the open
+   * ledger, and again after each of the next validated ledgers (the keeper re-splits a crossed
+   * ladder right after the close) up to RETRY_WAIT_LEDGERS.
+   */
+  private async fillsAgain(
+    address: string,
+    side: TradeSide,
+    m: Market,
+    spend: string,
+    floor: Decimal,
+  ): Promise<boolean> {
+    for (let waited = 0; ; waited++) {
+      const sim = await this.simulate(address, side, m, spend);
+      if (sim.received.gte(floor)) return true;
+      if (waited >= RETRY_WAIT_LEDGERS || !(await this.nextLedger())) return false;
+    }
+  }
+
+  /** Resolves true once a ledger after the one validated now is validated (false after 5 s without one). */
+  private async nextLedger(): Promise<boolean> {
+    const { submissions } = this.deps;
+    const from = submissions.ledgerIndex;
+    for (let i = 0; i < 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (submissions.ledgerIndex > from) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The trade of an intent's last attempt: the first, or — where that one was rolled back with its
+   * Batch and tried again — the latest attempt recorded (a retried request answers what happened).
+   */
+  private async recordedTrade(intent: string): Promise<SubmissionOutcome | undefined> {
+    let done = await this.deps.submissions.existing(`${intent}:trade`);
+    for (let n = 2; done?.result === 'rolled-back' && n <= TRADE_ATTEMPTS; n++) {
+      const next = await this.deps.submissions.existing(`${attemptIntent(intent, n)}:trade`);
+      if (!next) break;
+      done = next;
+    }
+    return done;
   }
 
   /** The answer for a trade's final outcome (also for a retried request's recorded one). */
