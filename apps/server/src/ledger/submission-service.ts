@@ -216,6 +216,11 @@ export class SubmissionService {
     return this.tracker.validatedIndex;
   }
 
+  /** Resolves true once a ledger after `index` is validated (false after `timeoutMs` without one). */
+  validatedAfter(index: number, timeoutMs: number): Promise<boolean> {
+    return this.tracker.validatedAbove(index, timeoutMs);
+  }
+
   get reserves(): { baseFee: bigint; reserveBase: bigint; reserveIncrement: bigint } {
     const { baseFee, reserveBase, reserveIncrement } = this.tracker;
     return { baseFee, reserveBase, reserveIncrement };

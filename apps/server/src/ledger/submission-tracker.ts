@@ -56,6 +56,8 @@ export class SubmissionTracker implements SettleContext {
   reserveBase = DEFAULT_RESERVE_BASE_DROPS;
   reserveIncrement = DEFAULT_RESERVE_INCREMENT_DROPS;
   private lastTickLedger = 0;
+  /** Callers waiting for a validated ledger above an index (resolved by the ledger stream). */
+  private readonly ledgerWaiters = new Set<{ above: number; done: (seen: boolean) => void }>();
   private tickRunning: Promise<void> | undefined;
   private tickAgain = false;
   private stopped = false;
@@ -92,6 +94,7 @@ export class SubmissionTracker implements SettleContext {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const u of this.unsubscribers.splice(0)) u();
+    for (const w of [...this.ledgerWaiters]) w.done(false);
     await this.tickRunning;
   }
 
@@ -303,9 +306,32 @@ export class SubmissionTracker implements SettleContext {
     }
   }
 
+  /**
+   * Resolves true once a ledger above `above` is validated, false after `timeoutMs` without one
+   * (or when the tracker stops): woken by the ledger stream, never by polling.
+   */
+  validatedAbove(above: number, timeoutMs: number): Promise<boolean> {
+    if (this.validatedIndex > above) return Promise.resolve(true);
+    if (this.stopped) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter = {
+        above,
+        done: (seen: boolean) => {
+          clearTimeout(timer);
+          this.ledgerWaiters.delete(waiter);
+          resolve(seen);
+        },
+      };
+      const timer = setTimeout(() => waiter.done(false), timeoutMs);
+      this.ledgerWaiters.add(waiter);
+    });
+  }
+
   private applyLedgerInfo(r: Partial<LedgerStream>): void {
-    if (typeof r.ledger_index === 'number' && r.ledger_index > this.validatedIndex)
+    if (typeof r.ledger_index === 'number' && r.ledger_index > this.validatedIndex) {
       this.validatedIndex = r.ledger_index;
+      for (const w of [...this.ledgerWaiters]) if (this.validatedIndex > w.above) w.done(true);
+    }
     if (r.fee_base !== undefined) this.baseFee = BigInt(r.fee_base);
     if (r.reserve_base !== undefined) this.reserveBase = BigInt(r.reserve_base);
     if (r.reserve_inc !== undefined) this.reserveIncrement = BigInt(r.reserve_inc);

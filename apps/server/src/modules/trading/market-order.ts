@@ -722,14 +722,9 @@ export abstract class MarketOrders extends Quotes {
   }
 
   /** Resolves true once a ledger after the one validated now is validated (false after 5 s without one). */
-  private async nextLedger(): Promise<boolean> {
+  private nextLedger(): Promise<boolean> {
     const { submissions } = this.deps;
-    const from = submissions.ledgerIndex;
-    for (let i = 0; i < 100; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      if (submissions.ledgerIndex > from) return true;
-    }
-    return false;
+    return submissions.validatedAfter(submissions.ledgerIndex, 5_000);
   }
 
   /**
