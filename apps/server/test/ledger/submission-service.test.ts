@@ -121,6 +121,24 @@ describe('submission service', () => {
     expect(next.status).toBe('success');
   });
 
+  it('wakes a caller waiting for the next validated ledger when the stream reports it, and times out without one', async () => {
+    const index = rig.service.ledgerIndex;
+    // No close: the wait ends at its timeout, answering false (not a guess that a ledger passed).
+    const started = Date.now();
+    expect(await rig.service.validatedAfter(index, 150)).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    // An index already passed answers at once.
+    expect(await rig.service.validatedAfter(index - 1, 0)).toBe(true);
+    const waiting = rig.service.validatedAfter(index, 10_000);
+    let woke = false;
+    void waiting.then(() => (woke = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(woke).toBe(false);
+    rig.ledger.closeLedger();
+    expect(await waiting).toBe(true);
+    expect(rig.service.ledgerIndex).toBeGreaterThan(index);
+  });
+
   it('after a restart resubmits the recorded blob of an unsent transaction, signing nothing new', async () => {
     const dave = Wallet.generate();
     // Simulate a crash between "recorded" and "submitted": sign exactly as the service would and
