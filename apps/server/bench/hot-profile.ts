@@ -20,6 +20,10 @@ const kinds = (process.env.HOT_KIND ?? 'curve,amm').split(',') as Array<'curve' 
 const profileDir = process.env.HOT_PROF;
 const deployed = process.env.HOT_SHAPE !== 'one-process';
 const sockets = Number(process.env.HOT_SOCKETS ?? 0);
+// HOT_HEAP=<dir>: V8's sampling heap profiler runs through each burst; every second the live
+// (not yet collected) samples are read, and the read with the most bytes is written to
+// <dir>/<kind>-<users>.heapprofile (open in Chrome DevTools' Memory tab): where the peak's heap was allocated.
+const heapDir = process.env.HOT_HEAP;
 
 const db = await hotLaunchDatabase();
 const t = await createWalletTestApp(
@@ -43,6 +47,7 @@ try {
   for (const kind of kinds) {
     const printTimes = timeStatements(`the ${kind} burst`);
     if (profileDir) await session.post('Profiler.start');
+    const heap = heapDir ? await heapSampler(session) : undefined;
     const r = await hotBurst(world, kind, kind === 'curve' ? '0.5' : '0.02', {
       sockets,
       clientProcess: deployed,
@@ -50,6 +55,16 @@ try {
     if (profileDir) {
       const { profile } = await session.post('Profiler.stop');
       writeFileSync(`${profileDir}/${kind}-${users}.cpuprofile`, JSON.stringify(profile));
+    }
+    if (heap && heapDir) {
+      const peakProfile = await heap.stop();
+      writeFileSync(`${heapDir}/${kind}-${users}.heapprofile`, JSON.stringify(peakProfile.profile));
+      console.log(
+        kind,
+        'heap profile at its largest read:',
+        Math.round(peakProfile.bytes / 2 ** 20),
+        'MB sampled live',
+      );
     }
     printTimes();
     console.log(
@@ -75,4 +90,38 @@ try {
 } finally {
   await t.close();
   await db.close();
+}
+
+interface HeapNode {
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** Starts V8's sampling heap profiler and keeps the largest of its once-a-second live reads. */
+async function heapSampler(session: Session) {
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024 });
+  const total = (n: HeapNode): number => n.children.reduce((sum, c) => sum + total(c), n.selfSize);
+  let best = { bytes: 0, profile: undefined as unknown };
+  let reading = false;
+  const read = async () => {
+    if (reading) return;
+    reading = true;
+    try {
+      const { profile } = await session.post('HeapProfiler.getSamplingProfile');
+      const bytes = total(profile.head as unknown as HeapNode);
+      if (bytes > best.bytes) best = { bytes, profile };
+    } finally {
+      reading = false;
+    }
+  };
+  const timer = setInterval(() => void read(), 1000);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await read();
+      await session.post('HeapProfiler.stopSampling');
+      return best;
+    },
+  };
 }

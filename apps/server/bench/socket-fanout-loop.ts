@@ -6,8 +6,12 @@ import { textFrame } from '../src/realtime/hub';
 // bench/socket-fanout-loop.ts 9000`; both ends live in this process, so N ≤ ~9,500 under a 20,000
 // file limit), one frame written to all of them per round, the loop's CPU time (user + system,
 // the system call included) per variant, 5 rounds each, alternating: ws.send, one write of the
-// pre-framed buffer, and that write behind the hub's checks.
+// pre-framed buffer, and that write behind the hub's checks. A fourth argument K > 1 sends K frames
+// per round (a ledger's trades): `perFrame` writes each to each socket, `together` writes the K
+// frames concatenated once per socket (the hub since issue 40), e.g.
+// `npx tsx bench/socket-fanout-loop.ts 1000 perFrame,together 200`.
 const N = Number(process.argv[2] ?? 10000);
+const K = Number(process.argv[4] ?? 1);
 const server = createServer();
 const wss = new WebSocketServer({ server, perMessageDeflate: false });
 const conns: WebSocket[] = [];
@@ -29,7 +33,7 @@ for (let i = 0; i < N; i += 250) {
           c.on('open', () => res());
           c.on('error', rej);
           c.on('message', () => {
-            got++;
+            got += 1 / K;
           });
           clients.push(c);
         }),
@@ -59,6 +63,16 @@ const variants: Record<string, () => void> = {
     const f = textFrame(payload);
     for (const ws of conns) (ws as unknown as { _socket: Sock })._socket.write(f);
   },
+  perFrame: () => {
+    for (let k = 0; k < K; k++) {
+      const f = textFrame(payload);
+      for (const ws of conns) (ws as unknown as { _socket: Sock })._socket.write(f);
+    }
+  },
+  together: () => {
+    const f = Buffer.concat(Array.from({ length: K }, () => textFrame(payload)));
+    for (const ws of conns) (ws as unknown as { _socket: Sock })._socket.write(f);
+  },
   socketWriteChecks: () => {
     const f = textFrame(payload);
     for (const ws of conns) {
@@ -78,7 +92,7 @@ for (let round = 0; round < 5; round++) {
     variants[v]!();
     const c = process.cpuUsage(c0);
     (res[v] ??= []).push((c.user + c.system) / 1000);
-    while (got < N) await new Promise((r) => setImmediate(r));
+    while (got < N - 1e-6) await new Promise((r) => setImmediate(r));
     await new Promise((r) => setTimeout(r, 50));
   }
 }

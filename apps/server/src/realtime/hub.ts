@@ -37,6 +37,8 @@ interface Connection {
 interface TopicEntry {
   conns: Set<Connection>;
   unsubscribe: () => void;
+  /** Events heard this turn of the event loop, fanned out together at its end. */
+  pending: unknown[];
 }
 
 /**
@@ -101,7 +103,16 @@ export class SocketHub {
   private readonly maxSubscriptions: number;
   private readonly maxMessagesPerSecond: number;
   /** Counters for tests, the bench and health checks. */
-  readonly stats = { droppedSlow: 0, droppedDead: 0, sent: 0, lastFanOutMs: 0, lastFanOutSockets: 0 };
+  readonly stats = {
+    droppedSlow: 0,
+    droppedDead: 0,
+    /** Messages delivered to sockets. */
+    sent: 0,
+    /** Deliveries of a fan-out: one per socket, however many messages it carried. */
+    fanOutWrites: 0,
+    lastFanOutMs: 0,
+    lastFanOutSockets: 0,
+  };
 
   constructor(private readonly opts: HubOptions) {
     this.maxSubscriptions = opts.maxSubscriptions ?? SOCKET_MAX_SUBSCRIPTIONS;
@@ -238,9 +249,9 @@ export class SocketHub {
   private join(conn: Connection, topic: string): void {
     let entry = this.topics.get(topic);
     if (!entry) {
-      const conns = new Set<Connection>();
-      const unsubscribe = this.opts.bus.subscribe(topic, (payload) => this.fanOut(conns, payload));
-      entry = { conns, unsubscribe };
+      const created: TopicEntry = { conns: new Set(), unsubscribe: () => {}, pending: [] };
+      created.unsubscribe = this.opts.bus.subscribe(topic, (payload) => this.queue(created, payload));
+      entry = created;
       this.topics.set(topic, entry);
     }
     entry.conns.add(conn);
@@ -256,26 +267,41 @@ export class SocketHub {
     }
   }
 
-  private fanOut(conns: Set<Connection>, payload: unknown): void {
+  /**
+   * A ledger's trades reach a topic as one event each, all in one turn of the event loop: they are
+   * gathered and written to each socket together at the end of that turn. Each is still its own
+   * WebSocket message, but a socket gets one write of all of them instead of one per trade — a hot
+   * launch's ledger of 200 trades to 1,000 page sockets was 200,000 write calls (10–25 µs each,
+   * seconds of CPU per ledger, and as many write requests held on the heap while a reader lagged).
+   */
+  private queue(entry: TopicEntry, payload: unknown): void {
+    entry.pending.push(payload);
+    if (entry.pending.length === 1) setImmediate(() => this.fanOut(entry));
+  }
+
+  private fanOut(entry: TopicEntry): void {
+    const payloads = entry.pending.splice(0);
+    if (payloads.length === 0) return;
     // Serialised, UTF-8 encoded and framed once for all sockets: each socket gets one write of the
-    // same buffer (ws.send would build a header and write twice per socket).
+    // same buffer (ws.send would build a header and write twice per socket, per message).
     const start = performance.now();
-    const data = Buffer.from(JSON.stringify(payload));
-    const frame = textFrame(data);
+    const data = payloads.map((p) => Buffer.from(JSON.stringify(p)));
+    const frames = data.length === 1 ? textFrame(data[0]!) : Buffer.concat(data.map(textFrame));
     // A socket dropped during the loop (a slow consumer) leaves the set; iterating a Set while
     // deleting visited entries is safe, so no copy of 10,000 entries per frame.
-    const sockets = conns.values();
+    const sockets = entry.conns.values();
     let sent = 0;
     // In slices of FAN_OUT_SLICE sockets (10–25 µs each, nearly all the write system call),
     // yielding to the event loop between them: 10,000 subscribers would otherwise hold every request
     // for 100–250 ms. (1,000 per slice added ~25 ms to a 10,000-socket fan-out; 2,500 nothing
-    // measurable: docs/realtime.md.) Each socket still gets the frames in publish order: the slices of two frames
-    // alternate in the immediate queue, the earlier frame's slice first, and a socket that
-    // subscribes meanwhile joins the end of the set, where the earlier frame's slices reach it first.
+    // measurable: docs/realtime.md.) Each socket still gets the frames in publish order: the slices of two fan-outs
+    // alternate in the immediate queue, the earlier one's slice first, and a socket that
+    // subscribes meanwhile joins the end of the set, where the earlier fan-out's slices reach it first.
     const slice = () => {
       let n = 0;
       for (let next = sockets.next(); !next.done; next = sockets.next()) {
-        this.send(next.value, data, frame);
+        this.sendMany(next.value, data, frames);
+        this.stats.fanOutWrites++;
         sent++;
         if (++n === FAN_OUT_SLICE) {
           setImmediate(slice);
@@ -288,17 +314,30 @@ export class SocketHub {
     slice();
   }
 
+  /** Messages already framed together in `frames`; through ws one by one where a direct write can't be made. */
+  private sendMany(conn: Connection, data: Buffer[], frames: Buffer): void {
+    if (data.length === 1) return this.send(conn, data[0]!, frames);
+    const { ws } = conn;
+    if (ws.readyState !== ws.OPEN) return;
+    if (this.dropIfSlow(conn)) return;
+    if (!writeFramed(ws, frames)) for (const d of data) ws.send(d, { binary: false });
+    this.stats.sent += data.length;
+  }
+
+  /** A client that doesn't read would make us buffer without bound: drop it instead. */
+  private dropIfSlow(conn: Connection): boolean {
+    if (conn.ws.bufferedAmount <= this.opts.maxBufferedBytes) return false;
+    // It reconnects (spec: exponential backoff) and refetches.
+    this.stats.droppedSlow++;
+    conn.ws.terminate();
+    this.drop(conn);
+    return true;
+  }
+
   private send(conn: Connection, data: string | Buffer, frame?: Buffer): void {
     const { ws } = conn;
     if (ws.readyState !== ws.OPEN) return;
-    // A client that doesn't read would make us buffer without bound: drop it instead. It
-    // reconnects (spec: exponential backoff) and refetches.
-    if (ws.bufferedAmount > this.opts.maxBufferedBytes) {
-      this.stats.droppedSlow++;
-      ws.terminate();
-      this.drop(conn);
-      return;
-    }
+    if (this.dropIfSlow(conn)) return;
     if (!frame || !writeFramed(ws, frame)) ws.send(data, { binary: false });
     this.stats.sent++;
   }

@@ -87,6 +87,35 @@ describe('live socket /ws', () => {
     b.close();
   });
 
+  it('writes the trades of one turn to each socket at once, each still its own message in order', async () => {
+    const open = async () => {
+      const s = await TestSocket.open(`${wsUrl}?token=${encodeURIComponent(await socketToken(t))}`);
+      await s.next('ready');
+      s.send({ event: 'subscribe', token: 'MANY', issuer: ISSUER });
+      await s.next('subscribed');
+      return s;
+    };
+    const [a, b] = [await open(), await open()];
+    const { stats } = t.app.realtime.hub;
+    const [writes, sent] = [stats.fanOutWrites, stats.sent];
+    // A ledger's trades, published in one turn as the indexer does (one event each).
+    const prices = Array.from({ length: 50 }, (_, i) => String(i + 1));
+    await Promise.all(prices.map((p) => t.app.realtime.publishTrade(trade('MANY', ISSUER, p))));
+    for (const s of [a, b]) {
+      const got = [];
+      for (const _ of prices) got.push((await s.next('new_trade')).data.price);
+      expect(got).toEqual(prices);
+    }
+    expect(stats.sent - sent).toBe(100);
+    expect(stats.fanOutWrites - writes).toBe(2);
+    // A trade of a later turn is a write of its own.
+    await t.app.realtime.publishTrade(trade('MANY', ISSUER, '51'));
+    for (const s of [a, b]) expect((await s.next('new_trade')).data.price).toBe('51');
+    expect(stats.fanOutWrites - writes).toBe(4);
+    a.close();
+    b.close();
+  });
+
   it('sends orderUpdated only to the owner’s sockets', async () => {
     const alice = await t.signIn('alice');
     const bob = await t.signIn('bob');
