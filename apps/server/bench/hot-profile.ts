@@ -47,6 +47,15 @@ try {
   for (const kind of kinds) {
     const printTimes = timeStatements(`the ${kind} burst`);
     if (profileDir) await session.post('Profiler.start');
+    if (heapDir) {
+      await session.post('HeapProfiler.collectGarbage');
+      console.log(
+        kind,
+        'heap used before the burst, after a full GC:',
+        Math.round(process.memoryUsage().heapUsed / 2 ** 20),
+        'MB',
+      );
+    }
     const heap = heapDir ? await heapSampler(session) : undefined;
     const r = await hotBurst(world, kind, kind === 'curve' ? '0.5' : '0.02', {
       sockets,

@@ -2,7 +2,7 @@ import { atLeast, atMost, report, reportFailure, type Figure } from '../../../sc
 import { benchAirdrops } from './airdrops';
 import { benchBonding } from './bonding';
 import { benchDeploy } from './deploy';
-import { benchHotLaunch, type HotLaunchBenchResult } from './hot-launch';
+import { benchHotLaunchAlone, type HotLaunchBenchResult } from './hot-launch';
 import { benchFirstStartMemory, MEMORY_TARGETS as MEMORY } from './first-start-memory';
 import { benchIndexer, INDEXER_TARGETS } from './indexer';
 import { benchMarket } from './market';
@@ -258,7 +258,7 @@ const sections: Array<Section<unknown>> = [
   }),
   section({
     name: `hot launch (${HOT_LAUNCH_USERS.toLocaleString('en-US')} users buy a new curve token, then a new AMM token, over HTTP)`,
-    run: () => benchHotLaunch({ users: HOT_LAUNCH_USERS }),
+    run: () => benchHotLaunchAlone(HOT_LAUNCH_USERS),
     figures: (r) => [
       ...hotLaunchFigures(r, 'curve'),
       ...hotLaunchFigures(r, 'amm'),
