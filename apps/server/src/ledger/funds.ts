@@ -44,7 +44,8 @@ export interface XrpCheck {
 
 export interface FundsDeps {
   db: Db;
-  client: Client;
+  /** Reads only (ledger/local-ledger.ts: in-process when the embedded ledger runs in this thread). */
+  client: Pick<Client, 'request'>;
   submissions: SubmissionService;
   /** How long one lease may be held (it is given back as soon as the action is signed). */
   leaseMs?: number;

@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import { rowsOf } from '../db/results';
 import { badRequest } from '../lib/errors';
 import type { XrplConnection } from './connection';
+import { ledgerReader } from './local-ledger';
 import { ledgerAccounts } from './schema';
 import { asError, rippledErrorName, type SubmissionRow } from './submission-types';
 
@@ -174,7 +175,10 @@ export class SequenceAllocator {
 
   private async ledgerSequence(account: string): Promise<number> {
     try {
-      const info = await this.connection.client.request({
+      // In-process when the embedded ledger runs in this thread: an airdrop burst's first trust
+      // lines read 500 claimers' sequences at once (only the account's own transactions move it,
+      // and none of ours are sent before this read).
+      const info = await ledgerReader(this.connection.client, this.connection.local).request({
         command: 'account_info',
         account,
         ledger_index: 'current',

@@ -7,6 +7,7 @@ import { verifyMasterKey } from '../keys/key-check';
 import { loadKeyring } from '../keys/key-file';
 import { isXrplConnection, type LedgerConnection, type XrplConnection } from '../ledger/connection';
 import { Funds } from '../ledger/funds';
+import { ledgerReader } from '../ledger/local-ledger';
 import { SubmissionService } from '../ledger/submission-service';
 import { createMemoryBus, type EventBus } from '../realtime/event-bus';
 import { createPostgresBus } from '../realtime/pg-event-bus';
@@ -124,7 +125,9 @@ export async function createPlatform(deps: PlatformDeps): Promise<Platform> {
       })
     : undefined;
   const funds =
-    submissions && connection ? new Funds({ db, client: connection.client, submissions }) : undefined;
+    submissions && connection
+      ? new Funds({ db, client: ledgerReader(connection.client, connection.local), submissions })
+      : undefined;
   const intents =
     submissions && connection
       ? new IntentService({ db, connection, submissions, funds, log: log.child({ component: 'intents' }) })

@@ -1,4 +1,5 @@
 import { lockedByToken } from '../../ledger/escrows';
+import { ledgerReader, type LedgerReader } from '../../ledger/local-ledger';
 import { LedgerEntry, RippledError, type AccountLinesTrustline, type Client } from 'xrpl';
 import {
   currencyToTicker,
@@ -37,6 +38,19 @@ export abstract class WalletReads extends WalletRecords {
     return this.deps.connection.client;
   }
 
+  /**
+   * The client for reads: answered in-process by the embedded ledger when it runs in this thread
+   * (ledger/local-ledger.ts). A claim burst reads every claimer's account and trust lines; over
+   * the socket each read was JSON and a frame both ways on the thread that also applies the claims.
+   */
+  private get reader(): LedgerReader {
+    if (!this.deps.connection) throw ledgerUnavailable();
+    const { client, local } = this.deps.connection;
+    if (this.readerOf?.client !== client) this.readerOf = { client, reader: ledgerReader(client, local) };
+    return this.readerOf.reader;
+  }
+  private readerOf: { client: Client; reader: LedgerReader } | undefined;
+
   async accountState(address: string): Promise<AccountState> {
     const root = await this.validatedRoot(address);
     return root
@@ -54,7 +68,7 @@ export abstract class WalletReads extends WalletRecords {
   /** The account's root at the validated ledger; undefined when the account does not exist. */
   private async validatedRoot(address: string) {
     try {
-      const info = await this.client.request({
+      const info = await this.reader.request({
         command: 'account_info',
         account: address,
         ledger_index: 'validated',
@@ -79,7 +93,7 @@ export abstract class WalletReads extends WalletRecords {
   async lines(
     address: string,
     peer?: string,
-    reader: Pick<Client, 'request'> = this.client,
+    reader: Pick<Client, 'request'> = this.reader,
   ): Promise<AccountLinesTrustline[]> {
     const out: AccountLinesTrustline[] = [];
     let marker: unknown;
