@@ -2,7 +2,8 @@ import { PGlite } from '@electric-sql/pglite';
 
 /**
  * PGlite's synchronous time per statement text from now until the returned function is called,
- * which prints the total and the 40 costliest (issue 40's profiling, bench/hot-profile.ts). Every
+ * which prints the total and the 40 costliest (issue 40's profiling, bench/hot-profile.ts), each text
+ * cut at HOT_SQL_CHARS characters (140; more to tell statements of one table apart). Every
  * statement passes through `execProtocolRawSync` as protocol messages: a Parse (or simple Query)
  * message names the text, and the Bind/Execute/Sync after it are counted to it. Wall time inside the
  * synchronous call: on a loaded machine it also counts the time the thread was not on a core.
@@ -13,7 +14,11 @@ export function timeStatements(label: string): () => void {
   const original = proto.execProtocolRawSync;
   let current = '?';
   let total = 0;
-  const text = (bytes: Uint8Array) => Buffer.from(bytes).toString().replace(/\s+/g, ' ').slice(0, 140);
+  const text = (bytes: Uint8Array) =>
+    Buffer.from(bytes)
+      .toString()
+      .replace(/\s+/g, ' ')
+      .slice(0, Number(process.env.HOT_SQL_CHARS ?? 140));
   proto.execProtocolRawSync = function (this: unknown, ...args: unknown[]) {
     const msg = args[0] as Uint8Array;
     const parse = msg[0] === 0x50; // 'P': int32 length, statement name, query text (C strings)

@@ -21,3 +21,35 @@ export function decodedTx(blob: string): Readonly<Record<string, unknown>> {
   kept.set(blob, tx);
   return tx;
 }
+
+/**
+ * A signed transaction's `Flags` (0 without the field), read from the blob's leading fields instead
+ * of decoding all of it: a settling Batch needs only its mode, and its blob carries every inner
+ * transaction (issue 40: the settle of a hot launch's ledger decoded hundreds of them just for
+ * that). Fields are in canonical order, by type code then field code: the UInt16 fields (type 1,
+ * TransactionType among them), then the UInt32 ones, NetworkID (field 1) before Flags (field 2).
+ * Anything it does not expect there, it hands to the full decode.
+ */
+export function txFlags(blob: string): number {
+  const known = kept.get(blob);
+  if (known) return Number(known.Flags ?? 0);
+  const byte = (i: number) => parseInt(blob.slice(2 * i, 2 * i + 2), 16);
+  const bytes = blob.length / 2;
+  let i = 0;
+  while (i < bytes) {
+    const header = byte(i);
+    const type = header >> 4;
+    let field = header & 15;
+    let at = i + 1;
+    // Type code 0: ≥ 16, past the UInt32 fields; so no Flags.
+    if (type === 0 || type > 2) return 0;
+    if (field === 0) field = byte(at++);
+    if (type === 2 && field === 2) {
+      if (at + 4 > bytes) break;
+      return parseInt(blob.slice(2 * at, 2 * at + 8), 16) >>> 0;
+    }
+    if (type === 2 && field > 2) return 0;
+    i = at + (type === 1 ? 2 : 4);
+  }
+  return Number(decodedTx(blob).Flags ?? 0);
+}

@@ -147,7 +147,11 @@ export async function signAndRecord(
           ...innerBatchTx(r, sequence + 1 + k),
         }));
         if (inner.length) e.txJson.RawTransactions = inner.map((i) => ({ RawTransaction: i.tx }));
-        const signed = signTransaction(wallet, e.txJson);
+        const signed = signTransaction(
+          wallet,
+          e.txJson,
+          inner.map((i) => i.blob),
+        );
         values.push(rowValues(e.req, sequence, lastLedgerSequence, signed));
         for (const i of inner) {
           values.push({

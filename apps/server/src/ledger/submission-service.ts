@@ -714,13 +714,22 @@ export class SubmissionService {
 
   /** The final outcomes of a settled Batch's inner transactions, in the order they were signed. */
   async innerOutcomes(batchHash: string): Promise<SubmissionOutcome[]> {
-    const rows = await this.db
-      .select()
-      .from(ledgerSubmissions)
-      .where(eq(ledgerSubmissions.parentHash, batchHash))
-      .orderBy(asc(ledgerSubmissions.sequence));
-    return rows.map(outcomeOf);
+    return (await this.innerRows(batchHash)).map(outcomeOf);
   }
+
+  /**
+   * The inner records of each Batch asked for in one turn, read together (db/batched.ts): the
+   * Batches of a ledger settle together, and each buy of a burst read its own (issue 40).
+   */
+  private readonly innerRows = batchedRows(
+    (batchHashes: string[]) =>
+      this.db
+        .select()
+        .from(ledgerSubmissions)
+        .where(inArray(ledgerSubmissions.parentHash, batchHashes))
+        .orderBy(asc(ledgerSubmissions.sequence)),
+    (row) => row.parentHash ?? '',
+  );
 
   /** A Batch's outer transaction and inner ones, drafted and each checked (no sequence yet). */
   private draftBatch(req: BatchRequest): Signable & { inner: SubmitRequest[] } {

@@ -3,7 +3,7 @@ import { and, inArray, sql } from 'drizzle-orm';
 import { BatchFlags, type LedgerStream, type RippledError, type TransactionMetadata } from 'xrpl';
 import type { Database } from '../db/client';
 import type { XrplConnection } from './connection';
-import { decodedTx } from './decoded-tx';
+import { txFlags } from './decoded-tx';
 import { ledgerSubmissions } from './schema';
 import type { SequenceAllocator } from './sequence-allocator';
 import { settle, type SettleContext, type Verdict } from './settle';
@@ -140,7 +140,7 @@ export class SubmissionTracker implements SettleContext {
     for (const { row: outer, verdict } of outers) {
       // Only an outer tesSUCCESS applies its inner transactions (a tec Batch charged its fee only).
       const applied = verdict.result === 'tesSUCCESS' && verdict.ledgerIndex !== null;
-      const flags = (decodedTx(outer.txBlob) as { Flags?: number }).Flags ?? 0;
+      const flags = txFlags(outer.txBlob);
       const absent = applied && (flags & TF_ALL_OR_NOTHING) !== 0 ? 'rolled-back' : 'not-applied';
       for (const row of rows.filter((r) => r.parentHash === verdict.hash)) {
         const known = applied ? verdict.inLedger?.get(row.hash) : undefined;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ECDSA,
+  encode,
   Wallet,
   verifySignature,
   AccountSetAsfFlags,
@@ -96,5 +97,42 @@ describe('native Ed25519 signing', () => {
     expect(() => signTransaction(ed, { ...base, TxnSignature: 'AB' })).toThrow(/TxnSignature/);
     expect(() => signTransaction(ed, { ...base, Amount: '-1' })).toThrow();
     expect(() => signTransaction(ed, { ...base, Flags: GlobalFlags.tfInnerBatchTxn })).toThrow(/Batch inner/);
+  });
+
+  it('signs a Batch from its inner transactions already serialized to the same bytes and hash as wallet.sign', () => {
+    for (let i = 0; i < 5; i++) {
+      const w = walletFromSeed(Wallet.generate().seed!);
+      const to = Wallet.generate().classicAddress;
+      // A new holder's buy: the trust line, the trade and its fee, as sign-and-record builds them.
+      const inner = kinds(w.classicAddress, to)
+        .slice(0, 3)
+        .map((tx, k) => ({
+          ...tx,
+          Fee: '0',
+          SigningPubKey: '',
+          Sequence: 20 + k,
+          Flags: ((Number(tx.Flags ?? 0) | GlobalFlags.tfInnerBatchTxn) >>> 0) as number,
+        }));
+      // The first Payment's issued amount as signed (no trailing zeros): what an inner blob holds.
+      for (const tx of inner) delete (tx as { LastLedgerSequence?: number }).LastLedgerSequence;
+      const blobs = inner.map((tx) => encode(tx as never));
+      const outer = {
+        TransactionType: 'Batch',
+        Account: w.classicAddress,
+        Flags: 0x00010000,
+        Fee: '50',
+        Sequence: 19,
+        LastLedgerSequence: 1234,
+        RawTransactions: inner.map((tx) => ({ RawTransaction: tx })),
+      };
+      // With a memo too: a field the splice does not step over, so the whole Batch is encoded.
+      const withMemo = { ...outer, Memos: [{ Memo: { MemoData: 'AB' } }] };
+      for (const tx of [outer, withMemo]) {
+        const reference = w.sign(structuredClone(tx) as never);
+        expect(signTransaction(w, structuredClone(tx), blobs)).toEqual(reference);
+        expect(signTransaction(w, structuredClone(tx))).toEqual(reference);
+        expect(verifySignature(reference.tx_blob)).toBe(true);
+      }
+    }
   });
 });

@@ -28,6 +28,8 @@ import { FEE_SWEEP_JOB, GRADUATION_JOB, paramsOf, type BondingRegistry, type Cur
 /** Fees are paid to the fee wallet once this many micros (1 XRP or 1 RLUSD) have accrued. */
 const SWEEP_MIN_MICROS = 1_000_000n;
 const CURVE_LIST_TTL_MS = 2_000;
+/** Curve trades per insert (nine parameters each: far below the protocol's 65,535). */
+const TRADE_ROWS = 1_000;
 
 export interface CurveTrade {
   curveId: number;
@@ -188,28 +190,37 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
         return row ? paramsOf(row) : undefined;
       };
       const sums = new Map<number, { in: bigint; out: bigint; fee: bigint; last?: string }>();
-      for (const t of prepared.trades) {
-        const [row] = await tx
+      // A ledger's curve trades in one statement per TRADE_ROWS (issue 40: a hot launch's ledger of
+      // hundreds of buys took one insert each). Only the rows inserted now count to the sums: a
+      // ledger read again (after a crash) finds its trades there and adds nothing twice.
+      const byKey = new Map(prepared.trades.map((t) => [`${t.curveId}|${t.hash}`, t]));
+      for (let at = 0; at < prepared.trades.length; at += TRADE_ROWS) {
+        const inserted = await tx
           .insert(bondingTrades)
-          .values({
-            curveId: t.curveId,
-            hash: t.hash,
-            ledgerIndex: ledger.index,
-            account: t.account,
-            side: t.side,
-            tokens: t.tokens,
-            quote: t.quote.toString(),
-            fee: t.fee.toString(),
-            soldAfter: soldFromHeld(prepared.held.get(t.curveId) ?? '0', shapeOf(t.curveId)).toFixed(),
-          })
+          .values(
+            prepared.trades.slice(at, at + TRADE_ROWS).map((t) => ({
+              curveId: t.curveId,
+              hash: t.hash,
+              ledgerIndex: ledger.index,
+              account: t.account,
+              side: t.side,
+              tokens: t.tokens,
+              quote: t.quote.toString(),
+              fee: t.fee.toString(),
+              soldAfter: soldFromHeld(prepared.held.get(t.curveId) ?? '0', shapeOf(t.curveId)).toFixed(),
+            })),
+          )
           .onConflictDoNothing()
-          .returning({ id: bondingTrades.id });
-        if (!row) continue;
-        const s = sums.get(t.curveId) ?? { in: 0n, out: 0n, fee: 0n };
-        if (t.side === 'BUY') s.in += t.quote;
-        else s.out += t.quote;
-        s.fee += t.fee;
-        sums.set(t.curveId, s);
+          .returning({ curveId: bondingTrades.curveId, hash: bondingTrades.hash });
+        for (const row of inserted) {
+          const t = byKey.get(`${row.curveId}|${row.hash}`);
+          if (!t) continue;
+          const s = sums.get(t.curveId) ?? { in: 0n, out: 0n, fee: 0n };
+          if (t.side === 'BUY') s.in += t.quote;
+          else s.out += t.quote;
+          s.fee += t.fee;
+          sums.set(t.curveId, s);
+        }
       }
       for (const [curveId, held] of prepared.held) {
         const s = sums.get(curveId) ?? { in: 0n, out: 0n, fee: 0n };

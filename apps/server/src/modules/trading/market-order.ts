@@ -442,7 +442,8 @@ export abstract class MarketOrders extends Quotes {
       sim.changes ?? [],
       { feePercent, curve },
     );
-    const feeWallet = await this.deps.feeWallet();
+    // The fee wallet's address, kept per ledger too (issue 40: a burst of AMM buys read its row once each).
+    const feeWallet = await this.kept('fee-wallet', () => this.deps.feeWallet());
     if (!fee.gt(0) || !feeWallet) return undefined;
     return { TransactionType: 'Payment', Destination: feeWallet, Amount: ledgerAmount(m.quote, fee) };
   }

@@ -92,6 +92,17 @@ export class OrderRecords {
     const changes = [...all, ...extra];
     if (changes.length === 0) return [];
     const owners = await this.owners(db, [...new Set(changes.map((c) => c.owner))]);
+    return this.applyChanges(db, ledgerIndex, hash, changes, owners);
+  }
+
+  /** The status changes of one transaction's offer changes, for the owners known to be custodial users. */
+  private async applyChanges(
+    db: Db,
+    ledgerIndex: number,
+    hash: string,
+    changes: OfferChange[],
+    owners: Map<string, number>,
+  ): Promise<OrderUpdate[]> {
     const updates: OrderUpdate[] = [];
     for (const c of changes) {
       const userId = owners.get(c.owner);
@@ -388,13 +399,19 @@ export class OrderRecords {
   ): Promise<boolean> {
     for (const f of prepared.fills) await this.fills!.recorder.insert(f, db);
     const before = prepared.updates.length;
+    // The owners of every offer the ledger changed, in one statement (issue 40: each buy of a hot
+    // launch crosses the curve's offers, and each asked on its own whether their owner is a user).
+    const changed: Array<{ hash: string; changes: OfferChange[] }> = [];
     for (const t of ledger.transactions) {
       // A failed (tec) transaction can still remove offers it found unfunded or expired.
       if (typeof t.meta !== 'object') continue;
-      prepared.updates.push(
-        ...(await this.applyTx(db, ledger.index, t.tx, t.hash, t.meta, prepared.quoteIou)),
-      );
+      const changes = offerChanges(t.tx, t.meta, () => true, prepared.quoteIou);
+      if (changes.length) changed.push({ hash: t.hash, changes });
     }
+    if (changed.length === 0) return false;
+    const owners = await this.owners(db, [...new Set(changed.flatMap((t) => t.changes.map((c) => c.owner)))]);
+    for (const t of changed)
+      prepared.updates.push(...(await this.applyChanges(db, ledger.index, t.hash, t.changes, owners)));
     return prepared.updates.length > before;
   }
 
