@@ -67,27 +67,39 @@ function txnSignatureOffset(body: Buffer): number | undefined {
   while (i < body.length) {
     const header = body[i]!;
     const type = header >> 4;
-    let nth = header & 15;
-    if (type === 0) return i; // type code ≥ 16 in the next byte: sorts after Blob
-    if (type > 7) return i;
-    let at = i + 1;
-    if (nth === 0) nth = body[at++] ?? 0;
+    if (type === 0 || type > 7) return i; // type code 0: ≥ 16 in the next byte, sorts after Blob
+    const nth = (header & 15) === 0 ? (body[i + 1] ?? 0) : header & 15;
     if (type === 7 && nth > 4) return i;
-    const fixed = FIXED_SIZE[type];
-    if (fixed !== undefined) at += fixed;
-    else if (type === 6) {
-      const first = body[at];
-      if (first === undefined) return undefined;
-      at += (first & 0x80) !== 0 ? 48 : (first & 0x20) !== 0 ? 33 : 8;
-    } else if (type === 7) {
-      const b0 = body[at];
-      if (b0 === undefined || b0 > 192) return undefined; // no blob before the signature is that long
-      at += 1 + b0;
-    } else return undefined;
-    if (at > body.length) return undefined;
+    const at = fieldEnd(body, i);
+    if (at === undefined) return undefined;
     i = at;
   }
   return i;
+}
+
+/**
+ * The offset just after the field starting at `i` of serialized `body`, for the types that carry
+ * their size: 1–5 fixed, 6 (Amount: XRP 8 bytes, an issued amount 48, MPT 33), 7 and 8 (Blob,
+ * AccountID) with a one-byte length up to 192; undefined for any other type, a longer length or a
+ * field running past the end.
+ */
+function fieldEnd(body: Buffer, i: number): number | undefined {
+  const header = body[i]!;
+  const type = header >> 4;
+  let at = i + 1;
+  if ((header & 15) === 0) at++;
+  const fixed = FIXED_SIZE[type];
+  if (fixed !== undefined) at += fixed;
+  else if (type === 6) {
+    const first = body[at];
+    if (first === undefined) return undefined;
+    at += (first & 0x80) !== 0 ? 48 : (first & 0x20) !== 0 ? 33 : 8;
+  } else if (type === 7 || type === 8) {
+    const n = body[at];
+    if (n === undefined || n > 192) return undefined;
+    at += 1 + n;
+  } else return undefined;
+  return at > body.length ? undefined : at;
 }
 
 const TXN_SIGNATURE_HEADER = Buffer.from([0x74]); // type 7 (Blob), field 4
@@ -178,24 +190,10 @@ const ARRAY_END = Buffer.from([0xf1]);
 function rawTransactionsOffset(body: Buffer): number | undefined {
   let i = 0;
   while (i < body.length) {
-    const header = body[i]!;
-    const type = header >> 4;
+    const type = body[i]! >> 4;
     if (type === 0 || type > 8) return undefined;
-    let at = i + 1;
-    if ((header & 15) === 0) at++;
-    const fixed = FIXED_SIZE[type];
-    if (fixed !== undefined) at += fixed;
-    else if (type === 6) {
-      const first = body[at];
-      if (first === undefined) return undefined;
-      at += (first & 0x80) !== 0 ? 48 : (first & 0x20) !== 0 ? 33 : 8;
-    } else {
-      // Blob and AccountID: a one-byte length up to 192.
-      const n = body[at];
-      if (n === undefined || n > 192) return undefined;
-      at += 1 + n;
-    }
-    if (at > body.length) return undefined;
+    const at = fieldEnd(body, i);
+    if (at === undefined) return undefined;
     i = at;
   }
   return i;
