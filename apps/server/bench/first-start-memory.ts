@@ -123,8 +123,7 @@ async function measureStart(dataDir: string, timeoutMs: number): Promise<StartMe
     });
     const readyMs = Math.round(performance.now() - started);
     sample(); // VmHWM is monotonic: this last reading is each live process's peak
-    // start.mjs runs the server in its own process (its children: tsx's esbuild service, when it
-    // has files to compile).
+    // start.mjs runs the server in its own process (no children once the builds are done).
     const serverPid = launcher.pid;
     return {
       peakTreeMb: mb([...hwmByPid.values()].reduce((a, b) => a + b, 0)),
@@ -147,9 +146,15 @@ async function measureStart(dataDir: string, timeoutMs: number): Promise<StartMe
 export async function benchFirstStartMemory(
   opts: { timeoutMs?: number } = {},
 ): Promise<FirstStartMemoryResult> {
-  // Build the web app first so start.mjs does not, and its (separate) build never counts here.
+  // Build the web app and the server first so start.mjs does not, and their (separate) builds never
+  // count here: each is a process of its own that has exited before the server starts.
   const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: ROOT, stdio: 'ignore' });
   if (build.status !== 0) throw new Error('npm run build -w apps/web failed');
+  const server = spawnSync(process.execPath, ['build.mjs', 'dist-start'], {
+    cwd: path.join(ROOT, 'apps/server'),
+    stdio: 'ignore',
+  });
+  if (server.status !== 0) throw new Error('apps/server/build.mjs dist-start failed');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-first-start-'));
   try {
     const first = await measureStart(dataDir, opts.timeoutMs ?? 120_000);

@@ -181,19 +181,24 @@ export class AirdropService {
     page: { limit: number; offset: number } = { limit: AIRDROPS_PAGE.max, offset: 0 },
   ): Promise<{ items: Airdrop[]; total: number }> {
     const listed = inArray(airdrops.status, ['active', 'expired', 'closed']);
-    const [rows, [counted]] = await Promise.all([
-      this.db
-        .select()
-        .from(airdrops)
-        .where(listed)
-        .orderBy(sql`${airdrops.id} desc`)
-        .limit(page.limit)
-        .offset(page.offset),
-      this.db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(airdrops)
-        .where(listed),
-    ]);
+    const rows = await this.db
+      .select()
+      .from(airdrops)
+      .where(listed)
+      .orderBy(sql`${airdrops.id} desc`)
+      .limit(page.limit)
+      .offset(page.offset);
+    // A first page with room left holds every airdrop: its length is the total, without a second
+    // statement (the public list's usual case; issue 40, a public read's CPU). Otherwise counted.
+    const counted =
+      page.offset === 0 && rows.length < page.limit
+        ? { n: rows.length }
+        : (
+            await this.db
+              .select({ n: sql<number>`count(*)::int` })
+              .from(airdrops)
+              .where(listed)
+          )[0];
     const claimed = new Set<number>();
     if (userId !== undefined && rows.length) {
       const mine = await this.db

@@ -10,7 +10,6 @@ import {
   deployRequestSchema,
   TRUST_LINE_MAX_LIMIT,
 } from '@ledgerpad/shared';
-import sharp from 'sharp';
 import { OfferCreateFlags, rippleTimeToUnixTime, Wallet } from 'xrpl';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -22,7 +21,7 @@ import { wallets } from '../../platform/custody-schema';
 import { jobs as jobsTable, type JobContext } from '../../platform/jobs';
 import type { DeployService } from '../deploy';
 import { TokenRegistry } from '../tokens';
-import { ImageStore } from '../uploads';
+import { ImageStore, loadSharp } from '../uploads';
 import { documented } from '../../plugins/access';
 
 // The demo market of the embedded default: on an empty database, a dozen tokens deployed through
@@ -212,7 +211,7 @@ async function logoFor(ticker: string, i: number): Promise<Buffer> {
     <circle cx="128" cy="128" r="${60 + (i % 4) * 10}" fill="none" stroke="#ffffff" stroke-opacity=".85" stroke-width="18"/>
     <circle cx="${96 + (i % 5) * 16}" cy="${100 + (i % 3) * 20}" r="14" fill="#ffffff"/>
   </svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
+  return (await loadSharp())(Buffer.from(svg)).png().toBuffer();
 }
 
 export interface DemoDeps {

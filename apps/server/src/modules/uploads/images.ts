@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type sharp from 'sharp';
 import {
   checkLogoDimensions,
   LOGO_MAX_DIMENSION_PX,
@@ -42,6 +42,23 @@ const MAX_INPUT_PIXELS = LOGO_MAX_DIMENSION_PX * LOGO_MAX_DIMENSION_PX;
 /** A decode or encode that takes longer than this is abandoned (sharp's per-image timeout). */
 const ENCODE_TIMEOUT_S = 10;
 
+/**
+ * sharp is loaded at the first image, not at start: its native libvips is ~19 MB of resident memory
+ * as soon as it loads, which a server that is not handed a logo never needs (a later `npm start`'s
+ * peak, docs/web-delivery.md "First-start memory"). Loaded once; a failed load is tried again.
+ */
+let sharpModule: Promise<typeof sharp> | undefined;
+export function loadSharp(): Promise<typeof sharp> {
+  sharpModule ??= import('sharp').then(
+    (m) => m.default,
+    (err: unknown) => {
+      sharpModule = undefined;
+      throw err;
+    },
+  );
+  return sharpModule;
+}
+
 const INPUT = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning', pages: 1 } as const;
 
 export interface NormalizedImage {
@@ -66,9 +83,10 @@ export async function normalizeLogo(data: Buffer, purpose: UploadPurpose): Promi
   if (data.length > rule.maxBytes) throw payloadTooLarge(rule.sizeMessage);
 
   // The header first: a small file that claims 100000×100000 pixels is refused here, undecoded.
+  const image = await loadSharp();
   let meta: sharp.Metadata;
   try {
-    meta = await sharp(data, INPUT).metadata();
+    meta = await image(data, INPUT).metadata();
   } catch (err) {
     throw isPixelLimit(err) ? badRequest(UPLOAD_MESSAGES.dimensions) : unreadable();
   }
@@ -80,7 +98,7 @@ export async function normalizeLogo(data: Buffer, purpose: UploadPurpose): Promi
   const problem = checkLogoDimensions(width, height, purpose);
   if (problem) throw badRequest(problem);
 
-  const pipeline = sharp(data, INPUT).timeout({ seconds: ENCODE_TIMEOUT_S }).autoOrient().resize({
+  const pipeline = image(data, INPUT).timeout({ seconds: ENCODE_TIMEOUT_S }).autoOrient().resize({
     width: LOGO_OUTPUT_MAX_PX,
     height: LOGO_OUTPUT_MAX_PX,
     fit: 'inside',

@@ -7,6 +7,7 @@ import { ImageStore, storedImageName } from './store';
 
 export type { LogoPublisher, StoredLogo } from './routes';
 export { ImageStore, storedImageName };
+export { loadSharp } from './images';
 
 /** True when `servedUrl` names an image our upload route stored (listing, airdrop logos). */
 export async function isStoredUpload(db: Db, servedUrl: string): Promise<boolean> {
