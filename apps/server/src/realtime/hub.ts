@@ -269,14 +269,17 @@ export class SocketHub {
 
   /**
    * A ledger's trades reach a topic as one event each, all in one turn of the event loop: they are
-   * gathered and written to each socket together at the end of that turn. Each is still its own
+   * gathered and written to each socket together at the end of that callback. Each is still its own
    * WebSocket message, but a socket gets one write of all of them instead of one per trade — a hot
    * launch's ledger of 200 trades to 1,000 page sockets was 200,000 write calls (10–25 µs each,
    * seconds of CPU per ledger, and as many write requests held on the heap while a reader lagged).
    */
   private queue(entry: TopicEntry, payload: unknown): void {
     entry.pending.push(payload);
-    if (entry.pending.length === 1) setImmediate(() => this.fanOut(entry));
+    // process.nextTick runs once the current callback and every promise job it queued are done:
+    // the indexer's announce loop (a chain of promise jobs) or a socket chunk's notifications have
+    // all been queued by then, and nothing else (I/O, timers) has run in between.
+    if (entry.pending.length === 1) process.nextTick(() => this.fanOut(entry));
   }
 
   private fanOut(entry: TopicEntry): void {
