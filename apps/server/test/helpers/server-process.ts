@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 // The one way a test starts the real server as a separate process (the crash tests, the
-// two-instance test and the e2e specs): `node --import tsx src/main.ts` as `npm start` runs it, or a
-// compiled bundle as production runs it. It waits for the "running at" line the server prints and
+// two-instance test and the e2e specs): its sources through `node --import tsx src/main.ts` (`npm start`
+// runs the same sources bundled by build.mjs), or a compiled bundle as production runs it. It waits for the "running at" line the server prints and
 // can stop (SIGTERM, then SIGKILL) or kill it. Callers add only their environment.
 
 export const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
