@@ -14,7 +14,8 @@ import { until } from './wait';
 import type { JobStatusView } from '@ledgerpad/shared';
 
 // The real server on `npm start`'s defaults (its sources through `node --import tsx src/main.ts`;
-// `npm start` bundles them first): embedded PGlite and the embedded persistent ledger in one process, for the tests that kill it with SIGKILL.
+// `npm start` bundles them first): embedded PGlite and the embedded persistent ledger in one
+// process, for the tests that kill it with SIGKILL.
 
 export const CHILD_ORIGIN = 'http://ledgerpad.test';
 
