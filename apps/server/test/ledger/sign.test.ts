@@ -6,6 +6,7 @@ import {
   verifySignature,
   AccountSetAsfFlags,
   AMMDepositFlags,
+  BatchFlags,
   GlobalFlags,
   OfferCreateFlags,
   TrustSetFlags,
@@ -119,7 +120,7 @@ describe('native Ed25519 signing', () => {
       const outer = {
         TransactionType: 'Batch',
         Account: w.classicAddress,
-        Flags: 0x00010000,
+        Flags: BatchFlags.tfAllOrNothing,
         Fee: '50',
         Sequence: 19,
         LastLedgerSequence: 1234,

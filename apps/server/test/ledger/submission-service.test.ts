@@ -6,7 +6,7 @@ import { ledgerAccounts, ledgerSubmissions } from '../../src/ledger/schema';
 import { SubmissionService } from '../../src/ledger/submission-service';
 import { createSignerSource } from '../../src/platform/custody';
 import { createTestApp } from '../helpers/test-app';
-import { until } from '../helpers/wait';
+import { sleep, until } from '../helpers/wait';
 import { acceptUntil, closeUntil, createLedgerRig, type LedgerRig } from './helpers';
 
 // The submission service against the embedded ledger, driven one ledger close at a time.
@@ -132,7 +132,7 @@ describe('submission service', () => {
     const waiting = rig.service.validatedAfter(index, 10_000);
     let woke = false;
     void waiting.then(() => (woke = true));
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     expect(woke).toBe(false);
     rig.ledger.closeLedger();
     expect(await waiting).toBe(true);
