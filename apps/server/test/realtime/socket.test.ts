@@ -98,20 +98,25 @@ describe('live socket /ws', () => {
     const [a, b] = [await open(), await open()];
     const { stats } = t.app.realtime.hub;
     const [writes, sent] = [stats.fanOutWrites, stats.sent];
-    // A ledger's trades, published in one turn as the indexer does (one event each).
+    // A ledger's trades, published one after the other in one turn, as the indexer's announce does.
     const prices = Array.from({ length: 50 }, (_, i) => String(i + 1));
-    await Promise.all(prices.map((p) => t.app.realtime.publishTrade(trade('MANY', ISSUER, p))));
+    for (const p of prices) await t.app.realtime.publishTrade(trade('MANY', ISSUER, p));
     for (const s of [a, b]) {
       const got = [];
       for (const _ of prices) got.push((await s.next('new_trade')).data.price);
       expect(got).toEqual(prices);
     }
     expect(stats.sent - sent).toBe(100);
-    expect(stats.fanOutWrites - writes).toBe(2);
+    // The in-process bus hands the hub all 50 in that turn: one write per socket. (On the PostgreSQL
+    // bus each event is a notification read off the LISTEN connection as it comes: gathered only
+    // when several arrive in one read, so only the order and the count hold there.)
+    const memory = t.app.realtime.bus.kind === 'memory';
+    if (memory) expect(stats.fanOutWrites - writes).toBe(2);
     // A trade of a later turn is a write of its own.
+    const before = stats.fanOutWrites;
     await t.app.realtime.publishTrade(trade('MANY', ISSUER, '51'));
     for (const s of [a, b]) expect((await s.next('new_trade')).data.price).toBe('51');
-    expect(stats.fanOutWrites - writes).toBe(4);
+    expect(stats.fanOutWrites - before).toBe(2);
     a.close();
     b.close();
   });
