@@ -247,9 +247,17 @@ describe('demo market in Chromium', () => {
         const flash = chart.getAttribute('data-flash');
         if (flash) w.seen.push({ at: Date.now(), flash });
       }).observe(chart, { attributes: true, attributeFilter: ['data-flash'] });
+      // The title (the full-precision price) is watched too: the demo seed's last trade can show the
+      // same rounded text as this buy, and then only the title changes.
       new MutationObserver(() =>
         w.seen.push({ at: Date.now(), price: price.firstChild?.textContent?.trim() }),
-      ).observe(price, { childList: true, subtree: true, characterData: true });
+      ).observe(price, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+        attributes: true,
+        attributeFilter: ['title'],
+      });
     });
 
     // A trader outside Ledgerpad buys the token from its pool with xrpl.js.
