@@ -1,9 +1,15 @@
-import { inArray, sql } from 'drizzle-orm';
+import { and, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { TransactionMetadata } from 'xrpl';
 import type { Database } from '../db/client';
-import { rowsOf } from '../db/results';
 import { ledgerSubmissions } from './schema';
-import { outcomeOf, type SubmissionLog, type SubmissionRow, type Tracked } from './submission-types';
+import {
+  OPEN,
+  outcomeOf,
+  type SubmissionLog,
+  type SubmissionOutcome,
+  type SubmissionRow,
+  type Tracked,
+} from './submission-types';
 
 // The one way a followed transaction becomes final, whether one was found (by hash, at submit time,
 // expired) or a whole validated ledger of ours at once: one statement records every result, one
@@ -43,6 +49,21 @@ export interface SettleContext {
 /** Under PostgreSQL's 65,535 parameters per statement (five a row). */
 const CHUNK = 2_000;
 
+/** Every column of a record but its metadata, which the verdict carries (see `settle`). */
+const { meta: _meta, ...COLUMNS_BUT_META } = getTableColumns(ledgerSubmissions);
+
+/**
+ * The inner outcomes of a Batch this instance settled, in signing order, by the outcome its waiters
+ * were given: read from the settling statement itself, so `followBatch` needs no second read of the
+ * rows just written (issue 40: a hot launch's Batches each read their inner records back). Held only
+ * as long as the outcome object.
+ */
+const innerOutcomesOf = new WeakMap<SubmissionOutcome, SubmissionOutcome[]>();
+
+/** The inner outcomes settled with this Batch outcome, if this instance settled it (else read them). */
+export const settledInnerOutcomes = (outcome: SubmissionOutcome): SubmissionOutcome[] | undefined =>
+  innerOutcomesOf.get(outcome);
+
 export async function settle(ctx: SettleContext, verdicts: Verdict[]): Promise<void> {
   // Before anything changes: a Batch's inner outcomes are asked for first, so a failed read leaves
   // the outer followed (the next step tries again) instead of settling it without them.
@@ -60,35 +81,52 @@ export async function settle(ctx: SettleContext, verdicts: Verdict[]): Promise<v
   });
   if (live.length === 0) return;
   // The records this instance finalized: another instance following the same record may finalize
-  // it first, and then it alone tells listeners and hands the sequence back.
+  // it first, and then it alone tells listeners and hands the sequence back. The statement returns
+  // them as written, but for their metadata: that is the verdict's own (what was just stored;
+  // reading it back was most of the time a ledger of Batches spent here).
   const ours = new Set<string>();
   const all = [...inner, ...live.map(({ v }) => v)];
+  const rows: SubmissionRow[] = [];
   for (let at = 0; at < all.length; at += CHUNK) {
-    const values = all
-      .slice(at, at + CHUNK)
-      .map(
-        (v) =>
-          sql`(${v.hash}, ${v.result === 'tesSUCCESS' ? 'success' : 'failed'}, ${v.result}, ${v.ledgerIndex}::bigint, ${v.meta === null ? null : JSON.stringify(v.meta)}::jsonb)`,
-      );
-    const updated = await ctx.db.execute(sql`
-      update ${ledgerSubmissions} as s
-         set status = v.status, result = v.result, ledger_index = v.ledger_index, meta = v.meta,
-             updated_at = now(), finalized_at = now()
-        from (values ${sql.join(values, sql`, `)}) as v(hash, status, result, ledger_index, meta)
-       where s.hash = v.hash and s.status in ('pending', 'submitted')
-      returning s.hash`);
-    for (const r of rowsOf<{ hash: string }>(updated)) ours.add(r.hash);
+    const chunk = all.slice(at, at + CHUNK);
+    const values = chunk.map(
+      (v) =>
+        sql`(${v.hash}, ${v.result === 'tesSUCCESS' ? 'success' : 'failed'}, ${v.result}, ${v.ledgerIndex}::bigint, ${v.meta === null ? null : JSON.stringify(v.meta)}::jsonb)`,
+    );
+    const updated = await ctx.db
+      .update(ledgerSubmissions)
+      .set({
+        status: sql`v.status`,
+        result: sql`v.result`,
+        ledgerIndex: sql`v.ledger_index`,
+        meta: sql`v.meta`,
+        updatedAt: sql`now()`,
+        finalizedAt: sql`now()`,
+      })
+      .from(sql`(values ${sql.join(values, sql`, `)}) as v(hash, status, result, ledger_index, meta)`)
+      .where(and(sql`${ledgerSubmissions.hash} = v.hash`, inArray(ledgerSubmissions.status, [...OPEN])))
+      .returning(COLUMNS_BUT_META);
+    const metaOf = new Map(chunk.map((v) => [v.hash, v.meta]));
+    for (const r of updated) {
+      ours.add(r.hash);
+      rows.push({ ...r, meta: metaOf.get(r.hash) ?? null });
+    }
   }
-  const rows = await ctx.db
-    .select()
-    .from(ledgerSubmissions)
-    .where(
-      inArray(
-        ledgerSubmissions.hash,
-        all.map((v) => v.hash),
-      ),
+  // The records another instance finalized first: as it wrote them.
+  const theirs = all.filter((v) => !ours.has(v.hash)).map((v) => v.hash);
+  if (theirs.length)
+    rows.push(
+      ...(await ctx.db.select().from(ledgerSubmissions).where(inArray(ledgerSubmissions.hash, theirs))),
     );
   const byHash = new Map(rows.map((r) => [r.hash, r]));
+  const innerByParent = new Map<string, SubmissionRow[]>();
+  for (const v of inner) {
+    const row = byHash.get(v.hash);
+    if (!row?.parentHash) continue;
+    const list = innerByParent.get(row.parentHash);
+    if (list) list.push(row);
+    else innerByParent.set(row.parentHash, [row]);
+  }
   // Inner transactions first: a listener that records a trade hears it before its Batch. Their
   // unused sequences are given back (or filled) from the last down, before their outer's, so a
   // Batch that never applied hands all of its sequences back.
@@ -107,6 +145,11 @@ export async function settle(ctx: SettleContext, verdicts: Verdict[]): Promise<v
       const row = byHash.get(v.hash);
       if (!row) continue;
       const outcome = outcomeOf(row);
+      // A Batch's inner records are written with it and are open while it is: the statement that
+      // settled it settled every one of them, as `innerOutcomes` would read them back.
+      const mine = innerByParent.get(v.hash);
+      if (ours.has(v.hash) && mine?.every((r) => ours.has(r.hash)))
+        innerOutcomesOf.set(outcome, mine.sort((a, b) => a.sequence - b.sequence).map(outcomeOf));
       answers.push(() => {
         for (const w of t.waiters) w.resolve(outcome);
       });

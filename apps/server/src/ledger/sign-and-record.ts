@@ -1,8 +1,8 @@
-import { encode, GlobalFlags, type Wallet } from 'xrpl';
+import { GlobalFlags, type Wallet } from 'xrpl';
 import type { Database } from '../db/client';
 import { ledgerSubmissions } from './schema';
 import type { SequenceAllocator } from './sequence-allocator';
-import { signTransaction, transactionId } from './sign';
+import { encodeTx, signTransaction, transactionId } from './sign';
 import type { SubmissionTracker } from './submission-tracker';
 import type { SubmissionRow, SubmitRequest } from './submission-types';
 
@@ -58,7 +58,7 @@ export function innerBatchTx(
   sequence: number,
 ): { tx: Record<string, unknown>; blob: string; hash: string } {
   const tx = innerBatchFields(req, sequence);
-  const blob = encode(tx as Parameters<typeof encode>[0]);
+  const blob = encodeTx(tx);
   return { tx, blob, hash: transactionId(blob) };
 }
 

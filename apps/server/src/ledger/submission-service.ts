@@ -9,6 +9,7 @@ import type { XrplConnection } from './connection';
 import { decodedTx } from './decoded-tx';
 import { ledgerSubmissions } from './schema';
 import { SequenceAllocator } from './sequence-allocator';
+import { settledInnerOutcomes } from './settle';
 import {
   batchFee,
   draftTx,
@@ -709,7 +710,10 @@ export class SubmissionService {
       const again = await this.prepareBatch(resignedBatch(req, n));
       outcome = await this.wait(again.hash);
     }
-    return { batch: outcome, inner: await this.innerOutcomes(outcome.hash) };
+    return {
+      batch: outcome,
+      inner: settledInnerOutcomes(outcome) ?? (await this.innerOutcomes(outcome.hash)),
+    };
   }
 
   /** The final outcomes of a settled Batch's inner transactions, in the order they were signed. */

@@ -2,7 +2,9 @@ import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import { ledgerAccounts, ledgerSubmissions } from '../../src/ledger/schema';
+import { settledInnerOutcomes } from '../../src/ledger/settle';
 import type { BatchRequest } from '../../src/ledger/submission-service';
+import type { SubmissionRow } from '../../src/ledger/submission-types';
 import { closeUntil, createLedgerRig, type LedgerRig } from './helpers';
 
 // The submission service's Batch (XLS-56, docs/batch-in-the-app.md): one intent recorded before it is
@@ -83,8 +85,19 @@ describe('submission service: Batch', () => {
       ['batch-ok:inner-0', 'Payment', seq + 1, row.hash],
       ['batch-ok:inner-1', 'Payment', seq + 2, row.hash],
     ]);
-    const out = await closeUntil(rig.ledger, rig.service.followBatch(req, row));
+    const finalized: SubmissionRow[] = [];
+    const off = rig.service.onFinalized((r) => finalized.push(r));
+    const out = await closeUntil(rig.ledger, rig.service.followBatch(req, row)).finally(off);
     expect(out.batch).toMatchObject({ status: 'success', result: 'tesSUCCESS', hash: row.hash });
+    // Settling answers from its own statement (the records as written, the verdicts' metadata):
+    // what a read of the records gives, for the listeners and for the inner outcomes.
+    expect(settledInnerOutcomes(out.batch)).toBe(out.inner);
+    expect(out.inner).toEqual(await rig.service.innerOutcomes(row.hash));
+    const stored = await rig.database.db
+      .select()
+      .from(ledgerSubmissions)
+      .where(like(ledgerSubmissions.intentKey, 'batch-ok%'));
+    expect(finalized.sort((a, b) => a.id - b.id)).toEqual(stored.sort((a, b) => a.id - b.id));
     expect(out.inner.map((o) => [o.status, o.result, o.ledgerIndex])).toEqual([
       ['success', 'tesSUCCESS', out.batch.ledgerIndex],
       ['success', 'tesSUCCESS', out.batch.ledgerIndex],
@@ -128,6 +141,7 @@ describe('submission service: Batch', () => {
       ['failed', 'rolled-back', null],
       ['failed', 'rolled-back', null],
     ]);
+    expect(out.inner).toEqual(await rig.service.innerOutcomes(out.batch.hash));
     // Neither inner payment is in the ledger; only the outer's fee and sequence were used.
     for (const o of out.inner) {
       await expect(rig.connection.client.request({ command: 'tx', transaction: o.hash })).rejects.toThrow(

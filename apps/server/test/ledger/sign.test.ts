@@ -10,14 +10,16 @@ import {
   GlobalFlags,
   OfferCreateFlags,
   TrustSetFlags,
+  classicAddressToXAddress,
 } from 'xrpl';
-import { signTransaction, walletFromSeed } from '../../src/ledger/sign';
+import { encodeTx, signTransaction, walletFromSeed } from '../../src/ledger/sign';
 import { TRUST_LINE_MAX_LIMIT } from '@ledgerpad/shared';
 
 // The native Ed25519 path must be indistinguishable from xrpl.js: the same keys from a seed, the
 // same signed bytes and hash for every kind of transaction the platform signs.
 
 const issuer = Wallet.generate().classicAddress;
+const xAddressOf = (address: string, tag: number) => classicAddressToXAddress(address, tag, false);
 const token = (value: string) => ({ currency: 'ABC', issuer, value });
 const kinds = (account: string, destination: string): Array<Record<string, unknown>> =>
   [
@@ -98,6 +100,20 @@ describe('native Ed25519 signing', () => {
     expect(() => signTransaction(ed, { ...base, TxnSignature: 'AB' })).toThrow(/TxnSignature/);
     expect(() => signTransaction(ed, { ...base, Amount: '-1' })).toThrow();
     expect(() => signTransaction(ed, { ...base, Flags: GlobalFlags.tfInnerBatchTxn })).toThrow(/Batch inner/);
+  });
+
+  it('serializes a transaction with its accounts as hex IDs to the same bytes as encode', () => {
+    for (let i = 0; i < 5; i++) {
+      const from = Wallet.generate().classicAddress;
+      const to = Wallet.generate().classicAddress;
+      const txs = [
+        ...kinds(from, to),
+        // An X-address destination (its tag goes in the blob) and a Batch's inner transaction.
+        { ...kinds(from, to)[0]!, Destination: xAddressOf(to, 42) },
+        { ...kinds(from, to)[2]!, Fee: '0', SigningPubKey: '', Flags: GlobalFlags.tfInnerBatchTxn },
+      ];
+      for (const tx of txs) expect(encodeTx(structuredClone(tx))).toBe(encode(structuredClone(tx) as never));
+    }
   });
 
   it('signs a Batch from its inner transactions already serialized to the same bytes and hash as wallet.sign', () => {

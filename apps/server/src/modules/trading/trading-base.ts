@@ -35,7 +35,7 @@ import type { IntentService } from '../../platform/intents';
 import type { FeeSettlement } from './fee-paid';
 import type { Parsed } from '../../lib/validation';
 import type { JobRunner } from '../../platform/jobs';
-import type { LedgerReadCache } from '../../platform/read-cache';
+import { LedgerReadCache } from '../../platform/read-cache';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
 import type { DelegationsApi, WalletsApi } from '../wallets';
@@ -134,6 +134,17 @@ export const plain = (d: Decimal) => toLedgerValue(d);
 // The actions build on it: trust-line.ts, quote.ts, market-order.ts, limit-order.ts; service.ts is the whole.
 export abstract class TradingBase {
   protected readonly reader: LedgerReader;
+  /**
+   * Whether a token's issuer requires authorized trust lines, kept for the validated ledger it was
+   * read at (at most a second): every buy of a hot launch asked the ledger for the same issuer's
+   * account (issue 40). The ledger refuses to set RequireAuth on an account that owns trust lines,
+   * so once a token has holders the answer can only turn to no: a buy refused in that second is
+   * refused as it would have been a moment earlier.
+   */
+  private readonly issuerRequiresAuth = new LedgerReadCache({
+    ledger: () => this.deps.submissions.ledgerIndex,
+    maxEntries: 1_000,
+  });
 
   constructor(protected readonly deps: TradingDeps) {
     this.reader = deps.reader ?? deps.client;
@@ -337,8 +348,12 @@ export abstract class TradingBase {
 
   /** RequireAuth tokens need the wallet's line authorized by the issuer before a BUY. */
   protected async requireAuthorized(address: string, m: Market): Promise<void> {
-    const facts = await readIssuerFacts(this.deps.client, m.token.issuer, 'current');
-    if (!facts.requireAuth) return;
+    const { issuer } = m.token;
+    const requireAuth = await this.issuerRequiresAuth.get(
+      issuer,
+      async () => (await readIssuerFacts(this.deps.client, issuer, 'current')).requireAuth,
+    );
+    if (!requireAuth) return;
     const lines = await this.deps.wallets.lines(address, m.token.issuer);
     const line = lines.find((l) => l.currency === m.token.currency);
     if (!(line as { peer_authorized?: boolean } | undefined)?.peer_authorized)
