@@ -102,11 +102,20 @@ function valueEnd(b: Buffer, i: number, type: number): number | undefined {
   return undefined; // paths, issues, bridges: let the codec handle them
 }
 
-/** The end (after its end marker) of an inner object whose fields start at `i`, fields in canonical order. */
-function objectEnd(b: Buffer, i: number): number | undefined {
+/**
+ * Scans fields from `i`, in canonical order, to the end of the blob (top level) or past an inner
+ * object's end marker (`nested`), telling `each` of every field's order and byte range. Returns
+ * where it stopped; undefined when something is not scannable.
+ */
+function scanFields(
+  b: Buffer,
+  i: number,
+  nested: boolean,
+  each?: (order: number, start: number, end: number) => void,
+): number | undefined {
   let last = -1;
-  for (;;) {
-    if (b[i] === OBJECT_END) return i + 1;
+  while (nested || i < b.length) {
+    if (nested && b[i] === OBJECT_END) return i + 1;
     const header = readHeader(b, i);
     if (!header) return undefined;
     const [type, nth, at] = header;
@@ -115,29 +124,24 @@ function objectEnd(b: Buffer, i: number): number | undefined {
     last = order;
     const end = valueEnd(b, at, type);
     if (end === undefined || end > b.length) return undefined;
+    each?.(order, i, end);
     i = end;
   }
+  return i;
+}
+
+/** The end (after its end marker) of an inner object whose fields start at `i`. */
+function objectEnd(b: Buffer, i: number): number | undefined {
+  return scanFields(b, i, true);
 }
 
 /** Byte ranges [start, end) of non-signing top-level fields, or undefined when not scannable. */
 function nonSigningRanges(b: Buffer): Array<[number, number]> | undefined {
   const ranges: Array<[number, number]> = [];
-  let i = 0;
-  let last = -1;
-  while (i < b.length) {
-    const start = i;
-    const header = readHeader(b, i);
-    if (!header) return undefined;
-    const [type, nth, at] = header;
-    const order = type * 65536 + nth;
-    if (order <= last) return undefined;
-    last = order;
-    const end = valueEnd(b, at, type);
-    if (end === undefined || end > b.length) return undefined;
-    if (NON_SIGNING.has(order)) ranges.push([start, end]);
-    i = end;
-  }
-  return ranges;
+  const end = scanFields(b, 0, false, (order, start, fieldEnd) => {
+    if (NON_SIGNING.has(order)) ranges.push([start, fieldEnd]);
+  });
+  return end === undefined ? undefined : ranges;
 }
 
 const STX_BYTES = Buffer.from(STX, 'hex');

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BatchFlags, GlobalFlags, Wallet } from 'xrpl';
+import { Wallet } from 'xrpl';
 import { decode, encode, encodeForSigning } from 'ripple-binary-codec';
 import { sign } from 'ripple-keypairs';
 import { signingDataBytes, signingDataHex } from '../../src/core/signing-data';
+import { paymentBatchJson } from './helpers';
 
 describe('signing data fast path', () => {
   it('equals encodeForSigning for payments, memos and issued amounts', () => {
@@ -33,31 +34,18 @@ describe('signing data fast path', () => {
   it('equals encodeForSigning for a Batch of inner transactions, with and without BatchSigners', () => {
     const w = Wallet.generate();
     const other = Wallet.generate();
-    const inner = (from: Wallet, seq: number, amount: unknown) => ({
-      RawTransaction: {
-        TransactionType: 'Payment',
-        Flags: GlobalFlags.tfInnerBatchTxn,
-        Account: from.classicAddress,
-        Destination: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
-        Amount: amount,
-        Sequence: seq,
-        Fee: '0',
-        SigningPubKey: '',
-        Memos: [{ Memo: { MemoType: '74726164', MemoData: 'CAFE' } }],
-      },
-    });
-    const base = {
-      TransactionType: 'Batch',
-      Account: w.classicAddress,
-      Flags: BatchFlags.tfAllOrNothing,
-      Fee: '40',
-      Sequence: 5,
-      SigningPubKey: w.publicKey,
-      RawTransactions: [
-        inner(w, 6, '1000'),
-        inner(other, 9, { currency: 'USD', issuer: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', value: '2.5' }),
+    const base = paymentBatchJson(
+      w,
+      [
+        { from: w, sequence: 6, amount: '1000' },
+        {
+          from: other,
+          sequence: 9,
+          amount: { currency: 'USD', issuer: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', value: '2.5' },
+        },
       ],
-    };
+      { Memos: [{ Memo: { MemoType: '74726164', MemoData: 'CAFE' } }] },
+    );
     const withSigners = {
       ...base,
       BatchSigners: [

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BatchFlags, GlobalFlags, Wallet } from 'xrpl';
+import { Wallet } from 'xrpl';
 import { decode, encode } from 'ripple-binary-codec';
 import { decodedInnerBlob, decodeTransaction } from '../../src/core/tx-decoder';
 import { innerTransactions } from '../../src/core/batch-txs';
+import { paymentBatchJson } from './helpers';
 
 describe('fast transaction decoder', () => {
   it('returns exactly what ripple-binary-codec returns', () => {
@@ -126,30 +127,14 @@ describe('fast transaction decoder', () => {
   // The engine hashes a Batch's inner transactions by these bytes instead of encoding their JSON.
   it("keeps each inner transaction's canonical blob of a Batch: the codec's encoding of its JSON", () => {
     const w = Wallet.generate();
-    const inner = (seq: number, amount: unknown) => ({
-      RawTransaction: {
-        TransactionType: 'Payment',
-        Flags: GlobalFlags.tfInnerBatchTxn,
-        Account: w.classicAddress,
-        Destination: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
-        Amount: amount,
-        Sequence: seq,
-        Fee: '0',
-        SigningPubKey: '',
+    const batch = paymentBatchJson(w, [
+      { from: w, sequence: 6, amount: '1000' },
+      {
+        from: w,
+        sequence: 7,
+        amount: { currency: 'USD', issuer: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', value: '0.25' },
       },
-    });
-    const batch = {
-      TransactionType: 'Batch',
-      Account: w.classicAddress,
-      Flags: BatchFlags.tfAllOrNothing,
-      Fee: '40',
-      Sequence: 5,
-      SigningPubKey: w.publicKey,
-      RawTransactions: [
-        inner(6, '1000'),
-        inner(7, { currency: 'USD', issuer: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', value: '0.25' }),
-      ],
-    };
+    ]);
     const blob = encode(batch as never);
     const tx = decodeTransaction(blob.toLowerCase());
     expect(tx).toEqual(decode(blob));
