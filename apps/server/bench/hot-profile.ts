@@ -8,7 +8,8 @@ import { timeStatements } from './statement-time';
 // Issue 40's profiling driver (docs/benchmarks.md "Why the hot launch takes so many closes"): the
 // hot launch's world at HOT_LAUNCH_USERS users (default 100), then its bursts (HOT_KIND: 'curve',
 // 'amm' or both), each printed with PGlite's time per statement text. HOT_PROF=<dir> also writes
-// a CPU profile of each burst alone (not the setup) to <dir>/<kind>-<users>.cpuprofile.
+// a CPU profile of each burst alone (not the setup) to <dir>/<kind>-<users>.cpuprofile, and (deployed)
+// one of each worker thread (the ledger's among them) to <dir>/<kind>-<users>-worker<id>.cpuprofile.
 // As the bench runs it (deployed: the ledger in its worker thread, the buyers in a child process)
 // unless HOT_SHAPE=one-process (ledger, server and clients on one event loop, the earlier shape).
 // HOT_SOCKETS=<n> also opens n page sockets per burst. PGlite in a data directory as deployed
@@ -44,9 +45,11 @@ try {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
+  const workerProfiler = profileDir && deployed ? await workerProfilers(session) : undefined;
   for (const kind of kinds) {
     const printTimes = timeStatements(`the ${kind} burst`);
     if (profileDir) await session.post('Profiler.start');
+    await workerProfiler?.start();
     if (heapDir) {
       await session.post('HeapProfiler.collectGarbage');
       console.log(
@@ -67,6 +70,7 @@ try {
     if (profileDir) {
       const { profile } = await session.post('Profiler.stop');
       writeFileSync(`${profileDir}/${kind}-${users}.cpuprofile`, JSON.stringify(profile));
+      await workerProfiler?.write(`${profileDir}/${kind}-${users}`);
     }
     if (heap && heapDir) {
       const peakProfile = await heap.stop();
@@ -104,6 +108,49 @@ try {
 } finally {
   await t.close();
   await db.close();
+}
+
+/**
+ * The server's worker threads (the ledger's, and any signature thread) are isolates of their own:
+ * this session's Profiler sees only the main thread. The inspector's NodeWorker domain attaches to
+ * each and relays Profiler calls to it; each profile is written as <name>-worker<id>.cpuprofile.
+ */
+async function workerProfilers(session: Session) {
+  let nextId = 1;
+  const pending = new Map<number, (result: unknown) => void>();
+  const workers: Array<{ sessionId: string; workerId: string }> = [];
+  session.on('NodeWorker.attachedToWorker', (m) => {
+    workers.push({ sessionId: m.params.sessionId, workerId: m.params.workerInfo.workerId });
+  });
+  session.on('NodeWorker.receivedMessageFromWorker', (m) => {
+    const reply = JSON.parse(m.params.message) as { id?: number; result?: unknown };
+    if (reply.id !== undefined) pending.get(reply.id)?.(reply.result);
+  });
+  await session.post('NodeWorker.enable', { waitForDebuggerOnStart: false });
+  // The attach events of running workers arrive right after enable.
+  await new Promise((resolve) => setImmediate(resolve));
+  const call = (sessionId: string, method: string) =>
+    new Promise<unknown>((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      void session.post('NodeWorker.sendMessageToWorker', {
+        sessionId,
+        message: JSON.stringify({ id, method }),
+      });
+    });
+  const all = (method: string) => Promise.all(workers.map((w) => call(w.sessionId, method)));
+  return {
+    start: async () => {
+      await all('Profiler.enable');
+      await all('Profiler.start');
+    },
+    write: async (name: string) => {
+      const results = (await all('Profiler.stop')) as Array<{ profile: unknown }>;
+      results.forEach((r, i) =>
+        writeFileSync(`${name}-worker${workers[i]!.workerId}.cpuprofile`, JSON.stringify(r.profile)),
+      );
+    },
+  };
 }
 
 interface HeapNode {

@@ -11,6 +11,7 @@ import {
   type TokenView,
 } from '@ledgerpad/shared';
 import { eq } from 'drizzle-orm';
+import { ledgerSubmissions } from '../../src/ledger/schema';
 import { bondingTrades } from '../../src/modules/bonding/schema';
 import { tradingTrades } from '../../src/modules/trading/schema';
 import { bondingCurves } from '../../src/modules/bonding/schema';
@@ -603,6 +604,22 @@ describe('launch protection', () => {
     });
     const carol = await t.signIn('cap_carol');
     const carolWallet = await fundedWallet(t, carol);
+    // Her trust line is open: her swap below is checked only by the simulation right before
+    // signing (no probe before it: issue 40), which must refuse it as the quote does.
+    const line = await t.app.inject({
+      method: 'POST',
+      url: '/api/add-trustline',
+      headers: carol.headers,
+      payload: { wallet: carolWallet.address, issuer: launched.issuer_address, token: 'CAPG' },
+    });
+    expect(line.statusCode, line.body).toBe(200);
+    const signedFor = async () =>
+      (
+        await t.database.db
+          .select({ hash: ledgerSubmissions.hash })
+          .from(ledgerSubmissions)
+          .where(eq(ledgerSubmissions.account, carolWallet.address))
+      ).length;
     const quote = () =>
       t.app.inject({
         method: 'POST',
@@ -631,10 +648,25 @@ describe('launch protection', () => {
         Flags: PaymentFlags.tfPartialPayment, // take what is for sale
       });
       const none = await quote();
-      expect([none.statusCode, none.json().message]).toEqual([
-        400,
-        'Launch protection: at most 5,000,000 tokens per ledger for the first 1000 ledgers',
-      ]);
+      const capped = 'Launch protection: at most 5,000,000 tokens per ledger for the first 1000 ledgers';
+      expect([none.statusCode, none.json().message]).toEqual([400, capped]);
+      // Her buy is refused with the same sentence, and nothing is signed for it.
+      const signed = await signedFor();
+      const swap = await t.app.inject({
+        method: 'POST',
+        url: '/api/swap',
+        headers: carol.headers,
+        payload: {
+          walletAddress: carolWallet.address,
+          issuer: launched.issuer_address,
+          token: 'CAPG',
+          amount: '1',
+          type: 'BUY',
+          slippage: '5',
+        },
+      });
+      expect([swap.statusCode, swap.json().message]).toEqual([400, capped]);
+      expect(await signedFor()).toBe(signed);
     } finally {
       closer.resume();
     }

@@ -8,6 +8,7 @@ import type { Rules } from './amendments';
 import type { JsonObject } from './contract';
 import { HASH_PREFIX, sha512HalfHexOfHex } from './hash';
 import { TF } from './ledger-flags';
+import { decodedInnerBlob } from './tx-decoder';
 
 /** Most inner transactions a Batch may carry, and most BatchSigners (rippled's maxBatchTxCount). */
 export const MAX_BATCH_TXS = 8;
@@ -77,7 +78,7 @@ function readInner(raw: unknown): InnerTx[] | null {
     if (typeof tx !== 'object' || tx === null || Array.isArray(tx)) return null;
     let blob: string;
     try {
-      blob = encode(tx as never).toUpperCase();
+      blob = (decodedInnerBlob(tx as JsonObject) ?? encode(tx as never)).toUpperCase();
     } catch {
       return null;
     }

@@ -350,3 +350,8 @@ export function serializeHex(obj: Record<string, unknown>): string {
   if (!writeFast(obj)) return fallback(obj).toUpperCase();
   return buf.toString('hex', 0, pos).toUpperCase();
 }
+
+/** serializeHex's own encoding, or undefined where it would hand the object to the codec. */
+export function serializeHexFast(obj: Record<string, unknown>): string | undefined {
+  return writeFast(obj) ? buf.toString('hex', 0, pos).toUpperCase() : undefined;
+}

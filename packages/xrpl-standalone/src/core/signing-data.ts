@@ -1,7 +1,9 @@
-// Fast path for the single-signature message: for a blob whose top-level fields are in canonical
-// order, rippled's signing serialization is the blob minus its non-signing fields, after the
-// 'STX\0' prefix. Scanning field headers is far cheaper than re-encoding the decoded JSON; any
-// blob the scanner does not fully understand falls back to ripple-binary-codec's encodeForSigning.
+// Fast path for the single-signature message: for a blob whose fields are in canonical order (at
+// every level: inner objects and arrays' objects too), rippled's signing serialization is the blob
+// minus its non-signing top-level fields, after the 'STX\0' prefix. Scanning field headers is far
+// cheaper than re-encoding the decoded JSON (a Batch's inner transactions above all); any blob the
+// scanner does not fully understand falls back to ripple-binary-codec's encodeForSigning.
+import definitions from 'ripple-binary-codec/dist/enums/definitions.json';
 import { encodeForSigning } from 'ripple-binary-codec';
 import type { JsonObject } from './contract';
 
@@ -23,7 +25,18 @@ const FIXED: Record<number, number> = {
   26: 20, // Currency
 };
 const VL_TYPES = new Set([7, 8, 19]);
-const BLOB = 7;
+/**
+ * The top-level fields a single signature does not cover (rippled's SField notSigning: the
+ * signatures, Signers, BatchSigners...), by type * 65536 + nth, from the codec's definitions.
+ */
+const NON_SIGNING = new Set<number>();
+for (const [, info] of definitions.FIELDS as Array<
+  [string, { nth: number; type: string; isSerialized: boolean; isSigningField: boolean }]
+>) {
+  const type = (definitions.TYPES as Record<string, number>)[info.type];
+  if (info.isSerialized && !info.isSigningField && type !== undefined && type > 0)
+    NON_SIGNING.add(type * 65536 + info.nth);
+}
 const STX = '53545800';
 
 function readVl(b: Buffer, i: number): [number, number] | undefined {
@@ -38,45 +51,97 @@ function readVl(b: Buffer, i: number): [number, number] | undefined {
   return undefined;
 }
 
-/** Byte ranges [start, end) of non-signing top-level fields, or undefined when not scannable. */
-function nonSigningRanges(b: Buffer): Array<[number, number]> | undefined {
-  const ranges: Array<[number, number]> = [];
-  let i = 0;
+/** A field header at `i`: its type, its nth and where its value starts; undefined when malformed. */
+function readHeader(b: Buffer, i: number): [number, number, number] | undefined {
+  const h = b[i++];
+  if (h === undefined) return undefined;
+  let type = h >> 4;
+  let nth = h & 15;
+  if (type === 0) {
+    type = b[i++] ?? -1;
+    if (type < 16) return undefined;
+  }
+  if (nth === 0) {
+    nth = b[i++] ?? -1;
+    if (nth < 16) return undefined;
+  }
+  return [type, nth, i];
+}
+
+const OBJECT = 14;
+const ARRAY = 15;
+const OBJECT_END = 0xe1;
+const ARRAY_END = 0xf1;
+
+/** Where the value of a field of `type` starting at `i` ends, or undefined when not scannable. */
+function valueEnd(b: Buffer, i: number, type: number): number | undefined {
+  const fixed = FIXED[type];
+  if (fixed !== undefined) return i + fixed;
+  if (VL_TYPES.has(type)) {
+    const vl = readVl(b, i);
+    return vl && vl[1] + vl[0];
+  }
+  if (type === 6) {
+    const first = b[i];
+    if (first === undefined) return undefined;
+    return i + ((first & 0x80) !== 0 ? 48 : (first & 0x20) !== 0 ? 33 : 8);
+  }
+  // An inner object (a Memo, a Batch's RawTransaction): rippled serializes it whole (all its
+  // fields, signing or not) in canonical order, so bytes in that order are exactly its encoding.
+  if (type === OBJECT) return objectEnd(b, i);
+  if (type === ARRAY) {
+    for (;;) {
+      if (b[i] === ARRAY_END) return i + 1;
+      const header = readHeader(b, i);
+      if (!header || header[0] !== OBJECT) return undefined;
+      const end = objectEnd(b, header[2]);
+      if (end === undefined) return undefined;
+      i = end;
+    }
+  }
+  return undefined; // paths, issues, bridges: let the codec handle them
+}
+
+/**
+ * Scans fields from `i`, in canonical order, to the end of the blob (top level) or past an inner
+ * object's end marker (`nested`), telling `each` of every field's order and byte range. Returns
+ * where it stopped; undefined when something is not scannable.
+ */
+function scanFields(
+  b: Buffer,
+  i: number,
+  nested: boolean,
+  each?: (order: number, start: number, end: number) => void,
+): number | undefined {
   let last = -1;
-  while (i < b.length) {
-    const start = i;
-    const h = b[i++] as number;
-    let type = h >> 4;
-    let nth = h & 15;
-    if (type === 0) {
-      type = b[i++] ?? -1;
-      if (type < 16) return undefined;
-    }
-    if (nth === 0) {
-      nth = b[i++] ?? -1;
-      if (nth < 16) return undefined;
-    }
+  while (nested || i < b.length) {
+    if (nested && b[i] === OBJECT_END) return i + 1;
+    const header = readHeader(b, i);
+    if (!header) return undefined;
+    const [type, nth, at] = header;
     const order = type * 65536 + nth;
     if (order <= last) return undefined;
     last = order;
-    let end: number;
-    const fixed = FIXED[type];
-    if (fixed !== undefined) end = i + fixed;
-    else if (VL_TYPES.has(type)) {
-      const vl = readVl(b, i);
-      if (!vl) return undefined;
-      end = vl[1] + vl[0];
-    } else if (type === 6) {
-      const first = b[i];
-      if (first === undefined) return undefined;
-      end = i + ((first & 0x80) !== 0 ? 48 : (first & 0x20) !== 0 ? 33 : 8);
-    } else return undefined; // objects, arrays, paths, issues: let the codec handle them
-    if (end > b.length) return undefined;
-    // Non-signing top-level blobs: TxnSignature(4), Signature(6), MasterSignature(18).
-    if (type === BLOB && (nth === 4 || nth === 6 || nth === 18)) ranges.push([start, end]);
+    const end = valueEnd(b, at, type);
+    if (end === undefined || end > b.length) return undefined;
+    each?.(order, i, end);
     i = end;
   }
-  return ranges;
+  return i;
+}
+
+/** The end (after its end marker) of an inner object whose fields start at `i`. */
+function objectEnd(b: Buffer, i: number): number | undefined {
+  return scanFields(b, i, true);
+}
+
+/** Byte ranges [start, end) of non-signing top-level fields, or undefined when not scannable. */
+function nonSigningRanges(b: Buffer): Array<[number, number]> | undefined {
+  const ranges: Array<[number, number]> = [];
+  const end = scanFields(b, 0, false, (order, start, fieldEnd) => {
+    if (NON_SIGNING.has(order)) ranges.push([start, fieldEnd]);
+  });
+  return end === undefined ? undefined : ranges;
 }
 
 const STX_BYTES = Buffer.from(STX, 'hex');

@@ -28,6 +28,19 @@ for (const [name, code] of Object.entries(definitions.TRANSACTION_TYPES as Recor
 
 class Fallback extends Error {}
 
+/**
+ * The canonical serialization (hex) of each inner transaction this decoder read from a Batch's
+ * blob, by its JSON object: the engine hashes and checks inner transactions by these bytes, which
+ * cost nothing here and a full encode of the JSON otherwise (batch-txs.ts). Weak: it lives as long
+ * as the decoded transaction.
+ */
+const canonicalBlobs = new WeakMap<JsonObject, string>();
+
+/** The canonical blob (hex, as the Batch's blob spelled it) of an inner transaction decoded here, if any. */
+export function decodedInnerBlob(tx: JsonObject): string | undefined {
+  return canonicalBlobs.get(tx);
+}
+
 class Reader {
   pos = 0;
   /** `hex` is the blob `b` was decoded from: hex fields are cut out of it rather than re-encoded. */
@@ -247,7 +260,13 @@ function readObject(r: Reader, nested: boolean): JsonObject {
           }
           const inner = r.field();
           if (inner.type !== 14) throw new Fallback();
-          list.push({ [inner.name]: readObject(r, true) });
+          const start = r.pos;
+          const object = readObject(r, true);
+          // Its fields were read in canonical order and each as the codec writes it, so the bytes
+          // before its end marker are its canonical serialization: a Batch's inner transaction.
+          if (f.name === 'RawTransactions')
+            canonicalBlobs.set(object, r.hex.slice(2 * start, 2 * (r.pos - 1)));
+          list.push({ [inner.name]: object });
         }
         out[f.name] = list;
         break;

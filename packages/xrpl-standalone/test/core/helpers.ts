@@ -1,5 +1,5 @@
 // Test helpers: drive a LedgerNode directly with blobs signed by xrpl.js wallets.
-import { Wallet, type SubmittableTransaction } from 'xrpl';
+import { BatchFlags, GlobalFlags, Wallet, type SubmittableTransaction } from 'xrpl';
 import { encode, encodeForSigning } from 'ripple-binary-codec';
 import { sign } from 'ripple-keypairs';
 import { LedgerNode, GENESIS_SEED } from '../../src/core/ledger-node';
@@ -110,4 +110,37 @@ export class Harness {
     this.node.closeLedger();
     assertNoEngineError();
   }
+}
+
+/**
+ * An all-or-nothing Batch of `outer`, unsigned, as JSON: one inner payment per entry (its payer,
+ * Sequence and Amount; `extra` fields in each), for the tests that compare the package's byte
+ * handling of Batches with the codec's.
+ */
+export function paymentBatchJson(
+  outer: Wallet,
+  inners: Array<{ from: Wallet; sequence: number; amount: unknown }>,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    TransactionType: 'Batch',
+    Account: outer.classicAddress,
+    Flags: BatchFlags.tfAllOrNothing,
+    Fee: '40',
+    Sequence: 5,
+    SigningPubKey: outer.publicKey,
+    RawTransactions: inners.map(({ from, sequence, amount }) => ({
+      RawTransaction: {
+        TransactionType: 'Payment',
+        Flags: GlobalFlags.tfInnerBatchTxn,
+        Account: from.classicAddress,
+        Destination: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+        Amount: amount,
+        Sequence: sequence,
+        Fee: '0',
+        SigningPubKey: '',
+        ...extra,
+      } as Record<string, unknown>,
+    })),
+  };
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import { decode, encode } from 'ripple-binary-codec';
-import { decodeTransaction } from '../../src/core/tx-decoder';
+import { decodedInnerBlob, decodeTransaction } from '../../src/core/tx-decoder';
+import { innerTransactions } from '../../src/core/batch-txs';
+import { paymentBatchJson } from './helpers';
 
 describe('fast transaction decoder', () => {
   it('returns exactly what ripple-binary-codec returns', () => {
@@ -120,6 +122,33 @@ describe('fast transaction decoder', () => {
       } as never);
       expect(decodeTransaction(blob)).toEqual(decode(blob));
     }
+  });
+
+  // The engine hashes a Batch's inner transactions by these bytes instead of encoding their JSON.
+  it("keeps each inner transaction's canonical blob of a Batch: the codec's encoding of its JSON", () => {
+    const w = Wallet.generate();
+    const batch = paymentBatchJson(w, [
+      { from: w, sequence: 6, amount: '1000' },
+      {
+        from: w,
+        sequence: 7,
+        amount: { currency: 'USD', issuer: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', value: '0.25' },
+      },
+    ]);
+    const blob = encode(batch as never);
+    const tx = decodeTransaction(blob.toLowerCase());
+    expect(tx).toEqual(decode(blob));
+    const inners = innerTransactions(tx)!;
+    expect(inners).toHaveLength(2);
+    for (const [i, got] of inners.entries()) {
+      const json = (tx.RawTransactions as Array<{ RawTransaction: Record<string, unknown> }>)[i]!
+        .RawTransaction;
+      expect(decodedInnerBlob(json)?.toUpperCase()).toBe(encode(json as never));
+      expect(got.blob).toBe(encode(json as never));
+    }
+    // A Batch built as JSON (not decoded here) is encoded as before.
+    expect(innerTransactions(batch)!.map((t) => t.blob)).toEqual(inners.map((t) => t.blob));
+    expect(decodedInnerBlob(batch.RawTransactions[0]!.RawTransaction)).toBeUndefined();
   });
 
   it('throws like the codec on garbage', () => {

@@ -2,8 +2,14 @@
 // order book together is exactly what the same transaction does when submitted right after, and
 // it leaves no trace (balances, sequence, the open ledger's transactions).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decode } from 'ripple-binary-codec';
-import { getBalanceChanges, type TransactionMetadata, type Wallet } from 'xrpl';
+import { decode, encode } from 'ripple-binary-codec';
+import {
+  classicAddressToXAddress,
+  getBalanceChanges,
+  PaymentFlags,
+  type TransactionMetadata,
+  type Wallet,
+} from 'xrpl';
 import {
   expectResult,
   funded,
@@ -172,6 +178,73 @@ describe('simulate', () => {
     await expect(
       request(dex, { command: 'simulate', tx_json: payment, binary: 'yes' }),
     ).rejects.toMatchObject({ data: { error: 'invalidParams', error_message: "Invalid field 'binary'." } });
+  });
+
+  // The blob is encoded by the package's serializer where that decodes back to the very JSON, else
+  // by the codec (issue 40): either way exactly the codec's encoding of the autofilled transaction.
+  it("simulates the codec's encoding of every tx_json: fast shapes, and those left to the codec", async () => {
+    const sequence = async () =>
+      Number(
+        (
+          await request<{ account_data: { Sequence: number } }>(dex, {
+            command: 'account_info',
+            account: trader.address,
+          })
+        ).account_data.Sequence,
+      );
+    const cases: Array<Record<string, unknown>> = [
+      {
+        TransactionType: 'Payment',
+        Account: trader.address,
+        Destination: trader.address,
+        Amount: usd(gw, '12.5'),
+        SendMax: '20000000',
+        DeliverMin: usd(gw, '6.25'),
+        Flags: PaymentFlags.tfPartialPayment,
+        Memos: [{ Memo: { MemoType: '74726164', MemoData: 'CAFE' } }],
+      },
+      {
+        TransactionType: 'OfferCreate',
+        Account: trader.address,
+        TakerGets: '1000000',
+        TakerPays: usd(gw, '1'),
+      },
+      // Values spelled otherwise than the decoder prints them (the same numbers).
+      {
+        TransactionType: 'OfferCreate',
+        Account: trader.address,
+        TakerGets: '1000000',
+        TakerPays: usd(gw, '1.50'),
+      },
+      {
+        TransactionType: 'Payment',
+        Account: trader.address,
+        Destination: trader.address,
+        Amount: usd(gw, '1e30'),
+        SendMax: '1000000',
+        DeliverMin: usd(gw, '0.000125e4'),
+        Flags: PaymentFlags.tfPartialPayment,
+      },
+      // Left to the codec: lower-case hex, an X-address.
+      {
+        TransactionType: 'Payment',
+        Account: trader.address,
+        Destination: maker.address,
+        Amount: '1000',
+        InvoiceID: 'ab'.repeat(32),
+      },
+      {
+        TransactionType: 'Payment',
+        Account: trader.address,
+        Destination: classicAddressToXAddress(maker.address, 7, false),
+        Amount: '1000',
+      },
+    ];
+    for (const tx of cases) {
+      const bin = await request<{ tx_blob: string }>(dex, { command: 'simulate', tx_json: tx, binary: true });
+      const autofilled = { ...tx, Fee: '10', Sequence: await sequence(), SigningPubKey: '' };
+      expect(bin.tx_blob).toBe(encode(autofilled as never));
+    }
   });
 
   it('answers through xrpl.js Client.simulate', async () => {

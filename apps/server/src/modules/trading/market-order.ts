@@ -483,10 +483,17 @@ export abstract class MarketOrders extends Quotes {
       });
     };
     await whole();
-    // Nothing is signed, not even the trust line, for a trade the market cannot fill.
-    const probe = await this.simulate(wallet.address, order.type, m, sendMax ?? order.amount);
-    if (probe.received.lte(0)) throw await this.noLiquidity(m, order.type);
-    if (line && !lineInBatch) await this.openLine(userId, wallet, line, `${intent}:line`, whole);
+    // Nothing is signed, not even the trust line, for a trade the market cannot fill. A trade in a
+    // Batch, or one without the screen's quote, is simulated right before it is signed anyway
+    // (trade's signNow, which refuses it with the same error): with no trust line to open first,
+    // that one simulation is the check (issue 40: a hot launch's buy asked the ledger twice).
+    const lineFirst = line !== undefined && !lineInBatch;
+    const simulatedAtSigning = batch || order.expected === undefined;
+    if (!simulatedAtSigning || lineFirst) {
+      const probe = await this.simulate(wallet.address, order.type, m, sendMax ?? order.amount);
+      if (probe.received.lte(0)) throw await this.noLiquidity(m, order.type);
+    }
+    if (line && lineFirst) await this.openLine(userId, wallet, line, `${intent}:line`, whole);
     return {
       ...order,
       wallet,
