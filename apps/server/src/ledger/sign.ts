@@ -179,7 +179,7 @@ function withAccountIds(tx: Record<string, unknown>): Record<string, unknown> {
 /**
  * `encode(tx)` with the accounts as hex account IDs (`withAccountIds`): the same bytes without the
  * codec's base58 and X-address attempts. For a Batch's inner transactions, serialized once each when
- * their outer is signed (issue 40: two or three per buy of a hot launch, ~2/3 of their encoding).
+ * their outer is signed (issue 40: two or three per buy of a hot launch, ~40% of their encoding).
  */
 export function encodeTx(tx: Record<string, unknown>): string {
   return encode(withAccountIds(tx) as Parameters<typeof encode>[0]);
