@@ -85,3 +85,42 @@ describe('ledger server restarted on the same port during transfers', () => {
     }
   });
 });
+
+describe('requests that name an account', () => {
+  it('send a classic address as it is, still turn an X-address into its classic one, and answer alike', async () => {
+    const ledger = await startStandaloneLedger({ port: 0, closeIntervalMs: 200 });
+    const connection = createXrplConnection('standalone', ledger.url);
+    await connection.connect();
+    try {
+      const genesis = Wallet.fromSeed(STANDALONE_GENESIS_SEED);
+      const sent: Array<Record<string, unknown>> = [];
+      const socket = connection.client.connection;
+      const forward = socket.request.bind(socket);
+      socket.request = ((req: Record<string, unknown>) => {
+        sent.push(req);
+        return forward(req as never);
+      }) as typeof socket.request;
+      const byClassic = await connection.client.request({
+        command: 'account_info',
+        account: genesis.classicAddress,
+      });
+      const byX = await connection.client.request({
+        command: 'account_info',
+        account: genesis.getXAddress(undefined, true),
+      });
+      expect(byClassic.result.account_data.Account).toBe(genesis.classicAddress);
+      expect(byX.result.account_data.Account).toBe(genesis.classicAddress);
+      expect(sent.map((r) => [r.account, r.api_version])).toEqual([
+        [genesis.classicAddress, connection.client.apiVersion],
+        [genesis.classicAddress, connection.client.apiVersion],
+      ]);
+      // A refusal is the ledger's error, as before.
+      await expect(
+        connection.client.request({ command: 'account_info', account: Wallet.generate().classicAddress }),
+      ).rejects.toThrow(/Account not found/);
+    } finally {
+      await connection.close();
+      await ledger.close();
+    }
+  });
+});
