@@ -130,7 +130,7 @@ export function registerTrading(
   platform.submissions.onFinalized((row) => {
     if (row.status !== 'success' || !(TRADE_PURPOSES as readonly string[]).includes(row.purpose)) return;
     recorder
-      .record(row.hash)
+      .record(row.hash, row)
       .catch((err: unknown) => app.log.warn({ err, hash: row.hash }, 'trade record failed'));
   });
   // The safety net (finalized but never recorded: a crash between the two): at start, then every minute.

@@ -20,6 +20,7 @@ import { rowsOf as resultRows } from '../../db/results';
 import { decodedTx } from '../../ledger/decoded-tx';
 import type { ObligationSource, Obligations } from '../../ledger/funds';
 import { ledgerSubmissions } from '../../ledger/schema';
+import type { SubmissionRow } from '../../ledger/submission-types';
 import type { JobRunner } from '../../platform/jobs';
 import type { PlatformSettings } from '../../platform/settings';
 import type { TokenRegistry } from '../tokens';
@@ -154,13 +155,17 @@ export class TradeRecorder {
   /**
    * The trade of one validated submission (by hash), recorded with its fee job; the existing record
    * when there is one; null when it moved nothing (a limit order that only rests) or is not a trade.
+   * `settled`: the submission's record as it was just finalized (the finalize listener has it in
+   * hand), so it is not read back (issue 40: a hot launch's ledger read hundreds of them again).
    */
-  record(hash: string): Promise<TradeRow | null> {
+  record(hash: string, settled?: SubmissionRow): Promise<TradeRow | null> {
     // The route that waited for the trade and the finalize listener ask for the same hash in the
     // same turn: one of them records it, both get the row.
     let running = this.recording.get(hash);
     if (!running) {
-      running = this.recordOnce(hash).finally(() => this.recording.delete(hash));
+      running = this.recordOnce(hash, settled?.hash === hash ? settled : undefined).finally(() =>
+        this.recording.delete(hash),
+      );
       this.recording.set(hash, running);
     }
     return running;
@@ -168,10 +173,10 @@ export class TradeRecorder {
 
   private readonly recording = new Map<string, Promise<TradeRow | null>>();
 
-  private async recordOnce(hash: string): Promise<TradeRow | null> {
+  private async recordOnce(hash: string, settled?: SubmissionRow): Promise<TradeRow | null> {
     const existing = await this.tradeByHash(hash);
     if (existing) return { ...existing };
-    const sub = await this.submissionByHash(hash);
+    const sub = settled ?? (await this.submissionByHash(hash));
     if (!sub || sub.status !== 'success' || !sub.meta || sub.userId === null || sub.walletId === null)
       return null;
     const tx = decodedTx(sub.txBlob) as Record<string, unknown> & { Fee?: string };
