@@ -1,6 +1,8 @@
-// The package's transaction decoder on its own, for programs that decode many blobs they signed:
-// pure functions, no ledger, no server. It returns exactly what ripple-binary-codec's `decode` returns
-// (tested against it in test/core/tx-decoder.test.ts) and hands any shape it does not read itself to
-// that codec, so its answer never differs from the codec's, only its cost (~25× less for a signed
-// Payment with issued amounts: the codec's base58 account encoding and generic parser dominate).
+// The package's transaction codec on its own, for programs that decode and encode many
+// transactions they sign: pure functions, no ledger, no server. Each answers exactly what
+// ripple-binary-codec answers (tested against it in test/core/tx-decoder.test.ts and
+// test/core/tx-encoder.test.ts) or leaves the transaction to that codec: never a different answer,
+// only a cheaper one (~25× for a signed Payment with issued amounts, where the codec's base58
+// account handling and generic parser dominate).
 export { decodeTransaction } from './core/tx-decoder';
+export { encodeTransactionFast } from './core/tx-encoder';

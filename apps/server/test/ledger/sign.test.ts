@@ -12,6 +12,7 @@ import {
   TrustSetFlags,
   classicAddressToXAddress,
 } from 'xrpl';
+import { encodeTransactionFast } from 'xrpl-standalone/codec';
 import { encodeTx, signTransaction, walletFromSeed } from '../../src/ledger/sign';
 import { TRUST_LINE_MAX_LIMIT } from '@ledgerpad/shared';
 
@@ -150,6 +151,27 @@ describe('native Ed25519 signing', () => {
         expect(signTransaction(w, structuredClone(tx))).toEqual(reference);
         expect(verifySignature(reference.tx_blob)).toBe(true);
       }
+    }
+  });
+
+  it("writes a trade's transactions with the stand-alone ledger's serializer, not the codec", () => {
+    // Signing and the inner blobs take encodeTransactionFast's bytes when it answers (the cheap
+    // path of issue 40); the bytes are the codec's either way (the tests above). Here: it answers
+    // for the payments, trust line and offer a burst signs, so the cheap path is the one taken.
+    const w = walletFromSeed(Wallet.generate().seed!);
+    const to = Wallet.generate().classicAddress;
+    for (const tx of kinds(w.classicAddress, to).slice(0, 4)) {
+      const signing = {
+        ...tx,
+        Account: w.classicAddress,
+        Fee: '12',
+        Sequence: 3,
+        SigningPubKey: w.publicKey,
+      };
+      if (tx.TransactionType === 'Payment' && typeof tx.Amount === 'object') signing.Amount = token('12.5');
+      expect(encodeTransactionFast(signing)).toBe(encode(signing as never));
+      const inner = { ...signing, Fee: '0', SigningPubKey: '', Flags: GlobalFlags.tfInnerBatchTxn };
+      expect(encodeTransactionFast(inner)).toBe(encodeTx(inner));
     }
   });
 });

@@ -7,8 +7,8 @@ import { decode, encode } from 'ripple-binary-codec';
 import type { JsonObject } from '../../core/contract';
 import { terCode, terMessage, type Ter } from '../../core/results';
 import type { MethodSpec } from '../context';
-import { serializeHex, serializeHexFast } from '../../core/serializer';
-import { decodeTransaction } from '../../core/tx-decoder';
+import { serializeHex } from '../../core/serializer';
+import { encodeTransactionFast } from '../../core/tx-encoder';
 import { RpcError, invalidField, missingField } from '../errors';
 import { checkJsonAmounts } from '../json-amounts';
 import { accountRootIndex } from '../keylets';
@@ -57,56 +57,14 @@ function jsonKey(tx: JsonObject): string | undefined {
   return exact ? text : undefined;
 }
 
-/** An issued value's exact decimal (sign, digits, exponent) as text; undefined when not plain decimal text. */
-function exactDecimal(text: string): string | undefined {
-  const m = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([-+]?[0-9]+))?$/.exec(text);
-  if (!m) return undefined;
-  const frac = m[3] ?? '';
-  let digits = (m[2] + frac).replace(/^0+/, '');
-  if (digits === '') return m[1] === '' ? '0' : undefined;
-  let exponent = Number(m[4] ?? '0') - frac.length;
-  const significant = digits.replace(/0+$/, '');
-  exponent += digits.length - significant.length;
-  digits = significant;
-  return `${m[1]}${digits}e${exponent}`;
-}
-
 /**
- * deepEqual, except that an amount's `value` may be spelled otherwise (the app's "1e30") if it is
- * exactly the same number: the codec encodes the number, whatever the spelling.
- */
-function sameJson(decoded: unknown, given: unknown, key?: string): boolean {
-  if (decoded === given) return true;
-  if (key === 'value' && typeof decoded === 'string' && typeof given === 'string') {
-    const exact = exactDecimal(decoded);
-    return exact !== undefined && exact === exactDecimal(given);
-  }
-  if (typeof decoded !== 'object' || typeof given !== 'object' || decoded === null || given === null)
-    return false;
-  if (Array.isArray(decoded) !== Array.isArray(given)) return false;
-  const a = decoded as Record<string, unknown>;
-  const b = given as Record<string, unknown>;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k], k));
-}
-
-/**
- * The codec's encoding of `tx`, from the package's own serializer when that is provably the same:
- * its blob decodes back to `tx` (the codec's encoding of a JSON is the blob that decodes to it;
- * an amount's value compared as the exact number it spells). A hot launch simulates a new account's trade per buy, which no memo holds, and the codec's
- * encode (base58 checks of every address, an object per field) cost more than the simulation's
- * own bookkeeping (issue 40). Anything else (X-addresses, lower-case hex, non-canonical values,
- * errors) is the codec's, as before.
+ * The codec's encoding of `tx`, from the package's own serializer when that is provably the same
+ * (core/tx-encoder.ts). A hot launch simulates a new account's trade per buy, which no memo holds,
+ * and the codec's encode (base58 checks of every address, an object per field) cost more than the
+ * simulation's own bookkeeping (issue 40).
  */
 function encodeTx(tx: JsonObject): string {
-  try {
-    const fast = serializeHexFast(tx);
-    if (fast !== undefined && sameJson(decodeTransaction(fast), tx)) return fast;
-  } catch {
-    // The codec decides, and words any error.
-  }
-  return encode(tx as never);
+  return encodeTransactionFast(tx) ?? encode(tx as never);
 }
 
 function encodeKept(tx: JsonObject): string {
