@@ -47,3 +47,23 @@ export function fromExcluded<T extends PgTable>(
   }
   return set;
 }
+
+/**
+ * The rows a raw statement returned (`returning *`, keyed by column name) as drizzle's own builder
+ * answers them: each under its property, through its column's mapping (bigint as number, a
+ * timestamp as a Date, json parsed). For `bulkInsert … returning *`, whose rows are the table's.
+ */
+export function tableRows<T extends PgTable>(
+  table: T,
+  raw: Array<Record<string, unknown>>,
+): Array<T['$inferSelect']> {
+  const columns = Object.entries(getTableColumns(table));
+  return raw.map((r) => {
+    const row: Record<string, unknown> = {};
+    for (const [key, column] of columns) {
+      const value = r[column.name];
+      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return row as T['$inferSelect'];
+  });
+}

@@ -1,5 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { GlobalFlags, type Wallet } from 'xrpl';
+import { bulkInsert, tableRows, type BulkColumn } from '../db/bulk-insert';
 import type { Database } from '../db/client';
+import { rowsOf } from '../db/results';
 import { ledgerSubmissions } from './schema';
 import type { SequenceAllocator } from './sequence-allocator';
 import { encodeTx, signTransaction, transactionId } from './sign';
@@ -171,7 +174,12 @@ export async function signAndRecord(
       if (used < n) await ctx.allocator.rewind(t, account, next.get(account)!);
     }
     if (values.length === 0) return [];
-    return t.insert(ledgerSubmissions).values(values).returning();
+    // One parameter per column, not per value (db/bulk-insert.ts): a burst's Batches are four rows
+    // each, and drizzle's builder took ~20 µs a value (issue 40: ~1 ms of the thread per buy).
+    const inserted = await t.execute(
+      bulkInsert(ledgerSubmissions, SUBMISSION_COLUMNS, values, sql`returning *`),
+    );
+    return tableRows(ledgerSubmissions, rowsOf<Record<string, unknown>>(inserted));
   });
   rows.sort((a, b) => a.sequence - b.sequence);
   // A Batch's inner transactions are never sent alone: they travel inside their outer transaction
@@ -186,6 +194,24 @@ export async function signAndRecord(
   });
   return answers;
 }
+
+type SubmissionValues = typeof ledgerSubmissions.$inferInsert;
+
+/** The columns a new record is written with (the others take their defaults). */
+const SUBMISSION_COLUMNS: Array<BulkColumn<SubmissionValues>> = [
+  { column: ledgerSubmissions.intentKey, type: 'text', value: (v) => v.intentKey },
+  { column: ledgerSubmissions.account, type: 'text', value: (v) => v.account },
+  { column: ledgerSubmissions.sequence, type: 'bigint', value: (v) => v.sequence },
+  { column: ledgerSubmissions.lastLedgerSequence, type: 'bigint', value: (v) => v.lastLedgerSequence },
+  { column: ledgerSubmissions.txType, type: 'text', value: (v) => v.txType },
+  { column: ledgerSubmissions.purpose, type: 'text', value: (v) => v.purpose },
+  { column: ledgerSubmissions.userId, type: 'integer', value: (v) => v.userId ?? null },
+  { column: ledgerSubmissions.walletId, type: 'bigint', value: (v) => v.walletId ?? null },
+  { column: ledgerSubmissions.hash, type: 'text', value: (v) => v.hash },
+  { column: ledgerSubmissions.txBlob, type: 'text', value: (v) => v.txBlob },
+  { column: ledgerSubmissions.status, type: 'text', value: (v) => v.status ?? 'pending' },
+  { column: ledgerSubmissions.parentHash, type: 'text', value: (v) => v.parentHash ?? null },
+];
 
 function rowValues(
   req: SubmitRequest,

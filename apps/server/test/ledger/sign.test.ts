@@ -161,7 +161,7 @@ describe('native Ed25519 signing', () => {
     const w = walletFromSeed(Wallet.generate().seed!);
     const to = Wallet.generate().classicAddress;
     for (const tx of kinds(w.classicAddress, to).slice(0, 4)) {
-      const signing = {
+      const signing: Record<string, unknown> = {
         ...tx,
         Account: w.classicAddress,
         Fee: '12',
