@@ -15,6 +15,7 @@ import {
 } from '@ledgerpad/shared';
 import { getBalanceChanges, type TransactionMetadata } from 'xrpl';
 import { batchedCall, batchedRead } from '../../db/batched';
+import { bulkInsert, tableRows, type BulkColumn } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
 import { rowsOf as resultRows } from '../../db/results';
 import { decodedTx } from '../../ledger/decoded-tx';
@@ -70,6 +71,25 @@ export interface TradeRecorderDeps {
 const plain = (d: Decimal) => d.toSignificantDigits(15, Decimal.ROUND_DOWN).toFixed();
 const assetOf = (a: LedgerAmount): Asset =>
   typeof a === 'string' ? { kind: 'xrp' } : { kind: 'iou', currency: a.currency, issuer: a.issuer };
+
+/** The columns a trade is recorded with (its id and time take their defaults). */
+const TRADE_COLUMNS: Array<BulkColumn<typeof tradingTrades.$inferInsert>> = [
+  { column: tradingTrades.userId, type: 'integer', value: (v) => v.userId },
+  { column: tradingTrades.walletId, type: 'integer', value: (v) => v.walletId },
+  { column: tradingTrades.walletAddress, type: 'text', value: (v) => v.walletAddress },
+  { column: tradingTrades.issuer, type: 'text', value: (v) => v.issuer },
+  { column: tradingTrades.currency, type: 'text', value: (v) => v.currency },
+  { column: tradingTrades.quote, type: 'text', value: (v) => v.quote },
+  { column: tradingTrades.side, type: 'text', value: (v) => v.side },
+  { column: tradingTrades.spent, type: 'numeric', value: (v) => v.spent },
+  { column: tradingTrades.received, type: 'numeric', value: (v) => v.received },
+  { column: tradingTrades.hash, type: 'text', value: (v) => v.hash },
+  { column: tradingTrades.ledgerIndex, type: 'integer', value: (v) => v.ledgerIndex ?? null },
+  { column: tradingTrades.fee, type: 'numeric', value: (v) => v.fee },
+  { column: tradingTrades.feeStatus, type: 'text', value: (v) => v.feeStatus },
+  { column: tradingTrades.feeHash, type: 'text', value: (v) => v.feeHash ?? null },
+  { column: tradingTrades.tokenId, type: 'integer', value: (v) => v.tokenId ?? null },
+];
 
 /**
  * The user's trading fee in percent: an admin's override for this user, else the platform's. The one
@@ -307,12 +327,20 @@ export class TradeRecorder {
     tx: Db,
     items: Array<{ values: typeof tradingTrades.$inferInsert; paidBy?: string }>,
   ): Promise<TradeRow[]> {
-    // A hash inserted twice in one statement: the second row is skipped as a conflict.
-    const inserted = await tx
-      .insert(tradingTrades)
-      .values(items.map((i) => i.values))
-      .onConflictDoNothing()
-      .returning();
+    // A hash inserted twice in one statement: the second row is skipped as a conflict. One
+    // parameter per column, not per value (db/bulk-insert.ts: a validated ledger of a hot launch
+    // records hundreds of trades at once, issue 40); a row that sets its own time keeps drizzle's.
+    const values = items.map((i) => i.values);
+    const inserted = values.some((v) => v.createdAt !== undefined || v.id !== undefined)
+      ? await tx.insert(tradingTrades).values(values).onConflictDoNothing().returning()
+      : tableRows(
+          tradingTrades,
+          resultRows<Record<string, unknown>>(
+            await tx.execute(
+              bulkInsert(tradingTrades, TRADE_COLUMNS, values, sql`on conflict do nothing returning *`),
+            ),
+          ),
+        );
     const fresh = new Map(inserted.map((r) => [r.hash, r]));
     const out = new Map<string, TradeRow>();
     // The rows whose Batch paid their fee turn paid together, in one update (issue 40: a validated
