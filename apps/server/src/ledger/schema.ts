@@ -1,4 +1,4 @@
-import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, json, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Every transaction the server signs, recorded with its signed blob BEFORE it is submitted, so a
@@ -38,7 +38,13 @@ export const ledgerSubmissions = pgTable(
     /** Final result: the validated TransactionResult, 'tefPAST_SEQ' or 'expired'. */
     result: text('result'),
     ledgerIndex: bigint('ledger_index', { mode: 'number' }),
-    meta: jsonb('meta'),
+    /**
+     * The validated transaction's metadata, as the ledger gave it. `json`, not `jsonb`: stored
+     * verbatim and read back as written, where jsonb parses it into its binary form on every write
+     * and prints it again on every read (issue 40: the settling UPDATE was the costliest statement
+     * of a hot launch). Nothing queries inside it in SQL; the code reads it whole.
+     */
+    meta: json('meta'),
     submitCount: integer('submit_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -91,7 +91,7 @@ export async function settle(ctx: SettleContext, verdicts: Verdict[]): Promise<v
     const chunk = all.slice(at, at + CHUNK);
     const values = chunk.map(
       (v) =>
-        sql`(${v.hash}, ${v.result === 'tesSUCCESS' ? 'success' : 'failed'}, ${v.result}, ${v.ledgerIndex}::bigint, ${v.meta === null ? null : JSON.stringify(v.meta)}::jsonb)`,
+        sql`(${v.hash}, ${v.result === 'tesSUCCESS' ? 'success' : 'failed'}, ${v.result}, ${v.ledgerIndex}::bigint, ${v.meta === null ? null : JSON.stringify(v.meta)}::json)`,
     );
     const updated = await ctx.db
       .update(ledgerSubmissions)
