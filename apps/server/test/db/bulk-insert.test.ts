@@ -67,7 +67,7 @@ describe(`bulk insert's returned rows (${process.env.TEST_DATABASE_URL ? 'postgr
     // A json column read the same way: the settle's metadata.
     const meta = { TransactionResult: 'tesSUCCESS', AffectedNodes: [{ ModifiedNode: { n: 1 } }] };
     const updated = await database.db.execute(
-      sql`update ${ledgerSubmissions} set meta = ${JSON.stringify(meta)}::jsonb where intent_key = 'bulk-a' returning *`,
+      sql`update ${ledgerSubmissions} set meta = ${JSON.stringify(meta)}::json where intent_key = 'bulk-a' returning *`,
     );
     const [after] = tableRows(ledgerSubmissions, rowsOf<Record<string, unknown>>(updated));
     const [again] = await database.db
