@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { BatchFlags, decode, ECDSA, GlobalFlags, OfferCreateFlags, PaymentFlags, Wallet } from 'xrpl';
+import {
+  AMMDepositFlags,
+  BatchFlags,
+  decode,
+  ECDSA,
+  GlobalFlags,
+  OfferCreateFlags,
+  PaymentFlags,
+  TrustSetFlags,
+  Wallet,
+} from 'xrpl';
 import { decodedTx } from '../../src/ledger/decoded-tx';
 import { encodeTx, signTransaction } from '../../src/ledger/sign';
 
@@ -57,7 +67,15 @@ const shapes: Array<[string, Record<string, unknown>]> = [
       Flags: OfferCreateFlags.tfImmediateOrCancel,
     },
   ],
-  ['a trust line', { ...base, TransactionType: 'TrustSet', LimitAmount: iou('1000000000'), Flags: 131072 }],
+  [
+    'a trust line',
+    {
+      ...base,
+      TransactionType: 'TrustSet',
+      LimitAmount: iou('1000000000'),
+      Flags: TrustSetFlags.tfSetNoRipple,
+    },
+  ],
   [
     'a delegated payment with memos and a destination tag',
     {
@@ -79,7 +97,7 @@ const shapes: Array<[string, Record<string, unknown>]> = [
       Asset2: { currency: hexCurrency, issuer },
       Amount: '5000000',
       Amount2: iou('250'),
-      Flags: 0x00100000,
+      Flags: AMMDepositFlags.tfTwoAsset,
     },
   ],
 ];
