@@ -13,7 +13,9 @@ import {
 } from '@ledgerpad/shared';
 import { balanceChanges } from '../../platform/indexer/balance-changes';
 import type { IndexedLedger, LedgerHandler } from '../../platform/indexer/follower';
+import { bulkInsert } from '../../db/bulk-insert';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/results';
 import type { JobRunner } from '../../platform/jobs';
 import { bondingCurves, bondingTrades } from './schema';
 import { FEE_SWEEP_JOB, GRADUATION_JOB, paramsOf, type BondingRegistry, type CurveRow } from './service';
@@ -195,23 +197,32 @@ export function createBondingIndexer(deps: BondingIndexerDeps): LedgerHandler<Pr
       // ledger read again (after a crash) finds its trades there and adds nothing twice.
       const byKey = new Map(prepared.trades.map((t) => [`${t.curveId}|${t.hash}`, t]));
       for (let at = 0; at < prepared.trades.length; at += TRADE_ROWS) {
-        const inserted = await tx
-          .insert(bondingTrades)
-          .values(
-            prepared.trades.slice(at, at + TRADE_ROWS).map((t) => ({
-              curveId: t.curveId,
-              hash: t.hash,
-              ledgerIndex: ledger.index,
-              account: t.account,
-              side: t.side,
-              tokens: t.tokens,
-              quote: t.quote.toString(),
-              fee: t.fee.toString(),
-              soldAfter: soldFromHeld(prepared.held.get(t.curveId) ?? '0', shapeOf(t.curveId)).toFixed(),
-            })),
-          )
-          .onConflictDoNothing()
-          .returning({ curveId: bondingTrades.curveId, hash: bondingTrades.hash });
+        // One parameter per column (db/bulk-insert.ts), not per value: a hot launch's ledger holds
+        // hundreds of a curve's trades.
+        const rows = prepared.trades.slice(at, at + TRADE_ROWS).map((t) => ({
+          ...t,
+          soldAfter: soldFromHeld(prepared.held.get(t.curveId) ?? '0', shapeOf(t.curveId)).toFixed(),
+        }));
+        const inserted = rowsOf<{ curve_id: string | number; hash: string }>(
+          await tx.execute(
+            bulkInsert(
+              bondingTrades,
+              [
+                { column: bondingTrades.curveId, type: 'bigint', value: (t) => t.curveId },
+                { column: bondingTrades.hash, type: 'text', value: (t) => t.hash },
+                { column: bondingTrades.ledgerIndex, type: 'integer', value: () => ledger.index },
+                { column: bondingTrades.account, type: 'text', value: (t) => t.account },
+                { column: bondingTrades.side, type: 'text', value: (t) => t.side },
+                { column: bondingTrades.tokens, type: 'numeric', value: (t) => t.tokens },
+                { column: bondingTrades.quote, type: 'numeric', value: (t) => t.quote.toString() },
+                { column: bondingTrades.fee, type: 'numeric', value: (t) => t.fee.toString() },
+                { column: bondingTrades.soldAfter, type: 'numeric', value: (t) => t.soldAfter },
+              ],
+              rows,
+              sql`on conflict do nothing returning curve_id, hash`,
+            ),
+          ),
+        ).map((r) => ({ curveId: Number(r.curve_id), hash: r.hash }));
         for (const row of inserted) {
           const t = byKey.get(`${row.curveId}|${row.hash}`);
           if (!t) continue;
