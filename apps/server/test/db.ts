@@ -60,6 +60,17 @@ function pgliteTemplate(): Promise<Blob> {
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new schema in the
  * PostgreSQL named by TEST_DATABASE_URL (dropped again by close()).
  */
+/** Drops a test's own PostgreSQL schema and everything in it. */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await admin.end();
+  }
+}
+
 export async function createTestDatabase(url = process.env.TEST_DATABASE_URL): Promise<Database> {
   if (!url) return openDatabase({ loadDataDir: await pgliteTemplate() });
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -69,13 +80,7 @@ export async function createTestDatabase(url = process.env.TEST_DATABASE_URL): P
     ...database,
     close: async () => {
       await close();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      try {
-        await admin.query(`drop schema if exists ${schema} cascade`);
-      } finally {
-        await admin.end();
-      }
+      await dropSchema(url, schema);
     },
   };
 }

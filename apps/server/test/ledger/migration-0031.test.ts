@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionMetadata } from 'xrpl';
 import { migrate, openDatabase, type Database } from '../../src/db/client';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { settle, type SettleContext } from '../../src/ledger/settle';
 import { silentLog, type SubmissionRow } from '../../src/ledger/submission-types';
+import { dropSchema } from '../db';
 
 // A transaction's metadata is stored as json, not jsonb (migration 0031, issue 40): a database from
 // before it keeps every stored document, and what `settle` writes afterwards reads back through the
@@ -26,14 +26,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await database?.close();
-  if (!url) return;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`drop schema if exists ${schema} cascade`);
-  } finally {
-    await admin.end();
-  }
+  if (url) await dropSchema(url, schema);
 });
 
 /** A Payment's metadata in the ledger's own key order (jsonb would store its keys sorted). */
