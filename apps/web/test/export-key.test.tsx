@@ -31,6 +31,9 @@ afterEach(async () => {
   await vaultStore.delete(ADDRESS);
 });
 
+/** The vault's key derivation (VAULT_MIN_ITERATIONS of PBKDF2) can take seconds on a loaded CI machine. */
+const DERIVED = { timeout: 30_000 };
+
 const submit = (passphrase: string) => {
   fireEvent.change(screen.getByLabelText('Passphrase'), { target: { value: passphrase } });
   fireEvent.click(screen.getByRole('button', { name: 'Show key' }));
@@ -47,10 +50,12 @@ describe('exporting a browser wallet', () => {
       render(withProviders(<ExportKeyModal wallet={wallet} onClose={() => {}} />));
       expect(screen.getByRole('dialog', { name: 'Export the key of Pocket' })).toBeTruthy();
       submit('not the passphrase');
-      expect((await screen.findByRole('alert')).textContent).toBe(SELF_CUSTODY_MESSAGES.wrongPassphrase);
+      expect((await screen.findByRole('alert', {}, DERIVED)).textContent).toBe(
+        SELF_CUSTODY_MESSAGES.wrongPassphrase,
+      );
       expect(screen.queryByLabelText('Exported key')).toBeNull();
       submit(PASS);
-      expect((await screen.findByLabelText('Exported key')).textContent).toBe(SEED);
+      expect((await screen.findByLabelText('Exported key', {}, DERIVED)).textContent).toBe(SEED);
       expect(fetchMock).not.toHaveBeenCalled();
     },
   );
