@@ -2,6 +2,7 @@ import { DEFAULT_RESERVE_BASE_DROPS, DEFAULT_RESERVE_INCREMENT_DROPS } from '@le
 import { and, inArray, sql } from 'drizzle-orm';
 import { BatchFlags, type LedgerStream, type RippledError, type TransactionMetadata } from 'xrpl';
 import type { Database } from '../db/client';
+import { pgErrorCode } from '../db/results';
 import type { XrplConnection } from './connection';
 import { txFlags } from './decoded-tx';
 import { ledgerSubmissions } from './schema';
@@ -202,7 +203,12 @@ export class SubmissionTracker implements SettleContext {
     t.row.submitCount += 1;
     for (const w of t.engineWaiters.splice(0)) w(engine);
     if (t.row.status === 'pending') t.row.status = 'submitted';
-    await this.recordSubmitted(hash, engine);
+    try {
+      await this.recordSubmitted(hash, engine);
+    } catch (err) {
+      // Bookkeeping only: the record stays open and is settled from the ledger all the same.
+      this.log.warn({ hash, err: errText(err) }, 'recording the submit result failed');
+    }
     if (engine.startsWith('tem') || (engine.startsWith('tef') && !RETRYABLE_TEF.has(engine))) {
       // Can never apply. If an earlier submission of these same bytes did apply, the hash says so.
       if (t.row.submitCount > 1 && (await this.lookup(hash)) === 'validated') return;
@@ -226,7 +232,7 @@ export class SubmissionTracker implements SettleContext {
     });
   }
 
-  private async flushSubmitted(): Promise<void> {
+  private async flushSubmitted(retried = false): Promise<void> {
     const batch = this.submitted.splice(0);
     if (batch.length === 0) return;
     try {
@@ -247,6 +253,13 @@ export class SubmissionTracker implements SettleContext {
            and ${inArray(ledgerSubmissions.status, [...OPEN])}`);
       for (const b of batch) b.resolve();
     } catch (err) {
+      // Two instances' statements on the same records may deadlock (PostgreSQL picks one to fail):
+      // the loser's rows are written again with the next turn's, once.
+      if (pgErrorCode(err) === '40P01' && !retried) {
+        this.submitted.push(...batch);
+        setImmediate(() => void this.flushSubmitted(true));
+        return;
+      }
       for (const b of batch) b.reject(err);
     }
   }
