@@ -29,9 +29,10 @@ const recorded = () =>
 
 // Issue 40, the production path: with DATABASE_URL set (the local PostgreSQL CI uses), the server's
 // database-bound sections run a second time on it, each in a fresh schema (test/db.ts), their rows
-// marked "(PostgreSQL)". The other sections do not touch the database's engine (ledger, fan-out) or
+// marked "(PostgreSQL)". The hot launch is among them: production runs it on PostgreSQL, where a
+// burst's statements leave the server's event loop. The other sections do not touch the database's engine (ledger, fan-out) or
 // start `npm start` on its own PGlite (first-start memory).
-const POSTGRES_SECTIONS = ['trading', 'airdrop', 'indexer', 'positions', 'public'];
+const POSTGRES_SECTIONS = ['trading', 'airdrop', 'indexer', 'positions', 'public', 'hot launch'];
 // The first pass stays on PGlite: `npm start` (first-start memory) would read DATABASE_URL itself.
 const { DATABASE_URL: _postgres, ...pglite } = process.env;
 const runs: Array<{ workspace: string; args: string[]; env: NodeJS.ProcessEnv }> = workspaces.flatMap(

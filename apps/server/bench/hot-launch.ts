@@ -18,7 +18,9 @@ import { createWalletTestApp } from '../test/wallets/wallet-app';
 // process of their own (test/helpers/hot-launch-clients.ts), so the RSS sampled here is the server
 // process's (with its ledger thread) and the server's event loop serves the requests and nothing
 // else; PGlite in a data directory, as main.ts opens it (`hotLaunchDatabase`; HOT_DB=memory: the
-// tests' in-memory one). The clients' RSS is reported beside it, the server's broken down in the
+// tests' in-memory one); in the bench's PostgreSQL pass (TEST_DATABASE_URL) a fresh schema on that
+// server, production's path, where the statements run in PostgreSQL's processes, not on the server's
+// event loop. The clients' RSS is reported beside it, the server's broken down in the
 // row's note (test/helpers/memory-peak.ts).
 
 /** HOT_SHAPE=one-process: the earlier shape (ledger, server and clients on one loop), for comparison. */

@@ -56,10 +56,6 @@ function pgliteTemplate(): Promise<Blob> {
   return template;
 }
 
-/**
- * A fresh, migrated database for one test file: PGlite in memory by default, or a new schema in the
- * PostgreSQL named by TEST_DATABASE_URL (dropped again by close()).
- */
 /** Drops a test's own PostgreSQL schema and everything in it. */
 export async function dropSchema(url: string, schema: string): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
@@ -71,6 +67,10 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
   }
 }
 
+/**
+ * A fresh, migrated database for one test file: PGlite in memory by default, or a new schema in the
+ * PostgreSQL named by TEST_DATABASE_URL (dropped again by close()).
+ */
 export async function createTestDatabase(url = process.env.TEST_DATABASE_URL): Promise<Database> {
   if (!url) return openDatabase({ loadDataDir: await pgliteTemplate() });
   const schema = `t_${randomBytes(6).toString('hex')}`;

@@ -6,6 +6,7 @@ import { and, eq, like } from 'drizzle-orm';
 import { Wallet, type Payment } from 'xrpl';
 import type { DeployResult } from '@ledgerpad/shared';
 import { openDatabase, type Database } from '../../src/db/client';
+import { createTestDatabase } from '../db';
 import { bondingCurves, bondingTrades } from '../../src/modules/bonding/schema';
 import { TRADING_FEE_JOB } from '../../src/modules/trading';
 import { tradingTrades } from '../../src/modules/trading/schema';
@@ -360,6 +361,11 @@ async function burst(
  */
 export async function hotLaunchDatabase(): Promise<{ database?: Database; close(): Promise<void> }> {
   if (process.env.HOT_DB === 'memory') return { close: async () => {} };
+  // The production path (the bench's PostgreSQL pass): a fresh schema on TEST_DATABASE_URL.
+  if (process.env.TEST_DATABASE_URL) {
+    const database = await createTestDatabase();
+    return { database, close: () => database.close() };
+  }
   const dir = mkdtempSync(path.join(tmpdir(), 'ledgerpad-hot-db-'));
   const database = await openDatabase({ dataDir: path.join(dir, 'db') });
   return {
