@@ -116,6 +116,42 @@ export async function createPostgresBus(opts: PostgresBusOptions): Promise<Event
     }, delay);
   };
 
+  // Notifications leave in publish order, as few statements as possible: a statement per event
+  // through the shared pool waited behind every other query, and a hot launch's ledger of 600
+  // trades, announced one after another, reached the sockets 10 s after its close (docs/realtime.md).
+  // Whatever is queued while a statement runs goes in the next one, so statements never overlap
+  // and a later event never overtakes an earlier one. PostgreSQL delivers identical payloads on one
+  // channel in one transaction once, so a repeated message waits for the next statement.
+  const queue: Array<{ message: string; resolve: () => void; reject: (err: unknown) => void }> = [];
+  let flushing = false;
+  const flush = async () => {
+    flushing = true;
+    try {
+      while (queue.length > 0) {
+        const seen = new Set<string>();
+        let n = 0;
+        while (n < queue.length && !seen.has(queue[n]!.message)) seen.add(queue[n++]!.message);
+        const batch = queue.splice(0, n);
+        try {
+          await database.sql.query('select pg_notify($1, m) from unnest($2::text[]) as m', [
+            channel,
+            batch.map((e) => e.message),
+          ]);
+          for (const e of batch) e.resolve();
+        } catch (err) {
+          for (const e of batch) e.reject(err);
+        }
+      }
+    } finally {
+      flushing = false;
+    }
+  };
+  const notify = (message: string) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ message, resolve, reject });
+      if (!flushing) void flush();
+    });
+
   await connect();
 
   return {
@@ -141,7 +177,7 @@ export async function createPostgresBus(opts: PostgresBusOptions): Promise<Event
           );
         }
       }
-      await database.sql.query('select pg_notify($1, $2)', [channel, message]);
+      await notify(message);
     },
     subscribe: (topic, handler) => registry.add(topic, handler),
     async close() {

@@ -84,6 +84,19 @@ describe('event bus across instances (PostgreSQL LISTEN/NOTIFY)', () => {
     s.close();
   });
 
+  it('delivers a turn’s events in publish order, identical ones as often as they were published', async () => {
+    // A ledger's trades are published in one turn and leave in as few NOTIFY statements as the
+    // queue allows; PostgreSQL would deliver an identical payload repeated within one statement once.
+    const received: unknown[] = [];
+    const off = b.app.realtime.bus.subscribe('test:order', (p) => received.push(p));
+    const sent = Array.from({ length: 300 }, (_, i) => ({ i: i % 100 === 50 ? 'same' : i }));
+    await Promise.all(sent.map((p) => a.app.realtime.bus.publish('test:order', p)));
+    await until(() => received.length >= sent.length, 5000);
+    off();
+    expect(received).toEqual(sent);
+    expect(received.filter((p) => (p as { i: unknown }).i === 'same')).toHaveLength(3);
+  });
+
   it('carries payloads larger than a NOTIFY allows through the payload table', async () => {
     const received: unknown[] = [];
     const off = b.app.realtime.bus.subscribe('test:big', (p) => received.push(p));
