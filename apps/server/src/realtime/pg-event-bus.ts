@@ -116,9 +116,10 @@ export async function createPostgresBus(opts: PostgresBusOptions): Promise<Event
     }, delay);
   };
 
-  // Notifications leave in publish order, as few statements as possible: a statement per event
-  // through the shared pool waited behind every other query, and a hot launch's ledger of 600
-  // trades, announced one after another, reached the sockets 10 s after its close (docs/realtime.md).
+  // Notifications leave in publish order, as few statements as possible, on the listening
+  // connection: a statement per event through the shared pool waited behind every other query, and
+  // a hot launch's ledger of 600 trades, announced one after another, reached the sockets 10 s after
+  // its close (docs/realtime.md).
   // Whatever is queued while a statement runs goes in the next one, so statements never overlap
   // and a later event never overtakes an earlier one. PostgreSQL delivers identical payloads on one
   // channel in one transaction once, so a repeated message waits for the next statement.
@@ -132,11 +133,20 @@ export async function createPostgresBus(opts: PostgresBusOptions): Promise<Event
         let n = 0;
         while (n < queue.length && !seen.has(queue[n]!.message)) seen.add(queue[n++]!.message);
         const batch = queue.splice(0, n);
+        const text = 'select pg_notify($1, m) from unnest($2::text[]) as m';
+        const values = [channel, batch.map((e) => e.message)];
         try {
-          await database.sql.query('select pg_notify($1, m) from unnest($2::text[]) as m', [
-            channel,
-            batch.map((e) => e.message),
-          ]);
+          // On the LISTEN connection, which is otherwise idle: through the pool a ledger's
+          // announcement queued behind a burst's statements (up to ~45 waiting at a 300-buy launch).
+          // While that connection is being re-established, through the pool as before.
+          const listener = client;
+          if (!listener) await database.sql.query(text, values);
+          else
+            await listener.query(text, values).catch(async () => {
+              // The listening connection failed under the statement (killed, dropped): once more
+              // through the pool, whose error, if any, is the batch's.
+              await database.sql.query(text, values);
+            });
           for (const e of batch) e.resolve();
         } catch (err) {
           for (const e of batch) e.reject(err);

@@ -97,6 +97,22 @@ describe('event bus across instances (PostgreSQL LISTEN/NOTIFY)', () => {
     expect(received.filter((p) => (p as { i: unknown }).i === 'same')).toHaveLength(3);
   });
 
+  it('sends its notifications on the listening connection, not through the pool', async () => {
+    // Through the pool a ledger's announcement queued behind a launch's statements (docs/realtime.md).
+    await a.app.realtime.bus.publish('test:conn', { n: 1 });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ query: string }>(
+        'select query from pg_stat_activity where application_name = $1',
+        [`ledgerpad-events:${schema}`],
+      );
+      expect(rows.some((r) => r.query.includes('pg_notify'))).toBe(true);
+    } finally {
+      await admin.end();
+    }
+  });
+
   it('carries payloads larger than a NOTIFY allows through the payload table', async () => {
     const received: unknown[] = [];
     const off = b.app.realtime.bus.subscribe('test:big', (p) => received.push(p));
