@@ -66,6 +66,8 @@ try {
     const r = await hotBurst(world, kind, kind === 'curve' ? '0.5' : '0.02', {
       sockets,
       clientProcess: deployed,
+      // HOT_WINDOW_MS: the buyers spread over that window (bench/hot-launch.ts); unset, at once.
+      windowMs: Number(process.env.HOT_WINDOW_MS ?? 0),
     });
     if (profileDir) {
       const { profile } = await session.post('Profiler.stop');

@@ -340,7 +340,9 @@ function hotLaunchFigures(r: HotLaunchBenchResult, kind: 'curve' | 'amm'): Figur
       value: b.answerMs.p99,
       unit: 'ms',
       target: atMost(3000),
-      note: `median ${b.answerMs.median} ms; all in ${b.burstMs} ms`,
+      note: `median ${b.answerMs.median} ms; ${
+        r.windowMs ? `sent evenly over ${r.windowMs / 1000} s` : 'sent at once'
+      }, all answered in ${b.burstMs} ms`,
     },
     ...(b.sockets
       ? [

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { Agent, request } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from 'xrpl';
 import { watchTrades, type SocketFigures, type TradeWatchers } from './trade-watchers';
@@ -30,29 +31,45 @@ export interface Answer {
 export interface BurstClients {
   /** Opens the token page's sockets (none when `sockets` is 0), before the first buy. */
   open(): Promise<void>;
-  /** Every buyer's POST /api/swap at once; each answer with its time, and the burst's wall time. */
-  fire(buyers: BuyerRequest[], amountXrp: string): Promise<{ answers: Answer[]; burstMs: number }>;
+  /**
+   * Every buyer's POST /api/swap, the i-th sent `i·windowMs/n` after the first (0: all at once); each
+   * answer with its time from its own send, and the burst's wall time.
+   */
+  fire(
+    buyers: BuyerRequest[],
+    amountXrp: string,
+    windowMs: number,
+  ): Promise<{ answers: Answer[]; burstMs: number }>;
   /** The sockets' figures for the burst's trades (hash → validated ledger); undefined without sockets. */
   finish(trades: Map<string, number>): Promise<SocketFigures | undefined>;
   close(): void;
 }
 
-/** Every buyer buys `amountXrp` of the token at once over HTTP, one Idempotency-Key each. */
+/**
+ * Every buyer buys `amountXrp` of the token over HTTP, one Idempotency-Key each. The load is open:
+ * buyer i sends at `i·windowMs/n` after the first whatever the earlier answers (people arriving on a
+ * launch do not wait for each other), so a slow server meets the same schedule and its queue shows in
+ * the answer times, each timed from its own send. `windowMs` 0: all in one turn (the spike).
+ */
 export async function fireBuys(
   base: string,
   token: HotToken,
   buyers: BuyerRequest[],
   amountXrp: string,
+  windowMs = 0,
 ): Promise<{ answers: Answer[]; burstMs: number }> {
   const t0 = performance.now();
   const answers = await Promise.all(
-    buyers.map(async (b): Promise<Answer> => {
+    buyers.map(async (b, i): Promise<Answer> => {
+      const due = t0 + (i * windowMs) / buyers.length;
+      // A timer is the schedule itself here (each buyer's arrival), not a wait for some other event.
+      if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
       const start = performance.now();
       try {
-        const res = await fetch(`${base}/api/swap`, {
-          method: 'POST',
-          headers: { ...b.headers, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-          body: JSON.stringify({
+        const res = await postJson(
+          `${base}/api/swap`,
+          { ...b.headers, 'idempotency-key': randomUUID() },
+          JSON.stringify({
             walletAddress: b.address,
             issuer: token.issuer,
             token: token.ticker,
@@ -60,8 +77,13 @@ export async function fireBuys(
             type: 'BUY',
             slippage: '50',
           }),
-        });
-        const body = (await res.json().catch(() => ({}))) as Answer['body'];
+        );
+        let body: Answer['body'] = {};
+        try {
+          body = JSON.parse(res.text) as Answer['body'];
+        } catch {
+          // Not JSON: the status alone says what happened.
+        }
         return { status: res.status, body, ms: performance.now() - start };
       } catch (err) {
         return { status: 0, body: { message: String(err) }, ms: performance.now() - start };
@@ -69,6 +91,35 @@ export async function fireBuys(
     }),
   );
   return { answers, burstMs: performance.now() - t0 };
+}
+
+/** Kept-alive connections, as a browser keeps its own to the site between requests. */
+const agent = new Agent({ keepAlive: true });
+
+/**
+ * A POST through node:http: fetch (undici, web streams) cost ~1 ms of this process a request, beside
+ * the server it measures on the same two cores.
+ */
+function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      agent,
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** The clients in this process, sharing its event loop with the server (the 100-user test). */
@@ -83,7 +134,7 @@ export function inProcessClients(
     async open() {
       if (sockets) watchers = await watchTrades(base, client, token, sockets);
     },
-    fire: (buyers, amountXrp) => fireBuys(base, token, buyers, amountXrp),
+    fire: (buyers, amountXrp, windowMs) => fireBuys(base, token, buyers, amountXrp, windowMs),
     async finish(trades) {
       return watchers?.finish(trades);
     },
@@ -94,7 +145,7 @@ export function inProcessClients(
 /** Parent → child. */
 type ToChild =
   | { open: { base: string; ledgerUrl: string; token: HotToken; sockets: number } }
-  | { fire: { buyers: BuyerRequest[]; amountXrp: string } }
+  | { fire: { buyers: BuyerRequest[]; amountXrp: string; windowMs: number } }
   | { finish: Array<[string, number]> };
 
 /** Child → parent. */
@@ -139,8 +190,8 @@ export function clientProcess(
     async open() {
       await ask({ open: { base, ledgerUrl, token, sockets } });
     },
-    async fire(buyers, amountXrp) {
-      const m = await ask({ fire: { buyers, amountXrp } });
+    async fire(buyers, amountXrp, windowMs) {
+      const m = await ask({ fire: { buyers, amountXrp, windowMs } });
       if (!('fired' in m)) throw new Error('hot-launch clients: no answers');
       return m.fired;
     },
@@ -174,7 +225,8 @@ function serveParent(): void {
       if (m.open.sockets) watchers = await watchTrades(base, ledger, token, m.open.sockets);
       return { opened: true };
     }
-    if ('fire' in m) return { fired: await fireBuys(base, token!, m.fire.buyers, m.fire.amountXrp) };
+    if ('fire' in m)
+      return { fired: await fireBuys(base, token!, m.fire.buyers, m.fire.amountXrp, m.fire.windowMs) };
     const finished = watchers ? await watchers.finish(new Map(m.finish)) : null;
     clearInterval(sampler);
     await ledger?.disconnect();
