@@ -4,6 +4,7 @@ import { Agent, request } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from 'xrpl';
 import { watchTrades, type SocketFigures, type TradeWatchers } from './trade-watchers';
+import { sleep } from './wait';
 
 // Issue 40's hot launch, the users' side: the buyers' POST /api/swap and the token page's sockets.
 // The 100-user test runs them in its own process (`inProcessClients`). The bench runs them in a
@@ -62,8 +63,8 @@ export async function fireBuys(
   const answers = await Promise.all(
     buyers.map(async (b, i): Promise<Answer> => {
       const due = t0 + (i * windowMs) / buyers.length;
-      // A timer is the schedule itself here (each buyer's arrival), not a wait for some other event.
-      if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
+      // Time passing is the point here (each buyer's arrival on the schedule), not a wait for an event.
+      if (due > performance.now()) await sleep(due - performance.now());
       const start = performance.now();
       try {
         const res = await postJson(
