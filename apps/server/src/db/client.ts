@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { SERVER_DIR } from '../paths';
+import { usePreparedStatements } from './pglite-statements';
 import { isEmptyDir, PGLITE_TEMPLATE_FILE, unpackPgliteTemplate } from './pglite-template';
 import * as schema from './schema';
 
@@ -150,6 +151,7 @@ export function yieldBetweenStatements(client: PGlite, sliceMs = PGLITE_SLICE_MS
 async function openPglite(opts: DatabaseOptions): Promise<Database> {
   const client = await startPglite(opts);
   yieldBetweenStatements(client);
+  usePreparedStatements(client);
   const sql: SqlRunner = {
     exec: async (text) => {
       await client.exec(text);
