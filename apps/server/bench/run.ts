@@ -236,7 +236,7 @@ const sections: Array<Section<unknown>> = [
     ],
   }),
   section({
-    name: 'two instances on one PostgreSQL (100 swaps on A, then 100 split across A and B)',
+    name: 'two instances on one PostgreSQL (100 swaps on A, then 100 split across A and B, 3 times each)',
     run: () => benchTwoInstances(),
     figures: (r) => [
       { figure: 'one instance: swaps executed', value: r.one.ok, unit: '', target: atLeast(r.one.swaps) },
@@ -248,11 +248,13 @@ const sections: Array<Section<unknown>> = [
         target: atMost(r.one.closes),
       },
       {
-        figure: 'two instances: answer p99 (one instance: the target)',
+        figure: "two instances: answer p99 (one instance's, within its rounds' spread: the target)",
         value: r.two.p99Ms,
         unit: 'ms',
-        target: atMost(r.one.p99Ms),
-        note: `medians ${r.one.medianMs} ms on one, ${r.two.medianMs} ms on two`,
+        // The same side's rounds differ by their spread with nothing changed; a shared bottleneck
+        // adds more than that (and shows in the closes above).
+        target: atMost(r.one.p99Ms + r.one.spreadMs),
+        note: `median of ${r.rounds} bursts each, right after a close; p99s ${r.one.p99sMs.join(' / ')} ms on one, ${r.two.p99sMs.join(' / ')} on two; medians ${r.one.medianMs} and ${r.two.medianMs} ms`,
       },
     ],
   }),
