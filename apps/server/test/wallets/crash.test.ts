@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from 'xrpl';
+import WebSocket from 'ws';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
 
@@ -50,22 +51,52 @@ describe('crash safety', () => {
       );
     const toBefore = await rig.withLedger((ledger) => balance(ledger, to.wallet_address));
 
-    let firstAnswered!: () => void;
-    const oneAnswered = new Promise<void>((resolve) => (firstAnswered = resolve));
+    // Kill once the ledger has applied half the transfers to its open ledger (the proposed stream),
+    // before a close can validate them all. Killing after the first *answer* stopped interrupting
+    // anything once the submission service put all 50 in one ledger: that close validated and
+    // answered every one before SIGKILL landed (CI, stop 53). Now whatever sits in the open ledger
+    // dies with the process, and the rest are recorded, sent or not yet signed. Awaited, not polled; the fallback
+    // (a minute) leaves room for a loaded machine.
+    const watcher = new WebSocket(server.ledgerUrl);
+    let seen = 0;
+    const proposed = new Promise<void>((resolve, reject) => {
+      watcher.on('error', reject);
+      watcher.on('open', () =>
+        watcher.send(
+          JSON.stringify({ id: 1, command: 'subscribe', accounts_proposed: [from.wallet_address] }),
+        ),
+      );
+      watcher.on('message', (raw) => {
+        const msg = JSON.parse(String(raw)) as {
+          type?: string;
+          validated?: boolean;
+          transaction?: { TransactionType?: string }; // API v1 (the default)
+          tx_json?: { TransactionType?: string }; // API v2
+        };
+        const type = (msg.tx_json ?? msg.transaction)?.TransactionType;
+        if (
+          msg.type === 'transaction' &&
+          msg.validated === false &&
+          type === 'Payment' &&
+          ++seen === TRANSFERS / 2
+        )
+          resolve();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      watcher.once('message', () => resolve()); // the subscribe's own answer: the stream is live
+      watcher.once('error', reject);
+    });
     const inFlight = Array.from({ length: TRANSFERS }, (_, i) =>
       transfer(server.base, i).then(
-        (r) => {
-          firstAnswered();
-          return r.status;
-        },
+        (r) => r.status,
         () => 'dropped',
       ),
     );
-    // Kill as soon as the first transfer is validated: the rest are recorded, sent or not yet signed.
-    // Awaited, not polled; the fallback (a minute, it was 5 s) leaves room for a loaded machine.
-    await Promise.race([oneAnswered, new Promise((r) => setTimeout(r, 60_000))]);
+    await Promise.race([proposed, new Promise((r) => setTimeout(r, 60_000))]);
     const killedAt = Date.now();
     await rig.kill();
+    watcher.terminate();
     const before = await Promise.all(inFlight);
     const completed = before.filter((s) => s === 200).length;
     expect(completed).toBeLessThan(TRANSFERS); // the kill really interrupted the batch
@@ -107,6 +138,7 @@ describe('crash safety', () => {
     } finally {
       await database.close();
     }
+    expect(recordedBeforeKill).toBeGreaterThan(0); // signed blobs existed when the process died
     // Seeds went to their owner once and never into the server's output.
     const log = rig.output.join('');
     expect(log).toContain('Ledgerpad is running');
