@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatTarget, formatValue, reportFailure, type RecordedFigure } from './bench-figures';
+import { measureMachine } from './bench-machine';
 
 // `npm run bench`: every workspace's benchmark, one after the other, each run to its end whatever
 // the others did (a missed target or a crash in one never skips the next); then one summary table
@@ -51,6 +52,7 @@ const runs: Array<{ workspace: string; args: string[]; env: NodeJS.ProcessEnv }>
 );
 
 const started = Date.now();
+measureMachine();
 for (const { workspace, args, env } of runs) {
   const postgres = env.TEST_DATABASE_URL ? ' on PostgreSQL' : '';
   console.log(`\n## ${workspace}${postgres}\n`);

@@ -7,10 +7,10 @@ import { createWalletTestApp, type WalletTestApp } from '../wallets/wallet-app';
 // (a listening server, one Idempotency-Key per request), ledgers closing every second as in
 // production. Fails when a buy is lost or doubled, when its fee is not the rule's, on any 5xx or a
 // refusal at all (none is expected: every wallet can pay), or when a trade does not reach each of the
-// 100 live sockets on the token's page exactly once. The closes, the sockets' delay and the answer p99 are printed,
-// are printed, not asserted: on the shared 2-core machine they follow its load (a new holder's buy is its trust
-// line's close, then the trade's); their targets are rows of the bench, which runs the same with
-// 1,000 users (`npm run bench -w apps/server -- hot`, docs/benchmarks.md).
+// 100 live sockets on the token's page exactly once. The closes, the sockets' delay and the answer
+// p99 are printed, not asserted: on the shared 2-core machine they follow its load; their targets
+// are rows of the bench, which runs the same with 1,000 users (`npm run bench -w apps/server --
+// hot`, docs/benchmarks.md).
 
 const USERS = 100;
 /** Visitors on the token's page during each burst, each on a live socket. */
