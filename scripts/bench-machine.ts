@@ -9,6 +9,8 @@ import { report } from './bench-figures';
 
 const SECTION = 'machine';
 
+const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 /**
  * Nanoseconds per load along a single random cycle through `bytes` of memory (Sattolo's shuffle),
  * so every load depends on the last: the median of three walks of the same cycle.
@@ -43,8 +45,6 @@ function pageFaultUs(bytes: number): number {
   for (let i = 0; i < bytes; i += 4096) page[i] = 1;
   return Number(process.hrtime.bigint() - start) / 1000 / (bytes / 4096);
 }
-
-const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export function measureMachine(): void {
   console.log('\n## the machine\n');

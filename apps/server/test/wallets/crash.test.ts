@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Client } from 'xrpl';
-import WebSocket from 'ws';
+import { Client } from 'xrpl';
 import { ledgerSubmissions } from '../../src/ledger/schema';
 import { json, signInOverHttp, useCrashRig } from '../helpers/child-server';
 
@@ -55,38 +54,17 @@ describe('crash safety', () => {
     // before a close can validate them all. Killing after the first *answer* stopped interrupting
     // anything once the submission service put all 50 in one ledger: that close validated and
     // answered every one before SIGKILL landed (CI, stop 53). Now whatever sits in the open ledger
-    // dies with the process, and the rest are recorded, sent or not yet signed. Awaited, not polled; the fallback
-    // (a minute) leaves room for a loaded machine.
-    const watcher = new WebSocket(server.ledgerUrl);
+    // dies with the process, and the rest are recorded, sent or not yet signed. Awaited, not
+    // polled; the fallback (a minute) leaves room for a loaded machine.
+    const watcher = new Client(server.ledgerUrl);
+    await watcher.connect();
+    await watcher.request({ command: 'subscribe', accounts_proposed: [String(from.wallet_address)] });
     let seen = 0;
-    const proposed = new Promise<void>((resolve, reject) => {
-      watcher.on('error', reject);
-      watcher.on('open', () =>
-        watcher.send(
-          JSON.stringify({ id: 1, command: 'subscribe', accounts_proposed: [from.wallet_address] }),
-        ),
-      );
-      watcher.on('message', (raw) => {
-        const msg = JSON.parse(String(raw)) as {
-          type?: string;
-          validated?: boolean;
-          transaction?: { TransactionType?: string }; // API v1 (the default)
-          tx_json?: { TransactionType?: string }; // API v2
-        };
-        const type = (msg.tx_json ?? msg.transaction)?.TransactionType;
-        if (
-          msg.type === 'transaction' &&
-          msg.validated === false &&
-          type === 'Payment' &&
-          ++seen === TRANSFERS / 2
-        )
-          resolve();
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      watcher.once('message', () => resolve()); // the subscribe's own answer: the stream is live
-      watcher.once('error', reject);
-    });
+    const proposed = new Promise<void>((resolve) =>
+      watcher.on('transaction', (t) => {
+        if (!t.validated && t.tx_json?.TransactionType === 'Payment' && ++seen === TRANSFERS / 2) resolve();
+      }),
+    );
     const inFlight = Array.from({ length: TRANSFERS }, (_, i) =>
       transfer(server.base, i).then(
         (r) => r.status,
@@ -96,7 +74,7 @@ describe('crash safety', () => {
     await Promise.race([proposed, new Promise((r) => setTimeout(r, 60_000))]);
     const killedAt = Date.now();
     await rig.kill();
-    watcher.terminate();
+    await watcher.disconnect().catch(() => undefined);
     const before = await Promise.all(inFlight);
     const completed = before.filter((s) => s === 200).length;
     expect(completed).toBeLessThan(TRANSFERS); // the kill really interrupted the batch
